@@ -1,0 +1,48 @@
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vitest/config';
+
+const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
+
+// Same aliases as tsconfig.json "paths"; vitest does not read tsconfig paths by itself.
+const alias = {
+  '@shared': here('./shared'),
+  '@web': here('./web'),
+  '@addin': here('./addin'),
+  '@server': here('./server'),
+  '@locales': here('./locales'),
+  '@tests': here('./tests'),
+};
+
+export default defineConfig({
+  resolve: { alias },
+  test: {
+    projects: [
+      {
+        resolve: { alias },
+        test: {
+          name: 'unit',
+          include: ['shared/**/*.test.ts', 'web/**/*.test.{ts,tsx}', 'addin/**/*.test.{ts,tsx}', 'server/**/*.test.ts'],
+          environment: 'node',
+        },
+      },
+      {
+        resolve: { alias },
+        test: {
+          name: 'server',
+          include: ['tests/integration/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        resolve: { alias },
+        test: {
+          name: 'i18n',
+          include: ['tests/i18n/**/*.test.ts'],
+          environment: 'node',
+        },
+      },
+    ],
+  },
+});
