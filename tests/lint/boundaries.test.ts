@@ -1,0 +1,58 @@
+// Proves the import boundaries of DESIGN.md §1 are enforced by lint: each forbidden
+// import below must be reported, and the allowed ones must not.
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { ESLint } from 'eslint';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const root = process.cwd();
+const fixtureTag = `zzlint${process.pid}`;
+const files: Record<string, string> = {
+  [`web/features/${fixtureTag}a/a.ts`]: `export const a = 1;\n`,
+  [`web/features/${fixtureTag}b/b.ts`]: `import { a } from '@web/features/${fixtureTag}a/a';\nexport const b = a;\n`,
+  [`shared/${fixtureTag}/core.ts`]: `import { a } from '@web/features/${fixtureTag}a/a';\nimport { readFileSync } from 'node:fs';\nexport const c = [a, readFileSync];\n`,
+  [`shared/${fixtureTag}/subtle.ts`]: `export const s = crypto.subtle;\n`,
+  [`server/${fixtureTag}.ts`]: `import { API_BASE } from '@shared/contract/constants';\nimport { a } from '../web/features/${fixtureTag}a/a';\nexport const q = [API_BASE, a];\n`,
+  [`web/${fixtureTag}.ts`]: `import { API_BASE } from '@shared/contract/constants';\nexport const o = [API_BASE, Office];\n`,
+};
+
+async function lint(path: string) {
+  const eslint = new ESLint({ cwd: root });
+  const [result] = await eslint.lintFiles([path]);
+  return (result?.messages ?? []).map((m) => `${m.ruleId}: ${m.message}`);
+}
+
+describe('import boundaries (DESIGN §1)', () => {
+  beforeAll(() => {
+    for (const [path, text] of Object.entries(files)) {
+      mkdirSync(dirname(join(root, path)), { recursive: true });
+      writeFileSync(join(root, path), text);
+    }
+  });
+  afterAll(() => {
+    for (const path of Object.keys(files)) rmSync(join(root, path), { force: true });
+    rmSync(join(root, `web/features/${fixtureTag}a`), { recursive: true, force: true });
+    rmSync(join(root, `web/features/${fixtureTag}b`), { recursive: true, force: true });
+    rmSync(join(root, `shared/${fixtureTag}`), { recursive: true, force: true });
+  });
+
+  it('refuses a feature importing another feature', async () => {
+    expect(await lint(`web/features/${fixtureTag}b/b.ts`)).toEqual([expect.stringContaining('boundaries/element-types')]);
+  });
+  it('refuses shared importing web or Node built-ins', async () => {
+    const messages = await lint(`shared/${fixtureTag}/core.ts`);
+    expect(messages.some((m) => m.startsWith('boundaries/element-types'))).toBe(true);
+    expect(messages.some((m) => m.startsWith('no-restricted-imports') && m.includes('node'))).toBe(true);
+  });
+  it('refuses crypto.subtle outside shared/crypto', async () => {
+    expect(await lint(`shared/${fixtureTag}/subtle.ts`)).toEqual([expect.stringContaining('crypto.subtle')]);
+  });
+  it('lets the server import the contract but not the web client', async () => {
+    const messages = await lint(`server/${fixtureTag}.ts`);
+    expect(messages).toHaveLength(1);
+    expect(messages[0]).toContain('boundaries/element-types');
+  });
+  it('refuses the Office global outside addin/office', async () => {
+    expect(await lint(`web/${fixtureTag}.ts`)).toEqual([expect.stringContaining('no-restricted-globals')]);
+  });
+});
