@@ -1,0 +1,26 @@
+import { ANTI_CSRF_HEADER, type LoginQuery, type LoginResponse } from '@shared/contract/auth';
+import type { User } from '@shared/contract/user';
+import type { ApiClient, BasicCredentials } from '../client';
+
+export interface LoginResult {
+  user: User;
+  antiCsrfToken: string | null;
+}
+
+/** Removes all whitespace from a one-time code, as SPEC §7 asks for j_auth_app_code. */
+export function normalizeOneTimeCode(code: string): string {
+  return code.replace(/\s+/g, '');
+}
+
+/** POST /auth with Basic credentials and the escalation answers in the query (SPEC §7). */
+export async function postLogin(client: ApiClient, credentials: BasicCredentials, query: LoginQuery = {}): Promise<LoginResult> {
+  const cleaned: LoginQuery = { ...query };
+  if (cleaned.j_auth_app_code !== undefined) cleaned.j_auth_app_code = normalizeOneTimeCode(cleaned.j_auth_app_code);
+  if (cleaned.j_verification_code !== undefined) cleaned.j_verification_code = normalizeOneTimeCode(cleaned.j_verification_code);
+  const response = await client.request<LoginResponse>('POST', '/auth', {
+    basicAuth: credentials,
+    query: cleaned,
+    headers: { 'Content-Type': 'application/json' },
+  });
+  return { user: response.data.data.user, antiCsrfToken: response.headers.get(ANTI_CSRF_HEADER) };
+}

@@ -1,0 +1,9 @@
+import type { Language } from '@shared/contract/constants';
+import type { UpdateLoggedInUserBody } from '@shared/contract/user';
+import type { ApiClient } from '../client';
+
+/** POST /user/updateLoggedInUser persists the language (SPEC §7). */
+export async function postUpdateLoggedInUser(client: ApiClient, language: Language): Promise<void> {
+  const body: UpdateLoggedInUserBody = { user: { language } };
+  await client.post('/user/updateLoggedInUser', body);
+}

@@ -1,0 +1,21 @@
+import deAuth from '@locales/de/auth.json';
+import deCommon from '@locales/de/common.json';
+import deSettings from '@locales/de/settings.json';
+import deShell from '@locales/de/shell.json';
+import enAuth from '@locales/en/auth.json';
+import enCommon from '@locales/en/common.json';
+import enSettings from '@locales/en/settings.json';
+import enShell from '@locales/en/shell.json';
+import frAuth from '@locales/fr/auth.json';
+import frCommon from '@locales/fr/common.json';
+import frSettings from '@locales/fr/settings.json';
+import frShell from '@locales/fr/shell.json';
+import type { Language } from '@shared/contract/constants';
+import type { I18nNamespace } from './namespaces';
+
+/** All bundled resources; small enough (a few kB) to ship in the entry chunk. */
+export const I18N_RESOURCES: Record<Language, Record<I18nNamespace, Record<string, unknown>>> = {
+  de: { common: deCommon, shell: deShell, auth: deAuth, settings: deSettings },
+  en: { common: enCommon, shell: enShell, auth: enAuth, settings: enSettings },
+  fr: { common: frCommon, shell: frShell, auth: frAuth, settings: frSettings },
+};
