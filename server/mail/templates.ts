@@ -1,0 +1,152 @@
+import type { Language } from '@shared/contract/constants';
+
+/**
+ * Mail templates: one typed entry per kind, each with a subject, a plain-text body and
+ * an HTML body in de/en/fr. Data values are escaped for the HTML part by `renderMail`,
+ * so templates here only ever interpolate through the `v` helper they are given.
+ */
+
+/** Data each template needs. Add a template by adding a key here and in `MAIL_TEMPLATES`. */
+export interface MailTemplateData {
+  accountVerificationCode: { code: string; validMinutes: number };
+  passwordResetLink: { link: string; validMinutes: number };
+  passwordChanged: { changedAt: string };
+}
+export type MailTemplateName = keyof MailTemplateData;
+
+interface LocalizedTemplate<D> {
+  subject: (d: D) => string;
+  /** Paragraphs of the body; each is rendered as text and as an escaped HTML paragraph. */
+  paragraphs: (d: D) => string[];
+  /** Optional call-to-action link, shown as a button in HTML and as a bare URL in text. */
+  action?: (d: D) => { label: string; url: string };
+}
+
+type TemplateTable = {
+  [K in MailTemplateName]: Record<Language, LocalizedTemplate<MailTemplateData[K]>>;
+};
+
+export const MAIL_TEMPLATES: TemplateTable = {
+  accountVerificationCode: {
+    de: {
+      subject: () => 'Ihr Bestätigungscode für Kuvert',
+      paragraphs: (d) => [
+        'Bitte bestätigen Sie Ihre E-Mail-Adresse mit diesem Code:',
+        d.code,
+        `Der Code ist ${d.validMinutes} Minuten gültig. Wenn Sie sich nicht angemeldet haben, können Sie diese Nachricht ignorieren.`,
+      ],
+    },
+    en: {
+      subject: () => 'Your Kuvert verification code',
+      paragraphs: (d) => [
+        'Please confirm your email address with this code:',
+        d.code,
+        `The code is valid for ${d.validMinutes} minutes. If you did not try to sign in, you can ignore this message.`,
+      ],
+    },
+    fr: {
+      subject: () => 'Votre code de vérification Kuvert',
+      paragraphs: (d) => [
+        'Veuillez confirmer votre adresse e-mail avec ce code :',
+        d.code,
+        `Le code est valable ${d.validMinutes} minutes. Si vous n’avez pas essayé de vous connecter, ignorez ce message.`,
+      ],
+    },
+  },
+  passwordResetLink: {
+    de: {
+      subject: () => 'Kuvert: Passwort zurücksetzen',
+      paragraphs: (d) => [
+        'Sie haben angefordert, Ihr Passwort zurückzusetzen. Über den folgenden Link können Sie ein neues Passwort festlegen.',
+        `Der Link ist ${d.validMinutes} Minuten gültig und kann nur einmal verwendet werden. Wenn Sie das nicht angefordert haben, ignorieren Sie diese Nachricht; Ihr Passwort bleibt unverändert.`,
+      ],
+      action: (d) => ({ label: 'Neues Passwort festlegen', url: d.link }),
+    },
+    en: {
+      subject: () => 'Kuvert: reset your password',
+      paragraphs: (d) => [
+        'You asked to reset your password. Use the link below to choose a new password.',
+        `The link is valid for ${d.validMinutes} minutes and works once. If you did not ask for this, ignore this message; your password stays unchanged.`,
+      ],
+      action: (d) => ({ label: 'Choose a new password', url: d.link }),
+    },
+    fr: {
+      subject: () => 'Kuvert : réinitialiser votre mot de passe',
+      paragraphs: (d) => [
+        'Vous avez demandé la réinitialisation de votre mot de passe. Utilisez le lien ci-dessous pour en choisir un nouveau.',
+        `Le lien est valable ${d.validMinutes} minutes et ne fonctionne qu’une fois. Si vous n’êtes pas à l’origine de cette demande, ignorez ce message ; votre mot de passe reste inchangé.`,
+      ],
+      action: (d) => ({ label: 'Choisir un nouveau mot de passe', url: d.link }),
+    },
+  },
+  passwordChanged: {
+    de: {
+      subject: () => 'Kuvert: Ihr Passwort wurde geändert',
+      paragraphs: (d) => [
+        `Das Passwort Ihres Kuvert-Kontos wurde am ${d.changedAt} (UTC) geändert.`,
+        'Wenn Sie das nicht waren, setzen Sie Ihr Passwort sofort zurück und informieren Sie Ihre Administration.',
+      ],
+    },
+    en: {
+      subject: () => 'Kuvert: your password was changed',
+      paragraphs: (d) => [
+        `The password of your Kuvert account was changed on ${d.changedAt} (UTC).`,
+        'If this was not you, reset your password right away and tell your administrator.',
+      ],
+    },
+    fr: {
+      subject: () => 'Kuvert : votre mot de passe a été modifié',
+      paragraphs: (d) => [
+        `Le mot de passe de votre compte Kuvert a été modifié le ${d.changedAt} (UTC).`,
+        'Si ce n’était pas vous, réinitialisez immédiatement votre mot de passe et prévenez votre administrateur.',
+      ],
+    },
+  },
+};
+
+export interface RenderedMail {
+  subject: string;
+  text: string;
+  html: string;
+}
+
+export function escapeHtml(value: string): string {
+  return value
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#39;');
+}
+
+/** Renders one template in one language. Every interpolated value is escaped in the HTML part. */
+export function renderMail<K extends MailTemplateName>(
+  template: K,
+  language: Language,
+  data: MailTemplateData[K],
+): RenderedMail {
+  const localized = MAIL_TEMPLATES[template][language] as LocalizedTemplate<MailTemplateData[K]>;
+  const subject = localized.subject(data);
+  const paragraphs = localized.paragraphs(data);
+  const action = localized.action?.(data);
+
+  const textParts = [...paragraphs];
+  if (action) textParts.splice(1, 0, `${action.label}: ${action.url}`);
+  const text = `${textParts.join('\n\n')}\n\n-- \nKuvert\n`;
+
+  const htmlParagraphs = paragraphs.map((p) => `<p>${escapeHtml(p)}</p>`);
+  if (action) {
+    const url = escapeHtml(action.url);
+    htmlParagraphs.splice(
+      1,
+      0,
+      `<p><a href="${url}" style="display:inline-block;padding:10px 16px;background:#19853F;color:#ffffff;text-decoration:none;border-radius:4px">${escapeHtml(action.label)}</a></p>`,
+      `<p style="font-size:12px;color:#555555">${url}</p>`,
+    );
+  }
+  const html =
+    `<!doctype html><html lang="${language}"><head><meta charset="utf-8"><title>${escapeHtml(subject)}</title></head>` +
+    `<body style="font-family:Segoe UI,Arial,sans-serif;color:#222222">${htmlParagraphs.join('')}` +
+    `<p style="color:#777777">Kuvert</p></body></html>`;
+  return { subject, text, html };
+}
