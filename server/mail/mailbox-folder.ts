@@ -31,14 +31,20 @@ async function writeAtomically(path: string, content: string | Uint8Array): Prom
   await rename(temporary, path);
 }
 
+/** Ids start with a strictly increasing time, so names sort in sending order within a process. */
+let lastIdTime = 0;
+function nextIdTime(): number {
+  lastIdTime = Math.max(Date.now(), lastIdTime + 1);
+  return lastIdTime;
+}
+
 export async function writeMailboxMessage(
   folder: string,
   mail: Omit<MailboxEntry, 'id' | 'date'>,
   raw: Uint8Array,
 ): Promise<MailboxEntry> {
   await mkdir(folder, { recursive: true });
-  const now = new Date();
-  // Time first so a plain name sort is chronological.
+  const now = new Date(nextIdTime());
   const id = `${now.getTime()}-${randomUUID()}`;
   const entry: MailboxEntry = { id, date: now.toISOString(), ...mail };
   await writeAtomically(join(folder, `${id}.json`), JSON.stringify(entry));

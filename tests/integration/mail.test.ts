@@ -1,0 +1,112 @@
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LANGUAGES } from '@shared/contract/constants';
+import { createMailer, MailDeliveryError } from '@server/mail/mailer';
+import { listMailboxMessages } from '@server/mail/mailbox-folder';
+import { startTestSmtpServer, type TestSmtpServer } from '@tests/support/smtp';
+import { extractLink, extractVerificationCode, readMailbox } from '@tests/support/mailbox';
+
+const SUBJECT_WORDS = { de: 'Bestätigungscode', en: 'verification code', fr: 'code de vérification' } as const;
+
+describe('mail through a real SMTP server', () => {
+  let smtp: TestSmtpServer;
+  let dataDir: string;
+  beforeAll(async () => {
+    smtp = await startTestSmtpServer();
+    dataDir = await mkdtemp(join(tmpdir(), 'kuvert-mail-'));
+  });
+  afterAll(async () => {
+    await smtp.close();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it.each(LANGUAGES)('arrives parsed in %s with a text and an HTML part', async (language) => {
+    const mailer = createMailer({ dataDir, smtpUrl: smtp.url, retryBaseDelayMs: 10 });
+    const to = `user-${language}@example.test`;
+    await mailer.send({ to, template: 'accountVerificationCode', language, data: { code: '123456', validMinutes: 15 } });
+    const mail = await smtp.waitForMail((m) => m.to !== undefined && JSON.stringify(m.to).includes(to));
+    expect(mail.subject).toContain(SUBJECT_WORDS[language]);
+    expect(mail.text).toMatch(/^123456$/m);
+    expect(mail.html).toContain('<p>123456</p>');
+    expect(mail.html).toContain(`lang="${language}"`);
+    expect(mailer.transport).toBe('smtp');
+    expect(mailer.mailboxFolder).toBeNull();
+    await mailer.close();
+  });
+
+  it('escapes data in the HTML part', async () => {
+    const mailer = createMailer({ dataDir, smtpUrl: smtp.url });
+    const link = 'http://kuvert.test/auth/reset-password?token=a&b="<script>"';
+    await mailer.send({ to: 'escape@example.test', template: 'passwordResetLink', language: 'en', data: { link, validMinutes: 60 } });
+    const mail = await smtp.waitForMail((m) => JSON.stringify(m.to).includes('escape@example.test'));
+    expect(mail.html).not.toContain('<script>');
+    expect(mail.html).toContain('&lt;script&gt;');
+    expect(mail.text).toContain(link);
+    await mailer.close();
+  });
+
+  it('retries temporary failures, then gives a clear error', async () => {
+    const mailer = createMailer({ dataDir, smtpUrl: smtp.url, maxAttempts: 3, retryBaseDelayMs: 10 });
+    smtp.failNext(2);
+    await mailer.send({ to: 'retry@example.test', template: 'passwordChanged', language: 'de', data: { changedAt: '2026-11-22 09:00' } });
+    const mail = await smtp.waitForMail((m) => JSON.stringify(m.to).includes('retry@example.test'));
+    expect(mail.subject).toContain('Passwort');
+
+    smtp.failNext(3);
+    const failing = mailer.send({ to: 'fail@example.test', template: 'passwordChanged', language: 'en', data: { changedAt: 'now' } });
+    await expect(failing).rejects.toBeInstanceOf(MailDeliveryError);
+    await expect(failing).rejects.toThrow(/passwordChanged.*3 attempt/);
+    await mailer.close();
+  });
+
+  it('fails clearly when no SMTP server listens', async () => {
+    const mailer = createMailer({ dataDir, smtpUrl: 'smtp://127.0.0.1:1', maxAttempts: 2, retryBaseDelayMs: 10 });
+    await expect(
+      mailer.send({ to: 'x@example.test', template: 'passwordChanged', language: 'en', data: { changedAt: 'now' } }),
+    ).rejects.toThrow(/could not be sent after 2 attempt/);
+    await mailer.close();
+  });
+});
+
+describe('mail to the local mailbox folder', () => {
+  let dataDir: string;
+  beforeAll(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'kuvert-mailbox-'));
+  });
+  afterAll(() => rm(dataDir, { recursive: true, force: true }));
+
+  it('writes one parseable .eml per mail (and no temp files) in each language', async () => {
+    const mailer = createMailer({ dataDir });
+    expect(mailer.transport).toBe('mailbox');
+    for (const language of LANGUAGES) {
+      await mailer.send({
+        to: `reset-${language}@example.test`,
+        template: 'passwordResetLink',
+        language,
+        data: { link: `http://kuvert.test/auth/reset-password?token=tok-${language}`, validMinutes: 60 },
+      });
+    }
+    await mailer.send({ to: 'code@example.test', template: 'accountVerificationCode', language: 'fr', data: { code: '654321', validMinutes: 15 } });
+
+    const folder = mailer.mailboxFolder!;
+    const files = await readdir(folder);
+    expect(files.filter((f) => f.endsWith('.tmp'))).toEqual([]);
+    const mails = await readMailbox(folder);
+    expect(mails).toHaveLength(4);
+    for (const language of LANGUAGES) {
+      const mail = mails.find((m) => m.to.includes(`reset-${language}@`))!;
+      expect(mail.html).toContain('reset-password?token=tok-');
+      expect(extractLink(mail, '/auth/reset-password').searchParams.get('token')).toBe(`tok-${language}`);
+    }
+    expect(mails.find((m) => m.subject.includes('Kuvert') && m.to.includes('code@'))!.subject).toBe('Votre code de vérification Kuvert');
+    expect(extractVerificationCode(mails.find((m) => m.to.includes('code@'))!)).toBe('654321');
+
+    const listed = await listMailboxMessages(folder);
+    expect(listed).toHaveLength(4);
+    expect(listed[0]!.to).toBe('code@example.test');
+    expect(listed[0]!.text).toContain('654321');
+    await mailer.close();
+  });
+});
