@@ -1,0 +1,141 @@
+// Every failure of shared/crypto has its own class and a stable `code`, so callers (and the Worker
+// proxy, which rebuilds errors from their code) can tell them apart without parsing messages.
+// IMPORTANT: messages never contain key bytes, passphrases or plaintext.
+
+export abstract class CryptoError extends Error {
+  abstract readonly code: string;
+  constructor(message: string) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+// ---- streaming format (see README "Streaming format") ----
+
+/** Magic, version, algorithm or record size of the header is not ours, or the stream ends inside the header. */
+export class StreamHeaderInvalidError extends CryptoError {
+  readonly code = 'stream-header-invalid';
+}
+/** The header differs from the one the signed manifest names (its SHA-256 does not match). */
+export class StreamHeaderMismatchError extends CryptoError {
+  readonly code = 'stream-header-mismatch';
+}
+/** The stream stops before its final record (records cut off at the end, or a record cut short). */
+export class StreamTruncatedError extends CryptoError {
+  readonly code = 'stream-truncated';
+}
+/** A record is missing in the middle: position i holds record i+1 and record i never comes. */
+export class StreamRecordMissingError extends CryptoError {
+  readonly code = 'stream-record-missing';
+}
+/** Two records changed places: position i holds a later record and record i follows it. */
+export class StreamRecordReorderedError extends CryptoError {
+  readonly code = 'stream-record-reordered';
+}
+/** A record that was already read comes again. */
+export class StreamRecordDuplicatedError extends CryptoError {
+  readonly code = 'stream-record-duplicated';
+}
+/** A whole valid record (a copy of one of this stream's records) follows the final record. */
+export class StreamRecordAppendedError extends CryptoError {
+  readonly code = 'stream-record-appended';
+}
+/** Bytes that are not a record of this stream follow the final record. */
+export class StreamTrailingDataError extends CryptoError {
+  readonly code = 'stream-trailing-data';
+}
+/** A non-empty file ends with an empty final record (only the empty file may have one, as record 0). */
+export class StreamEmptyFinalRecordError extends CryptoError {
+  readonly code = 'stream-empty-final-record';
+}
+/** A record fails authentication: a flipped bit in header salt/nonce prefix, body or tag, or the wrong key. */
+export class StreamRecordCorruptedError extends CryptoError {
+  readonly code = 'stream-record-corrupted';
+}
+/** A plaintext/ciphertext range asked for lies outside the file. */
+export class StreamRangeError extends CryptoError {
+  readonly code = 'stream-range-invalid';
+}
+
+// ---- SecuPass ----
+
+/** The passphrase does not open the blob (or the blob was tampered with: indistinguishable by design). */
+export class WrongPassphraseError extends CryptoError {
+  readonly code = 'secupass-wrong-passphrase';
+}
+/** KDF parameters below the floor or above the ceiling: a server must not be able to downgrade or exhaust us. */
+export class KdfParametersRejectedError extends CryptoError {
+  readonly code = 'secupass-kdf-parameters-rejected';
+}
+/** The blob is not a SecuPass blob of a version we read. */
+export class SecuPassBlobInvalidError extends CryptoError {
+  readonly code = 'secupass-blob-invalid';
+}
+
+// ---- keys, file keys, manifests ----
+
+/** A key handle is unknown (never issued, released, or the keyring was locked). */
+export class KeyHandleUnknownError extends CryptoError {
+  readonly code = 'key-handle-unknown';
+}
+/** A key handle exists but is of the wrong kind for the operation (e.g. a signing key used to decrypt). */
+export class KeyHandleKindError extends CryptoError {
+  readonly code = 'key-handle-kind';
+}
+/** A public key is not a valid P-256 SPKI. */
+export class PublicKeyInvalidError extends CryptoError {
+  readonly code = 'public-key-invalid';
+}
+/** An HPKE-wrapped file key does not open with this key and binding (wrong recipient, file or context). */
+export class FileKeyUnwrapError extends CryptoError {
+  readonly code = 'file-key-unwrap-failed';
+}
+/** A contact's key differs from the pinned one and was not confirmed by the user. */
+export class ContactKeyChangedError extends CryptoError {
+  readonly code = 'contact-key-changed';
+}
+/** A manifest's signature does not verify with the signer's key. */
+export class ManifestSignatureError extends CryptoError {
+  readonly code = 'manifest-signature-invalid';
+}
+/** A manifest cannot be put in canonical form (non-integer numbers, non-plain objects, …). */
+export class ManifestFormatError extends CryptoError {
+  readonly code = 'manifest-invalid';
+}
+
+type CryptoErrorClass = new (message: string) => CryptoError;
+
+const ERROR_CLASSES: CryptoErrorClass[] = [
+  StreamHeaderInvalidError,
+  StreamHeaderMismatchError,
+  StreamTruncatedError,
+  StreamRecordMissingError,
+  StreamRecordReorderedError,
+  StreamRecordDuplicatedError,
+  StreamRecordAppendedError,
+  StreamTrailingDataError,
+  StreamEmptyFinalRecordError,
+  StreamRecordCorruptedError,
+  StreamRangeError,
+  WrongPassphraseError,
+  KdfParametersRejectedError,
+  SecuPassBlobInvalidError,
+  KeyHandleUnknownError,
+  KeyHandleKindError,
+  PublicKeyInvalidError,
+  FileKeyUnwrapError,
+  ContactKeyChangedError,
+  ManifestSignatureError,
+  ManifestFormatError,
+];
+
+const CLASS_BY_CODE = new Map<string, CryptoErrorClass>(ERROR_CLASSES.map((cls) => [new cls('').code, cls]));
+
+/** Every error code shared/crypto can raise. */
+export const CRYPTO_ERROR_CODES: readonly string[] = [...CLASS_BY_CODE.keys()];
+
+/** Rebuilds an error from its code (used by the Worker proxy); unknown codes give a plain Error. */
+export function cryptoErrorFromCode(code: string, message: string): Error {
+  const cls = CLASS_BY_CODE.get(code);
+  return cls ? new cls(message) : new Error(message);
+}

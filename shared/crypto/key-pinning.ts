@@ -1,0 +1,44 @@
+// Pinning of contacts' public keys on first use (DESIGN §3): a changed key is reported, never used silently.
+import { ContactKeyChangedError } from './errors';
+
+export type PinVerdict =
+  | { status: 'first-use'; fingerprint: string }
+  | { status: 'match'; fingerprint: string }
+  | { status: 'changed'; pinnedFingerprint: string; presentedFingerprint: string };
+
+/** Where pinned fingerprints live (IndexedDB in the browser, a map in tests); keyed by contact id. */
+export interface KeyPinStore {
+  get(contactId: string): Promise<string | undefined>;
+  set(contactId: string, fingerprint: string): Promise<void>;
+}
+
+export class MemoryKeyPinStore implements KeyPinStore {
+  private readonly pins = new Map<string, string>();
+  async get(contactId: string): Promise<string | undefined> {
+    return this.pins.get(contactId);
+  }
+  async set(contactId: string, fingerprint: string): Promise<void> {
+    this.pins.set(contactId, fingerprint);
+  }
+}
+
+/** Compares a presented key with the pin; pins it when the contact has none yet. Never overwrites a pin. */
+export async function checkContactKey(store: KeyPinStore, contactId: string, fingerprint: string): Promise<PinVerdict> {
+  const pinned = await store.get(contactId);
+  if (pinned === undefined) {
+    await store.set(contactId, fingerprint);
+    return { status: 'first-use', fingerprint };
+  }
+  if (pinned === fingerprint) return { status: 'match', fingerprint };
+  return { status: 'changed', pinnedFingerprint: pinned, presentedFingerprint: fingerprint };
+}
+
+/** Throws ContactKeyChangedError for a changed key; use before wrapping a file key to a contact. */
+export function assertKeyUsable(verdict: PinVerdict): void {
+  if (verdict.status === 'changed') throw new ContactKeyChangedError('The contact key changed; compare fingerprints and confirm it first');
+}
+
+/** The user compared fingerprints and accepts the new key: only now does the pin move. */
+export async function confirmChangedKey(store: KeyPinStore, contactId: string, fingerprint: string): Promise<void> {
+  await store.set(contactId, fingerprint);
+}

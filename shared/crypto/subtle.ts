@@ -1,0 +1,77 @@
+// The single access point to WebCrypto (DESIGN §1: only shared/crypto touches crypto.subtle).
+
+/** WebCrypto of the running platform: browsers, workers and Node ≥ 20 all expose `globalThis.crypto`. */
+export function subtle(): SubtleCrypto {
+  const api = globalThis.crypto?.subtle;
+  if (!api) throw new Error('WebCrypto (crypto.subtle) is not available in this context');
+  return api;
+}
+
+/** getRandomValues is limited to 65,536 bytes per call, so larger requests are filled in slices. */
+const RANDOM_SLICE_BYTES = 65_536;
+
+export function randomBytes(length: number): Uint8Array<ArrayBuffer> {
+  const out = new Uint8Array(length);
+  for (let offset = 0; offset < length; offset += RANDOM_SLICE_BYTES) {
+    globalThis.crypto.getRandomValues(out.subarray(offset, Math.min(length, offset + RANDOM_SLICE_BYTES)));
+  }
+  return out;
+}
+
+export async function sha256(bytes: Uint8Array): Promise<Uint8Array<ArrayBuffer>> {
+  return new Uint8Array(await subtle().digest('SHA-256', bytes as Uint8Array<ArrayBuffer>));
+}
+
+/** HKDF-SHA256 (RFC 5869) to `length` bytes, through WebCrypto. */
+export async function hkdfSha256(options: {
+  ikm: Uint8Array;
+  salt: Uint8Array;
+  info: Uint8Array;
+  length: number;
+}): Promise<Uint8Array<ArrayBuffer>> {
+  const key = await subtle().importKey('raw', options.ikm as Uint8Array<ArrayBuffer>, 'HKDF', false, ['deriveBits']);
+  const bits = await subtle().deriveBits(
+    { name: 'HKDF', hash: 'SHA-256', salt: options.salt as Uint8Array<ArrayBuffer>, info: options.info as Uint8Array<ArrayBuffer> },
+    key,
+    options.length * 8,
+  );
+  return new Uint8Array(bits);
+}
+
+/** Imports 32 bytes as a non-extractable AES-256-GCM key. */
+export async function importAesGcmKey(raw: Uint8Array, usages: KeyUsage[] = ['encrypt', 'decrypt']): Promise<CryptoKey> {
+  return subtle().importKey('raw', raw as Uint8Array<ArrayBuffer>, { name: 'AES-GCM', length: 256 }, false, usages);
+}
+
+export async function aesGcmEncrypt(options: {
+  key: CryptoKey;
+  iv: Uint8Array;
+  plaintext: Uint8Array;
+  additionalData: Uint8Array;
+}): Promise<Uint8Array<ArrayBuffer>> {
+  const out = await subtle().encrypt(
+    { name: 'AES-GCM', iv: options.iv as Uint8Array<ArrayBuffer>, additionalData: options.additionalData as Uint8Array<ArrayBuffer>, tagLength: 128 },
+    options.key,
+    options.plaintext as Uint8Array<ArrayBuffer>,
+  );
+  return new Uint8Array(out);
+}
+
+/** Returns null when the tag does not verify (callers turn that into their own error class). */
+export async function aesGcmDecrypt(options: {
+  key: CryptoKey;
+  iv: Uint8Array;
+  ciphertext: Uint8Array;
+  additionalData: Uint8Array;
+}): Promise<Uint8Array<ArrayBuffer> | null> {
+  try {
+    const out = await subtle().decrypt(
+      { name: 'AES-GCM', iv: options.iv as Uint8Array<ArrayBuffer>, additionalData: options.additionalData as Uint8Array<ArrayBuffer>, tagLength: 128 },
+      options.key,
+      options.ciphertext as Uint8Array<ArrayBuffer>,
+    );
+    return new Uint8Array(out);
+  } catch (_error) {
+    return null;
+  }
+}
