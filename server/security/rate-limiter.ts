@@ -14,6 +14,7 @@ export const RATE_LIMIT_BUCKETS = {
   passwordResetIp: 'password-reset:ip',
   passwordResetAddress: 'password-reset:address',
   verificationResend: 'verification-resend:user',
+  captchaIssueIp: 'captcha-issue:ip',
 } as const;
 export type RateLimitBucket = (typeof RATE_LIMIT_BUCKETS)[keyof typeof RATE_LIMIT_BUCKETS];
 

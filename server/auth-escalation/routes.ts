@@ -1,0 +1,265 @@
+import {
+  AUTH_ESCALATION_PATHS as PATHS,
+  CaptchaResponseSchema,
+  ChangePasswordBodySchema,
+  checkPasswordPolicy,
+  DisclaimerQuerySchema,
+  DisclaimerResponseSchema,
+  PasswordPolicySchema,
+  PasswordResetConfirmBodySchema,
+  PasswordResetRequestBodySchema,
+  PasswordResetTokenParamsSchema,
+  SsoInfoSchema,
+  TotpRegistrationResponseSchema,
+  type PasswordPolicy,
+  VERIFICATION_CODE_TTL_MS,
+} from '@shared/contract/auth-escalation';
+import { API_BASE, reduceLanguage } from '@shared/contract/constants';
+import { BackendErrorSchema } from '@shared/contract/errors';
+import { SETTING_KEYS } from '@shared/contract/settings';
+import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { badRequest, conflict, HttpError, notFound } from '../core/http-error';
+import { RATE_LIMIT_BUCKETS } from '../security/rate-limiter';
+import { generateTotpSecret, qrCodeDataUrl, totpUri } from '../security/totp';
+import { loadPasswordPolicy } from '../users/password-policy';
+import { hashPassword, verifyPassword } from '../users/passwords';
+import { confirmPasswordReset, rateLimitExceeded, requestPasswordReset, resetTokenState } from './password-reset';
+import { authenticatePreLogin } from './pre-login-credentials';
+
+/** A user may ask for a fresh verification code this often per hour. */
+const VERIFICATION_RESEND_LIMIT = { limit: 5, windowMs: 60 * 60_000 } as const;
+/** Captchas per IP in 10 minutes: enough for a person retrying, not for filling the table. */
+const CAPTCHA_ISSUE_LIMIT = { limit: 60, windowMs: 10 * 60_000 } as const;
+/** Setting holding the single sign-on start URL; unset means no SSO button (real OIDC comes later). */
+const SSO_URL_SETTING = 'kuvert.sso.url';
+
+const errors = (...codes: number[]) => Object.fromEntries(codes.map((c) => [c, BackendErrorSchema]));
+const noContent = z.null().describe('No content');
+const CredentialsQuerySchema = z
+  .object({ j_captcha: z.string().max(64).optional(), j_captcha_id: z.string().max(128).optional() })
+  .strict();
+
+async function policyOf(app: FastifyInstance): Promise<PasswordPolicy> {
+  return loadPasswordPolicy(app.settings);
+}
+
+async function assertPolicy(app: FastifyInstance, password: string): Promise<void> {
+  const violations = checkPasswordPolicy(password, await policyOf(app));
+  if (violations.length) throw badRequest('The password does not meet the password policy', { reason: 'policy', violations });
+}
+
+function notifyPasswordChanged(app: FastifyInstance, user: { email: string; language: string }, log: FastifyInstance['log']): void {
+  const changedAt = new Date().toISOString().replace('T', ' ').slice(0, 16);
+  void app.mailer
+    .send({ to: user.email, template: 'passwordChanged', language: reduceLanguage(user.language), data: { changedAt } })
+    .catch((error: unknown) => log.error({ err: error }, 'password changed notice failed'));
+}
+
+/** Pre-login escalation calls, password reset and the user's own password/TOTP changes. */
+export const authEscalationRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.get(
+    `${API_BASE}${PATHS.captcha}`,
+    {
+      config: { access: 'public' },
+      schema: { summary: 'A new single-use captcha (10 minutes)', tags: ['auth'], response: { 200: CaptchaResponseSchema, ...errors(429) } },
+    },
+    async (request, reply) => {
+      const hit = await app.rateLimiter.hit(RATE_LIMIT_BUCKETS.captchaIssueIp, request.ip, CAPTCHA_ISSUE_LIMIT);
+      if (!hit.allowed) throw rateLimitExceeded(hit.retryAfterMs);
+      void reply.header('cache-control', 'no-store');
+      return app.captchas.issue();
+    },
+  );
+
+  app.post(
+    `${API_BASE}${PATHS.totpRegistration}`,
+    {
+      config: { access: 'public' },
+      schema: {
+        summary: 'Starts authentication app registration (Basic credentials); the next POST /auth with a code confirms it',
+        tags: ['auth'],
+        querystring: CredentialsQuerySchema,
+        response: { 200: TotpRegistrationResponseSchema, ...errors(400, 401, 403, 409) },
+      },
+    },
+    async (request, reply) => {
+      const user = await authenticatePreLogin(app, request);
+      if (user.totp_secret) throw conflict('An authentication app is already registered');
+      const secret = generateTotpSecret();
+      await app.users.update(user.id, { totp_pending_secret: secret });
+      const otpauthUri = totpUri(secret, user.email || user.username);
+      void reply.header('cache-control', 'no-store');
+      return { secret, otpauthUri, qrCodeDataUrl: await qrCodeDataUrl(otpauthUri) };
+    },
+  );
+
+  app.post(
+    `${API_BASE}${PATHS.verificationResend}`,
+    {
+      config: { access: 'public' },
+      schema: {
+        summary: 'Mails a fresh email verification code (Basic credentials)',
+        tags: ['auth'],
+        querystring: CredentialsQuerySchema,
+        response: { 204: noContent, ...errors(400, 401, 403, 429) },
+      },
+    },
+    async (request, reply) => {
+      const user = await authenticatePreLogin(app, request);
+      if (!user.email_verified) {
+        const hit = await app.rateLimiter.hit(RATE_LIMIT_BUCKETS.verificationResend, String(user.id), VERIFICATION_RESEND_LIMIT);
+        if (!hit.allowed) throw rateLimitExceeded(hit.retryAfterMs);
+        const code = await app.verificationCodes.issue(user.id, { force: true });
+        if (code) {
+          await app.mailer.send({
+            to: user.email,
+            template: 'accountVerificationCode',
+            language: reduceLanguage(user.language),
+            data: { code, validMinutes: VERIFICATION_CODE_TTL_MS / 60_000 },
+          });
+        }
+      }
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.get(
+    `${API_BASE}${PATHS.disclaimer}`,
+    {
+      config: { access: 'public' },
+      schema: { summary: 'The login disclaimer in the requested language', tags: ['auth'], querystring: DisclaimerQuerySchema, response: { 200: DisclaimerResponseSchema } },
+    },
+    async (request) => {
+      const all = await app.settings.getAll();
+      const lang = reduceLanguage(request.query.lang);
+      const text = all[`${SETTING_KEYS.loginDisclaimerText}.${lang}`] || all[`${SETTING_KEYS.loginDisclaimerText}.en`] || '';
+      return { enabled: all[SETTING_KEYS.loginDisclaimerEnabled] === true, text: String(text) };
+    },
+  );
+
+  app.get(
+    `${API_BASE}${PATHS.passwordPolicy}`,
+    {
+      config: { access: 'public' },
+      schema: { summary: 'The password policy', tags: ['auth'], response: { 200: PasswordPolicySchema } },
+    },
+    async () => policyOf(app),
+  );
+
+  app.get(
+    `${API_BASE}${PATHS.sso}`,
+    {
+      config: { access: 'public' },
+      schema: { summary: 'Whether single sign-on is configured, and where it starts', tags: ['auth'], response: { 200: SsoInfoSchema } },
+    },
+    async () => {
+      const url = await app.settings.get<string | null>(SSO_URL_SETTING);
+      return typeof url === 'string' && url !== '' ? { enabled: true, url } : { enabled: false, url: null };
+    },
+  );
+
+  app.post(
+    `${API_BASE}${PATHS.passwordResetRequest}`,
+    {
+      config: { access: 'public' },
+      schema: {
+        summary: 'Mails a password reset link when the address has an account; 204 either way',
+        tags: ['auth'],
+        body: PasswordResetRequestBodySchema,
+        response: { 204: noContent, ...errors(400, 429) },
+      },
+    },
+    async (request, reply) => {
+      await requestPasswordReset(app, { email: request.body.email, language: request.body.language, ip: request.ip, log: request.log });
+      return reply.code(204).send(null);
+    },
+  );
+
+  // Registered before `/:token` would match it: "confirm" is a fixed path segment on POST only.
+  app.post(
+    `${API_BASE}${PATHS.passwordResetConfirm}`,
+    {
+      config: { access: 'public' },
+      schema: {
+        summary: 'Sets a new password with a reset token; ends every session of the user',
+        tags: ['auth'],
+        body: PasswordResetConfirmBodySchema,
+        response: { 204: noContent, ...errors(400) },
+      },
+    },
+    async (request, reply) => {
+      const { token, password } = request.body;
+      if ((await resetTokenState(app, token)) !== 'valid') throw badRequest('The link is invalid or has expired', { reason: 'token' });
+      await assertPolicy(app, password);
+      const userId = await confirmPasswordReset(app, token, password);
+      if (userId === null) throw badRequest('The link is invalid or has expired', { reason: 'token' });
+      const user = await app.users.findById(userId);
+      if (user) {
+        await app.rateLimiter.clear(RATE_LIMIT_BUCKETS.loginFailureAccount, user.username);
+        await app.rateLimiter.clear(RATE_LIMIT_BUCKETS.loginFailureAccount, user.email);
+        notifyPasswordChanged(app, user, request.log);
+      }
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.get(
+    `${API_BASE}${PATHS.passwordResetCheck}`,
+    {
+      config: { access: 'public' },
+      schema: {
+        summary: 'Whether a reset token is still usable: 204, 404 unknown, 410 used or expired',
+        tags: ['auth'],
+        params: PasswordResetTokenParamsSchema,
+        response: { 204: noContent, ...errors(400, 404, 410) },
+      },
+    },
+    async (request, reply) => {
+      const state = await resetTokenState(app, request.params.token);
+      if (state === 'unknown') throw notFound('The link is invalid');
+      if (state !== 'valid') throw new HttpError(410, 'NotFoundException', 'The link has expired or was already used', { reason: state });
+      void reply.header('cache-control', 'no-store');
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.post(
+    `${API_BASE}${PATHS.ownTotpReset}`,
+    {
+      config: { access: 'authenticated' },
+      schema: { summary: 'Removes the signed-in user’s authentication app', tags: ['user'], response: { 204: noContent, ...errors(401, 403) } },
+    },
+    async (request, reply) => {
+      await app.users.update(request.user!.id, { totp_secret: null, totp_pending_secret: null });
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.post(
+    `${API_BASE}${PATHS.ownPasswordChange}`,
+    {
+      config: { access: 'authenticated' },
+      schema: {
+        summary: 'Changes the signed-in user’s password; other sessions end',
+        tags: ['user'],
+        body: ChangePasswordBodySchema,
+        response: { 204: noContent, ...errors(400, 401, 403) },
+      },
+    },
+    async (request, reply) => {
+      const user = request.user!;
+      const { currentPassword, newPassword } = request.body;
+      if (!(await verifyPassword(user.password_hash, currentPassword))) {
+        throw badRequest('The current password is wrong', { reason: 'currentPassword' });
+      }
+      await assertPolicy(app, newPassword);
+      await app.users.update(user.id, { password_hash: await hashPassword(newPassword) });
+      // Whoever else was signed in with the old password is out; this session stays.
+      await app.db.deleteFrom('sessions').where('user_id', '=', user.id).where('id', '!=', request.session!.id).execute();
+      notifyPasswordChanged(app, user, request.log);
+      return reply.code(204).send(null);
+    },
+  );
+};
