@@ -1,0 +1,171 @@
+import fastifyCookie from '@fastify/cookie';
+import fastifySwagger from '@fastify/swagger';
+import { API_BASE } from '@shared/contract/constants';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import {
+  jsonSchemaTransform,
+  jsonSchemaTransformObject,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import type { KuvertConfig } from './config';
+import { installAccessControl } from './core/access';
+import { frameworkErrorHandler, installErrorHandling, sendError } from './core/error-handler';
+import { notFound } from './core/http-error';
+import './core/services';
+import { openDatabase, type DatabaseHandle } from './db/database';
+import { migrateToLatest } from './db/migrate';
+import { authEscalationRoutes } from './auth-escalation/routes';
+import { devMailboxRoutes } from './mail/dev-mailbox-routes';
+import { createMailer, type Mailer } from './mail/mailer';
+import { adminRoutes } from './routes/admin-routes';
+import { authRoutes } from './routes/auth-routes';
+import { configRoutes } from './routes/config-routes';
+import { legacyRoutes } from './routes/legacy-routes';
+import { userRoutes } from './routes/user-routes';
+import { sendSpaFallback, webClientRoutes } from './routes/web-client-routes';
+import { wizardRoutes } from './routes/wizard-routes';
+import { createCaptchaStore } from './security/captcha';
+import { createRateLimiter } from './security/rate-limiter';
+import { createVerificationCodes } from './security/verification-codes';
+import { createSessionsStore } from './sessions/sessions-store';
+import { createSettingsStore } from './settings/settings-store';
+import { createUsersRepository } from './users/users-repository';
+
+/** Expired sessions are swept this often (each request also checks its own session's expiry). */
+const SESSION_PURGE_INTERVAL_MS = 10 * 60_000;
+
+export interface BuildAppOptions {
+  config: KuvertConfig;
+  /** PostgreSQL only: schema for this instance (tests use a fresh one per run). */
+  databaseSchema?: string;
+  /** Fastify logger options; default: JSON logs at the configured level, secrets redacted. */
+  logger?: FastifyServerOptions['logger'];
+  /** Replaces the mailer built from the configuration (e.g. a test double is NOT wanted; a real SMTP URL is). */
+  mailer?: Mailer;
+}
+
+export type KuvertApp = FastifyInstance;
+
+/** Request parts that carry secrets; they never reach the log. */
+const REDACTED_LOG_PATHS = ['req.headers.authorization', 'req.headers.cookie', 'req.headers.anticsrfattr', 'res.headers["set-cookie"]'];
+
+/**
+ * Builds the ready server: database (migrated), services on the instance, every route
+ * with its access declaration, OpenAPI at /api/2/openapi.json. Call `listen()` on it.
+ */
+export async function buildApp(options: BuildAppOptions): Promise<KuvertApp> {
+  const { config } = options;
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, databaseSchema: options.databaseSchema });
+  let app: FastifyInstance | undefined;
+  try {
+    await migrateToLatest(database.db);
+    app = createFastify(options);
+    await assemble(app, options, database);
+    await app.ready();
+    return app;
+  } catch (err) {
+    if (app) await app.close().catch(() => undefined);
+    await database.close().catch(() => undefined);
+    throw err;
+  }
+}
+
+function createFastify(options: BuildAppOptions): FastifyInstance {
+  const app = Fastify({
+    logger: options.logger ?? { level: options.config.logLevel, redact: REDACTED_LOG_PATHS },
+    bodyLimit: options.config.bodyLimit,
+    frameworkErrors: frameworkErrorHandler,
+    return503OnClosing: true,
+    // Long enough for slow clients, short enough that idle sockets do not pile up.
+    connectionTimeout: 60_000,
+    keepAliveTimeout: 10_000,
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  return app;
+}
+
+async function assemble(app: FastifyInstance, options: BuildAppOptions, database: DatabaseHandle): Promise<void> {
+  const { config } = options;
+  const { db } = database;
+
+  installErrorHandling(app);
+  installBodyParsers(app);
+
+  // Services (fastify/demo style: on the instance, created once).
+  const mailer = options.mailer ?? createMailer({ dataDir: config.dataDir, smtpUrl: config.smtpUrl });
+  const sessions = createSessionsStore(db);
+  app.decorate('config', config);
+  app.decorate('db', db);
+  app.decorate('databaseKind', database.kind);
+  app.decorate('users', createUsersRepository(db));
+  app.decorate('sessions', sessions);
+  app.decorate('settings', createSettingsStore(db));
+  app.decorate('mailer', mailer);
+  app.decorate('rateLimiter', createRateLimiter(db));
+  app.decorate('captchas', createCaptchaStore(db));
+  app.decorate('verificationCodes', createVerificationCodes(db));
+
+  const purge = setInterval(() => {
+    sessions.purgeExpired().catch((err: unknown) => app.log.warn({ err }, 'session purge failed'));
+  }, SESSION_PURGE_INTERVAL_MS);
+  purge.unref();
+  app.addHook('onClose', async () => {
+    clearInterval(purge);
+    if (!options.mailer) await mailer.close();
+    await database.close();
+  });
+
+  // Before any route: the swagger collector and the access declaration check see them all.
+  await app.register(fastifySwagger, {
+    openapi: {
+      openapi: '3.0.3',
+      info: { title: 'Kuvert API', description: 'The /api/2 wire contract (shared/contract)', version: '2.0.0' },
+      components: { securitySchemes: { basicAuth: { type: 'http', scheme: 'basic' }, sessionCookie: { type: 'apiKey', in: 'cookie', name: 'KUVERT_SESSION' } } },
+    },
+    transform: jsonSchemaTransform,
+    transformObject: jsonSchemaTransformObject,
+  });
+  await app.register(fastifyCookie);
+  installAccessControl(app, {
+    resolveSession: (token) => sessions.resolve(token),
+    findUser: (id) => app.users.findById(id),
+  });
+
+  app.get(`${API_BASE}/openapi.json`, { config: { access: 'public' }, schema: { hide: true } }, async () => app.swagger());
+
+  await app.register(authRoutes);
+  await app.register(authEscalationRoutes);
+  await app.register(devMailboxRoutes);
+  await app.register(userRoutes);
+  await app.register(configRoutes);
+  await app.register(adminRoutes);
+  await app.register(wizardRoutes);
+  await app.register(legacyRoutes);
+  await app.register(webClientRoutes(config.webRoot));
+
+  app.setNotFoundHandler(async (request, reply) => {
+    if (await sendSpaFallback(app, request, reply)) return reply;
+    sendError(request, reply, notFound(`No route for ${request.method} ${request.url.split('?')[0]}`));
+    return reply;
+  });
+}
+
+/**
+ * Only JSON (and the wizard's HTML form) are accepted; any other content type is 415.
+ * An empty JSON body counts as no body: clients send POST /auth with a JSON content
+ * type and nothing in it.
+ */
+function installBodyParsers(app: FastifyInstance): void {
+  app.removeAllContentTypeParsers();
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    if (body === '' || (typeof body === 'string' && body.trim() === '')) return done(null, undefined);
+    parseJson(request, body as string, done);
+  });
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => {
+    done(null, Object.fromEntries(new URLSearchParams(String(body))));
+  });
+}

@@ -1,0 +1,32 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { cookiesNeedSecure } from '../config';
+import { SESSION_COOKIE } from '../core/access';
+import { SESSION_ABSOLUTE_TIMEOUT_MS } from '../sessions/sessions-store';
+
+export function setSessionCookie(request: FastifyRequest, reply: FastifyReply, token: string): void {
+  void reply.setCookie(SESSION_COOKIE, token, {
+    path: '/',
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: cookiesNeedSecure(request.server.config.publicUrl),
+    maxAge: Math.floor(SESSION_ABSOLUTE_TIMEOUT_MS / 1000),
+  });
+}
+
+export function clearSessionCookie(request: FastifyRequest, reply: FastifyReply): void {
+  void reply.clearCookie(SESSION_COOKIE, {
+    path: '/',
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: cookiesNeedSecure(request.server.config.publicUrl),
+  });
+}
+
+/** Signs the request's session out everywhere it is stored (database and cookie). */
+export async function endSession(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  const token = request.cookies[SESSION_COOKIE];
+  if (token) await request.server.sessions.delete(token);
+  clearSessionCookie(request, reply);
+  request.session = null;
+  request.user = null;
+}

@@ -1,0 +1,127 @@
+import { z } from 'zod';
+
+/**
+ * One typed configuration schema (DESIGN §8, after Send's `server/config.js`): each
+ * setting has its type, its default and the environment variable it comes from, and
+ * the whole configuration is validated strictly once at start.
+ */
+
+/** Default request body limit: JSON calls are small; uploads get their own limits later. */
+export const DEFAULT_BODY_LIMIT_BYTES = 1_048_576;
+
+const port = z.coerce.number().int().min(0).max(65_535);
+const optionalUrl = z
+  .string()
+  .trim()
+  .optional()
+  .transform((v) => (v === '' ? undefined : v))
+  .pipe(z.string().url().optional());
+
+/** What each setting is called in the environment; `secret` ones are never logged. */
+const SETTINGS = {
+  port: { env: 'PORT', secret: false },
+  host: { env: 'HOST', secret: false },
+  dataDir: { env: 'KUVERT_DATA_DIR', secret: false },
+  publicUrl: { env: 'KUVERT_PUBLIC_URL', secret: false },
+  adminEmail: { env: 'KUVERT_ADMIN_EMAIL', secret: false },
+  /** NB: secret, never logged or put into an error message. */
+  adminPassword: { env: 'KUVERT_ADMIN_PASSWORD', secret: true },
+  /** NB: secret (may hold a password), never logged. */
+  databaseUrl: { env: 'DATABASE_URL', secret: true },
+  /** NB: secret (may hold a password), never logged. */
+  smtpUrl: { env: 'SMTP_URL', secret: true },
+  clamdAddress: { env: 'CLAMD_ADDRESS', secret: false },
+  s3Endpoint: { env: 'S3_ENDPOINT', secret: false },
+  s3Bucket: { env: 'S3_BUCKET', secret: false },
+  s3Region: { env: 'S3_REGION', secret: false },
+  s3AccessKeyId: { env: 'S3_ACCESS_KEY_ID', secret: true },
+  /** NB: secret, never logged. */
+  s3SecretAccessKey: { env: 'S3_SECRET_ACCESS_KEY', secret: true },
+  webRoot: { env: 'KUVERT_WEB_ROOT', secret: false },
+  bodyLimit: { env: 'KUVERT_BODY_LIMIT', secret: false },
+  logLevel: { env: 'KUVERT_LOG_LEVEL', secret: false },
+} as const;
+
+export type ConfigKey = keyof typeof SETTINGS;
+
+export const ConfigSchema = z
+  .object({
+    port: port.default(8080),
+    host: z.string().min(1).default('127.0.0.1'),
+    dataDir: z.string().min(1).default('./data'),
+    /** Address users reach the server at; links in mails use it. Default http://HOST:PORT. */
+    publicUrl: optionalUrl,
+    adminEmail: z.string().email().optional(),
+    adminPassword: z.string().min(1).optional(),
+    databaseUrl: optionalUrl.refine((v) => v === undefined || /^postgres(ql)?:\/\//.test(v), {
+      message: 'DATABASE_URL must be a postgres:// URL',
+    }),
+    smtpUrl: optionalUrl.refine((v) => v === undefined || /^smtps?:\/\//.test(v), {
+      message: 'SMTP_URL must be an smtp:// or smtps:// URL',
+    }),
+    /** Recorded now, used by the virus scanner later ("host:port" or a socket path). */
+    clamdAddress: z.string().min(1).optional(),
+    /** Recorded now, used by the S3 blob store later. */
+    s3Endpoint: optionalUrl,
+    s3Bucket: z.string().min(1).optional(),
+    s3Region: z.string().min(1).optional(),
+    s3AccessKeyId: z.string().min(1).optional(),
+    s3SecretAccessKey: z.string().min(1).optional(),
+    webRoot: z.string().min(1).default('dist/web'),
+    bodyLimit: z.coerce.number().int().positive().default(DEFAULT_BODY_LIMIT_BYTES),
+    logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  })
+  .strict()
+  .refine((c) => (c.adminEmail === undefined) === (c.adminPassword === undefined), {
+    message: 'KUVERT_ADMIN_EMAIL and KUVERT_ADMIN_PASSWORD go together',
+    path: ['adminPassword'],
+  })
+  .transform((c) => ({ ...c, publicUrl: (c.publicUrl ?? `http://${c.host}:${c.port}`).replace(/\/+$/, '') }));
+
+export type KuvertConfig = z.output<typeof ConfigSchema>;
+export type KuvertConfigInput = z.input<typeof ConfigSchema>;
+
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+}
+
+/** Reads the configuration from the environment (empty variables count as unset). */
+export function loadConfig(env: Record<string, string | undefined> = process.env, overrides: KuvertConfigInput = {}): KuvertConfig {
+  const raw: Record<string, string> = {};
+  for (const [key, { env: name }] of Object.entries(SETTINGS)) {
+    const value = env[name];
+    if (value !== undefined && value !== '') raw[key] = value;
+  }
+  return parseConfig({ ...raw, ...overrides });
+}
+
+export function parseConfig(input: KuvertConfigInput): KuvertConfig {
+  const result = ConfigSchema.safeParse(input);
+  if (!result.success) {
+    // Name the variables, never their values: some are secrets.
+    const problems = result.error.issues.map((issue) => {
+      const key = issue.path[0] as ConfigKey | undefined;
+      const name = key && key in SETTINGS ? SETTINGS[key].env : String(key ?? 'config');
+      return `${name}: ${issue.message}`;
+    });
+    throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
+  }
+  return result.data;
+}
+
+/** The configuration with secrets replaced, for logging at start. */
+export function describeConfig(config: KuvertConfig): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(config)) {
+    const setting = SETTINGS[key as ConfigKey];
+    out[key] = setting?.secret && value !== undefined ? '(set)' : value;
+  }
+  return out;
+}
+
+/** Cookies are Secure except when the public address is plain http on this machine. */
+export function cookiesNeedSecure(publicUrl: string): boolean {
+  const url = new URL(publicUrl);
+  const local = ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname);
+  return !(url.protocol === 'http:' && local);
+}

@@ -1,0 +1,97 @@
+import { ANTI_CSRF_HEADER } from '@shared/contract/auth';
+import type { RoleName } from '@shared/contract/constants';
+import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
+import type { SessionRow } from '../sessions/sessions-store';
+import { roleNamesOf, type UserRow } from '../users/users-repository';
+import { accessDenied, authenticationRequired, HttpError } from './http-error';
+
+/**
+ * Who may call a route. Every route declares it (`config: { access }`); the app
+ * refuses to start otherwise.
+ * - `'public'`: anyone; no anti-forgery check (pre-login calls carry credentials or are rate limited).
+ * - `'authenticated'`: a signed-in, enabled user.
+ * - `{ roles }`: a signed-in user holding at least one of the roles.
+ */
+export type AccessRule = 'public' | 'authenticated' | { roles: readonly RoleName[] };
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    access?: AccessRule;
+  }
+  interface FastifyRequest {
+    /** The signed-in user's session, when the request carries a live one. */
+    session: SessionRow | null;
+    user: UserRow | null;
+  }
+}
+
+export const SESSION_COOKIE = 'KUVERT_SESSION';
+const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+export class MissingAccessDeclarationError extends Error {
+  override readonly name = 'MissingAccessDeclarationError';
+}
+
+export function accessRuleOf(route: Pick<RouteOptions, 'config'>): AccessRule | undefined {
+  return (route.config as { access?: AccessRule } | undefined)?.access;
+}
+
+export interface AccessDependencies {
+  resolveSession(token: string): Promise<SessionRow | undefined>;
+  findUser(id: number): Promise<UserRow | undefined>;
+}
+
+/** Registers the declaration check and the one hook that enforces the declarations. */
+export function installAccessControl(app: FastifyInstance, deps: AccessDependencies): void {
+  app.decorateRequest('session', null);
+  app.decorateRequest('user', null);
+
+  app.addHook('onRoute', (route) => {
+    if (accessRuleOf(route) === undefined) {
+      const methods = Array.isArray(route.method) ? route.method.join(',') : route.method;
+      throw new MissingAccessDeclarationError(`Route ${methods} ${route.url} declares no access (config.access)`);
+    }
+  });
+
+  app.addHook('onRequest', async (request) => {
+    await loadSession(request, deps);
+    // The 404 handler has no declaration: unknown paths answer 404 to everyone.
+    if (request.is404) return;
+    const rule = request.routeOptions.config.access;
+    if (rule === undefined) throw accessDenied(); // unreachable: onRoute refuses such routes
+    enforce(rule, request);
+  });
+}
+
+async function loadSession(request: FastifyRequest, deps: AccessDependencies): Promise<void> {
+  const token = request.cookies?.[SESSION_COOKIE];
+  if (!token) return;
+  const session = await deps.resolveSession(token);
+  if (!session) return;
+  const user = await deps.findUser(session.user_id);
+  if (!user || user.disabled) return;
+  request.session = session;
+  request.user = user;
+}
+
+function enforce(rule: AccessRule, request: FastifyRequest): void {
+  if (rule === 'public') return;
+  if (!request.user || !request.session) throw authenticationRequired();
+  if (typeof rule === 'object') {
+    const held = new Set(roleNamesOf(request.user));
+    if (!rule.roles.some((role) => held.has(role))) throw accessDenied();
+  }
+  if (STATE_CHANGING.has(request.method)) {
+    const sent = request.headers[ANTI_CSRF_HEADER];
+    if (typeof sent !== 'string' || !constantTimeEqual(sent, request.session.csrf_token)) {
+      throw new HttpError(403, 'CsrfTokenException', 'Missing or invalid anti-forgery value');
+    }
+  }
+}
+
+function constantTimeEqual(a: string, b: string): boolean {
+  if (a.length !== b.length) return false;
+  let diff = 0;
+  for (let i = 0; i < a.length; i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i);
+  return diff === 0;
+}

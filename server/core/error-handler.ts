@@ -1,0 +1,83 @@
+import { randomUUID } from 'node:crypto';
+import type { BackendError, ErrorClass } from '@shared/contract/errors';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { HttpError } from './http-error';
+
+/** Client-error status → exception class, for errors Fastify raises itself. */
+const CLASS_BY_STATUS: Record<number, ErrorClass> = {
+  400: 'ValidationException',
+  401: 'AuthenticationRequiredException',
+  403: 'AccessDeniedException',
+  404: 'NotFoundException',
+  405: 'NotFoundException',
+  409: 'ConflictException',
+  413: 'PayloadTooLargeException',
+  415: 'UnsupportedMediaTypeException',
+  429: 'RateLimitExceededException',
+};
+
+/** Messages for Fastify's own client errors, worded for people, not for Fastify developers. */
+const MESSAGE_BY_STATUS: Record<number, string> = {
+  400: 'The request is malformed',
+  413: 'The request body is too large',
+  415: 'Unsupported content type',
+};
+
+export interface ErrorDescription {
+  status: number;
+  body: BackendError;
+  headers: Record<string, string>;
+}
+
+/** Turns anything thrown into the backend error object (SPEC §3), never leaking internals. */
+export function describeError(error: unknown, requestUri: string): ErrorDescription {
+  const body = (status: number, errorClass: string, message: string, metadata: Record<string, unknown> = {}) => ({
+    uuid: randomUUID(),
+    requestUri,
+    error: errorClass,
+    message,
+    metadata,
+  });
+  if (error instanceof HttpError) {
+    return { status: error.statusCode, body: body(error.statusCode, error.errorClass, error.message, error.metadata), headers: error.headers };
+  }
+  if (hasZodFastifySchemaValidationErrors(error)) {
+    const issues = error.validation.map((v) => {
+      const issue = v.params.issue as { code?: string; message?: string } | undefined;
+      return { path: v.instancePath, code: issue?.code ?? 'invalid', message: v.message ?? issue?.message ?? 'invalid' };
+    });
+    return {
+      status: 400,
+      body: body(400, 'ValidationException', `Invalid ${error.validationContext ?? 'request'}`, { issues }),
+      headers: {},
+    };
+  }
+  const fastifyError = error as Partial<FastifyError> | undefined;
+  const status = fastifyError?.statusCode;
+  if (typeof status === 'number' && status >= 400 && status < 500) {
+    const errorClass = CLASS_BY_STATUS[status] ?? 'ValidationException';
+    const message = MESSAGE_BY_STATUS[status] ?? (fastifyError?.message || 'Bad request');
+    return { status, body: body(status, errorClass, message, fastifyError?.code ? { code: fastifyError.code } : {}), headers: {} };
+  }
+  return { status: 500, body: body(500, 'InternalServerException', 'An unexpected error occurred'), headers: {} };
+}
+
+function send(request: FastifyRequest, reply: FastifyReply, error: unknown) {
+  const { status, body, headers } = describeError(error, request.url.split('?')[0] ?? request.url);
+  if (status >= 500) request.log.error({ err: error, errorUuid: body.uuid }, 'request failed');
+  else request.log.info({ errorClass: body.error, status }, 'request refused');
+  void reply.code(status).headers(headers).type('application/json; charset=utf-8').send(body);
+}
+
+/** One error handler for every route (and the 404 handler) of the app. */
+export function installErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error, request, reply) => send(request, reply, error));
+}
+
+/** For `frameworkErrors`: errors Fastify raises before routing (bad URL, bad headers). */
+export function frameworkErrorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  send(request, reply, error);
+}
+
+export { send as sendError };

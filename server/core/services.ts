@@ -1,0 +1,33 @@
+import type { Kysely } from 'kysely';
+import type { KuvertConfig } from '../config';
+import type { DatabaseKind } from '../db/database';
+import type { Database } from '../db/schema';
+import type { Mailer } from '../mail/mailer';
+import type { CaptchaStore } from '../security/captcha';
+import type { RateLimiter } from '../security/rate-limiter';
+import type { VerificationCodes } from '../security/verification-codes';
+import type { SessionsStore } from '../sessions/sessions-store';
+import type { SettingsStore } from '../settings/settings-store';
+import type { UsersRepository } from '../users/users-repository';
+
+/**
+ * What route plugins find on the app instance (fastify/demo style: repositories and
+ * services decorate the instance; routes never open their own connections).
+ */
+export interface KuvertServices {
+  config: KuvertConfig;
+  db: Kysely<Database>;
+  databaseKind: DatabaseKind;
+  users: UsersRepository;
+  sessions: SessionsStore;
+  settings: SettingsStore;
+  mailer: Mailer;
+  rateLimiter: RateLimiter;
+  captchas: CaptchaStore;
+  verificationCodes: VerificationCodes;
+}
+
+declare module 'fastify' {
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type
+  interface FastifyInstance extends KuvertServices {}
+}

@@ -1,0 +1,19 @@
+import type { Migration, MigrationProvider } from 'kysely';
+import * as core from './0001-core';
+import * as escalations from '../../security/migration';
+
+/**
+ * Every migration, in order, for SQLite and PostgreSQL alike. A static list (not a
+ * folder scan) so bundlers and tsx need no file-system tricks.
+ *
+ * To add one: write `NNNN-name.ts` exporting `up` (and `down`), import it here and
+ * append it. Names sort by their number; never rename or reorder a shipped one.
+ */
+export const MIGRATIONS: Record<string, Migration> = {
+  '0001-core': core,
+  '0002-escalations': escalations,
+};
+
+export const staticMigrationProvider: MigrationProvider = {
+  getMigrations: async () => MIGRATIONS,
+};

@@ -1,0 +1,87 @@
+import { CreateUserBodySchema, CreateUserResponseSchema } from '@shared/contract/admin-users';
+import { API_BASE } from '@shared/contract/constants';
+import { BackendErrorSchema } from '@shared/contract/errors';
+import { AdminSettingsResponseSchema, AdminSettingsUpdateSchema } from '@shared/contract/settings';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { badRequest, conflict } from '../core/http-error';
+import { settingValueProblem } from '../settings/defaults';
+import { assertPasswordMeetsPolicy } from '../users/password-policy';
+import { hashPassword } from '../users/passwords';
+import { DEFAULT_USER_ROLES, roleNamesOf, toWireUser, UserExistsError } from '../users/users-repository';
+
+const errors = { 400: BackendErrorSchema, 401: BackendErrorSchema, 403: BackendErrorSchema };
+
+/** Administration calls of the core: settings and user creation. */
+export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.get(
+    `${API_BASE}/admin/settings`,
+    {
+      config: { access: { roles: ['ROLE_ADMIN'] } },
+      schema: { summary: 'Every setting with its current value', tags: ['admin'], response: { 200: AdminSettingsResponseSchema, ...errors } },
+    },
+    async () => ({ settings: await app.settings.getAll() }),
+  );
+
+  app.put(
+    `${API_BASE}/admin/settings`,
+    {
+      config: { access: { roles: ['ROLE_ADMIN'] } },
+      schema: {
+        summary: 'Changes the given settings (partial map); unknown keys or wrong types are refused',
+        tags: ['admin'],
+        body: AdminSettingsUpdateSchema,
+        response: { 200: AdminSettingsResponseSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const problems = Object.entries(request.body)
+        .map(([key, value]) => ({ key, problem: settingValueProblem(key, value) }))
+        .filter((p) => p.problem !== null);
+      if (problems.length > 0) throw badRequest('Invalid settings', { problems });
+      await app.settings.set(request.body);
+      return { settings: await app.settings.getAll() };
+    },
+  );
+
+  app.post(
+    `${API_BASE}/admin/users`,
+    {
+      config: { access: { roles: ['ROLE_ADMIN', 'ROLE_USER_ADMIN'] } },
+      schema: {
+        summary: 'Creates a user (the password must meet the policy)',
+        tags: ['admin'],
+        body: CreateUserBodySchema,
+        response: { 201: CreateUserResponseSchema, 409: BackendErrorSchema, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const body = request.body;
+      await assertPasswordMeetsPolicy(app.settings, body.password);
+      // Only administrators hand out the administrator role.
+      const roles = body.roleNames ?? DEFAULT_USER_ROLES;
+      const callerIsAdmin = roleNamesOf(request.user!).includes('ROLE_ADMIN');
+      if (!callerIsAdmin && (roles.includes('ROLE_ADMIN') || roles.includes('ROLE_ROOT'))) {
+        throw badRequest('Only administrators may grant ROLE_ADMIN or ROLE_ROOT');
+      }
+      try {
+        const row = await app.users.create({
+          username: body.username ?? body.email,
+          email: body.email,
+          passwordHash: await hashPassword(body.password),
+          firstName: body.firstName,
+          lastName: body.lastName,
+          roles,
+          language: body.language,
+          emailVerified: body.emailVerified ?? true,
+          totpRequired: body.totpRequired ?? false,
+          disabled: body.disabled ?? false,
+        });
+        void reply.code(201);
+        return { user: toWireUser(row) };
+      } catch (err) {
+        if (err instanceof UserExistsError) throw conflict(err.message);
+        throw err;
+      }
+    },
+  );
+};

@@ -1,0 +1,72 @@
+import { reduceLanguage } from '@shared/contract/constants';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { LOGO_SVG } from '../pages/html';
+
+/** Cookie holding the language legacy pages render in (set by keepAlive.html?lang=). */
+export const LANGUAGE_COOKIE = 'KUVERT_LANG';
+/** A year: the language choice outlives sessions. */
+const LANGUAGE_COOKIE_MAX_AGE_S = 365 * 24 * 60 * 60;
+
+/**
+ * Legacy pages under /webui (SPEC §2, DESIGN §9): none 404s. keepAlive.html, logo and
+ * favicon are served here; the others lead to the SPA screen that replaced them.
+ */
+const LEGACY_REDIRECTS: Record<string, string> = {
+  '/webui': '/',
+  '/webui/': '/',
+  '/webui/index.html': '/',
+  '/webui/welcome': '/webui/wizard',
+  '/webui/login': '/auth/login',
+  '/webui/sso': '/auth/login',
+  '/webui/signup': '/auth/login',
+  '/webui/twoFactor': '/auth/totp-authentication',
+  '/webui/settings': '/settings',
+  '/webui/inbox': '/secumails/inbox',
+  '/webui/submitbox/settings': '/settings',
+  '/webui/admin/users': '/admin',
+};
+
+export const legacyRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.get(
+    '/webui/keepAlive.html',
+    {
+      config: { access: 'public' },
+      schema: {
+        summary: 'Keeps the session alive; with ?lang= also switches the language of legacy pages and of the user',
+        tags: ['legacy'],
+        querystring: z.object({ lang: z.string().max(35).optional() }),
+        response: { 200: z.string() },
+      },
+    },
+    async (request, reply) => {
+      // The session's idle time already slid when the access hook resolved it.
+      const lang = request.query.lang ? reduceLanguage(request.query.lang) : undefined;
+      if (lang) {
+        void reply.setCookie(LANGUAGE_COOKIE, lang, { path: '/', sameSite: 'lax', maxAge: LANGUAGE_COOKIE_MAX_AGE_S });
+        if (request.user && request.user.language !== lang) await app.users.update(request.user.id, { language: lang });
+      }
+      void reply.type('text/html; charset=utf-8').header('cache-control', 'no-store');
+      const state = request.user ? 'alive' : 'signed-out';
+      return `<!doctype html><html lang="${lang ?? 'en'}"><head><meta charset="utf-8"><title>keepAlive</title></head><body data-session="${state}">OK</body></html>`;
+    },
+  );
+
+  app.get('/webui/logo.svg', { config: { access: 'public' }, schema: { hide: true } }, async (_request, reply) =>
+    reply.type('image/svg+xml').header('cache-control', 'public, max-age=86400').send(LOGO_SVG),
+  );
+
+  // Browsers take an SVG favicon when the content type says so; no binary .ico to keep.
+  app.get('/webui/favicon.ico', { config: { access: 'public' }, schema: { hide: true } }, async (_request, reply) =>
+    reply.type('image/svg+xml').header('cache-control', 'public, max-age=86400').send(LOGO_SVG),
+  );
+
+  app.get('/webui/*', { config: { access: 'public' }, schema: { hide: true } }, async (request, reply) => {
+    const [path, query] = request.url.split('?') as [string, string | undefined];
+    const target = LEGACY_REDIRECTS[path.replace(/\/+$/, '') || '/'] ?? LEGACY_REDIRECTS[path] ?? '/';
+    return reply.redirect(query && target.startsWith('/webui') ? `${target}?${query}` : target, 302);
+  });
+  app.get('/webui', { config: { access: 'public' }, schema: { hide: true } }, async (_request, reply) => reply.redirect('/', 302));
+
+  app.get('/favicon.ico', { config: { access: 'public' }, schema: { hide: true } }, async (_request, reply) => reply.redirect('/webui/favicon.ico', 301));
+};

@@ -1,0 +1,43 @@
+import { API_BASE } from '@shared/contract/constants';
+import { BackendErrorSchema } from '@shared/contract/errors';
+import { CurrentUserResponseSchema, UpdateLoggedInUserBodySchema } from '@shared/contract/user';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { toWireUser } from '../users/users-repository';
+
+/** GET /user and POST /user/updateLoggedInUser (SPEC §7). */
+export const userRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.get(
+    `${API_BASE}/user`,
+    {
+      config: { access: 'authenticated' },
+      schema: {
+        summary: 'The signed-in user (401 when signed out)',
+        tags: ['user'],
+        response: { 200: CurrentUserResponseSchema, 401: BackendErrorSchema },
+      },
+    },
+    async (request, reply) => {
+      void reply.header('cache-control', 'no-store');
+      return { user: toWireUser(request.user!) };
+    },
+  );
+
+  app.post(
+    `${API_BASE}/user/updateLoggedInUser`,
+    {
+      config: { access: 'authenticated' },
+      schema: {
+        summary: "Persists the signed-in user's interface language",
+        tags: ['user'],
+        body: UpdateLoggedInUserBodySchema,
+        response: { 200: CurrentUserResponseSchema, 400: BackendErrorSchema, 401: BackendErrorSchema, 403: BackendErrorSchema },
+      },
+    },
+    async (request) => {
+      const user = request.user!;
+      await app.users.update(user.id, { language: request.body.user.language });
+      const updated = (await app.users.findById(user.id))!;
+      return { user: toWireUser(updated) };
+    },
+  );
+};

@@ -1,0 +1,82 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { Kysely, Selectable } from 'kysely';
+import type { Database, SessionsTable } from '../db/schema';
+
+/** Signed out after this long without a request (keep-alive runs every 60 s while the app is open). */
+export const SESSION_IDLE_TIMEOUT_MS = 30 * 60_000;
+/** Signed out after this long whatever the activity: a stolen cookie does not live forever. */
+export const SESSION_ABSOLUTE_TIMEOUT_MS = 12 * 60 * 60_000;
+/** Last-seen is written at most this often, so busy sessions do not write on every request. */
+const TOUCH_INTERVAL_MS = 15_000;
+/** 256-bit tokens: unguessable, and only their hash is stored. */
+const TOKEN_BYTES = 32;
+
+export type SessionRow = Selectable<SessionsTable>;
+
+export interface NewSession {
+  /** Goes into the cookie; never stored. */
+  token: string;
+  csrfToken: string;
+  session: SessionRow;
+}
+
+export interface SessionsStore {
+  create(userId: number): Promise<NewSession>;
+  /** The live session for a cookie token (and slides its idle expiry), or undefined. */
+  resolve(token: string): Promise<SessionRow | undefined>;
+  delete(token: string): Promise<void>;
+  deleteAllForUser(userId: number): Promise<void>;
+  purgeExpired(): Promise<number>;
+}
+
+export const hashSessionToken = (token: string) => createHash('sha256').update(token).digest('hex');
+const randomToken = () => randomBytes(TOKEN_BYTES).toString('base64url');
+
+export function createSessionsStore(db: Kysely<Database>, now: () => number = Date.now): SessionsStore {
+  return {
+    async create(userId) {
+      const token = randomToken();
+      const t = now();
+      const session: SessionRow = {
+        id: hashSessionToken(token),
+        user_id: userId,
+        csrf_token: randomToken(),
+        created_at: t,
+        last_seen_at: t,
+        expires_at: t + SESSION_ABSOLUTE_TIMEOUT_MS,
+      };
+      await db.insertInto('sessions').values(session).execute();
+      return { token, csrfToken: session.csrf_token, session };
+    },
+    async resolve(token) {
+      if (!token || token.length > 200) return undefined;
+      const id = hashSessionToken(token);
+      const row = await db.selectFrom('sessions').selectAll().where('id', '=', id).executeTakeFirst();
+      if (!row) return undefined;
+      const t = now();
+      if (t >= row.expires_at || t - row.last_seen_at >= SESSION_IDLE_TIMEOUT_MS) {
+        await db.deleteFrom('sessions').where('id', '=', id).execute();
+        return undefined;
+      }
+      if (t - row.last_seen_at >= TOUCH_INTERVAL_MS) {
+        await db.updateTable('sessions').set({ last_seen_at: t }).where('id', '=', id).execute();
+        row.last_seen_at = t;
+      }
+      return row;
+    },
+    async delete(token) {
+      await db.deleteFrom('sessions').where('id', '=', hashSessionToken(token)).execute();
+    },
+    async deleteAllForUser(userId) {
+      await db.deleteFrom('sessions').where('user_id', '=', userId).execute();
+    },
+    async purgeExpired() {
+      const t = now();
+      const result = await db
+        .deleteFrom('sessions')
+        .where((eb) => eb.or([eb('expires_at', '<=', t), eb('last_seen_at', '<=', t - SESSION_IDLE_TIMEOUT_MS)]))
+        .executeTakeFirst();
+      return Number(result.numDeletedRows);
+    },
+  };
+}

@@ -1,0 +1,86 @@
+import { CONFIG_KEYS, type ConfigValue } from '@shared/contract/config';
+import { LANGUAGES, MS_PER_DAY } from '@shared/contract/constants';
+import { SETTING_KEYS } from '@shared/contract/settings';
+
+/** Default theme colours (SPEC §9). */
+export const DEFAULT_THEME_COLOR = '#19853F';
+export const DEFAULT_THEME_HOVER_COLOR = '#0B7530';
+
+/** Delivery cleanup bounds: at least a day so a recipient has a chance, at most a year. */
+const CLEANUP_MIN_MS = 1 * MS_PER_DAY;
+const CLEANUP_MAX_MS = 365 * MS_PER_DAY;
+
+/** Password policy default: 10 characters with upper, lower case and a digit. */
+const PASSWORD_MIN_LENGTH = 10;
+
+const perLanguage = (key: string, value: ConfigValue): Record<string, ConfigValue> =>
+  Object.fromEntries(LANGUAGES.map((lang) => [`${key}.${lang}`, value]));
+
+/** The configuration profile of SPEC §3 (public, GET /config/profile) with its defaults. */
+export const PROFILE_DEFAULTS: Readonly<Record<string, ConfigValue>> = {
+  [CONFIG_KEYS.wizardFinished]: false,
+  [CONFIG_KEYS.webUiTitle]: 'Kuvert',
+  [CONFIG_KEYS.maintenanceActivated]: false,
+  ...perLanguage(CONFIG_KEYS.maintenanceTitle, ''),
+  ...perLanguage(CONFIG_KEYS.maintenanceContent, ''),
+  [CONFIG_KEYS.maintenanceBackgroundColor]: '#FFF4CE',
+  [CONFIG_KEYS.maintenanceTextColor]: '#242424',
+  [CONFIG_KEYS.maintenanceButtonColor]: DEFAULT_THEME_COLOR,
+  [CONFIG_KEYS.maintenanceStartDate]: null,
+  [CONFIG_KEYS.maintenanceExpirationDate]: null,
+  [CONFIG_KEYS.productHelpWorkspaceCode]: null,
+  [CONFIG_KEYS.productHelpEndpoint]: null,
+  [CONFIG_KEYS.analyticsEnabled]: false,
+  [CONFIG_KEYS.analyticsApiKey]: null,
+  [CONFIG_KEYS.analyticsUrl]: null,
+  [CONFIG_KEYS.customerId]: null,
+  [CONFIG_KEYS.themeColor]: DEFAULT_THEME_COLOR,
+  [CONFIG_KEYS.themeHoverColor]: DEFAULT_THEME_HOVER_COLOR,
+  [CONFIG_KEYS.tableRowColor]: '#F5F5F5',
+  [CONFIG_KEYS.tableRowHoverColor]: '#E6F2EA',
+};
+
+/** Settings that are not public (admin only) with their defaults. */
+export const PRIVATE_DEFAULTS: Readonly<Record<string, ConfigValue>> = {
+  [SETTING_KEYS.organisationName]: 'Kuvert',
+  [SETTING_KEYS.loginDisclaimerEnabled]: false,
+  ...perLanguage(SETTING_KEYS.loginDisclaimerText, ''),
+  [SETTING_KEYS.totpRequired]: false,
+  [SETTING_KEYS.passwordMinLength]: PASSWORD_MIN_LENGTH,
+  [SETTING_KEYS.passwordRequireUppercase]: true,
+  [SETTING_KEYS.passwordRequireLowercase]: true,
+  [SETTING_KEYS.passwordRequireDigit]: true,
+  [SETTING_KEYS.passwordRequireSpecial]: false,
+  [SETTING_KEYS.mailTransport]: 'mailbox',
+  [SETTING_KEYS.mailSmtpUrl]: null,
+  [SETTING_KEYS.mailFrom]: null,
+  [SETTING_KEYS.allowSecurityLevel1]: true,
+  [SETTING_KEYS.allowSecurityLevel2]: true,
+  [SETTING_KEYS.allowSecurityLevel3]: true,
+  [SETTING_KEYS.allowSecurityLevel4]: true,
+  [SETTING_KEYS.deliveryCleanupEnabled]: true,
+  [SETTING_KEYS.deliveryCleanupCustomExpiration]: true,
+  [SETTING_KEYS.deliveryCleanupExpirationMin]: CLEANUP_MIN_MS,
+  [SETTING_KEYS.deliveryCleanupExpirationMax]: CLEANUP_MAX_MS,
+};
+
+export const ALL_DEFAULTS: Readonly<Record<string, ConfigValue>> = { ...PROFILE_DEFAULTS, ...PRIVATE_DEFAULTS };
+
+/** Keys whose value may be null besides their default's type (dates, optional strings). */
+const NULLABLE_STRING_KEYS = new Set(
+  Object.entries(ALL_DEFAULTS)
+    .filter(([, v]) => v === null)
+    .map(([k]) => k),
+);
+
+/** Why a value does not fit a setting, or null when it does. */
+export function settingValueProblem(key: string, value: ConfigValue): string | null {
+  if (!(key in ALL_DEFAULTS)) return 'unknown setting';
+  const fallback = ALL_DEFAULTS[key];
+  if (NULLABLE_STRING_KEYS.has(key)) return value === null || typeof value === 'string' ? null : 'must be a string or null';
+  if (value === null) return 'must not be null';
+  if (typeof value !== typeof fallback) return `must be a ${typeof fallback}`;
+  if (typeof value === 'number' && (!Number.isFinite(value) || value < 0)) return 'must be a non-negative number';
+  if (key.startsWith('ftapi.layout.css.color.') && !/^#[0-9a-fA-F]{6}$/.test(String(value))) return 'must be a hex colour like #19853F';
+  return null;
+}

@@ -1,0 +1,32 @@
+import { z } from 'zod';
+import { ROLE_NAMES } from './constants';
+import { LanguageSchema, UserSchema } from './user';
+
+/**
+ * POST /api/2/admin/users (ROLE_ADMIN or ROLE_USER_ADMIN), our design. The password
+ * must meet the password policy (400 ValidationException otherwise); a taken username
+ * or address is 409 ConflictException. `emailVerified` defaults to true because an
+ * administrator vouches for the address; pass false to make the user verify it at
+ * the first sign-in.
+ */
+export const CreateUserBodySchema = z
+  .object({
+    email: z.string().email().max(254),
+    /** Defaults to the email address. */
+    username: z.string().trim().min(1).max(100).optional(),
+    password: z.string().min(1).max(1024),
+    firstName: z.string().max(100).optional(),
+    lastName: z.string().max(100).optional(),
+    /** Defaults to ROLE_UI_USER, ROLE_SENDER, ROLE_RECEIVER. */
+    roleNames: z.array(z.enum(ROLE_NAMES)).max(ROLE_NAMES.length).optional(),
+    language: LanguageSchema.optional(),
+    emailVerified: z.boolean().optional(),
+    totpRequired: z.boolean().optional(),
+    disabled: z.boolean().optional(),
+  })
+  .strict()
+  .meta({ id: 'CreateUserBody' });
+export type CreateUserBody = z.infer<typeof CreateUserBodySchema>;
+
+export const CreateUserResponseSchema = z.object({ user: UserSchema }).meta({ id: 'CreateUserResponse' });
+export type CreateUserResponse = z.infer<typeof CreateUserResponseSchema>;

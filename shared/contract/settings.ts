@@ -1,0 +1,47 @@
+import { z } from 'zod';
+import { ConfigValueSchema } from './config';
+
+/**
+ * Settings that are not part of the public configuration profile (our design). They
+ * are changed with `PUT /api/2/admin/settings` (ROLE_ADMIN), which also accepts every
+ * `ftapi.*` key of CONFIG_KEYS (per-language keys with `.de|.en|.fr`).
+ */
+export const SETTING_KEYS = {
+  organisationName: 'kuvert.organisation.name',
+  /** Login disclaimer (DESIGN: escalation step 6); text per language with `.de|.en|.fr`. */
+  loginDisclaimerEnabled: 'ftapi.login.disclaimer.enabled',
+  loginDisclaimerText: 'ftapi.login.disclaimer.text',
+  /** Every user must sign in with an authentication app (TOTP). */
+  totpRequired: 'kuvert.security.totp.required',
+  passwordMinLength: 'kuvert.passwordPolicy.minLength',
+  passwordRequireUppercase: 'kuvert.passwordPolicy.requireUppercase',
+  passwordRequireLowercase: 'kuvert.passwordPolicy.requireLowercase',
+  passwordRequireDigit: 'kuvert.passwordPolicy.requireDigit',
+  passwordRequireSpecial: 'kuvert.passwordPolicy.requireSpecial',
+  /** Mail chosen in the installation wizard: 'mailbox' or 'smtp' (SMTP_URL wins when set). */
+  mailTransport: 'kuvert.mail.transport',
+  mailSmtpUrl: 'kuvert.mail.smtpUrl',
+  mailFrom: 'kuvert.mail.from',
+  allowSecurityLevel1: 'kuvert.delivery.allowSecurityLevel1',
+  allowSecurityLevel2: 'kuvert.delivery.allowSecurityLevel2',
+  allowSecurityLevel3: 'kuvert.delivery.allowSecurityLevel3',
+  allowSecurityLevel4: 'kuvert.delivery.allowSecurityLevel4',
+  deliveryCleanupEnabled: 'kuvert.delivery.cleanupEnabled',
+  deliveryCleanupCustomExpiration: 'kuvert.delivery.cleanupCustomExpiration',
+  /** Milliseconds. */
+  deliveryCleanupExpirationMin: 'kuvert.delivery.cleanupExpirationMin',
+  /** Milliseconds. */
+  deliveryCleanupExpirationMax: 'kuvert.delivery.cleanupExpirationMax',
+} as const;
+
+/** PUT /api/2/admin/settings body: a partial map key → value. Unknown keys are refused (400). */
+export const AdminSettingsUpdateSchema = z
+  .record(z.string().max(200), ConfigValueSchema)
+  .meta({ id: 'AdminSettingsUpdate' });
+export type AdminSettingsUpdate = z.infer<typeof AdminSettingsUpdateSchema>;
+
+/** GET/PUT /api/2/admin/settings answer: every setting with its current value. */
+export const AdminSettingsResponseSchema = z
+  .object({ settings: z.record(z.string(), ConfigValueSchema) })
+  .meta({ id: 'AdminSettingsResponse' });
+export type AdminSettingsResponse = z.infer<typeof AdminSettingsResponseSchema>;

@@ -1,0 +1,71 @@
+// The server's start command (`npm start` / `npm run serve`): configuration from the
+// environment (and --admin-email/--admin-password/--wizard flags), migrations, first
+// administrator, listen, graceful shutdown.
+import { parseArgs } from 'node:util';
+import { buildApp } from '@server/app';
+import { ConfigError, describeConfig, loadConfig } from '@server/config';
+import { ensureFirstAdmin } from '@server/setup/first-admin';
+
+async function main(): Promise<void> {
+  const { values: flags } = parseArgs({
+    options: {
+      'admin-email': { type: 'string' },
+      'admin-password': { type: 'string' },
+      /** Leave the first administrator to the installation wizard at /webui/wizard. */
+      wizard: { type: 'boolean', default: false },
+    },
+    strict: true,
+  });
+  const config = loadConfig(process.env, {
+    ...(flags['admin-email'] ? { adminEmail: flags['admin-email'] } : {}),
+    ...(flags['admin-password'] ? { adminPassword: flags['admin-password'] } : {}),
+  });
+  const app = await buildApp({ config });
+  app.log.info({ config: describeConfig(config) }, 'configuration');
+
+  const firstAdmin = await ensureFirstAdmin(app, {
+    email: config.adminEmail,
+    password: config.adminPassword,
+    generateIfMissing: !flags.wizard,
+  });
+
+  let closing = false;
+  const shutdown = (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, 'shutting down');
+    // Finish in-flight requests, close the database; give up after 10 s.
+    const force = setTimeout(() => process.exit(1), 10_000);
+    force.unref();
+    app.close().then(
+      () => process.exit(0),
+      (err: unknown) => {
+        app.log.error({ err }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGINT', () => shutdown('SIGINT'));
+  process.once('SIGTERM', () => shutdown('SIGTERM'));
+
+  await app.listen({ port: config.port, host: config.host });
+  const lines = [`Kuvert is running at ${config.publicUrl}/`];
+  if (firstAdmin.created) {
+    lines.push(`First administrator: ${firstAdmin.created.email}`);
+    // Printed exactly once, when it was just created: nobody else knows it.
+    if (firstAdmin.created.generated) lines.push(`Password (generated, change it after signing in): ${firstAdmin.created.password}`);
+    else lines.push('Password: the one given in KUVERT_ADMIN_PASSWORD / --admin-password');
+  } else if (flags.wizard) {
+    lines.push(`Installation wizard: ${config.publicUrl}/webui/wizard`);
+  }
+  process.stdout.write(`\n${lines.join('\n')}\n\n`);
+}
+
+main().catch((err: unknown) => {
+  if (err instanceof ConfigError) {
+    process.stderr.write(`${err.message}\n`);
+    process.exit(2);
+  }
+  process.stderr.write(`Kuvert could not start: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,69 @@
+// Starts a real Kuvert server for tests: listening on 127.0.0.1 on a free port, SQLite
+// in a fresh temp folder, or PostgreSQL in a fresh schema when KUVERT_TEST_DATABASE_URL
+// is set. Used by the Vitest integration suite and by the Playwright tests.
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { buildApp, type KuvertApp } from '../../server/app';
+import { parseConfig, type KuvertConfigInput } from '../../server/config';
+import { dropPostgresSchema } from '../../server/db/database';
+import { ensureFirstAdmin } from '../../server/setup/first-admin';
+
+export interface TestServerOptions {
+  /** Configuration overrides (e.g. smtpUrl, webRoot, publicUrl). */
+  config?: KuvertConfigInput;
+  /** false: leave the database without an administrator (installation wizard tests). */
+  admin?: false | { email: string; password: string };
+}
+
+export interface TestServer {
+  /** e.g. http://127.0.0.1:41234 (no trailing slash). */
+  url: string;
+  app: KuvertApp;
+  dataDir: string;
+  /** Where mails land while no SMTP URL is configured. */
+  mailboxDir: string;
+  admin: { email: string; password: string };
+  close(): Promise<void>;
+}
+
+export const TEST_ADMIN = { email: 'admin@example.test', password: 'Admin-Passw0rd-1' } as const;
+
+export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'kuvert-test-'));
+  const databaseUrl = process.env.KUVERT_TEST_DATABASE_URL || undefined;
+  const databaseSchema = databaseUrl ? `test_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}` : undefined;
+  const config = parseConfig({
+    port: 0,
+    host: '127.0.0.1',
+    dataDir,
+    databaseUrl,
+    webRoot: join(dataDir, 'no-web-client'),
+    logLevel: 'silent',
+    ...options.config,
+  });
+  const app = await buildApp({ config, databaseSchema, logger: false });
+  const admin = options.admin === false ? { email: '', password: '' } : (options.admin ?? { ...TEST_ADMIN });
+  if (options.admin !== false) await ensureFirstAdmin(app, { ...admin, generateIfMissing: false });
+
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  if (!address || typeof address === 'string') throw new Error('test server has no TCP address');
+  const url = `http://127.0.0.1:${address.port}`;
+  // Links in mails must point at this very server.
+  if (!options.config?.publicUrl) (app.config as { publicUrl: string }).publicUrl = url;
+
+  return {
+    url,
+    app,
+    dataDir,
+    mailboxDir: join(dataDir, 'mailbox'),
+    admin,
+    async close() {
+      await app.close();
+      if (databaseUrl && databaseSchema) await dropPostgresSchema(databaseUrl, databaseSchema);
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
