@@ -3,7 +3,7 @@ import { ApiError } from './api-error';
 import { createApiClient, encodeBasicCredentials } from './client';
 import { createMemoryStorage } from './storage-adapter';
 
-const respond = (response: Response) => vi.fn(async () => response);
+const respond = (response: Response) => vi.fn(async (_input: RequestInfo | URL, _init?: RequestInit) => response);
 
 describe('api client (SPEC §7, §8)', () => {
   it('prefixes /api/2, includes credentials and sends the stored anti-forgery value', async () => {

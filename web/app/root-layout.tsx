@@ -1,0 +1,80 @@
+import { makeStyles, ProgressBar, tokens } from '@fluentui/react-components';
+import { LANGUAGES, type Language } from '@shared/contract/constants';
+import { AppHeader } from '@web/features/shell/app-header';
+import { AuthErrorBanner } from '@web/features/shell/auth-error-banner';
+import { MaintenanceBanner } from '@web/features/shell/maintenance-banner';
+import { useAuthState } from '@web/lib/auth';
+import { configString, useConfigState } from '@web/lib/config-store';
+import { changeLanguage, currentLanguage } from '@web/lib/i18n';
+import { mergeHandles } from '@web/lib/route-handle';
+import { useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Outlet, useLocation, useMatches, useNavigation } from 'react-router';
+import { CONFIG_KEYS } from '@shared/contract/config';
+
+const useStyles = makeStyles({
+  skipLink: {
+    position: 'absolute',
+    left: '8px',
+    top: '-48px',
+    zIndex: 1000,
+    padding: '8px 12px',
+    background: tokens.colorNeutralBackground1,
+    color: tokens.colorBrandForegroundLink,
+    borderRadius: tokens.borderRadiusMedium,
+    ':focus': { top: '8px' },
+  },
+  main: { padding: '24px 16px', maxWidth: '1200px', margin: '0 auto', outline: 'none' },
+  progress: { position: 'fixed', top: 0, left: 0, right: 0, zIndex: 1001 },
+});
+
+const DEFAULT_TITLE = 'Kuvert';
+
+/** The application shell around every page (SPEC §2 "Application shell"). */
+export function RootLayout() {
+  const { t, i18n } = useTranslation();
+  const styles = useStyles();
+  const { user, loadError } = useAuthState();
+  const { config } = useConfigState();
+  const matches = useMatches();
+  const location = useLocation();
+  const navigation = useNavigation();
+  const handle = mergeHandles(matches.map((match) => match.handle));
+  const language = currentLanguage();
+  void i18n.language;
+
+  // Locale route parameter switches the language (SPEC §2).
+  const localeParam = matches.at(-1)?.params.locale;
+  useEffect(() => {
+    if (localeParam && (LANGUAGES as readonly string[]).includes(localeParam) && localeParam !== currentLanguage()) {
+      void changeLanguage(localeParam as Language);
+    }
+  }, [localeParam]);
+
+  // Title: configured web UI title followed by the page title (SPEC §2).
+  const appTitle = configString(config, CONFIG_KEYS.webUiTitle) || DEFAULT_TITLE;
+  const pageTitle = handle.titleKey ? t(handle.titleKey) : '';
+  useEffect(() => {
+    document.title = pageTitle ? `${appTitle} - ${pageTitle}` : appTitle;
+  }, [appTitle, pageTitle]);
+
+  // Smooth scroll to the top on navigation (SPEC §2).
+  useEffect(() => {
+    window.scrollTo({ top: 0, behavior: 'smooth' });
+  }, [location.pathname]);
+
+  return (
+    <>
+      <a href="#main-content" className={styles.skipLink}>
+        {t('shell:skipToContent')}
+      </a>
+      {navigation.state === 'loading' ? <ProgressBar className={styles.progress} aria-label={t('common:loading')} /> : null}
+      <MaintenanceBanner config={config} language={language} />
+      {loadError ? <AuthErrorBanner /> : null}
+      <AppHeader title={appTitle} user={handle.layout === 'auth' ? null : user} />
+      <main id="main-content" tabIndex={-1} className={styles.main}>
+        <Outlet />
+      </main>
+    </>
+  );
+}

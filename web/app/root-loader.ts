@@ -1,0 +1,33 @@
+import { authStore } from '@web/lib/auth';
+import { configFlag, loadConfig } from '@web/lib/config-store';
+import { CONFIG_KEYS } from '@shared/contract/config';
+import { mergeHandles } from '@web/lib/route-handle';
+import { LEGACY_PAGES, loginPathFor, ROUTES } from '@web/lib/routes';
+import { matchRoutes, redirect, type LoaderFunctionArgs, type RouteObject } from 'react-router';
+
+/**
+ * Runs before every navigation (root route, always revalidated): loads config and auth state
+ * the first time, reloads the signed-in user afterwards (SPEC §2), then applies the guards
+ * the matched routes declare in their `handle`.
+ */
+export function createRootLoader(getRoutes: () => RouteObject[]) {
+  return async function rootLoader({ request }: LoaderFunctionArgs) {
+    const auth = authStore.getState();
+    const [config] = await Promise.all([
+      loadConfig(),
+      auth.initialized ? (auth.user ? authStore.reloadUser() : null) : authStore.initialize(),
+    ]);
+    const wizardFinished = config.config[CONFIG_KEYS.wizardFinished];
+    if (config.status === 'loaded' && (wizardFinished === false || wizardFinished === 'false')) {
+      window.location.assign(LEGACY_PAGES.wizard);
+      return null;
+    }
+    const url = new URL(request.url);
+    const handle = mergeHandles((matchRoutes(getRoutes(), url.pathname) ?? []).map((match) => match.route.handle));
+    const user = authStore.getState().user;
+    if (handle.auth && !user) throw redirect(loginPathFor(`${url.pathname}${url.search}${url.hash}`));
+    if (handle.roles && !handle.roles.some((role) => user?.roleNames.includes(role))) throw redirect(ROUTES.inbox);
+    if (handle.releaseFlag && !configFlag(config.config, handle.releaseFlag)) throw redirect(ROUTES.inbox);
+    return null;
+  };
+}

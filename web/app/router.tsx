@@ -1,0 +1,143 @@
+import { LoadingScreen } from '@web/components/loading-screen';
+import { lazyPage } from '@web/lib/lazy-page';
+import type { RouteHandle } from '@web/lib/route-handle';
+import { AUTH_BASE, ROUTES } from '@web/lib/routes';
+import { createBrowserRouter, redirect, type RouteObject } from 'react-router';
+import { createRootLoader } from './root-loader';
+import { RootLayout } from './root-layout';
+import { RouteError } from './route-error';
+import { SecumailsLayout } from './secumails-layout';
+
+const handle = (value: RouteHandle): RouteHandle => value;
+const toInbox = () => redirect(ROUTES.inbox);
+
+const comingSoon = lazyPage(() => import(/* webpackChunkName: "coming-soon" */ '@web/features/shell/coming-soon-page'), 'ComingSoonPage');
+const inbox = lazyPage(() => import(/* webpackChunkName: "inbox" */ '@web/features/secumails/inbox-page'), 'InboxPage');
+
+/** Auth-area pages: each a lazy chunk, no sign-in needed, minimal chrome. */
+const authRoutes: RouteObject[] = [
+  { index: true, loader: () => redirect(ROUTES.login) },
+  {
+    path: 'login',
+    handle: handle({ titleKey: 'auth:login.title' }),
+    lazy: lazyPage(() => import(/* webpackChunkName: "auth-login" */ '@web/features/auth/pages/login-page'), 'LoginPage'),
+  },
+  {
+    path: 'captcha',
+    handle: handle({ titleKey: 'auth:captcha.title' }),
+    lazy: lazyPage(() => import(/* webpackChunkName: "auth-captcha" */ '@web/features/auth/pages/captcha-page'), 'CaptchaPage'),
+  },
+  {
+    path: 'account-verification',
+    handle: handle({ titleKey: 'auth:verification.title' }),
+    lazy: lazyPage(() => import(/* webpackChunkName: "auth-verification" */ '@web/features/auth/pages/account-verification-page'), 'AccountVerificationPage'),
+  },
+  {
+    path: 'totp-authentication',
+    handle: handle({ titleKey: 'auth:totp.title' }),
+    lazy: lazyPage(() => import(/* webpackChunkName: "auth-totp" */ '@web/features/auth/pages/totp-authentication-page'), 'TotpAuthenticationPage'),
+  },
+  {
+    path: 'totp-registration',
+    handle: handle({ titleKey: 'auth:totpRegistration.title' }),
+    lazy: lazyPage(() => import(/* webpackChunkName: "auth-totp-registration" */ '@web/features/auth/pages/totp-registration-page'), 'TotpRegistrationPage'),
+  },
+  {
+    path: 'login-disclaimer',
+    handle: handle({ titleKey: 'auth:disclaimer.title' }),
+    lazy: lazyPage(() => import(/* webpackChunkName: "auth-disclaimer" */ '@web/features/auth/pages/login-disclaimer-page'), 'LoginDisclaimerPage'),
+  },
+  {
+    path: 'request-reset-password',
+    handle: handle({ titleKey: 'auth:requestReset.title' }),
+    lazy: lazyPage(() => import(/* webpackChunkName: "auth-reset" */ '@web/features/auth/pages/request-reset-password-page'), 'RequestResetPasswordPage'),
+  },
+  {
+    path: 'request-reset-password-success',
+    handle: handle({ titleKey: 'auth:requestReset.successTitle' }),
+    lazy: lazyPage(() => import(/* webpackChunkName: "auth-reset" */ '@web/features/auth/pages/request-reset-password-page'), 'RequestResetPasswordSuccessPage'),
+  },
+  {
+    path: 'reset-password',
+    handle: handle({ titleKey: 'auth:resetPassword.title' }),
+    lazy: lazyPage(() => import(/* webpackChunkName: "auth-reset-password" */ '@web/features/auth/pages/reset-password-page'), 'ResetPasswordPage'),
+  },
+  {
+    path: 'reset-password-success',
+    handle: handle({ titleKey: 'auth:resetPassword.successTitle' }),
+    lazy: lazyPage(() => import(/* webpackChunkName: "auth-reset-password" */ '@web/features/auth/pages/reset-password-page'), 'ResetPasswordSuccessPage'),
+  },
+  {
+    path: 'terms',
+    handle: handle({ titleKey: 'auth:terms.title' }),
+    lazy: lazyPage(() => import(/* webpackChunkName: "auth-terms" */ '@web/features/auth/pages/terms-page'), 'TermsPage'),
+  },
+];
+
+/** Secure mail area (SPEC §2); the optional locale segment switches the language. */
+const secumailsRoutes: RouteObject[] = [
+  { index: true, loader: toInbox },
+  { path: 'inbox', handle: handle({ auth: true, titleKey: 'shell:inbox.title' }), lazy: inbox },
+  { path: ':locale/inbox', handle: handle({ auth: true, titleKey: 'shell:inbox.title' }), lazy: inbox },
+  { path: 'outbox', handle: handle({ auth: true, titleKey: 'shell:deliveryMenu.sent' }), lazy: comingSoon },
+  { path: 'send', handle: handle({ auth: true, titleKey: 'shell:deliveryMenu.send' }), lazy: comingSoon },
+  { path: 'submit-box', handle: handle({ auth: true, titleKey: 'shell:deliveryMenu.submitBox' }), lazy: comingSoon },
+];
+
+const adminPlaceholders = ['users', 'system', 'license', 'theme', 'secure-mails', 'trust-networks', 'secure-rooms', 'trash-bin'] as const;
+
+function buildRoutes(): RouteObject[] {
+  return [
+    {
+      id: 'root',
+      path: '/',
+      Component: RootLayout,
+      HydrateFallback: LoadingScreen,
+      ErrorBoundary: RouteError,
+      loader: createRootLoader(() => routes),
+      // Reload the user before every navigation (SPEC §2), not only when params change.
+      shouldRevalidate: () => true,
+      children: [
+        { index: true, loader: toInbox },
+        { path: AUTH_BASE.slice(1), handle: handle({ layout: 'auth' }), children: authRoutes },
+        { path: 'secumails', Component: SecumailsLayout, children: secumailsRoutes },
+        {
+          path: 'settings',
+          handle: handle({ auth: true, titleKey: 'settings:title' }),
+          lazy: lazyPage(() => import(/* webpackChunkName: "settings" */ '@web/features/settings/settings-page'), 'SettingsPage'),
+        },
+        {
+          path: 'admin',
+          handle: handle({ auth: true, roles: ['ROLE_ADMIN', 'ROLE_ROOT', 'ROLE_USER_ADMIN'] }),
+          children: [
+            {
+              index: true,
+              handle: handle({ titleKey: 'shell:admin.title' }),
+              lazy: lazyPage(() => import(/* webpackChunkName: "admin" */ '@web/features/admin/admin-page'), 'AdminPage'),
+            },
+            ...adminPlaceholders.map((path) => ({ path, handle: handle({ titleKey: `shell:admin.pages.${path}` }), lazy: comingSoon })),
+          ],
+        },
+        { path: 'datarooms', handle: handle({ auth: true, titleKey: 'shell:menu.datarooms' }), lazy: comingSoon },
+        { path: 'forms', handle: handle({ auth: true, titleKey: 'shell:menu.forms' }), lazy: comingSoon },
+        { path: 'flows', handle: handle({ auth: true, titleKey: 'shell:menu.flows' }), lazy: comingSoon },
+        {
+          path: 'reports',
+          handle: handle({ auth: true, titleKey: 'shell:menu.reports', roles: ['ROLE_ADMIN', 'ROLE_ROOT', 'ROLE_USER_ADMIN'] }),
+          lazy: comingSoon,
+        },
+        { path: 'help', handle: handle({ auth: true, titleKey: 'shell:menu.help' }), lazy: comingSoon },
+        // Unmatched → inbox (SPEC §2).
+        { path: '*', loader: toInbox },
+      ],
+    },
+  ];
+}
+
+const routes = buildRoutes();
+
+export function createAppRouter() {
+  return createBrowserRouter(routes);
+}
+
+export { routes as appRoutes };

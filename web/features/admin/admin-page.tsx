@@ -1,0 +1,64 @@
+import { Card, CardHeader, makeStyles, Subtitle2 } from '@fluentui/react-components';
+import { PageHeading } from '@web/components/page-heading';
+import { ADMIN_BASE } from '@web/lib/routes';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+
+/** Administration menu groups of SPEC §1. */
+export const ADMIN_MENU_GROUPS = [
+  {
+    id: 'platform',
+    labelKey: 'shell:admin.groups.platform',
+    items: [
+      { id: 'users', labelKey: 'shell:admin.items.users', to: `${ADMIN_BASE}/users` },
+      { id: 'system', labelKey: 'shell:admin.items.system', to: `${ADMIN_BASE}/system` },
+      { id: 'license', labelKey: 'shell:admin.items.license', to: `${ADMIN_BASE}/license` },
+      { id: 'theme', labelKey: 'shell:admin.items.theme', to: `${ADMIN_BASE}/theme` },
+    ],
+  },
+  {
+    id: 'secure-mails',
+    labelKey: 'shell:admin.groups.secureMails',
+    items: [
+      { id: 'secure-mails-general', labelKey: 'shell:admin.items.general', to: `${ADMIN_BASE}/secure-mails` },
+      { id: 'trust-networks', labelKey: 'shell:admin.items.trustNetworks', to: `${ADMIN_BASE}/trust-networks` },
+    ],
+  },
+  {
+    id: 'secure-rooms',
+    labelKey: 'shell:admin.groups.secureRooms',
+    items: [
+      { id: 'secure-rooms-general', labelKey: 'shell:admin.items.general', to: `${ADMIN_BASE}/secure-rooms` },
+      { id: 'trash-bin', labelKey: 'shell:admin.items.trashBin', to: `${ADMIN_BASE}/trash-bin` },
+    ],
+  },
+] as const;
+
+const useStyles = makeStyles({
+  grid: { display: 'grid', gap: '16px', gridTemplateColumns: 'repeat(auto-fill, minmax(240px, 1fr))' },
+  list: { margin: 0, paddingLeft: '20px', display: 'grid', gap: '6px' },
+});
+
+export function AdminPage() {
+  const { t } = useTranslation();
+  const styles = useStyles();
+  return (
+    <>
+      <PageHeading focusOnMount>{t('shell:admin.title')}</PageHeading>
+      <nav aria-label={t('shell:admin.menuLabel')} className={styles.grid}>
+        {ADMIN_MENU_GROUPS.map((group) => (
+          <Card key={group.id}>
+            <CardHeader header={<Subtitle2 as="h2">{t(group.labelKey)}</Subtitle2>} />
+            <ul className={styles.list}>
+              {group.items.map((item) => (
+                <li key={item.id}>
+                  <Link to={item.to}>{t(item.labelKey)}</Link>
+                </li>
+              ))}
+            </ul>
+          </Card>
+        ))}
+      </nav>
+    </>
+  );
+}

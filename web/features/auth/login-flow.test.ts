@@ -1,0 +1,40 @@
+import { ApiError } from '@shared/api/api-error';
+import { LoginAuthorizationError } from '@shared/auth/authorization-errors';
+import { describe, expect, it } from 'vitest';
+import { resolveLoginOutcome } from './login-flow';
+
+const refused = (...codes: number[]) => new LoginAuthorizationError(codes.map((authorizationError) => ({ authorizationError })), null);
+const fresh = { sentCaptcha: false, sentAuthCode: false };
+
+describe('screen reaction to authorization codes', () => {
+  it.each([
+    [1, '/auth/login', 'invalidCredentials'],
+    [2, '/auth/captcha', null],
+    [3, '/auth/totp-registration', null],
+    [4, '/auth/totp-authentication', null],
+    [6, '/auth/account-verification', null],
+    [7, '/auth/account-verification', 'invalidVerificationCode'],
+    [8, '/auth/login', 'userDisabled'],
+    [9, '/auth/login-disclaimer', null],
+    [40, '/auth/login', 'generalError'],
+  ])('code %i → %s (%s)', (code, step, message) => {
+    expect(resolveLoginOutcome(refused(code), fresh)).toMatchObject({ step, message });
+  });
+
+  it('shows wrong captcha / invalid code only after the user answered', () => {
+    expect(resolveLoginOutcome(refused(2), { sentCaptcha: true, sentAuthCode: false }).message).toBe('wrongCaptcha');
+    expect(resolveLoginOutcome(refused(4), { sentCaptcha: false, sentAuthCode: true }).message).toBe('invalidAuthCode');
+    const required = new LoginAuthorizationError([{ authorizationError: 4, message: 'required' }], null);
+    expect(resolveLoginOutcome(required, { sentCaptcha: false, sentAuthCode: true }).message).toBeNull();
+  });
+
+  it('captcha wins over wrong credentials', () => {
+    expect(resolveLoginOutcome(refused(1, 2), fresh).step).toBe('/auth/captcha');
+  });
+
+  it('maps raw errors', () => {
+    const forbidden = new ApiError({ status: 403, message: 'no', headers: new Headers() });
+    expect(resolveLoginOutcome(forbidden, fresh).message).toBe('insufficientRights');
+    expect(resolveLoginOutcome(new TypeError('Failed to fetch'), fresh).message).toBe('generalError');
+  });
+});

@@ -1,0 +1,116 @@
+import type { BasicCredentials } from '@shared/api/client';
+import { isApiError } from '@shared/api/api-error';
+import { LoginAuthorizationError } from '@shared/auth/authorization-errors';
+import { AUTHORIZATION_ERROR, type AuthorizationErrorEntry } from '@shared/contract/errors';
+import { ROUTES } from '@web/lib/routes';
+
+/** Messages of the sign-in screens (SPEC §8), keys under `auth:errors.*`. */
+export type AuthMessage =
+  | 'invalidCredentials'
+  | 'wrongCaptcha'
+  | 'invalidAuthCode'
+  | 'invalidVerificationCode'
+  | 'resendError'
+  | 'ssoFailed'
+  | 'passwordResetRateLimit'
+  | 'passwordSubmitError'
+  | 'insufficientRights'
+  | 'userDisabled'
+  | 'generalError';
+
+export type AuthStep =
+  | typeof ROUTES.login
+  | typeof ROUTES.captcha
+  | typeof ROUTES.totpAuthentication
+  | typeof ROUTES.totpRegistration
+  | typeof ROUTES.accountVerification
+  | typeof ROUTES.loginDisclaimer;
+
+export interface LoginOutcome {
+  step: AuthStep;
+  message: AuthMessage | null;
+  entry: AuthorizationErrorEntry | null;
+}
+
+/** Which code wins when the server sends several: the one whose screen must come first. */
+const PRIORITY: readonly number[] = [
+  AUTHORIZATION_ERROR.USER_DISABLED,
+  AUTHORIZATION_ERROR.CAPTCHA_REQUIRED,
+  AUTHORIZATION_ERROR.WRONG_CREDENTIALS,
+  AUTHORIZATION_ERROR.WRONG_ACCOUNT_VERIFICATION_CODE,
+  AUTHORIZATION_ERROR.ACCOUNT_VERIFICATION_REQUIRED,
+  AUTHORIZATION_ERROR.TOTP_REGISTRATION_REQUIRED,
+  AUTHORIZATION_ERROR.TOTP_AUTHORIZATION_FAILED,
+  AUTHORIZATION_ERROR.LOGIN_DISCLAIMER_REQUIRED,
+];
+
+/**
+ * The screen reaction to a failed login (SPEC §8 leaves it to us): each authorization code
+ * leads to its screen, with a message when the user's answer was wrong.
+ */
+export function resolveLoginOutcome(error: unknown, context: { sentCaptcha: boolean; sentAuthCode: boolean }): LoginOutcome {
+  if (error instanceof LoginAuthorizationError) {
+    const entry =
+      PRIORITY.map((code) => error.entries.find((candidate) => candidate.authorizationError === code)).find(Boolean) ??
+      error.entries[0] ??
+      null;
+    switch (entry?.authorizationError) {
+      case AUTHORIZATION_ERROR.WRONG_CREDENTIALS:
+        return { step: ROUTES.login, message: 'invalidCredentials', entry };
+      case AUTHORIZATION_ERROR.CAPTCHA_REQUIRED:
+        return { step: ROUTES.captcha, message: context.sentCaptcha ? 'wrongCaptcha' : null, entry };
+      case AUTHORIZATION_ERROR.TOTP_REGISTRATION_REQUIRED:
+        return { step: ROUTES.totpRegistration, message: null, entry };
+      case AUTHORIZATION_ERROR.TOTP_AUTHORIZATION_FAILED: {
+        const wrong = context.sentAuthCode && entry.message !== 'required';
+        return { step: ROUTES.totpAuthentication, message: wrong ? 'invalidAuthCode' : null, entry };
+      }
+      case AUTHORIZATION_ERROR.ACCOUNT_VERIFICATION_REQUIRED:
+        return { step: ROUTES.accountVerification, message: null, entry };
+      case AUTHORIZATION_ERROR.WRONG_ACCOUNT_VERIFICATION_CODE:
+        return { step: ROUTES.accountVerification, message: 'invalidVerificationCode', entry };
+      case AUTHORIZATION_ERROR.USER_DISABLED:
+        return { step: ROUTES.login, message: 'userDisabled', entry };
+      case AUTHORIZATION_ERROR.LOGIN_DISCLAIMER_REQUIRED:
+        return { step: ROUTES.loginDisclaimer, message: null, entry };
+      default:
+        return { step: ROUTES.login, message: 'generalError', entry };
+    }
+  }
+  if (isApiError(error) && error.status === 403) return { step: ROUTES.login, message: 'insufficientRights', entry: null };
+  if (isApiError(error) && error.status === 401) return { step: ROUTES.login, message: 'invalidCredentials', entry: null };
+  return { step: ROUTES.login, message: 'generalError', entry: null };
+}
+
+export interface LoginFlowState {
+  /** Typed credentials, kept in memory only (never storage) while escalations run. */
+  credentials: BasicCredentials | null;
+  disclaimerAccepted: boolean;
+  /** Where to go after success (validated continue parameter). */
+  continueTo: string | null;
+  /** The entry that brought the user to the current step (masked email, captcha id…). */
+  entry: AuthorizationErrorEntry | null;
+  /** Message to show on arrival at the next step. */
+  message: AuthMessage | null;
+}
+
+const initialState = (): LoginFlowState => ({ credentials: null, disclaimerAccepted: false, continueTo: null, entry: null, message: null });
+
+let flow: LoginFlowState = initialState();
+
+/** Module-level memory of the running sign-in; a page reload forgets it on purpose. */
+export const loginFlow = {
+  get: (): LoginFlowState => flow,
+  update(patch: Partial<LoginFlowState>): void {
+    flow = { ...flow, ...patch };
+  },
+  /** Takes the message once (so it is not shown again after another navigation). */
+  takeMessage(): AuthMessage | null {
+    const message = flow.message;
+    flow = { ...flow, message: null };
+    return message;
+  },
+  reset(): void {
+    flow = initialState();
+  },
+};

@@ -1,0 +1,78 @@
+import { Button, Field, Input } from '@fluentui/react-components';
+import { Alert } from '@web/components/alert';
+import { PageHeading } from '@web/components/page-heading';
+import { ROUTES } from '@web/lib/routes';
+import { focusFirstInvalid, requiredMessage } from '@web/lib/validation';
+import { useRef, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Navigate } from 'react-router';
+import { resendVerificationCode } from '../api/verification-resend';
+import { AuthCard, authFormStyle } from '../auth-layout';
+import { AuthMessageBar } from '../auth-message';
+import { loginFlow, type AuthMessage } from '../login-flow';
+import { useLoginAttempt, useRequireLoginFlow } from '../use-login-attempt';
+
+/** Email verification: the server mailed a code; enter it, or have it sent again (SPEC §2). */
+export function AccountVerificationPage() {
+  const { t } = useTranslation();
+  const hasFlow = useRequireLoginFlow();
+  const { attempt, pending } = useLoginAttempt();
+  const formRef = useRef<HTMLFormElement>(null);
+  const [code, setCode] = useState('');
+  const [error, setError] = useState<string>();
+  const [message, setMessage] = useState<AuthMessage | null>(() => loginFlow.takeMessage());
+  const [resent, setResent] = useState(false);
+  const [resending, setResending] = useState(false);
+
+  if (!hasFlow) return <Navigate to={ROUTES.login} replace />;
+  const email = loginFlow.get().entry?.email;
+
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const invalid = requiredMessage(t, code);
+    setError(invalid);
+    if (invalid) {
+      requestAnimationFrame(() => focusFirstInvalid(formRef.current));
+      return;
+    }
+    setResent(false);
+    const result = await attempt({ j_verification_code: code });
+    if (result) setMessage(result);
+  }
+
+  async function resend() {
+    const { credentials } = loginFlow.get();
+    if (!credentials) return;
+    setResending(true);
+    setMessage(null);
+    try {
+      await resendVerificationCode(credentials);
+      setResent(true);
+    } catch {
+      setResent(false);
+      setMessage('resendError');
+    } finally {
+      setResending(false);
+    }
+  }
+
+  return (
+    <AuthCard>
+      <PageHeading>{t('auth:verification.title')}</PageHeading>
+      <AuthMessageBar message={message} />
+      {resent ? <Alert type="success">{t('auth:verification.resent')}</Alert> : null}
+      <p>{email ? t('auth:verification.introWithEmail', { email }) : t('auth:verification.intro')}</p>
+      <form ref={formRef} onSubmit={submit} noValidate style={authFormStyle}>
+        <Field label={t('auth:verification.code')} required validationMessage={error}>
+          <Input name="verification-code" inputMode="numeric" autoComplete="one-time-code" autoFocus value={code} onChange={(_e, data) => setCode(data.value)} />
+        </Field>
+        <Button type="submit" appearance="primary" disabled={pending}>
+          {t('auth:verification.submit')}
+        </Button>
+        <Button appearance="secondary" onClick={() => void resend()} disabled={resending}>
+          {t('auth:verification.resend')}
+        </Button>
+      </form>
+    </AuthCard>
+  );
+}

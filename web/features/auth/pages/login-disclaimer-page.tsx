@@ -1,0 +1,48 @@
+import { Button, Spinner } from '@fluentui/react-components';
+import { PageHeading } from '@web/components/page-heading';
+import { currentLanguage } from '@web/lib/i18n';
+import { ROUTES } from '@web/lib/routes';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, Navigate } from 'react-router';
+import { useLoginDisclaimer } from '../api/login-disclaimer';
+import { AuthCard, authFormStyle } from '../auth-layout';
+import { AuthMessageBar } from '../auth-message';
+import { loginFlow, type AuthMessage } from '../login-flow';
+import { useLoginAttempt, useRequireLoginFlow } from '../use-login-attempt';
+
+/** The configured login disclaimer; accepting it retries the login (SPEC §2, §7). */
+export function LoginDisclaimerPage() {
+  const { t, i18n } = useTranslation();
+  const hasFlow = useRequireLoginFlow();
+  const disclaimer = useLoginDisclaimer(i18n.language ? currentLanguage() : 'en');
+  const { attempt, pending } = useLoginAttempt();
+  const [message, setMessage] = useState<AuthMessage | null>(() => loginFlow.takeMessage());
+
+  if (!hasFlow) return <Navigate to={ROUTES.login} replace />;
+
+  async function accept() {
+    loginFlow.update({ disclaimerAccepted: true });
+    const result = await attempt({ j_login_disclaimer_accepted: 'true' });
+    if (result) setMessage(result);
+  }
+
+  return (
+    <AuthCard>
+      <PageHeading focusOnMount>{t('auth:disclaimer.title')}</PageHeading>
+      <AuthMessageBar message={message ?? (disclaimer.error ? 'generalError' : null)} />
+      {disclaimer.isLoading ? <Spinner size="small" label={t('common:loading')} /> : null}
+      <div data-testid="login-disclaimer-text" style={{ whiteSpace: 'pre-wrap', maxHeight: 320, overflowY: 'auto', marginBottom: 16 }} tabIndex={0} aria-label={t('auth:disclaimer.textLabel')}>
+        {disclaimer.data?.text}
+      </div>
+      <div style={authFormStyle}>
+        <Button appearance="primary" onClick={() => void accept()} disabled={pending}>
+          {t('auth:disclaimer.accept')}
+        </Button>
+        <Link to={ROUTES.login} onClick={() => loginFlow.reset()}>
+          {t('auth:disclaimer.decline')}
+        </Link>
+      </div>
+    </AuthCard>
+  );
+}

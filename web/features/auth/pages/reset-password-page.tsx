@@ -1,0 +1,86 @@
+import { Button, Spinner } from '@fluentui/react-components';
+import { isApiError } from '@shared/api/api-error';
+import { Alert } from '@web/components/alert';
+import { NewPasswordFields, type NewPasswordValue } from '@web/components/new-password-fields';
+import { PageHeading } from '@web/components/page-heading';
+import { ROUTES } from '@web/lib/routes';
+import { focusFirstInvalid, newPasswordMessages } from '@web/lib/validation';
+import { useRef, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate, useSearchParams } from 'react-router';
+import { usePasswordPolicy } from '../api/password-policy';
+import { confirmPasswordReset, usePasswordResetToken } from '../api/password-reset';
+import { AuthCard, authFormStyle } from '../auth-layout';
+import { AuthMessageBar } from '../auth-message';
+import type { AuthMessage } from '../login-flow';
+
+/** New password from the mailed link `?token=` (SPEC §2 password reset). */
+export function ResetPasswordPage() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const [params] = useSearchParams();
+  const token = params.get('token');
+  const tokenCheck = usePasswordResetToken(token);
+  const policy = usePasswordPolicy();
+  const formRef = useRef<HTMLFormElement>(null);
+  const [value, setValue] = useState<NewPasswordValue>({ password: '', confirmation: '' });
+  const [errors, setErrors] = useState<{ password?: string; confirmation?: string }>({});
+  const [message, setMessage] = useState<AuthMessage | null>(null);
+  const [linkInvalid, setLinkInvalid] = useState(false);
+  const [pending, setPending] = useState(false);
+
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const next = newPasswordMessages(t, value.password, value.confirmation, policy.data);
+    setErrors(next);
+    if (next.password || next.confirmation || !token) {
+      requestAnimationFrame(() => focusFirstInvalid(formRef.current));
+      return;
+    }
+    setPending(true);
+    setMessage(null);
+    try {
+      await confirmPasswordReset({ token, password: value.password });
+      navigate(ROUTES.resetPasswordSuccess, { replace: true });
+    } catch (failure) {
+      const reason = isApiError(failure) ? (failure.error?.metadata as { reason?: string } | undefined)?.reason : undefined;
+      if (reason === 'token') setLinkInvalid(true);
+      else setMessage('passwordSubmitError');
+    } finally {
+      setPending(false);
+    }
+  }
+
+  const invalid = !token || linkInvalid || Boolean(tokenCheck.error);
+  return (
+    <AuthCard>
+      <PageHeading>{t('auth:resetPassword.title')}</PageHeading>
+      <AuthMessageBar message={message} />
+      {tokenCheck.isLoading ? <Spinner size="small" label={t('common:loading')} /> : null}
+      {invalid ? (
+        <>
+          <Alert type="error">{t('auth:resetPassword.invalidLink')}</Alert>
+          <Link to={ROUTES.requestResetPassword}>{t('auth:resetPassword.requestNew')}</Link>
+        </>
+      ) : tokenCheck.data ? (
+        <form ref={formRef} onSubmit={submit} noValidate style={authFormStyle}>
+          <NewPasswordFields value={value} onChange={setValue} errors={errors} policy={policy.data} autoFocus />
+          <Button type="submit" appearance="primary" disabled={pending}>
+            {t('auth:resetPassword.submit')}
+          </Button>
+        </form>
+      ) : null}
+    </AuthCard>
+  );
+}
+
+export function ResetPasswordSuccessPage() {
+  const { t } = useTranslation();
+  return (
+    <AuthCard>
+      <PageHeading focusOnMount>{t('auth:resetPassword.successTitle')}</PageHeading>
+      <p>{t('auth:resetPassword.successText')}</p>
+      <Link to={ROUTES.login}>{t('auth:common.toLogin')}</Link>
+    </AuthCard>
+  );
+}

@@ -1,0 +1,57 @@
+import { Button, Field, Input } from '@fluentui/react-components';
+import { AUTH_APP_CODE_LENGTH } from '@shared/contract/constants';
+import { PageHeading } from '@web/components/page-heading';
+import { ROUTES } from '@web/lib/routes';
+import { focusFirstInvalid, sixDigitCodeMessage } from '@web/lib/validation';
+import { useRef, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, Navigate } from 'react-router';
+import { AuthCard, authFormStyle } from '../auth-layout';
+import { AuthMessageBar } from '../auth-message';
+import { loginFlow, type AuthMessage } from '../login-flow';
+import { useLoginAttempt, useRequireLoginFlow } from '../use-login-attempt';
+
+/** Two-factor sign-in with the 6-digit code of the authentication app (SPEC §2, §5). */
+export function TotpAuthenticationPage() {
+  const { t } = useTranslation();
+  const hasFlow = useRequireLoginFlow();
+  const { attempt, pending } = useLoginAttempt();
+  const formRef = useRef<HTMLFormElement>(null);
+  const [code, setCode] = useState('');
+  const [error, setError] = useState<string>();
+  const [message, setMessage] = useState<AuthMessage | null>(() => loginFlow.takeMessage());
+
+  if (!hasFlow) return <Navigate to={ROUTES.login} replace />;
+
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const invalid = sixDigitCodeMessage(t, code);
+    setError(invalid);
+    if (invalid) {
+      requestAnimationFrame(() => focusFirstInvalid(formRef.current));
+      return;
+    }
+    const result = await attempt({ j_auth_app_code: code });
+    if (result) {
+      setMessage(result);
+      setCode('');
+    }
+  }
+
+  return (
+    <AuthCard>
+      <PageHeading>{t('auth:totp.title')}</PageHeading>
+      <AuthMessageBar message={message} />
+      <p>{t('auth:totp.intro', { count: AUTH_APP_CODE_LENGTH })}</p>
+      <form ref={formRef} onSubmit={submit} noValidate style={authFormStyle}>
+        <Field label={t('auth:totp.code')} required validationMessage={error}>
+          <Input name="auth-app-code" inputMode="numeric" autoComplete="one-time-code" maxLength={AUTH_APP_CODE_LENGTH + 2} autoFocus value={code} onChange={(_e, data) => setCode(data.value)} />
+        </Field>
+        <Button type="submit" appearance="primary" disabled={pending}>
+          {t('auth:totp.submit')}
+        </Button>
+        <Link to={ROUTES.login}>{t('auth:common.backToLogin')}</Link>
+      </form>
+    </AuthCard>
+  );
+}

@@ -1,0 +1,77 @@
+import { Button, Field, Input, Spinner } from '@fluentui/react-components';
+import { AUTH_APP_CODE_LENGTH } from '@shared/contract/constants';
+import { PageHeading } from '@web/components/page-heading';
+import { ROUTES } from '@web/lib/routes';
+import { focusFirstInvalid, sixDigitCodeMessage } from '@web/lib/validation';
+import { useRef, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Navigate } from 'react-router';
+import { useTotpRegistration } from '../api/totp-registration';
+import { AuthCard, authFormStyle } from '../auth-layout';
+import { AuthMessageBar } from '../auth-message';
+import { loginFlow, type AuthMessage } from '../login-flow';
+import { useLoginAttempt, useRequireLoginFlow } from '../use-login-attempt';
+
+/** Registration of an authentication app: scan the QR code or type the key, then confirm with a code. */
+export function TotpRegistrationPage() {
+  const { t } = useTranslation();
+  const hasFlow = useRequireLoginFlow();
+  const registration = useTotpRegistration(loginFlow.get().credentials);
+  const { attempt, pending } = useLoginAttempt();
+  const formRef = useRef<HTMLFormElement>(null);
+  const [code, setCode] = useState('');
+  const [error, setError] = useState<string>();
+  const [message, setMessage] = useState<AuthMessage | null>(() => loginFlow.takeMessage());
+
+  if (!hasFlow) return <Navigate to={ROUTES.login} replace />;
+
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const invalid = sixDigitCodeMessage(t, code);
+    setError(invalid);
+    if (invalid) {
+      requestAnimationFrame(() => focusFirstInvalid(formRef.current));
+      return;
+    }
+    const result = await attempt({ j_auth_app_code: code });
+    if (result) {
+      setMessage(result);
+      setCode('');
+    }
+  }
+
+  const secret = registration.data?.secret.replace(/(.{4})/g, '$1 ').trim();
+  return (
+    <AuthCard>
+      <PageHeading>{t('auth:totpRegistration.title')}</PageHeading>
+      <AuthMessageBar message={message ?? (registration.error ? 'generalError' : null)} />
+      <ol style={{ paddingLeft: 20, display: 'grid', gap: 12 }}>
+        <li>{t('auth:totpRegistration.stepInstall')}</li>
+        <li>
+          {t('auth:totpRegistration.stepScan')}
+          <div style={{ display: 'grid', justifyItems: 'center', gap: 8, marginTop: 8 }}>
+            {registration.isLoading ? <Spinner size="small" label={t('common:loading')} /> : null}
+            {registration.data ? (
+              <>
+                <img src={registration.data.qrCodeDataUrl} width={200} height={200} alt={t('auth:totpRegistration.qrAlt')} />
+                <span>{t('auth:totpRegistration.manualKey')}</span>
+                <code data-testid="totp-secret" style={{ fontSize: 16, letterSpacing: 1, wordBreak: 'break-all' }}>
+                  {secret}
+                </code>
+              </>
+            ) : null}
+          </div>
+        </li>
+        <li>{t('auth:totpRegistration.stepCode', { count: AUTH_APP_CODE_LENGTH })}</li>
+      </ol>
+      <form ref={formRef} onSubmit={submit} noValidate style={authFormStyle}>
+        <Field label={t('auth:totp.code')} required validationMessage={error}>
+          <Input name="auth-app-code" inputMode="numeric" autoComplete="one-time-code" value={code} onChange={(_e, data) => setCode(data.value)} />
+        </Field>
+        <Button type="submit" appearance="primary" disabled={pending || !registration.data}>
+          {t('auth:totpRegistration.submit')}
+        </Button>
+      </form>
+    </AuthCard>
+  );
+}

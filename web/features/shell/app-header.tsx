@@ -1,0 +1,125 @@
+import {
+  Avatar,
+  Button,
+  makeStyles,
+  Menu,
+  MenuButton,
+  MenuItem,
+  MenuList,
+  MenuPopover,
+  MenuTrigger,
+  tokens,
+} from '@fluentui/react-components';
+import { NavigationRegular, SignOutRegular, SettingsRegular } from '@fluentui/react-icons';
+import type { User } from '@shared/contract/user';
+import { mediaQueryMinWidth } from '@shared/theme/constants';
+import { LanguageSwitcher } from '@web/components/language-switcher';
+import { authStore } from '@web/lib/auth';
+import { ROUTES } from '@web/lib/routes';
+import { useTranslation } from 'react-i18next';
+import { NavLink, useNavigate } from 'react-router';
+import { MAIN_MENU, visibleItems } from './menu-items';
+
+const useStyles = makeStyles({
+  header: {
+    display: 'flex',
+    alignItems: 'center',
+    gap: '12px',
+    padding: '8px 16px',
+    background: 'var(--kuvert-color-theme)',
+    color: 'var(--kuvert-color-on-theme)',
+  },
+  brand: { fontWeight: 600, fontSize: '18px', color: 'inherit', textDecoration: 'none', marginRight: '12px' },
+  nav: { display: 'none', flex: 1, [mediaQueryMinWidth('lg')]: { display: 'block' } },
+  navList: { display: 'flex', gap: '4px', listStyle: 'none', margin: 0, padding: 0, flexWrap: 'wrap' },
+  link: {
+    color: 'inherit',
+    textDecoration: 'none',
+    padding: '6px 10px',
+    borderRadius: tokens.borderRadiusMedium,
+    ':hover': { background: 'var(--kuvert-color-theme-hover)' },
+    ':focus-visible': { outline: '2px solid currentColor', outlineOffset: '2px' },
+  },
+  active: { background: 'var(--kuvert-color-theme-hover)', fontWeight: 600 },
+  compactMenu: { [mediaQueryMinWidth('lg')]: { display: 'none' } },
+  spacer: { flex: 1, [mediaQueryMinWidth('lg')]: { display: 'none' } },
+  onTheme: { color: 'inherit' },
+});
+
+/** Top bar: brand, main menu (SPEC §1), language switcher, user menu with settings and logout. */
+export function AppHeader({ title, user }: { title: string; user: User | null }) {
+  const { t } = useTranslation();
+  const styles = useStyles();
+  const navigate = useNavigate();
+  const items = visibleItems(MAIN_MENU, user?.roleNames ?? []);
+  const displayName = user ? `${user.firstName} ${user.lastName}`.trim() || user.username : '';
+
+  return (
+    <header className={styles.header}>
+      <NavLink to={ROUTES.inbox} className={styles.brand}>
+        {title}
+      </NavLink>
+      {user ? (
+        <>
+          <nav aria-label={t('shell:menu.label')} className={styles.nav}>
+            <ul className={styles.navList}>
+              {items.map((item) => (
+                <li key={item.id}>
+                  <NavLink to={item.to} className={({ isActive }) => (isActive ? `${styles.link} ${styles.active}` : styles.link)}>
+                    {t(item.labelKey)}
+                  </NavLink>
+                </li>
+              ))}
+            </ul>
+          </nav>
+          <div className={styles.compactMenu}>
+            <Menu>
+              <MenuTrigger disableButtonEnhancement>
+                <Button appearance="transparent" className={styles.onTheme} icon={<NavigationRegular />} aria-label={t('shell:menu.label')} />
+              </MenuTrigger>
+              <MenuPopover>
+                <MenuList>
+                  {items.map((item) => (
+                    <MenuItem key={item.id} onClick={() => navigate(item.to)}>
+                      {t(item.labelKey)}
+                    </MenuItem>
+                  ))}
+                </MenuList>
+              </MenuPopover>
+            </Menu>
+          </div>
+          <span className={styles.spacer} />
+        </>
+      ) : (
+        <span style={{ flex: 1 }} />
+      )}
+      <div className={styles.onTheme}>
+        <LanguageSwitcher />
+      </div>
+      {user ? (
+        <Menu>
+          <MenuTrigger disableButtonEnhancement>
+            <MenuButton appearance="transparent" className={styles.onTheme} icon={<Avatar name={displayName} size={24} color="neutral" />} aria-label={t('shell:userMenu.label', { name: displayName })}>
+              <span>{displayName}</span>
+            </MenuButton>
+          </MenuTrigger>
+          <MenuPopover>
+            <MenuList>
+              <MenuItem icon={<SettingsRegular />} onClick={() => navigate(ROUTES.settings)}>
+                {t('shell:userMenu.settings')}
+              </MenuItem>
+              <MenuItem
+                icon={<SignOutRegular />}
+                onClick={() => {
+                  void authStore.logout().then(() => navigate(ROUTES.login, { replace: true }));
+                }}
+              >
+                {t('shell:userMenu.logout')}
+              </MenuItem>
+            </MenuList>
+          </MenuPopover>
+        </Menu>
+      ) : null}
+    </header>
+  );
+}

@@ -1,0 +1,38 @@
+import type { RoleName } from '@shared/contract/constants';
+import { ROUTES } from '@web/lib/routes';
+
+export interface MenuItem {
+  id: string;
+  /** i18n key of the label. */
+  labelKey: string;
+  to: string;
+  /** Shown only to users with one of these roles. */
+  roles?: readonly RoleName[];
+}
+
+export const ADMIN_ROLES: readonly RoleName[] = ['ROLE_ADMIN', 'ROLE_ROOT', 'ROLE_USER_ADMIN'];
+
+/** Main menu entries in SPEC §1 order. Areas not built yet open an in-app "coming soon" page. */
+export const MAIN_MENU: readonly MenuItem[] = [
+  { id: 'secure-mails', labelKey: 'shell:menu.secureMails', to: ROUTES.inbox },
+  { id: 'deliveries', labelKey: 'shell:menu.deliveries', to: ROUTES.send },
+  { id: 'datarooms', labelKey: 'shell:menu.datarooms', to: ROUTES.datarooms },
+  { id: 'secure-rooms', labelKey: 'shell:menu.secureRooms', to: ROUTES.datarooms },
+  { id: 'forms', labelKey: 'shell:menu.forms', to: ROUTES.forms },
+  { id: 'flows', labelKey: 'shell:menu.flows', to: ROUTES.flows },
+  { id: 'administration', labelKey: 'shell:menu.administration', to: ROUTES.admin, roles: ADMIN_ROLES },
+  { id: 'reports', labelKey: 'shell:menu.reports', to: ROUTES.reports, roles: ADMIN_ROLES },
+  { id: 'help', labelKey: 'shell:menu.help', to: ROUTES.help },
+];
+
+/** Product menu of the delivery area (SPEC §1). */
+export const DELIVERY_MENU: readonly MenuItem[] = [
+  { id: 'send', labelKey: 'shell:deliveryMenu.send', to: ROUTES.send },
+  { id: 'submit-box', labelKey: 'shell:deliveryMenu.submitBox', to: ROUTES.submitBox },
+  { id: 'inbox', labelKey: 'shell:deliveryMenu.inbox', to: ROUTES.inbox },
+  { id: 'sent', labelKey: 'shell:deliveryMenu.sent', to: ROUTES.outbox },
+];
+
+export function visibleItems(items: readonly MenuItem[], roleNames: readonly string[]): MenuItem[] {
+  return items.filter((item) => !item.roles || item.roles.some((role) => roleNames.includes(role)));
+}

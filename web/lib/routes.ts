@@ -1,0 +1,46 @@
+/** Path strings of the web client, kept in one table (SPEC §2). */
+export const AUTH_BASE = '/auth';
+export const SECUMAILS_BASE = '/secumails';
+export const ADMIN_BASE = '/admin';
+
+export const ROUTES = {
+  inbox: `${SECUMAILS_BASE}/inbox`,
+  outbox: `${SECUMAILS_BASE}/outbox`,
+  send: `${SECUMAILS_BASE}/send`,
+  submitBox: `${SECUMAILS_BASE}/submit-box`,
+  settings: '/settings',
+  admin: ADMIN_BASE,
+  datarooms: '/datarooms',
+  forms: '/forms',
+  flows: '/flows',
+  reports: '/reports',
+  help: '/help',
+  login: `${AUTH_BASE}/login`,
+  captcha: `${AUTH_BASE}/captcha`,
+  accountVerification: `${AUTH_BASE}/account-verification`,
+  totpAuthentication: `${AUTH_BASE}/totp-authentication`,
+  totpRegistration: `${AUTH_BASE}/totp-registration`,
+  loginDisclaimer: `${AUTH_BASE}/login-disclaimer`,
+  requestResetPassword: `${AUTH_BASE}/request-reset-password`,
+  requestResetPasswordSuccess: `${AUTH_BASE}/request-reset-password-success`,
+  resetPassword: `${AUTH_BASE}/reset-password`,
+  resetPasswordSuccess: `${AUTH_BASE}/reset-password-success`,
+  terms: `${AUTH_BASE}/terms`,
+} as const;
+
+/** Legacy server pages (DESIGN §9). */
+export const LEGACY_PAGES = {
+  wizard: '/webui/wizard',
+} as const;
+
+/** Login address that returns to `target` (a full path with query) afterwards (SPEC §2). */
+export function loginPathFor(target: string): string {
+  return `${ROUTES.login}?continue=${encodeURIComponent(target)}`;
+}
+
+/** Only same-site paths are valid continue targets (no open redirect). */
+export function safeContinueTarget(value: string | null | undefined): string | null {
+  if (!value || !value.startsWith('/') || value.startsWith('//') || value.startsWith('/\\')) return null;
+  if (value.startsWith(`${AUTH_BASE}/`)) return null;
+  return value;
+}
