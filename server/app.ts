@@ -3,7 +3,6 @@ import fastifySwagger from '@fastify/swagger';
 import { API_BASE } from '@shared/contract/constants';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import {
-  jsonSchemaTransform,
   jsonSchemaTransformObject,
   serializerCompiler,
   validatorCompiler,
@@ -13,6 +12,7 @@ import type { KuvertConfig } from './config';
 import { installAccessControl } from './core/access';
 import { frameworkErrorHandler, installErrorHandling, sendError } from './core/error-handler';
 import { notFound } from './core/http-error';
+import { openApiTransform } from './core/openapi';
 import './core/services';
 import { openDatabase, type DatabaseHandle } from './db/database';
 import { migrateToLatest } from './db/migrate';
@@ -125,7 +125,7 @@ async function assemble(app: FastifyInstance, options: BuildAppOptions, database
       info: { title: 'Kuvert API', description: 'The /api/2 wire contract (shared/contract)', version: '2.0.0' },
       components: { securitySchemes: { basicAuth: { type: 'http', scheme: 'basic' }, sessionCookie: { type: 'apiKey', in: 'cookie', name: 'KUVERT_SESSION' } } },
     },
-    transform: jsonSchemaTransform,
+    transform: openApiTransform,
     transformObject: jsonSchemaTransformObject,
   });
   await app.register(fastifyCookie);

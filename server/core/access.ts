@@ -18,11 +18,21 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     access?: AccessRule;
   }
+  interface FastifyInstance {
+    /** Every route with its access declaration (tests walk it). */
+    routeTable: RouteTableEntry[];
+  }
   interface FastifyRequest {
     /** The signed-in user's session, when the request carries a live one. */
     session: SessionRow | null;
     user: UserRow | null;
   }
+}
+
+export interface RouteTableEntry {
+  method: string;
+  url: string;
+  access: AccessRule | undefined;
 }
 
 export const SESSION_COOKIE = 'KUVERT_SESSION';
@@ -46,10 +56,13 @@ export function installAccessControl(app: FastifyInstance, deps: AccessDependenc
   app.decorateRequest('session', null);
   app.decorateRequest('user', null);
 
+  const table: RouteTableEntry[] = [];
+  app.decorate('routeTable', table);
   app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    for (const method of methods) table.push({ method, url: route.url, access: accessRuleOf(route) });
     if (accessRuleOf(route) === undefined) {
-      const methods = Array.isArray(route.method) ? route.method.join(',') : route.method;
-      throw new MissingAccessDeclarationError(`Route ${methods} ${route.url} declares no access (config.access)`);
+      throw new MissingAccessDeclarationError(`Route ${methods.join(',')} ${route.url} declares no access (config.access)`);
     }
   });
 

@@ -9,12 +9,6 @@ import { endSession, setSessionCookie } from '../auth/session-cookie';
 import { SESSION_COOKIE } from '../core/access';
 import { toWireUser } from '../users/users-repository';
 
-/**
- * The contract's LoginQuery without its component id: @fastify/swagger cannot turn a
- * referenced querystring schema into parameters.
- */
-const LOGIN_QUERY = z.object(LoginQuerySchema.shape).strict();
-
 /** POST /auth (SPEC §7) and the logout endpoint on the backend host. */
 export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
@@ -24,7 +18,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         summary: 'Sign in with Basic credentials; escalations answer 401/403 with the authorization-errors header',
         tags: ['auth'],
-        querystring: LOGIN_QUERY,
+        querystring: LoginQuerySchema,
         response: { 200: LoginResponseSchema, 400: BackendErrorSchema, 401: BackendErrorSchema, 403: BackendErrorSchema },
       },
     },
