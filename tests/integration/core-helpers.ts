@@ -90,3 +90,6 @@ export async function expectBackendError(response: Response, status: number, err
 export async function forgetFailures(server: TestServer): Promise<void> {
   await server.app.db.deleteFrom('rate_limit_events').execute();
 }
+
+/** A concrete path for a route pattern (`:token` and `*` filled in). */
+export const concretePath = (url: string) => url.replace(/:[A-Za-z_]+/g, 'x1').replace(/\*$/, 'x1');

@@ -1,0 +1,150 @@
+import { CONFIG_KEYS } from '@shared/contract/config';
+import { LANGUAGES, MS_PER_DAY } from '@shared/contract/constants';
+import { SETTING_KEYS } from '@shared/contract/settings';
+import { startTestServer, type TestServer } from '@tests/support/server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, createUserAsAdmin, expectBackendError, postAuth, signIn, signInAdmin, type Session } from './core-helpers';
+
+let server: TestServer;
+let admin: Session;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  admin = await signInAdmin(server);
+});
+afterAll(() => server?.close());
+
+const PER_LANGUAGE = new Set<string>([CONFIG_KEYS.maintenanceTitle, CONFIG_KEYS.maintenanceContent]);
+const expectedProfileKeys = Object.values(CONFIG_KEYS).flatMap((key) => (PER_LANGUAGE.has(key) ? LANGUAGES.map((l) => `${key}.${l}`) : [key]));
+
+describe('GET /api/2/config/profile', () => {
+  it('is public and holds every ftapi.* key of SPEC §3 with the defaults', async () => {
+    const response = await fetch(`${server.url}/api/2/config/profile`);
+    expect(response.status).toBe(200);
+    const { config } = await response.json();
+    expect(Object.keys(config).sort()).toEqual([...expectedProfileKeys].sort());
+    expect(config).toMatchObject({
+      [CONFIG_KEYS.wizardFinished]: true, // the test server creates the first admin non-interactively
+      [CONFIG_KEYS.webUiTitle]: 'Kuvert',
+      [CONFIG_KEYS.maintenanceActivated]: false,
+      [CONFIG_KEYS.maintenanceStartDate]: null,
+      [CONFIG_KEYS.themeColor]: '#19853F',
+      [CONFIG_KEYS.themeHoverColor]: '#0B7530',
+    });
+  });
+
+  it('reflects admin changes (maintenance banner)', async () => {
+    const response = await call(server, admin, 'PUT', '/api/2/admin/settings', {
+      [CONFIG_KEYS.maintenanceActivated]: true,
+      [`${CONFIG_KEYS.maintenanceTitle}.en`]: 'Maintenance tonight',
+      [CONFIG_KEYS.maintenanceStartDate]: '2026-01-01T00:00:00Z',
+    });
+    expect(response.status).toBe(200);
+    const { config } = await (await fetch(`${server.url}/api/2/config/profile`)).json();
+    expect(config[CONFIG_KEYS.maintenanceActivated]).toBe(true);
+    expect(config[`${CONFIG_KEYS.maintenanceTitle}.en`]).toBe('Maintenance tonight');
+    expect(config[CONFIG_KEYS.maintenanceStartDate]).toBe('2026-01-01T00:00:00Z');
+  });
+});
+
+describe('GET /api/2/delivery/send/config', () => {
+  it('needs a session', async () => {
+    await expectBackendError(await fetch(`${server.url}/api/2/delivery/send/config`), 401);
+  });
+
+  it('answers the defaults: levels 1–4, cleanup 1 to 365 days in ms', async () => {
+    const response = await call(server, admin, 'GET', '/api/2/delivery/send/config');
+    expect(await response.json()).toEqual({
+      allowSecurityLevel1: true,
+      allowSecurityLevel2: true,
+      allowSecurityLevel3: true,
+      allowSecurityLevel4: true,
+      deliveryCleanupEnabled: true,
+      deliveryCleanupCustomExpiration: true,
+      deliveryCleanupExpirationMin: MS_PER_DAY,
+      deliveryCleanupExpirationMax: 365 * MS_PER_DAY,
+    });
+  });
+});
+
+describe('PUT /api/2/admin/settings', () => {
+  it('refuses unknown keys and wrong types with 400, changing nothing', async () => {
+    const unknown = await call(server, admin, 'PUT', '/api/2/admin/settings', { 'ftapi.nope': true, [CONFIG_KEYS.webUiTitle]: 'Changed' });
+    const body = await expectBackendError(unknown, 400, 'ValidationException');
+    expect(JSON.stringify(body.metadata)).toContain('ftapi.nope');
+    const wrongType = await call(server, admin, 'PUT', '/api/2/admin/settings', { [CONFIG_KEYS.maintenanceActivated]: 'yes' });
+    await expectBackendError(wrongType, 400);
+    const badColour = await call(server, admin, 'PUT', '/api/2/admin/settings', { [CONFIG_KEYS.themeColor]: 'green' });
+    await expectBackendError(badColour, 400);
+    const { config } = await (await fetch(`${server.url}/api/2/config/profile`)).json();
+    expect(config[CONFIG_KEYS.webUiTitle]).toBe('Kuvert');
+  });
+
+  it('lists every setting for administrators', async () => {
+    const { settings } = await (await call(server, admin, 'GET', '/api/2/admin/settings')).json();
+    expect(settings[SETTING_KEYS.passwordMinLength]).toBe(10);
+    expect(settings[SETTING_KEYS.loginDisclaimerEnabled]).toBe(false);
+  });
+});
+
+describe('POST /api/2/admin/users', () => {
+  it('creates a user who can sign in, with SPEC §6 role names and an Argon2id hash', async () => {
+    const response = await call(server, admin, 'POST', '/api/2/admin/users', {
+      email: 'New.User@Example.test',
+      password: 'Good-Passw0rd',
+      firstName: 'New',
+      language: 'fr',
+      roleNames: ['ROLE_UI_USER', 'ROLE_SECUROOMS_USER'],
+    });
+    expect(response.status).toBe(201);
+    const { user } = await response.json();
+    expect(user).toMatchObject({ email: 'new.user@example.test', language: 'fr', roleNames: ['ROLE_UI_USER', 'ROLE_SECUROOMS_USER'], totpEnabled: false });
+    const row = await server.app.users.findByLogin('new.user@example.test');
+    expect(row?.password_hash).toMatch(/^\$argon2id\$/);
+    expect((await postAuth(server, 'new.user@example.test', 'Good-Passw0rd')).response.status).toBe(200);
+  });
+
+  it('enforces the password policy (min 10, upper, lower, digit)', async () => {
+    for (const password of ['Short-1a', 'alllowercase-123', 'ALLUPPERCASE-123', 'No-Digits-Here']) {
+      const response = await call(server, admin, 'POST', '/api/2/admin/users', { email: 'weak@example.test', password });
+      const body = await expectBackendError(response, 400, 'ValidationException');
+      expect(body.metadata.violations).toBeInstanceOf(Array);
+    }
+  });
+
+  it('refuses a taken address or username with 409', async () => {
+    await createUserAsAdmin(server, admin, { email: 'taken@example.test', username: 'taken' });
+    await expectBackendError(await call(server, admin, 'POST', '/api/2/admin/users', { email: 'TAKEN@example.test', password: 'Good-Passw0rd' }), 409, 'ConflictException');
+    await expectBackendError(
+      await call(server, admin, 'POST', '/api/2/admin/users', { email: 'other@example.test', username: 'Taken', password: 'Good-Passw0rd' }),
+      409,
+    );
+  });
+
+  it('refuses unknown role names', async () => {
+    const response = await call(server, admin, 'POST', '/api/2/admin/users', { email: 'r@example.test', password: 'Good-Passw0rd', roleNames: ['ROLE_GOD'] });
+    await expectBackendError(response, 400);
+  });
+
+  it('a signed-in user keeps working after an admin changes settings (sessions are in the DB)', async () => {
+    await createUserAsAdmin(server, admin, { email: 'steady@example.test' });
+    const user = await signIn(server, 'steady@example.test', 'Good-Passw0rd');
+    expect((await call(server, user, 'GET', '/api/2/user')).status).toBe(200);
+  });
+});
+
+describe('OpenAPI', () => {
+  it('/api/2/openapi.json lists the SPEC §7 routes and the contract components', async () => {
+    const response = await fetch(`${server.url}/api/2/openapi.json`);
+    expect(response.status).toBe(200);
+    const doc = await response.json();
+    expect(doc.openapi).toMatch(/^3\./);
+    for (const path of ['/api/2/auth', '/api/2/user', '/api/2/user/updateLoggedInUser', '/api/2/config/profile', '/api/2/delivery/send/config', '/api/2/admin/settings', '/api/2/admin/users']) {
+      expect(Object.keys(doc.paths), path).toContain(path);
+    }
+    expect(Object.keys(doc.components.schemas)).toEqual(expect.arrayContaining(['User', 'BackendError', 'LoginResponse', 'ConfigProfileResponse']));
+    expect(doc.paths['/api/2/auth'].post.parameters.map((p: { name: string }) => p.name)).toEqual(
+      expect.arrayContaining(['j_auth_app_code', 'j_login_disclaimer_accepted']),
+    );
+  });
+});
