@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { changeLanguage, currentLanguage } from '../lib/i18n';
 
 /** Deutsch / English / Français; persisted in localStorage and on the signed-in user (SPEC §2, §7). */
-export function LanguageSwitcher() {
+export function LanguageSwitcher({ className }: { className?: string }) {
   const { t, i18n } = useTranslation();
   const language = currentLanguage();
   void i18n.language; // re-render on change
@@ -19,7 +19,7 @@ export function LanguageSwitcher() {
       }}
     >
       <MenuTrigger disableButtonEnhancement>
-        <Button appearance="subtle" icon={<LocalLanguageRegular />} aria-label={t('common:language.switcherLabel', { language: LANGUAGE_NAMES[language] })}>
+        <Button appearance="transparent" className={className} icon={<LocalLanguageRegular />} aria-label={t('common:language.switcherLabel', { language: LANGUAGE_NAMES[language] })}>
           {LANGUAGE_NAMES[language]}
         </Button>
       </MenuTrigger>

@@ -1,8 +1,9 @@
+import { RouterLink } from '@web/components/router-link';
 import { Card, CardHeader, makeStyles, Subtitle2 } from '@fluentui/react-components';
 import { PageHeading } from '@web/components/page-heading';
 import { ADMIN_BASE } from '@web/lib/routes';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
+
 
 /** Administration menu groups of SPEC §1. */
 export const ADMIN_MENU_GROUPS = [
@@ -52,7 +53,7 @@ export function AdminPage() {
             <ul className={styles.list}>
               {group.items.map((item) => (
                 <li key={item.id}>
-                  <Link to={item.to}>{t(item.labelKey)}</Link>
+                  <RouterLink to={item.to}>{t(item.labelKey)}</RouterLink>
                 </li>
               ))}
             </ul>

@@ -43,7 +43,12 @@ const useStyles = makeStyles({
   active: { background: 'var(--kuvert-color-theme-hover)', fontWeight: 600 },
   compactMenu: { [mediaQueryMinWidth('lg')]: { display: 'none' } },
   spacer: { flex: 1, [mediaQueryMinWidth('lg')]: { display: 'none' } },
-  onTheme: { color: 'inherit' },
+  // Fluent's transparent buttons bring their own text colour; on the theme bar it must follow the luminance rule.
+  onTheme: {
+    color: 'var(--kuvert-color-on-theme)',
+    ':hover': { color: 'var(--kuvert-color-on-theme)', background: 'var(--kuvert-color-theme-hover)' },
+    ':hover:active': { color: 'var(--kuvert-color-on-theme)' },
+  },
 });
 
 /** Top bar: brand, main menu (SPEC §1), language switcher, user menu with settings and logout. */
@@ -93,9 +98,7 @@ export function AppHeader({ title, user }: { title: string; user: User | null })
       ) : (
         <span style={{ flex: 1 }} />
       )}
-      <div className={styles.onTheme}>
-        <LanguageSwitcher />
-      </div>
+      <LanguageSwitcher className={styles.onTheme} />
       {user ? (
         <Menu>
           <MenuTrigger disableButtonEnhancement>

@@ -1,8 +1,9 @@
+import { RouterLink } from '@web/components/router-link';
 import { Body1 } from '@fluentui/react-components';
 import { PageHeading } from '@web/components/page-heading';
 import { ROUTES } from '@web/lib/routes';
 import { useTranslation } from 'react-i18next';
-import { Link, useMatches } from 'react-router';
+import { useMatches } from 'react-router';
 
 /** Placeholder for menu areas that are not built yet, so every menu entry leads somewhere. */
 export function ComingSoonPage() {
@@ -14,7 +15,7 @@ export function ComingSoonPage() {
       <PageHeading focusOnMount>{handle?.titleKey ? t(handle.titleKey) : t('shell:comingSoon.title')}</PageHeading>
       <Body1 as="p">{t('shell:comingSoon.text')}</Body1>
       <p>
-        <Link to={ROUTES.inbox}>{t('shell:comingSoon.backToInbox')}</Link>
+        <RouterLink to={ROUTES.inbox}>{t('shell:comingSoon.backToInbox')}</RouterLink>
       </p>
     </>
   );

@@ -1,10 +1,11 @@
+import { RouterLink } from '@web/components/router-link';
 import { Button, Spinner } from '@fluentui/react-components';
 import { PageHeading } from '@web/components/page-heading';
 import { currentLanguage } from '@web/lib/i18n';
 import { ROUTES } from '@web/lib/routes';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, Navigate } from 'react-router';
+import { Navigate } from 'react-router';
 import { useLoginDisclaimer } from '../api/login-disclaimer';
 import { AuthCard, authFormStyle } from '../auth-layout';
 import { AuthMessageBar } from '../auth-message';
@@ -39,9 +40,9 @@ export function LoginDisclaimerPage() {
         <Button appearance="primary" onClick={() => void accept()} disabled={pending}>
           {t('auth:disclaimer.accept')}
         </Button>
-        <Link to={ROUTES.login} onClick={() => loginFlow.reset()}>
+        <RouterLink to={ROUTES.login} onClick={() => loginFlow.reset()}>
           {t('auth:disclaimer.decline')}
-        </Link>
+        </RouterLink>
       </div>
     </AuthCard>
   );

@@ -1,11 +1,12 @@
-import { Body1, Button, Divider, Field, Input, Link as FluentLink } from '@fluentui/react-components';
+import { RouterLink } from '@web/components/router-link';
+import { Body1, Button, Divider, Field, Input } from '@fluentui/react-components';
 import { PageHeading } from '@web/components/page-heading';
 import { useAuthState } from '@web/lib/auth';
 import { ROUTES, safeContinueTarget } from '@web/lib/routes';
 import { focusFirstInvalid, requiredMessage } from '@web/lib/validation';
 import { useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, Navigate, useSearchParams } from 'react-router';
+import { Navigate, useSearchParams } from 'react-router';
 import { useSsoInfo } from '../api/sso-info';
 import { AuthCard, authFormStyle } from '../auth-layout';
 import { AuthMessageBar } from '../auth-message';
@@ -59,9 +60,7 @@ export function LoginPage() {
           <Input name="password" type="password" autoComplete="current-password" value={password} onChange={(_e, data) => setPassword(data.value)} />
         </Field>
         <Body1>
-          <FluentLink as="span" inline>
-            <Link to={ROUTES.requestResetPassword}>{t('auth:login.forgotPassword')}</Link>
-          </FluentLink>
+          <RouterLink to={ROUTES.requestResetPassword}>{t('auth:login.forgotPassword')}</RouterLink>
         </Body1>
         <Button type="submit" appearance="primary" disabled={pending}>
           {pending ? t('auth:login.submitting') : t('auth:login.submit')}
@@ -76,7 +75,7 @@ export function LoginPage() {
         </>
       ) : null}
       <Body1 as="p" style={{ marginTop: 16 }}>
-        <Link to={ROUTES.terms}>{t('auth:terms.link')}</Link>
+        <RouterLink to={ROUTES.terms}>{t('auth:terms.link')}</RouterLink>
       </Body1>
     </AuthCard>
   );

@@ -1,3 +1,4 @@
+import { RouterLink } from '@web/components/router-link';
 import { Button, Field, Input } from '@fluentui/react-components';
 import { isApiError } from '@shared/api/api-error';
 import { PageHeading } from '@web/components/page-heading';
@@ -6,7 +7,7 @@ import { ROUTES } from '@web/lib/routes';
 import { emailMessage, focusFirstInvalid } from '@web/lib/validation';
 import { useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate } from 'react-router';
+import { useNavigate } from 'react-router';
 import { requestPasswordReset } from '../api/password-reset';
 import { AuthCard, authFormStyle } from '../auth-layout';
 import { AuthMessageBar } from '../auth-message';
@@ -54,7 +55,7 @@ export function RequestResetPasswordPage() {
         <Button type="submit" appearance="primary" disabled={pending}>
           {t('auth:requestReset.submit')}
         </Button>
-        <Link to={ROUTES.login}>{t('auth:common.backToLogin')}</Link>
+        <RouterLink to={ROUTES.login}>{t('auth:common.backToLogin')}</RouterLink>
       </form>
     </AuthCard>
   );
@@ -66,7 +67,7 @@ export function RequestResetPasswordSuccessPage() {
     <AuthCard>
       <PageHeading focusOnMount>{t('auth:requestReset.successTitle')}</PageHeading>
       <p>{t('auth:requestReset.successText')}</p>
-      <Link to={ROUTES.login}>{t('auth:common.backToLogin')}</Link>
+      <RouterLink to={ROUTES.login}>{t('auth:common.backToLogin')}</RouterLink>
     </AuthCard>
   );
 }

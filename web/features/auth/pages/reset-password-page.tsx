@@ -1,3 +1,4 @@
+import { RouterLink } from '@web/components/router-link';
 import { Button, Spinner } from '@fluentui/react-components';
 import { isApiError } from '@shared/api/api-error';
 import { Alert } from '@web/components/alert';
@@ -7,7 +8,7 @@ import { ROUTES } from '@web/lib/routes';
 import { focusFirstInvalid, newPasswordMessages } from '@web/lib/validation';
 import { useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate, useSearchParams } from 'react-router';
+import { useNavigate, useSearchParams } from 'react-router';
 import { usePasswordPolicy } from '../api/password-policy';
 import { confirmPasswordReset, usePasswordResetToken } from '../api/password-reset';
 import { AuthCard, authFormStyle } from '../auth-layout';
@@ -60,7 +61,7 @@ export function ResetPasswordPage() {
       {invalid ? (
         <>
           <Alert type="error">{t('auth:resetPassword.invalidLink')}</Alert>
-          <Link to={ROUTES.requestResetPassword}>{t('auth:resetPassword.requestNew')}</Link>
+          <RouterLink to={ROUTES.requestResetPassword}>{t('auth:resetPassword.requestNew')}</RouterLink>
         </>
       ) : tokenCheck.data ? (
         <form ref={formRef} onSubmit={submit} noValidate style={authFormStyle}>
@@ -80,7 +81,7 @@ export function ResetPasswordSuccessPage() {
     <AuthCard>
       <PageHeading focusOnMount>{t('auth:resetPassword.successTitle')}</PageHeading>
       <p>{t('auth:resetPassword.successText')}</p>
-      <Link to={ROUTES.login}>{t('auth:common.toLogin')}</Link>
+      <RouterLink to={ROUTES.login}>{t('auth:common.toLogin')}</RouterLink>
     </AuthCard>
   );
 }

@@ -1,9 +1,10 @@
+import { RouterLink } from '@web/components/router-link';
 import { Button, Checkbox } from '@fluentui/react-components';
 import { PageHeading } from '@web/components/page-heading';
 import { ROUTES } from '@web/lib/routes';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate } from 'react-router';
+import { useNavigate } from 'react-router';
 import { AuthCard, authFormStyle } from '../auth-layout';
 
 /** Terms of use and privacy agreement (SPEC §2). Agreeing continues to the sign-in. */
@@ -27,7 +28,7 @@ export function TermsPage() {
         <Button appearance="primary" disabled={!agreed} onClick={() => navigate(ROUTES.login)}>
           {t('auth:terms.continue')}
         </Button>
-        <Link to={ROUTES.login}>{t('auth:common.backToLogin')}</Link>
+        <RouterLink to={ROUTES.login}>{t('auth:common.backToLogin')}</RouterLink>
       </div>
     </AuthCard>
   );

@@ -1,3 +1,4 @@
+import { RouterLink } from '@web/components/router-link';
 import { Button, Field, Input } from '@fluentui/react-components';
 import { AUTH_APP_CODE_LENGTH } from '@shared/contract/constants';
 import { PageHeading } from '@web/components/page-heading';
@@ -5,7 +6,7 @@ import { ROUTES } from '@web/lib/routes';
 import { focusFirstInvalid, sixDigitCodeMessage } from '@web/lib/validation';
 import { useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, Navigate } from 'react-router';
+import { Navigate } from 'react-router';
 import { AuthCard, authFormStyle } from '../auth-layout';
 import { AuthMessageBar } from '../auth-message';
 import { loginFlow, type AuthMessage } from '../login-flow';
@@ -50,7 +51,7 @@ export function TotpAuthenticationPage() {
         <Button type="submit" appearance="primary" disabled={pending}>
           {t('auth:totp.submit')}
         </Button>
-        <Link to={ROUTES.login}>{t('auth:common.backToLogin')}</Link>
+        <RouterLink to={ROUTES.login}>{t('auth:common.backToLogin')}</RouterLink>
       </form>
     </AuthCard>
   );

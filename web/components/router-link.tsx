@@ -1,0 +1,20 @@
+import { Link as FluentLink } from '@fluentui/react-components';
+import type { MouseEvent, ReactNode } from 'react';
+import { useHref, useLinkClickHandler, type To } from 'react-router';
+
+/** A Fluent-styled link that navigates client-side (one interactive element, not a link in a link). */
+export function RouterLink({ to, children, onClick, replace }: { to: To; children: ReactNode; onClick?: () => void; replace?: boolean }) {
+  const href = useHref(to);
+  const navigate = useLinkClickHandler<HTMLAnchorElement>(to, { replace });
+  return (
+    <FluentLink
+      href={href}
+      onClick={(event: MouseEvent<HTMLAnchorElement>) => {
+        onClick?.();
+        navigate(event);
+      }}
+    >
+      {children}
+    </FluentLink>
+  );
+}
