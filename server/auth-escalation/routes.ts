@@ -25,6 +25,7 @@ import { RATE_LIMIT_BUCKETS } from '../security/rate-limiter';
 import { generateTotpSecret, qrCodeDataUrl, totpUri } from '../security/totp';
 import { loadPasswordPolicy } from '../users/password-policy';
 import { hashPassword, verifyPassword } from '../users/passwords';
+import { scheduleEscalationCleanup } from './cleanup';
 import { confirmPasswordReset, rateLimitExceeded, requestPasswordReset, resetTokenState } from './password-reset';
 import { authenticatePreLogin } from './pre-login-credentials';
 
@@ -59,6 +60,8 @@ function notifyPasswordChanged(app: FastifyInstance, user: { email: string; lang
 
 /** Pre-login escalation calls, password reset and the user's own password/TOTP changes. */
 export const authEscalationRoutes: FastifyPluginAsyncZod = async (app) => {
+  scheduleEscalationCleanup(app);
+
   app.get(
     `${API_BASE}${PATHS.captcha}`,
     {

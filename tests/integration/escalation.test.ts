@@ -2,6 +2,7 @@ import { Secret, TOTP } from 'otpauth';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AUTHORIZATION_ERROR as CODE } from '@shared/contract/errors';
 import { SETTING_KEYS } from '@shared/contract/settings';
+import { cleanUpEscalations } from '@server/auth-escalation/cleanup';
 import type { CaptchaResponse, DisclaimerResponse, TotpRegistrationResponse } from '@shared/contract/auth-escalation';
 import { addressedTo, extractVerificationCode, readMailbox, waitForMailboxMail } from '@tests/support/mailbox';
 import { startTestServer, type TestServer } from '@tests/support/server';
@@ -217,5 +218,25 @@ describe('public pre-login information', () => {
     const raw = await fetch(`${server.url}/dev/mailbox/${mail.id}?format=eml`);
     expect(raw.headers.get('content-type')).toContain('message/rfc822');
     expect((await fetch(`${server.url}/dev/mailbox/..%2F..%2Fetc%2Fpasswd`)).status).toBe(404);
+  });
+});
+
+describe('cleanup', () => {
+  it('removes expired captchas, old rate-limit events, spent tokens and expired codes', async () => {
+    const db = server.app.db;
+    const jane = await createUser(server, { username: 'jane' });
+    const long = Date.now() - 2 * 24 * 60 * 60_000;
+    await db.insertInto('captchas').values({ id: 'old', answer: 'x', expires_at: long }).execute();
+    await newCaptcha();
+    await db.insertInto('rate_limit_events').values({ bucket: 'login-failure:ip', subject: 'x', created_at: long }).execute();
+    await db.insertInto('password_reset_tokens').values({ token_hash: 'h', user_id: jane.id, created_at: long, expires_at: long, used_at: null }).execute();
+    await db.insertInto('verification_codes').values({ user_id: jane.id, code_hash: 'h', salt: 's', attempts: 0, sent_at: long, expires_at: long }).execute();
+
+    await cleanUpEscalations(server.app);
+    expect((await db.selectFrom('captchas').select('id').execute()).map((r) => r.id)).not.toContain('old');
+    expect(await db.selectFrom('captchas').select('id').execute()).toHaveLength(1);
+    expect(await db.selectFrom('rate_limit_events').selectAll().where('subject', '=', 'x').execute()).toEqual([]);
+    expect(await db.selectFrom('password_reset_tokens').selectAll().execute()).toEqual([]);
+    expect(await db.selectFrom('verification_codes').selectAll().execute()).toEqual([]);
   });
 });

@@ -1,0 +1,30 @@
+import type { FastifyInstance } from 'fastify';
+import '../security/tables';
+
+/**
+ * Sweeps what the escalations leave behind: expired captchas, old rate-limit events,
+ * spent or expired reset tokens and verification codes. Each server instance runs it;
+ * the deletes are idempotent, so several instances sharing a database do no harm.
+ */
+
+/** Often enough to keep the tables small, rare enough to cost nothing. */
+export const ESCALATION_CLEANUP_INTERVAL_MS = 10 * 60_000;
+/** Longer than any rate-limit window we use (the longest is one hour). */
+const RATE_LIMIT_EVENT_MAX_AGE_MS = 24 * 60 * 60_000;
+/** Used reset tokens are kept a day, so a reused link still answers "used" (410) rather than "unknown". */
+const SPENT_TOKEN_MAX_AGE_MS = 24 * 60 * 60_000;
+
+export async function cleanUpEscalations(app: FastifyInstance, now = Date.now()): Promise<void> {
+  await app.captchas.prune();
+  await app.rateLimiter.prune(RATE_LIMIT_EVENT_MAX_AGE_MS);
+  await app.db.deleteFrom('password_reset_tokens').where('expires_at', '<=', now - SPENT_TOKEN_MAX_AGE_MS).execute();
+  await app.db.deleteFrom('verification_codes').where('expires_at', '<=', now).execute();
+}
+
+export function scheduleEscalationCleanup(app: FastifyInstance): void {
+  const timer = setInterval(() => {
+    cleanUpEscalations(app).catch((err: unknown) => app.log.warn({ err }, 'escalation cleanup failed'));
+  }, ESCALATION_CLEANUP_INTERVAL_MS);
+  timer.unref();
+  app.addHook('onClose', async () => clearInterval(timer));
+}
