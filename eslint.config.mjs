@@ -120,4 +120,22 @@ export default tseslint.config(
       ],
     },
   },
+  // Unit tests beside shared modules may read the committed fixtures they check (tests/fixtures/**,
+  // e.g. the crypto known-answer vectors shared with the Chromium tests); nothing else under tests/.
+  {
+    files: ['shared/**/*.test.ts'],
+    rules: {
+      'boundaries/element-types': ['error', { default: 'disallow', rules: [...importRules, { from: allShared, allow: ['tests'] }] }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['node:*'], message: 'shared/ runs in browsers and the add-in: no Node built-ins.' },
+            { group: ['react', 'react-dom', 'react/*', '@fluentui/*'], message: 'shared/ has no UI.' },
+            { regex: '(^@tests/|(^|/)tests/)(?!fixtures/)', message: 'Tests in shared/ may import only tests/fixtures.' },
+          ],
+        },
+      ],
+    },
+  },
 );
