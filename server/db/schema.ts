@@ -46,7 +46,6 @@ export interface SettingsTable {
   updated_at: number;
 }
 
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;

@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import { API_BASE } from '@shared/contract/constants';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import fp from 'fastify-plugin';
 import { notFound } from '../core/http-error';
 import { htmlPage } from '../pages/html';
 
@@ -44,8 +44,9 @@ declare module 'fastify' {
  * The built web client (webpack writes `dist/web`): `/webjars/*` as static files, `/`
  * and every other HTML navigation as index.html (SPA fallback, in the 404 handler).
  */
-export function webClientRoutes(webRoot: string): FastifyPluginAsyncZod {
-  return async (app) => {
+export function webClientRoutes(webRoot: string) {
+  // fastify-plugin: reply.sendFile and app.webClient must reach the root's 404 handler.
+  return fp(async (app: FastifyInstance) => {
     const root = resolve(webRoot);
     app.decorate('webClient', { root, built: () => existsSync(join(root, 'index.html')) });
     // serve:false: our own routes serve the files, so they carry access declarations.
@@ -63,5 +64,5 @@ export function webClientRoutes(webRoot: string): FastifyPluginAsyncZod {
         .type('text/html; charset=utf-8')
         .send(htmlPage({ lang: 'en', title: 'Kuvert', body: '<h1>Kuvert</h1><p>The web client is not built yet: run <code>npm run build</code>.</p>' }));
     });
-  };
+  }, { name: 'kuvert-web-client' });
 }

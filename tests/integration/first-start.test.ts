@@ -1,0 +1,112 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { CONFIG_KEYS } from '@shared/contract/config';
+import { SETTING_KEYS } from '@shared/contract/settings';
+import { ensureFirstAdmin, GENERATED_ADMIN_EMAIL } from '@server/setup/first-admin';
+import { startTestServer, type TestServer } from '@tests/support/server';
+import { afterEach, describe, expect, it } from 'vitest';
+import { call, postAuth, signIn } from './core-helpers';
+
+let server: TestServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+const profile = async (s: TestServer) => (await (await fetch(`${s.url}/api/2/config/profile`)).json()).config;
+const wizardForm = (fields: Record<string, string>) =>
+  new URLSearchParams({ organisation: 'Acme', email: 'boss@acme.test', password: 'Wizard-Passw0rd', passwordRepeat: 'Wizard-Passw0rd', mailTransport: 'mailbox', ...fields });
+
+describe('installation wizard', () => {
+  it('runs on an empty database: wizard unfinished, form in de/en/fr', async () => {
+    server = await startTestServer({ admin: false });
+    expect((await profile(server))[CONFIG_KEYS.wizardFinished]).toBe(false);
+    const en = await fetch(`${server.url}/webui/wizard`);
+    expect(en.status).toBe(200);
+    expect(await en.text()).toContain('First administrator');
+    const de = await fetch(`${server.url}/webui/wizard`, { headers: { 'accept-language': 'de-AT,de;q=0.9' } });
+    expect(await de.text()).toContain('lang="de"');
+    const fr = await fetch(`${server.url}/webui/wizard?lang=fr`);
+    expect(await fr.text()).toContain('Premier administrateur');
+  });
+
+  it('refuses a weak password, mismatching passwords and a bad SMTP URL, with the form again', async () => {
+    server = await startTestServer({ admin: false });
+    const attempts: Record<string, string>[] = [{ password: 'weak', passwordRepeat: 'weak' }, { passwordRepeat: 'Other-Passw0rd' }, { mailTransport: 'smtp', smtpUrl: 'not a url' }, { email: 'nope' }];
+    for (const fields of attempts) {
+      const response = await fetch(`${server.url}/webui/wizard`, { method: 'POST', body: wizardForm(fields), redirect: 'manual' });
+      expect(response.status, JSON.stringify(fields)).toBe(400);
+      expect(await response.text()).toContain('role="alert"');
+    }
+    expect((await profile(server))[CONFIG_KEYS.wizardFinished]).toBe(false);
+  });
+
+  it('creates the first admin, stores organisation and mail, finishes, redirects to /auth/login', async () => {
+    server = await startTestServer({ admin: false });
+    const response = await fetch(`${server.url}/webui/wizard`, {
+      method: 'POST',
+      body: wizardForm({ mailTransport: 'smtp', smtpUrl: 'smtp://relay.acme.test:587' }),
+      redirect: 'manual',
+    });
+    expect(response.status).toBe(303);
+    expect(response.headers.get('location')).toBe('/auth/login');
+    expect((await profile(server))[CONFIG_KEYS.wizardFinished]).toBe(true);
+    expect(await server.app.settings.get(SETTING_KEYS.organisationName)).toBe('Acme');
+    expect(await server.app.settings.get(SETTING_KEYS.mailTransport)).toBe('smtp');
+    const admin = await signIn(server, 'boss@acme.test', 'Wizard-Passw0rd');
+    expect((await call(server, admin, 'GET', '/api/2/admin/settings')).status).toBe(200);
+    // Once finished, the wizard only points at the login page.
+    const again = await fetch(`${server.url}/webui/wizard`, { redirect: 'manual' });
+    expect(again.status).toBe(303);
+    const replay = await fetch(`${server.url}/webui/wizard`, { method: 'POST', body: wizardForm({ email: 'evil@acme.test' }), redirect: 'manual' });
+    expect(replay.status).toBe(303);
+    expect((await postAuth(server, 'evil@acme.test', 'Wizard-Passw0rd')).response.status).toBe(401);
+  });
+
+  it('the non-interactive path creates the admin and finishes the wizard; a generated password works', async () => {
+    server = await startTestServer({ admin: false });
+    const result = await ensureFirstAdmin(server.app, { generateIfMissing: true });
+    expect(result.created?.email).toBe(GENERATED_ADMIN_EMAIL);
+    expect(result.created?.password.length).toBeGreaterThanOrEqual(16);
+    expect((await profile(server))[CONFIG_KEYS.wizardFinished]).toBe(true);
+    expect((await postAuth(server, GENERATED_ADMIN_EMAIL, result.created!.password)).response.status).toBe(200);
+    // A second start creates nobody and prints nothing.
+    expect(await ensureFirstAdmin(server.app, { generateIfMissing: true })).toEqual({});
+  });
+});
+
+describe('legacy pages and the web client', () => {
+  it('serves keepAlive, logo and favicon; other /webui pages redirect, none 404s', async () => {
+    server = await startTestServer();
+    expect((await fetch(`${server.url}/webui/keepAlive.html`)).status).toBe(200);
+    const logo = await fetch(`${server.url}/webui/logo.svg`);
+    expect(logo.status).toBe(200);
+    expect(logo.headers.get('content-type')).toMatch(/image\/svg\+xml/);
+    expect((await fetch(`${server.url}/webui/favicon.ico`)).status).toBe(200);
+    for (const path of ['/webui/settings', '/webui/admin/users', '/webui/sso', '/webui/signup', '/webui/twoFactor', '/webui/whatever/else', '/webui']) {
+      const response = await fetch(`${server.url}${path}`, { redirect: 'manual' });
+      expect([301, 302, 303], path).toContain(response.status);
+    }
+  });
+
+  it('serves the built client: /, SPA routes, /webjars assets; API paths stay JSON 404', async () => {
+    const webRoot = join(process.env.TMPDIR ?? '/tmp', `kuvert-web-${Date.now()}`);
+    await mkdir(join(webRoot, 'webjars'), { recursive: true });
+    await writeFile(join(webRoot, 'index.html'), '<!doctype html><title>Kuvert SPA</title>');
+    await writeFile(join(webRoot, 'webjars', 'main.0123abcd.js'), 'console.log(1)');
+    server = await startTestServer({ config: { webRoot } });
+    for (const path of ['/', '/secumails/inbox', '/auth/login?continue=%2Fsettings']) {
+      const response = await fetch(`${server.url}${path}`, { headers: { accept: 'text/html' } });
+      expect(response.status, path).toBe(200);
+      expect(await response.text()).toContain('Kuvert SPA');
+    }
+    const asset = await fetch(`${server.url}/webjars/main.0123abcd.js`);
+    expect(asset.status).toBe(200);
+    expect(asset.headers.get('content-type')).toMatch(/javascript/);
+    expect((await fetch(`${server.url}/webjars/missing.js`)).status).toBe(404);
+    expect((await fetch(`${server.url}/webjars/../index.html`)).status).not.toBe(500);
+    const api = await fetch(`${server.url}/api/2/nothing`, { headers: { accept: 'text/html' } });
+    expect(api.status).toBe(404);
+    expect(api.headers.get('content-type')).toMatch(/json/);
+  });
+});
