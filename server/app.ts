@@ -18,6 +18,7 @@ import { openDatabase, type DatabaseHandle } from './db/database';
 import { migrateToLatest } from './db/migrate';
 import { authEscalationRoutes } from './auth-escalation/routes';
 import { devMailboxRoutes } from './mail/dev-mailbox-routes';
+import { mailSettingsFrom } from './mail/mail-settings';
 import { createMailer, type Mailer } from './mail/mailer';
 import { adminRoutes } from './routes/admin-routes';
 import { authRoutes } from './routes/auth-routes';
@@ -95,7 +96,7 @@ async function assemble(app: FastifyInstance, options: BuildAppOptions, database
   installBodyParsers(app);
 
   // Services (fastify/demo style: on the instance, created once).
-  const mailer = options.mailer ?? createMailer({ dataDir: config.dataDir, smtpUrl: config.smtpUrl });
+  const mailer = options.mailer ?? createMailer({ dataDir: config.dataDir, smtpUrl: config.smtpUrl, settings: mailSettingsFrom(createSettingsStore(db)) });
   const sessions = createSessionsStore(db);
   app.decorate('config', config);
   app.decorate('db', db);

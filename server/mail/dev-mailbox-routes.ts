@@ -10,8 +10,8 @@ import { listMailboxMessages, readMailboxEntry, readMailboxRaw } from './mailbox
  * only while mail goes to that folder: with SMTP it answers 404.
  */
 export const devMailboxRoutes: FastifyPluginAsyncZod = async (app) => {
-  const folder = () => {
-    if (app.mailer.transport !== 'mailbox' || !app.mailer.mailboxFolder) throw notFound();
+  const folder = async () => {
+    if ((await app.mailer.activeTransport()) !== 'mailbox') throw notFound();
     return app.mailer.mailboxFolder;
   };
 
@@ -22,7 +22,7 @@ export const devMailboxRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: { summary: 'Development mailbox: mails written to the local folder, newest first', tags: ['dev'], hide: true },
     },
     async (_request, reply) => {
-      const entries = await listMailboxMessages(folder());
+      const entries = await listMailboxMessages(await folder());
       const rows = entries
         .map(
           (e) =>
@@ -55,7 +55,7 @@ export const devMailboxRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const dir = folder();
+      const dir = await folder();
       void reply.header('cache-control', 'no-store');
       if (request.query.format === 'eml') {
         const raw = await readMailboxRaw(dir, request.params.id);

@@ -5,13 +5,25 @@ import type { Language } from '@shared/contract/constants';
 import { writeMailboxMessage } from './mailbox-folder';
 import { renderMail, type MailTemplateData, type MailTemplateName } from './templates';
 
+/** Mail settings chosen at run time (installation wizard, admin settings). */
+export interface MailRuntimeSettings {
+  transport?: 'mailbox' | 'smtp' | null;
+  smtpUrl?: string | null;
+  from?: string | null;
+}
+
 export interface MailerConfig {
   /** Data folder; the local mailbox is `<dataDir>/mailbox`. */
   dataDir: string;
-  /** `smtp://user:pass@host:port` or `smtps://...`. When set, mail goes out by SMTP instead of the folder. */
+  /**
+   * NB: secret (may hold a password), never logged. `smtp://user:pass@host:port` or
+   * `smtps://...`. When set (SMTP_URL), mail goes out by SMTP whatever the settings say.
+   */
   smtpUrl?: string | undefined;
-  /** Sender address. */
+  /** Sender address; a `from` from the settings wins over it. */
   from?: string | undefined;
+  /** Read before each mail: the wizard's choice of transport, SMTP URL and sender. */
+  settings?: (() => Promise<MailRuntimeSettings>) | undefined;
   /** Attempts per mail before giving up (default 3). */
   maxAttempts?: number | undefined;
   /** Delay before the 2nd attempt; doubles each time (default 500 ms). */
@@ -27,16 +39,19 @@ export interface MailRequest<K extends MailTemplateName> {
 
 export interface SentMail {
   messageId: string;
-  /** Id of the file in the local mailbox, when that transport is active. */
+  /** Id of the file in the local mailbox, when that transport was used. */
   mailboxId?: string;
 }
 
 export type MailTransportKind = 'mailbox' | 'smtp';
 
 export interface Mailer {
+  /** The transport chosen by the configuration alone (SMTP_URL set or not). */
   readonly transport: MailTransportKind;
-  /** The local mailbox folder, or null when mail goes out by SMTP. */
-  readonly mailboxFolder: string | null;
+  /** The local mailbox folder (where mail goes while no SMTP is chosen). */
+  readonly mailboxFolder: string;
+  /** The transport the next mail will take, settings included. */
+  activeTransport(): Promise<MailTransportKind>;
   send<K extends MailTemplateName>(mail: MailRequest<K>): Promise<SentMail>;
   close(): Promise<void>;
 }
@@ -59,41 +74,66 @@ export function mailboxFolderOf(dataDir: string): string {
   return join(dataDir, 'mailbox');
 }
 
+type SmtpTransport = ReturnType<typeof createTransport>;
+
+interface Route {
+  kind: MailTransportKind;
+  smtpUrl: string | null;
+  from: string;
+}
+
 export function createMailer(config: MailerConfig): Mailer {
-  const from = config.from ?? DEFAULT_FROM;
   const maxAttempts = Math.max(1, config.maxAttempts ?? DEFAULT_MAX_ATTEMPTS);
   const baseDelay = config.retryBaseDelayMs ?? DEFAULT_RETRY_BASE_DELAY_MS;
-  const smtp = config.smtpUrl ? createTransport(config.smtpUrl) : null;
+  const mailboxFolder = mailboxFolderOf(config.dataDir);
+  // One transport per URL: a changed setting gets a new one, the old one is closed at the end.
+  const smtpTransports = new Map<string, SmtpTransport>();
   // Builds the raw message for the folder with nodemailer's own composer, so the .eml
   // is exactly what SMTP would have carried.
   const composer = createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
-  const mailboxFolder = smtp ? null : mailboxFolderOf(config.dataDir);
 
-  async function deliverOnce<K extends MailTemplateName>(mail: MailRequest<K>): Promise<SentMail> {
+  const smtpFor = (url: string): SmtpTransport => {
+    let transport = smtpTransports.get(url);
+    if (!transport) {
+      transport = createTransport(url);
+      smtpTransports.set(url, transport);
+    }
+    return transport;
+  };
+
+  async function route(): Promise<Route> {
+    const settings = config.settings ? await config.settings() : {};
+    const from = settings.from || config.from || DEFAULT_FROM;
+    if (config.smtpUrl) return { kind: 'smtp', smtpUrl: config.smtpUrl, from };
+    if (settings.transport === 'smtp' && settings.smtpUrl) return { kind: 'smtp', smtpUrl: settings.smtpUrl, from };
+    return { kind: 'mailbox', smtpUrl: null, from };
+  }
+
+  async function deliverOnce<K extends MailTemplateName>(mail: MailRequest<K>, via: Route): Promise<SentMail> {
     const rendered = renderMail(mail.template, mail.language, mail.data);
-    const message = { from, to: mail.to, subject: rendered.subject, text: rendered.text, html: rendered.html };
-    if (smtp) {
-      const info = await smtp.sendMail(message);
+    const message = { from: via.from, to: mail.to, subject: rendered.subject, text: rendered.text, html: rendered.html };
+    if (via.smtpUrl) {
+      const info = await smtpFor(via.smtpUrl).sendMail(message);
       return { messageId: info.messageId };
     }
     const info = await composer.sendMail(message);
     const raw = info.message as unknown as Uint8Array;
-    const entry = await writeMailboxMessage(
-      mailboxFolder as string,
-      { to: mail.to, subject: rendered.subject, text: rendered.text },
-      raw,
-    );
+    const entry = await writeMailboxMessage(mailboxFolder, { to: mail.to, subject: rendered.subject, text: rendered.text }, raw);
     return { messageId: info.messageId, mailboxId: entry.id };
   }
 
   return {
-    transport: smtp ? 'smtp' : 'mailbox',
+    transport: config.smtpUrl ? 'smtp' : 'mailbox',
     mailboxFolder,
+    async activeTransport() {
+      return (await route()).kind;
+    },
     async send(mail) {
+      const via = await route();
       let lastError: unknown;
       for (let attempt = 1; attempt <= maxAttempts; attempt++) {
         try {
-          return await deliverOnce(mail);
+          return await deliverOnce(mail, via);
         } catch (error) {
           lastError = error;
           if (attempt < maxAttempts) await sleep(baseDelay * 2 ** (attempt - 1));
@@ -102,7 +142,7 @@ export function createMailer(config: MailerConfig): Mailer {
       throw new MailDeliveryError(mail.template, maxAttempts, lastError);
     },
     async close() {
-      smtp?.close();
+      for (const transport of smtpTransports.values()) transport.close();
       composer.close();
     },
   };

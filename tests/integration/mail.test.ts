@@ -7,6 +7,8 @@ import { createMailer, MailDeliveryError } from '@server/mail/mailer';
 import { listMailboxMessages } from '@server/mail/mailbox-folder';
 import { startTestSmtpServer, type TestSmtpServer } from '@tests/support/smtp';
 import { extractLink, extractVerificationCode, readMailbox } from '@tests/support/mailbox';
+import { startTestServer } from '@tests/support/server';
+import { SETTING_KEYS } from '@shared/contract/settings';
 
 const SUBJECT_WORDS = { de: 'Bestätigungscode', en: 'verification code', fr: 'code de vérification' } as const;
 
@@ -32,7 +34,7 @@ describe('mail through a real SMTP server', () => {
     expect(mail.html).toContain('<p>123456</p>');
     expect(mail.html).toContain(`lang="${language}"`);
     expect(mailer.transport).toBe('smtp');
-    expect(mailer.mailboxFolder).toBeNull();
+    expect(await mailer.activeTransport()).toBe('smtp');
     await mailer.close();
   });
 
@@ -108,5 +110,47 @@ describe('mail to the local mailbox folder', () => {
     expect(listed[0]!.to).toBe('code@example.test');
     expect(listed[0]!.text).toContain('654321');
     await mailer.close();
+  });
+});
+
+describe('the running server picks its transport', () => {
+  let smtp: TestSmtpServer;
+  beforeAll(async () => {
+    smtp = await startTestSmtpServer();
+  });
+  afterAll(() => smtp.close());
+
+  const requestReset = (url: string, email: string) =>
+    fetch(`${url}/api/2/auth/password-reset/request`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email }) });
+
+  it('SMTP_URL: mail goes to the SMTP server and the development mailbox is gone', async () => {
+    const server = await startTestServer({ config: { smtpUrl: smtp.url } });
+    try {
+      expect((await requestReset(server.url, server.admin.email)).status).toBe(204);
+      const mail = await smtp.waitForMail((m) => JSON.stringify(m.to).includes(server.admin.email));
+      expect(mail.text).toContain(`${server.url}/auth/reset-password?token=`);
+      expect((await fetch(`${server.url}/dev/mailbox`)).status).toBe(404);
+      expect(await readMailbox(server.mailboxDir)).toEqual([]);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("the wizard's SMTP choice (settings) switches from the mailbox folder to SMTP, with its sender", async () => {
+    const server = await startTestServer();
+    try {
+      expect((await fetch(`${server.url}/dev/mailbox`)).status).toBe(200);
+      await server.app.settings.set({
+        [SETTING_KEYS.mailTransport]: 'smtp',
+        [SETTING_KEYS.mailSmtpUrl]: smtp.url,
+        [SETTING_KEYS.mailFrom]: 'Org <mail@org.example>',
+      });
+      expect((await requestReset(server.url, server.admin.email)).status).toBe(204);
+      const mail = await smtp.waitForMail((m) => JSON.stringify(m.to).includes(server.admin.email) && m.from?.text.includes('org.example') === true);
+      expect(mail.from?.text).toContain('mail@org.example');
+      expect((await fetch(`${server.url}/dev/mailbox`)).status).toBe(404);
+    } finally {
+      await server.close();
+    }
   });
 });
