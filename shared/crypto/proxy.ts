@@ -1,7 +1,7 @@
 // The page side of the crypto Worker: the same typed API as CryptoService, as messages.
 import { cryptoErrorFromCode } from './errors';
 import type { CryptoApi } from './service';
-import { CRYPTO_METHODS, transferablesOf, type CryptoCall, type CryptoMethod, type CryptoReply } from './worker-protocol';
+import { CRYPTO_METHODS, mapStreamErrors, mapStreamMembers, transferablesOf, unpackStreamError, type CryptoCall, type CryptoMethod, type CryptoReply } from './worker-protocol';
 
 /** The part of a Worker we use. */
 export interface WorkerLike {
@@ -22,7 +22,7 @@ export function createCryptoProxy(worker: WorkerLike): CryptoApi {
     const waiter = pending.get(reply.id);
     if (!waiter) return;
     pending.delete(reply.id);
-    if (reply.ok) waiter.resolve(reply.value);
+    if (reply.ok) waiter.resolve(mapStreamMembers(reply.value, (stream) => mapStreamErrors(stream, (error) => unpackStreamError(error, cryptoErrorFromCode))));
     else waiter.reject(cryptoErrorFromCode(reply.code, reply.message));
   });
   const call = (method: CryptoMethod, args: unknown) =>

@@ -37,3 +37,50 @@ export function transferablesOf(value: unknown): Transferable[] {
   if (typeof value !== 'object' || value === null) return [];
   return Object.values(value).filter((member): member is ReadableStream => typeof ReadableStream !== 'undefined' && member instanceof ReadableStream);
 }
+
+const STREAM_ERROR_PREFIX = 'kuvert-crypto-error:';
+
+/**
+ * Re-emits a stream with its errors passed through `mapError`. Errors of transferred streams are
+ * structured-cloned, which keeps only name and message; so the Worker side packs the code into the
+ * message (packStreamError) and the page side unpacks it (unpackStreamError).
+ */
+export function mapStreamErrors<T>(stream: ReadableStream<T>, mapError: (error: unknown) => unknown): ReadableStream<T> {
+  const reader = stream.getReader();
+  return new ReadableStream<T>({
+    async pull(controller) {
+      try {
+        const { done, value } = await reader.read();
+        if (done) controller.close();
+        else controller.enqueue(value);
+      } catch (error) {
+        controller.error(mapError(error));
+      }
+    },
+    cancel(reason) {
+      return reader.cancel(reason);
+    },
+  });
+}
+
+export function packStreamError(error: unknown): Error {
+  const code = typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'string' ? error.code : 'internal';
+  const message = error instanceof Error && code !== 'internal' ? error.message : 'Crypto operation failed';
+  return new Error(`${STREAM_ERROR_PREFIX}${code}:${message}`);
+}
+
+export function unpackStreamError(error: unknown, rebuild: (code: string, message: string) => Error): unknown {
+  const text = error instanceof Error ? error.message : '';
+  if (!text.startsWith(STREAM_ERROR_PREFIX)) return error;
+  const rest = text.slice(STREAM_ERROR_PREFIX.length);
+  const colon = rest.indexOf(':');
+  return rebuild(rest.slice(0, colon), rest.slice(colon + 1));
+}
+
+/** Applies `wrap` to every stream member of a (one level deep) object. */
+export function mapStreamMembers(value: unknown, wrap: (stream: ReadableStream) => ReadableStream): unknown {
+  if (typeof value !== 'object' || value === null || typeof ReadableStream === 'undefined') return value;
+  const out: Record<string, unknown> = { ...(value as Record<string, unknown>) };
+  for (const [key, member] of Object.entries(out)) if (member instanceof ReadableStream) out[key] = wrap(member);
+  return out;
+}

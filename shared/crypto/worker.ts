@@ -2,7 +2,7 @@
 // serveCryptoWorker(self); keys then live only in that Worker.
 import { CryptoError } from './errors';
 import { CryptoService, type CryptoApi } from './service';
-import { CRYPTO_METHODS, transferablesOf, type CryptoCall, type CryptoReply } from './worker-protocol';
+import { CRYPTO_METHODS, mapStreamErrors, mapStreamMembers, packStreamError, transferablesOf, type CryptoCall, type CryptoReply } from './worker-protocol';
 
 /** The part of a DedicatedWorkerGlobalScope we use (typed here so shared/ needs no worker lib). */
 export interface WorkerScopeLike {
@@ -22,7 +22,7 @@ async function answer(scope: WorkerScopeLike, service: CryptoApi, call: CryptoCa
   let reply: CryptoReply;
   try {
     const method = service[call.method] as (args: unknown) => Promise<unknown>;
-    const value = await method.call(service, call.args);
+    const value = mapStreamMembers(await method.call(service, call.args), (stream) => mapStreamErrors(stream, packStreamError));
     reply = { kind: 'kuvert-crypto-reply', id: call.id, ok: true, value };
   } catch (error) {
     // IMPORTANT: only the code and our own message cross the boundary, never a stack or a cause.
