@@ -15,6 +15,10 @@ beforeAll(async () => {
 afterAll(() => server?.close());
 
 
+it('runs on the database the environment asks for', () => {
+  expect(server.app.databaseKind).toBe(process.env.KUVERT_TEST_DATABASE_URL ? 'postgres' : 'sqlite');
+});
+
 describe('route access declarations', () => {
   it('every route of the app declares who may call it', () => {
     expect(server.app.routeTable.length).toBeGreaterThan(10);
