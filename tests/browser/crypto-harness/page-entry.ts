@@ -1,0 +1,232 @@
+// Page side of the Chromium harness: exposes checks and benchmarks on `window.kuvertCryptoHarness`.
+// The same shared/crypto code and the same fixture files as the Node tests.
+import kat from '../../fixtures/crypto/kat.json';
+import vectors from '../../fixtures/crypto/published-vectors.json';
+import { createCryptoProxy } from '@shared/crypto/proxy';
+import { CryptoError } from '@shared/crypto/errors';
+import { SECUPASS_V3_PARAMETERS, deriveV3KeyEncryptionKey } from '@shared/crypto/secupass';
+import { DEFAULT_RECORD_SIZE, STREAM_HEADER_BYTES, recordCount } from '@shared/crypto/stream-format';
+import { createDecryptStream } from '@shared/crypto/stream-decoder';
+import { bytesToStream, collectStream, createEncryptStream, encryptBytes } from '@shared/crypto/stream-encoder';
+import { sha256 } from '@shared/crypto/subtle';
+import { checkKnownAnswers, type KnownAnswers } from '@shared/crypto/test-helpers/known-answers';
+import { checkPublishedVectors } from '@shared/crypto/test-helpers/published-vectors';
+import { MUTATIONS, boundarySizes, expectedErrorCode, mutate } from '@shared/crypto/test-helpers/stream-mutations';
+
+const fileKey = new Uint8Array(32).map((_, i) => 255 - i);
+
+function pattern(length: number): Uint8Array<ArrayBuffer> {
+  const out = new Uint8Array(length);
+  for (let i = 0; i < length; i++) out[i] = (i * 7 + 3) & 0xff;
+  return out;
+}
+
+async function publishedVectors() {
+  return checkPublishedVectors(vectors as Parameters<typeof checkPublishedVectors>[0]);
+}
+
+async function knownAnswers() {
+  return checkKnownAnswers(kat as unknown as KnownAnswers);
+}
+
+/** Every mutation at every boundary size; returns the code each produced next to the expected one. */
+async function mutations(recordSize: number, n: number) {
+  const results: { size: number; mutation: string; expected: string; actual: string }[] = [];
+  for (const size of boundarySizes(recordSize, n)) {
+    const ciphertext = await encryptBytes(pattern(size), { fileKey, recordSize });
+    const expectedHeaderHash = await sha256(ciphertext.subarray(0, STREAM_HEADER_BYTES));
+    for (const mutation of MUTATIONS) {
+      const mutated = mutate(ciphertext, size, recordSize, mutation);
+      if (!mutated) continue;
+      let actual = 'accepted';
+      try {
+        await collectStream(bytesToStream(mutated, 8192).pipeThrough(createDecryptStream({ fileKey, plaintextLength: size, expectedHeaderHash })));
+      } catch (error) {
+        actual = error instanceof CryptoError ? error.code : `other: ${String(error)}`;
+      }
+      results.push({ size, mutation, expected: expectedErrorCode(mutation, recordCount(size, recordSize)), actual });
+    }
+  }
+  return results;
+}
+
+function newWorker(): Worker {
+  return new Worker('/worker.js', { type: 'module' });
+}
+
+/** A full exchange through ONE dedicated Worker; reports what the page could see. */
+async function workerScenario() {
+  const api = createCryptoProxy(newWorker());
+  const alice = await api.setupSecuPass({ userId: 'alice', passphrase: 'alice passphrase' });
+  const bob = await api.setupSecuPass({ userId: 'bob', passphrase: 'bob passphrase' });
+  const fileKeyHandle = await api.generateFileKey();
+  const binding = { contextId: 'delivery-1', fileId: 'file-1', recipientKeyId: bob.keys.encryption.keyId };
+  const wrapped = await api.wrapFileKey({ fileKey: fileKeyHandle.handle, recipientPublicKey: bob.keys.encryption.publicKey, binding });
+  const plaintext = pattern(DEFAULT_RECORD_SIZE * 2 + 5);
+  const { ciphertext } = await api.encryptStream({ fileKey: fileKeyHandle.handle, plaintext: bytesToStream(plaintext) });
+  const ciphertextBytes = await collectStream(ciphertext);
+  const { headerSha256 } = await api.headerSha256({ header: ciphertextBytes.slice(0, STREAM_HEADER_BYTES) });
+  const signed = await api.signManifest({
+    signingKey: alice.keys.signing.handle,
+    manifest: { version: 1, contextId: 'delivery-1', senderUserId: 'alice', signerKeyId: alice.keys.signing.keyId, createdAt: '2026-01-01T00:00:00Z', files: [{ fileId: 'file-1', name: 'a', size: plaintext.length, headerSha256 }] },
+  });
+  const manifest = await api.verifyManifest({ signerPublicKey: alice.keys.signing.publicKey, signed });
+  const opened = await api.unwrapFileKey({ privateKey: bob.keys.encryption.handle, wrapped, binding });
+  const { plaintext: decrypted } = await api.decryptStream({
+    fileKey: opened.handle,
+    ciphertext: bytesToStream(ciphertextBytes),
+    plaintextLength: manifest.files[0]?.size ?? 0,
+    expectedHeaderSha256: headerSha256,
+  });
+  const back = await collectStream(decrypted);
+  const tampered = ciphertextBytes.slice();
+  tampered[STREAM_HEADER_BYTES + 10] = (tampered[STREAM_HEADER_BYTES + 10] ?? 0) ^ 1;
+  let tamperedCode = 'accepted';
+  try {
+    const { plaintext: bad } = await api.decryptStream({ fileKey: opened.handle, ciphertext: bytesToStream(tampered) });
+    await collectStream(bad);
+  } catch (error) {
+    tamperedCode = error instanceof CryptoError ? error.code : String(error);
+  }
+  let wrongPassphraseCode = 'accepted';
+  try {
+    await api.unlockSecuPass({ userId: 'alice', blob: alice.blob, passphrase: 'nope' });
+  } catch (error) {
+    wrongPassphraseCode = error instanceof CryptoError ? error.code : String(error);
+  }
+  await api.lock();
+  let afterLockCode = 'accepted';
+  try {
+    await api.signManifest({ signingKey: alice.keys.signing.handle, manifest: signed.manifest });
+  } catch (error) {
+    afterLockCode = error instanceof CryptoError ? error.code : String(error);
+  }
+  return {
+    roundTrip: back.length === plaintext.length && back.every((byte, i) => byte === plaintext[i]),
+    visibleToPage: JSON.stringify({ alice, bob, wrapped, signed, fileKeyHandle, opened }),
+    handleShape: typeof alice.keys.encryption.handle,
+    tamperedCode,
+    wrongPassphraseCode,
+    afterLockCode,
+  };
+}
+
+/** Non-extractability as WebCrypto enforces it, checked in this browser (not only in Node). */
+async function nonExtractable() {
+  const { setupSecuPass, unlockSecuPass } = await import('@shared/crypto/secupass');
+  const { blob } = await setupSecuPass({ userId: 'u', passphrase: 'p' });
+  const { keys } = await unlockSecuPass({ userId: 'u', blob, passphrase: 'p' });
+  const results: { usage: string; extractable: boolean; exportRefused: boolean }[] = [];
+  for (const key of keys) {
+    let exportRefused = false;
+    try {
+      await crypto.subtle.exportKey('pkcs8', key.privateKey);
+    } catch (_error) {
+      exportRefused = true;
+    }
+    results.push({ usage: key.usage, extractable: key.privateKey.extractable, exportRefused });
+  }
+  return results;
+}
+
+// ---- benchmarks (tests/bench/crypto.ts drives these) ----
+
+const MiB = 1024 * 1024;
+
+function chunkSource(total: number, chunkSize: number, fill: Uint8Array): ReadableStream<Uint8Array> {
+  let sent = 0;
+  return new ReadableStream<Uint8Array>({
+    pull(controller) {
+      if (sent >= total) {
+        controller.close();
+        return;
+      }
+      const size = Math.min(chunkSize, total - sent);
+      controller.enqueue(size === fill.length ? fill.slice() : fill.slice(0, size));
+      sent += size;
+    },
+  });
+}
+
+async function drain(stream: ReadableStream<Uint8Array>, onChunk?: (chunk: Uint8Array) => void): Promise<number> {
+  const reader = stream.getReader();
+  let bytes = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return bytes;
+    bytes += value.length;
+    onChunk?.(value);
+  }
+}
+
+/** Raw WebCrypto baseline: AES-256-GCM over the same bytes in 512 KiB calls, one after another. */
+async function rawBaseline(totalBytes: number, fill: Uint8Array<ArrayBuffer>): Promise<number> {
+  const key = await crypto.subtle.importKey('raw', fileKey, { name: 'AES-GCM' }, false, ['encrypt']);
+  const iv = new Uint8Array(12);
+  const start = performance.now();
+  for (let done = 0, i = 0; done < totalBytes; done += DEFAULT_RECORD_SIZE, i++) {
+    new DataView(iv.buffer).setUint32(8, i);
+    await crypto.subtle.encrypt({ name: 'AES-GCM', iv, additionalData: new Uint8Array(32) }, key, fill);
+  }
+  return performance.now() - start;
+}
+
+async function throughput(totalMiB: number, repetitions = 3) {
+  const total = totalMiB * MiB;
+  const fill = pattern(DEFAULT_RECORD_SIZE);
+  const best = { raw: Infinity, encrypt: Infinity, decrypt: Infinity };
+  // One ciphertext kept for the decrypt runs (held as its records, not one 256 MiB buffer).
+  for (let r = 0; r < repetitions; r++) {
+    best.raw = Math.min(best.raw, await rawBaseline(total, fill));
+    const records: Uint8Array[] = [];
+    let start = performance.now();
+    await drain(chunkSource(total, DEFAULT_RECORD_SIZE, fill).pipeThrough(createEncryptStream({ fileKey })), (chunk) => records.push(chunk));
+    best.encrypt = Math.min(best.encrypt, performance.now() - start);
+    let index = 0;
+    const replay = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        const next = records[index++];
+        if (next) controller.enqueue(next);
+        else controller.close();
+      },
+    });
+    start = performance.now();
+    const plainBytes = await drain(replay.pipeThrough(createDecryptStream({ fileKey, plaintextLength: total })));
+    best.decrypt = Math.min(best.decrypt, performance.now() - start);
+    if (plainBytes !== total) throw new Error('decrypt lost bytes');
+  }
+  const mibPerSecond = (ms: number) => totalMiB / (ms / 1000);
+  return { rawMiBps: mibPerSecond(best.raw), encryptMiBps: mibPerSecond(best.encrypt), decryptMiBps: mibPerSecond(best.decrypt) };
+}
+
+async function unlockTime(repetitions = 3) {
+  const kdf = { name: 'argon2id' as const, ...SECUPASS_V3_PARAMETERS, salt: 'AAAAAAAAAAAAAAAAAAAAAA' };
+  const times: number[] = [];
+  for (let r = 0; r < repetitions; r++) {
+    const start = performance.now();
+    await deriveV3KeyEncryptionKey('a passphrase of ordinary length', kdf);
+    times.push(performance.now() - start);
+  }
+  return { medianMs: times.sort((a, b) => a - b)[Math.floor(times.length / 2)] ?? 0, allMs: times };
+}
+
+/** 1 GiB generated → encrypt → decrypt → counted, never held; the heap is sampled by the bench via CDP too. */
+async function streamGiB(totalMiB = 1024) {
+  const total = totalMiB * MiB;
+  const fill = pattern(DEFAULT_RECORD_SIZE);
+  const memory = (performance as unknown as { memory?: { usedJSHeapSize: number } }).memory;
+  const before = memory?.usedJSHeapSize ?? 0;
+  let peak = before;
+  const start = performance.now();
+  const bytes = await drain(
+    chunkSource(total, 64 * 1024, fill).pipeThrough(createEncryptStream({ fileKey })).pipeThrough(createDecryptStream({ fileKey, plaintextLength: total })),
+    () => {
+      peak = Math.max(peak, memory?.usedJSHeapSize ?? 0);
+    },
+  );
+  return { bytes, ms: performance.now() - start, heapBefore: before, heapPeak: peak };
+}
+
+const harness = { publishedVectors, knownAnswers, mutations, workerScenario, nonExtractable, throughput, unlockTime, streamGiB };
+(window as unknown as { kuvertCryptoHarness: typeof harness }).kuvertCryptoHarness = harness;
+export type CryptoHarness = typeof harness;
