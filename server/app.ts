@@ -75,7 +75,13 @@ export async function buildApp(options: BuildAppOptions): Promise<KuvertApp> {
 
 function createFastify(options: BuildAppOptions): FastifyInstance {
   const app = Fastify({
-    logger: options.logger ?? { level: options.config.logLevel, redact: REDACTED_LOG_PATHS },
+    logger: options.logger ?? {
+      level: options.config.logLevel,
+      redact: REDACTED_LOG_PATHS,
+      // The query string may carry one-time codes (j_auth_app_code, j_verification_code): log the path only.
+      serializers: { req: (req) => ({ method: req.method, url: req.url.split('?')[0], remoteAddress: req.ip }) },
+    },
+    trustProxy: options.config.trustProxy,
     bodyLimit: options.config.bodyLimit,
     frameworkErrors: frameworkErrorHandler,
     return503OnClosing: true,

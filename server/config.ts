@@ -40,6 +40,7 @@ const SETTINGS = {
   webRoot: { env: 'KUVERT_WEB_ROOT', secret: false },
   bodyLimit: { env: 'KUVERT_BODY_LIMIT', secret: false },
   logLevel: { env: 'KUVERT_LOG_LEVEL', secret: false },
+  trustProxy: { env: 'KUVERT_TRUST_PROXY', secret: false },
 } as const;
 
 export type ConfigKey = keyof typeof SETTINGS;
@@ -70,6 +71,15 @@ export const ConfigSchema = z
     webRoot: z.string().min(1).default('dist/web'),
     bodyLimit: z.coerce.number().int().positive().default(DEFAULT_BODY_LIMIT_BYTES),
     logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    /**
+     * Behind a load balancer: take the client address from X-Forwarded-For (per-address
+     * rate limits and the captcha rule need the real one). Off by default: a direct
+     * client could otherwise pick its own address.
+     */
+    trustProxy: z
+      .union([z.boolean(), z.enum(['true', 'false', '1', '0'])])
+      .default(false)
+      .transform((v) => v === true || v === 'true' || v === '1'),
   })
   .strict()
   .refine((c) => (c.adminEmail === undefined) === (c.adminPassword === undefined), {

@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, cookiesNeedSecure, describeConfig, loadConfig } from './config';
+
+describe('configuration', () => {
+  it('has the documented defaults', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({ port: 8080, host: '127.0.0.1', dataDir: './data', publicUrl: 'http://127.0.0.1:8080', webRoot: 'dist/web', trustProxy: false });
+    expect(config.databaseUrl).toBeUndefined();
+  });
+
+  it('reads the environment, treating empty variables as unset', () => {
+    const config = loadConfig({ PORT: '9000', HOST: '0.0.0.0', KUVERT_PUBLIC_URL: 'https://kuvert.example.org/', SMTP_URL: '', DATABASE_URL: 'postgres://u:p@db/kuvert' });
+    expect(config.port).toBe(9000);
+    expect(config.publicUrl).toBe('https://kuvert.example.org');
+    expect(config.smtpUrl).toBeUndefined();
+    expect(config.databaseUrl).toBe('postgres://u:p@db/kuvert');
+  });
+
+  it('refuses invalid values naming the variable, never echoing a secret', () => {
+    expect(() => loadConfig({ PORT: 'eighty' })).toThrow(/PORT/);
+    expect(() => loadConfig({ DATABASE_URL: 'mysql://root:hunter2@db/x' })).toThrow(ConfigError);
+    try {
+      loadConfig({ DATABASE_URL: 'mysql://root:hunter2@db/x' });
+    } catch (err) {
+      expect((err as Error).message).toContain('DATABASE_URL');
+      expect((err as Error).message).not.toContain('hunter2');
+    }
+    expect(() => loadConfig({ KUVERT_ADMIN_EMAIL: 'a@b.test' })).toThrow(/KUVERT_ADMIN_PASSWORD/);
+  });
+
+  it('hides secrets when describing itself', () => {
+    const described = describeConfig(loadConfig({ KUVERT_ADMIN_EMAIL: 'a@b.test', KUVERT_ADMIN_PASSWORD: 'hunter2-Secret', SMTP_URL: 'smtp://u:pw@mail:25' }));
+    expect(JSON.stringify(described)).not.toMatch(/hunter2|pw@/);
+    expect(described.adminEmail).toBe('a@b.test');
+  });
+
+  it('marks cookies Secure except for plain http on this machine', () => {
+    expect(cookiesNeedSecure('http://127.0.0.1:8080')).toBe(false);
+    expect(cookiesNeedSecure('http://localhost:3000')).toBe(false);
+    expect(cookiesNeedSecure('https://localhost')).toBe(true);
+    expect(cookiesNeedSecure('http://kuvert.example.org')).toBe(true);
+  });
+});
