@@ -6,7 +6,7 @@ import { CAPTCHA_AFTER_FAILED_LOGINS, reduceLanguage } from '@shared/contract/co
 import type { FastifyInstance } from 'fastify';
 import { HttpError } from '../core/http-error';
 import { RATE_LIMIT_BUCKETS } from '../security/rate-limiter';
-import { verifyTotpCode } from '../security/totp';
+import { acceptTotpCodeOnce } from '../security/totp';
 import { verifyAgainstDecoy, verifyPassword } from '../users/passwords';
 import type { UserRow } from '../users/users-repository';
 import type { BasicCredentials } from './basic-credentials';
@@ -108,13 +108,13 @@ export async function runLoginFlow(app: FastifyInstance, attempt: LoginAttempt):
   const appCode = attempt.query.j_auth_app_code?.replace(/\s+/g, '') ?? '';
   if (user.totp_secret) {
     if (!appCode) throw loginRefused({ authorizationError: AUTHORIZATION_ERROR.TOTP_AUTHORIZATION_FAILED, message: 'required' });
-    if (!verifyTotpCode(user.totp_secret, appCode)) {
+    if (!(await acceptTotpCodeOnce(rateLimiter, user.id, user.totp_secret, appCode))) {
       await recordFailure();
       throw loginRefused({ authorizationError: AUTHORIZATION_ERROR.TOTP_AUTHORIZATION_FAILED });
     }
   } else if (user.totp_pending_secret && appCode) {
     // Confirms a registration made just before (POST /auth/totp/registration).
-    if (!verifyTotpCode(user.totp_pending_secret, appCode)) {
+    if (!(await acceptTotpCodeOnce(rateLimiter, user.id, user.totp_pending_secret, appCode))) {
       await recordFailure();
       throw loginRefused({ authorizationError: AUTHORIZATION_ERROR.TOTP_AUTHORIZATION_FAILED });
     }

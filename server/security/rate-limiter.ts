@@ -15,6 +15,8 @@ export const RATE_LIMIT_BUCKETS = {
   passwordResetAddress: 'password-reset:address',
   verificationResend: 'verification-resend:user',
   captchaIssueIp: 'captcha-issue:ip',
+  /** Time steps of TOTP codes already used, per user (`userId:step`): refuses replays. */
+  totpUsedStep: 'totp-used:step',
 } as const;
 export type RateLimitBucket = (typeof RATE_LIMIT_BUCKETS)[keyof typeof RATE_LIMIT_BUCKETS];
 

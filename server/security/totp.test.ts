@@ -1,6 +1,8 @@
 import { Secret, TOTP } from 'otpauth';
 import { describe, expect, it } from 'vitest';
-import { currentTotpCode, generateTotpSecret, qrCodeDataUrl, totpUri, verifyTotpCode } from './totp';
+import { createRateLimiter } from './rate-limiter';
+import { openTempDatabase } from './temp-database.test-helper';
+import { acceptTotpCodeOnce, currentTotpCode, generateTotpSecret, qrCodeDataUrl, totpStepOf, totpUri, verifyTotpCode } from './totp';
 
 describe('TOTP helpers', () => {
   const t0 = 1_700_000_000_000;
@@ -35,5 +37,27 @@ describe('TOTP helpers', () => {
     expect(uri).toMatch(/^otpauth:\/\/totp\/Kuvert:alice%40example\.test\?/);
     expect(uri).toContain(`secret=${secret}`);
     expect(await qrCodeDataUrl(uri)).toMatch(/^data:image\/png;base64,/);
+  });
+});
+
+describe('TOTP replay guard (SQLite)', () => {
+  it('accepts a code once per user and time step', async () => {
+    const handle = await openTempDatabase();
+    try {
+      const limiter = createRateLimiter(handle.db);
+      const secret = generateTotpSecret();
+      const now = Date.now();
+      const code = currentTotpCode(secret, now);
+      expect(totpStepOf(secret, code, now)).toBe(Math.floor(now / 30_000));
+      expect(await acceptTotpCodeOnce(limiter, 1, secret, code, now)).toBe(true);
+      expect(await acceptTotpCodeOnce(limiter, 1, secret, code, now + 1000)).toBe(false);
+      // Another user's use of the same digits is independent.
+      expect(await acceptTotpCodeOnce(limiter, 2, secret, code, now)).toBe(true);
+      // The next step's code is fine.
+      expect(await acceptTotpCodeOnce(limiter, 1, secret, currentTotpCode(secret, now + 30_000), now)).toBe(true);
+      expect(await acceptTotpCodeOnce(limiter, 1, secret, '12345', now)).toBe(false);
+    } finally {
+      await handle.dispose();
+    }
   });
 });

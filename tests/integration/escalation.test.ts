@@ -92,19 +92,23 @@ describe('authentication app (TOTP)', () => {
     const confirmed = await login(server, dave, { j_auth_app_code: app.generate() });
     expect(confirmed.status).toBe(200);
     expect(confirmed.body).toMatchObject({ data: { user: { username: 'dave', totpEnabled: true } } });
+    // Registered once: a second registration is refused.
+    const again = await api(server, '/auth/totp/registration', { method: 'POST', authorization: basic(dave.username, dave.password) });
+    expect(again.status).toBe(409);
 
     const missing = await login(server, dave);
     expect(codeOf(missing)).toBe(CODE.TOTP_AUTHORIZATION_FAILED);
     expect(missing.errors[0]?.message).toBe('required');
-    const code = app.generate();
+    // The next time step's code (accepted for clock drift): a code is good for one sign-in only.
+    const code = app.generate({ timestamp: Date.now() + 30_000 });
     const wrongCode = String((Number(code) + 500_000) % 1_000_000).padStart(6, '0');
     expect(codeOf(await login(server, dave, { j_auth_app_code: wrongCode }))).toBe(CODE.TOTP_AUTHORIZATION_FAILED);
     const spaced = `${code.slice(0, 3)} ${code.slice(3)}`;
     expect((await login(server, dave, { j_auth_app_code: spaced })).status).toBe(200);
+    // Replaying a used code fails (and counts as the third failure: a captcha comes next).
+    expect(codeOf(await login(server, dave, { j_auth_app_code: code }))).toBe(CODE.TOTP_AUTHORIZATION_FAILED);
+    expect(codeOf(await login(server, dave, { j_auth_app_code: appFor(registration.secret).generate({ timestamp: Date.now() - 30_000 }) }))).toBe(CODE.CAPTCHA_REQUIRED);
 
-    // Registered once: a second registration is refused.
-    const again = await api(server, '/auth/totp/registration', { method: 'POST', authorization: basic(dave.username, dave.password) });
-    expect(again.status).toBe(409);
   });
 
   it('the signed-in user can remove their own authentication app (anti-forgery header required)', async () => {
