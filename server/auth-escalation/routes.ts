@@ -33,6 +33,8 @@ import { authenticatePreLogin } from './pre-login-credentials';
 const VERIFICATION_RESEND_LIMIT = { limit: 5, windowMs: 60 * 60_000 } as const;
 /** Captchas per IP in 10 minutes: enough for a person retrying, not for filling the table. */
 const CAPTCHA_ISSUE_LIMIT = { limit: 60, windowMs: 10 * 60_000 } as const;
+/** Wrong current passwords on a password change: a stolen session cannot guess the password. */
+const PASSWORD_CHANGE_FAILURE_LIMIT = { limit: 5, windowMs: 15 * 60_000 } as const;
 /** Setting holding the single sign-on start URL; unset means no SSO button (real OIDC comes later). */
 const SSO_URL_SETTING = 'kuvert.sso.url';
 
@@ -248,13 +250,17 @@ export const authEscalationRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: 'Changes the signed-in user’s password; other sessions end',
         tags: ['user'],
         body: ChangePasswordBodySchema,
-        response: { 204: noContent, ...errors(400, 401, 403) },
+        response: { 204: noContent, ...errors(400, 401, 403, 429) },
       },
     },
     async (request, reply) => {
       const user = request.user!;
       const { currentPassword, newPassword } = request.body;
+      const bucket = RATE_LIMIT_BUCKETS.passwordChangeFailure;
+      const failures = await app.rateLimiter.count(bucket, String(user.id), PASSWORD_CHANGE_FAILURE_LIMIT.windowMs);
+      if (failures >= PASSWORD_CHANGE_FAILURE_LIMIT.limit) throw rateLimitExceeded(PASSWORD_CHANGE_FAILURE_LIMIT.windowMs);
       if (!(await verifyPassword(user.password_hash, currentPassword))) {
+        await app.rateLimiter.record(bucket, String(user.id));
         throw badRequest('The current password is wrong', { reason: 'currentPassword' });
       }
       await assertPolicy(app, newPassword);

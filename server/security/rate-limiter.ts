@@ -15,6 +15,7 @@ export const RATE_LIMIT_BUCKETS = {
   passwordResetAddress: 'password-reset:address',
   verificationResend: 'verification-resend:user',
   captchaIssueIp: 'captcha-issue:ip',
+  passwordChangeFailure: 'password-change-failure:user',
   /** Time steps of TOTP codes already used, per user (`userId:step`): refuses replays. */
   totpUsedStep: 'totp-used:step',
 } as const;

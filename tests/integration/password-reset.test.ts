@@ -141,4 +141,17 @@ describe('password change while signed in', () => {
     expect((await login(server, { ...cleo, password: NEW_PASSWORD })).status).toBe(200);
     await waitForMailboxMail(server.mailboxDir, (m) => addressedTo(cleo.email)(m) && m.subject.includes('changed'));
   });
+
+  it('stops guessing the current password after 5 wrong tries', async () => {
+    const dan = await createUser(server, { username: 'dan' });
+    const session = await login(server, dan);
+    const change = (currentPassword: string) =>
+      api(server, '/user/password', { method: 'POST', body: { currentPassword, newPassword: NEW_PASSWORD }, cookie: session.cookie, csrf: session.csrf });
+    const statuses: number[] = [];
+    for (let i = 0; i < 5; i++) statuses.push((await change(`guess-${i}`)).status);
+    expect(statuses).toEqual([400, 400, 400, 400, 400]);
+    const limited = await change(dan.password);
+    expect(limited.status).toBe(429);
+    expect(await limited.json()).toMatchObject({ error: 'RateLimitExceededException' });
+  });
 });
