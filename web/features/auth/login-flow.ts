@@ -86,6 +86,18 @@ export interface LoginFlowState {
   /** Typed credentials, kept in memory only (never storage) while escalations run. */
   credentials: BasicCredentials | null;
   disclaimerAccepted: boolean;
+  /**
+   * The last accepted authentication-app code. Later steps (the disclaimer comes after the
+   * code on the server) resend it so the user is not asked twice; if the server refuses the
+   * reuse, the code screen simply asks for the next one.
+   */
+  authAppCode: string | null;
+  /**
+   * Set while the disclaimer is shown ahead of a two-factor step: the server checks the code
+   * before the disclaimer and refuses a code twice, so asking for the disclaimer first spares
+   * the user a second code. Accepting it then goes on to this step.
+   */
+  stepAfterDisclaimer: AuthStep | null;
   /** Where to go after success (validated continue parameter). */
   continueTo: string | null;
   /** The entry that brought the user to the current step (masked email, captcha id…). */
@@ -94,7 +106,7 @@ export interface LoginFlowState {
   message: AuthMessage | null;
 }
 
-const initialState = (): LoginFlowState => ({ credentials: null, disclaimerAccepted: false, continueTo: null, entry: null, message: null });
+const initialState = (): LoginFlowState => ({ credentials: null, disclaimerAccepted: false, authAppCode: null, stepAfterDisclaimer: null, continueTo: null, entry: null, message: null });
 
 let flow: LoginFlowState = initialState();
 

@@ -1,4 +1,6 @@
 import type { LoginQuery } from '@shared/contract/auth';
+import { currentLanguage } from '@web/lib/i18n';
+import { fetchLoginDisclaimer } from './api/login-disclaimer';
 import { authStore } from '@web/lib/auth';
 import { ROUTES } from '@web/lib/routes';
 import { useCallback, useState } from 'react';
@@ -16,20 +18,32 @@ export function useLoginAttempt() {
 
   const attempt = useCallback(
     async (query: LoginQuery = {}): Promise<AuthMessage | null> => {
-      const { credentials, disclaimerAccepted, continueTo } = loginFlow.get();
+      const { credentials, disclaimerAccepted, authAppCode, continueTo } = loginFlow.get();
       if (!credentials) {
         navigate(ROUTES.login, { replace: true });
         return null;
       }
       setPending(true);
       try {
-        await authStore.login(credentials, { ...(disclaimerAccepted ? { j_login_disclaimer_accepted: 'true' } : {}), ...query });
+        await authStore.login(credentials, {
+          ...(disclaimerAccepted ? { j_login_disclaimer_accepted: 'true' } : {}),
+          ...(authAppCode ? { j_auth_app_code: authAppCode } : {}),
+          ...query,
+        });
         loginFlow.reset();
         navigate(continueTo ?? ROUTES.inbox, { replace: true });
         return null;
       } catch (error) {
         const outcome = resolveLoginOutcome(error, { sentCaptcha: Boolean(query.j_captcha), sentAuthCode: Boolean(query.j_auth_app_code) });
-        loginFlow.update({ entry: outcome.entry });
+        const codeRefused = outcome.step === ROUTES.totpAuthentication || outcome.step === ROUTES.totpRegistration;
+        // A code that got past the two-factor step is remembered for the later steps.
+        const nextCode = codeRefused ? null : (query.j_auth_app_code ?? authAppCode);
+        loginFlow.update({ entry: outcome.entry, authAppCode: nextCode });
+        if (codeRefused && !disclaimerAccepted && (await disclaimerEnabled())) {
+          loginFlow.update({ stepAfterDisclaimer: outcome.step, message: null });
+          navigate(ROUTES.loginDisclaimer);
+          return null;
+        }
         if (outcome.step === location.pathname) return outcome.message;
         loginFlow.update({ message: outcome.message });
         navigate(outcome.step);
@@ -42,6 +56,15 @@ export function useLoginAttempt() {
   );
 
   return { attempt, pending };
+}
+
+/** Whether the login disclaimer is on (public call); unknown counts as off, the server still asks. */
+async function disclaimerEnabled(): Promise<boolean> {
+  try {
+    return (await fetchLoginDisclaimer(currentLanguage())).enabled;
+  } catch {
+    return false;
+  }
 }
 
 /** Escalation screens need the remembered credentials; without them (reload) they start over. */

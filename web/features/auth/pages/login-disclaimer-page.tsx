@@ -5,7 +5,7 @@ import { currentLanguage } from '@web/lib/i18n';
 import { ROUTES } from '@web/lib/routes';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Navigate } from 'react-router';
+import { Navigate, useNavigate } from 'react-router';
 import { useLoginDisclaimer } from '../api/login-disclaimer';
 import { AuthCard, authFormStyle } from '../auth-layout';
 import { AuthMessageBar } from '../auth-message';
@@ -19,11 +19,18 @@ export function LoginDisclaimerPage() {
   const disclaimer = useLoginDisclaimer(i18n.language ? currentLanguage() : 'en');
   const { attempt, pending } = useLoginAttempt();
   const [message, setMessage] = useState<AuthMessage | null>(() => loginFlow.takeMessage());
+  const navigate = useNavigate();
 
   if (!hasFlow) return <Navigate to={ROUTES.login} replace />;
 
   async function accept() {
-    loginFlow.update({ disclaimerAccepted: true });
+    const { stepAfterDisclaimer } = loginFlow.get();
+    loginFlow.update({ disclaimerAccepted: true, stepAfterDisclaimer: null });
+    if (stepAfterDisclaimer) {
+      // Shown ahead of the two-factor step: the acceptance travels with the code.
+      navigate(stepAfterDisclaimer);
+      return;
+    }
     const result = await attempt({ j_login_disclaimer_accepted: 'true' });
     if (result) setMessage(result);
   }
