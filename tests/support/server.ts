@@ -11,7 +11,7 @@ import { dropPostgresSchema } from '../../server/db/database';
 import { ensureFirstAdmin } from '../../server/setup/first-admin';
 
 export interface TestServerOptions {
-  /** Configuration overrides (e.g. smtpUrl, webRoot, publicUrl). */
+  /** Configuration overrides (e.g. smtpUrl, webRoot, publicUrl). webRoot defaults to ./dist/web. */
   config?: KuvertConfigInput;
   /** false: leave the database without an administrator (installation wizard tests). */
   admin?: false | { email: string; password: string };
@@ -39,7 +39,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     host: '127.0.0.1',
     dataDir,
     databaseUrl,
-    webRoot: join(dataDir, 'no-web-client'),
+    // The built web client when there is one (Playwright runs after `npm run build`).
+    webRoot: join(process.cwd(), 'dist', 'web'),
     logLevel: 'silent',
     ...options.config,
   });
