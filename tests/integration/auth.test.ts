@@ -1,6 +1,7 @@
 import { AUTHORIZATION_ERROR } from '@shared/contract/errors';
 import { SETTING_KEYS } from '@shared/contract/settings';
 import { currentTotpCode, generateTotpSecret } from '@server/security/totp';
+import { addressedTo, extractVerificationCode, readMailbox, waitForMailboxMail } from '@tests/support/mailbox';
 import { startTestServer, type TestServer } from '@tests/support/server';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { basicAuth, call, createUserAsAdmin, expectBackendError, forgetFailures, postAuth, signIn, signInAdmin, updateSettings, type Session } from './core-helpers';
@@ -133,12 +134,21 @@ describe('POST /api/2/auth', () => {
     }
   });
 
-  it('asks for email verification (code 6, masked address), refuses a wrong code (7)', async () => {
+  it('asks for email verification (code 6, masked address), refuses a wrong code (7), accepts the mailed one', async () => {
     await createUserAsAdmin(server, admin, { email: 'unverified@example.test', emailVerified: false });
     const first = await postAuth(server, 'unverified@example.test', 'Good-Passw0rd');
     expect(first.errors[0]).toEqual({ authorizationError: AUTHORIZATION_ERROR.ACCOUNT_VERIFICATION_REQUIRED, email: 'u***@example.test' });
-    const wrong = await postAuth(server, 'unverified@example.test', 'Good-Passw0rd', { j_verification_code: '000000x' });
+    const mail = await waitForMailboxMail(server.mailboxDir, addressedTo('unverified@example.test'));
+    const code = extractVerificationCode(mail);
+    const wrong = await postAuth(server, 'unverified@example.test', 'Good-Passw0rd', { j_verification_code: code === '000000' ? '111111' : '000000' });
     expect(wrong.errors[0]?.authorizationError).toBe(AUTHORIZATION_ERROR.WRONG_ACCOUNT_VERIFICATION_CODE);
+    // A retry within a minute mails nothing new.
+    await postAuth(server, 'unverified@example.test', 'Good-Passw0rd');
+    expect((await readMailbox(server.mailboxDir)).filter(addressedTo('unverified@example.test'))).toHaveLength(1);
+    const ok = await postAuth(server, 'unverified@example.test', 'Good-Passw0rd', { j_verification_code: ` ${code} ` });
+    expect(ok.response.status).toBe(200);
+    // Verified for good: the next sign-in asks for nothing.
+    expect((await postAuth(server, 'unverified@example.test', 'Good-Passw0rd')).response.status).toBe(200);
   });
 });
 
