@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import { LANGUAGES } from '@shared/contract/constants';
+import { MAIL_TEMPLATES, renderMail, type MailTemplateData, type MailTemplateName } from './templates';
+
+const SAMPLE: MailTemplateData = {
+  accountVerificationCode: { code: '042917', validMinutes: 15 },
+  passwordResetLink: { link: 'https://kuvert.example/auth/reset-password?token=abc&x=<b>', validMinutes: 60 },
+  passwordChanged: { changedAt: '2026-11-22 09:00' },
+};
+
+describe('mail templates', () => {
+  const names = Object.keys(MAIL_TEMPLATES) as MailTemplateName[];
+
+  it.each(names.flatMap((name) => LANGUAGES.map((lang) => [name, lang] as const)))('%s renders in %s', (name, lang) => {
+    const mail = renderMail(name, lang, SAMPLE[name] as never);
+    expect(mail.subject.length).toBeGreaterThan(5);
+    expect(mail.text.length).toBeGreaterThan(20);
+    expect(mail.html).toMatch(new RegExp(`^<!doctype html><html lang="${lang}">`));
+    expect(mail.html).not.toMatch(/<b>/);
+  });
+
+  it('subjects differ per language', () => {
+    for (const name of names) {
+      const subjects = new Set(LANGUAGES.map((lang) => renderMail(name, lang, SAMPLE[name] as never).subject));
+      expect(subjects.size).toBe(LANGUAGES.length);
+    }
+  });
+
+  it('puts the data in both parts, escaped in HTML only', () => {
+    const reset = renderMail('passwordResetLink', 'en', SAMPLE.passwordResetLink);
+    expect(reset.text).toContain(SAMPLE.passwordResetLink.link);
+    expect(reset.html).toContain('href="https://kuvert.example/auth/reset-password?token=abc&amp;x=&lt;b&gt;"');
+    const code = renderMail('accountVerificationCode', 'de', SAMPLE.accountVerificationCode);
+    expect(code.text).toMatch(/^042917$/m);
+    expect(code.html).toContain('<p>042917</p>');
+  });
+});
