@@ -10,13 +10,15 @@ import { SecumailsLayout } from './secumails-layout';
 
 const handle = (value: RouteHandle): RouteHandle => value;
 const toInbox = () => redirect(ROUTES.inbox);
+/** Routes that only redirect still need a component, or react-router warns about an empty leaf. */
+const Nothing = () => null;
 
 const comingSoon = lazyPage(() => import(/* webpackChunkName: "coming-soon" */ '@web/features/shell/coming-soon-page'), 'ComingSoonPage');
 const inbox = lazyPage(() => import(/* webpackChunkName: "inbox" */ '@web/features/secumails/inbox-page'), 'InboxPage');
 
 /** Auth-area pages: each a lazy chunk, no sign-in needed, minimal chrome. */
 const authRoutes: RouteObject[] = [
-  { index: true, loader: () => redirect(ROUTES.login) },
+  { index: true, loader: () => redirect(ROUTES.login), Component: Nothing },
   {
     path: 'login',
     handle: handle({ titleKey: 'auth:login.title' }),
@@ -76,7 +78,7 @@ const authRoutes: RouteObject[] = [
 
 /** Secure mail area (SPEC §2); the optional locale segment switches the language. */
 const secumailsRoutes: RouteObject[] = [
-  { index: true, loader: toInbox },
+  { index: true, loader: toInbox, Component: Nothing },
   { path: 'inbox', handle: handle({ auth: true, titleKey: 'shell:inbox.title' }), lazy: inbox },
   { path: ':locale/inbox', handle: handle({ auth: true, titleKey: 'shell:inbox.title' }), lazy: inbox },
   { path: 'outbox', handle: handle({ auth: true, titleKey: 'shell:deliveryMenu.sent' }), lazy: comingSoon },
@@ -98,7 +100,7 @@ function buildRoutes(): RouteObject[] {
       // Reload the user before every navigation (SPEC §2), not only when params change.
       shouldRevalidate: () => true,
       children: [
-        { index: true, loader: toInbox },
+        { index: true, loader: toInbox, Component: Nothing },
         { path: AUTH_BASE.slice(1), handle: handle({ layout: 'auth' }), children: authRoutes },
         { path: 'secumails', Component: SecumailsLayout, children: secumailsRoutes },
         {
@@ -128,7 +130,7 @@ function buildRoutes(): RouteObject[] {
         },
         { path: 'help', handle: handle({ auth: true, titleKey: 'shell:menu.help' }), lazy: comingSoon },
         // Unmatched → inbox (SPEC §2).
-        { path: '*', loader: toInbox },
+        { path: '*', loader: toInbox, Component: Nothing },
       ],
     },
   ];

@@ -140,9 +140,11 @@ function TwoFactorSection() {
       </Subtitle1>
       <p style={{ margin: 0 }}>{user?.totpEnabled ? t('settings:twoFactor.enabled') : t('settings:twoFactor.disabled')}</p>
       <Dialog open={open} onOpenChange={(_e, data) => setOpen(data.open)}>
-        <DialogTrigger disableButtonEnhancement>
-          <Button disabled={!user?.totpEnabled}>{t('settings:twoFactor.reset')}</Button>
-        </DialogTrigger>
+        <div>
+          <DialogTrigger disableButtonEnhancement>
+            <Button disabled={!user?.totpEnabled}>{t('settings:twoFactor.reset')}</Button>
+          </DialogTrigger>
+        </div>
         <DialogSurface>
           <DialogBody>
             <DialogTitle>{t('settings:twoFactor.confirmTitle')}</DialogTitle>
