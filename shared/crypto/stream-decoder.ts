@@ -14,7 +14,7 @@ import {
   type CryptoError,
 } from './errors';
 import { STREAM_HEADER_BYTES, STREAM_TAG_BYTES, recordCount, recordPlaintextLength } from './stream-format';
-import { contextFromHeader, openRecord, type StreamContext } from './stream-records';
+import { RECORDS_IN_FLIGHT, contextFromHeader, openRecord, type StreamContext } from './stream-records';
 
 export interface DecryptStreamOptions {
   /** The 256-bit file key. IMPORTANT: secret; never log it or put it in an error. */
@@ -54,7 +54,9 @@ export class StreamDecoder {
   private index = 0;
   private finished = false;
   private failure: Failure | null = null;
-  private readonly afterwards: Uint8Array[] = [];
+  private afterwards: Uint8Array[] = [];
+  /** Records being opened, oldest first; settled in order so errors and output keep stream order. */
+  private inFlight: { index: number; bytes: Uint8Array; isFinal: boolean; opening: Promise<Uint8Array | null> }[] = [];
   private afterwardsLength = 0;
   private readonly seenTags = new Map<string, number>();
 
@@ -73,8 +75,21 @@ export class StreamDecoder {
     while (offset < chunk.length) {
       if (this.failure || this.finished) {
         this.keepAfterwards(chunk.subarray(offset));
-        if (this.afterwardsLength >= this.fullRecordBytes) throw await this.diagnoseOrExcess();
+        if (this.afterwardsLength >= this.fullRecordBytes) {
+          await this.settleAll(emit);
+          throw await this.diagnoseOrExcess();
+        }
         return;
+      }
+      // Fast path (length known): a whole record inside the chunk is opened straight from it, no copy.
+      if (this.accumulated === 0 && this.expectedRecords !== null) {
+        const isFinal = this.index === this.expectedRecords - 1;
+        const size = isFinal ? (this.expectedFinalBytes as number) : this.fullRecordBytes;
+        if (chunk.length - offset >= size) {
+          await this.submit(chunk.subarray(offset, offset + size), isFinal, emit);
+          offset += size;
+          continue;
+        }
       }
       const take = Math.min(this.accumulator.length - this.accumulated, chunk.length - offset);
       this.accumulator.set(chunk.subarray(offset, offset + take), this.accumulated);
@@ -88,8 +103,36 @@ export class StreamDecoder {
   async finish(emit: (plaintext: Uint8Array) => void): Promise<void> {
     if (!this.context) throw new StreamTruncatedError('The stream ends inside its header');
     if (!this.failure && !this.finished) await this.drain(emit, true);
+    await this.settleAll(emit);
     if (this.failure || this.afterwardsLength > 0) throw await this.diagnoseOrExcess();
     if (!this.finished) throw new StreamTruncatedError('The stream ends before its final record');
+  }
+
+  /** Waits for the oldest record in flight; a failure moves the records after it back to "afterwards". */
+  private async settleOldest(emit: (plaintext: Uint8Array) => void): Promise<void> {
+    const entry = this.inFlight.shift();
+    if (!entry) return;
+    const plaintext = await entry.opening;
+    if (!plaintext) {
+      this.failure = { index: entry.index, bytes: entry.bytes, isFinal: entry.isFinal };
+      // Everything read after the failed record, in stream order, is what diagnosis looks at.
+      const later = [...this.inFlight.map((other) => other.bytes), this.accumulator.slice(0, this.accumulated), ...this.afterwards];
+      this.inFlight = [];
+      this.accumulated = 0;
+      this.finished = false;
+      this.afterwards = later.filter((part) => part.length > 0);
+      this.afterwardsLength = this.afterwards.reduce((sum, part) => sum + part.length, 0);
+      return;
+    }
+    if (entry.isFinal && plaintext.length === 0 && entry.index > 0) {
+      throw new StreamEmptyFinalRecordError('A non-empty file ends with an empty final record');
+    }
+    this.rememberTag(entry.bytes);
+    emit(plaintext);
+  }
+
+  private async settleAll(emit: (plaintext: Uint8Array) => void): Promise<void> {
+    while (this.inFlight.length > 0 && !this.failure) await this.settleOldest(emit);
   }
 
   private async openHeader(): Promise<void> {
@@ -109,7 +152,6 @@ export class StreamDecoder {
 
   /** Opens every record the accumulator holds completely; at the end also the last partial one. */
   private async drain(emit: (plaintext: Uint8Array) => void, atEnd: boolean): Promise<void> {
-    const context = this.context as StreamContext;
     while (!this.finished && !this.failure) {
       let size: number;
       let isFinal: boolean;
@@ -118,6 +160,9 @@ export class StreamDecoder {
         size = isFinal ? (this.expectedFinalBytes as number) : this.fullRecordBytes;
         if (this.accumulated < size) {
           if (!atEnd) return;
+          // An earlier record's failure takes precedence over running out of bytes.
+          await this.settleAll(emit);
+          if (this.failure) return;
           if (this.accumulated === 0) throw new StreamTruncatedError('The stream ends before its final record');
           // Too few bytes for this record: cut short, unless a (shorter) later record sits here.
           this.failure = { index: this.index, bytes: this.accumulator.slice(0, this.accumulated), isFinal, cutShort: true };
@@ -132,31 +177,30 @@ export class StreamDecoder {
         size = this.accumulated;
         isFinal = true;
       } else {
-        if (atEnd) throw new StreamTruncatedError('The stream ends before its final record');
-        return;
+        if (!atEnd) return;
+        await this.settleAll(emit);
+        if (this.failure) return;
+        throw new StreamTruncatedError('The stream ends before its final record');
       }
-      const bytes = this.accumulator.subarray(0, size);
-      const plaintext = await openRecord(context, this.index, bytes, isFinal);
-      if (!plaintext) {
-        this.failure = { index: this.index, bytes: bytes.slice(), isFinal };
-        this.keepAfterwards(this.accumulator.subarray(size, this.accumulated));
-        this.accumulated = 0;
-        return;
-      }
-      if (isFinal && plaintext.length === 0 && this.index > 0) {
-        throw new StreamEmptyFinalRecordError('A non-empty file ends with an empty final record');
-      }
-      this.rememberTag(bytes);
-      emit(plaintext);
-      this.index += 1;
+      const bytes = this.accumulator.slice(0, size);
       this.accumulator.copyWithin(0, size, this.accumulated);
       this.accumulated -= size;
-      if (isFinal) {
-        this.finished = true;
-        this.keepAfterwards(this.accumulator.subarray(0, this.accumulated));
-        this.accumulated = 0;
-      }
+      await this.submit(bytes, isFinal, emit);
     }
+  }
+
+  /** Starts opening the next record (bytes must stay unchanged until settled). */
+  private async submit(bytes: Uint8Array, isFinal: boolean, emit: (plaintext: Uint8Array) => void): Promise<void> {
+    const opening = openRecord(this.context as StreamContext, this.index, bytes, isFinal);
+    opening.catch(() => undefined); // handled in settleOldest; avoids unhandled-rejection noise
+    this.inFlight.push({ index: this.index, bytes, isFinal, opening });
+    this.index += 1;
+    if (isFinal) {
+      this.finished = true;
+      this.keepAfterwards(this.accumulator.subarray(0, this.accumulated));
+      this.accumulated = 0;
+    }
+    while (this.inFlight.length >= RECORDS_IN_FLIGHT && !this.failure) await this.settleOldest(emit);
   }
 
   private keepAfterwards(bytes: Uint8Array): void {

@@ -16,6 +16,11 @@ import { aesGcmDecrypt, aesGcmEncrypt, hkdfSha256, importAesGcmKey, randomBytes,
 
 /** HKDF `info` of the content key; the version in it keeps keys of future formats apart. */
 export const CONTENT_KEY_INFO = utf8Encode('Kuvert stream v1 content key');
+/**
+ * Records sealed/opened concurrently by the stream encoder and decoder. WebCrypto runs AES-GCM off the
+ * main thread, so overlapping a few records hides the per-call latency; 3 × 512 KiB keeps memory small.
+ */
+export const RECORDS_IN_FLIGHT = 3;
 /** File keys are 256-bit (DESIGN §3). */
 export const FILE_KEY_BYTES = 32;
 

@@ -1,0 +1,122 @@
+// `npm run bench -- crypto`: the crypto figures of issue 4 §5, measured in Chromium (Playwright) with
+// the same shared/crypto code the web client bundles. Run alone: npx tsx tests/bench/crypto.ts
+import { chromium, type Page } from '@playwright/test';
+import { pathToFileURL } from 'node:url';
+import { chromiumLaunch } from '../../playwright.config';
+import { startCryptoHarness } from '../browser/crypto-harness/serve';
+import type { CryptoHarness } from '../browser/crypto-harness/page-entry';
+import { figure, type Figure } from './report';
+
+const MiB = 1024 * 1024;
+
+export interface CryptoBenchOptions {
+  /** Bytes for the throughput figures (issue 4: 256 MiB). */
+  throughputMiB?: number;
+  /** Bytes streamed through encrypt → decrypt for the heap figure (issue 4: 1 GiB). */
+  heapMiB?: number;
+}
+
+function call<K extends keyof CryptoHarness>(page: Page, name: K, ...args: Parameters<CryptoHarness[K]>) {
+  return page.evaluate(
+    ([method, methodArgs]) => {
+      const h = (window as unknown as { kuvertCryptoHarness: Record<string, (...a: unknown[]) => unknown> }).kuvertCryptoHarness;
+      return h[method as string]?.(...(methodArgs as unknown[]));
+    },
+    [name, args] as const,
+  ) as Promise<Awaited<ReturnType<CryptoHarness[K]>>>;
+}
+
+/** Runs the crypto figures; every baseline is measured in the same run and the same browser. */
+export async function runCryptoBench(options: CryptoBenchOptions = {}): Promise<Figure[]> {
+  const throughputMiB = options.throughputMiB ?? 256;
+  const heapMiB = options.heapMiB ?? 1024;
+  const server = await startCryptoHarness();
+  const browser = await chromium.launch({ ...chromiumLaunch, args: [...chromiumLaunch.args, '--enable-precise-memory-info'] });
+  try {
+    const page = await browser.newPage();
+    await page.goto(server.url);
+    await page.waitForFunction(() => 'kuvertCryptoHarness' in window);
+    const figures: Figure[] = [];
+
+    const speed = await call(page, 'throughput', throughputMiB, 5);
+    figures.push(
+      figure({
+        name: 'crypto.stream.encrypt.throughput',
+        value: round(speed.encryptMiBps),
+        unit: 'MiB/s',
+        baseline: round(speed.rawMiBps),
+        target: 0.9,
+        note: `${throughputMiB} MiB through createEncryptStream vs raw crypto.subtle.encrypt over 512 KiB chunks of the same bytes (best of 5, interleaved)`,
+      }),
+      figure({
+        name: 'crypto.stream.decrypt.throughput',
+        value: round(speed.decryptMiBps),
+        unit: 'MiB/s',
+        baseline: round(speed.rawMiBps),
+        target: 0.9,
+        note: `${throughputMiB} MiB through createDecryptStream (with plaintextLength) vs the same raw baseline (best of 5, interleaved)`,
+      }),
+    );
+
+    const unlock = await call(page, 'unlockTime', 3);
+    figures.push(
+      figure({
+        name: 'crypto.secupass.unlock.argon2id',
+        value: round(unlock.medianMs),
+        unit: 'ms',
+        baseline: 1000,
+        ratio: 1000 / unlock.medianMs,
+        target: 1000,
+        targetOn: 'value',
+        direction: 'max',
+        note: `Argon2id m=64 MiB t=3 p=1 (hash-wasm) + HKDF, median of ${unlock.allMs.map((ms) => Math.round(ms)).join('/')} ms; baseline = the 1 s budget`,
+      }),
+    );
+
+    // Heap: CDP samples from outside while the page streams, plus performance.memory inside.
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('HeapProfiler.collectGarbage');
+    const usage = async () => (await cdp.send('Runtime.getHeapUsage')) as { usedSize: number; totalSize: number };
+    const before = await usage();
+    let peakUsed = before.usedSize;
+    let sampling = true;
+    const sampler = (async () => {
+      while (sampling) {
+        peakUsed = Math.max(peakUsed, (await usage()).usedSize);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    })();
+    const streamed = await call(page, 'streamGiB', heapMiB);
+    sampling = false;
+    await sampler;
+    const growthMiB = Math.max(peakUsed - before.usedSize, streamed.heapPeak - streamed.heapBefore) / MiB;
+    figures.push(
+      figure({
+        name: 'crypto.stream.heap-growth',
+        value: round(growthMiB),
+        unit: 'MiB',
+        baseline: round(before.usedSize / MiB),
+        ratio: 64 / Math.max(growthMiB, 0.001),
+        target: 64,
+        targetOn: 'value',
+        direction: 'max',
+        note: `peak JS heap growth while ${heapMiB} MiB stream through encrypt → decrypt (${round((heapMiB / (streamed.ms / 1000)))} MiB/s end to end); baseline = heap before (MiB)`,
+      }),
+    );
+    if (streamed.bytes !== heapMiB * MiB) throw new Error('The heap run lost bytes');
+    return figures;
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+}
+
+function round(value: number): number {
+  return Math.round(value * 100) / 100;
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const small = process.argv.includes('--quick');
+  const figures = await runCryptoBench(small ? { throughputMiB: 32, heapMiB: 128 } : {});
+  console.log(JSON.stringify({ figures }, null, 2));
+}
