@@ -190,6 +190,19 @@ describe('auth store (SPEC §4)', () => {
     expect(keepAliveCalls(backend.calls)).toBe(0);
   });
 
+  it('sends the browser to the two-factor page when GET /user ends there (SPEC §7)', async () => {
+    const redirected: string[] = [];
+    const fetch = vi.fn(async () => {
+      const response = new Response('<html>two factor</html>', { status: 200, headers: { 'content-type': 'text/html' } });
+      Object.defineProperty(response, 'url', { value: 'http://kuvert.test/webui/twoFactor' });
+      return response;
+    });
+    const store = createAuthStore({ client: createApiClient({ fetch: fetch as unknown as typeof globalThis.fetch }), redirect: (url) => redirected.push(url), log: () => {} });
+    await store.initialize();
+    expect(redirected).toEqual(['http://kuvert.test/webui/twoFactor']);
+    expect(store.getState().user).toBeNull();
+  });
+
   it('notifies subscribers', async () => {
     const { backend, store } = setup();
     backend.setSignedIn(true);

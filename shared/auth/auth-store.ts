@@ -3,7 +3,7 @@ import { KEEP_ALIVE_INTERVAL_MS } from '@shared/contract/constants';
 import type { User } from '@shared/contract/user';
 import { isApiError } from '../api/api-error';
 import type { ApiClient, BasicCredentials } from '../api/client';
-import { getCurrentUser } from '../api/endpoints/current-user';
+import { endedOnTwoFactorPage, getCurrentUser } from '../api/endpoints/current-user';
 import { getKeepAlive } from '../api/endpoints/keep-alive';
 import { postLogin } from '../api/endpoints/login';
 import { getLogout } from '../api/endpoints/logout';
@@ -34,6 +34,8 @@ export interface AuthStore {
 export interface AuthStoreOptions {
   client: ApiClient;
   keepAliveIntervalMs?: number;
+  /** Sends the browser elsewhere (adapter over window.location); used when GET /user ends on the two-factor page. */
+  redirect?: (url: string) => void;
   /** Logs swallowed failures (keep-alive, logout); defaults to console.warn. */
   log?: (message: string, error: unknown) => void;
 }
@@ -82,7 +84,8 @@ export function createAuthStore(options: AuthStoreOptions): AuthStore {
 
   async function loadUser(): Promise<User | null> {
     try {
-      const { user } = await getCurrentUser(client);
+      const { user, finalUrl } = await getCurrentUser(client);
+      if (finalUrl && endedOnTwoFactorPage(finalUrl)) options.redirect?.(finalUrl);
       setState({ user, loadError: false });
       if (user) {
         if (keepAliveTimer === null) startKeepAlive();

@@ -1,6 +1,18 @@
 import type { CurrentUserResponse, User } from '@shared/contract/user';
 import type { ApiClient } from '../client';
 
+/** The backend's two-factor login page; GET /user ending there means "go there" (SPEC §7). */
+export const TWO_FACTOR_PAGE_PATH = '/webui/twoFactor';
+
+/** Whether the answer of GET /user was redirected to the two-factor login page. */
+export function endedOnTwoFactorPage(finalUrl: string): boolean {
+  try {
+    return new URL(finalUrl, 'http://relative.invalid').pathname === TWO_FACTOR_PAGE_PATH;
+  } catch {
+    return false;
+  }
+}
+
 /** GET /user treats 200–299 plus 401 and 403 as non-errors (SPEC §5): those mean "nobody". */
 export const isCurrentUserStatusAccepted = (status: number): boolean => status === 401 || status === 403;
 
