@@ -137,8 +137,7 @@ async function assemble(app: FastifyInstance, options: BuildAppOptions, database
   });
   await app.register(fastifyCookie);
   installAccessControl(app, {
-    resolveSession: (token) => sessions.resolve(token),
-    findUser: (id) => app.users.findById(id),
+    resolveSession: (token) => sessions.resolveWithUser(token),
   });
 
   app.get(`${API_BASE}/openapi.json`, { config: { access: 'public' }, schema: { hide: true } }, async () => app.swagger());

@@ -47,8 +47,8 @@ export function accessRuleOf(route: Pick<RouteOptions, 'config'>): AccessRule | 
 }
 
 export interface AccessDependencies {
-  resolveSession(token: string): Promise<SessionRow | undefined>;
-  findUser(id: number): Promise<UserRow | undefined>;
+  /** The live session of a cookie token with its user (one query: every signed-in request needs both). */
+  resolveSession(token: string): Promise<{ session: SessionRow; user: UserRow } | undefined>;
 }
 
 /** Registers the declaration check and the one hook that enforces the declarations. */
@@ -79,10 +79,9 @@ export function installAccessControl(app: FastifyInstance, deps: AccessDependenc
 async function loadSession(request: FastifyRequest, deps: AccessDependencies): Promise<void> {
   const token = request.cookies?.[SESSION_COOKIE];
   if (!token) return;
-  const session = await deps.resolveSession(token);
-  if (!session) return;
-  const user = await deps.findUser(session.user_id);
-  if (!user || user.disabled) return;
+  const resolved = await deps.resolveSession(token);
+  if (!resolved || resolved.user.disabled) return;
+  const { session, user } = resolved;
   request.session = session;
   request.user = user;
 }

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Kysely, Selectable } from 'kysely';
-import type { Database, SessionsTable } from '../db/schema';
+import type { Database, SessionsTable, UsersTable } from '../db/schema';
 
 /** Signed out after this long without a request (keep-alive runs every 60 s while the app is open). */
 export const SESSION_IDLE_TIMEOUT_MS = 30 * 60_000;
@@ -12,6 +12,7 @@ const TOUCH_INTERVAL_MS = 15_000;
 const TOKEN_BYTES = 32;
 
 export type SessionRow = Selectable<SessionsTable>;
+type UserRow = Selectable<UsersTable>;
 
 export interface NewSession {
   /** Goes into the cookie; never stored. */
@@ -24,6 +25,8 @@ export interface SessionsStore {
   create(userId: number): Promise<NewSession>;
   /** The live session for a cookie token (and slides its idle expiry), or undefined. */
   resolve(token: string): Promise<SessionRow | undefined>;
+  /** Like resolve, with the session's user in the same query (every signed-in request needs both). */
+  resolveWithUser(token: string): Promise<{ session: SessionRow; user: UserRow } | undefined>;
   delete(token: string): Promise<void>;
   deleteAllForUser(userId: number): Promise<void>;
   purgeExpired(): Promise<number>;
@@ -33,6 +36,20 @@ export const hashSessionToken = (token: string) => createHash('sha256').update(t
 const randomToken = () => randomBytes(TOKEN_BYTES).toString('base64url');
 
 export function createSessionsStore(db: Kysely<Database>, now: () => number = Date.now): SessionsStore {
+  /** Drops an expired session; slides a live one's idle time. False when expired. */
+  async function checkAndTouch(row: SessionRow): Promise<boolean> {
+    const t = now();
+    if (t >= row.expires_at || t - row.last_seen_at >= SESSION_IDLE_TIMEOUT_MS) {
+      await db.deleteFrom('sessions').where('id', '=', row.id).execute();
+      return false;
+    }
+    if (t - row.last_seen_at >= TOUCH_INTERVAL_MS) {
+      await db.updateTable('sessions').set({ last_seen_at: t }).where('id', '=', row.id).execute();
+      row.last_seen_at = t;
+    }
+    return true;
+  }
+
   return {
     async create(userId) {
       const token = randomToken();
@@ -53,16 +70,34 @@ export function createSessionsStore(db: Kysely<Database>, now: () => number = Da
       const id = hashSessionToken(token);
       const row = await db.selectFrom('sessions').selectAll().where('id', '=', id).executeTakeFirst();
       if (!row) return undefined;
-      const t = now();
-      if (t >= row.expires_at || t - row.last_seen_at >= SESSION_IDLE_TIMEOUT_MS) {
-        await db.deleteFrom('sessions').where('id', '=', id).execute();
-        return undefined;
-      }
-      if (t - row.last_seen_at >= TOUCH_INTERVAL_MS) {
-        await db.updateTable('sessions').set({ last_seen_at: t }).where('id', '=', id).execute();
-        row.last_seen_at = t;
-      }
-      return row;
+      return (await checkAndTouch(row)) ? row : undefined;
+    },
+    async resolveWithUser(token) {
+      if (!token || token.length > 200) return undefined;
+      const row = await db
+        .selectFrom('sessions')
+        .innerJoin('users', 'users.id', 'sessions.user_id')
+        .selectAll('users')
+        .select([
+          'sessions.id as s_id',
+          'sessions.csrf_token as s_csrf_token',
+          'sessions.created_at as s_created_at',
+          'sessions.last_seen_at as s_last_seen_at',
+          'sessions.expires_at as s_expires_at',
+        ])
+        .where('sessions.id', '=', hashSessionToken(token))
+        .executeTakeFirst();
+      if (!row) return undefined;
+      const { s_id, s_csrf_token, s_created_at, s_last_seen_at, s_expires_at, ...user } = row;
+      const session: SessionRow = {
+        id: s_id,
+        user_id: user.id,
+        csrf_token: s_csrf_token,
+        created_at: s_created_at,
+        last_seen_at: s_last_seen_at,
+        expires_at: s_expires_at,
+      };
+      return (await checkAndTouch(session)) ? { session, user } : undefined;
     },
     async delete(token) {
       await db.deleteFrom('sessions').where('id', '=', hashSessionToken(token)).execute();

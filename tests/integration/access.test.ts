@@ -29,7 +29,7 @@ describe('route access declarations', () => {
   it('an app with an undeclared route refuses to start', async () => {
     const app = Fastify();
     await app.register(fastifyCookie);
-    installAccessControl(app, { resolveSession: async () => undefined, findUser: async () => undefined });
+    installAccessControl(app, { resolveSession: async () => undefined });
     expect(() => app.get('/undeclared', async () => 'x')).toThrow(MissingAccessDeclarationError);
     // Inside a plugin the same mistake fails the start.
     app.register(async (child) => {
