@@ -1,3 +1,4 @@
+import { TooltipButton } from '@web/components/tooltip-button';
 import { Button, Field, Input } from '@fluentui/react-components';
 import { ArrowClockwiseRegular } from '@fluentui/react-icons';
 import { PageHeading } from '@web/components/page-heading';
@@ -52,7 +53,7 @@ export function CaptchaPage() {
               <img src={`data:image/svg+xml;charset=utf-8,${encodeURIComponent(captcha.data.svg)}`} alt={t('auth:captcha.imageAlt')} />
             ) : null}
           </div>
-          <Button icon={<ArrowClockwiseRegular />} onClick={() => void captcha.mutate()} aria-label={t('auth:captcha.reload')} title={t('auth:captcha.reload')} />
+          <TooltipButton icon={<ArrowClockwiseRegular />} onClick={() => void captcha.mutate()} label={t('auth:captcha.reload')} />
         </div>
         <Field label={t('auth:captcha.answer')} required validationMessage={error}>
           <Input name="captcha" autoComplete="off" autoFocus value={answer} onChange={(_e, data) => setAnswer(data.value)} />
