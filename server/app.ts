@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+import type { Socket } from 'node:net';
 import fastifyCookie from '@fastify/cookie';
 import fastifySwagger from '@fastify/swagger';
 import { API_BASE } from '@shared/contract/constants';
@@ -84,6 +86,7 @@ function createFastify(options: BuildAppOptions): FastifyInstance {
     trustProxy: options.config.trustProxy,
     bodyLimit: options.config.bodyLimit,
     frameworkErrors: frameworkErrorHandler,
+    clientErrorHandler: malformedHttpHandler,
     return503OnClosing: true,
     // Long enough for slow clients, short enough that idle sockets do not pile up.
     connectionTimeout: 60_000,
@@ -157,6 +160,25 @@ async function assemble(app: FastifyInstance, options: BuildAppOptions, database
     sendError(request, reply, notFound(`No route for ${request.method} ${request.url.split('?')[0]}`));
     return reply;
   });
+}
+
+/** Requests Node's HTTP parser cannot read (bad chunking, header overflow) still get the error object. */
+function malformedHttpHandler(error: Error & { code?: string }, socket: Socket): void {
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
+  const body = JSON.stringify({
+    uuid: randomUUID(),
+    requestUri: '',
+    error: 'ValidationException',
+    message: status === 431 ? 'Request headers too large' : 'Malformed HTTP request',
+    metadata: {},
+  });
+  socket.end(
+    `HTTP/1.1 ${status} ${status === 431 ? 'Request Header Fields Too Large' : 'Bad Request'}\r\nConnection: close\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+  );
 }
 
 /**
