@@ -95,6 +95,9 @@ export async function runCryptoBench(options: CryptoBenchOptions = {}): Promise<
     sampling = false;
     await sampler;
     const growthMiB = Math.max(peakUsed - before.usedSize, streamed.heapPeak - streamed.heapBefore) / MiB;
+    // Not the figure (issue 4 asks for the JS heap) but reported beside it: record buffers live outside
+    // the JS heap, and their peak mostly shows how lazily the GC collects spent 512 KiB buffers.
+    const growthWithBuffersMiB = (peakWithBuffers - withBuffers(before)) / MiB;
     figures.push(
       figure({
         name: 'crypto.stream.heap-growth',
@@ -105,21 +108,7 @@ export async function runCryptoBench(options: CryptoBenchOptions = {}): Promise<
         target: 64,
         targetOn: 'value',
         direction: 'max',
-        note: `peak JS heap growth while ${heapMiB} MiB stream through encrypt → decrypt (${round((heapMiB / (streamed.ms / 1000)))} MiB/s end to end); baseline = heap before (MiB)`,
-      }),
-    );
-    const growthWithBuffersMiB = (peakWithBuffers - withBuffers(before)) / MiB;
-    figures.push(
-      figure({
-        name: 'crypto.stream.heap-growth-with-buffers',
-        value: round(growthWithBuffersMiB),
-        unit: 'MiB',
-        baseline: round(withBuffers(before) / MiB),
-        ratio: 64 / Math.max(growthWithBuffersMiB, 0.001),
-        target: 64,
-        targetOn: 'value',
-        direction: 'max',
-        note: `same run, JS heap plus ArrayBuffer backing stores (CDP Runtime.getHeapUsage backingStorageSize); baseline = before (MiB)`,
+        note: `peak JS heap growth while ${heapMiB} MiB stream through encrypt → decrypt (${round(heapMiB / (streamed.ms / 1000))} MiB/s end to end); baseline = heap before (MiB); peak growth including ArrayBuffer backing stores: ${round(growthWithBuffersMiB)} MiB`,
       }),
     );
     if (streamed.bytes !== heapMiB * MiB) throw new Error('The heap run lost bytes');
