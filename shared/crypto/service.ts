@@ -10,7 +10,7 @@ import { changeSecuPass, setupSecuPass, unlockSecuPass, type Argon2idParameters,
 import { createDecryptStream } from './stream-decoder';
 import { createEncryptStream } from './stream-encoder';
 import { decryptPlaintextRange } from './stream-random-access';
-import { sha256 } from './subtle';
+import { randomBytes, sha256 } from './subtle';
 
 /** An opaque id naming a key inside the service. Worthless outside it. */
 export type KeyHandle = string;
@@ -75,7 +75,7 @@ export class CryptoService implements CryptoApi {
 
   private issue(entry: HandleEntry): KeyHandle {
     // Random part so a handle from an earlier session never names a key of a later one.
-    const handle = `h${this.nextHandle++}-${toHex(crypto.getRandomValues(new Uint8Array(8)))}`;
+    const handle = `h${this.nextHandle++}-${toHex(randomBytes(8))}`;
     this.handles.set(handle, entry);
     return handle;
   }
