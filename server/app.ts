@@ -3,6 +3,7 @@ import type { Socket } from 'node:net';
 import fastifyCookie from '@fastify/cookie';
 import fastifySwagger from '@fastify/swagger';
 import { API_BASE } from '@shared/contract/constants';
+import fp from 'fastify-plugin';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import {
   jsonSchemaTransformObject,
@@ -15,6 +16,7 @@ import { installAccessControl } from './core/access';
 import { frameworkErrorHandler, installErrorHandling, sendError } from './core/error-handler';
 import { notFound } from './core/http-error';
 import { openApiTransform } from './core/openapi';
+import { ACCESS_PLUGIN } from './core/route-plugin';
 import './core/services';
 import { openDatabase, type DatabaseHandle } from './db/database';
 import { migrateToLatest } from './db/migrate';
@@ -139,9 +141,13 @@ async function assemble(app: FastifyInstance, options: BuildAppOptions, database
     transformObject: jsonSchemaTransformObject,
   });
   await app.register(fastifyCookie);
-  installAccessControl(app, {
-    resolveSession: (token) => sessions.resolveWithUser(token),
-  });
+  // Not encapsulated: the hooks must see every route registered after it.
+  await app.register(
+    fp(async (instance: FastifyInstance) => installAccessControl(instance, { resolveSession: (token) => sessions.resolveWithUser(token) }), {
+      name: ACCESS_PLUGIN,
+      dependencies: ['@fastify/cookie'],
+    }),
+  );
 
   app.get(`${API_BASE}/openapi.json`, { config: { access: 'public' }, schema: { hide: true } }, async () => app.swagger());
 

@@ -2,17 +2,17 @@ import { CreateUserBodySchema, CreateUserResponseSchema } from '@shared/contract
 import { API_BASE } from '@shared/contract/constants';
 import { BackendErrorSchema } from '@shared/contract/errors';
 import { AdminSettingsResponseSchema, AdminSettingsUpdateSchema } from '@shared/contract/settings';
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { badRequest, conflict } from '../core/http-error';
 import { settingValueProblem } from '../settings/defaults';
 import { assertPasswordMeetsPolicy } from '../users/password-policy';
 import { hashPassword } from '../users/passwords';
 import { DEFAULT_USER_ROLES, roleNamesOf, toWireUser, UserExistsError } from '../users/users-repository';
+import { routePlugin } from '../core/route-plugin';
 
 const errors = { 400: BackendErrorSchema, 401: BackendErrorSchema, 403: BackendErrorSchema };
 
 /** Administration calls of the core: settings and user creation. */
-export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
+export const adminRoutes = routePlugin('kuvert-admin-routes', async (app) => {
   app.get(
     `${API_BASE}/admin/settings`,
     {
@@ -84,4 +84,4 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
       }
     },
   );
-};
+});

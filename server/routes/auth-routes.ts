@@ -1,16 +1,16 @@
 import { ANTI_CSRF_HEADER, LoginQuerySchema, LoginResponseSchema } from '@shared/contract/auth';
 import { API_BASE } from '@shared/contract/constants';
 import { BackendErrorSchema } from '@shared/contract/errors';
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { parseBasicCredentials } from '../auth/basic-credentials';
 import { runLoginFlow } from '../auth/login-flow';
 import { endSession, setSessionCookie } from '../auth/session-cookie';
 import { SESSION_COOKIE } from '../core/access';
 import { toWireUser } from '../users/users-repository';
+import { routePlugin } from '../core/route-plugin';
 
 /** POST /auth (SPEC §7) and the logout endpoint on the backend host. */
-export const authRoutes: FastifyPluginAsyncZod = async (app) => {
+export const authRoutes = routePlugin('kuvert-auth-routes', async (app) => {
   app.post(
     `${API_BASE}/auth`,
     {
@@ -47,4 +47,4 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       return '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Signed out</title></head><body><p>Signed out.</p><p><a href="/auth/login">Sign in</a></p></body></html>';
     },
   );
-};
+});

@@ -1,10 +1,10 @@
 import { ConfigProfileResponseSchema, DeliverySendConfigSchema } from '@shared/contract/config';
 import { API_BASE } from '@shared/contract/constants';
 import { BackendErrorSchema } from '@shared/contract/errors';
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { routePlugin } from '../core/route-plugin';
 
 /** GET /config/profile (public) and GET /delivery/send/config (signed in), SPEC §7. */
-export const configRoutes: FastifyPluginAsyncZod = async (app) => {
+export const configRoutes = routePlugin('kuvert-config-routes', async (app) => {
   app.get(
     `${API_BASE}/config/profile`,
     {
@@ -29,4 +29,4 @@ export const configRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async () => app.settings.deliverySendConfig(),
   );
-};
+});

@@ -1,7 +1,7 @@
 import { reduceLanguage } from '@shared/contract/constants';
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { LOGO_SVG } from '../pages/html';
+import { routePlugin } from '../core/route-plugin';
 
 /** Cookie holding the language legacy pages render in (set by keepAlive.html?lang=). */
 export const LANGUAGE_COOKIE = 'KUVERT_LANG';
@@ -27,7 +27,7 @@ const LEGACY_REDIRECTS: Record<string, string> = {
   '/webui/admin/users': '/admin',
 };
 
-export const legacyRoutes: FastifyPluginAsyncZod = async (app) => {
+export const legacyRoutes = routePlugin('kuvert-legacy-routes', async (app) => {
   app.get(
     '/webui/keepAlive.html',
     {
@@ -69,4 +69,4 @@ export const legacyRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get('/webui', { config: { access: 'public' }, schema: { hide: true } }, async (_request, reply) => reply.redirect('/', 302));
 
   app.get('/favicon.ico', { config: { access: 'public' }, schema: { hide: true } }, async (_request, reply) => reply.redirect('/webui/favicon.ico', 301));
-};
+});

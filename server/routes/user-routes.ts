@@ -1,11 +1,11 @@
 import { API_BASE } from '@shared/contract/constants';
 import { BackendErrorSchema } from '@shared/contract/errors';
 import { CurrentUserResponseSchema, UpdateLoggedInUserBodySchema } from '@shared/contract/user';
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { toWireUser } from '../users/users-repository';
+import { routePlugin } from '../core/route-plugin';
 
 /** GET /user and POST /user/updateLoggedInUser (SPEC §7). */
-export const userRoutes: FastifyPluginAsyncZod = async (app) => {
+export const userRoutes = routePlugin('kuvert-user-routes', async (app) => {
   app.get(
     `${API_BASE}/user`,
     {
@@ -40,4 +40,4 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
       return { user: toWireUser(updated) };
     },
   );
-};
+});

@@ -2,13 +2,13 @@ import { checkPasswordPolicy } from '@shared/contract/auth-escalation';
 import { CONFIG_KEYS } from '@shared/contract/config';
 import { reduceLanguage, type Language } from '@shared/contract/constants';
 import { SETTING_KEYS } from '@shared/contract/settings';
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { escapeHtml, htmlPage } from '../pages/html';
 import { WIZARD_TEXTS } from '../pages/wizard-texts';
 import { loadPasswordPolicy } from '../users/password-policy';
 import { hashPassword } from '../users/passwords';
 import { ADMIN_ROLES, UserExistsError } from '../users/users-repository';
+import { routePlugin } from '../core/route-plugin';
 
 export const WIZARD_PATH = '/webui/wizard';
 
@@ -63,7 +63,7 @@ ${field('smtpUrl', t.smtpUrl!, 'text', 'off')}
  * The installation wizard (DESIGN §9): organisation, first administrator, mail. Only
  * while `ftapi.wizard.finished` is false; afterwards it sends people to the login page.
  */
-export const wizardRoutes: FastifyPluginAsyncZod = async (app) => {
+export const wizardRoutes = routePlugin('kuvert-wizard-routes', async (app) => {
   const finished = async () => (await app.settings.get<boolean>(CONFIG_KEYS.wizardFinished)) === true;
 
   app.get(
@@ -124,4 +124,4 @@ export const wizardRoutes: FastifyPluginAsyncZod = async (app) => {
       return reply.redirect('/auth/login', 303);
     },
   );
-};
+});

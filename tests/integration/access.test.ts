@@ -1,4 +1,5 @@
 import { installAccessControl, MissingAccessDeclarationError } from '@server/core/access';
+import { routePlugin } from '@server/core/route-plugin';
 import { startTestServer, type TestServer } from '@tests/support/server';
 import fastifyCookie from '@fastify/cookie';
 import Fastify from 'fastify';
@@ -36,6 +37,15 @@ describe('route access declarations', () => {
       child.post('/undeclared-too', async () => 'x');
     });
     await expect(app.ready()).rejects.toThrow(MissingAccessDeclarationError);
+    await app.close().catch(() => undefined);
+  });
+
+  it('a route plugin refuses to load without the access control (declared dependency)', async () => {
+    const app = Fastify();
+    app.register(routePlugin('lonely-routes', async (child) => {
+      child.get('/x', { config: { access: 'public' } }, async () => 'x');
+    }));
+    await expect(app.ready()).rejects.toThrow(/kuvert-access/);
     await app.close().catch(() => undefined);
   });
 
