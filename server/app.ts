@@ -45,6 +45,8 @@ export interface BuildAppOptions {
   config: KuvertConfig;
   /** PostgreSQL only: schema for this instance (tests use a fresh one per run). */
   databaseSchema?: string;
+  /** PostgreSQL only: connections of this instance's pool (default 10). */
+  databasePoolSize?: number;
   /** Fastify logger options; default: JSON logs at the configured level, secrets redacted. */
   logger?: FastifyServerOptions['logger'];
   /** Replaces the mailer built from the configuration (e.g. a test double is NOT wanted; a real SMTP URL is). */
@@ -62,7 +64,12 @@ const REDACTED_LOG_PATHS = ['req.headers.authorization', 'req.headers.cookie', '
  */
 export async function buildApp(options: BuildAppOptions): Promise<KuvertApp> {
   const { config } = options;
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, databaseSchema: options.databaseSchema });
+  const database = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    databaseSchema: options.databaseSchema,
+    poolSize: options.databasePoolSize,
+  });
   let app: FastifyInstance | undefined;
   try {
     await migrateToLatest(database.db);

@@ -13,6 +13,8 @@ export interface DatabaseOptions {
   dataDir: string;
   /** PostgreSQL only: schema to use (created if missing); tests use one per run. */
   databaseSchema?: string;
+  /** PostgreSQL only: connections per server (default 10). */
+  poolSize?: number;
 }
 
 export interface DatabaseHandle {
@@ -25,7 +27,7 @@ const PG_INT8_OID = 20;
 const SAFE_SCHEMA = /^[a-z_][a-z0-9_]{0,62}$/;
 
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
-  if (options.databaseUrl) return openPostgres(options.databaseUrl, options.databaseSchema);
+  if (options.databaseUrl) return openPostgres(options.databaseUrl, options.databaseSchema, options.poolSize ?? 10);
   mkdirSync(options.dataDir, { recursive: true });
   const file = new SQLite(join(options.dataDir, 'kuvert.sqlite'));
   // WAL lets readers run while one writer writes; busy_timeout waits out short locks.
@@ -36,7 +38,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
   return { db, kind: 'sqlite', close: () => db.destroy() };
 }
 
-async function openPostgres(url: string, schema: string | undefined): Promise<DatabaseHandle> {
+async function openPostgres(url: string, schema: string | undefined, poolSize: number): Promise<DatabaseHandle> {
   if (schema !== undefined && !SAFE_SCHEMA.test(schema)) throw new Error(`Invalid database schema name: ${schema}`);
   if (schema) {
     // The schema must exist before search_path can point at it.
@@ -50,7 +52,7 @@ async function openPostgres(url: string, schema: string | undefined): Promise<Da
   }
   const pool = new pg.Pool({
     connectionString: url,
-    max: 10,
+    max: poolSize,
     ...(schema ? { options: `-c search_path=${schema}` } : {}),
     // Epoch-millisecond columns are bigint; they fit a JS number, so read them as numbers.
     types: {

@@ -44,7 +44,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     logLevel: 'silent',
     ...options.config,
   });
-  const app = await buildApp({ config, databaseSchema, logger: false });
+  // Small pools: many test servers share one PostgreSQL (max_connections 100 by default).
+  const app = await buildApp({ config, databaseSchema, databasePoolSize: 3, logger: false });
   const admin = options.admin === false ? { email: '', password: '' } : (options.admin ?? { ...TEST_ADMIN });
   if (options.admin !== false) await ensureFirstAdmin(app, { ...admin, generateIfMissing: false });
 
