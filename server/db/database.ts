@@ -34,8 +34,34 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
   file.pragma('journal_mode = WAL');
   file.pragma('busy_timeout = 5000');
   file.pragma('foreign_keys = ON');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: file }) });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(file) }) });
   return { db, kind: 'sqlite', close: () => db.destroy() };
+}
+
+/** Distinct SQL texts kept prepared; queries with variable-length IN lists make new texts. */
+const STATEMENT_CACHE_SIZE = 500;
+
+/**
+ * Kysely prepares every query anew; preparing costs more than running the small
+ * indexed reads of a request. Statements are reusable in better-sqlite3 and Kysely
+ * runs one query at a time on its single connection, so a small LRU of them is safe.
+ */
+function withStatementCache(file: SQLite.Database) {
+  const cache = new Map<string, SQLite.Statement>();
+  return {
+    close: () => file.close(),
+    prepare(sqlText: string): SQLite.Statement {
+      let statement = cache.get(sqlText);
+      if (statement) {
+        cache.delete(sqlText); // re-insert: most recently used last
+      } else {
+        statement = file.prepare(sqlText);
+        if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value!);
+      }
+      cache.set(sqlText, statement);
+      return statement;
+    },
+  };
 }
 
 async function openPostgres(url: string, schema: string | undefined, poolSize: number): Promise<DatabaseHandle> {
