@@ -30,3 +30,29 @@ export type CreateUserBody = z.infer<typeof CreateUserBodySchema>;
 
 export const CreateUserResponseSchema = z.object({ user: UserSchema }).meta({ id: 'CreateUserResponse' });
 export type CreateUserResponse = z.infer<typeof CreateUserResponseSchema>;
+
+/**
+ * GET /api/2/admin/users?q=&page=&pageSize= (ROLE_ADMIN or ROLE_USER_ADMIN), our design:
+ * users ordered by email, `q` matches email, username, first or last name (case-insensitive).
+ */
+export const ListUsersQuerySchema = z
+  .object({
+    q: z.string().max(200).optional(),
+    page: z.coerce.number().int().min(1).max(1_000_000).default(1),
+    pageSize: z.coerce.number().int().min(1).max(200).default(50),
+  })
+  .strict()
+  .meta({ id: 'ListUsersQuery' });
+export type ListUsersQuery = z.input<typeof ListUsersQuerySchema>;
+
+export const AdminUserSchema = UserSchema.extend({
+  disabled: z.boolean(),
+  /** The user's SecuPass state (see secupass.ts). */
+  secupassState: z.enum(['none', 'active', 'reset']),
+}).meta({ id: 'AdminUser' });
+export type AdminUser = z.infer<typeof AdminUserSchema>;
+
+export const ListUsersResponseSchema = z
+  .object({ users: z.array(AdminUserSchema), total: z.number().int(), page: z.number().int(), pageSize: z.number().int() })
+  .meta({ id: 'ListUsersResponse' });
+export type ListUsersResponse = z.infer<typeof ListUsersResponseSchema>;

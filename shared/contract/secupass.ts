@@ -1,0 +1,146 @@
+import { z } from 'zod';
+
+/**
+ * The personal passphrase (SecuPass, SPEC §1) on the wire: our design (DESIGN §3).
+ *
+ * IMPORTANT: the server only ever sees the *wrapped* private-key blob and public keys. The
+ * passphrase and private keys never leave the browser (shared/crypto). So the server checks
+ * shapes only; it cannot and does not check that the blob opens.
+ *
+ * | call | who | what |
+ * |---|---|---|
+ * | GET  /user/secupass | signed in | own state, public keys and wrapped blob |
+ * | POST /user/secupass | signed in | first set (201); 409 ConflictException when one is active |
+ * | PUT  /user/secupass | signed in | replace the blob (passphrase change, v2 → v3 upgrade): the key pairs stay, so the public keys must equal the stored ones (400 ValidationException otherwise); 404 AccessDescriptorNotFoundException when none is active |
+ * | GET  /users/{userUuid}/public-keys | signed in | another user's public keys (404 NotFoundException for an unknown user; `keys` empty when no SecuPass) |
+ * | GET  /secupass/policy | public | the passphrase policy (admins change it through `ftapi.secupass.policy.*` settings) |
+ * | POST /admin/users/{userUuid}/secupass/reset | ROLE_ADMIN, ROLE_USER_ADMIN | invalidates the blob and every access copy for that user, audit entry, mail to the user (204) |
+ */
+export const SECUPASS_PATHS = {
+  own: '/user/secupass',
+  publicKeysOf: (userUuid: string) => `/users/${encodeURIComponent(userUuid)}/public-keys`,
+  publicKeysRoute: '/users/:userUuid/public-keys',
+  policy: '/secupass/policy',
+  adminReset: (userUuid: string) => `/admin/users/${encodeURIComponent(userUuid)}/secupass/reset`,
+  adminResetRoute: '/admin/users/:userUuid/secupass/reset',
+} as const;
+
+/** base64url without padding (RFC 4648 §5), as shared/crypto writes it. */
+const base64Url = (max: number) => z.string().min(1).max(max).regex(/^[A-Za-z0-9_-]+$/, 'base64url expected');
+
+export const KeyUsageSchema = z.enum(['encryption', 'signing']);
+
+/** One public key of a user: SPKI (base64url) and its id. */
+export const PublicKeySchema = z
+  .object({
+    keyId: z.string().min(1).max(128),
+    usage: KeyUsageSchema,
+    /** SPKI, base64url. P-256 SPKI is 91 bytes; the cap leaves room, nothing more. */
+    publicKey: base64Url(1024),
+  })
+  .strict()
+  .meta({ id: 'PublicKey' });
+export type PublicKey = z.infer<typeof PublicKeySchema>;
+
+const WrappedPrivateKeySchema = z
+  .object({
+    keyId: z.string().min(1).max(128),
+    usage: KeyUsageSchema,
+    publicKey: base64Url(1024),
+    iv: base64Url(64),
+    /** AES-256-GCM(PKCS8) ‖ tag, base64url. */
+    wrappedKey: base64Url(4096),
+  })
+  .strict();
+
+/** The wrapped private-key blob of shared/crypto/secupass.ts (v3; v2 blobs are only ever read). */
+export const SecuPassBlobSchema = z
+  .discriminatedUnion('version', [
+    z
+      .object({
+        version: z.literal(3),
+        kdf: z
+          .object({
+            name: z.literal('argon2id'),
+            memoryKiB: z.number().int().positive(),
+            iterations: z.number().int().positive(),
+            parallelism: z.number().int().positive(),
+            salt: base64Url(128),
+          })
+          .strict(),
+        keys: z.array(WrappedPrivateKeySchema).min(1).max(8),
+      })
+      .strict(),
+    z
+      .object({
+        version: z.literal(2),
+        kdf: z.object({ name: z.literal('pbkdf2-sha256'), iterations: z.number().int().positive(), salt: base64Url(128) }).strict(),
+        keys: z.array(WrappedPrivateKeySchema).min(1).max(8),
+      })
+      .strict(),
+  ])
+  .meta({ id: 'SecuPassBlob' });
+export type SecuPassBlobWire = z.infer<typeof SecuPassBlobSchema>;
+
+/** `none`: never set; `active`; `reset`: an administrator reset it and the user must set a new one. */
+export const SecuPassStateSchema = z.enum(['none', 'active', 'reset']);
+export type SecuPassState = z.infer<typeof SecuPassStateSchema>;
+
+/** GET /user/secupass. */
+export const OwnSecuPassResponseSchema = z
+  .object({
+    state: SecuPassStateSchema,
+    /** The blob's scheme version (2 or 3) while active. */
+    version: z.number().int().nullable(),
+    blob: SecuPassBlobSchema.nullable(),
+    publicKeys: z.array(PublicKeySchema),
+    /** Epoch ms of the last set/change, null while none. */
+    updatedAt: z.number().int().nullable(),
+  })
+  .meta({ id: 'OwnSecuPassResponse' });
+export type OwnSecuPassResponse = z.infer<typeof OwnSecuPassResponseSchema>;
+
+/** POST and PUT /user/secupass: the new blob (v3 only) and the public keys it wraps the private halves of. */
+export const SetSecuPassBodySchema = z
+  .object({
+    blob: SecuPassBlobSchema,
+    publicKeys: z.array(PublicKeySchema).min(2).max(8),
+  })
+  .strict()
+  .meta({ id: 'SetSecuPassBody' });
+export type SetSecuPassBody = z.infer<typeof SetSecuPassBodySchema>;
+
+/** GET /users/{userUuid}/public-keys. The fingerprint is for display; clients recompute it before trusting a key. */
+export const UserPublicKeysResponseSchema = z
+  .object({
+    userUuid: z.string(),
+    email: z.string(),
+    keys: z.array(PublicKeySchema.extend({ fingerprint: z.string() })),
+  })
+  .meta({ id: 'UserPublicKeysResponse' });
+export type UserPublicKeysResponse = z.infer<typeof UserPublicKeysResponseSchema>;
+
+/** GET /secupass/policy (SPEC §5 "meet its policy"). */
+export const SecuPassPolicySchema = z
+  .object({
+    minLength: z.number().int().min(1),
+    requireLowercase: z.boolean(),
+    requireUppercase: z.boolean(),
+    requireDigit: z.boolean(),
+    requireSpecial: z.boolean(),
+    /** zxcvbn score 0–4 the passphrase must reach (checked in the client; the server never sees it). */
+    minStrength: z.number().int().min(0).max(4),
+  })
+  .meta({ id: 'SecuPassPolicy' });
+export type SecuPassPolicy = z.infer<typeof SecuPassPolicySchema>;
+
+/** Which rules of the policy a candidate passphrase breaks (pure; used by web and add-in). */
+export function secuPassPolicyProblems(policy: SecuPassPolicy, passphrase: string): Array<'minLength' | 'lowercase' | 'uppercase' | 'digit' | 'special'> {
+  const problems: Array<'minLength' | 'lowercase' | 'uppercase' | 'digit' | 'special'> = [];
+  if ([...passphrase].length < policy.minLength) problems.push('minLength');
+  if (policy.requireLowercase && !/\p{Ll}/u.test(passphrase)) problems.push('lowercase');
+  if (policy.requireUppercase && !/\p{Lu}/u.test(passphrase)) problems.push('uppercase');
+  if (policy.requireDigit && !/\p{Nd}/u.test(passphrase)) problems.push('digit');
+  if (policy.requireSpecial && !/[^\p{L}\p{Nd}]/u.test(passphrase)) problems.push('special');
+  return problems;
+}
