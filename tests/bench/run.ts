@@ -1,0 +1,41 @@
+// `npm run bench [-- NAME ...]`: runs the benchmark groups (all, or the named ones), prints each
+// figure and writes tests/bench/report.json as {"figures": [...]} (DESIGN §7). Every figure is a
+// ratio to a baseline measured in the same run, so a busy machine moves both alike. The exit code
+// is 0 even when a figure misses its target: the report says `pass`, a flaky timing never fails CI.
+import { writeFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { runCryptoBench } from './crypto';
+import type { Figure } from './report';
+import { benchServer } from './server';
+
+const GROUPS: Record<string, () => Promise<Figure[]>> = {
+  server: benchServer,
+  crypto: () => runCryptoBench(),
+};
+
+const REPORT_PATH = fileURLToPath(new URL('./report.json', import.meta.url));
+
+async function main(): Promise<void> {
+  const asked = process.argv.slice(2).filter((a) => !a.startsWith('-'));
+  const unknown = asked.filter((name) => !(name in GROUPS));
+  if (unknown.length > 0) {
+    console.error(`Unknown bench group(s): ${unknown.join(', ')}. Groups: ${Object.keys(GROUPS).join(', ')}`);
+    process.exit(2);
+  }
+  const names = asked.length > 0 ? asked : Object.keys(GROUPS);
+  const figures: Figure[] = [];
+  for (const name of names) {
+    const started = Date.now();
+    console.log(`== bench ${name}`);
+    const groupFigures = await GROUPS[name]!();
+    for (const f of groupFigures) {
+      console.log(`${f.pass ? 'PASS' : 'MISS'} ${f.name}: ${f.value} ${f.unit} (baseline ${f.baseline}, ratio ${f.ratio}, target ${f.targetOn === 'value' ? 'value' : 'ratio'} ${f.direction === 'max' ? '≤' : '≥'} ${f.target})`);
+    }
+    console.log(`   ${name}: ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    figures.push(...groupFigures);
+  }
+  await writeFile(REPORT_PATH, `${JSON.stringify({ createdAt: new Date().toISOString(), groups: names, figures }, null, 2)}\n`);
+  console.log(`report: ${REPORT_PATH} (${figures.filter((f) => f.pass).length}/${figures.length} figures on target)`);
+}
+
+await main();
