@@ -21,6 +21,7 @@ import './core/services';
 import { openDatabase, type DatabaseHandle } from './db/database';
 import { migrateToLatest } from './db/migrate';
 import { authEscalationRoutes } from './auth-escalation/routes';
+import { oidcSsoRoutes } from './auth/oidc-sso';
 import { devMailboxRoutes } from './mail/dev-mailbox-routes';
 import { mailSettingsFrom } from './mail/mail-settings';
 import { createMailer, type Mailer } from './mail/mailer';
@@ -160,6 +161,7 @@ async function assemble(app: FastifyInstance, options: BuildAppOptions, database
 
   await app.register(authRoutes);
   await app.register(authEscalationRoutes);
+  await app.register(oidcSsoRoutes);
   await app.register(devMailboxRoutes);
   await app.register(userRoutes);
   await app.register(configRoutes);

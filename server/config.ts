@@ -41,6 +41,10 @@ const SETTINGS = {
   bodyLimit: { env: 'KUVERT_BODY_LIMIT', secret: false },
   logLevel: { env: 'KUVERT_LOG_LEVEL', secret: false },
   trustProxy: { env: 'KUVERT_TRUST_PROXY', secret: false },
+  oidcIssuer: { env: 'KUVERT_OIDC_ISSUER', secret: false },
+  oidcClientId: { env: 'KUVERT_OIDC_CLIENT_ID', secret: false },
+  /** NB: secret, never logged. */
+  oidcClientSecret: { env: 'KUVERT_OIDC_CLIENT_SECRET', secret: true },
 } as const;
 
 export type ConfigKey = keyof typeof SETTINGS;
@@ -80,8 +84,20 @@ export const ConfigSchema = z
       .union([z.boolean(), z.enum(['true', 'false', '1', '0'])])
       .default(false)
       .transform((v) => v === true || v === 'true' || v === '1'),
+    /**
+     * Single sign-on by OpenID Connect (DESIGN §9): the provider's issuer URL (discovery at
+     * `/.well-known/openid-configuration`) and this server's client registration there. The
+     * redirect URI to register is `{KUVERT_PUBLIC_URL}/webui/sso/callback`.
+     */
+    oidcIssuer: optionalUrl,
+    oidcClientId: z.string().min(1).optional(),
+    oidcClientSecret: z.string().min(1).optional(),
   })
   .strict()
+  .refine((c) => (c.oidcIssuer === undefined) === (c.oidcClientId === undefined), {
+    message: 'KUVERT_OIDC_ISSUER and KUVERT_OIDC_CLIENT_ID go together',
+    path: ['oidcClientId'],
+  })
   .refine((c) => (c.adminEmail === undefined) === (c.adminPassword === undefined), {
     message: 'KUVERT_ADMIN_EMAIL and KUVERT_ADMIN_PASSWORD go together',
     path: ['adminPassword'],

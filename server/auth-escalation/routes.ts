@@ -27,6 +27,7 @@ import { loadPasswordPolicy } from '../users/password-policy';
 import { hashPassword, verifyPassword } from '../users/passwords';
 import { scheduleEscalationCleanup } from './cleanup';
 import { confirmPasswordReset, rateLimitExceeded, requestPasswordReset, resetTokenState } from './password-reset';
+import { SSO_START_PATH, ssoConfigured } from '../auth/oidc-sso';
 import { authenticatePreLogin } from './pre-login-credentials';
 
 /** A user may ask for a fresh verification code this often per hour. */
@@ -35,7 +36,10 @@ const VERIFICATION_RESEND_LIMIT = { limit: 5, windowMs: 60 * 60_000 } as const;
 const CAPTCHA_ISSUE_LIMIT = { limit: 60, windowMs: 10 * 60_000 } as const;
 /** Wrong current passwords on a password change: a stolen session cannot guess the password. */
 const PASSWORD_CHANGE_FAILURE_LIMIT = { limit: 5, windowMs: 15 * 60_000 } as const;
-/** Setting holding the single sign-on start URL; unset means no SSO button (real OIDC comes later). */
+/**
+ * Setting holding an external single sign-on start URL, for an SSO gateway in front of Kuvert.
+ * The built-in OpenID Connect sign-on (KUVERT_OIDC_*, auth/oidc-sso.ts) takes precedence.
+ */
 const SSO_URL_SETTING = 'kuvert.sso.url';
 
 const errors = (...codes: number[]) => Object.fromEntries(codes.map((c) => [c, BackendErrorSchema]));
@@ -160,6 +164,7 @@ export const authEscalationRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: { summary: 'Whether single sign-on is configured, and where it starts', tags: ['auth'], response: { 200: SsoInfoSchema } },
     },
     async () => {
+      if (ssoConfigured(app)) return { enabled: true, url: SSO_START_PATH };
       const url = await app.settings.get<string | null>(SSO_URL_SETTING);
       return typeof url === 'string' && url !== '' ? { enabled: true, url } : { enabled: false, url: null };
     },

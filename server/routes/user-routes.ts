@@ -1,3 +1,4 @@
+import { ANTI_CSRF_HEADER } from '@shared/contract/auth';
 import { API_BASE } from '@shared/contract/constants';
 import { BackendErrorSchema } from '@shared/contract/errors';
 import { CurrentUserResponseSchema, UpdateLoggedInUserBodySchema } from '@shared/contract/user';
@@ -17,7 +18,9 @@ export const userRoutes = routePlugin('kuvert-user-routes', async (app) => {
       },
     },
     async (request, reply) => {
-      void reply.header('cache-control', 'no-store');
+      // The session's anti-forgery value too: a sign-in that did not go through POST /auth
+      // (single sign-on) has no other way to hand it over. Same-origin only: no CORS here.
+      void reply.header('cache-control', 'no-store').header(ANTI_CSRF_HEADER, request.session!.csrf_token);
       return { user: toWireUser(request.user!) };
     },
   );

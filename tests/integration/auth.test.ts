@@ -161,6 +161,8 @@ describe('session calls', () => {
     const response = await call(server, admin, 'GET', '/api/2/user');
     expect(response.status).toBe(200);
     expect(await response.json()).toMatchObject({ user: { email: server.admin.email, id: expect.any(Number), uuid: expect.any(String) } });
+    // The session's own anti-forgery value (what a single sign-on session learns it from).
+    expect(response.headers.get('anticsrfattr')).toBe(admin.csrf);
   });
 
   it('logout deletes the session and expires the cookie', async () => {

@@ -1,3 +1,4 @@
+import { ANTI_CSRF_HEADER } from '@shared/contract/auth';
 import type { CurrentUserResponse, User } from '@shared/contract/user';
 import type { ApiClient } from '../client';
 
@@ -27,5 +28,8 @@ export async function getCurrentUser(client: ApiClient): Promise<CurrentUserResu
     acceptStatus: isCurrentUserStatusAccepted,
   });
   const ok = response.status >= 200 && response.status < 300;
+  // A session begun elsewhere (single sign-on) learns its anti-forgery value here.
+  const antiCsrf = ok ? response.headers?.get(ANTI_CSRF_HEADER) : null;
+  if (antiCsrf && antiCsrf !== client.getAntiCsrfToken()) client.setAntiCsrfToken(antiCsrf);
   return { user: ok ? (response.data?.user ?? null) : null, finalUrl: response.url };
 }

@@ -69,7 +69,7 @@ export function LoginPage() {
       {sso.data?.enabled && sso.data.url ? (
         <>
           <Divider style={{ margin: '16px 0' }}>{t('auth:login.or')}</Divider>
-          <Button appearance="secondary" style={{ width: '100%' }} onClick={() => window.location.assign(sso.data?.url ?? '')}>
+          <Button appearance="secondary" style={{ width: '100%' }} onClick={() => window.location.assign(ssoStartUrl(sso.data?.url ?? '', continueTo))}>
             {t('auth:login.sso')}
           </Button>
         </>
@@ -79,4 +79,10 @@ export function LoginPage() {
       </Body1>
     </AuthCard>
   );
+}
+
+/** The built-in sign-on (a path on this server) takes the deep-link target along. */
+function ssoStartUrl(url: string, continueTo: string | null): string {
+  if (!continueTo || !url.startsWith('/')) return url;
+  return `${url}${url.includes('?') ? '&' : '?'}continue=${encodeURIComponent(continueTo)}`;
 }
