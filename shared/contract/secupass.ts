@@ -144,3 +144,48 @@ export function secuPassPolicyProblems(policy: SecuPassPolicy, passphrase: strin
   if (policy.requireSpecial && !/[^\p{L}\p{Nd}]/u.test(passphrase)) problems.push('special');
   return problems;
 }
+
+/**
+ * Wrapped file-key copies (DESIGN §3 "access copies"), our design. Later features
+ * (deliveries, data rooms) write them; an administrator's SecuPass reset invalidates every
+ * copy of that user, and reading one then answers 404 AccessDescriptorNotFoundException.
+ *
+ * | call | who | what |
+ * |---|---|---|
+ * | GET /user/access-descriptors/{id} | signed in, the recipient only | the wrapped copy; 404 AccessDescriptorNotFoundException when missing, invalidated or someone else's |
+ */
+export const ACCESS_DESCRIPTOR_PATHS = {
+  own: (id: string) => `/user/access-descriptors/${encodeURIComponent(id)}`,
+  ownRoute: '/user/access-descriptors/:id',
+} as const;
+
+/** shared/crypto/file-key.ts `WrappedFileKey` (HPKE to the recipient's encryption key). */
+export const WrappedFileKeySchema = z
+  .object({
+    version: z.literal(1),
+    recipientKeyId: z.string().min(1).max(128),
+    enc: base64Url(1024),
+    ciphertext: base64Url(1024),
+  })
+  .strict()
+  .meta({ id: 'WrappedFileKey' });
+export type WrappedFileKeyWire = z.infer<typeof WrappedFileKeySchema>;
+
+export const AccessDescriptorResourceKindSchema = z.enum(['delivery', 'dataRoom']);
+
+export const AccessDescriptorSchema = z
+  .object({
+    id: z.string(),
+    recipientKeyId: z.string(),
+    resourceKind: AccessDescriptorResourceKindSchema,
+    resourceId: z.string(),
+    fileId: z.string(),
+    wrappedKey: WrappedFileKeySchema,
+    /** Epoch ms. */
+    createdAt: z.number().int(),
+  })
+  .meta({ id: 'AccessDescriptor' });
+export type AccessDescriptor = z.infer<typeof AccessDescriptorSchema>;
+
+export const AccessDescriptorResponseSchema = z.object({ accessDescriptor: AccessDescriptorSchema }).meta({ id: 'AccessDescriptorResponse' });
+export type AccessDescriptorResponse = z.infer<typeof AccessDescriptorResponseSchema>;
