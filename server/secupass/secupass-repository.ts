@@ -11,6 +11,7 @@ import type {
 } from '@shared/contract/secupass';
 import type { Kysely, Selectable, Transaction } from 'kysely';
 import type { AuditLog } from '../audit/audit-log';
+import { databaseKindOf } from '../db/database';
 import type { AccessDescriptorsTable, Database, PublicKeysTable } from '../db/schema';
 import { fingerprintOf, sameKeySet } from './blob-checks';
 
@@ -38,6 +39,11 @@ export interface NewAccessDescriptor {
   wrappedKey: WrappedFileKeyWire;
 }
 
+/** addAccessDescriptor was given a recipient key that is unknown, not an encryption key, or revoked. */
+export class RecipientKeyNotLiveError extends Error {
+  override readonly name = 'RecipientKeyNotLiveError';
+}
+
 export interface SecuPassRepository {
   getOwn(userId: number): Promise<OwnSecuPassResponse>;
   /** State of each given user (missing = none). */
@@ -53,7 +59,11 @@ export interface SecuPassRepository {
    * access descriptor of the user invalidated, audit entry written.
    */
   reset(input: { actorUserId: number; subjectUserId: number; audit: AuditLog }): Promise<ResetOutcome>;
-  /** For deliveries and data rooms (and tests): stores a wrapped copy; returns its id. */
+  /**
+   * For deliveries and data rooms (and tests): stores a wrapped copy; returns its id. Throws
+   * RecipientKeyNotLiveError unless the recipient key is the user's live encryption key
+   * (checked under a row lock on PostgreSQL, so a concurrent reset cannot be missed).
+   */
   addAccessDescriptor(input: NewAccessDescriptor): Promise<string>;
   /** The recipient's live copy, undefined when missing, invalidated or someone else's. */
   findAccessDescriptor(id: string, recipientUserId: number): Promise<AccessDescriptor | undefined>;
@@ -74,6 +84,7 @@ function toWireDescriptor(row: Selectable<AccessDescriptorsTable>): AccessDescri
 }
 
 export function createSecuPassRepository(db: Kysely<Database>): SecuPassRepository {
+  const postgres = databaseKindOf(db as unknown as Kysely<unknown>) === 'postgres';
   const liveKeys = (executor: Kysely<Database> | Transaction<Database>, userId: number) =>
     executor.selectFrom('public_keys').selectAll().where('user_id', '=', userId).where('revoked_at', 'is', null).orderBy('id').execute();
 
@@ -184,19 +195,31 @@ export function createSecuPassRepository(db: Kysely<Database>): SecuPassReposito
 
     async addAccessDescriptor(input) {
       const id = randomUUID();
-      await db
-        .insertInto('access_descriptors')
-        .values({
-          id,
-          recipient_user_id: input.recipientUserId,
-          recipient_key_id: input.recipientKeyId,
-          resource_kind: input.resourceKind,
-          resource_id: input.resourceId,
-          file_id: input.fileId,
-          wrapped_key: JSON.stringify(input.wrappedKey),
-          created_at: Date.now(),
-        })
-        .execute();
+      await db.transaction().execute(async (trx) => {
+        let live = trx
+          .selectFrom('public_keys')
+          .select('id')
+          .where('user_id', '=', input.recipientUserId)
+          .where('key_id', '=', input.recipientKeyId)
+          .where('usage', '=', 'encryption')
+          .where('revoked_at', 'is', null);
+        // SQLite serialises write transactions; PostgreSQL needs the lock (reset revokes the key row first).
+        if (postgres) live = live.forUpdate();
+        if (!(await live.executeTakeFirst())) throw new RecipientKeyNotLiveError('The recipient key is not a live encryption key of that user');
+        await trx
+          .insertInto('access_descriptors')
+          .values({
+            id,
+            recipient_user_id: input.recipientUserId,
+            recipient_key_id: input.recipientKeyId,
+            resource_kind: input.resourceKind,
+            resource_id: input.resourceId,
+            file_id: input.fileId,
+            wrapped_key: JSON.stringify(input.wrappedKey),
+            created_at: Date.now(),
+          })
+          .execute();
+      });
       return id;
     },
 

@@ -3,7 +3,8 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ListUsersResponse } from '@shared/contract/admin-users';
 import type { AuditLogResponse } from '@shared/contract/audit';
-import type { AccessDescriptorResponse, OwnSecuPassResponse, SecuPassPolicy, SetSecuPassBody, UserPublicKeysResponse } from '@shared/contract/secupass';
+import type { AccessDescriptorResponse, OwnSecuPassResponse, SecuPassPolicy, SetSecuPassBody, UserPublicKeysResponse, WrappedFileKeyWire } from '@shared/contract/secupass';
+import { RecipientKeyNotLiveError } from '@server/secupass/secupass-repository';
 import { wrapFileKey, generateFileKey } from '@shared/crypto/file-key';
 import { fromBase64Url } from '@shared/crypto/bytes';
 import { importPublicKey } from '@shared/crypto/keys';
@@ -298,6 +299,9 @@ describe('admin reset', () => {
     const read = await json<AccessDescriptorResponse>(await call(server, alice, 'GET', `${API}/user/access-descriptors/${descriptorId}`));
     expect(read.accessDescriptor).toMatchObject({ id: descriptorId, recipientKeyId: encryption.keyId, resourceKind: 'delivery', wrappedKey: wrapped });
     await expectBackendError(await call(server, bob, 'GET', `${API}/user/access-descriptors/${descriptorId}`), 404, 'AccessDescriptorNotFoundException');
+    // Copies go to the recipient's live encryption key only.
+    const signing = keysBefore.find((k) => k.usage === 'signing')!;
+    await expect(server.app.secupass.addAccessDescriptor({ recipientUserId: aliceRow.id, recipientKeyId: signing.keyId, resourceKind: 'delivery', resourceId: 'd', fileId: 'f', wrappedKey: wrapped })).rejects.toThrow(RecipientKeyNotLiveError);
   });
 
   it('resets: state reset, keys revoked, copies invalidated, audit entry, mail in her language', async () => {
@@ -314,6 +318,12 @@ describe('admin reset', () => {
     expect(rows.every((r) => r.revoked_at !== null)).toBe(true);
 
     await expectBackendError(await call(server, alice, 'GET', `${API}/user/access-descriptors/${descriptorId}`), 404, 'AccessDescriptorNotFoundException');
+    // No new copy can be written to a revoked key.
+    const revokedEncryption = keysBefore.find((k) => k.usage === 'encryption')!;
+    const stale = (await server.app.db.selectFrom('access_descriptors').select('wrapped_key').where('id', '=', descriptorId).executeTakeFirstOrThrow()).wrapped_key;
+    await expect(
+      server.app.secupass.addAccessDescriptor({ recipientUserId: aliceRow.id, recipientKeyId: revokedEncryption.keyId, resourceKind: 'delivery', resourceId: 'd', fileId: 'f', wrappedKey: JSON.parse(stale) as WrappedFileKeyWire }),
+    ).rejects.toThrow(RecipientKeyNotLiveError);
 
     const log = await json<AuditLogResponse>(await call(server, admin, 'GET', `${API}/admin/audit-log`));
     expect(log.entries[0]).toMatchObject({
