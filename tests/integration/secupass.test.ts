@@ -360,6 +360,22 @@ describe('admin reset', () => {
   });
 });
 
+describe('concurrency', () => {
+  it('two first sets at once: one wins (201), the other is 409, and the stored keys are the winner\'s', async () => {
+    const uaUuid = await uuidOf(userAdmin);
+    const [a, b] = await Promise.all([
+      setupSecuPass({ userId: uaUuid, passphrase: MARKER_PASSPHRASE }),
+      setupSecuPass({ userId: uaUuid, passphrase: MARKER_PASSPHRASE_2 }),
+    ]);
+    const responses = await Promise.all([call(server, userAdmin, 'POST', OWN, bodyOf(a.blob)), call(server, userAdmin, 'POST', OWN, bodyOf(b.blob))]);
+    expect(responses.map((r) => r.status).sort()).toEqual([201, 409]);
+    const winner = responses[0]!.status === 201 ? a.blob : b.blob;
+    const own = await json<OwnSecuPassResponse>(await call(server, userAdmin, 'GET', OWN));
+    expect(own.blob).toEqual(winner);
+    expect(new Set(own.publicKeys.map((k) => k.keyId))).toEqual(new Set(winner.keys.map((k) => k.keyId)));
+  });
+});
+
 describe('admin user list', () => {
   it('lists users by email with their SecuPass state, searches and pages', async () => {
     const all = await json<ListUsersResponse>(await call(server, admin, 'GET', `${API}/admin/users`));
@@ -368,7 +384,8 @@ describe('admin user list', () => {
     const byEmail = new Map(all.users.map((u) => [u.email, u]));
     expect(byEmail.get('alice@example.test')).toMatchObject({ secupassState: 'active', disabled: false, firstName: 'Alice' });
     expect(byEmail.get('bob@example.test')?.secupassState).toBe('reset');
-    expect(byEmail.get('ua@example.test')?.secupassState).toBe('none');
+    expect(byEmail.get('ua@example.test')?.secupassState).toBe('active');
+    expect(byEmail.get(server.admin.email)?.secupassState).toBe('none');
 
     const search = await json<ListUsersResponse>(await call(server, userAdmin, 'GET', `${API}/admin/users?q=LIDDELL`));
     expect(search.users.map((u) => u.email)).toEqual(['alice@example.test']);
