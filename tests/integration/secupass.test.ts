@@ -5,6 +5,18 @@ import type { ListUsersResponse } from '@shared/contract/admin-users';
 import type { AuditLogResponse } from '@shared/contract/audit';
 import type { AccessDescriptorResponse, OwnSecuPassResponse, SecuPassPolicy, SetSecuPassBody, UserPublicKeysResponse, WrappedFileKeyWire } from '@shared/contract/secupass';
 import { RecipientKeyNotLiveError } from '@server/secupass/secupass-repository';
+import { createApiClient, type ApiClient } from '@shared/api/client';
+import {
+  getAdminAuditLog,
+  getAdminUsers,
+  getOwnAccessDescriptor,
+  getOwnSecuPass,
+  getSecuPassPolicy,
+  getUserPublicKeys,
+  postAdminSecuPassReset,
+  postSecuPass,
+  putSecuPass,
+} from '@shared/api/endpoints/secupass';
 import { wrapFileKey, generateFileKey } from '@shared/crypto/file-key';
 import { fromBase64Url } from '@shared/crypto/bytes';
 import { importPublicKey } from '@shared/crypto/keys';
@@ -395,6 +407,46 @@ describe('admin user list', () => {
     const page2 = await json<ListUsersResponse>(await call(server, admin, 'GET', `${API}/admin/users?page=2&pageSize=3`));
     expect(page2).toMatchObject({ total: 4, page: 2, pageSize: 3 });
     expect(page2.users.map((u) => u.email)).toEqual(all.users.slice(3).map((u) => u.email));
+  });
+});
+
+describe('typed fetchers (shared/api/endpoints/secupass.ts) against the server', () => {
+  /** The product client with the session cookie added (Node's fetch keeps no cookies). */
+  const clientFor = (session: Session | null): ApiClient => {
+    const client = createApiClient({
+      backendUrl: server.url,
+      fetch: (input, init) => {
+        const headers = new Headers(init?.headers);
+        if (session) headers.set('cookie', session.cookie);
+        return fetch(input, { ...init, headers });
+      },
+    });
+    if (session) client.setAntiCsrfToken(session.csrf);
+    return client;
+  };
+
+  it('walks set → change → public keys → reset → list → audit', async () => {
+    await createUserAsAdmin(server, admin, { email: 'carol@example.test' });
+    const carolSession = await signIn(server, 'carol@example.test', 'Good-Passw0rd');
+    const carol = clientFor(carolSession);
+    const carolUuid = await uuidOf(carolSession);
+    expect((await getSecuPassPolicy(clientFor(null))).minLength).toBe(12);
+    expect((await getOwnSecuPass(carol)).state).toBe('none');
+    const { blob } = await setupSecuPass({ userId: carolUuid, passphrase: MARKER_PASSPHRASE });
+    expect((await postSecuPass(carol, bodyOf(blob))).state).toBe('active');
+    await expect(postSecuPass(carol, bodyOf(blob))).rejects.toMatchObject({ status: 409, errorClass: 'ConflictException' });
+    const changed = await changeSecuPass({ userId: carolUuid, blob, currentPassphrase: MARKER_PASSPHRASE, newPassphrase: MARKER_PASSPHRASE_2 });
+    expect((await putSecuPass(carol, bodyOf(changed.blob))).blob).toEqual(changed.blob);
+    expect((await getUserPublicKeys(clientFor(bob), carolUuid)).keys).toHaveLength(2);
+    await expect(getOwnAccessDescriptor(carol, 'nope')).rejects.toMatchObject({ status: 404, errorClass: 'AccessDescriptorNotFoundException' });
+
+    const adminClient = clientFor(admin);
+    await postAdminSecuPassReset(adminClient, carolUuid);
+    expect((await getOwnSecuPass(carol)).state).toBe('reset');
+    const listed = await getAdminUsers(adminClient, { q: 'carol', page: 1, pageSize: 10 });
+    expect(listed.users.map((u) => [u.email, u.secupassState])).toEqual([['carol@example.test', 'reset']]);
+    const log = await getAdminAuditLog(adminClient, { action: 'secupass.reset', pageSize: 1 });
+    expect(log.entries[0]?.subject?.uuid).toBe(carolUuid);
   });
 });
 
