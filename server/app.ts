@@ -12,6 +12,7 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import type { KuvertConfig } from './config';
+import { createAuditLog } from './audit/audit-log';
 import { installAccessControl } from './core/access';
 import { frameworkErrorHandler, installErrorHandling, sendError } from './core/error-handler';
 import { notFound } from './core/http-error';
@@ -29,12 +30,14 @@ import { adminRoutes } from './routes/admin-routes';
 import { authRoutes } from './routes/auth-routes';
 import { configRoutes } from './routes/config-routes';
 import { legacyRoutes } from './routes/legacy-routes';
+import { secuPassRoutes } from './routes/secupass-routes';
 import { userRoutes } from './routes/user-routes';
 import { sendSpaFallback, webClientRoutes } from './routes/web-client-routes';
 import { wizardRoutes } from './routes/wizard-routes';
 import { createCaptchaStore } from './security/captcha';
 import { createRateLimiter } from './security/rate-limiter';
 import { createVerificationCodes } from './security/verification-codes';
+import { createSecuPassRepository } from './secupass/secupass-repository';
 import { createSessionsStore } from './sessions/sessions-store';
 import { createSettingsStore } from './settings/settings-store';
 import { createUsersRepository } from './users/users-repository';
@@ -127,6 +130,8 @@ async function assemble(app: FastifyInstance, options: BuildAppOptions, database
   app.decorate('rateLimiter', createRateLimiter(db));
   app.decorate('captchas', createCaptchaStore(db));
   app.decorate('verificationCodes', createVerificationCodes(db));
+  app.decorate('secupass', createSecuPassRepository(db));
+  app.decorate('auditLog', createAuditLog(db));
 
   const purge = setInterval(() => {
     sessions.purgeExpired().catch((err: unknown) => app.log.warn({ err }, 'session purge failed'));
@@ -166,6 +171,7 @@ async function assemble(app: FastifyInstance, options: BuildAppOptions, database
   await app.register(userRoutes);
   await app.register(configRoutes);
   await app.register(adminRoutes);
+  await app.register(secuPassRoutes);
   await app.register(wizardRoutes);
   await app.register(legacyRoutes);
   await app.register(webClientRoutes(config.webRoot));

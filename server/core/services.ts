@@ -1,10 +1,12 @@
 import type { Kysely } from 'kysely';
+import type { AuditLog } from '../audit/audit-log';
 import type { KuvertConfig } from '../config';
 import type { DatabaseKind } from '../db/database';
 import type { Database } from '../db/schema';
 import type { Mailer } from '../mail/mailer';
 import type { CaptchaStore } from '../security/captcha';
 import type { RateLimiter } from '../security/rate-limiter';
+import type { SecuPassRepository } from '../secupass/secupass-repository';
 import type { VerificationCodes } from '../security/verification-codes';
 import type { SessionsStore } from '../sessions/sessions-store';
 import type { SettingsStore } from '../settings/settings-store';
@@ -25,6 +27,8 @@ export interface KuvertServices {
   rateLimiter: RateLimiter;
   captchas: CaptchaStore;
   verificationCodes: VerificationCodes;
+  secupass: SecuPassRepository;
+  auditLog: AuditLog;
 }
 
 declare module 'fastify' {

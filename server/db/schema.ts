@@ -46,8 +46,66 @@ export interface SettingsTable {
   updated_at: number;
 }
 
+/** One row per user who ever set a SecuPass (no row = state `none`). */
+export interface SecuPassTable {
+  user_id: number;
+  /** 'none' | 'active' | 'reset'. */
+  state: string;
+  /** Blob scheme version (2 or 3) while active. */
+  version: number | null;
+  /** The wrapped private-key blob, JSON text; null unless active. */
+  blob: string | null;
+  updated_at: number;
+}
+
+export interface PublicKeysTable {
+  id: Generated<number>;
+  user_id: number;
+  key_id: string;
+  /** 'encryption' | 'signing'. */
+  usage: string;
+  /** SPKI, base64url. */
+  spki: string;
+  /** SHA-256 hex of the SPKI bytes (display only). */
+  fingerprint: string;
+  created_at: number;
+  /** Set by an administrator's SecuPass reset; revoked keys are never handed out. */
+  revoked_at: number | null;
+}
+
+/** A wrapped file-key copy for one recipient key (written by deliveries and data rooms). */
+export interface AccessDescriptorsTable {
+  /** uuid. */
+  id: string;
+  recipient_user_id: number;
+  recipient_key_id: string;
+  /** 'delivery' | 'dataRoom'. */
+  resource_kind: string;
+  resource_id: string;
+  file_id: string;
+  /** shared/crypto WrappedFileKey, JSON text. */
+  wrapped_key: string;
+  created_at: number;
+  /** Set by a SecuPass reset of the recipient: the copy reads as not found from then on. */
+  invalidated_at: number | null;
+}
+
+export interface AuditLogTable {
+  id: Generated<number>;
+  at: number;
+  actor_user_id: number | null;
+  action: string;
+  subject_user_id: number | null;
+  /** JSON object text. */
+  details: string;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
   settings: SettingsTable;
+  secupass: SecuPassTable;
+  public_keys: PublicKeysTable;
+  access_descriptors: AccessDescriptorsTable;
+  audit_log: AuditLogTable;
 }

@@ -11,6 +11,8 @@ export interface MailTemplateData {
   accountVerificationCode: { code: string; validMinutes: number };
   passwordResetLink: { link: string; validMinutes: number };
   passwordChanged: { changedAt: string };
+  /** An administrator reset the user's SecuPass (personal passphrase); `link` opens Kuvert. */
+  secupassReset: { resetAt: string; link: string };
 }
 export type MailTemplateName = keyof MailTemplateData;
 
@@ -100,6 +102,35 @@ export const MAIL_TEMPLATES: TemplateTable = {
         `Le mot de passe de votre compte Kuvert a été modifié le ${d.changedAt} (UTC).`,
         'Si ce n’était pas vous, réinitialisez immédiatement votre mot de passe et prévenez votre administrateur.',
       ],
+    },
+  },
+  secupassReset: {
+    de: {
+      subject: () => 'Kuvert: Ihre SecuPass wurde zurückgesetzt',
+      paragraphs: (d) => [
+        `Ihre Administration hat am ${d.resetAt} (UTC) Ihre SecuPass (Ihre persönliche Passphrase) zurückgesetzt.`,
+        'Verschlüsselte Dateien, die für Ihre bisherige SecuPass bestimmt waren, können Sie nicht mehr öffnen. Bitten Sie die Absender, sie erneut für Sie freizugeben.',
+        'Melden Sie sich an und legen Sie eine neue SecuPass fest. Wenn Sie das nicht erwartet haben, wenden Sie sich an Ihre Administration.',
+      ],
+      action: (d) => ({ label: 'Neue SecuPass festlegen', url: d.link }),
+    },
+    en: {
+      subject: () => 'Kuvert: your SecuPass was reset',
+      paragraphs: (d) => [
+        `Your administrator reset your SecuPass (your personal passphrase) on ${d.resetAt} (UTC).`,
+        'Encrypted files meant for your previous SecuPass can no longer be opened. Ask the senders to release them to you again.',
+        'Sign in and set a new SecuPass. If you did not expect this, contact your administrator.',
+      ],
+      action: (d) => ({ label: 'Set a new SecuPass', url: d.link }),
+    },
+    fr: {
+      subject: () => 'Kuvert : votre SecuPass a été réinitialisée',
+      paragraphs: (d) => [
+        `Votre administrateur a réinitialisé votre SecuPass (votre phrase secrète personnelle) le ${d.resetAt} (UTC).`,
+        'Les fichiers chiffrés destinés à votre ancienne SecuPass ne peuvent plus être ouverts. Demandez aux expéditeurs de vous les transmettre à nouveau.',
+        'Connectez-vous et définissez une nouvelle SecuPass. Si vous ne vous y attendiez pas, contactez votre administrateur.',
+      ],
+      action: (d) => ({ label: 'Définir une nouvelle SecuPass', url: d.link }),
     },
   },
 };

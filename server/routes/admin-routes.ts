@@ -1,4 +1,5 @@
-import { CreateUserBodySchema, CreateUserResponseSchema } from '@shared/contract/admin-users';
+import { CreateUserBodySchema, CreateUserResponseSchema, ListUsersQuerySchema, ListUsersResponseSchema } from '@shared/contract/admin-users';
+import { AUDIT_PATHS, AuditLogQuerySchema, AuditLogResponseSchema } from '@shared/contract/audit';
 import { API_BASE } from '@shared/contract/constants';
 import { BackendErrorSchema } from '@shared/contract/errors';
 import { AdminSettingsResponseSchema, AdminSettingsUpdateSchema } from '@shared/contract/settings';
@@ -11,7 +12,7 @@ import { routePlugin } from '../core/route-plugin';
 
 const errors = { 400: BackendErrorSchema, 401: BackendErrorSchema, 403: BackendErrorSchema };
 
-/** Administration calls of the core: settings and user creation. */
+/** Administration calls of the core: settings, user list and creation, audit log. */
 export const adminRoutes = routePlugin('kuvert-admin-routes', async (app) => {
   app.get(
     `${API_BASE}/admin/settings`,
@@ -40,6 +41,47 @@ export const adminRoutes = routePlugin('kuvert-admin-routes', async (app) => {
       if (problems.length > 0) throw badRequest('Invalid settings', { problems });
       await app.settings.set(request.body);
       return { settings: await app.settings.getAll() };
+    },
+  );
+
+  app.get(
+    `${API_BASE}/admin/users`,
+    {
+      config: { access: { roles: ['ROLE_ADMIN', 'ROLE_USER_ADMIN'] } },
+      schema: {
+        summary: 'Users ordered by email; q searches email, username, first and last name; paged',
+        tags: ['admin'],
+        querystring: ListUsersQuerySchema,
+        response: { 200: ListUsersResponseSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const { q, page, pageSize } = request.query;
+      const { rows, total } = await app.users.list({ q, page, pageSize });
+      return {
+        users: rows.map((row) => ({ ...toWireUser(row), disabled: row.disabled === 1, secupassState: toSecuPassState(row.secupass_state) })),
+        total,
+        page,
+        pageSize,
+      };
+    },
+  );
+
+  app.get(
+    `${API_BASE}${AUDIT_PATHS.adminLog}`,
+    {
+      config: { access: { roles: ['ROLE_ADMIN'] } },
+      schema: {
+        summary: 'The audit log, newest first, paged',
+        tags: ['admin'],
+        querystring: AuditLogQuerySchema,
+        response: { 200: AuditLogResponseSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const { page, pageSize, action } = request.query;
+      const { entries, total } = await app.auditLog.list({ page, pageSize, action });
+      return { entries, total, page, pageSize };
     },
   );
 
@@ -85,3 +127,7 @@ export const adminRoutes = routePlugin('kuvert-admin-routes', async (app) => {
     },
   );
 });
+
+function toSecuPassState(state: string): 'none' | 'active' | 'reset' {
+  return state === 'active' || state === 'reset' ? state : 'none';
+}

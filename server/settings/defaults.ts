@@ -13,6 +13,13 @@ const CLEANUP_MAX_MS = 365 * MS_PER_DAY;
 /** Password policy default: 10 characters with upper, lower case and a digit. */
 const PASSWORD_MIN_LENGTH = 10;
 
+/** SecuPass policy defaults: 12 characters with lower, upper case and a digit, zxcvbn score 3. */
+const SECUPASS_MIN_LENGTH = 12;
+const SECUPASS_MIN_STRENGTH = 3;
+/** Bounds an administrator may choose (a passphrase longer than 256 characters is nobody's). */
+const SECUPASS_MIN_LENGTH_RANGE = [1, 256] as const;
+const SECUPASS_MIN_STRENGTH_RANGE = [0, 4] as const;
+
 const perLanguage = (key: string, value: ConfigValue): Record<string, ConfigValue> =>
   Object.fromEntries(LANGUAGES.map((lang) => [`${key}.${lang}`, value]));
 
@@ -62,6 +69,18 @@ export const PRIVATE_DEFAULTS: Readonly<Record<string, ConfigValue>> = {
   [SETTING_KEYS.deliveryCleanupCustomExpiration]: true,
   [SETTING_KEYS.deliveryCleanupExpirationMin]: CLEANUP_MIN_MS,
   [SETTING_KEYS.deliveryCleanupExpirationMax]: CLEANUP_MAX_MS,
+  [SETTING_KEYS.secupassMinLength]: SECUPASS_MIN_LENGTH,
+  [SETTING_KEYS.secupassRequireLowercase]: true,
+  [SETTING_KEYS.secupassRequireUppercase]: true,
+  [SETTING_KEYS.secupassRequireDigit]: true,
+  [SETTING_KEYS.secupassRequireSpecial]: false,
+  [SETTING_KEYS.secupassMinStrength]: SECUPASS_MIN_STRENGTH,
+};
+
+/** Integer settings with a closed range. */
+const INTEGER_RANGES: Readonly<Record<string, readonly [number, number]>> = {
+  [SETTING_KEYS.secupassMinLength]: SECUPASS_MIN_LENGTH_RANGE,
+  [SETTING_KEYS.secupassMinStrength]: SECUPASS_MIN_STRENGTH_RANGE,
 };
 
 export const ALL_DEFAULTS: Readonly<Record<string, ConfigValue>> = { ...PROFILE_DEFAULTS, ...PRIVATE_DEFAULTS };
@@ -81,6 +100,10 @@ export function settingValueProblem(key: string, value: ConfigValue): string | n
   if (value === null) return 'must not be null';
   if (typeof value !== typeof fallback) return `must be a ${typeof fallback}`;
   if (typeof value === 'number' && (!Number.isFinite(value) || value < 0)) return 'must be a non-negative number';
+  const range = INTEGER_RANGES[key];
+  if (range && (!Number.isInteger(value) || (value as number) < range[0] || (value as number) > range[1])) {
+    return `must be an integer from ${range[0]} to ${range[1]}`;
+  }
   if (key.startsWith('ftapi.layout.css.color.') && !/^#[0-9a-fA-F]{6}$/.test(String(value))) return 'must be a hex colour like #19853F';
   return null;
 }

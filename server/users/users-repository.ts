@@ -52,6 +52,12 @@ export function toWireUser(row: UserRow): User {
 
 export interface UsersRepository {
   findById(id: number): Promise<UserRow | undefined>;
+  findByUuid(uuid: string): Promise<UserRow | undefined>;
+  /**
+   * Users ordered by email, paged; `q` matches email, username, first or last name
+   * (case-insensitive substring). Each row carries its SecuPass state (`none` without a row).
+   */
+  list(options: { q?: string | undefined; page: number; pageSize: number }): Promise<{ rows: Array<UserRow & { secupass_state: string }>; total: number }>;
   /** By username or email address, case-insensitively (the login field accepts both). */
   findByLogin(login: string): Promise<UserRow | undefined>;
   create(user: NewUser): Promise<UserRow>;
@@ -63,6 +69,28 @@ export function createUsersRepository(db: Kysely<Database>): UsersRepository {
   const findById = (id: number) => db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
   return {
     findById,
+    findByUuid: (uuid) => db.selectFrom('users').selectAll().where('uuid', '=', uuid).executeTakeFirst(),
+    async list({ q, page, pageSize }) {
+      let base = db.selectFrom('users');
+      const needle = q?.trim().toLowerCase();
+      if (needle) {
+        // LIKE with the wildcards of the search text escaped, the same on SQLite and PostgreSQL.
+        const pattern = `%${needle.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+        const like = (column: string) => sql<boolean>`lower(${sql.ref(column)}) like ${pattern} escape '\\'`;
+        base = base.where((eb) => eb.or([like('users.email'), like('users.username'), like('users.first_name'), like('users.last_name')]));
+      }
+      const { total } = await base.select((eb) => eb.fn.countAll<number | string>().as('total')).executeTakeFirstOrThrow();
+      const rows = await base
+        .leftJoin('secupass', 'secupass.user_id', 'users.id')
+        .selectAll('users')
+        .select((eb) => eb.fn.coalesce('secupass.state', sql<string>`'none'`).as('secupass_state'))
+        .orderBy(sql`lower(users.email)`)
+        .orderBy('users.id')
+        .limit(pageSize)
+        .offset((page - 1) * pageSize)
+        .execute();
+      return { rows, total: Number(total) };
+    },
     async findByLogin(login) {
       const needle = login.trim().toLowerCase();
       if (!needle) return undefined;

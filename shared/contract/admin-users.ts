@@ -31,6 +31,12 @@ export type CreateUserBody = z.infer<typeof CreateUserBodySchema>;
 export const CreateUserResponseSchema = z.object({ user: UserSchema }).meta({ id: 'CreateUserResponse' });
 export type CreateUserResponse = z.infer<typeof CreateUserResponseSchema>;
 
+/** Paths of the user administration calls (under API_BASE). */
+export const ADMIN_USERS_PATHS = {
+  list: '/admin/users',
+  create: '/admin/users',
+} as const;
+
 /**
  * GET /api/2/admin/users?q=&page=&pageSize= (ROLE_ADMIN or ROLE_USER_ADMIN), our design:
  * users ordered by email, `q` matches email, username, first or last name (case-insensitive).

@@ -14,7 +14,7 @@ import { z } from 'zod';
  * | PUT  /user/secupass | signed in | replace the blob (passphrase change, v2 → v3 upgrade): the key pairs stay, so the public keys must equal the stored ones (400 ValidationException otherwise); 404 AccessDescriptorNotFoundException when none is active |
  * | GET  /users/{userUuid}/public-keys | signed in | another user's public keys (404 NotFoundException for an unknown user; `keys` empty when no SecuPass) |
  * | GET  /secupass/policy | public | the passphrase policy (admins change it through `ftapi.secupass.policy.*` settings) |
- * | POST /admin/users/{userUuid}/secupass/reset | ROLE_ADMIN, ROLE_USER_ADMIN | invalidates the blob and every access copy for that user, audit entry, mail to the user (204) |
+ * | POST /admin/users/{userUuid}/secupass/reset | ROLE_ADMIN, ROLE_USER_ADMIN (an administrator's only by ROLE_ADMIN, else 403) | invalidates the blob and every access copy for that user, audit entry, mail to the user (204); 404 NotFoundException for an unknown user |
  */
 export const SECUPASS_PATHS = {
   own: '/user/secupass',
@@ -144,3 +144,48 @@ export function secuPassPolicyProblems(policy: SecuPassPolicy, passphrase: strin
   if (policy.requireSpecial && !/[^\p{L}\p{Nd}]/u.test(passphrase)) problems.push('special');
   return problems;
 }
+
+/**
+ * Wrapped file-key copies (DESIGN §3 "access copies"), our design. Later features
+ * (deliveries, data rooms) write them; an administrator's SecuPass reset invalidates every
+ * copy of that user, and reading one then answers 404 AccessDescriptorNotFoundException.
+ *
+ * | call | who | what |
+ * |---|---|---|
+ * | GET /user/access-descriptors/{id} | signed in, the recipient only | the wrapped copy; 404 AccessDescriptorNotFoundException when missing, invalidated or someone else's |
+ */
+export const ACCESS_DESCRIPTOR_PATHS = {
+  own: (id: string) => `/user/access-descriptors/${encodeURIComponent(id)}`,
+  ownRoute: '/user/access-descriptors/:id',
+} as const;
+
+/** shared/crypto/file-key.ts `WrappedFileKey` (HPKE to the recipient's encryption key). */
+export const WrappedFileKeySchema = z
+  .object({
+    version: z.literal(1),
+    recipientKeyId: z.string().min(1).max(128),
+    enc: base64Url(1024),
+    ciphertext: base64Url(1024),
+  })
+  .strict()
+  .meta({ id: 'WrappedFileKey' });
+export type WrappedFileKeyWire = z.infer<typeof WrappedFileKeySchema>;
+
+export const AccessDescriptorResourceKindSchema = z.enum(['delivery', 'dataRoom']);
+
+export const AccessDescriptorSchema = z
+  .object({
+    id: z.string(),
+    recipientKeyId: z.string(),
+    resourceKind: AccessDescriptorResourceKindSchema,
+    resourceId: z.string(),
+    fileId: z.string(),
+    wrappedKey: WrappedFileKeySchema,
+    /** Epoch ms. */
+    createdAt: z.number().int(),
+  })
+  .meta({ id: 'AccessDescriptor' });
+export type AccessDescriptor = z.infer<typeof AccessDescriptorSchema>;
+
+export const AccessDescriptorResponseSchema = z.object({ accessDescriptor: AccessDescriptorSchema }).meta({ id: 'AccessDescriptorResponse' });
+export type AccessDescriptorResponse = z.infer<typeof AccessDescriptorResponseSchema>;

@@ -32,6 +32,14 @@ export const SETTING_KEYS = {
   deliveryCleanupExpirationMin: 'kuvert.delivery.cleanupExpirationMin',
   /** Milliseconds. */
   deliveryCleanupExpirationMax: 'kuvert.delivery.cleanupExpirationMax',
+  /** SecuPass policy (GET /secupass/policy); checked in the client, the server never sees the passphrase. */
+  secupassMinLength: 'ftapi.secupass.policy.minLength',
+  secupassRequireLowercase: 'ftapi.secupass.policy.requireLowercase',
+  secupassRequireUppercase: 'ftapi.secupass.policy.requireUppercase',
+  secupassRequireDigit: 'ftapi.secupass.policy.requireDigit',
+  secupassRequireSpecial: 'ftapi.secupass.policy.requireSpecial',
+  /** zxcvbn score 0–4. */
+  secupassMinStrength: 'ftapi.secupass.policy.minStrength',
 } as const;
 
 /** PUT /api/2/admin/settings body: a partial map key → value. Unknown keys are refused (400). */

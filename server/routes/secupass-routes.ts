@@ -1,0 +1,179 @@
+import { reduceLanguage } from '@shared/contract/constants';
+import { BackendErrorSchema } from '@shared/contract/errors';
+import {
+  ACCESS_DESCRIPTOR_PATHS,
+  AccessDescriptorResponseSchema,
+  OwnSecuPassResponseSchema,
+  SECUPASS_PATHS,
+  SecuPassPolicySchema,
+  SetSecuPassBodySchema,
+  UserPublicKeysResponseSchema,
+  type SecuPassPolicy,
+} from '@shared/contract/secupass';
+import { API_BASE } from '@shared/contract/constants';
+import { SETTING_KEYS } from '@shared/contract/settings';
+import { z } from 'zod';
+import { accessDenied, badRequest, conflict, HttpError, notFound } from '../core/http-error';
+import { routePlugin } from '../core/route-plugin';
+import { secuPassBodyProblems } from '../secupass/blob-checks';
+import { roleNamesOf } from '../users/users-repository';
+
+const errors = { 400: BackendErrorSchema, 401: BackendErrorSchema, 403: BackendErrorSchema };
+const UserUuidParamsSchema = z.object({ userUuid: z.string().min(1).max(100) }).strict();
+const AccessDescriptorParamsSchema = z.object({ id: z.string().min(1).max(100) }).strict();
+
+const noSecuPass = () => new HttpError(404, 'AccessDescriptorNotFoundException', 'No active SecuPass: set one first');
+const noAccessDescriptor = () => new HttpError(404, 'AccessDescriptorNotFoundException', 'No access to this file key (it may have been revoked by a SecuPass reset)');
+
+/** Refuses a body whose blob is not v3, below the KDF floor, or inconsistent with its public keys. */
+function assertAcceptableBody(body: z.infer<typeof SetSecuPassBodySchema>): void {
+  const problems = secuPassBodyProblems(body);
+  if (problems.length > 0) throw badRequest('Invalid SecuPass', { problems });
+}
+
+/**
+ * SecuPass (SPEC §1, DESIGN §3; contract shared/contract/secupass.ts): the wrapped
+ * private-key blob, public keys, policy, administrator reset and wrapped file-key copies.
+ * The server never sees a passphrase or a private key in clear.
+ */
+export const secuPassRoutes = routePlugin('kuvert-secupass-routes', async (app) => {
+  app.get(
+    `${API_BASE}${SECUPASS_PATHS.own}`,
+    {
+      config: { access: 'authenticated' },
+      schema: { summary: 'Own SecuPass state, public keys and wrapped blob', tags: ['secupass'], response: { 200: OwnSecuPassResponseSchema, ...errors } },
+    },
+    async (request, reply) => {
+      void reply.header('cache-control', 'no-store');
+      return app.secupass.getOwn(request.user!.id);
+    },
+  );
+
+  app.post(
+    `${API_BASE}${SECUPASS_PATHS.own}`,
+    {
+      config: { access: 'authenticated' },
+      schema: {
+        summary: 'Sets the SecuPass (first time or after a reset); 409 while one is active',
+        tags: ['secupass'],
+        body: SetSecuPassBodySchema,
+        response: { 201: OwnSecuPassResponseSchema, 409: BackendErrorSchema, ...errors },
+      },
+    },
+    async (request, reply) => {
+      assertAcceptableBody(request.body);
+      const userId = request.user!.id;
+      if ((await app.secupass.set(userId, request.body)) === 'active') throw conflict('A SecuPass is already active; change it instead');
+      void reply.code(201).header('cache-control', 'no-store');
+      return app.secupass.getOwn(userId);
+    },
+  );
+
+  app.put(
+    `${API_BASE}${SECUPASS_PATHS.own}`,
+    {
+      config: { access: 'authenticated' },
+      schema: {
+        summary: 'Replaces the wrapped blob; the key pairs (public keys) must stay the same',
+        tags: ['secupass'],
+        body: SetSecuPassBodySchema,
+        response: { 200: OwnSecuPassResponseSchema, 404: BackendErrorSchema, ...errors },
+      },
+    },
+    async (request, reply) => {
+      assertAcceptableBody(request.body);
+      const userId = request.user!.id;
+      const outcome = await app.secupass.replace(userId, request.body);
+      if (outcome === 'notActive') throw noSecuPass();
+      if (outcome === 'keysDiffer') throw badRequest('The public keys differ from the stored ones: a change keeps the key pairs');
+      void reply.header('cache-control', 'no-store');
+      return app.secupass.getOwn(userId);
+    },
+  );
+
+  app.get(
+    `${API_BASE}${SECUPASS_PATHS.publicKeysRoute}`,
+    {
+      config: { access: 'authenticated' },
+      schema: {
+        summary: "A user's public keys with display fingerprints (empty without SecuPass)",
+        tags: ['secupass'],
+        params: UserUuidParamsSchema,
+        response: { 200: UserPublicKeysResponseSchema, 404: BackendErrorSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const user = await app.users.findByUuid(request.params.userUuid);
+      if (!user) throw notFound('No such user');
+      return { userUuid: user.uuid, email: user.email, keys: await app.secupass.publicKeysOf(user.id) };
+    },
+  );
+
+  app.get(
+    `${API_BASE}${SECUPASS_PATHS.policy}`,
+    {
+      config: { access: 'public' },
+      schema: { summary: 'The SecuPass policy', tags: ['secupass'], response: { 200: SecuPassPolicySchema } },
+    },
+    async (): Promise<SecuPassPolicy> => {
+      const all = await app.settings.getAll();
+      return {
+        minLength: Number(all[SETTING_KEYS.secupassMinLength]),
+        requireLowercase: all[SETTING_KEYS.secupassRequireLowercase] === true,
+        requireUppercase: all[SETTING_KEYS.secupassRequireUppercase] === true,
+        requireDigit: all[SETTING_KEYS.secupassRequireDigit] === true,
+        requireSpecial: all[SETTING_KEYS.secupassRequireSpecial] === true,
+        minStrength: Number(all[SETTING_KEYS.secupassMinStrength]),
+      };
+    },
+  );
+
+  app.post(
+    `${API_BASE}${SECUPASS_PATHS.adminResetRoute}`,
+    {
+      config: { access: { roles: ['ROLE_ADMIN', 'ROLE_USER_ADMIN'] } },
+      schema: {
+        summary: "Resets a user's SecuPass: blob removed, keys revoked, every access copy invalidated, audit entry, mail (204)",
+        tags: ['admin', 'secupass'],
+        params: UserUuidParamsSchema,
+        response: { 204: z.null(), 404: BackendErrorSchema, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const actor = request.user!;
+      const subject = await app.users.findByUuid(request.params.userUuid);
+      if (!subject) throw notFound('No such user');
+      // Like granting the role: only administrators touch administrators.
+      const subjectRoles = roleNamesOf(subject);
+      if (!roleNamesOf(actor).includes('ROLE_ADMIN') && (subjectRoles.includes('ROLE_ADMIN') || subjectRoles.includes('ROLE_ROOT'))) {
+        throw accessDenied("Only administrators may reset an administrator's SecuPass");
+      }
+      const outcome = await app.secupass.reset({ actorUserId: actor.id, subjectUserId: subject.id, audit: app.auditLog });
+      request.log.info({ subject: subject.uuid, ...outcome }, 'SecuPass reset');
+      const resetAt = new Date().toISOString().replace('T', ' ').slice(0, 16);
+      await app.mailer
+        .send({ to: subject.email, template: 'secupassReset', language: reduceLanguage(subject.language), data: { resetAt, link: `${app.config.publicUrl}/` } })
+        .catch((error: unknown) => request.log.error({ err: error }, 'SecuPass reset mail failed'));
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.get(
+    `${API_BASE}${ACCESS_DESCRIPTOR_PATHS.ownRoute}`,
+    {
+      config: { access: 'authenticated' },
+      schema: {
+        summary: 'A wrapped file-key copy of the signed-in recipient (404 AccessDescriptorNotFoundException when missing or invalidated)',
+        tags: ['secupass'],
+        params: AccessDescriptorParamsSchema,
+        response: { 200: AccessDescriptorResponseSchema, 404: BackendErrorSchema, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const found = await app.secupass.findAccessDescriptor(request.params.id, request.user!.id);
+      if (!found) throw noAccessDescriptor();
+      void reply.header('cache-control', 'no-store');
+      return { accessDescriptor: found };
+    },
+  );
+});
