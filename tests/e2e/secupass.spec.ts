@@ -3,6 +3,7 @@
 // the fingerprint in the settings, changes the passphrase, locks by signing out and unlocks again,
 // while recording every request the browser sends during set/change/unlock: no passphrase and no
 // private key material may leave the browser (DESIGN §3).
+import { readFileSync } from 'node:fs';
 import { expect, test, type Page, type Request } from '@playwright/test';
 import { AdminUserSchema, type AdminUser } from '@shared/contract/admin-users';
 import { SetSecuPassBodySchema, type SetSecuPassBody } from '@shared/contract/secupass';
@@ -256,6 +257,42 @@ test('passphrase reset needs a confirmation naming the consequences, then tells 
   expect(resets).toBe(0);
   await page.getByRole('button', { name: 'Reset passphrase of Jane Doe' }).click();
   await page.getByRole('alertdialog').getByRole('button', { name: 'Reset passphrase' }).click();
-  await expect(page.getByText('The passphrase of Jane Doe was reset.')).toBeVisible();
+  // Fluent's toaster also announces the text in a live region, hence first().
+  await expect(page.getByText('The passphrase of Jane Doe was reset.').first()).toBeVisible();
   expect(resets).toBe(1);
+});
+
+test('unlocking a v2 blob stores the v3 upgrade with the same public keys (calls stubbed, kat.json v2 vector)', async ({ page }) => {
+  test.setTimeout(120_000);
+  const kat = JSON.parse(readFileSync(new URL('../fixtures/crypto/kat.json', import.meta.url), 'utf8')) as {
+    secupassV2: { userId: string; passphrase: string; blob: SetSecuPassBody['blob']; encryptionPublicKey: string; signingPublicKey: string };
+  };
+  const vector = kat.secupassV2;
+  const publicKeys = vector.blob.keys.map(({ keyId, usage, publicKey }) => ({ keyId, usage, publicKey }));
+  const puts: SetSecuPassBody[] = [];
+  // The blob is bound to its user id: sign in as the admin, but let the page see the vector's user id.
+  await page.route('**/api/2/user', async (route) => {
+    const response = await route.fetch();
+    const body = (await response.json()) as { user?: Record<string, unknown> };
+    await route.fulfill({ response, json: body.user ? { ...body, user: { ...body.user, uuid: vector.userId } } : body });
+  });
+  await page.route('**/api/2/user/secupass', async (route) => {
+    if (route.request().method() === 'PUT') {
+      puts.push(SetSecuPassBodySchema.parse(route.request().postDataJSON()));
+      return route.fulfill({ json: {} });
+    }
+    return route.fulfill({ json: { state: 'active', version: 2, blob: vector.blob, publicKeys, updatedAt: 1 } });
+  });
+  await signIn(page);
+  await page.goto(`${server.url}/settings`);
+  const section = page.getByRole('region', { name: 'SecuPass (end-to-end encryption)' });
+  await section.getByRole('button', { name: 'Unlock keys' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Enter your passphrase to decrypt' });
+  await dialog.getByLabel(/^Passphrase/).fill(vector.passphrase);
+  await dialog.getByRole('button', { name: 'Unlock' }).click();
+  await expect(dialog).toBeHidden({ timeout: 30_000 });
+  await expect(section.getByText('Your keys are unlocked for this session.')).toBeVisible();
+  expect(puts).toHaveLength(1);
+  expect(puts[0]?.blob.version).toBe(3);
+  expect(puts[0]?.publicKeys).toEqual(publicKeys);
 });
