@@ -4,6 +4,7 @@
 // while recording every request the browser sends during set/change/unlock: no passphrase and no
 // private key material may leave the browser (DESIGN §3).
 import { readFileSync } from 'node:fs';
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page, type Request } from '@playwright/test';
 import { AdminUserSchema, type AdminUser } from '@shared/contract/admin-users';
 import { SetSecuPassBodySchema, type SetSecuPassBody } from '@shared/contract/secupass';
@@ -295,4 +296,46 @@ test('unlocking a v2 blob stores the v3 upgrade with the same public keys (calls
   expect(puts).toHaveLength(1);
   expect(puts[0]?.blob.version).toBe(3);
   expect(puts[0]?.publicKeys).toEqual(publicKeys);
+});
+
+test('the passphrase screens, the settings section and the user administration pass axe (calls stubbed)', async ({ page }) => {
+  test.setTimeout(120_000);
+  await stubSecuPassCalls(page);
+  await page.route('**/api/2/admin/users?*', (route) =>
+    route.fulfill({
+      json: {
+        users: [{ uuid: 'u1', id: 2, username: 'jane', email: 'jane@example.test', firstName: 'Jane', lastName: 'Doe', roleNames: [], language: 'en', totpEnabled: false, disabled: false, secupassState: 'active' }],
+        total: 1,
+        page: 1,
+        pageSize: 25,
+      },
+    }),
+  );
+  // tabster's focus sentinels are a documented Fluent false positive (web/README).
+  const axe = () => new AxeBuilder({ page }).disableRules(['aria-hidden-focus']).analyze();
+  await signIn(page);
+  await page.goto(`${server.url}/auth/set-secupass`);
+  await page.getByLabel(/^Passphrase/).fill('violet-Harbor');
+  await expect(page.getByText(/^Strength: /)).toBeVisible();
+  expect((await axe()).violations).toEqual([]);
+  await page.getByLabel(/^Passphrase/).fill(FIRST);
+  await page.getByLabel(/^Confirm passphrase/).fill(FIRST);
+  await page.getByRole('button', { name: 'Set passphrase' }).click();
+  await page.getByRole('link', { name: 'Go to account settings' }).click();
+  await expect(page.getByTestId('secupass-fingerprint')).toBeVisible();
+  expect((await axe()).violations).toEqual([]);
+  await page.getByRole('button', { name: 'Lock keys' }).click();
+  await page.getByRole('button', { name: 'Unlock keys' }).click();
+  await expect(page.getByRole('dialog')).toBeVisible();
+  expect((await axe()).violations).toEqual([]);
+  await page.keyboard.press('Escape');
+  await page.goto(`${server.url}/auth/change-secupass`);
+  await expect(page.getByLabel(/^Current passphrase/)).toBeVisible();
+  expect((await axe()).violations).toEqual([]);
+  await page.goto(`${server.url}/admin/users`);
+  await expect(page.getByRole('cell', { name: 'jane@example.test' })).toBeVisible();
+  expect((await axe()).violations).toEqual([]);
+  await page.getByRole('button', { name: 'Reset passphrase of Jane Doe' }).click();
+  await expect(page.getByRole('alertdialog')).toBeVisible();
+  expect((await axe()).violations).toEqual([]);
 });
