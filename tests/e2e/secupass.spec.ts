@@ -115,7 +115,7 @@ async function passphraseLifecycle(page: Page, stubbed: boolean) {
   await expect(section.getByText('Your passphrase is set; end-to-end encryption is activated.')).toBeVisible();
   const fingerprint = section.getByTestId('secupass-fingerprint');
   await expect(fingerprint.locator('span')).toHaveCount(16);
-  await expect(fingerprint).toHaveText(/^([0-9A-F]{4}){16}$/);
+  await expect(fingerprint).toHaveText(/^([0-9A-F]{4} ?){16}$/);
   await expect(section.getByText('Your keys are unlocked for this session.')).toBeVisible();
   const fingerprintBefore = await fingerprint.textContent();
 

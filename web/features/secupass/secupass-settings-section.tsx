@@ -3,7 +3,7 @@ import { Alert } from '@web/components/alert';
 import { RouterLink } from '@web/components/router-link';
 import { cryptoApi, secuPassKeys, useSecuPassSession } from '@web/lib/crypto';
 import { ROUTES } from '@web/lib/routes';
-import { useId, useState } from 'react';
+import { Fragment, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import useSWR from 'swr';
 import { useOwnSecuPass } from './api/own-secupass';
@@ -34,8 +34,11 @@ function Fingerprint({ publicKey, labelId }: { publicKey: string; labelId: strin
   const groups = fingerprintGroups(result.data.fingerprintDisplay);
   return (
     <p className={styles.fingerprint} aria-labelledby={labelId} data-testid="secupass-fingerprint">
+      {/* The spaces between groups are not rendered by the grid but let screen readers read groups one by one. */}
       {groups.map((group, index) => (
-        <span key={index}>{group}</span>
+        <Fragment key={index}>
+          <span>{group}</span>{' '}
+        </Fragment>
       ))}
     </p>
   );
