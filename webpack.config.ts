@@ -49,7 +49,12 @@ function bundle(options: BundleOptions): Configuration {
       assetModuleFilename: '[name].[contenthash:10][ext]',
       clean: true,
     },
-    resolve: { extensions: ['.tsx', '.ts', '.mjs', '.js', '.json'], alias },
+    resolve: {
+      extensions: ['.tsx', '.ts', '.mjs', '.js', '.json'],
+      alias,
+      // @hpke/common falls back to `import("crypto")` on Node ≤ 18 only; browsers use globalThis.crypto.
+      fallback: { crypto: false },
+    },
     module: {
       rules: [
         {

@@ -1,3 +1,9 @@
+import deAdmin from '@locales/de/admin.json';
+import deSecupass from '@locales/de/secupass.json';
+import enAdmin from '@locales/en/admin.json';
+import enSecupass from '@locales/en/secupass.json';
+import frAdmin from '@locales/fr/admin.json';
+import frSecupass from '@locales/fr/secupass.json';
 import deAuth from '@locales/de/auth.json';
 import deCommon from '@locales/de/common.json';
 import deSettings from '@locales/de/settings.json';
@@ -15,7 +21,7 @@ import type { I18nNamespace } from './namespaces';
 
 /** All bundled resources; small enough (a few kB) to ship in the entry chunk. */
 export const I18N_RESOURCES: Record<Language, Record<I18nNamespace, Record<string, unknown>>> = {
-  de: { common: deCommon, shell: deShell, auth: deAuth, settings: deSettings },
-  en: { common: enCommon, shell: enShell, auth: enAuth, settings: enSettings },
-  fr: { common: frCommon, shell: frShell, auth: frAuth, settings: frSettings },
+  de: { common: deCommon, shell: deShell, auth: deAuth, settings: deSettings, secupass: deSecupass, admin: deAdmin },
+  en: { common: enCommon, shell: enShell, auth: enAuth, settings: enSettings, secupass: enSecupass, admin: enAdmin },
+  fr: { common: frCommon, shell: frShell, auth: frAuth, settings: frSettings, secupass: frSecupass, admin: frAdmin },
 };

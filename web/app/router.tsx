@@ -16,6 +16,27 @@ const Nothing = () => null;
 const comingSoon = lazyPage(() => import(/* webpackChunkName: "coming-soon" */ '@web/features/shell/coming-soon-page'), 'ComingSoonPage');
 const inbox = lazyPage(() => import(/* webpackChunkName: "inbox" */ '@web/features/secumails/inbox-page'), 'InboxPage');
 
+const secuPassPage = lazyPage(() => import(/* webpackChunkName: "secupass" */ '@web/features/secupass/set-secupass-page'), 'SetSecuPassPage');
+const secuPassPages = () => import(/* webpackChunkName: "secupass" */ '@web/features/secupass/set-secupass-page');
+const changeSecuPassPages = () => import(/* webpackChunkName: "secupass-change" */ '@web/features/secupass/change-secupass-page');
+
+/** Passphrase screens (SPEC §2): auth-area chrome, but they need a signed-in user. */
+function secuPassRoutes(): RouteObject[] {
+  return [
+    { path: 'set-secupass', handle: handle({ auth: true, titleKey: 'secupass:set.title' }), lazy: secuPassPage },
+    { path: 'set-secupass-success', handle: handle({ auth: true, titleKey: 'secupass:set.successTitle' }), lazy: lazyPage(secuPassPages, 'SetSecuPassSuccessPage') },
+    { path: 'create-secupass', handle: handle({ auth: true, titleKey: 'secupass:create.title' }), lazy: lazyPage(secuPassPages, 'CreateSecuPassPage') },
+    { path: 'create-secupass-success', handle: handle({ auth: true, titleKey: 'secupass:create.successTitle' }), lazy: lazyPage(secuPassPages, 'CreateSecuPassSuccessPage') },
+    { path: 'change-secupass', handle: handle({ auth: true, titleKey: 'secupass:change.title' }), lazy: lazyPage(changeSecuPassPages, 'ChangeSecuPassPage') },
+    { path: 'change-secupass-success', handle: handle({ auth: true, titleKey: 'secupass:change.successTitle' }), lazy: lazyPage(changeSecuPassPages, 'ChangeSecuPassSuccessPage') },
+    {
+      path: 'secupass-approval-pending',
+      handle: handle({ auth: true, titleKey: 'secupass:approval.title' }),
+      lazy: lazyPage(() => import(/* webpackChunkName: "secupass-approval" */ '@web/features/secupass/approval-pending-page'), 'SecuPassApprovalPendingPage'),
+    },
+  ];
+}
+
 /** Auth-area pages: each a lazy chunk, no sign-in needed, minimal chrome. */
 const authRoutes: RouteObject[] = [
   { index: true, loader: () => redirect(ROUTES.login), Component: Nothing },
@@ -69,6 +90,7 @@ const authRoutes: RouteObject[] = [
     handle: handle({ titleKey: 'auth:resetPassword.successTitle' }),
     lazy: lazyPage(() => import(/* webpackChunkName: "auth-reset-password" */ '@web/features/auth/pages/reset-password-page'), 'ResetPasswordSuccessPage'),
   },
+  ...secuPassRoutes(),
   {
     path: 'terms',
     handle: handle({ titleKey: 'auth:terms.title' }),
@@ -86,7 +108,7 @@ const secumailsRoutes: RouteObject[] = [
   { path: 'submit-box', handle: handle({ auth: true, titleKey: 'shell:deliveryMenu.submitBox' }), lazy: comingSoon },
 ];
 
-const adminPlaceholders = ['users', 'system', 'license', 'theme', 'secure-mails', 'trust-networks', 'secure-rooms', 'trash-bin'] as const;
+const adminPlaceholders = ['system', 'license', 'theme', 'secure-mails', 'trust-networks', 'secure-rooms', 'trash-bin'] as const;
 
 function buildRoutes(): RouteObject[] {
   return [
@@ -106,7 +128,8 @@ function buildRoutes(): RouteObject[] {
         {
           path: 'settings',
           handle: handle({ auth: true, titleKey: 'settings:title' }),
-          lazy: lazyPage(() => import(/* webpackChunkName: "settings" */ '@web/features/settings/settings-page'), 'SettingsPage'),
+          // The app composes the settings page with the SecuPass section (features never import each other).
+          lazy: lazyPage(() => import(/* webpackChunkName: "settings" */ './settings-route'), 'SettingsRoute'),
         },
         {
           path: 'admin',
@@ -116,6 +139,11 @@ function buildRoutes(): RouteObject[] {
               index: true,
               handle: handle({ titleKey: 'shell:admin.title' }),
               lazy: lazyPage(() => import(/* webpackChunkName: "admin" */ '@web/features/admin/admin-page'), 'AdminPage'),
+            },
+            {
+              path: 'users',
+              handle: handle({ titleKey: 'admin:users.title', roles: ['ROLE_ADMIN', 'ROLE_USER_ADMIN'] }),
+              lazy: lazyPage(() => import(/* webpackChunkName: "admin-users" */ '@web/features/admin/users-page'), 'AdminUsersPage'),
             },
             ...adminPlaceholders.map((path) => ({ path, handle: handle({ titleKey: `shell:admin.pages.${path}` }), lazy: comingSoon })),
           ],

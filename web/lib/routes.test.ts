@@ -13,6 +13,9 @@ describe('routes', () => {
     expect(safeContinueTarget('/\\evil.example')).toBeNull();
     expect(safeContinueTarget('/auth/login')).toBeNull();
     expect(safeContinueTarget(null)).toBeNull();
+    // Signed-in auth pages (passphrase screens) are valid targets, e.g. from an invitation mail.
+    expect(safeContinueTarget('/auth/create-secupass?x=1')).toBe('/auth/create-secupass?x=1');
+    expect(safeContinueTarget('/auth/set-secupass-success')).toBeNull();
   });
   it('merges route handles, inner ones winning', () => {
     expect(mergeHandles([{ auth: true, layout: 'auth' }, undefined, { titleKey: 'x', layout: 'app' }])).toEqual({ auth: true, layout: 'app', titleKey: 'x' });

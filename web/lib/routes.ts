@@ -26,7 +26,18 @@ export const ROUTES = {
   resetPassword: `${AUTH_BASE}/reset-password`,
   resetPasswordSuccess: `${AUTH_BASE}/reset-password-success`,
   terms: `${AUTH_BASE}/terms`,
+  setSecuPass: `${AUTH_BASE}/set-secupass`,
+  setSecuPassSuccess: `${AUTH_BASE}/set-secupass-success`,
+  createSecuPass: `${AUTH_BASE}/create-secupass`,
+  createSecuPassSuccess: `${AUTH_BASE}/create-secupass-success`,
+  changeSecuPass: `${AUTH_BASE}/change-secupass`,
+  changeSecuPassSuccess: `${AUTH_BASE}/change-secupass-success`,
+  secuPassApprovalPending: `${AUTH_BASE}/secupass-approval-pending`,
+  adminUsers: `${ADMIN_BASE}/users`,
 } as const;
+
+/** Auth-area pages that need a signed-in user, so sign-in may continue to them (invitation links). */
+const SIGNED_IN_AUTH_PAGES: readonly string[] = [ROUTES.setSecuPass, ROUTES.createSecuPass, ROUTES.changeSecuPass, ROUTES.secuPassApprovalPending];
 
 /** Legacy server pages (DESIGN §9). */
 export const LEGACY_PAGES = {
@@ -41,6 +52,6 @@ export function loginPathFor(target: string): string {
 /** Only same-site paths are valid continue targets (no open redirect). */
 export function safeContinueTarget(value: string | null | undefined): string | null {
   if (!value || !value.startsWith('/') || value.startsWith('//') || value.startsWith('/\\')) return null;
-  if (value.startsWith(`${AUTH_BASE}/`)) return null;
+  if (value.startsWith(`${AUTH_BASE}/`) && !SIGNED_IN_AUTH_PAGES.includes(value.split(/[?#]/)[0] ?? '')) return null;
   return value;
 }

@@ -26,7 +26,7 @@ import { authStore, useAuthState } from '@web/lib/auth';
 import { changeLanguage, currentLanguage } from '@web/lib/i18n';
 import { useNotify } from '@web/lib/toasts';
 import { focusFirstInvalid, newPasswordMessages, requiredMessage } from '@web/lib/validation';
-import { useId, useRef, useState, type FormEvent } from 'react';
+import { useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import useSWR from 'swr';
 
@@ -164,8 +164,11 @@ function TwoFactorSection() {
   );
 }
 
-/** Account settings: language, password change, two-factor reset (issue 3 §3). */
-export function SettingsPage() {
+/**
+ * Account settings: language, password change, two-factor reset (issue 3 §3); `sections` are
+ * sections other features contribute (the app composes them, e.g. SecuPass).
+ */
+export function SettingsPage({ sections }: { sections?: ReactNode }) {
   const { t } = useTranslation();
   return (
     <>
@@ -173,6 +176,7 @@ export function SettingsPage() {
       <LanguageSection />
       <PasswordSection />
       <TwoFactorSection />
+      {sections}
     </>
   );
 }

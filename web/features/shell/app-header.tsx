@@ -14,6 +14,7 @@ import { NavigationRegular, SignOutRegular, SettingsRegular } from '@fluentui/re
 import type { User } from '@shared/contract/user';
 import { mediaQueryMinWidth } from '@shared/theme/constants';
 import { LanguageSwitcher } from '@web/components/language-switcher';
+import { secuPassKeys } from '@web/lib/crypto';
 import { authStore } from '@web/lib/auth';
 import { ROUTES } from '@web/lib/routes';
 import { useTranslation } from 'react-i18next';
@@ -114,6 +115,8 @@ export function AppHeader({ title, user }: { title: string; user: User | null })
               <MenuItem
                 icon={<SignOutRegular />}
                 onClick={() => {
+                  // Forget the unlocked SecuPass keys first (the auth-store subscription in lib/crypto does it too).
+                  void secuPassKeys.lock();
                   void authStore.logout().then(() => navigate(ROUTES.login, { replace: true }));
                 }}
               >

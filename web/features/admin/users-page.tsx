@@ -1,0 +1,196 @@
+import {
+  Badge,
+  Button,
+  Dialog,
+  DialogActions,
+  DialogBody,
+  DialogContent,
+  DialogSurface,
+  DialogTitle,
+  DialogTrigger,
+  Field,
+  makeStyles,
+  SearchBox,
+  Spinner,
+  Table,
+  TableBody,
+  TableCell,
+  TableHeader,
+  TableHeaderCell,
+  TableRow,
+  Text,
+} from '@fluentui/react-components';
+import type { AdminUser } from '@shared/contract/admin-users';
+import { Alert } from '@web/components/alert';
+import { PageHeading } from '@web/components/page-heading';
+import { useNotify } from '@web/lib/toasts';
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useUsers } from './api/list-users';
+import { resetUserSecuPass } from './api/reset-secupass';
+
+const PAGE_SIZE = 25;
+
+const useStyles = makeStyles({
+  toolbar: { display: 'flex', gap: '12px', alignItems: 'end', flexWrap: 'wrap', marginBottom: '16px' },
+  tableWrap: { overflowX: 'auto' },
+  pager: { display: 'flex', gap: '12px', alignItems: 'center', marginTop: '16px', flexWrap: 'wrap' },
+  consequences: { margin: '8px 0 0', paddingLeft: '20px', display: 'grid', gap: '6px' },
+});
+
+function displayName(user: AdminUser): string {
+  return [user.firstName, user.lastName].filter(Boolean).join(' ') || user.username || user.email;
+}
+
+function SecuPassBadge({ state }: { state: AdminUser['secupassState'] }) {
+  const { t } = useTranslation();
+  const color = state === 'active' ? 'success' : state === 'reset' ? 'warning' : 'subtle';
+  return (
+    <Badge appearance="tint" color={color === 'subtle' ? 'informative' : color}>
+      {t(`admin:users.secupassState.${state}`)}
+    </Badge>
+  );
+}
+
+/** Confirms an admin passphrase reset, naming its consequences (SPEC §6, DESIGN §3). */
+function ResetSecuPassDialog({ user, onClose, onDone }: { user: AdminUser | null; onClose: () => void; onDone: () => void }) {
+  const { t } = useTranslation();
+  const styles = useStyles();
+  const notify = useNotify();
+  const [pending, setPending] = useState(false);
+
+  async function reset() {
+    if (!user) return;
+    setPending(true);
+    try {
+      await resetUserSecuPass(user.uuid);
+      notify('success', t('admin:users.reset.done', { name: displayName(user) }));
+      onDone();
+      onClose();
+    } catch {
+      notify('error', t('admin:users.reset.failed', { name: displayName(user) }));
+    } finally {
+      setPending(false);
+    }
+  }
+
+  return (
+    <Dialog open={user !== null} onOpenChange={(_e, data) => (data.open ? undefined : onClose())} modalType="alert">
+      <DialogSurface>
+        <DialogBody>
+          <DialogTitle>{t('admin:users.reset.confirmTitle', { name: user ? displayName(user) : '' })}</DialogTitle>
+          <DialogContent>
+            <Text as="p" style={{ margin: 0 }}>
+              {t('admin:users.reset.confirmIntro', { email: user?.email ?? '' })}
+            </Text>
+            <ul className={styles.consequences}>
+              <li>{t('admin:users.reset.consequenceAccess')}</li>
+              <li>{t('admin:users.reset.consequenceRelease')}</li>
+              <li>{t('admin:users.reset.consequenceMail')}</li>
+              <li>{t('admin:users.reset.consequenceFinal')}</li>
+            </ul>
+          </DialogContent>
+          <DialogActions>
+            <DialogTrigger disableButtonEnhancement>
+              <Button appearance="secondary">{t('common:actions.cancel')}</Button>
+            </DialogTrigger>
+            <Button appearance="primary" onClick={() => void reset()} disabled={pending}>
+              {t('admin:users.reset.confirm')}
+            </Button>
+          </DialogActions>
+        </DialogBody>
+      </DialogSurface>
+    </Dialog>
+  );
+}
+
+/** User administration (SPEC §2 administration area): list, search, paging, passphrase reset. */
+export function AdminUsersPage() {
+  const { t } = useTranslation();
+  const styles = useStyles();
+  const [search, setSearch] = useState('');
+  const [query, setQuery] = useState('');
+  const [page, setPage] = useState(1);
+  const [resetting, setResetting] = useState<AdminUser | null>(null);
+
+  // Search as you type, once typing pauses.
+  useEffect(() => {
+    const timer = setTimeout(() => {
+      setQuery(search.trim());
+      setPage(1);
+    }, 300);
+    return () => clearTimeout(timer);
+  }, [search]);
+
+  const users = useUsers({ q: query, page, pageSize: PAGE_SIZE });
+  const total = users.data?.total ?? 0;
+  const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
+
+  return (
+    <>
+      <PageHeading focusOnMount>{t('admin:users.title')}</PageHeading>
+      <div className={styles.toolbar}>
+        <Field label={t('admin:users.search')}>
+          <SearchBox value={search} onChange={(_e, data) => setSearch(data.value)} style={{ minWidth: 280 }} />
+        </Field>
+        {users.isValidating ? <Spinner size="tiny" label={t('common:loading')} /> : null}
+      </div>
+      {users.error ? <Alert type="error">{t('admin:users.loadError')}</Alert> : null}
+      {users.data ? (
+        <>
+          <Text as="p" role="status" aria-live="polite">
+            {t('admin:users.total', { total })}
+          </Text>
+          <div className={styles.tableWrap}>
+            <Table aria-label={t('admin:users.tableLabel')}>
+              <TableHeader>
+                <TableRow>
+                  <TableHeaderCell>{t('admin:users.columns.name')}</TableHeaderCell>
+                  <TableHeaderCell>{t('admin:users.columns.email')}</TableHeaderCell>
+                  <TableHeaderCell>{t('admin:users.columns.status')}</TableHeaderCell>
+                  <TableHeaderCell>{t('admin:users.columns.secupass')}</TableHeaderCell>
+                  <TableHeaderCell>{t('admin:users.columns.actions')}</TableHeaderCell>
+                </TableRow>
+              </TableHeader>
+              <TableBody>
+                {users.data.users.map((user) => (
+                  <TableRow key={user.uuid}>
+                    <TableCell>{displayName(user)}</TableCell>
+                    <TableCell>{user.email}</TableCell>
+                    <TableCell>{user.disabled ? t('admin:users.disabled') : t('admin:users.enabled')}</TableCell>
+                    <TableCell>
+                      <SecuPassBadge state={user.secupassState} />
+                    </TableCell>
+                    <TableCell>
+                      <Button
+                        size="small"
+                        disabled={user.secupassState !== 'active'}
+                        aria-label={t('admin:users.reset.actionFor', { name: displayName(user) })}
+                        onClick={() => setResetting(user)}
+                      >
+                        {t('admin:users.reset.action')}
+                      </Button>
+                    </TableCell>
+                  </TableRow>
+                ))}
+              </TableBody>
+            </Table>
+          </div>
+          {users.data.users.length === 0 ? <Text as="p">{t('admin:users.empty')}</Text> : null}
+          <nav className={styles.pager} aria-label={t('admin:users.paging')}>
+            <Button disabled={page <= 1} onClick={() => setPage((current) => current - 1)}>
+              {t('admin:users.previous')}
+            </Button>
+            <Text>{t('admin:users.pageOf', { page, pages })}</Text>
+            <Button disabled={page >= pages} onClick={() => setPage((current) => current + 1)}>
+              {t('admin:users.next')}
+            </Button>
+          </nav>
+        </>
+      ) : users.isLoading ? (
+        <Spinner size="small" label={t('common:loading')} />
+      ) : null}
+      <ResetSecuPassDialog user={resetting} onClose={() => setResetting(null)} onDone={() => void users.mutate()} />
+    </>
+  );
+}

@@ -1,0 +1,30 @@
+import { SECUPASS_PATHS, type OwnSecuPassResponse, type PublicKey, type SetSecuPassBody } from '@shared/contract/secupass';
+import type { UnlockedKeys } from '@shared/crypto/service';
+import { apiClient } from '@web/lib/api-client';
+import { useAuthState } from '@web/lib/auth';
+import useSWR, { mutate } from 'swr';
+
+export const OWN_SECUPASS_KEY = 'user/secupass';
+
+/** GET /user/secupass: own state, public keys and wrapped blob. */
+export const fetchOwnSecuPass = () => apiClient.get<OwnSecuPassResponse>(SECUPASS_PATHS.own);
+
+/** POST /user/secupass: first set (409 ConflictException while one is active). */
+export const createOwnSecuPass = (body: SetSecuPassBody) => apiClient.post<unknown>(SECUPASS_PATHS.own, body);
+
+/** PUT /user/secupass: replace the blob (change, v2 → v3 upgrade); the public keys stay the same. */
+export const replaceOwnSecuPass = async (body: SetSecuPassBody) => (await apiClient.request<unknown>('PUT', SECUPASS_PATHS.own, { body })).data;
+
+/** Keyed by the signed-in user, so another sign-in in the same tab never sees the previous user's blob. */
+export const useOwnSecuPass = () => {
+  const { user } = useAuthState();
+  return useSWR(user ? [OWN_SECUPASS_KEY, user.uuid] : null, fetchOwnSecuPass, { revalidateOnFocus: false });
+};
+
+/** Marks the cached own state stale after a set/change/upgrade. */
+export const revalidateOwnSecuPass = () => mutate((key) => Array.isArray(key) && key[0] === OWN_SECUPASS_KEY);
+
+/** The public halves of unlocked keys as the server stores them (never a handle). */
+export function publicKeysOf(keys: UnlockedKeys): PublicKey[] {
+  return [keys.encryption, keys.signing].map(({ keyId, usage, publicKey }) => ({ keyId, usage, publicKey }));
+}

@@ -1,0 +1,116 @@
+import { Button, Dialog, DialogActions, DialogBody, DialogContent, DialogSurface, DialogTitle, DialogTrigger, Field, Input, Spinner } from '@fluentui/react-components';
+import type { UnlockedKeys } from '@shared/crypto/service';
+import { Alert } from '@web/components/alert';
+import { RouterLink } from '@web/components/router-link';
+import { useAuthState } from '@web/lib/auth';
+import { cryptoApi, secuPassKeys } from '@web/lib/crypto';
+import { ROUTES } from '@web/lib/routes';
+import { useId, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { publicKeysOf, replaceOwnSecuPass, revalidateOwnSecuPass, useOwnSecuPass } from './api/own-secupass';
+import { isWrongPassphrase } from './secupass-errors';
+
+/**
+ * "Enter your passphrase to decrypt" (SPEC §2). Unlocks the user's keys in the crypto Worker for
+ * the session; a v2 blob comes back upgraded to v3 and is stored (PUT). Deliveries and rooms
+ * open it when they need the private key; the app composes it where it is needed.
+ */
+export function UnlockSecuPassDialog({ open, onOpenChange, onUnlocked }: { open: boolean; onOpenChange: (open: boolean) => void; onUnlocked?: (keys: UnlockedKeys) => void }) {
+  const { t } = useTranslation();
+  const { user } = useAuthState();
+  const own = useOwnSecuPass();
+  const formId = useId();
+  const [passphrase, setPassphrase] = useState('');
+  const [fieldError, setFieldError] = useState<string | undefined>();
+  const [failure, setFailure] = useState(false);
+  const [pending, setPending] = useState(false);
+
+  function close(next: boolean) {
+    if (!next) {
+      setPassphrase('');
+      setFieldError(undefined);
+      setFailure(false);
+    }
+    onOpenChange(next);
+  }
+
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (!user || !own.data?.blob) return;
+    if (!passphrase) {
+      setFieldError(t('common:validation.required'));
+      return;
+    }
+    setPending(true);
+    setFieldError(undefined);
+    setFailure(false);
+    try {
+      const { keys, upgradedBlob } = await cryptoApi.unlockSecuPass({ userId: user.uuid, blob: own.data.blob, passphrase });
+      if (upgradedBlob) {
+        // v2 → v3: the same keys under the stronger scheme. A failed upload is retried at the next unlock.
+        try {
+          await replaceOwnSecuPass({ blob: upgradedBlob, publicKeys: publicKeysOf(keys) });
+          void revalidateOwnSecuPass();
+        } catch {
+          console.debug('[secupass] upgrade upload failed; the next unlock retries');
+        }
+      }
+      secuPassKeys.unlocked(user.uuid, keys);
+      onUnlocked?.(keys);
+      close(false);
+    } catch (error) {
+      if (isWrongPassphrase(error)) setFieldError(t('secupass:errors.wrongPassphrase'));
+      else setFailure(true);
+    } finally {
+      setPending(false);
+    }
+  }
+
+  const state = own.data?.state;
+  return (
+    <Dialog open={open} onOpenChange={(_e, data) => close(data.open)}>
+      <DialogSurface>
+        <DialogBody>
+          <DialogTitle>{t('secupass:unlock.title')}</DialogTitle>
+          <DialogContent>
+            {own.isLoading ? <Spinner size="small" label={t('common:loading')} /> : null}
+            {own.error ? <Alert type="error">{t('secupass:errors.loadError')}</Alert> : null}
+            {state === 'reset' ? (
+              <>
+                <Alert type="warning" title={t('secupass:reset.title')}>
+                  {t('secupass:reset.text')}
+                </Alert>
+                <RouterLink to={ROUTES.setSecuPass}>{t('secupass:settings.set')}</RouterLink>
+              </>
+            ) : null}
+            {state === 'none' ? (
+              <>
+                <Alert type="info">{t('secupass:unlock.noneYet')}</Alert>
+                <RouterLink to={ROUTES.setSecuPass}>{t('secupass:settings.set')}</RouterLink>
+              </>
+            ) : null}
+            {state === 'active' ? (
+              <form id={formId} onSubmit={submit} noValidate style={{ display: 'grid', gap: 16 }} aria-busy={pending}>
+                <p style={{ margin: 0 }}>{t('secupass:unlock.intro')}</p>
+                {failure ? <Alert type="error">{t('secupass:errors.unlockError')}</Alert> : null}
+                <Field label={t('secupass:form.passphrase')} required validationMessage={fieldError}>
+                  <Input type="password" name="passphrase" autoComplete="current-password" autoFocus value={passphrase} onChange={(_e, data) => setPassphrase(data.value)} />
+                </Field>
+              </form>
+            ) : null}
+          </DialogContent>
+          <DialogActions>
+            <DialogTrigger disableButtonEnhancement>
+              <Button appearance="secondary">{t('common:actions.cancel')}</Button>
+            </DialogTrigger>
+            {state === 'active' ? (
+              <Button type="submit" form={formId} appearance="primary" disabled={pending}>
+                {pending ? t('secupass:unlock.submitting') : t('secupass:unlock.submit')}
+              </Button>
+            ) : null}
+          </DialogActions>
+        </DialogBody>
+      </DialogSurface>
+    </Dialog>
+  );
+}
