@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Socket } from 'node:net';
+import { join } from 'node:path';
 import fastifyCookie from '@fastify/cookie';
 import fastifySwagger from '@fastify/swagger';
 import { API_BASE } from '@shared/contract/constants';
@@ -21,6 +22,7 @@ import './core/services';
 import { openDatabase, type DatabaseHandle } from './db/database';
 import { migrateToLatest } from './db/migrate';
 import { authEscalationRoutes } from './auth-escalation/routes';
+import { deliveryRoutes } from './deliveries/routes';
 import { devMailboxRoutes } from './mail/dev-mailbox-routes';
 import { mailSettingsFrom } from './mail/mail-settings';
 import { createMailer, type Mailer } from './mail/mailer';
@@ -36,6 +38,7 @@ import { createRateLimiter } from './security/rate-limiter';
 import { createVerificationCodes } from './security/verification-codes';
 import { createSessionsStore } from './sessions/sessions-store';
 import { createSettingsStore } from './settings/settings-store';
+import { createLocalBlobStore } from './storage/local-blob-store';
 import { createUsersRepository } from './users/users-repository';
 
 /** Expired sessions are swept this often (each request also checks its own session's expiry). */
@@ -126,6 +129,7 @@ async function assemble(app: FastifyInstance, options: BuildAppOptions, database
   app.decorate('rateLimiter', createRateLimiter(db));
   app.decorate('captchas', createCaptchaStore(db));
   app.decorate('verificationCodes', createVerificationCodes(db));
+  app.decorate('blobs', createLocalBlobStore(join(config.dataDir, 'blobs')));
 
   const purge = setInterval(() => {
     sessions.purgeExpired().catch((err: unknown) => app.log.warn({ err }, 'session purge failed'));
@@ -164,6 +168,7 @@ async function assemble(app: FastifyInstance, options: BuildAppOptions, database
   await app.register(userRoutes);
   await app.register(configRoutes);
   await app.register(adminRoutes);
+  await app.register(deliveryRoutes);
   await app.register(wizardRoutes);
   await app.register(legacyRoutes);
   await app.register(webClientRoutes(config.webRoot));

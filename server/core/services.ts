@@ -8,6 +8,7 @@ import type { RateLimiter } from '../security/rate-limiter';
 import type { VerificationCodes } from '../security/verification-codes';
 import type { SessionsStore } from '../sessions/sessions-store';
 import type { SettingsStore } from '../settings/settings-store';
+import type { BlobStore } from '../storage/blob-store';
 import type { UsersRepository } from '../users/users-repository';
 
 /**
@@ -25,6 +26,8 @@ export interface KuvertServices {
   rateLimiter: RateLimiter;
   captchas: CaptchaStore;
   verificationCodes: VerificationCodes;
+  /** File bytes (local folder `<dataDir>/blobs` by default). */
+  blobs: BlobStore;
 }
 
 declare module 'fastify' {

@@ -11,6 +11,11 @@ export interface MailTemplateData {
   accountVerificationCode: { code: string; validMinutes: number };
   passwordResetLink: { link: string; validMinutes: number };
   passwordChanged: { changedAt: string };
+  /**
+   * A delivery arrived (levels 1 and 2). `link`: level 1 the secure link with its token,
+   * level 2 the inbox entry (sign-in required). `expiresOn`: UTC date or null (no expiry).
+   */
+  newDelivery: { senderName: string; senderEmail: string; subject: string; link: string; level: 1 | 2; fileCount: number; expiresOn: string | null };
 }
 export type MailTemplateName = keyof MailTemplateData;
 
@@ -100,6 +105,41 @@ export const MAIL_TEMPLATES: TemplateTable = {
         `Le mot de passe de votre compte Kuvert a été modifié le ${d.changedAt} (UTC).`,
         'Si ce n’était pas vous, réinitialisez immédiatement votre mot de passe et prévenez votre administrateur.',
       ],
+    },
+  },
+  newDelivery: {
+    de: {
+      subject: (d) => `${d.senderName} hat Ihnen eine sichere Zustellung gesendet: ${d.subject}`,
+      paragraphs: (d) => [
+        `${d.senderName} (${d.senderEmail}) hat Ihnen über Kuvert eine sichere Zustellung mit ${d.fileCount === 1 ? 'einer Datei' : `${d.fileCount} Dateien`} gesendet: „${d.subject}“.`,
+        d.level === 1
+          ? 'Der Link ist persönlich: Wer ihn hat, kann die Zustellung öffnen. Bitte leiten Sie diese Nachricht nicht weiter.'
+          : 'Zum Öffnen melden Sie sich bei Kuvert an.',
+        d.expiresOn ? `Die Zustellung ist bis ${d.expiresOn} (UTC) verfügbar.` : 'Die Zustellung bleibt dauerhaft verfügbar.',
+      ],
+      action: (d) => ({ label: 'Zustellung öffnen', url: d.link }),
+    },
+    en: {
+      subject: (d) => `${d.senderName} sent you a secure delivery: ${d.subject}`,
+      paragraphs: (d) => [
+        `${d.senderName} (${d.senderEmail}) sent you a secure delivery with ${d.fileCount === 1 ? 'one file' : `${d.fileCount} files`} through Kuvert: "${d.subject}".`,
+        d.level === 1
+          ? 'The link is personal: whoever has it can open the delivery. Please do not forward this message.'
+          : 'Sign in to Kuvert to open it.',
+        d.expiresOn ? `The delivery is available until ${d.expiresOn} (UTC).` : 'The delivery stays available permanently.',
+      ],
+      action: (d) => ({ label: 'Open the delivery', url: d.link }),
+    },
+    fr: {
+      subject: (d) => `${d.senderName} vous a envoyé un envoi sécurisé : ${d.subject}`,
+      paragraphs: (d) => [
+        `${d.senderName} (${d.senderEmail}) vous a envoyé par Kuvert un envoi sécurisé avec ${d.fileCount === 1 ? 'un fichier' : `${d.fileCount} fichiers`} : « ${d.subject} ».`,
+        d.level === 1
+          ? 'Le lien est personnel : quiconque le possède peut ouvrir l’envoi. Merci de ne pas transférer ce message.'
+          : 'Connectez-vous à Kuvert pour l’ouvrir.',
+        d.expiresOn ? `L’envoi est disponible jusqu’au ${d.expiresOn} (UTC).` : 'L’envoi reste disponible en permanence.',
+      ],
+      action: (d) => ({ label: 'Ouvrir l’envoi', url: d.link }),
     },
   },
 };
