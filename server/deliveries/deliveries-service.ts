@@ -72,9 +72,9 @@ async function findDelivery(db: Kysely<Database>, deliveryUuid: string): Promise
 }
 
 /**
- * Who is looking at a delivery, or the refusal: anonymous without a token → 401; a
- * token of another delivery, another user, a level-2 delivery reached by token only → 404
- * (or 401 when anonymous), so nobody learns that a delivery exists.
+ * Who is looking at a delivery, or the refusal: anonymous without a token, or anonymous
+ * on a level-2 delivery → 401 (sign in); a wrong or foreign token on a level-1 delivery,
+ * another user, a draft of someone else → 404, so nobody learns that a delivery exists.
  */
 export async function resolveViewer(db: Kysely<Database>, user: UserRow | null, deliveryUuid: string, token: string | undefined): Promise<Viewer> {
   if (!user && !token) throw authenticationRequired();
@@ -100,7 +100,10 @@ export async function resolveViewer(db: Kysely<Database>, user: UserRow | null, 
       .where('token_hash', '=', hashToken(token))
       .executeTakeFirst();
     if (recipient) return { kind: 'token', delivery, recipient };
+    // A wrong or foreign token on a link delivery: the link is invalid, signing in would not help.
+    if (!user) throw notFound('Delivery not found');
   }
+  // Level 2 without a session: sign in first.
   if (!user) throw authenticationRequired();
   throw notFound('Delivery not found');
 }
