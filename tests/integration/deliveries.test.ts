@@ -487,3 +487,11 @@ describe('inbox, sent, delete', () => {
     expect(await server.app.blobs.exists(`deliveries/${second.deliveryUuid}/${file.fileId}/0`)).toBe(false);
   });
 });
+
+it('publishes the delivery calls in the OpenAPI document', async () => {
+  const doc = await (await fetch(`${server.url}/api/2/openapi.json`)).json();
+  for (const path of ['/api/2/deliveries', '/api/2/deliveries/inbox', '/api/2/deliveries/sent', '/api/2/deliveries/{deliveryUuid}/files/{fileId}/parts/{index}']) {
+    expect(Object.keys(doc.paths), path).toContain(path);
+  }
+  expect(Object.keys(doc.components.schemas)).toEqual(expect.arrayContaining(['DeliveryDetail', 'DeliveryPage', 'DeliveryUploadFile', 'CreateDeliveryBody']));
+});
