@@ -231,6 +231,48 @@ describe('level 1: secure link', () => {
   });
 });
 
+describe('time states', () => {
+  it('an expired delivery is listed as expired, its files are no longer served, and it cannot be notified again', async () => {
+    const sent = await sentLevel1('Soon gone', 'expire@partner.test');
+    const now = Date.now();
+    await server.app.db.updateTable('deliveries').set({ expires_at: now + 60_000 }).where('uuid', '=', sent.deliveryUuid).execute();
+    expect((await json<DeliveryDetail>(await call(server, alice, 'GET', api(`/deliveries/${sent.deliveryUuid}`)), 200)).timeState).toBe('expiringSoon');
+    await server.app.db.updateTable('deliveries').set({ expires_at: now - 1 }).where('uuid', '=', sent.deliveryUuid).execute();
+    const view = await json<DeliveryDetail>(await fetch(`${server.url}${api(`/deliveries/${sent.deliveryUuid}?token=${sent.token}`)}`), 200);
+    expect(view.timeState).toBe('expired');
+    await expectBackendError(await fetch(`${server.url}${contentPath(sent.deliveryUuid, sent.fileId, sent.token)}`), 404);
+    await expectBackendError(await call(server, alice, 'POST', api(`/deliveries/${sent.deliveryUuid}/resend-notification`), {}), 409, 'ConflictException');
+  });
+});
+
+describe('streamed parts', () => {
+  it('a chunked body longer than its part is cut off and refused, and nothing is stored', async () => {
+    const draft = await createDraft(alice, { subject: 'Streamed' });
+    const file = await json<DeliveryUploadFile>(await addFile(alice, draft.deliveryUuid, 's.bin', 2 * PART_SIZE), 201);
+    const chunk = new Uint8Array(512).fill(7);
+    let sent = 0;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        // Far more than a part, without a Content-Length: the server must stop reading on its own.
+        if (sent >= 64) return controller.close();
+        sent++;
+        controller.enqueue(chunk);
+      },
+    });
+    const response = await fetch(`${server.url}${api(`/deliveries/${draft.deliveryUuid}/files/${file.fileId}/parts/0`)}`, {
+      method: 'PUT',
+      headers: { cookie: alice.cookie, [ANTI_CSRF_HEADER]: alice.csrf, 'content-type': 'application/octet-stream', 'x-content-sha256': sha256(new Uint8Array(PART_SIZE)) },
+      body,
+      duplex: 'half',
+    } as RequestInit).catch(() => null);
+    // Either the error object, or the connection closed while the client was still sending.
+    if (response) expect((await expectBackendError(response, 400)).metadata.reason).toBe('partSizeMismatch');
+    const parts = await json<PartsResponse>(await call(server, alice, 'GET', api(`/deliveries/${draft.deliveryUuid}/files/${file.fileId}/parts`)), 200);
+    expect(parts.parts).toEqual([]);
+    expect(await server.app.blobs.exists(`deliveries/${draft.deliveryUuid}/${file.fileId}/0`)).toBe(false);
+  });
+});
+
 describe('level 2: login', () => {
   it('anonymous → 401, another user → 404, the signed-in recipient → the bytes; the mail points at the inbox', async () => {
     const subject = 'L2 login only';
