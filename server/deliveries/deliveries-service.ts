@@ -22,7 +22,7 @@ import { authenticationRequired, badRequest, conflict, HttpError, notFound } fro
 import type { Database } from '../db/schema';
 import { BlobIntegrityError } from '../storage/blob-store';
 import type { UserRow } from '../users/users-repository';
-import { checkFile, checkMessage, parseList, resolveSecurityLevel, resolveValidityDays } from './rules';
+import { checkFile, checkMessage, checkNotBanned, parseList, resolveSecurityLevel, resolveValidityDays } from './rules';
 import type { DeliveriesTable, DeliveryFilesTable, DeliveryRecipientsTable } from './tables';
 
 /** A delivery within this much of its end is "expiring soon" (SPEC §4): a weekend plus a working day to react. */
@@ -152,9 +152,29 @@ export interface CreateInput {
   language?: Language | undefined;
 }
 
+async function checkAddresses(app: FastifyInstance, addresses: readonly string[]): Promise<void> {
+  checkNotBanned(addresses, parseList(await app.settings.get<string>(DELIVERY_SETTING_KEYS.bannedRecipients)));
+}
+
+function recipientRows(deliveryId: number, recipients: string[], additional: string[], now: number) {
+  return [...recipients.map((email) => ({ email, kind: 'recipient' })), ...additional.map((email) => ({ email, kind: 'additional' }))].map((r) => ({
+    uuid: randomUUID(),
+    delivery_id: deliveryId,
+    email: r.email,
+    kind: r.kind,
+    token_hash: null,
+    notified_at: null,
+    downloaded_at: null,
+    decrypted_at: null,
+    removed_at: null,
+    created_at: now,
+  }));
+}
+
 export async function createDraft(app: FastifyInstance, sender: UserRow, input: CreateInput): Promise<DeliveryRow> {
   const config = await app.settings.deliverySendConfig();
   const { recipients, additional } = checkMessage(input);
+  await checkAddresses(app, [...recipients, ...additional]);
   const level = resolveSecurityLevel(input.securityLevel, config);
   const validityDays = resolveValidityDays(input.validityDays, config);
   const now = Date.now();
@@ -179,27 +199,48 @@ export async function createDraft(app: FastifyInstance, sender: UserRow, input: 
       })
       .returning('id')
       .executeTakeFirstOrThrow();
-    const rows = [...recipients.map((email) => ({ email, kind: 'recipient' })), ...additional.map((email) => ({ email, kind: 'additional' }))];
-    await trx
-      .insertInto('delivery_recipients')
-      .values(
-        rows.map((r) => ({
-          uuid: randomUUID(),
-          delivery_id: inserted.id,
-          email: r.email,
-          kind: r.kind,
-          token_hash: null,
-          notified_at: null,
-          downloaded_at: null,
-          decrypted_at: null,
-          removed_at: null,
-          created_at: now,
-        })),
-      )
-      .execute();
+    await trx.insertInto('delivery_recipients').values(recipientRows(inserted.id, recipients, additional, now)).execute();
     await activity(trx, inserted.id, 'created', { actor: sender.email });
     return (await trx.selectFrom('deliveries').selectAll().where('id', '=', inserted.id).executeTakeFirstOrThrow()) as DeliveryRow;
   });
+}
+
+/** Changes a draft: the given fields over the stored ones, checked as a whole like a new draft. */
+export async function updateDraft(app: FastifyInstance, sender: UserRow, deliveryUuid: string, input: Partial<CreateInput>): Promise<DeliveryRow> {
+  const draft = await ownDraft(app.db, sender, deliveryUuid);
+  const config = await app.settings.deliverySendConfig();
+  const stored = await app.db.selectFrom('delivery_recipients').select(['email', 'kind']).where('delivery_id', '=', draft.id).orderBy('id').execute();
+  const merged = {
+    recipients: input.recipients ?? stored.filter((r) => r.kind === 'recipient').map((r) => r.email),
+    additionalRecipients: input.additionalRecipients ?? stored.filter((r) => r.kind === 'additional').map((r) => r.email),
+    subject: input.subject ?? draft.subject,
+    body: input.body ?? draft.body,
+  };
+  const { recipients, additional } = checkMessage(merged);
+  await checkAddresses(app, [...recipients, ...additional]);
+  const level = resolveSecurityLevel(input.securityLevel ?? (draft.security_level as SecurityLevel), config);
+  const validityDays = resolveValidityDays(input.validityDays !== undefined ? input.validityDays : (draft.validity_days ?? undefined), config);
+  const now = Date.now();
+  await app.db.transaction().execute(async (trx) => {
+    const updated = await trx
+      .updateTable('deliveries')
+      .set({
+        subject: merged.subject.trim(),
+        body: merged.body,
+        security_level: level,
+        validity_days: validityDays,
+        language: input.language ?? draft.language,
+      })
+      .where('id', '=', draft.id)
+      .where('status', '=', 'draft')
+      .executeTakeFirst();
+    if (Number(updated.numUpdatedRows) !== 1) throw conflict('The delivery was sent already; it cannot change');
+    if (input.recipients !== undefined || input.additionalRecipients !== undefined) {
+      await trx.deleteFrom('delivery_recipients').where('delivery_id', '=', draft.id).execute();
+      await trx.insertInto('delivery_recipients').values(recipientRows(draft.id, recipients, additional, now)).execute();
+    }
+  });
+  return (await findDelivery(app.db, draft.uuid))!;
 }
 
 /** Bytes the store may still take: the global quota (if set) and the disk, minus what announced uploads still need. */
@@ -404,6 +445,7 @@ export async function sendDelivery(app: FastifyInstance, sender: UserRow, delive
     subject: delivery.subject,
     body: delivery.body,
   });
+  await checkAddresses(app, recipients.map((r) => r.email));
   resolveSecurityLevel(delivery.security_level as SecurityLevel, config);
   const validityDays = resolveValidityDays(delivery.validity_days ?? (config.deliveryCleanupEnabled ? undefined : null), config);
   const files = await app.db.selectFrom('delivery_files').select(['name', 'status']).where('delivery_id', '=', delivery.id).execute();

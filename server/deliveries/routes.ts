@@ -19,6 +19,7 @@ import {
   ResendNotificationBodySchema,
   ResendNotificationResponseSchema,
   TokenQuerySchema,
+  UpdateDeliveryBodySchema,
 } from '@shared/contract/deliveries';
 import { BackendErrorSchema } from '@shared/contract/errors';
 import type { FastifyRequest } from 'fastify';
@@ -43,6 +44,7 @@ import {
   resolveViewer,
   sendDelivery,
   sentList,
+  updateDraft,
 } from './deliveries-service';
 import { parseRange } from './range';
 
@@ -85,6 +87,24 @@ export const deliveryRoutes = routePlugin('kuvert-delivery-routes', async (app) 
     async (request, reply) => {
       const draft = await createDraft(app, request.user!, request.body);
       void reply.code(201);
+      return deliveryDetail(app, { kind: 'sender', delivery: draft });
+    },
+  );
+
+  app.patch(
+    `${API_BASE}${PATHS.oneRoute}`,
+    {
+      config: { access: SENDER },
+      schema: {
+        summary: "Changes a draft's fields (checked like a new draft)",
+        tags: ['deliveries'],
+        params: DeliveryParamsSchema,
+        body: UpdateDeliveryBodySchema,
+        response: { 200: DeliveryDetailSchema, ...errors(400, 401, 403, 404, 409) },
+      },
+    },
+    async (request) => {
+      const draft = await updateDraft(app, request.user!, request.params.deliveryUuid, request.body);
       return deliveryDetail(app, { kind: 'sender', delivery: draft });
     },
   );

@@ -58,6 +58,15 @@ export function checkMessage(fields: MessageFields): { recipients: string[]; add
   return { recipients, additional };
 }
 
+/** Throws RecipientNotAllowedException for banned addresses or domains (`@domain` entries). */
+export function checkNotBanned(addresses: readonly string[], banned: readonly string[]): void {
+  if (banned.length === 0) return;
+  const refused = addresses.filter((a) => banned.some((b) => (b.startsWith('@') ? a.endsWith(b) : a === b)));
+  if (refused.length > 0) {
+    throw new HttpError(400, 'RecipientNotAllowedException', 'Some recipients are not allowed', { recipients: refused });
+  }
+}
+
 /** Cleanup bounds in days: milliseconds divided by a day, rounded up (SPEC §9). */
 export function validityBounds(config: DeliverySendConfig): { min: number; max: number } {
   const min = Math.max(1, Math.ceil(config.deliveryCleanupExpirationMin / MS_PER_DAY));

@@ -78,6 +78,7 @@ export const PRIVATE_DEFAULTS: Readonly<Record<string, ConfigValue>> = {
   [DELIVERY_SETTING_KEYS.maxUploadSize]: MAX_UPLOAD_SIZE_BYTES,
   // 0: limited by the blob store's free space only.
   [DELIVERY_SETTING_KEYS.globalQuota]: 0,
+  [DELIVERY_SETTING_KEYS.bannedRecipients]: '',
 };
 
 export const ALL_DEFAULTS: Readonly<Record<string, ConfigValue>> = { ...PROFILE_DEFAULTS, ...PRIVATE_DEFAULTS };

@@ -10,6 +10,7 @@ import { LanguageSchema } from './user';
  * | call | who | what |
  * |---|---|---|
  * | POST   /deliveries | ROLE_SENDER | create a draft (recipients, subject, body, validity, level, language) → 201 `DeliveryDetail`; the §5 rules on these fields are checked here and again at send |
+ * | PATCH  /deliveries/{deliveryUuid} | ROLE_SENDER, the draft's sender | changes a draft's fields (same body as create, every field optional) → `DeliveryDetail`; same checks |
  * | POST   /deliveries/{deliveryUuid}/files | ROLE_SENDER, the draft's sender | announce a file (name, size, MIME type) → 201 `DeliveryUploadFile` with `fileId`, `partSize`, `partCount`; name, size, type, per-account limit and global quota are checked here, before any byte is accepted |
  * | DELETE /deliveries/{deliveryUuid}/files/{fileId} | ROLE_SENDER, the draft's sender | drop a file from a draft (204) |
  * | PUT    /deliveries/{deliveryUuid}/files/{fileId}/parts/{index} | ROLE_SENDER, the draft's sender | body `application/octet-stream` (exactly the part's size), header `x-content-sha256` (hex); idempotent: same index + same hash → 200 without reading again; body not matching the hash → 400 |
@@ -104,6 +105,11 @@ export const DELIVERY_SETTING_KEYS = {
   maxUploadSize: 'kuvert.delivery.maxUploadSize',
   /** Bytes the blob store may hold in all (GlobalQuotaReachedException); 0 = limited by the disk only. */
   globalQuota: 'kuvert.storage.globalQuota',
+  /**
+   * Comma-separated banned recipients (RecipientNotAllowedException): whole addresses
+   * (`x@example.org`) or domains (`@example.org`), case-insensitive. Administrators ban (SPEC §6).
+   */
+  bannedRecipients: 'kuvert.delivery.bannedRecipients',
 } as const;
 
 const PageQueryBase = {
@@ -136,6 +142,21 @@ export const CreateDeliveryBodySchema = z
   .strict()
   .meta({ id: 'CreateDeliveryBody' });
 export type CreateDeliveryBody = z.input<typeof CreateDeliveryBodySchema>;
+
+/** PATCH /deliveries/{deliveryUuid}: a draft's fields, each optional; the result is checked as a whole. */
+export const UpdateDeliveryBodySchema = z
+  .object({
+    recipients: z.array(z.string().max(1000)).max(1000).optional(),
+    additionalRecipients: z.array(z.string().max(1000)).max(1000).optional(),
+    subject: z.string().max(100_000).optional(),
+    body: z.string().max(1_000_000).optional(),
+    validityDays: z.number().int().min(0).max(100_000).nullable().optional(),
+    securityLevel: SecurityLevelSchema.optional(),
+    language: LanguageSchema.optional(),
+  })
+  .strict()
+  .meta({ id: 'UpdateDeliveryBody' });
+export type UpdateDeliveryBody = z.input<typeof UpdateDeliveryBodySchema>;
 
 export const AddFileBodySchema = z
   .object({

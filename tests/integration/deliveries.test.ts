@@ -346,6 +346,34 @@ describe('§5 rules answered with their §8 classes', () => {
     await expectBackendError(await create({ securityLevel: 5 }), 400, 'ValidationException');
   });
 
+  it('banned recipients → RecipientNotAllowedException, at create, update and send', async () => {
+    const draft = await createDraft(alice, { subject: 'Ban check', recipients: ['ok@partner.test'] });
+    await updateSettings(server, admin, { [DELIVERY_SETTING_KEYS.bannedRecipients]: 'evil@partner.test, @banned.test' });
+    try {
+      const banned = await expectBackendError(await create({ recipients: ['EVIL@partner.test', 'x@banned.test', 'fine@partner.test'] }), 400, 'RecipientNotAllowedException');
+      expect(banned.metadata).toEqual({ recipients: ['evil@partner.test', 'x@banned.test'] });
+      await expectBackendError(await call(server, alice, 'PATCH', api(`/deliveries/${draft.deliveryUuid}`), { additionalRecipients: ['y@banned.test'] }), 400, 'RecipientNotAllowedException');
+      await updateSettings(server, admin, { [DELIVERY_SETTING_KEYS.bannedRecipients]: 'ok@partner.test' });
+      // Banned after the draft was made: the send refuses it.
+      await expectBackendError(await call(server, alice, 'POST', api(`/deliveries/${draft.deliveryUuid}/send`)), 400, 'RecipientNotAllowedException');
+    } finally {
+      await updateSettings(server, admin, { [DELIVERY_SETTING_KEYS.bannedRecipients]: '' });
+    }
+  });
+
+  it('a draft can be changed until it is sent, with the same checks', async () => {
+    const draft = await createDraft(alice, { subject: 'Before', recipients: ['one@partner.test'] });
+    const path = api(`/deliveries/${draft.deliveryUuid}`);
+    const changed = await json<DeliveryDetail>(await call(server, alice, 'PATCH', path, { subject: 'After', recipients: ['two@partner.test'], validityDays: 7, securityLevel: 10 }), 200);
+    expect(changed).toMatchObject({ subject: 'After', validityDays: 7, securityLevel: 10, body: draft.body });
+    expect(changed.recipients.map((r) => r.email)).toEqual(['two@partner.test']);
+    await expectBackendError(await call(server, alice, 'PATCH', path, { subject: 'x'.repeat(300) }), 400, 'MaxSubjectLengthException');
+    await expectBackendError(await call(server, alice, 'PATCH', path, { recipients: [] }), 400, 'ValidationException');
+    await expectBackendError(await call(server, carol, 'PATCH', path, { subject: 'Mine now' }), 404);
+    await send(alice, draft.deliveryUuid);
+    await expectBackendError(await call(server, alice, 'PATCH', path, { subject: 'Too late' }), 409, 'ConflictException');
+  });
+
   it('no files and no message → DeliveryWithoutFilesNotAllowedException', async () => {
     const draft = await createDraft(alice, { body: '', subject: 'Empty' });
     await expectBackendError(await call(server, alice, 'POST', api(`/deliveries/${draft.deliveryUuid}/send`)), 400, 'DeliveryWithoutFilesNotAllowedException');
@@ -433,6 +461,7 @@ describe('authorisation matrix', () => {
       { method: 'POST', path: `/deliveries/${d}/resend-notification`, body: {} },
       { method: 'POST', path: `/deliveries/${d}/send` },
       { method: 'GET', path: `/deliveries/${draft.deliveryUuid}` },
+      { method: 'PATCH', path: `/deliveries/${draft.deliveryUuid}`, body: { subject: 'hijacked' } },
       { method: 'POST', path: `/deliveries/${draft.deliveryUuid}/files`, body: { name: 'evil.bin', size: 10 } },
       { method: 'PUT', path: `/deliveries/${draft.deliveryUuid}/files/${draftFile.fileId}/parts/0`, octet: true },
       { method: 'GET', path: `/deliveries/${draft.deliveryUuid}/files/${draftFile.fileId}/parts` },
