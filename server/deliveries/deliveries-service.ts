@@ -196,6 +196,7 @@ export async function createDraft(app: FastifyInstance, sender: UserRow, input: 
         created_at: now,
         sent_at: null,
         deleted_at: null,
+        purged_at: null,
       })
       .returning('id')
       .executeTakeFirstOrThrow();
@@ -251,6 +252,7 @@ async function spaceAvailable(app: FastifyInstance): Promise<number> {
     .innerJoin('deliveries', 'deliveries.id', 'delivery_files.delivery_id')
     .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('delivery_files.size'), sql<number>`0`).as('total'))
     .where('deliveries.status', '!=', 'deleted')
+    .where('deliveries.purged_at', 'is', null)
     .executeTakeFirstOrThrow();
   const used = Number(stored.total);
   let available = quota > 0 ? quota - used : Number.MAX_SAFE_INTEGER;
@@ -728,6 +730,7 @@ export async function sentList(app: FastifyInstance, user: UserRow, query: ListQ
 export async function downloadableFile(app: FastifyInstance, viewer: Viewer, fileId: string): Promise<FileRow> {
   const file = await fileOf(app.db, viewer.delivery, fileId);
   if (file.status !== 'committed') throw notFound('File not found');
+  if (viewer.delivery.purged_at !== null) throw notFound('The delivery has expired');
   if (viewer.kind !== 'sender') {
     if (timeStateOf(viewer.delivery) === 'expired') throw notFound('The delivery has expired');
     if (viewer.delivery.review_state.startsWith('blocked')) {

@@ -46,6 +46,7 @@ import {
   sentList,
   updateDraft,
 } from './deliveries-service';
+import { scheduleDeliverySweep } from './cleanup';
 import { parseRange } from './range';
 
 const errors = (...codes: number[]) => Object.fromEntries(codes.map((c) => [c, BackendErrorSchema]));
@@ -69,6 +70,7 @@ function contentDisposition(name: string): string {
 
 /** Deliveries (levels 1 and 2): drafts, resumable uploads, send, inbox, sent, download, delete, resend, activity. */
 export const deliveryRoutes = routePlugin('kuvert-delivery-routes', async (app) => {
+  scheduleDeliverySweep(app);
   // Raw part bodies: handed to the route as the request stream, never buffered (the blob
   // store enforces the exact size while streaming). Only these routes accept the type.
   app.addContentTypeParser('application/octet-stream', (_request, payload, done) => done(null, payload));

@@ -30,6 +30,8 @@ export interface DeliveriesTable {
   created_at: number;
   sent_at: number | null;
   deleted_at: number | null;
+  /** The expiry sweep removed the file bytes at this time. */
+  purged_at: number | null;
 }
 
 /** One row per recipient ("share", SPEC §3: shareUuid). */

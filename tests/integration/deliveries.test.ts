@@ -3,6 +3,7 @@ import { ANTI_CSRF_HEADER } from '@shared/contract/auth';
 import { DELIVERY_SETTING_KEYS, type DeliveryDetail, type DeliveryPage, type DeliveryUploadFile, type PartsResponse } from '@shared/contract/deliveries';
 import { SETTING_KEYS } from '@shared/contract/settings';
 import { addressedTo, extractLink, readMailbox, waitForMailboxMail, type MailboxMail } from '@tests/support/mailbox';
+import { DRAFT_MAX_AGE_MS, sweepDeliveries } from '@server/deliveries/cleanup';
 import { startTestServer, type TestServer } from '@tests/support/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createUserAsAdmin, expectBackendError, signIn, signInAdmin, updateSettings, type Session } from './core-helpers';
@@ -242,6 +243,18 @@ describe('time states', () => {
     expect(view.timeState).toBe('expired');
     await expectBackendError(await fetch(`${server.url}${contentPath(sent.deliveryUuid, sent.fileId, sent.token)}`), 404);
     await expectBackendError(await call(server, alice, 'POST', api(`/deliveries/${sent.deliveryUuid}/resend-notification`), {}), 409, 'ConflictException');
+
+    // The sweep frees the bytes of expired deliveries and drops abandoned drafts; the expired row stays listed.
+    const abandoned = await createDraft(alice, { subject: 'Abandoned draft' });
+    const abandonedFile = await json<DeliveryUploadFile>(await addFile(alice, abandoned.deliveryUuid, 'a.bin', 100), 201);
+    expect((await putPart(alice, abandoned.deliveryUuid, abandonedFile.fileId, 0, randomBytes(100))).status).toBe(200);
+    expect(await server.app.blobs.exists(`deliveries/${sent.deliveryUuid}/${sent.fileId}/0`)).toBe(true);
+    await sweepDeliveries(server.app, Date.now() + DRAFT_MAX_AGE_MS + 1000);
+    expect(await server.app.blobs.exists(`deliveries/${sent.deliveryUuid}/${sent.fileId}/0`)).toBe(false);
+    expect(await server.app.blobs.exists(`deliveries/${abandoned.deliveryUuid}/${abandonedFile.fileId}/0`)).toBe(false);
+    await expectBackendError(await call(server, alice, 'GET', api(`/deliveries/${abandoned.deliveryUuid}`)), 404);
+    expect((await json<DeliveryDetail>(await call(server, alice, 'GET', api(`/deliveries/${sent.deliveryUuid}`)), 200)).timeState).toBe('expired');
+    await expectBackendError(await call(server, alice, 'GET', contentPath(sent.deliveryUuid, sent.fileId)), 404);
   });
 });
 

@@ -22,6 +22,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('created_at', 'bigint', (c) => c.notNull())
     .addColumn('sent_at', 'bigint')
     .addColumn('deleted_at', 'bigint')
+    // When the expiry sweep removed the bytes (the row stays for the lists and the log).
+    .addColumn('purged_at', 'bigint')
     .execute();
   // The sent list: a sender's deliveries newest first.
   await db.schema.createIndex('deliveries_sender').on('deliveries').columns(['sender_id', 'status', 'sent_at']).execute();
