@@ -761,8 +761,23 @@ export function fileStream(app: FastifyInstance, delivery: DeliveryRow, file: Fi
 export async function markDownloaded(app: FastifyInstance, viewer: Viewer, file: FileRow): Promise<void> {
   if (viewer.kind === 'sender') return;
   const now = Date.now();
-  await app.db.updateTable('delivery_recipients').set({ downloaded_at: now }).where('id', '=', viewer.recipient.id).where('downloaded_at', 'is', null).execute();
+  const first = await app.db
+    .updateTable('delivery_recipients')
+    .set({ downloaded_at: now })
+    .where('id', '=', viewer.recipient.id)
+    .where('downloaded_at', 'is', null)
+    .executeTakeFirst();
   await activity(app.db, viewer.delivery.id, 'downloaded', { actor: viewer.recipient.email, recipientId: viewer.recipient.id, detail: file.name });
+  if (Number(first.numUpdatedRows) !== 1) return;
+  // The first complete download of this recipient: a receipt to the sender.
+  const sender = await app.users.findById(viewer.delivery.sender_id);
+  if (!sender) return;
+  await app.mailer.send({
+    to: sender.email,
+    template: 'downloadReceipt',
+    language: reduceLanguage(sender.language),
+    data: { recipient: viewer.recipient.email, subject: viewer.delivery.subject, fileName: file.name, link: `${app.config.publicUrl}/secumails/outbox` },
+  });
 }
 
 /** The sender deletes for everyone (bytes removed); a recipient removes it from their inbox. */

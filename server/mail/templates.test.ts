@@ -15,6 +15,7 @@ const SAMPLE: MailTemplateData = {
     fileCount: 2,
     expiresOn: '2027-02-20',
   },
+  downloadReceipt: { recipient: 'bob@example.test', subject: 'Q3 <b>figures</b>', fileName: 'a.pdf', link: 'https://kuvert.example/secumails/outbox/d1' },
 };
 
 describe('mail templates', () => {

@@ -16,6 +16,8 @@ export interface MailTemplateData {
    * level 2 the inbox entry (sign-in required). `expiresOn`: UTC date or null (no expiry).
    */
   newDelivery: { senderName: string; senderEmail: string; subject: string; link: string; level: 1 | 2; fileCount: number; expiresOn: string | null };
+  /** To the sender, once per recipient: the first complete download. */
+  downloadReceipt: { recipient: string; subject: string; fileName: string; link: string };
 }
 export type MailTemplateName = keyof MailTemplateData;
 
@@ -140,6 +142,23 @@ export const MAIL_TEMPLATES: TemplateTable = {
         d.expiresOn ? `L’envoi est disponible jusqu’au ${d.expiresOn} (UTC).` : 'L’envoi reste disponible en permanence.',
       ],
       action: (d) => ({ label: 'Ouvrir l’envoi', url: d.link }),
+    },
+  },
+  downloadReceipt: {
+    de: {
+      subject: (d) => `Kuvert: ${d.recipient} hat „${d.subject}“ heruntergeladen`,
+      paragraphs: (d) => [`${d.recipient} hat die Datei „${d.fileName}“ Ihrer Zustellung „${d.subject}“ heruntergeladen.`],
+      action: (d) => ({ label: 'Gesendete Zustellungen', url: d.link }),
+    },
+    en: {
+      subject: (d) => `Kuvert: ${d.recipient} downloaded "${d.subject}"`,
+      paragraphs: (d) => [`${d.recipient} downloaded the file "${d.fileName}" of your delivery "${d.subject}".`],
+      action: (d) => ({ label: 'Sent deliveries', url: d.link }),
+    },
+    fr: {
+      subject: (d) => `Kuvert : ${d.recipient} a téléchargé « ${d.subject} »`,
+      paragraphs: (d) => [`${d.recipient} a téléchargé le fichier « ${d.fileName} » de votre envoi « ${d.subject} ».`],
+      action: (d) => ({ label: 'Envois effectués', url: d.link }),
     },
   },
 };

@@ -203,6 +203,10 @@ describe('level 1: secure link', () => {
     const log = await json<{ entries: { kind: string; actor: string | null }[] }>(await call(server, alice, 'GET', api(`/deliveries/${draft.deliveryUuid}/activity`)), 200);
     expect(log.entries.map((e) => e.kind)).toEqual(expect.arrayContaining(['created', 'fileCommitted', 'sent', 'notified', 'downloaded']));
     expect(log.entries.find((e) => e.kind === 'downloaded')?.actor).toBe('outside@partner.test');
+    // The sender gets a receipt for the first complete download of each recipient.
+    const receipt = await waitForMailboxMail(server.mailboxDir, (m) => addressedTo('alice@example.test')(m) && m.subject.includes(subject));
+    expect(receipt.subject).toBe(`Kuvert: outside@partner.test downloaded "${subject}"`);
+    expect(receipt.text).toContain('Bericht März.pdf');
   });
 
   it('a message without files is fine; the token of one recipient does not open another delivery', async () => {
