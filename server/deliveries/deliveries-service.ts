@@ -3,6 +3,7 @@ import { Readable } from 'node:stream';
 import { reduceLanguage, SECURITY_LEVELS, type Language } from '@shared/contract/constants';
 import {
   DELIVERY_SETTING_KEYS,
+  DELIVERY_WEB_LINKS,
   MAX_FILES_PER_DELIVERY,
   type ActivityEntry,
   type DeliveryDetail,
@@ -502,8 +503,8 @@ async function notifyRecipients(
       const token = tokens.get(r.id);
       const link =
         delivery.security_level === SECURITY_LEVELS.LEVEL_1 && token
-          ? `${base}/secumails/${language}/download?deliveryUuid=${delivery.uuid}&shareUuid=${r.uuid}#token=${token}`
-          : `${base}/secumails/inbox/${delivery.uuid}`;
+          ? `${base}${DELIVERY_WEB_LINKS.download(language, delivery.uuid, r.uuid, token)}`
+          : `${base}${DELIVERY_WEB_LINKS.inbox(delivery.uuid)}`;
       await app.mailer.send({
         to: r.email,
         template: 'newDelivery',
@@ -776,7 +777,7 @@ export async function markDownloaded(app: FastifyInstance, viewer: Viewer, file:
     to: sender.email,
     template: 'downloadReceipt',
     language: reduceLanguage(sender.language),
-    data: { recipient: viewer.recipient.email, subject: viewer.delivery.subject, fileName: file.name, link: `${app.config.publicUrl}/secumails/outbox` },
+    data: { recipient: viewer.recipient.email, subject: viewer.delivery.subject, fileName: file.name, link: `${app.config.publicUrl}${DELIVERY_WEB_LINKS.outbox}` },
   });
 }
 

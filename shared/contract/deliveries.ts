@@ -59,6 +59,18 @@ export const DELIVERY_PATHS = {
   activityRoute: '/deliveries/:deliveryUuid/activity',
 } as const;
 
+/**
+ * Web-client links the notification mails carry (relative to the public URL). Level 1: the
+ * download page with the share and the token in the fragment (`#token=…`: never sent to a
+ * server, never in a Referer); level 2: the inbox entry (sign-in required).
+ */
+export const DELIVERY_WEB_LINKS = {
+  download: (language: string, deliveryUuid: string, shareUuid: string, token: string) =>
+    `/secumails/${language}/download?deliveryUuid=${encodeURIComponent(deliveryUuid)}&shareUuid=${encodeURIComponent(shareUuid)}#token=${encodeURIComponent(token)}`,
+  inbox: (deliveryUuid: string) => `/secumails/inbox/${encodeURIComponent(deliveryUuid)}`,
+  outbox: '/secumails/outbox',
+} as const;
+
 /** Header with the SHA-256 (lower-case hex) of a part's body. */
 export const CONTENT_SHA256_HEADER = 'x-content-sha256';
 /** Header alternative to the `token` query parameter for level-1 links. */
