@@ -154,17 +154,23 @@ export const deliveryRoutes = routePlugin('kuvert-delivery-routes', async (app) 
         response: { 200: PartSchema, ...errors(400, 401, 403, 404, 409, 415) },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const lengthHeader = request.headers['content-length'];
       const sha = request.headers[CONTENT_SHA256_HEADER];
-      return putPart(app, request.user!, {
-        deliveryUuid: request.params.deliveryUuid,
-        fileId: request.params.fileId,
-        index: request.params.index,
-        sha256: typeof sha === 'string' ? sha : undefined,
-        contentLength: lengthHeader === undefined ? undefined : Number(lengthHeader),
-        body: (request.body as IncomingMessage | undefined) ?? request.raw,
-      });
+      try {
+        return await putPart(app, request.user!, {
+          deliveryUuid: request.params.deliveryUuid,
+          fileId: request.params.fileId,
+          index: request.params.index,
+          sha256: typeof sha === 'string' ? sha : undefined,
+          contentLength: lengthHeader === undefined ? undefined : Number(lengthHeader),
+          body: (request.body as IncomingMessage | undefined) ?? request.raw,
+        });
+      } catch (error) {
+        // A refused body may still be arriving: close the connection instead of draining it.
+        void reply.header('connection', 'close');
+        throw error;
+      }
     },
   );
 
