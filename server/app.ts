@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Socket } from 'node:net';
+import { join } from 'node:path';
 import fastifyCookie from '@fastify/cookie';
 import fastifySwagger from '@fastify/swagger';
 import { API_BASE } from '@shared/contract/constants';
@@ -23,6 +24,7 @@ import { openDatabase, type DatabaseHandle } from './db/database';
 import { migrateToLatest } from './db/migrate';
 import { authEscalationRoutes } from './auth-escalation/routes';
 import { oidcSsoRoutes } from './auth/oidc-sso';
+import { deliveryRoutes } from './deliveries/routes';
 import { devMailboxRoutes } from './mail/dev-mailbox-routes';
 import { mailSettingsFrom } from './mail/mail-settings';
 import { createMailer, type Mailer } from './mail/mailer';
@@ -40,6 +42,7 @@ import { createVerificationCodes } from './security/verification-codes';
 import { createSecuPassRepository } from './secupass/secupass-repository';
 import { createSessionsStore } from './sessions/sessions-store';
 import { createSettingsStore } from './settings/settings-store';
+import { createLocalBlobStore } from './storage/local-blob-store';
 import { createUsersRepository } from './users/users-repository';
 
 /** Expired sessions are swept this often (each request also checks its own session's expiry). */
@@ -132,6 +135,7 @@ async function assemble(app: FastifyInstance, options: BuildAppOptions, database
   app.decorate('verificationCodes', createVerificationCodes(db));
   app.decorate('secupass', createSecuPassRepository(db));
   app.decorate('auditLog', createAuditLog(db));
+  app.decorate('blobs', createLocalBlobStore(join(config.dataDir, 'blobs')));
 
   const purge = setInterval(() => {
     sessions.purgeExpired().catch((err: unknown) => app.log.warn({ err }, 'session purge failed'));
@@ -172,6 +176,7 @@ async function assemble(app: FastifyInstance, options: BuildAppOptions, database
   await app.register(configRoutes);
   await app.register(adminRoutes);
   await app.register(secuPassRoutes);
+  await app.register(deliveryRoutes);
   await app.register(wizardRoutes);
   await app.register(legacyRoutes);
   await app.register(webClientRoutes(config.webRoot));

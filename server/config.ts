@@ -9,6 +9,13 @@ import { z } from 'zod';
 /** Default request body limit: JSON calls are small; uploads get their own limits later. */
 export const DEFAULT_BODY_LIMIT_BYTES = 1_048_576;
 
+/**
+ * Upload part size (DESIGN §4): 8 records of 512 KiB = 4 MiB, plus room for the E2E
+ * record tags and header (16 bytes a record, < 1 KiB header) so one E2E part fits too.
+ * Tests lower it to exercise several parts with small files.
+ */
+export const DEFAULT_UPLOAD_PART_SIZE = 4 * 1_048_576 + 4096;
+
 const port = z.coerce.number().int().min(0).max(65_535);
 const optionalUrl = z
   .string()
@@ -45,6 +52,7 @@ const SETTINGS = {
   oidcClientId: { env: 'KUVERT_OIDC_CLIENT_ID', secret: false },
   /** NB: secret, never logged. */
   oidcClientSecret: { env: 'KUVERT_OIDC_CLIENT_SECRET', secret: true },
+  uploadPartSize: { env: 'KUVERT_UPLOAD_PART_SIZE', secret: false },
 } as const;
 
 export type ConfigKey = keyof typeof SETTINGS;
@@ -74,6 +82,8 @@ export const ConfigSchema = z
     s3SecretAccessKey: z.string().min(1).optional(),
     webRoot: z.string().min(1).default('dist/web'),
     bodyLimit: z.coerce.number().int().positive().default(DEFAULT_BODY_LIMIT_BYTES),
+    /** Bytes per upload part (KUVERT_UPLOAD_PART_SIZE); at least 1 KiB, at most 64 MiB. */
+    uploadPartSize: z.coerce.number().int().min(1024).max(64 * 1_048_576).default(DEFAULT_UPLOAD_PART_SIZE),
     logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     /**
      * Behind a load balancer: take the client address from X-Forwarded-For (per-address

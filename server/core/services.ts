@@ -10,6 +10,7 @@ import type { SecuPassRepository } from '../secupass/secupass-repository';
 import type { VerificationCodes } from '../security/verification-codes';
 import type { SessionsStore } from '../sessions/sessions-store';
 import type { SettingsStore } from '../settings/settings-store';
+import type { BlobStore } from '../storage/blob-store';
 import type { UsersRepository } from '../users/users-repository';
 
 /**
@@ -29,6 +30,8 @@ export interface KuvertServices {
   verificationCodes: VerificationCodes;
   secupass: SecuPassRepository;
   auditLog: AuditLog;
+  /** File bytes (local folder `<dataDir>/blobs` by default). */
+  blobs: BlobStore;
 }
 
 declare module 'fastify' {

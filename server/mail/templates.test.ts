@@ -7,6 +7,16 @@ const SAMPLE: MailTemplateData = {
   passwordResetLink: { link: 'https://kuvert.example/auth/reset-password?token=abc&x=<b>', validMinutes: 60 },
   passwordChanged: { changedAt: '2026-11-22 09:00' },
   secupassReset: { resetAt: '2026-11-22 09:00', link: 'https://kuvert.example/?x=<b>' },
+  newDelivery: {
+    senderName: 'Ada <Lovelace>',
+    senderEmail: 'ada@example.test',
+    subject: 'Q3 <b>figures</b>',
+    link: 'https://kuvert.example/secumails/en/download?deliveryUuid=d1#token=abc',
+    level: 1,
+    fileCount: 2,
+    expiresOn: '2027-02-20',
+  },
+  downloadReceipt: { recipient: 'bob@example.test', subject: 'Q3 <b>figures</b>', fileName: 'a.pdf', link: 'https://kuvert.example/secumails/outbox/d1' },
 };
 
 describe('mail templates', () => {
@@ -34,5 +44,17 @@ describe('mail templates', () => {
     const code = renderMail('accountVerificationCode', 'de', SAMPLE.accountVerificationCode);
     expect(code.text).toMatch(/^042917$/m);
     expect(code.html).toContain('<p>042917</p>');
+  });
+
+  it('puts the delivery link (with its token) and the escaped subject into the new-delivery mail', () => {
+    for (const lang of LANGUAGES) {
+      const mail = renderMail('newDelivery', lang, SAMPLE.newDelivery);
+      expect(mail.text).toContain(SAMPLE.newDelivery.link);
+      expect(mail.html).toContain('#token=abc');
+      expect(mail.html).toContain('Q3 &lt;b&gt;figures&lt;/b&gt;');
+    }
+    const level2 = renderMail('newDelivery', 'en', { ...SAMPLE.newDelivery, level: 2, expiresOn: null, fileCount: 1 });
+    expect(level2.text).toMatch(/Sign in/);
+    expect(level2.text).toMatch(/permanently/);
   });
 });

@@ -13,6 +13,13 @@ export interface MailTemplateData {
   passwordChanged: { changedAt: string };
   /** An administrator reset the user's SecuPass (personal passphrase); `link` opens Kuvert. */
   secupassReset: { resetAt: string; link: string };
+  /**
+   * A delivery arrived (levels 1 and 2). `link`: level 1 the secure link with its token,
+   * level 2 the inbox entry (sign-in required). `expiresOn`: UTC date or null (no expiry).
+   */
+  newDelivery: { senderName: string; senderEmail: string; subject: string; link: string; level: 1 | 2; fileCount: number; expiresOn: string | null };
+  /** To the sender, once per recipient: the first complete download. */
+  downloadReceipt: { recipient: string; subject: string; fileName: string; link: string };
 }
 export type MailTemplateName = keyof MailTemplateData;
 
@@ -131,6 +138,58 @@ export const MAIL_TEMPLATES: TemplateTable = {
         'Connectez-vous et définissez une nouvelle SecuPass. Si vous ne vous y attendiez pas, contactez votre administrateur.',
       ],
       action: (d) => ({ label: 'Définir une nouvelle SecuPass', url: d.link }),
+    },
+  },
+  newDelivery: {
+    de: {
+      subject: (d) => `${d.senderName} hat Ihnen eine sichere Zustellung gesendet: ${d.subject}`,
+      paragraphs: (d) => [
+        `${d.senderName} (${d.senderEmail}) hat Ihnen über Kuvert eine sichere Zustellung mit ${d.fileCount === 1 ? 'einer Datei' : `${d.fileCount} Dateien`} gesendet: „${d.subject}“.`,
+        d.level === 1
+          ? 'Der Link ist persönlich: Wer ihn hat, kann die Zustellung öffnen. Bitte leiten Sie diese Nachricht nicht weiter.'
+          : 'Zum Öffnen melden Sie sich bei Kuvert an.',
+        d.expiresOn ? `Die Zustellung ist bis ${d.expiresOn} (UTC) verfügbar.` : 'Die Zustellung bleibt dauerhaft verfügbar.',
+      ],
+      action: (d) => ({ label: 'Zustellung öffnen', url: d.link }),
+    },
+    en: {
+      subject: (d) => `${d.senderName} sent you a secure delivery: ${d.subject}`,
+      paragraphs: (d) => [
+        `${d.senderName} (${d.senderEmail}) sent you a secure delivery with ${d.fileCount === 1 ? 'one file' : `${d.fileCount} files`} through Kuvert: "${d.subject}".`,
+        d.level === 1
+          ? 'The link is personal: whoever has it can open the delivery. Please do not forward this message.'
+          : 'Sign in to Kuvert to open it.',
+        d.expiresOn ? `The delivery is available until ${d.expiresOn} (UTC).` : 'The delivery stays available permanently.',
+      ],
+      action: (d) => ({ label: 'Open the delivery', url: d.link }),
+    },
+    fr: {
+      subject: (d) => `${d.senderName} vous a envoyé un envoi sécurisé : ${d.subject}`,
+      paragraphs: (d) => [
+        `${d.senderName} (${d.senderEmail}) vous a envoyé par Kuvert un envoi sécurisé avec ${d.fileCount === 1 ? 'un fichier' : `${d.fileCount} fichiers`} : « ${d.subject} ».`,
+        d.level === 1
+          ? 'Le lien est personnel : quiconque le possède peut ouvrir l’envoi. Merci de ne pas transférer ce message.'
+          : 'Connectez-vous à Kuvert pour l’ouvrir.',
+        d.expiresOn ? `L’envoi est disponible jusqu’au ${d.expiresOn} (UTC).` : 'L’envoi reste disponible en permanence.',
+      ],
+      action: (d) => ({ label: 'Ouvrir l’envoi', url: d.link }),
+    },
+  },
+  downloadReceipt: {
+    de: {
+      subject: (d) => `Kuvert: ${d.recipient} hat „${d.subject}“ heruntergeladen`,
+      paragraphs: (d) => [`${d.recipient} hat die Datei „${d.fileName}“ Ihrer Zustellung „${d.subject}“ heruntergeladen.`],
+      action: (d) => ({ label: 'Gesendete Zustellungen', url: d.link }),
+    },
+    en: {
+      subject: (d) => `Kuvert: ${d.recipient} downloaded "${d.subject}"`,
+      paragraphs: (d) => [`${d.recipient} downloaded the file "${d.fileName}" of your delivery "${d.subject}".`],
+      action: (d) => ({ label: 'Sent deliveries', url: d.link }),
+    },
+    fr: {
+      subject: (d) => `Kuvert : ${d.recipient} a téléchargé « ${d.subject} »`,
+      paragraphs: (d) => [`${d.recipient} a téléchargé le fichier « ${d.fileName} » de votre envoi « ${d.subject} ».`],
+      action: (d) => ({ label: 'Envois effectués', url: d.link }),
     },
   },
 };

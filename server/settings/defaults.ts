@@ -1,5 +1,6 @@
 import { CONFIG_KEYS, type ConfigValue } from '@shared/contract/config';
 import { LANGUAGES, MS_PER_DAY } from '@shared/contract/constants';
+import { DELIVERY_SETTING_KEYS } from '@shared/contract/deliveries';
 import { SETTING_KEYS } from '@shared/contract/settings';
 
 /** Default theme colours (SPEC §9). */
@@ -9,6 +10,16 @@ export const DEFAULT_THEME_HOVER_COLOR = '#0B7530';
 /** Delivery cleanup bounds: at least a day so a recipient has a chance, at most a year. */
 const CLEANUP_MIN_MS = 1 * MS_PER_DAY;
 const CLEANUP_MAX_MS = 365 * MS_PER_DAY;
+
+/**
+ * Files refused by default (FileNotAllowedException): programs and scripts Windows runs
+ * on a double click, the usual carriers of mail-borne malware. Admins change the lists.
+ */
+export const DEFAULT_BLOCKED_EXTENSIONS = 'exe,bat,cmd,com,scr,pif,js,jse,vbs,vbe,wsf,wsh,msi,msc,ps1,hta,cpl,jar,lnk,reg';
+export const DEFAULT_BLOCKED_MIME_TYPES =
+  'application/x-msdownload,application/x-msdos-program,application/x-dosexec,application/x-msi,application/x-ms-installer,application/hta,application/x-ms-shortcut';
+/** Attachments of one delivery per account: 10 GiB covers video and disk images, not a whole backup. */
+const MAX_UPLOAD_SIZE_BYTES = 10 * 1024 ** 3;
 
 /** Password policy default: 10 characters with upper, lower case and a digit. */
 const PASSWORD_MIN_LENGTH = 10;
@@ -75,6 +86,12 @@ export const PRIVATE_DEFAULTS: Readonly<Record<string, ConfigValue>> = {
   [SETTING_KEYS.secupassRequireDigit]: true,
   [SETTING_KEYS.secupassRequireSpecial]: false,
   [SETTING_KEYS.secupassMinStrength]: SECUPASS_MIN_STRENGTH,
+  [DELIVERY_SETTING_KEYS.blockedExtensions]: DEFAULT_BLOCKED_EXTENSIONS,
+  [DELIVERY_SETTING_KEYS.blockedMimeTypes]: DEFAULT_BLOCKED_MIME_TYPES,
+  [DELIVERY_SETTING_KEYS.maxUploadSize]: MAX_UPLOAD_SIZE_BYTES,
+  // 0: limited by the blob store's free space only.
+  [DELIVERY_SETTING_KEYS.globalQuota]: 0,
+  [DELIVERY_SETTING_KEYS.bannedRecipients]: '',
 };
 
 /** Integer settings with a closed range. */

@@ -2,6 +2,7 @@ import type { Migration, MigrationProvider } from 'kysely';
 import * as core from './0001-core';
 import * as escalations from '../../security/migration';
 import * as secupass from './0003-secupass';
+import * as deliveries from './0010-deliveries';
 
 /**
  * Every migration, in order, for SQLite and PostgreSQL alike. A static list (not a
@@ -14,6 +15,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0001-core': core,
   '0002-escalations': escalations,
   '0003-secupass': secupass,
+  '0010-deliveries': deliveries,
 };
 
 export const staticMigrationProvider: MigrationProvider = {

@@ -1,0 +1,57 @@
+import type { FastifyInstance } from 'fastify';
+
+/** The sweep runs this often; expiry is checked on every read as well, so this only frees space. */
+const SWEEP_INTERVAL_MS = 10 * 60_000;
+/**
+ * Drafts untouched this long are dropped with their parts: long enough for a resumable
+ * upload paused over a long weekend, short enough that abandoned drafts do not hold quota.
+ */
+export const DRAFT_MAX_AGE_MS = 7 * 86_400_000;
+/** Deliveries handled per sweep, so one sweep never holds the database long. */
+const SWEEP_BATCH = 200;
+
+/**
+ * Removes the bytes of expired deliveries (the row stays: lists show them as expired) and
+ * drops abandoned drafts. Idempotent and safe with several servers: each step is
+ * "update where still in the old state", then the bytes go.
+ */
+export async function sweepDeliveries(app: FastifyInstance, now = Date.now()): Promise<{ expired: number; drafts: number }> {
+  const expired = await app.db
+    .selectFrom('deliveries')
+    .select(['id', 'uuid'])
+    .where('status', '=', 'sent')
+    .where('expires_at', '<=', now)
+    .where('purged_at', 'is', null)
+    .limit(SWEEP_BATCH)
+    .execute();
+  for (const d of expired) {
+    const claimed = await app.db.updateTable('deliveries').set({ purged_at: now }).where('id', '=', d.id).where('purged_at', 'is', null).executeTakeFirst();
+    if (Number(claimed.numUpdatedRows) === 1) await app.blobs.deletePrefix(`deliveries/${d.uuid}`);
+  }
+  const drafts = await app.db
+    .selectFrom('deliveries')
+    .select(['id', 'uuid'])
+    .where('status', '=', 'draft')
+    .where('created_at', '<=', now - DRAFT_MAX_AGE_MS)
+    .limit(SWEEP_BATCH)
+    .execute();
+  for (const d of drafts) {
+    const claimed = await app.db
+      .updateTable('deliveries')
+      .set({ status: 'deleted', deleted_at: now })
+      .where('id', '=', d.id)
+      .where('status', '=', 'draft')
+      .executeTakeFirst();
+    if (Number(claimed.numUpdatedRows) === 1) await app.blobs.deletePrefix(`deliveries/${d.uuid}`);
+  }
+  return { expired: expired.length, drafts: drafts.length };
+}
+
+/** Starts the periodic sweep for the app's lifetime. */
+export function scheduleDeliverySweep(app: FastifyInstance): void {
+  const timer = setInterval(() => {
+    sweepDeliveries(app).catch((err: unknown) => app.log.warn({ err }, 'delivery sweep failed'));
+  }, SWEEP_INTERVAL_MS);
+  timer.unref();
+  app.addHook('onClose', async () => clearInterval(timer));
+}

@@ -1,0 +1,335 @@
+import type { IncomingMessage } from 'node:http';
+import { API_BASE } from '@shared/contract/constants';
+import {
+  ActivityResponseSchema,
+  AddFileBodySchema,
+  CONTENT_SHA256_HEADER,
+  CreateDeliveryBodySchema,
+  DELIVERY_PATHS as PATHS,
+  DELIVERY_TOKEN_HEADER,
+  DeliveryDetailSchema,
+  DeliveryListQuerySchema,
+  DeliveryPageSchema,
+  DeliveryParamsSchema,
+  DeliveryUploadFileSchema,
+  FileParamsSchema,
+  PartParamsSchema,
+  PartSchema,
+  PartsResponseSchema,
+  ResendNotificationBodySchema,
+  ResendNotificationResponseSchema,
+  TokenQuerySchema,
+  UpdateDeliveryBodySchema,
+} from '@shared/contract/deliveries';
+import { BackendErrorSchema } from '@shared/contract/errors';
+import type { FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { HttpError } from '../core/http-error';
+import { routePlugin } from '../core/route-plugin';
+import {
+  activityLog,
+  addFile,
+  commitFile,
+  createDraft,
+  deleteDelivery,
+  deliveryDetail,
+  downloadableFile,
+  fileStream,
+  inbox,
+  listParts,
+  markDownloaded,
+  putPart,
+  removeFile,
+  resendNotification,
+  resolveViewer,
+  sendDelivery,
+  sentList,
+  updateDraft,
+} from './deliveries-service';
+import { scheduleDeliverySweep } from './cleanup';
+import { parseRange } from './range';
+
+const errors = (...codes: number[]) => Object.fromEntries(codes.map((c) => [c, BackendErrorSchema]));
+const noContent = z.null().describe('No content');
+/** Sending, uploading and drafting need the sender role (SPEC §6). */
+const SENDER = { roles: ['ROLE_SENDER'] } as const;
+/** Room for the part plus nothing else: parts are raw bytes, no envelope. */
+const PART_BODY_SLACK_BYTES = 1024;
+
+const tokenOf = (request: Pick<FastifyRequest, 'headers'> & { query: { token?: string | undefined } }): string | undefined => {
+  const header = request.headers[DELIVERY_TOKEN_HEADER];
+  const value = request.query.token ?? (typeof header === 'string' ? header : undefined);
+  return value?.trim() || undefined;
+};
+
+/** RFC 6266 filename parameters: an ASCII fallback plus the exact UTF-8 name. */
+function contentDisposition(name: string): string {
+  const ascii = name.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)}`;
+}
+
+/** Deliveries (levels 1 and 2): drafts, resumable uploads, send, inbox, sent, download, delete, resend, activity. */
+export const deliveryRoutes = routePlugin('kuvert-delivery-routes', async (app) => {
+  scheduleDeliverySweep(app);
+  // Raw part bodies: handed to the route as the request stream, never buffered (the blob
+  // store enforces the exact size while streaming). Only these routes accept the type.
+  app.addContentTypeParser('application/octet-stream', (_request, payload, done) => done(null, payload));
+
+  app.post(
+    `${API_BASE}${PATHS.create}`,
+    {
+      config: { access: SENDER },
+      schema: {
+        summary: 'Creates a draft delivery',
+        tags: ['deliveries'],
+        body: CreateDeliveryBodySchema,
+        response: { 201: DeliveryDetailSchema, ...errors(400, 401, 403) },
+      },
+    },
+    async (request, reply) => {
+      const draft = await createDraft(app, request.user!, request.body);
+      void reply.code(201);
+      return deliveryDetail(app, { kind: 'sender', delivery: draft });
+    },
+  );
+
+  app.patch(
+    `${API_BASE}${PATHS.oneRoute}`,
+    {
+      config: { access: SENDER },
+      schema: {
+        summary: "Changes a draft's fields (checked like a new draft)",
+        tags: ['deliveries'],
+        params: DeliveryParamsSchema,
+        body: UpdateDeliveryBodySchema,
+        response: { 200: DeliveryDetailSchema, ...errors(400, 401, 403, 404, 409) },
+      },
+    },
+    async (request) => {
+      const draft = await updateDraft(app, request.user!, request.params.deliveryUuid, request.body);
+      return deliveryDetail(app, { kind: 'sender', delivery: draft });
+    },
+  );
+
+  app.post(
+    `${API_BASE}${PATHS.filesRoute}`,
+    {
+      config: { access: SENDER },
+      schema: {
+        summary: 'Announces a file of a draft: name, size and type are checked, space is reserved; answers the part layout',
+        tags: ['deliveries'],
+        params: DeliveryParamsSchema,
+        body: AddFileBodySchema,
+        response: { 201: DeliveryUploadFileSchema, ...errors(400, 401, 403, 404, 409, 413, 507) },
+      },
+    },
+    async (request, reply) => {
+      const file = await addFile(app, request.user!, request.params.deliveryUuid, request.body);
+      void reply.code(201);
+      return file;
+    },
+  );
+
+  app.delete(
+    `${API_BASE}${PATHS.fileRoute}`,
+    {
+      config: { access: SENDER },
+      schema: { summary: 'Removes a file from a draft', tags: ['deliveries'], params: FileParamsSchema, response: { 204: noContent, ...errors(401, 403, 404, 409) } },
+    },
+    async (request, reply) => {
+      await removeFile(app, request.user!, request.params.deliveryUuid, request.params.fileId);
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.put(
+    `${API_BASE}${PATHS.partRoute}`,
+    {
+      config: { access: SENDER },
+      bodyLimit: app.config.uploadPartSize + PART_BODY_SLACK_BYTES,
+      schema: {
+        summary: 'Uploads one part (application/octet-stream, header x-content-sha256); idempotent',
+        tags: ['deliveries'],
+        params: PartParamsSchema,
+        response: { 200: PartSchema, ...errors(400, 401, 403, 404, 409, 415) },
+      },
+    },
+    async (request, reply) => {
+      const lengthHeader = request.headers['content-length'];
+      const sha = request.headers[CONTENT_SHA256_HEADER];
+      try {
+        return await putPart(app, request.user!, {
+          deliveryUuid: request.params.deliveryUuid,
+          fileId: request.params.fileId,
+          index: request.params.index,
+          sha256: typeof sha === 'string' ? sha : undefined,
+          contentLength: lengthHeader === undefined ? undefined : Number(lengthHeader),
+          body: (request.body as IncomingMessage | undefined) ?? request.raw,
+        });
+      } catch (error) {
+        // A refused body may still be arriving: close the connection instead of draining it.
+        void reply.header('connection', 'close');
+        throw error;
+      }
+    },
+  );
+
+  app.get(
+    `${API_BASE}${PATHS.partsRoute}`,
+    {
+      config: { access: SENDER },
+      schema: { summary: 'Parts received so far (to resume an upload)', tags: ['deliveries'], params: FileParamsSchema, response: { 200: PartsResponseSchema, ...errors(401, 403, 404) } },
+    },
+    async (request) => listParts(app, request.user!, request.params.deliveryUuid, request.params.fileId),
+  );
+
+  app.post(
+    `${API_BASE}${PATHS.commitRoute}`,
+    {
+      config: { access: SENDER },
+      schema: {
+        summary: 'Completes a file once every part is in; before this nothing of it can be downloaded',
+        tags: ['deliveries'],
+        params: FileParamsSchema,
+        response: { 200: DeliveryUploadFileSchema, ...errors(400, 401, 403, 404, 409) },
+      },
+    },
+    async (request) => commitFile(app, request.user!, request.params.deliveryUuid, request.params.fileId),
+  );
+
+  app.post(
+    `${API_BASE}${PATHS.sendRoute}`,
+    {
+      config: { access: SENDER },
+      schema: {
+        summary: 'Sends a draft: every rule is checked, recipients are mailed',
+        tags: ['deliveries'],
+        params: DeliveryParamsSchema,
+        response: { 200: DeliveryDetailSchema, ...errors(400, 401, 403, 404, 409) },
+      },
+    },
+    async (request) => {
+      const sent = await sendDelivery(app, request.user!, request.params.deliveryUuid, request.log);
+      return deliveryDetail(app, { kind: 'sender', delivery: sent });
+    },
+  );
+
+  app.get(
+    `${API_BASE}${PATHS.inbox}`,
+    {
+      config: { access: 'authenticated' },
+      schema: { summary: 'Deliveries to the caller, newest first', tags: ['deliveries'], querystring: DeliveryListQuerySchema, response: { 200: DeliveryPageSchema, ...errors(400, 401) } },
+    },
+    async (request) => inbox(app, request.user!, request.query),
+  );
+
+  app.get(
+    `${API_BASE}${PATHS.sent}`,
+    {
+      config: { access: 'authenticated' },
+      schema: { summary: "The caller's sent deliveries, newest first", tags: ['deliveries'], querystring: DeliveryListQuerySchema, response: { 200: DeliveryPageSchema, ...errors(400, 401) } },
+    },
+    async (request) => sentList(app, request.user!, request.query),
+  );
+
+  app.get(
+    `${API_BASE}${PATHS.oneRoute}`,
+    {
+      // Public: level-1 token holders have no session. resolveViewer checks sender, recipient or token.
+      config: { access: 'public' },
+      schema: {
+        summary: 'One delivery (sender, recipient, or level-1 token holder)',
+        tags: ['deliveries'],
+        params: DeliveryParamsSchema,
+        querystring: TokenQuerySchema,
+        response: { 200: DeliveryDetailSchema, ...errors(401, 404) },
+      },
+    },
+    async (request, reply) => {
+      const viewer = await resolveViewer(app.db, request.user, request.params.deliveryUuid, tokenOf(request));
+      void reply.header('cache-control', 'no-store');
+      return deliveryDetail(app, viewer);
+    },
+  );
+
+  app.delete(
+    `${API_BASE}${PATHS.oneRoute}`,
+    {
+      config: { access: 'authenticated' },
+      schema: {
+        summary: 'The sender deletes for everyone; a recipient removes it from their inbox',
+        tags: ['deliveries'],
+        params: DeliveryParamsSchema,
+        response: { 204: noContent, ...errors(401, 403, 404) },
+      },
+    },
+    async (request, reply) => {
+      await deleteDelivery(app, request.user!, request.params.deliveryUuid);
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.get(
+    `${API_BASE}${PATHS.contentRoute}`,
+    {
+      // Public: level-1 token holders have no session. resolveViewer checks sender, recipient or token.
+      config: { access: 'public' },
+      schema: {
+        summary: 'The bytes of a committed file; Range requests answer 206',
+        tags: ['deliveries'],
+        params: FileParamsSchema,
+        querystring: TokenQuerySchema,
+        response: errors(401, 403, 404, 416),
+      },
+    },
+    async (request, reply) => {
+      const viewer = await resolveViewer(app.db, request.user, request.params.deliveryUuid, tokenOf(request));
+      const file = await downloadableFile(app, viewer, request.params.fileId);
+      const size = Number(file.size);
+      const range = parseRange(request.headers.range, size);
+      void reply
+        .header('accept-ranges', 'bytes')
+        .header('cache-control', 'private, no-store')
+        .header('x-content-type-options', 'nosniff')
+        .header('content-security-policy', "sandbox; default-src 'none'")
+        .header('content-disposition', contentDisposition(file.name));
+      if (range.kind === 'unsatisfiable') {
+        throw new HttpError(416, 'ValidationException', 'The requested range cannot be satisfied', { size }, { 'content-range': `bytes */${size}` });
+      }
+      const [start, end] = range.kind === 'partial' ? [range.start, range.end] : [0, size - 1];
+      if (request.method === 'GET' && end === size - 1) {
+        // The download counts once the last byte has gone out.
+        reply.raw.once('finish', () => {
+          markDownloaded(app, viewer, file).catch((err: unknown) => request.log.error({ err }, 'recording a download failed'));
+        });
+      }
+      void reply.type(file.mime_type).header('content-length', String(end - start + 1));
+      if (range.kind === 'partial') void reply.code(206).header('content-range', `bytes ${start}-${end}/${size}`);
+      return reply.send(fileStream(app, viewer.delivery, file, start, end) as never);
+    },
+  );
+
+  app.post(
+    `${API_BASE}${PATHS.resendRoute}`,
+    {
+      config: { access: 'authenticated' },
+      schema: {
+        summary: 'Mails the recipients again (level 1: with a fresh link)',
+        tags: ['deliveries'],
+        params: DeliveryParamsSchema,
+        body: ResendNotificationBodySchema.optional(),
+        response: { 200: ResendNotificationResponseSchema, ...errors(400, 401, 403, 404, 409) },
+      },
+    },
+    async (request) => resendNotification(app, request.user!, request.params.deliveryUuid, request.body?.shareUuid, request.log),
+  );
+
+  app.get(
+    `${API_BASE}${PATHS.activityRoute}`,
+    {
+      config: { access: 'authenticated' },
+      schema: { summary: 'Activity log of a delivery', tags: ['deliveries'], params: DeliveryParamsSchema, response: { 200: ActivityResponseSchema, ...errors(401, 404) } },
+    },
+    async (request) => ({ entries: await activityLog(app, request.user!, request.params.deliveryUuid) }),
+  );
+});

@@ -1,0 +1,162 @@
+import { MS_PER_DAY, SECURITY_LEVELS } from '@shared/contract/constants';
+import type { DeliverySendConfig } from '@shared/contract/config';
+import {
+  DEFAULT_VALIDITY_DAYS,
+  INVALID_FILE_NAME_CHARACTERS,
+  MAX_BODY_LENGTH,
+  MAX_FILE_NAME_LENGTH,
+  MAX_RECIPIENTS,
+  MAX_SUBJECT_LENGTH,
+  type SecurityLevel,
+} from '@shared/contract/deliveries';
+import { z } from 'zod';
+import { badRequest, HttpError } from '../core/http-error';
+
+/**
+ * The delivery rules of SPEC §5 as the server enforces them (never only in the form),
+ * each answered with its SPEC §8 class and figures in `metadata`.
+ */
+
+const emailSchema = z.string().email().max(254);
+
+/** Lower-cased, trimmed, de-duplicated addresses; throws ValidationException naming the invalid ones. */
+export function normaliseAddresses(list: readonly string[], field: string): string[] {
+  const cleaned = list.map((a) => a.trim().toLowerCase()).filter((a) => a !== '');
+  const invalid = cleaned.filter((a) => !emailSchema.safeParse(a).success);
+  if (invalid.length > 0) throw badRequest('Invalid email address', { field, reason: 'invalidEmail', invalid });
+  return [...new Set(cleaned)];
+}
+
+export interface MessageFields {
+  recipients: readonly string[];
+  additionalRecipients: readonly string[];
+  subject: string;
+  body: string;
+}
+
+/** Recipients, subject and body. Returns the normalised addresses (additional ones minus main ones). */
+export function checkMessage(fields: MessageFields): { recipients: string[]; additional: string[] } {
+  const recipients = normaliseAddresses(fields.recipients, 'recipients');
+  const additional = normaliseAddresses(fields.additionalRecipients, 'additionalRecipients').filter((a) => !recipients.includes(a));
+  if (recipients.length === 0) throw badRequest('At least one recipient is required', { field: 'recipients', reason: 'required' });
+  if (recipients.length + additional.length > MAX_RECIPIENTS) {
+    throw badRequest('Too many recipients', { field: 'recipients', reason: 'tooMany', maxRecipients: MAX_RECIPIENTS, count: recipients.length + additional.length });
+  }
+  if (fields.subject.trim() === '') throw badRequest('Field is required', { field: 'subject', reason: 'required' });
+  if (fields.subject.length > MAX_SUBJECT_LENGTH) {
+    throw new HttpError(400, 'MaxSubjectLengthException', `The subject is longer than ${MAX_SUBJECT_LENGTH} characters`, {
+      maxLength: MAX_SUBJECT_LENGTH,
+      length: fields.subject.length,
+    });
+  }
+  if (fields.body.length > MAX_BODY_LENGTH) {
+    throw new HttpError(400, 'MaxBodyLengthException', `The message is longer than ${MAX_BODY_LENGTH} characters`, {
+      maxLength: MAX_BODY_LENGTH,
+      length: fields.body.length,
+    });
+  }
+  return { recipients, additional };
+}
+
+/** Throws RecipientNotAllowedException for banned addresses or domains (`@domain` entries). */
+export function checkNotBanned(addresses: readonly string[], banned: readonly string[]): void {
+  if (banned.length === 0) return;
+  const refused = addresses.filter((a) => banned.some((b) => (b.startsWith('@') ? a.endsWith(b) : a === b)));
+  if (refused.length > 0) {
+    throw new HttpError(400, 'RecipientNotAllowedException', 'Some recipients are not allowed', { recipients: refused });
+  }
+}
+
+/** Cleanup bounds in days: milliseconds divided by a day, rounded up (SPEC §9). */
+export function validityBounds(config: DeliverySendConfig): { min: number; max: number } {
+  const min = Math.max(1, Math.ceil(config.deliveryCleanupExpirationMin / MS_PER_DAY));
+  return { min, max: Math.max(min, Math.ceil(config.deliveryCleanupExpirationMax / MS_PER_DAY)) };
+}
+
+/**
+ * The validity in days, or null for "permanently available" (only when cleanup is off).
+ * Omitted: 90 days (the form's placeholder) held within the bounds; without custom
+ * expiration only the default is accepted.
+ */
+export function resolveValidityDays(requested: number | null | undefined, config: DeliverySendConfig): number | null {
+  if (!config.deliveryCleanupEnabled) {
+    if (requested !== undefined && requested !== null) {
+      throw badRequest('Deliveries do not expire on this server', { field: 'validityDays', reason: 'cleanupDisabled' });
+    }
+    return null;
+  }
+  const { min, max } = validityBounds(config);
+  const fallback = Math.min(max, Math.max(min, DEFAULT_VALIDITY_DAYS));
+  if (requested === undefined) return fallback;
+  if (!config.deliveryCleanupCustomExpiration && requested !== fallback) {
+    throw badRequest('The validity cannot be chosen on this server', { field: 'validityDays', reason: 'customExpirationDisabled', validityDays: fallback });
+  }
+  if (requested === null || requested < min || requested > max) {
+    throw badRequest(`Validity must be between ${min} and ${max} days`, { field: 'validityDays', reason: 'outOfRange', min, max });
+  }
+  return requested;
+}
+
+const LEVEL_ORDER: readonly SecurityLevel[] = [SECURITY_LEVELS.LEVEL_1, SECURITY_LEVELS.LEVEL_2, SECURITY_LEVELS.LEVEL_3, SECURITY_LEVELS.LEVEL_4];
+
+export function allowedLevels(config: DeliverySendConfig): SecurityLevel[] {
+  const flags = [config.allowSecurityLevel1, config.allowSecurityLevel2, config.allowSecurityLevel3, config.allowSecurityLevel4];
+  return LEVEL_ORDER.filter((_, i) => flags[i]);
+}
+
+/** Levels this server slice can deliver; 3/4 (E2E) need the access descriptors that come next. */
+const IMPLEMENTED_LEVELS: readonly SecurityLevel[] = [SECURITY_LEVELS.LEVEL_1, SECURITY_LEVELS.LEVEL_2];
+
+/** The requested level if allowed; omitted → the minimal allowed one (SPEC §4). */
+export function resolveSecurityLevel(requested: SecurityLevel | undefined, config: DeliverySendConfig): SecurityLevel {
+  const allowed = allowedLevels(config);
+  const level = requested ?? allowed[0];
+  if (level === undefined) throw badRequest('No security level is allowed', { field: 'securityLevel', reason: 'noneAllowed', allowed });
+  if (!allowed.includes(level)) throw badRequest('This security level is not allowed', { field: 'securityLevel', reason: 'notAllowed', allowed });
+  if (!IMPLEMENTED_LEVELS.includes(level)) {
+    throw badRequest('End-to-end encrypted deliveries are not available yet', { field: 'securityLevel', reason: 'notImplemented', allowed });
+  }
+  return level;
+}
+
+export interface FilePolicy {
+  blockedExtensions: readonly string[];
+  blockedMimeTypes: readonly string[];
+}
+
+/** Parses a comma-separated setting into lower-case entries (extensions without a leading dot). */
+export function parseList(value: unknown): string[] {
+  return String(value ?? '')
+    .split(',')
+    .map((v) => v.trim().toLowerCase().replace(/^\./, ''))
+    .filter((v) => v !== '');
+}
+
+/** Name, size and type of one file (SPEC §5): invalid characters, 0-byte, blocked types. Returns the trimmed name. */
+export function checkFile(file: { name: string; size: number; mimeType: string }, policy: FilePolicy): string {
+  const name = file.name.normalize('NFC');
+  const invalidName =
+    name.trim() === '' ||
+    name !== name.trim() ||
+    name.length > MAX_FILE_NAME_LENGTH ||
+    INVALID_FILE_NAME_CHARACTERS.test(name) ||
+    name === '.' ||
+    name === '..' ||
+    // Windows drops trailing dots and spaces, so "a.exe." would become "a.exe".
+    /[. ]$/.test(name);
+  if (invalidName) {
+    throw badRequest('Invalid file name', { field: 'name', reason: 'invalidFileName', name: file.name, maxLength: MAX_FILE_NAME_LENGTH });
+  }
+  if (file.size === 0) throw badRequest('Empty files (0 bytes) cannot be sent', { field: 'size', reason: 'zeroByteFile', name });
+  const extension = name.includes('.') ? name.slice(name.lastIndexOf('.') + 1).toLowerCase() : '';
+  const mime = file.mimeType.trim().toLowerCase().split(';')[0]!.trim();
+  const mimeBlocked = policy.blockedMimeTypes.some((b) => (b.endsWith('/*') ? mime.startsWith(b.slice(0, -1)) : mime === b));
+  if ((extension !== '' && policy.blockedExtensions.includes(extension)) || mimeBlocked) {
+    throw new HttpError(400, 'FileNotAllowedException', 'This file type is blocked by company policy', {
+      name,
+      extension,
+      mimeType: mime,
+    });
+  }
+  return name;
+}

@@ -1,0 +1,106 @@
+import type { Generated } from 'kysely';
+
+/**
+ * Delivery tables, merged into the core's `Database` type. Conventions of the core:
+ * times epoch milliseconds (bigint), flags 0/1, lists/objects JSON text.
+ *
+ * Levels 3/4 fit without a new table for files: `delivery_files.encrypted` marks parts in
+ * the E2E stream format, `header_hash` binds them, `deliveries.manifest` holds the signed
+ * manifest. Wrapped file-key copies per recipient go into a later `access_descriptors` table.
+ */
+export interface DeliveriesTable {
+  id: Generated<number>;
+  uuid: string;
+  sender_id: number;
+  /** 'draft' | 'sent' | 'deleted'. */
+  status: string;
+  subject: string;
+  body: string;
+  /** SPEC §4 wire value: 0, 10, 20, 30. */
+  security_level: number;
+  language: string;
+  /** null: permanently available. */
+  validity_days: number | null;
+  /** Set at send from validity_days; null: permanently available. */
+  expires_at: number | null;
+  /** SPEC §4 review state (see ReviewStateSchema). */
+  review_state: string;
+  /** Level 3/4: the sender-signed manifest (JSON text); null otherwise. */
+  manifest: string | null;
+  created_at: number;
+  sent_at: number | null;
+  deleted_at: number | null;
+  /** The expiry sweep removed the file bytes at this time. */
+  purged_at: number | null;
+}
+
+/** One row per recipient ("share", SPEC §3: shareUuid). */
+export interface DeliveryRecipientsTable {
+  id: Generated<number>;
+  uuid: string;
+  delivery_id: number;
+  /** Lower-cased address. */
+  email: string;
+  /** 'recipient' | 'additional'. */
+  kind: string;
+  /** Level 1: SHA-256 hex of the link token (the token itself is only ever in the mail). */
+  token_hash: string | null;
+  notified_at: number | null;
+  downloaded_at: number | null;
+  decrypted_at: number | null;
+  /** The recipient removed it from their inbox. */
+  removed_at: number | null;
+  created_at: number;
+}
+
+export interface DeliveryFilesTable {
+  id: Generated<number>;
+  uuid: string;
+  delivery_id: number;
+  name: string;
+  size: number;
+  mime_type: string;
+  part_size: number;
+  part_count: number;
+  /** 'uploading' | 'committed'; only committed files are downloadable. */
+  status: string;
+  /** Levels 3/4: parts hold the E2E stream format. */
+  encrypted: number;
+  /** Levels 3/4: SHA-256 of the stream header (the records' associated data). */
+  header_hash: string | null;
+  created_at: number;
+  committed_at: number | null;
+}
+
+export interface DeliveryFilePartsTable {
+  file_id: number;
+  part_index: number;
+  size: number;
+  sha256: string;
+  created_at: number;
+}
+
+export interface DeliveryActivityTable {
+  id: Generated<number>;
+  delivery_id: number;
+  /** ActivityKindSchema. */
+  kind: string;
+  actor: string | null;
+  /** The recipient row concerned, if any (recipients see their own entries). */
+  recipient_id: number | null;
+  detail: string | null;
+  created_at: number;
+}
+
+export interface DeliveryTables {
+  deliveries: DeliveriesTable;
+  delivery_recipients: DeliveryRecipientsTable;
+  delivery_files: DeliveryFilesTable;
+  delivery_file_parts: DeliveryFilePartsTable;
+  delivery_activity: DeliveryActivityTable;
+}
+
+declare module '../db/schema' {
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type
+  interface Database extends DeliveryTables {}
+}

@@ -1,0 +1,66 @@
+import type { Readable } from 'node:stream';
+
+/**
+ * Where file bytes live (DESIGN §5): a local folder by default, S3-compatible later.
+ * Keys are `/`-separated paths of `[A-Za-z0-9._-]` segments (never `.` or `..`).
+ *
+ * IMPORTANT: `put` is atomic: the object appears under its key complete or not at all
+ * (local: temp file + rename; S3: a single PUT or a completed multipart upload). When
+ * `expectedSha256` or `expectedSize` do not match, nothing is stored and the previous
+ * object under the key (if any) stays.
+ */
+export interface BlobStore {
+  put(key: string, body: Readable | AsyncIterable<Uint8Array>, options?: PutOptions): Promise<PutResult>;
+  /** The bytes `start..end` (inclusive) or the whole object. Throws BlobNotFoundError. */
+  getStream(key: string, range?: ByteRange): Promise<Readable>;
+  /** Removes the object; a missing one is fine. */
+  delete(key: string): Promise<void>;
+  /** Removes every object whose key starts with `prefix/`. */
+  deletePrefix(prefix: string): Promise<void>;
+  exists(key: string): Promise<boolean>;
+  /** Bytes still free for new objects (the disk's free space for the local folder), or null when unknown. */
+  freeSpace(): Promise<number | null>;
+}
+
+export interface PutOptions {
+  /** Lower-case hex SHA-256 the body must have. */
+  expectedSha256?: string;
+  /** Exact byte count the body must have; reading stops as soon as it is exceeded. */
+  expectedSize?: number;
+}
+
+export interface PutResult {
+  size: number;
+  sha256: string;
+}
+
+export interface ByteRange {
+  start: number;
+  /** Inclusive. */
+  end: number;
+}
+
+export class BlobNotFoundError extends Error {
+  override readonly name = 'BlobNotFoundError';
+}
+
+/** The body did not match `expectedSha256` / `expectedSize`; nothing was stored. */
+export class BlobIntegrityError extends Error {
+  override readonly name = 'BlobIntegrityError';
+  constructor(
+    readonly reason: 'sha256' | 'tooLarge' | 'tooSmall',
+    readonly actual: { size: number; sha256?: string },
+  ) {
+    super(`Blob body does not match (${reason})`);
+  }
+}
+
+const SEGMENT = /^[A-Za-z0-9_-][A-Za-z0-9._-]*$/;
+
+/** Throws on a key that could leave the store's root. */
+export function assertValidKey(key: string): void {
+  const segments = key.split('/');
+  if (segments.length === 0 || segments.some((s) => !SEGMENT.test(s) || s === '.' || s === '..')) {
+    throw new Error(`Invalid blob key: ${key}`);
+  }
+}

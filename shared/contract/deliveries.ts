@@ -1,0 +1,306 @@
+import { z } from 'zod';
+import { SECURITY_LEVELS } from './constants';
+import { LanguageSchema } from './user';
+
+/**
+ * Deliveries on the wire (SPEC §1, §3, §4, §5, §8; DESIGN §2–§5): our REST design under
+ * `/api/2`. Levels 1 (secure link) and 2 (login) are served now; levels 3/4 (E2E) reuse
+ * the same upload protocol with per-file `encrypted` parts and add access descriptors.
+ *
+ * | call | who | what |
+ * |---|---|---|
+ * | POST   /deliveries | ROLE_SENDER | create a draft (recipients, subject, body, validity, level, language) → 201 `DeliveryDetail`; the §5 rules on these fields are checked here and again at send |
+ * | PATCH  /deliveries/{deliveryUuid} | ROLE_SENDER, the draft's sender | changes a draft's fields (same body as create, every field optional) → `DeliveryDetail`; same checks |
+ * | POST   /deliveries/{deliveryUuid}/files | ROLE_SENDER, the draft's sender | announce a file (name, size, MIME type) → 201 `DeliveryUploadFile` with `fileId`, `partSize`, `partCount`; name, size, type, per-account limit and global quota are checked here, before any byte is accepted |
+ * | DELETE /deliveries/{deliveryUuid}/files/{fileId} | ROLE_SENDER, the draft's sender | drop a file from a draft (204) |
+ * | PUT    /deliveries/{deliveryUuid}/files/{fileId}/parts/{index} | ROLE_SENDER, the draft's sender | body `application/octet-stream` (exactly the part's size), header `x-content-sha256` (hex); idempotent: same index + same hash → 200 without reading again; body not matching the hash → 400 |
+ * | GET    /deliveries/{deliveryUuid}/files/{fileId}/parts | ROLE_SENDER, the draft's sender | parts received so far (resume) |
+ * | POST   /deliveries/{deliveryUuid}/files/{fileId}/commit | ROLE_SENDER, the draft's sender | every part present and sizes add up → the file is complete (only committed files are ever downloadable) |
+ * | POST   /deliveries/{deliveryUuid}/send | ROLE_SENDER, the draft's sender | checks every §5 rule, status `sent`, mails each recipient (level 1: link with its token; level 2: link to the inbox) |
+ * | GET    /deliveries/inbox?page&pageSize&q&filter | signed in | deliveries sent to the caller's address, newest first; `filter=notDownloaded` |
+ * | GET    /deliveries/sent?page&pageSize&q&filter | signed in | the caller's sent deliveries, newest first; `filter=notDownloaded`: some recipient has not downloaded |
+ * | GET    /deliveries/{deliveryUuid}[?token] | public: the sender, a recipient, or (level 1) the holder of a recipient's token | one delivery; drafts only to their sender |
+ * | DELETE /deliveries/{deliveryUuid} | signed in: the sender (deleted for everyone) or a recipient (gone from their inbox) | 204 |
+ * | GET    /deliveries/{deliveryUuid}/files/{fileId}/content[?token] | public, same as GET one | the bytes; `Range: bytes=…` → 206 + `Content-Range`; unsatisfiable or malformed → 416; `Accept-Ranges: bytes` always |
+ * | POST   /deliveries/{deliveryUuid}/resend-notification | signed in: the sender | mails the recipients again (or the one named); level 1 gets a fresh token (the old link stops working: tokens are only stored hashed) |
+ * | GET    /deliveries/{deliveryUuid}/activity | signed in: the sender (all), a recipient (their own and the delivery's) | activity log, oldest first |
+ *
+ * Tokens (level 1) travel as the `token` query parameter or the `x-delivery-token` header;
+ * the mail link carries it in the URL fragment (`#token=`) so it never reaches a server log
+ * or a Referer header. Signed-in callers need no token.
+ *
+ * Errors: the backend error object with the §8 class in `error` and the figures in `metadata`
+ * (see the server's README for the list).
+ */
+export const DELIVERY_PATHS = {
+  create: '/deliveries',
+  inbox: '/deliveries/inbox',
+  sent: '/deliveries/sent',
+  one: (deliveryUuid: string) => `/deliveries/${encodeURIComponent(deliveryUuid)}`,
+  oneRoute: '/deliveries/:deliveryUuid',
+  files: (deliveryUuid: string) => `/deliveries/${encodeURIComponent(deliveryUuid)}/files`,
+  filesRoute: '/deliveries/:deliveryUuid/files',
+  file: (deliveryUuid: string, fileId: string) => `/deliveries/${encodeURIComponent(deliveryUuid)}/files/${encodeURIComponent(fileId)}`,
+  fileRoute: '/deliveries/:deliveryUuid/files/:fileId',
+  part: (deliveryUuid: string, fileId: string, index: number) =>
+    `/deliveries/${encodeURIComponent(deliveryUuid)}/files/${encodeURIComponent(fileId)}/parts/${index}`,
+  partRoute: '/deliveries/:deliveryUuid/files/:fileId/parts/:index',
+  parts: (deliveryUuid: string, fileId: string) => `/deliveries/${encodeURIComponent(deliveryUuid)}/files/${encodeURIComponent(fileId)}/parts`,
+  partsRoute: '/deliveries/:deliveryUuid/files/:fileId/parts',
+  commit: (deliveryUuid: string, fileId: string) => `/deliveries/${encodeURIComponent(deliveryUuid)}/files/${encodeURIComponent(fileId)}/commit`,
+  commitRoute: '/deliveries/:deliveryUuid/files/:fileId/commit',
+  content: (deliveryUuid: string, fileId: string) => `/deliveries/${encodeURIComponent(deliveryUuid)}/files/${encodeURIComponent(fileId)}/content`,
+  contentRoute: '/deliveries/:deliveryUuid/files/:fileId/content',
+  send: (deliveryUuid: string) => `/deliveries/${encodeURIComponent(deliveryUuid)}/send`,
+  sendRoute: '/deliveries/:deliveryUuid/send',
+  resend: (deliveryUuid: string) => `/deliveries/${encodeURIComponent(deliveryUuid)}/resend-notification`,
+  resendRoute: '/deliveries/:deliveryUuid/resend-notification',
+  activity: (deliveryUuid: string) => `/deliveries/${encodeURIComponent(deliveryUuid)}/activity`,
+  activityRoute: '/deliveries/:deliveryUuid/activity',
+} as const;
+
+/**
+ * Web-client links the notification mails carry (relative to the public URL). Level 1: the
+ * download page with the share and the token in the fragment (`#token=…`: never sent to a
+ * server, never in a Referer); level 2: the inbox entry (sign-in required).
+ */
+export const DELIVERY_WEB_LINKS = {
+  download: (language: string, deliveryUuid: string, shareUuid: string, token: string) =>
+    `/secumails/${language}/download?deliveryUuid=${encodeURIComponent(deliveryUuid)}&shareUuid=${encodeURIComponent(shareUuid)}#token=${encodeURIComponent(token)}`,
+  inbox: (deliveryUuid: string) => `/secumails/inbox/${encodeURIComponent(deliveryUuid)}`,
+  outbox: '/secumails/outbox',
+} as const;
+
+/** Header with the SHA-256 (lower-case hex) of a part's body. */
+export const CONTENT_SHA256_HEADER = 'x-content-sha256';
+/** Header alternative to the `token` query parameter for level-1 links. */
+export const DELIVERY_TOKEN_HEADER = 'x-delivery-token';
+
+/**
+ * Limits of the §5 rules. Each is a named constant with its reason; the server answers
+ * MaxSubjectLengthException / MaxBodyLengthException with `{ maxLength, length }`.
+ */
+/** A subject is one line in a mail client; 255 keeps it inside any header fold and any list column. */
+export const MAX_SUBJECT_LENGTH = 255;
+/**
+ * A message is a letter, not a document (documents travel as files). 100 000 characters
+ * is ~40 pages and stays far below the 1 MiB JSON body limit even at 4 bytes a character.
+ */
+export const MAX_BODY_LENGTH = 100_000;
+/** One delivery to more people than this is a mailing, not a delivery; also bounds the mail fan-out of one request. */
+export const MAX_RECIPIENTS = 100;
+/** More files than this are an archive: zip them. Also bounds the file list one delivery view loads. */
+export const MAX_FILES_PER_DELIVERY = 500;
+/** Common file systems (ext4, NTFS, APFS) allow 255 bytes/units per name. */
+export const MAX_FILE_NAME_LENGTH = 255;
+/**
+ * Characters Windows, macOS or Linux refuse in a file name (and control characters):
+ * a recipient must be able to save the file under its name.
+ */
+// eslint-disable-next-line no-control-regex
+export const INVALID_FILE_NAME_CHARACTERS = /[\u0000-\u001f\u007f<>:"/\\|?*]/;
+/** Validity placeholder of the send form (SPEC §9). */
+export const DEFAULT_VALIDITY_DAYS = 90;
+
+export const SecurityLevelSchema = z
+  .union([z.literal(SECURITY_LEVELS.LEVEL_1), z.literal(SECURITY_LEVELS.LEVEL_2), z.literal(SECURITY_LEVELS.LEVEL_3), z.literal(SECURITY_LEVELS.LEVEL_4)])
+  .meta({ id: 'SecurityLevel', description: 'LEVEL_1 0 (secure link), LEVEL_2 10 (login), LEVEL_3 20 (E2E files), LEVEL_4 30 (E2E files and message)' });
+export type SecurityLevel = z.infer<typeof SecurityLevelSchema>;
+
+/** Settings (admin, `PUT /admin/settings`) of the delivery rules; defaults in the server. */
+export const DELIVERY_SETTING_KEYS = {
+  /** Comma-separated extensions (without dot, case-insensitive) refused with FileNotAllowedException. */
+  blockedExtensions: 'kuvert.delivery.blockedExtensions',
+  /** Comma-separated MIME types (case-insensitive; `type/*` allowed) refused with FileNotAllowedException. */
+  blockedMimeTypes: 'kuvert.delivery.blockedMimeTypes',
+  /** Bytes: total attachment size of one delivery an account may send (MaxUploadSizeExceededException). */
+  maxUploadSize: 'kuvert.delivery.maxUploadSize',
+  /** Bytes the blob store may hold in all (GlobalQuotaReachedException); 0 = limited by the disk only. */
+  globalQuota: 'kuvert.storage.globalQuota',
+  /**
+   * Comma-separated banned recipients (RecipientNotAllowedException): whole addresses
+   * (`x@example.org`) or domains (`@example.org`), case-insensitive. Administrators ban (SPEC §6).
+   */
+  bannedRecipients: 'kuvert.delivery.bannedRecipients',
+} as const;
+
+const PageQueryBase = {
+  page: z.coerce.number().int().min(1).max(1_000_000).default(1),
+  pageSize: z.coerce.number().int().min(1).max(200).default(25),
+  /** Case-insensitive search in subject and the other party's address or name. */
+  q: z.string().max(200).optional(),
+  filter: z.enum(['all', 'notDownloaded']).default('all'),
+};
+export const DeliveryListQuerySchema = z.object(PageQueryBase).strict().meta({ id: 'DeliveryListQuery' });
+export type DeliveryListQuery = z.input<typeof DeliveryListQuerySchema>;
+
+/**
+ * POST /deliveries. Shapes are loose on purpose (generous caps): the §5 rules are answered
+ * by the server with their own classes (MaxSubjectLengthException, …), not as schema issues.
+ */
+export const CreateDeliveryBodySchema = z
+  .object({
+    recipients: z.array(z.string().max(1000)).max(1000),
+    additionalRecipients: z.array(z.string().max(1000)).max(1000).default([]),
+    subject: z.string().max(100_000),
+    body: z.string().max(1_000_000).default(''),
+    /** Days until expiry; omitted = the default (90 within the bounds); null = no expiry (only when cleanup is off). */
+    validityDays: z.number().int().min(0).max(100_000).nullable().optional(),
+    /** Omitted = the minimal allowed level (SPEC §4). */
+    securityLevel: SecurityLevelSchema.optional(),
+    /** Language of the notification mails to unregistered recipients (registered ones get theirs). */
+    language: LanguageSchema.optional(),
+  })
+  .strict()
+  .meta({ id: 'CreateDeliveryBody' });
+export type CreateDeliveryBody = z.input<typeof CreateDeliveryBodySchema>;
+
+/** PATCH /deliveries/{deliveryUuid}: a draft's fields, each optional; the result is checked as a whole. */
+export const UpdateDeliveryBodySchema = z
+  .object({
+    recipients: z.array(z.string().max(1000)).max(1000).optional(),
+    additionalRecipients: z.array(z.string().max(1000)).max(1000).optional(),
+    subject: z.string().max(100_000).optional(),
+    body: z.string().max(1_000_000).optional(),
+    validityDays: z.number().int().min(0).max(100_000).nullable().optional(),
+    securityLevel: SecurityLevelSchema.optional(),
+    language: LanguageSchema.optional(),
+  })
+  .strict()
+  .meta({ id: 'UpdateDeliveryBody' });
+export type UpdateDeliveryBody = z.input<typeof UpdateDeliveryBodySchema>;
+
+export const AddFileBodySchema = z
+  .object({
+    name: z.string().max(10_000),
+    size: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
+    mimeType: z.string().max(255).default('application/octet-stream'),
+  })
+  .strict()
+  .meta({ id: 'AddFileBody' });
+export type AddFileBody = z.input<typeof AddFileBodySchema>;
+
+export const FileStatusSchema = z.enum(['uploading', 'committed']);
+
+export const DeliveryFileSchema = z
+  .object({
+    fileId: z.string(),
+    name: z.string(),
+    size: z.number().int(),
+    mimeType: z.string(),
+    status: FileStatusSchema,
+    /** Levels 3/4: the parts are the E2E stream format (DESIGN §3); the server cannot read them. */
+    encrypted: z.boolean(),
+  })
+  .meta({ id: 'DeliveryFile' });
+export type DeliveryFile = z.infer<typeof DeliveryFileSchema>;
+
+export const DeliveryUploadFileSchema = DeliveryFileSchema.extend({
+  /** Bytes per part; every part but the last has exactly this size. */
+  partSize: z.number().int().positive(),
+  partCount: z.number().int().positive(),
+}).meta({ id: 'DeliveryUploadFile' });
+export type DeliveryUploadFile = z.infer<typeof DeliveryUploadFileSchema>;
+
+export const PartSchema = z
+  .object({ index: z.number().int().nonnegative(), size: z.number().int().nonnegative(), sha256: z.string() })
+  .meta({ id: 'DeliveryFilePart' });
+export type Part = z.infer<typeof PartSchema>;
+
+export const PartsResponseSchema = z
+  .object({ fileId: z.string(), partSize: z.number().int(), partCount: z.number().int(), status: FileStatusSchema, parts: z.array(PartSchema) })
+  .meta({ id: 'DeliveryFileParts' });
+export type PartsResponse = z.infer<typeof PartsResponseSchema>;
+
+/** SPEC §4: valid, expiring soon, expired, permanently available. */
+export const TimeStateSchema = z.enum(['valid', 'expiringSoon', 'expired', 'permanent']);
+export type TimeState = z.infer<typeof TimeStateSchema>;
+/**
+ * SPEC §4 review states. `notReviewed` until a scanner exists for the delivery (levels 3/4 are
+ * never scanned on the server).
+ */
+export const ReviewStateSchema = z.enum(['notReviewed', 'inProgress', 'clean', 'blockedVirus', 'blockedMime', 'blockedReviewerFailed', 'blockedOther']);
+export const DeliveryStatusSchema = z.enum(['draft', 'sent', 'deleted']);
+
+export const PartySchema = z.object({ email: z.string(), name: z.string() }).meta({ id: 'DeliveryParty' });
+
+export const DeliveryRecipientSchema = z
+  .object({
+    shareUuid: z.string(),
+    email: z.string(),
+    kind: z.enum(['recipient', 'additional']),
+    /** A user with this address exists. */
+    registered: z.boolean(),
+    /** Epoch ms of the first complete download, or null. */
+    downloadedAt: z.number().nullable(),
+    /** Epoch ms the message was first decrypted (level 4), or null. */
+    decryptedAt: z.number().nullable(),
+    notifiedAt: z.number().nullable(),
+  })
+  .meta({ id: 'DeliveryRecipient' });
+export type DeliveryRecipient = z.infer<typeof DeliveryRecipientSchema>;
+
+export const DeliverySummarySchema = z
+  .object({
+    deliveryUuid: z.string(),
+    status: DeliveryStatusSchema,
+    sender: PartySchema,
+    subject: z.string(),
+    securityLevel: SecurityLevelSchema,
+    createdAt: z.number(),
+    sentAt: z.number().nullable(),
+    /** Epoch ms; null = permanently available. */
+    expiresAt: z.number().nullable(),
+    validityDays: z.number().nullable(),
+    timeState: TimeStateSchema,
+    reviewState: ReviewStateSchema,
+    fileCount: z.number().int(),
+    totalSize: z.number().int(),
+    /** Inbox: the caller downloaded it; sent: every recipient did. */
+    downloaded: z.boolean(),
+  })
+  .meta({ id: 'DeliverySummary' });
+export type DeliverySummary = z.infer<typeof DeliverySummarySchema>;
+
+export const DeliveryDetailSchema = DeliverySummarySchema.extend({
+  body: z.string(),
+  language: LanguageSchema,
+  files: z.array(DeliveryFileSchema),
+  /** The sender sees every recipient with its state; a recipient sees the main recipients and their own entry. */
+  recipients: z.array(DeliveryRecipientSchema),
+  /** How the caller reached it. */
+  viewer: z.enum(['sender', 'recipient', 'token']),
+}).meta({ id: 'DeliveryDetail' });
+export type DeliveryDetail = z.infer<typeof DeliveryDetailSchema>;
+
+export const DeliveryPageSchema = z
+  .object({ items: z.array(DeliverySummarySchema), page: z.number().int(), pageSize: z.number().int(), total: z.number().int() })
+  .meta({ id: 'DeliveryPage' });
+export type DeliveryPage = z.infer<typeof DeliveryPageSchema>;
+
+export const DeliveryParamsSchema = z.object({ deliveryUuid: z.string().max(64) });
+export const FileParamsSchema = z.object({ deliveryUuid: z.string().max(64), fileId: z.string().max(64) });
+export const PartParamsSchema = FileParamsSchema.extend({ index: z.coerce.number().int().min(0).max(1_000_000) });
+export const TokenQuerySchema = z.object({ token: z.string().max(200).optional() }).strict();
+
+export const ResendNotificationBodySchema = z
+  .object({ shareUuid: z.string().max(64).optional() })
+  .strict()
+  .meta({ id: 'ResendNotificationBody' });
+export const ResendNotificationResponseSchema = z
+  .object({ notified: z.array(z.string()) })
+  .meta({ id: 'ResendNotificationResponse' });
+
+export const ActivityKindSchema = z.enum(['created', 'fileCommitted', 'sent', 'notified', 'notificationFailed', 'downloaded', 'deleted', 'removedFromInbox']);
+export const ActivityEntrySchema = z
+  .object({
+    at: z.number(),
+    kind: ActivityKindSchema,
+    /** Who acted or was acted upon (a recipient's address, the sender's address). */
+    actor: z.string().nullable(),
+    /** e.g. the file name of a download. */
+    detail: z.string().nullable(),
+  })
+  .meta({ id: 'DeliveryActivityEntry' });
+export const ActivityResponseSchema = z.object({ entries: z.array(ActivityEntrySchema) }).meta({ id: 'DeliveryActivity' });
+export type ActivityEntry = z.infer<typeof ActivityEntrySchema>;
