@@ -1,0 +1,100 @@
+// Shared set-up of the browser end-to-end specs: one real Kuvert server per spec file (or per
+// test where the per-address failure counting would leak between tests), users created through
+// the server's repository, settings changed through the admin API, English locale texts.
+import { test as base, expect, type Page, type Response } from '@playwright/test';
+import AxeBuilder from '@axe-core/playwright';
+import { Secret, TOTP } from 'otpauth';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { api, captchaAnswer, createUser, login, type TestUser } from '@tests/integration/escalation-helpers';
+import { startTestServer, type TestServer } from '@tests/support/server';
+
+export { expect, createUser, captchaAnswer, type TestServer, type TestUser };
+const locale = <T>(language: string, namespace: string): T => JSON.parse(readFileSync(join(process.cwd(), 'locales', language, `${namespace}.json`), 'utf8')) as T;
+/** The English texts the specs look for (the same files the app bundles). */
+export const en = {
+  auth: locale<typeof import('@locales/en/auth.json')>('en', 'auth'),
+  shell: locale<typeof import('@locales/en/shell.json')>('en', 'shell'),
+  settings: locale<typeof import('@locales/en/settings.json')>('en', 'settings'),
+  common: locale<typeof import('@locales/en/common.json')>('en', 'common'),
+};
+export { locale };
+
+export const test = base;
+
+/**
+ * Starts one server for the file (beforeAll) or for each test (beforeEach) and returns a
+ * holder whose `server` is set while the tests run.
+ */
+export function serverPerFile(scope: 'file' | 'test' = 'file'): { server: TestServer } {
+  const holder = {} as { server: TestServer };
+  const start = async () => {
+    holder.server = await startTestServer();
+  };
+  const stop = async () => {
+    await holder.server?.close();
+  };
+  if (scope === 'file') {
+    test.beforeAll(start);
+    test.afterAll(stop);
+  } else {
+    test.beforeEach(start);
+    test.afterEach(stop);
+  }
+  return holder;
+}
+
+/** PUT /api/2/admin/settings as the administrator (signs in over HTTP, anti-forgery header). */
+export async function setSettingsAsAdmin(server: TestServer, settings: Record<string, unknown>): Promise<void> {
+  const session = await login(server, { username: server.admin.email, password: server.admin.password });
+  expect(session.status, 'admin sign-in').toBe(200);
+  const response = await api(server, '/admin/settings', { method: 'PUT', body: settings, cookie: session.cookie, csrf: session.csrf });
+  expect(response.status, await response.clone().text()).toBe(200);
+}
+
+/** Types the credentials on the login page and submits. */
+export async function submitLogin(page: Page, user: { username: string; password: string }): Promise<void> {
+  await page.getByLabel(en.auth.login.username).fill(user.username);
+  await page.getByLabel(/^Password/).fill(user.password);
+  await page.getByRole('button', { name: en.auth.login.submit, exact: true }).click();
+}
+
+/** Opens the login page and signs in (stops at whatever screen comes next). */
+export async function signIn(page: Page, server: TestServer, user: { username: string; password: string }, path = '/auth/login'): Promise<void> {
+  await page.goto(`${server.url}${path}`);
+  await expect(page.getByRole('heading', { name: en.auth.login.title })).toBeVisible();
+  await submitLogin(page, user);
+}
+
+/** The inbox of a signed-in user: URL and heading. */
+export async function expectInbox(page: Page, server: TestServer): Promise<void> {
+  await expect(page).toHaveURL(`${server.url}/secumails/inbox`);
+  await expect(page.getByRole('heading', { name: en.shell.inbox.title })).toBeVisible();
+}
+
+export const authenticatorFor = (secret: string) => new TOTP({ secret: Secret.fromBase32(secret), algorithm: 'SHA1', digits: 6, period: 30 });
+
+/** Remembers the id of the last captcha the page loaded (GET /api/2/auth/captcha). */
+export function trackCaptchas(page: Page): { lastId: () => string | undefined } {
+  let last: string | undefined;
+  page.on('response', (response: Response) => {
+    if (new URL(response.url()).pathname !== '/api/2/auth/captcha' || !response.ok()) return;
+    void response
+      .json()
+      .then((body: { captchaId?: string }) => {
+        if (body.captchaId) last = body.captchaId;
+      })
+      .catch(() => undefined);
+  });
+  return { lastId: () => last };
+}
+
+/** axe on the current page: no violation of impact serious or critical. */
+export async function expectNoSeriousA11yViolations(page: Page, screen: string): Promise<void> {
+  // Fluent's focus helper (tabster) dummies are a documented false positive (web/README).
+  const results = await new AxeBuilder({ page }).exclude('[data-tabster-dummy]').analyze();
+  const serious = results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  expect(serious, `axe on ${screen}`).toEqual([]);
+}
