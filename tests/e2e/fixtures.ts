@@ -46,7 +46,8 @@ export function serverPerFile(scope: 'file' | 'test' = 'file'): { server: TestSe
 
 /** PUT /api/2/admin/settings as the administrator (signs in over HTTP, anti-forgery header). */
 export async function setSettingsAsAdmin(server: TestServer, settings: Record<string, unknown>): Promise<void> {
-  const session = await login(server, { username: server.admin.email, password: server.admin.password });
+  // Accepting the disclaimer is harmless while it is off, and needed while it is on.
+  const session = await login(server, { username: server.admin.email, password: server.admin.password }, { j_login_disclaimer_accepted: 'true' });
   expect(session.status, 'admin sign-in').toBe(200);
   const response = await api(server, '/admin/settings', { method: 'PUT', body: settings, cookie: session.cookie, csrf: session.csrf });
   expect(response.status, await response.clone().text()).toBe(200);
@@ -93,6 +94,8 @@ export function trackCaptchas(page: Page): { lastId: () => string | undefined } 
 export async function expectNoSeriousA11yViolations(page: Page, screen: string): Promise<void> {
   // Fluent's focus helper (tabster) dummies are a documented false positive (web/README).
   const results = await new AxeBuilder({ page }).exclude('[data-tabster-dummy]').analyze();
+  // The scan really ran on a rendered page.
+  expect(results.passes.length, `axe rules passed on ${screen}`).toBeGreaterThan(10);
   const serious = results.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);

@@ -1,7 +1,7 @@
 // The maintenance banner (SPEC §2, §4), configured through the admin settings API: shown only
 // when activated and between start and expiration date; dismissible.
 import { CONFIG_KEYS } from '@shared/contract/config';
-import { en, expect, expectInbox, serverPerFile, setSettingsAsAdmin, submitLogin, test, type TestServer } from './fixtures';
+import { en, expect, expectInbox, expectNoSeriousA11yViolations, serverPerFile, setSettingsAsAdmin, submitLogin, test, type TestServer } from './fixtures';
 import type { Page } from '@playwright/test';
 
 const ctx = serverPerFile();
@@ -38,6 +38,7 @@ test('activated with start and expiry around now: the banner shows and can be di
   await expect(banner).toContainText('Planned maintenance now');
   await expect(banner).toContainText('The service is read-only from 18:00 to 20:00.');
   await expect(page.getByTestId('maintenance-banner')).toBeVisible();
+  await expectNoSeriousA11yViolations(page, 'login with the maintenance banner');
 
   await banner.getByRole('button', { name: en.shell.maintenance.dismiss }).click();
   await expect(page.getByTestId('maintenance-banner')).toHaveCount(0);
