@@ -1,4 +1,5 @@
 // Sign in, sign out and deep links against the built app and a real server.
+import { SESSION_COOKIE } from '@server/core/access';
 import { en, expect, expectInbox, signIn, submitLogin, test, serverPerFile } from './fixtures';
 
 const ctx = serverPerFile();
@@ -12,6 +13,11 @@ test('the administrator signs in with email and password, lands on the inbox; si
   await submitLogin(page, { username: server.admin.email, password: server.admin.password });
   await expectInbox(page, server);
   await expect(page.getByText(en.shell.inbox.emptyTitle)).toBeVisible();
+  // The session lives in an HttpOnly cookie the server accepts.
+  const session = (await page.context().cookies()).find((c) => c.name === SESSION_COOKIE);
+  expect(session?.httpOnly).toBe(true);
+  const cookie = `${SESSION_COOKIE}=${session!.value}`;
+  expect((await fetch(`${server.url}/api/2/user`, { headers: { cookie } })).status).toBe(200);
 
   await page.getByRole('button', { name: /^User menu of / }).click();
   await page.getByRole('menuitem', { name: en.shell.userMenu.logout }).click();
@@ -22,8 +28,9 @@ test('the administrator signs in with email and password, lands on the inbox; si
   await page.reload();
   await expect(page).toHaveURL(new RegExp(`^${server.url}/auth/login`));
   await expect(page.getByRole('heading', { name: en.auth.login.title })).toBeVisible();
-  const user = await page.request.get(`${server.url}/api/2/user`);
-  expect(user.status()).toBe(401);
+  expect((await page.context().cookies()).find((c) => c.name === SESSION_COOKIE)).toBeUndefined();
+  // The old cookie, replayed, is refused: the server ended the session.
+  expect((await fetch(`${server.url}/api/2/user`, { headers: { cookie } })).status).toBe(401);
   // Going to the inbox by hand leads back to sign in.
   await page.goto(`${server.url}/secumails/inbox`);
   await expect(page).toHaveURL(`${server.url}/auth/login?continue=${encodeURIComponent('/secumails/inbox')}`);
