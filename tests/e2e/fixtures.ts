@@ -6,10 +6,13 @@ import AxeBuilder from '@axe-core/playwright';
 import { Secret, TOTP } from 'otpauth';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { api, captchaAnswer, createUser, login, type TestUser } from '@tests/integration/escalation-helpers';
+import argon2 from 'argon2';
+import type { Language } from '@shared/contract/constants';
+import { api, captchaAnswer, login, type TestUser } from '@tests/integration/escalation-helpers';
 import { startTestServer, type TestServer } from '@tests/support/server';
 
-export { expect, createUser, captchaAnswer, type TestServer, type TestUser };
+export { expect, captchaAnswer, type TestServer, type TestUser };
+
 const locale = <T>(language: string, namespace: string): T => JSON.parse(readFileSync(join(process.cwd(), 'locales', language, `${namespace}.json`), 'utf8')) as T;
 /** The English texts the specs look for (the same files the app bundles). */
 export const en = {
@@ -22,6 +25,32 @@ export { locale };
 
 export const test = base;
 
+/** Argon2id with light parameters (they travel inside the hash: the server verifies it as usual, only faster). */
+const lightHash = (password: string) => argon2.hash(password, { type: argon2.argon2id, memoryCost: 4096, timeCost: 1, parallelism: 1 });
+
+/**
+ * A user created through the server's repository, like the integration tests do, but with a
+ * light Argon2id hash: the parameters travel inside the hash, so the server verifies it the
+ * same way, only faster (the specs sign in dozens of times on a shared 2-core machine).
+ */
+export async function createUser(
+  server: TestServer,
+  options: { username: string; password?: string; language?: Language; emailVerified?: boolean; totpRequired?: boolean },
+): Promise<TestUser> {
+  const password = options.password ?? 'Correct-Horse-7';
+  const email = `${options.username}@example.test`;
+  const row = await server.app.users.create({
+    username: options.username,
+    email,
+    passwordHash: await lightHash(password),
+    roles: ['ROLE_UI_USER', 'ROLE_SENDER', 'ROLE_RECEIVER'],
+    language: options.language ?? 'en',
+    emailVerified: options.emailVerified ?? true,
+    totpRequired: options.totpRequired ?? false,
+  });
+  return { id: row.id, username: row.username, email, password };
+}
+
 /**
  * Starts one server for the file (beforeAll) or for each test (beforeEach) and returns a
  * holder whose `server` is set while the tests run.
@@ -29,7 +58,12 @@ export const test = base;
 export function serverPerFile(scope: 'file' | 'test' = 'file'): { server: TestServer } {
   const holder = {} as { server: TestServer };
   const start = async () => {
-    holder.server = await startTestServer();
+    const server = await startTestServer();
+    // The first administrator keeps email and password, with a light hash (see createUser).
+    const admin = await server.app.users.findByLogin(server.admin.email);
+    if (!admin) throw new Error('the test server has no administrator');
+    await server.app.users.update(admin.id, { password_hash: await lightHash(server.admin.password) });
+    holder.server = server;
   };
   const stop = async () => {
     await holder.server?.close();

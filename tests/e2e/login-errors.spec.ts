@@ -51,10 +51,3 @@ test('after 3 failed attempts the captcha screen appears; a wrong answer is refu
   await page.getByRole('button', { name: en.auth.captcha.submit }).click();
   await expectInbox(page, server);
 });
-
-test('the captcha screen without a running sign-in (reload) starts over at the login page', async ({ page }) => {
-  const { server } = ctx;
-  await page.goto(`${server.url}/auth/captcha`);
-  await expect(page).toHaveURL(`${server.url}/auth/login`);
-  await expect(page.getByRole('heading', { name: en.auth.login.title })).toBeVisible();
-});

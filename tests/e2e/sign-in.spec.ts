@@ -53,3 +53,12 @@ test('a signed-in user opening the login page goes on to the inbox', async ({ pa
   await page.goto(`${server.url}/auth/login`);
   await expectInbox(page, server);
 });
+
+test('an escalation screen without a running sign-in (reload) starts over at the login page', async ({ page }) => {
+  const { server } = ctx;
+  for (const screen of ['captcha', 'account-verification', 'totp-authentication', 'totp-registration', 'login-disclaimer']) {
+    await page.goto(`${server.url}/auth/${screen}`);
+    await expect(page, screen).toHaveURL(`${server.url}/auth/login`);
+    await expect(page.getByRole('heading', { name: en.auth.login.title })).toBeVisible();
+  }
+});
