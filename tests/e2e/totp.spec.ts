@@ -1,6 +1,6 @@
 // Two-factor authentication with an authenticator app: registration on first sign-in, then a
 // code on every sign-in. Codes come from the manual key, computed like an app does (otpauth).
-import { authenticatorFor, createUser, en, expect, expectInbox, serverPerFile, signIn, test } from './fixtures';
+import { authenticatorFor, createUser, en, expect, expectInbox, serverPerFile, signIn, submitLogin, test } from './fixtures';
 
 const ctx = serverPerFile();
 
@@ -41,4 +41,29 @@ test('a user who must use an authenticator app registers it (QR code + manual ke
   await page.getByLabel(en.auth.totp.code).fill(fresh);
   await page.getByRole('button', { name: en.auth.totp.submit, exact: true }).click();
   await expectInbox(page, server);
+});
+
+test('a deep link survives the two-factor screens: after registration the browser is at the linked page', async ({ page }) => {
+  const { server } = ctx;
+  const erin = await createUser(server, { username: 'erin', totpRequired: true });
+  await page.goto(`${server.url}/settings?x=1`);
+  await expect(page).toHaveURL(`${server.url}/auth/login?continue=${encodeURIComponent('/settings?x=1')}`);
+  await submitLogin(page, erin);
+  await expect(page).toHaveURL(`${server.url}/auth/totp-registration`);
+  const secret = ((await page.getByTestId('totp-secret').textContent()) ?? '').replace(/\s+/g, '');
+  const app = authenticatorFor(secret);
+  await page.getByLabel(en.auth.totp.code).fill(app.generate());
+  await page.getByRole('button', { name: en.auth.totpRegistration.submit }).click();
+  await expect(page).toHaveURL(`${server.url}/settings?x=1`);
+  await expect(page.getByRole('heading', { name: en.settings.title, level: 1 })).toBeVisible();
+
+  // Same on the code screen of the next sign-in.
+  await page.context().clearCookies();
+  await page.goto(`${server.url}/settings?x=2`);
+  await submitLogin(page, erin);
+  await expect(page).toHaveURL(`${server.url}/auth/totp-authentication`);
+  await page.getByLabel(en.auth.totp.code).fill(app.generate({ timestamp: Date.now() + 30_000 }));
+  await page.getByRole('button', { name: en.auth.totp.submit, exact: true }).click();
+  await expect(page).toHaveURL(`${server.url}/settings?x=2`);
+  await expect(page.getByRole('heading', { name: en.settings.title, level: 1 })).toBeVisible();
 });

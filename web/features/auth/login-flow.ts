@@ -104,9 +104,15 @@ export interface LoginFlowState {
   entry: AuthorizationErrorEntry | null;
   /** Message to show on arrival at the next step. */
   message: AuthMessage | null;
+  /**
+   * Set when the sign-in succeeded (credentials already forgotten): where the browser is going.
+   * The escalation screen still renders while that target loads and sends itself there too,
+   * rather than to the login page (which would drop the continue target).
+   */
+  completedTo: string | null;
 }
 
-const initialState = (): LoginFlowState => ({ credentials: null, disclaimerAccepted: false, authAppCode: null, stepAfterDisclaimer: null, continueTo: null, entry: null, message: null });
+const initialState = (): LoginFlowState => ({ credentials: null, disclaimerAccepted: false, authAppCode: null, stepAfterDisclaimer: null, continueTo: null, entry: null, message: null, completedTo: null });
 
 let flow: LoginFlowState = initialState();
 
@@ -124,5 +130,9 @@ export const loginFlow = {
   },
   reset(): void {
     flow = initialState();
+  },
+  /** Signed in: forget the credentials, remember where the browser goes. */
+  complete(target: string): void {
+    flow = { ...initialState(), completedTo: target };
   },
 };

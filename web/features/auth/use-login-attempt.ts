@@ -30,8 +30,9 @@ export function useLoginAttempt() {
           ...(authAppCode ? { j_auth_app_code: authAppCode } : {}),
           ...query,
         });
-        loginFlow.reset();
-        navigate(continueTo ?? ROUTES.inbox, { replace: true });
+        const target = continueTo ?? ROUTES.inbox;
+        loginFlow.complete(target);
+        navigate(target, { replace: true });
         return null;
       } catch (error) {
         const outcome = resolveLoginOutcome(error, { sentCaptcha: Boolean(query.j_captcha), sentAuthCode: Boolean(query.j_auth_app_code) });
@@ -67,7 +68,13 @@ async function disclaimerEnabled(): Promise<boolean> {
   }
 }
 
-/** Escalation screens need the remembered credentials; without them (reload) they start over. */
-export function useRequireLoginFlow(): boolean {
-  return loginFlow.get().credentials !== null;
+/**
+ * Escalation screens need the remembered credentials: without them (reload) they start over at
+ * the login page; right after a successful sign-in they follow it to its target. Null while the
+ * flow runs.
+ */
+export function useLoginFlowRedirect(): string | null {
+  const { credentials, completedTo } = loginFlow.get();
+  if (credentials) return null;
+  return completedTo ?? ROUTES.login;
 }

@@ -2,7 +2,6 @@ import { TooltipButton } from '@web/components/tooltip-button';
 import { Button, Field, Input } from '@fluentui/react-components';
 import { ArrowClockwiseRegular } from '@fluentui/react-icons';
 import { PageHeading } from '@web/components/page-heading';
-import { ROUTES } from '@web/lib/routes';
 import { focusFirstInvalid, requiredMessage } from '@web/lib/validation';
 import { useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -11,12 +10,12 @@ import { useCaptcha } from '../api/captcha';
 import { AuthCard, authFormStyle } from '../auth-layout';
 import { AuthMessageBar } from '../auth-message';
 import { loginFlow, type AuthMessage } from '../login-flow';
-import { useLoginAttempt, useRequireLoginFlow } from '../use-login-attempt';
+import { useLoginAttempt, useLoginFlowRedirect } from '../use-login-attempt';
 
 /** After repeated failures: solve the self-hosted captcha, then the login is retried (SPEC §2, DESIGN §9). */
 export function CaptchaPage() {
   const { t } = useTranslation();
-  const hasFlow = useRequireLoginFlow();
+  const flowRedirect = useLoginFlowRedirect();
   const captcha = useCaptcha();
   const { attempt, pending } = useLoginAttempt();
   const formRef = useRef<HTMLFormElement>(null);
@@ -24,7 +23,7 @@ export function CaptchaPage() {
   const [error, setError] = useState<string>();
   const [message, setMessage] = useState<AuthMessage | null>(() => loginFlow.takeMessage());
 
-  if (!hasFlow) return <Navigate to={ROUTES.login} replace />;
+  if (flowRedirect) return <Navigate to={flowRedirect} replace />;
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();

@@ -1,7 +1,6 @@
 import { Button, Field, Input, Spinner } from '@fluentui/react-components';
 import { AUTH_APP_CODE_LENGTH } from '@shared/contract/constants';
 import { PageHeading } from '@web/components/page-heading';
-import { ROUTES } from '@web/lib/routes';
 import { focusFirstInvalid, sixDigitCodeMessage } from '@web/lib/validation';
 import { useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -10,12 +9,12 @@ import { useTotpRegistration } from '../api/totp-registration';
 import { AuthCard, authFormStyle } from '../auth-layout';
 import { AuthMessageBar } from '../auth-message';
 import { loginFlow, type AuthMessage } from '../login-flow';
-import { useLoginAttempt, useRequireLoginFlow } from '../use-login-attempt';
+import { useLoginAttempt, useLoginFlowRedirect } from '../use-login-attempt';
 
 /** Registration of an authentication app: scan the QR code or type the key, then confirm with a code. */
 export function TotpRegistrationPage() {
   const { t } = useTranslation();
-  const hasFlow = useRequireLoginFlow();
+  const flowRedirect = useLoginFlowRedirect();
   const registration = useTotpRegistration(loginFlow.get().credentials);
   const { attempt, pending } = useLoginAttempt();
   const formRef = useRef<HTMLFormElement>(null);
@@ -23,7 +22,7 @@ export function TotpRegistrationPage() {
   const [error, setError] = useState<string>();
   const [message, setMessage] = useState<AuthMessage | null>(() => loginFlow.takeMessage());
 
-  if (!hasFlow) return <Navigate to={ROUTES.login} replace />;
+  if (flowRedirect) return <Navigate to={flowRedirect} replace />;
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
