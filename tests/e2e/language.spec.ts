@@ -1,5 +1,5 @@
 // The language switcher (Deutsch / English / Français): the choice survives a reload.
-import { en, expect, locale, serverPerFile, signIn, test, expectInbox } from './fixtures';
+import { en, expect, expectInbox, locale, serverPerFile, signIn, submitLogin, test } from './fixtures';
 
 const ctx = serverPerFile();
 test.use({ locale: 'en-US' });
@@ -51,4 +51,23 @@ test('a signed-in user switching to Deutsch sees the inbox in German after a rel
   await expect(page).toHaveURL(`${server.url}/secumails/inbox`);
   await expect(page.getByRole('heading', { name: texts.de.shell.inbox.title })).toBeVisible();
   await expect(page.getByText(texts.de.shell.inbox.emptyTitle)).toBeVisible();
+});
+
+test('a locale in the inbox route switches the language; messages come in that language', async ({ page }) => {
+  const { server } = ctx;
+  await page.goto(`${server.url}/secumails/de/inbox`);
+  await expect(page).toHaveURL(`${server.url}/auth/login?continue=${encodeURIComponent('/secumails/de/inbox')}`);
+  await submitLogin(page, { username: server.admin.email, password: server.admin.password });
+  await expect(page).toHaveURL(`${server.url}/secumails/de/inbox`);
+  await expect(page.getByRole('heading', { name: texts.de.shell.inbox.title })).toBeVisible();
+  await expect(page).toHaveTitle(`Kuvert - ${texts.de.shell.inbox.title}`);
+
+  // Signed out, still German: the wrong-password message (SPEC §8) in German.
+  await page.context().clearCookies();
+  await page.goto(`${server.url}/auth/login`);
+  await expect(page.getByRole('heading', { name: texts.de.auth.login.title })).toBeVisible();
+  await page.getByLabel(texts.de.auth.login.username).fill('nobody');
+  await page.getByLabel(new RegExp(`^${texts.de.auth.login.password}`)).fill('wrong');
+  await page.getByRole('button', { name: texts.de.auth.login.submit, exact: true }).click();
+  await expect(page.getByText(texts.de.auth.errors.invalidCredentials)).toBeVisible();
 });

@@ -10,9 +10,15 @@ test('the administrator signs in with email and password, lands on the inbox; si
   // Signed out, the root sends the browser to the login page with the target kept.
   await expect(page).toHaveURL(`${server.url}/auth/login?continue=${encodeURIComponent('/secumails/inbox')}`);
   await expect(page.getByRole('heading', { name: en.auth.login.title })).toBeVisible();
+  // Page title: the web UI title, then the page's (SPEC §2).
+  await expect(page).toHaveTitle(`Kuvert - ${en.auth.login.title}`);
   await submitLogin(page, { username: server.admin.email, password: server.admin.password });
   await expectInbox(page, server);
   await expect(page.getByText(en.shell.inbox.emptyTitle)).toBeVisible();
+  await expect(page).toHaveTitle(`Kuvert - ${en.shell.inbox.title}`);
+  // Signed in across a reload.
+  await page.reload();
+  await expectInbox(page, server);
   // The session lives in an HttpOnly cookie the server accepts.
   const session = (await page.context().cookies()).find((c) => c.name === SESSION_COOKIE);
   expect(session?.httpOnly).toBe(true);
@@ -20,7 +26,16 @@ test('the administrator signs in with email and password, lands on the inbox; si
   expect((await fetch(`${server.url}/api/2/user`, { headers: { cookie } })).status).toBe(200);
 
   await page.getByRole('button', { name: /^User menu of / }).click();
+  await page.getByRole('menuitem', { name: en.shell.userMenu.settings }).click();
+  await expect(page).toHaveURL(`${server.url}/settings`);
+  await expect(page).toHaveTitle(`Kuvert - ${en.settings.title}`);
+
+  await page.getByRole('button', { name: /^User menu of / }).click();
   await page.getByRole('menuitem', { name: en.shell.userMenu.logout }).click();
+  await expect(page).toHaveURL(new RegExp(`^${server.url}/auth/login`));
+  await expect(page.getByRole('heading', { name: en.auth.login.title })).toBeVisible();
+  // Back to the signed-in pages in the history: sign in again.
+  await page.goBack();
   await expect(page).toHaveURL(new RegExp(`^${server.url}/auth/login`));
   await expect(page.getByRole('heading', { name: en.auth.login.title })).toBeVisible();
 
