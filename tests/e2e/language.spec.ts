@@ -23,7 +23,14 @@ test('switching to Deutsch and to Français on the login page survives a reload'
   let current: keyof typeof texts = 'en';
   for (const next of ['de', 'fr', 'en'] as const) {
     await page.getByRole('button', { name: new RegExp(`${texts[current].name}$`) }).click();
+    // The legacy /webui pages learn the new language through keep-alive (SPEC §2).
+    const keepAlive = page.waitForRequest((request) => {
+      const url = new URL(request.url());
+      return url.pathname === '/webui/keepAlive.html' && url.searchParams.get('lang') === next;
+    });
     await page.getByRole('menuitemradio', { name: texts[next].name }).click();
+    await keepAlive;
+    expect(await page.evaluate(() => localStorage.getItem('language'))).toBe(next);
     await expect(page.getByRole('heading', { name: texts[next].auth.login.title })).toBeVisible();
     await expect(page.getByLabel(texts[next].auth.login.username)).toBeVisible();
     await expect(page.locator('html')).toHaveAttribute('lang', next);
