@@ -77,3 +77,23 @@ test('an escalation screen without a running sign-in (reload) starts over at the
     await expect(page.getByRole('heading', { name: en.auth.login.title })).toBeVisible();
   }
 });
+
+test('keyboard only: the login form has focus, Enter signs in; the skip link moves focus to the main content', async ({ page }) => {
+  const { server } = ctx;
+  await page.goto(`${server.url}/auth/login`);
+  await expect(page.getByLabel(en.auth.login.username)).toBeFocused();
+  await page.keyboard.type(server.admin.email);
+  await page.keyboard.press('Tab');
+  await page.keyboard.type(server.admin.password);
+  await page.keyboard.press('Enter');
+  await expectInbox(page, server);
+
+  await page.reload();
+  await expectInbox(page, server);
+  await page.keyboard.press('Tab');
+  const skip = page.getByRole('link', { name: en.shell.skipToContent });
+  await expect(skip).toBeFocused();
+  await expect(skip).toBeInViewport();
+  await page.keyboard.press('Enter');
+  await expect(page.locator('main#main-content')).toBeFocused();
+});
