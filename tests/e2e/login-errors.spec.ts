@@ -33,17 +33,28 @@ test('after 3 failed attempts the captcha screen appears; a wrong answer is refu
   await submitLogin(page, bob);
   await expect(page).toHaveURL(`${server.url}/auth/captcha`);
   await expect(page.getByRole('heading', { name: en.auth.captcha.title })).toBeVisible();
-  await expect(page.getByRole('img', { name: en.auth.captcha.imageAlt })).toBeVisible();
+  const image = page.getByRole('img', { name: en.auth.captcha.imageAlt });
+  await expect(image).toBeVisible();
   await expect.poll(captchas.lastId).toBeTruthy();
 
   // A wrong answer: message, a new image.
   const firstId = captchas.lastId()!;
+  const firstImage = await image.getAttribute('src');
   const firstAnswer = await captchaAnswer(server, firstId);
   await page.getByLabel(en.auth.captcha.answer).fill(`${firstAnswer}zz`);
   await page.getByRole('button', { name: en.auth.captcha.submit }).click();
   await expect(page.getByText(en.auth.errors.wrongCaptcha)).toBeVisible();
   await expect(page).toHaveURL(`${server.url}/auth/captcha`);
   await expect.poll(captchas.lastId).not.toBe(firstId);
+  await expect(image).not.toHaveAttribute('src', firstImage!);
+
+  // "Show a new image" replaces it again.
+  const secondId = captchas.lastId()!;
+  const secondImage = await image.getAttribute('src');
+  await page.getByRole('button', { name: en.auth.captcha.reload }).click();
+  await expect.poll(captchas.lastId).not.toBe(secondId);
+  // The page shows the new one (its id is what the sign-in sends).
+  await expect(image).not.toHaveAttribute('src', secondImage!);
 
   // The right answer to the fresh image signs in.
   await expect(page.getByRole('button', { name: en.auth.captcha.submit })).toBeEnabled();
