@@ -66,4 +66,16 @@ test('a deep link survives the two-factor screens: after registration the browse
   await page.getByRole('button', { name: en.auth.totp.submit, exact: true }).click();
   await expect(page).toHaveURL(`${server.url}/settings?x=2`);
   await expect(page.getByRole('heading', { name: en.settings.title, level: 1 })).toBeVisible();
+
+  // Signed out in the same page (no reload): an escalation screen goes to the login page, not to
+  // the target of the finished sign-in.
+  await page.getByRole('button', { name: /^User menu of / }).click();
+  await page.getByRole('menuitem', { name: en.shell.userMenu.logout }).click();
+  await expect(page.getByRole('heading', { name: en.auth.login.title })).toBeVisible();
+  await page.evaluate(() => {
+    window.history.pushState({}, '', '/auth/totp-authentication');
+    window.dispatchEvent(new PopStateEvent('popstate'));
+  });
+  await expect(page).toHaveURL(`${server.url}/auth/login`);
+  await expect(page.getByRole('heading', { name: en.auth.login.title })).toBeVisible();
 });

@@ -1,7 +1,7 @@
 import type { LoginQuery } from '@shared/contract/auth';
 import { currentLanguage } from '@web/lib/i18n';
 import { fetchLoginDisclaimer } from './api/login-disclaimer';
-import { authStore } from '@web/lib/auth';
+import { authStore, useAuthState } from '@web/lib/auth';
 import { ROUTES } from '@web/lib/routes';
 import { useCallback, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
@@ -70,11 +70,12 @@ async function disclaimerEnabled(): Promise<boolean> {
 
 /**
  * Escalation screens need the remembered credentials: without them (reload) they start over at
- * the login page; right after a successful sign-in they follow it to its target. Null while the
- * flow runs.
+ * the login page; right after a successful sign-in (user signed in) they follow it to its
+ * target. Null while the flow runs.
  */
 export function useLoginFlowRedirect(): string | null {
+  const { user } = useAuthState();
   const { credentials, completedTo } = loginFlow.get();
   if (credentials) return null;
-  return completedTo ?? ROUTES.login;
+  return completedTo && user ? completedTo : ROUTES.login;
 }
