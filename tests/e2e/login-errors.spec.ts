@@ -1,5 +1,6 @@
 // Wrong credentials and the captcha escalation. Failures are counted per account and per
 // address (every browser request comes from 127.0.0.1), so each test gets its own server.
+import { addressedTo, extractVerificationCode, waitForMailboxMail } from '@tests/support/mailbox';
 import { captchaAnswer, createUser, en, expect, expectInbox, serverPerFile, signIn, submitLogin, test, trackCaptchas } from './fixtures';
 
 const ctx = serverPerFile('test');
@@ -60,5 +61,38 @@ test('after 3 failed attempts the captcha screen appears; a wrong answer is refu
   await expect(page.getByRole('button', { name: en.auth.captcha.submit })).toBeEnabled();
   await page.getByLabel(en.auth.captcha.answer).fill(await captchaAnswer(server, captchas.lastId()!));
   await page.getByRole('button', { name: en.auth.captcha.submit }).click();
+  await expectInbox(page, server);
+});
+
+test('behind the captcha, an unverified user gets through email verification (the code travels with the next captcha)', async ({ page }) => {
+  const { server } = ctx;
+  const captchas = trackCaptchas(page);
+  const gina = await createUser(server, { username: 'gina', emailVerified: false });
+  await signIn(page, server, { ...gina, password: 'wrong-1' });
+  for (const password of ['wrong-2', 'wrong-3']) {
+    await expect(page.getByText(en.auth.errors.invalidCredentials)).toBeVisible();
+    await submitLogin(page, { ...gina, password });
+  }
+  await expect(page.getByText(en.auth.errors.invalidCredentials)).toBeVisible();
+  await submitLogin(page, gina);
+
+  const image = page.getByRole('img', { name: en.auth.captcha.imageAlt });
+  const solveCaptcha = async () => {
+    await expect(page).toHaveURL(`${server.url}/auth/captcha`);
+    await expect(image).toBeVisible();
+    await expect.poll(captchas.lastId).toBeTruthy();
+    await expect(image).toHaveAttribute('src', /svg/);
+    await page.getByLabel(en.auth.captcha.answer).fill(await captchaAnswer(server, captchas.lastId()!));
+    await page.getByRole('button', { name: en.auth.captcha.submit }).click();
+  };
+  await solveCaptcha();
+
+  await expect(page).toHaveURL(`${server.url}/auth/account-verification`);
+  const mail = await waitForMailboxMail(server.mailboxDir, addressedTo(gina.email));
+  await page.getByLabel(en.auth.verification.code).fill(extractVerificationCode(mail));
+  await page.getByRole('button', { name: en.auth.verification.submit, exact: true }).click();
+  // Every attempt after 3 failures needs a fresh captcha (server rule); the code is kept meanwhile.
+  await expect(page).toHaveURL(`${server.url}/auth/captcha`);
+  await solveCaptcha();
   await expectInbox(page, server);
 });

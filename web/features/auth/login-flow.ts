@@ -93,6 +93,13 @@ export interface LoginFlowState {
    */
   authAppCode: string | null;
   /**
+   * The email verification code typed but not yet checked: after 3 failed sign-ins every
+   * attempt needs a fresh captcha, so the server may ask for one before it looks at the code.
+   * It then travels with the captcha answer (otherwise verification and captcha would take
+   * turns forever). A refused code is dropped.
+   */
+  verificationCode: string | null;
+  /**
    * Set while the disclaimer is shown ahead of a two-factor step: the server checks the code
    * before the disclaimer and refuses a code twice, so asking for the disclaimer first spares
    * the user a second code. Accepting it then goes on to this step.
@@ -112,7 +119,7 @@ export interface LoginFlowState {
   completedTo: string | null;
 }
 
-const initialState = (): LoginFlowState => ({ credentials: null, disclaimerAccepted: false, authAppCode: null, stepAfterDisclaimer: null, continueTo: null, entry: null, message: null, completedTo: null });
+const initialState = (): LoginFlowState => ({ credentials: null, disclaimerAccepted: false, authAppCode: null, verificationCode: null, stepAfterDisclaimer: null, continueTo: null, entry: null, message: null, completedTo: null });
 
 let flow: LoginFlowState = initialState();
 

@@ -18,7 +18,7 @@ export function useLoginAttempt() {
 
   const attempt = useCallback(
     async (query: LoginQuery = {}): Promise<AuthMessage | null> => {
-      const { credentials, disclaimerAccepted, authAppCode, continueTo } = loginFlow.get();
+      const { credentials, disclaimerAccepted, authAppCode, verificationCode, continueTo } = loginFlow.get();
       if (!credentials) {
         navigate(ROUTES.login, { replace: true });
         return null;
@@ -28,6 +28,7 @@ export function useLoginAttempt() {
         await authStore.login(credentials, {
           ...(disclaimerAccepted ? { j_login_disclaimer_accepted: 'true' } : {}),
           ...(authAppCode ? { j_auth_app_code: authAppCode } : {}),
+          ...(verificationCode ? { j_verification_code: verificationCode } : {}),
           ...query,
         });
         const target = continueTo ?? ROUTES.inbox;
@@ -39,7 +40,9 @@ export function useLoginAttempt() {
         const codeRefused = outcome.step === ROUTES.totpAuthentication || outcome.step === ROUTES.totpRegistration;
         // A code that got past the two-factor step is remembered for the later steps.
         const nextCode = codeRefused ? null : (query.j_auth_app_code ?? authAppCode);
-        loginFlow.update({ entry: outcome.entry, authAppCode: nextCode });
+        // A verification code the server did not get to (a captcha came first) waits for the next attempt.
+        const nextVerificationCode = outcome.step === ROUTES.accountVerification ? null : (query.j_verification_code ?? verificationCode);
+        loginFlow.update({ entry: outcome.entry, authAppCode: nextCode, verificationCode: nextVerificationCode });
         if (codeRefused && !disclaimerAccepted && (await disclaimerEnabled())) {
           loginFlow.update({ stepAfterDisclaimer: outcome.step, message: null });
           navigate(ROUTES.loginDisclaimer);
