@@ -1,7 +1,8 @@
 // Wrong credentials and the captcha escalation. Failures are counted per account and per
 // address (every browser request comes from 127.0.0.1), so each test gets its own server.
 import { addressedTo, extractVerificationCode, waitForMailboxMail } from '@tests/support/mailbox';
-import { captchaAnswer, createUser, en, expect, expectInbox, serverPerFile, signIn, submitLogin, test, trackCaptchas } from './fixtures';
+import { api, basic, login } from '@tests/integration/escalation-helpers';
+import { authenticatorFor, captchaAnswer, createUser, en, expect, expectInbox, serverPerFile, signIn, submitLogin, test, trackCaptchas } from './fixtures';
 
 const ctx = serverPerFile('test');
 
@@ -95,4 +96,60 @@ test('behind the captcha, an unverified user gets through email verification (th
   await expect(page).toHaveURL(`${server.url}/auth/captcha`);
   await solveCaptcha();
   await expectInbox(page, server);
+});
+
+test('behind the captcha, a user with an authenticator app gets through the code screen', async ({ page }) => {
+  const { server } = ctx;
+  const captchas = trackCaptchas(page);
+  const hal = await createUser(server, { username: 'hal' });
+  // Registered beforehand over the API (registration, then a sign-in with a code).
+  const registration = (await (await api(server, '/auth/totp/registration', { method: 'POST', authorization: basic(hal.username, hal.password) })).json()) as { secret: string };
+  const app = authenticatorFor(registration.secret);
+  expect((await login(server, hal, { j_auth_app_code: app.generate() })).status).toBe(200);
+
+  await signIn(page, server, { ...hal, password: 'wrong-1' });
+  for (const password of ['wrong-2', 'wrong-3']) {
+    await expect(page.getByText(en.auth.errors.invalidCredentials)).toBeVisible();
+    await submitLogin(page, { ...hal, password });
+  }
+  await expect(page.getByText(en.auth.errors.invalidCredentials)).toBeVisible();
+  await submitLogin(page, hal);
+
+  const image = page.getByRole('img', { name: en.auth.captcha.imageAlt });
+  const solveCaptcha = async () => {
+    await expect(page).toHaveURL(`${server.url}/auth/captcha`);
+    await expect(image).toBeVisible();
+    await expect.poll(captchas.lastId).toBeTruthy();
+    await page.getByLabel(en.auth.captcha.answer).fill(await captchaAnswer(server, captchas.lastId()!));
+    await page.getByRole('button', { name: en.auth.captcha.submit }).click();
+  };
+  await solveCaptcha();
+  await expect(page).toHaveURL(`${server.url}/auth/totp-authentication`);
+  await page.getByLabel(en.auth.totp.code).fill(app.generate({ timestamp: Date.now() + 30_000 }));
+  await page.getByRole('button', { name: en.auth.totp.submit, exact: true }).click();
+  await solveCaptcha();
+  await expectInbox(page, server);
+});
+
+// Known bug, not fixed yet: POST /auth/totp/registration (like /auth/verification/resend) honours
+// the captcha rule but the web client never sends it a captcha, so behind the captcha the
+// registration screen only shows "Something went wrong". Needs the client to route that call
+// through the captcha screen (or an inline captcha) — remove fixme when done.
+test.fixme('behind the captcha, a user who must register an authenticator app can do so', async ({ page }) => {
+  const { server } = ctx;
+  const captchas = trackCaptchas(page);
+  const ida = await createUser(server, { username: 'ida', totpRequired: true });
+  await signIn(page, server, { ...ida, password: 'wrong-1' });
+  for (const password of ['wrong-2', 'wrong-3']) {
+    await expect(page.getByText(en.auth.errors.invalidCredentials)).toBeVisible();
+    await submitLogin(page, { ...ida, password });
+  }
+  await expect(page.getByText(en.auth.errors.invalidCredentials)).toBeVisible();
+  await submitLogin(page, ida);
+  await expect(page).toHaveURL(`${server.url}/auth/captcha`);
+  await expect.poll(captchas.lastId).toBeTruthy();
+  await page.getByLabel(en.auth.captcha.answer).fill(await captchaAnswer(server, captchas.lastId()!));
+  await page.getByRole('button', { name: en.auth.captcha.submit }).click();
+  await expect(page).toHaveURL(`${server.url}/auth/totp-registration`);
+  await expect(page.getByRole('img', { name: en.auth.totpRegistration.qrAlt })).toBeVisible();
 });
