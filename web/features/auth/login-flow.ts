@@ -105,6 +105,13 @@ export interface LoginFlowState {
    * the user a second code. Accepting it then goes on to this step.
    */
   stepAfterDisclaimer: AuthStep | null;
+  /**
+   * Set when a pre-login call with the password (authentication app registration) was refused
+   * for want of a captcha: the captcha screen then answers for that step instead of signing in.
+   */
+  captchaFor: AuthStep | null;
+  /** The answered captcha waiting for that call (the server accepts it once). */
+  captchaAnswer: { j_captcha: string; j_captcha_id: string } | null;
   /** Where to go after success (validated continue parameter). */
   continueTo: string | null;
   /** The entry that brought the user to the current step (masked email, captcha id…). */
@@ -119,7 +126,7 @@ export interface LoginFlowState {
   completedTo: string | null;
 }
 
-const initialState = (): LoginFlowState => ({ credentials: null, disclaimerAccepted: false, authAppCode: null, verificationCode: null, stepAfterDisclaimer: null, continueTo: null, entry: null, message: null, completedTo: null });
+const initialState = (): LoginFlowState => ({ credentials: null, disclaimerAccepted: false, authAppCode: null, verificationCode: null, stepAfterDisclaimer: null, captchaFor: null, captchaAnswer: null, continueTo: null, entry: null, message: null, completedTo: null });
 
 let flow: LoginFlowState = initialState();
 

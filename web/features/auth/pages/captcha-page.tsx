@@ -5,7 +5,7 @@ import { PageHeading } from '@web/components/page-heading';
 import { focusFirstInvalid, requiredMessage } from '@web/lib/validation';
 import { useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Navigate } from 'react-router';
+import { Navigate, useNavigate } from 'react-router';
 import { useCaptcha } from '../api/captcha';
 import { AuthCard, authFormStyle } from '../auth-layout';
 import { AuthMessageBar } from '../auth-message';
@@ -18,6 +18,7 @@ export function CaptchaPage() {
   const flowRedirect = useLoginFlowRedirect();
   const captcha = useCaptcha();
   const { attempt, pending } = useLoginAttempt();
+  const navigate = useNavigate();
   const formRef = useRef<HTMLFormElement>(null);
   const [answer, setAnswer] = useState('');
   const [error, setError] = useState<string>();
@@ -31,6 +32,14 @@ export function CaptchaPage() {
     setError(invalid);
     if (invalid || !captcha.data) {
       requestAnimationFrame(() => focusFirstInvalid(formRef.current));
+      return;
+    }
+    const { captchaFor } = loginFlow.get();
+    if (captchaFor) {
+      // Asked by a pre-login call (authentication app registration): the answer goes back there.
+      loginFlow.update({ captchaFor: null, captchaAnswer: { j_captcha: answer.trim(), j_captcha_id: captcha.data.captchaId } });
+      void captcha.mutate();
+      navigate(captchaFor);
       return;
     }
     const result = await attempt({ j_captcha: answer.trim(), j_captcha_id: captcha.data.captchaId });
