@@ -17,9 +17,16 @@ export function getCaptcha(client: ApiClient): Promise<CaptchaResponse> {
   return client.get<CaptchaResponse>(PATHS.captcha);
 }
 
-/** POST /auth/totp/registration with the password: a pending TOTP secret to confirm with a code. */
-export function postTotpRegistration(client: ApiClient, credentials: BasicCredentials): Promise<TotpRegistrationResponse> {
-  return client.post<TotpRegistrationResponse>(PATHS.totpRegistration, undefined, { basicAuth: credentials });
+/**
+ * POST /auth/totp/registration with the password: a pending TOTP secret to confirm with a code.
+ * After repeated failed sign-ins it needs a captcha answer like POST /auth.
+ */
+export function postTotpRegistration(
+  client: ApiClient,
+  credentials: BasicCredentials,
+  captcha?: { j_captcha: string; j_captcha_id: string } | null,
+): Promise<TotpRegistrationResponse> {
+  return client.post<TotpRegistrationResponse>(PATHS.totpRegistration, undefined, { basicAuth: credentials, ...(captcha ? { query: captcha } : {}) });
 }
 
 /** POST /auth/verification/resend with the password: mails a fresh verification code. */

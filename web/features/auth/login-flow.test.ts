@@ -1,7 +1,7 @@
 import { ApiError } from '@shared/api/api-error';
 import { LoginAuthorizationError } from '@shared/auth/authorization-errors';
 import { describe, expect, it } from 'vitest';
-import { resolveLoginOutcome } from './login-flow';
+import { loginFlow, resolveLoginOutcome } from './login-flow';
 
 const refused = (...codes: number[]) => new LoginAuthorizationError(codes.map((authorizationError) => ({ authorizationError })), null);
 const fresh = { sentCaptcha: false, sentAuthCode: false };
@@ -36,5 +36,15 @@ describe('screen reaction to authorization codes', () => {
     const forbidden = new ApiError({ status: 403, message: 'no', headers: new Headers() });
     expect(resolveLoginOutcome(forbidden, fresh).message).toBe('insufficientRights');
     expect(resolveLoginOutcome(new TypeError('Failed to fetch'), fresh).message).toBe('generalError');
+  });
+});
+
+describe('login flow memory', () => {
+  it('complete() forgets the credentials and keeps the target; reset() forgets both', () => {
+    loginFlow.update({ credentials: { username: 'a', password: 'b' }, continueTo: '/settings?x=1' });
+    loginFlow.complete('/settings?x=1');
+    expect(loginFlow.get()).toMatchObject({ credentials: null, continueTo: null, completedTo: '/settings?x=1' });
+    loginFlow.reset();
+    expect(loginFlow.get().completedTo).toBeNull();
   });
 });

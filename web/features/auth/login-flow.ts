@@ -93,20 +93,40 @@ export interface LoginFlowState {
    */
   authAppCode: string | null;
   /**
+   * The email verification code typed but not yet checked: after 3 failed sign-ins every
+   * attempt needs a fresh captcha, so the server may ask for one before it looks at the code.
+   * It then travels with the captcha answer (otherwise verification and captcha would take
+   * turns forever). A refused code is dropped.
+   */
+  verificationCode: string | null;
+  /**
    * Set while the disclaimer is shown ahead of a two-factor step: the server checks the code
    * before the disclaimer and refuses a code twice, so asking for the disclaimer first spares
    * the user a second code. Accepting it then goes on to this step.
    */
   stepAfterDisclaimer: AuthStep | null;
+  /**
+   * Set when a pre-login call with the password (authentication app registration) was refused
+   * for want of a captcha: the captcha screen then answers for that step instead of signing in.
+   */
+  captchaFor: AuthStep | null;
+  /** The answered captcha waiting for that call (the server accepts it once). */
+  captchaAnswer: { j_captcha: string; j_captcha_id: string } | null;
   /** Where to go after success (validated continue parameter). */
   continueTo: string | null;
   /** The entry that brought the user to the current step (masked email, captcha id…). */
   entry: AuthorizationErrorEntry | null;
   /** Message to show on arrival at the next step. */
   message: AuthMessage | null;
+  /**
+   * Set when the sign-in succeeded (credentials already forgotten): where the browser is going.
+   * The escalation screen still renders while that target loads and sends itself there too,
+   * rather than to the login page (which would drop the continue target).
+   */
+  completedTo: string | null;
 }
 
-const initialState = (): LoginFlowState => ({ credentials: null, disclaimerAccepted: false, authAppCode: null, stepAfterDisclaimer: null, continueTo: null, entry: null, message: null });
+const initialState = (): LoginFlowState => ({ credentials: null, disclaimerAccepted: false, authAppCode: null, verificationCode: null, stepAfterDisclaimer: null, captchaFor: null, captchaAnswer: null, continueTo: null, entry: null, message: null, completedTo: null });
 
 let flow: LoginFlowState = initialState();
 
@@ -124,5 +144,9 @@ export const loginFlow = {
   },
   reset(): void {
     flow = initialState();
+  },
+  /** Signed in: forget the credentials, remember where the browser goes. */
+  complete(target: string): void {
+    flow = { ...initialState(), completedTo: target };
   },
 };

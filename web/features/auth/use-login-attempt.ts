@@ -1,7 +1,7 @@
 import type { LoginQuery } from '@shared/contract/auth';
 import { currentLanguage } from '@web/lib/i18n';
 import { fetchLoginDisclaimer } from './api/login-disclaimer';
-import { authStore } from '@web/lib/auth';
+import { authStore, useAuthState } from '@web/lib/auth';
 import { ROUTES } from '@web/lib/routes';
 import { useCallback, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
@@ -18,7 +18,7 @@ export function useLoginAttempt() {
 
   const attempt = useCallback(
     async (query: LoginQuery = {}): Promise<AuthMessage | null> => {
-      const { credentials, disclaimerAccepted, authAppCode, continueTo } = loginFlow.get();
+      const { credentials, disclaimerAccepted, authAppCode, verificationCode, continueTo } = loginFlow.get();
       if (!credentials) {
         navigate(ROUTES.login, { replace: true });
         return null;
@@ -28,17 +28,21 @@ export function useLoginAttempt() {
         await authStore.login(credentials, {
           ...(disclaimerAccepted ? { j_login_disclaimer_accepted: 'true' } : {}),
           ...(authAppCode ? { j_auth_app_code: authAppCode } : {}),
+          ...(verificationCode ? { j_verification_code: verificationCode } : {}),
           ...query,
         });
-        loginFlow.reset();
-        navigate(continueTo ?? ROUTES.inbox, { replace: true });
+        const target = continueTo ?? ROUTES.inbox;
+        loginFlow.complete(target);
+        navigate(target, { replace: true });
         return null;
       } catch (error) {
         const outcome = resolveLoginOutcome(error, { sentCaptcha: Boolean(query.j_captcha), sentAuthCode: Boolean(query.j_auth_app_code) });
         const codeRefused = outcome.step === ROUTES.totpAuthentication || outcome.step === ROUTES.totpRegistration;
         // A code that got past the two-factor step is remembered for the later steps.
         const nextCode = codeRefused ? null : (query.j_auth_app_code ?? authAppCode);
-        loginFlow.update({ entry: outcome.entry, authAppCode: nextCode });
+        // A verification code the server did not get to (a captcha came first) waits for the next attempt.
+        const nextVerificationCode = outcome.step === ROUTES.accountVerification ? null : (query.j_verification_code ?? verificationCode);
+        loginFlow.update({ entry: outcome.entry, authAppCode: nextCode, verificationCode: nextVerificationCode });
         if (codeRefused && !disclaimerAccepted && (await disclaimerEnabled())) {
           loginFlow.update({ stepAfterDisclaimer: outcome.step, message: null });
           navigate(ROUTES.loginDisclaimer);
@@ -67,7 +71,14 @@ async function disclaimerEnabled(): Promise<boolean> {
   }
 }
 
-/** Escalation screens need the remembered credentials; without them (reload) they start over. */
-export function useRequireLoginFlow(): boolean {
-  return loginFlow.get().credentials !== null;
+/**
+ * Escalation screens need the remembered credentials: without them (reload) they start over at
+ * the login page; right after a successful sign-in (user signed in) they follow it to its
+ * target. Null while the flow runs.
+ */
+export function useLoginFlowRedirect(): string | null {
+  const { user } = useAuthState();
+  const { credentials, completedTo } = loginFlow.get();
+  if (credentials) return null;
+  return completedTo && user ? completedTo : ROUTES.login;
 }

@@ -3,11 +3,13 @@ import { postTotpRegistration } from '@shared/api/endpoints/pre-login';
 import { apiClient } from '@web/lib/api-client';
 import useSWR from 'swr';
 
-export const fetchTotpRegistration = (credentials: BasicCredentials) => postTotpRegistration(apiClient, credentials);
+type CaptchaAnswer = { j_captcha: string; j_captcha_id: string } | null;
 
-/** POST /auth/totp/registration once per screen visit (it stores a pending secret). */
-export const useTotpRegistration = (credentials: BasicCredentials | null) =>
-  useSWR(credentials ? ['auth/totp/registration', credentials.username] : null, () => fetchTotpRegistration(credentials as BasicCredentials), {
+export const fetchTotpRegistration = (credentials: BasicCredentials, captcha: CaptchaAnswer) => postTotpRegistration(apiClient, credentials, captcha);
+
+/** POST /auth/totp/registration once per screen visit (it stores a pending secret); a captcha answer makes a new call. */
+export const useTotpRegistration = (credentials: BasicCredentials | null, captcha: CaptchaAnswer = null) =>
+  useSWR(credentials ? ['auth/totp/registration', credentials.username, captcha?.j_captcha_id ?? ''] : null, () => fetchTotpRegistration(credentials as BasicCredentials, captcha), {
     revalidateOnFocus: false,
     revalidateIfStale: false,
     revalidateOnReconnect: false,

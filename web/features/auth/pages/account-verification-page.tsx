@@ -1,7 +1,6 @@
 import { Button, Field, Input } from '@fluentui/react-components';
 import { Alert } from '@web/components/alert';
 import { PageHeading } from '@web/components/page-heading';
-import { ROUTES } from '@web/lib/routes';
 import { focusFirstInvalid, requiredMessage } from '@web/lib/validation';
 import { useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -10,12 +9,12 @@ import { resendVerificationCode } from '../api/verification-resend';
 import { AuthCard, authFormStyle } from '../auth-layout';
 import { AuthMessageBar } from '../auth-message';
 import { loginFlow, type AuthMessage } from '../login-flow';
-import { useLoginAttempt, useRequireLoginFlow } from '../use-login-attempt';
+import { useLoginAttempt, useLoginFlowRedirect } from '../use-login-attempt';
 
 /** Email verification: the server mailed a code; enter it, or have it sent again (SPEC §2). */
 export function AccountVerificationPage() {
   const { t } = useTranslation();
-  const hasFlow = useRequireLoginFlow();
+  const flowRedirect = useLoginFlowRedirect();
   const { attempt, pending } = useLoginAttempt();
   const formRef = useRef<HTMLFormElement>(null);
   const [code, setCode] = useState('');
@@ -24,7 +23,7 @@ export function AccountVerificationPage() {
   const [resent, setResent] = useState(false);
   const [resending, setResending] = useState(false);
 
-  if (!hasFlow) return <Navigate to={ROUTES.login} replace />;
+  if (flowRedirect) return <Navigate to={flowRedirect} replace />;
   const email = loginFlow.get().entry?.email;
 
   async function submit(event: FormEvent<HTMLFormElement>) {

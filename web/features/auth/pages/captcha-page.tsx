@@ -2,29 +2,29 @@ import { TooltipButton } from '@web/components/tooltip-button';
 import { Button, Field, Input } from '@fluentui/react-components';
 import { ArrowClockwiseRegular } from '@fluentui/react-icons';
 import { PageHeading } from '@web/components/page-heading';
-import { ROUTES } from '@web/lib/routes';
 import { focusFirstInvalid, requiredMessage } from '@web/lib/validation';
 import { useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Navigate } from 'react-router';
+import { Navigate, useNavigate } from 'react-router';
 import { useCaptcha } from '../api/captcha';
 import { AuthCard, authFormStyle } from '../auth-layout';
 import { AuthMessageBar } from '../auth-message';
 import { loginFlow, type AuthMessage } from '../login-flow';
-import { useLoginAttempt, useRequireLoginFlow } from '../use-login-attempt';
+import { useLoginAttempt, useLoginFlowRedirect } from '../use-login-attempt';
 
 /** After repeated failures: solve the self-hosted captcha, then the login is retried (SPEC §2, DESIGN §9). */
 export function CaptchaPage() {
   const { t } = useTranslation();
-  const hasFlow = useRequireLoginFlow();
+  const flowRedirect = useLoginFlowRedirect();
   const captcha = useCaptcha();
   const { attempt, pending } = useLoginAttempt();
+  const navigate = useNavigate();
   const formRef = useRef<HTMLFormElement>(null);
   const [answer, setAnswer] = useState('');
   const [error, setError] = useState<string>();
   const [message, setMessage] = useState<AuthMessage | null>(() => loginFlow.takeMessage());
 
-  if (!hasFlow) return <Navigate to={ROUTES.login} replace />;
+  if (flowRedirect) return <Navigate to={flowRedirect} replace />;
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -32,6 +32,14 @@ export function CaptchaPage() {
     setError(invalid);
     if (invalid || !captcha.data) {
       requestAnimationFrame(() => focusFirstInvalid(formRef.current));
+      return;
+    }
+    const { captchaFor } = loginFlow.get();
+    if (captchaFor) {
+      // Asked by a pre-login call (authentication app registration): the answer goes back there.
+      loginFlow.update({ captchaFor: null, captchaAnswer: { j_captcha: answer.trim(), j_captcha_id: captcha.data.captchaId } });
+      void captcha.mutate();
+      navigate(captchaFor);
       return;
     }
     const result = await attempt({ j_captcha: answer.trim(), j_captcha_id: captcha.data.captchaId });

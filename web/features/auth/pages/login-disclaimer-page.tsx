@@ -10,18 +10,18 @@ import { useLoginDisclaimer } from '../api/login-disclaimer';
 import { AuthCard, authFormStyle } from '../auth-layout';
 import { AuthMessageBar } from '../auth-message';
 import { loginFlow, type AuthMessage } from '../login-flow';
-import { useLoginAttempt, useRequireLoginFlow } from '../use-login-attempt';
+import { useLoginAttempt, useLoginFlowRedirect } from '../use-login-attempt';
 
 /** The configured login disclaimer; accepting it retries the login (SPEC §2, §7). */
 export function LoginDisclaimerPage() {
   const { t, i18n } = useTranslation();
-  const hasFlow = useRequireLoginFlow();
+  const flowRedirect = useLoginFlowRedirect();
   const disclaimer = useLoginDisclaimer(i18n.language ? currentLanguage() : 'en');
   const { attempt, pending } = useLoginAttempt();
   const [message, setMessage] = useState<AuthMessage | null>(() => loginFlow.takeMessage());
   const navigate = useNavigate();
 
-  if (!hasFlow) return <Navigate to={ROUTES.login} replace />;
+  if (flowRedirect) return <Navigate to={flowRedirect} replace />;
 
   async function accept() {
     const { stepAfterDisclaimer } = loginFlow.get();

@@ -10,19 +10,19 @@ import { Navigate } from 'react-router';
 import { AuthCard, authFormStyle } from '../auth-layout';
 import { AuthMessageBar } from '../auth-message';
 import { loginFlow, type AuthMessage } from '../login-flow';
-import { useLoginAttempt, useRequireLoginFlow } from '../use-login-attempt';
+import { useLoginAttempt, useLoginFlowRedirect } from '../use-login-attempt';
 
 /** Two-factor sign-in with the 6-digit code of the authentication app (SPEC §2, §5). */
 export function TotpAuthenticationPage() {
   const { t } = useTranslation();
-  const hasFlow = useRequireLoginFlow();
+  const flowRedirect = useLoginFlowRedirect();
   const { attempt, pending } = useLoginAttempt();
   const formRef = useRef<HTMLFormElement>(null);
   const [code, setCode] = useState('');
   const [error, setError] = useState<string>();
   const [message, setMessage] = useState<AuthMessage | null>(() => loginFlow.takeMessage());
 
-  if (!hasFlow) return <Navigate to={ROUTES.login} replace />;
+  if (flowRedirect) return <Navigate to={flowRedirect} replace />;
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();

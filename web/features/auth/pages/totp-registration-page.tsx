@@ -1,29 +1,46 @@
 import { Button, Field, Input, Spinner } from '@fluentui/react-components';
 import { AUTH_APP_CODE_LENGTH } from '@shared/contract/constants';
 import { PageHeading } from '@web/components/page-heading';
-import { ROUTES } from '@web/lib/routes';
 import { focusFirstInvalid, sixDigitCodeMessage } from '@web/lib/validation';
-import { useRef, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Navigate } from 'react-router';
+import { Navigate, useNavigate } from 'react-router';
+import { isApiError } from '@shared/api/api-error';
+import { parseAuthorizationErrors } from '@shared/auth/authorization-errors';
+import { AUTHORIZATION_ERROR } from '@shared/contract/errors';
+import { ROUTES } from '@web/lib/routes';
 import { useTotpRegistration } from '../api/totp-registration';
 import { AuthCard, authFormStyle } from '../auth-layout';
 import { AuthMessageBar } from '../auth-message';
 import { loginFlow, type AuthMessage } from '../login-flow';
-import { useLoginAttempt, useRequireLoginFlow } from '../use-login-attempt';
+import { useLoginAttempt, useLoginFlowRedirect } from '../use-login-attempt';
 
 /** Registration of an authentication app: scan the QR code or type the key, then confirm with a code. */
 export function TotpRegistrationPage() {
   const { t } = useTranslation();
-  const hasFlow = useRequireLoginFlow();
-  const registration = useTotpRegistration(loginFlow.get().credentials);
+  const flowRedirect = useLoginFlowRedirect();
+  const [captchaAnswer] = useState(() => loginFlow.get().captchaAnswer);
+  const registration = useTotpRegistration(loginFlow.get().credentials, captchaAnswer);
   const { attempt, pending } = useLoginAttempt();
+  const navigate = useNavigate();
+
+  // After repeated failed sign-ins the registration call needs a captcha too: the captcha
+  // screen answers for this step and comes back here.
+  const captchaRefusal = refusedForCaptcha(registration.error);
+  useEffect(() => {
+    if (!captchaRefusal) return;
+    loginFlow.update({ captchaFor: ROUTES.totpRegistration, captchaAnswer: null, message: captchaRefusal === 'wrong' ? 'wrongCaptcha' : null });
+    navigate(ROUTES.captcha);
+  }, [captchaRefusal, navigate]);
+  useEffect(() => {
+    if (registration.data) loginFlow.update({ captchaAnswer: null });
+  }, [registration.data]);
   const formRef = useRef<HTMLFormElement>(null);
   const [code, setCode] = useState('');
   const [error, setError] = useState<string>();
   const [message, setMessage] = useState<AuthMessage | null>(() => loginFlow.takeMessage());
 
-  if (!hasFlow) return <Navigate to={ROUTES.login} replace />;
+  if (flowRedirect) return <Navigate to={flowRedirect} replace />;
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -74,4 +91,12 @@ export function TotpRegistrationPage() {
       </form>
     </AuthCard>
   );
+}
+
+/** 'required' / 'wrong' when the server refused the call for want of a (right) captcha, else null. */
+function refusedForCaptcha(error: unknown): 'required' | 'wrong' | null {
+  const entries = isApiError(error) ? parseAuthorizationErrors(error.headers) : null;
+  const entry = entries?.find((candidate) => candidate.authorizationError === AUTHORIZATION_ERROR.CAPTCHA_REQUIRED);
+  if (!entry) return null;
+  return entry.message === 'wrong' ? 'wrong' : 'required';
 }

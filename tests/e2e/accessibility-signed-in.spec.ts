@@ -1,0 +1,67 @@
+// axe (WCAG rules) on inbox, settings, totp-registration, totp-authentication and login-disclaimer;
+// no violation of impact serious or critical. One server (the signed-out screens: accessibility.spec.ts).
+import { SETTING_KEYS } from '@shared/contract/settings';
+import {
+  authenticatorFor,
+  createUser,
+  en,
+  expect,
+  expectInbox,
+  expectNoSeriousA11yViolations,
+  serverPerFile,
+  setSettingsAsAdmin,
+  signIn,
+  test,
+} from './fixtures';
+
+const ctx = serverPerFile();
+test.describe.configure({ mode: 'serial' });
+
+test('inbox and settings', async ({ page }) => {
+  const { server } = ctx;
+  await signIn(page, server, { username: server.admin.email, password: server.admin.password });
+  await expectInbox(page, server);
+  await expect(page.getByText(en.shell.inbox.emptyTitle)).toBeVisible();
+  await expectNoSeriousA11yViolations(page, 'inbox');
+
+  await page.getByRole('button', { name: /^User menu of / }).click();
+  await page.getByRole('menuitem', { name: en.shell.userMenu.settings }).click();
+  await expect(page).toHaveURL(`${server.url}/settings`);
+  await expect(page.getByRole('heading', { name: en.settings.title, level: 1 })).toBeVisible();
+  await expectNoSeriousA11yViolations(page, 'settings');
+});
+
+test('totp-registration and totp-authentication', async ({ page }) => {
+  const { server } = ctx;
+  const user = await createUser(server, { username: 'twofactor', totpRequired: true });
+  await signIn(page, server, user);
+  await expect(page).toHaveURL(`${server.url}/auth/totp-registration`);
+  await expect(page.getByRole('img', { name: en.auth.totpRegistration.qrAlt })).toBeVisible();
+  await expectNoSeriousA11yViolations(page, 'totp-registration');
+
+  const secret = ((await page.getByTestId('totp-secret').textContent()) ?? '').replace(/\s+/g, '');
+  const app = authenticatorFor(secret);
+  await page.getByLabel(en.auth.totp.code).fill(app.generate());
+  await page.getByRole('button', { name: en.auth.totpRegistration.submit }).click();
+  await expectInbox(page, server);
+
+  await page.context().clearCookies();
+  await signIn(page, server, user);
+  await expect(page).toHaveURL(`${server.url}/auth/totp-authentication`);
+  await expect(page.getByRole('heading', { name: en.auth.totp.title })).toBeVisible();
+  await expectNoSeriousA11yViolations(page, 'totp-authentication');
+});
+
+test('login-disclaimer', async ({ page }) => {
+  const { server } = ctx;
+  await setSettingsAsAdmin(server, { [SETTING_KEYS.loginDisclaimerEnabled]: true, [`${SETTING_KEYS.loginDisclaimerText}.en`]: 'Business use only.' });
+  try {
+    const user = await createUser(server, { username: 'disclaimer' });
+    await signIn(page, server, user);
+    await expect(page).toHaveURL(`${server.url}/auth/login-disclaimer`);
+    await expect(page.getByTestId('login-disclaimer-text')).toHaveText('Business use only.');
+    await expectNoSeriousA11yViolations(page, 'login-disclaimer');
+  } finally {
+    await setSettingsAsAdmin(server, { [SETTING_KEYS.loginDisclaimerEnabled]: false });
+  }
+});

@@ -1,0 +1,137 @@
+// Shared set-up of the browser end-to-end specs: one real Kuvert server per spec file (or per
+// test where the per-address failure counting would leak between tests), users created through
+// the server's repository, settings changed through the admin API, English locale texts.
+import { test as base, expect, type Page, type Response } from '@playwright/test';
+import AxeBuilder from '@axe-core/playwright';
+import { Secret, TOTP } from 'otpauth';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import argon2 from 'argon2';
+import type { Language } from '@shared/contract/constants';
+import { api, captchaAnswer, login, type TestUser } from '@tests/integration/escalation-helpers';
+import { startTestServer, type TestServer } from '@tests/support/server';
+
+export { expect, captchaAnswer, type TestServer, type TestUser };
+
+const locale = <T>(language: string, namespace: string): T => JSON.parse(readFileSync(join(process.cwd(), 'locales', language, `${namespace}.json`), 'utf8')) as T;
+/** The English texts the specs look for (the same files the app bundles). */
+export const en = {
+  auth: locale<typeof import('@locales/en/auth.json')>('en', 'auth'),
+  shell: locale<typeof import('@locales/en/shell.json')>('en', 'shell'),
+  settings: locale<typeof import('@locales/en/settings.json')>('en', 'settings'),
+  common: locale<typeof import('@locales/en/common.json')>('en', 'common'),
+};
+export { locale };
+
+export const test = base;
+
+/** Argon2id with light parameters (they travel inside the hash: the server verifies it as usual, only faster). */
+const lightHash = (password: string) => argon2.hash(password, { type: argon2.argon2id, memoryCost: 4096, timeCost: 1, parallelism: 1 });
+
+/**
+ * A user created through the server's repository, like the integration tests do, but with a
+ * light Argon2id hash: the parameters travel inside the hash, so the server verifies it the
+ * same way, only faster (the specs sign in dozens of times on a shared 2-core machine).
+ */
+export async function createUser(
+  server: TestServer,
+  options: { username: string; password?: string; language?: Language; emailVerified?: boolean; totpRequired?: boolean },
+): Promise<TestUser> {
+  const password = options.password ?? 'Correct-Horse-7';
+  const email = `${options.username}@example.test`;
+  const row = await server.app.users.create({
+    username: options.username,
+    email,
+    passwordHash: await lightHash(password),
+    roles: ['ROLE_UI_USER', 'ROLE_SENDER', 'ROLE_RECEIVER'],
+    language: options.language ?? 'en',
+    emailVerified: options.emailVerified ?? true,
+    totpRequired: options.totpRequired ?? false,
+  });
+  return { id: row.id, username: row.username, email, password };
+}
+
+/**
+ * Starts one server for the file (beforeAll) or for each test (beforeEach) and returns a
+ * holder whose `server` is set while the tests run.
+ */
+export function serverPerFile(scope: 'file' | 'test' = 'file'): { server: TestServer } {
+  const holder = {} as { server: TestServer };
+  const start = async () => {
+    const server = await startTestServer();
+    // The first administrator keeps email and password, with a light hash (see createUser).
+    const admin = await server.app.users.findByLogin(server.admin.email);
+    if (!admin) throw new Error('the test server has no administrator');
+    await server.app.users.update(admin.id, { password_hash: await lightHash(server.admin.password) });
+    holder.server = server;
+  };
+  const stop = async () => {
+    await holder.server?.close();
+  };
+  if (scope === 'file') {
+    test.beforeAll(start);
+    test.afterAll(stop);
+  } else {
+    test.beforeEach(start);
+    test.afterEach(stop);
+  }
+  return holder;
+}
+
+/** PUT /api/2/admin/settings as the administrator (signs in over HTTP, anti-forgery header). */
+export async function setSettingsAsAdmin(server: TestServer, settings: Record<string, unknown>): Promise<void> {
+  // Accepting the disclaimer is harmless while it is off, and needed while it is on.
+  const session = await login(server, { username: server.admin.email, password: server.admin.password }, { j_login_disclaimer_accepted: 'true' });
+  expect(session.status, 'admin sign-in').toBe(200);
+  const response = await api(server, '/admin/settings', { method: 'PUT', body: settings, cookie: session.cookie, csrf: session.csrf });
+  expect(response.status, await response.clone().text()).toBe(200);
+}
+
+/** Types the credentials on the login page and submits. */
+export async function submitLogin(page: Page, user: { username: string; password: string }): Promise<void> {
+  await page.getByLabel(en.auth.login.username).fill(user.username);
+  await page.getByLabel(/^Password/).fill(user.password);
+  await page.getByRole('button', { name: en.auth.login.submit, exact: true }).click();
+}
+
+/** Opens the login page and signs in (stops at whatever screen comes next). */
+export async function signIn(page: Page, server: TestServer, user: { username: string; password: string }, path = '/auth/login'): Promise<void> {
+  await page.goto(`${server.url}${path}`);
+  await expect(page.getByRole('heading', { name: en.auth.login.title })).toBeVisible();
+  await submitLogin(page, user);
+}
+
+/** The inbox of a signed-in user: URL and heading. */
+export async function expectInbox(page: Page, server: TestServer): Promise<void> {
+  await expect(page).toHaveURL(`${server.url}/secumails/inbox`);
+  await expect(page.getByRole('heading', { name: en.shell.inbox.title })).toBeVisible();
+}
+
+export const authenticatorFor = (secret: string) => new TOTP({ secret: Secret.fromBase32(secret), algorithm: 'SHA1', digits: 6, period: 30 });
+
+/** Remembers the id of the last captcha the page loaded (GET /api/2/auth/captcha). */
+export function trackCaptchas(page: Page): { lastId: () => string | undefined } {
+  let last: string | undefined;
+  page.on('response', (response: Response) => {
+    if (new URL(response.url()).pathname !== '/api/2/auth/captcha' || !response.ok()) return;
+    void response
+      .json()
+      .then((body: { captchaId?: string }) => {
+        if (body.captchaId) last = body.captchaId;
+      })
+      .catch(() => undefined);
+  });
+  return { lastId: () => last };
+}
+
+/** axe on the current page: no violation of impact serious or critical. */
+export async function expectNoSeriousA11yViolations(page: Page, screen: string): Promise<void> {
+  // Fluent's focus helper (tabster) dummies are a documented false positive (web/README).
+  const results = await new AxeBuilder({ page }).exclude('[data-tabster-dummy]').analyze();
+  // The scan really ran on a rendered page.
+  expect(results.passes.length, `axe rules passed on ${screen}`).toBeGreaterThan(10);
+  const serious = results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  expect(serious, `axe on ${screen}`).toEqual([]);
+}
