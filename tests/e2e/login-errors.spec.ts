@@ -1,6 +1,6 @@
 // Wrong credentials and the captcha escalation. Failures are counted per account and per
 // address (every browser request comes from 127.0.0.1), so each test gets its own server.
-import { addressedTo, extractVerificationCode, waitForMailboxMail } from '@tests/support/mailbox';
+import { addressedTo, extractVerificationCode, readMailbox, waitForMailboxMail } from '@tests/support/mailbox';
 import { api, basic, login } from '@tests/integration/escalation-helpers';
 import { authenticatorFor, captchaAnswer, createUser, en, expect, expectInbox, serverPerFile, signIn, submitLogin, test, trackCaptchas } from './fixtures';
 
@@ -96,6 +96,38 @@ test('behind the captcha, an unverified user gets through email verification (th
   await expect(page).toHaveURL(`${server.url}/auth/captcha`);
   await solveCaptcha();
   await expectInbox(page, server);
+});
+
+test('behind the captcha, "send a new code" asks for a captcha, then mails a second code', async ({ page }) => {
+  const { server } = ctx;
+  const captchas = trackCaptchas(page);
+  const hugo = await createUser(server, { username: 'hugo', emailVerified: false });
+  await signIn(page, server, { ...hugo, password: 'wrong-1' });
+  for (const password of ['wrong-2', 'wrong-3']) {
+    await expect(page.getByText(en.auth.errors.invalidCredentials)).toBeVisible();
+    await submitLogin(page, { ...hugo, password });
+  }
+  await expect(page.getByText(en.auth.errors.invalidCredentials)).toBeVisible();
+  await submitLogin(page, hugo);
+  let solved: string | undefined;
+  const solveCaptcha = async () => {
+    await expect(page).toHaveURL(`${server.url}/auth/captcha`);
+    // A fresh image for every captcha screen: wait for its id, not the last one solved.
+    await expect.poll(() => captchas.lastId() !== undefined && captchas.lastId() !== solved).toBe(true);
+    solved = captchas.lastId()!;
+    await page.getByLabel(en.auth.captcha.answer).fill(await captchaAnswer(server, solved));
+    await page.getByRole('button', { name: en.auth.captcha.submit }).click();
+  };
+  await solveCaptcha();
+  await expect(page).toHaveURL(`${server.url}/auth/account-verification`);
+  await waitForMailboxMail(server.mailboxDir, addressedTo(hugo.email));
+
+  await page.getByRole('button', { name: en.auth.verification.resend }).click();
+  // The resend is refused without a captcha answer: the captcha screen answers for it and comes back.
+  await solveCaptcha();
+  await expect(page).toHaveURL(`${server.url}/auth/account-verification`);
+  await expect(page.getByText(en.auth.verification.resent)).toBeVisible();
+  await expect.poll(async () => (await readMailbox(server.mailboxDir)).filter(addressedTo(hugo.email)).length).toBe(2);
 });
 
 test('behind the captcha, a user with an authenticator app gets through the code screen', async ({ page }) => {

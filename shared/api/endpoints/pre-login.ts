@@ -30,8 +30,12 @@ export function postTotpRegistration(
 }
 
 /** POST /auth/verification/resend with the password: mails a fresh verification code. */
-export async function postVerificationResend(client: ApiClient, credentials: BasicCredentials): Promise<void> {
-  await client.post(PATHS.verificationResend, undefined, { basicAuth: credentials });
+export async function postVerificationResend(
+  client: ApiClient,
+  credentials: BasicCredentials,
+  captcha?: { j_captcha: string; j_captcha_id: string } | null,
+): Promise<void> {
+  await client.post(PATHS.verificationResend, undefined, { basicAuth: credentials, ...(captcha ? { query: captcha } : {}) });
 }
 
 /** GET /auth/disclaimer?lang= */

@@ -2,12 +2,14 @@ import { Button, Field, Input } from '@fluentui/react-components';
 import { Alert } from '@web/components/alert';
 import { PageHeading } from '@web/components/page-heading';
 import { focusFirstInvalid, requiredMessage } from '@web/lib/validation';
-import { useRef, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Navigate } from 'react-router';
+import { Navigate, useNavigate } from 'react-router';
+import { ROUTES } from '@web/lib/routes';
 import { resendVerificationCode } from '../api/verification-resend';
 import { AuthCard, authFormStyle } from '../auth-layout';
 import { AuthMessageBar } from '../auth-message';
+import { refusedForCaptcha } from '../captcha-refusal';
 import { loginFlow, type AuthMessage } from '../login-flow';
 import { useLoginAttempt, useLoginFlowRedirect } from '../use-login-attempt';
 
@@ -22,6 +24,16 @@ export function AccountVerificationPage() {
   const [message, setMessage] = useState<AuthMessage | null>(() => loginFlow.takeMessage());
   const [resent, setResent] = useState(false);
   const [resending, setResending] = useState(false);
+  const navigate = useNavigate();
+  // Back from the captcha screen, which answered for "send a new code": send it now.
+  const [captchaForResend] = useState(() => loginFlow.get().captchaAnswer);
+  useEffect(() => {
+    if (!captchaForResend) return;
+    loginFlow.update({ captchaAnswer: null });
+    void resend(captchaForResend);
+    // Once per captcha answer; resend only reads the flow and sets state.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [captchaForResend]);
 
   if (flowRedirect) return <Navigate to={flowRedirect} replace />;
   const email = loginFlow.get().entry?.email;
@@ -39,16 +51,24 @@ export function AccountVerificationPage() {
     if (result) setMessage(result);
   }
 
-  async function resend() {
+  async function resend(captcha: { j_captcha: string; j_captcha_id: string } | null = null) {
     const { credentials } = loginFlow.get();
     if (!credentials) return;
     setResending(true);
     setMessage(null);
     try {
-      await resendVerificationCode(credentials);
+      await resendVerificationCode(credentials, captcha);
       setResent(true);
-    } catch {
+    } catch (error) {
       setResent(false);
+      // After repeated failed sign-ins the resend needs a captcha too: the captcha screen
+      // answers for this step and comes back here, which then sends the code.
+      const captchaRefusal = refusedForCaptcha(error);
+      if (captchaRefusal) {
+        loginFlow.update({ captchaFor: ROUTES.accountVerification, captchaAnswer: null, message: captchaRefusal === 'wrong' ? 'wrongCaptcha' : null });
+        navigate(ROUTES.captcha);
+        return;
+      }
       setMessage('resendError');
     } finally {
       setResending(false);

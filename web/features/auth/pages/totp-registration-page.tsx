@@ -5,13 +5,11 @@ import { focusFirstInvalid, sixDigitCodeMessage } from '@web/lib/validation';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useNavigate } from 'react-router';
-import { isApiError } from '@shared/api/api-error';
-import { parseAuthorizationErrors } from '@shared/auth/authorization-errors';
-import { AUTHORIZATION_ERROR } from '@shared/contract/errors';
 import { ROUTES } from '@web/lib/routes';
 import { useTotpRegistration } from '../api/totp-registration';
 import { AuthCard, authFormStyle } from '../auth-layout';
 import { AuthMessageBar } from '../auth-message';
+import { refusedForCaptcha } from '../captcha-refusal';
 import { loginFlow, type AuthMessage } from '../login-flow';
 import { useLoginAttempt, useLoginFlowRedirect } from '../use-login-attempt';
 
@@ -91,12 +89,4 @@ export function TotpRegistrationPage() {
       </form>
     </AuthCard>
   );
-}
-
-/** 'required' / 'wrong' when the server refused the call for want of a (right) captcha, else null. */
-function refusedForCaptcha(error: unknown): 'required' | 'wrong' | null {
-  const entries = isApiError(error) ? parseAuthorizationErrors(error.headers) : null;
-  const entry = entries?.find((candidate) => candidate.authorizationError === AUTHORIZATION_ERROR.CAPTCHA_REQUIRED);
-  if (!entry) return null;
-  return entry.message === 'wrong' ? 'wrong' : 'required';
 }
