@@ -16,12 +16,15 @@ import frAuth from '@locales/fr/auth.json';
 import frCommon from '@locales/fr/common.json';
 import frSettings from '@locales/fr/settings.json';
 import frShell from '@locales/fr/shell.json';
+import deDeliveries from '@locales/de/deliveries.json';
+import enDeliveries from '@locales/en/deliveries.json';
+import frDeliveries from '@locales/fr/deliveries.json';
 import type { Language } from '@shared/contract/constants';
 import type { I18nNamespace } from './namespaces';
 
 /** All bundled resources; small enough (a few kB) to ship in the entry chunk. */
 export const I18N_RESOURCES: Record<Language, Record<I18nNamespace, Record<string, unknown>>> = {
-  de: { common: deCommon, shell: deShell, auth: deAuth, settings: deSettings, secupass: deSecupass, admin: deAdmin },
-  en: { common: enCommon, shell: enShell, auth: enAuth, settings: enSettings, secupass: enSecupass, admin: enAdmin },
-  fr: { common: frCommon, shell: frShell, auth: frAuth, settings: frSettings, secupass: frSecupass, admin: frAdmin },
+  de: { common: deCommon, shell: deShell, auth: deAuth, settings: deSettings, secupass: deSecupass, admin: deAdmin, deliveries: deDeliveries },
+  en: { common: enCommon, shell: enShell, auth: enAuth, settings: enSettings, secupass: enSecupass, admin: enAdmin, deliveries: enDeliveries },
+  fr: { common: frCommon, shell: frShell, auth: frAuth, settings: frSettings, secupass: frSecupass, admin: frAdmin, deliveries: frDeliveries },
 };

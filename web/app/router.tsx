@@ -14,7 +14,13 @@ const toInbox = () => redirect(ROUTES.inbox);
 const Nothing = () => null;
 
 const comingSoon = lazyPage(() => import(/* webpackChunkName: "coming-soon" */ '@web/features/shell/coming-soon-page'), 'ComingSoonPage');
-const inbox = lazyPage(() => import(/* webpackChunkName: "inbox" */ '@web/features/secumails/inbox-page'), 'InboxPage');
+const inboxPages = () => import(/* webpackChunkName: "inbox" */ '@web/features/secumails/inbox-page');
+const inbox = lazyPage(inboxPages, 'InboxPage');
+const inboxDetail = lazyPage(inboxPages, 'InboxDetailPage');
+const outboxPages = () => import(/* webpackChunkName: "outbox" */ '@web/features/secumails/outbox-page');
+const downloadPages = () => import(/* webpackChunkName: "download" */ '@web/features/secumails/download-page');
+const download = lazyPage(downloadPages, 'DownloadPage');
+const downloadSuccess = lazyPage(downloadPages, 'DownloadSuccessPage');
 
 const secuPassPage = lazyPage(() => import(/* webpackChunkName: "secupass" */ '@web/features/secupass/set-secupass-page'), 'SetSecuPassPage');
 const secuPassPages = () => import(/* webpackChunkName: "secupass" */ '@web/features/secupass/set-secupass-page');
@@ -101,12 +107,35 @@ const authRoutes: RouteObject[] = [
 /** Secure mail area (SPEC §2); the optional locale segment switches the language. */
 const secumailsRoutes: RouteObject[] = [
   { index: true, loader: toInbox, Component: Nothing },
-  { path: 'inbox', handle: handle({ auth: true, titleKey: 'shell:inbox.title' }), lazy: inbox },
-  { path: ':locale/inbox', handle: handle({ auth: true, titleKey: 'shell:inbox.title' }), lazy: inbox },
-  { path: 'outbox', handle: handle({ auth: true, titleKey: 'shell:deliveryMenu.sent' }), lazy: comingSoon },
+  ...['inbox', ':locale/inbox'].map((path) => ({
+    path,
+    handle: handle({ auth: true, titleKey: 'shell:inbox.title' }),
+    lazy: inbox,
+    children: [{ path: ':deliveryUuid', handle: handle({ titleKey: 'deliveries:inbox.detailTitle' }), lazy: inboxDetail }],
+  })),
+  {
+    path: 'outbox',
+    handle: handle({ auth: true, titleKey: 'shell:deliveryMenu.sent' }),
+    lazy: lazyPage(outboxPages, 'OutboxPage'),
+    children: [{ path: ':deliveryUuid', handle: handle({ titleKey: 'deliveries:sent.detailTitle' }), lazy: lazyPage(outboxPages, 'OutboxDetailPage') }],
+  },
   { path: 'send', handle: handle({ auth: true, titleKey: 'shell:deliveryMenu.send' }), lazy: comingSoon },
   { path: 'submit-box', handle: handle({ auth: true, titleKey: 'shell:deliveryMenu.submitBox' }), lazy: comingSoon },
 ];
+
+/**
+ * Public download pages (SPEC §2: no sign-in; download with the download.html and index.html
+ * aliases, download success with {deliveryUuid}; each with and without the locale). The mails'
+ * level-1 links (DELIVERY_WEB_LINKS.download) land here.
+ */
+const downloadRoutes: RouteObject[] = ['', ':locale/'].flatMap((prefix) => [
+  ...['download', 'download.html', 'index.html'].map((page) => ({
+    path: `${prefix}${page}`,
+    handle: handle({ layout: 'auth', titleKey: 'deliveries:download.title' }),
+    lazy: download,
+  })),
+  { path: `${prefix}download-success/:deliveryUuid`, handle: handle({ layout: 'auth', titleKey: 'deliveries:download.successTitle' }), lazy: downloadSuccess },
+]);
 
 const adminPlaceholders = ['system', 'license', 'theme', 'secure-mails', 'trust-networks', 'secure-rooms', 'trash-bin'] as const;
 
@@ -124,7 +153,7 @@ function buildRoutes(): RouteObject[] {
       children: [
         { index: true, loader: toInbox, Component: Nothing },
         { path: AUTH_BASE.slice(1), handle: handle({ layout: 'auth' }), children: authRoutes },
-        { path: 'secumails', Component: SecumailsLayout, children: secumailsRoutes },
+        { path: 'secumails', children: [{ Component: SecumailsLayout, children: secumailsRoutes }, ...downloadRoutes] },
         {
           path: 'settings',
           handle: handle({ auth: true, titleKey: 'settings:title' }),

@@ -1,27 +1,82 @@
-import { Body1, makeStyles, Subtitle1 } from '@fluentui/react-components';
-import { MailInboxRegular } from '@fluentui/react-icons';
+import { Button, Spinner } from '@fluentui/react-components';
+import { ArrowReplyRegular, PrintRegular } from '@fluentui/react-icons';
+import { Alert } from '@web/components/alert';
 import { PageHeading } from '@web/components/page-heading';
+import { RouterLink } from '@web/components/router-link';
+import { ROUTES } from '@web/lib/routes';
 import { useTranslation } from 'react-i18next';
+import { useNavigate, useOutlet, useParams } from 'react-router';
+import { useActivity } from './api/activity';
+import { removeDelivery } from './api/delete-delivery';
+import { useDelivery } from './api/delivery';
+import { useInbox } from './api/inbox';
+import { DeliveriesList } from './deliveries-list';
+import { deliveryLoadMessageKey } from './delivery-errors';
+import { replyLink } from './delivery-format';
+import { ActivityLog, DeleteDeliveryButton, DeliveryView } from './delivery-view';
 
-const useStyles = makeStyles({
-  empty: { display: 'grid', justifyItems: 'center', gap: '8px', padding: '48px 16px', textAlign: 'center' },
-  icon: { fontSize: '48px' },
-});
+export const inboxDetailPath = (deliveryUuid: string) => `${ROUTES.inbox}/${encodeURIComponent(deliveryUuid)}`;
 
-/** Inbox list; deliveries arrive with a later issue, so for now the empty state (SPEC §2). */
+/** Inbox list (SPEC §2); the nested detail replaces it when a delivery is open. */
 export function InboxPage() {
   const { t } = useTranslation();
-  const styles = useStyles();
+  const outlet = useOutlet();
+  if (outlet) return outlet;
   return (
     <>
       <PageHeading focusOnMount>{t('shell:inbox.title')}</PageHeading>
-      <section className={styles.empty} aria-labelledby="inbox-empty-title">
-        <MailInboxRegular className={styles.icon} aria-hidden="true" />
-        <Subtitle1 as="h2" id="inbox-empty-title">
-          {t('shell:inbox.emptyTitle')}
-        </Subtitle1>
-        <Body1 as="p">{t('shell:inbox.emptyText')}</Body1>
-      </section>
+      <DeliveriesList kind="inbox" useList={useInbox} detailPath={inboxDetailPath} />
+    </>
+  );
+}
+
+/** Inbox detail: Reply, Print, Delete (confirm), activity log; alerts for expired deliveries. */
+export function InboxDetailPage() {
+  const { t } = useTranslation();
+  const { deliveryUuid } = useParams();
+  const navigate = useNavigate();
+  const { data: delivery, error } = useDelivery(deliveryUuid);
+  const { data: activity } = useActivity(deliveryUuid);
+  return (
+    <>
+      <PageHeading focusOnMount>{t('deliveries:inbox.detailTitle')}</PageHeading>
+      <p data-no-print>
+        <RouterLink to={ROUTES.inbox}>{t('deliveries:inbox.back')}</RouterLink>
+      </p>
+      {error ? <Alert type="error">{t(deliveryLoadMessageKey(error))}</Alert> : null}
+      {!delivery && !error ? <Spinner label={t('common:loading')} /> : null}
+      {delivery ? (
+        <DeliveryView
+          delivery={delivery}
+          actions={
+            <>
+              <Button
+                as="a"
+                icon={<ArrowReplyRegular />}
+                href={replyLink(ROUTES.send, delivery.sender.email, delivery.subject)}
+                onClick={(event) => {
+                  event.preventDefault();
+                  void navigate(replyLink(ROUTES.send, delivery.sender.email, delivery.subject));
+                }}
+              >
+                {t('deliveries:actions.reply')}
+              </Button>
+              <Button icon={<PrintRegular />} onClick={() => window.print()}>
+                {t('deliveries:actions.print')}
+              </Button>
+              <DeleteDeliveryButton
+                forEveryone={false}
+                onConfirm={async () => {
+                  await removeDelivery(delivery.deliveryUuid);
+                  await navigate(ROUTES.inbox);
+                }}
+              />
+            </>
+          }
+        >
+          {activity && activity.length > 0 ? <ActivityLog entries={activity} /> : null}
+        </DeliveryView>
+      ) : null}
     </>
   );
 }

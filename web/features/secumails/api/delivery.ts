@@ -1,0 +1,18 @@
+import { getDelivery } from '@shared/api/endpoints/delivery-read';
+import { apiClient } from '@web/lib/api-client';
+import { useAuthState } from '@web/lib/auth';
+import useSWR from 'swr';
+
+export const DELIVERY_KEY = 'deliveries/one';
+
+/** GET /deliveries/{uuid}; the level-1 token travels in the x-delivery-token header. */
+export const fetchDelivery = (deliveryUuid: string, token?: string | null) => getDelivery(apiClient, deliveryUuid, token);
+
+/** Keyed by viewer (user or token) so a sign-in never shows another viewer's copy; no retry on 4xx. */
+export const useDelivery = (deliveryUuid: string | undefined, token?: string | null) => {
+  const { user } = useAuthState();
+  return useSWR(deliveryUuid ? [DELIVERY_KEY, deliveryUuid, user?.uuid ?? null, token ?? null] : null, ([, uuid, , tk]) => fetchDelivery(uuid, tk), {
+    revalidateOnFocus: false,
+    shouldRetryOnError: false,
+  });
+};

@@ -1,0 +1,149 @@
+import {
+  Badge,
+  Button,
+  Caption1,
+  makeStyles,
+  SearchBox,
+  Spinner,
+  Subtitle1,
+  Body1,
+  Tab,
+  TabList,
+  Table,
+  TableBody,
+  TableCell,
+  TableHeader,
+  TableHeaderCell,
+  TableRow,
+} from '@fluentui/react-components';
+import { ChevronLeftRegular, ChevronRightRegular, MailInboxRegular, SendRegular } from '@fluentui/react-icons';
+import type { DeliveryListParams } from '@shared/api/endpoints/delivery-read';
+import type { DeliveryPage } from '@shared/contract/deliveries';
+import { Alert } from '@web/components/alert';
+import { RouterLink } from '@web/components/router-link';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { SWRResponse } from 'swr';
+import { pageRange, TIME_STATE_COLOR, timeStateKey } from './delivery-format';
+
+const PAGE_SIZE = 25;
+
+const useStyles = makeStyles({
+  toolbar: { display: 'flex', flexWrap: 'wrap', gap: '12px', alignItems: 'center', marginBottom: '12px' },
+  empty: { display: 'grid', justifyItems: 'center', gap: '8px', padding: '48px 16px', textAlign: 'center' },
+  icon: { fontSize: '48px' },
+  footer: { display: 'flex', gap: '8px', alignItems: 'center', justifyContent: 'flex-end', marginTop: '8px' },
+  tableWrap: { overflowX: 'auto' },
+});
+
+/** Inbox or sent list (SPEC §2): search, filter All / Not downloaded, paged table with the §2 footer. */
+export function DeliveriesList({
+  kind,
+  useList,
+  detailPath,
+}: {
+  kind: 'inbox' | 'sent';
+  useList: (query: DeliveryListParams) => SWRResponse<DeliveryPage>;
+  detailPath: (deliveryUuid: string) => string;
+}) {
+  const { t, i18n } = useTranslation();
+  const styles = useStyles();
+  const [q, setQ] = useState('');
+  const [filter, setFilter] = useState<'all' | 'notDownloaded'>('all');
+  const [page, setPage] = useState(1);
+  const { data, error, isLoading } = useList({ page, pageSize: PAGE_SIZE, q: q.trim() || undefined, filter });
+  const dateFormat = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' });
+  const range = pageRange(page, PAGE_SIZE, data?.total ?? 0);
+  const searching = q.trim() !== '' || filter !== 'all';
+
+  return (
+    <>
+      <div className={styles.toolbar} role="search">
+        <SearchBox
+          aria-label={t('deliveries:list.search')}
+          placeholder={t('deliveries:list.search')}
+          value={q}
+          onChange={(_, value) => {
+            setQ(value.value);
+            setPage(1);
+          }}
+        />
+        <TabList
+          aria-label={t('deliveries:list.filter')}
+          selectedValue={filter}
+          onTabSelect={(_, value) => {
+            setFilter(value.value as 'all' | 'notDownloaded');
+            setPage(1);
+          }}
+        >
+          <Tab value="all">{t('deliveries:list.filterAll')}</Tab>
+          <Tab value="notDownloaded">{t('deliveries:list.filterNotDownloaded')}</Tab>
+        </TabList>
+      </div>
+      {error ? <Alert type="error">{t('deliveries:messages.unableToLoad')}</Alert> : null}
+      {isLoading && !data ? <Spinner label={t('common:loading')} /> : null}
+      {data && data.total === 0 ? (
+        <section className={styles.empty} aria-labelledby="deliveries-empty-title">
+          {kind === 'inbox' ? <MailInboxRegular className={styles.icon} aria-hidden="true" /> : <SendRegular className={styles.icon} aria-hidden="true" />}
+          <Subtitle1 as="h2" id="deliveries-empty-title">
+            {searching ? t('deliveries:list.noResultTitle') : t(`deliveries:list.${kind}EmptyTitle`)}
+          </Subtitle1>
+          <Body1 as="p">{searching ? t('deliveries:list.noResultText') : t(`deliveries:list.${kind}EmptyText`)}</Body1>
+        </section>
+      ) : null}
+      {data && data.total > 0 ? (
+        <>
+          <div className={styles.tableWrap}>
+            <Table aria-label={t(kind === 'inbox' ? 'deliveries:list.inboxTable' : 'deliveries:list.sentTable')} size="small">
+              <TableHeader>
+                <TableRow>
+                  <TableHeaderCell>{kind === 'inbox' ? t('deliveries:fields.sender') : t('deliveries:fields.status')}</TableHeaderCell>
+                  <TableHeaderCell>{t('deliveries:fields.subject')}</TableHeaderCell>
+                  <TableHeaderCell>{t('deliveries:fields.files')}</TableHeaderCell>
+                  <TableHeaderCell>{t('deliveries:fields.sentAt')}</TableHeaderCell>
+                  <TableHeaderCell>{t('deliveries:fields.timeState')}</TableHeaderCell>
+                  <TableHeaderCell>{t('deliveries:fields.downloaded')}</TableHeaderCell>
+                </TableRow>
+              </TableHeader>
+              <TableBody>
+                {data.items.map((item) => (
+                  <TableRow key={item.deliveryUuid}>
+                    <TableCell>
+                      {kind === 'inbox' ? item.sender.name || item.sender.email : t(`deliveries:status.${item.status}`)}
+                    </TableCell>
+                    <TableCell>
+                      <RouterLink to={detailPath(item.deliveryUuid)}>{item.subject || t('deliveries:fields.noSubject')}</RouterLink>
+                    </TableCell>
+                    <TableCell>{item.fileCount}</TableCell>
+                    <TableCell>{item.sentAt ? dateFormat.format(item.sentAt) : '—'}</TableCell>
+                    <TableCell>
+                      <Badge appearance="tint" color={TIME_STATE_COLOR[item.timeState]}>
+                        {t(timeStateKey(item.timeState))}
+                      </Badge>
+                    </TableCell>
+                    <TableCell>{item.downloaded ? t('deliveries:downloaded.yes') : t('deliveries:downloaded.no')}</TableCell>
+                  </TableRow>
+                ))}
+              </TableBody>
+            </Table>
+          </div>
+          <div className={styles.footer}>
+            <Caption1 aria-live="polite">{t('deliveries:list.footer', { ...range })}</Caption1>
+            <Button
+              icon={<ChevronLeftRegular />}
+              aria-label={t('deliveries:list.previousPage')}
+              disabled={range.page <= 1}
+              onClick={() => setPage(range.page - 1)}
+            />
+            <Button
+              icon={<ChevronRightRegular />}
+              aria-label={t('deliveries:list.nextPage')}
+              disabled={range.page >= range.pageCount}
+              onClick={() => setPage(range.page + 1)}
+            />
+          </div>
+        </>
+      ) : null}
+    </>
+  );
+}

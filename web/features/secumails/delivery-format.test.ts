@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { formatSize, isExpired, pageRange, replyLink, replySubject, timeStateKey, tokenFromHash } from './delivery-format';
+
+describe('pageRange', () => {
+  it('gives start to end of count and page of pageCount', () => {
+    expect(pageRange(1, 25, 60)).toEqual({ start: 1, end: 25, count: 60, page: 1, pageCount: 3 });
+    expect(pageRange(3, 25, 60)).toEqual({ start: 51, end: 60, count: 60, page: 3, pageCount: 3 });
+  });
+  it('is 0 to 0 of 0, page 1 of 1 when empty', () => {
+    expect(pageRange(1, 25, 0)).toEqual({ start: 0, end: 0, count: 0, page: 1, pageCount: 1 });
+  });
+  it('clamps a page past the end', () => {
+    expect(pageRange(9, 10, 15)).toEqual({ start: 11, end: 15, count: 15, page: 2, pageCount: 2 });
+  });
+});
+
+describe('time state', () => {
+  it('maps to its text key and only expired counts as expired', () => {
+    expect(timeStateKey('expiringSoon')).toBe('deliveries:timeState.expiringSoon');
+    expect(isExpired('expired')).toBe(true);
+    expect(isExpired('permanent')).toBe(false);
+    expect(isExpired('expiringSoon')).toBe(false);
+  });
+});
+
+describe('reply', () => {
+  it('prefixes Re: once', () => {
+    expect(replySubject('Figures')).toBe('Re: Figures');
+    expect(replySubject('RE: Figures')).toBe('RE: Figures');
+  });
+  it('builds the prefilled send link', () => {
+    expect(replyLink('/secumails/send', 'a@b.test', 'Q&A')).toBe('/secumails/send?to=a%40b.test&subject=Re%3A+Q%26A');
+  });
+});
+
+describe('tokenFromHash', () => {
+  it('reads #token=', () => {
+    expect(tokenFromHash('#token=abc_-1')).toBe('abc_-1');
+    expect(tokenFromHash('')).toBeNull();
+  });
+});
+
+describe('formatSize', () => {
+  it('uses binary units', () => {
+    expect(formatSize(512, 'en')).toBe('512 B');
+    expect(formatSize(1536, 'en')).toBe('1.5 KB');
+  });
+});

@@ -1,0 +1,58 @@
+import type { TimeState } from '@shared/contract/deliveries';
+
+/** Fluent badge colour of a SPEC §4 time state. */
+export const TIME_STATE_COLOR: Record<TimeState, 'success' | 'warning' | 'danger' | 'informative'> = {
+  valid: 'success',
+  expiringSoon: 'warning',
+  expired: 'danger',
+  permanent: 'informative',
+};
+
+/** i18n key of a SPEC §4 time state. */
+export const timeStateKey = (state: TimeState) => `deliveries:timeState.${state}`;
+
+/** Files and attachments can no longer be opened. */
+export const isExpired = (state: TimeState) => state === 'expired';
+
+export interface PageRange {
+  start: number;
+  end: number;
+  count: number;
+  page: number;
+  pageCount: number;
+}
+
+/** Table footer figures (SPEC §2 "start to end of count, page of pageCount"); 1-based, 0 to 0 of 0 when empty. */
+export function pageRange(page: number, pageSize: number, total: number): PageRange {
+  const pageCount = Math.max(1, Math.ceil(total / pageSize));
+  const current = Math.min(Math.max(1, page), pageCount);
+  if (total === 0) return { start: 0, end: 0, count: 0, page: 1, pageCount: 1 };
+  const start = (current - 1) * pageSize + 1;
+  return { start, end: Math.min(total, current * pageSize), count: total, page: current, pageCount };
+}
+
+/** Human-readable size (B, KB, MB, GB; 1024-based, one decimal). */
+export function formatSize(bytes: number, locale: string): string {
+  const units = ['B', 'KB', 'MB', 'GB', 'TB'];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit += 1;
+  }
+  return `${new Intl.NumberFormat(locale, { maximumFractionDigits: unit === 0 ? 0 : 1 }).format(value)} ${units[unit]}`;
+}
+
+/** Subject of a reply: one "Re: " prefix, never stacked. */
+export const replySubject = (subject: string) => (/^re:\s/i.test(subject) ? subject : `Re: ${subject}`);
+
+/** Link to the send page prefilled for a reply (the send page reads `to` and `subject`). */
+export function replyLink(sendPath: string, to: string, subject: string): string {
+  return `${sendPath}?${new URLSearchParams({ to, subject: replySubject(subject) }).toString()}`;
+}
+
+/** The level-1 token from a location hash (`#token=…`); read only, never sent anywhere but the API header/link. */
+export function tokenFromHash(hash: string): string | null {
+  const value = new URLSearchParams(hash.replace(/^#/, '')).get('token');
+  return value || null;
+}

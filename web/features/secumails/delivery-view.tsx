@@ -1,0 +1,255 @@
+import {
+  Badge,
+  Body1,
+  Button,
+  Caption1,
+  Dialog,
+  DialogActions,
+  DialogBody,
+  DialogContent,
+  DialogSurface,
+  DialogTitle,
+  makeStaticStyles,
+  makeStyles,
+  Subtitle2,
+  Table,
+  TableBody,
+  TableCell,
+  TableHeader,
+  TableHeaderCell,
+  TableRow,
+  tokens,
+} from '@fluentui/react-components';
+import { ArrowDownloadRegular } from '@fluentui/react-icons';
+import { deliveryContentUrl } from '@shared/api/endpoints/delivery-read';
+import type { ActivityEntry, DeliveryDetail } from '@shared/contract/deliveries';
+import { Alert } from '@web/components/alert';
+import { useState, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { formatSize, isExpired, TIME_STATE_COLOR, timeStateKey } from './delivery-format';
+
+/** Print view: only the delivery, no chrome and no buttons. */
+const usePrintStyles = makeStaticStyles('@media print { header, nav, [data-no-print] { display: none !important; } }');
+
+const useStyles = makeStyles({
+  meta: { display: 'grid', gridTemplateColumns: 'max-content 1fr', gap: '4px 16px', margin: '0 0 16px' },
+  term: { fontWeight: tokens.fontWeightSemibold },
+  dd: { margin: 0 },
+  body: { whiteSpace: 'pre-wrap', margin: '0 0 16px', padding: '12px', backgroundColor: tokens.colorNeutralBackground2, borderRadius: tokens.borderRadiusMedium },
+  section: { margin: '16px 0' },
+  actions: { display: 'flex', flexWrap: 'wrap', gap: '8px', margin: '0 0 16px' },
+  list: { listStyle: 'none', padding: 0, margin: 0, display: 'grid', gap: '8px' },
+  file: { display: 'flex', gap: '12px', alignItems: 'center', flexWrap: 'wrap' },
+});
+
+const useDateFormat = () => {
+  const { i18n } = useTranslation();
+  return new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' });
+};
+
+/** One delivery (SPEC §2): meta data, message, files with download links; actions above. */
+export function DeliveryView({
+  delivery,
+  token,
+  actions,
+  onDownload,
+  children,
+}: {
+  delivery: DeliveryDetail;
+  token?: string | null;
+  actions?: ReactNode;
+  onDownload?: (fileName: string) => void;
+  children?: ReactNode;
+}) {
+  usePrintStyles();
+  const { t, i18n } = useTranslation();
+  const styles = useStyles();
+  const dateFormat = useDateFormat();
+  const expired = isExpired(delivery.timeState) || delivery.status === 'deleted';
+  const mainRecipients = delivery.recipients.filter((r) => r.kind === 'recipient').map((r) => r.email);
+  const additional = delivery.recipients.filter((r) => r.kind === 'additional').map((r) => r.email);
+  const blocked = delivery.reviewState.startsWith('blocked');
+
+  return (
+    <article aria-labelledby="delivery-subject">
+      <h2 id="delivery-subject" style={{ margin: '0 0 12px' }}>
+        {delivery.subject || t('deliveries:fields.noSubject')}
+      </h2>
+      {expired ? <Alert type="warning" title={t('deliveries:alerts.expiredTitle')}>{t('deliveries:alerts.expiredText')}</Alert> : null}
+      {delivery.timeState === 'expiringSoon' && delivery.expiresAt ? (
+        <Alert type="info">{t('deliveries:alerts.expiringSoon', { date: dateFormat.format(delivery.expiresAt) })}</Alert>
+      ) : null}
+      {blocked ? <Alert type="error">{t('deliveries:messages.downloadBlocked')}</Alert> : null}
+      {actions ? (
+        <div className={styles.actions} data-no-print>
+          {actions}
+        </div>
+      ) : null}
+      <dl className={styles.meta}>
+        <dt className={styles.term}>{t('deliveries:fields.sender')}</dt>
+        <dd className={styles.dd}>{delivery.sender.name ? `${delivery.sender.name} <${delivery.sender.email}>` : delivery.sender.email}</dd>
+        <dt className={styles.term}>{t('deliveries:fields.recipients')}</dt>
+        <dd className={styles.dd}>{mainRecipients.join(', ') || '—'}</dd>
+        {additional.length > 0 ? (
+          <>
+            <dt className={styles.term}>{t('deliveries:fields.additionalRecipients')}</dt>
+            <dd className={styles.dd}>{additional.join(', ')}</dd>
+          </>
+        ) : null}
+        <dt className={styles.term}>{t('deliveries:fields.sentAt')}</dt>
+        <dd className={styles.dd}>{delivery.sentAt ? dateFormat.format(delivery.sentAt) : '—'}</dd>
+        <dt className={styles.term}>{t('deliveries:fields.expiresAt')}</dt>
+        <dd className={styles.dd}>
+          {delivery.expiresAt ? dateFormat.format(delivery.expiresAt) : t('deliveries:timeState.permanent')}{' '}
+          <Badge appearance="tint" color={TIME_STATE_COLOR[delivery.timeState]}>
+            {t(timeStateKey(delivery.timeState))}
+          </Badge>
+        </dd>
+      </dl>
+      {delivery.body ? (
+        <section className={styles.section} aria-label={t('deliveries:fields.body')}>
+          <Body1 as="p" className={styles.body}>
+            {delivery.body}
+          </Body1>
+        </section>
+      ) : null}
+      <section className={styles.section} aria-labelledby="delivery-files">
+        <Subtitle2 as="h3" id="delivery-files">
+          {t('deliveries:fields.filesTitle', { count: delivery.files.length })}
+        </Subtitle2>
+        <ul className={styles.list}>
+          {delivery.files.map((file) => (
+            <li key={file.fileId} className={styles.file}>
+              <span>{file.name}</span>
+              <Caption1>{formatSize(file.size, i18n.language)}</Caption1>
+              {expired || blocked || file.status !== 'committed' ? null : (
+                <Button
+                  as="a"
+                  data-no-print
+                  appearance="primary"
+                  icon={<ArrowDownloadRegular />}
+                  href={deliveryContentUrl(delivery.deliveryUuid, file.fileId, token)}
+                  download={file.name}
+                  aria-label={t('deliveries:actions.downloadFile', { name: file.name })}
+                  onClick={() => onDownload?.(file.name)}
+                >
+                  {t('deliveries:actions.download')}
+                </Button>
+              )}
+            </li>
+          ))}
+        </ul>
+      </section>
+      {children}
+    </article>
+  );
+}
+
+/** Activity log (oldest first). */
+export function ActivityLog({ entries }: { entries: readonly ActivityEntry[] }) {
+  const { t } = useTranslation();
+  const dateFormat = useDateFormat();
+  return (
+    <section aria-labelledby="delivery-activity" style={{ margin: '16px 0' }}>
+      <Subtitle2 as="h3" id="delivery-activity">
+        {t('deliveries:activity.title')}
+      </Subtitle2>
+      <Table size="small" aria-labelledby="delivery-activity">
+        <TableHeader>
+          <TableRow>
+            <TableHeaderCell>{t('deliveries:activity.at')}</TableHeaderCell>
+            <TableHeaderCell>{t('deliveries:activity.event')}</TableHeaderCell>
+            <TableHeaderCell>{t('deliveries:activity.actor')}</TableHeaderCell>
+            <TableHeaderCell>{t('deliveries:activity.detail')}</TableHeaderCell>
+          </TableRow>
+        </TableHeader>
+        <TableBody>
+          {entries.map((entry, index) => (
+            <TableRow key={`${entry.at}-${index}`}>
+              <TableCell>{dateFormat.format(entry.at)}</TableCell>
+              <TableCell>{t(`deliveries:activity.kind.${entry.kind}`)}</TableCell>
+              <TableCell>{entry.actor ?? '—'}</TableCell>
+              <TableCell>{entry.detail ?? '—'}</TableCell>
+            </TableRow>
+          ))}
+        </TableBody>
+      </Table>
+    </section>
+  );
+}
+
+/** Per-recipient state for the sender: downloaded (with date) or not yet. */
+export function RecipientStates({ delivery }: { delivery: DeliveryDetail }) {
+  const { t } = useTranslation();
+  const dateFormat = useDateFormat();
+  return (
+    <section aria-labelledby="delivery-recipient-states" style={{ margin: '16px 0' }}>
+      <Subtitle2 as="h3" id="delivery-recipient-states">
+        {t('deliveries:recipients.title')}
+      </Subtitle2>
+      <Table size="small" aria-labelledby="delivery-recipient-states">
+        <TableHeader>
+          <TableRow>
+            <TableHeaderCell>{t('deliveries:recipients.email')}</TableHeaderCell>
+            <TableHeaderCell>{t('deliveries:recipients.downloaded')}</TableHeaderCell>
+            <TableHeaderCell>{t('deliveries:recipients.notified')}</TableHeaderCell>
+          </TableRow>
+        </TableHeader>
+        <TableBody>
+          {delivery.recipients.map((recipient) => (
+            <TableRow key={recipient.shareUuid}>
+              <TableCell>{recipient.email}</TableCell>
+              <TableCell>
+                {recipient.downloadedAt
+                  ? t('deliveries:recipients.downloadedAt', { date: dateFormat.format(recipient.downloadedAt) })
+                  : t('deliveries:recipients.notYet')}
+              </TableCell>
+              <TableCell>{recipient.notifiedAt ? dateFormat.format(recipient.notifiedAt) : '—'}</TableCell>
+            </TableRow>
+          ))}
+        </TableBody>
+      </Table>
+    </section>
+  );
+}
+
+/** Delete with a confirmation dialog; `forEveryone` for the sender. */
+export function DeleteDeliveryButton({ forEveryone, onConfirm }: { forEveryone: boolean; onConfirm: () => Promise<void> }) {
+  const { t } = useTranslation();
+  const [open, setOpen] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [failed, setFailed] = useState(false);
+  const label = forEveryone ? t('deliveries:actions.deleteForEveryone') : t('deliveries:actions.delete');
+  return (
+    <Dialog open={open} onOpenChange={(_, data) => setOpen(data.open)}>
+      <Button onClick={() => setOpen(true)}>{label}</Button>
+      <DialogSurface>
+        <DialogBody>
+          <DialogTitle>{t('deliveries:delete.title')}</DialogTitle>
+          <DialogContent>
+            {failed ? <Alert type="error">{t('deliveries:messages.deleteFailed')}</Alert> : null}
+            {forEveryone ? t('deliveries:delete.textForEveryone') : t('deliveries:delete.text')}
+          </DialogContent>
+          <DialogActions>
+            <Button appearance="secondary" onClick={() => setOpen(false)}>
+              {t('common:actions.cancel')}
+            </Button>
+            <Button
+              appearance="primary"
+              disabled={busy}
+              onClick={() => {
+                setBusy(true);
+                setFailed(false);
+                onConfirm()
+                  .catch(() => setFailed(true))
+                  .finally(() => setBusy(false));
+              }}
+            >
+              {t('deliveries:delete.confirm')}
+            </Button>
+          </DialogActions>
+        </DialogBody>
+      </DialogSurface>
+    </Dialog>
+  );
+}
