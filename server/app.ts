@@ -79,7 +79,7 @@ export async function buildApp(options: BuildAppOptions): Promise<KuvertApp> {
   });
   let app: FastifyInstance | undefined;
   try {
-    await migrateToLatest(database.db);
+    await migrateToLatest(database.db, config.databaseUrl ? options.databaseSchema : undefined);
     app = createFastify(options);
     await assemble(app, options, database);
     await app.ready();
