@@ -197,6 +197,25 @@ describe('sendDelivery against the real server', () => {
     expect(sha256(await downloadAs(bob, deliveryUuid, resumed.delivery.files[0]!.fileId))).toBe(sha256(bytes));
   });
 
+  it('uploads what the transform seam returns (where level 3/4 encryption will plug in)', async () => {
+    const bytes = randomBytes(3 * PART_SIZE + 7);
+    const transformed = Uint8Array.from(bytes, (b) => b ^ 0x5a);
+    const seen: string[] = [];
+    const result = await sendDelivery({
+      client: clientFor(alice),
+      draft: draft('Engine: transform'),
+      files: [{ name: 'seam.bin', blob: new Blob([bytes]) }],
+      transform: async (source) => {
+        seen.push(source.name);
+        return { blob: new Blob([transformed]), encrypted: false };
+      },
+    });
+    expect(result.ok, JSON.stringify(!result.ok && result.error)).toBe(true);
+    if (!result.ok) return;
+    expect(seen).toEqual(['seam.bin']);
+    expect(sha256(await downloadAs(bob, result.delivery.deliveryUuid, result.delivery.files[0]!.fileId))).toBe(sha256(transformed));
+  });
+
   it('surfaces server refusals as typed errors with their metadata', async () => {
     const client = clientFor(alice);
     const blocked = await sendDelivery({ client, draft: draft('Engine: blocked'), files: [{ name: 'setup.exe', blob: new Blob([randomBytes(10)]) }] });
