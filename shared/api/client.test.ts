@@ -54,4 +54,29 @@ describe('api client (SPEC §7, §8)', () => {
   it('encodes Basic credentials as UTF-8', () => {
     expect(encodeBasicCredentials({ username: 'jörg', password: 'pa:ss' })).toBe(`Basic ${Buffer.from('jörg:pa:ss', 'utf8').toString('base64')}`);
   });
+
+  it('sends a binary body as is with its content type, and JSON bodies as before', async () => {
+    const fetch = vi.fn(async (_input: RequestInfo | URL, _init?: RequestInit) => new Response('{"index":0}', { headers: { 'content-type': 'application/json' } }));
+    const client = createApiClient({ fetch });
+    const blob = new Blob([new Uint8Array([1, 2, 3])]);
+    await client.request('PUT', '/parts/0', { rawBody: blob, contentType: 'application/octet-stream', headers: { 'x-content-sha256': 'ab' } });
+    const [, init] = fetch.mock.calls[0] as unknown as [string, RequestInit];
+    expect(init.body).toBe(blob);
+    const headers = new Headers(init.headers);
+    expect(headers.get('content-type')).toBe('application/octet-stream');
+    expect(headers.get('x-content-sha256')).toBe('ab');
+    // Without a content type: the Blob's own type, else octet-stream.
+    await client.request('PUT', '/x', { rawBody: new Blob(['a'], { type: 'text/plain' }) });
+    expect(new Headers((fetch.mock.calls[1] as unknown as [string, RequestInit])[1].headers).get('content-type')).toBe('text/plain');
+    const bytes = new Uint8Array([9]);
+    await client.request('PUT', '/x', { rawBody: bytes });
+    const [, rawInit] = fetch.mock.calls[2] as unknown as [string, RequestInit];
+    expect(rawInit.body).toBe(bytes);
+    expect(new Headers(rawInit.headers).get('content-type')).toBe('application/octet-stream');
+    // JSON callers are unchanged.
+    await client.post('/y', { a: 1 });
+    const [, jsonInit] = fetch.mock.calls[3] as unknown as [string, RequestInit];
+    expect(jsonInit.body).toBe('{"a":1}');
+    expect(new Headers(jsonInit.headers).get('content-type')).toBe('application/json');
+  });
 });

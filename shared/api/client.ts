@@ -17,6 +17,14 @@ export interface RequestOptions {
   query?: Record<string, string | number | boolean | undefined>;
   /** Serialized as JSON. */
   body?: unknown;
+  /**
+   * A binary body sent as is (e.g. an upload part; a Blob is fastest in Chromium, DESIGN §4).
+   * Takes precedence over `body`; `Content-Type` is `contentType`, else the Blob's type, else
+   * `application/octet-stream`.
+   */
+  rawBody?: Blob | ArrayBuffer | Uint8Array;
+  /** Content type of `rawBody`. */
+  contentType?: string;
   headers?: Record<string, string>;
   /** Sends `Authorization: Basic …` built from these (UTF-8). */
   basicAuth?: BasicCredentials;
@@ -116,8 +124,13 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
     const headers: Record<string, string> = { Accept: 'application/json', ...opts.headers };
     if (antiCsrfToken) headers[ANTI_CSRF_HEADER] = antiCsrfToken;
     if (opts.basicAuth) headers.Authorization = encodeBasicCredentials(opts.basicAuth);
-    let body: string | undefined;
-    if (opts.body !== undefined) {
+    let body: BodyInit | undefined;
+    if (opts.rawBody !== undefined) {
+      const raw = opts.rawBody;
+      body = raw as BodyInit;
+      const blobType = typeof Blob !== 'undefined' && raw instanceof Blob ? raw.type : '';
+      headers['Content-Type'] = opts.contentType || blobType || 'application/octet-stream';
+    } else if (opts.body !== undefined) {
       body = JSON.stringify(opts.body);
       headers['Content-Type'] = 'application/json';
     }

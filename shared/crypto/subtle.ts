@@ -1,4 +1,5 @@
 // The single access point to WebCrypto (DESIGN §1: only shared/crypto touches crypto.subtle).
+import { toHex } from './bytes';
 
 /** WebCrypto of the running platform: browsers, workers and Node ≥ 20 all expose `globalThis.crypto`. */
 export function subtle(): SubtleCrypto {
@@ -20,6 +21,11 @@ export function randomBytes(length: number): Uint8Array<ArrayBuffer> {
 
 export async function sha256(bytes: Uint8Array): Promise<Uint8Array<ArrayBuffer>> {
   return new Uint8Array(await subtle().digest('SHA-256', bytes as Uint8Array<ArrayBuffer>));
+}
+
+/** SHA-256 as lower-case hex (e.g. the `x-content-sha256` header of an upload part). */
+export async function sha256Hex(bytes: Uint8Array): Promise<string> {
+  return toHex(await sha256(bytes));
 }
 
 /** HKDF-SHA256 (RFC 5869) to `length` bytes, through WebCrypto. */

@@ -1,0 +1,2 @@
+export * from './send-rules';
+export * from './send-errors';

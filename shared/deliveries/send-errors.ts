@@ -1,0 +1,149 @@
+import { ApiError } from '@shared/api/api-error';
+import type { SendProblem } from './send-rules';
+
+/**
+ * Backend error objects of a send (SPEC §8 classes, figures in `metadata`, server/README.md
+ * "Deliveries") as typed errors the UI maps to its messages. A `ValidationException` with a
+ * known `metadata.reason` also carries the matching client-side `SendProblem`.
+ */
+
+/** Figures the server sends with each class (server/README.md, error table). */
+export interface SendErrorMetadata {
+  deliveryWithoutFiles: { fileCount: number };
+  fileNotAllowed: { name: string; extension: string; mimeType: string };
+  globalQuotaReached: { spaceAvailable: number; spaceRequired: number };
+  maxUploadSizeExceeded: { maxUploadSize: number; currentSize: number; requestedSize: number };
+  maxBodyLength: { maxLength: number; length: number };
+  maxSubjectLength: { maxLength: number; length: number };
+  recipientNotAllowed: { recipients: string[] };
+}
+
+export const SEND_ERROR_CODES = [
+  'deliveryWithoutFiles',
+  'fileNotAllowed',
+  'globalQuotaReached',
+  'submitQuotaReached',
+  'maxUploadSizeExceeded',
+  'transferQuotaExceeded',
+  'maxBodyLength',
+  'maxSubjectLength',
+  'recipientNotAllowed',
+  'senderNotLicensed',
+  'inviteUserToShare',
+  'accessDescriptorNotFound',
+  'validation',
+  'conflict',
+  'notFound',
+  'accessDenied',
+  'authenticationRequired',
+  /** No answer (network down, connection reset); worth retrying later — the upload resumes. */
+  'network',
+  /** The caller aborted (AbortSignal). */
+  'cancelled',
+  /** Anything else; the UI shows the default 'Error occurred'. */
+  'unknown',
+] as const;
+export type SendErrorCode = (typeof SEND_ERROR_CODES)[number];
+
+interface SendErrorBase<C extends SendErrorCode> {
+  code: C;
+  /** The §8 class the server named, when there was an answer. */
+  errorClass: string | undefined;
+  status: number | undefined;
+  message: string;
+  metadata: C extends keyof SendErrorMetadata ? SendErrorMetadata[C] : Record<string, unknown>;
+  /** ValidationException with a known reason: the same problem the form would show. */
+  problem?: SendProblem;
+  /** The file the failing call was about, when there was one. */
+  fileName?: string;
+}
+export type SendError = { [C in SendErrorCode]: SendErrorBase<C> }[SendErrorCode];
+
+const CLASS_TO_CODE: Record<string, SendErrorCode> = {
+  DeliveryWithoutFilesNotAllowedException: 'deliveryWithoutFiles',
+  FileNotAllowedException: 'fileNotAllowed',
+  GlobalQuotaReachedException: 'globalQuotaReached',
+  SubmitQuotaReachedException: 'submitQuotaReached',
+  MaxUploadSizeExceededException: 'maxUploadSizeExceeded',
+  TransferQuotaExceededException: 'transferQuotaExceeded',
+  MaxBodyLengthException: 'maxBodyLength',
+  MaxSubjectLengthException: 'maxSubjectLength',
+  RecipientNotAllowedException: 'recipientNotAllowed',
+  SenderNotLicensedException: 'senderNotLicensed',
+  InviteUserToShareException: 'inviteUserToShare',
+  AccessDescriptorNotFoundException: 'accessDescriptorNotFound',
+  ValidationException: 'validation',
+  ConflictException: 'conflict',
+  NotFoundException: 'notFound',
+  AccessDeniedException: 'accessDenied',
+  AuthenticationRequiredException: 'authenticationRequired',
+};
+
+const STATUS_TO_CODE: Record<number, SendErrorCode> = { 401: 'authenticationRequired', 403: 'accessDenied', 404: 'notFound', 409: 'conflict' };
+
+const str = (v: unknown) => (typeof v === 'string' ? v : '');
+const num = (v: unknown) => (typeof v === 'number' ? v : 0);
+const strings = (v: unknown) => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
+
+/** The client-side problem a server ValidationException stands for, when its reason is one we know. */
+export function problemFromValidation(metadata: Record<string, unknown>): SendProblem | undefined {
+  const field = str(metadata.field);
+  switch (str(metadata.reason)) {
+    case 'required':
+      if (field === 'recipients') return { code: 'recipientsRequired', field: 'recipients' };
+      if (field === 'subject') return { code: 'subjectRequired', field: 'subject' };
+      return undefined;
+    case 'invalidEmail':
+      return { code: 'invalidEmail', field: field === 'additionalRecipients' ? 'additionalRecipients' : 'recipients', invalid: strings(metadata.invalid) };
+    case 'tooMany':
+      return { code: 'tooManyRecipients', field: 'recipients', maxRecipients: num(metadata.maxRecipients), count: num(metadata.count) };
+    case 'outOfRange':
+      return { code: 'validityOutOfRange', field: 'validityDays', min: num(metadata.min), max: num(metadata.max) };
+    case 'customExpirationDisabled':
+      return { code: 'validityNotChoosable', field: 'validityDays', validityDays: num(metadata.validityDays) };
+    case 'cleanupDisabled':
+      return { code: 'validityNotExpiring', field: 'validityDays' };
+    case 'noneAllowed':
+      return { code: 'noSecurityLevelAllowed', field: 'securityLevel' };
+    case 'notAllowed':
+      return { code: 'securityLevelNotAllowed', field: 'securityLevel', allowed: (Array.isArray(metadata.allowed) ? metadata.allowed : []) as never };
+    case 'invalidFileName':
+      return { code: 'invalidFileName', field: 'files', name: str(metadata.name), maxLength: num(metadata.maxLength) };
+    case 'duplicateFileName':
+      return { code: 'duplicateFileName', field: 'files', name: str(metadata.name) };
+    case 'zeroByteFile':
+      return { code: 'zeroByteFile', field: 'files', name: str(metadata.name) };
+    default:
+      return undefined;
+  }
+}
+
+function isAbort(error: unknown): boolean {
+  return error instanceof Error && (error.name === 'AbortError' || error.name === 'TimeoutError');
+}
+
+/** Any failure of a send call → a SendError (never throws). */
+export function toSendError(error: unknown, context: { fileName?: string } = {}): SendError {
+  const extra = context.fileName === undefined ? {} : { fileName: context.fileName };
+  if (error instanceof DeliverySendError) return error.detail;
+  if (error instanceof ApiError) {
+    const errorClass = error.errorClass;
+    const code = (errorClass && CLASS_TO_CODE[errorClass]) || STATUS_TO_CODE[error.status] || 'unknown';
+    const metadata = (error.error?.metadata ?? {}) as Record<string, unknown>;
+    const problem = code === 'validation' ? problemFromValidation(metadata) : undefined;
+    return { code, errorClass, status: error.status, message: error.message, metadata, ...(problem ? { problem } : {}), ...extra } as SendError;
+  }
+  if (isAbort(error)) return { code: 'cancelled', errorClass: undefined, status: undefined, message: 'Cancelled', metadata: {}, ...extra };
+  const message = error instanceof Error ? error.message : String(error);
+  // fetch rejects with a TypeError when there is no answer at all.
+  const code = error instanceof TypeError ? 'network' : 'unknown';
+  return { code, errorClass: undefined, status: undefined, message, metadata: {}, ...extra };
+}
+
+/** A SendError as something to throw (the engine's internal failures carry it). */
+export class DeliverySendError extends Error {
+  override readonly name = 'DeliverySendError';
+  constructor(readonly detail: SendError) {
+    super(detail.message);
+  }
+}

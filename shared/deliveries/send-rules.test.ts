@@ -1,0 +1,96 @@
+import type { DeliverySendConfig } from '@shared/contract/config';
+import { MAX_BODY_LENGTH, MAX_SUBJECT_LENGTH } from '@shared/contract/deliveries';
+import { describe, expect, it } from 'vitest';
+import { allowedSecurityLevels, checkFiles, checkSendForm, minimalSecurityLevel, validityBounds, validityChoice, type SendForm } from './send-rules';
+
+const DAY = 86_400_000;
+const config = (overrides: Partial<DeliverySendConfig> = {}): DeliverySendConfig => ({
+  allowSecurityLevel1: true,
+  allowSecurityLevel2: true,
+  allowSecurityLevel3: true,
+  allowSecurityLevel4: true,
+  deliveryCleanupEnabled: true,
+  deliveryCleanupCustomExpiration: true,
+  deliveryCleanupExpirationMin: 1 * DAY,
+  deliveryCleanupExpirationMax: 365 * DAY,
+  ...overrides,
+});
+const form = (overrides: Partial<SendForm> = {}): SendForm => ({
+  recipients: ['bob@example.test'],
+  subject: 'Figures',
+  body: 'Hello',
+  files: [{ name: 'a.pdf', size: 10 }],
+  ...overrides,
+});
+const codes = (f: SendForm, c = config()) => checkSendForm(f, c).map((p) => p.code);
+
+describe('send rules (SPEC §5)', () => {
+  it('accepts a complete form', () => {
+    expect(checkSendForm(form(), config())).toEqual([]);
+    expect(checkSendForm(form({ files: [] }), config())).toEqual([]); // a message alone is enough
+    expect(checkSendForm(form({ body: '' }), config())).toEqual([]); // files alone too
+  });
+
+  it('recipients: at least one, valid addresses, both lists', () => {
+    expect(codes(form({ recipients: [' ', ''] }))).toEqual(['recipientsRequired']);
+    expect(checkSendForm(form({ recipients: ['ok@example.test', 'nope'], additionalRecipients: ['also@bad'] }), config())).toEqual([
+      { code: 'invalidEmail', field: 'recipients', invalid: ['nope'] },
+      { code: 'invalidEmail', field: 'additionalRecipients', invalid: ['also@bad'] },
+    ]);
+    const many = Array.from({ length: 101 }, (_, i) => `r${i}@example.test`);
+    expect(checkSendForm(form({ recipients: many }), config())).toEqual([{ code: 'tooManyRecipients', field: 'recipients', maxRecipients: 100, count: 101 }]);
+  });
+
+  it('subject required, subject and body max lengths from the contract', () => {
+    expect(codes(form({ subject: '  ' }))).toEqual(['subjectRequired']);
+    expect(checkSendForm(form({ subject: 'x'.repeat(MAX_SUBJECT_LENGTH + 1) }), config())).toEqual([
+      { code: 'subjectTooLong', field: 'subject', maxLength: MAX_SUBJECT_LENGTH, length: MAX_SUBJECT_LENGTH + 1 },
+    ]);
+    expect(codes(form({ subject: 'x'.repeat(MAX_SUBJECT_LENGTH) }))).toEqual([]);
+    expect(checkSendForm(form({ body: 'x'.repeat(MAX_BODY_LENGTH + 1) }), config())).toEqual([
+      { code: 'bodyTooLong', field: 'body', maxLength: MAX_BODY_LENGTH, length: MAX_BODY_LENGTH + 1 },
+    ]);
+  });
+
+  it('needs files or a message', () => {
+    expect(codes(form({ files: [], body: '   ' }))).toEqual(['filesOrMessageRequired']);
+  });
+
+  it('files: 0 bytes, duplicate names (case-insensitive), invalid characters', () => {
+    expect(checkFiles([{ name: 'empty.txt', size: 0 }])).toEqual([{ code: 'zeroByteFile', field: 'files', name: 'empty.txt' }]);
+    expect(checkFiles([{ name: 'Report.pdf', size: 1 }, { name: 'report.PDF', size: 2 }])).toEqual([{ code: 'duplicateFileName', field: 'files', name: 'report.PDF' }]);
+    for (const name of ['a/b.txt', 'a:b.txt', 'what?.txt', 'tab\there.txt', 'trailing.', '', ' lead.txt', '..', 'x'.repeat(256)]) {
+      expect(checkFiles([{ name, size: 1 }]).map((p) => p.code), name).toEqual(['invalidFileName']);
+    }
+    expect(checkFiles([{ name: 'Bericht März (final).pdf', size: 1 }])).toEqual([]);
+  });
+
+  it('validity: cleanup bounds in days rounded up, default 90 held inside, fixed or permanent', () => {
+    expect(validityBounds(config({ deliveryCleanupExpirationMin: DAY + 1, deliveryCleanupExpirationMax: 30 * DAY + 1 }))).toEqual({ min: 2, max: 31 });
+    expect(validityBounds(config({ deliveryCleanupExpirationMin: 0, deliveryCleanupExpirationMax: 0 }))).toEqual({ min: 1, max: 1 });
+    expect(validityChoice(config({ deliveryCleanupExpirationMax: 30 * DAY }))).toEqual({ kind: 'range', min: 1, max: 30, defaultDays: 30 });
+    expect(validityChoice(config({ deliveryCleanupCustomExpiration: false }))).toEqual({ kind: 'fixed', days: 90 });
+    expect(validityChoice(config({ deliveryCleanupEnabled: false }))).toEqual({ kind: 'permanent' });
+
+    const c = config({ deliveryCleanupExpirationMin: 2 * DAY, deliveryCleanupExpirationMax: 10 * DAY });
+    expect(checkSendForm(form({ validityDays: 11 }), c)).toEqual([{ code: 'validityOutOfRange', field: 'validityDays', min: 2, max: 10 }]);
+    expect(codes(form({ validityDays: 1 }), c)).toEqual(['validityOutOfRange']);
+    expect(codes(form({ validityDays: null }), c)).toEqual(['validityOutOfRange']);
+    expect(codes(form({ validityDays: 10 }), c)).toEqual([]);
+    expect(codes(form({ validityDays: 5 }), config({ deliveryCleanupCustomExpiration: false }))).toEqual(['validityNotChoosable']);
+    expect(codes(form({ validityDays: 5 }), config({ deliveryCleanupEnabled: false }))).toEqual(['validityNotExpiring']);
+    expect(codes(form({ validityDays: null }), config({ deliveryCleanupEnabled: false }))).toEqual([]);
+  });
+
+  it('security levels: allowed by the send config, minimal = first allowed in LEVEL_1..4 order', () => {
+    const c = config({ allowSecurityLevel1: false, allowSecurityLevel3: false });
+    expect(allowedSecurityLevels(c)).toEqual([10, 30]);
+    expect(minimalSecurityLevel(c)).toBe(10);
+    expect(minimalSecurityLevel(config({ allowSecurityLevel1: false, allowSecurityLevel2: false, allowSecurityLevel3: false }))).toBe(30);
+    expect(checkSendForm(form({ securityLevel: 0 }), c)).toEqual([{ code: 'securityLevelNotAllowed', field: 'securityLevel', allowed: [10, 30] }]);
+    expect(codes(form({ securityLevel: 30 }), c)).toEqual([]);
+    const none = config({ allowSecurityLevel1: false, allowSecurityLevel2: false, allowSecurityLevel3: false, allowSecurityLevel4: false });
+    expect(minimalSecurityLevel(none)).toBeUndefined();
+    expect(codes(form(), none)).toEqual(['noSecurityLevelAllowed']);
+  });
+});

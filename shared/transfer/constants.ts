@@ -1,0 +1,19 @@
+/**
+ * Numbers of the upload engine (DESIGN §4); the why is in shared/transfer/README.md.
+ */
+
+/**
+ * Parts PUT at the same time for one file. DESIGN §4 measured 3–4 as the point where a
+ * single connection's latency is hidden; more only adds open requests and memory
+ * (each part in flight holds up to one part size, ~4 MiB, for its hash).
+ */
+export const PARTS_IN_FLIGHT = 3;
+
+/** Attempts per part (1 + 3 retries): rides over a dropped connection or a restarting server, fails fast when it is really down. */
+export const PART_MAX_ATTEMPTS = 4;
+
+/** First retry after ~0.5 s, then doubling (0.5, 1, 2 s …) with jitter so parallel parts do not retry in lockstep. */
+export const RETRY_BASE_DELAY_MS = 500;
+
+/** Cap of one backoff wait. */
+export const RETRY_MAX_DELAY_MS = 8_000;

@@ -1,0 +1,3 @@
+export * from './constants';
+export * from './upload';
+export * from './send-delivery';

@@ -1,0 +1,169 @@
+import type { ApiClient } from '@shared/api/client';
+import {
+  createDeliveryDraft,
+  deleteDeliveryFile,
+  getDeliveryDraft,
+  sendDeliveryDraft,
+  updateDeliveryDraft,
+} from '@shared/api/endpoints/delivery-send';
+import type { CreateDeliveryBody, DeliveryDetail, UpdateDeliveryBody } from '@shared/contract/deliveries';
+import { toSendError, type SendError } from '@shared/deliveries/send-errors';
+import { uploadFile, type FileTransform, type PreparedUpload, type RetryPolicy, type UploadSource } from './upload';
+
+/** Per-file upload state (SPEC §4 upload states; levels 3/4 will add encrypting and scanning). */
+export type FileUploadState = 'pending' | 'uploading' | 'success' | 'failed' | 'cancelled';
+
+export interface FileProgress {
+  name: string;
+  state: FileUploadState;
+  /** Bytes of this file on the server (counted per part, never decreasing). */
+  bytesSent: number;
+  totalBytes: number;
+  fileId?: string;
+  error?: SendError;
+}
+
+/** One progress event: a snapshot of the whole send. */
+export interface SendProgress {
+  phase: 'draft' | 'uploading' | 'sending' | 'done' | 'failed';
+  deliveryUuid?: string;
+  files: FileProgress[];
+  bytesSent: number;
+  totalBytes: number;
+  /** 0–100; never decreases within one run; 100 once sent. */
+  percent: number;
+}
+
+export type SendDraft =
+  /** A new draft. */
+  | CreateDeliveryBody
+  /** An existing draft (resume after a reload: its announced files continue where they stopped); `update` patches its fields first. */
+  | { deliveryUuid: string; update?: UpdateDeliveryBody };
+
+export interface SendDeliveryOptions {
+  client: ApiClient;
+  draft: SendDraft;
+  files: readonly UploadSource[];
+  onProgress?: (progress: SendProgress) => void;
+  /** Called once the draft exists: keep the uuid (e.g. in local storage) to resume after a reload. */
+  onDraft?: (deliveryUuid: string) => void;
+  signal?: AbortSignal;
+  /** Levels 3/4: the encryption seam (see upload.ts). */
+  transform?: FileTransform;
+  partsInFlight?: number;
+  retry?: RetryPolicy;
+}
+
+export type SendResult = { ok: true; delivery: DeliveryDetail } | { ok: false; error: SendError; deliveryUuid?: string };
+
+const isExisting = (draft: SendDraft): draft is { deliveryUuid: string; update?: UpdateDeliveryBody } => 'deliveryUuid' in draft;
+const key = (name: string) => name.normalize('NFC').toLowerCase();
+
+/**
+ * Sends a delivery: creates (or resumes) the draft, uploads every file (one after the other,
+ * `PARTS_IN_FLIGHT` parts each), commits them, sends. Never throws: a failure or a cancel
+ * comes back as `{ ok: false, error }` with the draft's uuid, so a second call with
+ * `draft: { deliveryUuid }` and the same files continues where this one stopped.
+ */
+export async function sendDelivery(options: SendDeliveryOptions): Promise<SendResult> {
+  const { client, signal } = options;
+  const files: FileProgress[] = options.files.map((f) => ({ name: f.name, state: 'pending', bytesSent: 0, totalBytes: f.blob.size }));
+  let phase: SendProgress['phase'] = 'draft';
+  let deliveryUuid: string | undefined;
+  let lastPercent = 0;
+  const emit = () => {
+    const bytesSent = files.reduce((n, f) => n + f.bytesSent, 0);
+    const totalBytes = files.reduce((n, f) => n + f.totalBytes, 0);
+    const raw = phase === 'done' ? 100 : totalBytes === 0 ? 0 : Math.min(99, Math.floor((bytesSent / totalBytes) * 100));
+    lastPercent = Math.max(lastPercent, raw);
+    options.onProgress?.({ phase, deliveryUuid, files: files.map((f) => ({ ...f })), bytesSent, totalBytes, percent: lastPercent });
+  };
+  let current: FileProgress | undefined;
+  try {
+    emit();
+    let draft: DeliveryDetail;
+    if (isExisting(options.draft)) {
+      draft = options.draft.update
+        ? await updateDeliveryDraft(client, options.draft.deliveryUuid, options.draft.update, signal)
+        : await getDeliveryDraft(client, options.draft.deliveryUuid, signal);
+      if (draft.status === 'sent') {
+        // An earlier run got as far as sending (its answer was lost): nothing left to do.
+        for (const f of files) Object.assign(f, { state: 'success', bytesSent: f.totalBytes });
+        phase = 'done';
+        deliveryUuid = draft.deliveryUuid;
+        emit();
+        return { ok: true, delivery: draft };
+      }
+    } else {
+      draft = await createDeliveryDraft(client, options.draft, signal);
+    }
+    deliveryUuid = draft.deliveryUuid;
+    options.onDraft?.(deliveryUuid);
+
+    // Files already on the draft: resumed when the same name and size; dropped otherwise.
+    const wanted = new Set(options.files.map((f) => key(f.name)));
+    const onServer = new Map(draft.files.map((f) => [key(f.name), f]));
+    for (const f of draft.files) {
+      if (!wanted.has(key(f.name))) {
+        await deleteDeliveryFile(client, deliveryUuid, f.fileId, signal);
+        onServer.delete(key(f.name));
+      }
+    }
+
+    phase = 'uploading';
+    emit();
+    for (const [i, source] of options.files.entries()) {
+      const progress = files[i]!;
+      current = progress;
+      progress.state = 'uploading';
+      emit();
+      const upload: PreparedUpload = options.transform ? await options.transform(source, signal) : { blob: source.blob, encrypted: false };
+      progress.totalBytes = upload.blob.size;
+      const existing = onServer.get(key(source.name));
+      let fileId = existing?.fileId;
+      if (existing && (existing.size !== upload.blob.size || existing.encrypted !== upload.encrypted)) {
+        await deleteDeliveryFile(client, deliveryUuid, existing.fileId, signal);
+        fileId = undefined;
+      }
+      await uploadFile({
+        client,
+        deliveryUuid,
+        upload,
+        name: source.name,
+        mimeType: source.mimeType || source.blob.type || 'application/octet-stream',
+        fileId,
+        partsInFlight: options.partsInFlight,
+        retry: options.retry,
+        signal,
+        onFileId: (id) => (progress.fileId = id),
+        onBytes: (n) => {
+          progress.bytesSent = Math.min(progress.totalBytes, progress.bytesSent + n);
+          emit();
+        },
+      });
+      progress.state = 'success';
+      progress.bytesSent = progress.totalBytes;
+      current = undefined;
+      emit();
+    }
+
+    phase = 'sending';
+    emit();
+    const sent = await sendDeliveryDraft(client, deliveryUuid, signal);
+    phase = 'done';
+    emit();
+    return { ok: true, delivery: sent };
+  } catch (cause) {
+    const context = current ? { fileName: current.name } : {};
+    const error: SendError = signal?.aborted
+      ? { code: 'cancelled', errorClass: undefined, status: undefined, message: 'Cancelled', metadata: {}, ...context }
+      : toSendError(cause, context);
+    if (current) {
+      current.state = error.code === 'cancelled' ? 'cancelled' : 'failed';
+      current.error = error;
+    }
+    phase = 'failed';
+    emit();
+    return { ok: false, error, ...(deliveryUuid ? { deliveryUuid } : {}) };
+  }
+}
