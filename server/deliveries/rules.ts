@@ -2,9 +2,9 @@ import { MS_PER_DAY, SECURITY_LEVELS } from '@shared/contract/constants';
 import type { DeliverySendConfig } from '@shared/contract/config';
 import {
   DEFAULT_VALIDITY_DAYS,
-  INVALID_FILE_NAME_CHARACTERS,
   MAX_BODY_LENGTH,
   MAX_FILE_NAME_LENGTH,
+  isValidFileName,
   MAX_RECIPIENTS,
   MAX_SUBJECT_LENGTH,
   type SecurityLevel,
@@ -135,16 +135,7 @@ export function parseList(value: unknown): string[] {
 /** Name, size and type of one file (SPEC §5): invalid characters, 0-byte, blocked types. Returns the trimmed name. */
 export function checkFile(file: { name: string; size: number; mimeType: string }, policy: FilePolicy): string {
   const name = file.name.normalize('NFC');
-  const invalidName =
-    name.trim() === '' ||
-    name !== name.trim() ||
-    name.length > MAX_FILE_NAME_LENGTH ||
-    INVALID_FILE_NAME_CHARACTERS.test(name) ||
-    name === '.' ||
-    name === '..' ||
-    // Windows drops trailing dots and spaces, so "a.exe." would become "a.exe".
-    /[. ]$/.test(name);
-  if (invalidName) {
+  if (!isValidFileName(name)) {
     throw badRequest('Invalid file name', { field: 'name', reason: 'invalidFileName', name: file.name, maxLength: MAX_FILE_NAME_LENGTH });
   }
   if (file.size === 0) throw badRequest('Empty files (0 bytes) cannot be sent', { field: 'size', reason: 'zeroByteFile', name });

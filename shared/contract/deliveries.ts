@@ -99,6 +99,24 @@ export const MAX_FILE_NAME_LENGTH = 255;
  */
 // eslint-disable-next-line no-control-regex
 export const INVALID_FILE_NAME_CHARACTERS = /[\u0000-\u001f\u007f<>:"/\\|?*]/;
+
+/**
+ * The file-name rule (SPEC §5), the same on server and clients: not blank, no leading or
+ * trailing blanks, no invalid characters, not `.`/`..`, no trailing dot or space (Windows drops
+ * them, so "a.exe." would become "a.exe"), at most MAX_FILE_NAME_LENGTH.
+ */
+export function isValidFileName(rawName: string): boolean {
+  const name = rawName.normalize('NFC');
+  return !(
+    name.trim() === '' ||
+    name !== name.trim() ||
+    name.length > MAX_FILE_NAME_LENGTH ||
+    INVALID_FILE_NAME_CHARACTERS.test(name) ||
+    name === '.' ||
+    name === '..' ||
+    /[. ]$/.test(name)
+  );
+}
 /** Validity placeholder of the send form (SPEC §9). */
 export const DEFAULT_VALIDITY_DAYS = 90;
 

@@ -2,9 +2,9 @@ import type { DeliverySendConfig } from '@shared/contract/config';
 import { MS_PER_DAY, SECURITY_LEVELS } from '@shared/contract/constants';
 import {
   DEFAULT_VALIDITY_DAYS,
-  INVALID_FILE_NAME_CHARACTERS,
   MAX_BODY_LENGTH,
   MAX_FILE_NAME_LENGTH,
+  isValidFileName,
   MAX_FILES_PER_DELIVERY,
   MAX_RECIPIENTS,
   MAX_SUBJECT_LENGTH,
@@ -90,19 +90,8 @@ export function validityChoice(config: DeliverySendConfig): { kind: 'permanent' 
   return config.deliveryCleanupCustomExpiration ? { kind: 'range', min, max, defaultDays } : { kind: 'fixed', days: defaultDays };
 }
 
-/** The file-name rule of the server: no invalid characters, not blank, no leading/trailing blanks, no trailing dot or space, ≤ 255. */
-export function isValidFileName(rawName: string): boolean {
-  const name = rawName.normalize('NFC');
-  return !(
-    name.trim() === '' ||
-    name !== name.trim() ||
-    name.length > MAX_FILE_NAME_LENGTH ||
-    INVALID_FILE_NAME_CHARACTERS.test(name) ||
-    name === '.' ||
-    name === '..' ||
-    /[. ]$/.test(name)
-  );
-}
+/** The file-name rule lives in the contract: server and clients share it. */
+export { isValidFileName };
 
 /** Problems of the attachments alone (also usable while files are being added). */
 export function checkFiles(files: readonly { name: string; size: number }[]): SendProblem[] {
