@@ -21,7 +21,7 @@ test('inbox and settings', async ({ page }) => {
   const { server } = ctx;
   await signIn(page, server, { username: server.admin.email, password: server.admin.password });
   await expectInbox(page, server);
-  await expect(page.getByText(en.shell.inbox.emptyTitle)).toBeVisible();
+  await expect(page.getByText(en.deliveries.list.inboxEmptyTitle)).toBeVisible();
   await expectNoSeriousA11yViolations(page, 'inbox');
 
   await page.getByRole('button', { name: /^User menu of / }).click();

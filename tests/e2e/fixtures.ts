@@ -20,6 +20,7 @@ export const en = {
   shell: locale<typeof import('@locales/en/shell.json')>('en', 'shell'),
   settings: locale<typeof import('@locales/en/settings.json')>('en', 'settings'),
   common: locale<typeof import('@locales/en/common.json')>('en', 'common'),
+  deliveries: locale<typeof import('@locales/en/deliveries.json')>('en', 'deliveries'),
 };
 export { locale };
 
@@ -104,7 +105,7 @@ export async function signIn(page: Page, server: TestServer, user: { username: s
 /** The inbox of a signed-in user: URL and heading. */
 export async function expectInbox(page: Page, server: TestServer): Promise<void> {
   await expect(page).toHaveURL(`${server.url}/secumails/inbox`);
-  await expect(page.getByRole('heading', { name: en.shell.inbox.title })).toBeVisible();
+  await expect(page.getByRole('heading', { level: 1, name: en.shell.inbox.title, exact: true })).toBeVisible();
 }
 
 export const authenticatorFor = (secret: string) => new TOTP({ secret: Secret.fromBase32(secret), algorithm: 'SHA1', digits: 6, period: 30 });

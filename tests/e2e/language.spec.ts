@@ -7,7 +7,7 @@ test.use({ locale: 'en-US' });
 type AuthTexts = typeof import('@locales/en/auth.json');
 type ShellTexts = typeof import('@locales/en/shell.json');
 const texts = {
-  de: { auth: locale<AuthTexts>('de', 'auth'), shell: locale<ShellTexts>('de', 'shell'), name: 'Deutsch' },
+  de: { auth: locale<AuthTexts>('de', 'auth'), shell: locale<ShellTexts>('de', 'shell'), deliveries: locale<typeof en.deliveries>('de', 'deliveries'), name: 'Deutsch' },
   fr: { auth: locale<AuthTexts>('fr', 'auth'), shell: locale<ShellTexts>('fr', 'shell'), name: 'Français' },
   en: { auth: en.auth, shell: en.shell, name: 'English' },
 } as const;
@@ -49,15 +49,15 @@ test('a signed-in user switching to Deutsch sees the inbox in German after a rel
   await expectInbox(page, server);
   await page.getByRole('button', { name: /English$/ }).click();
   await page.getByRole('menuitemradio', { name: 'Deutsch' }).click();
-  await expect(page.getByRole('heading', { name: texts.de.shell.inbox.title })).toBeVisible();
+  await expect(page.getByRole('heading', { level: 1, name: texts.de.shell.inbox.title, exact: true })).toBeVisible();
   // Kept on the user as well (POST /user/updateLoggedInUser).
   await expect
     .poll(async () => ((await (await page.request.get(`${server.url}/api/2/user`)).json()) as { user?: { language?: string } }).user?.language)
     .toBe('de');
   await page.reload();
   await expect(page).toHaveURL(`${server.url}/secumails/inbox`);
-  await expect(page.getByRole('heading', { name: texts.de.shell.inbox.title })).toBeVisible();
-  await expect(page.getByText(texts.de.shell.inbox.emptyTitle)).toBeVisible();
+  await expect(page.getByRole('heading', { level: 1, name: texts.de.shell.inbox.title, exact: true })).toBeVisible();
+  await expect(page.getByText(texts.de.deliveries.list.inboxEmptyTitle)).toBeVisible();
 });
 
 test('a locale in the inbox route switches the language; messages come in that language', async ({ page }) => {
@@ -66,7 +66,7 @@ test('a locale in the inbox route switches the language; messages come in that l
   await expect(page).toHaveURL(`${server.url}/auth/login?continue=${encodeURIComponent('/secumails/de/inbox')}`);
   await submitLogin(page, { username: server.admin.email, password: server.admin.password });
   await expect(page).toHaveURL(`${server.url}/secumails/de/inbox`);
-  await expect(page.getByRole('heading', { name: texts.de.shell.inbox.title })).toBeVisible();
+  await expect(page.getByRole('heading', { level: 1, name: texts.de.shell.inbox.title, exact: true })).toBeVisible();
   await expect(page).toHaveTitle(`Kuvert - ${texts.de.shell.inbox.title}`);
 
   // Signed out, still German: the wrong-password message (SPEC §8) in German.

@@ -14,7 +14,7 @@ test('the administrator signs in with email and password, lands on the inbox; si
   await expect(page).toHaveTitle(`Kuvert - ${en.auth.login.title}`);
   await submitLogin(page, { username: server.admin.email, password: server.admin.password });
   await expectInbox(page, server);
-  await expect(page.getByText(en.shell.inbox.emptyTitle)).toBeVisible();
+  await expect(page.getByText(en.deliveries.list.inboxEmptyTitle)).toBeVisible();
   await expect(page).toHaveTitle(`Kuvert - ${en.shell.inbox.title}`);
   // Signed in across a reload.
   await page.reload();
