@@ -8,11 +8,11 @@ import { createHash, randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Download, type Page } from '@playwright/test';
-import { ANTI_CSRF_HEADER } from '@shared/contract/auth';
-import { API_BASE, SECURITY_LEVELS } from '@shared/contract/constants';
+import { SECURITY_LEVELS } from '@shared/contract/constants';
 import { CONTENT_SHA256_HEADER, DELIVERY_PATHS, type DeliveryDetail, type DeliveryUploadFile } from '@shared/contract/deliveries';
 import { addressedTo, extractLink, waitForMailboxMail } from '../support/mailbox';
 import { startTestServer, type TestServer } from '../support/server';
+import { apiCall, apiSignIn as signInByApi, type ApiSession } from './fixtures';
 
 /** Small parts so a few KiB make several (the config minimum). */
 const PART_SIZE = 1024;
@@ -23,10 +23,6 @@ let server: TestServer;
 interface Account {
   email: string;
   password: string;
-}
-interface ApiSession {
-  cookie: string;
-  csrf: string;
 }
 
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
@@ -52,23 +48,8 @@ test.afterAll(async () => {
 
 // ---- the real server's API, from Node ----
 
-const basicAuth = ({ email, password }: Account) => `Basic ${Buffer.from(`${email}:${password}`, 'utf8').toString('base64')}`;
-
-async function apiSignIn(account: Account): Promise<ApiSession> {
-  const response = await fetch(`${server.url}${API_BASE}/auth`, { method: 'POST', headers: { authorization: basicAuth(account), 'content-type': 'application/json' } });
-  expect(response.status, `sign-in of ${account.email}`).toBe(200);
-  const cookie = response.headers.get('set-cookie')?.split(';')[0];
-  const csrf = response.headers.get(ANTI_CSRF_HEADER);
-  if (!cookie || !csrf) throw new Error(`no session for ${account.email}`);
-  return { cookie, csrf };
-}
-
-async function api(session: ApiSession, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Response> {
-  const all: Record<string, string> = { cookie: session.cookie, [ANTI_CSRF_HEADER]: session.csrf, ...headers };
-  if (body !== undefined && !(body instanceof Blob)) all['content-type'] = 'application/json';
-  const payload = body === undefined ? undefined : body instanceof Blob ? body : JSON.stringify(body);
-  return fetch(`${server.url}${API_BASE}${path}`, { method, headers: all, body: payload });
-}
+const apiSignIn = (account: Account) => signInByApi(server, account);
+const api = (session: ApiSession, method: string, path: string, body?: unknown, headers?: Record<string, string>) => apiCall(server, session, method, path, body, headers);
 
 async function json<T>(response: Response, status: number): Promise<T> {
   const text = await response.text();

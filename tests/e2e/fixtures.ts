@@ -1,14 +1,16 @@
 // Shared set-up of the browser end-to-end specs: one real Kuvert server per spec file (or per
 // test where the per-address failure counting would leak between tests), users created through
 // the server's repository, settings changed through the admin API, English locale texts.
-import { test as base, expect, type Page, type Response } from '@playwright/test';
+import { test as base, expect, type Page, type Response as PageResponse } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
 import { Secret, TOTP } from 'otpauth';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import argon2 from 'argon2';
 import type { Language } from '@shared/contract/constants';
-import { api, captchaAnswer, login, type TestUser } from '@tests/integration/escalation-helpers';
+import { ANTI_CSRF_HEADER } from '@shared/contract/auth';
+import { API_BASE } from '@shared/contract/constants';
+import { api, basic, captchaAnswer, createUser as createUserInRepository, login, type TestUser } from '@tests/integration/escalation-helpers';
 import { startTestServer, type TestServer } from '@tests/support/server';
 
 export { expect, captchaAnswer, type TestServer, type TestUser };
@@ -34,23 +36,10 @@ const lightHash = (password: string) => argon2.hash(password, { type: argon2.arg
  * light Argon2id hash: the parameters travel inside the hash, so the server verifies it the
  * same way, only faster (the specs sign in dozens of times on a shared 2-core machine).
  */
-export async function createUser(
+export const createUser = (
   server: TestServer,
   options: { username: string; password?: string; language?: Language; emailVerified?: boolean; totpRequired?: boolean },
-): Promise<TestUser> {
-  const password = options.password ?? 'Correct-Horse-7';
-  const email = `${options.username}@example.test`;
-  const row = await server.app.users.create({
-    username: options.username,
-    email,
-    passwordHash: await lightHash(password),
-    roles: ['ROLE_UI_USER', 'ROLE_SENDER', 'ROLE_RECEIVER'],
-    language: options.language ?? 'en',
-    emailVerified: options.emailVerified ?? true,
-    totpRequired: options.totpRequired ?? false,
-  });
-  return { id: row.id, username: row.username, email, password };
-}
+): Promise<TestUser> => createUserInRepository(server, { ...options, hash: lightHash });
 
 /**
  * Starts one server for the file (beforeAll) or for each test (beforeEach) and returns a
@@ -113,7 +102,7 @@ export const authenticatorFor = (secret: string) => new TOTP({ secret: Secret.fr
 /** Remembers the id of the last captcha the page loaded (GET /api/2/auth/captcha). */
 export function trackCaptchas(page: Page): { lastId: () => string | undefined } {
   let last: string | undefined;
-  page.on('response', (response: Response) => {
+  page.on('response', (response: PageResponse) => {
     if (new URL(response.url()).pathname !== '/api/2/auth/captcha' || !response.ok()) return;
     void response
       .json()
@@ -135,4 +124,38 @@ export async function expectNoSeriousA11yViolations(page: Page, screen: string):
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
   expect(serious, `axe on ${screen}`).toEqual([]);
+}
+
+/** A session of the real API from Node (cookie + anti-forgery value), for specs that set up data. */
+export interface ApiSession {
+  cookie: string;
+  csrf: string;
+}
+
+/** POST /api/2/auth with Basic credentials; the sign-in must succeed. */
+export async function apiSignIn(server: TestServer, account: { email: string; password: string }): Promise<ApiSession> {
+  const response = await fetch(`${server.url}${API_BASE}/auth`, {
+    method: 'POST',
+    headers: { authorization: basic(account.email, account.password), 'content-type': 'application/json' },
+  });
+  expect(response.status, `sign-in of ${account.email}`).toBe(200);
+  const cookie = response.headers.get('set-cookie')?.split(';')[0];
+  const csrf = response.headers.get(ANTI_CSRF_HEADER);
+  if (!cookie || !csrf) throw new Error(`no session for ${account.email}`);
+  return { cookie, csrf };
+}
+
+/** A call of /api/2 with the session; a Blob body goes as it is, anything else as JSON. */
+export async function apiCall(
+  server: TestServer,
+  session: ApiSession,
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<Response> {
+  const all: Record<string, string> = { cookie: session.cookie, [ANTI_CSRF_HEADER]: session.csrf, ...headers };
+  if (body !== undefined && !(body instanceof Blob)) all['content-type'] = 'application/json';
+  const payload = body === undefined ? undefined : body instanceof Blob ? body : JSON.stringify(body);
+  return fetch(`${server.url}${API_BASE}${path}`, { method, headers: all, body: payload });
 }

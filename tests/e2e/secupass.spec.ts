@@ -11,7 +11,6 @@ import { readFileSync } from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page, type Request } from '@playwright/test';
 import { CreateUserResponseSchema } from '@shared/contract/admin-users';
-import { ANTI_CSRF_HEADER } from '@shared/contract/auth';
 import { API_BASE } from '@shared/contract/constants';
 import {
   OwnSecuPassResponseSchema,
@@ -25,6 +24,7 @@ import { createCryptoService } from '@shared/crypto/service';
 import { fingerprintOf } from '../../server/secupass/blob-checks';
 import { addressedTo, readMailbox, waitForMailboxMail } from '../support/mailbox';
 import { startTestServer, type TestServer } from '../support/server';
+import { apiCall, apiSignIn as signInByApi, type ApiSession } from './fixtures';
 
 const FIRST = 'violet-Harbor-71-quietly-jump';
 const SECOND = 'amber-Lantern-38-slowly-drift';
@@ -39,10 +39,6 @@ interface Account {
 }
 interface CreatedUser extends Account {
   uuid: string;
-}
-interface ApiSession {
-  cookie: string;
-  csrf: string;
 }
 
 test.beforeAll(async () => {
@@ -190,22 +186,8 @@ async function passphraseLifecycle(page: Page) {
 
 // ---- the real server's API, from Node (as tests/integration/core-helpers.ts does) ----
 
-const basicAuth = ({ email, password }: Account) => `Basic ${Buffer.from(`${email}:${password}`, 'utf8').toString('base64')}`;
-
-async function apiSignIn(account: Account): Promise<ApiSession> {
-  const response = await fetch(`${server.url}${API_BASE}/auth`, { method: 'POST', headers: { authorization: basicAuth(account), 'content-type': 'application/json' } });
-  expect(response.status, `sign-in of ${account.email}`).toBe(200);
-  const cookie = response.headers.get('set-cookie')?.split(';')[0];
-  const csrf = response.headers.get(ANTI_CSRF_HEADER);
-  if (!cookie || !csrf) throw new Error(`no session for ${account.email}`);
-  return { cookie, csrf };
-}
-
-async function api(session: ApiSession, method: string, path: string, body?: unknown): Promise<Response> {
-  const headers: Record<string, string> = { cookie: session.cookie, [ANTI_CSRF_HEADER]: session.csrf };
-  if (body !== undefined) headers['content-type'] = 'application/json';
-  return fetch(`${server.url}${API_BASE}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-}
+const apiSignIn = (account: Account) => signInByApi(server, account);
+const api = (session: ApiSession, method: string, path: string, body?: unknown, headers?: Record<string, string>) => apiCall(server, session, method, path, body, headers);
 
 let userCount = 0;
 /** A new user (default roles) created by the administrator through the admin API. */

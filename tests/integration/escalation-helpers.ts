@@ -15,14 +15,23 @@ export interface TestUser {
 
 export async function createUser(
   server: TestServer,
-  options: { username: string; password?: string; language?: Language; emailVerified?: boolean; totpRequired?: boolean; roles?: RoleName[] },
+  options: {
+    username: string;
+    password?: string;
+    language?: Language;
+    emailVerified?: boolean;
+    totpRequired?: boolean;
+    roles?: RoleName[];
+    /** How the password is hashed (default: the server's own Argon2id parameters). */
+    hash?: (password: string) => Promise<string>;
+  },
 ): Promise<TestUser> {
   const password = options.password ?? 'Correct-Horse-7';
   const email = `${options.username}@example.test`;
   const row = await server.app.users.create({
     username: options.username,
     email,
-    passwordHash: await hashPassword(password),
+    passwordHash: await (options.hash ?? hashPassword)(password),
     roles: options.roles ?? ['ROLE_UI_USER', 'ROLE_SENDER', 'ROLE_RECEIVER'],
     language: options.language ?? 'en',
     emailVerified: options.emailVerified ?? true,
