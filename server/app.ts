@@ -28,6 +28,8 @@ import { deliveryRoutes } from './deliveries/routes';
 import { devMailboxRoutes } from './mail/dev-mailbox-routes';
 import { mailSettingsFrom } from './mail/mail-settings';
 import { createMailer, type Mailer } from './mail/mailer';
+import { createSmsGateway, type SmsGateway } from './sms/sms-gateway';
+import { externalRoutes } from './external/routes';
 import { adminRoutes } from './routes/admin-routes';
 import { authRoutes } from './routes/auth-routes';
 import { configRoutes } from './routes/config-routes';
@@ -58,6 +60,8 @@ export interface BuildAppOptions {
   logger?: FastifyServerOptions['logger'];
   /** Replaces the mailer built from the configuration (e.g. a test double is NOT wanted; a real SMTP URL is). */
   mailer?: Mailer;
+  /** Replaces the SMS gateway built from the configuration. */
+  sms?: SmsGateway;
 }
 
 export type KuvertApp = FastifyInstance;
@@ -130,6 +134,7 @@ async function assemble(app: FastifyInstance, options: BuildAppOptions, database
   app.decorate('sessions', sessions);
   app.decorate('settings', createSettingsStore(db));
   app.decorate('mailer', mailer);
+  app.decorate('sms', options.sms ?? createSmsGateway({ mailboxFolder: mailer.mailboxFolder, gatewayUrl: config.smsGatewayUrl }));
   app.decorate('rateLimiter', createRateLimiter(db));
   app.decorate('captchas', createCaptchaStore(db));
   app.decorate('verificationCodes', createVerificationCodes(db));
@@ -177,6 +182,7 @@ async function assemble(app: FastifyInstance, options: BuildAppOptions, database
   await app.register(adminRoutes);
   await app.register(secuPassRoutes);
   await app.register(deliveryRoutes);
+  await app.register(externalRoutes);
   await app.register(wizardRoutes);
   await app.register(legacyRoutes);
   await app.register(webClientRoutes(config.webRoot));

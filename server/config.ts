@@ -37,6 +37,8 @@ const SETTINGS = {
   databaseUrl: { env: 'DATABASE_URL', secret: true },
   /** NB: secret (may hold a password), never logged. */
   smtpUrl: { env: 'SMTP_URL', secret: true },
+  /** NB: secret (may carry an API key), never logged. */
+  smsGatewayUrl: { env: 'KUVERT_SMS_GATEWAY_URL', secret: true },
   clamdAddress: { env: 'CLAMD_ADDRESS', secret: false },
   s3Endpoint: { env: 'S3_ENDPOINT', secret: false },
   s3Bucket: { env: 'S3_BUCKET', secret: false },
@@ -71,6 +73,10 @@ export const ConfigSchema = z
     }),
     smtpUrl: optionalUrl.refine((v) => v === undefined || /^smtps?:\/\//.test(v), {
       message: 'SMTP_URL must be an smtp:// or smtps:// URL',
+    }),
+    /** HTTP(S) endpoint of a real SMS gateway (POST JSON `{to, text}`); unset = SMS go to the local mailbox folder. */
+    smsGatewayUrl: optionalUrl.refine((v) => v === undefined || /^https?:\/\//.test(v), {
+      message: 'KUVERT_SMS_GATEWAY_URL must be an http:// or https:// URL',
     }),
     /** Recorded now, used by the virus scanner later ("host:port" or a socket path). */
     clamdAddress: z.string().min(1).optional(),

@@ -9,6 +9,7 @@ import type { RateLimiter } from '../security/rate-limiter';
 import type { SecuPassRepository } from '../secupass/secupass-repository';
 import type { VerificationCodes } from '../security/verification-codes';
 import type { SessionsStore } from '../sessions/sessions-store';
+import type { SmsGateway } from '../sms/sms-gateway';
 import type { SettingsStore } from '../settings/settings-store';
 import type { BlobStore } from '../storage/blob-store';
 import type { UsersRepository } from '../users/users-repository';
@@ -25,6 +26,8 @@ export interface KuvertServices {
   sessions: SessionsStore;
   settings: SettingsStore;
   mailer: Mailer;
+  /** SMS (local mailbox folder by default, KUVERT_SMS_GATEWAY_URL for a real gateway). */
+  sms: SmsGateway;
   rateLimiter: RateLimiter;
   captchas: CaptchaStore;
   verificationCodes: VerificationCodes;

@@ -22,6 +22,7 @@ import { sql, type Kysely, type Selectable } from 'kysely';
 import { authenticationRequired, badRequest, conflict, HttpError, notFound } from '../core/http-error';
 import type { Database } from '../db/schema';
 import { BlobIntegrityError } from '../storage/blob-store';
+import { externalLinkFor } from '../external/external-service';
 import type { UserRow } from '../users/users-repository';
 import { checkFile, checkMessage, checkNotBanned, parseList, resolveSecurityLevel, resolveValidityDays } from './rules';
 import type { DeliveriesTable, DeliveryFilesTable, DeliveryRecipientsTable } from './tables';
@@ -501,10 +502,9 @@ async function notifyRecipients(
       const user = registered.get(r.email);
       const language = user ? reduceLanguage(user.language) : reduceLanguage(delivery.language);
       const token = tokens.get(r.id);
-      const link =
-        delivery.security_level === SECURITY_LEVELS.LEVEL_1 && token
-          ? `${base}${DELIVERY_WEB_LINKS.download(language, delivery.uuid, r.uuid, token)}`
-          : `${base}${DELIVERY_WEB_LINKS.inbox(delivery.uuid)}`;
+      // Link holders (level 1, unregistered recipients of higher levels) start at the email prompt.
+      const external = await externalLinkFor(app, delivery, r, { registered: Boolean(user), language, downloadToken: token });
+      const link = `${base}${external ?? DELIVERY_WEB_LINKS.inbox(delivery.uuid)}`;
       await app.mailer.send({
         to: r.email,
         template: 'newDelivery',

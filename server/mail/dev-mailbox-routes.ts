@@ -29,11 +29,11 @@ export const devMailboxRoutes: FastifyPluginAsyncZod = async (app) => {
             `<tr><td><time datetime="${escapeHtml(e.date)}">${escapeHtml(e.date.replace('T', ' ').slice(0, 19))}</time></td>` +
             `<td>${escapeHtml(e.to)}</td>` +
             `<td><a href="/dev/mailbox/${encodeURIComponent(e.id)}">${escapeHtml(e.subject)}</a></td>` +
-            `<td><a href="/dev/mailbox/${encodeURIComponent(e.id)}?format=eml">.eml</a></td></tr>`,
+            (e.kind === 'sms' ? '<td>SMS</td></tr>' : `<td><a href="/dev/mailbox/${encodeURIComponent(e.id)}?format=eml">.eml</a></td></tr>`),
         )
         .join('\n');
       const body =
-        `<h1>Development mailbox</h1><p>${entries.length} mail(s) in the local mailbox folder.</p>` +
+        `<h1>Development mailbox</h1><p>${entries.length} mail(s) and SMS in the local mailbox folder.</p>` +
         (entries.length
           ? `<table><thead><tr><th scope="col">Date (UTC)</th><th scope="col">To</th><th scope="col">Subject</th><th scope="col">Raw</th></tr></thead><tbody>${rows}</tbody></table>`
           : '<p>No mail yet.</p>');

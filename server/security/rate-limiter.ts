@@ -18,6 +18,10 @@ export const RATE_LIMIT_BUCKETS = {
   passwordChangeFailure: 'password-change-failure:user',
   /** Time steps of TOTP codes already used, per user (`userId:step`): refuses replays. */
   totpUsedStep: 'totp-used:step',
+  /** Email-prompt tries per share and per IP, SMS sent per share (external recipients). */
+  emailCheckShare: 'email-check:share',
+  emailCheckIp: 'email-check:ip',
+  smsSentShare: 'sms-sent:share',
 } as const;
 export type RateLimitBucket = (typeof RATE_LIMIT_BUCKETS)[keyof typeof RATE_LIMIT_BUCKETS];
 

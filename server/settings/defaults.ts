@@ -1,6 +1,7 @@
 import { CONFIG_KEYS, type ConfigValue } from '@shared/contract/config';
 import { LANGUAGES, MS_PER_DAY } from '@shared/contract/constants';
 import { DELIVERY_SETTING_KEYS } from '@shared/contract/deliveries';
+import { EXTERNAL_SETTING_KEYS } from '@shared/contract/external';
 import { SETTING_KEYS } from '@shared/contract/settings';
 
 /** Default theme colours (SPEC §9). */
@@ -92,6 +93,9 @@ export const PRIVATE_DEFAULTS: Readonly<Record<string, ConfigValue>> = {
   // 0: limited by the blob store's free space only.
   [DELIVERY_SETTING_KEYS.globalQuota]: 0,
   [DELIVERY_SETTING_KEYS.bannedRecipients]: '',
+  [EXTERNAL_SETTING_KEYS.downloadDisclaimerEnabled]: false,
+  ...perLanguage(EXTERNAL_SETTING_KEYS.downloadDisclaimerText, ''),
+  [EXTERNAL_SETTING_KEYS.signupRequiresSms]: false,
 };
 
 /** Integer settings with a closed range. */
