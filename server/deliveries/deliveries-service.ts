@@ -515,6 +515,7 @@ async function notifyRecipients(
           subject: delivery.subject,
           link,
           level: delivery.security_level === SECURITY_LEVELS.LEVEL_1 ? 1 : 2,
+          signup: delivery.security_level !== SECURITY_LEVELS.LEVEL_1 && external !== null,
           fileCount,
           expiresOn,
         },

@@ -56,5 +56,8 @@ describe('mail templates', () => {
     const level2 = renderMail('newDelivery', 'en', { ...SAMPLE.newDelivery, level: 2, expiresOn: null, fileCount: 1 });
     expect(level2.text).toMatch(/Sign in/);
     expect(level2.text).toMatch(/permanently/);
+    const signup = renderMail('newDelivery', 'en', { ...SAMPLE.newDelivery, level: 2, signup: true });
+    expect(signup.text).toMatch(/create a Kuvert account/);
+    expect(signup.text).not.toMatch(/Sign in/);
   });
 });

@@ -17,7 +17,7 @@ export interface MailTemplateData {
    * A delivery arrived (levels 1 and 2). `link`: level 1 the secure link with its token,
    * level 2 the inbox entry (sign-in required). `expiresOn`: UTC date or null (no expiry).
    */
-  newDelivery: { senderName: string; senderEmail: string; subject: string; link: string; level: 1 | 2; fileCount: number; expiresOn: string | null };
+  newDelivery: { senderName: string; senderEmail: string; subject: string; link: string; level: 1 | 2; fileCount: number; expiresOn: string | null; /** Unregistered recipient of a level ≥ 2 delivery: the link leads to the delivery signup. */ signup?: boolean };
   /** To the sender, once per recipient: the first complete download. */
   downloadReceipt: { recipient: string; subject: string; fileName: string; link: string };
 }
@@ -147,7 +147,9 @@ export const MAIL_TEMPLATES: TemplateTable = {
         `${d.senderName} (${d.senderEmail}) hat Ihnen über Kuvert eine sichere Zustellung mit ${d.fileCount === 1 ? 'einer Datei' : `${d.fileCount} Dateien`} gesendet: „${d.subject}“.`,
         d.level === 1
           ? 'Der Link ist persönlich: Wer ihn hat, kann die Zustellung öffnen. Bitte leiten Sie diese Nachricht nicht weiter.'
-          : 'Zum Öffnen melden Sie sich bei Kuvert an.',
+          : d.signup
+            ? 'Zum Öffnen bestätigen Sie über den Link Ihre E-Mail-Adresse und legen ein Kuvert-Konto an.'
+            : 'Zum Öffnen melden Sie sich bei Kuvert an.',
         d.expiresOn ? `Die Zustellung ist bis ${d.expiresOn} (UTC) verfügbar.` : 'Die Zustellung bleibt dauerhaft verfügbar.',
       ],
       action: (d) => ({ label: 'Zustellung öffnen', url: d.link }),
@@ -158,7 +160,9 @@ export const MAIL_TEMPLATES: TemplateTable = {
         `${d.senderName} (${d.senderEmail}) sent you a secure delivery with ${d.fileCount === 1 ? 'one file' : `${d.fileCount} files`} through Kuvert: "${d.subject}".`,
         d.level === 1
           ? 'The link is personal: whoever has it can open the delivery. Please do not forward this message.'
-          : 'Sign in to Kuvert to open it.',
+          : d.signup
+            ? 'To open it, confirm your email address from the link and create a Kuvert account.'
+            : 'Sign in to Kuvert to open it.',
         d.expiresOn ? `The delivery is available until ${d.expiresOn} (UTC).` : 'The delivery stays available permanently.',
       ],
       action: (d) => ({ label: 'Open the delivery', url: d.link }),
@@ -169,7 +173,9 @@ export const MAIL_TEMPLATES: TemplateTable = {
         `${d.senderName} (${d.senderEmail}) vous a envoyé par Kuvert un envoi sécurisé avec ${d.fileCount === 1 ? 'un fichier' : `${d.fileCount} fichiers`} : « ${d.subject} ».`,
         d.level === 1
           ? 'Le lien est personnel : quiconque le possède peut ouvrir l’envoi. Merci de ne pas transférer ce message.'
-          : 'Connectez-vous à Kuvert pour l’ouvrir.',
+          : d.signup
+            ? 'Pour l’ouvrir, confirmez votre adresse e-mail depuis le lien et créez un compte Kuvert.'
+            : 'Connectez-vous à Kuvert pour l’ouvrir.',
         d.expiresOn ? `L’envoi est disponible jusqu’au ${d.expiresOn} (UTC).` : 'L’envoi reste disponible en permanence.',
       ],
       action: (d) => ({ label: 'Ouvrir l’envoi', url: d.link }),

@@ -161,7 +161,10 @@ describe('level 1: secure link', () => {
     const token = tokenFrom(outside);
     expect(tokenFrom(bobMail)).not.toBe(token);
     const link = extractLink(outside, '/secumails/');
-    expect(link.searchParams.get('deliveryUuid')).toBe(draft.deliveryUuid);
+    // Link holders start at the email prompt of their share (tests/integration/external-recipient.test.ts).
+    const detail = await json<DeliveryDetail>(await call(server, alice, 'GET', api(`/deliveries/${draft.deliveryUuid}`)), 200);
+    const share = detail.recipients.find((r) => r.email === 'outside@partner.test')!.shareUuid;
+    expect(link.pathname).toMatch(new RegExp(`^/secumails/(de|en|fr)/email-prompt/${share}$`));
 
     // Anonymous with the token: the delivery and the bytes.
     const view = await json<DeliveryDetail>(await fetch(`${server.url}${api(`/deliveries/${draft.deliveryUuid}?token=${token}`)}`), 200);
