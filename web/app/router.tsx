@@ -21,6 +21,7 @@ const outboxPages = () => import(/* webpackChunkName: "outbox" */ '@web/features
 const downloadPages = () => import(/* webpackChunkName: "download" */ '@web/features/secumails/download-page');
 const download = lazyPage(downloadPages, 'DownloadPage');
 const downloadSuccess = lazyPage(downloadPages, 'DownloadSuccessPage');
+const externalPages = () => import(/* webpackChunkName: "external" */ '@web/features/secumails/external-pages');
 
 const secuPassPage = lazyPage(() => import(/* webpackChunkName: "secupass" */ '@web/features/secupass/set-secupass-page'), 'SetSecuPassPage');
 const secuPassPages = () => import(/* webpackChunkName: "secupass" */ '@web/features/secupass/set-secupass-page');
@@ -97,6 +98,12 @@ const authRoutes: RouteObject[] = [
     lazy: lazyPage(() => import(/* webpackChunkName: "auth-reset-password" */ '@web/features/auth/pages/reset-password-page'), 'ResetPasswordSuccessPage'),
   },
   ...secuPassRoutes(),
+  // Delivery signup of external recipients (SPEC §2), plain and double-authenticated (SMS code).
+  ...['delivery-signup', 'delivery-signup-dar'].map((path) => ({
+    path,
+    handle: handle({ titleKey: 'external:signup.title' }),
+    lazy: lazyPage(externalPages, 'DeliverySignupPage'),
+  })),
   {
     path: 'terms',
     handle: handle({ titleKey: 'auth:terms.title' }),
@@ -125,8 +132,9 @@ const secumailsRoutes: RouteObject[] = [
 
 /**
  * Public download pages (SPEC §2: no sign-in; download with the download.html and index.html
- * aliases, download success with {deliveryUuid}; each with and without the locale). The mails'
- * level-1 links (DELIVERY_WEB_LINKS.download) land here.
+ * aliases, download success with {deliveryUuid}, email prompt with {shareUuid}, download
+ * disclaimer with {deliveryUuid}; each with and without the locale). The mails' links for link
+ * holders (EXTERNAL_WEB_LINKS.emailPrompt) land on the email prompt, which leads to the download.
  */
 const downloadRoutes: RouteObject[] = ['', ':locale/'].flatMap((prefix) => [
   ...['download', 'download.html', 'index.html'].map((page) => ({
@@ -135,6 +143,13 @@ const downloadRoutes: RouteObject[] = ['', ':locale/'].flatMap((prefix) => [
     lazy: download,
   })),
   { path: `${prefix}download-success/:deliveryUuid`, handle: handle({ layout: 'auth', titleKey: 'deliveries:download.successTitle' }), lazy: downloadSuccess },
+  // The external recipient's first screens: the mail's link lands on the email prompt.
+  { path: `${prefix}email-prompt/:shareUuid`, handle: handle({ layout: 'auth', titleKey: 'external:emailPrompt.title' }), lazy: lazyPage(externalPages, 'EmailPromptPage') },
+  {
+    path: `${prefix}download-disclaimer/:deliveryUuid`,
+    handle: handle({ layout: 'auth', titleKey: 'external:disclaimer.title' }),
+    lazy: lazyPage(externalPages, 'DownloadDisclaimerPage'),
+  },
 ]);
 
 const adminPlaceholders = ['system', 'license', 'theme', 'secure-mails', 'trust-networks', 'secure-rooms', 'trash-bin'] as const;

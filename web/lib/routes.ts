@@ -26,6 +26,8 @@ export const ROUTES = {
   resetPassword: `${AUTH_BASE}/reset-password`,
   resetPasswordSuccess: `${AUTH_BASE}/reset-password-success`,
   terms: `${AUTH_BASE}/terms`,
+  deliverySignup: `${AUTH_BASE}/delivery-signup`,
+  deliverySignupDar: `${AUTH_BASE}/delivery-signup-dar`,
   setSecuPass: `${AUTH_BASE}/set-secupass`,
   setSecuPassSuccess: `${AUTH_BASE}/set-secupass-success`,
   createSecuPass: `${AUTH_BASE}/create-secupass`,
