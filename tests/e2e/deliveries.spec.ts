@@ -9,10 +9,10 @@ import { readFile } from 'node:fs/promises';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Download, type Page } from '@playwright/test';
 import { SECURITY_LEVELS } from '@shared/contract/constants';
-import { CONTENT_SHA256_HEADER, DELIVERY_PATHS, type DeliveryDetail, type DeliveryUploadFile } from '@shared/contract/deliveries';
+import type { DeliveryDetail } from '@shared/contract/deliveries';
 import { addressedTo, extractLink, waitForMailboxMail } from '../support/mailbox';
 import { startTestServer, type TestServer } from '../support/server';
-import { apiCall, apiSignIn as signInByApi, type ApiSession } from './fixtures';
+import { apiCall, apiSendDelivery, apiSignIn as signInByApi, type ApiSession } from './fixtures';
 
 /** Small parts so a few KiB make several (the config minimum). */
 const PART_SIZE = 1024;
@@ -51,35 +51,9 @@ test.afterAll(async () => {
 const apiSignIn = (account: Account) => signInByApi(server, account);
 const api = (session: ApiSession, method: string, path: string, body?: unknown, headers?: Record<string, string>) => apiCall(server, session, method, path, body, headers);
 
-async function json<T>(response: Response, status: number): Promise<T> {
-  const text = await response.text();
-  expect(response.status, text).toBe(status);
-  return JSON.parse(text) as T;
-}
-
-/** Creates, uploads (part by part, with hashes), commits and sends one delivery as `sender`. */
-async function sendDelivery(
-  sender: Account,
-  { to, subject, level, files }: { to: string; subject: string; level: number; files: { name: string; bytes: Uint8Array }[] },
-): Promise<DeliveryDetail> {
-  const session = await apiSignIn(sender);
-  const draft = await json<DeliveryDetail>(
-    await api(session, 'POST', DELIVERY_PATHS.create, { recipients: [to], subject, body: `Body of ${subject}`, securityLevel: level, language: 'en' }),
-    201,
-  );
-  for (const { name, bytes } of files) {
-    const file = await json<DeliveryUploadFile>(await api(session, 'POST', DELIVERY_PATHS.files(draft.deliveryUuid), { name, size: bytes.length, mimeType: 'application/octet-stream' }), 201);
-    for (let i = 0; i < file.partCount; i++) {
-      const part = bytes.subarray(i * file.partSize, (i + 1) * file.partSize);
-      const response = await api(session, 'PUT', DELIVERY_PATHS.part(draft.deliveryUuid, file.fileId, i), new Blob([Uint8Array.from(part)]), {
-        'content-type': 'application/octet-stream',
-        [CONTENT_SHA256_HEADER]: sha256(part),
-      });
-      expect(response.status, await response.clone().text()).toBe(200);
-    }
-    await json(await api(session, 'POST', DELIVERY_PATHS.commit(draft.deliveryUuid, file.fileId)), 200);
-  }
-  return json<DeliveryDetail>(await api(session, 'POST', DELIVERY_PATHS.send(draft.deliveryUuid)), 200);
+/** Creates, uploads, commits and sends one delivery as `sender` (fixtures' apiSendDelivery). */
+async function sendDelivery(sender: Account, options: { to: string; subject: string; level: number; files: { name: string; bytes: Uint8Array }[] }): Promise<DeliveryDetail> {
+  return apiSendDelivery(server, await apiSignIn(sender), options);
 }
 
 // ---- the browser ----
@@ -173,14 +147,17 @@ test('an external level-1 recipient downloads anonymously from the mailed link',
   const sent = await sendDelivery(alice, { to: external, subject: 'Contract draft', level: SECURITY_LEVELS.LEVEL_1, files: [{ name: 'contract.bin', bytes }] });
   const mail = await waitForMailboxMail(server.mailboxDir, addressedTo(external));
   const link = extractLink(mail, '/secumails/');
-  expect(link.pathname).toBe('/secumails/en/download');
-  expect(link.searchParams.get('deliveryUuid')).toBe(sent.deliveryUuid);
+  // Link holders start at the email prompt of their share (tests/e2e/external-recipient.spec.ts).
+  const share = sent.recipients.find((r) => r.email === external)!.shareUuid;
+  expect(link.pathname).toBe(`/secumails/en/email-prompt/${share}`);
   expect(link.hash).toMatch(/^#token=/);
 
   // The fragment never goes to the server: record every request URL.
   const urls: string[] = [];
   page.on('request', (request) => urls.push(request.url()));
   await page.goto(link.toString());
+  await page.getByLabel('Email address').fill(external);
+  await page.getByRole('button', { name: 'Continue' }).click();
   await expect(page.getByRole('heading', { name: 'Contract draft' })).toBeVisible();
   await expect(page.getByRole('complementary')).toContainText('Security level 1: secure link');
   await expectNoSeriousAxeViolations(page);

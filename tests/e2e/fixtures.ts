@@ -10,6 +10,9 @@ import argon2 from 'argon2';
 import type { Language } from '@shared/contract/constants';
 import { ANTI_CSRF_HEADER } from '@shared/contract/auth';
 import { API_BASE } from '@shared/contract/constants';
+import { createHash } from 'node:crypto';
+import { CONTENT_SHA256_HEADER, DELIVERY_PATHS, type DeliveryDetail, type DeliveryUploadFile } from '@shared/contract/deliveries';
+import { EXTERNAL_PATHS } from '@shared/contract/external';
 import { api, basic, captchaAnswer, createUser as createUserInRepository, login, type TestUser } from '@tests/integration/escalation-helpers';
 import { startTestServer, type TestServer } from '@tests/support/server';
 
@@ -23,6 +26,7 @@ export const en = {
   settings: locale<typeof import('@locales/en/settings.json')>('en', 'settings'),
   common: locale<typeof import('@locales/en/common.json')>('en', 'common'),
   deliveries: locale<typeof import('@locales/en/deliveries.json')>('en', 'deliveries'),
+  external: locale<typeof import('@locales/en/external.json')>('en', 'external'),
 };
 export { locale };
 
@@ -158,4 +162,41 @@ export async function apiCall(
   if (body !== undefined && !(body instanceof Blob)) all['content-type'] = 'application/json';
   const payload = body === undefined ? undefined : body instanceof Blob ? body : JSON.stringify(body);
   return fetch(`${server.url}${API_BASE}${path}`, { method, headers: all, body: payload });
+}
+
+async function apiJson<T>(response: Response, status: number): Promise<T> {
+  const text = await response.text();
+  expect(response.status, text).toBe(status);
+  return JSON.parse(text) as T;
+}
+
+/**
+ * Creates, uploads (part by part, with hashes), commits and sends one delivery through the real
+ * API; `phoneNumbers` (recipient → number) are set before sending, as the send page's dialog does.
+ */
+export async function apiSendDelivery(
+  server: TestServer,
+  session: ApiSession,
+  options: { to: string; subject: string; level: number; files: { name: string; bytes: Uint8Array }[]; phoneNumbers?: Record<string, string> },
+): Promise<DeliveryDetail> {
+  const { to, subject, level, files } = options;
+  const call = (method: string, path: string, body?: unknown, headers?: Record<string, string>) => apiCall(server, session, method, path, body, headers);
+  const draft = await apiJson<DeliveryDetail>(await call('POST', DELIVERY_PATHS.create, { recipients: [to], subject, body: `Body of ${subject}`, securityLevel: level, language: 'en' }), 201);
+  for (const { name, bytes } of files) {
+    const file = await apiJson<DeliveryUploadFile>(await call('POST', DELIVERY_PATHS.files(draft.deliveryUuid), { name, size: bytes.length, mimeType: 'application/octet-stream' }), 201);
+    for (let i = 0; i < file.partCount; i++) {
+      const part = bytes.subarray(i * file.partSize, (i + 1) * file.partSize);
+      const response = await call('PUT', DELIVERY_PATHS.part(draft.deliveryUuid, file.fileId, i), new Blob([Uint8Array.from(part)]), {
+        'content-type': 'application/octet-stream',
+        [CONTENT_SHA256_HEADER]: createHash('sha256').update(part).digest('hex'),
+      });
+      expect(response.status, await response.clone().text()).toBe(200);
+    }
+    await apiJson(await call('POST', DELIVERY_PATHS.commit(draft.deliveryUuid, file.fileId)), 200);
+  }
+  if (options.phoneNumbers) {
+    const phoneNumbers = Object.entries(options.phoneNumbers).map(([email, phoneNumber]) => ({ email, phoneNumber }));
+    await apiJson(await call('PUT', EXTERNAL_PATHS.phoneNumbers(draft.deliveryUuid), { phoneNumbers }), 200);
+  }
+  return apiJson<DeliveryDetail>(await call('POST', DELIVERY_PATHS.send(draft.deliveryUuid)), 200);
 }

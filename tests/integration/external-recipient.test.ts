@@ -1,8 +1,6 @@
-import { readFile, readdir } from 'node:fs/promises';
-import { join } from 'node:path';
 import { DELIVERY_PATHS } from '@shared/contract/deliveries';
 import { EXTERNAL_PATHS, EXTERNAL_SETTING_KEYS, SMS_MAX_ATTEMPTS, type EmailCheckResponse } from '@shared/contract/external';
-import { addressedTo, extractLink, waitForMailboxMail } from '@tests/support/mailbox';
+import { addressedTo, extractLink, extractSmsCode, readMailboxSms, waitForMailboxMail } from '@tests/support/mailbox';
 import { startTestServer, type TestServer } from '@tests/support/server';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { call, createUserAsAdmin, expectBackendError, forgetFailures, postAuth, signIn, signInAdmin, updateSettings, type Session } from './core-helpers';
@@ -61,16 +59,8 @@ async function sendTo(to: string, securityLevel: 0 | 10, phone?: string): Promis
 const post = (path: string, body: unknown) => call(server, null, 'POST', api(path), body);
 const emailCheck = (s: Pick<Sent, 'shareUuid' | 'token'>, email: string) => post(EXTERNAL_PATHS.emailCheck(s.shareUuid), { email, token: s.token });
 
-async function smsFiles(): Promise<Array<{ to: string; text: string }>> {
-  const names = (await readdir(server.mailboxDir)).filter((n) => n.endsWith('.sms')).sort();
-  return Promise.all(
-    names.map(async (n) => {
-      const entry = JSON.parse(await readFile(join(server.mailboxDir, n.replace(/\.sms$/, '.json')), 'utf8')) as { to: string };
-      return { to: entry.to, text: await readFile(join(server.mailboxDir, n), 'utf8') };
-    }),
-  );
-}
-const codeOf = (text: string) => /(\d{6})/.exec(text)![1]!;
+const smsFiles = () => readMailboxSms(server.mailboxDir);
+const codeOf = (text: string) => extractSmsCode({ id: '', to: '', text });
 
 describe('email prompt', () => {
   it('level 1: the right address (any case) leads to the download; a wrong one is refused clearly', async () => {

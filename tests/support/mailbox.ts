@@ -75,3 +75,46 @@ export function extractLink(mail: MailboxMail, path: string): URL {
   if (!match) throw new Error(`No link to ${path} in mail "${mail.subject}"`);
   return new URL(match[0]);
 }
+
+/** One SMS of the default SMS gateway: `<id>.sms` (the text) beside `<id>.json` (`to`). */
+export interface MailboxSms {
+  id: string;
+  to: string;
+  text: string;
+}
+
+/** Every SMS in the mailbox folder, oldest first. */
+export async function readMailboxSms(folder: string): Promise<MailboxSms[]> {
+  let names: string[];
+  try {
+    names = await readdir(folder);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
+  }
+  const ids = names.filter((n) => n.endsWith('.sms')).map((n) => n.slice(0, -4)).sort();
+  return Promise.all(
+    ids.map(async (id) => {
+      const entry = JSON.parse(await readFile(join(folder, `${id}.json`), 'utf8')) as { to: string };
+      return { id, to: entry.to, text: await readFile(join(folder, `${id}.sms`), 'utf8') };
+    }),
+  );
+}
+
+/** Polls until an SMS to `to` arrives that is not among `seen` ids; returns it. */
+export async function waitForSms(folder: string, to: string, { seen = new Set<string>(), timeoutMs = 10_000 } = {}): Promise<MailboxSms> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const found = (await readMailboxSms(folder)).find((sms) => sms.to === to && !seen.has(sms.id));
+    if (found) return found;
+    if (Date.now() >= deadline) throw new Error(`No SMS to ${to} in ${folder} within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** The 6-digit code of a signup SMS. */
+export function extractSmsCode(sms: MailboxSms): string {
+  const match = /\b(\d{6})\b/.exec(sms.text);
+  if (!match?.[1]) throw new Error('No code in the SMS');
+  return match[1];
+}
