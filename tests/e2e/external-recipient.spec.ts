@@ -124,11 +124,11 @@ test('level 2 with a phone number: signup with the SMS code from the mailbox fol
   // The password policy is checked before anything is sent.
   const seenSms = new Set((await readMailboxSms(server.mailboxDir)).map((s) => s.id));
   await page.getByLabel(t.signup.firstName).fill('Vera');
-  await page.getByLabel(en.common.password.new).fill('short');
+  await page.getByRole('textbox', { name: en.common.password.new, exact: true }).fill('short');
   await page.getByLabel(en.common.password.confirm).fill('short');
   await page.getByRole('button', { name: t.signup.sendCode }).click();
   await expect(page.getByText(en.common.validation.passwordPolicy)).toBeVisible();
-  await page.getByLabel(en.common.password.new).fill('Outside-Passw0rd-1');
+  await page.getByRole('textbox', { name: en.common.password.new, exact: true }).fill('Outside-Passw0rd-1');
   await page.getByLabel(en.common.password.confirm).fill('Outside-Passw0rd-1');
   await page.getByRole('button', { name: t.signup.sendCode }).click();
 
