@@ -1,6 +1,7 @@
 import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { simpleParser, type ParsedMail } from 'mailparser';
+import { listMailboxMessages } from '../../server/mail/mailbox-folder';
 
 /**
  * Reads the server's local mailbox folder (`$KUVERT_DATA_DIR/mailbox`, one `.eml` per
@@ -83,22 +84,13 @@ export interface MailboxSms {
   text: string;
 }
 
-/** Every SMS in the mailbox folder, oldest first. */
+/** Every SMS in the mailbox folder, oldest first (the server's own listing, SMS only). */
 export async function readMailboxSms(folder: string): Promise<MailboxSms[]> {
-  let names: string[];
-  try {
-    names = await readdir(folder);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw error;
-  }
-  const ids = names.filter((n) => n.endsWith('.sms')).map((n) => n.slice(0, -4)).sort();
-  return Promise.all(
-    ids.map(async (id) => {
-      const entry = JSON.parse(await readFile(join(folder, `${id}.json`), 'utf8')) as { to: string };
-      return { id, to: entry.to, text: await readFile(join(folder, `${id}.sms`), 'utf8') };
-    }),
-  );
+  const entries = await listMailboxMessages(folder);
+  return entries
+    .filter((e) => e.kind === 'sms')
+    .reverse()
+    .map(({ id, to, text }) => ({ id, to, text }));
 }
 
 /** Polls until an SMS to `to` arrives that is not among `seen` ids; returns it. */
