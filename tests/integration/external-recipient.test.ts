@@ -1,6 +1,6 @@
 import { DELIVERY_PATHS } from '@shared/contract/deliveries';
 import { EXTERNAL_PATHS, EXTERNAL_SETTING_KEYS, SMS_MAX_ATTEMPTS, type EmailCheckResponse } from '@shared/contract/external';
-import { addressedTo, extractLink, extractSmsCode, readMailboxSms, waitForMailboxMail } from '@tests/support/mailbox';
+import { addressedTo, extractLink, extractSmsCode, readMailbox, readMailboxSms, waitForMailboxMail } from '@tests/support/mailbox';
 import { startTestServer, type TestServer } from '@tests/support/server';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { call, createUserAsAdmin, expectBackendError, forgetFailures, postAuth, signIn, signInAdmin, updateSettings, type Session } from './core-helpers';
@@ -269,5 +269,27 @@ describe('phone numbers and refusals', () => {
     }
     // Without an account, the level-2 delivery itself stays closed to the link holder.
     await expectBackendError(await fetch(`${server.url}${api(DELIVERY_PATHS.one(mine.deliveryUuid))}?token=${encodeURIComponent(mine.token)}`), 401);
+  });
+
+  it('a resent notification replaces the signup link: the old token stops working, the new one works', async () => {
+    const to = uniqueAddress('rita');
+    const first = await sendTo(to, 10);
+    const resent = await call(server, alice, 'POST', api(DELIVERY_PATHS.resend(first.deliveryUuid)), { shareUuid: first.shareUuid });
+    expect(resent.status, await resent.clone().text()).toBe(200);
+    const mails = (await readMailbox(server.mailboxDir)).filter((m) => addressedTo(to)(m) && m.text.includes('/email-prompt/'));
+    expect(mails).toHaveLength(2);
+    const token = new URLSearchParams(extractLink(mails[1]!, '/secumails/').hash.slice(1)).get('token')!;
+    expect(token).not.toBe(first.token);
+    await expectBackendError(await emailCheck(first, to), 404);
+    expect((await emailCheck({ ...first, token }, to)).status).toBe(200);
+  });
+
+  it('publishes the external calls in the OpenAPI document', async () => {
+    const doc = (await (await fetch(`${server.url}/api/2/openapi.json`)).json()) as { paths: Record<string, Record<string, unknown>> };
+    const paths = Object.keys(doc.paths);
+    for (const route of [EXTERNAL_PATHS.emailCheckRoute, EXTERNAL_PATHS.smsCodeRoute, EXTERNAL_PATHS.signupRoute, EXTERNAL_PATHS.phoneNumbersRoute]) {
+      const openApiPath = `/api/2${route.replace(/:([A-Za-z]+)/g, '{$1}')}`;
+      expect(paths, openApiPath).toContain(openApiPath);
+    }
   });
 });
