@@ -34,6 +34,13 @@ describe('configuration', () => {
     expect(described.adminEmail).toBe('a@b.test');
   });
 
+  it('takes an http(s) SMS gateway URL, keeps it secret and refuses other schemes', () => {
+    const config = loadConfig({ KUVERT_SMS_GATEWAY_URL: 'https://kuvert:api-key-123@sms.example/send' });
+    expect(config.smsGatewayUrl).toBe('https://kuvert:api-key-123@sms.example/send');
+    expect(JSON.stringify(describeConfig(config))).not.toMatch(/api-key-123/);
+    expect(() => loadConfig({ KUVERT_SMS_GATEWAY_URL: 'ftp://sms.example' })).toThrow(/KUVERT_SMS_GATEWAY_URL/);
+  });
+
   it('marks cookies Secure except for plain http on this machine', () => {
     expect(cookiesNeedSecure('http://127.0.0.1:8080')).toBe(false);
     expect(cookiesNeedSecure('http://localhost:3000')).toBe(false);
