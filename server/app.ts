@@ -139,8 +139,8 @@ async function assemble(app: FastifyInstance, options: BuildAppOptions, database
   app.decorate('auditLog', createAuditLog(db));
   app.decorate('blobs', createLocalBlobStore(join(config.dataDir, 'blobs')));
   // The database job queue; the runner starts once every route (and job kind) is in place.
-  let jobRunner: JobRunner | undefined;
-  app.decorate('jobs', { kick: () => jobRunner?.kick() });
+  const jobs: { runner?: JobRunner } = {};
+  app.decorate('jobs', { kick: () => jobs.runner?.kick() });
 
   const purge = setInterval(() => {
     sessions.purgeExpired().catch((err: unknown) => app.log.warn({ err }, 'session purge failed'));
@@ -148,7 +148,7 @@ async function assemble(app: FastifyInstance, options: BuildAppOptions, database
   purge.unref();
   app.addHook('onClose', async () => {
     // Before the database closes: a running job is handed back for the next server.
-    await jobRunner?.stop();
+    await jobs.runner?.stop();
     clearInterval(purge);
     if (!options.mailer) await mailer.close();
     await database.close();
@@ -188,7 +188,7 @@ async function assemble(app: FastifyInstance, options: BuildAppOptions, database
   await app.register(legacyRoutes);
   await app.register(webClientRoutes(config.webRoot));
 
-  jobRunner = startJobRunner(db, { ...virusScanJobs(app) }, { pollIntervalMs: config.jobPollIntervalMs, log: app.log });
+  jobs.runner = startJobRunner(db, { ...virusScanJobs(app) }, { pollIntervalMs: config.jobPollIntervalMs, log: app.log });
 
   app.setNotFoundHandler(async (request, reply) => {
     if (await sendSpaFallback(app, request, reply)) return reply;
