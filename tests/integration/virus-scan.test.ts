@@ -9,6 +9,7 @@ import { clamdUnavailable, EICAR, EICAR_SIGNATURE, startTestClamd, type TestClam
 import { addressedTo, extractLink, readMailbox, waitForMailboxMail, type MailboxMail } from '@tests/support/mailbox';
 import { startTestServer, type TestServer } from '@tests/support/server';
 import type { KuvertConfigInput } from '@server/config';
+import { openDatabase } from '@server/db/database';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createUserAsAdmin, expectBackendError, signIn, signInAdmin, type Session } from './core-helpers';
 
@@ -281,6 +282,45 @@ describe.skipIf(skipReason !== null)('virus scan with a real clamd', () => {
       await first?.close();
       await second?.close();
       await clamd.start();
+    }
+  });
+
+  it('a server stopped while its scan runs hands the job back; the next server finishes it', async () => {
+    clamd.freeze(); // accepts the connection, never answers: the scan hangs until the server stops
+    const config = { ...SCAN_CONFIG, clamdAddress: clamd.socket, clamdTimeoutMs: 20_000 };
+    let first: TestServer | null = await startTestServer({ config });
+    let second: TestServer | null = null;
+    try {
+      const firstActors = await setUp(first);
+      const subject = 'Scan handed back';
+      const { deliveryUuid } = await sendWithFile(first, firstActors.alice, { subject, level: 10, name: 'f.pdf', bytes: randomBytes(3000) });
+      const deadline = Date.now() + 10_000;
+      while ((await first.app.db.selectFrom('jobs').select('state').executeTakeFirst())?.state !== 'running') {
+        if (Date.now() > deadline) throw new Error('the scan did not start');
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      const reuse = { dataDir: first.dataDir, databaseSchema: first.databaseSchema };
+      await first.close({ keepData: true });
+      first = null;
+      // Handed back unharmed: pending, the interrupted attempt not counted, nobody holding it
+      // (read straight from the database: a server would claim it at once).
+      const database = await openDatabase({ databaseUrl: process.env.KUVERT_TEST_DATABASE_URL || undefined, dataDir: reuse.dataDir, databaseSchema: reuse.databaseSchema, poolSize: 1 });
+      try {
+        const job = await database.db.selectFrom('jobs').selectAll().executeTakeFirstOrThrow();
+        expect(job).toMatchObject({ state: 'pending', attempts: 0, locked_by: null });
+      } finally {
+        await database.close();
+      }
+
+      clamd.thaw();
+      second = await startTestServer({ config, reuse });
+      const alice = await signIn(second, 'alice@example.test', 'Good-Passw0rd');
+      expect((await reviewOutcome(second, alice, deliveryUuid)).reviewState).toBe('clean');
+      await waitForMailboxMail(second.mailboxDir, (m) => addressedTo('bob@example.test')(m) && m.subject.includes(subject));
+    } finally {
+      clamd.thaw();
+      await first?.close();
+      await second?.close();
     }
   });
 });
