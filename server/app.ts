@@ -25,6 +25,8 @@ import { migrateToLatest } from './db/migrate';
 import { authEscalationRoutes } from './auth-escalation/routes';
 import { oidcSsoRoutes } from './auth/oidc-sso';
 import { deliveryRoutes } from './deliveries/routes';
+import { virusScanJobs } from './deliveries/virus-scan';
+import { startJobRunner, type JobRunner } from './jobs/job-queue';
 import { devMailboxRoutes } from './mail/dev-mailbox-routes';
 import { mailSettingsFrom } from './mail/mail-settings';
 import { createMailer, type Mailer } from './mail/mailer';
@@ -141,12 +143,17 @@ async function assemble(app: FastifyInstance, options: BuildAppOptions, database
   app.decorate('secupass', createSecuPassRepository(db));
   app.decorate('auditLog', createAuditLog(db));
   app.decorate('blobs', createLocalBlobStore(join(config.dataDir, 'blobs')));
+  // The database job queue; the runner starts once every route (and job kind) is in place.
+  const jobs: { runner?: JobRunner } = {};
+  app.decorate('jobs', { kick: () => jobs.runner?.kick() });
 
   const purge = setInterval(() => {
     sessions.purgeExpired().catch((err: unknown) => app.log.warn({ err }, 'session purge failed'));
   }, SESSION_PURGE_INTERVAL_MS);
   purge.unref();
   app.addHook('onClose', async () => {
+    // Before the database closes: a running job is handed back for the next server.
+    await jobs.runner?.stop();
     clearInterval(purge);
     if (!options.mailer) await mailer.close();
     await database.close();
@@ -186,6 +193,8 @@ async function assemble(app: FastifyInstance, options: BuildAppOptions, database
   await app.register(wizardRoutes);
   await app.register(legacyRoutes);
   await app.register(webClientRoutes(config.webRoot));
+
+  jobs.runner = startJobRunner(db, { ...virusScanJobs(app) }, { pollIntervalMs: config.jobPollIntervalMs, log: app.log });
 
   app.setNotFoundHandler(async (request, reply) => {
     if (await sendSpaFallback(app, request, reply)) return reply;

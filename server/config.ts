@@ -39,7 +39,12 @@ const SETTINGS = {
   smtpUrl: { env: 'SMTP_URL', secret: true },
   /** NB: secret (may carry an API key), never logged. */
   smsGatewayUrl: { env: 'KUVERT_SMS_GATEWAY_URL', secret: true },
-  clamdAddress: { env: 'CLAMD_ADDRESS', secret: false },
+  /** KUVERT_CLAMD (the brief's name); CLAMD_ADDRESS (DESIGN §7a) is read as an alias, see loadConfig. */
+  clamdAddress: { env: 'KUVERT_CLAMD', secret: false },
+  clamdTimeoutMs: { env: 'KUVERT_CLAMD_TIMEOUT', secret: false },
+  scanAttempts: { env: 'KUVERT_SCAN_ATTEMPTS', secret: false },
+  scanRetryDelayMs: { env: 'KUVERT_SCAN_RETRY_DELAY', secret: false },
+  jobPollIntervalMs: { env: 'KUVERT_JOB_POLL_INTERVAL', secret: false },
   s3Endpoint: { env: 'S3_ENDPOINT', secret: false },
   s3Bucket: { env: 'S3_BUCKET', secret: false },
   s3Region: { env: 'S3_REGION', secret: false },
@@ -78,8 +83,26 @@ export const ConfigSchema = z
     smsGatewayUrl: optionalUrl.refine((v) => v === undefined || /^https?:\/\//.test(v), {
       message: 'KUVERT_SMS_GATEWAY_URL must be an http:// or https:// URL',
     }),
-    /** Recorded now, used by the virus scanner later ("host:port" or a socket path). */
-    clamdAddress: z.string().min(1).optional(),
+    /**
+     * clamd for the virus scan (DESIGN §4): `tcp://host:port` or a unix socket path. Unset:
+     * no scanning (attachments "not scanned", downloadable at once).
+     */
+    clamdAddress: z
+      .string()
+      .trim()
+      .min(1)
+      .optional()
+      .refine((v) => v === undefined || /^tcp:\/\/[^/:]+:\d{1,5}\/?$/.test(v) || (!v.includes('://') && v.startsWith('/')), {
+        message: 'KUVERT_CLAMD must be tcp://host:port or an absolute unix socket path',
+      }),
+    /** One scan (connect, stream, answer) may take this long before it counts as failed (ms). */
+    clamdTimeoutMs: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
+    /** Scan attempts before a delivery is blocked as "scan failed" (scanner down or timing out). */
+    scanAttempts: z.coerce.number().int().min(1).max(20).default(5),
+    /** First retry after this (ms), doubling each time: 30 s, 1, 2, 4 min by default (~7.5 min for clamd to come back). */
+    scanRetryDelayMs: z.coerce.number().int().min(10).max(3_600_000).default(30_000),
+    /** How often each server looks for due jobs in the database queue (ms); new jobs of its own start at once. */
+    jobPollIntervalMs: z.coerce.number().int().min(50).max(600_000).default(5_000),
     /** Recorded now, used by the S3 blob store later. */
     s3Endpoint: optionalUrl,
     s3Bucket: z.string().min(1).optional(),
@@ -134,6 +157,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     const value = env[name];
     if (value !== undefined && value !== '') raw[key] = value;
   }
+  // DESIGN §7a names CLAMD_ADDRESS; KUVERT_CLAMD wins when both are set.
+  if (raw.clamdAddress === undefined && env.CLAMD_ADDRESS) raw.clamdAddress = env.CLAMD_ADDRESS;
   return parseConfig({ ...raw, ...overrides });
 }
 

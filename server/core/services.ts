@@ -35,6 +35,8 @@ export interface KuvertServices {
   auditLog: AuditLog;
   /** File bytes (local folder `<dataDir>/blobs` by default). */
   blobs: BlobStore;
+  /** The database job queue (`jobs/job-queue.ts`): `kick()` after enqueueing so this server starts at once. */
+  jobs: { kick(): void };
 }
 
 declare module 'fastify' {

@@ -24,6 +24,7 @@ import type { Database } from '../db/schema';
 import { BlobIntegrityError } from '../storage/blob-store';
 import { externalLinkFor } from '../external/external-service';
 import type { UserRow } from '../users/users-repository';
+import { queueDeliveryScan, refuseUnlessScanned, reviewAllowsAccess, scanApplies } from './review';
 import { checkFile, checkMessage, checkNotBanned, parseList, resolveSecurityLevel, resolveValidityDays } from './rules';
 import type { DeliveriesTable, DeliveryFilesTable, DeliveryRecipientsTable } from './tables';
 
@@ -32,9 +33,9 @@ export const EXPIRING_SOON_MS = 3 * 86_400_000;
 /** Link tokens: 32 random bytes (256 bits, DESIGN §2 asks ≥ 128), base64url. */
 const TOKEN_BYTES = 32;
 
-type DeliveryRow = Selectable<DeliveriesTable>;
-type RecipientRow = Selectable<DeliveryRecipientsTable>;
-type FileRow = Selectable<DeliveryFilesTable>;
+export type DeliveryRow = Selectable<DeliveriesTable>;
+export type RecipientRow = Selectable<DeliveryRecipientsTable>;
+export type FileRow = Selectable<DeliveryFilesTable>;
 
 export type Viewer =
   | { kind: 'sender'; delivery: DeliveryRow }
@@ -46,7 +47,7 @@ const newToken = () => randomBytes(TOKEN_BYTES).toString('base64url');
 const partKey = (deliveryUuid: string, fileUuid: string, index: number) => `deliveries/${deliveryUuid}/${fileUuid}/${index}`;
 const deliveryPrefix = (deliveryUuid: string) => `deliveries/${deliveryUuid}`;
 const isUuid = (value: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value);
-const displayName = (u: Pick<UserRow, 'first_name' | 'last_name' | 'email'>) => `${u.first_name} ${u.last_name}`.trim() || u.email;
+export const displayName = (u: Pick<UserRow, 'first_name' | 'last_name' | 'email'>) => `${u.first_name} ${u.last_name}`.trim() || u.email;
 /** LIKE pattern for a case-insensitive "contains", wildcards in the needle escaped. */
 const containsPattern = (q: string) => `%${q.trim().toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
@@ -56,7 +57,7 @@ export function timeStateOf(delivery: Pick<DeliveryRow, 'expires_at'>, now = Dat
   return delivery.expires_at - now <= EXPIRING_SOON_MS ? 'expiringSoon' : 'valid';
 }
 
-async function activity(
+export async function activity(
   db: Kysely<Database>,
   deliveryId: number,
   kind: ActivityEntry['kind'],
@@ -132,6 +133,7 @@ const toWireFile = (f: FileRow): DeliveryFile => ({
   mimeType: f.mime_type,
   status: f.status as DeliveryFile['status'],
   encrypted: f.encrypted === 1,
+  scanState: f.scan_state as DeliveryFile['scanState'],
 });
 const toUploadFile = (f: FileRow): DeliveryUploadFile => ({ ...toWireFile(f), partSize: f.part_size, partCount: f.part_count });
 
@@ -463,15 +465,25 @@ export async function sendDelivery(app: FastifyInstance, sender: UserRow, delive
 
   const now = Date.now();
   const tokens = new Map<number, string>();
+  // With a scanner, level 1/2 attachments wait for a clean scan: no links, no mails until then (virus-scan.ts).
+  const scan = files.length > 0 && scanApplies(app, delivery);
   await app.db.transaction().execute(async (trx) => {
     const updated = await trx
       .updateTable('deliveries')
-      .set({ status: 'sent', sent_at: now, validity_days: validityDays, expires_at: validityDays === null ? null : now + validityDays * 86_400_000 })
+      .set({
+        status: 'sent',
+        sent_at: now,
+        validity_days: validityDays,
+        expires_at: validityDays === null ? null : now + validityDays * 86_400_000,
+        ...(scan ? { review_state: 'inProgress' } : {}),
+      })
       .where('id', '=', delivery.id)
       .where('status', '=', 'draft')
       .executeTakeFirst();
     if (Number(updated.numUpdatedRows) !== 1) throw conflict('The delivery was sent already');
-    if (delivery.security_level === SECURITY_LEVELS.LEVEL_1) {
+    if (scan) {
+      await queueDeliveryScan(trx, delivery.id);
+    } else if (delivery.security_level === SECURITY_LEVELS.LEVEL_1) {
       for (const r of recipients) {
         const token = newToken();
         tokens.set(r.id, token);
@@ -481,7 +493,8 @@ export async function sendDelivery(app: FastifyInstance, sender: UserRow, delive
     await activity(trx, delivery.id, 'sent', { actor: sender.email });
   });
   const sent = (await findDelivery(app.db, delivery.uuid))!;
-  await notifyRecipients(app, sender, sent, recipients, tokens, files.length, log);
+  if (scan) app.jobs.kick();
+  else await notifyRecipients(app, sender, sent, recipients, tokens, files.length, log);
   return sent;
 }
 
@@ -545,11 +558,19 @@ export async function resendNotification(app: FastifyInstance, sender: UserRow, 
   if (!delivery || delivery.sender_id !== sender.id || delivery.status === 'deleted') throw notFound('Delivery not found');
   if (delivery.status !== 'sent') throw conflict('Only a sent delivery can be notified again');
   if (timeStateOf(delivery) === 'expired') throw conflict('The delivery has expired');
+  if (!reviewAllowsAccess(delivery.review_state)) {
+    throw new HttpError(409, 'ConflictException', 'The attachments are being checked or are blocked; nobody is notified', { reviewState: delivery.review_state });
+  }
   let recipients = await app.db.selectFrom('delivery_recipients').selectAll().where('delivery_id', '=', delivery.id).execute();
   if (shareUuid !== undefined) {
     recipients = recipients.filter((r) => r.uuid === shareUuid);
     if (recipients.length === 0) throw notFound('Recipient not found');
   }
+  return { notified: await notifyWithFreshTokens(app, sender, delivery, recipients, log) };
+}
+
+/** Mails the given recipients; level 1 links get fresh tokens (only hashes are stored, so older links stop working). */
+export async function notifyWithFreshTokens(app: FastifyInstance, sender: UserRow, delivery: DeliveryRow, recipients: RecipientRow[], log: FastifyBaseLogger): Promise<string[]> {
   const tokens = new Map<number, string>();
   if (delivery.security_level === SECURITY_LEVELS.LEVEL_1) {
     for (const r of recipients) {
@@ -563,7 +584,7 @@ export async function resendNotification(app: FastifyInstance, sender: UserRow, 
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .where('delivery_id', '=', delivery.id)
     .executeTakeFirstOrThrow();
-  return { notified: await notifyRecipients(app, sender, delivery, recipients, tokens, Number(fileCount.n), log) };
+  return notifyRecipients(app, sender, delivery, recipients, tokens, Number(fileCount.n), log);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -606,6 +627,7 @@ function summaryOf(delivery: DeliveryRow, sender: Pick<UserRow, 'first_name' | '
     validityDays: delivery.validity_days,
     timeState: delivery.status === 'draft' ? (delivery.validity_days === null ? 'permanent' : 'valid') : timeStateOf(delivery),
     reviewState: delivery.review_state as DeliverySummary['reviewState'],
+    attachmentsAvailable: reviewAllowsAccess(delivery.review_state) && delivery.purged_at === null && (delivery.status === 'draft' || timeStateOf(delivery) !== 'expired'),
     fileCount: totals?.count ?? 0,
     totalSize: totals?.size ?? 0,
     downloaded,
@@ -733,12 +755,9 @@ export async function downloadableFile(app: FastifyInstance, viewer: Viewer, fil
   const file = await fileOf(app.db, viewer.delivery, fileId);
   if (file.status !== 'committed') throw notFound('File not found');
   if (viewer.delivery.purged_at !== null) throw notFound('The delivery has expired');
-  if (viewer.kind !== 'sender') {
-    if (timeStateOf(viewer.delivery) === 'expired') throw notFound('The delivery has expired');
-    if (viewer.delivery.review_state.startsWith('blocked')) {
-      throw new HttpError(403, 'AccessDeniedException', 'The attachments are blocked', { reviewState: viewer.delivery.review_state });
-    }
-  }
+  if (viewer.kind !== 'sender' && timeStateOf(viewer.delivery) === 'expired') throw notFound('The delivery has expired');
+  // Everyone, the sender included: a file that failed or awaits its scan is never served.
+  refuseUnlessScanned(viewer.delivery, file);
   return file;
 }
 

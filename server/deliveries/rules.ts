@@ -132,6 +132,13 @@ export function parseList(value: unknown): string[] {
     .filter((v) => v !== '');
 }
 
+/** The policy refuses this extension (without dot, lower case; '' = none) or MIME type (`type/*` entries match the family). */
+export function isBlockedType(extension: string, mimeType: string, policy: FilePolicy): boolean {
+  const mime = mimeType.trim().toLowerCase().split(';')[0]!.trim();
+  const mimeBlocked = policy.blockedMimeTypes.some((b) => (b.endsWith('/*') ? mime.startsWith(b.slice(0, -1)) : mime === b));
+  return (extension !== '' && policy.blockedExtensions.includes(extension)) || mimeBlocked;
+}
+
 /** Name, size and type of one file (SPEC §5): invalid characters, 0-byte, blocked types. Returns the trimmed name. */
 export function checkFile(file: { name: string; size: number; mimeType: string }, policy: FilePolicy): string {
   const name = file.name.normalize('NFC');
@@ -141,8 +148,7 @@ export function checkFile(file: { name: string; size: number; mimeType: string }
   if (file.size === 0) throw badRequest('Empty files (0 bytes) cannot be sent', { field: 'size', reason: 'zeroByteFile', name });
   const extension = name.includes('.') ? name.slice(name.lastIndexOf('.') + 1).toLowerCase() : '';
   const mime = file.mimeType.trim().toLowerCase().split(';')[0]!.trim();
-  const mimeBlocked = policy.blockedMimeTypes.some((b) => (b.endsWith('/*') ? mime.startsWith(b.slice(0, -1)) : mime === b));
-  if ((extension !== '' && policy.blockedExtensions.includes(extension)) || mimeBlocked) {
+  if (isBlockedType(extension, mime, policy)) {
     throw new HttpError(400, 'FileNotAllowedException', 'This file type is blocked by company policy', {
       name,
       extension,

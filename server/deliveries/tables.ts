@@ -70,6 +70,11 @@ export interface DeliveryFilesTable {
   header_hash: string | null;
   created_at: number;
   committed_at: number | null;
+  /** SPEC §4 virus scan: 'notScanned' | 'scanning' | 'clean' | 'virusDetected' | 'error' (ScanStateSchema). */
+  scan_state: Generated<string>;
+  /** Virus names, the scanner's last error, or `mime:<type>` when the content sniff found a forbidden type. */
+  scan_detail: string | null;
+  scanned_at: number | null;
 }
 
 export interface DeliveryFilePartsTable {

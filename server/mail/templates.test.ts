@@ -17,6 +17,7 @@ const SAMPLE: MailTemplateData = {
     expiresOn: '2027-02-20',
   },
   downloadReceipt: { recipient: 'bob@example.test', subject: 'Q3 <b>figures</b>', fileName: 'a.pdf', link: 'https://kuvert.example/secumails/outbox/d1' },
+  deliveryBlocked: { subject: 'Q3 <b>figures</b>', reason: 'virus', link: 'https://kuvert.example/secumails/outbox' },
 };
 
 describe('mail templates', () => {

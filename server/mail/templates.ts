@@ -20,6 +20,8 @@ export interface MailTemplateData {
   newDelivery: { senderName: string; senderEmail: string; subject: string; link: string; level: 1 | 2; fileCount: number; expiresOn: string | null; /** Unregistered recipient of a level ≥ 2 delivery: the link leads to the delivery signup. */ signup?: boolean };
   /** To the sender, once per recipient: the first complete download. */
   downloadReceipt: { recipient: string; subject: string; fileName: string; link: string };
+  /** To the sender: the virus scan blocked the delivery; nobody was notified. */
+  deliveryBlocked: { subject: string; reason: 'virus' | 'mimeType' | 'scanFailed'; link: string };
 }
 export type MailTemplateName = keyof MailTemplateData;
 
@@ -195,6 +197,44 @@ export const MAIL_TEMPLATES: TemplateTable = {
     fr: {
       subject: (d) => `Kuvert : ${d.recipient} a téléchargé « ${d.subject} »`,
       paragraphs: (d) => [`${d.recipient} a téléchargé le fichier « ${d.fileName} » de votre envoi « ${d.subject} ».`],
+      action: (d) => ({ label: 'Envois effectués', url: d.link }),
+    },
+  },
+  deliveryBlocked: {
+    de: {
+      subject: (d) => `Kuvert: „${d.subject}“ wurde blockiert`,
+      paragraphs: (d) => [
+        d.reason === 'virus'
+          ? `Der Virenscanner hat in einem Anhang Ihrer Zustellung „${d.subject}“ einen Virus gefunden.`
+          : d.reason === 'mimeType'
+            ? `Ein Anhang Ihrer Zustellung „${d.subject}“ ist ein gesperrter Dateityp unter anderem Namen.`
+            : `Die Anhänge Ihrer Zustellung „${d.subject}“ konnten nicht auf Viren geprüft werden.`,
+        'Die Zustellung ist blockiert: Die Empfänger wurden nicht benachrichtigt und können die Anhänge nicht herunterladen.',
+      ],
+      action: (d) => ({ label: 'Gesendete Zustellungen', url: d.link }),
+    },
+    en: {
+      subject: (d) => `Kuvert: "${d.subject}" was blocked`,
+      paragraphs: (d) => [
+        d.reason === 'virus'
+          ? `The virus scanner found a virus in an attachment of your delivery "${d.subject}".`
+          : d.reason === 'mimeType'
+            ? `An attachment of your delivery "${d.subject}" is a blocked file type under another name.`
+            : `The attachments of your delivery "${d.subject}" could not be checked for viruses.`,
+        'The delivery is blocked: the recipients were not notified and cannot download the attachments.',
+      ],
+      action: (d) => ({ label: 'Sent deliveries', url: d.link }),
+    },
+    fr: {
+      subject: (d) => `Kuvert : « ${d.subject} » a été bloqué`,
+      paragraphs: (d) => [
+        d.reason === 'virus'
+          ? `L’antivirus a trouvé un virus dans une pièce jointe de votre envoi « ${d.subject} ».`
+          : d.reason === 'mimeType'
+            ? `Une pièce jointe de votre envoi « ${d.subject} » est un type de fichier bloqué sous un autre nom.`
+            : `Les pièces jointes de votre envoi « ${d.subject} » n’ont pas pu être analysées.`,
+        'L’envoi est bloqué : les destinataires n’ont pas été prévenus et ne peuvent pas télécharger les pièces jointes.',
+      ],
       action: (d) => ({ label: 'Envois effectués', url: d.link }),
     },
   },

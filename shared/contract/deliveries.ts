@@ -21,7 +21,7 @@ import { LanguageSchema } from './user';
  * | GET    /deliveries/sent?page&pageSize&q&filter | signed in | the caller's sent deliveries, newest first; `filter=notDownloaded`: some recipient has not downloaded |
  * | GET    /deliveries/{deliveryUuid}[?token] | public: the sender, a recipient, or (level 1) the holder of a recipient's token | one delivery; drafts only to their sender |
  * | DELETE /deliveries/{deliveryUuid} | signed in: the sender (deleted for everyone) or a recipient (gone from their inbox) | 204 |
- * | GET    /deliveries/{deliveryUuid}/files/{fileId}/content[?token] | public, same as GET one | the bytes; `Range: bytes=…` → 206 + `Content-Range`; unsatisfiable or malformed → 416; `Accept-Ranges: bytes` always |
+ * | GET    /deliveries/{deliveryUuid}/files/{fileId}/content[?token] | public, same as GET one | the bytes; `Range: bytes=…` → 206 + `Content-Range`; unsatisfiable or malformed → 416; `Accept-Ranges: bytes` always; under virus review or blocked → 403 `FileNotAllowedException` (`metadata.reviewState`, `reason`) |
  * | POST   /deliveries/{deliveryUuid}/resend-notification | signed in: the sender | mails the recipients again (or the one named); level 1 gets a fresh token (the old link stops working: tokens are only stored hashed) |
  * | GET    /deliveries/{deliveryUuid}/activity | signed in: the sender (all), a recipient (their own and the delivery's) | activity log, oldest first |
  *
@@ -199,6 +199,13 @@ export const AddFileBodySchema = z
 export type AddFileBody = z.input<typeof AddFileBodySchema>;
 
 export const FileStatusSchema = z.enum(['uploading', 'committed']);
+/**
+ * SPEC §4 virus scan state of one file: `notScanned` (scanning off, levels 3/4, a draft),
+ * `scanning` (queued or streaming to clamd), `clean`, `virusDetected`, `error` (the scanner
+ * failed after every retry: the delivery is blocked, never treated as clean).
+ */
+export const ScanStateSchema = z.enum(['notScanned', 'scanning', 'clean', 'virusDetected', 'error']).meta({ id: 'ScanState' });
+export type ScanState = z.infer<typeof ScanStateSchema>;
 
 export const DeliveryFileSchema = z
   .object({
@@ -209,6 +216,7 @@ export const DeliveryFileSchema = z
     status: FileStatusSchema,
     /** Levels 3/4: the parts are the E2E stream format (DESIGN §3); the server cannot read them. */
     encrypted: z.boolean(),
+    scanState: ScanStateSchema,
   })
   .meta({ id: 'DeliveryFile' });
 export type DeliveryFile = z.infer<typeof DeliveryFileSchema>;
@@ -234,10 +242,17 @@ export type PartsResponse = z.infer<typeof PartsResponseSchema>;
 export const TimeStateSchema = z.enum(['valid', 'expiringSoon', 'expired', 'permanent']);
 export type TimeState = z.infer<typeof TimeStateSchema>;
 /**
- * SPEC §4 review states. `notReviewed` until a scanner exists for the delivery (levels 3/4 are
- * never scanned on the server).
+ * SPEC §4 review states. `notReviewed`: no scan applies (scanning off, levels 3/4, a draft, no
+ * files); `inProgress`: levels 1/2 after send while clamd checks the files (no mail yet);
+ * `clean`: downloadable, recipients mailed. Blocked (attachments never served):
+ * `blockedVirus` (clamd found something), `blockedMime` (the content is a forbidden type its
+ * name and declared type hid), `blockedReviewerFailed` ("scan failed": clamd down or timing
+ * out after every retry), `blockedOther` (the server could not read the files).
  */
-export const ReviewStateSchema = z.enum(['notReviewed', 'inProgress', 'clean', 'blockedVirus', 'blockedMime', 'blockedReviewerFailed', 'blockedOther']);
+export const ReviewStateSchema = z
+  .enum(['notReviewed', 'inProgress', 'clean', 'blockedVirus', 'blockedMime', 'blockedReviewerFailed', 'blockedOther'])
+  .meta({ id: 'ReviewState' });
+export type ReviewState = z.infer<typeof ReviewStateSchema>;
 export const DeliveryStatusSchema = z.enum(['draft', 'sent', 'deleted']);
 
 export const PartySchema = z.object({ email: z.string(), name: z.string() }).meta({ id: 'DeliveryParty' });
@@ -272,6 +287,8 @@ export const DeliverySummarySchema = z
     validityDays: z.number().nullable(),
     timeState: TimeStateSchema,
     reviewState: ReviewStateSchema,
+    /** The attachments can be downloaded now: not under review or blocked, not expired. */
+    attachmentsAvailable: z.boolean(),
     fileCount: z.number().int(),
     totalSize: z.number().int(),
     /** Inbox: the caller downloaded it; sent: every recipient did. */
@@ -309,7 +326,19 @@ export const ResendNotificationResponseSchema = z
   .object({ notified: z.array(z.string()) })
   .meta({ id: 'ResendNotificationResponse' });
 
-export const ActivityKindSchema = z.enum(['created', 'fileCommitted', 'sent', 'notified', 'notificationFailed', 'downloaded', 'deleted', 'removedFromInbox']);
+/** `reviewClean` / `reviewBlocked` (detail: the review state and why): the virus scan's outcome. */
+export const ActivityKindSchema = z.enum([
+  'created',
+  'fileCommitted',
+  'sent',
+  'notified',
+  'notificationFailed',
+  'downloaded',
+  'deleted',
+  'removedFromInbox',
+  'reviewClean',
+  'reviewBlocked',
+]);
 export const ActivityEntrySchema = z
   .object({
     at: z.number(),

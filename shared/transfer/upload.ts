@@ -109,7 +109,7 @@ export async function uploadFile(options: UploadFileOptions): Promise<DeliveryUp
       if (state.status === 'committed') {
         // Committed in an earlier run (committing again would be a conflict).
         options.onBytes?.(upload.blob.size);
-        return { fileId, name: options.name, size: upload.blob.size, mimeType: options.mimeType, status: 'committed', encrypted: upload.encrypted, partSize, partCount };
+        return { fileId, name: options.name, size: upload.blob.size, mimeType: options.mimeType, status: 'committed', encrypted: upload.encrypted, scanState: 'notScanned', partSize, partCount };
       }
       for (const part of state.parts) received.set(part.index, part);
     } else {

@@ -15,6 +15,8 @@ export interface TestServerOptions {
   config?: KuvertConfigInput;
   /** false: leave the database without an administrator (installation wizard tests). */
   admin?: false | { email: string; password: string };
+  /** Start on the data of an earlier server stopped with `close({ keepData: true })` (restart tests). */
+  reuse?: { dataDir: string; databaseSchema: string | undefined };
 }
 
 export interface TestServer {
@@ -25,15 +27,18 @@ export interface TestServer {
   /** Where mails land while no SMTP URL is configured. */
   mailboxDir: string;
   admin: { email: string; password: string };
-  close(): Promise<void>;
+  /** PostgreSQL only: this server's schema. */
+  databaseSchema: string | undefined;
+  /** keepData: stop the server only, so `startTestServer({ reuse })` can start again on its data. */
+  close(options?: { keepData?: boolean }): Promise<void>;
 }
 
 export const TEST_ADMIN = { email: 'admin@example.test', password: 'Admin-Passw0rd-1' } as const;
 
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
-  const dataDir = await mkdtemp(join(tmpdir(), 'kuvert-test-'));
+  const dataDir = options.reuse?.dataDir ?? (await mkdtemp(join(tmpdir(), 'kuvert-test-')));
   const databaseUrl = process.env.KUVERT_TEST_DATABASE_URL || undefined;
-  const databaseSchema = databaseUrl ? `test_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}` : undefined;
+  const databaseSchema = options.reuse ? options.reuse.databaseSchema : databaseUrl ? `test_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}` : undefined;
   const config = parseConfig({
     port: 0,
     host: '127.0.0.1',
@@ -47,7 +52,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   // Small pools: many test servers share one PostgreSQL (max_connections 100 by default).
   const app = await buildApp({ config, databaseSchema, databasePoolSize: 3, logger: false });
   const admin = options.admin === false ? { email: '', password: '' } : (options.admin ?? { ...TEST_ADMIN });
-  if (options.admin !== false) await ensureFirstAdmin(app, { ...admin, generateIfMissing: false });
+  if (options.admin !== false && !options.reuse) await ensureFirstAdmin(app, { ...admin, generateIfMissing: false });
 
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
@@ -62,8 +67,10 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     dataDir,
     mailboxDir: join(dataDir, 'mailbox'),
     admin,
-    async close() {
+    databaseSchema,
+    async close(closeOptions = {}) {
       await app.close();
+      if (closeOptions.keepData) return;
       if (databaseUrl && databaseSchema) await dropPostgresSchema(databaseUrl, databaseSchema);
       await rm(dataDir, { recursive: true, force: true });
     },

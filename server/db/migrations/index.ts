@@ -3,6 +3,7 @@ import * as core from './0001-core';
 import * as escalations from '../../security/migration';
 import * as secupass from './0003-secupass';
 import * as deliveries from './0010-deliveries';
+import * as virusScan from './0012-virus-scan';
 import * as externalSignup from './0013-external-signup';
 
 /**
@@ -17,6 +18,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0002-escalations': escalations,
   '0003-secupass': secupass,
   '0010-deliveries': deliveries,
+  '0012-virus-scan': virusScan,
   '0013-external-signup': externalSignup,
 };
 

@@ -24,7 +24,7 @@ import { RouterLink } from '@web/components/router-link';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { SWRResponse } from 'swr';
-import { pageRange, TIME_STATE_COLOR, timeStateKey } from './delivery-format';
+import { pageRange, reviewStateKey, TIME_STATE_COLOR, timeStateKey } from './delivery-format';
 
 const PAGE_SIZE = 25;
 
@@ -120,6 +120,14 @@ export function DeliveriesList({
                       <Badge appearance="tint" color={TIME_STATE_COLOR[item.timeState]}>
                         {t(timeStateKey(item.timeState))}
                       </Badge>
+                      {reviewStateKey(item.reviewState) ? (
+                        <>
+                          {' '}
+                          <Badge appearance="tint" color={item.reviewState === 'inProgress' ? 'informative' : 'danger'}>
+                            {t(reviewStateKey(item.reviewState)!)}
+                          </Badge>
+                        </>
+                      ) : null}
                     </TableCell>
                     <TableCell>{item.downloaded ? t('deliveries:downloaded.yes') : t('deliveries:downloaded.no')}</TableCell>
                   </TableRow>

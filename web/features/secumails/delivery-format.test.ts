@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatSize, isExpired, pageRange, replyLink, replySubject, timeStateKey, tokenFromHash } from './delivery-format';
+import { formatSize, isExpired, pageRange, replyLink, replySubject, reviewStateKey, timeStateKey, tokenFromHash } from './delivery-format';
 
 describe('pageRange', () => {
   it('gives start to end of count and page of pageCount', () => {
@@ -44,5 +44,14 @@ describe('formatSize', () => {
   it('uses binary units', () => {
     expect(formatSize(512, 'en')).toBe('512 B');
     expect(formatSize(1536, 'en')).toBe('1.5 KB');
+  });
+});
+
+describe('reviewStateKey', () => {
+  it('labels only the states that hold the attachments back', () => {
+    expect(reviewStateKey('notReviewed')).toBeNull();
+    expect(reviewStateKey('clean')).toBeNull();
+    expect(reviewStateKey('inProgress')).toBe('deliveries:reviewState.inProgress');
+    expect(reviewStateKey('blockedReviewerFailed')).toBe('deliveries:reviewState.blockedReviewerFailed');
   });
 });

@@ -1,4 +1,4 @@
-import type { TimeState } from '@shared/contract/deliveries';
+import type { ReviewState, TimeState } from '@shared/contract/deliveries';
 
 /** Fluent badge colour of a SPEC §4 time state. */
 export const TIME_STATE_COLOR: Record<TimeState, 'success' | 'warning' | 'danger' | 'informative'> = {
@@ -7,6 +7,10 @@ export const TIME_STATE_COLOR: Record<TimeState, 'success' | 'warning' | 'danger
   expired: 'danger',
   permanent: 'informative',
 };
+
+/** i18n key of a SPEC §4 review state that holds the attachments back (in progress, blocked), or null. */
+export const reviewStateKey = (state: ReviewState): string | null =>
+  state === 'notReviewed' || state === 'clean' ? null : `deliveries:reviewState.${state}`;
 
 /** i18n key of a SPEC §4 time state. */
 export const timeStateKey = (state: TimeState) => `deliveries:timeState.${state}`;

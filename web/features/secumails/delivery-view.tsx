@@ -22,7 +22,7 @@ import {
 } from '@fluentui/react-components';
 import { ArrowDownloadRegular } from '@fluentui/react-icons';
 import { deliveryContentUrl } from '@shared/api/endpoints/delivery-read';
-import type { ActivityEntry, DeliveryDetail } from '@shared/contract/deliveries';
+import type { ActivityEntry, DeliveryDetail, ReviewState } from '@shared/contract/deliveries';
 import { Alert } from '@web/components/alert';
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -41,6 +41,15 @@ const useStyles = makeStyles({
   list: { listStyle: 'none', padding: 0, margin: 0, display: 'grid', gap: '8px' },
   file: { display: 'flex', gap: '12px', alignItems: 'center', flexWrap: 'wrap' },
 });
+
+/** The review alert (SPEC §4) of each state that holds the attachments back. */
+const REVIEW_ALERT: Partial<Record<ReviewState, { type: 'info' | 'error'; key: string }>> = {
+  inProgress: { type: 'info', key: 'deliveries:alerts.reviewInProgress' },
+  blockedVirus: { type: 'error', key: 'deliveries:alerts.blockedVirus' },
+  blockedMime: { type: 'error', key: 'deliveries:alerts.blockedMime' },
+  blockedReviewerFailed: { type: 'error', key: 'deliveries:alerts.blockedScanFailed' },
+  blockedOther: { type: 'error', key: 'deliveries:messages.downloadBlocked' },
+};
 
 const useDateFormat = () => {
   const { i18n } = useTranslation();
@@ -68,7 +77,7 @@ export function DeliveryView({
   const expired = isExpired(delivery.timeState) || delivery.status === 'deleted';
   const mainRecipients = delivery.recipients.filter((r) => r.kind === 'recipient').map((r) => r.email);
   const additional = delivery.recipients.filter((r) => r.kind === 'additional').map((r) => r.email);
-  const blocked = delivery.reviewState.startsWith('blocked');
+  const review = REVIEW_ALERT[delivery.reviewState];
 
   return (
     <article aria-labelledby="delivery-subject">
@@ -79,7 +88,11 @@ export function DeliveryView({
       {delivery.timeState === 'expiringSoon' && delivery.expiresAt ? (
         <Alert type="info">{t('deliveries:alerts.expiringSoon', { date: dateFormat.format(delivery.expiresAt) })}</Alert>
       ) : null}
-      {blocked ? <Alert type="error">{t('deliveries:messages.downloadBlocked')}</Alert> : null}
+      {review ? (
+        <Alert type={review.type}>
+          {t(review.key)}
+        </Alert>
+      ) : null}
       {actions ? (
         <div className={styles.actions} data-no-print>
           {actions}
@@ -122,7 +135,12 @@ export function DeliveryView({
             <li key={file.fileId} className={styles.file}>
               <span>{file.name}</span>
               <Caption1>{formatSize(file.size, i18n.language)}</Caption1>
-              {expired || blocked || file.status !== 'committed' ? null : (
+              {expired || file.status !== 'committed' ? null : review ? (
+                // Being checked or blocked: the button stays, disabled, so the reason (the alert above) is clear.
+                <Button data-no-print appearance="primary" icon={<ArrowDownloadRegular />} disabled aria-label={t('deliveries:actions.downloadFile', { name: file.name })}>
+                  {t('deliveries:actions.download')}
+                </Button>
+              ) : (
                 <Button
                   as="a"
                   data-no-print

@@ -4,6 +4,8 @@ import { useAuthState } from '@web/lib/auth';
 import useSWR from 'swr';
 
 export const DELIVERY_KEY = 'deliveries/one';
+/** A scan takes seconds to minutes; every 5 s is quick enough to notice and cheap for the server. */
+const REVIEW_POLL_MS = 5000;
 
 /** GET /deliveries/{uuid}; the level-1 token travels in the x-delivery-token header. */
 export const fetchDelivery = (deliveryUuid: string, token?: string | null) => getDelivery(apiClient, deliveryUuid, token);
@@ -14,5 +16,7 @@ export const useDelivery = (deliveryUuid: string | undefined, token?: string | n
   return useSWR(deliveryUuid ? [DELIVERY_KEY, deliveryUuid, user?.uuid ?? null, token ?? null] : null, ([, uuid, , tk]) => fetchDelivery(uuid, tk), {
     revalidateOnFocus: false,
     shouldRetryOnError: false,
+    // While the virus scan runs, look again now and then: the buttons unlock when it is clean.
+    refreshInterval: (latest) => (latest?.reviewState === 'inProgress' ? REVIEW_POLL_MS : 0),
   });
 };

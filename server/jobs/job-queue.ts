@@ -1,0 +1,183 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Generated, Kysely, Updateable } from 'kysely';
+import type { Database } from '../db/schema';
+
+/**
+ * The database job queue (DESIGN §5). Jobs are rows, so every server behind the load
+ * balancer shares them and a restart resumes them:
+ * - a server claims a due job with one conditional UPDATE (only one claim can win) and
+ *   holds a lease it renews while working; a job whose lease ran out (its server died)
+ *   is due again for anyone;
+ * - a failing job is retried with doubling delays up to its kind's attempt limit, then
+ *   `failed` (kept with its last error) after the kind's `giveUp`;
+ * - done jobs are deleted; a server shutting down hands its running job back unharmed.
+ * Handlers must be idempotent: a job may run again after a crash.
+ */
+export interface JobsTable {
+  id: Generated<number>;
+  kind: string;
+  /** JSON text. */
+  payload: string;
+  /** 'pending' | 'running' | 'failed'. */
+  state: string;
+  attempts: Generated<number>;
+  run_at: number;
+  locked_until: number | null;
+  locked_by: string | null;
+  last_error: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+declare module '../db/schema' {
+  interface Database {
+    jobs: JobsTable;
+  }
+}
+
+export interface JobKind<P> {
+  /** Attempts before `giveUp` (at least 1). */
+  maxAttempts: number;
+  /** Delay before the second attempt; doubled for each further one. */
+  retryDelayMs: number;
+  /** Does the work; throws to retry. `signal` aborts when the server shuts down. */
+  run(payload: P, context: { attempt: number; signal: AbortSignal }): Promise<void>;
+  /** After the last failed attempt. */
+  giveUp(payload: P, error: unknown): Promise<void>;
+}
+
+/** How long a claim holds without renewal: a dead server's job is picked up again after this. */
+const LEASE_MS = 60_000;
+const RENEW_EVERY_MS = LEASE_MS / 3;
+/** Error text kept on the row (for operators), cut so a huge message cannot bloat it. */
+const MAX_ERROR_LENGTH = 1000;
+
+type Db = Kysely<Database>;
+
+/** Adds a job (inside the caller's transaction when given one, so it exists exactly when the data does). */
+export async function enqueueJob(db: Db, kind: string, payload: unknown, runAt = Date.now()): Promise<void> {
+  const now = Date.now();
+  await db
+    .insertInto('jobs')
+    .values({ kind, payload: JSON.stringify(payload), state: 'pending', run_at: runAt, locked_until: null, locked_by: null, last_error: null, created_at: now, updated_at: now })
+    .execute();
+}
+
+const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error)).slice(0, MAX_ERROR_LENGTH);
+
+export interface JobRunner {
+  /** Look for due jobs now (after enqueueing one, so it does not wait for the next poll). */
+  kick(): void;
+  /** Stops polling, aborts the running job and hands it back (pending, attempt not counted). */
+  stop(): Promise<void>;
+}
+
+/** Runs due jobs of the given kinds one at a time (the machines are small; scans are I/O-bound on clamd). */
+export function startJobRunner(db: Db, kinds: Record<string, JobKind<never>>, options: { pollIntervalMs: number; log: FastifyBaseLogger }): JobRunner {
+  const owner = randomUUID();
+  const names = Object.keys(kinds);
+  let stopped = false;
+  let busy: Promise<void> | null = null;
+  let again = false;
+  const abort = new AbortController();
+
+  async function claimNext(): Promise<{ id: number; kind: string; payload: string; attempts: number } | undefined> {
+    const now = Date.now();
+    const candidates = await db
+      .selectFrom('jobs')
+      .select(['id', 'kind', 'payload', 'attempts'])
+      .where('kind', 'in', names)
+      .where((eb) => eb.or([eb.and([eb('state', '=', 'pending'), eb('run_at', '<=', now)]), eb.and([eb('state', '=', 'running'), eb('locked_until', '<', now)])]))
+      .orderBy('run_at')
+      .limit(5)
+      .execute();
+    for (const job of candidates) {
+      // The WHERE repeats the due condition: of several servers only one update matches.
+      const claimed = await db
+        .updateTable('jobs')
+        .set({ state: 'running', locked_by: owner, locked_until: now + LEASE_MS, attempts: job.attempts + 1, updated_at: now })
+        .where('id', '=', job.id)
+        .where('attempts', '=', job.attempts)
+        .where((eb) => eb.or([eb.and([eb('state', '=', 'pending'), eb('run_at', '<=', now)]), eb.and([eb('state', '=', 'running'), eb('locked_until', '<', now)])]))
+        .executeTakeFirst();
+      if (Number(claimed.numUpdatedRows) === 1) return { ...job, attempts: job.attempts + 1 };
+    }
+    return undefined;
+  }
+
+  async function runOne(): Promise<boolean> {
+    const job = await claimNext();
+    if (!job) return false;
+    const kind = kinds[job.kind]!;
+    const payload = JSON.parse(job.payload) as never;
+    const renew = setInterval(() => {
+      db.updateTable('jobs')
+        .set({ locked_until: Date.now() + LEASE_MS })
+        .where('id', '=', job.id)
+        .where('locked_by', '=', owner)
+        .execute()
+        .catch((err: unknown) => options.log.warn({ err, jobId: job.id }, 'job lease renewal failed'));
+    }, RENEW_EVERY_MS);
+    renew.unref();
+    // Only while the lease is still ours: after a long stall another server may have taken the job.
+    const updateMine = (values: Updateable<JobsTable>) => db.updateTable('jobs').set(values).where('id', '=', job.id).where('locked_by', '=', owner).execute();
+    try {
+      await kind.run(payload, { attempt: job.attempts, signal: abort.signal });
+      await db.deleteFrom('jobs').where('id', '=', job.id).where('locked_by', '=', owner).execute();
+    } catch (error) {
+      const now = Date.now();
+      if (abort.signal.aborted) {
+        // Shutting down: hand it back as it was, another server (or our restart) continues.
+        await updateMine({ state: 'pending', attempts: job.attempts - 1, run_at: now, locked_by: null, locked_until: null, updated_at: now });
+      } else if (job.attempts < kind.maxAttempts) {
+        const delay = kind.retryDelayMs * 2 ** (job.attempts - 1);
+        options.log.warn({ err: error, jobId: job.id, kind: job.kind, attempt: job.attempts, retryInMs: delay }, 'job failed; will retry');
+        await updateMine({ state: 'pending', run_at: now + delay, locked_by: null, locked_until: null, last_error: errorText(error), updated_at: now });
+      } else {
+        options.log.error({ err: error, jobId: job.id, kind: job.kind, attempt: job.attempts }, 'job failed for good');
+        await kind.giveUp(payload, error);
+        await updateMine({ state: 'failed', locked_by: null, locked_until: null, last_error: errorText(error), updated_at: now });
+      }
+    } finally {
+      clearInterval(renew);
+    }
+    return true;
+  }
+
+  async function drain(): Promise<void> {
+    do {
+      again = false;
+      try {
+        while (!stopped && (await runOne()));
+      } catch (err) {
+        if (!stopped) options.log.warn({ err }, 'job queue poll failed');
+      }
+    } while (again && !stopped);
+  }
+
+  function kick(): void {
+    if (stopped) return;
+    if (busy) {
+      again = true;
+      return;
+    }
+    busy = drain().finally(() => {
+      busy = null;
+    });
+  }
+
+  const timer = setInterval(kick, options.pollIntervalMs);
+  timer.unref();
+  kick();
+
+  return {
+    kick,
+    async stop() {
+      stopped = true;
+      clearInterval(timer);
+      abort.abort();
+      await busy;
+    },
+  };
+}
