@@ -4,7 +4,6 @@ import {
   DrawerBody,
   DrawerHeader,
   DrawerHeaderTitle,
-  Field,
   makeStyles,
   OverlayDrawer,
   ProgressBar,
@@ -25,8 +24,23 @@ const useStyles = makeStyles({
   failure: { color: tokens.colorPaletteRedForeground1, margin: 0 },
   button: { position: 'relative' },
   badge: { position: 'absolute', top: '-4px', right: '-4px' },
+  captioned: { display: 'flex', flexDirection: 'column', gap: '4px' },
   section: { display: 'flex', flexDirection: 'column', gap: '12px', marginBottom: '24px' },
 });
+
+/**
+ * A progress bar with a visible caption. Not a Fluent Field: a Field names its control by its label,
+ * and the bar keeps its own stable name (the caption changes with every percent).
+ */
+export function CaptionedProgress({ caption, label, value, max = 1, color }: { caption: string; label: string; value: number; max?: number; color?: 'brand' | 'success' | 'error' }) {
+  const styles = useStyles();
+  return (
+    <div className={styles.captioned}>
+      <span>{caption}</span>
+      <ProgressBar value={value} max={max} color={color} aria-label={label} />
+    </div>
+  );
+}
 
 /** The panels, one per kind; a download panel joins the upload one with its own heading. */
 const PANELS: readonly TransferKind[] = ['upload'];
@@ -86,9 +100,12 @@ function TransferPanel({ kind, transfers }: { kind: TransferKind; transfers: rea
         <p>{t('send:transfers.empty')}</p>
       ) : (
         <>
-          <Field label={t('send:transfers.overall', { percent: overall.percent })}>
-            <ProgressBar value={overall.percent} max={100} aria-label={t('send:transfers.overallLabel', { kind: t(`send:transfers.panel.${kind}`) })} />
-          </Field>
+          <CaptionedProgress
+            caption={t('send:transfers.overall', { percent: overall.percent })}
+            label={t('send:transfers.overallLabel', { kind: t(`send:transfers.panel.${kind}`) })}
+            value={overall.percent}
+            max={100}
+          />
           <ul className={styles.list}>
             {transfers.map((transfer) => (
               <TransferRow key={transfer.id} transfer={transfer} />
@@ -112,21 +129,22 @@ function TransferRow({ transfer }: { transfer: Transfer }) {
   return (
     <li className={styles.transfer} aria-label={title}>
       <p className={styles.title}>{title}</p>
-      <Field label={t('send:transfers.state', { state: t(`send:transferState.${transfer.state}`), percent: transfer.percent })}>
-        <ProgressBar
-          value={transfer.percent}
-          max={100}
-          color={transfer.state === 'failed' ? 'error' : transfer.state === 'success' ? 'success' : 'brand'}
-          aria-label={t('send:transfers.progressOf', { title })}
-        />
-      </Field>
+      <CaptionedProgress
+        caption={t('send:transfers.state', { state: t(`send:transferState.${transfer.state}`), percent: transfer.percent })}
+        label={t('send:transfers.progressOf', { title })}
+        value={transfer.percent}
+        max={100}
+        color={transfer.state === 'failed' ? 'error' : transfer.state === 'success' ? 'success' : 'brand'}
+      />
       {transfer.state === 'failed' && transfer.failure ? <p className={styles.failure}>{t(transfer.failure.key, transfer.failure.values)}</p> : null}
       <ul className={styles.items}>
         {transfer.items.map((item) => (
           <li key={item.name}>
-            <Field label={t('send:transfers.item', { name: item.name, state: t(`send:itemState.${item.state}`) })}>
-              <ProgressBar value={item.totalBytes === 0 ? (item.state === 'success' ? 1 : 0) : item.bytesDone / item.totalBytes} aria-label={t('send:progress.fileLabel', { name: item.name })} />
-            </Field>
+            <CaptionedProgress
+              caption={t('send:transfers.item', { name: item.name, state: t(`send:itemState.${item.state}`) })}
+              label={t('send:progress.fileLabel', { name: item.name })}
+              value={item.totalBytes === 0 ? (item.state === 'success' ? 1 : 0) : item.bytesDone / item.totalBytes}
+            />
           </li>
         ))}
       </ul>

@@ -1,4 +1,4 @@
-import { Button, Field, Input, makeStyles, ProgressBar, Radio, RadioGroup, Spinner, Textarea, tokens } from '@fluentui/react-components';
+import { Button, Field, Input, makeStyles, Radio, RadioGroup, Spinner, Textarea, tokens } from '@fluentui/react-components';
 import { ArrowClockwiseRegular, DismissRegular, SendRegular } from '@fluentui/react-icons';
 import type { DeliverySendConfig } from '@shared/contract/config';
 import { SECURITY_LEVELS } from '@shared/contract/constants';
@@ -7,6 +7,7 @@ import type { UnlockedKeys } from '@shared/crypto/service';
 import { allowedSecurityLevels, checkFiles, checkSendForm, minimalSecurityLevel, validityChoice, type SendProblem } from '@shared/deliveries';
 import { Alert } from '@web/components/alert';
 import { PageHeading } from '@web/components/page-heading';
+import { CaptionedProgress } from '@web/components/transfer-centre';
 import { secuPassKeys } from '@web/lib/crypto';
 import { currentLanguage } from '@web/lib/i18n';
 import { ROUTES } from '@web/lib/routes';
@@ -230,22 +231,20 @@ function SendForm({ config, renderUnlock }: { config: DeliverySendConfig; render
             </Alert>
           ) : null}
           {failed && transfer.state === 'cancelled' ? <Alert type="warning">{t('send:progress.cancelled')}</Alert> : null}
-          <Field label={t('send:progress.overall', { percent: transfer.percent })} validationState="none">
-            <ProgressBar value={transfer.percent} max={100} thickness="large" aria-label={t('send:progress.label')} />
-          </Field>
+          <CaptionedProgress caption={t('send:progress.overall', { percent: transfer.percent })} label={t('send:progress.label')} value={transfer.percent} max={100} />
           <ul className={styles.fileList}>
             {transfer.items.map((item) => (
               <li key={item.name}>
-                <Field
-                  label={t('send:progress.file', {
+                <CaptionedProgress
+                  caption={t('send:progress.file', {
                     name: item.name,
                     state: t(`send:itemState.${item.state}`),
                     done: formatSize(item.bytesDone, i18n.language),
                     total: formatSize(item.totalBytes, i18n.language),
                   })}
-                >
-                  <ProgressBar value={item.totalBytes === 0 ? 0 : item.bytesDone / item.totalBytes} aria-label={t('send:progress.fileLabel', { name: item.name })} />
-                </Field>
+                  label={t('send:progress.fileLabel', { name: item.name })}
+                  value={item.totalBytes === 0 ? 0 : item.bytesDone / item.totalBytes}
+                />
               </li>
             ))}
           </ul>
