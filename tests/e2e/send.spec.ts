@@ -222,7 +222,7 @@ test('every §5 rule shows its message at its field before anything is sent', as
   await expect(page.getByRole('alert').filter({ hasText: 'Please correct' })).toHaveCount(0);
 });
 
-test('server refusals show their §8 message: blocked extension, banned recipient, levels 3/4 not available', async ({ page }) => {
+test('server refusals show their §8 message: blocked extension, banned recipient', async ({ page }) => {
   await setSettingsAsAdmin(server, { [DELIVERY_SETTING_KEYS.blockedExtensions]: 'exe', [DELIVERY_SETTING_KEYS.bannedRecipients]: '@banned.example' });
   try {
     await signIn(page, alice);
@@ -353,4 +353,30 @@ test('closing the tab while a transfer runs asks first', async ({ page }) => {
   const shown = await dialog;
   expect(shown.type()).toBe('beforeunload');
   await shown.dismiss();
+});
+
+test('level 3 first unlocks the SecuPass keys, then the server refusal (not available yet) is shown as a message', async ({ page }) => {
+  test.setTimeout(120_000);
+  const passphrase = 'violet-Harbor-71-quietly-jump';
+  await signIn(page, alice);
+  await page.goto(`${server.url}/auth/set-secupass`);
+  await page.getByLabel(/^Passphrase/).fill(passphrase);
+  await page.getByLabel(/^Confirm passphrase/).fill(passphrase);
+  await page.getByRole('button', { name: 'Set passphrase' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Passphrase set' })).toBeVisible({ timeout: 30_000 });
+
+  // A full load forgets the unlocked keys: the send page must ask for the passphrase.
+  await openSendPage(page);
+  await recipientsInput(page).fill(`${bob.email},`);
+  await page.getByRole('textbox', { name: send.subject.label }).fill('Encrypted');
+  await pickFiles(page, [{ name: 'secret.bin', bytes: randomBytes(100) }]);
+  await page.getByRole('radio', { name: send.level.level3.title }).check();
+  await page.getByRole('button', { name: send.submit, exact: true }).click();
+  const dialog = page.getByRole('dialog', { name: 'Enter your passphrase to decrypt' });
+  await expect(dialog).toBeVisible();
+  await expectNoSeriousA11yViolations(page, 'send page unlock dialog');
+  await dialog.getByLabel(/^Passphrase/).fill(passphrase);
+  await dialog.getByRole('button', { name: 'Unlock' }).click();
+  await expect(dialog).toBeHidden({ timeout: 30_000 });
+  await expect(page.getByRole('alert').filter({ hasText: send.errors.levelNotAvailable })).toBeVisible();
 });

@@ -33,20 +33,21 @@ export function problemMessage(problem: SendProblem): TransferMessage {
 }
 
 /** SPEC §8 refusal → message shown after the send failed; `size` formats byte counts (quota figures). */
+// Metadata is the server's object as it came (toSendError does not fill gaps): every figure may be missing.
 export function sendErrorMessage(error: SendError, size: (bytes: number) => string = String): TransferMessage {
   const file = error.fileName ?? '';
   switch (error.code) {
     case 'fileNotAllowed':
       return { key: 'send:errors.fileNotAllowed', values: { name: error.metadata.name || file } };
     case 'globalQuotaReached':
-      return { key: 'send:errors.globalQuotaReached', values: { spaceAvailable: size(error.metadata.spaceAvailable), spaceRequired: size(error.metadata.spaceRequired) } };
+      return { key: 'send:errors.globalQuotaReached', values: { spaceAvailable: size(error.metadata.spaceAvailable ?? 0), spaceRequired: size(error.metadata.spaceRequired ?? 0) } };
     case 'maxUploadSizeExceeded':
-      return { key: 'send:errors.maxUploadSizeExceeded', values: { maxUploadSize: size(error.metadata.maxUploadSize), requestedSize: size(error.metadata.requestedSize) } };
+      return { key: 'send:errors.maxUploadSizeExceeded', values: { maxUploadSize: size(error.metadata.maxUploadSize ?? 0), requestedSize: size(error.metadata.requestedSize ?? 0) } };
     case 'maxBodyLength':
     case 'maxSubjectLength':
       return { key: `send:errors.${error.code}`, values: { maxLength: error.metadata.maxLength } };
     case 'recipientNotAllowed':
-      return { key: 'send:errors.recipientNotAllowed', values: { recipients: error.metadata.recipients.join(', ') } };
+      return { key: 'send:errors.recipientNotAllowed', values: { recipients: (error.metadata.recipients ?? []).join(', ') } };
     case 'validation':
       if (error.problem) return problemMessage(error.problem);
       // Levels 3/4 until the end-to-end send exists on the server.
