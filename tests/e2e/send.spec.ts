@@ -227,6 +227,10 @@ test('server refusals show their §8 message: blocked extension, banned recipien
   try {
     await signIn(page, alice);
     await openSendPage(page);
+    let creates = 0;
+    page.on('request', (request) => {
+      if (request.method() === 'POST' && new URL(request.url()).pathname === '/api/2/deliveries') creates += 1;
+    });
     await recipientsInput(page).fill(`${bob.email},`);
     await page.getByRole('textbox', { name: send.subject.label }).fill('Refused');
     await pickFiles(page, [{ name: 'tool.exe', bytes: randomBytes(50) }]);
@@ -240,6 +244,12 @@ test('server refusals show their §8 message: blocked extension, banned recipien
     await page.getByRole('button', { name: send.submit, exact: true }).click();
     await expect(page.getByRole('alert').filter({ hasText: 'These recipients are not allowed: someone@banned.example' })).toBeVisible();
     await expectNoSeriousA11yViolations(page, 'send page with a refusal');
+
+    // Corrected, it goes out — and every attempt used the one draft the first created.
+    await page.getByRole('button', { name: 'Remove someone@banned.example' }).click();
+    await page.getByRole('button', { name: send.submit, exact: true }).click();
+    await expect(page.getByRole('heading', { level: 1, name: send.success.title })).toBeVisible();
+    expect(creates, 'one draft for the three attempts').toBe(1);
   } finally {
     await setSettingsAsAdmin(server, { [DELIVERY_SETTING_KEYS.blockedExtensions]: '', [DELIVERY_SETTING_KEYS.bannedRecipients]: '' });
   }

@@ -135,6 +135,8 @@ function SendForm({ config, renderUnlock }: { config: DeliverySendConfig; render
       },
       files,
       ...(keys ? { keys } : {}),
+      // A failed or cancelled earlier send of this form: continue its draft.
+      ...(transfer && !isActive(transfer) && transfer.state !== 'success' ? { replaces: transfer.id } : {}),
     });
     setTransferId(id);
   }

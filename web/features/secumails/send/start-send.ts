@@ -6,7 +6,6 @@ import { transferStore, type TransferItem, type TransferItemState, type Transfer
 import { currentLanguage } from '@web/lib/i18n';
 import { formatSize } from '../delivery-format';
 import { sendErrorMessage } from './send-messages';
-import type { SendError } from '@shared/deliveries';
 
 export interface StartSendInput {
   /** The form's fields, as POST /deliveries takes them. */
@@ -19,11 +18,11 @@ export interface StartSendInput {
    * levels 3/4 and the page shows its message.
    */
   keys?: UnlockedKeys;
-}
-
-/** What a failed run leaves for the page besides the message: the refusal itself (its field problem). */
-export interface SendFailure {
-  error: SendError;
+  /**
+   * An earlier failed or cancelled send of the same form: its draft is reused (fields patched,
+   * files already on the server kept) instead of leaving it behind and creating another.
+   */
+  replaces?: string;
 }
 
 const ITEM_STATE: Record<FileProgress['state'], TransferItemState> = {
@@ -37,9 +36,8 @@ const ITEM_STATE: Record<FileProgress['state'], TransferItemState> = {
 const toItems = (files: readonly FileProgress[]): TransferItem[] =>
   files.map((f) => ({ name: f.name, state: ITEM_STATE[f.state], bytesDone: f.bytesSent, totalBytes: f.totalBytes }));
 
-/** Last refusal of each transfer this module started (the page reads the field problem from it). */
-const failures = new Map<string, SendError>();
-export const lastSendError = (transferId: string): SendError | undefined => failures.get(transferId);
+/** The draft of each transfer this module started, once the server created it. */
+const drafts = new Map<string, string>();
 
 /**
  * Starts one delivery as a transfer of the transfer centre: the single `sendDelivery` call of the
@@ -47,7 +45,15 @@ export const lastSendError = (transferId: string): SendError | undefined => fail
  * shared/transfer/README.md "Resume" describes; the outcome's result is the sent `DeliveryDetail`.
  */
 export function startSend(input: StartSendInput): { id: string; done: Promise<TransferOutcome> } {
+  const earlier = input.replaces === undefined ? undefined : drafts.get(input.replaces);
+  if (input.replaces !== undefined) {
+    drafts.delete(input.replaces);
+    transferStore.dismiss(input.replaces);
+  }
   let deliveryUuid: string | undefined;
+  // The first run patches the earlier draft with the form as it is now; a retry continues as it is.
+  let update = earlier === undefined ? undefined : input.draft;
+  if (earlier !== undefined) deliveryUuid = earlier;
   const sources = input.files.map((file) => ({ name: file.name, blob: file, mimeType: file.type || undefined }));
   let transferId = '';
   const started = transferStore.start({
@@ -55,22 +61,27 @@ export function startSend(input: StartSendInput): { id: string; done: Promise<Tr
     title: input.draft.subject,
     items: input.files.map((f) => ({ name: f.name, state: 'pending', bytesDone: 0, totalBytes: f.size })),
     run: async ({ signal, report }) => {
-      const draft: SendDraft = deliveryUuid ? { deliveryUuid } : input.draft;
+      const draft: SendDraft = deliveryUuid ? { deliveryUuid, ...(update ? { update } : {}) } : input.draft;
       const options: SendDeliveryOptions = {
         client: apiClient,
         draft,
         files: sources,
         signal,
-        onDraft: (uuid) => (deliveryUuid = uuid),
+        onDraft: (uuid) => {
+          deliveryUuid = uuid;
+          drafts.set(transferId, uuid);
+          update = undefined;
+        },
         onProgress: (progress) => report({ percent: progress.percent, items: toItems(progress.files) }),
       };
       const result = await sendDelivery(options);
       if (result.ok) {
-        failures.delete(transferId);
+        drafts.delete(transferId);
         return { ok: true, result: result.delivery satisfies DeliveryDetail };
       }
       if (result.deliveryUuid) deliveryUuid = result.deliveryUuid;
-      failures.set(transferId, result.error);
+      // Also when the refusal came before onDraft (a PATCH of the earlier draft): the next send continues it.
+      if (deliveryUuid) drafts.set(transferId, deliveryUuid);
       return { ok: false, cancelled: result.error.code === 'cancelled', failure: sendErrorMessage(result.error, (bytes) => formatSize(bytes, currentLanguage())) };
     },
   });
