@@ -160,10 +160,12 @@ for (const level of [
 }
 
 test('Reply from the inbox detail prefills the send page', async ({ page }) => {
-  await signIn(page, alice);
-  await page.goto(`${server.url}/secumails/send?to=${encodeURIComponent(bob.email)}&subject=${encodeURIComponent('Re: Level 1 reports')}`);
-  await expect(page.getByRole('button', { name: `Remove ${bob.email}` })).toBeVisible();
-  await expect(page.getByRole('textbox', { name: send.subject.label })).toHaveValue('Re: Level 1 reports');
+  await signIn(page, bob);
+  await page.getByRole('link', { name: 'Level 2 reports' }).click();
+  await page.getByRole('link', { name: 'Reply' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: send.title })).toBeVisible();
+  await expect(page.getByRole('button', { name: `Remove ${alice.email}` })).toBeVisible();
+  await expect(page.getByRole('textbox', { name: send.subject.label })).toHaveValue('Re: Level 2 reports');
 });
 
 test('every §5 rule shows its message at its field before anything is sent', async ({ page }) => {

@@ -38,12 +38,14 @@ export function RecipientChips({
   onChange,
   validationMessage,
   required,
+  disabled,
 }: {
   label: string;
   value: readonly string[];
   onChange: (next: string[]) => void;
   validationMessage?: string;
   required?: boolean;
+  disabled?: boolean;
 }) {
   const { t } = useTranslation();
   const styles = useStyles();
@@ -94,7 +96,7 @@ export function RecipientChips({
                       value={address}
                       size="small"
                       shape="circular"
-                      dismissible
+                      dismissible={!disabled}
                       className={bad ? styles.invalid : undefined}
                       icon={bad ? <WarningFilled className={styles.warningIcon} aria-label={t('send:recipients.invalidChip')} /> : undefined}
                       dismissIcon={{ 'aria-label': t('send:recipients.remove', { address }) }}
@@ -109,6 +111,7 @@ export function RecipientChips({
               {...fieldProps}
               className={styles.input}
               appearance="underline"
+              disabled={disabled}
               value={text}
               inputMode="email"
               autoComplete="email"

@@ -163,6 +163,7 @@ function SendForm({ config, renderUnlock }: { config: DeliverySendConfig; render
         <RecipientChips
           label={t('send:recipients.label')}
           required
+          disabled={running}
           value={recipients}
           onChange={setRecipients}
           validationMessage={messageAt('recipients')}
