@@ -1,4 +1,14 @@
 /** One namespace per area; resources live in locales/<lang>/<namespace>.json (DESIGN §1). */
-export const I18N_NAMESPACES = ['common', 'shell', 'auth', 'settings', 'secupass', 'admin', 'deliveries', 'external'] as const;
+export const I18N_NAMESPACES = [
+  'common',
+  'shell',
+  'auth',
+  'settings',
+  'secupass',
+  'admin',
+  'deliveries',
+  'external',
+  'send',
+] as const;
 export type I18nNamespace = (typeof I18N_NAMESPACES)[number];
 export const DEFAULT_NAMESPACE: I18nNamespace = 'common';

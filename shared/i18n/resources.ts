@@ -1,33 +1,67 @@
-import deAdmin from '@locales/de/admin.json';
-import deSecupass from '@locales/de/secupass.json';
-import enAdmin from '@locales/en/admin.json';
-import enSecupass from '@locales/en/secupass.json';
-import frAdmin from '@locales/fr/admin.json';
-import frSecupass from '@locales/fr/secupass.json';
-import deAuth from '@locales/de/auth.json';
 import deCommon from '@locales/de/common.json';
-import deSettings from '@locales/de/settings.json';
-import deShell from '@locales/de/shell.json';
-import enAuth from '@locales/en/auth.json';
 import enCommon from '@locales/en/common.json';
-import enSettings from '@locales/en/settings.json';
-import enShell from '@locales/en/shell.json';
-import frAuth from '@locales/fr/auth.json';
 import frCommon from '@locales/fr/common.json';
-import frSettings from '@locales/fr/settings.json';
+import deShell from '@locales/de/shell.json';
+import enShell from '@locales/en/shell.json';
 import frShell from '@locales/fr/shell.json';
+import deAuth from '@locales/de/auth.json';
+import enAuth from '@locales/en/auth.json';
+import frAuth from '@locales/fr/auth.json';
+import deSettings from '@locales/de/settings.json';
+import enSettings from '@locales/en/settings.json';
+import frSettings from '@locales/fr/settings.json';
+import deSecupass from '@locales/de/secupass.json';
+import enSecupass from '@locales/en/secupass.json';
+import frSecupass from '@locales/fr/secupass.json';
+import deAdmin from '@locales/de/admin.json';
+import enAdmin from '@locales/en/admin.json';
+import frAdmin from '@locales/fr/admin.json';
 import deDeliveries from '@locales/de/deliveries.json';
 import enDeliveries from '@locales/en/deliveries.json';
 import frDeliveries from '@locales/fr/deliveries.json';
 import deExternal from '@locales/de/external.json';
 import enExternal from '@locales/en/external.json';
 import frExternal from '@locales/fr/external.json';
+import deSend from '@locales/de/send.json';
+import enSend from '@locales/en/send.json';
+import frSend from '@locales/fr/send.json';
 import type { Language } from '@shared/contract/constants';
 import type { I18nNamespace } from './namespaces';
 
+// One line per namespace and language, so parallel branches adding namespaces merge cleanly.
 /** All bundled resources; small enough (a few kB) to ship in the entry chunk. */
 export const I18N_RESOURCES: Record<Language, Record<I18nNamespace, Record<string, unknown>>> = {
-  de: { common: deCommon, shell: deShell, auth: deAuth, settings: deSettings, secupass: deSecupass, admin: deAdmin, deliveries: deDeliveries, external: deExternal },
-  en: { common: enCommon, shell: enShell, auth: enAuth, settings: enSettings, secupass: enSecupass, admin: enAdmin, deliveries: enDeliveries, external: enExternal },
-  fr: { common: frCommon, shell: frShell, auth: frAuth, settings: frSettings, secupass: frSecupass, admin: frAdmin, deliveries: frDeliveries, external: frExternal },
+  de: {
+    common: deCommon,
+    shell: deShell,
+    auth: deAuth,
+    settings: deSettings,
+    secupass: deSecupass,
+    admin: deAdmin,
+    deliveries: deDeliveries,
+    external: deExternal,
+    send: deSend,
+  },
+  en: {
+    common: enCommon,
+    shell: enShell,
+    auth: enAuth,
+    settings: enSettings,
+    secupass: enSecupass,
+    admin: enAdmin,
+    deliveries: enDeliveries,
+    external: enExternal,
+    send: enSend,
+  },
+  fr: {
+    common: frCommon,
+    shell: frShell,
+    auth: frAuth,
+    settings: frSettings,
+    secupass: frSecupass,
+    admin: frAdmin,
+    deliveries: frDeliveries,
+    external: frExternal,
+    send: frSend,
+  },
 };

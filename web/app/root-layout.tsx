@@ -1,5 +1,6 @@
 import { makeStyles, ProgressBar, tokens } from '@fluentui/react-components';
 import { LANGUAGES, type Language } from '@shared/contract/constants';
+import { TransferCentre, TransferWatcher } from '@web/components/transfer-centre';
 import { AppHeader } from '@web/features/shell/app-header';
 import { AuthErrorBanner } from '@web/features/shell/auth-error-banner';
 import { MaintenanceBanner } from '@web/features/shell/maintenance-banner';
@@ -71,7 +72,8 @@ export function RootLayout() {
       {navigation.state === 'loading' ? <ProgressBar className={styles.progress} aria-label={t('common:loading')} /> : null}
       <MaintenanceBanner config={config} language={language} />
       {loadError ? <AuthErrorBanner /> : null}
-      <AppHeader title={appTitle} user={handle.layout === 'auth' ? null : user} />
+      <AppHeader title={appTitle} user={handle.layout === 'auth' ? null : user} tools={(className) => <TransferCentre buttonClassName={className} />} />
+      <TransferWatcher />
       <main id="main-content" tabIndex={-1} className={styles.main}>
         <Outlet />
       </main>

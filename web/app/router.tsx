@@ -126,7 +126,9 @@ const secumailsRoutes: RouteObject[] = [
     lazy: lazyPage(outboxPages, 'OutboxPage'),
     children: [{ path: ':deliveryUuid', handle: handle({ titleKey: 'deliveries:sent.detailTitle' }), lazy: lazyPage(outboxPages, 'OutboxDetailPage') }],
   },
-  { path: 'send', handle: handle({ auth: true, titleKey: 'shell:deliveryMenu.send' }), lazy: comingSoon },
+  { path: 'send', handle: handle({ auth: true, titleKey: 'shell:deliveryMenu.send' }), lazy: lazyPage(() => import(/* webpackChunkName: "send" */ './send-route'), 'SendRoute') },
+  // SPEC §2: the success page has no sign-in flag.
+  { path: 'send-success', handle: handle({ titleKey: 'send:success.title' }), lazy: lazyPage(() => import(/* webpackChunkName: "send" */ '@web/features/secumails/send/send-page'), 'SendSuccessPage') },
   { path: 'submit-box', handle: handle({ auth: true, titleKey: 'shell:deliveryMenu.submitBox' }), lazy: comingSoon },
 ];
 

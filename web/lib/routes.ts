@@ -7,6 +7,7 @@ export const ROUTES = {
   inbox: `${SECUMAILS_BASE}/inbox`,
   outbox: `${SECUMAILS_BASE}/outbox`,
   send: `${SECUMAILS_BASE}/send`,
+  sendSuccess: `${SECUMAILS_BASE}/send-success`,
   submitBox: `${SECUMAILS_BASE}/submit-box`,
   settings: '/settings',
   admin: ADMIN_BASE,

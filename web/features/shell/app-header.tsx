@@ -17,6 +17,7 @@ import { LanguageSwitcher } from '@web/components/language-switcher';
 import { secuPassKeys } from '@web/lib/crypto';
 import { authStore } from '@web/lib/auth';
 import { ROUTES } from '@web/lib/routes';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { NavLink, useNavigate } from 'react-router';
 import { MAIN_MENU, visibleItems } from './menu-items';
@@ -52,8 +53,11 @@ const useStyles = makeStyles({
   },
 });
 
-/** Top bar: brand, main menu (SPEC §1), language switcher, user menu with settings and logout. */
-export function AppHeader({ title, user }: { title: string; user: User | null }) {
+/**
+ * Top bar: brand, main menu (SPEC §1), the app's extra tools (e.g. the file transfer centre, given
+ * the header's button class), language switcher, user menu with settings and logout.
+ */
+export function AppHeader({ title, user, tools }: { title: string; user: User | null; tools?: (buttonClassName: string) => ReactNode }) {
   const { t } = useTranslation();
   const styles = useStyles();
   const navigate = useNavigate();
@@ -99,6 +103,7 @@ export function AppHeader({ title, user }: { title: string; user: User | null })
       ) : (
         <span style={{ flex: 1 }} />
       )}
+      {user && tools ? tools(styles.onTheme) : null}
       <LanguageSwitcher className={styles.onTheme} />
       {user ? (
         <Menu>

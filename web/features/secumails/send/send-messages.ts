@@ -1,0 +1,71 @@
+import type { SendError, SendProblem } from '@shared/deliveries';
+import type { TransferMessage } from '@web/lib/transfer-store';
+
+/**
+ * Text keys (namespace `send`) of the send form's problems (SPEC §5) and of the server's refusals
+ * (SPEC §8), with the figures to fill in.
+ */
+
+/** SPEC §5 problem → message at its field. */
+export function problemMessage(problem: SendProblem): TransferMessage {
+  switch (problem.code) {
+    case 'invalidEmail':
+      return { key: 'send:problems.invalidEmail', values: { addresses: problem.invalid.join(', '), count: problem.invalid.length } };
+    case 'tooManyRecipients':
+      return { key: 'send:problems.tooManyRecipients', values: { max: problem.maxRecipients } };
+    case 'subjectTooLong':
+    case 'bodyTooLong':
+      return { key: `send:problems.${problem.code}`, values: { maxLength: problem.maxLength } };
+    case 'tooManyFiles':
+      return { key: 'send:problems.tooManyFiles', values: { max: problem.maxFiles } };
+    case 'zeroByteFile':
+    case 'duplicateFileName':
+      return { key: `send:problems.${problem.code}`, values: { name: problem.name } };
+    case 'invalidFileName':
+      return { key: 'send:problems.invalidFileName', values: { name: problem.name, maxLength: problem.maxLength } };
+    case 'validityOutOfRange':
+      return { key: 'send:problems.validityOutOfRange', values: { min: problem.min, max: problem.max } };
+    case 'validityNotChoosable':
+      return { key: 'send:problems.validityNotChoosable', values: { days: problem.validityDays } };
+    default:
+      return { key: `send:problems.${problem.code}` };
+  }
+}
+
+/** SPEC §8 refusal → message shown after the send failed; `size` formats byte counts (quota figures). */
+// Metadata is the server's object as it came (toSendError does not fill gaps): every figure may be missing.
+export function sendErrorMessage(error: SendError, size: (bytes: number) => string = String): TransferMessage {
+  const file = error.fileName ?? '';
+  switch (error.code) {
+    case 'fileNotAllowed':
+      return { key: 'send:errors.fileNotAllowed', values: { name: error.metadata.name || file } };
+    case 'globalQuotaReached':
+      return { key: 'send:errors.globalQuotaReached', values: { spaceAvailable: size(error.metadata.spaceAvailable ?? 0), spaceRequired: size(error.metadata.spaceRequired ?? 0) } };
+    case 'maxUploadSizeExceeded':
+      return { key: 'send:errors.maxUploadSizeExceeded', values: { maxUploadSize: size(error.metadata.maxUploadSize ?? 0), requestedSize: size(error.metadata.requestedSize ?? 0) } };
+    case 'maxBodyLength':
+    case 'maxSubjectLength':
+      return { key: `send:errors.${error.code}`, values: { maxLength: error.metadata.maxLength } };
+    case 'recipientNotAllowed':
+      return { key: 'send:errors.recipientNotAllowed', values: { recipients: (error.metadata.recipients ?? []).join(', ') } };
+    case 'validation':
+      if (error.problem) return problemMessage(error.problem);
+      // Levels 3/4 until the end-to-end send exists on the server.
+      if (error.metadata.reason === 'notImplemented' && error.metadata.field === 'securityLevel') return { key: 'send:errors.levelNotAvailable' };
+      return { key: 'send:errors.validation' };
+    case 'deliveryWithoutFiles':
+    case 'submitQuotaReached':
+    case 'transferQuotaExceeded':
+    case 'senderNotLicensed':
+    case 'inviteUserToShare':
+    case 'accessDescriptorNotFound':
+    case 'notFound':
+    case 'accessDenied':
+    case 'authenticationRequired':
+    case 'network':
+    case 'cancelled':
+      return { key: `send:errors.${error.code}`, values: { name: file } };
+    default:
+      return { key: 'send:errors.unknown' };
+  }
+}

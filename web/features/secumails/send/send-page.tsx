@@ -1,0 +1,298 @@
+import { Button, Field, Input, makeStyles, Radio, RadioGroup, Spinner, Textarea, tokens } from '@fluentui/react-components';
+import { ArrowClockwiseRegular, DismissRegular, SendRegular } from '@fluentui/react-icons';
+import type { DeliverySendConfig } from '@shared/contract/config';
+import { SECURITY_LEVELS } from '@shared/contract/constants';
+import { MAX_BODY_LENGTH, MAX_SUBJECT_LENGTH, type SecurityLevel } from '@shared/contract/deliveries';
+import type { UnlockedKeys } from '@shared/crypto/service';
+import { allowedSecurityLevels, checkFiles, checkSendForm, minimalSecurityLevel, validityChoice, type SendProblem } from '@shared/deliveries';
+import { Alert } from '@web/components/alert';
+import { PageHeading } from '@web/components/page-heading';
+import { CaptionedProgress } from '@web/components/transfer-centre';
+import { secuPassKeys } from '@web/lib/crypto';
+import { currentLanguage } from '@web/lib/i18n';
+import { ROUTES } from '@web/lib/routes';
+import { isActive, transferStore, useTransfer, type TransferMessage } from '@web/lib/transfer-store';
+import { useEffect, useMemo, useState, type FormEvent, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useLocation, useNavigate, useSearchParams } from 'react-router';
+import { useSendConfig } from '../api/send-config';
+import { formatSize } from '../delivery-format';
+import { AttachmentsField } from './attachments-field';
+import { RecipientChips } from './recipient-chips';
+import { problemMessage } from './send-messages';
+import { startSend } from './start-send';
+
+const useStyles = makeStyles({
+  form: { display: 'flex', flexDirection: 'column', gap: '16px', maxWidth: '760px' },
+  levelHint: { color: tokens.colorNeutralForeground2, display: 'block', fontSize: tokens.fontSizeBase200 },
+  actions: { display: 'flex', gap: '8px', flexWrap: 'wrap' },
+  progress: { display: 'flex', flexDirection: 'column', gap: '8px', maxWidth: '760px', marginTop: '16px' },
+  fileList: { listStyle: 'none', margin: 0, padding: 0, display: 'flex', flexDirection: 'column', gap: '6px' },
+});
+
+/** The unlock dialog of the SecuPass feature, handed in by the app (features do not import each other). */
+export interface UnlockDialogProps {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  onUnlocked: (keys: UnlockedKeys) => void;
+}
+
+/** What the success page shows (router state: it needs no request). */
+export interface SendSuccessState {
+  subject: string;
+  recipients: string[];
+}
+
+const LEVEL_KEY: Record<SecurityLevel, string> = {
+  [SECURITY_LEVELS.LEVEL_1]: 'level1',
+  [SECURITY_LEVELS.LEVEL_2]: 'level2',
+  [SECURITY_LEVELS.LEVEL_3]: 'level3',
+  [SECURITY_LEVELS.LEVEL_4]: 'level4',
+};
+
+/** The validity field's text → what the rules see: empty = the default, anything else a number (not one = out of range). */
+function parseValidity(text: string): number | undefined {
+  if (text.trim() === '') return undefined;
+  const value = Number(text);
+  return Number.isInteger(value) ? value : -1;
+}
+
+/** Send delivery (SPEC §2): the form, its §5 checks at each field, the upload with progress, §8 messages. */
+export function SendPage({ renderUnlock }: { renderUnlock?: (props: UnlockDialogProps) => ReactNode }) {
+  const { t } = useTranslation();
+  const { data: config, error } = useSendConfig();
+  return (
+    <>
+      <PageHeading>{t('send:title')}</PageHeading>
+      {error ? <Alert type="error">{t('send:configError')}</Alert> : null}
+      {!config && !error ? <Spinner label={t('common:loading')} /> : null}
+      {config ? <SendForm config={config} renderUnlock={renderUnlock} /> : null}
+    </>
+  );
+}
+
+function SendForm({ config, renderUnlock }: { config: DeliverySendConfig; renderUnlock?: (props: UnlockDialogProps) => ReactNode }) {
+  const { t, i18n } = useTranslation();
+  const styles = useStyles();
+  const navigate = useNavigate();
+  const [params] = useSearchParams();
+  // Reply from the inbox detail: ?to=…&subject=… (delivery-format.ts replyLink).
+  const [recipients, setRecipients] = useState<string[]>(() => params.getAll('to').filter(Boolean));
+  const [subject, setSubject] = useState(() => params.get('subject') ?? '');
+  const [body, setBody] = useState('');
+  const [validityText, setValidityText] = useState('');
+  const allowed = allowedSecurityLevels(config);
+  const [level, setLevel] = useState<SecurityLevel | undefined>(() => minimalSecurityLevel(config));
+  const [files, setFiles] = useState<File[]>([]);
+  const [submitted, setSubmitted] = useState(false);
+  const [transferId, setTransferId] = useState<string>();
+  const [unlockOpen, setUnlockOpen] = useState(false);
+  const transfer = useTransfer(transferId);
+  const running = transfer !== undefined && isActive(transfer);
+  const validity = validityChoice(config);
+
+  const problems = useMemo(
+    () =>
+      checkSendForm(
+        {
+          recipients,
+          subject,
+          body,
+          files: files.map((f) => ({ name: f.name, size: f.size })),
+          ...(validity.kind === 'range' ? { validityDays: parseValidity(validityText) } : {}),
+          ...(level === undefined ? {} : { securityLevel: level }),
+        },
+        config,
+      ),
+    [recipients, subject, body, files, validity.kind, validityText, level, config],
+  );
+  // File problems show as soon as a file is added; the others once sending was tried.
+  const fileProblems = useMemo(() => checkFiles(files.map((f) => ({ name: f.name, size: f.size }))), [files]);
+  const text = (message: TransferMessage) => t(message.key, message.values);
+  const messageAt = (field: SendProblem['field']): string | undefined => {
+    const list = field === 'files' && !submitted ? fileProblems : submitted ? problems : [];
+    const found = list.filter((p) => p.field === field);
+    return found.length > 0 ? found.map((p) => text(problemMessage(p))).join(' ') : undefined;
+  };
+
+  // The transfer finished (first run or a retry from the transfer centre) → success page.
+  const succeeded = transfer?.state === 'success';
+  useEffect(() => {
+    if (!succeeded) return;
+    const state: SendSuccessState = { subject, recipients };
+    void navigate(ROUTES.sendSuccess, { state });
+  }, [succeeded, navigate, subject, recipients]);
+
+  function start(keys?: UnlockedKeys) {
+    const { id } = startSend({
+      draft: {
+        recipients,
+        subject,
+        body,
+        ...(validity.kind === 'range' && parseValidity(validityText) !== undefined ? { validityDays: parseValidity(validityText) } : {}),
+        ...(level === undefined ? {} : { securityLevel: level }),
+        language: currentLanguage(),
+      },
+      files,
+      ...(keys ? { keys } : {}),
+      // A failed or cancelled earlier send of this form: continue its draft.
+      ...(transfer && !isActive(transfer) && transfer.state !== 'success' ? { replaces: transfer.id } : {}),
+    });
+    setTransferId(id);
+  }
+
+  function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    setSubmitted(true);
+    if (problems.length > 0 || running) return;
+    if (level !== undefined && level >= SECURITY_LEVELS.LEVEL_3) {
+      // End-to-end levels need the sender's unlocked SecuPass keys first.
+      const session = secuPassKeys.get();
+      if (session) start(session.keys);
+      else setUnlockOpen(true);
+      return;
+    }
+    start();
+  }
+
+  const failed = transfer && (transfer.state === 'failed' || transfer.state === 'cancelled');
+
+  return (
+    <>
+      <form className={styles.form} onSubmit={submit} noValidate aria-label={t('send:title')}>
+        <RecipientChips
+          label={t('send:recipients.label')}
+          required
+          disabled={running}
+          value={recipients}
+          onChange={setRecipients}
+          validationMessage={messageAt('recipients')}
+        />
+        <Field label={t('send:subject.label')} required validationMessage={messageAt('subject')} validationState={messageAt('subject') ? 'error' : 'none'}>
+          <Input value={subject} onChange={(_, data) => setSubject(data.value)} maxLength={MAX_SUBJECT_LENGTH + 1} disabled={running} />
+        </Field>
+        <Field label={t('send:body.label')} validationMessage={messageAt('body')} validationState={messageAt('body') ? 'error' : 'none'}>
+          <Textarea value={body} onChange={(_, data) => setBody(data.value)} rows={8} resize="vertical" maxLength={MAX_BODY_LENGTH + 1} disabled={running} />
+        </Field>
+        <AttachmentsField
+          files={files}
+          disabled={running}
+          validationMessage={messageAt('files')}
+          onAdd={(added) => setFiles((current) => [...current, ...added])}
+          onRemove={(index) => setFiles((current) => current.filter((_, i) => i !== index))}
+        />
+        {validity.kind === 'range' ? (
+          <Field
+            label={t('send:validity.label')}
+            hint={t('send:validity.hint', { min: validity.min, max: validity.max, days: validity.defaultDays })}
+            validationMessage={messageAt('validityDays')}
+            validationState={messageAt('validityDays') ? 'error' : 'none'}
+          >
+            <Input
+              type="number"
+              inputMode="numeric"
+              min={validity.min}
+              max={validity.max}
+              placeholder={String(validity.defaultDays)}
+              value={validityText}
+              onChange={(_, data) => setValidityText(data.value)}
+              disabled={running}
+            />
+          </Field>
+        ) : (
+          <p>{validity.kind === 'fixed' ? t('send:validity.fixed', { count: validity.days }) : t('send:validity.permanent')}</p>
+        )}
+        <Field label={t('send:level.label')} validationMessage={messageAt('securityLevel')} validationState={messageAt('securityLevel') ? 'error' : 'none'}>
+          <RadioGroup value={level === undefined ? '' : String(level)} onChange={(_, data) => setLevel(Number(data.value) as SecurityLevel)} disabled={running}>
+            {allowed.map((value) => (
+              <Radio
+                key={value}
+                value={String(value)}
+                label={
+                  <>
+                    {t(`send:level.${LEVEL_KEY[value]}.title`)}
+                    <span className={styles.levelHint}>{t(`send:level.${LEVEL_KEY[value]}.text`)}</span>
+                  </>
+                }
+              />
+            ))}
+          </RadioGroup>
+        </Field>
+        {submitted && problems.length > 0 ? <Alert type="error">{t('send:fixProblems', { count: problems.length })}</Alert> : null}
+        <div className={styles.actions}>
+          <Button type="submit" appearance="primary" icon={<SendRegular />} disabled={running}>
+            {t('send:submit')}
+          </Button>
+        </div>
+      </form>
+
+      {transfer && transfer.state !== 'success' ? (
+        <section className={styles.progress} aria-label={t('send:progress.label')}>
+          {failed && transfer.state === 'failed' ? (
+            <Alert type="error" title={t('send:errors.title')}>
+              {transfer.failure ? text(transfer.failure) : t('send:errors.unknown')}
+            </Alert>
+          ) : null}
+          {failed && transfer.state === 'cancelled' ? <Alert type="warning">{t('send:progress.cancelled')}</Alert> : null}
+          <CaptionedProgress caption={t('send:progress.overall', { percent: transfer.percent })} label={t('send:progress.label')} value={transfer.percent} max={100} />
+          <ul className={styles.fileList}>
+            {transfer.items.map((item) => (
+              <li key={item.name}>
+                <CaptionedProgress
+                  caption={t('send:progress.file', {
+                    name: item.name,
+                    state: t(`send:itemState.${item.state}`),
+                    done: formatSize(item.bytesDone, i18n.language),
+                    total: formatSize(item.totalBytes, i18n.language),
+                  })}
+                  label={t('send:progress.fileLabel', { name: item.name })}
+                  value={item.totalBytes === 0 ? 0 : item.bytesDone / item.totalBytes}
+                />
+              </li>
+            ))}
+          </ul>
+          <div className={styles.actions}>
+            {running ? (
+              <Button icon={<DismissRegular />} onClick={() => transferStore.cancel(transfer.id)}>
+                {t('send:progress.cancel')}
+              </Button>
+            ) : null}
+            {failed ? (
+              <Button appearance="primary" icon={<ArrowClockwiseRegular />} onClick={() => void transferStore.retry(transfer.id)}>
+                {t('send:progress.retry')}
+              </Button>
+            ) : null}
+          </div>
+        </section>
+      ) : null}
+
+      {renderUnlock?.({
+        open: unlockOpen,
+        onOpenChange: setUnlockOpen,
+        onUnlocked: (keys) => start(keys),
+      })}
+    </>
+  );
+}
+
+/** Send delivery success (SPEC §2; no sign-in flag): what was sent, and where to go next. */
+export function SendSuccessPage() {
+  const { t } = useTranslation();
+  const state = useLocation().state as SendSuccessState | null;
+  const navigate = useNavigate();
+  const styles = useStyles();
+  return (
+    <>
+      <PageHeading focusOnMount>{t('send:success.title')}</PageHeading>
+      <Alert type="success">
+        {state ? t('send:success.textWithSubject', { subject: state.subject, recipients: state.recipients.join(', ') }) : t('send:success.text')}
+      </Alert>
+      <div className={styles.actions}>
+        <Button appearance="primary" onClick={() => void navigate(ROUTES.send)}>
+          {t('send:success.sendAnother')}
+        </Button>
+        <Button onClick={() => void navigate(ROUTES.outbox)}>{t('send:success.toSent')}</Button>
+      </div>
+    </>
+  );
+}

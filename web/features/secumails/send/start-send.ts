@@ -1,0 +1,90 @@
+import type { CreateDeliveryBody, DeliveryDetail } from '@shared/contract/deliveries';
+import type { UnlockedKeys } from '@shared/crypto/service';
+import { sendDelivery, type FileProgress, type SendDeliveryOptions, type SendDraft } from '@shared/transfer';
+import { apiClient } from '@web/lib/api-client';
+import { transferStore, type TransferItem, type TransferItemState, type TransferOutcome } from '@web/lib/transfer-store';
+import { currentLanguage } from '@web/lib/i18n';
+import { formatSize } from '../delivery-format';
+import { sendErrorMessage } from './send-messages';
+
+export interface StartSendInput {
+  /** The form's fields, as POST /deliveries takes them. */
+  draft: CreateDeliveryBody;
+  files: readonly File[];
+  /**
+   * Levels 3/4: the unlocked SecuPass keys (web/lib/crypto). The engine takes them as
+   * `e2e: { crypto: cryptoApi, keys }`; this module is the one place that builds the options, so
+   * that option is added here alone once shared/transfer offers it. Until then the server refuses
+   * levels 3/4 and the page shows its message.
+   */
+  keys?: UnlockedKeys;
+  /**
+   * An earlier failed or cancelled send of the same form: its draft is reused (fields patched,
+   * files already on the server kept) instead of leaving it behind and creating another.
+   */
+  replaces?: string;
+}
+
+const ITEM_STATE: Record<FileProgress['state'], TransferItemState> = {
+  pending: 'pending',
+  uploading: 'uploading',
+  success: 'success',
+  failed: 'failed',
+  cancelled: 'cancelled',
+};
+
+const toItems = (files: readonly FileProgress[]): TransferItem[] =>
+  files.map((f) => ({ name: f.name, state: ITEM_STATE[f.state], bytesDone: f.bytesSent, totalBytes: f.totalBytes }));
+
+/** The draft of each transfer this module started, once the server created it. */
+const drafts = new Map<string, string>();
+
+/**
+ * Starts one delivery as a transfer of the transfer centre: the single `sendDelivery` call of the
+ * web client. A retry resumes the same draft (`draft: { deliveryUuid }`) with the same files, as
+ * shared/transfer/README.md "Resume" describes; the outcome's result is the sent `DeliveryDetail`.
+ */
+export function startSend(input: StartSendInput): { id: string; done: Promise<TransferOutcome> } {
+  const earlier = input.replaces === undefined ? undefined : drafts.get(input.replaces);
+  if (input.replaces !== undefined) {
+    drafts.delete(input.replaces);
+    transferStore.dismiss(input.replaces);
+  }
+  let deliveryUuid: string | undefined;
+  // The first run patches the earlier draft with the form as it is now; a retry continues as it is.
+  let update = earlier === undefined ? undefined : input.draft;
+  if (earlier !== undefined) deliveryUuid = earlier;
+  const sources = input.files.map((file) => ({ name: file.name, blob: file, mimeType: file.type || undefined }));
+  let transferId = '';
+  const started = transferStore.start({
+    kind: 'upload',
+    title: input.draft.subject,
+    items: input.files.map((f) => ({ name: f.name, state: 'pending', bytesDone: 0, totalBytes: f.size })),
+    run: async ({ signal, report }) => {
+      const draft: SendDraft = deliveryUuid ? { deliveryUuid, ...(update ? { update } : {}) } : input.draft;
+      const options: SendDeliveryOptions = {
+        client: apiClient,
+        draft,
+        files: sources,
+        signal,
+        onDraft: (uuid) => {
+          deliveryUuid = uuid;
+          drafts.set(transferId, uuid);
+          update = undefined;
+        },
+        onProgress: (progress) => report({ percent: progress.percent, items: toItems(progress.files) }),
+      };
+      const result = await sendDelivery(options);
+      if (result.ok) {
+        drafts.delete(transferId);
+        return { ok: true, result: result.delivery satisfies DeliveryDetail };
+      }
+      if (result.deliveryUuid) deliveryUuid = result.deliveryUuid;
+      // Also when the refusal came before onDraft (a PATCH of the earlier draft): the next send continues it.
+      if (deliveryUuid) drafts.set(transferId, deliveryUuid);
+      return { ok: false, cancelled: result.error.code === 'cancelled', failure: sendErrorMessage(result.error, (bytes) => formatSize(bytes, currentLanguage())) };
+    },
+  });
+  transferId = started.id;
+  return started;
+}

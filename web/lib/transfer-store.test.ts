@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest';
+import { overallProgress, transferStore, type TransferOutcome, type TransferRunContext } from './transfer-store';
+
+/** A job whose runs the test finishes by hand; each run sees its own signal and attempt. */
+function controllableJob(title: string) {
+  const runs: { context: TransferRunContext; finish: (outcome: TransferOutcome) => void }[] = [];
+  const job = {
+    kind: 'upload' as const,
+    title,
+    items: [{ name: 'a.bin', state: 'pending' as const, bytesDone: 0, totalBytes: 10 }],
+    run: (context: TransferRunContext) =>
+      new Promise<TransferOutcome>((resolve) => {
+        runs.push({ context, finish: resolve });
+        // A cancel ends the run as the engine does: an outcome, never a throw.
+        context.signal.addEventListener('abort', () => resolve({ ok: false, cancelled: true }));
+      }),
+  };
+  return { job, runs };
+}
+
+describe('transferStore', () => {
+  it('runs a job, reports progress, ends in success with its result', async () => {
+    const { job, runs } = controllableJob('one');
+    const { id, done } = transferStore.start(job);
+    expect(transferStore.get(id)?.state).toBe('running');
+    expect(transferStore.hasActive()).toBe(true);
+    runs[0]!.context.report({ percent: 40, items: [{ name: 'a.bin', state: 'uploading', bytesDone: 4, totalBytes: 10 }] });
+    expect(transferStore.get(id)).toMatchObject({ percent: 40, items: [{ state: 'uploading', bytesDone: 4 }] });
+    runs[0]!.finish({ ok: true, result: 'sent' });
+    expect(await done).toEqual({ ok: true, result: 'sent' });
+    expect(transferStore.get(id)).toMatchObject({ state: 'success', percent: 100, result: 'sent', runs: 1 });
+    transferStore.dismiss(id);
+    expect(transferStore.get(id)).toBeUndefined();
+  });
+
+  it('cancel aborts the run; retry runs it again as the next attempt; a stale run cannot overwrite the new one', async () => {
+    const { job, runs } = controllableJob('two');
+    const { id, done } = transferStore.start(job);
+    transferStore.cancel(id);
+    expect(await done).toEqual({ ok: false, cancelled: true });
+    expect(transferStore.get(id)?.state).toBe('cancelled');
+    // Not removable while running, removable now — but retry first.
+    const retried = transferStore.retry(id);
+    expect(retried).toBeDefined();
+    expect(runs[1]!.context.attempt).toBe(1);
+    expect(transferStore.get(id)?.state).toBe('running');
+    transferStore.dismiss(id);
+    expect(transferStore.get(id)?.state).toBe('running');
+    expect(transferStore.retry(id)).toBeUndefined();
+    runs[0]!.context.report({ percent: 99, items: [] });
+    expect(transferStore.get(id)?.percent).toBe(0);
+    runs[1]!.finish({ ok: false, cancelled: false, failure: { key: 'send:errors.network' } });
+    await retried;
+    expect(transferStore.get(id)).toMatchObject({ state: 'failed', failure: { key: 'send:errors.network' }, runs: 2 });
+    transferStore.clearFinished();
+    expect(transferStore.get(id)).toBeUndefined();
+    expect(transferStore.hasActive()).toBe(false);
+  });
+
+  it('a job that throws ends as failed, not stuck running', async () => {
+    const { id, done } = transferStore.start({ kind: 'upload', title: 'x', items: [], run: () => Promise.reject(new Error('bug')) });
+    expect(await done).toEqual({ ok: false, cancelled: false });
+    expect(transferStore.get(id)?.state).toBe('failed');
+    transferStore.dismiss(id);
+  });
+
+  it('overall progress weighs each transfer by its size', () => {
+    const base = { kind: 'upload' as const, title: '', state: 'running' as const, runs: 1, id: 'x' };
+    const small = { ...base, percent: 100, items: [{ name: 's', state: 'success' as const, bytesDone: 10, totalBytes: 10 }] };
+    const large = { ...base, percent: 0, items: [{ name: 'l', state: 'pending' as const, bytesDone: 0, totalBytes: 90 }] };
+    expect(overallProgress([small, large])).toEqual({ bytesDone: 10, totalBytes: 100, percent: 10 });
+    // A message-only send (no bytes) counts by its own percent.
+    expect(overallProgress([{ ...base, percent: 50, items: [] }]).percent).toBe(50);
+    expect(overallProgress([]).percent).toBe(0);
+  });
+});

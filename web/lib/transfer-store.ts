@@ -1,0 +1,186 @@
+import { useSyncExternalStore } from 'react';
+
+/**
+ * The file transfer centre's state (SPEC §2 "file transfer centre", §4 transfer and upload states),
+ * kept outside React so leaving the page that started a transfer does not lose it. Kinds are
+ * `upload` now and `download` later: a transfer is only a named job with items and a `run`
+ * function, so the panel and the store do not know what a delivery is. Texts travel as i18n keys.
+ */
+
+export type TransferKind = 'upload' | 'download';
+export type TransferState = 'pending' | 'running' | 'success' | 'failed' | 'cancelled';
+/** Per item (file): SPEC §4 upload states, and the download ones the download panel will need. */
+export type TransferItemState = 'pending' | 'encrypting' | 'uploading' | 'downloading' | 'decrypting' | 'success' | 'failed' | 'cancelled';
+
+export interface TransferItem {
+  name: string;
+  state: TransferItemState;
+  bytesDone: number;
+  totalBytes: number;
+}
+
+/** An i18n key and its values: the store holds no texts. */
+export interface TransferMessage {
+  key: string;
+  values?: Record<string, unknown>;
+}
+
+export interface Transfer {
+  id: string;
+  kind: TransferKind;
+  /** Shown as the transfer's name (e.g. the subject). */
+  title: string;
+  state: TransferState;
+  /** 0–100. */
+  percent: number;
+  items: TransferItem[];
+  /** Why the last run failed. */
+  failure?: TransferMessage;
+  /** What the last successful run returned (e.g. the sent delivery). */
+  result?: unknown;
+  /** How many times the job ran (1 + retries). */
+  runs: number;
+}
+
+export type TransferOutcome = { ok: true; result?: unknown } | { ok: false; cancelled: boolean; failure?: TransferMessage };
+
+export interface TransferRunContext {
+  signal: AbortSignal;
+  /** Progress of the running attempt. */
+  report: (update: { percent: number; items: TransferItem[] }) => void;
+  /** 0 for the first run, then 1, 2, … for retries (a job resumes on a retry). */
+  attempt: number;
+}
+
+export interface TransferJob {
+  kind: TransferKind;
+  title: string;
+  items: TransferItem[];
+  run: (context: TransferRunContext) => Promise<TransferOutcome>;
+}
+
+interface Entry {
+  transfer: Transfer;
+  job: TransferJob;
+  controller?: AbortController;
+}
+
+let entries: Entry[] = [];
+let snapshot: readonly Transfer[] = [];
+const listeners = new Set<() => void>();
+let nextId = 1;
+
+function publish(): void {
+  snapshot = entries.map((e) => e.transfer);
+  for (const listener of listeners) listener();
+}
+
+function update(id: string, patch: Partial<Transfer>): void {
+  const entry = entries.find((e) => e.transfer.id === id);
+  if (!entry) return;
+  entry.transfer = { ...entry.transfer, ...patch };
+  publish();
+}
+
+async function execute(entry: Entry): Promise<TransferOutcome> {
+  const id = entry.transfer.id;
+  const controller = new AbortController();
+  entry.controller = controller;
+  const attempt = entry.transfer.runs;
+  update(id, { state: 'running', failure: undefined, runs: attempt + 1 });
+  let outcome: TransferOutcome;
+  try {
+    outcome = await entry.job.run({
+      signal: controller.signal,
+      attempt,
+      report: ({ percent, items }) => {
+        // A stale attempt (cancelled, then retried) must not overwrite the new one.
+        if (entry.controller === controller) update(id, { percent, items });
+      },
+    });
+  } catch {
+    // Jobs report failures as outcomes; a throw is a bug of the job, shown as a generic failure.
+    outcome = { ok: false, cancelled: false };
+  }
+  if (entry.controller !== controller) return outcome;
+  entry.controller = undefined;
+  if (outcome.ok) update(id, { state: 'success', percent: 100, result: outcome.result });
+  else update(id, { state: outcome.cancelled ? 'cancelled' : 'failed', failure: outcome.failure });
+  return outcome;
+}
+
+export const transferStore = {
+  getSnapshot: (): readonly Transfer[] => snapshot,
+  subscribe(listener: () => void): () => void {
+    listeners.add(listener);
+    return () => void listeners.delete(listener);
+  },
+  get: (id: string): Transfer | undefined => snapshot.find((t) => t.id === id),
+
+  /** Adds the job and runs it; the promise settles with the first run's outcome. */
+  start(job: TransferJob): { id: string; done: Promise<TransferOutcome> } {
+    const id = `transfer-${nextId++}`;
+    const entry: Entry = { job, transfer: { id, kind: job.kind, title: job.title, state: 'pending', percent: 0, items: job.items, runs: 0 } };
+    entries = [entry, ...entries];
+    publish();
+    return { id, done: execute(entry) };
+  },
+
+  /** Aborts a running transfer; the job reports it as cancelled. */
+  cancel(id: string): void {
+    entries.find((e) => e.transfer.id === id)?.controller?.abort();
+  },
+
+  /** Runs a failed or cancelled transfer again (the job resumes where it stopped). */
+  retry(id: string): Promise<TransferOutcome> | undefined {
+    const entry = entries.find((e) => e.transfer.id === id);
+    if (!entry || (entry.transfer.state !== 'failed' && entry.transfer.state !== 'cancelled')) return undefined;
+    return execute(entry);
+  },
+
+  /** Removes a transfer that is not running from the list. */
+  dismiss(id: string): void {
+    const before = entries.length;
+    entries = entries.filter((e) => e.transfer.id !== id || isActive(e.transfer));
+    if (entries.length !== before) publish();
+  },
+
+  /** Removes every transfer that is not running. */
+  clearFinished(): void {
+    entries = entries.filter((e) => isActive(e.transfer));
+    publish();
+  },
+
+  /** Any transfer still pending or running (the tab asks before closing). */
+  hasActive: (): boolean => snapshot.some(isActive),
+};
+
+export const isActive = (transfer: Transfer): boolean => transfer.state === 'pending' || transfer.state === 'running';
+
+/** React view of every transfer, newest first. */
+export function useTransfers(): readonly Transfer[] {
+  return useSyncExternalStore(transferStore.subscribe, transferStore.getSnapshot);
+}
+
+/** React view of one transfer (undefined once dismissed or before it exists). */
+export function useTransfer(id: string | undefined): Transfer | undefined {
+  const all = useTransfers();
+  return id === undefined ? undefined : all.find((t) => t.id === id);
+}
+
+/** Overall figures of several transfers: bytes, and their percents weighted by size (a message-only send weighs 1). */
+export function overallProgress(transfers: readonly Transfer[]): { bytesDone: number; totalBytes: number; percent: number } {
+  let bytesDone = 0;
+  let totalBytes = 0;
+  let weighted = 0;
+  let weights = 0;
+  for (const t of transfers) {
+    const size = t.items.reduce((n, item) => n + item.totalBytes, 0);
+    bytesDone += t.items.reduce((n, item) => n + item.bytesDone, 0);
+    totalBytes += size;
+    // The transfer's own percent, not its bytes: a send reaches 100 only once the delivery is sent.
+    weighted += t.percent * Math.max(1, size);
+    weights += Math.max(1, size);
+  }
+  return { bytesDone, totalBytes, percent: weights === 0 ? 0 : Math.min(100, Math.floor(weighted / weights)) };
+}
