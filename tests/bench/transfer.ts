@@ -93,6 +93,27 @@ async function engineUpload(ctx: Context, bytes: Uint8Array<ArrayBuffer>, transf
 
 const round2 = (n: number) => Math.round(n * 100) / 100;
 
+/**
+ * Node's fetch with the session cookie. While the E2E transform encrypts (seconds on a busy
+ * machine) the pooled keep-alive sockets idle past the server's 10 s timeout; a late client timer
+ * can then hand the next call a socket the server just closed ("fetch failed", ECONNRESET or
+ * "other side closed", before any answer). The engine retries PUTs, not the JSON calls, so this
+ * retries those once: a harness artefact of Node's pool, not what is measured.
+ */
+function withStaleSocketRetry(session: Session): typeof fetch {
+  return async (input, init = {}) => {
+    const go = () => fetch(String(input as string), { ...init, headers: { ...(init.headers as Record<string, string>), cookie: session.cookie } });
+    try {
+      return await go();
+    } catch (error) {
+      const cause = (error as { cause?: { code?: string } }).cause?.code;
+      if (!(error instanceof TypeError) || (cause !== 'ECONNRESET' && cause !== 'UND_ERR_SOCKET')) throw error;
+      console.warn(`   (stale keep-alive socket, ${cause}: ${init.method ?? 'GET'} retried once)`);
+      return go();
+    }
+  };
+}
+
 export async function benchTransfer(options: TransferBenchOptions = {}): Promise<Figure[]> {
   const sizeMiB = options.quick ? 16 : 256;
   const rounds = options.quick ? 1 : 3;
@@ -103,10 +124,7 @@ export async function benchTransfer(options: TransferBenchOptions = {}): Promise
     const admin = await signIn(target, ADMIN.email, ADMIN.password);
     await createUserAsAdmin(target, admin, { email: SENDER.email });
     const session = await signIn(target, SENDER.email, SENDER.password);
-    const client = createApiClient({
-      backendUrl: server.url,
-      fetch: (input, init = {}) => fetch(String(input), { ...init, headers: { ...(init.headers as Record<string, string>), cookie: session.cookie } }),
-    });
+    const client = createApiClient({ backendUrl: server.url, fetch: withStaleSocketRetry(session) });
     client.setAntiCsrfToken(session.csrf);
     const ctx: Context = { server, session, client };
 
