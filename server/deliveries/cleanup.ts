@@ -47,10 +47,23 @@ export async function sweepDeliveries(app: FastifyInstance, now = Date.now()): P
   return { expired: expired.length, drafts: drafts.length };
 }
 
-/** Starts the periodic sweep for the app's lifetime. */
+/** Temp blobs of part uploads a crash cut off (never visible; this frees their space). */
+async function sweepTemporaryBlobs(app: FastifyInstance): Promise<void> {
+  try {
+    const removed = await app.blobs.sweepTemporaries();
+    if (removed > 0) app.log.info({ removed }, 'removed temp blobs of interrupted uploads');
+  } catch (err) {
+    app.log.warn({ err }, 'temp blob sweep failed');
+  }
+}
+
+/** Starts the periodic sweep for the app's lifetime; right after a start, the leftovers of a crash go at once. */
 export function scheduleDeliverySweep(app: FastifyInstance): void {
+  // In the background: a big blob folder must not delay the start.
+  app.addHook('onReady', async () => void sweepTemporaryBlobs(app));
   const timer = setInterval(() => {
     sweepDeliveries(app).catch((err: unknown) => app.log.warn({ err }, 'delivery sweep failed'));
+    void sweepTemporaryBlobs(app);
   }, SWEEP_INTERVAL_MS);
   timer.unref();
   app.addHook('onClose', async () => clearInterval(timer));

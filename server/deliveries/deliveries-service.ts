@@ -18,7 +18,7 @@ import {
   type TimeState,
 } from '@shared/contract/deliveries';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
-import { sql, type Kysely, type Selectable } from 'kysely';
+import { sql, type Kysely, type Selectable, type SelectQueryBuilder } from 'kysely';
 import { authenticationRequired, badRequest, conflict, HttpError, notFound } from '../core/http-error';
 import type { Database } from '../db/schema';
 import { BlobIntegrityError } from '../storage/blob-store';
@@ -670,6 +670,29 @@ export async function deliveryDetail(app: FastifyInstance, viewer: Viewer): Prom
 }
 
 type ListQuery = { page: number; pageSize: number; filter: 'all' | 'notDownloaded'; q?: string | undefined };
+
+/**
+ * The shared tail of the inbox and sent lists: the total of `base` (the filtered rows as a
+ * `d`-aliased delivery query), one page of `rows` (the same rows with the list's columns),
+ * newest sent first, and the committed-file totals of that page.
+ */
+async function pageOf<DB, TB extends keyof DB, R extends { id: number }>(
+  db: Kysely<Database>,
+  query: ListQuery,
+  base: SelectQueryBuilder<DB, TB, object>,
+  rows: SelectQueryBuilder<DB, TB, R>,
+  toSummary: (row: R & DeliveryRow, totals: { count: number; size: number } | undefined) => DeliverySummary,
+): Promise<DeliveryPage> {
+  const total = await base.select(sql<number>`count(*)`.as('n')).$castTo<{ n: number | string }>().executeTakeFirstOrThrow();
+  const page = await rows
+    .orderBy(sql`d.sent_at`, 'desc')
+    .orderBy(sql`d.id`, 'desc')
+    .limit(query.pageSize)
+    .offset((query.page - 1) * query.pageSize)
+    .execute();
+  const totals = await fileTotals(db, page.map((r) => r.id), true);
+  return { items: page.map((r) => toSummary(r as R & DeliveryRow, totals.get(r.id))), page: query.page, pageSize: query.pageSize, total: Number(total.n) };
+}
 /** Some recipient of `d` has not downloaded yet. */
 const SOME_NOT_DOWNLOADED = sql<boolean>`exists (select 1 from delivery_recipients rn where rn.delivery_id = d.id and rn.downloaded_at is null)`;
 
@@ -693,24 +716,13 @@ export async function inbox(app: FastifyInstance, user: UserRow, query: ListQuer
     );
   }
   if (query.filter === 'notDownloaded') base = base.where('r.downloaded_at', 'is', null);
-  const total = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-  const rows = await base
-    .selectAll('d')
-    .select(['r.downloaded_at as r_downloaded_at', 'u.email as u_email', 'u.first_name as u_first_name', 'u.last_name as u_last_name'])
-    .orderBy('d.sent_at', 'desc')
-    .orderBy('d.id', 'desc')
-    .limit(query.pageSize)
-    .offset((query.page - 1) * query.pageSize)
-    .execute();
-  const totals = await fileTotals(db, rows.map((r) => r.id), true);
-  return {
-    items: rows.map((r) =>
-      summaryOf(r as DeliveryRow, { email: r.u_email, first_name: r.u_first_name, last_name: r.u_last_name }, totals.get(r.id), r.r_downloaded_at !== null),
-    ),
-    page: query.page,
-    pageSize: query.pageSize,
-    total: Number(total.n),
-  };
+  return pageOf(
+    db,
+    query,
+    base,
+    base.selectAll('d').select(['r.downloaded_at as r_downloaded_at', 'u.email as u_email', 'u.first_name as u_first_name', 'u.last_name as u_last_name']),
+    (r, totals) => summaryOf(r, { email: r.u_email, first_name: r.u_first_name, last_name: r.u_last_name }, totals, r.r_downloaded_at !== null),
+  );
 }
 
 export async function sentList(app: FastifyInstance, user: UserRow, query: ListQuery): Promise<DeliveryPage> {
@@ -732,22 +744,7 @@ export async function sentList(app: FastifyInstance, user: UserRow, query: ListQ
     );
   }
   if (query.filter === 'notDownloaded') base = base.where(SOME_NOT_DOWNLOADED);
-  const total = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-  const rows = await base
-    .selectAll('d')
-    .select(SOME_NOT_DOWNLOADED.as('pending'))
-    .orderBy('d.sent_at', 'desc')
-    .orderBy('d.id', 'desc')
-    .limit(query.pageSize)
-    .offset((query.page - 1) * query.pageSize)
-    .execute();
-  const totals = await fileTotals(db, rows.map((r) => r.id), true);
-  return {
-    items: rows.map((r) => summaryOf(r as DeliveryRow, user, totals.get(r.id), !r.pending)),
-    page: query.page,
-    pageSize: query.pageSize,
-    total: Number(total.n),
-  };
+  return pageOf(db, query, base, base.selectAll('d').select(SOME_NOT_DOWNLOADED.as('pending')), (r, totals) => summaryOf(r, user, totals, !r.pending));
 }
 
 /** A committed file of a delivery the viewer may download, or the refusal. */

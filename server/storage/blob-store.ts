@@ -20,6 +20,12 @@ export interface BlobStore {
   exists(key: string): Promise<boolean>;
   /** Bytes still free for new objects (the disk's free space for the local folder), or null when unknown. */
   freeSpace(): Promise<number | null>;
+  /**
+   * Removes what interrupted writes left behind (a crash mid-`put`), never a write still
+   * running. Returns how many were removed. Temp data is never visible under a key, so this
+   * only frees space.
+   */
+  sweepTemporaries(): Promise<number>;
 }
 
 export interface PutOptions {

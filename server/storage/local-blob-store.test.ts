@@ -1,11 +1,12 @@
+import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, mkdtemp, readdir, rm, utimes, writeFile } from 'node:fs/promises';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BlobIntegrityError, BlobNotFoundError, type BlobStore } from './blob-store';
-import { createLocalBlobStore } from './local-blob-store';
+import { createLocalBlobStore, TEMP_MAX_IDLE_MS } from './local-blob-store';
 
 let root: string;
 let store: BlobStore;
@@ -57,5 +58,23 @@ describe('local blob store', () => {
       await expect(store.put(key, chunked('x')), key).rejects.toThrow(/Invalid blob key/);
     }
     expect(await store.freeSpace()).toBeGreaterThan(0);
+  });
+
+  it('sweeps the temp files of writers that are gone, never those of a running write', async () => {
+    const host = hostname().replace(/[^A-Za-z0-9-]/g, '-') || 'host';
+    const dead = spawnSync(process.execPath, ['-e', '']).pid!; // exited: its pid names no live process
+    const dir = join(root, 'deliveries', 'd', 'f');
+    await mkdir(dir, { recursive: true });
+    const temp = (name: string) => join(dir, name);
+    await writeFile(temp(`0.${host}~${dead}~aa11.part-tmp`), 'cut off by a crash');
+    await writeFile(temp(`1.${host}~${process.pid}~bb22.part-tmp`), 'our own write, running');
+    await writeFile(temp(`2.other-host~${dead}~cc33.part-tmp`), 'another host: only age tells');
+    await writeFile(temp(`3.other-host~1~dd44.part-tmp`), 'another host, idle for long');
+    const longAgo = (Date.now() - TEMP_MAX_IDLE_MS - 60_000) / 1000;
+    await utimes(temp(`3.other-host~1~dd44.part-tmp`), longAgo, longAgo);
+    await writeFile(temp('4'), 'a real object');
+
+    expect(await store.sweepTemporaries()).toBe(2);
+    expect((await readdir(dir)).sort()).toEqual([`1.${host}~${process.pid}~bb22.part-tmp`, `2.other-host~${dead}~cc33.part-tmp`, '4']);
   });
 });

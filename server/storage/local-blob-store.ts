@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { access, mkdir, open, rename, rm, statfs } from 'node:fs/promises';
+import { access, mkdir, open, readdir, rename, rm, stat, statfs } from 'node:fs/promises';
+import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { finished } from 'node:stream/promises';
@@ -8,12 +9,37 @@ import { assertValidKey, BlobIntegrityError, BlobNotFoundError, type BlobStore, 
 
 /** Temp files carry this suffix; a crash can leave some behind, never under a real key. */
 const TEMP_SUFFIX = '.part-tmp';
-
 /**
- * The default blob store: one file per key under `root` (`<dataDir>/blobs`). Writes go to
- * a temp file beside the target, are flushed (fsync) and renamed into place, so a reader
- * or a crash never sees half an object.
+ * A temp file not written to for this long belongs to no live write: the server drops a
+ * connection idle for 60 s (app.ts `connectionTimeout`), so a running put writes far more often.
  */
+export const TEMP_MAX_IDLE_MS = 10 * 60_000;
+/** Who writes a temp file: `<key>.<host>~<pid>~<random>.part-tmp`, so a restart can tell its dead predecessor's leftovers from live writes. */
+const HOST = hostname().replace(/[^A-Za-z0-9-]/g, '-') || 'host';
+const TEMP_NAME = /\.([A-Za-z0-9-]+)~(\d+)~[0-9a-f]+\.part-tmp$/;
+/** Start of this process: a temp file with our pid but older than this is a predecessor's (pid reuse, e.g. pid 1 in a container). */
+const PROCESS_STARTED_AT = Date.now() - process.uptime() * 1000;
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM'; // exists, someone else's
+  }
+}
+
+/** Whether a temp file can go: its writer on this host is gone, or nobody has written to it for a long time. */
+function isAbandoned(name: string, modifiedAt: number, now: number): boolean {
+  if (now - modifiedAt > TEMP_MAX_IDLE_MS) return true;
+  const writer = TEMP_NAME.exec(name);
+  // Another host's write (a shared folder) or an older name: only its age tells.
+  if (!writer || writer[1] !== HOST) return false;
+  const pid = Number(writer[2]);
+  if (pid === process.pid) return modifiedAt < PROCESS_STARTED_AT;
+  return !processAlive(pid);
+}
+
 export function createLocalBlobStore(root: string): BlobStore {
   const pathOf = (key: string) => {
     assertValidKey(key);
@@ -24,7 +50,7 @@ export function createLocalBlobStore(root: string): BlobStore {
     async put(key: string, body: Readable | AsyncIterable<Uint8Array>, options: PutOptions = {}): Promise<PutResult> {
       const target = pathOf(key);
       await mkdir(dirname(target), { recursive: true });
-      const temp = `${target}.${randomBytes(6).toString('hex')}${TEMP_SUFFIX}`;
+      const temp = `${target}.${HOST}~${process.pid}~${randomBytes(6).toString('hex')}${TEMP_SUFFIX}`;
       const hash = createHash('sha256');
       const out = createWriteStream(temp, { flags: 'wx' });
       let size = 0;
@@ -92,6 +118,22 @@ export function createLocalBlobStore(root: string): BlobStore {
       await mkdir(root, { recursive: true });
       const stats = await statfs(root);
       return Number(stats.bavail) * Number(stats.bsize);
+    },
+
+    async sweepTemporaries() {
+      const entries = await readdir(root, { recursive: true, withFileTypes: true }).catch(() => []);
+      const now = Date.now();
+      let removed = 0;
+      for (const entry of entries) {
+        if (!entry.isFile() || !entry.name.endsWith(TEMP_SUFFIX)) continue;
+        const path = join(entry.parentPath, entry.name);
+        const info = await stat(path).catch(() => null); // finished (renamed) meanwhile
+        if (info && isAbandoned(entry.name, info.mtimeMs, now)) {
+          await rm(path, { force: true });
+          removed++;
+        }
+      }
+      return removed;
     },
   };
 }

@@ -5,12 +5,21 @@
 import { writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { runCryptoBench } from './crypto';
+import { benchInbox } from './inbox';
 import type { Figure } from './report';
 import { benchServer } from './server';
+import { benchTransfer } from './transfer';
 
-const GROUPS: Record<string, () => Promise<Figure[]>> = {
-  server: benchServer,
+/** `--quick`: smaller sizes and fewer samples, to check that a group runs (figures are rough then). */
+export interface BenchOptions {
+  quick: boolean;
+}
+
+const GROUPS: Record<string, (options: BenchOptions) => Promise<Figure[]>> = {
+  server: () => benchServer(),
   crypto: () => runCryptoBench(),
+  inbox: (options) => benchInbox(options),
+  transfer: (options) => benchTransfer(options),
 };
 
 const REPORT_PATH = fileURLToPath(new URL('./report.json', import.meta.url));
@@ -23,18 +32,19 @@ async function main(): Promise<void> {
     process.exit(2);
   }
   const names = asked.length > 0 ? asked : Object.keys(GROUPS);
+  const options: BenchOptions = { quick: process.argv.includes('--quick') };
   const figures: Figure[] = [];
   for (const name of names) {
     const started = Date.now();
     console.log(`== bench ${name}`);
-    const groupFigures = await GROUPS[name]!();
+    const groupFigures = await GROUPS[name]!(options);
     for (const f of groupFigures) {
       console.log(`${f.pass ? 'PASS' : 'MISS'} ${f.name}: ${f.value} ${f.unit} (baseline ${f.baseline}, ratio ${f.ratio}, target ${f.targetOn === 'value' ? 'value' : 'ratio'} ${f.direction === 'max' ? '≤' : '≥'} ${f.target})`);
     }
     console.log(`   ${name}: ${((Date.now() - started) / 1000).toFixed(1)} s`);
     figures.push(...groupFigures);
   }
-  await writeFile(REPORT_PATH, `${JSON.stringify({ createdAt: new Date().toISOString(), groups: names, figures }, null, 2)}\n`);
+  await writeFile(REPORT_PATH, `${JSON.stringify({ createdAt: new Date().toISOString(), groups: names, quick: options.quick, figures }, null, 2)}\n`);
   console.log(`report: ${REPORT_PATH} (${figures.filter((f) => f.pass).length}/${figures.length} figures on target)`);
 }
 

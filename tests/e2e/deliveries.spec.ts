@@ -96,9 +96,16 @@ test('inbox: search, filter, detail and download with the exact bytes; the sende
   await expect(page.getByText('1 to 2 of 2, page 1 of 1')).toBeVisible();
   await expectNoSeriousAxeViolations(page);
 
-  // Search, then a search without result, then the filter.
-  await page.getByRole('searchbox', { name: 'Search deliveries' }).fill('quarterly');
+  // Search (typed key by key: one request after the pause, not one per keystroke), then a
+  // search without result, then the filter.
+  const searches: string[] = [];
+  page.on('request', (request) => {
+    const url = new URL(request.url());
+    if (url.pathname.endsWith('/deliveries/inbox') && url.searchParams.has('q')) searches.push(url.searchParams.get('q')!);
+  });
+  await page.getByRole('searchbox', { name: 'Search deliveries' }).pressSequentially('quarterly', { delay: 40 });
   await expect(rowsOf(page)).toHaveCount(2);
+  expect([...new Set(searches)]).toEqual(['quarterly']); // no request for 'q', 'qu', …
   await expect(page.getByRole('link', { name: 'Quarterly figures' })).toBeVisible();
   await page.getByRole('searchbox', { name: 'Search deliveries' }).fill('no such thing');
   await expect(page.getByRole('heading', { name: 'No matching deliveries' })).toBeVisible();

@@ -21,6 +21,7 @@ import type { DeliveryListParams } from '@shared/api/endpoints/delivery-read';
 import type { DeliveryPage } from '@shared/contract/deliveries';
 import { Alert } from '@web/components/alert';
 import { RouterLink } from '@web/components/router-link';
+import { SEARCH_DEBOUNCE_MS, useDebouncedValue } from '@web/lib/use-debounced-value';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { SWRResponse } from 'swr';
@@ -51,10 +52,12 @@ export function DeliveriesList({
   const [q, setQ] = useState('');
   const [filter, setFilter] = useState<'all' | 'notDownloaded'>('all');
   const [page, setPage] = useState(1);
-  const { data, error, isLoading } = useList({ page, pageSize: PAGE_SIZE, q: q.trim() || undefined, filter });
+  // One request per typing pause, not per keystroke; clearing the box shows everything at once.
+  const search = useDebouncedValue(q.trim(), SEARCH_DEBOUNCE_MS, (value) => value === '');
+  const { data, error, isLoading } = useList({ page, pageSize: PAGE_SIZE, q: search || undefined, filter });
   const dateFormat = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' });
   const range = pageRange(page, PAGE_SIZE, data?.total ?? 0);
-  const searching = q.trim() !== '' || filter !== 'all';
+  const searching = search !== '' || filter !== 'all';
 
   return (
     <>
