@@ -11,6 +11,7 @@ import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation, useMatches, useNavigation } from 'react-router';
 import { CONFIG_KEYS } from '@shared/contract/config';
+import { UnlockProvider } from './unlock-provider';
 
 const useStyles = makeStyles({
   skipLink: {
@@ -73,7 +74,9 @@ export function RootLayout() {
       {loadError ? <AuthErrorBanner /> : null}
       <AppHeader title={appTitle} user={handle.layout === 'auth' ? null : user} />
       <main id="main-content" tabIndex={-1} className={styles.main}>
-        <Outlet />
+        <UnlockProvider>
+          <Outlet />
+        </UnlockProvider>
       </main>
     </>
   );

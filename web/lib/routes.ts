@@ -8,6 +8,9 @@ export const ROUTES = {
   outbox: `${SECUMAILS_BASE}/outbox`,
   send: `${SECUMAILS_BASE}/send`,
   submitBox: `${SECUMAILS_BASE}/submit-box`,
+  /** Release deliveries (SPEC §2; also under /secumails/:locale/release, the mails' link). */
+  release: `${SECUMAILS_BASE}/release`,
+  releaseSuccess: `${SECUMAILS_BASE}/release-success`,
   settings: '/settings',
   admin: ADMIN_BASE,
   datarooms: '/datarooms',

@@ -73,7 +73,7 @@ export function DeliveryView({
   return (
     <article aria-labelledby="delivery-subject">
       <h2 id="delivery-subject" style={{ margin: '0 0 12px' }}>
-        {delivery.subject || t('deliveries:fields.noSubject')}
+        {delivery.subject || t(delivery.securityLevel === 30 ? 'deliveries:e2e.encryptedSubject' : 'deliveries:fields.noSubject')}
       </h2>
       {expired ? <Alert type="warning" title={t('deliveries:alerts.expiredTitle')}>{t('deliveries:alerts.expiredText')}</Alert> : null}
       {delivery.timeState === 'expiringSoon' && delivery.expiresAt ? (
@@ -122,7 +122,8 @@ export function DeliveryView({
             <li key={file.fileId} className={styles.file}>
               <span>{file.name}</span>
               <Caption1>{formatSize(file.size, i18n.language)}</Caption1>
-              {expired || blocked || file.status !== 'committed' ? null : (
+              {/* E2E files are downloaded decrypted through the E2E panel, never as ciphertext. */}
+              {expired || blocked || file.status !== 'committed' || file.encrypted ? null : (
                 <Button
                   as="a"
                   data-no-print
