@@ -23,14 +23,17 @@ export function UnlockProvider({ children }: { children: ReactNode }) {
   return (
     <UnlockRequestContext.Provider value={request}>
       {children}
-      <UnlockSecuPassDialog
-        open={open}
-        onOpenChange={(next) => {
-          setOpen(next);
-          if (!next) settle(null);
-        }}
-        onUnlocked={(keys) => settle(keys)}
-      />
+      {/* Mounted only while asked: it loads the SecuPass state, which anonymous pages must not request. */}
+      {open ? (
+        <UnlockSecuPassDialog
+          open
+          onOpenChange={(next) => {
+            setOpen(next);
+            if (!next) settle(null);
+          }}
+          onUnlocked={(keys) => settle(keys)}
+        />
+      ) : null}
     </UnlockRequestContext.Provider>
   );
 }
