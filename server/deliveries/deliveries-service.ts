@@ -874,7 +874,7 @@ export async function activityLog(app: FastifyInstance, user: UserRow, deliveryU
   let query = app.db.selectFrom('delivery_activity').selectAll().where('delivery_id', '=', viewer.delivery.id).orderBy('id');
   if (viewer.kind !== 'sender') {
     const own = viewer.recipient.id;
-    query = query.where((eb) => eb.or([eb('recipient_id', 'is', null), eb('recipient_id', '=', own)])).where('kind', 'in', ['sent', 'notified', 'downloaded', 'removedFromInbox']);
+    query = query.where((eb) => eb.or([eb('recipient_id', 'is', null), eb('recipient_id', '=', own)])).where('kind', 'in', ['sent', 'notified', 'downloaded', 'removedFromInbox', 'released']);
   }
   return (await query.execute()).map((a) => ({ at: a.created_at, kind: a.kind as ActivityEntry['kind'], actor: a.actor, detail: a.detail }));
 }
