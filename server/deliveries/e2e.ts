@@ -1,4 +1,4 @@
-import { reduceLanguage } from '@shared/contract/constants';
+import { reduceLanguage, SECURITY_LEVELS } from '@shared/contract/constants';
 import {
   DELIVERY_WEB_LINKS,
   E2E_MANIFEST_FILE_ID,
@@ -180,6 +180,10 @@ export async function getE2e(app: FastifyInstance, user: UserRow, deliveryUuid: 
   }
   const sender = await app.users.findById(delivery.sender_id);
   if (!sender) throw notFound('Delivery not found');
+  if (viewer.kind === 'recipient' && delivery.security_level === SECURITY_LEVELS.LEVEL_4) {
+    // The server cannot see the decryption itself; handing out the keys is the closest it gets.
+    await app.db.updateTable('delivery_recipients').set({ decrypted_at: Date.now() }).where('id', '=', viewer.recipient.id).where('decrypted_at', 'is', null).execute();
+  }
   return { senderUserUuid: sender.uuid, manifest: delivery.manifest, descriptors: rows.map(toWireDescriptor) };
 }
 
@@ -270,7 +274,7 @@ export async function releaseList(app: FastifyInstance, sender: UserRow): Promis
     .selectAll()
     .where('sender_id', '=', sender.id)
     .where('status', '=', 'sent')
-    .where('security_level', 'in', [20, 30])
+    .where('security_level', 'in', [SECURITY_LEVELS.LEVEL_3, SECURITY_LEVELS.LEVEL_4])
     .where('purged_at', 'is', null)
     .orderBy('sent_at', 'desc')
     .execute();
@@ -346,7 +350,7 @@ export async function notifyReleaseNeeded(app: FastifyInstance, user: UserRow, l
     .where('r.email', '=', user.email.toLowerCase())
     .where('r.removed_at', 'is', null)
     .where('d.status', '=', 'sent')
-    .where('d.security_level', 'in', [20, 30])
+    .where('d.security_level', 'in', [SECURITY_LEVELS.LEVEL_3, SECURITY_LEVELS.LEVEL_4])
     .where('d.purged_at', 'is', null)
     .execute();
   for (const row of rows) {

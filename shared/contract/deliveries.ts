@@ -341,7 +341,7 @@ export const DeliveryRecipientSchema = z
     registered: z.boolean(),
     /** Epoch ms of the first complete download, or null. */
     downloadedAt: z.number().nullable(),
-    /** Epoch ms the message was first decrypted (level 4), or null. */
+    /** Epoch ms the message was first decrypted (level 4: when the recipient first fetched its keys, GET …/e2e), or null. */
     decryptedAt: z.number().nullable(),
     notifiedAt: z.number().nullable(),
     /** Levels 3/4, sender's view: the recipient has no file-key copy yet (no passphrase, or a reset): release needed. */

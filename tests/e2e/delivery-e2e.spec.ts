@@ -13,7 +13,7 @@ import { createCryptoService, type UnlockedKeys } from '@shared/crypto/service';
 import { sendDelivery } from '@shared/transfer';
 import { addressedTo, waitForMailboxMail } from '../support/mailbox';
 import { startTestServer, type TestServer } from '../support/server';
-import { apiCall, apiSignIn } from './fixtures';
+import { apiCall, apiSignIn, expectNoSeriousA11yViolations } from './fixtures';
 
 const PASSWORD = 'Good-Passw0rd-e2e';
 const ALICE_PASSPHRASE = 'Alice-Browser-SecuPass-Quartz-77';
@@ -124,6 +124,7 @@ test('level 3: the recipient unlocks in the browser and downloads the decrypted 
   // No ciphertext link: the plain download button is not offered for E2E files.
   await expect(page.getByRole('link', { name: 'Download figures.bin' })).toHaveCount(0);
   expect(await decryptAndDownload(page, BOB_PASSPHRASE, 'figures.bin')).toBe(sha256(bytes));
+  await expectNoSeriousA11yViolations(page, 'E2E delivery detail');
 });
 
 test('release: invited without a passphrase → sets one → waits → the sender releases → the recipient downloads', async ({ page, browser }) => {
@@ -145,6 +146,7 @@ test('release: invited without a passphrase → sets one → waits → the sende
   await expect(page.getByRole('heading', { level: 1, name: 'Passphrase set' })).toBeVisible({ timeout: 30_000 });
   await page.goto(`${server.url}/secumails/inbox/${delivery.deliveryUuid}`);
   await expect(page.getByText('Waiting for release')).toBeVisible();
+  await expectNoSeriousA11yViolations(page, 'E2E delivery waiting for release');
 
   // Alice: mailed that a release is needed; the sent detail says so; the release page shows Carol's new key.
   const ask = await waitForMailboxMail(server.mailboxDir, (m) => addressedTo(alice.email)(m) && m.text.includes(carol.email));
@@ -161,6 +163,7 @@ test('release: invited without a passphrase → sets one → waits → the sende
     items: Array<{ recipient: { keys: Array<{ usage: string; fingerprint: string }> } }>;
   };
   const fingerprint = keys.items[0]!.recipient.keys.find((k) => k.usage === 'encryption')!.fingerprint;
+  await expectNoSeriousA11yViolations(sender, 'release deliveries');
   await expect(row.getByText((fingerprint.toUpperCase().match(/.{4}/g) ?? []).join(' '))).toBeVisible();
   await sender.getByRole('button', { name: 'Enter passphrase and release' }).click();
   await unlock(sender, ALICE_PASSPHRASE);

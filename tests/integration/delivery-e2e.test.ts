@@ -148,6 +148,8 @@ describe('levels 3 and 4', () => {
     const { opened, contents } = await readAll(bob, delivery.deliveryUuid);
     expect(opened.message).toEqual({ subject: `Offer ${SUBJECT_MARKER}`, body: `Dear Bob, ${BODY_MARKER}` });
     expect(sha256(contents.get('contract.bin')!)).toBe(sha256(bytes));
+    const senderView = await getDelivery(alice.client, delivery.deliveryUuid);
+    expect(senderView.recipients[0]!.decryptedAt).toEqual(expect.any(Number));
     const inbox = await getDeliveryInbox(bob.client);
     expect(inbox.items.find((i) => i.deliveryUuid === delivery.deliveryUuid)?.subject).toBe('');
     const mail = await waitForMailboxMail(server.mailboxDir, (m) => addressedTo('bob@example.test')(m) && m.subject.includes('Encrypted message'));
