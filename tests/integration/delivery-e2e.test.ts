@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { deliveryContentUrl, getDelivery, getDeliveryInbox } from '@shared/api/endpoints/delivery-read';
 import { getReleaseList } from '@shared/api/endpoints/delivery-e2e';
@@ -8,6 +8,7 @@ import { toBase64Url, utf8Encode } from '@shared/crypto/bytes';
 import { ciphertextLength } from '@shared/crypto/stream-format';
 import { downloadE2eFile, openE2eDelivery, releaseToRecipient, sendDelivery, type OpenedE2eDelivery } from '@shared/transfer';
 import { addressedTo, readMailbox, waitForMailboxMail } from '@tests/support/mailbox';
+import { filesUnder } from '@tests/support/files';
 import { startTestServer, type TestServer } from '@tests/support/server';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -83,15 +84,6 @@ async function readAll(reader: E2eActor, deliveryUuid: string): Promise<{ opened
   return { opened, contents };
 }
 
-async function filesUnder(dir: string): Promise<string[]> {
-  const out: string[] = [];
-  for (const entry of await readdir(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) out.push(...(await filesUnder(path)));
-    else if (entry.isFile()) out.push(path);
-  }
-  return out;
-}
 
 const sent: DeliveryDetail[] = [];
 const originals = new Map<string, Uint8Array>();
