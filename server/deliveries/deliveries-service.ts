@@ -5,6 +5,10 @@ import {
   DELIVERY_SETTING_KEYS,
   DELIVERY_WEB_LINKS,
   MAX_FILES_PER_DELIVERY,
+  e2ePartLayout,
+  e2ePlaintextSize,
+  partBounds,
+  partCountOf,
   type ActivityEntry,
   type DeliveryDetail,
   type DeliveryFile,
@@ -21,12 +25,18 @@ import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { sql, type Kysely, type Selectable, type SelectQueryBuilder } from 'kysely';
 import { authenticationRequired, badRequest, conflict, HttpError, notFound } from '../core/http-error';
 import type { Database } from '../db/schema';
+import { ENCRYPTED_SUBJECT_PLACEHOLDER } from '../mail/templates';
 import { BlobIntegrityError } from '../storage/blob-store';
 import { externalLinkFor } from '../external/external-service';
 import type { UserRow } from '../users/users-repository';
+import { dropDescriptors, e2eAccessOf, e2eNotify, e2eSendCheck, releasePendingOf } from './e2e';
 import { queueDeliveryScan, refuseUnlessScanned, reviewAllowsAccess, scanApplies } from './review';
-import { checkFile, checkMessage, checkNotBanned, parseList, resolveSecurityLevel, resolveValidityDays } from './rules';
+import { checkFile, checkMessage, checkNotBanned, isE2eLevel, parseList, resolveSecurityLevel, resolveValidityDays } from './rules';
 import type { DeliveriesTable, DeliveryFilesTable, DeliveryRecipientsTable } from './tables';
+
+/** The mail templates' level number of a SPEC §4 wire value. */
+const levelNumber = (wire: number): 1 | 2 | 3 | 4 =>
+  wire === SECURITY_LEVELS.LEVEL_1 ? 1 : wire === SECURITY_LEVELS.LEVEL_2 ? 2 : wire === SECURITY_LEVELS.LEVEL_3 ? 3 : 4;
 
 /** A delivery within this much of its end is "expiring soon" (SPEC §4): a weekend plus a working day to react. */
 export const EXPIRING_SOON_MS = 3 * 86_400_000;
@@ -69,7 +79,7 @@ export async function activity(
     .execute();
 }
 
-async function findDelivery(db: Kysely<Database>, deliveryUuid: string): Promise<DeliveryRow | undefined> {
+export async function findDelivery(db: Kysely<Database>, deliveryUuid: string): Promise<DeliveryRow | undefined> {
   if (!isUuid(deliveryUuid)) return undefined;
   return db.selectFrom('deliveries').selectAll().where('uuid', '=', deliveryUuid).executeTakeFirst();
 }
@@ -119,7 +129,7 @@ export async function ownDraft(db: Kysely<Database>, user: UserRow, deliveryUuid
   return delivery;
 }
 
-async function fileOf(db: Kysely<Database>, delivery: DeliveryRow, fileId: string): Promise<FileRow> {
+export async function fileOf(db: Kysely<Database>, delivery: DeliveryRow, fileId: string): Promise<FileRow> {
   if (!isUuid(fileId)) throw notFound('File not found');
   const file = await db.selectFrom('delivery_files').selectAll().where('uuid', '=', fileId).where('delivery_id', '=', delivery.id).executeTakeFirst();
   if (!file) throw notFound('File not found');
@@ -135,11 +145,20 @@ const toWireFile = (f: FileRow): DeliveryFile => ({
   encrypted: f.encrypted === 1,
   scanState: f.scan_state as DeliveryFile['scanState'],
 });
-const toUploadFile = (f: FileRow): DeliveryUploadFile => ({ ...toWireFile(f), partSize: f.part_size, partCount: f.part_count });
+const toUploadFile = (f: FileRow): DeliveryUploadFile => ({
+  ...toWireFile(f),
+  partSize: f.part_size,
+  partCount: f.part_count,
+  ...(f.leading_bytes ? { leadingBytes: f.leading_bytes } : {}),
+});
 
-/** Size of part `index` of a file: every part but the last is full. */
-export function expectedPartSize(file: Pick<FileRow, 'size' | 'part_size' | 'part_count'>, index: number): number {
-  return index < file.part_count - 1 ? file.part_size : Number(file.size) - (file.part_count - 1) * file.part_size;
+const boundsOf = (file: Pick<FileRow, 'size' | 'part_size' | 'leading_bytes'>, index: number) =>
+  partBounds({ size: Number(file.size), partSize: file.part_size, leadingBytes: file.leading_bytes }, index);
+
+/** Size of part `index` of a file: every part but the last is full (part 0 of an E2E file also holds the header). */
+export function expectedPartSize(file: Pick<FileRow, 'size' | 'part_size' | 'leading_bytes'>, index: number): number {
+  const { start, end } = boundsOf(file, index);
+  return end - start;
 }
 
 // ---------------------------------------------------------------------------------------
@@ -177,9 +196,9 @@ function recipientRows(deliveryId: number, recipients: string[], additional: str
 
 export async function createDraft(app: FastifyInstance, sender: UserRow, input: CreateInput): Promise<DeliveryRow> {
   const config = await app.settings.deliverySendConfig();
-  const { recipients, additional } = checkMessage(input);
-  await checkAddresses(app, [...recipients, ...additional]);
   const level = resolveSecurityLevel(input.securityLevel, config);
+  const { recipients, additional } = checkMessage(input, level === SECURITY_LEVELS.LEVEL_4);
+  await checkAddresses(app, [...recipients, ...additional]);
   const validityDays = resolveValidityDays(input.validityDays, config);
   const now = Date.now();
   return app.db.transaction().execute(async (trx) => {
@@ -221,9 +240,14 @@ export async function updateDraft(app: FastifyInstance, sender: UserRow, deliver
     subject: input.subject ?? draft.subject,
     body: input.body ?? draft.body,
   };
-  const { recipients, additional } = checkMessage(merged);
-  await checkAddresses(app, [...recipients, ...additional]);
   const level = resolveSecurityLevel(input.securityLevel ?? (draft.security_level as SecurityLevel), config);
+  const { recipients, additional } = checkMessage(merged, level === SECURITY_LEVELS.LEVEL_4);
+  await checkAddresses(app, [...recipients, ...additional]);
+  if (isE2eLevel(level) !== isE2eLevel(draft.security_level)) {
+    // Files already announced are plain or ciphertext; they cannot change sides.
+    const files = await app.db.selectFrom('delivery_files').select('id').where('delivery_id', '=', draft.id).executeTakeFirst();
+    if (files) throw badRequest('Remove the attached files before switching between encrypted and plain levels', { field: 'securityLevel', reason: 'filesAttached' });
+  }
   const validityDays = resolveValidityDays(input.validityDays !== undefined ? input.validityDays : (draft.validity_days ?? undefined), config);
   const now = Date.now();
   await app.db.transaction().execute(async (trx) => {
@@ -281,10 +305,29 @@ async function spaceAvailable(app: FastifyInstance): Promise<number> {
   return Math.max(0, available);
 }
 
-export async function addFile(app: FastifyInstance, sender: UserRow, deliveryUuid: string, input: { name: string; size: number; mimeType: string }) {
+export interface AddFileInput {
+  name: string;
+  size: number;
+  mimeType: string;
+  encryption?: { recordSize: number; headerSha256: string } | undefined;
+}
+
+export async function addFile(app: FastifyInstance, sender: UserRow, deliveryUuid: string, input: AddFileInput) {
   const delivery = await ownDraft(app.db, sender, deliveryUuid);
+  const e2e = isE2eLevel(delivery.security_level);
+  if (e2e !== (input.encryption !== undefined)) {
+    throw badRequest(e2e ? 'Levels 3 and 4 take end-to-end encrypted files only' : 'Encrypted files need level 3 or 4', {
+      field: 'encryption',
+      reason: e2e ? 'encryptionRequired' : 'encryptionNotAllowed',
+    });
+  }
+  // E2E: the §5 size rules apply to the plaintext; the ciphertext size must be one a stream can have.
+  const plaintextSize = input.encryption ? e2ePlaintextSize(input.size, input.encryption.recordSize) : input.size;
+  if (plaintextSize === null) {
+    throw badRequest('The size does not fit the encrypted stream format', { field: 'size', reason: 'invalidCiphertextSize', size: input.size });
+  }
   const all = await app.settings.getAll();
-  const name = checkFile(input, {
+  const name = checkFile({ ...input, size: plaintextSize }, {
     blockedExtensions: parseList(all[DELIVERY_SETTING_KEYS.blockedExtensions]),
     blockedMimeTypes: parseList(all[DELIVERY_SETTING_KEYS.blockedMimeTypes]),
   });
@@ -311,7 +354,7 @@ export async function addFile(app: FastifyInstance, sender: UserRow, deliveryUui
       spaceRequired: input.size,
     });
   }
-  const partSize = app.config.uploadPartSize;
+  const { partSize, leadingBytes } = input.encryption ? e2ePartLayout(input.encryption.recordSize) : { partSize: app.config.uploadPartSize, leadingBytes: 0 };
   const row = await app.db
     .insertInto('delivery_files')
     .values({
@@ -321,10 +364,11 @@ export async function addFile(app: FastifyInstance, sender: UserRow, deliveryUui
       size: input.size,
       mime_type: input.mimeType.trim().toLowerCase() || 'application/octet-stream',
       part_size: partSize,
-      part_count: Math.max(1, Math.ceil(input.size / partSize)),
+      part_count: partCountOf(input.size, partSize, leadingBytes),
       status: 'uploading',
-      encrypted: 0,
-      header_hash: null,
+      encrypted: input.encryption ? 1 : 0,
+      header_hash: input.encryption?.headerSha256 ?? null,
+      leading_bytes: leadingBytes,
       created_at: Date.now(),
       committed_at: null,
     })
@@ -337,6 +381,7 @@ export async function removeFile(app: FastifyInstance, sender: UserRow, delivery
   const delivery = await ownDraft(app.db, sender, deliveryUuid);
   const file = await fileOf(app.db, delivery, fileId);
   await app.db.deleteFrom('delivery_files').where('id', '=', file.id).execute();
+  await dropDescriptors(app, delivery.uuid, file.uuid);
   await app.blobs.deletePrefix(`${deliveryPrefix(delivery.uuid)}/${file.uuid}`);
 }
 
@@ -354,6 +399,7 @@ export async function listParts(app: FastifyInstance, sender: UserRow, deliveryU
     fileId: file.uuid,
     partSize: file.part_size,
     partCount: file.part_count,
+    ...(file.leading_bytes ? { leadingBytes: file.leading_bytes } : {}),
     status: file.status as PartsResponse['status'],
     parts: parts.map((p) => ({ index: p.part_index, size: p.size, sha256: p.sha256 })),
   };
@@ -445,12 +491,15 @@ export async function sendDelivery(app: FastifyInstance, sender: UserRow, delive
   const delivery = await ownDraft(app.db, sender, deliveryUuid);
   const config = await app.settings.deliverySendConfig();
   const recipients = await app.db.selectFrom('delivery_recipients').selectAll().where('delivery_id', '=', delivery.id).execute();
-  checkMessage({
-    recipients: recipients.filter((r) => r.kind === 'recipient').map((r) => r.email),
-    additionalRecipients: recipients.filter((r) => r.kind === 'additional').map((r) => r.email),
-    subject: delivery.subject,
-    body: delivery.body,
-  });
+  checkMessage(
+    {
+      recipients: recipients.filter((r) => r.kind === 'recipient').map((r) => r.email),
+      additionalRecipients: recipients.filter((r) => r.kind === 'additional').map((r) => r.email),
+      subject: delivery.subject,
+      body: delivery.body,
+    },
+    delivery.security_level === SECURITY_LEVELS.LEVEL_4,
+  );
   await checkAddresses(app, recipients.map((r) => r.email));
   resolveSecurityLevel(delivery.security_level as SecurityLevel, config);
   const validityDays = resolveValidityDays(delivery.validity_days ?? (config.deliveryCleanupEnabled ? undefined : null), config);
@@ -459,9 +508,11 @@ export async function sendDelivery(app: FastifyInstance, sender: UserRow, delive
   if (uploading.length > 0) {
     throw badRequest('Some files are not uploaded completely', { reason: 'uploadIncomplete', files: uploading.map((f) => f.name) });
   }
-  if (files.length === 0 && delivery.body.trim() === '') {
+  // Level 4: the message is inside the encrypted manifest, which e2eSendCheck requires.
+  if (files.length === 0 && delivery.body.trim() === '' && delivery.security_level !== SECURITY_LEVELS.LEVEL_4) {
     throw new HttpError(400, 'DeliveryWithoutFilesNotAllowedException', 'A delivery needs at least one file or a message', { fileCount: 0 });
   }
+  const pendingRelease = isE2eLevel(delivery.security_level) ? await e2eSendCheck(app, sender, delivery, recipients) : new Set<number>();
 
   const now = Date.now();
   const tokens = new Map<number, string>();
@@ -493,12 +544,19 @@ export async function sendDelivery(app: FastifyInstance, sender: UserRow, delive
     await activity(trx, delivery.id, 'sent', { actor: sender.email });
   });
   const sent = (await findDelivery(app.db, delivery.uuid))!;
-  if (scan) app.jobs.kick();
-  else await notifyRecipients(app, sender, sent, recipients, tokens, files.length, log);
+  // A scanned delivery notifies once its scan is clean (review.ts); E2E levels are never scanned.
+  if (scan) {
+    app.jobs.kick();
+    return sent;
+  }
+  const withAccess = recipients.filter((r) => !pendingRelease.has(r.id));
+  await notifyRecipients(app, sender, sent, withAccess, tokens, files.length, log);
+  // Levels 3/4: recipients without a key are invited (passphrase first, then the sender's release).
+  await e2eNotify(app, sender, sent, recipients.filter((r) => pendingRelease.has(r.id)), log);
   return sent;
 }
 
-async function notifyRecipients(
+export async function notifyRecipients(
   app: FastifyInstance,
   sender: UserRow,
   delivery: DeliveryRow,
@@ -525,9 +583,9 @@ async function notifyRecipients(
         data: {
           senderName: displayName(sender),
           senderEmail: sender.email,
-          subject: delivery.subject,
+          subject: delivery.subject || ENCRYPTED_SUBJECT_PLACEHOLDER[language],
           link,
-          level: delivery.security_level === SECURITY_LEVELS.LEVEL_1 ? 1 : 2,
+          level: levelNumber(delivery.security_level),
           signup: delivery.security_level !== SECURITY_LEVELS.LEVEL_1 && external !== null,
           fileCount,
           expiresOn,
@@ -591,7 +649,7 @@ export async function notifyWithFreshTokens(app: FastifyInstance, sender: UserRo
 // Reading: one delivery, lists, download, activity; delete
 // ---------------------------------------------------------------------------------------
 
-async function usersByEmail(db: Kysely<Database>, emails: string[]): Promise<Map<string, UserRow>> {
+export async function usersByEmail(db: Kysely<Database>, emails: string[]): Promise<Map<string, UserRow>> {
   if (emails.length === 0) return new Map();
   const rows = await db
     .selectFrom('users')
@@ -659,6 +717,11 @@ export async function deliveryDetail(app: FastifyInstance, viewer: Viewer): Prom
   });
   const downloaded = viewer.kind === 'sender' ? all.length > 0 && all.every((r) => r.downloaded_at !== null) : viewer.recipient.downloaded_at !== null;
   const totals = { count: files.length, size: files.reduce((s, f) => s + Number(f.size), 0) };
+  const e2e = isE2eLevel(delivery.security_level);
+  if (e2e && viewer.kind === 'sender' && delivery.status === 'sent') {
+    const pending = await releasePendingOf(app, delivery, visible);
+    for (const [i, r] of visible.entries()) recipients[i]!.releasePending = pending.has(r.id);
+  }
   return {
     ...summaryOf(delivery, sender, totals, downloaded),
     body: delivery.body,
@@ -666,6 +729,7 @@ export async function deliveryDetail(app: FastifyInstance, viewer: Viewer): Prom
     files: files.map(toWireFile),
     recipients,
     viewer: viewer.kind,
+    ...(e2e && viewer.kind === 'recipient' ? { e2eAccess: await e2eAccessOf(app, delivery, viewer.recipient) } : {}),
   };
 }
 
@@ -762,12 +826,15 @@ export async function downloadableFile(app: FastifyInstance, viewer: Viewer, fil
 export function fileStream(app: FastifyInstance, delivery: DeliveryRow, file: FileRow, start: number, end: number): Readable {
   const blobs = app.blobs;
   async function* chunks() {
-    const first = Math.floor(start / file.part_size);
-    const last = Math.floor(end / file.part_size);
+    const lead = file.leading_bytes;
+    const partOf = (offset: number) => (offset < lead ? 0 : Math.min(file.part_count - 1, Math.floor((offset - lead) / file.part_size)));
+    const first = partOf(start);
+    const last = partOf(end);
     for (let i = first; i <= last; i++) {
-      const partStart = i * file.part_size;
+      const bounds = boundsOf(file, i);
+      const partStart = bounds.start;
       const from = Math.max(start, partStart) - partStart;
-      const to = Math.min(end, partStart + expectedPartSize(file, i) - 1) - partStart;
+      const to = Math.min(end, bounds.end - 1) - partStart;
       const stream = await blobs.getStream(partKey(delivery.uuid, file.uuid, i), { start: from, end: to });
       for await (const chunk of stream) yield chunk as Uint8Array;
     }
@@ -805,6 +872,7 @@ export async function deleteDelivery(app: FastifyInstance, user: UserRow, delive
   if (delivery.sender_id === user.id) {
     await app.db.updateTable('deliveries').set({ status: 'deleted', deleted_at: Date.now() }).where('id', '=', delivery.id).execute();
     await activity(app.db, delivery.id, 'deleted', { actor: user.email });
+    await dropDescriptors(app, delivery.uuid);
     // After the row: a crash here leaves orphaned bytes (swept later), never a visible half-deleted delivery.
     await app.blobs.deletePrefix(deliveryPrefix(delivery.uuid));
     return;
@@ -827,7 +895,7 @@ export async function activityLog(app: FastifyInstance, user: UserRow, deliveryU
   let query = app.db.selectFrom('delivery_activity').selectAll().where('delivery_id', '=', viewer.delivery.id).orderBy('id');
   if (viewer.kind !== 'sender') {
     const own = viewer.recipient.id;
-    query = query.where((eb) => eb.or([eb('recipient_id', 'is', null), eb('recipient_id', '=', own)])).where('kind', 'in', ['sent', 'notified', 'downloaded', 'removedFromInbox']);
+    query = query.where((eb) => eb.or([eb('recipient_id', 'is', null), eb('recipient_id', '=', own)])).where('kind', 'in', ['sent', 'notified', 'downloaded', 'removedFromInbox', 'released']);
   }
   return (await query.execute()).map((a) => ({ at: a.created_at, kind: a.kind as ActivityEntry['kind'], actor: a.actor, detail: a.detail }));
 }

@@ -12,6 +12,14 @@ import {
   DeliveryPageSchema,
   DeliveryParamsSchema,
   DeliveryUploadFileSchema,
+  E2E_MAX_RECORD_SIZE,
+  E2eResponseSchema,
+  e2ePartLayout,
+  MAX_E2E_MANIFEST_CHARS,
+  PutE2eBodySchema,
+  RecipientKeysResponseSchema,
+  ReleaseBodySchema,
+  ReleaseListSchema,
   FileParamsSchema,
   PartParamsSchema,
   PartSchema,
@@ -47,6 +55,7 @@ import {
   updateDraft,
 } from './deliveries-service';
 import { scheduleDeliverySweep } from './cleanup';
+import { getE2e, putE2e, recipientKeys, releaseDelivery, releaseList } from './e2e';
 import { parseRange } from './range';
 
 const errors = (...codes: number[]) => Object.fromEntries(codes.map((c) => [c, BackendErrorSchema]));
@@ -55,6 +64,10 @@ const noContent = z.null().describe('No content');
 const SENDER = { roles: ['ROLE_SENDER'] } as const;
 /** Room for the part plus nothing else: parts are raw bytes, no envelope. */
 const PART_BODY_SLACK_BYTES = 1024;
+/** Largest E2E part: the header plus 8 records of the largest record size the server takes. */
+const E2E_MAX_PART_BYTES = e2ePartLayout(E2E_MAX_RECORD_SIZE).partSize + e2ePartLayout(E2E_MAX_RECORD_SIZE).leadingBytes;
+/** The E2E body: the manifest (base64url) plus descriptors (~300 bytes each). */
+const E2E_BODY_LIMIT = MAX_E2E_MANIFEST_CHARS + 8 * 1_048_576;
 
 const tokenOf = (request: Pick<FastifyRequest, 'headers'> & { query: { token?: string | undefined } }): string | undefined => {
   const header = request.headers[DELIVERY_TOKEN_HEADER];
@@ -68,7 +81,7 @@ function contentDisposition(name: string): string {
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)}`;
 }
 
-/** Deliveries (levels 1 and 2): drafts, resumable uploads, send, inbox, sent, download, delete, resend, activity. */
+/** Deliveries (levels 1–4): drafts, resumable uploads, send, inbox, sent, download, delete, resend, activity. */
 export const deliveryRoutes = routePlugin('kuvert-delivery-routes', async (app) => {
   scheduleDeliverySweep(app);
   // Raw part bodies: handed to the route as the request stream, never buffered (the blob
@@ -146,7 +159,8 @@ export const deliveryRoutes = routePlugin('kuvert-delivery-routes', async (app) 
     `${API_BASE}${PATHS.partRoute}`,
     {
       config: { access: SENDER },
-      bodyLimit: app.config.uploadPartSize + PART_BODY_SLACK_BYTES,
+      // The exact size of each part is enforced while streaming; this only caps the worst case.
+      bodyLimit: Math.max(app.config.uploadPartSize, E2E_MAX_PART_BYTES) + PART_BODY_SLACK_BYTES,
       schema: {
         summary: 'Uploads one part (application/octet-stream, header x-content-sha256); idempotent',
         tags: ['deliveries'],
@@ -211,6 +225,86 @@ export const deliveryRoutes = routePlugin('kuvert-delivery-routes', async (app) 
     async (request) => {
       const sent = await sendDelivery(app, request.user!, request.params.deliveryUuid, request.log);
       return deliveryDetail(app, { kind: 'sender', delivery: sent });
+    },
+  );
+
+  app.get(
+    `${API_BASE}${PATHS.recipientKeysRoute}`,
+    {
+      config: { access: SENDER },
+      schema: {
+        summary: "Levels 3/4: the recipients' SecuPass state and public keys (the draft's sender)",
+        tags: ['deliveries'],
+        params: DeliveryParamsSchema,
+        response: { 200: RecipientKeysResponseSchema, ...errors(400, 401, 403, 404, 409) },
+      },
+    },
+    async (request) => recipientKeys(app, request.user!, request.params.deliveryUuid),
+  );
+
+  app.put(
+    `${API_BASE}${PATHS.e2eRoute}`,
+    {
+      config: { access: SENDER },
+      bodyLimit: E2E_BODY_LIMIT,
+      schema: {
+        summary: 'Levels 3/4: the encrypted signed manifest and the wrapped file keys (the draft\'s sender)',
+        tags: ['deliveries'],
+        params: DeliveryParamsSchema,
+        body: PutE2eBodySchema,
+        response: { 204: noContent, ...errors(400, 401, 403, 404, 409, 413) },
+      },
+    },
+    async (request, reply) => {
+      await putE2e(app, request.user!, request.params.deliveryUuid, request.body);
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.get(
+    `${API_BASE}${PATHS.e2eRoute}`,
+    {
+      config: { access: 'authenticated' },
+      schema: {
+        summary: "Levels 3/4: the encrypted manifest and the caller's own wrapped file keys",
+        tags: ['deliveries'],
+        params: DeliveryParamsSchema,
+        response: { 200: E2eResponseSchema, ...errors(401, 404) },
+      },
+    },
+    async (request, reply) => {
+      void reply.header('cache-control', 'no-store');
+      return getE2e(app, request.user!, request.params.deliveryUuid);
+    },
+  );
+
+  app.get(
+    `${API_BASE}${PATHS.releaseList}`,
+    {
+      config: { access: SENDER },
+      schema: { summary: 'Recipients waiting for the caller to release a level 3/4 delivery', tags: ['deliveries'], response: { 200: ReleaseListSchema, ...errors(401, 403) } },
+    },
+    async (request, reply) => {
+      void reply.header('cache-control', 'no-store');
+      return releaseList(app, request.user!);
+    },
+  );
+
+  app.post(
+    `${API_BASE}${PATHS.releaseRoute}`,
+    {
+      config: { access: SENDER },
+      schema: {
+        summary: "Release: the file keys re-wrapped to one waiting recipient's key; the recipient is mailed",
+        tags: ['deliveries'],
+        params: DeliveryParamsSchema,
+        body: ReleaseBodySchema,
+        response: { 204: noContent, ...errors(400, 401, 403, 404, 409) },
+      },
+    },
+    async (request, reply) => {
+      await releaseDelivery(app, request.user!, request.params.deliveryUuid, request.body.descriptors, request.log);
+      return reply.code(204).send(null);
     },
   );
 

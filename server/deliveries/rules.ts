@@ -34,13 +34,23 @@ export interface MessageFields {
   body: string;
 }
 
-/** Recipients, subject and body. Returns the normalised addresses (additional ones minus main ones). */
-export function checkMessage(fields: MessageFields): { recipients: string[]; additional: string[] } {
+/**
+ * Recipients, subject and body. Returns the normalised addresses (additional ones minus main ones).
+ * `encryptedMessage` (level 4): subject and body travel only inside the encrypted manifest, so the
+ * plain fields must be empty — the server refuses to store a level-4 message in clear.
+ */
+export function checkMessage(fields: MessageFields, encryptedMessage = false): { recipients: string[]; additional: string[] } {
   const recipients = normaliseAddresses(fields.recipients, 'recipients');
   const additional = normaliseAddresses(fields.additionalRecipients, 'additionalRecipients').filter((a) => !recipients.includes(a));
   if (recipients.length === 0) throw badRequest('At least one recipient is required', { field: 'recipients', reason: 'required' });
   if (recipients.length + additional.length > MAX_RECIPIENTS) {
     throw badRequest('Too many recipients', { field: 'recipients', reason: 'tooMany', maxRecipients: MAX_RECIPIENTS, count: recipients.length + additional.length });
+  }
+  if (encryptedMessage) {
+    if (fields.subject !== '' || fields.body !== '') {
+      throw badRequest('A level-4 subject and message travel only end-to-end encrypted', { field: fields.subject !== '' ? 'subject' : 'body', reason: 'encryptedMessage' });
+    }
+    return { recipients, additional };
   }
   if (fields.subject.trim() === '') throw badRequest('Field is required', { field: 'subject', reason: 'required' });
   if (fields.subject.length > MAX_SUBJECT_LENGTH) {
@@ -104,8 +114,8 @@ export function allowedLevels(config: DeliverySendConfig): SecurityLevel[] {
   return LEVEL_ORDER.filter((_, i) => flags[i]);
 }
 
-/** Levels this server slice can deliver; 3/4 (E2E) need the access descriptors that come next. */
-const IMPLEMENTED_LEVELS: readonly SecurityLevel[] = [SECURITY_LEVELS.LEVEL_1, SECURITY_LEVELS.LEVEL_2];
+/** Levels 3 and 4: files end-to-end encrypted (and at 4 the message too). */
+export const isE2eLevel = (level: number): boolean => level === SECURITY_LEVELS.LEVEL_3 || level === SECURITY_LEVELS.LEVEL_4;
 
 /** The requested level if allowed; omitted → the minimal allowed one (SPEC §4). */
 export function resolveSecurityLevel(requested: SecurityLevel | undefined, config: DeliverySendConfig): SecurityLevel {
@@ -113,9 +123,6 @@ export function resolveSecurityLevel(requested: SecurityLevel | undefined, confi
   const level = requested ?? allowed[0];
   if (level === undefined) throw badRequest('No security level is allowed', { field: 'securityLevel', reason: 'noneAllowed', allowed });
   if (!allowed.includes(level)) throw badRequest('This security level is not allowed', { field: 'securityLevel', reason: 'notAllowed', allowed });
-  if (!IMPLEMENTED_LEVELS.includes(level)) {
-    throw badRequest('End-to-end encrypted deliveries are not available yet', { field: 'securityLevel', reason: 'notImplemented', allowed });
-  }
   return level;
 }
 
@@ -139,7 +146,10 @@ export function isBlockedType(extension: string, mimeType: string, policy: FileP
   return (extension !== '' && policy.blockedExtensions.includes(extension)) || mimeBlocked;
 }
 
-/** Name, size and type of one file (SPEC §5): invalid characters, 0-byte, blocked types. Returns the trimmed name. */
+/**
+ * Name, size and type of one file (SPEC §5): invalid characters, 0-byte, blocked types. Returns the
+ * trimmed name. For an E2E file `size` is the plaintext size (from the ciphertext size).
+ */
 export function checkFile(file: { name: string; size: number; mimeType: string }, policy: FilePolicy): string {
   const name = file.name.normalize('NFC');
   if (!isValidFileName(name)) {

@@ -6,7 +6,8 @@ import type { Generated } from 'kysely';
  *
  * Levels 3/4 fit without a new table for files: `delivery_files.encrypted` marks parts in
  * the E2E stream format, `header_hash` binds them, `deliveries.manifest` holds the signed
- * manifest. Wrapped file-key copies per recipient go into a later `access_descriptors` table.
+ * manifest (encrypted, see e2e.ts). Wrapped file-key copies per recipient are `access_descriptors`
+ * (resource kind `delivery`, resource id = delivery uuid, file id = file uuid or `manifest`).
  */
 export interface DeliveriesTable {
   id: Generated<number>;
@@ -68,6 +69,8 @@ export interface DeliveryFilesTable {
   encrypted: number;
   /** Levels 3/4: SHA-256 of the stream header (the records' associated data). */
   header_hash: string | null;
+  /** Levels 3/4: the stream header's bytes, carried by part 0 on top of its records (migration 0011). */
+  leading_bytes: Generated<number>;
   created_at: number;
   committed_at: number | null;
   /** SPEC §4 virus scan: 'notScanned' | 'scanning' | 'clean' | 'virusDetected' | 'error' (ScanStateSchema). */

@@ -16,6 +16,9 @@ const SAMPLE: MailTemplateData = {
     fileCount: 2,
     expiresOn: '2027-02-20',
   },
+  e2eInvitation: { senderName: 'Ada <Lovelace>', senderEmail: 'ada@example.test', subject: 'Q3 <b>figures</b>', link: 'https://kuvert.example/secumails/inbox/d1', registered: false },
+  releaseNeeded: { recipient: 'bob@example.test', subject: 'Q3 <b>figures</b>', link: 'https://kuvert.example/secumails/release' },
+  deliveryReleased: { senderName: 'Ada <Lovelace>', subject: 'Q3 <b>figures</b>', link: 'https://kuvert.example/secumails/inbox/d1' },
   downloadReceipt: { recipient: 'bob@example.test', subject: 'Q3 <b>figures</b>', fileName: 'a.pdf', link: 'https://kuvert.example/secumails/outbox/d1' },
   deliveryBlocked: { subject: 'Q3 <b>figures</b>', reason: 'virus', link: 'https://kuvert.example/secumails/outbox' },
 };

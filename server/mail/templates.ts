@@ -17,7 +17,16 @@ export interface MailTemplateData {
    * A delivery arrived (levels 1 and 2). `link`: level 1 the secure link with its token,
    * level 2 the inbox entry (sign-in required). `expiresOn`: UTC date or null (no expiry).
    */
-  newDelivery: { senderName: string; senderEmail: string; subject: string; link: string; level: 1 | 2; fileCount: number; expiresOn: string | null; /** Unregistered recipient of a level ≥ 2 delivery: the link leads to the delivery signup. */ signup?: boolean };
+  newDelivery: { senderName: string; senderEmail: string; subject: string; link: string; level: 1 | 2 | 3 | 4; fileCount: number; expiresOn: string | null; /** Unregistered recipient of a level ≥ 2 delivery: the link leads to the delivery signup. */ signup?: boolean };
+  /**
+   * Levels 3/4, a recipient without a usable SecuPass: `registered` false → sign up first;
+   * then create a passphrase and wait until the sender releases the delivery.
+   */
+  e2eInvitation: { senderName: string; senderEmail: string; subject: string; link: string; registered: boolean };
+  /** To the sender: a recipient now has a passphrase; the delivery waits for the release. */
+  releaseNeeded: { recipient: string; subject: string; link: string };
+  /** To the recipient: the sender released the delivery (re-wrapped the keys to the new passphrase). */
+  deliveryReleased: { senderName: string; subject: string; link: string };
   /** To the sender, once per recipient: the first complete download. */
   downloadReceipt: { recipient: string; subject: string; fileName: string; link: string };
   /** To the sender: the virus scan blocked the delivery; nobody was notified. */
@@ -151,6 +160,8 @@ export const MAIL_TEMPLATES: TemplateTable = {
           ? 'Der Link ist persönlich: Wer ihn hat, kann die Zustellung öffnen. Bitte leiten Sie diese Nachricht nicht weiter.'
           : d.signup
             ? 'Zum Öffnen bestätigen Sie über den Link Ihre E-Mail-Adresse und legen ein Kuvert-Konto an.'
+            : d.level >= 3
+              ? 'Die Zustellung ist Ende-zu-Ende-verschlüsselt: Melden Sie sich bei Kuvert an und geben Sie Ihre SecuPass ein.'
             : 'Zum Öffnen melden Sie sich bei Kuvert an.',
         d.expiresOn ? `Die Zustellung ist bis ${d.expiresOn} (UTC) verfügbar.` : 'Die Zustellung bleibt dauerhaft verfügbar.',
       ],
@@ -164,6 +175,8 @@ export const MAIL_TEMPLATES: TemplateTable = {
           ? 'The link is personal: whoever has it can open the delivery. Please do not forward this message.'
           : d.signup
             ? 'To open it, confirm your email address from the link and create a Kuvert account.'
+            : d.level >= 3
+              ? 'The delivery is end-to-end encrypted: sign in to Kuvert and enter your SecuPass to open it.'
             : 'Sign in to Kuvert to open it.',
         d.expiresOn ? `The delivery is available until ${d.expiresOn} (UTC).` : 'The delivery stays available permanently.',
       ],
@@ -177,9 +190,85 @@ export const MAIL_TEMPLATES: TemplateTable = {
           ? 'Le lien est personnel : quiconque le possède peut ouvrir l’envoi. Merci de ne pas transférer ce message.'
           : d.signup
             ? 'Pour l’ouvrir, confirmez votre adresse e-mail depuis le lien et créez un compte Kuvert.'
+            : d.level >= 3
+              ? 'L’envoi est chiffré de bout en bout : connectez-vous à Kuvert et saisissez votre SecuPass pour l’ouvrir.'
             : 'Connectez-vous à Kuvert pour l’ouvrir.',
         d.expiresOn ? `L’envoi est disponible jusqu’au ${d.expiresOn} (UTC).` : 'L’envoi reste disponible en permanence.',
       ],
+      action: (d) => ({ label: 'Ouvrir l’envoi', url: d.link }),
+    },
+  },
+  e2eInvitation: {
+    de: {
+      subject: (d) => `${d.senderName} möchte Ihnen eine verschlüsselte Zustellung senden: ${d.subject}`,
+      paragraphs: (d) => [
+        `${d.senderName} (${d.senderEmail}) hat Ihnen über Kuvert eine Ende-zu-Ende-verschlüsselte Zustellung gesendet: „${d.subject}“.`,
+        d.registered
+          ? 'Um sie zu öffnen, legen Sie in Kuvert Ihre persönliche SecuPass an.'
+          : 'Um sie zu öffnen, registrieren Sie sich bei Kuvert und legen Sie Ihre persönliche SecuPass an.',
+        'Danach gibt der Absender die Zustellung für Sie frei; Sie erhalten dann eine weitere E-Mail.',
+      ],
+      action: (d) => ({ label: 'Kuvert öffnen', url: d.link }),
+    },
+    en: {
+      subject: (d) => `${d.senderName} wants to send you an encrypted delivery: ${d.subject}`,
+      paragraphs: (d) => [
+        `${d.senderName} (${d.senderEmail}) sent you an end-to-end encrypted delivery through Kuvert: "${d.subject}".`,
+        d.registered ? 'To open it, create your personal SecuPass in Kuvert.' : 'To open it, sign up for Kuvert and create your personal SecuPass.',
+        'The sender then releases the delivery for you, and you receive another email.',
+      ],
+      action: (d) => ({ label: 'Open Kuvert', url: d.link }),
+    },
+    fr: {
+      subject: (d) => `${d.senderName} souhaite vous envoyer un envoi chiffré : ${d.subject}`,
+      paragraphs: (d) => [
+        `${d.senderName} (${d.senderEmail}) vous a envoyé par Kuvert un envoi chiffré de bout en bout : « ${d.subject} ».`,
+        d.registered ? 'Pour l’ouvrir, créez votre SecuPass personnelle dans Kuvert.' : 'Pour l’ouvrir, inscrivez-vous sur Kuvert et créez votre SecuPass personnelle.',
+        'L’expéditeur libère ensuite l’envoi pour vous et vous recevez un autre e-mail.',
+      ],
+      action: (d) => ({ label: 'Ouvrir Kuvert', url: d.link }),
+    },
+  },
+  releaseNeeded: {
+    de: {
+      subject: (d) => `Kuvert: Freigabe für ${d.recipient} erforderlich`,
+      paragraphs: (d) => [
+        `${d.recipient} hat jetzt eine SecuPass und wartet auf Ihre Freigabe der verschlüsselten Zustellung „${d.subject}“.`,
+        'Öffnen Sie die Freigabeseite und geben Sie Ihre SecuPass ein.',
+      ],
+      action: (d) => ({ label: 'Zustellungen freigeben', url: d.link }),
+    },
+    en: {
+      subject: (d) => `Kuvert: release needed for ${d.recipient}`,
+      paragraphs: (d) => [
+        `${d.recipient} now has a SecuPass and waits for you to release the encrypted delivery "${d.subject}".`,
+        'Open the release page and enter your SecuPass.',
+      ],
+      action: (d) => ({ label: 'Release deliveries', url: d.link }),
+    },
+    fr: {
+      subject: (d) => `Kuvert : libération requise pour ${d.recipient}`,
+      paragraphs: (d) => [
+        `${d.recipient} a maintenant une SecuPass et attend que vous libériez l’envoi chiffré « ${d.subject} ».`,
+        'Ouvrez la page de libération et saisissez votre SecuPass.',
+      ],
+      action: (d) => ({ label: 'Libérer les envois', url: d.link }),
+    },
+  },
+  deliveryReleased: {
+    de: {
+      subject: (d) => `${d.senderName} hat Ihre Zustellung freigegeben: ${d.subject}`,
+      paragraphs: (d) => [`${d.senderName} hat die verschlüsselte Zustellung „${d.subject}“ für Ihre SecuPass freigegeben. Sie können sie jetzt öffnen.`],
+      action: (d) => ({ label: 'Zustellung öffnen', url: d.link }),
+    },
+    en: {
+      subject: (d) => `${d.senderName} released your delivery: ${d.subject}`,
+      paragraphs: (d) => [`${d.senderName} released the encrypted delivery "${d.subject}" for your SecuPass. You can open it now.`],
+      action: (d) => ({ label: 'Open the delivery', url: d.link }),
+    },
+    fr: {
+      subject: (d) => `${d.senderName} a libéré votre envoi : ${d.subject}`,
+      paragraphs: (d) => [`${d.senderName} a libéré l’envoi chiffré « ${d.subject} » pour votre SecuPass. Vous pouvez l’ouvrir maintenant.`],
       action: (d) => ({ label: 'Ouvrir l’envoi', url: d.link }),
     },
   },
@@ -254,6 +343,13 @@ export function escapeHtml(value: string): string {
     .replace(/"/g, '&quot;')
     .replace(/'/g, '&#39;');
 }
+
+/** What a level-4 delivery shows where a subject would be: the real subject is end-to-end encrypted (server/README.md). */
+export const ENCRYPTED_SUBJECT_PLACEHOLDER: Record<Language, string> = {
+  de: 'Verschlüsselte Nachricht',
+  en: 'Encrypted message',
+  fr: 'Message chiffré',
+};
 
 /** Renders one template in one language. Every interpolated value is escaped in the HTML part. */
 export function renderMail<K extends MailTemplateName>(

@@ -15,6 +15,7 @@ import { SETTING_KEYS } from '@shared/contract/settings';
 import { z } from 'zod';
 import { accessDenied, badRequest, conflict, HttpError, notFound } from '../core/http-error';
 import { routePlugin } from '../core/route-plugin';
+import { notifyReleaseNeeded } from '../deliveries/e2e';
 import { secuPassBodyProblems } from '../secupass/blob-checks';
 import { roleNamesOf } from '../users/users-repository';
 
@@ -64,6 +65,8 @@ export const secuPassRoutes = routePlugin('kuvert-secupass-routes', async (app) 
       assertAcceptableBody(request.body);
       const userId = request.user!.id;
       if ((await app.secupass.set(userId, request.body)) === 'active') throw conflict('A SecuPass is already active; change it instead');
+      // Senders of E2E deliveries waiting for this user learn that a release is needed now.
+      await notifyReleaseNeeded(app, request.user!, request.log);
       void reply.code(201).header('cache-control', 'no-store');
       return app.secupass.getOwn(userId);
     },

@@ -71,7 +71,7 @@ export interface SecuPassRepository {
 
 const toWireKey = (row: Selectable<PublicKeysTable>): PublicKey => ({ keyId: row.key_id, usage: row.usage as PublicKey['usage'], publicKey: row.spki });
 
-function toWireDescriptor(row: Selectable<AccessDescriptorsTable>): AccessDescriptor {
+export function toWireDescriptor(row: Selectable<AccessDescriptorsTable>): AccessDescriptor {
   return {
     id: row.id,
     recipientKeyId: row.recipient_key_id,

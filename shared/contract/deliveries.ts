@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { SECURITY_LEVELS } from './constants';
+import { AccessDescriptorSchema, PublicKeySchema, SecuPassStateSchema, WrappedFileKeySchema } from './secupass';
 import { LanguageSchema } from './user';
 
 /**
@@ -24,6 +25,11 @@ import { LanguageSchema } from './user';
  * | GET    /deliveries/{deliveryUuid}/files/{fileId}/content[?token] | public, same as GET one | the bytes; `Range: bytes=…` → 206 + `Content-Range`; unsatisfiable or malformed → 416; `Accept-Ranges: bytes` always; under virus review or blocked → 403 `FileNotAllowedException` (`metadata.reviewState`, `reason`) |
  * | POST   /deliveries/{deliveryUuid}/resend-notification | signed in: the sender | mails the recipients again (or the one named); level 1 gets a fresh token (the old link stops working: tokens are only stored hashed) |
  * | GET    /deliveries/{deliveryUuid}/activity | signed in: the sender (all), a recipient (their own and the delivery's) | activity log, oldest first |
+ * | GET    /deliveries/{deliveryUuid}/recipient-keys | ROLE_SENDER, the draft's sender | levels 3/4: each recipient's user id, SecuPass state and live public keys (to wrap file keys to) |
+ * | PUT    /deliveries/{deliveryUuid}/e2e | ROLE_SENDER, the draft's sender | levels 3/4: the encrypted signed manifest and the access descriptors (wrapped file keys) for the sender and each recipient key |
+ * | GET    /deliveries/{deliveryUuid}/e2e | signed in: the sender or a recipient | the encrypted manifest, the sender's user id and the caller's OWN live descriptors; none → 404 AccessDescriptorNotFoundException (`metadata.reason`: passphraseNeeded / releasePending) |
+ * | GET    /deliveries/release | ROLE_SENDER | recipients of the caller's sent level 3/4 deliveries who have a key now but no descriptor: release needed |
+ * | POST   /deliveries/{deliveryUuid}/release | ROLE_SENDER, the delivery's sender | descriptors re-wrapped to one recipient's new key → the recipient is mailed |
  *
  * Tokens (level 1) travel as the `token` query parameter or the `x-delivery-token` header;
  * the mail link carries it in the URL fragment (`#token=`) so it never reaches a server log
@@ -57,6 +63,13 @@ export const DELIVERY_PATHS = {
   resendRoute: '/deliveries/:deliveryUuid/resend-notification',
   activity: (deliveryUuid: string) => `/deliveries/${encodeURIComponent(deliveryUuid)}/activity`,
   activityRoute: '/deliveries/:deliveryUuid/activity',
+  recipientKeys: (deliveryUuid: string) => `/deliveries/${encodeURIComponent(deliveryUuid)}/recipient-keys`,
+  recipientKeysRoute: '/deliveries/:deliveryUuid/recipient-keys',
+  e2e: (deliveryUuid: string) => `/deliveries/${encodeURIComponent(deliveryUuid)}/e2e`,
+  e2eRoute: '/deliveries/:deliveryUuid/e2e',
+  releaseList: '/deliveries/release',
+  release: (deliveryUuid: string) => `/deliveries/${encodeURIComponent(deliveryUuid)}/release`,
+  releaseRoute: '/deliveries/:deliveryUuid/release',
 } as const;
 
 /**
@@ -69,6 +82,8 @@ export const DELIVERY_WEB_LINKS = {
     `/secumails/${language}/download?deliveryUuid=${encodeURIComponent(deliveryUuid)}&shareUuid=${encodeURIComponent(shareUuid)}#token=${encodeURIComponent(token)}`,
   inbox: (deliveryUuid: string) => `/secumails/inbox/${encodeURIComponent(deliveryUuid)}`,
   outbox: '/secumails/outbox',
+  /** Release deliveries (SPEC §2, under /secumails/:locale?). */
+  release: (language: string) => `/secumails/${language}/release`,
 } as const;
 
 /** Header with the SHA-256 (lower-case hex) of a part's body. */
@@ -188,11 +203,77 @@ export const UpdateDeliveryBodySchema = z
   .meta({ id: 'UpdateDeliveryBody' });
 export type UpdateDeliveryBody = z.input<typeof UpdateDeliveryBodySchema>;
 
+// ---------------------------------------------------------------------------------------
+// Levels 3/4 (DESIGN §3, §4). The server never sees a key or a plaintext byte of an E2E file.
+// ---------------------------------------------------------------------------------------
+
+/** shared/crypto stream format: header bytes (magic ‖ version ‖ alg ‖ u32 recordSize ‖ salt ‖ nonce prefix). */
+export const E2E_STREAM_HEADER_BYTES = 49;
+/** AES-GCM tag after every record. */
+export const E2E_RECORD_TAG_BYTES = 16;
+/** DESIGN §4: an upload part is 8 whole records. */
+export const E2E_RECORDS_PER_PART = 8;
+/**
+ * Largest record size the server takes for a delivery file: the DESIGN §3 record (512 KiB),
+ * so a part stays ~4 MiB whatever the client. The stream format itself allows up to 16 MiB.
+ */
+export const E2E_MAX_RECORD_SIZE = 512 * 1024;
+/** Smallest record size the stream format accepts (tests use small records to get many parts). */
+export const E2E_MIN_RECORD_SIZE = 16;
+/** Access descriptor `fileId` of the manifest key (the manifest is encrypted like a file). */
+export const E2E_MANIFEST_FILE_ID = 'manifest';
+
+/**
+ * The part layout of an E2E file: part 0 is the 49-byte header plus 8 records, every later part
+ * 8 records, so every part boundary is a record boundary (parts line up with the stream format).
+ */
+export function e2ePartLayout(recordSize: number): { partSize: number; leadingBytes: number } {
+  return { partSize: E2E_RECORDS_PER_PART * (recordSize + E2E_RECORD_TAG_BYTES), leadingBytes: E2E_STREAM_HEADER_BYTES };
+}
+
+/**
+ * Plaintext length of a stream of `ciphertextSize` bytes with `recordSize` records, or null
+ * when no plaintext has that ciphertext size (the inverse of shared/crypto `ciphertextLength`).
+ */
+export function e2ePlaintextSize(ciphertextSize: number, recordSize: number): number | null {
+  const body = ciphertextSize - E2E_STREAM_HEADER_BYTES;
+  if (body < E2E_RECORD_TAG_BYTES) return null;
+  const records = Math.ceil(body / (recordSize + E2E_RECORD_TAG_BYTES));
+  const plain = body - records * E2E_RECORD_TAG_BYTES;
+  const expectedRecords = plain === 0 ? 1 : Math.ceil(plain / recordSize);
+  return expectedRecords === records && plain >= 0 ? plain : null;
+}
+
+/** Parts of a file: `leadingBytes` (0 for plain files) ride in part 0 on top of `partSize`. */
+export function partCountOf(size: number, partSize: number, leadingBytes = 0): number {
+  return Math.max(1, Math.ceil(Math.max(0, size - leadingBytes) / partSize));
+}
+
+/** Byte range `[start, end)` of part `index`; every part but the last is full. */
+export function partBounds(file: { size: number; partSize: number; leadingBytes?: number }, index: number): { start: number; end: number } {
+  const lead = file.leadingBytes ?? 0;
+  const start = index === 0 ? 0 : lead + index * file.partSize;
+  return { start, end: Math.min(file.size, lead + (index + 1) * file.partSize) };
+}
+
+export const FileEncryptionSchema = z
+  .object({
+    /** Plaintext bytes per record (shared/crypto stream header); the part size follows from it. */
+    recordSize: z.number().int().min(E2E_MIN_RECORD_SIZE).max(E2E_MAX_RECORD_SIZE),
+    /** base64url SHA-256 of the 49-byte stream header (also in the signed manifest). */
+    headerSha256: z.string().regex(/^[A-Za-z0-9_-]{43}$/),
+  })
+  .strict()
+  .meta({ id: 'FileEncryption' });
+
 export const AddFileBodySchema = z
   .object({
     name: z.string().max(10_000),
+    /** Bytes on the wire: for an E2E file the ciphertext size (header, records, tags). */
     size: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
     mimeType: z.string().max(255).default('application/octet-stream'),
+    /** Levels 3/4 (required there, refused below): the bytes are the E2E stream format. */
+    encryption: FileEncryptionSchema.optional(),
   })
   .strict()
   .meta({ id: 'AddFileBody' });
@@ -222,9 +303,11 @@ export const DeliveryFileSchema = z
 export type DeliveryFile = z.infer<typeof DeliveryFileSchema>;
 
 export const DeliveryUploadFileSchema = DeliveryFileSchema.extend({
-  /** Bytes per part; every part but the last has exactly this size. */
+  /** Bytes per part; every part but the last has exactly this size (plus `leadingBytes` for part 0). */
   partSize: z.number().int().positive(),
   partCount: z.number().int().positive(),
+  /** E2E files: part 0 also carries the stream header (see `partBounds`); 0 or absent otherwise. */
+  leadingBytes: z.number().int().nonnegative().optional(),
 }).meta({ id: 'DeliveryUploadFile' });
 export type DeliveryUploadFile = z.infer<typeof DeliveryUploadFileSchema>;
 
@@ -234,7 +317,14 @@ export const PartSchema = z
 export type Part = z.infer<typeof PartSchema>;
 
 export const PartsResponseSchema = z
-  .object({ fileId: z.string(), partSize: z.number().int(), partCount: z.number().int(), status: FileStatusSchema, parts: z.array(PartSchema) })
+  .object({
+    fileId: z.string(),
+    partSize: z.number().int(),
+    partCount: z.number().int(),
+    leadingBytes: z.number().int().optional(),
+    status: FileStatusSchema,
+    parts: z.array(PartSchema),
+  })
   .meta({ id: 'DeliveryFileParts' });
 export type PartsResponse = z.infer<typeof PartsResponseSchema>;
 
@@ -266,9 +356,11 @@ export const DeliveryRecipientSchema = z
     registered: z.boolean(),
     /** Epoch ms of the first complete download, or null. */
     downloadedAt: z.number().nullable(),
-    /** Epoch ms the message was first decrypted (level 4), or null. */
+    /** Epoch ms the message was first decrypted (level 4: when the recipient first fetched its keys, GET …/e2e), or null. */
     decryptedAt: z.number().nullable(),
     notifiedAt: z.number().nullable(),
+    /** Levels 3/4, sender's view: the recipient has no file-key copy yet (no passphrase, or a reset): release needed. */
+    releasePending: z.boolean().optional(),
   })
   .meta({ id: 'DeliveryRecipient' });
 export type DeliveryRecipient = z.infer<typeof DeliveryRecipientSchema>;
@@ -305,6 +397,12 @@ export const DeliveryDetailSchema = DeliverySummarySchema.extend({
   recipients: z.array(DeliveryRecipientSchema),
   /** How the caller reached it. */
   viewer: z.enum(['sender', 'recipient', 'token']),
+  /**
+   * Levels 3/4, the caller's own access: `ok` (descriptors present), `passphraseNeeded` (no
+   * SecuPass: create one, then the sender releases), `releasePending` (a passphrase exists,
+   * the sender has not released yet).
+   */
+  e2eAccess: z.enum(['ok', 'passphraseNeeded', 'releasePending']).optional(),
 }).meta({ id: 'DeliveryDetail' });
 export type DeliveryDetail = z.infer<typeof DeliveryDetailSchema>;
 
@@ -326,7 +424,7 @@ export const ResendNotificationResponseSchema = z
   .object({ notified: z.array(z.string()) })
   .meta({ id: 'ResendNotificationResponse' });
 
-/** `reviewClean` / `reviewBlocked` (detail: the review state and why): the virus scan's outcome. */
+/** `released`: the sender re-wrapped the keys to a recipient's new SecuPass key. `reviewClean` / `reviewBlocked` (detail: the review state and why): the virus scan's outcome. */
 export const ActivityKindSchema = z.enum([
   'created',
   'fileCommitted',
@@ -338,6 +436,7 @@ export const ActivityKindSchema = z.enum([
   'removedFromInbox',
   'reviewClean',
   'reviewBlocked',
+  'released',
 ]);
 export const ActivityEntrySchema = z
   .object({
@@ -351,3 +450,81 @@ export const ActivityEntrySchema = z
   .meta({ id: 'DeliveryActivityEntry' });
 export const ActivityResponseSchema = z.object({ entries: z.array(ActivityEntrySchema) }).meta({ id: 'DeliveryActivity' });
 export type ActivityEntry = z.infer<typeof ActivityEntrySchema>;
+
+/** GET /deliveries/{deliveryUuid}/recipient-keys: who can receive file keys now. */
+export const RecipientKeysResponseSchema = z
+  .object({
+    sender: z.object({ userUuid: z.string(), keys: z.array(PublicKeySchema.extend({ fingerprint: z.string() })) }),
+    recipients: z.array(
+      z.object({
+        email: z.string(),
+        /** null: not registered (invited at send; release after signup and passphrase). */
+        userUuid: z.string().nullable(),
+        secupassState: SecuPassStateSchema,
+        /** Live public keys (empty without an active SecuPass). Clients recompute fingerprints and check pins. */
+        keys: z.array(PublicKeySchema.extend({ fingerprint: z.string() })),
+      }),
+    ),
+  })
+  .meta({ id: 'DeliveryRecipientKeys' });
+export type RecipientKeysResponse = z.infer<typeof RecipientKeysResponseSchema>;
+
+export const NewDescriptorSchema = z
+  .object({
+    recipientUserUuid: z.string().max(64),
+    recipientKeyId: z.string().min(1).max(128),
+    /** A file of the delivery, or E2E_MANIFEST_FILE_ID. */
+    fileId: z.string().max(64),
+    wrappedKey: WrappedFileKeySchema,
+  })
+  .strict()
+  .meta({ id: 'NewAccessDescriptor' });
+export type NewDescriptor = z.infer<typeof NewDescriptorSchema>;
+
+/** Largest encrypted manifest (base64url): a 100 000-character level-4 message, 500 file names, with room. */
+export const MAX_E2E_MANIFEST_CHARS = 2_000_000;
+
+/** PUT /deliveries/{deliveryUuid}/e2e (a draft's sender). Replaces earlier ones (a retried send). */
+export const PutE2eBodySchema = z
+  .object({
+    /** The signed manifest (shared/crypto SignedManifest, JSON, UTF-8) in the E2E stream format, base64url. */
+    manifest: z.string().min(1).max(MAX_E2E_MANIFEST_CHARS).regex(/^[A-Za-z0-9_-]+$/),
+    descriptors: z.array(NewDescriptorSchema).min(1).max(20_000),
+  })
+  .strict()
+  .meta({ id: 'PutE2eBody' });
+export type PutE2eBody = z.infer<typeof PutE2eBodySchema>;
+
+/** GET /deliveries/{deliveryUuid}/e2e. */
+export const E2eResponseSchema = z
+  .object({
+    senderUserUuid: z.string(),
+    manifest: z.string(),
+    /** Only the caller's own live copies. */
+    descriptors: z.array(AccessDescriptorSchema),
+  })
+  .meta({ id: 'DeliveryE2e' });
+export type E2eResponse = z.infer<typeof E2eResponseSchema>;
+
+/** POST /deliveries/{deliveryUuid}/release: copies for one recipient's key (every file and the manifest). */
+export const ReleaseBodySchema = z
+  .object({ descriptors: z.array(NewDescriptorSchema).min(1).max(1_000) })
+  .strict()
+  .meta({ id: 'ReleaseBody' });
+export type ReleaseBody = z.infer<typeof ReleaseBodySchema>;
+
+/** GET /deliveries/release: one entry per (delivery, recipient) that waits for the sender. */
+export const ReleaseListSchema = z
+  .object({
+    items: z.array(
+      z.object({
+        deliveryUuid: z.string(),
+        subject: z.string(),
+        securityLevel: SecurityLevelSchema,
+        sentAt: z.number().nullable(),
+        recipient: z.object({ email: z.string(), userUuid: z.string(), keys: z.array(PublicKeySchema.extend({ fingerprint: z.string() })) }),
+      }),
+    ),
+  })
+  .meta({ id: 'ReleaseList' });
+export type ReleaseList = z.infer<typeof ReleaseListSchema>;

@@ -1,5 +1,6 @@
 import { toApiError } from '@shared/api/api-error';
 import { describe, expect, it } from 'vitest';
+import { ContactKeyChangedError, FileKeyUnwrapError } from '@shared/crypto/errors';
 import { DeliverySendError, toSendError } from './send-errors';
 
 const backend = (status: number, error: string, metadata: Record<string, unknown>) =>
@@ -54,5 +55,12 @@ describe('send errors (SPEC §8)', () => {
     expect(toSendError(new DOMException('aborted', 'AbortError')).code).toBe('cancelled');
     const detail = toSendError(new Error('x'));
     expect(toSendError(new DeliverySendError(detail))).toBe(detail);
+  });
+
+  it('names crypto failures: a changed contact key apart from any other encryption failure', () => {
+    expect(toSendError(new ContactKeyChangedError('changed'))).toMatchObject({ code: 'keyChanged', metadata: { cryptoCode: 'contact-key-changed' } });
+    expect(toSendError(new FileKeyUnwrapError('nope'))).toMatchObject({ code: 'encryption', metadata: { cryptoCode: 'file-key-unwrap-failed' } });
+    // A Node system error has an upper-case code and stays what it was.
+    expect(toSendError(Object.assign(new Error('reset'), { code: 'ECONNRESET' })).code).toBe('unknown');
   });
 });

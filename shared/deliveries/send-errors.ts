@@ -36,6 +36,10 @@ export const SEND_ERROR_CODES = [
   'notFound',
   'accessDenied',
   'authenticationRequired',
+  /** Levels 3/4: a recipient's key changed since it was pinned and the user did not confirm the new one. */
+  'keyChanged',
+  /** Levels 3/4: encrypting, wrapping or signing failed in the crypto Worker. */
+  'encryption',
   /** No answer (network down, connection reset); worth retrying later — the upload resumes. */
   'network',
   /** The caller aborted (AbortSignal). */
@@ -132,6 +136,12 @@ export function toSendError(error: unknown, context: { fileName?: string } = {})
     const metadata = (error.error?.metadata ?? {}) as Record<string, unknown>;
     const problem = code === 'validation' ? problemFromValidation(metadata) : undefined;
     return { code, errorClass, status: error.status, message: error.message, metadata, ...(problem ? { problem } : {}), ...extra } as SendError;
+  }
+  const cryptoCode = (error as { code?: unknown } | null)?.code;
+  if (error instanceof Error && typeof cryptoCode === 'string' && error.name.endsWith('Error') && /^[a-z0-9-]+$/.test(cryptoCode)) {
+    // shared/crypto errors keep their `code` across the Worker boundary.
+    const code = cryptoCode === 'contact-key-changed' ? 'keyChanged' : 'encryption';
+    return { code, errorClass: undefined, status: undefined, message: error.message, metadata: { cryptoCode }, ...extra };
   }
   if (isAbort(error)) return { code: 'cancelled', errorClass: undefined, status: undefined, message: 'Cancelled', metadata: {}, ...extra };
   const message = error instanceof Error ? error.message : String(error);

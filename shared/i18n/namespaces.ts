@@ -9,6 +9,7 @@ export const I18N_NAMESPACES = [
   'deliveries',
   'external',
   'send',
+  'release',
 ] as const;
 export type I18nNamespace = (typeof I18N_NAMESPACES)[number];
 export const DEFAULT_NAMESPACE: I18nNamespace = 'common';

@@ -25,6 +25,9 @@ import frExternal from '@locales/fr/external.json';
 import deSend from '@locales/de/send.json';
 import enSend from '@locales/en/send.json';
 import frSend from '@locales/fr/send.json';
+import deRelease from '@locales/de/release.json';
+import enRelease from '@locales/en/release.json';
+import frRelease from '@locales/fr/release.json';
 import type { Language } from '@shared/contract/constants';
 import type { I18nNamespace } from './namespaces';
 
@@ -41,6 +44,7 @@ export const I18N_RESOURCES: Record<Language, Record<I18nNamespace, Record<strin
     deliveries: deDeliveries,
     external: deExternal,
     send: deSend,
+    release: deRelease,
   },
   en: {
     common: enCommon,
@@ -52,6 +56,7 @@ export const I18N_RESOURCES: Record<Language, Record<I18nNamespace, Record<strin
     deliveries: enDeliveries,
     external: enExternal,
     send: enSend,
+    release: enRelease,
   },
   fr: {
     common: frCommon,
@@ -63,5 +68,6 @@ export const I18N_RESOURCES: Record<Language, Record<I18nNamespace, Record<strin
     deliveries: frDeliveries,
     external: frExternal,
     send: frSend,
+    release: frRelease,
   },
 };

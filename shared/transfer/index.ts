@@ -1,3 +1,4 @@
 export * from './constants';
 export * from './upload';
 export * from './send-delivery';
+export * from './e2e';

@@ -8,6 +8,8 @@ import {
 } from '@shared/api/endpoints/delivery-send';
 import type { CreateDeliveryBody, DeliveryDetail, UpdateDeliveryBody } from '@shared/contract/deliveries';
 import { toSendError, type SendError } from '@shared/deliveries/send-errors';
+import { SECURITY_LEVELS } from '@shared/contract/constants';
+import { E2eSendSession, type E2eOptions } from './e2e';
 import { uploadFile, type FileTransform, type PreparedUpload, type RetryPolicy, type UploadSource } from './upload';
 
 /** Per-file upload state (SPEC §4 upload states; levels 3/4 will add encrypting and scanning). */
@@ -48,8 +50,15 @@ export interface SendDeliveryOptions {
   /** Called once the draft exists: keep the uuid (e.g. in local storage) to resume after a reload. */
   onDraft?: (deliveryUuid: string) => void;
   signal?: AbortSignal;
-  /** Levels 3/4: the encryption seam (see upload.ts). */
+  /** A custom byte transform (see upload.ts); levels 3/4 use `e2e` instead. */
   transform?: FileTransform;
+  /**
+   * Levels 3/4 (required there): the crypto Worker and the sender's unlocked keys. Files are
+   * encrypted in the Worker, keys wrapped to every recipient with a SecuPass (pins checked;
+   * a changed key needs `confirmChangedKey`) and to the sender, the manifest signed. At level 4
+   * the draft's subject and body travel only inside the encrypted manifest.
+   */
+  e2e?: E2eOptions;
   partsInFlight?: number;
   retry?: RetryPolicy;
 }
@@ -79,12 +88,18 @@ export async function sendDelivery(options: SendDeliveryOptions): Promise<SendRe
     options.onProgress?.({ phase, deliveryUuid, files: files.map((f) => ({ ...f })), bytesSent, totalBytes, percent: lastPercent });
   };
   let current: FileProgress | undefined;
+  let session: E2eSendSession | undefined;
   try {
     emit();
+    // Level 4: subject and body leave the plain draft and go into the signed, encrypted manifest.
+    const fields = isExisting(options.draft) ? options.draft.update : options.draft;
+    const level4 = fields?.securityLevel === SECURITY_LEVELS.LEVEL_4;
+    const message = options.e2e && level4 && fields ? { subject: (fields.subject ?? '').trim(), body: fields.body ?? '' } : undefined;
+    const plainFields = <T extends object>(f: T): T => (message ? { ...f, subject: '', body: '' } : f);
     let draft: DeliveryDetail;
     if (isExisting(options.draft)) {
       draft = options.draft.update
-        ? await updateDeliveryDraft(client, options.draft.deliveryUuid, options.draft.update, signal)
+        ? await updateDeliveryDraft(client, options.draft.deliveryUuid, plainFields(options.draft.update), signal)
         : await getDeliveryDraft(client, options.draft.deliveryUuid, signal);
       if (draft.status === 'sent') {
         // An earlier run got as far as sending (its answer was lost): nothing left to do.
@@ -95,16 +110,25 @@ export async function sendDelivery(options: SendDeliveryOptions): Promise<SendRe
         return { ok: true, delivery: draft };
       }
     } else {
-      draft = await createDeliveryDraft(client, options.draft, signal);
+      draft = await createDeliveryDraft(client, plainFields(options.draft), signal);
     }
     deliveryUuid = draft.deliveryUuid;
     options.onDraft?.(deliveryUuid);
+    const e2eLevel = draft.securityLevel === SECURITY_LEVELS.LEVEL_3 || draft.securityLevel === SECURITY_LEVELS.LEVEL_4;
+    if (e2eLevel && !options.e2e) throw new Error('Levels 3 and 4 need the e2e option (crypto and unlocked keys)');
+    if (e2eLevel && options.e2e) {
+      if (draft.securityLevel === SECURITY_LEVELS.LEVEL_4 && !message) throw new Error('Level 4 needs the subject and body in the draft fields');
+      session = new E2eSendSession(client, options.e2e, message);
+      // Keys and pins first: a changed key stops the send before a byte is uploaded.
+      await session.prepare(deliveryUuid, signal);
+    }
 
     // Files already on the draft: resumed when the same name and size; dropped otherwise.
     const wanted = new Set(options.files.map((f) => key(f.name)));
     const onServer = new Map(draft.files.map((f) => [key(f.name), f]));
     for (const f of draft.files) {
-      if (!wanted.has(key(f.name))) {
+      // E2E: the file keys of an earlier run are gone, so its ciphertext cannot be reused.
+      if (!wanted.has(key(f.name)) || session) {
         await deleteDeliveryFile(client, deliveryUuid, f.fileId, signal);
         onServer.delete(key(f.name));
       }
@@ -117,7 +141,8 @@ export async function sendDelivery(options: SendDeliveryOptions): Promise<SendRe
       current = progress;
       progress.state = 'uploading';
       emit();
-      const upload: PreparedUpload = options.transform ? await options.transform(source, signal) : { blob: source.blob, encrypted: false };
+      const transform = session?.transform ?? options.transform;
+      const upload: PreparedUpload = transform ? await transform(source, signal) : { blob: source.blob, encrypted: false };
       progress.totalBytes = upload.blob.size;
       const existing = onServer.get(key(source.name));
       let fileId = existing?.fileId;
@@ -149,6 +174,10 @@ export async function sendDelivery(options: SendDeliveryOptions): Promise<SendRe
 
     phase = 'sending';
     emit();
+    if (session) {
+      const fileIds = new Map(options.files.map((source, i) => [source, files[i]!.fileId!]));
+      await session.finish(deliveryUuid, fileIds, signal);
+    }
     const sent = await sendDeliveryDraft(client, deliveryUuid, signal);
     phase = 'done';
     emit();
@@ -165,5 +194,7 @@ export async function sendDelivery(options: SendDeliveryOptions): Promise<SendRe
     phase = 'failed';
     emit();
     return { ok: false, error, ...(deliveryUuid ? { deliveryUuid } : {}) };
+  } finally {
+    await session?.dispose();
   }
 }

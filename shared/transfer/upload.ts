@@ -6,7 +6,7 @@ import {
   listDeliveryFileParts,
   putDeliveryFilePart,
 } from '@shared/api/endpoints/delivery-send';
-import type { DeliveryUploadFile, Part } from '@shared/contract/deliveries';
+import { partBounds, type DeliveryUploadFile, type Part } from '@shared/contract/deliveries';
 import { sha256Hex } from '@shared/crypto/subtle';
 import { DeliverySendError, toSendError } from '@shared/deliveries/send-errors';
 import { PART_MAX_ATTEMPTS, PARTS_IN_FLIGHT, RETRY_BASE_DELAY_MS, RETRY_MAX_DELAY_MS } from './constants';
@@ -23,6 +23,8 @@ export interface UploadSource {
 export interface PreparedUpload {
   blob: Blob;
   encrypted: boolean;
+  /** E2E: announced with the file, so the server lays parts on record boundaries. */
+  encryption?: { recordSize: number; headerSha256: string };
 }
 
 /**
@@ -89,7 +91,7 @@ function cancelled(signal: AbortSignal): never {
 
 /**
  * Uploads one file (DESIGN §4): announce (or resume by `fileId`), cut into the server's
- * `partSize`, SHA-256 each part, PUT up to `partsInFlight` at once with the body as a Blob,
+ * `partSize` (E2E: part 0 also carries the stream header, `leadingBytes`), SHA-256 each part, PUT up to `partsInFlight` at once with the body as a Blob,
  * retry a failing part with backoff, skip parts the server already holds with the same size
  * and hash, then commit. Throws a DeliverySendError (cancelled when `signal` aborts).
  */
@@ -101,10 +103,11 @@ export async function uploadFile(options: UploadFileOptions): Promise<DeliveryUp
     let fileId: string;
     let partSize: number;
     let partCount: number;
+    let leadingBytes: number | undefined;
     const received = new Map<number, Part>();
     if (options.fileId) {
       const state = await listDeliveryFileParts(client, deliveryUuid, options.fileId, signal);
-      ({ fileId, partSize, partCount } = state);
+      ({ fileId, partSize, partCount, leadingBytes } = state);
       options.onFileId?.(fileId);
       if (state.status === 'committed') {
         // Committed in an earlier run (committing again would be a conflict).
@@ -113,8 +116,13 @@ export async function uploadFile(options: UploadFileOptions): Promise<DeliveryUp
       }
       for (const part of state.parts) received.set(part.index, part);
     } else {
-      const announced = await announceDeliveryFile(client, deliveryUuid, { name: options.name, size: upload.blob.size, mimeType: options.mimeType }, signal);
-      ({ fileId, partSize, partCount } = announced);
+      const announced = await announceDeliveryFile(
+        client,
+        deliveryUuid,
+        { name: options.name, size: upload.blob.size, mimeType: options.mimeType, ...(upload.encryption ? { encryption: upload.encryption } : {}) },
+        signal,
+      );
+      ({ fileId, partSize, partCount, leadingBytes } = announced);
       options.onFileId?.(fileId);
     }
 
@@ -127,8 +135,8 @@ export async function uploadFile(options: UploadFileOptions): Promise<DeliveryUp
       while (!stop.signal.aborted) {
         const index = next++;
         if (index >= partCount) return;
-        const start = index * partSize;
-        const slice = upload.blob.slice(start, Math.min(upload.blob.size, start + partSize));
+        const { start, end } = partBounds({ size: upload.blob.size, partSize, leadingBytes }, index);
+        const slice = upload.blob.slice(start, end);
         const hash = await sha256Hex(new Uint8Array(await slice.arrayBuffer()));
         const have = received.get(index);
         if (!(have && have.size === slice.size && have.sha256 === hash)) {

@@ -11,7 +11,7 @@ import { DELIVERY_SETTING_KEYS } from '@shared/contract/deliveries';
 import { SETTING_KEYS } from '@shared/contract/settings';
 import { addressedTo, extractLink, waitForMailboxMail } from '../support/mailbox';
 import { startTestServer, type TestServer } from '../support/server';
-import { apiCall, apiSignIn, expectNoSeriousA11yViolations, locale, setSettingsAsAdmin } from './fixtures';
+import { apiCall, apiSignIn, en, expectNoSeriousA11yViolations, locale, setSettingsAsAdmin } from './fixtures';
 
 /** Small parts so a few KiB make several (the config minimum). */
 const PART_SIZE = 1024;
@@ -138,7 +138,8 @@ for (const level of [
     const bobMail = await waitForMailboxMail(server.mailboxDir, (m) => addressedTo(bob.email)(m) && m.subject.includes(subject));
     const bobPage = await (await browser.newContext()).newPage();
     await signIn(bobPage, bob);
-    await bobPage.goto(level.value === 1 ? extractLink(bobMail, '/secumails/').toString() : extractLink(bobMail, '/secumails/inbox/').toString());
+    if (level.value === 1) await openLevel1Link(bobPage, extractLink(bobMail, '/secumails/'), bob.email);
+    else await bobPage.goto(extractLink(bobMail, '/secumails/inbox/').toString());
     await expect(bobPage.getByRole('heading', { name: subject })).toBeVisible();
     expect(await downloadedSha256(bobPage, picked.name)).toBe(sha256(picked.bytes));
     expect(await downloadedSha256(bobPage, dropped.name)).toBe(sha256(dropped.bytes));
@@ -148,7 +149,7 @@ for (const level of [
     const erinMail = await waitForMailboxMail(server.mailboxDir, (m) => addressedTo(external)(m) && m.subject.includes(subject));
     if (level.value === 1) {
       const erinPage = await (await browser.newContext()).newPage();
-      await erinPage.goto(extractLink(erinMail, '/secumails/').toString());
+      await openLevel1Link(erinPage, extractLink(erinMail, '/secumails/'), external);
       await expect(erinPage.getByRole('heading', { name: subject })).toBeVisible();
       expect(await downloadedSha256(erinPage, picked.name)).toBe(sha256(picked.bytes));
       expect(await downloadedSha256(erinPage, dropped.name)).toBe(sha256(dropped.bytes));
@@ -157,6 +158,13 @@ for (const level of [
       expect(erinMail.text).toContain('/secumails/');
     }
   });
+}
+
+/** A level-1 mail link leads to the email prompt of the share first (tests/e2e/external-recipient.spec.ts). */
+async function openLevel1Link(page: Page, link: URL, email: string) {
+  await page.goto(link.toString());
+  await page.getByLabel(en.external.emailPrompt.email).fill(email);
+  await page.getByRole('button', { name: en.external.emailPrompt.submit }).click();
 }
 
 test('Reply from the inbox detail prefills the send page', async ({ page }) => {
@@ -367,8 +375,8 @@ test('closing the tab while a transfer runs asks first', async ({ page }) => {
   await shown.dismiss();
 });
 
-test('level 3 first unlocks the SecuPass keys, then the server refusal (not available yet) is shown as a message', async ({ page }) => {
-  test.setTimeout(120_000);
+test('level 3 from the send page: unlock, encrypt in the Worker, send; the sender decrypts its own copy bit-exact; the recipient waits for release', async ({ page }) => {
+  test.setTimeout(180_000);
   const passphrase = 'violet-Harbor-71-quietly-jump';
   await signIn(page, alice);
   await page.goto(`${server.url}/auth/set-secupass`);
@@ -381,7 +389,8 @@ test('level 3 first unlocks the SecuPass keys, then the server refusal (not avai
   await openSendPage(page);
   await recipientsInput(page).fill(`${bob.email},`);
   await page.getByRole('textbox', { name: send.subject.label }).fill('Encrypted');
-  await pickFiles(page, [{ name: 'secret.bin', bytes: randomBytes(100) }]);
+  const secret = { name: 'secret.bin', bytes: randomBytes(3 * PART_SIZE + 7) };
+  await pickFiles(page, [secret]);
   await page.getByRole('radio', { name: send.level.level3.title }).check();
   await page.getByRole('button', { name: send.submit, exact: true }).click();
   const dialog = page.getByRole('dialog', { name: 'Enter your passphrase to decrypt' });
@@ -390,5 +399,30 @@ test('level 3 first unlocks the SecuPass keys, then the server refusal (not avai
   await dialog.getByLabel(/^Passphrase/).fill(passphrase);
   await dialog.getByRole('button', { name: 'Unlock' }).click();
   await expect(dialog).toBeHidden({ timeout: 30_000 });
-  await expect(page.getByRole('alert').filter({ hasText: send.errors.levelNotAvailable })).toBeVisible();
+  await expect(page.getByRole('heading', { level: 1, name: send.success.title })).toBeVisible({ timeout: 60_000 });
+
+  // The server holds ciphertext only; bob has no passphrase yet, so he waits for the release.
+  const session = await apiSignIn(server, alice);
+  const sent = (await (await apiCall(server, session, 'GET', '/api/2/deliveries/sent?q=Encrypted')).json()) as { items: { deliveryUuid: string }[] };
+  const deliveryUuid = sent.items[0]!.deliveryUuid;
+  const detail = (await (await apiCall(server, session, 'GET', `/api/2/deliveries/${deliveryUuid}`)).json()) as {
+    files: { encrypted: boolean; size: number }[];
+  };
+  expect(detail.files).toHaveLength(1);
+  expect(detail.files[0]!.encrypted).toBe(true);
+  expect(detail.files[0]!.size).toBeGreaterThan(secret.bytes.length); // header + tags
+
+  // The sender's own copy decrypts in the browser to the same bytes (the keys are still unlocked in this page).
+  await page.goto(`${server.url}/secumails/outbox/${deliveryUuid}`);
+  await expect(page.getByText(en.deliveries.e2e.releaseRequiredTitle)).toBeVisible();
+  await page.getByRole('button', { name: 'Enter passphrase and decrypt' }).click();
+  const unlockAgain = page.getByRole('dialog', { name: 'Enter your passphrase to decrypt' });
+  const button = page.getByRole('button', { name: `Download ${secret.name}` });
+  await Promise.race([unlockAgain.waitFor(), button.waitFor()]);
+  if (await unlockAgain.isVisible()) {
+    await unlockAgain.getByLabel(/^Passphrase/).fill(passphrase);
+    await unlockAgain.getByRole('button', { name: 'Unlock' }).click();
+  }
+  const [download]: [Download, void] = await Promise.all([page.waitForEvent('download'), button.click({ timeout: 30_000 })]);
+  expect(sha256(await readFile((await download.path())!))).toBe(sha256(secret.bytes));
 });

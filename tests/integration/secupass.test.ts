@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
-import { readdir, readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { readFile } from 'node:fs/promises';
 import type { ListUsersResponse } from '@shared/contract/admin-users';
 import type { AuditLogResponse } from '@shared/contract/audit';
 import type { AccessDescriptorResponse, OwnSecuPassResponse, SecuPassPolicy, SetSecuPassBody, UserPublicKeysResponse, WrappedFileKeyWire } from '@shared/contract/secupass';
@@ -23,6 +22,7 @@ import { importPublicKey } from '@shared/crypto/keys';
 import { changeSecuPass, setupSecuPass, writeLegacyV2Blob, type SecuPassBlobV3 } from '@shared/crypto/secupass';
 import { createCryptoService } from '@shared/crypto/service';
 import { addressedTo, waitForMailboxMail } from '@tests/support/mailbox';
+import { filesUnder } from '@tests/support/files';
 import { startTestServer, type TestServer } from '@tests/support/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createUserAsAdmin, expectBackendError, signIn, signInAdmin, type Session } from './core-helpers';
@@ -54,15 +54,6 @@ const bodyOf = (blob: SecuPassBlobV3 | { keys: SecuPassBlobV3['keys'] }, extra: 
   ({ blob, publicKeys: blob.keys.map(({ keyId, usage, publicKey }) => ({ keyId, usage, publicKey })), ...extra }) as SetSecuPassBody;
 const sha256Hex = (base64Url: string) => createHash('sha256').update(Buffer.from(base64Url, 'base64url')).digest('hex');
 
-async function filesUnder(dir: string): Promise<string[]> {
-  const out: string[] = [];
-  for (const entry of await readdir(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) out.push(...(await filesUnder(path)));
-    else if (entry.isFile()) out.push(path);
-  }
-  return out;
-}
 
 beforeAll(async () => {
   server = await startTestServer();

@@ -12,6 +12,7 @@ import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation, useMatches, useNavigation } from 'react-router';
 import { CONFIG_KEYS } from '@shared/contract/config';
+import { UnlockProvider } from './unlock-provider';
 
 const useStyles = makeStyles({
   skipLink: {
@@ -75,7 +76,9 @@ export function RootLayout() {
       <AppHeader title={appTitle} user={handle.layout === 'auth' ? null : user} tools={(className) => <TransferCentre buttonClassName={className} />} />
       <TransferWatcher />
       <main id="main-content" tabIndex={-1} className={styles.main}>
-        <Outlet />
+        <UnlockProvider>
+          <Outlet />
+        </UnlockProvider>
       </main>
     </>
   );

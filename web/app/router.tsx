@@ -18,6 +18,7 @@ const inboxPages = () => import(/* webpackChunkName: "inbox" */ '@web/features/s
 const inbox = lazyPage(inboxPages, 'InboxPage');
 const inboxDetail = lazyPage(inboxPages, 'InboxDetailPage');
 const outboxPages = () => import(/* webpackChunkName: "outbox" */ '@web/features/secumails/outbox-page');
+const releasePages = () => import(/* webpackChunkName: "release" */ '@web/features/secumails/release-page');
 const downloadPages = () => import(/* webpackChunkName: "download" */ '@web/features/secumails/download-page');
 const download = lazyPage(downloadPages, 'DownloadPage');
 const downloadSuccess = lazyPage(downloadPages, 'DownloadSuccessPage');
@@ -129,6 +130,13 @@ const secumailsRoutes: RouteObject[] = [
   { path: 'send', handle: handle({ auth: true, titleKey: 'shell:deliveryMenu.send' }), lazy: lazyPage(() => import(/* webpackChunkName: "send" */ './send-route'), 'SendRoute') },
   // SPEC §2: the success page has no sign-in flag.
   { path: 'send-success', handle: handle({ titleKey: 'send:success.title' }), lazy: lazyPage(() => import(/* webpackChunkName: "send" */ '@web/features/secumails/send/send-page'), 'SendSuccessPage') },
+  // Release deliveries and its success page (SPEC §2, under /secumails/:locale?).
+  ...['release', ':locale/release'].map((path) => ({ path, handle: handle({ auth: true, titleKey: 'release:title' }), lazy: lazyPage(releasePages, 'ReleasePage') })),
+  ...['release-success', ':locale/release-success'].map((path) => ({
+    path,
+    handle: handle({ auth: true, titleKey: 'release:successTitle' }),
+    lazy: lazyPage(releasePages, 'ReleaseSuccessPage'),
+  })),
   { path: 'submit-box', handle: handle({ auth: true, titleKey: 'shell:deliveryMenu.submitBox' }), lazy: comingSoon },
 ];
 

@@ -9,6 +9,9 @@ export const ROUTES = {
   send: `${SECUMAILS_BASE}/send`,
   sendSuccess: `${SECUMAILS_BASE}/send-success`,
   submitBox: `${SECUMAILS_BASE}/submit-box`,
+  /** Release deliveries (SPEC §2; also under /secumails/:locale/release, the mails' link). */
+  release: `${SECUMAILS_BASE}/release`,
+  releaseSuccess: `${SECUMAILS_BASE}/release-success`,
   settings: '/settings',
   admin: ADMIN_BASE,
   datarooms: '/datarooms',

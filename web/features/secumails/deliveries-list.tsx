@@ -115,7 +115,7 @@ export function DeliveriesList({
                       {kind === 'inbox' ? item.sender.name || item.sender.email : t(`deliveries:status.${item.status}`)}
                     </TableCell>
                     <TableCell>
-                      <RouterLink to={detailPath(item.deliveryUuid)}>{item.subject || t('deliveries:fields.noSubject')}</RouterLink>
+                      <RouterLink to={detailPath(item.deliveryUuid)}>{item.subject || t(item.securityLevel === 30 ? 'deliveries:e2e.encryptedSubject' : 'deliveries:fields.noSubject')}</RouterLink>
                     </TableCell>
                     <TableCell>{item.fileCount}</TableCell>
                     <TableCell>{item.sentAt ? dateFormat.format(item.sentAt) : '—'}</TableCell>

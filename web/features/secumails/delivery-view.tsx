@@ -82,7 +82,7 @@ export function DeliveryView({
   return (
     <article aria-labelledby="delivery-subject">
       <h2 id="delivery-subject" style={{ margin: '0 0 12px' }}>
-        {delivery.subject || t('deliveries:fields.noSubject')}
+        {delivery.subject || t(delivery.securityLevel === 30 ? 'deliveries:e2e.encryptedSubject' : 'deliveries:fields.noSubject')}
       </h2>
       {expired ? <Alert type="warning" title={t('deliveries:alerts.expiredTitle')}>{t('deliveries:alerts.expiredText')}</Alert> : null}
       {delivery.timeState === 'expiringSoon' && delivery.expiresAt ? (
@@ -135,7 +135,8 @@ export function DeliveryView({
             <li key={file.fileId} className={styles.file}>
               <span>{file.name}</span>
               <Caption1>{formatSize(file.size, i18n.language)}</Caption1>
-              {expired || file.status !== 'committed' ? null : review ? (
+              {/* E2E files are downloaded decrypted through the E2E panel, never as ciphertext. */}
+              {expired || file.status !== 'committed' || file.encrypted ? null : review ? (
                 // Being checked or blocked: the button stays, disabled, so the reason (the alert above) is clear.
                 <Button data-no-print appearance="primary" icon={<ArrowDownloadRegular />} disabled aria-label={t('deliveries:actions.downloadFile', { name: file.name })}>
                   {t('deliveries:actions.download')}

@@ -14,6 +14,7 @@ import { DeliveriesList } from './deliveries-list';
 import { deliveryLoadMessageKey } from './delivery-errors';
 import { replyLink } from './delivery-format';
 import { ActivityLog, DeleteDeliveryButton, DeliveryView } from './delivery-view';
+import { E2eAccessAlerts, E2eDeliveryPanel, isE2eDelivery } from './e2e-panel';
 
 export const inboxDetailPath = (deliveryUuid: string) => `${ROUTES.inbox}/${encodeURIComponent(deliveryUuid)}`;
 
@@ -74,6 +75,12 @@ export function InboxDetailPage() {
             </>
           }
         >
+          {isE2eDelivery(delivery) ? (
+            <>
+              <E2eAccessAlerts delivery={delivery} />
+              <E2eDeliveryPanel delivery={delivery} />
+            </>
+          ) : null}
           {activity && activity.length > 0 ? <ActivityLog entries={activity} /> : null}
         </DeliveryView>
       ) : null}

@@ -15,6 +15,7 @@ import { useSent } from './api/sent';
 import { DeliveriesList } from './deliveries-list';
 import { deliveryLoadMessageKey } from './delivery-errors';
 import { isExpired } from './delivery-format';
+import { E2eDeliveryPanel, isE2eDelivery, ReleaseRequiredAlert } from './e2e-panel';
 import { ActivityLog, DeleteDeliveryButton, DeliveryView, RecipientStates } from './delivery-view';
 
 export const outboxDetailPath = (deliveryUuid: string) => `${ROUTES.outbox}/${encodeURIComponent(deliveryUuid)}`;
@@ -84,6 +85,12 @@ export function OutboxDetailPage() {
             </>
           }
         >
+          {isE2eDelivery(delivery) ? (
+            <>
+              <ReleaseRequiredAlert delivery={delivery} />
+              <E2eDeliveryPanel delivery={delivery} />
+            </>
+          ) : null}
           <RecipientStates delivery={delivery} />
           {activity && activity.length > 0 ? <ActivityLog entries={activity} /> : null}
         </DeliveryView>

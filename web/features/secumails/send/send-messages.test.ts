@@ -55,11 +55,11 @@ describe('send messages (SPEC §5 problems, §8 refusals)', async () => {
     expect(text(sendErrorMessage(banned))).toBe('These recipients are not allowed: x@banned.example');
   });
 
-  it('shows a server ValidationException as the same problem the form would show, and levels 3/4 as not available', () => {
+  it('shows a server ValidationException as the same problem the form would show, and the level 3/4 refusals as their own texts', () => {
     const subject = toSendError(apiError(400, 'ValidationException', { field: 'subject', reason: 'required' }));
     expect(sendErrorMessage(subject)).toEqual({ key: 'send:problems.subjectRequired' });
-    const e2e = toSendError(apiError(400, 'ValidationException', { field: 'securityLevel', reason: 'notImplemented', allowed: [0, 10, 20, 30] }));
-    expect(sendErrorMessage(e2e)).toEqual({ key: 'send:errors.levelNotAvailable' });
+    expect(sendErrorMessage({ ...toSendError(new Error('x')), code: 'keyChanged' } as never)).toMatchObject({ key: 'send:errors.keyChanged' });
+    expect(text(sendErrorMessage({ ...toSendError(new Error('x')), code: 'encryption' } as never))).toContain('Nothing was sent');
     expect(sendErrorMessage(toSendError(new Error('boom')))).toEqual({ key: 'send:errors.unknown' });
     expect(text(sendErrorMessage(toSendError(new Error('boom'))))).toBe('Error occurred');
   });

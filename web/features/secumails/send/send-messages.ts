@@ -50,8 +50,6 @@ export function sendErrorMessage(error: SendError, size: (bytes: number) => stri
       return { key: 'send:errors.recipientNotAllowed', values: { recipients: (error.metadata.recipients ?? []).join(', ') } };
     case 'validation':
       if (error.problem) return problemMessage(error.problem);
-      // Levels 3/4 until the end-to-end send exists on the server.
-      if (error.metadata.reason === 'notImplemented' && error.metadata.field === 'securityLevel') return { key: 'send:errors.levelNotAvailable' };
       return { key: 'send:errors.validation' };
     case 'deliveryWithoutFiles':
     case 'submitQuotaReached':
@@ -64,6 +62,8 @@ export function sendErrorMessage(error: SendError, size: (bytes: number) => stri
     case 'authenticationRequired':
     case 'network':
     case 'cancelled':
+    case 'keyChanged':
+    case 'encryption':
       return { key: `send:errors.${error.code}`, values: { name: file } };
     default:
       return { key: 'send:errors.unknown' };

@@ -2,6 +2,7 @@ import type { CreateDeliveryBody, DeliveryDetail } from '@shared/contract/delive
 import type { UnlockedKeys } from '@shared/crypto/service';
 import { sendDelivery, type FileProgress, type SendDeliveryOptions, type SendDraft } from '@shared/transfer';
 import { apiClient } from '@web/lib/api-client';
+import { cryptoApi } from '@web/lib/crypto';
 import { transferStore, type TransferItem, type TransferItemState, type TransferOutcome } from '@web/lib/transfer-store';
 import { currentLanguage } from '@web/lib/i18n';
 import { formatSize } from '../delivery-format';
@@ -12,10 +13,8 @@ export interface StartSendInput {
   draft: CreateDeliveryBody;
   files: readonly File[];
   /**
-   * Levels 3/4: the unlocked SecuPass keys (web/lib/crypto). The engine takes them as
-   * `e2e: { crypto: cryptoApi, keys }`; this module is the one place that builds the options, so
-   * that option is added here alone once shared/transfer offers it. Until then the server refuses
-   * levels 3/4 and the page shows its message.
+   * Levels 3/4: the unlocked SecuPass keys (web/lib/crypto), passed to the engine as
+   * `e2e: { crypto: cryptoApi, keys }`.
    */
   keys?: UnlockedKeys;
   /**
@@ -73,6 +72,8 @@ export function startSend(input: StartSendInput): { id: string; done: Promise<Tr
           update = undefined;
         },
         onProgress: (progress) => report({ percent: progress.percent, items: toItems(progress.files) }),
+        // Levels 3/4: files are encrypted in the crypto Worker and the keys wrapped to every reader (shared/transfer/e2e.ts).
+        ...(input.keys ? { e2e: { crypto: cryptoApi, keys: input.keys } } : {}),
       };
       const result = await sendDelivery(options);
       if (result.ok) {

@@ -1,0 +1,432 @@
+import { getUserPublicKeys } from '@shared/api/endpoints/secupass';
+import { getDeliveryE2e, getRecipientKeys, postRelease, putDeliveryE2e } from '@shared/api/endpoints/delivery-e2e';
+import { createBrowserStorageAdapter, type KeyValueStorage } from '@shared/api/storage-adapter';
+import type { ApiClient } from '@shared/api/client';
+import { E2E_MANIFEST_FILE_ID, E2E_STREAM_HEADER_BYTES, type NewDescriptor, type ReleaseList } from '@shared/contract/deliveries';
+import type { AccessDescriptor } from '@shared/contract/secupass';
+import { fromBase64Url, toBase64Url, utf8Decode, utf8Encode } from '@shared/crypto/bytes';
+import { ContactKeyChangedError, FileKeyUnwrapError, ManifestSignatureError } from '@shared/crypto/errors';
+import { checkContactKey, confirmChangedKey as movePin, type KeyPinStore } from '@shared/crypto/key-pinning';
+import type { Manifest, ManifestFile, SignedManifest } from '@shared/crypto/manifest';
+import type { CryptoApi, KeyHandle, UnlockedKeys } from '@shared/crypto/service';
+import { DEFAULT_RECORD_SIZE } from '@shared/crypto/stream-format';
+import type { PreparedUpload, UploadSource } from './upload';
+
+/**
+ * Levels 3/4 on the client (DESIGN §3), without UI, for the web client and the add-in. The
+ * protocol is in shared/transfer/README.md "Levels 3/4"; the server side in server/deliveries/e2e.ts.
+ */
+
+/** A contact whose key differs from the pinned one: shown to the user to compare fingerprints. */
+export interface ChangedContactKey {
+  email: string;
+  userUuid: string;
+  usage: 'encryption' | 'signing';
+  pinnedFingerprint: string;
+  presentedFingerprint: string;
+  /** 16 groups of 4 hex digits, for people. */
+  presentedFingerprintDisplay: string;
+}
+
+/** The `e2e` option of `sendDelivery` (and of the reader): the crypto Worker and the caller's unlocked keys. */
+export interface E2eOptions {
+  crypto: CryptoApi;
+  /** The caller's unlocked SecuPass keys (handles). */
+  keys: UnlockedKeys;
+  /** Where pins live; default: localStorage per signed-in user (memory where there is none). */
+  pins?: KeyPinStore;
+  /** A pinned key changed: resolve true only after the user compared fingerprints. Absent → refused. */
+  confirmChangedKey?: (change: ChangedContactKey) => Promise<boolean>;
+  /** Plaintext bytes per record; default 512 KiB (DESIGN §3). Tests use small records for many parts. */
+  recordSize?: number;
+}
+
+const PIN_STORAGE_PREFIX = 'kuvert.keyPins.';
+
+/** Pins kept in a key-value storage (localStorage in browsers), one map per owner. */
+export class StorageKeyPinStore implements KeyPinStore {
+  constructor(
+    private readonly storage: KeyValueStorage,
+    private readonly owner: string,
+  ) {}
+  private read(): Record<string, string> {
+    try {
+      return JSON.parse(this.storage.getItem(PIN_STORAGE_PREFIX + this.owner) ?? '{}') as Record<string, string>;
+    } catch {
+      return {};
+    }
+  }
+  async get(contactId: string): Promise<string | undefined> {
+    return this.read()[contactId];
+  }
+  async set(contactId: string, fingerprint: string): Promise<void> {
+    this.storage.setItem(PIN_STORAGE_PREFIX + this.owner, JSON.stringify({ ...this.read(), [contactId]: fingerprint }));
+  }
+}
+
+const defaultPins = (keys: UnlockedKeys): KeyPinStore => new StorageKeyPinStore(createBrowserStorageAdapter(), keys.signing.keyId);
+
+/**
+ * A contact's key checked against its pin (first use pins it). The fingerprint and key id are
+ * recomputed from the SPKI: a server's claim is never trusted. Changed + not confirmed → throws.
+ */
+async function verifiedContactKey(
+  e2e: E2eOptions,
+  contact: { email: string; userUuid: string; usage: 'encryption' | 'signing'; keyId: string; publicKey: string },
+): Promise<{ keyId: string; publicKey: string }> {
+  const computed = await e2e.crypto.fingerprint({ publicKey: contact.publicKey });
+  if (computed.keyId !== contact.keyId) throw new ContactKeyChangedError('The key id does not belong to the key');
+  const pins = e2e.pins ?? defaultPins(e2e.keys);
+  const contactId = `${contact.userUuid}:${contact.usage}`;
+  const verdict = await checkContactKey(pins, contactId, computed.fingerprint);
+  if (verdict.status === 'changed') {
+    const ok = await e2e.confirmChangedKey?.({
+      email: contact.email,
+      userUuid: contact.userUuid,
+      usage: contact.usage,
+      pinnedFingerprint: verdict.pinnedFingerprint,
+      presentedFingerprint: verdict.presentedFingerprint,
+      presentedFingerprintDisplay: computed.fingerprintDisplay,
+    });
+    if (ok !== true) throw new ContactKeyChangedError(`The key of ${contact.email} changed and was not confirmed`);
+    await movePin(pins, contactId, computed.fingerprint);
+  }
+  return { keyId: computed.keyId, publicKey: contact.publicKey };
+}
+
+/** Someone file keys are wrapped to. */
+interface Reader {
+  userUuid: string;
+  keyId: string;
+  publicKey: string;
+}
+
+async function collectBlob(stream: ReadableStream<Uint8Array>): Promise<Blob> {
+  return new Response(stream).blob();
+}
+
+function bytesStream(bytes: Uint8Array): ReadableStream<Uint8Array> {
+  return new Blob([bytes as Uint8Array<ArrayBuffer>]).stream();
+}
+
+/** Encrypts one source with a fresh file key: the ciphertext (as a Blob) and what the manifest needs. */
+async function encryptSource(e2e: E2eOptions, source: UploadSource, recordSize: number) {
+  const { handle } = await e2e.crypto.generateFileKey();
+  const { ciphertext } = await e2e.crypto.encryptStream({ fileKey: handle, plaintext: source.blob.stream(), recordSize });
+  const blob = await collectBlob(ciphertext);
+  const header = new Uint8Array(await blob.slice(0, E2E_STREAM_HEADER_BYTES).arrayBuffer());
+  const { headerSha256 } = await e2e.crypto.headerSha256({ header });
+  return { handle, blob, headerSha256 };
+}
+
+async function wrapAll(
+  e2e: E2eOptions,
+  deliveryUuid: string,
+  keysByFileId: ReadonlyMap<string, KeyHandle>,
+  readers: readonly Reader[],
+): Promise<NewDescriptor[]> {
+  const descriptors: NewDescriptor[] = [];
+  for (const reader of readers) {
+    for (const [fileId, fileKey] of keysByFileId) {
+      const wrappedKey = await e2e.crypto.wrapFileKey({
+        fileKey,
+        recipientPublicKey: reader.publicKey,
+        binding: { contextId: deliveryUuid, fileId, recipientKeyId: reader.keyId },
+      });
+      descriptors.push({ recipientUserUuid: reader.userUuid, recipientKeyId: reader.keyId, fileId, wrappedKey });
+    }
+  }
+  return descriptors;
+}
+
+/**
+ * One E2E send (used by `sendDelivery` when `e2e` is given): `prepare` checks the readers' keys
+ * before any byte is uploaded, `transform` encrypts each file, `finish` signs the manifest,
+ * encrypts it, wraps every key to every reader and uploads manifest + descriptors.
+ */
+export class E2eSendSession {
+  private readers: Reader[] = [];
+  private senderUserUuid = '';
+  private readonly files = new Map<UploadSource, { handle: KeyHandle; headerSha256: string; source: UploadSource }>();
+  private readonly recordSize: number;
+
+  constructor(
+    private readonly client: ApiClient,
+    private readonly e2e: E2eOptions,
+    /** Level 4: the message, which travels only inside the encrypted manifest. */
+    private readonly message: { subject: string; body: string } | undefined,
+  ) {
+    this.recordSize = e2e.recordSize ?? DEFAULT_RECORD_SIZE;
+  }
+
+  /** Readers: the sender's own key and every recipient with an active SecuPass (pins checked). */
+  async prepare(deliveryUuid: string, signal?: AbortSignal): Promise<void> {
+    const answer = await getRecipientKeys(this.client, deliveryUuid, signal);
+    this.senderUserUuid = answer.sender.userUuid;
+    const own = this.e2e.keys.encryption;
+    this.readers = [{ userUuid: answer.sender.userUuid, keyId: own.keyId, publicKey: own.publicKey }];
+    for (const r of answer.recipients) {
+      const key = r.keys.find((k) => k.usage === 'encryption');
+      // No key yet: "release needed" (the server records it and invites the recipient).
+      if (!r.userUuid || r.secupassState !== 'active' || !key || r.userUuid === answer.sender.userUuid) continue;
+      const verified = await verifiedContactKey(this.e2e, { email: r.email, userUuid: r.userUuid, usage: 'encryption', keyId: key.keyId, publicKey: key.publicKey });
+      this.readers.push({ userUuid: r.userUuid, ...verified });
+    }
+  }
+
+  readonly transform = async (source: UploadSource): Promise<PreparedUpload> => {
+    const previous = this.files.get(source);
+    if (previous) await this.e2e.crypto.releaseHandle({ handle: previous.handle });
+    const { handle, blob, headerSha256 } = await encryptSource(this.e2e, source, this.recordSize);
+    this.files.set(source, { handle, headerSha256, source });
+    return { blob, encrypted: true, encryption: { recordSize: this.recordSize, headerSha256 } };
+  };
+
+  /** After every file is committed: signed, encrypted manifest and all descriptors to the server. */
+  async finish(deliveryUuid: string, fileIds: ReadonlyMap<UploadSource, string>, signal?: AbortSignal): Promise<void> {
+    const manifestFiles: ManifestFile[] = [];
+    const keys = new Map<string, KeyHandle>();
+    for (const [source, entry] of this.files) {
+      const fileId = fileIds.get(source);
+      if (!fileId) continue;
+      keys.set(fileId, entry.handle);
+      const mimeType = source.mimeType || source.blob.type || 'application/octet-stream';
+      manifestFiles.push({ fileId, name: source.name.normalize('NFC'), size: source.blob.size, mimeType, headerSha256: entry.headerSha256 });
+    }
+    const manifest: Manifest = {
+      version: 1,
+      contextId: deliveryUuid,
+      senderUserId: this.senderUserUuid,
+      signerKeyId: this.e2e.keys.signing.keyId,
+      createdAt: new Date().toISOString(),
+      files: manifestFiles,
+      ...(this.message ? { message: this.message } : {}),
+    };
+    const signed = await this.e2e.crypto.signManifest({ signingKey: this.e2e.keys.signing.handle, manifest });
+    const { handle: manifestKey } = await this.e2e.crypto.generateFileKey();
+    try {
+      const { ciphertext } = await this.e2e.crypto.encryptStream({ fileKey: manifestKey, plaintext: bytesStream(utf8Encode(JSON.stringify(signed))) });
+      const encryptedManifest = new Uint8Array(await (await collectBlob(ciphertext)).arrayBuffer());
+      keys.set(E2E_MANIFEST_FILE_ID, manifestKey);
+      const descriptors = await wrapAll(this.e2e, deliveryUuid, keys, this.readers);
+      await putDeliveryE2e(this.client, deliveryUuid, { manifest: toBase64Url(encryptedManifest), descriptors }, signal);
+    } finally {
+      await this.e2e.crypto.releaseHandle({ handle: manifestKey });
+    }
+  }
+
+  /** Forgets every file key (after success or failure). */
+  async dispose(): Promise<void> {
+    for (const entry of this.files.values()) await this.e2e.crypto.releaseHandle({ handle: entry.handle }).catch(() => undefined);
+    this.files.clear();
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// Reading
+// ---------------------------------------------------------------------------------------
+
+export interface OpenedE2eFile extends ManifestFile {
+  fileKey: KeyHandle;
+}
+
+/** A level 3/4 delivery as its reader sees it, after every check. */
+export interface OpenedE2eDelivery {
+  deliveryUuid: string;
+  manifest: Manifest;
+  /** The signed file list (authoritative: names and sizes come from here, not from the server's list). */
+  files: OpenedE2eFile[];
+  /** Level 4. */
+  message?: { subject: string; body: string };
+  /** Forgets the unwrapped keys. */
+  close(): Promise<void>;
+}
+
+function ownDescriptor(descriptors: readonly AccessDescriptor[], fileId: string, keyId: string): AccessDescriptor {
+  const found = descriptors.find((d) => d.fileId === fileId && d.recipientKeyId === keyId);
+  if (!found) throw new FileKeyUnwrapError(`No key copy for ${fileId}`);
+  return found;
+}
+
+/**
+ * Opens a level 3/4 delivery: fetches the encrypted manifest and the caller's own descriptors,
+ * unwraps the manifest key, decrypts the manifest, verifies its signature against the sender's
+ * pinned signing key and its binding (this delivery, this sender), then unwraps each file key.
+ * Errors: ApiError (404 AccessDescriptorNotFoundException: passphrase/release missing),
+ * ContactKeyChangedError, ManifestSignatureError, FileKeyUnwrapError, stream errors.
+ */
+export async function openE2eDelivery(options: { client: ApiClient; deliveryUuid: string; e2e: E2eOptions; signal?: AbortSignal }): Promise<OpenedE2eDelivery> {
+  const { client, deliveryUuid, e2e, signal } = options;
+  const answer = await getDeliveryE2e(client, deliveryUuid, signal);
+  const keyId = e2e.keys.encryption.keyId;
+  const handles: KeyHandle[] = [];
+  const close = async () => {
+    for (const handle of handles) await e2e.crypto.releaseHandle({ handle }).catch(() => undefined);
+  };
+  try {
+    const signer = await senderSigningKey(client, e2e, answer.senderUserUuid);
+    const manifestCopy = ownDescriptor(answer.descriptors, E2E_MANIFEST_FILE_ID, keyId);
+    const { handle: manifestKey } = await e2e.crypto.unwrapFileKey({
+      privateKey: e2e.keys.encryption.handle,
+      wrapped: manifestCopy.wrappedKey,
+      binding: { contextId: deliveryUuid, fileId: E2E_MANIFEST_FILE_ID, recipientKeyId: keyId },
+    });
+    handles.push(manifestKey);
+    const { plaintext } = await e2e.crypto.decryptStream({ fileKey: manifestKey, ciphertext: bytesStream(fromBase64Url(answer.manifest)) });
+    const signed = JSON.parse(utf8Decode(new Uint8Array(await (await collectBlob(plaintext)).arrayBuffer()))) as SignedManifest;
+    const manifest = await e2e.crypto.verifyManifest({ signerPublicKey: signer.publicKey, signed });
+    // A valid signature on another delivery's manifest (replayed by a server) is still refused.
+    if (manifest.contextId !== deliveryUuid || manifest.senderUserId !== answer.senderUserUuid || manifest.signerKeyId !== signer.keyId) {
+      throw new ManifestSignatureError('The manifest belongs to another delivery or sender');
+    }
+    const files: OpenedE2eFile[] = [];
+    for (const file of manifest.files) {
+      const { handle } = await e2e.crypto.unwrapFileKey({
+        privateKey: e2e.keys.encryption.handle,
+        wrapped: ownDescriptor(answer.descriptors, file.fileId, keyId).wrappedKey,
+        binding: { contextId: deliveryUuid, fileId: file.fileId, recipientKeyId: keyId },
+      });
+      handles.push(handle);
+      files.push({ ...file, fileKey: handle });
+    }
+    return { deliveryUuid, manifest, files, ...(manifest.message ? { message: manifest.message } : {}), close };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
+
+/** The sender's signing key: own keys for one's own delivery, else fetched and checked against the pin. */
+async function senderSigningKey(client: ApiClient, e2e: E2eOptions, senderUserUuid: string): Promise<{ keyId: string; publicKey: string }> {
+  const own = e2e.keys.signing;
+  const answer = await getUserPublicKeys(client, senderUserUuid);
+  if (answer.keys.some((k) => k.usage === 'signing' && k.keyId === own.keyId)) return { keyId: own.keyId, publicKey: own.publicKey };
+  const key = answer.keys.find((k) => k.usage === 'signing');
+  if (!key) throw new ManifestSignatureError('The sender has no signing key');
+  return verifiedContactKey(e2e, { email: answer.email, userUuid: senderUserUuid, usage: 'signing', keyId: key.keyId, publicKey: key.publicKey });
+}
+
+/** SPEC §4 download states of an E2E file. */
+export type E2eDownloadState = 'pending' | 'decryptingKey' | 'decryptingFile' | 'success' | 'failed';
+export interface E2eDownloadProgress {
+  state: E2eDownloadState;
+  /** Ciphertext bytes received so far. */
+  bytes: number;
+  totalBytes: number;
+}
+
+/**
+ * Files larger than this are refused by the in-memory download: the plaintext is collected in a
+ * Blob. Browsers keep large Blobs on disk where they can, but not everywhere; 2 GiB stays below
+ * every engine's Blob limit. The streamed download (service worker, DESIGN §4) has no cap.
+ */
+export const MAX_IN_MEMORY_DOWNLOAD_BYTES = 2 * 1024 ** 3;
+
+export class E2eDownloadError extends Error {
+  override readonly name = 'E2eDownloadError';
+  constructor(
+    /** SPEC §8 download failures. */
+    readonly kind: 'download' | 'fileDecryption' | 'tooLarge',
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}
+
+/**
+ * Downloads one file of an opened delivery and decrypts it while it arrives (stream decoder with
+ * the manifest's size and header hash, so truncation, reordering and a swapped header are named).
+ * Returns the plaintext as a Blob (in memory, capped: MAX_IN_MEMORY_DOWNLOAD_BYTES).
+ */
+export async function downloadE2eFile(options: {
+  delivery: OpenedE2eDelivery;
+  fileId: string;
+  crypto: CryptoApi;
+  /** URL of the ciphertext (`deliveryContentUrl`); fetched with credentials. */
+  url: string;
+  fetch?: typeof fetch;
+  onProgress?: (progress: E2eDownloadProgress) => void;
+  signal?: AbortSignal;
+}): Promise<Blob> {
+  const file = options.delivery.files.find((f) => f.fileId === options.fileId);
+  if (!file) throw new E2eDownloadError('download', 'The file is not in the signed manifest');
+  if (file.size > MAX_IN_MEMORY_DOWNLOAD_BYTES) throw new E2eDownloadError('tooLarge', 'The file is too large for an in-memory download');
+  const doFetch = options.fetch ?? globalThis.fetch.bind(globalThis);
+  let bytes = 0;
+  let total = 0;
+  const report = (state: E2eDownloadState) => options.onProgress?.({ state, bytes, totalBytes: total });
+  report('pending');
+  let response: Response;
+  try {
+    response = await doFetch(options.url, { credentials: 'include', signal: options.signal });
+  } catch (cause) {
+    report('failed');
+    throw new E2eDownloadError('download', 'The download failed', { cause });
+  }
+  if (!response.ok || !response.body) {
+    report('failed');
+    throw new E2eDownloadError('download', `The download failed (${response.status})`);
+  }
+  total = Number(response.headers.get('content-length') ?? 0);
+  const counter = new TransformStream<Uint8Array, Uint8Array>({
+    transform(chunk, controller) {
+      bytes += chunk.byteLength;
+      report('decryptingFile');
+      controller.enqueue(chunk);
+    },
+  });
+  report('decryptingFile');
+  try {
+    const { plaintext } = await options.crypto.decryptStream({
+      fileKey: file.fileKey,
+      ciphertext: response.body.pipeThrough(counter),
+      plaintextLength: file.size,
+      expectedHeaderSha256: file.headerSha256,
+    });
+    const blob = await collectBlob(plaintext);
+    report('success');
+    return blob;
+  } catch (cause) {
+    report('failed');
+    if (options.signal?.aborted) throw cause;
+    throw new E2eDownloadError('fileDecryption', 'The file could not be decrypted', { cause });
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// Release (SPEC §4): the sender re-wraps to a recipient's new key. Nothing is escrowed.
+// ---------------------------------------------------------------------------------------
+
+export type ReleaseItem = ReleaseList['items'][number];
+
+/**
+ * Releases one waiting recipient: opens the delivery with the sender's own copies (so the
+ * manifest is verified first), checks the recipient's new key against its pin (`confirmChangedKey`
+ * — a new key after a reset IS a changed key and needs the user's confirmation), wraps every
+ * file key and the manifest key to it, and posts the copies. The server mails the recipient.
+ */
+export async function releaseToRecipient(options: { client: ApiClient; item: ReleaseItem; e2e: E2eOptions; signal?: AbortSignal }): Promise<void> {
+  const { client, item, e2e, signal } = options;
+  const key = item.recipient.keys.find((k) => k.usage === 'encryption');
+  if (!key) throw new FileKeyUnwrapError('The recipient has no encryption key');
+  const target = await verifiedContactKey(e2e, { email: item.recipient.email, userUuid: item.recipient.userUuid, usage: 'encryption', keyId: key.keyId, publicKey: key.publicKey });
+  const answer = await getDeliveryE2e(client, item.deliveryUuid, signal);
+  const opened = await openE2eDelivery({ client, deliveryUuid: item.deliveryUuid, e2e, signal });
+  const handles: KeyHandle[] = [];
+  try {
+    const keys = new Map<string, KeyHandle>(opened.files.map((f) => [f.fileId, f.fileKey]));
+    const { handle: manifestKey } = await e2e.crypto.unwrapFileKey({
+      privateKey: e2e.keys.encryption.handle,
+      wrapped: ownDescriptor(answer.descriptors, E2E_MANIFEST_FILE_ID, e2e.keys.encryption.keyId).wrappedKey,
+      binding: { contextId: item.deliveryUuid, fileId: E2E_MANIFEST_FILE_ID, recipientKeyId: e2e.keys.encryption.keyId },
+    });
+    handles.push(manifestKey);
+    keys.set(E2E_MANIFEST_FILE_ID, manifestKey);
+    const descriptors = await wrapAll(e2e, item.deliveryUuid, keys, [{ userUuid: item.recipient.userUuid, ...target }]);
+    await postRelease(client, item.deliveryUuid, descriptors, signal);
+  } finally {
+    for (const handle of handles) await e2e.crypto.releaseHandle({ handle }).catch(() => undefined);
+    await opened.close();
+  }
+}

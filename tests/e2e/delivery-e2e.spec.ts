@@ -1,0 +1,178 @@
+// Levels 3/4 in the browser against the real server. Deliveries are encrypted and sent from Node
+// with the shared logic (`sendDelivery` with `e2e`, real CryptoService); the recipient decrypts in
+// Chromium through the crypto Worker and the downloaded file's SHA-256 equals the original. Then
+// the release path: a recipient without a passphrase is invited, sets one in the browser, waits;
+// the sender releases on the release page; the recipient downloads.
+import { createHash, randomBytes } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { expect, test, type Browser, type Download, type Page } from '@playwright/test';
+import { createApiClient, type ApiClient } from '@shared/api/client';
+import { postSecuPass } from '@shared/api/endpoints/secupass';
+import { MemoryKeyPinStore } from '@shared/crypto/key-pinning';
+import { createCryptoService, type UnlockedKeys } from '@shared/crypto/service';
+import { sendDelivery } from '@shared/transfer';
+import { addressedTo, waitForMailboxMail } from '../support/mailbox';
+import { startTestServer, type TestServer } from '../support/server';
+import { apiCall, apiSignIn, expectNoSeriousA11yViolations } from './fixtures';
+
+const PASSWORD = 'Good-Passw0rd-e2e';
+const ALICE_PASSPHRASE = 'Alice-Browser-SecuPass-Quartz-77';
+const BOB_PASSPHRASE = 'Bob-Browser-SecuPass-Lantern-78';
+const CAROL_PASSPHRASE = 'Carol-Browser-SecuPass-Meadow-79';
+const alice = { email: 'alice.e2e@example.test', password: PASSWORD };
+const bob = { email: 'bob.e2e@example.test', password: PASSWORD };
+const carol = { email: 'carol.e2e@example.test', password: PASSWORD };
+
+let server: TestServer;
+let aliceClient: ApiClient;
+let aliceKeys: UnlockedKeys;
+const aliceCrypto = createCryptoService();
+
+const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
+
+test.describe.configure({ mode: 'serial' });
+
+/** A Node "browser" of one user: the product's ApiClient with the session cookie. */
+async function nodeClient(account: { email: string; password: string }): Promise<{ client: ApiClient; userUuid: string }> {
+  const session = await apiSignIn(server, account);
+  const withCookie: typeof fetch = (input, init = {}) => fetch(input, { ...init, headers: { ...(init.headers as Record<string, string> | undefined), cookie: session.cookie } });
+  const client = createApiClient({ backendUrl: server.url, fetch: withCookie });
+  client.setAntiCsrfToken(session.csrf);
+  const me = (await (await apiCall(server, session, 'GET', '/user')).json()) as { user: { uuid: string } };
+  return { client, userUuid: me.user.uuid };
+}
+
+/** Sets a SecuPass from Node (real Argon2id): the browser later unlocks it with the same passphrase. */
+async function secuPassFromNode(account: { email: string; password: string }, passphrase: string) {
+  const { client, userUuid } = await nodeClient(account);
+  const crypto = createCryptoService();
+  const { blob, keys } = await crypto.setupSecuPass({ userId: userUuid, passphrase });
+  await postSecuPass(client, { blob, publicKeys: blob.keys.map(({ keyId, usage, publicKey }) => ({ keyId, usage, publicKey })) });
+  return { client, keys, crypto };
+}
+
+test.beforeAll(async () => {
+  server = await startTestServer();
+  const admin = await apiSignIn(server, server.admin);
+  for (const account of [alice, bob, carol]) {
+    const response = await apiCall(server, admin, 'POST', '/admin/users', { email: account.email, password: account.password, language: 'en' });
+    expect(response.status, await response.clone().text()).toBe(201);
+  }
+  const sender = await nodeClient(alice);
+  aliceClient = sender.client;
+  ({ keys: aliceKeys } = await aliceCrypto.setupSecuPass({ userId: sender.userUuid, passphrase: ALICE_PASSPHRASE }).then(async (r) => {
+    await postSecuPass(aliceClient, { blob: r.blob, publicKeys: r.blob.keys.map(({ keyId, usage, publicKey }) => ({ keyId, usage, publicKey })) });
+    return r;
+  }));
+  await secuPassFromNode(bob, BOB_PASSPHRASE);
+});
+test.afterAll(async () => {
+  await server?.close();
+});
+
+async function sendLevel3(to: string, name: string, bytes: Uint8Array, subject: string) {
+  const result = await sendDelivery({
+    client: aliceClient,
+    draft: { recipients: [to], subject, body: 'Encrypted files attached.', securityLevel: 20 },
+    files: [{ name, blob: new Blob([bytes as Uint8Array<ArrayBuffer>]), mimeType: 'application/octet-stream' }],
+    e2e: { crypto: aliceCrypto, keys: aliceKeys, pins: new MemoryKeyPinStore(), recordSize: 64 * 1024 },
+  });
+  if (!result.ok) throw new Error(JSON.stringify(result.error));
+  return result.delivery;
+}
+
+async function signIn(page: Page, account: { email: string; password: string }) {
+  await page.goto(`${server.url}/auth/login`);
+  await page.getByLabel('Username or email').fill(account.email);
+  await page.getByLabel(/^Password/).fill(account.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page).toHaveURL(/\/secumails\/inbox/);
+}
+
+async function unlock(page: Page, passphrase: string) {
+  const dialog = page.getByRole('dialog', { name: 'Enter your passphrase to decrypt' });
+  await dialog.getByLabel(/^Passphrase/).fill(passphrase);
+  await dialog.getByRole('button', { name: 'Unlock' }).click();
+  await expect(dialog).toBeHidden({ timeout: 30_000 });
+}
+
+async function decryptAndDownload(page: Page, passphrase: string, name: string): Promise<string> {
+  await page.getByRole('button', { name: 'Enter passphrase and decrypt' }).click();
+  const button = page.getByRole('button', { name: `Download ${name}` });
+  // Keys still unlocked in this page (e.g. right after setting the passphrase) need no dialog.
+  const dialog = page.getByRole('dialog', { name: 'Enter your passphrase to decrypt' });
+  await Promise.race([dialog.waitFor(), button.waitFor()]);
+  if (await dialog.isVisible()) await unlock(page, passphrase);
+  await expect(button).toBeVisible({ timeout: 30_000 });
+  const [download]: [Download, void] = await Promise.all([page.waitForEvent('download'), button.click()]);
+  expect(download.suggestedFilename()).toBe(name);
+  await expect(page.getByRole('status').filter({ hasText: 'Downloaded' })).toBeVisible();
+  return sha256(await readFile((await download.path())!));
+}
+
+async function newPage(browser: Browser): Promise<Page> {
+  const context = await browser.newContext({ acceptDownloads: true });
+  return context.newPage();
+}
+
+test('level 3: the recipient unlocks in the browser and downloads the decrypted file (identical SHA-256)', async ({ page }) => {
+  const bytes = new Uint8Array(randomBytes(300 * 1024 + 17)); // 5 records of 64 KiB: parts of 8 records, several records
+  const delivery = await sendLevel3(bob.email, 'figures.bin', bytes, 'E2E figures');
+  await signIn(page, bob);
+  await page.goto(`${server.url}/secumails/inbox/${delivery.deliveryUuid}`);
+  await expect(page.getByRole('heading', { name: 'E2E figures' })).toBeVisible();
+  // No ciphertext link: the plain download button is not offered for E2E files.
+  await expect(page.getByRole('link', { name: 'Download figures.bin' })).toHaveCount(0);
+  expect(await decryptAndDownload(page, BOB_PASSPHRASE, 'figures.bin')).toBe(sha256(bytes));
+  await expectNoSeriousA11yViolations(page, 'E2E delivery detail');
+});
+
+test('release: invited without a passphrase → sets one → waits → the sender releases → the recipient downloads', async ({ page, browser }) => {
+  // Three Argon2id runs in the browser (set, and two unlocks) on a shared 2-core machine.
+  test.setTimeout(180_000);
+  const bytes = new Uint8Array(randomBytes(100 * 1024));
+  const delivery = await sendLevel3(carol.email, 'for-carol.bin', bytes, 'For Carol E2E');
+  await waitForMailboxMail(server.mailboxDir, (m) => addressedTo(carol.email)(m) && m.subject.includes('For Carol E2E'));
+
+  // Carol: told to create a passphrase; creates it in the browser; then waits for the release.
+  await signIn(page, carol);
+  await page.goto(`${server.url}/secumails/inbox/${delivery.deliveryUuid}`);
+  await expect(page.getByText('This delivery is end-to-end encrypted. Create your personal passphrase')).toBeVisible();
+  await page.getByRole('link', { name: 'Create passphrase' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Set your SecuPass' })).toBeVisible();
+  await page.getByLabel(/^Passphrase/).fill(CAROL_PASSPHRASE);
+  await page.getByLabel(/^Confirm passphrase/).fill(CAROL_PASSPHRASE);
+  await page.getByRole('button', { name: 'Set passphrase' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Passphrase set' })).toBeVisible({ timeout: 30_000 });
+  await page.goto(`${server.url}/secumails/inbox/${delivery.deliveryUuid}`);
+  await expect(page.getByText('Waiting for release')).toBeVisible();
+  await expectNoSeriousA11yViolations(page, 'E2E delivery waiting for release');
+
+  // Alice: mailed that a release is needed; the sent detail says so; the release page shows Carol's new key.
+  const ask = await waitForMailboxMail(server.mailboxDir, (m) => addressedTo(alice.email)(m) && m.text.includes(carol.email));
+  expect(ask.text).toContain('/secumails/en/release');
+  const sender = await newPage(browser);
+  await signIn(sender, alice);
+  await sender.goto(`${server.url}/secumails/outbox/${delivery.deliveryUuid}`);
+  await expect(sender.getByText('Release required')).toBeVisible();
+  await sender.getByRole('link', { name: 'Release deliveries' }).click();
+  await expect(sender.getByRole('heading', { level: 1, name: 'Release deliveries' })).toBeVisible();
+  const row = sender.getByRole('row').filter({ hasText: carol.email });
+  await expect(row).toBeVisible();
+  const keys = (await (await fetch(`${server.url}/api/2/deliveries/release`, { headers: { cookie: (await sender.context().cookies()).map((c) => `${c.name}=${c.value}`).join('; ') } })).json()) as {
+    items: Array<{ recipient: { keys: Array<{ usage: string; fingerprint: string }> } }>;
+  };
+  const fingerprint = keys.items[0]!.recipient.keys.find((k) => k.usage === 'encryption')!.fingerprint;
+  await expectNoSeriousA11yViolations(sender, 'release deliveries');
+  await expect(row.getByText((fingerprint.toUpperCase().match(/.{4}/g) ?? []).join(' '))).toBeVisible();
+  await sender.getByRole('button', { name: 'Enter passphrase and release' }).click();
+  await unlock(sender, ALICE_PASSPHRASE);
+  await expect(sender.getByRole('heading', { level: 1, name: 'Deliveries released' })).toBeVisible({ timeout: 30_000 });
+  await sender.getByRole('button', { name: 'Continue' }).click();
+  await expect(sender).toHaveURL(/\/secumails\/inbox$/);
+
+  // Carol: mailed, then decrypts and downloads the identical bytes.
+  await waitForMailboxMail(server.mailboxDir, (m) => addressedTo(carol.email)(m) && m.subject.includes('released'));
+  await page.goto(`${server.url}/secumails/inbox/${delivery.deliveryUuid}`);
+  expect(await decryptAndDownload(page, CAROL_PASSPHRASE, 'for-carol.bin')).toBe(sha256(bytes));
+});

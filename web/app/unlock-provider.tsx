@@ -1,0 +1,39 @@
+import type { UnlockedKeys } from '@shared/crypto/service';
+import { UnlockSecuPassDialog } from '@web/features/secupass';
+import { UnlockRequestContext } from '@web/lib/unlock-request';
+import { useCallback, useRef, useState, type ReactNode } from 'react';
+
+/** Composes the SecuPass unlock dialog for every feature that needs keys (deliveries, release). */
+export function UnlockProvider({ children }: { children: ReactNode }) {
+  const [open, setOpen] = useState(false);
+  const pending = useRef<((keys: UnlockedKeys | null) => void) | null>(null);
+  const settle = (keys: UnlockedKeys | null) => {
+    pending.current?.(keys);
+    pending.current = null;
+  };
+  const request = useCallback(
+    () =>
+      new Promise<UnlockedKeys | null>((resolve) => {
+        pending.current?.(null);
+        pending.current = resolve;
+        setOpen(true);
+      }),
+    [],
+  );
+  return (
+    <UnlockRequestContext.Provider value={request}>
+      {children}
+      {/* Mounted only while asked: it loads the SecuPass state, which anonymous pages must not request. */}
+      {open ? (
+        <UnlockSecuPassDialog
+          open
+          onOpenChange={(next) => {
+            setOpen(next);
+            if (!next) settle(null);
+          }}
+          onUnlocked={(keys) => settle(keys)}
+        />
+      ) : null}
+    </UnlockRequestContext.Provider>
+  );
+}

@@ -1,0 +1,162 @@
+import {
+  Button,
+  Dialog,
+  DialogActions,
+  DialogBody,
+  DialogContent,
+  DialogSurface,
+  DialogTitle,
+  Spinner,
+  Table,
+  TableBody,
+  TableCell,
+  TableHeader,
+  TableHeaderCell,
+  TableRow,
+} from '@fluentui/react-components';
+import { LockOpenRegular } from '@fluentui/react-icons';
+import { getReleaseList } from '@shared/api/endpoints/delivery-e2e';
+import { releaseToRecipient, type ChangedContactKey, type ReleaseItem } from '@shared/transfer/e2e';
+import { Alert } from '@web/components/alert';
+import { PageHeading } from '@web/components/page-heading';
+import { apiClient } from '@web/lib/api-client';
+import { cryptoApi } from '@web/lib/crypto';
+import { ROUTES } from '@web/lib/routes';
+import { useUnlockedKeys } from '@web/lib/unlock-request';
+import { useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import useSWR from 'swr';
+
+const RELEASE_KEY = 'deliveries/release';
+
+/** SHA-256 hex → 16 groups of 4 upper-case hex digits (how people compare fingerprints). */
+export const displayFingerprint = (hex: string) => (hex.toUpperCase().match(/.{1,4}/g) ?? []).join(' ');
+
+const encryptionFingerprint = (item: ReleaseItem) => item.recipient.keys.find((k) => k.usage === 'encryption')?.fingerprint ?? '';
+
+/**
+ * Release deliveries (SPEC §2, §4): recipients who set a passphrase after the delivery was sent
+ * wait here. The sender checks each new key's fingerprint, enters the passphrase, and every key
+ * is re-wrapped to the recipients (shared/transfer `releaseToRecipient`); a key that differs
+ * from an earlier pinned one needs an explicit confirmation.
+ */
+export function ReleasePage() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const unlockedKeys = useUnlockedKeys();
+  const { data, error, isLoading, mutate } = useSWR(RELEASE_KEY, () => getReleaseList(apiClient), { revalidateOnFocus: false });
+  const [busy, setBusy] = useState(false);
+  const [failed, setFailed] = useState<string[]>([]);
+  const [changed, setChanged] = useState<ChangedContactKey | null>(null);
+  const answer = useRef<((ok: boolean) => void) | null>(null);
+
+  const confirmChangedKey = (change: ChangedContactKey) =>
+    new Promise<boolean>((resolve) => {
+      answer.current = resolve;
+      setChanged(change);
+    });
+  const decide = (ok: boolean) => {
+    answer.current?.(ok);
+    answer.current = null;
+    setChanged(null);
+  };
+
+  async function releaseAll(items: readonly ReleaseItem[]) {
+    const keys = await unlockedKeys();
+    if (!keys) return;
+    setBusy(true);
+    setFailed([]);
+    const failures: string[] = [];
+    for (const item of items) {
+      try {
+        await releaseToRecipient({ client: apiClient, item, e2e: { crypto: cryptoApi, keys, confirmChangedKey } });
+      } catch (err) {
+        console.debug('[release] failed', err);
+        failures.push(item.recipient.email);
+      }
+    }
+    setBusy(false);
+    await mutate();
+    if (failures.length === 0) await navigate(ROUTES.releaseSuccess);
+    else setFailed(failures);
+  }
+
+  const items = data?.items ?? [];
+  return (
+    <>
+      <PageHeading focusOnMount>{t('release:title')}</PageHeading>
+      <p>{t('release:intro')}</p>
+      {error ? <Alert type="error">{t('release:loadError')}</Alert> : null}
+      {isLoading ? <Spinner label={t('common:loading')} /> : null}
+      {failed.length > 0 ? <Alert type="error">{t('release:failed', { recipients: failed.join(', ') })}</Alert> : null}
+      {data && items.length === 0 ? <Alert type="info" title={t('release:emptyTitle')}>{t('release:emptyText')}</Alert> : null}
+      {items.length > 0 ? (
+        <>
+          <Table aria-label={t('release:tableLabel')}>
+            <TableHeader>
+              <TableRow>
+                <TableHeaderCell>{t('release:delivery')}</TableHeaderCell>
+                <TableHeaderCell>{t('release:recipient')}</TableHeaderCell>
+                <TableHeaderCell>{t('release:fingerprint')}</TableHeaderCell>
+              </TableRow>
+            </TableHeader>
+            <TableBody>
+              {items.map((item) => (
+                <TableRow key={`${item.deliveryUuid}-${item.recipient.userUuid}`}>
+                  <TableCell>{item.subject || t('deliveries:e2e.encryptedSubject')}</TableCell>
+                  <TableCell>{item.recipient.email}</TableCell>
+                  <TableCell>
+                    <code>{displayFingerprint(encryptionFingerprint(item))}</code>
+                  </TableCell>
+                </TableRow>
+              ))}
+            </TableBody>
+          </Table>
+          <p>{t('release:compareHint')}</p>
+          <Button appearance="primary" icon={<LockOpenRegular />} disabled={busy} onClick={() => void releaseAll(items)}>
+            {busy ? t('release:releasing') : t('release:submit')}
+          </Button>
+        </>
+      ) : null}
+      <Dialog open={changed !== null} onOpenChange={(_e, d) => (d.open ? undefined : decide(false))}>
+        <DialogSurface>
+          <DialogBody>
+            <DialogTitle>{t('release:changedTitle')}</DialogTitle>
+            <DialogContent>
+              <p>{t('release:changedText', { email: changed?.email ?? '' })}</p>
+              <p>
+                <code>{changed?.presentedFingerprintDisplay}</code>
+              </p>
+            </DialogContent>
+            <DialogActions>
+              <Button appearance="secondary" onClick={() => decide(false)}>
+                {t('common:actions.cancel')}
+              </Button>
+              <Button appearance="primary" onClick={() => decide(true)}>
+                {t('release:changedConfirm')}
+              </Button>
+            </DialogActions>
+          </DialogBody>
+        </DialogSurface>
+      </Dialog>
+    </>
+  );
+}
+
+/** Release success (SPEC §2): the recipients were mailed; Continue goes to the inbox. */
+export function ReleaseSuccessPage() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  return (
+    <>
+      <PageHeading focusOnMount>{t('release:successTitle')}</PageHeading>
+      <Alert type="success">{t('release:successText')}</Alert>
+      <p>
+        <Button appearance="primary" onClick={() => void navigate(ROUTES.inbox)}>
+          {t('release:continue')}
+        </Button>
+      </p>
+    </>
+  );
+}
