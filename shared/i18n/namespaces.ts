@@ -1,4 +1,4 @@
 /** One namespace per area; resources live in locales/<lang>/<namespace>.json (DESIGN §1). */
-export const I18N_NAMESPACES = ['common', 'shell', 'auth', 'settings', 'secupass', 'admin', 'deliveries'] as const;
+export const I18N_NAMESPACES = ['common', 'shell', 'auth', 'settings', 'secupass', 'admin', 'deliveries', 'addin'] as const;
 export type I18nNamespace = (typeof I18N_NAMESPACES)[number];
 export const DEFAULT_NAMESPACE: I18nNamespace = 'common';

@@ -19,12 +19,15 @@ import frShell from '@locales/fr/shell.json';
 import deDeliveries from '@locales/de/deliveries.json';
 import enDeliveries from '@locales/en/deliveries.json';
 import frDeliveries from '@locales/fr/deliveries.json';
+import deAddin from '@locales/de/addin.json';
+import enAddin from '@locales/en/addin.json';
+import frAddin from '@locales/fr/addin.json';
 import type { Language } from '@shared/contract/constants';
 import type { I18nNamespace } from './namespaces';
 
 /** All bundled resources; small enough (a few kB) to ship in the entry chunk. */
 export const I18N_RESOURCES: Record<Language, Record<I18nNamespace, Record<string, unknown>>> = {
-  de: { common: deCommon, shell: deShell, auth: deAuth, settings: deSettings, secupass: deSecupass, admin: deAdmin, deliveries: deDeliveries },
-  en: { common: enCommon, shell: enShell, auth: enAuth, settings: enSettings, secupass: enSecupass, admin: enAdmin, deliveries: enDeliveries },
-  fr: { common: frCommon, shell: frShell, auth: frAuth, settings: frSettings, secupass: frSecupass, admin: frAdmin, deliveries: frDeliveries },
+  de: { common: deCommon, shell: deShell, auth: deAuth, settings: deSettings, secupass: deSecupass, admin: deAdmin, deliveries: deDeliveries, addin: deAddin },
+  en: { common: enCommon, shell: enShell, auth: enAuth, settings: enSettings, secupass: enSecupass, admin: enAdmin, deliveries: enDeliveries, addin: enAddin },
+  fr: { common: frCommon, shell: frShell, auth: frAuth, settings: frSettings, secupass: frSecupass, admin: frAdmin, deliveries: frDeliveries, addin: frAddin },
 };

@@ -3,6 +3,7 @@ import * as core from './0001-core';
 import * as escalations from '../../security/migration';
 import * as secupass from './0003-secupass';
 import * as deliveries from './0010-deliveries';
+import * as addinSessions from './0014-addin-sessions';
 
 /**
  * Every migration, in order, for SQLite and PostgreSQL alike. A static list (not a
@@ -16,6 +17,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0002-escalations': escalations,
   '0003-secupass': secupass,
   '0010-deliveries': deliveries,
+  '0014-addin-sessions': addinSessions,
 };
 
 export const staticMigrationProvider: MigrationProvider = {
