@@ -1,14 +1,16 @@
+import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import deAddin from '@locales/de/addin.json';
-import enAddin from '@locales/en/addin.json';
-import frAddin from '@locales/fr/addin.json';
-import { reduceLanguage, type Language } from '@shared/contract/constants';
+import { LANGUAGES, reduceLanguage, type Language } from '@shared/contract/constants';
 import { notFound } from '../core/http-error';
 import { routePlugin } from '../core/route-plugin';
 import { MANIFEST_PATH, readManifestTemplate, rewriteManifestUrls } from '../outlook/manifest';
 import { escapeHtml, htmlPage } from '../pages/html';
 
-const SUPPORT_TEXTS: Record<Language, typeof enAddin.support> = { de: deAddin.support, en: enAddin.support, fr: frAddin.support };
+type SupportTexts = { title: string; intro: string; steps: string[]; openWeb: string };
+/** Read from the locale files (not imported: Node's ESM loader wants import attributes for JSON, which the bundlers here do not). */
+const SUPPORT_TEXTS = Object.fromEntries(
+  LANGUAGES.map((lang) => [lang, (JSON.parse(readFileSync(new URL(`../../locales/${lang}/addin.json`, import.meta.url), 'utf8')) as { support: SupportTexts }).support]),
+) as Record<Language, SupportTexts>;
 
 /** Hashed bundles may be cached long; the HTML pages and the manifest never (they name the current files). */
 const ASSET_MAX_AGE_S = 7 * 24 * 60 * 60;
