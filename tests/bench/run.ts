@@ -4,6 +4,7 @@
 // is 0 even when a figure misses its target: the report says `pass`, a flaky timing never fails CI.
 import { writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
+import { benchAddin } from './addin';
 import { runCryptoBench } from './crypto';
 import type { Figure } from './report';
 import { benchServer } from './server';
@@ -11,6 +12,7 @@ import { benchServer } from './server';
 const GROUPS: Record<string, () => Promise<Figure[]>> = {
   server: benchServer,
   crypto: () => runCryptoBench(),
+  addin: benchAddin,
 };
 
 const REPORT_PATH = fileURLToPath(new URL('./report.json', import.meta.url));

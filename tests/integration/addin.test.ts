@@ -291,4 +291,23 @@ describe('add-in bearer sessions (ROLE_OUTLOOK)', () => {
       expect(response.status, value).toBe(401);
     }
   });
+
+  it('trades a web session for an add-in token (the sign-in dialog), only with ROLE_OUTLOOK and only from a cookie session', async () => {
+    const fay = await createUser(server, { username: 'fay', roles: [...outlookRoles] });
+    const web = await signIn(server, fay.username, fay.password);
+    const path = '/api/2/auth/addin-session';
+    await expectBackendError(await fetch(`${server.url}${path}`, { method: 'POST' }), 401);
+    await expectBackendError(await fetch(`${server.url}${path}`, { method: 'POST', headers: { cookie: web.cookie } }), 403, 'CsrfTokenException');
+    const traded = await fetch(`${server.url}${path}`, { method: 'POST', headers: { cookie: web.cookie, [ANTI_CSRF_HEADER]: web.csrf } });
+    expect(traded.status, await traded.clone().text()).toBe(200);
+    const { sessionToken } = (await traded.json()) as { sessionToken: string };
+    expect((await withBearer(server, sessionToken, '/api/2/user')).status).toBe(200);
+    // The web session lives on; an add-in token mints no further tokens.
+    expect((await fetch(`${server.url}/api/2/user`, { headers: { cookie: web.cookie } })).status).toBe(200);
+    await expectBackendError(await withBearer(server, sessionToken, path, { method: 'POST' }), 403, 'AccessDeniedException');
+
+    const gus = await createUser(server, { username: 'gus' });
+    const gusWeb = await signIn(server, gus.username, gus.password);
+    await expectBackendError(await fetch(`${server.url}${path}`, { method: 'POST', headers: { cookie: gusWeb.cookie, [ANTI_CSRF_HEADER]: gusWeb.csrf } }), 403, 'AccessDeniedException');
+  });
 });
