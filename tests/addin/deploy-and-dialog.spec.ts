@@ -5,7 +5,7 @@ import { readFile } from 'node:fs/promises';
 import argon2 from 'argon2';
 import { API_BASE } from '@shared/contract/constants';
 import { createUser as createUserInRepository } from '@tests/integration/escalation-helpers';
-import { expect, locale, serverPerFile, signIn, submitLogin, test, expectInbox } from '../e2e/fixtures';
+import { expect, expectInbox, expectNoSeriousA11yViolations, locale, serverPerFile, signIn, submitLogin, test } from '../e2e/fixtures';
 import { OFFICE_JS_STAND_IN, OFFICE_JS_URL, type OfficeCall } from './office-stand-in';
 
 const addin = locale<typeof import('@locales/en/addin.json')>('en', 'addin');
@@ -20,6 +20,7 @@ test('the administration page offers the manifest for this server', async ({ pag
   await page.goto(`${server.url}/admin`);
   const link = page.getByRole('link', { name: addin.admin.download });
   await expect(link).toHaveAttribute('href', '/addin/manifest.xml');
+  await expectNoSeriousA11yViolations(page, 'administration with the add-in card');
   const [download] = await Promise.all([page.waitForEvent('download'), link.click()]);
   const xml = await readFile((await download.path())!, 'utf8');
   expect(xml).toContain(`<SourceLocation DefaultValue="${server.url}/addin/taskpane.html"/>`);

@@ -9,7 +9,7 @@ import { API_BASE, SECURITY_LEVELS } from '@shared/contract/constants';
 import { SETTING_KEYS } from '@shared/contract/settings';
 import { createUser as createUserInRepository, type TestUser } from '@tests/integration/escalation-helpers';
 import { addressedTo, extractLink, waitForMailboxMail } from '@tests/support/mailbox';
-import { apiSignIn, authenticatorFor, expect, locale, serverPerFile, setSettingsAsAdmin, test, type TestServer } from '../e2e/fixtures';
+import { apiSignIn, authenticatorFor, expect, expectNoSeriousA11yViolations, locale, serverPerFile, setSettingsAsAdmin, test, type TestServer } from '../e2e/fixtures';
 import { OFFICE_JS_STAND_IN, OFFICE_JS_URL, type OfficeCall, type StandInMailbox } from './office-stand-in';
 
 const addin = locale<typeof import('@locales/en/addin.json')>('en', 'addin');
@@ -105,7 +105,10 @@ test.describe('Outlook add-in task pane', () => {
     const files = twoAttachments();
     const recipient = `extern${Date.now()}@partner.test`;
     await openPane(page, server, mailbox({ to: [recipient], subject: 'Level one figures', files }));
+    await expect(page.getByRole('heading', { name: addin.signIn.title })).toBeVisible();
+    await expectNoSeriousA11yViolations(page, 'add-in sign-in');
     await signInPane(page, sender);
+    await expectNoSeriousA11yViolations(page, 'add-in send screen');
 
     await expect(page.getByTestId('addin-recipients')).toHaveText(recipient);
     await expect(page.getByTestId('addin-subject')).toHaveText('Level one figures');
@@ -169,11 +172,13 @@ test.describe('Outlook add-in task pane', () => {
     await expect(page.getByRole('heading', { name: addin.send.title })).toBeVisible();
     await send.click();
     await expect(page.getByRole('alert')).toHaveText(addin.errors.noSubject);
-    // Levels 3/4 are offered but the server refuses them for now: its refusal shows.
-    await openPane(page, server, { ...box, to: ['x@partner.test'], subject: 'Encrypted' });
-    await page.getByRole('radio', { name: addin.send.level3 }).check();
-    await send.click();
-    await expect(page.getByRole('alert')).toContainText(addin.delivery.validation.split(':')[0]!);
+    // Levels 3/4 are offered but the server refuses them until the shared send path encrypts: its refusal shows.
+    for (const level of ['level3', 'level4'] as const) {
+      await openPane(page, server, { ...box, to: ['x@partner.test'], subject: 'Encrypted' });
+      await page.getByRole('radio', { name: addin.send[level] }).check();
+      await send.click();
+      await expect(page.getByRole('alert')).toContainText(addin.delivery.validation.split(':')[0]!);
+    }
     // Unknown: the send config cannot be loaded.
     await page.route(`${server.url}${API_BASE}/delivery/send/config`, (route) => route.fulfill({ status: 500, body: 'boom' }));
     await openPane(page, server, { ...box, to: ['x@partner.test'] });
