@@ -2,15 +2,9 @@ import { Button, MessageBar, MessageBarBody, Spinner, Subtitle1, makeStyles } fr
 import type { OfficeHost } from '@addin/office/office-host';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { deliveryLinksIn } from './delivery-links';
 
 const useStyles = makeStyles({ screen: { display: 'grid', gap: '12px' } });
-
-/** Kuvert delivery links of this server in a received mail's text (level-1 download and level-2 inbox links). */
-export function deliveryLinksIn(text: string, origin: string): string[] {
-  const escaped = origin.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  const pattern = new RegExp(`${escaped}/secumails/[^\\s<>"')\\]]+`, 'g');
-  return [...new Set(text.match(pattern) ?? [])];
-}
 
 /** Read mode: opens the Kuvert delivery a received mail announces in the browser. */
 export function ReadScreen({ host }: { host: OfficeHost }) {
