@@ -22,7 +22,7 @@ import { SECURITY_LEVELS } from '@shared/contract/constants';
 import type { SecurityLevel } from '@shared/contract/deliveries';
 import { allowedSecurityLevels, checkSendForm, minimalSecurityLevel, validityChoice } from '@shared/deliveries';
 import { sendDelivery, type SendProgress } from '@shared/transfer';
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ADDIN_ERROR_KEYS, messageOfProblem, messageOfSendError, type AddinMessage } from './addin-errors';
 import { readAttachmentFiles, readComposedMail, type ComposedMail } from './compose-mail';
@@ -66,6 +66,9 @@ export function SendScreen({ addin, host, onSignedOut }: Props) {
   const [validity, setValidity] = useState<string>('');
   const [error, setError] = useState<AddinMessage | null>(null);
   const [progress, setProgress] = useState<SendProgress | null>(null);
+  // Files picked in the pane itself: beyond Outlook's attachment limits (DESIGN §6).
+  const [picked, setPicked] = useState<File[]>([]);
+  const fileInput = useRef<HTMLInputElement>(null);
 
   useEffect(() => {
     let live = true;
@@ -123,7 +126,7 @@ export function SendScreen({ addin, host, onSignedOut }: Props) {
       additionalRecipients: mail.additionalRecipients,
       subject: mail.subject,
       body: mail.body,
-      files: mail.attachments.map((a) => ({ name: a.name, size: a.size })),
+      files: [...mail.attachments.map((a) => ({ name: a.name, size: a.size })), ...picked.map((f) => ({ name: f.name, size: f.size }))],
       validityDays,
       securityLevel: level,
     };
@@ -135,7 +138,7 @@ export function SendScreen({ addin, host, onSignedOut }: Props) {
     setProgress({ phase: 'draft', files: [], bytesSent: 0, totalBytes: 0, percent: 0 });
     let files: File[];
     try {
-      files = await readAttachmentFiles(host, mail.attachments);
+      files = [...(await readAttachmentFiles(host, mail.attachments)), ...picked];
     } catch {
       setProgress(null);
       setError({ key: 'addin:send.attachmentUnreadable' });
@@ -185,11 +188,34 @@ export function SendScreen({ addin, host, onSignedOut }: Props) {
         <div className={styles.body}>{mail.body || t('addin:send.none')}</div>
         <Caption1>{t('addin:send.attachments')}</Caption1>
         <ul className={styles.list} data-testid="addin-attachments">
-          {mail.attachments.length === 0 && <li>{t('addin:send.none')}</li>}
+          {mail.attachments.length === 0 && picked.length === 0 && <li>{t('addin:send.none')}</li>}
           {mail.attachments.map((a) => (
             <li key={a.id}>{a.name}</li>
           ))}
+          {picked.map((f) => (
+            <li key={`picked-${f.name}`}>
+              {f.name}{' '}
+              <Button size="small" appearance="subtle" disabled={sending} onClick={() => setPicked(picked.filter((p) => p !== f))}>
+                {t('addin:send.removeFile', { name: f.name })}
+              </Button>
+            </li>
+          ))}
         </ul>
+        <input
+          ref={fileInput}
+          type="file"
+          multiple
+          hidden
+          data-testid="addin-file-input"
+          onChange={(e) => {
+            const chosen = [...(e.currentTarget.files ?? [])];
+            setPicked((current) => [...current, ...chosen]);
+            e.currentTarget.value = '';
+          }}
+        />
+        <Button size="small" disabled={sending} onClick={() => fileInput.current?.click()}>
+          {t('addin:send.addFiles')}
+        </Button>
       </section>
       {levels.length === 0 ? (
         <MessageBar intent="warning">

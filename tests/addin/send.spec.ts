@@ -143,6 +143,11 @@ test.describe('Outlook add-in task pane', () => {
     await signInPane(page, sender, () => authenticatorFor(secret.base32).generate());
 
     await page.getByRole('radio', { name: addin.send.level2 }).check();
+    // A file picked in the pane itself travels with the Outlook attachments (DESIGN §6).
+    const extra = { name: 'large-scan.pdf', bytes: randomBytes(5 * 1024 * 1024 + 17) };
+    await page.getByTestId('addin-file-input').setInputFiles({ name: extra.name, mimeType: 'application/pdf', buffer: extra.bytes });
+    await expect(page.getByTestId('addin-attachments')).toContainText(extra.name);
+    files.push(extra);
     await page.getByRole('button', { name: addin.send.submit }).click();
     await expectClosedAfterSuccess(page);
 
@@ -150,6 +155,7 @@ test.describe('Outlook add-in task pane', () => {
     const deliveryUuid = extractLink(mail, '/secumails/inbox/').pathname.split('/').pop()!;
     const session = await apiSignIn(server, { email: recipient.email, password: recipient.password });
     const received = await download(server, deliveryUuid, { cookie: session.cookie });
+    expect(received.size).toBe(3);
     for (const f of files) expect(received.get(f.name)!.equals(f.bytes), f.name).toBe(true);
     const row = await server.app.db.selectFrom('deliveries').select('security_level').where('uuid', '=', deliveryUuid).executeTakeFirstOrThrow();
     expect(row.security_level).toBe(SECURITY_LEVELS.LEVEL_2);
