@@ -13,8 +13,9 @@ const elements = [
   { type: 'shared', pattern: 'shared/*', mode: 'folder', capture: ['module'] },
   { type: 'web-feature', pattern: 'web/features/*', mode: 'folder', capture: ['feature'] },
   { type: 'web', pattern: 'web', mode: 'folder' },
-  { type: 'addin-office', pattern: 'addin/office', mode: 'folder' },
-  { type: 'addin', pattern: 'addin', mode: 'folder' },
+  // Full paths from the root: tests/addin (the add-in harness) is a test, not the add-in.
+  { type: 'addin-office', pattern: 'addin/office/**/*', mode: 'full' },
+  { type: 'addin', pattern: 'addin/**/*', mode: 'full' },
   { type: 'server', pattern: 'server', mode: 'folder' },
   { type: 'locales', pattern: 'locales', mode: 'folder' },
   { type: 'tests', pattern: 'tests', mode: 'folder' },

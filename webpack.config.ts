@@ -3,12 +3,13 @@
  * add-in (src/addin/taskpane.tsx → dist/addin/). `index.html` sits at the output root; every
  * asset goes under `webjars/` because the server serves the pages from /webjars/ (SPEC §2).
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { EsbuildPlugin } from 'esbuild-loader';
 import HtmlWebpackPlugin from 'html-webpack-plugin';
-import type { Configuration } from 'webpack';
+import webpack, { type Configuration } from 'webpack';
+import { readManifestTemplate, rewriteManifestUrls } from './server/outlook/manifest';
 
 const root = dirname(fileURLToPath(import.meta.url));
 const fromRoot = (...parts: string[]) => resolve(root, ...parts);
@@ -21,16 +22,43 @@ const alias = {
   '@locales': fromRoot('locales'),
 };
 
-interface BundleOptions {
+interface Page {
+  /** Entry (chunk) name. */
   name: string;
   entry: string;
   template: string;
+  /** HTML file path relative to outDir. */
+  htmlFile: string;
+}
+
+interface BundleOptions {
+  name: string;
+  pages: Page[];
   outDir: string;
   /** URL prefix the server serves the assets under. */
   publicPath: string;
-  /** HTML file path relative to outDir. */
-  htmlFile: string;
   production: boolean;
+  extraPlugins?: webpack.WebpackPluginInstance[];
+}
+
+/**
+ * Copies the add-in's icons and writes dist/addin/manifest.xml with its URLs rewritten from
+ * KUVERT_PUBLIC_URL (Office-Addin-TaskPane convention); without it the development origin stays.
+ */
+class AddinStaticFilesPlugin {
+  apply(compiler: webpack.Compiler): void {
+    compiler.hooks.thisCompilation.tap('AddinStaticFiles', (compilation) => {
+      compilation.hooks.processAssets.tap({ name: 'AddinStaticFiles', stage: webpack.Compilation.PROCESS_ASSETS_STAGE_ADDITIONAL }, () => {
+        const assets = fromRoot('addin/assets');
+        for (const file of readdirSync(assets).filter((f) => f.endsWith('.png'))) {
+          compilation.emitAsset(`assets/${file}`, new webpack.sources.RawSource(readFileSync(resolve(assets, file))));
+        }
+        const publicUrl = process.env.KUVERT_PUBLIC_URL;
+        const manifest = publicUrl ? rewriteManifestUrls(readManifestTemplate(), publicUrl) : readManifestTemplate();
+        compilation.emitAsset('manifest.xml', new webpack.sources.RawSource(manifest));
+      });
+    });
+  }
 }
 
 function bundle(options: BundleOptions): Configuration {
@@ -39,7 +67,7 @@ function bundle(options: BundleOptions): Configuration {
     name: options.name,
     mode: production ? 'production' : 'development',
     target: 'web',
-    entry: { main: options.entry },
+    entry: Object.fromEntries(options.pages.map((p) => [p.name, p.entry])),
     devtool: production ? 'source-map' : 'eval-cheap-module-source-map',
     output: {
       path: options.outDir,
@@ -67,13 +95,18 @@ function bundle(options: BundleOptions): Configuration {
       ],
     },
     plugins: [
-      new HtmlWebpackPlugin({
-        template: options.template,
-        // publicPath prefixes asset URLs; the HTML itself must sit at the output root.
-        filename: options.htmlFile,
-        inject: 'body',
-        scriptLoading: 'defer',
-      }),
+      ...options.pages.map(
+        (page) =>
+          new HtmlWebpackPlugin({
+            template: page.template,
+            // publicPath prefixes asset URLs; the HTML itself must sit at the output root.
+            filename: page.htmlFile,
+            chunks: [page.name],
+            inject: 'body',
+            scriptLoading: 'defer',
+          }),
+      ),
+      ...(options.extraPlugins ?? []),
     ],
     optimization: {
       // esbuild minifies in a fraction of terser's time (build budget: well under 2 min on 2 cores).
@@ -94,12 +127,10 @@ export default function config(_env: unknown, argv: { mode?: string } = {}): Con
   const configs: Configuration[] = [
     bundle({
       name: 'web',
-      entry: fromRoot('src/web/main.tsx'),
-      template: fromRoot('src/web/index.html'),
       // Assets in dist/web/webjars/ (served at /webjars/), the page one level up at dist/web/index.html.
+      pages: [{ name: 'main', entry: fromRoot('src/web/main.tsx'), template: fromRoot('src/web/index.html'), htmlFile: '../index.html' }],
       outDir: fromRoot('dist/web/webjars'),
       publicPath: '/webjars/',
-      htmlFile: '../index.html',
       production,
     }),
   ];
@@ -109,12 +140,15 @@ export default function config(_env: unknown, argv: { mode?: string } = {}): Con
     configs.push(
       bundle({
         name: 'addin',
-        entry: addinEntry,
-        template: fromRoot('src/addin/taskpane.html'),
+        pages: [
+          { name: 'taskpane', entry: addinEntry, template: fromRoot('src/addin/taskpane.html'), htmlFile: 'taskpane.html' },
+          { name: 'commands', entry: fromRoot('src/addin/commands.ts'), template: fromRoot('src/addin/commands.html'), htmlFile: 'commands.html' },
+          { name: 'dialog', entry: fromRoot('src/addin/dialog.ts'), template: fromRoot('src/addin/dialog.html'), htmlFile: 'dialog.html' },
+        ],
         outDir: fromRoot('dist/addin'),
         publicPath: '/addin/',
-        htmlFile: 'taskpane.html',
         production,
+        extraPlugins: [new AddinStaticFilesPlugin()],
       }),
     );
   }

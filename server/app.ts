@@ -39,6 +39,7 @@ import { legacyRoutes } from './routes/legacy-routes';
 import { secuPassRoutes } from './routes/secupass-routes';
 import { userRoutes } from './routes/user-routes';
 import { sendSpaFallback, webClientRoutes } from './routes/web-client-routes';
+import { addinRoutes } from './routes/addin-routes';
 import { wizardRoutes } from './routes/wizard-routes';
 import { createCaptchaStore } from './security/captcha';
 import { createRateLimiter } from './security/rate-limiter';
@@ -164,7 +165,7 @@ async function assemble(app: FastifyInstance, options: BuildAppOptions, database
     openapi: {
       openapi: '3.0.3',
       info: { title: 'Kuvert API', description: 'The /api/2 wire contract (shared/contract)', version: '2.0.0' },
-      components: { securitySchemes: { basicAuth: { type: 'http', scheme: 'basic' }, sessionCookie: { type: 'apiKey', in: 'cookie', name: 'KUVERT_SESSION' } } },
+      components: { securitySchemes: { basicAuth: { type: 'http', scheme: 'basic' }, sessionCookie: { type: 'apiKey', in: 'cookie', name: 'KUVERT_SESSION' }, addinBearer: { type: 'http', scheme: 'bearer' } } },
     },
     transform: openApiTransform,
     transformObject: jsonSchemaTransformObject,
@@ -193,6 +194,7 @@ async function assemble(app: FastifyInstance, options: BuildAppOptions, database
   await app.register(wizardRoutes);
   await app.register(legacyRoutes);
   await app.register(webClientRoutes(config.webRoot));
+  await app.register(addinRoutes);
 
   jobs.runner = startJobRunner(db, { ...virusScanJobs(app) }, { pollIntervalMs: config.jobPollIntervalMs, log: app.log });
 

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { cookiesNeedSecure } from '../config';
-import { SESSION_COOKIE } from '../core/access';
+import { bearerTokenOf, SESSION_COOKIE } from '../core/access';
 import { SESSION_ABSOLUTE_TIMEOUT_MS } from '../sessions/sessions-store';
 
 export function setSessionCookie(request: FastifyRequest, reply: FastifyReply, token: string): void {
@@ -22,8 +22,10 @@ export function clearSessionCookie(request: FastifyRequest, reply: FastifyReply)
   });
 }
 
-/** Signs the request's session out everywhere it is stored (database and cookie). */
+/** Signs the request's session out everywhere it is stored (database and cookie; an add-in's bearer token). */
 export async function endSession(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  const bearer = bearerTokenOf(request);
+  if (bearer) await request.server.sessions.delete(bearer);
   const token = request.cookies[SESSION_COOKIE];
   if (token) await request.server.sessions.delete(token);
   clearSessionCookie(request, reply);

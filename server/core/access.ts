@@ -76,12 +76,29 @@ export function installAccessControl(app: FastifyInstance, deps: AccessDependenc
   });
 }
 
+/** The token of `Authorization: Bearer <token>` (the add-in's session), else null. */
+export function bearerTokenOf(request: FastifyRequest): string | null {
+  const header = request.headers.authorization;
+  if (typeof header !== 'string') return null;
+  const match = /^Bearer\s+([A-Za-z0-9_-]{1,200})\s*$/i.exec(header);
+  return match ? match[1]! : null;
+}
+
 async function loadSession(request: FastifyRequest, deps: AccessDependencies): Promise<void> {
-  const token = request.cookies?.[SESSION_COOKIE];
+  // A request carrying a bearer token is judged by it alone (no fallback to a cookie).
+  const bearer = bearerTokenOf(request);
+  const token = bearer ?? request.cookies?.[SESSION_COOKIE];
   if (!token) return;
   const resolved = await deps.resolveSession(token);
   if (!resolved || resolved.user.disabled) return;
   const { session, user } = resolved;
+  // A token works only the way it was issued; an add-in session also needs ROLE_OUTLOOK
+  // at every request, so taking the role away ends the add-in's access at once.
+  if (bearer) {
+    if (session.kind !== 'addin' || !roleNamesOf(user).includes('ROLE_OUTLOOK')) return;
+  } else if (session.kind !== 'cookie') {
+    return;
+  }
   request.session = session;
   request.user = user;
 }
@@ -93,7 +110,9 @@ function enforce(rule: AccessRule, request: FastifyRequest): void {
     const held = new Set(roleNamesOf(request.user));
     if (!rule.roles.some((role) => held.has(role))) throw accessDenied();
   }
-  if (STATE_CHANGING.has(request.method)) {
+  // A bearer token is never sent by the browser on its own (unlike a cookie), so a forged
+  // cross-site request cannot carry it: add-in sessions need no anti-forgery value.
+  if (STATE_CHANGING.has(request.method) && request.session.kind === 'cookie') {
     const sent = request.headers[ANTI_CSRF_HEADER];
     if (typeof sent !== 'string' || !constantTimeEqual(sent, request.session.csrf_token)) {
       throw new HttpError(403, 'CsrfTokenException', 'Missing or invalid anti-forgery value');

@@ -37,6 +37,8 @@ export interface SessionsTable {
   last_seen_at: number;
   /** Absolute end, whatever the activity. */
   expires_at: number;
+  /** `cookie` (web client) or `addin` (Outlook add-in bearer token); see SESSION_KINDS. */
+  kind: string;
 }
 
 export interface SettingsTable {

@@ -17,7 +17,7 @@ export interface WebClient {
 }
 
 /** Paths the server renders itself; the SPA fallback never answers them. */
-const SERVER_PREFIXES = [API_BASE, '/webui', '/dev/', '/webjars/', '/j_spring_security_logout'];
+const SERVER_PREFIXES = [API_BASE, '/webui', '/dev/', '/webjars/', '/addin/', '/j_spring_security_logout'];
 
 function wantsHtml(request: FastifyRequest): boolean {
   const accept = request.headers.accept ?? '';

@@ -12,6 +12,13 @@ const TOUCH_INTERVAL_MS = 15_000;
 const TOKEN_BYTES = 32;
 
 export type SessionRow = Selectable<SessionsTable>;
+
+/**
+ * How a session's token travels: `cookie` in KUVERT_SESSION (web client), `addin` as
+ * `Authorization: Bearer` (the Outlook add-in, whose web views partition or block cookies).
+ */
+export const SESSION_KINDS = ['cookie', 'addin'] as const;
+export type SessionKind = (typeof SESSION_KINDS)[number];
 type UserRow = Selectable<UsersTable>;
 interface SessionColumns {
   s_id: string;
@@ -19,6 +26,7 @@ interface SessionColumns {
   s_created_at: number;
   s_last_seen_at: number;
   s_expires_at: number;
+  s_kind: string;
 }
 
 export interface NewSession {
@@ -29,7 +37,7 @@ export interface NewSession {
 }
 
 export interface SessionsStore {
-  create(userId: number): Promise<NewSession>;
+  create(userId: number, kind?: SessionKind): Promise<NewSession>;
   /** The live session for a cookie token (and slides its idle expiry), or undefined. */
   resolve(token: string): Promise<SessionRow | undefined>;
   /** Like resolve, with the session's user in the same query (every signed-in request needs both). */
@@ -58,7 +66,7 @@ export function createSessionsStore(db: Kysely<Database>, now: () => number = Da
   }
 
   return {
-    async create(userId) {
+    async create(userId, kind = 'cookie') {
       const token = randomToken();
       const t = now();
       const session: SessionRow = {
@@ -68,6 +76,7 @@ export function createSessionsStore(db: Kysely<Database>, now: () => number = Da
         created_at: t,
         last_seen_at: t,
         expires_at: t + SESSION_ABSOLUTE_TIMEOUT_MS,
+        kind,
       };
       await db.insertInto('sessions').values(session).execute();
       return { token, csrfToken: session.csrf_token, session };
@@ -85,12 +94,12 @@ export function createSessionsStore(db: Kysely<Database>, now: () => number = Da
       // aliased join through Kysely's query builder costs several times the query.
       const { rows } = await sql<UserRow & SessionColumns>`
         select u.*, s.id as s_id, s.csrf_token as s_csrf_token, s.created_at as s_created_at,
-               s.last_seen_at as s_last_seen_at, s.expires_at as s_expires_at
+               s.last_seen_at as s_last_seen_at, s.expires_at as s_expires_at, s.kind as s_kind
         from sessions s join users u on u.id = s.user_id
         where s.id = ${hashSessionToken(token)}`.execute(db);
       const row = rows[0];
       if (!row) return undefined;
-      const { s_id, s_csrf_token, s_created_at, s_last_seen_at, s_expires_at, ...user } = row;
+      const { s_id, s_csrf_token, s_created_at, s_last_seen_at, s_expires_at, s_kind, ...user } = row;
       const session: SessionRow = {
         id: s_id,
         user_id: user.id,
@@ -98,6 +107,7 @@ export function createSessionsStore(db: Kysely<Database>, now: () => number = Da
         created_at: s_created_at,
         last_seen_at: s_last_seen_at,
         expires_at: s_expires_at,
+        kind: s_kind,
       };
       return (await checkAndTouch(session)) ? { session, user } : undefined;
     },

@@ -18,8 +18,28 @@ export const LoginQuerySchema = z
   .meta({ id: 'LoginQuery' });
 export type LoginQuery = z.infer<typeof LoginQuerySchema>;
 
+/**
+ * Our design (DESIGN §2): the Outlook add-in signs in with this request header on POST /auth
+ * and gets a bearer session token instead of a cookie (Outlook's web views partition or block
+ * cookies). It then sends `Authorization: Bearer <token>`; the logout endpoint revokes it.
+ */
+export const ADDIN_CLIENT_HEADER = 'x-kuvert-client';
+export const ADDIN_CLIENT_VALUE = 'outlook-addin';
+/**
+ * POST (cookie session + anti-forgery header, ROLE_OUTLOOK): trades the web session for an
+ * add-in bearer token `{ sessionToken }` — the Office dialog of the web sign-in (captcha, SSO)
+ * hands it to the task pane. The web session stays as it is.
+ */
+export const ADDIN_SESSION_EXCHANGE_PATH = '/auth/addin-session';
+
 /** POST /auth answer (SPEC §7): "response has data.user and header anticsrfattr". */
 export const LoginResponseSchema = z
-  .object({ data: z.object({ user: UserSchema }) })
+  .object({
+    data: z.object({
+      user: UserSchema,
+      /** Add-in sign-ins only (ADDIN_CLIENT_HEADER): the bearer session token. Secret: never log it. */
+      sessionToken: z.string().optional(),
+    }),
+  })
   .meta({ id: 'LoginResponse' });
 export type LoginResponse = z.infer<typeof LoginResponseSchema>;

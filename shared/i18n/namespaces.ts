@@ -10,6 +10,7 @@ export const I18N_NAMESPACES = [
   'external',
   'send',
   'release',
+  'addin',
 ] as const;
 export type I18nNamespace = (typeof I18N_NAMESPACES)[number];
 export const DEFAULT_NAMESPACE: I18nNamespace = 'common';

@@ -28,6 +28,9 @@ import frSend from '@locales/fr/send.json';
 import deRelease from '@locales/de/release.json';
 import enRelease from '@locales/en/release.json';
 import frRelease from '@locales/fr/release.json';
+import deAddin from '@locales/de/addin.json';
+import enAddin from '@locales/en/addin.json';
+import frAddin from '@locales/fr/addin.json';
 import type { Language } from '@shared/contract/constants';
 import type { I18nNamespace } from './namespaces';
 
@@ -45,6 +48,7 @@ export const I18N_RESOURCES: Record<Language, Record<I18nNamespace, Record<strin
     external: deExternal,
     send: deSend,
     release: deRelease,
+    addin: deAddin,
   },
   en: {
     common: enCommon,
@@ -57,6 +61,7 @@ export const I18N_RESOURCES: Record<Language, Record<I18nNamespace, Record<strin
     external: enExternal,
     send: enSend,
     release: enRelease,
+    addin: enAddin,
   },
   fr: {
     common: frCommon,
@@ -69,5 +74,6 @@ export const I18N_RESOURCES: Record<Language, Record<I18nNamespace, Record<strin
     external: frExternal,
     send: frSend,
     release: frRelease,
+    addin: frAddin,
   },
 };

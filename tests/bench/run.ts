@@ -4,6 +4,7 @@
 // is 0 even when a figure misses its target: the report says `pass`, a flaky timing never fails CI.
 import { writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
+import { benchAddin } from './addin';
 import { runCryptoBench } from './crypto';
 import { benchInbox } from './inbox';
 import type { Figure } from './report';
@@ -20,6 +21,7 @@ const GROUPS: Record<string, (options: BenchOptions) => Promise<Figure[]>> = {
   crypto: () => runCryptoBench(),
   inbox: (options) => benchInbox(options),
   transfer: (options) => benchTransfer(options),
+  addin: () => benchAddin(),
 };
 
 const REPORT_PATH = fileURLToPath(new URL('./report.json', import.meta.url));

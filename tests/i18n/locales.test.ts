@@ -42,7 +42,7 @@ const KEY_PATTERNS = [/\bt\(\s*(['"`])([^'"`$]+?)\1/g, /\b(?:labelKey|titleKey)\
 
 function usedKeys(): Map<string, string> {
   const used = new Map<string, string>();
-  for (const folder of ['web', 'shared', 'src/web']) {
+  for (const folder of ['web', 'shared', 'src/web', 'addin', 'src/addin']) {
     let files: string[] = [];
     try {
       files = sourceFiles(join(root, folder));

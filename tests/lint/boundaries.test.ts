@@ -14,6 +14,11 @@ const files: Record<string, string> = {
   [`shared/${fixtureTag}/subtle.ts`]: `export const s = crypto.subtle;\n`,
   [`server/${fixtureTag}.ts`]: `import { API_BASE } from '@shared/contract/constants';\nimport { a } from '../web/features/${fixtureTag}a/a';\nexport const q = [API_BASE, a];\n`,
   [`web/${fixtureTag}.ts`]: `import { API_BASE } from '@shared/contract/constants';\nexport const o = [API_BASE, Office];\n`,
+  // The add-in: only addin/office touches Office; the rest of addin/ never imports web/.
+  [`addin/${fixtureTag}/pane.ts`]: `import { API_BASE } from '@shared/contract/constants';\nexport const o = [API_BASE, Office.context];\n`,
+  [`addin/${fixtureTag}/web.ts`]: `import { ROUTES } from '@web/lib/routes';\nexport const r = ROUTES;\n`,
+  [`addin/office/${fixtureTag}.ts`]: `/// <reference types="office-js" />\nimport { API_BASE } from '@shared/contract/constants';\nexport const o = [API_BASE, Office.context];\n`,
+  [`addin/office/${fixtureTag}-up.ts`]: `import { ADDIN_ERROR_KEYS } from '@addin/send/addin-errors';\nexport const k = ADDIN_ERROR_KEYS;\n`,
 };
 
 async function lint(path: string) {
@@ -22,7 +27,8 @@ async function lint(path: string) {
   return (result?.messages ?? []).map((m) => `${m.ruleId}: ${m.message}`);
 }
 
-describe('import boundaries (DESIGN §1)', () => {
+// The first lint starts ESLint with the TypeScript resolver: seconds on a busy 2-core machine.
+describe('import boundaries (DESIGN §1)', { timeout: 30_000 }, () => {
   beforeAll(() => {
     for (const [path, text] of Object.entries(files)) {
       mkdirSync(dirname(join(root, path)), { recursive: true });
@@ -34,6 +40,7 @@ describe('import boundaries (DESIGN §1)', () => {
     rmSync(join(root, `web/features/${fixtureTag}a`), { recursive: true, force: true });
     rmSync(join(root, `web/features/${fixtureTag}b`), { recursive: true, force: true });
     rmSync(join(root, `shared/${fixtureTag}`), { recursive: true, force: true });
+    rmSync(join(root, `addin/${fixtureTag}`), { recursive: true, force: true });
   });
 
   it('refuses a feature importing another feature', async () => {
@@ -54,5 +61,13 @@ describe('import boundaries (DESIGN §1)', () => {
   });
   it('refuses the Office global outside addin/office', async () => {
     expect(await lint(`web/${fixtureTag}.ts`)).toEqual([expect.stringContaining('no-restricted-globals')]);
+  });
+  it('refuses the Office global in the add-in outside addin/office, and allows it there', async () => {
+    expect(await lint(`addin/${fixtureTag}/pane.ts`)).toEqual([expect.stringContaining('no-restricted-globals')]);
+    expect(await lint(`addin/office/${fixtureTag}.ts`)).toEqual([]);
+  });
+  it('refuses the add-in importing the web client, and addin/office importing the rest of the add-in', async () => {
+    expect(await lint(`addin/${fixtureTag}/web.ts`)).toEqual([expect.stringContaining('boundaries/element-types')]);
+    expect(await lint(`addin/office/${fixtureTag}-up.ts`)).toEqual([expect.stringContaining('boundaries/element-types')]);
   });
 });

@@ -12,6 +12,15 @@ const handle = (value: RouteHandle): RouteHandle => value;
 const toInbox = () => redirect(ROUTES.inbox);
 /** Routes that only redirect still need a component, or react-router warns about an empty leaf. */
 const Nothing = () => null;
+/**
+ * Pages the server serves itself (the add-in's sign-in dialog continues at /addin/dialog.html
+ * after the web sign-in): a full page load instead of a client-side route.
+ */
+const serverPage = ({ request }: { request: Request }) => {
+  const url = new URL(request.url);
+  window.location.replace(`${url.pathname}${url.search}`);
+  return null;
+};
 
 const comingSoon = lazyPage(() => import(/* webpackChunkName: "coming-soon" */ '@web/features/shell/coming-soon-page'), 'ComingSoonPage');
 const inboxPages = () => import(/* webpackChunkName: "inbox" */ '@web/features/secumails/inbox-page');
@@ -211,6 +220,7 @@ function buildRoutes(): RouteObject[] {
           lazy: comingSoon,
         },
         { path: 'help', handle: handle({ auth: true, titleKey: 'shell:menu.help' }), lazy: comingSoon },
+        { path: 'addin/*', loader: serverPage, Component: Nothing },
         // Unmatched → inbox (SPEC §2).
         { path: '*', loader: toInbox, Component: Nothing },
       ],

@@ -6,6 +6,7 @@ import * as deliveries from './0010-deliveries';
 import * as deliveryE2e from './0011-delivery-e2e';
 import * as virusScan from './0012-virus-scan';
 import * as externalSignup from './0013-external-signup';
+import * as addinSessions from './0014-addin-sessions';
 
 /**
  * Every migration, in order, for SQLite and PostgreSQL alike. A static list (not a
@@ -22,6 +23,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0011-delivery-e2e': deliveryE2e,
   '0012-virus-scan': virusScan,
   '0013-external-signup': externalSignup,
+  '0014-addin-sessions': addinSessions,
 };
 
 export const staticMigrationProvider: MigrationProvider = {

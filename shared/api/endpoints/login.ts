@@ -1,10 +1,12 @@
-import { ANTI_CSRF_HEADER, type LoginQuery, type LoginResponse } from '@shared/contract/auth';
+import { ADDIN_CLIENT_HEADER, ADDIN_CLIENT_VALUE, ANTI_CSRF_HEADER, type LoginQuery, type LoginResponse } from '@shared/contract/auth';
 import type { User } from '@shared/contract/user';
 import type { ApiClient, BasicCredentials } from '../client';
 
 export interface LoginResult {
   user: User;
   antiCsrfToken: string | null;
+  /** Only for add-in sign-ins (`options.addin`): the bearer session token. Secret. */
+  sessionToken?: string;
 }
 
 /** Removes all whitespace from a one-time code, as SPEC §7 asks for j_auth_app_code. */
@@ -13,14 +15,21 @@ export function normalizeOneTimeCode(code: string): string {
 }
 
 /** POST /auth with Basic credentials and the escalation answers in the query (SPEC §7). */
-export async function postLogin(client: ApiClient, credentials: BasicCredentials, query: LoginQuery = {}): Promise<LoginResult> {
+export async function postLogin(
+  client: ApiClient,
+  credentials: BasicCredentials,
+  query: LoginQuery = {},
+  options: { addin?: boolean } = {},
+): Promise<LoginResult> {
   const cleaned: LoginQuery = { ...query };
   if (cleaned.j_auth_app_code !== undefined) cleaned.j_auth_app_code = normalizeOneTimeCode(cleaned.j_auth_app_code);
   if (cleaned.j_verification_code !== undefined) cleaned.j_verification_code = normalizeOneTimeCode(cleaned.j_verification_code);
   const response = await client.request<LoginResponse>('POST', '/auth', {
     basicAuth: credentials,
     query: cleaned,
-    headers: { 'Content-Type': 'application/json' },
+    // The add-in asks for a bearer token instead of a cookie (DESIGN §2).
+    headers: { 'Content-Type': 'application/json', ...(options.addin ? { [ADDIN_CLIENT_HEADER]: ADDIN_CLIENT_VALUE } : {}) },
   });
-  return { user: response.data.data.user, antiCsrfToken: response.headers.get(ANTI_CSRF_HEADER) };
+  const { user, sessionToken } = response.data.data;
+  return { user, antiCsrfToken: response.headers.get(ANTI_CSRF_HEADER), ...(sessionToken ? { sessionToken } : {}) };
 }

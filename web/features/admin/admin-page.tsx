@@ -1,5 +1,5 @@
 import { RouterLink } from '@web/components/router-link';
-import { Card, CardHeader, makeStyles, Subtitle2 } from '@fluentui/react-components';
+import { Card, CardHeader, Link, makeStyles, Subtitle2 } from '@fluentui/react-components';
 import { PageHeading } from '@web/components/page-heading';
 import { ADMIN_BASE } from '@web/lib/routes';
 import { useTranslation } from 'react-i18next';
@@ -38,7 +38,11 @@ export const ADMIN_MENU_GROUPS = [
 const useStyles = makeStyles({
   grid: { display: 'grid', gap: '16px', gridTemplateColumns: 'repeat(auto-fill, minmax(240px, 1fr))' },
   list: { margin: 0, paddingLeft: '20px', display: 'grid', gap: '6px' },
+  addin: { marginTop: '16px', maxWidth: '480px' },
 });
+
+/** Served by the server for its own public URL (server/routes/addin-routes.ts). */
+const ADDIN_MANIFEST_URL = '/addin/manifest.xml';
 
 export function AdminPage() {
   const { t } = useTranslation();
@@ -60,6 +64,13 @@ export function AdminPage() {
           </Card>
         ))}
       </nav>
+      {/* IT deploys the add-in with one file: the manifest for this very server (README "Outlook add-in"). */}
+      <Card className={styles.addin}>
+        <CardHeader header={<Subtitle2 as="h2">{t('addin:admin.title')}</Subtitle2>} description={t('addin:admin.text')} />
+        <Link href={ADDIN_MANIFEST_URL} download="kuvert-outlook-manifest.xml">
+          {t('addin:admin.download')}
+        </Link>
+      </Card>
     </>
   );
 }

@@ -1,0 +1,25 @@
+import { toApiError } from '@shared/api/api-error';
+import { toSendError } from '@shared/deliveries';
+import { describe, expect, it } from 'vitest';
+import { ADDIN_ERROR_KEYS, messageOfProblem, messageOfSendError } from './addin-errors';
+
+const refusal = (status: number, error: string, metadata: Record<string, unknown> = {}) =>
+  toSendError(toApiError(status, '', new Headers({ 'content-type': 'application/json' }), { uuid: 'u', requestUri: '/x', error, message: 'm', metadata }));
+
+describe('add-in messages (SPEC §8)', () => {
+  it('maps the form problems to the add-in errors', () => {
+    expect(messageOfProblem({ code: 'recipientsRequired', field: 'recipients' }).key).toBe(ADDIN_ERROR_KEYS.noRecipient);
+    expect(messageOfProblem({ code: 'subjectRequired', field: 'subject' }).key).toBe(ADDIN_ERROR_KEYS.noSubject);
+    expect(messageOfProblem({ code: 'noSecurityLevelAllowed', field: 'securityLevel' }).key).toBe(ADDIN_ERROR_KEYS.noSecurityLevelPermission);
+  });
+
+  it('maps the server refusals, with their figures', () => {
+    expect(messageOfSendError(refusal(403, 'AccessDeniedException')).key).toBe(ADDIN_ERROR_KEYS.forbidden);
+    expect(messageOfSendError(refusal(400, 'FileNotAllowedException', { name: 'a.exe', extension: 'exe', mimeType: '' }))).toEqual({
+      key: 'addin:delivery.fileNotAllowed',
+      values: { name: 'a.exe' },
+    });
+    expect(messageOfSendError(refusal(507, 'GlobalQuotaReachedException', { spaceAvailable: 1048576, spaceRequired: 3 * 1048576 })).values).toEqual({ available: '1', required: '3' });
+    expect(messageOfSendError(refusal(500, 'InternalServerException')).key).toBe(ADDIN_ERROR_KEYS.unknown);
+  });
+});

@@ -1,0 +1,5 @@
+import { onOfficeReady } from '@addin/office/office-host';
+
+// The manifest's FunctionFile: every command opens the task pane, so there is nothing to
+// register; Outlook still needs the page to load and Office to initialise.
+void onOfficeReady();

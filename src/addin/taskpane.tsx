@@ -1,0 +1,25 @@
+import { AddinApp } from '@addin/app/addin-app';
+import { onOfficeReady } from '@addin/office/office-host';
+import { createAddinClient } from '@addin/session/addin-client';
+import { createBrowserStorageAdapter } from '@shared/api/storage-adapter';
+import { createI18n } from '@shared/i18n/i18n';
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { I18nextProvider, initReactI18next } from 'react-i18next';
+
+// Render only after Office.onReady (office.js must have initialised the mailbox).
+void onOfficeReady().then((host) => {
+  const container = document.getElementById('root');
+  if (!container) throw new Error('taskpane.html lacks #root');
+  // The pane speaks Outlook's display language (reduced to de/en/fr).
+  const { i18n } = createI18n(host.displayLanguage, [initReactI18next]);
+  document.documentElement.lang = i18n.language;
+  const addin = createAddinClient(createBrowserStorageAdapter());
+  createRoot(container).render(
+    <StrictMode>
+      <I18nextProvider i18n={i18n}>
+        <AddinApp host={host} addin={addin} />
+      </I18nextProvider>
+    </StrictMode>,
+  );
+});
