@@ -4,7 +4,7 @@ import type { Readable } from 'node:stream';
 /**
  * A minimal clamd client (INSTREAM, PING) over TCP or a unix socket.
  *
- * Why not the `clamscan` package (v2.4.0), which is installed: its `scanStream()` writes
+ * Why not the `clamscan` package (v2.4.0, evaluated and removed): its `scanStream()` writes
  * every chunk to the socket ignoring the return value (no backpressure), so a large blob
  * read faster than clamd takes it piles up in our memory; its `passthrough()` has
  * backpressure but writes the end-of-stream marker straight to the socket from `flush()`
