@@ -72,7 +72,9 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       await app.close();
       if (closeOptions.keepData) return;
       if (databaseUrl && databaseSchema) await dropPostgresSchema(databaseUrl, databaseSchema);
-      await rm(dataDir, { recursive: true, force: true });
+      // A mail still being written by a request that outlived close (e.g. a download receipt) can make the
+      // first rmdir see ENOTEMPTY; rm retries exactly those races.
+      await rm(dataDir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
     },
   };
 }
