@@ -12,7 +12,7 @@ import { e2eActor, e2eOf, giveSecuPass } from '@tests/integration/e2e-helpers';
 import { SETTING_KEYS } from '@shared/contract/settings';
 import { createUser as createUserInRepository, type TestUser } from '@tests/integration/escalation-helpers';
 import { addressedTo, extractLink, waitForMailboxMail } from '@tests/support/mailbox';
-import { apiSignIn, authenticatorFor, expect, expectNoSeriousA11yViolations, locale, serverPerFile, setSettingsAsAdmin, test, type TestServer } from '../e2e/fixtures';
+import { apiCall, apiSignIn, authenticatorFor, expect, expectNoSeriousA11yViolations, locale, serverPerFile, setSettingsAsAdmin, test, type TestServer } from '../e2e/fixtures';
 import { OFFICE_JS_STAND_IN, OFFICE_JS_URL, type OfficeCall, type StandInMailbox } from './office-stand-in';
 
 const addin = locale<typeof import('@locales/en/addin.json')>('en', 'addin');
@@ -230,6 +230,29 @@ test.describe('Outlook add-in task pane', () => {
         expect(sha256(new Uint8Array(await blob.arrayBuffer())), file.name).toBe(sha256(original.bytes));
       }
     }
+
+    // The recipient's key changes (administrator reset, new SecuPass): the key pinned in the pane at
+    // the first send no longer matches, so the send stops with its message and Outlook's item stays.
+    const admin = await apiSignIn(server, server.admin);
+    const reset = await apiCall(server, admin, 'POST', `/admin/users/${reader.userUuid}/secupass/reset`);
+    expect(reset.status, await reset.clone().text()).toBe(204);
+    await giveSecuPass(reader, 'Outlook-Recipient-SecuPass-Harbour-63');
+    await openPane(page, server, mailbox({ to: [recipient.email], subject: 'After the key change', files: twoAttachments() }));
+    await page.getByRole('radio', { name: addin.send.level3 }).check();
+    await page.getByRole('button', { name: addin.send.submit }).click();
+    const dialog = page.getByRole('dialog', { name: addin.unlock.title });
+    await dialog.getByLabel(addin.unlock.passphrase).fill(senderPassphrase);
+    await dialog.getByRole('button', { name: addin.unlock.submit }).click();
+    await expect(page.getByRole('alert')).toHaveText(addin.delivery.keyChanged, { timeout: 30_000 });
+    expect((await officeCalls(page)).map((c) => c.name).filter((c) => c === 'close' || c.endsWith('.setAsync'))).toEqual([]);
+
+    // Signing out forgets the unlocked keys: after signing in again the pane asks for the passphrase again.
+    await page.getByRole('button', { name: addin.signOut }).click();
+    await signInPane(page, sender);
+    await page.getByRole('radio', { name: addin.send.level3 }).check();
+    await page.getByRole('button', { name: addin.send.submit }).click();
+    await expect(dialog.getByLabel(addin.unlock.passphrase)).toBeVisible();
+    await expect(dialog.getByLabel(addin.unlock.passphrase)).toHaveValue('');
   });
 
   test('shows each add-in error and never touches the compose item on a failure', async ({ page }) => {
