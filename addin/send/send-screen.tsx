@@ -187,7 +187,7 @@ export function SendScreen({ addin, host, userUuid, onSignedOut }: Props) {
     <div className={styles.screen}>
       <Subtitle1 as="h1">{t('addin:send.title')}</Subtitle1>
       {error && (
-        <MessageBar intent="error" role="alert">
+        <MessageBar intent="error" role="alert" layout="multiline">
           <MessageBarBody>{t(error.key, error.values)}</MessageBarBody>
         </MessageBar>
       )}
@@ -260,8 +260,8 @@ export function SendScreen({ addin, host, userUuid, onSignedOut }: Props) {
       <Button appearance="primary" onClick={() => void send()} disabled={sending || unlocking}>
         {t('addin:send.submit')}
       </Button>
-      {unlocking && (
-        <UnlockSecuPassDialog
+      <UnlockSecuPassDialog
+          open={unlocking}
           addin={addin}
           host={host}
           userUuid={userUuid}
@@ -271,7 +271,6 @@ export function SendScreen({ addin, host, userUuid, onSignedOut }: Props) {
             void send(keys);
           }}
         />
-      )}
     </div>
   );
 }

@@ -14,6 +14,8 @@ export const SET_SECUPASS_PATH = '/auth/set-secupass';
 const isWrongPassphrase = (error: unknown) => typeof error === 'object' && error !== null && (error as { code?: unknown }).code === 'secupass-wrong-passphrase';
 
 interface Props {
+  /** Kept mounted and opened/closed through `open`, so Fluent restores the pane's accessibility tree on close. */
+  open: boolean;
   addin: AddinClient;
   host: OfficeHost;
   userUuid: string;
@@ -26,7 +28,7 @@ interface Props {
  * crypto Worker (as the web client's unlock dialog: fetch the blob, unlock, a v2 blob is stored
  * back as v3). Without a SecuPass it points to the web client, where one is created.
  */
-export function UnlockSecuPassDialog({ addin, host, userUuid, onUnlocked, onCancel }: Props) {
+export function UnlockSecuPassDialog({ open, addin, host, userUuid, onUnlocked, onCancel }: Props) {
   const { t } = useTranslation();
   const formId = useId();
   const [own, setOwn] = useState<OwnSecuPassResponse | 'loading' | 'failed'>('loading');
@@ -36,6 +38,12 @@ export function UnlockSecuPassDialog({ addin, host, userUuid, onUnlocked, onCanc
   const [pending, setPending] = useState(false);
 
   useEffect(() => {
+    if (!open) return;
+    setOwn('loading');
+    setPassphrase('');
+    setFieldError(undefined);
+    setFailure(false);
+    setPending(false);
     let live = true;
     getOwnSecuPass(addin.client).then(
       (answer) => live && setOwn(answer),
@@ -44,7 +52,7 @@ export function UnlockSecuPassDialog({ addin, host, userUuid, onUnlocked, onCanc
     return () => {
       live = false;
     };
-  }, [addin]);
+  }, [addin, open]);
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -68,13 +76,14 @@ export function UnlockSecuPassDialog({ addin, host, userUuid, onUnlocked, onCanc
     } catch (error) {
       if (isWrongPassphrase(error)) setFieldError(t('addin:unlock.wrongPassphrase'));
       else setFailure(true);
+    } finally {
       setPending(false);
     }
   }
 
   const state = typeof own === 'object' ? own.state : undefined;
   return (
-    <Dialog open onOpenChange={(_e, data) => !data.open && onCancel()}>
+    <Dialog open={open} onOpenChange={(_e, data) => !data.open && onCancel()}>
       <DialogSurface>
         <DialogBody>
           <DialogTitle>{t('addin:unlock.title')}</DialogTitle>
@@ -87,7 +96,7 @@ export function UnlockSecuPassDialog({ addin, host, userUuid, onUnlocked, onCanc
             )}
             {(state === 'none' || state === 'reset') && (
               <div style={{ display: 'grid', gap: 12 }}>
-                <MessageBar intent="warning" role="alert">
+                <MessageBar intent="warning" role="alert" layout="multiline">
                   <MessageBarBody>{t(state === 'none' ? 'addin:unlock.none' : 'addin:unlock.reset')}</MessageBarBody>
                 </MessageBar>
                 <Button onClick={() => host.openBrowserWindow(new URL(SET_SECUPASS_PATH, window.location.href).href)}>{t('addin:unlock.create')}</Button>
