@@ -2,6 +2,7 @@ import { Button, FluentProvider, Spinner, makeStyles, webLightTheme } from '@flu
 import type { OfficeHost } from '@addin/office/office-host';
 import type { AddinClient } from '@addin/session/addin-client';
 import { getCurrentUser } from '@shared/api/endpoints/current-user';
+import { addinKeys } from '@addin/crypto/addin-crypto';
 import { getLogout } from '@shared/api/endpoints/logout';
 import type { User } from '@shared/contract/user';
 import { useCallback, useEffect, useState } from 'react';
@@ -36,6 +37,8 @@ export function AddinApp({ host, addin }: { host: OfficeHost; addin: AddinClient
 
   const signedOut = useCallback(() => {
     addin.setToken(null);
+    // Signing out (or a lost session) forgets the unlocked SecuPass keys.
+    void addinKeys.lock();
     setUser(null);
   }, [addin]);
 
@@ -49,7 +52,7 @@ export function AddinApp({ host, addin }: { host: OfficeHost; addin: AddinClient
   if (host.mode === 'read') content = <ReadScreen host={host} />;
   else if (user === undefined) content = <Spinner label={t('addin:loading')} />;
   else if (user === null) content = <SignInScreen addin={addin} host={host} onSignedIn={setUser} />;
-  else content = <SendScreen addin={addin} host={host} onSignedOut={signedOut} />;
+  else content = <SendScreen addin={addin} host={host} userUuid={user.uuid} onSignedOut={signedOut} />;
 
   return (
     <FluentProvider theme={webLightTheme}>

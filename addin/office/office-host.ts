@@ -40,6 +40,8 @@ export interface OfficeHost {
   replaceAndClose(notice: string): Promise<void>;
   /** Opens `url` in an Office dialog; resolves with the first message the page sends back. */
   openDialog(url: string): Promise<string>;
+  /** Opens `url` in the user's browser (outside Outlook), e.g. a web-client page the pane cannot show. */
+  openBrowserWindow(url: string): void;
 }
 
 class OfficeCallError extends Error {
@@ -147,6 +149,11 @@ function createHost(info: Office.Context): OfficeHost {
       ]);
       await call<void>((cb) => mail.body.setAsync(notice, { coercionType: Office.CoercionType.Text }, cb));
       mail.close();
+    },
+    openBrowserWindow(url) {
+      // OpenBrowserWindowApi 1.1; older hosts without it get a plain new window.
+      if (typeof info.ui.openBrowserWindow === 'function') info.ui.openBrowserWindow(url);
+      else window.open(url, '_blank', 'noopener');
     },
     openDialog(url) {
       return new Promise((resolve, reject) => {

@@ -1,4 +1,5 @@
 import { toApiError } from '@shared/api/api-error';
+import { ContactKeyChangedError } from '@shared/crypto/errors';
 import { toSendError } from '@shared/deliveries';
 import { describe, expect, it } from 'vitest';
 import { ADDIN_ERROR_KEYS, messageOfProblem, messageOfSendError } from './addin-errors';
@@ -21,5 +22,10 @@ describe('add-in messages (SPEC §8)', () => {
     });
     expect(messageOfSendError(refusal(507, 'GlobalQuotaReachedException', { spaceAvailable: 1048576, spaceRequired: 3 * 1048576 })).values).toEqual({ available: '1', required: '3' });
     expect(messageOfSendError(refusal(500, 'InternalServerException')).key).toBe(ADDIN_ERROR_KEYS.unknown);
+  });
+
+  it('maps the level 3/4 failures: a changed recipient key and a failed encryption', () => {
+    expect(messageOfSendError(toSendError(new ContactKeyChangedError('changed'))).key).toBe('addin:delivery.keyChanged');
+    expect(messageOfSendError({ ...toSendError(new ContactKeyChangedError('changed')), code: 'encryption' }).key).toBe('addin:delivery.encryption');
   });
 });

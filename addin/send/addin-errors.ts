@@ -77,6 +77,8 @@ export function messageOfSendError(error: SendError): AddinMessage {
     case 'accessDescriptorNotFound':
     case 'network':
     case 'cancelled':
+    case 'keyChanged':
+    case 'encryption':
       return { key: `addin:delivery.${error.code}` };
     case 'validation':
       return { key: 'addin:delivery.validation', values: { message: error.message } };

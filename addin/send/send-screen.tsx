@@ -13,6 +13,7 @@ import {
   Text,
   makeStyles,
 } from '@fluentui/react-components';
+import { addinKeys, cryptoApi } from '@addin/crypto/addin-crypto';
 import type { OfficeHost } from '@addin/office/office-host';
 import type { AddinClient } from '@addin/session/addin-client';
 import { isApiError } from '@shared/api/api-error';
@@ -20,12 +21,14 @@ import { getSendConfig } from '@shared/api/endpoints/send-config';
 import type { DeliverySendConfig } from '@shared/contract/config';
 import { SECURITY_LEVELS } from '@shared/contract/constants';
 import type { SecurityLevel } from '@shared/contract/deliveries';
+import type { UnlockedKeys } from '@shared/crypto/service';
 import { allowedSecurityLevels, checkSendForm, minimalSecurityLevel, validityChoice } from '@shared/deliveries';
 import { sendDelivery, type SendProgress } from '@shared/transfer';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ADDIN_ERROR_KEYS, messageOfProblem, messageOfSendError, type AddinMessage } from './addin-errors';
 import { readAttachmentFiles, readComposedMail, type ComposedMail } from './compose-mail';
+import { UnlockSecuPassDialog } from './unlock-secupass-dialog';
 
 const useStyles = makeStyles({
   screen: { display: 'grid', gap: '12px' },
@@ -43,6 +46,8 @@ const LEVEL_KEYS: Record<SecurityLevel, string> = {
 interface Props {
   addin: AddinClient;
   host: OfficeHost;
+  /** The signed-in user (whose SecuPass unlocks levels 3/4). */
+  userUuid: string;
   /** The session ended (401): back to the sign-in. */
   onSignedOut(): void;
 }
@@ -58,7 +63,7 @@ type State =
  * and the user's group allow; the minimal one preselected), validity, upload with progress
  * through the shared transfer engine; after success the compose item is emptied and closed.
  */
-export function SendScreen({ addin, host, onSignedOut }: Props) {
+export function SendScreen({ addin, host, userUuid, onSignedOut }: Props) {
   const { t } = useTranslation();
   const styles = useStyles();
   const [state, setState] = useState<State>({ kind: 'loading' });
@@ -69,6 +74,8 @@ export function SendScreen({ addin, host, onSignedOut }: Props) {
   // Files picked in the pane itself: beyond Outlook's attachment limits (DESIGN §6).
   const [picked, setPicked] = useState<File[]>([]);
   const fileInput = useRef<HTMLInputElement>(null);
+  // Levels 3/4 with locked keys: the passphrase dialog is open.
+  const [unlocking, setUnlocking] = useState(false);
 
   useEffect(() => {
     let live = true;
@@ -114,7 +121,7 @@ export function SendScreen({ addin, host, onSignedOut }: Props) {
   const choice = validityChoice(config);
   const sending = progress !== null && progress.phase !== 'failed' && progress.phase !== 'done';
 
-  async function send() {
+  async function send(unlockedKeys?: UnlockedKeys) {
     setError(null);
     const validityDays = choice.kind === 'permanent' ? undefined : Number(validity);
     if (levels.length === 0 || level === undefined) {
@@ -135,6 +142,13 @@ export function SendScreen({ addin, host, onSignedOut }: Props) {
       setError(messageOfProblem(problem));
       return;
     }
+    // Levels 3/4 encrypt in the add-in's crypto Worker with the sender's unlocked keys.
+    const e2eLevel = level >= SECURITY_LEVELS.LEVEL_3;
+    const keys = e2eLevel ? (unlockedKeys ?? addinKeys.get(userUuid)) : null;
+    if (e2eLevel && !keys) {
+      setUnlocking(true);
+      return;
+    }
     setProgress({ phase: 'draft', files: [], bytesSent: 0, totalBytes: 0, percent: 0 });
     let files: File[];
     try {
@@ -149,6 +163,8 @@ export function SendScreen({ addin, host, onSignedOut }: Props) {
       draft: { recipients: form.recipients, additionalRecipients: form.additionalRecipients, subject: form.subject, body: form.body, validityDays, securityLevel: level },
       files: files.map((file) => ({ name: file.name, blob: file, mimeType: file.type })),
       onProgress: setProgress,
+      // A changed recipient key is never confirmed here: the send stops with `keyChanged`.
+      ...(keys ? { e2e: { crypto: cryptoApi, keys } } : {}),
     });
     if (!result.ok) {
       if (result.error.code === 'authenticationRequired') {
@@ -171,7 +187,7 @@ export function SendScreen({ addin, host, onSignedOut }: Props) {
     <div className={styles.screen}>
       <Subtitle1 as="h1">{t('addin:send.title')}</Subtitle1>
       {error && (
-        <MessageBar intent="error" role="alert">
+        <MessageBar intent="error" role="alert" layout="multiline">
           <MessageBarBody>{t(error.key, error.values)}</MessageBarBody>
         </MessageBar>
       )}
@@ -241,9 +257,20 @@ export function SendScreen({ addin, host, onSignedOut }: Props) {
           <ProgressBar value={progress.percent / 100} />
         </Field>
       )}
-      <Button appearance="primary" onClick={() => void send()} disabled={sending}>
+      <Button appearance="primary" onClick={() => void send()} disabled={sending || unlocking}>
         {t('addin:send.submit')}
       </Button>
+      <UnlockSecuPassDialog
+          open={unlocking}
+          addin={addin}
+          host={host}
+          userUuid={userUuid}
+          onCancel={() => setUnlocking(false)}
+          onUnlocked={(keys) => {
+            setUnlocking(false);
+            void send(keys);
+          }}
+        />
     </div>
   );
 }

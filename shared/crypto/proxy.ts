@@ -36,3 +36,20 @@ export function createCryptoProxy(worker: WorkerLike): CryptoApi {
   for (const method of CRYPTO_METHODS) api[method] = (args?: unknown) => call(method, args ?? {});
   return api as unknown as CryptoApi;
 }
+
+/**
+ * A CryptoApi whose Worker starts on the first call (`start` creates it), so pages that never
+ * encrypt never start it; `lock` before that resolves at once (nothing to forget).
+ */
+export function createLazyCryptoProxy(start: () => WorkerLike): CryptoApi {
+  let proxy: CryptoApi | null = null;
+  const api: Partial<Record<CryptoMethod, (args?: unknown) => Promise<unknown>>> = {};
+  for (const method of CRYPTO_METHODS) {
+    api[method] = (args?: unknown) => {
+      if (method === 'lock' && !proxy) return Promise.resolve();
+      proxy ??= createCryptoProxy(start());
+      return (proxy[method] as (a?: unknown) => Promise<unknown>)(args);
+    };
+  }
+  return api as unknown as CryptoApi;
+}

@@ -1,4 +1,4 @@
-// The crypto Worker's message loop. An entry file (e.g. src/web/crypto-worker.ts) calls
+// The crypto Worker's message loop. An entry file (e.g. src/crypto-worker.ts) calls
 // serveCryptoWorker(self); keys then live only in that Worker.
 import { CryptoError } from './errors';
 import { CryptoService, type CryptoApi } from './service';

@@ -1,4 +1,5 @@
 import { ApiError } from '@shared/api/api-error';
+import { CryptoError } from '@shared/crypto/errors';
 import type { SendProblem } from './send-rules';
 
 /**
@@ -138,8 +139,9 @@ export function toSendError(error: unknown, context: { fileName?: string } = {})
     return { code, errorClass, status: error.status, message: error.message, metadata, ...(problem ? { problem } : {}), ...extra } as SendError;
   }
   const cryptoCode = (error as { code?: unknown } | null)?.code;
-  if (error instanceof Error && typeof cryptoCode === 'string' && error.name.endsWith('Error') && /^[a-z0-9-]+$/.test(cryptoCode)) {
-    // shared/crypto errors keep their `code` across the Worker boundary.
+  // shared/crypto errors keep their `code` across the Worker boundary (the proxy rebuilds the class).
+  // Not by `error.name`: minified bundles rename the classes, and `new.target.name` with them.
+  if (error instanceof CryptoError && typeof cryptoCode === 'string') {
     const code = cryptoCode === 'contact-key-changed' ? 'keyChanged' : 'encryption';
     return { code, errorClass: undefined, status: undefined, message: error.message, metadata: { cryptoCode }, ...extra };
   }

@@ -80,6 +80,7 @@ export const OFFICE_JS_STAND_IN = String.raw`(() => {
       ui: {
         displayDialogAsync(url) { rec('displayDialogAsync', [url]); },
         messageParent(message) { rec('messageParent', [message]); },
+        openBrowserWindow(url) { rec('openBrowserWindow', [url]); },
       },
     },
     onReady(cb) {

@@ -1,15 +1,18 @@
 // The add-in harness: the built task pane in Chromium, office.js replaced by a recording
 // stand-in at its CDN address, against the real server (SPEC §2 add-in send screen, §8 add-in
 // errors). The recipient's delivery is checked in the mailbox folder and downloaded byte for byte.
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { Page } from '@playwright/test';
 import argon2 from 'argon2';
 import { Secret } from 'otpauth';
+import { deliveryContentUrl } from '@shared/api/endpoints/delivery-read';
 import { API_BASE, SECURITY_LEVELS } from '@shared/contract/constants';
+import { downloadE2eFile, openE2eDelivery } from '@shared/transfer';
+import { e2eActor, e2eOf, giveSecuPass } from '@tests/integration/e2e-helpers';
 import { SETTING_KEYS } from '@shared/contract/settings';
 import { createUser as createUserInRepository, type TestUser } from '@tests/integration/escalation-helpers';
 import { addressedTo, extractLink, waitForMailboxMail } from '@tests/support/mailbox';
-import { apiSignIn, authenticatorFor, expect, expectNoSeriousA11yViolations, locale, serverPerFile, setSettingsAsAdmin, test, type TestServer } from '../e2e/fixtures';
+import { apiCall, apiSignIn, authenticatorFor, expect, expectNoSeriousA11yViolations, locale, serverPerFile, setSettingsAsAdmin, test, type TestServer } from '../e2e/fixtures';
 import { OFFICE_JS_STAND_IN, OFFICE_JS_URL, type OfficeCall, type StandInMailbox } from './office-stand-in';
 
 const addin = locale<typeof import('@locales/en/addin.json')>('en', 'addin');
@@ -83,6 +86,16 @@ async function download(server: TestServer, deliveryUuid: string, who: { cookie?
   return out;
 }
 
+/** The sender's newest sent delivery, as stored. */
+const lastSent = (server: TestServer, senderId: number) =>
+  server.app.db
+    .selectFrom('deliveries')
+    .select(['uuid', 'security_level', 'subject', 'body'])
+    .where('sender_id', '=', senderId)
+    .where('status', '=', 'sent')
+    .orderBy('id', 'desc')
+    .executeTakeFirstOrThrow();
+
 const twoAttachments = (): Attachment[] => [
   { name: 'figures.bin', bytes: randomBytes(300_000) },
   { name: 'notes.txt', bytes: Buffer.from('Zahlen für Q3 — confidential\n'.repeat(50)) },
@@ -124,8 +137,9 @@ test.describe('Outlook add-in task pane', () => {
     await expectClosedAfterSuccess(page);
 
     const mail = await waitForMailboxMail(server.mailboxDir, addressedTo(recipient));
-    const link = extractLink(mail, '/download');
-    const deliveryUuid = link.searchParams.get('deliveryUuid')!;
+    // A level-1 link opens the share's email prompt; the token travels in the fragment.
+    const link = extractLink(mail, '/email-prompt/');
+    const { uuid: deliveryUuid } = await lastSent(server, sender.id);
     const token = new URLSearchParams(link.hash.slice(1)).get('token')!;
     const received = await download(server, deliveryUuid, { token });
     expect([...received.keys()].sort()).toEqual(['figures.bin', 'notes.txt']);
@@ -161,6 +175,86 @@ test.describe('Outlook add-in task pane', () => {
     expect(row.security_level).toBe(SECURITY_LEVELS.LEVEL_2);
   });
 
+  test('levels 3 and 4: the pane asks for the passphrase, encrypts two attachments, and the recipient decrypts identical bytes', async ({ page }) => {
+    test.setTimeout(180_000);
+    const { server } = holder;
+    const sender = await outlookUser(server);
+    const recipient = await outlookUser(server, ['ROLE_UI_USER', 'ROLE_RECEIVER']);
+    // SecuPasses set from Node with the real CryptoService (real Argon2id), as the web client would.
+    const senderPassphrase = 'Outlook-Sender-SecuPass-Quartz-61';
+    await giveSecuPass(await e2eActor(server, await apiSignIn(server, sender)), senderPassphrase);
+    const reader = await e2eActor(server, await apiSignIn(server, recipient));
+    await giveSecuPass(reader, 'Outlook-Recipient-SecuPass-Lantern-62');
+    const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
+
+    for (const [level, wire] of [
+      ['level3', SECURITY_LEVELS.LEVEL_3],
+      ['level4', SECURITY_LEVELS.LEVEL_4],
+    ] as const) {
+      const files = twoAttachments();
+      const subject = `Encrypted figures ${level}`;
+      const body = `The ${level} message body.`;
+      await openPane(page, server, mailbox({ to: [recipient.email], subject, body, files }));
+      if (level === 'level3') await signInPane(page, sender);
+      else await expect(page.getByRole('heading', { name: addin.send.title })).toBeVisible();
+      await page.getByRole('radio', { name: addin.send[level] }).check();
+      await page.getByRole('button', { name: addin.send.submit }).click();
+
+      const dialog = page.getByRole('dialog', { name: addin.unlock.title });
+      const passphrase = dialog.getByLabel(addin.unlock.passphrase);
+      if (level === 'level3') {
+        await expectNoSeriousA11yViolations(page, 'add-in passphrase dialog');
+        // A wrong passphrase: its message, nothing uploaded, the compose item untouched.
+        await passphrase.fill('Not-The-Passphrase-1');
+        await dialog.getByRole('button', { name: addin.unlock.submit }).click();
+        await expect(dialog.getByText(addin.unlock.wrongPassphrase)).toBeVisible({ timeout: 30_000 });
+        const calls = (await officeCalls(page)).map((c) => c.name);
+        expect(calls.filter((c) => c === 'close' || c.endsWith('.setAsync') || c === 'getAttachmentContentAsync')).toEqual([]);
+      }
+      await passphrase.fill(senderPassphrase);
+      await dialog.getByRole('button', { name: addin.unlock.submit }).click();
+      await expectClosedAfterSuccess(page);
+
+      const row = await lastSent(server, sender.id);
+      expect(row.security_level).toBe(wire);
+      // Level 4: subject and body live only in the encrypted manifest.
+      if (level === 'level4') expect([row.subject, row.body]).toEqual(['', '']);
+
+      // The recipient decrypts with the shared reader and Node's real CryptoService.
+      const opened = await openE2eDelivery({ client: reader.client, deliveryUuid: row.uuid, e2e: e2eOf(reader) });
+      expect(opened.files.map((f) => f.name).sort()).toEqual(['figures.bin', 'notes.txt']);
+      if (level === 'level4') expect(opened.message).toEqual({ subject, body });
+      for (const file of opened.files) {
+        const blob = await downloadE2eFile({ delivery: opened, fileId: file.fileId, crypto: reader.crypto, url: deliveryContentUrl(row.uuid, file.fileId, null, server.url), fetch: reader.fetch });
+        const original = files.find((f) => f.name === file.name)!;
+        expect(sha256(new Uint8Array(await blob.arrayBuffer())), file.name).toBe(sha256(original.bytes));
+      }
+    }
+
+    // The recipient's key changes (administrator reset, new SecuPass): the key pinned in the pane at
+    // the first send no longer matches, so the send stops with its message and Outlook's item stays.
+    const admin = await apiSignIn(server, server.admin);
+    const reset = await apiCall(server, admin, 'POST', `/admin/users/${reader.userUuid}/secupass/reset`);
+    expect(reset.status, await reset.clone().text()).toBe(204);
+    await giveSecuPass(reader, 'Outlook-Recipient-SecuPass-Harbour-63');
+    await openPane(page, server, mailbox({ to: [recipient.email], subject: 'After the key change', files: twoAttachments() }));
+    await page.getByRole('radio', { name: addin.send.level3 }).check();
+    await page.getByRole('button', { name: addin.send.submit }).click();
+    const dialog = page.getByRole('dialog', { name: addin.unlock.title });
+    await dialog.getByLabel(addin.unlock.passphrase).fill(senderPassphrase);
+    await dialog.getByRole('button', { name: addin.unlock.submit }).click();
+    await expect(page.getByRole('alert')).toHaveText(addin.delivery.keyChanged, { timeout: 30_000 });
+    expect((await officeCalls(page)).map((c) => c.name).filter((c) => c === 'close' || c.endsWith('.setAsync'))).toEqual([]);
+
+    // Signing out forgets the unlocked keys: after signing in again the pane asks for the passphrase again.
+    await page.getByRole('button', { name: addin.signOut }).click();
+    await signInPane(page, sender);
+    await page.getByRole('radio', { name: addin.send.level3 }).check();
+    await page.getByRole('button', { name: addin.send.submit }).click();
+    await expect(dialog.getByLabel(addin.unlock.passphrase)).toBeVisible();
+    await expect(dialog.getByLabel(addin.unlock.passphrase)).toHaveValue('');
+  });
+
   test('shows each add-in error and never touches the compose item on a failure', async ({ page }) => {
     const { server } = holder;
     const sender = await outlookUser(server);
@@ -178,12 +272,18 @@ test.describe('Outlook add-in task pane', () => {
     await expect(page.getByRole('heading', { name: addin.send.title })).toBeVisible();
     await send.click();
     await expect(page.getByRole('alert')).toHaveText(addin.errors.noSubject);
-    // Levels 3/4 are offered but the server refuses them until the shared send path encrypts: its refusal shows.
+    // Levels 3/4 without a SecuPass: the pane says so and links to the web client, where one is created.
     for (const level of ['level3', 'level4'] as const) {
       await openPane(page, server, { ...box, to: ['x@partner.test'], subject: 'Encrypted' });
       await page.getByRole('radio', { name: addin.send[level] }).check();
       await send.click();
-      await expect(page.getByRole('alert')).toContainText(addin.delivery.validation.split(':')[0]!);
+      const dialog = page.getByRole('dialog', { name: addin.unlock.title });
+      await expect(dialog.getByRole('alert')).toHaveText(addin.unlock.none);
+      await dialog.getByRole('button', { name: addin.unlock.create }).click();
+      const opened = (await officeCalls(page)).filter((c) => c.name === 'openBrowserWindow');
+      expect(opened.map((c) => c.args[0])).toEqual([`${server.url}/auth/set-secupass`]);
+      await dialog.getByRole('button', { name: addin.unlock.cancel }).click();
+      await expect(dialog).toBeHidden();
     }
     // Unknown: the send config cannot be loaded.
     await page.route(`${server.url}${API_BASE}/delivery/send/config`, (route) => route.fulfill({ status: 500, body: 'boom' }));

@@ -1,38 +1,16 @@
-import { createCryptoProxy } from '@shared/crypto/proxy';
+import { createLazyCryptoProxy } from '@shared/crypto/proxy';
 import type { CryptoApi, UnlockedKeys } from '@shared/crypto/service';
-import { CRYPTO_METHODS, type CryptoMethod } from '@shared/crypto/worker-protocol';
 import { useSyncExternalStore } from 'react';
 import { authStore } from './auth';
 
 /**
- * The web client's ONE crypto Worker (src/web/crypto-worker.ts), behind one CryptoApi proxy.
- * The Worker starts on the first call, so pages that never encrypt never start it.
+ * The web client's ONE crypto Worker (src/crypto-worker.ts, shared with the add-in bundle), behind
+ * one CryptoApi proxy that starts it on the first call. Handles, never key bytes (shared/crypto/service.ts).
  */
-let workerApi: CryptoApi | null = null;
-
-function startWorker(): CryptoApi {
-  if (!workerApi) {
-    // webpack 5 turns this into a separate worker chunk under /webjars/ (classic worker, own runtime).
-    const worker = new Worker(new URL('../../src/web/crypto-worker.ts', import.meta.url), { type: 'module', name: 'kuvert-crypto' });
-    workerApi = createCryptoProxy(worker);
-  }
-  return workerApi;
-}
-
-function lazyApi(): CryptoApi {
-  const api: Partial<Record<CryptoMethod, (args?: unknown) => Promise<unknown>>> = {};
-  for (const method of CRYPTO_METHODS) {
-    api[method] = (args?: unknown) => {
-      // Nothing to forget while the Worker never ran.
-      if (method === 'lock' && !workerApi) return Promise.resolve();
-      return (startWorker()[method] as (a?: unknown) => Promise<unknown>)(args);
-    };
-  }
-  return api as unknown as CryptoApi;
-}
-
-/** The crypto API of the web client: handles, never key bytes (shared/crypto/service.ts). */
-export const cryptoApi: CryptoApi = lazyApi();
+export const cryptoApi: CryptoApi = createLazyCryptoProxy(
+  // webpack 5 turns this into a separate worker chunk under /webjars/ (classic worker, own runtime).
+  () => new Worker(new URL('../../src/crypto-worker.ts', import.meta.url), { type: 'module', name: 'kuvert-crypto' }),
+);
 
 /** The user's unlocked SecuPass keys (handles + public info) for this session, or null while locked. */
 export interface SecuPassSession {
