@@ -3,16 +3,16 @@ import { ArrowClockwiseRegular, DismissRegular, SendRegular } from '@fluentui/re
 import type { DeliverySendConfig } from '@shared/contract/config';
 import { SECURITY_LEVELS } from '@shared/contract/constants';
 import { MAX_BODY_LENGTH, MAX_SUBJECT_LENGTH, type SecurityLevel } from '@shared/contract/deliveries';
-import type { UnlockedKeys } from '@shared/crypto/service';
 import { allowedSecurityLevels, checkFiles, checkSendForm, minimalSecurityLevel, validityChoice, type SendProblem } from '@shared/deliveries';
 import { Alert } from '@web/components/alert';
+import { useChangedKeyConfirm } from '@web/components/changed-key-dialog';
 import { PageHeading } from '@web/components/page-heading';
 import { CaptionedProgress } from '@web/components/transfer-centre';
-import { secuPassKeys } from '@web/lib/crypto';
 import { currentLanguage } from '@web/lib/i18n';
 import { ROUTES } from '@web/lib/routes';
 import { isActive, transferStore, useTransfer, type TransferMessage } from '@web/lib/transfer-store';
-import { useEffect, useMemo, useState, type FormEvent, type ReactNode } from 'react';
+import { useUnlockedKeys } from '@web/lib/unlock-request';
+import { useEffect, useMemo, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
 import { useSendConfig } from '../api/send-config';
@@ -20,7 +20,7 @@ import { formatSize } from '../delivery-format';
 import { AttachmentsField } from './attachments-field';
 import { RecipientChips } from './recipient-chips';
 import { problemMessage } from './send-messages';
-import { startSend } from './start-send';
+import { startSend, type StartSendInput } from './start-send';
 
 const useStyles = makeStyles({
   form: { display: 'flex', flexDirection: 'column', gap: '16px', maxWidth: '760px' },
@@ -29,13 +29,6 @@ const useStyles = makeStyles({
   progress: { display: 'flex', flexDirection: 'column', gap: '8px', maxWidth: '760px', marginTop: '16px' },
   fileList: { listStyle: 'none', margin: 0, padding: 0, display: 'flex', flexDirection: 'column', gap: '6px' },
 });
-
-/** The unlock dialog of the SecuPass feature, handed in by the app (features do not import each other). */
-export interface UnlockDialogProps {
-  open: boolean;
-  onOpenChange: (open: boolean) => void;
-  onUnlocked: (keys: UnlockedKeys) => void;
-}
 
 /** What the success page shows (router state: it needs no request). */
 export interface SendSuccessState {
@@ -58,7 +51,7 @@ function parseValidity(text: string): number | undefined {
 }
 
 /** Send delivery (SPEC §2): the form, its §5 checks at each field, the upload with progress, §8 messages. */
-export function SendPage({ renderUnlock }: { renderUnlock?: (props: UnlockDialogProps) => ReactNode }) {
+export function SendPage() {
   const { t } = useTranslation();
   const { data: config, error } = useSendConfig();
   return (
@@ -66,12 +59,12 @@ export function SendPage({ renderUnlock }: { renderUnlock?: (props: UnlockDialog
       <PageHeading>{t('send:title')}</PageHeading>
       {error ? <Alert type="error">{t('send:configError')}</Alert> : null}
       {!config && !error ? <Spinner label={t('common:loading')} /> : null}
-      {config ? <SendForm config={config} renderUnlock={renderUnlock} /> : null}
+      {config ? <SendForm config={config} /> : null}
     </>
   );
 }
 
-function SendForm({ config, renderUnlock }: { config: DeliverySendConfig; renderUnlock?: (props: UnlockDialogProps) => ReactNode }) {
+function SendForm({ config }: { config: DeliverySendConfig }) {
   const { t, i18n } = useTranslation();
   const styles = useStyles();
   const navigate = useNavigate();
@@ -86,7 +79,9 @@ function SendForm({ config, renderUnlock }: { config: DeliverySendConfig; render
   const [files, setFiles] = useState<File[]>([]);
   const [submitted, setSubmitted] = useState(false);
   const [transferId, setTransferId] = useState<string>();
-  const [unlockOpen, setUnlockOpen] = useState(false);
+  // Levels 3/4: the app's UnlockProvider asks for the passphrase; a changed recipient key needs confirming.
+  const unlockedKeys = useUnlockedKeys();
+  const { confirmChangedKey, dialog: changedKeyDialog } = useChangedKeyConfirm(t('send:changedKeyConfirm'));
   const transfer = useTransfer(transferId);
   const running = transfer !== undefined && isActive(transfer);
   const validity = validityChoice(config);
@@ -123,7 +118,7 @@ function SendForm({ config, renderUnlock }: { config: DeliverySendConfig; render
     void navigate(ROUTES.sendSuccess, { state });
   }, [succeeded, navigate, subject, recipients]);
 
-  function start(keys?: UnlockedKeys) {
+  function start(keys?: StartSendInput['keys']) {
     const { id } = startSend({
       draft: {
         recipients,
@@ -134,7 +129,7 @@ function SendForm({ config, renderUnlock }: { config: DeliverySendConfig; render
         language: currentLanguage(),
       },
       files,
-      ...(keys ? { keys } : {}),
+      ...(keys ? { keys, confirmChangedKey } : {}),
       // A failed or cancelled earlier send of this form: continue its draft.
       ...(transfer && !isActive(transfer) && transfer.state !== 'success' ? { replaces: transfer.id } : {}),
     });
@@ -146,10 +141,10 @@ function SendForm({ config, renderUnlock }: { config: DeliverySendConfig; render
     setSubmitted(true);
     if (problems.length > 0 || running) return;
     if (level !== undefined && level >= SECURITY_LEVELS.LEVEL_3) {
-      // End-to-end levels need the sender's unlocked SecuPass keys first.
-      const session = secuPassKeys.get();
-      if (session) start(session.keys);
-      else setUnlockOpen(true);
+      // End-to-end levels need the sender's unlocked SecuPass keys first (null: the user cancelled).
+      void unlockedKeys().then((keys) => {
+        if (keys) start(keys);
+      });
       return;
     }
     start();
@@ -266,11 +261,7 @@ function SendForm({ config, renderUnlock }: { config: DeliverySendConfig; render
         </section>
       ) : null}
 
-      {renderUnlock?.({
-        open: unlockOpen,
-        onOpenChange: setUnlockOpen,
-        onUnlocked: (keys) => start(keys),
-      })}
+      {changedKeyDialog}
     </>
   );
 }
