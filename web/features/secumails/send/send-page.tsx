@@ -15,6 +15,7 @@ import { useUnlockedKeys } from '@web/lib/unlock-request';
 import { useEffect, useMemo, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
+import { useRecipientStatus } from '../api/recipient-status';
 import { useSendConfig } from '../api/send-config';
 import { formatSize } from '../delivery-format';
 import { AttachmentsField } from './attachments-field';
@@ -83,6 +84,7 @@ function SendForm({ config }: { config: DeliverySendConfig }) {
   const unlockedKeys = useUnlockedKeys();
   const { confirmChangedKey, dialog: changedKeyDialog } = useChangedKeyConfirm(t('send:changedKeyConfirm'));
   const transfer = useTransfer(transferId);
+  const recipientStatus = useRecipientStatus(recipients);
   const running = transfer !== undefined && isActive(transfer);
   const validity = validityChoice(config);
 
@@ -162,6 +164,8 @@ function SendForm({ config }: { config: DeliverySendConfig }) {
           value={recipients}
           onChange={setRecipients}
           validationMessage={messageAt('recipients')}
+          statuses={recipientStatus}
+          endToEnd={level !== undefined && level >= SECURITY_LEVELS.LEVEL_3}
         />
         <Field label={t('send:subject.label')} required validationMessage={messageAt('subject')} validationState={messageAt('subject') ? 'error' : 'none'}>
           <Input value={subject} onChange={(_, data) => setSubject(data.value)} maxLength={MAX_SUBJECT_LENGTH + 1} disabled={running} />
