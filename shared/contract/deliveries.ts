@@ -363,6 +363,11 @@ export const DeliveryRecipientSchema = z
     notifiedAt: z.number().nullable(),
     /** Levels 3/4, sender's view: the recipient has no file-key copy yet (no passphrase, or a reset): release needed. */
     releasePending: z.boolean().optional(),
+    /**
+     * Sender's view: an unregistered recipient must sign up with an SMS code
+     * (`kuvert.delivery.signup.requireSms`) and the sender has not given their phone number yet.
+     */
+    phoneNumberMissing: z.boolean().optional(),
   })
   .meta({ id: 'DeliveryRecipient' });
 export type DeliveryRecipient = z.infer<typeof DeliveryRecipientSchema>;

@@ -1,5 +1,5 @@
 import { Button, Field, Input, makeStyles, Radio, RadioGroup, Spinner, Textarea, tokens } from '@fluentui/react-components';
-import { ArrowClockwiseRegular, DismissRegular, SendRegular } from '@fluentui/react-icons';
+import { ArrowClockwiseRegular, DismissRegular, PhoneRegular, SendRegular } from '@fluentui/react-icons';
 import type { DeliverySendConfig } from '@shared/contract/config';
 import { SECURITY_LEVELS } from '@shared/contract/constants';
 import { MAX_BODY_LENGTH, MAX_SUBJECT_LENGTH, type SecurityLevel } from '@shared/contract/deliveries';
@@ -16,6 +16,7 @@ import { useEffect, useMemo, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
 import { useRecipientStatus } from '../api/recipient-status';
+import { PhoneNumbersDialog } from '../phone-numbers-dialog';
 import { useSendConfig } from '../api/send-config';
 import { formatSize } from '../delivery-format';
 import { AttachmentsField } from './attachments-field';
@@ -85,6 +86,11 @@ function SendForm({ config }: { config: DeliverySendConfig }) {
   const { confirmChangedKey, dialog: changedKeyDialog } = useChangedKeyConfirm(t('send:changedKeyConfirm'));
   const transfer = useTransfer(transferId);
   const recipientStatus = useRecipientStatus(recipients);
+  // SMS signup (kuvert.delivery.signup.requireSms): unregistered recipients need a phone number.
+  const [phones, setPhones] = useState<Record<string, string>>({});
+  const [phoneDialog, setPhoneDialog] = useState<'closed' | 'edit' | 'beforeSend'>('closed');
+  const needPhones = config.signupRequiresSms ? recipients.filter((r) => recipientStatus.get(r.toLowerCase())?.registered === false) : [];
+  const phonesMissing = needPhones.filter((r) => !phones[r]);
   const running = transfer !== undefined && isActive(transfer);
   const validity = validityChoice(config);
 
@@ -120,7 +126,7 @@ function SendForm({ config }: { config: DeliverySendConfig }) {
     void navigate(ROUTES.sendSuccess, { state });
   }, [succeeded, navigate, subject, recipients]);
 
-  function start(keys?: StartSendInput['keys']) {
+  function start(keys: StartSendInput['keys'] | undefined, phoneMap: Record<string, string>) {
     const { id } = startSend({
       draft: {
         recipients,
@@ -132,24 +138,32 @@ function SendForm({ config }: { config: DeliverySendConfig }) {
       },
       files,
       ...(keys ? { keys, confirmChangedKey } : {}),
+      phoneNumbers: Object.fromEntries(needPhones.filter((r) => phoneMap[r]).map((r) => [r, phoneMap[r]!])),
       // A failed or cancelled earlier send of this form: continue its draft.
       ...(transfer && !isActive(transfer) && transfer.state !== 'success' ? { replaces: transfer.id } : {}),
     });
     setTransferId(id);
   }
 
-  function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
+  /** `chosenPhones`: just entered in the dialog before sending (state is not updated yet). */
+  function submit(event?: FormEvent<HTMLFormElement>, chosenPhones?: Record<string, string>) {
+    event?.preventDefault();
     setSubmitted(true);
     if (problems.length > 0 || running) return;
+    const phoneMap = chosenPhones ?? phones;
+    if (!chosenPhones && phonesMissing.length > 0) {
+      // Asked once per send; a recipient left without a number shows up in Sent ("missing phone numbers").
+      setPhoneDialog('beforeSend');
+      return;
+    }
     if (level !== undefined && level >= SECURITY_LEVELS.LEVEL_3) {
       // End-to-end levels need the sender's unlocked SecuPass keys first (null: the user cancelled).
       void unlockedKeys().then((keys) => {
-        if (keys) start(keys);
+        if (keys) start(keys, phoneMap);
       });
       return;
     }
-    start();
+    start(undefined, phoneMap);
   }
 
   const failed = transfer && (transfer.state === 'failed' || transfer.state === 'cancelled');
@@ -167,6 +181,14 @@ function SendForm({ config }: { config: DeliverySendConfig }) {
           statuses={recipientStatus}
           endToEnd={level !== undefined && level >= SECURITY_LEVELS.LEVEL_3}
         />
+        {needPhones.length > 0 ? (
+          <div className={styles.actions}>
+            <span>{t('send:phoneNumbers.hint', { count: needPhones.length })}</span>
+            <Button icon={<PhoneRegular />} onClick={() => setPhoneDialog('edit')} disabled={running}>
+              {t('send:phoneNumbers.button')}
+            </Button>
+          </div>
+        ) : null}
         <Field label={t('send:subject.label')} required validationMessage={messageAt('subject')} validationState={messageAt('subject') ? 'error' : 'none'}>
           <Input value={subject} onChange={(_, data) => setSubject(data.value)} maxLength={MAX_SUBJECT_LENGTH + 1} disabled={running} />
         </Field>
@@ -266,6 +288,21 @@ function SendForm({ config }: { config: DeliverySendConfig }) {
       ) : null}
 
       {changedKeyDialog}
+      {phoneDialog !== 'closed' ? (
+        <PhoneNumbersDialog
+          open
+          recipients={needPhones}
+          initial={phones}
+          saveLabel={phoneDialog === 'beforeSend' ? t('deliveries:phoneNumbers.saveAndSend') : t('deliveries:phoneNumbers.save')}
+          onCancel={() => setPhoneDialog('closed')}
+          onSave={(numbers) => {
+            const next = phoneDialog;
+            setPhones(numbers);
+            setPhoneDialog('closed');
+            if (next === 'beforeSend') submit(undefined, numbers);
+          }}
+        />
+      ) : null}
     </>
   );
 }
