@@ -60,6 +60,9 @@ describe('send errors (SPEC §8)', () => {
   it('names crypto failures: a changed contact key apart from any other encryption failure', () => {
     expect(toSendError(new ContactKeyChangedError('changed'))).toMatchObject({ code: 'keyChanged', metadata: { cryptoCode: 'contact-key-changed' } });
     expect(toSendError(new FileKeyUnwrapError('nope'))).toMatchObject({ code: 'encryption', metadata: { cryptoCode: 'file-key-unwrap-failed' } });
+    // Production bundles minify class names (`name` becomes e.g. "t"): still recognised.
+    const minified = Object.assign(new ContactKeyChangedError('changed'), { name: 't' });
+    expect(toSendError(minified).code).toBe('keyChanged');
     // A Node system error has an upper-case code and stays what it was.
     expect(toSendError(Object.assign(new Error('reset'), { code: 'ECONNRESET' })).code).toBe('unknown');
   });

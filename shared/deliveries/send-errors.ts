@@ -1,3 +1,4 @@
+import { CryptoError } from '@shared/crypto/errors';
 import { ApiError } from '@shared/api/api-error';
 import type { SendProblem } from './send-rules';
 
@@ -138,7 +139,8 @@ export function toSendError(error: unknown, context: { fileName?: string } = {})
     return { code, errorClass, status: error.status, message: error.message, metadata, ...(problem ? { problem } : {}), ...extra } as SendError;
   }
   const cryptoCode = (error as { code?: unknown } | null)?.code;
-  if (error instanceof Error && typeof cryptoCode === 'string' && error.name.endsWith('Error') && /^[a-z0-9-]+$/.test(cryptoCode)) {
+  // Class names are minified in production bundles: a CryptoError is recognised by its class, a rebuilt one by name.
+  if (error instanceof Error && typeof cryptoCode === 'string' && (error instanceof CryptoError || error.name.endsWith('Error')) && /^[a-z0-9-]+$/.test(cryptoCode)) {
     // shared/crypto errors keep their `code` across the Worker boundary.
     const code = cryptoCode === 'contact-key-changed' ? 'keyChanged' : 'encryption';
     return { code, errorClass: undefined, status: undefined, message: error.message, metadata: { cryptoCode }, ...extra };

@@ -109,7 +109,7 @@ test('changed key: the dialog shows old and new fingerprint; Cancel sends nothin
     await page.getByRole('radio', { name: new RegExp(send.level.level3.title) }).check();
     await page.getByRole('button', { name: send.submit, exact: true }).click();
   };
-  const unlockIfAsked = async () => {
+  const unlock = async () => {
     const dialog = page.getByRole('dialog', { name: 'Enter your passphrase to decrypt' });
     await dialog.getByLabel(/^Passphrase/).fill(ALICE_PASSPHRASE);
     await dialog.getByRole('button', { name: 'Unlock' }).click();
@@ -118,7 +118,7 @@ test('changed key: the dialog shows old and new fingerprint; Cancel sends nothin
 
   // First send pins Bob's key (first use).
   await sendLevel3('Pinned first');
-  await unlockIfAsked();
+  await unlock();
   await expect(page.getByRole('heading', { name: send.success.title })).toBeVisible({ timeout: 60_000 });
   expect(await inboxCount(bob)).toBe(1);
 
@@ -129,6 +129,7 @@ test('changed key: the dialog shows old and new fingerprint; Cancel sends nothin
   await secuPassFromNode(bob, 'Bob-Extras-New-SecuPass-Harbour-63');
 
   await sendLevel3('After the reset');
+  await unlock(); // the page was loaded again: the keys live in memory only
   const dialog = page.getByRole('alertdialog', { name: deliveries.changedKey.title });
   await expect(dialog).toBeVisible({ timeout: 60_000 });
   await expect(dialog.getByText(deliveries.changedKey.compare)).toBeVisible();
