@@ -140,7 +140,7 @@ test('changed key: the dialog shows old and new fingerprint; Cancel sends nothin
   expect(newPrint).not.toBe(oldPrint);
   await expectNoSeriousA11yViolations(page, 'changed key dialog');
   await dialog.getByRole('button', { name: 'Cancel' }).click();
-  await expect(page.getByText(send.errors.keyChanged)).toBeVisible();
+  await expect(page.getByRole('region', { name: send.progress.label }).getByText(send.errors.keyChanged)).toBeVisible();
   expect(await inboxCount(bob)).toBe(1);
 
   // Again: confirm → sent to the new key.
