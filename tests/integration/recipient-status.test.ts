@@ -1,9 +1,10 @@
 import { getRecipientStatus } from '@shared/api/endpoints/delivery-send';
-import { DELIVERY_PATHS, MAX_RECIPIENT_STATUS_EMAILS } from '@shared/contract/deliveries';
+import { DELIVERY_PATHS, MAX_RECIPIENT_STATUS_EMAILS, type DeliveryDetail } from '@shared/contract/deliveries';
+import { EXTERNAL_PATHS, EXTERNAL_SETTING_KEYS } from '@shared/contract/external';
 import { startTestServer, type TestServer } from '@tests/support/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RECIPIENT_STATUS_LIMIT } from '../../server/deliveries/e2e';
-import { call, createUserAsAdmin, expectBackendError, signIn, signInAdmin, type Session } from './core-helpers';
+import { call, createUserAsAdmin, expectBackendError, signIn, signInAdmin, updateSettings, type Session } from './core-helpers';
 import { e2eActor, giveSecuPass, type E2eActor } from './e2e-helpers';
 
 /**
@@ -75,5 +76,30 @@ describe('POST /deliveries/recipient-status', () => {
     const other = await signIn(server, 'rs-plain@example.test', 'Good-Passw0rd');
     expect((await call(server, other, 'POST', URL_PATH, { emails: ['late@example.test'] })).status).toBe(200);
     await server.app.db.deleteFrom('rate_limit_events').execute();
+  });
+});
+
+describe('phone numbers for the SMS signup (send config, Sent detail)', () => {
+  it('the send config tells whether the SMS applies; the sender view marks unregistered recipients without a number until one is set', async () => {
+    const own = await signIn(server, 'rs-sender@example.test', 'Good-Passw0rd');
+    const config = async () => ((await (await call(server, own, 'GET', '/api/2/delivery/send/config')).json()) as { signupRequiresSms: boolean }).signupRequiresSms;
+    const missing = async (uuid: string) =>
+      Object.fromEntries(((await (await call(server, own, 'GET', `/api/2${DELIVERY_PATHS.one(uuid)}`)).json()) as DeliveryDetail).recipients.map((r) => [r.email, r.phoneNumberMissing]));
+    const created = await call(server, own, 'POST', `/api/2${DELIVERY_PATHS.create}`, { recipients: ['outside@example.test', 'rs-plain@example.test'], subject: 'Phones', body: 'Hi', securityLevel: 10 });
+    expect(created.status, await created.clone().text()).toBe(201);
+    const { deliveryUuid } = (await created.json()) as DeliveryDetail;
+
+    expect(await config()).toBe(false);
+    expect(await missing(deliveryUuid)).toEqual({ 'outside@example.test': false, 'rs-plain@example.test': false });
+    await updateSettings(server, admin, { [EXTERNAL_SETTING_KEYS.signupRequiresSms]: true });
+    try {
+      expect(await config()).toBe(true);
+      expect(await missing(deliveryUuid)).toEqual({ 'outside@example.test': true, 'rs-plain@example.test': false });
+      const put = await call(server, own, 'PUT', `/api/2${EXTERNAL_PATHS.phoneNumbers(deliveryUuid)}`, { phoneNumbers: [{ email: 'outside@example.test', phoneNumber: '+49 170 1234567' }] });
+      expect(put.status, await put.clone().text()).toBe(200);
+      expect(await missing(deliveryUuid)).toEqual({ 'outside@example.test': false, 'rs-plain@example.test': false });
+    } finally {
+      await updateSettings(server, admin, { [EXTERNAL_SETTING_KEYS.signupRequiresSms]: false });
+    }
   });
 });
