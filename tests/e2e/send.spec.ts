@@ -404,9 +404,9 @@ test('level 3 from the send page: unlock, encrypt in the Worker, send; the sende
 
   // The server holds ciphertext only; bob has no passphrase yet, so he waits for the release.
   const session = await apiSignIn(server, alice);
-  const sent = (await (await apiCall(server, session, 'GET', '/api/2/deliveries/sent?q=Encrypted')).json()) as { items: { deliveryUuid: string }[] };
+  const sent = (await (await apiCall(server, session, 'GET', '/deliveries/sent?q=Encrypted')).json()) as { items: { deliveryUuid: string }[] };
   const deliveryUuid = sent.items[0]!.deliveryUuid;
-  const detail = (await (await apiCall(server, session, 'GET', `/api/2/deliveries/${deliveryUuid}`)).json()) as {
+  const detail = (await (await apiCall(server, session, 'GET', `/deliveries/${deliveryUuid}`)).json()) as {
     files: { encrypted: boolean; size: number }[];
   };
   expect(detail.files).toHaveLength(1);
