@@ -352,7 +352,7 @@ test('progress reaches 100; cancel keeps the parts and retry resumes the same dr
   const mail = await waitForMailboxMail(server.mailboxDir, (m) => addressedTo(bob.email)(m) && m.subject.includes(subject));
   const bobPage = await (await browser.newContext()).newPage();
   await signIn(bobPage, bob);
-  await bobPage.goto(extractLink(mail, '/secumails/').toString());
+  await openLevel1Link(bobPage, extractLink(mail, '/secumails/'), bob.email);
   expect(await downloadedSha256(bobPage, big.name)).toBe(sha256(big.bytes));
   await bobPage.context().close();
 });
