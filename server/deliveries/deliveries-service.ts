@@ -28,6 +28,7 @@ import type { Database } from '../db/schema';
 import { ENCRYPTED_SUBJECT_PLACEHOLDER } from '../mail/templates';
 import { BlobIntegrityError } from '../storage/blob-store';
 import { externalLinkFor } from '../external/external-service';
+import { EXTERNAL_SETTING_KEYS } from '@shared/contract/external';
 import type { UserRow } from '../users/users-repository';
 import { dropDescriptors, e2eAccessOf, e2eNotify, e2eSendCheck, releasePendingOf } from './e2e';
 import { queueDeliveryScan, refuseUnlessScanned, reviewAllowsAccess, scanApplies } from './review';
@@ -692,6 +693,18 @@ function summaryOf(delivery: DeliveryRow, sender: Pick<UserRow, 'first_name' | '
   };
 }
 
+/**
+ * Unregistered recipients whose signup needs an SMS code (`kuvert.delivery.signup.requireSms`)
+ * and for whom the sender gave no phone number yet (the Sent alert of SPEC §2).
+ */
+async function phoneNumbersMissing(app: FastifyInstance, unregistered: readonly RecipientRow[]): Promise<Set<number>> {
+  if (unregistered.length === 0 || (await app.settings.get<boolean>(EXTERNAL_SETTING_KEYS.signupRequiresSms)) !== true) return new Set();
+  const ids = unregistered.map((r) => r.id);
+  const withPhone = await app.db.selectFrom('delivery_signups').select('recipient_id').where('recipient_id', 'in', ids).where('phone_number', 'is not', null).execute();
+  const have = new Set(withPhone.map((row) => row.recipient_id));
+  return new Set(ids.filter((id) => !have.has(id)));
+}
+
 export async function deliveryDetail(app: FastifyInstance, viewer: Viewer): Promise<DeliveryDetail> {
   const { delivery } = viewer;
   const db = app.db;
@@ -721,6 +734,10 @@ export async function deliveryDetail(app: FastifyInstance, viewer: Viewer): Prom
   if (e2e && viewer.kind === 'sender' && delivery.status === 'sent') {
     const pending = await releasePendingOf(app, delivery, visible);
     for (const [i, r] of visible.entries()) recipients[i]!.releasePending = pending.has(r.id);
+  }
+  if (viewer.kind === 'sender') {
+    const missing = await phoneNumbersMissing(app, visible.filter((r) => !registered.has(r.email)));
+    for (const [i, r] of visible.entries()) recipients[i]!.phoneNumberMissing = missing.has(r.id);
   }
   return {
     ...summaryOf(delivery, sender, totals, downloaded),

@@ -5,15 +5,18 @@ import {
   type E2eResponse,
   type NewDescriptor,
   type RecipientKeysResponse,
+  type RecipientStatusResponse,
   type ReleaseList,
   type SecurityLevel,
 } from '@shared/contract/deliveries';
 import type { SecuPassState } from '@shared/contract/secupass';
+import { rateLimitExceeded } from '../auth-escalation/password-reset';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { badRequest, conflict, HttpError, notFound } from '../core/http-error';
 import { externalLinkFor } from '../external/external-service';
 import { ENCRYPTED_SUBJECT_PLACEHOLDER } from '../mail/templates';
 import { RecipientKeyNotLiveError, toWireDescriptor } from '../secupass/secupass-repository';
+import { RATE_LIMIT_BUCKETS } from '../security/rate-limiter';
 import type { UserRow } from '../users/users-repository';
 import {
   activity,
@@ -81,6 +84,27 @@ async function keysOf(app: FastifyInstance, user: UserRow | undefined, states: M
   if (!user) return { userUuid: null, secupassState: 'none' as const, keys: [] };
   const state = states.get(user.id) ?? 'none';
   return { userUuid: user.uuid, secupassState: state, keys: state === 'active' ? await app.secupass.publicKeysOf(user.id) : [] };
+}
+
+/** Look-ups per sender in RECIPIENT_STATUS_LIMIT.windowMs: plenty for typing, too few to walk an address list. */
+export const RECIPIENT_STATUS_LIMIT = { limit: 120, windowMs: 10 * 60_000 } as const;
+
+/**
+ * POST /deliveries/recipient-status: the chip warnings (SPEC §5). Only registered yes/no and an
+ * active SecuPass yes/no per address, in the order asked; rate limited per sender.
+ */
+export async function recipientStatus(app: FastifyInstance, sender: UserRow, emails: readonly string[]): Promise<RecipientStatusResponse> {
+  const allowed = await app.rateLimiter.hit(RATE_LIMIT_BUCKETS.recipientStatusUser, String(sender.id), RECIPIENT_STATUS_LIMIT);
+  if (!allowed.allowed) throw rateLimitExceeded(allowed.retryAfterMs);
+  const wanted = [...new Set(emails.map((e) => e.trim().toLowerCase()))];
+  const users = await usersByEmail(app.db, wanted);
+  const states = await app.secupass.statesOf([...users.values()].map((u) => u.id));
+  return {
+    recipients: emails.map((email) => {
+      const user = users.get(email.trim().toLowerCase());
+      return { email, registered: user !== undefined, hasPassphrase: user !== undefined && states.get(user.id) === 'active' };
+    }),
+  };
 }
 
 /** GET …/recipient-keys (the draft's sender): what the client wraps file keys to. */

@@ -18,6 +18,8 @@ import {
   MAX_E2E_MANIFEST_CHARS,
   PutE2eBodySchema,
   RecipientKeysResponseSchema,
+  RecipientStatusBodySchema,
+  RecipientStatusResponseSchema,
   ReleaseBodySchema,
   ReleaseListSchema,
   FileParamsSchema,
@@ -55,7 +57,7 @@ import {
   updateDraft,
 } from './deliveries-service';
 import { scheduleDeliverySweep } from './cleanup';
-import { getE2e, putE2e, recipientKeys, releaseDelivery, releaseList } from './e2e';
+import { getE2e, putE2e, recipientKeys, recipientStatus, releaseDelivery, releaseList } from './e2e';
 import { parseRange } from './range';
 
 const errors = (...codes: number[]) => Object.fromEntries(codes.map((c) => [c, BackendErrorSchema]));
@@ -276,6 +278,20 @@ export const deliveryRoutes = routePlugin('kuvert-delivery-routes', async (app) 
       void reply.header('cache-control', 'no-store');
       return getE2e(app, request.user!, request.params.deliveryUuid);
     },
+  );
+
+  app.post(
+    `${API_BASE}${PATHS.recipientStatus}`,
+    {
+      config: { access: SENDER },
+      schema: {
+        summary: 'Registered / has a passphrase, per address (the send page chip warnings); rate limited',
+        tags: ['deliveries'],
+        body: RecipientStatusBodySchema,
+        response: { 200: RecipientStatusResponseSchema, ...errors(400, 401, 403, 429) },
+      },
+    },
+    async (request) => recipientStatus(app, request.user!, request.body.emails),
   );
 
   app.get(

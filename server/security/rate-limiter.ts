@@ -22,6 +22,8 @@ export const RATE_LIMIT_BUCKETS = {
   emailCheckShare: 'email-check:share',
   emailCheckIp: 'email-check:ip',
   smsSentShare: 'sms-sent:share',
+  /** Recipient-status look-ups (chip warnings) per sender: keeps the address book from being enumerated. */
+  recipientStatusUser: 'recipient-status:user',
 } as const;
 export type RateLimitBucket = (typeof RATE_LIMIT_BUCKETS)[keyof typeof RATE_LIMIT_BUCKETS];
 

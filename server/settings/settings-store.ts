@@ -1,5 +1,6 @@
 import type { ConfigValue } from '@shared/contract/config';
 import { SETTING_KEYS } from '@shared/contract/settings';
+import { EXTERNAL_SETTING_KEYS } from '@shared/contract/external';
 import type { DeliverySendConfig } from '@shared/contract/config';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
@@ -51,6 +52,7 @@ export function createSettingsStore(db: Kysely<Database>): SettingsStore {
         deliveryCleanupCustomExpiration: all[SETTING_KEYS.deliveryCleanupCustomExpiration] === true,
         deliveryCleanupExpirationMin: Number(all[SETTING_KEYS.deliveryCleanupExpirationMin]),
         deliveryCleanupExpirationMax: Number(all[SETTING_KEYS.deliveryCleanupExpirationMax]),
+        signupRequiresSms: all[EXTERNAL_SETTING_KEYS.signupRequiresSms] === true,
       };
     },
     async set(values) {

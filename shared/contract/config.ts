@@ -48,6 +48,8 @@ export const DeliverySendConfigSchema = z
     deliveryCleanupCustomExpiration: z.boolean(),
     deliveryCleanupExpirationMin: z.number().int().nonnegative(),
     deliveryCleanupExpirationMax: z.number().int().nonnegative(),
+    /** `kuvert.delivery.signup.requireSms`: unregistered recipients sign up with an SMS code, so the send page asks for their phone numbers. */
+    signupRequiresSms: z.boolean(),
   })
   .meta({ id: 'DeliverySendConfig' });
 export type DeliverySendConfig = z.infer<typeof DeliverySendConfigSchema>;

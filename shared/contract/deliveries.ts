@@ -30,6 +30,7 @@ import { LanguageSchema } from './user';
  * | GET    /deliveries/{deliveryUuid}/e2e | signed in: the sender or a recipient | the encrypted manifest, the sender's user id and the caller's OWN live descriptors; none → 404 AccessDescriptorNotFoundException (`metadata.reason`: passphraseNeeded / releasePending) |
  * | GET    /deliveries/release | ROLE_SENDER | recipients of the caller's sent level 3/4 deliveries who have a key now but no descriptor: release needed |
  * | POST   /deliveries/{deliveryUuid}/release | ROLE_SENDER, the delivery's sender | descriptors re-wrapped to one recipient's new key → the recipient is mailed |
+ * | POST   /deliveries/recipient-status | ROLE_SENDER | the send page's chip warnings (SPEC §5): for up to 50 addresses, whether each is a registered user and has an active SecuPass — nothing else; rate limited per sender (429 `RateLimitExceededException`) |
  *
  * Tokens (level 1) travel as the `token` query parameter or the `x-delivery-token` header;
  * the mail link carries it in the URL fragment (`#token=`) so it never reaches a server log
@@ -70,6 +71,7 @@ export const DELIVERY_PATHS = {
   releaseList: '/deliveries/release',
   release: (deliveryUuid: string) => `/deliveries/${encodeURIComponent(deliveryUuid)}/release`,
   releaseRoute: '/deliveries/:deliveryUuid/release',
+  recipientStatus: '/deliveries/recipient-status',
 } as const;
 
 /**
@@ -361,6 +363,11 @@ export const DeliveryRecipientSchema = z
     notifiedAt: z.number().nullable(),
     /** Levels 3/4, sender's view: the recipient has no file-key copy yet (no passphrase, or a reset): release needed. */
     releasePending: z.boolean().optional(),
+    /**
+     * Sender's view: an unregistered recipient must sign up with an SMS code
+     * (`kuvert.delivery.signup.requireSms`) and the sender has not given their phone number yet.
+     */
+    phoneNumberMissing: z.boolean().optional(),
   })
   .meta({ id: 'DeliveryRecipient' });
 export type DeliveryRecipient = z.infer<typeof DeliveryRecipientSchema>;
@@ -528,3 +535,22 @@ export const ReleaseListSchema = z
   })
   .meta({ id: 'ReleaseList' });
 export type ReleaseList = z.infer<typeof ReleaseListSchema>;
+
+/** Most addresses one POST /deliveries/recipient-status takes. */
+export const MAX_RECIPIENT_STATUS_EMAILS = 50;
+
+/** POST /deliveries/recipient-status: addresses the sender typed (the chips). */
+export const RecipientStatusBodySchema = z
+  .object({ emails: z.array(z.string().trim().min(1).max(320)).min(1).max(MAX_RECIPIENT_STATUS_EMAILS) })
+  .strict()
+  .meta({ id: 'DeliveryRecipientStatusBody' });
+export type RecipientStatusBody = z.infer<typeof RecipientStatusBodySchema>;
+
+/**
+ * What a sender may know of an address for the chip warnings (SPEC §5): registered or not, and
+ * whether it has an active passphrase (SecuPass) for levels 3/4. No names, ids or other state.
+ */
+export const RecipientStatusSchema = z.object({ email: z.string(), registered: z.boolean(), hasPassphrase: z.boolean() }).meta({ id: 'DeliveryRecipientStatus' });
+export type RecipientStatus = z.infer<typeof RecipientStatusSchema>;
+export const RecipientStatusResponseSchema = z.object({ recipients: z.array(RecipientStatusSchema) }).meta({ id: 'DeliveryRecipientStatusResponse' });
+export type RecipientStatusResponse = z.infer<typeof RecipientStatusResponseSchema>;

@@ -13,6 +13,7 @@ const config = (overrides: Partial<DeliverySendConfig> = {}): DeliverySendConfig
   deliveryCleanupCustomExpiration: true,
   deliveryCleanupExpirationMin: 1 * DAY,
   deliveryCleanupExpirationMax: 365 * DAY,
+  signupRequiresSms: false,
   ...overrides,
 });
 const form = (overrides: Partial<SendForm> = {}): SendForm => ({

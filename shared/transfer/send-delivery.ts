@@ -49,6 +49,8 @@ export interface SendDeliveryOptions {
   onProgress?: (progress: SendProgress) => void;
   /** Called once the draft exists: keep the uuid (e.g. in local storage) to resume after a reload. */
   onDraft?: (deliveryUuid: string) => void;
+  /** Awaited once the draft exists, before any file or the send (e.g. the recipients' phone numbers); a throw stops the send. */
+  afterDraft?: (deliveryUuid: string, signal: AbortSignal | undefined) => Promise<void>;
   signal?: AbortSignal;
   /** A custom byte transform (see upload.ts); levels 3/4 use `e2e` instead. */
   transform?: FileTransform;
@@ -114,6 +116,7 @@ export async function sendDelivery(options: SendDeliveryOptions): Promise<SendRe
     }
     deliveryUuid = draft.deliveryUuid;
     options.onDraft?.(deliveryUuid);
+    await options.afterDraft?.(deliveryUuid, signal);
     const e2eLevel = draft.securityLevel === SECURITY_LEVELS.LEVEL_3 || draft.securityLevel === SECURITY_LEVELS.LEVEL_4;
     if (e2eLevel && !options.e2e) throw new Error('Levels 3 and 4 need the e2e option (crypto and unlocked keys)');
     if (e2eLevel && options.e2e) {

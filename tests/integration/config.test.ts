@@ -63,6 +63,7 @@ describe('GET /api/2/delivery/send/config', () => {
       deliveryCleanupCustomExpiration: true,
       deliveryCleanupExpirationMin: MS_PER_DAY,
       deliveryCleanupExpirationMax: 365 * MS_PER_DAY,
+      signupRequiresSms: false,
     });
   });
 });

@@ -136,7 +136,7 @@ const secumailsRoutes: RouteObject[] = [
     lazy: lazyPage(outboxPages, 'OutboxPage'),
     children: [{ path: ':deliveryUuid', handle: handle({ titleKey: 'deliveries:sent.detailTitle' }), lazy: lazyPage(outboxPages, 'OutboxDetailPage') }],
   },
-  { path: 'send', handle: handle({ auth: true, titleKey: 'shell:deliveryMenu.send' }), lazy: lazyPage(() => import(/* webpackChunkName: "send" */ './send-route'), 'SendRoute') },
+  { path: 'send', handle: handle({ auth: true, titleKey: 'shell:deliveryMenu.send' }), lazy: lazyPage(() => import(/* webpackChunkName: "send" */ '@web/features/secumails/send/send-page'), 'SendPage') },
   // SPEC §2: the success page has no sign-in flag.
   { path: 'send-success', handle: handle({ titleKey: 'send:success.title' }), lazy: lazyPage(() => import(/* webpackChunkName: "send" */ '@web/features/secumails/send/send-page'), 'SendSuccessPage') },
   // Release deliveries and its success page (SPEC §2, under /secumails/:locale?).

@@ -7,6 +7,7 @@ import {
   type DeliveryUploadFile,
   type Part,
   type PartsResponse,
+  type RecipientStatusResponse,
   type UpdateDeliveryBody,
 } from '@shared/contract/deliveries';
 import type { ApiClient } from '../client';
@@ -79,4 +80,9 @@ export async function commitDeliveryFile(client: ApiClient, deliveryUuid: string
 /** POST /deliveries/{deliveryUuid}/send: every §5 rule checked again, status `sent`, recipients mailed. */
 export async function sendDeliveryDraft(client: ApiClient, deliveryUuid: string, signal?: AbortSignal): Promise<DeliveryDetail> {
   return client.post<DeliveryDetail>(DELIVERY_PATHS.send(deliveryUuid), undefined, { signal });
+}
+
+/** POST /deliveries/recipient-status (ROLE_SENDER): registered / has a passphrase, for the chip warnings (SPEC §5). */
+export async function getRecipientStatus(client: ApiClient, emails: readonly string[], signal?: AbortSignal): Promise<RecipientStatusResponse> {
+  return client.post<RecipientStatusResponse>(DELIVERY_PATHS.recipientStatus, { emails }, { signal });
 }

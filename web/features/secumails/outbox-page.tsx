@@ -16,6 +16,7 @@ import { DeliveriesList } from './deliveries-list';
 import { deliveryLoadMessageKey } from './delivery-errors';
 import { isExpired } from './delivery-format';
 import { E2eDeliveryPanel, isE2eDelivery, ReleaseRequiredAlert } from './e2e-panel';
+import { MissingPhoneNumbersAlert } from './phone-numbers-dialog';
 import { ActivityLog, DeleteDeliveryButton, DeliveryView, RecipientStates } from './delivery-view';
 
 export const outboxDetailPath = (deliveryUuid: string) => `${ROUTES.outbox}/${encodeURIComponent(deliveryUuid)}`;
@@ -38,7 +39,7 @@ export function OutboxDetailPage() {
   const { t } = useTranslation();
   const { deliveryUuid } = useParams();
   const navigate = useNavigate();
-  const { data: delivery, error } = useDelivery(deliveryUuid);
+  const { data: delivery, error, mutate } = useDelivery(deliveryUuid);
   const { data: activity } = useActivity(deliveryUuid);
   const [resend, setResend] = useState<'idle' | 'busy' | 'done' | 'failed'>('idle');
   const resendDisabled = !delivery || isExpired(delivery.timeState) || delivery.status !== 'sent' || resend === 'busy' || resend === 'done';
@@ -85,6 +86,7 @@ export function OutboxDetailPage() {
             </>
           }
         >
+          <MissingPhoneNumbersAlert delivery={delivery} onSaved={() => void mutate()} />
           {isE2eDelivery(delivery) ? (
             <>
               <ReleaseRequiredAlert delivery={delivery} />

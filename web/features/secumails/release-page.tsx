@@ -1,11 +1,5 @@
 import {
   Button,
-  Dialog,
-  DialogActions,
-  DialogBody,
-  DialogContent,
-  DialogSurface,
-  DialogTitle,
   Spinner,
   Table,
   TableBody,
@@ -16,22 +10,21 @@ import {
 } from '@fluentui/react-components';
 import { LockOpenRegular } from '@fluentui/react-icons';
 import { getReleaseList } from '@shared/api/endpoints/delivery-e2e';
-import { releaseToRecipient, type ChangedContactKey, type ReleaseItem } from '@shared/transfer/e2e';
+import { releaseToRecipient, type ReleaseItem } from '@shared/transfer/e2e';
 import { Alert } from '@web/components/alert';
+import { useChangedKeyConfirm } from '@web/components/changed-key-dialog';
 import { PageHeading } from '@web/components/page-heading';
 import { apiClient } from '@web/lib/api-client';
 import { cryptoApi } from '@web/lib/crypto';
+import { displayFingerprint } from '@web/lib/fingerprint';
 import { ROUTES } from '@web/lib/routes';
 import { useUnlockedKeys } from '@web/lib/unlock-request';
-import { useRef, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import useSWR from 'swr';
 
 const RELEASE_KEY = 'deliveries/release';
-
-/** SHA-256 hex → 16 groups of 4 upper-case hex digits (how people compare fingerprints). */
-export const displayFingerprint = (hex: string) => (hex.toUpperCase().match(/.{1,4}/g) ?? []).join(' ');
 
 const encryptionFingerprint = (item: ReleaseItem) => item.recipient.keys.find((k) => k.usage === 'encryption')?.fingerprint ?? '';
 
@@ -48,19 +41,7 @@ export function ReleasePage() {
   const { data, error, isLoading, mutate } = useSWR(RELEASE_KEY, () => getReleaseList(apiClient), { revalidateOnFocus: false });
   const [busy, setBusy] = useState(false);
   const [failed, setFailed] = useState<string[]>([]);
-  const [changed, setChanged] = useState<ChangedContactKey | null>(null);
-  const answer = useRef<((ok: boolean) => void) | null>(null);
-
-  const confirmChangedKey = (change: ChangedContactKey) =>
-    new Promise<boolean>((resolve) => {
-      answer.current = resolve;
-      setChanged(change);
-    });
-  const decide = (ok: boolean) => {
-    answer.current?.(ok);
-    answer.current = null;
-    setChanged(null);
-  };
+  const { confirmChangedKey, dialog: changedKeyDialog } = useChangedKeyConfirm(t('release:changedConfirm'));
 
   async function releaseAll(items: readonly ReleaseItem[]) {
     const keys = await unlockedKeys();
@@ -119,27 +100,7 @@ export function ReleasePage() {
           </Button>
         </>
       ) : null}
-      <Dialog open={changed !== null} onOpenChange={(_e, d) => (d.open ? undefined : decide(false))}>
-        <DialogSurface>
-          <DialogBody>
-            <DialogTitle>{t('release:changedTitle')}</DialogTitle>
-            <DialogContent>
-              <p>{t('release:changedText', { email: changed?.email ?? '' })}</p>
-              <p>
-                <code>{changed?.presentedFingerprintDisplay}</code>
-              </p>
-            </DialogContent>
-            <DialogActions>
-              <Button appearance="secondary" onClick={() => decide(false)}>
-                {t('common:actions.cancel')}
-              </Button>
-              <Button appearance="primary" onClick={() => decide(true)}>
-                {t('release:changedConfirm')}
-              </Button>
-            </DialogActions>
-          </DialogBody>
-        </DialogSurface>
-      </Dialog>
+      {changedKeyDialog}
     </>
   );
 }

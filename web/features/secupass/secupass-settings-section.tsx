@@ -7,7 +7,7 @@ import { Fragment, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import useSWR from 'swr';
 import { useOwnSecuPass } from './api/own-secupass';
-import { fingerprintGroups } from './fingerprint';
+import { fingerprintGroups } from '@web/lib/fingerprint';
 import { UnlockSecuPassDialog } from './unlock-secupass-dialog';
 
 const useStyles = makeStyles({

@@ -1,5 +1,6 @@
 import { Field, Input, makeStyles, Tag, TagGroup, tokens } from '@fluentui/react-components';
 import { WarningFilled } from '@fluentui/react-icons';
+import type { RecipientStatus } from '@shared/contract/deliveries';
 import { isValidEmail, normaliseAddresses } from '@shared/deliveries';
 import { useId, useState, type ClipboardEvent, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -27,10 +28,32 @@ export function splitAddresses(text: string): string[] {
   return normaliseAddresses(text.split(/[\s,;]+/));
 }
 
+type ChipWarning = 'invalid' | 'notRegistered' | 'noPassphrase';
+
+/**
+ * The chip warnings of SPEC §5 for one address: invalid email; not registered (known from the
+ * server's look-up); no passphrase (only when an end-to-end level is chosen).
+ */
+export function chipWarnings(address: string, status: RecipientStatus | undefined, endToEnd: boolean): ChipWarning[] {
+  if (!isValidEmail(address)) return ['invalid'];
+  if (!status) return [];
+  const warnings: ChipWarning[] = [];
+  if (!status.registered) warnings.push('notRegistered');
+  if (endToEnd && !status.hasPassphrase) warnings.push('noPassphrase');
+  return warnings;
+}
+
+const WARNING_KEY: Record<ChipWarning, { chip: string; text: string }> = {
+  invalid: { chip: 'send:recipients.invalidChip', text: 'send:recipients.invalidWarning' },
+  notRegistered: { chip: 'send:recipients.notRegisteredChip', text: 'send:recipients.notRegisteredWarning' },
+  noPassphrase: { chip: 'send:recipients.noPassphraseChip', text: 'send:recipients.noPassphraseWarning' },
+};
+
 /**
  * Recipient chips (SPEC §5): an address becomes a chip on comma, semicolon, Enter, Tab or leaving
- * the field, several at once when pasted; Backspace in the empty field removes the last chip. An
- * invalid address stays as a chip with a warning (SPEC §5 chip warnings) until removed.
+ * the field, several at once when pasted; Backspace in the empty field removes the last chip. A
+ * chip with a warning (invalid, not registered, no passphrase at levels 3/4) is marked and the
+ * warning is listed under the field.
  */
 export function RecipientChips({
   label,
@@ -39,6 +62,8 @@ export function RecipientChips({
   validationMessage,
   required,
   disabled,
+  statuses,
+  endToEnd = false,
 }: {
   label: string;
   value: readonly string[];
@@ -46,12 +71,19 @@ export function RecipientChips({
   validationMessage?: string;
   required?: boolean;
   disabled?: boolean;
+  /** The server's answer per lower-cased address (useRecipientStatus). */
+  statuses?: ReadonlyMap<string, RecipientStatus>;
+  /** Level 3 or 4 chosen: recipients without a passphrase are warned about. */
+  endToEnd?: boolean;
 }) {
   const { t } = useTranslation();
   const styles = useStyles();
   const [text, setText] = useState('');
   const warningsId = useId();
-  const invalid = value.filter((a) => !isValidEmail(a));
+  const warned = value
+    .map((address) => ({ address, warnings: chipWarnings(address, statuses?.get(address.toLowerCase()), endToEnd) }))
+    .filter((w) => w.warnings.length > 0);
+  const warningsOf = new Map(warned.map((w) => [w.address, w.warnings]));
 
   function commit(raw: string): boolean {
     const added = splitAddresses(raw);
@@ -89,7 +121,8 @@ export function RecipientChips({
             {value.length > 0 ? (
               <TagGroup aria-label={label} onDismiss={(_, data) => onChange(value.filter((a) => a !== data.value))}>
                 {value.map((address) => {
-                  const bad = !isValidEmail(address);
+                  const warnings = warningsOf.get(address) ?? [];
+                  const bad = warnings.length > 0;
                   return (
                     <Tag
                       key={address}
@@ -98,7 +131,11 @@ export function RecipientChips({
                       shape="circular"
                       dismissible={!disabled}
                       className={bad ? styles.invalid : undefined}
-                      icon={bad ? <WarningFilled className={styles.warningIcon} aria-label={t('send:recipients.invalidChip')} /> : undefined}
+                      icon={
+                        bad ? (
+                          <WarningFilled className={styles.warningIcon} role="img" aria-label={warnings.map((w) => t(WARNING_KEY[w].chip)).join(', ')} />
+                        ) : undefined
+                      }
                       dismissIcon={{ 'aria-label': t('send:recipients.remove', { address }) }}
                     >
                       {address}
@@ -115,7 +152,7 @@ export function RecipientChips({
               value={text}
               inputMode="email"
               autoComplete="email"
-              aria-describedby={[fieldProps['aria-describedby'], invalid.length > 0 ? warningsId : undefined].filter(Boolean).join(' ') || undefined}
+              aria-describedby={[fieldProps['aria-describedby'], warned.length > 0 ? warningsId : undefined].filter(Boolean).join(' ') || undefined}
               onChange={(_, data) => {
                 // Typing a separator (also from autofill) commits what is before it.
                 if (/[,;]/.test(data.value)) commit(data.value);
@@ -126,14 +163,16 @@ export function RecipientChips({
               onBlur={() => commit(text)}
             />
           </div>
-          {invalid.length > 0 ? (
+          {warned.length > 0 ? (
             <ul id={warningsId} className={styles.warnings} aria-live="polite">
-              {invalid.map((address) => (
-                <li key={address} className={styles.warning}>
-                  <WarningFilled className={styles.warningIcon} aria-hidden />
-                  {t('send:recipients.invalidWarning', { address })}
-                </li>
-              ))}
+              {warned.flatMap(({ address, warnings }) =>
+                warnings.map((w) => (
+                  <li key={`${address}-${w}`} className={styles.warning} data-warning={w}>
+                    <WarningFilled className={styles.warningIcon} aria-hidden />
+                    {t(WARNING_KEY[w].text, { address })}
+                  </li>
+                )),
+              )}
             </ul>
           ) : null}
         </div>

@@ -1,26 +1,28 @@
 import { Button, Field, Input, makeStyles, Radio, RadioGroup, Spinner, Textarea, tokens } from '@fluentui/react-components';
-import { ArrowClockwiseRegular, DismissRegular, SendRegular } from '@fluentui/react-icons';
+import { ArrowClockwiseRegular, DismissRegular, PhoneRegular, SendRegular } from '@fluentui/react-icons';
 import type { DeliverySendConfig } from '@shared/contract/config';
 import { SECURITY_LEVELS } from '@shared/contract/constants';
 import { MAX_BODY_LENGTH, MAX_SUBJECT_LENGTH, type SecurityLevel } from '@shared/contract/deliveries';
-import type { UnlockedKeys } from '@shared/crypto/service';
 import { allowedSecurityLevels, checkFiles, checkSendForm, minimalSecurityLevel, validityChoice, type SendProblem } from '@shared/deliveries';
 import { Alert } from '@web/components/alert';
+import { useChangedKeyConfirm } from '@web/components/changed-key-dialog';
 import { PageHeading } from '@web/components/page-heading';
 import { CaptionedProgress } from '@web/components/transfer-centre';
-import { secuPassKeys } from '@web/lib/crypto';
 import { currentLanguage } from '@web/lib/i18n';
 import { ROUTES } from '@web/lib/routes';
 import { isActive, transferStore, useTransfer, type TransferMessage } from '@web/lib/transfer-store';
-import { useEffect, useMemo, useState, type FormEvent, type ReactNode } from 'react';
+import { useUnlockedKeys } from '@web/lib/unlock-request';
+import { useEffect, useMemo, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
+import { useRecipientStatus } from '../api/recipient-status';
+import { PhoneNumbersDialog } from '../phone-numbers-dialog';
 import { useSendConfig } from '../api/send-config';
 import { formatSize } from '../delivery-format';
 import { AttachmentsField } from './attachments-field';
 import { RecipientChips } from './recipient-chips';
 import { problemMessage } from './send-messages';
-import { startSend } from './start-send';
+import { startSend, type StartSendInput } from './start-send';
 
 const useStyles = makeStyles({
   form: { display: 'flex', flexDirection: 'column', gap: '16px', maxWidth: '760px' },
@@ -29,13 +31,6 @@ const useStyles = makeStyles({
   progress: { display: 'flex', flexDirection: 'column', gap: '8px', maxWidth: '760px', marginTop: '16px' },
   fileList: { listStyle: 'none', margin: 0, padding: 0, display: 'flex', flexDirection: 'column', gap: '6px' },
 });
-
-/** The unlock dialog of the SecuPass feature, handed in by the app (features do not import each other). */
-export interface UnlockDialogProps {
-  open: boolean;
-  onOpenChange: (open: boolean) => void;
-  onUnlocked: (keys: UnlockedKeys) => void;
-}
 
 /** What the success page shows (router state: it needs no request). */
 export interface SendSuccessState {
@@ -58,7 +53,7 @@ function parseValidity(text: string): number | undefined {
 }
 
 /** Send delivery (SPEC §2): the form, its §5 checks at each field, the upload with progress, §8 messages. */
-export function SendPage({ renderUnlock }: { renderUnlock?: (props: UnlockDialogProps) => ReactNode }) {
+export function SendPage() {
   const { t } = useTranslation();
   const { data: config, error } = useSendConfig();
   return (
@@ -66,12 +61,12 @@ export function SendPage({ renderUnlock }: { renderUnlock?: (props: UnlockDialog
       <PageHeading>{t('send:title')}</PageHeading>
       {error ? <Alert type="error">{t('send:configError')}</Alert> : null}
       {!config && !error ? <Spinner label={t('common:loading')} /> : null}
-      {config ? <SendForm config={config} renderUnlock={renderUnlock} /> : null}
+      {config ? <SendForm config={config} /> : null}
     </>
   );
 }
 
-function SendForm({ config, renderUnlock }: { config: DeliverySendConfig; renderUnlock?: (props: UnlockDialogProps) => ReactNode }) {
+function SendForm({ config }: { config: DeliverySendConfig }) {
   const { t, i18n } = useTranslation();
   const styles = useStyles();
   const navigate = useNavigate();
@@ -86,8 +81,16 @@ function SendForm({ config, renderUnlock }: { config: DeliverySendConfig; render
   const [files, setFiles] = useState<File[]>([]);
   const [submitted, setSubmitted] = useState(false);
   const [transferId, setTransferId] = useState<string>();
-  const [unlockOpen, setUnlockOpen] = useState(false);
+  // Levels 3/4: the app's UnlockProvider asks for the passphrase; a changed recipient key needs confirming.
+  const unlockedKeys = useUnlockedKeys();
+  const { confirmChangedKey, dialog: changedKeyDialog } = useChangedKeyConfirm(t('send:changedKeyConfirm'));
   const transfer = useTransfer(transferId);
+  const recipientStatus = useRecipientStatus(recipients);
+  // SMS signup (kuvert.delivery.signup.requireSms): unregistered recipients need a phone number.
+  const [phones, setPhones] = useState<Record<string, string>>({});
+  const [phoneDialog, setPhoneDialog] = useState<'closed' | 'edit' | 'beforeSend'>('closed');
+  const needPhones = config.signupRequiresSms ? recipients.filter((r) => recipientStatus.get(r.toLowerCase())?.registered === false) : [];
+  const phonesMissing = needPhones.filter((r) => !phones[r]);
   const running = transfer !== undefined && isActive(transfer);
   const validity = validityChoice(config);
 
@@ -123,7 +126,7 @@ function SendForm({ config, renderUnlock }: { config: DeliverySendConfig; render
     void navigate(ROUTES.sendSuccess, { state });
   }, [succeeded, navigate, subject, recipients]);
 
-  function start(keys?: UnlockedKeys) {
+  function start(keys: StartSendInput['keys'] | undefined, phoneMap: Record<string, string>) {
     const { id } = startSend({
       draft: {
         recipients,
@@ -134,25 +137,33 @@ function SendForm({ config, renderUnlock }: { config: DeliverySendConfig; render
         language: currentLanguage(),
       },
       files,
-      ...(keys ? { keys } : {}),
+      ...(keys ? { keys, confirmChangedKey } : {}),
+      phoneNumbers: Object.fromEntries(needPhones.filter((r) => phoneMap[r]).map((r) => [r, phoneMap[r]!])),
       // A failed or cancelled earlier send of this form: continue its draft.
       ...(transfer && !isActive(transfer) && transfer.state !== 'success' ? { replaces: transfer.id } : {}),
     });
     setTransferId(id);
   }
 
-  function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
+  /** `chosenPhones`: just entered in the dialog before sending (state is not updated yet). */
+  function submit(event?: FormEvent<HTMLFormElement>, chosenPhones?: Record<string, string>) {
+    event?.preventDefault();
     setSubmitted(true);
     if (problems.length > 0 || running) return;
-    if (level !== undefined && level >= SECURITY_LEVELS.LEVEL_3) {
-      // End-to-end levels need the sender's unlocked SecuPass keys first.
-      const session = secuPassKeys.get();
-      if (session) start(session.keys);
-      else setUnlockOpen(true);
+    const phoneMap = chosenPhones ?? phones;
+    if (!chosenPhones && phonesMissing.length > 0) {
+      // Asked once per send; a recipient left without a number shows up in Sent ("missing phone numbers").
+      setPhoneDialog('beforeSend');
       return;
     }
-    start();
+    if (level !== undefined && level >= SECURITY_LEVELS.LEVEL_3) {
+      // End-to-end levels need the sender's unlocked SecuPass keys first (null: the user cancelled).
+      void unlockedKeys().then((keys) => {
+        if (keys) start(keys, phoneMap);
+      });
+      return;
+    }
+    start(undefined, phoneMap);
   }
 
   const failed = transfer && (transfer.state === 'failed' || transfer.state === 'cancelled');
@@ -167,7 +178,17 @@ function SendForm({ config, renderUnlock }: { config: DeliverySendConfig; render
           value={recipients}
           onChange={setRecipients}
           validationMessage={messageAt('recipients')}
+          statuses={recipientStatus}
+          endToEnd={level !== undefined && level >= SECURITY_LEVELS.LEVEL_3}
         />
+        {needPhones.length > 0 ? (
+          <div className={styles.actions}>
+            <span>{t('send:phoneNumbers.hint', { count: needPhones.length })}</span>
+            <Button icon={<PhoneRegular />} onClick={() => setPhoneDialog('edit')} disabled={running}>
+              {t('send:phoneNumbers.button')}
+            </Button>
+          </div>
+        ) : null}
         <Field label={t('send:subject.label')} required validationMessage={messageAt('subject')} validationState={messageAt('subject') ? 'error' : 'none'}>
           <Input value={subject} onChange={(_, data) => setSubject(data.value)} maxLength={MAX_SUBJECT_LENGTH + 1} disabled={running} />
         </Field>
@@ -266,11 +287,22 @@ function SendForm({ config, renderUnlock }: { config: DeliverySendConfig; render
         </section>
       ) : null}
 
-      {renderUnlock?.({
-        open: unlockOpen,
-        onOpenChange: setUnlockOpen,
-        onUnlocked: (keys) => start(keys),
-      })}
+      {changedKeyDialog}
+      {phoneDialog !== 'closed' ? (
+        <PhoneNumbersDialog
+          open
+          recipients={needPhones}
+          initial={phones}
+          saveLabel={phoneDialog === 'beforeSend' ? t('deliveries:phoneNumbers.saveAndSend') : t('deliveries:phoneNumbers.save')}
+          onCancel={() => setPhoneDialog('closed')}
+          onSave={(numbers) => {
+            const next = phoneDialog;
+            setPhones(numbers);
+            setPhoneDialog('closed');
+            if (next === 'beforeSend') submit(undefined, numbers);
+          }}
+        />
+      ) : null}
     </>
   );
 }

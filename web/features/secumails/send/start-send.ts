@@ -1,5 +1,7 @@
 import type { CreateDeliveryBody, DeliveryDetail } from '@shared/contract/deliveries';
 import type { UnlockedKeys } from '@shared/crypto/service';
+import type { ChangedContactKey } from '@shared/transfer/e2e';
+import { setDeliveryPhoneNumbers } from '@shared/api/endpoints/external';
 import { sendDelivery, type FileProgress, type SendDeliveryOptions, type SendDraft } from '@shared/transfer';
 import { apiClient } from '@web/lib/api-client';
 import { cryptoApi } from '@web/lib/crypto';
@@ -17,11 +19,15 @@ export interface StartSendInput {
    * `e2e: { crypto: cryptoApi, keys }`.
    */
   keys?: UnlockedKeys;
+  /** Levels 3/4: asks the user about a recipient key that differs from its pin (DESIGN §3); false → nothing sent. */
+  confirmChangedKey?: (change: ChangedContactKey) => Promise<boolean>;
   /**
    * An earlier failed or cancelled send of the same form: its draft is reused (fields patched,
    * files already on the server kept) instead of leaving it behind and creating another.
    */
   replaces?: string;
+  /** Unregistered recipients' numbers for the SMS signup code: PUT once the draft exists, before anything is sent. */
+  phoneNumbers?: Readonly<Record<string, string>>;
 }
 
 const ITEM_STATE: Record<FileProgress['state'], TransferItemState> = {
@@ -71,9 +77,17 @@ export function startSend(input: StartSendInput): { id: string; done: Promise<Tr
           drafts.set(transferId, uuid);
           update = undefined;
         },
+        ...(input.phoneNumbers && Object.keys(input.phoneNumbers).length > 0
+          ? {
+              afterDraft: async (uuid: string) => {
+                const phoneNumbers = Object.entries(input.phoneNumbers ?? {}).map(([email, phoneNumber]) => ({ email, phoneNumber }));
+                await setDeliveryPhoneNumbers(apiClient, uuid, { phoneNumbers });
+              },
+            }
+          : {}),
         onProgress: (progress) => report({ percent: progress.percent, items: toItems(progress.files) }),
         // Levels 3/4: files are encrypted in the crypto Worker and the keys wrapped to every reader (shared/transfer/e2e.ts).
-        ...(input.keys ? { e2e: { crypto: cryptoApi, keys: input.keys } } : {}),
+        ...(input.keys ? { e2e: { crypto: cryptoApi, keys: input.keys, ...(input.confirmChangedKey ? { confirmChangedKey: input.confirmChangedKey } : {}) } } : {}),
       };
       const result = await sendDelivery(options);
       if (result.ok) {

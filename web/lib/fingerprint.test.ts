@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fingerprintGroups } from './fingerprint';
+import { displayFingerprint, fingerprintGroups } from './fingerprint';
 
 describe('fingerprint display', () => {
   it('groups fingerprints in fours', () => {
@@ -11,5 +11,13 @@ describe('fingerprint display', () => {
     expect(fingerprintGroups('')).toEqual([]);
     expect(fingerprintGroups('xyz1')).toEqual([]);
     expect(fingerprintGroups('abc')).toEqual([]);
+  });
+});
+
+describe('displayFingerprint', () => {
+  it('groups plain hex and leaves text it cannot group as it is', () => {
+    expect(displayFingerprint('ab12cd34')).toBe('AB12 CD34');
+    expect(displayFingerprint('AB12 CD34')).toBe('AB12 CD34');
+    expect(displayFingerprint('xyz')).toBe('xyz');
   });
 });

@@ -7,3 +7,9 @@ export function fingerprintGroups(fingerprint: string): string[] {
   if (!hex || !/^[0-9A-F]+$/.test(hex) || hex.length % 4 !== 0) return [];
   return hex.match(/.{4}/g) ?? [];
 }
+
+/** A fingerprint (hex or already grouped) as the groups joined by blanks, for display. */
+export const displayFingerprint = (fingerprint: string): string => {
+  const groups = fingerprintGroups(fingerprint);
+  return groups.length > 0 ? groups.join(' ') : fingerprint;
+};
