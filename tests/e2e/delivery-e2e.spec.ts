@@ -223,4 +223,16 @@ test('transfer centre: a multi-part E2E download through the service worker show
   expect(sha256(await readFile((await download.path())!))).toBe(sha256(bytes));
   await expect(row.getByText('Done: 100 %')).toBeVisible();
   await expect(page.locator('.fui-ToastTitle', { hasText: '“large figures.bin” was downloaded.' })).toBeVisible();
+
+  // Closing the tab while a download runs asks first (SPEC §4).
+  await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: 512 * 1024, uploadThroughput: -1 });
+  await drawer.getByRole('button', { name: 'Close' }).click();
+  await expect(drawer).toBeHidden();
+  await button.click();
+  await expect(page.getByRole('button', { name: /^File transfers: 1 running/ })).toBeVisible();
+  const dialog = page.waitForEvent('dialog');
+  await page.close({ runBeforeUnload: true });
+  const shown = await dialog;
+  expect(shown.type()).toBe('beforeunload');
+  await shown.dismiss();
 });

@@ -186,6 +186,8 @@ export async function startE2eDownload(options: {
     title: file.name,
     items: item('pending', 0),
     async run({ signal, report }) {
+      let lastPercent = -1;
+      let lastState: TransferItemState = 'pending';
       try {
         if (sink === memorySink && file.size > MAX_IN_MEMORY_DOWNLOAD_BYTES) throw new E2eDownloadError('tooLarge', 'Too large for memory');
         const { plaintext } = await openE2eFileStream({
@@ -195,9 +197,15 @@ export async function startE2eDownload(options: {
           url: deliveryContentUrl(delivery.deliveryUuid, fileId),
           signal,
           onProgress: ({ bytes, totalBytes }) => {
-            // Ciphertext bytes, scaled to the file's size; the last few percent wait for the sink.
+            // Ciphertext bytes, scaled to the file's size; the last percent waits for the sink.
             const done = totalBytes > 0 ? Math.min(1, bytes / totalBytes) : 0;
-            report({ percent: Math.min(99, Math.floor(done * 100)), items: item(done < 1 ? 'downloading' : 'decrypting', Math.floor(done * file.size)) });
+            const percent = Math.min(99, Math.floor(done * 100));
+            const state = done < 1 ? 'downloading' : 'decrypting';
+            // Once per percent: a report per network chunk would re-render the page thousands of times.
+            if (percent === lastPercent && state === lastState) return;
+            lastPercent = percent;
+            lastState = state;
+            report({ percent, items: item(state, Math.floor(done * file.size)) });
           },
         });
         await sink(plaintext, file, signal);
