@@ -20,7 +20,7 @@ interface Scope {
   registration: { scope: string };
   addEventListener(type: 'install' | 'activate', listener: (event: ExtendableEvent) => void): void;
   addEventListener(type: 'fetch', listener: (event: FetchEvent) => void): void;
-  addEventListener(type: 'message', listener: (event: MessageEvent<{ type: 'download'; id: string; name: string; size: number }>) => void): void;
+  addEventListener(type: 'message', listener: (event: MessageEvent<{ type: 'download'; id: string; name: string; size: number; stream?: ReadableStream<Uint8Array> }>) => void): void;
 }
 const sw = self as unknown as Scope;
 
@@ -29,7 +29,8 @@ const HIGH_WATER_MARK = 8 * 1024 * 1024;
 /** A registered download nobody fetched (the frame never navigated) is dropped after this. */
 const UNCLAIMED_MS = 60_000;
 
-const pending = new Map<string, { name: string; size: number; port: MessagePort }>();
+/** The page posts the plaintext stream itself where streams are transferable, else chunks on the port. */
+const pending = new Map<string, { name: string; size: number; port: MessagePort; stream?: ReadableStream<Uint8Array> }>();
 
 sw.addEventListener('install', (event) => event.waitUntil(sw.skipWaiting()));
 sw.addEventListener('activate', (event) => event.waitUntil(sw.clients.claim()));
@@ -38,7 +39,8 @@ sw.addEventListener('message', (event) => {
   const data = event.data;
   const port = event.ports[0];
   if (data?.type !== 'download' || !port || typeof data.id !== 'string') return;
-  pending.set(data.id, { name: String(data.name), size: Number(data.size), port });
+  const stream = data.stream instanceof ReadableStream ? data.stream : undefined;
+  pending.set(data.id, { name: String(data.name), size: Number(data.size), port, ...(stream ? { stream } : {}) });
   setTimeout(() => pending.delete(data.id), UNCLAIMED_MS);
   port.postMessage({ type: 'ready' } satisfies DownloadPortMessage);
 });
@@ -88,5 +90,5 @@ sw.addEventListener('fetch', (event) => {
     'Content-Length': String(download.size),
     'X-Content-Type-Options': 'nosniff',
   });
-  event.respondWith(new Response(streamFrom(download.port), { headers }));
+  event.respondWith(new Response(download.stream ?? streamFrom(download.port), { headers }));
 });

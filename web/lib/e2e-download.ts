@@ -94,14 +94,55 @@ export type DownloadPortMessage =
   | { type: 'end' }
   | { type: 'error' };
 
+let transferable: boolean | undefined;
+
+/** Streams can be posted (Chromium, Firefox): then no message per chunk is needed. */
+function streamsTransferable(): boolean {
+  if (transferable === undefined) {
+    const { port1, port2 } = new MessageChannel();
+    try {
+      const probe = new ReadableStream();
+      port1.postMessage(probe, [probe as unknown as Transferable]);
+      transferable = true;
+    } catch {
+      transferable = false;
+    } finally {
+      port1.close();
+      port2.close();
+    }
+  }
+  return transferable;
+}
+
 const serviceWorkerSink: Sink = async (plaintext, file, signal) => {
   const sw = await downloadWorker();
   const id = crypto.randomUUID();
   const channel = new MessageChannel();
   const port = channel.port1;
-  const reader = plaintext.getReader();
   const frame = document.createElement('iframe');
   frame.hidden = true;
+  if (streamsTransferable()) {
+    // The worker reads the stream itself; pipeTo settles once the last chunk is handed on, and a
+    // cancel (ours, or the user's in the browser's download bar) errors both ends.
+    const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>();
+    const piping = plaintext.pipeTo(writable, { signal });
+    port.onmessage = (event: MessageEvent<DownloadPortMessage>) => {
+      if (event.data.type !== 'ready') return;
+      frame.src = `${DOWNLOAD_SW_SCOPE}${id}`;
+      document.body.append(frame);
+    };
+    sw.postMessage({ type: 'download', id, name: file.name, size: file.size, stream: readable }, [channel.port2, readable as unknown as Transferable]);
+    try {
+      await piping;
+    } finally {
+      setTimeout(() => {
+        frame.remove();
+        port.close();
+      }, 10_000);
+    }
+    return;
+  }
+  const reader = plaintext.getReader();
   try {
     await new Promise<void>((resolve, reject) => {
       const fail = (error: unknown) => {
