@@ -23,6 +23,7 @@ import { chromiumLaunch } from '../../playwright.config';
 import { createUserAsAdmin, signIn, type Session } from '../integration/core-helpers';
 import { startTestServer, type TestServer } from '../support/server';
 import { figure, type Figure } from './report';
+import { withStaleSocketRetry } from './transfer';
 
 const MiB = 1024 * 1024;
 const PASSWORD = 'Good-Passw0rd';
@@ -38,8 +39,8 @@ const round2 = (n: number) => Math.round(n * 100) / 100;
 
 /** The product's client in Node as one user (cookie + anti-CSRF token), and the user's uuid. */
 async function nodeClient(server: TestServer, session: Session): Promise<{ client: ApiClient; userUuid: string }> {
-  const withCookie: typeof fetch = (input, init = {}) => fetch(input, { ...init, headers: { ...(init.headers as Record<string, string> | undefined), cookie: session.cookie } });
-  const client = createApiClient({ backendUrl: server.url, fetch: withCookie });
+  // Encrypting GiBs idles the keep-alive sockets past the server's timeout (see tests/bench/transfer.ts).
+  const client = createApiClient({ backendUrl: server.url, fetch: withStaleSocketRetry(session) });
   client.setAntiCsrfToken(session.csrf);
   const me = (await (await fetch(`${server.url}/api/2/user`, { headers: { cookie: session.cookie, [ANTI_CSRF_HEADER]: session.csrf } })).json()) as { user: { uuid: string } };
   return { client, userUuid: me.user.uuid };
