@@ -75,7 +75,8 @@ function bundle(options: BundleOptions): Configuration {
       filename: production ? '[name].[contenthash:10].js' : '[name].js',
       chunkFilename: production ? '[name].[contenthash:10].chunk.js' : '[name].chunk.js',
       assetModuleFilename: '[name].[contenthash:10][ext]',
-      clean: true,
+      // The download worker is built by its own config into the same folder (downloadWorker below).
+      clean: { keep: /^download-sw\.js/ },
     },
     resolve: {
       extensions: ['.tsx', '.ts', '.mjs', '.js', '.json'],
@@ -122,6 +123,29 @@ function bundle(options: BundleOptions): Configuration {
   };
 }
 
+/**
+ * The download service worker (src/web/download-sw.ts) as one standalone file at a fixed URL,
+ * /webjars/download-sw.js: a worker script cannot load the page's runtime chunk, and its URL
+ * decides its default scope (/webjars/, registered at /webjars/download/).
+ */
+function downloadWorker(production: boolean): Configuration {
+  return {
+    name: 'download-sw',
+    mode: production ? 'production' : 'development',
+    target: 'webworker',
+    entry: { 'download-sw': fromRoot('src/web/download-sw.ts') },
+    devtool: false,
+    output: { path: fromRoot('dist/web/webjars'), filename: '[name].js', clean: false },
+    resolve: { extensions: ['.ts', '.js'], alias },
+    module: {
+      rules: [{ test: /\.ts$/, exclude: /node_modules/, loader: 'esbuild-loader', options: { target: 'es2022', tsconfig: fromRoot('tsconfig.json') } }],
+    },
+    optimization: { minimizer: [new EsbuildPlugin({ target: 'es2022', legalComments: 'none' })] },
+    performance: { hints: false },
+    stats: 'errors-warnings',
+  };
+}
+
 export default function config(_env: unknown, argv: { mode?: string } = {}): Configuration[] {
   const production = (argv.mode ?? process.env.NODE_ENV) !== 'development';
   const configs: Configuration[] = [
@@ -133,6 +157,7 @@ export default function config(_env: unknown, argv: { mode?: string } = {}): Con
       publicPath: '/webjars/',
       production,
     }),
+    downloadWorker(production),
   ];
   // The add-in is a second entry built the same way once it exists (DESIGN §6).
   const addinEntry = fromRoot('src/addin/taskpane.tsx');

@@ -334,12 +334,7 @@ export class E2eDownloadError extends Error {
   }
 }
 
-/**
- * Downloads one file of an opened delivery and decrypts it while it arrives (stream decoder with
- * the manifest's size and header hash, so truncation, reordering and a swapped header are named).
- * Returns the plaintext as a Blob (in memory, capped: MAX_IN_MEMORY_DOWNLOAD_BYTES).
- */
-export async function downloadE2eFile(options: {
+export interface E2eFileStreamOptions {
   delivery: OpenedE2eDelivery;
   fileId: string;
   crypto: CryptoApi;
@@ -348,10 +343,18 @@ export async function downloadE2eFile(options: {
   fetch?: typeof fetch;
   onProgress?: (progress: E2eDownloadProgress) => void;
   signal?: AbortSignal;
-}): Promise<Blob> {
+}
+
+/**
+ * Downloads one file of an opened delivery and decrypts it while it arrives (stream decoder with
+ * the manifest's size and header hash, so truncation, reordering and a swapped header are named).
+ * Returns the plaintext as a stream with no size cap: the caller pipes it to disk (save picker or
+ * service worker, web/lib/e2e-download.ts). A decryption failure errors the stream; the caller
+ * maps it with `e2eDownloadFailure`.
+ */
+export async function openE2eFileStream(options: E2eFileStreamOptions): Promise<{ plaintext: ReadableStream<Uint8Array>; size: number; name: string }> {
   const file = options.delivery.files.find((f) => f.fileId === options.fileId);
   if (!file) throw new E2eDownloadError('download', 'The file is not in the signed manifest');
-  if (file.size > MAX_IN_MEMORY_DOWNLOAD_BYTES) throw new E2eDownloadError('tooLarge', 'The file is too large for an in-memory download');
   const doFetch = options.fetch ?? globalThis.fetch.bind(globalThis);
   let bytes = 0;
   let total = 0;
@@ -384,11 +387,29 @@ export async function downloadE2eFile(options: {
       plaintextLength: file.size,
       expectedHeaderSha256: file.headerSha256,
     });
-    const blob = await collectBlob(plaintext);
-    report('success');
-    return blob;
+    return { plaintext, size: file.size, name: file.name };
   } catch (cause) {
     report('failed');
+    if (options.signal?.aborted) throw cause;
+    throw new E2eDownloadError('fileDecryption', 'The file could not be decrypted', { cause });
+  }
+}
+
+/**
+ * The in-memory download: `openE2eFileStream` collected in a Blob, capped at
+ * MAX_IN_MEMORY_DOWNLOAD_BYTES (the fallback where no streamed path exists).
+ */
+export async function downloadE2eFile(options: E2eFileStreamOptions): Promise<Blob> {
+  const file = options.delivery.files.find((f) => f.fileId === options.fileId);
+  if (file && file.size > MAX_IN_MEMORY_DOWNLOAD_BYTES) throw new E2eDownloadError('tooLarge', 'The file is too large for an in-memory download');
+  let last: E2eDownloadProgress = { state: 'pending', bytes: 0, totalBytes: 0 };
+  const { plaintext } = await openE2eFileStream({ ...options, onProgress: (p) => { last = p; options.onProgress?.(p); } });
+  try {
+    const blob = await collectBlob(plaintext);
+    options.onProgress?.({ ...last, state: 'success' });
+    return blob;
+  } catch (cause) {
+    options.onProgress?.({ ...last, state: 'failed' });
     if (options.signal?.aborted) throw cause;
     throw new E2eDownloadError('fileDecryption', 'The file could not be decrypted', { cause });
   }

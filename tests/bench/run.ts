@@ -6,6 +6,7 @@ import { writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { benchAddin } from './addin';
 import { runCryptoBench } from './crypto';
+import { benchDownload } from './download';
 import { benchInbox } from './inbox';
 import type { Figure } from './report';
 import { benchServer } from './server';
@@ -22,6 +23,7 @@ const GROUPS: Record<string, (options: BenchOptions) => Promise<Figure[]>> = {
   inbox: (options) => benchInbox(options),
   transfer: (options) => benchTransfer(options),
   addin: () => benchAddin(),
+  download: (options) => benchDownload(options),
 };
 
 const REPORT_PATH = fileURLToPath(new URL('./report.json', import.meta.url));

@@ -100,7 +100,7 @@ const round2 = (n: number) => Math.round(n * 100) / 100;
  * "other side closed", before any answer). The engine retries PUTs, not the JSON calls, so this
  * retries those once: a harness artefact of Node's pool, not what is measured.
  */
-function withStaleSocketRetry(session: Session): typeof fetch {
+export function withStaleSocketRetry(session: Session): typeof fetch {
   return async (input, init = {}) => {
     const go = () => fetch(String(input as string), { ...init, headers: { ...(init.headers as Record<string, string>), cookie: session.cookie } });
     try {

@@ -2,7 +2,9 @@
 // with the shared logic (`sendDelivery` with `e2e`, real CryptoService); the recipient decrypts in
 // Chromium through the crypto Worker and the downloaded file's SHA-256 equals the original. Then
 // the release path: a recipient without a passphrase is invited, sets one in the browser, waits;
-// the sender releases on the release page; the recipient downloads.
+// the sender releases on the release page; the recipient downloads. Downloads run as transfers in
+// the transfer centre (progress, cancel, retry) on each path that runs headless: the service worker
+// and the in-memory fallback (web/lib/e2e-download.ts; the save picker needs a real dialog).
 import { createHash, randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { expect, test, type Browser, type Download, type Page } from '@playwright/test';
@@ -96,7 +98,12 @@ async function unlock(page: Page, passphrase: string) {
   await expect(dialog).toBeHidden({ timeout: 30_000 });
 }
 
-async function decryptAndDownload(page: Page, passphrase: string, name: string): Promise<string> {
+/** Test hook of web/lib/e2e-download.ts: which way the decrypted bytes go to disk. */
+async function useDownloadPath(page: Page, path: 'serviceWorker' | 'memory') {
+  await page.evaluate((value) => window.localStorage.setItem('kuvert.downloadPath', value), path);
+}
+
+async function openDecrypted(page: Page, passphrase: string, name: string) {
   await page.getByRole('button', { name: 'Enter passphrase and decrypt' }).click();
   const button = page.getByRole('button', { name: `Download ${name}` });
   // Keys still unlocked in this page (e.g. right after setting the passphrase) need no dialog.
@@ -104,6 +111,11 @@ async function decryptAndDownload(page: Page, passphrase: string, name: string):
   await Promise.race([dialog.waitFor(), button.waitFor()]);
   if (await dialog.isVisible()) await unlock(page, passphrase);
   await expect(button).toBeVisible({ timeout: 30_000 });
+  return button;
+}
+
+async function decryptAndDownload(page: Page, passphrase: string, name: string): Promise<string> {
+  const button = await openDecrypted(page, passphrase, name);
   const [download]: [Download, void] = await Promise.all([page.waitForEvent('download'), button.click()]);
   expect(download.suggestedFilename()).toBe(name);
   await expect(page.getByRole('status').filter({ hasText: 'Downloaded' })).toBeVisible();
@@ -123,6 +135,7 @@ test('level 3: the recipient unlocks in the browser and downloads the decrypted 
   await expect(page.getByRole('heading', { name: 'E2E figures' })).toBeVisible();
   // No ciphertext link: the plain download button is not offered for E2E files.
   await expect(page.getByRole('link', { name: 'Download figures.bin' })).toHaveCount(0);
+  await useDownloadPath(page, 'memory');
   expect(await decryptAndDownload(page, BOB_PASSPHRASE, 'figures.bin')).toBe(sha256(bytes));
   await expectNoSeriousA11yViolations(page, 'E2E delivery detail');
 });
@@ -174,5 +187,52 @@ test('release: invited without a passphrase → sets one → waits → the sende
   // Carol: mailed, then decrypts and downloads the identical bytes.
   await waitForMailboxMail(server.mailboxDir, (m) => addressedTo(carol.email)(m) && m.subject.includes('released'));
   await page.goto(`${server.url}/secumails/inbox/${delivery.deliveryUuid}`);
+  await useDownloadPath(page, 'serviceWorker');
   expect(await decryptAndDownload(page, CAROL_PASSPHRASE, 'for-carol.bin')).toBe(sha256(bytes));
+});
+
+test('transfer centre: a multi-part E2E download through the service worker shows progress, cancels, retries and completes (identical SHA-256)', async ({ page }) => {
+  test.setTimeout(120_000);
+  // 12 parts of 8 × 64 KiB records, plus a partial one.
+  const bytes = new Uint8Array(randomBytes(6 * 1024 * 1024 + 4321));
+  const delivery = await sendLevel3(bob.email, 'large figures.bin', bytes, 'E2E large figures');
+  await signIn(page, bob);
+  await page.goto(`${server.url}/secumails/inbox/${delivery.deliveryUuid}`);
+  await useDownloadPath(page, 'serviceWorker');
+  const button = await openDecrypted(page, BOB_PASSPHRASE, 'large figures.bin');
+
+  // Slow the ciphertext down (Chromium's network emulation) so the download is seen mid-way.
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Network.enable');
+  await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: 1024 * 1024, uploadThroughput: -1 });
+  await button.click();
+  await page.getByRole('button', { name: /^File transfers: 1 running/ }).click();
+  const drawer = page.getByRole('dialog', { name: 'File transfers' });
+  const downloads = drawer.getByRole('region', { name: 'Downloads' });
+  const row = downloads.getByRole('listitem', { name: 'large figures.bin' }).first();
+  await expect(row.getByText(/^Running: [1-9]\d? %$/)).toBeVisible({ timeout: 30_000 });
+  await expect(row.getByText('large figures.bin: downloading')).toBeVisible();
+  await row.getByRole('button', { name: 'Cancel large figures.bin' }).click();
+  await expect(row.getByText(/^Cancelled/)).toBeVisible();
+  await expect(row.getByText('large figures.bin: cancelled')).toBeVisible();
+  await expectNoSeriousA11yViolations(page, 'transfer centre with a cancelled download');
+
+  await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+  const [download]: [Download, void] = await Promise.all([page.waitForEvent('download'), row.getByRole('button', { name: 'Retry large figures.bin' }).click()]);
+  expect(download.suggestedFilename()).toBe('large figures.bin');
+  expect(sha256(await readFile((await download.path())!))).toBe(sha256(bytes));
+  await expect(row.getByText('Done: 100 %')).toBeVisible();
+  await expect(page.locator('.fui-ToastTitle', { hasText: '“large figures.bin” was downloaded.' })).toBeVisible();
+
+  // Closing the tab while a download runs asks first (SPEC §4).
+  await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: 512 * 1024, uploadThroughput: -1 });
+  await drawer.getByRole('button', { name: 'Close' }).click();
+  await expect(drawer).toBeHidden();
+  await button.click();
+  await expect(page.getByRole('button', { name: /^File transfers: 1 running/ })).toBeVisible();
+  const dialog = page.waitForEvent('dialog');
+  await page.close({ runBeforeUnload: true });
+  const shown = await dialog;
+  expect(shown.type()).toBe('beforeunload');
+  await shown.dismiss();
 });

@@ -42,8 +42,8 @@ export function CaptionedProgress({ caption, label, value, max = 1, color }: { c
   );
 }
 
-/** The panels, one per kind; a download panel joins the upload one with its own heading. */
-const PANELS: readonly TransferKind[] = ['upload'];
+/** The panels, one per kind, each with its own heading. */
+const PANELS: readonly TransferKind[] = ['upload', 'download'];
 
 /**
  * File transfer centre (SPEC §2): a header button opening a drawer with a panel per transfer kind

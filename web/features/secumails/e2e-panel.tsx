@@ -1,13 +1,14 @@
 import { Body1, Button, Caption1, makeStyles, ProgressBar, Subtitle2, tokens } from '@fluentui/react-components';
 import { ArrowDownloadRegular, LockOpenRegular } from '@fluentui/react-icons';
-import { deliveryContentUrl } from '@shared/api/endpoints/delivery-read';
 import type { DeliveryDetail } from '@shared/contract/deliveries';
-import { downloadE2eFile, openE2eDelivery, type E2eDownloadState, type OpenedE2eDelivery } from '@shared/transfer/e2e';
+import { openE2eDelivery, type OpenedE2eDelivery } from '@shared/transfer/e2e';
 import { Alert } from '@web/components/alert';
 import { RouterLink } from '@web/components/router-link';
 import { apiClient } from '@web/lib/api-client';
 import { cryptoApi } from '@web/lib/crypto';
+import { startE2eDownload } from '@web/lib/e2e-download';
 import { ROUTES } from '@web/lib/routes';
+import { isActive, useTransfers, type Transfer } from '@web/lib/transfer-store';
 import { useUnlockedKeys } from '@web/lib/unlock-request';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -55,25 +56,12 @@ export function ReleaseRequiredAlert({ delivery }: { delivery: DeliveryDetail })
   );
 }
 
-type FileState = { state: E2eDownloadState; bytes: number; total: number };
-
-/** Saves a Blob under a name (in-memory fallback download, see shared/transfer/README.md). */
-function saveBlob(blob: Blob, name: string) {
-  const url = URL.createObjectURL(blob);
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = name;
-  a.rel = 'noopener';
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 60_000);
-}
-
 /**
  * Levels 3/4 in a delivery view: unlock (SecuPass dialog) → decrypt the keys and the signed
  * manifest → the verified file list (and the level-4 message) → download with progress
- * (SPEC §4 download states: pending, decrypting key, decrypting file, success, failed).
+ * (SPEC §4 download states). Each download is a transfer of kind `download` in the transfer
+ * centre (web/lib/e2e-download.ts), so it goes on when the user leaves this view; the key handles
+ * are released once this view is gone and no download of it still runs.
  */
 export function E2eDeliveryPanel({ delivery, onDownloaded }: { delivery: DeliveryDetail; onDownloaded?: () => void }) {
   const { t, i18n } = useTranslation();
@@ -81,12 +69,17 @@ export function E2eDeliveryPanel({ delivery, onDownloaded }: { delivery: Deliver
   const unlockedKeys = useUnlockedKeys();
   const [opened, setOpened] = useState<OpenedE2eDelivery | null>(null);
   const [phase, setPhase] = useState<'locked' | 'decryptingKey' | 'open' | 'failed'>('locked');
-  const [files, setFiles] = useState<Record<string, FileState>>({});
-  const [failure, setFailure] = useState<'download' | 'fileDecryption' | null>(null);
+  // fileId → the transfer downloading it (the latest one).
+  const [transferIds, setTransferIds] = useState<Record<string, string>>({});
+  const transfers = useTransfers();
   const openedRef = useRef<OpenedE2eDelivery | null>(null);
+  const running = useRef(new Set<Promise<unknown>>());
+  const unmounted = useRef(false);
   useEffect(
     () => () => {
-      void openedRef.current?.close();
+      unmounted.current = true;
+      // Running downloads still need the file keys; the last one to finish releases them.
+      if (running.current.size === 0) void openedRef.current?.close();
     },
     [],
   );
@@ -109,22 +102,16 @@ export function E2eDeliveryPanel({ delivery, onDownloaded }: { delivery: Deliver
     }
   }
 
-  async function download(fileId: string, name: string) {
+  async function download(fileId: string) {
     if (!opened) return;
-    setFailure(null);
-    try {
-      const blob = await downloadE2eFile({
-        delivery: opened,
-        fileId,
-        crypto: cryptoApi,
-        url: deliveryContentUrl(delivery.deliveryUuid, fileId),
-        onProgress: (p) => setFiles((prev) => ({ ...prev, [fileId]: { state: p.state, bytes: p.bytes, total: p.totalBytes } })),
-      });
-      saveBlob(blob, name);
-      onDownloaded?.();
-    } catch (error) {
-      setFailure((error as { kind?: string }).kind === 'fileDecryption' ? 'fileDecryption' : 'download');
-    }
+    const started = await startE2eDownload({ delivery: opened, fileId, onSuccess: onDownloaded });
+    if (!started) return;
+    setTransferIds((prev) => ({ ...prev, [fileId]: started.id }));
+    const done = started.done.finally(() => {
+      running.current.delete(done);
+      if (unmounted.current && running.current.size === 0) void openedRef.current?.close();
+    });
+    running.current.add(done);
   }
 
   return (
@@ -140,7 +127,6 @@ export function E2eDeliveryPanel({ delivery, onDownloaded }: { delivery: Deliver
         </p>
       ) : null}
       {phase === 'failed' ? <Alert type="error">{t('deliveries:e2e.keyDecryptionFailed')}</Alert> : null}
-      {failure ? <Alert type="error">{t(failure === 'fileDecryption' ? 'deliveries:e2e.fileDecryptionFailed' : 'deliveries:messages.downloadError')}</Alert> : null}
       {opened ? (
         <>
           {opened.message ? (
@@ -153,8 +139,9 @@ export function E2eDeliveryPanel({ delivery, onDownloaded }: { delivery: Deliver
           ) : null}
           <ul className={styles.list}>
             {opened.files.map((file) => {
-              const progress = files[file.fileId];
-              const busy = progress !== undefined && progress.state !== 'success' && progress.state !== 'failed';
+              const transfer = transfers.find((x) => x.id === transferIds[file.fileId]);
+              const busy = transfer !== undefined && isActive(transfer);
+              const item = transfer?.items[0];
               return (
                 <li key={file.fileId} className={styles.file}>
                   <div className={styles.row}>
@@ -165,15 +152,16 @@ export function E2eDeliveryPanel({ delivery, onDownloaded }: { delivery: Deliver
                       icon={<ArrowDownloadRegular />}
                       disabled={busy}
                       aria-label={t('deliveries:actions.downloadFile', { name: file.name })}
-                      onClick={() => void download(file.fileId, file.name)}
+                      onClick={() => void download(file.fileId)}
                     >
                       {t('deliveries:actions.download')}
                     </Button>
-                    {progress ? <Caption1 role="status">{t(`deliveries:e2e.state.${progress.state}`)}</Caption1> : null}
+                    {transfer ? <Caption1 role="status">{t(`deliveries:e2e.state.${panelState(transfer)}`)}</Caption1> : null}
                   </div>
-                  {busy && progress.total > 0 ? (
-                    <ProgressBar value={Math.min(1, progress.bytes / progress.total)} aria-label={t('deliveries:e2e.progress', { name: file.name })} />
+                  {busy && item && item.totalBytes > 0 ? (
+                    <ProgressBar value={Math.min(1, item.bytesDone / item.totalBytes)} aria-label={t('deliveries:e2e.progress', { name: file.name })} />
                   ) : null}
+                  {transfer?.state === 'failed' && transfer.failure ? <Alert type="error">{t(transfer.failure.key, transfer.failure.values)}</Alert> : null}
                 </li>
               );
             })}
@@ -182,4 +170,10 @@ export function E2eDeliveryPanel({ delivery, onDownloaded }: { delivery: Deliver
       ) : null}
     </section>
   );
+}
+
+/** The SPEC §4 download state shown beside a file, from its transfer. */
+function panelState(transfer: Transfer): 'pending' | 'decryptingFile' | 'success' | 'failed' | 'cancelled' {
+  if (transfer.state === 'running') return transfer.items[0]?.state === 'pending' ? 'pending' : 'decryptingFile';
+  return transfer.state;
 }

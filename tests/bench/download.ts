@@ -1,0 +1,177 @@
+// `npm run bench -- download`: the E2E download in Chromium (Debian's, the flags of
+// playwright.config.ts) against the real server on loopback (issue 5 "Proof", DESIGN §4).
+//   - E2E / plain: a level-3 file of N MiB downloaded through the web client (transfer centre,
+//     crypto Worker, download service worker, written to disk by the browser) / the product's plain
+//     download (an <a download> to the content route) of the same ciphertext bytes. Both timed from
+//     the click to the file being complete on disk.
+//   - heap growth: the page's JS heap (CDP Runtime.getHeapUsage, sampled every 250 ms) above its
+//     level after a GC before the click; target flat, < 100 MiB. The crypto Worker's and the
+//     service worker's heaps are other isolates and not in this figure.
+// Size: KUVERT_BENCH_DOWNLOAD_MIB, else 4000 (the issue's 4 GiB, less the record tags: Node's
+// sendDelivery collects the ciphertext in one Blob, and Node caps a buffer at 4 GiB), 16 with --quick.
+import { randomBytes } from 'node:crypto';
+import { stat } from 'node:fs/promises';
+import { chromium, type Download, type Page } from '@playwright/test';
+import { createApiClient, type ApiClient } from '@shared/api/client';
+import { deliveryContentUrl } from '@shared/api/endpoints/delivery-read';
+import { postSecuPass } from '@shared/api/endpoints/secupass';
+import { ANTI_CSRF_HEADER } from '@shared/contract/auth';
+import { MemoryKeyPinStore } from '@shared/crypto/key-pinning';
+import { createCryptoService } from '@shared/crypto/service';
+import { sendDelivery } from '@shared/transfer';
+import { chromiumLaunch } from '../../playwright.config';
+import { createUserAsAdmin, signIn, type Session } from '../integration/core-helpers';
+import { startTestServer, type TestServer } from '../support/server';
+import { figure, type Figure } from './report';
+import { withStaleSocketRetry } from './transfer';
+
+const MiB = 1024 * 1024;
+const PASSWORD = 'Good-Passw0rd';
+const SENDER = { email: 'sender.download@example.test', passphrase: 'Sender-Bench-SecuPass-Granite-41' };
+const RECIPIENT = { email: 'recipient.download@example.test', passphrase: 'Recipient-Bench-SecuPass-Willow-42' };
+const NAME = 'bench.bin';
+
+export interface DownloadBenchOptions {
+  quick?: boolean;
+}
+
+const round2 = (n: number) => Math.round(n * 100) / 100;
+
+/** The product's client in Node as one user (cookie + anti-CSRF token), and the user's uuid. */
+async function nodeClient(server: TestServer, session: Session): Promise<{ client: ApiClient; userUuid: string }> {
+  // Encrypting GiBs idles the keep-alive sockets past the server's timeout (see tests/bench/transfer.ts).
+  const client = createApiClient({ backendUrl: server.url, fetch: withStaleSocketRetry(session) });
+  client.setAntiCsrfToken(session.csrf);
+  const me = (await (await fetch(`${server.url}/api/2/user`, { headers: { cookie: session.cookie, [ANTI_CSRF_HEADER]: session.csrf } })).json()) as { user: { uuid: string } };
+  return { client, userUuid: me.user.uuid };
+}
+
+/** N MiB from one random 64 MiB block repeated (the cipher makes every record unique anyway). */
+function sourceBlob(sizeMiB: number): Blob {
+  const block = new Uint8Array(randomBytes(Math.min(sizeMiB, 64) * MiB));
+  const parts: Uint8Array<ArrayBuffer>[] = [];
+  for (let left = sizeMiB * MiB; left > 0; left -= block.length) parts.push(left >= block.length ? block : block.subarray(0, left));
+  return new Blob(parts);
+}
+
+/** Times a click until its download is complete on disk; checks the size and removes the file. */
+async function timedDownload(page: Page, click: () => Promise<void>, size: number): Promise<number> {
+  const started = performance.now();
+  const [download]: [Download, void] = await Promise.all([page.waitForEvent('download', { timeout: 0 }), click()]);
+  const path = await download.path();
+  const seconds = (performance.now() - started) / 1000;
+  const written = (await stat(path)).size;
+  await download.delete();
+  if (written !== size) throw new Error(`downloaded ${written} bytes, expected ${size}`);
+  return seconds;
+}
+
+export async function benchDownload(options: DownloadBenchOptions = {}): Promise<Figure[]> {
+  const sizeMiB = Number(process.env.KUVERT_BENCH_DOWNLOAD_MIB) || (options.quick ? 16 : 4000);
+  const server = await startTestServer();
+  const browser = await chromium.launch({ ...chromiumLaunch, args: [...chromiumLaunch.args, '--enable-precise-memory-info'] });
+  try {
+    const admin = await signIn(server, server.admin.email, server.admin.password);
+    for (const user of [SENDER, RECIPIENT]) await createUserAsAdmin(server, admin, { email: user.email, password: PASSWORD, language: 'en' });
+    const sender = await nodeClient(server, await signIn(server, SENDER.email, PASSWORD));
+    const recipient = await nodeClient(server, await signIn(server, RECIPIENT.email, PASSWORD));
+    const crypto = createCryptoService();
+    const senderSetup = await crypto.setupSecuPass({ userId: sender.userUuid, passphrase: SENDER.passphrase });
+    const recipientSetup = await createCryptoService().setupSecuPass({ userId: recipient.userUuid, passphrase: RECIPIENT.passphrase });
+    for (const [client, setup] of [
+      [sender.client, senderSetup],
+      [recipient.client, recipientSetup],
+    ] as const) {
+      await postSecuPass(client, { blob: setup.blob, publicKeys: setup.blob.keys.map(({ keyId, usage, publicKey }) => ({ keyId, usage, publicKey })) });
+    }
+    const sent = await sendDelivery({
+      client: sender.client,
+      draft: { recipients: [RECIPIENT.email], subject: 'Download bench', body: '', securityLevel: 20 },
+      files: [{ name: NAME, blob: sourceBlob(sizeMiB), mimeType: 'application/octet-stream' }],
+      e2e: { crypto, keys: senderSetup.keys, pins: new MemoryKeyPinStore() },
+    });
+    if (!sent.ok) throw new Error(`sendDelivery failed: ${JSON.stringify(sent.error)}`);
+    const file = sent.delivery.files[0]!;
+    const contentUrl = deliveryContentUrl(sent.delivery.deliveryUuid, file.fileId);
+
+    const context = await browser.newContext({ acceptDownloads: true });
+    const page = await context.newPage();
+    await page.goto(`${server.url}/auth/login`);
+    await page.getByLabel('Username or email').fill(RECIPIENT.email);
+    await page.getByLabel(/^Password/).fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(/\/secumails\/inbox/);
+    await page.goto(`${server.url}/secumails/inbox/${sent.delivery.deliveryUuid}`);
+    // The streamed path that runs headless (the save picker needs a real dialog).
+    await page.evaluate(() => window.localStorage.setItem('kuvert.downloadPath', 'serviceWorker'));
+    await page.getByRole('button', { name: 'Enter passphrase and decrypt' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Enter your passphrase to decrypt' });
+    await dialog.getByLabel(/^Passphrase/).fill(RECIPIENT.passphrase);
+    await dialog.getByRole('button', { name: 'Unlock' }).click();
+    const button = page.getByRole('button', { name: `Download ${NAME}` });
+    await button.waitFor({ timeout: 60_000 });
+
+    // Plain: the ciphertext through the content route, saved by the browser.
+    const plainSeconds = await timedDownload(
+      page,
+      () =>
+        page.evaluate((href) => {
+          const a = document.createElement('a');
+          a.href = href;
+          a.download = 'plain.bin';
+          document.body.append(a);
+          a.click();
+          a.remove();
+        }, contentUrl),
+      file.size,
+    );
+
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('HeapProfiler.enable');
+    await cdp.send('HeapProfiler.collectGarbage');
+    const before = (await cdp.send('Runtime.getHeapUsage')).usedSize;
+    let peak = before;
+    let sampling = true;
+    const sampler = (async () => {
+      while (sampling) {
+        peak = Math.max(peak, (await cdp.send('Runtime.getHeapUsage')).usedSize);
+        await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+    })();
+    let e2eSeconds: number;
+    try {
+      e2eSeconds = await timedDownload(page, () => button.click(), sizeMiB * MiB);
+    } finally {
+      sampling = false;
+      await sampler;
+    }
+    await page.getByRole('status').filter({ hasText: 'Downloaded' }).waitFor();
+    const growthMiB = round2((peak - before) / MiB);
+
+    const common = `${sizeMiB} MiB level 3 (sendDelivery's default record size), Chromium headless, loopback, in-process server (SQLite), one run each`;
+    return [
+      figure({
+        name: 'download.e2e_vs_plain',
+        value: round2(sizeMiB / e2eSeconds),
+        unit: 'MiB/s (plaintext)',
+        baseline: round2(file.size / MiB / plainSeconds),
+        target: 0.9,
+        note: `E2E download through the transfer centre (fetch → crypto Worker → download service worker → disk) / plain <a download> of the same ciphertext from the content route; ${common}`,
+      }),
+      figure({
+        name: 'download.e2e.heap_growth',
+        value: growthMiB,
+        unit: 'MiB',
+        baseline: 100,
+        ratio: growthMiB === 0 ? 100 : 100 / growthMiB,
+        target: 100,
+        targetOn: 'value',
+        direction: 'max',
+        note: `page JS heap peak above its post-GC level while downloading (CDP Runtime.getHeapUsage every 250 ms); crypto Worker and service worker heaps not included; ${common}`,
+      }),
+    ];
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+}
