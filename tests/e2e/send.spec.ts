@@ -416,6 +416,9 @@ test('level 3 from the send page: unlock, encrypt in the Worker, send; the sende
   // The sender's own copy decrypts in the browser to the same bytes (the keys are still unlocked in this page).
   await page.goto(`${server.url}/secumails/outbox/${deliveryUuid}`);
   await expect(page.getByText(en.deliveries.e2e.releaseRequiredTitle)).toBeVisible();
+  // Headless Chromium has showSaveFilePicker but no dialog to answer it: take the download service worker
+  // (the documented test hook of web/lib/e2e-download.ts), which ends in an ordinary browser download.
+  await page.evaluate(() => window.localStorage.setItem('kuvert.downloadPath', 'serviceWorker'));
   await page.getByRole('button', { name: 'Enter passphrase and decrypt' }).click();
   const unlockAgain = page.getByRole('dialog', { name: 'Enter your passphrase to decrypt' });
   const button = page.getByRole('button', { name: `Download ${secret.name}` });
