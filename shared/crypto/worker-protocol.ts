@@ -19,6 +19,8 @@ export const CRYPTO_METHODS: readonly CryptoMethod[] = [
   'decryptStream',
   'decryptRange',
   'headerSha256',
+  'uploadStreamHeader',
+  'encryptRecordRun',
 ];
 
 export interface CryptoCall {
