@@ -30,7 +30,7 @@ import { BlobIntegrityError } from '../storage/blob-store';
 import { externalLinkFor } from '../external/external-service';
 import { EXTERNAL_SETTING_KEYS } from '@shared/contract/external';
 import type { UserRow } from '../users/users-repository';
-import { dropDescriptors, e2eAccessOf, e2eNotify, e2eSendCheck, releasePendingOf } from './e2e';
+import { dropDescriptors, e2eAccessOf, e2eNotify, e2eSendCheck, ownKeyOf, releasePendingOf } from './e2e';
 import { queueDeliveryScan, refuseUnlessScanned, reviewAllowsAccess, scanApplies } from './review';
 import { checkFile, checkMessage, checkNotBanned, isE2eLevel, parseList, resolveSecurityLevel, resolveValidityDays } from './rules';
 import type { DeliveriesTable, DeliveryFilesTable, DeliveryRecipientsTable } from './tables';
@@ -396,6 +396,7 @@ export async function listParts(app: FastifyInstance, sender: UserRow, deliveryU
     .where('file_id', '=', file.id)
     .orderBy('part_index')
     .execute();
+  const ownKey = file.encrypted ? await ownKeyOf(app, sender, delivery.uuid, file.uuid) : undefined;
   return {
     fileId: file.uuid,
     partSize: file.part_size,
@@ -403,6 +404,7 @@ export async function listParts(app: FastifyInstance, sender: UserRow, deliveryU
     ...(file.leading_bytes ? { leadingBytes: file.leading_bytes } : {}),
     status: file.status as PartsResponse['status'],
     parts: parts.map((p) => ({ index: p.part_index, size: p.size, sha256: p.sha256 })),
+    ...(ownKey ? { ownKey } : {}),
   };
 }
 

@@ -4,6 +4,7 @@ import {
   E2E_MANIFEST_FILE_ID,
   type E2eResponse,
   type NewDescriptor,
+  type OwnFileKey,
   type RecipientKeysResponse,
   type RecipientStatusResponse,
   type ReleaseList,
@@ -21,6 +22,7 @@ import type { UserRow } from '../users/users-repository';
 import {
   activity,
   displayName,
+  fileOf,
   findDelivery,
   ownDraft,
   resolveViewer,
@@ -175,6 +177,57 @@ export async function putE2e(app: FastifyInstance, sender: UserRow, deliveryUuid
   await dropDescriptors(app, delivery.uuid);
   await storeDescriptors(app, delivery, sender, body.descriptors);
   await app.db.updateTable('deliveries').set({ manifest: body.manifest }).where('id', '=', delivery.id).where('status', '=', 'draft').execute();
+}
+
+/**
+ * PUT …/files/{fileId}/own-key (the draft's sender): the file key wrapped to the sender's own live
+ * encryption key, stored as the sender's descriptor of that file (replacing an earlier one), so a
+ * resumed upload continues with the same key instead of re-encrypting. The server cannot unwrap it.
+ */
+export async function putOwnKey(app: FastifyInstance, sender: UserRow, deliveryUuid: string, fileId: string, body: OwnFileKey): Promise<void> {
+  const delivery = await ownDraft(app.db, sender, deliveryUuid);
+  requireE2e(delivery);
+  const file = await fileOf(app.db, delivery, fileId);
+  if (body.wrappedKey.recipientKeyId !== body.recipientKeyId) {
+    throw badRequest('The wrapped key is for another key', { field: 'wrappedKey', reason: 'keyIdMismatch', recipientKeyId: body.recipientKeyId });
+  }
+  await app.db
+    .deleteFrom('access_descriptors')
+    .where('resource_kind', '=', DESCRIPTOR_KIND)
+    .where('resource_id', '=', delivery.uuid)
+    .where('file_id', '=', file.uuid)
+    .where('recipient_user_id', '=', sender.id)
+    .execute();
+  try {
+    await app.secupass.addAccessDescriptor({
+      recipientUserId: sender.id,
+      recipientKeyId: body.recipientKeyId,
+      resourceKind: DESCRIPTOR_KIND,
+      resourceId: delivery.uuid,
+      fileId: file.uuid,
+      wrappedKey: body.wrappedKey,
+    });
+  } catch (error) {
+    if (error instanceof RecipientKeyNotLiveError) throw badRequest('The key is not a live encryption key of the sender', { field: 'recipientKeyId', reason: 'recipientKeyNotLive' });
+    throw error;
+  }
+}
+
+/** The sender's newest live copy of one file's key (the parts listing hands it back for a resume). */
+export async function ownKeyOf(app: FastifyInstance, sender: UserRow, deliveryUuid: string, fileUuid: string): Promise<OwnFileKey | undefined> {
+  const row = await app.db
+    .selectFrom('access_descriptors')
+    .selectAll()
+    .where('resource_kind', '=', DESCRIPTOR_KIND)
+    .where('resource_id', '=', deliveryUuid)
+    .where('file_id', '=', fileUuid)
+    .where('recipient_user_id', '=', sender.id)
+    .where('invalidated_at', 'is', null)
+    .orderBy('created_at', 'desc')
+    .executeTakeFirst();
+  if (!row) return undefined;
+  const wire = toWireDescriptor(row);
+  return { recipientKeyId: wire.recipientKeyId, wrappedKey: wire.wrappedKey };
 }
 
 /** Removes the descriptors of a delivery (or of one of its files). */

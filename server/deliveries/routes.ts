@@ -16,6 +16,7 @@ import {
   E2eResponseSchema,
   e2ePartLayout,
   MAX_E2E_MANIFEST_CHARS,
+  OwnFileKeySchema,
   PutE2eBodySchema,
   RecipientKeysResponseSchema,
   RecipientStatusBodySchema,
@@ -57,7 +58,7 @@ import {
   updateDraft,
 } from './deliveries-service';
 import { scheduleDeliverySweep } from './cleanup';
-import { getE2e, putE2e, recipientKeys, recipientStatus, releaseDelivery, releaseList } from './e2e';
+import { getE2e, putE2e, putOwnKey, recipientKeys, recipientStatus, releaseDelivery, releaseList } from './e2e';
 import { parseRange } from './range';
 
 const errors = (...codes: number[]) => Object.fromEntries(codes.map((c) => [c, BackendErrorSchema]));
@@ -197,6 +198,24 @@ export const deliveryRoutes = routePlugin('kuvert-delivery-routes', async (app) 
       schema: { summary: 'Parts received so far (to resume an upload)', tags: ['deliveries'], params: FileParamsSchema, response: { 200: PartsResponseSchema, ...errors(401, 403, 404) } },
     },
     async (request) => listParts(app, request.user!, request.params.deliveryUuid, request.params.fileId),
+  );
+
+  app.put(
+    `${API_BASE}${PATHS.ownKeyRoute}`,
+    {
+      config: { access: SENDER },
+      schema: {
+        summary: "Levels 3/4: the file key wrapped to the sender's own key, kept on the draft for a resume (the draft's sender)",
+        tags: ['deliveries'],
+        params: FileParamsSchema,
+        body: OwnFileKeySchema,
+        response: { 204: noContent, ...errors(400, 401, 403, 404, 409) },
+      },
+    },
+    async (request, reply) => {
+      await putOwnKey(app, request.user!, request.params.deliveryUuid, request.params.fileId, request.body);
+      return reply.code(204).send(null);
+    },
   );
 
   app.post(

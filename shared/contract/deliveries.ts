@@ -15,7 +15,8 @@ import { LanguageSchema } from './user';
  * | POST   /deliveries/{deliveryUuid}/files | ROLE_SENDER, the draft's sender | announce a file (name, size, MIME type) → 201 `DeliveryUploadFile` with `fileId`, `partSize`, `partCount`; name, size, type, per-account limit and global quota are checked here, before any byte is accepted |
  * | DELETE /deliveries/{deliveryUuid}/files/{fileId} | ROLE_SENDER, the draft's sender | drop a file from a draft (204) |
  * | PUT    /deliveries/{deliveryUuid}/files/{fileId}/parts/{index} | ROLE_SENDER, the draft's sender | body `application/octet-stream` (exactly the part's size), header `x-content-sha256` (hex); idempotent: same index + same hash → 200 without reading again; body not matching the hash → 400 |
- * | GET    /deliveries/{deliveryUuid}/files/{fileId}/parts | ROLE_SENDER, the draft's sender | parts received so far (resume) |
+ * | GET    /deliveries/{deliveryUuid}/files/{fileId}/parts | ROLE_SENDER, the draft's sender | parts received so far (resume); levels 3/4 also `ownKey`, the sender's own wrapped copy of the file key (resume without re-encrypting) |
+ * | PUT    /deliveries/{deliveryUuid}/files/{fileId}/own-key | ROLE_SENDER, the draft's sender | levels 3/4: the file key wrapped (HPKE) to the sender's own live encryption key, kept on the draft so a reload resumes with the same key (204) |
  * | POST   /deliveries/{deliveryUuid}/files/{fileId}/commit | ROLE_SENDER, the draft's sender | every part present and sizes add up → the file is complete (only committed files are ever downloadable) |
  * | POST   /deliveries/{deliveryUuid}/send | ROLE_SENDER, the draft's sender | checks every §5 rule, status `sent`, mails each recipient (level 1: link with its token; level 2: link to the inbox) |
  * | GET    /deliveries/inbox?page&pageSize&q&filter | signed in | deliveries sent to the caller's address, newest first; `filter=notDownloaded` |
@@ -54,6 +55,8 @@ export const DELIVERY_PATHS = {
   partRoute: '/deliveries/:deliveryUuid/files/:fileId/parts/:index',
   parts: (deliveryUuid: string, fileId: string) => `/deliveries/${encodeURIComponent(deliveryUuid)}/files/${encodeURIComponent(fileId)}/parts`,
   partsRoute: '/deliveries/:deliveryUuid/files/:fileId/parts',
+  ownKey: (deliveryUuid: string, fileId: string) => `/deliveries/${encodeURIComponent(deliveryUuid)}/files/${encodeURIComponent(fileId)}/own-key`,
+  ownKeyRoute: '/deliveries/:deliveryUuid/files/:fileId/own-key',
   commit: (deliveryUuid: string, fileId: string) => `/deliveries/${encodeURIComponent(deliveryUuid)}/files/${encodeURIComponent(fileId)}/commit`,
   commitRoute: '/deliveries/:deliveryUuid/files/:fileId/commit',
   content: (deliveryUuid: string, fileId: string) => `/deliveries/${encodeURIComponent(deliveryUuid)}/files/${encodeURIComponent(fileId)}/content`,
@@ -318,6 +321,16 @@ export const PartSchema = z
   .meta({ id: 'DeliveryFilePart' });
 export type Part = z.infer<typeof PartSchema>;
 
+/** Levels 3/4: the file key wrapped to the sender's own key (PUT …/own-key; the sender's access descriptor of the file). */
+export const OwnFileKeySchema = z
+  .object({
+    recipientKeyId: z.string().min(1).max(128),
+    wrappedKey: WrappedFileKeySchema,
+  })
+  .strict()
+  .meta({ id: 'OwnFileKey' });
+export type OwnFileKey = z.infer<typeof OwnFileKeySchema>;
+
 export const PartsResponseSchema = z
   .object({
     fileId: z.string(),
@@ -326,6 +339,8 @@ export const PartsResponseSchema = z
     leadingBytes: z.number().int().optional(),
     status: FileStatusSchema,
     parts: z.array(PartSchema),
+    /** Levels 3/4: the sender's own wrapped copy of the file key, when one is stored. */
+    ownKey: OwnFileKeySchema.optional(),
   })
   .meta({ id: 'DeliveryFileParts' });
 export type PartsResponse = z.infer<typeof PartsResponseSchema>;

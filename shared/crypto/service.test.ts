@@ -103,5 +103,18 @@ for (const [name, make] of [
       const { plaintext } = await api.decryptStream({ fileKey: key.handle, ciphertext: bytesToStream(bytes) });
       await expect(collectStream(plaintext)).rejects.toMatchObject({ code: 'stream-record-corrupted' });
     });
+
+    it('upload parts: runs of records by handle (the reply buffer is transferred) decrypt as one stream', async () => {
+      const api: CryptoApi = make();
+      const key = await api.generateFileKey();
+      const plaintext = new Uint8Array(9 * 64 + 5).map((_, i) => i & 0xff);
+      const head = await api.encryptRecordRun({ fileKey: key.handle, recordSize: 64, firstRecord: 0, plaintext: plaintext.subarray(0, 8 * 64), final: false });
+      const tail = await api.encryptRecordRun({ fileKey: key.handle, recordSize: 64, firstRecord: 8, plaintext: plaintext.subarray(8 * 64), final: true });
+      expect(head.ciphertext).toBeInstanceOf(Uint8Array);
+      const { headerSha256 } = await api.uploadStreamHeader({ fileKey: key.handle, recordSize: 64 });
+      const whole = new Uint8Array([...head.ciphertext, ...tail.ciphertext]);
+      const { plaintext: out } = await api.decryptStream({ fileKey: key.handle, ciphertext: bytesToStream(whole), plaintextLength: plaintext.length, expectedHeaderSha256: headerSha256 });
+      expect(await collectStream(out)).toEqual(plaintext);
+    });
   });
 }

@@ -9,7 +9,9 @@ import { signManifest, verifyManifest, type Manifest, type SignedManifest } from
 import { changeSecuPass, setupSecuPass, unlockSecuPass, type Argon2idParameters, type SecuPassBlobV3 } from './secupass';
 import { createDecryptStream } from './stream-decoder';
 import { createEncryptStream } from './stream-encoder';
+import { derivedEncryptionContext, sealRecordRun } from './stream-parts';
 import { decryptPlaintextRange } from './stream-random-access';
+import type { StreamContext } from './stream-records';
 import { randomBytes, sha256 } from './subtle';
 
 /** An opaque id naming a key inside the service. Worthless outside it. */
@@ -64,6 +66,13 @@ export interface CryptoApi {
   }): Promise<{ plaintext: Uint8Array }>;
   /** base64url SHA-256 of a stream header, for the manifest. */
   headerSha256(args: { header: Uint8Array }): Promise<{ headerSha256: string }>;
+  /**
+   * Uploads (README "Upload parts"): the stream header derived from the file key, so the same key
+   * always gives the same header and records (resume re-creates a part byte for byte).
+   */
+  uploadStreamHeader(args: { fileKey: KeyHandle; recordSize: number }): Promise<{ header: Uint8Array; headerSha256: string }>;
+  /** Uploads: seals one run of records (a part) under the derived header; record 0's run starts with the header. */
+  encryptRecordRun(args: { fileKey: KeyHandle; recordSize: number; firstRecord: number; plaintext: Uint8Array; final: boolean }): Promise<{ ciphertext: Uint8Array }>;
 }
 
 type HandleEntry = { kind: 'user-key'; pair: UserKeyPair } | { kind: 'file-key'; key: Uint8Array };
@@ -71,6 +80,8 @@ type HandleEntry = { kind: 'user-key'; pair: UserKeyPair } | { kind: 'file-key';
 /** The in-process implementation; holds the only references to keys. */
 export class CryptoService implements CryptoApi {
   private readonly handles = new Map<KeyHandle, HandleEntry>();
+  /** Derived upload contexts per file-key handle and record size (HKDF + key import once per file, not per part). */
+  private readonly uploadContexts = new Map<KeyHandle, Map<number, Promise<StreamContext>>>();
   private nextHandle = 1;
 
   private issue(entry: HandleEntry): KeyHandle {
@@ -132,12 +143,14 @@ export class CryptoService implements CryptoApi {
   async lock(): Promise<void> {
     for (const entry of this.handles.values()) if (entry.kind === 'file-key') entry.key.fill(0);
     this.handles.clear();
+    this.uploadContexts.clear();
   }
 
   async releaseHandle(args: { handle: KeyHandle }): Promise<void> {
     const entry = this.handles.get(args.handle);
     if (entry?.kind === 'file-key') entry.key.fill(0);
     this.handles.delete(args.handle);
+    this.uploadContexts.delete(args.handle);
   }
 
   async fingerprint(args: { publicKey: string }) {
@@ -206,6 +219,29 @@ export class CryptoService implements CryptoApi {
 
   async headerSha256(args: { header: Uint8Array }) {
     return { headerSha256: toBase64Url(await sha256(args.header)) };
+  }
+
+  private uploadContext(handle: KeyHandle, recordSize: number): Promise<StreamContext> {
+    const key = this.fileKey(handle);
+    let bySize = this.uploadContexts.get(handle);
+    if (!bySize) this.uploadContexts.set(handle, (bySize = new Map()));
+    let context = bySize.get(recordSize);
+    if (!context) {
+      context = derivedEncryptionContext(key, recordSize);
+      context.catch(() => bySize.delete(recordSize));
+      bySize.set(recordSize, context);
+    }
+    return context;
+  }
+
+  async uploadStreamHeader(args: { fileKey: KeyHandle; recordSize: number }) {
+    const context = await this.uploadContext(args.fileKey, args.recordSize);
+    return { header: context.headerBytes.slice(), headerSha256: toBase64Url(context.headerHash) };
+  }
+
+  async encryptRecordRun(args: { fileKey: KeyHandle; recordSize: number; firstRecord: number; plaintext: Uint8Array; final: boolean }) {
+    const context = await this.uploadContext(args.fileKey, args.recordSize);
+    return { ciphertext: await sealRecordRun(context, { firstRecord: args.firstRecord, plaintext: args.plaintext, final: args.final }) };
   }
 }
 

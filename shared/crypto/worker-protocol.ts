@@ -19,6 +19,8 @@ export const CRYPTO_METHODS: readonly CryptoMethod[] = [
   'decryptStream',
   'decryptRange',
   'headerSha256',
+  'uploadStreamHeader',
+  'encryptRecordRun',
 ];
 
 export interface CryptoCall {
@@ -36,6 +38,21 @@ export type CryptoReply =
 export function transferablesOf(value: unknown): Transferable[] {
   if (typeof value !== 'object' || value === null) return [];
   return Object.values(value).filter((member): member is ReadableStream => typeof ReadableStream !== 'undefined' && member instanceof ReadableStream);
+}
+
+/**
+ * What a reply can transfer instead of copying: its streams and the buffers of its byte arrays
+ * (the service returns fresh arrays, e.g. a 4 MiB encrypted upload part, which nobody else holds).
+ */
+export function replyTransferablesOf(value: unknown): Transferable[] {
+  const out = transferablesOf(value);
+  if (typeof value !== 'object' || value === null) return out;
+  for (const member of Object.values(value)) {
+    if (member instanceof Uint8Array && member.buffer instanceof ArrayBuffer && member.byteOffset === 0 && member.byteLength === member.buffer.byteLength && !out.includes(member.buffer)) {
+      out.push(member.buffer);
+    }
+  }
+  return out;
 }
 
 const STREAM_ERROR_PREFIX = 'kuvert-crypto-error:';

@@ -2,7 +2,7 @@
 // serveCryptoWorker(self); keys then live only in that Worker.
 import { CryptoError } from './errors';
 import { CryptoService, type CryptoApi } from './service';
-import { CRYPTO_METHODS, mapStreamErrors, mapStreamMembers, packStreamError, transferablesOf, type CryptoCall, type CryptoReply } from './worker-protocol';
+import { CRYPTO_METHODS, mapStreamErrors, mapStreamMembers, packStreamError, replyTransferablesOf, type CryptoCall, type CryptoReply } from './worker-protocol';
 
 /** The part of a DedicatedWorkerGlobalScope we use (typed here so shared/ needs no worker lib). */
 export interface WorkerScopeLike {
@@ -30,5 +30,5 @@ async function answer(scope: WorkerScopeLike, service: CryptoApi, call: CryptoCa
     const message = error instanceof CryptoError ? error.message : 'Crypto operation failed';
     reply = { kind: 'kuvert-crypto-reply', id: call.id, ok: false, code, message };
   }
-  scope.postMessage(reply, reply.ok ? transferablesOf(reply.value) : []);
+  scope.postMessage(reply, reply.ok ? replyTransferablesOf(reply.value) : []);
 }

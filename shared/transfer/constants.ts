@@ -17,3 +17,13 @@ export const RETRY_BASE_DELAY_MS = 500;
 
 /** Cap of one backoff wait. */
 export const RETRY_MAX_DELAY_MS = 8_000;
+
+/**
+ * Parts prepared (read or encrypted, hashed) ahead of the PUTs in flight, so the next PUT never
+ * waits for its hash. 2 covers the jitter of a hash or an encryption; memory stays
+ * (PARTS_IN_FLIGHT + PARTS_AHEAD) parts (~20 MiB with 4 MiB parts).
+ */
+export const PARTS_AHEAD = 2;
+
+/** Parts prepared at once: two keep the hashing (and the crypto Worker) busy while one waits for its bytes. */
+export const PREPARE_CONCURRENCY = 2;

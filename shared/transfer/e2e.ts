@@ -2,14 +2,15 @@ import { getUserPublicKeys } from '@shared/api/endpoints/secupass';
 import { getDeliveryE2e, getRecipientKeys, postRelease, putDeliveryE2e } from '@shared/api/endpoints/delivery-e2e';
 import { createBrowserStorageAdapter, type KeyValueStorage } from '@shared/api/storage-adapter';
 import type { ApiClient } from '@shared/api/client';
-import { E2E_MANIFEST_FILE_ID, E2E_STREAM_HEADER_BYTES, type NewDescriptor, type ReleaseList } from '@shared/contract/deliveries';
+import { E2E_MANIFEST_FILE_ID, E2E_RECORDS_PER_PART, type NewDescriptor, type PartsResponse, type ReleaseList } from '@shared/contract/deliveries';
+import { putDeliveryFileOwnKey } from '@shared/api/endpoints/delivery-send';
 import type { AccessDescriptor } from '@shared/contract/secupass';
 import { fromBase64Url, toBase64Url, utf8Decode, utf8Encode } from '@shared/crypto/bytes';
 import { ContactKeyChangedError, FileKeyUnwrapError, ManifestSignatureError } from '@shared/crypto/errors';
 import { checkContactKey, confirmChangedKey as movePin, type KeyPinStore } from '@shared/crypto/key-pinning';
 import type { Manifest, ManifestFile, SignedManifest } from '@shared/crypto/manifest';
 import type { CryptoApi, KeyHandle, UnlockedKeys } from '@shared/crypto/service';
-import { DEFAULT_RECORD_SIZE } from '@shared/crypto/stream-format';
+import { ciphertextLength, DEFAULT_RECORD_SIZE } from '@shared/crypto/stream-format';
 import type { PreparedUpload, UploadSource } from './upload';
 
 /**
@@ -109,16 +110,6 @@ function bytesStream(bytes: Uint8Array): ReadableStream<Uint8Array> {
   return new Blob([bytes as Uint8Array<ArrayBuffer>]).stream();
 }
 
-/** Encrypts one source with a fresh file key: the ciphertext (as a Blob) and what the manifest needs. */
-async function encryptSource(e2e: E2eOptions, source: UploadSource, recordSize: number) {
-  const { handle } = await e2e.crypto.generateFileKey();
-  const { ciphertext } = await e2e.crypto.encryptStream({ fileKey: handle, plaintext: source.blob.stream(), recordSize });
-  const blob = await collectBlob(ciphertext);
-  const header = new Uint8Array(await blob.slice(0, E2E_STREAM_HEADER_BYTES).arrayBuffer());
-  const { headerSha256 } = await e2e.crypto.headerSha256({ header });
-  return { handle, blob, headerSha256 };
-}
-
 async function wrapAll(
   e2e: E2eOptions,
   deliveryUuid: string,
@@ -141,7 +132,7 @@ async function wrapAll(
 
 /**
  * One E2E send (used by `sendDelivery` when `e2e` is given): `prepare` checks the readers' keys
- * before any byte is uploaded, `transform` encrypts each file, `finish` signs the manifest,
+ * before any byte is uploaded, `prepareFile` encrypts each file part by part, `finish` signs the manifest,
  * encrypts it, wraps every key to every reader and uploads manifest + descriptors.
  */
 export class E2eSendSession {
@@ -174,13 +165,70 @@ export class E2eSendSession {
     }
   }
 
-  readonly transform = async (source: UploadSource): Promise<PreparedUpload> => {
+  /**
+   * The upload of one source, encrypted part by part as the engine asks (README "Levels 3/4").
+   * `resume`: the file already on the draft; when its listing carries the sender's own key copy
+   * and it unwraps, that key is used again (so every part comes out byte-identical and only the
+   * missing ones are sent) — `resumed` says so. Otherwise a fresh key (`storeOwnKey` after the announce).
+   */
+  async prepareFile(
+    deliveryUuid: string,
+    source: UploadSource,
+    resume?: { fileId: string; parts: PartsResponse },
+  ): Promise<{ upload: PreparedUpload; resumed: boolean }> {
     const previous = this.files.get(source);
-    if (previous) await this.e2e.crypto.releaseHandle({ handle: previous.handle });
-    const { handle, blob, headerSha256 } = await encryptSource(this.e2e, source, this.recordSize);
-    this.files.set(source, { handle, headerSha256, source });
-    return { blob, encrypted: true, encryption: { recordSize: this.recordSize, headerSha256 } };
-  };
+    if (previous) {
+      this.files.delete(source);
+      await this.e2e.crypto.releaseHandle({ handle: previous.handle });
+    }
+    const own = this.e2e.keys.encryption;
+    let handle: KeyHandle | undefined;
+    const copy = resume?.parts.ownKey;
+    if (resume && copy && copy.recipientKeyId === own.keyId) {
+      // A copy that does not unwrap (another key, tampered, bound elsewhere) just means: start over.
+      handle = await this.e2e.crypto
+        .unwrapFileKey({ privateKey: own.handle, wrapped: copy.wrappedKey, binding: { contextId: deliveryUuid, fileId: resume.fileId, recipientKeyId: own.keyId } })
+        .then((r) => r.handle)
+        .catch(() => undefined);
+    }
+    const resumed = handle !== undefined;
+    handle ??= (await this.e2e.crypto.generateFileKey()).handle;
+    const fileKey = handle;
+    const recordSize = this.recordSize;
+    const { headerSha256 } = await this.e2e.crypto.uploadStreamHeader({ fileKey, recordSize });
+    this.files.set(source, { handle: fileKey, headerSha256, source });
+    const plaintextSize = source.blob.size;
+    const crypto = this.e2e.crypto;
+    const upload: PreparedUpload = {
+      size: ciphertextLength(plaintextSize, recordSize),
+      encrypted: true,
+      encryption: { recordSize, headerSha256 },
+      strictResume: true,
+      async readPart({ index }) {
+        // Part i is records 8i … 8i+7 (part 0 also the header): record-aligned by the server's layout.
+        const firstRecord = index * E2E_RECORDS_PER_PART;
+        const start = firstRecord * recordSize;
+        const end = Math.min(plaintextSize, start + E2E_RECORDS_PER_PART * recordSize);
+        const plaintext = new Uint8Array(await source.blob.slice(start, end).arrayBuffer());
+        const { ciphertext } = await crypto.encryptRecordRun({ fileKey, recordSize, firstRecord, plaintext, final: end === plaintextSize });
+        return { body: new Blob([ciphertext as Uint8Array<ArrayBuffer>]), bytes: ciphertext };
+      },
+    };
+    return { upload, resumed };
+  }
+
+  /** After a fresh announce, before any part: the file key wrapped to the sender's own key, on the draft (resume after a reload). */
+  async storeOwnKey(deliveryUuid: string, source: UploadSource, fileId: string, signal?: AbortSignal): Promise<void> {
+    const entry = this.files.get(source);
+    if (!entry) throw new Error('prepareFile first');
+    const own = this.e2e.keys.encryption;
+    const wrappedKey = await this.e2e.crypto.wrapFileKey({
+      fileKey: entry.handle,
+      recipientPublicKey: own.publicKey,
+      binding: { contextId: deliveryUuid, fileId, recipientKeyId: own.keyId },
+    });
+    await putDeliveryFileOwnKey(this.client, deliveryUuid, fileId, { recipientKeyId: own.keyId, wrappedKey }, signal);
+  }
 
   /** After every file is committed: signed, encrypted manifest and all descriptors to the server. */
   async finish(deliveryUuid: string, fileIds: ReadonlyMap<UploadSource, string>, signal?: AbortSignal): Promise<void> {

@@ -3,6 +3,7 @@ import {
   createDeliveryDraft,
   deleteDeliveryFile,
   getDeliveryDraft,
+  listDeliveryFileParts,
   sendDeliveryDraft,
   updateDeliveryDraft,
 } from '@shared/api/endpoints/delivery-send';
@@ -10,7 +11,7 @@ import type { CreateDeliveryBody, DeliveryDetail, UpdateDeliveryBody } from '@sh
 import { toSendError, type SendError } from '@shared/deliveries/send-errors';
 import { SECURITY_LEVELS } from '@shared/contract/constants';
 import { E2eSendSession, type E2eOptions } from './e2e';
-import { uploadFile, type FileTransform, type PreparedUpload, type RetryPolicy, type UploadSource } from './upload';
+import { blobUpload, LocalFileChangedError, uploadFile, type FileTransform, type PreparedUpload, type RetryPolicy, type UploadSource } from './upload';
 
 /** Per-file upload state (SPEC §4 upload states; levels 3/4 will add encrypting and scanning). */
 export type FileUploadState = 'pending' | 'uploading' | 'success' | 'failed' | 'cancelled';
@@ -130,8 +131,7 @@ export async function sendDelivery(options: SendDeliveryOptions): Promise<SendRe
     const wanted = new Set(options.files.map((f) => key(f.name)));
     const onServer = new Map(draft.files.map((f) => [key(f.name), f]));
     for (const f of draft.files) {
-      // E2E: the file keys of an earlier run are gone, so its ciphertext cannot be reused.
-      if (!wanted.has(key(f.name)) || session) {
+      if (!wanted.has(key(f.name))) {
         await deleteDeliveryFile(client, deliveryUuid, f.fileId, signal);
         onServer.delete(key(f.name));
       }
@@ -144,31 +144,58 @@ export async function sendDelivery(options: SendDeliveryOptions): Promise<SendRe
       current = progress;
       progress.state = 'uploading';
       emit();
-      const transform = session?.transform ?? options.transform;
-      const upload: PreparedUpload = transform ? await transform(source, signal) : { blob: source.blob, encrypted: false };
-      progress.totalBytes = upload.blob.size;
-      const existing = onServer.get(key(source.name));
-      let fileId = existing?.fileId;
-      if (existing && (existing.size !== upload.blob.size || existing.encrypted !== upload.encrypted)) {
-        await deleteDeliveryFile(client, deliveryUuid, existing.fileId, signal);
-        fileId = undefined;
-      }
-      await uploadFile({
+      const common = {
         client,
         deliveryUuid,
-        upload,
         name: source.name,
         mimeType: source.mimeType || source.blob.type || 'application/octet-stream',
-        fileId,
         partsInFlight: options.partsInFlight,
         retry: options.retry,
         signal,
-        onFileId: (id) => (progress.fileId = id),
-        onBytes: (n) => {
+        onFileId: (id: string) => (progress.fileId = id),
+        onBytes: (n: number) => {
           progress.bytesSent = Math.min(progress.totalBytes, progress.bytesSent + n);
           emit();
         },
-      });
+      };
+      const existing = onServer.get(key(source.name));
+      const dropExisting = async () => {
+        if (existing) await deleteDeliveryFile(client, deliveryUuid!, existing.fileId, signal);
+      };
+      if (session) {
+        const draftUuid = deliveryUuid;
+        // A file of an earlier run continues with its key when the sender's own copy is on the draft.
+        const parts = existing?.encrypted ? await listDeliveryFileParts(client, deliveryUuid, existing.fileId, signal) : undefined;
+        const prepared = await session.prepareFile(deliveryUuid, source, existing && parts ? { fileId: existing.fileId, parts } : undefined);
+        progress.totalBytes = prepared.upload.size;
+        const fresh = (upload: PreparedUpload) =>
+          uploadFile({ ...common, upload, afterAnnounce: (fileId, s) => session!.storeOwnKey(draftUuid, source, fileId, s) });
+        if (prepared.resumed && existing && parts && existing.size === prepared.upload.size) {
+          try {
+            await uploadFile({ ...common, upload: prepared.upload, fileId: existing.fileId, parts });
+          } catch (error) {
+            if (!(error instanceof LocalFileChangedError)) throw error;
+            // The local file is not the one the parts came from: start it over under a fresh key.
+            await dropExisting();
+            progress.bytesSent = 0;
+            emit();
+            await fresh((await session.prepareFile(deliveryUuid, source)).upload);
+          }
+        } else {
+          await dropExisting();
+          await fresh(prepared.upload);
+        }
+      } else {
+        const transform = options.transform;
+        const upload: PreparedUpload = transform ? await transform(source, signal) : blobUpload(source.blob);
+        progress.totalBytes = upload.size;
+        let fileId = existing?.fileId;
+        if (existing && (existing.size !== upload.size || existing.encrypted !== upload.encrypted)) {
+          await dropExisting();
+          fileId = undefined;
+        }
+        await uploadFile({ ...common, upload, fileId });
+      }
       progress.state = 'success';
       progress.bytesSent = progress.totalBytes;
       current = undefined;

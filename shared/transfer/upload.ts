@@ -6,10 +6,11 @@ import {
   listDeliveryFileParts,
   putDeliveryFilePart,
 } from '@shared/api/endpoints/delivery-send';
-import { partBounds, type DeliveryUploadFile, type Part } from '@shared/contract/deliveries';
+import { partBounds, type DeliveryUploadFile, type Part, type PartsResponse } from '@shared/contract/deliveries';
 import { sha256Hex } from '@shared/crypto/subtle';
 import { DeliverySendError, toSendError } from '@shared/deliveries/send-errors';
-import { PART_MAX_ATTEMPTS, PARTS_IN_FLIGHT, RETRY_BASE_DELAY_MS, RETRY_MAX_DELAY_MS } from './constants';
+import { PART_MAX_ATTEMPTS, PARTS_AHEAD, PARTS_IN_FLIGHT, PREPARE_CONCURRENCY, RETRY_BASE_DELAY_MS, RETRY_MAX_DELAY_MS } from './constants';
+import { runPipeline } from './pipeline';
 
 /** A local file to send: a Blob works the same in browsers (File), the add-in and Node ≥ 20. */
 export interface UploadSource {
@@ -19,17 +20,52 @@ export interface UploadSource {
   mimeType?: string;
 }
 
-/** What goes over the wire for one file: the bytes (after the transform) and whether they are E2E ciphertext. */
+/** One part of the wire bytes: the PUT body and the bytes it holds (hashed, then dropped). */
+export interface PartBytes {
+  body: Blob;
+  bytes: Uint8Array;
+}
+
+/** What goes over the wire for one file: its size, how each part is produced, and whether it is E2E ciphertext. */
 export interface PreparedUpload {
-  blob: Blob;
+  /** Bytes on the wire (E2E: the ciphertext size). */
+  size: number;
   encrypted: boolean;
   /** E2E: announced with the file, so the server lays parts on record boundaries. */
   encryption?: { recordSize: number; headerSha256: string };
+  /**
+   * The wire bytes `[start, end)` of part `index`, produced when the pipeline gets to it (plain: a
+   * slice of the file; E2E: that part encrypted), so no file is ever held whole.
+   */
+  readPart(part: { index: number; start: number; end: number }, signal: AbortSignal): Promise<PartBytes>;
+  /**
+   * E2E: a part on the server that differs from the local one means the local file changed;
+   * sending other bytes under the same key and nonces would be nonce reuse, so the upload stops
+   * with `LocalFileChangedError` (the caller starts the file over with a fresh key).
+   */
+  strictResume?: boolean;
+}
+
+/** A Blob sent as it is (levels 1/2). */
+export function blobUpload(blob: Blob): PreparedUpload {
+  return {
+    size: blob.size,
+    encrypted: false,
+    async readPart({ start, end }) {
+      const body = blob.slice(start, end);
+      return { body, bytes: new Uint8Array(await body.arrayBuffer()) };
+    },
+  };
+}
+
+/** A resumed strict (E2E) upload found a part on the server that the local file no longer gives. */
+export class LocalFileChangedError extends Error {
+  override readonly name = 'LocalFileChangedError';
 }
 
 /**
- * The seam for levels 3/4: turns a source into the bytes to upload (E2E will plug its
- * encryption in here). Without one, the source's bytes are sent as they are.
+ * The seam for custom byte transforms: turns a source into the bytes to upload. Without one,
+ * the source's bytes are sent as they are (levels 3/4 use `sendDelivery`'s `e2e` instead).
  */
 export type FileTransform = (source: UploadSource, signal?: AbortSignal) => Promise<PreparedUpload>;
 
@@ -49,7 +85,13 @@ export interface UploadFileOptions {
   mimeType: string;
   /** Resume: the file already announced on the server; its received parts are checked and skipped. */
   fileId?: string;
+  /** Resume: the parts listing of `fileId` when the caller already fetched it. */
+  parts?: PartsResponse;
+  /** Awaited after a fresh announce, before any part (E2E: the sender's own key copy goes to the draft). */
+  afterAnnounce?: (fileId: string, signal: AbortSignal | undefined) => Promise<void>;
   partsInFlight?: number;
+  /** Parts prepared ahead of those in flight (memory: `partsInFlight + partsAhead` parts at most). */
+  partsAhead?: number;
   retry?: RetryPolicy;
   signal?: AbortSignal;
   /** Called with the bytes of every part that is on the server (uploaded now or found there), once per part. */
@@ -89,15 +131,38 @@ function cancelled(signal: AbortSignal): never {
   throw new DeliverySendError(toSendError(signal.reason instanceof Error ? signal.reason : new DOMException('Aborted', 'AbortError')));
 }
 
+/** Calls `put` until it succeeds, a refusal comes, or the attempts are used up (backoff between). */
+export async function withRetry<T>(put: () => Promise<T>, policy: RetryPolicy, signal: AbortSignal, random?: () => number): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await put();
+    } catch (error) {
+      if (signal.aborted || attempt >= policy.maxAttempts || !isRetryable(error)) throw error;
+      await sleep(retryDelayMs(attempt, policy, random), signal);
+    }
+  }
+}
+
+interface ReadyPart {
+  body: Blob;
+  size: number;
+  sha256: string;
+}
+
 /**
  * Uploads one file (DESIGN §4): announce (or resume by `fileId`), cut into the server's
- * `partSize` (E2E: part 0 also carries the stream header, `leadingBytes`), SHA-256 each part, PUT up to `partsInFlight` at once with the body as a Blob,
- * retry a failing part with backoff, skip parts the server already holds with the same size
- * and hash, then commit. Throws a DeliverySendError (cancelled when `signal` aborts).
+ * `partSize` (E2E: part 0 also carries the stream header, `leadingBytes`), then a bounded
+ * pipeline: parts are produced (read or encrypted) and SHA-256-hashed up to `partsAhead` ahead of
+ * the `partsInFlight` PUTs (body as a Blob), a failing PUT is retried with backoff. On a resume the
+ * parts the server holds are checked first (same size and hash → skipped), then the rest is sent,
+ * then committed. Throws a DeliverySendError (cancelled when `signal` aborts), or
+ * LocalFileChangedError for a strict upload whose local file changed.
  */
 export async function uploadFile(options: UploadFileOptions): Promise<DeliveryUploadFile> {
   const { client, deliveryUuid, upload, signal } = options;
   const retry = options.retry ?? DEFAULT_RETRY;
+  const inFlight = Math.max(1, options.partsInFlight ?? PARTS_IN_FLIGHT);
+  const ahead = options.partsAhead ?? PARTS_AHEAD;
   const context = { fileName: options.name };
   try {
     let fileId: string;
@@ -106,71 +171,64 @@ export async function uploadFile(options: UploadFileOptions): Promise<DeliveryUp
     let leadingBytes: number | undefined;
     const received = new Map<number, Part>();
     if (options.fileId) {
-      const state = await listDeliveryFileParts(client, deliveryUuid, options.fileId, signal);
+      const state = options.parts ?? (await listDeliveryFileParts(client, deliveryUuid, options.fileId, signal));
       ({ fileId, partSize, partCount, leadingBytes } = state);
       options.onFileId?.(fileId);
       if (state.status === 'committed') {
         // Committed in an earlier run (committing again would be a conflict).
-        options.onBytes?.(upload.blob.size);
-        return { fileId, name: options.name, size: upload.blob.size, mimeType: options.mimeType, status: 'committed', encrypted: upload.encrypted, scanState: 'notScanned', partSize, partCount };
+        options.onBytes?.(upload.size);
+        return { fileId, name: options.name, size: upload.size, mimeType: options.mimeType, status: 'committed', encrypted: upload.encrypted, scanState: 'notScanned', partSize, partCount };
       }
-      for (const part of state.parts) received.set(part.index, part);
+      for (const part of state.parts) if (part.index < partCount) received.set(part.index, part);
     } else {
       const announced = await announceDeliveryFile(
         client,
         deliveryUuid,
-        { name: options.name, size: upload.blob.size, mimeType: options.mimeType, ...(upload.encryption ? { encryption: upload.encryption } : {}) },
+        { name: options.name, size: upload.size, mimeType: options.mimeType, ...(upload.encryption ? { encryption: upload.encryption } : {}) },
         signal,
       );
       ({ fileId, partSize, partCount, leadingBytes } = announced);
       options.onFileId?.(fileId);
+      await options.afterAnnounce?.(fileId, signal);
     }
 
-    // The parts share one controller: the first part that fails for good stops the others.
-    const stop = new AbortController();
-    const onOuterAbort = () => stop.abort(signal!.reason);
-    signal?.addEventListener('abort', onOuterAbort, { once: true });
-    let next = 0;
-    const worker = async () => {
-      while (!stop.signal.aborted) {
-        const index = next++;
-        if (index >= partCount) return;
-        const { start, end } = partBounds({ size: upload.blob.size, partSize, leadingBytes }, index);
-        const slice = upload.blob.slice(start, end);
-        const hash = await sha256Hex(new Uint8Array(await slice.arrayBuffer()));
-        const have = received.get(index);
-        if (!(have && have.size === slice.size && have.sha256 === hash)) {
-          for (let attempt = 1; ; attempt++) {
-            try {
-              await putDeliveryFilePart(client, { deliveryUuid, fileId, index }, slice, hash, stop.signal);
-              break;
-            } catch (error) {
-              if (stop.signal.aborted || attempt >= retry.maxAttempts || !isRetryable(error)) throw error;
-              await sleep(retryDelayMs(attempt, retry), stop.signal);
-            }
-          }
-        }
-        options.onBytes?.(slice.size);
-      }
+    const prepare = async (index: number, partSignal: AbortSignal): Promise<ReadyPart> => {
+      const { start, end } = partBounds({ size: upload.size, partSize, leadingBytes }, index);
+      const { body, bytes } = await upload.readPart({ index, start, end }, partSignal);
+      if (bytes.length !== end - start) throw new Error(`Part ${index} has ${bytes.length} bytes, the server expects ${end - start}`);
+      return { body, size: bytes.length, sha256: await sha256Hex(bytes) };
     };
-    try {
-      const workers = Array.from({ length: Math.max(1, Math.min(options.partsInFlight ?? PARTS_IN_FLIGHT, partCount)) }, () =>
-        worker().catch((error: unknown) => {
-          if (!stop.signal.aborted) stop.abort(error);
-          throw error;
-        }),
-      );
-      const results = await Promise.allSettled(workers);
-      if (signal?.aborted) cancelled(signal);
-      const failure = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
-      // The first failure is the cause; later ones are the aborts it triggered.
-      if (failure) throw stop.signal.aborted ? stop.signal.reason : failure.reason;
-    } finally {
-      signal?.removeEventListener('abort', onOuterAbort);
+    const pipeline = { prepare, inFlight, ahead, prepareConcurrency: PREPARE_CONCURRENCY, signal };
+
+    // Resume: the parts the server holds are checked before anything is sent (a strict upload
+    // must not send a single byte under its key once the local file turned out changed).
+    const toSend: number[] = [];
+    for (let index = 0; index < partCount; index++) if (!received.has(index)) toSend.push(index);
+    if (received.size > 0) {
+      await runPipeline({
+        ...pipeline,
+        indices: [...received.keys()].sort((a, b) => a - b),
+        send: async (index, part) => {
+          const have = received.get(index)!;
+          if (have.size === part.size && have.sha256 === part.sha256) options.onBytes?.(part.size);
+          else if (upload.strictResume) throw new LocalFileChangedError(`Part ${index} on the server differs from the local file`);
+          else toSend.push(index);
+        },
+      });
+      toSend.sort((a, b) => a - b);
     }
+    await runPipeline({
+      ...pipeline,
+      indices: toSend,
+      send: async (index, part, partSignal) => {
+        await withRetry(() => putDeliveryFilePart(client, { deliveryUuid, fileId, index }, part.body, part.sha256, partSignal), retry, partSignal);
+        options.onBytes?.(part.size);
+      },
+    });
     return await commitDeliveryFile(client, deliveryUuid, fileId, signal);
   } catch (error) {
     if (signal?.aborted) cancelled(signal);
-    throw error instanceof DeliverySendError ? error : new DeliverySendError(toSendError(error, context));
+    if (error instanceof LocalFileChangedError || error instanceof DeliverySendError) throw error;
+    throw new DeliverySendError(toSendError(error, context));
   }
 }

@@ -3,12 +3,11 @@
 //   - engine overhead: sendDelivery (draft, announce, SHA-256 per part, 3 PUTs in flight, commit,
 //     send) / a raw sequence of the same PUTs (hashes computed before the clock starts, same 3 in
 //     flight, plain fetch), both MiB/s of the file's bytes.
-//   - E2E / plain: sendDelivery with shared/crypto's streaming encoder (createEncryptStream, the
-//     E2E file format: 512 KiB records, AES-256-GCM) as the `transform`, then the same upload, /
-//     sendDelivery of the plain bytes. Counted in plaintext MiB/s. It measures Node's WebCrypto on
-//     the main thread followed by the upload (the transform seam encrypts the whole file before
-//     the first part goes out), not Chromium with its crypto Worker; the server takes the
-//     ciphertext as any level-1 bytes.
+//   - E2E / plain: a level-3 sendDelivery (the `e2e` option with CryptoService, the code the
+//     browser's crypto Worker runs: 512 KiB records, AES-256-GCM, each part encrypted in the
+//     engine's pipeline next to the PUTs in flight, keys wrapped, manifest signed) / sendDelivery of
+//     the plain bytes at level 1. Counted in plaintext MiB/s. Node's WebCrypto in process, not
+//     Chromium with its Worker.
 // Rounds interleave the three ways so load on the machine hits each alike; the best round counts.
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -17,9 +16,10 @@ import { join } from 'node:path';
 import { createApiClient, type ApiClient } from '@shared/api/client';
 import { ANTI_CSRF_HEADER } from '@shared/contract/auth';
 import { CONTENT_SHA256_HEADER, DELIVERY_PATHS, type DeliveryDetail, type DeliveryUploadFile } from '@shared/contract/deliveries';
-import { generateFileKey } from '@shared/crypto/file-key';
-import { createEncryptStream } from '@shared/crypto/stream-encoder';
-import { sendDelivery, PARTS_IN_FLIGHT, type FileTransform } from '@shared/transfer';
+import { postSecuPass } from '@shared/api/endpoints/secupass';
+import { MemoryKeyPinStore } from '@shared/crypto/key-pinning';
+import { createCryptoService } from '@shared/crypto/service';
+import { sendDelivery, PARTS_AHEAD, PARTS_IN_FLIGHT, type E2eOptions } from '@shared/transfer';
 import { createUserAsAdmin, signIn, type Session } from '../integration/core-helpers';
 import { freePort, startChildServer, type ChildServer } from '../support/child-server';
 import type { TestServer } from '../support/server';
@@ -37,9 +37,11 @@ interface Context {
   server: ChildServer;
   session: Session;
   client: ApiClient;
+  e2e: E2eOptions;
 }
 
-const draft = (subject: string) => ({ recipients: ['someone@example.test'], subject, body: '', securityLevel: 0 as const });
+const READER = 'reader@example.test';
+const draft = (subject: string, securityLevel: 0 | 20 = 0) => ({ recipients: [READER], subject, body: '', securityLevel });
 
 async function api<T>(ctx: Context, method: string, path: string, body?: unknown): Promise<T> {
   const response = await fetch(`${ctx.server.url}/api/2${path}`, {
@@ -78,15 +80,14 @@ async function rawUpload(ctx: Context, bytes: Uint8Array<ArrayBuffer>, hashes: M
   return { seconds: (performance.now() - started) / 1000, deliveryUuid: created.deliveryUuid };
 }
 
-/** E2E: the whole file through the streaming encoder into a Blob (what the seam hands the engine). */
-const encryptTransform: FileTransform = async (source) => {
-  const cipher = source.blob.stream().pipeThrough(createEncryptStream({ fileKey: generateFileKey() }));
-  return { blob: await new Response(cipher).blob(), encrypted: true };
-};
-
-async function engineUpload(ctx: Context, bytes: Uint8Array<ArrayBuffer>, transform?: FileTransform): Promise<{ seconds: number; deliveryUuid: string }> {
+async function engineUpload(ctx: Context, bytes: Uint8Array<ArrayBuffer>, e2e: boolean): Promise<{ seconds: number; deliveryUuid: string }> {
   const started = performance.now();
-  const result = await sendDelivery({ client: ctx.client, draft: draft(transform ? 'e2e' : 'plain'), files: [{ name: 'file.bin', blob: new Blob([bytes]) }], transform });
+  const result = await sendDelivery({
+    client: ctx.client,
+    draft: draft(e2e ? 'e2e' : 'plain', e2e ? 20 : 0),
+    files: [{ name: 'file.bin', blob: new Blob([bytes]) }],
+    ...(e2e ? { e2e: ctx.e2e } : {}),
+  });
   if (!result.ok) throw new Error(`sendDelivery failed: ${JSON.stringify(result.error)}`);
   return { seconds: (performance.now() - started) / 1000, deliveryUuid: result.delivery.deliveryUuid };
 }
@@ -123,10 +124,16 @@ export async function benchTransfer(options: TransferBenchOptions = {}): Promise
     const target = { url: server.url } as TestServer; // the helpers only need the address
     const admin = await signIn(target, ADMIN.email, ADMIN.password);
     await createUserAsAdmin(target, admin, { email: SENDER.email });
+    await createUserAsAdmin(target, admin, { email: READER });
     const session = await signIn(target, SENDER.email, SENDER.password);
     const client = createApiClient({ backendUrl: server.url, fetch: withStaleSocketRetry(session) });
     client.setAntiCsrfToken(session.csrf);
-    const ctx: Context = { server, session, client };
+    // The sender's SecuPass (level 3); the reader has none, so the delivery waits for a release.
+    const crypto = createCryptoService();
+    const me = await api<{ user: { uuid: string } }>({ server, session } as Context, 'GET', '/user');
+    const { blob, keys } = await crypto.setupSecuPass({ userId: me.user.uuid, passphrase: 'Bench-SecuPass-Transfer-51' });
+    await postSecuPass(client, { blob, publicKeys: blob.keys.map(({ keyId, usage, publicKey }) => ({ keyId, usage, publicKey })) });
+    const ctx: Context = { server, session, client, e2e: { crypto, keys, pins: new MemoryKeyPinStore() } };
 
     const bytes = new Uint8Array(randomBytes(sizeMiB * MiB));
     // The part size the server hands out (announce a throw-away file to learn it).
@@ -140,13 +147,13 @@ export async function benchTransfer(options: TransferBenchOptions = {}): Promise
     // One unmeasured warm-up of each way (JIT, connections, page cache), then the rounds.
     for (let round = options.quick ? 0 : -1; round < rounds; round++) {
       for (const way of ['raw', 'plain', 'e2e'] as const) {
-        const run = way === 'raw' ? await rawUpload(ctx, bytes, hashes, partSize) : await engineUpload(ctx, bytes, way === 'e2e' ? encryptTransform : undefined);
+        const run = way === 'raw' ? await rawUpload(ctx, bytes, hashes, partSize) : await engineUpload(ctx, bytes, way === 'e2e');
         await drop(ctx, run.deliveryUuid);
         if (round >= 0) best[way] = Math.min(best[way], run.seconds);
       }
     }
     const mibps = (seconds: number) => round2(sizeMiB / seconds);
-    const common = `${sizeMiB} MiB, part ${partSize} B, ${PARTS_IN_FLIGHT} in flight, server = src/server/main.ts child process (SQLite, loopback), best of ${rounds}`;
+    const common = `${sizeMiB} MiB, part ${partSize} B, ${PARTS_IN_FLIGHT} in flight (+${PARTS_AHEAD} prepared ahead), server = src/server/main.ts child process (SQLite, loopback), best of ${rounds}`;
     return [
       figure({
         name: 'transfer.upload.engine_vs_raw_puts',
@@ -162,7 +169,7 @@ export async function benchTransfer(options: TransferBenchOptions = {}): Promise
         unit: 'MiB/s (plaintext)',
         baseline: mibps(best.plain),
         target: 0.9,
-        note: `sendDelivery with createEncryptStream (shared/crypto, 512 KiB records) as the transform / sendDelivery of the plain bytes; Node WebCrypto on the main thread, encryption before upload (no overlap), not Chromium; ${common}`,
+        note: `level-3 sendDelivery (CryptoService in process, 512 KiB records, parts encrypted in the pipeline) / level-1 sendDelivery of the plain bytes; Node WebCrypto, not Chromium; ${common}`,
       }),
     ];
   } finally {

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { createApiClient, type ApiClient } from '@shared/api/client';
 import { listDeliveryFileParts } from '@shared/api/endpoints/delivery-send';
 import { DELIVERY_PATHS, DELIVERY_SETTING_KEYS } from '@shared/contract/deliveries';
-import { PARTS_IN_FLIGHT, sendDelivery, type SendProgress } from '@shared/transfer';
+import { blobUpload, PARTS_IN_FLIGHT, sendDelivery, type SendProgress } from '@shared/transfer';
 import { startTestServer, type TestServer } from '@tests/support/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUserAsAdmin, signIn, signInAdmin, updateSettings, type Session } from './core-helpers';
@@ -207,7 +207,7 @@ describe('sendDelivery against the real server', () => {
       files: [{ name: 'seam.bin', blob: new Blob([bytes]) }],
       transform: async (source) => {
         seen.push(source.name);
-        return { blob: new Blob([transformed]), encrypted: false };
+        return blobUpload(new Blob([transformed]));
       },
     });
     expect(result.ok, JSON.stringify(!result.ok && result.error)).toBe(true);

@@ -5,6 +5,7 @@ import {
   type CreateDeliveryBody,
   type DeliveryDetail,
   type DeliveryUploadFile,
+  type OwnFileKey,
   type Part,
   type PartsResponse,
   type RecipientStatusResponse,
@@ -70,6 +71,11 @@ export async function putDeliveryFilePart(
 /** GET …/parts: the parts received so far (index, size, SHA-256), to resume. */
 export async function listDeliveryFileParts(client: ApiClient, deliveryUuid: string, fileId: string, signal?: AbortSignal): Promise<PartsResponse> {
   return client.get<PartsResponse>(DELIVERY_PATHS.parts(deliveryUuid, fileId), { signal });
+}
+
+/** PUT …/own-key (levels 3/4): the file key wrapped to the sender's own key, kept on the draft for a resume. */
+export async function putDeliveryFileOwnKey(client: ApiClient, deliveryUuid: string, fileId: string, body: OwnFileKey, signal?: AbortSignal): Promise<void> {
+  await client.request('PUT', DELIVERY_PATHS.ownKey(deliveryUuid, fileId), { body, signal });
 }
 
 /** POST …/commit: every part is in → the file is complete (only committed files are ever downloadable). */
