@@ -35,9 +35,10 @@ import { LanguageSchema } from './user';
  * Lists page by cursor: each answer's `nextCursor` (null on the last page) passed back as
  * `cursor` continues right after its last row, whatever arrived in between (no duplicates, no
  * gaps); `page` is then only echoed. Without a cursor, `page` skips `(page - 1) * pageSize` rows
- * (cheap for the first pages only). `total` counts at most `LIST_TOTAL_CAP` rows: when more
- * match, `total` is `LIST_TOTAL_CAP` and `totalCapped` is true ("10 000+"). A cursor that is not
- * one of ours → 400 ValidationException.
+ * (cheap for the first pages only). `total` counts at most `LIST_TOTAL_CAP` rows (with `q`:
+ * `SEARCH_TOTAL_CAP`): when more match, `total` is the cap and `totalCapped` is true ("1 000+"),
+ * so a page costs the same in an inbox of 100 000 as of 1 000. A cursor that is not one of ours
+ * → 400 ValidationException.
  *
  * Tokens (level 1) travel as the `token` query parameter or the `x-delivery-token` header;
  * the mail link carries it in the URL fragment (`#token=`) so it never reaches a server log
@@ -166,8 +167,14 @@ export const DELIVERY_SETTING_KEYS = {
   bannedRecipients: 'kuvert.delivery.bannedRecipients',
 } as const;
 
-/** A list's `total` counts at most this many rows (`totalCapped` says there are more). */
-export const LIST_TOTAL_CAP = 10_000;
+/**
+ * A list's `total` counts at most this many rows (`totalCapped` says there are more). Counting
+ * costs a walk over the rows, so the cap bounds every page's work; past a thousand an exact
+ * figure helps nobody (paging is by cursor).
+ */
+export const LIST_TOTAL_CAP = 1_000;
+/** The cap with a search `q`: each counted row is checked against the text, not just an index entry. */
+export const SEARCH_TOTAL_CAP = 100;
 
 const PageQueryBase = {
   page: z.coerce.number().int().min(1).max(1_000_000).default(1),
@@ -430,9 +437,9 @@ export const DeliveryPageSchema = z
     items: z.array(DeliverySummarySchema),
     page: z.number().int(),
     pageSize: z.number().int(),
-    /** Matching rows, counted up to `LIST_TOTAL_CAP`. */
+    /** Matching rows, counted up to `LIST_TOTAL_CAP` (with `q`: `SEARCH_TOTAL_CAP`). */
     total: z.number().int(),
-    /** More than `LIST_TOTAL_CAP` rows match (`total` is the cap). */
+    /** More rows match than the cap (`total` is the cap). */
     totalCapped: z.boolean(),
     /** The `cursor` of the next page; null when this is the last one. */
     nextCursor: z.string().nullable(),

@@ -1,7 +1,7 @@
 // Inbox and sent lists paged by cursor (issue 5): walks without duplicates or gaps while new
 // deliveries arrive, the capped total, filter and search with a cursor, bad cursors, and never
 // anyone else's rows. Runs on SQLite and (with-postgres) PostgreSQL.
-import { LIST_TOTAL_CAP, type DeliveryDetail, type DeliveryPage } from '@shared/contract/deliveries';
+import { LIST_TOTAL_CAP, SEARCH_TOTAL_CAP, type DeliveryDetail, type DeliveryPage } from '@shared/contract/deliveries';
 import { seedSentDeliveries } from '@tests/support/seed-deliveries';
 import { startTestServer, type TestServer } from '@tests/support/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -169,7 +169,7 @@ describe('lists by cursor', () => {
   });
 });
 
-it(`counts at most ${LIST_TOTAL_CAP} rows and says when there are more`, async () => {
+it(`counts at most ${LIST_TOTAL_CAP} rows (${SEARCH_TOTAL_CAP} when searching) and says when there are more`, async () => {
   const admin = await signInAdmin(server);
   await createUserAsAdmin(server, admin, { email: 'heavy@example.test' });
   const heavy = await signIn(server, 'heavy@example.test', 'Good-Passw0rd');
@@ -195,4 +195,8 @@ it(`counts at most ${LIST_TOTAL_CAP} rows and says when there are more`, async (
   expect(await json<DeliveryPage>(await call(server, heavy, 'GET', api('/deliveries/inbox?pageSize=1&filter=notDownloaded')))).toMatchObject({ total: LIST_TOTAL_CAP / 2, totalCapped: false });
   // The sender's list is capped the same way (Carol sent these plus ten).
   expect(await json<DeliveryPage>(await call(server, carol, 'GET', api('/deliveries/sent?pageSize=1')))).toMatchObject({ total: LIST_TOTAL_CAP, totalCapped: true });
+  // A search counts up to its own, lower cap; below it, exactly ("Bulk 10", "Bulk 100" … "Bulk 109").
+  expect(await json<DeliveryPage>(await call(server, heavy, 'GET', api('/deliveries/inbox?pageSize=1&q=bulk')))).toMatchObject({ total: SEARCH_TOTAL_CAP, totalCapped: true });
+  expect(await json<DeliveryPage>(await call(server, heavy, 'GET', api('/deliveries/inbox?pageSize=1&q=bulk%2010')))).toMatchObject({ total: 11, totalCapped: false });
+  expect(await json<DeliveryPage>(await call(server, carol, 'GET', api('/deliveries/sent?pageSize=1&q=heavy')))).toMatchObject({ total: SEARCH_TOTAL_CAP, totalCapped: true });
 });
