@@ -51,6 +51,11 @@ export interface DeliveryRecipientsTable {
   decrypted_at: number | null;
   /** The recipient removed it from their inbox. */
   removed_at: number | null;
+  /**
+   * The inbox's sort key (migration 0015): the delivery's `sent_at` while it is in this inbox;
+   * null while a draft, after the sender deleted it or the recipient removed it.
+   */
+  listed_at: number | null;
   created_at: number;
 }
 

@@ -19,8 +19,8 @@ import { LanguageSchema } from './user';
  * | PUT    /deliveries/{deliveryUuid}/files/{fileId}/own-key | ROLE_SENDER, the draft's sender | levels 3/4: the file key wrapped (HPKE) to the sender's own live encryption key, kept on the draft so a reload resumes with the same key (204) |
  * | POST   /deliveries/{deliveryUuid}/files/{fileId}/commit | ROLE_SENDER, the draft's sender | every part present and sizes add up → the file is complete (only committed files are ever downloadable) |
  * | POST   /deliveries/{deliveryUuid}/send | ROLE_SENDER, the draft's sender | checks every §5 rule, status `sent`, mails each recipient (level 1: link with its token; level 2: link to the inbox) |
- * | GET    /deliveries/inbox?page&pageSize&q&filter | signed in | deliveries sent to the caller's address, newest first; `filter=notDownloaded` |
- * | GET    /deliveries/sent?page&pageSize&q&filter | signed in | the caller's sent deliveries, newest first; `filter=notDownloaded`: some recipient has not downloaded |
+ * | GET    /deliveries/inbox?page&pageSize&cursor&q&filter | signed in | deliveries sent to the caller's address, newest first (sent time, then id); `filter=notDownloaded`; paging below |
+ * | GET    /deliveries/sent?page&pageSize&cursor&q&filter | signed in | the caller's sent deliveries, newest first (sent time, then id); `filter=notDownloaded`: some recipient has not downloaded; paging below |
  * | GET    /deliveries/{deliveryUuid}[?token] | public: the sender, a recipient, or (level 1) the holder of a recipient's token | one delivery; drafts only to their sender |
  * | DELETE /deliveries/{deliveryUuid} | signed in: the sender (deleted for everyone) or a recipient (gone from their inbox) | 204 |
  * | GET    /deliveries/{deliveryUuid}/files/{fileId}/content[?token] | public, same as GET one | the bytes; `Range: bytes=…` → 206 + `Content-Range`; unsatisfiable or malformed → 416; `Accept-Ranges: bytes` always; under virus review or blocked → 403 `FileNotAllowedException` (`metadata.reviewState`, `reason`) |
@@ -32,6 +32,14 @@ import { LanguageSchema } from './user';
  * | GET    /deliveries/release | ROLE_SENDER | recipients of the caller's sent level 3/4 deliveries who have a key now but no descriptor: release needed |
  * | POST   /deliveries/{deliveryUuid}/release | ROLE_SENDER, the delivery's sender | descriptors re-wrapped to one recipient's new key → the recipient is mailed |
  * | POST   /deliveries/recipient-status | ROLE_SENDER | the send page's chip warnings (SPEC §5): for up to 50 addresses, whether each is a registered user and has an active SecuPass — nothing else; rate limited per sender (429 `RateLimitExceededException`) |
+ *
+ * Lists page by cursor: each answer's `nextCursor` (null on the last page) passed back as
+ * `cursor` continues right after its last row, whatever arrived in between (no duplicates, no
+ * gaps); `page` is then only echoed. Without a cursor, `page` skips `(page - 1) * pageSize` rows
+ * (cheap for the first pages only). `total` counts at most `LIST_TOTAL_CAP` rows (with `q`:
+ * `SEARCH_TOTAL_CAP`): when more match, `total` is the cap and `totalCapped` is true ("1 000+"),
+ * so a page costs the same in an inbox of 100 000 as of 1 000. A cursor that is not one of ours
+ * → 400 ValidationException.
  *
  * Tokens (level 1) travel as the `token` query parameter or the `x-delivery-token` header;
  * the mail link carries it in the URL fragment (`#token=`) so it never reaches a server log
@@ -162,9 +170,20 @@ export const DELIVERY_SETTING_KEYS = {
   bannedRecipients: 'kuvert.delivery.bannedRecipients',
 } as const;
 
+/**
+ * A list's `total` counts at most this many rows (`totalCapped` says there are more). Counting
+ * costs a walk over the rows, so the cap bounds every page's work; past a thousand an exact
+ * figure helps nobody (paging is by cursor).
+ */
+export const LIST_TOTAL_CAP = 1_000;
+/** The cap with a search `q`: each counted row is checked against the text, not just an index entry. */
+export const SEARCH_TOTAL_CAP = 100;
+
 const PageQueryBase = {
   page: z.coerce.number().int().min(1).max(1_000_000).default(1),
   pageSize: z.coerce.number().int().min(1).max(200).default(25),
+  /** Opaque: a previous answer's `nextCursor`; the page then starts right after that answer's last row. */
+  cursor: z.string().min(1).max(100).optional(),
   /** Case-insensitive search in subject and the other party's address or name. */
   q: z.string().max(200).optional(),
   filter: z.enum(['all', 'notDownloaded']).default('all'),
@@ -429,7 +448,17 @@ export const DeliveryDetailSchema = DeliverySummarySchema.extend({
 export type DeliveryDetail = z.infer<typeof DeliveryDetailSchema>;
 
 export const DeliveryPageSchema = z
-  .object({ items: z.array(DeliverySummarySchema), page: z.number().int(), pageSize: z.number().int(), total: z.number().int() })
+  .object({
+    items: z.array(DeliverySummarySchema),
+    page: z.number().int(),
+    pageSize: z.number().int(),
+    /** Matching rows, counted up to `LIST_TOTAL_CAP` (with `q`: `SEARCH_TOTAL_CAP`). */
+    total: z.number().int(),
+    /** More rows match than the cap (`total` is the cap). */
+    totalCapped: z.boolean(),
+    /** The `cursor` of the next page; null when this is the last one. */
+    nextCursor: z.string().nullable(),
+  })
   .meta({ id: 'DeliveryPage' });
 export type DeliveryPage = z.infer<typeof DeliveryPageSchema>;
 

@@ -15,8 +15,11 @@ import type { ApiClient } from '../client';
 
 /** Query of the inbox and sent lists (see DeliveryListQuerySchema; defaults page 1, 25 a page, all). */
 export interface DeliveryListParams {
+  /** Echoed when `cursor` is given; without one, the page to skip to (cheap for the first pages only). */
   page?: number;
   pageSize?: number;
+  /** A previous answer's `nextCursor`: the page right after that answer's last row. */
+  cursor?: string;
   q?: string;
   filter?: 'all' | 'notDownloaded';
 }
@@ -24,6 +27,7 @@ export interface DeliveryListParams {
 const listQuery = (query: DeliveryListParams) => ({
   page: query.page,
   pageSize: query.pageSize,
+  cursor: query.cursor,
   q: query.q?.trim() || undefined,
   filter: query.filter && query.filter !== 'all' ? query.filter : undefined,
 });

@@ -51,12 +51,20 @@ export function DeliveriesList({
   const styles = useStyles();
   const [q, setQ] = useState('');
   const [filter, setFilter] = useState<'all' | 'notDownloaded'>('all');
-  const [page, setPage] = useState(1);
   // One request per typing pause, not per keystroke; clearing the box shows everything at once.
   const search = useDebouncedValue(q.trim(), SEARCH_DEBOUNCE_MS, (value) => value === '');
-  const { data, error, isLoading } = useList({ page, pageSize: PAGE_SIZE, q: search || undefined, filter });
+  // Paging by cursor (the server's keyset): the cursor of every page walked so far, so Back is a
+  // step down this stack. Another search or filter is another list: it starts at its first page.
+  const listKey = `${filter}\u0000${search}`;
+  const [walk, setWalk] = useState<{ key: string; cursors: Array<string | undefined> }>({ key: listKey, cursors: [undefined] });
+  // Adjusted while rendering (React's "state from the previous render" pattern), so coming back
+  // to an earlier search or filter does not bring its old walk back either.
+  if (walk.key !== listKey) setWalk({ key: listKey, cursors: [undefined] });
+  const cursors = walk.key === listKey ? walk.cursors : [undefined];
+  const page = cursors.length;
+  const { data, error, isLoading } = useList({ page, pageSize: PAGE_SIZE, cursor: cursors.at(-1), q: search || undefined, filter });
   const dateFormat = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' });
-  const range = pageRange(page, PAGE_SIZE, data?.total ?? 0);
+  const range = pageRange(page, PAGE_SIZE, data?.items.length ?? 0, data?.total ?? 0, data?.totalCapped ?? false);
   const searching = search !== '' || filter !== 'all';
 
   return (
@@ -66,18 +74,12 @@ export function DeliveriesList({
           aria-label={t('deliveries:list.search')}
           placeholder={t('deliveries:list.search')}
           value={q}
-          onChange={(_, value) => {
-            setQ(value.value);
-            setPage(1);
-          }}
+          onChange={(_, value) => setQ(value.value)}
         />
         <TabList
           aria-label={t('deliveries:list.filter')}
           selectedValue={filter}
-          onTabSelect={(_, value) => {
-            setFilter(value.value as 'all' | 'notDownloaded');
-            setPage(1);
-          }}
+          onTabSelect={(_, value) => setFilter(value.value as 'all' | 'notDownloaded')}
         >
           <Tab value="all">{t('deliveries:list.filterAll')}</Tab>
           <Tab value="notDownloaded">{t('deliveries:list.filterNotDownloaded')}</Tab>
@@ -139,18 +141,23 @@ export function DeliveriesList({
             </Table>
           </div>
           <div className={styles.footer}>
-            <Caption1 aria-live="polite">{t('deliveries:list.footer', { ...range })}</Caption1>
+            <Caption1 aria-live="polite">
+              {range.capped
+                ? t('deliveries:list.footerCapped', { start: range.start, end: range.end, page: range.page, total: new Intl.NumberFormat(i18n.language).format(range.count) })
+                : t('deliveries:list.footer', { ...range })}
+            </Caption1>
+            {/* Disabled while a page loads: the shown page's cursor is not the next one's yet. */}
             <Button
               icon={<ChevronLeftRegular />}
               aria-label={t('deliveries:list.previousPage')}
-              disabled={range.page <= 1}
-              onClick={() => setPage(range.page - 1)}
+              disabled={page <= 1 || isLoading}
+              onClick={() => setWalk({ key: listKey, cursors: cursors.slice(0, -1) })}
             />
             <Button
               icon={<ChevronRightRegular />}
               aria-label={t('deliveries:list.nextPage')}
-              disabled={range.page >= range.pageCount}
-              onClick={() => setPage(range.page + 1)}
+              disabled={!data.nextCursor || isLoading}
+              onClick={() => setWalk({ key: listKey, cursors: [...cursors, data.nextCursor ?? undefined] })}
             />
           </div>
         </>

@@ -3,14 +3,19 @@ import { formatSize, isExpired, pageRange, replyLink, replySubject, reviewStateK
 
 describe('pageRange', () => {
   it('gives start to end of count and page of pageCount', () => {
-    expect(pageRange(1, 25, 60)).toEqual({ start: 1, end: 25, count: 60, page: 1, pageCount: 3 });
-    expect(pageRange(3, 25, 60)).toEqual({ start: 51, end: 60, count: 60, page: 3, pageCount: 3 });
+    expect(pageRange(1, 25, 25, 60)).toEqual({ start: 1, end: 25, count: 60, page: 1, pageCount: 3, capped: false });
+    expect(pageRange(3, 25, 10, 60)).toEqual({ start: 51, end: 60, count: 60, page: 3, pageCount: 3, capped: false });
   });
   it('is 0 to 0 of 0, page 1 of 1 when empty', () => {
-    expect(pageRange(1, 25, 0)).toEqual({ start: 0, end: 0, count: 0, page: 1, pageCount: 1 });
+    expect(pageRange(1, 25, 0, 0)).toEqual({ start: 0, end: 0, count: 0, page: 1, pageCount: 1, capped: false });
   });
-  it('clamps a page past the end', () => {
-    expect(pageRange(9, 10, 15)).toEqual({ start: 11, end: 15, count: 15, page: 2, pageCount: 2 });
+  it('follows the rows actually shown when the list changed under the walk', () => {
+    // Rows were removed since page 1 counted 15: page 2 is still page 2 (of at least 2).
+    expect(pageRange(2, 10, 3, 12)).toEqual({ start: 11, end: 13, count: 12, page: 2, pageCount: 2, capped: false });
+    expect(pageRange(3, 10, 4, 15)).toEqual({ start: 21, end: 24, count: 15, page: 3, pageCount: 3, capped: false });
+  });
+  it('passes a capped total on', () => {
+    expect(pageRange(41, 25, 25, 1000, true)).toEqual({ start: 1001, end: 1025, count: 1000, page: 41, pageCount: 41, capped: true });
   });
 });
 

@@ -24,15 +24,19 @@ export interface PageRange {
   count: number;
   page: number;
   pageCount: number;
+  /** More rows than the server counts (`totalCapped`): "count+" and no page count. */
+  capped: boolean;
 }
 
-/** Table footer figures (SPEC §2 "start to end of count, page of pageCount"); 1-based, 0 to 0 of 0 when empty. */
-export function pageRange(page: number, pageSize: number, total: number): PageRange {
-  const pageCount = Math.max(1, Math.ceil(total / pageSize));
-  const current = Math.min(Math.max(1, page), pageCount);
-  if (total === 0) return { start: 0, end: 0, count: 0, page: 1, pageCount: 1 };
-  const start = (current - 1) * pageSize + 1;
-  return { start, end: Math.min(total, current * pageSize), count: total, page: current, pageCount };
+/**
+ * Table footer figures (SPEC §2 "start to end of count, page of pageCount"); 1-based, 0 to 0 of 0
+ * when empty. `page` is where the cursor walk stands and `shown` the rows on it, so the figures
+ * stay true when the list changed since the first page.
+ */
+export function pageRange(page: number, pageSize: number, shown: number, total: number, capped = false): PageRange {
+  if (shown === 0) return { start: 0, end: 0, count: total, page: Math.max(1, page), pageCount: Math.max(1, page), capped };
+  const start = (page - 1) * pageSize + 1;
+  return { start, end: start + shown - 1, count: total, page, pageCount: Math.max(page, Math.ceil(total / pageSize)), capped };
 }
 
 /** Human-readable size (B, KB, MB, GB; 1024-based, one decimal). */
