@@ -40,8 +40,6 @@ export const ROUTES = {
   changeSecuPassSuccess: `${AUTH_BASE}/change-secupass-success`,
   secuPassApprovalPending: `${AUTH_BASE}/secupass-approval-pending`,
   adminUsers: `${ADMIN_BASE}/users`,
-  adminSystem: `${ADMIN_BASE}/system`,
-  adminSecureMails: `${ADMIN_BASE}/secure-mails`,
 } as const;
 
 /** Auth-area pages that need a signed-in user, so sign-in may continue to them (invitation links). */
