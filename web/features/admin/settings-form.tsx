@@ -89,6 +89,11 @@ export function SettingsForm({ title, intro, sections, validate }: SettingsFormP
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [failure, setFailure] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
+  // Focus moves after React has rendered the messages (aria-invalid), also after an awaited save.
+  const [focusRequest, setFocusRequest] = useState(0);
+  useEffect(() => {
+    if (focusRequest > 0) focusFirstInvalid(formRef.current);
+  }, [focusRequest]);
 
   // A fresh load (or the answer of a save) starts the form over.
   useEffect(() => setDraft(initial), [initial]);
@@ -122,7 +127,7 @@ export function SettingsForm({ title, intro, sections, validate }: SettingsFormP
     Object.assign(next, validate?.(draft) ?? {});
     setErrors(next);
     if (Object.keys(next).length > 0) {
-      requestAnimationFrame(() => focusFirstInvalid(formRef.current));
+      setFocusRequest((count) => count + 1);
       return;
     }
     if (!dirty) {
@@ -144,7 +149,7 @@ export function SettingsForm({ title, intro, sections, validate }: SettingsFormP
         // A key the form does not show (should not happen) still gets its message.
         const other = problems.filter((p) => !byKey.has(p.key));
         if (other.length) setFailure(other.map((p) => `${p.key}: ${p.problem}`).join('; '));
-        requestAnimationFrame(() => focusFirstInvalid(formRef.current));
+        setFocusRequest((count) => count + 1);
       } else {
         setFailure(t('admin:settingsForm.saveFailed'));
       }
