@@ -4,7 +4,7 @@ import { API_BASE } from '@shared/contract/constants';
 import { BackendErrorSchema } from '@shared/contract/errors';
 import { AdminSettingsResponseSchema, AdminSettingsUpdateSchema } from '@shared/contract/settings';
 import { badRequest, conflict } from '../core/http-error';
-import { settingValueProblem } from '../settings/defaults';
+import { settingsConsistencyProblems, settingValueProblem } from '../settings/defaults';
 import { assertPasswordMeetsPolicy } from '../users/password-policy';
 import { hashPassword } from '../users/passwords';
 import { DEFAULT_USER_ROLES, roleNamesOf, toWireUser, UserExistsError } from '../users/users-repository';
@@ -39,6 +39,8 @@ export const adminRoutes = routePlugin('kuvert-admin-routes', async (app) => {
         .map(([key, value]) => ({ key, problem: settingValueProblem(key, value) }))
         .filter((p) => p.problem !== null);
       if (problems.length > 0) throw badRequest('Invalid settings', { problems });
+      const together = settingsConsistencyProblems({ ...(await app.settings.getAll()), ...request.body });
+      if (together.length > 0) throw badRequest('Invalid settings', { problems: together });
       await app.settings.set(request.body);
       return { settings: await app.settings.getAll() };
     },

@@ -1,7 +1,8 @@
 import { CONFIG_KEYS } from '@shared/contract/config';
 import { SETTING_KEYS } from '@shared/contract/settings';
 import { describe, expect, it } from 'vitest';
-import { ALL_DEFAULTS, settingValueProblem } from './defaults';
+import { MS_PER_DAY } from '@shared/contract/constants';
+import { ALL_DEFAULTS, settingsConsistencyProblems, settingValueProblem } from './defaults';
 
 describe('setting values', () => {
   it('has a default for every setting key of the contract', () => {
@@ -24,5 +25,18 @@ describe('setting values', () => {
   it('checks theme colours are hex', () => {
     expect(settingValueProblem(CONFIG_KEYS.themeColor, '#0B7530')).toBeNull();
     expect(settingValueProblem(CONFIG_KEYS.themeColor, 'green')).not.toBeNull();
+  });
+
+  it('allows only the two mail transports', () => {
+    expect(settingValueProblem(SETTING_KEYS.mailTransport, 'smtp')).toBeNull();
+    expect(settingValueProblem(SETTING_KEYS.mailTransport, 'mailbox')).toBeNull();
+    expect(settingValueProblem(SETTING_KEYS.mailTransport, 'sendmail')).not.toBeNull();
+  });
+
+  it('refuses a maximum validity shorter than the minimum, naming the maximum', () => {
+    const at = (min: number, max: number) => ({ ...ALL_DEFAULTS, [SETTING_KEYS.deliveryCleanupExpirationMin]: min, [SETTING_KEYS.deliveryCleanupExpirationMax]: max });
+    expect(settingsConsistencyProblems(ALL_DEFAULTS)).toEqual([]);
+    expect(settingsConsistencyProblems(at(5 * MS_PER_DAY, 5 * MS_PER_DAY))).toEqual([]);
+    expect(settingsConsistencyProblems(at(6 * MS_PER_DAY, 5 * MS_PER_DAY)).map((p) => p.key)).toEqual([SETTING_KEYS.deliveryCleanupExpirationMax]);
   });
 });

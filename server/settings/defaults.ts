@@ -126,5 +126,20 @@ export function settingValueProblem(key: string, value: ConfigValue): string | n
     return `must be an integer from ${range[0]} to ${range[1]}`;
   }
   if (key.startsWith('ftapi.layout.css.color.') && !/^#[0-9a-fA-F]{6}$/.test(String(value))) return 'must be a hex colour like #19853F';
+  if (key === SETTING_KEYS.mailTransport && value !== 'mailbox' && value !== 'smtp') return "must be 'mailbox' or 'smtp'";
   return null;
+}
+
+/**
+ * Problems of settings that only show together (after an update is merged into the current
+ * values): each names the key the administrator has to change. Checked by PUT /admin/settings
+ * so the send form's validity bounds can never be empty. "No level allowed" stays possible: the
+ * send page answers it with its own message (an administrator may close sending on purpose).
+ */
+export function settingsConsistencyProblems(merged: Readonly<Record<string, ConfigValue>>): { key: string; problem: string }[] {
+  const problems: { key: string; problem: string }[] = [];
+  const min = Number(merged[SETTING_KEYS.deliveryCleanupExpirationMin]);
+  const max = Number(merged[SETTING_KEYS.deliveryCleanupExpirationMax]);
+  if (min > max) problems.push({ key: SETTING_KEYS.deliveryCleanupExpirationMax, problem: 'must not be shorter than the minimum validity' });
+  return problems;
 }

@@ -42,6 +42,15 @@ export const SETTING_KEYS = {
   secupassMinStrength: 'ftapi.secupass.policy.minStrength',
 } as const;
 
+/** GET (every setting) and PUT (a partial map) of the settings; ROLE_ADMIN. */
+export const ADMIN_SETTINGS_PATH = '/admin/settings';
+
+/** One refused value of a PUT: the key and why (400 ValidationException, `metadata.problems`). */
+export interface SettingProblem {
+  key: string;
+  problem: string;
+}
+
 /** PUT /api/2/admin/settings body: a partial map key → value. Unknown keys are refused (400). */
 export const AdminSettingsUpdateSchema = z
   .record(z.string().max(200), ConfigValueSchema)

@@ -1,4 +1,5 @@
-// axe (WCAG rules) on inbox, settings, totp-registration, totp-authentication and login-disclaimer;
+// axe (WCAG rules) on inbox, settings, the admin settings pages (system, secure mails), totp-registration,
+// totp-authentication and login-disclaimer;
 // no violation of impact serious or critical. One server (the signed-out screens: accessibility.spec.ts).
 import { SETTING_KEYS } from '@shared/contract/settings';
 import {
@@ -8,12 +9,14 @@ import {
   expect,
   expectInbox,
   expectNoSeriousA11yViolations,
+  locale,
   serverPerFile,
   setSettingsAsAdmin,
   signIn,
   test,
 } from './fixtures';
 
+const admin = locale<typeof import('@locales/en/admin.json')>('en', 'admin');
 const ctx = serverPerFile();
 test.describe.configure({ mode: 'serial' });
 
@@ -29,6 +32,21 @@ test('inbox and settings', async ({ page }) => {
   await expect(page).toHaveURL(`${server.url}/settings`);
   await expect(page.getByRole('heading', { name: en.settings.title, level: 1 })).toBeVisible();
   await expectNoSeriousA11yViolations(page, 'settings');
+});
+
+test('admin settings pages: system and secure mails (with a field problem showing)', async ({ page }) => {
+  const { server } = ctx;
+  await signIn(page, server, { username: server.admin.email, password: server.admin.password });
+  await expectInbox(page, server);
+  await page.goto(`${server.url}/admin/system`);
+  await expect(page.getByRole('heading', { level: 1, name: admin.system.title })).toBeVisible();
+  await expectNoSeriousA11yViolations(page, 'admin system settings');
+  await page.goto(`${server.url}/admin/secure-mails`);
+  await expect(page.getByRole('heading', { level: 1, name: admin.secureMails.title })).toBeVisible();
+  await page.getByLabel(admin.secureMails.validity.max).fill('many');
+  await page.getByRole('button', { name: admin.settingsForm.save, exact: true }).click();
+  await expect(page.getByLabel(admin.secureMails.validity.max)).toHaveAttribute('aria-invalid', 'true');
+  await expectNoSeriousA11yViolations(page, 'admin secure mails settings');
 });
 
 test('totp-registration and totp-authentication', async ({ page }) => {

@@ -67,6 +67,7 @@ describe('route access declarations', () => {
     await createUserAsAdmin(server, admin, { email: 'plain@example.test' });
     const user = await signIn(server, 'plain@example.test', 'Good-Passw0rd');
     await expectBackendError(await call(server, user, 'GET', '/api/2/admin/settings'), 403, 'AccessDeniedException');
+    await expectBackendError(await call(server, user, 'PUT', '/api/2/admin/settings', { 'kuvert.delivery.allowSecurityLevel1': false }), 403, 'AccessDeniedException');
     await expectBackendError(await call(server, user, 'POST', '/api/2/admin/users', { email: 'x@example.test', password: 'Good-Passw0rd' }), 403, 'AccessDeniedException');
   });
 

@@ -81,6 +81,20 @@ describe('PUT /api/2/admin/settings', () => {
     expect(config[CONFIG_KEYS.webUiTitle]).toBe('Kuvert');
   });
 
+  it('refuses a maximum validity below the minimum, also when only one of them changes', async () => {
+    const both = await call(server, admin, 'PUT', '/api/2/admin/settings', {
+      [SETTING_KEYS.deliveryCleanupExpirationMin]: 10 * MS_PER_DAY,
+      [SETTING_KEYS.deliveryCleanupExpirationMax]: 5 * MS_PER_DAY,
+    });
+    const body = await expectBackendError(both, 400, 'ValidationException');
+    expect(body.metadata).toEqual({ problems: [{ key: SETTING_KEYS.deliveryCleanupExpirationMax, problem: expect.stringContaining('minimum') }] });
+    // The default minimum is one day: a maximum below it alone is refused too.
+    await expectBackendError(await call(server, admin, 'PUT', '/api/2/admin/settings', { [SETTING_KEYS.deliveryCleanupExpirationMax]: MS_PER_DAY / 2 }), 400);
+    const { settings } = await (await call(server, admin, 'GET', '/api/2/admin/settings')).json();
+    expect(settings[SETTING_KEYS.deliveryCleanupExpirationMax]).toBe(365 * MS_PER_DAY);
+    expect(settings[SETTING_KEYS.deliveryCleanupExpirationMin]).toBe(MS_PER_DAY);
+  });
+
   it('lists every setting for administrators', async () => {
     const { settings } = await (await call(server, admin, 'GET', '/api/2/admin/settings')).json();
     expect(settings[SETTING_KEYS.passwordMinLength]).toBe(10);

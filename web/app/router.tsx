@@ -171,7 +171,7 @@ const downloadRoutes: RouteObject[] = ['', ':locale/'].flatMap((prefix) => [
   },
 ]);
 
-const adminPlaceholders = ['system', 'license', 'theme', 'secure-mails', 'trust-networks', 'secure-rooms', 'trash-bin'] as const;
+const adminPlaceholders = ['license', 'theme', 'trust-networks', 'secure-rooms', 'trash-bin'] as const;
 
 function buildRoutes(): RouteObject[] {
   return [
@@ -207,6 +207,17 @@ function buildRoutes(): RouteObject[] {
               path: 'users',
               handle: handle({ titleKey: 'admin:users.title', roles: ['ROLE_ADMIN', 'ROLE_USER_ADMIN'] }),
               lazy: lazyPage(() => import(/* webpackChunkName: "admin-users" */ '@web/features/admin/users-page'), 'AdminUsersPage'),
+            },
+            // Settings pages: PUT /admin/settings is ROLE_ADMIN only.
+            {
+              path: 'system',
+              handle: handle({ titleKey: 'admin:system.title', roles: ['ROLE_ADMIN'] }),
+              lazy: lazyPage(() => import(/* webpackChunkName: "admin-settings" */ '@web/features/admin/system-settings-page'), 'SystemSettingsPage'),
+            },
+            {
+              path: 'secure-mails',
+              handle: handle({ titleKey: 'admin:secureMails.title', roles: ['ROLE_ADMIN'] }),
+              lazy: lazyPage(() => import(/* webpackChunkName: "admin-settings" */ '@web/features/admin/secure-mails-settings-page'), 'SecureMailsSettingsPage'),
             },
             ...adminPlaceholders.map((path) => ({ path, handle: handle({ titleKey: `shell:admin.pages.${path}` }), lazy: comingSoon })),
           ],

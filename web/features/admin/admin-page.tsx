@@ -1,18 +1,28 @@
 import { RouterLink } from '@web/components/router-link';
 import { Card, CardHeader, Link, makeStyles, Subtitle2 } from '@fluentui/react-components';
 import { PageHeading } from '@web/components/page-heading';
+import type { RoleName } from '@shared/contract/constants';
+import { useAuthState } from '@web/lib/auth';
 import { ADMIN_BASE } from '@web/lib/routes';
 import { useTranslation } from 'react-i18next';
 
 
+interface AdminMenuItem {
+  id: string;
+  labelKey: string;
+  to: string;
+  /** The route's roles (web/app/router.tsx): shown only to holders, anyone else would bounce to the inbox. */
+  roles?: readonly RoleName[];
+}
+
 /** Administration menu groups of SPEC §1. */
-export const ADMIN_MENU_GROUPS = [
+export const ADMIN_MENU_GROUPS: readonly { id: string; labelKey: string; items: readonly AdminMenuItem[] }[] = [
   {
     id: 'platform',
     labelKey: 'shell:admin.groups.platform',
     items: [
-      { id: 'users', labelKey: 'shell:admin.items.users', to: `${ADMIN_BASE}/users` },
-      { id: 'system', labelKey: 'shell:admin.items.system', to: `${ADMIN_BASE}/system` },
+      { id: 'users', labelKey: 'shell:admin.items.users', to: `${ADMIN_BASE}/users`, roles: ['ROLE_ADMIN', 'ROLE_USER_ADMIN'] },
+      { id: 'system', labelKey: 'shell:admin.items.system', to: `${ADMIN_BASE}/system`, roles: ['ROLE_ADMIN'] },
       { id: 'license', labelKey: 'shell:admin.items.license', to: `${ADMIN_BASE}/license` },
       { id: 'theme', labelKey: 'shell:admin.items.theme', to: `${ADMIN_BASE}/theme` },
     ],
@@ -21,7 +31,7 @@ export const ADMIN_MENU_GROUPS = [
     id: 'secure-mails',
     labelKey: 'shell:admin.groups.secureMails',
     items: [
-      { id: 'secure-mails-general', labelKey: 'shell:admin.items.general', to: `${ADMIN_BASE}/secure-mails` },
+      { id: 'secure-mails-general', labelKey: 'shell:admin.items.general', to: `${ADMIN_BASE}/secure-mails`, roles: ['ROLE_ADMIN'] },
       { id: 'trust-networks', labelKey: 'shell:admin.items.trustNetworks', to: `${ADMIN_BASE}/trust-networks` },
     ],
   },
@@ -33,7 +43,9 @@ export const ADMIN_MENU_GROUPS = [
       { id: 'trash-bin', labelKey: 'shell:admin.items.trashBin', to: `${ADMIN_BASE}/trash-bin` },
     ],
   },
-] as const;
+];
+
+const mayOpen = (item: AdminMenuItem, held: readonly string[]) => !item.roles || item.roles.some((role) => held.includes(role));
 
 const useStyles = makeStyles({
   grid: { display: 'grid', gap: '16px', gridTemplateColumns: 'repeat(auto-fill, minmax(240px, 1fr))' },
@@ -47,6 +59,7 @@ const ADDIN_MANIFEST_URL = '/addin/manifest.xml';
 export function AdminPage() {
   const { t } = useTranslation();
   const styles = useStyles();
+  const held = useAuthState().user?.roleNames ?? [];
   return (
     <>
       <PageHeading focusOnMount>{t('shell:admin.title')}</PageHeading>
@@ -55,11 +68,13 @@ export function AdminPage() {
           <Card key={group.id}>
             <CardHeader header={<Subtitle2 as="h2">{t(group.labelKey)}</Subtitle2>} />
             <ul className={styles.list}>
-              {group.items.map((item) => (
-                <li key={item.id}>
-                  <RouterLink to={item.to}>{t(item.labelKey)}</RouterLink>
-                </li>
-              ))}
+              {group.items
+                .filter((item) => mayOpen(item, held))
+                .map((item) => (
+                  <li key={item.id}>
+                    <RouterLink to={item.to}>{t(item.labelKey)}</RouterLink>
+                  </li>
+                ))}
             </ul>
           </Card>
         ))}

@@ -1,0 +1,94 @@
+import { SETTING_KEYS } from '@shared/contract/settings';
+import { useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+import { perLanguageFields, SettingsForm, type SettingSection } from './settings-form';
+
+/** Longest password or passphrase length a policy may ask for (the server's SecuPass range). */
+const MAX_POLICY_LENGTH = 256;
+/** zxcvbn scores. */
+const STRENGTHS = [0, 1, 2, 3, 4] as const;
+
+/** Administration › Platform › System: organisation, sign-in, password and passphrase policies, mail. */
+export function SystemSettingsPage() {
+  const { t } = useTranslation();
+  const sections = useMemo<SettingSection[]>(() => {
+    const requirement = (key: string, rule: string) => ({ kind: 'switch' as const, key, label: t(`admin:system.policy.${rule}`) });
+    return [
+      {
+        id: 'organisation',
+        title: t('admin:system.organisation.title'),
+        fields: [{ kind: 'text', key: SETTING_KEYS.organisationName, label: t('admin:system.organisation.name'), hint: t('admin:system.organisation.nameHint') }],
+      },
+      {
+        id: 'sign-in',
+        title: t('admin:system.signIn.title'),
+        fields: [
+          { kind: 'switch', key: SETTING_KEYS.totpRequired, label: t('admin:system.signIn.totpRequired'), hint: t('admin:system.signIn.totpRequiredHint') },
+          { kind: 'switch', key: SETTING_KEYS.loginDisclaimerEnabled, label: t('admin:system.signIn.disclaimerEnabled'), hint: t('admin:system.signIn.disclaimerEnabledHint') },
+          ...perLanguageFields(t, SETTING_KEYS.loginDisclaimerText, t('admin:system.signIn.disclaimerText'), {
+            multiline: true,
+            visibleWhen: (draft) => draft[SETTING_KEYS.loginDisclaimerEnabled] === true,
+          }),
+        ],
+      },
+      {
+        id: 'password-policy',
+        title: t('admin:system.passwordPolicy.title'),
+        description: t('admin:system.passwordPolicy.description'),
+        fields: [
+          { kind: 'integer', key: SETTING_KEYS.passwordMinLength, label: t('admin:system.policy.minLength'), unit: t('admin:settingsForm.units.characters'), min: 1, max: MAX_POLICY_LENGTH },
+          requirement(SETTING_KEYS.passwordRequireUppercase, 'requireUppercase'),
+          requirement(SETTING_KEYS.passwordRequireLowercase, 'requireLowercase'),
+          requirement(SETTING_KEYS.passwordRequireDigit, 'requireDigit'),
+          requirement(SETTING_KEYS.passwordRequireSpecial, 'requireSpecial'),
+        ],
+      },
+      {
+        id: 'secupass-policy',
+        title: t('admin:system.secupassPolicy.title'),
+        description: t('admin:system.secupassPolicy.description'),
+        fields: [
+          { kind: 'integer', key: SETTING_KEYS.secupassMinLength, label: t('admin:system.policy.minLength'), unit: t('admin:settingsForm.units.characters'), min: 1, max: MAX_POLICY_LENGTH },
+          requirement(SETTING_KEYS.secupassRequireUppercase, 'requireUppercase'),
+          requirement(SETTING_KEYS.secupassRequireLowercase, 'requireLowercase'),
+          requirement(SETTING_KEYS.secupassRequireDigit, 'requireDigit'),
+          requirement(SETTING_KEYS.secupassRequireSpecial, 'requireSpecial'),
+          {
+            kind: 'choice',
+            key: SETTING_KEYS.secupassMinStrength,
+            label: t('admin:system.secupassPolicy.minStrength'),
+            hint: t('admin:system.secupassPolicy.minStrengthHint'),
+            options: STRENGTHS.map((score) => ({ value: score, label: t(`admin:system.secupassPolicy.strength${score}`) })),
+          },
+        ],
+      },
+      {
+        id: 'mail',
+        title: t('admin:system.mail.title'),
+        fields: [
+          {
+            kind: 'choice',
+            key: SETTING_KEYS.mailTransport,
+            label: t('admin:system.mail.transport'),
+            hint: t('admin:system.mail.transportHint'),
+            options: [
+              { value: 'mailbox', label: t('admin:system.mail.mailbox') },
+              { value: 'smtp', label: t('admin:system.mail.smtp') },
+            ],
+          },
+          {
+            kind: 'text',
+            key: SETTING_KEYS.mailSmtpUrl,
+            label: t('admin:system.mail.smtpUrl'),
+            hint: t('admin:system.mail.smtpUrlHint'),
+            nullable: true,
+            visibleWhen: (draft) => draft[SETTING_KEYS.mailTransport] === 'smtp',
+          },
+          { kind: 'text', key: SETTING_KEYS.mailFrom, label: t('admin:system.mail.from'), hint: t('admin:system.mail.fromHint'), inputType: 'email', nullable: true },
+        ],
+      },
+    ];
+  }, [t]);
+
+  return <SettingsForm title={t('admin:system.title')} intro={t('admin:system.intro')} sections={sections} />;
+}
