@@ -135,6 +135,7 @@ test('changed key: the dialog shows old and new fingerprint; Cancel sends nothin
 });
 
 test('phone numbers: asked before sending when the SMS signup applies; missing ones show in Sent and can be added; the SMS goes to that number', async ({ page }) => {
+  test.setTimeout(120_000); // two sends and a signup: over a minute on a busy 2-core machine
   await setSettingsAsAdmin(server, { [EXTERNAL_SETTING_KEYS.signupRequiresSms]: true });
   try {
     const outsider = 'olga.outside@example.test';

@@ -27,6 +27,7 @@ import { Alert } from '@web/components/alert';
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatSize, isExpired, TIME_STATE_COLOR, timeStateKey } from './delivery-format';
+import { ScanStateBadge } from './scan-outcome';
 
 /** Print view: only the delivery, no chrome and no buttons. */
 const usePrintStyles = makeStaticStyles('@media print { header, nav, [data-no-print] { display: none !important; } }');
@@ -135,6 +136,7 @@ export function DeliveryView({
             <li key={file.fileId} className={styles.file}>
               <span>{file.name}</span>
               <Caption1>{formatSize(file.size, i18n.language)}</Caption1>
+              <ScanStateBadge file={file} />
               {/* E2E files are downloaded decrypted through the E2E panel, never as ciphertext. */}
               {expired || file.status !== 'committed' || file.encrypted ? null : review ? (
                 // Being checked or blocked: the button stays, disabled, so the reason (the alert above) is clear.
