@@ -149,6 +149,16 @@ export async function dropFiles(page: Page, files: TestFile[]): Promise<void> {
   await zone.dispatchEvent('drop', { dataTransfer });
 }
 
+/**
+ * No dialog is open and the app root is not aria-hidden: a Fluent dialog unmounted while still
+ * open leaves the modalizer's aria-hidden behind, and the page goes silent for screen readers.
+ */
+export async function expectAppRootNotHidden(page: Page): Promise<void> {
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+  await expect(page.getByRole('alertdialog')).toHaveCount(0);
+  await expect(page.locator('#root')).not.toHaveAttribute('aria-hidden');
+}
+
 /** The inbox of a signed-in user: URL and heading. */
 export async function expectInbox(page: Page, server: TestServer): Promise<void> {
   await expect(page).toHaveURL(`${server.url}/secumails/inbox`);

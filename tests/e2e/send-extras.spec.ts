@@ -10,6 +10,7 @@ import { startTestServer, type TestServer } from '../support/server';
 import {
   apiCall,
   apiSignIn,
+  expectAppRootNotHidden,
   expectNoSeriousA11yViolations,
   locale,
   nodeClient,
@@ -123,6 +124,7 @@ test('changed key: the dialog shows old and new fingerprint; Cancel sends nothin
   await expectNoSeriousA11yViolations(page, 'changed key dialog');
   await dialog.getByRole('button', { name: 'Cancel' }).click();
   await expect(page.getByRole('region', { name: send.progress.label }).getByText(send.errors.keyChanged)).toBeVisible();
+  await expectAppRootNotHidden(page);
   expect(await inboxCount(bob)).toBe(1);
 
   // Again: confirm → sent to the new key.
@@ -131,6 +133,7 @@ test('changed key: the dialog shows old and new fingerprint; Cancel sends nothin
   await expect(dialog.getByTestId('changed-key-new')).toHaveText(newPrint);
   await dialog.getByRole('button', { name: send.changedKeyConfirm }).click();
   await expect(page.getByRole('heading', { name: send.success.title })).toBeVisible({ timeout: 60_000 });
+  await expectAppRootNotHidden(page);
   expect(await inboxCount(bob)).toBe(2);
 });
 
@@ -174,6 +177,7 @@ test('phone numbers: asked before sending when the SMS signup applies; missing o
     await later.getByRole('button', { name: deliveries.phoneNumbers.save }).click();
     await expect(later).toBeHidden();
     await expect(alert).toBeHidden();
+    await expectAppRootNotHidden(page);
 
     // The external recipient's signup now sends the code to that number.
     const asked = await fetch(`${server.url}/api/2${EXTERNAL_PATHS.smsCode(shareUuid)}`, {
@@ -193,6 +197,7 @@ test('phone numbers: asked before sending when the SMS signup applies; missing o
     await dialog.getByRole('textbox', { name: deliveries.phoneNumbers.label.replace('{{email}}', second) }).fill('+49 151 2223334');
     await dialog.getByRole('button', { name: deliveries.phoneNumbers.saveAndSend }).click();
     await expect(page.getByRole('heading', { name: send.success.title })).toBeVisible({ timeout: 30_000 });
+    await expectAppRootNotHidden(page);
     const sentAgain = (await (await apiCall(server, sessionAlice, 'GET', '/deliveries/sent')).json()) as { items: Array<{ deliveryUuid: string; subject: string }> };
     const secondUuid = sentAgain.items.find((d) => d.subject === 'Phone before send')!.deliveryUuid;
     const detail = (await (await apiCall(server, sessionAlice, 'GET', `/deliveries/${secondUuid}`)).json()) as { recipients: Array<{ email: string; phoneNumberMissing?: boolean }> };

@@ -24,7 +24,7 @@ import { ArrowDownloadRegular } from '@fluentui/react-icons';
 import { deliveryContentUrl } from '@shared/api/endpoints/delivery-read';
 import type { ActivityEntry, DeliveryDetail, ReviewState } from '@shared/contract/deliveries';
 import { Alert } from '@web/components/alert';
-import { useState, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatSize, isExpired, TIME_STATE_COLOR, timeStateKey } from './delivery-format';
 import { ScanStateBadge } from './scan-outcome';
@@ -234,12 +234,24 @@ export function RecipientStates({ delivery }: { delivery: DeliveryDetail }) {
   );
 }
 
-/** Delete with a confirmation dialog; `forEveryone` for the sender. */
-export function DeleteDeliveryButton({ forEveryone, onConfirm }: { forEveryone: boolean; onConfirm: () => Promise<void> }) {
+/**
+ * Delete with a confirmation dialog; `forEveryone` for the sender. `onConfirm` deletes; `onDeleted`
+ * (e.g. leaving the page) runs only after the dialog was closed through `open`: a Fluent dialog
+ * unmounted while open can leave the page aria-hidden.
+ */
+export function DeleteDeliveryButton({ forEveryone, onConfirm, onDeleted }: { forEveryone: boolean; onConfirm: () => Promise<void>; onDeleted: () => void }) {
   const { t } = useTranslation();
   const [open, setOpen] = useState(false);
   const [busy, setBusy] = useState(false);
   const [failed, setFailed] = useState(false);
+  const [deleted, setDeleted] = useState(false);
+  const announced = useRef(false);
+  // Once, after the commit that closed the dialog.
+  useEffect(() => {
+    if (!deleted || open || announced.current) return;
+    announced.current = true;
+    onDeleted();
+  }, [deleted, open, onDeleted]);
   const label = forEveryone ? t('deliveries:actions.deleteForEveryone') : t('deliveries:actions.delete');
   return (
     <Dialog open={open} onOpenChange={(_, data) => setOpen(data.open)}>
@@ -262,6 +274,10 @@ export function DeleteDeliveryButton({ forEveryone, onConfirm }: { forEveryone: 
                 setBusy(true);
                 setFailed(false);
                 onConfirm()
+                  .then(() => {
+                    setOpen(false);
+                    setDeleted(true);
+                  })
                   .catch(() => setFailed(true))
                   .finally(() => setBusy(false));
               }}

@@ -292,21 +292,19 @@ function SendForm({ config }: { config: DeliverySendConfig }) {
       ) : null}
 
       {changedKeyDialog}
-      {phoneDialog !== 'closed' ? (
-        <PhoneNumbersDialog
-          open
-          recipients={needPhones}
-          initial={phones}
-          saveLabel={phoneDialog === 'beforeSend' ? t('deliveries:phoneNumbers.saveAndSend') : t('deliveries:phoneNumbers.save')}
-          onCancel={() => setPhoneDialog('closed')}
-          onSave={(numbers) => {
-            const next = phoneDialog;
-            setPhones(numbers);
-            setPhoneDialog('closed');
-            if (next === 'beforeSend') submit(undefined, numbers);
-          }}
-        />
-      ) : null}
+      <PhoneNumbersDialog
+        open={phoneDialog !== 'closed'}
+        recipients={needPhones}
+        initial={phones}
+        saveLabel={phoneDialog === 'beforeSend' ? t('deliveries:phoneNumbers.saveAndSend') : t('deliveries:phoneNumbers.save')}
+        onCancel={() => setPhoneDialog('closed')}
+        onSave={(numbers) => {
+          const next = phoneDialog;
+          setPhones(numbers);
+          setPhoneDialog('closed');
+          if (next === 'beforeSend') submit(undefined, numbers);
+        }}
+      />
     </>
   );
 }
