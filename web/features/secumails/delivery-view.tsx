@@ -24,6 +24,7 @@ import { ArrowDownloadRegular } from '@fluentui/react-icons';
 import { deliveryContentUrl } from '@shared/api/endpoints/delivery-read';
 import type { ActivityEntry, DeliveryDetail, ReviewState } from '@shared/contract/deliveries';
 import { Alert } from '@web/components/alert';
+import { DataTable, type DataTableColumn } from '@web/components/data-table';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatSize, isExpired, TIME_STATE_COLOR, timeStateKey } from './delivery-format';
@@ -170,31 +171,24 @@ export function DeliveryView({
 export function ActivityLog({ entries }: { entries: readonly ActivityEntry[] }) {
   const { t } = useTranslation();
   const dateFormat = useDateFormat();
+  const columns: DataTableColumn<ActivityEntry>[] = [
+    { id: 'at', header: t('deliveries:activity.at'), cell: (entry) => dateFormat.format(entry.at) },
+    { id: 'event', header: t('deliveries:activity.event'), cell: (entry) => t(`deliveries:activity.kind.${entry.kind}`) },
+    { id: 'actor', header: t('deliveries:activity.actor'), cell: (entry) => entry.actor ?? '—' },
+    { id: 'detail', header: t('deliveries:activity.detail'), cell: (entry) => entry.detail ?? '—' },
+  ];
   return (
     <section aria-labelledby="delivery-activity" style={{ margin: '16px 0' }}>
       <Subtitle2 as="h3" id="delivery-activity">
         {t('deliveries:activity.title')}
       </Subtitle2>
-      <Table size="small" aria-labelledby="delivery-activity">
-        <TableHeader>
-          <TableRow>
-            <TableHeaderCell>{t('deliveries:activity.at')}</TableHeaderCell>
-            <TableHeaderCell>{t('deliveries:activity.event')}</TableHeaderCell>
-            <TableHeaderCell>{t('deliveries:activity.actor')}</TableHeaderCell>
-            <TableHeaderCell>{t('deliveries:activity.detail')}</TableHeaderCell>
-          </TableRow>
-        </TableHeader>
-        <TableBody>
-          {entries.map((entry, index) => (
-            <TableRow key={`${entry.at}-${index}`}>
-              <TableCell>{dateFormat.format(entry.at)}</TableCell>
-              <TableCell>{t(`deliveries:activity.kind.${entry.kind}`)}</TableCell>
-              <TableCell>{entry.actor ?? '—'}</TableCell>
-              <TableCell>{entry.detail ?? '—'}</TableCell>
-            </TableRow>
-          ))}
-        </TableBody>
-      </Table>
+      <DataTable
+        labelledBy="delivery-activity"
+        size="small"
+        columns={columns}
+        rows={entries}
+        rowKey={(entry, index) => `${entry.at}-${index}`}
+      />
     </section>
   );
 }
