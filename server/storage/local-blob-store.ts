@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { once } from 'node:events';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { access, mkdir, open, readdir, rename, rm, stat, statfs } from 'node:fs/promises';
 import { hostname } from 'node:os';
@@ -60,10 +61,9 @@ export function createLocalBlobStore(root: string): BlobStore {
           if (options.expectedSize !== undefined && size > options.expectedSize) throw new BlobIntegrityError('tooLarge', { size });
           hash.update(chunk);
           // Respect back-pressure: never hold more than the stream's buffer in memory.
-          if (!out.write(chunk)) await new Promise<void>((resolve, reject) => {
-            out.once('drain', resolve);
-            out.once('error', reject);
-          });
+          // events.once drops its 'error' listener when 'drain' comes, so a 5 MiB part
+          // (hundreds of drains) does not pile listeners on the stream.
+          if (!out.write(chunk)) await once(out, 'drain');
         }
         out.end();
         await finished(out);

@@ -8,14 +8,13 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { expect, test, type Browser, type Download, type Page } from '@playwright/test';
-import { createApiClient, type ApiClient } from '@shared/api/client';
-import { postSecuPass } from '@shared/api/endpoints/secupass';
+import type { ApiClient } from '@shared/api/client';
 import { MemoryKeyPinStore } from '@shared/crypto/key-pinning';
 import { createCryptoService, type UnlockedKeys } from '@shared/crypto/service';
 import { sendDelivery } from '@shared/transfer';
 import { addressedTo, waitForMailboxMail } from '../support/mailbox';
 import { startTestServer, type TestServer } from '../support/server';
-import { apiCall, apiSignIn, expectNoSeriousA11yViolations } from './fixtures';
+import { apiCall, apiSignIn, expectNoSeriousA11yViolations, secuPassFromNode, signInToInbox } from './fixtures';
 
 const PASSWORD = 'Good-Passw0rd-e2e';
 const ALICE_PASSPHRASE = 'Alice-Browser-SecuPass-Quartz-77';
@@ -34,25 +33,6 @@ const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest(
 
 test.describe.configure({ mode: 'serial' });
 
-/** A Node "browser" of one user: the product's ApiClient with the session cookie. */
-async function nodeClient(account: { email: string; password: string }): Promise<{ client: ApiClient; userUuid: string }> {
-  const session = await apiSignIn(server, account);
-  const withCookie: typeof fetch = (input, init = {}) => fetch(input, { ...init, headers: { ...(init.headers as Record<string, string> | undefined), cookie: session.cookie } });
-  const client = createApiClient({ backendUrl: server.url, fetch: withCookie });
-  client.setAntiCsrfToken(session.csrf);
-  const me = (await (await apiCall(server, session, 'GET', '/user')).json()) as { user: { uuid: string } };
-  return { client, userUuid: me.user.uuid };
-}
-
-/** Sets a SecuPass from Node (real Argon2id): the browser later unlocks it with the same passphrase. */
-async function secuPassFromNode(account: { email: string; password: string }, passphrase: string) {
-  const { client, userUuid } = await nodeClient(account);
-  const crypto = createCryptoService();
-  const { blob, keys } = await crypto.setupSecuPass({ userId: userUuid, passphrase });
-  await postSecuPass(client, { blob, publicKeys: blob.keys.map(({ keyId, usage, publicKey }) => ({ keyId, usage, publicKey })) });
-  return { client, keys, crypto };
-}
-
 test.beforeAll(async () => {
   server = await startTestServer();
   const admin = await apiSignIn(server, server.admin);
@@ -60,13 +40,8 @@ test.beforeAll(async () => {
     const response = await apiCall(server, admin, 'POST', '/admin/users', { email: account.email, password: account.password, language: 'en' });
     expect(response.status, await response.clone().text()).toBe(201);
   }
-  const sender = await nodeClient(alice);
-  aliceClient = sender.client;
-  ({ keys: aliceKeys } = await aliceCrypto.setupSecuPass({ userId: sender.userUuid, passphrase: ALICE_PASSPHRASE }).then(async (r) => {
-    await postSecuPass(aliceClient, { blob: r.blob, publicKeys: r.blob.keys.map(({ keyId, usage, publicKey }) => ({ keyId, usage, publicKey })) });
-    return r;
-  }));
-  await secuPassFromNode(bob, BOB_PASSPHRASE);
+  ({ client: aliceClient, keys: aliceKeys } = await secuPassFromNode(server, alice, ALICE_PASSPHRASE, aliceCrypto));
+  await secuPassFromNode(server, bob, BOB_PASSPHRASE);
 });
 test.afterAll(async () => {
   await server?.close();
@@ -81,14 +56,6 @@ async function sendLevel3(to: string, name: string, bytes: Uint8Array, subject: 
   });
   if (!result.ok) throw new Error(JSON.stringify(result.error));
   return result.delivery;
-}
-
-async function signIn(page: Page, account: { email: string; password: string }) {
-  await page.goto(`${server.url}/auth/login`);
-  await page.getByLabel('Username or email').fill(account.email);
-  await page.getByLabel(/^Password/).fill(account.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page).toHaveURL(/\/secumails\/inbox/);
 }
 
 async function unlock(page: Page, passphrase: string) {
@@ -130,7 +97,7 @@ async function newPage(browser: Browser): Promise<Page> {
 test('level 3: the recipient unlocks in the browser and downloads the decrypted file (identical SHA-256)', async ({ page }) => {
   const bytes = new Uint8Array(randomBytes(300 * 1024 + 17)); // 5 records of 64 KiB: parts of 8 records, several records
   const delivery = await sendLevel3(bob.email, 'figures.bin', bytes, 'E2E figures');
-  await signIn(page, bob);
+  await signInToInbox(page, server, bob);
   await page.goto(`${server.url}/secumails/inbox/${delivery.deliveryUuid}`);
   await expect(page.getByRole('heading', { name: 'E2E figures' })).toBeVisible();
   // No ciphertext link: the plain download button is not offered for E2E files.
@@ -148,7 +115,7 @@ test('release: invited without a passphrase → sets one → waits → the sende
   await waitForMailboxMail(server.mailboxDir, (m) => addressedTo(carol.email)(m) && m.subject.includes('For Carol E2E'));
 
   // Carol: told to create a passphrase; creates it in the browser; then waits for the release.
-  await signIn(page, carol);
+  await signInToInbox(page, server, carol);
   await page.goto(`${server.url}/secumails/inbox/${delivery.deliveryUuid}`);
   await expect(page.getByText('This delivery is end-to-end encrypted. Create your personal passphrase')).toBeVisible();
   await page.getByRole('link', { name: 'Create passphrase' }).click();
@@ -165,7 +132,7 @@ test('release: invited without a passphrase → sets one → waits → the sende
   const ask = await waitForMailboxMail(server.mailboxDir, (m) => addressedTo(alice.email)(m) && m.text.includes(carol.email));
   expect(ask.text).toContain('/secumails/en/release');
   const sender = await newPage(browser);
-  await signIn(sender, alice);
+  await signInToInbox(sender, server, alice);
   await sender.goto(`${server.url}/secumails/outbox/${delivery.deliveryUuid}`);
   await expect(sender.getByText('Release required')).toBeVisible();
   await sender.getByRole('link', { name: 'Release deliveries' }).click();
@@ -196,7 +163,7 @@ test('transfer centre: a multi-part E2E download through the service worker show
   // 12 parts of 8 × 64 KiB records, plus a partial one.
   const bytes = new Uint8Array(randomBytes(6 * 1024 * 1024 + 4321));
   const delivery = await sendLevel3(bob.email, 'large figures.bin', bytes, 'E2E large figures');
-  await signIn(page, bob);
+  await signInToInbox(page, server, bob);
   await page.goto(`${server.url}/secumails/inbox/${delivery.deliveryUuid}`);
   await useDownloadPath(page, 'serviceWorker');
   const button = await openDecrypted(page, BOB_PASSPHRASE, 'large figures.bin');

@@ -10,6 +10,9 @@ import argon2 from 'argon2';
 import type { Language } from '@shared/contract/constants';
 import { ANTI_CSRF_HEADER } from '@shared/contract/auth';
 import { API_BASE } from '@shared/contract/constants';
+import { createApiClient, type ApiClient } from '@shared/api/client';
+import { postSecuPass } from '@shared/api/endpoints/secupass';
+import { createCryptoService, type CryptoApi, type UnlockedKeys } from '@shared/crypto/service';
 import { createHash } from 'node:crypto';
 import { CONTENT_SHA256_HEADER, DELIVERY_PATHS, type DeliveryDetail, type DeliveryUploadFile } from '@shared/contract/deliveries';
 import { EXTERNAL_PATHS } from '@shared/contract/external';
@@ -27,6 +30,7 @@ export const en = {
   common: locale<typeof import('@locales/en/common.json')>('en', 'common'),
   deliveries: locale<typeof import('@locales/en/deliveries.json')>('en', 'deliveries'),
   external: locale<typeof import('@locales/en/external.json')>('en', 'external'),
+  send: locale<typeof import('@locales/en/send.json')>('en', 'send'),
 };
 export { locale };
 
@@ -93,6 +97,66 @@ export async function signIn(page: Page, server: TestServer, user: { username: s
   await page.goto(`${server.url}${path}`);
   await expect(page.getByRole('heading', { name: en.auth.login.title })).toBeVisible();
   await submitLogin(page, user);
+}
+
+/** Signs in with an account's email on the login page and waits for the inbox. */
+export async function signInToInbox(page: Page, server: TestServer, account: { email: string; password: string }): Promise<void> {
+  await signIn(page, server, { username: account.email, password: account.password });
+  await expect(page).toHaveURL(/\/secumails\/inbox/);
+}
+
+/** The send page of a signed-in user. */
+export async function openSendPage(page: Page, server: TestServer): Promise<void> {
+  await page.goto(`${server.url}/secumails/send`);
+  await expect(page.getByRole('heading', { level: 1, name: en.send.title })).toBeVisible();
+}
+
+/** The send page's recipients field. */
+export const recipientsInput = (page: Page) => page.getByRole('textbox', { name: en.send.recipients.label });
+
+/** Pastes text into the recipients field the way the browser does (a paste event with clipboard data). */
+export async function pasteRecipients(page: Page, text: string): Promise<void> {
+  await recipientsInput(page).evaluate((element, value) => {
+    const data = new DataTransfer();
+    data.setData('text', value);
+    element.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
+  }, text);
+}
+
+/** A file a spec attaches on the send page. */
+export interface TestFile {
+  name: string;
+  bytes: Uint8Array;
+}
+
+/** Attaches files through the send page's file picker. */
+export async function pickFiles(page: Page, files: TestFile[]): Promise<void> {
+  await page.locator('input[type=file]').setInputFiles(files.map((f) => ({ name: f.name, mimeType: 'application/octet-stream', buffer: Buffer.from(f.bytes) })));
+}
+
+/** Drops files onto the send page's attachment zone with a real DataTransfer (as a drag from the desktop does). */
+export async function dropFiles(page: Page, files: TestFile[]): Promise<void> {
+  const dataTransfer = await page.evaluateHandle((list) => {
+    const data = new DataTransfer();
+    for (const { name, base64 } of list) {
+      const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
+      data.items.add(new File([bytes], name, { type: 'application/octet-stream' }));
+    }
+    return data;
+  }, files.map((f) => ({ name: f.name, base64: Buffer.from(f.bytes).toString('base64') })));
+  const zone = page.getByTestId('send-drop-zone');
+  await zone.dispatchEvent('dragover', { dataTransfer });
+  await zone.dispatchEvent('drop', { dataTransfer });
+}
+
+/**
+ * No dialog is open and the app root is not aria-hidden: a Fluent dialog unmounted while still
+ * open leaves the modalizer's aria-hidden behind, and the page goes silent for screen readers.
+ */
+export async function expectAppRootNotHidden(page: Page): Promise<void> {
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+  await expect(page.getByRole('alertdialog')).toHaveCount(0);
+  await expect(page.locator('#root')).not.toHaveAttribute('aria-hidden');
 }
 
 /** The inbox of a signed-in user: URL and heading. */
@@ -199,4 +263,27 @@ export async function apiSendDelivery(
     await apiJson(await call('PUT', EXTERNAL_PATHS.phoneNumbers(draft.deliveryUuid), { phoneNumbers }), 200);
   }
   return apiJson<DeliveryDetail>(await call('POST', DELIVERY_PATHS.send(draft.deliveryUuid)), 200);
+}
+
+/** A Node "browser" of one user: the product's ApiClient with the session cookie, and the user's uuid. */
+export async function nodeClient(server: TestServer, account: { email: string; password: string }): Promise<{ client: ApiClient; session: ApiSession; userUuid: string }> {
+  const session = await apiSignIn(server, account);
+  const withCookie: typeof fetch = (input, init = {}) => fetch(input, { ...init, headers: { ...(init.headers as Record<string, string> | undefined), cookie: session.cookie } });
+  const client = createApiClient({ backendUrl: server.url, fetch: withCookie });
+  client.setAntiCsrfToken(session.csrf);
+  const me = (await (await apiCall(server, session, 'GET', '/user')).json()) as { user: { uuid: string } };
+  return { client, session, userUuid: me.user.uuid };
+}
+
+/** Sets a SecuPass from Node (real Argon2id): the browser later unlocks it with the same passphrase. */
+export async function secuPassFromNode(
+  server: TestServer,
+  account: { email: string; password: string },
+  passphrase: string,
+  crypto: CryptoApi = createCryptoService(),
+): Promise<{ client: ApiClient; keys: UnlockedKeys; crypto: CryptoApi }> {
+  const { client, userUuid } = await nodeClient(server, account);
+  const { blob, keys } = await crypto.setupSecuPass({ userId: userUuid, passphrase });
+  await postSecuPass(client, { blob, publicKeys: blob.keys.map(({ keyId, usage, publicKey }) => ({ keyId, usage, publicKey })) });
+  return { client, keys, crypto };
 }

@@ -3,14 +3,24 @@
 // confirmation at level 3 (an admin SecuPass reset + a new passphrase of the recipient: Cancel
 // sends nothing, Confirm sends), and the phone-number dialog for the SMS signup with the Sent alert.
 import { expect, test, type Page } from '@playwright/test';
-import { createApiClient } from '@shared/api/client';
-import { postSecuPass } from '@shared/api/endpoints/secupass';
 import { EXTERNAL_PATHS, EXTERNAL_SETTING_KEYS } from '@shared/contract/external';
 import { SECUPASS_PATHS } from '@shared/contract/secupass';
-import { createCryptoService } from '@shared/crypto/service';
 import { addressedTo, extractLink, waitForMailboxMail, waitForSms } from '../support/mailbox';
 import { startTestServer, type TestServer } from '../support/server';
-import { apiCall, apiSignIn, expectNoSeriousA11yViolations, locale, setSettingsAsAdmin, type ApiSession } from './fixtures';
+import {
+  apiCall,
+  apiSignIn,
+  expectAppRootNotHidden,
+  expectNoSeriousA11yViolations,
+  locale,
+  nodeClient,
+  openSendPage,
+  recipientsInput,
+  secuPassFromNode,
+  setSettingsAsAdmin,
+  signInToInbox,
+  type ApiSession,
+} from './fixtures';
 
 const PASSWORD = 'Good-Passw0rd-e2e';
 const ALICE_PASSPHRASE = 'Alice-Extras-SecuPass-Quartz-61';
@@ -25,20 +35,6 @@ let admin: ApiSession;
 
 test.describe.configure({ mode: 'serial' });
 
-async function userUuidOf(session: ApiSession): Promise<string> {
-  return ((await (await apiCall(server, session, 'GET', '/user')).json()) as { user: { uuid: string } }).user.uuid;
-}
-
-/** Sets a SecuPass from Node (real Argon2id); returns the public encryption key's fingerprint. */
-async function secuPassFromNode(account: { email: string; password: string }, passphrase: string): Promise<void> {
-  const session = await apiSignIn(server, account);
-  const withCookie: typeof fetch = (input, init = {}) => fetch(input, { ...init, headers: { ...(init.headers as Record<string, string> | undefined), cookie: session.cookie } });
-  const client = createApiClient({ backendUrl: server.url, fetch: withCookie });
-  client.setAntiCsrfToken(session.csrf);
-  const { blob } = await createCryptoService().setupSecuPass({ userId: await userUuidOf(session), passphrase });
-  await postSecuPass(client, { blob, publicKeys: blob.keys.map(({ keyId, usage, publicKey }) => ({ keyId, usage, publicKey })) });
-}
-
 test.beforeAll(async () => {
   server = await startTestServer();
   admin = await apiSignIn(server, server.admin);
@@ -46,28 +42,15 @@ test.beforeAll(async () => {
     const response = await apiCall(server, admin, 'POST', '/admin/users', { email: account.email, password: account.password, language: 'en' });
     expect(response.status, await response.clone().text()).toBe(201);
   }
-  await secuPassFromNode(alice, ALICE_PASSPHRASE);
-  await secuPassFromNode(bob, 'Bob-Extras-SecuPass-Lantern-62');
+  await secuPassFromNode(server, alice, ALICE_PASSPHRASE);
+  await secuPassFromNode(server, bob, 'Bob-Extras-SecuPass-Lantern-62');
 });
 test.afterAll(async () => {
   await server?.close();
 });
 
-async function signIn(page: Page, account: { email: string; password: string }) {
-  await page.goto(`${server.url}/auth/login`);
-  await page.getByLabel('Username or email').fill(account.email);
-  await page.getByLabel(/^Password/).fill(account.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page).toHaveURL(/\/secumails\/inbox/);
-}
-
-async function openSendPage(page: Page) {
-  await page.goto(`${server.url}/secumails/send`);
-  await expect(page.getByRole('heading', { level: 1, name: send.title })).toBeVisible();
-}
-
 async function fillForm(page: Page, recipients: string, subject: string) {
-  const input = page.getByRole('textbox', { name: send.recipients.label });
+  const input = recipientsInput(page);
   await input.fill(recipients);
   await input.press('Enter');
   await page.getByRole('textbox', { name: send.subject.label }).fill(subject);
@@ -82,8 +65,8 @@ async function inboxCount(account: { email: string; password: string }): Promise
 }
 
 test('chip warnings: not registered for an unknown address, no passphrase (only at level 3) for a user without one', async ({ page }) => {
-  await signIn(page, alice);
-  await openSendPage(page);
+  await signInToInbox(page, server, alice);
+  await openSendPage(page, server);
   await fillForm(page, `nobody.here@example.test, ${dave.email}, ${bob.email}`, 'Warnings');
   const notRegistered = send.recipients.notRegisteredWarning.replace('{{address}}', 'nobody.here@example.test');
   const noPassphrase = send.recipients.noPassphraseWarning.replace('{{address}}', dave.email);
@@ -102,9 +85,9 @@ test('chip warnings: not registered for an unknown address, no passphrase (only 
 test('changed key: the dialog shows old and new fingerprint; Cancel sends nothing, Confirm pins the new key and sends', async ({ page }) => {
   // Argon2id unlock in the browser plus two level-3 sends on a shared 2-core machine.
   test.setTimeout(180_000);
-  await signIn(page, alice);
+  await signInToInbox(page, server, alice);
   const sendLevel3 = async (subject: string) => {
-    await openSendPage(page);
+    await openSendPage(page, server);
     await fillForm(page, bob.email, subject);
     await page.getByRole('radio', { name: new RegExp(send.level.level3.title) }).check();
     await page.getByRole('button', { name: send.submit, exact: true }).click();
@@ -123,10 +106,10 @@ test('changed key: the dialog shows old and new fingerprint; Cancel sends nothin
   expect(await inboxCount(bob)).toBe(1);
 
   // An administrator resets Bob's SecuPass; Bob sets a new one: a changed key for Alice.
-  const bobSession = await apiSignIn(server, bob);
-  const reset = await apiCall(server, admin, 'POST', SECUPASS_PATHS.adminReset(await userUuidOf(bobSession)));
+  const { userUuid: bobUuid } = await nodeClient(server, bob);
+  const reset = await apiCall(server, admin, 'POST', SECUPASS_PATHS.adminReset(bobUuid));
   expect(reset.status).toBe(204);
-  await secuPassFromNode(bob, 'Bob-Extras-New-SecuPass-Harbour-63');
+  await secuPassFromNode(server, bob, 'Bob-Extras-New-SecuPass-Harbour-63');
 
   await sendLevel3('After the reset');
   await unlock(); // the page was loaded again: the keys live in memory only
@@ -141,6 +124,7 @@ test('changed key: the dialog shows old and new fingerprint; Cancel sends nothin
   await expectNoSeriousA11yViolations(page, 'changed key dialog');
   await dialog.getByRole('button', { name: 'Cancel' }).click();
   await expect(page.getByRole('region', { name: send.progress.label }).getByText(send.errors.keyChanged)).toBeVisible();
+  await expectAppRootNotHidden(page);
   expect(await inboxCount(bob)).toBe(1);
 
   // Again: confirm → sent to the new key.
@@ -149,15 +133,17 @@ test('changed key: the dialog shows old and new fingerprint; Cancel sends nothin
   await expect(dialog.getByTestId('changed-key-new')).toHaveText(newPrint);
   await dialog.getByRole('button', { name: send.changedKeyConfirm }).click();
   await expect(page.getByRole('heading', { name: send.success.title })).toBeVisible({ timeout: 60_000 });
+  await expectAppRootNotHidden(page);
   expect(await inboxCount(bob)).toBe(2);
 });
 
 test('phone numbers: asked before sending when the SMS signup applies; missing ones show in Sent and can be added; the SMS goes to that number', async ({ page }) => {
+  test.setTimeout(120_000); // two sends and a signup: over a minute on a busy 2-core machine
   await setSettingsAsAdmin(server, { [EXTERNAL_SETTING_KEYS.signupRequiresSms]: true });
   try {
     const outsider = 'olga.outside@example.test';
-    await signIn(page, alice);
-    await openSendPage(page);
+    await signInToInbox(page, server, alice);
+    await openSendPage(page, server);
     await fillForm(page, outsider, 'Needs a phone');
     await page.getByRole('radio', { name: new RegExp(send.level.level2.title) }).check();
     await expect(page.getByRole('button', { name: send.phoneNumbers.button })).toBeVisible();
@@ -191,6 +177,7 @@ test('phone numbers: asked before sending when the SMS signup applies; missing o
     await later.getByRole('button', { name: deliveries.phoneNumbers.save }).click();
     await expect(later).toBeHidden();
     await expect(alert).toBeHidden();
+    await expectAppRootNotHidden(page);
 
     // The external recipient's signup now sends the code to that number.
     const asked = await fetch(`${server.url}/api/2${EXTERNAL_PATHS.smsCode(shareUuid)}`, {
@@ -202,7 +189,7 @@ test('phone numbers: asked before sending when the SMS signup applies; missing o
     await waitForSms(server.mailboxDir, '+491707654321');
 
     // A second send with the number entered before sending: no alert in Sent.
-    await openSendPage(page);
+    await openSendPage(page, server);
     const second = 'paul.outside@example.test';
     await fillForm(page, second, 'Phone before send');
     await page.getByRole('radio', { name: new RegExp(send.level.level2.title) }).check();
@@ -210,6 +197,7 @@ test('phone numbers: asked before sending when the SMS signup applies; missing o
     await dialog.getByRole('textbox', { name: deliveries.phoneNumbers.label.replace('{{email}}', second) }).fill('+49 151 2223334');
     await dialog.getByRole('button', { name: deliveries.phoneNumbers.saveAndSend }).click();
     await expect(page.getByRole('heading', { name: send.success.title })).toBeVisible({ timeout: 30_000 });
+    await expectAppRootNotHidden(page);
     const sentAgain = (await (await apiCall(server, sessionAlice, 'GET', '/deliveries/sent')).json()) as { items: Array<{ deliveryUuid: string; subject: string }> };
     const secondUuid = sentAgain.items.find((d) => d.subject === 'Phone before send')!.deliveryUuid;
     const detail = (await (await apiCall(server, sessionAlice, 'GET', `/deliveries/${secondUuid}`)).json()) as { recipients: Array<{ email: string; phoneNumberMissing?: boolean }> };

@@ -11,7 +11,20 @@ import { DELIVERY_SETTING_KEYS } from '@shared/contract/deliveries';
 import { SETTING_KEYS } from '@shared/contract/settings';
 import { addressedTo, extractLink, waitForMailboxMail } from '../support/mailbox';
 import { startTestServer, type TestServer } from '../support/server';
-import { apiCall, apiSignIn, en, expectNoSeriousA11yViolations, locale, setSettingsAsAdmin } from './fixtures';
+import {
+  apiCall,
+  apiSignIn,
+  dropFiles,
+  en,
+  expectNoSeriousA11yViolations,
+  locale,
+  openSendPage,
+  pasteRecipients,
+  pickFiles,
+  recipientsInput,
+  setSettingsAsAdmin,
+  signInToInbox,
+} from './fixtures';
 
 /** Small parts so a few KiB make several (the config minimum). */
 const PART_SIZE = 1024;
@@ -40,49 +53,6 @@ test.afterAll(async () => {
   await server?.close();
 });
 
-async function signIn(page: Page, account: { email: string; password: string }) {
-  await page.goto(`${server.url}/auth/login`);
-  await page.getByLabel('Username or email').fill(account.email);
-  await page.getByLabel(/^Password/).fill(account.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page).toHaveURL(/\/secumails\/inbox/);
-}
-
-async function openSendPage(page: Page) {
-  await page.goto(`${server.url}/secumails/send`);
-  await expect(page.getByRole('heading', { level: 1, name: send.title })).toBeVisible();
-}
-
-const recipientsInput = (page: Page) => page.getByRole('textbox', { name: send.recipients.label });
-
-/** Pastes text into the recipients field the way the browser does (a paste event with clipboard data). */
-async function pasteRecipients(page: Page, text: string) {
-  await recipientsInput(page).evaluate((element, value) => {
-    const data = new DataTransfer();
-    data.setData('text', value);
-    element.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
-  }, text);
-}
-
-async function pickFiles(page: Page, files: { name: string; bytes: Uint8Array }[]) {
-  await page.locator('input[type=file]').setInputFiles(files.map((f) => ({ name: f.name, mimeType: 'application/octet-stream', buffer: Buffer.from(f.bytes) })));
-}
-
-/** Drops files onto the attachment zone with a real DataTransfer (as a drag from the desktop does). */
-async function dropFiles(page: Page, files: { name: string; bytes: Uint8Array }[]) {
-  const dataTransfer = await page.evaluateHandle((list) => {
-    const data = new DataTransfer();
-    for (const { name, base64 } of list) {
-      const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
-      data.items.add(new File([bytes], name, { type: 'application/octet-stream' }));
-    }
-    return data;
-  }, files.map((f) => ({ name: f.name, base64: Buffer.from(f.bytes).toString('base64') })));
-  const zone = page.getByTestId('send-drop-zone');
-  await zone.dispatchEvent('dragover', { dataTransfer });
-  await zone.dispatchEvent('drop', { dataTransfer });
-}
-
 async function downloadedSha256(page: Page, fileName: string): Promise<string> {
   const [download]: [Download, void] = await Promise.all([page.waitForEvent('download'), page.getByLabel(`Download ${fileName}`).click()]);
   expect(download.suggestedFilename()).toBe(fileName);
@@ -102,8 +72,8 @@ for (const level of [
     const picked = { name: `picked-${level.value}.bin`, bytes: randomBytes(3 * PART_SIZE + 11) };
     const dropped = { name: `dropped-${level.value}.bin`, bytes: randomBytes(2 * PART_SIZE + 7) };
 
-    await signIn(page, alice);
-    await openSendPage(page);
+    await signInToInbox(page, server, alice);
+    await openSendPage(page, server);
     await expectNoSeriousA11yViolations(page, 'send page');
     // The minimal level is preselected; levels are those the send config allows.
     await expect(page.getByRole('radio', { name: send.level.level1.title })).toBeChecked();
@@ -137,7 +107,7 @@ for (const level of [
     // The internal recipient: mail, then inbox, the same bytes.
     const bobMail = await waitForMailboxMail(server.mailboxDir, (m) => addressedTo(bob.email)(m) && m.subject.includes(subject));
     const bobPage = await (await browser.newContext()).newPage();
-    await signIn(bobPage, bob);
+    await signInToInbox(bobPage, server, bob);
     if (level.value === 1) await openLevel1Link(bobPage, extractLink(bobMail, '/secumails/'), bob.email);
     else await bobPage.goto(extractLink(bobMail, '/secumails/inbox/').toString());
     await expect(bobPage.getByRole('heading', { name: subject })).toBeVisible();
@@ -168,7 +138,7 @@ async function openLevel1Link(page: Page, link: URL, email: string) {
 }
 
 test('Reply from the inbox detail prefills the send page', async ({ page }) => {
-  await signIn(page, bob);
+  await signInToInbox(page, server, bob);
   await page.getByRole('link', { name: 'Level 2 reports' }).click();
   await page.getByRole('link', { name: 'Reply' }).click();
   await expect(page.getByRole('heading', { level: 1, name: send.title })).toBeVisible();
@@ -177,8 +147,8 @@ test('Reply from the inbox detail prefills the send page', async ({ page }) => {
 });
 
 test('every §5 rule shows its message at its field before anything is sent', async ({ page }) => {
-  await signIn(page, alice);
-  await openSendPage(page);
+  await signInToInbox(page, server, alice);
+  await openSendPage(page, server);
   const posts: string[] = [];
   page.on('request', (request) => {
     // The chip warnings' look-up (recipient-status) sends nothing; every other POST would.
@@ -236,8 +206,8 @@ test('every §5 rule shows its message at its field before anything is sent', as
 test('server refusals show their §8 message: blocked extension, banned recipient', async ({ page }) => {
   await setSettingsAsAdmin(server, { [DELIVERY_SETTING_KEYS.blockedExtensions]: 'exe', [DELIVERY_SETTING_KEYS.bannedRecipients]: '@banned.example' });
   try {
-    await signIn(page, alice);
-    await openSendPage(page);
+    await signInToInbox(page, server, alice);
+    await openSendPage(page, server);
     let creates = 0;
     page.on('request', (request) => {
       if (request.method() === 'POST' && new URL(request.url()).pathname === '/api/2/deliveries') creates += 1;
@@ -269,8 +239,8 @@ test('server refusals show their §8 message: blocked extension, banned recipien
 test('only the levels the send config allows are offered; none allowed is a message', async ({ page }) => {
   await setSettingsAsAdmin(server, { [SETTING_KEYS.allowSecurityLevel1]: false });
   try {
-    await signIn(page, alice);
-    await openSendPage(page);
+    await signInToInbox(page, server, alice);
+    await openSendPage(page, server);
     await expect(page.getByRole('radio', { name: send.level.level1.title })).toHaveCount(0);
     await expect(page.getByRole('radio', { name: send.level.level2.title })).toBeChecked();
     await setSettingsAsAdmin(server, {
@@ -316,8 +286,8 @@ test('progress reaches 100; cancel keeps the parts and retry resumes the same dr
     if (match && response.request().method() === 'PUT' && response.status() === 200 && !cancelled) putsBefore.add(Number(match[1]));
   });
 
-  await signIn(page, alice);
-  await openSendPage(page);
+  await signInToInbox(page, server, alice);
+  await openSendPage(page, server);
   await recipientsInput(page).fill(`${bob.email},`);
   await page.getByRole('textbox', { name: send.subject.label }).fill(subject);
   await pickFiles(page, [big]);
@@ -351,7 +321,7 @@ test('progress reaches 100; cancel keeps the parts and retry resumes the same dr
   // The recipient gets exactly the bytes.
   const mail = await waitForMailboxMail(server.mailboxDir, (m) => addressedTo(bob.email)(m) && m.subject.includes(subject));
   const bobPage = await (await browser.newContext()).newPage();
-  await signIn(bobPage, bob);
+  await signInToInbox(bobPage, server, bob);
   await openLevel1Link(bobPage, extractLink(mail, '/secumails/'), bob.email);
   expect(await downloadedSha256(bobPage, big.name)).toBe(sha256(big.bytes));
   await bobPage.context().close();
@@ -362,8 +332,8 @@ test('closing the tab while a transfer runs asks first', async ({ page }) => {
     await new Promise((resolve) => setTimeout(resolve, 400));
     return route.continue();
   });
-  await signIn(page, alice);
-  await openSendPage(page);
+  await signInToInbox(page, server, alice);
+  await openSendPage(page, server);
   await recipientsInput(page).fill(`${bob.email},`);
   await page.getByRole('textbox', { name: send.subject.label }).fill('Still running');
   await pickFiles(page, [{ name: 'slow.bin', bytes: randomBytes(20 * PART_SIZE) }]);
@@ -379,7 +349,7 @@ test('closing the tab while a transfer runs asks first', async ({ page }) => {
 test('level 3 from the send page: unlock, encrypt in the Worker, send; the sender decrypts its own copy bit-exact; the recipient waits for release', async ({ page }) => {
   test.setTimeout(180_000);
   const passphrase = 'violet-Harbor-71-quietly-jump';
-  await signIn(page, alice);
+  await signInToInbox(page, server, alice);
   await page.goto(`${server.url}/auth/set-secupass`);
   await page.getByLabel(/^Passphrase/).fill(passphrase);
   await page.getByLabel(/^Confirm passphrase/).fill(passphrase);
@@ -387,7 +357,7 @@ test('level 3 from the send page: unlock, encrypt in the Worker, send; the sende
   await expect(page.getByRole('heading', { level: 1, name: 'Passphrase set' })).toBeVisible({ timeout: 30_000 });
 
   // A full load forgets the unlocked keys: the send page must ask for the passphrase.
-  await openSendPage(page);
+  await openSendPage(page, server);
   await recipientsInput(page).fill(`${bob.email},`);
   await page.getByRole('textbox', { name: send.subject.label }).fill('Encrypted');
   const secret = { name: 'secret.bin', bytes: randomBytes(3 * PART_SIZE + 7) };

@@ -1,15 +1,16 @@
 // The review state in the browser, against a real server and a real clamd (tests/support/clamd.ts):
 // a delivery with the EICAR string is listed as "Blocked: virus found", its detail says why and
 // the download button is disabled; a delivery under review says "being checked", its button
-// unlocks by itself once clamd answers, and the bytes then arrive exact.
+// unlocks by itself once clamd answers, and the bytes then arrive exact. The sender's send page
+// says "scanning for viruses" after the upload and then the outcome; the sent detail shows it too.
 import { createHash, randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { expect, test, type Download, type Page } from '@playwright/test';
+import { expect, test, type Download } from '@playwright/test';
 import { SECURITY_LEVELS } from '@shared/contract/constants';
 import { CONTENT_SHA256_HEADER, DELIVERY_PATHS, type DeliveryDetail, type DeliveryUploadFile, type ReviewState } from '@shared/contract/deliveries';
 import { clamdUnavailable, EICAR, startTestClamd, type TestClamd } from '../support/clamd';
 import { startTestServer, type TestServer } from '../support/server';
-import { apiCall, apiSignIn, en, type ApiSession } from './fixtures';
+import { apiCall, apiSignIn, en, openSendPage, pickFiles, recipientsInput, signInToInbox, type ApiSession } from './fixtures';
 
 const PART_SIZE = 1024;
 const PASSWORD = 'Good-Passw0rd-e2e';
@@ -69,13 +70,6 @@ async function waitForReview(session: ApiSession, deliveryUuid: string, state: R
     .toBe(state);
 }
 
-async function signIn(page: Page) {
-  await page.goto(`${server.url}/auth/login`);
-  await page.getByLabel('Username or email').fill(bob.email);
-  await page.getByLabel(/^Password/).fill(bob.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page).toHaveURL(/\/secumails\/inbox/);
-}
 
 test('blocked and in-progress deliveries: review alerts, list badges, disabled downloads; the button unlocks after a clean scan', async ({ page }) => {
   test.setTimeout(120_000);
@@ -88,7 +82,7 @@ test('blocked and in-progress deliveries: review alerts, list badges, disabled d
   expect(pending.reviewState).toBe('inProgress');
 
   try {
-    await signIn(page);
+    await signInToInbox(page, server, bob);
     const rows = page.getByRole('table', { name: 'Received deliveries' }).getByRole('row');
     await expect(rows.filter({ hasText: 'Virus inside' })).toContainText(en.deliveries.reviewState.blockedVirus);
     await expect(rows.filter({ hasText: 'Being checked' })).toContainText(en.deliveries.reviewState.inProgress);
@@ -110,4 +104,44 @@ test('blocked and in-progress deliveries: review alerts, list badges, disabled d
   await expect(page.getByText(en.deliveries.alerts.reviewInProgress)).toHaveCount(0);
   const [download]: [Download, void] = await Promise.all([page.waitForEvent('download'), link.click()]);
   expect(sha256(await readFile(await download.path()))).toBe(sha256(clean));
+});
+
+test('the sender sees "scanning for viruses" after the upload, then the block, on the success page and in the sent detail', async ({ page }) => {
+  test.setTimeout(120_000);
+  clamd.freeze(); // the scan hangs until thawed: the "scanning" state stays long enough to see
+  try {
+    await signInToInbox(page, server, alice);
+    await openSendPage(page, server);
+    await recipientsInput(page).fill(`${bob.email},`);
+    await page.getByRole('textbox', { name: en.send.subject.label }).fill('Sent with a virus');
+    await page.getByRole('textbox', { name: en.send.body.label }).fill('See attached.');
+    await page.getByRole('radio', { name: en.send.level.level2.title }).check();
+    await pickFiles(page, [
+      { name: 'payload.txt', bytes: Buffer.concat([randomBytes(200), EICAR, randomBytes(200)]) },
+      { name: 'notes.txt', bytes: randomBytes(3 * PART_SIZE) },
+    ]);
+    await page.getByRole('button', { name: en.send.submit }).click();
+    await expect(page.getByRole('heading', { name: en.send.success.title })).toBeVisible({ timeout: 30_000 });
+    // Not "the recipients are notified": they are mailed only after a clean scan.
+    await expect(page.getByText(en.send.success.textScanning.replace('“{{subject}}”', '“Sent with a virus”').replace('{{recipients}}', bob.email))).toBeVisible();
+    const scanning = page.getByRole('status').filter({ hasText: en.send.scan.inProgressTitle });
+    await expect(scanning).toBeVisible();
+    await expect(scanning).toContainText(`payload.txt: ${en.deliveries.scanState.scanning}`);
+    await expect(scanning).toContainText(`notes.txt: ${en.deliveries.scanState.scanning}`);
+  } finally {
+    clamd.thaw();
+  }
+  // The page polls the delivery: the block replaces the "scanning" state, naming the infected file.
+  const blocked = page.getByRole('alert').filter({ hasText: en.send.scan.blockedTitle });
+  await expect(blocked).toContainText(en.send.scan.blockedVirus, { timeout: 30_000 });
+  await expect(blocked).toContainText(`payload.txt: ${en.deliveries.scanState.virusDetected}`);
+  await expect(page.getByText(en.send.scan.inProgressTitle)).toHaveCount(0);
+
+  // The sent detail says the same: the review alert and the infected file's badge.
+  await page.getByRole('button', { name: en.send.success.toSent }).click();
+  await page.getByRole('link', { name: 'Sent with a virus' }).click();
+  await expect(page).toHaveURL(new RegExp(`^${server.url}/secumails/outbox/[0-9a-f-]{36}$`));
+  await expect(page.getByRole('alert')).toContainText(en.deliveries.alerts.blockedVirus);
+  await expect(page.getByRole('listitem').filter({ hasText: 'payload.txt' })).toContainText(en.deliveries.scanState.virusDetected);
+  await expect(page.getByRole('button', { name: 'Download payload.txt' })).toBeDisabled();
 });

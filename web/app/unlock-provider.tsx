@@ -23,17 +23,16 @@ export function UnlockProvider({ children }: { children: ReactNode }) {
   return (
     <UnlockRequestContext.Provider value={request}>
       {children}
-      {/* Mounted only while asked: it loads the SecuPass state, which anonymous pages must not request. */}
-      {open ? (
-        <UnlockSecuPassDialog
-          open
-          onOpenChange={(next) => {
-            setOpen(next);
-            if (!next) settle(null);
-          }}
-          onUnlocked={(keys) => settle(keys)}
-        />
-      ) : null}
+      {/* Closed through `open`, never unmounted while open (Fluent would leave the page aria-hidden); its
+          content, which loads the SecuPass state anonymous pages must not request, mounts only while open. */}
+      <UnlockSecuPassDialog
+        open={open}
+        onOpenChange={(next) => {
+          setOpen(next);
+          if (!next) settle(null);
+        }}
+        onUnlocked={(keys) => settle(keys)}
+      />
     </UnlockRequestContext.Provider>
   );
 }

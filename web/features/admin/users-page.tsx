@@ -12,16 +12,10 @@ import {
   makeStyles,
   SearchBox,
   Spinner,
-  Table,
-  TableBody,
-  TableCell,
-  TableHeader,
-  TableHeaderCell,
-  TableRow,
   Text,
 } from '@fluentui/react-components';
 import type { AdminUser } from '@shared/contract/admin-users';
-import { Alert } from '@web/components/alert';
+import { DataTable, type DataTableColumn } from '@web/components/data-table';
 import { PageHeading } from '@web/components/page-heading';
 import { useNotify } from '@web/lib/toasts';
 import { useEffect, useState } from 'react';
@@ -33,7 +27,6 @@ const PAGE_SIZE = 25;
 
 const useStyles = makeStyles({
   toolbar: { display: 'flex', gap: '12px', alignItems: 'end', flexWrap: 'wrap', marginBottom: '16px' },
-  tableWrap: { overflowX: 'auto' },
   pager: { display: 'flex', gap: '12px', alignItems: 'center', marginTop: '16px', flexWrap: 'wrap' },
   consequences: { margin: '8px 0 0', paddingLeft: '20px', display: 'grid', gap: '6px' },
 });
@@ -125,6 +118,26 @@ export function AdminUsersPage() {
   const users = useUsers({ q: query, page, pageSize: PAGE_SIZE });
   const total = users.data?.total ?? 0;
   const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
+  const columns: DataTableColumn<AdminUser>[] = [
+    { id: 'name', header: t('admin:users.columns.name'), cell: (user) => displayName(user) },
+    { id: 'email', header: t('admin:users.columns.email'), cell: (user) => user.email },
+    { id: 'status', header: t('admin:users.columns.status'), cell: (user) => (user.disabled ? t('admin:users.disabled') : t('admin:users.enabled')) },
+    { id: 'secupass', header: t('admin:users.columns.secupass'), cell: (user) => <SecuPassBadge state={user.secupassState} /> },
+    {
+      id: 'actions',
+      header: t('admin:users.columns.actions'),
+      cell: (user) => (
+        <Button
+          size="small"
+          disabled={user.secupassState !== 'active'}
+          aria-label={t('admin:users.reset.actionFor', { name: displayName(user) })}
+          onClick={() => setResetting(user)}
+        >
+          {t('admin:users.reset.action')}
+        </Button>
+      ),
+    },
+  ];
 
   return (
     <>
@@ -135,60 +148,30 @@ export function AdminUsersPage() {
         </Field>
         {users.isValidating ? <Spinner size="tiny" label={t('common:loading')} /> : null}
       </div>
-      {users.error ? <Alert type="error">{t('admin:users.loadError')}</Alert> : null}
       {users.data ? (
-        <>
-          <Text as="p" role="status" aria-live="polite">
-            {t('admin:users.total', { total })}
-          </Text>
-          <div className={styles.tableWrap}>
-            <Table aria-label={t('admin:users.tableLabel')}>
-              <TableHeader>
-                <TableRow>
-                  <TableHeaderCell>{t('admin:users.columns.name')}</TableHeaderCell>
-                  <TableHeaderCell>{t('admin:users.columns.email')}</TableHeaderCell>
-                  <TableHeaderCell>{t('admin:users.columns.status')}</TableHeaderCell>
-                  <TableHeaderCell>{t('admin:users.columns.secupass')}</TableHeaderCell>
-                  <TableHeaderCell>{t('admin:users.columns.actions')}</TableHeaderCell>
-                </TableRow>
-              </TableHeader>
-              <TableBody>
-                {users.data.users.map((user) => (
-                  <TableRow key={user.uuid}>
-                    <TableCell>{displayName(user)}</TableCell>
-                    <TableCell>{user.email}</TableCell>
-                    <TableCell>{user.disabled ? t('admin:users.disabled') : t('admin:users.enabled')}</TableCell>
-                    <TableCell>
-                      <SecuPassBadge state={user.secupassState} />
-                    </TableCell>
-                    <TableCell>
-                      <Button
-                        size="small"
-                        disabled={user.secupassState !== 'active'}
-                        aria-label={t('admin:users.reset.actionFor', { name: displayName(user) })}
-                        onClick={() => setResetting(user)}
-                      >
-                        {t('admin:users.reset.action')}
-                      </Button>
-                    </TableCell>
-                  </TableRow>
-                ))}
-              </TableBody>
-            </Table>
-          </div>
-          {users.data.users.length === 0 ? <Text as="p">{t('admin:users.empty')}</Text> : null}
-          <nav className={styles.pager} aria-label={t('admin:users.paging')}>
-            <Button disabled={page <= 1} onClick={() => setPage((current) => current - 1)}>
-              {t('admin:users.previous')}
-            </Button>
-            <Text>{t('admin:users.pageOf', { page, pages })}</Text>
-            <Button disabled={page >= pages} onClick={() => setPage((current) => current + 1)}>
-              {t('admin:users.next')}
-            </Button>
-          </nav>
-        </>
-      ) : users.isLoading ? (
-        <Spinner size="small" label={t('common:loading')} />
+        <Text as="p" role="status" aria-live="polite">
+          {t('admin:users.total', { total })}
+        </Text>
+      ) : null}
+      <DataTable
+        label={t('admin:users.tableLabel')}
+        columns={columns}
+        rows={users.data?.users}
+        rowKey={(user) => user.uuid}
+        loading={users.isLoading}
+        {...(users.error ? { error: t('admin:users.loadError') } : {})}
+        empty={<Text as="p">{t('admin:users.empty')}</Text>}
+      />
+      {users.data ? (
+        <nav className={styles.pager} aria-label={t('admin:users.paging')}>
+          <Button disabled={page <= 1} onClick={() => setPage((current) => current - 1)}>
+            {t('admin:users.previous')}
+          </Button>
+          <Text>{t('admin:users.pageOf', { page, pages })}</Text>
+          <Button disabled={page >= pages} onClick={() => setPage((current) => current + 1)}>
+            {t('admin:users.next')}
+          </Button>
+        </nav>
       ) : null}
       <ResetSecuPassDialog user={resetting} onClose={() => setResetting(null)} onDone={() => void users.mutate()} />
     </>

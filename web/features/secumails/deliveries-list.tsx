@@ -1,25 +1,8 @@
-import {
-  Badge,
-  Button,
-  Caption1,
-  makeStyles,
-  SearchBox,
-  Spinner,
-  Subtitle1,
-  Body1,
-  Tab,
-  TabList,
-  Table,
-  TableBody,
-  TableCell,
-  TableHeader,
-  TableHeaderCell,
-  TableRow,
-} from '@fluentui/react-components';
+import { Badge, Body1, Button, Caption1, makeStyles, SearchBox, Subtitle1, Tab, TabList } from '@fluentui/react-components';
 import { ChevronLeftRegular, ChevronRightRegular, MailInboxRegular, SendRegular } from '@fluentui/react-icons';
 import type { DeliveryListParams } from '@shared/api/endpoints/delivery-read';
 import type { DeliveryPage } from '@shared/contract/deliveries';
-import { Alert } from '@web/components/alert';
+import { DataTable, type DataTableColumn } from '@web/components/data-table';
 import { RouterLink } from '@web/components/router-link';
 import { SEARCH_DEBOUNCE_MS, useDebouncedValue } from '@web/lib/use-debounced-value';
 import { useState } from 'react';
@@ -34,7 +17,6 @@ const useStyles = makeStyles({
   empty: { display: 'grid', justifyItems: 'center', gap: '8px', padding: '48px 16px', textAlign: 'center' },
   icon: { fontSize: '48px' },
   footer: { display: 'flex', gap: '8px', alignItems: 'center', justifyContent: 'flex-end', marginTop: '8px' },
-  tableWrap: { overflowX: 'auto' },
 });
 
 /** Inbox or sent list (SPEC §2): search, filter All / Not downloaded, paged table with the §2 footer. */
@@ -66,6 +48,42 @@ export function DeliveriesList({
   const dateFormat = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' });
   const range = pageRange(page, PAGE_SIZE, data?.items.length ?? 0, data?.total ?? 0, data?.totalCapped ?? false);
   const searching = search !== '' || filter !== 'all';
+  const columns: DataTableColumn<DeliveryPage['items'][number]>[] = [
+    {
+      id: 'who',
+      header: kind === 'inbox' ? t('deliveries:fields.sender') : t('deliveries:fields.status'),
+      cell: (item) => (kind === 'inbox' ? item.sender.name || item.sender.email : t(`deliveries:status.${item.status}`)),
+    },
+    {
+      id: 'subject',
+      header: t('deliveries:fields.subject'),
+      cell: (item) => (
+        <RouterLink to={detailPath(item.deliveryUuid)}>{item.subject || t(item.securityLevel === 30 ? 'deliveries:e2e.encryptedSubject' : 'deliveries:fields.noSubject')}</RouterLink>
+      ),
+    },
+    { id: 'files', header: t('deliveries:fields.files'), cell: (item) => item.fileCount },
+    { id: 'sentAt', header: t('deliveries:fields.sentAt'), cell: (item) => (item.sentAt ? dateFormat.format(item.sentAt) : '—') },
+    {
+      id: 'state',
+      header: t('deliveries:fields.timeState'),
+      cell: (item) => (
+        <>
+          <Badge appearance="tint" color={TIME_STATE_COLOR[item.timeState]}>
+            {t(timeStateKey(item.timeState))}
+          </Badge>
+          {reviewStateKey(item.reviewState) ? (
+            <>
+              {' '}
+              <Badge appearance="tint" color={item.reviewState === 'inProgress' ? 'informative' : 'danger'}>
+                {t(reviewStateKey(item.reviewState)!)}
+              </Badge>
+            </>
+          ) : null}
+        </>
+      ),
+    },
+    { id: 'downloaded', header: t('deliveries:fields.downloaded'), cell: (item) => (item.downloaded ? t('deliveries:downloaded.yes') : t('deliveries:downloaded.no')) },
+  ];
 
   return (
     <>
@@ -85,61 +103,26 @@ export function DeliveriesList({
           <Tab value="notDownloaded">{t('deliveries:list.filterNotDownloaded')}</Tab>
         </TabList>
       </div>
-      {error ? <Alert type="error">{t('deliveries:messages.unableToLoad')}</Alert> : null}
-      {isLoading && !data ? <Spinner label={t('common:loading')} /> : null}
-      {data && data.total === 0 ? (
-        <section className={styles.empty} aria-labelledby="deliveries-empty-title">
-          {kind === 'inbox' ? <MailInboxRegular className={styles.icon} aria-hidden="true" /> : <SendRegular className={styles.icon} aria-hidden="true" />}
-          <Subtitle1 as="h2" id="deliveries-empty-title">
-            {searching ? t('deliveries:list.noResultTitle') : t(`deliveries:list.${kind}EmptyTitle`)}
-          </Subtitle1>
-          <Body1 as="p">{searching ? t('deliveries:list.noResultText') : t(`deliveries:list.${kind}EmptyText`)}</Body1>
-        </section>
-      ) : null}
+      <DataTable
+        label={t(kind === 'inbox' ? 'deliveries:list.inboxTable' : 'deliveries:list.sentTable')}
+        size="small"
+        columns={columns}
+        rows={data?.items}
+        rowKey={(item) => item.deliveryUuid}
+        loading={isLoading}
+        {...(error ? { error: t('deliveries:messages.unableToLoad') } : {})}
+        empty={
+          <section className={styles.empty} aria-labelledby="deliveries-empty-title">
+            {kind === 'inbox' ? <MailInboxRegular className={styles.icon} aria-hidden="true" /> : <SendRegular className={styles.icon} aria-hidden="true" />}
+            <Subtitle1 as="h2" id="deliveries-empty-title">
+              {searching ? t('deliveries:list.noResultTitle') : t(`deliveries:list.${kind}EmptyTitle`)}
+            </Subtitle1>
+            <Body1 as="p">{searching ? t('deliveries:list.noResultText') : t(`deliveries:list.${kind}EmptyText`)}</Body1>
+          </section>
+        }
+      />
       {data && data.total > 0 ? (
         <>
-          <div className={styles.tableWrap}>
-            <Table aria-label={t(kind === 'inbox' ? 'deliveries:list.inboxTable' : 'deliveries:list.sentTable')} size="small">
-              <TableHeader>
-                <TableRow>
-                  <TableHeaderCell>{kind === 'inbox' ? t('deliveries:fields.sender') : t('deliveries:fields.status')}</TableHeaderCell>
-                  <TableHeaderCell>{t('deliveries:fields.subject')}</TableHeaderCell>
-                  <TableHeaderCell>{t('deliveries:fields.files')}</TableHeaderCell>
-                  <TableHeaderCell>{t('deliveries:fields.sentAt')}</TableHeaderCell>
-                  <TableHeaderCell>{t('deliveries:fields.timeState')}</TableHeaderCell>
-                  <TableHeaderCell>{t('deliveries:fields.downloaded')}</TableHeaderCell>
-                </TableRow>
-              </TableHeader>
-              <TableBody>
-                {data.items.map((item) => (
-                  <TableRow key={item.deliveryUuid}>
-                    <TableCell>
-                      {kind === 'inbox' ? item.sender.name || item.sender.email : t(`deliveries:status.${item.status}`)}
-                    </TableCell>
-                    <TableCell>
-                      <RouterLink to={detailPath(item.deliveryUuid)}>{item.subject || t(item.securityLevel === 30 ? 'deliveries:e2e.encryptedSubject' : 'deliveries:fields.noSubject')}</RouterLink>
-                    </TableCell>
-                    <TableCell>{item.fileCount}</TableCell>
-                    <TableCell>{item.sentAt ? dateFormat.format(item.sentAt) : '—'}</TableCell>
-                    <TableCell>
-                      <Badge appearance="tint" color={TIME_STATE_COLOR[item.timeState]}>
-                        {t(timeStateKey(item.timeState))}
-                      </Badge>
-                      {reviewStateKey(item.reviewState) ? (
-                        <>
-                          {' '}
-                          <Badge appearance="tint" color={item.reviewState === 'inProgress' ? 'informative' : 'danger'}>
-                            {t(reviewStateKey(item.reviewState)!)}
-                          </Badge>
-                        </>
-                      ) : null}
-                    </TableCell>
-                    <TableCell>{item.downloaded ? t('deliveries:downloaded.yes') : t('deliveries:downloaded.no')}</TableCell>
-                  </TableRow>
-                ))}
-              </TableBody>
-            </Table>
-          </div>
           <div className={styles.footer}>
             <Caption1 aria-live="polite">
               {range.capped

@@ -24,9 +24,11 @@ import { ArrowDownloadRegular } from '@fluentui/react-icons';
 import { deliveryContentUrl } from '@shared/api/endpoints/delivery-read';
 import type { ActivityEntry, DeliveryDetail, ReviewState } from '@shared/contract/deliveries';
 import { Alert } from '@web/components/alert';
-import { useState, type ReactNode } from 'react';
+import { DataTable, type DataTableColumn } from '@web/components/data-table';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatSize, isExpired, TIME_STATE_COLOR, timeStateKey } from './delivery-format';
+import { ScanStateBadge } from './scan-outcome';
 
 /** Print view: only the delivery, no chrome and no buttons. */
 const usePrintStyles = makeStaticStyles('@media print { header, nav, [data-no-print] { display: none !important; } }');
@@ -135,6 +137,7 @@ export function DeliveryView({
             <li key={file.fileId} className={styles.file}>
               <span>{file.name}</span>
               <Caption1>{formatSize(file.size, i18n.language)}</Caption1>
+              <ScanStateBadge file={file} />
               {/* E2E files are downloaded decrypted through the E2E panel, never as ciphertext. */}
               {expired || file.status !== 'committed' || file.encrypted ? null : review ? (
                 // Being checked or blocked: the button stays, disabled, so the reason (the alert above) is clear.
@@ -168,31 +171,24 @@ export function DeliveryView({
 export function ActivityLog({ entries }: { entries: readonly ActivityEntry[] }) {
   const { t } = useTranslation();
   const dateFormat = useDateFormat();
+  const columns: DataTableColumn<ActivityEntry>[] = [
+    { id: 'at', header: t('deliveries:activity.at'), cell: (entry) => dateFormat.format(entry.at) },
+    { id: 'event', header: t('deliveries:activity.event'), cell: (entry) => t(`deliveries:activity.kind.${entry.kind}`) },
+    { id: 'actor', header: t('deliveries:activity.actor'), cell: (entry) => entry.actor ?? '—' },
+    { id: 'detail', header: t('deliveries:activity.detail'), cell: (entry) => entry.detail ?? '—' },
+  ];
   return (
     <section aria-labelledby="delivery-activity" style={{ margin: '16px 0' }}>
       <Subtitle2 as="h3" id="delivery-activity">
         {t('deliveries:activity.title')}
       </Subtitle2>
-      <Table size="small" aria-labelledby="delivery-activity">
-        <TableHeader>
-          <TableRow>
-            <TableHeaderCell>{t('deliveries:activity.at')}</TableHeaderCell>
-            <TableHeaderCell>{t('deliveries:activity.event')}</TableHeaderCell>
-            <TableHeaderCell>{t('deliveries:activity.actor')}</TableHeaderCell>
-            <TableHeaderCell>{t('deliveries:activity.detail')}</TableHeaderCell>
-          </TableRow>
-        </TableHeader>
-        <TableBody>
-          {entries.map((entry, index) => (
-            <TableRow key={`${entry.at}-${index}`}>
-              <TableCell>{dateFormat.format(entry.at)}</TableCell>
-              <TableCell>{t(`deliveries:activity.kind.${entry.kind}`)}</TableCell>
-              <TableCell>{entry.actor ?? '—'}</TableCell>
-              <TableCell>{entry.detail ?? '—'}</TableCell>
-            </TableRow>
-          ))}
-        </TableBody>
-      </Table>
+      <DataTable
+        labelledBy="delivery-activity"
+        size="small"
+        columns={columns}
+        rows={entries}
+        rowKey={(entry, index) => `${entry.at}-${index}`}
+      />
     </section>
   );
 }
@@ -232,12 +228,24 @@ export function RecipientStates({ delivery }: { delivery: DeliveryDetail }) {
   );
 }
 
-/** Delete with a confirmation dialog; `forEveryone` for the sender. */
-export function DeleteDeliveryButton({ forEveryone, onConfirm }: { forEveryone: boolean; onConfirm: () => Promise<void> }) {
+/**
+ * Delete with a confirmation dialog; `forEveryone` for the sender. `onConfirm` deletes; `onDeleted`
+ * (e.g. leaving the page) runs only after the dialog was closed through `open`: a Fluent dialog
+ * unmounted while open can leave the page aria-hidden.
+ */
+export function DeleteDeliveryButton({ forEveryone, onConfirm, onDeleted }: { forEveryone: boolean; onConfirm: () => Promise<void>; onDeleted: () => void }) {
   const { t } = useTranslation();
   const [open, setOpen] = useState(false);
   const [busy, setBusy] = useState(false);
   const [failed, setFailed] = useState(false);
+  const [deleted, setDeleted] = useState(false);
+  const announced = useRef(false);
+  // Once, after the commit that closed the dialog.
+  useEffect(() => {
+    if (!deleted || open || announced.current) return;
+    announced.current = true;
+    onDeleted();
+  }, [deleted, open, onDeleted]);
   const label = forEveryone ? t('deliveries:actions.deleteForEveryone') : t('deliveries:actions.delete');
   return (
     <Dialog open={open} onOpenChange={(_, data) => setOpen(data.open)}>
@@ -260,6 +268,10 @@ export function DeleteDeliveryButton({ forEveryone, onConfirm }: { forEveryone: 
                 setBusy(true);
                 setFailed(false);
                 onConfirm()
+                  .then(() => {
+                    setOpen(false);
+                    setDeleted(true);
+                  })
                   .catch(() => setFailed(true))
                   .finally(() => setBusy(false));
               }}

@@ -7,7 +7,7 @@ import { ROUTES } from '@web/lib/routes';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useOutlet, useParams } from 'react-router';
 import { useActivity } from './api/activity';
-import { removeDelivery } from './api/delete-delivery';
+import { forgetDeliveries, removeDelivery } from './api/delete-delivery';
 import { useDelivery } from './api/delivery';
 import { useInbox } from './api/inbox';
 import { DeliveriesList } from './deliveries-list';
@@ -67,10 +67,8 @@ export function InboxDetailPage() {
               </Button>
               <DeleteDeliveryButton
                 forEveryone={false}
-                onConfirm={async () => {
-                  await removeDelivery(delivery.deliveryUuid);
-                  await navigate(ROUTES.inbox);
-                }}
+                onConfirm={() => removeDelivery(delivery.deliveryUuid)}
+                onDeleted={() => void forgetDeliveries().then(() => navigate(ROUTES.inbox))}
               />
             </>
           }

@@ -8,7 +8,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useOutlet, useParams } from 'react-router';
 import { useActivity } from './api/activity';
-import { removeDelivery } from './api/delete-delivery';
+import { forgetDeliveries, removeDelivery } from './api/delete-delivery';
 import { useDelivery } from './api/delivery';
 import { resendNotification } from './api/resend-notification';
 import { useSent } from './api/sent';
@@ -77,10 +77,8 @@ export function OutboxDetailPage() {
               {delivery.status === 'deleted' ? null : (
                 <DeleteDeliveryButton
                   forEveryone
-                  onConfirm={async () => {
-                    await removeDelivery(delivery.deliveryUuid);
-                    await navigate(ROUTES.outbox);
-                  }}
+                  onConfirm={() => removeDelivery(delivery.deliveryUuid)}
+                  onDeleted={() => void forgetDeliveries().then(() => navigate(ROUTES.outbox))}
                 />
               )}
             </>

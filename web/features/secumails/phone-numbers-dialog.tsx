@@ -15,26 +15,32 @@ export function normalisePhone(raw: string): string | null {
   return PHONE_NUMBER_PATTERN.test(compact) ? compact : null;
 }
 
-/**
- * Recipients' phone numbers for the SMS second factor of their delivery signup (SPEC §2 dialog,
- * §5 format +49123456789). Empty fields are left out; any other field must be a valid number.
- */
-export function PhoneNumbersDialog({
-  open,
-  recipients,
-  initial = {},
-  saveLabel,
-  onSave,
-  onCancel,
-}: {
-  open: boolean;
+interface PhoneNumbersFormProps {
   recipients: readonly string[];
   initial?: Readonly<Record<string, string>>;
   saveLabel: string;
   /** The normalised numbers by address (only those filled in); a rejection shows the error and keeps the dialog. */
   onSave: (numbers: Record<string, string>) => Promise<void> | void;
   onCancel: () => void;
-}) {
+}
+
+/**
+ * Recipients' phone numbers for the SMS second factor of their delivery signup (SPEC §2 dialog,
+ * §5 format +49123456789). Empty fields are left out; any other field must be a valid number.
+ * Render it always and close it through `open`: a Fluent dialog unmounted while open can leave
+ * the page aria-hidden. The form mounts with the surface, so each opening starts from `initial`.
+ */
+export function PhoneNumbersDialog({ open, ...form }: PhoneNumbersFormProps & { open: boolean }) {
+  return (
+    <Dialog open={open} onOpenChange={(_e, d) => (d.open ? undefined : form.onCancel())}>
+      <DialogSurface>
+        <PhoneNumbersForm {...form} />
+      </DialogSurface>
+    </Dialog>
+  );
+}
+
+function PhoneNumbersForm({ recipients, initial = {}, saveLabel, onSave, onCancel }: PhoneNumbersFormProps) {
   const { t } = useTranslation();
   const styles = useStyles();
   const [values, setValues] = useState<Record<string, string>>(() => ({ ...initial }));
@@ -68,38 +74,34 @@ export function PhoneNumbersDialog({
   }
 
   return (
-    <Dialog open={open} onOpenChange={(_e, d) => (d.open ? undefined : onCancel())}>
-      <DialogSurface>
-        <form onSubmit={(e) => void submit(e)} noValidate>
-          <DialogBody>
-            <DialogTitle>{t('deliveries:phoneNumbers.title')}</DialogTitle>
-            <DialogContent className={styles.form}>
-              <p>{t('deliveries:phoneNumbers.text')}</p>
-              {recipients.map((email) => (
-                <Field
-                  key={email}
-                  label={t('deliveries:phoneNumbers.label', { email })}
-                  hint={t('deliveries:phoneNumbers.hint')}
-                  validationMessage={checked && invalid(email) ? t('deliveries:phoneNumbers.invalid') : undefined}
-                  validationState={checked && invalid(email) ? 'error' : 'none'}
-                >
-                  <Input type="tel" inputMode="tel" autoComplete="off" placeholder="+49123456789" value={values[email] ?? ''} onChange={(_, d) => setValues((v) => ({ ...v, [email]: d.value }))} />
-                </Field>
-              ))}
-              {failed ? <Alert type="error">{t('deliveries:phoneNumbers.saveFailed')}</Alert> : null}
-            </DialogContent>
-            <DialogActions>
-              <Button appearance="secondary" onClick={onCancel} disabled={busy}>
-                {t('common:actions.cancel')}
-              </Button>
-              <Button appearance="primary" type="submit" disabled={busy}>
-                {saveLabel}
-              </Button>
-            </DialogActions>
-          </DialogBody>
-        </form>
-      </DialogSurface>
-    </Dialog>
+    <form onSubmit={(e) => void submit(e)} noValidate>
+      <DialogBody>
+        <DialogTitle>{t('deliveries:phoneNumbers.title')}</DialogTitle>
+        <DialogContent className={styles.form}>
+          <p>{t('deliveries:phoneNumbers.text')}</p>
+          {recipients.map((email) => (
+            <Field
+              key={email}
+              label={t('deliveries:phoneNumbers.label', { email })}
+              hint={t('deliveries:phoneNumbers.hint')}
+              validationMessage={checked && invalid(email) ? t('deliveries:phoneNumbers.invalid') : undefined}
+              validationState={checked && invalid(email) ? 'error' : 'none'}
+            >
+              <Input type="tel" inputMode="tel" autoComplete="off" placeholder="+49123456789" value={values[email] ?? ''} onChange={(_, d) => setValues((v) => ({ ...v, [email]: d.value }))} />
+            </Field>
+          ))}
+          {failed ? <Alert type="error">{t('deliveries:phoneNumbers.saveFailed')}</Alert> : null}
+        </DialogContent>
+        <DialogActions>
+          <Button appearance="secondary" onClick={onCancel} disabled={busy}>
+            {t('common:actions.cancel')}
+          </Button>
+          <Button appearance="primary" type="submit" disabled={busy}>
+            {saveLabel}
+          </Button>
+        </DialogActions>
+      </DialogBody>
+    </form>
   );
 }
 
@@ -108,34 +110,35 @@ export function MissingPhoneNumbersAlert({ delivery, onSaved }: { delivery: Deli
   const { t } = useTranslation();
   const [open, setOpen] = useState(false);
   const missing = delivery.recipients.filter((r) => r.phoneNumberMissing).map((r) => r.email);
-  if (missing.length === 0) return null;
+  // Kept while the dialog is open even if a refresh finds nothing missing: it closes through `open`.
+  if (missing.length === 0 && !open) return null;
   return (
     <>
-      <Alert
-        type="warning"
-        title={t('deliveries:phoneNumbers.missingTitle')}
-        action={
-          <Button size="small" onClick={() => setOpen(true)}>
-            {t('deliveries:phoneNumbers.add')}
-          </Button>
-        }
-      >
-        {t('deliveries:phoneNumbers.missingText', { recipients: missing.join(', ') })}
-      </Alert>
-      {open ? (
-        <PhoneNumbersDialog
-          open
-          recipients={missing}
-          saveLabel={t('deliveries:phoneNumbers.save')}
-          onCancel={() => setOpen(false)}
-          onSave={async (numbers) => {
-            const entries = Object.entries(numbers).map(([email, phoneNumber]) => ({ email, phoneNumber }));
-            if (entries.length > 0) await setDeliveryPhoneNumbers(apiClient, delivery.deliveryUuid, { phoneNumbers: entries });
-            setOpen(false);
-            onSaved();
-          }}
-        />
+      {missing.length > 0 ? (
+        <Alert
+          type="warning"
+          title={t('deliveries:phoneNumbers.missingTitle')}
+          action={
+            <Button size="small" onClick={() => setOpen(true)}>
+              {t('deliveries:phoneNumbers.add')}
+            </Button>
+          }
+        >
+          {t('deliveries:phoneNumbers.missingText', { recipients: missing.join(', ') })}
+        </Alert>
       ) : null}
+      <PhoneNumbersDialog
+        open={open}
+        recipients={missing}
+        saveLabel={t('deliveries:phoneNumbers.save')}
+        onCancel={() => setOpen(false)}
+        onSave={async (numbers) => {
+          const entries = Object.entries(numbers).map(([email, phoneNumber]) => ({ email, phoneNumber }));
+          if (entries.length > 0) await setDeliveryPhoneNumbers(apiClient, delivery.deliveryUuid, { phoneNumbers: entries });
+          setOpen(false);
+          onSaved();
+        }}
+      />
     </>
   );
 }

@@ -1,18 +1,10 @@
-import {
-  Button,
-  Spinner,
-  Table,
-  TableBody,
-  TableCell,
-  TableHeader,
-  TableHeaderCell,
-  TableRow,
-} from '@fluentui/react-components';
+import { Button } from '@fluentui/react-components';
 import { LockOpenRegular } from '@fluentui/react-icons';
 import { getReleaseList } from '@shared/api/endpoints/delivery-e2e';
 import { releaseToRecipient, type ReleaseItem } from '@shared/transfer/e2e';
 import { Alert } from '@web/components/alert';
 import { useChangedKeyConfirm } from '@web/components/changed-key-dialog';
+import { DataTable, type DataTableColumn } from '@web/components/data-table';
 import { PageHeading } from '@web/components/page-heading';
 import { apiClient } from '@web/lib/api-client';
 import { cryptoApi } from '@web/lib/crypto';
@@ -64,36 +56,31 @@ export function ReleasePage() {
   }
 
   const items = data?.items ?? [];
+  const columns: DataTableColumn<ReleaseItem>[] = [
+    { id: 'delivery', header: t('release:delivery'), cell: (item) => item.subject || t('deliveries:e2e.encryptedSubject') },
+    { id: 'recipient', header: t('release:recipient'), cell: (item) => item.recipient.email },
+    { id: 'fingerprint', header: t('release:fingerprint'), cell: (item) => <code>{displayFingerprint(encryptionFingerprint(item))}</code> },
+  ];
   return (
     <>
       <PageHeading focusOnMount>{t('release:title')}</PageHeading>
       <p>{t('release:intro')}</p>
-      {error ? <Alert type="error">{t('release:loadError')}</Alert> : null}
-      {isLoading ? <Spinner label={t('common:loading')} /> : null}
       {failed.length > 0 ? <Alert type="error">{t('release:failed', { recipients: failed.join(', ') })}</Alert> : null}
-      {data && items.length === 0 ? <Alert type="info" title={t('release:emptyTitle')}>{t('release:emptyText')}</Alert> : null}
+      <DataTable
+        label={t('release:tableLabel')}
+        columns={columns}
+        rows={data?.items}
+        rowKey={(item) => `${item.deliveryUuid}-${item.recipient.userUuid}`}
+        loading={isLoading}
+        {...(error ? { error: t('release:loadError') } : {})}
+        empty={
+          <Alert type="info" title={t('release:emptyTitle')}>
+            {t('release:emptyText')}
+          </Alert>
+        }
+      />
       {items.length > 0 ? (
         <>
-          <Table aria-label={t('release:tableLabel')}>
-            <TableHeader>
-              <TableRow>
-                <TableHeaderCell>{t('release:delivery')}</TableHeaderCell>
-                <TableHeaderCell>{t('release:recipient')}</TableHeaderCell>
-                <TableHeaderCell>{t('release:fingerprint')}</TableHeaderCell>
-              </TableRow>
-            </TableHeader>
-            <TableBody>
-              {items.map((item) => (
-                <TableRow key={`${item.deliveryUuid}-${item.recipient.userUuid}`}>
-                  <TableCell>{item.subject || t('deliveries:e2e.encryptedSubject')}</TableCell>
-                  <TableCell>{item.recipient.email}</TableCell>
-                  <TableCell>
-                    <code>{displayFingerprint(encryptionFingerprint(item))}</code>
-                  </TableCell>
-                </TableRow>
-              ))}
-            </TableBody>
-          </Table>
           <p>{t('release:compareHint')}</p>
           <Button appearance="primary" icon={<LockOpenRegular />} disabled={busy} onClick={() => void releaseAll(items)}>
             {busy ? t('release:releasing') : t('release:submit')}

@@ -14,8 +14,21 @@ import { isWrongPassphrase } from './secupass-errors';
  * "Enter your passphrase to decrypt" (SPEC §2). Unlocks the user's keys in the crypto Worker for
  * the session; a v2 blob comes back upgraded to v3 and is stored (PUT). Deliveries and rooms
  * open it when they need the private key; the app composes it where it is needed.
+ * Render it always and close it through `open`: a Fluent dialog unmounted while open can leave the
+ * page aria-hidden. The content mounts with the surface, so the SecuPass state is requested only
+ * while the dialog is open (anonymous pages must not ask) and each opening starts empty.
  */
 export function UnlockSecuPassDialog({ open, onOpenChange, onUnlocked }: { open: boolean; onOpenChange: (open: boolean) => void; onUnlocked?: (keys: UnlockedKeys) => void }) {
+  return (
+    <Dialog open={open} onOpenChange={(_e, data) => onOpenChange(data.open)}>
+      <DialogSurface>
+        <UnlockSecuPassContent onClose={() => onOpenChange(false)} {...(onUnlocked ? { onUnlocked } : {})} />
+      </DialogSurface>
+    </Dialog>
+  );
+}
+
+function UnlockSecuPassContent({ onClose, onUnlocked }: { onClose: () => void; onUnlocked?: (keys: UnlockedKeys) => void }) {
   const { t } = useTranslation();
   const { user } = useAuthState();
   const own = useOwnSecuPass();
@@ -24,15 +37,6 @@ export function UnlockSecuPassDialog({ open, onOpenChange, onUnlocked }: { open:
   const [fieldError, setFieldError] = useState<string | undefined>();
   const [failure, setFailure] = useState(false);
   const [pending, setPending] = useState(false);
-
-  function close(next: boolean) {
-    if (!next) {
-      setPassphrase('');
-      setFieldError(undefined);
-      setFailure(false);
-    }
-    onOpenChange(next);
-  }
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -57,7 +61,7 @@ export function UnlockSecuPassDialog({ open, onOpenChange, onUnlocked }: { open:
       }
       secuPassKeys.unlocked(user.uuid, keys);
       onUnlocked?.(keys);
-      close(false);
+      onClose();
     } catch (error) {
       if (isWrongPassphrase(error)) setFieldError(t('secupass:errors.wrongPassphrase'));
       else setFailure(true);
@@ -68,49 +72,45 @@ export function UnlockSecuPassDialog({ open, onOpenChange, onUnlocked }: { open:
 
   const state = own.data?.state;
   return (
-    <Dialog open={open} onOpenChange={(_e, data) => close(data.open)}>
-      <DialogSurface>
-        <DialogBody>
-          <DialogTitle>{t('secupass:unlock.title')}</DialogTitle>
-          <DialogContent>
-            {own.isLoading ? <Spinner size="small" label={t('common:loading')} /> : null}
-            {own.error ? <Alert type="error">{t('secupass:errors.loadError')}</Alert> : null}
-            {state === 'reset' ? (
-              <>
-                <Alert type="warning" title={t('secupass:reset.title')}>
-                  {t('secupass:reset.text')}
-                </Alert>
-                <RouterLink to={ROUTES.setSecuPass}>{t('secupass:settings.set')}</RouterLink>
-              </>
-            ) : null}
-            {state === 'none' ? (
-              <>
-                <Alert type="info">{t('secupass:unlock.noneYet')}</Alert>
-                <RouterLink to={ROUTES.setSecuPass}>{t('secupass:settings.set')}</RouterLink>
-              </>
-            ) : null}
-            {state === 'active' ? (
-              <form id={formId} onSubmit={submit} noValidate style={{ display: 'grid', gap: 16 }} aria-busy={pending}>
-                <p style={{ margin: 0 }}>{t('secupass:unlock.intro')}</p>
-                {failure ? <Alert type="error">{t('secupass:errors.unlockError')}</Alert> : null}
-                <Field label={t('secupass:form.passphrase')} required validationMessage={fieldError}>
-                  <Input type="password" name="passphrase" autoComplete="current-password" autoFocus value={passphrase} onChange={(_e, data) => setPassphrase(data.value)} />
-                </Field>
-              </form>
-            ) : null}
-          </DialogContent>
-          <DialogActions>
-            <DialogTrigger disableButtonEnhancement>
-              <Button appearance="secondary">{t('common:actions.cancel')}</Button>
-            </DialogTrigger>
-            {state === 'active' ? (
-              <Button type="submit" form={formId} appearance="primary" disabled={pending}>
-                {pending ? t('secupass:unlock.submitting') : t('secupass:unlock.submit')}
-              </Button>
-            ) : null}
-          </DialogActions>
-        </DialogBody>
-      </DialogSurface>
-    </Dialog>
+    <DialogBody>
+      <DialogTitle>{t('secupass:unlock.title')}</DialogTitle>
+      <DialogContent>
+        {own.isLoading ? <Spinner size="small" label={t('common:loading')} /> : null}
+        {own.error ? <Alert type="error">{t('secupass:errors.loadError')}</Alert> : null}
+        {state === 'reset' ? (
+          <>
+            <Alert type="warning" title={t('secupass:reset.title')}>
+              {t('secupass:reset.text')}
+            </Alert>
+            <RouterLink to={ROUTES.setSecuPass}>{t('secupass:settings.set')}</RouterLink>
+          </>
+        ) : null}
+        {state === 'none' ? (
+          <>
+            <Alert type="info">{t('secupass:unlock.noneYet')}</Alert>
+            <RouterLink to={ROUTES.setSecuPass}>{t('secupass:settings.set')}</RouterLink>
+          </>
+        ) : null}
+        {state === 'active' ? (
+          <form id={formId} onSubmit={submit} noValidate style={{ display: 'grid', gap: 16 }} aria-busy={pending}>
+            <p style={{ margin: 0 }}>{t('secupass:unlock.intro')}</p>
+            {failure ? <Alert type="error">{t('secupass:errors.unlockError')}</Alert> : null}
+            <Field label={t('secupass:form.passphrase')} required validationMessage={fieldError}>
+              <Input type="password" name="passphrase" autoComplete="current-password" autoFocus value={passphrase} onChange={(_e, data) => setPassphrase(data.value)} />
+            </Field>
+          </form>
+        ) : null}
+      </DialogContent>
+      <DialogActions>
+        <DialogTrigger disableButtonEnhancement>
+          <Button appearance="secondary">{t('common:actions.cancel')}</Button>
+        </DialogTrigger>
+        {state === 'active' ? (
+          <Button type="submit" form={formId} appearance="primary" disabled={pending}>
+            {pending ? t('secupass:unlock.submitting') : t('secupass:unlock.submit')}
+          </Button>
+        ) : null}
+      </DialogActions>
+    </DialogBody>
   );
 }

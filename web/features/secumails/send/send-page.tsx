@@ -2,7 +2,7 @@ import { Button, Field, Input, makeStyles, Radio, RadioGroup, Spinner, Textarea,
 import { ArrowClockwiseRegular, DismissRegular, PhoneRegular, SendRegular } from '@fluentui/react-icons';
 import type { DeliverySendConfig } from '@shared/contract/config';
 import { SECURITY_LEVELS } from '@shared/contract/constants';
-import { MAX_BODY_LENGTH, MAX_SUBJECT_LENGTH, type SecurityLevel } from '@shared/contract/deliveries';
+import { MAX_BODY_LENGTH, MAX_SUBJECT_LENGTH, type DeliveryDetail, type SecurityLevel } from '@shared/contract/deliveries';
 import { allowedSecurityLevels, checkFiles, checkSendForm, minimalSecurityLevel, validityChoice, type SendProblem } from '@shared/deliveries';
 import { Alert } from '@web/components/alert';
 import { useChangedKeyConfirm } from '@web/components/changed-key-dialog';
@@ -19,6 +19,7 @@ import { useRecipientStatus } from '../api/recipient-status';
 import { PhoneNumbersDialog } from '../phone-numbers-dialog';
 import { useSendConfig } from '../api/send-config';
 import { formatSize } from '../delivery-format';
+import { ScanOutcome } from '../scan-outcome';
 import { AttachmentsField } from './attachments-field';
 import { RecipientChips } from './recipient-chips';
 import { problemMessage } from './send-messages';
@@ -36,6 +37,8 @@ const useStyles = makeStyles({
 export interface SendSuccessState {
   subject: string;
   recipients: string[];
+  /** Set when the server scans the attachments before the recipients are mailed (levels 1/2 with clamd). */
+  scanning?: { deliveryUuid: string };
 }
 
 const LEVEL_KEY: Record<SecurityLevel, string> = {
@@ -120,11 +123,12 @@ function SendForm({ config }: { config: DeliverySendConfig }) {
 
   // The transfer finished (first run or a retry from the transfer centre) → success page.
   const succeeded = transfer?.state === 'success';
+  const sent = succeeded ? (transfer.result as DeliveryDetail | undefined) : undefined;
   useEffect(() => {
     if (!succeeded) return;
-    const state: SendSuccessState = { subject, recipients };
+    const state: SendSuccessState = { subject, recipients, ...(sent?.reviewState === 'inProgress' ? { scanning: { deliveryUuid: sent.deliveryUuid } } : {}) };
     void navigate(ROUTES.sendSuccess, { state });
-  }, [succeeded, navigate, subject, recipients]);
+  }, [succeeded, sent, navigate, subject, recipients]);
 
   function start(keys: StartSendInput['keys'] | undefined, phoneMap: Record<string, string>) {
     const { id } = startSend({
@@ -288,21 +292,19 @@ function SendForm({ config }: { config: DeliverySendConfig }) {
       ) : null}
 
       {changedKeyDialog}
-      {phoneDialog !== 'closed' ? (
-        <PhoneNumbersDialog
-          open
-          recipients={needPhones}
-          initial={phones}
-          saveLabel={phoneDialog === 'beforeSend' ? t('deliveries:phoneNumbers.saveAndSend') : t('deliveries:phoneNumbers.save')}
-          onCancel={() => setPhoneDialog('closed')}
-          onSave={(numbers) => {
-            const next = phoneDialog;
-            setPhones(numbers);
-            setPhoneDialog('closed');
-            if (next === 'beforeSend') submit(undefined, numbers);
-          }}
-        />
-      ) : null}
+      <PhoneNumbersDialog
+        open={phoneDialog !== 'closed'}
+        recipients={needPhones}
+        initial={phones}
+        saveLabel={phoneDialog === 'beforeSend' ? t('deliveries:phoneNumbers.saveAndSend') : t('deliveries:phoneNumbers.save')}
+        onCancel={() => setPhoneDialog('closed')}
+        onSave={(numbers) => {
+          const next = phoneDialog;
+          setPhones(numbers);
+          setPhoneDialog('closed');
+          if (next === 'beforeSend') submit(undefined, numbers);
+        }}
+      />
     </>
   );
 }
@@ -317,8 +319,11 @@ export function SendSuccessPage() {
     <>
       <PageHeading focusOnMount>{t('send:success.title')}</PageHeading>
       <Alert type="success">
-        {state ? t('send:success.textWithSubject', { subject: state.subject, recipients: state.recipients.join(', ') }) : t('send:success.text')}
+        {state
+          ? t(state.scanning ? 'send:success.textScanning' : 'send:success.textWithSubject', { subject: state.subject, recipients: state.recipients.join(', ') })
+          : t('send:success.text')}
       </Alert>
+      {state?.scanning ? <ScanOutcome deliveryUuid={state.scanning.deliveryUuid} /> : null}
       <div className={styles.actions}>
         <Button appearance="primary" onClick={() => void navigate(ROUTES.send)}>
           {t('send:success.sendAnother')}
