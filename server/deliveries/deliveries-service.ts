@@ -31,6 +31,7 @@ import { externalLinkFor } from '../external/external-service';
 import { EXTERNAL_SETTING_KEYS } from '@shared/contract/external';
 import type { UserRow } from '../users/users-repository';
 import { dropDescriptors, e2eAccessOf, e2eNotify, e2eSendCheck, releasePendingOf } from './e2e';
+import { assertShareProof } from './share-proof';
 import { queueDeliveryScan, refuseUnlessScanned, reviewAllowsAccess, scanApplies } from './review';
 import { checkFile, checkMessage, checkNotBanned, isE2eLevel, parseList, resolveSecurityLevel, resolveValidityDays } from './rules';
 import type { DeliveriesTable, DeliveryFilesTable, DeliveryRecipientsTable } from './tables';
@@ -86,11 +87,18 @@ export async function findDelivery(db: Kysely<Database>, deliveryUuid: string): 
 }
 
 /**
- * Who is looking at a delivery, or the refusal: anonymous without a token, or anonymous
+ * Who is looking at a delivery, or the refusal: a valid level-1 token without the email prompt's
+ * proof → 403 `emailConfirmationRequired`; anonymous without a token, or anonymous
  * on a level-2 delivery → 401 (sign in); a wrong or foreign token on a level-1 delivery,
  * another user, a draft of someone else → 404, so nobody learns that a delivery exists.
  */
-export async function resolveViewer(db: Kysely<Database>, user: UserRow | null, deliveryUuid: string, token: string | undefined): Promise<Viewer> {
+export async function resolveViewer(
+  db: Kysely<Database>,
+  user: UserRow | null,
+  deliveryUuid: string,
+  token: string | undefined,
+  proof?: string | undefined,
+): Promise<Viewer> {
   if (!user && !token) throw authenticationRequired();
   const delivery = await findDelivery(db, deliveryUuid);
   if (!delivery || delivery.status === 'deleted') throw notFound('Delivery not found');
@@ -113,7 +121,11 @@ export async function resolveViewer(db: Kysely<Database>, user: UserRow | null, 
       .where('delivery_id', '=', delivery.id)
       .where('token_hash', '=', hashToken(token))
       .executeTakeFirst();
-    if (recipient) return { kind: 'token', delivery, recipient };
+    if (recipient) {
+      // The token proves the link, the email prompt's proof the address (share-proof.ts).
+      await assertShareProof(db, recipient.id, proof);
+      return { kind: 'token', delivery, recipient };
+    }
     // A wrong or foreign token on a link delivery: the link is invalid, signing in would not help.
     if (!user) throw notFound('Delivery not found');
   }

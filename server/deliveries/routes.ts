@@ -59,6 +59,7 @@ import {
 import { scheduleDeliverySweep } from './cleanup';
 import { getE2e, putE2e, recipientKeys, recipientStatus, releaseDelivery, releaseList } from './e2e';
 import { parseRange } from './range';
+import { shareProofOf } from './share-proof';
 
 const errors = (...codes: number[]) => Object.fromEntries(codes.map((c) => [c, BackendErrorSchema]));
 const noContent = z.null().describe('No content');
@@ -352,11 +353,11 @@ export const deliveryRoutes = routePlugin('kuvert-delivery-routes', async (app) 
         tags: ['deliveries'],
         params: DeliveryParamsSchema,
         querystring: TokenQuerySchema,
-        response: { 200: DeliveryDetailSchema, ...errors(401, 404) },
+        response: { 200: DeliveryDetailSchema, ...errors(401, 403, 404) },
       },
     },
     async (request, reply) => {
-      const viewer = await resolveViewer(app.db, request.user, request.params.deliveryUuid, tokenOf(request));
+      const viewer = await resolveViewer(app.db, request.user, request.params.deliveryUuid, tokenOf(request), shareProofOf(request));
       void reply.header('cache-control', 'no-store');
       return deliveryDetail(app, viewer);
     },
@@ -393,7 +394,7 @@ export const deliveryRoutes = routePlugin('kuvert-delivery-routes', async (app) 
       },
     },
     async (request, reply) => {
-      const viewer = await resolveViewer(app.db, request.user, request.params.deliveryUuid, tokenOf(request));
+      const viewer = await resolveViewer(app.db, request.user, request.params.deliveryUuid, tokenOf(request), shareProofOf(request));
       const file = await downloadableFile(app, viewer, request.params.fileId);
       const size = Number(file.size);
       const range = parseRange(request.headers.range, size);

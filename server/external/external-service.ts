@@ -152,7 +152,7 @@ async function smsRequired(app: FastifyInstance, signup: SignupRow | undefined):
 export async function checkEmail(
   app: FastifyInstance,
   input: { shareUuid: string; token: string; email: string; ip: string; language: Language | undefined },
-): Promise<EmailCheckResponse> {
+): Promise<EmailCheckResponse & { proofFor: { recipientId: number; deliveryUuid: string } | null }> {
   const { delivery, recipient, signup } = await checkedLink(app, input);
   const language = input.language ?? reduceLanguage(delivery.language);
   const all = await app.settings.getAll();
@@ -170,6 +170,8 @@ export async function checkEmail(
       required: next === 'signup' && (await smsRequired(app, signup)),
       phoneHint: signup?.phone_number ? phoneHint(signup.phone_number) : null,
     },
+    // Level 1: the route hands out the proof that the address was confirmed (deliveries/share-proof.ts).
+    proofFor: next === 'download' ? { recipientId: recipient.id, deliveryUuid: delivery.uuid } : null,
   };
 }
 

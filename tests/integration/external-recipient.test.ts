@@ -1,4 +1,4 @@
-import { DELIVERY_PATHS } from '@shared/contract/deliveries';
+import { DELIVERY_PATHS, SHARE_PROOF_COOKIE } from '@shared/contract/deliveries';
 import { EXTERNAL_PATHS, EXTERNAL_SETTING_KEYS, SMS_MAX_ATTEMPTS, type EmailCheckResponse } from '@shared/contract/external';
 import { addressedTo, extractLink, extractSmsCode, readMailbox, readMailboxSms, waitForMailboxMail } from '@tests/support/mailbox';
 import { startTestServer, type TestServer } from '@tests/support/server';
@@ -72,9 +72,15 @@ describe('email prompt', () => {
     expect(right.status).toBe(200);
     const body = (await right.json()) as EmailCheckResponse;
     expect(body).toMatchObject({ deliveryUuid: sent.deliveryUuid, shareUuid: sent.shareUuid, securityLevel: 0, next: 'download', disclaimer: null });
-    // The token of the link still opens the delivery.
-    const view = await fetch(`${server.url}${api(DELIVERY_PATHS.one(sent.deliveryUuid))}?token=${encodeURIComponent(sent.token)}`);
-    expect(view.status).toBe(200);
+    // The check hands out the proof (HttpOnly cookie scoped to the delivery); token + proof open it.
+    const setCookie = right.headers.getSetCookie().find((c) => c.startsWith(`${SHARE_PROOF_COOKIE}=`));
+    expect(setCookie).toMatch(/HttpOnly/i);
+    expect(setCookie).toContain(`Path=${api(DELIVERY_PATHS.one(sent.deliveryUuid))}`);
+    const viewUrl = `${server.url}${api(DELIVERY_PATHS.one(sent.deliveryUuid))}?token=${encodeURIComponent(sent.token)}`;
+    expect((await fetch(viewUrl, { headers: { cookie: setCookie!.split(';')[0]! } })).status).toBe(200);
+    // The token alone is refused: the prompt is not only a screen.
+    const alone = await expectBackendError(await fetch(viewUrl), 403, 'AccessDeniedException');
+    expect(alone.metadata).toMatchObject({ reason: 'emailConfirmationRequired' });
   });
 
   it('a wrong token, an unknown share or another share with this token → 404 alike', async () => {

@@ -7,6 +7,7 @@ import * as deliveryE2e from './0011-delivery-e2e';
 import * as virusScan from './0012-virus-scan';
 import * as externalSignup from './0013-external-signup';
 import * as addinSessions from './0014-addin-sessions';
+import * as senders from './0017-senders';
 
 /**
  * Every migration, in order, for SQLite and PostgreSQL alike. A static list (not a
@@ -24,6 +25,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0012-virus-scan': virusScan,
   '0013-external-signup': externalSignup,
   '0014-addin-sessions': addinSessions,
+  '0017-senders': senders,
 };
 
 export const staticMigrationProvider: MigrationProvider = {
