@@ -63,8 +63,11 @@ import { shareProofOf } from './share-proof';
 
 const errors = (...codes: number[]) => Object.fromEntries(codes.map((c) => [c, BackendErrorSchema]));
 const noContent = z.null().describe('No content');
-/** Sending, uploading and drafting need the sender role (SPEC §6). */
-const SENDER = { roles: ['ROLE_SENDER'] } as const;
+/**
+ * Sending, uploading and drafting need the sender role (SPEC §6); delivery-signup accounts
+ * (ROLE_SENDER_EXTERNAL) may send replies only, which senders.ts enforces on the recipients.
+ */
+const SENDER = { roles: ['ROLE_SENDER', 'ROLE_SENDER_EXTERNAL'] } as const;
 /** Room for the part plus nothing else: parts are raw bytes, no envelope. */
 const PART_BODY_SLACK_BYTES = 1024;
 /** Largest E2E part: the header plus 8 records of the largest record size the server takes. */

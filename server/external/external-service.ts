@@ -287,6 +287,8 @@ export async function signUp(
       language: input.language ?? reduceLanguage(context.delivery.language),
       // The mailed link reached this address: that is the verification.
       emailVerified: true,
+      // An outsider costs no licence: unlicensed until an administrator says otherwise.
+      licensed: false,
     });
   } catch (error) {
     if (error instanceof UserExistsError) {

@@ -172,6 +172,11 @@ export const DELIVERY_SETTING_KEYS = {
    * (`x@example.org`) or domains (`@example.org`), case-insensitive. Administrators ban (SPEC §6).
    */
   bannedRecipients: 'kuvert.delivery.bannedRecipients',
+  /**
+   * SPEC §3 "users may be forbidden from creating new users when sharing": when true, sending to an
+   * unregistered address (which invites it) needs ROLE_SHARES_CAN_INVITE (InviteUserToShareException). Default false.
+   */
+  inviteRequiresRole: 'kuvert.delivery.invite.requireRole',
 } as const;
 
 const PageQueryBase = {
