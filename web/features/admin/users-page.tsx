@@ -27,6 +27,9 @@ import { useNotify } from '@web/lib/toasts';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useUsers } from './api/list-users';
+import { useAuthState } from '@web/lib/auth';
+import { useSenderGroups } from './api/sender-groups';
+import { SenderGroupsSection, UserSenderCells } from './sender-groups';
 import { resetUserSecuPass } from './api/reset-secupass';
 
 const PAGE_SIZE = 25;
@@ -123,6 +126,9 @@ export function AdminUsersPage() {
   }, [search]);
 
   const users = useUsers({ q: query, page, pageSize: PAGE_SIZE });
+  // Licences and sender groups are the administrator's (ROLE_ADMIN), not the user administrator's.
+  const isAdmin = useAuthState().user?.roleNames.includes('ROLE_ADMIN') === true;
+  const groups = useSenderGroups(isAdmin);
   const total = users.data?.total ?? 0;
   const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
 
@@ -149,6 +155,8 @@ export function AdminUsersPage() {
                   <TableHeaderCell>{t('admin:users.columns.email')}</TableHeaderCell>
                   <TableHeaderCell>{t('admin:users.columns.status')}</TableHeaderCell>
                   <TableHeaderCell>{t('admin:users.columns.secupass')}</TableHeaderCell>
+                  {isAdmin ? <TableHeaderCell>{t('admin:users.columns.licensed')}</TableHeaderCell> : null}
+                  {isAdmin ? <TableHeaderCell>{t('admin:users.columns.senderGroup')}</TableHeaderCell> : null}
                   <TableHeaderCell>{t('admin:users.columns.actions')}</TableHeaderCell>
                 </TableRow>
               </TableHeader>
@@ -161,6 +169,7 @@ export function AdminUsersPage() {
                     <TableCell>
                       <SecuPassBadge state={user.secupassState} />
                     </TableCell>
+                    {isAdmin ? <UserSenderCells user={user} groups={groups.data?.groups ?? []} onDone={() => void users.mutate()} /> : null}
                     <TableCell>
                       <Button
                         size="small"
@@ -189,6 +198,14 @@ export function AdminUsersPage() {
         </>
       ) : users.isLoading ? (
         <Spinner size="small" label={t('common:loading')} />
+      ) : null}
+      {isAdmin ? (
+        <SenderGroupsSection
+          onChange={() => {
+            void users.mutate();
+            void groups.mutate();
+          }}
+        />
       ) : null}
       <ResetSecuPassDialog user={resetting} onClose={() => setResetting(null)} onDone={() => void users.mutate()} />
     </>
