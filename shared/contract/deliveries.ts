@@ -45,6 +45,10 @@ import { LanguageSchema } from './user';
  * `metadata.reason: emailConfirmationRequired` (the client goes back to the email prompt).
  * Only the proof's SHA-256 is stored; a proof of one share never opens another.
  *
+ * ROLE_SENDER above also admits ROLE_SENDER_EXTERNAL (delivery-signup accounts), who may only reply:
+ * the server refuses other recipients (RecipientNotAllowedException `reason: replyOnly`). Unlicensed
+ * senders, invitations and sender groups: shared/contract/sender-groups.ts and server/README.md "Senders".
+ *
  * Errors: the backend error object with the §8 class in `error` and the figures in `metadata`
  * (see the server's README for the list).
  */
