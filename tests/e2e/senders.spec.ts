@@ -91,12 +91,12 @@ test('the administrator creates a group, changes its levels, assigns it and lice
   await form.getByRole('checkbox', { name: adminText.senderGroups.level4 }).focus();
   await page.keyboard.press('Space');
   await form.getByRole('button', { name: adminText.senderGroups.create }).press('Enter');
-  const row = page.getByRole('row').filter({ hasText: 'Board' });
+  const row = page.getByRole('table', { name: adminText.senderGroups.title }).getByRole('row').filter({ hasText: 'Board' });
   await expect(row).toContainText('Level 2, Level 4');
 
   // Assign Gina, license Uma.
   await page.getByRole('combobox', { name: adminText.senderGroups.groupFor.replace('{{name}}', gina.email) }).selectOption({ label: 'Board' });
-  await expect(row).toContainText(/\b1\b/);
+  await expect(row.getByRole('cell', { name: '1', exact: true })).toBeVisible();
   const licence = page.getByRole('switch', { name: adminText.senderGroups.licensedFor.replace('{{name}}', uma.email) });
   await expect(licence).not.toBeChecked();
   await licence.focus();

@@ -169,7 +169,17 @@ export function AdminUsersPage() {
                     <TableCell>
                       <SecuPassBadge state={user.secupassState} />
                     </TableCell>
-                    {isAdmin ? <UserSenderCells user={user} groups={groups.data?.groups ?? []} onDone={() => void users.mutate()} /> : null}
+                    {isAdmin ? (
+                      <UserSenderCells
+                        user={user}
+                        groups={groups.data?.groups ?? []}
+                        onDone={() => {
+                          void users.mutate();
+                          // Member counts of the groups change with an assignment.
+                          void groups.mutate();
+                        }}
+                      />
+                    ) : null}
                     <TableCell>
                       <Button
                         size="small"
