@@ -5,13 +5,15 @@
 import { expect, test, type Page } from '@playwright/test';
 import { SENDER_GROUP_PATHS } from '@shared/contract/sender-groups';
 import { startTestServer, type TestServer } from '../support/server';
-import { apiCall, apiSignIn, expectNoSeriousA11yViolations, locale, type ApiSession } from './fixtures';
+import { addressedTo, extractLink, waitForMailboxMail } from '../support/mailbox';
+import { apiCall, apiSendDelivery, apiSignIn, expectNoSeriousA11yViolations, locale, type ApiSession } from './fixtures';
 
 const PASSWORD = 'Good-Passw0rd-e2e';
 const send = locale<typeof import('@locales/en/send.json')>('en', 'send');
 const adminText = locale<typeof import('@locales/en/admin.json')>('en', 'admin');
 const uma = { email: 'uma.unlicensed@example.test', password: PASSWORD };
 const gina = { email: 'gina.group@example.test', password: PASSWORD };
+const ole = { email: 'ole.outsider@example.test', password: PASSWORD };
 
 let server: TestServer;
 let admin: ApiSession;
@@ -31,6 +33,14 @@ test.beforeAll(async () => {
     const response = await apiCall(server, admin, 'POST', '/admin/users', { email: account.email, password: account.password, language: 'en' });
     expect(response.status, await response.clone().text()).toBe(201);
   }
+  // An outsider as delivery signup makes them: receives, may only reply.
+  const outsider = await apiCall(server, admin, 'POST', '/admin/users', {
+    email: ole.email,
+    password: ole.password,
+    language: 'en',
+    roleNames: ['ROLE_UI_USER', 'ROLE_RECEIVER', 'ROLE_SENDER_EXTERNAL'],
+  });
+  expect(outsider.status, await outsider.clone().text()).toBe(201);
   expect((await apiCall(server, admin, 'PATCH', SENDER_GROUP_PATHS.userSender(await userUuid(uma.email)), { licensed: false })).status).toBe(200);
   const created = await apiCall(server, admin, 'POST', SENDER_GROUP_PATHS.list, { name: 'Legal', levels: [10, 20] });
   expect(created.status).toBe(201);
@@ -108,4 +118,33 @@ test('the administrator creates a group, changes its levels, assigns it and lice
   expect([ginaConfig.allowSecurityLevel1, ginaConfig.allowSecurityLevel2, ginaConfig.allowSecurityLevel3, ginaConfig.allowSecurityLevel4]).toEqual([false, true, false, true]);
   const umaConfig = (await (await apiCall(server, await apiSignIn(server, uma), 'GET', '/delivery/send/config')).json()) as { sender: { licensed: boolean } };
   expect(umaConfig.sender.licensed).toBe(true);
+});
+
+test('a reply-only account writes to the reply target only; without one it is told to reply from the inbox', async ({ page }) => {
+  await apiSendDelivery(server, await apiSignIn(server, gina), { to: ole.email, subject: 'Question for Ole', level: 10, files: [] });
+  await signIn(page, ole);
+  await openSendPage(page);
+  await expect(page.getByText(send.sender.replyOnlyNone)).toBeVisible();
+  await expect(page.getByRole('textbox', { name: send.subject.label })).toHaveCount(0);
+
+  await page.goto(`${server.url}/secumails/send?to=${encodeURIComponent(gina.email)}&subject=${encodeURIComponent('Re: Question for Ole')}`);
+  await expect(page.getByText(send.sender.replyOnly)).toBeVisible();
+  await expect(page.getByRole('textbox', { name: send.recipients.label })).toBeDisabled();
+  await page.getByRole('textbox', { name: send.body.label }).fill('Here is my answer.');
+  await page.getByRole('button', { name: send.submit, exact: true }).click();
+  await expect(page).toHaveURL(/\/secumails\/send-success$/);
+  await waitForMailboxMail(server.mailboxDir, (m) => addressedTo(gina.email)(m) && m.subject.includes('Re: Question for Ole'));
+});
+
+test('a level-1 link opened without the email prompt goes back to the prompt (the token alone opens nothing)', async ({ page }) => {
+  const to = 'pat.prompt@partner.test';
+  const sent = await apiSendDelivery(server, admin, { to, subject: 'Prompt first', level: 0, files: [] });
+  const mail = await waitForMailboxMail(server.mailboxDir, addressedTo(to));
+  const token = new URLSearchParams(extractLink(mail, '/secumails/').hash.slice(1)).get('token')!;
+  const shareUuid = sent.recipients.find((r) => r.email === to)!.shareUuid;
+  await page.goto(`${server.url}/secumails/en/download?deliveryUuid=${sent.deliveryUuid}&shareUuid=${shareUuid}#token=${encodeURIComponent(token)}`);
+  await expect(page).toHaveURL(new RegExp(`/secumails/en/email-prompt/${shareUuid}#token=`));
+  await page.getByLabel('Email address').fill(to);
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await expect(page.getByRole('heading', { name: 'Prompt first' })).toBeVisible();
 });
