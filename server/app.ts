@@ -25,6 +25,7 @@ import { migrateToLatest } from './db/migrate';
 import { authEscalationRoutes } from './auth-escalation/routes';
 import { oidcSsoRoutes } from './auth/oidc-sso';
 import { deliveryRoutes } from './deliveries/routes';
+import { senderAdminRoutes } from './deliveries/sender-routes';
 import { virusScanJobs } from './deliveries/virus-scan';
 import { startJobRunner, type JobRunner } from './jobs/job-queue';
 import { devMailboxRoutes } from './mail/dev-mailbox-routes';
@@ -190,6 +191,7 @@ async function assemble(app: FastifyInstance, options: BuildAppOptions, database
   await app.register(adminRoutes);
   await app.register(secuPassRoutes);
   await app.register(deliveryRoutes);
+  await app.register(senderAdminRoutes);
   await app.register(externalRoutes);
   await app.register(wizardRoutes);
   await app.register(legacyRoutes);

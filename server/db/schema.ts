@@ -26,6 +26,10 @@ export interface UsersTable {
   totp_required: number;
   created_at: number;
   updated_at: number;
+  /** 1: a licensed sender (SPEC §3); migration 0017, default 1. */
+  licensed: Generated<number>;
+  /** sender_groups.id; null: the global security levels only. */
+  sender_group_id: number | null;
 }
 
 export interface SessionsTable {

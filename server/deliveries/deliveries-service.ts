@@ -33,6 +33,8 @@ import { externalLinkFor } from '../external/external-service';
 import { EXTERNAL_SETTING_KEYS } from '@shared/contract/external';
 import type { UserRow } from '../users/users-repository';
 import { dropDescriptors, e2eAccessOf, e2eNotify, e2eSendCheck, ownKeyOf, releasePendingOf } from './e2e';
+import { checkSenderMayReach, senderSendConfig } from './senders';
+import { assertShareProof } from './share-proof';
 import { queueDeliveryScan, refuseUnlessScanned, reviewAllowsAccess, scanApplies } from './review';
 import { checkFile, checkMessage, checkNotBanned, isE2eLevel, parseList, resolveSecurityLevel, resolveValidityDays } from './rules';
 import type { DeliveriesTable, DeliveryFilesTable, DeliveryRecipientsTable } from './tables';
@@ -88,11 +90,18 @@ export async function findDelivery(db: Kysely<Database>, deliveryUuid: string): 
 }
 
 /**
- * Who is looking at a delivery, or the refusal: anonymous without a token, or anonymous
+ * Who is looking at a delivery, or the refusal: a valid level-1 token without the email prompt's
+ * proof → 403 `emailConfirmationRequired`; anonymous without a token, or anonymous
  * on a level-2 delivery → 401 (sign in); a wrong or foreign token on a level-1 delivery,
  * another user, a draft of someone else → 404, so nobody learns that a delivery exists.
  */
-export async function resolveViewer(db: Kysely<Database>, user: UserRow | null, deliveryUuid: string, token: string | undefined): Promise<Viewer> {
+export async function resolveViewer(
+  db: Kysely<Database>,
+  user: UserRow | null,
+  deliveryUuid: string,
+  token: string | undefined,
+  proof?: string | undefined,
+): Promise<Viewer> {
   if (!user && !token) throw authenticationRequired();
   const delivery = await findDelivery(db, deliveryUuid);
   if (!delivery || delivery.status === 'deleted') throw notFound('Delivery not found');
@@ -115,7 +124,11 @@ export async function resolveViewer(db: Kysely<Database>, user: UserRow | null, 
       .where('delivery_id', '=', delivery.id)
       .where('token_hash', '=', hashToken(token))
       .executeTakeFirst();
-    if (recipient) return { kind: 'token', delivery, recipient };
+    if (recipient) {
+      // The token proves the link, the email prompt's proof the address (share-proof.ts).
+      await assertShareProof(db, recipient.id, proof);
+      return { kind: 'token', delivery, recipient };
+    }
     // A wrong or foreign token on a link delivery: the link is invalid, signing in would not help.
     if (!user) throw notFound('Delivery not found');
   }
@@ -178,8 +191,10 @@ export interface CreateInput {
   language?: Language | undefined;
 }
 
-async function checkAddresses(app: FastifyInstance, addresses: readonly string[]): Promise<void> {
+/** Banned recipients, then who this sender may reach (senders.ts: reply only, licence, invitations). */
+async function checkAddresses(app: FastifyInstance, sender: UserRow, addresses: readonly string[]): Promise<void> {
   checkNotBanned(addresses, parseList(await app.settings.get<string>(DELIVERY_SETTING_KEYS.bannedRecipients)));
+  await checkSenderMayReach(app, sender, addresses);
 }
 
 function recipientRows(deliveryId: number, recipients: string[], additional: string[], now: number) {
@@ -198,10 +213,10 @@ function recipientRows(deliveryId: number, recipients: string[], additional: str
 }
 
 export async function createDraft(app: FastifyInstance, sender: UserRow, input: CreateInput): Promise<DeliveryRow> {
-  const config = await app.settings.deliverySendConfig();
+  const config = await senderSendConfig(app, sender);
   const level = resolveSecurityLevel(input.securityLevel, config);
   const { recipients, additional } = checkMessage(input, level === SECURITY_LEVELS.LEVEL_4);
-  await checkAddresses(app, [...recipients, ...additional]);
+  await checkAddresses(app, sender, [...recipients, ...additional]);
   const validityDays = resolveValidityDays(input.validityDays, config);
   const now = Date.now();
   return app.db.transaction().execute(async (trx) => {
@@ -235,7 +250,7 @@ export async function createDraft(app: FastifyInstance, sender: UserRow, input: 
 /** Changes a draft: the given fields over the stored ones, checked as a whole like a new draft. */
 export async function updateDraft(app: FastifyInstance, sender: UserRow, deliveryUuid: string, input: Partial<CreateInput>): Promise<DeliveryRow> {
   const draft = await ownDraft(app.db, sender, deliveryUuid);
-  const config = await app.settings.deliverySendConfig();
+  const config = await senderSendConfig(app, sender);
   const stored = await app.db.selectFrom('delivery_recipients').select(['email', 'kind']).where('delivery_id', '=', draft.id).orderBy('id').execute();
   const merged = {
     recipients: input.recipients ?? stored.filter((r) => r.kind === 'recipient').map((r) => r.email),
@@ -245,7 +260,7 @@ export async function updateDraft(app: FastifyInstance, sender: UserRow, deliver
   };
   const level = resolveSecurityLevel(input.securityLevel ?? (draft.security_level as SecurityLevel), config);
   const { recipients, additional } = checkMessage(merged, level === SECURITY_LEVELS.LEVEL_4);
-  await checkAddresses(app, [...recipients, ...additional]);
+  await checkAddresses(app, sender, [...recipients, ...additional]);
   if (isE2eLevel(level) !== isE2eLevel(draft.security_level)) {
     // Files already announced are plain or ciphertext; they cannot change sides.
     const files = await app.db.selectFrom('delivery_files').select('id').where('delivery_id', '=', draft.id).executeTakeFirst();
@@ -494,7 +509,7 @@ export async function commitFile(app: FastifyInstance, sender: UserRow, delivery
 /** Checks every §5 rule again (settings may have changed since the draft), marks the delivery sent and mails the recipients. */
 export async function sendDelivery(app: FastifyInstance, sender: UserRow, deliveryUuid: string, log: FastifyBaseLogger): Promise<DeliveryRow> {
   const delivery = await ownDraft(app.db, sender, deliveryUuid);
-  const config = await app.settings.deliverySendConfig();
+  const config = await senderSendConfig(app, sender);
   const recipients = await app.db.selectFrom('delivery_recipients').selectAll().where('delivery_id', '=', delivery.id).execute();
   checkMessage(
     {
@@ -505,7 +520,7 @@ export async function sendDelivery(app: FastifyInstance, sender: UserRow, delive
     },
     delivery.security_level === SECURITY_LEVELS.LEVEL_4,
   );
-  await checkAddresses(app, recipients.map((r) => r.email));
+  await checkAddresses(app, sender, recipients.map((r) => r.email));
   resolveSecurityLevel(delivery.security_level as SecurityLevel, config);
   const validityDays = resolveValidityDays(delivery.validity_days ?? (config.deliveryCleanupEnabled ? undefined : null), config);
   const files = await app.db.selectFrom('delivery_files').select(['name', 'status']).where('delivery_id', '=', delivery.id).execute();

@@ -60,11 +60,15 @@ import {
 import { scheduleDeliverySweep } from './cleanup';
 import { getE2e, putE2e, putOwnKey, recipientKeys, recipientStatus, releaseDelivery, releaseList } from './e2e';
 import { parseRange } from './range';
+import { shareProofOf } from './share-proof';
 
 const errors = (...codes: number[]) => Object.fromEntries(codes.map((c) => [c, BackendErrorSchema]));
 const noContent = z.null().describe('No content');
-/** Sending, uploading and drafting need the sender role (SPEC §6). */
-const SENDER = { roles: ['ROLE_SENDER'] } as const;
+/**
+ * Sending, uploading and drafting need the sender role (SPEC §6); delivery-signup accounts
+ * (ROLE_SENDER_EXTERNAL) may send replies only, which senders.ts enforces on the recipients.
+ */
+const SENDER = { roles: ['ROLE_SENDER', 'ROLE_SENDER_EXTERNAL'] } as const;
 /** Room for the part plus nothing else: parts are raw bytes, no envelope. */
 const PART_BODY_SLACK_BYTES = 1024;
 /** Largest E2E part: the header plus 8 records of the largest record size the server takes. */
@@ -371,11 +375,11 @@ export const deliveryRoutes = routePlugin('kuvert-delivery-routes', async (app) 
         tags: ['deliveries'],
         params: DeliveryParamsSchema,
         querystring: TokenQuerySchema,
-        response: { 200: DeliveryDetailSchema, ...errors(401, 404) },
+        response: { 200: DeliveryDetailSchema, ...errors(401, 403, 404) },
       },
     },
     async (request, reply) => {
-      const viewer = await resolveViewer(app.db, request.user, request.params.deliveryUuid, tokenOf(request));
+      const viewer = await resolveViewer(app.db, request.user, request.params.deliveryUuid, tokenOf(request), shareProofOf(request));
       void reply.header('cache-control', 'no-store');
       return deliveryDetail(app, viewer);
     },
@@ -412,7 +416,7 @@ export const deliveryRoutes = routePlugin('kuvert-delivery-routes', async (app) 
       },
     },
     async (request, reply) => {
-      const viewer = await resolveViewer(app.db, request.user, request.params.deliveryUuid, tokenOf(request));
+      const viewer = await resolveViewer(app.db, request.user, request.params.deliveryUuid, tokenOf(request), shareProofOf(request));
       const file = await downloadableFile(app, viewer, request.params.fileId);
       const size = Number(file.size);
       const range = parseRange(request.headers.range, size);

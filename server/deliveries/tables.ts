@@ -105,7 +105,26 @@ export interface DeliveryActivityTable {
   created_at: number;
 }
 
+/** Administrator-defined sender groups (migration 0017). */
+export interface SenderGroupsTable {
+  id: Generated<number>;
+  uuid: string;
+  name: string;
+  /** JSON array of SPEC §4 level wire values the group may send with. */
+  levels: string;
+  created_at: number;
+}
+
+/** The level-1 email prompt's proof (migration 0017): SHA-256 of the cookie value, bound to one share. */
+export interface ShareProofsTable {
+  hash: string;
+  recipient_id: number;
+  expires_at: number;
+}
+
 export interface DeliveryTables {
+  sender_groups: SenderGroupsTable;
+  share_proofs: ShareProofsTable;
   deliveries: DeliveriesTable;
   delivery_recipients: DeliveryRecipientsTable;
   delivery_files: DeliveryFilesTable;

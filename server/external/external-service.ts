@@ -152,7 +152,7 @@ async function smsRequired(app: FastifyInstance, signup: SignupRow | undefined):
 export async function checkEmail(
   app: FastifyInstance,
   input: { shareUuid: string; token: string; email: string; ip: string; language: Language | undefined },
-): Promise<EmailCheckResponse> {
+): Promise<EmailCheckResponse & { proofFor: { recipientId: number; deliveryUuid: string } | null }> {
   const { delivery, recipient, signup } = await checkedLink(app, input);
   const language = input.language ?? reduceLanguage(delivery.language);
   const all = await app.settings.getAll();
@@ -170,6 +170,8 @@ export async function checkEmail(
       required: next === 'signup' && (await smsRequired(app, signup)),
       phoneHint: signup?.phone_number ? phoneHint(signup.phone_number) : null,
     },
+    // Level 1: the route hands out the proof that the address was confirmed (deliveries/share-proof.ts).
+    proofFor: next === 'download' ? { recipientId: recipient.id, deliveryUuid: delivery.uuid } : null,
   };
 }
 
@@ -285,6 +287,8 @@ export async function signUp(
       language: input.language ?? reduceLanguage(context.delivery.language),
       // The mailed link reached this address: that is the verification.
       emailVerified: true,
+      // An outsider costs no licence: unlicensed until an administrator says otherwise.
+      licensed: false,
     });
   } catch (error) {
     if (error instanceof UserExistsError) {

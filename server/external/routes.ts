@@ -14,6 +14,7 @@ import {
   SmsCodeResponseSchema,
 } from '@shared/contract/external';
 import { routePlugin } from '../core/route-plugin';
+import { issueShareProof } from '../deliveries/share-proof';
 import { checkEmail, sendSmsCode, setPhoneNumbers, signUp } from './external-service';
 
 const errors = (...codes: number[]) => Object.fromEntries(codes.map((c) => [c, BackendErrorSchema]));
@@ -38,7 +39,9 @@ export const externalRoutes = routePlugin('kuvert-external-routes', async (app) 
     },
     async (request, reply) => {
       void reply.header('cache-control', 'no-store');
-      return checkEmail(app, { ...request.body, language: request.body.language, shareUuid: request.params.shareUuid, ip: request.ip });
+      const { proofFor, ...answer } = await checkEmail(app, { ...request.body, language: request.body.language, shareUuid: request.params.shareUuid, ip: request.ip });
+      if (proofFor) await issueShareProof(request, reply, proofFor);
+      return answer;
     },
   );
 

@@ -9,6 +9,7 @@ import { assertPasswordMeetsPolicy } from '../users/password-policy';
 import { hashPassword } from '../users/passwords';
 import { DEFAULT_USER_ROLES, roleNamesOf, toWireUser, UserExistsError } from '../users/users-repository';
 import { routePlugin } from '../core/route-plugin';
+import { adminSenderFields } from '../deliveries/sender-routes';
 
 const errors = { 400: BackendErrorSchema, 401: BackendErrorSchema, 403: BackendErrorSchema };
 
@@ -60,8 +61,9 @@ export const adminRoutes = routePlugin('kuvert-admin-routes', async (app) => {
     async (request) => {
       const { q, page, pageSize } = request.query;
       const { rows, total } = await app.users.list({ q, page, pageSize });
+      const sender = await adminSenderFields(app, rows);
       return {
-        users: rows.map((row) => ({ ...toWireUser(row), disabled: row.disabled === 1, secupassState: toSecuPassState(row.secupass_state) })),
+        users: rows.map((row, i) => ({ ...toWireUser(row), disabled: row.disabled === 1, secupassState: toSecuPassState(row.secupass_state), ...sender[i]! })),
         total,
         page,
         pageSize,

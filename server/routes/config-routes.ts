@@ -2,6 +2,7 @@ import { ConfigProfileResponseSchema, DeliverySendConfigSchema } from '@shared/c
 import { API_BASE } from '@shared/contract/constants';
 import { BackendErrorSchema } from '@shared/contract/errors';
 import { routePlugin } from '../core/route-plugin';
+import { senderSendConfig } from '../deliveries/senders';
 
 /** GET /config/profile (public) and GET /delivery/send/config (signed in), SPEC §7. */
 export const configRoutes = routePlugin('kuvert-config-routes', async (app) => {
@@ -27,6 +28,7 @@ export const configRoutes = routePlugin('kuvert-config-routes', async (app) => {
         response: { 200: DeliverySendConfigSchema, 401: BackendErrorSchema },
       },
     },
-    async () => app.settings.deliverySendConfig(),
+    // The caller's own: levels limited by their sender group, and what they may send (senders.ts).
+    async (request) => senderSendConfig(app, request.user!),
   );
 });

@@ -93,6 +93,7 @@ export const PRIVATE_DEFAULTS: Readonly<Record<string, ConfigValue>> = {
   // 0: limited by the blob store's free space only.
   [DELIVERY_SETTING_KEYS.globalQuota]: 0,
   [DELIVERY_SETTING_KEYS.bannedRecipients]: '',
+  [DELIVERY_SETTING_KEYS.inviteRequiresRole]: false,
   [EXTERNAL_SETTING_KEYS.downloadDisclaimerEnabled]: false,
   ...perLanguage(EXTERNAL_SETTING_KEYS.downloadDisclaimerText, ''),
   [EXTERNAL_SETTING_KEYS.signupRequiresSms]: false,

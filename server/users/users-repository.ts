@@ -20,6 +20,8 @@ export interface NewUser {
   emailVerified?: boolean;
   totpRequired?: boolean;
   disabled?: boolean;
+  /** Default true; delivery signup makes unlicensed accounts (SPEC §3 licensed senders). */
+  licensed?: boolean;
 }
 
 export class UserExistsError extends Error {
@@ -135,6 +137,7 @@ export function createUsersRepository(db: Kysely<Database>): UsersRepository {
             totp_secret: null,
             totp_pending_secret: null,
             totp_required: user.totpRequired ? 1 : 0,
+            licensed: user.licensed === false ? 0 : 1,
             created_at: now,
             updated_at: now,
           })

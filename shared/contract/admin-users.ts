@@ -55,6 +55,10 @@ export const AdminUserSchema = UserSchema.extend({
   disabled: z.boolean(),
   /** The user's SecuPass state (see secupass.ts). */
   secupassState: z.enum(['none', 'active', 'reset']),
+  /** A licensed sender (SPEC §3; shared/contract/sender-groups.ts). */
+  licensed: z.boolean(),
+  /** The user's sender group, null = the global security levels. */
+  senderGroupUuid: z.string().nullable(),
 }).meta({ id: 'AdminUser' });
 export type AdminUser = z.infer<typeof AdminUserSchema>;
 

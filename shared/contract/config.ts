@@ -50,6 +50,22 @@ export const DeliverySendConfigSchema = z
     deliveryCleanupExpirationMax: z.number().int().nonnegative(),
     /** `kuvert.delivery.signup.requireSms`: unregistered recipients sign up with an SMS code, so the send page asks for their phone numbers. */
     signupRequiresSms: z.boolean(),
+    /**
+     * What the caller may send (server/deliveries/senders.ts); the level flags above are already
+     * limited by the caller's sender group. Absent only from clients' own defaults.
+     */
+    sender: z
+      .object({
+        /** A licensed sender; an unlicensed one reaches licensed registered users only (SenderNotLicensedException). */
+        licensed: z.boolean(),
+        /** ROLE_SENDER_EXTERNAL without ROLE_SENDER: may only reply to the senders of deliveries received. */
+        replyOnly: z.boolean(),
+        /** May send to unregistered addresses (invite them); false → InviteUserToShareException. */
+        mayInvite: z.boolean(),
+        /** The caller's sender group, if any. */
+        group: z.string().nullable(),
+      })
+      .optional(),
   })
   .meta({ id: 'DeliverySendConfig' });
 export type DeliverySendConfig = z.infer<typeof DeliverySendConfigSchema>;

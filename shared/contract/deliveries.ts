@@ -45,6 +45,19 @@ import { LanguageSchema } from './user';
  * the mail link carries it in the URL fragment (`#token=`) so it never reaches a server log
  * or a Referer header. Signed-in callers need no token.
  *
+ * Level-1 email proof: the token alone does not open a level-1 delivery. The email prompt
+ * (`POST /shares/{shareUuid}/email-check`, shared/contract/external.ts) answers a level-1 share with
+ * an HttpOnly cookie `KUVERT_SHARE_PROOF` (SameSite=Strict, Path `/api/2/deliveries/{deliveryUuid}`,
+ * valid `SHARE_PROOF_TTL_MS`) bound to that one share; `GET /deliveries/{deliveryUuid}` and its
+ * `…/content` need token AND proof, unless the caller is the sender or the signed-in recipient.
+ * A valid token without a live proof → 403 `AccessDeniedException` with
+ * `metadata.reason: emailConfirmationRequired` (the client goes back to the email prompt).
+ * Only the proof's SHA-256 is stored; a proof of one share never opens another.
+ *
+ * ROLE_SENDER above also admits ROLE_SENDER_EXTERNAL (delivery-signup accounts), who may only reply:
+ * the server refuses other recipients (RecipientNotAllowedException `reason: replyOnly`). Unlicensed
+ * senders, invitations and sender groups: shared/contract/sender-groups.ts and server/README.md "Senders".
+ *
  * Errors: the backend error object with the §8 class in `error` and the figures in `metadata`
  * (see the server's README for the list).
  */
@@ -103,6 +116,12 @@ export const DELIVERY_WEB_LINKS = {
 export const CONTENT_SHA256_HEADER = 'x-content-sha256';
 /** Header alternative to the `token` query parameter for level-1 links. */
 export const DELIVERY_TOKEN_HEADER = 'x-delivery-token';
+/** The level-1 email prompt's proof cookie (see the table above). */
+export const SHARE_PROOF_COOKIE = 'KUVERT_SHARE_PROOF';
+/** How long a confirmed address opens a level-1 delivery: a working session's download, not a standing pass. */
+export const SHARE_PROOF_TTL_MS = 4 * 60 * 60_000;
+/** `metadata.reason` of the 403 for a valid level-1 token without the email prompt's proof. */
+export const EMAIL_CONFIRMATION_REQUIRED = 'emailConfirmationRequired';
 
 /**
  * Limits of the §5 rules. Each is a named constant with its reason; the server answers
@@ -168,6 +187,11 @@ export const DELIVERY_SETTING_KEYS = {
    * (`x@example.org`) or domains (`@example.org`), case-insensitive. Administrators ban (SPEC §6).
    */
   bannedRecipients: 'kuvert.delivery.bannedRecipients',
+  /**
+   * SPEC §3 "users may be forbidden from creating new users when sharing": when true, sending to an
+   * unregistered address (which invites it) needs ROLE_SHARES_CAN_INVITE (InviteUserToShareException). Default false.
+   */
+  inviteRequiresRole: 'kuvert.delivery.invite.requireRole',
 } as const;
 
 /**

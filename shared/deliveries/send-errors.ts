@@ -16,7 +16,12 @@ export interface SendErrorMetadata {
   maxUploadSizeExceeded: { maxUploadSize: number; currentSize: number; requestedSize: number };
   maxBodyLength: { maxLength: number; length: number };
   maxSubjectLength: { maxLength: number; length: number };
-  recipientNotAllowed: { recipients: string[] };
+  /** `reason: replyOnly`: a ROLE_SENDER_EXTERNAL account wrote to someone who never sent it a delivery. */
+  recipientNotAllowed: { recipients: string[]; reason?: string };
+  /** Unlicensed sender: the unlicensed or unregistered recipients. */
+  senderNotLicensed: { recipients: string[] };
+  /** Inviting needs ROLE_SHARES_CAN_INVITE: the unregistered recipients. */
+  inviteUserToShare: { recipients: string[] };
 }
 
 export const SEND_ERROR_CODES = [

@@ -11,6 +11,7 @@ import { downloadE2eFile, openE2eDelivery } from '@shared/transfer';
 import { e2eActor, e2eOf, giveSecuPass } from '@tests/integration/e2e-helpers';
 import { SETTING_KEYS } from '@shared/contract/settings';
 import { createUser as createUserInRepository, type TestUser } from '@tests/integration/escalation-helpers';
+import { ShareProofJar } from '@tests/support/share-proof';
 import { addressedTo, extractLink, waitForMailboxMail } from '@tests/support/mailbox';
 import { apiCall, apiSignIn, authenticatorFor, expect, expectNoSeriousA11yViolations, locale, serverPerFile, setSettingsAsAdmin, test, type TestServer } from '../e2e/fixtures';
 import { OFFICE_JS_STAND_IN, OFFICE_JS_URL, type OfficeCall, type StandInMailbox } from './office-stand-in';
@@ -71,9 +72,10 @@ async function signInPane(page: Page, user: { username: string; password: string
   await expect(page.getByRole('heading', { name: addin.send.title })).toBeVisible();
 }
 
-/** Downloads a delivery's files as `who` (a cookie session or a level-1 token) and returns name → bytes. */
-async function download(server: TestServer, deliveryUuid: string, who: { cookie?: string; token?: string }): Promise<Map<string, Buffer>> {
+/** Downloads a delivery's files as `who` (a cookie session, or a level-1 token with the email prompt's proof) and returns name → bytes. */
+async function download(server: TestServer, deliveryUuid: string, who: { cookie?: string; token?: string; jar?: ShareProofJar }): Promise<Map<string, Buffer>> {
   const headers: Record<string, string> = who.cookie ? { cookie: who.cookie } : { 'x-delivery-token': who.token! };
+  const fetch = (url: string, init: RequestInit) => (who.jar ? who.jar.fetch(url, init) : globalThis.fetch(url, init));
   const detail = await fetch(`${server.url}${API_BASE}/deliveries/${deliveryUuid}`, { headers });
   expect(detail.status, await detail.clone().text()).toBe(200);
   const { files } = (await detail.json()) as { files: Array<{ fileId: string; name: string }> };
@@ -141,7 +143,9 @@ test.describe('Outlook add-in task pane', () => {
     const link = extractLink(mail, '/email-prompt/');
     const { uuid: deliveryUuid } = await lastSent(server, sender.id);
     const token = new URLSearchParams(link.hash.slice(1)).get('token')!;
-    const received = await download(server, deliveryUuid, { token });
+    const jar = new ShareProofJar(server.url);
+    expect(await jar.confirm(link, recipient)).toBe(200);
+    const received = await download(server, deliveryUuid, { token, jar });
     expect([...received.keys()].sort()).toEqual(['figures.bin', 'notes.txt']);
     for (const f of files) expect(received.get(f.name)!.equals(f.bytes), f.name).toBe(true);
   });

@@ -64,6 +64,8 @@ describe('GET /api/2/delivery/send/config', () => {
       deliveryCleanupExpirationMin: MS_PER_DAY,
       deliveryCleanupExpirationMax: 365 * MS_PER_DAY,
       signupRequiresSms: false,
+      // The caller's own sender settings (server/deliveries/senders.ts).
+      sender: { licensed: true, replyOnly: false, mayInvite: true, group: null },
     });
   });
 });

@@ -4,6 +4,7 @@ import { DELIVERY_SETTING_KEYS, type DeliveryDetail, type DeliveryPage, type Del
 import { SETTING_KEYS } from '@shared/contract/settings';
 import { addressedTo, extractLink, readMailbox, waitForMailboxMail, type MailboxMail } from '@tests/support/mailbox';
 import { DRAFT_MAX_AGE_MS, sweepDeliveries } from '@server/deliveries/cleanup';
+import { ShareProofJar } from '@tests/support/share-proof';
 import { startTestServer, type TestServer } from '@tests/support/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createUserAsAdmin, expectBackendError, signIn, signInAdmin, updateSettings, type Session } from './core-helpers';
@@ -16,12 +17,15 @@ let admin: Session;
 let alice: Session; // sender
 let bob: Session; // registered recipient (German)
 let carol: Session; // someone else
+/** The level-1 email prompt's proofs, kept like a browser keeps cookies. */
+let jar: ShareProofJar;
 
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 const api = (path: string) => `/api/2${path}`;
 
 beforeAll(async () => {
   server = await startTestServer({ config: { uploadPartSize: PART_SIZE } });
+  jar = new ShareProofJar(server.url);
   admin = await signInAdmin(server);
   await createUserAsAdmin(server, admin, { email: 'alice@example.test', firstName: 'Alice', lastName: 'Sender' });
   await createUserAsAdmin(server, admin, { email: 'bob@example.test', language: 'de' });
@@ -83,6 +87,7 @@ async function sentLevel1(subject: string, to: string, bytes = randomBytes(1500)
   const file = await uploadFile(alice, draft.deliveryUuid, 'data.bin', bytes);
   await send(alice, draft.deliveryUuid);
   const mail = await waitForMailboxMail(server.mailboxDir, (m) => addressedTo(to)(m) && m.subject.includes(subject));
+  expect(await jar.confirm(extractLink(mail, '/secumails/'), to)).toBe(200);
   return { deliveryUuid: draft.deliveryUuid, fileId: file.fileId, bytes, token: tokenFrom(mail), mail };
 }
 
@@ -97,7 +102,7 @@ const contentPath = (deliveryUuid: string, fileId: string, token?: string) =>
   api(`/deliveries/${deliveryUuid}/files/${fileId}/content${token ? `?token=${encodeURIComponent(token)}` : ''}`);
 
 async function download(path: string, session: Session | null = null, headers: Record<string, string> = {}) {
-  const response = await fetch(`${server.url}${path}`, { headers: { ...headers, ...(session ? { cookie: session.cookie } : {}) } });
+  const response = await jar.fetch(`${server.url}${path}`, { headers: { ...headers, ...(session ? { cookie: session.cookie } : {}) } });
   return { response, bytes: new Uint8Array(await response.arrayBuffer()) };
 }
 
@@ -166,14 +171,18 @@ describe('level 1: secure link', () => {
     const share = detail.recipients.find((r) => r.email === 'outside@partner.test')!.shareUuid;
     expect(link.pathname).toMatch(new RegExp(`^/secumails/(de|en|fr)/email-prompt/${share}$`));
 
-    // Anonymous with the token: the delivery and the bytes.
-    const view = await json<DeliveryDetail>(await fetch(`${server.url}${api(`/deliveries/${draft.deliveryUuid}?token=${token}`)}`), 200);
+    // The token alone is not enough: the email prompt proves the address first (share-proof.ts).
+    const unconfirmed = await expectBackendError(await fetch(`${server.url}${api(`/deliveries/${draft.deliveryUuid}?token=${token}`)}`), 403, 'AccessDeniedException');
+    expect(unconfirmed.metadata).toMatchObject({ reason: 'emailConfirmationRequired' });
+    expect(await jar.confirm(link, 'Outside@Partner.test')).toBe(200);
+    // Anonymous with the token and the proof: the delivery and the bytes.
+    const view = await json<DeliveryDetail>(await jar.fetch(`${server.url}${api(`/deliveries/${draft.deliveryUuid}?token=${token}`)}`), 200);
     expect(view).toMatchObject({ viewer: 'token', subject, body: 'Please find the figures attached.' });
     expect(view.files).toEqual([expect.objectContaining({ fileId: file.fileId, name: 'Bericht März.pdf', size: 2500 })]);
     // A token holder does not see the additional recipients or others' progress.
     expect(view.recipients.map((r) => r.email).sort()).toEqual(['bob@example.test', 'outside@partner.test']);
     // The header works as well as the query.
-    expect((await fetch(`${server.url}${api(`/deliveries/${draft.deliveryUuid}`)}`, { headers: { 'x-delivery-token': token } })).status).toBe(200);
+    expect((await jar.fetch(`${server.url}${api(`/deliveries/${draft.deliveryUuid}`)}`, { headers: { 'x-delivery-token': token } })).status).toBe(200);
 
     // Ranges first (they do not count as the download unless they reach the end).
     const slice = await download(contentPath(draft.deliveryUuid, file.fileId, token), null, { range: 'bytes=1000-1100' });
@@ -216,10 +225,10 @@ describe('level 1: secure link', () => {
     const a = await sentLevel1('L1 token A', 'ta@partner.test');
     const b = await sentLevel1('L1 token B', 'tb@partner.test');
     expect((await download(contentPath(a.deliveryUuid, a.fileId, a.token))).response.status).toBe(200);
-    await expectBackendError(await fetch(`${server.url}${contentPath(a.deliveryUuid, a.fileId, b.token)}`), 404, 'NotFoundException');
-    await expectBackendError(await fetch(`${server.url}${api(`/deliveries/${a.deliveryUuid}?token=${b.token}`)}`), 404);
-    await expectBackendError(await fetch(`${server.url}${api(`/deliveries/${a.deliveryUuid}?token=nonsense`)}`), 404);
-    await expectBackendError(await fetch(`${server.url}${api(`/deliveries/${a.deliveryUuid}`)}`), 401, 'AuthenticationRequiredException');
+    await expectBackendError(await jar.fetch(`${server.url}${contentPath(a.deliveryUuid, a.fileId, b.token)}`), 404, 'NotFoundException');
+    await expectBackendError(await jar.fetch(`${server.url}${api(`/deliveries/${a.deliveryUuid}?token=${b.token}`)}`), 404);
+    await expectBackendError(await jar.fetch(`${server.url}${api(`/deliveries/${a.deliveryUuid}?token=nonsense`)}`), 404);
+    await expectBackendError(await jar.fetch(`${server.url}${api(`/deliveries/${a.deliveryUuid}`)}`), 401, 'AuthenticationRequiredException');
 
     const textOnly = await createDraft(alice, { subject: 'Just a note', recipients: ['note@partner.test'] });
     expect((await send(alice, textOnly.deliveryUuid)).fileCount).toBe(0);
@@ -246,9 +255,9 @@ describe('time states', () => {
     await server.app.db.updateTable('deliveries').set({ expires_at: now + 60_000 }).where('uuid', '=', sent.deliveryUuid).execute();
     expect((await json<DeliveryDetail>(await call(server, alice, 'GET', api(`/deliveries/${sent.deliveryUuid}`)), 200)).timeState).toBe('expiringSoon');
     await server.app.db.updateTable('deliveries').set({ expires_at: now - 1 }).where('uuid', '=', sent.deliveryUuid).execute();
-    const view = await json<DeliveryDetail>(await fetch(`${server.url}${api(`/deliveries/${sent.deliveryUuid}?token=${sent.token}`)}`), 200);
+    const view = await json<DeliveryDetail>(await jar.fetch(`${server.url}${api(`/deliveries/${sent.deliveryUuid}?token=${sent.token}`)}`), 200);
     expect(view.timeState).toBe('expired');
-    await expectBackendError(await fetch(`${server.url}${contentPath(sent.deliveryUuid, sent.fileId, sent.token)}`), 404);
+    await expectBackendError(await jar.fetch(`${server.url}${contentPath(sent.deliveryUuid, sent.fileId, sent.token)}`), 404);
     await expectBackendError(await call(server, alice, 'POST', api(`/deliveries/${sent.deliveryUuid}/resend-notification`), {}), 409, 'ConflictException');
 
     // The sweep frees the bytes of expired deliveries and drops abandoned drafts; the expired row stays listed.
@@ -279,7 +288,7 @@ describe('streamed parts', () => {
         controller.enqueue(chunk);
       },
     });
-    const response = await fetch(`${server.url}${api(`/deliveries/${draft.deliveryUuid}/files/${file.fileId}/parts/0`)}`, {
+    const response = await jar.fetch(`${server.url}${api(`/deliveries/${draft.deliveryUuid}/files/${file.fileId}/parts/0`)}`, {
       method: 'PUT',
       headers: { cookie: alice.cookie, [ANTI_CSRF_HEADER]: alice.csrf, 'content-type': 'application/octet-stream', 'x-content-sha256': sha256(new Uint8Array(PART_SIZE)) },
       body,
@@ -305,11 +314,11 @@ describe('level 2: login', () => {
     expect(link.pathname).toBe(`/secumails/inbox/${draft.deliveryUuid}`);
     expect(link.hash).toBe('');
 
-    await expectBackendError(await fetch(`${server.url}${contentPath(draft.deliveryUuid, file.fileId)}`), 401, 'AuthenticationRequiredException');
-    await expectBackendError(await fetch(`${server.url}${api(`/deliveries/${draft.deliveryUuid}`)}`), 401);
+    await expectBackendError(await jar.fetch(`${server.url}${contentPath(draft.deliveryUuid, file.fileId)}`), 401, 'AuthenticationRequiredException');
+    await expectBackendError(await jar.fetch(`${server.url}${api(`/deliveries/${draft.deliveryUuid}`)}`), 401);
     // A level-1 token does not open a level-2 delivery.
     const other = await sentLevel1('L1 for L2 check', 'l2check@partner.test');
-    await expectBackendError(await fetch(`${server.url}${contentPath(draft.deliveryUuid, file.fileId, other.token)}`), 401);
+    await expectBackendError(await jar.fetch(`${server.url}${contentPath(draft.deliveryUuid, file.fileId, other.token)}`), 401);
     await expectBackendError(await call(server, carol, 'GET', contentPath(draft.deliveryUuid, file.fileId)), 404, 'NotFoundException');
     await expectBackendError(await call(server, carol, 'GET', api(`/deliveries/${draft.deliveryUuid}`)), 404);
 
@@ -580,7 +589,7 @@ describe('inbox, sent, delete', () => {
 });
 
 it('publishes the delivery calls in the OpenAPI document', async () => {
-  const doc = await (await fetch(`${server.url}/api/2/openapi.json`)).json();
+  const doc = await (await jar.fetch(`${server.url}/api/2/openapi.json`)).json();
   for (const path of ['/api/2/deliveries', '/api/2/deliveries/inbox', '/api/2/deliveries/sent', '/api/2/deliveries/{deliveryUuid}/files/{fileId}/parts/{index}']) {
     expect(Object.keys(doc.paths), path).toContain(path);
   }

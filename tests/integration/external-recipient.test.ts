@@ -1,4 +1,5 @@
-import { DELIVERY_PATHS } from '@shared/contract/deliveries';
+import type { DeliverySendConfig } from '@shared/contract/config';
+import { DELIVERY_PATHS, SHARE_PROOF_COOKIE } from '@shared/contract/deliveries';
 import { EXTERNAL_PATHS, EXTERNAL_SETTING_KEYS, SMS_MAX_ATTEMPTS, type EmailCheckResponse } from '@shared/contract/external';
 import { addressedTo, extractLink, extractSmsCode, readMailbox, readMailboxSms, waitForMailboxMail } from '@tests/support/mailbox';
 import { startTestServer, type TestServer } from '@tests/support/server';
@@ -72,9 +73,15 @@ describe('email prompt', () => {
     expect(right.status).toBe(200);
     const body = (await right.json()) as EmailCheckResponse;
     expect(body).toMatchObject({ deliveryUuid: sent.deliveryUuid, shareUuid: sent.shareUuid, securityLevel: 0, next: 'download', disclaimer: null });
-    // The token of the link still opens the delivery.
-    const view = await fetch(`${server.url}${api(DELIVERY_PATHS.one(sent.deliveryUuid))}?token=${encodeURIComponent(sent.token)}`);
-    expect(view.status).toBe(200);
+    // The check hands out the proof (HttpOnly cookie scoped to the delivery); token + proof open it.
+    const setCookie = right.headers.getSetCookie().find((c) => c.startsWith(`${SHARE_PROOF_COOKIE}=`));
+    expect(setCookie).toMatch(/HttpOnly/i);
+    expect(setCookie).toContain(`Path=${api(DELIVERY_PATHS.one(sent.deliveryUuid))}`);
+    const viewUrl = `${server.url}${api(DELIVERY_PATHS.one(sent.deliveryUuid))}?token=${encodeURIComponent(sent.token)}`;
+    expect((await fetch(viewUrl, { headers: { cookie: setCookie!.split(';')[0]! } })).status).toBe(200);
+    // The token alone is refused: the prompt is not only a screen.
+    const alone = await expectBackendError(await fetch(viewUrl), 403, 'AccessDeniedException');
+    expect(alone.metadata).toMatchObject({ reason: 'emailConfirmationRequired' });
   });
 
   it('a wrong token, an unknown share or another share with this token → 404 alike', async () => {
@@ -133,6 +140,20 @@ describe('delivery signup (level 2)', () => {
     const view = await call(server, session, 'GET', api(DELIVERY_PATHS.one(sent.deliveryUuid)));
     expect(view.status).toBe(200);
     expect(((await view.json()) as { viewer: string }).viewer).toBe('recipient');
+
+    // The signed-up account is an unlicensed outsider (ROLE_SENDER_EXTERNAL) that may only reply.
+    const config = (await (await call(server, session, 'GET', api('/delivery/send/config'))).json()) as DeliverySendConfig;
+    expect(config.sender).toEqual({ licensed: false, replyOnly: true, mayInvite: true, group: null });
+    const reply = await call(server, session, 'POST', api(DELIVERY_PATHS.create), { recipients: ['alice@example.test'], subject: 'Re: thanks', body: 'Got it.', securityLevel: 10 });
+    expect(reply.status, await reply.clone().text()).toBe(201);
+    const replyUuid = ((await reply.json()) as { deliveryUuid: string }).deliveryUuid;
+    expect((await call(server, session, 'POST', api(DELIVERY_PATHS.send(replyUuid)))).status).toBe(200);
+    const elsewhere = await expectBackendError(
+      await call(server, session, 'POST', api(DELIVERY_PATHS.create), { recipients: ['alice@example.test', 'carol@example.test'], subject: 'Hi', body: 'x', securityLevel: 10 }),
+      403,
+      'RecipientNotAllowedException',
+    );
+    expect(elsewhere.metadata).toEqual({ recipients: ['carol@example.test'], reason: 'replyOnly' });
 
     // The link is spent: no second account, no second signup.
     await expectBackendError(await post(EXTERNAL_PATHS.signup(sent.shareUuid), { email: to, token: sent.token, password: 'Outside-Passw0rd' }), 404);

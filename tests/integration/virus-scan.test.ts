@@ -7,6 +7,7 @@ import { ANTI_CSRF_HEADER } from '@shared/contract/auth';
 import type { ActivityEntry, DeliveryDetail, DeliveryPage, DeliveryUploadFile } from '@shared/contract/deliveries';
 import { clamdUnavailable, EICAR, EICAR_SIGNATURE, startTestClamd, type TestClamd } from '@tests/support/clamd';
 import { addressedTo, extractLink, readMailbox, waitForMailboxMail, type MailboxMail } from '@tests/support/mailbox';
+import { ShareProofJar } from '@tests/support/share-proof';
 import { startTestServer, type TestServer } from '@tests/support/server';
 import type { KuvertConfigInput } from '@server/config';
 import { openDatabase } from '@server/db/database';
@@ -80,10 +81,11 @@ async function reviewOutcome(server: TestServer, sender: Session, deliveryUuid: 
   }
 }
 
-const content = (server: TestServer, session: Session | null, deliveryUuid: string, fileId: string, token?: string) =>
-  fetch(`${server.url}${api(`/deliveries/${deliveryUuid}/files/${fileId}/content${token ? `?token=${encodeURIComponent(token)}` : ''}`)}`, {
-    headers: session ? { cookie: session.cookie } : {},
-  });
+/** The file as a session, or as the holder of a level-1 link who confirmed the address at the email prompt. */
+const content = (server: TestServer, session: Session | null, deliveryUuid: string, fileId: string, link?: { token: string; jar: ShareProofJar }) => {
+  const url = `${server.url}${api(`/deliveries/${deliveryUuid}/files/${fileId}/content${link ? `?token=${encodeURIComponent(link.token)}` : ''}`)}`;
+  return (link?.jar ?? new ShareProofJar(server.url)).fetch(url, { headers: session ? { cookie: session.cookie } : {} });
+};
 
 const mailsAbout = async (server: TestServer, to: string, subject: string) =>
   (await readMailbox(server.mailboxDir)).filter((m) => addressedTo(to)(m) && m.subject.includes(subject));
@@ -92,8 +94,12 @@ const mailsAbout = async (server: TestServer, to: string, subject: string) =>
 const receiptMail = (server: TestServer, subject: string) =>
   waitForMailboxMail(server.mailboxDir, (m) => addressedTo('alice@example.test')(m) && m.subject.includes(subject) && /downloaded|heruntergeladen/.test(m.subject));
 
-function tokenFrom(mail: MailboxMail): string {
-  return new URLSearchParams(extractLink(mail, '/secumails/').hash.slice(1)).get('token')!;
+/** The level-1 link of a mail to bob, confirmed at the email prompt. */
+async function linkOf(server: TestServer, mail: MailboxMail): Promise<{ token: string; jar: ShareProofJar }> {
+  const link = extractLink(mail, '/secumails/');
+  const jar = new ShareProofJar(server.url);
+  expect(await jar.confirm(link, 'bob@example.test')).toBe(200);
+  return { token: new URLSearchParams(link.hash.slice(1)).get('token')!, jar };
 }
 
 /** The job row once the runner marked it failed (right after blocking the delivery). */
@@ -144,7 +150,7 @@ describe.skipIf(skipReason !== null)('virus scan with a real clamd', () => {
     expect(outcome.attachmentsAvailable).toBe(true);
     expect(outcome.files[0]!.scanState).toBe('clean');
     const mail = await waitForMailboxMail(server.mailboxDir, (m) => addressedTo('bob@example.test')(m) && m.subject.includes(subject));
-    const download = await content(server, null, deliveryUuid, fileId, tokenFrom(mail));
+    const download = await content(server, null, deliveryUuid, fileId, await linkOf(server, mail));
     expect(download.status).toBe(200);
     expect(sha256(new Uint8Array(await download.arrayBuffer()))).toBe(sha256(bytes));
     await receiptMail(server, subject);
@@ -273,7 +279,7 @@ describe.skipIf(skipReason !== null)('virus scan with a real clamd', () => {
       const outcome = await reviewOutcome(second, alice, deliveryUuid);
       expect(outcome.reviewState).toBe('clean');
       const mail = await waitForMailboxMail(second.mailboxDir, (m) => addressedTo('bob@example.test')(m) && m.subject.includes(subject));
-      const download = await content(second, null, deliveryUuid, fileId, tokenFrom(mail));
+      const download = await content(second, null, deliveryUuid, fileId, await linkOf(second, mail));
       expect(download.status).toBe(200);
       expect(sha256(new Uint8Array(await download.arrayBuffer()))).toBe(sha256(bytes));
       await receiptMail(second, subject);

@@ -8,6 +8,7 @@ import * as virusScan from './0012-virus-scan';
 import * as externalSignup from './0013-external-signup';
 import * as addinSessions from './0014-addin-sessions';
 import * as listPaging from './0015-list-paging';
+import * as senders from './0017-senders';
 
 /**
  * Every migration, in order, for SQLite and PostgreSQL alike. A static list (not a
@@ -26,6 +27,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0013-external-signup': externalSignup,
   '0014-addin-sessions': addinSessions,
   '0015-list-paging': listPaging,
+  '0017-senders': senders,
 };
 
 export const staticMigrationProvider: MigrationProvider = {

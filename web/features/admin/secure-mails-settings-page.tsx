@@ -132,6 +132,12 @@ export function SecureMailsSettingsPage() {
             label: t('admin:secureMails.recipients.signupRequiresSms'),
             hint: t('admin:secureMails.recipients.signupRequiresSmsHint'),
           },
+          {
+            kind: 'switch',
+            key: DELIVERY_SETTING_KEYS.inviteRequiresRole,
+            label: t('admin:secureMails.recipients.inviteRequiresRole'),
+            hint: t('admin:secureMails.recipients.inviteRequiresRoleHint'),
+          },
         ],
       },
       {

@@ -21,6 +21,9 @@ import { useNotify } from '@web/lib/toasts';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useUsers } from './api/list-users';
+import { useAuthState } from '@web/lib/auth';
+import { useSenderGroups } from './api/sender-groups';
+import { SenderGroupsSection, UserGroupSelect, UserLicenceSwitch } from './sender-groups';
 import { resetUserSecuPass } from './api/reset-secupass';
 
 const PAGE_SIZE = 25;
@@ -116,6 +119,14 @@ export function AdminUsersPage() {
   }, [search]);
 
   const users = useUsers({ q: query, page, pageSize: PAGE_SIZE });
+  // Licences and sender groups are the administrator's (ROLE_ADMIN), not the user administrator's.
+  const isAdmin = useAuthState().user?.roleNames.includes('ROLE_ADMIN') === true;
+  const groups = useSenderGroups(isAdmin);
+  const senderChanged = () => {
+    void users.mutate();
+    // Member counts of the groups change with an assignment.
+    void groups.mutate();
+  };
   const total = users.data?.total ?? 0;
   const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
   const columns: DataTableColumn<AdminUser>[] = [
@@ -123,6 +134,16 @@ export function AdminUsersPage() {
     { id: 'email', header: t('admin:users.columns.email'), cell: (user) => user.email },
     { id: 'status', header: t('admin:users.columns.status'), cell: (user) => (user.disabled ? t('admin:users.disabled') : t('admin:users.enabled')) },
     { id: 'secupass', header: t('admin:users.columns.secupass'), cell: (user) => <SecuPassBadge state={user.secupassState} /> },
+    ...(isAdmin
+      ? [
+          { id: 'licensed', header: t('admin:users.columns.licensed'), cell: (user: AdminUser) => <UserLicenceSwitch user={user} onDone={senderChanged} /> },
+          {
+            id: 'senderGroup',
+            header: t('admin:users.columns.senderGroup'),
+            cell: (user: AdminUser) => <UserGroupSelect user={user} groups={groups.data?.groups ?? []} onDone={senderChanged} />,
+          },
+        ]
+      : []),
     {
       id: 'actions',
       header: t('admin:users.columns.actions'),
@@ -173,6 +194,7 @@ export function AdminUsersPage() {
           </Button>
         </nav>
       ) : null}
+      {isAdmin ? <SenderGroupsSection onChange={senderChanged} /> : null}
       <ResetSecuPassDialog user={resetting} onClose={() => setResetting(null)} onDone={() => void users.mutate()} />
     </>
   );

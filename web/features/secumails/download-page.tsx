@@ -11,7 +11,8 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useLocation, useParams, useSearchParams } from 'react-router';
 import { useDelivery } from './api/delivery';
-import { deliveryLoadMessageKey, needsSignIn } from './delivery-errors';
+import { deliveryLoadMessageKey, needsEmailConfirmation, needsSignIn } from './delivery-errors';
+import { emailPromptPath } from './external-flow';
 import { replyLink, tokenFromHash } from './delivery-format';
 import { DeliveryView } from './delivery-view';
 
@@ -49,7 +50,8 @@ function SecurityLevelPanel({ level }: { level: SecurityLevel }) {
 /**
  * External download (SPEC §2, public): deliveryUuid and shareUuid from the query, the level-1
  * token from the fragment (`#token=`), sent only in the x-delivery-token header and the content
- * link's `token` parameter. Without a token and signed out, the server asks for a sign-in (level 2).
+ * link's `token` parameter. Without a token and signed out, the server asks for a sign-in (level 2);
+ * a token without the email prompt's proof (HttpOnly cookie) sends the visitor back to the prompt.
  */
 export function DownloadPage() {
   const { t } = useTranslation();
@@ -72,6 +74,11 @@ export function DownloadPage() {
         <Alert type="error">{t('deliveries:messages.notFound')}</Alert>
       </>
     );
+  }
+  const shareUuid = search.get('shareUuid');
+  if (error && needsEmailConfirmation(error) && shareUuid && token) {
+    // The link token alone does not open a level-1 delivery: the address is confirmed first.
+    return <Navigate to={`${emailPromptPath(shareUuid, locale)}#token=${encodeURIComponent(token)}`} replace />;
   }
   if (error && needsSignIn(error) && !user) {
     // Level 2 (or no link token): sign in and come back here.

@@ -17,6 +17,8 @@ import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
 import useSWR from 'swr';
 import { tokenFromHash } from './delivery-format';
+import { DELIVERY_KEY } from './api/delivery';
+import { mutate } from 'swr';
 import { clearExternalFlow, deliveryPathFor, loadExternalFlow, nextPathFor, saveExternalFlow, type ExternalFlowState } from './external-flow';
 
 const useStyles = makeStyles({
@@ -81,6 +83,8 @@ export function EmailPromptPage() {
       const answer = await checkShareEmail(apiClient, shareUuid, { email: email.trim(), token, language: currentLanguage() });
       const state: ExternalFlowState = { ...answer, token, email: email.trim(), disclaimerAccepted: false };
       saveExternalFlow(state);
+      // A refusal cached before the address was confirmed (the proof cookie is set now) must not come back.
+      await mutate((key) => Array.isArray(key) && key[0] === DELIVERY_KEY && key[1] === answer.deliveryUuid, undefined, { revalidate: false });
       navigate(nextPathFor(state, locale, user?.email ?? null));
     } catch (error) {
       const message = failureMessage(error);

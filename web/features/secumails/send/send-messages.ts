@@ -47,15 +47,19 @@ export function sendErrorMessage(error: SendError, size: (bytes: number) => stri
     case 'maxSubjectLength':
       return { key: `send:errors.${error.code}`, values: { maxLength: error.metadata.maxLength } };
     case 'recipientNotAllowed':
-      return { key: 'send:errors.recipientNotAllowed', values: { recipients: (error.metadata.recipients ?? []).join(', ') } };
+      return {
+        key: error.metadata.reason === 'replyOnly' ? 'send:errors.replyOnly' : 'send:errors.recipientNotAllowed',
+        values: { recipients: (error.metadata.recipients ?? []).join(', ') },
+      };
+    case 'senderNotLicensed':
+    case 'inviteUserToShare':
+      return { key: `send:errors.${error.code}`, values: { recipients: (error.metadata.recipients ?? []).join(', ') } };
     case 'validation':
       if (error.problem) return problemMessage(error.problem);
       return { key: 'send:errors.validation' };
     case 'deliveryWithoutFiles':
     case 'submitQuotaReached':
     case 'transferQuotaExceeded':
-    case 'senderNotLicensed':
-    case 'inviteUserToShare':
     case 'accessDescriptorNotFound':
     case 'notFound':
     case 'accessDenied':

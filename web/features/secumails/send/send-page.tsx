@@ -59,12 +59,29 @@ function parseValidity(text: string): number | undefined {
 export function SendPage() {
   const { t } = useTranslation();
   const { data: config, error } = useSendConfig();
+  const [params] = useSearchParams();
+  const hasReplyTarget = params.getAll('to').some(Boolean);
   return (
     <>
       <PageHeading>{t('send:title')}</PageHeading>
       {error ? <Alert type="error">{t('send:configError')}</Alert> : null}
       {!config && !error ? <Spinner label={t('common:loading')} /> : null}
-      {config ? <SendForm config={config} /> : null}
+      {config ? <SenderNotes config={config} /> : null}
+      {config && !(config.sender?.replyOnly && !hasReplyTarget) ? <SendForm config={config} /> : null}
+    </>
+  );
+}
+
+/** What the server will hold this sender to (server/deliveries/senders.ts), said before the form. */
+function SenderNotes({ config }: { config: DeliverySendConfig }) {
+  const { t } = useTranslation();
+  const [params] = useSearchParams();
+  const sender = config.sender;
+  if (!sender) return null;
+  return (
+    <>
+      {sender.replyOnly ? <Alert type="info">{t(params.getAll('to').some(Boolean) ? 'send:sender.replyOnly' : 'send:sender.replyOnlyNone')}</Alert> : null}
+      {!sender.licensed ? <Alert type="info">{t('send:sender.unlicensed')}</Alert> : null}
     </>
   );
 }
@@ -178,7 +195,8 @@ function SendForm({ config }: { config: DeliverySendConfig }) {
         <RecipientChips
           label={t('send:recipients.label')}
           required
-          disabled={running}
+          // Reply-only accounts (ROLE_SENDER_EXTERNAL) write to the reply target only: the recipients are locked.
+          disabled={running || config.sender?.replyOnly === true}
           value={recipients}
           onChange={setRecipients}
           validationMessage={messageAt('recipients')}
