@@ -2,12 +2,13 @@
 // runs inside ONE dedicated Worker (worker.ts) and the page talks to it through createCryptoProxy.
 // Either way callers hold opaque key handles, never key bytes.
 import { fromBase64Url, toBase64Url, toHex } from './bytes';
-import { KeyHandleKindError, KeyHandleUnknownError } from './errors';
+import { CryptoError, DownloadCancelledError, DownloadFailedError, KeyHandleKindError, KeyHandleUnknownError } from './errors';
 import { generateFileKey, unwrapFileKey, wrapFileKey, type FileKeyBinding, type WrappedFileKey } from './file-key';
 import { fingerprintOf, formatFingerprint, importPublicKey, type UserKeyPair, type UserKeyUsage } from './keys';
 import { signManifest, verifyManifest, type Manifest, type SignedManifest } from './manifest';
 import { changeSecuPass, setupSecuPass, unlockSecuPass, type Argon2idParameters, type SecuPassBlobV3 } from './secupass';
-import { createDecryptStream } from './stream-decoder';
+import { PlaintextPortWriter, PortCancelledError, type PortLike } from './plaintext-port';
+import { StreamDecoder, createDecryptStream } from './stream-decoder';
 import { createEncryptStream } from './stream-encoder';
 import { decryptPlaintextRange } from './stream-random-access';
 import { randomBytes, sha256 } from './subtle';
@@ -26,6 +27,12 @@ export interface PublicKeyInfo {
   /** The same in 16 groups of 4 uppercase hex digits, for people. */
   fingerprintDisplay: string;
 }
+
+/** Messages on decryptDownload's `control` port: progress out, cancel in. */
+export type DownloadControlMessage = { type: 'progress'; bytes: number; totalBytes: number } | { type: 'cancel' };
+
+/** Progress goes out at most this often: the page redraws a bar, not once per network chunk. */
+const PROGRESS_INTERVAL_MS = 100;
 
 export interface UnlockedKeys {
   encryption: PublicKeyInfo;
@@ -64,6 +71,24 @@ export interface CryptoApi {
   }): Promise<{ plaintext: Uint8Array }>;
   /** base64url SHA-256 of a stream header, for the manifest. */
   headerSha256(args: { header: Uint8Array }): Promise<{ headerSha256: string }>;
+  /**
+   * Fetches a ciphertext (GET `url` with the browser's credentials and `headers`) and decrypts it
+   * while it arrives, writing the plaintext into `sink` (plaintext-port.ts: transferred buffers,
+   * a byte window for backpressure). In the browser this runs inside the crypto Worker, so
+   * ciphertext and plaintext never pass through the page and the key never leaves the Worker.
+   * `control` (optional) gets `progress` (ciphertext bytes) and takes `cancel`. Resolves with the
+   * plaintext byte count once the last byte is handed to the port; rejects with the decoder's
+   * error, DownloadFailedError or DownloadCancelledError (and the port's reader sees an error).
+   */
+  decryptDownload(args: {
+    fileKey: KeyHandle;
+    url: string;
+    headers?: Record<string, string>;
+    plaintextLength: number;
+    expectedHeaderSha256?: string;
+    sink: MessagePort;
+    control?: MessagePort;
+  }): Promise<{ bytes: number }>;
 }
 
 type HandleEntry = { kind: 'user-key'; pair: UserKeyPair } | { kind: 'file-key'; key: Uint8Array };
@@ -206,6 +231,74 @@ export class CryptoService implements CryptoApi {
 
   async headerSha256(args: { header: Uint8Array }) {
     return { headerSha256: toBase64Url(await sha256(args.header)) };
+  }
+
+  async decryptDownload(args: {
+    fileKey: KeyHandle;
+    url: string;
+    headers?: Record<string, string>;
+    plaintextLength: number;
+    expectedHeaderSha256?: string;
+    sink: MessagePort;
+    control?: MessagePort;
+  }): Promise<{ bytes: number }> {
+    const decoder = new StreamDecoder({
+      fileKey: this.fileKey(args.fileKey),
+      plaintextLength: args.plaintextLength,
+      ...(args.expectedHeaderSha256 === undefined ? {} : { expectedHeaderHash: fromBase64Url(args.expectedHeaderSha256) }),
+    });
+    const abort = new AbortController();
+    const writer = new PlaintextPortWriter(args.sink as unknown as PortLike, () => abort.abort());
+    const control = args.control;
+    if (control) control.onmessage = (event: MessageEvent<DownloadControlMessage>) => event.data?.type === 'cancel' && abort.abort();
+    const cancelledOr = (failure: CryptoError) => (abort.signal.aborted ? new DownloadCancelledError('The download was cancelled') : failure);
+    let fetched = 0;
+    let totalBytes = 0;
+    let reportedAt = 0;
+    const report = (force: boolean) => {
+      if (!control || (!force && Date.now() - reportedAt < PROGRESS_INTERVAL_MS)) return;
+      reportedAt = Date.now();
+      control.postMessage({ type: 'progress', bytes: fetched, totalBytes } satisfies DownloadControlMessage);
+    };
+    const emit = (plaintext: Uint8Array) => writer.queue(plaintext);
+    try {
+      let response: Response;
+      try {
+        response = await fetch(args.url, { credentials: 'include', ...(args.headers ? { headers: args.headers } : {}), signal: abort.signal });
+      } catch {
+        throw cancelledOr(new DownloadFailedError('The download failed'));
+      }
+      if (!response.ok || !response.body) throw new DownloadFailedError(`The download failed (${response.status})`);
+      totalBytes = Number(response.headers.get('content-length') ?? 0);
+      report(true);
+      const reader = response.body.getReader();
+      for (;;) {
+        let next: ReadableStreamReadResult<Uint8Array>;
+        try {
+          next = await reader.read();
+        } catch {
+          throw cancelledOr(new DownloadFailedError('The download was interrupted'));
+        }
+        if (next.done) break;
+        fetched += next.value.byteLength;
+        // Records settle inside push; whatever it emitted goes out as one message.
+        await decoder.push(next.value, emit);
+        await writer.flush();
+        report(false);
+      }
+      await decoder.finish(emit);
+      await writer.end();
+      report(true);
+      return { bytes: args.plaintextLength };
+    } catch (error) {
+      abort.abort();
+      const failure = error instanceof PortCancelledError ? new DownloadCancelledError('The download was cancelled') : error;
+      writer.fail(failure instanceof Error ? failure.message : 'The download failed');
+      throw failure;
+    } finally {
+      // The caller closes the control port once the call settles: closing here could drop the last progress.
+      if (control) control.onmessage = null;
+    }
   }
 }
 
