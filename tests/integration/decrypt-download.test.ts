@@ -20,7 +20,7 @@ function proxiedService(): CryptoApi {
 }
 
 /** A real HTTP server answering /file with `body` when the cookie is right, else 403. */
-let body = new Uint8Array(0);
+let body: Uint8Array = new Uint8Array(0);
 let server: Server;
 let base = '';
 beforeAll(async () => {
@@ -93,7 +93,7 @@ for (const [name, make] of [
       const api = make();
       const plaintext = new Uint8Array(300_000).fill(9);
       const { key, bytes, headerSha256 } = await encrypted(api, plaintext, 65_536);
-      bytes[49 + 65_552 + 10] ^= 1;
+      bytes[49 + 65_552 + 10]! ^= 1;
       body = bytes;
       const data = new MessageChannel();
       const reading = collectStream(plaintextPortStream(data.port2)).catch((error: unknown) => error);
