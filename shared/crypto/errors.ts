@@ -103,6 +103,17 @@ export class ManifestFormatError extends CryptoError {
   readonly code = 'manifest-invalid';
 }
 
+// ---- downloads decrypted in the Worker (service.ts decryptDownload) ----
+
+/** The ciphertext could not be fetched (no answer, or an HTTP error; the status is in the message). */
+export class DownloadFailedError extends CryptoError {
+  readonly code = 'download-failed';
+}
+/** The download was cancelled (by the page, or by whoever reads the plaintext port). */
+export class DownloadCancelledError extends CryptoError {
+  readonly code = 'download-cancelled';
+}
+
 type CryptoErrorClass = new (message: string) => CryptoError;
 
 const ERROR_CLASSES: CryptoErrorClass[] = [
@@ -127,6 +138,8 @@ const ERROR_CLASSES: CryptoErrorClass[] = [
   ContactKeyChangedError,
   ManifestSignatureError,
   ManifestFormatError,
+  DownloadFailedError,
+  DownloadCancelledError,
 ];
 
 const CLASS_BY_CODE = new Map<string, CryptoErrorClass>(ERROR_CLASSES.map((cls) => [new cls('').code, cls]));

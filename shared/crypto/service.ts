@@ -2,12 +2,14 @@
 // runs inside ONE dedicated Worker (worker.ts) and the page talks to it through createCryptoProxy.
 // Either way callers hold opaque key handles, never key bytes.
 import { fromBase64Url, toBase64Url, toHex } from './bytes';
-import { KeyHandleKindError, KeyHandleUnknownError } from './errors';
+import { CryptoError, DownloadCancelledError, DownloadFailedError, KeyHandleKindError, KeyHandleUnknownError } from './errors';
 import { generateFileKey, unwrapFileKey, wrapFileKey, type FileKeyBinding, type WrappedFileKey } from './file-key';
 import { fingerprintOf, formatFingerprint, importPublicKey, type UserKeyPair, type UserKeyUsage } from './keys';
 import { signManifest, verifyManifest, type Manifest, type SignedManifest } from './manifest';
 import { changeSecuPass, setupSecuPass, unlockSecuPass, type Argon2idParameters, type SecuPassBlobV3 } from './secupass';
-import { createDecryptStream } from './stream-decoder';
+import { PlaintextPortWriter, PortCancelledError, type PortLike } from './plaintext-port';
+import { StreamDecoder, createDecryptStream } from './stream-decoder';
+import { STREAM_HEADER_BYTES, STREAM_TAG_BYTES, decodeStreamHeader } from './stream-format';
 import { createEncryptStream } from './stream-encoder';
 import { derivedEncryptionContext, sealRecordRun } from './stream-parts';
 import { decryptPlaintextRange } from './stream-random-access';
@@ -28,6 +30,20 @@ export interface PublicKeyInfo {
   /** The same in 16 groups of 4 uppercase hex digits, for people. */
   fingerprintDisplay: string;
 }
+
+/** Messages on decryptDownload's `control` port: progress out, cancel in. */
+export type DownloadControlMessage = { type: 'progress'; bytes: number; totalBytes: number } | { type: 'cancel' };
+
+/** Whole records per batch the decoder gets at once (8 × 512 KiB: one port message per batch). */
+const RECORDS_PER_BATCH = 8;
+/**
+ * Batch buffers reused in turn. A batch is handed to the decoder, which opens records straight
+ * from it and keeps views of the last few until they settle (and of a failed one until it is
+ * diagnosed, at the latest one batch later); four batches apart, nothing refers to it any more.
+ */
+const BATCH_POOL = 4;
+/** Progress goes out at most this often: the page redraws a bar, not once per network chunk. */
+const PROGRESS_INTERVAL_MS = 100;
 
 export interface UnlockedKeys {
   encryption: PublicKeyInfo;
@@ -73,6 +89,24 @@ export interface CryptoApi {
   uploadStreamHeader(args: { fileKey: KeyHandle; recordSize: number }): Promise<{ header: Uint8Array; headerSha256: string }>;
   /** Uploads: seals one run of records (a part) under the derived header; record 0's run starts with the header. */
   encryptRecordRun(args: { fileKey: KeyHandle; recordSize: number; firstRecord: number; plaintext: Uint8Array; final: boolean }): Promise<{ ciphertext: Uint8Array }>;
+  /**
+   * Fetches a ciphertext (GET `url` with the browser's credentials and `headers`) and decrypts it
+   * while it arrives, writing the plaintext into `sink` (plaintext-port.ts: transferred buffers,
+   * a byte window for backpressure). In the browser this runs inside the crypto Worker, so
+   * ciphertext and plaintext never pass through the page and the key never leaves the Worker.
+   * `control` (optional) gets `progress` (ciphertext bytes) and takes `cancel`. Resolves with the
+   * plaintext byte count once the last byte is handed to the port; rejects with the decoder's
+   * error, DownloadFailedError or DownloadCancelledError (and the port's reader sees an error).
+   */
+  decryptDownload(args: {
+    fileKey: KeyHandle;
+    url: string;
+    headers?: Record<string, string>;
+    plaintextLength: number;
+    expectedHeaderSha256?: string;
+    sink: MessagePort;
+    control?: MessagePort;
+  }): Promise<{ bytes: number }>;
 }
 
 type HandleEntry = { kind: 'user-key'; pair: UserKeyPair } | { kind: 'file-key'; key: Uint8Array };
@@ -243,8 +277,141 @@ export class CryptoService implements CryptoApi {
     const context = await this.uploadContext(args.fileKey, args.recordSize);
     return { ciphertext: await sealRecordRun(context, { firstRecord: args.firstRecord, plaintext: args.plaintext, final: args.final }) };
   }
+
+  async decryptDownload(args: {
+    fileKey: KeyHandle;
+    url: string;
+    headers?: Record<string, string>;
+    plaintextLength: number;
+    expectedHeaderSha256?: string;
+    sink: MessagePort;
+    control?: MessagePort;
+  }): Promise<{ bytes: number }> {
+    const decoder = new StreamDecoder({
+      fileKey: this.fileKey(args.fileKey),
+      plaintextLength: args.plaintextLength,
+      ...(args.expectedHeaderSha256 === undefined ? {} : { expectedHeaderHash: fromBase64Url(args.expectedHeaderSha256) }),
+    });
+    const abort = new AbortController();
+    const writer = new PlaintextPortWriter(args.sink as unknown as PortLike, () => abort.abort());
+    abort.signal.addEventListener('abort', () => writer.interrupt());
+    const control = args.control;
+    if (control) control.onmessage = (event: MessageEvent<DownloadControlMessage>) => event.data?.type === 'cancel' && abort.abort();
+    const cancelledOr = (failure: CryptoError) => (abort.signal.aborted ? new DownloadCancelledError('The download was cancelled') : failure);
+    let fetched = 0;
+    let totalBytes = 0;
+    let reportedAt = 0;
+    const report = (force: boolean) => {
+      if (!control || (!force && Date.now() - reportedAt < PROGRESS_INTERVAL_MS)) return;
+      reportedAt = Date.now();
+      control.postMessage({ type: 'progress', bytes: fetched, totalBytes } satisfies DownloadControlMessage);
+    };
+    const emit = (plaintext: Uint8Array) => writer.queue(plaintext);
+    try {
+      let response: Response;
+      try {
+        response = await fetch(args.url, { credentials: 'include', ...(args.headers ? { headers: args.headers } : {}), signal: abort.signal });
+      } catch {
+        throw cancelledOr(new DownloadFailedError('The download failed'));
+      }
+      if (!response.ok || !response.body) throw new DownloadFailedError(`The download failed (${response.status})`);
+      totalBytes = Number(response.headers.get('content-length') ?? 0);
+      report(true);
+      // Fresh buffers are what costs most here (Chromium zeroes and maps each one): the body is
+      // read straight into a few reused record-aligned batches (BYOB where the body is a byte
+      // stream, else copied), and the decoder opens whole records from them without copying.
+      const fill = bodyFiller(response.body, (bytes) => {
+        fetched += bytes;
+        report(false);
+      }, () => cancelledOr(new DownloadFailedError('The download was interrupted')));
+      const header = await fill(new Uint8Array(STREAM_HEADER_BYTES).buffer);
+      await decoder.push(header.view, emit);
+      if (header.view.byteLength === STREAM_HEADER_BYTES) {
+        const batchBytes = RECORDS_PER_BATCH * (decodeStreamHeader(header.view).recordSize + STREAM_TAG_BYTES);
+        const pool: ArrayBuffer[] = [];
+        for (let turn = 0; ; turn = (turn + 1) % BATCH_POOL) {
+          const batch = await fill(pool[turn] ?? new ArrayBuffer(batchBytes));
+          pool[turn] = batch.buffer;
+          if (batch.view.byteLength === 0) break;
+          await decoder.push(batch.view, emit);
+          await writer.flush();
+          if (batch.view.byteLength < batchBytes) break;
+        }
+      }
+      await decoder.finish(emit);
+      await writer.end();
+      report(true);
+      return { bytes: args.plaintextLength };
+    } catch (error) {
+      abort.abort();
+      const failure = error instanceof PortCancelledError ? new DownloadCancelledError('The download was cancelled') : error;
+      writer.fail(failure instanceof Error ? failure.message : 'The download failed');
+      throw failure;
+    } finally {
+      // The caller closes the control port once the call settles: closing here could drop the last progress.
+      if (control) control.onmessage = null;
+    }
+  }
 }
 
 export function createCryptoService(): CryptoApi {
   return new CryptoService();
+}
+
+/**
+ * Reads a response body into caller-owned buffers: `fill(buffer)` fills it completely, except at the
+ * end of the body, and returns the view of what it wrote and the buffer (a BYOB read transfers the
+ * buffer, so the returned one replaces the one passed in).
+ */
+function bodyFiller(
+  body: ReadableStream<Uint8Array>,
+  onBytes: (bytes: number) => void,
+  readFailure: () => Error,
+): (buffer: ArrayBuffer) => Promise<{ view: Uint8Array; buffer: ArrayBuffer }> {
+  let byob: ReadableStreamBYOBReader | null = null;
+  try {
+    byob = body.getReader({ mode: 'byob' });
+  } catch {
+    // Not a byte stream in this runtime: chunks are copied in.
+  }
+  const reader = byob ? null : body.getReader();
+  let leftover: Uint8Array = new Uint8Array(0);
+  let ended = false;
+  const read = async <T>(next: () => Promise<T>): Promise<T> => {
+    try {
+      return await next();
+    } catch {
+      throw readFailure();
+    }
+  };
+  return async (buffer) => {
+    let filled = 0;
+    while (filled < buffer.byteLength && !ended) {
+      if (byob) {
+        const target = new Uint8Array(buffer, filled, buffer.byteLength - filled);
+        const { done, value } = await read(() => (byob as ReadableStreamBYOBReader).read(target));
+        if (value) buffer = value.buffer as ArrayBuffer;
+        if (done) ended = true;
+        if (value && value.byteLength > 0) {
+          filled += value.byteLength;
+          onBytes(value.byteLength);
+        }
+        continue;
+      }
+      if (leftover.byteLength === 0) {
+        const { done, value } = await read(() => (reader as ReadableStreamDefaultReader<Uint8Array>).read());
+        if (done) {
+          ended = true;
+          break;
+        }
+        leftover = value;
+        onBytes(value.byteLength);
+      }
+      const take = Math.min(leftover.byteLength, buffer.byteLength - filled);
+      new Uint8Array(buffer, filled, take).set(leftover.subarray(0, take));
+      leftover = leftover.subarray(take);
+      filled += take;
+    }
+    return { view: new Uint8Array(buffer, 0, filled), buffer };
+  };
 }

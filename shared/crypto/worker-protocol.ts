@@ -21,6 +21,7 @@ export const CRYPTO_METHODS: readonly CryptoMethod[] = [
   'headerSha256',
   'uploadStreamHeader',
   'encryptRecordRun',
+  'decryptDownload',
 ];
 
 export interface CryptoCall {
@@ -34,10 +35,13 @@ export type CryptoReply =
   | { kind: 'kuvert-crypto-reply'; id: number; ok: true; value: unknown }
   | { kind: 'kuvert-crypto-reply'; id: number; ok: false; code: string; message: string };
 
-/** Streams (and their underlying buffers) found one level deep in an object: they must be transferred. */
+/** Streams and MessagePorts found one level deep in an object: they must be transferred. */
 export function transferablesOf(value: unknown): Transferable[] {
   if (typeof value !== 'object' || value === null) return [];
-  return Object.values(value).filter((member): member is ReadableStream => typeof ReadableStream !== 'undefined' && member instanceof ReadableStream);
+  return Object.values(value).filter(
+    (member): member is ReadableStream | MessagePort =>
+      (typeof ReadableStream !== 'undefined' && member instanceof ReadableStream) || (typeof MessagePort !== 'undefined' && member instanceof MessagePort),
+  ) as Transferable[];
 }
 
 /**

@@ -6,10 +6,10 @@ import { E2E_MANIFEST_FILE_ID, E2E_RECORDS_PER_PART, type NewDescriptor, type Pa
 import { putDeliveryFileOwnKey } from '@shared/api/endpoints/delivery-send';
 import type { AccessDescriptor } from '@shared/contract/secupass';
 import { fromBase64Url, toBase64Url, utf8Decode, utf8Encode } from '@shared/crypto/bytes';
-import { ContactKeyChangedError, FileKeyUnwrapError, ManifestSignatureError } from '@shared/crypto/errors';
+import { ContactKeyChangedError, DownloadCancelledError, DownloadFailedError, FileKeyUnwrapError, ManifestSignatureError } from '@shared/crypto/errors';
 import { checkContactKey, confirmChangedKey as movePin, type KeyPinStore } from '@shared/crypto/key-pinning';
 import type { Manifest, ManifestFile, SignedManifest } from '@shared/crypto/manifest';
-import type { CryptoApi, KeyHandle, UnlockedKeys } from '@shared/crypto/service';
+import type { CryptoApi, DownloadControlMessage, KeyHandle, UnlockedKeys } from '@shared/crypto/service';
 import { ciphertextLength, DEFAULT_RECORD_SIZE } from '@shared/crypto/stream-format';
 import type { PreparedUpload, UploadSource } from './upload';
 
@@ -440,6 +440,63 @@ export async function openE2eFileStream(options: E2eFileStreamOptions): Promise<
     report('failed');
     if (options.signal?.aborted) throw cause;
     throw new E2eDownloadError('fileDecryption', 'The file could not be decrypted', { cause });
+  }
+}
+
+/**
+ * The fast download (DESIGN §4): the crypto Worker fetches the ciphertext itself and writes the
+ * plaintext into `sink`, a MessagePort whose other end is read by the download service worker or
+ * the page (`plaintextPortStream`, shared/crypto/plaintext-port.ts); the caller only wires ports.
+ * `headers` go with the Worker's fetch (cookies go anyway). Resolves once the last byte is handed
+ * over; throws E2eDownloadError (`download` or `fileDecryption`), or the abort reason when
+ * `signal` aborted. A failure errors the reader's stream, so no partial file is kept.
+ */
+export async function decryptE2eFileToPort(options: {
+  delivery: OpenedE2eDelivery;
+  fileId: string;
+  crypto: CryptoApi;
+  url: string;
+  headers?: Record<string, string>;
+  sink: MessagePort;
+  onProgress?: (progress: E2eDownloadProgress) => void;
+  signal?: AbortSignal;
+}): Promise<void> {
+  const file = options.delivery.files.find((f) => f.fileId === options.fileId);
+  if (!file) throw new E2eDownloadError('download', 'The file is not in the signed manifest');
+  const { signal, onProgress } = options;
+  signal?.throwIfAborted();
+  const control = new MessageChannel();
+  let last: E2eDownloadProgress = { state: 'pending', bytes: 0, totalBytes: 0 };
+  const report = (progress: E2eDownloadProgress) => {
+    last = progress;
+    onProgress?.(progress);
+  };
+  report(last);
+  control.port1.onmessage = (event: MessageEvent<DownloadControlMessage>) => {
+    if (event.data?.type === 'progress') report({ state: 'decryptingFile', bytes: event.data.bytes, totalBytes: event.data.totalBytes });
+  };
+  const cancel = () => control.port1.postMessage({ type: 'cancel' } satisfies DownloadControlMessage);
+  signal?.addEventListener('abort', cancel, { once: true });
+  try {
+    await options.crypto.decryptDownload({
+      fileKey: file.fileKey,
+      url: options.url,
+      ...(options.headers ? { headers: options.headers } : {}),
+      plaintextLength: file.size,
+      expectedHeaderSha256: file.headerSha256,
+      sink: options.sink,
+      control: control.port2,
+    });
+    report({ ...last, state: 'success' });
+  } catch (cause) {
+    report({ ...last, state: 'failed' });
+    if (signal?.aborted) throw signal.reason;
+    if (cause instanceof DownloadFailedError || cause instanceof DownloadCancelledError) throw new E2eDownloadError('download', cause.message, { cause });
+    throw new E2eDownloadError('fileDecryption', 'The file could not be decrypted', { cause });
+  } finally {
+    signal?.removeEventListener('abort', cancel);
+    control.port1.onmessage = null;
+    control.port1.close();
   }
 }
 

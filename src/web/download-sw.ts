@@ -1,11 +1,13 @@
 /**
  * Download service worker (DESIGN §4, web/lib/e2e-download.ts), registered at /webjars/download/.
- * It only pipes bytes: the page decrypts in the crypto Worker and hands the plaintext over a
- * MessageChannel; this worker answers the hidden frame's navigation to /webjars/download/<id>
- * with a streamed `Content-Disposition: attachment` response, so the browser writes to disk and
- * no whole file is ever held in memory. No key ever reaches it.
+ * It only pipes bytes: the crypto Worker fetches and decrypts, and writes the plaintext into a
+ * MessagePort (shared/crypto/plaintext-port.ts) whose reading end the page hands to this worker;
+ * this worker answers the hidden frame's navigation to /webjars/download/<id> with a streamed
+ * `Content-Disposition: attachment` response read from that port, so the browser writes to disk
+ * and no whole file is ever held in memory. No key ever reaches it.
  */
-import type { DownloadPortMessage } from '@web/lib/e2e-download';
+import { plaintextPortStream } from '@shared/crypto/plaintext-port';
+import type { DownloadReadyMessage, DownloadRequestMessage } from '@web/lib/e2e-download';
 
 interface FetchEvent extends Event {
   request: Request;
@@ -20,59 +22,37 @@ interface Scope {
   registration: { scope: string };
   addEventListener(type: 'install' | 'activate', listener: (event: ExtendableEvent) => void): void;
   addEventListener(type: 'fetch', listener: (event: FetchEvent) => void): void;
-  addEventListener(type: 'message', listener: (event: MessageEvent<{ type: 'download'; id: string; name: string; size: number; stream?: ReadableStream<Uint8Array> }>) => void): void;
+  addEventListener(type: 'message', listener: (event: MessageEvent<DownloadRequestMessage>) => void): void;
 }
 const sw = self as unknown as Scope;
 
-/** Buffered ahead of the browser's writer: enough to hide the page round trips, little memory. */
-const HIGH_WATER_MARK = 8 * 1024 * 1024;
 /** A registered download nobody fetched (the frame never navigated) is dropped after this. */
 const UNCLAIMED_MS = 60_000;
 
-/** The page posts the plaintext stream itself where streams are transferable, else chunks on the port. */
-const pending = new Map<string, { name: string; size: number; port: MessagePort; stream?: ReadableStream<Uint8Array> }>();
+const pending = new Map<string, { name: string; size: number; port: MessagePort }>();
 
 sw.addEventListener('install', (event) => event.waitUntil(sw.skipWaiting()));
 sw.addEventListener('activate', (event) => event.waitUntil(sw.clients.claim()));
 
 sw.addEventListener('message', (event) => {
   const data = event.data;
-  const port = event.ports[0];
-  if (data?.type !== 'download' || !port || typeof data.id !== 'string') return;
-  const stream = data.stream instanceof ReadableStream ? data.stream : undefined;
-  pending.set(data.id, { name: String(data.name), size: Number(data.size), port, ...(stream ? { stream } : {}) });
-  setTimeout(() => pending.delete(data.id), UNCLAIMED_MS);
-  port.postMessage({ type: 'ready' } satisfies DownloadPortMessage);
+  const reply = event.ports[0];
+  if (data?.type !== 'download' || !reply || typeof data.id !== 'string' || !(data.port instanceof MessagePort)) return;
+  pending.set(data.id, { name: String(data.name), size: Number(data.size), port: data.port });
+  setTimeout(() => {
+    const unclaimed = pending.get(data.id);
+    if (!unclaimed) return;
+    pending.delete(data.id);
+    // Tells the crypto Worker to stop: nobody will read these bytes.
+    void plaintextPortStream(unclaimed.port).cancel();
+  }, UNCLAIMED_MS);
+  reply.postMessage({ type: 'ready' } satisfies DownloadReadyMessage);
 });
 
 /** RFC 6266: an ASCII fallback and the exact UTF-8 name. */
 function contentDisposition(name: string): string {
   const ascii = name.replace(/[^\x20-\x7e]|["\\]/g, '_');
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
-}
-
-function streamFrom(port: MessagePort): ReadableStream<Uint8Array> {
-  return new ReadableStream<Uint8Array>(
-    {
-      pull(controller) {
-        return new Promise<void>((resolve) => {
-          port.onmessage = (event: MessageEvent<DownloadPortMessage>) => {
-            const message = event.data;
-            if (message.type === 'chunk') controller.enqueue(message.chunk);
-            else if (message.type === 'end') controller.close();
-            else if (message.type === 'error') controller.error(new Error('The download failed'));
-            else return;
-            resolve();
-          };
-          port.postMessage({ type: 'pull' } satisfies DownloadPortMessage);
-        });
-      },
-      cancel() {
-        port.postMessage({ type: 'cancel' } satisfies DownloadPortMessage);
-      },
-    },
-    new ByteLengthQueuingStrategy({ highWaterMark: HIGH_WATER_MARK }),
-  );
 }
 
 sw.addEventListener('fetch', (event) => {
@@ -90,5 +70,5 @@ sw.addEventListener('fetch', (event) => {
     'Content-Length': String(download.size),
     'X-Content-Type-Options': 'nosniff',
   });
-  event.respondWith(new Response(download.stream ?? streamFrom(download.port), { headers }));
+  event.respondWith(new Response(plaintextPortStream(download.port), { headers }));
 });

@@ -11,6 +11,7 @@ import { benchInbox } from './inbox';
 import type { Figure } from './report';
 import { benchServer } from './server';
 import { benchTransfer } from './transfer';
+import { benchUploadBrowser } from './upload-browser';
 
 /** `--quick`: smaller sizes and fewer samples, to check that a group runs (figures are rough then). */
 export interface BenchOptions {
@@ -24,6 +25,7 @@ const GROUPS: Record<string, (options: BenchOptions) => Promise<Figure[]>> = {
   transfer: (options) => benchTransfer(options),
   addin: () => benchAddin(),
   download: (options) => benchDownload(options),
+  'upload-browser': (options) => benchUploadBrowser(options),
 };
 
 const REPORT_PATH = fileURLToPath(new URL('./report.json', import.meta.url));

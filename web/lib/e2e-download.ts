@@ -1,15 +1,17 @@
 import { deliveryContentUrl } from '@shared/api/endpoints/delivery-read';
-import { E2eDownloadError, MAX_IN_MEMORY_DOWNLOAD_BYTES, openE2eFileStream, type OpenedE2eDelivery } from '@shared/transfer/e2e';
+import { plaintextPortStream } from '@shared/crypto/plaintext-port';
+import { E2eDownloadError, MAX_IN_MEMORY_DOWNLOAD_BYTES, decryptE2eFileToPort, type OpenedE2eDelivery } from '@shared/transfer/e2e';
 import { cryptoApi } from '@web/lib/crypto';
 import { transferStore, type TransferItemState, type TransferMessage, type TransferOutcome } from '@web/lib/transfer-store';
 
 /**
- * E2E downloads as transfers of kind `download` (DESIGN §4, web/README.md "Downloads"). The
- * ciphertext is decrypted in the crypto Worker while it arrives; the plaintext stream goes to disk
- * by the first path that works here:
- * - `picker`: showSaveFilePicker (Chromium) — the stream is piped into the chosen file;
- * - `serviceWorker`: /webjars/download-sw.js answers a hidden iframe's navigation with the bytes the
- *   page hands it over a MessageChannel (Content-Disposition: attachment); it never sees a key;
+ * E2E downloads as transfers of kind `download` (DESIGN §4, web/README.md "Downloads"). One
+ * pipeline for every path: the crypto Worker fetches the ciphertext and decrypts it while it
+ * arrives (CryptoApi.decryptDownload), writing the plaintext into a MessagePort; the page only
+ * wires that port to the first sink that works here:
+ * - `picker`: showSaveFilePicker (Chromium) — the port's stream is piped into the chosen file;
+ * - `serviceWorker`: /webjars/download-sw.js reads the port itself and answers a hidden iframe's
+ *   navigation with the bytes (Content-Disposition: attachment); it never sees a key;
  * - `memory`: a Blob, capped at MAX_IN_MEMORY_DOWNLOAD_BYTES.
  */
 export type DownloadPath = 'picker' | 'serviceWorker' | 'memory';
@@ -42,16 +44,20 @@ export function downloadPath(): DownloadPath {
   return 'memory';
 }
 
-/** Writes the plaintext somewhere; resolves once every byte was handed over. */
-type Sink = (plaintext: ReadableStream<Uint8Array>, file: { name: string; size: number }, signal: AbortSignal) => Promise<void>;
+/**
+ * Writes the plaintext somewhere: `port` is the reading end of the crypto Worker's plaintext port
+ * (shared/crypto/plaintext-port.ts). Resolves once the bytes are handed over (picker, memory) or
+ * the browser's download has started (service worker: the browser writes on its own).
+ */
+type Sink = (port: MessagePort, file: { name: string; size: number }, signal: AbortSignal, decrypted: Promise<void>) => Promise<void>;
 
 function pickerSink(handle: SaveFileHandle): Sink {
   // pipeTo aborts the writable on a failure or cancel, so no half-written file is kept.
-  return async (plaintext, _file, signal) => plaintext.pipeTo(await handle.createWritable(), { signal });
+  return async (port, _file, signal) => plaintextPortStream(port).pipeTo(await handle.createWritable(), { signal });
 }
 
-const memorySink: Sink = async (plaintext, file) => {
-  const blob = await new Response(plaintext).blob();
+const memorySink: Sink = async (port, file) => {
+  const blob = await new Response(plaintextPortStream(port)).blob();
   const url = URL.createObjectURL(blob);
   const a = document.createElement('a');
   a.href = url;
@@ -85,108 +91,42 @@ function downloadWorker(): Promise<ServiceWorker> {
   return worker;
 }
 
-/** Messages between the page (port1) and the download worker (port2); see src/web/download-sw.ts. */
-export type DownloadPortMessage =
-  | { type: 'ready' }
-  | { type: 'pull' }
-  | { type: 'cancel' }
-  | { type: 'chunk'; chunk: Uint8Array }
-  | { type: 'end' }
-  | { type: 'error' };
-
-let transferable: boolean | undefined;
-
-/** Streams can be posted (Chromium, Firefox): then no message per chunk is needed. */
-function streamsTransferable(): boolean {
-  if (transferable === undefined) {
-    const { port1, port2 } = new MessageChannel();
-    try {
-      const probe = new ReadableStream();
-      port1.postMessage(probe, [probe as unknown as Transferable]);
-      transferable = true;
-    } catch {
-      transferable = false;
-    } finally {
-      port1.close();
-      port2.close();
-    }
-  }
-  return transferable;
+/** The download worker's answer on the message's reply port: it knows the id now. */
+export interface DownloadReadyMessage {
+  type: 'ready';
 }
 
-const serviceWorkerSink: Sink = async (plaintext, file, signal) => {
+/** What the page posts to the download worker; `port` is the reading end of the plaintext port. */
+export interface DownloadRequestMessage {
+  type: 'download';
+  id: string;
+  name: string;
+  size: number;
+  port: MessagePort;
+}
+
+const serviceWorkerSink: Sink = async (port, file, _signal, decrypted) => {
   const sw = await downloadWorker();
   const id = crypto.randomUUID();
-  const channel = new MessageChannel();
-  const port = channel.port1;
+  const reply = new MessageChannel();
   const frame = document.createElement('iframe');
   frame.hidden = true;
-  if (streamsTransferable()) {
-    // The worker reads the stream itself; pipeTo settles once the last chunk is handed on, and a
-    // cancel (ours, or the user's in the browser's download bar) errors both ends.
-    const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>();
-    const piping = plaintext.pipeTo(writable, { signal });
-    port.onmessage = (event: MessageEvent<DownloadPortMessage>) => {
-      if (event.data.type !== 'ready') return;
+  await new Promise<void>((resolve) => {
+    reply.port1.onmessage = (event: MessageEvent<DownloadReadyMessage>) => {
+      if (event.data?.type !== 'ready') return;
+      // The worker knows the id: navigating the frame makes the browser save its answer, which
+      // streams from the port; the crypto Worker writes into the port's other end meanwhile.
       frame.src = `${DOWNLOAD_SW_SCOPE}${id}`;
       document.body.append(frame);
+      resolve();
     };
-    sw.postMessage({ type: 'download', id, name: file.name, size: file.size, stream: readable }, [channel.port2, readable as unknown as Transferable]);
-    try {
-      await piping;
-    } finally {
-      setTimeout(() => {
-        frame.remove();
-        port.close();
-      }, 10_000);
-    }
-    return;
-  }
-  const reader = plaintext.getReader();
-  try {
-    await new Promise<void>((resolve, reject) => {
-      const fail = (error: unknown) => {
-        port.postMessage({ type: 'error' } satisfies DownloadPortMessage);
-        void reader.cancel().catch(() => undefined);
-        reject(error);
-      };
-      signal.addEventListener('abort', () => fail(signal.reason), { once: true });
-      port.onmessage = async (event: MessageEvent<DownloadPortMessage>) => {
-        const message = event.data;
-        if (message.type === 'ready') {
-          // The worker knows the id: navigating the frame makes the browser save its answer.
-          frame.src = `${DOWNLOAD_SW_SCOPE}${id}`;
-          document.body.append(frame);
-        } else if (message.type === 'pull') {
-          try {
-            const next = await reader.read();
-            if (next.done) {
-              port.postMessage({ type: 'end' } satisfies DownloadPortMessage);
-              resolve();
-            } else {
-              const chunk = next.value;
-              // Transfer the buffer when the chunk owns it whole (no copy), else copy it.
-              const own = chunk.byteOffset === 0 && chunk.byteLength === chunk.buffer.byteLength;
-              port.postMessage({ type: 'chunk', chunk } satisfies DownloadPortMessage, own ? [chunk.buffer as ArrayBuffer] : []);
-            }
-          } catch (error) {
-            fail(error);
-          }
-        } else if (message.type === 'cancel') {
-          // The browser's own download was cancelled (by the user in its download bar).
-          fail(new DOMException('The browser cancelled the download', 'AbortError'));
-        }
-      };
-      sw.postMessage({ type: 'download', id, name: file.name, size: file.size }, [channel.port2]);
-    });
-  } finally {
-    port.onmessage = null;
-    // The frame's navigation ends when the download does; leave it a moment, then remove it.
-    setTimeout(() => {
-      frame.remove();
-      port.close();
-    }, 10_000);
-  }
+    sw.postMessage({ type: 'download', id, name: file.name, size: file.size, port } satisfies DownloadRequestMessage, [reply.port2, port]);
+  });
+  reply.port1.onmessage = null;
+  reply.port1.close();
+  // The frame's navigation ends with the download; leave it a moment after the last byte, then remove it.
+  await decrypted.catch(() => undefined);
+  setTimeout(() => frame.remove(), 10_000);
 };
 
 function failureOf(error: unknown): TransferMessage {
@@ -231,25 +171,33 @@ export async function startE2eDownload(options: {
       let lastState: TransferItemState = 'pending';
       try {
         if (sink === memorySink && file.size > MAX_IN_MEMORY_DOWNLOAD_BYTES) throw new E2eDownloadError('tooLarge', 'Too large for memory');
-        const { plaintext } = await openE2eFileStream({
+        // One pipeline for every path: the crypto Worker fetches and decrypts, and writes into
+        // `channel.port1`; the sink reads `channel.port2` (in the service worker or here).
+        const channel = new MessageChannel();
+        const decrypting = decryptE2eFileToPort({
           delivery,
           fileId,
           crypto: cryptoApi,
           url: deliveryContentUrl(delivery.deliveryUuid, fileId),
+          sink: channel.port1,
           signal,
           onProgress: ({ bytes, totalBytes }) => {
             // Ciphertext bytes, scaled to the file's size; the last percent waits for the sink.
             const done = totalBytes > 0 ? Math.min(1, bytes / totalBytes) : 0;
             const percent = Math.min(99, Math.floor(done * 100));
             const state = done < 1 ? 'downloading' : 'decrypting';
-            // Once per percent: a report per network chunk would re-render the page thousands of times.
+            // Once per percent: a report per progress message would re-render the page needlessly.
             if (percent === lastPercent && state === lastState) return;
             lastPercent = percent;
             lastState = state;
             report({ percent, items: item(state, Math.floor(done * file.size)) });
           },
         });
-        await sink(plaintext, file, signal);
+        const writing = sink(channel.port2, file, signal, decrypting);
+        const [decrypted, written] = await Promise.allSettled([decrypting, writing]);
+        // The decryption's error names the cause (the sink then only saw its stream fail).
+        if (decrypted.status === 'rejected') throw decrypted.reason;
+        if (written.status === 'rejected') throw written.reason;
         report({ percent: 100, items: item('success', file.size) });
         options.onSuccess?.();
         return { ok: true };
