@@ -2,11 +2,11 @@
 // after sending to an unregistered address, the SenderNotLicensedException message naming it; a
 // member of a sender group is offered only the group's levels, the first one chosen; the
 // administrator manages groups and licences on the users page with the keyboard.
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { SENDER_GROUP_PATHS } from '@shared/contract/sender-groups';
 import { startTestServer, type TestServer } from '../support/server';
 import { addressedTo, extractLink, waitForMailboxMail } from '../support/mailbox';
-import { apiCall, apiSendDelivery, apiSignIn, expectNoSeriousA11yViolations, locale, type ApiSession } from './fixtures';
+import { apiCall, apiSendDelivery, apiSignIn, expectNoSeriousA11yViolations, locale, openSendPage, signIn, signInToInbox, type ApiSession } from './fixtures';
 
 const PASSWORD = 'Good-Passw0rd-e2e';
 const send = locale<typeof import('@locales/en/send.json')>('en', 'send');
@@ -51,22 +51,9 @@ test.afterAll(async () => {
   await server?.close();
 });
 
-async function signIn(page: Page, account: { email: string; password: string }, landing = /\/secumails\/inbox/) {
-  await page.goto(`${server.url}/auth/login`);
-  await page.getByLabel('Username or email').fill(account.email);
-  await page.getByLabel(/^Password/).fill(account.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page).toHaveURL(landing);
-}
-
-async function openSendPage(page: Page) {
-  await page.goto(`${server.url}/secumails/send`);
-  await expect(page.getByRole('heading', { level: 1, name: send.title })).toBeVisible();
-}
-
 test('an unlicensed sender is told before and refused after sending to an unregistered address', async ({ page }) => {
-  await signIn(page, uma);
-  await openSendPage(page);
+  await signInToInbox(page, server, uma);
+  await openSendPage(page, server);
   await expect(page.getByText(send.sender.unlicensed)).toBeVisible();
   const input = page.getByRole('textbox', { name: send.recipients.label });
   await input.fill('newcomer@partner.test');
@@ -80,8 +67,8 @@ test('an unlicensed sender is told before and refused after sending to an unregi
 });
 
 test('a sender group member is offered only the group’s levels, the first one chosen', async ({ page }) => {
-  await signIn(page, gina);
-  await openSendPage(page);
+  await signInToInbox(page, server, gina);
+  await openSendPage(page, server);
   await expect(page.getByRole('radio', { name: send.level.level2.title })).toBeChecked();
   await expect(page.getByRole('radio', { name: send.level.level3.title })).toBeVisible();
   await expect(page.getByRole('radio', { name: send.level.level1.title })).toHaveCount(0);
@@ -90,7 +77,8 @@ test('a sender group member is offered only the group’s levels, the first one 
 });
 
 test('the administrator creates a group, changes its levels, assigns it and licenses a user with the keyboard', async ({ page }) => {
-  await signIn(page, { email: server.admin.email, password: server.admin.password }, /\/(secumails|admin)/);
+  await signIn(page, server, { username: server.admin.email, password: server.admin.password });
+  await expect(page).toHaveURL(/\/(secumails|admin)/);
   await page.goto(`${server.url}/admin/users`);
   await expect(page.getByRole('heading', { level: 2, name: adminText.senderGroups.title })).toBeVisible();
   const form = page.getByRole('form', { name: adminText.senderGroups.create });
@@ -122,8 +110,8 @@ test('the administrator creates a group, changes its levels, assigns it and lice
 
 test('a reply-only account writes to the reply target only; without one it is told to reply from the inbox', async ({ page }) => {
   await apiSendDelivery(server, await apiSignIn(server, gina), { to: ole.email, subject: 'Question for Ole', level: 10, files: [] });
-  await signIn(page, ole);
-  await openSendPage(page);
+  await signInToInbox(page, server, ole);
+  await openSendPage(page, server);
   await expect(page.getByText(send.sender.replyOnlyNone)).toBeVisible();
   await expect(page.getByRole('textbox', { name: send.subject.label })).toHaveCount(0);
 

@@ -12,18 +12,13 @@ import {
   makeStyles,
   Select,
   Switch,
-  Table,
-  TableBody,
-  TableCell,
-  TableHeader,
-  TableHeaderCell,
-  TableRow,
   Text,
 } from '@fluentui/react-components';
 import type { AdminUser } from '@shared/contract/admin-users';
 import { SECURITY_LEVELS } from '@shared/contract/constants';
 import type { SecurityLevel } from '@shared/contract/deliveries';
 import { MAX_SENDER_GROUP_NAME, type SenderGroup } from '@shared/contract/sender-groups';
+import { DataTable } from '@web/components/data-table';
 import { Alert } from '@web/components/alert';
 import { useNotify } from '@web/lib/toasts';
 import { useState, type FormEvent } from 'react';
@@ -156,38 +151,35 @@ export function SenderGroupsSection({ onChange }: { onChange: () => void }) {
         {t('admin:senderGroups.title')}
       </Text>
       <Text as="p">{t('admin:senderGroups.intro')}</Text>
-      {groups.error ? <Alert type="error">{t('admin:senderGroups.loadError')}</Alert> : null}
-      {groups.data && groups.data.groups.length > 0 ? (
-        <Table aria-label={t('admin:senderGroups.title')}>
-          <TableHeader>
-            <TableRow>
-              <TableHeaderCell>{t('admin:senderGroups.name')}</TableHeaderCell>
-              <TableHeaderCell>{t('admin:senderGroups.levels')}</TableHeaderCell>
-              <TableHeaderCell>{t('admin:senderGroups.members')}</TableHeaderCell>
-              <TableHeaderCell>{t('admin:users.columns.actions')}</TableHeaderCell>
-            </TableRow>
-          </TableHeader>
-          <TableBody>
-            {groups.data.groups.map((group) => (
-              <TableRow key={group.groupUuid}>
-                <TableCell>{group.name}</TableCell>
-                <TableCell>{group.levels.map((l) => t(`admin:senderGroups.${LEVELS.find(([v]) => v === l)![1]}`)).join(', ')}</TableCell>
-                <TableCell>{group.memberCount}</TableCell>
-                <TableCell>
-                  <div className={styles.actions}>
-                    <Button size="small" aria-label={t('admin:senderGroups.editFor', { name: group.name })} onClick={() => setEditing(group)}>
-                      {t('admin:senderGroups.edit')}
-                    </Button>
-                    <Button size="small" aria-label={t('admin:senderGroups.deleteFor', { name: group.name })} onClick={() => void remove(group)}>
-                      {t('admin:senderGroups.delete')}
-                    </Button>
-                  </div>
-                </TableCell>
-              </TableRow>
-            ))}
-          </TableBody>
-        </Table>
-      ) : null}
+      <DataTable
+        label={t('admin:senderGroups.title')}
+        columns={[
+          { id: 'name', header: t('admin:senderGroups.name'), cell: (group: SenderGroup) => group.name },
+          {
+            id: 'levels',
+            header: t('admin:senderGroups.levels'),
+            cell: (group: SenderGroup) => group.levels.map((l) => t(`admin:senderGroups.${LEVELS.find(([v]) => v === l)![1]}`)).join(', '),
+          },
+          { id: 'members', header: t('admin:senderGroups.members'), cell: (group: SenderGroup) => group.memberCount },
+          {
+            id: 'actions',
+            header: t('admin:users.columns.actions'),
+            cell: (group: SenderGroup) => (
+              <div className={styles.actions}>
+                <Button size="small" aria-label={t('admin:senderGroups.editFor', { name: group.name })} onClick={() => setEditing(group)}>
+                  {t('admin:senderGroups.edit')}
+                </Button>
+                <Button size="small" aria-label={t('admin:senderGroups.deleteFor', { name: group.name })} onClick={() => void remove(group)}>
+                  {t('admin:senderGroups.delete')}
+                </Button>
+              </div>
+            ),
+          },
+        ]}
+        rows={groups.data?.groups}
+        rowKey={(group) => group.groupUuid}
+        {...(groups.error ? { error: t('admin:senderGroups.loadError') } : {})}
+      />
       <form className={styles.form} onSubmit={(e) => void create(e)} aria-label={t('admin:senderGroups.create')}>
         <Field label={t('admin:senderGroups.name')} required>
           <Input value={name} maxLength={MAX_SENDER_GROUP_NAME} onChange={(_e, data) => setName(data.value)} />
