@@ -11,7 +11,7 @@ import { DELIVERY_SETTING_KEYS } from '@shared/contract/deliveries';
 import { EXTERNAL_SETTING_KEYS } from '@shared/contract/external';
 import { ADMIN_SETTINGS_PATH, SETTING_KEYS } from '@shared/contract/settings';
 import { addressedTo, extractLink, waitForMailboxMail } from '../support/mailbox';
-import { apiCall, apiSendDelivery, apiSignIn, en, expect, expectInbox, locale, serverPerFile, setSettingsAsAdmin, signIn, test } from './fixtures';
+import { apiCall, apiSendDelivery, apiSignIn, en, expect, expectInbox, locale, openSendPage, serverPerFile, setSettingsAsAdmin, signIn, test } from './fixtures';
 
 const admin = locale<typeof import('@locales/en/admin.json')>('en', 'admin');
 const send = locale<typeof import('@locales/en/send.json')>('en', 'send');
@@ -74,8 +74,7 @@ test('the menu leads to Secure mails › General; allowed levels saved there are
       const sender = await context.newPage();
       await signIn(sender, server, { username: alice.email, password: alice.password });
       await expectInbox(sender, server);
-      await sender.goto(`${server.url}/secumails/send`);
-      await expect(sender.getByRole('heading', { level: 1, name: send.title })).toBeVisible();
+      await openSendPage(sender, server);
       const levels = sender.getByRole('radiogroup', { name: send.level.label }).getByRole('radio');
       await expect(levels).toHaveCount(2);
       await expect(sender.getByRole('radio', { name: send.level.level2.title })).toBeChecked();
@@ -121,7 +120,7 @@ test('the form checks first (no level, a bad banned entry: nothing sent); a bann
       const sender = await context.newPage();
       await signIn(sender, server, { username: alice.email, password: alice.password });
       await expectInbox(sender, server);
-      await sender.goto(`${server.url}/secumails/send`);
+      await openSendPage(sender, server);
       await sender.getByRole('textbox', { name: send.recipients.label }).fill('someone@blocked.example,');
       await sender.getByRole('textbox', { name: send.subject.label }).fill('To a banned domain');
       await sender.getByRole('textbox', { name: send.body.label }).fill('This must not go out.');

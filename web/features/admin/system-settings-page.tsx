@@ -12,7 +12,12 @@ const STRENGTHS = [0, 1, 2, 3, 4] as const;
 export function SystemSettingsPage() {
   const { t } = useTranslation();
   const sections = useMemo<SettingSection[]>(() => {
-    const requirement = (key: string, rule: string) => ({ kind: 'switch' as const, key, label: t(`admin:system.policy.${rule}`) });
+    // Password and SecuPass policies have the same five rules, under their own keys.
+    const RULES = ['requireUppercase', 'requireLowercase', 'requireDigit', 'requireSpecial'] as const;
+    const policyFields = (keys: { minLength: string } & Record<(typeof RULES)[number], string>) => [
+      { kind: 'integer' as const, key: keys.minLength, label: t('admin:system.policy.minLength'), unit: t('admin:settingsForm.units.characters'), min: 1, max: MAX_POLICY_LENGTH },
+      ...RULES.map((rule) => ({ kind: 'switch' as const, key: keys[rule], label: t(`admin:system.policy.${rule}`) })),
+    ];
     return [
       {
         id: 'organisation',
@@ -36,11 +41,13 @@ export function SystemSettingsPage() {
         title: t('admin:system.passwordPolicy.title'),
         description: t('admin:system.passwordPolicy.description'),
         fields: [
-          { kind: 'integer', key: SETTING_KEYS.passwordMinLength, label: t('admin:system.policy.minLength'), unit: t('admin:settingsForm.units.characters'), min: 1, max: MAX_POLICY_LENGTH },
-          requirement(SETTING_KEYS.passwordRequireUppercase, 'requireUppercase'),
-          requirement(SETTING_KEYS.passwordRequireLowercase, 'requireLowercase'),
-          requirement(SETTING_KEYS.passwordRequireDigit, 'requireDigit'),
-          requirement(SETTING_KEYS.passwordRequireSpecial, 'requireSpecial'),
+          ...policyFields({
+            minLength: SETTING_KEYS.passwordMinLength,
+            requireUppercase: SETTING_KEYS.passwordRequireUppercase,
+            requireLowercase: SETTING_KEYS.passwordRequireLowercase,
+            requireDigit: SETTING_KEYS.passwordRequireDigit,
+            requireSpecial: SETTING_KEYS.passwordRequireSpecial,
+          }),
         ],
       },
       {
@@ -48,11 +55,13 @@ export function SystemSettingsPage() {
         title: t('admin:system.secupassPolicy.title'),
         description: t('admin:system.secupassPolicy.description'),
         fields: [
-          { kind: 'integer', key: SETTING_KEYS.secupassMinLength, label: t('admin:system.policy.minLength'), unit: t('admin:settingsForm.units.characters'), min: 1, max: MAX_POLICY_LENGTH },
-          requirement(SETTING_KEYS.secupassRequireUppercase, 'requireUppercase'),
-          requirement(SETTING_KEYS.secupassRequireLowercase, 'requireLowercase'),
-          requirement(SETTING_KEYS.secupassRequireDigit, 'requireDigit'),
-          requirement(SETTING_KEYS.secupassRequireSpecial, 'requireSpecial'),
+          ...policyFields({
+            minLength: SETTING_KEYS.secupassMinLength,
+            requireUppercase: SETTING_KEYS.secupassRequireUppercase,
+            requireLowercase: SETTING_KEYS.secupassRequireLowercase,
+            requireDigit: SETTING_KEYS.secupassRequireDigit,
+            requireSpecial: SETTING_KEYS.secupassRequireSpecial,
+          }),
           {
             kind: 'choice',
             key: SETTING_KEYS.secupassMinStrength,
