@@ -36,6 +36,7 @@ import { BackendErrorSchema } from '@shared/contract/errors';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { HttpError } from '../core/http-error';
+import { sendPooledBody } from '../core/pooled-body';
 import { routePlugin } from '../core/route-plugin';
 import {
   activityLog,
@@ -45,6 +46,7 @@ import {
   deleteDelivery,
   deliveryDetail,
   downloadableFile,
+  fileRangeReader,
   fileStream,
   inbox,
   listParts,
@@ -438,6 +440,8 @@ export const deliveryRoutes = routePlugin('kuvert-delivery-routes', async (app) 
       }
       void reply.type(file.mime_type).header('content-length', String(end - start + 1));
       if (range.kind === 'partial') void reply.code(206).header('content-range', `bytes ${start}-${end}/${size}`);
+      const reader = fileRangeReader(app, viewer.delivery, file, start, end);
+      if (reader) return sendPooledBody(reply, reader, end - start + 1);
       return reply.send(fileStream(app, viewer.delivery, file, start, end) as never);
     },
   );

@@ -36,6 +36,18 @@ describe('local blob store', () => {
     expect(await text(await store.getStream('a/b/0', { start: 6, end: 9 }))).toBe('blob');
   });
 
+  it('reads a range into the caller\'s buffers, a few bytes at a time, and stops at the range end', async () => {
+    await store.put('a/b/1', chunked('hello blob store'));
+    const reader = await store.openRange!('a/b/1', { start: 6, end: 13 });
+    const target = new Uint8Array(3);
+    const got: string[] = [];
+    for (let read = await reader.read(target); read > 0; read = await reader.read(target)) got.push(Buffer.from(target.subarray(0, read)).toString('utf8'));
+    expect(got).toEqual(['blo', 'b s', 'to']);
+    expect(await reader.read(target)).toBe(0);
+    await reader.close();
+    await expect(store.openRange!('a/b/missing', { start: 0, end: 1 })).rejects.toBeInstanceOf(BlobNotFoundError);
+  });
+
   it('stores nothing when the hash or size does not match, and keeps the previous object', async () => {
     await store.put('k/1', chunked('good'));
     await expect(store.put('k/1', chunked('evil'), { expectedSha256: sha(Buffer.from('good')) })).rejects.toMatchObject({ reason: 'sha256' });

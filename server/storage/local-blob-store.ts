@@ -1,12 +1,12 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { access, mkdir, open, readdir, rename, rm, stat, statfs } from 'node:fs/promises';
+import { access, mkdir, open, readdir, rename, rm, stat, statfs, type FileHandle } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { finished } from 'node:stream/promises';
-import { assertValidKey, BlobIntegrityError, BlobNotFoundError, type BlobStore, type ByteRange, type PutOptions, type PutResult } from './blob-store';
+import { assertValidKey, BlobIntegrityError, BlobNotFoundError, type BlobRangeReader, type BlobStore, type ByteRange, type PutOptions, type PutResult } from './blob-store';
 
 /** Temp files carry this suffix; a crash can leave some behind, never under a real key. */
 const TEMP_SUFFIX = '.part-tmp';
@@ -95,6 +95,27 @@ export function createLocalBlobStore(root: string): BlobStore {
         throw new BlobNotFoundError(`No blob ${key}`);
       }
       return createReadStream(path, range ? { start: range.start, end: range.end } : {});
+    },
+
+    async openRange(key: string, range: ByteRange): Promise<BlobRangeReader> {
+      const path = pathOf(key);
+      let handle: FileHandle;
+      try {
+        handle = await open(path, 'r');
+      } catch {
+        throw new BlobNotFoundError(`No blob ${key}`);
+      }
+      let position = range.start;
+      return {
+        async read(target) {
+          const wanted = Math.min(target.byteLength, range.end + 1 - position);
+          if (wanted <= 0) return 0;
+          const { bytesRead } = await handle.read(target, 0, wanted, position);
+          position += bytesRead;
+          return bytesRead;
+        },
+        close: () => handle.close(),
+      };
     },
 
     async delete(key: string) {

@@ -165,3 +165,4 @@ export function plaintextPortStream(port: PortLike, highWaterMark = PORT_READER_
     { highWaterMark, size: (chunk) => chunk.byteLength },
   );
 }
+

@@ -34,16 +34,20 @@ export interface PublicKeyInfo {
 /** Messages on decryptDownload's `control` port: progress out, cancel in. */
 export type DownloadControlMessage = { type: 'progress'; bytes: number; totalBytes: number } | { type: 'cancel' };
 
-/** Whole records per batch the decoder gets at once (8 × 512 KiB: one port message per batch). */
-const RECORDS_PER_BATCH = 8;
+/** Whole records per batch the decoder gets at once (4 × 512 KiB: one port message per batch). */
+const RECORDS_PER_BATCH = 4;
 /**
  * Batch buffers reused in turn. A batch is handed to the decoder, which opens records straight
- * from it and keeps views of the last few until they settle (and of a failed one until it is
- * diagnosed, at the latest one batch later); four batches apart, nothing refers to it any more.
+ * from it and keeps views of the last few (RECORDS_IN_FLIGHT < RECORDS_PER_BATCH) until they
+ * settle, and of a failed one until it is diagnosed, at the latest one batch later. So the decoder
+ * refers to at most the current and the previous batch, and READ_AHEAD_BATCHES more are being
+ * read from the network meanwhile: 2 + 2 = 4.
  */
 const BATCH_POOL = 4;
+/** Batches read while the decoder works: the network never waits for WebCrypto, nor WebCrypto for the network. */
+const READ_AHEAD_BATCHES = 2;
 /** Progress goes out at most this often: the page redraws a bar, not once per network chunk. */
-const PROGRESS_INTERVAL_MS = 100;
+const PROGRESS_INTERVAL_MS = 250;
 
 export interface UnlockedKeys {
   encryption: PublicKeyInfo;
@@ -329,11 +333,20 @@ export class CryptoService implements CryptoApi {
       if (header.view.byteLength === STREAM_HEADER_BYTES) {
         const batchBytes = RECORDS_PER_BATCH * (decodeStreamHeader(header.view).recordSize + STREAM_TAG_BYTES);
         const pool: ArrayBuffer[] = [];
+        // Reads run one after another (one body reader), each into the next pool slot.
+        let reading: Promise<unknown> = Promise.resolve();
+        const readTurn = (turn: number) => {
+          const read = reading.then(() => fill(pool[turn] ?? new ArrayBuffer(batchBytes)));
+          read.catch(() => undefined); // awaited in order below; a failure while decrypting is reported from there
+          reading = read.catch(() => undefined);
+          return read;
+        };
+        const ahead = [readTurn(0)];
         for (let turn = 0; ; turn = (turn + 1) % BATCH_POOL) {
-          const batch = await fill(pool[turn] ?? new ArrayBuffer(batchBytes));
+          while (ahead.length <= READ_AHEAD_BATCHES) ahead.push(readTurn((turn + ahead.length) % BATCH_POOL));
+          const batch = await (ahead.shift() as ReturnType<typeof readTurn>);
           pool[turn] = batch.buffer;
-          if (batch.view.byteLength === 0) break;
-          await decoder.push(batch.view, emit);
+          if (batch.view.byteLength > 0) await decoder.push(batch.view, emit);
           await writer.flush();
           if (batch.view.byteLength < batchBytes) break;
         }

@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import { overallProgress, transferStore, type TransferOutcome, type TransferRunContext } from './transfer-store';
+import { describe, expect, it, vi } from 'vitest';
+import { PROGRESS_PUBLISH_MS, overallProgress, transferStore, type TransferOutcome, type TransferRunContext } from './transfer-store';
 
 /** A job whose runs the test finishes by hand; each run sees its own signal and attempt. */
 function controllableJob(title: string) {
@@ -31,6 +31,41 @@ describe('transferStore', () => {
     expect(transferStore.get(id)).toMatchObject({ state: 'success', percent: 100, result: 'sent', runs: 1 });
     transferStore.dismiss(id);
     expect(transferStore.get(id)).toBeUndefined();
+  });
+
+  it('publishes progress at most every PROGRESS_PUBLISH_MS (newest wins), a state change and the end at once', async () => {
+    vi.useFakeTimers();
+    try {
+      const { job, runs } = controllableJob('coalesced');
+      const { id, done } = transferStore.start(job);
+      let publishes = 0;
+      const unsubscribe = transferStore.subscribe(() => publishes++);
+      const at = (bytesDone: number, state: 'uploading' | 'decrypting' = 'uploading') =>
+        runs[0]!.context.report({ percent: bytesDone * 10, items: [{ name: 'a.bin', state, bytesDone, totalBytes: 10 }] });
+      at(1); // a state change (pending → uploading): at once
+      expect(transferStore.get(id)?.percent).toBe(10);
+      at(2);
+      at(3);
+      at(4);
+      expect(publishes).toBe(1);
+      expect(transferStore.get(id)?.percent).toBe(10);
+      vi.advanceTimersByTime(PROGRESS_PUBLISH_MS);
+      expect(publishes).toBe(2);
+      expect(transferStore.get(id)?.percent).toBe(40);
+      at(5);
+      at(6, 'decrypting'); // a state change overtakes the waiting progress
+      expect(transferStore.get(id)).toMatchObject({ percent: 60, items: [{ state: 'decrypting' }] });
+      at(7);
+      runs[0]!.finish({ ok: true });
+      await done;
+      vi.advanceTimersByTime(PROGRESS_PUBLISH_MS);
+      // The waiting 70 % never overwrites the end.
+      expect(transferStore.get(id)).toMatchObject({ state: 'success', percent: 100 });
+      unsubscribe();
+      transferStore.dismiss(id);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('cancel aborts the run; retry runs it again as the next attempt; a stale run cannot overwrite the new one', async () => {

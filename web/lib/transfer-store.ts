@@ -63,7 +63,18 @@ interface Entry {
   transfer: Transfer;
   job: TransferJob;
   controller?: AbortController;
+  /** When progress was last published, and the newer progress waiting for its turn. */
+  progressAt?: number;
+  pendingProgress?: { patch: Partial<Transfer>; timer: ReturnType<typeof setTimeout> };
 }
+
+/**
+ * Progress of a running transfer is published at most this often. Every publish re-renders the
+ * pages that show transfers; at hundreds of MiB/s a per-percent publish redrew the page ~20 times
+ * a second and cost the renderer as much CPU as decrypting the bytes. A change of an item's
+ * state (uploading → decrypting, done, failed) is published at once.
+ */
+export const PROGRESS_PUBLISH_MS = 250;
 
 let entries: Entry[] = [];
 let snapshot: readonly Transfer[] = [];
@@ -78,8 +89,43 @@ function publish(): void {
 function update(id: string, patch: Partial<Transfer>): void {
   const entry = entries.find((e) => e.transfer.id === id);
   if (!entry) return;
+  dropPendingProgress(entry);
   entry.transfer = { ...entry.transfer, ...patch };
   publish();
+}
+
+function dropPendingProgress(entry: Entry): void {
+  if (!entry.pendingProgress) return;
+  clearTimeout(entry.pendingProgress.timer);
+  entry.pendingProgress = undefined;
+}
+
+const sameItemStates = (a: readonly TransferItem[], b: readonly TransferItem[]) =>
+  a.length === b.length && a.every((item, i) => item.state === b[i]?.state);
+
+/** Progress: published now when an item's state changed or the last publish is old enough, else a bit later (newest wins). */
+function updateProgress(entry: Entry, patch: { percent: number; items: TransferItem[] }): void {
+  const now = Date.now();
+  const due = (entry.progressAt ?? 0) + PROGRESS_PUBLISH_MS;
+  if (now >= due || !sameItemStates(entry.transfer.items, patch.items)) {
+    entry.progressAt = now;
+    update(entry.transfer.id, patch);
+    return;
+  }
+  if (entry.pendingProgress) {
+    entry.pendingProgress.patch = patch;
+    return;
+  }
+  entry.pendingProgress = {
+    patch,
+    timer: setTimeout(() => {
+      const pending = entry.pendingProgress;
+      entry.pendingProgress = undefined;
+      if (!pending || !entries.includes(entry)) return;
+      entry.progressAt = Date.now();
+      update(entry.transfer.id, pending.patch);
+    }, due - now),
+  };
 }
 
 async function execute(entry: Entry): Promise<TransferOutcome> {
@@ -95,7 +141,7 @@ async function execute(entry: Entry): Promise<TransferOutcome> {
       attempt,
       report: ({ percent, items }) => {
         // A stale attempt (cancelled, then retried) must not overwrite the new one.
-        if (entry.controller === controller) update(id, { percent, items });
+        if (entry.controller === controller) updateProgress(entry, { percent, items });
       },
     });
   } catch {

@@ -1,9 +1,10 @@
-import { Body1, Button, Caption1, makeStyles, ProgressBar, Subtitle2, tokens } from '@fluentui/react-components';
+import { Body1, Button, Caption1, makeStyles, Subtitle2, tokens } from '@fluentui/react-components';
 import { ArrowDownloadRegular, LockOpenRegular } from '@fluentui/react-icons';
 import type { DeliveryDetail } from '@shared/contract/deliveries';
 import { openE2eDelivery, type OpenedE2eDelivery } from '@shared/transfer/e2e';
 import { Alert } from '@web/components/alert';
 import { RouterLink } from '@web/components/router-link';
+import { TransferProgressBar } from '@web/components/transfer-centre';
 import { apiClient } from '@web/lib/api-client';
 import { cryptoApi } from '@web/lib/crypto';
 import { startE2eDownload } from '@web/lib/e2e-download';
@@ -159,7 +160,7 @@ export function E2eDeliveryPanel({ delivery, onDownloaded }: { delivery: Deliver
                     {transfer ? <Caption1 role="status">{t(`deliveries:e2e.state.${panelState(transfer)}`)}</Caption1> : null}
                   </div>
                   {busy && item && item.totalBytes > 0 ? (
-                    <ProgressBar value={Math.min(1, item.bytesDone / item.totalBytes)} aria-label={t('deliveries:e2e.progress', { name: file.name })} />
+                    <TransferProgressBar value={Math.min(1, item.bytesDone / item.totalBytes)} aria-label={t('deliveries:e2e.progress', { name: file.name })} />
                   ) : null}
                   {transfer?.state === 'failed' && transfer.failure ? <Alert type="error">{t(transfer.failure.key, transfer.failure.values)}</Alert> : null}
                 </li>
