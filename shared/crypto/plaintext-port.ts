@@ -165,4 +165,3 @@ export function plaintextPortStream(port: PortLike, highWaterMark = PORT_READER_
     { highWaterMark, size: (chunk) => chunk.byteLength },
   );
 }
-
