@@ -5,6 +5,7 @@ import { BackendErrorSchema } from '@shared/contract/errors';
 import { AdminSettingsResponseSchema, AdminSettingsUpdateSchema } from '@shared/contract/settings';
 import { badRequest, conflict } from '../core/http-error';
 import { settingsConsistencyProblems, settingValueProblem } from '../settings/defaults';
+import { maskSecretSettings, restoreMaskedSecrets } from '../settings/secret-settings';
 import { assertPasswordMeetsPolicy } from '../users/password-policy';
 import { hashPassword } from '../users/passwords';
 import { DEFAULT_USER_ROLES, roleNamesOf, toWireUser, UserExistsError } from '../users/users-repository';
@@ -21,7 +22,7 @@ export const adminRoutes = routePlugin('kuvert-admin-routes', async (app) => {
       config: { access: { roles: ['ROLE_ADMIN'] } },
       schema: { summary: 'Every setting with its current value', tags: ['admin'], response: { 200: AdminSettingsResponseSchema, ...errors } },
     },
-    async () => ({ settings: await app.settings.getAll() }),
+    async () => ({ settings: maskSecretSettings(await app.settings.getAll()) }),
   );
 
   app.put(
@@ -40,10 +41,13 @@ export const adminRoutes = routePlugin('kuvert-admin-routes', async (app) => {
         .map(([key, value]) => ({ key, problem: settingValueProblem(key, value) }))
         .filter((p) => p.problem !== null);
       if (problems.length > 0) throw badRequest('Invalid settings', { problems });
-      const together = settingsConsistencyProblems({ ...(await app.settings.getAll()), ...request.body });
+      const stored = await app.settings.getAll();
+      const restored = restoreMaskedSecrets(request.body, stored);
+      if ('problem' in restored) throw badRequest('Invalid settings', { problems: [restored.problem] });
+      const together = settingsConsistencyProblems({ ...stored, ...restored.update });
       if (together.length > 0) throw badRequest('Invalid settings', { problems: together });
-      await app.settings.set(request.body);
-      return { settings: await app.settings.getAll() };
+      await app.settings.set(restored.update);
+      return { settings: maskSecretSettings(await app.settings.getAll()) };
     },
   );
 

@@ -58,6 +58,12 @@ export const AdminSettingsUpdateSchema = z
 export type AdminSettingsUpdate = z.infer<typeof AdminSettingsUpdateSchema>;
 
 /** GET/PUT /api/2/admin/settings answer: every setting with its current value. */
+/**
+ * Stands for a stored secret in settings answers (the password inside `kuvert.mail.smtpUrl`):
+ * a value sent back with it keeps the stored secret (server/settings/secret-settings.ts).
+ */
+export const SECRET_MASK = '********';
+
 export const AdminSettingsResponseSchema = z
   .object({ settings: z.record(z.string(), ConfigValueSchema) })
   .meta({ id: 'AdminSettingsResponse' });

@@ -9,7 +9,7 @@ import type { Page, Request } from '@playwright/test';
 import { API_BASE, MS_PER_DAY, SECURITY_LEVELS } from '@shared/contract/constants';
 import { DELIVERY_SETTING_KEYS } from '@shared/contract/deliveries';
 import { EXTERNAL_SETTING_KEYS } from '@shared/contract/external';
-import { ADMIN_SETTINGS_PATH, SETTING_KEYS } from '@shared/contract/settings';
+import { ADMIN_SETTINGS_PATH, SECRET_MASK, SETTING_KEYS } from '@shared/contract/settings';
 import { addressedTo, extractLink, waitForMailboxMail } from '../support/mailbox';
 import { apiCall, apiSendDelivery, apiSignIn, en, expect, expectInbox, locale, openSendPage, serverPerFile, setSettingsAsAdmin, signIn, test } from './fixtures';
 
@@ -198,6 +198,23 @@ test('the download disclaimer switched on with the keyboard alone is what an ext
     await expect(page.getByText(text)).toBeVisible();
   } finally {
     await setSettingsAsAdmin(server, { [EXTERNAL_SETTING_KEYS.downloadDisclaimerEnabled]: false, [`${EXTERNAL_SETTING_KEYS.downloadDisclaimerText}.en`]: '' });
+  }
+});
+
+test('System: the SMTP password shows masked and stays when the address is edited around it', async ({ page }) => {
+  const { server } = ctx;
+  await setSettingsAsAdmin(server, { [SETTING_KEYS.mailTransport]: 'smtp', [SETTING_KEYS.mailSmtpUrl]: 'smtp://mailer:S3cret-pw@mail.example.test:587' });
+  try {
+    await openAsAdmin(page, '/admin/system', admin.system.title);
+    const field = page.getByLabel(admin.system.mail.smtpUrl);
+    await expect(field).toHaveValue(`smtp://mailer:${SECRET_MASK}@mail.example.test:587`);
+    await expect(page.getByText('S3cret-pw')).toHaveCount(0);
+    await field.fill(`smtps://mailer:${SECRET_MASK}@relay.example.test:465`);
+    expect(await save(page)).toEqual({ [SETTING_KEYS.mailSmtpUrl]: `smtps://mailer:${SECRET_MASK}@relay.example.test:465` });
+    await expect(savedToast(page)).toBeVisible();
+    expect((await server.app.settings.getAll())[SETTING_KEYS.mailSmtpUrl]).toBe('smtps://mailer:S3cret-pw@relay.example.test:465');
+  } finally {
+    await setSettingsAsAdmin(server, { [SETTING_KEYS.mailTransport]: 'mailbox', [SETTING_KEYS.mailSmtpUrl]: null });
   }
 });
 

@@ -1,6 +1,6 @@
 import { CONFIG_KEYS } from '@shared/contract/config';
 import { LANGUAGES, MS_PER_DAY } from '@shared/contract/constants';
-import { SETTING_KEYS } from '@shared/contract/settings';
+import { SECRET_MASK, SETTING_KEYS } from '@shared/contract/settings';
 import { startTestServer, type TestServer } from '@tests/support/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createUserAsAdmin, expectBackendError, postAuth, signIn, signInAdmin, type Session } from './core-helpers';
@@ -44,6 +44,35 @@ describe('GET /api/2/config/profile', () => {
     expect(config[CONFIG_KEYS.maintenanceActivated]).toBe(true);
     expect(config[`${CONFIG_KEYS.maintenanceTitle}.en`]).toBe('Maintenance tonight');
     expect(config[CONFIG_KEYS.maintenanceStartDate]).toBe('2026-01-01T00:00:00Z');
+  });
+});
+
+describe('the SMTP password in admin settings', () => {
+  const url = (settings: Record<string, unknown>) => settings[SETTING_KEYS.mailSmtpUrl];
+  const put = async (update: Record<string, unknown>) => call(server, admin, 'PUT', '/api/2/admin/settings', update);
+
+  it('is answered masked, kept when sent back masked, replaced when typed, refused masked with nothing stored', async () => {
+    // Nothing stored yet: a masked password has nothing to stand for.
+    const refused = await expectBackendError(await put({ [SETTING_KEYS.mailSmtpUrl]: `smtp://mailer:${SECRET_MASK}@mail.example.test:587` }), 400, 'ValidationException');
+    expect(JSON.stringify(refused.metadata)).toContain(SETTING_KEYS.mailSmtpUrl);
+
+    const saved = await put({ [SETTING_KEYS.mailTransport]: 'smtp', [SETTING_KEYS.mailSmtpUrl]: 'smtp://mailer:S3cret-pw@mail.example.test:587' });
+    expect(saved.status).toBe(200);
+    expect(url((await saved.json()).settings)).toBe(`smtp://mailer:${SECRET_MASK}@mail.example.test:587`);
+    const listed = await call(server, admin, 'GET', '/api/2/admin/settings');
+    const body = await listed.text();
+    expect(body).not.toContain('S3cret-pw');
+    expect(url(JSON.parse(body).settings)).toBe(`smtp://mailer:${SECRET_MASK}@mail.example.test:587`);
+    expect(url(await server.app.settings.getAll())).toBe('smtp://mailer:S3cret-pw@mail.example.test:587');
+
+    // Another host, the password left masked: the stored one stays.
+    expect((await put({ [SETTING_KEYS.mailSmtpUrl]: `smtps://mailer:${SECRET_MASK}@relay.example.test:465` })).status).toBe(200);
+    expect(url(await server.app.settings.getAll())).toBe('smtps://mailer:S3cret-pw@relay.example.test:465');
+    // A typed password replaces it; a URL without one is stored as it is.
+    expect((await put({ [SETTING_KEYS.mailSmtpUrl]: 'smtps://mailer:N3w-pw@relay.example.test:465' })).status).toBe(200);
+    expect(url(await server.app.settings.getAll())).toBe('smtps://mailer:N3w-pw@relay.example.test:465');
+    expect((await put({ [SETTING_KEYS.mailTransport]: 'mailbox', [SETTING_KEYS.mailSmtpUrl]: null })).status).toBe(200);
+    expect(url(await server.app.settings.getAll())).toBeNull();
   });
 });
 
