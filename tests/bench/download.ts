@@ -61,28 +61,38 @@ function sourceBlob(sizeMiB: number): Blob {
   return new Blob(parts);
 }
 
+/** A file of /proc/<pid>, or null once the process has ended. */
+function procFile(pid: number, name: string): string | null {
+  try {
+    return readFileSync(`/proc/${pid}/${name}`, 'utf8');
+  } catch {
+    return null;
+  }
+}
+
 /**
- * Bytes resident in every process descended from this one (the browser Playwright launched and its
- * children). Synchronous reads on purpose: the promise-based ones cost ~95 ms of CPU per sample (two
- * files per process, each through the thread pool), a third of a core at 4 samples a second taken
- * from the download being measured on a 2-core machine; these take ~5 ms.
+ * Every process with the fields of its stat line after the command (which may contain spaces):
+ * state, ppid, … Synchronous reads on purpose: the promise-based ones cost ~95 ms of CPU per RSS
+ * sample (thread-pool round trips), a third of a core at 4 samples a second taken from the download
+ * being measured on a 2-core machine; these take ~5 ms.
  */
+function* processes(): Generator<{ pid: number; fields: string[] }> {
+  for (const entry of readdirSync('/proc')) {
+    const pid = Number(entry);
+    const stat = Number.isInteger(pid) ? procFile(pid, 'stat') : null;
+    if (stat) yield { pid, fields: stat.slice(stat.lastIndexOf(')') + 2).split(' ') };
+  }
+}
+
+/** Bytes resident in every process descended from this one (the browser Playwright launched and its children). */
 function browserRss(): number {
   const parents = new Map<number, number>();
   const rss = new Map<number, number>();
-  for (const entry of readdirSync('/proc')) {
-    const pid = Number(entry);
-    if (!Number.isInteger(pid)) continue;
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      // Fields after the command (which may contain spaces) in parentheses: state, ppid, …
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      const pages = Number(readFileSync(`/proc/${pid}/statm`, 'utf8').split(' ')[1]);
-      parents.set(pid, ppid);
-      rss.set(pid, pages * 4096);
-    } catch {
-      // The process ended while we looked.
-    }
+  for (const { pid, fields } of processes()) {
+    const statm = procFile(pid, 'statm');
+    if (statm === null) continue;
+    parents.set(pid, Number(fields[1]));
+    rss.set(pid, Number(statm.split(' ')[1]) * 4096);
   }
   const descends = (pid: number): boolean => {
     for (let at = parents.get(pid), hops = 0; at !== undefined && hops < 64; at = parents.get(at), hops++) if (at === process.pid) return true;
@@ -96,28 +106,20 @@ function browserRss(): number {
 /** Who used the CPU: this process (the in-process server and the bench), and Chromium's processes by type. */
 type CpuRole = 'server' | 'browser' | 'renderer' | 'network' | 'other';
 
-/** CPU seconds used so far per role (user + system, from /proc), this process and the browser's. */
+/** CPU seconds used so far per role (user + system time from /proc), this process and the browser's. */
 function cpuSecondsByRole(): Map<CpuRole, number> {
   const seconds = new Map<CpuRole, number>();
-  for (const entry of readdirSync('/proc')) {
-    const pid = Number(entry);
-    if (!Number.isInteger(pid)) continue;
-    try {
-      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      const after = fields.slice(fields.lastIndexOf(')') + 2).split(' ');
-      // Chromium rewrites its children's command lines, so match the whole of it.
-      const command = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ');
-      let role: CpuRole;
-      if (pid === process.pid) role = 'server';
-      else if (!/chrom/.test(command)) continue;
-      else if (!command.includes('--type=')) role = 'browser';
-      else if (command.includes('--type=renderer')) role = 'renderer';
-      else if (command.includes('network.mojom')) role = 'network';
-      else role = 'other';
-      seconds.set(role, (seconds.get(role) ?? 0) + (Number(after[11]) + Number(after[12])) / 100);
-    } catch {
-      // The process ended while we looked.
-    }
+  for (const { pid, fields } of processes()) {
+    // Chromium rewrites its children's command lines, so match the whole of it.
+    const command = procFile(pid, 'cmdline')?.replaceAll('\0', ' ') ?? '';
+    let role: CpuRole;
+    if (pid === process.pid) role = 'server';
+    else if (!/chrom/.test(command)) continue;
+    else if (!command.includes('--type=')) role = 'browser';
+    else if (command.includes('--type=renderer')) role = 'renderer';
+    else if (command.includes('network.mojom')) role = 'network';
+    else role = 'other';
+    seconds.set(role, (seconds.get(role) ?? 0) + (Number(fields[11]) + Number(fields[12])) / 100);
   }
   return seconds;
 }
