@@ -5,7 +5,7 @@
 // above maximum validity) shows at its field, leaving with unsaved changes asks first, the keyboard
 // alone saves, and a non-administrator gets neither the page nor the API.
 import { randomBytes } from 'node:crypto';
-import type { Page, Request } from '@playwright/test';
+import type { Browser, Page, Request } from '@playwright/test';
 import { API_BASE, MS_PER_DAY, SECURITY_LEVELS } from '@shared/contract/constants';
 import { DELIVERY_SETTING_KEYS } from '@shared/contract/deliveries';
 import { EXTERNAL_SETTING_KEYS } from '@shared/contract/external';
@@ -53,6 +53,21 @@ async function settingsNow(): Promise<Record<string, unknown>> {
 /** The success toast (its text is also in the toaster's live region, hence the class). */
 const savedToast = (page: Page) => page.locator('.fui-ToastTitle').filter({ hasText: form.saved });
 
+/** Runs `check` on the send page of alice (the sender), signed in in a context of her own. */
+async function onAliceSendPage(browser: Browser, check: (sender: Page) => Promise<void>): Promise<void> {
+  const { server } = ctx;
+  const context = await browser.newContext();
+  try {
+    const sender = await context.newPage();
+    await signIn(sender, server, { username: alice.email, password: alice.password });
+    await expectInbox(sender, server);
+    await openSendPage(sender, server);
+    await check(sender);
+  } finally {
+    await context.close();
+  }
+}
+
 const levelSwitch = (page: Page, level: 1 | 2 | 3 | 4) => page.getByRole('switch', { name: admin.secureMails.levels[`level${level}`] });
 
 test('the menu leads to Secure mails › General; allowed levels saved there are exactly what the send page offers', async ({ page, browser }) => {
@@ -69,21 +84,14 @@ test('the menu leads to Secure mails › General; allowed levels saved there are
     expect(await save(page)).toEqual({ [SETTING_KEYS.allowSecurityLevel1]: false, [SETTING_KEYS.allowSecurityLevel4]: false });
     await expect(savedToast(page)).toBeVisible();
 
-    const context = await browser.newContext();
-    try {
-      const sender = await context.newPage();
-      await signIn(sender, server, { username: alice.email, password: alice.password });
-      await expectInbox(sender, server);
-      await openSendPage(sender, server);
+    await onAliceSendPage(browser, async (sender) => {
       const levels = sender.getByRole('radiogroup', { name: send.level.label }).getByRole('radio');
       await expect(levels).toHaveCount(2);
       await expect(sender.getByRole('radio', { name: send.level.level2.title })).toBeChecked();
       await expect(sender.getByRole('radio', { name: send.level.level3.title })).toHaveCount(1);
       await expect(sender.getByRole('radio', { name: send.level.level1.title })).toHaveCount(0);
       await expect(sender.getByRole('radio', { name: send.level.level4.title })).toHaveCount(0);
-    } finally {
-      await context.close();
-    }
+    });
   } finally {
     await setSettingsAsAdmin(server, { [SETTING_KEYS.allowSecurityLevel1]: true, [SETTING_KEYS.allowSecurityLevel4]: true });
   }
@@ -115,20 +123,13 @@ test('the form checks first (no level, a bad banned entry: nothing sent); a bann
     await expect(savedToast(page)).toBeVisible();
     expect((await settingsNow())[DELIVERY_SETTING_KEYS.bannedRecipients]).toBe('@blocked.example,one.person@elsewhere.example');
 
-    const context = await browser.newContext();
-    try {
-      const sender = await context.newPage();
-      await signIn(sender, server, { username: alice.email, password: alice.password });
-      await expectInbox(sender, server);
-      await openSendPage(sender, server);
+    await onAliceSendPage(browser, async (sender) => {
       await sender.getByRole('textbox', { name: send.recipients.label }).fill('someone@blocked.example,');
       await sender.getByRole('textbox', { name: send.subject.label }).fill('To a banned domain');
       await sender.getByRole('textbox', { name: send.body.label }).fill('This must not go out.');
       await sender.getByRole('button', { name: send.submit, exact: true }).click();
       await expect(sender.getByRole('alert').filter({ hasText: 'These recipients are not allowed: someone@blocked.example' })).toBeVisible();
-    } finally {
-      await context.close();
-    }
+    });
   } finally {
     await setSettingsAsAdmin(server, { [DELIVERY_SETTING_KEYS.bannedRecipients]: '' });
   }
