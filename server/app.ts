@@ -43,6 +43,7 @@ import { sendSpaFallback, webClientRoutes } from './routes/web-client-routes';
 import { addinRoutes } from './routes/addin-routes';
 import { wizardRoutes } from './routes/wizard-routes';
 import { createCaptchaStore } from './security/captcha';
+import { createLoginThrottle } from './security/login-throttle';
 import { createRateLimiter } from './security/rate-limiter';
 import { createVerificationCodes } from './security/verification-codes';
 import { createSecuPassRepository } from './secupass/secupass-repository';
@@ -141,6 +142,7 @@ async function assemble(app: FastifyInstance, options: BuildAppOptions, database
   app.decorate('sms', options.sms ?? createSmsGateway({ mailboxFolder: mailer.mailboxFolder, gatewayUrl: config.smsGatewayUrl }));
   app.decorate('rateLimiter', createRateLimiter(db));
   app.decorate('captchas', createCaptchaStore(db));
+  app.decorate('loginThrottle', createLoginThrottle(db, { delayMs: config.loginDelayMs, maxDelayMs: config.loginDelayMaxMs }));
   app.decorate('verificationCodes', createVerificationCodes(db));
   app.decorate('secupass', createSecuPassRepository(db));
   app.decorate('auditLog', createAuditLog(db));

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { z } from 'zod';
 
 /**
@@ -55,12 +56,28 @@ const SETTINGS = {
   bodyLimit: { env: 'KUVERT_BODY_LIMIT', secret: false },
   logLevel: { env: 'KUVERT_LOG_LEVEL', secret: false },
   trustProxy: { env: 'KUVERT_TRUST_PROXY', secret: false },
+  loginDelayMs: { env: 'KUVERT_LOGIN_DELAY', secret: false },
+  loginDelayMaxMs: { env: 'KUVERT_LOGIN_DELAY_MAX', secret: false },
   oidcIssuer: { env: 'KUVERT_OIDC_ISSUER', secret: false },
   oidcClientId: { env: 'KUVERT_OIDC_CLIENT_ID', secret: false },
   /** NB: secret, never logged. */
   oidcClientSecret: { env: 'KUVERT_OIDC_CLIENT_SECRET', secret: true },
   uploadPartSize: { env: 'KUVERT_UPLOAD_PART_SIZE', secret: false },
 } as const;
+
+/** proxy-addr's named ranges, accepted in KUVERT_TRUST_PROXY beside addresses and CIDRs. */
+const PROXY_ADDR_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+function isTrustedProxyEntry(entry: string): boolean {
+  if (PROXY_ADDR_NAMES.has(entry)) return true;
+  const [address, bits, ...rest] = entry.split('/');
+  if (rest.length > 0 || !address) return false;
+  const family = isIP(address);
+  if (family === 0) return false;
+  if (bits === undefined) return true;
+  if (!/^\d{1,3}$/.test(bits)) return false;
+  return Number(bits) <= (family === 4 ? 32 : 128);
+}
 
 export type ConfigKey = keyof typeof SETTINGS;
 
@@ -115,14 +132,35 @@ export const ConfigSchema = z
     uploadPartSize: z.coerce.number().int().min(1024).max(64 * 1_048_576).default(DEFAULT_UPLOAD_PART_SIZE),
     logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     /**
-     * Behind a load balancer: take the client address from X-Forwarded-For (per-address
-     * rate limits and the captcha rule need the real one). Off by default: a direct
-     * client could otherwise pick its own address.
+     * Behind a reverse proxy / load balancer: the proxies' addresses or CIDR ranges
+     * (`10.0.0.5, 10.1.0.0/16`; also proxy-addr's `loopback`, `linklocal`, `uniquelocal`). The
+     * client address is then taken from X-Forwarded-For, but only from a request that came from
+     * one of them (Fastify's `trustProxy`). Unset / `false`: X-Forwarded-For is ignored. `true`
+     * is refused: trusting every sender would let any client pick its own address and escape
+     * the per-address limits.
      */
     trustProxy: z
-      .union([z.boolean(), z.enum(['true', 'false', '1', '0'])])
+      .union([z.literal(false), z.array(z.string()), z.string()])
       .default(false)
-      .transform((v) => v === true || v === 'true' || v === '1'),
+      .transform((v, ctx) => {
+        if (v === false) return false as const;
+        const entries = (Array.isArray(v) ? v : v.split(',')).map((e) => e.trim()).filter(Boolean);
+        if (entries.length === 0 || (entries.length === 1 && ['false', '0'].includes(entries[0]!))) return false as const;
+        const bad = entries.filter((e) => !isTrustedProxyEntry(e));
+        if (bad.length > 0) {
+          ctx.addIssue({ code: 'custom', message: `not an IP address, CIDR range or proxy-addr name: ${bad.join(', ')} (list the proxies; "true" is not accepted)` });
+          return z.NEVER;
+        }
+        return entries;
+      }),
+    /**
+     * Sign-in throttling (server/README.md "Sign-in throttling"): the first progressive delay
+     * (ms) once an account has LOGIN_DELAY_FREE_FAILURES failed sign-ins; it doubles with each
+     * further failure up to `loginDelayMaxMs`. 0 turns the delays off (tests do, to stay fast).
+     */
+    loginDelayMs: z.coerce.number().int().min(0).max(3_600_000).default(1_000),
+    /** The longest delay between two sign-in tries of one account (ms); 5 minutes by default. */
+    loginDelayMaxMs: z.coerce.number().int().min(0).max(86_400_000).default(300_000),
     /**
      * Single sign-on by OpenID Connect (DESIGN §9): the provider's issuer URL (discovery at
      * `/.well-known/openid-configuration`) and this server's client registration there. The

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import '../security/tables';
 
 /**
- * Sweeps what the escalations leave behind: expired captchas, old rate-limit events,
+ * Sweeps what the escalations leave behind: expired captchas, old rate-limit events and sign-in throttles,
  * spent or expired reset tokens and verification codes. Each server instance runs it;
  * the deletes are idempotent, so several instances sharing a database do no harm.
  */
@@ -17,6 +17,7 @@ const SPENT_TOKEN_MAX_AGE_MS = 24 * 60 * 60_000;
 export async function cleanUpEscalations(app: FastifyInstance, now = Date.now()): Promise<void> {
   await app.captchas.prune();
   await app.rateLimiter.prune(RATE_LIMIT_EVENT_MAX_AGE_MS);
+  await app.loginThrottle.prune();
   await app.db.deleteFrom('password_reset_tokens').where('expires_at', '<=', now - SPENT_TOKEN_MAX_AGE_MS).execute();
   await app.db.deleteFrom('verification_codes').where('expires_at', '<=', now).execute();
 }

@@ -27,6 +27,7 @@ import { loadPasswordPolicy } from '../users/password-policy';
 import { hashPassword, verifyPassword } from '../users/passwords';
 import { scheduleEscalationCleanup } from './cleanup';
 import { confirmPasswordReset, rateLimitExceeded, requestPasswordReset, resetTokenState } from './password-reset';
+import { clearLoginFailures } from '../auth/login-flow';
 import { SSO_START_PATH, ssoConfigured } from '../auth/oidc-sso';
 import { authenticatePreLogin } from './pre-login-credentials';
 
@@ -207,8 +208,9 @@ export const authEscalationRoutes: FastifyPluginAsyncZod = async (app) => {
       if (userId === null) throw badRequest('The link is invalid or has expired', { reason: 'token' });
       const user = await app.users.findById(userId);
       if (user) {
-        await app.rateLimiter.clear(RATE_LIMIT_BUCKETS.loginFailureAccount, user.username);
-        await app.rateLimiter.clear(RATE_LIMIT_BUCKETS.loginFailureAccount, user.email);
+        // The owner proved the address: a delay an attacker caused ends with the new password.
+        await clearLoginFailures(app, user, user.username);
+        await clearLoginFailures(app, user, user.email);
         notifyPasswordChanged(app, user, request.log);
       }
       return reply.code(204).send(null);

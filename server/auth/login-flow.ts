@@ -4,6 +4,7 @@ import { AUTHORIZATION_ERROR, AUTHORIZATION_ERRORS_HEADER, type AuthorizationErr
 import { VERIFICATION_CODE_TTL_MS } from '@shared/contract/auth-escalation';
 import { CAPTCHA_AFTER_FAILED_LOGINS, reduceLanguage } from '@shared/contract/constants';
 import type { FastifyInstance } from 'fastify';
+import { rateLimitExceeded } from '../auth-escalation/password-reset';
 import { HttpError } from '../core/http-error';
 import { RATE_LIMIT_BUCKETS } from '../security/rate-limiter';
 import { acceptTotpCodeOnce } from '../security/totp';
@@ -39,16 +40,44 @@ export interface LoginAttempt {
   ip: string;
 }
 
+/** 429 for a throttled sign-in (SPEC §8 shape, `Retry-After`); `reason` says which limit. */
+export function loginThrottled(waitMs: number, reason: 'accountDelay' | 'addressLimit'): HttpError {
+  const error = rateLimitExceeded(waitMs);
+  return new HttpError(error.statusCode, error.errorClass, 'Too many failed sign-ins, please try again later', { ...error.metadata, reason }, error.headers);
+}
+
+/** The throttle key of an account: its id when the name resolves (username and email share one), else the name. */
+const throttleKeyOf = (user: UserRow | undefined, login: string) => (user ? `user:${user.id}` : `login:${login}`);
+
+export interface CheckedCredentials {
+  user: UserRow;
+  /** Counts a later failure (a wrong TOTP code) like a wrong password. */
+  recordFailure(): Promise<void>;
+}
+
 /**
- * The sign-in escalation (agreed order): captcha → credentials → disabled → email
- * verification → TOTP → disclaimer. Returns the user when every step passed; throws
- * `loginRefused(...)` at the first step that stops it.
+ * Limits, captcha and password — the part every call with Basic credentials shares (POST /auth and
+ * the pre-login calls), so none of them is a side door for guessing:
+ * 1. per-address limit (distinct accounts failed from this address) → 429;
+ * 2. the account's progressive delay → 429 (the password is not even looked at);
+ * 3. captcha after 3 failures for the account or the address (DESIGN §9);
+ * 4. the password (unknown users cost the same time as known ones).
+ * Every failure feeds the captcha counts, the delay and the address limit; at
+ * LOGIN_NOTICE_AFTER_FAILURES the owner gets one notice mail per day.
  */
-export async function runLoginFlow(app: FastifyInstance, attempt: LoginAttempt): Promise<UserRow> {
-  const { rateLimiter, captchas, users, settings } = app;
+export async function checkCredentials(app: FastifyInstance, attempt: LoginAttempt): Promise<CheckedCredentials> {
+  const { rateLimiter, captchas, users, loginThrottle } = app;
   const login = (attempt.credentials?.login ?? '').trim().toLowerCase();
 
-  // 1. Captcha after repeated failures for this account or this address.
+  const addressWait = await loginThrottle.addressWait(attempt.ip);
+  if (addressWait > 0) throw loginThrottled(addressWait, 'addressLimit');
+  const user = attempt.credentials && login ? await users.findByLogin(login) : undefined;
+  const key = throttleKeyOf(user, login);
+  if (login) {
+    const accountWait = await loginThrottle.accountWait(key);
+    if (accountWait > 0) throw loginThrottled(accountWait, 'accountDelay');
+  }
+
   const [accountFailures, ipFailures] = await Promise.all([
     login ? rateLimiter.count(RATE_LIMIT_BUCKETS.loginFailureAccount, login, LOGIN_FAILURE_WINDOW_MS) : 0,
     rateLimiter.count(RATE_LIMIT_BUCKETS.loginFailureIp, attempt.ip, LOGIN_FAILURE_WINDOW_MS),
@@ -62,14 +91,14 @@ export async function runLoginFlow(app: FastifyInstance, attempt: LoginAttempt):
   }
 
   const recordFailure = async () => {
-    await Promise.all([
+    const [, , outcome] = await Promise.all([
       login ? rateLimiter.record(RATE_LIMIT_BUCKETS.loginFailureAccount, login) : undefined,
       rateLimiter.record(RATE_LIMIT_BUCKETS.loginFailureIp, attempt.ip),
+      login ? loginThrottle.recordFailure(key, attempt.ip) : undefined,
     ]);
+    if (user && outcome?.notify) notifyAccountUnderAttack(app, user, outcome.failures, attempt.ip);
   };
 
-  // 2. Credentials. Unknown users cost the same time as known ones.
-  const user = attempt.credentials && login ? await users.findByLogin(login) : undefined;
   const passwordOk = user
     ? await verifyPassword(user.password_hash, attempt.credentials!.password)
     : await verifyAgainstDecoy(attempt.credentials?.password ?? '');
@@ -77,6 +106,36 @@ export async function runLoginFlow(app: FastifyInstance, attempt: LoginAttempt):
     await recordFailure();
     throw loginRefused({ authorizationError: AUTHORIZATION_ERROR.WRONG_CREDENTIALS });
   }
+  return { user, recordFailure };
+}
+
+/** The notice mail to the owner of an account under attack (in the background; a failure is logged). */
+function notifyAccountUnderAttack(app: FastifyInstance, user: UserRow, failures: number, address: string): void {
+  const at = new Date().toISOString().replace('T', ' ').slice(0, 16);
+  void app.mailer
+    .send({ to: user.email, template: 'signInAttempts', language: reduceLanguage(user.language), data: { failures, address, at } })
+    .catch((error: unknown) => app.log.error({ err: error }, 'sign-in attempts notice failed'));
+}
+
+/** A successful sign-in (or a password reset): the account starts over. */
+export async function clearLoginFailures(app: FastifyInstance, user: UserRow, login: string): Promise<void> {
+  await Promise.all([
+    app.rateLimiter.clear(RATE_LIMIT_BUCKETS.loginFailureAccount, login),
+    app.loginThrottle.clear(throttleKeyOf(user, login)),
+  ]);
+}
+
+/**
+ * The sign-in escalation (agreed order): limits and captcha → credentials → disabled → email
+ * verification → TOTP → disclaimer. Returns the user when every step passed; throws
+ * `loginRefused(...)` (or 429 `loginThrottled`) at the first step that stops it.
+ */
+export async function runLoginFlow(app: FastifyInstance, attempt: LoginAttempt): Promise<UserRow> {
+  const { rateLimiter, users, settings } = app;
+  const login = (attempt.credentials?.login ?? '').trim().toLowerCase();
+
+  // 1–2. Limits, captcha, credentials.
+  const { user, recordFailure } = await checkCredentials(app, attempt);
 
   // 3. Disabled accounts.
   if (user.disabled) throw loginRefused({ authorizationError: AUTHORIZATION_ERROR.USER_DISABLED }, 403);
@@ -130,7 +189,7 @@ export async function runLoginFlow(app: FastifyInstance, attempt: LoginAttempt):
     throw loginRefused({ authorizationError: AUTHORIZATION_ERROR.LOGIN_DISCLAIMER_REQUIRED });
   }
 
-  // 7. Success: the account's failure count starts over.
-  await rateLimiter.clear(RATE_LIMIT_BUCKETS.loginFailureAccount, login);
+  // 7. Success: the account's failure count and delay start over.
+  await clearLoginFailures(app, user, login);
   return user;
 }

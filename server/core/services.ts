@@ -5,6 +5,7 @@ import type { DatabaseKind } from '../db/database';
 import type { Database } from '../db/schema';
 import type { Mailer } from '../mail/mailer';
 import type { CaptchaStore } from '../security/captcha';
+import type { LoginThrottle } from '../security/login-throttle';
 import type { RateLimiter } from '../security/rate-limiter';
 import type { SecuPassRepository } from '../secupass/secupass-repository';
 import type { VerificationCodes } from '../security/verification-codes';
@@ -30,6 +31,8 @@ export interface KuvertServices {
   sms: SmsGateway;
   rateLimiter: RateLimiter;
   captchas: CaptchaStore;
+  /** Sign-in throttling: per-account progressive delays, per-address limits (`security/login-throttle.ts`). */
+  loginThrottle: LoginThrottle;
   verificationCodes: VerificationCodes;
   secupass: SecuPassRepository;
   auditLog: AuditLog;

@@ -33,19 +33,18 @@ export const legacyRoutes = routePlugin('kuvert-legacy-routes', async (app) => {
     {
       config: { access: 'public' },
       schema: {
-        summary: 'Keeps the session alive; with ?lang= also switches the language of legacy pages and of the user',
+        summary: 'Keeps the session alive; with ?lang= also sets the language cookie of legacy pages (the account keeps its language: POST /user/updateLoggedInUser changes that)',
         tags: ['legacy'],
         querystring: z.object({ lang: z.string().max(35).optional() }),
         response: { 200: z.string() },
       },
     },
     async (request, reply) => {
-      // The session's idle time already slid when the access hook resolved it.
+      // The session's idle time already slid when the access hook resolved it. A GET changes
+      // nothing on the server (a cross-site <img> could send it): the language only goes into the
+      // browser's own cookie; the account's language is POST /user/updateLoggedInUser (SPEC §7).
       const lang = request.query.lang ? reduceLanguage(request.query.lang) : undefined;
-      if (lang) {
-        void reply.setCookie(LANGUAGE_COOKIE, lang, { path: '/', sameSite: 'lax', maxAge: LANGUAGE_COOKIE_MAX_AGE_S });
-        if (request.user && request.user.language !== lang) await app.users.update(request.user.id, { language: lang });
-      }
+      if (lang) void reply.setCookie(LANGUAGE_COOKIE, lang, { path: '/', sameSite: 'lax', maxAge: LANGUAGE_COOKIE_MAX_AGE_S });
       void reply.type('text/html; charset=utf-8').header('cache-control', 'no-store');
       const state = request.user ? 'alive' : 'signed-out';
       return `<!doctype html><html lang="${lang ?? 'en'}"><head><meta charset="utf-8"><title>keepAlive</title></head><body data-session="${state}">OK</body></html>`;

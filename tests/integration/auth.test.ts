@@ -173,16 +173,22 @@ describe('session calls', () => {
     expect((await call(server, session, 'GET', '/api/2/user')).status).toBe(401);
   });
 
-  it('keepAlive.html answers 200 signed out, and with ?lang switches the language cookie and the user', async () => {
+  it('keepAlive.html answers 200 signed out; ?lang sets the legacy pages\' cookie and changes nothing on the server', async () => {
     const anonymous = await fetch(`${server.url}/webui/keepAlive.html`);
     expect(anonymous.status).toBe(200);
     await createUserAsAdmin(server, admin, { email: 'polyglot@example.test' });
     const session = await signIn(server, 'polyglot@example.test', 'Good-Passw0rd');
+    const before = await server.app.users.findByLogin('polyglot@example.test');
     const response = await call(server, session, 'GET', '/webui/keepAlive.html?lang=fr-CA');
     expect(response.status).toBe(200);
     expect(response.headers.get('set-cookie')).toMatch(/KUVERT_LANG=fr/);
-    const me = await (await call(server, session, 'GET', '/api/2/user')).json();
-    expect(me.user.language).toBe('fr');
+    // A plain GET (a cross-site <img> can send one with the cookie) stores nothing: same row, language unchanged.
+    expect(await server.app.users.findByLogin('polyglot@example.test')).toEqual(before);
+    expect((await (await call(server, session, 'GET', '/api/2/user')).json()).user.language).toBe('en');
+    // The account's language changes by POST /user/updateLoggedInUser (SPEC §7) only.
+    const posted = await call(server, session, 'POST', '/api/2/user/updateLoggedInUser', { user: { language: 'fr' } });
+    expect(posted.status).toBe(200);
+    expect((await (await call(server, session, 'GET', '/api/2/user')).json()).user.language).toBe('fr');
   });
 
   it('a session cookie that was never issued is not signed in', async () => {

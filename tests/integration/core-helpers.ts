@@ -89,6 +89,8 @@ export async function expectBackendError(response: Response, status: number, err
  */
 export async function forgetFailures(server: TestServer): Promise<void> {
   await server.app.db.deleteFrom('rate_limit_events').execute();
+  await server.app.db.deleteFrom('login_throttles').execute();
+  await server.app.db.deleteFrom('login_address_failures').execute();
 }
 
 /** A concrete path for a route pattern (`:token` and `*` filled in). */
