@@ -28,6 +28,22 @@ describe('configuration', () => {
     expect(loadConfig({})).toMatchObject({ clamdTimeoutMs: 60_000, scanAttempts: 5, scanRetryDelayMs: 30_000 });
   });
 
+  it('KUVERT_TRUST_PROXY takes a list of proxy addresses / CIDR ranges; "true" and junk are refused', () => {
+    expect(loadConfig({}).trustProxy).toBe(false);
+    expect(loadConfig({ KUVERT_TRUST_PROXY: 'false' }).trustProxy).toBe(false);
+    expect(loadConfig({ KUVERT_TRUST_PROXY: '10.0.0.5, 10.1.0.0/16,fd00::/8 , loopback' }).trustProxy).toEqual(['10.0.0.5', '10.1.0.0/16', 'fd00::/8', 'loopback']);
+    expect(() => loadConfig({ KUVERT_TRUST_PROXY: 'true' })).toThrow(/KUVERT_TRUST_PROXY/);
+    expect(() => loadConfig({ KUVERT_TRUST_PROXY: '1' })).toThrow(/KUVERT_TRUST_PROXY/);
+    expect(() => loadConfig({ KUVERT_TRUST_PROXY: '10.0.0.0/33' })).toThrow(/KUVERT_TRUST_PROXY/);
+    expect(() => loadConfig({ KUVERT_TRUST_PROXY: 'proxy.example.org' })).toThrow(/KUVERT_TRUST_PROXY/);
+  });
+
+  it('the sign-in delays are configurable (KUVERT_LOGIN_DELAY, KUVERT_LOGIN_DELAY_MAX); 0 turns them off', () => {
+    expect(loadConfig({})).toMatchObject({ loginDelayMs: 1_000, loginDelayMaxMs: 300_000 });
+    expect(loadConfig({ KUVERT_LOGIN_DELAY: '0', KUVERT_LOGIN_DELAY_MAX: '60000' })).toMatchObject({ loginDelayMs: 0, loginDelayMaxMs: 60_000 });
+    expect(() => loadConfig({ KUVERT_LOGIN_DELAY: '-1' })).toThrow(/KUVERT_LOGIN_DELAY/);
+  });
+
   it('refuses invalid values naming the variable, never echoing a secret', () => {
     expect(() => loadConfig({ PORT: 'eighty' })).toThrow(/PORT/);
     expect(() => loadConfig({ DATABASE_URL: 'mysql://root:hunter2@db/x' })).toThrow(ConfigError);
