@@ -132,14 +132,24 @@ async function shareByLink(app: FastifyInstance, shareUuid: string, token: strin
   return { delivery, recipient, signup };
 }
 
-/** Rate limits (per share and per IP), then the share and the address the person typed. */
+/**
+ * Rate limits, then the share and the address the person typed. Two limits:
+ * - per client address, every try (EMAIL_CHECK_IP_LIMIT): one client cannot walk many links;
+ * - per share AND client address, wrong addresses only (EMAIL_CHECK_LIMIT): a guesser with the
+ *   link is stopped, but only for themselves — someone else's wrong tries never lock the real
+ *   recipient out of their own delivery (a per-share count could be exhausted by anyone holding
+ *   the link, or only the share id). Tries with a wrong token are 404 and cost only the IP budget.
+ */
 async function checkedLink(app: FastifyInstance, input: { shareUuid: string; token: string; email: string; ip: string }): Promise<LinkContext> {
   const byIp = await app.rateLimiter.hit(RATE_LIMIT_BUCKETS.emailCheckIp, input.ip, EMAIL_CHECK_IP_LIMIT);
   if (!byIp.allowed) throw rateLimitExceeded(byIp.retryAfterMs);
-  const byShare = await app.rateLimiter.hit(RATE_LIMIT_BUCKETS.emailCheckShare, input.shareUuid, EMAIL_CHECK_LIMIT);
-  if (!byShare.allowed) throw rateLimitExceeded(byShare.retryAfterMs);
+  const shareAndAddress = `${input.shareUuid} ${input.ip}`;
+  const wrongTries = await app.rateLimiter.count(RATE_LIMIT_BUCKETS.emailCheckShare, shareAndAddress, EMAIL_CHECK_LIMIT.windowMs);
+  // Judged before the address is compared: past the limit, a right guess looks like a wrong one.
+  if (wrongTries >= EMAIL_CHECK_LIMIT.limit) throw rateLimitExceeded(EMAIL_CHECK_LIMIT.windowMs);
   const context = await shareByLink(app, input.shareUuid, input.token);
   if (normalizeEmail(input.email) !== normalizeEmail(context.recipient.email)) {
+    await app.rateLimiter.record(RATE_LIMIT_BUCKETS.emailCheckShare, shareAndAddress);
     throw refused('emailMismatch', 'This is not the address the delivery was sent to', { field: 'email' });
   }
   return context;

@@ -18,7 +18,7 @@ export const RATE_LIMIT_BUCKETS = {
   passwordChangeFailure: 'password-change-failure:user',
   /** Time steps of TOTP codes already used, per user (`userId:step`): refuses replays. */
   totpUsedStep: 'totp-used:step',
-  /** Email-prompt tries per share and per IP, SMS sent per share (external recipients). */
+  /** Email prompt: wrong addresses per share and client address (`shareUuid ip`), every try per IP; SMS sent per share (external recipients). */
   emailCheckShare: 'email-check:share',
   emailCheckIp: 'email-check:ip',
   smsSentShare: 'sms-sent:share',

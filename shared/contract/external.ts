@@ -45,9 +45,12 @@ export const SMS_RESEND_COOLDOWN_MS = 60_000;
 export const SMS_MAX_ATTEMPTS = 5;
 /** SMS cost money and can be used to pester: at most this many per share and hour. */
 export const SMS_MAX_PER_HOUR = 5;
-/** Email-check tries per share in 15 minutes (a person mistypes a few times; a guesser needs many). */
+/**
+ * Wrong addresses per share and client address in 15 minutes (a person mistypes a few times; a
+ * guesser needs many). Per client address: someone else's wrong tries never lock the recipient out.
+ */
 export const EMAIL_CHECK_LIMIT = { limit: 10, windowMs: 15 * 60_000 } as const;
-/** Email-check tries per IP in 15 minutes (one office behind NAT may have several recipients). */
+/** Email-check tries (right or wrong) per client address in 15 minutes (one office behind NAT may have several recipients). */
 export const EMAIL_CHECK_IP_LIMIT = { limit: 60, windowMs: 15 * 60_000 } as const;
 /** SPEC §5: phone format +49123456789 (E.164: a plus, 7 to 15 digits, no leading 0). */
 export const PHONE_NUMBER_PATTERN = /^\+[1-9]\d{6,14}$/;

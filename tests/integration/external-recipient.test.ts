@@ -1,6 +1,6 @@
 import type { DeliverySendConfig } from '@shared/contract/config';
 import { DELIVERY_PATHS, SHARE_PROOF_COOKIE } from '@shared/contract/deliveries';
-import { EXTERNAL_PATHS, EXTERNAL_SETTING_KEYS, SMS_MAX_ATTEMPTS, type EmailCheckResponse } from '@shared/contract/external';
+import { EMAIL_CHECK_LIMIT, EXTERNAL_PATHS, EXTERNAL_SETTING_KEYS, SMS_MAX_ATTEMPTS, type EmailCheckResponse } from '@shared/contract/external';
 import { addressedTo, extractLink, extractSmsCode, readMailbox, readMailboxSms, waitForMailboxMail } from '@tests/support/mailbox';
 import { startTestServer, type TestServer } from '@tests/support/server';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -20,7 +20,8 @@ let counter = 0;
 const uniqueAddress = (name: string) => `${name}-${++counter}@outside.test`;
 
 beforeAll(async () => {
-  server = await startTestServer();
+  // The test client (127.0.0.1) is the "proxy": X-Forwarded-For plays other client addresses; without it, 127.0.0.1.
+  server = await startTestServer({ config: { trustProxy: '127.0.0.1' } });
   admin = await signInAdmin(server);
   await createUserAsAdmin(server, admin, { email: 'alice@example.test' });
   await createUserAsAdmin(server, admin, { email: 'carol@example.test' });
@@ -59,6 +60,13 @@ async function sendTo(to: string, securityLevel: 0 | 10, phone?: string): Promis
 
 const post = (path: string, body: unknown) => call(server, null, 'POST', api(path), body);
 const emailCheck = (s: Pick<Sent, 'shareUuid' | 'token'>, email: string) => post(EXTERNAL_PATHS.emailCheck(s.shareUuid), { email, token: s.token });
+/** The same check from another client address (X-Forwarded-For through the trusted 127.0.0.1). */
+const emailCheckFrom = (from: string, s: Pick<Sent, 'shareUuid' | 'token'>, email: string) =>
+  fetch(`${server.url}${api(EXTERNAL_PATHS.emailCheck(s.shareUuid))}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-forwarded-for': from },
+    body: JSON.stringify({ email, token: s.token }),
+  });
 
 const smsFiles = () => readMailboxSms(server.mailboxDir);
 const codeOf = (text: string) => extractSmsCode({ id: '', to: '', text });
@@ -94,14 +102,27 @@ describe('email prompt', () => {
     await expectBackendError(await post(EXTERNAL_PATHS.emailCheck(one.shareUuid), { email: 'x@y.test' }), 400, 'ValidationException');
   });
 
-  it('is rate limited per share: after 10 tries even the right address waits (429 with Retry-After)', async () => {
+  it('is rate limited per share and client address: after 10 wrong addresses even the right one waits there (429 with Retry-After)', async () => {
     const to = uniqueAddress('gina');
     const sent = await sendTo(to, 0);
-    for (let i = 0; i < 10; i++) expect((await emailCheck(sent, `wrong${i}@else.test`)).status).toBe(400);
+    for (let i = 0; i < EMAIL_CHECK_LIMIT.limit; i++) expect((await emailCheck(sent, `wrong${i}@else.test`)).status).toBe(400);
     const limited = await emailCheck(sent, to);
     const error = await expectBackendError(limited, 429, 'RateLimitExceededException');
     expect(limited.headers.get('retry-after')).toMatch(/^\d+$/);
     expect(error.metadata).toHaveProperty('retryAfterSeconds');
+  });
+
+  it("someone else's wrong tries (another client address) do not lock out the recipient; right tries and wrong tokens cost no share budget", async () => {
+    const to = uniqueAddress('hedy');
+    const sent = await sendTo(to, 0);
+    // Someone who got hold of the link guesses until refused.
+    for (let i = 0; i < EMAIL_CHECK_LIMIT.limit; i++) expect((await emailCheckFrom('203.0.113.66', sent, `guess${i}@else.test`)).status).toBe(400);
+    await expectBackendError(await emailCheckFrom('203.0.113.66', sent, to), 429, 'RateLimitExceededException');
+    // Someone with the share id only: wrong tokens are 404 and spend nothing of the share.
+    for (let i = 0; i < 3; i++) expect((await emailCheckFrom('203.0.113.67', { ...sent, token: `forged-${i}` }, to)).status).toBe(404);
+    // The recipient, from their own address, mistypes a few times and still gets in — again and again.
+    for (let i = 0; i < EMAIL_CHECK_LIMIT.limit - 1; i++) expect((await emailCheckFrom('198.51.100.40', sent, `typo${i}@else.test`)).status).toBe(400);
+    for (let i = 0; i < 3; i++) expect((await emailCheckFrom('198.51.100.40', sent, to)).status).toBe(200);
   });
 
   it('shows the download disclaimer when the setting asks for one, in the chosen language', async () => {
