@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { pruneRecipientLookups } from '../security/recipient-lookups';
 import '../security/tables';
 
 /**
@@ -18,6 +19,7 @@ export async function cleanUpEscalations(app: FastifyInstance, now = Date.now())
   await app.captchas.prune();
   await app.rateLimiter.prune(RATE_LIMIT_EVENT_MAX_AGE_MS);
   await app.loginThrottle.prune();
+  await pruneRecipientLookups(app.db);
   await app.db.deleteFrom('password_reset_tokens').where('expires_at', '<=', now - SPENT_TOKEN_MAX_AGE_MS).execute();
   await app.db.deleteFrom('verification_codes').where('expires_at', '<=', now).execute();
 }

@@ -263,7 +263,7 @@ export const deliveryRoutes = routePlugin('kuvert-delivery-routes', async (app) 
         summary: "Levels 3/4: the recipients' SecuPass state and public keys (the draft's sender)",
         tags: ['deliveries'],
         params: DeliveryParamsSchema,
-        response: { 200: RecipientKeysResponseSchema, ...errors(400, 401, 403, 404, 409) },
+        response: { 200: RecipientKeysResponseSchema, ...errors(400, 401, 403, 404, 409, 429) },
       },
     },
     async (request) => recipientKeys(app, request.user!, request.params.deliveryUuid),

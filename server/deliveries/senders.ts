@@ -79,6 +79,20 @@ async function replyTargets(db: Kysely<Database>, user: UserRow, among: readonly
   return new Set(rows.map((r) => r.email));
 }
 
+const replyOnlyRefusal = (recipients: string[]) =>
+  new HttpError(403, 'RecipientNotAllowedException', 'You can only reply to the senders of deliveries you received', { recipients, reason: 'replyOnly' });
+
+/**
+ * What a sender may ask about (recipient status): a reply-only account only about the people it
+ * may reply to, anyone else about any address (the budget in security/recipient-lookups.ts applies).
+ */
+export async function assertMayAskAbout(app: FastifyInstance, sender: UserRow, addresses: readonly string[]): Promise<void> {
+  if (!isReplyOnly(sender) || addresses.length === 0) return;
+  const targets = await replyTargets(app.db, sender, addresses);
+  const refused = addresses.filter((a) => !targets.has(a));
+  if (refused.length > 0) throw replyOnlyRefusal(refused);
+}
+
 /**
  * Every address (recipients and additional ones, normalised) against the sender rules; throws the
  * §8 class with the offending addresses in `metadata.recipients`. Checked at create, update and send.
@@ -88,9 +102,7 @@ export async function checkSenderMayReach(app: FastifyInstance, sender: UserRow,
   if (isReplyOnly(sender)) {
     const targets = await replyTargets(app.db, sender, addresses);
     const refused = addresses.filter((a) => !targets.has(a));
-    if (refused.length > 0) {
-      throw new HttpError(403, 'RecipientNotAllowedException', 'You can only reply to the senders of deliveries you received', { recipients: refused, reason: 'replyOnly' });
-    }
+    if (refused.length > 0) throw replyOnlyRefusal(refused);
   }
   const users = await app.db
     .selectFrom('users')

@@ -15,9 +15,17 @@ import { SETTING_KEYS } from '@shared/contract/settings';
 import { z } from 'zod';
 import { accessDenied, badRequest, conflict, HttpError, notFound } from '../core/http-error';
 import { routePlugin } from '../core/route-plugin';
-import { notifyReleaseNeeded } from '../deliveries/e2e';
+import { rateLimitExceeded } from '../auth-escalation/password-reset';
+import { mayLookUpKeysOf, notifyReleaseNeeded } from '../deliveries/e2e';
+import { RATE_LIMIT_BUCKETS } from '../security/rate-limiter';
 import { secuPassBodyProblems } from '../secupass/blob-checks';
 import { roleNamesOf } from '../users/users-repository';
+
+/**
+ * Key look-ups per caller in 10 minutes: opening a level 3/4 delivery asks once for its sender;
+ * an inbox of 200 encrypted deliveries opened one after another stays well inside.
+ */
+export const PUBLIC_KEYS_LOOKUP_LIMIT = { limit: 200, windowMs: 10 * 60_000 } as const;
 
 const errors = { 400: BackendErrorSchema, 401: BackendErrorSchema, 403: BackendErrorSchema };
 const UserUuidParamsSchema = z.object({ userUuid: z.string().min(1).max(100) }).strict();
@@ -99,15 +107,19 @@ export const secuPassRoutes = routePlugin('kuvert-secupass-routes', async (app) 
     {
       config: { access: 'authenticated' },
       schema: {
-        summary: "A user's public keys with display fingerprints (empty without SecuPass)",
+        summary: "A user's public keys with display fingerprints (empty without SecuPass): oneself and the people one shares a delivery with; rate limited",
         tags: ['secupass'],
         params: UserUuidParamsSchema,
-        response: { 200: UserPublicKeysResponseSchema, 404: BackendErrorSchema, ...errors },
+        response: { 200: UserPublicKeysResponseSchema, 404: BackendErrorSchema, 429: BackendErrorSchema, ...errors },
       },
     },
     async (request) => {
+      const caller = request.user!;
+      const hit = await app.rateLimiter.hit(RATE_LIMIT_BUCKETS.publicKeysUser, String(caller.id), PUBLIC_KEYS_LOOKUP_LIMIT);
+      if (!hit.allowed) throw rateLimitExceeded(hit.retryAfterMs);
       const user = await app.users.findByUuid(request.params.userUuid);
-      if (!user) throw notFound('No such user');
+      // A stranger is answered like an unknown id: user ids are not a directory of addresses.
+      if (!user || !(await mayLookUpKeysOf(app, caller, user))) throw notFound('No such user');
       return { userUuid: user.uuid, email: user.email, keys: await app.secupass.publicKeysOf(user.id) };
     },
   );

@@ -24,6 +24,8 @@ export const RATE_LIMIT_BUCKETS = {
   smsSentShare: 'sms-sent:share',
   /** Recipient-status look-ups (chip warnings) per sender: keeps the address book from being enumerated. */
   recipientStatusUser: 'recipient-status:user',
+  /** GET /users/{userUuid}/public-keys per caller (opening level 3/4 deliveries asks once per sender). */
+  publicKeysUser: 'public-keys:user',
 } as const;
 export type RateLimitBucket = (typeof RATE_LIMIT_BUCKETS)[keyof typeof RATE_LIMIT_BUCKETS];
 

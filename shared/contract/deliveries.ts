@@ -26,12 +26,12 @@ import { LanguageSchema } from './user';
  * | GET    /deliveries/{deliveryUuid}/files/{fileId}/content[?token] | public, same as GET one | the bytes; `Range: bytes=…` → 206 + `Content-Range`; unsatisfiable or malformed → 416; `Accept-Ranges: bytes` always; under virus review or blocked → 403 `FileNotAllowedException` (`metadata.reviewState`, `reason`) |
  * | POST   /deliveries/{deliveryUuid}/resend-notification | signed in: the sender | mails the recipients again (or the one named); level 1 gets a fresh token (the old link stops working: tokens are only stored hashed) |
  * | GET    /deliveries/{deliveryUuid}/activity | signed in: the sender (all), a recipient (their own and the delivery's) | activity log, oldest first |
- * | GET    /deliveries/{deliveryUuid}/recipient-keys | ROLE_SENDER, the draft's sender | levels 3/4: each recipient's user id, SecuPass state and live public keys (to wrap file keys to) |
+ * | GET    /deliveries/{deliveryUuid}/recipient-keys | ROLE_SENDER, the draft's sender | levels 3/4: each recipient's user id, SecuPass state and live public keys (to wrap file keys to); its addresses count against the recipient-status budget (429) |
  * | PUT    /deliveries/{deliveryUuid}/e2e | ROLE_SENDER, the draft's sender | levels 3/4: the encrypted signed manifest and the access descriptors (wrapped file keys) for the sender and each recipient key |
  * | GET    /deliveries/{deliveryUuid}/e2e | signed in: the sender or a recipient | the encrypted manifest, the sender's user id and the caller's OWN live descriptors; none → 404 AccessDescriptorNotFoundException (`metadata.reason`: passphraseNeeded / releasePending) |
  * | GET    /deliveries/release | ROLE_SENDER | recipients of the caller's sent level 3/4 deliveries who have a key now but no descriptor: release needed |
  * | POST   /deliveries/{deliveryUuid}/release | ROLE_SENDER, the delivery's sender | descriptors re-wrapped to one recipient's new key → the recipient is mailed |
- * | POST   /deliveries/recipient-status | ROLE_SENDER | the send page's chip warnings (SPEC §5): for up to 50 addresses, whether each is a registered user and has an active SecuPass — nothing else; rate limited per sender (429 `RateLimitExceededException`) |
+ * | POST   /deliveries/recipient-status | ROLE_SENDER; a reply-only account (ROLE_SENDER_EXTERNAL) only about the people it may reply to (403 `RecipientNotAllowedException`, `reason: replyOnly`) | the send page's chip warnings (SPEC §5): for up to 50 addresses, whether each is a registered user and has an active SecuPass — nothing else; rate limited per sender and by a budget of distinct addresses per account and hour shared with recipient-keys (429 `RateLimitExceededException`, `reason: lookupBudget` for the budget) |
  *
  * Lists page by cursor: each answer's `nextCursor` (null on the last page) passed back as
  * `cursor` continues right after its last row, whatever arrived in between (no duplicates, no

@@ -12,7 +12,7 @@ import { z } from 'zod';
  * | GET  /user/secupass | signed in | own state, public keys and wrapped blob |
  * | POST /user/secupass | signed in | first set (201); 409 ConflictException when one is active |
  * | PUT  /user/secupass | signed in | replace the blob (passphrase change, v2 → v3 upgrade): the key pairs stay, so the public keys must equal the stored ones (400 ValidationException otherwise); 404 AccessDescriptorNotFoundException when none is active |
- * | GET  /users/{userUuid}/public-keys | signed in | another user's public keys (404 NotFoundException for an unknown user; `keys` empty when no SecuPass) |
+ * | GET  /users/{userUuid}/public-keys | signed in: oneself, or someone sharing a delivery with the user (its sender, or a recipient of one the caller sent or drafted) | the user's public keys (404 NotFoundException for an unknown user and for a stranger alike; `keys` empty when no SecuPass); rate limited per caller (429 `RateLimitExceededException`) |
  * | GET  /secupass/policy | public | the passphrase policy (admins change it through `ftapi.secupass.policy.*` settings) |
  * | POST /admin/users/{userUuid}/secupass/reset | ROLE_ADMIN, ROLE_USER_ADMIN (an administrator's only by ROLE_ADMIN, else 403) | invalidates the blob and every access copy for that user, audit entry, mail to the user (204); 404 NotFoundException for an unknown user |
  */

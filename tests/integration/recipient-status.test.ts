@@ -4,6 +4,7 @@ import { EXTERNAL_PATHS, EXTERNAL_SETTING_KEYS } from '@shared/contract/external
 import { startTestServer, type TestServer } from '@tests/support/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RECIPIENT_STATUS_LIMIT } from '../../server/deliveries/e2e';
+import { RECIPIENT_LOOKUP_LIMIT } from '../../server/security/recipient-lookups';
 import { call, createUserAsAdmin, expectBackendError, signIn, signInAdmin, updateSettings, type Session } from './core-helpers';
 import { e2eActor, giveSecuPass, type E2eActor } from './e2e-helpers';
 
@@ -65,6 +66,7 @@ describe('POST /deliveries/recipient-status', () => {
 
   it('is rate limited per sender (429 with Retry-After), not for other senders', async () => {
     await server.app.db.deleteFrom('rate_limit_events').execute();
+    await server.app.db.deleteFrom('recipient_lookups').execute();
     const own = await signIn(server, 'rs-sender@example.test', 'Good-Passw0rd');
     for (let i = 0; i < RECIPIENT_STATUS_LIMIT.limit; i++) {
       const ok = await call(server, own, 'POST', URL_PATH, { emails: [`n${i}@example.test`] });
@@ -75,6 +77,63 @@ describe('POST /deliveries/recipient-status', () => {
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
     const other = await signIn(server, 'rs-plain@example.test', 'Good-Passw0rd');
     expect((await call(server, other, 'POST', URL_PATH, { emails: ['late@example.test'] })).status).toBe(200);
+    await server.app.db.deleteFrom('rate_limit_events').execute();
+    await server.app.db.deleteFrom('recipient_lookups').execute();
+  });
+});
+
+describe('enumeration limits', () => {
+  it('an external (reply-only) account asks only about the people it may reply to, not arbitrary addresses', async () => {
+    await createUserAsAdmin(server, admin, { email: 'rs-outsider@example.test' });
+    const row = await server.app.users.findByLogin('rs-outsider@example.test');
+    // What the delivery signup makes (external/external-service.ts): receiver + reply-only sender, unlicensed.
+    await server.app.users.update(row!.id, { roles: JSON.stringify(['ROLE_UI_USER', 'ROLE_RECEIVER', 'ROLE_SENDER_EXTERNAL']), licensed: 0 });
+    const outsider = await signIn(server, 'rs-outsider@example.test', 'Good-Passw0rd');
+    const own = await signIn(server, 'rs-sender@example.test', 'Good-Passw0rd');
+
+    // Nobody wrote to the outsider yet: every probe is refused, registered or not.
+    for (const probe of [['rs-keyed@example.test'], ['nobody@example.test'], ['rs-sender@example.test']]) {
+      const refused = await expectBackendError(await call(server, outsider, 'POST', URL_PATH, { emails: probe }), 403, 'RecipientNotAllowedException');
+      expect(refused.metadata).toMatchObject({ reason: 'replyOnly', recipients: probe });
+    }
+    // rs-sender sends the outsider a delivery: now the outsider may ask about (and reply to) rs-sender only.
+    const created = await call(server, own, 'POST', `/api/2${DELIVERY_PATHS.create}`, { recipients: ['rs-outsider@example.test'], subject: 'Hello', body: 'Hi', securityLevel: 10 });
+    expect(created.status, await created.clone().text()).toBe(201);
+    const { deliveryUuid } = (await created.json()) as DeliveryDetail;
+    expect((await call(server, own, 'POST', `/api/2${DELIVERY_PATHS.send(deliveryUuid)}`)).status).toBe(200);
+    const allowed = await call(server, outsider, 'POST', URL_PATH, { emails: ['RS-Sender@example.test'] });
+    expect(allowed.status).toBe(200);
+    expect(await allowed.json()).toEqual({ recipients: [{ email: 'RS-Sender@example.test', registered: true, hasPassphrase: false }] });
+    const mixed = await expectBackendError(await call(server, outsider, 'POST', URL_PATH, { emails: ['rs-sender@example.test', 'rs-keyed@example.test'] }), 403);
+    expect(mixed.metadata).toMatchObject({ reason: 'replyOnly', recipients: ['rs-keyed@example.test'] });
+  });
+
+  it('a sender is limited by distinct addresses per hour (shared with recipient-keys); asking again is free; other senders go on', async () => {
+    await server.app.db.deleteFrom('rate_limit_events').execute();
+    await server.app.db.deleteFrom('recipient_lookups').execute();
+    const own = await signIn(server, 'rs-sender@example.test', 'Good-Passw0rd');
+    const batches = RECIPIENT_LOOKUP_LIMIT.limit / MAX_RECIPIENT_STATUS_EMAILS;
+    const batch = (b: number) => Array.from({ length: MAX_RECIPIENT_STATUS_EMAILS }, (_, i) => `walk-${b}-${i}@example.test`);
+    for (let b = 0; b < batches; b++) expect((await call(server, own, 'POST', URL_PATH, { emails: batch(b) })).status).toBe(200);
+
+    const refused = await call(server, own, 'POST', URL_PATH, { emails: ['one-more@example.test'] });
+    const error = await expectBackendError(refused, 429, 'RateLimitExceededException');
+    expect(error.metadata).toMatchObject({ reason: 'lookupBudget' });
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    // The chips the sender already has are answered again (the send page re-asks after every change).
+    expect((await call(server, own, 'POST', URL_PATH, { emails: batch(0).slice(0, 10) })).status).toBe(200);
+    // A level-3 draft to a new address cannot reveal its keys either: same budget.
+    const draft = await call(server, own, 'POST', `/api/2${DELIVERY_PATHS.create}`, { recipients: ['rs-keyed@example.test'], subject: 'E2E', securityLevel: 20 });
+    expect(draft.status, await draft.clone().text()).toBe(201);
+    const { deliveryUuid } = (await draft.json()) as DeliveryDetail;
+    await expectBackendError(await call(server, own, 'GET', `/api/2${DELIVERY_PATHS.recipientKeys(deliveryUuid)}`), 429, 'RateLimitExceededException');
+    // Another sender has their own budget.
+    const other = await signIn(server, 'rs-plain@example.test', 'Good-Passw0rd');
+    expect((await call(server, other, 'POST', URL_PATH, { emails: ['one-more@example.test'] })).status).toBe(200);
+    // An hour later the budget is back (the stored times move instead of the test waiting).
+    await server.app.db.updateTable('recipient_lookups').set({ last_at: Date.now() - RECIPIENT_LOOKUP_LIMIT.windowMs - 1 }).execute();
+    expect((await call(server, own, 'GET', `/api/2${DELIVERY_PATHS.recipientKeys(deliveryUuid)}`)).status).toBe(200);
+    await server.app.db.deleteFrom('recipient_lookups').execute();
     await server.app.db.deleteFrom('rate_limit_events').execute();
   });
 });

@@ -4,6 +4,8 @@ import type { ListUsersResponse } from '@shared/contract/admin-users';
 import type { AuditLogResponse } from '@shared/contract/audit';
 import type { AccessDescriptorResponse, OwnSecuPassResponse, SecuPassPolicy, SetSecuPassBody, UserPublicKeysResponse, WrappedFileKeyWire } from '@shared/contract/secupass';
 import { RecipientKeyNotLiveError } from '@server/secupass/secupass-repository';
+import { PUBLIC_KEYS_LOOKUP_LIMIT } from '@server/routes/secupass-routes';
+import { DELIVERY_PATHS } from '@shared/contract/deliveries';
 import { createApiClient, type ApiClient } from '@shared/api/client';
 import {
   getAdminAuditLog,
@@ -66,6 +68,13 @@ beforeAll(async () => {
   userAdmin = await signIn(server, 'ua@example.test', 'Good-Passw0rd');
   aliceUuid = await uuidOf(alice);
   adminUuid = await uuidOf(admin);
+  // Key look-ups are for people who share a delivery: alice sends bob one and drafts one to the administrator.
+  const { deliveryUuid } = await json<{ deliveryUuid: string }>(
+    await call(server, alice, 'POST', `${API}${DELIVERY_PATHS.create}`, { recipients: ['bob@example.test'], subject: 'Keys', body: 'Hello Bob.', securityLevel: 10 }),
+    201,
+  );
+  await json(await call(server, alice, 'POST', `${API}${DELIVERY_PATHS.send(deliveryUuid)}`));
+  await json(await call(server, alice, 'POST', `${API}${DELIVERY_PATHS.create}`, { recipients: [server.admin.email], subject: 'Draft', body: 'Hello.', securityLevel: 10 }), 201);
 });
 afterAll(() => server?.close());
 
@@ -154,6 +163,34 @@ describe('set, read, change', () => {
   it('a user without SecuPass has no keys; an unknown user is 404 NotFoundException', async () => {
     expect((await json<UserPublicKeysResponse>(await call(server, alice, 'GET', `${API}/users/${adminUuid}/public-keys`))).keys).toEqual([]);
     await expectBackendError(await call(server, alice, 'GET', `${API}/users/00000000-0000-4000-8000-000000000000/public-keys`), 404, 'NotFoundException');
+  });
+
+  it('only oneself and people sharing a delivery: a stranger gets 404 like an unknown id (no directory of ids and addresses)', async () => {
+    // ua@ shares no delivery with alice; the administrator only has alice's draft addressed to them (not sent).
+    const stranger = await expectBackendError(await call(server, userAdmin, 'GET', `${API}/users/${aliceUuid}/public-keys`), 404, 'NotFoundException');
+    expect(JSON.stringify(stranger)).not.toContain('alice@example.test');
+    await expectBackendError(await call(server, admin, 'GET', `${API}/users/${aliceUuid}/public-keys`), 404, 'NotFoundException');
+    expect((await json<UserPublicKeysResponse>(await call(server, alice, 'GET', `${API}/users/${aliceUuid}/public-keys`))).keys).toHaveLength(2);
+    // Bob received alice's delivery: he may check her signing key; alice may ask about bob, her recipient.
+    expect((await json<UserPublicKeysResponse>(await call(server, bob, 'GET', `${API}/users/${aliceUuid}/public-keys`))).email).toBe('alice@example.test');
+    expect((await json<UserPublicKeysResponse>(await call(server, alice, 'GET', `${API}/users/${await uuidOf(bob)}/public-keys`))).email).toBe('bob@example.test');
+  });
+
+  it('is rate limited per caller (429 in the SPEC §8 shape with Retry-After), other callers go on', async () => {
+    const bobId = (await server.app.users.findByLogin('bob@example.test'))!.id;
+    const now = Date.now();
+    await server.app.db
+      .insertInto('rate_limit_events')
+      .values(Array.from({ length: PUBLIC_KEYS_LOOKUP_LIMIT.limit }, () => ({ bucket: 'public-keys:user', subject: String(bobId), created_at: now })))
+      .execute();
+    try {
+      const refused = await call(server, bob, 'GET', `${API}/users/${aliceUuid}/public-keys`);
+      await expectBackendError(refused, 429, 'RateLimitExceededException');
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect((await call(server, alice, 'GET', `${API}/users/${aliceUuid}/public-keys`)).status).toBe(200);
+    } finally {
+      await server.app.db.deleteFrom('rate_limit_events').where('bucket', '=', 'public-keys:user').execute();
+    }
   });
 });
 
@@ -428,7 +465,11 @@ describe('typed fetchers (shared/api/endpoints/secupass.ts) against the server',
     await expect(postSecuPass(carol, bodyOf(blob))).rejects.toMatchObject({ status: 409, errorClass: 'ConflictException' });
     const changed = await changeSecuPass({ userId: carolUuid, blob, currentPassphrase: MARKER_PASSPHRASE, newPassphrase: MARKER_PASSPHRASE_2 });
     expect((await putSecuPass(carol, bodyOf(changed.blob))).blob).toEqual(changed.blob);
-    expect((await getUserPublicKeys(clientFor(bob), carolUuid)).keys).toHaveLength(2);
+    // Bob is a stranger to carol until she writes to him (key look-ups are for people sharing a delivery).
+    await expect(getUserPublicKeys(clientFor(bob), carolUuid)).rejects.toMatchObject({ status: 404, errorClass: 'NotFoundException' });
+    await json(await call(server, carolSession, 'POST', `${API}${DELIVERY_PATHS.create}`, { recipients: ['bob@example.test'], subject: 'Hi', body: 'Hello Bob.', securityLevel: 10 }), 201);
+    expect((await getUserPublicKeys(carol, await uuidOf(bob))).email).toBe('bob@example.test');
+    expect((await getUserPublicKeys(carol, carolUuid)).keys).toHaveLength(2);
     await expect(getOwnAccessDescriptor(carol, 'nope')).rejects.toMatchObject({ status: 404, errorClass: 'AccessDescriptorNotFoundException' });
 
     const adminClient = clientFor(admin);
