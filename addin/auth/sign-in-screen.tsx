@@ -74,6 +74,11 @@ export function SignInScreen({ addin, host, onSignedIn }: Props) {
     const entries = isApiError(cause) ? parseAuthorizationErrors(cause.headers) : null;
     const refusal = entries ? new LoginAuthorizationError(entries, cause) : null;
     if (!refusal) {
+      // Sign-in throttling (429): the account's delay or the address's limit.
+      if (isApiError(cause) && cause.status === 429) {
+        setError(t('addin:signIn.tooManyTries'));
+        return;
+      }
       const forbidden = isApiError(cause) && cause.status === 403;
       setError(t(forbidden ? ADDIN_ERROR_KEYS.forbidden : ADDIN_ERROR_KEYS.unknown));
       return;

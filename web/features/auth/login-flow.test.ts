@@ -35,6 +35,8 @@ describe('screen reaction to authorization codes', () => {
   it('maps raw errors', () => {
     const forbidden = new ApiError({ status: 403, message: 'no', headers: new Headers() });
     expect(resolveLoginOutcome(forbidden, fresh).message).toBe('insufficientRights');
+    const throttled = new ApiError({ status: 429, message: 'Too many failed sign-ins', headers: new Headers({ 'retry-after': '60' }) });
+    expect(resolveLoginOutcome(throttled, fresh)).toEqual({ step: '/auth/login', message: 'signInRateLimit', entry: null });
     expect(resolveLoginOutcome(new TypeError('Failed to fetch'), fresh).message).toBe('generalError');
   });
 });

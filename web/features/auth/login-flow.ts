@@ -13,6 +13,7 @@ export type AuthMessage =
   | 'resendError'
   | 'ssoFailed'
   | 'passwordResetRateLimit'
+  | 'signInRateLimit'
   | 'passwordSubmitError'
   | 'insufficientRights'
   | 'userDisabled'
@@ -77,6 +78,8 @@ export function resolveLoginOutcome(error: unknown, context: { sentCaptcha: bool
         return { step: ROUTES.login, message: 'generalError', entry };
     }
   }
+  // Sign-in throttling (429 + Retry-After: the account's delay or the address's limit): back to the start, told to wait.
+  if (isApiError(error) && error.status === 429) return { step: ROUTES.login, message: 'signInRateLimit', entry: null };
   if (isApiError(error) && error.status === 403) return { step: ROUTES.login, message: 'insufficientRights', entry: null };
   if (isApiError(error) && error.status === 401) return { step: ROUTES.login, message: 'invalidCredentials', entry: null };
   return { step: ROUTES.login, message: 'generalError', entry: null };
