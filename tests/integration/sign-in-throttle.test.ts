@@ -126,6 +126,19 @@ describe('per-account progressive delay', () => {
   });
 });
 
+describe('KUVERT_LOGIN_DELAY=0', () => {
+  it('turns the delays off: many failures cost captchas, never a wait', async () => {
+    const undelayed = await startTestServer({ config: { loginDelayMs: 0 } });
+    try {
+      const dora = await createUser(undelayed, { username: 'dora' });
+      await fail(undelayed, 'dora', 2 * LOGIN_DELAY_FREE_FAILURES);
+      expect((await tryLogin(undelayed, 'dora', dora.password)).status).toBe(200);
+    } finally {
+      await undelayed.close();
+    }
+  });
+});
+
 describe('notice mail to the account owner', () => {
   it('is sent once when the failures show an attack, not per try', async () => {
     const carol = await createUser(server, { username: 'carol' });
