@@ -6,6 +6,8 @@ import fastifySwagger from '@fastify/swagger';
 import { API_BASE } from '@shared/contract/constants';
 import fp from 'fastify-plugin';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import type { DestinationStream } from 'pino';
+import { logSafePath } from './core/log-redaction';
 import {
   jsonSchemaTransformObject,
   serializerCompiler,
@@ -45,6 +47,8 @@ import { wizardRoutes } from './routes/wizard-routes';
 import { createCaptchaStore } from './security/captcha';
 import { createLoginThrottle } from './security/login-throttle';
 import { createRateLimiter } from './security/rate-limiter';
+import { createSecretBox, loadServerSecretKey, sealPlaintextTotpSecrets } from './security/secret-box';
+import { mailboxExposed } from './mail/mailbox-exposure';
 import { createVerificationCodes } from './security/verification-codes';
 import { createSecuPassRepository } from './secupass/secupass-repository';
 import { createSessionsStore } from './sessions/sessions-store';
@@ -63,6 +67,8 @@ export interface BuildAppOptions {
   databasePoolSize?: number;
   /** Fastify logger options; default: JSON logs at the configured level, secrets redacted. */
   logger?: FastifyServerOptions['logger'];
+  /** With the default logger: write there instead of stdout (tests read the log a real run writes). */
+  logStream?: DestinationStream;
   /** Replaces the mailer built from the configuration (e.g. a test double is NOT wanted; a real SMTP URL is). */
   mailer?: Mailer;
   /** Replaces the SMS gateway built from the configuration. */
@@ -105,8 +111,10 @@ function createFastify(options: BuildAppOptions): FastifyInstance {
     logger: options.logger ?? {
       level: options.config.logLevel,
       redact: REDACTED_LOG_PATHS,
-      // The query string may carry one-time codes (j_auth_app_code, j_verification_code): log the path only.
-      serializers: { req: (req) => ({ method: req.method, url: req.url.split('?')[0], remoteAddress: req.ip }) },
+      // The query string may carry one-time codes (j_auth_app_code, j_verification_code): log the path only,
+      // token-like path segments redacted (core/log-redaction.ts).
+      serializers: { req: (req) => ({ method: req.method, url: logSafePath(req.url), remoteAddress: req.ip }) },
+      ...(options.logStream ? { stream: options.logStream } : {}),
     },
     trustProxy: options.config.trustProxy,
     bodyLimit: options.config.bodyLimit,
@@ -141,6 +149,11 @@ async function assemble(app: FastifyInstance, options: BuildAppOptions, database
   app.decorate('mailer', mailer);
   app.decorate('sms', options.sms ?? createSmsGateway({ mailboxFolder: mailer.mailboxFolder, gatewayUrl: config.smsGatewayUrl }));
   app.decorate('rateLimiter', createRateLimiter(db));
+  const secretBox = createSecretBox(await loadServerSecretKey(config.dataDir, config.secretKey));
+  app.decorate('secretBox', secretBox);
+  // TOTP secrets stored before encryption at rest are sealed once (idempotent, every start).
+  const sealed = await sealPlaintextTotpSecrets(db, secretBox);
+  if (sealed > 0) app.log.info({ sealed }, 'TOTP secrets encrypted at rest');
   app.decorate('captchas', createCaptchaStore(db));
   app.decorate('loginThrottle', createLoginThrottle(db, { delayMs: config.loginDelayMs, maxDelayMs: config.loginDelayMaxMs }));
   app.decorate('verificationCodes', createVerificationCodes(db));
@@ -200,11 +213,20 @@ async function assemble(app: FastifyInstance, options: BuildAppOptions, database
   await app.register(webClientRoutes(config.webRoot));
   await app.register(addinRoutes);
 
+  app.addHook('onReady', async () => {
+    if (await mailboxExposed(app)) {
+      app.log.warn(
+        { publicUrl: config.publicUrl },
+        'NO SMTP CONFIGURED: mail goes to the local mailbox folder while the public URL is not this machine. Users will not receive mail (password resets, codes, delivery notices); only administrators can read it at /dev/mailbox. Set SMTP_URL or choose SMTP in Administration › System.',
+      );
+    }
+  });
+
   jobs.runner = startJobRunner(db, { ...virusScanJobs(app) }, { pollIntervalMs: config.jobPollIntervalMs, log: app.log });
 
   app.setNotFoundHandler(async (request, reply) => {
     if (await sendSpaFallback(app, request, reply)) return reply;
-    sendError(request, reply, notFound(`No route for ${request.method} ${request.url.split('?')[0]}`));
+    sendError(request, reply, notFound(`No route for ${request.method} ${logSafePath(request.url)}`));
     return reply;
   });
 }

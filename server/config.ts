@@ -63,6 +63,8 @@ const SETTINGS = {
   /** NB: secret, never logged. */
   oidcClientSecret: { env: 'KUVERT_OIDC_CLIENT_SECRET', secret: true },
   uploadPartSize: { env: 'KUVERT_UPLOAD_PART_SIZE', secret: false },
+  /** NB: secret, never logged: the key that encrypts TOTP secrets at rest (security/secret-box.ts). */
+  secretKey: { env: 'KUVERT_SECRET_KEY', secret: true },
 } as const;
 
 /** proxy-addr's named ranges, accepted in KUVERT_TRUST_PROXY beside addresses and CIDRs. */
@@ -169,6 +171,14 @@ export const ConfigSchema = z
     oidcIssuer: optionalUrl,
     oidcClientId: z.string().min(1).optional(),
     oidcClientSecret: z.string().min(1).optional(),
+    /**
+     * 32 bytes, base64 or base64url: encrypts TOTP secrets in the database. Unset: the key file
+     * `<dataDir>/secret.key` (made 0600 on first start). Several servers need the same key.
+     */
+    secretKey: z
+      .string()
+      .refine((v) => Buffer.from(v, 'base64').length === 32, { message: 'KUVERT_SECRET_KEY must be 32 bytes in base64' })
+      .optional(),
   })
   .strict()
   .refine((c) => (c.oidcIssuer === undefined) === (c.oidcClientId === undefined), {

@@ -8,7 +8,10 @@ import {
   PasswordPolicySchema,
   PasswordResetConfirmBodySchema,
   PasswordResetRequestBodySchema,
-  PasswordResetTokenParamsSchema,
+  PasswordResetCheckBodySchema,
+  OwnTotpConfirmBodySchema,
+  OwnTotpRegistrationBodySchema,
+  OwnTotpResetBodySchema,
   SsoInfoSchema,
   TotpRegistrationResponseSchema,
   type PasswordPolicy,
@@ -20,9 +23,10 @@ import { SETTING_KEYS } from '@shared/contract/settings';
 import type { FastifyInstance } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { badRequest, conflict, HttpError, notFound } from '../core/http-error';
+import { accessDenied, badRequest, conflict, HttpError, notFound } from '../core/http-error';
+import { roleNamesOf, type UserRow } from '../users/users-repository';
 import { RATE_LIMIT_BUCKETS } from '../security/rate-limiter';
-import { generateTotpSecret, qrCodeDataUrl, totpUri } from '../security/totp';
+import { acceptTotpCodeOnce, generateTotpSecret, qrCodeDataUrl, totpUri } from '../security/totp';
 import { loadPasswordPolicy } from '../users/password-policy';
 import { hashPassword, verifyPassword } from '../users/passwords';
 import { scheduleEscalationCleanup } from './cleanup';
@@ -35,7 +39,10 @@ import { authenticatePreLogin } from './pre-login-credentials';
 const VERIFICATION_RESEND_LIMIT = { limit: 5, windowMs: 60 * 60_000 } as const;
 /** Captchas per IP in 10 minutes: enough for a person retrying, not for filling the table. */
 const CAPTCHA_ISSUE_LIMIT = { limit: 60, windowMs: 10 * 60_000 } as const;
-/** Wrong current passwords on a password change: a stolen session cannot guess the password. */
+/**
+ * Wrong passwords or codes when re-authenticating (password change, two-factor registration
+ * and removal): a stolen session cannot guess the password or the code. One count for all.
+ */
 const PASSWORD_CHANGE_FAILURE_LIMIT = { limit: 5, windowMs: 15 * 60_000 } as const;
 /**
  * Setting holding an external single sign-on start URL, for an SSO gateway in front of Kuvert.
@@ -43,6 +50,7 @@ const PASSWORD_CHANGE_FAILURE_LIMIT = { limit: 5, windowMs: 15 * 60_000 } as con
  */
 const SSO_URL_SETTING = 'kuvert.sso.url';
 
+const UserUuidParamsSchema = z.object({ userUuid: z.string().min(1).max(100) }).strict();
 const errors = (...codes: number[]) => Object.fromEntries(codes.map((c) => [c, BackendErrorSchema]));
 const noContent = z.null().describe('No content');
 const CredentialsQuerySchema = z
@@ -97,11 +105,8 @@ export const authEscalationRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const user = await authenticatePreLogin(app, request);
       if (user.totp_secret) throw conflict('An authentication app is already registered');
-      const secret = generateTotpSecret();
-      await app.users.update(user.id, { totp_pending_secret: secret });
-      const otpauthUri = totpUri(secret, user.email || user.username);
       void reply.header('cache-control', 'no-store');
-      return { secret, otpauthUri, qrCodeDataUrl: await qrCodeDataUrl(otpauthUri) };
+      return startTotpRegistration(app, user);
     },
   );
 
@@ -217,22 +222,85 @@ export const authEscalationRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
-  app.get(
+  app.post(
     `${API_BASE}${PATHS.passwordResetCheck}`,
     {
       config: { access: 'public' },
       schema: {
-        summary: 'Whether a reset token is still usable: 204, 404 unknown, 410 used or expired',
+        summary: 'Whether a reset token is still usable: 204, 404 unknown, 410 used or expired (token in the body: paths are logged)',
         tags: ['auth'],
-        params: PasswordResetTokenParamsSchema,
+        body: PasswordResetCheckBodySchema,
         response: { 204: noContent, ...errors(400, 404, 410) },
       },
     },
     async (request, reply) => {
-      const state = await resetTokenState(app, request.params.token);
+      const state = await resetTokenState(app, request.body.token);
       if (state === 'unknown') throw notFound('The link is invalid');
       if (state !== 'valid') throw new HttpError(410, 'NotFoundException', 'The link has expired or was already used', { reason: state });
       void reply.header('cache-control', 'no-store');
+      return reply.code(204).send(null);
+    },
+  );
+
+  /** Re-authentication of a signed-in user: counts misses, 429 after too many (one count for password and code). */
+  const reauthentication = (user: UserRow) => {
+    const bucket = RATE_LIMIT_BUCKETS.passwordChangeFailure;
+    const subject = String(user.id);
+    return {
+      async assertNotLocked() {
+        const failures = await app.rateLimiter.count(bucket, subject, PASSWORD_CHANGE_FAILURE_LIMIT.windowMs);
+        if (failures >= PASSWORD_CHANGE_FAILURE_LIMIT.limit) throw rateLimitExceeded(PASSWORD_CHANGE_FAILURE_LIMIT.windowMs);
+      },
+      async refuse(reason: 'currentPassword' | 'code'): Promise<never> {
+        await app.rateLimiter.record(bucket, subject);
+        throw badRequest(reason === 'code' ? 'The code is wrong' : 'The current password is wrong', { reason });
+      },
+    };
+  };
+
+  app.post(
+    `${API_BASE}${PATHS.ownTotpRegistration}`,
+    {
+      config: { access: 'authenticated' },
+      schema: {
+        summary: 'Starts registering an authentication app for the signed-in user (password required); confirm with a code',
+        tags: ['user'],
+        body: OwnTotpRegistrationBodySchema,
+        response: { 200: TotpRegistrationResponseSchema, ...errors(400, 401, 403, 409, 429) },
+      },
+    },
+    async (request, reply) => {
+      const user = request.user!;
+      const reauth = reauthentication(user);
+      await reauth.assertNotLocked();
+      if (user.totp_secret) throw conflict('An authentication app is already registered');
+      if (!(await verifyPassword(user.password_hash, request.body.password))) await reauth.refuse('currentPassword');
+      void reply.header('cache-control', 'no-store');
+      return startTotpRegistration(app, user);
+    },
+  );
+
+  app.post(
+    `${API_BASE}${PATHS.ownTotpConfirm}`,
+    {
+      config: { access: 'authenticated' },
+      schema: {
+        summary: 'Confirms the registration with a code of the app; two-factor is on from now',
+        tags: ['user'],
+        body: OwnTotpConfirmBodySchema,
+        response: { 204: noContent, ...errors(400, 401, 403, 409, 429) },
+      },
+    },
+    async (request, reply) => {
+      const user = request.user!;
+      const reauth = reauthentication(user);
+      await reauth.assertNotLocked();
+      if (user.totp_secret) throw conflict('An authentication app is already registered');
+      if (!user.totp_pending_secret) throw new HttpError(409, 'ConflictException', 'No registration was started', { reason: 'noRegistration' });
+      const pending = app.secretBox.open(user.id, 'totp_pending_secret', user.totp_pending_secret);
+      if (!(await acceptTotpCodeOnce(app.rateLimiter, user.id, pending, request.body.code))) await reauth.refuse('code');
+      await app.users.update(user.id, { totp_secret: app.secretBox.seal(user.id, 'totp_secret', pending), totp_pending_secret: null });
+      await app.auditLog.record({ actorUserId: user.id, action: 'totp.registered', subjectUserId: user.id });
       return reply.code(204).send(null);
     },
   );
@@ -241,10 +309,49 @@ export const authEscalationRoutes: FastifyPluginAsyncZod = async (app) => {
     `${API_BASE}${PATHS.ownTotpReset}`,
     {
       config: { access: 'authenticated' },
-      schema: { summary: 'Removes the signed-in user’s authentication app', tags: ['user'], response: { 204: noContent, ...errors(401, 403) } },
+      schema: {
+        summary: 'Removes the signed-in user’s authentication app (password and a current code required)',
+        tags: ['user'],
+        body: OwnTotpResetBodySchema,
+        response: { 204: noContent, ...errors(400, 401, 403, 409, 429) },
+      },
     },
     async (request, reply) => {
-      await app.users.update(request.user!.id, { totp_secret: null, totp_pending_secret: null });
+      const user = request.user!;
+      const reauth = reauthentication(user);
+      await reauth.assertNotLocked();
+      if (!user.totp_secret) throw new HttpError(409, 'ConflictException', 'No authentication app is registered', { reason: 'notRegistered' });
+      if (!(await verifyPassword(user.password_hash, request.body.password))) await reauth.refuse('currentPassword');
+      const secret = app.secretBox.open(user.id, 'totp_secret', user.totp_secret);
+      if (!(await acceptTotpCodeOnce(app.rateLimiter, user.id, secret, request.body.code))) await reauth.refuse('code');
+      await app.users.update(user.id, { totp_secret: null, totp_pending_secret: null });
+      await app.auditLog.record({ actorUserId: user.id, action: 'totp.reset', subjectUserId: user.id });
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.post(
+    `${API_BASE}${PATHS.adminTotpReset}`,
+    {
+      config: { access: { roles: ['ROLE_ADMIN', 'ROLE_USER_ADMIN'] } },
+      schema: {
+        summary: "Removes a user's authentication app (lost phone); audit entry (204)",
+        tags: ['admin'],
+        params: UserUuidParamsSchema,
+        response: { 204: noContent, ...errors(400, 401, 403, 404) },
+      },
+    },
+    async (request, reply) => {
+      const actor = request.user!;
+      const subject = await app.users.findByUuid(request.params.userUuid);
+      if (!subject) throw notFound('No such user');
+      // Like granting the role: only administrators touch administrators.
+      const subjectRoles = roleNamesOf(subject);
+      if (!roleNamesOf(actor).includes('ROLE_ADMIN') && (subjectRoles.includes('ROLE_ADMIN') || subjectRoles.includes('ROLE_ROOT'))) {
+        throw accessDenied("Only administrators may reset an administrator's authentication app");
+      }
+      await app.users.update(subject.id, { totp_secret: null, totp_pending_secret: null });
+      await app.auditLog.record({ actorUserId: actor.id, action: 'totp.reset', subjectUserId: subject.id });
       return reply.code(204).send(null);
     },
   );
@@ -263,13 +370,9 @@ export const authEscalationRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const user = request.user!;
       const { currentPassword, newPassword } = request.body;
-      const bucket = RATE_LIMIT_BUCKETS.passwordChangeFailure;
-      const failures = await app.rateLimiter.count(bucket, String(user.id), PASSWORD_CHANGE_FAILURE_LIMIT.windowMs);
-      if (failures >= PASSWORD_CHANGE_FAILURE_LIMIT.limit) throw rateLimitExceeded(PASSWORD_CHANGE_FAILURE_LIMIT.windowMs);
-      if (!(await verifyPassword(user.password_hash, currentPassword))) {
-        await app.rateLimiter.record(bucket, String(user.id));
-        throw badRequest('The current password is wrong', { reason: 'currentPassword' });
-      }
+      const reauth = reauthentication(user);
+      await reauth.assertNotLocked();
+      if (!(await verifyPassword(user.password_hash, currentPassword))) await reauth.refuse('currentPassword');
       await assertPolicy(app, newPassword);
       await app.users.update(user.id, { password_hash: await hashPassword(newPassword) });
       // Whoever else was signed in with the old password is out; this session stays.
@@ -279,3 +382,11 @@ export const authEscalationRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 };
+
+/** A fresh secret, stored sealed as the pending one; the answer shows it once for the app. */
+async function startTotpRegistration(app: FastifyInstance, user: UserRow) {
+  const secret = generateTotpSecret();
+  await app.users.update(user.id, { totp_pending_secret: app.secretBox.seal(user.id, 'totp_pending_secret', secret) });
+  const otpauthUri = totpUri(secret, user.email || user.username);
+  return { secret, otpauthUri, qrCodeDataUrl: await qrCodeDataUrl(otpauthUri) };
+}

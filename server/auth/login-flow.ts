@@ -167,18 +167,21 @@ export async function runLoginFlow(app: FastifyInstance, attempt: LoginAttempt):
   const appCode = attempt.query.j_auth_app_code?.replace(/\s+/g, '') ?? '';
   if (user.totp_secret) {
     if (!appCode) throw loginRefused({ authorizationError: AUTHORIZATION_ERROR.TOTP_AUTHORIZATION_FAILED, message: 'required' });
-    if (!(await acceptTotpCodeOnce(rateLimiter, user.id, user.totp_secret, appCode))) {
+    const secret = app.secretBox.open(user.id, 'totp_secret', user.totp_secret);
+    if (!(await acceptTotpCodeOnce(rateLimiter, user.id, secret, appCode))) {
       await recordFailure();
       throw loginRefused({ authorizationError: AUTHORIZATION_ERROR.TOTP_AUTHORIZATION_FAILED });
     }
   } else if (user.totp_pending_secret && appCode) {
     // Confirms a registration made just before (POST /auth/totp/registration).
-    if (!(await acceptTotpCodeOnce(rateLimiter, user.id, user.totp_pending_secret, appCode))) {
+    const pending = app.secretBox.open(user.id, 'totp_pending_secret', user.totp_pending_secret);
+    if (!(await acceptTotpCodeOnce(rateLimiter, user.id, pending, appCode))) {
       await recordFailure();
       throw loginRefused({ authorizationError: AUTHORIZATION_ERROR.TOTP_AUTHORIZATION_FAILED });
     }
-    await users.update(user.id, { totp_secret: user.totp_pending_secret, totp_pending_secret: null });
-    user.totp_secret = user.totp_pending_secret;
+    const sealed = app.secretBox.seal(user.id, 'totp_secret', pending);
+    await users.update(user.id, { totp_secret: sealed, totp_pending_secret: null });
+    user.totp_secret = sealed;
     user.totp_pending_secret = null;
   } else if (user.totp_required || (await settings.get<boolean>(SETTING_KEYS.totpRequired)) === true) {
     throw loginRefused({ authorizationError: AUTHORIZATION_ERROR.TOTP_REGISTRATION_REQUIRED });

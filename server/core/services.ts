@@ -7,6 +7,7 @@ import type { Mailer } from '../mail/mailer';
 import type { CaptchaStore } from '../security/captcha';
 import type { LoginThrottle } from '../security/login-throttle';
 import type { RateLimiter } from '../security/rate-limiter';
+import type { SecretBox } from '../security/secret-box';
 import type { SecuPassRepository } from '../secupass/secupass-repository';
 import type { VerificationCodes } from '../security/verification-codes';
 import type { SessionsStore } from '../sessions/sessions-store';
@@ -30,6 +31,8 @@ export interface KuvertServices {
   /** SMS (local mailbox folder by default, KUVERT_SMS_GATEWAY_URL for a real gateway). */
   sms: SmsGateway;
   rateLimiter: RateLimiter;
+  /** Seals and opens TOTP secrets at rest with the server key (security/secret-box.ts). */
+  secretBox: SecretBox;
   captchas: CaptchaStore;
   /** Sign-in throttling: per-account progressive delays, per-address limits (`security/login-throttle.ts`). */
   loginThrottle: LoginThrottle;

@@ -596,7 +596,8 @@ export async function notifyRecipients(
       const language = user ? reduceLanguage(user.language) : reduceLanguage(delivery.language);
       const token = tokens.get(r.id);
       // Link holders (level 1, unregistered recipients of higher levels) start at the email prompt.
-      const external = await externalLinkFor(app, delivery, r, { registered: Boolean(user), language, downloadToken: token });
+      // An account whose address never proved itself is no owner yet: the mail carries the signup link.
+      const external = await externalLinkFor(app, delivery, r, { registered: Boolean(user?.email_verified), language, downloadToken: token });
       const link = `${base}${external ?? DELIVERY_WEB_LINKS.inbox(delivery.uuid)}`;
       await app.mailer.send({
         to: r.email,

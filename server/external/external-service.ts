@@ -81,7 +81,17 @@ async function upsertSignup(app: FastifyInstance, recipientId: number, changes: 
     .execute();
 }
 
+/**
+ * The account that owns this address: one whose address proved itself (code by mail, reset link,
+ * signup link). An account someone else made for the address and that never proved it does not
+ * count: the real owner may still sign up (and then takes it over, see `signUp`).
+ */
 async function registeredUser(app: FastifyInstance, email: string): Promise<UserRow | undefined> {
+  const user = await accountOf(app, email);
+  return user?.email_verified ? user : undefined;
+}
+
+async function accountOf(app: FastifyInstance, email: string): Promise<UserRow | undefined> {
   return app.db.selectFrom('users').selectAll().where(sql<string>`lower(email)`, '=', normalizeEmail(email)).executeTakeFirst();
 }
 
@@ -285,6 +295,13 @@ export async function signUp(
   await assertPasswordMeetsPolicy(app.settings, input.password);
   if (await smsRequired(app, context.signup)) await verifySmsCode(app, context.recipient.id, input.smsCode);
   const email = normalizeEmail(context.recipient.email);
+  const unproven = await accountOf(app, email);
+  if (unproven && !unproven.email_verified) {
+    await claimUnprovenAccount(app, unproven, input);
+    await upsertSignup(app, context.recipient.id, { token_hash: null, code_hash: null, code_salt: null, code_expires_at: null });
+    await app.auditLog.record({ action: 'delivery.signup', actorUserId: unproven.id, subjectUserId: unproven.id, details: { deliveryUuid: context.delivery.uuid, claimedAccount: true } });
+    return { email, deliveryUuid: context.delivery.uuid };
+  }
   let created: UserRow;
   try {
     created = await app.users.create({
@@ -310,6 +327,39 @@ export async function signUp(
   await upsertSignup(app, context.recipient.id, { token_hash: null, code_hash: null, code_salt: null, code_expires_at: null });
   await app.auditLog.record({ action: 'delivery.signup', actorUserId: created.id, subjectUserId: created.id, details: { deliveryUuid: context.delivery.uuid } });
   return { email, deliveryUuid: context.delivery.uuid };
+}
+
+/**
+ * The real owner of an address signs up where someone else (an administrator) had made an account
+ * for it that never proved the address: the owner takes it over. The signup link proved the address;
+ * the password becomes the owner's, whatever the creator knew of the old one is worthless (every
+ * session ends, a pending or registered authentication app is removed). Roles and licence stay as
+ * the administrator set them.
+ */
+async function claimUnprovenAccount(
+  app: FastifyInstance,
+  account: UserRow,
+  input: { password: string; firstName?: string | undefined; lastName?: string | undefined; language?: Language | undefined },
+): Promise<void> {
+  const passwordHash = await hashPassword(input.password);
+  await app.db.transaction().execute(async (trx) => {
+    await trx
+      .updateTable('users')
+      .set({
+        password_hash: passwordHash,
+        email_verified: 1,
+        totp_secret: null,
+        totp_pending_secret: null,
+        first_name: input.firstName?.trim() || account.first_name,
+        last_name: input.lastName?.trim() || account.last_name,
+        language: input.language ?? account.language,
+        updated_at: Date.now(),
+      })
+      .where('id', '=', account.id)
+      .where('email_verified', '=', 0)
+      .execute();
+    await trx.deleteFrom('sessions').where('user_id', '=', account.id).execute();
+  });
 }
 
 /** The sender sets (or with null removes) recipients' phone numbers, before or after sending. */

@@ -6,9 +6,13 @@ import { listMailboxMessages, readMailboxEntry, readMailboxRaw } from './mailbox
 
 /**
  * The development mailbox (DESIGN §7a): lists the mails of the local mailbox folder.
- * Public by design (it is the embedded default's only way to read mail), and it exists
- * only while mail goes to that folder: with SMTP it answers 404.
+ * IMPORTANT: it holds every user's reset links and codes, so only administrators may open
+ * it (anonymous → 401, other users → 403), and it exists only while mail goes to that
+ * folder: with SMTP it answers 404.
  */
+/** Administrators only: the mails of every user are here. */
+const MAILBOX_ACCESS = { roles: ['ROLE_ADMIN'] } as const;
+
 export const devMailboxRoutes: FastifyPluginAsyncZod = async (app) => {
   const folder = async () => {
     if ((await app.mailer.activeTransport()) !== 'mailbox') throw notFound();
@@ -18,7 +22,7 @@ export const devMailboxRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/dev/mailbox',
     {
-      config: { access: 'public' },
+      config: { access: MAILBOX_ACCESS },
       schema: { summary: 'Development mailbox: mails written to the local folder, newest first', tags: ['dev'], hide: true },
     },
     async (_request, reply) => {
@@ -45,7 +49,7 @@ export const devMailboxRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/dev/mailbox/:id',
     {
-      config: { access: 'public' },
+      config: { access: MAILBOX_ACCESS },
       schema: {
         summary: 'One mail of the development mailbox: its text, or the raw message with ?format=eml',
         tags: ['dev'],

@@ -2,7 +2,8 @@ import { CreateUserBodySchema, CreateUserResponseSchema, ListUsersQuerySchema, L
 import { AUDIT_PATHS, AuditLogQuerySchema, AuditLogResponseSchema } from '@shared/contract/audit';
 import { API_BASE } from '@shared/contract/constants';
 import { BackendErrorSchema } from '@shared/contract/errors';
-import { AdminSettingsResponseSchema, AdminSettingsUpdateSchema } from '@shared/contract/settings';
+import { ADMIN_SYSTEM_STATUS_PATH, AdminSettingsResponseSchema, AdminSettingsUpdateSchema, AdminSystemStatusSchema, type SystemWarning } from '@shared/contract/settings';
+import { mailboxExposed } from '../mail/mailbox-exposure';
 import { badRequest, conflict } from '../core/http-error';
 import { settingsConsistencyProblems, settingValueProblem } from '../settings/defaults';
 import { maskSecretSettings, restoreMaskedSecrets } from '../settings/secret-settings';
@@ -48,6 +49,20 @@ export const adminRoutes = routePlugin('kuvert-admin-routes', async (app) => {
       if (together.length > 0) throw badRequest('Invalid settings', { problems: together });
       await app.settings.set(restored.update);
       return { settings: maskSecretSettings(await app.settings.getAll()) };
+    },
+  );
+
+  app.get(
+    `${API_BASE}${ADMIN_SYSTEM_STATUS_PATH}`,
+    {
+      config: { access: { roles: ['ROLE_ADMIN'] } },
+      schema: { summary: 'Warnings about the running server (e.g. no SMTP behind a public URL)', tags: ['admin'], response: { 200: AdminSystemStatusSchema, ...errors } },
+    },
+    async (_request, reply) => {
+      const warnings: SystemWarning[] = [];
+      if (await mailboxExposed(app)) warnings.push('mailboxNotLocal');
+      void reply.header('cache-control', 'no-store');
+      return { warnings };
     },
   );
 
@@ -122,7 +137,9 @@ export const adminRoutes = routePlugin('kuvert-admin-routes', async (app) => {
           lastName: body.lastName,
           roles,
           language: body.language,
-          emailVerified: body.emailVerified ?? true,
+          // Made by someone else: the owner proves the address (code by mail at the first sign-in,
+          // reset link or signup link) before deliveries to it reach this account.
+          emailVerified: false,
           totpRequired: body.totpRequired ?? false,
           disabled: body.disabled ?? false,
         });

@@ -5,9 +5,10 @@ import { LanguageSchema, UserSchema } from './user';
 /**
  * POST /api/2/admin/users (ROLE_ADMIN or ROLE_USER_ADMIN), our design. The password
  * must meet the password policy (400 ValidationException otherwise); a taken username
- * or address is 409 ConflictException. `emailVerified` defaults to true because an
- * administrator vouches for the address; pass false to make the user verify it at
- * the first sign-in.
+ * or address is 409 ConflictException. The account starts unverified: the owner proves the
+ * address with the code mailed at the first sign-in (or a reset or signup link); until then
+ * no delivery to the address reaches it, and a delivery signup of the real owner takes it over.
+ * `emailVerified` only accepts false (kept for older clients); true is 400.
  */
 export const CreateUserBodySchema = z
   .object({
@@ -20,7 +21,7 @@ export const CreateUserBodySchema = z
     /** Defaults to ROLE_UI_USER, ROLE_SENDER, ROLE_RECEIVER. */
     roleNames: z.array(z.enum(ROLE_NAMES)).max(ROLE_NAMES.length).optional(),
     language: LanguageSchema.optional(),
-    emailVerified: z.boolean().optional(),
+    emailVerified: z.literal(false).optional(),
     totpRequired: z.boolean().optional(),
     disabled: z.boolean().optional(),
   })

@@ -21,16 +21,35 @@ export const AUTH_ESCALATION_PATHS = {
   sso: '/auth/sso',
   /** POST PasswordResetRequestBody → 204 always; 429 RateLimitExceededException. */
   passwordResetRequest: '/auth/password-reset/request',
-  /** GET `/auth/password-reset/{token}` → 204 valid, 404 unknown, 410 used or expired. */
-  passwordResetCheck: '/auth/password-reset/:token',
+  /**
+   * POST PasswordResetCheckBody → 204 valid, 404 unknown, 410 used or expired. The token travels
+   * in the body, never in the path: request paths are logged.
+   */
+  passwordResetCheck: '/auth/password-reset/check',
   /**
    * POST PasswordResetConfirmBody → 204, or 400 ValidationException whose `metadata` is
    * `{ reason: 'token' }` (unknown, used or expired link) or
    * `{ reason: 'policy', violations: PasswordPolicyViolation[] }`.
    */
   passwordResetConfirm: '/auth/password-reset/confirm',
-  /** POST, signed in + anti-forgery header → 204. Disables the caller's own TOTP. */
+  /**
+   * POST OwnTotpResetBody, signed in + anti-forgery header → 204. Disables the caller's own TOTP;
+   * re-authentication: the password and a current code, else 400 ValidationException with
+   * `metadata.reason` `currentPassword` or `code`; 409 when none is registered; 429 after 5 misses.
+   */
   ownTotpReset: '/user/totp/reset',
+  /**
+   * POST OwnTotpRegistrationBody (the password), signed in → TotpRegistrationResponse; starts
+   * registering an authentication app from the account settings. 409 when one is registered.
+   */
+  ownTotpRegistration: '/user/totp/registration',
+  /** POST OwnTotpConfirmBody, signed in → 204: the code proves the app; TOTP is on from now. */
+  ownTotpConfirm: '/user/totp/confirm',
+  /**
+   * POST, ROLE_ADMIN or ROLE_USER_ADMIN (only ROLE_ADMIN for an administrator) → 204: removes a
+   * user's authentication app (lost phone); audit entry `totp.reset`.
+   */
+  adminTotpReset: '/admin/users/:userUuid/totp/reset',
   /**
    * POST ChangePasswordBody, signed in + anti-forgery header → 204, or 400 ValidationException
    * with `metadata` `{ reason: 'currentPassword' }` or `{ reason: 'policy', violations }`.
@@ -128,9 +147,33 @@ export const PasswordResetRequestBodySchema = z
   .meta({ id: 'PasswordResetRequestBody' });
 export type PasswordResetRequestBody = z.infer<typeof PasswordResetRequestBodySchema>;
 
-export const PasswordResetTokenParamsSchema = z
+export const PasswordResetCheckBodySchema = z
   .object({ token: z.string().min(1).max(128) })
-  .meta({ id: 'PasswordResetTokenParams' });
+  .strict()
+  .meta({ id: 'PasswordResetCheckBody' });
+export type PasswordResetCheckBody = z.infer<typeof PasswordResetCheckBodySchema>;
+
+export const OwnTotpResetBodySchema = z
+  .object({
+    password: z.string().min(1).max(1024),
+    /** A current code of the app being removed (whitespace allowed). */
+    code: z.string().min(1).max(16),
+  })
+  .strict()
+  .meta({ id: 'OwnTotpResetBody' });
+export type OwnTotpResetBody = z.infer<typeof OwnTotpResetBodySchema>;
+
+export const OwnTotpRegistrationBodySchema = z
+  .object({ password: z.string().min(1).max(1024) })
+  .strict()
+  .meta({ id: 'OwnTotpRegistrationBody' });
+export type OwnTotpRegistrationBody = z.infer<typeof OwnTotpRegistrationBodySchema>;
+
+export const OwnTotpConfirmBodySchema = z
+  .object({ code: z.string().min(1).max(16) })
+  .strict()
+  .meta({ id: 'OwnTotpConfirmBody' });
+export type OwnTotpConfirmBody = z.infer<typeof OwnTotpConfirmBodySchema>;
 
 export const PasswordResetConfirmBodySchema = z
   .object({

@@ -68,3 +68,16 @@ export const AdminSettingsResponseSchema = z
   .object({ settings: z.record(z.string(), ConfigValueSchema) })
   .meta({ id: 'AdminSettingsResponse' });
 export type AdminSettingsResponse = z.infer<typeof AdminSettingsResponseSchema>;
+
+/**
+ * GET /admin/system/status (ROLE_ADMIN): what an administrator must know about the running
+ * server. `mailboxNotLocal`: mail goes to the local mailbox folder (no SMTP) while the public
+ * URL is not this machine, so users never get their mail and only administrators can read it.
+ */
+export const ADMIN_SYSTEM_STATUS_PATH = '/admin/system/status';
+export const SYSTEM_WARNINGS = ['mailboxNotLocal'] as const;
+export type SystemWarning = (typeof SYSTEM_WARNINGS)[number];
+export const AdminSystemStatusSchema = z
+  .object({ warnings: z.array(z.enum(SYSTEM_WARNINGS)) })
+  .meta({ id: 'AdminSystemStatus' });
+export type AdminSystemStatus = z.infer<typeof AdminSystemStatusSchema>;

@@ -154,7 +154,7 @@ test.describe('Outlook add-in task pane', () => {
     const { server } = holder;
     const sender = await outlookUser(server);
     const secret = new Secret({ size: 20 });
-    await server.app.users.update(sender.id, { totp_secret: secret.base32 });
+    await server.app.users.update(sender.id, { totp_secret: server.app.secretBox.seal(sender.id, 'totp_secret', secret.base32) });
     const recipient = await outlookUser(server, ['ROLE_UI_USER', 'ROLE_RECEIVER']);
     const files = twoAttachments();
     await openPane(page, server, mailbox({ to: [recipient.email], cc: [], subject: 'Level two figures', files }));

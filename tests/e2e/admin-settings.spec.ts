@@ -12,6 +12,7 @@ import { EXTERNAL_SETTING_KEYS } from '@shared/contract/external';
 import { ADMIN_SETTINGS_PATH, SECRET_MASK, SETTING_KEYS } from '@shared/contract/settings';
 import { addressedTo, extractLink, waitForMailboxMail } from '../support/mailbox';
 import { apiCall, apiSendDelivery, apiSignIn, en, expect, expectInbox, locale, openSendPage, serverPerFile, setSettingsAsAdmin, signIn, test } from './fixtures';
+import { proveAddress } from '@tests/support/prove-address';
 
 const admin = locale<typeof import('@locales/en/admin.json')>('en', 'admin');
 const send = locale<typeof import('@locales/en/send.json')>('en', 'send');
@@ -25,6 +26,7 @@ test.beforeAll(async () => {
   const session = await apiSignIn(ctx.server, ctx.server.admin);
   const created = await apiCall(ctx.server, session, 'POST', '/admin/users', { ...alice, firstName: 'Alice', lastName: 'Sender', language: 'en' });
   expect(created.status, await created.clone().text()).toBe(201);
+  await proveAddress(ctx.server, alice.email, alice.password);
 });
 
 const isSettingsPut = (request: Request) => request.method() === 'PUT' && new URL(request.url()).pathname === `${API_BASE}${ADMIN_SETTINGS_PATH}`;

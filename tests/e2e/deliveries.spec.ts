@@ -13,6 +13,7 @@ import type { DeliveryDetail } from '@shared/contract/deliveries';
 import { addressedTo, extractLink, waitForMailboxMail } from '../support/mailbox';
 import { startTestServer, type TestServer } from '../support/server';
 import { apiCall, apiSendDelivery, apiSignIn as signInByApi, type ApiSession } from './fixtures';
+import { proveAddress } from '@tests/support/prove-address';
 
 /** Small parts so a few KiB make several (the config minimum). */
 const PART_SIZE = 1024;
@@ -40,6 +41,7 @@ test.beforeAll(async () => {
   ] as const) {
     const response = await api(admin, 'POST', '/admin/users', { email: account.email, password: account.password, firstName, lastName, language: 'en' });
     expect(response.status, await response.clone().text()).toBe(201);
+    await proveAddress(server, account.email, account.password);
   }
 });
 test.afterAll(async () => {

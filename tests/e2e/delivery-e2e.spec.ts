@@ -15,6 +15,7 @@ import { sendDelivery } from '@shared/transfer';
 import { addressedTo, waitForMailboxMail } from '../support/mailbox';
 import { startTestServer, type TestServer } from '../support/server';
 import { apiCall, apiSignIn, expectNoSeriousA11yViolations, secuPassFromNode, signInToInbox } from './fixtures';
+import { proveAddress } from '@tests/support/prove-address';
 
 const PASSWORD = 'Good-Passw0rd-e2e';
 const ALICE_PASSPHRASE = 'Alice-Browser-SecuPass-Quartz-77';
@@ -39,6 +40,7 @@ test.beforeAll(async () => {
   for (const account of [alice, bob, carol]) {
     const response = await apiCall(server, admin, 'POST', '/admin/users', { email: account.email, password: account.password, language: 'en' });
     expect(response.status, await response.clone().text()).toBe(201);
+    await proveAddress(server, account.email, account.password);
   }
   ({ client: aliceClient, keys: aliceKeys } = await secuPassFromNode(server, alice, ALICE_PASSPHRASE, aliceCrypto));
   await secuPassFromNode(server, bob, BOB_PASSPHRASE);

@@ -20,6 +20,7 @@ import {
   setSettingsAsAdmin,
   signInToInbox,
 } from './fixtures';
+import { proveAddress } from '@tests/support/prove-address';
 
 const PASSWORD = 'Good-Passw0rd-e2e';
 const PASSPHRASE = 'Alice-Dialogs-SecuPass-Harbour-52';
@@ -38,6 +39,7 @@ test.beforeAll(async () => {
   for (const account of [alice, bob]) {
     const response = await apiCall(server, admin, 'POST', '/admin/users', { email: account.email, password: account.password, language: 'en' });
     expect(response.status, await response.clone().text()).toBe(201);
+    await proveAddress(server, account.email, account.password);
   }
   await secuPassFromNode(server, alice, PASSPHRASE);
 });

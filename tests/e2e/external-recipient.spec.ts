@@ -11,6 +11,7 @@ import type { Download, Page } from '@playwright/test';
 import { addressedTo, extractLink, extractSmsCode, readMailboxSms, waitForMailboxMail, waitForSms } from '../support/mailbox';
 import { startTestServer, type TestServer } from '../support/server';
 import { apiCall, apiSendDelivery, apiSignIn, en, expect, expectNoSeriousA11yViolations, setSettingsAsAdmin, test } from './fixtures';
+import { proveAddress } from '@tests/support/prove-address';
 
 /** Small parts so a few KiB make several (the config minimum). */
 const PART_SIZE = 1024;
@@ -28,6 +29,7 @@ test.beforeAll(async () => {
   const admin = await apiSignIn(server, server.admin);
   const created = await apiCall(server, admin, 'POST', '/admin/users', { ...alice, firstName: 'Alice', lastName: 'Sender', language: 'en' });
   expect(created.status, await created.clone().text()).toBe(201);
+  await proveAddress(server, alice.email, alice.password);
   await setSettingsAsAdmin(server, { [EXTERNAL_SETTING_KEYS.downloadDisclaimerEnabled]: true, [`${EXTERNAL_SETTING_KEYS.downloadDisclaimerText}.en`]: DISCLAIMER });
 });
 test.afterAll(async () => {

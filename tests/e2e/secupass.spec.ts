@@ -25,6 +25,7 @@ import { fingerprintOf } from '../../server/secupass/blob-checks';
 import { addressedTo, readMailbox, waitForMailboxMail } from '../support/mailbox';
 import { startTestServer, type TestServer } from '../support/server';
 import { apiCall, apiSignIn as signInByApi, type ApiSession } from './fixtures';
+import { proveAddress } from '@tests/support/prove-address';
 
 const FIRST = 'violet-Harbor-71-quietly-jump';
 const SECOND = 'amber-Lantern-38-slowly-drift';
@@ -199,6 +200,7 @@ async function createUser(name: { firstName: string; lastName: string }): Promis
   const response = await api(admin, 'POST', '/admin/users', { email, password, ...name });
   expect(response.status, await response.clone().text()).toBe(201);
   const { user } = CreateUserResponseSchema.parse(await response.json());
+  await proveAddress(server, email, password);
   return { email, password, uuid: user.uuid };
 }
 

@@ -21,6 +21,7 @@ import {
   signInToInbox,
   type ApiSession,
 } from './fixtures';
+import { proveAddress } from '@tests/support/prove-address';
 
 const PASSWORD = 'Good-Passw0rd-e2e';
 const ALICE_PASSPHRASE = 'Alice-Extras-SecuPass-Quartz-61';
@@ -41,6 +42,7 @@ test.beforeAll(async () => {
   for (const account of [alice, bob, dave]) {
     const response = await apiCall(server, admin, 'POST', '/admin/users', { email: account.email, password: account.password, language: 'en' });
     expect(response.status, await response.clone().text()).toBe(201);
+    await proveAddress(server, account.email, account.password);
   }
   await secuPassFromNode(server, alice, ALICE_PASSPHRASE);
   await secuPassFromNode(server, bob, 'Bob-Extras-SecuPass-Lantern-62');

@@ -25,6 +25,7 @@ import {
   setSettingsAsAdmin,
   signInToInbox,
 } from './fixtures';
+import { proveAddress } from '@tests/support/prove-address';
 
 /** Small parts so a few KiB make several (the config minimum). */
 const PART_SIZE = 1024;
@@ -47,6 +48,7 @@ test.beforeAll(async () => {
   ] as const) {
     const response = await apiCall(server, admin, 'POST', '/admin/users', { email: account.email, password: account.password, firstName, lastName: 'Test', language: 'en' });
     expect(response.status, await response.clone().text()).toBe(201);
+    await proveAddress(server, account.email, account.password);
   }
 });
 test.afterAll(async () => {

@@ -7,6 +7,7 @@ import { SENDER_GROUP_PATHS } from '@shared/contract/sender-groups';
 import { startTestServer, type TestServer } from '../support/server';
 import { addressedTo, extractLink, waitForMailboxMail } from '../support/mailbox';
 import { apiCall, apiSendDelivery, apiSignIn, expectNoSeriousA11yViolations, locale, openSendPage, signIn, signInToInbox, type ApiSession } from './fixtures';
+import { proveAddress } from '@tests/support/prove-address';
 
 const PASSWORD = 'Good-Passw0rd-e2e';
 const send = locale<typeof import('@locales/en/send.json')>('en', 'send');
@@ -32,6 +33,7 @@ test.beforeAll(async () => {
   for (const account of [uma, gina]) {
     const response = await apiCall(server, admin, 'POST', '/admin/users', { email: account.email, password: account.password, language: 'en' });
     expect(response.status, await response.clone().text()).toBe(201);
+    await proveAddress(server, account.email, account.password);
   }
   // An outsider as delivery signup makes them: receives, may only reply.
   const outsider = await apiCall(server, admin, 'POST', '/admin/users', {
@@ -41,6 +43,7 @@ test.beforeAll(async () => {
     roleNames: ['ROLE_UI_USER', 'ROLE_RECEIVER', 'ROLE_SENDER_EXTERNAL'],
   });
   expect(outsider.status, await outsider.clone().text()).toBe(201);
+  await proveAddress(server, ole.email, ole.password);
   expect((await apiCall(server, admin, 'PATCH', SENDER_GROUP_PATHS.userSender(await userUuid(uma.email)), { licensed: false })).status).toBe(200);
   const created = await apiCall(server, admin, 'POST', SENDER_GROUP_PATHS.list, { name: 'Legal', levels: [10, 20] });
   expect(created.status).toBe(201);

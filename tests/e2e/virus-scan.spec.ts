@@ -11,6 +11,7 @@ import { CONTENT_SHA256_HEADER, DELIVERY_PATHS, type DeliveryDetail, type Delive
 import { clamdUnavailable, EICAR, startTestClamd, type TestClamd } from '../support/clamd';
 import { startTestServer, type TestServer } from '../support/server';
 import { apiCall, apiSignIn, en, openSendPage, pickFiles, recipientsInput, signInToInbox, type ApiSession } from './fixtures';
+import { proveAddress } from '@tests/support/prove-address';
 
 const PART_SIZE = 1024;
 const PASSWORD = 'Good-Passw0rd-e2e';
@@ -32,6 +33,7 @@ test.beforeAll(async () => {
   for (const account of [alice, bob]) {
     const response = await apiCall(server, admin, 'POST', '/admin/users', { email: account.email, password: account.password, firstName: 'Test', lastName: 'User', language: 'en' });
     expect(response.status, await response.clone().text()).toBe(201);
+    await proveAddress(server, account.email, account.password);
   }
 });
 test.afterAll(async () => {

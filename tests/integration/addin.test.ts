@@ -237,7 +237,7 @@ describe('add-in bearer sessions (ROLE_OUTLOOK)', () => {
     expect(JSON.parse(wrong.headers.get(AUTHORIZATION_ERRORS_HEADER)!)).toEqual([{ authorizationError: AUTHORIZATION_ERROR.WRONG_CREDENTIALS }]);
 
     const secret = new Secret({ size: 20 });
-    await server.app.users.update(cleo.id, { totp_secret: secret.base32 });
+    await server.app.users.update(cleo.id, { totp_secret: server.app.secretBox.seal(cleo.id, 'totp_secret', secret.base32) });
     const missing = await addinLogin(server, cleo.username, cleo.password);
     expect(missing.status).toBe(401);
     expect(JSON.parse(missing.headers.get(AUTHORIZATION_ERRORS_HEADER)!)[0].authorizationError).toBe(AUTHORIZATION_ERROR.TOTP_AUTHORIZATION_FAILED);

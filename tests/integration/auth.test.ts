@@ -86,7 +86,7 @@ describe('POST /api/2/auth', () => {
     // What the registration endpoint does: store a pending secret.
     const user = (await server.app.users.findByLogin('totp-required@example.test'))!;
     const secret = generateTotpSecret();
-    await server.app.users.update(user.id, { totp_pending_secret: secret });
+    await server.app.users.update(user.id, { totp_pending_secret: server.app.secretBox.seal(user.id, 'totp_pending_secret', secret) });
     const wrong = await postAuth(server, 'totp-required@example.test', 'Good-Passw0rd', { j_auth_app_code: '000000' === currentTotpCode(secret) ? '111111' : '000000' });
     expect(wrong.errors[0]?.authorizationError).toBe(AUTHORIZATION_ERROR.TOTP_AUTHORIZATION_FAILED);
     const code = currentTotpCode(secret);
@@ -99,7 +99,7 @@ describe('POST /api/2/auth', () => {
     await createUserAsAdmin(server, admin, { email: 'totp@example.test' });
     const user = (await server.app.users.findByLogin('totp@example.test'))!;
     const secret = generateTotpSecret();
-    await server.app.users.update(user.id, { totp_secret: secret });
+    await server.app.users.update(user.id, { totp_secret: server.app.secretBox.seal(user.id, 'totp_secret', secret) });
     const missing = await postAuth(server, 'totp@example.test', 'Good-Passw0rd');
     expect(missing.errors[0]).toEqual({ authorizationError: 4, message: 'required' });
     const code = currentTotpCode(secret);
@@ -135,7 +135,7 @@ describe('POST /api/2/auth', () => {
   });
 
   it('asks for email verification (code 6, masked address), refuses a wrong code (7), accepts the mailed one', async () => {
-    await createUserAsAdmin(server, admin, { email: 'unverified@example.test', emailVerified: false });
+    await createUserAsAdmin(server, admin, { email: 'unverified@example.test', emailVerified: false }, { prove: false });
     const first = await postAuth(server, 'unverified@example.test', 'Good-Passw0rd');
     expect(first.errors[0]).toEqual({ authorizationError: AUTHORIZATION_ERROR.ACCOUNT_VERIFICATION_REQUIRED, email: 'u***@example.test' });
     const mail = await waitForMailboxMail(server.mailboxDir, addressedTo('unverified@example.test'));

@@ -1,6 +1,7 @@
 import { ANTI_CSRF_HEADER } from '@shared/contract/auth';
 import type { CreateUserBody } from '@shared/contract/admin-users';
 import { AUTHORIZATION_ERRORS_HEADER, BackendErrorSchema, type AuthorizationErrorEntry, type BackendError } from '@shared/contract/errors';
+import { proveAddress } from '@tests/support/prove-address';
 import type { TestServer } from '@tests/support/server';
 import { expect } from 'vitest';
 
@@ -62,10 +63,17 @@ export async function call(
   return fetch(`${server.url}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
 }
 
-export async function createUserAsAdmin(server: TestServer, admin: Session, user: Partial<CreateUserBody> & { email: string }) {
+/**
+ * Creates an account through the admin API, then its owner proves the address (first sign-in with
+ * the mailed code, `proveAddress`), as every account made by someone else needs before use.
+ * `prove: false` leaves it unverified.
+ */
+export async function createUserAsAdmin(server: TestServer, admin: Session, user: Partial<CreateUserBody> & { email: string }, options: { prove?: boolean } = {}) {
   const response = await call(server, admin, 'POST', '/api/2/admin/users', { password: 'Good-Passw0rd', ...user });
   expect(response.status, await response.clone().text()).toBe(201);
-  return { ...user, password: user.password ?? 'Good-Passw0rd' };
+  const password = user.password ?? 'Good-Passw0rd';
+  if (options.prove !== false) await proveAddress(server, user.email, password);
+  return { ...user, password };
 }
 
 export async function updateSettings(server: TestServer, admin: Session, settings: Record<string, string | number | boolean | null>) {

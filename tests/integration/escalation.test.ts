@@ -111,15 +111,22 @@ describe('authentication app (TOTP)', () => {
 
   });
 
-  it('the signed-in user can remove their own authentication app (anti-forgery header required)', async () => {
+  it('the signed-in user can remove their own authentication app (anti-forgery header, password and a current code required)', async () => {
     const erin = await createUser(server, { username: 'erin' });
     const registration = (await (await api(server, '/auth/totp/registration', { method: 'POST', authorization: basic(erin.username, erin.password) })).json()) as TotpRegistrationResponse;
     const session = await login(server, erin, { j_auth_app_code: appFor(registration.secret).generate() });
     expect(session.status).toBe(200);
+    const proof = { password: erin.password, code: appFor(registration.secret).generate({ timestamp: Date.now() + 30_000 }) };
 
-    expect((await api(server, '/user/totp/reset', { method: 'POST', cookie: session.cookie })).status).toBe(403);
-    expect((await api(server, '/user/totp/reset', { method: 'POST' })).status).toBe(401);
-    expect((await api(server, '/user/totp/reset', { method: 'POST', cookie: session.cookie, csrf: session.csrf })).status).toBe(204);
+    expect((await api(server, '/user/totp/reset', { method: 'POST', cookie: session.cookie, body: proof })).status).toBe(403);
+    expect((await api(server, '/user/totp/reset', { method: 'POST', body: proof })).status).toBe(401);
+    // A stolen session alone is not enough: no body, a wrong password, a wrong code.
+    expect((await api(server, '/user/totp/reset', { method: 'POST', cookie: session.cookie, csrf: session.csrf })).status).toBe(400);
+    const wrongPassword = await api(server, '/user/totp/reset', { method: 'POST', cookie: session.cookie, csrf: session.csrf, body: { ...proof, password: 'wrong' } });
+    expect(await wrongPassword.json()).toMatchObject({ error: 'ValidationException', metadata: { reason: 'currentPassword' } });
+    const wrongCode = await api(server, '/user/totp/reset', { method: 'POST', cookie: session.cookie, csrf: session.csrf, body: { ...proof, code: '000000' === proof.code ? '111111' : '000000' } });
+    expect(await wrongCode.json()).toMatchObject({ error: 'ValidationException', metadata: { reason: 'code' } });
+    expect((await api(server, '/user/totp/reset', { method: 'POST', cookie: session.cookie, csrf: session.csrf, body: proof })).status).toBe(204);
     const plain = await login(server, erin);
     expect(plain.status).toBe(200);
     expect(plain.body).toMatchObject({ data: { user: { totpEnabled: false } } });
@@ -212,16 +219,31 @@ describe('public pre-login information', () => {
     const ivan = await createUser(server, { username: 'ivan', emailVerified: false });
     await login(server, ivan);
     const mail = await waitForMailboxMail(server.mailboxDir, addressedTo(ivan.email));
-    const page = await fetch(`${server.url}/dev/mailbox`, { headers: { accept: 'text/html' } });
+    // Nobody but an administrator reads the mailbox: anonymous 401, a plain user 403 (the error object, no mail).
+    for (const path of ['/dev/mailbox', `/dev/mailbox/${mail.id}`, `/dev/mailbox/${mail.id}?format=eml`]) {
+      const anonymous = await fetch(`${server.url}${path}`, { headers: { accept: 'text/html' } });
+      expect(anonymous.status).toBe(401);
+      expect(await anonymous.json()).toMatchObject({ error: 'AuthenticationRequiredException', requestUri: path.split('?')[0] });
+      const jane = await createUser(server, { username: `jane${path.length}` });
+      const janeSession = await login(server, jane);
+      const plain = await fetch(`${server.url}${path}`, { headers: { cookie: janeSession.cookie! } });
+      expect(plain.status).toBe(403);
+      const body = await plain.text();
+      expect(body).toContain('AccessDeniedException');
+      expect(body).not.toContain(extractVerificationCode(mail));
+    }
+    const admin = await login(server, { username: server.admin.email, password: server.admin.password });
+    const asAdmin = { headers: { cookie: admin.cookie!, accept: 'text/html' } };
+    const page = await fetch(`${server.url}/dev/mailbox`, asAdmin);
     expect(page.status).toBe(200);
     const html = await page.text();
     expect(html).toContain(ivan.email);
     expect(html).toContain(`/dev/mailbox/${mail.id}`);
-    const text = await (await fetch(`${server.url}/dev/mailbox/${mail.id}`)).text();
+    const text = await (await fetch(`${server.url}/dev/mailbox/${mail.id}`, asAdmin)).text();
     expect(text).toContain(extractVerificationCode(mail));
-    const raw = await fetch(`${server.url}/dev/mailbox/${mail.id}?format=eml`);
+    const raw = await fetch(`${server.url}/dev/mailbox/${mail.id}?format=eml`, asAdmin);
     expect(raw.headers.get('content-type')).toContain('message/rfc822');
-    expect((await fetch(`${server.url}/dev/mailbox/..%2F..%2Fetc%2Fpasswd`)).status).toBe(404);
+    expect((await fetch(`${server.url}/dev/mailbox/..%2F..%2Fetc%2Fpasswd`, asAdmin)).status).toBe(404);
   });
 });
 

@@ -216,7 +216,7 @@ describe('delivery signup (level 2)', () => {
     expect(sms.to).toBe('+491701234567');
     const code = codeOf(sms.text);
     // Listed by the development mailbox page.
-    expect(await (await fetch(`${server.url}/dev/mailbox`)).text()).toContain('+491701234567');
+    expect(await (await fetch(`${server.url}/dev/mailbox`, { headers: { cookie: admin.cookie } })).text()).toContain('+491701234567');
 
     // Resend within the cool-down → 429.
     await expectBackendError(await post(EXTERNAL_PATHS.smsCode(sent.shareUuid), { email: to, token: sent.token }), 429, 'RateLimitExceededException');

@@ -124,7 +124,7 @@ describe.skipIf(Boolean(process.env.KUVERT_TEST_DATABASE_URL))('reliability: SIG
   // ~15 s on an idle machine; the timeout leaves room for a busy 2-core CI.
   it('keeps committed files exact, resumes the rest, never serves half a file, leaves no temp blobs', { timeout: 120_000 }, async () => {
     server = await start();
-    const target = { url: server.url } as TestServer; // the helpers only need the address
+    const target = { url: server.url, mailboxDir: join(dataDir, 'mailbox') } as TestServer; // the helpers only need the address and the mailbox
     const admin = await signIn(target, ADMIN.email, ADMIN.password);
     await createUserAsAdmin(target, admin, { email: SENDER.email, firstName: 'Alice', lastName: 'Sender' });
     await createUserAsAdmin(target, admin, { email: 'bob@example.test' });

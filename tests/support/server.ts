@@ -17,6 +17,8 @@ export interface TestServerOptions {
   admin?: false | { email: string; password: string };
   /** Start on the data of an earlier server stopped with `close({ keepData: true })` (restart tests). */
   reuse?: { dataDir: string; databaseSchema: string | undefined };
+  /** Receives the server's real log (the production logger with its redaction, at `config.logLevel`, default debug). */
+  logStream?: { write(line: string): void };
 }
 
 export interface TestServer {
@@ -46,11 +48,16 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     databaseUrl,
     // The built web client when there is one (Playwright runs after `npm run build`).
     webRoot: join(process.cwd(), 'dist', 'web'),
-    logLevel: 'silent',
+    logLevel: options.logStream ? 'debug' : 'silent',
     ...options.config,
   });
   // Small pools: many test servers share one PostgreSQL (max_connections 100 by default).
-  const app = await buildApp({ config, databaseSchema, databasePoolSize: 3, logger: false });
+  const app = await buildApp({
+    config,
+    databaseSchema,
+    databasePoolSize: 3,
+    ...(options.logStream ? { logStream: options.logStream } : { logger: false }),
+  });
   const admin = options.admin === false ? { email: '', password: '' } : (options.admin ?? { ...TEST_ADMIN });
   if (options.admin !== false && !options.reuse) await ensureFirstAdmin(app, { ...admin, generateIfMissing: false });
 

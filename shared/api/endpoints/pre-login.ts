@@ -58,9 +58,12 @@ export async function postPasswordResetRequest(client: ApiClient, body: Password
   await client.post(PATHS.passwordResetRequest, body);
 }
 
-/** GET /auth/password-reset/{token}: resolves when the token is still valid, throws ApiError (404/410) otherwise. */
+/**
+ * POST /auth/password-reset/check: resolves when the token is still valid, throws ApiError (404/410)
+ * otherwise. The token goes in the body: request paths end up in server and proxy logs.
+ */
 export async function getPasswordResetToken(client: ApiClient, token: string): Promise<void> {
-  await client.get(PATHS.passwordResetCheck.replace(':token', encodeURIComponent(token)));
+  await client.post(PATHS.passwordResetCheck, { token });
 }
 
 /** POST /auth/password-reset/confirm: sets the new password and consumes the token. */

@@ -23,7 +23,7 @@ import { PageHeading } from '@web/components/page-heading';
 import { useNotify } from '@web/lib/toasts';
 import { focusFirstInvalid } from '@web/lib/validation';
 import type { TFunction } from 'i18next';
-import { useEffect, useId, useMemo, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useId, useMemo, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useBlocker } from 'react-router';
 import { saveAdminSettings, settingProblemsOf, useAdminSettings } from './api/settings';
@@ -41,6 +41,8 @@ export interface SettingSection {
 export interface SettingsFormProps {
   title: string;
   intro?: string;
+  /** Shown under the heading, before the form (e.g. the server's warnings). */
+  notice?: ReactNode;
   sections: SettingSection[];
   /** Checks across fields before saving (e.g. at least one level): key → message. */
   validate?: (draft: Draft) => Record<string, string>;
@@ -70,7 +72,7 @@ const useStyles = makeStyles({
  * own checks, Save sending only the changed keys, the server's per-key problems at their field,
  * a toast on success and a confirmation before leaving with unsaved changes.
  */
-export function SettingsForm({ title, intro, sections, validate }: SettingsFormProps) {
+export function SettingsForm({ title, intro, notice, sections, validate }: SettingsFormProps) {
   const { t } = useTranslation();
   const styles = useStyles();
   const notify = useNotify();
@@ -180,6 +182,7 @@ export function SettingsForm({ title, intro, sections, validate }: SettingsFormP
     <>
       {heading}
       {intro ? <p>{intro}</p> : null}
+      {notice}
       {failure ? <Alert type="error">{failure}</Alert> : null}
       <form ref={formRef} className={styles.form} onSubmit={(event) => void submit(event)} noValidate>
         {sections.map((section) => (

@@ -1,6 +1,8 @@
 import { SETTING_KEYS } from '@shared/contract/settings';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Alert } from '@web/components/alert';
+import { useSystemStatus } from './api/system-status';
 import { perLanguageFields, SettingsForm, type SettingSection } from './settings-form';
 
 /** Longest password or passphrase length a policy may ask for (the server's SecuPass range). */
@@ -99,5 +101,11 @@ export function SystemSettingsPage() {
     ];
   }, [t]);
 
-  return <SettingsForm title={t('admin:system.title')} intro={t('admin:system.intro')} sections={sections} />;
+  const status = useSystemStatus();
+  const notice = status.data?.warnings.includes('mailboxNotLocal') ? (
+    <Alert type="warning" title={t('admin:system.mailboxWarning.title')}>
+      {t('admin:system.mailboxWarning.text')}
+    </Alert>
+  ) : null;
+  return <SettingsForm title={t('admin:system.title')} intro={t('admin:system.intro')} notice={notice} sections={sections} />;
 }

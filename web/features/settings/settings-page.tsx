@@ -7,16 +7,16 @@ import {
   DialogContent,
   DialogSurface,
   DialogTitle,
-  DialogTrigger,
   Field,
   Input,
   Select,
   Subtitle1,
 } from '@fluentui/react-components';
 import { isApiError } from '@shared/api/api-error';
-import { postChangePassword, postTotpReset } from '@shared/api/endpoints/account';
+import { postChangePassword, postOwnTotpConfirm, postOwnTotpRegistration, postTotpReset } from '@shared/api/endpoints/account';
 import { getPasswordPolicy } from '@shared/api/endpoints/pre-login';
-import { LANGUAGES } from '@shared/contract/constants';
+import type { TotpRegistrationResponse } from '@shared/contract/auth-escalation';
+import { AUTH_APP_CODE_LENGTH, LANGUAGES } from '@shared/contract/constants';
 import { LANGUAGE_NAMES } from '@shared/i18n/i18n';
 import { Alert } from '@web/components/alert';
 import { NewPasswordFields, type NewPasswordValue } from '@web/components/new-password-fields';
@@ -25,8 +25,9 @@ import { apiClient } from '@web/lib/api-client';
 import { authStore, useAuthState } from '@web/lib/auth';
 import { changeLanguage, currentLanguage } from '@web/lib/i18n';
 import { useNotify } from '@web/lib/toasts';
-import { focusFirstInvalid, newPasswordMessages, requiredMessage } from '@web/lib/validation';
+import { focusFirstInvalid, newPasswordMessages, requiredMessage, sixDigitCodeMessage } from '@web/lib/validation';
 import { useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import useSWR from 'swr';
 
@@ -111,27 +112,194 @@ function PasswordSection() {
   );
 }
 
-function TwoFactorSection() {
+type ReauthErrors = { password?: string; code?: string };
+
+/** The server's reason for a refused re-authentication, as field messages (or null: show a general error). */
+function reauthErrorsOf(t: TFunction, error: unknown): ReauthErrors | null {
+  if (!isApiError(error)) return null;
+  if (error.status === 429) return { password: t('settings:twoFactor.tooManyTries') };
+  const reason = (error.error?.metadata as { reason?: string } | undefined)?.reason;
+  if (reason === 'currentPassword') return { password: t('settings:password.currentWrong') };
+  if (reason === 'code') return { code: t('auth:errors.invalidAuthCode') };
+  return null;
+}
+
+/** Registration from the account settings: password → QR code and manual key → a code confirms it. */
+function TotpSetupDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
   const { t } = useTranslation();
   const notify = useNotify();
-  const id = useId();
-  const { user } = useAuthState();
-  const [open, setOpen] = useState(false);
+  const formRef = useRef<HTMLFormElement>(null);
+  const [password, setPassword] = useState('');
+  const [code, setCode] = useState('');
+  const [registration, setRegistration] = useState<TotpRegistrationResponse | null>(null);
+  const [errors, setErrors] = useState<ReauthErrors>({});
   const [pending, setPending] = useState(false);
 
-  async function reset() {
+  function close() {
+    setPassword('');
+    setCode('');
+    setRegistration(null);
+    setErrors({});
+    onClose();
+  }
+
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const next: ReauthErrors = registration ? { code: sixDigitCodeMessage(t, code) } : { password: requiredMessage(t, password) };
+    setErrors(next);
+    if (next.password || next.code) {
+      requestAnimationFrame(() => focusFirstInvalid(formRef.current));
+      return;
+    }
     setPending(true);
     try {
-      await postTotpReset(apiClient);
-      await authStore.reloadUser();
-      notify('success', t('settings:twoFactor.resetDone'));
-      setOpen(false);
-    } catch {
-      notify('error', t('auth:errors.generalError'));
+      if (!registration) {
+        setRegistration(await postOwnTotpRegistration(apiClient, { password }));
+        setPassword('');
+      } else {
+        await postOwnTotpConfirm(apiClient, { code: code.replace(/\s+/g, '') });
+        await authStore.reloadUser();
+        notify('success', t('settings:twoFactor.setupDone'));
+        close();
+      }
+    } catch (error) {
+      const fieldErrors = reauthErrorsOf(t, error);
+      if (fieldErrors) {
+        setErrors(fieldErrors);
+        requestAnimationFrame(() => focusFirstInvalid(formRef.current));
+      } else notify('error', t('auth:errors.generalError'));
     } finally {
       setPending(false);
     }
   }
+
+  const secret = registration?.secret.replace(/(.{4})/g, '$1 ').trim();
+  return (
+    <Dialog open={open} onOpenChange={(_e, data) => (data.open ? undefined : close())}>
+      <DialogSurface>
+        <form ref={formRef} onSubmit={submit} noValidate>
+          <DialogBody>
+            <DialogTitle>{t('settings:twoFactor.setupTitle')}</DialogTitle>
+            <DialogContent style={{ display: 'grid', gap: 12 }}>
+              {!registration ? (
+                <>
+                  <p style={{ margin: 0 }}>{t('settings:twoFactor.setupIntro')}</p>
+                  <Field label={t('settings:password.current')} required validationMessage={errors.password}>
+                    <Input type="password" name="current-password" autoComplete="current-password" value={password} onChange={(_e, data) => setPassword(data.value)} />
+                  </Field>
+                </>
+              ) : (
+                <>
+                  <ol style={{ paddingLeft: 20, margin: 0, display: 'grid', gap: 8 }}>
+                    <li>{t('auth:totpRegistration.stepInstall')}</li>
+                    <li>{t('auth:totpRegistration.stepScan')}</li>
+                    <li>{t('auth:totpRegistration.stepCode', { count: AUTH_APP_CODE_LENGTH })}</li>
+                  </ol>
+                  <div style={{ display: 'grid', justifyItems: 'center', gap: 8 }}>
+                    <img src={registration.qrCodeDataUrl} width={200} height={200} alt={t('auth:totpRegistration.qrAlt')} />
+                    <span>{t('auth:totpRegistration.manualKey')}</span>
+                    <code data-testid="totp-secret" style={{ fontSize: 16, letterSpacing: 1, wordBreak: 'break-all' }}>
+                      {secret}
+                    </code>
+                  </div>
+                  <Field label={t('auth:totp.code')} required validationMessage={errors.code}>
+                    <Input name="auth-app-code" inputMode="numeric" autoComplete="one-time-code" value={code} onChange={(_e, data) => setCode(data.value)} />
+                  </Field>
+                </>
+              )}
+            </DialogContent>
+            <DialogActions>
+              <Button appearance="secondary" onClick={close}>
+                {t('common:actions.cancel')}
+              </Button>
+              <Button type="submit" appearance="primary" disabled={pending}>
+                {registration ? t('settings:twoFactor.setupConfirm') : t('settings:twoFactor.setupContinue')}
+              </Button>
+            </DialogActions>
+          </DialogBody>
+        </form>
+      </DialogSurface>
+    </Dialog>
+  );
+}
+
+/** Removal: a confirmation that is also the re-authentication (password and a current code). */
+function TotpResetDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
+  const { t } = useTranslation();
+  const notify = useNotify();
+  const formRef = useRef<HTMLFormElement>(null);
+  const [password, setPassword] = useState('');
+  const [code, setCode] = useState('');
+  const [errors, setErrors] = useState<ReauthErrors>({});
+  const [pending, setPending] = useState(false);
+
+  function close() {
+    setPassword('');
+    setCode('');
+    setErrors({});
+    onClose();
+  }
+
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const next: ReauthErrors = { password: requiredMessage(t, password), code: sixDigitCodeMessage(t, code) };
+    setErrors(next);
+    if (next.password || next.code) {
+      requestAnimationFrame(() => focusFirstInvalid(formRef.current));
+      return;
+    }
+    setPending(true);
+    try {
+      await postTotpReset(apiClient, { password, code: code.replace(/\s+/g, '') });
+      await authStore.reloadUser();
+      notify('success', t('settings:twoFactor.resetDone'));
+      close();
+    } catch (error) {
+      const fieldErrors = reauthErrorsOf(t, error);
+      if (fieldErrors) {
+        setErrors(fieldErrors);
+        requestAnimationFrame(() => focusFirstInvalid(formRef.current));
+      } else notify('error', t('auth:errors.generalError'));
+    } finally {
+      setPending(false);
+    }
+  }
+
+  return (
+    <Dialog open={open} onOpenChange={(_e, data) => (data.open ? undefined : close())}>
+      <DialogSurface>
+        <form ref={formRef} onSubmit={submit} noValidate>
+          <DialogBody>
+            <DialogTitle>{t('settings:twoFactor.confirmTitle')}</DialogTitle>
+            <DialogContent style={{ display: 'grid', gap: 12 }}>
+              <p style={{ margin: 0 }}>{t('settings:twoFactor.confirmText')}</p>
+              <Field label={t('settings:password.current')} required validationMessage={errors.password}>
+                <Input type="password" name="current-password" autoComplete="current-password" value={password} onChange={(_e, data) => setPassword(data.value)} />
+              </Field>
+              <Field label={t('auth:totp.code')} required validationMessage={errors.code}>
+                <Input name="auth-app-code" inputMode="numeric" autoComplete="one-time-code" value={code} onChange={(_e, data) => setCode(data.value)} />
+              </Field>
+            </DialogContent>
+            <DialogActions>
+              <Button appearance="secondary" onClick={close}>
+                {t('common:actions.cancel')}
+              </Button>
+              <Button type="submit" appearance="primary" disabled={pending}>
+                {t('settings:twoFactor.reset')}
+              </Button>
+            </DialogActions>
+          </DialogBody>
+        </form>
+      </DialogSurface>
+    </Dialog>
+  );
+}
+
+function TwoFactorSection() {
+  const { t } = useTranslation();
+  const id = useId();
+  const { user } = useAuthState();
+  const [dialog, setDialog] = useState<'setup' | 'reset' | null>(null);
 
   return (
     <Card style={sectionStyle} role="region" aria-labelledby={id}>
@@ -139,33 +307,24 @@ function TwoFactorSection() {
         {t('settings:twoFactor.title')}
       </Subtitle1>
       <p style={{ margin: 0 }}>{user?.totpEnabled ? t('settings:twoFactor.enabled') : t('settings:twoFactor.disabled')}</p>
-      <Dialog open={open} onOpenChange={(_e, data) => setOpen(data.open)}>
-        <div>
-          <DialogTrigger disableButtonEnhancement>
-            <Button disabled={!user?.totpEnabled}>{t('settings:twoFactor.reset')}</Button>
-          </DialogTrigger>
-        </div>
-        <DialogSurface>
-          <DialogBody>
-            <DialogTitle>{t('settings:twoFactor.confirmTitle')}</DialogTitle>
-            <DialogContent>{t('settings:twoFactor.confirmText')}</DialogContent>
-            <DialogActions>
-              <DialogTrigger disableButtonEnhancement>
-                <Button appearance="secondary">{t('common:actions.cancel')}</Button>
-              </DialogTrigger>
-              <Button appearance="primary" onClick={() => void reset()} disabled={pending}>
-                {t('settings:twoFactor.reset')}
-              </Button>
-            </DialogActions>
-          </DialogBody>
-        </DialogSurface>
-      </Dialog>
+      <div>
+        {user?.totpEnabled ? (
+          <Button onClick={() => setDialog('reset')}>{t('settings:twoFactor.reset')}</Button>
+        ) : (
+          <Button appearance="primary" onClick={() => setDialog('setup')}>
+            {t('settings:twoFactor.setup')}
+          </Button>
+        )}
+      </div>
+      <TotpSetupDialog open={dialog === 'setup'} onClose={() => setDialog(null)} />
+      <TotpResetDialog open={dialog === 'reset'} onClose={() => setDialog(null)} />
     </Card>
   );
 }
 
 /**
- * Account settings: language, password change, two-factor reset (issue 3 §3); `sections` are
+ * Account settings: language, password change, two-factor registration and removal (both with
+ * re-authentication); `sections` are
  * sections other features contribute (the app composes them, e.g. SecuPass).
  */
 export function SettingsPage({ sections }: { sections?: ReactNode }) {

@@ -1,0 +1,30 @@
+import { AUTHORIZATION_ERROR, AUTHORIZATION_ERRORS_HEADER, type AuthorizationErrorEntry } from '@shared/contract/errors';
+import { extractVerificationCode, readMailbox } from './mailbox';
+import type { TestServer } from './server';
+
+const basic = (login: string, password: string) => `Basic ${Buffer.from(`${login}:${password}`, 'utf8').toString('base64')}`;
+
+async function signInAttempt(server: TestServer, email: string, password: string, code?: string): Promise<{ status: number; errors: AuthorizationErrorEntry[] }> {
+  const query = code ? `?j_verification_code=${code}` : '';
+  const response = await fetch(`${server.url}/api/2/auth${query}`, { method: 'POST', headers: { authorization: basic(email, password), 'content-type': 'application/json' } });
+  await response.arrayBuffer();
+  const header = response.headers.get(AUTHORIZATION_ERRORS_HEADER);
+  return { status: response.status, errors: header ? (JSON.parse(header) as AuthorizationErrorEntry[]) : [] };
+}
+
+/**
+ * What the owner of an account an administrator made does at the first sign-in: the server mails a
+ * code to the address (read from the server's mailbox folder, like a person reads their mail) and
+ * the owner signs in with it. Afterwards the address counts as proven. Needs the mailbox transport.
+ */
+export async function proveAddress(server: TestServer, email: string, password: string): Promise<void> {
+  const before = new Set((await readMailbox(server.mailboxDir)).map((m) => m.id));
+  const first = await signInAttempt(server, email, password);
+  if (first.status === 200 || !first.errors.some((e) => e.authorizationError === AUTHORIZATION_ERROR.ACCOUNT_VERIFICATION_REQUIRED)) return;
+  const mail = (await readMailbox(server.mailboxDir)).find((m) => !before.has(m.id) && m.to.toLowerCase().includes(email.toLowerCase()));
+  if (!mail) throw new Error(`no verification mail for ${email}`);
+  const second = await signInAttempt(server, email, password, extractVerificationCode(mail));
+  if (second.errors.some((e) => e.authorizationError === AUTHORIZATION_ERROR.WRONG_ACCOUNT_VERIFICATION_CODE)) {
+    throw new Error(`the verification code for ${email} was refused: ${JSON.stringify(second.errors)}`);
+  }
+}
