@@ -13,6 +13,7 @@ import { isActive, useTransfers, type Transfer } from '@web/lib/transfer-store';
 import { useUnlockedKeys } from '@web/lib/unlock-request';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useLocation } from 'react-router';
 import { formatSize } from './delivery-format';
 
 const useStyles = makeStyles({
@@ -28,9 +29,12 @@ export const isE2eDelivery = (delivery: Pick<DeliveryDetail, 'securityLevel'>) =
 /** Recipient alerts of SPEC §2: create a passphrase first, or wait for the sender's release. */
 export function E2eAccessAlerts({ delivery }: { delivery: DeliveryDetail }) {
   const { t } = useTranslation();
+  const location = useLocation();
   if (delivery.e2eAccess === 'passphraseNeeded') {
+    // Create it (invitation variant), then the approval-pending screen, which leads back here.
+    const create = `${ROUTES.createSecuPass}?continue=${encodeURIComponent(`${location.pathname}${location.search}`)}`;
     return (
-      <Alert type="warning" title={t('deliveries:e2e.passphraseNeededTitle')} action={<RouterLink to={ROUTES.setSecuPass}>{t('deliveries:e2e.createPassphrase')}</RouterLink>}>
+      <Alert type="warning" title={t('deliveries:e2e.passphraseNeededTitle')} action={<RouterLink to={create}>{t('deliveries:e2e.createPassphrase')}</RouterLink>}>
         {t('deliveries:e2e.passphraseNeededText')}
       </Alert>
     );
