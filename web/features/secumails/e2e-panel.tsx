@@ -76,6 +76,8 @@ export function E2eDeliveryPanel({ delivery, onDownloaded }: { delivery: Deliver
   const [phase, setPhase] = useState<'locked' | 'decryptingKey' | 'open' | 'failed'>('locked');
   // fileId → the transfer downloading it (the latest one).
   const [transferIds, setTransferIds] = useState<Record<string, string>>({});
+  // fileId → the save dialog came back without a file (closed, or none in this browser).
+  const [noFileChosen, setNoFileChosen] = useState<Record<string, boolean>>({});
   const transfers = useTransfers();
   const openedRef = useRef<OpenedE2eDelivery | null>(null);
   const running = useRef(new Set<Promise<unknown>>());
@@ -107,9 +109,14 @@ export function E2eDeliveryPanel({ delivery, onDownloaded }: { delivery: Deliver
     }
   }
 
-  async function download(fileId: string) {
+  async function download(fileId: string, avoidPicker = false) {
     if (!opened) return;
-    const started = await startE2eDownload({ delivery: opened, fileId, onSuccess: onDownloaded });
+    setNoFileChosen((prev) => ({ ...prev, [fileId]: false }));
+    const started = await startE2eDownload({ delivery: opened, fileId, onSuccess: onDownloaded, avoidPicker });
+    if (started === 'noFileChosen') {
+      setNoFileChosen((prev) => ({ ...prev, [fileId]: true }));
+      return;
+    }
     if (!started) return;
     setTransferIds((prev) => ({ ...prev, [fileId]: started.id }));
     const done = started.done.finally(() => {
@@ -167,6 +174,18 @@ export function E2eDeliveryPanel({ delivery, onDownloaded }: { delivery: Deliver
                     <TransferProgressBar value={Math.min(1, item.bytesDone / item.totalBytes)} aria-label={t('deliveries:e2e.progress', { name: file.name })} />
                   ) : null}
                   {transfer?.state === 'failed' && transfer.failure ? <Alert type="error">{t(transfer.failure.key, transfer.failure.values)}</Alert> : null}
+                  {noFileChosen[file.fileId] ? (
+                    <Alert
+                      type="info"
+                      action={
+                        <Button size="small" icon={<ArrowDownloadRegular />} onClick={() => void download(file.fileId, true)}>
+                          {t('deliveries:e2e.browserDownload')}
+                        </Button>
+                      }
+                    >
+                      {t('deliveries:e2e.noFileChosen', { name: file.name })}
+                    </Alert>
+                  ) : null}
                 </li>
               );
             })}
