@@ -22,6 +22,7 @@ const useStyles = makeStyles({
   row: { display: 'flex', gap: '12px', alignItems: 'center', flexWrap: 'wrap' },
   body: { whiteSpace: 'pre-wrap', margin: '0 0 16px', padding: '12px', backgroundColor: tokens.colorNeutralBackground2, borderRadius: tokens.borderRadiusMedium },
   section: { margin: '16px 0' },
+  alertText: { display: 'block', marginBottom: '8px' },
 });
 
 export const isE2eDelivery = (delivery: Pick<DeliveryDetail, 'securityLevel'>) => delivery.securityLevel >= 20;
@@ -168,22 +169,18 @@ export function E2eDeliveryPanel({ delivery, onDownloaded }: { delivery: Deliver
                     >
                       {t('deliveries:actions.download')}
                     </Button>
-                    {transfer ? <Caption1 role="status">{t(`deliveries:e2e.state.${panelState(transfer)}`)}</Caption1> : null}
+                    {transfer && !noFileChosen[file.fileId] ? <Caption1 role="status">{t(`deliveries:e2e.state.${panelState(transfer)}`)}</Caption1> : null}
                   </div>
                   {busy && item && item.totalBytes > 0 ? (
                     <TransferProgressBar value={Math.min(1, item.bytesDone / item.totalBytes)} aria-label={t('deliveries:e2e.progress', { name: file.name })} />
                   ) : null}
                   {transfer?.state === 'failed' && transfer.failure ? <Alert type="error">{t(transfer.failure.key, transfer.failure.values)}</Alert> : null}
                   {noFileChosen[file.fileId] ? (
-                    <Alert
-                      type="info"
-                      action={
-                        <Button size="small" icon={<ArrowDownloadRegular />} onClick={() => void download(file.fileId, true)}>
-                          {t('deliveries:e2e.browserDownload')}
-                        </Button>
-                      }
-                    >
-                      {t('deliveries:e2e.noFileChosen', { name: file.name })}
+                    <Alert type="info">
+                      <span className={styles.alertText}>{t('deliveries:e2e.noFileChosen', { name: file.name })}</span>
+                      <Button size="small" icon={<ArrowDownloadRegular />} onClick={() => void download(file.fileId, true)}>
+                        {t('deliveries:e2e.browserDownload')}
+                      </Button>
                     </Alert>
                   ) : null}
                 </li>

@@ -31,6 +31,7 @@ const useStyles = makeStyles({
   levelHint: { color: tokens.colorNeutralForeground2, display: 'block', fontSize: tokens.fontSizeBase200 },
   actions: { display: 'flex', gap: '8px', flexWrap: 'wrap' },
   progress: { display: 'flex', flexDirection: 'column', gap: '8px', maxWidth: '760px', marginTop: '16px' },
+  alertText: { display: 'block', marginBottom: '8px' },
   fileList: { listStyle: 'none', margin: 0, padding: 0, display: 'flex', flexDirection: 'column', gap: '6px' },
 });
 
@@ -222,15 +223,11 @@ function SendForm({ config }: { config: DeliverySendConfig }) {
   return (
     <>
       {restored ? (
-        <Alert
-          type="info"
-          action={
-            <Button size="small" onClick={discardDraft}>
-              {t('send:draft.discard')}
-            </Button>
-          }
-        >
-          {t('send:draft.restored', { count: restored.files.length })}
+        <Alert type="info">
+          <span className={styles.alertText}>{t('send:draft.restored', { count: restored.files.length })}</span>
+          <Button size="small" onClick={discardDraft}>
+            {t('send:draft.discard')}
+          </Button>
         </Alert>
       ) : null}
       <form className={styles.form} onSubmit={submit} noValidate aria-label={t('send:title')}>
