@@ -51,12 +51,15 @@ test('a good link asks for the address; a wrong token or a missing one is refuse
 
   const wrong = new URL(link);
   wrong.hash = `token=${randomBytes(32).toString('base64url')}`;
+  // Each link opened afresh, as from the mail (a fragment-only change would not load the page).
+  await page.goto('about:blank');
   await page.goto(wrong.toString());
   await expectRefused(page, t.errors.linkInvalid, 'invalid link');
   await screenshots(page, 'link-invalid');
 
   const cut = new URL(link);
   cut.hash = '';
+  await page.goto('about:blank');
   await page.goto(cut.toString());
   await expectRefused(page, t.errors.linkInvalid, 'link without token');
 });
