@@ -25,5 +25,5 @@ export const authenticationRequired = (message = 'Authentication required') =>
   new HttpError(401, 'AuthenticationRequiredException', message);
 export const accessDenied = (message = "You don't have sufficient rights, please ask your administrator") =>
   new HttpError(403, 'AccessDeniedException', message);
-export const notFound = (message = 'Not found') => new HttpError(404, 'NotFoundException', message);
+export const notFound = (message = 'Not found', metadata: Record<string, unknown> = {}) => new HttpError(404, 'NotFoundException', message, metadata);
 export const conflict = (message: string) => new HttpError(409, 'ConflictException', message);

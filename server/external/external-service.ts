@@ -13,6 +13,8 @@ import {
   SMS_MAX_PER_HOUR,
   SMS_RESEND_COOLDOWN_MS,
   type EmailCheckResponse,
+  type LinkCheckResponse,
+  type LinkRefusal,
   type ExternalErrorReason,
   type PhoneNumbersResponse,
   type SignupResponse,
@@ -124,22 +126,39 @@ interface LinkContext {
 
 /**
  * The share behind a mailed link: the share must exist on a sent delivery and the token must be
- * its download token (level 1) or its signup token. Anything else is 404 alike, so the answer
- * tells nothing about which part was wrong.
+ * its download token (level 1) or its signup token. A wrong token, an unknown share or a share of
+ * another delivery are 404 alike (`reason: linkInvalid`), so the answer tells nothing about which
+ * part was wrong. Only the holder of the right token learns more: the delivery was deleted (by the
+ * sender, or the recipient was removed) or has expired — still 404, with that `reason`.
  */
 async function shareByLink(app: FastifyInstance, shareUuid: string, token: string): Promise<LinkContext> {
-  const missing = () => notFound('Delivery not found');
+  const missing = () => notFound('Delivery not found', { reason: 'linkInvalid' satisfies LinkRefusal });
   if (!isUuid(shareUuid)) throw missing();
-  const recipient = await app.db.selectFrom('delivery_recipients').selectAll().where('uuid', '=', shareUuid).where('removed_at', 'is', null).executeTakeFirst();
+  const recipient = await app.db.selectFrom('delivery_recipients').selectAll().where('uuid', '=', shareUuid).executeTakeFirst();
   if (!recipient) throw missing();
-  const delivery = await app.db.selectFrom('deliveries').selectAll().where('id', '=', recipient.delivery_id).where('status', '=', 'sent').executeTakeFirst();
+  const delivery = await app.db.selectFrom('deliveries').selectAll().where('id', '=', recipient.delivery_id).where('status', 'in', ['sent', 'deleted']).executeTakeFirst();
   if (!delivery) throw missing();
   const signup = await signupRow(app, recipient.id);
   const hash = sha256Hex(token.trim());
   const matches = (stored: string | null | undefined) => typeof stored === 'string' && timingSafeEqual(Buffer.from(stored), Buffer.from(hash));
   const valid = (delivery.security_level === SECURITY_LEVELS.LEVEL_1 && matches(recipient.token_hash)) || matches(signup?.token_hash);
   if (!valid) throw missing();
+  if (delivery.status === 'deleted' || recipient.removed_at !== null) throw notFound('The delivery was deleted', { reason: 'deleted' satisfies LinkRefusal });
+  if (delivery.purged_at !== null || (delivery.expires_at !== null && delivery.expires_at <= Date.now())) {
+    throw notFound('The delivery has expired', { reason: 'expired' satisfies LinkRefusal, expiredAt: delivery.expires_at });
+  }
   return { delivery, recipient, signup };
+}
+
+/**
+ * Link check (before the email prompt asks anything): rate limited per IP like the email check,
+ * then the link's state — 404 with `reason` linkInvalid, expired or deleted; else what the prompt needs.
+ */
+export async function checkLink(app: FastifyInstance, input: { shareUuid: string; token: string; ip: string }): Promise<LinkCheckResponse> {
+  const byIp = await app.rateLimiter.hit(RATE_LIMIT_BUCKETS.emailCheckIp, input.ip, EMAIL_CHECK_IP_LIMIT);
+  if (!byIp.allowed) throw rateLimitExceeded(byIp.retryAfterMs);
+  const { delivery } = await shareByLink(app, input.shareUuid, input.token);
+  return { securityLevel: delivery.security_level as SecurityLevel };
 }
 
 /**

@@ -4,6 +4,8 @@ import { BackendErrorSchema } from '@shared/contract/errors';
 import {
   EmailCheckBodySchema,
   EmailCheckResponseSchema,
+  LinkCheckBodySchema,
+  LinkCheckResponseSchema,
   EXTERNAL_PATHS as PATHS,
   PhoneNumbersBodySchema,
   PhoneNumbersResponseSchema,
@@ -15,7 +17,7 @@ import {
 } from '@shared/contract/external';
 import { routePlugin } from '../core/route-plugin';
 import { issueShareProof } from '../deliveries/share-proof';
-import { checkEmail, sendSmsCode, setPhoneNumbers, signUp } from './external-service';
+import { checkEmail, checkLink, sendSmsCode, setPhoneNumbers, signUp } from './external-service';
 
 const errors = (...codes: number[]) => Object.fromEntries(codes.map((c) => [c, BackendErrorSchema]));
 
@@ -25,6 +27,24 @@ const errors = (...codes: number[]) => Object.fromEntries(codes.map((c) => [c, B
  * every try counts against the per-share and per-IP limits.
  */
 export const externalRoutes = routePlugin('kuvert-external-routes', async (app) => {
+  app.post(
+    `${API_BASE}${PATHS.linkCheckRoute}`,
+    {
+      config: { access: 'public' },
+      schema: {
+        summary: "Link check: before the email prompt asks anything, whether the mailed link still opens a delivery",
+        tags: ['external'],
+        params: ShareParamsSchema,
+        body: LinkCheckBodySchema,
+        response: { 200: LinkCheckResponseSchema, ...errors(400, 404, 429) },
+      },
+    },
+    async (request, reply) => {
+      void reply.header('cache-control', 'no-store');
+      return checkLink(app, { token: request.body.token, shareUuid: request.params.shareUuid, ip: request.ip });
+    },
+  );
+
   app.post(
     `${API_BASE}${PATHS.emailCheckRoute}`,
     {

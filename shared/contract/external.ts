@@ -9,6 +9,7 @@ import { LanguageSchema } from './user';
  *
  * | call | who | what |
  * |---|---|---|
+ * | POST /shares/{shareUuid}/link-check | public: anyone with a link (share + token), rate limited per IP | `{token}` → `LinkCheckResponse` before the email prompt asks anything; 404 `NotFoundException` with `metadata.reason` `linkInvalid`, `expired` (+ `expiredAt`) or `deleted` (the last two only for the right token); too many tries → 429 |
  * | POST /shares/{shareUuid}/email-check | public: the holder of the mailed link (share + token), rate limited | `{email, token}` → `EmailCheckResponse`; wrong address → 400 `ValidationException` (`reason: emailMismatch`); unknown share or token → 404; too many tries → 429 |
  * | POST /shares/{shareUuid}/sms-code | public: link holder with the right address, unregistered recipient of a level ≥ 2 delivery with a phone number | sends a code by SMS → `SmsCodeResponse`; again within the cool-down → 429 with `retryAfterSeconds` |
  * | POST /shares/{shareUuid}/signup | public: link holder with the right address (+ SMS code when required) | creates the account bound to the recipient's address (email verified by the link) → 201; the client then signs in with `POST /auth` |
@@ -21,6 +22,8 @@ import { LanguageSchema } from './user';
 export const EXTERNAL_PATHS = {
   emailCheck: (shareUuid: string) => `/shares/${encodeURIComponent(shareUuid)}/email-check`,
   emailCheckRoute: '/shares/:shareUuid/email-check',
+  linkCheck: (shareUuid: string) => `/shares/${encodeURIComponent(shareUuid)}/link-check`,
+  linkCheckRoute: '/shares/:shareUuid/link-check',
   smsCode: (shareUuid: string) => `/shares/${encodeURIComponent(shareUuid)}/sms-code`,
   smsCodeRoute: '/shares/:shareUuid/sms-code',
   signup: (shareUuid: string) => `/shares/${encodeURIComponent(shareUuid)}/signup`,
@@ -77,6 +80,18 @@ export const EmailCheckBodySchema = z
   .strict()
   .meta({ id: 'EmailCheckBody' });
 export type EmailCheckBody = z.input<typeof EmailCheckBodySchema>;
+
+export const LinkCheckBodySchema = z.object({ token: linkProof.token }).strict().meta({ id: 'LinkCheckBody' });
+export type LinkCheckBody = z.input<typeof LinkCheckBodySchema>;
+export const LinkCheckResponseSchema = z.object({ securityLevel: SecurityLevelSchema }).meta({ id: 'LinkCheckResponse' });
+export type LinkCheckResponse = z.infer<typeof LinkCheckResponseSchema>;
+
+/**
+ * `metadata.reason` of a 404 answer of the share calls: the link is wrong (or was replaced by a
+ * newer mail), or — told only to the holder of the right token — the delivery expired or was deleted.
+ */
+export const LINK_REFUSALS = ['linkInvalid', 'expired', 'deleted'] as const;
+export type LinkRefusal = (typeof LINK_REFUSALS)[number];
 
 export const NextStepSchema = z.enum(['download', 'login', 'signup']);
 export type NextStep = z.infer<typeof NextStepSchema>;

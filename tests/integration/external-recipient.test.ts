@@ -329,9 +329,48 @@ describe('phone numbers and refusals', () => {
   it('publishes the external calls in the OpenAPI document', async () => {
     const doc = (await (await fetch(`${server.url}/api/2/openapi.json`)).json()) as { paths: Record<string, Record<string, unknown>> };
     const paths = Object.keys(doc.paths);
-    for (const route of [EXTERNAL_PATHS.emailCheckRoute, EXTERNAL_PATHS.smsCodeRoute, EXTERNAL_PATHS.signupRoute, EXTERNAL_PATHS.phoneNumbersRoute]) {
+    for (const route of [EXTERNAL_PATHS.linkCheckRoute, EXTERNAL_PATHS.emailCheckRoute, EXTERNAL_PATHS.smsCodeRoute, EXTERNAL_PATHS.signupRoute, EXTERNAL_PATHS.phoneNumbersRoute]) {
       const openApiPath = `/api/2${route.replace(/:([A-Za-z]+)/g, '{$1}')}`;
       expect(paths, openApiPath).toContain(openApiPath);
     }
+  });
+});
+
+describe('link check (before the email prompt asks anything)', () => {
+  const linkCheck = (s: Pick<Sent, 'shareUuid' | 'token'>) => post(EXTERNAL_PATHS.linkCheck(s.shareUuid), { token: s.token });
+
+  it('a good link answers its level; a wrong token, unknown share or another share’s token are 404 linkInvalid alike', async () => {
+    const one = await sendTo(uniqueAddress('lara'), 0);
+    const two = await sendTo(uniqueAddress('milo'), 10);
+    const good = await linkCheck(one);
+    expect(good.status, await good.clone().text()).toBe(200);
+    expect(good.headers.get('cache-control')).toBe('no-store');
+    expect(await good.json()).toEqual({ securityLevel: 0 });
+    expect(await (await linkCheck(two)).json()).toEqual({ securityLevel: 10 });
+    for (const refused of [{ ...one, token: 'not-the-token' }, { shareUuid: two.shareUuid, token: one.token }, { shareUuid: '00000000-0000-4000-8000-000000000000', token: one.token }, { shareUuid: 'x', token: one.token }]) {
+      const error = await expectBackendError(await linkCheck(refused), 404, 'NotFoundException');
+      expect(error.metadata).toEqual({ reason: 'linkInvalid' });
+    }
+    await expectBackendError(await post(EXTERNAL_PATHS.linkCheck(one.shareUuid), {}), 400, 'ValidationException');
+    await expectBackendError(await post(EXTERNAL_PATHS.linkCheck(one.shareUuid), { token: one.token, email: 'x@y.test' }), 400, 'ValidationException');
+  });
+
+  it('expired and deleted are told to the holder of the right token only, by the link check and the email check alike', async () => {
+    const expired = await sendTo(uniqueAddress('nora'), 0);
+    const expiredAt = Date.now() - 60_000;
+    await server.app.db.updateTable('deliveries').set({ expires_at: expiredAt }).where('uuid', '=', expired.deliveryUuid).execute();
+    for (const response of [await linkCheck(expired), await emailCheck(expired, 'whoever@outside.test')]) {
+      const error = await expectBackendError(response, 404, 'NotFoundException');
+      expect(error.metadata).toEqual({ reason: 'expired', expiredAt });
+    }
+    expect((await expectBackendError(await linkCheck({ ...expired, token: 'not-the-token' }), 404)).metadata).toEqual({ reason: 'linkInvalid' });
+
+    const deleted = await sendTo(uniqueAddress('olga'), 10);
+    const removed = await call(server, alice, 'DELETE', api(DELIVERY_PATHS.one(deleted.deliveryUuid)));
+    expect(removed.status, await removed.clone().text()).toBe(204);
+    for (const response of [await linkCheck(deleted), await emailCheck(deleted, 'whoever@outside.test')]) {
+      expect((await expectBackendError(response, 404, 'NotFoundException')).metadata).toEqual({ reason: 'deleted' });
+    }
+    expect((await expectBackendError(await linkCheck({ ...deleted, token: 'not-the-token' }), 404)).metadata).toEqual({ reason: 'linkInvalid' });
   });
 });

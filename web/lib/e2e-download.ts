@@ -136,28 +136,36 @@ function failureOf(error: unknown): TransferMessage {
   return { key: 'deliveries:messages.downloadError' };
 }
 
+/** The browser's own download (service worker, else in memory): the way round the save picker. */
+const browserDownloadSink = (): Sink => (serviceWorkerUsable() ? serviceWorkerSink : memorySink);
+
 /**
  * Starts the download of one E2E file as a transfer. Call it from the click handler: the save
- * picker needs the user's gesture, so it is asked before anything else awaits. Returns undefined
- * when the user closed the picker without choosing a file.
+ * picker needs the user's gesture, so it is asked before anything else awaits. Answers
+ * `noFileChosen` when the picker came back without a file — the user closed it, or the browser has
+ * no dialog to show (headless Chromium rejects at once): the caller says so and offers the
+ * browser's own download (`avoidPicker`), so a click never ends in silence.
  */
 export async function startE2eDownload(options: {
   delivery: OpenedE2eDelivery;
   fileId: string;
   onSuccess?: () => void;
-}): Promise<{ id: string; done: Promise<TransferOutcome> } | undefined> {
+  /** Skip the save picker: the browser's download (service worker or memory). */
+  avoidPicker?: boolean;
+}): Promise<{ id: string; done: Promise<TransferOutcome> } | 'noFileChosen' | undefined> {
   const { delivery, fileId } = options;
   const file = delivery.files.find((f) => f.fileId === fileId);
   if (!file) return undefined;
-  const path = downloadPath();
+  const path = options.avoidPicker && downloadPath() === 'picker' ? 'browser' : downloadPath();
   let sink: Sink;
-  if (path === 'picker') {
+  if (path === 'browser') sink = browserDownloadSink();
+  else if (path === 'picker') {
     try {
       sink = pickerSink(await savePicker()!({ suggestedName: file.name }));
     } catch (error) {
-      if ((error as { name?: string }).name === 'AbortError') return undefined;
+      if ((error as { name?: string }).name === 'AbortError') return 'noFileChosen';
       // No gesture or a blocked picker: the next path that works.
-      sink = serviceWorkerUsable() ? serviceWorkerSink : memorySink;
+      sink = browserDownloadSink();
     }
   } else sink = path === 'serviceWorker' ? serviceWorkerSink : memorySink;
 

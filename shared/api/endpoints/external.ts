@@ -2,6 +2,8 @@ import {
   EXTERNAL_PATHS,
   type EmailCheckBody,
   type EmailCheckResponse,
+  type LinkCheckBody,
+  type LinkCheckResponse,
   type PhoneNumbersBody,
   type PhoneNumbersResponse,
   type SignupBody,
@@ -12,6 +14,11 @@ import {
 import type { ApiClient } from '../client';
 
 /** The external recipient's calls (contract `shared/contract/external.ts`). */
+
+/** POST /shares/{shareUuid}/link-check: does the mailed link still open a delivery (before the prompt asks)? */
+export function checkShareLink(client: ApiClient, shareUuid: string, body: LinkCheckBody): Promise<LinkCheckResponse> {
+  return client.post<LinkCheckResponse>(EXTERNAL_PATHS.linkCheck(shareUuid), body);
+}
 
 /** POST /shares/{shareUuid}/email-check: the email prompt. */
 export function checkShareEmail(client: ApiClient, shareUuid: string, body: EmailCheckBody): Promise<EmailCheckResponse> {

@@ -15,6 +15,7 @@ import { deliveryLoadMessageKey, needsEmailConfirmation, needsSignIn } from './d
 import { emailPromptPath } from './external-flow';
 import { replyLink, tokenFromHash } from './delivery-format';
 import { DeliveryView } from './delivery-view';
+import { E2eAccessAlerts, E2eDeliveryPanel, isE2eDelivery } from './e2e-panel';
 
 const useStyles = makeStyles({
   layout: { display: 'grid', gap: '24px', gridTemplateColumns: 'minmax(0, 1fr)', '@media (min-width: 900px)': { gridTemplateColumns: 'minmax(0, 1fr) 280px' } },
@@ -105,7 +106,15 @@ export function DownloadPage() {
                 {t('deliveries:download.started')}
               </Alert>
             ) : null}
-            <DeliveryView delivery={delivery} token={token} onDownload={() => setDownloaded(true)} />
+            <DeliveryView delivery={delivery} token={token} onDownload={() => setDownloaded(true)}>
+              {/* Levels 3/4 (signed-in recipient): create the SecuPass or wait for the release, else decrypt and download. */}
+              {isE2eDelivery(delivery) ? (
+                <>
+                  <E2eAccessAlerts delivery={delivery} />
+                  <E2eDeliveryPanel delivery={delivery} onDownloaded={() => setDownloaded(true)} />
+                </>
+              ) : null}
+            </DeliveryView>
           </div>
           <SecurityLevelPanel level={delivery.securityLevel} />
         </div>

@@ -13,6 +13,7 @@ import { isActive, useTransfers, type Transfer } from '@web/lib/transfer-store';
 import { useUnlockedKeys } from '@web/lib/unlock-request';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useLocation } from 'react-router';
 import { formatSize } from './delivery-format';
 
 const useStyles = makeStyles({
@@ -21,6 +22,7 @@ const useStyles = makeStyles({
   row: { display: 'flex', gap: '12px', alignItems: 'center', flexWrap: 'wrap' },
   body: { whiteSpace: 'pre-wrap', margin: '0 0 16px', padding: '12px', backgroundColor: tokens.colorNeutralBackground2, borderRadius: tokens.borderRadiusMedium },
   section: { margin: '16px 0' },
+  alertText: { display: 'block', marginBottom: '8px' },
 });
 
 export const isE2eDelivery = (delivery: Pick<DeliveryDetail, 'securityLevel'>) => delivery.securityLevel >= 20;
@@ -28,9 +30,12 @@ export const isE2eDelivery = (delivery: Pick<DeliveryDetail, 'securityLevel'>) =
 /** Recipient alerts of SPEC §2: create a passphrase first, or wait for the sender's release. */
 export function E2eAccessAlerts({ delivery }: { delivery: DeliveryDetail }) {
   const { t } = useTranslation();
+  const location = useLocation();
   if (delivery.e2eAccess === 'passphraseNeeded') {
+    // Create it (invitation variant), then the approval-pending screen, which leads back here.
+    const create = `${ROUTES.createSecuPass}?continue=${encodeURIComponent(`${location.pathname}${location.search}`)}`;
     return (
-      <Alert type="warning" title={t('deliveries:e2e.passphraseNeededTitle')} action={<RouterLink to={ROUTES.setSecuPass}>{t('deliveries:e2e.createPassphrase')}</RouterLink>}>
+      <Alert type="warning" title={t('deliveries:e2e.passphraseNeededTitle')} action={<RouterLink to={create}>{t('deliveries:e2e.createPassphrase')}</RouterLink>}>
         {t('deliveries:e2e.passphraseNeededText')}
       </Alert>
     );
@@ -72,6 +77,8 @@ export function E2eDeliveryPanel({ delivery, onDownloaded }: { delivery: Deliver
   const [phase, setPhase] = useState<'locked' | 'decryptingKey' | 'open' | 'failed'>('locked');
   // fileId → the transfer downloading it (the latest one).
   const [transferIds, setTransferIds] = useState<Record<string, string>>({});
+  // fileId → the save dialog came back without a file (closed, or none in this browser).
+  const [noFileChosen, setNoFileChosen] = useState<Record<string, boolean>>({});
   const transfers = useTransfers();
   const openedRef = useRef<OpenedE2eDelivery | null>(null);
   const running = useRef(new Set<Promise<unknown>>());
@@ -103,9 +110,14 @@ export function E2eDeliveryPanel({ delivery, onDownloaded }: { delivery: Deliver
     }
   }
 
-  async function download(fileId: string) {
+  async function download(fileId: string, avoidPicker = false) {
     if (!opened) return;
-    const started = await startE2eDownload({ delivery: opened, fileId, onSuccess: onDownloaded });
+    setNoFileChosen((prev) => ({ ...prev, [fileId]: false }));
+    const started = await startE2eDownload({ delivery: opened, fileId, onSuccess: onDownloaded, avoidPicker });
+    if (started === 'noFileChosen') {
+      setNoFileChosen((prev) => ({ ...prev, [fileId]: true }));
+      return;
+    }
     if (!started) return;
     setTransferIds((prev) => ({ ...prev, [fileId]: started.id }));
     const done = started.done.finally(() => {
@@ -157,12 +169,20 @@ export function E2eDeliveryPanel({ delivery, onDownloaded }: { delivery: Deliver
                     >
                       {t('deliveries:actions.download')}
                     </Button>
-                    {transfer ? <Caption1 role="status">{t(`deliveries:e2e.state.${panelState(transfer)}`)}</Caption1> : null}
+                    {transfer && !noFileChosen[file.fileId] ? <Caption1 role="status">{t(`deliveries:e2e.state.${panelState(transfer)}`)}</Caption1> : null}
                   </div>
                   {busy && item && item.totalBytes > 0 ? (
                     <TransferProgressBar value={Math.min(1, item.bytesDone / item.totalBytes)} aria-label={t('deliveries:e2e.progress', { name: file.name })} />
                   ) : null}
                   {transfer?.state === 'failed' && transfer.failure ? <Alert type="error">{t(transfer.failure.key, transfer.failure.values)}</Alert> : null}
+                  {noFileChosen[file.fileId] ? (
+                    <Alert type="info">
+                      <span className={styles.alertText}>{t('deliveries:e2e.noFileChosen', { name: file.name })}</span>
+                      <Button size="small" icon={<ArrowDownloadRegular />} onClick={() => void download(file.fileId, true)}>
+                        {t('deliveries:e2e.browserDownload')}
+                      </Button>
+                    </Alert>
+                  ) : null}
                 </li>
               );
             })}

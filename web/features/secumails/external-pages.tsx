@@ -1,6 +1,6 @@
 import { Button, Card, Field, Input, makeStyles, Spinner } from '@fluentui/react-components';
 import { ApiError } from '@shared/api/api-error';
-import { checkShareEmail, requestSignupSmsCode, signUpForDelivery } from '@shared/api/endpoints/external';
+import { checkShareEmail, checkShareLink, requestSignupSmsCode, signUpForDelivery } from '@shared/api/endpoints/external';
 import { getPasswordPolicy } from '@shared/api/endpoints/pre-login';
 import { SMS_CODE_LENGTH } from '@shared/contract/external';
 import { Alert } from '@web/components/alert';
@@ -36,11 +36,24 @@ function ExternalCard({ children }: { children: ReactNode }) {
 const reasonOf = (error: unknown) => (error instanceof ApiError ? (error.error?.metadata as { reason?: string } | undefined)?.reason : undefined);
 const retryMinutes = (error: ApiError) => Math.max(1, Math.ceil(Number((error.error?.metadata as { retryAfterSeconds?: number } | undefined)?.retryAfterSeconds ?? 60) / 60));
 
+/** A refused link (404 of the share calls): wrong or replaced, expired (with its date) or deleted — each its own message. */
+function linkRefusalMessage(error: ApiError): { key: string; values?: Record<string, unknown> } {
+  const reason = reasonOf(error);
+  if (reason === 'deleted') return { key: 'external:errors.linkDeleted' };
+  if (reason === 'expired') {
+    const expiredAt = Number((error.error?.metadata as { expiredAt?: number | null } | undefined)?.expiredAt);
+    return Number.isFinite(expiredAt) && expiredAt > 0
+      ? { key: 'external:errors.linkExpiredOn', values: { date: new Intl.DateTimeFormat(currentLanguage(), { dateStyle: 'long' }).format(expiredAt) } }
+      : { key: 'external:errors.linkExpired' };
+  }
+  return { key: 'external:errors.linkInvalid' };
+}
+
 /** i18n key (and values) for a failed call of this path; SPEC §8 messages. */
 function failureMessage(error: unknown): { key: string; values?: Record<string, unknown> } {
   if (!(error instanceof ApiError)) return { key: 'external:errors.general' };
   if (error.status === 429) return { key: 'external:errors.rateLimited', values: { count: retryMinutes(error) } };
-  if (error.status === 404) return { key: 'external:errors.linkInvalid' };
+  if (error.status === 404) return linkRefusalMessage(error);
   const reason = reasonOf(error);
   if (reason === 'userAlreadyRegistered') return { key: 'external:errors.userExists' };
   if (reason === 'phoneNumberMissing') return { key: 'external:errors.phoneMissing' };
@@ -67,6 +80,11 @@ export function EmailPromptPage() {
   const [fieldError, setFieldError] = useState<string | undefined>();
   const [failure, setFailure] = useState<{ key: string; values?: Record<string, unknown> } | null>(null);
   const [pending, setPending] = useState(false);
+  // Say at once what is wrong with the link (wrong, expired, deleted) before asking for anything.
+  const link = useSWR(token && shareUuid ? ['external/link-check', shareUuid, token] : null, () => checkShareLink(apiClient, shareUuid!, { token: token! }), {
+    revalidateOnFocus: false,
+    shouldRetryOnError: false,
+  });
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -99,9 +117,18 @@ export function EmailPromptPage() {
 
   return (
     <ExternalCard>
-      <PageHeading focusOnMount>{t('external:emailPrompt.title')}</PageHeading>
+      <PageHeading focusOnMount>{t(!token || !shareUuid || link.error ? 'external:errors.linkRefusedTitle' : 'external:emailPrompt.title')}</PageHeading>
       {!token || !shareUuid ? (
         <Alert type="error">{t('external:errors.linkInvalid')}</Alert>
+      ) : link.error ? (
+        <Alert type="error">
+          {(() => {
+            const message = failureMessage(link.error);
+            return t(message.key, message.values);
+          })()}
+        </Alert>
+      ) : !link.data ? (
+        <Spinner label={t('common:loading')} />
       ) : (
         <>
           <p>{t('external:emailPrompt.intro')}</p>

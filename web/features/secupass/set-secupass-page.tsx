@@ -58,7 +58,9 @@ function NewSecuPassForm({ variant }: { variant: Variant }) {
       setValue({ passphrase: '', confirmation: '' });
       void revalidateOwnSecuPass();
       const target = safeContinueTarget(params.get('continue'));
-      const success = variant === 'create' ? ROUTES.createSecuPassSuccess : ROUTES.setSecuPassSuccess;
+      // From a delivery's invitation (create): the sender must release it now — the approval-pending
+      // screen says so and that a mail follows; it links back to the delivery (`continue`).
+      const success = variant === 'create' ? ROUTES.secuPassApprovalPending : ROUTES.setSecuPassSuccess;
       navigate(target ? `${success}?continue=${encodeURIComponent(target)}` : success, { replace: true });
     } catch (error) {
       setFailure(apiErrorClass(error) === 'ConflictException' ? 'alreadySet' : 'setError');

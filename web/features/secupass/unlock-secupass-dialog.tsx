@@ -7,6 +7,7 @@ import { cryptoApi, secuPassKeys } from '@web/lib/crypto';
 import { ROUTES } from '@web/lib/routes';
 import { useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useLocation } from 'react-router';
 import { publicKeysOf, replaceOwnSecuPass, revalidateOwnSecuPass, useOwnSecuPass } from './api/own-secupass';
 import { isWrongPassphrase } from './secupass-errors';
 
@@ -31,6 +32,7 @@ export function UnlockSecuPassDialog({ open, onOpenChange, onUnlocked }: { open:
 function UnlockSecuPassContent({ onClose, onUnlocked }: { onClose: () => void; onUnlocked?: (keys: UnlockedKeys) => void }) {
   const { t } = useTranslation();
   const { user } = useAuthState();
+  const location = useLocation();
   const own = useOwnSecuPass();
   const formId = useId();
   const [passphrase, setPassphrase] = useState('');
@@ -71,6 +73,9 @@ function UnlockSecuPassContent({ onClose, onUnlocked }: { onClose: () => void; o
   }
 
   const state = own.data?.state;
+  // Setting the passphrase leaves the page: the dialog closes (the request answers null) and the
+  // set page comes back here afterwards (`continue`); the send page keeps its draft meanwhile.
+  const setPath = `${ROUTES.setSecuPass}?continue=${encodeURIComponent(`${location.pathname}${location.search}`)}`;
   return (
     <DialogBody>
       <DialogTitle>{t('secupass:unlock.title')}</DialogTitle>
@@ -82,13 +87,17 @@ function UnlockSecuPassContent({ onClose, onUnlocked }: { onClose: () => void; o
             <Alert type="warning" title={t('secupass:reset.title')}>
               {t('secupass:reset.text')}
             </Alert>
-            <RouterLink to={ROUTES.setSecuPass}>{t('secupass:settings.set')}</RouterLink>
+            <RouterLink to={setPath} onClick={onClose}>
+              {t('secupass:settings.set')}
+            </RouterLink>
           </>
         ) : null}
         {state === 'none' ? (
           <>
             <Alert type="info">{t('secupass:unlock.noneYet')}</Alert>
-            <RouterLink to={ROUTES.setSecuPass}>{t('secupass:settings.set')}</RouterLink>
+            <RouterLink to={setPath} onClick={onClose}>
+              {t('secupass:settings.set')}
+            </RouterLink>
           </>
         ) : null}
         {state === 'active' ? (

@@ -12,7 +12,7 @@ import { currentLanguage } from '@web/lib/i18n';
 import { ROUTES } from '@web/lib/routes';
 import { isActive, transferStore, useTransfer, type TransferMessage } from '@web/lib/transfer-store';
 import { useUnlockedKeys } from '@web/lib/unlock-request';
-import { useEffect, useMemo, useState, type FormEvent } from 'react';
+import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
 import { useRecipientStatus } from '../api/recipient-status';
@@ -22,6 +22,7 @@ import { formatSize } from '../delivery-format';
 import { ScanOutcome } from '../scan-outcome';
 import { AttachmentsField } from './attachments-field';
 import { RecipientChips } from './recipient-chips';
+import { sendDraftStore, type SendDraft } from './send-draft';
 import { problemMessage } from './send-messages';
 import { startSend, type StartSendInput } from './start-send';
 
@@ -30,6 +31,7 @@ const useStyles = makeStyles({
   levelHint: { color: tokens.colorNeutralForeground2, display: 'block', fontSize: tokens.fontSizeBase200 },
   actions: { display: 'flex', gap: '8px', flexWrap: 'wrap' },
   progress: { display: 'flex', flexDirection: 'column', gap: '8px', maxWidth: '760px', marginTop: '16px' },
+  alertText: { display: 'block', marginBottom: '8px' },
   fileList: { listStyle: 'none', margin: 0, padding: 0, display: 'flex', flexDirection: 'column', gap: '6px' },
 });
 
@@ -91,14 +93,18 @@ function SendForm({ config }: { config: DeliverySendConfig }) {
   const styles = useStyles();
   const navigate = useNavigate();
   const [params] = useSearchParams();
+  // An unsent draft kept while the user was elsewhere (send-draft.ts); a Reply link starts fresh.
+  const [restored, setRestored] = useState(() => (params.getAll('to').some(Boolean) ? null : sendDraftStore.peek()));
   // Reply from the inbox detail: ?to=…&subject=… (delivery-format.ts replyLink).
-  const [recipients, setRecipients] = useState<string[]>(() => params.getAll('to').filter(Boolean));
-  const [subject, setSubject] = useState(() => params.get('subject') ?? '');
-  const [body, setBody] = useState('');
-  const [validityText, setValidityText] = useState('');
+  const [recipients, setRecipients] = useState<string[]>(() => restored?.recipients ?? params.getAll('to').filter(Boolean));
+  const [subject, setSubject] = useState(() => restored?.subject ?? params.get('subject') ?? '');
+  const [body, setBody] = useState(() => restored?.body ?? '');
+  const [validityText, setValidityText] = useState(() => restored?.validityText ?? '');
   const allowed = allowedSecurityLevels(config);
-  const [level, setLevel] = useState<SecurityLevel | undefined>(() => minimalSecurityLevel(config));
-  const [files, setFiles] = useState<File[]>([]);
+  const [level, setLevel] = useState<SecurityLevel | undefined>(() =>
+    restored?.level !== undefined && allowed.includes(restored.level) ? restored.level : minimalSecurityLevel(config),
+  );
+  const [files, setFiles] = useState<File[]>(() => restored?.files ?? []);
   const [submitted, setSubmitted] = useState(false);
   const [transferId, setTransferId] = useState<string>();
   // Levels 3/4: the app's UnlockProvider asks for the passphrase; a changed recipient key needs confirming.
@@ -107,7 +113,7 @@ function SendForm({ config }: { config: DeliverySendConfig }) {
   const transfer = useTransfer(transferId);
   const recipientStatus = useRecipientStatus(recipients);
   // SMS signup (kuvert.delivery.signup.requireSms): unregistered recipients need a phone number.
-  const [phones, setPhones] = useState<Record<string, string>>({});
+  const [phones, setPhones] = useState<Record<string, string>>(() => restored?.phones ?? {});
   const [phoneDialog, setPhoneDialog] = useState<'closed' | 'edit' | 'beforeSend'>('closed');
   const needPhones = config.signupRequiresSms ? recipients.filter((r) => recipientStatus.get(r.toLowerCase())?.registered === false) : [];
   const phonesMissing = needPhones.filter((r) => !phones[r]);
@@ -137,6 +143,31 @@ function SendForm({ config }: { config: DeliverySendConfig }) {
     const found = list.filter((p) => p.field === field);
     return found.length > 0 ? found.map((p) => text(problemMessage(p))).join(' ') : undefined;
   };
+
+  // Leaving the page unsent keeps the draft for this page's life (not once it is sent or sending).
+  const draftRef = useRef<SendDraft>({ recipients, subject, body, validityText, level, files, phones });
+  draftRef.current = { recipients, subject, body, validityText, level, files, phones };
+  const transferRef = useRef(transfer);
+  transferRef.current = transfer;
+  useEffect(() => {
+    sendDraftStore.clear();
+    return () => {
+      const current = transferRef.current;
+      if (current && (isActive(current) || current.state === 'success')) sendDraftStore.clear();
+      else sendDraftStore.keep(draftRef.current);
+    };
+  }, []);
+  function discardDraft() {
+    setRecipients([]);
+    setSubject('');
+    setBody('');
+    setValidityText('');
+    setLevel(minimalSecurityLevel(config));
+    setFiles([]);
+    setPhones({});
+    setSubmitted(false);
+    setRestored(null);
+  }
 
   // The transfer finished (first run or a retry from the transfer centre) → success page.
   const succeeded = transfer?.state === 'success';
@@ -191,6 +222,14 @@ function SendForm({ config }: { config: DeliverySendConfig }) {
 
   return (
     <>
+      {restored ? (
+        <Alert type="info">
+          <span className={styles.alertText}>{t('send:draft.restored', { count: restored.files.length })}</span>
+          <Button size="small" onClick={discardDraft}>
+            {t('send:draft.discard')}
+          </Button>
+        </Alert>
+      ) : null}
       <form className={styles.form} onSubmit={submit} noValidate aria-label={t('send:title')}>
         <RecipientChips
           label={t('send:recipients.label')}
