@@ -17,6 +17,8 @@ import {
 import type { KuvertConfig } from './config';
 import { createAuditLog } from './audit/audit-log';
 import { installAccessControl } from './core/access';
+import { ensurePrivateDirSync } from './core/private-files';
+import { installSecurityHeaders } from './core/security-headers';
 import { frameworkErrorHandler, installErrorHandling, sendError } from './core/error-handler';
 import { notFound } from './core/http-error';
 import { openApiTransform } from './core/openapi';
@@ -86,6 +88,8 @@ const REDACTED_LOG_PATHS = ['req.headers.authorization', 'req.headers.cookie', '
  */
 export async function buildApp(options: BuildAppOptions): Promise<KuvertApp> {
   const { config } = options;
+  // The data folder (database, blobs, mailbox) is the server's alone: 0700, tightened if older.
+  ensurePrivateDirSync(config.dataDir);
   const database = await openDatabase({
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
@@ -187,6 +191,9 @@ async function assemble(app: FastifyInstance, options: BuildAppOptions, database
     transformObject: jsonSchemaTransformObject,
   });
   await app.register(fastifyCookie);
+  // Security headers on every answer (404s and errors too): before the access control, whose
+  // refusals are answers as well, and before any route, whose `helmet` option it reads.
+  await installSecurityHeaders(app, config.publicUrl);
   // Not encapsulated: the hooks must see every route registered after it.
   await app.register(
     fp(async (instance: FastifyInstance) => installAccessControl(instance, { resolveSession: (token) => sessions.resolveWithUser(token) }), {

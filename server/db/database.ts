@@ -1,9 +1,9 @@
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, PostgresAdapter, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema';
+import { ensurePrivateDirSync, restrictFilesSync } from '../core/private-files';
 
 export type DatabaseKind = 'sqlite' | 'postgres';
 
@@ -28,8 +28,11 @@ const SAFE_SCHEMA = /^[a-z_][a-z0-9_]{0,62}$/;
 
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
   if (options.databaseUrl) return openPostgres(options.databaseUrl, options.databaseSchema, options.poolSize ?? 10);
-  mkdirSync(options.dataDir, { recursive: true });
-  const file = new SQLite(join(options.dataDir, 'kuvert.sqlite'));
+  ensurePrivateDirSync(options.dataDir);
+  const path = join(options.dataDir, 'kuvert.sqlite');
+  const file = new SQLite(path);
+  // 0600 before the WAL files exist: SQLite gives them the database file's mode.
+  restrictFilesSync([path, `${path}-wal`, `${path}-shm`]);
   // WAL lets readers run while one writer writes; busy_timeout waits out short locks.
   file.pragma('journal_mode = WAL');
   file.pragma('busy_timeout = 5000');

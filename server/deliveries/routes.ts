@@ -31,6 +31,7 @@ import {
   ResendNotificationResponseSchema,
   TokenQuerySchema,
   UpdateDeliveryBodySchema,
+  isValidMimeType,
 } from '@shared/contract/deliveries';
 import { BackendErrorSchema } from '@shared/contract/errors';
 import type { FastifyRequest } from 'fastify';
@@ -438,7 +439,8 @@ export const deliveryRoutes = routePlugin('kuvert-delivery-routes', async (app) 
           markDownloaded(app, viewer, file).catch((err: unknown) => request.log.error({ err }, 'recording a download failed'));
         });
       }
-      void reply.type(file.mime_type).header('content-length', String(end - start + 1));
+      // A type stored before the MIME check existed may be malformed (a CR/LF): never put it in a header.
+      void reply.type(isValidMimeType(file.mime_type) ? file.mime_type : 'application/octet-stream').header('content-length', String(end - start + 1));
       if (range.kind === 'partial') void reply.code(206).header('content-range', `bytes ${start}-${end}/${size}`);
       const reader = fileRangeReader(app, viewer.delivery, file, start, end);
       if (reader) return sendPooledBody(reply, reader, end - start + 1);

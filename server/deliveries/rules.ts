@@ -4,7 +4,9 @@ import {
   DEFAULT_VALIDITY_DAYS,
   MAX_BODY_LENGTH,
   MAX_FILE_NAME_LENGTH,
-  isValidFileName,
+  fileNameProblem,
+  isValidMimeType,
+  normaliseFileName,
   MAX_RECIPIENTS,
   MAX_SUBJECT_LENGTH,
   type SecurityLevel,
@@ -151,9 +153,14 @@ export function isBlockedType(extension: string, mimeType: string, policy: FileP
  * trimmed name. For an E2E file `size` is the plaintext size (from the ciphertext size).
  */
 export function checkFile(file: { name: string; size: number; mimeType: string }, policy: FilePolicy): string {
-  const name = file.name.normalize('NFC');
-  if (!isValidFileName(name)) {
-    throw badRequest('Invalid file name', { field: 'name', reason: 'invalidFileName', name: file.name, maxLength: MAX_FILE_NAME_LENGTH });
+  const name = normaliseFileName(file.name);
+  const nameProblem = fileNameProblem(name);
+  if (nameProblem) {
+    throw badRequest('Invalid file name', { field: 'name', reason: 'invalidFileName', nameProblem, name: file.name, maxLength: MAX_FILE_NAME_LENGTH });
+  }
+  // '' is what browsers report for an unknown type: it becomes application/octet-stream.
+  if (file.mimeType !== '' && !isValidMimeType(file.mimeType)) {
+    throw badRequest('Invalid MIME type: expected type/subtype', { field: 'mimeType', reason: 'invalidMimeType' });
   }
   if (file.size === 0) throw badRequest('Empty files (0 bytes) cannot be sent', { field: 'size', reason: 'zeroByteFile', name });
   const extension = name.includes('.') ? name.slice(name.lastIndexOf('.') + 1).toLowerCase() : '';

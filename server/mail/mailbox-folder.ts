@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { mkdir, readFile, readdir, rename, writeFile } from 'node:fs/promises';
+import { readFile, readdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { ensurePrivateDir, PRIVATE_FILE_MODE } from '../core/private-files';
 
 /**
  * The local mailbox folder: the default "transport" of the embedded server (DESIGN §5).
@@ -29,7 +30,7 @@ export function isMailId(id: string): boolean {
 
 async function writeAtomically(path: string, content: string | Uint8Array): Promise<void> {
   const temporary = `${path}.${randomUUID()}.tmp`;
-  await writeFile(temporary, content);
+  await writeFile(temporary, content, { mode: PRIVATE_FILE_MODE });
   await rename(temporary, path);
 }
 
@@ -45,7 +46,7 @@ export async function writeMailboxMessage(
   mail: Omit<MailboxEntry, 'id' | 'date'>,
   raw: Uint8Array,
 ): Promise<MailboxEntry> {
-  await mkdir(folder, { recursive: true });
+  await ensurePrivateDir(folder);
   const now = new Date(nextIdTime());
   const id = `${now.getTime()}-${randomUUID()}`;
   const entry: MailboxEntry = { id, date: now.toISOString(), ...mail };
@@ -59,7 +60,7 @@ export async function writeMailboxMessage(
  * `<id>.sms` (the plain text), written like a mail so the development mailbox lists both.
  */
 export async function writeMailboxSms(folder: string, sms: { to: string; text: string }): Promise<MailboxEntry> {
-  await mkdir(folder, { recursive: true });
+  await ensurePrivateDir(folder);
   const now = new Date(nextIdTime());
   const id = `${now.getTime()}-${randomUUID()}`;
   const entry: MailboxEntry = { id, date: now.toISOString(), to: sms.to, subject: 'SMS', text: sms.text, kind: 'sms' };

@@ -4,6 +4,20 @@ export function escapeHtml(value: string): string {
   return value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 }
 
+/**
+ * The pages' stylesheet, served at PAGE_STYLESHEET_PATH: a file, not a <style> element, so
+ * the pages carry no inline markup under the Content-Security-Policy (core/security-headers.ts).
+ */
+export const PAGE_STYLESHEET_PATH = '/webui/page.css';
+export const PAGE_STYLESHEET = `body{font-family:system-ui,-apple-system,"Segoe UI",sans-serif;max-width:40rem;margin:2rem auto;padding:0 1rem;color:#242424}
+h1{color:#0B7530}label{display:block;margin-top:1rem;font-weight:600}
+input,select{width:100%;padding:.5rem;margin-top:.25rem;box-sizing:border-box;font:inherit}
+button{margin-top:1.5rem;background:#19853F;color:#fff;border:0;padding:.6rem 1.2rem;font:inherit;border-radius:4px;cursor:pointer}
+.error{background:#FDE7E9;border-left:4px solid #C50F1F;padding:.5rem 1rem}
+fieldset{border:1px solid #d1d1d1;margin-top:1.5rem;padding:0 1rem 1rem}
+.inline{width:auto}
+`;
+
 export function htmlPage(options: { lang: string; title: string; body: string }): string {
   return `<!doctype html>
 <html lang="${escapeHtml(options.lang)}">
@@ -12,14 +26,7 @@ export function htmlPage(options: { lang: string; title: string; body: string })
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(options.title)}</title>
 <link rel="icon" href="/webui/favicon.ico">
-<style>
-body{font-family:system-ui,-apple-system,"Segoe UI",sans-serif;max-width:40rem;margin:2rem auto;padding:0 1rem;color:#242424}
-h1{color:#0B7530}label{display:block;margin-top:1rem;font-weight:600}
-input,select{width:100%;padding:.5rem;margin-top:.25rem;box-sizing:border-box;font:inherit}
-button{margin-top:1.5rem;background:#19853F;color:#fff;border:0;padding:.6rem 1.2rem;font:inherit;border-radius:4px;cursor:pointer}
-.error{background:#FDE7E9;border-left:4px solid #C50F1F;padding:.5rem 1rem}
-fieldset{border:1px solid #d1d1d1;margin-top:1.5rem;padding:0 1rem 1rem}
-</style>
+<link rel="stylesheet" href="${PAGE_STYLESHEET_PATH}">
 </head>
 <body>
 <main>

@@ -1,6 +1,6 @@
 import { reduceLanguage } from '@shared/contract/constants';
 import { z } from 'zod';
-import { LOGO_SVG } from '../pages/html';
+import { LOGO_SVG, PAGE_STYLESHEET, PAGE_STYLESHEET_PATH } from '../pages/html';
 import { routePlugin } from '../core/route-plugin';
 
 /** Cookie holding the language legacy pages render in (set by keepAlive.html?lang=). */
@@ -53,6 +53,10 @@ export const legacyRoutes = routePlugin('kuvert-legacy-routes', async (app) => {
 
   app.get('/webui/logo.svg', { config: { access: 'public' }, schema: { hide: true } }, async (_request, reply) =>
     reply.type('image/svg+xml').header('cache-control', 'public, max-age=86400').send(LOGO_SVG),
+  );
+
+  app.get(PAGE_STYLESHEET_PATH, { config: { access: 'public' }, schema: { hide: true } }, async (_request, reply) =>
+    reply.type('text/css; charset=utf-8').header('cache-control', 'public, max-age=86400').send(PAGE_STYLESHEET),
   );
 
   // Browsers take an SVG favicon when the content type says so; no binary .ico to keep.

@@ -50,8 +50,8 @@ ${field('password', t.password!, 'password', 'new-password')}
 ${field('passwordRepeat', t.passwordRepeat!, 'password', 'new-password')}
 </fieldset>
 <fieldset><legend>${escapeHtml(t.mail!)}</legend>
-<label><input type="radio" name="mailTransport" value="mailbox" ${smtp ? '' : 'checked'} style="width:auto"> ${escapeHtml(t.mailbox!)}</label>
-<label><input type="radio" name="mailTransport" value="smtp" ${smtp ? 'checked' : ''} style="width:auto"> ${escapeHtml(t.smtp!)}</label>
+<label><input type="radio" name="mailTransport" value="mailbox" ${smtp ? '' : 'checked'} class="inline"> ${escapeHtml(t.mailbox!)}</label>
+<label><input type="radio" name="mailTransport" value="smtp" ${smtp ? 'checked' : ''} class="inline"> ${escapeHtml(t.smtp!)}</label>
 ${field('smtpUrl', t.smtpUrl!, 'text', 'off')}
 </fieldset>
 <button type="submit">${escapeHtml(t.submit!)}</button>

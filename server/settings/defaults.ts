@@ -1,6 +1,6 @@
 import { CONFIG_KEYS, type ConfigValue } from '@shared/contract/config';
 import { LANGUAGES, MS_PER_DAY } from '@shared/contract/constants';
-import { DELIVERY_SETTING_KEYS } from '@shared/contract/deliveries';
+import { DELIVERY_SETTING_KEYS, isValidMimeType } from '@shared/contract/deliveries';
 import { EXTERNAL_SETTING_KEYS } from '@shared/contract/external';
 import { SETTING_KEYS } from '@shared/contract/settings';
 
@@ -128,6 +128,12 @@ export function settingValueProblem(key: string, value: ConfigValue): string | n
   }
   if (key.startsWith('ftapi.layout.css.color.') && !/^#[0-9a-fA-F]{6}$/.test(String(value))) return 'must be a hex colour like #19853F';
   if (key === SETTING_KEYS.mailTransport && value !== 'mailbox' && value !== 'smtp') return "must be 'mailbox' or 'smtp'";
+  if (key === DELIVERY_SETTING_KEYS.blockedMimeTypes) {
+    // Comma-separated `type/subtype` or `type/*` (the family); no parameters, no control characters.
+    const entries = String(value).split(',').map((v) => v.trim()).filter((v) => v !== '');
+    const bad = entries.filter((v) => v.includes(';') || !isValidMimeType(v.replace(/\/\*$/, '/x')));
+    if (bad.length > 0) return `must be MIME types as type/subtype or type/* separated by commas (not: ${bad.join(', ')})`;
+  }
   return null;
 }
 

@@ -1,12 +1,13 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { access, mkdir, open, readdir, rename, rm, stat, statfs, type FileHandle } from 'node:fs/promises';
+import { access, open, readdir, rename, rm, stat, statfs, type FileHandle } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import { assertValidKey, BlobIntegrityError, BlobNotFoundError, type BlobRangeReader, type BlobStore, type ByteRange, type PutOptions, type PutResult } from './blob-store';
+import { ensurePrivateDir, ensurePrivateDirSync, PRIVATE_FILE_MODE } from '../core/private-files';
 
 /** Temp files carry this suffix; a crash can leave some behind, never under a real key. */
 const TEMP_SUFFIX = '.part-tmp';
@@ -42,6 +43,8 @@ function isAbandoned(name: string, modifiedAt: number, now: number): boolean {
 }
 
 export function createLocalBlobStore(root: string): BlobStore {
+  // 0700 from the start (and tightened if an older start left it open): attachments of levels 1/2 are in clear.
+  ensurePrivateDirSync(root);
   const pathOf = (key: string) => {
     assertValidKey(key);
     return join(root, ...key.split('/'));
@@ -50,10 +53,10 @@ export function createLocalBlobStore(root: string): BlobStore {
   return {
     async put(key: string, body: Readable | AsyncIterable<Uint8Array>, options: PutOptions = {}): Promise<PutResult> {
       const target = pathOf(key);
-      await mkdir(dirname(target), { recursive: true });
+      await ensurePrivateDir(dirname(target));
       const temp = `${target}.${HOST}~${process.pid}~${randomBytes(6).toString('hex')}${TEMP_SUFFIX}`;
       const hash = createHash('sha256');
-      const out = createWriteStream(temp, { flags: 'wx' });
+      const out = createWriteStream(temp, { flags: 'wx', mode: PRIVATE_FILE_MODE });
       let size = 0;
       try {
         for await (const chunk of body as AsyncIterable<Uint8Array>) {
@@ -136,7 +139,7 @@ export function createLocalBlobStore(root: string): BlobStore {
     },
 
     async freeSpace() {
-      await mkdir(root, { recursive: true });
+      await ensurePrivateDir(root);
       const stats = await statfs(root);
       return Number(stats.bavail) * Number(stats.bsize);
     },

@@ -145,25 +145,63 @@ export const MAX_FILE_NAME_LENGTH = 255;
  * a recipient must be able to save the file under its name.
  */
 // eslint-disable-next-line no-control-regex
-export const INVALID_FILE_NAME_CHARACTERS = /[\u0000-\u001f\u007f<>:"/\\|?*]/;
+export const INVALID_FILE_NAME_CHARACTERS = /[\u0000-\u001f\u007f-\u009f<>:"/\\|?*]/;
+/**
+ * Bidirectional controls: they let "invoice\u202Efdp.exe" look like "invoiceexe.pdf"
+ * (embeddings, overrides, isolates, and the implicit marks LRM, RLM, ALM).
+ */
+export const BIDI_CONTROL_CHARACTERS = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
+/** Invisible characters that make two names look alike: zero-width space/joiners, word joiner, BOM, soft hyphen. */
+export const ZERO_WIDTH_CHARACTERS = /[\u00ad\u180e\u200b-\u200d\u2060-\u2064\ufeff]/;
+/** Device names Windows will not save a file under, with or without an extension ("CON", "nul.txt", "COM1.tar.gz"). */
+export const WINDOWS_RESERVED_NAME = /^(?:con|prn|aux|nul|com[1-9\u00b9\u00b2\u00b3]|lpt[1-9\u00b9\u00b2\u00b3])(?:\.|$)/i;
+
+/** Why a file name is refused; the clients show it at once, the server answers it in `metadata.nameProblem`. */
+export const FILE_NAME_PROBLEMS = ['blank', 'tooLong', 'surroundingBlanks', 'invalidCharacters', 'bidiControl', 'zeroWidth', 'reservedName', 'trailingDotOrSpace'] as const;
+export type FileNameProblem = (typeof FILE_NAME_PROBLEMS)[number];
+
+/** The form a file name is stored and compared in: Unicode NFC (macOS hands out NFD names). */
+export function normaliseFileName(rawName: string): string {
+  return rawName.normalize('NFC');
+}
 
 /**
- * The file-name rule (SPEC §5), the same on server and clients: not blank, no leading or
- * trailing blanks, no invalid characters, not `.`/`..`, no trailing dot or space (Windows drops
- * them, so "a.exe." would become "a.exe"), at most MAX_FILE_NAME_LENGTH.
+ * The file-name rule (SPEC §5), the same on server and clients, on the NFC form: not blank, no
+ * leading or trailing blanks, no invalid or control characters, no bidi controls, no zero-width
+ * characters, not `.`/`..`, not a Windows device name, no trailing dot or space (Windows drops
+ * them, so "a.exe." would become "a.exe"), at most MAX_FILE_NAME_LENGTH. Undefined = valid.
  */
-export function isValidFileName(rawName: string): boolean {
-  const name = rawName.normalize('NFC');
-  return !(
-    name.trim() === '' ||
-    name !== name.trim() ||
-    name.length > MAX_FILE_NAME_LENGTH ||
-    INVALID_FILE_NAME_CHARACTERS.test(name) ||
-    name === '.' ||
-    name === '..' ||
-    /[. ]$/.test(name)
-  );
+export function fileNameProblem(rawName: string): FileNameProblem | undefined {
+  const name = normaliseFileName(rawName);
+  if (name.trim() === '') return 'blank';
+  if (name.length > MAX_FILE_NAME_LENGTH) return 'tooLong';
+  if (BIDI_CONTROL_CHARACTERS.test(name)) return 'bidiControl';
+  if (ZERO_WIDTH_CHARACTERS.test(name)) return 'zeroWidth';
+  if (INVALID_FILE_NAME_CHARACTERS.test(name)) return 'invalidCharacters';
+  if (name !== name.trim()) return 'surroundingBlanks';
+  if (name === '.' || name === '..') return 'invalidCharacters';
+  if (/[. ]$/.test(name)) return 'trailingDotOrSpace';
+  if (WINDOWS_RESERVED_NAME.test(name)) return 'reservedName';
+  return undefined;
 }
+
+export function isValidFileName(rawName: string): boolean {
+  return fileNameProblem(rawName) === undefined;
+}
+
+/**
+ * A MIME type as `type/subtype` of RFC 9110 token characters, optionally with parameters
+ * (`; name=value`, the value a token or a quoted string without control characters). Anything
+ * else (a CR/LF above all, which would break every later download's headers) is refused.
+ */
+const MIME_TOKEN = "[!#$%&'*+.^_`|~0-9A-Za-z-]+";
+const MIME_PARAMETER = `[ \\t]*;[ \\t]*${MIME_TOKEN}=(?:${MIME_TOKEN}|"(?:[\\t\\x20-\\x21\\x23-\\x5b\\x5d-\\x7e]|\\\\[\\t\\x20-\\x7e])*")`;
+export const MIME_TYPE_PATTERN = new RegExp(`^${MIME_TOKEN}/${MIME_TOKEN}(?:${MIME_PARAMETER})*$`);
+
+export function isValidMimeType(value: string): boolean {
+  return value.length <= 255 && MIME_TYPE_PATTERN.test(value);
+}
+
 /** Validity placeholder of the send form (SPEC §9). */
 export const DEFAULT_VALIDITY_DAYS = 90;
 

@@ -1,5 +1,6 @@
 import { ApiError } from '@shared/api/api-error';
 import { CryptoError } from '@shared/crypto/errors';
+import { FILE_NAME_PROBLEMS, type FileNameProblem } from '@shared/contract/deliveries';
 import type { SendProblem } from './send-rules';
 
 /**
@@ -117,8 +118,10 @@ export function problemFromValidation(metadata: Record<string, unknown>): SendPr
       return { code: 'noSecurityLevelAllowed', field: 'securityLevel' };
     case 'notAllowed':
       return { code: 'securityLevelNotAllowed', field: 'securityLevel', allowed: (Array.isArray(metadata.allowed) ? metadata.allowed : []) as never };
-    case 'invalidFileName':
-      return { code: 'invalidFileName', field: 'files', name: str(metadata.name), maxLength: num(metadata.maxLength) };
+    case 'invalidFileName': {
+      const nameProblem = FILE_NAME_PROBLEMS.find((p) => p === metadata.nameProblem) as FileNameProblem | undefined;
+      return { code: 'invalidFileName', field: 'files', name: str(metadata.name), maxLength: num(metadata.maxLength), ...(nameProblem ? { nameProblem } : {}) };
+    }
     case 'duplicateFileName':
       return { code: 'duplicateFileName', field: 'files', name: str(metadata.name) };
     case 'zeroByteFile':

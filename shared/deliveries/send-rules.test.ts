@@ -1,7 +1,7 @@
 import type { DeliverySendConfig } from '@shared/contract/config';
 import { MAX_BODY_LENGTH, MAX_SUBJECT_LENGTH } from '@shared/contract/deliveries';
 import { describe, expect, it } from 'vitest';
-import { allowedSecurityLevels, checkFiles, checkSendForm, minimalSecurityLevel, validityBounds, validityChoice, type SendForm } from './send-rules';
+import { allowedSecurityLevels, checkFiles, checkSendForm, fileNameProblem, minimalSecurityLevel, validityBounds, validityChoice, type SendForm } from './send-rules';
 
 const DAY = 86_400_000;
 const config = (overrides: Partial<DeliverySendConfig> = {}): DeliverySendConfig => ({
@@ -64,6 +64,36 @@ describe('send rules (SPEC §5)', () => {
       expect(checkFiles([{ name, size: 1 }]).map((p) => p.code), name).toEqual(['invalidFileName']);
     }
     expect(checkFiles([{ name: 'Bericht März (final).pdf', size: 1 }])).toEqual([]);
+  });
+
+  it('file names: each refused class names its reason, on the NFC form', () => {
+    const reasons: [string, string][] = [
+      ['', 'blank'],
+      ['x'.repeat(256), 'tooLong'],
+      [' lead.txt', 'surroundingBlanks'],
+      ['a:b.txt', 'invalidCharacters'],
+      ['bell\u0007.txt', 'invalidCharacters'],
+      ['c1\u009b.txt', 'invalidCharacters'],
+      ['..', 'invalidCharacters'],
+      ['invoice\u202Efdp.exe', 'bidiControl'],
+      ['x\u2067y.pdf', 'bidiControl'],
+      ['x\u061Cy.pdf', 'bidiControl'],
+      ['pay\u200Dment.pdf', 'zeroWidth'],
+      ['\uFEFFbom.txt', 'zeroWidth'],
+      ['PRN', 'reservedName'],
+      ['aux.c', 'reservedName'],
+      ['com7.tar.gz', 'reservedName'],
+      ['LPT1', 'reservedName'],
+      ['report.', 'trailingDotOrSpace'],
+    ];
+    for (const [name, nameProblem] of reasons) {
+      expect(fileNameProblem(name), JSON.stringify(name)).toBe(nameProblem);
+      expect(checkFiles([{ name, size: 1 }]), JSON.stringify(name)).toEqual([{ code: 'invalidFileName', field: 'files', name, maxLength: 255, nameProblem }]);
+    }
+    for (const name of ['console.txt', 'COM0.txt', 'COM10', 'aux-notes.txt', 'LPT.pdf', 'Bericht\u00a0final.pdf']) expect(fileNameProblem(name), name).toBeUndefined();
+    // NFD (macOS) and NFC spellings are one name: the check and the duplicate test see NFC.
+    expect(fileNameProblem('Cafe\u0301.txt')).toBeUndefined();
+    expect(checkFiles([{ name: 'Cafe\u0301.txt', size: 1 }, { name: 'Caf\u00e9.txt', size: 1 }]).map((p) => p.code)).toEqual(['duplicateFileName']);
   });
 
   it('validity: cleanup bounds in days rounded up, default 90 held inside, fixed or permanent', () => {

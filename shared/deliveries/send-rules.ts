@@ -4,7 +4,9 @@ import {
   DEFAULT_VALIDITY_DAYS,
   MAX_BODY_LENGTH,
   MAX_FILE_NAME_LENGTH,
+  fileNameProblem,
   isValidFileName,
+  type FileNameProblem,
   MAX_FILES_PER_DELIVERY,
   MAX_RECIPIENTS,
   MAX_SUBJECT_LENGTH,
@@ -30,7 +32,7 @@ export type SendProblem =
   | { code: 'tooManyFiles'; field: 'files'; maxFiles: number; count: number }
   | { code: 'zeroByteFile'; field: 'files'; name: string }
   | { code: 'duplicateFileName'; field: 'files'; name: string }
-  | { code: 'invalidFileName'; field: 'files'; name: string; maxLength: number }
+  | { code: 'invalidFileName'; field: 'files'; name: string; maxLength: number; nameProblem?: FileNameProblem }
   | { code: 'validityOutOfRange'; field: 'validityDays'; min: number; max: number }
   | { code: 'validityNotChoosable'; field: 'validityDays'; validityDays: number }
   | { code: 'validityNotExpiring'; field: 'validityDays' }
@@ -91,7 +93,7 @@ export function validityChoice(config: DeliverySendConfig): { kind: 'permanent' 
 }
 
 /** The file-name rule lives in the contract: server and clients share it. */
-export { isValidFileName };
+export { fileNameProblem, isValidFileName, type FileNameProblem };
 
 /** Problems of the attachments alone (also usable while files are being added). */
 export function checkFiles(files: readonly { name: string; size: number }[]): SendProblem[] {
@@ -99,7 +101,8 @@ export function checkFiles(files: readonly { name: string; size: number }[]): Se
   if (files.length > MAX_FILES_PER_DELIVERY) problems.push({ code: 'tooManyFiles', field: 'files', maxFiles: MAX_FILES_PER_DELIVERY, count: files.length });
   const seen = new Set<string>();
   for (const file of files) {
-    if (!isValidFileName(file.name)) problems.push({ code: 'invalidFileName', field: 'files', name: file.name, maxLength: MAX_FILE_NAME_LENGTH });
+    const nameProblem = fileNameProblem(file.name);
+    if (nameProblem) problems.push({ code: 'invalidFileName', field: 'files', name: file.name, maxLength: MAX_FILE_NAME_LENGTH, nameProblem });
     else if (file.size === 0) problems.push({ code: 'zeroByteFile', field: 'files', name: file.name });
     const key = file.name.normalize('NFC').toLowerCase();
     if (seen.has(key)) problems.push({ code: 'duplicateFileName', field: 'files', name: file.name });

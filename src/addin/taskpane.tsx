@@ -3,9 +3,18 @@ import { onOfficeReady } from '@addin/office/office-host';
 import { createAddinClient } from '@addin/session/addin-client';
 import { createBrowserStorageAdapter } from '@shared/api/storage-adapter';
 import { createI18n } from '@shared/i18n/i18n';
+import { makeStaticStyles } from '@fluentui/react-components';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { I18nextProvider, initReactI18next } from 'react-i18next';
+
+// Not a <style> in taskpane.html: the pane's Content-Security-Policy is written without inline markup.
+const useDocumentStyles = makeStaticStyles({ 'html, body': { margin: 0 }, body: { fontFamily: "'Segoe UI', system-ui, -apple-system, sans-serif" } });
+
+function DocumentStyles() {
+  useDocumentStyles();
+  return null;
+}
 
 // Render only after Office.onReady (office.js must have initialised the mailbox).
 void onOfficeReady().then((host) => {
@@ -17,6 +26,7 @@ void onOfficeReady().then((host) => {
   const addin = createAddinClient(createBrowserStorageAdapter());
   createRoot(container).render(
     <StrictMode>
+      <DocumentStyles />
       <I18nextProvider i18n={i18n}>
         <AddinApp host={host} addin={addin} />
       </I18nextProvider>

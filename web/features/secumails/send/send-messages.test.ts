@@ -1,4 +1,5 @@
 import { ApiError } from '@shared/api/api-error';
+import { FILE_NAME_PROBLEMS } from '@shared/contract/deliveries';
 import { SEND_ERROR_CODES, toSendError, type SendError, type SendProblem } from '@shared/deliveries';
 import { createI18n } from '@shared/i18n/i18n';
 import { describe, expect, it } from 'vitest';
@@ -25,6 +26,7 @@ const PROBLEMS: SendProblem[] = [
   { code: 'validityNotExpiring', field: 'validityDays' },
   { code: 'noSecurityLevelAllowed', field: 'securityLevel' },
   { code: 'securityLevelNotAllowed', field: 'securityLevel', allowed: [0] },
+  ...FILE_NAME_PROBLEMS.map((nameProblem): SendProblem => ({ code: 'invalidFileName', field: 'files', name: 'CON', maxLength: 255, nameProblem })),
 ];
 
 describe('send messages (SPEC §5 problems, §8 refusals)', async () => {
@@ -58,6 +60,10 @@ describe('send messages (SPEC §5 problems, §8 refusals)', async () => {
   it('shows a server ValidationException as the same problem the form would show, and the level 3/4 refusals as their own texts', () => {
     const subject = toSendError(apiError(400, 'ValidationException', { field: 'subject', reason: 'required' }));
     expect(sendErrorMessage(subject)).toEqual({ key: 'send:problems.subjectRequired' });
+    const reserved = toSendError(apiError(400, 'ValidationException', { field: 'name', reason: 'invalidFileName', nameProblem: 'reservedName', name: 'CON.txt', maxLength: 255 }));
+    expect(text(sendErrorMessage(reserved))).toBe('CON.txt is a name Windows reserves for devices (CON, PRN, AUX, NUL, COM1–9, LPT1–9).');
+    const unknownReason = toSendError(apiError(400, 'ValidationException', { field: 'name', reason: 'invalidFileName', nameProblem: 'somethingNew', name: 'x', maxLength: 255 }));
+    expect(sendErrorMessage(unknownReason).key).toBe('send:problems.invalidFileName');
     expect(sendErrorMessage({ ...toSendError(new Error('x')), code: 'keyChanged' } as never)).toMatchObject({ key: 'send:errors.keyChanged' });
     expect(text(sendErrorMessage({ ...toSendError(new Error('x')), code: 'encryption' } as never))).toContain('Nothing was sent');
     expect(sendErrorMessage(toSendError(new Error('boom')))).toEqual({ key: 'send:errors.unknown' });

@@ -22,7 +22,10 @@ export function problemMessage(problem: SendProblem): TransferMessage {
     case 'duplicateFileName':
       return { key: `send:problems.${problem.code}`, values: { name: problem.name } };
     case 'invalidFileName':
-      return { key: 'send:problems.invalidFileName', values: { name: problem.name, maxLength: problem.maxLength } };
+      // The reason at once (bidi control, invisible character, Windows device name, …); the general text without one.
+      return problem.nameProblem
+        ? { key: `send:fileNameProblems.${problem.nameProblem}`, values: { name: problem.name, maxLength: problem.maxLength } }
+        : { key: 'send:problems.invalidFileName', values: { name: problem.name, maxLength: problem.maxLength } };
     case 'validityOutOfRange':
       return { key: 'send:problems.validityOutOfRange', values: { min: problem.min, max: problem.max } };
     case 'validityNotChoosable':

@@ -1,0 +1,122 @@
+import fastifyHelmet, { type FastifyHelmetOptions } from '@fastify/helmet';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { API_BASE } from '@shared/contract/constants';
+
+/**
+ * Browser and transport hardening (issue 12 §3): every response carries the headers of
+ * `@fastify/helmet`, configured here once; the add-in's routes pass `ADDIN_HELMET` as their
+ * `helmet` route option. The policy and its reasons are written down in server/README.md
+ * ("Security headers").
+ */
+
+/** Microsoft's CDN the task pane loads office.js from (it must not be bundled or self-hosted). */
+export const OFFICE_JS_ORIGIN = 'https://appsforoffice.microsoft.com';
+
+/**
+ * Who may frame the add-in pages: Outlook on the web and the new Outlook (which is Outlook on
+ * the web in a WebView2 shell). Classic desktop Outlook does not frame the pane in a web page,
+ * so frame-ancestors does not apply there.
+ */
+export const OUTLOOK_FRAME_ANCESTORS = [
+  'https://outlook.office.com',
+  'https://outlook.office365.com',
+  'https://outlook.cloud.microsoft',
+  'https://outlook.live.com',
+  'https://*.outlook.com',
+  'https://*.office.com',
+  'https://*.office365.com',
+] as const;
+
+type Directives = Record<string, string[]>;
+
+/**
+ * The web client, the legacy pages, the wizard, the API and the download service worker.
+ * - script-src: only our own files; 'wasm-unsafe-eval' lets the crypto Worker compile
+ *   hash-wasm's Argon2id (WebAssembly only; `eval` and inline scripts stay forbidden).
+ * - style-src 'unsafe-inline': Fluent UI v9 (Griffel) inserts <style> elements at run time.
+ *   A nonce would need index.html rendered per request and the nonce handed to every Griffel
+ *   renderer; the risk it would remove (injected CSS) is small here: React escapes all text,
+ *   there is no HTML sink, and img-src/font-src/connect-src keep CSS from reaching a foreign host.
+ */
+function baseDirectives(https: boolean): Directives {
+  const directives: Directives = {
+    'default-src': ["'self'"],
+    'script-src': ["'self'", "'wasm-unsafe-eval'"],
+    'script-src-attr': ["'none'"],
+    'style-src': ["'self'", "'unsafe-inline'"],
+    'img-src': ["'self'", 'data:', 'blob:'],
+    'font-src': ["'self'"],
+    'connect-src': ["'self'"],
+    'worker-src': ["'self'"],
+    'frame-src': ["'self'"],
+    'object-src': ["'none'"],
+    'base-uri': ["'none'"],
+    'form-action': ["'self'"],
+    'frame-ancestors': ["'none'"],
+  };
+  // Over plain http an upgrade would send every sub-request to an https port that is not there.
+  if (https) directives['upgrade-insecure-requests'] = [];
+  return directives;
+}
+
+function addinDirectives(https: boolean): Directives {
+  const base = baseDirectives(https);
+  return {
+    ...base,
+    'script-src': [...base['script-src']!, OFFICE_JS_ORIGIN],
+    'frame-ancestors': ["'self'", ...OUTLOOK_FRAME_ANCESTORS],
+  };
+}
+
+/** True when the public URL is https (HSTS and upgrade-insecure-requests only then). */
+export function isHttpsPublicUrl(publicUrl: string): boolean {
+  return new URL(publicUrl).protocol === 'https:';
+}
+
+/** One year; no includeSubDomains: a self-hosted server must not decide for its neighbours. */
+const HSTS_MAX_AGE_S = 365 * 24 * 60 * 60;
+
+function helmetOptions(https: boolean, addin: boolean): FastifyHelmetOptions {
+  return {
+    contentSecurityPolicy: { useDefaults: false, directives: addin ? addinDirectives(https) : baseDirectives(https) },
+    // Download tokens travel in URLs: no page of ours may leak its address to another site.
+    referrerPolicy: { policy: 'no-referrer' },
+    strictTransportSecurity: https ? { maxAge: HSTS_MAX_AGE_S, includeSubDomains: false } : false,
+    // The add-in: Outlook frames the pages (frame-ancestors lists its origins), the dialog keeps
+    // its opener (Office's dialog API talks to Outlook through it), Outlook shows the icons.
+    xFrameOptions: addin ? false : { action: 'deny' },
+    crossOriginOpenerPolicy: addin ? false : { policy: 'same-origin' },
+    crossOriginResourcePolicy: { policy: addin ? 'cross-origin' : 'same-origin' },
+  };
+}
+
+/** The `helmet` route option of the add-in's routes (office.js from Microsoft's CDN, framed by Outlook). */
+export function addinHelmet(publicUrl: string): FastifyHelmetOptions {
+  return helmetOptions(isHttpsPublicUrl(publicUrl), true);
+}
+
+/** Answers that must never sit in a cache: JSON for a signed-in caller, every download. */
+function cacheControlFor(request: FastifyRequest, reply: FastifyReply): string | undefined {
+  const disposition = String(reply.getHeader('content-disposition') ?? '');
+  if (/^\s*attachment/i.test(disposition)) return 'no-store';
+  const type = String(reply.getHeader('content-type') ?? '');
+  const json = /^application\/(?:[\w.+-]+\+)?json/i.test(type);
+  if (json && request.user) return 'no-store';
+  // Public API answers keep a policy their route chose (e.g. the config profile's no-cache).
+  if (json && request.url.startsWith(API_BASE) && !reply.hasHeader('cache-control')) return 'no-store';
+  return undefined;
+}
+
+/**
+ * Registers helmet on the root (before any route, so its onRoute hook sees the route options)
+ * and the Cache-Control rule. Not encapsulated: 404s and errors get the headers too.
+ */
+export async function installSecurityHeaders(app: FastifyInstance, publicUrl: string): Promise<void> {
+  const https = isHttpsPublicUrl(publicUrl);
+  await app.register(fastifyHelmet, { global: true, ...helmetOptions(https, false) });
+  app.addHook('onSend', async (request, reply, payload) => {
+    const cacheControl = cacheControlFor(request, reply);
+    if (cacheControl) void reply.header('cache-control', cacheControl);
+    return payload;
+  });
+}
