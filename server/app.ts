@@ -9,7 +9,6 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import type { DestinationStream } from 'pino';
 import { logSafePath } from './core/log-redaction';
 import {
-  jsonSchemaTransformObject,
   serializerCompiler,
   validatorCompiler,
   type ZodTypeProvider,
@@ -21,7 +20,7 @@ import { ensurePrivateDirSync } from './core/private-files';
 import { installSecurityHeaders } from './core/security-headers';
 import { frameworkErrorHandler, installErrorHandling, sendError } from './core/error-handler';
 import { notFound } from './core/http-error';
-import { openApiTransform } from './core/openapi';
+import { openApiBase, openApiTransform, openApiTransformObject, publishedOpenApi } from './core/openapi';
 import { ACCESS_PLUGIN } from './core/route-plugin';
 import './core/services';
 import { openDatabase, type DatabaseHandle } from './db/database';
@@ -182,13 +181,9 @@ async function assemble(app: FastifyInstance, options: BuildAppOptions, database
 
   // Before any route: the swagger collector and the access declaration check see them all.
   await app.register(fastifySwagger, {
-    openapi: {
-      openapi: '3.0.3',
-      info: { title: 'Kuvert API', description: 'The /api/2 wire contract (shared/contract)', version: '2.0.0' },
-      components: { securitySchemes: { basicAuth: { type: 'http', scheme: 'basic' }, sessionCookie: { type: 'apiKey', in: 'cookie', name: 'KUVERT_SESSION' }, addinBearer: { type: 'http', scheme: 'bearer' } } },
-    },
+    openapi: openApiBase(),
     transform: openApiTransform,
-    transformObject: jsonSchemaTransformObject,
+    transformObject: openApiTransformObject,
   });
   await app.register(fastifyCookie);
   // Security headers on every answer (404s and errors too): before the access control, whose
@@ -202,7 +197,7 @@ async function assemble(app: FastifyInstance, options: BuildAppOptions, database
     }),
   );
 
-  app.get(`${API_BASE}/openapi.json`, { config: { access: 'public' }, schema: { hide: true } }, async () => app.swagger());
+  app.get(`${API_BASE}/openapi.json`, { config: { access: 'public' }, schema: { hide: true } }, async () => publishedOpenApi(app.swagger(), app.config.publicUrl));
 
   await app.register(authRoutes);
   await app.register(authEscalationRoutes);

@@ -71,6 +71,8 @@ export const oidcSsoRoutes = routePlugin('kuvert-oidc-sso-routes', async (app) =
       schema: {
         summary: 'Starts single sign-on: redirects to the OpenID provider',
         tags: ['auth'],
+        // Browser navigation (answers are redirects), not an API call: not in the OpenAPI document.
+        hide: true,
         querystring: z.object({ continue: z.string().max(2048).optional() }),
       },
     },
@@ -107,7 +109,8 @@ export const oidcSsoRoutes = routePlugin('kuvert-oidc-sso-routes', async (app) =
     {
       config: { access: 'public' },
       // The provider adds parameters of its own (iss, session_state, …): take them all.
-      schema: { summary: 'The OpenID provider sends the browser back here', tags: ['auth'], querystring: z.record(z.string(), z.unknown()) },
+      // Browser navigation (answers are redirects), not an API call: not in the OpenAPI document.
+      schema: { summary: 'The OpenID provider sends the browser back here', tags: ['auth'], hide: true, querystring: z.record(z.string(), z.unknown()) },
     },
     async (request, reply) => {
       if (!ssoConfigured(app)) return fail(request, reply, 'not configured');

@@ -413,6 +413,7 @@ export const deliveryRoutes = routePlugin('kuvert-delivery-routes', async (app) 
       schema: {
         summary: 'The bytes of a committed file; Range requests answer 206',
         tags: ['deliveries'],
+        produces: ['application/octet-stream'],
         params: FileParamsSchema,
         querystring: TokenQuerySchema,
         response: errors(401, 403, 404, 416),

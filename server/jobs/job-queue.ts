@@ -71,6 +71,8 @@ export interface JobRunner {
   kick(): void;
   /** Stops polling, aborts the running job and hands it back (pending, attempt not counted). */
   stop(): Promise<void>;
+  /** Resolves once the runner works on nothing: every job that was due when it looked is done, retried or failed. */
+  whenIdle(): Promise<void>;
 }
 
 /** Runs due jobs of the given kinds one at a time (the machines are small; scans are I/O-bound on clamd). */
@@ -178,6 +180,9 @@ export function startJobRunner(db: Db, kinds: Record<string, JobKind<never>>, op
       clearInterval(timer);
       abort.abort();
       await busy;
+    },
+    async whenIdle() {
+      while (busy) await busy;
     },
   };
 }

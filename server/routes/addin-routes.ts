@@ -28,7 +28,7 @@ export const addinRoutes = routePlugin('kuvert-addin-routes', async (app) => {
 
   app.get(
     MANIFEST_PATH,
-    { config: { access: 'public' }, helmet, schema: { summary: "The Outlook add-in manifest with this server's public URL", tags: ['addin'] } },
+    { config: { access: 'public' }, helmet, schema: { summary: "The Outlook add-in manifest with this server's public URL", tags: ['addin'], produces: ['application/xml'] } },
     async (_request, reply) => {
       const xml = rewriteManifestUrls(readManifestTemplate(), app.config.publicUrl);
       return reply

@@ -19,6 +19,8 @@ export const authRoutes = routePlugin('kuvert-auth-routes', async (app) => {
       schema: {
         summary: 'Sign in with Basic credentials; escalations answer 401/403 with the authorization-errors header',
         tags: ['auth'],
+        // Public, but the credentials travel as HTTP Basic (the only route that takes them).
+        security: [{ basicAuth: [] }],
         querystring: LoginQuerySchema,
         response: { 200: LoginResponseSchema, 400: BackendErrorSchema, 401: BackendErrorSchema, 403: BackendErrorSchema },
       },

@@ -52,8 +52,31 @@ export type MutationName =
   | 'flip-first-tag'
   | 'flip-final-tag';
 
-/** The mutated ciphertext, or null when the mutation does not apply (e.g. swapping in a one-record file). */
+/**
+ * Whether a mutation applies to a file of this length, known without encrypting it: swaps and
+ * drops need enough records, body flips a record with a body (not just its tag).
+ */
+export function mutationApplies(mutation: MutationName, plaintextLength: number, recordSize: number): boolean {
+  const n = recordCount(plaintextLength, recordSize);
+  switch (mutation) {
+    case 'drop-first':
+    case 'swap-last-two':
+      return n >= 2;
+    case 'drop-middle':
+    case 'swap-first-two':
+      return n >= 3;
+    case 'flip-first-body':
+      return recordPlaintextLength(0, plaintextLength, recordSize) > 0;
+    case 'flip-final-body':
+      return recordPlaintextLength(n - 1, plaintextLength, recordSize) > 0;
+    default:
+      return true;
+  }
+}
+
+/** The mutated ciphertext, or null when the mutation does not apply (see mutationApplies). */
 export function mutate(ciphertext: Uint8Array, plaintextLength: number, recordSize: number, mutation: MutationName): Uint8Array | null {
+  if (!mutationApplies(mutation, plaintextLength, recordSize)) return null;
   const { header, records } = splitStream(ciphertext, plaintextLength, recordSize);
   const n = records.length;
   const first = records[0] as Uint8Array;
@@ -61,15 +84,15 @@ export function mutate(ciphertext: Uint8Array, plaintextLength: number, recordSi
   const withRecords = (list: Uint8Array[]) => joinStream({ header, records: list });
   switch (mutation) {
     case 'drop-first':
-      return n < 2 ? null : withRecords(records.slice(1));
+      return withRecords(records.slice(1));
     case 'drop-middle':
-      return n < 3 ? null : withRecords([...records.slice(0, 1), ...records.slice(2)]);
+      return withRecords([...records.slice(0, 1), ...records.slice(2)]);
     case 'drop-final':
       return withRecords(records.slice(0, n - 1));
     case 'swap-first-two':
-      return n < 3 ? null : withRecords([records[1] as Uint8Array, first, ...records.slice(2)]);
+      return withRecords([records[1] as Uint8Array, first, ...records.slice(2)]);
     case 'swap-last-two':
-      return n < 2 ? null : withRecords([...records.slice(0, n - 2), final, records[n - 2] as Uint8Array]);
+      return withRecords([...records.slice(0, n - 2), final, records[n - 2] as Uint8Array]);
     case 'duplicate-first':
       return withRecords([first, ...records]);
     case 'append-copy-of-first':
@@ -93,9 +116,9 @@ export function mutate(ciphertext: Uint8Array, plaintextLength: number, recordSi
     case 'flip-nonce-prefix':
       return flipBit(ciphertext, STREAM_HEADER_BYTES - 1, 7);
     case 'flip-first-body':
-      return first.length === STREAM_TAG_BYTES ? null : flipBit(ciphertext, STREAM_HEADER_BYTES);
+      return flipBit(ciphertext, STREAM_HEADER_BYTES);
     case 'flip-final-body':
-      return final.length === STREAM_TAG_BYTES ? null : flipBit(ciphertext, ciphertext.length - STREAM_TAG_BYTES - 1, 3);
+      return flipBit(ciphertext, ciphertext.length - STREAM_TAG_BYTES - 1, 3);
     case 'flip-first-tag':
       return flipBit(ciphertext, STREAM_HEADER_BYTES + first.length - 1, 5);
     case 'flip-final-tag':
