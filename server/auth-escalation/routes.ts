@@ -99,7 +99,7 @@ export const authEscalationRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: 'Starts authentication app registration (Basic credentials); the next POST /auth with a code confirms it',
         tags: ['auth'],
         querystring: CredentialsQuerySchema,
-        response: { 200: TotpRegistrationResponseSchema, ...errors(400, 401, 403, 409) },
+        response: { 200: TotpRegistrationResponseSchema, ...errors(400, 401, 403, 409, 429) },
       },
     },
     async (request, reply) => {

@@ -17,12 +17,12 @@ export const authRoutes = routePlugin('kuvert-auth-routes', async (app) => {
     {
       config: { access: 'public' },
       schema: {
-        summary: 'Sign in with Basic credentials; escalations answer 401/403 with the authorization-errors header',
+        summary: 'Sign in with Basic credentials; escalations answer 401/403 with the authorization-errors header; throttled tries 429 with Retry-After',
         tags: ['auth'],
         // Public, but the credentials travel as HTTP Basic (the only route that takes them).
         security: [{ basicAuth: [] }],
         querystring: LoginQuerySchema,
-        response: { 200: LoginResponseSchema, 400: BackendErrorSchema, 401: BackendErrorSchema, 403: BackendErrorSchema },
+        response: { 200: LoginResponseSchema, 400: BackendErrorSchema, 401: BackendErrorSchema, 403: BackendErrorSchema, 429: BackendErrorSchema },
       },
     },
     async (request, reply) => {

@@ -72,3 +72,27 @@ test('a sign-in that needs the captcha offers the web sign-in in an Office dialo
     .toEqual([`${server.url}/addin/dialog.html`]);
   await server.app.db.deleteFrom('rate_limit_events').execute();
 });
+
+test('a throttled sign-in (too many failures for the account) is told to wait in the pane', async ({ page }) => {
+  const { server } = holder;
+  const user = await createUserInRepository(server, { username: 'throttleduser', roles: ['ROLE_UI_USER', 'ROLE_SENDER', 'ROLE_OUTLOOK'], hash: lightHash });
+  // The account's delay is stored in the database; set it ahead instead of failing five times and racing the clock.
+  await server.app.db
+    .insertInto('login_throttles')
+    .values({ account: `user:${user.id}`, failures: 5, last_failure_at: Date.now(), next_allowed_at: Date.now() + 10 * 60_000, notified_at: null })
+    .execute();
+  await page.addInitScript((cfg) => {
+    (window as unknown as { __kuvertMailbox: unknown }).__kuvertMailbox = cfg;
+  }, box);
+  await page.route(OFFICE_JS_URL, (route) => route.fulfill({ contentType: 'text/javascript', body: OFFICE_JS_STAND_IN }));
+  await page.goto(`${server.url}/addin/taskpane.html`);
+  await page.getByLabel(addin.signIn.login).fill(user.username);
+  await page.getByLabel(addin.signIn.password).fill(user.password);
+  await page.getByRole('button', { name: addin.signIn.submit }).click();
+  await expect(page.getByRole('alert')).toHaveText(addin.signIn.tooManyTries);
+  // Once the delay has passed, the same sign-in works.
+  await server.app.db.updateTable('login_throttles').set({ next_allowed_at: 0 }).where('account', '=', `user:${user.id}`).execute();
+  await page.getByRole('button', { name: addin.signIn.submit }).click();
+  await expect(page.getByRole('heading', { name: addin.send.title })).toBeVisible();
+  await server.app.db.deleteFrom('login_throttles').execute();
+});

@@ -203,3 +203,23 @@ test('behind the captcha, a user who must register an authenticator app can do s
   await solveCaptcha();
   await expectInbox(page, server);
 });
+
+test('a throttled account (too many failed sign-ins) is told to wait, even with the right password, and stays on the login page', async ({ page }) => {
+  const { server } = ctx;
+  const tess = await createUser(server, { username: 'tess' });
+  for (let i = 0; i < 5; i++) expect((await login(server, { username: 'tess', password: `wrong-${i}` })).status).toBe(401);
+  // The delay is stored; moving it ahead instead of waiting keeps the test independent of time.
+  await server.app.db.updateTable('login_throttles').set({ next_allowed_at: Date.now() + 10 * 60_000 }).execute();
+  await signIn(page, server, tess);
+  await expect(page.getByText(en.auth.errors.signInRateLimit)).toBeVisible();
+  await expect(page).toHaveURL(`${server.url}/auth/login`);
+  // Passing the delay (the stored time moves back) lets her in; the captcha rule still applies after 5 failures.
+  await server.app.db.updateTable('login_throttles').set({ next_allowed_at: 0 }).execute();
+  const captchas = trackCaptchas(page);
+  await submitLogin(page, tess);
+  await expect(page).toHaveURL(`${server.url}/auth/captcha`);
+  await expect.poll(captchas.lastId).toBeTruthy();
+  await page.getByLabel(en.auth.captcha.answer).fill(await captchaAnswer(server, captchas.lastId()!));
+  await page.getByRole('button', { name: en.auth.captcha.submit }).click();
+  await expectInbox(page, server);
+});
