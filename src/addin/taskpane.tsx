@@ -1,3 +1,5 @@
+// First: the browser runs under a CSP without eval (see the module).
+import '@shared/contract/zod-jitless';
 import { AddinApp } from '@addin/app/addin-app';
 import { onOfficeReady } from '@addin/office/office-host';
 import { createAddinClient } from '@addin/session/addin-client';

@@ -1,3 +1,5 @@
+// First: the browser runs under a CSP without eval (see the module).
+import '@shared/contract/zod-jitless';
 import { makeStaticStyles } from '@fluentui/react-components';
 import { App } from '@web/app/app';
 import { StrictMode } from 'react';
