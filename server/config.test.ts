@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, cookiesNeedSecure, describeConfig, loadConfig } from './config';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ConfigError, cookiesNeedSecure, describeConfig, loadConfig, SETTINGS } from './config';
 
 describe('configuration', () => {
   it('has the documented defaults', () => {
@@ -74,5 +76,34 @@ describe('configuration', () => {
     expect(cookiesNeedSecure('http://localhost:3000')).toBe(false);
     expect(cookiesNeedSecure('https://localhost')).toBe(true);
     expect(cookiesNeedSecure('http://kuvert.example.org')).toBe(true);
+  });
+});
+
+describe('settings that act', () => {
+  it('stops the start on any S3_* variable with one clear line (the S3 store is planned, not built)', () => {
+    expect(() => loadConfig({ S3_BUCKET: 'kuvert' })).toThrow(ConfigError);
+    try {
+      loadConfig({ S3_ENDPOINT: 'https://s3.example', S3_SECRET_ACCESS_KEY: 'hunter2-key', PORT: '9000' });
+      expect.unreachable();
+    } catch (err) {
+      const message = (err as Error).message;
+      expect(message.split('\n')).toHaveLength(1);
+      expect(message).toMatch(/^S3_ENDPOINT, S3_SECRET_ACCESS_KEY: S3 blob storage is planned but not available yet/);
+      expect(message).not.toContain('hunter2');
+    }
+    // Empty counts as unset, like every other variable.
+    expect(loadConfig({ S3_BUCKET: '' }).port).toBe(8080);
+  });
+
+  it('every setting is read by the server (none accepted and then ignored)', () => {
+    const sources = ['server', 'src', 'tests/support']
+      .flatMap((dir) => readdirSync(new URL(`../${dir}/`, import.meta.url), { recursive: true, encoding: 'utf8' }).map((file) => join(dir, file)))
+      .filter((file) => file.endsWith('.ts') && !file.endsWith('.test.ts') && file !== join('server', 'config.ts'))
+      .map((file) => readFileSync(new URL(`../${file}`, import.meta.url), 'utf8'))
+      .join('\n');
+    // `config.key` or destructured: `const { key } = app.config`.
+    const read = (key: string) => new RegExp(`config\\.${key}\\b|\\{[^}]*\\b${key}\\b[^}]*\\}\\s*=\\s*(app\\.)?config\\b`).test(sources);
+    const unused = Object.keys(SETTINGS).filter((key) => !read(key));
+    expect(unused).toEqual([]);
   });
 });

@@ -25,47 +25,21 @@ const optionalUrl = z
   .transform((v) => (v === '' ? undefined : v))
   .pipe(z.string().url().optional());
 
-/** What each setting is called in the environment; `secret` ones are never logged. */
-const SETTINGS = {
-  port: { env: 'PORT', secret: false },
-  host: { env: 'HOST', secret: false },
-  dataDir: { env: 'KUVERT_DATA_DIR', secret: false },
-  publicUrl: { env: 'KUVERT_PUBLIC_URL', secret: false },
-  adminEmail: { env: 'KUVERT_ADMIN_EMAIL', secret: false },
-  /** NB: secret, never logged or put into an error message. */
-  adminPassword: { env: 'KUVERT_ADMIN_PASSWORD', secret: true },
-  /** NB: secret (may hold a password), never logged. */
-  databaseUrl: { env: 'DATABASE_URL', secret: true },
-  /** NB: secret (may hold a password), never logged. */
-  smtpUrl: { env: 'SMTP_URL', secret: true },
-  /** NB: secret (may carry an API key), never logged. */
-  smsGatewayUrl: { env: 'KUVERT_SMS_GATEWAY_URL', secret: true },
-  /** KUVERT_CLAMD (the brief's name); CLAMD_ADDRESS (DESIGN §7a) is read as an alias, see loadConfig. */
-  clamdAddress: { env: 'KUVERT_CLAMD', secret: false },
-  clamdTimeoutMs: { env: 'KUVERT_CLAMD_TIMEOUT', secret: false },
-  scanAttempts: { env: 'KUVERT_SCAN_ATTEMPTS', secret: false },
-  scanRetryDelayMs: { env: 'KUVERT_SCAN_RETRY_DELAY', secret: false },
-  jobPollIntervalMs: { env: 'KUVERT_JOB_POLL_INTERVAL', secret: false },
-  s3Endpoint: { env: 'S3_ENDPOINT', secret: false },
-  s3Bucket: { env: 'S3_BUCKET', secret: false },
-  s3Region: { env: 'S3_REGION', secret: false },
-  s3AccessKeyId: { env: 'S3_ACCESS_KEY_ID', secret: true },
-  /** NB: secret, never logged. */
-  s3SecretAccessKey: { env: 'S3_SECRET_ACCESS_KEY', secret: true },
-  webRoot: { env: 'KUVERT_WEB_ROOT', secret: false },
-  bodyLimit: { env: 'KUVERT_BODY_LIMIT', secret: false },
-  logLevel: { env: 'KUVERT_LOG_LEVEL', secret: false },
-  trustProxy: { env: 'KUVERT_TRUST_PROXY', secret: false },
-  loginDelayMs: { env: 'KUVERT_LOGIN_DELAY', secret: false },
-  loginDelayMaxMs: { env: 'KUVERT_LOGIN_DELAY_MAX', secret: false },
-  oidcIssuer: { env: 'KUVERT_OIDC_ISSUER', secret: false },
-  oidcClientId: { env: 'KUVERT_OIDC_CLIENT_ID', secret: false },
-  /** NB: secret, never logged. */
-  oidcClientSecret: { env: 'KUVERT_OIDC_CLIENT_SECRET', secret: true },
-  uploadPartSize: { env: 'KUVERT_UPLOAD_PART_SIZE', secret: false },
-  /** NB: secret, never logged: the key that encrypts TOTP secrets at rest (security/secret-box.ts). */
-  secretKey: { env: 'KUVERT_SECRET_KEY', secret: true },
-} as const;
+/**
+ * One setting: the environment variable it comes from (and older names still read), whether it
+ * is secret (never logged, never echoed in an error), its schema with the default, and the
+ * documentation the README's configuration table shows (a test keeps the two equal).
+ */
+export interface Setting<S extends z.ZodType = z.ZodType> {
+  env: string;
+  /** Older names, read when `env` is unset. */
+  aliases?: readonly string[];
+  secret: boolean;
+  schema: S;
+  /** The default as the README shows it; '–' = unset. */
+  default: string;
+  doc: string;
+}
 
 /** proxy-addr's named ranges, accepted in KUVERT_TRUST_PROXY beside addresses and CIDRs. */
 const PROXY_ADDR_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
@@ -81,32 +55,54 @@ function isTrustedProxyEntry(entry: string): boolean {
   return Number(bits) <= (family === 4 ? 32 : 128);
 }
 
-export type ConfigKey = keyof typeof SETTINGS;
+const setting = <S extends z.ZodType>(definition: Setting<S>): Setting<S> => definition;
 
-export const ConfigSchema = z
-  .object({
-    port: port.default(8080),
-    host: z.string().min(1).default('127.0.0.1'),
-    dataDir: z.string().min(1).default('./data'),
-    /** Address users reach the server at; links in mails use it. Default http://HOST:PORT. */
-    publicUrl: optionalUrl,
-    adminEmail: z.string().email().optional(),
-    adminPassword: z.string().min(1).optional(),
-    databaseUrl: optionalUrl.refine((v) => v === undefined || /^postgres(ql)?:\/\//.test(v), {
-      message: 'DATABASE_URL must be a postgres:// URL',
-    }),
-    smtpUrl: optionalUrl.refine((v) => v === undefined || /^smtps?:\/\//.test(v), {
-      message: 'SMTP_URL must be an smtp:// or smtps:// URL',
-    }),
-    /** HTTP(S) endpoint of a real SMS gateway (POST JSON `{to, text}`); unset = SMS go to the local mailbox folder. */
-    smsGatewayUrl: optionalUrl.refine((v) => v === undefined || /^https?:\/\//.test(v), {
-      message: 'KUVERT_SMS_GATEWAY_URL must be an http:// or https:// URL',
-    }),
-    /**
-     * clamd for the virus scan (DESIGN §4): `tcp://host:port` or a unix socket path. Unset:
-     * no scanning (attachments "not scanned", downloadable at once).
-     */
-    clamdAddress: z
+/** Every setting, once (DESIGN §8). Add one here and to the README's table; nothing else reads the environment. */
+export const SETTINGS = {
+  port: setting({ env: 'PORT', secret: false, schema: port.default(8080), default: '8080', doc: 'HTTP port' }),
+  host: setting({ env: 'HOST', secret: false, schema: z.string().min(1).default('127.0.0.1'), default: '127.0.0.1', doc: 'address to listen on' }),
+  dataDir: setting({ env: 'KUVERT_DATA_DIR', secret: false, schema: z.string().min(1).default('./data'), default: './data', doc: 'SQLite file, blobs, mailbox' }),
+  publicUrl: setting({
+    env: 'KUVERT_PUBLIC_URL',
+    secret: false,
+    schema: optionalUrl,
+    default: 'http://HOST:PORT',
+    doc: 'the address users reach; used in mails, cookies (`Secure` unless localhost) and as the server of `/api/2/openapi.json`',
+  }),
+  adminEmail: setting({
+    env: 'KUVERT_ADMIN_EMAIL',
+    secret: false,
+    schema: z.string().email().optional(),
+    default: '–',
+    doc: 'with `KUVERT_ADMIN_PASSWORD`: create the first administrator non-interactively (otherwise one is generated and printed; the installation wizard at `/webui/wizard` runs when no administrator exists)',
+  }),
+  adminPassword: setting({ env: 'KUVERT_ADMIN_PASSWORD', secret: true, schema: z.string().min(1).optional(), default: '–', doc: "the first administrator's password (see `KUVERT_ADMIN_EMAIL`); secret" }),
+  databaseUrl: setting({
+    env: 'DATABASE_URL',
+    secret: true,
+    schema: optionalUrl.refine((v) => v === undefined || /^postgres(ql)?:\/\//.test(v), { message: 'DATABASE_URL must be a postgres:// URL' }),
+    default: '–',
+    doc: '`postgres://…` switches from SQLite to PostgreSQL; secret',
+  }),
+  smtpUrl: setting({
+    env: 'SMTP_URL',
+    secret: true,
+    schema: optionalUrl.refine((v) => v === undefined || /^smtps?:\/\//.test(v), { message: 'SMTP_URL must be an smtp:// or smtps:// URL' }),
+    default: '–',
+    doc: '`smtp://user:pass@host:587` sends mail by SMTP instead of the local mailbox; secret',
+  }),
+  smsGatewayUrl: setting({
+    env: 'KUVERT_SMS_GATEWAY_URL',
+    secret: true,
+    schema: optionalUrl.refine((v) => v === undefined || /^https?:\/\//.test(v), { message: 'KUVERT_SMS_GATEWAY_URL must be an http:// or https:// URL' }),
+    default: '–',
+    doc: 'HTTP(S) endpoint of an SMS gateway (POST JSON `{to, text}`); unset: SMS go to the local mailbox folder (see `server/README.md`); secret',
+  }),
+  clamdAddress: setting({
+    env: 'KUVERT_CLAMD',
+    aliases: ['CLAMD_ADDRESS'],
+    secret: false,
+    schema: z
       .string()
       .trim()
       .min(1)
@@ -114,34 +110,63 @@ export const ConfigSchema = z
       .refine((v) => v === undefined || /^tcp:\/\/[^/:]+:\d{1,5}\/?$/.test(v) || (!v.includes('://') && v.startsWith('/')), {
         message: 'KUVERT_CLAMD must be tcp://host:port or an absolute unix socket path',
       }),
-    /** One scan (connect, stream, answer) may take this long before it counts as failed (ms). */
-    clamdTimeoutMs: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
-    /** Scan attempts before a delivery is blocked as "scan failed" (scanner down or timing out). */
-    scanAttempts: z.coerce.number().int().min(1).max(20).default(5),
-    /** First retry after this (ms), doubling each time: 30 s, 1, 2, 4 min by default (~7.5 min for clamd to come back). */
-    scanRetryDelayMs: z.coerce.number().int().min(10).max(3_600_000).default(30_000),
-    /** How often each server looks for due jobs in the database queue (ms); new jobs of its own start at once. */
-    jobPollIntervalMs: z.coerce.number().int().min(50).max(600_000).default(5_000),
-    /** Recorded now, used by the S3 blob store later. */
-    s3Endpoint: optionalUrl,
-    s3Bucket: z.string().min(1).optional(),
-    s3Region: z.string().min(1).optional(),
-    s3AccessKeyId: z.string().min(1).optional(),
-    s3SecretAccessKey: z.string().min(1).optional(),
-    webRoot: z.string().min(1).default('dist/web'),
-    bodyLimit: z.coerce.number().int().positive().default(DEFAULT_BODY_LIMIT_BYTES),
-    /** Bytes per upload part (KUVERT_UPLOAD_PART_SIZE); at least 1 KiB, at most 64 MiB. */
-    uploadPartSize: z.coerce.number().int().min(1024).max(64 * 1_048_576).default(DEFAULT_UPLOAD_PART_SIZE),
-    logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    default: '–',
+    doc: 'clamd for the virus scan: `tcp://host:3310` or an absolute unix socket path (e.g. `/run/clamav/clamd.ctl`). Unset: no scanning, attachments are "not scanned" and downloadable at once. Set: level 1/2 attachments are downloadable, and recipients mailed, only after a clean scan; a scanner that is down or times out blocks the delivery ("scan failed"), never passes it (see `server/README.md`, "Virus scan")',
+  }),
+  clamdTimeoutMs: setting({
+    env: 'KUVERT_CLAMD_TIMEOUT',
+    secret: false,
+    schema: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
+    default: '60000',
+    doc: "one scan's deadline (connect, stream, answer; ms)",
+  }),
+  scanAttempts: setting({ env: 'KUVERT_SCAN_ATTEMPTS', secret: false, schema: z.coerce.number().int().min(1).max(20).default(5), default: '5', doc: 'scan attempts before "scan failed"' }),
+  scanRetryDelayMs: setting({
+    env: 'KUVERT_SCAN_RETRY_DELAY',
+    secret: false,
+    schema: z.coerce.number().int().min(10).max(3_600_000).default(30_000),
+    default: '30000',
+    doc: 'first scan retry after this (ms), doubling each time',
+  }),
+  jobPollIntervalMs: setting({
+    env: 'KUVERT_JOB_POLL_INTERVAL',
+    secret: false,
+    schema: z.coerce.number().int().min(50).max(600_000).default(5_000),
+    default: '5000',
+    doc: 'ms between looks at the database job queue (each server; jobs it queues itself start at once)',
+  }),
+  webRoot: setting({ env: 'KUVERT_WEB_ROOT', secret: false, schema: z.string().min(1).default('dist/web'), default: 'dist/web', doc: 'the built web client the server serves' }),
+  bodyLimit: setting({
+    env: 'KUVERT_BODY_LIMIT',
+    secret: false,
+    schema: z.coerce.number().int().positive().default(DEFAULT_BODY_LIMIT_BYTES),
+    default: String(DEFAULT_BODY_LIMIT_BYTES),
+    doc: 'largest JSON request body (bytes); upload parts have their own limit',
+  }),
+  uploadPartSize: setting({
+    env: 'KUVERT_UPLOAD_PART_SIZE',
+    secret: false,
+    schema: z.coerce.number().int().min(1024).max(64 * 1_048_576).default(DEFAULT_UPLOAD_PART_SIZE),
+    default: String(DEFAULT_UPLOAD_PART_SIZE),
+    doc: 'bytes per upload part (at least 1 KiB, at most 64 MiB)',
+  }),
+  logLevel: setting({
+    env: 'KUVERT_LOG_LEVEL',
+    secret: false,
+    schema: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    default: 'info',
+    doc: '`fatal`, `error`, `warn`, `info`, `debug`, `trace` or `silent`',
+  }),
+  trustProxy: setting({
+    env: 'KUVERT_TRUST_PROXY',
+    secret: false,
     /**
-     * Behind a reverse proxy / load balancer: the proxies' addresses or CIDR ranges
-     * (`10.0.0.5, 10.1.0.0/16`; also proxy-addr's `loopback`, `linklocal`, `uniquelocal`). The
-     * client address is then taken from X-Forwarded-For, but only from a request that came from
-     * one of them (Fastify's `trustProxy`). Unset / `false`: X-Forwarded-For is ignored. `true`
-     * is refused: trusting every sender would let any client pick its own address and escape
-     * the per-address limits.
+     * The proxies' addresses or CIDR ranges (also proxy-addr's `loopback`, `linklocal`,
+     * `uniquelocal`). The client address is then taken from X-Forwarded-For, but only from a
+     * request that came from one of them (Fastify's `trustProxy`). `true` is refused: trusting
+     * every sender would let any client pick its own address and escape the per-address limits.
      */
-    trustProxy: z
+    schema: z
       .union([z.literal(false), z.array(z.string()), z.string()])
       .default(false)
       .transform((v, ctx) => {
@@ -155,31 +180,55 @@ export const ConfigSchema = z
         }
         return entries;
       }),
-    /**
-     * Sign-in throttling (server/README.md "Sign-in throttling"): the first progressive delay
-     * (ms) once an account has LOGIN_DELAY_FREE_FAILURES failed sign-ins; it doubles with each
-     * further failure up to `loginDelayMaxMs`. 0 turns the delays off (tests do, to stay fast).
-     */
-    loginDelayMs: z.coerce.number().int().min(0).max(3_600_000).default(1_000),
-    /** The longest delay between two sign-in tries of one account (ms); 5 minutes by default. */
-    loginDelayMaxMs: z.coerce.number().int().min(0).max(86_400_000).default(300_000),
-    /**
-     * Single sign-on by OpenID Connect (DESIGN §9): the provider's issuer URL (discovery at
-     * `/.well-known/openid-configuration`) and this server's client registration there. The
-     * redirect URI to register is `{KUVERT_PUBLIC_URL}/webui/sso/callback`.
-     */
-    oidcIssuer: optionalUrl,
-    oidcClientId: z.string().min(1).optional(),
-    oidcClientSecret: z.string().min(1).optional(),
-    /**
-     * 32 bytes, base64 or base64url: encrypts TOTP secrets in the database. Unset: the key file
-     * `<dataDir>/secret.key` (made 0600 on first start). Several servers need the same key.
-     */
-    secretKey: z
+    default: '–',
+    doc: "off; behind a reverse proxy: its addresses or CIDR ranges, comma-separated (`10.0.0.5, 10.1.0.0/16`). The client address is then taken from `X-Forwarded-For`, only on requests from those proxies; unset, `X-Forwarded-For` is ignored. `true` is refused (it would let any client pick its address and escape the per-address limits)",
+  }),
+  loginDelayMs: setting({
+    env: 'KUVERT_LOGIN_DELAY',
+    secret: false,
+    // The first progressive delay once an account has LOGIN_DELAY_FREE_FAILURES failed sign-ins; doubles per further failure.
+    schema: z.coerce.number().int().min(0).max(3_600_000).default(1_000),
+    default: '1000',
+    doc: 'sign-in throttling: after 5 failed sign-ins an account waits this long (ms) before the next try (429 with `Retry-After`), doubling per further failure up to `KUVERT_LOGIN_DELAY_MAX`; `0` turns the delays off. The captcha after 3 failures, the per-address limit and the notice mail to the owner stay (see `server/README.md`, "Abuse limits")',
+  }),
+  loginDelayMaxMs: setting({
+    env: 'KUVERT_LOGIN_DELAY_MAX',
+    secret: false,
+    schema: z.coerce.number().int().min(0).max(86_400_000).default(300_000),
+    default: '300000',
+    doc: 'the longest delay between two sign-in tries of one account (ms)',
+  }),
+  secretKey: setting({
+    env: 'KUVERT_SECRET_KEY',
+    secret: true,
+    schema: z
       .string()
       .refine((v) => Buffer.from(v, 'base64').length === 32, { message: 'KUVERT_SECRET_KEY must be 32 bytes in base64' })
       .optional(),
-  })
+    default: '–',
+    doc: 'the key (32 bytes, base64) that encrypts two-factor secrets in the database; unset: the key file `KUVERT_DATA_DIR/secret.key`, made 0600 on first start (several servers need the same key; back it up with the database); secret',
+  }),
+  oidcIssuer: setting({
+    env: 'KUVERT_OIDC_ISSUER',
+    secret: false,
+    schema: optionalUrl,
+    default: '–',
+    doc: "single sign-on by OpenID Connect: the provider's issuer URL (discovery at `/.well-known/openid-configuration`); with `KUVERT_OIDC_CLIENT_ID`. Register the redirect URI `{KUVERT_PUBLIC_URL}/webui/sso/callback`; the login page then shows the SSO button. Accounts must exist with the same email address",
+  }),
+  oidcClientId: setting({ env: 'KUVERT_OIDC_CLIENT_ID', secret: false, schema: z.string().min(1).optional(), default: '–', doc: "this server's client id at the OpenID provider" }),
+  oidcClientSecret: setting({ env: 'KUVERT_OIDC_CLIENT_SECRET', secret: true, schema: z.string().min(1).optional(), default: '–', doc: "this server's client secret at the OpenID provider, when it issued one; secret" }),
+} as const;
+
+export type ConfigKey = keyof typeof SETTINGS;
+
+type SettingsShape = { [K in ConfigKey]: (typeof SETTINGS)[K]['schema'] };
+const shape = Object.fromEntries(Object.entries(SETTINGS).map(([key, { schema }]) => [key, schema])) as SettingsShape;
+
+/** Variables of a planned feature that does not exist yet: set, they stop the start instead of being ignored. */
+const PLANNED_PREFIXES = [{ prefix: 'S3_', feature: 'S3 blob storage' }] as const;
+
+export const ConfigSchema = z
+  .object(shape)
   .strict()
   .refine((c) => (c.oidcIssuer === undefined) === (c.oidcClientId === undefined), {
     message: 'KUVERT_OIDC_ISSUER and KUVERT_OIDC_CLIENT_ID go together',
@@ -200,14 +249,19 @@ export class ConfigError extends Error {
 
 /** Reads the configuration from the environment (empty variables count as unset). */
 export function loadConfig(env: Record<string, string | undefined> = process.env, overrides: KuvertConfigInput = {}): KuvertConfig {
-  const raw: Record<string, string> = {};
-  for (const [key, { env: name }] of Object.entries(SETTINGS)) {
-    const value = env[name];
-    if (value !== undefined && value !== '') raw[key] = value;
+  for (const { prefix, feature } of PLANNED_PREFIXES) {
+    const set = Object.keys(env).filter((name) => name.startsWith(prefix) && env[name]);
+    if (set.length > 0) {
+      throw new ConfigError(`${set.sort().join(', ')}: ${feature} is planned but not available yet; unset ${prefix}* (blobs are kept in KUVERT_DATA_DIR/blobs)`);
+    }
   }
-  // DESIGN §7a names CLAMD_ADDRESS; KUVERT_CLAMD wins when both are set.
-  if (raw.clamdAddress === undefined && env.CLAMD_ADDRESS) raw.clamdAddress = env.CLAMD_ADDRESS;
-  return parseConfig({ ...raw, ...overrides });
+  const raw: Record<string, string> = {};
+  for (const [key, definition] of Object.entries(SETTINGS) as [ConfigKey, Setting][]) {
+    // The main name wins over an alias (KUVERT_CLAMD over DESIGN §7a's CLAMD_ADDRESS).
+    const value = [definition.env, ...(definition.aliases ?? [])].map((name) => env[name]).find((v) => v !== undefined && v !== '');
+    if (value !== undefined) raw[key] = value;
+  }
+  return parseConfig({ ...raw, ...overrides } as KuvertConfigInput);
 }
 
 export function parseConfig(input: KuvertConfigInput): KuvertConfig {

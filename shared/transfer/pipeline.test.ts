@@ -80,6 +80,37 @@ describe('upload pipeline', () => {
     expect(maxAlive).toBe(5);
   });
 
+  it('prepares at most prepareConcurrency parts at once (reading and encrypting are the costly stage)', async () => {
+    const prepares = range(6).map(() => deferred());
+    const started: number[] = [];
+    let preparing = 0;
+    let maxPreparing = 0;
+    const run = runPipeline({
+      indices: range(6),
+      prepare: async (i) => {
+        started.push(i);
+        preparing += 1;
+        maxPreparing = Math.max(maxPreparing, preparing);
+        await prepares[i]!.promise;
+        preparing -= 1;
+        return i;
+      },
+      send: async () => undefined,
+      inFlight: 4,
+      ahead: 4,
+      prepareConcurrency: 2,
+    });
+    for (let i = 0; i < 5; i++) await tick();
+    expect(started).toEqual([0, 1]);
+    prepares[1]!.resolve();
+    for (let i = 0; i < 5; i++) await tick();
+    expect(started).toEqual([0, 1, 2]);
+    for (const p of prepares) p.resolve();
+    await run;
+    expect(started.sort((a, b) => a - b)).toEqual(range(6));
+    expect(maxPreparing).toBe(2);
+  });
+
   it('a part failing for good stops the rest (their signal aborts) and is the error', async () => {
     const aborted: number[] = [];
     const sent: number[] = [];
