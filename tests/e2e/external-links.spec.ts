@@ -84,3 +84,11 @@ test('a deleted delivery says the sender deleted it — not "use your most recen
   await expect(page.getByText('most recent email')).toHaveCount(0);
   await screenshots(page, 'link-deleted');
 });
+
+test('a link check that cannot reach the server says so instead of a link verdict', async ({ page }) => {
+  const { link } = await sendWithLink('olaf.offline@outside.test', 'Unreachable check');
+  // The only interception: the network drops the link check (as an offline moment would).
+  await page.route('**/api/2/shares/*/link-check', (route) => route.abort('internetdisconnected'));
+  await page.goto(link.toString());
+  await expectRefused(page, t.errors.linkCheckFailed, 'link check failed');
+});

@@ -49,6 +49,12 @@ function linkRefusalMessage(error: ApiError): { key: string; values?: Record<str
   return { key: 'external:errors.linkInvalid' };
 }
 
+/** The link check's refusal: wrong/expired/deleted, too many tries, or it could not be checked at all. */
+function linkCheckMessage(error: unknown): { key: string; values?: Record<string, unknown> } {
+  if (error instanceof ApiError && (error.status === 404 || error.status === 429)) return failureMessage(error);
+  return { key: 'external:errors.linkCheckFailed' };
+}
+
 /** i18n key (and values) for a failed call of this path; SPEC §8 messages. */
 function failureMessage(error: unknown): { key: string; values?: Record<string, unknown> } {
   if (!(error instanceof ApiError)) return { key: 'external:errors.general' };
@@ -123,7 +129,7 @@ export function EmailPromptPage() {
       ) : link.error ? (
         <Alert type="error">
           {(() => {
-            const message = failureMessage(link.error);
+            const message = linkCheckMessage(link.error);
             return t(message.key, message.values);
           })()}
         </Alert>
