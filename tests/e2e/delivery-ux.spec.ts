@@ -358,6 +358,7 @@ test('level 4: the sender reveals the subjects after unlocking (list, detail, re
   const table = page.getByRole('table', { name: en.deliveries.list.sentTable });
   await expect(table.getByRole('link', { name: en.deliveries.e2e.encryptedSubject })).toHaveCount(2);
   await expect(table.getByRole('link', { name: 'Salary review 2027' })).toHaveCount(0);
+  await screenshot(page, 'sent-level4-locked-desktop');
   // Unlock to reveal: the dialog names decrypting; cancelled, nothing is shown.
   await table.getByRole('button', { name: en.deliveries.e2e.revealSubject }).first().click();
   const decryptDialog = page.getByRole('dialog', { name: secupass.unlock.title.decrypt });
@@ -429,6 +430,7 @@ test('level 4: the sender reveals the subjects after unlocking (list, detail, re
 });
 
 test('a download refreshes the open delivery’s activity log and the inbox’s “Downloaded” column', async ({ page }) => {
+  test.setTimeout(120_000);
   const s = holder.server;
   const sent = await apiSendDelivery(s, await apiSignIn(s, alice), { to: bob.email, subject: 'Report to download', level: SECURITY_LEVELS.LEVEL_2, files: [{ name: 'report.bin', bytes: randomBytes(2048) }] });
   await signInToInbox(page, s, bob);
@@ -441,7 +443,7 @@ test('a download refreshes the open delivery’s activity log and the inbox’s 
   await expect(activity).toBeVisible();
   await expect(activity.getByRole('row', { name: new RegExp(en.deliveries.activity.kind.downloaded) })).toHaveCount(0);
 
-  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download report.bin' }).click()]);
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByLabel('Download report.bin').click()]);
   await download.path();
   // No reload: the open page shows the download.
   await expect(activity.getByRole('row', { name: new RegExp(`${en.deliveries.activity.kind.downloaded}.*report\\.bin`) })).toHaveCount(1, { timeout: 30_000 });
@@ -456,6 +458,7 @@ test('a download refreshes the open delivery’s activity log and the inbox’s 
 });
 
 test('at 400 px no delivery screen scrolls sideways and the lists stay readable', async ({ page }) => {
+  test.setTimeout(120_000);
   const s = holder.server;
   await page.setViewportSize(PHONE);
   await signInToInbox(page, s, bob);
@@ -491,7 +494,9 @@ test('at 400 px no delivery screen scrolls sideways and the lists stay readable'
   await expectTableReadable(page.getByRole('table', { name: en.deliveries.activity.title }));
   await screenshot(page, 'sent-detail-activity-phone');
   await openSendPage(page, s);
+  await recipientsInput(page).fill('a.rather.long.address.of.someone@subsidiary.example.test, bob.ux@example.test,');
   await expectNoHorizontalScroll(page, 'send (phone)');
+  await screenshot(page, 'send-chips-phone');
   await page.goto(`${s.url}/secumails/release`);
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
   await expectNoHorizontalScroll(page, 'release (phone)');
