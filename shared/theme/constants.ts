@@ -11,6 +11,8 @@ export const LIGHT_TEXT_LUMINANCE_THRESHOLD = 186;
 export const BREAKPOINTS = { sm: 640, md: 768, lg: 1024 } as const;
 export type Breakpoint = keyof typeof BREAKPOINTS;
 export const mediaQueryMinWidth = (breakpoint: Breakpoint): string => `@media (min-width: ${BREAKPOINTS[breakpoint]}px)`;
+/** Below a breakpoint (the phone layouts): the complement of `mediaQueryMinWidth`. */
+export const mediaQueryBelow = (breakpoint: Breakpoint): string => `@media (max-width: ${BREAKPOINTS[breakpoint] - 0.02}px)`;
 
 /** Toasts: shown 5 s, one at a time, F8 focuses them (SPEC §9). */
 export const TOAST = {

@@ -59,7 +59,7 @@ async function timedSend(page: Page, baseUrl: string, file: string, level: 1 | 3
   await page.getByRole('button', { name: 'Send', exact: true }).click();
   if (level === 3) {
     // A page load forgets unlocked keys, so every level-3 send asks for the passphrase first.
-    const dialog = page.getByRole('dialog', { name: 'Enter your passphrase to decrypt' });
+    const dialog = page.getByRole('dialog', { name: 'Enter your passphrase to encrypt and send' });
     await dialog.getByLabel(/^Passphrase/).fill(SENDER.passphrase);
     await dialog.getByRole('button', { name: 'Unlock' }).click();
     await dialog.waitFor({ state: 'hidden', timeout: 120_000 });

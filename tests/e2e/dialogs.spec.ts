@@ -58,7 +58,7 @@ test('unlock dialog: cancelled, then unlocked before a level 3 send', async ({ p
   await signInToInbox(page, server, alice);
   await openSendPage(page, server);
   await fillForm(page, bob.email, 'Dialogs level 3', send.level.level3.title);
-  const dialog = page.getByRole('dialog', { name: secupass.unlock.title });
+  const dialog = page.getByRole('dialog', { name: secupass.unlock.title.send });
 
   await page.getByRole('button', { name: send.submit, exact: true }).click();
   await expect(dialog).toBeVisible();
@@ -70,7 +70,7 @@ test('unlock dialog: cancelled, then unlocked before a level 3 send', async ({ p
 
   await page.getByRole('button', { name: send.submit, exact: true }).click();
   await dialog.getByLabel(/^Passphrase/).fill(PASSPHRASE);
-  await dialog.getByRole('button', { name: secupass.unlock.submit }).click();
+  await dialog.getByRole('button', { name: secupass.unlock.submit.send }).click();
   await expect(page.getByRole('heading', { name: send.success.title })).toBeVisible({ timeout: 60_000 });
   await expectAppRootNotHidden(page);
 });

@@ -155,7 +155,7 @@ async function passphraseLifecycle(page: Page) {
   await expect(sectionAgain.getByText('Your keys are locked.')).toBeVisible();
   await expect(sectionAgain.getByTestId('secupass-fingerprint')).toHaveText(fingerprintBefore ?? '');
   await sectionAgain.getByRole('button', { name: 'Unlock keys' }).click();
-  const dialog = page.getByRole('dialog', { name: 'Enter your passphrase to decrypt' });
+  const dialog = page.getByRole('dialog', { name: 'Enter your passphrase to unlock your keys' });
   await dialog.getByLabel(/^Passphrase/).fill(FIRST);
   await dialog.getByRole('button', { name: 'Unlock' }).click();
   await expect(dialog.getByText('The passphrase is wrong.')).toBeVisible({ timeout: 30_000 });
@@ -330,7 +330,7 @@ test('unlocking a v2 blob stores the v3 upgrade with the same public keys (kat.j
   const section = page.getByRole('region', { name: 'SecuPass (end-to-end encryption)' });
   await expect(section.getByText('Your keys are locked.')).toBeVisible();
   await section.getByRole('button', { name: 'Unlock keys' }).click();
-  const dialog = page.getByRole('dialog', { name: 'Enter your passphrase to decrypt' });
+  const dialog = page.getByRole('dialog', { name: 'Enter your passphrase to unlock your keys' });
   await dialog.getByLabel(/^Passphrase/).fill(vector.passphrase);
   await dialog.getByRole('button', { name: 'Unlock' }).click();
   await expect(dialog).toBeHidden({ timeout: 30_000 });

@@ -95,7 +95,7 @@ test('changed key: the dialog shows old and new fingerprint; Cancel sends nothin
     await page.getByRole('button', { name: send.submit, exact: true }).click();
   };
   const unlock = async () => {
-    const dialog = page.getByRole('dialog', { name: 'Enter your passphrase to decrypt' });
+    const dialog = page.getByRole('dialog', { name: 'Enter your passphrase to encrypt and send' });
     await dialog.getByLabel(/^Passphrase/).fill(ALICE_PASSPHRASE);
     await dialog.getByRole('button', { name: 'Unlock' }).click();
     await expect(dialog).toBeHidden({ timeout: 60_000 });

@@ -366,7 +366,7 @@ test('level 3 from the send page: unlock, encrypt in the Worker, send; the sende
   await pickFiles(page, [secret]);
   await page.getByRole('radio', { name: send.level.level3.title }).check();
   await page.getByRole('button', { name: send.submit, exact: true }).click();
-  const dialog = page.getByRole('dialog', { name: 'Enter your passphrase to decrypt' });
+  const dialog = page.getByRole('dialog', { name: 'Enter your passphrase to encrypt and send' });
   await expect(dialog).toBeVisible();
   await expectNoSeriousA11yViolations(page, 'send page unlock dialog');
   await dialog.getByLabel(/^Passphrase/).fill(passphrase);

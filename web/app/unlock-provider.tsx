@@ -1,21 +1,23 @@
 import type { UnlockedKeys } from '@shared/crypto/service';
 import { UnlockSecuPassDialog } from '@web/features/secupass';
-import { UnlockRequestContext } from '@web/lib/unlock-request';
+import { UnlockRequestContext, type UnlockPurpose } from '@web/lib/unlock-request';
 import { useCallback, useRef, useState, type ReactNode } from 'react';
 
 /** Composes the SecuPass unlock dialog for every feature that needs keys (deliveries, release). */
 export function UnlockProvider({ children }: { children: ReactNode }) {
   const [open, setOpen] = useState(false);
+  const [purpose, setPurpose] = useState<UnlockPurpose>('unlock');
   const pending = useRef<((keys: UnlockedKeys | null) => void) | null>(null);
   const settle = (keys: UnlockedKeys | null) => {
     pending.current?.(keys);
     pending.current = null;
   };
   const request = useCallback(
-    () =>
+    (forPurpose: UnlockPurpose) =>
       new Promise<UnlockedKeys | null>((resolve) => {
         pending.current?.(null);
         pending.current = resolve;
+        setPurpose(forPurpose);
         setOpen(true);
       }),
     [],
@@ -27,6 +29,7 @@ export function UnlockProvider({ children }: { children: ReactNode }) {
           content, which loads the SecuPass state anonymous pages must not request, mounts only while open. */}
       <UnlockSecuPassDialog
         open={open}
+        purpose={purpose}
         onOpenChange={(next) => {
           setOpen(next);
           if (!next) settle(null);

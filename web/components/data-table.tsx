@@ -1,11 +1,42 @@
-import { makeStyles, Spinner, Table, TableBody, TableCell, TableHeader, TableHeaderCell, TableRow } from '@fluentui/react-components';
+import { makeStyles, Spinner, Table, TableBody, TableCell, TableHeader, TableHeaderCell, TableRow, tokens } from '@fluentui/react-components';
+import { mediaQueryBelow } from '@shared/theme/constants';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Alert } from './alert';
 
+const PHONE = mediaQueryBelow('sm');
+
 const useStyles = makeStyles({
-  // Narrow screens scroll the table, not the page.
-  wrap: { overflowX: 'auto' },
+  // Anything still too wide scrolls inside the table, never the page.
+  wrap: { overflowX: 'auto', maxWidth: '100%' },
+  // Below SPEC §9's sm breakpoint a row is a card: each cell under its own column name
+  // (columns side by side cannot fit 400 px; Fluent's fixed layout would overlap them).
+  table: { [PHONE]: { display: 'block', width: '100%' } },
+  head: {
+    [PHONE]: { position: 'absolute', width: '1px', height: '1px', overflow: 'hidden', clip: 'rect(0 0 0 0)', whiteSpace: 'nowrap' },
+  },
+  body: { [PHONE]: { display: 'block' } },
+  row: {
+    [PHONE]: {
+      display: 'block',
+      height: 'auto',
+      padding: '8px 0',
+      borderBottom: `1px solid ${tokens.colorNeutralStroke2}`,
+    },
+  },
+  cell: {
+    overflowWrap: 'anywhere',
+    [PHONE]: {
+      display: 'grid',
+      gridTemplateColumns: 'minmax(0, 2fr) minmax(0, 3fr)',
+      gap: '8px',
+      alignItems: 'center',
+      height: 'auto',
+      minHeight: '32px',
+      padding: '2px 8px',
+      '::before': { content: 'attr(data-label)', fontWeight: tokens.fontWeightSemibold },
+    },
+  },
 });
 
 export interface DataTableColumn<T> {
@@ -54,19 +85,30 @@ export function DataTable<T>({
       {rows !== undefined && rows.length === 0 ? empty : null}
       {rows !== undefined && rows.length > 0 ? (
         <div className={styles.wrap}>
-          <Table {...(label ? { 'aria-label': label } : {})} {...(labelledBy ? { 'aria-labelledby': labelledBy } : {})} {...(size ? { size } : {})}>
-            <TableHeader>
-              <TableRow>
+          {/* Explicit roles: the phone layout changes the display of the table's parts, the semantics stay. */}
+          <Table
+            role="table"
+            className={styles.table}
+            {...(label ? { 'aria-label': label } : {})}
+            {...(labelledBy ? { 'aria-labelledby': labelledBy } : {})}
+            {...(size ? { size } : {})}
+          >
+            <TableHeader role="rowgroup" className={styles.head}>
+              <TableRow role="row">
                 {columns.map((column) => (
-                  <TableHeaderCell key={column.id}>{column.header}</TableHeaderCell>
+                  <TableHeaderCell key={column.id} role="columnheader">
+                    {column.header}
+                  </TableHeaderCell>
                 ))}
               </TableRow>
             </TableHeader>
-            <TableBody>
+            <TableBody role="rowgroup" className={styles.body}>
               {rows.map((row, index) => (
-                <TableRow key={rowKey(row, index)}>
+                <TableRow key={rowKey(row, index)} role="row" className={styles.row}>
                   {columns.map((column) => (
-                    <TableCell key={column.id}>{column.cell(row)}</TableCell>
+                    <TableCell key={column.id} role="cell" className={styles.cell} {...(typeof column.header === 'string' ? { 'data-label': column.header } : {})}>
+                      {column.cell(row)}
+                    </TableCell>
                   ))}
                 </TableRow>
               ))}

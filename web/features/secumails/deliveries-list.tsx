@@ -9,6 +9,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { SWRResponse } from 'swr';
 import { pageRange, reviewStateKey, TIME_STATE_COLOR, timeStateKey } from './delivery-format';
+import { RevealSubjectButton, SubjectText } from './e2e-subjects';
 
 const PAGE_SIZE = 25;
 
@@ -16,7 +17,9 @@ const useStyles = makeStyles({
   toolbar: { display: 'flex', flexWrap: 'wrap', gap: '12px', alignItems: 'center', marginBottom: '12px' },
   empty: { display: 'grid', justifyItems: 'center', gap: '8px', padding: '48px 16px', textAlign: 'center' },
   icon: { fontSize: '48px' },
-  footer: { display: 'flex', gap: '8px', alignItems: 'center', justifyContent: 'flex-end', marginTop: '8px' },
+  footer: { display: 'flex', flexWrap: 'wrap', gap: '8px', alignItems: 'center', justifyContent: 'flex-end', marginTop: '8px' },
+  subject: { display: 'inline-flex', alignItems: 'center', gap: '4px', maxWidth: '100%' },
+  subjectLink: { overflowWrap: 'anywhere', minWidth: 0 },
 });
 
 /** Inbox or sent list (SPEC §2): search, filter All / Not downloaded, paged table with the §2 footer. */
@@ -58,7 +61,14 @@ export function DeliveriesList({
       id: 'subject',
       header: t('deliveries:fields.subject'),
       cell: (item) => (
-        <RouterLink to={detailPath(item.deliveryUuid)}>{item.subject || t(item.securityLevel === 30 ? 'deliveries:e2e.encryptedSubject' : 'deliveries:fields.noSubject')}</RouterLink>
+        <span className={styles.subject}>
+          <span className={styles.subjectLink} dir="auto">
+            <RouterLink to={detailPath(item.deliveryUuid)}>
+              <SubjectText delivery={item} />
+            </RouterLink>
+          </span>
+          <RevealSubjectButton delivery={item} />
+        </span>
       ),
     },
     { id: 'files', header: t('deliveries:fields.files'), cell: (item) => item.fileCount },

@@ -1,6 +1,5 @@
 import {
   Badge,
-  Body1,
   Button,
   Caption1,
   Dialog,
@@ -12,12 +11,6 @@ import {
   makeStaticStyles,
   makeStyles,
   Subtitle2,
-  Table,
-  TableBody,
-  TableCell,
-  TableHeader,
-  TableHeaderCell,
-  TableRow,
   tokens,
 } from '@fluentui/react-components';
 import { ArrowDownloadRegular } from '@fluentui/react-icons';
@@ -25,23 +18,34 @@ import { deliveryContentUrl } from '@shared/api/endpoints/delivery-read';
 import type { ActivityEntry, DeliveryDetail, ReviewState } from '@shared/contract/deliveries';
 import { Alert } from '@web/components/alert';
 import { DataTable, type DataTableColumn } from '@web/components/data-table';
+import { MessageBody } from '@web/components/message-body';
+import { mediaQueryBelow } from '@shared/theme/constants';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatSize, isExpired, TIME_STATE_COLOR, timeStateKey } from './delivery-format';
+import { SubjectText } from './e2e-subjects';
 import { ScanStateBadge } from './scan-outcome';
 
 /** Print view: only the delivery, no chrome and no buttons. */
 const usePrintStyles = makeStaticStyles('@media print { header, nav, [data-no-print] { display: none !important; } }');
 
 const useStyles = makeStyles({
-  meta: { display: 'grid', gridTemplateColumns: 'max-content 1fr', gap: '4px 16px', margin: '0 0 16px' },
-  term: { fontWeight: tokens.fontWeightSemibold },
-  dd: { margin: 0 },
-  body: { whiteSpace: 'pre-wrap', margin: '0 0 16px', padding: '12px', backgroundColor: tokens.colorNeutralBackground2, borderRadius: tokens.borderRadiusMedium },
+  subject: { margin: '0 0 12px', overflowWrap: 'anywhere', unicodeBidi: 'plaintext' },
+  // Term and value side by side; on a phone the value goes under its term.
+  meta: {
+    display: 'grid',
+    gridTemplateColumns: 'max-content minmax(0, 1fr)',
+    gap: '4px 16px',
+    margin: '0 0 16px',
+    [mediaQueryBelow('sm')]: { gridTemplateColumns: 'minmax(0, 1fr)', gap: '0' },
+  },
+  term: { fontWeight: tokens.fontWeightSemibold, [mediaQueryBelow('sm')]: { marginTop: '8px' } },
+  dd: { margin: 0, overflowWrap: 'anywhere' },
   section: { margin: '16px 0' },
   actions: { display: 'flex', flexWrap: 'wrap', gap: '8px', margin: '0 0 16px' },
   list: { listStyle: 'none', padding: 0, margin: 0, display: 'grid', gap: '8px' },
   file: { display: 'flex', gap: '12px', alignItems: 'center', flexWrap: 'wrap' },
+  fileName: { overflowWrap: 'anywhere', minWidth: 0 },
 });
 
 /** The review alert (SPEC §4) of each state that holds the attachments back. */
@@ -83,8 +87,8 @@ export function DeliveryView({
 
   return (
     <article aria-labelledby="delivery-subject">
-      <h2 id="delivery-subject" style={{ margin: '0 0 12px' }}>
-        {delivery.subject || t(delivery.securityLevel === 30 ? 'deliveries:e2e.encryptedSubject' : 'deliveries:fields.noSubject')}
+      <h2 id="delivery-subject" className={styles.subject} dir="auto">
+        <SubjectText delivery={delivery} />
       </h2>
       {expired ? <Alert type="warning" title={t('deliveries:alerts.expiredTitle')}>{t('deliveries:alerts.expiredText')}</Alert> : null}
       {delivery.timeState === 'expiringSoon' && delivery.expiresAt ? (
@@ -123,9 +127,7 @@ export function DeliveryView({
       </dl>
       {delivery.body ? (
         <section className={styles.section} aria-label={t('deliveries:fields.body')}>
-          <Body1 as="p" className={styles.body}>
-            {delivery.body}
-          </Body1>
+          <MessageBody>{delivery.body}</MessageBody>
         </section>
       ) : null}
       <section className={styles.section} aria-labelledby="delivery-files">
@@ -135,7 +137,7 @@ export function DeliveryView({
         <ul className={styles.list}>
           {delivery.files.map((file) => (
             <li key={file.fileId} className={styles.file}>
-              <span>{file.name}</span>
+              <span className={styles.fileName}>{file.name}</span>
               <Caption1>{formatSize(file.size, i18n.language)}</Caption1>
               <ScanStateBadge file={file} />
               {/* E2E files are downloaded decrypted through the E2E panel, never as ciphertext. */}
@@ -197,33 +199,22 @@ export function ActivityLog({ entries }: { entries: readonly ActivityEntry[] }) 
 export function RecipientStates({ delivery }: { delivery: DeliveryDetail }) {
   const { t } = useTranslation();
   const dateFormat = useDateFormat();
+  const columns: DataTableColumn<DeliveryDetail['recipients'][number]>[] = [
+    { id: 'email', header: t('deliveries:recipients.email'), cell: (recipient) => recipient.email },
+    {
+      id: 'downloaded',
+      header: t('deliveries:recipients.downloaded'),
+      cell: (recipient) =>
+        recipient.downloadedAt ? t('deliveries:recipients.downloadedAt', { date: dateFormat.format(recipient.downloadedAt) }) : t('deliveries:recipients.notYet'),
+    },
+    { id: 'notified', header: t('deliveries:recipients.notified'), cell: (recipient) => (recipient.notifiedAt ? dateFormat.format(recipient.notifiedAt) : '—') },
+  ];
   return (
     <section aria-labelledby="delivery-recipient-states" style={{ margin: '16px 0' }}>
       <Subtitle2 as="h3" id="delivery-recipient-states">
         {t('deliveries:recipients.title')}
       </Subtitle2>
-      <Table size="small" aria-labelledby="delivery-recipient-states">
-        <TableHeader>
-          <TableRow>
-            <TableHeaderCell>{t('deliveries:recipients.email')}</TableHeaderCell>
-            <TableHeaderCell>{t('deliveries:recipients.downloaded')}</TableHeaderCell>
-            <TableHeaderCell>{t('deliveries:recipients.notified')}</TableHeaderCell>
-          </TableRow>
-        </TableHeader>
-        <TableBody>
-          {delivery.recipients.map((recipient) => (
-            <TableRow key={recipient.shareUuid}>
-              <TableCell>{recipient.email}</TableCell>
-              <TableCell>
-                {recipient.downloadedAt
-                  ? t('deliveries:recipients.downloadedAt', { date: dateFormat.format(recipient.downloadedAt) })
-                  : t('deliveries:recipients.notYet')}
-              </TableCell>
-              <TableCell>{recipient.notifiedAt ? dateFormat.format(recipient.notifiedAt) : '—'}</TableCell>
-            </TableRow>
-          ))}
-        </TableBody>
-      </Table>
+      <DataTable labelledBy="delivery-recipient-states" size="small" columns={columns} rows={delivery.recipients} rowKey={(recipient) => recipient.shareUuid} />
     </section>
   );
 }

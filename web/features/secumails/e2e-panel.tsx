@@ -1,8 +1,9 @@
-import { Body1, Button, Caption1, makeStyles, Subtitle2, tokens } from '@fluentui/react-components';
+import { Button, Caption1, makeStyles, Subtitle2 } from '@fluentui/react-components';
 import { ArrowDownloadRegular, LockOpenRegular } from '@fluentui/react-icons';
 import type { DeliveryDetail } from '@shared/contract/deliveries';
 import { openE2eDelivery, type OpenedE2eDelivery } from '@shared/transfer/e2e';
 import { Alert } from '@web/components/alert';
+import { MessageBody } from '@web/components/message-body';
 import { RouterLink } from '@web/components/router-link';
 import { TransferProgressBar } from '@web/components/transfer-centre';
 import { apiClient } from '@web/lib/api-client';
@@ -15,12 +16,13 @@ import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router';
 import { formatSize } from './delivery-format';
+import { rememberE2eSubject } from './e2e-subjects';
 
 const useStyles = makeStyles({
   list: { listStyle: 'none', padding: 0, margin: 0, display: 'grid', gap: '12px' },
   file: { display: 'grid', gap: '4px' },
   row: { display: 'flex', gap: '12px', alignItems: 'center', flexWrap: 'wrap' },
-  body: { whiteSpace: 'pre-wrap', margin: '0 0 16px', padding: '12px', backgroundColor: tokens.colorNeutralBackground2, borderRadius: tokens.borderRadiusMedium },
+  subject: { display: 'block', margin: '8px 0', overflowWrap: 'anywhere', unicodeBidi: 'plaintext' },
   section: { margin: '16px 0' },
   alertText: { display: 'block', marginBottom: '8px' },
 });
@@ -72,7 +74,7 @@ export function ReleaseRequiredAlert({ delivery }: { delivery: DeliveryDetail })
 export function E2eDeliveryPanel({ delivery, onDownloaded }: { delivery: DeliveryDetail; onDownloaded?: () => void }) {
   const { t, i18n } = useTranslation();
   const styles = useStyles();
-  const unlockedKeys = useUnlockedKeys();
+  const unlockedKeys = useUnlockedKeys('decrypt');
   const [opened, setOpened] = useState<OpenedE2eDelivery | null>(null);
   const [phase, setPhase] = useState<'locked' | 'decryptingKey' | 'open' | 'failed'>('locked');
   // fileId → the transfer downloading it (the latest one).
@@ -102,6 +104,7 @@ export function E2eDeliveryPanel({ delivery, onDownloaded }: { delivery: Deliver
     try {
       const result = await openE2eDelivery({ client: apiClient, deliveryUuid: delivery.deliveryUuid, e2e: { crypto: cryptoApi, keys } });
       openedRef.current = result;
+      if (result.message) rememberE2eSubject(delivery.deliveryUuid, result.message.subject);
       setOpened(result);
       setPhase('open');
     } catch (error) {
@@ -144,10 +147,10 @@ export function E2eDeliveryPanel({ delivery, onDownloaded }: { delivery: Deliver
         <>
           {opened.message ? (
             <section aria-label={t('deliveries:fields.body')}>
-              <Subtitle2 as="h4">{opened.message.subject}</Subtitle2>
-              <Body1 as="p" className={styles.body}>
-                {opened.message.body}
-              </Body1>
+              <Subtitle2 as="h4" className={styles.subject} dir="auto">
+                {opened.message.subject}
+              </Subtitle2>
+              <MessageBody>{opened.message.body}</MessageBody>
             </section>
           ) : null}
           <ul className={styles.list}>

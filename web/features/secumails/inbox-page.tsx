@@ -37,7 +37,7 @@ export function InboxDetailPage() {
   const { deliveryUuid } = useParams();
   const navigate = useNavigate();
   const { data: delivery, error } = useDelivery(deliveryUuid);
-  const { data: activity } = useActivity(deliveryUuid);
+  const { data: activity, downloadStarted } = useActivity(deliveryUuid);
   return (
     <>
       <PageHeading focusOnMount>{t('deliveries:inbox.detailTitle')}</PageHeading>
@@ -49,6 +49,7 @@ export function InboxDetailPage() {
       {delivery ? (
         <DeliveryView
           delivery={delivery}
+          onDownload={downloadStarted}
           actions={
             <>
               <Button
@@ -76,7 +77,7 @@ export function InboxDetailPage() {
           {isE2eDelivery(delivery) ? (
             <>
               <E2eAccessAlerts delivery={delivery} />
-              <E2eDeliveryPanel delivery={delivery} />
+              <E2eDeliveryPanel delivery={delivery} onDownloaded={downloadStarted} />
             </>
           ) : null}
           {activity && activity.length > 0 ? <ActivityLog entries={activity} /> : null}

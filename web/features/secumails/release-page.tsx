@@ -12,6 +12,7 @@ import { displayFingerprint } from '@web/lib/fingerprint';
 import { ROUTES } from '@web/lib/routes';
 import { useUnlockedKeys } from '@web/lib/unlock-request';
 import { useState } from 'react';
+import { RevealSubjectButton, SubjectText } from './e2e-subjects';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import useSWR from 'swr';
@@ -29,7 +30,7 @@ const encryptionFingerprint = (item: ReleaseItem) => item.recipient.keys.find((k
 export function ReleasePage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const unlockedKeys = useUnlockedKeys();
+  const unlockedKeys = useUnlockedKeys('release');
   const { data, error, isLoading, mutate } = useSWR(RELEASE_KEY, () => getReleaseList(apiClient), { revalidateOnFocus: false });
   const [busy, setBusy] = useState(false);
   const [failed, setFailed] = useState<string[]>([]);
@@ -57,7 +58,15 @@ export function ReleasePage() {
 
   const items = data?.items ?? [];
   const columns: DataTableColumn<ReleaseItem>[] = [
-    { id: 'delivery', header: t('release:delivery'), cell: (item) => item.subject || t('deliveries:e2e.encryptedSubject') },
+    {
+      id: 'delivery',
+      header: t('release:delivery'),
+      cell: (item) => (
+        <>
+          <SubjectText delivery={item} /> <RevealSubjectButton delivery={item} />
+        </>
+      ),
+    },
     { id: 'recipient', header: t('release:recipient'), cell: (item) => item.recipient.email },
     { id: 'fingerprint', header: t('release:fingerprint'), cell: (item) => <code>{displayFingerprint(encryptionFingerprint(item))}</code> },
   ];

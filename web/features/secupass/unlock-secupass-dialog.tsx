@@ -5,31 +5,58 @@ import { RouterLink } from '@web/components/router-link';
 import { useAuthState } from '@web/lib/auth';
 import { cryptoApi, secuPassKeys } from '@web/lib/crypto';
 import { ROUTES } from '@web/lib/routes';
+import type { UnlockPurpose } from '@web/lib/unlock-request';
 import { useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router';
+import type { TFunction } from 'i18next';
 import { publicKeysOf, replaceOwnSecuPass, revalidateOwnSecuPass, useOwnSecuPass } from './api/own-secupass';
 import { isWrongPassphrase } from './secupass-errors';
 
+/** Title and submit button per purpose: the dialog says what happens after the unlock. */
+function purposeTexts(t: TFunction, purpose: UnlockPurpose): { title: string; submit: string } {
+  switch (purpose) {
+    case 'send':
+      return { title: t('secupass:unlock.title.send'), submit: t('secupass:unlock.submit.send') };
+    case 'release':
+      return { title: t('secupass:unlock.title.release'), submit: t('secupass:unlock.submit.release') };
+    case 'decrypt':
+      return { title: t('secupass:unlock.title.decrypt'), submit: t('secupass:unlock.submit.decrypt') };
+    default:
+      return { title: t('secupass:unlock.title.unlock'), submit: t('secupass:unlock.submit.unlock') };
+  }
+}
+
 /**
- * "Enter your passphrase to decrypt" (SPEC §2). Unlocks the user's keys in the crypto Worker for
+ * "Enter your passphrase to decrypt" (SPEC §2), worded for the action that waits for the keys
+ * (`purpose`: send, release, decrypt, or just unlock from the settings). Unlocks the user's keys in the crypto Worker for
  * the session; a v2 blob comes back upgraded to v3 and is stored (PUT). Deliveries and rooms
  * open it when they need the private key; the app composes it where it is needed.
  * Render it always and close it through `open`: a Fluent dialog unmounted while open can leave the
  * page aria-hidden. The content mounts with the surface, so the SecuPass state is requested only
  * while the dialog is open (anonymous pages must not ask) and each opening starts empty.
  */
-export function UnlockSecuPassDialog({ open, onOpenChange, onUnlocked }: { open: boolean; onOpenChange: (open: boolean) => void; onUnlocked?: (keys: UnlockedKeys) => void }) {
+export function UnlockSecuPassDialog({
+  open,
+  purpose = 'unlock',
+  onOpenChange,
+  onUnlocked,
+}: {
+  open: boolean;
+  purpose?: UnlockPurpose;
+  onOpenChange: (open: boolean) => void;
+  onUnlocked?: (keys: UnlockedKeys) => void;
+}) {
   return (
     <Dialog open={open} onOpenChange={(_e, data) => onOpenChange(data.open)}>
       <DialogSurface>
-        <UnlockSecuPassContent onClose={() => onOpenChange(false)} {...(onUnlocked ? { onUnlocked } : {})} />
+        <UnlockSecuPassContent purpose={purpose} onClose={() => onOpenChange(false)} {...(onUnlocked ? { onUnlocked } : {})} />
       </DialogSurface>
     </Dialog>
   );
 }
 
-function UnlockSecuPassContent({ onClose, onUnlocked }: { onClose: () => void; onUnlocked?: (keys: UnlockedKeys) => void }) {
+function UnlockSecuPassContent({ purpose, onClose, onUnlocked }: { purpose: UnlockPurpose; onClose: () => void; onUnlocked?: (keys: UnlockedKeys) => void }) {
   const { t } = useTranslation();
   const { user } = useAuthState();
   const location = useLocation();
@@ -76,9 +103,10 @@ function UnlockSecuPassContent({ onClose, onUnlocked }: { onClose: () => void; o
   // Setting the passphrase leaves the page: the dialog closes (the request answers null) and the
   // set page comes back here afterwards (`continue`); the send page keeps its draft meanwhile.
   const setPath = `${ROUTES.setSecuPass}?continue=${encodeURIComponent(`${location.pathname}${location.search}`)}`;
+  const texts = purposeTexts(t, purpose);
   return (
     <DialogBody>
-      <DialogTitle>{t('secupass:unlock.title')}</DialogTitle>
+      <DialogTitle>{texts.title}</DialogTitle>
       <DialogContent>
         {own.isLoading ? <Spinner size="small" label={t('common:loading')} /> : null}
         {own.error ? <Alert type="error">{t('secupass:errors.loadError')}</Alert> : null}
@@ -116,7 +144,7 @@ function UnlockSecuPassContent({ onClose, onUnlocked }: { onClose: () => void; o
         </DialogTrigger>
         {state === 'active' ? (
           <Button type="submit" form={formId} appearance="primary" disabled={pending}>
-            {pending ? t('secupass:unlock.submitting') : t('secupass:unlock.submit')}
+            {pending ? t('secupass:unlock.submitting') : texts.submit}
           </Button>
         ) : null}
       </DialogActions>

@@ -26,12 +26,25 @@ const useStyles = makeStyles({
   header: {
     display: 'flex',
     alignItems: 'center',
-    gap: '12px',
-    padding: '8px 16px',
+    gap: '4px',
+    padding: '8px',
+    minWidth: 0,
+    [mediaQueryMinWidth('sm')]: { gap: '12px', padding: '8px 16px' },
     background: 'var(--kuvert-color-theme)',
     color: 'var(--kuvert-color-on-theme)',
   },
-  brand: { fontWeight: 600, fontSize: '18px', color: 'inherit', textDecoration: 'none', marginRight: '12px' },
+  brand: {
+    fontWeight: 600,
+    fontSize: '18px',
+    color: 'inherit',
+    textDecoration: 'none',
+    marginRight: '4px',
+    minWidth: 0,
+    overflow: 'hidden',
+    textOverflow: 'ellipsis',
+    whiteSpace: 'nowrap',
+    [mediaQueryMinWidth('sm')]: { marginRight: '12px' },
+  },
   nav: { display: 'none', flex: 1, [mediaQueryMinWidth('lg')]: { display: 'block' } },
   navList: { display: 'flex', gap: '4px', listStyle: 'none', margin: 0, padding: 0, flexWrap: 'wrap' },
   link: {
@@ -44,6 +57,8 @@ const useStyles = makeStyles({
   },
   active: { background: 'var(--kuvert-color-theme-hover)', fontWeight: 600 },
   compactMenu: { [mediaQueryMinWidth('lg')]: { display: 'none' } },
+  // On a phone the user menu shows the avatar only (the name stays its accessible name).
+  userName: { display: 'none', [mediaQueryMinWidth('sm')]: { display: 'inline' } },
   spacer: { flex: 1, [mediaQueryMinWidth('lg')]: { display: 'none' } },
   // Fluent's transparent buttons bring their own text colour; on the theme bar it must follow the luminance rule.
   onTheme: {
@@ -109,7 +124,7 @@ export function AppHeader({ title, user, tools }: { title: string; user: User | 
         <Menu>
           <MenuTrigger disableButtonEnhancement>
             <MenuButton appearance="transparent" className={styles.onTheme} icon={<Avatar name={displayName} size={24} color="neutral" />} aria-label={t('shell:userMenu.label', { name: displayName })}>
-              <span>{displayName}</span>
+              <span className={styles.userName}>{displayName}</span>
             </MenuButton>
           </MenuTrigger>
           <MenuPopover>

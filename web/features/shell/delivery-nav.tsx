@@ -10,7 +10,8 @@ export function DeliveryNav() {
   const navigate = useNavigate();
   const selected = DELIVERY_MENU.find((item) => location.pathname.startsWith(item.to))?.id;
   return (
-    <nav aria-label={t('shell:deliveryMenu.label')} style={{ marginBottom: 16 }}>
+    // A phone too narrow for the four tabs scrolls them, not the page.
+    <nav aria-label={t('shell:deliveryMenu.label')} style={{ marginBottom: 16, overflowX: 'auto', maxWidth: '100%' }}>
       <TabList selectedValue={selected ?? null} onTabSelect={(_event, data) => {
         const item = DELIVERY_MENU.find((entry) => entry.id === data.value);
         if (item) navigate(item.to);

@@ -1,8 +1,8 @@
-import { Field, Input, makeStyles, Tag, TagGroup, tokens } from '@fluentui/react-components';
+import { Field, Input, InteractionTag, InteractionTagPrimary, InteractionTagSecondary, makeStyles, mergeClasses, TagGroup, tokens } from '@fluentui/react-components';
 import { WarningFilled } from '@fluentui/react-icons';
 import type { RecipientStatus } from '@shared/contract/deliveries';
 import { isValidEmail, normaliseAddresses } from '@shared/deliveries';
-import { useId, useState, type ClipboardEvent, type KeyboardEvent } from 'react';
+import { useId, useRef, useState, type ClipboardEvent, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 
 const useStyles = makeStyles({
@@ -16,7 +16,11 @@ const useStyles = makeStyles({
     borderRadius: tokens.borderRadiusMedium,
     background: tokens.colorNeutralBackground1,
   },
-  input: { flex: 1, minWidth: '200px', border: 'none' },
+  input: { flex: 1, minWidth: '120px', maxWidth: '100%', border: 'none' },
+  tags: { flexWrap: 'wrap', gap: '4px', maxWidth: '100%', minWidth: 0 },
+  chip: { maxWidth: '100%', minWidth: 0 },
+  chipText: { overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap', minWidth: 0 },
+  edit: { minWidth: '160px', maxWidth: '100%' },
   invalid: { background: tokens.colorPaletteYellowBackground2 },
   warnings: { margin: '4px 0 0', padding: 0, listStyle: 'none', color: tokens.colorNeutralForeground1 },
   warning: { display: 'flex', alignItems: 'center', gap: '4px' },
@@ -51,9 +55,11 @@ const WARNING_KEY: Record<ChipWarning, { chip: string; text: string }> = {
 
 /**
  * Recipient chips (SPEC §5): an address becomes a chip on comma, semicolon, Enter, Tab or leaving
- * the field, several at once when pasted; Backspace in the empty field removes the last chip. A
- * chip with a warning (invalid, not registered, no passphrase at levels 3/4) is marked and the
- * warning is listed under the field.
+ * the field, several at once when pasted. Only the chip's × removes it, or Backspace/Delete while
+ * the chip has the focus (Backspace in the empty field first moves to the last chip); a click on
+ * the address edits it in place (Enter or leaving keeps the change, Escape or an empty text keeps
+ * the address as it was). A chip with a warning (invalid, not registered, no passphrase at levels
+ * 3/4) is marked and the warning is listed under the field.
  */
 export function RecipientChips({
   label,
@@ -79,7 +85,11 @@ export function RecipientChips({
   const { t } = useTranslation();
   const styles = useStyles();
   const [text, setText] = useState('');
+  const [editing, setEditing] = useState<{ address: string; text: string } | null>(null);
   const warningsId = useId();
+  const chipIds = useId();
+  const inputRef = useRef<HTMLInputElement>(null);
+  const chipRefs = useRef(new Map<string, HTMLButtonElement>());
   const warned = value
     .map((address) => ({ address, warnings: chipWarnings(address, statuses?.get(address.toLowerCase()), endToEnd) }))
     .filter((w) => w.warnings.length > 0);
@@ -93,6 +103,40 @@ export function RecipientChips({
     return true;
   }
 
+  function remove(address: string) {
+    const index = value.indexOf(address);
+    const next = value.filter((a) => a !== address);
+    onChange(next);
+    // Focus stays in the field: on the chip that took the removed one's place, else the input.
+    const neighbour = next[Math.min(index, next.length - 1)];
+    queueMicrotask(() => (neighbour !== undefined && index < next.length ? chipRefs.current.get(neighbour) : inputRef.current)?.focus());
+  }
+
+  function finishEdit(keep: boolean) {
+    if (!editing) return;
+    const replacement = keep ? splitAddresses(editing.text) : [];
+    setEditing(null);
+    if (replacement.length > 0) {
+      const index = value.indexOf(editing.address);
+      onChange(normaliseAddresses([...value.slice(0, index), ...replacement, ...value.slice(index + 1)]));
+    }
+  }
+
+  function onEditKeyDown(event: KeyboardEvent<HTMLInputElement>) {
+    if (event.key === 'Enter') {
+      event.preventDefault();
+      finishEdit(true);
+      inputRef.current?.focus();
+    } else if (event.key === 'Escape') {
+      // Only the edit ends (a dialog around the form stays open).
+      event.preventDefault();
+      event.stopPropagation();
+      const address = editing?.address;
+      finishEdit(false);
+      queueMicrotask(() => (address ? chipRefs.current.get(address) : undefined)?.focus());
+    }
+  }
+
   function onKeyDown(event: KeyboardEvent<HTMLInputElement>) {
     if (event.key === 'Enter' || event.key === ',' || event.key === ';') {
       event.preventDefault();
@@ -101,7 +145,10 @@ export function RecipientChips({
       // Tab keeps moving focus; the typed address becomes a chip on the way.
       commit(text);
     } else if (event.key === 'Backspace' && text === '' && value.length > 0) {
-      onChange(value.slice(0, -1));
+      // Never removes on its own: the last chip takes the focus, a second Backspace removes it.
+      event.preventDefault();
+      const last = value.at(-1);
+      if (last !== undefined) chipRefs.current.get(last)?.focus();
     }
   }
 
@@ -119,33 +166,65 @@ export function RecipientChips({
         <div>
           <div className={styles.box}>
             {value.length > 0 ? (
-              <TagGroup aria-label={label} onDismiss={(_, data) => onChange(value.filter((a) => a !== data.value))}>
-                {value.map((address) => {
+              <TagGroup aria-label={label} className={styles.tags} onDismiss={(_, data) => remove(data.value)}>
+                {value.map((address, index) => {
                   const warnings = warningsOf.get(address) ?? [];
                   const bad = warnings.length > 0;
+                  if (editing?.address === address) {
+                    return (
+                      <Input
+                        key={address}
+                        size="small"
+                        className={styles.edit}
+                        autoFocus
+                        value={editing.text}
+                        aria-label={t('send:recipients.edit', { address })}
+                        onChange={(_, data) => setEditing({ address, text: data.value })}
+                        onKeyDown={onEditKeyDown}
+                        onBlur={() => finishEdit(true)}
+                      />
+                    );
+                  }
                   return (
-                    <Tag
-                      key={address}
-                      value={address}
-                      size="small"
-                      shape="circular"
-                      dismissible={!disabled}
-                      className={bad ? styles.invalid : undefined}
-                      icon={
-                        bad ? (
-                          <WarningFilled className={styles.warningIcon} role="img" aria-label={warnings.map((w) => t(WARNING_KEY[w].chip)).join(', ')} />
-                        ) : undefined
-                      }
-                      dismissIcon={{ 'aria-label': t('send:recipients.remove', { address }) }}
-                    >
-                      {address}
-                    </Tag>
+                    <InteractionTag key={address} value={address} size="small" shape="circular" disabled={disabled} className={mergeClasses(styles.chip, bad ? styles.invalid : undefined)}>
+                      <InteractionTagPrimary
+                        ref={(element) => {
+                          if (element) chipRefs.current.set(address, element);
+                          else chipRefs.current.delete(address);
+                        }}
+                        hasSecondaryAction={!disabled}
+                        title={t('send:recipients.editHint')}
+                        primaryText={{ className: styles.chipText }}
+                        icon={
+                          bad ? (
+                            <WarningFilled className={styles.warningIcon} role="img" aria-label={warnings.map((w) => t(WARNING_KEY[w].chip)).join(', ')} />
+                          ) : undefined
+                        }
+                        onClick={() => setEditing({ address, text: address })}
+                        onKeyDown={(event) => {
+                          if (event.key === 'Delete' || event.key === 'Backspace') {
+                            event.preventDefault();
+                            remove(address);
+                          } else if (event.key === 'F2') {
+                            event.preventDefault();
+                            setEditing({ address, text: address });
+                          }
+                        }}
+                      >
+                        {address}
+                      </InteractionTagPrimary>
+                      {disabled ? null : (
+                        // Named by its own label only (Fluent would prefix the address).
+                        <InteractionTagSecondary id={`${chipIds}-remove-${index}`} aria-labelledby={`${chipIds}-remove-${index}`} aria-label={t('send:recipients.remove', { address })} />
+                      )}
+                    </InteractionTag>
                   );
                 })}
               </TagGroup>
             ) : null}
             <Input
               {...fieldProps}
+              ref={inputRef}
               className={styles.input}
               appearance="underline"
               disabled={disabled}

@@ -108,7 +108,7 @@ function SendForm({ config }: { config: DeliverySendConfig }) {
   const [submitted, setSubmitted] = useState(false);
   const [transferId, setTransferId] = useState<string>();
   // Levels 3/4: the app's UnlockProvider asks for the passphrase; a changed recipient key needs confirming.
-  const unlockedKeys = useUnlockedKeys();
+  const unlockedKeys = useUnlockedKeys('send');
   const { confirmChangedKey, dialog: changedKeyDialog } = useChangedKeyConfirm(t('send:changedKeyConfirm'));
   const transfer = useTransfer(transferId);
   const recipientStatus = useRecipientStatus(recipients);
