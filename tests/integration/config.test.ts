@@ -1,4 +1,6 @@
 import { CONFIG_KEYS } from '@shared/contract/config';
+import { parseFileTypeList } from '@shared/contract/file-policy';
+import { DEFAULT_BLOCKED_EXTENSIONS, DEFAULT_BLOCKED_MIME_TYPES } from '@server/settings/defaults';
 import { LANGUAGES, MS_PER_DAY } from '@shared/contract/constants';
 import { SECRET_MASK, SETTING_KEYS } from '@shared/contract/settings';
 import { startTestServer, type TestServer } from '@tests/support/server';
@@ -93,6 +95,8 @@ describe('GET /api/2/delivery/send/config', () => {
       deliveryCleanupExpirationMin: MS_PER_DAY,
       deliveryCleanupExpirationMax: 365 * MS_PER_DAY,
       signupRequiresSms: false,
+      // The forbidden file types, so the send page marks them when they are added.
+      filePolicy: { blockedExtensions: DEFAULT_BLOCKED_EXTENSIONS.split(','), blockedMimeTypes: parseFileTypeList(DEFAULT_BLOCKED_MIME_TYPES) },
       // The caller's own sender settings (server/deliveries/senders.ts).
       sender: { licensed: true, replyOnly: false, mayInvite: true, group: null },
     });

@@ -48,6 +48,9 @@ const LEVEL_KEY: Record<SecurityLevel, string> = {
   [SECURITY_LEVELS.LEVEL_4]: 'level4',
 };
 
+/** A picked file as the §5 rules see it: the declared type is what the upload will send. */
+const formFile = (file: File) => ({ name: file.name, size: file.size, mimeType: file.type });
+
 /** The validity field's text → what the rules see: empty = the default, anything else a number (not one = out of range). */
 function parseValidity(text: string): number | undefined {
   if (text.trim() === '') return undefined;
@@ -121,7 +124,7 @@ function SendForm({ config }: { config: DeliverySendConfig }) {
           recipients,
           subject,
           body,
-          files: files.map((f) => ({ name: f.name, size: f.size })),
+          files: files.map(formFile),
           ...(validity.kind === 'range' ? { validityDays: parseValidity(validityText) } : {}),
           ...(level === undefined ? {} : { securityLevel: level }),
         },
@@ -130,13 +133,22 @@ function SendForm({ config }: { config: DeliverySendConfig }) {
     [recipients, subject, body, files, validity.kind, validityText, level, config],
   );
   // File problems show as soon as a file is added; the others once sending was tried.
-  const fileProblems = useMemo(() => checkFiles(files.map((f) => ({ name: f.name, size: f.size }))), [files]);
+  const fileProblems = useMemo(() => checkFiles(files.map(formFile), config.filePolicy), [files, config.filePolicy]);
   const text = (message: TransferMessage) => t(message.key, message.values);
   const messageAt = (field: SendProblem['field']): string | undefined => {
     const list = field === 'files' && !submitted ? fileProblems : submitted ? problems : [];
     const found = list.filter((p) => p.field === field);
-    return found.length > 0 ? found.map((p) => text(problemMessage(p))).join(' ') : undefined;
+    // Forbidden files: each row says why; the field names them all in one line.
+    const blocked = found.filter((p) => p.code === 'blockedFileType');
+    const messages = found.filter((p) => p.code !== 'blockedFileType').map((p) => text(problemMessage(p)));
+    if (blocked.length > 0) messages.push(t('send:problems.blockedFiles', { count: blocked.length, names: blocked.map((p) => p.name).join(', ') }));
+    return messages.length > 0 ? messages.join(' ') : undefined;
   };
+  // Why a listed file cannot be sent, by name (shown in its row at once).
+  const rowProblems = useMemo(
+    () => new Map(fileProblems.flatMap((p) => (p.code === 'blockedFileType' ? [[p.name, t(problemMessage(p).key, problemMessage(p).values)] as const] : []))),
+    [fileProblems, t],
+  );
 
   // The transfer finished (first run or a retry from the transfer centre) → success page.
   const succeeded = transfer?.state === 'success';
@@ -221,6 +233,7 @@ function SendForm({ config }: { config: DeliverySendConfig }) {
           files={files}
           disabled={running}
           validationMessage={messageAt('files')}
+          rowProblems={rowProblems}
           onAdd={(added) => setFiles((current) => [...current, ...added])}
           onRemove={(index) => setFiles((current) => current.filter((_, i) => i !== index))}
         />
