@@ -1,4 +1,4 @@
-import { Button, Field, Input, makeStyles, Radio, RadioGroup, Spinner, Textarea, tokens } from '@fluentui/react-components';
+import { Button, Field, Input, makeStyles, mergeClasses, Radio, RadioGroup, Spinner, Textarea, tokens } from '@fluentui/react-components';
 import { ArrowClockwiseRegular, DismissRegular, PhoneRegular, SendRegular } from '@fluentui/react-icons';
 import type { DeliverySendConfig } from '@shared/contract/config';
 import { SECURITY_LEVELS } from '@shared/contract/constants';
@@ -28,6 +28,12 @@ import { startSend, type StartSendInput } from './start-send';
 const useStyles = makeStyles({
   form: { display: 'flex', flexDirection: 'column', gap: '16px', maxWidth: '760px' },
   levelHint: { color: tokens.colorNeutralForeground2, display: 'block', fontSize: tokens.fontSizeBase200 },
+  // Fluent greys an unchecked radio's label (colorNeutralForeground3), so enabled levels looked
+  // disabled: an enabled level reads in the normal text colour, checked or not; a disabled one in
+  // the disabled colour, its hint too.
+  levelLabel: { color: tokens.colorNeutralForeground1 },
+  levelLabelDisabled: { color: tokens.colorNeutralForegroundDisabled },
+  levelHintDisabled: { color: tokens.colorNeutralForegroundDisabled },
   actions: { display: 'flex', gap: '8px', flexWrap: 'wrap' },
   progress: { display: 'flex', flexDirection: 'column', gap: '8px', maxWidth: '760px', marginTop: '16px' },
   fileList: { listStyle: 'none', margin: 0, padding: 0, display: 'flex', flexDirection: 'column', gap: '6px' },
@@ -264,12 +270,15 @@ function SendForm({ config }: { config: DeliverySendConfig }) {
               <Radio
                 key={value}
                 value={String(value)}
-                label={
-                  <>
-                    {t(`send:level.${LEVEL_KEY[value]}.title`)}
-                    <span className={styles.levelHint}>{t(`send:level.${LEVEL_KEY[value]}.text`)}</span>
-                  </>
-                }
+                label={{
+                  className: running ? styles.levelLabelDisabled : styles.levelLabel,
+                  children: (
+                    <>
+                      {t(`send:level.${LEVEL_KEY[value]}.title`)}
+                      <span className={mergeClasses(styles.levelHint, running && styles.levelHintDisabled)}>{t(`send:level.${LEVEL_KEY[value]}.text`)}</span>
+                    </>
+                  ),
+                }}
               />
             ))}
           </RadioGroup>
