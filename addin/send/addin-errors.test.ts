@@ -12,6 +12,10 @@ describe('add-in messages (SPEC §8)', () => {
     expect(messageOfProblem({ code: 'recipientsRequired', field: 'recipients' }).key).toBe(ADDIN_ERROR_KEYS.noRecipient);
     expect(messageOfProblem({ code: 'subjectRequired', field: 'subject' }).key).toBe(ADDIN_ERROR_KEYS.noSubject);
     expect(messageOfProblem({ code: 'noSecurityLevelAllowed', field: 'securityLevel' }).key).toBe(ADDIN_ERROR_KEYS.noSecurityLevelPermission);
+    expect(messageOfProblem({ code: 'blockedFileType', field: 'files', name: 'setup.exe', by: 'extension', extension: 'exe', mimeType: 'application/octet-stream' })).toEqual({
+      key: 'addin:delivery.fileNotAllowed',
+      values: { name: 'setup.exe' },
+    });
   });
 
   it('maps the server refusals, with their figures', () => {

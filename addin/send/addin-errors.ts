@@ -43,6 +43,9 @@ export function messageOfProblem(problem: SendProblem): AddinMessage {
     case 'duplicateFileName':
     case 'invalidFileName':
       return { key: `addin:problems.${problem.code}`, values: { name: problem.name } };
+    case 'blockedFileType':
+      // The same rule the server applies (send config's file policy), said before any upload.
+      return { key: 'addin:delivery.fileNotAllowed', values: { name: problem.name } };
     case 'validityOutOfRange':
       return { key: 'addin:problems.validityOutOfRange', values: { min: problem.min, max: problem.max } };
     case 'filesOrMessageRequired':

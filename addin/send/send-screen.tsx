@@ -12,6 +12,7 @@ import {
   Subtitle1,
   Text,
   makeStyles,
+  tokens,
 } from '@fluentui/react-components';
 import { addinKeys, cryptoApi } from '@addin/crypto/addin-crypto';
 import type { OfficeHost } from '@addin/office/office-host';
@@ -34,6 +35,9 @@ const useStyles = makeStyles({
   screen: { display: 'grid', gap: '12px' },
   list: { margin: 0, paddingLeft: '20px' },
   body: { whiteSpace: 'pre-wrap', maxHeight: '8em', overflow: 'auto', border: '1px solid #d1d1d1', padding: '6px' },
+  // Fluent greys an unchecked radio's label: enabled levels read in the text colour, disabled ones greyed.
+  levelLabel: { color: tokens.colorNeutralForeground1 },
+  levelLabelDisabled: { color: tokens.colorNeutralForegroundDisabled },
 });
 
 const LEVEL_KEYS: Record<SecurityLevel, string> = {
@@ -241,7 +245,7 @@ export function SendScreen({ addin, host, userUuid, onSignedOut }: Props) {
         <Field label={t('addin:send.level')}>
           <RadioGroup value={level === undefined ? '' : String(level)} onChange={(_, d) => setLevel(Number(d.value) as SecurityLevel)}>
             {levels.map((l) => (
-              <Radio key={l} value={String(l)} label={t(LEVEL_KEYS[l])} disabled={sending} />
+              <Radio key={l} value={String(l)} label={{ className: sending ? styles.levelLabelDisabled : styles.levelLabel, children: t(LEVEL_KEYS[l]) }} disabled={sending} />
             ))}
           </RadioGroup>
         </Field>

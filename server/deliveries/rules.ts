@@ -11,6 +11,7 @@ import {
   MAX_SUBJECT_LENGTH,
   type SecurityLevel,
 } from '@shared/contract/deliveries';
+import { blockedFile, isBlockedType, parseFileTypeList, type FilePolicy } from '@shared/contract/file-policy';
 import { z } from 'zod';
 import { badRequest, HttpError } from '../core/http-error';
 
@@ -128,25 +129,9 @@ export function resolveSecurityLevel(requested: SecurityLevel | undefined, confi
   return level;
 }
 
-export interface FilePolicy {
-  blockedExtensions: readonly string[];
-  blockedMimeTypes: readonly string[];
-}
-
-/** Parses a comma-separated setting into lower-case entries (extensions without a leading dot). */
-export function parseList(value: unknown): string[] {
-  return String(value ?? '')
-    .split(',')
-    .map((v) => v.trim().toLowerCase().replace(/^\./, ''))
-    .filter((v) => v !== '');
-}
-
-/** The policy refuses this extension (without dot, lower case; '' = none) or MIME type (`type/*` entries match the family). */
-export function isBlockedType(extension: string, mimeType: string, policy: FilePolicy): boolean {
-  const mime = mimeType.trim().toLowerCase().split(';')[0]!.trim();
-  const mimeBlocked = policy.blockedMimeTypes.some((b) => (b.endsWith('/*') ? mime.startsWith(b.slice(0, -1)) : mime === b));
-  return (extension !== '' && policy.blockedExtensions.includes(extension)) || mimeBlocked;
-}
+/** The forbidden-file rule is shared with the send pages (shared/contract/file-policy.ts). */
+export type { FilePolicy };
+export { isBlockedType, parseFileTypeList as parseList };
 
 /**
  * Name, size and type of one file (SPEC §5): invalid characters, 0-byte, blocked types. Returns the
@@ -163,13 +148,12 @@ export function checkFile(file: { name: string; size: number; mimeType: string }
     throw badRequest('Invalid MIME type: expected type/subtype', { field: 'mimeType', reason: 'invalidMimeType' });
   }
   if (file.size === 0) throw badRequest('Empty files (0 bytes) cannot be sent', { field: 'size', reason: 'zeroByteFile', name });
-  const extension = name.includes('.') ? name.slice(name.lastIndexOf('.') + 1).toLowerCase() : '';
-  const mime = file.mimeType.trim().toLowerCase().split(';')[0]!.trim();
-  if (isBlockedType(extension, mime, policy)) {
+  const blocked = blockedFile({ name, mimeType: file.mimeType }, policy);
+  if (blocked) {
     throw new HttpError(400, 'FileNotAllowedException', 'This file type is blocked by company policy', {
       name,
-      extension,
-      mimeType: mime,
+      extension: blocked.extension,
+      mimeType: blocked.mimeType,
     });
   }
   return name;

@@ -24,6 +24,7 @@ import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { sql, type Selectable } from 'kysely';
 import { rateLimitExceeded } from '../auth-escalation/password-reset';
 import { badRequest, HttpError, notFound } from '../core/http-error';
+import { downloadDisclaimerText } from '../settings/defaults';
 import type { DeliveriesTable, DeliveryRecipientsTable } from '../deliveries/tables';
 import { RATE_LIMIT_BUCKETS } from '../security/rate-limiter';
 import { assertPasswordMeetsPolicy } from '../users/password-policy';
@@ -195,7 +196,7 @@ export async function checkEmail(
   const { delivery, recipient, signup } = await checkedLink(app, input);
   const language = input.language ?? reduceLanguage(delivery.language);
   const all = await app.settings.getAll();
-  const disclaimerText = String(all[`${EXTERNAL_SETTING_KEYS.downloadDisclaimerText}.${language}`] ?? '');
+  const disclaimerText = downloadDisclaimerText(all, language);
   const registered = Boolean(await registeredUser(app, recipient.email));
   const next = delivery.security_level === SECURITY_LEVELS.LEVEL_1 ? 'download' : registered ? 'login' : 'signup';
   return {

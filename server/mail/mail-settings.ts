@@ -9,10 +9,12 @@ export function mailSettingsFrom(settings: SettingsStore): () => Promise<MailRun
     const transport = all[SETTING_KEYS.mailTransport];
     const smtpUrl = all[SETTING_KEYS.mailSmtpUrl];
     const from = all[SETTING_KEYS.mailFrom];
+    const organisationName = all[SETTING_KEYS.organisationName];
     return {
       transport: transport === 'smtp' ? 'smtp' : 'mailbox',
       smtpUrl: typeof smtpUrl === 'string' && smtpUrl !== '' ? smtpUrl : null,
       from: typeof from === 'string' && from !== '' ? from : null,
+      organisationName: typeof organisationName === 'string' && organisationName.trim() !== '' ? organisationName.trim() : null,
     };
   };
 }

@@ -3,13 +3,15 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { createTransport } from 'nodemailer';
 import type { Language } from '@shared/contract/constants';
 import { writeMailboxMessage } from './mailbox-folder';
-import { renderMail, type MailTemplateData, type MailTemplateName } from './templates';
+import { DEFAULT_ORGANISATION, renderMail, type MailTemplateData, type MailTemplateName } from './templates';
 
 /** Mail settings chosen at run time (installation wizard, admin settings). */
 export interface MailRuntimeSettings {
   transport?: 'mailbox' | 'smtp' | null;
   smtpUrl?: string | null;
   from?: string | null;
+  /** The organisation name (System settings): the sender's display name and the mails' texts and signature. */
+  organisationName?: string | null;
 }
 
 export interface MailerConfig {
@@ -65,7 +67,8 @@ export class MailDeliveryError extends Error {
   }
 }
 
-const DEFAULT_FROM = 'Kuvert <no-reply@kuvert.localhost>';
+/** Without a display name: the organisation name is put in front (`"ACME" <no-reply@…>`). */
+const DEFAULT_FROM = 'no-reply@kuvert.localhost';
 /** Three tries spaced 0.5 s and 1 s cover a relay restart without holding a request long. */
 const DEFAULT_MAX_ATTEMPTS = 3;
 const DEFAULT_RETRY_BASE_DELAY_MS = 500;
@@ -79,7 +82,17 @@ type SmtpTransport = ReturnType<typeof createTransport>;
 interface Route {
   kind: MailTransportKind;
   smtpUrl: string | null;
-  from: string;
+  /** A configured "Name <address>" as it is; a bare address gets the organisation as its name. */
+  from: string | { name: string; address: string };
+  organisation: string;
+}
+
+/**
+ * The From header: an address given with its own display name ("Support <help@example.org>") is
+ * the administrator's choice and stays; a bare address is shown with the organisation name.
+ */
+export function senderOf(from: string, organisation: string): string | { name: string; address: string } {
+  return /<[^<>]+>\s*$/.test(from) ? from : { name: organisation, address: from.trim() };
 }
 
 export function createMailer(config: MailerConfig): Mailer {
@@ -103,14 +116,15 @@ export function createMailer(config: MailerConfig): Mailer {
 
   async function route(): Promise<Route> {
     const settings = config.settings ? await config.settings() : {};
-    const from = settings.from || config.from || DEFAULT_FROM;
-    if (config.smtpUrl) return { kind: 'smtp', smtpUrl: config.smtpUrl, from };
-    if (settings.transport === 'smtp' && settings.smtpUrl) return { kind: 'smtp', smtpUrl: settings.smtpUrl, from };
-    return { kind: 'mailbox', smtpUrl: null, from };
+    const organisation = settings.organisationName?.trim() || DEFAULT_ORGANISATION;
+    const from = senderOf(settings.from || config.from || DEFAULT_FROM, organisation);
+    if (config.smtpUrl) return { kind: 'smtp', smtpUrl: config.smtpUrl, from, organisation };
+    if (settings.transport === 'smtp' && settings.smtpUrl) return { kind: 'smtp', smtpUrl: settings.smtpUrl, from, organisation };
+    return { kind: 'mailbox', smtpUrl: null, from, organisation };
   }
 
   async function deliverOnce<K extends MailTemplateName>(mail: MailRequest<K>, via: Route): Promise<SentMail> {
-    const rendered = renderMail(mail.template, mail.language, mail.data);
+    const rendered = renderMail(mail.template, mail.language, mail.data, via.organisation);
     const message = { from: via.from, to: mail.to, subject: rendered.subject, text: rendered.text, html: rendered.html };
     if (via.smtpUrl) {
       const info = await smtpFor(via.smtpUrl).sendMail(message);

@@ -35,6 +35,22 @@ describe('mail templates', () => {
     expect(mail.html).not.toMatch(/<b>/);
   });
 
+  it.each(names.flatMap((name) => LANGUAGES.map((lang) => [name, lang] as const)))('%s in %s names the organisation, never the product, also in the signature', (name, lang) => {
+    const organisation = 'Muster & Söhne <AG>';
+    const mail = renderMail(name, lang, SAMPLE[name] as never, organisation);
+    expect(`${mail.subject}\n${mail.text}\n${mail.html}`).not.toContain('Kuvert');
+    expect(mail.text.endsWith(`\n-- \n${organisation}\n`)).toBe(true);
+    expect(mail.html).toContain('<p style="color:#777777">Muster &amp; Söhne &lt;AG&gt;</p></body>');
+    expect(mail.html).not.toContain(organisation);
+    // The templates that named the product name the organisation instead (subject or body).
+    expect(`${mail.subject}\n${mail.text}`.split(organisation).length).toBeGreaterThan(2);
+  });
+
+  it('falls back to the product name without an organisation', () => {
+    expect(renderMail('passwordChanged', 'en', SAMPLE.passwordChanged).subject).toBe('Kuvert: your password was changed');
+    expect(renderMail('passwordChanged', 'en', SAMPLE.passwordChanged, '  ').text.endsWith('\n-- \nKuvert\n')).toBe(true);
+  });
+
   it('subjects differ per language', () => {
     for (const name of names) {
       const subjects = new Set(LANGUAGES.map((lang) => renderMail(name, lang, SAMPLE[name] as never).subject));

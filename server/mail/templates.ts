@@ -36,12 +36,18 @@ export interface MailTemplateData {
 }
 export type MailTemplateName = keyof MailTemplateData;
 
+/** What every mail knows besides its own data. */
+export interface MailContext {
+  /** The organisation name from System settings (`kuvert.organisation.name`): named in every mail and its signature. */
+  organisation: string;
+}
+
 interface LocalizedTemplate<D> {
-  subject: (d: D) => string;
+  subject: (d: D & MailContext) => string;
   /** Paragraphs of the body; each is rendered as text and as an escaped HTML paragraph. */
-  paragraphs: (d: D) => string[];
+  paragraphs: (d: D & MailContext) => string[];
   /** Optional call-to-action link, shown as a button in HTML and as a bare URL in text. */
-  action?: (d: D) => { label: string; url: string };
+  action?: (d: D & MailContext) => { label: string; url: string };
 }
 
 type TemplateTable = {
@@ -51,7 +57,7 @@ type TemplateTable = {
 export const MAIL_TEMPLATES: TemplateTable = {
   accountVerificationCode: {
     de: {
-      subject: () => 'Ihr Bestätigungscode für Kuvert',
+      subject: (d) => `Ihr Bestätigungscode für ${d.organisation}`,
       paragraphs: (d) => [
         'Bitte bestätigen Sie Ihre E-Mail-Adresse mit diesem Code:',
         d.code,
@@ -59,7 +65,7 @@ export const MAIL_TEMPLATES: TemplateTable = {
       ],
     },
     en: {
-      subject: () => 'Your Kuvert verification code',
+      subject: (d) => `Your ${d.organisation} verification code`,
       paragraphs: (d) => [
         'Please confirm your email address with this code:',
         d.code,
@@ -67,7 +73,7 @@ export const MAIL_TEMPLATES: TemplateTable = {
       ],
     },
     fr: {
-      subject: () => 'Votre code de vérification Kuvert',
+      subject: (d) => `Votre code de vérification ${d.organisation}`,
       paragraphs: (d) => [
         'Veuillez confirmer votre adresse e-mail avec ce code :',
         d.code,
@@ -77,7 +83,7 @@ export const MAIL_TEMPLATES: TemplateTable = {
   },
   passwordResetLink: {
     de: {
-      subject: () => 'Kuvert: Passwort zurücksetzen',
+      subject: (d) => `${d.organisation}: Passwort zurücksetzen`,
       paragraphs: (d) => [
         'Sie haben angefordert, Ihr Passwort zurückzusetzen. Über den folgenden Link können Sie ein neues Passwort festlegen.',
         `Der Link ist ${d.validMinutes} Minuten gültig und kann nur einmal verwendet werden. Wenn Sie das nicht angefordert haben, ignorieren Sie diese Nachricht; Ihr Passwort bleibt unverändert.`,
@@ -85,7 +91,7 @@ export const MAIL_TEMPLATES: TemplateTable = {
       action: (d) => ({ label: 'Neues Passwort festlegen', url: d.link }),
     },
     en: {
-      subject: () => 'Kuvert: reset your password',
+      subject: (d) => `${d.organisation}: reset your password`,
       paragraphs: (d) => [
         'You asked to reset your password. Use the link below to choose a new password.',
         `The link is valid for ${d.validMinutes} minutes and works once. If you did not ask for this, ignore this message; your password stays unchanged.`,
@@ -93,7 +99,7 @@ export const MAIL_TEMPLATES: TemplateTable = {
       action: (d) => ({ label: 'Choose a new password', url: d.link }),
     },
     fr: {
-      subject: () => 'Kuvert : réinitialiser votre mot de passe',
+      subject: (d) => `${d.organisation} : réinitialiser votre mot de passe`,
       paragraphs: (d) => [
         'Vous avez demandé la réinitialisation de votre mot de passe. Utilisez le lien ci-dessous pour en choisir un nouveau.',
         `Le lien est valable ${d.validMinutes} minutes et ne fonctionne qu’une fois. Si vous n’êtes pas à l’origine de cette demande, ignorez ce message ; votre mot de passe reste inchangé.`,
@@ -103,23 +109,23 @@ export const MAIL_TEMPLATES: TemplateTable = {
   },
   passwordChanged: {
     de: {
-      subject: () => 'Kuvert: Ihr Passwort wurde geändert',
+      subject: (d) => `${d.organisation}: Ihr Passwort wurde geändert`,
       paragraphs: (d) => [
-        `Das Passwort Ihres Kuvert-Kontos wurde am ${d.changedAt} (UTC) geändert.`,
+        `Das Passwort Ihres Kontos bei ${d.organisation} wurde am ${d.changedAt} (UTC) geändert.`,
         'Wenn Sie das nicht waren, setzen Sie Ihr Passwort sofort zurück und informieren Sie Ihre Administration.',
       ],
     },
     en: {
-      subject: () => 'Kuvert: your password was changed',
+      subject: (d) => `${d.organisation}: your password was changed`,
       paragraphs: (d) => [
-        `The password of your Kuvert account was changed on ${d.changedAt} (UTC).`,
+        `The password of your ${d.organisation} account was changed on ${d.changedAt} (UTC).`,
         'If this was not you, reset your password right away and tell your administrator.',
       ],
     },
     fr: {
-      subject: () => 'Kuvert : votre mot de passe a été modifié',
+      subject: (d) => `${d.organisation} : votre mot de passe a été modifié`,
       paragraphs: (d) => [
-        `Le mot de passe de votre compte Kuvert a été modifié le ${d.changedAt} (UTC).`,
+        `Le mot de passe de votre compte ${d.organisation} a été modifié le ${d.changedAt} (UTC).`,
         'Si ce n’était pas vous, réinitialisez immédiatement votre mot de passe et prévenez votre administrateur.',
       ],
     },
@@ -152,7 +158,7 @@ export const MAIL_TEMPLATES: TemplateTable = {
   },
   secupassReset: {
     de: {
-      subject: () => 'Kuvert: Ihre SecuPass wurde zurückgesetzt',
+      subject: (d) => `${d.organisation}: Ihre SecuPass wurde zurückgesetzt`,
       paragraphs: (d) => [
         `Ihre Administration hat am ${d.resetAt} (UTC) Ihre SecuPass (Ihre persönliche Passphrase) zurückgesetzt.`,
         'Verschlüsselte Dateien, die für Ihre bisherige SecuPass bestimmt waren, können Sie nicht mehr öffnen. Bitten Sie die Absender, sie erneut für Sie freizugeben.',
@@ -161,7 +167,7 @@ export const MAIL_TEMPLATES: TemplateTable = {
       action: (d) => ({ label: 'Neue SecuPass festlegen', url: d.link }),
     },
     en: {
-      subject: () => 'Kuvert: your SecuPass was reset',
+      subject: (d) => `${d.organisation}: your SecuPass was reset`,
       paragraphs: (d) => [
         `Your administrator reset your SecuPass (your personal passphrase) on ${d.resetAt} (UTC).`,
         'Encrypted files meant for your previous SecuPass can no longer be opened. Ask the senders to release them to you again.',
@@ -170,7 +176,7 @@ export const MAIL_TEMPLATES: TemplateTable = {
       action: (d) => ({ label: 'Set a new SecuPass', url: d.link }),
     },
     fr: {
-      subject: () => 'Kuvert : votre SecuPass a été réinitialisée',
+      subject: (d) => `${d.organisation} : votre SecuPass a été réinitialisée`,
       paragraphs: (d) => [
         `Votre administrateur a réinitialisé votre SecuPass (votre phrase secrète personnelle) le ${d.resetAt} (UTC).`,
         'Les fichiers chiffrés destinés à votre ancienne SecuPass ne peuvent plus être ouverts. Demandez aux expéditeurs de vous les transmettre à nouveau.',
@@ -183,14 +189,14 @@ export const MAIL_TEMPLATES: TemplateTable = {
     de: {
       subject: (d) => `${d.senderName} hat Ihnen eine sichere Zustellung gesendet: ${d.subject}`,
       paragraphs: (d) => [
-        `${d.senderName} (${d.senderEmail}) hat Ihnen über Kuvert eine sichere Zustellung mit ${d.fileCount === 1 ? 'einer Datei' : `${d.fileCount} Dateien`} gesendet: „${d.subject}“.`,
+        `${d.senderName} (${d.senderEmail}) hat Ihnen über ${d.organisation} eine sichere Zustellung mit ${d.fileCount === 1 ? 'einer Datei' : `${d.fileCount} Dateien`} gesendet: „${d.subject}“.`,
         d.level === 1
           ? 'Der Link ist persönlich: Wer ihn hat, kann die Zustellung öffnen. Bitte leiten Sie diese Nachricht nicht weiter.'
           : d.signup
-            ? 'Zum Öffnen bestätigen Sie über den Link Ihre E-Mail-Adresse und legen ein Kuvert-Konto an.'
+            ? `Zum Öffnen bestätigen Sie über den Link Ihre E-Mail-Adresse und legen ein Konto bei ${d.organisation} an.`
             : d.level >= 3
-              ? 'Die Zustellung ist Ende-zu-Ende-verschlüsselt: Melden Sie sich bei Kuvert an und geben Sie Ihre SecuPass ein.'
-            : 'Zum Öffnen melden Sie sich bei Kuvert an.',
+              ? `Die Zustellung ist Ende-zu-Ende-verschlüsselt: Melden Sie sich bei ${d.organisation} an und geben Sie Ihre SecuPass ein.`
+            : `Zum Öffnen melden Sie sich bei ${d.organisation} an.`,
         d.expiresOn ? `Die Zustellung ist bis ${d.expiresOn} (UTC) verfügbar.` : 'Die Zustellung bleibt dauerhaft verfügbar.',
       ],
       action: (d) => ({ label: 'Zustellung öffnen', url: d.link }),
@@ -198,14 +204,14 @@ export const MAIL_TEMPLATES: TemplateTable = {
     en: {
       subject: (d) => `${d.senderName} sent you a secure delivery: ${d.subject}`,
       paragraphs: (d) => [
-        `${d.senderName} (${d.senderEmail}) sent you a secure delivery with ${d.fileCount === 1 ? 'one file' : `${d.fileCount} files`} through Kuvert: "${d.subject}".`,
+        `${d.senderName} (${d.senderEmail}) sent you a secure delivery with ${d.fileCount === 1 ? 'one file' : `${d.fileCount} files`} through ${d.organisation}: "${d.subject}".`,
         d.level === 1
           ? 'The link is personal: whoever has it can open the delivery. Please do not forward this message.'
           : d.signup
-            ? 'To open it, confirm your email address from the link and create a Kuvert account.'
+            ? `To open it, confirm your email address from the link and create a ${d.organisation} account.`
             : d.level >= 3
-              ? 'The delivery is end-to-end encrypted: sign in to Kuvert and enter your SecuPass to open it.'
-            : 'Sign in to Kuvert to open it.',
+              ? `The delivery is end-to-end encrypted: sign in to ${d.organisation} and enter your SecuPass to open it.`
+            : `Sign in to ${d.organisation} to open it.`,
         d.expiresOn ? `The delivery is available until ${d.expiresOn} (UTC).` : 'The delivery stays available permanently.',
       ],
       action: (d) => ({ label: 'Open the delivery', url: d.link }),
@@ -213,14 +219,14 @@ export const MAIL_TEMPLATES: TemplateTable = {
     fr: {
       subject: (d) => `${d.senderName} vous a envoyé un envoi sécurisé : ${d.subject}`,
       paragraphs: (d) => [
-        `${d.senderName} (${d.senderEmail}) vous a envoyé par Kuvert un envoi sécurisé avec ${d.fileCount === 1 ? 'un fichier' : `${d.fileCount} fichiers`} : « ${d.subject} ».`,
+        `${d.senderName} (${d.senderEmail}) vous a envoyé par ${d.organisation} un envoi sécurisé avec ${d.fileCount === 1 ? 'un fichier' : `${d.fileCount} fichiers`} : « ${d.subject} ».`,
         d.level === 1
           ? 'Le lien est personnel : quiconque le possède peut ouvrir l’envoi. Merci de ne pas transférer ce message.'
           : d.signup
-            ? 'Pour l’ouvrir, confirmez votre adresse e-mail depuis le lien et créez un compte Kuvert.'
+            ? `Pour l’ouvrir, confirmez votre adresse e-mail depuis le lien et créez un compte ${d.organisation}.`
             : d.level >= 3
-              ? 'L’envoi est chiffré de bout en bout : connectez-vous à Kuvert et saisissez votre SecuPass pour l’ouvrir.'
-            : 'Connectez-vous à Kuvert pour l’ouvrir.',
+              ? `L’envoi est chiffré de bout en bout : connectez-vous à ${d.organisation} et saisissez votre SecuPass pour l’ouvrir.`
+            : `Connectez-vous à ${d.organisation} pour l’ouvrir.`,
         d.expiresOn ? `L’envoi est disponible jusqu’au ${d.expiresOn} (UTC).` : 'L’envoi reste disponible en permanence.',
       ],
       action: (d) => ({ label: 'Ouvrir l’envoi', url: d.link }),
@@ -230,36 +236,36 @@ export const MAIL_TEMPLATES: TemplateTable = {
     de: {
       subject: (d) => `${d.senderName} möchte Ihnen eine verschlüsselte Zustellung senden: ${d.subject}`,
       paragraphs: (d) => [
-        `${d.senderName} (${d.senderEmail}) hat Ihnen über Kuvert eine Ende-zu-Ende-verschlüsselte Zustellung gesendet: „${d.subject}“.`,
+        `${d.senderName} (${d.senderEmail}) hat Ihnen über ${d.organisation} eine Ende-zu-Ende-verschlüsselte Zustellung gesendet: „${d.subject}“.`,
         d.registered
-          ? 'Um sie zu öffnen, legen Sie in Kuvert Ihre persönliche SecuPass an.'
-          : 'Um sie zu öffnen, registrieren Sie sich bei Kuvert und legen Sie Ihre persönliche SecuPass an.',
+          ? `Um sie zu öffnen, legen Sie in ${d.organisation} Ihre persönliche SecuPass an.`
+          : `Um sie zu öffnen, registrieren Sie sich bei ${d.organisation} und legen Sie Ihre persönliche SecuPass an.`,
         'Danach gibt der Absender die Zustellung für Sie frei; Sie erhalten dann eine weitere E-Mail.',
       ],
-      action: (d) => ({ label: 'Kuvert öffnen', url: d.link }),
+      action: (d) => ({ label: `${d.organisation} öffnen`, url: d.link }),
     },
     en: {
       subject: (d) => `${d.senderName} wants to send you an encrypted delivery: ${d.subject}`,
       paragraphs: (d) => [
-        `${d.senderName} (${d.senderEmail}) sent you an end-to-end encrypted delivery through Kuvert: "${d.subject}".`,
-        d.registered ? 'To open it, create your personal SecuPass in Kuvert.' : 'To open it, sign up for Kuvert and create your personal SecuPass.',
+        `${d.senderName} (${d.senderEmail}) sent you an end-to-end encrypted delivery through ${d.organisation}: "${d.subject}".`,
+        d.registered ? `To open it, create your personal SecuPass in ${d.organisation}.` : `To open it, sign up for ${d.organisation} and create your personal SecuPass.`,
         'The sender then releases the delivery for you, and you receive another email.',
       ],
-      action: (d) => ({ label: 'Open Kuvert', url: d.link }),
+      action: (d) => ({ label: `Open ${d.organisation}`, url: d.link }),
     },
     fr: {
       subject: (d) => `${d.senderName} souhaite vous envoyer un envoi chiffré : ${d.subject}`,
       paragraphs: (d) => [
-        `${d.senderName} (${d.senderEmail}) vous a envoyé par Kuvert un envoi chiffré de bout en bout : « ${d.subject} ».`,
-        d.registered ? 'Pour l’ouvrir, créez votre SecuPass personnelle dans Kuvert.' : 'Pour l’ouvrir, inscrivez-vous sur Kuvert et créez votre SecuPass personnelle.',
+        `${d.senderName} (${d.senderEmail}) vous a envoyé par ${d.organisation} un envoi chiffré de bout en bout : « ${d.subject} ».`,
+        d.registered ? `Pour l’ouvrir, créez votre SecuPass personnelle dans ${d.organisation}.` : `Pour l’ouvrir, inscrivez-vous sur ${d.organisation} et créez votre SecuPass personnelle.`,
         'L’expéditeur libère ensuite l’envoi pour vous et vous recevez un autre e-mail.',
       ],
-      action: (d) => ({ label: 'Ouvrir Kuvert', url: d.link }),
+      action: (d) => ({ label: `Ouvrir ${d.organisation}`, url: d.link }),
     },
   },
   releaseNeeded: {
     de: {
-      subject: (d) => `Kuvert: Freigabe für ${d.recipient} erforderlich`,
+      subject: (d) => `${d.organisation}: Freigabe für ${d.recipient} erforderlich`,
       paragraphs: (d) => [
         `${d.recipient} hat jetzt eine SecuPass und wartet auf Ihre Freigabe der verschlüsselten Zustellung „${d.subject}“.`,
         'Öffnen Sie die Freigabeseite und geben Sie Ihre SecuPass ein.',
@@ -267,7 +273,7 @@ export const MAIL_TEMPLATES: TemplateTable = {
       action: (d) => ({ label: 'Zustellungen freigeben', url: d.link }),
     },
     en: {
-      subject: (d) => `Kuvert: release needed for ${d.recipient}`,
+      subject: (d) => `${d.organisation}: release needed for ${d.recipient}`,
       paragraphs: (d) => [
         `${d.recipient} now has a SecuPass and waits for you to release the encrypted delivery "${d.subject}".`,
         'Open the release page and enter your SecuPass.',
@@ -275,7 +281,7 @@ export const MAIL_TEMPLATES: TemplateTable = {
       action: (d) => ({ label: 'Release deliveries', url: d.link }),
     },
     fr: {
-      subject: (d) => `Kuvert : libération requise pour ${d.recipient}`,
+      subject: (d) => `${d.organisation} : libération requise pour ${d.recipient}`,
       paragraphs: (d) => [
         `${d.recipient} a maintenant une SecuPass et attend que vous libériez l’envoi chiffré « ${d.subject} ».`,
         'Ouvrez la page de libération et saisissez votre SecuPass.',
@@ -285,41 +291,41 @@ export const MAIL_TEMPLATES: TemplateTable = {
   },
   deliveryReleased: {
     de: {
-      subject: (d) => `${d.senderName} hat Ihre Zustellung freigegeben: ${d.subject}`,
+      subject: (d) => `${d.organisation}: ${d.senderName} hat Ihre Zustellung freigegeben: ${d.subject}`,
       paragraphs: (d) => [`${d.senderName} hat die verschlüsselte Zustellung „${d.subject}“ für Ihre SecuPass freigegeben. Sie können sie jetzt öffnen.`],
       action: (d) => ({ label: 'Zustellung öffnen', url: d.link }),
     },
     en: {
-      subject: (d) => `${d.senderName} released your delivery: ${d.subject}`,
+      subject: (d) => `${d.organisation}: ${d.senderName} released your delivery: ${d.subject}`,
       paragraphs: (d) => [`${d.senderName} released the encrypted delivery "${d.subject}" for your SecuPass. You can open it now.`],
       action: (d) => ({ label: 'Open the delivery', url: d.link }),
     },
     fr: {
-      subject: (d) => `${d.senderName} a libéré votre envoi : ${d.subject}`,
+      subject: (d) => `${d.organisation} : ${d.senderName} a libéré votre envoi : ${d.subject}`,
       paragraphs: (d) => [`${d.senderName} a libéré l’envoi chiffré « ${d.subject} » pour votre SecuPass. Vous pouvez l’ouvrir maintenant.`],
       action: (d) => ({ label: 'Ouvrir l’envoi', url: d.link }),
     },
   },
   downloadReceipt: {
     de: {
-      subject: (d) => `Kuvert: ${d.recipient} hat „${d.subject}“ heruntergeladen`,
+      subject: (d) => `${d.organisation}: ${d.recipient} hat „${d.subject}“ heruntergeladen`,
       paragraphs: (d) => [`${d.recipient} hat die Datei „${d.fileName}“ Ihrer Zustellung „${d.subject}“ heruntergeladen.`],
       action: (d) => ({ label: 'Gesendete Zustellungen', url: d.link }),
     },
     en: {
-      subject: (d) => `Kuvert: ${d.recipient} downloaded "${d.subject}"`,
+      subject: (d) => `${d.organisation}: ${d.recipient} downloaded "${d.subject}"`,
       paragraphs: (d) => [`${d.recipient} downloaded the file "${d.fileName}" of your delivery "${d.subject}".`],
       action: (d) => ({ label: 'Sent deliveries', url: d.link }),
     },
     fr: {
-      subject: (d) => `Kuvert : ${d.recipient} a téléchargé « ${d.subject} »`,
+      subject: (d) => `${d.organisation} : ${d.recipient} a téléchargé « ${d.subject} »`,
       paragraphs: (d) => [`${d.recipient} a téléchargé le fichier « ${d.fileName} » de votre envoi « ${d.subject} ».`],
       action: (d) => ({ label: 'Envois effectués', url: d.link }),
     },
   },
   deliveryBlocked: {
     de: {
-      subject: (d) => `Kuvert: „${d.subject}“ wurde blockiert`,
+      subject: (d) => `${d.organisation}: „${d.subject}“ wurde blockiert`,
       paragraphs: (d) => [
         d.reason === 'virus'
           ? `Der Virenscanner hat in einem Anhang Ihrer Zustellung „${d.subject}“ einen Virus gefunden.`
@@ -331,7 +337,7 @@ export const MAIL_TEMPLATES: TemplateTable = {
       action: (d) => ({ label: 'Gesendete Zustellungen', url: d.link }),
     },
     en: {
-      subject: (d) => `Kuvert: "${d.subject}" was blocked`,
+      subject: (d) => `${d.organisation}: "${d.subject}" was blocked`,
       paragraphs: (d) => [
         d.reason === 'virus'
           ? `The virus scanner found a virus in an attachment of your delivery "${d.subject}".`
@@ -343,7 +349,7 @@ export const MAIL_TEMPLATES: TemplateTable = {
       action: (d) => ({ label: 'Sent deliveries', url: d.link }),
     },
     fr: {
-      subject: (d) => `Kuvert : « ${d.subject} » a été bloqué`,
+      subject: (d) => `${d.organisation} : « ${d.subject} » a été bloqué`,
       paragraphs: (d) => [
         d.reason === 'virus'
           ? `L’antivirus a trouvé un virus dans une pièce jointe de votre envoi « ${d.subject} ».`
@@ -379,20 +385,28 @@ export const ENCRYPTED_SUBJECT_PLACEHOLDER: Record<Language, string> = {
   fr: 'Message chiffré',
 };
 
-/** Renders one template in one language. Every interpolated value is escaped in the HTML part. */
+/** The product's own name: the organisation name while none is set. */
+export const DEFAULT_ORGANISATION = 'Kuvert';
+
+/**
+ * Renders one template in one language for an organisation (its name in the texts and the
+ * signature). Every interpolated value, the organisation name included, is escaped in the HTML part.
+ */
 export function renderMail<K extends MailTemplateName>(
   template: K,
   language: Language,
   data: MailTemplateData[K],
+  organisation: string = DEFAULT_ORGANISATION,
 ): RenderedMail {
   const localized = MAIL_TEMPLATES[template][language] as LocalizedTemplate<MailTemplateData[K]>;
-  const subject = localized.subject(data);
-  const paragraphs = localized.paragraphs(data);
-  const action = localized.action?.(data);
+  const context = { ...data, organisation: organisation.trim() || DEFAULT_ORGANISATION };
+  const subject = localized.subject(context);
+  const paragraphs = localized.paragraphs(context);
+  const action = localized.action?.(context);
 
   const textParts = [...paragraphs];
   if (action) textParts.splice(1, 0, `${action.label}: ${action.url}`);
-  const text = `${textParts.join('\n\n')}\n\n-- \nKuvert\n`;
+  const text = `${textParts.join('\n\n')}\n\n-- \n${context.organisation}\n`;
 
   const htmlParagraphs = paragraphs.map((p) => `<p>${escapeHtml(p)}</p>`);
   if (action) {
@@ -407,6 +421,6 @@ export function renderMail<K extends MailTemplateName>(
   const html =
     `<!doctype html><html lang="${language}"><head><meta charset="utf-8"><title>${escapeHtml(subject)}</title></head>` +
     `<body style="font-family:Segoe UI,Arial,sans-serif;color:#222222">${htmlParagraphs.join('')}` +
-    `<p style="color:#777777">Kuvert</p></body></html>`;
+    `<p style="color:#777777">${escapeHtml(context.organisation)}</p></body></html>`;
   return { subject, text, html };
 }

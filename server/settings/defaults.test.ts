@@ -2,7 +2,8 @@ import { CONFIG_KEYS } from '@shared/contract/config';
 import { SETTING_KEYS } from '@shared/contract/settings';
 import { describe, expect, it } from 'vitest';
 import { MS_PER_DAY } from '@shared/contract/constants';
-import { ALL_DEFAULTS, settingsConsistencyProblems, settingValueProblem } from './defaults';
+import { EXTERNAL_SETTING_KEYS } from '@shared/contract/external';
+import { ALL_DEFAULTS, downloadDisclaimerText, settingsConsistencyProblems, settingValueProblem } from './defaults';
 
 describe('setting values', () => {
   it('has a default for every setting key of the contract', () => {
@@ -38,5 +39,29 @@ describe('setting values', () => {
     expect(settingsConsistencyProblems(ALL_DEFAULTS)).toEqual([]);
     expect(settingsConsistencyProblems(at(5 * MS_PER_DAY, 5 * MS_PER_DAY))).toEqual([]);
     expect(settingsConsistencyProblems(at(6 * MS_PER_DAY, 5 * MS_PER_DAY)).map((p) => p.key)).toEqual([SETTING_KEYS.deliveryCleanupExpirationMax]);
+  });
+
+  it('refuses the download disclaimer switched on without any text, naming the switch', () => {
+    const on = (texts: Partial<Record<'de' | 'en' | 'fr', string>>) => ({
+      ...ALL_DEFAULTS,
+      [EXTERNAL_SETTING_KEYS.downloadDisclaimerEnabled]: true,
+      ...Object.fromEntries(Object.entries(texts).map(([language, text]) => [`${EXTERNAL_SETTING_KEYS.downloadDisclaimerText}.${language}`, text])),
+    });
+    expect(settingsConsistencyProblems(on({}))).toEqual([{ key: EXTERNAL_SETTING_KEYS.downloadDisclaimerEnabled, problem: 'needs the disclaimer text in at least one language' }]);
+    expect(settingsConsistencyProblems(on({ de: '  \n ', en: '', fr: '\t' })).map((p) => p.key)).toEqual([EXTERNAL_SETTING_KEYS.downloadDisclaimerEnabled]);
+    expect(settingsConsistencyProblems(on({ fr: 'Conditions' }))).toEqual([]);
+    // Off with empty texts is the default.
+    expect(settingsConsistencyProblems({ ...ALL_DEFAULTS, [EXTERNAL_SETTING_KEYS.downloadDisclaimerEnabled]: false })).toEqual([]);
+  });
+
+  it('answers the disclaimer in the language asked, else English, else the first language with a text', () => {
+    const texts = (values: Partial<Record<'de' | 'en' | 'fr', string>>) => ({
+      ...ALL_DEFAULTS,
+      ...Object.fromEntries(Object.entries(values).map(([language, text]) => [`${EXTERNAL_SETTING_KEYS.downloadDisclaimerText}.${language}`, text])),
+    });
+    expect(downloadDisclaimerText(texts({ de: 'Bedingungen', en: 'Terms', fr: 'Conditions' }), 'fr')).toBe('Conditions');
+    expect(downloadDisclaimerText(texts({ de: 'Bedingungen', en: 'Terms', fr: ' ' }), 'fr')).toBe('Terms');
+    expect(downloadDisclaimerText(texts({ de: '', en: '', fr: 'Conditions' }), 'de')).toBe('Conditions');
+    expect(downloadDisclaimerText(texts({}), 'en')).toBe('');
   });
 });

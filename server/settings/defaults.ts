@@ -1,5 +1,5 @@
 import { CONFIG_KEYS, type ConfigValue } from '@shared/contract/config';
-import { LANGUAGES, MS_PER_DAY } from '@shared/contract/constants';
+import { FALLBACK_LANGUAGE, LANGUAGES, MS_PER_DAY, type Language } from '@shared/contract/constants';
 import { DELIVERY_SETTING_KEYS, isValidMimeType } from '@shared/contract/deliveries';
 import { EXTERNAL_SETTING_KEYS } from '@shared/contract/external';
 import { SETTING_KEYS } from '@shared/contract/settings';
@@ -137,6 +137,21 @@ export function settingValueProblem(key: string, value: ConfigValue): string | n
   return null;
 }
 
+/** The download disclaimer's non-blank texts by language. */
+function disclaimerTexts(all: Readonly<Record<string, ConfigValue>>): Language[] {
+  return LANGUAGES.filter((language) => String(all[`${EXTERNAL_SETTING_KEYS.downloadDisclaimerText}.${language}`] ?? '').trim() !== '');
+}
+
+/**
+ * The download disclaimer in the recipient's language; a language left empty falls back to English,
+ * then to the first language that has a text (the setting cannot be on with all texts empty).
+ */
+export function downloadDisclaimerText(all: Readonly<Record<string, ConfigValue>>, language: Language): string {
+  const filled = disclaimerTexts(all);
+  const chosen = filled.includes(language) ? language : filled.includes(FALLBACK_LANGUAGE) ? FALLBACK_LANGUAGE : filled[0];
+  return chosen === undefined ? '' : String(all[`${EXTERNAL_SETTING_KEYS.downloadDisclaimerText}.${chosen}`]);
+}
+
 /**
  * Problems of settings that only show together (after an update is merged into the current
  * values): each names the key the administrator has to change. Checked by PUT /admin/settings
@@ -148,5 +163,9 @@ export function settingsConsistencyProblems(merged: Readonly<Record<string, Conf
   const min = Number(merged[SETTING_KEYS.deliveryCleanupExpirationMin]);
   const max = Number(merged[SETTING_KEYS.deliveryCleanupExpirationMax]);
   if (min > max) problems.push({ key: SETTING_KEYS.deliveryCleanupExpirationMax, problem: 'must not be shorter than the minimum validity' });
+  // A download disclaimer without any text would ask recipients to accept an empty page.
+  if (merged[EXTERNAL_SETTING_KEYS.downloadDisclaimerEnabled] === true && disclaimerTexts(merged).length === 0) {
+    problems.push({ key: EXTERNAL_SETTING_KEYS.downloadDisclaimerEnabled, problem: 'needs the disclaimer text in at least one language' });
+  }
   return problems;
 }

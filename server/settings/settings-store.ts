@@ -1,6 +1,8 @@
 import type { ConfigValue } from '@shared/contract/config';
 import { SETTING_KEYS } from '@shared/contract/settings';
 import { EXTERNAL_SETTING_KEYS } from '@shared/contract/external';
+import { DELIVERY_SETTING_KEYS } from '@shared/contract/deliveries';
+import { parseFileTypeList } from '@shared/contract/file-policy';
 import type { DeliverySendConfig } from '@shared/contract/config';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
@@ -53,6 +55,10 @@ export function createSettingsStore(db: Kysely<Database>): SettingsStore {
         deliveryCleanupExpirationMin: Number(all[SETTING_KEYS.deliveryCleanupExpirationMin]),
         deliveryCleanupExpirationMax: Number(all[SETTING_KEYS.deliveryCleanupExpirationMax]),
         signupRequiresSms: all[EXTERNAL_SETTING_KEYS.signupRequiresSms] === true,
+        filePolicy: {
+          blockedExtensions: parseFileTypeList(all[DELIVERY_SETTING_KEYS.blockedExtensions]),
+          blockedMimeTypes: parseFileTypeList(all[DELIVERY_SETTING_KEYS.blockedMimeTypes]),
+        },
       };
     },
     async set(values) {

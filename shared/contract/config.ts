@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { FilePolicySchema } from './file-policy';
 
 /** Keys of the configuration profile (SPEC §3). Per-language keys end in `.de`, `.en`, `.fr`. */
 export const CONFIG_KEYS = {
@@ -50,6 +51,12 @@ export const DeliverySendConfigSchema = z
     deliveryCleanupExpirationMax: z.number().int().nonnegative(),
     /** `kuvert.delivery.signup.requireSms`: unregistered recipients sign up with an SMS code, so the send page asks for their phone numbers. */
     signupRequiresSms: z.boolean(),
+    /**
+     * The forbidden file types (settings `kuvert.delivery.blockedExtensions` / `blockedMimeTypes`), so the
+     * send pages mark a forbidden attachment as soon as it is added (shared/contract/file-policy.ts).
+     * Absent only from clients' own defaults.
+     */
+    filePolicy: FilePolicySchema.optional(),
     /**
      * What the caller may send (server/deliveries/senders.ts); the level flags above are already
      * limited by the caller's sender group. Absent only from clients' own defaults.

@@ -1,5 +1,6 @@
 import type { DeliverySendConfig } from '@shared/contract/config';
 import { MAX_BODY_LENGTH, MAX_SUBJECT_LENGTH } from '@shared/contract/deliveries';
+import { blockedFile, parseFileTypeList } from '@shared/contract/file-policy';
 import { describe, expect, it } from 'vitest';
 import { allowedSecurityLevels, checkFiles, checkSendForm, fileNameProblem, minimalSecurityLevel, validityBounds, validityChoice, type SendForm } from './send-rules';
 
@@ -94,6 +95,34 @@ describe('send rules (SPEC §5)', () => {
     // NFD (macOS) and NFC spellings are one name: the check and the duplicate test see NFC.
     expect(fileNameProblem('Cafe\u0301.txt')).toBeUndefined();
     expect(checkFiles([{ name: 'Cafe\u0301.txt', size: 1 }, { name: 'Caf\u00e9.txt', size: 1 }]).map((p) => p.code)).toEqual(['duplicateFileName']);
+  });
+
+  it('files: the forbidden types of the policy, by the last extension (any case) or the declared type', () => {
+    const policy = { blockedExtensions: parseFileTypeList('exe, .BAT ,cmd'), blockedMimeTypes: parseFileTypeList('video/*,application/x-msdownload') };
+    const files = [
+      { name: 'setup.exe', size: 5 },
+      { name: 'Report.PDF.EXE', size: 5 },
+      { name: 'tool.bat', size: 5, mimeType: '' },
+      { name: 'clip.bin', size: 5, mimeType: 'Video/MP4; codecs=avc1' },
+      { name: 'renamed.txt', size: 5, mimeType: 'application/x-msdownload' },
+      { name: 'exe.pdf', size: 5, mimeType: 'application/pdf' },
+      { name: 'exe', size: 5 },
+    ];
+    expect(checkFiles(files, policy)).toEqual([
+      { code: 'blockedFileType', field: 'files', name: 'setup.exe', by: 'extension', extension: 'exe', mimeType: 'application/octet-stream' },
+      { code: 'blockedFileType', field: 'files', name: 'Report.PDF.EXE', by: 'extension', extension: 'exe', mimeType: 'application/octet-stream' },
+      { code: 'blockedFileType', field: 'files', name: 'tool.bat', by: 'extension', extension: 'bat', mimeType: 'application/octet-stream' },
+      { code: 'blockedFileType', field: 'files', name: 'clip.bin', by: 'mimeType', extension: 'bin', mimeType: 'video/mp4' },
+      { code: 'blockedFileType', field: 'files', name: 'renamed.txt', by: 'mimeType', extension: 'txt', mimeType: 'application/x-msdownload' },
+    ]);
+    // Without a policy (an older server's send config) nothing is marked; the server still refuses.
+    expect(checkFiles(files)).toEqual([]);
+    // The send form takes the policy from the send config.
+    expect(codes(form({ files: [{ name: 'a.pdf', size: 1 }, { name: 'run.CMD', size: 1 }] }), config({ filePolicy: policy }))).toEqual(['blockedFileType']);
+    expect(codes(form({ files: [{ name: 'a.pdf', size: 1 }] }), config({ filePolicy: policy }))).toEqual([]);
+    // The same function the server calls in checkFile.
+    expect(blockedFile({ name: 'a.Exe', mimeType: 'text/plain' }, policy)).toEqual({ by: 'extension', extension: 'exe', mimeType: 'text/plain' });
+    expect(blockedFile({ name: 'a.txt', mimeType: 'text/plain' }, policy)).toBeNull();
   });
 
   it('validity: cleanup bounds in days rounded up, default 90 held inside, fixed or permanent', () => {

@@ -12,6 +12,7 @@ import {
   MAX_SUBJECT_LENGTH,
   type SecurityLevel,
 } from '@shared/contract/deliveries';
+import { blockedFile, type FilePolicy } from '@shared/contract/file-policy';
 import { z } from 'zod';
 
 /**
@@ -33,6 +34,8 @@ export type SendProblem =
   | { code: 'zeroByteFile'; field: 'files'; name: string }
   | { code: 'duplicateFileName'; field: 'files'; name: string }
   | { code: 'invalidFileName'; field: 'files'; name: string; maxLength: number; nameProblem?: FileNameProblem }
+  /** The admin's forbidden types (shared/contract/file-policy.ts, the rule the server applies): by extension or declared type. */
+  | { code: 'blockedFileType'; field: 'files'; name: string; by: 'extension' | 'mimeType'; extension: string; mimeType: string }
   | { code: 'validityOutOfRange'; field: 'validityDays'; min: number; max: number }
   | { code: 'validityNotChoosable'; field: 'validityDays'; validityDays: number }
   | { code: 'validityNotExpiring'; field: 'validityDays' }
@@ -40,13 +43,20 @@ export type SendProblem =
   | { code: 'securityLevelNotAllowed'; field: 'securityLevel'; allowed: SecurityLevel[] };
 export type SendProblemCode = SendProblem['code'];
 
-/** What the send form holds (files only by name and size; the bytes do not matter here). */
+/** A file as the rules see it: name, size and the declared type (the browser's `File.type`; '' = unknown). */
+export interface SendFormFile {
+  name: string;
+  size: number;
+  mimeType?: string;
+}
+
+/** What the send form holds (files only by name, size and type; the bytes do not matter here). */
 export interface SendForm {
   recipients: readonly string[];
   additionalRecipients?: readonly string[];
   subject: string;
   body?: string;
-  files: readonly { name: string; size: number }[];
+  files: readonly SendFormFile[];
   /** Omitted = the default held within the bounds; null = no expiry (only when cleanup is off). */
   validityDays?: number | null;
   /** Omitted = the minimal allowed level. */
@@ -95,8 +105,17 @@ export function validityChoice(config: DeliverySendConfig): { kind: 'permanent' 
 /** The file-name rule lives in the contract: server and clients share it. */
 export { fileNameProblem, isValidFileName, type FileNameProblem };
 
-/** Problems of the attachments alone (also usable while files are being added). */
-export function checkFiles(files: readonly { name: string; size: number }[]): SendProblem[] {
+/**
+ * The declared type the upload sends for a file (shared/transfer: the browser's type, else
+ * octet-stream), so the form checks what the server will check.
+ */
+export const declaredMimeType = (file: SendFormFile): string => file.mimeType || 'application/octet-stream';
+
+/**
+ * Problems of the attachments alone (also usable while files are being added). `policy`: the
+ * send config's forbidden types; each forbidden file is one problem naming it.
+ */
+export function checkFiles(files: readonly SendFormFile[], policy?: FilePolicy): SendProblem[] {
   const problems: SendProblem[] = [];
   if (files.length > MAX_FILES_PER_DELIVERY) problems.push({ code: 'tooManyFiles', field: 'files', maxFiles: MAX_FILES_PER_DELIVERY, count: files.length });
   const seen = new Set<string>();
@@ -104,6 +123,8 @@ export function checkFiles(files: readonly { name: string; size: number }[]): Se
     const nameProblem = fileNameProblem(file.name);
     if (nameProblem) problems.push({ code: 'invalidFileName', field: 'files', name: file.name, maxLength: MAX_FILE_NAME_LENGTH, nameProblem });
     else if (file.size === 0) problems.push({ code: 'zeroByteFile', field: 'files', name: file.name });
+    const blocked = policy ? blockedFile({ name: file.name, mimeType: declaredMimeType(file) }, policy) : null;
+    if (blocked) problems.push({ code: 'blockedFileType', field: 'files', name: file.name, ...blocked });
     const key = file.name.normalize('NFC').toLowerCase();
     if (seen.has(key)) problems.push({ code: 'duplicateFileName', field: 'files', name: file.name });
     seen.add(key);
@@ -113,7 +134,7 @@ export function checkFiles(files: readonly { name: string; size: number }[]): Se
 
 /**
  * Every §5 rule the client can check, in form order; an empty list means "may be sent"
- * (the server may still refuse: banned recipients, blocked types, quotas — see send-errors).
+ * (the server may still refuse: banned recipients, a type its content sniff finds, quotas — see send-errors).
  */
 export function checkSendForm(form: SendForm, config: DeliverySendConfig): SendProblem[] {
   const problems: SendProblem[] = [];
@@ -132,7 +153,7 @@ export function checkSendForm(form: SendForm, config: DeliverySendConfig): SendP
   const body = form.body ?? '';
   if (body.length > MAX_BODY_LENGTH) problems.push({ code: 'bodyTooLong', field: 'body', maxLength: MAX_BODY_LENGTH, length: body.length });
   if (form.files.length === 0 && body.trim() === '') problems.push({ code: 'filesOrMessageRequired', field: 'files' });
-  problems.push(...checkFiles(form.files));
+  problems.push(...checkFiles(form.files, config.filePolicy));
 
   const validity = validityChoice(config);
   if (validity.kind === 'permanent') {

@@ -126,9 +126,9 @@ test('level 3 to an address without an account: mail → account → SecuPass �
   await expect(page.getByRole('heading', { name: 'Signed contract' })).toBeVisible();
   await page.evaluate(() => window.localStorage.setItem('kuvert.downloadPath', 'serviceWorker'));
   await page.getByRole('button', { name: e2eTexts.unlock }).click();
-  const dialog = page.getByRole('dialog', { name: secupass.unlock.title });
+  const dialog = page.getByRole('dialog', { name: secupass.unlock.title.decrypt });
   await dialog.getByLabel(/^Passphrase/).fill(URSULA_PASSPHRASE);
-  await dialog.getByRole('button', { name: secupass.unlock.submit }).click();
+  await dialog.getByRole('button', { name: secupass.unlock.submit.decrypt }).click();
   await expect(dialog).toBeHidden({ timeout: 60_000 });
   const button = page.getByRole('button', { name: 'Download contract.bin' });
   await expect(button).toBeVisible({ timeout: 30_000 });

@@ -4,7 +4,7 @@
 import { test as base, expect, type Page, type Response as PageResponse } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
 import { Secret, TOTP } from 'otpauth';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import argon2 from 'argon2';
 import type { Language } from '@shared/contract/constants';
@@ -286,4 +286,70 @@ export async function secuPassFromNode(
   const { blob, keys } = await crypto.setupSecuPass({ userId: userUuid, passphrase });
   await postSecuPass(client, { blob, publicKeys: blob.keys.map(({ keyId, usage, publicKey }) => ({ keyId, usage, publicKey })) });
   return { client, keys, crypto };
+}
+
+/** Key paths of the English locale files: `path`, `ns:path`, their first segments and the namespaces. */
+const LOCALE_KEYS = (() => {
+  const dir = join(process.cwd(), 'locales', 'en');
+  const paths = new Set<string>();
+  const groups = new Set<string>();
+  const namespaces = new Set<string>();
+  const walk = (value: unknown, namespace: string, prefix: string) => {
+    if (typeof value !== 'object' || value === null) {
+      const path = prefix.replace(/_(zero|one|two|few|many|other)$/, '');
+      paths.add(path).add(`${namespace}:${path}`);
+      groups.add(path.split('.')[0]!);
+      return;
+    }
+    for (const [key, inner] of Object.entries(value)) walk(inner, namespace, prefix ? `${prefix}.${key}` : key);
+  };
+  for (const file of readdirSync(dir).filter((name) => name.endsWith('.json'))) {
+    const namespace = file.slice(0, -'.json'.length);
+    namespaces.add(namespace);
+    walk(JSON.parse(readFileSync(join(dir, file), 'utf8')), namespace, '');
+  }
+  return { paths, groups, namespaces };
+})();
+
+/**
+ * A text that is an i18n key instead of a translation: a key path of the locale files (with or
+ * without its namespace), what i18next shows for a missing key (`ns:path`, or a dotted path under a
+ * known group), or a bare code in camelCase such as `releaseNeeded`.
+ */
+export function looksLikeRawKey(text: string): boolean {
+  if (LOCALE_KEYS.paths.has(text)) return true;
+  const namespaced = /^([a-z]+):[A-Za-z0-9_.]+$/.exec(text);
+  if (namespaced && LOCALE_KEYS.namespaces.has(namespaced[1]!)) return true;
+  const dotted = /^([A-Za-z0-9]+)(\.[A-Za-z0-9_]+)+$/.exec(text);
+  if (dotted && LOCALE_KEYS.groups.has(dotted[1]!)) return true;
+  return /^[a-z]+(?:[A-Z][a-z0-9]*)+$/.test(text);
+}
+
+/** Every visible text node, and the accessible labels and placeholders of visible elements, of the page. */
+export async function visibleTexts(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const out: string[] = [];
+    const visible = (element: Element) => element.checkVisibility({ visibilityProperty: true, opacityProperty: true });
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const text = node.textContent?.trim() ?? '';
+      if (text && node.parentElement && visible(node.parentElement)) out.push(text);
+    }
+    for (const element of document.body.querySelectorAll('[aria-label], [placeholder], [title]')) {
+      if (!visible(element)) continue;
+      for (const name of ['aria-label', 'placeholder', 'title']) {
+        const value = element.getAttribute(name)?.trim();
+        if (value) out.push(value);
+      }
+    }
+    out.push(document.title);
+    return out;
+  });
+}
+
+/** No rendered text of the page is an i18n key (issue 13: `releaseNeeded` showed as it was). */
+export async function expectNoRawKeyTexts(page: Page, screen: string): Promise<void> {
+  const texts = await visibleTexts(page);
+  expect(texts.length, `texts on ${screen}`).toBeGreaterThan(3);
+  expect(texts.filter(looksLikeRawKey), `raw i18n keys on ${screen}`).toEqual([]);
 }

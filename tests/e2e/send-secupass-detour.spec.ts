@@ -57,7 +57,7 @@ test('level 3 without a passphrase: set it from the dialog, come back to the who
   await page.getByRole('radio', { name: new RegExp(send.level.level3.title) }).check();
   await page.getByRole('button', { name: send.submit, exact: true }).click();
 
-  const dialog = page.getByRole('dialog', { name: secupass.unlock.title });
+  const dialog = page.getByRole('dialog', { name: secupass.unlock.title.send });
   await expect(dialog.getByText(secupass.unlock.noneYet)).toBeVisible();
   await dialog.getByRole('link', { name: secupass.settings.set }).click();
 

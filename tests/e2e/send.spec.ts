@@ -206,7 +206,9 @@ test('every §5 rule shows its message at its field before anything is sent', as
 });
 
 test('server refusals show their §8 message: blocked extension, banned recipient', async ({ page }) => {
-  await setSettingsAsAdmin(server, { [DELIVERY_SETTING_KEYS.blockedExtensions]: 'exe', [DELIVERY_SETTING_KEYS.bannedRecipients]: '@banned.example' });
+  // exe is allowed while the page loads (the page would mark it at once: forbidden-files.spec.ts) and
+  // forbidden before Send: the server's own check refuses it.
+  await setSettingsAsAdmin(server, { [DELIVERY_SETTING_KEYS.blockedExtensions]: '', [DELIVERY_SETTING_KEYS.bannedRecipients]: '@banned.example' });
   try {
     await signInToInbox(page, server, alice);
     await openSendPage(page, server);
@@ -217,6 +219,7 @@ test('server refusals show their §8 message: blocked extension, banned recipien
     await recipientsInput(page).fill(`${bob.email},`);
     await page.getByRole('textbox', { name: send.subject.label }).fill('Refused');
     await pickFiles(page, [{ name: 'tool.exe', bytes: randomBytes(50) }]);
+    await setSettingsAsAdmin(server, { [DELIVERY_SETTING_KEYS.blockedExtensions]: 'exe' });
     await page.getByRole('button', { name: send.submit, exact: true }).click();
     await expect(page.getByRole('alert').filter({ hasText: 'tool.exe is blocked by company policy.' })).toBeVisible();
     // The transfer centre shows the failure too; the page stays editable.

@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ActivityKindSchema, ReviewStateSchema } from '@shared/contract/deliveries';
 import { describe, expect, it } from 'vitest';
 
 /**
@@ -62,6 +63,32 @@ function usedKeys(): Map<string, string> {
   return used;
 }
 
+/**
+ * Keys built at run time (`t(\`deliveries:activity.kind.${kind}\`)`): the static part before the
+ * first `${` must name a group of texts (an object in the locale file), else every value of the
+ * dynamic part renders as a raw key.
+ */
+const DYNAMIC_KEY_PATTERN = /\bt\(\s*`([^`$]*?)\$\{/g;
+
+function dynamicKeyPrefixes(): Map<string, string> {
+  const prefixes = new Map<string, string>();
+  for (const folder of ['web', 'shared', 'src/web', 'addin', 'src/addin']) {
+    let files: string[] = [];
+    try {
+      files = sourceFiles(join(root, folder));
+    } catch {
+      continue;
+    }
+    for (const file of files) {
+      for (const match of readFileSync(file, 'utf8').matchAll(DYNAMIC_KEY_PATTERN)) {
+        const prefix = match[1] as string;
+        if (prefix.endsWith('.')) prefixes.set(prefix.includes(':') ? prefix : `${DEFAULT_NAMESPACE}:${prefix}`, relative(root, file));
+      }
+    }
+  }
+  return prefixes;
+}
+
 const keys = Object.fromEntries(LANGUAGES.map((language) => [language, keysOf(language)])) as Record<(typeof LANGUAGES)[number], Set<string>>;
 
 describe('locales', () => {
@@ -101,5 +128,27 @@ describe('locales', () => {
     expect(used.size).toBeGreaterThan(0);
     const unknown = [...used].filter(([key]) => !exists(key)).map(([key, file]) => `${key} (${file})`);
     expect(unknown, 'keys used in the source but missing in locales/').toEqual([]);
+  });
+
+  it('has a group of texts for every key built at run time', () => {
+    const prefixes = dynamicKeyPrefixes();
+    expect(prefixes.size).toBeGreaterThan(0);
+    for (const language of LANGUAGES) {
+      const missing = [...prefixes].filter(([prefix]) => ![...keys[language]].some((key) => key.startsWith(prefix))).map(([prefix, file]) => `${prefix}… (${file})`);
+      expect(missing, `${language}: key groups used with a run-time part but missing`).toEqual([]);
+    }
+  });
+
+  it('names every activity kind and review state the server can answer (no raw codes in the activity log)', () => {
+    for (const language of LANGUAGES) {
+      const missing = [
+        ...ActivityKindSchema.options.map((kind) => `deliveries:activity.kind.${kind}`),
+        ...ReviewStateSchema.options.filter((state) => state !== 'notReviewed' && state !== 'clean').map((state) => `deliveries:reviewState.${state}`),
+        // Codes the server writes into an activity's detail (web/features/secumails/delivery-view.tsx activityDetail).
+        'deliveries:activity.details.releaseNeeded',
+        'deliveries:activity.details.reviewBlocked',
+      ].filter((key) => !keys[language].has(key));
+      expect(missing, language).toEqual([]);
+    }
   });
 });

@@ -1,6 +1,9 @@
 import { CONFIG_KEYS } from '@shared/contract/config';
+import { parseFileTypeList } from '@shared/contract/file-policy';
+import { DEFAULT_BLOCKED_EXTENSIONS, DEFAULT_BLOCKED_MIME_TYPES } from '@server/settings/defaults';
 import { LANGUAGES, MS_PER_DAY } from '@shared/contract/constants';
 import { SECRET_MASK, SETTING_KEYS } from '@shared/contract/settings';
+import { EXTERNAL_SETTING_KEYS } from '@shared/contract/external';
 import { startTestServer, type TestServer } from '@tests/support/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createUserAsAdmin, expectBackendError, postAuth, signIn, signInAdmin, type Session } from './core-helpers';
@@ -93,6 +96,8 @@ describe('GET /api/2/delivery/send/config', () => {
       deliveryCleanupExpirationMin: MS_PER_DAY,
       deliveryCleanupExpirationMax: 365 * MS_PER_DAY,
       signupRequiresSms: false,
+      // The forbidden file types, so the send page marks them when they are added.
+      filePolicy: { blockedExtensions: DEFAULT_BLOCKED_EXTENSIONS.split(','), blockedMimeTypes: parseFileTypeList(DEFAULT_BLOCKED_MIME_TYPES) },
       // The caller's own sender settings (server/deliveries/senders.ts).
       sender: { licensed: true, replyOnly: false, mayInvite: true, group: null },
     });
@@ -124,6 +129,33 @@ describe('PUT /api/2/admin/settings', () => {
     const { settings } = await (await call(server, admin, 'GET', '/api/2/admin/settings')).json();
     expect(settings[SETTING_KEYS.deliveryCleanupExpirationMax]).toBe(365 * MS_PER_DAY);
     expect(settings[SETTING_KEYS.deliveryCleanupExpirationMin]).toBe(MS_PER_DAY);
+  });
+
+  it('refuses the download disclaimer switched on with every text empty (SPEC §8 shape, at the switch), accepts it with one text', async () => {
+    const enabled = EXTERNAL_SETTING_KEYS.downloadDisclaimerEnabled;
+    const text = (language: string) => `${EXTERNAL_SETTING_KEYS.downloadDisclaimerText}.${language}`;
+    const settingsNow = async () => (await (await call(server, admin, 'GET', '/api/2/admin/settings')).json()).settings as Record<string, unknown>;
+    // Only the switch (the texts are empty by default), and the switch with blank texts.
+    for (const body of [{ [enabled]: true }, { [enabled]: true, [text('de')]: '  ', [text('en')]: '\n', [text('fr')]: '' }]) {
+      const refused = await expectBackendError(await call(server, admin, 'PUT', '/api/2/admin/settings', body), 400, 'ValidationException');
+      expect(refused.uuid).toEqual(expect.any(String));
+      expect(refused.requestUri).toBe('/api/2/admin/settings');
+      expect(refused.metadata).toEqual({ problems: [{ key: enabled, problem: expect.stringContaining('at least one language') }] });
+      expect((await settingsNow())[enabled]).toBe(false);
+    }
+    // A non-administrator cannot change it at all.
+    await createUserAsAdmin(server, admin, { email: 'no-admin.disclaimer@example.test' });
+    const user = await signIn(server, 'no-admin.disclaimer@example.test', 'Good-Passw0rd');
+    await expectBackendError(await call(server, user, 'PUT', '/api/2/admin/settings', { [enabled]: true, [text('en')]: 'Terms' }), 403);
+    expect((await settingsNow())[enabled]).toBe(false);
+
+    // One language is enough (the others fall back to it); then emptying that text while on is refused.
+    expect((await call(server, admin, 'PUT', '/api/2/admin/settings', { [enabled]: true, [text('fr')]: 'Conditions de téléchargement' })).status).toBe(200);
+    expect((await settingsNow())[enabled]).toBe(true);
+    await expectBackendError(await call(server, admin, 'PUT', '/api/2/admin/settings', { [text('fr')]: ' ' }), 400, 'ValidationException');
+    expect((await settingsNow())[text('fr')]).toBe('Conditions de téléchargement');
+    // Switching it off with the texts emptied is fine.
+    expect((await call(server, admin, 'PUT', '/api/2/admin/settings', { [enabled]: false, [text('fr')]: '' })).status).toBe(200);
   });
 
   it('lists every setting for administrators', async () => {

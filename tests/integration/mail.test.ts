@@ -2,14 +2,20 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LANGUAGES } from '@shared/contract/constants';
+import { LANGUAGES, SECURITY_LEVELS } from '@shared/contract/constants';
 import { createMailer, MailDeliveryError } from '@server/mail/mailer';
 import { listMailboxMessages } from '@server/mail/mailbox-folder';
 import { startTestSmtpServer, type TestSmtpServer } from '@tests/support/smtp';
 import { extractLink, extractVerificationCode, readMailbox } from '@tests/support/mailbox';
 import { startTestServer, type TestServer } from '@tests/support/server';
-import { signInAdmin } from './core-helpers';
 import { SETTING_KEYS } from '@shared/contract/settings';
+import { sendDelivery } from '@shared/transfer';
+import type { ParsedMail } from 'mailparser';
+import { call, createUserAsAdmin, expectBackendError, signIn, signInAdmin, updateSettings } from './core-helpers';
+import { sessionClient } from './e2e-helpers';
+
+const requestPasswordReset = (url: string, email: string) =>
+  fetch(`${url}/api/2/auth/password-reset/request`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email }) });
 
 const SUBJECT_WORDS = { de: 'Bestätigungscode', en: 'verification code', fr: 'code de vérification' } as const;
 
@@ -156,6 +162,63 @@ describe('the running server picks its transport', () => {
       const mail = await smtp.waitForMail((m) => JSON.stringify(m.to).includes(server.admin.email) && m.from?.text.includes('org.example') === true);
       expect(mail.from?.text).toContain('mail@org.example');
       expect(await mailboxStatus(server)).toBe(404);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('the organisation name (System settings) in every mail', () => {
+  let smtp: TestSmtpServer;
+  beforeAll(async () => {
+    smtp = await startTestSmtpServer();
+  });
+  afterAll(() => smtp.close());
+  const ORGANISATION = 'Muster & Söhne AG';
+  const to = (address: string) => (m: ParsedMail) => JSON.stringify(m.to).includes(address);
+
+  it('is the sender name, the signature and the name in the texts, set by the administrator through the System settings', async () => {
+    const server = await startTestServer({ config: { smtpUrl: smtp.url } });
+    try {
+      const admin = await signInAdmin(server);
+      // Before: the product's name.
+      expect((await requestPasswordReset(server.url, server.admin.email)).status).toBe(204);
+      const before = await smtp.waitForMail(to(server.admin.email));
+      expect(before.from?.value).toEqual([{ address: 'no-reply@kuvert.localhost', name: 'Kuvert' }]);
+      expect(before.text).toMatch(/\n-- \nKuvert\n?$/);
+
+      // A user may not change it; the administrator does, as the System page does.
+      const alice = await createUserAsAdmin(server, admin, { email: 'alice.org@example.test', language: 'de' });
+      const aliceSession = await signIn(server, alice.email, alice.password);
+      await expectBackendError(await call(server, aliceSession, 'PUT', '/api/2/admin/settings', { [SETTING_KEYS.organisationName]: 'Evil Corp' }), 403);
+      await updateSettings(server, admin, { [SETTING_KEYS.organisationName]: ORGANISATION });
+
+      // A password reset (English) and a delivery (German recipient of a level-1 delivery): both in the organisation's name.
+      smtp.received.length = 0;
+      expect((await requestPasswordReset(server.url, server.admin.email)).status).toBe(204);
+      const { client } = sessionClient(server, aliceSession);
+      const sent = await sendDelivery({
+        client,
+        draft: { recipients: ['erika.extern@example.test'], subject: 'Quartalszahlen', body: 'Anbei.', securityLevel: SECURITY_LEVELS.LEVEL_1, language: 'de' },
+        files: [{ name: 'zahlen.txt', blob: new Blob(['1,2,3']) }],
+      });
+      expect(sent.ok, JSON.stringify(!sent.ok && sent.error)).toBe(true);
+      for (const mail of [await smtp.waitForMail(to(server.admin.email)), await smtp.waitForMail(to('erika.extern@example.test'))]) {
+        expect(mail.from?.value).toEqual([{ address: 'no-reply@kuvert.localhost', name: ORGANISATION }]);
+        expect(mail.text).toMatch(new RegExp(`\\n-- \\n${ORGANISATION}\\n?$`));
+        expect(mail.html).toContain('<p style="color:#777777">Muster &amp; Söhne AG</p>');
+        expect(`${mail.subject ?? ''} ${mail.text ?? ''} ${typeof mail.html === 'string' ? mail.html : ''}`).not.toContain('Kuvert');
+      }
+      const delivery = await smtp.waitForMail(to('erika.extern@example.test'));
+      expect(delivery.text).toContain(`über ${ORGANISATION}`);
+
+      // A sender address with its own display name is the administrator's choice and stays.
+      await updateSettings(server, admin, { [SETTING_KEYS.mailFrom]: 'Poststelle <post@muster.example>' });
+      smtp.received.length = 0;
+      expect((await requestPasswordReset(server.url, server.admin.email)).status).toBe(204);
+      const own = await smtp.waitForMail(to(server.admin.email));
+      expect(own.from?.value).toEqual([{ address: 'post@muster.example', name: 'Poststelle' }]);
+      expect(own.subject).toBe(`${ORGANISATION}: reset your password`);
     } finally {
       await server.close();
     }

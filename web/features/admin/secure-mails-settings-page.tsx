@@ -1,4 +1,4 @@
-import { MS_PER_DAY } from '@shared/contract/constants';
+import { LANGUAGES, MS_PER_DAY } from '@shared/contract/constants';
 import { DELIVERY_SETTING_KEYS } from '@shared/contract/deliveries';
 import { EXTERNAL_SETTING_KEYS } from '@shared/contract/external';
 import { SETTING_KEYS } from '@shared/contract/settings';
@@ -157,8 +157,15 @@ export function SecureMailsSettingsPage() {
       title={t('admin:secureMails.title')}
       intro={t('admin:secureMails.intro')}
       sections={sections}
-      // "None allowed" would close sending; the server keeps it possible, the form asks for one.
-      validate={(draft): Record<string, string> => (LEVEL_KEYS.some((key) => draft[key] === true) ? {} : { [LEVEL_KEYS[0]]: t('admin:secureMails.levels.atLeastOne') })}
+      validate={(draft): Record<string, string> => ({
+        // "None allowed" would close sending; the server keeps it possible, the form asks for one.
+        ...(LEVEL_KEYS.some((key) => draft[key] === true) ? {} : { [LEVEL_KEYS[0]]: t('admin:secureMails.levels.atLeastOne') }),
+        // The server refuses the disclaimer on with every text empty (at the switch, too).
+        ...(draft[EXTERNAL_SETTING_KEYS.downloadDisclaimerEnabled] === true &&
+        LANGUAGES.every((language) => String(draft[`${EXTERNAL_SETTING_KEYS.downloadDisclaimerText}.${language}`] ?? '').trim() === '')
+          ? { [EXTERNAL_SETTING_KEYS.downloadDisclaimerEnabled]: t('admin:secureMails.disclaimer.textRequired') }
+          : {}),
+      })}
     />
   );
 }

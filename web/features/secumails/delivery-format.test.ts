@@ -47,8 +47,16 @@ describe('tokenFromHash', () => {
 
 describe('formatSize', () => {
   it('uses binary units', () => {
-    expect(formatSize(512, 'en')).toBe('512 B');
-    expect(formatSize(1536, 'en')).toBe('1.5 KB');
+    expect(formatSize(512, 'en')).toBe('512\u00a0B');
+    expect(formatSize(1536, 'en')).toBe('1.5\u00a0KB');
+  });
+
+  it('writes the units and numbers of the language: Mo and a decimal comma in French', () => {
+    expect(formatSize(3.5 * 1024 ** 2, 'fr')).toBe('3,5\u00a0Mo');
+    expect(formatSize(512, 'fr-FR')).toBe('512\u00a0o');
+    expect(formatSize(2 * 1024 ** 3, 'fr')).toBe('2\u00a0Go');
+    expect(formatSize(3.5 * 1024 ** 2, 'de')).toBe('3,5\u00a0MB');
+    expect(formatSize(3.5 * 1024 ** 2, 'en')).toBe('3.5\u00a0MB');
   });
 });
 

@@ -21,6 +21,7 @@ import { DataTable, type DataTableColumn } from '@web/components/data-table';
 import { MessageBody } from '@web/components/message-body';
 import { mediaQueryBelow } from '@shared/theme/constants';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
+import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { formatSize, isExpired, TIME_STATE_COLOR, timeStateKey } from './delivery-format';
 import { SubjectText } from './e2e-subjects';
@@ -169,6 +170,28 @@ export function DeliveryView({
   );
 }
 
+/** Review states the server writes into a `reviewBlocked` entry's detail (`<state>: <reason>`). */
+const BLOCKED_STATES = new Set(['blockedVirus', 'blockedMime', 'blockedReviewerFailed', 'blockedOther']);
+
+/**
+ * The detail column: file names and addresses as they are; the server's codes in it (`releaseNeeded`
+ * of an invitation, the review state of `reviewBlocked`) become texts — never a raw code.
+ */
+export function activityDetail(entry: ActivityEntry, t: TFunction): string {
+  const detail = entry.detail;
+  if (detail === null || detail === '') return '—';
+  if (entry.kind === 'notified' && detail === 'releaseNeeded') return t('deliveries:activity.details.releaseNeeded');
+  if (entry.kind === 'reviewBlocked') {
+    const split = detail.indexOf(': ');
+    const state = split < 0 ? detail : detail.slice(0, split);
+    if (BLOCKED_STATES.has(state)) {
+      const stateText = t(`deliveries:reviewState.${state}`);
+      return split < 0 ? stateText : t('deliveries:activity.details.reviewBlocked', { state: stateText, reason: detail.slice(split + 2) });
+    }
+  }
+  return detail;
+}
+
 /** Activity log (oldest first). */
 export function ActivityLog({ entries }: { entries: readonly ActivityEntry[] }) {
   const { t } = useTranslation();
@@ -177,7 +200,7 @@ export function ActivityLog({ entries }: { entries: readonly ActivityEntry[] }) 
     { id: 'at', header: t('deliveries:activity.at'), cell: (entry) => dateFormat.format(entry.at) },
     { id: 'event', header: t('deliveries:activity.event'), cell: (entry) => t(`deliveries:activity.kind.${entry.kind}`) },
     { id: 'actor', header: t('deliveries:activity.actor'), cell: (entry) => entry.actor ?? '—' },
-    { id: 'detail', header: t('deliveries:activity.detail'), cell: (entry) => entry.detail ?? '—' },
+    { id: 'detail', header: t('deliveries:activity.detail'), cell: (entry) => activityDetail(entry, t) },
   ];
   return (
     <section aria-labelledby="delivery-activity" style={{ margin: '16px 0' }}>

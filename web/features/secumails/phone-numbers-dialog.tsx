@@ -83,7 +83,8 @@ function PhoneNumbersForm({ recipients, initial = {}, saveLabel, onSave, onCance
             <Field
               key={email}
               label={t('deliveries:phoneNumbers.label', { email })}
-              hint={t('deliveries:phoneNumbers.hint')}
+              // While the number is wrong the error replaces the hint: one message, in the error style (icon, colour, alert).
+              hint={checked && invalid(email) ? undefined : t('deliveries:phoneNumbers.hint')}
               validationMessage={checked && invalid(email) ? t('deliveries:phoneNumbers.invalid') : undefined}
               validationState={checked && invalid(email) ? 'error' : 'none'}
             >

@@ -8,6 +8,7 @@ import {
   MenuList,
   MenuPopover,
   MenuTrigger,
+  mergeClasses,
   tokens,
 } from '@fluentui/react-components';
 import { NavigationRegular, SignOutRegular, SettingsRegular } from '@fluentui/react-icons';
@@ -19,8 +20,8 @@ import { authStore } from '@web/lib/auth';
 import { ROUTES } from '@web/lib/routes';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { NavLink, useNavigate } from 'react-router';
-import { MAIN_MENU, visibleItems } from './menu-items';
+import { Link, useLocation, useNavigate } from 'react-router';
+import { currentItemId, MAIN_MENU, visibleItems } from './menu-items';
 
 const useStyles = makeStyles({
   header: {
@@ -56,6 +57,7 @@ const useStyles = makeStyles({
     ':focus-visible': { outline: '2px solid currentColor', outlineOffset: '2px' },
   },
   active: { background: 'var(--kuvert-color-theme-hover)', fontWeight: 600 },
+  activeItem: { fontWeight: 600, borderLeft: `3px solid var(--kuvert-color-theme)` },
   compactMenu: { [mediaQueryMinWidth('lg')]: { display: 'none' } },
   // On a phone the user menu shows the avatar only (the name stays its accessible name).
   userName: { display: 'none', [mediaQueryMinWidth('sm')]: { display: 'inline' } },
@@ -77,22 +79,29 @@ export function AppHeader({ title, user, tools }: { title: string; user: User | 
   const styles = useStyles();
   const navigate = useNavigate();
   const items = visibleItems(MAIN_MENU, user?.roleNames ?? []);
+  // Exactly one entry is current (menu-items.ts): two entries can lead into the same area.
+  const current = currentItemId(items, useLocation().pathname);
   const displayName = user ? `${user.firstName} ${user.lastName}`.trim() || user.username : '';
 
   return (
     <header className={styles.header}>
-      <NavLink to={ROUTES.inbox} className={styles.brand}>
+      {/* A plain link: NavLink would mark it aria-current on the inbox next to the menu's entry. */}
+      <Link to={ROUTES.inbox} className={styles.brand}>
         {title}
-      </NavLink>
+      </Link>
       {user ? (
         <>
           <nav aria-label={t('shell:menu.label')} className={styles.nav}>
             <ul className={styles.navList}>
               {items.map((item) => (
                 <li key={item.id}>
-                  <NavLink to={item.to} className={({ isActive }) => (isActive ? `${styles.link} ${styles.active}` : styles.link)}>
+                  <Link
+                    to={item.to}
+                    aria-current={item.id === current ? 'page' : undefined}
+                    className={item.id === current ? mergeClasses(styles.link, styles.active) : styles.link}
+                  >
                     {t(item.labelKey)}
-                  </NavLink>
+                  </Link>
                 </li>
               ))}
             </ul>
@@ -105,7 +114,12 @@ export function AppHeader({ title, user, tools }: { title: string; user: User | 
               <MenuPopover>
                 <MenuList>
                   {items.map((item) => (
-                    <MenuItem key={item.id} onClick={() => navigate(item.to)}>
+                    <MenuItem
+                      key={item.id}
+                      aria-current={item.id === current ? 'page' : undefined}
+                      className={item.id === current ? styles.activeItem : undefined}
+                      onClick={() => navigate(item.to)}
+                    >
                       {t(item.labelKey)}
                     </MenuItem>
                   ))}

@@ -1,5 +1,5 @@
 import { Button, Field, makeStyles, mergeClasses, tokens } from '@fluentui/react-components';
-import { AttachRegular, DeleteRegular } from '@fluentui/react-icons';
+import { AttachRegular, DeleteRegular, ErrorCircleRegular } from '@fluentui/react-icons';
 import { useRef, useState, type DragEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatSize } from '../delivery-format';
@@ -17,26 +17,32 @@ const useStyles = makeStyles({
   over: { border: `2px dashed ${tokens.colorBrandStroke1}`, background: tokens.colorBrandBackground2 },
   list: { listStyle: 'none', margin: 0, padding: 0, width: '100%' },
   row: { display: 'flex', alignItems: 'center', gap: '8px', padding: '2px 0' },
-  name: { flex: 1, overflowWrap: 'anywhere' },
+  name: { flex: 1, overflowWrap: 'anywhere', display: 'flex', flexDirection: 'column' },
+  refused: { color: tokens.colorPaletteRedForeground1, display: 'flex', gap: '4px', alignItems: 'flex-start', fontSize: tokens.fontSizeBase200 },
+  refusedIcon: { flexShrink: 0, marginTop: '2px' },
   size: { color: tokens.colorNeutralForeground2, whiteSpace: 'nowrap' },
   hidden: { display: 'none' },
 });
 
 /**
  * Attachments: file picker and drag-and-drop onto the zone; each file listed with its size and a
- * remove button. The §5 file rules are shown by the page through `validationMessage`.
+ * remove button. The §5 file rules are shown by the page through `validationMessage`; a forbidden
+ * file also says why in its own row (`rowProblems`).
  */
 export function AttachmentsField({
   files,
   onAdd,
   onRemove,
   validationMessage,
+  rowProblems,
   disabled,
 }: {
   files: readonly File[];
   onAdd: (files: File[]) => void;
   onRemove: (index: number) => void;
   validationMessage?: string;
+  /** Why a file cannot be sent, by file name (a forbidden type): shown in its row as soon as it is added. */
+  rowProblems?: ReadonlyMap<string, string>;
   disabled?: boolean;
 }) {
   const { t, i18n } = useTranslation();
@@ -87,7 +93,15 @@ export function AttachmentsField({
           <ul className={styles.list} aria-label={t('send:files.listLabel')}>
             {files.map((file, index) => (
               <li key={`${file.name}-${index}`} className={styles.row}>
-                <span className={styles.name}>{file.name}</span>
+                <span className={styles.name}>
+                  <span>{file.name}</span>
+                  {rowProblems?.get(file.name) ? (
+                    <span className={styles.refused}>
+                      <ErrorCircleRegular className={styles.refusedIcon} aria-hidden />
+                      <span>{rowProblems.get(file.name)}</span>
+                    </span>
+                  ) : null}
+                </span>
                 <span className={styles.size}>{formatSize(file.size, i18n.language)}</span>
                 <Button
                   appearance="subtle"

@@ -26,6 +26,10 @@ export function problemMessage(problem: SendProblem): TransferMessage {
       return problem.nameProblem
         ? { key: `send:fileNameProblems.${problem.nameProblem}`, values: { name: problem.name, maxLength: problem.maxLength } }
         : { key: 'send:problems.invalidFileName', values: { name: problem.name, maxLength: problem.maxLength } };
+    case 'blockedFileType':
+      return problem.by === 'extension'
+        ? { key: 'send:problems.blockedExtension', values: { name: problem.name, extension: problem.extension } }
+        : { key: 'send:problems.blockedMimeType', values: { name: problem.name, mimeType: problem.mimeType } };
     case 'validityOutOfRange':
       return { key: 'send:problems.validityOutOfRange', values: { min: problem.min, max: problem.max } };
     case 'validityNotChoosable':

@@ -1,4 +1,4 @@
-import { Button, Field, Input, makeStyles, Radio, RadioGroup, Spinner, Textarea, tokens } from '@fluentui/react-components';
+import { Button, Field, Input, makeStyles, mergeClasses, Radio, RadioGroup, Spinner, Textarea, tokens } from '@fluentui/react-components';
 import { ArrowClockwiseRegular, DismissRegular, PhoneRegular, SendRegular } from '@fluentui/react-icons';
 import type { DeliverySendConfig } from '@shared/contract/config';
 import { SECURITY_LEVELS } from '@shared/contract/constants';
@@ -29,6 +29,12 @@ import { startSend, type StartSendInput } from './start-send';
 const useStyles = makeStyles({
   form: { display: 'flex', flexDirection: 'column', gap: '16px', maxWidth: '760px' },
   levelHint: { color: tokens.colorNeutralForeground2, display: 'block', fontSize: tokens.fontSizeBase200 },
+  // Fluent greys an unchecked radio's label (colorNeutralForeground3), so enabled levels looked
+  // disabled: an enabled level reads in the normal text colour, checked or not; a disabled one in
+  // the disabled colour, its hint too.
+  levelLabel: { color: tokens.colorNeutralForeground1 },
+  levelLabelDisabled: { color: tokens.colorNeutralForegroundDisabled },
+  levelHintDisabled: { color: tokens.colorNeutralForegroundDisabled },
   actions: { display: 'flex', gap: '8px', flexWrap: 'wrap' },
   progress: { display: 'flex', flexDirection: 'column', gap: '8px', maxWidth: '760px', marginTop: '16px' },
   alertText: { display: 'block', marginBottom: '8px' },
@@ -49,6 +55,9 @@ const LEVEL_KEY: Record<SecurityLevel, string> = {
   [SECURITY_LEVELS.LEVEL_3]: 'level3',
   [SECURITY_LEVELS.LEVEL_4]: 'level4',
 };
+
+/** A picked file as the §5 rules see it: the declared type is what the upload will send. */
+const formFile = (file: File) => ({ name: file.name, size: file.size, mimeType: file.type });
 
 /** The validity field's text → what the rules see: empty = the default, anything else a number (not one = out of range). */
 function parseValidity(text: string): number | undefined {
@@ -127,7 +136,7 @@ function SendForm({ config }: { config: DeliverySendConfig }) {
           recipients,
           subject,
           body,
-          files: files.map((f) => ({ name: f.name, size: f.size })),
+          files: files.map(formFile),
           ...(validity.kind === 'range' ? { validityDays: parseValidity(validityText) } : {}),
           ...(level === undefined ? {} : { securityLevel: level }),
         },
@@ -136,13 +145,22 @@ function SendForm({ config }: { config: DeliverySendConfig }) {
     [recipients, subject, body, files, validity.kind, validityText, level, config],
   );
   // File problems show as soon as a file is added; the others once sending was tried.
-  const fileProblems = useMemo(() => checkFiles(files.map((f) => ({ name: f.name, size: f.size }))), [files]);
+  const fileProblems = useMemo(() => checkFiles(files.map(formFile), config.filePolicy), [files, config.filePolicy]);
   const text = (message: TransferMessage) => t(message.key, message.values);
   const messageAt = (field: SendProblem['field']): string | undefined => {
     const list = field === 'files' && !submitted ? fileProblems : submitted ? problems : [];
     const found = list.filter((p) => p.field === field);
-    return found.length > 0 ? found.map((p) => text(problemMessage(p))).join(' ') : undefined;
+    // Forbidden files: each row says why; the field names them all in one line.
+    const blocked = found.filter((p) => p.code === 'blockedFileType');
+    const messages = found.filter((p) => p.code !== 'blockedFileType').map((p) => text(problemMessage(p)));
+    if (blocked.length > 0) messages.push(t('send:problems.blockedFiles', { count: blocked.length, names: blocked.map((p) => p.name).join(', ') }));
+    return messages.length > 0 ? messages.join(' ') : undefined;
   };
+  // Why a listed file cannot be sent, by name (shown in its row at once).
+  const rowProblems = useMemo(
+    () => new Map(fileProblems.flatMap((p) => (p.code === 'blockedFileType' ? [[p.name, t(problemMessage(p).key, problemMessage(p).values)] as const] : []))),
+    [fileProblems, t],
+  );
 
   // Leaving the page unsent keeps the draft for this page's life (not once it is sent or sending).
   const draftRef = useRef<SendDraft>({ recipients, subject, body, validityText, level, files, phones });
@@ -260,6 +278,7 @@ function SendForm({ config }: { config: DeliverySendConfig }) {
           files={files}
           disabled={running}
           validationMessage={messageAt('files')}
+          rowProblems={rowProblems}
           onAdd={(added) => setFiles((current) => [...current, ...added])}
           onRemove={(index) => setFiles((current) => current.filter((_, i) => i !== index))}
         />
@@ -290,12 +309,15 @@ function SendForm({ config }: { config: DeliverySendConfig }) {
               <Radio
                 key={value}
                 value={String(value)}
-                label={
-                  <>
-                    {t(`send:level.${LEVEL_KEY[value]}.title`)}
-                    <span className={styles.levelHint}>{t(`send:level.${LEVEL_KEY[value]}.text`)}</span>
-                  </>
-                }
+                label={{
+                  className: running ? styles.levelLabelDisabled : styles.levelLabel,
+                  children: (
+                    <>
+                      {t(`send:level.${LEVEL_KEY[value]}.title`)}
+                      <span className={mergeClasses(styles.levelHint, running && styles.levelHintDisabled)}>{t(`send:level.${LEVEL_KEY[value]}.text`)}</span>
+                    </>
+                  ),
+                }}
               />
             ))}
           </RadioGroup>
