@@ -99,7 +99,7 @@ export const secuPassRoutes = routePlugin('kuvert-secupass-routes', async (app) 
     {
       config: { access: 'authenticated' },
       schema: {
-        summary: "A user's public keys with display fingerprints (empty without SecuPass)",
+        summary: "A user's public keys with display fingerprints (empty without SecuPass); earlier signing keys follow, marked retired",
         tags: ['secupass'],
         params: UserUuidParamsSchema,
         response: { 200: UserPublicKeysResponseSchema, 404: BackendErrorSchema, ...errors },
@@ -108,7 +108,7 @@ export const secuPassRoutes = routePlugin('kuvert-secupass-routes', async (app) 
     async (request) => {
       const user = await app.users.findByUuid(request.params.userUuid);
       if (!user) throw notFound('No such user');
-      return { userUuid: user.uuid, email: user.email, keys: await app.secupass.publicKeysOf(user.id) };
+      return { userUuid: user.uuid, email: user.email, keys: await app.secupass.publicKeysWithRetiredOf(user.id) };
     },
   );
 

@@ -52,8 +52,13 @@ export interface SecuPassRepository {
   set(userId: number, body: SetSecuPassBody): Promise<SetOutcome>;
   /** New blob for the same key pairs (passphrase change, upgrade). */
   replace(userId: number, body: SetSecuPassBody): Promise<ReplaceOutcome>;
-  /** The user's live (not revoked) public keys with display fingerprints. */
+  /** The user's live (not revoked) public keys with display fingerprints (what file keys are wrapped to). */
   publicKeysOf(userId: number): Promise<UserPublicKeysResponse['keys']>;
+  /**
+   * The live keys, then the revoked SIGNING keys marked `retired` (newest first): verifying
+   * signatures made before a reset. Revoked encryption keys are never handed out.
+   */
+  publicKeysWithRetiredOf(userId: number): Promise<UserPublicKeysResponse['keys']>;
   /**
    * Administrator reset, one transaction: state `reset` without blob, keys revoked, every
    * access descriptor of the user invalidated, audit entry written.
@@ -159,6 +164,24 @@ export function createSecuPassRepository(db: Kysely<Database>): SecuPassReposito
 
     async publicKeysOf(userId) {
       return (await liveKeys(db, userId)).map((row) => ({ ...toWireKey(row), fingerprint: row.fingerprint }));
+    },
+
+    async publicKeysWithRetiredOf(userId) {
+      const live = await this.publicKeysOf(userId);
+      const retired = await db
+        .selectFrom('public_keys')
+        .selectAll()
+        .where('user_id', '=', userId)
+        .where('usage', '=', 'signing')
+        .where('revoked_at', 'is not', null)
+        .orderBy('revoked_at', 'desc')
+        .orderBy('id', 'desc')
+        .execute();
+      const liveIds = new Set(live.map((k) => k.keyId));
+      return [
+        ...live,
+        ...retired.filter((row) => !liveIds.has(row.key_id)).map((row) => ({ ...toWireKey(row), fingerprint: row.fingerprint, retired: true, retiredAt: Number(row.revoked_at) })),
+      ];
     },
 
     async reset({ actorUserId, subjectUserId, audit }) {

@@ -12,7 +12,7 @@ import { z } from 'zod';
  * | GET  /user/secupass | signed in | own state, public keys and wrapped blob |
  * | POST /user/secupass | signed in | first set (201); 409 ConflictException when one is active |
  * | PUT  /user/secupass | signed in | replace the blob (passphrase change, v2 → v3 upgrade): the key pairs stay, so the public keys must equal the stored ones (400 ValidationException otherwise); 404 AccessDescriptorNotFoundException when none is active |
- * | GET  /users/{userUuid}/public-keys | signed in | another user's public keys (404 NotFoundException for an unknown user; `keys` empty when no SecuPass) |
+ * | GET  /users/{userUuid}/public-keys | signed in | another user's public keys (404 NotFoundException for an unknown user; `keys` empty when no SecuPass): the live ones, then the user's earlier SIGNING keys marked `retired` (revoked by a reset or a new SecuPass; only for verifying old signatures, never to encrypt to) |
  * | GET  /secupass/policy | public | the passphrase policy (admins change it through `ftapi.secupass.policy.*` settings) |
  * | POST /admin/users/{userUuid}/secupass/reset | ROLE_ADMIN, ROLE_USER_ADMIN (an administrator's only by ROLE_ADMIN, else 403) | invalidates the blob and every access copy for that user, audit entry, mail to the user (204); 404 NotFoundException for an unknown user |
  */
@@ -115,7 +115,11 @@ export const UserPublicKeysResponseSchema = z
   .object({
     userUuid: z.string(),
     email: z.string(),
-    keys: z.array(PublicKeySchema.extend({ fingerprint: z.string() })),
+    /**
+     * Live keys first; then retired signing keys (`retired: true`, `retiredAt` epoch ms), newest first,
+     * so signatures made before a reset still verify. Retired keys are never encrypted to.
+     */
+    keys: z.array(PublicKeySchema.extend({ fingerprint: z.string(), retired: z.boolean().optional(), retiredAt: z.number().int().optional() })),
   })
   .meta({ id: 'UserPublicKeysResponse' });
 export type UserPublicKeysResponse = z.infer<typeof UserPublicKeysResponseSchema>;
@@ -189,3 +193,4 @@ export type AccessDescriptor = z.infer<typeof AccessDescriptorSchema>;
 
 export const AccessDescriptorResponseSchema = z.object({ accessDescriptor: AccessDescriptorSchema }).meta({ id: 'AccessDescriptorResponse' });
 export type AccessDescriptorResponse = z.infer<typeof AccessDescriptorResponseSchema>;
+

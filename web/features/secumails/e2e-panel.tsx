@@ -1,8 +1,10 @@
 import { Body1, Button, Caption1, makeStyles, Subtitle2, tokens } from '@fluentui/react-components';
 import { ArrowDownloadRegular, LockOpenRegular } from '@fluentui/react-icons';
 import type { DeliveryDetail } from '@shared/contract/deliveries';
+import { ContactKeyChangedError } from '@shared/crypto/errors';
 import { openE2eDelivery, type OpenedE2eDelivery } from '@shared/transfer/e2e';
 import { Alert } from '@web/components/alert';
+import { useChangedKeyConfirm } from '@web/components/changed-key-dialog';
 import { RouterLink } from '@web/components/router-link';
 import { TransferProgressBar } from '@web/components/transfer-centre';
 import { apiClient } from '@web/lib/api-client';
@@ -10,6 +12,7 @@ import { cryptoApi } from '@web/lib/crypto';
 import { startE2eDownload } from '@web/lib/e2e-download';
 import { ROUTES } from '@web/lib/routes';
 import { isActive, useTransfers, type Transfer } from '@web/lib/transfer-store';
+import { displayFingerprint } from '@web/lib/fingerprint';
 import { useUnlockedKeys } from '@web/lib/unlock-request';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -21,6 +24,8 @@ const useStyles = makeStyles({
   row: { display: 'flex', gap: '12px', alignItems: 'center', flexWrap: 'wrap' },
   body: { whiteSpace: 'pre-wrap', margin: '0 0 16px', padding: '12px', backgroundColor: tokens.colorNeutralBackground2, borderRadius: tokens.borderRadiusMedium },
   section: { margin: '16px 0' },
+  signer: { display: 'grid', gridTemplateColumns: 'max-content 1fr', gap: '4px 12px', margin: '0 0 12px' },
+  fingerprint: { fontFamily: tokens.fontFamilyMonospace, wordBreak: 'break-word' },
 });
 
 export const isE2eDelivery = (delivery: Pick<DeliveryDetail, 'securityLevel'>) => delivery.securityLevel >= 20;
@@ -69,7 +74,10 @@ export function E2eDeliveryPanel({ delivery, onDownloaded }: { delivery: Deliver
   const styles = useStyles();
   const unlockedKeys = useUnlockedKeys();
   const [opened, setOpened] = useState<OpenedE2eDelivery | null>(null);
-  const [phase, setPhase] = useState<'locked' | 'decryptingKey' | 'open' | 'failed'>('locked');
+  const [phase, setPhase] = useState<'locked' | 'decryptingKey' | 'open' | 'failed' | 'keyChanged'>('locked');
+  const [keyChange, setKeyChange] = useState<ContactKeyChangedError['change'] | null>(null);
+  // The sender's signing key differs from the pinned one: the same comparison dialog as the sender's side.
+  const { confirmChangedKey, dialog: changedKeyDialog } = useChangedKeyConfirm(t('deliveries:changedKey.confirmOpen'));
   // fileId → the transfer downloading it (the latest one).
   const [transferIds, setTransferIds] = useState<Record<string, string>>({});
   const transfers = useTransfers();
@@ -93,13 +101,16 @@ export function E2eDeliveryPanel({ delivery, onDownloaded }: { delivery: Deliver
     if (!keys) return;
     setPhase('decryptingKey');
     try {
-      const result = await openE2eDelivery({ client: apiClient, deliveryUuid: delivery.deliveryUuid, e2e: { crypto: cryptoApi, keys } });
+      const result = await openE2eDelivery({ client: apiClient, deliveryUuid: delivery.deliveryUuid, e2e: { crypto: cryptoApi, keys, confirmChangedKey } });
       openedRef.current = result;
       setOpened(result);
       setPhase('open');
     } catch (error) {
       console.debug('[e2e] opening failed', error);
-      setPhase('failed');
+      if (error instanceof ContactKeyChangedError && error.change) {
+        setKeyChange(error.change);
+        setPhase('keyChanged');
+      } else setPhase('failed');
     }
   }
 
@@ -120,7 +131,8 @@ export function E2eDeliveryPanel({ delivery, onDownloaded }: { delivery: Deliver
       <Subtitle2 as="h3" id="e2e-files">
         {t('deliveries:e2e.title')}
       </Subtitle2>
-      {phase === 'locked' || phase === 'decryptingKey' ? (
+      {changedKeyDialog}
+      {phase === 'locked' || phase === 'decryptingKey' || phase === 'keyChanged' ? (
         <p>
           <Button appearance="primary" icon={<LockOpenRegular />} disabled={phase === 'decryptingKey'} onClick={() => void open()}>
             {phase === 'decryptingKey' ? t('deliveries:e2e.state.decryptingKey') : t('deliveries:e2e.unlock')}
@@ -128,8 +140,24 @@ export function E2eDeliveryPanel({ delivery, onDownloaded }: { delivery: Deliver
         </p>
       ) : null}
       {phase === 'failed' ? <Alert type="error">{t('deliveries:e2e.keyDecryptionFailed')}</Alert> : null}
+      {phase === 'keyChanged' && keyChange ? (
+        <Alert type="error" title={t('deliveries:e2e.senderKeyChangedTitle')}>
+          {t('deliveries:e2e.senderKeyChangedText', { email: keyChange.email })}
+          <dl className={styles.signer}>
+            <dt>{t('deliveries:changedKey.old')}</dt>
+            <dd className={styles.fingerprint} data-testid="reader-key-old">
+              {displayFingerprint(keyChange.pinnedFingerprint)}
+            </dd>
+            <dt>{t('deliveries:changedKey.new')}</dt>
+            <dd className={styles.fingerprint} data-testid="reader-key-new">
+              {displayFingerprint(keyChange.presentedFingerprint)}
+            </dd>
+          </dl>
+        </Alert>
+      ) : null}
       {opened ? (
         <>
+          <SignerDetails opened={opened} serverSenderEmail={delivery.sender.email} />
           {opened.message ? (
             <section aria-label={t('deliveries:fields.body')}>
               <Subtitle2 as="h4">{opened.message.subject}</Subtitle2>
@@ -170,6 +198,35 @@ export function E2eDeliveryPanel({ delivery, onDownloaded }: { delivery: Deliver
         </>
       ) : null}
     </section>
+  );
+}
+
+/**
+ * Who signed the delivery, as verified: the signed address (manifest v2), the key's fingerprint,
+ * whether the key is retired; a warning when the server names the sender differently.
+ */
+function SignerDetails({ opened, serverSenderEmail }: { opened: OpenedE2eDelivery; serverSenderEmail: string }) {
+  const { t } = useTranslation();
+  const styles = useStyles();
+  const { signer } = opened;
+  const serverEmail = opened.identityMismatch?.serverEmail ?? (serverSenderEmail.toLowerCase() !== signer.email.toLowerCase() ? serverSenderEmail : undefined);
+  return (
+    <>
+      {serverEmail !== undefined && signer.signedIdentity ? (
+        <Alert type="warning" title={t('deliveries:e2e.identityMismatchTitle')}>
+          {t('deliveries:e2e.identityMismatchText', { signedEmail: signer.email, serverEmail })}
+        </Alert>
+      ) : null}
+      <dl className={styles.signer} aria-label={t('deliveries:e2e.signerTitle')}>
+        <dt>{t('deliveries:e2e.signedBy')}</dt>
+        <dd data-testid="e2e-signer">{signer.email}</dd>
+        <dt>{t('deliveries:e2e.signerFingerprint')}</dt>
+        <dd className={styles.fingerprint}>
+          {displayFingerprint(signer.fingerprint)}
+          {signer.keyRetired ? <Caption1> {t('deliveries:e2e.signerKeyRetired')}</Caption1> : null}
+        </dd>
+      </dl>
+    </>
   );
 }
 
