@@ -3,6 +3,9 @@ import { BackendErrorSchema } from '@shared/contract/errors';
 import {
   ACCESS_DESCRIPTOR_PATHS,
   AccessDescriptorResponseSchema,
+  CONTACT_PINS_PATHS,
+  ContactPinsResponseSchema,
+  PutContactPinsBodySchema,
   OwnSecuPassResponseSchema,
   SECUPASS_PATHS,
   SecuPassPolicySchema,
@@ -177,6 +180,41 @@ export const secuPassRoutes = routePlugin('kuvert-secupass-routes', async (app) 
       if (!found) throw noAccessDescriptor();
       void reply.header('cache-control', 'no-store');
       return { accessDescriptor: found };
+    },
+  );
+
+  app.get(
+    `${API_BASE}${CONTACT_PINS_PATHS.own}`,
+    {
+      config: { access: 'authenticated' },
+      schema: { summary: 'Own contact pin list, sealed by the client (counter 0 and null when none)', tags: ['secupass'], response: { 200: ContactPinsResponseSchema, ...errors } },
+    },
+    async (request, reply) => {
+      void reply.header('cache-control', 'no-store');
+      return app.secupass.contactPinsOf(request.user!.id);
+    },
+  );
+
+  app.put(
+    `${API_BASE}${CONTACT_PINS_PATHS.own}`,
+    {
+      config: { access: 'authenticated' },
+      schema: {
+        summary: 'Stores the own contact pin list; its counter must be the stored one + 1 (409 otherwise)',
+        tags: ['secupass'],
+        body: PutContactPinsBodySchema,
+        response: { 200: ContactPinsResponseSchema, 404: BackendErrorSchema, 409: BackendErrorSchema, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const userId = request.user!.id;
+      if ((await app.secupass.getOwn(userId)).state !== 'active') throw noSecuPass();
+      if ((await app.secupass.putContactPins(userId, request.body.envelope)) === 'conflict') {
+        const { counter } = await app.secupass.contactPinsOf(userId);
+        throw new HttpError(409, 'ConflictException', 'The contact pin list changed meanwhile: load it again, merge and save with the next counter', { counter });
+      }
+      void reply.header('cache-control', 'no-store');
+      return app.secupass.contactPinsOf(userId);
     },
   );
 });

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type {
   AccessDescriptor,
+  ContactPinsResponse,
+  SealedContactPinsWire,
   OwnSecuPassResponse,
   PublicKey,
   SecuPassBlobWire,
@@ -72,6 +74,10 @@ export interface SecuPassRepository {
   addAccessDescriptor(input: NewAccessDescriptor): Promise<string>;
   /** The recipient's live copy, undefined when missing, invalidated or someone else's. */
   findAccessDescriptor(id: string, recipientUserId: number): Promise<AccessDescriptor | undefined>;
+  /** The user's sealed contact pin list (counter 0, null when none). */
+  contactPinsOf(userId: number): Promise<ContactPinsResponse>;
+  /** Stores the list when its counter is exactly the stored one + 1; otherwise 'conflict' (nothing changes). */
+  putContactPins(userId: number, envelope: SealedContactPinsWire): Promise<'ok' | 'conflict'>;
 }
 
 const toWireKey = (row: Selectable<PublicKeysTable>): PublicKey => ({ keyId: row.key_id, usage: row.usage as PublicKey['usage'], publicKey: row.spki });
@@ -206,6 +212,8 @@ export function createSecuPassRepository(db: Kysely<Database>): SecuPassReposito
           .where('recipient_user_id', '=', subjectUserId)
           .where('invalidated_at', 'is', null)
           .executeTakeFirst();
+        // The pin list opens only with the old keys: dropped, the counter stays (it never goes back).
+        await trx.updateTable('contact_pins').set({ envelope: null, updated_at: now }).where('user_id', '=', subjectUserId).execute();
         const outcome: ResetOutcome = {
           revokedKeys: Number(revoked.numUpdatedRows),
           invalidatedAccessDescriptors: Number(invalidated.numUpdatedRows),
@@ -244,6 +252,29 @@ export function createSecuPassRepository(db: Kysely<Database>): SecuPassReposito
           .execute();
       });
       return id;
+    },
+
+    async contactPinsOf(userId) {
+      const row = await db.selectFrom('contact_pins').selectAll().where('user_id', '=', userId).executeTakeFirst();
+      if (!row) return { counter: 0, envelope: null };
+      return { counter: Number(row.counter), envelope: row.envelope === null ? null : (JSON.parse(row.envelope) as SealedContactPinsWire) };
+    },
+
+    async putContactPins(userId, envelope) {
+      const now = Date.now();
+      const values = { counter: envelope.counter, envelope: JSON.stringify(envelope), updated_at: now };
+      return db.transaction().execute(async (trx) => {
+        // Conditional write: only the successor of the stored counter; the first list is counter 1.
+        const updated = await trx.updateTable('contact_pins').set(values).where('user_id', '=', userId).where('counter', '=', envelope.counter - 1).executeTakeFirst();
+        if (Number(updated.numUpdatedRows) === 1) return 'ok' as const;
+        if (envelope.counter !== 1) return 'conflict' as const;
+        const inserted = await trx
+          .insertInto('contact_pins')
+          .values({ user_id: userId, ...values })
+          .onConflict((oc) => oc.column('user_id').doNothing())
+          .executeTakeFirst();
+        return Number(inserted.numInsertedOrUpdatedRows ?? 0n) === 1 ? ('ok' as const) : ('conflict' as const);
+      });
     },
 
     async findAccessDescriptor(id, recipientUserId) {

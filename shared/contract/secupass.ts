@@ -194,3 +194,36 @@ export type AccessDescriptor = z.infer<typeof AccessDescriptorSchema>;
 export const AccessDescriptorResponseSchema = z.object({ accessDescriptor: AccessDescriptorSchema }).meta({ id: 'AccessDescriptorResponse' });
 export type AccessDescriptorResponse = z.infer<typeof AccessDescriptorResponseSchema>;
 
+/**
+ * The user's contact pins (DESIGN §9 "Contact pins", issue 12 §4): one list per user, sealed by
+ * the client (shared/crypto contact-pins.ts: signed with the own signing key, encrypted to the own
+ * encryption key); the server stores it opaque and only enforces the counter.
+ *
+ * | call | who | what |
+ * |---|---|---|
+ * | GET /user/contact-pins | signed in, own list only | `{ counter, envelope }`; `counter` 0 and `envelope` null when none; `envelope` null with a counter after a SecuPass reset |
+ * | PUT /user/contact-pins | signed in, own list only, active SecuPass | `{ envelope }` whose `counter` is exactly the stored counter + 1 → 200 with the new state; another counter → 409 ConflictException (`metadata.counter`: the stored one; reload, merge, retry); no active SecuPass → 404 AccessDescriptorNotFoundException |
+ */
+export const CONTACT_PINS_PATHS = { own: '/user/contact-pins' } as const;
+
+export const SealedContactPinsSchema = z
+  .object({
+    format: z.literal(1),
+    counter: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER),
+    signerKeyId: z.string().min(1).max(128),
+    wrappedKey: WrappedFileKeySchema,
+    iv: base64Url(64),
+    /** AES-256-GCM ciphertext of the signed list; the cap allows some 10 000 contacts. */
+    ciphertext: base64Url(4_000_000),
+  })
+  .strict()
+  .meta({ id: 'SealedContactPins' });
+export type SealedContactPinsWire = z.infer<typeof SealedContactPinsSchema>;
+
+export const ContactPinsResponseSchema = z
+  .object({ counter: z.number().int().min(0), envelope: SealedContactPinsSchema.nullable() })
+  .meta({ id: 'ContactPinsResponse' });
+export type ContactPinsResponse = z.infer<typeof ContactPinsResponseSchema>;
+
+export const PutContactPinsBodySchema = z.object({ envelope: SealedContactPinsSchema }).strict().meta({ id: 'PutContactPinsBody' });
+export type PutContactPinsBody = z.infer<typeof PutContactPinsBodySchema>;

@@ -10,6 +10,10 @@ export type PinVerdict =
 export interface KeyPinStore {
   get(contactId: string): Promise<string | undefined>;
   set(contactId: string, fingerprint: string): Promise<void>;
+  /** Stores that keep verifications (the server-stored list): whether this key of the contact was verified in person. */
+  isVerified?(contactId: string, fingerprint: string): boolean;
+  /** The user compared the fingerprint (or scanned the QR code): this key is verified (and pinned). */
+  markVerified?(contactId: string, fingerprint: string): Promise<void>;
 }
 
 export class MemoryKeyPinStore implements KeyPinStore {

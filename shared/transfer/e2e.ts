@@ -1,6 +1,7 @@
 import { getUserPublicKeys } from '@shared/api/endpoints/secupass';
 import { getDeliveryE2e, getRecipientKeys, postRelease, putDeliveryE2e } from '@shared/api/endpoints/delivery-e2e';
-import { createBrowserStorageAdapter, type KeyValueStorage } from '@shared/api/storage-adapter';
+import { getCurrentUser } from '@shared/api/endpoints/current-user';
+import type { KeyValueStorage } from '@shared/api/storage-adapter';
 import type { ApiClient } from '@shared/api/client';
 import { E2E_MANIFEST_FILE_ID, E2E_RECORDS_PER_PART, type NewDescriptor, type PartsResponse, type ReleaseList } from '@shared/contract/deliveries';
 import { putDeliveryFileOwnKey } from '@shared/api/endpoints/delivery-send';
@@ -11,6 +12,7 @@ import { checkContactKey, checkRetiredContactKey, confirmChangedKey as movePin, 
 import { MANIFEST_VERSION, type Manifest, type ManifestFile, type SignedManifest } from '@shared/crypto/manifest';
 import type { CryptoApi, DownloadControlMessage, KeyHandle, UnlockedKeys } from '@shared/crypto/service';
 import { ciphertextLength, DEFAULT_RECORD_SIZE } from '@shared/crypto/stream-format';
+import { contactPinsFor } from './contact-pins';
 import type { PreparedUpload, UploadSource } from './upload';
 
 /**
@@ -36,7 +38,7 @@ export interface E2eOptions {
   crypto: CryptoApi;
   /** The caller's unlocked SecuPass keys (handles). */
   keys: UnlockedKeys;
-  /** Where pins live; default: localStorage per signed-in user (memory where there is none). */
+  /** Where pins live; default: the user's sealed list on the server (contact-pins.ts, every device). */
   pins?: KeyPinStore;
   /** A pinned key changed: resolve true only after the user compared fingerprints. Absent → refused. */
   confirmChangedKey?: (change: ChangedContactKey) => Promise<boolean>;
@@ -46,7 +48,7 @@ export interface E2eOptions {
 
 const PIN_STORAGE_PREFIX = 'kuvert.keyPins.';
 
-/** Pins kept in a key-value storage (localStorage in browsers), one map per owner. */
+/** Pins kept in a key-value storage, one map per owner (the first version's browser pins; now only read to migrate them, contact-pins.ts). */
 export class StorageKeyPinStore implements KeyPinStore {
   constructor(
     private readonly storage: KeyValueStorage,
@@ -67,7 +69,23 @@ export class StorageKeyPinStore implements KeyPinStore {
   }
 }
 
-const defaultPins = (keys: UnlockedKeys): KeyPinStore => new StorageKeyPinStore(createBrowserStorageAdapter(), keys.signing.keyId);
+/**
+ * Default pins: the user's list on the server (contact-pins.ts), shared by every device; this
+ * device's earlier local pins are merged into it on first load.
+ */
+async function pinsOf(client: ApiClient, e2e: E2eOptions): Promise<KeyPinStore> {
+  if (e2e.pins) return e2e.pins;
+  return contactPinsFor({
+    client,
+    crypto: e2e.crypto,
+    keys: e2e.keys,
+    ownerUserId: async () => {
+      const { user } = await getCurrentUser(client);
+      if (!user) throw new Error('Not signed in');
+      return user.uuid;
+    },
+  });
+}
 
 /**
  * A contact's key checked against its pin (first use pins it). The fingerprint and key id are
@@ -80,7 +98,7 @@ async function verifiedContactKey(
 ): Promise<{ keyId: string; publicKey: string; fingerprint: string }> {
   const computed = await e2e.crypto.fingerprint({ publicKey: contact.publicKey });
   if (computed.keyId !== contact.keyId) throw new ContactKeyChangedError('The key id does not belong to the key');
-  const pins = e2e.pins ?? defaultPins(e2e.keys);
+  const pins = await pinsOf(client, e2e);
   const contactId = `${contact.userUuid}:${contact.usage}`;
   const verdict = contact.retired ? await checkRetiredContactKey(pins, contactId, computed.fingerprint) : await checkContactKey(pins, contactId, computed.fingerprint);
   if (verdict.status === 'changed') {
@@ -298,6 +316,10 @@ export interface VerifiedSigner {
   keyId: string;
   /** Signed with a key the sender has since retired (passphrase reset): still authentic. */
   keyRetired: boolean;
+  /** The reader's own delivery. */
+  own: boolean;
+  /** The reader verified this key of the sender in person (fingerprint or QR code; server-stored pins only). */
+  verified: boolean;
 }
 
 /** A level 3/4 delivery as its reader sees it, after every check. */
@@ -360,6 +382,8 @@ export async function openE2eDelivery(options: { client: ApiClient; deliveryUuid
       throw new ManifestSignatureError('The manifest belongs to another delivery or sender');
     }
     const signedEmail = manifest.version === 2 ? manifest.senderEmail : undefined;
+    const own = signer.keyId === e2e.keys.signing.keyId;
+    const pins = await pinsOf(client, e2e);
     const verifiedSigner: VerifiedSigner = {
       userUuid: manifest.senderUserId,
       email: signedEmail ?? signer.serverEmail,
@@ -367,6 +391,8 @@ export async function openE2eDelivery(options: { client: ApiClient; deliveryUuid
       fingerprint: signer.fingerprint,
       keyId: signer.keyId,
       keyRetired: signer.retired,
+      own,
+      verified: !own && (pins.isVerified?.(`${manifest.senderUserId}:signing`, signer.fingerprint) ?? false),
     };
     const mismatch = signedEmail !== undefined && signedEmail.toLowerCase() !== signer.serverEmail.toLowerCase() ? { signedEmail, serverEmail: signer.serverEmail } : undefined;
     const files: OpenedE2eFile[] = [];
@@ -416,6 +442,18 @@ async function senderSigningKey(
   const retired = key.retired === true;
   const verified = await verifiedContactKey(client, e2e, { email: answer.email, userUuid: senderUserUuid, usage: 'signing', keyId: key.keyId, publicKey: key.publicKey, retired });
   return { ...verified, retired, serverEmail: answer.email };
+}
+
+/**
+ * The user compared a contact's fingerprint in person (read out, or the QR code scanned): that key
+ * is marked verified in the user's pin list (and pinned). False when the pin store keeps no
+ * verifications (a store given by the caller without `markVerified`).
+ */
+export async function markContactVerified(options: { client: ApiClient; e2e: E2eOptions; userUuid: string; usage: 'encryption' | 'signing'; fingerprint: string }): Promise<boolean> {
+  const pins = await pinsOf(options.client, options.e2e);
+  if (!pins.markVerified) return false;
+  await pins.markVerified(`${options.userUuid}:${options.usage}`, options.fingerprint);
+  return true;
 }
 
 /** SPEC §4 download states of an E2E file. */

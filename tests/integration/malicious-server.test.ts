@@ -5,7 +5,8 @@ import { DELIVERY_PATHS, E2E_MANIFEST_FILE_ID } from '@shared/contract/deliverie
 import { toBase64Url, utf8Encode } from '@shared/crypto/bytes';
 import { MemoryKeyPinStore } from '@shared/crypto/key-pinning';
 import type { Manifest } from '@shared/crypto/manifest';
-import { downloadE2eFile, openE2eDelivery, sendDelivery, type ChangedContactKey } from '@shared/transfer';
+import { createMemoryStorage } from '@shared/api/storage-adapter';
+import { downloadE2eFile, openE2eDelivery, sendDelivery, ServerKeyPinStore, type ChangedContactKey } from '@shared/transfer';
 import { startTestServer, type TestServer } from '@tests/support/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createUserAsAdmin, expectBackendError, signIn, signInAdmin, type Session } from './core-helpers';
@@ -252,5 +253,122 @@ describe('a malicious server is detected by the reader', () => {
   it('the public keys of a user are for signed-in callers only', async () => {
     expect((await call(server, null, 'GET', `${API}/users/${alice.userUuid}/public-keys`)).status).toBe(401);
     await expectBackendError(await call(server, bob.session, 'GET', `${API}/users/no-such-user/public-keys`), 404, 'NotFoundException');
+  });
+});
+
+describe('the server-stored pin list closes the fresh-device gap', () => {
+  /** A new browser of `actor`: same account and SecuPass, nothing stored locally; pins from the server list. */
+  const freshDevice = async (actor: E2eActor, storage = createMemoryStorage()) =>
+    ServerKeyPinStore.load({ client: actor.client, crypto: actor.crypto, keys: actor.keys!, ownerUserId: actor.userUuid, storage });
+
+  it("key substitution on a fresh device: the server swaps the sender's or the recipient's key; the pinned list names the change", async () => {
+    const delivery = await sendAs(alice, [{ name: 'b.bin', bytes: new Uint8Array(randomBytes(64)) }]);
+    // Bob's first browser reads from Alice: her key goes into his list on the server.
+    const first = await freshDevice(bob);
+    await (await openE2eDelivery({ client: bob.client, deliveryUuid: delivery.deliveryUuid, e2e: e2eOf(bob, { pins: first }) })).close();
+
+    const restoreKey = await substituteSigningKey(alice.userUuid);
+    const restoreManifest = await plantForgedManifest(delivery.deliveryUuid, bob, {
+      version: 2,
+      contextId: delivery.deliveryUuid,
+      senderUserId: alice.userUuid,
+      senderEmail: 'alice@example.test',
+      signerKeyId: eve.keys!.signing.keyId,
+      createdAt: new Date().toISOString(),
+      files: [],
+    });
+    try {
+      // Without the list (pins only in one browser) a new browser would have trusted Eve's key on first use:
+      const local = await openE2eDelivery({ client: bob.client, deliveryUuid: delivery.deliveryUuid, e2e: e2eOf(bob, { pins: new MemoryKeyPinStore() }) });
+      expect(local.signer.fingerprint).toBe(eve.keys!.signing.fingerprint);
+      await local.close();
+      // With it, Bob's new browser knows Alice's key and names the change.
+      await expect(openE2eDelivery({ client: bob.client, deliveryUuid: delivery.deliveryUuid, e2e: e2eOf(bob, { pins: await freshDevice(bob) }) })).rejects.toMatchObject({
+        name: 'ContactKeyChangedError',
+        change: { pinnedFingerprint: alice.keys!.signing.fingerprint, presentedFingerprint: eve.keys!.signing.fingerprint },
+      });
+    } finally {
+      await restoreManifest();
+      await restoreKey();
+    }
+
+    // The recipient's key: Alice pinned Bob's on her first browser; the server now offers Eve's key as Bob's.
+    const aliceFirst = await freshDevice(alice);
+    const sent = await sendDelivery({
+      client: alice.client,
+      draft: { recipients: ['bob@example.test'], subject: 'pinned', body: '', securityLevel: 20 },
+      files: [{ name: 'd.bin', blob: blobOf(new Uint8Array(randomBytes(64))) }],
+      e2e: e2eOf(alice, { pins: aliceFirst, recordSize: RECORD_SIZE }),
+    });
+    expect(sent.ok).toBe(true);
+    const db = server.app.db;
+    const bobId = await userIdOf(bob.userUuid);
+    const eveEnc = await db.selectFrom('public_keys').selectAll().where('user_id', '=', await userIdOf(eve.userUuid)).where('usage', '=', 'encryption').where('revoked_at', 'is', null).executeTakeFirstOrThrow();
+    const bobEnc = await db.selectFrom('public_keys').selectAll().where('user_id', '=', bobId).where('usage', '=', 'encryption').where('revoked_at', 'is', null).executeTakeFirstOrThrow();
+    await db.updateTable('public_keys').set({ spki: eveEnc.spki, key_id: eveEnc.key_id, fingerprint: eveEnc.fingerprint }).where('id', '=', bobEnc.id).execute();
+    try {
+      const changes: ChangedContactKey[] = [];
+      const refused = await sendDelivery({
+        client: alice.client,
+        draft: { recipients: ['bob@example.test'], subject: 'substituted', body: '', securityLevel: 20 },
+        files: [{ name: 'e.bin', blob: blobOf(new Uint8Array(randomBytes(64))) }],
+        e2e: e2eOf(alice, { pins: await freshDevice(alice), recordSize: RECORD_SIZE, confirmChangedKey: async (c) => (changes.push(c), false) }),
+      });
+      expect(refused.ok).toBe(false);
+      if (!refused.ok) expect(refused.error.code).toBe('keyChanged');
+      expect(changes).toEqual([expect.objectContaining({ usage: 'encryption', pinnedFingerprint: bob.keys!.encryption.fingerprint, presentedFingerprint: eve.keys!.encryption.fingerprint })]);
+    } finally {
+      await db.updateTable('public_keys').set({ spki: bobEnc.spki, key_id: bobEnc.key_id, fingerprint: bobEnc.fingerprint }).where('id', '=', bobEnc.id).execute();
+    }
+  }, 60_000);
+
+  it('a tampered or swapped pin list is refused', async () => {
+    const device = await freshDevice(bob);
+    await device.set('someone:signing', 'a'.repeat(64));
+    const db = server.app.db;
+    const bobId = await userIdOf(bob.userUuid);
+    const row = await db.selectFrom('contact_pins').selectAll().where('user_id', '=', bobId).executeTakeFirstOrThrow();
+    const envelope = JSON.parse(row.envelope!) as { ciphertext: string; counter: number };
+    const flipped = envelope.ciphertext.slice(0, 10) + (envelope.ciphertext[10] === 'A' ? 'B' : 'A') + envelope.ciphertext.slice(11);
+    try {
+      await db.updateTable('contact_pins').set({ envelope: JSON.stringify({ ...envelope, ciphertext: flipped }) }).where('user_id', '=', bobId).execute();
+      await expect(freshDevice(bob)).rejects.toMatchObject({ name: 'ContactPinsInvalidError', code: 'contact-pins-invalid' });
+      // Eve's own valid list handed to Bob (same counter): not his.
+      await (await freshDevice(eve)).set('x:signing', 'e'.repeat(64));
+      const eveRow = await db.selectFrom('contact_pins').selectAll().where('user_id', '=', await userIdOf(eve.userUuid)).executeTakeFirstOrThrow();
+      await db.updateTable('contact_pins').set({ envelope: eveRow.envelope, counter: eveRow.counter }).where('user_id', '=', bobId).execute();
+      await expect(freshDevice(bob)).rejects.toMatchObject({ name: 'ContactPinsInvalidError' });
+      // Reading refuses too (the list is the reader's pin store).
+      const delivery = await sendAs(alice, [{ name: 'f.bin', bytes: new Uint8Array(randomBytes(64)) }]);
+      await expect(openE2eDelivery({ client: bob.client, deliveryUuid: delivery.deliveryUuid, e2e: { crypto: bob.crypto, keys: bob.keys! } })).rejects.toMatchObject({ name: 'ContactPinsInvalidError' });
+    } finally {
+      await db.updateTable('contact_pins').set({ envelope: row.envelope, counter: row.counter }).where('user_id', '=', bobId).execute();
+    }
+    expect(await (await freshDevice(bob)).get('someone:signing')).toBe('a'.repeat(64));
+  });
+
+  it('a rolled-back or dropped pin list is refused by a device that saw a newer one', async () => {
+    const storage = createMemoryStorage();
+    const device = await freshDevice(bob, storage);
+    await device.set('old-contact:signing', '1'.repeat(64));
+    const db = server.app.db;
+    const bobId = await userIdOf(bob.userUuid);
+    const older = await db.selectFrom('contact_pins').selectAll().where('user_id', '=', bobId).executeTakeFirstOrThrow();
+    await device.set('old-contact:signing', '2'.repeat(64)); // e.g. after comparing a changed key
+    const newer = await db.selectFrom('contact_pins').selectAll().where('user_id', '=', bobId).executeTakeFirstOrThrow();
+    try {
+      // The server serves the older, validly sealed list again.
+      await db.updateTable('contact_pins').set({ envelope: older.envelope, counter: older.counter }).where('user_id', '=', bobId).execute();
+      await expect(freshDevice(bob, storage)).rejects.toMatchObject({ name: 'ContactPinsRolledBackError', code: 'contact-pins-rolled-back' });
+      // Documented limit: a device that never saw the newer one cannot tell (README section 6).
+      expect(await (await freshDevice(bob)).get('old-contact:signing')).toBe('1'.repeat(64));
+      // The server drops the list altogether.
+      await db.deleteFrom('contact_pins').where('user_id', '=', bobId).execute();
+      await expect(freshDevice(bob, storage)).rejects.toMatchObject({ name: 'ContactPinsRolledBackError' });
+    } finally {
+      await db.deleteFrom('contact_pins').where('user_id', '=', bobId).execute();
+      await db.insertInto('contact_pins').values(newer).execute();
+    }
+    expect(await (await freshDevice(bob, storage)).get('old-contact:signing')).toBe('2'.repeat(64));
   });
 });

@@ -9,6 +9,7 @@ import * as externalSignup from './0013-external-signup';
 import * as addinSessions from './0014-addin-sessions';
 import * as listPaging from './0015-list-paging';
 import * as senders from './0017-senders';
+import * as contactPins from './0021-contact-pins';
 
 /**
  * Every migration, in order, for SQLite and PostgreSQL alike. A static list (not a
@@ -28,6 +29,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0014-addin-sessions': addinSessions,
   '0015-list-paging': listPaging,
   '0017-senders': senders,
+  '0021-contact-pins': contactPins,
 };
 
 export const staticMigrationProvider: MigrationProvider = {
