@@ -6,7 +6,8 @@ import { expect, test, type Page } from '@playwright/test';
 import type { ApiClient } from '@shared/api/client';
 import { MemoryKeyPinStore } from '@shared/crypto/key-pinning';
 import { createCryptoService, type UnlockedKeys } from '@shared/crypto/service';
-import { sendDelivery } from '@shared/transfer';
+import { createMemoryStorage } from '@shared/api/storage-adapter';
+import { sendDelivery, ServerKeyPinStore } from '@shared/transfer';
 import { startTestServer, type TestServer } from '../support/server';
 import { apiCall, apiSignIn, en as locales, expectNoSeriousA11yViolations, secuPassFromNode, signInToInbox } from './fixtures';
 
@@ -21,6 +22,9 @@ let server: TestServer;
 let aliceClient: ApiClient;
 let aliceKeys: UnlockedKeys;
 let bobKeys: UnlockedKeys;
+let bobClient: ApiClient;
+let bobUuid: string;
+const bobCrypto = createCryptoService();
 const aliceCrypto = createCryptoService();
 
 test.describe.configure({ mode: 'serial' });
@@ -33,7 +37,8 @@ test.beforeAll(async () => {
     expect(response.status, await response.clone().text()).toBe(201);
   }
   ({ client: aliceClient, keys: aliceKeys } = await secuPassFromNode(server, alice, 'Alice-Browser-SecuPass-Trust-80', aliceCrypto));
-  ({ keys: bobKeys } = await secuPassFromNode(server, bob, BOB_PASSPHRASE));
+  ({ keys: bobKeys, client: bobClient } = await secuPassFromNode(server, bob, BOB_PASSPHRASE, bobCrypto));
+  bobUuid = ((await (await apiCall(server, await apiSignIn(server, bob), 'GET', '/user')).json()) as { user: { uuid: string } }).user.uuid;
 });
 test.afterAll(async () => {
   await server?.close();
@@ -51,8 +56,8 @@ async function unlockIfAsked(page: Page) {
   }
 }
 
-test("the reader: one signed file list, the verified signer, and the sender's changed key with both fingerprints", async ({ page }) => {
-  test.setTimeout(120_000);
+test("the reader: one signed file list, the verified signer, and the sender's changed key with both fingerprints", async ({ page, browser }) => {
+  test.setTimeout(180_000);
   const result = await sendDelivery({
     client: aliceClient,
     draft: { recipients: [bob.email], subject: 'Trust figures', body: '', securityLevel: 20 },
@@ -98,8 +103,35 @@ test("the reader: one signed file list, the verified signer, and the sender's ch
   await expect(page.getByRole('button', { name: 'Download signed-name.bin' })).toBeVisible({ timeout: 30_000 });
   await expect(page.getByText('server-name.exe')).toHaveCount(0);
   await expect(page.getByRole('listitem').filter({ hasText: 'signed-name.bin' })).toHaveCount(1);
-  await expect(page.getByTestId('e2e-signer')).toHaveText(alice.email);
+  await expect(page.getByTestId('e2e-signer')).toContainText(alice.email);
   await expect(page.getByText(aliceKeys.signing.fingerprintDisplay)).toBeVisible();
-  const pins = await page.evaluate((key) => window.localStorage.getItem(key), `kuvert.keyPins.${bobKeys.signing.keyId}`);
-  expect(JSON.parse(pins!)[`${aliceUuid.user.uuid}:signing`]).toBe(aliceKeys.signing.fingerprint);
+  // The browser's old local pins went into Bob's list on the server (and left the browser).
+  expect(await page.evaluate((key) => window.localStorage.getItem(key), `kuvert.keyPins.${bobKeys.signing.keyId}`)).toBeNull();
+  const bobList = await ServerKeyPinStore.load({ client: bobClient, crypto: bobCrypto, keys: bobKeys, ownerUserId: bobUuid, storage: createMemoryStorage() });
+  expect(await bobList.get(`${aliceUuid.user.uuid}:signing`)).toBe(aliceKeys.signing.fingerprint);
+  expect(await bobList.get(`${aliceUuid.user.uuid}:signing:previous:${pinned}`)).toBe(pinned);
+
+  // Explicit verification: compare fingerprints (and QR codes), mark verified; the badge shows it, on every device.
+  await expect(page.getByTestId('signer-verification')).toHaveText(locales.deliveries.verify.notVerified);
+  await page.getByRole('button', { name: locales.deliveries.verify.open }).click();
+  const verify = page.getByRole('dialog', { name: locales.deliveries.verify.title.replace('{{email}}', alice.email) });
+  await expect(verify.getByTestId('verify-theirs')).toHaveText(aliceKeys.signing.fingerprintDisplay);
+  await expect(verify.getByTestId('verify-yours')).toHaveText(bobKeys.signing.fingerprintDisplay);
+  await expect(verify.getByRole('img', { name: locales.deliveries.verify.qrTheirs.replace('{{email}}', alice.email) })).toBeVisible();
+  await expectNoSeriousA11yViolations(page, 'verify contact dialog');
+  await verify.getByRole('button', { name: locales.deliveries.verify.confirm }).click();
+  await expect(verify).toBeHidden();
+  await expect(page.getByTestId('signer-verification')).toHaveText(locales.deliveries.verify.verified);
+  const reloaded = await ServerKeyPinStore.load({ client: bobClient, crypto: bobCrypto, keys: bobKeys, ownerUserId: bobUuid, storage: createMemoryStorage() });
+  expect(reloaded.isVerified(`${aliceUuid.user.uuid}:signing`, aliceKeys.signing.fingerprint)).toBe(true);
+
+  // Another browser of Bob's: no dialog (the pin comes from the server list), the badge says verified.
+  const other = await browser.newPage();
+  await signInToInbox(other, server, bob);
+  await other.goto(`${server.url}/secumails/inbox/${deliveryUuid}`);
+  await other.getByRole('button', { name: en.e2e.unlock }).click();
+  await unlockIfAsked(other);
+  await expect(other.getByRole('button', { name: 'Download signed-name.bin' })).toBeVisible({ timeout: 30_000 });
+  await expect(other.getByTestId('signer-verification')).toHaveText(locales.deliveries.verify.verified);
+  await other.close();
 });

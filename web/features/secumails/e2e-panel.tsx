@@ -1,18 +1,20 @@
-import { Body1, Button, Caption1, makeStyles, Subtitle2, tokens } from '@fluentui/react-components';
+import { Badge, Body1, Button, Caption1, makeStyles, Subtitle2, tokens } from '@fluentui/react-components';
 import { ArrowDownloadRegular, LockOpenRegular } from '@fluentui/react-icons';
 import type { DeliveryDetail } from '@shared/contract/deliveries';
 import { ContactKeyChangedError } from '@shared/crypto/errors';
-import { openE2eDelivery, type OpenedE2eDelivery } from '@shared/transfer/e2e';
+import { markContactVerified, openE2eDelivery, type OpenedE2eDelivery } from '@shared/transfer/e2e';
 import { Alert } from '@web/components/alert';
 import { useChangedKeyConfirm } from '@web/components/changed-key-dialog';
+import { VerifyContactButton } from '@web/components/verify-contact-dialog';
 import { RouterLink } from '@web/components/router-link';
 import { TransferProgressBar } from '@web/components/transfer-centre';
 import { apiClient } from '@web/lib/api-client';
-import { cryptoApi } from '@web/lib/crypto';
+import { cryptoApi, useSecuPassSession } from '@web/lib/crypto';
 import { startE2eDownload } from '@web/lib/e2e-download';
 import { ROUTES } from '@web/lib/routes';
 import { isActive, useTransfers, type Transfer } from '@web/lib/transfer-store';
 import { displayFingerprint } from '@web/lib/fingerprint';
+import { useNotify } from '@web/lib/toasts';
 import { useUnlockedKeys } from '@web/lib/unlock-request';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -157,7 +159,15 @@ export function E2eDeliveryPanel({ delivery, onDownloaded }: { delivery: Deliver
       ) : null}
       {opened ? (
         <>
-          <SignerDetails opened={opened} serverSenderEmail={delivery.sender.email} />
+          <SignerDetails
+            opened={opened}
+            serverSenderEmail={delivery.sender.email}
+            onVerified={() => {
+              const next = { ...opened, signer: { ...opened.signer, verified: true } };
+              openedRef.current = next;
+              setOpened(next);
+            }}
+          />
           {opened.message ? (
             <section aria-label={t('deliveries:fields.body')}>
               <Subtitle2 as="h4">{opened.message.subject}</Subtitle2>
@@ -205,9 +215,11 @@ export function E2eDeliveryPanel({ delivery, onDownloaded }: { delivery: Deliver
  * Who signed the delivery, as verified: the signed address (manifest v2), the key's fingerprint,
  * whether the key is retired; a warning when the server names the sender differently.
  */
-function SignerDetails({ opened, serverSenderEmail }: { opened: OpenedE2eDelivery; serverSenderEmail: string }) {
+function SignerDetails({ opened, serverSenderEmail, onVerified }: { opened: OpenedE2eDelivery; serverSenderEmail: string; onVerified: () => void }) {
   const { t } = useTranslation();
   const styles = useStyles();
+  const notify = useNotify();
+  const session = useSecuPassSession();
   const { signer } = opened;
   const serverEmail = opened.identityMismatch?.serverEmail ?? (serverSenderEmail.toLowerCase() !== signer.email.toLowerCase() ? serverSenderEmail : undefined);
   return (
@@ -219,13 +231,44 @@ function SignerDetails({ opened, serverSenderEmail }: { opened: OpenedE2eDeliver
       ) : null}
       <dl className={styles.signer} aria-label={t('deliveries:e2e.signerTitle')}>
         <dt>{t('deliveries:e2e.signedBy')}</dt>
-        <dd data-testid="e2e-signer">{signer.email}</dd>
+        <dd data-testid="e2e-signer">
+          {signer.email}{' '}
+          {signer.own ? null : signer.verified ? (
+            <Badge appearance="filled" color="success" data-testid="signer-verification">
+              {t('deliveries:verify.verified')}
+            </Badge>
+          ) : (
+            <Badge appearance="outline" color="warning" data-testid="signer-verification">
+              {t('deliveries:verify.notVerified')}
+            </Badge>
+          )}
+        </dd>
         <dt>{t('deliveries:e2e.signerFingerprint')}</dt>
         <dd className={styles.fingerprint}>
           {displayFingerprint(signer.fingerprint)}
           {signer.keyRetired ? <Caption1> {t('deliveries:e2e.signerKeyRetired')}</Caption1> : null}
         </dd>
       </dl>
+      {!signer.own && !signer.verified && session ? (
+        <p>
+          <VerifyContactButton
+            contact={{ email: signer.email, userUuid: signer.userUuid, usage: 'signing', fingerprint: signer.fingerprint }}
+            own={{ usage: 'signing', fingerprint: session.keys.signing.fingerprint, userUuid: session.userUuid }}
+            onVerified={async () => {
+              const saved = await markContactVerified({
+                client: apiClient,
+                e2e: { crypto: cryptoApi, keys: session.keys },
+                userUuid: signer.userUuid,
+                usage: 'signing',
+                fingerprint: signer.fingerprint,
+              });
+              if (!saved) throw new Error('The pin store keeps no verifications');
+              notify('success', t('deliveries:verify.done', { email: signer.email }));
+              onVerified();
+            }}
+          />
+        </p>
+      ) : null}
     </>
   );
 }
