@@ -96,6 +96,15 @@ export interface AccessDescriptorsTable {
   invalidated_at: number | null;
 }
 
+/** Migration 0021: each user's contact pin list, sealed by the client (the server cannot read it). */
+export interface ContactPinsTable {
+  user_id: number;
+  counter: number;
+  /** shared/crypto SealedContactPins as JSON; null after a SecuPass reset. */
+  envelope: string | null;
+  updated_at: number;
+}
+
 export interface AuditLogTable {
   id: Generated<number>;
   at: number;
@@ -113,5 +122,6 @@ export interface Database {
   secupass: SecuPassTable;
   public_keys: PublicKeysTable;
   access_descriptors: AccessDescriptorsTable;
+  contact_pins: ContactPinsTable;
   audit_log: AuditLogTable;
 }

@@ -168,7 +168,7 @@ export async function recipientKeys(app: FastifyInstance, sender: UserRow, deliv
   const states = await app.secupass.statesOf([sender.id, ...[...users.values()].map((u) => u.id)]);
   const recipients = [];
   for (const r of rows) recipients.push({ email: r.email, ...(await keysOf(app, users.get(r.email), states)) });
-  return { sender: { userUuid: sender.uuid, keys: await app.secupass.publicKeysOf(sender.id) }, recipients };
+  return { sender: { userUuid: sender.uuid, email: sender.email, keys: await app.secupass.publicKeysOf(sender.id) }, recipients };
 }
 
 /**

@@ -3,6 +3,9 @@ import { BackendErrorSchema } from '@shared/contract/errors';
 import {
   ACCESS_DESCRIPTOR_PATHS,
   AccessDescriptorResponseSchema,
+  CONTACT_PINS_PATHS,
+  ContactPinsResponseSchema,
+  PutContactPinsBodySchema,
   OwnSecuPassResponseSchema,
   SECUPASS_PATHS,
   SecuPassPolicySchema,
@@ -107,7 +110,7 @@ export const secuPassRoutes = routePlugin('kuvert-secupass-routes', async (app) 
     {
       config: { access: 'authenticated' },
       schema: {
-        summary: "A user's public keys with display fingerprints (empty without SecuPass): oneself and the people one shares a delivery with; rate limited",
+        summary: "A user's public keys with display fingerprints (empty without SecuPass), then earlier signing keys marked retired: oneself and the people one shares a delivery with; rate limited",
         tags: ['secupass'],
         params: UserUuidParamsSchema,
         response: { 200: UserPublicKeysResponseSchema, 404: BackendErrorSchema, 429: BackendErrorSchema, ...errors },
@@ -120,7 +123,7 @@ export const secuPassRoutes = routePlugin('kuvert-secupass-routes', async (app) 
       const user = await app.users.findByUuid(request.params.userUuid);
       // A stranger is answered like an unknown id: user ids are not a directory of addresses.
       if (!user || !(await mayLookUpKeysOf(app, caller, user))) throw notFound('No such user');
-      return { userUuid: user.uuid, email: user.email, keys: await app.secupass.publicKeysOf(user.id) };
+      return { userUuid: user.uuid, email: user.email, keys: await app.secupass.publicKeysWithRetiredOf(user.id) };
     },
   );
 
@@ -189,6 +192,41 @@ export const secuPassRoutes = routePlugin('kuvert-secupass-routes', async (app) 
       if (!found) throw noAccessDescriptor();
       void reply.header('cache-control', 'no-store');
       return { accessDescriptor: found };
+    },
+  );
+
+  app.get(
+    `${API_BASE}${CONTACT_PINS_PATHS.own}`,
+    {
+      config: { access: 'authenticated' },
+      schema: { summary: 'Own contact pin list, sealed by the client (counter 0 and null when none)', tags: ['secupass'], response: { 200: ContactPinsResponseSchema, ...errors } },
+    },
+    async (request, reply) => {
+      void reply.header('cache-control', 'no-store');
+      return app.secupass.contactPinsOf(request.user!.id);
+    },
+  );
+
+  app.put(
+    `${API_BASE}${CONTACT_PINS_PATHS.own}`,
+    {
+      config: { access: 'authenticated' },
+      schema: {
+        summary: 'Stores the own contact pin list; its counter must be the stored one + 1 (409 otherwise)',
+        tags: ['secupass'],
+        body: PutContactPinsBodySchema,
+        response: { 200: ContactPinsResponseSchema, 404: BackendErrorSchema, 409: BackendErrorSchema, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const userId = request.user!.id;
+      if ((await app.secupass.getOwn(userId)).state !== 'active') throw noSecuPass();
+      if ((await app.secupass.putContactPins(userId, request.body.envelope)) === 'conflict') {
+        const { counter } = await app.secupass.contactPinsOf(userId);
+        throw new HttpError(409, 'ConflictException', 'The contact pin list changed meanwhile: load it again, merge and save with the next counter', { counter });
+      }
+      void reply.header('cache-control', 'no-store');
+      return app.secupass.contactPinsOf(userId);
     },
   );
 });

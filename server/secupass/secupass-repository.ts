@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type {
   AccessDescriptor,
+  ContactPinsResponse,
+  SealedContactPinsWire,
   OwnSecuPassResponse,
   PublicKey,
   SecuPassBlobWire,
@@ -52,8 +54,13 @@ export interface SecuPassRepository {
   set(userId: number, body: SetSecuPassBody): Promise<SetOutcome>;
   /** New blob for the same key pairs (passphrase change, upgrade). */
   replace(userId: number, body: SetSecuPassBody): Promise<ReplaceOutcome>;
-  /** The user's live (not revoked) public keys with display fingerprints. */
+  /** The user's live (not revoked) public keys with display fingerprints (what file keys are wrapped to). */
   publicKeysOf(userId: number): Promise<UserPublicKeysResponse['keys']>;
+  /**
+   * The live keys, then the revoked SIGNING keys marked `retired` (newest first): verifying
+   * signatures made before a reset. Revoked encryption keys are never handed out.
+   */
+  publicKeysWithRetiredOf(userId: number): Promise<UserPublicKeysResponse['keys']>;
   /**
    * Administrator reset, one transaction: state `reset` without blob, keys revoked, every
    * access descriptor of the user invalidated, audit entry written.
@@ -67,6 +74,10 @@ export interface SecuPassRepository {
   addAccessDescriptor(input: NewAccessDescriptor): Promise<string>;
   /** The recipient's live copy, undefined when missing, invalidated or someone else's. */
   findAccessDescriptor(id: string, recipientUserId: number): Promise<AccessDescriptor | undefined>;
+  /** The user's sealed contact pin list (counter 0, null when none). */
+  contactPinsOf(userId: number): Promise<ContactPinsResponse>;
+  /** Stores the list when its counter is exactly the stored one + 1; otherwise 'conflict' (nothing changes). */
+  putContactPins(userId: number, envelope: SealedContactPinsWire): Promise<'ok' | 'conflict'>;
 }
 
 const toWireKey = (row: Selectable<PublicKeysTable>): PublicKey => ({ keyId: row.key_id, usage: row.usage as PublicKey['usage'], publicKey: row.spki });
@@ -161,6 +172,24 @@ export function createSecuPassRepository(db: Kysely<Database>): SecuPassReposito
       return (await liveKeys(db, userId)).map((row) => ({ ...toWireKey(row), fingerprint: row.fingerprint }));
     },
 
+    async publicKeysWithRetiredOf(userId) {
+      const live = await this.publicKeysOf(userId);
+      const retired = await db
+        .selectFrom('public_keys')
+        .selectAll()
+        .where('user_id', '=', userId)
+        .where('usage', '=', 'signing')
+        .where('revoked_at', 'is not', null)
+        .orderBy('revoked_at', 'desc')
+        .orderBy('id', 'desc')
+        .execute();
+      const liveIds = new Set(live.map((k) => k.keyId));
+      return [
+        ...live,
+        ...retired.filter((row) => !liveIds.has(row.key_id)).map((row) => ({ ...toWireKey(row), fingerprint: row.fingerprint, retired: true, retiredAt: Number(row.revoked_at) })),
+      ];
+    },
+
     async reset({ actorUserId, subjectUserId, audit }) {
       const now = Date.now();
       return db.transaction().execute(async (trx) => {
@@ -183,6 +212,8 @@ export function createSecuPassRepository(db: Kysely<Database>): SecuPassReposito
           .where('recipient_user_id', '=', subjectUserId)
           .where('invalidated_at', 'is', null)
           .executeTakeFirst();
+        // The pin list opens only with the old keys: dropped, the counter stays (it never goes back).
+        await trx.updateTable('contact_pins').set({ envelope: null, updated_at: now }).where('user_id', '=', subjectUserId).execute();
         const outcome: ResetOutcome = {
           revokedKeys: Number(revoked.numUpdatedRows),
           invalidatedAccessDescriptors: Number(invalidated.numUpdatedRows),
@@ -221,6 +252,29 @@ export function createSecuPassRepository(db: Kysely<Database>): SecuPassReposito
           .execute();
       });
       return id;
+    },
+
+    async contactPinsOf(userId) {
+      const row = await db.selectFrom('contact_pins').selectAll().where('user_id', '=', userId).executeTakeFirst();
+      if (!row) return { counter: 0, envelope: null };
+      return { counter: Number(row.counter), envelope: row.envelope === null ? null : (JSON.parse(row.envelope) as SealedContactPinsWire) };
+    },
+
+    async putContactPins(userId, envelope) {
+      const now = Date.now();
+      const values = { counter: envelope.counter, envelope: JSON.stringify(envelope), updated_at: now };
+      return db.transaction().execute(async (trx) => {
+        // Conditional write: only the successor of the stored counter; the first list is counter 1.
+        const updated = await trx.updateTable('contact_pins').set(values).where('user_id', '=', userId).where('counter', '=', envelope.counter - 1).executeTakeFirst();
+        if (Number(updated.numUpdatedRows) === 1) return 'ok' as const;
+        if (envelope.counter !== 1) return 'conflict' as const;
+        const inserted = await trx
+          .insertInto('contact_pins')
+          .values({ user_id: userId, ...values })
+          .onConflict((oc) => oc.column('user_id').doNothing())
+          .executeTakeFirst();
+        return Number(inserted.numInsertedOrUpdatedRows ?? 0n) === 1 ? ('ok' as const) : ('conflict' as const);
+      });
     },
 
     async findAccessDescriptor(id, recipientUserId) {

@@ -567,7 +567,8 @@ export type ActivityEntry = z.infer<typeof ActivityEntrySchema>;
 /** GET /deliveries/{deliveryUuid}/recipient-keys: who can receive file keys now. */
 export const RecipientKeysResponseSchema = z
   .object({
-    sender: z.object({ userUuid: z.string(), keys: z.array(PublicKeySchema.extend({ fingerprint: z.string() })) }),
+    /** `email`: the sender's address, signed into the manifest (version 2) so readers see the signer, not the server's claim. */
+    sender: z.object({ userUuid: z.string(), email: z.string(), keys: z.array(PublicKeySchema.extend({ fingerprint: z.string() })) }),
     recipients: z.array(
       z.object({
         email: z.string(),

@@ -12,7 +12,7 @@ import { z } from 'zod';
  * | GET  /user/secupass | signed in | own state, public keys and wrapped blob |
  * | POST /user/secupass | signed in | first set (201); 409 ConflictException when one is active |
  * | PUT  /user/secupass | signed in | replace the blob (passphrase change, v2 → v3 upgrade): the key pairs stay, so the public keys must equal the stored ones (400 ValidationException otherwise); 404 AccessDescriptorNotFoundException when none is active |
- * | GET  /users/{userUuid}/public-keys | signed in: oneself, or someone sharing a delivery with the user (its sender, or a recipient of one the caller sent or drafted) | the user's public keys (404 NotFoundException for an unknown user and for a stranger alike; `keys` empty when no SecuPass); rate limited per caller (429 `RateLimitExceededException`) |
+ * | GET  /users/{userUuid}/public-keys | signed in: oneself, or someone sharing a delivery with the user (its sender, or a recipient of one the caller sent or drafted) | the user's public keys (404 NotFoundException for an unknown user and for a stranger alike; `keys` empty when no SecuPass): the live keys, then the user's earlier SIGNING keys marked `retired` (revoked by a reset or a new SecuPass; only for verifying old signatures, never to encrypt to); rate limited per caller (429 `RateLimitExceededException`) |
  * | GET  /secupass/policy | public | the passphrase policy (admins change it through `ftapi.secupass.policy.*` settings) |
  * | POST /admin/users/{userUuid}/secupass/reset | ROLE_ADMIN, ROLE_USER_ADMIN (an administrator's only by ROLE_ADMIN, else 403) | invalidates the blob and every access copy for that user, audit entry, mail to the user (204); 404 NotFoundException for an unknown user |
  */
@@ -115,7 +115,11 @@ export const UserPublicKeysResponseSchema = z
   .object({
     userUuid: z.string(),
     email: z.string(),
-    keys: z.array(PublicKeySchema.extend({ fingerprint: z.string() })),
+    /**
+     * Live keys first; then retired signing keys (`retired: true`, `retiredAt` epoch ms), newest first,
+     * so signatures made before a reset still verify. Retired keys are never encrypted to.
+     */
+    keys: z.array(PublicKeySchema.extend({ fingerprint: z.string(), retired: z.boolean().optional(), retiredAt: z.number().int().optional() })),
   })
   .meta({ id: 'UserPublicKeysResponse' });
 export type UserPublicKeysResponse = z.infer<typeof UserPublicKeysResponseSchema>;
@@ -189,3 +193,37 @@ export type AccessDescriptor = z.infer<typeof AccessDescriptorSchema>;
 
 export const AccessDescriptorResponseSchema = z.object({ accessDescriptor: AccessDescriptorSchema }).meta({ id: 'AccessDescriptorResponse' });
 export type AccessDescriptorResponse = z.infer<typeof AccessDescriptorResponseSchema>;
+
+/**
+ * The user's contact pins (DESIGN §9 "Contact pins", issue 12 §4): one list per user, sealed by
+ * the client (shared/crypto contact-pins.ts: signed with the own signing key, encrypted to the own
+ * encryption key); the server stores it opaque and only enforces the counter.
+ *
+ * | call | who | what |
+ * |---|---|---|
+ * | GET /user/contact-pins | signed in, own list only | `{ counter, envelope }`; `counter` 0 and `envelope` null when none; `envelope` null with a counter after a SecuPass reset |
+ * | PUT /user/contact-pins | signed in, own list only, active SecuPass | `{ envelope }` whose `counter` is exactly the stored counter + 1 → 200 with the new state; another counter → 409 ConflictException (`metadata.counter`: the stored one; reload, merge, retry); no active SecuPass → 404 AccessDescriptorNotFoundException |
+ */
+export const CONTACT_PINS_PATHS = { own: '/user/contact-pins' } as const;
+
+export const SealedContactPinsSchema = z
+  .object({
+    format: z.literal(1),
+    counter: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER),
+    signerKeyId: z.string().min(1).max(128),
+    wrappedKey: WrappedFileKeySchema,
+    iv: base64Url(64),
+    /** AES-256-GCM ciphertext of the signed list; the cap allows some 10 000 contacts. */
+    ciphertext: base64Url(4_000_000),
+  })
+  .strict()
+  .meta({ id: 'SealedContactPins' });
+export type SealedContactPinsWire = z.infer<typeof SealedContactPinsSchema>;
+
+export const ContactPinsResponseSchema = z
+  .object({ counter: z.number().int().min(0), envelope: SealedContactPinsSchema.nullable() })
+  .meta({ id: 'ContactPinsResponse' });
+export type ContactPinsResponse = z.infer<typeof ContactPinsResponseSchema>;
+
+export const PutContactPinsBodySchema = z.object({ envelope: SealedContactPinsSchema }).strict().meta({ id: 'PutContactPinsBody' });
+export type PutContactPinsBody = z.infer<typeof PutContactPinsBodySchema>;

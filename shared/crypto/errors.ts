@@ -93,6 +93,13 @@ export class FileKeyUnwrapError extends CryptoError {
 /** A contact's key differs from the pinned one and was not confirmed by the user. */
 export class ContactKeyChangedError extends CryptoError {
   readonly code = 'contact-key-changed';
+  constructor(
+    message: string,
+    /** Both fingerprints (hex), for the "key changed" dialog; absent where only the fact is known. */
+    readonly change?: { email: string; userUuid: string; usage: 'encryption' | 'signing'; pinnedFingerprint: string; presentedFingerprint: string },
+  ) {
+    super(message);
+  }
 }
 /** A manifest's signature does not verify with the signer's key. */
 export class ManifestSignatureError extends CryptoError {
@@ -101,6 +108,15 @@ export class ManifestSignatureError extends CryptoError {
 /** A manifest cannot be put in canonical form (non-integer numbers, non-plain objects, …). */
 export class ManifestFormatError extends CryptoError {
   readonly code = 'manifest-invalid';
+}
+
+/** The user's contact pin list does not open, verify or belong to this user (the server changed or swapped it). */
+export class ContactPinsInvalidError extends CryptoError {
+  readonly code = 'contact-pins-invalid';
+}
+/** The server handed out an older contact pin list than this device has seen (rollback), or dropped it. */
+export class ContactPinsRolledBackError extends CryptoError {
+  readonly code = 'contact-pins-rolled-back';
 }
 
 // ---- downloads decrypted in the Worker (service.ts decryptDownload) ----
@@ -138,6 +154,8 @@ const ERROR_CLASSES: CryptoErrorClass[] = [
   ContactKeyChangedError,
   ManifestSignatureError,
   ManifestFormatError,
+  ContactPinsInvalidError,
+  ContactPinsRolledBackError,
   DownloadFailedError,
   DownloadCancelledError,
 ];

@@ -41,4 +41,22 @@ describe('signed manifests', () => {
       code: 'manifest-signature-invalid',
     });
   });
+
+  it('version 2 signs the sender address; v1 stays readable; unknown versions and a v2 without address are refused', async () => {
+    const signer = await importUserKeyPair({ usage: 'signing', ...(await generateWrappableKeyPair('signing')) });
+    const v2: Manifest = { ...manifest, version: 2, senderEmail: 'alice@example.test' };
+    const signed = await signManifest({ manifest: v2, signingKey: signer.privateKey });
+    expect(await verifyManifest({ signed, verifyingKey: signer.publicKey })).toEqual(v2);
+    // Another address under the same signature: refused.
+    await expect(verifyManifest({ signed: { ...signed, manifest: { ...v2, senderEmail: 'ceo@example.test' } }, verifyingKey: signer.publicKey })).rejects.toMatchObject({
+      code: 'manifest-signature-invalid',
+    });
+    // A v1 manifest (made before v2) still verifies.
+    const v1 = await signManifest({ manifest, signingKey: signer.privateKey });
+    expect((await verifyManifest({ signed: v1, verifyingKey: signer.publicKey })).version).toBe(1);
+    const noAddress = await signManifest({ manifest: { ...manifest, version: 2 } as unknown as Manifest, signingKey: signer.privateKey });
+    await expect(verifyManifest({ signed: noAddress, verifyingKey: signer.publicKey })).rejects.toMatchObject({ code: 'manifest-invalid' });
+    const future = await signManifest({ manifest: { ...v2, version: 3 } as unknown as Manifest, signingKey: signer.privateKey });
+    await expect(verifyManifest({ signed: future, verifyingKey: signer.publicKey })).rejects.toMatchObject({ code: 'manifest-invalid' });
+  });
 });

@@ -16,8 +16,7 @@ export interface ManifestFile {
   headerSha256: string;
 }
 
-export interface Manifest {
-  version: 1;
+interface ManifestBody {
   /** Delivery or data-room id. */
   contextId: string;
   senderUserId: string;
@@ -29,6 +28,25 @@ export interface Manifest {
   /** Level 4 only: the message, end-to-end encrypted elsewhere but signed here. */
   message?: { subject: string; body: string };
 }
+
+/** The first format: the sender is named by user id only. Still read (deliveries made before v2), never written. */
+export interface ManifestV1 extends ManifestBody {
+  version: 1;
+}
+
+/** The current format: the sender's identity (user id AND address) is signed, so readers show the signer, not the server's claim. */
+export interface ManifestV2 extends ManifestBody {
+  version: 2;
+  /** The sender's e-mail address, lower case (as the server stores user addresses). */
+  senderEmail: string;
+}
+
+export type Manifest = ManifestV1 | ManifestV2;
+
+/** The version writers produce. */
+export const MANIFEST_VERSION = 2;
+/** The versions readers accept. */
+export const READABLE_MANIFEST_VERSIONS: readonly number[] = [1, 2];
 
 export interface SignedManifest {
   manifest: Manifest;
@@ -67,6 +85,7 @@ export async function signManifest(options: { manifest: Manifest; signingKey: Cr
 
 /** Returns the manifest when the signature verifies with the sender's key; throws ManifestSignatureError otherwise. */
 export async function verifyManifest(options: { signed: SignedManifest; verifyingKey: CryptoKey }): Promise<Manifest> {
+  assertManifestShape(options.signed);
   let valid = false;
   try {
     const bytes = utf8Encode(canonicalJson(options.signed.manifest));
@@ -76,4 +95,16 @@ export async function verifyManifest(options: { signed: SignedManifest; verifyin
   }
   if (!valid) throw new ManifestSignatureError('The manifest signature does not verify');
   return options.signed.manifest;
+}
+
+/** A signed manifest of a version we read, with the members each version needs; ManifestFormatError otherwise. */
+function assertManifestShape(signed: SignedManifest): void {
+  const manifest = (signed as { manifest?: unknown } | null)?.manifest as Partial<ManifestV2> | undefined;
+  if (typeof manifest !== 'object' || manifest === null) throw new ManifestFormatError('Not a signed manifest');
+  if (!READABLE_MANIFEST_VERSIONS.includes(manifest.version as number)) throw new ManifestFormatError(`Manifest version ${String(manifest.version)} is not readable`);
+  if (typeof manifest.contextId !== 'string' || typeof manifest.senderUserId !== 'string' || typeof manifest.signerKeyId !== 'string' || !Array.isArray(manifest.files)) {
+    throw new ManifestFormatError('The manifest lacks its context, sender, signer or file list');
+  }
+  if (manifest.version === 2 && typeof manifest.senderEmail !== 'string') throw new ManifestFormatError('A version 2 manifest names its sender address');
+  if (typeof signed.signature !== 'string') throw new ManifestFormatError('The manifest has no signature');
 }

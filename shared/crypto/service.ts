@@ -6,6 +6,7 @@ import { CryptoError, DownloadCancelledError, DownloadFailedError, KeyHandleKind
 import { generateFileKey, unwrapFileKey, wrapFileKey, type FileKeyBinding, type WrappedFileKey } from './file-key';
 import { fingerprintOf, formatFingerprint, importPublicKey, type UserKeyPair, type UserKeyUsage } from './keys';
 import { signManifest, verifyManifest, type Manifest, type SignedManifest } from './manifest';
+import { openContactPins, sealContactPins, type ContactPinList, type SealedContactPins } from './contact-pins';
 import { changeSecuPass, setupSecuPass, unlockSecuPass, type Argon2idParameters, type SecuPassBlobV3 } from './secupass';
 import { PlaintextPortWriter, PortCancelledError, type PortLike } from './plaintext-port';
 import { StreamDecoder, createDecryptStream } from './stream-decoder';
@@ -68,6 +69,10 @@ export interface CryptoApi {
   unwrapFileKey(args: { privateKey: KeyHandle; wrapped: WrappedFileKey; binding: FileKeyBinding }): Promise<{ handle: KeyHandle }>;
   signManifest(args: { signingKey: KeyHandle; manifest: Manifest }): Promise<SignedManifest>;
   verifyManifest(args: { signerPublicKey: string; signed: SignedManifest }): Promise<Manifest>;
+  /** The user's contact pins, signed with the own signing key and encrypted to the own encryption key (contact-pins.ts). */
+  sealContactPins(args: { signingKey: KeyHandle; encryptionKey: KeyHandle; list: ContactPinList }): Promise<SealedContactPins>;
+  /** Opens and verifies the own list (ContactPinsInvalidError otherwise). */
+  openContactPins(args: { signingKey: KeyHandle; encryptionKey: KeyHandle; ownerUserId: string; sealed: SealedContactPins }): Promise<ContactPinList>;
   encryptStream(args: { fileKey: KeyHandle; plaintext: ReadableStream<Uint8Array>; recordSize?: number }): Promise<{ ciphertext: ReadableStream<Uint8Array> }>;
   decryptStream(args: {
     fileKey: KeyHandle;
@@ -218,6 +223,24 @@ export class CryptoService implements CryptoApi {
 
   async verifyManifest(args: { signerPublicKey: string; signed: SignedManifest }): Promise<Manifest> {
     return verifyManifest({ signed: args.signed, verifyingKey: await importPublicKey(fromBase64Url(args.signerPublicKey), 'signing') });
+  }
+
+  async sealContactPins(args: { signingKey: KeyHandle; encryptionKey: KeyHandle; list: ContactPinList }): Promise<SealedContactPins> {
+    const signing = this.userKey(args.signingKey, 'signing');
+    const encryption = this.userKey(args.encryptionKey, 'encryption');
+    return sealContactPins({ list: args.list, signingKey: signing.privateKey, signerKeyId: signing.keyId, encryptionPublicKey: encryption.publicKey, encryptionKeyId: encryption.keyId });
+  }
+
+  async openContactPins(args: { signingKey: KeyHandle; encryptionKey: KeyHandle; ownerUserId: string; sealed: SealedContactPins }): Promise<ContactPinList> {
+    const signing = this.userKey(args.signingKey, 'signing');
+    const encryption = this.userKey(args.encryptionKey, 'encryption');
+    return openContactPins({
+      sealed: args.sealed,
+      ownerUserId: args.ownerUserId,
+      encryptionKeyPair: { privateKey: encryption.privateKey, publicKey: encryption.publicKey },
+      encryptionKeyId: encryption.keyId,
+      verifyingKey: signing.publicKey,
+    });
   }
 
   async encryptStream(args: { fileKey: KeyHandle; plaintext: ReadableStream<Uint8Array>; recordSize?: number }) {

@@ -15,6 +15,8 @@ export const CRYPTO_METHODS: readonly CryptoMethod[] = [
   'unwrapFileKey',
   'signManifest',
   'verifyManifest',
+  'sealContactPins',
+  'openContactPins',
   'encryptStream',
   'decryptStream',
   'decryptRange',

@@ -50,6 +50,7 @@ function delivery(file: { fileKey: string; size: number; headerSha256: string })
   return {
     deliveryUuid: DELIVERY,
     manifest: { version: 1, contextId: DELIVERY, senderUserId: 'alice', signerKeyId: keys.signing.keyId, createdAt: '2026-01-01T00:00:00Z', files: [] },
+    signer: { userUuid: 'alice', email: 'alice@example.org', signedIdentity: false, fingerprint: 'ab', keyId: keys.signing.keyId, keyRetired: false, own: true, verified: false },
     files: [{ fileId: 'file-1', name: 'report.pdf', mimeType: 'application/pdf', ...file }],
     close: async () => undefined,
   };

@@ -1,16 +1,18 @@
 import { getUserPublicKeys } from '@shared/api/endpoints/secupass';
 import { getDeliveryE2e, getRecipientKeys, postRelease, putDeliveryE2e } from '@shared/api/endpoints/delivery-e2e';
-import { createBrowserStorageAdapter, type KeyValueStorage } from '@shared/api/storage-adapter';
+import { getCurrentUser } from '@shared/api/endpoints/current-user';
+import type { KeyValueStorage } from '@shared/api/storage-adapter';
 import type { ApiClient } from '@shared/api/client';
 import { E2E_MANIFEST_FILE_ID, E2E_RECORDS_PER_PART, type NewDescriptor, type PartsResponse, type ReleaseList } from '@shared/contract/deliveries';
 import { putDeliveryFileOwnKey } from '@shared/api/endpoints/delivery-send';
 import type { AccessDescriptor } from '@shared/contract/secupass';
 import { fromBase64Url, toBase64Url, utf8Decode, utf8Encode } from '@shared/crypto/bytes';
 import { ContactKeyChangedError, DownloadCancelledError, DownloadFailedError, FileKeyUnwrapError, ManifestSignatureError } from '@shared/crypto/errors';
-import { checkContactKey, confirmChangedKey as movePin, type KeyPinStore } from '@shared/crypto/key-pinning';
-import type { Manifest, ManifestFile, SignedManifest } from '@shared/crypto/manifest';
+import { checkContactKey, checkRetiredContactKey, confirmChangedKey as movePin, confirmRetiredKey, type KeyPinStore } from '@shared/crypto/key-pinning';
+import { MANIFEST_VERSION, type Manifest, type ManifestFile, type SignedManifest } from '@shared/crypto/manifest';
 import type { CryptoApi, DownloadControlMessage, KeyHandle, UnlockedKeys } from '@shared/crypto/service';
 import { ciphertextLength, DEFAULT_RECORD_SIZE } from '@shared/crypto/stream-format';
+import { contactPinsFor } from './contact-pins';
 import type { PreparedUpload, UploadSource } from './upload';
 
 /**
@@ -27,6 +29,8 @@ export interface ChangedContactKey {
   presentedFingerprint: string;
   /** 16 groups of 4 hex digits, for people. */
   presentedFingerprintDisplay: string;
+  /** A retired signing key (the sender reset their passphrase since): only old signatures are checked with it. */
+  retired?: boolean;
 }
 
 /** The `e2e` option of `sendDelivery` (and of the reader): the crypto Worker and the caller's unlocked keys. */
@@ -34,7 +38,7 @@ export interface E2eOptions {
   crypto: CryptoApi;
   /** The caller's unlocked SecuPass keys (handles). */
   keys: UnlockedKeys;
-  /** Where pins live; default: localStorage per signed-in user (memory where there is none). */
+  /** Where pins live; default: the user's sealed list on the server (contact-pins.ts, every device). */
   pins?: KeyPinStore;
   /** A pinned key changed: resolve true only after the user compared fingerprints. Absent → refused. */
   confirmChangedKey?: (change: ChangedContactKey) => Promise<boolean>;
@@ -44,7 +48,7 @@ export interface E2eOptions {
 
 const PIN_STORAGE_PREFIX = 'kuvert.keyPins.';
 
-/** Pins kept in a key-value storage (localStorage in browsers), one map per owner. */
+/** Pins kept in a key-value storage, one map per owner (the first version's browser pins; now only read to migrate them, contact-pins.ts). */
 export class StorageKeyPinStore implements KeyPinStore {
   constructor(
     private readonly storage: KeyValueStorage,
@@ -65,34 +69,54 @@ export class StorageKeyPinStore implements KeyPinStore {
   }
 }
 
-const defaultPins = (keys: UnlockedKeys): KeyPinStore => new StorageKeyPinStore(createBrowserStorageAdapter(), keys.signing.keyId);
+/**
+ * Default pins: the user's list on the server (contact-pins.ts), shared by every device; this
+ * device's earlier local pins are merged into it on first load.
+ */
+async function pinsOf(client: ApiClient, e2e: E2eOptions): Promise<KeyPinStore> {
+  if (e2e.pins) return e2e.pins;
+  return contactPinsFor({
+    client,
+    crypto: e2e.crypto,
+    keys: e2e.keys,
+    ownerUserId: async () => {
+      const { user } = await getCurrentUser(client);
+      if (!user) throw new Error('Not signed in');
+      return user.uuid;
+    },
+  });
+}
 
 /**
  * A contact's key checked against its pin (first use pins it). The fingerprint and key id are
  * recomputed from the SPKI: a server's claim is never trusted. Changed + not confirmed → throws.
  */
 async function verifiedContactKey(
+  client: ApiClient,
   e2e: E2eOptions,
-  contact: { email: string; userUuid: string; usage: 'encryption' | 'signing'; keyId: string; publicKey: string },
-): Promise<{ keyId: string; publicKey: string }> {
+  contact: { email: string; userUuid: string; usage: 'encryption' | 'signing'; keyId: string; publicKey: string; retired?: boolean },
+): Promise<{ keyId: string; publicKey: string; fingerprint: string }> {
   const computed = await e2e.crypto.fingerprint({ publicKey: contact.publicKey });
   if (computed.keyId !== contact.keyId) throw new ContactKeyChangedError('The key id does not belong to the key');
-  const pins = e2e.pins ?? defaultPins(e2e.keys);
+  const pins = await pinsOf(client, e2e);
   const contactId = `${contact.userUuid}:${contact.usage}`;
-  const verdict = await checkContactKey(pins, contactId, computed.fingerprint);
+  const verdict = contact.retired ? await checkRetiredContactKey(pins, contactId, computed.fingerprint) : await checkContactKey(pins, contactId, computed.fingerprint);
   if (verdict.status === 'changed') {
-    const ok = await e2e.confirmChangedKey?.({
+    const change: ChangedContactKey = {
       email: contact.email,
       userUuid: contact.userUuid,
       usage: contact.usage,
       pinnedFingerprint: verdict.pinnedFingerprint,
       presentedFingerprint: verdict.presentedFingerprint,
       presentedFingerprintDisplay: computed.fingerprintDisplay,
-    });
-    if (ok !== true) throw new ContactKeyChangedError(`The key of ${contact.email} changed and was not confirmed`);
-    await movePin(pins, contactId, computed.fingerprint);
+      ...(contact.retired ? { retired: true } : {}),
+    };
+    const ok = await e2e.confirmChangedKey?.(change);
+    if (ok !== true) throw new ContactKeyChangedError(`The key of ${contact.email} changed and was not confirmed`, change);
+    if (contact.retired) await confirmRetiredKey(pins, contactId, computed.fingerprint);
+    else await movePin(pins, contactId, computed.fingerprint);
   }
-  return { keyId: computed.keyId, publicKey: contact.publicKey };
+  return { keyId: computed.keyId, publicKey: contact.publicKey, fingerprint: computed.fingerprint };
 }
 
 /** Someone file keys are wrapped to. */
@@ -138,6 +162,7 @@ async function wrapAll(
 export class E2eSendSession {
   private readers: Reader[] = [];
   private senderUserUuid = '';
+  private senderEmail = '';
   private readonly files = new Map<UploadSource, { handle: KeyHandle; headerSha256: string; source: UploadSource }>();
   private readonly recordSize: number;
 
@@ -154,14 +179,15 @@ export class E2eSendSession {
   async prepare(deliveryUuid: string, signal?: AbortSignal): Promise<void> {
     const answer = await getRecipientKeys(this.client, deliveryUuid, signal);
     this.senderUserUuid = answer.sender.userUuid;
+    this.senderEmail = answer.sender.email.toLowerCase();
     const own = this.e2e.keys.encryption;
     this.readers = [{ userUuid: answer.sender.userUuid, keyId: own.keyId, publicKey: own.publicKey }];
     for (const r of answer.recipients) {
       const key = r.keys.find((k) => k.usage === 'encryption');
       // No key yet: "release needed" (the server records it and invites the recipient).
       if (!r.userUuid || r.secupassState !== 'active' || !key || r.userUuid === answer.sender.userUuid) continue;
-      const verified = await verifiedContactKey(this.e2e, { email: r.email, userUuid: r.userUuid, usage: 'encryption', keyId: key.keyId, publicKey: key.publicKey });
-      this.readers.push({ userUuid: r.userUuid, ...verified });
+      const verified = await verifiedContactKey(this.client, this.e2e, { email: r.email, userUuid: r.userUuid, usage: 'encryption', keyId: key.keyId, publicKey: key.publicKey });
+      this.readers.push({ userUuid: r.userUuid, keyId: verified.keyId, publicKey: verified.publicKey });
     }
   }
 
@@ -242,9 +268,10 @@ export class E2eSendSession {
       manifestFiles.push({ fileId, name: source.name.normalize('NFC'), size: source.blob.size, mimeType, headerSha256: entry.headerSha256 });
     }
     const manifest: Manifest = {
-      version: 1,
+      version: MANIFEST_VERSION,
       contextId: deliveryUuid,
       senderUserId: this.senderUserUuid,
+      senderEmail: this.senderEmail,
       signerKeyId: this.e2e.keys.signing.keyId,
       createdAt: new Date().toISOString(),
       files: manifestFiles,
@@ -278,10 +305,30 @@ export interface OpenedE2eFile extends ManifestFile {
   fileKey: KeyHandle;
 }
 
+/** Who signed a delivery, as verified (not as the server says). */
+export interface VerifiedSigner {
+  userUuid: string;
+  /** The signed address (manifest version 2); for version 1 manifests the server's address of that user (`signedIdentity` false). */
+  email: string;
+  signedIdentity: boolean;
+  /** SHA-256 of the signing key's SPKI, hex. */
+  fingerprint: string;
+  keyId: string;
+  /** Signed with a key the sender has since retired (passphrase reset): still authentic. */
+  keyRetired: boolean;
+  /** The reader's own delivery. */
+  own: boolean;
+  /** The reader verified this key of the sender in person (fingerprint or QR code; server-stored pins only). */
+  verified: boolean;
+}
+
 /** A level 3/4 delivery as its reader sees it, after every check. */
 export interface OpenedE2eDelivery {
   deliveryUuid: string;
   manifest: Manifest;
+  signer: VerifiedSigner;
+  /** Version 2: the server names this user with another address than the signature does (show the signed one, warn). */
+  identityMismatch?: { signedEmail: string; serverEmail: string };
   /** The signed file list (authoritative: names and sizes come from here, not from the server's list). */
   files: OpenedE2eFile[];
   /** Level 4. */
@@ -312,7 +359,6 @@ export async function openE2eDelivery(options: { client: ApiClient; deliveryUuid
     for (const handle of handles) await e2e.crypto.releaseHandle({ handle }).catch(() => undefined);
   };
   try {
-    const signer = await senderSigningKey(client, e2e, answer.senderUserUuid);
     const manifestCopy = ownDescriptor(answer.descriptors, E2E_MANIFEST_FILE_ID, keyId);
     const { handle: manifestKey } = await e2e.crypto.unwrapFileKey({
       privateKey: e2e.keys.encryption.handle,
@@ -321,12 +367,34 @@ export async function openE2eDelivery(options: { client: ApiClient; deliveryUuid
     });
     handles.push(manifestKey);
     const { plaintext } = await e2e.crypto.decryptStream({ fileKey: manifestKey, ciphertext: bytesStream(fromBase64Url(answer.manifest)) });
-    const signed = JSON.parse(utf8Decode(new Uint8Array(await (await collectBlob(plaintext)).arrayBuffer()))) as SignedManifest;
+    let signed: SignedManifest;
+    try {
+      signed = JSON.parse(utf8Decode(new Uint8Array(await (await collectBlob(plaintext)).arrayBuffer()))) as SignedManifest;
+    } catch (cause) {
+      throw new ManifestSignatureError(`The manifest is not a signed manifest (${String(cause)})`);
+    }
+    // The signer's key is looked up by the key id the manifest names (a retired key for deliveries
+    // made before a reset), checked against the pins, and only then used to verify.
+    const signer = await senderSigningKey(client, e2e, answer.senderUserUuid, String((signed as { manifest?: { signerKeyId?: unknown } } | null)?.manifest?.signerKeyId ?? ''));
     const manifest = await e2e.crypto.verifyManifest({ signerPublicKey: signer.publicKey, signed });
     // A valid signature on another delivery's manifest (replayed by a server) is still refused.
     if (manifest.contextId !== deliveryUuid || manifest.senderUserId !== answer.senderUserUuid || manifest.signerKeyId !== signer.keyId) {
       throw new ManifestSignatureError('The manifest belongs to another delivery or sender');
     }
+    const signedEmail = manifest.version === 2 ? manifest.senderEmail : undefined;
+    const own = signer.keyId === e2e.keys.signing.keyId;
+    const pins = await pinsOf(client, e2e);
+    const verifiedSigner: VerifiedSigner = {
+      userUuid: manifest.senderUserId,
+      email: signedEmail ?? signer.serverEmail,
+      signedIdentity: signedEmail !== undefined,
+      fingerprint: signer.fingerprint,
+      keyId: signer.keyId,
+      keyRetired: signer.retired,
+      own,
+      verified: !own && (pins.isVerified?.(`${manifest.senderUserId}:signing`, signer.fingerprint) ?? false),
+    };
+    const mismatch = signedEmail !== undefined && signedEmail.toLowerCase() !== signer.serverEmail.toLowerCase() ? { signedEmail, serverEmail: signer.serverEmail } : undefined;
     const files: OpenedE2eFile[] = [];
     for (const file of manifest.files) {
       const { handle } = await e2e.crypto.unwrapFileKey({
@@ -337,21 +405,55 @@ export async function openE2eDelivery(options: { client: ApiClient; deliveryUuid
       handles.push(handle);
       files.push({ ...file, fileKey: handle });
     }
-    return { deliveryUuid, manifest, files, ...(manifest.message ? { message: manifest.message } : {}), close };
+    return {
+      deliveryUuid,
+      manifest,
+      signer: verifiedSigner,
+      ...(mismatch ? { identityMismatch: mismatch } : {}),
+      files,
+      ...(manifest.message ? { message: manifest.message } : {}),
+      close,
+    };
   } catch (error) {
     await close();
     throw error;
   }
 }
 
-/** The sender's signing key: own keys for one's own delivery, else fetched and checked against the pin. */
-async function senderSigningKey(client: ApiClient, e2e: E2eOptions, senderUserUuid: string): Promise<{ keyId: string; publicKey: string }> {
+/**
+ * The sender's signing key named `signerKeyId`: own keys for one's own delivery, else fetched
+ * (live or retired) and checked against the pins. An id the sender does not have falls back to
+ * the live key — its signature check then fails, or its pin check names the change.
+ */
+async function senderSigningKey(
+  client: ApiClient,
+  e2e: E2eOptions,
+  senderUserUuid: string,
+  signerKeyId: string,
+): Promise<{ keyId: string; publicKey: string; fingerprint: string; retired: boolean; serverEmail: string }> {
   const own = e2e.keys.signing;
   const answer = await getUserPublicKeys(client, senderUserUuid);
-  if (answer.keys.some((k) => k.usage === 'signing' && k.keyId === own.keyId)) return { keyId: own.keyId, publicKey: own.publicKey };
-  const key = answer.keys.find((k) => k.usage === 'signing');
+  const signing = answer.keys.filter((k) => k.usage === 'signing');
+  if (signing.some((k) => k.keyId === own.keyId) && signerKeyId === own.keyId) {
+    return { keyId: own.keyId, publicKey: own.publicKey, fingerprint: own.fingerprint, retired: false, serverEmail: answer.email };
+  }
+  const key = signing.find((k) => k.keyId === signerKeyId) ?? signing.find((k) => k.retired !== true);
   if (!key) throw new ManifestSignatureError('The sender has no signing key');
-  return verifiedContactKey(e2e, { email: answer.email, userUuid: senderUserUuid, usage: 'signing', keyId: key.keyId, publicKey: key.publicKey });
+  const retired = key.retired === true;
+  const verified = await verifiedContactKey(client, e2e, { email: answer.email, userUuid: senderUserUuid, usage: 'signing', keyId: key.keyId, publicKey: key.publicKey, retired });
+  return { ...verified, retired, serverEmail: answer.email };
+}
+
+/**
+ * The user compared a contact's fingerprint in person (read out, or the QR code scanned): that key
+ * is marked verified in the user's pin list (and pinned). False when the pin store keeps no
+ * verifications (a store given by the caller without `markVerified`).
+ */
+export async function markContactVerified(options: { client: ApiClient; e2e: E2eOptions; userUuid: string; usage: 'encryption' | 'signing'; fingerprint: string }): Promise<boolean> {
+  const pins = await pinsOf(options.client, options.e2e);
+  if (!pins.markVerified) return false;
+  await pins.markVerified(`${options.userUuid}:${options.usage}`, options.fingerprint);
+  return true;
 }
 
 /** SPEC §4 download states of an E2E file. */
@@ -536,7 +638,8 @@ export async function releaseToRecipient(options: { client: ApiClient; item: Rel
   const { client, item, e2e, signal } = options;
   const key = item.recipient.keys.find((k) => k.usage === 'encryption');
   if (!key) throw new FileKeyUnwrapError('The recipient has no encryption key');
-  const target = await verifiedContactKey(e2e, { email: item.recipient.email, userUuid: item.recipient.userUuid, usage: 'encryption', keyId: key.keyId, publicKey: key.publicKey });
+  const verified = await verifiedContactKey(client, e2e, { email: item.recipient.email, userUuid: item.recipient.userUuid, usage: 'encryption', keyId: key.keyId, publicKey: key.publicKey });
+  const target = { keyId: verified.keyId, publicKey: verified.publicKey };
   const answer = await getDeliveryE2e(client, item.deliveryUuid, signal);
   const opened = await openE2eDelivery({ client, deliveryUuid: item.deliveryUuid, e2e, signal });
   const handles: KeyHandle[] = [];

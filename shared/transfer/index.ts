@@ -2,3 +2,4 @@ export * from './constants';
 export * from './upload';
 export * from './send-delivery';
 export * from './e2e';
+export * from './contact-pins';

@@ -227,6 +227,9 @@ test.describe('Outlook add-in task pane', () => {
       // The recipient decrypts with the shared reader and Node's real CryptoService.
       const opened = await openE2eDelivery({ client: reader.client, deliveryUuid: row.uuid, e2e: e2eOf(reader) });
       expect(opened.files.map((f) => f.name).sort()).toEqual(['figures.bin', 'notes.txt']);
+      // The pane writes manifest version 2: the sender's identity is signed, not taken from the server.
+      expect(opened.manifest.version).toBe(2);
+      expect(opened.signer).toMatchObject({ email: sender.email.toLowerCase(), signedIdentity: true });
       if (level === 'level4') expect(opened.message).toEqual({ subject, body });
       for (const file of opened.files) {
         const blob = await downloadE2eFile({ delivery: opened, fileId: file.fileId, crypto: reader.crypto, url: deliveryContentUrl(row.uuid, file.fileId, null, server.url), fetch: reader.fetch });

@@ -351,7 +351,10 @@ describe('admin reset', () => {
     const own = await json<OwnSecuPassResponse>(await call(server, alice, 'GET', OWN));
     expect(own).toMatchObject({ state: 'reset', version: null, blob: null, publicKeys: [] });
 
-    expect((await json<UserPublicKeysResponse>(await call(server, bob, 'GET', `${API}/users/${aliceUuid}/public-keys`))).keys).toEqual([]);
+    // No live key any more; only the old signing key, marked retired (verifying her old signatures), never the encryption key.
+    const afterReset = (await json<UserPublicKeysResponse>(await call(server, bob, 'GET', `${API}/users/${aliceUuid}/public-keys`))).keys;
+    expect(afterReset.map((k) => [k.keyId, k.usage, k.retired])).toEqual(keysBefore.filter((k) => k.usage === 'signing').map((k) => [k.keyId, 'signing', true]));
+    expect(afterReset[0]!.retiredAt).toBeGreaterThan(0);
     const aliceRow = (await server.app.users.findByUuid(aliceUuid))!;
     const rows = await server.app.db.selectFrom('public_keys').selectAll().where('user_id', '=', aliceRow.id).execute();
     expect(rows.length).toBe(2);
@@ -387,8 +390,11 @@ describe('admin reset', () => {
     const created = await json<OwnSecuPassResponse>(await call(server, alice, 'POST', OWN, bodyOf(blob)), 201);
     expect(created).toMatchObject({ state: 'active', version: 3, blob });
     const published = (await json<UserPublicKeysResponse>(await call(server, bob, 'GET', `${API}/users/${aliceUuid}/public-keys`))).keys;
-    expect(new Set(published.map((k) => k.keyId))).toEqual(new Set(keys.map((k) => k.keyId)));
-    expect(published.some((k) => keysBefore.some((old) => old.keyId === k.keyId))).toBe(false);
+    const live = published.filter((k) => k.retired !== true);
+    expect(new Set(live.map((k) => k.keyId))).toEqual(new Set(keys.map((k) => k.keyId)));
+    expect(live.some((k) => keysBefore.some((old) => old.keyId === k.keyId))).toBe(false);
+    // Live keys come first; the old signing key follows, retired.
+    expect(published.slice(live.length).map((k) => [k.keyId, k.retired])).toEqual(keysBefore.filter((k) => k.usage === 'signing').map((k) => [k.keyId, true]));
     // The old copy stays gone: a sender has to release again.
     await expectBackendError(await call(server, alice, 'GET', `${API}/user/access-descriptors/${descriptorId}`), 404, 'AccessDescriptorNotFoundException');
   });

@@ -13,6 +13,7 @@ const useStyles = makeStyles({
  * DESIGN §3 key pinning: a contact's key that differs from the pinned one is used only after the
  * user compared the fingerprints with the contact and confirmed. Returns the `confirmChangedKey`
  * callback of shared/transfer's `e2e` option and the dialog to render; Cancel (or closing) → false.
+ * A recipient's encryption key (sending, releasing) and a sender's signing key (reading) get their own wording.
  */
 export function useChangedKeyConfirm(confirmLabel: string): { confirmChangedKey: (change: ChangedContactKey) => Promise<boolean>; dialog: ReactNode } {
   const { t } = useTranslation();
@@ -39,9 +40,9 @@ export function useChangedKeyConfirm(confirmLabel: string): { confirmChangedKey:
     <Dialog open={changed !== null} modalType="alert" onOpenChange={(_e, d) => (d.open ? undefined : decide(false))}>
       <DialogSurface>
         <DialogBody>
-          <DialogTitle>{t('deliveries:changedKey.title')}</DialogTitle>
+          <DialogTitle>{t(changed?.usage === 'signing' ? 'deliveries:changedKey.senderTitle' : 'deliveries:changedKey.title')}</DialogTitle>
           <DialogContent>
-            <p>{t('deliveries:changedKey.text', { email: changed?.email ?? '' })}</p>
+            <p>{t(changed?.usage === 'signing' ? 'deliveries:changedKey.senderText' : 'deliveries:changedKey.text', { email: changed?.email ?? '' })}</p>
             <dl className={styles.list}>
               <dt>{t('deliveries:changedKey.old')}</dt>
               <dd className={styles.fingerprint} data-testid="changed-key-old">

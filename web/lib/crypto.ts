@@ -1,5 +1,6 @@
 import { createLazyCryptoProxy } from '@shared/crypto/proxy';
 import type { CryptoApi, UnlockedKeys } from '@shared/crypto/service';
+import { forgetContactPins } from '@shared/transfer/contact-pins';
 import { useSyncExternalStore } from 'react';
 import { authStore } from './auth';
 
@@ -39,6 +40,7 @@ export const secuPassKeys = {
   /** Forgets every key handle in the Worker and the session state. */
   async lock(): Promise<void> {
     setSession(null);
+    forgetContactPins();
     await cryptoApi.lock();
   },
 };

@@ -10,6 +10,7 @@ import * as addinSessions from './0014-addin-sessions';
 import * as listPaging from './0015-list-paging';
 import * as senders from './0017-senders';
 import * as loginThrottle from './0019-login-throttle';
+import * as contactPins from './0021-contact-pins';
 
 /**
  * Every migration, in order, for SQLite and PostgreSQL alike. A static list (not a
@@ -30,6 +31,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0015-list-paging': listPaging,
   '0017-senders': senders,
   '0019-login-throttle': loginThrottle,
+  '0021-contact-pins': contactPins,
 };
 
 export const staticMigrationProvider: MigrationProvider = {

@@ -2,6 +2,9 @@ import { ADMIN_USERS_PATHS, type ListUsersResponse } from '@shared/contract/admi
 import { AUDIT_PATHS, type AuditLogResponse } from '@shared/contract/audit';
 import {
   ACCESS_DESCRIPTOR_PATHS,
+  CONTACT_PINS_PATHS,
+  type ContactPinsResponse,
+  type SealedContactPinsWire,
   SECUPASS_PATHS,
   type AccessDescriptorResponse,
   type OwnSecuPassResponse,
@@ -54,4 +57,14 @@ export async function getOwnAccessDescriptor(client: ApiClient, id: string): Pro
 /** GET /admin/audit-log (ROLE_ADMIN): newest first, paged. */
 export async function getAdminAuditLog(client: ApiClient, query: { action?: string; page?: number; pageSize?: number } = {}): Promise<AuditLogResponse> {
   return client.get<AuditLogResponse>(AUDIT_PATHS.adminLog, { query: { action: query.action, page: query.page, pageSize: query.pageSize } });
+}
+
+/** GET /user/contact-pins (signed in): the own sealed contact pin list. */
+export async function getContactPins(client: ApiClient): Promise<ContactPinsResponse> {
+  return client.get<ContactPinsResponse>(CONTACT_PINS_PATHS.own);
+}
+
+/** PUT /user/contact-pins (signed in): stores the list; 409 ConflictException unless its counter is the stored one + 1. */
+export async function putContactPins(client: ApiClient, envelope: SealedContactPinsWire): Promise<ContactPinsResponse> {
+  return (await client.request<ContactPinsResponse>('PUT', CONTACT_PINS_PATHS.own, { body: { envelope } })).data;
 }

@@ -38,7 +38,15 @@ export interface KnownAnswers {
   secupassV3: SecuPassVector;
   secupassV2: SecuPassVector;
   fileKey: { recipientPkcs8: string; recipientSpki: string; binding: FileKeyBinding; wrapped: WrappedFileKey; fileKey: string };
-  manifest: { signerSpki: string; canonical: string; signed: SignedManifest };
+  manifest: ManifestVector;
+  /** Manifest version 2 (sender address signed); added after kat.json was first frozen (generate-kat.ts --append). */
+  manifestV2: ManifestVector;
+}
+
+export interface ManifestVector {
+  signerSpki: string;
+  canonical: string;
+  signed: SignedManifest;
 }
 
 /** The plaintext of stream vectors: byte i = (31·i + 7) mod 256. */
@@ -99,14 +107,17 @@ export async function checkKnownAnswers(kat: KnownAnswers): Promise<VectorCheck[
   const fileKey = await unwrapFileKey({ wrapped: kat.fileKey.wrapped, binding: kat.fileKey.binding, recipientKeyPair: recipient });
   results.push(check('HPKE file key: unwraps', kat.fileKey.fileKey, toHex(fileKey)));
 
-  results.push(check('manifest: canonical JSON', kat.manifest.canonical, canonicalJson(kat.manifest.signed.manifest)));
-  let verified = 'verified';
-  try {
-    await verifyManifest({ signed: kat.manifest.signed, verifyingKey: await importPublicKey(fromHex(kat.manifest.signerSpki), 'signing') });
-  } catch (error) {
-    verified = (error as Error).name;
+  for (const [name, vector] of [['manifest', kat.manifest], ['manifest v2', kat.manifestV2]] as const) {
+    results.push(check(`${name}: canonical JSON`, vector.canonical, canonicalJson(vector.signed.manifest)));
+    let verified = 'verified';
+    try {
+      await verifyManifest({ signed: vector.signed, verifyingKey: await importPublicKey(fromHex(vector.signerSpki), 'signing') });
+    } catch (error) {
+      verified = (error as Error).name;
+    }
+    results.push(check(`${name}: signature verifies`, 'verified', verified));
+    results.push(check(`${name}: signature is 64 bytes (P1363)`, '64', String(fromBase64Url(vector.signed.signature).length)));
   }
-  results.push(check('manifest: signature verifies', 'verified', verified));
-  results.push(check('manifest: signature is 64 bytes (P1363)', '64', String(fromBase64Url(kat.manifest.signed.signature).length)));
+  results.push(check('manifest v2: version', '2', String(kat.manifestV2.signed.manifest.version)));
   return results;
 }

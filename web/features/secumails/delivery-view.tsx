@@ -25,6 +25,7 @@ import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { formatSize, isExpired, TIME_STATE_COLOR, timeStateKey } from './delivery-format';
 import { SubjectText } from './e2e-subjects';
+import { isE2eDelivery } from './e2e-panel';
 import { ScanStateBadge } from './scan-outcome';
 
 /** Print view: only the delivery, no chrome and no buttons. */
@@ -131,40 +132,43 @@ export function DeliveryView({
           <MessageBody>{delivery.body}</MessageBody>
         </section>
       ) : null}
-      <section className={styles.section} aria-labelledby="delivery-files">
-        <Subtitle2 as="h3" id="delivery-files">
-          {t('deliveries:fields.filesTitle', { count: delivery.files.length })}
-        </Subtitle2>
-        <ul className={styles.list}>
-          {delivery.files.map((file) => (
-            <li key={file.fileId} className={styles.file}>
-              <span className={styles.fileName}>{file.name}</span>
-              <Caption1>{formatSize(file.size, i18n.language)}</Caption1>
-              <ScanStateBadge file={file} />
-              {/* E2E files are downloaded decrypted through the E2E panel, never as ciphertext. */}
-              {expired || file.status !== 'committed' || file.encrypted ? null : review ? (
-                // Being checked or blocked: the button stays, disabled, so the reason (the alert above) is clear.
-                <Button data-no-print appearance="primary" icon={<ArrowDownloadRegular />} disabled aria-label={t('deliveries:actions.downloadFile', { name: file.name })}>
-                  {t('deliveries:actions.download')}
-                </Button>
-              ) : (
-                <Button
-                  as="a"
-                  data-no-print
-                  appearance="primary"
-                  icon={<ArrowDownloadRegular />}
-                  href={deliveryContentUrl(delivery.deliveryUuid, file.fileId, token)}
-                  download={file.name}
-                  aria-label={t('deliveries:actions.downloadFile', { name: file.name })}
-                  onClick={() => onDownload?.(file.name)}
-                >
-                  {t('deliveries:actions.download')}
-                </Button>
-              )}
-            </li>
-          ))}
-        </ul>
-      </section>
+      {/* Levels 3/4: the server's file list (ciphertext sizes, unsigned names) is not shown; the E2E panel lists the signed one. */}
+      {isE2eDelivery(delivery) ? null : (
+        <section className={styles.section} aria-labelledby="delivery-files">
+          <Subtitle2 as="h3" id="delivery-files">
+            {t('deliveries:fields.filesTitle', { count: delivery.files.length })}
+          </Subtitle2>
+          <ul className={styles.list}>
+            {delivery.files.map((file) => (
+              <li key={file.fileId} className={styles.file}>
+                <span className={styles.fileName}>{file.name}</span>
+                <Caption1>{formatSize(file.size, i18n.language)}</Caption1>
+                <ScanStateBadge file={file} />
+                {/* E2E files are downloaded decrypted through the E2E panel, never as ciphertext. */}
+                {expired || file.status !== 'committed' || file.encrypted ? null : review ? (
+                  // Being checked or blocked: the button stays, disabled, so the reason (the alert above) is clear.
+                  <Button data-no-print appearance="primary" icon={<ArrowDownloadRegular />} disabled aria-label={t('deliveries:actions.downloadFile', { name: file.name })}>
+                    {t('deliveries:actions.download')}
+                  </Button>
+                ) : (
+                  <Button
+                    as="a"
+                    data-no-print
+                    appearance="primary"
+                    icon={<ArrowDownloadRegular />}
+                    href={deliveryContentUrl(delivery.deliveryUuid, file.fileId, token)}
+                    download={file.name}
+                    aria-label={t('deliveries:actions.downloadFile', { name: file.name })}
+                    onClick={() => onDownload?.(file.name)}
+                  >
+                    {t('deliveries:actions.download')}
+                  </Button>
+                )}
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
       {children}
     </article>
   );

@@ -1,16 +1,21 @@
-import { Button, Caption1, makeStyles, Subtitle2 } from '@fluentui/react-components';
+import { Badge, Button, Caption1, makeStyles, Subtitle2, tokens } from '@fluentui/react-components';
 import { ArrowDownloadRegular, LockOpenRegular } from '@fluentui/react-icons';
 import type { DeliveryDetail } from '@shared/contract/deliveries';
-import { openE2eDelivery, type OpenedE2eDelivery } from '@shared/transfer/e2e';
+import { ContactKeyChangedError } from '@shared/crypto/errors';
+import { markContactVerified, openE2eDelivery, type OpenedE2eDelivery } from '@shared/transfer/e2e';
 import { Alert } from '@web/components/alert';
 import { MessageBody } from '@web/components/message-body';
+import { useChangedKeyConfirm } from '@web/components/changed-key-dialog';
+import { VerifyContactButton } from '@web/components/verify-contact-dialog';
 import { RouterLink } from '@web/components/router-link';
 import { TransferProgressBar } from '@web/components/transfer-centre';
 import { apiClient } from '@web/lib/api-client';
-import { cryptoApi } from '@web/lib/crypto';
+import { cryptoApi, useSecuPassSession } from '@web/lib/crypto';
 import { startE2eDownload } from '@web/lib/e2e-download';
 import { ROUTES } from '@web/lib/routes';
 import { isActive, useTransfers, type Transfer } from '@web/lib/transfer-store';
+import { displayFingerprint } from '@web/lib/fingerprint';
+import { useNotify } from '@web/lib/toasts';
 import { useUnlockedKeys } from '@web/lib/unlock-request';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -25,6 +30,8 @@ const useStyles = makeStyles({
   subject: { display: 'block', margin: '8px 0', overflowWrap: 'anywhere', unicodeBidi: 'plaintext' },
   section: { margin: '16px 0' },
   alertText: { display: 'block', marginBottom: '8px' },
+  signer: { display: 'grid', gridTemplateColumns: 'max-content 1fr', gap: '4px 12px', margin: '0 0 12px' },
+  fingerprint: { fontFamily: tokens.fontFamilyMonospace, wordBreak: 'break-word' },
 });
 
 export const isE2eDelivery = (delivery: Pick<DeliveryDetail, 'securityLevel'>) => delivery.securityLevel >= 20;
@@ -76,7 +83,10 @@ export function E2eDeliveryPanel({ delivery, onDownloaded }: { delivery: Deliver
   const styles = useStyles();
   const unlockedKeys = useUnlockedKeys('decrypt');
   const [opened, setOpened] = useState<OpenedE2eDelivery | null>(null);
-  const [phase, setPhase] = useState<'locked' | 'decryptingKey' | 'open' | 'failed'>('locked');
+  const [phase, setPhase] = useState<'locked' | 'decryptingKey' | 'open' | 'failed' | 'keyChanged'>('locked');
+  const [keyChange, setKeyChange] = useState<ContactKeyChangedError['change'] | null>(null);
+  // The sender's signing key differs from the pinned one: the same comparison dialog as the sender's side.
+  const { confirmChangedKey, dialog: changedKeyDialog } = useChangedKeyConfirm(t('deliveries:changedKey.confirmOpen'));
   // fileId → the transfer downloading it (the latest one).
   const [transferIds, setTransferIds] = useState<Record<string, string>>({});
   // fileId → the save dialog came back without a file (closed, or none in this browser).
@@ -102,14 +112,17 @@ export function E2eDeliveryPanel({ delivery, onDownloaded }: { delivery: Deliver
     if (!keys) return;
     setPhase('decryptingKey');
     try {
-      const result = await openE2eDelivery({ client: apiClient, deliveryUuid: delivery.deliveryUuid, e2e: { crypto: cryptoApi, keys } });
+      const result = await openE2eDelivery({ client: apiClient, deliveryUuid: delivery.deliveryUuid, e2e: { crypto: cryptoApi, keys, confirmChangedKey } });
       openedRef.current = result;
       if (result.message) rememberE2eSubject(delivery.deliveryUuid, result.message.subject);
       setOpened(result);
       setPhase('open');
     } catch (error) {
       console.debug('[e2e] opening failed', error);
-      setPhase('failed');
+      if (error instanceof ContactKeyChangedError && error.change) {
+        setKeyChange(error.change);
+        setPhase('keyChanged');
+      } else setPhase('failed');
     }
   }
 
@@ -135,7 +148,8 @@ export function E2eDeliveryPanel({ delivery, onDownloaded }: { delivery: Deliver
       <Subtitle2 as="h3" id="e2e-files">
         {t('deliveries:e2e.title')}
       </Subtitle2>
-      {phase === 'locked' || phase === 'decryptingKey' ? (
+      {changedKeyDialog}
+      {phase === 'locked' || phase === 'decryptingKey' || phase === 'keyChanged' ? (
         <p>
           <Button appearance="primary" icon={<LockOpenRegular />} disabled={phase === 'decryptingKey'} onClick={() => void open()}>
             {phase === 'decryptingKey' ? t('deliveries:e2e.state.decryptingKey') : t('deliveries:e2e.unlock')}
@@ -143,8 +157,32 @@ export function E2eDeliveryPanel({ delivery, onDownloaded }: { delivery: Deliver
         </p>
       ) : null}
       {phase === 'failed' ? <Alert type="error">{t('deliveries:e2e.keyDecryptionFailed')}</Alert> : null}
+      {phase === 'keyChanged' && keyChange ? (
+        <Alert type="error" title={t('deliveries:e2e.senderKeyChangedTitle')}>
+          {t('deliveries:e2e.senderKeyChangedText', { email: keyChange.email })}
+          <dl className={styles.signer}>
+            <dt>{t('deliveries:changedKey.old')}</dt>
+            <dd className={styles.fingerprint} data-testid="reader-key-old">
+              {displayFingerprint(keyChange.pinnedFingerprint)}
+            </dd>
+            <dt>{t('deliveries:changedKey.new')}</dt>
+            <dd className={styles.fingerprint} data-testid="reader-key-new">
+              {displayFingerprint(keyChange.presentedFingerprint)}
+            </dd>
+          </dl>
+        </Alert>
+      ) : null}
       {opened ? (
         <>
+          <SignerDetails
+            opened={opened}
+            serverSenderEmail={delivery.sender.email}
+            onVerified={() => {
+              const next = { ...opened, signer: { ...opened.signer, verified: true } };
+              openedRef.current = next;
+              setOpened(next);
+            }}
+          />
           {opened.message ? (
             <section aria-label={t('deliveries:fields.body')}>
               <Subtitle2 as="h4" className={styles.subject} dir="auto">
@@ -193,6 +231,68 @@ export function E2eDeliveryPanel({ delivery, onDownloaded }: { delivery: Deliver
         </>
       ) : null}
     </section>
+  );
+}
+
+/**
+ * Who signed the delivery, as verified: the signed address (manifest v2), the key's fingerprint,
+ * whether the key is retired; a warning when the server names the sender differently.
+ */
+function SignerDetails({ opened, serverSenderEmail, onVerified }: { opened: OpenedE2eDelivery; serverSenderEmail: string; onVerified: () => void }) {
+  const { t } = useTranslation();
+  const styles = useStyles();
+  const notify = useNotify();
+  const session = useSecuPassSession();
+  const { signer } = opened;
+  const serverEmail = opened.identityMismatch?.serverEmail ?? (serverSenderEmail.toLowerCase() !== signer.email.toLowerCase() ? serverSenderEmail : undefined);
+  return (
+    <>
+      {serverEmail !== undefined && signer.signedIdentity ? (
+        <Alert type="warning" title={t('deliveries:e2e.identityMismatchTitle')}>
+          {t('deliveries:e2e.identityMismatchText', { signedEmail: signer.email, serverEmail })}
+        </Alert>
+      ) : null}
+      <dl className={styles.signer} aria-label={t('deliveries:e2e.signerTitle')}>
+        <dt>{t('deliveries:e2e.signedBy')}</dt>
+        <dd data-testid="e2e-signer">
+          {signer.email}{' '}
+          {signer.own ? null : signer.verified ? (
+            <Badge appearance="filled" color="success" data-testid="signer-verification">
+              {t('deliveries:verify.verified')}
+            </Badge>
+          ) : (
+            <Badge appearance="outline" color="warning" data-testid="signer-verification">
+              {t('deliveries:verify.notVerified')}
+            </Badge>
+          )}
+        </dd>
+        <dt>{t('deliveries:e2e.signerFingerprint')}</dt>
+        <dd className={styles.fingerprint}>
+          {displayFingerprint(signer.fingerprint)}
+          {signer.keyRetired ? <Caption1> {t('deliveries:e2e.signerKeyRetired')}</Caption1> : null}
+        </dd>
+      </dl>
+      {!signer.own && !signer.verified && session ? (
+        <p>
+          <VerifyContactButton
+            contact={{ email: signer.email, userUuid: signer.userUuid, usage: 'signing', fingerprint: signer.fingerprint }}
+            own={{ usage: 'signing', fingerprint: session.keys.signing.fingerprint, userUuid: session.userUuid }}
+            onVerified={async () => {
+              const saved = await markContactVerified({
+                client: apiClient,
+                e2e: { crypto: cryptoApi, keys: session.keys },
+                userUuid: signer.userUuid,
+                usage: 'signing',
+                fingerprint: signer.fingerprint,
+              });
+              if (!saved) throw new Error('The pin store keeps no verifications');
+              notify('success', t('deliveries:verify.done', { email: signer.email }));
+              onVerified();
+            }}
+          />
+        </p>
+      ) : null}
+    </>
   );
 }
 
