@@ -75,6 +75,8 @@ test('the web client: an injected inline script is blocked; sign-in works under 
 });
 
 test('a level-3 delivery decrypts in the Worker and downloads through the service worker under the policy', async ({ page }) => {
+  // Two SecuPass set-ups in Node and one unlock in the browser (Argon2id each) on a shared machine.
+  test.setTimeout(180_000);
   const { server } = ctx;
   const admin = await apiSignIn(server, server.admin);
   const alice = { email: 'alice.csp@example.test', password: 'Good-Passw0rd-csp' };
