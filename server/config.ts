@@ -89,7 +89,7 @@ export const SETTINGS = {
     secret: true,
     schema: optionalUrl.refine((v) => v === undefined || /^smtps?:\/\//.test(v), { message: 'SMTP_URL must be an smtp:// or smtps:// URL' }),
     default: '–',
-    doc: '`smtp://user:pass@host:587` sends mail by SMTP instead of the local mailbox; secret',
+    doc: '`smtp://user:pass@host:587` sends mail by SMTP instead of the local mailbox (see "The development mailbox" above); secret',
   }),
   smsGatewayUrl: setting({
     env: 'KUVERT_SMS_GATEWAY_URL',
@@ -206,7 +206,7 @@ export const SETTINGS = {
       .refine((v) => Buffer.from(v, 'base64').length === 32, { message: 'KUVERT_SECRET_KEY must be 32 bytes in base64' })
       .optional(),
     default: '–',
-    doc: 'the key (32 bytes, base64) that encrypts two-factor secrets in the database; unset: the key file `KUVERT_DATA_DIR/secret.key`, made 0600 on first start (several servers need the same key; back it up with the database); secret',
+    doc: '32 bytes in base64: the key that encrypts two-factor (TOTP) secrets in the database. Unset: `KUVERT_DATA_DIR/secret.key`, created (mode 0600) on the first start. Several servers need the same key; losing it means every user registers the authentication app again; secret',
   }),
   oidcIssuer: setting({
     env: 'KUVERT_OIDC_ISSUER',

@@ -297,7 +297,7 @@ export const authEscalationRoutes: FastifyPluginAsyncZod = async (app) => {
       await reauth.assertNotLocked();
       if (user.totp_secret) throw conflict('An authentication app is already registered');
       if (!user.totp_pending_secret) throw new HttpError(409, 'ConflictException', 'No registration was started', { reason: 'noRegistration' });
-      const pending = app.secretBox.open(user.id, 'totp_pending_secret', user.totp_pending_secret);
+      const pending = openSealed(app, user.id, 'totp_pending_secret', user.totp_pending_secret);
       if (!(await acceptTotpCodeOnce(app.rateLimiter, user.id, pending, request.body.code))) await reauth.refuse('code');
       await app.users.update(user.id, { totp_secret: app.secretBox.seal(user.id, 'totp_secret', pending), totp_pending_secret: null });
       await app.auditLog.record({ actorUserId: user.id, action: 'totp.registered', subjectUserId: user.id });
@@ -322,7 +322,7 @@ export const authEscalationRoutes: FastifyPluginAsyncZod = async (app) => {
       await reauth.assertNotLocked();
       if (!user.totp_secret) throw new HttpError(409, 'ConflictException', 'No authentication app is registered', { reason: 'notRegistered' });
       if (!(await verifyPassword(user.password_hash, request.body.password))) await reauth.refuse('currentPassword');
-      const secret = app.secretBox.open(user.id, 'totp_secret', user.totp_secret);
+      const secret = openSealed(app, user.id, 'totp_secret', user.totp_secret);
       if (!(await acceptTotpCodeOnce(app.rateLimiter, user.id, secret, request.body.code))) await reauth.refuse('code');
       await app.users.update(user.id, { totp_secret: null, totp_pending_secret: null });
       await app.auditLog.record({ actorUserId: user.id, action: 'totp.reset', subjectUserId: user.id });
@@ -389,4 +389,14 @@ async function startTotpRegistration(app: FastifyInstance, user: UserRow) {
   await app.users.update(user.id, { totp_pending_secret: app.secretBox.seal(user.id, 'totp_pending_secret', secret) });
   const otpauthUri = totpUri(secret, user.email || user.username);
   return { secret, otpauthUri, qrCodeDataUrl: await qrCodeDataUrl(otpauthUri) };
+}
+
+/** The stored secret in clear; one that does not open (other server key) is a clear 409, never a 500. */
+function openSealed(app: FastifyInstance, userId: number, column: 'totp_secret' | 'totp_pending_secret', stored: string): string {
+  try {
+    return app.secretBox.open(userId, column, stored);
+  } catch (error) {
+    app.log.error({ userId, column, reason: (error as Error).message }, 'a TOTP secret does not open with this server key');
+    throw new HttpError(409, 'ConflictException', 'The authentication app cannot be checked; please ask an administrator to remove it', { reason: 'secretUnavailable' });
+  }
 }

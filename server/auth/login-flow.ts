@@ -167,14 +167,14 @@ export async function runLoginFlow(app: FastifyInstance, attempt: LoginAttempt):
   const appCode = attempt.query.j_auth_app_code?.replace(/\s+/g, '') ?? '';
   if (user.totp_secret) {
     if (!appCode) throw loginRefused({ authorizationError: AUTHORIZATION_ERROR.TOTP_AUTHORIZATION_FAILED, message: 'required' });
-    const secret = app.secretBox.open(user.id, 'totp_secret', user.totp_secret);
+    const secret = openTotpSecret(app, user.id, 'totp_secret', user.totp_secret);
     if (!(await acceptTotpCodeOnce(rateLimiter, user.id, secret, appCode))) {
       await recordFailure();
       throw loginRefused({ authorizationError: AUTHORIZATION_ERROR.TOTP_AUTHORIZATION_FAILED });
     }
   } else if (user.totp_pending_secret && appCode) {
     // Confirms a registration made just before (POST /auth/totp/registration).
-    const pending = app.secretBox.open(user.id, 'totp_pending_secret', user.totp_pending_secret);
+    const pending = openTotpSecret(app, user.id, 'totp_pending_secret', user.totp_pending_secret);
     if (!(await acceptTotpCodeOnce(rateLimiter, user.id, pending, appCode))) {
       await recordFailure();
       throw loginRefused({ authorizationError: AUTHORIZATION_ERROR.TOTP_AUTHORIZATION_FAILED });
@@ -195,4 +195,18 @@ export async function runLoginFlow(app: FastifyInstance, attempt: LoginAttempt):
   // 7. Success: the account's failure count and delay start over.
   await clearLoginFailures(app, user, login);
   return user;
+}
+
+/**
+ * A stored TOTP secret in clear, or a refused sign-in when it does not open (the database was
+ * restored under another server key, `KUVERT_SECRET_KEY` changed): logged for the operator, an
+ * administrator then removes the user's app (`POST /admin/users/{uuid}/totp/reset`). Never a 500.
+ */
+function openTotpSecret(app: FastifyInstance, userId: number, column: 'totp_secret' | 'totp_pending_secret', stored: string): string {
+  try {
+    return app.secretBox.open(userId, column, stored);
+  } catch (error) {
+    app.log.error({ userId, column, reason: (error as Error).message }, 'a TOTP secret does not open with this server key (restored database? other KUVERT_SECRET_KEY?)');
+    throw loginRefused({ authorizationError: AUTHORIZATION_ERROR.TOTP_AUTHORIZATION_FAILED, message: 'unavailable' });
+  }
 }

@@ -224,6 +224,13 @@ describe('TOTP secrets at rest', () => {
         expect(sealed).toMatch(/^enc1:/);
         expect(sealed).not.toContain(secret);
         expect((await postAuth(again, again.admin.email, again.admin.password, { j_auth_app_code: appFor(secret).generate() })).response.status).toBe(200);
+        // A sealed value copied to another row does not open there (bound to its user): a refused
+        // sign-in (code 4, "unavailable"), never a 500.
+        const copy = await again.app.users.create({ username: 'copy', email: 'copy@example.test', passwordHash: firstAdmin.password_hash, roles: ['ROLE_UI_USER'], emailVerified: true });
+        await again.app.users.update(copy.id, { totp_secret: sealed });
+        const refused = await postAuth(again, 'copy@example.test', again.admin.password, { j_auth_app_code: appFor(secret).generate({ timestamp: Date.now() + 30_000 }) });
+        expect(refused.response.status).toBe(401);
+        expect(refused.errors[0]).toMatchObject({ authorizationError: CODE.TOTP_AUTHORIZATION_FAILED, message: 'unavailable' });
       } finally {
         await again.close();
       }

@@ -2,8 +2,10 @@ import { CONFIG_KEYS } from '@shared/contract/config';
 import { parseFileTypeList } from '@shared/contract/file-policy';
 import { DEFAULT_BLOCKED_EXTENSIONS, DEFAULT_BLOCKED_MIME_TYPES } from '@server/settings/defaults';
 import { LANGUAGES, MS_PER_DAY } from '@shared/contract/constants';
+import { AUTHORIZATION_ERROR } from '@shared/contract/errors';
 import { SECRET_MASK, SETTING_KEYS } from '@shared/contract/settings';
 import { EXTERNAL_SETTING_KEYS } from '@shared/contract/external';
+import { proveAddress } from '@tests/support/prove-address';
 import { startTestServer, type TestServer } from '@tests/support/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createUserAsAdmin, expectBackendError, postAuth, signIn, signInAdmin, type Session } from './core-helpers';
@@ -166,7 +168,7 @@ describe('PUT /api/2/admin/settings', () => {
 });
 
 describe('POST /api/2/admin/users', () => {
-  it('creates a user who can sign in, with SPEC §6 role names and an Argon2id hash', async () => {
+  it('creates a user who signs in after proving the address, with SPEC §6 role names and an Argon2id hash', async () => {
     const response = await call(server, admin, 'POST', '/api/2/admin/users', {
       email: 'New.User@Example.test',
       password: 'Good-Passw0rd',
@@ -179,6 +181,10 @@ describe('POST /api/2/admin/users', () => {
     expect(user).toMatchObject({ email: 'new.user@example.test', language: 'fr', roleNames: ['ROLE_UI_USER', 'ROLE_SECUROOMS_USER'], totpEnabled: false });
     const row = await server.app.users.findByLogin('new.user@example.test');
     expect(row?.password_hash).toMatch(/^\$argon2id\$/);
+    // Made by someone else: the first sign-in asks for the code mailed to the address.
+    expect(row?.email_verified).toBe(0);
+    expect((await postAuth(server, 'new.user@example.test', 'Good-Passw0rd')).errors[0]?.authorizationError).toBe(AUTHORIZATION_ERROR.ACCOUNT_VERIFICATION_REQUIRED);
+    await proveAddress(server, 'new.user@example.test', 'Good-Passw0rd');
     expect((await postAuth(server, 'new.user@example.test', 'Good-Passw0rd')).response.status).toBe(200);
   });
 

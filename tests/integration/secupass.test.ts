@@ -459,7 +459,8 @@ describe('typed fetchers (shared/api/endpoints/secupass.ts) against the server',
     return client;
   };
 
-  it('walks set → change → public keys → reset → list → audit', async () => {
+  // The account proves its address first (two sign-ins): more than the default 30 s on a busy machine.
+  it('walks set → change → public keys → reset → list → audit', { timeout: 90_000 }, async () => {
     await createUserAsAdmin(server, admin, { email: 'carol@example.test' });
     const carolSession = await signIn(server, 'carol@example.test', 'Good-Passw0rd');
     const carol = clientFor(carolSession);

@@ -58,7 +58,8 @@ beforeAll(async () => {
   gina = await as('gina');
   ivo = await as('ivo');
   ines = await as('ines');
-});
+  // Seven accounts, each proving its address (two sign-ins) on a shared 2-core machine.
+}, 180_000);
 afterAll(() => server?.close());
 
 describe('licensing', () => {
