@@ -1,5 +1,5 @@
 import { AUTHORIZATION_ERROR, AUTHORIZATION_ERRORS_HEADER, type AuthorizationErrorEntry } from '@shared/contract/errors';
-import { addressedTo, readMailbox, waitForMailboxMail } from '@tests/support/mailbox';
+import { addressedTo, extractLink, readMailbox, waitForMailboxMail } from '@tests/support/mailbox';
 import { startTestServer, type TestServer } from '@tests/support/server';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -8,7 +8,7 @@ import {
   LOGIN_NOTICE_AFTER_FAILURES,
 } from '../../server/security/login-throttle';
 import { expectBackendError, forgetFailures } from './core-helpers';
-import { basic, captchaAnswer, createUser, type TestUser } from './escalation-helpers';
+import { api, basic, captchaAnswer, createUser, type TestUser } from './escalation-helpers';
 
 /**
  * Sign-in throttling (issue 12 §2) on the real server: per-account progressive delays answered
@@ -108,6 +108,20 @@ describe('per-account progressive delay', () => {
     expect(bobsTry.status).toBe(200);
     // Alice herself is still delayed.
     expect((await tryLogin(server, 'alice', alice.password, { from: office })).status).toBe(429);
+  });
+
+  it('a password reset by the owner (the mailed link) ends a delay an attacker caused', async () => {
+    const erin = await createUser(server, { username: 'erin' });
+    await fail(server, 'erin', LOGIN_DELAY_FREE_FAILURES, '198.51.100.5');
+    expect((await tryLogin(server, 'erin', erin.password, { from: '198.51.100.5' })).status).toBe(429);
+    const requested = await api(server, '/auth/password-reset/request', { method: 'POST', body: { email: erin.email } });
+    expect(requested.status).toBe(204);
+    const mail = await waitForMailboxMail(server.mailboxDir, (m) => addressedTo(erin.email)(m) && m.text.includes('/auth/reset-password'));
+    const token = extractLink(mail, '/auth/reset-password').searchParams.get('token')!;
+    const newPassword = 'Brand-New-Passw0rd-8';
+    expect((await api(server, '/auth/password-reset/confirm', { method: 'POST', body: { token, password: newPassword } })).status).toBe(204);
+    // No 429 any more (the captcha rule of the address may still ask for a captcha: tryLogin answers it).
+    expect((await tryLogin(server, 'erin', newPassword, { from: '198.51.100.6' })).status).toBe(200);
   });
 
   it('unknown names are delayed alike (the answer does not tell who exists)', async () => {
