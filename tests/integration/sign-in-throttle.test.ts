@@ -77,8 +77,10 @@ describe('per-account progressive delay', () => {
     const body = await expectBackendError(early.response, 429, 'RateLimitExceededException');
     expect(body.metadata).toMatchObject({ reason: 'accountDelay', retryAfterSeconds: DELAY_MS / 1000 });
     expect(Number(early.response.headers.get('retry-after'))).toBe(DELAY_MS / 1000);
-    // By email too: the delay belongs to the account, not to the name typed; from another address too.
-    await expectBackendError((await tryLogin(server, alice.email, alice.password, { from: '203.0.113.50' })).response, 429);
+    // From another address too: the delay belongs to the name, wherever the tries come from.
+    await expectBackendError((await tryLogin(server, 'alice', alice.password, { from: '203.0.113.50' })).response, 429);
+    // Her email is another name: answered like any name (a shared delay would reveal that both are one account).
+    expect((await tryLogin(server, alice.email, 'still-wrong', { from: '203.0.113.50' })).status).toBe(401);
 
     await delayPasses(server);
     await fail(server, 'alice', 1, '198.51.100.1');
@@ -171,7 +173,7 @@ describe('notice mail to the account owner', () => {
       await fail(server, 'carol', 1, '203.0.113.78');
     }
     // One claim per day in the database: the later failures sent nothing.
-    const row = await server.app.db.selectFrom('login_throttles').select(['failures', 'notified_at']).where('account', '=', `user:${carol.id}`).executeTakeFirstOrThrow();
+    const row = await server.app.db.selectFrom('login_throttles').select(['failures', 'notified_at']).where('account', '=', 'login:carol').executeTakeFirstOrThrow();
     expect(Number(row.failures)).toBe(LOGIN_NOTICE_AFTER_FAILURES + 5);
     expect(row.notified_at).not.toBeNull();
     expect(await mailsFor()).toHaveLength(1);
