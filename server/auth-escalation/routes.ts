@@ -214,8 +214,7 @@ export const authEscalationRoutes: FastifyPluginAsyncZod = async (app) => {
       const user = await app.users.findById(userId);
       if (user) {
         // The owner proved the address: a delay an attacker caused ends with the new password.
-        await clearLoginFailures(app, user, user.username);
-        await clearLoginFailures(app, user, user.email);
+        await clearLoginFailures(app, user);
         notifyPasswordChanged(app, user, request.log);
       }
       return reply.code(204).send(null);

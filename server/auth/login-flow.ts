@@ -46,8 +46,12 @@ export function loginThrottled(waitMs: number, reason: 'accountDelay' | 'address
   return new HttpError(error.statusCode, error.errorClass, 'Too many failed sign-ins, please try again later', { ...error.metadata, reason }, error.headers);
 }
 
-/** The throttle key of an account: its id when the name resolves (username and email share one), else the name. */
-const throttleKeyOf = (user: UserRow | undefined, login: string) => (user ? `user:${user.id}` : `login:${login}`);
+/**
+ * The throttle key: the login name as typed (lower-cased), whether or not it names an account.
+ * NB: not the account id — a delay shared by username and email would answer "these two are the
+ * same account" to anyone who failed five times with one and tried the other.
+ */
+const throttleKeyOf = (login: string) => `login:${login}`;
 
 export interface CheckedCredentials {
   user: UserRow;
@@ -72,7 +76,7 @@ export async function checkCredentials(app: FastifyInstance, attempt: LoginAttem
   const addressWait = await loginThrottle.addressWait(attempt.ip);
   if (addressWait > 0) throw loginThrottled(addressWait, 'addressLimit');
   const user = attempt.credentials && login ? await users.findByLogin(login) : undefined;
-  const key = throttleKeyOf(user, login);
+  const key = throttleKeyOf(login);
   if (login) {
     const accountWait = await loginThrottle.accountWait(key);
     if (accountWait > 0) throw loginThrottled(accountWait, 'accountDelay');
@@ -117,12 +121,12 @@ function notifyAccountUnderAttack(app: FastifyInstance, user: UserRow, failures:
     .catch((error: unknown) => app.log.error({ err: error }, 'sign-in attempts notice failed'));
 }
 
-/** A successful sign-in (or a password reset): the account starts over. */
-export async function clearLoginFailures(app: FastifyInstance, user: UserRow, login: string): Promise<void> {
-  await Promise.all([
-    app.rateLimiter.clear(RATE_LIMIT_BUCKETS.loginFailureAccount, login),
-    app.loginThrottle.clear(throttleKeyOf(user, login)),
-  ]);
+/** A successful sign-in (or a password reset): the account starts over, by its username and its email. */
+export async function clearLoginFailures(app: FastifyInstance, user: Pick<UserRow, 'username' | 'email'>): Promise<void> {
+  const names = [...new Set([user.username, user.email].map((n) => n.trim().toLowerCase()))];
+  await Promise.all(
+    names.flatMap((name) => [app.rateLimiter.clear(RATE_LIMIT_BUCKETS.loginFailureAccount, name), app.loginThrottle.clear(throttleKeyOf(name))]),
+  );
 }
 
 /**
@@ -193,7 +197,7 @@ export async function runLoginFlow(app: FastifyInstance, attempt: LoginAttempt):
   }
 
   // 7. Success: the account's failure count and delay start over.
-  await clearLoginFailures(app, user, login);
+  await clearLoginFailures(app, user);
   return user;
 }
 

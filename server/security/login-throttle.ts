@@ -159,7 +159,7 @@ export function createLoginThrottle(db: Kysely<Database>, options: LoginThrottle
 
 /** Tables of sign-in throttling (migration 0019-login-throttle). */
 export interface LoginThrottlesTable {
-  /** Lower-cased login name as typed (also for names without an account: the answer must not differ). */
+  /** `login:` + the lower-cased login name as typed (also for names without an account: the answer must not differ). */
   account: string;
   failures: number;
   last_failure_at: number;

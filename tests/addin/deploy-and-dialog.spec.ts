@@ -79,7 +79,7 @@ test('a throttled sign-in (too many failures for the account) is told to wait in
   // The account's delay is stored in the database; set it ahead instead of failing five times and racing the clock.
   await server.app.db
     .insertInto('login_throttles')
-    .values({ account: `user:${user.id}`, failures: 5, last_failure_at: Date.now(), next_allowed_at: Date.now() + 10 * 60_000, notified_at: null })
+    .values({ account: `login:${user.username}`, failures: 5, last_failure_at: Date.now(), next_allowed_at: Date.now() + 10 * 60_000, notified_at: null })
     .execute();
   await page.addInitScript((cfg) => {
     (window as unknown as { __kuvertMailbox: unknown }).__kuvertMailbox = cfg;
@@ -91,7 +91,7 @@ test('a throttled sign-in (too many failures for the account) is told to wait in
   await page.getByRole('button', { name: addin.signIn.submit }).click();
   await expect(page.getByRole('alert')).toHaveText(addin.signIn.tooManyTries);
   // Once the delay has passed, the same sign-in works.
-  await server.app.db.updateTable('login_throttles').set({ next_allowed_at: 0 }).where('account', '=', `user:${user.id}`).execute();
+  await server.app.db.updateTable('login_throttles').set({ next_allowed_at: 0 }).where('account', '=', `login:${user.username}`).execute();
   await page.getByRole('button', { name: addin.signIn.submit }).click();
   await expect(page.getByRole('heading', { name: addin.send.title })).toBeVisible();
   await server.app.db.deleteFrom('login_throttles').execute();

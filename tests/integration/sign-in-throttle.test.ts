@@ -1,5 +1,5 @@
 import { AUTHORIZATION_ERROR, AUTHORIZATION_ERRORS_HEADER, type AuthorizationErrorEntry } from '@shared/contract/errors';
-import { addressedTo, readMailbox, waitForMailboxMail } from '@tests/support/mailbox';
+import { addressedTo, extractLink, readMailbox, waitForMailboxMail } from '@tests/support/mailbox';
 import { startTestServer, type TestServer } from '@tests/support/server';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -8,7 +8,7 @@ import {
   LOGIN_NOTICE_AFTER_FAILURES,
 } from '../../server/security/login-throttle';
 import { expectBackendError, forgetFailures } from './core-helpers';
-import { basic, captchaAnswer, createUser, type TestUser } from './escalation-helpers';
+import { api, basic, captchaAnswer, createUser, type TestUser } from './escalation-helpers';
 
 /**
  * Sign-in throttling (issue 12 §2) on the real server: per-account progressive delays answered
@@ -77,8 +77,10 @@ describe('per-account progressive delay', () => {
     const body = await expectBackendError(early.response, 429, 'RateLimitExceededException');
     expect(body.metadata).toMatchObject({ reason: 'accountDelay', retryAfterSeconds: DELAY_MS / 1000 });
     expect(Number(early.response.headers.get('retry-after'))).toBe(DELAY_MS / 1000);
-    // By email too: the delay belongs to the account, not to the name typed; from another address too.
-    await expectBackendError((await tryLogin(server, alice.email, alice.password, { from: '203.0.113.50' })).response, 429);
+    // From another address too: the delay belongs to the name, wherever the tries come from.
+    await expectBackendError((await tryLogin(server, 'alice', alice.password, { from: '203.0.113.50' })).response, 429);
+    // Her email is another name: answered like any name (a shared delay would reveal that both are one account).
+    expect((await tryLogin(server, alice.email, 'still-wrong', { from: '203.0.113.50' })).status).toBe(401);
 
     await delayPasses(server);
     await fail(server, 'alice', 1, '198.51.100.1');
@@ -108,6 +110,20 @@ describe('per-account progressive delay', () => {
     expect(bobsTry.status).toBe(200);
     // Alice herself is still delayed.
     expect((await tryLogin(server, 'alice', alice.password, { from: office })).status).toBe(429);
+  });
+
+  it('a password reset by the owner (the mailed link) ends a delay an attacker caused', async () => {
+    const erin = await createUser(server, { username: 'erin' });
+    await fail(server, 'erin', LOGIN_DELAY_FREE_FAILURES, '198.51.100.5');
+    expect((await tryLogin(server, 'erin', erin.password, { from: '198.51.100.5' })).status).toBe(429);
+    const requested = await api(server, '/auth/password-reset/request', { method: 'POST', body: { email: erin.email } });
+    expect(requested.status).toBe(204);
+    const mail = await waitForMailboxMail(server.mailboxDir, (m) => addressedTo(erin.email)(m) && m.text.includes('/auth/reset-password'));
+    const token = extractLink(mail, '/auth/reset-password').searchParams.get('token')!;
+    const newPassword = 'Brand-New-Passw0rd-8';
+    expect((await api(server, '/auth/password-reset/confirm', { method: 'POST', body: { token, password: newPassword } })).status).toBe(204);
+    // No 429 any more (the captcha rule of the address may still ask for a captcha: tryLogin answers it).
+    expect((await tryLogin(server, 'erin', newPassword, { from: '198.51.100.6' })).status).toBe(200);
   });
 
   it('unknown names are delayed alike (the answer does not tell who exists)', async () => {
@@ -157,7 +173,7 @@ describe('notice mail to the account owner', () => {
       await fail(server, 'carol', 1, '203.0.113.78');
     }
     // One claim per day in the database: the later failures sent nothing.
-    const row = await server.app.db.selectFrom('login_throttles').select(['failures', 'notified_at']).where('account', '=', `user:${carol.id}`).executeTakeFirstOrThrow();
+    const row = await server.app.db.selectFrom('login_throttles').select(['failures', 'notified_at']).where('account', '=', 'login:carol').executeTakeFirstOrThrow();
     expect(Number(row.failures)).toBe(LOGIN_NOTICE_AFTER_FAILURES + 5);
     expect(row.notified_at).not.toBeNull();
     expect(await mailsFor()).toHaveLength(1);
