@@ -31,6 +31,8 @@ const useStyles = makeStyles({
       gridTemplateColumns: 'minmax(0, 2fr) minmax(0, 3fr)',
       gap: '8px',
       alignItems: 'center',
+      // Badges and buttons keep their own width instead of stretching over the column.
+      justifyItems: 'start',
       height: 'auto',
       minHeight: '32px',
       padding: '2px 8px',
