@@ -36,8 +36,7 @@ const useStyles = makeStyles({
   list: { margin: 0, paddingLeft: '20px' },
   body: { whiteSpace: 'pre-wrap', maxHeight: '8em', overflow: 'auto', border: '1px solid #d1d1d1', padding: '6px' },
   // Fluent greys an unchecked radio's label: enabled levels read in the text colour, disabled ones greyed.
-  levelLabel: { color: tokens.colorNeutralForeground1 },
-  levelLabelDisabled: { color: tokens.colorNeutralForegroundDisabled },
+  levelRadio: { '& .fui-Radio__input:enabled:not(:checked) ~ .fui-Radio__label': { color: tokens.colorNeutralForeground1 } },
 });
 
 const LEVEL_KEYS: Record<SecurityLevel, string> = {
@@ -245,7 +244,7 @@ export function SendScreen({ addin, host, userUuid, onSignedOut }: Props) {
         <Field label={t('addin:send.level')}>
           <RadioGroup value={level === undefined ? '' : String(level)} onChange={(_, d) => setLevel(Number(d.value) as SecurityLevel)}>
             {levels.map((l) => (
-              <Radio key={l} value={String(l)} label={{ className: sending ? styles.levelLabelDisabled : styles.levelLabel, children: t(LEVEL_KEYS[l]) }} disabled={sending} />
+              <Radio key={l} value={String(l)} className={styles.levelRadio} label={t(LEVEL_KEYS[l])} disabled={sending} />
             ))}
           </RadioGroup>
         </Field>

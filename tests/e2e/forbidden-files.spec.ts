@@ -85,7 +85,7 @@ test('an extension the administrator forbids in the browser is marked on the sen
   await expect(extensions).toHaveValue(/exe/);
   await extensions.fill(`${await extensions.inputValue()}\npdf`);
   await adminPage.getByRole('button', { name: admin.settingsForm.save }).click();
-  await expect(adminPage.getByText(admin.settingsForm.saved)).toBeVisible();
+  await expect(adminPage.locator('.fui-ToastTitle').filter({ hasText: admin.settingsForm.saved })).toBeVisible();
   await adminPage.context().close();
 
   await signInToInbox(page, server, alice);

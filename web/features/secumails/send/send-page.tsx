@@ -32,8 +32,8 @@ const useStyles = makeStyles({
   // Fluent greys an unchecked radio's label (colorNeutralForeground3), so enabled levels looked
   // disabled: an enabled level reads in the normal text colour, checked or not; a disabled one in
   // the disabled colour, its hint too.
-  levelLabel: { color: tokens.colorNeutralForeground1 },
-  levelLabelDisabled: { color: tokens.colorNeutralForegroundDisabled },
+  // Fluent's own rule is `input:enabled:not(:checked) ~ label`; the same selector under the radio's root outranks it.
+  levelRadio: { '& .fui-Radio__input:enabled:not(:checked) ~ .fui-Radio__label': { color: tokens.colorNeutralForeground1 } },
   levelHintDisabled: { color: tokens.colorNeutralForegroundDisabled },
   actions: { display: 'flex', gap: '8px', flexWrap: 'wrap' },
   progress: { display: 'flex', flexDirection: 'column', gap: '8px', maxWidth: '760px', marginTop: '16px' },
@@ -309,8 +309,8 @@ function SendForm({ config }: { config: DeliverySendConfig }) {
               <Radio
                 key={value}
                 value={String(value)}
+                className={styles.levelRadio}
                 label={{
-                  className: running ? styles.levelLabelDisabled : styles.levelLabel,
                   children: (
                     <>
                       {t(`send:level.${LEVEL_KEY[value]}.title`)}
