@@ -132,25 +132,25 @@ export const MAIL_TEMPLATES: TemplateTable = {
   },
   signInAttempts: {
     de: {
-      subject: () => 'Kuvert: wiederholte fehlgeschlagene Anmeldeversuche',
+      subject: (d) => `${d.organisation}: wiederholte fehlgeschlagene Anmeldeversuche`,
       paragraphs: (d) => [
-        `Bei Ihrem Kuvert-Konto sind ${d.failures} Anmeldeversuche mit falschem Passwort oder Code gescheitert, zuletzt am ${d.at} (UTC) von der Adresse ${d.address}.`,
+        `Bei Ihrem Konto bei ${d.organisation} sind ${d.failures} Anmeldeversuche mit falschem Passwort oder Code gescheitert, zuletzt am ${d.at} (UTC) von der Adresse ${d.address}.`,
         'Weitere Versuche werden deshalb schrittweise verzögert. Ihr Passwort wurde nicht geändert und niemand hat sich angemeldet.',
         'Wenn Sie das nicht waren, versucht möglicherweise jemand, Ihr Passwort zu erraten: Wählen Sie ein starkes Passwort, richten Sie eine Authentifizierungs-App ein und informieren Sie Ihre Administration.',
       ],
     },
     en: {
-      subject: () => 'Kuvert: repeated failed sign-ins',
+      subject: (d) => `${d.organisation}: repeated failed sign-ins`,
       paragraphs: (d) => [
-        `${d.failures} sign-ins to your Kuvert account failed with a wrong password or code, the last on ${d.at} (UTC) from the address ${d.address}.`,
+        `${d.failures} sign-ins to your ${d.organisation} account failed with a wrong password or code, the last on ${d.at} (UTC) from the address ${d.address}.`,
         'Further tries are therefore delayed step by step. Your password was not changed and nobody signed in.',
         'If this was not you, someone may be trying to guess your password: choose a strong password, set up an authentication app and tell your administrator.',
       ],
     },
     fr: {
-      subject: () => 'Kuvert : échecs de connexion répétés',
+      subject: (d) => `${d.organisation} : échecs de connexion répétés`,
       paragraphs: (d) => [
-        `${d.failures} tentatives de connexion à votre compte Kuvert ont échoué avec un mot de passe ou un code erroné, la dernière le ${d.at} (UTC) depuis l’adresse ${d.address}.`,
+        `${d.failures} tentatives de connexion à votre compte ${d.organisation} ont échoué avec un mot de passe ou un code erroné, la dernière le ${d.at} (UTC) depuis l’adresse ${d.address}.`,
         'Les tentatives suivantes sont donc retardées progressivement. Votre mot de passe n’a pas été modifié et personne ne s’est connecté.',
         'Si ce n’était pas vous, quelqu’un essaie peut-être de deviner votre mot de passe : choisissez un mot de passe robuste, configurez une application d’authentification et prévenez votre administrateur.',
       ],
