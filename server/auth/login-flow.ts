@@ -136,7 +136,6 @@ export async function clearLoginFailures(app: FastifyInstance, user: Pick<UserRo
  */
 export async function runLoginFlow(app: FastifyInstance, attempt: LoginAttempt): Promise<UserRow> {
   const { rateLimiter, users, settings } = app;
-  const login = (attempt.credentials?.login ?? '').trim().toLowerCase();
 
   // 1–2. Limits, captcha, credentials.
   const { user, recordFailure } = await checkCredentials(app, attempt);
