@@ -12,7 +12,7 @@ import { createCryptoService } from '@shared/crypto/service';
 import { sendDelivery } from '@shared/transfer';
 import { createUser as createUserInRepository } from '@tests/integration/escalation-helpers';
 import { OFFICE_JS_STAND_IN, OFFICE_JS_URL, type StandInMailbox } from '../addin/office-stand-in';
-import { apiCall, apiSignIn, en, expect, expectInbox, locale, secuPassFromNode, serverPerFile, submitLogin, test } from './fixtures';
+import { apiSignIn, en, expect, expectInbox, locale, secuPassFromNode, serverPerFile, submitLogin, test, apiCreateAccount } from './fixtures';
 
 const addin = locale<typeof import('@locales/en/addin.json')>('en', 'addin');
 const ctx = serverPerFile();
@@ -82,8 +82,7 @@ test('a level-3 delivery decrypts in the Worker and downloads through the servic
   const alice = { email: 'alice.csp@example.test', password: 'Good-Passw0rd-csp' };
   const bob = { email: 'bob.csp@example.test', password: 'Good-Passw0rd-csp' };
   for (const account of [alice, bob]) {
-    const created = await apiCall(server, admin, 'POST', '/admin/users', { email: account.email, password: account.password, language: 'en' });
-    expect(created.status, await created.clone().text()).toBe(201);
+    await apiCreateAccount(server, admin, { email: account.email, password: account.password });
   }
   const crypto = createCryptoService();
   const { client, keys } = await secuPassFromNode(server, alice, 'Alice-Csp-SecuPass-Harbour-31', crypto);

@@ -28,6 +28,7 @@ import {
   secuPassFromNode,
   serverPerFile,
   signInToInbox,
+  apiCreateAccount,
 } from './fixtures';
 
 const PASSWORD = 'Good-Passw0rd-ux';
@@ -74,8 +75,7 @@ test.beforeAll(async () => {
   const s = holder.server;
   const admin = await apiSignIn(s, s.admin);
   for (const account of [alice, bob, carol]) {
-    const response = await apiCall(s, admin, 'POST', '/admin/users', { email: account.email, password: account.password, language: 'en', firstName: account.email.split('.')[0], lastName: 'Tester' });
-    expect(response.status, await response.clone().text()).toBe(201);
+    await apiCreateAccount(s, admin, { email: account.email, password: account.password, firstName: account.email.split('.')[0], lastName: 'Tester' });
   }
   ({ client: aliceClient, keys: aliceKeys } = await secuPassFromNode(s, alice, ALICE_PASSPHRASE, aliceCrypto));
   await secuPassFromNode(s, bob, 'Bob-UX-SecuPass-Lighthouse-32');

@@ -9,7 +9,7 @@ import { createCryptoService, type UnlockedKeys } from '@shared/crypto/service';
 import { createMemoryStorage } from '@shared/api/storage-adapter';
 import { sendDelivery, ServerKeyPinStore } from '@shared/transfer';
 import { startTestServer, type TestServer } from '../support/server';
-import { apiCall, apiSignIn, en as locales, expectNoSeriousA11yViolations, secuPassFromNode, signInToInbox } from './fixtures';
+import { apiCall, apiSignIn, en as locales, expectNoSeriousA11yViolations, secuPassFromNode, signInToInbox, apiCreateAccount } from './fixtures';
 
 const en = locales.deliveries;
 
@@ -33,8 +33,7 @@ test.beforeAll(async () => {
   server = await startTestServer();
   const admin = await apiSignIn(server, server.admin);
   for (const account of [alice, bob]) {
-    const response = await apiCall(server, admin, 'POST', '/admin/users', { email: account.email, password: account.password, language: 'en' });
-    expect(response.status, await response.clone().text()).toBe(201);
+    await apiCreateAccount(server, admin, { email: account.email, password: account.password });
   }
   ({ client: aliceClient, keys: aliceKeys } = await secuPassFromNode(server, alice, 'Alice-Browser-SecuPass-Trust-80', aliceCrypto));
   ({ keys: bobKeys, client: bobClient } = await secuPassFromNode(server, bob, BOB_PASSPHRASE, bobCrypto));

@@ -16,7 +16,7 @@ import { createCryptoService, type UnlockedKeys } from '@shared/crypto/service';
 import { releaseToRecipient, sendDelivery } from '@shared/transfer';
 import { addressedTo, extractLink, waitForMailboxMail } from '../support/mailbox';
 import { startTestServer, type TestServer } from '../support/server';
-import { apiCall, apiSignIn, en, expect, expectNoSeriousA11yViolations, locale, secuPassFromNode, test } from './fixtures';
+import { apiSignIn, en, expect, expectNoSeriousA11yViolations, locale, secuPassFromNode, test, apiCreateAccount } from './fixtures';
 
 const PASSWORD = 'Good-Passw0rd-e2e';
 const ALICE_PASSPHRASE = 'Alice-Outside-SecuPass-Harbor-41';
@@ -38,8 +38,7 @@ test.describe.configure({ mode: 'serial' });
 test.beforeAll(async () => {
   server = await startTestServer();
   const admin = await apiSignIn(server, server.admin);
-  const created = await apiCall(server, admin, 'POST', '/admin/users', { email: alice.email, password: alice.password, firstName: 'Alice', lastName: 'Sender', language: 'en' });
-  expect(created.status, await created.clone().text()).toBe(201);
+  await apiCreateAccount(server, admin, { email: alice.email, password: alice.password, firstName: 'Alice', lastName: 'Sender' });
   ({ client: aliceClient, keys: aliceKeys } = await secuPassFromNode(server, alice, ALICE_PASSPHRASE, aliceCrypto));
 });
 test.afterAll(async () => {

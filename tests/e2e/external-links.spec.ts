@@ -7,7 +7,7 @@ import { SECURITY_LEVELS } from '@shared/contract/constants';
 import { DELIVERY_PATHS } from '@shared/contract/deliveries';
 import type { Page } from '@playwright/test';
 import { addressedTo, extractLink, waitForMailboxMail } from '../support/mailbox';
-import { apiCall, apiSendDelivery, apiSignIn, en, expect, expectNoSeriousA11yViolations, serverPerFile, test } from './fixtures';
+import { apiCall, apiSendDelivery, apiSignIn, en, expect, expectNoSeriousA11yViolations, serverPerFile, test, apiCreateAccount } from './fixtures';
 
 const alice = { email: 'alice.links@example.test', password: 'Good-Passw0rd-e2e' };
 const t = en.external;
@@ -15,8 +15,7 @@ const holder = serverPerFile();
 
 test.beforeAll(async () => {
   const admin = await apiSignIn(holder.server, holder.server.admin);
-  const created = await apiCall(holder.server, admin, 'POST', '/admin/users', { ...alice, language: 'en' });
-  expect(created.status, await created.clone().text()).toBe(201);
+  await apiCreateAccount(holder.server, admin, alice);
 });
 
 async function sendWithLink(to: string, subject: string) {

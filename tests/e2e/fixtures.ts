@@ -17,6 +17,7 @@ import { createHash } from 'node:crypto';
 import { CONTENT_SHA256_HEADER, DELIVERY_PATHS, type DeliveryDetail, type DeliveryUploadFile } from '@shared/contract/deliveries';
 import { EXTERNAL_PATHS } from '@shared/contract/external';
 import { api, basic, captchaAnswer, createUser as createUserInRepository, login, type TestUser } from '@tests/integration/escalation-helpers';
+import { proveAddress } from '@tests/support/prove-address';
 import { startTestServer, type TestServer } from '@tests/support/server';
 
 export { expect, captchaAnswer, type TestServer, type TestUser };
@@ -226,6 +227,21 @@ export async function apiCall(
   if (body !== undefined && !(body instanceof Blob)) all['content-type'] = 'application/json';
   const payload = body === undefined ? undefined : body instanceof Blob ? body : JSON.stringify(body);
   return fetch(`${server.url}${API_BASE}${path}`, { method, headers: all, body: payload });
+}
+
+/**
+ * An account made by the administrator through the admin API, whose owner then proves the address
+ * at the first sign-in (code by mail), as a real owner does: accounts made by someone else start
+ * unverified and cannot sign in before that (issue 12 §1).
+ */
+export async function apiCreateAccount(
+  server: TestServer,
+  admin: ApiSession,
+  account: { email: string; password: string; language?: Language; firstName?: string; lastName?: string },
+): Promise<void> {
+  const created = await apiCall(server, admin, 'POST', '/admin/users', { language: 'en', ...account });
+  expect(created.status, await created.clone().text()).toBe(201);
+  await proveAddress(server, account.email, account.password);
 }
 
 async function apiJson<T>(response: Response, status: number): Promise<T> {
