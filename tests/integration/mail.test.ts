@@ -7,6 +7,7 @@ import { createMailer, MailDeliveryError } from '@server/mail/mailer';
 import { listMailboxMessages } from '@server/mail/mailbox-folder';
 import { startTestSmtpServer, type TestSmtpServer } from '@tests/support/smtp';
 import { extractLink, extractVerificationCode, readMailbox } from '@tests/support/mailbox';
+import { proveAddress } from '@tests/support/prove-address';
 import { startTestServer, type TestServer } from '@tests/support/server';
 import { SETTING_KEYS } from '@shared/contract/settings';
 import { sendDelivery } from '@shared/transfer';
@@ -188,7 +189,9 @@ describe('the organisation name (System settings) in every mail', () => {
       expect(before.text).toMatch(/\n-- \nKuvert\n?$/);
 
       // A user may not change it; the administrator does, as the System page does.
-      const alice = await createUserAsAdmin(server, admin, { email: 'alice.org@example.test', language: 'de' });
+      const alice = await createUserAsAdmin(server, admin, { email: 'alice.org@example.test', language: 'de' }, { prove: false });
+      // Mail goes by SMTP here: the owner reads the code there.
+      await proveAddress(server, alice.email, alice.password, async () => (await smtp.waitForMail(to(alice.email))).text ?? '');
       const aliceSession = await signIn(server, alice.email, alice.password);
       await expectBackendError(await call(server, aliceSession, 'PUT', '/api/2/admin/settings', { [SETTING_KEYS.organisationName]: 'Evil Corp' }), 403);
       await updateSettings(server, admin, { [SETTING_KEYS.organisationName]: ORGANISATION });
