@@ -10,7 +10,6 @@ import { MemoryKeyPinStore } from '@shared/crypto/key-pinning';
 import { createCryptoService } from '@shared/crypto/service';
 import { sendDelivery } from '@shared/transfer';
 import {
-  apiCall,
   apiSignIn,
   en,
   expect,
@@ -21,8 +20,7 @@ import {
   secuPassFromNode,
   serverPerFile,
   signIn,
-  test,
-} from './fixtures';
+  test, apiCreateAccount } from './fixtures';
 
 const carol = { email: 'carol.nokey@example.test', password: 'Good-Passw0rd-e2e' };
 const ctx = serverPerFile();
@@ -34,8 +32,7 @@ const deliveries = { en: en.deliveries, de: locale<typeof en.deliveries>('de', '
 test.beforeAll(async () => {
   const { server } = ctx;
   const session = await apiSignIn(server, server.admin);
-  const created = await apiCall(server, session, 'POST', '/admin/users', { ...carol, firstName: 'Carol', lastName: 'Nokey', language: 'en' });
-  expect(created.status, await created.clone().text()).toBe(201);
+  await apiCreateAccount(server, session, { ...carol, firstName: 'Carol', lastName: 'Nokey' });
   // The administrator sends a level-3 delivery to Carol, who has no SecuPass yet: she is invited
   // and the activity log records the invitation with the detail code `releaseNeeded`.
   const crypto = createCryptoService();

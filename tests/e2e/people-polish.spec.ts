@@ -28,8 +28,7 @@ import {
   setSettingsAsAdmin,
   signIn,
   signInToInbox,
-  test,
-} from './fixtures';
+  test, apiCreateAccount } from './fixtures';
 
 const admin = locale<typeof import('@locales/en/admin.json')>('en', 'admin');
 const send = en.send;
@@ -41,8 +40,7 @@ test.describe.configure({ mode: 'serial' });
 
 test.beforeAll(async () => {
   const session = await apiSignIn(ctx.server, ctx.server.admin);
-  const created = await apiCall(ctx.server, session, 'POST', '/admin/users', { ...alice, firstName: 'Alice', lastName: 'People', language: 'en' });
-  expect(created.status, await created.clone().text()).toBe(201);
+  await apiCreateAccount(ctx.server, session, { ...alice, firstName: 'Alice', lastName: 'People' });
 });
 
 async function shots(page: Page, name: string) {

@@ -9,7 +9,7 @@ import { getOwnSecuPass } from '@shared/api/endpoints/secupass';
 import { createCryptoService } from '@shared/crypto/service';
 import { openE2eDelivery } from '@shared/transfer';
 import type { Page } from '@playwright/test';
-import { apiCall, apiSignIn, en, expect, expectAppRootNotHidden, expectNoSeriousA11yViolations, locale, nodeClient, openSendPage, pickFiles, recipientsInput, secuPassFromNode, serverPerFile, signInToInbox, test } from './fixtures';
+import { apiCall, apiSignIn, en, expect, expectAppRootNotHidden, expectNoSeriousA11yViolations, locale, nodeClient, openSendPage, pickFiles, recipientsInput, secuPassFromNode, serverPerFile, signInToInbox, test, apiCreateAccount } from './fixtures';
 
 const PASSWORD = 'Good-Passw0rd-e2e';
 const erin = { email: 'erin.nokey@example.test', password: PASSWORD };
@@ -28,8 +28,7 @@ const holder = serverPerFile();
 test.beforeAll(async () => {
   const admin = await apiSignIn(holder.server, holder.server.admin);
   for (const account of [erin, bob]) {
-    const created = await apiCall(holder.server, admin, 'POST', '/admin/users', { email: account.email, password: account.password, language: 'en' });
-    expect(created.status, await created.clone().text()).toBe(201);
+    await apiCreateAccount(holder.server, admin, { email: account.email, password: account.password });
   }
   await secuPassFromNode(holder.server, bob, BOB_PASSPHRASE);
 });
