@@ -14,7 +14,7 @@ import { createCryptoService, type UnlockedKeys } from '@shared/crypto/service';
 import { sendDelivery } from '@shared/transfer';
 import { addressedTo, waitForMailboxMail } from '../support/mailbox';
 import { startTestServer, type TestServer } from '../support/server';
-import { apiCall, apiSignIn, expectNoSeriousA11yViolations, secuPassFromNode, signInToInbox } from './fixtures';
+import { apiCall, apiSignIn, en, expectNoSeriousA11yViolations, secuPassFromNode, signInToInbox } from './fixtures';
 import { proveAddress } from '@tests/support/prove-address';
 
 const PASSWORD = 'Good-Passw0rd-e2e';
@@ -60,10 +60,11 @@ async function sendLevel3(to: string, name: string, bytes: Uint8Array, subject: 
   return result.delivery;
 }
 
-async function unlock(page: Page, passphrase: string) {
-  const dialog = page.getByRole('dialog', { name: 'Enter your passphrase to decrypt' });
+/** The unlock dialog, worded for the action waiting for the keys (decrypt, release). */
+async function unlock(page: Page, passphrase: string, purpose: 'decrypt' | 'release' = 'decrypt') {
+  const dialog = page.getByRole('dialog', { name: en.secupass.unlock.title[purpose] });
   await dialog.getByLabel(/^Passphrase/).fill(passphrase);
-  await dialog.getByRole('button', { name: 'Unlock' }).click();
+  await dialog.getByRole('button', { name: en.secupass.unlock.submit[purpose] }).click();
   await expect(dialog).toBeHidden({ timeout: 30_000 });
 }
 
@@ -150,7 +151,7 @@ test('release: invited without a passphrase → sets one → waits → the sende
   await expectNoSeriousA11yViolations(sender, 'release deliveries');
   await expect(row.getByText((fingerprint.toUpperCase().match(/.{4}/g) ?? []).join(' '))).toBeVisible();
   await sender.getByRole('button', { name: 'Enter passphrase and release' }).click();
-  await unlock(sender, ALICE_PASSPHRASE);
+  await unlock(sender, ALICE_PASSPHRASE, 'release');
   await expect(sender.getByRole('heading', { level: 1, name: 'Deliveries released' })).toBeVisible({ timeout: 30_000 });
   await sender.getByRole('button', { name: 'Continue' }).click();
   await expect(sender).toHaveURL(/\/secumails\/inbox$/);

@@ -32,6 +32,7 @@ export const en = {
   deliveries: locale<typeof import('@locales/en/deliveries.json')>('en', 'deliveries'),
   external: locale<typeof import('@locales/en/external.json')>('en', 'external'),
   send: locale<typeof import('@locales/en/send.json')>('en', 'send'),
+  secupass: locale<typeof import('@locales/en/secupass.json')>('en', 'secupass'),
 };
 export { locale };
 
