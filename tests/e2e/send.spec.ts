@@ -195,7 +195,7 @@ test('every §5 rule shows its message at its field before anything is sent', as
   await dropFiles(page, [{ name: 'TWICE.txt', bytes: randomBytes(12) }]);
   await expect(page.getByText('empty.txt is empty (0 bytes) and cannot be sent.', { exact: false })).toBeVisible();
   await expect(page.getByText('TWICE.txt is attached twice. File names must be unique.', { exact: false })).toBeVisible();
-  await expect(page.getByText(/bad:name\.txt contains invalid characters/)).toBeVisible();
+  await expect(page.getByText(/bad:name\.txt contains characters that are not allowed in file names/)).toBeVisible();
   await page.getByRole('button', { name: send.submit, exact: true }).click();
   expect(posts, 'no call while the form has problems').toEqual([]);
 
