@@ -28,6 +28,9 @@ export default defineConfig({
   use: {
     browserName: 'chromium',
     launchOptions: chromiumLaunch,
+    // Fluent's motion honours it (1 ms transitions): axe then judges colours as they stand, not
+    // a toast half faded in or out (a contrast failure that depended on the machine's speed).
+    reducedMotion: 'reduce',
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
   },
