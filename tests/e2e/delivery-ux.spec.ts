@@ -5,7 +5,7 @@
 // their sender after unlocking (list, detail, release page); the unlock dialog worded for the
 // action; no sideways scrolling at 400 px on every delivery screen; the open delivery refreshing
 // its activity log and the lists' "Downloaded" column after a download.
-// Screenshots of the screens at phone and desktop width go to $KUVERT_UX_SCREENSHOTS when set.
+// Screenshots of the screens at phone and desktop width go to $KUVERT_SCREENSHOTS when set.
 import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -103,7 +103,7 @@ async function sendMessage(session: Awaited<ReturnType<typeof apiSignIn>>, optio
 }
 
 async function screenshot(page: Page, name: string): Promise<void> {
-  const folder = process.env.KUVERT_UX_SCREENSHOTS;
+  const folder = process.env.KUVERT_SCREENSHOTS;
   if (!folder) return;
   mkdirSync(folder, { recursive: true });
   await page.screenshot({ path: join(folder, `${name}.png`), fullPage: true });

@@ -16,7 +16,7 @@ import { createCryptoService, type UnlockedKeys } from '@shared/crypto/service';
 import { releaseToRecipient, sendDelivery } from '@shared/transfer';
 import { addressedTo, extractLink, waitForMailboxMail } from '../support/mailbox';
 import { startTestServer, type TestServer } from '../support/server';
-import { apiSignIn, en, expect, expectNoSeriousA11yViolations, locale, secuPassFromNode, test, apiCreateAccount } from './fixtures';
+import { apiSignIn, en, expect, expectNoSeriousA11yViolations, locale, secuPassFromNode, test, apiCreateAccount, screenshotsAtWidths } from './fixtures';
 
 const PASSWORD = 'Good-Passw0rd-e2e';
 const ALICE_PASSPHRASE = 'Alice-Outside-SecuPass-Harbor-41';
@@ -46,14 +46,6 @@ test.afterAll(async () => {
 });
 
 /** The screen at phone width (≤ 400 px) and at desktop width, for a person to look at. */
-async function screenshots(page: Page, name: string) {
-  const size = page.viewportSize();
-  await page.setViewportSize({ width: 390, height: 844 });
-  await page.screenshot({ path: `/tmp/recipient-${name}-phone.png`, fullPage: true });
-  await page.setViewportSize({ width: 1280, height: 900 });
-  await page.screenshot({ path: `/tmp/recipient-${name}-desktop.png`, fullPage: true });
-  if (size) await page.setViewportSize(size);
-}
 
 async function decryptedDownload(page: Page, click: () => Promise<void>): Promise<string> {
   const [download]: [Download, void] = await Promise.all([page.waitForEvent('download'), click()]);
@@ -92,7 +84,7 @@ test('level 3 to an address without an account: mail → account → SecuPass �
   await expect(page.getByRole('complementary')).toContainText(en.deliveries.securityLevel.levelE2e.title);
   await expect(page.getByText(e2eTexts.passphraseNeededText)).toBeVisible();
   await expectNoSeriousA11yViolations(page, 'E2E download page, SecuPass needed');
-  await screenshots(page, 'download-secupass-needed');
+  await screenshotsAtWidths(page, 'recipient-download-secupass-needed');
   await page.getByRole('link', { name: e2eTexts.createPassphrase }).click();
 
   await expect(page.getByRole('heading', { level: 1, name: secupass.create.title })).toBeVisible();
@@ -106,12 +98,12 @@ test('level 3 to an address without an account: mail → account → SecuPass �
   await expect(page.getByText(secupass.approval.text)).toBeVisible();
   await expect(page.getByText(secupass.approval.mail)).toBeVisible();
   await expectNoSeriousA11yViolations(page, 'approval pending');
-  await screenshots(page, 'approval-pending');
+  await screenshotsAtWidths(page, 'recipient-approval-pending');
   // Back to the delivery: it waits for the release.
   await page.getByRole('link', { name: secupass.approval.toDelivery }).click();
   await expect(page).toHaveURL(new RegExp(`/secumails/en/download\\?deliveryUuid=${deliveryUuid}`));
   await expect(page.getByText(e2eTexts.releasePendingText)).toBeVisible();
-  await screenshots(page, 'download-release-pending');
+  await screenshotsAtWidths(page, 'recipient-download-release-pending');
 
   // The sender is asked to release, and releases.
   await waitForMailboxMail(server.mailboxDir, (m) => addressedTo(alice.email)(m) && m.text.includes(ursula.email));
@@ -133,7 +125,7 @@ test('level 3 to an address without an account: mail → account → SecuPass �
   await expect(button).toBeVisible({ timeout: 30_000 });
   expect(await decryptedDownload(page, () => button.click())).toBe(sha256(bytes));
   await expect(page.getByRole('status').filter({ hasText: e2eTexts.state.success })).toBeVisible();
-  await screenshots(page, 'inbox-detail-downloaded');
+  await screenshotsAtWidths(page, 'recipient-inbox-detail-downloaded');
 
   // The default path in this browser is the save picker; headless Chromium has no dialog and
   // answers at once without a file: the page says so and offers the browser's download.
@@ -143,7 +135,7 @@ test('level 3 to an address without an account: mail → account → SecuPass �
   const notSaved = page.getByText('“contract.bin” was not saved: no file was chosen in the save dialog.', { exact: false });
   await expect(notSaved).toBeVisible();
   await expectNoSeriousA11yViolations(page, 'save dialog without a file');
-  await screenshots(page, 'picker-no-file');
+  await screenshotsAtWidths(page, 'recipient-picker-no-file');
   expect(await decryptedDownload(page, () => page.getByRole('button', { name: e2eTexts.browserDownload }).click())).toBe(sha256(bytes));
   await expect(notSaved).toBeHidden();
 });

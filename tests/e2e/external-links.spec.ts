@@ -7,7 +7,7 @@ import { SECURITY_LEVELS } from '@shared/contract/constants';
 import { DELIVERY_PATHS } from '@shared/contract/deliveries';
 import type { Page } from '@playwright/test';
 import { addressedTo, extractLink, waitForMailboxMail } from '../support/mailbox';
-import { apiCall, apiSendDelivery, apiSignIn, en, expect, expectNoSeriousA11yViolations, serverPerFile, test, apiCreateAccount } from './fixtures';
+import { apiCall, apiSendDelivery, apiSignIn, en, expect, expectNoSeriousA11yViolations, serverPerFile, test, apiCreateAccount, screenshotsAtWidths } from './fixtures';
 
 const alice = { email: 'alice.links@example.test', password: 'Good-Passw0rd-e2e' };
 const t = en.external;
@@ -33,14 +33,6 @@ async function expectRefused(page: Page, message: string | RegExp, screen: strin
   await expectNoSeriousA11yViolations(page, screen);
 }
 
-async function screenshots(page: Page, name: string) {
-  const size = page.viewportSize();
-  await page.setViewportSize({ width: 390, height: 844 });
-  await page.screenshot({ path: `/tmp/recipient-${name}-phone.png`, fullPage: true });
-  await page.setViewportSize({ width: 1280, height: 900 });
-  await page.screenshot({ path: `/tmp/recipient-${name}-desktop.png`, fullPage: true });
-  if (size) await page.setViewportSize(size);
-}
 
 test('a good link asks for the address; a wrong token or a missing one is refused at once as invalid', async ({ page }) => {
   const { link } = await sendWithLink('lena.good@outside.test', 'Good link');
@@ -54,7 +46,7 @@ test('a good link asks for the address; a wrong token or a missing one is refuse
   await page.goto('about:blank');
   await page.goto(wrong.toString());
   await expectRefused(page, t.errors.linkInvalid, 'invalid link');
-  await screenshots(page, 'link-invalid');
+  await screenshotsAtWidths(page, 'recipient-link-invalid');
 
   const cut = new URL(link);
   cut.hash = '';
@@ -70,7 +62,7 @@ test('an expired delivery says so with its date, before asking anything', async 
   await holder.server.app.db.updateTable('deliveries').set({ expires_at: expiredAt }).where('uuid', '=', sent.deliveryUuid).execute();
   await page.goto(link.toString());
   await expectRefused(page, t.errors.linkExpiredOn.replace('{{date}}', 'January 15, 2026'), 'expired link');
-  await screenshots(page, 'link-expired');
+  await screenshotsAtWidths(page, 'recipient-link-expired');
 });
 
 test('a deleted delivery says the sender deleted it — not "use your most recent email"', async ({ page }) => {
@@ -81,7 +73,7 @@ test('a deleted delivery says the sender deleted it — not "use your most recen
   await page.goto(link.toString());
   await expectRefused(page, t.errors.linkDeleted, 'deleted link');
   await expect(page.getByText('most recent email')).toHaveCount(0);
-  await screenshots(page, 'link-deleted');
+  await screenshotsAtWidths(page, 'recipient-link-deleted');
 });
 
 test('a link check that cannot reach the server says so instead of a link verdict', async ({ page }) => {

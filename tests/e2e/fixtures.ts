@@ -4,7 +4,7 @@
 import { test as base, expect, type Page, type Response as PageResponse } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
 import { Secret, TOTP } from 'otpauth';
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import argon2 from 'argon2';
 import type { Language } from '@shared/contract/constants';
@@ -194,6 +194,23 @@ export async function expectNoSeriousA11yViolations(page: Page, screen: string):
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
   expect(serious, `axe on ${screen}`).toEqual([]);
+}
+
+/**
+ * Screenshots for a person to look at (issue 13: every changed screen at phone and desktop width):
+ * written to $KUVERT_SCREENSHOTS when set, as `<name>-phone.png` and `<name>-desktop.png`; nothing
+ * otherwise, so test runs leave no files behind. The viewport is restored afterwards.
+ */
+export async function screenshotsAtWidths(page: Page, name: string): Promise<void> {
+  const folder = process.env.KUVERT_SCREENSHOTS;
+  if (!folder) return;
+  mkdirSync(folder, { recursive: true });
+  const size = page.viewportSize();
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({ path: join(folder, `${name}-phone.png`), fullPage: true });
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.screenshot({ path: join(folder, `${name}-desktop.png`), fullPage: true });
+  if (size) await page.setViewportSize(size);
 }
 
 /** A session of the real API from Node (cookie + anti-forgery value), for specs that set up data. */

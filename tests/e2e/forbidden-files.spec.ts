@@ -4,7 +4,7 @@
 // the message at the attachments names the offending rows; removing them lets the delivery go out.
 // An extension the administrator adds in the browser is marked on the sender's next visit.
 import { randomBytes } from 'node:crypto';
-import { apiCall, apiSignIn, en, expect, expectNoSeriousA11yViolations, locale, openSendPage, pickFiles, recipientsInput, serverPerFile, signInToInbox, test, apiCreateAccount } from './fixtures';
+import { apiCall, apiSignIn, en, expect, expectNoSeriousA11yViolations, locale, openSendPage, pickFiles, recipientsInput, serverPerFile, signInToInbox, test, apiCreateAccount, screenshotsAtWidths } from './fixtures';
 
 const send = en.send;
 const admin = locale<typeof import('@locales/en/admin.json')>('en', 'admin');
@@ -51,11 +51,7 @@ test('forbidden files are marked in their row at once, Send names them and uploa
   // The reason is in the error colour of the theme.
   const reasonColour = await row('tool.bat').getByText(blockedText('bat')).evaluate((element) => getComputedStyle(element).color);
   expect(reasonColour).not.toBe(await row('tool.bat').getByText('tool.bat', { exact: true }).evaluate((element) => getComputedStyle(element).color));
-  await page.setViewportSize({ width: 1280, height: 900 });
-  await page.screenshot({ path: '/tmp/polish-7-forbidden-desktop.png', fullPage: true });
-  await page.setViewportSize({ width: 380, height: 900 });
-  await page.screenshot({ path: '/tmp/polish-7-forbidden-phone.png', fullPage: true });
-  await page.setViewportSize({ width: 1280, height: 900 });
+  await screenshotsAtWidths(page, 'polish-7-forbidden');
   await expectNoSeriousA11yViolations(page, 'send page with forbidden files');
 
   // Send: refused in the page (no draft is created), the attachments field names the rows.

@@ -20,7 +20,7 @@ import {
   secuPassFromNode,
   serverPerFile,
   signIn,
-  test, apiCreateAccount } from './fixtures';
+  test, apiCreateAccount, screenshotsAtWidths } from './fixtures';
 
 const carol = { email: 'carol.nokey@example.test', password: 'Good-Passw0rd-e2e' };
 const ctx = serverPerFile();
@@ -86,11 +86,7 @@ test('the activity detail of the invitation is a text in de, en and fr, never th
     await expect(log.getByText('releaseNeeded', { exact: true })).toHaveCount(0);
     await expectNoRawKeyTexts(page, `sent detail (${language})`);
     if (language === 'de') {
-      await page.setViewportSize({ width: 1280, height: 900 });
-      await page.screenshot({ path: '/tmp/polish-12-activity-desktop.png', fullPage: true });
-      await page.setViewportSize({ width: 390, height: 900 });
-      await page.screenshot({ path: '/tmp/polish-12-activity-phone.png', fullPage: true });
-      await page.setViewportSize({ width: 1280, height: 900 });
+      await screenshotsAtWidths(page, 'polish-12-activity');
     }
   }
   await switchLanguage(page, current, 'en');

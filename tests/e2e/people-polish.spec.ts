@@ -9,7 +9,6 @@
 //      control); a wrong phone number is an error message (alert, error colour, field invalid); in
 //      French sizes are in Mo and the data rooms are "Salles de données".
 import { randomBytes } from 'node:crypto';
-import type { Page } from '@playwright/test';
 import { API_BASE } from '@shared/contract/constants';
 import { EXTERNAL_SETTING_KEYS } from '@shared/contract/external';
 import { ADMIN_SETTINGS_PATH } from '@shared/contract/settings';
@@ -28,7 +27,7 @@ import {
   setSettingsAsAdmin,
   signIn,
   signInToInbox,
-  test, apiCreateAccount } from './fixtures';
+  test, apiCreateAccount, screenshotsAtWidths } from './fixtures';
 
 const admin = locale<typeof import('@locales/en/admin.json')>('en', 'admin');
 const send = en.send;
@@ -43,13 +42,6 @@ test.beforeAll(async () => {
   await apiCreateAccount(ctx.server, session, { ...alice, firstName: 'Alice', lastName: 'People' });
 });
 
-async function shots(page: Page, name: string) {
-  await page.setViewportSize({ width: 1280, height: 900 });
-  await page.screenshot({ path: `/tmp/polish-${name}-desktop.png`, fullPage: true });
-  await page.setViewportSize({ width: 380, height: 900 });
-  await page.screenshot({ path: `/tmp/polish-${name}-phone.png`, fullPage: true });
-  await page.setViewportSize({ width: 1280, height: 900 });
-}
 
 test('16: the main menu marks exactly one entry, the area’s own, on desktop and phone', async ({ page }) => {
   const { server } = ctx;
@@ -87,7 +79,6 @@ test('16: the main menu marks exactly one entry, the area’s own, on desktop an
   expect(Number(weight)).toBeGreaterThan(Number(other));
   await page.goto(`${server.url}/secumails/inbox`);
   await expectCurrent(en.shell.menu.secureMails);
-  await page.screenshot({ path: '/tmp/polish-16-menu-desktop.png' });
 
   // Phone: the compact menu marks the same single entry.
   await page.setViewportSize({ width: 380, height: 800 });
@@ -97,7 +88,6 @@ test('16: the main menu marks exactly one entry, the area’s own, on desktop an
   await expect(items).toHaveCount(9);
   await expect(page.getByRole('menuitem', { name: en.shell.menu.datarooms })).toHaveAttribute('aria-current', 'page');
   await expect(page.locator('[role="menuitem"][aria-current="page"]')).toHaveCount(1);
-  await page.screenshot({ path: '/tmp/polish-16-menu-phone.png' });
   await page.keyboard.press('Escape');
   await page.setViewportSize({ width: 1280, height: 900 });
 });
@@ -120,7 +110,7 @@ test('14: the download disclaimer cannot be switched on without a text; with one
   await expect(enabled).toHaveAttribute('aria-invalid', 'true');
   await expect(enabled).toBeFocused();
   expect(puts).toBe(0);
-  await shots(page, '14-disclaimer');
+  await screenshotsAtWidths(page, 'polish-14-disclaimer');
   await expectNoSeriousA11yViolations(page, 'secure mails settings with the disclaimer refused');
 
   // Blank text is no text either.
@@ -185,7 +175,7 @@ test('18: enabled levels look enabled, a wrong phone number is an error, French 
     // The error replaces the hint, in the error colour (Fluent's colorPaletteRedForeground1 #bc2f32).
     await expect(dialog.getByText(deliveries.phoneNumbers.hint)).toHaveCount(0);
     expect(await error.evaluate((element) => getComputedStyle(element).color)).toBe('rgb(188, 47, 50)');
-    await shots(page, '18-phone');
+    await screenshotsAtWidths(page, 'polish-18-phone');
     await field.fill('+49 170 1234567');
     await dialog.getByRole('button', { name: deliveries.phoneNumbers.saveAndSend }).click();
     await expect(page.getByRole('heading', { level: 1, name: send.success.title })).toBeVisible({ timeout: 30_000 });
@@ -201,7 +191,7 @@ test('18: enabled levels look enabled, a wrong phone number is an error, French 
     await expect(list).not.toContainText('MB');
     await expect(page.getByRole('navigation', { name: fr.shell.menu.label }).getByRole('link', { name: 'Salles de données' })).toBeVisible();
     await expect(page.getByText('Datarooms', { exact: true })).toHaveCount(0);
-    await shots(page, '18-french-send');
+    await screenshotsAtWidths(page, 'polish-18-french-send');
     await page.getByRole('button', { name: /Français$/ }).click();
     await page.getByRole('menuitemradio', { name: 'English' }).click();
   } finally {

@@ -8,8 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { getOwnSecuPass } from '@shared/api/endpoints/secupass';
 import { createCryptoService } from '@shared/crypto/service';
 import { openE2eDelivery } from '@shared/transfer';
-import type { Page } from '@playwright/test';
-import { apiCall, apiSignIn, en, expect, expectAppRootNotHidden, expectNoSeriousA11yViolations, locale, nodeClient, openSendPage, pickFiles, recipientsInput, secuPassFromNode, serverPerFile, signInToInbox, test, apiCreateAccount } from './fixtures';
+import { apiCall, apiSignIn, en, expect, expectAppRootNotHidden, expectNoSeriousA11yViolations, locale, nodeClient, openSendPage, pickFiles, recipientsInput, secuPassFromNode, serverPerFile, signInToInbox, test, apiCreateAccount, screenshotsAtWidths } from './fixtures';
 
 const PASSWORD = 'Good-Passw0rd-e2e';
 const erin = { email: 'erin.nokey@example.test', password: PASSWORD };
@@ -33,14 +32,6 @@ test.beforeAll(async () => {
   await secuPassFromNode(holder.server, bob, BOB_PASSPHRASE);
 });
 
-async function screenshots(page: Page, name: string) {
-  const size = page.viewportSize();
-  await page.setViewportSize({ width: 390, height: 844 });
-  await page.screenshot({ path: `/tmp/recipient-${name}-phone.png`, fullPage: true });
-  await page.setViewportSize({ width: 1280, height: 900 });
-  await page.screenshot({ path: `/tmp/recipient-${name}-desktop.png`, fullPage: true });
-  if (size) await page.setViewportSize(size);
-}
 
 test('level 3 without a passphrase: set it from the dialog, come back to the whole draft (files too) and send it', async ({ page }) => {
   // Argon2id in the browser (setting the passphrase) on a shared 2-core machine.
@@ -79,7 +70,7 @@ test('level 3 without a passphrase: set it from the dialog, come back to the who
   for (const file of files) await expect(page.getByText(file.name, { exact: true })).toBeVisible();
   await expect(page.getByRole('radio', { name: new RegExp(send.level.level3.title) })).toBeChecked();
   await expectNoSeriousA11yViolations(page, 'send page with the kept draft');
-  await screenshots(page, 'send-draft-restored');
+  await screenshotsAtWidths(page, 'recipient-send-draft-restored');
 
   // The keys set a moment ago are unlocked: Send goes straight through.
   await page.getByRole('button', { name: send.submit, exact: true }).click();
