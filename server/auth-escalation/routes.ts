@@ -24,7 +24,7 @@ import type { FastifyInstance } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { accessDenied, badRequest, conflict, HttpError, notFound } from '../core/http-error';
-import { roleNamesOf, type UserRow } from '../users/users-repository';
+import { mayManageAccountOf, type UserRow } from '../users/users-repository';
 import { RATE_LIMIT_BUCKETS } from '../security/rate-limiter';
 import { acceptTotpCodeOnce, generateTotpSecret, qrCodeDataUrl, totpUri } from '../security/totp';
 import { loadPasswordPolicy } from '../users/password-policy';
@@ -344,9 +344,7 @@ export const authEscalationRoutes: FastifyPluginAsyncZod = async (app) => {
       const actor = request.user!;
       const subject = await app.users.findByUuid(request.params.userUuid);
       if (!subject) throw notFound('No such user');
-      // Like granting the role: only administrators touch administrators.
-      const subjectRoles = roleNamesOf(subject);
-      if (!roleNamesOf(actor).includes('ROLE_ADMIN') && (subjectRoles.includes('ROLE_ADMIN') || subjectRoles.includes('ROLE_ROOT'))) {
+      if (!mayManageAccountOf(actor, subject)) {
         throw accessDenied("Only administrators may reset an administrator's authentication app");
       }
       await app.users.update(subject.id, { totp_secret: null, totp_pending_secret: null });

@@ -22,7 +22,7 @@ import { rateLimitExceeded } from '../auth-escalation/password-reset';
 import { mayLookUpKeysOf, notifyReleaseNeeded } from '../deliveries/e2e';
 import { RATE_LIMIT_BUCKETS } from '../security/rate-limiter';
 import { secuPassBodyProblems } from '../secupass/blob-checks';
-import { roleNamesOf } from '../users/users-repository';
+import { mayManageAccountOf } from '../users/users-repository';
 
 /**
  * Key look-ups per caller in 10 minutes: opening a level 3/4 delivery asks once for its sender;
@@ -161,9 +161,7 @@ export const secuPassRoutes = routePlugin('kuvert-secupass-routes', async (app) 
       const actor = request.user!;
       const subject = await app.users.findByUuid(request.params.userUuid);
       if (!subject) throw notFound('No such user');
-      // Like granting the role: only administrators touch administrators.
-      const subjectRoles = roleNamesOf(subject);
-      if (!roleNamesOf(actor).includes('ROLE_ADMIN') && (subjectRoles.includes('ROLE_ADMIN') || subjectRoles.includes('ROLE_ROOT'))) {
+      if (!mayManageAccountOf(actor, subject)) {
         throw accessDenied("Only administrators may reset an administrator's SecuPass");
       }
       const outcome = await app.secupass.reset({ actorUserId: actor.id, subjectUserId: subject.id, audit: app.auditLog });

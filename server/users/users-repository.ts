@@ -37,6 +37,15 @@ export function roleNamesOf(row: Pick<UserRow, 'roles'>): RoleName[] {
   }
 }
 
+/**
+ * Whether `actor` may act on `subject`'s account (reset its SecuPass or authentication app): like
+ * granting the role, only administrators touch administrators (ROLE_ADMIN, ROLE_ROOT).
+ */
+export function mayManageAccountOf(actor: Pick<UserRow, 'roles'>, subject: Pick<UserRow, 'roles'>): boolean {
+  const subjectRoles = roleNamesOf(subject);
+  return roleNamesOf(actor).includes('ROLE_ADMIN') || !(subjectRoles.includes('ROLE_ADMIN') || subjectRoles.includes('ROLE_ROOT'));
+}
+
 /** The user as clients see it (contract `User`). */
 export function toWireUser(row: UserRow): User {
   return {
