@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import type { Socket } from 'node:net';
-import { join } from 'node:path';
 import fastifyCookie from '@fastify/cookie';
 import fastifySwagger from '@fastify/swagger';
 import { API_BASE } from '@shared/contract/constants';
@@ -54,7 +53,7 @@ import { createVerificationCodes } from './security/verification-codes';
 import { createSecuPassRepository } from './secupass/secupass-repository';
 import { createSessionsStore } from './sessions/sessions-store';
 import { createSettingsStore } from './settings/settings-store';
-import { createLocalBlobStore } from './storage/local-blob-store';
+import { openBlobStore } from './storage/open-blob-store';
 import { createUsersRepository } from './users/users-repository';
 
 /** Expired sessions are swept this often (each request also checks its own session's expiry). */
@@ -162,7 +161,8 @@ async function assemble(app: FastifyInstance, options: BuildAppOptions, database
   app.decorate('verificationCodes', createVerificationCodes(db));
   app.decorate('secupass', createSecuPassRepository(db));
   app.decorate('auditLog', createAuditLog(db));
-  app.decorate('blobs', createLocalBlobStore(join(config.dataDir, 'blobs')));
+  const blobs = await openBlobStore(config);
+  app.decorate('blobs', blobs.store);
   // The database job queue; the runner starts once every route (and job kind) is in place.
   const jobs: { runner?: JobRunner } = {};
   app.decorate('jobs', { kick: () => jobs.runner?.kick() });
@@ -176,6 +176,7 @@ async function assemble(app: FastifyInstance, options: BuildAppOptions, database
     await jobs.runner?.stop();
     clearInterval(purge);
     if (!options.mailer) await mailer.close();
+    blobs.close();
     await database.close();
   });
 
