@@ -54,6 +54,8 @@ import { createSecuPassRepository } from './secupass/secupass-repository';
 import { createSessionsStore } from './sessions/sessions-store';
 import { createSettingsStore } from './settings/settings-store';
 import { openBlobStore } from './storage/open-blob-store';
+import { installMetrics } from './operations/metrics';
+import { operationsRoutes } from './operations/operations-routes';
 import { createUsersRepository } from './users/users-repository';
 
 /** Expired sessions are swept this often (each request also checks its own session's expiry). */
@@ -171,6 +173,11 @@ async function assemble(app: FastifyInstance, options: BuildAppOptions, database
     sessions.purgeExpired().catch((err: unknown) => app.log.warn({ err }, 'session purge failed'));
   }, SESSION_PURGE_INTERVAL_MS);
   purge.unref();
+  // Shutting down (SIGTERM): the running job goes back to the queue at once, so another server
+  // takes it while this one lets its running requests finish.
+  app.addHook('preClose', async () => {
+    await jobs.runner?.stop();
+  });
   app.addHook('onClose', async () => {
     // Before the database closes: a running job is handed back for the next server.
     await jobs.runner?.stop();
@@ -197,6 +204,10 @@ async function assemble(app: FastifyInstance, options: BuildAppOptions, database
       dependencies: ['@fastify/cookie'],
     }),
   );
+
+  // Counts every request when metrics are on: hooks before the routes (README, "Health, readiness and metrics").
+  const metrics = config.metricsToken === undefined ? null : installMetrics(app);
+  await app.register(operationsRoutes({ metrics, migrationSchema: config.databaseUrl ? options.databaseSchema : undefined }));
 
   app.get(`${API_BASE}/openapi.json`, { config: { access: 'public' }, schema: { hide: true } }, async () => publishedOpenApi(app.swagger(), app.config.publicUrl));
 

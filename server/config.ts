@@ -202,6 +202,20 @@ export const SETTINGS = {
     default: 'info',
     doc: '`fatal`, `error`, `warn`, `info`, `debug`, `trace` or `silent`',
   }),
+  metricsToken: setting({
+    env: 'KUVERT_METRICS_TOKEN',
+    secret: true,
+    schema: z.string().trim().min(24, 'KUVERT_METRICS_TOKEN must be at least 24 characters (e.g. `openssl rand -hex 24`)').optional(),
+    default: '–',
+    doc: 'set: Prometheus metrics at `/metrics`, for a scraper that sends `Authorization: Bearer <token>` (at least 24 characters); unset: `/metrics` answers 404. See "Health, readiness and metrics"; secret',
+  }),
+  shutdownTimeoutMs: setting({
+    env: 'KUVERT_SHUTDOWN_TIMEOUT',
+    secret: false,
+    schema: z.coerce.number().int().min(1_000).max(3_600_000).default(30_000),
+    default: '30000',
+    doc: 'on SIGTERM/SIGINT the server stops taking requests, hands running jobs back and lets running requests (uploads, downloads) finish for up to this long (ms) before it exits',
+  }),
   trustProxy: setting({
     env: 'KUVERT_TRUST_PROXY',
     secret: false,
