@@ -1,13 +1,14 @@
 import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { once } from 'node:events';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { deliveryContentUrl } from '@shared/api/endpoints/delivery-read';
 import { SECURITY_LEVELS } from '@shared/contract/constants';
 import { downloadE2eFile, openE2eDelivery, sendDelivery } from '@shared/transfer';
+import { startS3TestServer, type S3TestServer } from '@server/storage/s3-test-server';
 import { startTestServer, type TestServer } from '@tests/support/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUserAsAdmin, signIn, signInAdmin } from './core-helpers';
@@ -127,5 +128,59 @@ describe.skipIf(sqliteOnly)('backup and restore (SQLite, local blob folder)', ()
     expect(refused.code).toBe(1);
     expect(refused.err).toContain('the backup has problems; nothing restored');
     expect((await backupCommand(['check', join(work, 'nothing-here')], {})).err).toMatch(/no manifest\.json: not a finished Kuvert backup/);
+  });
+});
+
+describe.skipIf(sqliteOnly)('backup and restore with the S3 blob store (one bucket into another)', () => {
+  let from: S3TestServer;
+  let to: S3TestServer;
+  let source: TestServer;
+  let restored: TestServer | undefined;
+  let work: string;
+  const s3Config = (s3: S3TestServer) => ({ s3Endpoint: s3.endpoint, s3Bucket: s3.bucket, s3AccessKeyId: s3.env.S3_ACCESS_KEY_ID, s3SecretAccessKey: s3.env.S3_SECRET_ACCESS_KEY, s3ForcePathStyle: true, uploadPartSize: PART_SIZE });
+
+  beforeAll(async () => {
+    work = await mkdtemp(join(tmpdir(), 'kuvert-backup-s3-'));
+    from = await startS3TestServer('kuvert-old');
+    to = await startS3TestServer('kuvert-new');
+    source = await startTestServer({ config: s3Config(from) });
+  }, 60_000);
+  afterAll(async () => {
+    await source?.close();
+    await restored?.close();
+    await from?.close();
+    await to?.close();
+    await rm(work, { recursive: true, force: true });
+  });
+
+  it('copies the parts out of the old bucket and into the new one; the restored server serves them bit-exact', { timeout: 120_000 }, async () => {
+    const admin = await signInAdmin(source);
+    await createUserAsAdmin(source, admin, { email: 'carol@example.test' });
+    const carol = await e2eActor(source, await signIn(source, 'carol@example.test', 'Good-Passw0rd'));
+    const bytes = new Uint8Array(randomBytes(4 * PART_SIZE + 7));
+    const result = await sendDelivery({
+      client: carol.client,
+      draft: { recipients: ['dave@example.test'], subject: 'From bucket to bucket', body: '', securityLevel: SECURITY_LEVELS.LEVEL_1 },
+      files: [{ name: 'moved.bin', blob: new Blob([bytes]), mimeType: 'application/octet-stream' }],
+    });
+    if (!result.ok) throw new Error(JSON.stringify(result.error));
+    const { deliveryUuid } = result.delivery;
+    const fileId = result.delivery.files[0]!.fileId;
+
+    const backupDir = join(work, 'backup');
+    const created = await backupCommand(['create', backupDir], { KUVERT_DATA_DIR: source.dataDir, ...from.env });
+    expect(created, created.err).toMatchObject({ code: 0 });
+    expect(created.out).toContain('OK (5 blob(s)');
+    const target = join(work, 'restored');
+    const restoredRun = await backupCommand(['restore', backupDir], { KUVERT_DATA_DIR: target, ...to.env });
+    expect(restoredRun, restoredRun.err).toMatchObject({ code: 0 });
+    expect((await to.objectKeys()).filter((key) => key.startsWith(`deliveries/${deliveryUuid}/`))).toHaveLength(5);
+
+    restored = await startTestServer({ reuse: { dataDir: target, databaseSchema: undefined }, config: s3Config(to) });
+    const carolThere = await e2eActor(restored, await signIn(restored, 'carol@example.test', 'Good-Passw0rd'));
+    const response = await carolThere.fetch(deliveryContentUrl(deliveryUuid, fileId, null, restored.url));
+    expect(response.status).toBe(200);
+    expect(sha256(new Uint8Array(await response.arrayBuffer()))).toBe(sha256(bytes));
+    expect(await readdir(join(target, 'blobs')).catch(() => [])).toEqual([]);
   });
 });
