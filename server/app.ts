@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import type { Socket } from 'node:net';
-import { join } from 'node:path';
 import fastifyCookie from '@fastify/cookie';
 import fastifySwagger from '@fastify/swagger';
 import { API_BASE } from '@shared/contract/constants';
@@ -54,7 +53,9 @@ import { createVerificationCodes } from './security/verification-codes';
 import { createSecuPassRepository } from './secupass/secupass-repository';
 import { createSessionsStore } from './sessions/sessions-store';
 import { createSettingsStore } from './settings/settings-store';
-import { createLocalBlobStore } from './storage/local-blob-store';
+import { openBlobStore } from './storage/open-blob-store';
+import { installMetrics } from './operations/metrics';
+import { operationsRoutes } from './operations/operations-routes';
 import { createUsersRepository } from './users/users-repository';
 
 /** Expired sessions are swept this often (each request also checks its own session's expiry). */
@@ -162,7 +163,8 @@ async function assemble(app: FastifyInstance, options: BuildAppOptions, database
   app.decorate('verificationCodes', createVerificationCodes(db));
   app.decorate('secupass', createSecuPassRepository(db));
   app.decorate('auditLog', createAuditLog(db));
-  app.decorate('blobs', createLocalBlobStore(join(config.dataDir, 'blobs')));
+  const blobs = await openBlobStore(config);
+  app.decorate('blobs', blobs.store);
   // The database job queue; the runner starts once every route (and job kind) is in place.
   const jobs: { runner?: JobRunner } = {};
   app.decorate('jobs', { kick: () => jobs.runner?.kick() });
@@ -171,11 +173,17 @@ async function assemble(app: FastifyInstance, options: BuildAppOptions, database
     sessions.purgeExpired().catch((err: unknown) => app.log.warn({ err }, 'session purge failed'));
   }, SESSION_PURGE_INTERVAL_MS);
   purge.unref();
+  // Shutting down (SIGTERM): the running job goes back to the queue at once, so another server
+  // takes it while this one lets its running requests finish.
+  app.addHook('preClose', async () => {
+    await jobs.runner?.stop();
+  });
   app.addHook('onClose', async () => {
     // Before the database closes: a running job is handed back for the next server.
     await jobs.runner?.stop();
     clearInterval(purge);
     if (!options.mailer) await mailer.close();
+    blobs.close();
     await database.close();
   });
 
@@ -196,6 +204,10 @@ async function assemble(app: FastifyInstance, options: BuildAppOptions, database
       dependencies: ['@fastify/cookie'],
     }),
   );
+
+  // Counts every request when metrics are on: hooks before the routes (README, "Health, readiness and metrics").
+  const metrics = config.metricsToken === undefined ? null : installMetrics(app);
+  await app.register(operationsRoutes({ metrics, migrationSchema: config.databaseUrl ? options.databaseSchema : undefined }));
 
   app.get(`${API_BASE}/openapi.json`, { config: { access: 'public' }, schema: { hide: true } }, async () => publishedOpenApi(app.swagger(), app.config.publicUrl));
 

@@ -34,11 +34,19 @@ async function main(): Promise<void> {
     if (closing) return;
     closing = true;
     app.log.info({ signal }, 'shutting down');
-    // Finish in-flight requests, close the database; give up after 10 s.
-    const force = setTimeout(() => process.exit(1), 10_000);
+    // Stop listening (the balancer's next connection goes elsewhere; /readyz and every new request
+    // on an open connection get 503), hand running jobs back, let running requests finish, close
+    // the database. Requests still running after KUVERT_SHUTDOWN_TIMEOUT are cut off.
+    const force = setTimeout(() => {
+      app.log.warn({ timeoutMs: config.shutdownTimeoutMs }, 'shutdown timeout: cutting off the requests still running');
+      process.exit(1);
+    }, config.shutdownTimeoutMs);
     force.unref();
     app.close().then(
-      () => process.exit(0),
+      () => {
+        app.log.info('shut down');
+        process.exit(0);
+      },
       (err: unknown) => {
         app.log.error({ err }, 'shutdown failed');
         process.exit(1);
