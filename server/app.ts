@@ -44,6 +44,8 @@ import { userRoutes } from './routes/user-routes';
 import { sendSpaFallback, webClientRoutes } from './routes/web-client-routes';
 import { addinRoutes } from './routes/addin-routes';
 import { wizardRoutes } from './routes/wizard-routes';
+import { adminUsersRoutes } from './users/admin-users-routes';
+import { signupRoutes } from './users/signup-routes';
 import { createCaptchaStore } from './security/captcha';
 import { createLoginThrottle } from './security/login-throttle';
 import { createRateLimiter } from './security/rate-limiter';
@@ -218,6 +220,8 @@ async function assemble(app: FastifyInstance, options: BuildAppOptions, database
   await app.register(userRoutes);
   await app.register(configRoutes);
   await app.register(adminRoutes);
+  await app.register(adminUsersRoutes);
+  await app.register(signupRoutes);
   await app.register(secuPassRoutes);
   await app.register(deliveryRoutes);
   await app.register(senderAdminRoutes);

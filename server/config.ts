@@ -89,7 +89,7 @@ export const SETTINGS = {
     secret: false,
     schema: z.string().email().optional(),
     default: '–',
-    doc: 'with `KUVERT_ADMIN_PASSWORD`: create the first administrator non-interactively (otherwise one is generated and printed; the installation wizard at `/webui/wizard` runs when no administrator exists)',
+    doc: 'with `KUVERT_ADMIN_PASSWORD`: create the first administrator non-interactively (scripts, CI); without both, the installation wizard at `/webui/wizard` creates it on the first start',
   }),
   adminPassword: setting({ env: 'KUVERT_ADMIN_PASSWORD', secret: true, schema: z.string().min(1).optional(), default: '–', doc: "the first administrator's password (see `KUVERT_ADMIN_EMAIL`); secret" }),
   databaseUrl: setting({

@@ -6,6 +6,8 @@ const SAMPLE: MailTemplateData = {
   accountVerificationCode: { code: '042917', validMinutes: 15 },
   passwordResetLink: { link: 'https://kuvert.example/auth/reset-password?token=abc&x=<b>', validMinutes: 60 },
   passwordChanged: { changedAt: '2026-11-22 09:00' },
+  userInvitation: { link: 'https://kuvert.example/auth/reset-password?token=abc&x=<b>', validDays: 7, inviterName: 'Ada <Lovelace>' },
+  signupExistingAccount: { loginLink: 'https://kuvert.example/auth/login', resetLink: 'https://kuvert.example/auth/request-reset-password' },
   signInAttempts: { failures: 10, address: '203.0.113.7', at: '2026-11-22 09:00' },
   secupassReset: { resetAt: '2026-11-22 09:00', link: 'https://kuvert.example/?x=<b>' },
   newDelivery: {

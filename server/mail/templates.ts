@@ -11,6 +11,10 @@ export interface MailTemplateData {
   accountVerificationCode: { code: string; validMinutes: number };
   passwordResetLink: { link: string; validMinutes: number };
   passwordChanged: { changedAt: string };
+  /** An administrator created the account (issue 17 §1): `link` sets the password and proves the address. */
+  userInvitation: { link: string; validDays: number; inviterName: string };
+  /** Someone signed up with an address that already has an account (the sign-up page does not tell). */
+  signupExistingAccount: { loginLink: string; resetLink: string };
   /** Someone keeps failing to sign in to the account (sign-in throttling): at most one a day. */
   signInAttempts: { failures: number; address: string; at: string };
   /** An administrator reset the user's SecuPass (personal passphrase); `link` opens Kuvert. */
@@ -105,6 +109,55 @@ export const MAIL_TEMPLATES: TemplateTable = {
         `Le lien est valable ${d.validMinutes} minutes et ne fonctionne qu’une fois. Si vous n’êtes pas à l’origine de cette demande, ignorez ce message ; votre mot de passe reste inchangé.`,
       ],
       action: (d) => ({ label: 'Choisir un nouveau mot de passe', url: d.link }),
+    },
+  },
+  userInvitation: {
+    de: {
+      subject: (d) => `Einladung zu ${d.organisation}`,
+      paragraphs: (d) => [
+        `${d.inviterName} hat für Sie ein Konto bei ${d.organisation} angelegt. Über den folgenden Link legen Sie Ihr Passwort fest und bestätigen damit Ihre E-Mail-Adresse.`,
+        `Der Link ist ${d.validDays} Tage gültig und kann nur einmal verwendet werden. Danach melden Sie sich mit Ihrer E-Mail-Adresse und dem neuen Passwort an.`,
+      ],
+      action: (d) => ({ label: 'Passwort festlegen', url: d.link }),
+    },
+    en: {
+      subject: (d) => `Your invitation to ${d.organisation}`,
+      paragraphs: (d) => [
+        `${d.inviterName} created an account for you at ${d.organisation}. Use the link below to choose your password; this also confirms your email address.`,
+        `The link is valid for ${d.validDays} days and works once. Afterwards, sign in with your email address and the new password.`,
+      ],
+      action: (d) => ({ label: 'Choose your password', url: d.link }),
+    },
+    fr: {
+      subject: (d) => `Votre invitation à ${d.organisation}`,
+      paragraphs: (d) => [
+        `${d.inviterName} a créé un compte pour vous chez ${d.organisation}. Utilisez le lien ci-dessous pour choisir votre mot de passe ; cela confirme aussi votre adresse e-mail.`,
+        `Le lien est valable ${d.validDays} jours et ne fonctionne qu’une fois. Ensuite, connectez-vous avec votre adresse e-mail et le nouveau mot de passe.`,
+      ],
+      action: (d) => ({ label: 'Choisir votre mot de passe', url: d.link }),
+    },
+  },
+  signupExistingAccount: {
+    de: {
+      subject: (d) => `${d.organisation}: Sie haben bereits ein Konto`,
+      paragraphs: (d) => [
+        `Jemand hat versucht, sich mit Ihrer E-Mail-Adresse bei ${d.organisation} zu registrieren. Für diese Adresse gibt es bereits ein Konto; es wurde nichts geändert.`,
+        `Waren Sie das, melden Sie sich einfach an: ${d.loginLink}. Passwort vergessen? Setzen Sie es hier zurück: ${d.resetLink}. Andernfalls können Sie diese Nachricht ignorieren.`,
+      ],
+    },
+    en: {
+      subject: (d) => `${d.organisation}: you already have an account`,
+      paragraphs: (d) => [
+        `Someone tried to sign up at ${d.organisation} with your email address. An account with this address exists already; nothing was changed.`,
+        `If it was you, just sign in: ${d.loginLink}. Forgot your password? Reset it here: ${d.resetLink}. Otherwise you can ignore this message.`,
+      ],
+    },
+    fr: {
+      subject: (d) => `${d.organisation} : vous avez déjà un compte`,
+      paragraphs: (d) => [
+        `Quelqu’un a essayé de s’inscrire chez ${d.organisation} avec votre adresse e-mail. Un compte existe déjà pour cette adresse ; rien n’a été modifié.`,
+        `Si c’était vous, connectez-vous simplement : ${d.loginLink}. Mot de passe oublié ? Réinitialisez-le ici : ${d.resetLink}. Sinon, ignorez ce message.`,
+      ],
     },
   },
   passwordChanged: {

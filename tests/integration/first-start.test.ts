@@ -2,7 +2,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CONFIG_KEYS } from '@shared/contract/config';
 import { SETTING_KEYS } from '@shared/contract/settings';
-import { ensureFirstAdmin, GENERATED_ADMIN_EMAIL } from '@server/setup/first-admin';
+import { ensureFirstAdmin } from '@server/setup/first-admin';
 import { startTestServer, type TestServer } from '@tests/support/server';
 import { afterEach, describe, expect, it } from 'vitest';
 import { call, postAuth, signIn } from './core-helpers';
@@ -63,15 +63,29 @@ describe('installation wizard', () => {
     expect((await postAuth(server, 'evil@acme.test', 'Wizard-Passw0rd')).response.status).toBe(401);
   });
 
-  it('the non-interactive path creates the admin and finishes the wizard; a generated password works', async () => {
+  it('first start without KUVERT_ADMIN_*: no password is generated, the wizard runs at /webui/wizard', async () => {
     server = await startTestServer({ admin: false });
-    const result = await ensureFirstAdmin(server.app, { generateIfMissing: true });
-    expect(result.created?.email).toBe(GENERATED_ADMIN_EMAIL);
-    expect(result.created?.password.length).toBeGreaterThanOrEqual(16);
+    expect(await ensureFirstAdmin(server.app, {})).toEqual({ wizardPath: '/webui/wizard' });
+    expect(await server.app.users.countAdmins()).toBe(0);
+    expect((await profile(server))[CONFIG_KEYS.wizardFinished]).toBe(false);
+    expect((await fetch(`${server.url}/webui/wizard`)).status).toBe(200);
+    // The legacy welcome page leads there too.
+    const welcome = await fetch(`${server.url}/webui/welcome`, { redirect: 'manual' });
+    expect(welcome.headers.get('location')).toBe('/webui/wizard');
+    // Half the credentials is no credentials.
+    expect(await ensureFirstAdmin(server.app, { email: 'half@acme.test' })).toEqual({ wizardPath: '/webui/wizard' });
+    expect(await server.app.users.countAdmins()).toBe(0);
+  });
+
+  it('the non-interactive path (KUVERT_ADMIN_*) creates the admin and finishes the wizard', async () => {
+    server = await startTestServer({ admin: false });
+    const result = await ensureFirstAdmin(server.app, { email: 'ops@acme.test', password: 'Scripted-Passw0rd' });
+    expect(result).toEqual({ created: { email: 'ops@acme.test' } });
     expect((await profile(server))[CONFIG_KEYS.wizardFinished]).toBe(true);
-    expect((await postAuth(server, GENERATED_ADMIN_EMAIL, result.created!.password)).response.status).toBe(200);
-    // A second start creates nobody and prints nothing.
-    expect(await ensureFirstAdmin(server.app, { generateIfMissing: true })).toEqual({});
+    expect((await postAuth(server, 'ops@acme.test', 'Scripted-Passw0rd')).response.status).toBe(200);
+    expect((await fetch(`${server.url}/webui/wizard`, { redirect: 'manual' })).status).toBe(303);
+    // A second start creates nobody.
+    expect(await ensureFirstAdmin(server.app, { email: 'other@acme.test', password: 'Scripted-Passw0rd' })).toEqual({});
   });
 });
 
