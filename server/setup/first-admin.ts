@@ -3,12 +3,13 @@ import type { FastifyInstance } from 'fastify';
 import { hashPassword } from '../users/passwords';
 import { ADMIN_ROLES } from '../users/users-repository';
 import { WIZARD_PATH } from '../routes/wizard-routes';
+import { hashSetupCode, newSetupCode, SETUP_CODE_HASH_KEY } from './setup-code';
 
 export type FirstAdminResult =
   /** This call created the administrator from the given credentials. */
   | { created: { email: string } }
-  /** No administrator and no credentials: the installation wizard at `wizardPath` makes one. */
-  | { wizardPath: string }
+  /** No administrator and no credentials: the installation wizard at `wizardPath` makes one, for whoever has `setupCode` (printed at the start; NB: secret). */
+  | { wizardPath: string; setupCode: string }
   /** An administrator exists: nothing to do. */
   | Record<string, never>;
 
@@ -23,15 +24,17 @@ export interface FirstAdminOptions {
  * `KUVERT_ADMIN_EMAIL`/`KUVERT_ADMIN_PASSWORD` (or the flags) it creates one and marks the
  * installation wizard finished (scripts, CI); without them it leaves `ftapi.wizard.finished`
  * false, so the wizard at /webui/wizard asks organisation, first administrator and mail — no
- * flag needed, and no password is ever generated or printed.
+ * flag needed, and no password is ever generated or printed. Each such start makes a new setup
+ * code (see setup-code.ts) that the wizard asks for; the start prints it.
  */
 export async function ensureFirstAdmin(app: FastifyInstance, options: FirstAdminOptions): Promise<FirstAdminResult> {
   if ((await app.users.countAdmins()) > 0) return {};
   const { email, password } = options;
   if (!email || !password) {
     // An earlier version may have marked it finished; without an administrator the wizard must run.
-    await app.settings.set({ [CONFIG_KEYS.wizardFinished]: false });
-    return { wizardPath: WIZARD_PATH };
+    const setupCode = newSetupCode();
+    await app.settings.set({ [CONFIG_KEYS.wizardFinished]: false, [SETUP_CODE_HASH_KEY]: hashSetupCode(setupCode) });
+    return { wizardPath: WIZARD_PATH, setupCode };
   }
   await app.users.create({
     username: email,
@@ -41,6 +44,6 @@ export async function ensureFirstAdmin(app: FastifyInstance, options: FirstAdmin
     roles: ADMIN_ROLES,
     emailVerified: true,
   });
-  await app.settings.set({ [CONFIG_KEYS.wizardFinished]: true });
+  await app.settings.set({ [CONFIG_KEYS.wizardFinished]: true, [SETUP_CODE_HASH_KEY]: null });
   return { created: { email } };
 }

@@ -55,8 +55,9 @@ async function main(): Promise<void> {
   if ('created' in firstAdmin) {
     lines.push(`First administrator: ${firstAdmin.created.email} (password: the one given in KUVERT_ADMIN_PASSWORD / --admin-password)`);
   } else if ('wizardPath' in firstAdmin) {
-    // Open to whoever comes first until it is finished: finish it right away.
+    // The setup code keeps the wizard from whoever opens it first; it is printed only here.
     lines.push(`No administrator yet. Finish the installation wizard now: ${config.publicUrl}${firstAdmin.wizardPath}`);
+    lines.push(`Setup code for the wizard: ${firstAdmin.setupCode}`);
   }
   process.stdout.write(`\n${lines.join('\n')}\n\n`);
 }
