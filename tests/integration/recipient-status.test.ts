@@ -122,17 +122,22 @@ describe('enumeration limits', () => {
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
     // The chips the sender already has are answered again (the send page re-asks after every change).
     expect((await call(server, own, 'POST', URL_PATH, { emails: batch(0).slice(0, 10) })).status).toBe(200);
-    // A level-3 draft to a new address cannot reveal its keys either: same budget.
-    const draft = await call(server, own, 'POST', `/api/2${DELIVERY_PATHS.create}`, { recipients: ['rs-keyed@example.test'], subject: 'E2E', securityLevel: 20 });
-    expect(draft.status, await draft.clone().text()).toBe(201);
-    const { deliveryUuid } = (await draft.json()) as DeliveryDetail;
-    await expectBackendError(await call(server, own, 'GET', `/api/2${DELIVERY_PATHS.recipientKeys(deliveryUuid)}`), 429, 'RateLimitExceededException');
+    // A level-3 draft to a new address cannot be made (nor its keys asked): same budget (draft-lookups.test.ts).
+    const newDraft = () => call(server, own, 'POST', `/api/2${DELIVERY_PATHS.create}`, { recipients: ['rs-keyed@example.test'], subject: 'E2E', securityLevel: 20 });
+    expect((await expectBackendError(await newDraft(), 429, 'RateLimitExceededException')).metadata).toMatchObject({ reason: 'lookupBudget' });
     // Another sender has their own budget.
     const other = await signIn(server, 'rs-plain@example.test', 'Good-Passw0rd');
     expect((await call(server, other, 'POST', URL_PATH, { emails: ['one-more@example.test'] })).status).toBe(200);
     // An hour later the budget is back (the stored times move instead of the test waiting).
     await server.app.db.updateTable('recipient_lookups').set({ last_at: Date.now() - RECIPIENT_LOOKUP_LIMIT.windowMs - 1 }).execute();
+    const draft = await newDraft();
+    expect(draft.status, await draft.clone().text()).toBe(201);
+    const { deliveryUuid } = (await draft.json()) as DeliveryDetail;
     expect((await call(server, own, 'GET', `/api/2${DELIVERY_PATHS.recipientKeys(deliveryUuid)}`)).status).toBe(200);
+    // A draft whose addresses left the window costs them again: with the budget spent, its keys are 429.
+    await server.app.db.deleteFrom('recipient_lookups').execute();
+    for (let b = 0; b < batches; b++) expect((await call(server, own, 'POST', URL_PATH, { emails: batch(b + batches) })).status).toBe(200);
+    await expectBackendError(await call(server, own, 'GET', `/api/2${DELIVERY_PATHS.recipientKeys(deliveryUuid)}`), 429, 'RateLimitExceededException');
     await server.app.db.deleteFrom('recipient_lookups').execute();
     await server.app.db.deleteFrom('rate_limit_events').execute();
   });
