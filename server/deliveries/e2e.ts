@@ -104,7 +104,7 @@ const spendLookups = (app: FastifyInstance, user: UserRow, addresses: readonly s
  * - requests per sender (RECIPIENT_STATUS_LIMIT) and distinct addresses per account and hour
  *   (RECIPIENT_LOOKUP_LIMIT, shared with recipient-keys) → 429.
  */
-export async function recipientStatus(app: FastifyInstance, sender: UserRow, emails: readonly string[]): Promise<RecipientStatusResponse> {
+export async function recipientStatus(app: FastifyInstance, sender: UserRow, emails: readonly string[], withKeys = false): Promise<RecipientStatusResponse> {
   const allowed = await app.rateLimiter.hit(RATE_LIMIT_BUCKETS.recipientStatusUser, String(sender.id), RECIPIENT_STATUS_LIMIT);
   if (!allowed.allowed) throw rateLimitExceeded(allowed.retryAfterMs);
   const wanted = [...new Set(emails.map((e) => e.trim().toLowerCase()))];
@@ -112,12 +112,19 @@ export async function recipientStatus(app: FastifyInstance, sender: UserRow, ema
   await spendLookups(app, sender, wanted);
   const users = await usersByEmail(app.db, wanted);
   const states = await app.secupass.statesOf([...users.values()].map((u) => u.id));
-  return {
-    recipients: emails.map((email) => {
-      const user = users.get(email.trim().toLowerCase());
-      return { email, registered: user !== undefined, hasPassphrase: user !== undefined && states.get(user.id) === 'active' };
-    }),
-  };
+  const recipients = [];
+  for (const email of emails) {
+    const user = users.get(email.trim().toLowerCase());
+    const hasPassphrase = user !== undefined && states.get(user.id) === 'active';
+    const encryptionKey = withKeys && hasPassphrase ? (await app.secupass.publicKeysOf(user.id)).find((k) => k.usage === 'encryption') : undefined;
+    recipients.push({
+      email,
+      registered: user !== undefined,
+      hasPassphrase,
+      ...(user && encryptionKey ? { userUuid: user.uuid, encryptionKey: { keyId: encryptionKey.keyId, usage: encryptionKey.usage, publicKey: encryptionKey.publicKey } } : {}),
+    });
+  }
+  return { recipients };
 }
 
 /**
