@@ -17,6 +17,7 @@ const URL_PATH = `/api/2${DELIVERY_PATHS.recipientStatus}`;
 let server: TestServer;
 let admin: Session;
 let sender: E2eActor;
+let keyed: E2eActor;
 
 beforeAll(async () => {
   server = await startTestServer();
@@ -29,7 +30,7 @@ beforeAll(async () => {
   const reader = await server.app.users.findByLogin('rs-reader@example.test');
   await server.app.users.update(reader!.id, { roles: JSON.stringify(['ROLE_UI_USER', 'ROLE_RECEIVER']) });
   sender = await e2eActor(server, await signIn(server, 'rs-sender@example.test', 'Good-Passw0rd'));
-  const keyed = await e2eActor(server, await signIn(server, 'rs-keyed@example.test', 'Good-Passw0rd'));
+  keyed = await e2eActor(server, await signIn(server, 'rs-keyed@example.test', 'Good-Passw0rd'));
   await giveSecuPass(keyed, 'Keyed-SecuPass-status-Meadow-51');
 }, 60_000);
 afterAll(() => server?.close());
@@ -44,6 +45,34 @@ describe('POST /deliveries/recipient-status', () => {
         { email: 'nobody@example.test', registered: false, hasPassphrase: false },
       ],
     });
+  });
+
+  it('withKeys (levels 3/4, the chips\' verified badges): the user id and live encryption key of an address with an active SecuPass, of no other', async () => {
+    const answer = await getRecipientStatus(sender.client, ['RS-Keyed@Example.test', 'rs-plain@example.test', 'nobody@example.test'], undefined, { withKeys: true });
+    const encryption = keyed.keys!.encryption;
+    expect(answer).toEqual({
+      recipients: [
+        { email: 'RS-Keyed@Example.test', registered: true, hasPassphrase: true, userUuid: keyed.userUuid, encryptionKey: { keyId: encryption.keyId, usage: 'encryption', publicKey: encryption.publicKey } },
+        { email: 'rs-plain@example.test', registered: true, hasPassphrase: false },
+        { email: 'nobody@example.test', registered: false, hasPassphrase: false },
+      ],
+    });
+  });
+
+  it('the sender\'s detail of a level-3/4 delivery names registered recipients\' user ids (for the pins); level 1/2 details do not', async () => {
+    const draft = async (securityLevel: number) => {
+      const created = await call(server, sender.session, 'POST', `/api/2${DELIVERY_PATHS.create}`, { recipients: ['rs-keyed@example.test', 'nobody@example.test'], subject: 'Ids', body: 'x', securityLevel });
+      expect(created.status, await created.clone().text()).toBe(201);
+      return ((await created.json()) as DeliveryDetail).recipients.map((r) => ({ email: r.email, userUuid: r.userUuid }));
+    };
+    expect(await draft(20)).toEqual([
+      { email: 'rs-keyed@example.test', userUuid: keyed.userUuid },
+      { email: 'nobody@example.test', userUuid: undefined },
+    ]);
+    expect(await draft(10)).toEqual([
+      { email: 'rs-keyed@example.test', userUuid: undefined },
+      { email: 'nobody@example.test', userUuid: undefined },
+    ]);
   });
 
   it('refuses anonymous callers, callers without ROLE_SENDER and requests without the anti-forgery header', async () => {
