@@ -4,7 +4,7 @@
 // sender's own contact pins; the verify dialog reads the contact's code from an image file or the
 // camera — only this contact's very key marks them verified, anything else says so and changes nothing.
 import { randomBytes } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
@@ -93,6 +93,7 @@ test.beforeAll(async () => {
 });
 test.afterAll(async () => {
   await server?.close();
+  rmSync(FAKE_CAMERA, { force: true });
 });
 
 /** Alice's contact pins as stored on the server (checked and opened with her keys). */
