@@ -757,6 +757,8 @@ export async function deliveryDetail(app: FastifyInstance, viewer: Viewer): Prom
     const pending = await releasePendingOf(app, delivery, visible);
     for (const [i, r] of visible.entries()) recipients[i]!.releasePending = pending.has(r.id);
   }
+  // The sender's browser checks its pins by user id (verified badges, issue 12 §4).
+  if (e2e && viewer.kind === 'sender') for (const [i, r] of visible.entries()) if (registered.has(r.email)) recipients[i]!.userUuid = registered.get(r.email)!.uuid;
   if (viewer.kind === 'sender') {
     const missing = await phoneNumbersMissing(app, visible.filter((r) => !registered.has(r.email)));
     for (const [i, r] of visible.entries()) recipients[i]!.phoneNumberMissing = missing.has(r.id);

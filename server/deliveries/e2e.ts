@@ -18,7 +18,7 @@ import { externalLinkFor } from '../external/external-service';
 import { ENCRYPTED_SUBJECT_PLACEHOLDER } from '../mail/templates';
 import { RecipientKeyNotLiveError, toWireDescriptor } from '../secupass/secupass-repository';
 import { RATE_LIMIT_BUCKETS } from '../security/rate-limiter';
-import { spendLookupBudget } from '../security/recipient-lookups';
+import { spendLookupBudgetOrRefuse } from '../security/recipient-lookups';
 import type { UserRow } from '../users/users-repository';
 import {
   activity,
@@ -94,13 +94,7 @@ async function keysOf(app: FastifyInstance, user: UserRow | undefined, states: M
 export const RECIPIENT_STATUS_LIMIT = { limit: 120, windowMs: 10 * 60_000 } as const;
 
 /** The account's enumeration budget (distinct addresses per hour) → 429 when it is spent. */
-async function spendLookups(app: FastifyInstance, user: UserRow, addresses: readonly string[]): Promise<void> {
-  const outcome = await spendLookupBudget(app.db, user.id, addresses);
-  if (!outcome.allowed) {
-    const error = rateLimitExceeded(outcome.retryAfterMs);
-    throw new HttpError(429, error.errorClass, 'Too many different addresses looked up, please try again later', { ...error.metadata, reason: 'lookupBudget' }, error.headers);
-  }
-}
+const spendLookups = (app: FastifyInstance, user: UserRow, addresses: readonly string[]): Promise<void> => spendLookupBudgetOrRefuse(app.db, user.id, addresses);
 
 /**
  * POST /deliveries/recipient-status: the chip warnings (SPEC §5). Only registered yes/no and an
@@ -110,7 +104,7 @@ async function spendLookups(app: FastifyInstance, user: UserRow, addresses: read
  * - requests per sender (RECIPIENT_STATUS_LIMIT) and distinct addresses per account and hour
  *   (RECIPIENT_LOOKUP_LIMIT, shared with recipient-keys) → 429.
  */
-export async function recipientStatus(app: FastifyInstance, sender: UserRow, emails: readonly string[]): Promise<RecipientStatusResponse> {
+export async function recipientStatus(app: FastifyInstance, sender: UserRow, emails: readonly string[], withKeys = false): Promise<RecipientStatusResponse> {
   const allowed = await app.rateLimiter.hit(RATE_LIMIT_BUCKETS.recipientStatusUser, String(sender.id), RECIPIENT_STATUS_LIMIT);
   if (!allowed.allowed) throw rateLimitExceeded(allowed.retryAfterMs);
   const wanted = [...new Set(emails.map((e) => e.trim().toLowerCase()))];
@@ -118,12 +112,19 @@ export async function recipientStatus(app: FastifyInstance, sender: UserRow, ema
   await spendLookups(app, sender, wanted);
   const users = await usersByEmail(app.db, wanted);
   const states = await app.secupass.statesOf([...users.values()].map((u) => u.id));
-  return {
-    recipients: emails.map((email) => {
-      const user = users.get(email.trim().toLowerCase());
-      return { email, registered: user !== undefined, hasPassphrase: user !== undefined && states.get(user.id) === 'active' };
-    }),
-  };
+  const recipients = [];
+  for (const email of emails) {
+    const user = users.get(email.trim().toLowerCase());
+    const hasPassphrase = user !== undefined && states.get(user.id) === 'active';
+    const encryptionKey = withKeys && hasPassphrase ? (await app.secupass.publicKeysOf(user.id)).find((k) => k.usage === 'encryption') : undefined;
+    recipients.push({
+      email,
+      registered: user !== undefined,
+      hasPassphrase,
+      ...(user && encryptionKey ? { userUuid: user.uuid, encryptionKey: { keyId: encryptionKey.keyId, usage: encryptionKey.usage, publicKey: encryptionKey.publicKey } } : {}),
+    });
+  }
+  return { recipients };
 }
 
 /**
@@ -223,6 +224,8 @@ async function storeDescriptors(app: FastifyInstance, delivery: DeliveryRow, sen
 export async function putE2e(app: FastifyInstance, sender: UserRow, deliveryUuid: string, body: { manifest: string; descriptors: NewDescriptor[] }): Promise<void> {
   const delivery = await ownDraft(app.db, sender, deliveryUuid);
   requireE2e(delivery);
+  // Whether a descriptor's user id is one of the draft's recipients tells an id's address: budgeted like recipient-keys (asked there = free).
+  await spendLookups(app, sender, (await app.db.selectFrom('delivery_recipients').select('email').where('delivery_id', '=', delivery.id).execute()).map((r) => r.email));
   // Drafts are read by nobody, so replacing in two steps leaves nothing half-visible.
   await dropDescriptors(app, delivery.uuid);
   await storeDescriptors(app, delivery, sender, body.descriptors);

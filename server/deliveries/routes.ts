@@ -317,7 +317,7 @@ export const deliveryRoutes = routePlugin('kuvert-delivery-routes', async (app) 
         response: { 200: RecipientStatusResponseSchema, ...errors(400, 401, 403, 429) },
       },
     },
-    async (request) => recipientStatus(app, request.user!, request.body.emails),
+    async (request) => recipientStatus(app, request.user!, request.body.emails, request.body.withKeys === true),
   );
 
   app.get(

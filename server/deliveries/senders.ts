@@ -5,6 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { sql, type Kysely } from 'kysely';
 import { HttpError } from '../core/http-error';
 import type { Database } from '../db/schema';
+import { spendLookupBudgetOrRefuse } from '../security/recipient-lookups';
 import { roleNamesOf, type UserRow } from '../users/users-repository';
 
 /**
@@ -96,6 +97,10 @@ export async function assertMayAskAbout(app: FastifyInstance, sender: UserRow, a
 /**
  * Every address (recipients and additional ones, normalised) against the sender rules; throws the
  * §8 class with the offending addresses in `metadata.recipients`. Checked at create, update and send.
+ * What follows tells registered from unregistered addresses (the licence and invitation rules
+ * here, the draft's `registered` flags and the level-3/4 key copies after), so the addresses cost
+ * the look-up budget first (security/recipient-lookups.ts; asked before = free): once it is spent,
+ * every draft with a new address is 429 `lookupBudget`, registered or not.
  */
 export async function checkSenderMayReach(app: FastifyInstance, sender: UserRow, addresses: readonly string[]): Promise<void> {
   if (addresses.length === 0) return;
@@ -104,6 +109,7 @@ export async function checkSenderMayReach(app: FastifyInstance, sender: UserRow,
     const refused = addresses.filter((a) => !targets.has(a));
     if (refused.length > 0) throw replyOnlyRefusal(refused);
   }
+  await spendLookupBudgetOrRefuse(app.db, sender.id, addresses);
   const users = await app.db
     .selectFrom('users')
     .select([sql<string>`lower(email)`.as('email'), 'licensed'])

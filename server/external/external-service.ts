@@ -354,9 +354,10 @@ export async function signUp(
  * for it that never proved the address: the owner takes it over. The signup link proved the address;
  * the password becomes the owner's, whatever the creator knew of the old one is worthless (every
  * session ends, a pending or registered authentication app is removed). Roles and licence stay as
- * the administrator set them.
+ * the administrator set them. Single sign-on uses it too when the provider vouches for the address
+ * (auth/oidc-sso.ts), with a random password the owner never sees (they set one by a reset link).
  */
-async function claimUnprovenAccount(
+export async function claimUnprovenAccount(
   app: FastifyInstance,
   account: UserRow,
   input: { password: string; firstName?: string | undefined; lastName?: string | undefined; language?: Language | undefined },

@@ -120,7 +120,7 @@ function SendForm({ config }: { config: DeliverySendConfig }) {
   const unlockedKeys = useUnlockedKeys('send');
   const { confirmChangedKey, dialog: changedKeyDialog } = useChangedKeyConfirm(t('send:changedKeyConfirm'));
   const transfer = useTransfer(transferId);
-  const recipientStatus = useRecipientStatus(recipients);
+  const recipientStatus = useRecipientStatus(recipients, { withKeys: level !== undefined && level >= SECURITY_LEVELS.LEVEL_3 });
   // SMS signup (kuvert.delivery.signup.requireSms): unregistered recipients need a phone number.
   const [phones, setPhones] = useState<Record<string, string>>(() => restored?.phones ?? {});
   const [phoneDialog, setPhoneDialog] = useState<'closed' | 'edit' | 'beforeSend'>('closed');
