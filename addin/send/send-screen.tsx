@@ -147,7 +147,7 @@ export function SendScreen({ addin, host, userUuid, onSignedOut }: Props) {
     }
     // Levels 3/4 encrypt in the add-in's crypto Worker with the sender's unlocked keys.
     const e2eLevel = level >= SECURITY_LEVELS.LEVEL_3;
-    const keys = e2eLevel ? (unlockedKeys ?? addinKeys.get(userUuid)) : null;
+    const keys = e2eLevel ? (unlockedKeys ?? addinKeys.keysOf(userUuid)) : null;
     if (e2eLevel && !keys) {
       setUnlocking(true);
       return;

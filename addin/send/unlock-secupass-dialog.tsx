@@ -1,5 +1,5 @@
 import { Button, Dialog, DialogActions, DialogBody, DialogContent, DialogSurface, DialogTitle, Field, Input, MessageBar, MessageBarBody, Spinner } from '@fluentui/react-components';
-import { addinKeys, cryptoApi } from '@addin/crypto/addin-crypto';
+import { addinKeys } from '@addin/crypto/addin-crypto';
 import type { OfficeHost } from '@addin/office/office-host';
 import type { AddinClient } from '@addin/session/addin-client';
 import { getOwnSecuPass, putSecuPass } from '@shared/api/endpoints/secupass';
@@ -10,8 +10,6 @@ import { useTranslation } from 'react-i18next';
 
 /** The web client's page that sets a SecuPass (web/lib/routes.ts `setSecuPass`); the pane is served by the same server. */
 export const SET_SECUPASS_PATH = '/auth/set-secupass';
-
-const isWrongPassphrase = (error: unknown) => typeof error === 'object' && error !== null && (error as { code?: unknown }).code === 'secupass-wrong-passphrase';
 
 interface Props {
   /** Kept mounted and opened/closed through `open`, so Fluent restores the pane's accessibility tree on close. */
@@ -64,21 +62,12 @@ export function UnlockSecuPassDialog({ open, addin, host, userUuid, onUnlocked, 
     setPending(true);
     setFieldError(undefined);
     setFailure(false);
-    try {
-      const { keys, upgradedBlob } = await cryptoApi.unlockSecuPass({ userId: userUuid, blob: own.blob, passphrase });
-      if (upgradedBlob) {
-        // v2 → v3: the same keys under the stronger scheme; a failed upload is retried at the next unlock.
-        const publicKeys = [keys.encryption, keys.signing].map(({ keyId, usage, publicKey }) => ({ keyId, usage, publicKey }));
-        await putSecuPass(addin.client, { blob: upgradedBlob, publicKeys }).catch(() => undefined);
-      }
-      addinKeys.unlocked(userUuid, keys);
-      onUnlocked(keys);
-    } catch (error) {
-      if (isWrongPassphrase(error)) setFieldError(t('addin:unlock.wrongPassphrase'));
-      else setFailure(true);
-    } finally {
-      setPending(false);
-    }
+    // Unlock, v2 → v3 upgrade upload, wrong passphrase: the shared keys session (shared/secupass).
+    const outcome = await addinKeys.unlock({ userUuid, blob: own.blob, passphrase, storeUpgradedBlob: (body) => putSecuPass(addin.client, body) });
+    setPending(false);
+    if (outcome.ok) onUnlocked(outcome.keys);
+    else if (outcome.reason === 'wrongPassphrase') setFieldError(t('addin:unlock.wrongPassphrase'));
+    else setFailure(true);
   }
 
   const state = typeof own === 'object' ? own.state : undefined;

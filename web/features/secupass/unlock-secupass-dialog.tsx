@@ -3,15 +3,14 @@ import type { UnlockedKeys } from '@shared/crypto/service';
 import { Alert } from '@web/components/alert';
 import { RouterLink } from '@web/components/router-link';
 import { useAuthState } from '@web/lib/auth';
-import { cryptoApi, secuPassKeys } from '@web/lib/crypto';
+import { secuPassKeys } from '@web/lib/crypto';
 import { ROUTES } from '@web/lib/routes';
 import type { UnlockPurpose } from '@web/lib/unlock-request';
 import { useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router';
 import type { TFunction } from 'i18next';
-import { publicKeysOf, replaceOwnSecuPass, revalidateOwnSecuPass, useOwnSecuPass } from './api/own-secupass';
-import { isWrongPassphrase } from './secupass-errors';
+import { replaceOwnSecuPass, revalidateOwnSecuPass, useOwnSecuPass } from './api/own-secupass';
 
 /** Title and submit button per purpose: the dialog says what happens after the unlock. */
 function purposeTexts(t: TFunction, purpose: UnlockPurpose): { title: string; submit: string } {
@@ -77,26 +76,16 @@ function UnlockSecuPassContent({ purpose, onClose, onUnlocked }: { purpose: Unlo
     setPending(true);
     setFieldError(undefined);
     setFailure(false);
-    try {
-      const { keys, upgradedBlob } = await cryptoApi.unlockSecuPass({ userId: user.uuid, blob: own.data.blob, passphrase });
-      if (upgradedBlob) {
-        // v2 → v3: the same keys under the stronger scheme. A failed upload is retried at the next unlock.
-        try {
-          await replaceOwnSecuPass({ blob: upgradedBlob, publicKeys: publicKeysOf(keys) });
-          void revalidateOwnSecuPass();
-        } catch {
-          console.debug('[secupass] upgrade upload failed; the next unlock retries');
-        }
-      }
-      secuPassKeys.unlocked(user.uuid, keys);
-      onUnlocked?.(keys);
+    // Unlock, v2 → v3 upgrade upload, wrong passphrase: the shared keys session (shared/secupass).
+    const outcome = await secuPassKeys.unlock({ userUuid: user.uuid, blob: own.data.blob, passphrase, storeUpgradedBlob: replaceOwnSecuPass });
+    setPending(false);
+    if (outcome.ok) {
+      if (outcome.upgrade === 'stored') void revalidateOwnSecuPass();
+      if (outcome.upgrade === 'failed') console.debug('[secupass] upgrade upload failed; the next unlock retries');
+      onUnlocked?.(outcome.keys);
       onClose();
-    } catch (error) {
-      if (isWrongPassphrase(error)) setFieldError(t('secupass:errors.wrongPassphrase'));
-      else setFailure(true);
-    } finally {
-      setPending(false);
-    }
+    } else if (outcome.reason === 'wrongPassphrase') setFieldError(t('secupass:errors.wrongPassphrase'));
+    else setFailure(true);
   }
 
   const state = own.data?.state;
