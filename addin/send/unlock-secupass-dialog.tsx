@@ -5,6 +5,7 @@ import type { AddinClient } from '@addin/session/addin-client';
 import { getOwnSecuPass, putSecuPass } from '@shared/api/endpoints/secupass';
 import type { OwnSecuPassResponse } from '@shared/contract/secupass';
 import type { UnlockedKeys } from '@shared/crypto/service';
+import { useUnlockForm } from '@shared/secupass/use-unlock-form';
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 
@@ -30,18 +31,13 @@ export function UnlockSecuPassDialog({ open, addin, host, userUuid, onUnlocked, 
   const { t } = useTranslation();
   const formId = useId();
   const [own, setOwn] = useState<OwnSecuPassResponse | 'loading' | 'failed'>('loading');
-  const [passphrase, setPassphrase] = useState('');
-  const [fieldError, setFieldError] = useState<string | undefined>();
-  const [failure, setFailure] = useState(false);
-  const [pending, setPending] = useState(false);
+  const form = useUnlockForm(addinKeys, (body) => putSecuPass(addin.client, body));
+  const { reset } = form;
 
   useEffect(() => {
     if (!open) return;
     setOwn('loading');
-    setPassphrase('');
-    setFieldError(undefined);
-    setFailure(false);
-    setPending(false);
+    reset();
     let live = true;
     getOwnSecuPass(addin.client).then(
       (answer) => live && setOwn(answer),
@@ -50,24 +46,14 @@ export function UnlockSecuPassDialog({ open, addin, host, userUuid, onUnlocked, 
     return () => {
       live = false;
     };
-  }, [addin, open]);
+  }, [addin, open, reset]);
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     if (typeof own !== 'object' || !own.blob) return;
-    if (!passphrase) {
-      setFieldError(t('addin:unlock.required'));
-      return;
-    }
-    setPending(true);
-    setFieldError(undefined);
-    setFailure(false);
     // Unlock, v2 → v3 upgrade upload, wrong passphrase: the shared keys session (shared/secupass).
-    const outcome = await addinKeys.unlock({ userUuid, blob: own.blob, passphrase, storeUpgradedBlob: (body) => putSecuPass(addin.client, body) });
-    setPending(false);
-    if (outcome.ok) onUnlocked(outcome.keys);
-    else if (outcome.reason === 'wrongPassphrase') setFieldError(t('addin:unlock.wrongPassphrase'));
-    else setFailure(true);
+    const outcome = await form.submit({ userUuid, blob: own.blob });
+    if (outcome?.ok) onUnlocked(outcome.keys);
   }
 
   const state = typeof own === 'object' ? own.state : undefined;
@@ -92,26 +78,26 @@ export function UnlockSecuPassDialog({ open, addin, host, userUuid, onUnlocked, 
               </div>
             )}
             {state === 'active' && (
-              <form id={formId} onSubmit={(e) => void submit(e)} noValidate style={{ display: 'grid', gap: 12 }} aria-busy={pending}>
+              <form id={formId} onSubmit={(e) => void submit(e)} noValidate style={{ display: 'grid', gap: 12 }} aria-busy={form.pending}>
                 <p style={{ margin: 0 }}>{t('addin:unlock.intro')}</p>
-                {failure && (
+                {form.failure && (
                   <MessageBar intent="error" role="alert">
                     <MessageBarBody>{t('addin:unlock.failed')}</MessageBarBody>
                   </MessageBar>
                 )}
-                <Field label={t('addin:unlock.passphrase')} required validationMessage={fieldError}>
-                  <Input type="password" name="passphrase" autoComplete="current-password" autoFocus value={passphrase} onChange={(_e, data) => setPassphrase(data.value)} />
+                <Field label={t('addin:unlock.passphrase')} required validationMessage={form.fieldError && t(form.fieldError === 'required' ? 'addin:unlock.required' : 'addin:unlock.wrongPassphrase')}>
+                  <Input type="password" name="passphrase" autoComplete="current-password" autoFocus value={form.passphrase} onChange={(_e, data) => form.setPassphrase(data.value)} />
                 </Field>
               </form>
             )}
           </DialogContent>
           <DialogActions>
-            <Button appearance="secondary" onClick={onCancel} disabled={pending}>
+            <Button appearance="secondary" onClick={onCancel} disabled={form.pending}>
               {t('addin:unlock.cancel')}
             </Button>
             {state === 'active' && (
-              <Button type="submit" form={formId} appearance="primary" disabled={pending}>
-                {pending ? t('addin:unlock.submitting') : t('addin:unlock.submit')}
+              <Button type="submit" form={formId} appearance="primary" disabled={form.pending}>
+                {form.pending ? t('addin:unlock.submitting') : t('addin:unlock.submit')}
               </Button>
             )}
           </DialogActions>

@@ -35,15 +35,18 @@ const engineFor = (sender: E2eActor) =>
     sources: async (files) => files.map((f) => ({ name: f.name, blob: new Blob([f.bytes as Uint8Array<ArrayBuffer>]), mimeType: f.type })),
   });
 
+/** A signed-in user with a SecuPass (real Argon2id, real key pairs), as its own "browser". */
+async function userWithSecuPass(email: string, passphrase: string): Promise<E2eActor> {
+  await createUserAsAdmin(server, admin, { email });
+  const actor = await e2eActor(server, await signIn(server, email, 'Good-Passw0rd'));
+  await giveSecuPass(actor, passphrase);
+  return actor;
+}
+
 beforeAll(async () => {
   server = await startTestServer();
   admin = await signInAdmin(server);
-  await createUserAsAdmin(server, admin, { email: 'alice@example.test' });
-  await createUserAsAdmin(server, admin, { email: 'bob@example.test' });
-  alice = await e2eActor(server, await signIn(server, 'alice@example.test', 'Good-Passw0rd'));
-  bob = await e2eActor(server, await signIn(server, 'bob@example.test', 'Good-Passw0rd'));
-  await giveSecuPass(alice, 'Alice-Controller-SecuPass-51');
-  await giveSecuPass(bob, 'Bob-Controller-SecuPass-52');
+  [alice, bob] = [await userWithSecuPass('alice@example.test', 'Alice-Controller-SecuPass-51'), await userWithSecuPass('bob@example.test', 'Bob-Controller-SecuPass-52')];
 }, 90_000);
 afterAll(() => server?.close());
 
