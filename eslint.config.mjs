@@ -96,6 +96,23 @@ export default tseslint.config(
       ],
     },
   },
+  // The one exception: a thin React hook over a framework-free store in shared/ (`use-*.ts`, e.g.
+  // shared/send/use-send-controller.ts) may import `react` itself — still no react-dom, no Fluent, no JSX.
+  {
+    files: ['shared/**/use-*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['node:*'], message: 'shared/ runs in browsers and the add-in: no Node built-ins.' },
+            { group: ['react-dom', 'react-dom/*', '@fluentui/*'], message: 'shared/ has no UI: a hook here only subscribes to a store.' },
+            { group: ['@tests/*', '**/tests/**'], message: 'Production code never imports tests.' },
+          ],
+        },
+      ],
+    },
+  },
   // Browser code (web client, add-in) has no Node built-ins either.
   {
     files: ['web/**/*.{ts,tsx}', 'addin/**/*.{ts,tsx}', 'src/web/**', 'src/addin/**', 'src/sw/**'],

@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { API_BASE } from '@shared/contract/constants';
+import { contentDisposition } from '@shared/contract/content-disposition';
 import {
   ActivityResponseSchema,
   AddFileBodySchema,
@@ -84,12 +85,6 @@ const tokenOf = (request: Pick<FastifyRequest, 'headers'> & { query: { token?: s
   const value = request.query.token ?? (typeof header === 'string' ? header : undefined);
   return value?.trim() || undefined;
 };
-
-/** RFC 6266 filename parameters: an ASCII fallback plus the exact UTF-8 name. */
-function contentDisposition(name: string): string {
-  const ascii = name.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
-  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)}`;
-}
 
 /** Deliveries (levels 1–4): drafts, resumable uploads, send, inbox, sent, download, delete, resend, activity. */
 export const deliveryRoutes = routePlugin('kuvert-delivery-routes', async (app) => {

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { contentDisposition } from '@shared/contract/content-disposition';
 import { z } from 'zod';
 import { notFound } from '../core/http-error';
 import { escapeHtml, htmlPage } from '../pages/html';
@@ -64,7 +65,7 @@ export const devMailboxRoutes: FastifyPluginAsyncZod = async (app) => {
       if (request.query.format === 'eml') {
         const raw = await readMailboxRaw(dir, request.params.id);
         if (!raw) throw notFound('No such mail');
-        return reply.type('message/rfc822').header('content-disposition', `inline; filename="${request.params.id}.eml"`).send(Buffer.from(raw));
+        return reply.type('message/rfc822').header('content-disposition', contentDisposition(`${request.params.id}.eml`, 'inline')).send(Buffer.from(raw));
       }
       const entry = await readMailboxEntry(dir, request.params.id);
       if (!entry) throw notFound('No such mail');
