@@ -20,7 +20,7 @@ import type { AddinClient } from '@addin/session/addin-client';
 import { isApiError } from '@shared/api/api-error';
 import { getSendConfig } from '@shared/api/endpoints/send-config';
 import type { DeliverySendConfig } from '@shared/contract/config';
-import { SECURITY_LEVELS } from '@shared/contract/constants';
+import { isE2eLevel, securityLevelInfo } from '@shared/contract/security-levels';
 import type { SecurityLevel } from '@shared/contract/deliveries';
 import type { UnlockedKeys } from '@shared/crypto/service';
 import { allowedSecurityLevels, checkSendForm, minimalSecurityLevel, validityChoice } from '@shared/deliveries';
@@ -39,12 +39,6 @@ const useStyles = makeStyles({
   levelRadio: { '& .fui-Radio__input:enabled:not(:checked) ~ .fui-Radio__label': { color: tokens.colorNeutralForeground1 } },
 });
 
-const LEVEL_KEYS: Record<SecurityLevel, string> = {
-  [SECURITY_LEVELS.LEVEL_1]: 'addin:send.level1',
-  [SECURITY_LEVELS.LEVEL_2]: 'addin:send.level2',
-  [SECURITY_LEVELS.LEVEL_3]: 'addin:send.level3',
-  [SECURITY_LEVELS.LEVEL_4]: 'addin:send.level4',
-};
 
 interface Props {
   addin: AddinClient;
@@ -146,7 +140,7 @@ export function SendScreen({ addin, host, userUuid, onSignedOut }: Props) {
       return;
     }
     // Levels 3/4 encrypt in the add-in's crypto Worker with the sender's unlocked keys.
-    const e2eLevel = level >= SECURITY_LEVELS.LEVEL_3;
+    const e2eLevel = isE2eLevel(level);
     const keys = e2eLevel ? (unlockedKeys ?? addinKeys.get(userUuid)) : null;
     if (e2eLevel && !keys) {
       setUnlocking(true);
@@ -244,7 +238,7 @@ export function SendScreen({ addin, host, userUuid, onSignedOut }: Props) {
         <Field label={t('addin:send.level')}>
           <RadioGroup value={level === undefined ? '' : String(level)} onChange={(_, d) => setLevel(Number(d.value) as SecurityLevel)}>
             {levels.map((l) => (
-              <Radio key={l} value={String(l)} className={styles.levelRadio} label={t(LEVEL_KEYS[l])} disabled={sending} />
+              <Radio key={l} value={String(l)} className={styles.levelRadio} label={t(`addin:send.${securityLevelInfo(l).textKey}`)} disabled={sending} />
             ))}
           </RadioGroup>
         </Field>

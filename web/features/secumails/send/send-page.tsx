@@ -1,8 +1,8 @@
 import { Button, Field, Input, makeStyles, mergeClasses, Radio, RadioGroup, Spinner, Textarea, tokens } from '@fluentui/react-components';
 import { ArrowClockwiseRegular, DismissRegular, PhoneRegular, SendRegular } from '@fluentui/react-icons';
 import type { DeliverySendConfig } from '@shared/contract/config';
-import { SECURITY_LEVELS } from '@shared/contract/constants';
 import { MAX_BODY_LENGTH, MAX_SUBJECT_LENGTH, type DeliveryDetail, type SecurityLevel } from '@shared/contract/deliveries';
+import { isE2eLevel, securityLevelInfo } from '@shared/contract/security-levels';
 import { allowedSecurityLevels, checkFiles, checkSendForm, minimalSecurityLevel, validityChoice, type SendProblem } from '@shared/deliveries';
 import { Alert } from '@web/components/alert';
 import { useChangedKeyConfirm } from '@web/components/changed-key-dialog';
@@ -49,12 +49,6 @@ export interface SendSuccessState {
   scanning?: { deliveryUuid: string };
 }
 
-const LEVEL_KEY: Record<SecurityLevel, string> = {
-  [SECURITY_LEVELS.LEVEL_1]: 'level1',
-  [SECURITY_LEVELS.LEVEL_2]: 'level2',
-  [SECURITY_LEVELS.LEVEL_3]: 'level3',
-  [SECURITY_LEVELS.LEVEL_4]: 'level4',
-};
 
 /** A picked file as the §5 rules see it: the declared type is what the upload will send. */
 const formFile = (file: File) => ({ name: file.name, size: file.size, mimeType: file.type });
@@ -226,7 +220,7 @@ function SendForm({ config }: { config: DeliverySendConfig }) {
       setPhoneDialog('beforeSend');
       return;
     }
-    if (level !== undefined && level >= SECURITY_LEVELS.LEVEL_3) {
+    if (level !== undefined && isE2eLevel(level)) {
       // End-to-end levels need the sender's unlocked SecuPass keys first (null: the user cancelled).
       void unlockedKeys().then((keys) => {
         if (keys) start(keys, phoneMap);
@@ -258,7 +252,7 @@ function SendForm({ config }: { config: DeliverySendConfig }) {
           onChange={setRecipients}
           validationMessage={messageAt('recipients')}
           statuses={recipientStatus}
-          endToEnd={level !== undefined && level >= SECURITY_LEVELS.LEVEL_3}
+          endToEnd={level !== undefined && isE2eLevel(level)}
         />
         {needPhones.length > 0 ? (
           <div className={styles.actions}>
@@ -313,8 +307,8 @@ function SendForm({ config }: { config: DeliverySendConfig }) {
                 label={{
                   children: (
                     <>
-                      {t(`send:level.${LEVEL_KEY[value]}.title`)}
-                      <span className={mergeClasses(styles.levelHint, running && styles.levelHintDisabled)}>{t(`send:level.${LEVEL_KEY[value]}.text`)}</span>
+                      {t(`send:level.${securityLevelInfo(value).textKey}.title`)}
+                      <span className={mergeClasses(styles.levelHint, running && styles.levelHintDisabled)}>{t(`send:level.${securityLevelInfo(value).textKey}.text`)}</span>
                     </>
                   ),
                 }}
