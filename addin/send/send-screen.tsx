@@ -20,7 +20,7 @@ import type { AddinClient } from '@addin/session/addin-client';
 import { isApiError } from '@shared/api/api-error';
 import { getSendConfig } from '@shared/api/endpoints/send-config';
 import type { DeliverySendConfig } from '@shared/contract/config';
-import { SECURITY_LEVELS } from '@shared/contract/constants';
+import { isE2eLevel, securityLevelInfo } from '@shared/contract/security-levels';
 import type { SecurityLevel } from '@shared/contract/deliveries';
 import type { UnlockedKeys } from '@shared/crypto/service';
 import { validityChoice } from '@shared/deliveries';
@@ -40,12 +40,6 @@ const useStyles = makeStyles({
   levelRadio: { '& .fui-Radio__input:enabled:not(:checked) ~ .fui-Radio__label': { color: tokens.colorNeutralForeground1 } },
 });
 
-const LEVEL_KEYS: Record<SecurityLevel, string> = {
-  [SECURITY_LEVELS.LEVEL_1]: 'addin:send.level1',
-  [SECURITY_LEVELS.LEVEL_2]: 'addin:send.level2',
-  [SECURITY_LEVELS.LEVEL_3]: 'addin:send.level3',
-  [SECURITY_LEVELS.LEVEL_4]: 'addin:send.level4',
-};
 
 interface Props {
   addin: AddinClient;
@@ -250,7 +244,7 @@ function SendForm({ addin, host, userUuid, onSignedOut, mail, config, onSent }: 
         <Field label={t('addin:send.level')}>
           <RadioGroup value={level === undefined ? '' : String(level)} onChange={(_, d) => controller.update({ level: Number(d.value) as SecurityLevel })}>
             {levels.map((l) => (
-              <Radio key={l} value={String(l)} className={styles.levelRadio} label={t(LEVEL_KEYS[l])} disabled={sending} />
+              <Radio key={l} value={String(l)} className={styles.levelRadio} label={t(`addin:send.${securityLevelInfo(l).textKey}`)} disabled={sending} />
             ))}
           </RadioGroup>
         </Field>

@@ -1,10 +1,10 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
-import { reduceLanguage, SECURITY_LEVELS, type Language } from '@shared/contract/constants';
+import { reduceLanguage, type Language } from '@shared/contract/constants';
+import { encryptsMessage, opensByLink } from '@shared/contract/security-levels';
 import {
   DELIVERY_SETTING_KEYS,
   DELIVERY_WEB_LINKS,
-  MAX_FILES_PER_DELIVERY,
   e2ePartLayout,
   e2ePlaintextSize,
   partBounds,
@@ -36,12 +36,8 @@ import { dropDescriptors, e2eAccessOf, e2eNotify, e2eSendCheck, ownKeyOf, releas
 import { checkSenderMayReach, senderSendConfig } from './senders';
 import { assertShareProof } from './share-proof';
 import { queueDeliveryScan, refuseUnlessScanned, reviewAllowsAccess, scanApplies } from './review';
-import { checkFile, checkMessage, checkNotBanned, isE2eLevel, parseList, resolveSecurityLevel, resolveValidityDays } from './rules';
+import { checkAnotherFile, checkContent, checkFile, checkMessage, checkNotBanned, isE2eLevel, parseList, resolveSecurityLevel, resolveValidityDays } from './rules';
 import type { DeliveriesTable, DeliveryFilesTable, DeliveryRecipientsTable } from './tables';
-
-/** The mail templates' level number of a SPEC §4 wire value. */
-const levelNumber = (wire: number): 1 | 2 | 3 | 4 =>
-  wire === SECURITY_LEVELS.LEVEL_1 ? 1 : wire === SECURITY_LEVELS.LEVEL_2 ? 2 : wire === SECURITY_LEVELS.LEVEL_3 ? 3 : 4;
 
 /** A delivery within this much of its end is "expiring soon" (SPEC §4): a weekend plus a working day to react. */
 export const EXPIRING_SOON_MS = 3 * 86_400_000;
@@ -117,7 +113,7 @@ export async function resolveViewer(
       .executeTakeFirst();
     if (recipient) return { kind: 'recipient', delivery, recipient };
   }
-  if (token && delivery.security_level === SECURITY_LEVELS.LEVEL_1) {
+  if (token && opensByLink(delivery.security_level)) {
     const recipient = await db
       .selectFrom('delivery_recipients')
       .selectAll()
@@ -215,7 +211,7 @@ function recipientRows(deliveryId: number, recipients: string[], additional: str
 export async function createDraft(app: FastifyInstance, sender: UserRow, input: CreateInput): Promise<DeliveryRow> {
   const config = await senderSendConfig(app, sender);
   const level = resolveSecurityLevel(input.securityLevel, config);
-  const { recipients, additional } = checkMessage(input, level === SECURITY_LEVELS.LEVEL_4);
+  const { recipients, additional } = checkMessage(input, encryptsMessage(level));
   await checkAddresses(app, sender, [...recipients, ...additional]);
   const validityDays = resolveValidityDays(input.validityDays, config);
   const now = Date.now();
@@ -258,8 +254,8 @@ export async function updateDraft(app: FastifyInstance, sender: UserRow, deliver
     subject: input.subject ?? draft.subject,
     body: input.body ?? draft.body,
   };
-  const level = resolveSecurityLevel(input.securityLevel ?? (draft.security_level as SecurityLevel), config);
-  const { recipients, additional } = checkMessage(merged, level === SECURITY_LEVELS.LEVEL_4);
+  const level = resolveSecurityLevel(input.securityLevel ?? draft.security_level, config);
+  const { recipients, additional } = checkMessage(merged, encryptsMessage(level));
   await checkAddresses(app, sender, [...recipients, ...additional]);
   if (isE2eLevel(level) !== isE2eLevel(draft.security_level)) {
     // Files already announced are plain or ciphertext; they cannot change sides.
@@ -350,12 +346,7 @@ export async function addFile(app: FastifyInstance, sender: UserRow, deliveryUui
     blockedMimeTypes: parseList(all[DELIVERY_SETTING_KEYS.blockedMimeTypes]),
   });
   const existing = await app.db.selectFrom('delivery_files').select(['name', 'size']).where('delivery_id', '=', delivery.id).execute();
-  if (existing.length >= MAX_FILES_PER_DELIVERY) {
-    throw badRequest('Too many files', { field: 'files', reason: 'tooManyFiles', maxFiles: MAX_FILES_PER_DELIVERY });
-  }
-  if (existing.some((f) => f.name.toLowerCase() === name.toLowerCase())) {
-    throw badRequest('A file with this name is already attached', { field: 'name', reason: 'duplicateFileName', name });
-  }
+  checkAnotherFile(name, existing.map((f) => f.name));
   const maxUploadSize = Number(all[DELIVERY_SETTING_KEYS.maxUploadSize]);
   const currentSize = existing.reduce((sum, f) => sum + Number(f.size), 0);
   if (currentSize + input.size > maxUploadSize) {
@@ -518,10 +509,10 @@ export async function sendDelivery(app: FastifyInstance, sender: UserRow, delive
       subject: delivery.subject,
       body: delivery.body,
     },
-    delivery.security_level === SECURITY_LEVELS.LEVEL_4,
+    encryptsMessage(delivery.security_level),
   );
   await checkAddresses(app, sender, recipients.map((r) => r.email));
-  resolveSecurityLevel(delivery.security_level as SecurityLevel, config);
+  resolveSecurityLevel(delivery.security_level, config);
   const validityDays = resolveValidityDays(delivery.validity_days ?? (config.deliveryCleanupEnabled ? undefined : null), config);
   const files = await app.db.selectFrom('delivery_files').select(['name', 'status']).where('delivery_id', '=', delivery.id).execute();
   const uploading = files.filter((f) => f.status !== 'committed');
@@ -529,9 +520,7 @@ export async function sendDelivery(app: FastifyInstance, sender: UserRow, delive
     throw badRequest('Some files are not uploaded completely', { reason: 'uploadIncomplete', files: uploading.map((f) => f.name) });
   }
   // Level 4: the message is inside the encrypted manifest, which e2eSendCheck requires.
-  if (files.length === 0 && delivery.body.trim() === '' && delivery.security_level !== SECURITY_LEVELS.LEVEL_4) {
-    throw new HttpError(400, 'DeliveryWithoutFilesNotAllowedException', 'A delivery needs at least one file or a message', { fileCount: 0 });
-  }
+  checkContent(files.length, delivery.body, encryptsMessage(delivery.security_level));
   const pendingRelease = isE2eLevel(delivery.security_level) ? await e2eSendCheck(app, sender, delivery, recipients) : new Set<number>();
 
   const now = Date.now();
@@ -556,7 +545,7 @@ export async function sendDelivery(app: FastifyInstance, sender: UserRow, delive
     await trx.updateTable('delivery_recipients').set({ listed_at: now }).where('delivery_id', '=', delivery.id).where('removed_at', 'is', null).execute();
     if (scan) {
       await queueDeliveryScan(trx, delivery.id);
-    } else if (delivery.security_level === SECURITY_LEVELS.LEVEL_1) {
+    } else if (opensByLink(delivery.security_level)) {
       for (const r of recipients) {
         const token = newToken();
         tokens.set(r.id, token);
@@ -608,8 +597,8 @@ export async function notifyRecipients(
           senderEmail: sender.email,
           subject: delivery.subject || ENCRYPTED_SUBJECT_PLACEHOLDER[language],
           link,
-          level: levelNumber(delivery.security_level),
-          signup: delivery.security_level !== SECURITY_LEVELS.LEVEL_1 && external !== null,
+          level: delivery.security_level,
+          signup: !opensByLink(delivery.security_level) && external !== null,
           fileCount,
           expiresOn,
         },
@@ -653,7 +642,7 @@ export async function resendNotification(app: FastifyInstance, sender: UserRow, 
 /** Mails the given recipients; level 1 links get fresh tokens (only hashes are stored, so older links stop working). */
 export async function notifyWithFreshTokens(app: FastifyInstance, sender: UserRow, delivery: DeliveryRow, recipients: RecipientRow[], log: FastifyBaseLogger): Promise<string[]> {
   const tokens = new Map<number, string>();
-  if (delivery.security_level === SECURITY_LEVELS.LEVEL_1) {
+  if (opensByLink(delivery.security_level)) {
     for (const r of recipients) {
       const token = newToken();
       tokens.set(r.id, token);
@@ -701,7 +690,7 @@ function summaryOf(delivery: DeliveryRow, sender: Pick<UserRow, 'first_name' | '
     status: delivery.status as DeliverySummary['status'],
     sender: { email: sender.email, name: displayName(sender) },
     subject: delivery.subject,
-    securityLevel: delivery.security_level as SecurityLevel,
+    securityLevel: delivery.security_level,
     createdAt: delivery.created_at,
     sentAt: delivery.sent_at,
     expiresAt: delivery.expires_at,

@@ -1,4 +1,5 @@
-import { reduceLanguage, SECURITY_LEVELS } from '@shared/contract/constants';
+import { reduceLanguage } from '@shared/contract/constants';
+import { E2E_SECURITY_LEVELS, encryptsMessage } from '@shared/contract/security-levels';
 import {
   DELIVERY_WEB_LINKS,
   E2E_MANIFEST_FILE_ID,
@@ -8,7 +9,6 @@ import {
   type RecipientKeysResponse,
   type RecipientStatusResponse,
   type ReleaseList,
-  type SecurityLevel,
 } from '@shared/contract/deliveries';
 import type { SecuPassState } from '@shared/contract/secupass';
 import { rateLimitExceeded } from '../auth-escalation/password-reset';
@@ -311,7 +311,7 @@ export async function getE2e(app: FastifyInstance, user: UserRow, deliveryUuid: 
   }
   const sender = await app.users.findById(delivery.sender_id);
   if (!sender) throw notFound('Delivery not found');
-  if (viewer.kind === 'recipient' && delivery.security_level === SECURITY_LEVELS.LEVEL_4) {
+  if (viewer.kind === 'recipient' && encryptsMessage(delivery.security_level)) {
     // The server cannot see the decryption itself; handing out the keys is the closest it gets.
     await app.db.updateTable('delivery_recipients').set({ decrypted_at: Date.now() }).where('id', '=', viewer.recipient.id).where('decrypted_at', 'is', null).execute();
   }
@@ -406,7 +406,7 @@ export async function releaseList(app: FastifyInstance, sender: UserRow): Promis
     .selectAll()
     .where('sender_id', '=', sender.id)
     .where('status', '=', 'sent')
-    .where('security_level', 'in', [SECURITY_LEVELS.LEVEL_3, SECURITY_LEVELS.LEVEL_4])
+    .where('security_level', 'in', E2E_SECURITY_LEVELS)
     .where('purged_at', 'is', null)
     .orderBy('sent_at', 'desc')
     .execute();
@@ -425,7 +425,7 @@ export async function releaseList(app: FastifyInstance, sender: UserRow): Promis
       items.push({
         deliveryUuid: delivery.uuid,
         subject: delivery.subject,
-        securityLevel: delivery.security_level as SecurityLevel,
+        securityLevel: delivery.security_level,
         sentAt: delivery.sent_at,
         recipient: { email: r.email, userUuid: user.uuid, keys: await app.secupass.publicKeysOf(user.id) },
       });
@@ -482,7 +482,7 @@ export async function notifyReleaseNeeded(app: FastifyInstance, user: UserRow, l
     .where('r.email', '=', user.email.toLowerCase())
     .where('r.removed_at', 'is', null)
     .where('d.status', '=', 'sent')
-    .where('d.security_level', 'in', [SECURITY_LEVELS.LEVEL_3, SECURITY_LEVELS.LEVEL_4])
+    .where('d.security_level', 'in', E2E_SECURITY_LEVELS)
     .where('d.purged_at', 'is', null)
     .execute();
   for (const row of rows) {

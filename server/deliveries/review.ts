@@ -1,4 +1,4 @@
-import { SECURITY_LEVELS } from '@shared/contract/constants';
+import { isE2eLevel } from '@shared/contract/security-levels';
 import type { ReviewState } from '@shared/contract/deliveries';
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
@@ -18,7 +18,7 @@ export interface DeliveryScanPayload {
  * the server cannot read them ("not scanned", DESIGN §4).
  */
 export function scanApplies(app: FastifyInstance, delivery: Pick<DeliveriesTable, 'security_level'>): boolean {
-  return app.config.clamdAddress !== undefined && delivery.security_level < SECURITY_LEVELS.LEVEL_3;
+  return app.config.clamdAddress !== undefined && !isE2eLevel(delivery.security_level);
 }
 
 /** Attachments may be fetched: never reviewed (scanning off, E2E, sent before scanning) or reviewed clean. */

@@ -1,6 +1,6 @@
-import { SECURITY_LEVELS } from '@shared/contract/constants';
 import type { DeliverySendConfig } from '@shared/contract/config';
 import { DELIVERY_SETTING_KEYS, type SecurityLevel } from '@shared/contract/deliveries';
+import { SECURITY_LEVEL_ORDER, SECURITY_LEVEL_TABLE } from '@shared/contract/security-levels';
 import type { FastifyInstance } from 'fastify';
 import { sql, type Kysely } from 'kysely';
 import { HttpError } from '../core/http-error';
@@ -19,13 +19,11 @@ import { roleNamesOf, type UserRow } from '../users/users-repository';
  *   it) needs ROLE_SHARES_CAN_INVITE.
  */
 
-const LEVELS: readonly SecurityLevel[] = [SECURITY_LEVELS.LEVEL_1, SECURITY_LEVELS.LEVEL_2, SECURITY_LEVELS.LEVEL_3, SECURITY_LEVELS.LEVEL_4];
-
 /** Stored group levels (JSON text) → the known wire values, in order. */
 export function parseGroupLevels(json: string): SecurityLevel[] {
   try {
     const parsed: unknown = JSON.parse(json);
-    return Array.isArray(parsed) ? LEVELS.filter((l) => parsed.includes(l)) : [];
+    return Array.isArray(parsed) ? SECURITY_LEVEL_ORDER.filter((l) => parsed.includes(l)) : [];
   } catch {
     return [];
   }
@@ -53,10 +51,7 @@ export async function senderSendConfig(app: FastifyInstance, user: UserRow): Pro
   const limited = { ...config };
   if (group) {
     const levels = parseGroupLevels(group.levels);
-    limited.allowSecurityLevel1 &&= levels.includes(SECURITY_LEVELS.LEVEL_1);
-    limited.allowSecurityLevel2 &&= levels.includes(SECURITY_LEVELS.LEVEL_2);
-    limited.allowSecurityLevel3 &&= levels.includes(SECURITY_LEVELS.LEVEL_3);
-    limited.allowSecurityLevel4 &&= levels.includes(SECURITY_LEVELS.LEVEL_4);
+    for (const { wire, allowFlag } of SECURITY_LEVEL_TABLE) limited[allowFlag] &&= levels.includes(wire);
   }
   return {
     ...limited,

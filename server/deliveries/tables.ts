@@ -1,3 +1,4 @@
+import type { SecurityLevel } from '@shared/contract/deliveries';
 import type { Generated } from 'kysely';
 
 /**
@@ -17,8 +18,8 @@ export interface DeliveriesTable {
   status: string;
   subject: string;
   body: string;
-  /** SPEC §4 wire value: 0, 10, 20, 30. */
-  security_level: number;
+  /** SPEC §4 wire value (shared/contract/security-levels.ts). */
+  security_level: SecurityLevel;
   language: string;
   /** null: permanently available. */
   validity_days: number | null;

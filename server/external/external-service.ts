@@ -1,6 +1,6 @@
 import { createHash, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
-import { reduceLanguage, SECURITY_LEVELS, type Language, type RoleName } from '@shared/contract/constants';
-import type { SecurityLevel } from '@shared/contract/deliveries';
+import { reduceLanguage, type Language, type RoleName } from '@shared/contract/constants';
+import { opensByLink } from '@shared/contract/security-levels';
 import {
   EMAIL_CHECK_IP_LIMIT,
   EMAIL_CHECK_LIMIT,
@@ -110,7 +110,7 @@ export async function externalLinkFor(
   recipient: Pick<RecipientRow, 'id' | 'uuid'>,
   options: { registered: boolean; language: Language; downloadToken: string | undefined },
 ): Promise<string | null> {
-  if (delivery.security_level === SECURITY_LEVELS.LEVEL_1) {
+  if (opensByLink(delivery.security_level)) {
     return options.downloadToken ? EXTERNAL_WEB_LINKS.emailPrompt(options.language, recipient.uuid, options.downloadToken) : null;
   }
   if (options.registered) return null;
@@ -142,7 +142,7 @@ async function shareByLink(app: FastifyInstance, shareUuid: string, token: strin
   const signup = await signupRow(app, recipient.id);
   const hash = sha256Hex(token.trim());
   const matches = (stored: string | null | undefined) => typeof stored === 'string' && timingSafeEqual(Buffer.from(stored), Buffer.from(hash));
-  const valid = (delivery.security_level === SECURITY_LEVELS.LEVEL_1 && matches(recipient.token_hash)) || matches(signup?.token_hash);
+  const valid = (opensByLink(delivery.security_level) && matches(recipient.token_hash)) || matches(signup?.token_hash);
   if (!valid) throw missing();
   if (delivery.status === 'deleted' || recipient.removed_at !== null) throw notFound('The delivery was deleted', { reason: 'deleted' satisfies LinkRefusal });
   if (delivery.purged_at !== null || (delivery.expires_at !== null && delivery.expires_at <= Date.now())) {
@@ -159,7 +159,7 @@ export async function checkLink(app: FastifyInstance, input: { shareUuid: string
   const byIp = await app.rateLimiter.hit(RATE_LIMIT_BUCKETS.emailCheckIp, input.ip, EMAIL_CHECK_IP_LIMIT);
   if (!byIp.allowed) throw rateLimitExceeded(byIp.retryAfterMs);
   const { delivery } = await shareByLink(app, input.shareUuid, input.token);
-  return { securityLevel: delivery.security_level as SecurityLevel };
+  return { securityLevel: delivery.security_level };
 }
 
 /**
@@ -198,11 +198,11 @@ export async function checkEmail(
   const all = await app.settings.getAll();
   const disclaimerText = downloadDisclaimerText(all, language);
   const registered = Boolean(await registeredUser(app, recipient.email));
-  const next = delivery.security_level === SECURITY_LEVELS.LEVEL_1 ? 'download' : registered ? 'login' : 'signup';
+  const next = opensByLink(delivery.security_level) ? 'download' : registered ? 'login' : 'signup';
   return {
     deliveryUuid: delivery.uuid,
     shareUuid: recipient.uuid,
-    securityLevel: delivery.security_level as SecurityLevel,
+    securityLevel: delivery.security_level,
     language,
     next,
     disclaimer: all[EXTERNAL_SETTING_KEYS.downloadDisclaimerEnabled] === true ? { text: disclaimerText } : null,
@@ -217,7 +217,7 @@ export async function checkEmail(
 
 /** Signup applies to unregistered recipients of level ≥ 2 deliveries only. */
 async function assertSignupApplies(app: FastifyInstance, context: LinkContext): Promise<void> {
-  if (context.delivery.security_level === SECURITY_LEVELS.LEVEL_1) {
+  if (opensByLink(context.delivery.security_level)) {
     throw refused('signupNotApplicable', 'This delivery needs no account');
   }
   if (await registeredUser(app, context.recipient.email)) {

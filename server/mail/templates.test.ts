@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LANGUAGES } from '@shared/contract/constants';
+import { LANGUAGES, SECURITY_LEVELS } from '@shared/contract/constants';
 import { MAIL_TEMPLATES, renderMail, type MailTemplateData, type MailTemplateName } from './templates';
 
 const SAMPLE: MailTemplateData = {
@@ -15,7 +15,7 @@ const SAMPLE: MailTemplateData = {
     senderEmail: 'ada@example.test',
     subject: 'Q3 <b>figures</b>',
     link: 'https://kuvert.example/secumails/en/download?deliveryUuid=d1#token=abc',
-    level: 1,
+    level: SECURITY_LEVELS.LEVEL_1,
     fileCount: 2,
     expiresOn: '2027-02-20',
   },
@@ -76,11 +76,14 @@ describe('mail templates', () => {
       expect(mail.html).toContain('#token=abc');
       expect(mail.html).toContain('Q3 &lt;b&gt;figures&lt;/b&gt;');
     }
-    const level2 = renderMail('newDelivery', 'en', { ...SAMPLE.newDelivery, level: 2, expiresOn: null, fileCount: 1 });
+    const level2 = renderMail('newDelivery', 'en', { ...SAMPLE.newDelivery, level: SECURITY_LEVELS.LEVEL_2, expiresOn: null, fileCount: 1 });
     expect(level2.text).toMatch(/Sign in/);
     expect(level2.text).toMatch(/permanently/);
-    const signup = renderMail('newDelivery', 'en', { ...SAMPLE.newDelivery, level: 2, signup: true });
+    const signup = renderMail('newDelivery', 'en', { ...SAMPLE.newDelivery, level: SECURITY_LEVELS.LEVEL_2, signup: true });
     expect(signup.text).toMatch(/create a Kuvert account/);
     expect(signup.text).not.toMatch(/Sign in/);
+    const encrypted = renderMail('newDelivery', 'en', { ...SAMPLE.newDelivery, level: SECURITY_LEVELS.LEVEL_3 });
+    expect(encrypted.text).toMatch(/end-to-end encrypted/);
+    expect(renderMail('newDelivery', 'en', SAMPLE.newDelivery).text).toMatch(/The link is personal/);
   });
 });

@@ -1,4 +1,6 @@
 import type { Language } from '@shared/contract/constants';
+import type { SecurityLevel } from '@shared/contract/deliveries';
+import { isE2eLevel, opensByLink } from '@shared/contract/security-levels';
 
 /**
  * Mail templates: one typed entry per kind, each with a subject, a plain-text body and
@@ -23,7 +25,7 @@ export interface MailTemplateData {
    * A delivery arrived (levels 1 and 2). `link`: level 1 the secure link with its token,
    * level 2 the inbox entry (sign-in required). `expiresOn`: UTC date or null (no expiry).
    */
-  newDelivery: { senderName: string; senderEmail: string; subject: string; link: string; level: 1 | 2 | 3 | 4; fileCount: number; expiresOn: string | null; /** Unregistered recipient of a level ≥ 2 delivery: the link leads to the delivery signup. */ signup?: boolean };
+  newDelivery: { senderName: string; senderEmail: string; subject: string; link: string; level: SecurityLevel; fileCount: number; expiresOn: string | null; /** Unregistered recipient of a level ≥ 2 delivery: the link leads to the delivery signup. */ signup?: boolean };
   /**
    * Levels 3/4, a recipient without a usable SecuPass: `registered` false → sign up first;
    * then create a passphrase and wait until the sender releases the delivery.
@@ -243,11 +245,11 @@ export const MAIL_TEMPLATES: TemplateTable = {
       subject: (d) => `${d.senderName} hat Ihnen eine sichere Zustellung gesendet: ${d.subject}`,
       paragraphs: (d) => [
         `${d.senderName} (${d.senderEmail}) hat Ihnen über ${d.organisation} eine sichere Zustellung mit ${d.fileCount === 1 ? 'einer Datei' : `${d.fileCount} Dateien`} gesendet: „${d.subject}“.`,
-        d.level === 1
+        opensByLink(d.level)
           ? 'Der Link ist persönlich: Wer ihn hat, kann die Zustellung öffnen. Bitte leiten Sie diese Nachricht nicht weiter.'
           : d.signup
             ? `Zum Öffnen bestätigen Sie über den Link Ihre E-Mail-Adresse und legen ein Konto bei ${d.organisation} an.`
-            : d.level >= 3
+            : isE2eLevel(d.level)
               ? `Die Zustellung ist Ende-zu-Ende-verschlüsselt: Melden Sie sich bei ${d.organisation} an und geben Sie Ihre SecuPass ein.`
             : `Zum Öffnen melden Sie sich bei ${d.organisation} an.`,
         d.expiresOn ? `Die Zustellung ist bis ${d.expiresOn} (UTC) verfügbar.` : 'Die Zustellung bleibt dauerhaft verfügbar.',
@@ -258,11 +260,11 @@ export const MAIL_TEMPLATES: TemplateTable = {
       subject: (d) => `${d.senderName} sent you a secure delivery: ${d.subject}`,
       paragraphs: (d) => [
         `${d.senderName} (${d.senderEmail}) sent you a secure delivery with ${d.fileCount === 1 ? 'one file' : `${d.fileCount} files`} through ${d.organisation}: "${d.subject}".`,
-        d.level === 1
+        opensByLink(d.level)
           ? 'The link is personal: whoever has it can open the delivery. Please do not forward this message.'
           : d.signup
             ? `To open it, confirm your email address from the link and create a ${d.organisation} account.`
-            : d.level >= 3
+            : isE2eLevel(d.level)
               ? `The delivery is end-to-end encrypted: sign in to ${d.organisation} and enter your SecuPass to open it.`
             : `Sign in to ${d.organisation} to open it.`,
         d.expiresOn ? `The delivery is available until ${d.expiresOn} (UTC).` : 'The delivery stays available permanently.',
@@ -273,11 +275,11 @@ export const MAIL_TEMPLATES: TemplateTable = {
       subject: (d) => `${d.senderName} vous a envoyé un envoi sécurisé : ${d.subject}`,
       paragraphs: (d) => [
         `${d.senderName} (${d.senderEmail}) vous a envoyé par ${d.organisation} un envoi sécurisé avec ${d.fileCount === 1 ? 'un fichier' : `${d.fileCount} fichiers`} : « ${d.subject} ».`,
-        d.level === 1
+        opensByLink(d.level)
           ? 'Le lien est personnel : quiconque le possède peut ouvrir l’envoi. Merci de ne pas transférer ce message.'
           : d.signup
             ? `Pour l’ouvrir, confirmez votre adresse e-mail depuis le lien et créez un compte ${d.organisation}.`
-            : d.level >= 3
+            : isE2eLevel(d.level)
               ? `L’envoi est chiffré de bout en bout : connectez-vous à ${d.organisation} et saisissez votre SecuPass pour l’ouvrir.`
             : `Connectez-vous à ${d.organisation} pour l’ouvrir.`,
         d.expiresOn ? `L’envoi est disponible jusqu’au ${d.expiresOn} (UTC).` : 'L’envoi reste disponible en permanence.',

@@ -1,9 +1,10 @@
 import type { ApiClient } from '@shared/api/client';
 import type { DeliverySendConfig } from '@shared/contract/config';
-import { SECURITY_LEVELS, type Language } from '@shared/contract/constants';
+import type { Language } from '@shared/contract/constants';
+import { isE2eLevel } from '@shared/contract/security-levels';
 import type { CreateDeliveryBody, DeliveryDetail, SecurityLevel } from '@shared/contract/deliveries';
 import type { CryptoApi, UnlockedKeys } from '@shared/crypto/service';
-import { allowedSecurityLevels, checkFiles, checkSendForm, minimalSecurityLevel, validityChoice, type SendFormFile, type SendProblem } from '@shared/deliveries/send-rules';
+import { allowedSecurityLevels, checkFiles, checkSendForm, minimalSecurityLevel, validityChoice, type SendFormFile, type SendProblem } from '@shared/rules/send-rules';
 import type { SendError } from '@shared/deliveries/send-errors';
 import type { ChangedContactKey } from '@shared/transfer/e2e';
 import { sendDelivery, type SendProgress, type SendResult } from '@shared/transfer/send-delivery';
@@ -129,7 +130,7 @@ export function parseValidityText(text: string): number | undefined {
   return Number.isInteger(value) ? value : -1;
 }
 
-export const isEndToEndLevel = (level: SecurityLevel | undefined): boolean => level !== undefined && level >= SECURITY_LEVELS.LEVEL_3;
+export const isEndToEndLevel = (level: SecurityLevel | undefined): boolean => level !== undefined && isE2eLevel(level);
 
 const EMPTY: SendFields = { recipients: [], additionalRecipients: [], subject: '', body: '', files: [], validityText: '', level: undefined };
 

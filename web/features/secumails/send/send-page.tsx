@@ -1,8 +1,8 @@
 import { Button, Field, Input, makeStyles, mergeClasses, Radio, RadioGroup, Spinner, Textarea, tokens } from '@fluentui/react-components';
 import { ArrowClockwiseRegular, DismissRegular, PhoneRegular, SendRegular } from '@fluentui/react-icons';
 import type { DeliverySendConfig } from '@shared/contract/config';
-import { SECURITY_LEVELS } from '@shared/contract/constants';
 import { MAX_BODY_LENGTH, MAX_SUBJECT_LENGTH, type DeliveryDetail, type SecurityLevel } from '@shared/contract/deliveries';
+import { isE2eLevel, securityLevelInfo } from '@shared/contract/security-levels';
 import { type SendProblem } from '@shared/deliveries';
 import type { DeliverRequest } from '@shared/send/send-controller';
 import { useSendController } from '@shared/send/use-send-controller';
@@ -51,12 +51,6 @@ export interface SendSuccessState {
   scanning?: { deliveryUuid: string };
 }
 
-const LEVEL_KEY: Record<SecurityLevel, string> = {
-  [SECURITY_LEVELS.LEVEL_1]: 'level1',
-  [SECURITY_LEVELS.LEVEL_2]: 'level2',
-  [SECURITY_LEVELS.LEVEL_3]: 'level3',
-  [SECURITY_LEVELS.LEVEL_4]: 'level4',
-};
 
 /** Send delivery (SPEC §2): the form, its §5 checks at each field, the upload with progress, §8 messages. */
 export function SendPage() {
@@ -117,7 +111,7 @@ function SendForm({ config }: { config: DeliverySendConfig }) {
   const unlockedKeys = useUnlockedKeys('send');
   const { confirmChangedKey, dialog: changedKeyDialog } = useChangedKeyConfirm(t('send:changedKeyConfirm'));
   const transfer = useTransfer(transferId);
-  const recipientStatus = useRecipientStatus(recipients, { withKeys: level !== undefined && level >= SECURITY_LEVELS.LEVEL_3 });
+  const recipientStatus = useRecipientStatus(recipients, { withKeys: level !== undefined && isE2eLevel(level) });
   // SMS signup (kuvert.delivery.signup.requireSms): unregistered recipients need a phone number.
   const [phones, setPhones] = useState<Record<string, string>>(() => restored?.phones ?? {});
   const [phoneDialog, setPhoneDialog] = useState<'closed' | 'edit' | 'beforeSend'>('closed');
@@ -279,8 +273,8 @@ function SendForm({ config }: { config: DeliverySendConfig }) {
                 label={{
                   children: (
                     <>
-                      {t(`send:level.${LEVEL_KEY[value]}.title`)}
-                      <span className={mergeClasses(styles.levelHint, running && styles.levelHintDisabled)}>{t(`send:level.${LEVEL_KEY[value]}.text`)}</span>
+                      {t(`send:level.${securityLevelInfo(value).textKey}.title`)}
+                      <span className={mergeClasses(styles.levelHint, running && styles.levelHintDisabled)}>{t(`send:level.${securityLevelInfo(value).textKey}.text`)}</span>
                     </>
                   ),
                 }}

@@ -2,7 +2,25 @@ import type { DeliverySendConfig } from '@shared/contract/config';
 import { MAX_BODY_LENGTH, MAX_SUBJECT_LENGTH } from '@shared/contract/deliveries';
 import { blockedFile, parseFileTypeList } from '@shared/contract/file-policy';
 import { describe, expect, it } from 'vitest';
-import { allowedSecurityLevels, checkFiles, checkSendForm, fileNameProblem, minimalSecurityLevel, validityBounds, validityChoice, type SendForm } from './send-rules';
+import {
+  allowedSecurityLevels,
+  bannedRecipientsProblem,
+  checkFiles,
+  checkSendForm,
+  contentProblem,
+  duplicateFileNameProblem,
+  fileCountProblem,
+  fileNameProblem,
+  fileProblems,
+  messageProblems,
+  minimalSecurityLevel,
+  recipientProblems,
+  securityLevelRule,
+  validityBounds,
+  validityChoice,
+  validityRule,
+  type SendForm,
+} from './send-rules';
 
 const DAY = 86_400_000;
 const config = (overrides: Partial<DeliverySendConfig> = {}): DeliverySendConfig => ({
@@ -152,5 +170,59 @@ describe('send rules (SPEC §5)', () => {
     const none = config({ allowSecurityLevel1: false, allowSecurityLevel2: false, allowSecurityLevel3: false, allowSecurityLevel4: false });
     expect(minimalSecurityLevel(none)).toBeUndefined();
     expect(codes(form(), none)).toEqual(['noSecurityLevelAllowed']);
+  });
+
+  describe('the single rules the server calls too (server/deliveries/rules.ts)', () => {
+    it('recipients: normalised, additional ones minus main ones, the first problems in server order', () => {
+      expect(recipientProblems([' Bob@Example.test ', 'bob@example.test'], ['BOB@example.test', 'carol@example.test'])).toEqual({
+        recipients: ['bob@example.test'],
+        additional: ['carol@example.test'],
+        problems: [],
+      });
+      expect(recipientProblems([], ['x@example.test']).problems).toEqual([{ code: 'recipientsRequired', field: 'recipients' }]);
+      expect(recipientProblems(['nope'], ['also@bad']).problems.map((p) => p.code)).toEqual(['invalidEmail', 'invalidEmail']);
+      const many = Array.from({ length: 60 }, (_, i) => `r${i}@example.test`);
+      expect(recipientProblems(many, many.map((a) => a.replace('r', 'a'))).problems).toEqual([{ code: 'tooManyRecipients', field: 'recipients', maxRecipients: 100, count: 120 }]);
+    });
+
+    it('banned addresses and @domains', () => {
+      expect(bannedRecipientsProblem(['a@ok.test', 'b@evil.test', 'c@x.test'], ['@evil.test', 'c@x.test'])).toEqual({
+        code: 'recipientNotAllowed',
+        field: 'recipients',
+        recipients: ['b@evil.test', 'c@x.test'],
+      });
+      expect(bannedRecipientsProblem(['a@ok.test'], [])).toBeUndefined();
+    });
+
+    it('level 4 on the wire: plain subject and body must be empty; a form with the plaintext gets the usual limits', () => {
+      expect(messageProblems({ subject: '', body: '' }, true)).toEqual([]);
+      expect(messageProblems({ subject: 'Secret', body: '' }, true)).toEqual([{ code: 'messageNotEncrypted', field: 'subject' }]);
+      expect(messageProblems({ subject: '', body: 'Secret' }, true)).toEqual([{ code: 'messageNotEncrypted', field: 'body' }]);
+      expect(messageProblems({ subject: '', body: '' }).map((p) => p.code)).toEqual(['subjectRequired']);
+      expect(contentProblem(0, '', true)).toBeUndefined();
+      expect(contentProblem(0, ' ')).toEqual({ code: 'filesOrMessageRequired', field: 'files' });
+      expect(contentProblem(1, '')).toBeUndefined();
+    });
+
+    it('one file: NFC name, a type/subtype type, then 0 bytes and forbidden types', () => {
+      expect(fileProblems({ name: 'Cafe\u0301.txt', size: 1, mimeType: '' })).toEqual({ name: 'Caf\u00e9.txt', problems: [] });
+      expect(fileProblems({ name: 'a.bin', size: 1, mimeType: 'nonsense' }).problems).toEqual([{ code: 'invalidMimeType', field: 'files', name: 'a.bin', mimeType: 'nonsense' }]);
+      // A bad name hides the 0-byte problem (one answer per file, as the server gives).
+      expect(fileProblems({ name: 'a:b', size: 0, mimeType: '' }).problems.map((p) => p.code)).toEqual(['invalidFileName']);
+      expect(fileCountProblem(500)).toBeUndefined();
+      expect(fileCountProblem(501)).toEqual({ code: 'tooManyFiles', field: 'files', maxFiles: 500, count: 501 });
+      expect(duplicateFileNameProblem('REPORT.pdf', ['a.txt', 'report.PDF'])).toEqual({ code: 'duplicateFileName', field: 'files', name: 'REPORT.pdf' });
+      expect(duplicateFileNameProblem('report.pdf', ['a.txt'])).toBeUndefined();
+    });
+
+    it('validity and level resolve to the stored value or name the broken rule', () => {
+      expect(validityRule(undefined, config())).toEqual({ ok: true, value: 90 });
+      expect(validityRule(7, config())).toEqual({ ok: true, value: 7 });
+      expect(validityRule(undefined, config({ deliveryCleanupEnabled: false }))).toEqual({ ok: true, value: null });
+      expect(validityRule(90, config({ deliveryCleanupCustomExpiration: false }))).toEqual({ ok: true, value: 90 });
+      expect(validityRule(null, config({ deliveryCleanupCustomExpiration: false }))).toEqual({ ok: false, problem: { code: 'validityNotChoosable', field: 'validityDays', validityDays: 90 } });
+      expect(securityLevelRule(undefined, config({ allowSecurityLevel1: false }))).toEqual({ ok: true, value: 10 });
+      expect(securityLevelRule(20, config({ allowSecurityLevel3: false }))).toEqual({ ok: false, problem: { code: 'securityLevelNotAllowed', field: 'securityLevel', allowed: [0, 10, 30] } });
+    });
   });
 });
