@@ -20,7 +20,7 @@ import type { AddinClient } from '@addin/session/addin-client';
 import { isApiError } from '@shared/api/api-error';
 import { getSendConfig } from '@shared/api/endpoints/send-config';
 import type { DeliverySendConfig } from '@shared/contract/config';
-import { isE2eLevel, securityLevelInfo } from '@shared/contract/security-levels';
+import { securityLevelInfo } from '@shared/contract/security-levels';
 import type { SecurityLevel } from '@shared/contract/deliveries';
 import type { UnlockedKeys } from '@shared/crypto/service';
 import { validityChoice } from '@shared/deliveries';
