@@ -22,7 +22,7 @@ import { frameworkErrorHandler, installErrorHandling, sendError } from './core/e
 import { notFound } from './core/http-error';
 import { openApiBase, openApiTransform, openApiTransformObject, publishedOpenApi } from './core/openapi';
 import { ACCESS_PLUGIN } from './core/route-plugin';
-import './core/services';
+import './services';
 import { openDatabase, type DatabaseHandle } from './db/database';
 import { migrateToLatest } from './db/migrate';
 import { authEscalationRoutes } from './auth-escalation/routes';

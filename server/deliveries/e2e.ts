@@ -11,9 +11,8 @@ import {
   type SecurityLevel,
 } from '@shared/contract/deliveries';
 import type { SecuPassState } from '@shared/contract/secupass';
-import { rateLimitExceeded } from '../auth-escalation/password-reset';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
-import { badRequest, conflict, HttpError, notFound } from '../core/http-error';
+import { badRequest, conflict, HttpError, notFound, rateLimitExceeded } from '../core/http-error';
 import { externalLinkFor } from '../external/external-service';
 import { ENCRYPTED_SUBJECT_PLACEHOLDER } from '../mail/templates';
 import { RecipientKeyNotLiveError, toWireDescriptor } from '../secupass/secupass-repository';

@@ -37,7 +37,7 @@ import { BackendErrorSchema } from '@shared/contract/errors';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { HttpError } from '../core/http-error';
-import { sendPooledBody } from '../core/pooled-body';
+import { sendPooledBody } from '../storage/pooled-body';
 import { routePlugin } from '../core/route-plugin';
 import {
   activityLog,

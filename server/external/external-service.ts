@@ -22,12 +22,11 @@ import {
 } from '@shared/contract/external';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { sql, type Selectable } from 'kysely';
-import { rateLimitExceeded } from '../auth-escalation/password-reset';
-import { badRequest, HttpError, notFound } from '../core/http-error';
+import { badRequest, HttpError, notFound, rateLimitExceeded } from '../core/http-error';
 import { downloadDisclaimerText } from '../settings/defaults';
 import type { DeliveriesTable, DeliveryRecipientsTable } from '../deliveries/tables';
 import { RATE_LIMIT_BUCKETS } from '../security/rate-limiter';
-import { assertPasswordMeetsPolicy } from '../users/password-policy';
+import { assertPasswordMeetsPolicy } from '../security/password-policy';
 import { hashPassword } from '../users/passwords';
 import { UserExistsError, type UserRow } from '../users/users-repository';
 import type { DeliverySignupsTable } from './tables';

@@ -7,7 +7,7 @@ import { mailboxExposed } from '../mail/mailbox-exposure';
 import { badRequest, conflict } from '../core/http-error';
 import { settingsConsistencyProblems, settingValueProblem } from '../settings/defaults';
 import { maskSecretSettings, restoreMaskedSecrets } from '../settings/secret-settings';
-import { assertPasswordMeetsPolicy } from '../users/password-policy';
+import { assertPasswordMeetsPolicy } from '../security/password-policy';
 import { hashPassword } from '../users/passwords';
 import { DEFAULT_USER_ROLES, roleNamesOf, toWireUser, UserExistsError } from '../users/users-repository';
 import { routePlugin } from '../core/route-plugin';

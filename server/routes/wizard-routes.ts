@@ -5,7 +5,7 @@ import { SETTING_KEYS } from '@shared/contract/settings';
 import { z } from 'zod';
 import { escapeHtml, htmlPage } from '../pages/html';
 import { WIZARD_TEXTS } from '../pages/wizard-texts';
-import { loadPasswordPolicy } from '../users/password-policy';
+import { loadPasswordPolicy } from '../security/password-policy';
 import { hashPassword } from '../users/passwords';
 import { ADMIN_ROLES, UserExistsError } from '../users/users-repository';
 import { routePlugin } from '../core/route-plugin';

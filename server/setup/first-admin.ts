@@ -1,6 +1,6 @@
 import { CONFIG_KEYS } from '@shared/contract/config';
 import type { FastifyInstance } from 'fastify';
-import { generateStrongPassword } from '../users/password-policy';
+import { generateStrongPassword } from '../security/password-policy';
 import { hashPassword } from '../users/passwords';
 import { ADMIN_ROLES } from '../users/users-repository';
 

@@ -12,7 +12,7 @@ import { DELIVERY_PATHS, type DeliveryDetail } from '@shared/contract/deliveries
 import { sendDelivery } from '@shared/transfer';
 import { startTestServer, type TestServer } from '@tests/support/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { POOLED_BODY_BUFFERS, POOLED_BODY_CHUNK_BYTES } from '../../server/core/pooled-body';
+import { POOLED_BODY_BUFFERS, POOLED_BODY_CHUNK_BYTES } from '../../server/storage/pooled-body';
 import { createUserAsAdmin, signIn, signInAdmin, type Session } from './core-helpers';
 
 /** Parts that do not line up with the response buffers. */
