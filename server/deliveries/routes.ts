@@ -39,31 +39,20 @@ import { z } from 'zod';
 import { HttpError } from '../core/http-error';
 import { sendPooledBody } from '../storage/pooled-body';
 import { routePlugin } from '../core/route-plugin';
-import {
-  activityLog,
-  addFile,
-  commitFile,
-  createDraft,
-  deleteDelivery,
-  deliveryDetail,
-  downloadableFile,
-  fileRangeReader,
-  fileStream,
-  inbox,
-  listParts,
-  markDownloaded,
-  putPart,
-  removeFile,
-  resendNotification,
-  resolveViewer,
-  sendDelivery,
-  sentList,
-  updateDraft,
-} from './deliveries-service';
+import { requestContext } from '../core/request-context';
 import { scheduleDeliverySweep } from './cleanup';
-import { getE2e, putE2e, putOwnKey, recipientKeys, recipientStatus, releaseDelivery, releaseList } from './e2e';
+import { activityLog, deleteDelivery, deliveryDetail } from './detail';
+import { downloadableFile, fileRangeReader, fileStream, markDownloaded } from './downloads';
+import { createDraft, updateDraft } from './drafts';
+import { getE2e, putE2e, putOwnKey } from './e2e-keys';
+import { recipientKeys, recipientStatus } from './e2e-lookups';
+import { releaseDelivery, releaseList } from './e2e-release';
+import { inbox, sentList } from './lists';
+import { addFile, commitFile, listParts, putPart, removeFile } from './parts';
 import { parseRange } from './range';
+import { resendNotification, sendDelivery } from './sending';
 import { shareProofOf } from './share-proof';
+import { resolveViewer } from './viewer';
 
 const errors = (...codes: number[]) => Object.fromEntries(codes.map((c) => [c, BackendErrorSchema]));
 const noContent = z.null().describe('No content');
@@ -110,7 +99,7 @@ export const deliveryRoutes = routePlugin('kuvert-delivery-routes', async (app) 
       },
     },
     async (request, reply) => {
-      const draft = await createDraft(app, request.user!, request.body);
+      const draft = await createDraft(requestContext(app, request), request.body);
       void reply.code(201);
       return deliveryDetail(app, { kind: 'sender', delivery: draft });
     },
@@ -129,7 +118,7 @@ export const deliveryRoutes = routePlugin('kuvert-delivery-routes', async (app) 
       },
     },
     async (request) => {
-      const draft = await updateDraft(app, request.user!, request.params.deliveryUuid, request.body);
+      const draft = await updateDraft(requestContext(app, request), request.params.deliveryUuid, request.body);
       return deliveryDetail(app, { kind: 'sender', delivery: draft });
     },
   );
@@ -147,7 +136,7 @@ export const deliveryRoutes = routePlugin('kuvert-delivery-routes', async (app) 
       },
     },
     async (request, reply) => {
-      const file = await addFile(app, request.user!, request.params.deliveryUuid, request.body);
+      const file = await addFile(requestContext(app, request), request.params.deliveryUuid, request.body);
       void reply.code(201);
       return file;
     },
@@ -160,7 +149,7 @@ export const deliveryRoutes = routePlugin('kuvert-delivery-routes', async (app) 
       schema: { summary: 'Removes a file from a draft', tags: ['deliveries'], params: FileParamsSchema, response: { 204: noContent, ...errors(401, 403, 404, 409) } },
     },
     async (request, reply) => {
-      await removeFile(app, request.user!, request.params.deliveryUuid, request.params.fileId);
+      await removeFile(requestContext(app, request), request.params.deliveryUuid, request.params.fileId);
       return reply.code(204).send(null);
     },
   );
@@ -182,7 +171,7 @@ export const deliveryRoutes = routePlugin('kuvert-delivery-routes', async (app) 
       const lengthHeader = request.headers['content-length'];
       const sha = request.headers[CONTENT_SHA256_HEADER];
       try {
-        return await putPart(app, request.user!, {
+        return await putPart(requestContext(app, request), {
           deliveryUuid: request.params.deliveryUuid,
           fileId: request.params.fileId,
           index: request.params.index,
@@ -204,7 +193,7 @@ export const deliveryRoutes = routePlugin('kuvert-delivery-routes', async (app) 
       config: { access: SENDER },
       schema: { summary: 'Parts received so far (to resume an upload)', tags: ['deliveries'], params: FileParamsSchema, response: { 200: PartsResponseSchema, ...errors(401, 403, 404) } },
     },
-    async (request) => listParts(app, request.user!, request.params.deliveryUuid, request.params.fileId),
+    async (request) => listParts(requestContext(app, request), request.params.deliveryUuid, request.params.fileId),
   );
 
   app.put(
@@ -220,7 +209,7 @@ export const deliveryRoutes = routePlugin('kuvert-delivery-routes', async (app) 
       },
     },
     async (request, reply) => {
-      await putOwnKey(app, request.user!, request.params.deliveryUuid, request.params.fileId, request.body);
+      await putOwnKey(requestContext(app, request), request.params.deliveryUuid, request.params.fileId, request.body);
       return reply.code(204).send(null);
     },
   );
@@ -236,7 +225,7 @@ export const deliveryRoutes = routePlugin('kuvert-delivery-routes', async (app) 
         response: { 200: DeliveryUploadFileSchema, ...errors(400, 401, 403, 404, 409) },
       },
     },
-    async (request) => commitFile(app, request.user!, request.params.deliveryUuid, request.params.fileId),
+    async (request) => commitFile(requestContext(app, request), request.params.deliveryUuid, request.params.fileId),
   );
 
   app.post(
@@ -251,7 +240,7 @@ export const deliveryRoutes = routePlugin('kuvert-delivery-routes', async (app) 
       },
     },
     async (request) => {
-      const sent = await sendDelivery(app, request.user!, request.params.deliveryUuid, request.log);
+      const sent = await sendDelivery(requestContext(app, request), request.params.deliveryUuid);
       return deliveryDetail(app, { kind: 'sender', delivery: sent });
     },
   );
@@ -267,7 +256,7 @@ export const deliveryRoutes = routePlugin('kuvert-delivery-routes', async (app) 
         response: { 200: RecipientKeysResponseSchema, ...errors(400, 401, 403, 404, 409, 429) },
       },
     },
-    async (request) => recipientKeys(app, request.user!, request.params.deliveryUuid),
+    async (request) => recipientKeys(requestContext(app, request), request.params.deliveryUuid),
   );
 
   app.put(
@@ -284,7 +273,7 @@ export const deliveryRoutes = routePlugin('kuvert-delivery-routes', async (app) 
       },
     },
     async (request, reply) => {
-      await putE2e(app, request.user!, request.params.deliveryUuid, request.body);
+      await putE2e(requestContext(app, request), request.params.deliveryUuid, request.body);
       return reply.code(204).send(null);
     },
   );
@@ -302,7 +291,7 @@ export const deliveryRoutes = routePlugin('kuvert-delivery-routes', async (app) 
     },
     async (request, reply) => {
       void reply.header('cache-control', 'no-store');
-      return getE2e(app, request.user!, request.params.deliveryUuid);
+      return getE2e(requestContext(app, request), request.params.deliveryUuid);
     },
   );
 
@@ -317,7 +306,7 @@ export const deliveryRoutes = routePlugin('kuvert-delivery-routes', async (app) 
         response: { 200: RecipientStatusResponseSchema, ...errors(400, 401, 403, 429) },
       },
     },
-    async (request) => recipientStatus(app, request.user!, request.body.emails),
+    async (request) => recipientStatus(requestContext(app, request), request.body.emails),
   );
 
   app.get(
@@ -328,7 +317,7 @@ export const deliveryRoutes = routePlugin('kuvert-delivery-routes', async (app) 
     },
     async (request, reply) => {
       void reply.header('cache-control', 'no-store');
-      return releaseList(app, request.user!);
+      return releaseList(requestContext(app, request));
     },
   );
 
@@ -345,7 +334,7 @@ export const deliveryRoutes = routePlugin('kuvert-delivery-routes', async (app) 
       },
     },
     async (request, reply) => {
-      await releaseDelivery(app, request.user!, request.params.deliveryUuid, request.body.descriptors, request.log);
+      await releaseDelivery(requestContext(app, request), request.params.deliveryUuid, request.body.descriptors);
       return reply.code(204).send(null);
     },
   );
@@ -356,7 +345,7 @@ export const deliveryRoutes = routePlugin('kuvert-delivery-routes', async (app) 
       config: { access: 'authenticated' },
       schema: { summary: 'Deliveries to the caller, newest first', tags: ['deliveries'], querystring: DeliveryListQuerySchema, response: { 200: DeliveryPageSchema, ...errors(400, 401) } },
     },
-    async (request) => inbox(app, request.user!, request.query),
+    async (request) => inbox(requestContext(app, request), request.query),
   );
 
   app.get(
@@ -365,7 +354,7 @@ export const deliveryRoutes = routePlugin('kuvert-delivery-routes', async (app) 
       config: { access: 'authenticated' },
       schema: { summary: "The caller's sent deliveries, newest first", tags: ['deliveries'], querystring: DeliveryListQuerySchema, response: { 200: DeliveryPageSchema, ...errors(400, 401) } },
     },
-    async (request) => sentList(app, request.user!, request.query),
+    async (request) => sentList(requestContext(app, request), request.query),
   );
 
   app.get(
@@ -382,7 +371,7 @@ export const deliveryRoutes = routePlugin('kuvert-delivery-routes', async (app) 
       },
     },
     async (request, reply) => {
-      const viewer = await resolveViewer(app.db, request.user, request.params.deliveryUuid, tokenOf(request), shareProofOf(request));
+      const viewer = await resolveViewer(app.db, request.params.deliveryUuid, { user: request.user, token: tokenOf(request), proof: shareProofOf(request) });
       void reply.header('cache-control', 'no-store');
       return deliveryDetail(app, viewer);
     },
@@ -400,7 +389,7 @@ export const deliveryRoutes = routePlugin('kuvert-delivery-routes', async (app) 
       },
     },
     async (request, reply) => {
-      await deleteDelivery(app, request.user!, request.params.deliveryUuid);
+      await deleteDelivery(requestContext(app, request), request.params.deliveryUuid);
       return reply.code(204).send(null);
     },
   );
@@ -420,7 +409,7 @@ export const deliveryRoutes = routePlugin('kuvert-delivery-routes', async (app) 
       },
     },
     async (request, reply) => {
-      const viewer = await resolveViewer(app.db, request.user, request.params.deliveryUuid, tokenOf(request), shareProofOf(request));
+      const viewer = await resolveViewer(app.db, request.params.deliveryUuid, { user: request.user, token: tokenOf(request), proof: shareProofOf(request) });
       const file = await downloadableFile(app, viewer, request.params.fileId);
       const size = Number(file.size);
       const range = parseRange(request.headers.range, size);
@@ -461,7 +450,7 @@ export const deliveryRoutes = routePlugin('kuvert-delivery-routes', async (app) 
         response: { 200: ResendNotificationResponseSchema, ...errors(400, 401, 403, 404, 409) },
       },
     },
-    async (request) => resendNotification(app, request.user!, request.params.deliveryUuid, request.body?.shareUuid, request.log),
+    async (request) => resendNotification(requestContext(app, request), request.params.deliveryUuid, request.body?.shareUuid),
   );
 
   app.get(
@@ -470,6 +459,6 @@ export const deliveryRoutes = routePlugin('kuvert-delivery-routes', async (app) 
       config: { access: 'authenticated' },
       schema: { summary: 'Activity log of a delivery', tags: ['deliveries'], params: DeliveryParamsSchema, response: { 200: ActivityResponseSchema, ...errors(401, 404) } },
     },
-    async (request) => ({ entries: await activityLog(app, request.user!, request.params.deliveryUuid) }),
+    async (request) => ({ entries: await activityLog(requestContext(app, request), request.params.deliveryUuid) }),
   );
 });

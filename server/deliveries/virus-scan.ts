@@ -3,7 +3,9 @@ import { DELIVERY_SETTING_KEYS, DELIVERY_WEB_LINKS, type ReviewState } from '@sh
 import type { FastifyInstance } from 'fastify';
 import type { JobKind } from '../jobs/job-queue';
 import { createClamdClient, parseClamdAddress, ScannerError, type ClamdClient } from '../virus-scan/clamd';
-import { activity, fileStream, notifyWithFreshTokens, type DeliveryRow, type FileRow } from './deliveries-service';
+import { fileStream } from './downloads';
+import { activity, type DeliveryRow, type FileRow } from './records';
+import { notifyWithFreshTokens } from './sending';
 import { DELIVERY_SCAN_JOB, type DeliveryScanPayload } from './review';
 import { isBlockedType, parseList } from './rules';
 
