@@ -29,7 +29,8 @@ import { authEscalationRoutes } from './auth-escalation/routes';
 import { oidcSsoRoutes } from './auth/oidc-sso';
 import { deliveryRoutes } from './deliveries/routes';
 import { senderAdminRoutes } from './deliveries/sender-routes';
-import { virusScanJobs } from './deliveries/virus-scan';
+import { deliveryScanOperations } from './deliveries/scan-operations';
+import { virusScanJobs } from './virus-scan/scan-job';
 import { startJobRunner, type JobRunner } from './jobs/job-queue';
 import { devMailboxRoutes } from './mail/dev-mailbox-routes';
 import { mailSettingsFrom } from './mail/mail-settings';
@@ -224,7 +225,7 @@ async function assemble(app: FastifyInstance, options: BuildAppOptions, database
     }
   });
 
-  jobs.runner = startJobRunner(db, { ...virusScanJobs(app) }, { pollIntervalMs: config.jobPollIntervalMs, log: app.log });
+  jobs.runner = startJobRunner(db, { ...virusScanJobs(app, deliveryScanOperations) }, { pollIntervalMs: config.jobPollIntervalMs, log: app.log });
 
   app.setNotFoundHandler(async (request, reply) => {
     if (await sendSpaFallback(app, request, reply)) return reply;

@@ -10,7 +10,7 @@ import type { Database } from '../db/schema';
 import type { UserRow } from '../users/users-repository';
 import { dropDescriptors, e2eAccessOf, releasePendingOf } from './e2e-keys';
 import { activity, deliveryPrefix, displayName, findDelivery, timeStateOf, toWireFile, usersByEmail, type DeliveryRow, type FileRow, type RecipientRow, type Viewer } from './records';
-import { reviewAllowsAccess } from './review';
+import { reviewAllowsAccess } from '../virus-scan/review-policy';
 import { isE2eLevel } from './rules';
 import { resolveViewer } from './viewer';
 

@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { notFound } from '../core/http-error';
 import { type BlobRangeReader, type ByteRange } from '../storage/blob-store';
 import { activity, boundsOf, fileOf, partKey, timeStateOf, type DeliveryRow, type FileRow, type Viewer } from './records';
-import { refuseUnlessScanned } from './review';
+import { refuseUnlessScanned } from '../virus-scan/review-policy';
 
 /** A committed file of a delivery the viewer may download, or the refusal. */
 export async function downloadableFile(app: FastifyInstance, viewer: Viewer, fileId: string): Promise<FileRow> {

@@ -10,7 +10,7 @@ import { checkAddresses } from './drafts';
 import { e2eSendCheck } from './e2e-keys';
 import { e2eNotify } from './e2e-release';
 import { activity, displayName, findDelivery, hashToken, newToken, ownDraft, timeStateOf, usersByEmail, type DeliveryRow, type RecipientRow } from './records';
-import { queueDeliveryScan, reviewAllowsAccess, scanApplies } from './review';
+import { queueDeliveryScan, reviewAllowsAccess, scanApplies } from '../virus-scan/review-policy';
 import { checkMessage, isE2eLevel, resolveSecurityLevel, resolveValidityDays } from './rules';
 import { senderSendConfig } from './senders';
 import { externalLinkFor } from './signups';
