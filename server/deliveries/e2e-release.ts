@@ -4,7 +4,7 @@ import { DELIVERY_WEB_LINKS, type NewDescriptor, type ReleaseList, type Security
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { badRequest, conflict, notFound } from '../core/http-error';
 import type { RequestContext } from '../core/request-context';
-import { ENCRYPTED_SUBJECT_PLACEHOLDER } from '../mail/templates';
+import { ENCRYPTED_SUBJECT_PLACEHOLDER } from '../mail/delivery-templates';
 import type { UserRow } from '../users/users-repository';
 import { storeDescriptors, releasePendingOf, requireE2e, requiredFileIds } from './e2e-keys';
 import { activity, displayName, findDelivery, timeStateOf, usersByEmail, type DeliveryRow, type RecipientRow } from './records';

@@ -4,7 +4,7 @@ import { DELIVERY_WEB_LINKS, type SecurityLevel } from '@shared/contract/deliver
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { badRequest, conflict, HttpError, notFound } from '../core/http-error';
 import type { RequestContext } from '../core/request-context';
-import { ENCRYPTED_SUBJECT_PLACEHOLDER } from '../mail/templates';
+import { ENCRYPTED_SUBJECT_PLACEHOLDER } from '../mail/delivery-templates';
 import type { UserRow } from '../users/users-repository';
 import { checkAddresses } from './drafts';
 import { e2eSendCheck } from './e2e-keys';
