@@ -27,6 +27,7 @@ import { openDatabase, type DatabaseHandle } from './db/database';
 import { migrateToLatest } from './db/migrate';
 import { authEscalationRoutes } from './auth-escalation/routes';
 import { oidcSsoRoutes } from './auth/oidc-sso';
+import { deliveryE2eRoutes } from './deliveries/e2e-routes';
 import { deliveryRoutes } from './deliveries/routes';
 import { senderAdminRoutes } from './deliveries/sender-routes';
 import { deliveryScanOperations } from './deliveries/scan-operations';
@@ -209,6 +210,7 @@ async function assemble(app: FastifyInstance, options: BuildAppOptions, database
   await app.register(adminRoutes);
   await app.register(secuPassRoutes);
   await app.register(deliveryRoutes);
+  await app.register(deliveryE2eRoutes);
   await app.register(senderAdminRoutes);
   await app.register(externalRoutes);
   await app.register(wizardRoutes);

@@ -13,16 +13,8 @@ import {
   DeliveryParamsSchema,
   DeliveryUploadFileSchema,
   E2E_MAX_RECORD_SIZE,
-  E2eResponseSchema,
   e2ePartLayout,
-  MAX_E2E_MANIFEST_CHARS,
   OwnFileKeySchema,
-  PutE2eBodySchema,
-  RecipientKeysResponseSchema,
-  RecipientStatusBodySchema,
-  RecipientStatusResponseSchema,
-  ReleaseBodySchema,
-  ReleaseListSchema,
   FileParamsSchema,
   PartParamsSchema,
   PartSchema,
@@ -33,9 +25,7 @@ import {
   UpdateDeliveryBodySchema,
   isValidMimeType,
 } from '@shared/contract/deliveries';
-import { BackendErrorSchema } from '@shared/contract/errors';
 import type { FastifyRequest } from 'fastify';
-import { z } from 'zod';
 import { HttpError } from '../core/http-error';
 import { sendPooledBody } from '../storage/pooled-body';
 import { routePlugin } from '../core/route-plugin';
@@ -44,29 +34,19 @@ import { scheduleDeliverySweep } from './cleanup';
 import { activityLog, deleteDelivery, deliveryDetail } from './detail';
 import { downloadableFile, fileRangeReader, fileStream, markDownloaded } from './downloads';
 import { createDraft, updateDraft } from './drafts';
-import { getE2e, putE2e, putOwnKey } from './e2e-keys';
-import { recipientKeys, recipientStatus } from './e2e-lookups';
-import { releaseDelivery, releaseList } from './e2e-release';
+import { putOwnKey } from './e2e-keys';
 import { inbox, sentList } from './lists';
 import { addFile, commitFile, listParts, putPart, removeFile } from './parts';
 import { parseRange } from './range';
 import { resendNotification, sendDelivery } from './sending';
 import { shareProofOf } from './share-proof';
 import { resolveViewer } from './viewer';
+import { errors, noContent, SENDER } from './route-options';
 
-const errors = (...codes: number[]) => Object.fromEntries(codes.map((c) => [c, BackendErrorSchema]));
-const noContent = z.null().describe('No content');
-/**
- * Sending, uploading and drafting need the sender role (SPEC §6); delivery-signup accounts
- * (ROLE_SENDER_EXTERNAL) may send replies only, which senders.ts enforces on the recipients.
- */
-const SENDER = { roles: ['ROLE_SENDER', 'ROLE_SENDER_EXTERNAL'] } as const;
 /** Room for the part plus nothing else: parts are raw bytes, no envelope. */
 const PART_BODY_SLACK_BYTES = 1024;
 /** Largest E2E part: the header plus 8 records of the largest record size the server takes. */
 const E2E_MAX_PART_BYTES = e2ePartLayout(E2E_MAX_RECORD_SIZE).partSize + e2ePartLayout(E2E_MAX_RECORD_SIZE).leadingBytes;
-/** The E2E body: the manifest (base64url) plus descriptors (~300 bytes each). */
-const E2E_BODY_LIMIT = MAX_E2E_MANIFEST_CHARS + 8 * 1_048_576;
 
 const tokenOf = (request: Pick<FastifyRequest, 'headers'> & { query: { token?: string | undefined } }): string | undefined => {
   const header = request.headers[DELIVERY_TOKEN_HEADER];
@@ -242,100 +222,6 @@ export const deliveryRoutes = routePlugin('kuvert-delivery-routes', async (app) 
     async (request) => {
       const sent = await sendDelivery(requestContext(app, request), request.params.deliveryUuid);
       return deliveryDetail(app, { kind: 'sender', delivery: sent });
-    },
-  );
-
-  app.get(
-    `${API_BASE}${PATHS.recipientKeysRoute}`,
-    {
-      config: { access: SENDER },
-      schema: {
-        summary: "Levels 3/4: the recipients' SecuPass state and public keys (the draft's sender)",
-        tags: ['deliveries'],
-        params: DeliveryParamsSchema,
-        response: { 200: RecipientKeysResponseSchema, ...errors(400, 401, 403, 404, 409, 429) },
-      },
-    },
-    async (request) => recipientKeys(requestContext(app, request), request.params.deliveryUuid),
-  );
-
-  app.put(
-    `${API_BASE}${PATHS.e2eRoute}`,
-    {
-      config: { access: SENDER },
-      bodyLimit: E2E_BODY_LIMIT,
-      schema: {
-        summary: 'Levels 3/4: the encrypted signed manifest and the wrapped file keys (the draft\'s sender)',
-        tags: ['deliveries'],
-        params: DeliveryParamsSchema,
-        body: PutE2eBodySchema,
-        response: { 204: noContent, ...errors(400, 401, 403, 404, 409, 413) },
-      },
-    },
-    async (request, reply) => {
-      await putE2e(requestContext(app, request), request.params.deliveryUuid, request.body);
-      return reply.code(204).send(null);
-    },
-  );
-
-  app.get(
-    `${API_BASE}${PATHS.e2eRoute}`,
-    {
-      config: { access: 'authenticated' },
-      schema: {
-        summary: "Levels 3/4: the encrypted manifest and the caller's own wrapped file keys",
-        tags: ['deliveries'],
-        params: DeliveryParamsSchema,
-        response: { 200: E2eResponseSchema, ...errors(401, 404) },
-      },
-    },
-    async (request, reply) => {
-      void reply.header('cache-control', 'no-store');
-      return getE2e(requestContext(app, request), request.params.deliveryUuid);
-    },
-  );
-
-  app.post(
-    `${API_BASE}${PATHS.recipientStatus}`,
-    {
-      config: { access: SENDER },
-      schema: {
-        summary: 'Registered / has a passphrase, per address (the send page chip warnings); rate limited',
-        tags: ['deliveries'],
-        body: RecipientStatusBodySchema,
-        response: { 200: RecipientStatusResponseSchema, ...errors(400, 401, 403, 429) },
-      },
-    },
-    async (request) => recipientStatus(requestContext(app, request), request.body.emails),
-  );
-
-  app.get(
-    `${API_BASE}${PATHS.releaseList}`,
-    {
-      config: { access: SENDER },
-      schema: { summary: 'Recipients waiting for the caller to release a level 3/4 delivery', tags: ['deliveries'], response: { 200: ReleaseListSchema, ...errors(401, 403) } },
-    },
-    async (request, reply) => {
-      void reply.header('cache-control', 'no-store');
-      return releaseList(requestContext(app, request));
-    },
-  );
-
-  app.post(
-    `${API_BASE}${PATHS.releaseRoute}`,
-    {
-      config: { access: SENDER },
-      schema: {
-        summary: "Release: the file keys re-wrapped to one waiting recipient's key; the recipient is mailed",
-        tags: ['deliveries'],
-        params: DeliveryParamsSchema,
-        body: ReleaseBodySchema,
-        response: { 204: noContent, ...errors(400, 401, 403, 404, 409) },
-      },
-    },
-    async (request, reply) => {
-      await releaseDelivery(requestContext(app, request), request.params.deliveryUuid, request.body.descriptors);
-      return reply.code(204).send(null);
     },
   );
 

@@ -1,6 +1,6 @@
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { notFound } from '../core/http-error';
+import { routePlugin } from '../core/route-plugin';
 import { escapeHtml, htmlPage } from '../pages/html';
 import { listMailboxMessages, readMailboxEntry, readMailboxRaw } from './mailbox-folder';
 
@@ -13,7 +13,7 @@ import { listMailboxMessages, readMailboxEntry, readMailboxRaw } from './mailbox
 /** Administrators only: the mails of every user are here. */
 const MAILBOX_ACCESS = { roles: ['ROLE_ADMIN'] } as const;
 
-export const devMailboxRoutes: FastifyPluginAsyncZod = async (app) => {
+export const devMailboxRoutes = routePlugin('kuvert-dev-mailbox-routes', async (app) => {
   const folder = async () => {
     if ((await app.mailer.activeTransport()) !== 'mailbox') throw notFound();
     return app.mailer.mailboxFolder;
@@ -73,4 +73,4 @@ export const devMailboxRoutes: FastifyPluginAsyncZod = async (app) => {
         .send(`Date: ${entry.date}\nTo: ${entry.to}\nSubject: ${entry.subject}\n\n${entry.text}`);
     },
   );
-};
+});

@@ -1,8 +1,9 @@
 import type { Language } from '@shared/contract/constants';
 
-/** The types of the mail templates (templates.ts renders them). */
-
-/** Data each template needs. Add a template by adding a key here and in `MAIL_TEMPLATES`. */
+/**
+ * Data each template needs (templates.ts renders them). Add a template by adding a key here and
+ * its texts in account-templates.ts or delivery-templates.ts.
+ */
 export interface MailTemplateData {
   accountVerificationCode: { code: string; validMinutes: number };
   passwordResetLink: { link: string; validMinutes: number };
