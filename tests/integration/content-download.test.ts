@@ -1,4 +1,4 @@
-// The content route's body (server/core/pooled-body.ts): a few reused buffers instead of a fresh
+// The content route's body (server/storage/pooled-body.ts): a few reused buffers instead of a fresh
 // Buffer per chunk. What must hold: bytes identical across parts and buffer boundaries, also for a
 // client that reads slowly (a buffer is reused only once the socket has taken it); ranges; HEAD;
 // a client that leaves mid-way is not counted as a download; a missing part cuts the connection
