@@ -21,14 +21,16 @@ import { frameworkErrorHandler, installErrorHandling, sendError } from './core/e
 import { notFound } from './core/http-error';
 import { openApiBase, openApiTransform, openApiTransformObject, publishedOpenApi } from './core/openapi';
 import { ACCESS_PLUGIN } from './core/route-plugin';
-import './core/services';
+import './services';
 import { openDatabase, type DatabaseHandle } from './db/database';
 import { migrateToLatest } from './db/migrate';
 import { authEscalationRoutes } from './auth-escalation/routes';
 import { oidcSsoRoutes } from './auth/oidc-sso';
+import { deliveryE2eRoutes } from './deliveries/e2e-routes';
 import { deliveryRoutes } from './deliveries/routes';
 import { senderAdminRoutes } from './deliveries/sender-routes';
-import { virusScanJobs } from './deliveries/virus-scan';
+import { deliveryScanOperations } from './deliveries/scan-operations';
+import { virusScanJobs } from './virus-scan/scan-job';
 import { startJobRunner, type JobRunner } from './jobs/job-queue';
 import { devMailboxRoutes } from './mail/dev-mailbox-routes';
 import { mailSettingsFrom } from './mail/mail-settings';
@@ -44,8 +46,8 @@ import { userRoutes } from './routes/user-routes';
 import { sendSpaFallback, webClientRoutes } from './routes/web-client-routes';
 import { addinRoutes } from './routes/addin-routes';
 import { wizardRoutes } from './routes/wizard-routes';
-import { adminUsersRoutes } from './users/admin-users-routes';
-import { signupRoutes } from './users/signup-routes';
+import { adminUsersRoutes } from './user-admin/admin-users-routes';
+import { signupRoutes } from './user-admin/signup-routes';
 import { createCaptchaStore } from './security/captcha';
 import { createLoginThrottle } from './security/login-throttle';
 import { createRateLimiter } from './security/rate-limiter';
@@ -224,6 +226,7 @@ async function assemble(app: FastifyInstance, options: BuildAppOptions, database
   await app.register(signupRoutes);
   await app.register(secuPassRoutes);
   await app.register(deliveryRoutes);
+  await app.register(deliveryE2eRoutes);
   await app.register(senderAdminRoutes);
   await app.register(externalRoutes);
   await app.register(wizardRoutes);
@@ -240,7 +243,7 @@ async function assemble(app: FastifyInstance, options: BuildAppOptions, database
     }
   });
 
-  jobs.runner = startJobRunner(db, { ...virusScanJobs(app) }, { pollIntervalMs: config.jobPollIntervalMs, log: app.log });
+  jobs.runner = startJobRunner(db, { ...virusScanJobs(app, deliveryScanOperations) }, { pollIntervalMs: config.jobPollIntervalMs, log: app.log });
 
   app.setNotFoundHandler(async (request, reply) => {
     if (await sendSpaFallback(app, request, reply)) return reply;

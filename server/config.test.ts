@@ -20,10 +20,10 @@ describe('configuration', () => {
 
   it('KUVERT_CLAMD takes tcp://host:port or an absolute socket path (CLAMD_ADDRESS as an alias); unset = no scanning', () => {
     expect(loadConfig({}).clamdAddress).toBeUndefined();
-    expect(loadConfig({ KUVERT_CLAMD: 'tcp://clamd.internal:3310' }).clamdAddress).toBe('tcp://clamd.internal:3310');
-    expect(loadConfig({ KUVERT_CLAMD: '/run/clamav/clamd.ctl' }).clamdAddress).toBe('/run/clamav/clamd.ctl');
-    expect(loadConfig({ CLAMD_ADDRESS: '/run/clamav/clamd.ctl' }).clamdAddress).toBe('/run/clamav/clamd.ctl');
-    expect(loadConfig({ KUVERT_CLAMD: 'tcp://a:1', CLAMD_ADDRESS: '/x' }).clamdAddress).toBe('tcp://a:1');
+    expect(loadConfig({ KUVERT_CLAMD: 'tcp://clamd.internal:3310' }).clamdAddress).toEqual({ kind: 'tcp', host: 'clamd.internal', port: 3310 });
+    expect(loadConfig({ KUVERT_CLAMD: '/run/clamav/clamd.ctl' }).clamdAddress).toEqual({ kind: 'unix', path: '/run/clamav/clamd.ctl' });
+    expect(loadConfig({ CLAMD_ADDRESS: '/run/clamav/clamd.ctl' }).clamdAddress).toEqual({ kind: 'unix', path: '/run/clamav/clamd.ctl' });
+    expect(loadConfig({ KUVERT_CLAMD: 'tcp://a:1', CLAMD_ADDRESS: '/x' }).clamdAddress).toEqual({ kind: 'tcp', host: 'a', port: 1 });
     expect(() => loadConfig({ KUVERT_CLAMD: 'clamd:3310' })).toThrow(/KUVERT_CLAMD/);
     expect(() => loadConfig({ KUVERT_CLAMD: 'http://clamd:3310' })).toThrow(/KUVERT_CLAMD/);
     expect(() => loadConfig({ KUVERT_CLAMD: 'run/clamd.sock' })).toThrow(/KUVERT_CLAMD/);

@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
+import { parseClamdAddress } from './virus-scan/clamd';
 
 /**
  * One typed configuration schema (DESIGN §8, after Send's `server/config.js`): each
@@ -152,8 +153,11 @@ export const SETTINGS = {
       .trim()
       .min(1)
       .optional()
-      .refine((v) => v === undefined || /^tcp:\/\/[^/:]+:\d{1,5}\/?$/.test(v) || (!v.includes('://') && v.startsWith('/')), {
-        message: 'KUVERT_CLAMD must be tcp://host:port or an absolute unix socket path',
+      .transform((v, ctx) => {
+        if (v === undefined) return undefined;
+        const address = parseClamdAddress(v);
+        if (!address) ctx.addIssue({ code: 'custom', message: 'KUVERT_CLAMD must be tcp://host:port or an absolute unix socket path' });
+        return address ?? undefined;
       }),
     default: '–',
     doc: 'clamd for the virus scan: `tcp://host:3310` or an absolute unix socket path (e.g. `/run/clamav/clamd.ctl`). Unset: no scanning, attachments are "not scanned" and downloadable at once. Set: level 1/2 attachments are downloadable, and recipients mailed, only after a clean scan; a scanner that is down or times out blocks the delivery ("scan failed"), never passes it (see `server/README.md`, "Virus scan")',

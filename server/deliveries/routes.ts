@@ -14,16 +14,8 @@ import {
   DeliveryParamsSchema,
   DeliveryUploadFileSchema,
   E2E_MAX_RECORD_SIZE,
-  E2eResponseSchema,
   e2ePartLayout,
-  MAX_E2E_MANIFEST_CHARS,
   OwnFileKeySchema,
-  PutE2eBodySchema,
-  RecipientKeysResponseSchema,
-  RecipientStatusBodySchema,
-  RecipientStatusResponseSchema,
-  ReleaseBodySchema,
-  ReleaseListSchema,
   FileParamsSchema,
   PartParamsSchema,
   PartSchema,
@@ -34,51 +26,28 @@ import {
   UpdateDeliveryBodySchema,
   isValidMimeType,
 } from '@shared/contract/deliveries';
-import { BackendErrorSchema } from '@shared/contract/errors';
 import type { FastifyRequest } from 'fastify';
-import { z } from 'zod';
 import { HttpError } from '../core/http-error';
-import { sendPooledBody } from '../core/pooled-body';
+import { sendPooledBody } from '../storage/pooled-body';
 import { routePlugin } from '../core/route-plugin';
-import {
-  activityLog,
-  addFile,
-  commitFile,
-  createDraft,
-  deleteDelivery,
-  deliveryDetail,
-  downloadableFile,
-  fileRangeReader,
-  fileStream,
-  inbox,
-  listParts,
-  markDownloaded,
-  putPart,
-  removeFile,
-  resendNotification,
-  resolveViewer,
-  sendDelivery,
-  sentList,
-  updateDraft,
-} from './deliveries-service';
+import { requestContext } from '../core/request-context';
 import { scheduleDeliverySweep } from './cleanup';
-import { getE2e, putE2e, putOwnKey, recipientKeys, recipientStatus, releaseDelivery, releaseList } from './e2e';
+import { activityLog, deleteDelivery, deliveryDetail } from './detail';
+import { downloadableFile, fileRangeReader, fileStream, markDownloaded } from './downloads';
+import { createDraft, updateDraft } from './drafts';
+import { putOwnKey } from './e2e-keys';
+import { inbox, sentList } from './lists';
+import { addFile, commitFile, listParts, putPart, removeFile } from './parts';
 import { parseRange } from './range';
+import { resendNotification, sendDelivery } from './sending';
 import { shareProofOf } from './share-proof';
+import { resolveViewer } from './viewer';
+import { errors, noContent, SENDER } from './route-options';
 
-const errors = (...codes: number[]) => Object.fromEntries(codes.map((c) => [c, BackendErrorSchema]));
-const noContent = z.null().describe('No content');
-/**
- * Sending, uploading and drafting need the sender role (SPEC §6); delivery-signup accounts
- * (ROLE_SENDER_EXTERNAL) may send replies only, which senders.ts enforces on the recipients.
- */
-const SENDER = { roles: ['ROLE_SENDER', 'ROLE_SENDER_EXTERNAL'] } as const;
 /** Room for the part plus nothing else: parts are raw bytes, no envelope. */
 const PART_BODY_SLACK_BYTES = 1024;
 /** Largest E2E part: the header plus 8 records of the largest record size the server takes. */
 const E2E_MAX_PART_BYTES = e2ePartLayout(E2E_MAX_RECORD_SIZE).partSize + e2ePartLayout(E2E_MAX_RECORD_SIZE).leadingBytes;
-/** The E2E body: the manifest (base64url) plus descriptors (~300 bytes each). */
-const E2E_BODY_LIMIT = MAX_E2E_MANIFEST_CHARS + 8 * 1_048_576;
 
 const tokenOf = (request: Pick<FastifyRequest, 'headers'> & { query: { token?: string | undefined } }): string | undefined => {
   const header = request.headers[DELIVERY_TOKEN_HEADER];
@@ -105,7 +74,7 @@ export const deliveryRoutes = routePlugin('kuvert-delivery-routes', async (app) 
       },
     },
     async (request, reply) => {
-      const draft = await createDraft(app, request.user!, request.body);
+      const draft = await createDraft(requestContext(app, request), request.body);
       void reply.code(201);
       return deliveryDetail(app, { kind: 'sender', delivery: draft });
     },
@@ -124,7 +93,7 @@ export const deliveryRoutes = routePlugin('kuvert-delivery-routes', async (app) 
       },
     },
     async (request) => {
-      const draft = await updateDraft(app, request.user!, request.params.deliveryUuid, request.body);
+      const draft = await updateDraft(requestContext(app, request), request.params.deliveryUuid, request.body);
       return deliveryDetail(app, { kind: 'sender', delivery: draft });
     },
   );
@@ -142,7 +111,7 @@ export const deliveryRoutes = routePlugin('kuvert-delivery-routes', async (app) 
       },
     },
     async (request, reply) => {
-      const file = await addFile(app, request.user!, request.params.deliveryUuid, request.body);
+      const file = await addFile(requestContext(app, request), request.params.deliveryUuid, request.body);
       void reply.code(201);
       return file;
     },
@@ -155,7 +124,7 @@ export const deliveryRoutes = routePlugin('kuvert-delivery-routes', async (app) 
       schema: { summary: 'Removes a file from a draft', tags: ['deliveries'], params: FileParamsSchema, response: { 204: noContent, ...errors(401, 403, 404, 409) } },
     },
     async (request, reply) => {
-      await removeFile(app, request.user!, request.params.deliveryUuid, request.params.fileId);
+      await removeFile(requestContext(app, request), request.params.deliveryUuid, request.params.fileId);
       return reply.code(204).send(null);
     },
   );
@@ -177,7 +146,7 @@ export const deliveryRoutes = routePlugin('kuvert-delivery-routes', async (app) 
       const lengthHeader = request.headers['content-length'];
       const sha = request.headers[CONTENT_SHA256_HEADER];
       try {
-        return await putPart(app, request.user!, {
+        return await putPart(requestContext(app, request), {
           deliveryUuid: request.params.deliveryUuid,
           fileId: request.params.fileId,
           index: request.params.index,
@@ -199,7 +168,7 @@ export const deliveryRoutes = routePlugin('kuvert-delivery-routes', async (app) 
       config: { access: SENDER },
       schema: { summary: 'Parts received so far (to resume an upload)', tags: ['deliveries'], params: FileParamsSchema, response: { 200: PartsResponseSchema, ...errors(401, 403, 404) } },
     },
-    async (request) => listParts(app, request.user!, request.params.deliveryUuid, request.params.fileId),
+    async (request) => listParts(requestContext(app, request), request.params.deliveryUuid, request.params.fileId),
   );
 
   app.put(
@@ -215,7 +184,7 @@ export const deliveryRoutes = routePlugin('kuvert-delivery-routes', async (app) 
       },
     },
     async (request, reply) => {
-      await putOwnKey(app, request.user!, request.params.deliveryUuid, request.params.fileId, request.body);
+      await putOwnKey(requestContext(app, request), request.params.deliveryUuid, request.params.fileId, request.body);
       return reply.code(204).send(null);
     },
   );
@@ -231,7 +200,7 @@ export const deliveryRoutes = routePlugin('kuvert-delivery-routes', async (app) 
         response: { 200: DeliveryUploadFileSchema, ...errors(400, 401, 403, 404, 409) },
       },
     },
-    async (request) => commitFile(app, request.user!, request.params.deliveryUuid, request.params.fileId),
+    async (request) => commitFile(requestContext(app, request), request.params.deliveryUuid, request.params.fileId),
   );
 
   app.post(
@@ -246,102 +215,8 @@ export const deliveryRoutes = routePlugin('kuvert-delivery-routes', async (app) 
       },
     },
     async (request) => {
-      const sent = await sendDelivery(app, request.user!, request.params.deliveryUuid, request.log);
+      const sent = await sendDelivery(requestContext(app, request), request.params.deliveryUuid);
       return deliveryDetail(app, { kind: 'sender', delivery: sent });
-    },
-  );
-
-  app.get(
-    `${API_BASE}${PATHS.recipientKeysRoute}`,
-    {
-      config: { access: SENDER },
-      schema: {
-        summary: "Levels 3/4: the recipients' SecuPass state and public keys (the draft's sender)",
-        tags: ['deliveries'],
-        params: DeliveryParamsSchema,
-        response: { 200: RecipientKeysResponseSchema, ...errors(400, 401, 403, 404, 409, 429) },
-      },
-    },
-    async (request) => recipientKeys(app, request.user!, request.params.deliveryUuid),
-  );
-
-  app.put(
-    `${API_BASE}${PATHS.e2eRoute}`,
-    {
-      config: { access: SENDER },
-      bodyLimit: E2E_BODY_LIMIT,
-      schema: {
-        summary: 'Levels 3/4: the encrypted signed manifest and the wrapped file keys (the draft\'s sender)',
-        tags: ['deliveries'],
-        params: DeliveryParamsSchema,
-        body: PutE2eBodySchema,
-        response: { 204: noContent, ...errors(400, 401, 403, 404, 409, 413) },
-      },
-    },
-    async (request, reply) => {
-      await putE2e(app, request.user!, request.params.deliveryUuid, request.body);
-      return reply.code(204).send(null);
-    },
-  );
-
-  app.get(
-    `${API_BASE}${PATHS.e2eRoute}`,
-    {
-      config: { access: 'authenticated' },
-      schema: {
-        summary: "Levels 3/4: the encrypted manifest and the caller's own wrapped file keys",
-        tags: ['deliveries'],
-        params: DeliveryParamsSchema,
-        response: { 200: E2eResponseSchema, ...errors(401, 404) },
-      },
-    },
-    async (request, reply) => {
-      void reply.header('cache-control', 'no-store');
-      return getE2e(app, request.user!, request.params.deliveryUuid);
-    },
-  );
-
-  app.post(
-    `${API_BASE}${PATHS.recipientStatus}`,
-    {
-      config: { access: SENDER },
-      schema: {
-        summary: 'Registered / has a passphrase, per address (the send page chip warnings); rate limited',
-        tags: ['deliveries'],
-        body: RecipientStatusBodySchema,
-        response: { 200: RecipientStatusResponseSchema, ...errors(400, 401, 403, 429) },
-      },
-    },
-    async (request) => recipientStatus(app, request.user!, request.body.emails, request.body.withKeys === true),
-  );
-
-  app.get(
-    `${API_BASE}${PATHS.releaseList}`,
-    {
-      config: { access: SENDER },
-      schema: { summary: 'Recipients waiting for the caller to release a level 3/4 delivery', tags: ['deliveries'], response: { 200: ReleaseListSchema, ...errors(401, 403) } },
-    },
-    async (request, reply) => {
-      void reply.header('cache-control', 'no-store');
-      return releaseList(app, request.user!);
-    },
-  );
-
-  app.post(
-    `${API_BASE}${PATHS.releaseRoute}`,
-    {
-      config: { access: SENDER },
-      schema: {
-        summary: "Release: the file keys re-wrapped to one waiting recipient's key; the recipient is mailed",
-        tags: ['deliveries'],
-        params: DeliveryParamsSchema,
-        body: ReleaseBodySchema,
-        response: { 204: noContent, ...errors(400, 401, 403, 404, 409) },
-      },
-    },
-    async (request, reply) => {
-      await releaseDelivery(app, request.user!, request.params.deliveryUuid, request.body.descriptors, request.log);
-      return reply.code(204).send(null);
     },
   );
 
@@ -351,7 +226,7 @@ export const deliveryRoutes = routePlugin('kuvert-delivery-routes', async (app) 
       config: { access: 'authenticated' },
       schema: { summary: 'Deliveries to the caller, newest first', tags: ['deliveries'], querystring: DeliveryListQuerySchema, response: { 200: DeliveryPageSchema, ...errors(400, 401) } },
     },
-    async (request) => inbox(app, request.user!, request.query),
+    async (request) => inbox(requestContext(app, request), request.query),
   );
 
   app.get(
@@ -360,7 +235,7 @@ export const deliveryRoutes = routePlugin('kuvert-delivery-routes', async (app) 
       config: { access: 'authenticated' },
       schema: { summary: "The caller's sent deliveries, newest first", tags: ['deliveries'], querystring: DeliveryListQuerySchema, response: { 200: DeliveryPageSchema, ...errors(400, 401) } },
     },
-    async (request) => sentList(app, request.user!, request.query),
+    async (request) => sentList(requestContext(app, request), request.query),
   );
 
   app.get(
@@ -377,7 +252,7 @@ export const deliveryRoutes = routePlugin('kuvert-delivery-routes', async (app) 
       },
     },
     async (request, reply) => {
-      const viewer = await resolveViewer(app.db, request.user, request.params.deliveryUuid, tokenOf(request), shareProofOf(request));
+      const viewer = await resolveViewer(app.db, request.params.deliveryUuid, { user: request.user, token: tokenOf(request), proof: shareProofOf(request) });
       void reply.header('cache-control', 'no-store');
       return deliveryDetail(app, viewer);
     },
@@ -395,7 +270,7 @@ export const deliveryRoutes = routePlugin('kuvert-delivery-routes', async (app) 
       },
     },
     async (request, reply) => {
-      await deleteDelivery(app, request.user!, request.params.deliveryUuid);
+      await deleteDelivery(requestContext(app, request), request.params.deliveryUuid);
       return reply.code(204).send(null);
     },
   );
@@ -415,7 +290,7 @@ export const deliveryRoutes = routePlugin('kuvert-delivery-routes', async (app) 
       },
     },
     async (request, reply) => {
-      const viewer = await resolveViewer(app.db, request.user, request.params.deliveryUuid, tokenOf(request), shareProofOf(request));
+      const viewer = await resolveViewer(app.db, request.params.deliveryUuid, { user: request.user, token: tokenOf(request), proof: shareProofOf(request) });
       const file = await downloadableFile(app, viewer, request.params.fileId);
       const size = Number(file.size);
       const range = parseRange(request.headers.range, size);
@@ -456,7 +331,7 @@ export const deliveryRoutes = routePlugin('kuvert-delivery-routes', async (app) 
         response: { 200: ResendNotificationResponseSchema, ...errors(400, 401, 403, 404, 409) },
       },
     },
-    async (request) => resendNotification(app, request.user!, request.params.deliveryUuid, request.body?.shareUuid, request.log),
+    async (request) => resendNotification(requestContext(app, request), request.params.deliveryUuid, request.body?.shareUuid),
   );
 
   app.get(
@@ -465,6 +340,6 @@ export const deliveryRoutes = routePlugin('kuvert-delivery-routes', async (app) 
       config: { access: 'authenticated' },
       schema: { summary: 'Activity log of a delivery', tags: ['deliveries'], params: DeliveryParamsSchema, response: { 200: ActivityResponseSchema, ...errors(401, 404) } },
     },
-    async (request) => ({ entries: await activityLog(app, request.user!, request.params.deliveryUuid) }),
+    async (request) => ({ entries: await activityLog(requestContext(app, request), request.params.deliveryUuid) }),
   );
 });

@@ -21,7 +21,7 @@ import { HttpError } from '../core/http-error';
  * The delivery rules of SPEC §5 as the server enforces them (never only in the form). A thin
  * adapter: the rules are the clients' (shared/rules/send-rules.ts, one implementation), and
  * a broken rule becomes its SPEC §8 error through the one table (shared/rules/send-rule-errors.ts).
- * The function names are the ones deliveries-service.ts has always called.
+ * The function names are the ones the deliveries stages (drafts.ts, parts.ts, sending.ts) call.
  */
 
 /** The §8 error of a broken rule (class, status, message and figures from the rule table). */

@@ -5,7 +5,6 @@ import {
   EMAIL_CHECK_IP_LIMIT,
   EMAIL_CHECK_LIMIT,
   EXTERNAL_SETTING_KEYS,
-  EXTERNAL_WEB_LINKS,
   PHONE_NUMBER_PATTERN,
   SMS_CODE_LENGTH,
   SMS_CODE_TTL_MS,
@@ -22,16 +21,14 @@ import {
 } from '@shared/contract/external';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { sql, type Selectable } from 'kysely';
-import { rateLimitExceeded } from '../auth-escalation/password-reset';
-import { badRequest, HttpError, notFound } from '../core/http-error';
+import { badRequest, HttpError, notFound, rateLimitExceeded } from '../core/http-error';
 import { downloadDisclaimerText } from '../settings/defaults';
-import type { DeliveriesTable, DeliveryRecipientsTable } from '../deliveries/tables';
+import { signupRow, upsertSignup } from '../deliveries/signups';
+import type { DeliveriesTable, DeliveryRecipientsTable, DeliverySignupsTable } from '../deliveries/tables';
 import { RATE_LIMIT_BUCKETS } from '../security/rate-limiter';
-import { assertPasswordMeetsPolicy } from '../users/password-policy';
+import { assertPasswordMeetsPolicy } from '../security/password-policy';
 import { hashPassword } from '../users/passwords';
 import { UserExistsError, type UserRow } from '../users/users-repository';
-import type { DeliverySignupsTable } from './tables';
-import './tables';
 
 type DeliveryRow = Selectable<DeliveriesTable>;
 type RecipientRow = Selectable<DeliveryRecipientsTable>;
@@ -42,8 +39,6 @@ type SignupRow = Selectable<DeliverySignupsTable>;
  * an outsider (a full ROLE_SENDER is an administrator's decision, it may cost a licence).
  */
 export const DELIVERY_SIGNUP_ROLES: readonly RoleName[] = ['ROLE_UI_USER', 'ROLE_RECEIVER', 'ROLE_SENDER_EXTERNAL'];
-/** Signup link tokens: 32 random bytes like the download tokens (DESIGN §2 asks ≥ 128 bits). */
-const SIGNUP_TOKEN_BYTES = 32;
 const HOUR_MS = 60 * 60_000;
 
 const sha256Hex = (value: string) => createHash('sha256').update(value, 'utf8').digest('hex');
@@ -60,29 +55,7 @@ export function normalizePhoneNumber(raw: string): string | null {
   return PHONE_NUMBER_PATTERN.test(compact) ? compact : null;
 }
 
-async function signupRow(app: FastifyInstance, recipientId: number): Promise<SignupRow | undefined> {
-  return app.db.selectFrom('delivery_signups').selectAll().where('recipient_id', '=', recipientId).executeTakeFirst();
-}
 
-async function upsertSignup(app: FastifyInstance, recipientId: number, changes: Partial<Omit<SignupRow, 'recipient_id'>>): Promise<void> {
-  const now = Date.now();
-  await app.db
-    .insertInto('delivery_signups')
-    .values({
-      recipient_id: recipientId,
-      phone_number: null,
-      token_hash: null,
-      code_hash: null,
-      code_salt: null,
-      code_attempts: 0,
-      code_sent_at: null,
-      code_expires_at: null,
-      ...changes,
-      updated_at: now,
-    })
-    .onConflict((oc) => oc.column('recipient_id').doUpdateSet({ ...changes, updated_at: now }))
-    .execute();
-}
 
 /**
  * The account that owns this address: one whose address proved itself (code by mail, reset link,
@@ -98,26 +71,6 @@ async function accountOf(app: FastifyInstance, email: string): Promise<UserRow |
   return app.db.selectFrom('users').selectAll().where(sql<string>`lower(email)`, '=', normalizeEmail(email)).executeTakeFirst();
 }
 
-/**
- * The mail's link for a recipient, or null when the ordinary link fits (a registered recipient of
- * a level ≥ 2 delivery signs in and finds it in the inbox). Level 1: the email prompt with the
- * download token; higher levels, unregistered: the email prompt with a fresh signup token
- * (only its hash is stored, so a resent mail replaces the older link).
- */
-export async function externalLinkFor(
-  app: FastifyInstance,
-  delivery: Pick<DeliveryRow, 'security_level'>,
-  recipient: Pick<RecipientRow, 'id' | 'uuid'>,
-  options: { registered: boolean; language: Language; downloadToken: string | undefined },
-): Promise<string | null> {
-  if (opensByLink(delivery.security_level)) {
-    return options.downloadToken ? EXTERNAL_WEB_LINKS.emailPrompt(options.language, recipient.uuid, options.downloadToken) : null;
-  }
-  if (options.registered) return null;
-  const token = randomBytes(SIGNUP_TOKEN_BYTES).toString('base64url');
-  await upsertSignup(app, recipient.id, { token_hash: sha256Hex(token) });
-  return EXTERNAL_WEB_LINKS.emailPrompt(options.language, recipient.uuid, token);
-}
 
 interface LinkContext {
   delivery: DeliveryRow;

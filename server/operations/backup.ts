@@ -14,6 +14,7 @@ import type { Database } from '../db/schema';
 import { SECRET_KEY_FILE } from '../security/secret-box';
 import { assertValidKey, BlobNotFoundError } from '../storage/blob-store';
 import { openBlobStore } from '../storage/open-blob-store';
+import { partKey } from '../deliveries/records';
 
 /**
  * Backup and restore (README, "Backup and restore"): a backup is a folder with
@@ -55,8 +56,6 @@ export interface BackupReport {
   problems: string[];
 }
 
-/** Same layout as the deliveries' part keys (deliveries-service.ts `partKey`); the backup test restores and downloads through it. */
-const partKey = (deliveryUuid: string, fileUuid: string, index: number) => `deliveries/${deliveryUuid}/${fileUuid}/${index}`;
 
 /** Every part whose bytes the blob store must hold: deliveries not deleted and not purged. */
 async function listedBlobs(db: Db<Database>): Promise<BackupBlob[]> {

@@ -1,7 +1,7 @@
 import { sql, Migrator } from 'kysely';
 import type { FastifyInstance } from 'fastify';
 import { staticMigrationProvider } from '../db/migrations/index';
-import { createClamdClient, parseClamdAddress } from '../virus-scan/clamd';
+import { createClamdClient } from '../virus-scan/clamd';
 
 /** One check's deadline: a balancer polls every few seconds and must get an answer before its own timeout. */
 export const READY_CHECK_TIMEOUT_MS = 3_000;
@@ -76,7 +76,7 @@ export async function checkReadiness(app: FastifyInstance, options: { migrationS
     clamdAddress === undefined
       ? Promise.resolve<CheckResult>({ status: 'skipped', reason: 'KUVERT_CLAMD not set' })
       : run(async () => {
-          const answered = await createClamdClient(parseClamdAddress(clamdAddress), READY_CHECK_TIMEOUT_MS).ping();
+          const answered = await createClamdClient(clamdAddress, READY_CHECK_TIMEOUT_MS).ping();
           if (!answered) throw Object.assign(new Error('clamd did not answer PING'), { code: 'NoPong' });
         }, log('virusScanner')),
   ]);

@@ -7,12 +7,12 @@ import { mailboxExposed } from '../mail/mailbox-exposure';
 import { badRequest, conflict } from '../core/http-error';
 import { settingsConsistencyProblems, settingValueProblem } from '../settings/defaults';
 import { maskSecretSettings, restoreMaskedSecrets } from '../settings/secret-settings';
-import { assertPasswordMeetsPolicy } from '../users/password-policy';
+import { assertPasswordMeetsPolicy } from '../security/password-policy';
 import { hashPassword } from '../users/passwords';
 import { DEFAULT_USER_ROLES, roleNamesOf, toWireUser, UserExistsError } from '../users/users-repository';
 import { routePlugin } from '../core/route-plugin';
 import { adminSenderFields } from '../deliveries/sender-routes';
-import { sendInvitation, unusablePasswordHash } from '../users/user-admin';
+import { sendInvitation, unusablePasswordHash } from '../user-admin/user-admin';
 
 const errors = { 400: BackendErrorSchema, 401: BackendErrorSchema, 403: BackendErrorSchema };
 

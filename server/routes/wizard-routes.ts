@@ -5,13 +5,12 @@ import { SETTING_KEYS } from '@shared/contract/settings';
 import { z } from 'zod';
 import { escapeHtml, htmlPage } from '../pages/html';
 import { WIZARD_TEXTS } from '../pages/wizard-texts';
-import { loadPasswordPolicy } from '../users/password-policy';
+import { loadPasswordPolicy } from '../security/password-policy';
 import { hashPassword } from '../users/passwords';
 import { ADMIN_ROLES, UserExistsError } from '../users/users-repository';
 import { routePlugin } from '../core/route-plugin';
-import { SETUP_CODE_HASH_KEY, setupCodeMatches } from '../setup/setup-code';
+import { SETUP_CODE_HASH_KEY, setupCodeMatches, WIZARD_PATH } from '../setup/setup-code';
 
-export const WIZARD_PATH = '/webui/wizard';
 
 const WizardQuerySchema = z.object({ lang: z.string().max(35).optional() });
 /** Form fields arrive as strings; anything missing is handled as an input error on the page. */

@@ -1,6 +1,5 @@
 import type { Kysely } from 'kysely';
-import { rateLimitExceeded } from '../auth-escalation/password-reset';
-import { HttpError } from '../core/http-error';
+import { HttpError, rateLimitExceeded } from '../core/http-error';
 import type { Database } from '../db/schema';
 import { systemClock, type Clock } from './clock';
 

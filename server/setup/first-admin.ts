@@ -2,8 +2,7 @@ import { CONFIG_KEYS } from '@shared/contract/config';
 import type { FastifyInstance } from 'fastify';
 import { hashPassword } from '../users/passwords';
 import { ADMIN_ROLES } from '../users/users-repository';
-import { WIZARD_PATH } from '../routes/wizard-routes';
-import { hashSetupCode, newSetupCode, SETUP_CODE_HASH_KEY } from './setup-code';
+import { hashSetupCode, newSetupCode, SETUP_CODE_HASH_KEY, WIZARD_PATH } from './setup-code';
 
 export type FirstAdminResult =
   /** This call created the administrator from the given credentials. */

@@ -7,6 +7,9 @@ import { createHash, randomInt, timingSafeEqual } from 'node:crypto';
  * SHA-256 is stored (in the settings table, so that every server of an installation knows
  * it); the code is cleared when the wizard finishes.
  */
+/** Where the installation wizard lives (routes/wizard-routes.ts serves it). */
+export const WIZARD_PATH = '/webui/wizard';
+
 export const SETUP_CODE_HASH_KEY = 'kuvert.wizard.setupCodeHash';
 
 /** No 0/O, 1/I/L: read off a terminal and typed by hand. 31^12 ≈ 2^59 codes. */

@@ -3,7 +3,7 @@ import { DELIVERY_PATHS, MAX_RECIPIENT_STATUS_EMAILS, type DeliveryDetail } from
 import { EXTERNAL_PATHS, EXTERNAL_SETTING_KEYS } from '@shared/contract/external';
 import { startTestServer, type TestServer } from '@tests/support/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RECIPIENT_STATUS_LIMIT } from '../../server/deliveries/e2e';
+import { RECIPIENT_STATUS_LIMIT } from '../../server/deliveries/e2e-lookups';
 import { RECIPIENT_LOOKUP_LIMIT } from '../../server/security/recipient-lookups';
 import { call, createUserAsAdmin, expectBackendError, signIn, signInAdmin, updateSettings, type Session } from './core-helpers';
 import { e2eActor, giveSecuPass, type E2eActor } from './e2e-helpers';

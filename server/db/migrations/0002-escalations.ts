@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { databaseKindOf } from '../db/database';
+import { databaseKindOf } from '../database';
 
 /** Rate-limit events, captchas, email verification codes and password reset tokens. */
 export async function up(db: Kysely<unknown>): Promise<void> {

@@ -1,20 +1,20 @@
 import type { Kysely } from 'kysely';
-import type { AuditLog } from '../audit/audit-log';
-import type { KuvertConfig } from '../config';
-import type { DatabaseKind } from '../db/database';
-import type { Database } from '../db/schema';
-import type { Mailer } from '../mail/mailer';
-import type { CaptchaStore } from '../security/captcha';
-import type { LoginThrottle } from '../security/login-throttle';
-import type { RateLimiter } from '../security/rate-limiter';
-import type { SecretBox } from '../security/secret-box';
-import type { SecuPassRepository } from '../secupass/secupass-repository';
-import type { VerificationCodes } from '../security/verification-codes';
-import type { SessionsStore } from '../sessions/sessions-store';
-import type { SmsGateway } from '../sms/sms-gateway';
-import type { SettingsStore } from '../settings/settings-store';
-import type { BlobStore } from '../storage/blob-store';
-import type { UsersRepository } from '../users/users-repository';
+import type { AuditLog } from './audit/audit-log';
+import type { KuvertConfig } from './config';
+import type { DatabaseKind } from './db/database';
+import type { Database } from './db/schema';
+import type { Mailer } from './mail/mailer';
+import type { CaptchaStore } from './security/captcha';
+import type { LoginThrottle } from './security/login-throttle';
+import type { RateLimiter } from './security/rate-limiter';
+import type { SecretBox } from './security/secret-box';
+import type { SecuPassRepository } from './secupass/secupass-repository';
+import type { VerificationCodes } from './security/verification-codes';
+import type { SessionsStore } from './sessions/sessions-store';
+import type { SmsGateway } from './sms/sms-gateway';
+import type { SettingsStore } from './settings/settings-store';
+import type { BlobStore } from './storage/blob-store';
+import type { UsersRepository } from './users/users-repository';
 
 /**
  * What route plugins find on the app instance (fastify/demo style: repositories and

@@ -1,6 +1,6 @@
 import type { OutgoingHttpHeaders } from 'node:http';
 import type { FastifyReply } from 'fastify';
-import type { BlobRangeReader } from '../storage/blob-store';
+import type { BlobRangeReader } from './blob-store';
 
 /** Buffers one response cycles through, and their size: 1 MiB in flight per download. */
 export const POOLED_BODY_BUFFERS = 4;

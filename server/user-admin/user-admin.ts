@@ -5,8 +5,8 @@ import { reduceLanguage } from '@shared/contract/constants';
 import type { FastifyInstance } from 'fastify';
 import { hashResetToken } from '../auth-escalation/password-reset';
 import { HttpError } from '../core/http-error';
-import { hashPassword } from './passwords';
-import { roleNamesOf, type UserRow } from './users-repository';
+import { hashPassword } from '../users/passwords';
+import { roleNamesOf, type UserRow } from '../users/users-repository';
 
 /** Access descriptors of delivery keys (deliveries/e2e.ts `DESCRIPTOR_KIND`). */
 const DELIVERY_DESCRIPTOR_KIND = 'delivery';

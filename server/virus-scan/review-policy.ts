@@ -1,3 +1,6 @@
+// The review policy of SPEC §4 / DESIGN §4: when a delivery is scanned, what each review state
+// lets through, and queueing the scan. deliveries/ asks it; it knows the deliveries' rows only
+// through the database schema (db/schema.ts), never deliveries/ itself.
 import { isE2eLevel } from '@shared/contract/security-levels';
 import type { ReviewState } from '@shared/contract/deliveries';
 import type { FastifyInstance } from 'fastify';
@@ -5,9 +8,8 @@ import type { Kysely } from 'kysely';
 import { HttpError } from '../core/http-error';
 import type { Database } from '../db/schema';
 import { enqueueJob } from '../jobs/job-queue';
-import type { DeliveriesTable, DeliveryFilesTable } from './tables';
 
-/** Job kind of the delivery virus scan (virus-scan.ts). */
+/** Job kind of the delivery virus scan (scan-job.ts). */
 export const DELIVERY_SCAN_JOB = 'deliveryScan';
 export interface DeliveryScanPayload {
   deliveryId: number;
@@ -17,7 +19,7 @@ export interface DeliveryScanPayload {
  * The server scans levels 1/2 when clamd is configured; levels 3/4 are end-to-end encrypted,
  * the server cannot read them ("not scanned", DESIGN §4).
  */
-export function scanApplies(app: FastifyInstance, delivery: Pick<DeliveriesTable, 'security_level'>): boolean {
+export function scanApplies(app: FastifyInstance, delivery: Pick<Database['deliveries'], 'security_level'>): boolean {
   return app.config.clamdAddress !== undefined && !isE2eLevel(delivery.security_level);
 }
 
@@ -40,7 +42,7 @@ const REFUSAL_REASON: Partial<Record<ReviewState, string>> = {
  * cannot be accessed) with 403 FileNotAllowedException, the §8 class for a file the policy
  * does not let through; `metadata.reviewState` / `reason` tell "being checked" from "blocked".
  */
-export function refuseUnlessScanned(delivery: Pick<DeliveriesTable, 'review_state'>, file: Pick<DeliveryFilesTable, 'name'> & { scan_state: string }): void {
+export function refuseUnlessScanned(delivery: Pick<Database['deliveries'], 'review_state'>, file: Pick<Database['delivery_files'], 'name'> & { scan_state: string }): void {
   const state = delivery.review_state as ReviewState;
   const blockedFile = file.scan_state === 'virusDetected' || file.scan_state === 'error';
   if (reviewAllowsAccess(state) && !blockedFile) return;

@@ -1,15 +1,35 @@
+import type { Readable } from 'node:stream';
 import { reduceLanguage } from '@shared/contract/constants';
-import { DELIVERY_SETTING_KEYS, DELIVERY_WEB_LINKS, type ReviewState } from '@shared/contract/deliveries';
-import type { FastifyInstance } from 'fastify';
+import { DELIVERY_SETTING_KEYS, DELIVERY_WEB_LINKS, type ActivityEntry, type ReviewState } from '@shared/contract/deliveries';
+import { isBlockedType, parseFileTypeList as parseList } from '@shared/contract/file-policy';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import type { Kysely, Selectable } from 'kysely';
+import type { Database } from '../db/schema';
 import type { JobKind } from '../jobs/job-queue';
-import { createClamdClient, parseClamdAddress, ScannerError, type ClamdClient } from '../virus-scan/clamd';
-import { activity, fileStream, notifyWithFreshTokens, type DeliveryRow, type FileRow } from './deliveries-service';
-import { DELIVERY_SCAN_JOB, type DeliveryScanPayload } from './review';
-import { isBlockedType, parseList } from './rules';
+import type { UserRow } from '../users/users-repository';
+import { createClamdClient, ScannerError, type ClamdClient } from './clamd';
+import { DELIVERY_SCAN_JOB, type DeliveryScanPayload } from './review-policy';
+
+type DeliveryRow = Selectable<Database['deliveries']>;
+type FileRow = Selectable<Database['delivery_files']>;
+type RecipientRow = Selectable<Database['delivery_recipients']>;
+
+/**
+ * What the scan job needs of deliveries/ (`deliveries/scan-operations.ts` provides it, app.ts
+ * passes it in): virus-scan/ sits below deliveries/ and never imports it.
+ */
+export interface DeliveryScanOperations {
+  /** The bytes `start..end` (inclusive) of a committed file, read part by part. */
+  fileStream(app: FastifyInstance, delivery: DeliveryRow, file: FileRow, start: number, end: number): Readable;
+  /** One line of the delivery's activity log. */
+  activity(db: Kysely<Database>, deliveryId: number, kind: ActivityEntry['kind'], options?: { detail?: string | null }): Promise<void>;
+  /** Mails the recipients after a clean scan (level 1 links with fresh tokens). */
+  notifyWithFreshTokens(app: FastifyInstance, sender: UserRow, delivery: DeliveryRow, recipients: RecipientRow[], log: FastifyBaseLogger): Promise<string[]>;
+}
 
 /**
  * The delivery virus scan (SPEC §4, DESIGN §4), one database job per sent level 1/2 delivery
- * (queued in the send transaction, review.ts). The job streams each file's parts to clamd and
+ * (queued in the send transaction, review-policy.ts). The job streams each file's parts to clamd and
  * sniffs its first bytes; then, once per delivery (a conditional update, so a re-run after a
  * crash never mails twice):
  * - every file clean → review `clean`, links issued and recipients mailed;
@@ -42,9 +62,9 @@ export function sniffProgram(head: Uint8Array): { mimeType: string; extension: s
   return hit ? { mimeType: hit.mimeType, extension: hit.extension } : null;
 }
 
-async function readHead(app: FastifyInstance, delivery: DeliveryRow, file: FileRow): Promise<Uint8Array> {
+async function readHead(app: FastifyInstance, ops: DeliveryScanOperations, delivery: DeliveryRow, file: FileRow): Promise<Uint8Array> {
   const chunks: Buffer[] = [];
-  for await (const chunk of fileStream(app, delivery, file, 0, Math.min(Number(file.size), SNIFF_BYTES) - 1)) chunks.push(chunk as Buffer);
+  for await (const chunk of ops.fileStream(app, delivery, file, 0, Math.min(Number(file.size), SNIFF_BYTES) - 1)) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks);
 }
 
@@ -54,9 +74,9 @@ async function settle(app: FastifyInstance, delivery: DeliveryRow, state: Review
   return Number(updated.numUpdatedRows) === 1;
 }
 
-async function block(app: FastifyInstance, delivery: DeliveryRow, state: ReviewState, reason: string): Promise<void> {
+async function block(app: FastifyInstance, ops: DeliveryScanOperations, delivery: DeliveryRow, state: ReviewState, reason: string): Promise<void> {
   if (!(await settle(app, delivery, state))) return;
-  await activity(app.db, delivery.id, 'reviewBlocked', { detail: `${state}: ${reason}` });
+  await ops.activity(app.db, delivery.id, 'reviewBlocked', { detail: `${state}: ${reason}` });
   const sender = await app.users.findById(delivery.sender_id);
   if (!sender) return;
   await app.mailer
@@ -69,7 +89,7 @@ async function block(app: FastifyInstance, delivery: DeliveryRow, state: ReviewS
     .catch((err: unknown) => app.log.error({ err, deliveryUuid: delivery.uuid }, 'mail to the sender of a blocked delivery failed'));
 }
 
-async function scanDelivery(app: FastifyInstance, clamd: ClamdClient, payload: DeliveryScanPayload, signal: AbortSignal): Promise<void> {
+async function scanDelivery(app: FastifyInstance, ops: DeliveryScanOperations, clamd: ClamdClient, payload: DeliveryScanPayload, signal: AbortSignal): Promise<void> {
   const delivery = await app.db.selectFrom('deliveries').selectAll().where('id', '=', payload.deliveryId).executeTakeFirst();
   // Deleted, purged or decided meanwhile: nothing left to do.
   if (!delivery || delivery.status !== 'sent' || delivery.review_state !== 'inProgress' || delivery.purged_at !== null) return;
@@ -79,14 +99,14 @@ async function scanDelivery(app: FastifyInstance, clamd: ClamdClient, payload: D
 
   for (const file of files) {
     if (file.scan_state === 'clean') continue;
-    const program = sniffProgram(await readHead(app, delivery, file));
-    const verdict = await clamd.scan(fileStream(app, delivery, file, 0, Number(file.size) - 1), { signal });
+    const program = sniffProgram(await readHead(app, ops, delivery, file));
+    const verdict = await clamd.scan(ops.fileStream(app, delivery, file, 0, Number(file.size) - 1), { signal });
     const now = Date.now();
     if (verdict.infected) {
       await app.db.updateTable('delivery_files').set({ scan_state: 'virusDetected', scan_detail: verdict.viruses.join(', '), scanned_at: now }).where('id', '=', file.id).execute();
       // The delivery is blocked whatever the rest holds: the others wait as "not scanned".
       await app.db.updateTable('delivery_files').set({ scan_state: 'notScanned' }).where('delivery_id', '=', delivery.id).where('scan_state', '=', 'scanning').execute();
-      await block(app, delivery, 'blockedVirus', `${file.name}: ${verdict.viruses.join(', ')}`);
+      await block(app, ops, delivery, 'blockedVirus', `${file.name}: ${verdict.viruses.join(', ')}`);
       return;
     }
     const mimeBlocked = program !== null && isBlockedType(program.extension, program.mimeType, policy);
@@ -101,19 +121,19 @@ async function scanDelivery(app: FastifyInstance, clamd: ClamdClient, payload: D
 
   const disguised = files.find((f) => f.scan_detail?.startsWith('mime:'));
   if (disguised) {
-    await block(app, delivery, 'blockedMime', `${disguised.name}: ${disguised.scan_detail!.slice(5)}`);
+    await block(app, ops, delivery, 'blockedMime', `${disguised.name}: ${disguised.scan_detail!.slice(5)}`);
     return;
   }
   if (!(await settle(app, delivery, 'clean'))) return;
-  await activity(app.db, delivery.id, 'reviewClean');
+  await ops.activity(app.db, delivery.id, 'reviewClean');
   const sender = await app.users.findById(delivery.sender_id);
   if (!sender) return;
   const recipients = await app.db.selectFrom('delivery_recipients').selectAll().where('delivery_id', '=', delivery.id).where('removed_at', 'is', null).execute();
-  await notifyWithFreshTokens(app, sender, { ...delivery, review_state: 'clean' }, recipients, app.log);
+  await ops.notifyWithFreshTokens(app, sender, { ...delivery, review_state: 'clean' }, recipients, app.log);
 }
 
 /** After the last attempt: the files not found clean are "error", the delivery is blocked. */
-async function giveUp(app: FastifyInstance, payload: DeliveryScanPayload, error: unknown): Promise<void> {
+async function giveUp(app: FastifyInstance, ops: DeliveryScanOperations, payload: DeliveryScanPayload, error: unknown): Promise<void> {
   const delivery = await app.db.selectFrom('deliveries').selectAll().where('id', '=', payload.deliveryId).executeTakeFirst();
   if (!delivery || delivery.review_state !== 'inProgress') return;
   const message = (error instanceof Error ? error.message : String(error)).slice(0, 500);
@@ -123,20 +143,20 @@ async function giveUp(app: FastifyInstance, payload: DeliveryScanPayload, error:
     .where('delivery_id', '=', delivery.id)
     .where('scan_state', '=', 'scanning')
     .execute();
-  await block(app, delivery, error instanceof ScannerError ? 'blockedReviewerFailed' : 'blockedOther', message);
+  await block(app, ops, delivery, error instanceof ScannerError ? 'blockedReviewerFailed' : 'blockedOther', message);
 }
 
 /** The job kinds of this module, for the app's job runner; none when scanning is off. */
-export function virusScanJobs(app: FastifyInstance): Record<string, JobKind<DeliveryScanPayload>> {
+export function virusScanJobs(app: FastifyInstance, ops: DeliveryScanOperations): Record<string, JobKind<DeliveryScanPayload>> {
   const address = app.config.clamdAddress;
   if (address === undefined) return {};
-  const clamd = createClamdClient(parseClamdAddress(address), app.config.clamdTimeoutMs);
+  const clamd = createClamdClient(address, app.config.clamdTimeoutMs);
   return {
     [DELIVERY_SCAN_JOB]: {
       maxAttempts: app.config.scanAttempts,
       retryDelayMs: app.config.scanRetryDelayMs,
-      run: (payload, { signal }) => scanDelivery(app, clamd, payload, signal),
-      giveUp: (payload, error) => giveUp(app, payload, error),
+      run: (payload, { signal }) => scanDelivery(app, ops, clamd, payload, signal),
+      giveUp: (payload, error) => giveUp(app, ops, payload, error),
     },
   };
 }

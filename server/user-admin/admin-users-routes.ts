@@ -17,7 +17,7 @@ import { routePlugin } from '../core/route-plugin';
 import { parseList } from '../deliveries/rules';
 import { adminSenderFields } from '../deliveries/sender-routes';
 import { anotherAdminExists, deleteUserAccount, sendInvitation, setUserDisabled, userConflict } from './user-admin';
-import { mayManageAccountOf, roleNamesOf, toWireUser, type UserRow } from './users-repository';
+import { mayManageAccountOf, roleNamesOf, toWireUser, type UserRow } from '../users/users-repository';
 
 const errors = (...codes: number[]) => Object.fromEntries(codes.map((c) => [c, BackendErrorSchema]));
 const noContent = z.null().describe('No content');

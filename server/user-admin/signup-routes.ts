@@ -2,13 +2,12 @@ import { API_BASE, FALLBACK_LANGUAGE, reduceLanguage } from '@shared/contract/co
 import { VERIFICATION_CODE_TTL_MS } from '@shared/contract/auth-escalation';
 import { BackendErrorSchema } from '@shared/contract/errors';
 import { SIGNUP_IP_LIMIT, SIGNUP_PATH, SIGNUP_SETTING_KEY, SignupBodySchema, SignupInfoSchema, SignupResponseSchema } from '@shared/contract/signup';
-import { HttpError } from '../core/http-error';
-import { rateLimitExceeded } from '../auth-escalation/password-reset';
+import { HttpError, rateLimitExceeded } from '../core/http-error';
 import { routePlugin } from '../core/route-plugin';
 import { RATE_LIMIT_BUCKETS } from '../security/rate-limiter';
-import { assertPasswordMeetsPolicy } from './password-policy';
-import { hashPassword } from './passwords';
-import { DEFAULT_USER_ROLES, UserExistsError } from './users-repository';
+import { assertPasswordMeetsPolicy } from '../security/password-policy';
+import { hashPassword } from '../users/passwords';
+import { DEFAULT_USER_ROLES, UserExistsError } from '../users/users-repository';
 
 const errors = (...codes: number[]) => Object.fromEntries(codes.map((c) => [c, BackendErrorSchema]));
 
