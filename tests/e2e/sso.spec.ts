@@ -43,7 +43,9 @@ test('a known address signs in through the provider and reaches the deep-link ta
   await expect(page).toHaveURL(/\/auth\/login\?continue=%2Fsettings/);
   await signInAtProvider(page, server.admin.email);
   await expect(page).toHaveURL(`${server.url}/settings`);
-  // Signed in for real: the session works for state-changing calls too (anti-forgery value from GET /user).
+  // Signed in for real: the session works for state-changing calls too (anti-forgery value from GET /user,
+  // which may still be on its way when the URL has changed: wait for it).
+  await expect.poll(() => page.evaluate(() => localStorage.getItem('anticsrfattr'))).toBeTruthy();
   const status = await page.evaluate(async () => {
     const csrf = localStorage.getItem('anticsrfattr') ?? '';
     const res = await fetch('/api/2/user/updateLoggedInUser', {
