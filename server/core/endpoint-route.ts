@@ -47,7 +47,6 @@ export function endpointRouteOptions(endpoint: Endpoint): Omit<RouteOptions, 'ha
       ...(endpoint.query ? { querystring: endpoint.query } : {}),
       ...(endpoint.body ? { body: endpoint.body } : {}),
       ...(endpoint.produces ? { produces: [...endpoint.produces] } : {}),
-      ...(endpoint.consumes ? { consumes: [endpoint.consumes] } : {}),
       response: { ...endpoint.response, ...errors },
     },
   };

@@ -1,5 +1,7 @@
+import { ACCOUNT_ENDPOINTS } from '@shared/contract/endpoints/account';
 import { ANTI_CSRF_HEADER } from '@shared/contract/auth';
-import type { CurrentUserResponse, User } from '@shared/contract/user';
+import type { User } from '@shared/contract/user';
+import { callForResponse } from '../call';
 import type { ApiClient } from '../client';
 
 /** The backend's two-factor login page; GET /user ending there means "go there" (SPEC §7). */
@@ -24,9 +26,7 @@ export interface CurrentUserResult {
 }
 
 export async function getCurrentUser(client: ApiClient): Promise<CurrentUserResult> {
-  const response = await client.request<CurrentUserResponse | undefined>('GET', '/user', {
-    acceptStatus: isCurrentUserStatusAccepted,
-  });
+  const response = await callForResponse(client, ACCOUNT_ENDPOINTS.currentUser, {}, { acceptStatus: isCurrentUserStatusAccepted });
   const ok = response.status >= 200 && response.status < 300;
   // A session begun elsewhere (single sign-on) learns its anti-forgery value here.
   const antiCsrf = ok ? response.headers?.get(ANTI_CSRF_HEADER) : null;
