@@ -10,6 +10,10 @@ const elements = [
   { type: 'entry', pattern: 'src', mode: 'folder' },
   { type: 'shared-crypto', pattern: 'shared/crypto', mode: 'folder' },
   { type: 'shared-contract', pattern: 'shared/contract', mode: 'folder' },
+  // Pure shared rules the server may import besides the contract (DESIGN §1 "pure shared helpers"):
+  // the send rules and their rule → §8 error table. They import only the contract and each other, so
+  // nothing that runs only in a browser (fetch, Worker, WebCrypto, storage, i18next) reaches the server.
+  { type: 'shared-pure', pattern: 'shared/rules', mode: 'folder' },
   { type: 'shared', pattern: 'shared/*', mode: 'folder', capture: ['module'] },
   { type: 'web-feature', pattern: 'web/features/*', mode: 'folder', capture: ['feature'] },
   { type: 'web', pattern: 'web', mode: 'folder' },
@@ -21,21 +25,24 @@ const elements = [
   { type: 'tests', pattern: 'tests', mode: 'folder' },
 ];
 
-const allShared = ['shared', 'shared-crypto', 'shared-contract'];
+const allShared = ['shared', 'shared-crypto', 'shared-contract', 'shared-pure'];
 
 const importRules = [
   // Entry points wire things up; nothing imports them.
   { from: 'entry', allow: [...allShared, 'web', 'web-feature', 'addin', 'addin-office', 'server', 'locales'] },
   // The core imports only the core.
   { from: allShared, allow: [...allShared, 'locales'] },
+  // …and a pure module only the contract and other pure modules (what the server may import stays pure).
+  { from: 'shared-pure', disallow: ['shared', 'shared-crypto', 'locales'] },
   // Features import the core and web's own shared parts, and only their own feature.
   { from: 'web-feature', allow: [...allShared, 'web', 'locales', ['web-feature', { feature: '${from.feature}' }]] },
   // web/app (and the rest of web) composes features.
   { from: 'web', allow: [...allShared, 'web', 'web-feature', 'locales'] },
   { from: 'addin', allow: [...allShared, 'addin', 'addin-office', 'locales'] },
   { from: 'addin-office', allow: [...allShared, 'addin-office'] },
-  // The server holds no end-to-end keys: never shared/crypto.
-  { from: 'server', allow: ['server', 'shared-contract', 'locales'] },
+  // The server holds no end-to-end keys: never shared/crypto. Of shared/ it imports the contract and the
+  // pure modules only — not shared/api, auth, transfer, i18n, theme or the rest of deliveries (server/README.md).
+  { from: 'server', allow: ['server', 'shared-contract', 'shared-pure', 'locales'] },
   { from: 'tests', allow: [...allShared, 'web', 'web-feature', 'addin', 'addin-office', 'server', 'locales', 'tests', 'entry'] },
 ];
 
@@ -90,6 +97,23 @@ export default tseslint.config(
           patterns: [
             { group: ['node:*'], message: 'shared/ runs in browsers and the add-in: no Node built-ins.' },
             { group: ['react', 'react-dom', 'react/*', '@fluentui/*'], message: 'shared/ has no UI.' },
+            { group: ['@tests/*', '**/tests/**'], message: 'Production code never imports tests.' },
+          ],
+        },
+      ],
+    },
+  },
+  // The one exception: a thin React hook over a framework-free store in shared/ (`use-*.ts`, e.g.
+  // shared/send/use-send-controller.ts) may import `react` itself — still no react-dom, no Fluent, no JSX.
+  {
+    files: ['shared/**/use-*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['node:*'], message: 'shared/ runs in browsers and the add-in: no Node built-ins.' },
+            { group: ['react-dom', 'react-dom/*', '@fluentui/*'], message: 'shared/ has no UI: a hook here only subscribes to a store.' },
             { group: ['@tests/*', '**/tests/**'], message: 'Production code never imports tests.' },
           ],
         },

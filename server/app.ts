@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import type { Socket } from 'node:net';
-import { join } from 'node:path';
 import fastifyCookie from '@fastify/cookie';
 import fastifySwagger from '@fastify/swagger';
 import { ACCOUNT_ENDPOINTS } from '@shared/contract/endpoints/account';
@@ -23,14 +22,16 @@ import { frameworkErrorHandler, installErrorHandling, sendError } from './core/e
 import { notFound } from './core/http-error';
 import { openApiBase, openApiTransform, openApiTransformObject, publishedOpenApi } from './core/openapi';
 import { ACCESS_PLUGIN } from './core/route-plugin';
-import './core/services';
+import './services';
 import { openDatabase, type DatabaseHandle } from './db/database';
 import { migrateToLatest } from './db/migrate';
 import { authEscalationRoutes } from './auth-escalation/routes';
 import { oidcSsoRoutes } from './auth/oidc-sso';
+import { deliveryE2eRoutes } from './deliveries/e2e-routes';
 import { deliveryRoutes } from './deliveries/routes';
 import { senderAdminRoutes } from './deliveries/sender-routes';
-import { virusScanJobs } from './deliveries/virus-scan';
+import { deliveryScanOperations } from './deliveries/scan-operations';
+import { virusScanJobs } from './virus-scan/scan-job';
 import { startJobRunner, type JobRunner } from './jobs/job-queue';
 import { devMailboxRoutes } from './mail/dev-mailbox-routes';
 import { mailSettingsFrom } from './mail/mail-settings';
@@ -46,6 +47,8 @@ import { userRoutes } from './routes/user-routes';
 import { sendSpaFallback, webClientRoutes } from './routes/web-client-routes';
 import { addinRoutes } from './routes/addin-routes';
 import { wizardRoutes } from './routes/wizard-routes';
+import { adminUsersRoutes } from './user-admin/admin-users-routes';
+import { signupRoutes } from './user-admin/signup-routes';
 import { createCaptchaStore } from './security/captcha';
 import { createLoginThrottle } from './security/login-throttle';
 import { createRateLimiter } from './security/rate-limiter';
@@ -55,7 +58,9 @@ import { createVerificationCodes } from './security/verification-codes';
 import { createSecuPassRepository } from './secupass/secupass-repository';
 import { createSessionsStore } from './sessions/sessions-store';
 import { createSettingsStore } from './settings/settings-store';
-import { createLocalBlobStore } from './storage/local-blob-store';
+import { openBlobStore } from './storage/open-blob-store';
+import { installMetrics } from './operations/metrics';
+import { operationsRoutes } from './operations/operations-routes';
 import { createUsersRepository } from './users/users-repository';
 
 /** Expired sessions are swept this often (each request also checks its own session's expiry). */
@@ -163,7 +168,8 @@ async function assemble(app: FastifyInstance, options: BuildAppOptions, database
   app.decorate('verificationCodes', createVerificationCodes(db));
   app.decorate('secupass', createSecuPassRepository(db));
   app.decorate('auditLog', createAuditLog(db));
-  app.decorate('blobs', createLocalBlobStore(join(config.dataDir, 'blobs')));
+  const blobs = await openBlobStore(config);
+  app.decorate('blobs', blobs.store);
   // The database job queue; the runner starts once every route (and job kind) is in place.
   const jobs: { runner?: JobRunner } = {};
   app.decorate('jobs', { kick: () => jobs.runner?.kick() });
@@ -172,11 +178,17 @@ async function assemble(app: FastifyInstance, options: BuildAppOptions, database
     sessions.purgeExpired().catch((err: unknown) => app.log.warn({ err }, 'session purge failed'));
   }, SESSION_PURGE_INTERVAL_MS);
   purge.unref();
+  // Shutting down (SIGTERM): the running job goes back to the queue at once, so another server
+  // takes it while this one lets its running requests finish.
+  app.addHook('preClose', async () => {
+    await jobs.runner?.stop();
+  });
   app.addHook('onClose', async () => {
     // Before the database closes: a running job is handed back for the next server.
     await jobs.runner?.stop();
     clearInterval(purge);
     if (!options.mailer) await mailer.close();
+    blobs.close();
     await database.close();
   });
 
@@ -198,6 +210,10 @@ async function assemble(app: FastifyInstance, options: BuildAppOptions, database
     }),
   );
 
+  // Counts every request when metrics are on: hooks before the routes (README, "Health, readiness and metrics").
+  const metrics = config.metricsToken === undefined ? null : installMetrics(app);
+  await app.register(operationsRoutes({ metrics, migrationSchema: config.databaseUrl ? options.databaseSchema : undefined }));
+
   registerEndpoint(app, ACCOUNT_ENDPOINTS.openApi, async () => publishedOpenApi(app.swagger(), app.config.publicUrl));
 
   await app.register(authRoutes);
@@ -207,8 +223,11 @@ async function assemble(app: FastifyInstance, options: BuildAppOptions, database
   await app.register(userRoutes);
   await app.register(configRoutes);
   await app.register(adminRoutes);
+  await app.register(adminUsersRoutes);
+  await app.register(signupRoutes);
   await app.register(secuPassRoutes);
   await app.register(deliveryRoutes);
+  await app.register(deliveryE2eRoutes);
   await app.register(senderAdminRoutes);
   await app.register(externalRoutes);
   await app.register(wizardRoutes);
@@ -225,7 +244,7 @@ async function assemble(app: FastifyInstance, options: BuildAppOptions, database
     }
   });
 
-  jobs.runner = startJobRunner(db, { ...virusScanJobs(app) }, { pollIntervalMs: config.jobPollIntervalMs, log: app.log });
+  jobs.runner = startJobRunner(db, { ...virusScanJobs(app, deliveryScanOperations) }, { pollIntervalMs: config.jobPollIntervalMs, log: app.log });
 
   app.setNotFoundHandler(async (request, reply) => {
     if (await sendSpaFallback(app, request, reply)) return reply;

@@ -20,10 +20,10 @@ describe('configuration', () => {
 
   it('KUVERT_CLAMD takes tcp://host:port or an absolute socket path (CLAMD_ADDRESS as an alias); unset = no scanning', () => {
     expect(loadConfig({}).clamdAddress).toBeUndefined();
-    expect(loadConfig({ KUVERT_CLAMD: 'tcp://clamd.internal:3310' }).clamdAddress).toBe('tcp://clamd.internal:3310');
-    expect(loadConfig({ KUVERT_CLAMD: '/run/clamav/clamd.ctl' }).clamdAddress).toBe('/run/clamav/clamd.ctl');
-    expect(loadConfig({ CLAMD_ADDRESS: '/run/clamav/clamd.ctl' }).clamdAddress).toBe('/run/clamav/clamd.ctl');
-    expect(loadConfig({ KUVERT_CLAMD: 'tcp://a:1', CLAMD_ADDRESS: '/x' }).clamdAddress).toBe('tcp://a:1');
+    expect(loadConfig({ KUVERT_CLAMD: 'tcp://clamd.internal:3310' }).clamdAddress).toEqual({ kind: 'tcp', host: 'clamd.internal', port: 3310 });
+    expect(loadConfig({ KUVERT_CLAMD: '/run/clamav/clamd.ctl' }).clamdAddress).toEqual({ kind: 'unix', path: '/run/clamav/clamd.ctl' });
+    expect(loadConfig({ CLAMD_ADDRESS: '/run/clamav/clamd.ctl' }).clamdAddress).toEqual({ kind: 'unix', path: '/run/clamav/clamd.ctl' });
+    expect(loadConfig({ KUVERT_CLAMD: 'tcp://a:1', CLAMD_ADDRESS: '/x' }).clamdAddress).toEqual({ kind: 'tcp', host: 'a', port: 1 });
     expect(() => loadConfig({ KUVERT_CLAMD: 'clamd:3310' })).toThrow(/KUVERT_CLAMD/);
     expect(() => loadConfig({ KUVERT_CLAMD: 'http://clamd:3310' })).toThrow(/KUVERT_CLAMD/);
     expect(() => loadConfig({ KUVERT_CLAMD: 'run/clamd.sock' })).toThrow(/KUVERT_CLAMD/);
@@ -80,19 +80,29 @@ describe('configuration', () => {
 });
 
 describe('settings that act', () => {
-  it('stops the start on any S3_* variable with one clear line (the S3 store is planned, not built)', () => {
-    expect(() => loadConfig({ S3_BUCKET: 'kuvert' })).toThrow(ConfigError);
-    try {
-      loadConfig({ S3_ENDPOINT: 'https://s3.example', S3_SECRET_ACCESS_KEY: 'hunter2-key', PORT: '9000' });
-      expect.unreachable();
-    } catch (err) {
-      const message = (err as Error).message;
-      expect(message.split('\n')).toHaveLength(1);
-      expect(message).toMatch(/^S3_ENDPOINT, S3_SECRET_ACCESS_KEY: S3 blob storage is planned but not available yet/);
-      expect(message).not.toContain('hunter2');
-    }
+  it('reads the S3 settings: bucket and endpoint together, key pair together, path style as a strict boolean, secrets hidden', () => {
+    const config = loadConfig({ S3_ENDPOINT: 'http://127.0.0.1:9000', S3_BUCKET: 'kuvert', S3_ACCESS_KEY_ID: 'AKIAEXAMPLE', S3_SECRET_ACCESS_KEY: 'hunter2-key', S3_FORCE_PATH_STYLE: 'true' });
+    expect(config).toMatchObject({ s3Endpoint: 'http://127.0.0.1:9000', s3Bucket: 'kuvert', s3Region: 'us-east-1', s3ForcePathStyle: true });
+    expect(JSON.stringify(describeConfig(config))).not.toMatch(/hunter2-key|AKIAEXAMPLE/);
+    expect(loadConfig({ S3_BUCKET: 'kuvert', S3_FORCE_PATH_STYLE: 'false' }).s3ForcePathStyle).toBe(false);
+    expect(loadConfig({}).s3Bucket).toBeUndefined();
     // Empty counts as unset, like every other variable.
-    expect(loadConfig({ S3_BUCKET: '' }).port).toBe(8080);
+    expect(loadConfig({ S3_BUCKET: '' }).s3Bucket).toBeUndefined();
+    for (const [env, problem] of [
+      [{ S3_ENDPOINT: 'http://127.0.0.1:9000' }, /S3_BUCKET: S3_ENDPOINT needs S3_BUCKET/],
+      [{ S3_BUCKET: 'kuvert', S3_SECRET_ACCESS_KEY: 'hunter2-key' }, /S3_SECRET_ACCESS_KEY: S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together/],
+      [{ S3_BUCKET: 'kuvert', S3_FORCE_PATH_STYLE: 'ja' }, /S3_FORCE_PATH_STYLE must be true or false/],
+      [{ S3_BUCKET: 'Not_A_Bucket' }, /S3_BUCKET must be a bucket name/],
+      [{ S3_BUCKET: 'kuvert', S3_ENDPOINT: 'ftp://store' }, /S3_ENDPOINT must be an http/],
+    ] as const) {
+      expect(() => loadConfig(env)).toThrow(problem);
+      try {
+        loadConfig(env);
+      } catch (err) {
+        expect(err).toBeInstanceOf(ConfigError);
+        expect((err as Error).message).not.toContain('hunter2');
+      }
+    }
   });
 
   it('every setting is read by the server (none accepted and then ignored)', () => {

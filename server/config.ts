@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
+import { parseClamdAddress } from './virus-scan/clamd';
 
 /**
  * One typed configuration schema (DESIGN §8, after Send's `server/config.js`): each
@@ -55,6 +56,21 @@ function isTrustedProxyEntry(entry: string): boolean {
   return Number(bits) <= (family === 4 ? 32 : 128);
 }
 
+/** `true`/`false` (also `1`/`0`, `yes`/`no`); anything else is refused rather than read as true. */
+function booleanSetting(name: string) {
+  return z
+    .union([z.boolean(), z.string()])
+    .default(false)
+    .transform((v, ctx) => {
+      if (typeof v === 'boolean') return v;
+      const value = v.trim().toLowerCase();
+      if (['true', '1', 'yes'].includes(value)) return true;
+      if (['false', '0', 'no'].includes(value)) return false;
+      ctx.addIssue({ code: 'custom', message: `${name} must be true or false` });
+      return z.NEVER;
+    });
+}
+
 const setting = <S extends z.ZodType>(definition: Setting<S>): Setting<S> => definition;
 
 /** Every setting, once (DESIGN §8). Add one here and to the README's table; nothing else reads the environment. */
@@ -74,7 +90,7 @@ export const SETTINGS = {
     secret: false,
     schema: z.string().email().optional(),
     default: '–',
-    doc: 'with `KUVERT_ADMIN_PASSWORD`: create the first administrator non-interactively (otherwise one is generated and printed; the installation wizard at `/webui/wizard` runs when no administrator exists)',
+    doc: 'with `KUVERT_ADMIN_PASSWORD`: create the first administrator non-interactively (scripts, CI); without both, the installation wizard at `/webui/wizard` creates it on the first start',
   }),
   adminPassword: setting({ env: 'KUVERT_ADMIN_PASSWORD', secret: true, schema: z.string().min(1).optional(), default: '–', doc: "the first administrator's password (see `KUVERT_ADMIN_EMAIL`); secret" }),
   databaseUrl: setting({
@@ -83,6 +99,36 @@ export const SETTINGS = {
     schema: optionalUrl.refine((v) => v === undefined || /^postgres(ql)?:\/\//.test(v), { message: 'DATABASE_URL must be a postgres:// URL' }),
     default: '–',
     doc: '`postgres://…` switches from SQLite to PostgreSQL; secret',
+  }),
+  s3Endpoint: setting({
+    env: 'S3_ENDPOINT',
+    secret: false,
+    schema: optionalUrl.refine((v) => v === undefined || /^https?:\/\//.test(v), { message: 'S3_ENDPOINT must be an http:// or https:// URL' }),
+    default: '–',
+    doc: "an S3-compatible store's address (`https://minio.example:9000`, `https://s3.eu-central-1.amazonaws.com`); needs `S3_BUCKET`. Unset with `S3_BUCKET` set: AWS S3 in `S3_REGION`",
+  }),
+  s3Bucket: setting({
+    env: 'S3_BUCKET',
+    secret: false,
+    schema: z.string().trim().regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'S3_BUCKET must be a bucket name (3–63 of a-z, 0-9, ".", "-")').optional(),
+    default: '–',
+    doc: 'set: file bytes go to this bucket instead of `KUVERT_DATA_DIR/blobs` (the bucket must exist; the start checks that it can write, read and delete there and stops with one line naming the setting to fix otherwise). Needed for several servers; see `server/README.md`, "Storage"',
+  }),
+  s3Region: setting({ env: 'S3_REGION', secret: false, schema: z.string().trim().min(1).default('us-east-1'), default: 'us-east-1', doc: "the bucket's region (signed into every request; most self-hosted stores accept `us-east-1`)" }),
+  s3AccessKeyId: setting({
+    env: 'S3_ACCESS_KEY_ID',
+    secret: true,
+    schema: z.string().min(1).optional(),
+    default: '–',
+    doc: "with `S3_SECRET_ACCESS_KEY`: the key pair for the bucket (rights: read, write, list, delete). Both unset: the AWS SDK's own chain (`AWS_*` variables, the machine's instance role); secret",
+  }),
+  s3SecretAccessKey: setting({ env: 'S3_SECRET_ACCESS_KEY', secret: true, schema: z.string().min(1).optional(), default: '–', doc: 'the secret of `S3_ACCESS_KEY_ID`; secret' }),
+  s3ForcePathStyle: setting({
+    env: 'S3_FORCE_PATH_STYLE',
+    secret: false,
+    schema: booleanSetting('S3_FORCE_PATH_STYLE'),
+    default: 'false',
+    doc: '`true`: address the bucket in the path (`https://endpoint/bucket/key`), as MinIO, Ceph RGW and most self-hosted stores need; `false`: as a host name (`https://bucket.endpoint/key`, AWS)',
   }),
   smtpUrl: setting({
     env: 'SMTP_URL',
@@ -107,8 +153,11 @@ export const SETTINGS = {
       .trim()
       .min(1)
       .optional()
-      .refine((v) => v === undefined || /^tcp:\/\/[^/:]+:\d{1,5}\/?$/.test(v) || (!v.includes('://') && v.startsWith('/')), {
-        message: 'KUVERT_CLAMD must be tcp://host:port or an absolute unix socket path',
+      .transform((v, ctx) => {
+        if (v === undefined) return undefined;
+        const address = parseClamdAddress(v);
+        if (!address) ctx.addIssue({ code: 'custom', message: 'KUVERT_CLAMD must be tcp://host:port or an absolute unix socket path' });
+        return address ?? undefined;
       }),
     default: '–',
     doc: 'clamd for the virus scan: `tcp://host:3310` or an absolute unix socket path (e.g. `/run/clamav/clamd.ctl`). Unset: no scanning, attachments are "not scanned" and downloadable at once. Set: level 1/2 attachments are downloadable, and recipients mailed, only after a clean scan; a scanner that is down or times out blocks the delivery ("scan failed"), never passes it (see `server/README.md`, "Virus scan")',
@@ -156,6 +205,20 @@ export const SETTINGS = {
     schema: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     default: 'info',
     doc: '`fatal`, `error`, `warn`, `info`, `debug`, `trace` or `silent`',
+  }),
+  metricsToken: setting({
+    env: 'KUVERT_METRICS_TOKEN',
+    secret: true,
+    schema: z.string().trim().min(24, 'KUVERT_METRICS_TOKEN must be at least 24 characters (e.g. `openssl rand -hex 24`)').optional(),
+    default: '–',
+    doc: 'set: Prometheus metrics at `/metrics`, for a scraper that sends `Authorization: Bearer <token>` (at least 24 characters); unset: `/metrics` answers 404. See "Health, readiness and metrics"; secret',
+  }),
+  shutdownTimeoutMs: setting({
+    env: 'KUVERT_SHUTDOWN_TIMEOUT',
+    secret: false,
+    schema: z.coerce.number().int().min(1_000).max(3_600_000).default(30_000),
+    default: '30000',
+    doc: 'on SIGTERM/SIGINT the server stops taking requests, hands running jobs back and lets running requests (uploads, downloads) finish for up to this long (ms) before it exits',
   }),
   trustProxy: setting({
     env: 'KUVERT_TRUST_PROXY',
@@ -224,15 +287,17 @@ export type ConfigKey = keyof typeof SETTINGS;
 type SettingsShape = { [K in ConfigKey]: (typeof SETTINGS)[K]['schema'] };
 const shape = Object.fromEntries(Object.entries(SETTINGS).map(([key, { schema }]) => [key, schema])) as SettingsShape;
 
-/** Variables of a planned feature that does not exist yet: set, they stop the start instead of being ignored. */
-const PLANNED_PREFIXES = [{ prefix: 'S3_', feature: 'S3 blob storage' }] as const;
-
 export const ConfigSchema = z
   .object(shape)
   .strict()
   .refine((c) => (c.oidcIssuer === undefined) === (c.oidcClientId === undefined), {
     message: 'KUVERT_OIDC_ISSUER and KUVERT_OIDC_CLIENT_ID go together',
     path: ['oidcClientId'],
+  })
+  .refine((c) => c.s3Endpoint === undefined || c.s3Bucket !== undefined, { message: 'S3_ENDPOINT needs S3_BUCKET (the bucket for the file bytes)', path: ['s3Bucket'] })
+  .refine((c) => (c.s3AccessKeyId === undefined) === (c.s3SecretAccessKey === undefined), {
+    message: 'S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together',
+    path: ['s3SecretAccessKey'],
   })
   .refine((c) => (c.adminEmail === undefined) === (c.adminPassword === undefined), {
     message: 'KUVERT_ADMIN_EMAIL and KUVERT_ADMIN_PASSWORD go together',
@@ -249,12 +314,6 @@ export class ConfigError extends Error {
 
 /** Reads the configuration from the environment (empty variables count as unset). */
 export function loadConfig(env: Record<string, string | undefined> = process.env, overrides: KuvertConfigInput = {}): KuvertConfig {
-  for (const { prefix, feature } of PLANNED_PREFIXES) {
-    const set = Object.keys(env).filter((name) => name.startsWith(prefix) && env[name]);
-    if (set.length > 0) {
-      throw new ConfigError(`${set.sort().join(', ')}: ${feature} is planned but not available yet; unset ${prefix}* (blobs are kept in KUVERT_DATA_DIR/blobs)`);
-    }
-  }
   const raw: Record<string, string> = {};
   for (const [key, definition] of Object.entries(SETTINGS) as [ConfigKey, Setting][]) {
     // The main name wins over an alias (KUVERT_CLAMD over DESIGN §7a's CLAMD_ADDRESS).

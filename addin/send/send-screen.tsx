@@ -15,17 +15,18 @@ import {
   tokens,
 } from '@fluentui/react-components';
 import { addinKeys, cryptoApi } from '@addin/crypto/addin-crypto';
-import type { OfficeHost } from '@addin/office/office-host';
+import type { ComposeAttachment, OfficeHost } from '@addin/office/office-host';
 import type { AddinClient } from '@addin/session/addin-client';
 import { isApiError } from '@shared/api/api-error';
 import { getSendConfig } from '@shared/api/endpoints/send-config';
 import type { DeliverySendConfig } from '@shared/contract/config';
-import { SECURITY_LEVELS } from '@shared/contract/constants';
+import { securityLevelInfo } from '@shared/contract/security-levels';
 import type { SecurityLevel } from '@shared/contract/deliveries';
 import type { UnlockedKeys } from '@shared/crypto/service';
-import { allowedSecurityLevels, checkSendForm, minimalSecurityLevel, validityChoice } from '@shared/deliveries';
-import { sendDelivery, type SendProgress } from '@shared/transfer';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { validityChoice } from '@shared/deliveries';
+import { deliverWithEngine, type SendControllerFile } from '@shared/send/send-controller';
+import { useSendController } from '@shared/send/use-send-controller';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ADDIN_ERROR_KEYS, messageOfProblem, messageOfSendError, type AddinMessage } from './addin-errors';
 import { readAttachmentFiles, readComposedMail, type ComposedMail } from './compose-mail';
@@ -39,12 +40,6 @@ const useStyles = makeStyles({
   levelRadio: { '& .fui-Radio__input:enabled:not(:checked) ~ .fui-Radio__label': { color: tokens.colorNeutralForeground1 } },
 });
 
-const LEVEL_KEYS: Record<SecurityLevel, string> = {
-  [SECURITY_LEVELS.LEVEL_1]: 'addin:send.level1',
-  [SECURITY_LEVELS.LEVEL_2]: 'addin:send.level2',
-  [SECURITY_LEVELS.LEVEL_3]: 'addin:send.level3',
-  [SECURITY_LEVELS.LEVEL_4]: 'addin:send.level4',
-};
 
 interface Props {
   addin: AddinClient;
@@ -61,24 +56,18 @@ type State =
   | { kind: 'failed'; message: AddinMessage }
   | { kind: 'sent' };
 
+/** A file of the pane's send: an attachment of the Outlook mail (read when sending) or one picked in the pane. */
+type PaneFile = SendControllerFile & ({ attachment: ComposeAttachment } | { picked: File });
+
 /**
  * The add-in send screen (SPEC §2): the composed mail, the security level (what the send config
  * and the user's group allow; the minimal one preselected), validity, upload with progress
  * through the shared transfer engine; after success the compose item is emptied and closed.
+ * The form is a view of the shared send controller (shared/send), as the web send page is.
  */
 export function SendScreen({ addin, host, userUuid, onSignedOut }: Props) {
   const { t } = useTranslation();
-  const styles = useStyles();
   const [state, setState] = useState<State>({ kind: 'loading' });
-  const [level, setLevel] = useState<SecurityLevel | undefined>();
-  const [validity, setValidity] = useState<string>('');
-  const [error, setError] = useState<AddinMessage | null>(null);
-  const [progress, setProgress] = useState<SendProgress | null>(null);
-  // Files picked in the pane itself: beyond Outlook's attachment limits (DESIGN §6).
-  const [picked, setPicked] = useState<File[]>([]);
-  const fileInput = useRef<HTMLInputElement>(null);
-  // Levels 3/4 with locked keys: the passphrase dialog is open.
-  const [unlocking, setUnlocking] = useState(false);
 
   useEffect(() => {
     let live = true;
@@ -87,9 +76,6 @@ export function SendScreen({ addin, host, userUuid, onSignedOut }: Props) {
         const config = await getSendConfig(addin.client);
         const mail = await readComposedMail(host);
         if (!live) return;
-        setLevel(minimalSecurityLevel(config));
-        const choice = validityChoice(config);
-        setValidity(choice.kind === 'range' ? String(choice.defaultDays) : choice.kind === 'fixed' ? String(choice.days) : '');
         setState({ kind: 'ready', mail, config });
       } catch (cause) {
         if (!live) return;
@@ -101,8 +87,6 @@ export function SendScreen({ addin, host, userUuid, onSignedOut }: Props) {
       live = false;
     };
   }, [addin, host, onSignedOut]);
-
-  const levels = useMemo(() => (state.kind === 'ready' ? allowedSecurityLevels(state.config) : []), [state]);
 
   if (state.kind === 'loading') return <Spinner label={t('addin:send.loading')} />;
   if (state.kind === 'failed') {
@@ -119,71 +103,87 @@ export function SendScreen({ addin, host, userUuid, onSignedOut }: Props) {
       </MessageBar>
     );
   }
+  return (
+    <SendForm addin={addin} host={host} userUuid={userUuid} onSignedOut={onSignedOut} mail={state.mail} config={state.config} onSent={() => setState({ kind: 'sent' })} />
+  );
+}
 
-  const { mail, config } = state;
-  const choice = validityChoice(config);
-  const sending = progress !== null && progress.phase !== 'failed' && progress.phase !== 'done';
-
-  async function send(unlockedKeys?: UnlockedKeys) {
-    setError(null);
-    const validityDays = choice.kind === 'permanent' ? undefined : Number(validity);
-    if (levels.length === 0 || level === undefined) {
-      setError({ key: ADDIN_ERROR_KEYS.noSecurityLevelPermission });
-      return;
-    }
-    const form = {
+function SendForm({ addin, host, userUuid, onSignedOut, mail, config, onSent }: Props & { mail: ComposedMail; config: DeliverySendConfig; onSent(): void }) {
+  const { t } = useTranslation();
+  const styles = useStyles();
+  const [form, controller] = useSendController<PaneFile>({
+    config,
+    initial: {
       recipients: mail.recipients,
       additionalRecipients: mail.additionalRecipients,
       subject: mail.subject,
       body: mail.body,
-      files: [...mail.attachments.map((a) => ({ name: a.name, size: a.size })), ...picked.map((f) => ({ name: f.name, size: f.size }))],
-      validityDays,
-      securityLevel: level,
-    };
-    const problem = checkSendForm(form, config)[0];
+      files: mail.attachments.map((attachment) => ({ name: attachment.name, size: attachment.size, attachment })),
+      // The pane shows the default days in the field (the web form shows them as its placeholder).
+      validityText: (() => {
+        const choice = validityChoice(config);
+        return choice.kind === 'range' ? String(choice.defaultDays) : '';
+      })(),
+    },
+  });
+  const [error, setError] = useState<AddinMessage | null>(null);
+  const fileInput = useRef<HTMLInputElement>(null);
+  // Levels 3/4 with locked keys: the passphrase dialog is open; `answerUnlock` settles the controller's wait.
+  const [unlocking, setUnlocking] = useState(false);
+  const answerUnlock = useRef<(keys: UnlockedKeys | null) => void>(() => undefined);
+
+  const { fields, allowedLevels: levels, validity: choice, progress } = form;
+  const level = fields.level;
+  const picked = fields.files.flatMap((file, index) => ('picked' in file ? [{ file: file.picked, index }] : []));
+  const sending = form.phase === 'sending';
+
+  async function send() {
+    setError(null);
+    if (levels.length === 0 || level === undefined) {
+      setError({ key: ADDIN_ERROR_KEYS.noSecurityLevelPermission });
+      return;
+    }
+    const problem = controller.validate()[0];
     if (problem) {
       setError(messageOfProblem(problem));
       return;
     }
-    // Levels 3/4 encrypt in the add-in's crypto Worker with the sender's unlocked keys.
-    const e2eLevel = level >= SECURITY_LEVELS.LEVEL_3;
-    const keys = e2eLevel ? (unlockedKeys ?? addinKeys.get(userUuid)) : null;
-    if (e2eLevel && !keys) {
-      setUnlocking(true);
-      return;
-    }
-    setProgress({ phase: 'draft', files: [], bytesSent: 0, totalBytes: 0, percent: 0 });
-    let files: File[];
-    try {
-      files = [...(await readAttachmentFiles(host, mail.attachments)), ...picked];
-    } catch {
-      setProgress(null);
+    const outcome = await controller.submit({
+      // Levels 3/4 encrypt in the add-in's crypto Worker with the sender's unlocked keys.
+      unlockKeys: async () =>
+        addinKeys.keysOf(userUuid) ??
+        new Promise<UnlockedKeys | null>((resolve) => {
+          answerUnlock.current = resolve;
+          setUnlocking(true);
+        }),
+      // A changed recipient key is never confirmed here: the send stops with `keyChanged`.
+      deliver: deliverWithEngine<PaneFile>({
+        client: addin.client,
+        crypto: cryptoApi,
+        sources: async (files) => {
+          // Outlook's attachments are read once, now (DESIGN §6); files picked in the pane are at hand.
+          const read = await readAttachmentFiles(host, files.flatMap((f) => ('attachment' in f ? [f.attachment] : [])));
+          return [...read, ...files.flatMap((f) => ('picked' in f ? [f.picked] : []))].map((file) => ({ name: file.name, blob: file, mimeType: file.type }));
+        },
+      }),
+    });
+    if (outcome.kind === 'thrown') {
       setError({ key: 'addin:send.attachmentUnreadable' });
       return;
     }
-    const result = await sendDelivery({
-      client: addin.client,
-      draft: { recipients: form.recipients, additionalRecipients: form.additionalRecipients, subject: form.subject, body: form.body, validityDays, securityLevel: level },
-      files: files.map((file) => ({ name: file.name, blob: file, mimeType: file.type })),
-      onProgress: setProgress,
-      // A changed recipient key is never confirmed here: the send stops with `keyChanged`.
-      ...(keys ? { e2e: { crypto: cryptoApi, keys } } : {}),
-    });
-    if (!result.ok) {
-      if (result.error.code === 'authenticationRequired') {
-        onSignedOut();
-        return;
-      }
-      setError(messageOfSendError(result.error));
+    if (outcome.kind === 'failed') {
+      if (outcome.error.code === 'authenticationRequired') onSignedOut();
+      else setError(messageOfSendError(outcome.error));
       return;
     }
+    if (outcome.kind !== 'sent') return;
     // Only now, after the server confirmed the send: Outlook must never send the plain mail.
     try {
       await host.replaceAndClose(t('addin:send.notice', { subject: mail.subject }));
     } catch {
       await host.notify('info', t('addin:send.closeYourself')).catch(() => undefined);
     }
-    setState({ kind: 'sent' });
+    onSent();
   }
 
   return (
@@ -211,11 +211,11 @@ export function SendScreen({ addin, host, userUuid, onSignedOut }: Props) {
           {mail.attachments.map((a) => (
             <li key={a.id}>{a.name}</li>
           ))}
-          {picked.map((f) => (
-            <li key={`picked-${f.name}`}>
-              {f.name}{' '}
-              <Button size="small" appearance="subtle" disabled={sending} onClick={() => setPicked(picked.filter((p) => p !== f))}>
-                {t('addin:send.removeFile', { name: f.name })}
+          {picked.map(({ file, index }) => (
+            <li key={`picked-${file.name}`}>
+              {file.name}{' '}
+              <Button size="small" appearance="subtle" disabled={sending} onClick={() => controller.removeFile(index)}>
+                {t('addin:send.removeFile', { name: file.name })}
               </Button>
             </li>
           ))}
@@ -228,7 +228,7 @@ export function SendScreen({ addin, host, userUuid, onSignedOut }: Props) {
           data-testid="addin-file-input"
           onChange={(e) => {
             const chosen = [...(e.currentTarget.files ?? [])];
-            setPicked((current) => [...current, ...chosen]);
+            controller.addFiles(chosen.map((file) => ({ name: file.name, size: file.size, type: file.type, picked: file })));
             e.currentTarget.value = '';
           }}
         />
@@ -242,16 +242,16 @@ export function SendScreen({ addin, host, userUuid, onSignedOut }: Props) {
         </MessageBar>
       ) : (
         <Field label={t('addin:send.level')}>
-          <RadioGroup value={level === undefined ? '' : String(level)} onChange={(_, d) => setLevel(Number(d.value) as SecurityLevel)}>
+          <RadioGroup value={level === undefined ? '' : String(level)} onChange={(_, d) => controller.update({ level: Number(d.value) as SecurityLevel })}>
             {levels.map((l) => (
-              <Radio key={l} value={String(l)} className={styles.levelRadio} label={t(LEVEL_KEYS[l])} disabled={sending} />
+              <Radio key={l} value={String(l)} className={styles.levelRadio} label={t(`addin:send.${securityLevelInfo(l).textKey}`)} disabled={sending} />
             ))}
           </RadioGroup>
         </Field>
       )}
       {choice.kind === 'range' && (
         <Field label={t('addin:send.validity')} hint={t('addin:send.validityHint', { min: choice.min, max: choice.max })}>
-          <Input type="number" min={choice.min} max={choice.max} value={validity} onChange={(_, d) => setValidity(d.value)} disabled={sending} />
+          <Input type="number" min={choice.min} max={choice.max} value={fields.validityText} onChange={(_, d) => controller.update({ validityText: d.value })} disabled={sending} />
         </Field>
       )}
       {choice.kind === 'fixed' && <Text>{t('addin:send.validityFixed', { days: choice.days })}</Text>}
@@ -264,16 +264,19 @@ export function SendScreen({ addin, host, userUuid, onSignedOut }: Props) {
         {t('addin:send.submit')}
       </Button>
       <UnlockSecuPassDialog
-          open={unlocking}
-          addin={addin}
-          host={host}
-          userUuid={userUuid}
-          onCancel={() => setUnlocking(false)}
-          onUnlocked={(keys) => {
-            setUnlocking(false);
-            void send(keys);
-          }}
-        />
+        open={unlocking}
+        addin={addin}
+        host={host}
+        userUuid={userUuid}
+        onCancel={() => {
+          setUnlocking(false);
+          answerUnlock.current(null);
+        }}
+        onUnlocked={(keys) => {
+          setUnlocking(false);
+          answerUnlock.current(keys);
+        }}
+      />
     </div>
   );
 }

@@ -1,17 +1,16 @@
 import { Button, Dialog, DialogActions, DialogBody, DialogContent, DialogSurface, DialogTitle, Field, Input, MessageBar, MessageBarBody, Spinner } from '@fluentui/react-components';
-import { addinKeys, cryptoApi } from '@addin/crypto/addin-crypto';
+import { addinKeys } from '@addin/crypto/addin-crypto';
 import type { OfficeHost } from '@addin/office/office-host';
 import type { AddinClient } from '@addin/session/addin-client';
 import { getOwnSecuPass, putSecuPass } from '@shared/api/endpoints/secupass';
 import type { OwnSecuPassResponse } from '@shared/contract/secupass';
 import type { UnlockedKeys } from '@shared/crypto/service';
+import { useUnlockForm } from '@shared/secupass/use-unlock-form';
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 
 /** The web client's page that sets a SecuPass (web/lib/routes.ts `setSecuPass`); the pane is served by the same server. */
 export const SET_SECUPASS_PATH = '/auth/set-secupass';
-
-const isWrongPassphrase = (error: unknown) => typeof error === 'object' && error !== null && (error as { code?: unknown }).code === 'secupass-wrong-passphrase';
 
 interface Props {
   /** Kept mounted and opened/closed through `open`, so Fluent restores the pane's accessibility tree on close. */
@@ -32,18 +31,13 @@ export function UnlockSecuPassDialog({ open, addin, host, userUuid, onUnlocked, 
   const { t } = useTranslation();
   const formId = useId();
   const [own, setOwn] = useState<OwnSecuPassResponse | 'loading' | 'failed'>('loading');
-  const [passphrase, setPassphrase] = useState('');
-  const [fieldError, setFieldError] = useState<string | undefined>();
-  const [failure, setFailure] = useState(false);
-  const [pending, setPending] = useState(false);
+  const form = useUnlockForm(addinKeys, (body) => putSecuPass(addin.client, body));
+  const { reset } = form;
 
   useEffect(() => {
     if (!open) return;
     setOwn('loading');
-    setPassphrase('');
-    setFieldError(undefined);
-    setFailure(false);
-    setPending(false);
+    reset();
     let live = true;
     getOwnSecuPass(addin.client).then(
       (answer) => live && setOwn(answer),
@@ -52,33 +46,14 @@ export function UnlockSecuPassDialog({ open, addin, host, userUuid, onUnlocked, 
     return () => {
       live = false;
     };
-  }, [addin, open]);
+  }, [addin, open, reset]);
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     if (typeof own !== 'object' || !own.blob) return;
-    if (!passphrase) {
-      setFieldError(t('addin:unlock.required'));
-      return;
-    }
-    setPending(true);
-    setFieldError(undefined);
-    setFailure(false);
-    try {
-      const { keys, upgradedBlob } = await cryptoApi.unlockSecuPass({ userId: userUuid, blob: own.blob, passphrase });
-      if (upgradedBlob) {
-        // v2 → v3: the same keys under the stronger scheme; a failed upload is retried at the next unlock.
-        const publicKeys = [keys.encryption, keys.signing].map(({ keyId, usage, publicKey }) => ({ keyId, usage, publicKey }));
-        await putSecuPass(addin.client, { blob: upgradedBlob, publicKeys }).catch(() => undefined);
-      }
-      addinKeys.unlocked(userUuid, keys);
-      onUnlocked(keys);
-    } catch (error) {
-      if (isWrongPassphrase(error)) setFieldError(t('addin:unlock.wrongPassphrase'));
-      else setFailure(true);
-    } finally {
-      setPending(false);
-    }
+    // Unlock, v2 → v3 upgrade upload, wrong passphrase: the shared keys session (shared/secupass).
+    const outcome = await form.submit({ userUuid, blob: own.blob });
+    if (outcome?.ok) onUnlocked(outcome.keys);
   }
 
   const state = typeof own === 'object' ? own.state : undefined;
@@ -103,26 +78,26 @@ export function UnlockSecuPassDialog({ open, addin, host, userUuid, onUnlocked, 
               </div>
             )}
             {state === 'active' && (
-              <form id={formId} onSubmit={(e) => void submit(e)} noValidate style={{ display: 'grid', gap: 12 }} aria-busy={pending}>
+              <form id={formId} onSubmit={(e) => void submit(e)} noValidate style={{ display: 'grid', gap: 12 }} aria-busy={form.pending}>
                 <p style={{ margin: 0 }}>{t('addin:unlock.intro')}</p>
-                {failure && (
+                {form.failure && (
                   <MessageBar intent="error" role="alert">
                     <MessageBarBody>{t('addin:unlock.failed')}</MessageBarBody>
                   </MessageBar>
                 )}
-                <Field label={t('addin:unlock.passphrase')} required validationMessage={fieldError}>
-                  <Input type="password" name="passphrase" autoComplete="current-password" autoFocus value={passphrase} onChange={(_e, data) => setPassphrase(data.value)} />
+                <Field label={t('addin:unlock.passphrase')} required validationMessage={form.fieldError && t(form.fieldError === 'required' ? 'addin:unlock.required' : 'addin:unlock.wrongPassphrase')}>
+                  <Input type="password" name="passphrase" autoComplete="current-password" autoFocus value={form.passphrase} onChange={(_e, data) => form.setPassphrase(data.value)} />
                 </Field>
               </form>
             )}
           </DialogContent>
           <DialogActions>
-            <Button appearance="secondary" onClick={onCancel} disabled={pending}>
+            <Button appearance="secondary" onClick={onCancel} disabled={form.pending}>
               {t('addin:unlock.cancel')}
             </Button>
             {state === 'active' && (
-              <Button type="submit" form={formId} appearance="primary" disabled={pending}>
-                {pending ? t('addin:unlock.submitting') : t('addin:unlock.submit')}
+              <Button type="submit" form={formId} appearance="primary" disabled={form.pending}>
+                {form.pending ? t('addin:unlock.submitting') : t('addin:unlock.submit')}
               </Button>
             )}
           </DialogActions>

@@ -3,7 +3,7 @@ import { PASSWORD_RESET_TTL_MS, PASSWORD_RESET_WEB_PATH } from '@shared/contract
 import { reduceLanguage, type Language } from '@shared/contract/constants';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
-import { HttpError } from '../core/http-error';
+import { rateLimitExceeded } from '../core/http-error';
 import { RATE_LIMIT_BUCKETS } from '../security/rate-limiter';
 import '../security/tables';
 import { hashPassword } from '../users/passwords';
@@ -23,16 +23,6 @@ export const PASSWORD_RESET_IP_LIMIT = { limit: 10, windowMs: 60 * 60_000 } as c
 
 export const hashResetToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
-export function rateLimitExceeded(retryAfterMs: number): HttpError {
-  const retryAfterSeconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
-  return new HttpError(
-    429,
-    'RateLimitExceededException',
-    'Too many requests, please try again later',
-    { retryAfterSeconds },
-    { 'retry-after': String(retryAfterSeconds) },
-  );
-}
 
 export type ResetTokenState = 'valid' | 'unknown' | 'used' | 'expired';
 

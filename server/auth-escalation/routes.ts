@@ -8,15 +8,15 @@ import { AUTH_ESCALATION_ENDPOINTS } from '@shared/contract/endpoints/auth-escal
 import { registerEndpoint } from '../core/endpoint-route';
 import { SETTING_KEYS } from '@shared/contract/settings';
 import type { FastifyInstance } from 'fastify';
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { accessDenied, badRequest, conflict, HttpError, notFound } from '../core/http-error';
+import { accessDenied, badRequest, conflict, HttpError, notFound, rateLimitExceeded } from '../core/http-error';
+import { routePlugin } from '../core/route-plugin';
 import { mayManageAccountOf, type UserRow } from '../users/users-repository';
 import { RATE_LIMIT_BUCKETS } from '../security/rate-limiter';
 import { acceptTotpCodeOnce, generateTotpSecret, qrCodeDataUrl, totpUri } from '../security/totp';
-import { loadPasswordPolicy } from '../users/password-policy';
+import { loadPasswordPolicy } from '../security/password-policy';
 import { hashPassword, verifyPassword } from '../users/passwords';
 import { scheduleEscalationCleanup } from './cleanup';
-import { confirmPasswordReset, rateLimitExceeded, requestPasswordReset, resetTokenState } from './password-reset';
+import { confirmPasswordReset, requestPasswordReset, resetTokenState } from './password-reset';
 import { clearLoginFailures } from '../auth/login-flow';
 import { SSO_START_PATH, ssoConfigured } from '../auth/oidc-sso';
 import { authenticatePreLogin } from './pre-login-credentials';
@@ -54,7 +54,7 @@ function notifyPasswordChanged(app: FastifyInstance, user: { email: string; lang
 }
 
 /** Pre-login escalation calls, password reset and the user's own password/TOTP changes. */
-export const authEscalationRoutes: FastifyPluginAsyncZod = async (app) => {
+export const authEscalationRoutes = routePlugin('kuvert-auth-escalation-routes', async (app) => {
   scheduleEscalationCleanup(app);
 
   registerEndpoint(app, AUTH_ESCALATION_ENDPOINTS.captcha, async (request, reply) => {
@@ -210,7 +210,7 @@ export const authEscalationRoutes: FastifyPluginAsyncZod = async (app) => {
     notifyPasswordChanged(app, user, request.log);
     return reply.code(204).send(null);
   });
-};
+});
 
 /** A fresh secret, stored sealed as the pending one; the answer shows it once for the app. */
 async function startTotpRegistration(app: FastifyInstance, user: UserRow) {

@@ -4,8 +4,7 @@ import { AUTHORIZATION_ERROR, AUTHORIZATION_ERRORS_HEADER, type AuthorizationErr
 import { VERIFICATION_CODE_TTL_MS } from '@shared/contract/auth-escalation';
 import { CAPTCHA_AFTER_FAILED_LOGINS, reduceLanguage } from '@shared/contract/constants';
 import type { FastifyInstance } from 'fastify';
-import { rateLimitExceeded } from '../auth-escalation/password-reset';
-import { HttpError } from '../core/http-error';
+import { HttpError, rateLimitExceeded } from '../core/http-error';
 import { RATE_LIMIT_BUCKETS } from '../security/rate-limiter';
 import { acceptTotpCodeOnce } from '../security/totp';
 import { verifyAgainstDecoy, verifyPassword } from '../users/passwords';

@@ -2,12 +2,17 @@
 // PKCE, state and nonce. The provider proves who the person is; the account must already exist
 // here with the same email address (no accounts are created by SSO), and a disabled account stays
 // out. Local escalations (captcha, TOTP, email code) do not apply: the provider runs its own.
+// An account whose address never proved itself (made by an administrator) signs in only when the
+// provider vouches for the address (`email_verified: true`): that is the proof, as the mailed code
+// would be — the account is taken over like at a delivery signup (`claimUnprovenAccount`).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { randomBytes } from 'node:crypto';
 import * as oidc from 'openid-client';
 import { z } from 'zod';
 import { cookiesNeedSecure } from '../config';
 import { routePlugin } from '../core/route-plugin';
 import { SESSION_COOKIE } from '../core/access';
+import { claimUnprovenAccount } from '../external/external-service';
 import { setSessionCookie } from './session-cookie';
 
 export const SSO_START_PATH = '/webui/sso/start';
@@ -144,6 +149,15 @@ export const oidcSsoRoutes = routePlugin('kuvert-oidc-sso-routes', async (app) =
       const user = await app.users.findByLogin(email);
       if (!user || user.email.toLowerCase() !== email) return fail(request, reply, 'no account with that email');
       if (user.disabled) return fail(request, reply, 'account disabled');
+      if (!user.email_verified) {
+        // Silence is no proof: only a provider that says it checked the address proves it here.
+        if (claims?.email_verified !== true) return fail(request, reply, 'address not proven (the provider does not vouch for it)');
+        // The creator's password is worthless from now on; deliveries to the address reach the owner only now.
+        await claimUnprovenAccount(app, user, { password: randomBytes(32).toString('base64url') });
+        const proven = await app.users.findByLogin(email);
+        if (!proven?.email_verified) return fail(request, reply, 'address proof lost a race');
+        await app.auditLog.record({ action: 'sso.addressProven', actorUserId: user.id, subjectUserId: user.id, details: { issuer: app.config.oidcIssuer, claimedAccount: true } });
+      }
 
       // A fresh session, as after POST /auth; the client reads the anti-forgery value from GET /user.
       const previous = request.cookies[SESSION_COOKIE];

@@ -27,3 +27,15 @@ export const accessDenied = (message = "You don't have sufficient rights, please
   new HttpError(403, 'AccessDeniedException', message);
 export const notFound = (message = 'Not found', metadata: Record<string, unknown> = {}) => new HttpError(404, 'NotFoundException', message, metadata);
 export const conflict = (message: string) => new HttpError(409, 'ConflictException', message);
+
+/** 429 `RateLimitExceededException` with `Retry-After` and `metadata.retryAfterSeconds` (at least 1). */
+export function rateLimitExceeded(retryAfterMs: number): HttpError {
+  const retryAfterSeconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
+  return new HttpError(
+    429,
+    'RateLimitExceededException',
+    'Too many requests, please try again later',
+    { retryAfterSeconds },
+    { 'retry-after': String(retryAfterSeconds) },
+  );
+}

@@ -1,62 +1,41 @@
 import type { IncomingMessage } from 'node:http';
+import { contentDisposition } from '@shared/contract/content-disposition';
 import {
   CONTENT_SHA256_HEADER,
   DELIVERY_TOKEN_HEADER,
   E2E_MAX_RECORD_SIZE,
   e2ePartLayout,
-  MAX_E2E_MANIFEST_CHARS,
   isValidMimeType,
 } from '@shared/contract/deliveries';
 import { DELIVERY_ENDPOINTS } from '@shared/contract/endpoints/deliveries';
 import type { FastifyRequest } from 'fastify';
 import { HttpError } from '../core/http-error';
-import { sendPooledBody } from '../core/pooled-body';
+import { sendPooledBody } from '../storage/pooled-body';
 import { registerEndpoint } from '../core/endpoint-route';
 import { routePlugin } from '../core/route-plugin';
-import {
-  activityLog,
-  addFile,
-  commitFile,
-  createDraft,
-  deleteDelivery,
-  deliveryDetail,
-  downloadableFile,
-  fileRangeReader,
-  fileStream,
-  inbox,
-  listParts,
-  markDownloaded,
-  putPart,
-  removeFile,
-  resendNotification,
-  resolveViewer,
-  sendDelivery,
-  sentList,
-  updateDraft,
-} from './deliveries-service';
+import { requestContext } from '../core/request-context';
 import { scheduleDeliverySweep } from './cleanup';
-import { getE2e, putE2e, putOwnKey, recipientKeys, recipientStatus, releaseDelivery, releaseList } from './e2e';
+import { activityLog, deleteDelivery, deliveryDetail } from './detail';
+import { downloadableFile, fileRangeReader, fileStream, markDownloaded } from './downloads';
+import { createDraft, updateDraft } from './drafts';
+import { putOwnKey } from './e2e-keys';
+import { inbox, sentList } from './lists';
+import { addFile, commitFile, listParts, putPart, removeFile } from './parts';
 import { parseRange } from './range';
+import { resendNotification, sendDelivery } from './sending';
 import { shareProofOf } from './share-proof';
+import { resolveViewer } from './viewer';
 
 /** Room for the part plus nothing else: parts are raw bytes, no envelope. */
 const PART_BODY_SLACK_BYTES = 1024;
 /** Largest E2E part: the header plus 8 records of the largest record size the server takes. */
 const E2E_MAX_PART_BYTES = e2ePartLayout(E2E_MAX_RECORD_SIZE).partSize + e2ePartLayout(E2E_MAX_RECORD_SIZE).leadingBytes;
-/** The E2E body: the manifest (base64url) plus descriptors (~300 bytes each). */
-const E2E_BODY_LIMIT = MAX_E2E_MANIFEST_CHARS + 8 * 1_048_576;
 
 const tokenOf = (request: Pick<FastifyRequest, 'headers'> & { query: { token?: string | undefined } }): string | undefined => {
   const header = request.headers[DELIVERY_TOKEN_HEADER];
   const value = request.query.token ?? (typeof header === 'string' ? header : undefined);
   return value?.trim() || undefined;
 };
-
-/** RFC 6266 filename parameters: an ASCII fallback plus the exact UTF-8 name. */
-function contentDisposition(name: string): string {
-  const ascii = name.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
-  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)}`;
-}
 
 /** Deliveries (levels 1–4): drafts, resumable uploads, send, inbox, sent, download, delete, resend, activity. */
 export const deliveryRoutes = routePlugin('kuvert-delivery-routes', async (app) => {
@@ -66,24 +45,24 @@ export const deliveryRoutes = routePlugin('kuvert-delivery-routes', async (app) 
   app.addContentTypeParser('application/octet-stream', (_request, payload, done) => done(null, payload));
 
   registerEndpoint(app, DELIVERY_ENDPOINTS.create, async (request, reply) => {
-    const draft = await createDraft(app, request.user!, request.body);
+    const draft = await createDraft(requestContext(app, request), request.body);
     void reply.code(201);
     return deliveryDetail(app, { kind: 'sender', delivery: draft });
   });
 
   registerEndpoint(app, DELIVERY_ENDPOINTS.update, async (request) => {
-    const draft = await updateDraft(app, request.user!, request.params.deliveryUuid, request.body);
+    const draft = await updateDraft(requestContext(app, request), request.params.deliveryUuid, request.body);
     return deliveryDetail(app, { kind: 'sender', delivery: draft });
   });
 
   registerEndpoint(app, DELIVERY_ENDPOINTS.addFile, async (request, reply) => {
-    const file = await addFile(app, request.user!, request.params.deliveryUuid, request.body);
+    const file = await addFile(requestContext(app, request), request.params.deliveryUuid, request.body);
     void reply.code(201);
     return file;
   });
 
   registerEndpoint(app, DELIVERY_ENDPOINTS.removeFile, async (request, reply) => {
-    await removeFile(app, request.user!, request.params.deliveryUuid, request.params.fileId);
+    await removeFile(requestContext(app, request), request.params.deliveryUuid, request.params.fileId);
     return reply.code(204).send(null);
   });
 
@@ -92,7 +71,7 @@ export const deliveryRoutes = routePlugin('kuvert-delivery-routes', async (app) 
     const lengthHeader = request.headers['content-length'];
     const sha = request.headers[CONTENT_SHA256_HEADER];
     try {
-      return await putPart(app, request.user!, {
+      return await putPart(requestContext(app, request), {
         deliveryUuid: request.params.deliveryUuid,
         fileId: request.params.fileId,
         index: request.params.index,
@@ -107,63 +86,39 @@ export const deliveryRoutes = routePlugin('kuvert-delivery-routes', async (app) 
     }
   }, { bodyLimit: Math.max(app.config.uploadPartSize, E2E_MAX_PART_BYTES) + PART_BODY_SLACK_BYTES });
 
-  registerEndpoint(app, DELIVERY_ENDPOINTS.parts, async (request) => listParts(app, request.user!, request.params.deliveryUuid, request.params.fileId));
+  registerEndpoint(app, DELIVERY_ENDPOINTS.parts, async (request) => listParts(requestContext(app, request), request.params.deliveryUuid, request.params.fileId));
 
   registerEndpoint(app, DELIVERY_ENDPOINTS.putOwnKey, async (request, reply) => {
-    await putOwnKey(app, request.user!, request.params.deliveryUuid, request.params.fileId, request.body);
+    await putOwnKey(requestContext(app, request), request.params.deliveryUuid, request.params.fileId, request.body);
     return reply.code(204).send(null);
   });
 
-  registerEndpoint(app, DELIVERY_ENDPOINTS.commitFile, async (request) => commitFile(app, request.user!, request.params.deliveryUuid, request.params.fileId));
+  registerEndpoint(app, DELIVERY_ENDPOINTS.commitFile, async (request) => commitFile(requestContext(app, request), request.params.deliveryUuid, request.params.fileId));
 
   registerEndpoint(app, DELIVERY_ENDPOINTS.send, async (request) => {
-    const sent = await sendDelivery(app, request.user!, request.params.deliveryUuid, request.log);
+    const sent = await sendDelivery(requestContext(app, request), request.params.deliveryUuid);
     return deliveryDetail(app, { kind: 'sender', delivery: sent });
   });
 
-  registerEndpoint(app, DELIVERY_ENDPOINTS.recipientKeys, async (request) => recipientKeys(app, request.user!, request.params.deliveryUuid));
+  registerEndpoint(app, DELIVERY_ENDPOINTS.inbox, async (request) => inbox(requestContext(app, request), request.query));
 
-  registerEndpoint(app, DELIVERY_ENDPOINTS.putE2e, async (request, reply) => {
-    await putE2e(app, request.user!, request.params.deliveryUuid, request.body);
-    return reply.code(204).send(null);
-  }, { bodyLimit: E2E_BODY_LIMIT });
-
-  registerEndpoint(app, DELIVERY_ENDPOINTS.e2e, async (request, reply) => {
-    void reply.header('cache-control', 'no-store');
-    return getE2e(app, request.user!, request.params.deliveryUuid);
-  });
-
-  registerEndpoint(app, DELIVERY_ENDPOINTS.recipientStatus, async (request) => recipientStatus(app, request.user!, request.body.emails));
-
-  registerEndpoint(app, DELIVERY_ENDPOINTS.releaseList, async (request, reply) => {
-    void reply.header('cache-control', 'no-store');
-    return releaseList(app, request.user!);
-  });
-
-  registerEndpoint(app, DELIVERY_ENDPOINTS.release, async (request, reply) => {
-    await releaseDelivery(app, request.user!, request.params.deliveryUuid, request.body.descriptors, request.log);
-    return reply.code(204).send(null);
-  });
-
-  registerEndpoint(app, DELIVERY_ENDPOINTS.inbox, async (request) => inbox(app, request.user!, request.query));
-
-  registerEndpoint(app, DELIVERY_ENDPOINTS.sent, async (request) => sentList(app, request.user!, request.query));
+  registerEndpoint(app, DELIVERY_ENDPOINTS.sent, async (request) => sentList(requestContext(app, request), request.query));
 
   // Public: level-1 token holders have no session. resolveViewer checks sender, recipient or token.
   registerEndpoint(app, DELIVERY_ENDPOINTS.one, async (request, reply) => {
-    const viewer = await resolveViewer(app.db, request.user, request.params.deliveryUuid, tokenOf(request), shareProofOf(request));
+    const viewer = await resolveViewer(app.db, request.params.deliveryUuid, { user: request.user, token: tokenOf(request), proof: shareProofOf(request) });
     void reply.header('cache-control', 'no-store');
     return deliveryDetail(app, viewer);
   });
 
   registerEndpoint(app, DELIVERY_ENDPOINTS.remove, async (request, reply) => {
-    await deleteDelivery(app, request.user!, request.params.deliveryUuid);
+    await deleteDelivery(requestContext(app, request), request.params.deliveryUuid);
     return reply.code(204).send(null);
   });
 
   // Public: level-1 token holders have no session. resolveViewer checks sender, recipient or token.
   registerEndpoint(app, DELIVERY_ENDPOINTS.content, async (request, reply) => {
-    const viewer = await resolveViewer(app.db, request.user, request.params.deliveryUuid, tokenOf(request), shareProofOf(request));
+    const viewer = await resolveViewer(app.db, request.params.deliveryUuid, { user: request.user, token: tokenOf(request), proof: shareProofOf(request) });
     const file = await downloadableFile(app, viewer, request.params.fileId);
     const size = Number(file.size);
     const range = parseRange(request.headers.range, size);
@@ -191,7 +146,7 @@ export const deliveryRoutes = routePlugin('kuvert-delivery-routes', async (app) 
     return reply.send(fileStream(app, viewer.delivery, file, start, end) as never);
   });
 
-  registerEndpoint(app, DELIVERY_ENDPOINTS.resend, async (request) => resendNotification(app, request.user!, request.params.deliveryUuid, request.body?.shareUuid, request.log));
+  registerEndpoint(app, DELIVERY_ENDPOINTS.resend, async (request) => resendNotification(requestContext(app, request), request.params.deliveryUuid, request.body?.shareUuid));
 
-  registerEndpoint(app, DELIVERY_ENDPOINTS.activity, async (request) => ({ entries: await activityLog(app, request.user!, request.params.deliveryUuid) }));
+  registerEndpoint(app, DELIVERY_ENDPOINTS.activity, async (request) => ({ entries: await activityLog(requestContext(app, request), request.params.deliveryUuid) }));
 });

@@ -94,10 +94,11 @@ export const senderAdminRoutes = routePlugin('kuvert-sender-admin-routes', async
       groupId = group.id;
     }
     await app.users.update(user.id, { ...(licensed !== undefined ? { licensed: licensed ? 1 : 0 } : {}), ...(groupId !== undefined ? { sender_group_id: groupId } : {}) });
+    await app.auditLog.record({ actorUserId: request.user!.id, action: 'user.sender', subjectUserId: user.id, details: { licensed, senderGroupUuid } });
     const row = (await app.users.findById(user.id))!;
     const secupass = await app.db.selectFrom('secupass').select('state').where('user_id', '=', row.id).executeTakeFirst();
     const [sender] = await adminSenderFields(app, [row]);
     const state = secupass?.state === 'active' || secupass?.state === 'reset' ? secupass.state : 'none';
-    return { ...toWireUser(row), disabled: row.disabled === 1, secupassState: state, ...sender! };
+    return { ...toWireUser(row), disabled: row.disabled === 1, emailVerified: row.email_verified === 1, secupassState: state, ...sender! };
   });
 });

@@ -1,10 +1,11 @@
-import { SECURITY_LEVELS } from '@shared/contract/constants';
 import type { DeliverySendConfig } from '@shared/contract/config';
 import { DELIVERY_SETTING_KEYS, type SecurityLevel } from '@shared/contract/deliveries';
+import { SECURITY_LEVEL_ORDER, SECURITY_LEVEL_TABLE } from '@shared/contract/security-levels';
 import type { FastifyInstance } from 'fastify';
 import { sql, type Kysely } from 'kysely';
 import { HttpError } from '../core/http-error';
 import type { Database } from '../db/schema';
+import { spendLookupBudgetOrRefuse } from '../security/recipient-lookups';
 import { roleNamesOf, type UserRow } from '../users/users-repository';
 
 /**
@@ -18,13 +19,11 @@ import { roleNamesOf, type UserRow } from '../users/users-repository';
  *   it) needs ROLE_SHARES_CAN_INVITE.
  */
 
-const LEVELS: readonly SecurityLevel[] = [SECURITY_LEVELS.LEVEL_1, SECURITY_LEVELS.LEVEL_2, SECURITY_LEVELS.LEVEL_3, SECURITY_LEVELS.LEVEL_4];
-
 /** Stored group levels (JSON text) → the known wire values, in order. */
 export function parseGroupLevels(json: string): SecurityLevel[] {
   try {
     const parsed: unknown = JSON.parse(json);
-    return Array.isArray(parsed) ? LEVELS.filter((l) => parsed.includes(l)) : [];
+    return Array.isArray(parsed) ? SECURITY_LEVEL_ORDER.filter((l) => parsed.includes(l)) : [];
   } catch {
     return [];
   }
@@ -52,10 +51,7 @@ export async function senderSendConfig(app: FastifyInstance, user: UserRow): Pro
   const limited = { ...config };
   if (group) {
     const levels = parseGroupLevels(group.levels);
-    limited.allowSecurityLevel1 &&= levels.includes(SECURITY_LEVELS.LEVEL_1);
-    limited.allowSecurityLevel2 &&= levels.includes(SECURITY_LEVELS.LEVEL_2);
-    limited.allowSecurityLevel3 &&= levels.includes(SECURITY_LEVELS.LEVEL_3);
-    limited.allowSecurityLevel4 &&= levels.includes(SECURITY_LEVELS.LEVEL_4);
+    for (const { wire, allowFlag } of SECURITY_LEVEL_TABLE) limited[allowFlag] &&= levels.includes(wire);
   }
   return {
     ...limited,
@@ -96,6 +92,10 @@ export async function assertMayAskAbout(app: FastifyInstance, sender: UserRow, a
 /**
  * Every address (recipients and additional ones, normalised) against the sender rules; throws the
  * §8 class with the offending addresses in `metadata.recipients`. Checked at create, update and send.
+ * What follows tells registered from unregistered addresses (the licence and invitation rules
+ * here, the draft's `registered` flags and the level-3/4 key copies after), so the addresses cost
+ * the look-up budget first (security/recipient-lookups.ts; asked before = free): once it is spent,
+ * every draft with a new address is 429 `lookupBudget`, registered or not.
  */
 export async function checkSenderMayReach(app: FastifyInstance, sender: UserRow, addresses: readonly string[]): Promise<void> {
   if (addresses.length === 0) return;
@@ -104,6 +104,7 @@ export async function checkSenderMayReach(app: FastifyInstance, sender: UserRow,
     const refused = addresses.filter((a) => !targets.has(a));
     if (refused.length > 0) throw replyOnlyRefusal(refused);
   }
+  await spendLookupBudgetOrRefuse(app.db, sender.id, addresses);
   const users = await app.db
     .selectFrom('users')
     .select([sql<string>`lower(email)`.as('email'), 'licensed'])

@@ -1,3 +1,4 @@
+import type { SecurityLevel } from '@shared/contract/deliveries';
 import type { Generated } from 'kysely';
 
 /**
@@ -6,7 +7,7 @@ import type { Generated } from 'kysely';
  *
  * Levels 3/4 fit without a new table for files: `delivery_files.encrypted` marks parts in
  * the E2E stream format, `header_hash` binds them, `deliveries.manifest` holds the signed
- * manifest (encrypted, see e2e.ts). Wrapped file-key copies per recipient are `access_descriptors`
+ * manifest (encrypted, see e2e-keys.ts). Wrapped file-key copies per recipient are `access_descriptors`
  * (resource kind `delivery`, resource id = delivery uuid, file id = file uuid or `manifest`).
  */
 export interface DeliveriesTable {
@@ -17,8 +18,8 @@ export interface DeliveriesTable {
   status: string;
   subject: string;
   body: string;
-  /** SPEC §4 wire value: 0, 10, 20, 30. */
-  security_level: number;
+  /** SPEC §4 wire value (shared/contract/security-levels.ts). */
+  security_level: SecurityLevel;
   language: string;
   /** null: permanently available. */
   validity_days: number | null;
@@ -122,6 +123,23 @@ export interface ShareProofsTable {
   expires_at: number;
 }
 
+/** Per share (recipient): the external path's signup state (signups.ts, external/). Times epoch ms. */
+export interface DeliverySignupsTable {
+  /** delivery_recipients.id (the share). */
+  recipient_id: number;
+  /** E.164, given by the sender; null = none. */
+  phone_number: string | null;
+  /** SHA-256 hex of the signup link token; null once used or never issued. */
+  token_hash: string | null;
+  /** SHA-256 hex of `salt:code` of the open SMS code. */
+  code_hash: string | null;
+  code_salt: string | null;
+  code_attempts: number;
+  code_sent_at: number | null;
+  code_expires_at: number | null;
+  updated_at: number;
+}
+
 export interface DeliveryTables {
   sender_groups: SenderGroupsTable;
   share_proofs: ShareProofsTable;
@@ -130,6 +148,7 @@ export interface DeliveryTables {
   delivery_files: DeliveryFilesTable;
   delivery_file_parts: DeliveryFilePartsTable;
   delivery_activity: DeliveryActivityTable;
+  delivery_signups: DeliverySignupsTable;
 }
 
 declare module '../db/schema' {

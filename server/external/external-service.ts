@@ -1,11 +1,10 @@
 import { createHash, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
-import { reduceLanguage, SECURITY_LEVELS, type Language, type RoleName } from '@shared/contract/constants';
-import type { SecurityLevel } from '@shared/contract/deliveries';
+import { reduceLanguage, type Language, type RoleName } from '@shared/contract/constants';
+import { opensByLink } from '@shared/contract/security-levels';
 import {
   EMAIL_CHECK_IP_LIMIT,
   EMAIL_CHECK_LIMIT,
   EXTERNAL_SETTING_KEYS,
-  EXTERNAL_WEB_LINKS,
   PHONE_NUMBER_PATTERN,
   SMS_CODE_LENGTH,
   SMS_CODE_TTL_MS,
@@ -22,16 +21,14 @@ import {
 } from '@shared/contract/external';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { sql, type Selectable } from 'kysely';
-import { rateLimitExceeded } from '../auth-escalation/password-reset';
-import { badRequest, HttpError, notFound } from '../core/http-error';
+import { badRequest, HttpError, notFound, rateLimitExceeded } from '../core/http-error';
 import { downloadDisclaimerText } from '../settings/defaults';
-import type { DeliveriesTable, DeliveryRecipientsTable } from '../deliveries/tables';
+import { signupRow, upsertSignup } from '../deliveries/signups';
+import type { DeliveriesTable, DeliveryRecipientsTable, DeliverySignupsTable } from '../deliveries/tables';
 import { RATE_LIMIT_BUCKETS } from '../security/rate-limiter';
-import { assertPasswordMeetsPolicy } from '../users/password-policy';
+import { assertPasswordMeetsPolicy } from '../security/password-policy';
 import { hashPassword } from '../users/passwords';
 import { UserExistsError, type UserRow } from '../users/users-repository';
-import type { DeliverySignupsTable } from './tables';
-import './tables';
 
 type DeliveryRow = Selectable<DeliveriesTable>;
 type RecipientRow = Selectable<DeliveryRecipientsTable>;
@@ -42,8 +39,6 @@ type SignupRow = Selectable<DeliverySignupsTable>;
  * an outsider (a full ROLE_SENDER is an administrator's decision, it may cost a licence).
  */
 export const DELIVERY_SIGNUP_ROLES: readonly RoleName[] = ['ROLE_UI_USER', 'ROLE_RECEIVER', 'ROLE_SENDER_EXTERNAL'];
-/** Signup link tokens: 32 random bytes like the download tokens (DESIGN §2 asks ≥ 128 bits). */
-const SIGNUP_TOKEN_BYTES = 32;
 const HOUR_MS = 60 * 60_000;
 
 const sha256Hex = (value: string) => createHash('sha256').update(value, 'utf8').digest('hex');
@@ -60,29 +55,7 @@ export function normalizePhoneNumber(raw: string): string | null {
   return PHONE_NUMBER_PATTERN.test(compact) ? compact : null;
 }
 
-async function signupRow(app: FastifyInstance, recipientId: number): Promise<SignupRow | undefined> {
-  return app.db.selectFrom('delivery_signups').selectAll().where('recipient_id', '=', recipientId).executeTakeFirst();
-}
 
-async function upsertSignup(app: FastifyInstance, recipientId: number, changes: Partial<Omit<SignupRow, 'recipient_id'>>): Promise<void> {
-  const now = Date.now();
-  await app.db
-    .insertInto('delivery_signups')
-    .values({
-      recipient_id: recipientId,
-      phone_number: null,
-      token_hash: null,
-      code_hash: null,
-      code_salt: null,
-      code_attempts: 0,
-      code_sent_at: null,
-      code_expires_at: null,
-      ...changes,
-      updated_at: now,
-    })
-    .onConflict((oc) => oc.column('recipient_id').doUpdateSet({ ...changes, updated_at: now }))
-    .execute();
-}
 
 /**
  * The account that owns this address: one whose address proved itself (code by mail, reset link,
@@ -98,26 +71,6 @@ async function accountOf(app: FastifyInstance, email: string): Promise<UserRow |
   return app.db.selectFrom('users').selectAll().where(sql<string>`lower(email)`, '=', normalizeEmail(email)).executeTakeFirst();
 }
 
-/**
- * The mail's link for a recipient, or null when the ordinary link fits (a registered recipient of
- * a level ≥ 2 delivery signs in and finds it in the inbox). Level 1: the email prompt with the
- * download token; higher levels, unregistered: the email prompt with a fresh signup token
- * (only its hash is stored, so a resent mail replaces the older link).
- */
-export async function externalLinkFor(
-  app: FastifyInstance,
-  delivery: Pick<DeliveryRow, 'security_level'>,
-  recipient: Pick<RecipientRow, 'id' | 'uuid'>,
-  options: { registered: boolean; language: Language; downloadToken: string | undefined },
-): Promise<string | null> {
-  if (delivery.security_level === SECURITY_LEVELS.LEVEL_1) {
-    return options.downloadToken ? EXTERNAL_WEB_LINKS.emailPrompt(options.language, recipient.uuid, options.downloadToken) : null;
-  }
-  if (options.registered) return null;
-  const token = randomBytes(SIGNUP_TOKEN_BYTES).toString('base64url');
-  await upsertSignup(app, recipient.id, { token_hash: sha256Hex(token) });
-  return EXTERNAL_WEB_LINKS.emailPrompt(options.language, recipient.uuid, token);
-}
 
 interface LinkContext {
   delivery: DeliveryRow;
@@ -142,7 +95,7 @@ async function shareByLink(app: FastifyInstance, shareUuid: string, token: strin
   const signup = await signupRow(app, recipient.id);
   const hash = sha256Hex(token.trim());
   const matches = (stored: string | null | undefined) => typeof stored === 'string' && timingSafeEqual(Buffer.from(stored), Buffer.from(hash));
-  const valid = (delivery.security_level === SECURITY_LEVELS.LEVEL_1 && matches(recipient.token_hash)) || matches(signup?.token_hash);
+  const valid = (opensByLink(delivery.security_level) && matches(recipient.token_hash)) || matches(signup?.token_hash);
   if (!valid) throw missing();
   if (delivery.status === 'deleted' || recipient.removed_at !== null) throw notFound('The delivery was deleted', { reason: 'deleted' satisfies LinkRefusal });
   if (delivery.purged_at !== null || (delivery.expires_at !== null && delivery.expires_at <= Date.now())) {
@@ -159,7 +112,7 @@ export async function checkLink(app: FastifyInstance, input: { shareUuid: string
   const byIp = await app.rateLimiter.hit(RATE_LIMIT_BUCKETS.emailCheckIp, input.ip, EMAIL_CHECK_IP_LIMIT);
   if (!byIp.allowed) throw rateLimitExceeded(byIp.retryAfterMs);
   const { delivery } = await shareByLink(app, input.shareUuid, input.token);
-  return { securityLevel: delivery.security_level as SecurityLevel };
+  return { securityLevel: delivery.security_level };
 }
 
 /**
@@ -198,11 +151,11 @@ export async function checkEmail(
   const all = await app.settings.getAll();
   const disclaimerText = downloadDisclaimerText(all, language);
   const registered = Boolean(await registeredUser(app, recipient.email));
-  const next = delivery.security_level === SECURITY_LEVELS.LEVEL_1 ? 'download' : registered ? 'login' : 'signup';
+  const next = opensByLink(delivery.security_level) ? 'download' : registered ? 'login' : 'signup';
   return {
     deliveryUuid: delivery.uuid,
     shareUuid: recipient.uuid,
-    securityLevel: delivery.security_level as SecurityLevel,
+    securityLevel: delivery.security_level,
     language,
     next,
     disclaimer: all[EXTERNAL_SETTING_KEYS.downloadDisclaimerEnabled] === true ? { text: disclaimerText } : null,
@@ -217,7 +170,7 @@ export async function checkEmail(
 
 /** Signup applies to unregistered recipients of level ≥ 2 deliveries only. */
 async function assertSignupApplies(app: FastifyInstance, context: LinkContext): Promise<void> {
-  if (context.delivery.security_level === SECURITY_LEVELS.LEVEL_1) {
+  if (opensByLink(context.delivery.security_level)) {
     throw refused('signupNotApplicable', 'This delivery needs no account');
   }
   if (await registeredUser(app, context.recipient.email)) {
@@ -354,9 +307,10 @@ export async function signUp(
  * for it that never proved the address: the owner takes it over. The signup link proved the address;
  * the password becomes the owner's, whatever the creator knew of the old one is worthless (every
  * session ends, a pending or registered authentication app is removed). Roles and licence stay as
- * the administrator set them.
+ * the administrator set them. Single sign-on uses it too when the provider vouches for the address
+ * (auth/oidc-sso.ts), with a random password the owner never sees (they set one by a reset link).
  */
-async function claimUnprovenAccount(
+export async function claimUnprovenAccount(
   app: FastifyInstance,
   account: UserRow,
   input: { password: string; firstName?: string | undefined; lastName?: string | undefined; language?: Language | undefined },

@@ -1,6 +1,7 @@
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { contentDisposition } from '@shared/contract/content-disposition';
 import { z } from 'zod';
 import { notFound } from '../core/http-error';
+import { routePlugin } from '../core/route-plugin';
 import { escapeHtml, htmlPage } from '../pages/html';
 import { listMailboxMessages, readMailboxEntry, readMailboxRaw } from './mailbox-folder';
 
@@ -13,7 +14,7 @@ import { listMailboxMessages, readMailboxEntry, readMailboxRaw } from './mailbox
 /** Administrators only: the mails of every user are here. */
 const MAILBOX_ACCESS = { roles: ['ROLE_ADMIN'] } as const;
 
-export const devMailboxRoutes: FastifyPluginAsyncZod = async (app) => {
+export const devMailboxRoutes = routePlugin('kuvert-dev-mailbox-routes', async (app) => {
   const folder = async () => {
     if ((await app.mailer.activeTransport()) !== 'mailbox') throw notFound();
     return app.mailer.mailboxFolder;
@@ -64,7 +65,7 @@ export const devMailboxRoutes: FastifyPluginAsyncZod = async (app) => {
       if (request.query.format === 'eml') {
         const raw = await readMailboxRaw(dir, request.params.id);
         if (!raw) throw notFound('No such mail');
-        return reply.type('message/rfc822').header('content-disposition', `inline; filename="${request.params.id}.eml"`).send(Buffer.from(raw));
+        return reply.type('message/rfc822').header('content-disposition', contentDisposition(`${request.params.id}.eml`, 'inline')).send(Buffer.from(raw));
       }
       const entry = await readMailboxEntry(dir, request.params.id);
       if (!entry) throw notFound('No such mail');
@@ -73,4 +74,4 @@ export const devMailboxRoutes: FastifyPluginAsyncZod = async (app) => {
         .send(`Date: ${entry.date}\nTo: ${entry.to}\nSubject: ${entry.subject}\n\n${entry.text}`);
     },
   );
-};
+});

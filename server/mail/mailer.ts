@@ -1,7 +1,9 @@
+import { access, constants } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createTransport } from 'nodemailer';
 import type { Language } from '@shared/contract/constants';
+import { ensurePrivateDir } from '../core/private-files';
 import { writeMailboxMessage } from './mailbox-folder';
 import { DEFAULT_ORGANISATION, renderMail, type MailTemplateData, type MailTemplateName } from './templates';
 
@@ -55,6 +57,8 @@ export interface Mailer {
   /** The transport the next mail will take, settings included. */
   activeTransport(): Promise<MailTransportKind>;
   send<K extends MailTemplateName>(mail: MailRequest<K>): Promise<SentMail>;
+  /** For `/readyz`: the SMTP relay in use accepts a connection (and the login), or the mailbox folder can be written. */
+  checkReady(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -154,6 +158,15 @@ export function createMailer(config: MailerConfig): Mailer {
         }
       }
       throw new MailDeliveryError(mail.template, maxAttempts, lastError);
+    },
+    async checkReady() {
+      const via = await route();
+      if (via.smtpUrl) {
+        await smtpFor(via.smtpUrl).verify();
+        return;
+      }
+      await ensurePrivateDir(mailboxFolder);
+      await access(mailboxFolder, constants.W_OK);
     },
     async close() {
       for (const transport of smtpTransports.values()) transport.close();

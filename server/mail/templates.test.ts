@@ -1,11 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { LANGUAGES } from '@shared/contract/constants';
+import { LANGUAGES, SECURITY_LEVELS } from '@shared/contract/constants';
 import { MAIL_TEMPLATES, renderMail, type MailTemplateData, type MailTemplateName } from './templates';
 
 const SAMPLE: MailTemplateData = {
   accountVerificationCode: { code: '042917', validMinutes: 15 },
   passwordResetLink: { link: 'https://kuvert.example/auth/reset-password?token=abc&x=<b>', validMinutes: 60 },
   passwordChanged: { changedAt: '2026-11-22 09:00' },
+  userInvitation: { link: 'https://kuvert.example/auth/reset-password?token=abc&x=<b>', validDays: 7, inviterName: 'Ada <Lovelace>' },
+  signupExistingAccount: { loginLink: 'https://kuvert.example/auth/login', resetLink: 'https://kuvert.example/auth/request-reset-password' },
   signInAttempts: { failures: 10, address: '203.0.113.7', at: '2026-11-22 09:00' },
   secupassReset: { resetAt: '2026-11-22 09:00', link: 'https://kuvert.example/?x=<b>' },
   newDelivery: {
@@ -13,7 +15,7 @@ const SAMPLE: MailTemplateData = {
     senderEmail: 'ada@example.test',
     subject: 'Q3 <b>figures</b>',
     link: 'https://kuvert.example/secumails/en/download?deliveryUuid=d1#token=abc',
-    level: 1,
+    level: SECURITY_LEVELS.LEVEL_1,
     fileCount: 2,
     expiresOn: '2027-02-20',
   },
@@ -74,11 +76,14 @@ describe('mail templates', () => {
       expect(mail.html).toContain('#token=abc');
       expect(mail.html).toContain('Q3 &lt;b&gt;figures&lt;/b&gt;');
     }
-    const level2 = renderMail('newDelivery', 'en', { ...SAMPLE.newDelivery, level: 2, expiresOn: null, fileCount: 1 });
+    const level2 = renderMail('newDelivery', 'en', { ...SAMPLE.newDelivery, level: SECURITY_LEVELS.LEVEL_2, expiresOn: null, fileCount: 1 });
     expect(level2.text).toMatch(/Sign in/);
     expect(level2.text).toMatch(/permanently/);
-    const signup = renderMail('newDelivery', 'en', { ...SAMPLE.newDelivery, level: 2, signup: true });
+    const signup = renderMail('newDelivery', 'en', { ...SAMPLE.newDelivery, level: SECURITY_LEVELS.LEVEL_2, signup: true });
     expect(signup.text).toMatch(/create a Kuvert account/);
     expect(signup.text).not.toMatch(/Sign in/);
+    const encrypted = renderMail('newDelivery', 'en', { ...SAMPLE.newDelivery, level: SECURITY_LEVELS.LEVEL_3 });
+    expect(encrypted.text).toMatch(/end-to-end encrypted/);
+    expect(renderMail('newDelivery', 'en', SAMPLE.newDelivery).text).toMatch(/The link is personal/);
   });
 });

@@ -5,6 +5,9 @@ export const WIZARD_TEXTS: Record<Language, Record<string, string>> = {
   en: {
     title: 'Kuvert installation',
     intro: 'Welcome! Set up your Kuvert server in one step.',
+    setupCode: 'Setup code',
+    setupCodeHint: 'The server printed it when it started ("Setup code for the wizard"). A new start prints a new one.',
+    errSetupCode: 'The setup code is not right. Use the one the server printed at its last start.',
     organisation: 'Organisation name',
     admin: 'First administrator',
     email: 'Email address',
@@ -25,6 +28,9 @@ export const WIZARD_TEXTS: Record<Language, Record<string, string>> = {
   de: {
     title: 'Kuvert-Installation',
     intro: 'Willkommen! Richten Sie Ihren Kuvert-Server in einem Schritt ein.',
+    setupCode: 'Einrichtungscode',
+    setupCodeHint: 'Der Server hat ihn beim Start ausgegeben („Setup code for the wizard“). Jeder neue Start gibt einen neuen aus.',
+    errSetupCode: 'Der Einrichtungscode stimmt nicht. Verwenden Sie den Code, den der Server beim letzten Start ausgegeben hat.',
     organisation: 'Name der Organisation',
     admin: 'Erste Administratorin / erster Administrator',
     email: 'E-Mail-Adresse',
@@ -45,6 +51,9 @@ export const WIZARD_TEXTS: Record<Language, Record<string, string>> = {
   fr: {
     title: 'Installation de Kuvert',
     intro: 'Bienvenue ! Configurez votre serveur Kuvert en une étape.',
+    setupCode: "Code d'installation",
+    setupCodeHint: "Le serveur l'a affiché au démarrage (« Setup code for the wizard »). Chaque nouveau démarrage en affiche un nouveau.",
+    errSetupCode: "Le code d'installation est incorrect. Utilisez celui que le serveur a affiché à son dernier démarrage.",
     organisation: "Nom de l'organisation",
     admin: 'Premier administrateur',
     email: 'Adresse e-mail',

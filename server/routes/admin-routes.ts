@@ -5,12 +5,13 @@ import { mailboxExposed } from '../mail/mailbox-exposure';
 import { badRequest, conflict } from '../core/http-error';
 import { settingsConsistencyProblems, settingValueProblem } from '../settings/defaults';
 import { maskSecretSettings, restoreMaskedSecrets } from '../settings/secret-settings';
-import { assertPasswordMeetsPolicy } from '../users/password-policy';
+import { assertPasswordMeetsPolicy } from '../security/password-policy';
 import { hashPassword } from '../users/passwords';
 import { DEFAULT_USER_ROLES, roleNamesOf, toWireUser, UserExistsError } from '../users/users-repository';
 import { registerEndpoint } from '../core/endpoint-route';
 import { routePlugin } from '../core/route-plugin';
 import { adminSenderFields } from '../deliveries/sender-routes';
+import { sendInvitation, unusablePasswordHash } from '../user-admin/user-admin';
 
 /** Administration calls of the core: settings, user list and creation, audit log. */
 export const adminRoutes = routePlugin('kuvert-admin-routes', async (app) => {
@@ -42,7 +43,7 @@ export const adminRoutes = routePlugin('kuvert-admin-routes', async (app) => {
     const { rows, total } = await app.users.list({ q, page, pageSize });
     const sender = await adminSenderFields(app, rows);
     return {
-      users: rows.map((row, i) => ({ ...toWireUser(row), disabled: row.disabled === 1, secupassState: toSecuPassState(row.secupass_state), ...sender[i]! })),
+      users: rows.map((row, i) => ({ ...toWireUser(row), disabled: row.disabled === 1, emailVerified: row.email_verified === 1, secupassState: toSecuPassState(row.secupass_state), ...sender[i]! })),
       total,
       page,
       pageSize,
@@ -57,7 +58,7 @@ export const adminRoutes = routePlugin('kuvert-admin-routes', async (app) => {
 
   registerEndpoint(app, ADMIN_ENDPOINTS.createUser, async (request, reply) => {
     const body = request.body;
-    await assertPasswordMeetsPolicy(app.settings, body.password);
+    if (body.password !== undefined) await assertPasswordMeetsPolicy(app.settings, body.password);
     // Only administrators hand out the administrator role.
     const roles = body.roleNames ?? DEFAULT_USER_ROLES;
     const callerIsAdmin = roleNamesOf(request.user!).includes('ROLE_ADMIN');
@@ -68,7 +69,7 @@ export const adminRoutes = routePlugin('kuvert-admin-routes', async (app) => {
       const row = await app.users.create({
         username: body.username ?? body.email,
         email: body.email,
-        passwordHash: await hashPassword(body.password),
+        passwordHash: body.password !== undefined ? await hashPassword(body.password) : await unusablePasswordHash(),
         firstName: body.firstName,
         lastName: body.lastName,
         roles,
@@ -79,8 +80,12 @@ export const adminRoutes = routePlugin('kuvert-admin-routes', async (app) => {
         totpRequired: body.totpRequired ?? false,
         disabled: body.disabled ?? false,
       });
+      const invited = body.password === undefined;
+      await app.auditLog.record({ actorUserId: request.user!.id, action: 'user.created', subjectUserId: row.id, details: { roles: roleNamesOf(row), invited } });
+      // The account exists either way; a failed mail is logged and "Resend invitation" repeats it.
+      if (invited) await sendInvitation(app, row, request.user!).catch((err: unknown) => request.log.error({ err }, 'invitation mail failed'));
       void reply.code(201);
-      return { user: toWireUser(row) };
+      return { user: toWireUser(row), invited };
     } catch (err) {
       if (err instanceof UserExistsError) throw conflict(err.message);
       throw err;

@@ -19,7 +19,8 @@ const LEGACY_REDIRECTS: Record<string, string> = {
   '/webui/welcome': '/webui/wizard',
   '/webui/login': '/auth/login',
   '/webui/sso': '/auth/login',
-  '/webui/signup': '/auth/login',
+  // The sign-up page (issue 17 §1); it says "not enabled" while self-registration is off.
+  '/webui/signup': '/auth/signup',
   '/webui/twoFactor': '/auth/totp-authentication',
   '/webui/settings': '/settings',
   '/webui/inbox': '/secumails/inbox',

@@ -6,11 +6,11 @@ import {
 } from '@shared/contract/secupass';
 import { SETTING_KEYS } from '@shared/contract/settings';
 import { z } from 'zod';
-import { accessDenied, badRequest, conflict, HttpError, notFound } from '../core/http-error';
+import { accessDenied, badRequest, conflict, HttpError, notFound, rateLimitExceeded } from '../core/http-error';
 import { registerEndpoint } from '../core/endpoint-route';
 import { routePlugin } from '../core/route-plugin';
-import { rateLimitExceeded } from '../auth-escalation/password-reset';
-import { mayLookUpKeysOf, notifyReleaseNeeded } from '../deliveries/e2e';
+import { mayLookUpKeysOf } from '../deliveries/e2e-lookups';
+import { notifyReleaseNeeded } from '../deliveries/e2e-release';
 import { RATE_LIMIT_BUCKETS } from '../security/rate-limiter';
 import { secuPassBodyProblems } from '../secupass/blob-checks';
 import { mayManageAccountOf } from '../users/users-repository';

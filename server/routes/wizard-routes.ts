@@ -5,16 +5,17 @@ import { SETTING_KEYS } from '@shared/contract/settings';
 import { z } from 'zod';
 import { escapeHtml, htmlPage } from '../pages/html';
 import { WIZARD_TEXTS } from '../pages/wizard-texts';
-import { loadPasswordPolicy } from '../users/password-policy';
+import { loadPasswordPolicy } from '../security/password-policy';
 import { hashPassword } from '../users/passwords';
 import { ADMIN_ROLES, UserExistsError } from '../users/users-repository';
 import { routePlugin } from '../core/route-plugin';
+import { SETUP_CODE_HASH_KEY, setupCodeMatches, WIZARD_PATH } from '../setup/setup-code';
 
-export const WIZARD_PATH = '/webui/wizard';
 
 const WizardQuerySchema = z.object({ lang: z.string().max(35).optional() });
 /** Form fields arrive as strings; anything missing is handled as an input error on the page. */
 const WizardFormSchema = z.object({
+  setupCode: z.string().max(100),
   organisation: z.string().trim().min(1).max(200),
   email: z.string().trim().max(254),
   password: z.string().max(1024),
@@ -42,6 +43,8 @@ function renderWizard(lang: Language, minLength: number, values: Partial<WizardF
 ${errors.length ? `<div class="error" role="alert"><ul>${errors.map((e) => `<li>${escapeHtml(e)}</li>`).join('')}</ul></div>` : ''}
 <form method="post" action="${WIZARD_PATH}">
 <input type="hidden" name="lang" value="${lang}">
+<label for="setupCode">${escapeHtml(t.setupCode!)}</label><input id="setupCode" name="setupCode" type="text" autocomplete="off" spellcheck="false" aria-describedby="setup-code-hint" required>
+<p id="setup-code-hint">${escapeHtml(t.setupCodeHint!)}</p>
 ${field('organisation', t.organisation!, 'text', 'organization')}
 <fieldset><legend>${escapeHtml(t.admin!)}</legend>
 ${field('email', t.email!, 'email', 'email')}
@@ -91,7 +94,10 @@ export const wizardRoutes = routePlugin('kuvert-wizard-routes', async (app) => {
       const values = parsed.success ? parsed.data : (raw as Partial<WizardForm>);
       const errors: string[] = [];
       if (!parsed.success) errors.push(t.errRequired!);
-      else {
+      else if (!setupCodeMatches(parsed.data.setupCode, await app.settings.get(SETUP_CODE_HASH_KEY))) {
+        // Checked before anything else: without the code the page tells nothing about the rest.
+        return reply.code(403).type('text/html; charset=utf-8').send(renderWizard(lang, policy.minLength, parsed.data, [t.errSetupCode!]));
+      } else {
         const form = parsed.data;
         if (!z.string().email().safeParse(form.email).success) errors.push(t.errEmail!);
         if (form.password !== form.passwordRepeat) errors.push(t.errMismatch!);
@@ -120,6 +126,7 @@ export const wizardRoutes = routePlugin('kuvert-wizard-routes', async (app) => {
         [SETTING_KEYS.mailTransport]: form.mailTransport,
         [SETTING_KEYS.mailSmtpUrl]: form.mailTransport === 'smtp' ? (form.smtpUrl ?? null) : null,
         [CONFIG_KEYS.wizardFinished]: true,
+        [SETUP_CODE_HASH_KEY]: null,
       });
       return reply.redirect('/auth/login', 303);
     },

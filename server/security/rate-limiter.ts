@@ -26,6 +26,8 @@ export const RATE_LIMIT_BUCKETS = {
   recipientStatusUser: 'recipient-status:user',
   /** GET /users/{userUuid}/public-keys per caller (opening level 3/4 deliveries asks once per sender). */
   publicKeysUser: 'public-keys:user',
+  /** Self-registrations per client address (user-admin/signup-routes.ts). */
+  signupIp: 'signup:ip',
 } as const;
 export type RateLimitBucket = (typeof RATE_LIMIT_BUCKETS)[keyof typeof RATE_LIMIT_BUCKETS];
 

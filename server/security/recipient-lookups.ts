@@ -1,11 +1,15 @@
 import type { Kysely } from 'kysely';
+import { HttpError, rateLimitExceeded } from '../core/http-error';
 import type { Database } from '../db/schema';
 import { systemClock, type Clock } from './clock';
 
 /**
  * The enumeration budget of an account (issue 12 §2): how many distinct addresses it may learn
  * "registered / has a passphrase / its keys" about in RECIPIENT_LOOKUP_LIMIT.windowMs — through
- * POST /deliveries/recipient-status (the send page's chips) and GET …/recipient-keys (levels 3/4).
+ * POST /deliveries/recipient-status (the send page's chips) and GET …/recipient-keys (levels 3/4),
+ * and every draft create, update and send: their answers differ for registered and unregistered
+ * addresses (the detail's `registered`, SenderNotLicensedException / InviteUserToShareException,
+ * the level-3/4 key copies), so the addresses of a draft cost the same budget (issue 12 §2).
  * Addresses asked again within the window are free, so the send page re-asking its chips after
  * every change costs nothing extra. Kept in the database (`recipient_lookups`, migration 0019), so
  * every server shares it.
@@ -46,6 +50,15 @@ export async function spendLookupBudget(db: Kysely<Database>, userId: number, ad
     .onConflict((oc) => oc.columns(['user_id', 'address']).doUpdateSet({ last_at: now }))
     .execute();
   return { allowed: true };
+}
+
+/** `spendLookupBudget`, or 429 `RateLimitExceededException` with `reason: lookupBudget` (and Retry-After) when it is spent. */
+export async function spendLookupBudgetOrRefuse(db: Kysely<Database>, userId: number, addresses: readonly string[]): Promise<void> {
+  const outcome = await spendLookupBudget(db, userId, addresses);
+  if (!outcome.allowed) {
+    const error = rateLimitExceeded(outcome.retryAfterMs);
+    throw new HttpError(429, error.errorClass, 'Too many different addresses looked up, please try again later', { ...error.metadata, reason: 'lookupBudget' }, error.headers);
+  }
 }
 
 export async function pruneRecipientLookups(db: Kysely<Database>, clock: Clock = systemClock): Promise<void> {

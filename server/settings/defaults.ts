@@ -3,6 +3,7 @@ import { FALLBACK_LANGUAGE, LANGUAGES, MS_PER_DAY, type Language } from '@shared
 import { DELIVERY_SETTING_KEYS, isValidMimeType } from '@shared/contract/deliveries';
 import { EXTERNAL_SETTING_KEYS } from '@shared/contract/external';
 import { SETTING_KEYS } from '@shared/contract/settings';
+import { SIGNUP_SETTING_KEY } from '@shared/contract/signup';
 
 /** Default theme colours (SPEC §9). */
 export const DEFAULT_THEME_COLOR = '#19853F';
@@ -97,6 +98,8 @@ export const PRIVATE_DEFAULTS: Readonly<Record<string, ConfigValue>> = {
   [EXTERNAL_SETTING_KEYS.downloadDisclaimerEnabled]: false,
   ...perLanguage(EXTERNAL_SETTING_KEYS.downloadDisclaimerText, ''),
   [EXTERNAL_SETTING_KEYS.signupRequiresSms]: false,
+  // Self-registration (issue 17 §1): off until an administrator turns it on.
+  [SIGNUP_SETTING_KEY]: false,
 };
 
 /** Integer settings with a closed range. */

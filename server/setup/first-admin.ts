@@ -1,48 +1,48 @@
 import { CONFIG_KEYS } from '@shared/contract/config';
 import type { FastifyInstance } from 'fastify';
-import { generateStrongPassword } from '../users/password-policy';
 import { hashPassword } from '../users/passwords';
 import { ADMIN_ROLES } from '../users/users-repository';
+import { hashSetupCode, newSetupCode, SETUP_CODE_HASH_KEY, WIZARD_PATH } from './setup-code';
 
-/** Address of a generated first administrator (no real mailbox behind it). */
-export const GENERATED_ADMIN_EMAIL = 'admin@kuvert.localhost';
-
-export interface FirstAdminResult {
-  /** Set only when this call created the administrator: the credentials to print once. */
-  created?: { email: string; password: string; generated: boolean };
-}
+export type FirstAdminResult =
+  /** This call created the administrator from the given credentials. */
+  | { created: { email: string } }
+  /** No administrator and no credentials: the installation wizard at `wizardPath` makes one, for whoever has `setupCode` (printed at the start; NB: secret). */
+  | { wizardPath: string; setupCode: string }
+  /** An administrator exists: nothing to do. */
+  | Record<string, never>;
 
 export interface FirstAdminOptions {
-  email?: string;
-  /** NB: secret, never logged except the one time it was generated and must be shown. */
-  password?: string;
-  /** Without credentials: generate a password (true, `npm start`) or leave it to the wizard (false). */
-  generateIfMissing: boolean;
+  email?: string | undefined;
+  /** NB: secret, never logged. */
+  password?: string | undefined;
 }
 
 /**
- * The non-interactive first start (DESIGN §9): when no administrator exists, creates
- * one from the given credentials (or generated ones) and marks the installation wizard
- * finished. With neither, the wizard at /webui/wizard does it.
+ * The first start (DESIGN §9, issue 17 §1). When no administrator exists: with
+ * `KUVERT_ADMIN_EMAIL`/`KUVERT_ADMIN_PASSWORD` (or the flags) it creates one and marks the
+ * installation wizard finished (scripts, CI); without them it leaves `ftapi.wizard.finished`
+ * false, so the wizard at /webui/wizard asks organisation, first administrator and mail — no
+ * flag needed, and no password is ever generated or printed. Each such start makes a new setup
+ * code (see setup-code.ts) that the wizard asks for; the start prints it.
  */
 export async function ensureFirstAdmin(app: FastifyInstance, options: FirstAdminOptions): Promise<FirstAdminResult> {
   if ((await app.users.countAdmins()) > 0) return {};
-  let email = options.email;
-  let password = options.password;
-  const generated = !email || !password;
-  if (generated) {
-    if (!options.generateIfMissing) return {};
-    email = GENERATED_ADMIN_EMAIL;
-    password = generateStrongPassword();
+  const { email, password } = options;
+  if (!email || !password) {
+    // An earlier version may have marked it finished; without an administrator the wizard must run.
+    const setupCode = newSetupCode();
+    await app.settings.set({ [CONFIG_KEYS.wizardFinished]: false, [SETUP_CODE_HASH_KEY]: hashSetupCode(setupCode) });
+    return { wizardPath: WIZARD_PATH, setupCode };
   }
   await app.users.create({
-    username: email!,
-    email: email!,
-    passwordHash: await hashPassword(password!),
+    username: email,
+    email,
+    passwordHash: await hashPassword(password),
     firstName: 'Admin',
     roles: ADMIN_ROLES,
     emailVerified: true,
   });
-  await app.settings.set({ [CONFIG_KEYS.wizardFinished]: true });
-  return { created: { email: email!, password: password!, generated } };
+  await app.settings.set({ [CONFIG_KEYS.wizardFinished]: true, [SETUP_CODE_HASH_KEY]: null });
+  return { created: { email } };
 }

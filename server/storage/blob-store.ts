@@ -1,7 +1,8 @@
 import type { Readable } from 'node:stream';
 
 /**
- * Where file bytes live (DESIGN §5): a local folder by default, S3-compatible later.
+ * Where file bytes live (DESIGN §5): a local folder by default, an S3-compatible bucket when
+ * `S3_BUCKET` is set (s3-blob-store.ts).
  * Keys are `/`-separated paths of `[A-Za-z0-9._-]` segments (never `.` or `..`).
  *
  * IMPORTANT: `put` is atomic: the object appears under its key complete or not at all
@@ -32,6 +33,8 @@ export interface BlobStore {
    * only frees space.
    */
   sweepTemporaries(): Promise<number>;
+  /** Resolves when the store can serve now (for `/readyz`); throws, naming the problem without secrets, when not. */
+  checkReady(): Promise<void>;
 }
 
 /** Reads a byte range in order into buffers the caller owns. */

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { access, open, readdir, rename, rm, stat, statfs, type FileHandle } from 'node:fs/promises';
+import { access, constants, open, readdir, rename, rm, stat, statfs, type FileHandle } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
@@ -142,6 +142,10 @@ export function createLocalBlobStore(root: string): BlobStore {
       await ensurePrivateDir(root);
       const stats = await statfs(root);
       return Number(stats.bavail) * Number(stats.bsize);
+    },
+
+    async checkReady() {
+      await access(root, constants.R_OK | constants.W_OK);
     },
 
     async sweepTemporaries() {

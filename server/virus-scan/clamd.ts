@@ -17,11 +17,15 @@ import type { Readable } from 'node:stream';
 
 export type ClamdAddress = { kind: 'tcp'; host: string; port: number } | { kind: 'unix'; path: string };
 
-/** `tcp://host:port` or an absolute socket path (validated by the config schema). */
-export function parseClamdAddress(value: string): ClamdAddress {
+/**
+ * `tcp://host:port` or an absolute unix socket path; null for anything else. The config schema
+ * (`KUVERT_CLAMD`) parses with it once at start: `config.clamdAddress` is the parsed address.
+ */
+export function parseClamdAddress(value: string): ClamdAddress | null {
   const tcp = /^tcp:\/\/([^/:]+):(\d{1,5})\/?$/.exec(value);
   if (tcp) return { kind: 'tcp', host: tcp[1]!, port: Number(tcp[2]) };
-  return { kind: 'unix', path: value };
+  if (!value.includes('://') && value.startsWith('/')) return { kind: 'unix', path: value };
+  return null;
 }
 
 export type ScanVerdict = { infected: false } | { infected: true; viruses: string[] };

@@ -31,7 +31,7 @@ import { LanguageSchema } from './user';
  * | GET    /deliveries/{deliveryUuid}/e2e | signed in: the sender or a recipient | the encrypted manifest, the sender's user id and the caller's OWN live descriptors; none → 404 AccessDescriptorNotFoundException (`metadata.reason`: passphraseNeeded / releasePending) |
  * | GET    /deliveries/release | ROLE_SENDER | recipients of the caller's sent level 3/4 deliveries who have a key now but no descriptor: release needed |
  * | POST   /deliveries/{deliveryUuid}/release | ROLE_SENDER, the delivery's sender | descriptors re-wrapped to one recipient's new key → the recipient is mailed |
- * | POST   /deliveries/recipient-status | ROLE_SENDER; a reply-only account (ROLE_SENDER_EXTERNAL) only about the people it may reply to (403 `RecipientNotAllowedException`, `reason: replyOnly`) | the send page's chip warnings (SPEC §5): for up to 50 addresses, whether each is a registered user and has an active SecuPass — nothing else; rate limited per sender and by a budget of distinct addresses per account and hour shared with recipient-keys (429 `RateLimitExceededException`, `reason: lookupBudget` for the budget) |
+ * | POST   /deliveries/recipient-status | ROLE_SENDER; a reply-only account (ROLE_SENDER_EXTERNAL) only about the people it may reply to (403 `RecipientNotAllowedException`, `reason: replyOnly`) | the send page's chip warnings (SPEC §5): for up to 50 addresses, whether each is a registered user and has an active SecuPass — nothing else (with `withKeys`, levels 3/4: also the user id and live encryption key of an address with an active SecuPass, as recipient-keys tells about a draft, for the verified badges); rate limited per sender and by a budget of distinct addresses per account and hour shared with recipient-keys (429 `RateLimitExceededException`, `reason: lookupBudget` for the budget) |
  *
  * Lists page by cursor: each answer's `nextCursor` (null on the last page) passed back as
  * `cursor` continues right after its last row, whatever arrived in between (no duplicates, no
@@ -464,6 +464,12 @@ export const DeliveryRecipientSchema = z
      * (`kuvert.delivery.signup.requireSms`) and the sender has not given their phone number yet.
      */
     phoneNumberMissing: z.boolean().optional(),
+    /**
+     * Levels 3/4, sender's view only: the registered recipient's user id, so the sender's browser can
+     * show whether the key it pinned for them is verified (issue 12 §4). The sender wraps file keys
+     * to this user anyway (recipient-keys, release list); nobody else is told.
+     */
+    userUuid: z.string().optional(),
   })
   .meta({ id: 'DeliveryRecipient' });
 export type DeliveryRecipient = z.infer<typeof DeliveryRecipientSchema>;
@@ -648,16 +654,31 @@ export const MAX_RECIPIENT_STATUS_EMAILS = 50;
 
 /** POST /deliveries/recipient-status: addresses the sender typed (the chips). */
 export const RecipientStatusBodySchema = z
-  .object({ emails: z.array(z.string().trim().min(1).max(320)).min(1).max(MAX_RECIPIENT_STATUS_EMAILS) })
+  .object({
+    emails: z.array(z.string().trim().min(1).max(320)).min(1).max(MAX_RECIPIENT_STATUS_EMAILS),
+    /** Levels 3/4 chosen: also the user id and live encryption key of each address with an active SecuPass (the chips' verified badges). */
+    withKeys: z.boolean().optional(),
+  })
   .strict()
   .meta({ id: 'DeliveryRecipientStatusBody' });
 export type RecipientStatusBody = z.infer<typeof RecipientStatusBodySchema>;
 
 /**
  * What a sender may know of an address for the chip warnings (SPEC §5): registered or not, and
- * whether it has an active passphrase (SecuPass) for levels 3/4. No names, ids or other state.
+ * whether it has an active passphrase (SecuPass) for levels 3/4. No names or other state; with
+ * `withKeys` (levels 3/4) the user id and live encryption key of an address with an active
+ * SecuPass — what GET …/recipient-keys tells about a draft's recipients, under the same budget —
+ * so the browser can show whether that key is the one it pinned and verified (issue 12 §4).
  */
-export const RecipientStatusSchema = z.object({ email: z.string(), registered: z.boolean(), hasPassphrase: z.boolean() }).meta({ id: 'DeliveryRecipientStatus' });
+export const RecipientStatusSchema = z
+  .object({
+    email: z.string(),
+    registered: z.boolean(),
+    hasPassphrase: z.boolean(),
+    userUuid: z.string().optional(),
+    encryptionKey: PublicKeySchema.optional(),
+  })
+  .meta({ id: 'DeliveryRecipientStatus' });
 export type RecipientStatus = z.infer<typeof RecipientStatusSchema>;
 export const RecipientStatusResponseSchema = z.object({ recipients: z.array(RecipientStatusSchema) }).meta({ id: 'DeliveryRecipientStatusResponse' });
 export type RecipientStatusResponse = z.infer<typeof RecipientStatusResponseSchema>;

@@ -1,7 +1,7 @@
 import { ApiError } from '@shared/api/api-error';
 import { CryptoError } from '@shared/crypto/errors';
-import { FILE_NAME_PROBLEMS, type FileNameProblem } from '@shared/contract/deliveries';
-import type { SendProblem } from './send-rules';
+import { problemFromValidation } from '@shared/rules/send-rule-errors';
+import type { SendProblem } from '@shared/rules/send-rules';
 
 /**
  * Backend error objects of a send (SPEC §8 classes, figures in `metadata`, server/README.md
@@ -92,45 +92,6 @@ const CLASS_TO_CODE: Record<string, SendErrorCode> = {
 
 const STATUS_TO_CODE: Record<number, SendErrorCode> = { 401: 'authenticationRequired', 403: 'accessDenied', 404: 'notFound', 409: 'conflict' };
 
-const str = (v: unknown) => (typeof v === 'string' ? v : '');
-const num = (v: unknown) => (typeof v === 'number' ? v : 0);
-const strings = (v: unknown) => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
-
-/** The client-side problem a server ValidationException stands for, when its reason is one we know. */
-export function problemFromValidation(metadata: Record<string, unknown>): SendProblem | undefined {
-  const field = str(metadata.field);
-  switch (str(metadata.reason)) {
-    case 'required':
-      if (field === 'recipients') return { code: 'recipientsRequired', field: 'recipients' };
-      if (field === 'subject') return { code: 'subjectRequired', field: 'subject' };
-      return undefined;
-    case 'invalidEmail':
-      return { code: 'invalidEmail', field: field === 'additionalRecipients' ? 'additionalRecipients' : 'recipients', invalid: strings(metadata.invalid) };
-    case 'tooMany':
-      return { code: 'tooManyRecipients', field: 'recipients', maxRecipients: num(metadata.maxRecipients), count: num(metadata.count) };
-    case 'outOfRange':
-      return { code: 'validityOutOfRange', field: 'validityDays', min: num(metadata.min), max: num(metadata.max) };
-    case 'customExpirationDisabled':
-      return { code: 'validityNotChoosable', field: 'validityDays', validityDays: num(metadata.validityDays) };
-    case 'cleanupDisabled':
-      return { code: 'validityNotExpiring', field: 'validityDays' };
-    case 'noneAllowed':
-      return { code: 'noSecurityLevelAllowed', field: 'securityLevel' };
-    case 'notAllowed':
-      return { code: 'securityLevelNotAllowed', field: 'securityLevel', allowed: (Array.isArray(metadata.allowed) ? metadata.allowed : []) as never };
-    case 'invalidFileName': {
-      const nameProblem = FILE_NAME_PROBLEMS.find((p) => p === metadata.nameProblem) as FileNameProblem | undefined;
-      return { code: 'invalidFileName', field: 'files', name: str(metadata.name), maxLength: num(metadata.maxLength), ...(nameProblem ? { nameProblem } : {}) };
-    }
-    case 'duplicateFileName':
-      return { code: 'duplicateFileName', field: 'files', name: str(metadata.name) };
-    case 'zeroByteFile':
-      return { code: 'zeroByteFile', field: 'files', name: str(metadata.name) };
-    default:
-      return undefined;
-  }
-}
-
 function isAbort(error: unknown): boolean {
   return error instanceof Error && (error.name === 'AbortError' || error.name === 'TimeoutError');
 }
@@ -143,6 +104,7 @@ export function toSendError(error: unknown, context: { fileName?: string } = {})
     const errorClass = error.errorClass;
     const code = (errorClass && CLASS_TO_CODE[errorClass]) || STATUS_TO_CODE[error.status] || 'unknown';
     const metadata = (error.error?.metadata ?? {}) as Record<string, unknown>;
+    // The rule table (send-rule-errors.ts) turns a ValidationException back into its form problem.
     const problem = code === 'validation' ? problemFromValidation(metadata) : undefined;
     return { code, errorClass, status: error.status, message: error.message, metadata, ...(problem ? { problem } : {}), ...extra } as SendError;
   }

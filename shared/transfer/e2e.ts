@@ -17,7 +17,7 @@ import type { PreparedUpload, UploadSource } from './upload';
 
 /**
  * Levels 3/4 on the client (DESIGN §3), without UI, for the web client and the add-in. The
- * protocol is in shared/transfer/README.md "Levels 3/4"; the server side in server/deliveries/e2e.ts.
+ * protocol is in shared/transfer/README.md "Levels 3/4"; the server side in server/deliveries/e2e-keys.ts (and e2e-lookups.ts, e2e-release.ts).
  */
 
 /** A contact whose key differs from the pinned one: shown to the user to compare fingerprints. */

@@ -9,7 +9,7 @@ import {
 } from '@shared/api/endpoints/delivery-send';
 import type { CreateDeliveryBody, DeliveryDetail, UpdateDeliveryBody } from '@shared/contract/deliveries';
 import { toSendError, type SendError } from '@shared/deliveries/send-errors';
-import { SECURITY_LEVELS } from '@shared/contract/constants';
+import { encryptsMessage, isE2eLevel } from '@shared/contract/security-levels';
 import { E2eSendSession, type E2eOptions } from './e2e';
 import { blobUpload, LocalFileChangedError, uploadFile, type FileTransform, type PreparedUpload, type RetryPolicy, type UploadSource } from './upload';
 
@@ -96,7 +96,7 @@ export async function sendDelivery(options: SendDeliveryOptions): Promise<SendRe
     emit();
     // Level 4: subject and body leave the plain draft and go into the signed, encrypted manifest.
     const fields = isExisting(options.draft) ? options.draft.update : options.draft;
-    const level4 = fields?.securityLevel === SECURITY_LEVELS.LEVEL_4;
+    const level4 = fields?.securityLevel !== undefined && encryptsMessage(fields.securityLevel);
     const message = options.e2e && level4 && fields ? { subject: (fields.subject ?? '').trim(), body: fields.body ?? '' } : undefined;
     const plainFields = <T extends object>(f: T): T => (message ? { ...f, subject: '', body: '' } : f);
     let draft: DeliveryDetail;
@@ -118,10 +118,10 @@ export async function sendDelivery(options: SendDeliveryOptions): Promise<SendRe
     deliveryUuid = draft.deliveryUuid;
     options.onDraft?.(deliveryUuid);
     await options.afterDraft?.(deliveryUuid, signal);
-    const e2eLevel = draft.securityLevel === SECURITY_LEVELS.LEVEL_3 || draft.securityLevel === SECURITY_LEVELS.LEVEL_4;
+    const e2eLevel = isE2eLevel(draft.securityLevel);
     if (e2eLevel && !options.e2e) throw new Error('Levels 3 and 4 need the e2e option (crypto and unlocked keys)');
     if (e2eLevel && options.e2e) {
-      if (draft.securityLevel === SECURITY_LEVELS.LEVEL_4 && !message) throw new Error('Level 4 needs the subject and body in the draft fields');
+      if (encryptsMessage(draft.securityLevel) && !message) throw new Error('Level 4 needs the subject and body in the draft fields');
       session = new E2eSendSession(client, options.e2e, message);
       // Keys and pins first: a changed key stops the send before a byte is uploaded.
       await session.prepare(deliveryUuid, signal);

@@ -1,6 +1,6 @@
 // The server's start command (`npm start` / `npm run serve`): configuration from the
-// environment (and --admin-email/--admin-password/--wizard flags), migrations, first
-// administrator, listen, graceful shutdown.
+// environment (and --admin-email/--admin-password flags), migrations, first administrator
+// or the installation wizard, listen, graceful shutdown.
 import { parseArgs } from 'node:util';
 import { buildApp } from '@server/app';
 import { ConfigError, describeConfig, loadConfig } from '@server/config';
@@ -11,8 +11,6 @@ async function main(): Promise<void> {
     options: {
       'admin-email': { type: 'string' },
       'admin-password': { type: 'string' },
-      /** Leave the first administrator to the installation wizard at /webui/wizard. */
-      wizard: { type: 'boolean', default: false },
     },
     strict: true,
   });
@@ -23,22 +21,26 @@ async function main(): Promise<void> {
   const app = await buildApp({ config });
   app.log.info({ config: describeConfig(config) }, 'configuration');
 
-  const firstAdmin = await ensureFirstAdmin(app, {
-    email: config.adminEmail,
-    password: config.adminPassword,
-    generateIfMissing: !flags.wizard,
-  });
+  const firstAdmin = await ensureFirstAdmin(app, { email: config.adminEmail, password: config.adminPassword });
 
   let closing = false;
   const shutdown = (signal: string) => {
     if (closing) return;
     closing = true;
     app.log.info({ signal }, 'shutting down');
-    // Finish in-flight requests, close the database; give up after 10 s.
-    const force = setTimeout(() => process.exit(1), 10_000);
+    // Stop listening (the balancer's next connection goes elsewhere; /readyz and every new request
+    // on an open connection get 503), hand running jobs back, let running requests finish, close
+    // the database. Requests still running after KUVERT_SHUTDOWN_TIMEOUT are cut off.
+    const force = setTimeout(() => {
+      app.log.warn({ timeoutMs: config.shutdownTimeoutMs }, 'shutdown timeout: cutting off the requests still running');
+      process.exit(1);
+    }, config.shutdownTimeoutMs);
     force.unref();
     app.close().then(
-      () => process.exit(0),
+      () => {
+        app.log.info('shut down');
+        process.exit(0);
+      },
       (err: unknown) => {
         app.log.error({ err }, 'shutdown failed');
         process.exit(1);
@@ -50,13 +52,12 @@ async function main(): Promise<void> {
 
   await app.listen({ port: config.port, host: config.host });
   const lines = [`Kuvert is running at ${config.publicUrl}/`];
-  if (firstAdmin.created) {
-    lines.push(`First administrator: ${firstAdmin.created.email}`);
-    // Printed exactly once, when it was just created: nobody else knows it.
-    if (firstAdmin.created.generated) lines.push(`Password (generated, change it after signing in): ${firstAdmin.created.password}`);
-    else lines.push('Password: the one given in KUVERT_ADMIN_PASSWORD / --admin-password');
-  } else if (flags.wizard) {
-    lines.push(`Installation wizard: ${config.publicUrl}/webui/wizard`);
+  if ('created' in firstAdmin) {
+    lines.push(`First administrator: ${firstAdmin.created.email} (password: the one given in KUVERT_ADMIN_PASSWORD / --admin-password)`);
+  } else if ('wizardPath' in firstAdmin) {
+    // The setup code keeps the wizard from whoever opens it first; it is printed only here.
+    lines.push(`No administrator yet. Finish the installation wizard now: ${config.publicUrl}${firstAdmin.wizardPath}`);
+    lines.push(`Setup code for the wizard: ${firstAdmin.setupCode}`);
   }
   process.stdout.write(`\n${lines.join('\n')}\n\n`);
 }

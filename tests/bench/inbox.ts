@@ -8,7 +8,7 @@
 //     newest first and the total stops at LIST_TOTAL_CAP, so the first page and a deep page (by
 //     cursor, 90 % down the list) cost the same at both sizes. A search (`q`) still checks rows
 //     until it has counted the cap or run out, so it grows with the inbox (reported as measured).
-import { encodeCursor } from '@server/deliveries/deliveries-service';
+import { encodeCursor } from '@server/deliveries/lists';
 import { DELIVERY_PATHS, LIST_TOTAL_CAP, type DeliveryPage } from '@shared/contract/deliveries';
 import { sql } from 'kysely';
 import { createUserAsAdmin, signIn, signInAdmin, type Session } from '../integration/core-helpers';

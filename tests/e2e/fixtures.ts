@@ -169,9 +169,14 @@ export async function expectInbox(page: Page, server: TestServer): Promise<void>
 
 export const authenticatorFor = (secret: string) => new TOTP({ secret: Secret.fromBase32(secret), algorithm: 'SHA1', digits: 6, period: 30 });
 
-/** Remembers the id of the last captcha the page loaded (GET /api/2/auth/captcha). */
-export function trackCaptchas(page: Page): { lastId: () => string | undefined } {
+/**
+ * Remembers the id of the last captcha the page loaded (GET /api/2/auth/captcha). `take()` waits for
+ * a captcha not taken before: after an answer the captcha screen may still show the old one for a
+ * moment (its id is spent), so a test that read `lastId()` right away raced the next image.
+ */
+export function trackCaptchas(page: Page): { lastId: () => string | undefined; take: () => Promise<string> } {
   let last: string | undefined;
+  const taken = new Set<string>();
   page.on('response', (response: PageResponse) => {
     if (new URL(response.url()).pathname !== '/api/2/auth/captcha' || !response.ok()) return;
     void response
@@ -181,7 +186,14 @@ export function trackCaptchas(page: Page): { lastId: () => string | undefined } 
       })
       .catch(() => undefined);
   });
-  return { lastId: () => last };
+  return {
+    lastId: () => last,
+    take: async () => {
+      await expect.poll(() => last !== undefined && !taken.has(last)).toBe(true);
+      taken.add(last!);
+      return last!;
+    },
+  };
 }
 
 /** axe on the current page: no violation of impact serious or critical. */

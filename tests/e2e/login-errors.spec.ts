@@ -81,9 +81,9 @@ test('behind the captcha, an unverified user gets through email verification (th
   const solveCaptcha = async () => {
     await expect(page).toHaveURL(`${server.url}/auth/captcha`);
     await expect(image).toBeVisible();
-    await expect.poll(captchas.lastId).toBeTruthy();
+    const id = await captchas.take();
     await expect(image).toHaveAttribute('src', /svg/);
-    await page.getByLabel(en.auth.captcha.answer).fill(await captchaAnswer(server, captchas.lastId()!));
+    await page.getByLabel(en.auth.captcha.answer).fill(await captchaAnswer(server, id));
     await page.getByRole('button', { name: en.auth.captcha.submit }).click();
   };
   await solveCaptcha();
@@ -109,13 +109,10 @@ test('behind the captcha, "send a new code" asks for a captcha, then mails a sec
   }
   await expect(page.getByText(en.auth.errors.invalidCredentials)).toBeVisible();
   await submitLogin(page, hugo);
-  let solved: string | undefined;
   const solveCaptcha = async () => {
     await expect(page).toHaveURL(`${server.url}/auth/captcha`);
     // A fresh image for every captcha screen: wait for its id, not the last one solved.
-    await expect.poll(() => captchas.lastId() !== undefined && captchas.lastId() !== solved).toBe(true);
-    solved = captchas.lastId()!;
-    await page.getByLabel(en.auth.captcha.answer).fill(await captchaAnswer(server, solved));
+    await page.getByLabel(en.auth.captcha.answer).fill(await captchaAnswer(server, await captchas.take()));
     await page.getByRole('button', { name: en.auth.captcha.submit }).click();
   };
   await solveCaptcha();
@@ -151,8 +148,7 @@ test('behind the captcha, a user with an authenticator app gets through the code
   const solveCaptcha = async () => {
     await expect(page).toHaveURL(`${server.url}/auth/captcha`);
     await expect(image).toBeVisible();
-    await expect.poll(captchas.lastId).toBeTruthy();
-    await page.getByLabel(en.auth.captcha.answer).fill(await captchaAnswer(server, captchas.lastId()!));
+    await page.getByLabel(en.auth.captcha.answer).fill(await captchaAnswer(server, await captchas.take()));
     await page.getByRole('button', { name: en.auth.captcha.submit }).click();
   };
   await solveCaptcha();
@@ -177,8 +173,7 @@ test('behind the captcha, a user who must register an authenticator app can do s
   await expect(page.getByText(en.auth.errors.invalidCredentials)).toBeVisible();
   await submitLogin(page, ida);
   await expect(page).toHaveURL(`${server.url}/auth/captcha`);
-  await expect.poll(captchas.lastId).toBeTruthy();
-  await page.getByLabel(en.auth.captcha.answer).fill(await captchaAnswer(server, captchas.lastId()!));
+  await page.getByLabel(en.auth.captcha.answer).fill(await captchaAnswer(server, await captchas.take()));
   await page.getByRole('button', { name: en.auth.captcha.submit }).click();
   // The registration call wants its own captcha.
   await expect(page).toHaveURL(`${server.url}/auth/captcha`);
@@ -186,8 +181,8 @@ test('behind the captcha, a user who must register an authenticator app can do s
   const solveCaptcha = async () => {
     await expect(page).toHaveURL(`${server.url}/auth/captcha`);
     await expect(image).toBeVisible();
+    const id = await captchas.take();
     const shown = await image.getAttribute('src');
-    const id = captchas.lastId()!;
     await page.getByLabel(en.auth.captcha.answer).fill(await captchaAnswer(server, id));
     expect(await image.getAttribute('src')).toBe(shown);
     await page.getByRole('button', { name: en.auth.captcha.submit }).click();

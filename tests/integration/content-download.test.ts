@@ -1,4 +1,4 @@
-// The content route's body (server/core/pooled-body.ts): a few reused buffers instead of a fresh
+// The content route's body (server/storage/pooled-body.ts): a few reused buffers instead of a fresh
 // Buffer per chunk. What must hold: bytes identical across parts and buffer boundaries, also for a
 // client that reads slowly (a buffer is reused only once the socket has taken it); ranges; HEAD;
 // a client that leaves mid-way is not counted as a download; a missing part cuts the connection
@@ -12,7 +12,7 @@ import { DELIVERY_PATHS, type DeliveryDetail } from '@shared/contract/deliveries
 import { sendDelivery } from '@shared/transfer';
 import { startTestServer, type TestServer } from '@tests/support/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { POOLED_BODY_BUFFERS, POOLED_BODY_CHUNK_BYTES } from '../../server/core/pooled-body';
+import { POOLED_BODY_BUFFERS, POOLED_BODY_CHUNK_BYTES } from '../../server/storage/pooled-body';
 import { createUserAsAdmin, signIn, signInAdmin, type Session } from './core-helpers';
 
 /** Parts that do not line up with the response buffers. */

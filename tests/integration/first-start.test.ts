@@ -2,7 +2,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CONFIG_KEYS } from '@shared/contract/config';
 import { SETTING_KEYS } from '@shared/contract/settings';
-import { ensureFirstAdmin, GENERATED_ADMIN_EMAIL } from '@server/setup/first-admin';
+import { ensureFirstAdmin } from '@server/setup/first-admin';
 import { startTestServer, type TestServer } from '@tests/support/server';
 import { afterEach, describe, expect, it } from 'vitest';
 import { call, postAuth, signIn } from './core-helpers';
@@ -14,8 +14,14 @@ afterEach(async () => {
 });
 
 const profile = async (s: TestServer) => (await (await fetch(`${s.url}/api/2/config/profile`)).json()).config;
-const wizardForm = (fields: Record<string, string>) =>
-  new URLSearchParams({ organisation: 'Acme', email: 'boss@acme.test', password: 'Wizard-Passw0rd', passwordRepeat: 'Wizard-Passw0rd', mailTransport: 'mailbox', ...fields });
+/** What the start command does and prints: the wizard's setup code. */
+async function setupCodeOf(s: TestServer): Promise<string> {
+  const first = await ensureFirstAdmin(s.app, {});
+  if (!('setupCode' in first)) throw new Error('expected the wizard to run');
+  return first.setupCode;
+}
+const wizardForm = (setupCode: string, fields: Record<string, string>) =>
+  new URLSearchParams({ setupCode, organisation: 'Acme', email: 'boss@acme.test', password: 'Wizard-Passw0rd', passwordRepeat: 'Wizard-Passw0rd', mailTransport: 'mailbox', ...fields });
 
 describe('installation wizard', () => {
   it('runs on an empty database: wizard unfinished, form in de/en/fr', async () => {
@@ -32,9 +38,10 @@ describe('installation wizard', () => {
 
   it('refuses a weak password, mismatching passwords and a bad SMTP URL, with the form again', async () => {
     server = await startTestServer({ admin: false });
+    const setupCode = await setupCodeOf(server);
     const attempts: Record<string, string>[] = [{ password: 'weak', passwordRepeat: 'weak' }, { passwordRepeat: 'Other-Passw0rd' }, { mailTransport: 'smtp', smtpUrl: 'not a url' }, { email: 'nope' }];
     for (const fields of attempts) {
-      const response = await fetch(`${server.url}/webui/wizard`, { method: 'POST', body: wizardForm(fields), redirect: 'manual' });
+      const response = await fetch(`${server.url}/webui/wizard`, { method: 'POST', body: wizardForm(setupCode, fields), redirect: 'manual' });
       expect(response.status, JSON.stringify(fields)).toBe(400);
       expect(await response.text()).toContain('role="alert"');
     }
@@ -43,9 +50,10 @@ describe('installation wizard', () => {
 
   it('creates the first admin, stores organisation and mail, finishes, redirects to /auth/login', async () => {
     server = await startTestServer({ admin: false });
+    const setupCode = await setupCodeOf(server);
     const response = await fetch(`${server.url}/webui/wizard`, {
       method: 'POST',
-      body: wizardForm({ mailTransport: 'smtp', smtpUrl: 'smtp://relay.acme.test:587' }),
+      body: wizardForm(setupCode.toLowerCase().replaceAll('-', ' '), { mailTransport: 'smtp', smtpUrl: 'smtp://relay.acme.test:587' }),
       redirect: 'manual',
     });
     expect(response.status).toBe(303);
@@ -58,20 +66,54 @@ describe('installation wizard', () => {
     // Once finished, the wizard only points at the login page.
     const again = await fetch(`${server.url}/webui/wizard`, { redirect: 'manual' });
     expect(again.status).toBe(303);
-    const replay = await fetch(`${server.url}/webui/wizard`, { method: 'POST', body: wizardForm({ email: 'evil@acme.test' }), redirect: 'manual' });
+    const replay = await fetch(`${server.url}/webui/wizard`, { method: 'POST', body: wizardForm(setupCode, { email: 'evil@acme.test' }), redirect: 'manual' });
     expect(replay.status).toBe(303);
     expect((await postAuth(server, 'evil@acme.test', 'Wizard-Passw0rd')).response.status).toBe(401);
   });
 
-  it('the non-interactive path creates the admin and finishes the wizard; a generated password works', async () => {
+  it('the wizard needs the setup code the start printed: none, a wrong one or an older one creates nothing', async () => {
     server = await startTestServer({ admin: false });
-    const result = await ensureFirstAdmin(server.app, { generateIfMissing: true });
-    expect(result.created?.email).toBe(GENERATED_ADMIN_EMAIL);
-    expect(result.created?.password.length).toBeGreaterThanOrEqual(16);
+    // Before any start made a code (or after it was cleared), no code is right.
+    const noneYet = await fetch(`${server.url}/webui/wizard`, { method: 'POST', body: wizardForm('AAAA-BBBB-CCCC', {}), redirect: 'manual' });
+    expect(noneYet.status).toBe(403);
+    const older = await setupCodeOf(server);
+    const current = await setupCodeOf(server); // a restart prints a new code
+    expect(current).not.toBe(older);
+    for (const code of ['', 'AAAA-BBBB-CCCC', older]) {
+      const response = await fetch(`${server.url}/webui/wizard`, { method: 'POST', body: wizardForm(code, {}), redirect: 'manual' });
+      expect([400, 403], code).toContain(response.status);
+      expect(await response.text()).toContain('role="alert"');
+    }
+    expect(await server.app.users.countAdmins()).toBe(0);
+    expect((await profile(server))[CONFIG_KEYS.wizardFinished]).toBe(false);
+    const ok = await fetch(`${server.url}/webui/wizard`, { method: 'POST', body: wizardForm(current, {}), redirect: 'manual' });
+    expect(ok.status).toBe(303);
+    expect(await server.app.users.countAdmins()).toBe(1);
+  });
+
+  it('first start without KUVERT_ADMIN_*: no password is generated, the wizard runs at /webui/wizard', async () => {
+    server = await startTestServer({ admin: false });
+    expect(await ensureFirstAdmin(server.app, {})).toEqual({ wizardPath: '/webui/wizard', setupCode: expect.stringMatching(/^[A-Z2-9]{4}-[A-Z2-9]{4}-[A-Z2-9]{4}$/) });
+    expect(await server.app.users.countAdmins()).toBe(0);
+    expect((await profile(server))[CONFIG_KEYS.wizardFinished]).toBe(false);
+    expect((await fetch(`${server.url}/webui/wizard`)).status).toBe(200);
+    // The legacy welcome page leads there too.
+    const welcome = await fetch(`${server.url}/webui/welcome`, { redirect: 'manual' });
+    expect(welcome.headers.get('location')).toBe('/webui/wizard');
+    // Half the credentials is no credentials.
+    expect(await ensureFirstAdmin(server.app, { email: 'half@acme.test' })).toMatchObject({ wizardPath: '/webui/wizard' });
+    expect(await server.app.users.countAdmins()).toBe(0);
+  });
+
+  it('the non-interactive path (KUVERT_ADMIN_*) creates the admin and finishes the wizard', async () => {
+    server = await startTestServer({ admin: false });
+    const result = await ensureFirstAdmin(server.app, { email: 'ops@acme.test', password: 'Scripted-Passw0rd' });
+    expect(result).toEqual({ created: { email: 'ops@acme.test' } });
     expect((await profile(server))[CONFIG_KEYS.wizardFinished]).toBe(true);
-    expect((await postAuth(server, GENERATED_ADMIN_EMAIL, result.created!.password)).response.status).toBe(200);
-    // A second start creates nobody and prints nothing.
-    expect(await ensureFirstAdmin(server.app, { generateIfMissing: true })).toEqual({});
+    expect((await postAuth(server, 'ops@acme.test', 'Scripted-Passw0rd')).response.status).toBe(200);
+    expect((await fetch(`${server.url}/webui/wizard`, { redirect: 'manual' })).status).toBe(303);
+    // A second start creates nobody.
+    expect(await ensureFirstAdmin(server.app, { email: 'other@acme.test', password: 'Scripted-Passw0rd' })).toEqual({});
   });
 });
 

@@ -3,7 +3,7 @@ import { DELIVERY_PATHS, MAX_RECIPIENT_STATUS_EMAILS, type DeliveryDetail } from
 import { EXTERNAL_PATHS, EXTERNAL_SETTING_KEYS } from '@shared/contract/external';
 import { startTestServer, type TestServer } from '@tests/support/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RECIPIENT_STATUS_LIMIT } from '../../server/deliveries/e2e';
+import { RECIPIENT_STATUS_LIMIT } from '../../server/deliveries/e2e-lookups';
 import { RECIPIENT_LOOKUP_LIMIT } from '../../server/security/recipient-lookups';
 import { call, createUserAsAdmin, expectBackendError, signIn, signInAdmin, updateSettings, type Session } from './core-helpers';
 import { e2eActor, giveSecuPass, type E2eActor } from './e2e-helpers';
@@ -17,6 +17,7 @@ const URL_PATH = `/api/2${DELIVERY_PATHS.recipientStatus}`;
 let server: TestServer;
 let admin: Session;
 let sender: E2eActor;
+let keyed: E2eActor;
 
 beforeAll(async () => {
   server = await startTestServer();
@@ -29,7 +30,7 @@ beforeAll(async () => {
   const reader = await server.app.users.findByLogin('rs-reader@example.test');
   await server.app.users.update(reader!.id, { roles: JSON.stringify(['ROLE_UI_USER', 'ROLE_RECEIVER']) });
   sender = await e2eActor(server, await signIn(server, 'rs-sender@example.test', 'Good-Passw0rd'));
-  const keyed = await e2eActor(server, await signIn(server, 'rs-keyed@example.test', 'Good-Passw0rd'));
+  keyed = await e2eActor(server, await signIn(server, 'rs-keyed@example.test', 'Good-Passw0rd'));
   await giveSecuPass(keyed, 'Keyed-SecuPass-status-Meadow-51');
 }, 60_000);
 afterAll(() => server?.close());
@@ -44,6 +45,34 @@ describe('POST /deliveries/recipient-status', () => {
         { email: 'nobody@example.test', registered: false, hasPassphrase: false },
       ],
     });
+  });
+
+  it('withKeys (levels 3/4, the chips\' verified badges): the user id and live encryption key of an address with an active SecuPass, of no other', async () => {
+    const answer = await getRecipientStatus(sender.client, ['RS-Keyed@Example.test', 'rs-plain@example.test', 'nobody@example.test'], undefined, { withKeys: true });
+    const encryption = keyed.keys!.encryption;
+    expect(answer).toEqual({
+      recipients: [
+        { email: 'RS-Keyed@Example.test', registered: true, hasPassphrase: true, userUuid: keyed.userUuid, encryptionKey: { keyId: encryption.keyId, usage: 'encryption', publicKey: encryption.publicKey } },
+        { email: 'rs-plain@example.test', registered: true, hasPassphrase: false },
+        { email: 'nobody@example.test', registered: false, hasPassphrase: false },
+      ],
+    });
+  });
+
+  it('the sender\'s detail of a level-3/4 delivery names registered recipients\' user ids (for the pins); level 1/2 details do not', async () => {
+    const draft = async (securityLevel: number) => {
+      const created = await call(server, sender.session, 'POST', `/api/2${DELIVERY_PATHS.create}`, { recipients: ['rs-keyed@example.test', 'nobody@example.test'], subject: 'Ids', body: 'x', securityLevel });
+      expect(created.status, await created.clone().text()).toBe(201);
+      return ((await created.json()) as DeliveryDetail).recipients.map((r) => ({ email: r.email, userUuid: r.userUuid }));
+    };
+    expect(await draft(20)).toEqual([
+      { email: 'rs-keyed@example.test', userUuid: keyed.userUuid },
+      { email: 'nobody@example.test', userUuid: undefined },
+    ]);
+    expect(await draft(10)).toEqual([
+      { email: 'rs-keyed@example.test', userUuid: undefined },
+      { email: 'nobody@example.test', userUuid: undefined },
+    ]);
   });
 
   it('refuses anonymous callers, callers without ROLE_SENDER and requests without the anti-forgery header', async () => {
@@ -122,17 +151,22 @@ describe('enumeration limits', () => {
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
     // The chips the sender already has are answered again (the send page re-asks after every change).
     expect((await call(server, own, 'POST', URL_PATH, { emails: batch(0).slice(0, 10) })).status).toBe(200);
-    // A level-3 draft to a new address cannot reveal its keys either: same budget.
-    const draft = await call(server, own, 'POST', `/api/2${DELIVERY_PATHS.create}`, { recipients: ['rs-keyed@example.test'], subject: 'E2E', securityLevel: 20 });
-    expect(draft.status, await draft.clone().text()).toBe(201);
-    const { deliveryUuid } = (await draft.json()) as DeliveryDetail;
-    await expectBackendError(await call(server, own, 'GET', `/api/2${DELIVERY_PATHS.recipientKeys(deliveryUuid)}`), 429, 'RateLimitExceededException');
+    // A level-3 draft to a new address cannot be made (nor its keys asked): same budget (draft-lookups.test.ts).
+    const newDraft = () => call(server, own, 'POST', `/api/2${DELIVERY_PATHS.create}`, { recipients: ['rs-keyed@example.test'], subject: 'E2E', securityLevel: 20 });
+    expect((await expectBackendError(await newDraft(), 429, 'RateLimitExceededException')).metadata).toMatchObject({ reason: 'lookupBudget' });
     // Another sender has their own budget.
     const other = await signIn(server, 'rs-plain@example.test', 'Good-Passw0rd');
     expect((await call(server, other, 'POST', URL_PATH, { emails: ['one-more@example.test'] })).status).toBe(200);
     // An hour later the budget is back (the stored times move instead of the test waiting).
     await server.app.db.updateTable('recipient_lookups').set({ last_at: Date.now() - RECIPIENT_LOOKUP_LIMIT.windowMs - 1 }).execute();
+    const draft = await newDraft();
+    expect(draft.status, await draft.clone().text()).toBe(201);
+    const { deliveryUuid } = (await draft.json()) as DeliveryDetail;
     expect((await call(server, own, 'GET', `/api/2${DELIVERY_PATHS.recipientKeys(deliveryUuid)}`)).status).toBe(200);
+    // A draft whose addresses left the window costs them again: with the budget spent, its keys are 429.
+    await server.app.db.deleteFrom('recipient_lookups').execute();
+    for (let b = 0; b < batches; b++) expect((await call(server, own, 'POST', URL_PATH, { emails: batch(b + batches) })).status).toBe(200);
+    await expectBackendError(await call(server, own, 'GET', `/api/2${DELIVERY_PATHS.recipientKeys(deliveryUuid)}`), 429, 'RateLimitExceededException');
     await server.app.db.deleteFrom('recipient_lookups').execute();
     await server.app.db.deleteFrom('rate_limit_events').execute();
   });

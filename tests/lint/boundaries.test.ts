@@ -19,6 +19,13 @@ const files: Record<string, string> = {
   [`addin/${fixtureTag}/web.ts`]: `import { ROUTES } from '@web/lib/routes';\nexport const r = ROUTES;\n`,
   [`addin/office/${fixtureTag}.ts`]: `/// <reference types="office-js" />\nimport { API_BASE } from '@shared/contract/constants';\nexport const o = [API_BASE, Office.context];\n`,
   [`addin/office/${fixtureTag}-up.ts`]: `import { ADDIN_ERROR_KEYS } from '@addin/send/addin-errors';\nexport const k = ADDIN_ERROR_KEYS;\n`,
+  // The server may import the pure shared rules (shared/rules), not the browser-side parts of shared/.
+  [`server/${fixtureTag}-rules.ts`]: `import { checkSendForm } from '@shared/rules/send-rules';\nimport { sendRuleError } from '@shared/rules/send-rule-errors';\nimport { isE2eLevel } from '@shared/contract/security-levels';\nexport const r = [checkSendForm, sendRuleError, isE2eLevel];\n`,
+  [`server/${fixtureTag}-errors.ts`]: `import { toSendError } from '@shared/deliveries/send-errors';\nexport const e = toSendError;\n`,
+  [`server/${fixtureTag}-api.ts`]: `import { ApiError } from '@shared/api/api-error';\nexport const e = ApiError;\n`,
+  [`server/${fixtureTag}-crypto.ts`]: `import { CryptoError } from '@shared/crypto/errors';\nexport const e = CryptoError;\n`,
+  // What the server may import stays pure: shared/rules imports only the contract and itself.
+  [`shared/rules/${fixtureTag}.ts`]: `import { API_BASE } from '@shared/contract/constants';\nimport { checkSendForm } from './send-rules';\nimport { ApiError } from '@shared/api/api-error';\nimport { CryptoError } from '@shared/crypto/errors';\nimport en from '@locales/en/send.json';\nexport const p = [API_BASE, checkSendForm, ApiError, CryptoError, en];\n`,
 };
 
 async function lint(path: string) {
@@ -58,6 +65,15 @@ describe('import boundaries (DESIGN §1)', { timeout: 30_000 }, () => {
     const messages = await lint(`server/${fixtureTag}.ts`);
     expect(messages).toHaveLength(1);
     expect(messages[0]).toContain('boundaries/element-types');
+  });
+  it('lets the server import the pure shared rules and the level table, and nothing browser-side of shared/', async () => {
+    expect(await lint(`server/${fixtureTag}-rules.ts`)).toEqual([]);
+    for (const part of ['errors', 'api', 'crypto']) expect(await lint(`server/${fixtureTag}-${part}.ts`), part).toEqual([expect.stringContaining('boundaries/element-types')]);
+  });
+  it('keeps shared/rules pure: the contract and itself only', async () => {
+    const messages = await lint(`shared/rules/${fixtureTag}.ts`);
+    expect(messages).toHaveLength(3);
+    expect(messages.every((m) => m.startsWith('boundaries/element-types'))).toBe(true);
   });
   it('refuses the Office global outside addin/office', async () => {
     expect(await lint(`web/${fixtureTag}.ts`)).toEqual([expect.stringContaining('no-restricted-globals')]);

@@ -8,7 +8,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createClamdClient, parseClamdAddress } from '../../server/virus-scan/clamd';
+import { createClamdClient } from '../../server/virus-scan/clamd';
 
 export const CLAMD_BINARY = process.env.KUVERT_TEST_CLAMD || '/usr/sbin/clamd';
 
@@ -75,7 +75,7 @@ export async function startTestClamd(): Promise<TestClamd> {
       '',
     ].join('\n'),
   );
-  const client = createClamdClient(parseClamdAddress(socket), 2000);
+  const client = createClamdClient({ kind: 'unix', path: socket }, 2000);
   let child: ChildProcess | null = null;
 
   async function start(): Promise<void> {

@@ -59,7 +59,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     ...(options.logStream ? { logStream: options.logStream } : { logger: false }),
   });
   const admin = options.admin === false ? { email: '', password: '' } : (options.admin ?? { ...TEST_ADMIN });
-  if (options.admin !== false && !options.reuse) await ensureFirstAdmin(app, { ...admin, generateIfMissing: false });
+  if (options.admin !== false && !options.reuse) await ensureFirstAdmin(app, admin);
 
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();

@@ -115,6 +115,11 @@ const authRoutes: RouteObject[] = [
     lazy: lazyPage(externalPages, 'DeliverySignupPage'),
   })),
   {
+    path: 'signup',
+    handle: handle({ titleKey: 'auth:signup.title' }),
+    lazy: lazyPage(() => import(/* webpackChunkName: "auth-signup" */ '@web/features/auth/pages/signup-page'), 'SignupPage'),
+  },
+  {
     path: 'terms',
     handle: handle({ titleKey: 'auth:terms.title' }),
     lazy: lazyPage(() => import(/* webpackChunkName: "auth-terms" */ '@web/features/auth/pages/terms-page'), 'TermsPage'),

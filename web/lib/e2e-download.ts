@@ -2,6 +2,7 @@ import { deliveryContentUrl } from '@shared/api/endpoints/delivery-read';
 import { plaintextPortStream } from '@shared/crypto/plaintext-port';
 import { E2eDownloadError, MAX_IN_MEMORY_DOWNLOAD_BYTES, decryptE2eFileToPort, type OpenedE2eDelivery } from '@shared/transfer/e2e';
 import { cryptoApi } from '@web/lib/crypto';
+import type { DownloadReadyMessage, DownloadRequestMessage } from '@web/lib/download-sw-logic';
 import { transferStore, type TransferItemState, type TransferMessage, type TransferOutcome } from '@web/lib/transfer-store';
 
 /**
@@ -89,20 +90,6 @@ function downloadWorker(): Promise<ServiceWorker> {
   })();
   worker.catch(() => (worker = undefined));
   return worker;
-}
-
-/** The download worker's answer on the message's reply port: it knows the id now. */
-export interface DownloadReadyMessage {
-  type: 'ready';
-}
-
-/** What the page posts to the download worker; `port` is the reading end of the plaintext port. */
-export interface DownloadRequestMessage {
-  type: 'download';
-  id: string;
-  name: string;
-  size: number;
-  port: MessagePort;
 }
 
 const serviceWorkerSink: Sink = async (port, file, _signal, decrypted) => {

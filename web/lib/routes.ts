@@ -30,6 +30,8 @@ export const ROUTES = {
   resetPassword: `${AUTH_BASE}/reset-password`,
   resetPasswordSuccess: `${AUTH_BASE}/reset-password-success`,
   terms: `${AUTH_BASE}/terms`,
+  /** Self-registration (issue 17 §1); /webui/signup redirects here. */
+  signup: `${AUTH_BASE}/signup`,
   deliverySignup: `${AUTH_BASE}/delivery-signup`,
   deliverySignupDar: `${AUTH_BASE}/delivery-signup-dar`,
   setSecuPass: `${AUTH_BASE}/set-secupass`,

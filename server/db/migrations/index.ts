@@ -1,6 +1,6 @@
 import type { Migration, MigrationProvider } from 'kysely';
 import * as core from './0001-core';
-import * as escalations from '../../security/migration';
+import * as escalations from './0002-escalations';
 import * as secupass from './0003-secupass';
 import * as deliveries from './0010-deliveries';
 import * as deliveryE2e from './0011-delivery-e2e';

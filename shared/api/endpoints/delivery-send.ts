@@ -84,6 +84,6 @@ export async function sendDeliveryDraft(client: ApiClient, deliveryUuid: string,
 }
 
 /** POST /deliveries/recipient-status (ROLE_SENDER): registered / has a passphrase, for the chip warnings (SPEC §5). */
-export async function getRecipientStatus(client: ApiClient, emails: readonly string[], signal?: AbortSignal): Promise<RecipientStatusResponse> {
-  return call(client, E.recipientStatus, { body: { emails: [...emails] } }, { signal });
+export async function getRecipientStatus(client: ApiClient, emails: readonly string[], signal?: AbortSignal, options: { withKeys?: boolean } = {}): Promise<RecipientStatusResponse> {
+  return call(client, E.recipientStatus, { body: { emails: [...emails], ...(options.withKeys ? { withKeys: true } : {}) } }, { signal });
 }

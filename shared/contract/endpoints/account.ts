@@ -2,9 +2,10 @@ import { z } from 'zod';
 import { ADDIN_SESSION_EXCHANGE_PATH, LoginQuerySchema, LoginResponseSchema } from '../auth';
 import { ConfigProfileResponseSchema, DeliverySendConfigSchema } from '../config';
 import { defineEndpoint } from '../endpoint';
+import { SignupBodySchema, SignupInfoSchema, SignupResponseSchema } from '../signup';
 import { CurrentUserResponseSchema, UpdateLoggedInUserBodySchema } from '../user';
 
-/** Sign-in, the signed-in user and the configuration calls of SPEC §7 (and the OpenAPI document). */
+/** Sign-in, self-registration (server/user-admin/signup-routes.ts), the signed-in user and the configuration calls of SPEC §7 (and the OpenAPI document). */
 export const ACCOUNT_ENDPOINTS = {
   signIn: defineEndpoint({
     method: 'POST',
@@ -80,5 +81,26 @@ export const ACCOUNT_ENDPOINTS = {
     operationId: 'getOpenApiDocument',
     summary: 'This OpenAPI document',
     tag: 'meta',
+  }),
+  signupInfo: defineEndpoint({
+    method: 'GET',
+    path: '/auth/signup',
+    response: { 200: SignupInfoSchema },
+    errors: [],
+    access: 'public',
+    operationId: 'getSignupInfo',
+    summary: 'Whether self-registration is enabled',
+    tag: 'auth',
+  }),
+  signUp: defineEndpoint({
+    method: 'POST',
+    path: '/auth/signup',
+    body: SignupBodySchema,
+    response: { 202: SignupResponseSchema },
+    errors: [400, 403, 429],
+    access: 'public',
+    operationId: 'signUp',
+    summary: 'Registers an account (when enabled); the same answer whether or not the address is taken (202)',
+    tag: 'auth',
   }),
 };

@@ -1,9 +1,20 @@
-import { CreateUserBodySchema, CreateUserResponseSchema, ListUsersQuerySchema, ListUsersResponseSchema } from '../admin-users';
+import {
+  AddBannedRecipientBodySchema,
+  AdminUserSchema,
+  BannedRecipientParamsSchema,
+  BannedRecipientsSchema,
+  CreateUserBodySchema,
+  CreateUserResponseSchema,
+  ListUsersQuerySchema,
+  ListUsersResponseSchema,
+  UpdateUserBodySchema,
+  UserUuidParamsSchema,
+} from '../admin-users';
 import { AuditLogQuerySchema, AuditLogResponseSchema } from '../audit';
 import { AdminSettingsResponseSchema, AdminSettingsUpdateSchema, AdminSystemStatusSchema } from '../settings';
-import { defineEndpoint } from '../endpoint';
+import { defineEndpoint, NoContentSchema } from '../endpoint';
 
-/** Administration of the core: settings, system status, users, audit log. */
+/** Administration of the core: settings, system status, users (server/user-admin), banned recipients, audit log. */
 export const ADMIN_ENDPOINTS = {
   settings: defineEndpoint({
     method: 'GET',
@@ -67,6 +78,94 @@ export const ADMIN_ENDPOINTS = {
     access: { roles: ['ROLE_ADMIN', 'ROLE_USER_ADMIN'] },
     operationId: 'createUser',
     summary: 'Creates a user (the password must meet the policy)',
+    tag: 'admin',
+  }),
+  updateUser: defineEndpoint({
+    method: 'PATCH',
+    path: '/admin/users/{userUuid}',
+    params: UserUuidParamsSchema,
+    body: UpdateUserBodySchema,
+    response: { 200: AdminUserSchema },
+    errors: [400, 401, 403, 404, 409],
+    access: { roles: ['ROLE_ADMIN', 'ROLE_USER_ADMIN'] },
+    operationId: 'updateUser',
+    summary: 'Changes names, language and roles of a user',
+    tag: 'admin',
+  }),
+  disableUser: defineEndpoint({
+    method: 'POST',
+    path: '/admin/users/{userUuid}/disable',
+    params: UserUuidParamsSchema,
+    response: { 200: AdminUserSchema },
+    errors: [401, 403, 404, 409],
+    access: { roles: ['ROLE_ADMIN', 'ROLE_USER_ADMIN'] },
+    operationId: 'disableUser',
+    summary: 'Disables a user: every session ends, sign-in answers code 8',
+    tag: 'admin',
+  }),
+  enableUser: defineEndpoint({
+    method: 'POST',
+    path: '/admin/users/{userUuid}/enable',
+    params: UserUuidParamsSchema,
+    response: { 200: AdminUserSchema },
+    errors: [401, 403, 404, 409],
+    access: { roles: ['ROLE_ADMIN', 'ROLE_USER_ADMIN'] },
+    operationId: 'enableUser',
+    summary: 'Enables a disabled user again',
+    tag: 'admin',
+  }),
+  deleteUser: defineEndpoint({
+    method: 'DELETE',
+    path: '/admin/users/{userUuid}',
+    params: UserUuidParamsSchema,
+    response: { 204: NoContentSchema },
+    errors: [401, 403, 404, 409],
+    access: { roles: ['ROLE_ADMIN', 'ROLE_USER_ADMIN'] },
+    operationId: 'deleteUser',
+    summary: 'Deletes a user with the deliveries they sent (received ones stay with their senders) (204)',
+    tag: 'admin',
+  }),
+  resendInvitation: defineEndpoint({
+    method: 'POST',
+    path: '/admin/users/{userUuid}/invitation',
+    params: UserUuidParamsSchema,
+    response: { 204: NoContentSchema },
+    errors: [401, 403, 404, 409],
+    access: { roles: ['ROLE_ADMIN', 'ROLE_USER_ADMIN'] },
+    operationId: 'resendInvitation',
+    summary: 'Mails a new invitation (set-password link) to a user who has not proven the address yet (204)',
+    tag: 'admin',
+  }),
+  bannedRecipients: defineEndpoint({
+    method: 'GET',
+    path: '/admin/banned-recipients',
+    response: { 200: BannedRecipientsSchema },
+    errors: [401, 403],
+    access: { roles: ['ROLE_ADMIN', 'ROLE_USER_ADMIN'] },
+    operationId: 'listBannedRecipients',
+    summary: 'Banned recipient addresses and @domains',
+    tag: 'admin',
+  }),
+  banRecipient: defineEndpoint({
+    method: 'POST',
+    path: '/admin/banned-recipients',
+    body: AddBannedRecipientBodySchema,
+    response: { 200: BannedRecipientsSchema },
+    errors: [400, 401, 403],
+    access: { roles: ['ROLE_ADMIN', 'ROLE_USER_ADMIN'] },
+    operationId: 'banRecipient',
+    summary: 'Bans a recipient address or @domain (nobody can send to it); answers the list',
+    tag: 'admin',
+  }),
+  unbanRecipient: defineEndpoint({
+    method: 'DELETE',
+    path: '/admin/banned-recipients/{entry}',
+    params: BannedRecipientParamsSchema,
+    response: { 200: BannedRecipientsSchema },
+    errors: [400, 401, 403, 404],
+    access: { roles: ['ROLE_ADMIN', 'ROLE_USER_ADMIN'] },
+    operationId: 'unbanRecipient',
+    summary: 'Lifts the ban of an address or @domain; answers the list (404 when not banned)',
     tag: 'admin',
   }),
 };

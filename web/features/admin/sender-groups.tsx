@@ -15,7 +15,7 @@ import {
   Text,
 } from '@fluentui/react-components';
 import type { AdminUser } from '@shared/contract/admin-users';
-import { SECURITY_LEVELS } from '@shared/contract/constants';
+import { SECURITY_LEVEL_ORDER, SECURITY_LEVEL_TABLE, SERVER_READABLE_LEVELS, securityLevelInfo } from '@shared/contract/security-levels';
 import type { SecurityLevel } from '@shared/contract/deliveries';
 import { MAX_SENDER_GROUP_NAME, type SenderGroup } from '@shared/contract/sender-groups';
 import { DataTable } from '@web/components/data-table';
@@ -25,12 +25,6 @@ import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { createSenderGroup, deleteSenderGroup, setUserSender, updateSenderGroup, useSenderGroups } from './api/sender-groups';
 
-const LEVELS: Array<[SecurityLevel, string]> = [
-  [SECURITY_LEVELS.LEVEL_1, 'level1'],
-  [SECURITY_LEVELS.LEVEL_2, 'level2'],
-  [SECURITY_LEVELS.LEVEL_3, 'level3'],
-  [SECURITY_LEVELS.LEVEL_4, 'level4'],
-];
 
 const useStyles = makeStyles({
   section: { marginTop: '32px', display: 'flex', flexDirection: 'column', gap: '12px' },
@@ -46,13 +40,13 @@ function LevelChoice({ value, onChange, idPrefix }: { value: SecurityLevel[]; on
   return (
     <fieldset className={styles.levels} style={{ border: 'none', padding: 0, margin: 0 }}>
       <legend>{t('admin:senderGroups.levels')}</legend>
-      {LEVELS.map(([level, key]) => (
+      {SECURITY_LEVEL_TABLE.map(({ wire: level, textKey: key }) => (
         <Checkbox
           key={level}
           id={`${idPrefix}-${key}`}
           label={t(`admin:senderGroups.${key}`)}
           checked={value.includes(level)}
-          onChange={(_e, data) => onChange(data.checked ? [...value, level].sort((a, b) => a - b) : value.filter((l) => l !== level))}
+          onChange={(_e, data) => onChange(data.checked ? SECURITY_LEVEL_ORDER.filter((l) => l === level || value.includes(l)) : value.filter((l) => l !== level))}
         />
       ))}
     </fieldset>
@@ -113,7 +107,7 @@ export function SenderGroupsSection({ onChange }: { onChange: () => void }) {
   const notify = useNotify();
   const groups = useSenderGroups(true);
   const [name, setName] = useState('');
-  const [levels, setLevels] = useState<SecurityLevel[]>([SECURITY_LEVELS.LEVEL_1, SECURITY_LEVELS.LEVEL_2]);
+  const [levels, setLevels] = useState<SecurityLevel[]>([...SERVER_READABLE_LEVELS]);
   const [editing, setEditing] = useState<SenderGroup | null>(null);
   const [error, setError] = useState<string | null>(null);
 
@@ -158,7 +152,7 @@ export function SenderGroupsSection({ onChange }: { onChange: () => void }) {
           {
             id: 'levels',
             header: t('admin:senderGroups.levels'),
-            cell: (group: SenderGroup) => group.levels.map((l) => t(`admin:senderGroups.${LEVELS.find(([v]) => v === l)![1]}`)).join(', '),
+            cell: (group: SenderGroup) => group.levels.map((l) => t(`admin:senderGroups.${securityLevelInfo(l).textKey}`)).join(', '),
           },
           { id: 'members', header: t('admin:senderGroups.members'), cell: (group: SenderGroup) => group.memberCount },
           {

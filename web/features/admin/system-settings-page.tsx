@@ -1,4 +1,5 @@
 import { SETTING_KEYS } from '@shared/contract/settings';
+import { SIGNUP_SETTING_KEY } from '@shared/contract/signup';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Alert } from '@web/components/alert';
@@ -30,6 +31,7 @@ export function SystemSettingsPage() {
         id: 'sign-in',
         title: t('admin:system.signIn.title'),
         fields: [
+          { kind: 'switch', key: SIGNUP_SETTING_KEY, label: t('admin:system.signIn.signupEnabled'), hint: t('admin:system.signIn.signupEnabledHint') },
           { kind: 'switch', key: SETTING_KEYS.totpRequired, label: t('admin:system.signIn.totpRequired'), hint: t('admin:system.signIn.totpRequiredHint') },
           { kind: 'switch', key: SETTING_KEYS.loginDisclaimerEnabled, label: t('admin:system.signIn.disclaimerEnabled'), hint: t('admin:system.signIn.disclaimerEnabledHint') },
           ...perLanguageFields(t, SETTING_KEYS.loginDisclaimerText, t('admin:system.signIn.disclaimerText'), {

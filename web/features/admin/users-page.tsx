@@ -1,19 +1,5 @@
-import {
-  Badge,
-  Button,
-  Dialog,
-  DialogActions,
-  DialogBody,
-  DialogContent,
-  DialogSurface,
-  DialogTitle,
-  DialogTrigger,
-  Field,
-  makeStyles,
-  SearchBox,
-  Spinner,
-  Text,
-} from '@fluentui/react-components';
+import { Badge, Button, Field, makeStyles, Menu, MenuItem, MenuList, MenuPopover, MenuTrigger, SearchBox, Spinner, Text } from '@fluentui/react-components';
+import { MoreHorizontalRegular, PersonAddRegular } from '@fluentui/react-icons';
 import type { AdminUser } from '@shared/contract/admin-users';
 import { DataTable, type DataTableColumn } from '@web/components/data-table';
 import { PageHeading } from '@web/components/page-heading';
@@ -25,18 +11,17 @@ import { useAuthState } from '@web/lib/auth';
 import { useSenderGroups } from './api/sender-groups';
 import { SenderGroupsSection, UserGroupSelect, UserLicenceSwitch } from './sender-groups';
 import { resetUserSecuPass } from './api/reset-secupass';
+import { deleteUser, resendInvitation, resetUserTotp, setUserDisabled } from './api/user-admin';
+import { BannedRecipientsSection } from './banned-recipients';
+import { mayManage } from './role-groups';
+import { ConfirmDialog, displayName, UserFormDialog, type ConfirmRequest } from './user-dialogs';
 
 const PAGE_SIZE = 25;
 
 const useStyles = makeStyles({
   toolbar: { display: 'flex', gap: '12px', alignItems: 'end', flexWrap: 'wrap', marginBottom: '16px' },
   pager: { display: 'flex', gap: '12px', alignItems: 'center', marginTop: '16px', flexWrap: 'wrap' },
-  consequences: { margin: '8px 0 0', paddingLeft: '20px', display: 'grid', gap: '6px' },
 });
-
-function displayName(user: AdminUser): string {
-  return [user.firstName, user.lastName].filter(Boolean).join(' ') || user.username || user.email;
-}
 
 function SecuPassBadge({ state }: { state: AdminUser['secupassState'] }) {
   const { t } = useTranslation();
@@ -48,66 +33,143 @@ function SecuPassBadge({ state }: { state: AdminUser['secupassState'] }) {
   );
 }
 
-/** Confirms an admin passphrase reset, naming its consequences (SPEC §6, DESIGN §3). */
-function ResetSecuPassDialog({ user, onClose, onDone }: { user: AdminUser | null; onClose: () => void; onDone: () => void }) {
+function StatusBadge({ user }: { user: AdminUser }) {
   const { t } = useTranslation();
-  const styles = useStyles();
-  const notify = useNotify();
-  const [pending, setPending] = useState(false);
+  if (user.disabled) return <Badge appearance="tint" color="danger">{t('admin:users.disabled')}</Badge>;
+  if (!user.emailVerified) return <Badge appearance="tint" color="warning">{t('admin:users.unverified')}</Badge>;
+  return <Badge appearance="tint" color="success">{t('admin:users.enabled')}</Badge>;
+}
 
-  async function reset() {
-    if (!user) return;
-    setPending(true);
+/** The row's actions in a menu; what the caller may not do is disabled (the server refuses it too). */
+function UserActions({
+  user,
+  manageable,
+  self,
+  onEdit,
+  onConfirm,
+  onInvitationSent,
+}: {
+  user: AdminUser;
+  manageable: boolean;
+  self: boolean;
+  onEdit: () => void;
+  onConfirm: (request: ConfirmRequest) => void;
+  onInvitationSent: () => void;
+}) {
+  const { t } = useTranslation();
+  const notify = useNotify();
+  const name = displayName(user);
+  const resetSecuPass = (): ConfirmRequest => ({
+    title: t('admin:users.reset.confirmTitle', { name }),
+    intro: t('admin:users.reset.confirmIntro', { email: user.email }),
+    consequences: [t('admin:users.reset.consequenceAccess'), t('admin:users.reset.consequenceRelease'), t('admin:users.reset.consequenceMail'), t('admin:users.reset.consequenceFinal')],
+    confirmLabel: t('admin:users.reset.confirm'),
+    run: () => resetUserSecuPass(user.uuid),
+    done: t('admin:users.reset.done', { name }),
+    failed: t('admin:users.reset.failed', { name }),
+  });
+  const resetTotp = (): ConfirmRequest => ({
+    title: t('admin:users.totpReset.confirmTitle', { name }),
+    intro: t('admin:users.totpReset.confirmIntro', { email: user.email }),
+    consequences: [t('admin:users.totpReset.consequenceSignIn'), t('admin:users.totpReset.consequenceIdentity')],
+    confirmLabel: t('admin:users.totpReset.confirm'),
+    run: () => resetUserTotp(user.uuid),
+    done: t('admin:users.totpReset.done', { name }),
+    failed: t('admin:users.totpReset.failed', { name }),
+  });
+  const disable = (): ConfirmRequest => ({
+    title: t('admin:users.disable.confirmTitle', { name }),
+    intro: t('admin:users.disable.confirmIntro', { email: user.email }),
+    consequences: [t('admin:users.disable.consequenceSessions'), t('admin:users.disable.consequenceSignIn'), t('admin:users.disable.consequenceKept')],
+    confirmLabel: t('admin:users.disable.confirm'),
+    run: async () => void (await setUserDisabled(user.uuid, true)),
+    done: t('admin:users.disable.done', { name }),
+    failed: t('admin:users.disable.failed', { name }),
+  });
+  const remove = (): ConfirmRequest => ({
+    title: t('admin:users.delete.confirmTitle', { name }),
+    intro: t('admin:users.delete.confirmIntro', { email: user.email }),
+    consequences: [t('admin:users.delete.consequenceSent'), t('admin:users.delete.consequenceReceived'), t('admin:users.delete.consequenceKeys'), t('admin:users.delete.consequenceFinal')],
+    confirmLabel: t('admin:users.delete.confirm'),
+    run: () => deleteUser(user.uuid),
+    done: t('admin:users.delete.done', { name }),
+    failed: t('admin:users.delete.failed', { name }),
+  });
+
+  async function enable() {
     try {
-      await resetUserSecuPass(user.uuid);
-      notify('success', t('admin:users.reset.done', { name: displayName(user) }));
-      onDone();
-      onClose();
+      await setUserDisabled(user.uuid, false);
+      notify('success', t('admin:users.enable.done', { name }));
+      onInvitationSent();
     } catch {
-      notify('error', t('admin:users.reset.failed', { name: displayName(user) }));
-    } finally {
-      setPending(false);
+      notify('error', t('admin:users.enable.failed', { name }));
+    }
+  }
+
+  async function invite() {
+    try {
+      await resendInvitation(user.uuid);
+      notify('success', t('admin:users.invitation.done', { email: user.email }));
+      onInvitationSent();
+    } catch {
+      notify('error', t('admin:users.invitation.failed', { email: user.email }));
     }
   }
 
   return (
-    <Dialog open={user !== null} onOpenChange={(_e, data) => (data.open ? undefined : onClose())} modalType="alert">
-      <DialogSurface>
-        <DialogBody>
-          <DialogTitle>{t('admin:users.reset.confirmTitle', { name: user ? displayName(user) : '' })}</DialogTitle>
-          <DialogContent>
-            <Text as="p" style={{ margin: 0 }}>
-              {t('admin:users.reset.confirmIntro', { email: user?.email ?? '' })}
-            </Text>
-            <ul className={styles.consequences}>
-              <li>{t('admin:users.reset.consequenceAccess')}</li>
-              <li>{t('admin:users.reset.consequenceRelease')}</li>
-              <li>{t('admin:users.reset.consequenceMail')}</li>
-              <li>{t('admin:users.reset.consequenceFinal')}</li>
-            </ul>
-          </DialogContent>
-          <DialogActions>
-            <DialogTrigger disableButtonEnhancement>
-              <Button appearance="secondary">{t('common:actions.cancel')}</Button>
-            </DialogTrigger>
-            <Button appearance="primary" onClick={() => void reset()} disabled={pending}>
-              {t('admin:users.reset.confirm')}
-            </Button>
-          </DialogActions>
-        </DialogBody>
-      </DialogSurface>
-    </Dialog>
+    <Menu>
+      <MenuTrigger disableButtonEnhancement>
+        <Button size="small" icon={<MoreHorizontalRegular />} aria-label={t('admin:users.actionsFor', { name })} />
+      </MenuTrigger>
+      <MenuPopover>
+        <MenuList>
+          <MenuItem disabled={!manageable} onClick={onEdit}>
+            {t('admin:users.edit.action')}
+          </MenuItem>
+          {user.emailVerified ? null : (
+            <MenuItem disabled={!manageable} onClick={() => void invite()}>
+              {t('admin:users.invitation.action')}
+            </MenuItem>
+          )}
+          <MenuItem disabled={!manageable || user.secupassState !== 'active'} onClick={() => onConfirm(resetSecuPass())}>
+            {t('admin:users.reset.action')}
+          </MenuItem>
+          <MenuItem disabled={!manageable || !user.totpEnabled} onClick={() => onConfirm(resetTotp())}>
+            {t('admin:users.totpReset.action')}
+          </MenuItem>
+          {user.disabled ? (
+            <MenuItem disabled={!manageable} onClick={() => void enable()}>
+              {t('admin:users.enable.action')}
+            </MenuItem>
+          ) : (
+            <MenuItem disabled={!manageable || self} onClick={() => onConfirm(disable())}>
+              {t('admin:users.disable.action')}
+            </MenuItem>
+          )}
+          <MenuItem disabled={!manageable || self} onClick={() => onConfirm(remove())}>
+            {t('admin:users.delete.action')}
+          </MenuItem>
+        </MenuList>
+      </MenuPopover>
+    </Menu>
   );
 }
 
-/** User administration (SPEC §2 administration area): list, search, paging, passphrase reset. */
+/**
+ * User administration (SPEC §2 administration area, issue 17 §1): list, search, paging; create
+ * (invitation), edit names, language and roles, licence and sender group (administrators),
+ * disable/enable, delete, passphrase and authentication-app resets, banned recipients.
+ */
 export function AdminUsersPage() {
   const { t } = useTranslation();
   const styles = useStyles();
   const [search, setSearch] = useState('');
   const [query, setQuery] = useState('');
   const [page, setPage] = useState(1);
-  const [resetting, setResetting] = useState<AdminUser | null>(null);
+  const [confirming, setConfirming] = useState<ConfirmRequest | null>(null);
+  // null: closed; 'new': create; a user: edit. The key makes each opening start from fresh values.
+  const [editing, setEditing] = useState<AdminUser | 'new' | null>(null);
+  const me = useAuthState().user;
 
   // Search as you type, once typing pauses.
   useEffect(() => {
@@ -120,7 +182,7 @@ export function AdminUsersPage() {
 
   const users = useUsers({ q: query, page, pageSize: PAGE_SIZE });
   // Licences and sender groups are the administrator's (ROLE_ADMIN), not the user administrator's.
-  const isAdmin = useAuthState().user?.roleNames.includes('ROLE_ADMIN') === true;
+  const isAdmin = me?.roleNames.includes('ROLE_ADMIN') === true;
   const groups = useSenderGroups(isAdmin);
   const senderChanged = () => {
     void users.mutate();
@@ -132,7 +194,7 @@ export function AdminUsersPage() {
   const columns: DataTableColumn<AdminUser>[] = [
     { id: 'name', header: t('admin:users.columns.name'), cell: (user) => displayName(user) },
     { id: 'email', header: t('admin:users.columns.email'), cell: (user) => user.email },
-    { id: 'status', header: t('admin:users.columns.status'), cell: (user) => (user.disabled ? t('admin:users.disabled') : t('admin:users.enabled')) },
+    { id: 'status', header: t('admin:users.columns.status'), cell: (user) => <StatusBadge user={user} /> },
     { id: 'secupass', header: t('admin:users.columns.secupass'), cell: (user) => <SecuPassBadge state={user.secupassState} /> },
     ...(isAdmin
       ? [
@@ -148,14 +210,14 @@ export function AdminUsersPage() {
       id: 'actions',
       header: t('admin:users.columns.actions'),
       cell: (user) => (
-        <Button
-          size="small"
-          disabled={user.secupassState !== 'active'}
-          aria-label={t('admin:users.reset.actionFor', { name: displayName(user) })}
-          onClick={() => setResetting(user)}
-        >
-          {t('admin:users.reset.action')}
-        </Button>
+        <UserActions
+          user={user}
+          manageable={mayManage(me?.roleNames ?? [], user.roleNames)}
+          self={me?.uuid === user.uuid}
+          onEdit={() => setEditing(user)}
+          onConfirm={setConfirming}
+          onInvitationSent={() => void users.mutate()}
+        />
       ),
     },
   ];
@@ -167,6 +229,9 @@ export function AdminUsersPage() {
         <Field label={t('admin:users.search')}>
           <SearchBox value={search} onChange={(_e, data) => setSearch(data.value)} style={{ minWidth: 280 }} />
         </Field>
+        <Button appearance="primary" icon={<PersonAddRegular />} onClick={() => setEditing('new')}>
+          {t('admin:users.create.action')}
+        </Button>
         {users.isValidating ? <Spinner size="tiny" label={t('common:loading')} /> : null}
       </div>
       {users.data ? (
@@ -195,7 +260,15 @@ export function AdminUsersPage() {
         </nav>
       ) : null}
       {isAdmin ? <SenderGroupsSection onChange={senderChanged} /> : null}
-      <ResetSecuPassDialog user={resetting} onClose={() => setResetting(null)} onDone={() => void users.mutate()} />
+      <BannedRecipientsSection />
+      <UserFormDialog
+        key={editing === null ? 'closed' : editing === 'new' ? 'new' : editing.uuid}
+        open={editing !== null}
+        user={editing === 'new' ? null : editing}
+        onClose={() => setEditing(null)}
+        onDone={() => void users.mutate()}
+      />
+      <ConfirmDialog request={confirming} onClose={() => setConfirming(null)} onDone={() => void users.mutate()} />
     </>
   );
 }

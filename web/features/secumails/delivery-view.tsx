@@ -17,6 +17,7 @@ import { ArrowDownloadRegular } from '@fluentui/react-icons';
 import { deliveryContentUrl } from '@shared/api/endpoints/delivery-read';
 import type { ActivityEntry, DeliveryDetail, ReviewState } from '@shared/contract/deliveries';
 import { Alert } from '@web/components/alert';
+import { ContactKeyBadge } from '@web/components/contact-key-badge';
 import { DataTable, type DataTableColumn } from '@web/components/data-table';
 import { MessageBody } from '@web/components/message-body';
 import { mediaQueryBelow } from '@shared/theme/constants';
@@ -236,6 +237,10 @@ export function RecipientStates({ delivery }: { delivery: DeliveryDetail }) {
     },
     { id: 'notified', header: t('deliveries:recipients.notified'), cell: (recipient) => (recipient.notifiedAt ? dateFormat.format(recipient.notifiedAt) : '—') },
   ];
+  // Levels 3/4: whether the key this browser's user pinned for each registered recipient is verified (issue 12 §4).
+  if (delivery.recipients.some((r) => r.userUuid)) {
+    columns.push({ id: 'key', header: t('deliveries:recipients.key'), cell: (r) => (r.userUuid ? <ContactKeyBadge userUuid={r.userUuid} offerUnlock verify={{ email: r.email }} /> : '—') });
+  }
   return (
     <section aria-labelledby="delivery-recipient-states" style={{ margin: '16px 0' }}>
       <Subtitle2 as="h3" id="delivery-recipient-states">

@@ -1,6 +1,6 @@
 import { Button, Card, makeStyles, Spinner, Subtitle2, Body1 } from '@fluentui/react-components';
 import { ArrowReplyRegular, ShieldCheckmarkRegular } from '@fluentui/react-icons';
-import { SECURITY_LEVELS } from '@shared/contract/constants';
+import { isE2eLevel, securityLevelInfo } from '@shared/contract/security-levels';
 import type { SecurityLevel } from '@shared/contract/deliveries';
 import { Alert } from '@web/components/alert';
 import { PageHeading } from '@web/components/page-heading';
@@ -36,7 +36,8 @@ interface SuccessState {
 function SecurityLevelPanel({ level }: { level: SecurityLevel }) {
   const { t } = useTranslation();
   const styles = useStyles();
-  const key = level === SECURITY_LEVELS.LEVEL_1 ? 'level1' : level === SECURITY_LEVELS.LEVEL_2 ? 'level2' : 'levelE2e';
+  // Levels 3 and 4 share one explanation (the SecuPass opens both).
+  const key = isE2eLevel(level) ? 'levelE2e' : securityLevelInfo(level).textKey;
   return (
     <Card className={styles.panel} role="complementary" aria-labelledby="security-level-title">
       <Subtitle2 as="h2" id="security-level-title" className={styles.panelTitle}>

@@ -1,6 +1,7 @@
 import { Badge, Button, Caption1, makeStyles, Subtitle2, tokens } from '@fluentui/react-components';
 import { ArrowDownloadRegular, LockOpenRegular } from '@fluentui/react-icons';
 import type { DeliveryDetail } from '@shared/contract/deliveries';
+import { isE2eLevel } from '@shared/contract/security-levels';
 import { ContactKeyChangedError } from '@shared/crypto/errors';
 import { markContactVerified, openE2eDelivery, type OpenedE2eDelivery } from '@shared/transfer/e2e';
 import { Alert } from '@web/components/alert';
@@ -34,7 +35,7 @@ const useStyles = makeStyles({
   fingerprint: { fontFamily: tokens.fontFamilyMonospace, wordBreak: 'break-word' },
 });
 
-export const isE2eDelivery = (delivery: Pick<DeliveryDetail, 'securityLevel'>) => delivery.securityLevel >= 20;
+export const isE2eDelivery = (delivery: Pick<DeliveryDetail, 'securityLevel'>) => isE2eLevel(delivery.securityLevel);
 
 /** Recipient alerts of SPEC §2: create a passphrase first, or wait for the sender's release. */
 export function E2eAccessAlerts({ delivery }: { delivery: DeliveryDetail }) {

@@ -1,6 +1,7 @@
 import { Button } from '@fluentui/react-components';
 import { LockOpenRegular } from '@fluentui/react-icons';
-import { SECURITY_LEVELS } from '@shared/contract/constants';
+import type { SecurityLevel } from '@shared/contract/deliveries';
+import { encryptsMessage } from '@shared/contract/security-levels';
 import type { UnlockedKeys } from '@shared/crypto/service';
 import { openE2eDelivery } from '@shared/transfer/e2e';
 import { apiClient } from '@web/lib/api-client';
@@ -65,13 +66,13 @@ function reveal(deliveryUuid: string, keys: UnlockedKeys): void {
 }
 
 /** Only level 4 hides its subject. */
-const hidesSubject = (delivery: { securityLevel: number; subject: string }) => delivery.securityLevel === SECURITY_LEVELS.LEVEL_4 && !delivery.subject;
+const hidesSubject = (delivery: { securityLevel: SecurityLevel; subject: string }) => encryptsMessage(delivery.securityLevel) && !delivery.subject;
 
 /**
  * The subject to show for a delivery: the server's, or at level 4 the decrypted one (decrypted
  * here as soon as the keys are unlocked), else undefined.
  */
-export function useE2eSubject(delivery: { deliveryUuid: string; securityLevel: number; subject: string }): string | undefined {
+export function useE2eSubject(delivery: { deliveryUuid: string; securityLevel: SecurityLevel; subject: string }): string | undefined {
   const session = useSecuPassSession();
   const all = useSyncExternalStore(subscribe, () => entries);
   const hidden = hidesSubject(delivery);
@@ -87,7 +88,7 @@ export function useE2eSubject(delivery: { deliveryUuid: string; securityLevel: n
  * A subject as lists show it. A level-4 subject while the keys are locked: "Encrypted message"
  * and a button that unlocks the keys, after which every level-4 subject on screen is decrypted.
  */
-export function SubjectText({ delivery, noSubjectKey = 'deliveries:fields.noSubject' }: { delivery: { deliveryUuid: string; securityLevel: number; subject: string }; noSubjectKey?: string }) {
+export function SubjectText({ delivery, noSubjectKey = 'deliveries:fields.noSubject' }: { delivery: { deliveryUuid: string; securityLevel: SecurityLevel; subject: string }; noSubjectKey?: string }) {
   const { t } = useTranslation();
   const subject = useE2eSubject(delivery);
   if (subject) return <>{subject}</>;
@@ -95,7 +96,7 @@ export function SubjectText({ delivery, noSubjectKey = 'deliveries:fields.noSubj
 }
 
 /** The unlock-to-reveal button beside a hidden level-4 subject (nothing once the keys are unlocked). */
-export function RevealSubjectButton({ delivery }: { delivery: { deliveryUuid: string; securityLevel: number; subject: string } }) {
+export function RevealSubjectButton({ delivery }: { delivery: { deliveryUuid: string; securityLevel: SecurityLevel; subject: string } }) {
   const { t } = useTranslation();
   const session = useSecuPassSession();
   const unlockedKeys = useUnlockedKeys('decrypt');

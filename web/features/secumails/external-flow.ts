@@ -1,4 +1,4 @@
-import { SECURITY_LEVELS } from '@shared/contract/constants';
+import { opensByLink } from '@shared/contract/security-levels';
 import type { EmailCheckResponse } from '@shared/contract/external';
 import { loginPathFor, ROUTES, SECUMAILS_BASE } from '@web/lib/routes';
 
@@ -45,7 +45,7 @@ export const disclaimerPath = (deliveryUuid: string, locale?: string) => `${SECU
 export function deliveryPathFor(state: Pick<ExternalFlowState, 'deliveryUuid' | 'shareUuid' | 'token' | 'securityLevel'>, locale?: string): string {
   const query = new URLSearchParams({ deliveryUuid: state.deliveryUuid, shareUuid: state.shareUuid }).toString();
   const base = `${SECUMAILS_BASE}${localePrefix(locale)}/download?${query}`;
-  return state.securityLevel === SECURITY_LEVELS.LEVEL_1 ? `${base}#token=${encodeURIComponent(state.token)}` : base;
+  return opensByLink(state.securityLevel) ? `${base}#token=${encodeURIComponent(state.token)}` : base;
 }
 
 /** Signup, or its double-authenticated (-dar) variant when an SMS code is needed. */

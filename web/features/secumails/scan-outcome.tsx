@@ -38,7 +38,7 @@ const OUTCOME: Partial<Record<ReviewState, { type: 'success' | 'error'; key: str
 /**
  * After a level 1/2 send with a scanner configured: the upload state "scanning for viruses" per
  * file until the server decided, then the outcome. The recipients are mailed only after a clean
- * scan (server/deliveries/virus-scan.ts); useDelivery polls while the review is in progress.
+ * scan (server/virus-scan/scan-job.ts); useDelivery polls while the review is in progress.
  */
 export function ScanOutcome({ deliveryUuid }: { deliveryUuid: string }) {
   const { t } = useTranslation();

@@ -2,6 +2,7 @@ import { Button, Field, Input, Spinner } from '@fluentui/react-components';
 import { Alert } from '@web/components/alert';
 import { PageHeading } from '@web/components/page-heading';
 import { RouterLink } from '@web/components/router-link';
+import { isWrongPassphrase, publicKeysOf } from '@shared/secupass/keys-session';
 import { useAuthState } from '@web/lib/auth';
 import { cryptoApi, secuPassKeys } from '@web/lib/crypto';
 import { ROUTES } from '@web/lib/routes';
@@ -9,11 +10,10 @@ import { focusFirstInvalid } from '@web/lib/validation';
 import { useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { publicKeysOf, replaceOwnSecuPass, revalidateOwnSecuPass, useOwnSecuPass } from './api/own-secupass';
+import { replaceOwnSecuPass, revalidateOwnSecuPass, useOwnSecuPass } from './api/own-secupass';
 import { useSecuPassPolicy } from './api/policy';
 import { NewPassphraseFields, newPassphraseMessages, usePassphraseEvaluation, type NewPassphraseValue } from './new-passphrase-fields';
 import { evaluatePassphrase, passphraseStrength } from './passphrase-rules';
-import { isWrongPassphrase } from './secupass-errors';
 import { SecuPassCard, secuPassFormStyle } from './secupass-card';
 
 /**

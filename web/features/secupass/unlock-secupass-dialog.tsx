@@ -1,17 +1,17 @@
 import { Button, Dialog, DialogActions, DialogBody, DialogContent, DialogSurface, DialogTitle, DialogTrigger, Field, Input, Spinner } from '@fluentui/react-components';
 import type { UnlockedKeys } from '@shared/crypto/service';
+import { useUnlockForm } from '@shared/secupass/use-unlock-form';
 import { Alert } from '@web/components/alert';
 import { RouterLink } from '@web/components/router-link';
 import { useAuthState } from '@web/lib/auth';
-import { cryptoApi, secuPassKeys } from '@web/lib/crypto';
+import { secuPassKeys } from '@web/lib/crypto';
 import { ROUTES } from '@web/lib/routes';
 import type { UnlockPurpose } from '@web/lib/unlock-request';
-import { useId, useState, type FormEvent } from 'react';
+import { useId, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router';
 import type { TFunction } from 'i18next';
-import { publicKeysOf, replaceOwnSecuPass, revalidateOwnSecuPass, useOwnSecuPass } from './api/own-secupass';
-import { isWrongPassphrase } from './secupass-errors';
+import { replaceOwnSecuPass, revalidateOwnSecuPass, useOwnSecuPass } from './api/own-secupass';
 
 /** Title and submit button per purpose: the dialog says what happens after the unlock. */
 function purposeTexts(t: TFunction, purpose: UnlockPurpose): { title: string; submit: string } {
@@ -62,41 +62,18 @@ function UnlockSecuPassContent({ purpose, onClose, onUnlocked }: { purpose: Unlo
   const location = useLocation();
   const own = useOwnSecuPass();
   const formId = useId();
-  const [passphrase, setPassphrase] = useState('');
-  const [fieldError, setFieldError] = useState<string | undefined>();
-  const [failure, setFailure] = useState(false);
-  const [pending, setPending] = useState(false);
+  const form = useUnlockForm(secuPassKeys, replaceOwnSecuPass);
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     if (!user || !own.data?.blob) return;
-    if (!passphrase) {
-      setFieldError(t('common:validation.required'));
-      return;
-    }
-    setPending(true);
-    setFieldError(undefined);
-    setFailure(false);
-    try {
-      const { keys, upgradedBlob } = await cryptoApi.unlockSecuPass({ userId: user.uuid, blob: own.data.blob, passphrase });
-      if (upgradedBlob) {
-        // v2 → v3: the same keys under the stronger scheme. A failed upload is retried at the next unlock.
-        try {
-          await replaceOwnSecuPass({ blob: upgradedBlob, publicKeys: publicKeysOf(keys) });
-          void revalidateOwnSecuPass();
-        } catch {
-          console.debug('[secupass] upgrade upload failed; the next unlock retries');
-        }
-      }
-      secuPassKeys.unlocked(user.uuid, keys);
-      onUnlocked?.(keys);
-      onClose();
-    } catch (error) {
-      if (isWrongPassphrase(error)) setFieldError(t('secupass:errors.wrongPassphrase'));
-      else setFailure(true);
-    } finally {
-      setPending(false);
-    }
+    // Unlock, v2 → v3 upgrade upload, wrong passphrase: the shared keys session (shared/secupass).
+    const outcome = await form.submit({ userUuid: user.uuid, blob: own.data.blob });
+    if (!outcome?.ok) return;
+    if (outcome.upgrade === 'stored') void revalidateOwnSecuPass();
+    if (outcome.upgrade === 'failed') console.debug('[secupass] upgrade upload failed; the next unlock retries');
+    onUnlocked?.(outcome.keys);
+    onClose();
   }
 
   const state = own.data?.state;
@@ -110,30 +87,26 @@ function UnlockSecuPassContent({ purpose, onClose, onUnlocked }: { purpose: Unlo
       <DialogContent>
         {own.isLoading ? <Spinner size="small" label={t('common:loading')} /> : null}
         {own.error ? <Alert type="error">{t('secupass:errors.loadError')}</Alert> : null}
-        {state === 'reset' ? (
+        {state === 'reset' || state === 'none' ? (
           <>
-            <Alert type="warning" title={t('secupass:reset.title')}>
-              {t('secupass:reset.text')}
-            </Alert>
-            <RouterLink to={setPath} onClick={onClose}>
-              {t('secupass:settings.set')}
-            </RouterLink>
-          </>
-        ) : null}
-        {state === 'none' ? (
-          <>
-            <Alert type="info">{t('secupass:unlock.noneYet')}</Alert>
+            {state === 'reset' ? (
+              <Alert type="warning" title={t('secupass:reset.title')}>
+                {t('secupass:reset.text')}
+              </Alert>
+            ) : (
+              <Alert type="info">{t('secupass:unlock.noneYet')}</Alert>
+            )}
             <RouterLink to={setPath} onClick={onClose}>
               {t('secupass:settings.set')}
             </RouterLink>
           </>
         ) : null}
         {state === 'active' ? (
-          <form id={formId} onSubmit={submit} noValidate style={{ display: 'grid', gap: 16 }} aria-busy={pending}>
+          <form id={formId} onSubmit={submit} noValidate style={{ display: 'grid', gap: 16 }} aria-busy={form.pending}>
             <p style={{ margin: 0 }}>{t('secupass:unlock.intro')}</p>
-            {failure ? <Alert type="error">{t('secupass:errors.unlockError')}</Alert> : null}
-            <Field label={t('secupass:form.passphrase')} required validationMessage={fieldError}>
-              <Input type="password" name="passphrase" autoComplete="current-password" autoFocus value={passphrase} onChange={(_e, data) => setPassphrase(data.value)} />
+            {form.failure ? <Alert type="error">{t('secupass:errors.unlockError')}</Alert> : null}
+            <Field label={t('secupass:form.passphrase')} required validationMessage={form.fieldError && t(form.fieldError === 'required' ? 'common:validation.required' : 'secupass:errors.wrongPassphrase')}>
+              <Input type="password" name="passphrase" autoComplete="current-password" autoFocus value={form.passphrase} onChange={(_e, data) => form.setPassphrase(data.value)} />
             </Field>
           </form>
         ) : null}
@@ -143,8 +116,8 @@ function UnlockSecuPassContent({ purpose, onClose, onUnlocked }: { purpose: Unlo
           <Button appearance="secondary">{t('common:actions.cancel')}</Button>
         </DialogTrigger>
         {state === 'active' ? (
-          <Button type="submit" form={formId} appearance="primary" disabled={pending}>
-            {pending ? t('secupass:unlock.submitting') : texts.submit}
+          <Button type="submit" form={formId} appearance="primary" disabled={form.pending}>
+            {form.pending ? t('secupass:unlock.submitting') : texts.submit}
           </Button>
         ) : null}
       </DialogActions>

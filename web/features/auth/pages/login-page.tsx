@@ -7,6 +7,7 @@ import { focusFirstInvalid, requiredMessage } from '@web/lib/validation';
 import { useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useSearchParams } from 'react-router';
+import { useSignupInfo } from '../api/signup';
 import { useSsoInfo } from '../api/sso-info';
 import { AuthCard, authFormStyle } from '../auth-layout';
 import { AuthMessageBar } from '../auth-message';
@@ -20,6 +21,7 @@ export function LoginPage() {
   const [params] = useSearchParams();
   const continueTo = safeContinueTarget(params.get('continue'));
   const sso = useSsoInfo();
+  const signup = useSignupInfo();
   const { attempt, pending } = useLoginAttempt();
   const formRef = useRef<HTMLFormElement>(null);
   const remembered = loginFlow.get().credentials;
@@ -73,6 +75,11 @@ export function LoginPage() {
             {t('auth:login.sso')}
           </Button>
         </>
+      ) : null}
+      {signup.data?.enabled ? (
+        <Body1 as="p" style={{ marginTop: 16 }}>
+          {t('auth:login.noAccount')} <RouterLink to={ROUTES.signup}>{t('auth:login.signup')}</RouterLink>
+        </Body1>
       ) : null}
       <Body1 as="p" style={{ marginTop: 16 }}>
         <RouterLink to={ROUTES.terms}>{t('auth:terms.link')}</RouterLink>

@@ -15,10 +15,12 @@ const RECIPIENT_STATUS_DEBOUNCE_MS = 400;
  * valid addresses are asked (the first 50); while a look-up runs, or when it fails (e.g. rate
  * limited), the previous answer or nothing is shown — the warnings are hints, the server decides at send.
  */
-export function useRecipientStatus(addresses: readonly string[]): ReadonlyMap<string, RecipientStatus> {
+export function useRecipientStatus(addresses: readonly string[], options: { withKeys?: boolean } = {}): ReadonlyMap<string, RecipientStatus> {
   const wanted = [...new Set(addresses.filter(isValidEmail).map((a) => a.toLowerCase()))].sort().slice(0, MAX_RECIPIENT_STATUS_EMAILS).join('\n');
   const settled = useDebouncedValue(wanted, RECIPIENT_STATUS_DEBOUNCE_MS, (value) => value === '');
-  const { data } = useSWR(settled ? [RECIPIENT_STATUS_KEY, settled] : null, () => getRecipientStatus(apiClient, settled.split('\n')), {
+  // Levels 3/4 also ask for the keys (the chips' verified badges); the same addresses cost nothing more.
+  const withKeys = options.withKeys === true;
+  const { data } = useSWR(settled ? [RECIPIENT_STATUS_KEY, settled, withKeys] : null, () => getRecipientStatus(apiClient, settled.split('\n'), undefined, { withKeys }), {
     revalidateOnFocus: false,
     revalidateIfStale: false,
     shouldRetryOnError: false,

@@ -2,6 +2,7 @@ import { Field, Input, InteractionTag, InteractionTagPrimary, InteractionTagSeco
 import { WarningFilled } from '@fluentui/react-icons';
 import type { RecipientStatus } from '@shared/contract/deliveries';
 import { isValidEmail, normaliseAddresses } from '@shared/deliveries';
+import { ContactKeyBadge } from '@web/components/contact-key-badge';
 import { useId, useRef, useState, type ClipboardEvent, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 
@@ -212,6 +213,12 @@ export function RecipientChips({
                         }}
                       >
                         {address}
+                        {endToEnd && statuses?.get(address.toLowerCase())?.userUuid ? (
+                          <>
+                            {' '}
+                            <ContactKeyBadge userUuid={statuses.get(address.toLowerCase())!.userUuid!} encryptionKey={statuses.get(address.toLowerCase())!.encryptionKey} />
+                          </>
+                        ) : null}
                       </InteractionTagPrimary>
                       {disabled ? null : (
                         // Named by its own label only (Fluent would prefix the address).

@@ -26,6 +26,11 @@ const PROBLEMS: SendProblem[] = [
   { code: 'validityNotExpiring', field: 'validityDays' },
   { code: 'noSecurityLevelAllowed', field: 'securityLevel' },
   { code: 'securityLevelNotAllowed', field: 'securityLevel', allowed: [0] },
+  { code: 'recipientNotAllowed', field: 'recipients', recipients: ['x@banned.example'] },
+  { code: 'messageNotEncrypted', field: 'subject' },
+  { code: 'invalidMimeType', field: 'files', name: 'a.bin', mimeType: 'nonsense' },
+  { code: 'blockedFileType', field: 'files', name: 'a.exe', by: 'extension', extension: 'exe', mimeType: 'application/octet-stream' },
+  { code: 'blockedFileType', field: 'files', name: 'a.mp4', by: 'mimeType', extension: 'mp4', mimeType: 'video/mp4' },
   ...FILE_NAME_PROBLEMS.map((nameProblem): SendProblem => ({ code: 'invalidFileName', field: 'files', name: 'CON', maxLength: 255, nameProblem })),
 ];
 

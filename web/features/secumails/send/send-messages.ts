@@ -1,4 +1,4 @@
-import type { SendError, SendProblem } from '@shared/deliveries';
+import { sendProblemTextKey, type SendError, type SendProblem } from '@shared/deliveries';
 import type { TransferMessage } from '@web/lib/transfer-store';
 
 /**
@@ -6,36 +6,36 @@ import type { TransferMessage } from '@web/lib/transfer-store';
  * (SPEC §8), with the figures to fill in.
  */
 
-/** SPEC §5 problem → message at its field. */
+/** SPEC §5 problem → message at its field: the key from the rule table (shared/rules/send-rule-errors.ts), the figures from the problem. */
 export function problemMessage(problem: SendProblem): TransferMessage {
+  const key = `send:${sendProblemTextKey(problem)}`;
   switch (problem.code) {
     case 'invalidEmail':
-      return { key: 'send:problems.invalidEmail', values: { addresses: problem.invalid.join(', '), count: problem.invalid.length } };
+      return { key, values: { addresses: problem.invalid.join(', '), count: problem.invalid.length } };
     case 'tooManyRecipients':
-      return { key: 'send:problems.tooManyRecipients', values: { max: problem.maxRecipients } };
+      return { key, values: { max: problem.maxRecipients } };
+    case 'recipientNotAllowed':
+      return { key, values: { recipients: problem.recipients.join(', ') } };
     case 'subjectTooLong':
     case 'bodyTooLong':
-      return { key: `send:problems.${problem.code}`, values: { maxLength: problem.maxLength } };
+      return { key, values: { maxLength: problem.maxLength } };
     case 'tooManyFiles':
-      return { key: 'send:problems.tooManyFiles', values: { max: problem.maxFiles } };
+      return { key, values: { max: problem.maxFiles } };
     case 'zeroByteFile':
     case 'duplicateFileName':
-      return { key: `send:problems.${problem.code}`, values: { name: problem.name } };
+      return { key, values: { name: problem.name } };
     case 'invalidFileName':
-      // The reason at once (bidi control, invisible character, Windows device name, …); the general text without one.
-      return problem.nameProblem
-        ? { key: `send:fileNameProblems.${problem.nameProblem}`, values: { name: problem.name, maxLength: problem.maxLength } }
-        : { key: 'send:problems.invalidFileName', values: { name: problem.name, maxLength: problem.maxLength } };
+      return { key, values: { name: problem.name, maxLength: problem.maxLength } };
+    case 'invalidMimeType':
+      return { key, values: { name: problem.name, mimeType: problem.mimeType } };
     case 'blockedFileType':
-      return problem.by === 'extension'
-        ? { key: 'send:problems.blockedExtension', values: { name: problem.name, extension: problem.extension } }
-        : { key: 'send:problems.blockedMimeType', values: { name: problem.name, mimeType: problem.mimeType } };
+      return { key, values: { name: problem.name, extension: problem.extension, mimeType: problem.mimeType } };
     case 'validityOutOfRange':
-      return { key: 'send:problems.validityOutOfRange', values: { min: problem.min, max: problem.max } };
+      return { key, values: { min: problem.min, max: problem.max } };
     case 'validityNotChoosable':
-      return { key: 'send:problems.validityNotChoosable', values: { days: problem.validityDays } };
+      return { key, values: { days: problem.validityDays } };
     default:
-      return { key: `send:problems.${problem.code}` };
+      return { key };
   }
 }
 

@@ -1,9 +1,11 @@
 import { Button, Field, Input, makeStyles, mergeClasses, Radio, RadioGroup, Spinner, Textarea, tokens } from '@fluentui/react-components';
 import { ArrowClockwiseRegular, DismissRegular, PhoneRegular, SendRegular } from '@fluentui/react-icons';
 import type { DeliverySendConfig } from '@shared/contract/config';
-import { SECURITY_LEVELS } from '@shared/contract/constants';
 import { MAX_BODY_LENGTH, MAX_SUBJECT_LENGTH, type DeliveryDetail, type SecurityLevel } from '@shared/contract/deliveries';
-import { allowedSecurityLevels, checkFiles, checkSendForm, minimalSecurityLevel, validityChoice, type SendProblem } from '@shared/deliveries';
+import { isE2eLevel, securityLevelInfo } from '@shared/contract/security-levels';
+import { type SendProblem } from '@shared/deliveries';
+import type { DeliverRequest } from '@shared/send/send-controller';
+import { useSendController } from '@shared/send/use-send-controller';
 import { Alert } from '@web/components/alert';
 import { useChangedKeyConfirm } from '@web/components/changed-key-dialog';
 import { PageHeading } from '@web/components/page-heading';
@@ -24,7 +26,7 @@ import { AttachmentsField } from './attachments-field';
 import { RecipientChips } from './recipient-chips';
 import { sendDraftStore, type SendDraft } from './send-draft';
 import { problemMessage } from './send-messages';
-import { startSend, type StartSendInput } from './start-send';
+import { startSend } from './start-send';
 
 const useStyles = makeStyles({
   form: { display: 'flex', flexDirection: 'column', gap: '16px', maxWidth: '760px' },
@@ -49,22 +51,6 @@ export interface SendSuccessState {
   scanning?: { deliveryUuid: string };
 }
 
-const LEVEL_KEY: Record<SecurityLevel, string> = {
-  [SECURITY_LEVELS.LEVEL_1]: 'level1',
-  [SECURITY_LEVELS.LEVEL_2]: 'level2',
-  [SECURITY_LEVELS.LEVEL_3]: 'level3',
-  [SECURITY_LEVELS.LEVEL_4]: 'level4',
-};
-
-/** A picked file as the §5 rules see it: the declared type is what the upload will send. */
-const formFile = (file: File) => ({ name: file.name, size: file.size, mimeType: file.type });
-
-/** The validity field's text → what the rules see: empty = the default, anything else a number (not one = out of range). */
-function parseValidity(text: string): number | undefined {
-  if (text.trim() === '') return undefined;
-  const value = Number(text);
-  return Number.isInteger(value) ? value : -1;
-}
 
 /** Send delivery (SPEC §2): the form, its §5 checks at each field, the upload with progress, §8 messages. */
 export function SendPage() {
@@ -104,48 +90,35 @@ function SendForm({ config }: { config: DeliverySendConfig }) {
   const [params] = useSearchParams();
   // An unsent draft kept while the user was elsewhere (send-draft.ts); a Reply link starts fresh.
   const [restored, setRestored] = useState(() => (params.getAll('to').some(Boolean) ? null : sendDraftStore.peek()));
-  // Reply from the inbox detail: ?to=…&subject=… (delivery-format.ts replyLink).
-  const [recipients, setRecipients] = useState<string[]>(() => restored?.recipients ?? params.getAll('to').filter(Boolean));
-  const [subject, setSubject] = useState(() => restored?.subject ?? params.get('subject') ?? '');
-  const [body, setBody] = useState(() => restored?.body ?? '');
-  const [validityText, setValidityText] = useState(() => restored?.validityText ?? '');
-  const allowed = allowedSecurityLevels(config);
-  const [level, setLevel] = useState<SecurityLevel | undefined>(() =>
-    restored?.level !== undefined && allowed.includes(restored.level) ? restored.level : minimalSecurityLevel(config),
-  );
-  const [files, setFiles] = useState<File[]>(() => restored?.files ?? []);
-  const [submitted, setSubmitted] = useState(false);
+  // The form's fields, §5 checks, levels and send steps: the shared send controller (shared/send), as in the add-in.
+  const [form, controller] = useSendController<File>({
+    config,
+    language: currentLanguage,
+    initial: {
+      // Reply from the inbox detail: ?to=…&subject=… (delivery-format.ts replyLink).
+      recipients: restored?.recipients ?? params.getAll('to').filter(Boolean),
+      subject: restored?.subject ?? params.get('subject') ?? '',
+      body: restored?.body ?? '',
+      validityText: restored?.validityText ?? '',
+      files: restored?.files ?? [],
+      ...(restored?.level !== undefined ? { level: restored.level } : {}),
+    },
+  });
+  const { recipients, subject, body, validityText, level, files } = form.fields;
+  const { submitted, problems, fileProblems, allowedLevels: allowed, validity } = form;
   const [transferId, setTransferId] = useState<string>();
   // Levels 3/4: the app's UnlockProvider asks for the passphrase; a changed recipient key needs confirming.
   const unlockedKeys = useUnlockedKeys('send');
   const { confirmChangedKey, dialog: changedKeyDialog } = useChangedKeyConfirm(t('send:changedKeyConfirm'));
   const transfer = useTransfer(transferId);
-  const recipientStatus = useRecipientStatus(recipients);
+  const recipientStatus = useRecipientStatus(recipients, { withKeys: level !== undefined && isE2eLevel(level) });
   // SMS signup (kuvert.delivery.signup.requireSms): unregistered recipients need a phone number.
   const [phones, setPhones] = useState<Record<string, string>>(() => restored?.phones ?? {});
   const [phoneDialog, setPhoneDialog] = useState<'closed' | 'edit' | 'beforeSend'>('closed');
   const needPhones = config.signupRequiresSms ? recipients.filter((r) => recipientStatus.get(r.toLowerCase())?.registered === false) : [];
   const phonesMissing = needPhones.filter((r) => !phones[r]);
   const running = transfer !== undefined && isActive(transfer);
-  const validity = validityChoice(config);
 
-  const problems = useMemo(
-    () =>
-      checkSendForm(
-        {
-          recipients,
-          subject,
-          body,
-          files: files.map(formFile),
-          ...(validity.kind === 'range' ? { validityDays: parseValidity(validityText) } : {}),
-          ...(level === undefined ? {} : { securityLevel: level }),
-        },
-        config,
-      ),
-    [recipients, subject, body, files, validity.kind, validityText, level, config],
-  );
-  // File problems show as soon as a file is added; the others once sending was tried.
-  const fileProblems = useMemo(() => checkFiles(files.map(formFile), config.filePolicy), [files, config.filePolicy]);
   const text = (message: TransferMessage) => t(message.key, message.values);
   const messageAt = (field: SendProblem['field']): string | undefined => {
     const list = field === 'files' && !submitted ? fileProblems : submitted ? problems : [];
@@ -176,14 +149,8 @@ function SendForm({ config }: { config: DeliverySendConfig }) {
     };
   }, []);
   function discardDraft() {
-    setRecipients([]);
-    setSubject('');
-    setBody('');
-    setValidityText('');
-    setLevel(minimalSecurityLevel(config));
-    setFiles([]);
+    controller.reset();
     setPhones({});
-    setSubmitted(false);
     setRestored(null);
   }
 
@@ -196,17 +163,11 @@ function SendForm({ config }: { config: DeliverySendConfig }) {
     void navigate(ROUTES.sendSuccess, { state });
   }, [succeeded, sent, navigate, subject, recipients]);
 
-  function start(keys: StartSendInput['keys'] | undefined, phoneMap: Record<string, string>) {
+  /** The controller's deliver step here: the send runs as a transfer of the transfer centre (start-send.ts), which follows it from now on. */
+  function start({ draft, files: chosen, keys }: DeliverRequest<File>, phoneMap: Record<string, string>) {
     const { id } = startSend({
-      draft: {
-        recipients,
-        subject,
-        body,
-        ...(validity.kind === 'range' && parseValidity(validityText) !== undefined ? { validityDays: parseValidity(validityText) } : {}),
-        ...(level === undefined ? {} : { securityLevel: level }),
-        language: currentLanguage(),
-      },
-      files,
+      draft,
+      files: chosen,
       ...(keys ? { keys, confirmChangedKey } : {}),
       phoneNumbers: Object.fromEntries(needPhones.filter((r) => phoneMap[r]).map((r) => [r, phoneMap[r]!])),
       // A failed or cancelled earlier send of this form: continue its draft.
@@ -218,22 +179,21 @@ function SendForm({ config }: { config: DeliverySendConfig }) {
   /** `chosenPhones`: just entered in the dialog before sending (state is not updated yet). */
   function submit(event?: FormEvent<HTMLFormElement>, chosenPhones?: Record<string, string>) {
     event?.preventDefault();
-    setSubmitted(true);
-    if (problems.length > 0 || running) return;
+    if (controller.validate().length > 0 || running) return;
     const phoneMap = chosenPhones ?? phones;
     if (!chosenPhones && phonesMissing.length > 0) {
       // Asked once per send; a recipient left without a number shows up in Sent ("missing phone numbers").
       setPhoneDialog('beforeSend');
       return;
     }
-    if (level !== undefined && level >= SECURITY_LEVELS.LEVEL_3) {
-      // End-to-end levels need the sender's unlocked SecuPass keys first (null: the user cancelled).
-      void unlockedKeys().then((keys) => {
-        if (keys) start(keys, phoneMap);
-      });
-      return;
-    }
-    start(undefined, phoneMap);
+    // End-to-end levels need the sender's unlocked SecuPass keys first (null: the user cancelled, nothing is sent).
+    void controller.submit({
+      unlockKeys: unlockedKeys,
+      deliver: async (request) => {
+        start(request, phoneMap);
+        return 'handedOver';
+      },
+    });
   }
 
   const failed = transfer && (transfer.state === 'failed' || transfer.state === 'cancelled');
@@ -255,10 +215,10 @@ function SendForm({ config }: { config: DeliverySendConfig }) {
           // Reply-only accounts (ROLE_SENDER_EXTERNAL) write to the reply target only: the recipients are locked.
           disabled={running || config.sender?.replyOnly === true}
           value={recipients}
-          onChange={setRecipients}
+          onChange={(next) => controller.update({ recipients: next })}
           validationMessage={messageAt('recipients')}
           statuses={recipientStatus}
-          endToEnd={level !== undefined && level >= SECURITY_LEVELS.LEVEL_3}
+          endToEnd={form.needsKeys}
         />
         {needPhones.length > 0 ? (
           <div className={styles.actions}>
@@ -269,18 +229,18 @@ function SendForm({ config }: { config: DeliverySendConfig }) {
           </div>
         ) : null}
         <Field label={t('send:subject.label')} required validationMessage={messageAt('subject')} validationState={messageAt('subject') ? 'error' : 'none'}>
-          <Input value={subject} onChange={(_, data) => setSubject(data.value)} maxLength={MAX_SUBJECT_LENGTH + 1} disabled={running} />
+          <Input value={subject} onChange={(_, data) => controller.update({ subject: data.value })} maxLength={MAX_SUBJECT_LENGTH + 1} disabled={running} />
         </Field>
         <Field label={t('send:body.label')} validationMessage={messageAt('body')} validationState={messageAt('body') ? 'error' : 'none'}>
-          <Textarea value={body} onChange={(_, data) => setBody(data.value)} rows={8} resize="vertical" maxLength={MAX_BODY_LENGTH + 1} disabled={running} />
+          <Textarea value={body} onChange={(_, data) => controller.update({ body: data.value })} rows={8} resize="vertical" maxLength={MAX_BODY_LENGTH + 1} disabled={running} />
         </Field>
         <AttachmentsField
           files={files}
           disabled={running}
           validationMessage={messageAt('files')}
           rowProblems={rowProblems}
-          onAdd={(added) => setFiles((current) => [...current, ...added])}
-          onRemove={(index) => setFiles((current) => current.filter((_, i) => i !== index))}
+          onAdd={(added) => controller.addFiles(added)}
+          onRemove={(index) => controller.removeFile(index)}
         />
         {validity.kind === 'range' ? (
           <Field
@@ -296,7 +256,7 @@ function SendForm({ config }: { config: DeliverySendConfig }) {
               max={validity.max}
               placeholder={String(validity.defaultDays)}
               value={validityText}
-              onChange={(_, data) => setValidityText(data.value)}
+              onChange={(_, data) => controller.update({ validityText: data.value })}
               disabled={running}
             />
           </Field>
@@ -304,7 +264,7 @@ function SendForm({ config }: { config: DeliverySendConfig }) {
           <p>{validity.kind === 'fixed' ? t('send:validity.fixed', { count: validity.days }) : t('send:validity.permanent')}</p>
         )}
         <Field label={t('send:level.label')} validationMessage={messageAt('securityLevel')} validationState={messageAt('securityLevel') ? 'error' : 'none'}>
-          <RadioGroup value={level === undefined ? '' : String(level)} onChange={(_, data) => setLevel(Number(data.value) as SecurityLevel)} disabled={running}>
+          <RadioGroup value={level === undefined ? '' : String(level)} onChange={(_, data) => controller.update({ level: Number(data.value) as SecurityLevel })} disabled={running}>
             {allowed.map((value) => (
               <Radio
                 key={value}
@@ -313,8 +273,8 @@ function SendForm({ config }: { config: DeliverySendConfig }) {
                 label={{
                   children: (
                     <>
-                      {t(`send:level.${LEVEL_KEY[value]}.title`)}
-                      <span className={mergeClasses(styles.levelHint, running && styles.levelHintDisabled)}>{t(`send:level.${LEVEL_KEY[value]}.text`)}</span>
+                      {t(`send:level.${securityLevelInfo(value).textKey}.title`)}
+                      <span className={mergeClasses(styles.levelHint, running && styles.levelHintDisabled)}>{t(`send:level.${securityLevelInfo(value).textKey}.text`)}</span>
                     </>
                   ),
                 }}

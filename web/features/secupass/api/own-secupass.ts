@@ -1,6 +1,5 @@
 import { getOwnSecuPass, postSecuPass, putSecuPass } from '@shared/api/endpoints/secupass';
-import type { OwnSecuPassResponse, PublicKey, SetSecuPassBody } from '@shared/contract/secupass';
-import type { UnlockedKeys } from '@shared/crypto/service';
+import type { OwnSecuPassResponse, SetSecuPassBody } from '@shared/contract/secupass';
 import { apiClient } from '@web/lib/api-client';
 import { useAuthState } from '@web/lib/auth';
 import useSWR, { mutate } from 'swr';
@@ -24,8 +23,3 @@ export const useOwnSecuPass = () => {
 
 /** Marks the cached own state stale after a set/change/upgrade. */
 export const revalidateOwnSecuPass = () => mutate((key) => Array.isArray(key) && key[0] === OWN_SECUPASS_KEY);
-
-/** The public halves of unlocked keys as the server stores them (never a handle). */
-export function publicKeysOf(keys: UnlockedKeys): PublicKey[] {
-  return [keys.encryption, keys.signing].map(({ keyId, usage, publicKey }) => ({ keyId, usage, publicKey }));
-}

@@ -1,0 +1,18 @@
+import { Readable } from 'node:stream';
+import { startS3TestServer } from './server/storage/s3-test-server';
+import { createS3BlobStore } from './server/storage/s3-blob-store';
+const s3 = await startS3TestServer();
+const store = createS3BlobStore({ endpoint: s3.endpoint, bucket: s3.bucket, region: 'us-east-1', accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER', forcePathStyle: true });
+await store.put('a/b/0', Readable.from([Buffer.from('hello '), Buffer.from('blob store')]), { expectedSize: 16 });
+console.log(await s3.objectKeys());
+await store.put('a/b/0', Readable.from([Buffer.from('hello ')]), { expectedSize: 16 }).catch(e=>console.log('small', e.name, e.reason));
+console.log(await s3.objectKeys());
+await new Promise(r=>setTimeout(r,500));
+console.log(await s3.objectKeys());
+await store.put('a/b/0', Readable.from([Buffer.from('hello world, too long')]), { expectedSize: 16 }).catch(e=>console.log('large', e.name, e.reason));
+console.log(await s3.objectKeys());
+await new Promise(r=>setTimeout(r,500));
+console.log(await s3.objectKeys());
+await store.put('a/b/0', Readable.from([Buffer.from('hello world, too')]), { expectedSize: 16 , expectedSha256: 'ab'}).catch(e=>console.log('sha', e.name, e.reason));
+console.log(await s3.objectKeys());
+store.close(); await s3.close();

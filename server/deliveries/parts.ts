@@ -1,0 +1,223 @@
+// Stage 1: a draft's files and their parts — announce, upload (resumable), list, remove, commit.
+import { randomUUID } from 'node:crypto';
+import { Readable } from 'node:stream';
+import { DELIVERY_SETTING_KEYS, e2ePartLayout, e2ePlaintextSize, partCountOf, type DeliveryUploadFile, type Part, type PartsResponse } from '@shared/contract/deliveries';
+import type { FastifyInstance } from 'fastify';
+import { sql } from 'kysely';
+import { badRequest, conflict, HttpError, notFound } from '../core/http-error';
+import type { RequestContext } from '../core/request-context';
+import { BlobIntegrityError } from '../storage/blob-store';
+import { dropDescriptors, ownKeyOf } from './e2e-keys';
+import { activity, expectedPartSize, deliveryPrefix, fileOf, findDelivery, ownDraft, partKey, toUploadFile, type FileRow } from './records';
+import { checkAnotherFile, checkFile, isE2eLevel, parseList } from './rules';
+
+/** Bytes the store may still take: the global quota (if set) and the disk, minus what announced uploads still need. */
+async function spaceAvailable(app: FastifyInstance): Promise<number> {
+  const quota = Number(await app.settings.get<number>(DELIVERY_SETTING_KEYS.globalQuota));
+  const stored = await app.db
+    .selectFrom('delivery_files')
+    .innerJoin('deliveries', 'deliveries.id', 'delivery_files.delivery_id')
+    .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('delivery_files.size'), sql<number>`0`).as('total'))
+    .where('deliveries.status', '!=', 'deleted')
+    .where('deliveries.purged_at', 'is', null)
+    .executeTakeFirstOrThrow();
+  const used = Number(stored.total);
+  let available = quota > 0 ? quota - used : Number.MAX_SAFE_INTEGER;
+  const free = await app.blobs.freeSpace();
+  if (free !== null) {
+    // Announced but not yet written bytes are promised already.
+    const pending = await app.db
+      .selectFrom('delivery_files')
+      .innerJoin('deliveries', 'deliveries.id', 'delivery_files.delivery_id')
+      .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('delivery_files.size'), sql<number>`0`).as('total'))
+      .where('deliveries.status', '!=', 'deleted')
+      .where('delivery_files.status', '=', 'uploading')
+      .executeTakeFirstOrThrow();
+    const written = await app.db
+      .selectFrom('delivery_file_parts')
+      .innerJoin('delivery_files', 'delivery_files.id', 'delivery_file_parts.file_id')
+      .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('delivery_file_parts.size'), sql<number>`0`).as('total'))
+      .where('delivery_files.status', '=', 'uploading')
+      .executeTakeFirstOrThrow();
+    available = Math.min(available, free - Math.max(0, Number(pending.total) - Number(written.total)));
+  }
+  return Math.max(0, available);
+}
+
+export interface AddFileInput {
+  name: string;
+  size: number;
+  mimeType: string;
+  encryption?: { recordSize: number; headerSha256: string } | undefined;
+}
+
+export async function addFile({ app, user: sender }: RequestContext, deliveryUuid: string, input: AddFileInput) {
+  const delivery = await ownDraft(app.db, sender, deliveryUuid);
+  const e2e = isE2eLevel(delivery.security_level);
+  if (e2e !== (input.encryption !== undefined)) {
+    throw badRequest(e2e ? 'Levels 3 and 4 take end-to-end encrypted files only' : 'Encrypted files need level 3 or 4', {
+      field: 'encryption',
+      reason: e2e ? 'encryptionRequired' : 'encryptionNotAllowed',
+    });
+  }
+  // E2E: the §5 size rules apply to the plaintext; the ciphertext size must be one a stream can have.
+  const plaintextSize = input.encryption ? e2ePlaintextSize(input.size, input.encryption.recordSize) : input.size;
+  if (plaintextSize === null) {
+    throw badRequest('The size does not fit the encrypted stream format', { field: 'size', reason: 'invalidCiphertextSize', size: input.size });
+  }
+  const all = await app.settings.getAll();
+  const name = checkFile({ ...input, size: plaintextSize }, {
+    blockedExtensions: parseList(all[DELIVERY_SETTING_KEYS.blockedExtensions]),
+    blockedMimeTypes: parseList(all[DELIVERY_SETTING_KEYS.blockedMimeTypes]),
+  });
+  const existing = await app.db.selectFrom('delivery_files').select(['name', 'size']).where('delivery_id', '=', delivery.id).execute();
+  checkAnotherFile(name, existing.map((f) => f.name));
+  const maxUploadSize = Number(all[DELIVERY_SETTING_KEYS.maxUploadSize]);
+  const currentSize = existing.reduce((sum, f) => sum + Number(f.size), 0);
+  if (currentSize + input.size > maxUploadSize) {
+    throw new HttpError(413, 'MaxUploadSizeExceededException', 'The attachments exceed the size allowed for your account', {
+      maxUploadSize,
+      currentSize,
+      requestedSize: currentSize + input.size,
+    });
+  }
+  const available = await spaceAvailable(app);
+  if (input.size > available) {
+    throw new HttpError(507, 'GlobalQuotaReachedException', 'The server has no space left for this file', {
+      spaceAvailable: available,
+      spaceRequired: input.size,
+    });
+  }
+  const { partSize, leadingBytes } = input.encryption ? e2ePartLayout(input.encryption.recordSize) : { partSize: app.config.uploadPartSize, leadingBytes: 0 };
+  const row = await app.db
+    .insertInto('delivery_files')
+    .values({
+      uuid: randomUUID(),
+      delivery_id: delivery.id,
+      name,
+      size: input.size,
+      mime_type: input.mimeType.trim().toLowerCase() || 'application/octet-stream',
+      part_size: partSize,
+      part_count: partCountOf(input.size, partSize, leadingBytes),
+      status: 'uploading',
+      encrypted: input.encryption ? 1 : 0,
+      header_hash: input.encryption?.headerSha256 ?? null,
+      leading_bytes: leadingBytes,
+      created_at: Date.now(),
+      committed_at: null,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  return toUploadFile(row as FileRow);
+}
+
+export async function removeFile({ app, user: sender }: RequestContext, deliveryUuid: string, fileId: string): Promise<void> {
+  const delivery = await ownDraft(app.db, sender, deliveryUuid);
+  const file = await fileOf(app.db, delivery, fileId);
+  await app.db.deleteFrom('delivery_files').where('id', '=', file.id).execute();
+  await dropDescriptors(app, delivery.uuid, file.uuid);
+  await app.blobs.deletePrefix(`${deliveryPrefix(delivery.uuid)}/${file.uuid}`);
+}
+
+export async function listParts({ app, user: sender }: RequestContext, deliveryUuid: string, fileId: string): Promise<PartsResponse> {
+  const delivery = await findDelivery(app.db, deliveryUuid);
+  if (!delivery || delivery.sender_id !== sender.id || delivery.status === 'deleted') throw notFound('Delivery not found');
+  const file = await fileOf(app.db, delivery, fileId);
+  const parts = await app.db
+    .selectFrom('delivery_file_parts')
+    .select(['part_index', 'size', 'sha256'])
+    .where('file_id', '=', file.id)
+    .orderBy('part_index')
+    .execute();
+  const ownKey = file.encrypted ? await ownKeyOf(app, sender, delivery.uuid, file.uuid) : undefined;
+  return {
+    fileId: file.uuid,
+    partSize: file.part_size,
+    partCount: file.part_count,
+    ...(file.leading_bytes ? { leadingBytes: file.leading_bytes } : {}),
+    status: file.status as PartsResponse['status'],
+    parts: parts.map((p) => ({ index: p.part_index, size: p.size, sha256: p.sha256 })),
+    ...(ownKey ? { ownKey } : {}),
+  };
+}
+
+export interface PutPartInput {
+  deliveryUuid: string;
+  fileId: string;
+  index: number;
+  sha256: string | undefined;
+  contentLength: number | undefined;
+  body: Readable;
+}
+
+/**
+ * Stores one part: body streamed to a temp blob, checked against its hash and size,
+ * renamed into place, then recorded. Idempotent: the same index with the same hash is a
+ * no-op (the body is not read). The file stays invisible until its commit.
+ */
+export async function putPart({ app, user: sender }: RequestContext, input: PutPartInput): Promise<Part> {
+  const delivery = await ownDraft(app.db, sender, input.deliveryUuid);
+  const file = await fileOf(app.db, delivery, input.fileId);
+  if (file.status !== 'uploading') throw conflict('The file is committed; its parts cannot change');
+  if (input.index >= file.part_count) {
+    throw badRequest('No such part', { field: 'index', reason: 'partIndexOutOfRange', partCount: file.part_count });
+  }
+  const sha256 = input.sha256?.trim().toLowerCase();
+  if (!sha256 || !/^[0-9a-f]{64}$/.test(sha256)) {
+    throw badRequest('Header x-content-sha256 with the part’s SHA-256 (hex) is required', { field: 'x-content-sha256', reason: 'missingSha256' });
+  }
+  const size = expectedPartSize(file, input.index);
+  const stored = await app.db
+    .selectFrom('delivery_file_parts')
+    .select(['size', 'sha256'])
+    .where('file_id', '=', file.id)
+    .where('part_index', '=', input.index)
+    .executeTakeFirst();
+  if (stored && stored.sha256 === sha256 && stored.size === size) return { index: input.index, size, sha256 };
+  if (input.contentLength !== undefined && input.contentLength !== size) {
+    throw badRequest(`Part ${input.index} must be exactly ${size} bytes`, { reason: 'partSizeMismatch', expectedSize: size, actualSize: input.contentLength });
+  }
+  try {
+    await app.blobs.put(partKey(delivery.uuid, file.uuid, input.index), input.body, { expectedSha256: sha256, expectedSize: size });
+  } catch (error) {
+    if (error instanceof BlobIntegrityError) {
+      if (error.reason === 'sha256') {
+        throw badRequest('The part does not match its SHA-256', { reason: 'sha256Mismatch', expected: sha256, actual: error.actual.sha256 ?? null });
+      }
+      throw badRequest(`Part ${input.index} must be exactly ${size} bytes`, { reason: 'partSizeMismatch', expectedSize: size });
+    }
+    throw error;
+  }
+  const now = Date.now();
+  await app.db
+    .insertInto('delivery_file_parts')
+    .values({ file_id: file.id, part_index: input.index, size, sha256, created_at: now })
+    .onConflict((oc) => oc.columns(['file_id', 'part_index']).doUpdateSet({ size, sha256, created_at: now }))
+    .execute();
+  return { index: input.index, size, sha256 };
+}
+
+export async function commitFile({ app, user: sender }: RequestContext, deliveryUuid: string, fileId: string): Promise<DeliveryUploadFile> {
+  const delivery = await ownDraft(app.db, sender, deliveryUuid);
+  const file = await fileOf(app.db, delivery, fileId);
+  if (file.status === 'committed') return toUploadFile(file);
+  const parts = await app.db.selectFrom('delivery_file_parts').select(['part_index', 'size']).where('file_id', '=', file.id).execute();
+  const have = new Map(parts.map((p) => [p.part_index, p.size]));
+  const missing: number[] = [];
+  for (let i = 0; i < file.part_count; i++) {
+    if (have.get(i) !== expectedPartSize(file, i)) missing.push(i);
+  }
+  const total = parts.reduce((sum, p) => sum + p.size, 0);
+  if (missing.length > 0 || total !== Number(file.size)) {
+    throw badRequest('The upload is incomplete', { reason: 'uploadIncomplete', missing: missing.slice(0, 100), receivedSize: total, size: Number(file.size) });
+  }
+  for (let i = 0; i < file.part_count; i++) {
+    if (!(await app.blobs.exists(partKey(delivery.uuid, file.uuid, i)))) {
+      throw badRequest('The upload is incomplete', { reason: 'uploadIncomplete', missing: [i] });
+    }
+  }
+  const now = Date.now();
+  await app.db.updateTable('delivery_files').set({ status: 'committed', committed_at: now }).where('id', '=', file.id).where('status', '=', 'uploading').execute();
+  await activity(app.db, delivery.id, 'fileCommitted', { actor: sender.email, detail: file.name });
+  return toUploadFile({ ...file, status: 'committed', committed_at: now });
+}

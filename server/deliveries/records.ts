@@ -1,0 +1,103 @@
+// Deliveries, bottom layer: the rows, their lookups and the small helpers every stage shares.
+// Imports nothing of the stages above it (see server/README.md "Floor plan of deliveries/").
+import { createHash, randomBytes } from 'node:crypto';
+import { partBounds, type ActivityEntry, type DeliveryFile, type DeliveryUploadFile, type TimeState } from '@shared/contract/deliveries';
+import { sql, type Kysely, type Selectable } from 'kysely';
+import { conflict, notFound } from '../core/http-error';
+import type { Database } from '../db/schema';
+import type { UserRow } from '../users/users-repository';
+import type { DeliveriesTable, DeliveryFilesTable, DeliveryRecipientsTable } from './tables';
+
+/** A delivery within this much of its end is "expiring soon" (SPEC §4): a weekend plus a working day to react. */
+export const EXPIRING_SOON_MS = 3 * 86_400_000;
+/** Link tokens: 32 random bytes (256 bits, DESIGN §2 asks ≥ 128), base64url. */
+const TOKEN_BYTES = 32;
+
+export type DeliveryRow = Selectable<DeliveriesTable>;
+export type RecipientRow = Selectable<DeliveryRecipientsTable>;
+export type FileRow = Selectable<DeliveryFilesTable>;
+
+export type Viewer =
+  | { kind: 'sender'; delivery: DeliveryRow }
+  | { kind: 'recipient'; delivery: DeliveryRow; recipient: RecipientRow }
+  | { kind: 'token'; delivery: DeliveryRow; recipient: RecipientRow };
+
+export const hashToken = (token: string) => createHash('sha256').update(token, 'utf8').digest('hex');
+export const newToken = () => randomBytes(TOKEN_BYTES).toString('base64url');
+export const partKey = (deliveryUuid: string, fileUuid: string, index: number) => `deliveries/${deliveryUuid}/${fileUuid}/${index}`;
+export const deliveryPrefix = (deliveryUuid: string) => `deliveries/${deliveryUuid}`;
+export const isUuid = (value: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value);
+export const displayName = (u: Pick<UserRow, 'first_name' | 'last_name' | 'email'>) => `${u.first_name} ${u.last_name}`.trim() || u.email;
+
+export function timeStateOf(delivery: Pick<DeliveryRow, 'expires_at'>, now = Date.now()): TimeState {
+  if (delivery.expires_at === null) return 'permanent';
+  if (delivery.expires_at <= now) return 'expired';
+  return delivery.expires_at - now <= EXPIRING_SOON_MS ? 'expiringSoon' : 'valid';
+}
+
+export async function activity(
+  db: Kysely<Database>,
+  deliveryId: number,
+  kind: ActivityEntry['kind'],
+  options: { actor?: string | null; recipientId?: number | null; detail?: string | null } = {},
+): Promise<void> {
+  await db
+    .insertInto('delivery_activity')
+    .values({ delivery_id: deliveryId, kind, actor: options.actor ?? null, recipient_id: options.recipientId ?? null, detail: options.detail ?? null, created_at: Date.now() })
+    .execute();
+}
+
+export async function findDelivery(db: Kysely<Database>, deliveryUuid: string): Promise<DeliveryRow | undefined> {
+  if (!isUuid(deliveryUuid)) return undefined;
+  return db.selectFrom('deliveries').selectAll().where('uuid', '=', deliveryUuid).executeTakeFirst();
+}
+
+/** The caller's own draft (sender only): anything else is 404; a sent one is 409. */
+export async function ownDraft(db: Kysely<Database>, user: UserRow, deliveryUuid: string): Promise<DeliveryRow> {
+  const delivery = await findDelivery(db, deliveryUuid);
+  if (!delivery || delivery.sender_id !== user.id || delivery.status === 'deleted') throw notFound('Delivery not found');
+  if (delivery.status !== 'draft') throw conflict('The delivery was sent already; it cannot change');
+  return delivery;
+}
+
+export async function fileOf(db: Kysely<Database>, delivery: DeliveryRow, fileId: string): Promise<FileRow> {
+  if (!isUuid(fileId)) throw notFound('File not found');
+  const file = await db.selectFrom('delivery_files').selectAll().where('uuid', '=', fileId).where('delivery_id', '=', delivery.id).executeTakeFirst();
+  if (!file) throw notFound('File not found');
+  return file;
+}
+
+export const toWireFile = (f: FileRow): DeliveryFile => ({
+  fileId: f.uuid,
+  name: f.name,
+  size: Number(f.size),
+  mimeType: f.mime_type,
+  status: f.status as DeliveryFile['status'],
+  encrypted: f.encrypted === 1,
+  scanState: f.scan_state as DeliveryFile['scanState'],
+});
+export const toUploadFile = (f: FileRow): DeliveryUploadFile => ({
+  ...toWireFile(f),
+  partSize: f.part_size,
+  partCount: f.part_count,
+  ...(f.leading_bytes ? { leadingBytes: f.leading_bytes } : {}),
+});
+
+export const boundsOf = (file: Pick<FileRow, 'size' | 'part_size' | 'leading_bytes'>, index: number) =>
+  partBounds({ size: Number(file.size), partSize: file.part_size, leadingBytes: file.leading_bytes }, index);
+
+/** Size of part `index` of a file: every part but the last is full (part 0 of an E2E file also holds the header). */
+export function expectedPartSize(file: Pick<FileRow, 'size' | 'part_size' | 'leading_bytes'>, index: number): number {
+  const { start, end } = boundsOf(file, index);
+  return end - start;
+}
+
+export async function usersByEmail(db: Kysely<Database>, emails: string[]): Promise<Map<string, UserRow>> {
+  if (emails.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('users')
+    .selectAll()
+    .where(sql`lower(email)`, 'in', emails)
+    .execute();
+  return new Map(rows.map((u) => [u.email.toLowerCase(), u]));
+}

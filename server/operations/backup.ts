@@ -1,0 +1,253 @@
+import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { once } from 'node:events';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { access, copyFile, readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import SQLite from 'better-sqlite3';
+import { Kysely, SqliteDialect, type Kysely as Db } from 'kysely';
+import type { KuvertConfig } from '../config';
+import { ensurePrivateDir, PRIVATE_FILE_MODE } from '../core/private-files';
+import { openDatabase } from '../db/database';
+import type { Database } from '../db/schema';
+import { SECRET_KEY_FILE } from '../security/secret-box';
+import { assertValidKey, BlobNotFoundError } from '../storage/blob-store';
+import { openBlobStore } from '../storage/open-blob-store';
+import { partKey } from '../deliveries/records';
+
+/**
+ * Backup and restore (README, "Backup and restore"): a backup is a folder with
+ * - `database.sqlite` (SQLite's online backup: a consistent copy while the server runs) or
+ *   `database.pgdump` (`pg_dump --format=custom`);
+ * - `blobs/<key>`: every stored upload part the database lists, copied out of the blob store
+ *   (local folder or S3), each checked against the size and SHA-256 the database recorded;
+ * - `secret.key` when the server keeps its key in the data folder (TOTP secrets need it);
+ * - `manifest.json`, written last: what is in it, with each blob's size and SHA-256.
+ * The database is copied first and the blob list read after it, so every part the copy knows
+ * is in the list (a delivery that expired meanwhile may lack bytes: `check` names it).
+ */
+
+export const BACKUP_FORMAT = 'kuvert-backup';
+const MANIFEST = 'manifest.json';
+const SQLITE_FILE = 'kuvert.sqlite';
+const SQLITE_BACKUP = 'database.sqlite';
+const PG_BACKUP = 'database.pgdump';
+
+export interface BackupBlob {
+  key: string;
+  size: number;
+  sha256: string;
+}
+
+export interface BackupManifest {
+  format: typeof BACKUP_FORMAT;
+  version: 1;
+  createdAt: string;
+  database: 'sqlite' | 'postgres';
+  secretKey: boolean;
+  blobs: BackupBlob[];
+}
+
+export interface BackupReport {
+  blobs: number;
+  bytes: number;
+  /** One line each; empty when everything is there and intact. */
+  problems: string[];
+}
+
+
+/** Every part whose bytes the blob store must hold: deliveries not deleted and not purged. */
+async function listedBlobs(db: Db<Database>): Promise<BackupBlob[]> {
+  const rows = await db
+    .selectFrom('delivery_file_parts')
+    .innerJoin('delivery_files', 'delivery_files.id', 'delivery_file_parts.file_id')
+    .innerJoin('deliveries', 'deliveries.id', 'delivery_files.delivery_id')
+    .select(['deliveries.uuid as delivery', 'delivery_files.uuid as file', 'delivery_file_parts.part_index as index', 'delivery_file_parts.size as size', 'delivery_file_parts.sha256 as sha256'])
+    .where('deliveries.status', '!=', 'deleted')
+    .where('deliveries.purged_at', 'is', null)
+    .orderBy('deliveries.id')
+    .orderBy('delivery_files.id')
+    .orderBy('delivery_file_parts.part_index')
+    .execute();
+  return rows.map((r) => ({ key: partKey(r.delivery, r.file, r.index), size: Number(r.size), sha256: r.sha256 }));
+}
+
+const exists = (path: string) => access(path).then(() => true, () => false);
+
+/** pg_dump / pg_restore with the connection in the environment, so the password never shows in the process list. */
+async function runPgTool(tool: 'pg_dump' | 'pg_restore', databaseUrl: string, args: string[]): Promise<void> {
+  const url = new URL(databaseUrl);
+  const env = {
+    ...process.env,
+    PGHOST: decodeURIComponent(url.hostname),
+    PGPORT: url.port || '5432',
+    PGUSER: decodeURIComponent(url.username),
+    PGPASSWORD: decodeURIComponent(url.password),
+    PGDATABASE: decodeURIComponent(url.pathname.slice(1)),
+  };
+  const child = spawn(tool, args, { env, stdio: ['ignore', 'ignore', 'pipe'] });
+  let errors = '';
+  child.stderr.on('data', (chunk: Buffer) => (errors += chunk.toString('utf8')));
+  const [code] = (await once(child, 'close')) as [number | null];
+  if (code !== 0) throw new Error(`${tool} failed (exit ${code}): ${errors.trim().split('\n')[0] ?? ''}`);
+}
+
+async function sha256OfFile(path: string): Promise<{ size: number; sha256: string }> {
+  const hash = createHash('sha256');
+  let size = 0;
+  for await (const chunk of createReadStream(path)) {
+    size += (chunk as Buffer).byteLength;
+    hash.update(chunk as Buffer);
+  }
+  return { size, sha256: hash.digest('hex') };
+}
+
+/** Writes a backup of the server configured by `config` into `dir` (new or empty); works while the server runs. */
+export async function createBackup(config: KuvertConfig, dir: string): Promise<BackupReport> {
+  if ((await readdir(dir).catch(() => [])).length > 0) throw new Error(`${dir} is not empty; back up into a new folder`);
+  // 0700: level 1/2 attachments are in clear and secret.key is there.
+  await ensurePrivateDir(dir);
+  const database = config.databaseUrl ? 'postgres' : 'sqlite';
+  let blobs: BackupBlob[];
+  if (database === 'sqlite') {
+    const source = new SQLite(join(config.dataDir, SQLITE_FILE), { readonly: true, fileMustExist: true });
+    try {
+      await source.backup(join(dir, SQLITE_BACKUP));
+    } finally {
+      source.close();
+    }
+    const copy = new Kysely<Database>({ dialect: new SqliteDialect({ database: new SQLite(join(dir, SQLITE_BACKUP), { readonly: true }) }) });
+    blobs = await listedBlobs(copy).finally(() => copy.destroy());
+  } else {
+    await runPgTool('pg_dump', config.databaseUrl!, ['--format=custom', '--no-owner', '--no-privileges', `--file=${join(dir, PG_BACKUP)}`]);
+    const live = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: 1 });
+    blobs = await listedBlobs(live.db).finally(() => live.close());
+  }
+
+  const store = await openBlobStore(config);
+  const problems: string[] = [];
+  let bytes = 0;
+  try {
+    for (const blob of blobs) {
+      assertValidKey(blob.key);
+      const target = join(dir, 'blobs', ...blob.key.split('/'));
+      await ensurePrivateDir(dirname(target));
+      const hash = createHash('sha256');
+      let size = 0;
+      try {
+        await pipeline(
+          await store.store.getStream(blob.key),
+          async function* (source: AsyncIterable<Uint8Array>) {
+            for await (const chunk of source) {
+              size += chunk.byteLength;
+              hash.update(chunk);
+              yield chunk;
+            }
+          },
+          createWriteStream(target, { mode: PRIVATE_FILE_MODE }),
+        );
+      } catch (error) {
+        if (error instanceof BlobNotFoundError) {
+          problems.push(`missing in the blob store: ${blob.key}`);
+          continue;
+        }
+        throw error;
+      }
+      bytes += size;
+      if (size !== blob.size || hash.digest('hex') !== blob.sha256) problems.push(`differs from what the database recorded: ${blob.key}`);
+    }
+  } finally {
+    store.close();
+  }
+
+  const keyFile = join(config.dataDir, SECRET_KEY_FILE);
+  const secretKey = config.secretKey === undefined && (await exists(keyFile));
+  if (secretKey) await copyFile(keyFile, join(dir, SECRET_KEY_FILE));
+  const manifest: BackupManifest = { format: BACKUP_FORMAT, version: 1, createdAt: new Date().toISOString(), database, secretKey, blobs };
+  await writeFile(join(dir, MANIFEST), `${JSON.stringify(manifest, null, 1)}\n`, { mode: PRIVATE_FILE_MODE });
+  return { blobs: blobs.length, bytes, problems };
+}
+
+async function readManifest(dir: string): Promise<BackupManifest> {
+  const text = await readFile(join(dir, MANIFEST), 'utf8').catch(() => {
+    throw new Error(`${dir} has no ${MANIFEST}: not a finished Kuvert backup`);
+  });
+  const manifest = JSON.parse(text) as BackupManifest;
+  if (manifest.format !== BACKUP_FORMAT || manifest.version !== 1) throw new Error(`${dir}/${MANIFEST} is not a Kuvert backup of version 1`);
+  return manifest;
+}
+
+/** Checks a backup without touching any server: the database copy is there (and intact, for SQLite), every blob is there with its size and SHA-256. */
+export async function checkBackup(dir: string): Promise<BackupReport & { manifest: BackupManifest }> {
+  const manifest = await readManifest(dir);
+  const problems: string[] = [];
+  if (manifest.database === 'sqlite') {
+    const path = join(dir, SQLITE_BACKUP);
+    if (!(await exists(path))) problems.push(`missing: ${SQLITE_BACKUP}`);
+    else {
+      const copy = new SQLite(path, { readonly: true });
+      try {
+        const result = copy.pragma('integrity_check', { simple: true });
+        if (result !== 'ok') problems.push(`${SQLITE_BACKUP} is damaged: ${String(result)}`);
+      } finally {
+        copy.close();
+      }
+    }
+  } else if (!((await stat(join(dir, PG_BACKUP)).catch(() => null))?.size ?? 0)) {
+    problems.push(`missing or empty: ${PG_BACKUP}`);
+  }
+  if (manifest.secretKey && !(await exists(join(dir, SECRET_KEY_FILE)))) problems.push(`missing: ${SECRET_KEY_FILE}`);
+  let bytes = 0;
+  for (const blob of manifest.blobs) {
+    assertValidKey(blob.key);
+    const path = join(dir, 'blobs', ...blob.key.split('/'));
+    if (!(await exists(path))) {
+      problems.push(`missing blob: ${blob.key}`);
+      continue;
+    }
+    const actual = await sha256OfFile(path);
+    bytes += actual.size;
+    if (actual.size !== blob.size || actual.sha256 !== blob.sha256) problems.push(`damaged blob (size or SHA-256 differ): ${blob.key}`);
+  }
+  return { manifest, blobs: manifest.blobs.length, bytes, problems };
+}
+
+/**
+ * Restores a checked backup onto the server configured by `config`, which must be new: no
+ * SQLite file in its data folder / no Kuvert tables in its PostgreSQL database. The blobs go
+ * into its blob store (local folder or S3, whichever it uses now). Start the server afterwards;
+ * migrations bring an older backup up to date.
+ */
+export async function restoreBackup(config: KuvertConfig, dir: string): Promise<BackupReport> {
+  const checked = await checkBackup(dir);
+  if (checked.problems.length > 0) throw new Error(`the backup has problems; nothing restored:\n  ${checked.problems.join('\n  ')}`);
+  const { manifest } = checked;
+  if ((manifest.database === 'postgres') !== Boolean(config.databaseUrl)) {
+    throw new Error(`the backup holds a ${manifest.database} database; set ${manifest.database === 'postgres' ? 'DATABASE_URL' : 'no DATABASE_URL'} to restore it`);
+  }
+  await ensurePrivateDir(config.dataDir);
+  if (manifest.database === 'sqlite') {
+    const target = join(config.dataDir, SQLITE_FILE);
+    if (await exists(target)) throw new Error(`${target} exists; restore into a new data folder`);
+    await copyFile(join(dir, SQLITE_BACKUP), target);
+  } else {
+    const live = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: 1 });
+    const tables = await live.db.introspection.getTables().finally(() => live.close());
+    if (tables.some((t) => t.name === 'kysely_migration')) throw new Error('the database of DATABASE_URL already holds Kuvert tables; restore into a new database');
+    await runPgTool('pg_restore', config.databaseUrl!, ['--no-owner', '--no-privileges', `--dbname=${new URL(config.databaseUrl!).pathname.slice(1)}`, join(dir, PG_BACKUP)]);
+  }
+  if (manifest.secretKey) {
+    const target = join(config.dataDir, SECRET_KEY_FILE);
+    if (!(await exists(target))) await copyFile(join(dir, SECRET_KEY_FILE), target);
+  }
+  const store = await openBlobStore(config);
+  try {
+    for (const blob of manifest.blobs) {
+      await store.store.put(blob.key, createReadStream(join(dir, 'blobs', ...blob.key.split('/'))), { expectedSize: blob.size, expectedSha256: blob.sha256 });
+    }
+  } finally {
+    store.close();
+  }
+  return { blobs: manifest.blobs.length, bytes: checked.bytes, problems: [] };
+}

@@ -1,0 +1,51 @@
+import type { Kysely } from 'kysely';
+import type { AuditLog } from './audit/audit-log';
+import type { KuvertConfig } from './config';
+import type { DatabaseKind } from './db/database';
+import type { Database } from './db/schema';
+import type { Mailer } from './mail/mailer';
+import type { CaptchaStore } from './security/captcha';
+import type { LoginThrottle } from './security/login-throttle';
+import type { RateLimiter } from './security/rate-limiter';
+import type { SecretBox } from './security/secret-box';
+import type { SecuPassRepository } from './secupass/secupass-repository';
+import type { VerificationCodes } from './security/verification-codes';
+import type { SessionsStore } from './sessions/sessions-store';
+import type { SmsGateway } from './sms/sms-gateway';
+import type { SettingsStore } from './settings/settings-store';
+import type { BlobStore } from './storage/blob-store';
+import type { UsersRepository } from './users/users-repository';
+
+/**
+ * What route plugins find on the app instance (fastify/demo style: repositories and
+ * services decorate the instance; routes never open their own connections).
+ */
+export interface KuvertServices {
+  config: KuvertConfig;
+  db: Kysely<Database>;
+  databaseKind: DatabaseKind;
+  users: UsersRepository;
+  sessions: SessionsStore;
+  settings: SettingsStore;
+  mailer: Mailer;
+  /** SMS (local mailbox folder by default, KUVERT_SMS_GATEWAY_URL for a real gateway). */
+  sms: SmsGateway;
+  rateLimiter: RateLimiter;
+  /** Seals and opens TOTP secrets at rest with the server key (security/secret-box.ts). */
+  secretBox: SecretBox;
+  captchas: CaptchaStore;
+  /** Sign-in throttling: per-account progressive delays, per-address limits (`security/login-throttle.ts`). */
+  loginThrottle: LoginThrottle;
+  verificationCodes: VerificationCodes;
+  secupass: SecuPassRepository;
+  auditLog: AuditLog;
+  /** File bytes (local folder `<dataDir>/blobs` by default). */
+  blobs: BlobStore;
+  /** The database job queue (`jobs/job-queue.ts`): `kick()` after enqueueing so this server starts at once. */
+  jobs: { kick(): void };
+}
+
+declare module 'fastify' {
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type
+  interface FastifyInstance extends KuvertServices {}
+}

@@ -1,0 +1,55 @@
+// A real S3-protocol server (s3rver: the S3 HTTP API on a folder) on a random loopback port,
+// for the tests of the S3 blob store and of a Kuvert server running on it. Only tests import
+// this file (s3rver is a development dependency).
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import S3rver from 's3rver';
+
+/** s3rver's built-in key pair; any other is refused (InvalidAccessKeyId). */
+export const S3_TEST_CREDENTIALS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } as const;
+
+export interface S3TestServer {
+  endpoint: string;
+  bucket: string;
+  /** The folder s3rver keeps the objects in. */
+  directory: string;
+  /** The S3_* environment of a Kuvert server using this bucket. */
+  env: Record<string, string>;
+  /** The keys of every object in the bucket (read from s3rver's folder, not through S3). */
+  objectKeys(): Promise<string[]>;
+  close(): Promise<void>;
+}
+
+export async function startS3TestServer(bucket = 'kuvert-test'): Promise<S3TestServer> {
+  const directory = await mkdtemp(join(tmpdir(), 'kuvert-s3-'));
+  const server = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory, vhostBuckets: false, configureBuckets: [{ name: bucket }] });
+  const { port } = await server.run();
+  const endpoint = `http://127.0.0.1:${port}`;
+  return {
+    endpoint,
+    bucket,
+    directory,
+    env: {
+      S3_ENDPOINT: endpoint,
+      S3_BUCKET: bucket,
+      S3_REGION: 'us-east-1',
+      S3_ACCESS_KEY_ID: S3_TEST_CREDENTIALS.accessKeyId,
+      S3_SECRET_ACCESS_KEY: S3_TEST_CREDENTIALS.secretAccessKey,
+      S3_FORCE_PATH_STYLE: 'true',
+    },
+    async objectKeys() {
+      // s3rver stores object `a/b` as the file `<bucket>/a/b._S3rver_object` (plus metadata files).
+      const root = join(directory, bucket);
+      const entries = await readdir(root, { recursive: true, withFileTypes: true });
+      return entries
+        .filter((e) => e.isFile() && e.name.endsWith('._S3rver_object'))
+        .map((e) => join(e.parentPath, e.name).slice(root.length + 1).replace(/\._S3rver_object$/, ''))
+        .sort();
+    },
+    async close() {
+      await server.close();
+      await rm(directory, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,162 @@
+import type { Readable } from 'node:stream';
+import { reduceLanguage } from '@shared/contract/constants';
+import { DELIVERY_SETTING_KEYS, DELIVERY_WEB_LINKS, type ActivityEntry, type ReviewState } from '@shared/contract/deliveries';
+import { isBlockedType, parseFileTypeList as parseList } from '@shared/contract/file-policy';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import type { Kysely, Selectable } from 'kysely';
+import type { Database } from '../db/schema';
+import type { JobKind } from '../jobs/job-queue';
+import type { UserRow } from '../users/users-repository';
+import { createClamdClient, ScannerError, type ClamdClient } from './clamd';
+import { DELIVERY_SCAN_JOB, type DeliveryScanPayload } from './review-policy';
+
+type DeliveryRow = Selectable<Database['deliveries']>;
+type FileRow = Selectable<Database['delivery_files']>;
+type RecipientRow = Selectable<Database['delivery_recipients']>;
+
+/**
+ * What the scan job needs of deliveries/ (`deliveries/scan-operations.ts` provides it, app.ts
+ * passes it in): virus-scan/ sits below deliveries/ and never imports it.
+ */
+export interface DeliveryScanOperations {
+  /** The bytes `start..end` (inclusive) of a committed file, read part by part. */
+  fileStream(app: FastifyInstance, delivery: DeliveryRow, file: FileRow, start: number, end: number): Readable;
+  /** One line of the delivery's activity log. */
+  activity(db: Kysely<Database>, deliveryId: number, kind: ActivityEntry['kind'], options?: { detail?: string | null }): Promise<void>;
+  /** Mails the recipients after a clean scan (level 1 links with fresh tokens). */
+  notifyWithFreshTokens(app: FastifyInstance, sender: UserRow, delivery: DeliveryRow, recipients: RecipientRow[], log: FastifyBaseLogger): Promise<string[]>;
+}
+
+/**
+ * The delivery virus scan (SPEC §4, DESIGN §4), one database job per sent level 1/2 delivery
+ * (queued in the send transaction, review-policy.ts). The job streams each file's parts to clamd and
+ * sniffs its first bytes; then, once per delivery (a conditional update, so a re-run after a
+ * crash never mails twice):
+ * - every file clean → review `clean`, links issued and recipients mailed;
+ * - a virus → `blockedVirus` (the remaining files stay "not scanned");
+ * - a file whose content is a forbidden program while its name and declared type were
+ *   allowed → `blockedMime`;
+ * - clamd down, refusing or timing out → retried (config `scanAttempts`, doubling from
+ *   `scanRetryDelayMs`), then `blockedReviewerFailed` ("scan failed"), never clean. If our
+ *   own storage failed instead, `blockedOther`.
+ * Files already found clean are not scanned again on a retry. The sender learns of a block
+ * from the sent detail, the activity log and a mail.
+ */
+
+/** Bytes the content sniff reads from the start of a file. */
+const SNIFF_BYTES = 16;
+
+/**
+ * Magic numbers of the programs the default policy blocks (settings/defaults.ts). Kept to
+ * formats with an unambiguous signature: zip (jar) and OLE (msi) also carry ordinary office
+ * documents, so they are left to clamd.
+ */
+const PROGRAM_SIGNATURES: { magic: number[]; mimeType: string; extension: string }[] = [
+  { magic: [0x4d, 0x5a], mimeType: 'application/x-msdownload', extension: 'exe' }, // "MZ": DOS/Windows executable
+  { magic: [0x4c, 0x00, 0x00, 0x00, 0x01, 0x14, 0x02, 0x00], mimeType: 'application/x-ms-shortcut', extension: 'lnk' }, // Windows shortcut
+];
+
+/** The forbidden program type the first bytes reveal, or null. */
+export function sniffProgram(head: Uint8Array): { mimeType: string; extension: string } | null {
+  const hit = PROGRAM_SIGNATURES.find((s) => s.magic.every((byte, i) => head[i] === byte));
+  return hit ? { mimeType: hit.mimeType, extension: hit.extension } : null;
+}
+
+async function readHead(app: FastifyInstance, ops: DeliveryScanOperations, delivery: DeliveryRow, file: FileRow): Promise<Uint8Array> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of ops.fileStream(app, delivery, file, 0, Math.min(Number(file.size), SNIFF_BYTES) - 1)) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+/** Sets the review state once, from `inProgress` only; false when someone else did it already. */
+async function settle(app: FastifyInstance, delivery: DeliveryRow, state: ReviewState): Promise<boolean> {
+  const updated = await app.db.updateTable('deliveries').set({ review_state: state }).where('id', '=', delivery.id).where('review_state', '=', 'inProgress').executeTakeFirst();
+  return Number(updated.numUpdatedRows) === 1;
+}
+
+async function block(app: FastifyInstance, ops: DeliveryScanOperations, delivery: DeliveryRow, state: ReviewState, reason: string): Promise<void> {
+  if (!(await settle(app, delivery, state))) return;
+  await ops.activity(app.db, delivery.id, 'reviewBlocked', { detail: `${state}: ${reason}` });
+  const sender = await app.users.findById(delivery.sender_id);
+  if (!sender) return;
+  await app.mailer
+    .send({
+      to: sender.email,
+      template: 'deliveryBlocked',
+      language: reduceLanguage(sender.language),
+      data: { subject: delivery.subject, reason: state === 'blockedVirus' ? 'virus' : state === 'blockedMime' ? 'mimeType' : 'scanFailed', link: `${app.config.publicUrl}${DELIVERY_WEB_LINKS.outbox}` },
+    })
+    .catch((err: unknown) => app.log.error({ err, deliveryUuid: delivery.uuid }, 'mail to the sender of a blocked delivery failed'));
+}
+
+async function scanDelivery(app: FastifyInstance, ops: DeliveryScanOperations, clamd: ClamdClient, payload: DeliveryScanPayload, signal: AbortSignal): Promise<void> {
+  const delivery = await app.db.selectFrom('deliveries').selectAll().where('id', '=', payload.deliveryId).executeTakeFirst();
+  // Deleted, purged or decided meanwhile: nothing left to do.
+  if (!delivery || delivery.status !== 'sent' || delivery.review_state !== 'inProgress' || delivery.purged_at !== null) return;
+  const files = (await app.db.selectFrom('delivery_files').selectAll().where('delivery_id', '=', delivery.id).orderBy('id').execute()) as FileRow[];
+  const all = await app.settings.getAll();
+  const policy = { blockedExtensions: parseList(all[DELIVERY_SETTING_KEYS.blockedExtensions]), blockedMimeTypes: parseList(all[DELIVERY_SETTING_KEYS.blockedMimeTypes]) };
+
+  for (const file of files) {
+    if (file.scan_state === 'clean') continue;
+    const program = sniffProgram(await readHead(app, ops, delivery, file));
+    const verdict = await clamd.scan(ops.fileStream(app, delivery, file, 0, Number(file.size) - 1), { signal });
+    const now = Date.now();
+    if (verdict.infected) {
+      await app.db.updateTable('delivery_files').set({ scan_state: 'virusDetected', scan_detail: verdict.viruses.join(', '), scanned_at: now }).where('id', '=', file.id).execute();
+      // The delivery is blocked whatever the rest holds: the others wait as "not scanned".
+      await app.db.updateTable('delivery_files').set({ scan_state: 'notScanned' }).where('delivery_id', '=', delivery.id).where('scan_state', '=', 'scanning').execute();
+      await block(app, ops, delivery, 'blockedVirus', `${file.name}: ${verdict.viruses.join(', ')}`);
+      return;
+    }
+    const mimeBlocked = program !== null && isBlockedType(program.extension, program.mimeType, policy);
+    await app.db
+      .updateTable('delivery_files')
+      .set({ scan_state: 'clean', scan_detail: mimeBlocked ? `mime:${program.mimeType}` : null, scanned_at: now })
+      .where('id', '=', file.id)
+      .execute();
+    file.scan_state = 'clean';
+    file.scan_detail = mimeBlocked ? `mime:${program.mimeType}` : null;
+  }
+
+  const disguised = files.find((f) => f.scan_detail?.startsWith('mime:'));
+  if (disguised) {
+    await block(app, ops, delivery, 'blockedMime', `${disguised.name}: ${disguised.scan_detail!.slice(5)}`);
+    return;
+  }
+  if (!(await settle(app, delivery, 'clean'))) return;
+  await ops.activity(app.db, delivery.id, 'reviewClean');
+  const sender = await app.users.findById(delivery.sender_id);
+  if (!sender) return;
+  const recipients = await app.db.selectFrom('delivery_recipients').selectAll().where('delivery_id', '=', delivery.id).where('removed_at', 'is', null).execute();
+  await ops.notifyWithFreshTokens(app, sender, { ...delivery, review_state: 'clean' }, recipients, app.log);
+}
+
+/** After the last attempt: the files not found clean are "error", the delivery is blocked. */
+async function giveUp(app: FastifyInstance, ops: DeliveryScanOperations, payload: DeliveryScanPayload, error: unknown): Promise<void> {
+  const delivery = await app.db.selectFrom('deliveries').selectAll().where('id', '=', payload.deliveryId).executeTakeFirst();
+  if (!delivery || delivery.review_state !== 'inProgress') return;
+  const message = (error instanceof Error ? error.message : String(error)).slice(0, 500);
+  await app.db
+    .updateTable('delivery_files')
+    .set({ scan_state: 'error', scan_detail: message, scanned_at: Date.now() })
+    .where('delivery_id', '=', delivery.id)
+    .where('scan_state', '=', 'scanning')
+    .execute();
+  await block(app, ops, delivery, error instanceof ScannerError ? 'blockedReviewerFailed' : 'blockedOther', message);
+}
+
+/** The job kinds of this module, for the app's job runner; none when scanning is off. */
+export function virusScanJobs(app: FastifyInstance, ops: DeliveryScanOperations): Record<string, JobKind<DeliveryScanPayload>> {
+  const address = app.config.clamdAddress;
+  if (address === undefined) return {};
+  const clamd = createClamdClient(address, app.config.clamdTimeoutMs);
+  return {
+    [DELIVERY_SCAN_JOB]: {
+      maxAttempts: app.config.scanAttempts,
+      retryDelayMs: app.config.scanRetryDelayMs,
+      run: (payload, { signal }) => scanDelivery(app, ops, clamd, payload, signal),
+      giveUp: (payload, error) => giveUp(app, ops, payload, error),
+    },
+  };
+}
