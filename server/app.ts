@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Socket } from 'node:net';
 import fastifyCookie from '@fastify/cookie';
 import fastifySwagger from '@fastify/swagger';
-import { API_BASE } from '@shared/contract/constants';
+import { ACCOUNT_ENDPOINTS } from '@shared/contract/endpoints/account';
 import fp from 'fastify-plugin';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { DestinationStream } from 'pino';
@@ -15,6 +15,7 @@ import {
 import type { KuvertConfig } from './config';
 import { createAuditLog } from './audit/audit-log';
 import { installAccessControl } from './core/access';
+import { registerEndpoint } from './core/endpoint-route';
 import { ensurePrivateDirSync } from './core/private-files';
 import { installSecurityHeaders } from './core/security-headers';
 import { frameworkErrorHandler, installErrorHandling, sendError } from './core/error-handler';
@@ -213,7 +214,7 @@ async function assemble(app: FastifyInstance, options: BuildAppOptions, database
   const metrics = config.metricsToken === undefined ? null : installMetrics(app);
   await app.register(operationsRoutes({ metrics, migrationSchema: config.databaseUrl ? options.databaseSchema : undefined }));
 
-  app.get(`${API_BASE}/openapi.json`, { config: { access: 'public' }, schema: { hide: true } }, async () => publishedOpenApi(app.swagger(), app.config.publicUrl));
+  registerEndpoint(app, ACCOUNT_ENDPOINTS.openApi, async () => publishedOpenApi(app.swagger(), app.config.publicUrl));
 
   await app.register(authRoutes);
   await app.register(authEscalationRoutes);

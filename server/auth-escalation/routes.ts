@@ -1,27 +1,13 @@
 import {
-  AUTH_ESCALATION_PATHS as PATHS,
-  CaptchaResponseSchema,
-  ChangePasswordBodySchema,
   checkPasswordPolicy,
-  DisclaimerQuerySchema,
-  DisclaimerResponseSchema,
-  PasswordPolicySchema,
-  PasswordResetConfirmBodySchema,
-  PasswordResetRequestBodySchema,
-  PasswordResetCheckBodySchema,
-  OwnTotpConfirmBodySchema,
-  OwnTotpRegistrationBodySchema,
-  OwnTotpResetBodySchema,
-  SsoInfoSchema,
-  TotpRegistrationResponseSchema,
   type PasswordPolicy,
   VERIFICATION_CODE_TTL_MS,
 } from '@shared/contract/auth-escalation';
-import { API_BASE, reduceLanguage } from '@shared/contract/constants';
-import { BackendErrorSchema } from '@shared/contract/errors';
+import { reduceLanguage } from '@shared/contract/constants';
+import { AUTH_ESCALATION_ENDPOINTS } from '@shared/contract/endpoints/auth-escalation';
+import { registerEndpoint } from '../core/endpoint-route';
 import { SETTING_KEYS } from '@shared/contract/settings';
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
 import { accessDenied, badRequest, conflict, HttpError, notFound, rateLimitExceeded } from '../core/http-error';
 import { routePlugin } from '../core/route-plugin';
 import { mayManageAccountOf, type UserRow } from '../users/users-repository';
@@ -50,12 +36,6 @@ const PASSWORD_CHANGE_FAILURE_LIMIT = { limit: 5, windowMs: 15 * 60_000 } as con
  */
 const SSO_URL_SETTING = 'kuvert.sso.url';
 
-const UserUuidParamsSchema = z.object({ userUuid: z.string().min(1).max(100) }).strict();
-const errors = (...codes: number[]) => Object.fromEntries(codes.map((c) => [c, BackendErrorSchema]));
-const noContent = z.null().describe('No content');
-const CredentialsQuerySchema = z
-  .object({ j_captcha: z.string().max(64).optional(), j_captcha_id: z.string().max(128).optional() })
-  .strict();
 
 async function policyOf(app: FastifyInstance): Promise<PasswordPolicy> {
   return loadPasswordPolicy(app.settings);
@@ -77,169 +57,81 @@ function notifyPasswordChanged(app: FastifyInstance, user: { email: string; lang
 export const authEscalationRoutes = routePlugin('kuvert-auth-escalation-routes', async (app) => {
   scheduleEscalationCleanup(app);
 
-  app.get(
-    `${API_BASE}${PATHS.captcha}`,
-    {
-      config: { access: 'public' },
-      schema: { summary: 'A new single-use captcha (10 minutes)', tags: ['auth'], response: { 200: CaptchaResponseSchema, ...errors(429) } },
-    },
-    async (request, reply) => {
-      const hit = await app.rateLimiter.hit(RATE_LIMIT_BUCKETS.captchaIssueIp, request.ip, CAPTCHA_ISSUE_LIMIT);
+  registerEndpoint(app, AUTH_ESCALATION_ENDPOINTS.captcha, async (request, reply) => {
+    const hit = await app.rateLimiter.hit(RATE_LIMIT_BUCKETS.captchaIssueIp, request.ip, CAPTCHA_ISSUE_LIMIT);
+    if (!hit.allowed) throw rateLimitExceeded(hit.retryAfterMs);
+    void reply.header('cache-control', 'no-store');
+    return app.captchas.issue();
+  });
+
+  registerEndpoint(app, AUTH_ESCALATION_ENDPOINTS.totpRegistration, async (request, reply) => {
+    const user = await authenticatePreLogin(app, request);
+    if (user.totp_secret) throw conflict('An authentication app is already registered');
+    void reply.header('cache-control', 'no-store');
+    return startTotpRegistration(app, user);
+  });
+
+  registerEndpoint(app, AUTH_ESCALATION_ENDPOINTS.verificationResend, async (request, reply) => {
+    const user = await authenticatePreLogin(app, request);
+    if (!user.email_verified) {
+      const hit = await app.rateLimiter.hit(RATE_LIMIT_BUCKETS.verificationResend, String(user.id), VERIFICATION_RESEND_LIMIT);
       if (!hit.allowed) throw rateLimitExceeded(hit.retryAfterMs);
-      void reply.header('cache-control', 'no-store');
-      return app.captchas.issue();
-    },
-  );
-
-  app.post(
-    `${API_BASE}${PATHS.totpRegistration}`,
-    {
-      config: { access: 'public' },
-      schema: {
-        summary: 'Starts authentication app registration (Basic credentials); the next POST /auth with a code confirms it',
-        tags: ['auth'],
-        querystring: CredentialsQuerySchema,
-        response: { 200: TotpRegistrationResponseSchema, ...errors(400, 401, 403, 409, 429) },
-      },
-    },
-    async (request, reply) => {
-      const user = await authenticatePreLogin(app, request);
-      if (user.totp_secret) throw conflict('An authentication app is already registered');
-      void reply.header('cache-control', 'no-store');
-      return startTotpRegistration(app, user);
-    },
-  );
-
-  app.post(
-    `${API_BASE}${PATHS.verificationResend}`,
-    {
-      config: { access: 'public' },
-      schema: {
-        summary: 'Mails a fresh email verification code (Basic credentials)',
-        tags: ['auth'],
-        querystring: CredentialsQuerySchema,
-        response: { 204: noContent, ...errors(400, 401, 403, 429) },
-      },
-    },
-    async (request, reply) => {
-      const user = await authenticatePreLogin(app, request);
-      if (!user.email_verified) {
-        const hit = await app.rateLimiter.hit(RATE_LIMIT_BUCKETS.verificationResend, String(user.id), VERIFICATION_RESEND_LIMIT);
-        if (!hit.allowed) throw rateLimitExceeded(hit.retryAfterMs);
-        const code = await app.verificationCodes.issue(user.id, { force: true });
-        if (code) {
-          await app.mailer.send({
-            to: user.email,
-            template: 'accountVerificationCode',
-            language: reduceLanguage(user.language),
-            data: { code, validMinutes: VERIFICATION_CODE_TTL_MS / 60_000 },
-          });
-        }
+      const code = await app.verificationCodes.issue(user.id, { force: true });
+      if (code) {
+        await app.mailer.send({
+          to: user.email,
+          template: 'accountVerificationCode',
+          language: reduceLanguage(user.language),
+          data: { code, validMinutes: VERIFICATION_CODE_TTL_MS / 60_000 },
+        });
       }
-      return reply.code(204).send(null);
-    },
-  );
+    }
+    return reply.code(204).send(null);
+  });
 
-  app.get(
-    `${API_BASE}${PATHS.disclaimer}`,
-    {
-      config: { access: 'public' },
-      schema: { summary: 'The login disclaimer in the requested language', tags: ['auth'], querystring: DisclaimerQuerySchema, response: { 200: DisclaimerResponseSchema } },
-    },
-    async (request) => {
-      const all = await app.settings.getAll();
-      const lang = reduceLanguage(request.query.lang);
-      const text = all[`${SETTING_KEYS.loginDisclaimerText}.${lang}`] || all[`${SETTING_KEYS.loginDisclaimerText}.en`] || '';
-      return { enabled: all[SETTING_KEYS.loginDisclaimerEnabled] === true, text: String(text) };
-    },
-  );
+  registerEndpoint(app, AUTH_ESCALATION_ENDPOINTS.disclaimer, async (request) => {
+    const all = await app.settings.getAll();
+    const lang = reduceLanguage(request.query.lang);
+    const text = all[`${SETTING_KEYS.loginDisclaimerText}.${lang}`] || all[`${SETTING_KEYS.loginDisclaimerText}.en`] || '';
+    return { enabled: all[SETTING_KEYS.loginDisclaimerEnabled] === true, text: String(text) };
+  });
 
-  app.get(
-    `${API_BASE}${PATHS.passwordPolicy}`,
-    {
-      config: { access: 'public' },
-      schema: { summary: 'The password policy', tags: ['auth'], response: { 200: PasswordPolicySchema } },
-    },
-    async () => policyOf(app),
-  );
+  registerEndpoint(app, AUTH_ESCALATION_ENDPOINTS.passwordPolicy, async () => policyOf(app));
 
-  app.get(
-    `${API_BASE}${PATHS.sso}`,
-    {
-      config: { access: 'public' },
-      schema: { summary: 'Whether single sign-on is configured, and where it starts', tags: ['auth'], response: { 200: SsoInfoSchema } },
-    },
-    async () => {
-      if (ssoConfigured(app)) return { enabled: true, url: SSO_START_PATH };
-      const url = await app.settings.get<string | null>(SSO_URL_SETTING);
-      return typeof url === 'string' && url !== '' ? { enabled: true, url } : { enabled: false, url: null };
-    },
-  );
+  registerEndpoint(app, AUTH_ESCALATION_ENDPOINTS.sso, async () => {
+    if (ssoConfigured(app)) return { enabled: true, url: SSO_START_PATH };
+    const url = await app.settings.get<string | null>(SSO_URL_SETTING);
+    return typeof url === 'string' && url !== '' ? { enabled: true, url } : { enabled: false, url: null };
+  });
 
-  app.post(
-    `${API_BASE}${PATHS.passwordResetRequest}`,
-    {
-      config: { access: 'public' },
-      schema: {
-        summary: 'Mails a password reset link when the address has an account; 204 either way',
-        tags: ['auth'],
-        body: PasswordResetRequestBodySchema,
-        response: { 204: noContent, ...errors(400, 429) },
-      },
-    },
-    async (request, reply) => {
-      await requestPasswordReset(app, { email: request.body.email, language: request.body.language, ip: request.ip, log: request.log });
-      return reply.code(204).send(null);
-    },
-  );
+  registerEndpoint(app, AUTH_ESCALATION_ENDPOINTS.passwordResetRequest, async (request, reply) => {
+    await requestPasswordReset(app, { email: request.body.email, language: request.body.language, ip: request.ip, log: request.log });
+    return reply.code(204).send(null);
+  });
 
   // Registered before `/:token` would match it: "confirm" is a fixed path segment on POST only.
-  app.post(
-    `${API_BASE}${PATHS.passwordResetConfirm}`,
-    {
-      config: { access: 'public' },
-      schema: {
-        summary: 'Sets a new password with a reset token; ends every session of the user',
-        tags: ['auth'],
-        body: PasswordResetConfirmBodySchema,
-        response: { 204: noContent, ...errors(400) },
-      },
-    },
-    async (request, reply) => {
-      const { token, password } = request.body;
-      if ((await resetTokenState(app, token)) !== 'valid') throw badRequest('The link is invalid or has expired', { reason: 'token' });
-      await assertPolicy(app, password);
-      const userId = await confirmPasswordReset(app, token, password);
-      if (userId === null) throw badRequest('The link is invalid or has expired', { reason: 'token' });
-      const user = await app.users.findById(userId);
-      if (user) {
-        // The owner proved the address: a delay an attacker caused ends with the new password.
-        await clearLoginFailures(app, user);
-        notifyPasswordChanged(app, user, request.log);
-      }
-      return reply.code(204).send(null);
-    },
-  );
+  registerEndpoint(app, AUTH_ESCALATION_ENDPOINTS.passwordResetConfirm, async (request, reply) => {
+    const { token, password } = request.body;
+    if ((await resetTokenState(app, token)) !== 'valid') throw badRequest('The link is invalid or has expired', { reason: 'token' });
+    await assertPolicy(app, password);
+    const userId = await confirmPasswordReset(app, token, password);
+    if (userId === null) throw badRequest('The link is invalid or has expired', { reason: 'token' });
+    const user = await app.users.findById(userId);
+    if (user) {
+      // The owner proved the address: a delay an attacker caused ends with the new password.
+      await clearLoginFailures(app, user);
+      notifyPasswordChanged(app, user, request.log);
+    }
+    return reply.code(204).send(null);
+  });
 
-  app.post(
-    `${API_BASE}${PATHS.passwordResetCheck}`,
-    {
-      config: { access: 'public' },
-      schema: {
-        summary: 'Whether a reset token is still usable: 204, 404 unknown, 410 used or expired (token in the body: paths are logged)',
-        tags: ['auth'],
-        body: PasswordResetCheckBodySchema,
-        response: { 204: noContent, ...errors(400, 404, 410) },
-      },
-    },
-    async (request, reply) => {
-      const state = await resetTokenState(app, request.body.token);
-      if (state === 'unknown') throw notFound('The link is invalid');
-      if (state !== 'valid') throw new HttpError(410, 'NotFoundException', 'The link has expired or was already used', { reason: state });
-      void reply.header('cache-control', 'no-store');
-      return reply.code(204).send(null);
-    },
-  );
+  registerEndpoint(app, AUTH_ESCALATION_ENDPOINTS.passwordResetCheck, async (request, reply) => {
+    const state = await resetTokenState(app, request.body.token);
+    if (state === 'unknown') throw notFound('The link is invalid');
+    if (state !== 'valid') throw new HttpError(410, 'NotFoundException', 'The link has expired or was already used', { reason: state });
+    void reply.header('cache-control', 'no-store');
+    return reply.code(204).send(null);
+  });
 
   /** Re-authentication of a signed-in user: counts misses, 429 after too many (one count for password and code). */
   const reauthentication = (user: UserRow) => {
@@ -257,127 +149,67 @@ export const authEscalationRoutes = routePlugin('kuvert-auth-escalation-routes',
     };
   };
 
-  app.post(
-    `${API_BASE}${PATHS.ownTotpRegistration}`,
-    {
-      config: { access: 'authenticated' },
-      schema: {
-        summary: 'Starts registering an authentication app for the signed-in user (password required); confirm with a code',
-        tags: ['user'],
-        body: OwnTotpRegistrationBodySchema,
-        response: { 200: TotpRegistrationResponseSchema, ...errors(400, 401, 403, 409, 429) },
-      },
-    },
-    async (request, reply) => {
-      const user = request.user!;
-      const reauth = reauthentication(user);
-      await reauth.assertNotLocked();
-      if (user.totp_secret) throw conflict('An authentication app is already registered');
-      if (!(await verifyPassword(user.password_hash, request.body.password))) await reauth.refuse('currentPassword');
-      void reply.header('cache-control', 'no-store');
-      return startTotpRegistration(app, user);
-    },
-  );
+  registerEndpoint(app, AUTH_ESCALATION_ENDPOINTS.ownTotpRegistration, async (request, reply) => {
+    const user = request.user!;
+    const reauth = reauthentication(user);
+    await reauth.assertNotLocked();
+    if (user.totp_secret) throw conflict('An authentication app is already registered');
+    if (!(await verifyPassword(user.password_hash, request.body.password))) await reauth.refuse('currentPassword');
+    void reply.header('cache-control', 'no-store');
+    return startTotpRegistration(app, user);
+  });
 
-  app.post(
-    `${API_BASE}${PATHS.ownTotpConfirm}`,
-    {
-      config: { access: 'authenticated' },
-      schema: {
-        summary: 'Confirms the registration with a code of the app; two-factor is on from now',
-        tags: ['user'],
-        body: OwnTotpConfirmBodySchema,
-        response: { 204: noContent, ...errors(400, 401, 403, 409, 429) },
-      },
-    },
-    async (request, reply) => {
-      const user = request.user!;
-      const reauth = reauthentication(user);
-      await reauth.assertNotLocked();
-      if (user.totp_secret) throw conflict('An authentication app is already registered');
-      if (!user.totp_pending_secret) throw new HttpError(409, 'ConflictException', 'No registration was started', { reason: 'noRegistration' });
-      const pending = openSealed(app, user.id, 'totp_pending_secret', user.totp_pending_secret);
-      if (!(await acceptTotpCodeOnce(app.rateLimiter, user.id, pending, request.body.code))) await reauth.refuse('code');
-      await app.users.update(user.id, { totp_secret: app.secretBox.seal(user.id, 'totp_secret', pending), totp_pending_secret: null });
-      await app.auditLog.record({ actorUserId: user.id, action: 'totp.registered', subjectUserId: user.id });
-      return reply.code(204).send(null);
-    },
-  );
+  registerEndpoint(app, AUTH_ESCALATION_ENDPOINTS.ownTotpConfirm, async (request, reply) => {
+    const user = request.user!;
+    const reauth = reauthentication(user);
+    await reauth.assertNotLocked();
+    if (user.totp_secret) throw conflict('An authentication app is already registered');
+    if (!user.totp_pending_secret) throw new HttpError(409, 'ConflictException', 'No registration was started', { reason: 'noRegistration' });
+    const pending = openSealed(app, user.id, 'totp_pending_secret', user.totp_pending_secret);
+    if (!(await acceptTotpCodeOnce(app.rateLimiter, user.id, pending, request.body.code))) await reauth.refuse('code');
+    await app.users.update(user.id, { totp_secret: app.secretBox.seal(user.id, 'totp_secret', pending), totp_pending_secret: null });
+    await app.auditLog.record({ actorUserId: user.id, action: 'totp.registered', subjectUserId: user.id });
+    return reply.code(204).send(null);
+  });
 
-  app.post(
-    `${API_BASE}${PATHS.ownTotpReset}`,
-    {
-      config: { access: 'authenticated' },
-      schema: {
-        summary: 'Removes the signed-in user’s authentication app (password and a current code required)',
-        tags: ['user'],
-        body: OwnTotpResetBodySchema,
-        response: { 204: noContent, ...errors(400, 401, 403, 409, 429) },
-      },
-    },
-    async (request, reply) => {
-      const user = request.user!;
-      const reauth = reauthentication(user);
-      await reauth.assertNotLocked();
-      if (!user.totp_secret) throw new HttpError(409, 'ConflictException', 'No authentication app is registered', { reason: 'notRegistered' });
-      if (!(await verifyPassword(user.password_hash, request.body.password))) await reauth.refuse('currentPassword');
-      const secret = openSealed(app, user.id, 'totp_secret', user.totp_secret);
-      if (!(await acceptTotpCodeOnce(app.rateLimiter, user.id, secret, request.body.code))) await reauth.refuse('code');
-      await app.users.update(user.id, { totp_secret: null, totp_pending_secret: null });
-      await app.auditLog.record({ actorUserId: user.id, action: 'totp.reset', subjectUserId: user.id });
-      return reply.code(204).send(null);
-    },
-  );
+  registerEndpoint(app, AUTH_ESCALATION_ENDPOINTS.ownTotpReset, async (request, reply) => {
+    const user = request.user!;
+    const reauth = reauthentication(user);
+    await reauth.assertNotLocked();
+    if (!user.totp_secret) throw new HttpError(409, 'ConflictException', 'No authentication app is registered', { reason: 'notRegistered' });
+    if (!(await verifyPassword(user.password_hash, request.body.password))) await reauth.refuse('currentPassword');
+    const secret = openSealed(app, user.id, 'totp_secret', user.totp_secret);
+    if (!(await acceptTotpCodeOnce(app.rateLimiter, user.id, secret, request.body.code))) await reauth.refuse('code');
+    await app.users.update(user.id, { totp_secret: null, totp_pending_secret: null });
+    await app.auditLog.record({ actorUserId: user.id, action: 'totp.reset', subjectUserId: user.id });
+    return reply.code(204).send(null);
+  });
 
-  app.post(
-    `${API_BASE}${PATHS.adminTotpReset}`,
-    {
-      config: { access: { roles: ['ROLE_ADMIN', 'ROLE_USER_ADMIN'] } },
-      schema: {
-        summary: "Removes a user's authentication app (lost phone); audit entry (204)",
-        tags: ['admin'],
-        params: UserUuidParamsSchema,
-        response: { 204: noContent, ...errors(400, 401, 403, 404) },
-      },
-    },
-    async (request, reply) => {
-      const actor = request.user!;
-      const subject = await app.users.findByUuid(request.params.userUuid);
-      if (!subject) throw notFound('No such user');
-      if (!mayManageAccountOf(actor, subject)) {
-        throw accessDenied("Only administrators may reset an administrator's authentication app");
-      }
-      await app.users.update(subject.id, { totp_secret: null, totp_pending_secret: null });
-      await app.auditLog.record({ actorUserId: actor.id, action: 'totp.reset', subjectUserId: subject.id });
-      return reply.code(204).send(null);
-    },
-  );
+  registerEndpoint(app, AUTH_ESCALATION_ENDPOINTS.adminTotpReset, async (request, reply) => {
+    const actor = request.user!;
+    const subject = await app.users.findByUuid(request.params.userUuid);
+    if (!subject) throw notFound('No such user');
+    if (!mayManageAccountOf(actor, subject)) {
+      throw accessDenied("Only administrators may reset an administrator's authentication app");
+    }
+    await app.users.update(subject.id, { totp_secret: null, totp_pending_secret: null });
+    await app.auditLog.record({ actorUserId: actor.id, action: 'totp.reset', subjectUserId: subject.id });
+    return reply.code(204).send(null);
+  });
 
-  app.post(
-    `${API_BASE}${PATHS.ownPasswordChange}`,
-    {
-      config: { access: 'authenticated' },
-      schema: {
-        summary: 'Changes the signed-in user’s password; other sessions end',
-        tags: ['user'],
-        body: ChangePasswordBodySchema,
-        response: { 204: noContent, ...errors(400, 401, 403, 429) },
-      },
-    },
-    async (request, reply) => {
-      const user = request.user!;
-      const { currentPassword, newPassword } = request.body;
-      const reauth = reauthentication(user);
-      await reauth.assertNotLocked();
-      if (!(await verifyPassword(user.password_hash, currentPassword))) await reauth.refuse('currentPassword');
-      await assertPolicy(app, newPassword);
-      await app.users.update(user.id, { password_hash: await hashPassword(newPassword) });
-      // Whoever else was signed in with the old password is out; this session stays.
-      await app.db.deleteFrom('sessions').where('user_id', '=', user.id).where('id', '!=', request.session!.id).execute();
-      notifyPasswordChanged(app, user, request.log);
-      return reply.code(204).send(null);
-    },
-  );
+  registerEndpoint(app, AUTH_ESCALATION_ENDPOINTS.ownPasswordChange, async (request, reply) => {
+    const user = request.user!;
+    const { currentPassword, newPassword } = request.body;
+    const reauth = reauthentication(user);
+    await reauth.assertNotLocked();
+    if (!(await verifyPassword(user.password_hash, currentPassword))) await reauth.refuse('currentPassword');
+    await assertPolicy(app, newPassword);
+    await app.users.update(user.id, { password_hash: await hashPassword(newPassword) });
+    // Whoever else was signed in with the old password is out; this session stays.
+    await app.db.deleteFrom('sessions').where('user_id', '=', user.id).where('id', '!=', request.session!.id).execute();
+    notifyPasswordChanged(app, user, request.log);
+    return reply.code(204).send(null);
+  });
 });
 
 /** A fresh secret, stored sealed as the pending one; the answer shows it once for the app. */

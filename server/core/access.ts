@@ -1,18 +1,15 @@
 import { ANTI_CSRF_HEADER } from '@shared/contract/auth';
-import type { RoleName } from '@shared/contract/constants';
+import type { AccessRule, Endpoint } from '@shared/contract/endpoint';
 import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
 import type { SessionRow } from '../sessions/sessions-store';
 import { roleNamesOf, type UserRow } from '../users/users-repository';
 import { accessDenied, authenticationRequired, HttpError } from './http-error';
 
 /**
- * Who may call a route. Every route declares it (`config: { access }`); the app
- * refuses to start otherwise.
- * - `'public'`: anyone; no anti-forgery check (pre-login calls carry credentials or are rate limited).
- * - `'authenticated'`: a signed-in, enabled user.
- * - `{ roles }`: a signed-in user holding at least one of the roles.
+ * Who may call a route (declared in the endpoint catalogue, shared/contract/endpoint.ts). Every
+ * route declares it (`config: { access }`); the app refuses to start otherwise.
  */
-export type AccessRule = 'public' | 'authenticated' | { roles: readonly RoleName[] };
+export type { AccessRule };
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -33,6 +30,8 @@ export interface RouteTableEntry {
   method: string;
   url: string;
   access: AccessRule | undefined;
+  /** The catalogue entry the route was registered from (endpoint-route.ts), if any. */
+  endpoint: Endpoint | undefined;
 }
 
 export const SESSION_COOKIE = 'KUVERT_SESSION';
@@ -60,7 +59,7 @@ export function installAccessControl(app: FastifyInstance, deps: AccessDependenc
   app.decorate('routeTable', table);
   app.addHook('onRoute', (route) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
-    for (const method of methods) table.push({ method, url: route.url, access: accessRuleOf(route) });
+    for (const method of methods) table.push({ method, url: route.url, access: accessRuleOf(route), endpoint: (route.config as { endpoint?: Endpoint } | undefined)?.endpoint });
     if (accessRuleOf(route) === undefined) {
       throw new MissingAccessDeclarationError(`Route ${methods.join(',')} ${route.url} declares no access (config.access)`);
     }

@@ -1,6 +1,6 @@
-import { ADDIN_CLIENT_HEADER, ADDIN_CLIENT_VALUE, ADDIN_SESSION_EXCHANGE_PATH, ANTI_CSRF_HEADER, LoginQuerySchema, LoginResponseSchema } from '@shared/contract/auth';
-import { API_BASE } from '@shared/contract/constants';
-import { BackendErrorSchema } from '@shared/contract/errors';
+import { ACCOUNT_ENDPOINTS } from '@shared/contract/endpoints/account';
+import { ADDIN_CLIENT_HEADER, ADDIN_CLIENT_VALUE, ANTI_CSRF_HEADER } from '@shared/contract/auth';
+
 import { z } from 'zod';
 import { parseBasicCredentials } from '../auth/basic-credentials';
 import { runLoginFlow } from '../auth/login-flow';
@@ -8,63 +8,40 @@ import { endSession, setSessionCookie } from '../auth/session-cookie';
 import { SESSION_COOKIE } from '../core/access';
 import { HttpError } from '../core/http-error';
 import { roleNamesOf, toWireUser } from '../users/users-repository';
+import { registerEndpoint } from '../core/endpoint-route';
 import { routePlugin } from '../core/route-plugin';
 
 /** POST /auth (SPEC §7) and the logout endpoint on the backend host. */
 export const authRoutes = routePlugin('kuvert-auth-routes', async (app) => {
-  app.post(
-    `${API_BASE}/auth`,
-    {
-      config: { access: 'public' },
-      schema: {
-        summary: 'Sign in with Basic credentials; escalations answer 401/403 with the authorization-errors header; throttled tries 429 with Retry-After',
-        tags: ['auth'],
-        // Public, but the credentials travel as HTTP Basic (the only route that takes them).
-        security: [{ basicAuth: [] }],
-        querystring: LoginQuerySchema,
-        response: { 200: LoginResponseSchema, 400: BackendErrorSchema, 401: BackendErrorSchema, 403: BackendErrorSchema, 429: BackendErrorSchema },
-      },
-    },
-    async (request, reply) => {
-      const credentials = parseBasicCredentials(request.headers.authorization);
-      const user = await runLoginFlow(app, { credentials, query: request.query, ip: request.ip });
-      if (request.headers[ADDIN_CLIENT_HEADER] === ADDIN_CLIENT_VALUE) {
-        // The Outlook add-in: a bearer token in the body, no cookie (DESIGN §2). Needs ROLE_OUTLOOK.
-        if (!roleNamesOf(user).includes('ROLE_OUTLOOK')) {
-          throw new HttpError(403, 'AccessDeniedException', 'This account may not use the Outlook add-in', { reason: 'addinNotAllowed' });
-        }
-        const { token, csrfToken } = await app.sessions.create(user.id, 'addin');
-        void reply.header(ANTI_CSRF_HEADER, csrfToken).header('cache-control', 'no-store');
-        return { data: { user: toWireUser(user), sessionToken: token } };
+  // Public, but the credentials travel as HTTP Basic (the only route that takes them).
+  registerEndpoint(app, ACCOUNT_ENDPOINTS.signIn, async (request, reply) => {
+    const credentials = parseBasicCredentials(request.headers.authorization);
+    const user = await runLoginFlow(app, { credentials, query: request.query, ip: request.ip });
+    if (request.headers[ADDIN_CLIENT_HEADER] === ADDIN_CLIENT_VALUE) {
+      // The Outlook add-in: a bearer token in the body, no cookie (DESIGN §2). Needs ROLE_OUTLOOK.
+      if (!roleNamesOf(user).includes('ROLE_OUTLOOK')) {
+        throw new HttpError(403, 'AccessDeniedException', 'This account may not use the Outlook add-in', { reason: 'addinNotAllowed' });
       }
-      // A fresh session every time: an old (maybe planted) cookie never becomes signed in.
-      const previous = request.cookies[SESSION_COOKIE];
-      if (previous) await app.sessions.delete(previous);
-      const { token, csrfToken } = await app.sessions.create(user.id);
-      setSessionCookie(request, reply, token);
+      const { token, csrfToken } = await app.sessions.create(user.id, 'addin');
       void reply.header(ANTI_CSRF_HEADER, csrfToken).header('cache-control', 'no-store');
-      return { data: { user: toWireUser(user) } };
-    },
-  );
+      return { data: { user: toWireUser(user), sessionToken: token } };
+    }
+    // A fresh session every time: an old (maybe planted) cookie never becomes signed in.
+    const previous = request.cookies[SESSION_COOKIE];
+    if (previous) await app.sessions.delete(previous);
+    const { token, csrfToken } = await app.sessions.create(user.id);
+    setSessionCookie(request, reply, token);
+    void reply.header(ANTI_CSRF_HEADER, csrfToken).header('cache-control', 'no-store');
+    return { data: { user: toWireUser(user) } };
+  });
 
-  app.post(
-    `${API_BASE}${ADDIN_SESSION_EXCHANGE_PATH}`,
-    {
-      config: { access: { roles: ['ROLE_OUTLOOK'] } },
-      schema: {
-        summary: "Trades the signed-in web session for an Outlook add-in bearer token (the add-in's web sign-in dialog)",
-        tags: ['auth'],
-        response: { 200: z.object({ sessionToken: z.string() }), 401: BackendErrorSchema, 403: BackendErrorSchema },
-      },
-    },
-    async (request, reply) => {
-      // Only from a web (cookie) session: an add-in token does not mint more tokens.
-      if (request.session!.kind !== 'cookie') throw new HttpError(403, 'AccessDeniedException', 'Only a web session can be traded');
-      const { token } = await app.sessions.create(request.user!.id, 'addin');
-      void reply.header('cache-control', 'no-store');
-      return { sessionToken: token };
-    },
-  );
+  registerEndpoint(app, ACCOUNT_ENDPOINTS.addinSessionExchange, async (request, reply) => {
+    // Only from a web (cookie) session: an add-in token does not mint more tokens.
+    if (request.session!.kind !== 'cookie') throw new HttpError(403, 'AccessDeniedException', 'Only a web session can be traded');
+    const { token } = await app.sessions.create(request.user!.id, 'addin');
+    void reply.header('cache-control', 'no-store');
+    return { sessionToken: token };
+  });
 
   app.get(
     '/j_spring_security_logout',

@@ -1,34 +1,15 @@
-import { ConfigProfileResponseSchema, DeliverySendConfigSchema } from '@shared/contract/config';
-import { API_BASE } from '@shared/contract/constants';
-import { BackendErrorSchema } from '@shared/contract/errors';
+import { ACCOUNT_ENDPOINTS } from '@shared/contract/endpoints/account';
+import { registerEndpoint } from '../core/endpoint-route';
 import { routePlugin } from '../core/route-plugin';
 import { senderSendConfig } from '../deliveries/senders';
 
 /** GET /config/profile (public) and GET /delivery/send/config (signed in), SPEC §7. */
 export const configRoutes = routePlugin('kuvert-config-routes', async (app) => {
-  app.get(
-    `${API_BASE}/config/profile`,
-    {
-      config: { access: 'public' },
-      schema: { summary: 'The public configuration profile (every ftapi.* key)', tags: ['config'], response: { 200: ConfigProfileResponseSchema } },
-    },
-    async (_request, reply) => {
-      void reply.header('cache-control', 'no-cache');
-      return { config: await app.settings.profile() };
-    },
-  );
+  registerEndpoint(app, ACCOUNT_ENDPOINTS.configProfile, async (_request, reply) => {
+    void reply.header('cache-control', 'no-cache');
+    return { config: await app.settings.profile() };
+  });
 
-  app.get(
-    `${API_BASE}/delivery/send/config`,
-    {
-      config: { access: 'authenticated' },
-      schema: {
-        summary: 'Allowed security levels and delivery cleanup bounds (milliseconds)',
-        tags: ['config'],
-        response: { 200: DeliverySendConfigSchema, 401: BackendErrorSchema },
-      },
-    },
-    // The caller's own: levels limited by their sender group, and what they may send (senders.ts).
-    async (request) => senderSendConfig(app, request.user!),
-  );
+  // The caller's own: levels limited by their sender group, and what they may send (senders.ts).
+  registerEndpoint(app, ACCOUNT_ENDPOINTS.sendConfig, async (request) => senderSendConfig(app, request.user!));
 });

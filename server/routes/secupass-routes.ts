@@ -1,22 +1,13 @@
 import { reduceLanguage } from '@shared/contract/constants';
-import { BackendErrorSchema } from '@shared/contract/errors';
+import { SECUPASS_ENDPOINTS } from '@shared/contract/endpoints/secupass';
 import {
-  ACCESS_DESCRIPTOR_PATHS,
-  AccessDescriptorResponseSchema,
-  CONTACT_PINS_PATHS,
-  ContactPinsResponseSchema,
-  PutContactPinsBodySchema,
-  OwnSecuPassResponseSchema,
-  SECUPASS_PATHS,
-  SecuPassPolicySchema,
   SetSecuPassBodySchema,
-  UserPublicKeysResponseSchema,
   type SecuPassPolicy,
 } from '@shared/contract/secupass';
-import { API_BASE } from '@shared/contract/constants';
 import { SETTING_KEYS } from '@shared/contract/settings';
 import { z } from 'zod';
 import { accessDenied, badRequest, conflict, HttpError, notFound, rateLimitExceeded } from '../core/http-error';
+import { registerEndpoint } from '../core/endpoint-route';
 import { routePlugin } from '../core/route-plugin';
 import { mayLookUpKeysOf } from '../deliveries/e2e-lookups';
 import { notifyReleaseNeeded } from '../deliveries/e2e-release';
@@ -30,9 +21,6 @@ import { mayManageAccountOf } from '../users/users-repository';
  */
 export const PUBLIC_KEYS_LOOKUP_LIMIT = { limit: 200, windowMs: 10 * 60_000 } as const;
 
-const errors = { 400: BackendErrorSchema, 401: BackendErrorSchema, 403: BackendErrorSchema };
-const UserUuidParamsSchema = z.object({ userUuid: z.string().min(1).max(100) }).strict();
-const AccessDescriptorParamsSchema = z.object({ id: z.string().min(1).max(100) }).strict();
 
 const noSecuPass = () => new HttpError(404, 'AccessDescriptorNotFoundException', 'No active SecuPass: set one first');
 const noAccessDescriptor = () => new HttpError(404, 'AccessDescriptorNotFoundException', 'No access to this file key (it may have been revoked by a SecuPass reset)');
@@ -49,182 +37,89 @@ function assertAcceptableBody(body: z.infer<typeof SetSecuPassBodySchema>): void
  * The server never sees a passphrase or a private key in clear.
  */
 export const secuPassRoutes = routePlugin('kuvert-secupass-routes', async (app) => {
-  app.get(
-    `${API_BASE}${SECUPASS_PATHS.own}`,
-    {
-      config: { access: 'authenticated' },
-      schema: { summary: 'Own SecuPass state, public keys and wrapped blob', tags: ['secupass'], response: { 200: OwnSecuPassResponseSchema, ...errors } },
-    },
-    async (request, reply) => {
-      void reply.header('cache-control', 'no-store');
-      return app.secupass.getOwn(request.user!.id);
-    },
-  );
+  registerEndpoint(app, SECUPASS_ENDPOINTS.own, async (request, reply) => {
+    void reply.header('cache-control', 'no-store');
+    return app.secupass.getOwn(request.user!.id);
+  });
 
-  app.post(
-    `${API_BASE}${SECUPASS_PATHS.own}`,
-    {
-      config: { access: 'authenticated' },
-      schema: {
-        summary: 'Sets the SecuPass (first time or after a reset); 409 while one is active',
-        tags: ['secupass'],
-        body: SetSecuPassBodySchema,
-        response: { 201: OwnSecuPassResponseSchema, 409: BackendErrorSchema, ...errors },
-      },
-    },
-    async (request, reply) => {
-      assertAcceptableBody(request.body);
-      const userId = request.user!.id;
-      if ((await app.secupass.set(userId, request.body)) === 'active') throw conflict('A SecuPass is already active; change it instead');
-      // Senders of E2E deliveries waiting for this user learn that a release is needed now.
-      await notifyReleaseNeeded(app, request.user!, request.log);
-      void reply.code(201).header('cache-control', 'no-store');
-      return app.secupass.getOwn(userId);
-    },
-  );
+  registerEndpoint(app, SECUPASS_ENDPOINTS.create, async (request, reply) => {
+    assertAcceptableBody(request.body);
+    const userId = request.user!.id;
+    if ((await app.secupass.set(userId, request.body)) === 'active') throw conflict('A SecuPass is already active; change it instead');
+    // Senders of E2E deliveries waiting for this user learn that a release is needed now.
+    await notifyReleaseNeeded(app, request.user!, request.log);
+    void reply.code(201).header('cache-control', 'no-store');
+    return app.secupass.getOwn(userId);
+  });
 
-  app.put(
-    `${API_BASE}${SECUPASS_PATHS.own}`,
-    {
-      config: { access: 'authenticated' },
-      schema: {
-        summary: 'Replaces the wrapped blob; the key pairs (public keys) must stay the same',
-        tags: ['secupass'],
-        body: SetSecuPassBodySchema,
-        response: { 200: OwnSecuPassResponseSchema, 404: BackendErrorSchema, ...errors },
-      },
-    },
-    async (request, reply) => {
-      assertAcceptableBody(request.body);
-      const userId = request.user!.id;
-      const outcome = await app.secupass.replace(userId, request.body);
-      if (outcome === 'notActive') throw noSecuPass();
-      if (outcome === 'keysDiffer') throw badRequest('The public keys differ from the stored ones: a change keeps the key pairs');
-      void reply.header('cache-control', 'no-store');
-      return app.secupass.getOwn(userId);
-    },
-  );
+  registerEndpoint(app, SECUPASS_ENDPOINTS.update, async (request, reply) => {
+    assertAcceptableBody(request.body);
+    const userId = request.user!.id;
+    const outcome = await app.secupass.replace(userId, request.body);
+    if (outcome === 'notActive') throw noSecuPass();
+    if (outcome === 'keysDiffer') throw badRequest('The public keys differ from the stored ones: a change keeps the key pairs');
+    void reply.header('cache-control', 'no-store');
+    return app.secupass.getOwn(userId);
+  });
 
-  app.get(
-    `${API_BASE}${SECUPASS_PATHS.publicKeysRoute}`,
-    {
-      config: { access: 'authenticated' },
-      schema: {
-        summary: "A user's public keys with display fingerprints (empty without SecuPass), then earlier signing keys marked retired: oneself and the people one shares a delivery with; rate limited",
-        tags: ['secupass'],
-        params: UserUuidParamsSchema,
-        response: { 200: UserPublicKeysResponseSchema, 404: BackendErrorSchema, 429: BackendErrorSchema, ...errors },
-      },
-    },
-    async (request) => {
-      const caller = request.user!;
-      const hit = await app.rateLimiter.hit(RATE_LIMIT_BUCKETS.publicKeysUser, String(caller.id), PUBLIC_KEYS_LOOKUP_LIMIT);
-      if (!hit.allowed) throw rateLimitExceeded(hit.retryAfterMs);
-      const user = await app.users.findByUuid(request.params.userUuid);
-      // A stranger is answered like an unknown id: user ids are not a directory of addresses.
-      if (!user || !(await mayLookUpKeysOf(app, caller, user))) throw notFound('No such user');
-      return { userUuid: user.uuid, email: user.email, keys: await app.secupass.publicKeysWithRetiredOf(user.id) };
-    },
-  );
+  registerEndpoint(app, SECUPASS_ENDPOINTS.publicKeys, async (request) => {
+    const caller = request.user!;
+    const hit = await app.rateLimiter.hit(RATE_LIMIT_BUCKETS.publicKeysUser, String(caller.id), PUBLIC_KEYS_LOOKUP_LIMIT);
+    if (!hit.allowed) throw rateLimitExceeded(hit.retryAfterMs);
+    const user = await app.users.findByUuid(request.params.userUuid);
+    // A stranger is answered like an unknown id: user ids are not a directory of addresses.
+    if (!user || !(await mayLookUpKeysOf(app, caller, user))) throw notFound('No such user');
+    return { userUuid: user.uuid, email: user.email, keys: await app.secupass.publicKeysWithRetiredOf(user.id) };
+  });
 
-  app.get(
-    `${API_BASE}${SECUPASS_PATHS.policy}`,
-    {
-      config: { access: 'public' },
-      schema: { summary: 'The SecuPass policy', tags: ['secupass'], response: { 200: SecuPassPolicySchema } },
-    },
-    async (): Promise<SecuPassPolicy> => {
-      const all = await app.settings.getAll();
-      return {
-        minLength: Number(all[SETTING_KEYS.secupassMinLength]),
-        requireLowercase: all[SETTING_KEYS.secupassRequireLowercase] === true,
-        requireUppercase: all[SETTING_KEYS.secupassRequireUppercase] === true,
-        requireDigit: all[SETTING_KEYS.secupassRequireDigit] === true,
-        requireSpecial: all[SETTING_KEYS.secupassRequireSpecial] === true,
-        minStrength: Number(all[SETTING_KEYS.secupassMinStrength]),
-      };
-    },
-  );
+  registerEndpoint(app, SECUPASS_ENDPOINTS.policy, async (): Promise<SecuPassPolicy> => {
+    const all = await app.settings.getAll();
+    return {
+      minLength: Number(all[SETTING_KEYS.secupassMinLength]),
+      requireLowercase: all[SETTING_KEYS.secupassRequireLowercase] === true,
+      requireUppercase: all[SETTING_KEYS.secupassRequireUppercase] === true,
+      requireDigit: all[SETTING_KEYS.secupassRequireDigit] === true,
+      requireSpecial: all[SETTING_KEYS.secupassRequireSpecial] === true,
+      minStrength: Number(all[SETTING_KEYS.secupassMinStrength]),
+    };
+  });
 
-  app.post(
-    `${API_BASE}${SECUPASS_PATHS.adminResetRoute}`,
-    {
-      config: { access: { roles: ['ROLE_ADMIN', 'ROLE_USER_ADMIN'] } },
-      schema: {
-        summary: "Resets a user's SecuPass: blob removed, keys revoked, every access copy invalidated, audit entry, mail (204)",
-        tags: ['admin', 'secupass'],
-        params: UserUuidParamsSchema,
-        response: { 204: z.null(), 404: BackendErrorSchema, ...errors },
-      },
-    },
-    async (request, reply) => {
-      const actor = request.user!;
-      const subject = await app.users.findByUuid(request.params.userUuid);
-      if (!subject) throw notFound('No such user');
-      if (!mayManageAccountOf(actor, subject)) {
-        throw accessDenied("Only administrators may reset an administrator's SecuPass");
-      }
-      const outcome = await app.secupass.reset({ actorUserId: actor.id, subjectUserId: subject.id, audit: app.auditLog });
-      request.log.info({ subject: subject.uuid, ...outcome }, 'SecuPass reset');
-      const resetAt = new Date().toISOString().replace('T', ' ').slice(0, 16);
-      await app.mailer
-        .send({ to: subject.email, template: 'secupassReset', language: reduceLanguage(subject.language), data: { resetAt, link: `${app.config.publicUrl}/` } })
-        .catch((error: unknown) => request.log.error({ err: error }, 'SecuPass reset mail failed'));
-      return reply.code(204).send(null);
-    },
-  );
+  registerEndpoint(app, SECUPASS_ENDPOINTS.adminReset, async (request, reply) => {
+    const actor = request.user!;
+    const subject = await app.users.findByUuid(request.params.userUuid);
+    if (!subject) throw notFound('No such user');
+    if (!mayManageAccountOf(actor, subject)) {
+      throw accessDenied("Only administrators may reset an administrator's SecuPass");
+    }
+    const outcome = await app.secupass.reset({ actorUserId: actor.id, subjectUserId: subject.id, audit: app.auditLog });
+    request.log.info({ subject: subject.uuid, ...outcome }, 'SecuPass reset');
+    const resetAt = new Date().toISOString().replace('T', ' ').slice(0, 16);
+    await app.mailer
+      .send({ to: subject.email, template: 'secupassReset', language: reduceLanguage(subject.language), data: { resetAt, link: `${app.config.publicUrl}/` } })
+      .catch((error: unknown) => request.log.error({ err: error }, 'SecuPass reset mail failed'));
+    return reply.code(204).send(null);
+  });
 
-  app.get(
-    `${API_BASE}${ACCESS_DESCRIPTOR_PATHS.ownRoute}`,
-    {
-      config: { access: 'authenticated' },
-      schema: {
-        summary: 'A wrapped file-key copy of the signed-in recipient (404 AccessDescriptorNotFoundException when missing or invalidated)',
-        tags: ['secupass'],
-        params: AccessDescriptorParamsSchema,
-        response: { 200: AccessDescriptorResponseSchema, 404: BackendErrorSchema, ...errors },
-      },
-    },
-    async (request, reply) => {
-      const found = await app.secupass.findAccessDescriptor(request.params.id, request.user!.id);
-      if (!found) throw noAccessDescriptor();
-      void reply.header('cache-control', 'no-store');
-      return { accessDescriptor: found };
-    },
-  );
+  registerEndpoint(app, SECUPASS_ENDPOINTS.accessDescriptor, async (request, reply) => {
+    const found = await app.secupass.findAccessDescriptor(request.params.id, request.user!.id);
+    if (!found) throw noAccessDescriptor();
+    void reply.header('cache-control', 'no-store');
+    return { accessDescriptor: found };
+  });
 
-  app.get(
-    `${API_BASE}${CONTACT_PINS_PATHS.own}`,
-    {
-      config: { access: 'authenticated' },
-      schema: { summary: 'Own contact pin list, sealed by the client (counter 0 and null when none)', tags: ['secupass'], response: { 200: ContactPinsResponseSchema, ...errors } },
-    },
-    async (request, reply) => {
-      void reply.header('cache-control', 'no-store');
-      return app.secupass.contactPinsOf(request.user!.id);
-    },
-  );
+  registerEndpoint(app, SECUPASS_ENDPOINTS.contactPins, async (request, reply) => {
+    void reply.header('cache-control', 'no-store');
+    return app.secupass.contactPinsOf(request.user!.id);
+  });
 
-  app.put(
-    `${API_BASE}${CONTACT_PINS_PATHS.own}`,
-    {
-      config: { access: 'authenticated' },
-      schema: {
-        summary: 'Stores the own contact pin list; its counter must be the stored one + 1 (409 otherwise)',
-        tags: ['secupass'],
-        body: PutContactPinsBodySchema,
-        response: { 200: ContactPinsResponseSchema, 404: BackendErrorSchema, 409: BackendErrorSchema, ...errors },
-      },
-    },
-    async (request, reply) => {
-      const userId = request.user!.id;
-      if ((await app.secupass.getOwn(userId)).state !== 'active') throw noSecuPass();
-      if ((await app.secupass.putContactPins(userId, request.body.envelope)) === 'conflict') {
-        const { counter } = await app.secupass.contactPinsOf(userId);
-        throw new HttpError(409, 'ConflictException', 'The contact pin list changed meanwhile: load it again, merge and save with the next counter', { counter });
-      }
-      void reply.header('cache-control', 'no-store');
-      return app.secupass.contactPinsOf(userId);
-    },
-  );
+  registerEndpoint(app, SECUPASS_ENDPOINTS.putContactPins, async (request, reply) => {
+    const userId = request.user!.id;
+    if ((await app.secupass.getOwn(userId)).state !== 'active') throw noSecuPass();
+    if ((await app.secupass.putContactPins(userId, request.body.envelope)) === 'conflict') {
+      const { counter } = await app.secupass.contactPinsOf(userId);
+      throw new HttpError(409, 'ConflictException', 'The contact pin list changed meanwhile: load it again, merge and save with the next counter', { counter });
+    }
+    void reply.header('cache-control', 'no-store');
+    return app.secupass.contactPinsOf(userId);
+  });
 });

@@ -100,6 +100,8 @@ export const BannedRecipientEntrySchema = z
   .refine((value) => /^[^\s@,]*@[^\s@,]+\.[^\s@,]+$/.test(value), { message: 'An address or @domain' });
 export const AddBannedRecipientBodySchema = z.object({ entry: BannedRecipientEntrySchema }).strict().meta({ id: 'AddBannedRecipientBody' });
 export const BannedRecipientsSchema = z.object({ entries: z.array(z.string()) }).meta({ id: 'BannedRecipients' });
+/** DELETE /admin/banned-recipients/{entry}: the entry as it is listed (the server lower-cases it). */
+export const BannedRecipientParamsSchema = z.object({ entry: z.string().min(1).max(254) }).strict();
 export type BannedRecipients = z.infer<typeof BannedRecipientsSchema>;
 
 /**

@@ -33,3 +33,6 @@ export const UpdateLoggedInUserBodySchema = z
   .strict()
   .meta({ id: 'UpdateLoggedInUserBody' });
 export type UpdateLoggedInUserBody = z.infer<typeof UpdateLoggedInUserBodySchema>;
+
+/** Path parameters naming one user (administration calls). */
+export const UserUuidParamsSchema = z.object({ userUuid: z.string().min(1).max(100) }).strict();

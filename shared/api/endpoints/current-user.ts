@@ -1,5 +1,7 @@
+import { ACCOUNT_ENDPOINTS } from '@shared/contract/endpoints/account';
 import { ANTI_CSRF_HEADER } from '@shared/contract/auth';
-import type { CurrentUserResponse, User } from '@shared/contract/user';
+import type { User } from '@shared/contract/user';
+import { parseEndpointResponse } from '../call';
 import type { ApiClient } from '../client';
 
 /** The backend's two-factor login page; GET /user ending there means "go there" (SPEC §7). */
@@ -24,9 +26,11 @@ export interface CurrentUserResult {
 }
 
 export async function getCurrentUser(client: ApiClient): Promise<CurrentUserResult> {
-  const response = await client.request<CurrentUserResponse | undefined>('GET', '/user', {
-    acceptStatus: isCurrentUserStatusAccepted,
-  });
+  const E = ACCOUNT_ENDPOINTS.currentUser;
+  const raw = await client.request<unknown>(E.method, E.path, { acceptStatus: isCurrentUserStatusAccepted });
+  // Redirected to the two-factor login page (an HTML page, SPEC §7): nobody yet, the caller goes there.
+  if (raw.url && endedOnTwoFactorPage(raw.url)) return { user: null, finalUrl: raw.url };
+  const response = { ...raw, data: parseEndpointResponse(E, raw.status, raw.data) };
   const ok = response.status >= 200 && response.status < 300;
   // A session begun elsewhere (single sign-on) learns its anti-forgery value here.
   const antiCsrf = ok ? response.headers?.get(ANTI_CSRF_HEADER) : null;

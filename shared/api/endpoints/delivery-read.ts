@@ -1,3 +1,4 @@
+import { DELIVERY_ENDPOINTS as E } from '@shared/contract/endpoints/deliveries';
 import { API_BASE } from '@shared/contract/constants';
 import {
   DELIVERY_PATHS,
@@ -6,6 +7,7 @@ import {
   type DeliveryDetail,
   type DeliveryPage,
 } from '@shared/contract/deliveries';
+import { call } from '../call';
 import type { ApiClient } from '../client';
 
 /**
@@ -34,32 +36,32 @@ const listQuery = (query: DeliveryListParams) => ({
 
 /** GET /deliveries/inbox (signed in): deliveries to the caller, newest first. */
 export function getDeliveryInbox(client: ApiClient, query: DeliveryListParams = {}): Promise<DeliveryPage> {
-  return client.get<DeliveryPage>(DELIVERY_PATHS.inbox, { query: listQuery(query) });
+  return call(client, E.inbox, { query: listQuery(query) });
 }
 
 /** GET /deliveries/sent (signed in): the caller's sent deliveries, newest first. */
 export function getDeliverySent(client: ApiClient, query: DeliveryListParams = {}): Promise<DeliveryPage> {
-  return client.get<DeliveryPage>(DELIVERY_PATHS.sent, { query: listQuery(query) });
+  return call(client, E.sent, { query: listQuery(query) });
 }
 
 /** GET /deliveries/{uuid}: the sender, a recipient, or (level 1) the holder of a token, sent as a header (never in the URL). */
 export function getDelivery(client: ApiClient, deliveryUuid: string, token?: string | null): Promise<DeliveryDetail> {
-  return client.get<DeliveryDetail>(DELIVERY_PATHS.one(deliveryUuid), token ? { headers: { [DELIVERY_TOKEN_HEADER]: token } } : undefined);
+  return call(client, E.one, { params: { deliveryUuid } }, token ? { headers: { [DELIVERY_TOKEN_HEADER]: token } } : {});
 }
 
 /** DELETE /deliveries/{uuid}: the sender deletes for everyone, a recipient removes it from their inbox (204). */
 export async function deleteDelivery(client: ApiClient, deliveryUuid: string): Promise<void> {
-  await client.request('DELETE', DELIVERY_PATHS.one(deliveryUuid));
+  await call(client, E.remove, { params: { deliveryUuid } });
 }
 
 /** POST /deliveries/{uuid}/resend-notification (the sender): all recipients, or the one share named. */
 export function resendDeliveryNotification(client: ApiClient, deliveryUuid: string, shareUuid?: string): Promise<{ notified: string[] }> {
-  return client.post<{ notified: string[] }>(DELIVERY_PATHS.resend(deliveryUuid), shareUuid ? { shareUuid } : {});
+  return call(client, E.resend, { params: { deliveryUuid }, body: shareUuid ? { shareUuid } : {} });
 }
 
 /** GET /deliveries/{uuid}/activity (signed in): activity log, oldest first. */
 export async function getDeliveryActivity(client: ApiClient, deliveryUuid: string): Promise<ActivityEntry[]> {
-  return (await client.get<{ entries: ActivityEntry[] }>(DELIVERY_PATHS.activity(deliveryUuid))).entries;
+  return (await call(client, E.activity, { params: { deliveryUuid } })).entries;
 }
 
 /**

@@ -1,6 +1,6 @@
+import { DELIVERY_ENDPOINTS as E } from '@shared/contract/endpoints/deliveries';
 import {
   CONTENT_SHA256_HEADER,
-  DELIVERY_PATHS,
   type AddFileBody,
   type CreateDeliveryBody,
   type DeliveryDetail,
@@ -11,6 +11,7 @@ import {
   type RecipientStatusResponse,
   type UpdateDeliveryBody,
 } from '@shared/contract/deliveries';
+import { call } from '../call';
 import type { ApiClient } from '../client';
 
 /*
@@ -21,12 +22,12 @@ import type { ApiClient } from '../client';
 
 /** POST /deliveries (ROLE_SENDER): a draft → 201 `DeliveryDetail`; §5 rules on the fields checked. */
 export async function createDeliveryDraft(client: ApiClient, body: CreateDeliveryBody, signal?: AbortSignal): Promise<DeliveryDetail> {
-  return client.post<DeliveryDetail>(DELIVERY_PATHS.create, body, { signal });
+  return call(client, E.create, { body }, { signal });
 }
 
 /** PATCH /deliveries/{deliveryUuid} (the draft's sender): changes some fields of a draft. */
 export async function updateDeliveryDraft(client: ApiClient, deliveryUuid: string, body: UpdateDeliveryBody, signal?: AbortSignal): Promise<DeliveryDetail> {
-  return (await client.request<DeliveryDetail>('PATCH', DELIVERY_PATHS.one(deliveryUuid), { body, signal })).data;
+  return call(client, E.update, { params: { deliveryUuid }, body }, { signal });
 }
 
 /**
@@ -34,17 +35,17 @@ export async function updateDeliveryDraft(client: ApiClient, deliveryUuid: strin
  * after a reload). The inbox/sent screens read deliveries through delivery-read.ts.
  */
 export async function getDeliveryDraft(client: ApiClient, deliveryUuid: string, signal?: AbortSignal): Promise<DeliveryDetail> {
-  return client.get<DeliveryDetail>(DELIVERY_PATHS.one(deliveryUuid), { signal });
+  return call(client, E.one, { params: { deliveryUuid } }, { signal });
 }
 
 /** POST /deliveries/{deliveryUuid}/files: announce a file → `fileId`, `partSize`, `partCount`; name, type, size and quotas are checked here. */
 export async function announceDeliveryFile(client: ApiClient, deliveryUuid: string, body: AddFileBody, signal?: AbortSignal): Promise<DeliveryUploadFile> {
-  return client.post<DeliveryUploadFile>(DELIVERY_PATHS.files(deliveryUuid), body, { signal });
+  return call(client, E.addFile, { params: { deliveryUuid }, body }, { signal });
 }
 
 /** DELETE /deliveries/{deliveryUuid}/files/{fileId}: drop a file from a draft (204). */
 export async function deleteDeliveryFile(client: ApiClient, deliveryUuid: string, fileId: string, signal?: AbortSignal): Promise<void> {
-  await client.request('DELETE', DELIVERY_PATHS.file(deliveryUuid, fileId), { signal });
+  await call(client, E.removeFile, { params: { deliveryUuid, fileId } }, { signal });
 }
 
 /**
@@ -59,36 +60,30 @@ export async function putDeliveryFilePart(
   sha256Hex: string,
   signal?: AbortSignal,
 ): Promise<Part> {
-  const response = await client.request<Part>('PUT', DELIVERY_PATHS.part(target.deliveryUuid, target.fileId, target.index), {
-    rawBody: body,
-    contentType: 'application/octet-stream',
-    headers: { [CONTENT_SHA256_HEADER]: sha256Hex },
-    signal,
-  });
-  return response.data;
+  return call(client, E.putPart, { params: target }, { rawBody: body, contentType: 'application/octet-stream', headers: { [CONTENT_SHA256_HEADER]: sha256Hex }, signal });
 }
 
 /** GET …/parts: the parts received so far (index, size, SHA-256), to resume. */
 export async function listDeliveryFileParts(client: ApiClient, deliveryUuid: string, fileId: string, signal?: AbortSignal): Promise<PartsResponse> {
-  return client.get<PartsResponse>(DELIVERY_PATHS.parts(deliveryUuid, fileId), { signal });
+  return call(client, E.parts, { params: { deliveryUuid, fileId } }, { signal });
 }
 
 /** PUT …/own-key (levels 3/4): the file key wrapped to the sender's own key, kept on the draft for a resume. */
 export async function putDeliveryFileOwnKey(client: ApiClient, deliveryUuid: string, fileId: string, body: OwnFileKey, signal?: AbortSignal): Promise<void> {
-  await client.request('PUT', DELIVERY_PATHS.ownKey(deliveryUuid, fileId), { body, signal });
+  await call(client, E.putOwnKey, { params: { deliveryUuid, fileId }, body }, { signal });
 }
 
 /** POST …/commit: every part is in → the file is complete (only committed files are ever downloadable). */
 export async function commitDeliveryFile(client: ApiClient, deliveryUuid: string, fileId: string, signal?: AbortSignal): Promise<DeliveryUploadFile> {
-  return client.post<DeliveryUploadFile>(DELIVERY_PATHS.commit(deliveryUuid, fileId), undefined, { signal });
+  return call(client, E.commitFile, { params: { deliveryUuid, fileId } }, { signal });
 }
 
 /** POST /deliveries/{deliveryUuid}/send: every §5 rule checked again, status `sent`, recipients mailed. */
 export async function sendDeliveryDraft(client: ApiClient, deliveryUuid: string, signal?: AbortSignal): Promise<DeliveryDetail> {
-  return client.post<DeliveryDetail>(DELIVERY_PATHS.send(deliveryUuid), undefined, { signal });
+  return call(client, E.send, { params: { deliveryUuid } }, { signal });
 }
 
 /** POST /deliveries/recipient-status (ROLE_SENDER): registered / has a passphrase, for the chip warnings (SPEC §5). */
 export async function getRecipientStatus(client: ApiClient, emails: readonly string[], signal?: AbortSignal, options: { withKeys?: boolean } = {}): Promise<RecipientStatusResponse> {
-  return client.post<RecipientStatusResponse>(DELIVERY_PATHS.recipientStatus, { emails, ...(options.withKeys ? { withKeys: true } : {}) }, { signal });
+  return call(client, E.recipientStatus, { body: { emails: [...emails], ...(options.withKeys ? { withKeys: true } : {}) } }, { signal });
 }

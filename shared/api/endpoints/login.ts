@@ -1,5 +1,7 @@
-import { ADDIN_CLIENT_HEADER, ADDIN_CLIENT_VALUE, ANTI_CSRF_HEADER, type LoginQuery, type LoginResponse } from '@shared/contract/auth';
+import { ACCOUNT_ENDPOINTS } from '@shared/contract/endpoints/account';
+import { ADDIN_CLIENT_HEADER, ADDIN_CLIENT_VALUE, ANTI_CSRF_HEADER, type LoginQuery } from '@shared/contract/auth';
 import type { User } from '@shared/contract/user';
+import { callForResponse } from '../call';
 import type { ApiClient, BasicCredentials } from '../client';
 
 export interface LoginResult {
@@ -24,9 +26,8 @@ export async function postLogin(
   const cleaned: LoginQuery = { ...query };
   if (cleaned.j_auth_app_code !== undefined) cleaned.j_auth_app_code = normalizeOneTimeCode(cleaned.j_auth_app_code);
   if (cleaned.j_verification_code !== undefined) cleaned.j_verification_code = normalizeOneTimeCode(cleaned.j_verification_code);
-  const response = await client.request<LoginResponse>('POST', '/auth', {
+  const response = await callForResponse(client, ACCOUNT_ENDPOINTS.signIn, { query: cleaned }, {
     basicAuth: credentials,
-    query: cleaned,
     // The add-in asks for a bearer token instead of a cookie (DESIGN §2).
     headers: { 'Content-Type': 'application/json', ...(options.addin ? { [ADDIN_CLIENT_HEADER]: ADDIN_CLIENT_VALUE } : {}) },
   });

@@ -1,5 +1,5 @@
+import { AUTH_ESCALATION_ENDPOINTS as E } from '@shared/contract/endpoints/auth-escalation';
 import {
-  AUTH_ESCALATION_PATHS as PATHS,
   type CaptchaResponse,
   type DisclaimerResponse,
   type PasswordPolicy,
@@ -8,13 +8,14 @@ import {
   type SsoInfo,
   type TotpRegistrationResponse,
 } from '@shared/contract/auth-escalation';
+import { call } from '../call';
 import type { ApiClient, BasicCredentials } from '../client';
 
 /** Pre-login endpoints of the sign-in escalations and password reset (shared/contract/auth-escalation.ts). */
 
 /** GET /auth/captcha: a fresh single-use challenge. */
 export function getCaptcha(client: ApiClient): Promise<CaptchaResponse> {
-  return client.get<CaptchaResponse>(PATHS.captcha);
+  return call(client, E.captcha, {});
 }
 
 /**
@@ -26,7 +27,7 @@ export function postTotpRegistration(
   credentials: BasicCredentials,
   captcha?: { j_captcha: string; j_captcha_id: string } | null,
 ): Promise<TotpRegistrationResponse> {
-  return client.post<TotpRegistrationResponse>(PATHS.totpRegistration, undefined, { basicAuth: credentials, ...(captcha ? { query: captcha } : {}) });
+  return call(client, E.totpRegistration, captcha ? { query: captcha } : {}, { basicAuth: credentials });
 }
 
 /** POST /auth/verification/resend with the password: mails a fresh verification code. */
@@ -35,27 +36,27 @@ export async function postVerificationResend(
   credentials: BasicCredentials,
   captcha?: { j_captcha: string; j_captcha_id: string } | null,
 ): Promise<void> {
-  await client.post(PATHS.verificationResend, undefined, { basicAuth: credentials, ...(captcha ? { query: captcha } : {}) });
+  await call(client, E.verificationResend, captcha ? { query: captcha } : {}, { basicAuth: credentials });
 }
 
 /** GET /auth/disclaimer?lang= */
 export function getLoginDisclaimer(client: ApiClient, language: string): Promise<DisclaimerResponse> {
-  return client.get<DisclaimerResponse>(PATHS.disclaimer, { query: { lang: language } });
+  return call(client, E.disclaimer, { query: { lang: language } });
 }
 
 /** GET /auth/password-policy */
 export function getPasswordPolicy(client: ApiClient): Promise<PasswordPolicy> {
-  return client.get<PasswordPolicy>(PATHS.passwordPolicy);
+  return call(client, E.passwordPolicy, {});
 }
 
 /** GET /auth/sso: whether single sign-on is configured. */
 export function getSsoInfo(client: ApiClient): Promise<SsoInfo> {
-  return client.get<SsoInfo>(PATHS.sso);
+  return call(client, E.sso, {});
 }
 
 /** POST /auth/password-reset/request: always 204 (no account enumeration); 429 when rate limited. */
 export async function postPasswordResetRequest(client: ApiClient, body: PasswordResetRequestBody): Promise<void> {
-  await client.post(PATHS.passwordResetRequest, body);
+  await call(client, E.passwordResetRequest, { body });
 }
 
 /**
@@ -63,10 +64,10 @@ export async function postPasswordResetRequest(client: ApiClient, body: Password
  * otherwise. The token goes in the body: request paths end up in server and proxy logs.
  */
 export async function getPasswordResetToken(client: ApiClient, token: string): Promise<void> {
-  await client.post(PATHS.passwordResetCheck, { token });
+  await call(client, E.passwordResetCheck, { body: { token } });
 }
 
 /** POST /auth/password-reset/confirm: sets the new password and consumes the token. */
 export async function postPasswordResetConfirm(client: ApiClient, body: PasswordResetConfirmBody): Promise<void> {
-  await client.post(PATHS.passwordResetConfirm, body);
+  await call(client, E.passwordResetConfirm, { body });
 }

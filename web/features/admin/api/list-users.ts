@@ -1,9 +1,7 @@
+import { getAdminUsers } from '@shared/api/endpoints/secupass';
 import type { ListUsersResponse } from '@shared/contract/admin-users';
 import { apiClient } from '@web/lib/api-client';
 import useSWR from 'swr';
-
-/** shared/contract/admin-users.ts names no path constant for this call. */
-const ADMIN_USERS_PATH = '/admin/users';
 
 export interface UsersQuery {
   q: string;
@@ -12,7 +10,7 @@ export interface UsersQuery {
 }
 
 /** GET /admin/users?q=&page=&pageSize= (ROLE_ADMIN, ROLE_USER_ADMIN): users ordered by email. */
-export const fetchUsers = ({ q, page, pageSize }: UsersQuery) => apiClient.get<ListUsersResponse>(ADMIN_USERS_PATH, { query: { q: q || undefined, page, pageSize } });
+export const fetchUsers = ({ q, page, pageSize }: UsersQuery): Promise<ListUsersResponse> => getAdminUsers(apiClient, { q, page, pageSize });
 
 export const useUsers = (query: UsersQuery) =>
   useSWR(['admin/users', query.q, query.page, query.pageSize] as const, ([, q, page, pageSize]) => fetchUsers({ q, page, pageSize }), {

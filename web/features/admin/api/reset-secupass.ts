@@ -1,10 +1,8 @@
-import { SECUPASS_PATHS } from '@shared/contract/secupass';
+import { postAdminSecuPassReset } from '@shared/api/endpoints/secupass';
 import { apiClient } from '@web/lib/api-client';
 
 /**
  * POST /admin/users/{uuid}/secupass/reset (ROLE_ADMIN, ROLE_USER_ADMIN): invalidates the user's
  * blob and every access copy; the user is told by mail (204).
  */
-export const resetUserSecuPass = async (userUuid: string): Promise<void> => {
-  await apiClient.post(SECUPASS_PATHS.adminReset(userUuid));
-};
+export const resetUserSecuPass = (userUuid: string): Promise<void> => postAdminSecuPassReset(apiClient, userUuid);

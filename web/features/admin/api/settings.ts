@@ -1,6 +1,8 @@
 import { isApiError } from '@shared/api/api-error';
+import { call } from '@shared/api/call';
 import type { ConfigValue } from '@shared/contract/config';
-import { ADMIN_SETTINGS_PATH, type AdminSettingsResponse, type SettingProblem } from '@shared/contract/settings';
+import { ADMIN_ENDPOINTS } from '@shared/contract/endpoints/admin';
+import type { AdminSettingsResponse, SettingProblem } from '@shared/contract/settings';
 import { apiClient } from '@web/lib/api-client';
 import useSWR from 'swr';
 
@@ -8,12 +10,11 @@ const SETTINGS_KEY = 'admin/settings';
 
 /** GET /admin/settings (ROLE_ADMIN): every setting with its current value. */
 export const useAdminSettings = () =>
-  useSWR(SETTINGS_KEY, () => apiClient.get<AdminSettingsResponse>(ADMIN_SETTINGS_PATH), { revalidateOnFocus: false });
+  useSWR(SETTINGS_KEY, () => call(apiClient, ADMIN_ENDPOINTS.settings, {}), { revalidateOnFocus: false });
 
 /** PUT /admin/settings (ROLE_ADMIN): only the given keys change; answers every setting. */
 export async function saveAdminSettings(changes: Record<string, ConfigValue>): Promise<AdminSettingsResponse> {
-  const response = await apiClient.request<AdminSettingsResponse>('PUT', ADMIN_SETTINGS_PATH, { body: changes });
-  return response.data;
+  return call(apiClient, ADMIN_ENDPOINTS.updateSettings, { body: changes });
 }
 
 /** The per-key problems of a refused PUT (400 ValidationException), or null for any other failure. */

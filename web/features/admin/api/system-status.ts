@@ -1,4 +1,6 @@
-import { ADMIN_SYSTEM_STATUS_PATH, SETTING_KEYS, type AdminSystemStatus } from '@shared/contract/settings';
+import { call } from '@shared/api/call';
+import { ADMIN_ENDPOINTS } from '@shared/contract/endpoints/admin';
+import { SETTING_KEYS } from '@shared/contract/settings';
 import { apiClient } from '@web/lib/api-client';
 import useSWR from 'swr';
 import { useAdminSettings } from './settings';
@@ -10,5 +12,5 @@ import { useAdminSettings } from './settings';
 export function useSystemStatus() {
   const settings = useAdminSettings().data?.settings;
   const mail = settings ? `${String(settings[SETTING_KEYS.mailTransport])}|${String(settings[SETTING_KEYS.mailSmtpUrl])}` : 'unknown';
-  return useSWR(['admin/system/status', mail] as const, () => apiClient.get<AdminSystemStatus>(ADMIN_SYSTEM_STATUS_PATH), { revalidateOnFocus: false });
+  return useSWR(['admin/system/status', mail] as const, () => call(apiClient, ADMIN_ENDPOINTS.systemStatus, {}), { revalidateOnFocus: false });
 }

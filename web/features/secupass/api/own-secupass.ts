@@ -1,4 +1,5 @@
-import { SECUPASS_PATHS, type OwnSecuPassResponse, type SetSecuPassBody } from '@shared/contract/secupass';
+import { getOwnSecuPass, postSecuPass, putSecuPass } from '@shared/api/endpoints/secupass';
+import type { OwnSecuPassResponse, SetSecuPassBody } from '@shared/contract/secupass';
 import { apiClient } from '@web/lib/api-client';
 import { useAuthState } from '@web/lib/auth';
 import useSWR, { mutate } from 'swr';
@@ -6,13 +7,13 @@ import useSWR, { mutate } from 'swr';
 export const OWN_SECUPASS_KEY = 'user/secupass';
 
 /** GET /user/secupass: own state, public keys and wrapped blob. */
-export const fetchOwnSecuPass = () => apiClient.get<OwnSecuPassResponse>(SECUPASS_PATHS.own);
+export const fetchOwnSecuPass = (): Promise<OwnSecuPassResponse> => getOwnSecuPass(apiClient);
 
 /** POST /user/secupass: first set (409 ConflictException while one is active). */
-export const createOwnSecuPass = (body: SetSecuPassBody) => apiClient.post<unknown>(SECUPASS_PATHS.own, body);
+export const createOwnSecuPass = (body: SetSecuPassBody) => postSecuPass(apiClient, body);
 
 /** PUT /user/secupass: replace the blob (change, v2 → v3 upgrade); the public keys stay the same. */
-export const replaceOwnSecuPass = async (body: SetSecuPassBody) => (await apiClient.request<unknown>('PUT', SECUPASS_PATHS.own, { body })).data;
+export const replaceOwnSecuPass = (body: SetSecuPassBody) => putSecuPass(apiClient, body);
 
 /** Keyed by the signed-in user, so another sign-in in the same tab never sees the previous user's blob. */
 export const useOwnSecuPass = () => {

@@ -1,9 +1,10 @@
-import { SECUPASS_PATHS, type UserPublicKeysResponse } from '@shared/contract/secupass';
+import { getUserPublicKeys } from '@shared/api/endpoints/secupass';
+import type { UserPublicKeysResponse } from '@shared/contract/secupass';
 import { apiClient } from '@web/lib/api-client';
 import useSWR from 'swr';
 
 /** GET /users/{uuid}/public-keys: another user's public keys (`keys` empty without SecuPass). */
-export const fetchUserPublicKeys = (userUuid: string) => apiClient.get<UserPublicKeysResponse>(SECUPASS_PATHS.publicKeysOf(userUuid));
+export const fetchUserPublicKeys = (userUuid: string): Promise<UserPublicKeysResponse> => getUserPublicKeys(apiClient, userUuid);
 
 /** The server's fingerprint is for display only: recompute it with cryptoApi.fingerprint before trusting a key. */
 export const useUserPublicKeys = (userUuid: string | null) =>

@@ -1,0 +1,22 @@
+import type { Endpoint } from '../endpoint';
+import { ACCOUNT_ENDPOINTS } from './account';
+import { ADMIN_ENDPOINTS } from './admin';
+import { AUTH_ESCALATION_ENDPOINTS } from './auth-escalation';
+import { DELIVERY_ENDPOINTS } from './deliveries';
+import { EXTERNAL_ENDPOINTS } from './external';
+import { SECUPASS_ENDPOINTS } from './secupass';
+import { SENDER_GROUP_ENDPOINTS } from './sender-groups';
+
+/** Every area of the catalogue (one file each, README.md "Endpoint catalogue"). */
+export const ENDPOINT_AREAS = {
+  account: ACCOUNT_ENDPOINTS,
+  authEscalation: AUTH_ESCALATION_ENDPOINTS,
+  deliveries: DELIVERY_ENDPOINTS,
+  external: EXTERNAL_ENDPOINTS,
+  secupass: SECUPASS_ENDPOINTS,
+  admin: ADMIN_ENDPOINTS,
+  senderGroups: SENDER_GROUP_ENDPOINTS,
+} as const;
+
+/** Every endpoint of `/api/2`, once. */
+export const ENDPOINTS: readonly Endpoint[] = Object.values(ENDPOINT_AREAS).flatMap((area) => Object.values(area) as Endpoint[]);
