@@ -30,7 +30,7 @@ test('switching to Deutsch and to Français on the login page survives a reload'
     });
     await page.getByRole('menuitemradio', { name: texts[next].name }).click();
     await keepAlive;
-    expect(await page.evaluate(() => localStorage.getItem('language'))).toBe(next);
+    await expect.poll(() => page.evaluate(() => localStorage.getItem('language'))).toBe(next);
     await expect(page.getByRole('heading', { name: texts[next].auth.login.title })).toBeVisible();
     await expect(page.getByLabel(texts[next].auth.login.username)).toBeVisible();
     await expect(page.locator('html')).toHaveAttribute('lang', next);
