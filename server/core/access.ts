@@ -72,6 +72,10 @@ export function installAccessControl(app: FastifyInstance, deps: AccessDependenc
     const rule = request.routeOptions.config.access;
     if (rule === undefined) throw accessDenied(); // unreachable: onRoute refuses such routes
     enforce(rule, request);
+    // An add-in token does not mint more tokens: such calls take the web session only.
+    if (request.routeOptions.config.endpoint?.webSessionOnly && request.session?.kind !== 'cookie') {
+      throw new HttpError(403, 'AccessDeniedException', 'Only a web session can make this call');
+    }
   });
 }
 

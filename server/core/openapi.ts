@@ -1,5 +1,6 @@
 import { ANTI_CSRF_HEADER } from '@shared/contract/auth';
 import type { RouteOptions } from 'fastify';
+import type { Endpoint } from '@shared/contract/endpoint';
 import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import { z, type ZodType } from 'zod';
 import { accessRuleOf, SESSION_COOKIE, type AccessRule } from './access';
@@ -53,10 +54,10 @@ export function openApiBase() {
 }
 
 /** Which credentials an operation takes, from the route's access rule. */
-export function securityOf(rule: AccessRule, method: string): SecurityRequirement[] {
+export function securityOf(rule: AccessRule, method: string, webSessionOnly = false): SecurityRequirement[] {
   if (rule === 'public') return [];
   const cookie: SecurityRequirement = STATE_CHANGING.has(method) ? { sessionCookie: [], antiCsrfHeader: [] } : { sessionCookie: [] };
-  return [cookie, { addinBearer: [] }];
+  return webSessionOnly ? [cookie] : [cookie, { addinBearer: [] }];
 }
 
 /** The 4xx answers the access rule itself can produce. */
@@ -157,7 +158,7 @@ export function openApiTransform(input: TransformInput): TransformResult {
     schema: {
       ...described,
       operationId: (transformed.operationId as string | undefined) ?? operationIdOf(method, input.url),
-      security: (transformed.security as SecurityRequirement[] | undefined) ?? securityOf(rule, method),
+      security: (transformed.security as SecurityRequirement[] | undefined) ?? securityOf(rule, method, (route.config as { endpoint?: Endpoint } | undefined)?.endpoint?.webSessionOnly === true),
       ...(roles ? { 'x-kuvert-roles': roles } : {}),
       response,
     },

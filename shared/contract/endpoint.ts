@@ -39,6 +39,8 @@ export interface Endpoint {
   readonly produces?: readonly string[];
   /** A request body that is not JSON (raw bytes): its media type. */
   readonly consumes?: string;
+  /** Only a web (cookie) session may call it; an add-in bearer token is refused with 403 (minting add-in tokens). */
+  readonly webSessionOnly?: true;
   /** Public, but takes the sign-in credentials as HTTP Basic (POST /auth only). */
   readonly basicCredentials?: true;
   /** Left out of the OpenAPI document (the document itself). */

@@ -98,6 +98,8 @@ describe('the OpenAPI document', () => {
     // /api/2 operations are named in the endpoint catalogue; other routes get one from method and path.
     expect(doc.paths['/api/2/deliveries/{deliveryUuid}/files']?.post?.operationId).toBe(DELIVERY_ENDPOINTS.addFile.operationId);
     expect(doc.paths['/j_spring_security_logout']?.get?.operationId).toBe('getJSpringSecurityLogout');
+    // The sign-out answers a small HTML page, and says so.
+    expect(Object.keys((doc.paths['/j_spring_security_logout']?.get?.responses?.['200'] as { content: object }).content)).toEqual(['text/html']);
   });
 
   it('derives every operation’s security from the route’s access declaration', () => {
@@ -108,12 +110,14 @@ describe('the OpenAPI document', () => {
       const route = server.app.routeTable.find((r) => r.method === method && r.url === url);
       expect(route, `${method} ${path} is a route`).toBeDefined();
       // The sign-in is public but names how its credentials travel.
-      const expected = url === '/api/2/auth' ? [{ basicAuth: [] }] : securityOf(route!.access!, method);
+      const expected = url === '/api/2/auth' ? [{ basicAuth: [] }] : securityOf(route!.access!, method, route!.endpoint?.webSessionOnly === true);
       expect(operation.security, `${method} ${path}`).toEqual(expected);
     }
     expect(doc.paths['/api/2/admin/settings']?.put?.security).toEqual([{ sessionCookie: [], antiCsrfHeader: [] }, { addinBearer: [] }]);
     expect(doc.paths['/api/2/user']?.get?.security).toEqual([{ sessionCookie: [] }, { addinBearer: [] }]);
     expect(doc.paths['/api/2/config/profile']?.get?.security).toEqual([]);
+    // Minting an add-in token takes the web session only: no bearer scheme offered.
+    expect(doc.paths['/api/2/auth/addin-session']?.post?.security).toEqual([{ sessionCookie: [], antiCsrfHeader: [] }]);
   });
 
   it('answers every 4xx in the error shape, and what it documents as secured refuses a call without credentials (401)', async () => {

@@ -25,6 +25,7 @@ export const ACCOUNT_ENDPOINTS = {
     response: { 200: z.object({ sessionToken: z.string() }) },
     errors: [401, 403],
     access: { roles: ['ROLE_OUTLOOK'] },
+    webSessionOnly: true,
     operationId: 'exchangeAddinSession',
     summary: "Trades the signed-in web session for an Outlook add-in bearer token (the add-in's web sign-in dialog)",
     tag: 'auth',
