@@ -1,7 +1,9 @@
 import { toApiError } from '@shared/api/api-error';
 import { ContactKeyChangedError } from '@shared/crypto/errors';
 import { toSendError } from '@shared/deliveries';
+import { SAMPLES } from '@shared/rules/send-problem-samples';
 import { describe, expect, it } from 'vitest';
+import en from '@locales/en/addin.json';
 import { ADDIN_ERROR_KEYS, messageOfProblem, messageOfSendError } from './addin-errors';
 
 const refusal = (status: number, error: string, metadata: Record<string, unknown> = {}) =>
@@ -16,6 +18,18 @@ describe('add-in messages (SPEC §8)', () => {
       key: 'addin:delivery.fileNotAllowed',
       values: { name: 'setup.exe' },
     });
+  });
+
+  it('has a text for every form problem, with every value it names', () => {
+    for (const problem of Object.values(SAMPLES)) {
+      const { key, values = {} } = messageOfProblem(problem);
+      expect(key, problem.code).not.toBe(ADDIN_ERROR_KEYS.unknown);
+      const [namespace, path] = key.split(':');
+      expect(namespace, problem.code).toBe('addin');
+      const text = path!.split('.').reduce<unknown>((node, part) => (node as Record<string, unknown> | undefined)?.[part], en);
+      expect(typeof text, `${problem.code} → ${key}`).toBe('string');
+      for (const [, name] of (text as string).matchAll(/\{\{(\w+)\}\}/g)) expect(values, `${key} needs {{${name}}}`).toHaveProperty(name!);
+    }
   });
 
   it('maps the server refusals, with their figures', () => {

@@ -49,9 +49,18 @@ export function messageOfProblem(problem: SendProblem): AddinMessage {
     case 'validityOutOfRange':
       return { key: 'addin:problems.validityOutOfRange', values: { min: problem.min, max: problem.max } };
     case 'filesOrMessageRequired':
-      return { key: 'addin:problems.filesOrMessageRequired' };
+    case 'messageNotEncrypted':
+    case 'validityNotExpiring':
+      return { key: `addin:problems.${problem.code}` };
+    case 'invalidMimeType':
+      return { key: 'addin:problems.invalidMimeType', values: { name: problem.name, mimeType: problem.mimeType } };
+    case 'validityNotChoosable':
+      return { key: 'addin:problems.validityNotChoosable', values: { days: problem.validityDays } };
+    case 'recipientNotAllowed':
+      return { key: 'addin:delivery.recipientNotAllowed', values: { recipients: problem.recipients.join(', ') } };
     default:
-      return { key: ADDIN_ERROR_KEYS.unknown };
+      // Every rule has its text: a new one without a case above is a type error here.
+      return problem satisfies never;
   }
 }
 

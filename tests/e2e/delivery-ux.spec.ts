@@ -39,6 +39,7 @@ const carol = { email: 'carol.ux@example.test', password: PASSWORD };
 const external = 'erin.ux@example.test';
 const secupass = locale<typeof import('@locales/en/secupass.json')>('en', 'secupass');
 const release = locale<typeof import('@locales/en/release.json')>('en', 'release');
+const deliveriesText = locale<typeof import('@locales/en/deliveries.json')>('en', 'deliveries');
 
 const PHONE = { width: 400, height: 860 };
 const DESKTOP = { width: 1280, height: 900 };
@@ -225,6 +226,8 @@ test('messages read as written on the inbox, sent and external download pages, a
   ] as const) {
     await page.goto(`${s.url}/secumails/inbox/${delivery.deliveryUuid}`);
     await expect(page.getByRole('heading', { level: 2, name: delivery.subject })).toBeVisible();
+    // A message-only delivery shows no file section (no "0 files" heading).
+    await expect(page.getByRole('heading', { level: 3, name: deliveriesText.fields.filesTitle_other.replace('{{count}}', '0') })).toHaveCount(0);
     for (const [name, viewport] of [
       ['desktop', DESKTOP],
       ['phone', PHONE],

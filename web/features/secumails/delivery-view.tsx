@@ -134,7 +134,8 @@ export function DeliveryView({
         </section>
       ) : null}
       {/* Levels 3/4: the server's file list (ciphertext sizes, unsigned names) is not shown; the E2E panel lists the signed one. */}
-      {isE2eDelivery(delivery) ? null : (
+      {/* A message-only delivery has no file section at all (not "0 files"). */}
+      {isE2eDelivery(delivery) || delivery.files.length === 0 ? null : (
         <section className={styles.section} aria-labelledby="delivery-files">
           <Subtitle2 as="h3" id="delivery-files">
             {t('deliveries:fields.filesTitle', { count: delivery.files.length })}
