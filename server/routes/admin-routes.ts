@@ -11,7 +11,7 @@ import { DEFAULT_USER_ROLES, roleNamesOf, toWireUser, UserExistsError } from '..
 import { registerEndpoint } from '../core/endpoint-route';
 import { routePlugin } from '../core/route-plugin';
 import { adminSenderFields } from '../deliveries/sender-routes';
-import { sendInvitation, unusablePasswordHash } from '../user-admin/user-admin';
+import { assertMayHandOutRoles, sendInvitation, unusablePasswordHash } from '../user-admin/user-admin';
 
 /** Administration calls of the core: settings, user list and creation, audit log. */
 export const adminRoutes = routePlugin('kuvert-admin-routes', async (app) => {
@@ -59,12 +59,8 @@ export const adminRoutes = routePlugin('kuvert-admin-routes', async (app) => {
   registerEndpoint(app, ADMIN_ENDPOINTS.createUser, async (request, reply) => {
     const body = request.body;
     if (body.password !== undefined) await assertPasswordMeetsPolicy(app.settings, body.password);
-    // Only administrators hand out the administrator role.
     const roles = body.roleNames ?? DEFAULT_USER_ROLES;
-    const callerIsAdmin = roleNamesOf(request.user!).includes('ROLE_ADMIN');
-    if (!callerIsAdmin && (roles.includes('ROLE_ADMIN') || roles.includes('ROLE_ROOT'))) {
-      throw badRequest('Only administrators may grant ROLE_ADMIN or ROLE_ROOT');
-    }
+    assertMayHandOutRoles(request.user!, roles);
     try {
       const row = await app.users.create({
         username: body.username ?? body.email,

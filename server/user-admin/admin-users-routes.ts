@@ -1,5 +1,4 @@
 import type { AdminUser } from '@shared/contract/admin-users';
-import type { RoleName } from '@shared/contract/constants';
 import { DELIVERY_SETTING_KEYS } from '@shared/contract/deliveries';
 import { ADMIN_ENDPOINTS } from '@shared/contract/endpoints/admin';
 import type { FastifyInstance } from 'fastify';
@@ -8,11 +7,10 @@ import { accessDenied, notFound } from '../core/http-error';
 import { routePlugin } from '../core/route-plugin';
 import { parseList } from '../deliveries/rules';
 import { adminSenderFields } from '../deliveries/sender-routes';
-import { anotherAdminExists, deleteUserAccount, sendInvitation, setUserDisabled, userConflict } from './user-admin';
+import { anotherAdminExists, assertMayHandOutRoles, deleteUserAccount, sendInvitation, setUserDisabled, userConflict } from './user-admin';
 import { mayManageAccountOf, roleNamesOf, toWireUser, type UserRow } from '../users/users-repository';
 
 /** Roles only an administrator hands out or takes away. */
-const ADMIN_ONLY_ROLES: readonly RoleName[] = ['ROLE_ADMIN', 'ROLE_ROOT'];
 
 const isAdmin = (user: Pick<UserRow, 'roles'>) => roleNamesOf(user).includes('ROLE_ADMIN');
 
@@ -67,9 +65,7 @@ export const adminUsersRoutes = routePlugin('kuvert-admin-users-routes', async (
       const after = [...new Set(body.roleNames)];
       const added = after.filter((r) => !before.includes(r));
       const removed = before.filter((r) => !after.includes(r));
-      if (!isAdmin(actor) && [...added, ...removed].some((r) => ADMIN_ONLY_ROLES.includes(r))) {
-        throw accessDenied('Only administrators may grant or take ROLE_ADMIN or ROLE_ROOT');
-      }
+      assertMayHandOutRoles(actor, [...added, ...removed]);
       if (removed.includes('ROLE_ADMIN')) await assertAdminStays(app, actor, subject, 'demote');
       changes.roles = JSON.stringify(after);
       if (added.length > 0) details.rolesAdded = added;

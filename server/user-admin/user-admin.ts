@@ -4,8 +4,9 @@ import { PASSWORD_RESET_WEB_PATH } from '@shared/contract/auth-escalation';
 import { reduceLanguage } from '@shared/contract/constants';
 import type { FastifyInstance } from 'fastify';
 import { hashResetToken } from '../auth-escalation/password-reset';
-import { HttpError } from '../core/http-error';
+import { accessDenied, HttpError } from '../core/http-error';
 import { hashPassword } from '../users/passwords';
+import type { RoleName } from '@shared/contract/constants';
 import { roleNamesOf, type UserRow } from '../users/users-repository';
 
 /** Access descriptors of delivery keys (deliveries/e2e.ts `DESCRIPTOR_KIND`). */
@@ -15,6 +16,13 @@ const DELIVERY_DESCRIPTOR_KIND = 'delivery';
 export const userConflict = (message: string, reason: string) => new HttpError(409, 'ConflictException', message, { reason });
 
 /** A password nobody knows: invited accounts cannot sign in before the owner sets one. */
+/** The roles only an administrator may grant or take (SPEC §6): a user administrator gets 403, creating or editing alike. */
+const ADMIN_ONLY_ROLES: readonly RoleName[] = ['ROLE_ADMIN', 'ROLE_ROOT'];
+export function assertMayHandOutRoles(actor: Pick<UserRow, 'roles'>, changedRoles: readonly RoleName[]): void {
+  if (roleNamesOf(actor).includes('ROLE_ADMIN') || !changedRoles.some((role) => ADMIN_ONLY_ROLES.includes(role))) return;
+  throw accessDenied('Only administrators may grant or take ROLE_ADMIN or ROLE_ROOT');
+}
+
 export const unusablePasswordHash = () => hashPassword(randomBytes(32).toString('base64url'));
 
 export const displayNameOf = (user: Pick<UserRow, 'first_name' | 'last_name' | 'email'>) =>

@@ -110,6 +110,9 @@ describe('edit roles, names, language', () => {
     const { user } = await member('edit-me@example.test');
     expect((await call(server, userAdmin, 'PATCH', api(`/admin/users/${user.uuid}`), { roleNames: ['ROLE_UI_USER', 'ROLE_SECUROOMS_USER'] })).status).toBe(200);
     await expectBackendError(await call(server, userAdmin, 'PATCH', api(`/admin/users/${user.uuid}`), { roleNames: ['ROLE_ADMIN'] }), 403, 'AccessDeniedException');
+    // Creating one is refused the same way (403, not a validation error), and creates nobody.
+    await expectBackendError(await call(server, userAdmin, 'POST', api('/admin/users'), { email: 'would-be-admin@example.test', roleNames: ['ROLE_ADMIN'] }), 403, 'AccessDeniedException');
+    expect(await server.app.db.selectFrom('users').select('id').where('email', '=', 'would-be-admin@example.test').executeTakeFirst()).toBeUndefined();
     const adminUser = await userByEmail(server.admin.email);
     await expectBackendError(await call(server, userAdmin, 'PATCH', api(`/admin/users/${adminUser.uuid}`), { firstName: 'Mallory' }), 403, 'AccessDeniedException');
     await expectBackendError(await call(server, plain, 'PATCH', api(`/admin/users/${user.uuid}`), { firstName: 'X' }), 403, 'AccessDeniedException');
