@@ -9,7 +9,7 @@ import type { RequestContext } from '../core/request-context';
 import type { Database } from '../db/schema';
 import type { UserRow } from '../users/users-repository';
 import { dropDescriptors, e2eAccessOf, releasePendingOf } from './e2e-keys';
-import { activity, deliveryPrefix, displayName, findDelivery, timeStateOf, toWireFile, usersByEmail, type DeliveryRow, type FileRow, type RecipientRow, type Viewer } from './records';
+import { activity, deliveryPrefix, displayName, findDelivery, isRegisteredRecipient, timeStateOf, toWireFile, usersByEmail, type DeliveryRow, type FileRow, type RecipientRow, type Viewer } from './records';
 import { reviewAllowsAccess } from '../virus-scan/review-policy';
 import { isE2eLevel } from './rules';
 import { resolveViewer } from './viewer';
@@ -76,7 +76,7 @@ export async function deliveryDetail(app: FastifyInstance, viewer: Viewer): Prom
       shareUuid: own ? r.uuid : '',
       email: r.email,
       kind: r.kind as DeliveryRecipient['kind'],
-      registered: registered.has(r.email),
+      registered: isRegisteredRecipient(registered.get(r.email)),
       downloadedAt: own ? r.downloaded_at : null,
       decryptedAt: own ? r.decrypted_at : null,
       notifiedAt: own ? r.notified_at : null,

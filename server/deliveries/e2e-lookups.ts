@@ -8,7 +8,7 @@ import { RATE_LIMIT_BUCKETS } from '../security/rate-limiter';
 import { spendLookupBudgetOrRefuse } from '../security/recipient-lookups';
 import type { UserRow } from '../users/users-repository';
 import { requireE2e } from './e2e-keys';
-import { ownDraft, usersByEmail } from './records';
+import { isRegisteredRecipient, ownDraft, usersByEmail } from './records';
 import { assertMayAskAbout } from './senders';
 
 async function keysOf(app: FastifyInstance, user: UserRow | undefined, states: Map<number, SecuPassState>) {
@@ -46,7 +46,7 @@ export async function recipientStatus({ app, user: sender }: RequestContext, ema
     const encryptionKey = withKeys && hasPassphrase ? (await app.secupass.publicKeysOf(user.id)).find((k) => k.usage === 'encryption') : undefined;
     recipients.push({
       email,
-      registered: user !== undefined,
+      registered: isRegisteredRecipient(user),
       hasPassphrase,
       ...(user && encryptionKey ? { userUuid: user.uuid, encryptionKey: { keyId: encryptionKey.keyId, usage: encryptionKey.usage, publicKey: encryptionKey.publicKey } } : {}),
     });

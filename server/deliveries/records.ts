@@ -92,6 +92,13 @@ export function expectedPartSize(file: Pick<FileRow, 'size' | 'part_size' | 'lea
   return end - start;
 }
 
+/**
+ * A recipient counts as registered once the account has proven its address (SPEC §6): an account an
+ * administrator made and nobody has confirmed yet is still reached as an external recipient, so the
+ * chips, the detail page and the notification mail say the same.
+ */
+export const isRegisteredRecipient = (user: Pick<UserRow, 'email_verified'> | undefined): boolean => user?.email_verified === 1;
+
 export async function usersByEmail(db: Kysely<Database>, emails: string[]): Promise<Map<string, UserRow>> {
   if (emails.length === 0) return new Map();
   const rows = await db

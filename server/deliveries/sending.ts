@@ -9,7 +9,7 @@ import type { UserRow } from '../users/users-repository';
 import { checkAddresses } from './drafts';
 import { e2eSendCheck } from './e2e-keys';
 import { e2eNotify } from './e2e-release';
-import { activity, displayName, findDelivery, hashToken, newToken, ownDraft, timeStateOf, usersByEmail, type DeliveryRow, type RecipientRow } from './records';
+import { activity, displayName, findDelivery, hashToken, isRegisteredRecipient, newToken, ownDraft, timeStateOf, usersByEmail, type DeliveryRow, type RecipientRow } from './records';
 import { queueDeliveryScan, reviewAllowsAccess, scanApplies } from '../virus-scan/review-policy';
 import { checkContent, checkMessage, isE2eLevel, resolveSecurityLevel, resolveValidityDays } from './rules';
 import { senderSendConfig } from './senders';
@@ -105,7 +105,7 @@ export async function notifyRecipients(
       const token = tokens.get(r.id);
       // Link holders (level 1, unregistered recipients of higher levels) start at the email prompt.
       // An account whose address never proved itself is no owner yet: the mail carries the signup link.
-      const external = await externalLinkFor(app, delivery, r, { registered: Boolean(user?.email_verified), language, downloadToken: token });
+      const external = await externalLinkFor(app, delivery, r, { registered: isRegisteredRecipient(user), language, downloadToken: token });
       const link = `${base}${external ?? DELIVERY_WEB_LINKS.inbox(delivery.uuid)}`;
       await app.mailer.send({
         to: r.email,

@@ -26,6 +26,8 @@ beforeAll(async () => {
   await createUserAsAdmin(server, admin, { email: 'rs-keyed@example.test' });
   await createUserAsAdmin(server, admin, { email: 'rs-plain@example.test' });
   await createUserAsAdmin(server, admin, { email: 'rs-reader@example.test' });
+  // Made by an administrator, address not proven yet: reached as an external recipient until it is.
+  await createUserAsAdmin(server, admin, { email: 'rs-unproven@example.test' }, { prove: false });
   // A signed-in user without ROLE_SENDER (an administrator can take it away).
   const reader = await server.app.users.findByLogin('rs-reader@example.test');
   await server.app.users.update(reader!.id, { roles: JSON.stringify(['ROLE_UI_USER', 'ROLE_RECEIVER']) });
@@ -45,6 +47,11 @@ describe('POST /deliveries/recipient-status', () => {
         { email: 'nobody@example.test', registered: false, hasPassphrase: false },
       ],
     });
+  });
+
+  it('counts an account whose address is not proven yet as not registered (as the notification mail does)', async () => {
+    const answer = await getRecipientStatus(sender.client, ['rs-unproven@example.test']);
+    expect(answer.recipients).toEqual([{ email: 'rs-unproven@example.test', registered: false, hasPassphrase: false }]);
   });
 
   it('withKeys (levels 3/4, the chips\' verified badges): the user id and live encryption key of an address with an active SecuPass, of no other', async () => {
