@@ -39,7 +39,6 @@ const carol = { email: 'carol.ux@example.test', password: PASSWORD };
 const external = 'erin.ux@example.test';
 const secupass = locale<typeof import('@locales/en/secupass.json')>('en', 'secupass');
 const release = locale<typeof import('@locales/en/release.json')>('en', 'release');
-const deliveriesText = locale<typeof import('@locales/en/deliveries.json')>('en', 'deliveries');
 
 const PHONE = { width: 400, height: 860 };
 const DESKTOP = { width: 1280, height: 900 };
@@ -227,7 +226,7 @@ test('messages read as written on the inbox, sent and external download pages, a
     await page.goto(`${s.url}/secumails/inbox/${delivery.deliveryUuid}`);
     await expect(page.getByRole('heading', { level: 2, name: delivery.subject })).toBeVisible();
     // A message-only delivery shows no file section (no "0 files" heading).
-    await expect(page.getByRole('heading', { level: 3, name: deliveriesText.fields.filesTitle_other.replace('{{count}}', '0') })).toHaveCount(0);
+    await expect(page.getByRole('heading', { level: 3, name: en.deliveries.fields.filesTitle_other.replace('{{count}}', '0') })).toHaveCount(0);
     for (const [name, viewport] of [
       ['desktop', DESKTOP],
       ['phone', PHONE],
@@ -514,3 +513,31 @@ async function signInAs(page: Page, account: { email: string; password: string }
   await page.context().clearCookies();
   await signInToInbox(page, holder.server, account);
 }
+
+test('the open Sent detail follows the recipients: a download elsewhere shows on coming back to the tab', async ({ page }) => {
+  test.setTimeout(120_000);
+  const s = holder.server;
+  const sent = await apiSendDelivery(s, await apiSignIn(s, alice), { to: bob.email, subject: 'Watched by the sender', level: SECURITY_LEVELS.LEVEL_2, files: [{ name: 'watched.bin', bytes: randomBytes(1024) }] });
+  await signInToInbox(page, s, alice);
+  await page.goto(`${s.url}/secumails/outbox/${sent.deliveryUuid}`);
+  const states = page.getByRole('table', { name: en.deliveries.recipients.title });
+  const bobRow = states.getByRole('row', { name: new RegExp(bob.email.replace(/[.+]/g, '\\$&')) });
+  await expect(bobRow).toContainText(en.deliveries.recipients.notYet);
+
+  // Bob downloads in another browser (here: his API session); the sender's page is not reloaded.
+  const bobSession = await apiSignIn(s, bob);
+  const downloaded = await apiCall(s, bobSession, 'GET', DELIVERY_PATHS.content(sent.deliveryUuid, sent.files[0]!.fileId));
+  expect(downloaded.status).toBe(200);
+  await downloaded.arrayBuffer();
+  // Coming back to the tab looks again (SWR throttles focus looks to one per 5 s: keep focusing until it shows).
+  await expect
+    .poll(
+      async () => {
+        await page.evaluate(() => window.dispatchEvent(new Event('focus')));
+        return (await bobRow.textContent()) ?? '';
+      },
+      { timeout: 30_000, intervals: [1000] },
+    )
+    .not.toContain(en.deliveries.recipients.notYet);
+  await expect(bobRow).toContainText(en.deliveries.recipients.downloadedAt.split('{{')[0]!);
+});

@@ -39,7 +39,7 @@ export function OutboxDetailPage() {
   const { t } = useTranslation();
   const { deliveryUuid } = useParams();
   const navigate = useNavigate();
-  const { data: delivery, error, mutate } = useDelivery(deliveryUuid);
+  const { data: delivery, error, mutate } = useDelivery(deliveryUuid, null, { watch: true });
   const { data: activity } = useActivity(deliveryUuid);
   const [resend, setResend] = useState<'idle' | 'busy' | 'done' | 'failed'>('idle');
   const resendDisabled = !delivery || isExpired(delivery.timeState) || delivery.status !== 'sent' || resend === 'busy' || resend === 'done';
