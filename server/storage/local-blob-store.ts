@@ -84,7 +84,13 @@ export function createLocalBlobStore(root: string): BlobStore {
         await rename(temp, target);
         return { size, sha256 };
       } catch (error) {
-        out.destroy();
+        // A write stream still opening its file creates it after destroy(): wait for the close,
+        // then remove, or a refused write early in the body would leave its temp file behind.
+        if (!out.closed) {
+          const closed = once(out, 'close');
+          out.destroy();
+          await closed.catch(() => undefined);
+        }
         await rm(temp, { force: true });
         throw error;
       }
