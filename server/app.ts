@@ -16,7 +16,7 @@ import type { KuvertConfig } from './config';
 import { createAuditLog } from './audit/audit-log';
 import { installAccessControl } from './core/access';
 import { registerEndpoint } from './core/endpoint-route';
-import { ensurePrivateDirSync } from './core/private-files';
+import { ensurePrivateDirSync } from './db/private-files';
 import { installSecurityHeaders } from './core/security-headers';
 import { frameworkErrorHandler, installErrorHandling, sendError } from './core/error-handler';
 import { notFound } from './core/http-error';

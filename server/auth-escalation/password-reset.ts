@@ -24,6 +24,24 @@ export const PASSWORD_RESET_IP_LIMIT = { limit: 10, windowMs: 60 * 60_000 } as c
 export const hashResetToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
 
+/**
+ * A new one-time link to set the account's password (a reset, or an invitation: user-admin.ts),
+ * valid for `ttlMs`; only its SHA-256 is stored. Only the newest link works: an older mail lying
+ * around is worthless.
+ */
+export async function issuePasswordLink(app: FastifyInstance, userId: number, ttlMs: number): Promise<string> {
+  const token = randomBytes(RESET_TOKEN_BYTES).toString('base64url');
+  const now = Date.now();
+  await app.db.transaction().execute(async (trx) => {
+    await trx.deleteFrom('password_reset_tokens').where('user_id', '=', userId).where('used_at', 'is', null).execute();
+    await trx
+      .insertInto('password_reset_tokens')
+      .values({ token_hash: hashResetToken(token), user_id: userId, created_at: now, expires_at: now + ttlMs, used_at: null })
+      .execute();
+  });
+  return `${app.config.publicUrl}${PASSWORD_RESET_WEB_PATH}?token=${encodeURIComponent(token)}`;
+}
+
 export type ResetTokenState = 'valid' | 'unknown' | 'used' | 'expired';
 
 export interface RequestPasswordResetInput {
@@ -51,17 +69,7 @@ export async function requestPasswordReset(app: FastifyInstance, input: RequestP
     .executeTakeFirst();
   if (!user || user.disabled || !address) return;
 
-  const token = randomBytes(RESET_TOKEN_BYTES).toString('base64url');
-  const now = Date.now();
-  await app.db.transaction().execute(async (trx) => {
-    // Only the newest link works: an older mail lying around is worthless.
-    await trx.deleteFrom('password_reset_tokens').where('user_id', '=', user.id).where('used_at', 'is', null).execute();
-    await trx
-      .insertInto('password_reset_tokens')
-      .values({ token_hash: hashResetToken(token), user_id: user.id, created_at: now, expires_at: now + PASSWORD_RESET_TTL_MS, used_at: null })
-      .execute();
-  });
-  const link = `${app.config.publicUrl}${PASSWORD_RESET_WEB_PATH}?token=${encodeURIComponent(token)}`;
+  const link = await issuePasswordLink(app, user.id, PASSWORD_RESET_TTL_MS);
   // The account's own language wins; the requester's choice only matters for nobody.
   const language = user.language ? reduceLanguage(user.language) : (input.language ?? 'en');
   void app.mailer

@@ -8,9 +8,10 @@ import { AUTH_ESCALATION_ENDPOINTS } from '@shared/contract/endpoints/auth-escal
 import { registerEndpoint } from '../core/endpoint-route';
 import { SETTING_KEYS } from '@shared/contract/settings';
 import type { FastifyInstance } from 'fastify';
-import { accessDenied, badRequest, conflict, HttpError, notFound, rateLimitExceeded } from '../core/http-error';
+import { badRequest, conflict, HttpError, notFound, rateLimitExceeded } from '../core/http-error';
+import { manageableUser } from '../core/manageable-user';
 import { routePlugin } from '../core/route-plugin';
-import { mayManageAccountOf, type UserRow } from '../users/users-repository';
+import type { UserRow } from '../users/users-repository';
 import { RATE_LIMIT_BUCKETS } from '../security/rate-limiter';
 import { acceptTotpCodeOnce, generateTotpSecret, qrCodeDataUrl, totpUri } from '../security/totp';
 import { loadPasswordPolicy } from '../security/password-policy';
@@ -187,11 +188,7 @@ export const authEscalationRoutes = routePlugin('kuvert-auth-escalation-routes',
 
   registerEndpoint(app, AUTH_ESCALATION_ENDPOINTS.adminTotpReset, async (request, reply) => {
     const actor = request.user!;
-    const subject = await app.users.findByUuid(request.params.userUuid);
-    if (!subject) throw notFound('No such user');
-    if (!mayManageAccountOf(actor, subject)) {
-      throw accessDenied("Only administrators may reset an administrator's authentication app");
-    }
+    const subject = await manageableUser(app, actor, request.params.userUuid, "Only administrators may reset an administrator's authentication app");
     await app.users.update(subject.id, { totp_secret: null, totp_pending_secret: null });
     await app.auditLog.record({ actorUserId: actor.id, action: 'totp.reset', subjectUserId: subject.id });
     return reply.code(204).send(null);

@@ -3,7 +3,7 @@ import SQLite from 'better-sqlite3';
 import { Kysely, PostgresAdapter, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema';
-import { ensurePrivateDirSync, restrictFilesSync } from '../core/private-files';
+import { ensurePrivateDirSync, restrictFilesSync } from './private-files';
 
 export type DatabaseKind = 'sqlite' | 'postgres';
 

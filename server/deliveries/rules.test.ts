@@ -1,20 +1,11 @@
-import type { DeliverySendConfig } from '@shared/contract/config';
+import { MS_PER_DAY } from '@shared/contract/constants';
 import { MAX_SUBJECT_LENGTH } from '@shared/contract/deliveries';
+import { sendConfigFixture } from '@shared/rules/test-fixtures';
 import { describe, expect, it } from 'vitest';
 import { HttpError } from '../core/http-error';
 import { checkAnotherFile, checkContent, checkFile, checkMessage, checkNotBanned, resolveSecurityLevel, resolveValidityDays } from './rules';
 
-const config: DeliverySendConfig = {
-  allowSecurityLevel1: false,
-  allowSecurityLevel2: true,
-  allowSecurityLevel3: true,
-  allowSecurityLevel4: true,
-  deliveryCleanupEnabled: true,
-  deliveryCleanupCustomExpiration: true,
-  deliveryCleanupExpirationMin: 86_400_000,
-  deliveryCleanupExpirationMax: 30 * 86_400_000,
-  signupRequiresSms: false,
-};
+const config = sendConfigFixture({ allowSecurityLevel1: false, deliveryCleanupExpirationMax: 30 * MS_PER_DAY });
 const message = { recipients: ['bob@example.test'], additionalRecipients: [], subject: 'Figures', body: 'Hello' };
 
 /** The HttpError `fn` throws, as the error handler would answer it. */

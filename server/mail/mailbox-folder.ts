@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { readFile, readdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ensurePrivateDir, PRIVATE_FILE_MODE } from '../core/private-files';
+import { ensurePrivateDir, PRIVATE_FILE_MODE } from '../db/private-files';
 
 /**
  * The local mailbox folder: the default "transport" of the embedded server (DESIGN §5).

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createTransport } from 'nodemailer';
 import type { Language } from '@shared/contract/constants';
-import { ensurePrivateDir } from '../core/private-files';
+import { ensurePrivateDir } from '../db/private-files';
 import { writeMailboxMessage } from './mailbox-folder';
 import { DEFAULT_ORGANISATION, renderMail, type MailTemplateData, type MailTemplateName } from './templates';
 

@@ -8,7 +8,7 @@ import { pipeline } from 'node:stream/promises';
 import SQLite from 'better-sqlite3';
 import { Kysely, SqliteDialect, type Kysely as Db } from 'kysely';
 import type { KuvertConfig } from '../config';
-import { ensurePrivateDir, PRIVATE_FILE_MODE } from '../core/private-files';
+import { ensurePrivateDir, PRIVATE_FILE_MODE } from '../db/private-files';
 import { openDatabase } from '../db/database';
 import type { Database } from '../db/schema';
 import { SECRET_KEY_FILE } from '../security/secret-box';

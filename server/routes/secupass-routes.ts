@@ -6,14 +6,14 @@ import {
 } from '@shared/contract/secupass';
 import { SETTING_KEYS } from '@shared/contract/settings';
 import { z } from 'zod';
-import { accessDenied, badRequest, conflict, HttpError, notFound, rateLimitExceeded } from '../core/http-error';
+import { badRequest, conflict, HttpError, notFound, rateLimitExceeded } from '../core/http-error';
 import { registerEndpoint } from '../core/endpoint-route';
+import { manageableUser } from '../core/manageable-user';
 import { routePlugin } from '../core/route-plugin';
 import { mayLookUpKeysOf } from '../deliveries/e2e-lookups';
 import { notifyReleaseNeeded } from '../deliveries/e2e-release';
 import { RATE_LIMIT_BUCKETS } from '../security/rate-limiter';
 import { secuPassBodyProblems } from '../secupass/blob-checks';
-import { mayManageAccountOf } from '../users/users-repository';
 
 /**
  * Key look-ups per caller in 10 minutes: opening a level 3/4 delivery asks once for its sender;
@@ -86,11 +86,7 @@ export const secuPassRoutes = routePlugin('kuvert-secupass-routes', async (app) 
 
   registerEndpoint(app, SECUPASS_ENDPOINTS.adminReset, async (request, reply) => {
     const actor = request.user!;
-    const subject = await app.users.findByUuid(request.params.userUuid);
-    if (!subject) throw notFound('No such user');
-    if (!mayManageAccountOf(actor, subject)) {
-      throw accessDenied("Only administrators may reset an administrator's SecuPass");
-    }
+    const subject = await manageableUser(app, actor, request.params.userUuid, "Only administrators may reset an administrator's SecuPass");
     const outcome = await app.secupass.reset({ actorUserId: actor.id, subjectUserId: subject.id, audit: app.auditLog });
     request.log.info({ subject: subject.uuid, ...outcome }, 'SecuPass reset');
     const resetAt = new Date().toISOString().replace('T', ' ').slice(0, 16);

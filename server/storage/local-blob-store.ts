@@ -7,7 +7,7 @@ import { dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import { assertValidKey, BlobIntegrityError, BlobNotFoundError, type BlobRangeReader, type BlobStore, type ByteRange, type PutOptions, type PutResult } from './blob-store';
-import { ensurePrivateDir, ensurePrivateDirSync, PRIVATE_FILE_MODE } from '../core/private-files';
+import { ensurePrivateDir, ensurePrivateDirSync, PRIVATE_FILE_MODE } from '../db/private-files';
 
 /** Temp files carry this suffix; a crash can leave some behind, never under a real key. */
 const TEMP_SUFFIX = '.part-tmp';

@@ -1,9 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { INVITATION_TTL_MS } from '@shared/contract/admin-users';
-import { PASSWORD_RESET_WEB_PATH } from '@shared/contract/auth-escalation';
 import { reduceLanguage } from '@shared/contract/constants';
 import type { FastifyInstance } from 'fastify';
-import { hashResetToken } from '../auth-escalation/password-reset';
+import { issuePasswordLink } from '../auth-escalation/password-reset';
 import { accessDenied, HttpError } from '../core/http-error';
 import { hashPassword } from '../users/passwords';
 import type { RoleName } from '@shared/contract/constants';
@@ -34,16 +33,7 @@ export const displayNameOf = (user: Pick<UserRow, 'first_name' | 'last_name' | '
  * `confirmPasswordReset`). An older unused link stops working.
  */
 export async function sendInvitation(app: FastifyInstance, user: UserRow, inviter: UserRow): Promise<void> {
-  const token = randomBytes(32).toString('base64url');
-  const now = Date.now();
-  await app.db.transaction().execute(async (trx) => {
-    await trx.deleteFrom('password_reset_tokens').where('user_id', '=', user.id).where('used_at', 'is', null).execute();
-    await trx
-      .insertInto('password_reset_tokens')
-      .values({ token_hash: hashResetToken(token), user_id: user.id, created_at: now, expires_at: now + INVITATION_TTL_MS, used_at: null })
-      .execute();
-  });
-  const link = `${app.config.publicUrl}${PASSWORD_RESET_WEB_PATH}?token=${encodeURIComponent(token)}`;
+  const link = await issuePasswordLink(app, user.id, INVITATION_TTL_MS);
   await app.mailer.send({
     to: user.email,
     template: 'userInvitation',

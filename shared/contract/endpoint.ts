@@ -55,6 +55,37 @@ export function defineEndpoint<const E extends Endpoint>(endpoint: E): E {
   return endpoint;
 }
 
+/** What an area states once for all its entries: the OpenAPI tag and who may call them. */
+export interface EndpointAreaDefaults {
+  readonly tag: string;
+  readonly access: AccessRule;
+}
+
+/** What an entry states itself besides method, path, operationId and summary; it may differ from its area's tag or access. */
+export type EndpointFields = Omit<Endpoint, 'method' | 'path' | 'operationId' | 'summary' | 'tag' | 'access'> & Partial<EndpointAreaDefaults>;
+
+/** An entry declared through an area: the area's tag and access unless the entry gives its own. */
+export type AreaEndpoint<D extends EndpointAreaDefaults, M extends EndpointMethod, P extends string, F extends EndpointFields> = Omit<D, keyof F> & {
+  readonly method: M;
+  readonly path: P;
+  readonly operationId: string;
+  readonly summary: string;
+} & F;
+
+/**
+ * The declarations of one area of the catalogue (one file of `endpoints/`): `area.get(path,
+ * operationId, summary, { params, query, body, response, errors, … })` and likewise `post`, `put`,
+ * `patch`, `delete`. The area gives each entry its tag and its access rule unless the entry states
+ * its own; the result is a plain `Endpoint`, the same object the server registers and `call()` uses.
+ */
+export function endpointArea<const D extends EndpointAreaDefaults>(defaults: D) {
+  const declare =
+    <const M extends EndpointMethod>(method: M) =>
+    <const P extends string, const F extends EndpointFields>(path: P, operationId: string, summary: string, fields: F): AreaEndpoint<D, M, P, F> =>
+      defineEndpoint({ ...defaults, method, path, operationId, summary, ...fields }) as AreaEndpoint<D, M, P, F>;
+  return { get: declare('GET'), post: declare('POST'), put: declare('PUT'), patch: declare('PATCH'), delete: declare('DELETE') };
+}
+
 /** `/deliveries/{deliveryUuid}` → `/api/2/deliveries/:deliveryUuid` (the server's route syntax). */
 export function routePathOf(endpoint: Pick<Endpoint, 'path'>): string {
   return `${API_BASE}${endpoint.path.replace(/\{([A-Za-z0-9_]+)\}/g, ':$1')}`;

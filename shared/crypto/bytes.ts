@@ -12,6 +12,11 @@ export function utf8Decode(bytes: Uint8Array): string {
 }
 
 export function concatBytes(...parts: Uint8Array[]): Uint8Array {
+  return concatByteList(parts);
+}
+
+/** `concatBytes` for a list of any length (a collected stream: no argument spread). */
+export function concatByteList(parts: readonly Uint8Array[]): Uint8Array {
   let length = 0;
   for (const part of parts) length += part.length;
   const out = new Uint8Array(length);

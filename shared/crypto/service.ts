@@ -56,6 +56,28 @@ export interface UnlockedKeys {
 }
 
 /** The whole API; every argument and result is structured-cloneable (streams are transferred). */
+/** A byte range of a level-3/4 file to decrypt: the stream header, the plaintext range, the records that hold it. */
+export interface DecryptRangeArgs {
+  fileKey: KeyHandle;
+  header: Uint8Array;
+  plaintextLength: number;
+  start: number;
+  end: number;
+  ciphertext: Uint8Array;
+  expectedHeaderSha256?: string;
+}
+
+/** A level-3/4 download decrypted in the Worker (`CryptoApi.decryptDownload`): where to fetch, where the plaintext goes. */
+export interface DecryptDownloadArgs {
+  fileKey: KeyHandle;
+  url: string;
+  headers?: Record<string, string>;
+  plaintextLength: number;
+  expectedHeaderSha256?: string;
+  sink: MessagePort;
+  control?: MessagePort;
+}
+
 export interface CryptoApi {
   setupSecuPass(args: { userId: string; passphrase: string; parameters?: Argon2idParameters }): Promise<{ blob: SecuPassBlobV3; keys: UnlockedKeys }>;
   unlockSecuPass(args: { userId: string; blob: unknown; passphrase: string }): Promise<{ keys: UnlockedKeys; upgradedBlob?: SecuPassBlobV3 }>;
@@ -80,15 +102,7 @@ export interface CryptoApi {
     plaintextLength?: number;
     expectedHeaderSha256?: string;
   }): Promise<{ plaintext: ReadableStream<Uint8Array> }>;
-  decryptRange(args: {
-    fileKey: KeyHandle;
-    header: Uint8Array;
-    plaintextLength: number;
-    start: number;
-    end: number;
-    ciphertext: Uint8Array;
-    expectedHeaderSha256?: string;
-  }): Promise<{ plaintext: Uint8Array }>;
+  decryptRange(args: DecryptRangeArgs): Promise<{ plaintext: Uint8Array }>;
   /** base64url SHA-256 of a stream header, for the manifest. */
   headerSha256(args: { header: Uint8Array }): Promise<{ headerSha256: string }>;
   /**
@@ -107,15 +121,7 @@ export interface CryptoApi {
    * plaintext byte count once the last byte is handed to the port; rejects with the decoder's
    * error, DownloadFailedError or DownloadCancelledError (and the port's reader sees an error).
    */
-  decryptDownload(args: {
-    fileKey: KeyHandle;
-    url: string;
-    headers?: Record<string, string>;
-    plaintextLength: number;
-    expectedHeaderSha256?: string;
-    sink: MessagePort;
-    control?: MessagePort;
-  }): Promise<{ bytes: number }>;
+  decryptDownload(args: DecryptDownloadArgs): Promise<{ bytes: number }>;
 }
 
 type HandleEntry = { kind: 'user-key'; pair: UserKeyPair } | { kind: 'file-key'; key: Uint8Array };
@@ -257,15 +263,7 @@ export class CryptoService implements CryptoApi {
     return { plaintext: args.ciphertext.pipeThrough(stream) };
   }
 
-  async decryptRange(args: {
-    fileKey: KeyHandle;
-    header: Uint8Array;
-    plaintextLength: number;
-    start: number;
-    end: number;
-    ciphertext: Uint8Array;
-    expectedHeaderSha256?: string;
-  }) {
+  async decryptRange(args: DecryptRangeArgs) {
     const plaintext = await decryptPlaintextRange({
       fileKey: this.fileKey(args.fileKey),
       headerBytes: args.header,
@@ -305,15 +303,7 @@ export class CryptoService implements CryptoApi {
     return { ciphertext: await sealRecordRun(context, { firstRecord: args.firstRecord, plaintext: args.plaintext, final: args.final }) };
   }
 
-  async decryptDownload(args: {
-    fileKey: KeyHandle;
-    url: string;
-    headers?: Record<string, string>;
-    plaintextLength: number;
-    expectedHeaderSha256?: string;
-    sink: MessagePort;
-    control?: MessagePort;
-  }): Promise<{ bytes: number }> {
+  async decryptDownload(args: DecryptDownloadArgs): Promise<{ bytes: number }> {
     const decoder = new StreamDecoder({
       fileKey: this.fileKey(args.fileKey),
       plaintextLength: args.plaintextLength,

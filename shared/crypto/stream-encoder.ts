@@ -1,5 +1,6 @@
 // Encryption as a WHATWG TransformStream: plaintext bytes in, header + records out (README "Streaming format").
 import { RECORDS_IN_FLIGHT, createEncryptionContext, sealRecord, type NewStreamOptions, type StreamContext } from './stream-records';
+import { concatByteList } from './bytes';
 import { MAX_RECORD_COUNT } from './stream-format';
 
 export interface EncryptStreamOptions extends NewStreamOptions {
@@ -102,19 +103,11 @@ export function bytesToStream(bytes: Uint8Array, chunkSize = 64 * 1024): Readabl
 
 export async function collectStream(stream: ReadableStream<Uint8Array>): Promise<Uint8Array> {
   const parts: Uint8Array[] = [];
-  let length = 0;
   const reader = stream.getReader();
   for (;;) {
     const { done, value } = await reader.read();
     if (done) break;
     parts.push(value);
-    length += value.length;
   }
-  const out = new Uint8Array(length);
-  let offset = 0;
-  for (const part of parts) {
-    out.set(part, offset);
-    offset += part.length;
-  }
-  return out;
+  return concatByteList(parts);
 }

@@ -1,7 +1,7 @@
-import type { DeliverySendConfig } from '@shared/contract/config';
 import { MAX_BODY_LENGTH, MAX_SUBJECT_LENGTH } from '@shared/contract/deliveries';
 import { blockedFile, parseFileTypeList } from '@shared/contract/file-policy';
 import { describe, expect, it } from 'vitest';
+import { sendConfigFixture } from './test-fixtures';
 import {
   allowedSecurityLevels,
   bannedRecipientsProblem,
@@ -23,18 +23,7 @@ import {
 } from './send-rules';
 
 const DAY = 86_400_000;
-const config = (overrides: Partial<DeliverySendConfig> = {}): DeliverySendConfig => ({
-  allowSecurityLevel1: true,
-  allowSecurityLevel2: true,
-  allowSecurityLevel3: true,
-  allowSecurityLevel4: true,
-  deliveryCleanupEnabled: true,
-  deliveryCleanupCustomExpiration: true,
-  deliveryCleanupExpirationMin: 1 * DAY,
-  deliveryCleanupExpirationMax: 365 * DAY,
-  signupRequiresSms: false,
-  ...overrides,
-});
+const config = sendConfigFixture;
 const form = (overrides: Partial<SendForm> = {}): SendForm => ({
   recipients: ['bob@example.test'],
   subject: 'Figures',

@@ -1,24 +1,19 @@
 import type { DeliverySendConfig } from '@shared/contract/config';
-import { SECURITY_LEVELS } from '@shared/contract/constants';
+import { MS_PER_DAY, SECURITY_LEVELS } from '@shared/contract/constants';
 import type { DeliveryDetail } from '@shared/contract/deliveries';
 import { createCryptoService, type UnlockedKeys } from '@shared/crypto/service';
 import { toSendError } from '@shared/deliveries/send-errors';
+import { sendConfigFixture } from '@shared/rules/test-fixtures';
 import { describe, expect, it } from 'vitest';
 import { createSendController, parseValidityText, type DeliverRequest, type SubmitSteps } from './send-controller';
 
-const config = (patch: Partial<DeliverySendConfig> = {}): DeliverySendConfig => ({
-  allowSecurityLevel1: false,
-  allowSecurityLevel2: true,
-  allowSecurityLevel3: true,
-  allowSecurityLevel4: true,
-  deliveryCleanupEnabled: true,
-  deliveryCleanupCustomExpiration: true,
-  deliveryCleanupExpirationMin: 86_400_000,
-  deliveryCleanupExpirationMax: 30 * 86_400_000,
-  signupRequiresSms: false,
-  filePolicy: { blockedExtensions: ['exe'], blockedMimeTypes: [] },
-  ...patch,
-});
+const config = (patch: Partial<DeliverySendConfig> = {}): DeliverySendConfig =>
+  sendConfigFixture({
+    allowSecurityLevel1: false,
+    deliveryCleanupExpirationMax: 30 * MS_PER_DAY,
+    filePolicy: { blockedExtensions: ['exe'], blockedMimeTypes: [] },
+    ...patch,
+  });
 const { LEVEL_1: L1, LEVEL_2: L2, LEVEL_3: L3, LEVEL_4: L4 } = SECURITY_LEVELS;
 const file = (name: string, size = 10, type = 'text/plain') => ({ name, size, type });
 const delivery = { deliveryUuid: 'd-1' } as DeliveryDetail;

@@ -5,6 +5,7 @@ import { LANGUAGES, MS_PER_DAY } from '@shared/contract/constants';
 import { AUTHORIZATION_ERROR } from '@shared/contract/errors';
 import { SECRET_MASK, SETTING_KEYS } from '@shared/contract/settings';
 import { EXTERNAL_SETTING_KEYS } from '@shared/contract/external';
+import { sendConfigFixture } from '@shared/rules/test-fixtures';
 import { proveAddress } from '@tests/support/prove-address';
 import { startTestServer, type TestServer } from '@tests/support/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -88,21 +89,14 @@ describe('GET /api/2/delivery/send/config', () => {
 
   it('answers the defaults: levels 1–4, cleanup 1 to 365 days in ms', async () => {
     const response = await call(server, admin, 'GET', '/api/2/delivery/send/config');
-    expect(await response.json()).toEqual({
-      allowSecurityLevel1: true,
-      allowSecurityLevel2: true,
-      allowSecurityLevel3: true,
-      allowSecurityLevel4: true,
-      deliveryCleanupEnabled: true,
-      deliveryCleanupCustomExpiration: true,
-      deliveryCleanupExpirationMin: MS_PER_DAY,
-      deliveryCleanupExpirationMax: 365 * MS_PER_DAY,
-      signupRequiresSms: false,
-      // The forbidden file types, so the send page marks them when they are added.
-      filePolicy: { blockedExtensions: DEFAULT_BLOCKED_EXTENSIONS.split(','), blockedMimeTypes: parseFileTypeList(DEFAULT_BLOCKED_MIME_TYPES) },
-      // The caller's own sender settings (server/deliveries/senders.ts).
-      sender: { licensed: true, replyOnly: false, mayInvite: true, group: null },
-    });
+    expect(await response.json()).toEqual(
+      sendConfigFixture({
+        // The forbidden file types, so the send page marks them when they are added.
+        filePolicy: { blockedExtensions: DEFAULT_BLOCKED_EXTENSIONS.split(','), blockedMimeTypes: parseFileTypeList(DEFAULT_BLOCKED_MIME_TYPES) },
+        // The caller's own sender settings (server/deliveries/senders.ts).
+        sender: { licensed: true, replyOnly: false, mayInvite: true, group: null },
+      }),
+    );
   });
 });
 

@@ -1,6 +1,6 @@
 // The server's floor plan (server/README.md "Floor plan"), checked on the real tree:
-// no non-test server file over SERVER_FILE_MAX_LINES lines, and no two server folders importing
-// each other (imports between folders go one way). Each rule is also run on a made-up tree,
+// no non-test server file over SERVER_FILE_MAX_LINES lines, no two server folders importing
+// each other (imports between folders go one way), and no import loop through three or more folders. Each rule is also run on a made-up tree,
 // so a broken check cannot pass silently.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, posix } from 'node:path';
@@ -74,6 +74,45 @@ function mutualPairs(tree: Tree): string[] {
   return pairs;
 }
 
+/** The import graph between units: unit → the units it imports (first import of each as the example). */
+function unitEdges(tree: Tree): Map<string, Map<string, string>> {
+  const edges = new Map<string, Map<string, string>>();
+  for (const [path, text] of Object.entries(tree)) {
+    for (const target of serverImports(path, text)) {
+      const [from, to] = [unitOf(path), unitOf(target)];
+      if (from === to) continue;
+      const out = edges.get(from) ?? new Map<string, string>();
+      if (!out.has(to)) out.set(to, `${path} → ${target}`);
+      edges.set(from, out);
+    }
+  }
+  return edges;
+}
+
+/**
+ * Import loops through three or more units (a → b → c → a; two-unit loops are `mutualPairs`):
+ * each loop once, starting at its smallest unit, with one import per step.
+ */
+function importLoops(tree: Tree): string[] {
+  const edges = unitEdges(tree);
+  const loops: string[] = [];
+  const walk = (start: string, path: string[], seen: Set<string>) => {
+    const at = path[path.length - 1]!;
+    for (const next of edges.get(at)?.keys() ?? []) {
+      if (next === start && path.length >= 3) {
+        const steps = path.map((unit, i) => edges.get(unit)!.get(path[i + 1] ?? start)!);
+        loops.push(`${[...path, start].join(' → ')} (${steps.join('; ')})`);
+      } else if (next > start && !seen.has(next)) {
+        seen.add(next);
+        walk(start, [...path, next], seen);
+        seen.delete(next);
+      }
+    }
+  };
+  for (const start of [...edges.keys()].sort()) walk(start, [start], new Set([start]));
+  return loops;
+}
+
 describe('server floor plan', () => {
   const tree = serverTree();
 
@@ -89,6 +128,10 @@ describe('server floor plan', () => {
 
   it('no two server folders import each other', () => {
     expect(mutualPairs(tree)).toEqual([]);
+  });
+
+  it('no import loop runs through three or more server folders', () => {
+    expect(importLoops(tree)).toEqual([]);
   });
 
   it('the size rule catches a long file, and only that one', () => {
@@ -113,6 +156,25 @@ describe('server floor plan', () => {
     expect(mutualPairs(fixture)).toEqual([expect.stringMatching(/^a ⇄ b /)]);
     delete fixture['server/b/three.ts'];
     expect(mutualPairs(fixture)).toEqual([]);
+  });
+
+  it('the loop rule catches a loop through three folders (core → users → db → core, as once), each loop once', () => {
+    const fixture: Tree = {
+      'server/core/access.ts': `import { u } from '../users/users';\nexport const a = u;\n`,
+      'server/users/users.ts': `import { db } from '@server/db/database';\nexport const u = db;\n`,
+      'server/db/database.ts': `import { mode } from '../core/private-files';\nexport const db = mode;\n`,
+      'server/core/private-files.ts': `export const mode = 0o700;\n`,
+      'server/app.ts': `import { a } from './core/access';\nexport const x = a;\n`,
+    };
+    expect(importLoops(fixture)).toEqual([
+      'core → users → db → core (server/core/access.ts → server/users/users.ts; server/users/users.ts → server/db/database.ts; server/db/database.ts → server/core/private-files.ts)',
+    ]);
+    expect(mutualPairs(fixture)).toEqual([]);
+    // The file moved to the folder that uses it at the bottom: no loop left.
+    fixture['server/db/private-files.ts'] = fixture['server/core/private-files.ts']!;
+    delete fixture['server/core/private-files.ts'];
+    fixture['server/db/database.ts'] = `import { mode } from './private-files';\nexport const db = mode;\n`;
+    expect(importLoops(fixture)).toEqual([]);
   });
 
   it('resolves imports from a file path to server paths', () => {

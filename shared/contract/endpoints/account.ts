@@ -1,107 +1,39 @@
 import { z } from 'zod';
 import { ADDIN_SESSION_EXCHANGE_PATH, LoginQuerySchema, LoginResponseSchema } from '../auth';
 import { ConfigProfileResponseSchema, DeliverySendConfigSchema } from '../config';
-import { defineEndpoint } from '../endpoint';
+import { endpointArea } from '../endpoint';
 import { SignupBodySchema, SignupInfoSchema, SignupResponseSchema } from '../signup';
 import { CurrentUserResponseSchema, UpdateLoggedInUserBodySchema } from '../user';
 
+const account = endpointArea({ tag: 'auth', access: 'public' });
+
 /** Sign-in, self-registration (server/user-admin/signup-routes.ts), the signed-in user and the configuration calls of SPEC §7 (and the OpenAPI document). */
 export const ACCOUNT_ENDPOINTS = {
-  signIn: defineEndpoint({
-    method: 'POST',
-    path: '/auth',
-    query: LoginQuerySchema,
-    response: { 200: LoginResponseSchema },
-    errors: [400, 401, 403, 429],
-    access: 'public',
-    basicCredentials: true,
-    operationId: 'signIn',
-    summary: 'Sign in with Basic credentials; escalations answer 401/403 with the authorization-errors header; throttled tries 429 with Retry-After',
-    tag: 'auth',
+  signIn: account.post('/auth', 'signIn', 'Sign in with Basic credentials; escalations answer 401/403 with the authorization-errors header; throttled tries 429 with Retry-After', {
+    query: LoginQuerySchema, response: { 200: LoginResponseSchema }, errors: [400, 401, 403, 429], basicCredentials: true,
   }),
-  addinSessionExchange: defineEndpoint({
-    method: 'POST',
-    path: ADDIN_SESSION_EXCHANGE_PATH,
-    response: { 200: z.object({ sessionToken: z.string() }) },
-    errors: [401, 403],
-    access: { roles: ['ROLE_OUTLOOK'] },
-    webSessionOnly: true,
-    operationId: 'exchangeAddinSession',
-    summary: "Trades the signed-in web session for an Outlook add-in bearer token (the add-in's web sign-in dialog)",
-    tag: 'auth',
+  addinSessionExchange: account.post(ADDIN_SESSION_EXCHANGE_PATH, 'exchangeAddinSession', "Trades the signed-in web session for an Outlook add-in bearer token (the add-in's web sign-in dialog)", {
+    response: { 200: z.object({ sessionToken: z.string() }) }, errors: [401, 403], access: { roles: ['ROLE_OUTLOOK'] }, webSessionOnly: true,
   }),
-  currentUser: defineEndpoint({
-    method: 'GET',
-    path: '/user',
-    response: { 200: CurrentUserResponseSchema },
-    errors: [401],
-    access: 'authenticated',
-    operationId: 'getCurrentUser',
-    summary: 'The signed-in user (401 when signed out)',
-    tag: 'user',
+  currentUser: account.get('/user', 'getCurrentUser', 'The signed-in user (401 when signed out)', {
+    response: { 200: CurrentUserResponseSchema }, errors: [401], access: 'authenticated', tag: 'user',
   }),
-  updateLoggedInUser: defineEndpoint({
-    method: 'POST',
-    path: '/user/updateLoggedInUser',
-    body: UpdateLoggedInUserBodySchema,
-    response: { 200: CurrentUserResponseSchema },
-    errors: [400, 401, 403],
-    access: 'authenticated',
-    operationId: 'updateLoggedInUser',
-    summary: "Persists the signed-in user's interface language",
-    tag: 'user',
+  updateLoggedInUser: account.post('/user/updateLoggedInUser', 'updateLoggedInUser', "Persists the signed-in user's interface language", {
+    body: UpdateLoggedInUserBodySchema, response: { 200: CurrentUserResponseSchema }, errors: [400, 401, 403], access: 'authenticated', tag: 'user',
   }),
-  configProfile: defineEndpoint({
-    method: 'GET',
-    path: '/config/profile',
-    response: { 200: ConfigProfileResponseSchema },
-    errors: [],
-    access: 'public',
-    operationId: 'getConfigProfile',
-    summary: 'The public configuration profile (every ftapi.* key)',
-    tag: 'config',
+  configProfile: account.get('/config/profile', 'getConfigProfile', 'The public configuration profile (every ftapi.* key)', {
+    response: { 200: ConfigProfileResponseSchema }, errors: [], tag: 'config',
   }),
-  sendConfig: defineEndpoint({
-    method: 'GET',
-    path: '/delivery/send/config',
-    response: { 200: DeliverySendConfigSchema },
-    errors: [401],
-    access: 'authenticated',
-    operationId: 'getDeliverySendConfig',
-    summary: 'Allowed security levels and delivery cleanup bounds (milliseconds)',
-    tag: 'config',
+  sendConfig: account.get('/delivery/send/config', 'getDeliverySendConfig', 'Allowed security levels and delivery cleanup bounds (milliseconds)', {
+    response: { 200: DeliverySendConfigSchema }, errors: [401], access: 'authenticated', tag: 'config',
   }),
-  openApi: defineEndpoint({
-    method: 'GET',
-    path: '/openapi.json',
-    response: {},
-    errors: [],
-    access: 'public',
-    produces: ['application/json'],
-    hidden: true,
-    operationId: 'getOpenApiDocument',
-    summary: 'This OpenAPI document',
-    tag: 'meta',
+  openApi: account.get('/openapi.json', 'getOpenApiDocument', 'This OpenAPI document', {
+    response: {}, errors: [], produces: ['application/json'], hidden: true, tag: 'meta',
   }),
-  signupInfo: defineEndpoint({
-    method: 'GET',
-    path: '/auth/signup',
-    response: { 200: SignupInfoSchema },
-    errors: [],
-    access: 'public',
-    operationId: 'getSignupInfo',
-    summary: 'Whether self-registration is enabled',
-    tag: 'auth',
+  signupInfo: account.get('/auth/signup', 'getSignupInfo', 'Whether self-registration is enabled', {
+    response: { 200: SignupInfoSchema }, errors: [],
   }),
-  signUp: defineEndpoint({
-    method: 'POST',
-    path: '/auth/signup',
-    body: SignupBodySchema,
-    response: { 202: SignupResponseSchema },
-    errors: [400, 403, 429],
-    access: 'public',
-    operationId: 'signUp',
-    summary: 'Registers an account (when enabled); the same answer whether or not the address is taken (202)',
-    tag: 'auth',
+  signUp: account.post('/auth/signup', 'signUp', 'Registers an account (when enabled); the same answer whether or not the address is taken (202)', {
+    body: SignupBodySchema, response: { 202: SignupResponseSchema }, errors: [400, 403, 429],
   }),
 };

@@ -12,160 +12,52 @@ import {
 } from '../admin-users';
 import { AuditLogQuerySchema, AuditLogResponseSchema } from '../audit';
 import { AdminSettingsResponseSchema, AdminSettingsUpdateSchema, AdminSystemStatusSchema } from '../settings';
-import { defineEndpoint, NoContentSchema } from '../endpoint';
+import { endpointArea, NoContentSchema } from '../endpoint';
+
+const admin = endpointArea({ tag: 'admin', access: { roles: ['ROLE_ADMIN', 'ROLE_USER_ADMIN'] } });
 
 /** Administration of the core: settings, system status, users (server/user-admin), banned recipients, audit log. */
 export const ADMIN_ENDPOINTS = {
-  settings: defineEndpoint({
-    method: 'GET',
-    path: '/admin/settings',
-    response: { 200: AdminSettingsResponseSchema },
-    errors: [400, 401, 403],
-    access: { roles: ['ROLE_ADMIN'] },
-    operationId: 'getAdminSettings',
-    summary: 'Every setting with its current value',
-    tag: 'admin',
+  settings: admin.get('/admin/settings', 'getAdminSettings', 'Every setting with its current value', {
+    response: { 200: AdminSettingsResponseSchema }, errors: [400, 401, 403], access: { roles: ['ROLE_ADMIN'] },
   }),
-  updateSettings: defineEndpoint({
-    method: 'PUT',
-    path: '/admin/settings',
-    body: AdminSettingsUpdateSchema,
-    response: { 200: AdminSettingsResponseSchema },
-    errors: [400, 401, 403],
-    access: { roles: ['ROLE_ADMIN'] },
-    operationId: 'updateAdminSettings',
-    summary: 'Changes the given settings (partial map); unknown keys or wrong types are refused',
-    tag: 'admin',
+  updateSettings: admin.put('/admin/settings', 'updateAdminSettings', 'Changes the given settings (partial map); unknown keys or wrong types are refused', {
+    body: AdminSettingsUpdateSchema, response: { 200: AdminSettingsResponseSchema }, errors: [400, 401, 403], access: { roles: ['ROLE_ADMIN'] },
   }),
-  systemStatus: defineEndpoint({
-    method: 'GET',
-    path: '/admin/system/status',
-    response: { 200: AdminSystemStatusSchema },
-    errors: [400, 401, 403],
-    access: { roles: ['ROLE_ADMIN'] },
-    operationId: 'getAdminSystemStatus',
-    summary: 'Warnings about the running server (e.g. no SMTP behind a public URL)',
-    tag: 'admin',
+  systemStatus: admin.get('/admin/system/status', 'getAdminSystemStatus', 'Warnings about the running server (e.g. no SMTP behind a public URL)', {
+    response: { 200: AdminSystemStatusSchema }, errors: [400, 401, 403], access: { roles: ['ROLE_ADMIN'] },
   }),
-  users: defineEndpoint({
-    method: 'GET',
-    path: '/admin/users',
-    query: ListUsersQuerySchema,
-    response: { 200: ListUsersResponseSchema },
-    errors: [400, 401, 403],
-    access: { roles: ['ROLE_ADMIN', 'ROLE_USER_ADMIN'] },
-    operationId: 'listUsers',
-    summary: 'Users ordered by email; q searches email, username, first and last name; paged',
-    tag: 'admin',
+  users: admin.get('/admin/users', 'listUsers', 'Users ordered by email; q searches email, username, first and last name; paged', {
+    query: ListUsersQuerySchema, response: { 200: ListUsersResponseSchema }, errors: [400, 401, 403],
   }),
-  auditLog: defineEndpoint({
-    method: 'GET',
-    path: '/admin/audit-log',
-    query: AuditLogQuerySchema,
-    response: { 200: AuditLogResponseSchema },
-    errors: [400, 401, 403],
-    access: { roles: ['ROLE_ADMIN'] },
-    operationId: 'getAuditLog',
-    summary: 'The audit log, newest first, paged',
-    tag: 'admin',
+  auditLog: admin.get('/admin/audit-log', 'getAuditLog', 'The audit log, newest first, paged', {
+    query: AuditLogQuerySchema, response: { 200: AuditLogResponseSchema }, errors: [400, 401, 403], access: { roles: ['ROLE_ADMIN'] },
   }),
-  createUser: defineEndpoint({
-    method: 'POST',
-    path: '/admin/users',
-    body: CreateUserBodySchema,
-    response: { 201: CreateUserResponseSchema },
-    errors: [409, 400, 401, 403],
-    access: { roles: ['ROLE_ADMIN', 'ROLE_USER_ADMIN'] },
-    operationId: 'createUser',
-    summary: 'Creates a user (the password must meet the policy)',
-    tag: 'admin',
+  createUser: admin.post('/admin/users', 'createUser', 'Creates a user (the password must meet the policy)', {
+    body: CreateUserBodySchema, response: { 201: CreateUserResponseSchema }, errors: [409, 400, 401, 403],
   }),
-  updateUser: defineEndpoint({
-    method: 'PATCH',
-    path: '/admin/users/{userUuid}',
-    params: UserUuidParamsSchema,
-    body: UpdateUserBodySchema,
-    response: { 200: AdminUserSchema },
-    errors: [400, 401, 403, 404, 409],
-    access: { roles: ['ROLE_ADMIN', 'ROLE_USER_ADMIN'] },
-    operationId: 'updateUser',
-    summary: 'Changes names, language and roles of a user',
-    tag: 'admin',
+  updateUser: admin.patch('/admin/users/{userUuid}', 'updateUser', 'Changes names, language and roles of a user', {
+    params: UserUuidParamsSchema, body: UpdateUserBodySchema, response: { 200: AdminUserSchema }, errors: [400, 401, 403, 404, 409],
   }),
-  disableUser: defineEndpoint({
-    method: 'POST',
-    path: '/admin/users/{userUuid}/disable',
-    params: UserUuidParamsSchema,
-    response: { 200: AdminUserSchema },
-    errors: [401, 403, 404, 409],
-    access: { roles: ['ROLE_ADMIN', 'ROLE_USER_ADMIN'] },
-    operationId: 'disableUser',
-    summary: 'Disables a user: every session ends, sign-in answers code 8',
-    tag: 'admin',
+  disableUser: admin.post('/admin/users/{userUuid}/disable', 'disableUser', 'Disables a user: every session ends, sign-in answers code 8', {
+    params: UserUuidParamsSchema, response: { 200: AdminUserSchema }, errors: [401, 403, 404, 409],
   }),
-  enableUser: defineEndpoint({
-    method: 'POST',
-    path: '/admin/users/{userUuid}/enable',
-    params: UserUuidParamsSchema,
-    response: { 200: AdminUserSchema },
-    errors: [401, 403, 404, 409],
-    access: { roles: ['ROLE_ADMIN', 'ROLE_USER_ADMIN'] },
-    operationId: 'enableUser',
-    summary: 'Enables a disabled user again',
-    tag: 'admin',
+  enableUser: admin.post('/admin/users/{userUuid}/enable', 'enableUser', 'Enables a disabled user again', {
+    params: UserUuidParamsSchema, response: { 200: AdminUserSchema }, errors: [401, 403, 404, 409],
   }),
-  deleteUser: defineEndpoint({
-    method: 'DELETE',
-    path: '/admin/users/{userUuid}',
-    params: UserUuidParamsSchema,
-    response: { 204: NoContentSchema },
-    errors: [401, 403, 404, 409],
-    access: { roles: ['ROLE_ADMIN', 'ROLE_USER_ADMIN'] },
-    operationId: 'deleteUser',
-    summary: 'Deletes a user with the deliveries they sent (received ones stay with their senders) (204)',
-    tag: 'admin',
+  deleteUser: admin.delete('/admin/users/{userUuid}', 'deleteUser', 'Deletes a user with the deliveries they sent (received ones stay with their senders) (204)', {
+    params: UserUuidParamsSchema, response: { 204: NoContentSchema }, errors: [401, 403, 404, 409],
   }),
-  resendInvitation: defineEndpoint({
-    method: 'POST',
-    path: '/admin/users/{userUuid}/invitation',
-    params: UserUuidParamsSchema,
-    response: { 204: NoContentSchema },
-    errors: [401, 403, 404, 409],
-    access: { roles: ['ROLE_ADMIN', 'ROLE_USER_ADMIN'] },
-    operationId: 'resendInvitation',
-    summary: 'Mails a new invitation (set-password link) to a user who has not proven the address yet (204)',
-    tag: 'admin',
+  resendInvitation: admin.post('/admin/users/{userUuid}/invitation', 'resendInvitation', 'Mails a new invitation (set-password link) to a user who has not proven the address yet (204)', {
+    params: UserUuidParamsSchema, response: { 204: NoContentSchema }, errors: [401, 403, 404, 409],
   }),
-  bannedRecipients: defineEndpoint({
-    method: 'GET',
-    path: '/admin/banned-recipients',
-    response: { 200: BannedRecipientsSchema },
-    errors: [401, 403],
-    access: { roles: ['ROLE_ADMIN', 'ROLE_USER_ADMIN'] },
-    operationId: 'listBannedRecipients',
-    summary: 'Banned recipient addresses and @domains',
-    tag: 'admin',
+  bannedRecipients: admin.get('/admin/banned-recipients', 'listBannedRecipients', 'Banned recipient addresses and @domains', {
+    response: { 200: BannedRecipientsSchema }, errors: [401, 403],
   }),
-  banRecipient: defineEndpoint({
-    method: 'POST',
-    path: '/admin/banned-recipients',
-    body: AddBannedRecipientBodySchema,
-    response: { 200: BannedRecipientsSchema },
-    errors: [400, 401, 403],
-    access: { roles: ['ROLE_ADMIN', 'ROLE_USER_ADMIN'] },
-    operationId: 'banRecipient',
-    summary: 'Bans a recipient address or @domain (nobody can send to it); answers the list',
-    tag: 'admin',
+  banRecipient: admin.post('/admin/banned-recipients', 'banRecipient', 'Bans a recipient address or @domain (nobody can send to it); answers the list', {
+    body: AddBannedRecipientBodySchema, response: { 200: BannedRecipientsSchema }, errors: [400, 401, 403],
   }),
-  unbanRecipient: defineEndpoint({
-    method: 'DELETE',
-    path: '/admin/banned-recipients/{entry}',
-    params: BannedRecipientParamsSchema,
-    response: { 200: BannedRecipientsSchema },
-    errors: [400, 401, 403, 404],
-    access: { roles: ['ROLE_ADMIN', 'ROLE_USER_ADMIN'] },
-    operationId: 'unbanRecipient',
-    summary: 'Lifts the ban of an address or @domain; answers the list (404 when not banned)',
-    tag: 'admin',
+  unbanRecipient: admin.delete('/admin/banned-recipients/{entry}', 'unbanRecipient', 'Lifts the ban of an address or @domain; answers the list (404 when not banned)', {
+    params: BannedRecipientParamsSchema, response: { 200: BannedRecipientsSchema }, errors: [400, 401, 403, 404],
   }),
 };

@@ -9,106 +9,40 @@ import {
   SetSecuPassBodySchema,
   UserPublicKeysResponseSchema,
 } from '../secupass';
-import { defineEndpoint, NoContentSchema } from '../endpoint';
+import { endpointArea, NoContentSchema } from '../endpoint';
 
 const AccessDescriptorParamsSchema = z.object({ id: z.string().min(1).max(100) }).strict();
 
+const secupass = endpointArea({ tag: 'secupass', access: 'authenticated' });
+
 /** SecuPass (the user's key pair, end-to-end levels), public keys, access descriptors, contact pins. */
 export const SECUPASS_ENDPOINTS = {
-  own: defineEndpoint({
-    method: 'GET',
-    path: '/user/secupass',
-    response: { 200: OwnSecuPassResponseSchema },
-    errors: [400, 401, 403],
-    access: 'authenticated',
-    operationId: 'getOwnSecuPass',
-    summary: 'Own SecuPass state, public keys and wrapped blob',
-    tag: 'secupass',
+  own: secupass.get('/user/secupass', 'getOwnSecuPass', 'Own SecuPass state, public keys and wrapped blob', {
+    response: { 200: OwnSecuPassResponseSchema }, errors: [400, 401, 403],
   }),
-  create: defineEndpoint({
-    method: 'POST',
-    path: '/user/secupass',
-    body: SetSecuPassBodySchema,
-    response: { 201: OwnSecuPassResponseSchema },
-    errors: [409, 400, 401, 403],
-    access: 'authenticated',
-    operationId: 'createSecuPass',
-    summary: 'Sets the SecuPass (first time or after a reset); 409 while one is active',
-    tag: 'secupass',
+  create: secupass.post('/user/secupass', 'createSecuPass', 'Sets the SecuPass (first time or after a reset); 409 while one is active', {
+    body: SetSecuPassBodySchema, response: { 201: OwnSecuPassResponseSchema }, errors: [409, 400, 401, 403],
   }),
-  update: defineEndpoint({
-    method: 'PUT',
-    path: '/user/secupass',
-    body: SetSecuPassBodySchema,
-    response: { 200: OwnSecuPassResponseSchema },
-    errors: [404, 400, 401, 403],
-    access: 'authenticated',
-    operationId: 'updateSecuPass',
-    summary: 'Replaces the wrapped blob; the key pairs (public keys) must stay the same',
-    tag: 'secupass',
+  update: secupass.put('/user/secupass', 'updateSecuPass', 'Replaces the wrapped blob; the key pairs (public keys) must stay the same', {
+    body: SetSecuPassBodySchema, response: { 200: OwnSecuPassResponseSchema }, errors: [404, 400, 401, 403],
   }),
-  publicKeys: defineEndpoint({
-    method: 'GET',
-    path: '/users/{userUuid}/public-keys',
-    params: UserUuidParamsSchema,
-    response: { 200: UserPublicKeysResponseSchema },
-    errors: [404, 429, 400, 401, 403],
-    access: 'authenticated',
-    operationId: 'getPublicKeys',
-    summary: "A user's public keys with display fingerprints (empty without SecuPass), then earlier signing keys marked retired: oneself and the people one shares a delivery with; rate limited",
-    tag: 'secupass',
+  publicKeys: secupass.get('/users/{userUuid}/public-keys', 'getPublicKeys', "A user's public keys with display fingerprints (empty without SecuPass), then earlier signing keys marked retired: oneself and the people one shares a delivery with; rate limited", {
+    params: UserUuidParamsSchema, response: { 200: UserPublicKeysResponseSchema }, errors: [404, 429, 400, 401, 403],
   }),
-  policy: defineEndpoint({
-    method: 'GET',
-    path: '/secupass/policy',
-    response: { 200: SecuPassPolicySchema },
-    errors: [],
-    access: 'public',
-    operationId: 'getSecuPassPolicy',
-    summary: 'The SecuPass policy',
-    tag: 'secupass',
+  policy: secupass.get('/secupass/policy', 'getSecuPassPolicy', 'The SecuPass policy', {
+    response: { 200: SecuPassPolicySchema }, errors: [], access: 'public',
   }),
-  adminReset: defineEndpoint({
-    method: 'POST',
-    path: '/admin/users/{userUuid}/secupass/reset',
-    params: UserUuidParamsSchema,
-    response: { 204: NoContentSchema },
-    errors: [404, 400, 401, 403],
-    access: { roles: ['ROLE_ADMIN', 'ROLE_USER_ADMIN'] },
-    operationId: 'resetUserSecuPass',
-    summary: "Resets a user's SecuPass: blob removed, keys revoked, every access copy invalidated, audit entry, mail (204)",
-    tag: 'admin',
+  adminReset: secupass.post('/admin/users/{userUuid}/secupass/reset', 'resetUserSecuPass', "Resets a user's SecuPass: blob removed, keys revoked, every access copy invalidated, audit entry, mail (204)", {
+    params: UserUuidParamsSchema, response: { 204: NoContentSchema },
+    errors: [404, 400, 401, 403], access: { roles: ['ROLE_ADMIN', 'ROLE_USER_ADMIN'] }, tag: 'admin',
   }),
-  accessDescriptor: defineEndpoint({
-    method: 'GET',
-    path: '/user/access-descriptors/{id}',
-    params: AccessDescriptorParamsSchema,
-    response: { 200: AccessDescriptorResponseSchema },
-    errors: [404, 400, 401, 403],
-    access: 'authenticated',
-    operationId: 'getOwnAccessDescriptor',
-    summary: 'A wrapped file-key copy of the signed-in recipient (404 AccessDescriptorNotFoundException when missing or invalidated)',
-    tag: 'secupass',
+  accessDescriptor: secupass.get('/user/access-descriptors/{id}', 'getOwnAccessDescriptor', 'A wrapped file-key copy of the signed-in recipient (404 AccessDescriptorNotFoundException when missing or invalidated)', {
+    params: AccessDescriptorParamsSchema, response: { 200: AccessDescriptorResponseSchema }, errors: [404, 400, 401, 403],
   }),
-  contactPins: defineEndpoint({
-    method: 'GET',
-    path: '/user/contact-pins',
-    response: { 200: ContactPinsResponseSchema },
-    errors: [400, 401, 403],
-    access: 'authenticated',
-    operationId: 'getContactPins',
-    summary: 'Own contact pin list, sealed by the client (counter 0 and null when none)',
-    tag: 'secupass',
+  contactPins: secupass.get('/user/contact-pins', 'getContactPins', 'Own contact pin list, sealed by the client (counter 0 and null when none)', {
+    response: { 200: ContactPinsResponseSchema }, errors: [400, 401, 403],
   }),
-  putContactPins: defineEndpoint({
-    method: 'PUT',
-    path: '/user/contact-pins',
-    body: PutContactPinsBodySchema,
-    response: { 200: ContactPinsResponseSchema },
-    errors: [404, 409, 400, 401, 403],
-    access: 'authenticated',
-    operationId: 'putContactPins',
-    summary: 'Stores the own contact pin list; its counter must be the stored one + 1 (409 otherwise)',
-    tag: 'secupass',
+  putContactPins: secupass.put('/user/contact-pins', 'putContactPins', 'Stores the own contact pin list; its counter must be the stored one + 1 (409 otherwise)', {
+    body: PutContactPinsBodySchema, response: { 200: ContactPinsResponseSchema }, errors: [404, 409, 400, 401, 403],
   }),
 };

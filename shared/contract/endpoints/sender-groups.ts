@@ -8,66 +8,28 @@ import {
   UpdateUserSenderBodySchema,
   UserParamsSchema,
 } from '../sender-groups';
-import { defineEndpoint, NoContentSchema } from '../endpoint';
+import { endpointArea, NoContentSchema } from '../endpoint';
 
 const ADMIN = { roles: ['ROLE_ADMIN'] } as const;
 
+const senderGroups = endpointArea({ tag: 'admin', access: ADMIN });
+
 /** Administration of sender groups and of a user's sender settings. */
 export const SENDER_GROUP_ENDPOINTS = {
-  list: defineEndpoint({
-    method: 'GET',
-    path: '/admin/sender-groups',
-    response: { 200: SenderGroupListSchema },
-    errors: [401, 403],
-    access: ADMIN,
-    operationId: 'listSenderGroups',
-    summary: 'Sender groups with their allowed security levels',
-    tag: 'admin',
+  list: senderGroups.get('/admin/sender-groups', 'listSenderGroups', 'Sender groups with their allowed security levels', {
+    response: { 200: SenderGroupListSchema }, errors: [401, 403],
   }),
-  create: defineEndpoint({
-    method: 'POST',
-    path: '/admin/sender-groups',
-    body: CreateSenderGroupBodySchema,
-    response: { 201: SenderGroupResponseSchema },
-    errors: [400, 401, 403, 409],
-    access: ADMIN,
-    operationId: 'createSenderGroup',
-    summary: 'Creates a sender group',
-    tag: 'admin',
+  create: senderGroups.post('/admin/sender-groups', 'createSenderGroup', 'Creates a sender group', {
+    body: CreateSenderGroupBodySchema, response: { 201: SenderGroupResponseSchema }, errors: [400, 401, 403, 409],
   }),
-  update: defineEndpoint({
-    method: 'PATCH',
-    path: '/admin/sender-groups/{groupUuid}',
-    params: SenderGroupParamsSchema,
-    body: UpdateSenderGroupBodySchema,
-    response: { 200: SenderGroupResponseSchema },
+  update: senderGroups.patch('/admin/sender-groups/{groupUuid}', 'updateSenderGroup', 'Renames a sender group or sets its levels', {
+    params: SenderGroupParamsSchema, body: UpdateSenderGroupBodySchema, response: { 200: SenderGroupResponseSchema },
     errors: [400, 401, 403, 404, 409],
-    access: ADMIN,
-    operationId: 'updateSenderGroup',
-    summary: 'Renames a sender group or sets its levels',
-    tag: 'admin',
   }),
-  remove: defineEndpoint({
-    method: 'DELETE',
-    path: '/admin/sender-groups/{groupUuid}',
-    params: SenderGroupParamsSchema,
-    response: { 204: NoContentSchema },
-    errors: [401, 403, 404],
-    access: ADMIN,
-    operationId: 'deleteSenderGroup',
-    summary: 'Deletes a sender group (members fall back to the global levels)',
-    tag: 'admin',
+  remove: senderGroups.delete('/admin/sender-groups/{groupUuid}', 'deleteSenderGroup', 'Deletes a sender group (members fall back to the global levels)', {
+    params: SenderGroupParamsSchema, response: { 204: NoContentSchema }, errors: [401, 403, 404],
   }),
-  userSender: defineEndpoint({
-    method: 'PATCH',
-    path: '/admin/users/{userUuid}/sender',
-    params: UserParamsSchema,
-    body: UpdateUserSenderBodySchema,
-    response: { 200: AdminUserSchema },
-    errors: [400, 401, 403, 404],
-    access: ADMIN,
-    operationId: 'updateUserSender',
-    summary: "Sets a user's licence and sender group",
-    tag: 'admin',
+  userSender: senderGroups.patch('/admin/users/{userUuid}/sender', 'updateUserSender', "Sets a user's licence and sender group", {
+    params: UserParamsSchema, body: UpdateUserSenderBodySchema, response: { 200: AdminUserSchema }, errors: [400, 401, 403, 404],
   }),
 };

@@ -1,25 +1,11 @@
-import {
-  Button,
-  Checkbox,
-  Dialog,
-  DialogActions,
-  DialogBody,
-  DialogContent,
-  DialogSurface,
-  DialogTitle,
-  Field,
-  Input,
-  makeStyles,
-  Select,
-  Switch,
-  Text,
-} from '@fluentui/react-components';
+import { Button, Checkbox, Field, Input, makeStyles, Select, Switch, Text } from '@fluentui/react-components';
 import type { AdminUser } from '@shared/contract/admin-users';
 import { SECURITY_LEVEL_ORDER, SECURITY_LEVEL_TABLE, SERVER_READABLE_LEVELS, securityLevelInfo } from '@shared/contract/security-levels';
 import type { SecurityLevel } from '@shared/contract/deliveries';
 import { MAX_SENDER_GROUP_NAME, type SenderGroup } from '@shared/contract/sender-groups';
 import { DataTable } from '@web/components/data-table';
 import { Alert } from '@web/components/alert';
+import { FormDialog } from '@web/components/form-dialog';
 import { useNotify } from '@web/lib/toasts';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -76,27 +62,19 @@ function EditGroupDialog({ group, onClose, onDone }: { group: SenderGroup | null
     }
   }
   return (
-    <Dialog open onOpenChange={(_e, data) => (data.open ? undefined : onClose())}>
-      <DialogSurface>
-        <form onSubmit={(e) => void save(e)}>
-          <DialogBody>
-            <DialogTitle>{t('admin:senderGroups.editTitle', { name: group.name })}</DialogTitle>
-            <DialogContent>
-              <Field label={t('admin:senderGroups.name')} required>
-                <Input value={name} maxLength={MAX_SENDER_GROUP_NAME} onChange={(_e, data) => setName(data.value)} />
-              </Field>
-              <LevelChoice value={levels} onChange={setLevels} idPrefix={`edit-${group.groupUuid}`} />
-            </DialogContent>
-            <DialogActions>
-              <Button onClick={onClose}>{t('common:actions.cancel')}</Button>
-              <Button type="submit" appearance="primary" disabled={pending || name.trim() === '' || levels.length === 0}>
-                {t('admin:senderGroups.save')}
-              </Button>
-            </DialogActions>
-          </DialogBody>
-        </form>
-      </DialogSurface>
-    </Dialog>
+    <FormDialog
+      open
+      onClose={onClose}
+      title={t('admin:senderGroups.editTitle', { name: group.name })}
+      onSubmit={save}
+      submitLabel={t('admin:senderGroups.save')}
+      submitDisabled={pending || name.trim() === '' || levels.length === 0}
+    >
+      <Field label={t('admin:senderGroups.name')} required>
+        <Input value={name} maxLength={MAX_SENDER_GROUP_NAME} onChange={(_e, data) => setName(data.value)} />
+      </Field>
+      <LevelChoice value={levels} onChange={setLevels} idPrefix={`edit-${group.groupUuid}`} />
+    </FormDialog>
   );
 }
 

@@ -11,14 +11,14 @@ import {
   Field,
   Input,
   makeStyles,
-  Select,
   Text,
 } from '@fluentui/react-components';
 import { isApiError } from '@shared/api/api-error';
 import type { AdminUser } from '@shared/contract/admin-users';
-import { LANGUAGES, type Language, type RoleName } from '@shared/contract/constants';
-import { LANGUAGE_NAMES } from '@shared/i18n/i18n';
+import type { Language, RoleName } from '@shared/contract/constants';
 import { Alert } from '@web/components/alert';
+import { FormDialog } from '@web/components/form-dialog';
+import { LanguageSelect } from '@web/components/language-select';
 import { useAuthState } from '@web/lib/auth';
 import { useNotify } from '@web/lib/toasts';
 import { currentLanguage } from '@web/lib/i18n';
@@ -133,58 +133,44 @@ export function UserFormDialog({ open, user, onClose, onDone }: { open: boolean;
   }
 
   return (
-    <Dialog open={open} onOpenChange={(_e, data) => (data.open ? undefined : onClose())}>
-      <DialogSurface className={styles.surface}>
-        <form onSubmit={(event) => void submit(event)} noValidate>
-          <DialogBody>
-            <DialogTitle>{user ? t('admin:users.edit.title', { name: displayName(user) }) : t('admin:users.create.title')}</DialogTitle>
-            <DialogContent className={styles.form}>
-              {user ? null : <Text as="p">{t('admin:users.create.intro')}</Text>}
-              {failure ? <Alert type="error">{failure}</Alert> : null}
-              {user ? (
-                <Text as="p">{t('admin:users.edit.email', { email: user.email })}</Text>
-              ) : (
-                <Field label={t('admin:users.create.email')} required validationMessage={emailError}>
-                  <Input type="email" autoComplete="off" value={email} onChange={(_e, data) => setEmail(data.value)} />
-                </Field>
-              )}
-              <div className={styles.names}>
-                <Field label={t('admin:users.form.firstName')}>
-                  <Input value={firstName} maxLength={100} onChange={(_e, data) => setFirstName(data.value)} />
-                </Field>
-                <Field label={t('admin:users.form.lastName')}>
-                  <Input value={lastName} maxLength={100} onChange={(_e, data) => setLastName(data.value)} />
-                </Field>
-                <Field label={t('admin:users.form.language')} hint={t('admin:users.form.languageHint')}>
-                  <Select value={language} onChange={(_e, data) => setLanguage(data.value as Language)}>
-                    {LANGUAGES.map((code) => (
-                      <option key={code} value={code} lang={code}>
-                        {LANGUAGE_NAMES[code]}
-                      </option>
-                    ))}
-                  </Select>
-                </Field>
-              </div>
-              <Text as="h3" weight="semibold" size={400} style={{ margin: '8px 0 0' }}>
-                {t('admin:users.form.roles')}
-              </Text>
-              <Text as="p" style={{ margin: 0 }}>
-                {canGrantAdmin ? t('admin:users.form.rolesIntro') : t('admin:users.form.rolesIntroUserAdmin')}
-              </Text>
-              <RoleChoice value={roles} onChange={setRoles} canGrantAdmin={canGrantAdmin} />
-            </DialogContent>
-            <DialogActions>
-              <DialogTrigger disableButtonEnhancement>
-                <Button appearance="secondary">{t('common:actions.cancel')}</Button>
-              </DialogTrigger>
-              <Button appearance="primary" type="submit" disabled={pending}>
-                {user ? t('admin:users.edit.submit') : t('admin:users.create.submit')}
-              </Button>
-            </DialogActions>
-          </DialogBody>
-        </form>
-      </DialogSurface>
-    </Dialog>
+    <FormDialog
+      open={open}
+      onClose={onClose}
+      title={user ? t('admin:users.edit.title', { name: displayName(user) }) : t('admin:users.create.title')}
+      onSubmit={submit}
+      submitLabel={user ? t('admin:users.edit.submit') : t('admin:users.create.submit')}
+      submitDisabled={pending}
+      surfaceClassName={styles.surface}
+      contentClassName={styles.form}
+    >
+      {user ? null : <Text as="p">{t('admin:users.create.intro')}</Text>}
+      {failure ? <Alert type="error">{failure}</Alert> : null}
+      {user ? (
+        <Text as="p">{t('admin:users.edit.email', { email: user.email })}</Text>
+      ) : (
+        <Field label={t('admin:users.create.email')} required validationMessage={emailError}>
+          <Input type="email" autoComplete="off" value={email} onChange={(_e, data) => setEmail(data.value)} />
+        </Field>
+      )}
+      <div className={styles.names}>
+        <Field label={t('admin:users.form.firstName')}>
+          <Input value={firstName} maxLength={100} onChange={(_e, data) => setFirstName(data.value)} />
+        </Field>
+        <Field label={t('admin:users.form.lastName')}>
+          <Input value={lastName} maxLength={100} onChange={(_e, data) => setLastName(data.value)} />
+        </Field>
+        <Field label={t('admin:users.form.language')} hint={t('admin:users.form.languageHint')}>
+          <LanguageSelect value={language} onChange={setLanguage} />
+        </Field>
+      </div>
+      <Text as="h3" weight="semibold" size={400} style={{ margin: '8px 0 0' }}>
+        {t('admin:users.form.roles')}
+      </Text>
+      <Text as="p" style={{ margin: 0 }}>
+        {canGrantAdmin ? t('admin:users.form.rolesIntro') : t('admin:users.form.rolesIntroUserAdmin')}
+      </Text>
+      <RoleChoice value={roles} onChange={setRoles} canGrantAdmin={canGrantAdmin} />
+    </FormDialog>
   );
 }
 

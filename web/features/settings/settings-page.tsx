@@ -1,26 +1,15 @@
-import {
-  Button,
-  Card,
-  Dialog,
-  DialogActions,
-  DialogBody,
-  DialogContent,
-  DialogSurface,
-  DialogTitle,
-  Field,
-  Input,
-  Select,
-  Subtitle1,
-} from '@fluentui/react-components';
+import { Button, Card, Field, Input, Subtitle1 } from '@fluentui/react-components';
 import { isApiError } from '@shared/api/api-error';
 import { postChangePassword, postOwnTotpConfirm, postOwnTotpRegistration, postTotpReset } from '@shared/api/endpoints/account';
 import { getPasswordPolicy } from '@shared/api/endpoints/pre-login';
 import type { TotpRegistrationResponse } from '@shared/contract/auth-escalation';
-import { AUTH_APP_CODE_LENGTH, LANGUAGES } from '@shared/contract/constants';
-import { LANGUAGE_NAMES } from '@shared/i18n/i18n';
+import { AUTH_APP_CODE_LENGTH } from '@shared/contract/constants';
 import { Alert } from '@web/components/alert';
+import { FormDialog } from '@web/components/form-dialog';
+import { LanguageSelect } from '@web/components/language-select';
 import { NewPasswordFields, type NewPasswordValue } from '@web/components/new-password-fields';
 import { PageHeading } from '@web/components/page-heading';
+import { TotpSecret } from '@web/components/totp-secret';
 import { apiClient } from '@web/lib/api-client';
 import { authStore, useAuthState } from '@web/lib/auth';
 import { changeLanguage, currentLanguage } from '@web/lib/i18n';
@@ -43,13 +32,7 @@ function LanguageSection() {
         {t('settings:language.title')}
       </Subtitle1>
       <Field label={t('settings:language.label')}>
-        <Select value={currentLanguage()} onChange={(_e, data) => void changeLanguage(data.value)}>
-          {LANGUAGES.map((code) => (
-            <option key={code} value={code} lang={code}>
-              {LANGUAGE_NAMES[code]}
-            </option>
-          ))}
-        </Select>
+        <LanguageSelect value={currentLanguage()} onChange={(language) => void changeLanguage(language)} />
       </Field>
     </Card>
   );
@@ -124,35 +107,82 @@ function reauthErrorsOf(t: TFunction, error: unknown): ReauthErrors | null {
   return null;
 }
 
-/** Registration from the account settings: password → QR code and manual key → a code confirms it. */
-function TotpSetupDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
+/**
+ * The state and submit of a re-authenticating dialog: the checked fields (focus on the first
+ * wrong one), the call, the server's refusal as field messages or else a general error toast.
+ */
+function useReauthForm() {
   const { t } = useTranslation();
   const notify = useNotify();
   const formRef = useRef<HTMLFormElement>(null);
-  const [password, setPassword] = useState('');
-  const [code, setCode] = useState('');
-  const [registration, setRegistration] = useState<TotpRegistrationResponse | null>(null);
   const [errors, setErrors] = useState<ReauthErrors>({});
   const [pending, setPending] = useState(false);
 
-  function close() {
-    setPassword('');
-    setCode('');
-    setRegistration(null);
-    setErrors({});
-    onClose();
+  function showErrors(next: ReauthErrors) {
+    setErrors(next);
+    requestAnimationFrame(() => focusFirstInvalid(formRef.current));
   }
 
-  async function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const next: ReauthErrors = registration ? { code: sixDigitCodeMessage(t, code) } : { password: requiredMessage(t, password) };
-    setErrors(next);
-    if (next.password || next.code) {
+  async function run(checked: ReauthErrors, action: () => Promise<void>) {
+    setErrors(checked);
+    if (checked.password || checked.code) {
       requestAnimationFrame(() => focusFirstInvalid(formRef.current));
       return;
     }
     setPending(true);
     try {
+      await action();
+    } catch (error) {
+      const fieldErrors = reauthErrorsOf(t, error);
+      if (fieldErrors) showErrors(fieldErrors);
+      else notify('error', t('auth:errors.generalError'));
+    } finally {
+      setPending(false);
+    }
+  }
+
+  return { formRef, errors, clearErrors: () => setErrors({}), pending, run };
+}
+
+function CurrentPasswordField({ value, onChange, error }: { value: string; onChange: (value: string) => void; error: string | undefined }) {
+  const { t } = useTranslation();
+  return (
+    <Field label={t('settings:password.current')} required validationMessage={error}>
+      <Input type="password" name="current-password" autoComplete="current-password" value={value} onChange={(_e, data) => onChange(data.value)} />
+    </Field>
+  );
+}
+
+function AuthAppCodeField({ value, onChange, error }: { value: string; onChange: (value: string) => void; error: string | undefined }) {
+  const { t } = useTranslation();
+  return (
+    <Field label={t('auth:totp.code')} required validationMessage={error}>
+      <Input name="auth-app-code" inputMode="numeric" autoComplete="one-time-code" value={value} onChange={(_e, data) => onChange(data.value)} />
+    </Field>
+  );
+}
+
+/** Registration from the account settings: password → QR code and manual key → a code confirms it. */
+function TotpSetupDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
+  const { t } = useTranslation();
+  const notify = useNotify();
+  const form = useReauthForm();
+  const [password, setPassword] = useState('');
+  const [code, setCode] = useState('');
+  const [registration, setRegistration] = useState<TotpRegistrationResponse | null>(null);
+
+  function close() {
+    setPassword('');
+    setCode('');
+    setRegistration(null);
+    form.clearErrors();
+    onClose();
+  }
+
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const checked: ReauthErrors = registration ? { code: sixDigitCodeMessage(t, code) } : { password: requiredMessage(t, password) };
+    await form.run(checked, async () => {
       if (!registration) {
         setRegistration(await postOwnTotpRegistration(apiClient, { password }));
         setPassword('');
@@ -162,64 +192,39 @@ function TotpSetupDialog({ open, onClose }: { open: boolean; onClose: () => void
         notify('success', t('settings:twoFactor.setupDone'));
         close();
       }
-    } catch (error) {
-      const fieldErrors = reauthErrorsOf(t, error);
-      if (fieldErrors) {
-        setErrors(fieldErrors);
-        requestAnimationFrame(() => focusFirstInvalid(formRef.current));
-      } else notify('error', t('auth:errors.generalError'));
-    } finally {
-      setPending(false);
-    }
+    });
   }
 
-  const secret = registration?.secret.replace(/(.{4})/g, '$1 ').trim();
   return (
-    <Dialog open={open} onOpenChange={(_e, data) => (data.open ? undefined : close())}>
-      <DialogSurface>
-        <form ref={formRef} onSubmit={submit} noValidate>
-          <DialogBody>
-            <DialogTitle>{t('settings:twoFactor.setupTitle')}</DialogTitle>
-            <DialogContent style={{ display: 'grid', gap: 12 }}>
-              {!registration ? (
-                <>
-                  <p style={{ margin: 0 }}>{t('settings:twoFactor.setupIntro')}</p>
-                  <Field label={t('settings:password.current')} required validationMessage={errors.password}>
-                    <Input type="password" name="current-password" autoComplete="current-password" value={password} onChange={(_e, data) => setPassword(data.value)} />
-                  </Field>
-                </>
-              ) : (
-                <>
-                  <ol style={{ paddingLeft: 20, margin: 0, display: 'grid', gap: 8 }}>
-                    <li>{t('auth:totpRegistration.stepInstall')}</li>
-                    <li>{t('auth:totpRegistration.stepScan')}</li>
-                    <li>{t('auth:totpRegistration.stepCode', { count: AUTH_APP_CODE_LENGTH })}</li>
-                  </ol>
-                  <div style={{ display: 'grid', justifyItems: 'center', gap: 8 }}>
-                    <img src={registration.qrCodeDataUrl} width={200} height={200} alt={t('auth:totpRegistration.qrAlt')} />
-                    <span>{t('auth:totpRegistration.manualKey')}</span>
-                    <code data-testid="totp-secret" style={{ fontSize: 16, letterSpacing: 1, wordBreak: 'break-all' }}>
-                      {secret}
-                    </code>
-                  </div>
-                  <Field label={t('auth:totp.code')} required validationMessage={errors.code}>
-                    <Input name="auth-app-code" inputMode="numeric" autoComplete="one-time-code" value={code} onChange={(_e, data) => setCode(data.value)} />
-                  </Field>
-                </>
-              )}
-            </DialogContent>
-            <DialogActions>
-              <Button appearance="secondary" onClick={close}>
-                {t('common:actions.cancel')}
-              </Button>
-              <Button type="submit" appearance="primary" disabled={pending}>
-                {registration ? t('settings:twoFactor.setupConfirm') : t('settings:twoFactor.setupContinue')}
-              </Button>
-            </DialogActions>
-          </DialogBody>
-        </form>
-      </DialogSurface>
-    </Dialog>
+    <FormDialog
+      open={open}
+      onClose={close}
+      title={t('settings:twoFactor.setupTitle')}
+      formRef={form.formRef}
+      onSubmit={submit}
+      submitLabel={registration ? t('settings:twoFactor.setupConfirm') : t('settings:twoFactor.setupContinue')}
+      submitDisabled={form.pending}
+      contentStyle={{ display: 'grid', gap: 12 }}
+    >
+      {!registration ? (
+        <>
+          <p style={{ margin: 0 }}>{t('settings:twoFactor.setupIntro')}</p>
+          <CurrentPasswordField value={password} onChange={setPassword} error={form.errors.password} />
+        </>
+      ) : (
+        <>
+          <ol style={{ paddingLeft: 20, margin: 0, display: 'grid', gap: 8 }}>
+            <li>{t('auth:totpRegistration.stepInstall')}</li>
+            <li>{t('auth:totpRegistration.stepScan')}</li>
+            <li>{t('auth:totpRegistration.stepCode', { count: AUTH_APP_CODE_LENGTH })}</li>
+          </ol>
+          <div style={{ display: 'grid', justifyItems: 'center', gap: 8 }}>
+            <TotpSecret registration={registration} />
+          </div>
+          <AuthAppCodeField value={code} onChange={setCode} error={form.errors.code} />
+        </>
+      )}
+    </FormDialog>
   );
 }
 
@@ -227,71 +232,42 @@ function TotpSetupDialog({ open, onClose }: { open: boolean; onClose: () => void
 function TotpResetDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
   const { t } = useTranslation();
   const notify = useNotify();
-  const formRef = useRef<HTMLFormElement>(null);
+  const form = useReauthForm();
   const [password, setPassword] = useState('');
   const [code, setCode] = useState('');
-  const [errors, setErrors] = useState<ReauthErrors>({});
-  const [pending, setPending] = useState(false);
 
   function close() {
     setPassword('');
     setCode('');
-    setErrors({});
+    form.clearErrors();
     onClose();
   }
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    const next: ReauthErrors = { password: requiredMessage(t, password), code: sixDigitCodeMessage(t, code) };
-    setErrors(next);
-    if (next.password || next.code) {
-      requestAnimationFrame(() => focusFirstInvalid(formRef.current));
-      return;
-    }
-    setPending(true);
-    try {
+    await form.run({ password: requiredMessage(t, password), code: sixDigitCodeMessage(t, code) }, async () => {
       await postTotpReset(apiClient, { password, code: code.replace(/\s+/g, '') });
       await authStore.reloadUser();
       notify('success', t('settings:twoFactor.resetDone'));
       close();
-    } catch (error) {
-      const fieldErrors = reauthErrorsOf(t, error);
-      if (fieldErrors) {
-        setErrors(fieldErrors);
-        requestAnimationFrame(() => focusFirstInvalid(formRef.current));
-      } else notify('error', t('auth:errors.generalError'));
-    } finally {
-      setPending(false);
-    }
+    });
   }
 
   return (
-    <Dialog open={open} onOpenChange={(_e, data) => (data.open ? undefined : close())}>
-      <DialogSurface>
-        <form ref={formRef} onSubmit={submit} noValidate>
-          <DialogBody>
-            <DialogTitle>{t('settings:twoFactor.confirmTitle')}</DialogTitle>
-            <DialogContent style={{ display: 'grid', gap: 12 }}>
-              <p style={{ margin: 0 }}>{t('settings:twoFactor.confirmText')}</p>
-              <Field label={t('settings:password.current')} required validationMessage={errors.password}>
-                <Input type="password" name="current-password" autoComplete="current-password" value={password} onChange={(_e, data) => setPassword(data.value)} />
-              </Field>
-              <Field label={t('auth:totp.code')} required validationMessage={errors.code}>
-                <Input name="auth-app-code" inputMode="numeric" autoComplete="one-time-code" value={code} onChange={(_e, data) => setCode(data.value)} />
-              </Field>
-            </DialogContent>
-            <DialogActions>
-              <Button appearance="secondary" onClick={close}>
-                {t('common:actions.cancel')}
-              </Button>
-              <Button type="submit" appearance="primary" disabled={pending}>
-                {t('settings:twoFactor.reset')}
-              </Button>
-            </DialogActions>
-          </DialogBody>
-        </form>
-      </DialogSurface>
-    </Dialog>
+    <FormDialog
+      open={open}
+      onClose={close}
+      title={t('settings:twoFactor.confirmTitle')}
+      formRef={form.formRef}
+      onSubmit={submit}
+      submitLabel={t('settings:twoFactor.reset')}
+      submitDisabled={form.pending}
+      contentStyle={{ display: 'grid', gap: 12 }}
+    >
+      <p style={{ margin: 0 }}>{t('settings:twoFactor.confirmText')}</p>
+      <CurrentPasswordField value={password} onChange={setPassword} error={form.errors.password} />
+      <AuthAppCodeField value={code} onChange={setCode} error={form.errors.code} />
+    </FormDialog>
   );
 }
 

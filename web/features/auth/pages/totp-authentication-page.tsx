@@ -3,41 +3,20 @@ import { Button, Field, Input } from '@fluentui/react-components';
 import { AUTH_APP_CODE_LENGTH } from '@shared/contract/constants';
 import { PageHeading } from '@web/components/page-heading';
 import { ROUTES } from '@web/lib/routes';
-import { focusFirstInvalid, sixDigitCodeMessage } from '@web/lib/validation';
-import { useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate } from 'react-router';
 import { AuthCard, authFormStyle } from '../auth-layout';
 import { AuthMessageBar } from '../auth-message';
-import { loginFlow, type AuthMessage } from '../login-flow';
-import { useLoginAttempt, useLoginFlowRedirect } from '../use-login-attempt';
+import { useAuthAppCodeStep } from '../use-auth-app-code-step';
+import { useLoginFlowRedirect } from '../use-login-attempt';
 
 /** Two-factor sign-in with the 6-digit code of the authentication app (SPEC §2, §5). */
 export function TotpAuthenticationPage() {
   const { t } = useTranslation();
   const flowRedirect = useLoginFlowRedirect();
-  const { attempt, pending } = useLoginAttempt();
-  const formRef = useRef<HTMLFormElement>(null);
-  const [code, setCode] = useState('');
-  const [error, setError] = useState<string>();
-  const [message, setMessage] = useState<AuthMessage | null>(() => loginFlow.takeMessage());
+  const { formRef, code, setCode, error, message, pending, submit } = useAuthAppCodeStep();
 
   if (flowRedirect) return <Navigate to={flowRedirect} replace />;
-
-  async function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const invalid = sixDigitCodeMessage(t, code);
-    setError(invalid);
-    if (invalid) {
-      requestAnimationFrame(() => focusFirstInvalid(formRef.current));
-      return;
-    }
-    const result = await attempt({ j_auth_app_code: code });
-    if (result) {
-      setMessage(result);
-      setCode('');
-    }
-  }
 
   return (
     <AuthCard>

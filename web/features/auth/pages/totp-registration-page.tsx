@@ -1,8 +1,8 @@
 import { Button, Field, Input, Spinner } from '@fluentui/react-components';
 import { AUTH_APP_CODE_LENGTH } from '@shared/contract/constants';
 import { PageHeading } from '@web/components/page-heading';
-import { focusFirstInvalid, sixDigitCodeMessage } from '@web/lib/validation';
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { TotpSecret } from '@web/components/totp-secret';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useNavigate } from 'react-router';
 import { ROUTES } from '@web/lib/routes';
@@ -10,8 +10,9 @@ import { useTotpRegistration } from '../api/totp-registration';
 import { AuthCard, authFormStyle } from '../auth-layout';
 import { AuthMessageBar } from '../auth-message';
 import { refusedForCaptcha } from '../captcha-refusal';
-import { loginFlow, type AuthMessage } from '../login-flow';
-import { useLoginAttempt, useLoginFlowRedirect } from '../use-login-attempt';
+import { loginFlow } from '../login-flow';
+import { useAuthAppCodeStep } from '../use-auth-app-code-step';
+import { useLoginFlowRedirect } from '../use-login-attempt';
 
 /** Registration of an authentication app: scan the QR code or type the key, then confirm with a code. */
 export function TotpRegistrationPage() {
@@ -19,7 +20,7 @@ export function TotpRegistrationPage() {
   const flowRedirect = useLoginFlowRedirect();
   const [captchaAnswer] = useState(() => loginFlow.get().captchaAnswer);
   const registration = useTotpRegistration(loginFlow.get().credentials, captchaAnswer);
-  const { attempt, pending } = useLoginAttempt();
+  const { formRef, code, setCode, error, message, pending, submit } = useAuthAppCodeStep();
   const navigate = useNavigate();
 
   // After repeated failed sign-ins the registration call needs a captcha too: the captcha
@@ -33,29 +34,9 @@ export function TotpRegistrationPage() {
   useEffect(() => {
     if (registration.data) loginFlow.update({ captchaAnswer: null });
   }, [registration.data]);
-  const formRef = useRef<HTMLFormElement>(null);
-  const [code, setCode] = useState('');
-  const [error, setError] = useState<string>();
-  const [message, setMessage] = useState<AuthMessage | null>(() => loginFlow.takeMessage());
 
   if (flowRedirect) return <Navigate to={flowRedirect} replace />;
 
-  async function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const invalid = sixDigitCodeMessage(t, code);
-    setError(invalid);
-    if (invalid) {
-      requestAnimationFrame(() => focusFirstInvalid(formRef.current));
-      return;
-    }
-    const result = await attempt({ j_auth_app_code: code });
-    if (result) {
-      setMessage(result);
-      setCode('');
-    }
-  }
-
-  const secret = registration.data?.secret.replace(/(.{4})/g, '$1 ').trim();
   return (
     <AuthCard>
       <PageHeading>{t('auth:totpRegistration.title')}</PageHeading>
@@ -66,15 +47,7 @@ export function TotpRegistrationPage() {
           {t('auth:totpRegistration.stepScan')}
           <div style={{ display: 'grid', justifyItems: 'center', gap: 8, marginTop: 8 }}>
             {registration.isLoading ? <Spinner size="small" label={t('common:loading')} /> : null}
-            {registration.data ? (
-              <>
-                <img src={registration.data.qrCodeDataUrl} width={200} height={200} alt={t('auth:totpRegistration.qrAlt')} />
-                <span>{t('auth:totpRegistration.manualKey')}</span>
-                <code data-testid="totp-secret" style={{ fontSize: 16, letterSpacing: 1, wordBreak: 'break-all' }}>
-                  {secret}
-                </code>
-              </>
-            ) : null}
+            {registration.data ? <TotpSecret registration={registration.data} /> : null}
           </div>
         </li>
         <li>{t('auth:totpRegistration.stepCode', { count: AUTH_APP_CODE_LENGTH })}</li>
