@@ -64,7 +64,7 @@ export const SENDER_GROUP_ENDPOINTS = {
     params: UserParamsSchema,
     body: UpdateUserSenderBodySchema,
     response: { 200: AdminUserSchema },
-    errors: [400, 401, 403, 404],
+    errors: [400, 401, 403, 404, 409],
     access: ADMIN,
     operationId: 'updateUserSender',
     summary: "Sets a user's licence and sender group",
