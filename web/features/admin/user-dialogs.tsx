@@ -24,6 +24,7 @@ import { useNotify } from '@web/lib/toasts';
 import { currentLanguage } from '@web/lib/i18n';
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { licenceLimitText } from './api/licence';
 import { createUser, updateUser } from './api/user-admin';
 import { ADMIN_ONLY_ROLES, DEFAULT_NEW_USER_ROLES, ROLE_GROUPS, roleKey } from './role-groups';
 
@@ -75,7 +76,9 @@ function RoleChoice({ value, onChange, canGrantAdmin }: { value: RoleName[]; onC
 }
 
 /** The message for a refused user change (SPEC §8 error object → a text of ours). */
-function failureText(t: (key: string) => string, error: unknown): string {
+function failureText(t: (key: string, options?: Record<string, unknown>) => string, error: unknown): string {
+  const licence = licenceLimitText(t, error);
+  if (licence) return licence;
   if (isApiError(error)) {
     const reason = (error.error?.metadata as { reason?: unknown } | undefined)?.reason;
     if (error.status === 409 && (reason === 'self' || reason === 'lastAdmin')) return t(`admin:users.errors.${reason}`);
