@@ -18,8 +18,7 @@ const useStyles = makeStyles({
   layout: { display: 'grid', gap: '16px', gridTemplateColumns: 'minmax(0, 1fr)', '@media (min-width: 1024px)': { gridTemplateColumns: 'minmax(0, 1fr) minmax(0, 1fr)' } },
   column: { display: 'grid', gap: '16px', alignContent: 'start' },
   fields: { display: 'grid', gap: '12px' },
-  colour: { display: 'flex', gap: '8px', alignItems: 'center' },
-  swatch: { width: '40px', height: '32px', padding: 0, border: `1px solid ${tokens.colorNeutralStroke1}`, borderRadius: tokens.borderRadiusMedium, cursor: 'pointer' },
+  swatch: { width: '28px', height: '22px', padding: 0, border: `1px solid ${tokens.colorNeutralStroke1}`, borderRadius: tokens.borderRadiusSmall, cursor: 'pointer', background: 'none' },
   asset: { display: 'flex', gap: '12px', alignItems: 'center', flexWrap: 'wrap' },
   assetImage: { height: '48px', maxWidth: '160px', objectFit: 'contain', border: `1px solid ${tokens.colorNeutralStroke2}`, padding: '4px', background: tokens.colorNeutralBackground1 },
   hidden: { display: 'none' },
@@ -179,10 +178,13 @@ function ColourField({ label, value, invalid, showTextColour, onChange }: { labe
   const hint = valid && showTextColour ? t(buttonTextColor(valid) === '#FFFFFF' ? 'admin:theme.lightText' : 'admin:theme.darkText', { luminance: Math.round(luminance(valid)) }) : undefined;
   return (
     <Field label={label} validationMessage={invalid ? t('admin:theme.invalidHex') : undefined} hint={hint}>
-      <div className={styles.colour}>
-        <input type="color" className={styles.swatch} aria-label={t('admin:theme.pick', { name: label })} value={valid ?? '#000000'} onChange={(e) => onChange(e.target.value.toUpperCase())} />
-        <Input value={value} maxLength={7} placeholder="#19853F" onChange={(_e, data) => onChange(data.value)} />
-      </div>
+      <Input
+        value={value}
+        maxLength={7}
+        placeholder="#19853F"
+        onChange={(_e, data) => onChange(data.value)}
+        contentBefore={<input type="color" className={styles.swatch} aria-label={t('admin:theme.pick', { name: label })} value={valid ?? '#000000'} onChange={(e) => onChange(e.target.value.toUpperCase())} />}
+      />
     </Field>
   );
 }
