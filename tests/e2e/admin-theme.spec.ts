@@ -39,6 +39,9 @@ async function openAdminPage(page: Page, linkName: string, heading: string) {
   await expect(page.getByRole('heading', { level: 1, name: heading })).toBeVisible();
 }
 
+/** A toast's title (its text is also in the toaster's live region, hence the class). */
+const toast = (page: Page, text: string) => page.locator('.fui-ToastTitle').filter({ hasText: text });
+
 const background = (page: Page, selector: string) => page.locator(selector).first().evaluate((el) => getComputedStyle(el).backgroundColor);
 
 test('the licence page shows each count against its cap, who holds it and what happens at the cap', async ({ page }) => {
@@ -59,7 +62,7 @@ test('the theme colour and logo reach the shell, a mail and the add-in; reset br
   expect(await background(page, 'header')).toBe(GREEN);
 
   // A wrong colour is named at its field and cannot be saved (SPEC §5).
-  const themeColour = page.getByRole('textbox', { name: admin.theme.colours.theme });
+  const themeColour = page.getByRole('textbox', { name: admin.theme.colours.theme, exact: true });
   await themeColour.fill('green');
   await expect(page.getByText(admin.theme.invalidHex)).toBeVisible();
   await expect(page.getByRole('button', { name: admin.theme.save })).toBeDisabled();
@@ -71,12 +74,12 @@ test('the theme colour and logo reach the shell, a mail and the add-in; reset br
   expect(await page.getByTestId('theme-preview-button').evaluate((el) => getComputedStyle(el).color)).toBe('rgb(255, 255, 255)');
   expect(await background(page, 'header')).toBe(GREEN);
   await page.getByRole('button', { name: admin.theme.save }).click();
-  await expect(page.getByText(admin.theme.saved)).toBeVisible();
+  await expect(toast(page, admin.theme.saved)).toBeVisible();
   await expect.poll(() => background(page, 'header')).toBe(BLUE.rgb);
 
   // The logo: uploaded, then shown by the shell at its versioned URL.
   await page.getByTestId('theme-logo-input').setInputFiles({ name: 'logo.png', mimeType: 'image/png', buffer: PNG });
-  await expect(page.getByText(admin.theme.assets.uploaded.replace('{{name}}', admin.theme.assets.logo))).toBeVisible();
+  await expect(toast(page, admin.theme.assets.uploaded.replace('{{name}}', admin.theme.assets.logo))).toBeVisible();
   const shellLogo = page.getByTestId('shell-logo');
   await expect(shellLogo).toHaveAttribute('src', `/webui/logo?v=${PNG_VERSION}`);
   await expect.poll(() => shellLogo.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(1);
@@ -106,7 +109,7 @@ test('the theme colour and logo reach the shell, a mail and the add-in; reset br
   await page.getByRole('button', { name: admin.theme.reset.button }).click();
   const dialog = page.getByRole('alertdialog', { name: admin.theme.reset.title });
   await dialog.getByRole('button', { name: admin.theme.reset.confirm }).click();
-  await expect(page.getByText(admin.theme.reset.done)).toBeVisible();
+  await expect(toast(page, admin.theme.reset.done)).toBeVisible();
   await expect.poll(() => background(page, 'header')).toBe(GREEN);
   await expect(shellLogo).toHaveAttribute('src', '/webui/logo?v=default');
   const profile = (await (await fetch(`${server.url}/api/2/config/profile`)).json()) as { config: Record<string, unknown> };
