@@ -12,6 +12,7 @@ import {
   Input,
   makeStyles,
   Select,
+  Switch,
   Text,
 } from '@fluentui/react-components';
 import { isApiError } from '@shared/api/api-error';
@@ -107,6 +108,8 @@ export function UserFormDialog({ open, user, onClose, onDone }: { open: boolean;
   const [emailError, setEmailError] = useState<string | undefined>();
   const [failure, setFailure] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
+  // New accounts hold the sender licence unless created without it (at the licence cap, for instance).
+  const [licensed, setLicensed] = useState(true);
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -123,7 +126,7 @@ export function UserFormDialog({ open, user, onClose, onDone }: { open: boolean;
         await updateUser(user.uuid, names);
         notify('success', t('admin:users.edit.done', { name: displayName({ ...user, ...names }) }));
       } else {
-        await createUser({ email: email.trim(), ...names });
+        await createUser({ email: email.trim(), ...names, licensed });
         notify('success', t('admin:users.create.done', { email: email.trim() }));
       }
       onDone();
@@ -149,6 +152,11 @@ export function UserFormDialog({ open, user, onClose, onDone }: { open: boolean;
               ) : (
                 <Field label={t('admin:users.create.email')} required validationMessage={emailError}>
                   <Input type="email" autoComplete="off" value={email} onChange={(_e, data) => setEmail(data.value)} />
+                </Field>
+              )}
+              {user ? null : (
+                <Field hint={t('admin:users.create.licensedHint')}>
+                  <Switch checked={licensed} label={t('admin:users.create.licensed')} onChange={(_e, data) => setLicensed(data.checked)} />
                 </Field>
               )}
               <div className={styles.names}>
