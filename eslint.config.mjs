@@ -14,6 +14,8 @@ const elements = [
   // the send rules and their rule → §8 error table. They import only the contract and each other, so
   // nothing that runs only in a browser (fetch, Worker, WebCrypto, storage, i18next) reaches the server.
   { type: 'shared-pure', pattern: 'shared/rules', mode: 'folder' },
+  // The theme rules (hex colours, the luminance rule of SPEC §9): pure, the mails use them too.
+  { type: 'shared-pure', pattern: 'shared/theme', mode: 'folder' },
   { type: 'shared', pattern: 'shared/*', mode: 'folder', capture: ['module'] },
   { type: 'web-feature', pattern: 'web/features/*', mode: 'folder', capture: ['feature'] },
   { type: 'web', pattern: 'web', mode: 'folder' },

@@ -35,6 +35,9 @@ import { virusScanJobs } from './virus-scan/scan-job';
 import { startJobRunner, type JobRunner } from './jobs/job-queue';
 import { devMailboxRoutes } from './mail/dev-mailbox-routes';
 import { mailSettingsFrom } from './mail/mail-settings';
+import { licenceRoutes } from './licence/licence-routes';
+import { themeRoutes } from './theme/theme-routes';
+import { loadThemeAsset } from './theme/theme-assets';
 import { createMailer, type Mailer } from './mail/mailer';
 import { createSmsGateway, type SmsGateway } from './sms/sms-gateway';
 import { externalRoutes } from './external/routes';
@@ -147,7 +150,7 @@ async function assemble(app: FastifyInstance, options: BuildAppOptions, database
   installBodyParsers(app);
 
   // Services (fastify/demo style: on the instance, created once).
-  const mailer = options.mailer ?? createMailer({ dataDir: config.dataDir, smtpUrl: config.smtpUrl, settings: mailSettingsFrom(createSettingsStore(db)) });
+  const mailer = options.mailer ?? createMailer({ dataDir: config.dataDir, smtpUrl: config.smtpUrl, settings: mailSettingsFrom(createSettingsStore(db), () => loadThemeAsset(db, 'logo')) });
   const sessions = createSessionsStore(db);
   app.decorate('config', config);
   app.decorate('db', db);
@@ -231,6 +234,8 @@ async function assemble(app: FastifyInstance, options: BuildAppOptions, database
   await app.register(senderAdminRoutes);
   await app.register(externalRoutes);
   await app.register(wizardRoutes);
+  await app.register(licenceRoutes);
+  await app.register(themeRoutes);
   await app.register(legacyRoutes);
   await app.register(webClientRoutes(config.webRoot));
   await app.register(addinRoutes);

@@ -42,6 +42,9 @@ export interface Setting<S extends z.ZodType = z.ZodType> {
   doc: string;
 }
 
+/** A licence cap (`KUVERT_LICENCE_*`): a whole number ≥ 0; unset = no cap. */
+const licenceCap = z.coerce.number().int().min(0).max(10_000_000).optional();
+
 /** proxy-addr's named ranges, accepted in KUVERT_TRUST_PROXY beside addresses and CIDRs. */
 const PROXY_ADDR_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
 
@@ -280,6 +283,9 @@ export const SETTINGS = {
   }),
   oidcClientId: setting({ env: 'KUVERT_OIDC_CLIENT_ID', secret: false, schema: z.string().min(1).optional(), default: '–', doc: "this server's client id at the OpenID provider" }),
   oidcClientSecret: setting({ env: 'KUVERT_OIDC_CLIENT_SECRET', secret: true, schema: z.string().min(1).optional(), default: '–', doc: "this server's client secret at the OpenID provider, when it issued one; secret" }),
+  licenceSenders: setting({ env: 'KUVERT_LICENCE_SENDERS', secret: false, schema: licenceCap, default: '–', doc: 'licence cap: how many accounts may hold the sender licence (Administration › Licence). Unset: no cap. At the cap, licensing one more (or creating a licensed user) is refused with `LicenseLimitExceededException`; nothing is asked of a licence server' }),
+  licenceDataRoomCreators: setting({ env: 'KUVERT_LICENCE_DATAROOM_CREATORS', secret: false, schema: licenceCap, default: '–', doc: 'licence cap: how many accounts may hold `ROLE_SECUROOMS_CREATOR` (create data rooms). Unset: no cap' }),
+  licenceActiveForms: setting({ env: 'KUVERT_LICENCE_ACTIVE_FORMS', secret: false, schema: licenceCap, default: '–', doc: 'licence cap: how many web forms may be active at once. Unset: no cap' }),
 } as const;
 
 export type ConfigKey = keyof typeof SETTINGS;

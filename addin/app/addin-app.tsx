@@ -1,11 +1,15 @@
-import { Button, FluentProvider, Spinner, makeStyles, webLightTheme } from '@fluentui/react-components';
+import { Button, FluentProvider, Spinner, makeStyles, tokens } from '@fluentui/react-components';
 import type { OfficeHost } from '@addin/office/office-host';
 import type { AddinClient } from '@addin/session/addin-client';
+import { getConfigProfile, type ConfigProfile } from '@shared/api/endpoints/config-profile';
 import { getCurrentUser } from '@shared/api/endpoints/current-user';
+import { CONFIG_KEYS } from '@shared/contract/config';
+import { THEME_ASSET_PATHS, THEME_PROFILE_KEYS } from '@shared/contract/theme';
 import { addinKeys } from '@addin/crypto/addin-crypto';
 import { getLogout } from '@shared/api/endpoints/logout';
 import type { User } from '@shared/contract/user';
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { createAddinTheme } from './addin-theme';
 import { useTranslation } from 'react-i18next';
 import { SignInScreen } from '../auth/sign-in-screen';
 import { ReadScreen } from '../read/read-screen';
@@ -14,6 +18,16 @@ import { SendScreen } from '../send/send-screen';
 const useStyles = makeStyles({
   main: { padding: '12px', display: 'grid', gap: '12px' },
   bar: { display: 'flex', justifyContent: 'space-between', alignItems: 'center' },
+  brand: {
+    display: 'flex',
+    alignItems: 'center',
+    gap: '8px',
+    padding: '8px 12px',
+    fontWeight: 600,
+    background: tokens.colorBrandBackground,
+    color: tokens.colorNeutralForegroundOnBrand,
+  },
+  logo: { height: '24px', maxWidth: '96px', objectFit: 'contain' },
 });
 
 /** The task pane: read mode opens deliveries; compose mode is the send screen behind the auth guard. */
@@ -21,6 +35,13 @@ export function AddinApp({ host, addin }: { host: OfficeHost; addin: AddinClient
   const { t } = useTranslation();
   const styles = useStyles();
   const [user, setUser] = useState<User | null | undefined>(undefined);
+  // The installation's colours, title and logo (public profile), as the web client shows them.
+  const [config, setConfig] = useState<ConfigProfile>({});
+  const theme = useMemo(() => createAddinTheme(config), [config]);
+
+  useEffect(() => {
+    getConfigProfile(addin.client).then(setConfig, (error: unknown) => console.error('Loading the configuration profile failed', error));
+  }, [addin]);
 
   useEffect(() => {
     if (!addin.getToken()) {
@@ -55,7 +76,11 @@ export function AddinApp({ host, addin }: { host: OfficeHost; addin: AddinClient
   else content = <SendScreen addin={addin} host={host} userUuid={user.uuid} onSignedOut={signedOut} />;
 
   return (
-    <FluentProvider theme={webLightTheme}>
+    <FluentProvider theme={theme}>
+      <header className={styles.brand} data-testid="addin-brand">
+        <img src={typeof config[THEME_PROFILE_KEYS.logoUrl] === 'string' ? String(config[THEME_PROFILE_KEYS.logoUrl]) : THEME_ASSET_PATHS.logo} alt="" className={styles.logo} data-testid="addin-logo" />
+        <span>{typeof config[CONFIG_KEYS.webUiTitle] === 'string' && config[CONFIG_KEYS.webUiTitle] !== '' ? String(config[CONFIG_KEYS.webUiTitle]) : 'Kuvert'}</span>
+      </header>
       <main className={styles.main}>
         {user && host.mode !== 'read' && (
           <div className={styles.bar}>

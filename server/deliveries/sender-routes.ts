@@ -8,6 +8,7 @@ import { badRequest, conflict, notFound } from '../core/http-error';
 import { registerEndpoint } from '../core/endpoint-route';
 import { routePlugin } from '../core/route-plugin';
 import { toWireUser, type UserRow } from '../users/users-repository';
+import { assertLicenceAvailable } from '../licence/licence-counts';
 import { parseGroupLevels } from './senders';
 import type { SenderGroupsTable } from './tables';
 
@@ -93,6 +94,8 @@ export const senderAdminRoutes = routePlugin('kuvert-sender-admin-routes', async
       if (!group) throw badRequest('No such sender group', { field: 'senderGroupUuid', reason: 'unknownGroup' });
       groupId = group.id;
     }
+    // Licensing one more counts against KUVERT_LICENCE_SENDERS (409 with the figures at the cap).
+    if (licensed === true && user.licensed !== 1) await assertLicenceAvailable(app.db, app.config, 'senders');
     await app.users.update(user.id, { ...(licensed !== undefined ? { licensed: licensed ? 1 : 0 } : {}), ...(groupId !== undefined ? { sender_group_id: groupId } : {}) });
     await app.auditLog.record({ actorUserId: request.user!.id, action: 'user.sender', subjectUserId: user.id, details: { licensed, senderGroupUuid } });
     const row = (await app.users.findById(user.id))!;

@@ -3,9 +3,10 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createTransport } from 'nodemailer';
 import type { Language } from '@shared/contract/constants';
+import { DEFAULT_THEME_COLOR } from '@shared/theme/constants';
 import { ensurePrivateDir } from '../db/private-files';
 import { writeMailboxMessage } from './mailbox-folder';
-import { DEFAULT_ORGANISATION, renderMail, type MailTemplateData, type MailTemplateName } from './templates';
+import { DEFAULT_ORGANISATION, MAIL_LOGO_CID, renderMail, type MailTemplateData, type MailTemplateName } from './templates';
 
 /** Mail settings chosen at run time (installation wizard, admin settings). */
 export interface MailRuntimeSettings {
@@ -14,6 +15,10 @@ export interface MailRuntimeSettings {
   from?: string | null;
   /** The organisation name (System settings): the sender's display name and the mails' texts and signature. */
   organisationName?: string | null;
+  /** The theme colour (Administration › Theme) for the mail's header bar and button. */
+  themeColor?: string | null;
+  /** The uploaded logo when it is a raster image (mail clients do not show SVG): attached inline. */
+  logo?: { bytes: Uint8Array; contentType: string } | null;
 }
 
 export interface MailerConfig {
@@ -89,6 +94,8 @@ interface Route {
   /** A configured "Name <address>" as it is; a bare address gets the organisation as its name. */
   from: string | { name: string; address: string };
   organisation: string;
+  themeColor: string | null;
+  logo: { bytes: Uint8Array; contentType: string } | null;
 }
 
 /**
@@ -122,14 +129,18 @@ export function createMailer(config: MailerConfig): Mailer {
     const settings = config.settings ? await config.settings() : {};
     const organisation = settings.organisationName?.trim() || DEFAULT_ORGANISATION;
     const from = senderOf(settings.from || config.from || DEFAULT_FROM, organisation);
-    if (config.smtpUrl) return { kind: 'smtp', smtpUrl: config.smtpUrl, from, organisation };
-    if (settings.transport === 'smtp' && settings.smtpUrl) return { kind: 'smtp', smtpUrl: settings.smtpUrl, from, organisation };
-    return { kind: 'mailbox', smtpUrl: null, from, organisation };
+    const brand = { themeColor: settings.themeColor ?? null, logo: settings.logo ?? null };
+    if (config.smtpUrl) return { kind: 'smtp', smtpUrl: config.smtpUrl, from, organisation, ...brand };
+    if (settings.transport === 'smtp' && settings.smtpUrl) return { kind: 'smtp', smtpUrl: settings.smtpUrl, from, organisation, ...brand };
+    return { kind: 'mailbox', smtpUrl: null, from, organisation, ...brand };
   }
 
   async function deliverOnce<K extends MailTemplateName>(mail: MailRequest<K>, via: Route): Promise<SentMail> {
-    const rendered = renderMail(mail.template, mail.language, mail.data, via.organisation);
-    const message = { from: via.from, to: mail.to, subject: rendered.subject, text: rendered.text, html: rendered.html };
+    const rendered = renderMail(mail.template, mail.language, mail.data, via.organisation, { color: via.themeColor ?? DEFAULT_THEME_COLOR, logo: via.logo !== null });
+    const attachments = via.logo
+      ? [{ filename: `logo.${via.logo.contentType.split('/')[1] ?? 'png'}`, content: Buffer.from(via.logo.bytes), contentType: via.logo.contentType, cid: MAIL_LOGO_CID, contentDisposition: 'inline' as const }]
+      : [];
+    const message = { from: via.from, to: mail.to, subject: rendered.subject, text: rendered.text, html: rendered.html, attachments };
     if (via.smtpUrl) {
       const info = await smtpFor(via.smtpUrl).sendMail(message);
       return { messageId: info.messageId };

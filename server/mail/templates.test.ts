@@ -87,3 +87,17 @@ describe('mail templates', () => {
     expect(renderMail('newDelivery', 'en', SAMPLE.newDelivery).text).toMatch(/The link is personal/);
   });
 });
+
+describe('mail theme', () => {
+  it('puts the theme colour on the header bar and the button, text by the luminance rule, the logo by content id', () => {
+    const dark = renderMail('passwordResetLink', 'en', SAMPLE.passwordResetLink, 'ACME', { color: '#336699', logo: true });
+    expect(dark.html).toContain('<div data-kuvert-brand style="background:#336699;');
+    expect(dark.html).toContain('<img src="cid:logo@kuvert" alt="ACME"');
+    expect(dark.html).toContain('background:#336699;color:#FFFFFF;text-decoration:none');
+    const light = renderMail('passwordResetLink', 'en', SAMPLE.passwordResetLink, 'ACME', { color: '#eedd88', logo: false });
+    expect(light.html).toContain('background:#EEDD88;color:#000000;text-decoration:none');
+    expect(light.html).toContain('<span style="color:#000000;font-size:18px;font-weight:600">ACME</span>');
+    // Whatever is stored, only a hex colour reaches the style attribute.
+    expect(renderMail('passwordResetLink', 'en', SAMPLE.passwordResetLink, 'ACME', { color: 'red;x:expression(1)', logo: false }).html).not.toContain('expression');
+  });
+});

@@ -9,6 +9,7 @@ import { assertPasswordMeetsPolicy } from '../security/password-policy';
 import { hashPassword } from '../users/passwords';
 import { DEFAULT_USER_ROLES, roleNamesOf, toWireUser, UserExistsError } from '../users/users-repository';
 import { registerEndpoint } from '../core/endpoint-route';
+import { assertLicenceAvailable, DATA_ROOM_CREATOR_ROLE } from '../licence/licence-counts';
 import { routePlugin } from '../core/route-plugin';
 import { adminSenderFields } from '../deliveries/sender-routes';
 import { assertMayHandOutRoles, sendInvitation, unusablePasswordHash } from '../user-admin/user-admin';
@@ -61,6 +62,10 @@ export const adminRoutes = routePlugin('kuvert-admin-routes', async (app) => {
     if (body.password !== undefined) await assertPasswordMeetsPolicy(app.settings, body.password);
     const roles = body.roleNames ?? DEFAULT_USER_ROLES;
     assertMayHandOutRoles(request.user!, roles);
+    // New accounts hold the sender licence unless created without it; both caps are checked first.
+    const licensed = body.licensed ?? true;
+    if (licensed) await assertLicenceAvailable(app.db, app.config, 'senders');
+    if (roles.includes(DATA_ROOM_CREATOR_ROLE)) await assertLicenceAvailable(app.db, app.config, 'dataRoomCreators');
     try {
       const row = await app.users.create({
         username: body.username ?? body.email,
@@ -75,6 +80,7 @@ export const adminRoutes = routePlugin('kuvert-admin-routes', async (app) => {
         emailVerified: false,
         totpRequired: body.totpRequired ?? false,
         disabled: body.disabled ?? false,
+        licensed,
       });
       const invited = body.password === undefined;
       await app.auditLog.record({ actorUserId: request.user!.id, action: 'user.created', subjectUserId: row.id, details: { roles: roleNamesOf(row), invited } });

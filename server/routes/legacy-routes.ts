@@ -1,6 +1,6 @@
 import { reduceLanguage } from '@shared/contract/constants';
 import { z } from 'zod';
-import { LOGO_SVG, PAGE_STYLESHEET, PAGE_STYLESHEET_PATH } from '../pages/html';
+import { PAGE_STYLESHEET, PAGE_STYLESHEET_PATH } from '../pages/html';
 import { routePlugin } from '../core/route-plugin';
 
 /** Cookie holding the language legacy pages render in (set by keepAlive.html?lang=). */
@@ -9,8 +9,8 @@ export const LANGUAGE_COOKIE = 'KUVERT_LANG';
 const LANGUAGE_COOKIE_MAX_AGE_S = 365 * 24 * 60 * 60;
 
 /**
- * Legacy pages under /webui (SPEC §2, DESIGN §9): none 404s. keepAlive.html, logo and
- * favicon are served here; the others lead to the SPA screen that replaced them.
+ * Legacy pages under /webui (SPEC §2, DESIGN §9): none 404s. keepAlive.html and the
+ * stylesheet are served here (logo and favicon by server/theme); the others lead to the SPA screen that replaced them.
  */
 const LEGACY_REDIRECTS: Record<string, string> = {
   '/webui': '/',
@@ -52,17 +52,9 @@ export const legacyRoutes = routePlugin('kuvert-legacy-routes', async (app) => {
     },
   );
 
-  app.get('/webui/logo.svg', { config: { access: 'public' }, schema: { hide: true } }, async (_request, reply) =>
-    reply.type('image/svg+xml').header('cache-control', 'public, max-age=86400').send(LOGO_SVG),
-  );
-
+  // /webui/logo, /webui/logo.svg and /webui/favicon.ico follow the theme: server/theme/theme-routes.ts.
   app.get(PAGE_STYLESHEET_PATH, { config: { access: 'public' }, schema: { hide: true } }, async (_request, reply) =>
     reply.type('text/css; charset=utf-8').header('cache-control', 'public, max-age=86400').send(PAGE_STYLESHEET),
-  );
-
-  // Browsers take an SVG favicon when the content type says so; no binary .ico to keep.
-  app.get('/webui/favicon.ico', { config: { access: 'public' }, schema: { hide: true } }, async (_request, reply) =>
-    reply.type('image/svg+xml').header('cache-control', 'public, max-age=86400').send(LOGO_SVG),
   );
 
   app.get('/webui/*', { config: { access: 'public' }, schema: { hide: true } }, async (request, reply) => {

@@ -7,6 +7,7 @@ import { accessDenied, notFound } from '../core/http-error';
 import { routePlugin } from '../core/route-plugin';
 import { parseList } from '../deliveries/rules';
 import { adminSenderFields } from '../deliveries/sender-routes';
+import { assertLicenceAvailable, DATA_ROOM_CREATOR_ROLE } from '../licence/licence-counts';
 import { anotherAdminExists, assertMayHandOutRoles, deleteUserAccount, sendInvitation, setUserDisabled, userConflict } from './user-admin';
 import { mayManageAccountOf, roleNamesOf, toWireUser, type UserRow } from '../users/users-repository';
 
@@ -67,6 +68,7 @@ export const adminUsersRoutes = routePlugin('kuvert-admin-users-routes', async (
       const removed = before.filter((r) => !after.includes(r));
       assertMayHandOutRoles(actor, [...added, ...removed]);
       if (removed.includes('ROLE_ADMIN')) await assertAdminStays(app, actor, subject, 'demote');
+      if (added.includes(DATA_ROOM_CREATOR_ROLE)) await assertLicenceAvailable(app.db, app.config, 'dataRoomCreators');
       changes.roles = JSON.stringify(after);
       if (added.length > 0) details.rolesAdded = added;
       if (removed.length > 0) details.rolesRemoved = removed;

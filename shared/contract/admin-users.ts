@@ -28,6 +28,8 @@ export const CreateUserBodySchema = z
     emailVerified: z.literal(false).optional(),
     totpRequired: z.boolean().optional(),
     disabled: z.boolean().optional(),
+    /** Default true: the sender licence (counts against KUVERT_LICENCE_SENDERS; 409 LicenseLimitExceededException at the cap). */
+    licensed: z.boolean().optional(),
   })
   .strict()
   .meta({ id: 'CreateUserBody' });

@@ -39,6 +39,8 @@ export const ERROR_CLASSES = [
   'SenderNotLicensedException',
   'InviteUserToShareException',
   'AccessDescriptorNotFoundException',
+  // licence caps (SPEC §6, §8 "license limit reached"; shared/contract/licence.ts)
+  'LicenseLimitExceededException',
 ] as const;
 export type ErrorClass = (typeof ERROR_CLASSES)[number];
 

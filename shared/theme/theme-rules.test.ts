@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { BREAKPOINTS, DEFAULT_THEME_COLOR, DEFAULT_THEME_HOVER_COLOR, TOAST, TOOLTIP, DRAWER } from './constants';
-import { brandRamp, buttonTextColor, InvalidThemeColorError, luminance, parseHexColor, themeTokensFromConfig } from './theme-rules';
+import { brandRamp, buttonTextColor, fluentBrandOverrides, InvalidThemeColorError, luminance, parseHexColor, themeTokensFromConfig, themeTokensOrDefault } from './theme-rules';
 
 describe('theme rules (SPEC §3, §5, §9)', () => {
   it('uses the default colours when the profile has none', () => {
@@ -49,5 +49,28 @@ describe('theme rules (SPEC §3, §5, §9)', () => {
     expect(TOAST).toMatchObject({ durationMs: 5000, limit: 1, removeDelayMs: 1_000_000, hotkey: 'F8', swipeThresholdPx: 50 });
     expect(TOOLTIP).toEqual({ openDelayMs: 700, skipDelayMs: 300 });
     expect(DRAWER).toEqual({ animationDurationS: 0.5, closeThreshold: 0.25, scrollLockTimeoutMs: 100 });
+  });
+});
+
+describe('theme for Fluent UI and fallbacks', () => {
+  it('overrides the brand background with the exact colours and the luminance rule for text on it', () => {
+    expect(fluentBrandOverrides(themeTokensFromConfig({ 'ftapi.layout.css.color.theme': '#EEDD88', 'ftapi.layout.css.color.themeHover': '#CCBB66' }))).toEqual({
+      colorNeutralForegroundOnBrand: '#000000',
+      colorBrandBackground: '#EEDD88',
+      colorBrandBackgroundHover: '#CCBB66',
+      colorBrandBackgroundPressed: '#CCBB66',
+    });
+  });
+
+  it('keeps the default look when a stored colour is invalid', () => {
+    const errors: unknown[] = [];
+    const original = console.error;
+    console.error = (error: unknown) => void errors.push(error);
+    try {
+      expect(themeTokensOrDefault({ 'ftapi.layout.css.color.theme': 'green' }).theme).toBe('#19853F');
+    } finally {
+      console.error = original;
+    }
+    expect(errors).toHaveLength(1);
   });
 });

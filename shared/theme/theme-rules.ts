@@ -75,6 +75,30 @@ export function themeTokensFromConfig(config: Record<string, ConfigValue>): Them
   return { theme, themeHover, tableRow, tableRowHover, onTheme: buttonTextColor(theme) };
 }
 
+/** The tokens of a configuration; an invalid colour is reported (SPEC §5 raises) and the defaults are kept. */
+export function themeTokensOrDefault(config: Record<string, ConfigValue>): ThemeTokens {
+  try {
+    return themeTokensFromConfig(config);
+  } catch (error) {
+    console.error(error);
+    return themeTokensFromConfig({});
+  }
+}
+
+/**
+ * Fluent UI token overrides for a light theme built from `brandRamp` (web client and add-in): the
+ * brand background is exactly the theme colour, its hover the hover colour, and the text on it
+ * follows the luminance rule rather than Fluent's fixed white.
+ */
+export function fluentBrandOverrides(tokens: ThemeTokens) {
+  return {
+    colorNeutralForegroundOnBrand: tokens.onTheme,
+    colorBrandBackground: tokens.theme,
+    colorBrandBackgroundHover: tokens.themeHover,
+    colorBrandBackgroundPressed: tokens.themeHover,
+  };
+}
+
 /** CSS custom properties for the tokens ("applied as styling variables", SPEC §3). */
 export function themeCssVariables(tokens: ThemeTokens): Record<string, string> {
   return {

@@ -12,6 +12,7 @@ import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation, useMatches, useNavigation } from 'react-router';
 import { CONFIG_KEYS } from '@shared/contract/config';
+import { THEME_ASSET_PATHS, THEME_PROFILE_KEYS } from '@shared/contract/theme';
 import { UnlockProvider } from './unlock-provider';
 
 const useStyles = makeStyles({
@@ -60,6 +61,14 @@ export function RootLayout() {
     document.title = pageTitle ? `${appTitle} - ${pageTitle}` : appTitle;
   }, [appTitle, pageTitle]);
 
+  // Logo and favicon follow the theme (server/theme; versioned URLs from the profile).
+  const logoUrl = configString(config, THEME_PROFILE_KEYS.logoUrl) || THEME_ASSET_PATHS.logo;
+  const faviconUrl = configString(config, THEME_PROFILE_KEYS.faviconUrl);
+  useEffect(() => {
+    const link = document.querySelector<HTMLLinkElement>('link[rel="icon"]');
+    if (link && faviconUrl) link.href = faviconUrl;
+  }, [faviconUrl]);
+
   // Smooth scroll to the top on navigation (SPEC §2).
   useEffect(() => {
     window.scrollTo({ top: 0, behavior: 'smooth' });
@@ -73,7 +82,7 @@ export function RootLayout() {
       {navigation.state === 'loading' ? <ProgressBar className={styles.progress} aria-label={t('common:loading')} /> : null}
       <MaintenanceBanner config={config} language={language} />
       {loadError ? <AuthErrorBanner /> : null}
-      <AppHeader title={appTitle} user={handle.layout === 'auth' ? null : user} tools={(className) => <TransferCentre buttonClassName={className} />} />
+      <AppHeader title={appTitle} logoUrl={logoUrl} user={handle.layout === 'auth' ? null : user} tools={(className) => <TransferCentre buttonClassName={className} />} />
       <TransferWatcher />
       <main id="main-content" tabIndex={-1} className={styles.main}>
         <UnlockProvider>

@@ -176,7 +176,7 @@ const downloadRoutes: RouteObject[] = ['', ':locale/'].flatMap((prefix) => [
   },
 ]);
 
-const adminPlaceholders = ['license', 'theme', 'trust-networks', 'secure-rooms', 'trash-bin'] as const;
+const adminPlaceholders = ['trust-networks', 'secure-rooms', 'trash-bin'] as const;
 
 function buildRoutes(): RouteObject[] {
   return [
@@ -223,6 +223,16 @@ function buildRoutes(): RouteObject[] {
               path: 'secure-mails',
               handle: handle({ titleKey: 'admin:secureMails.title', roles: ['ROLE_ADMIN'] }),
               lazy: lazyPage(() => import(/* webpackChunkName: "admin-settings" */ '@web/features/admin/secure-mails-settings-page'), 'SecureMailsSettingsPage'),
+            },
+            {
+              path: 'license',
+              handle: handle({ titleKey: 'admin:licence.title', roles: ['ROLE_ADMIN', 'ROLE_USER_ADMIN'] }),
+              lazy: lazyPage(() => import(/* webpackChunkName: "admin-licence" */ '@web/features/admin/licence-page'), 'LicencePage'),
+            },
+            {
+              path: 'theme',
+              handle: handle({ titleKey: 'admin:theme.title', roles: ['ROLE_ADMIN'] }),
+              lazy: lazyPage(() => import(/* webpackChunkName: "admin-theme" */ '@web/features/admin/theme-page'), 'ThemePage'),
             },
             ...adminPlaceholders.map((path) => ({ path, handle: handle({ titleKey: `shell:admin.pages.${path}` }), lazy: comingSoon })),
           ],

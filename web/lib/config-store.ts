@@ -32,6 +32,12 @@ export function loadConfig(): Promise<ConfigState> {
   return loading;
 }
 
+/** Loads the profile again (after an administrator changed the theme or title): the shell follows at once. */
+export function reloadConfig(): Promise<ConfigState> {
+  loading = null;
+  return loadConfig();
+}
+
 export const getConfigState = (): ConfigState => state;
 
 const subscribe = (listener: () => void) => {

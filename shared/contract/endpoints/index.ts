@@ -6,6 +6,8 @@ import { DELIVERY_ENDPOINTS } from './deliveries';
 import { EXTERNAL_ENDPOINTS } from './external';
 import { SECUPASS_ENDPOINTS } from './secupass';
 import { SENDER_GROUP_ENDPOINTS } from './sender-groups';
+import { LICENCE_ENDPOINTS } from './licence';
+import { THEME_ENDPOINTS } from './theme';
 
 /** Every area of the catalogue (one file each, README.md "Endpoint catalogue"). */
 export const ENDPOINT_AREAS = {
@@ -16,6 +18,8 @@ export const ENDPOINT_AREAS = {
   secupass: SECUPASS_ENDPOINTS,
   admin: ADMIN_ENDPOINTS,
   senderGroups: SENDER_GROUP_ENDPOINTS,
+  licence: LICENCE_ENDPOINTS,
+  theme: THEME_ENDPOINTS,
 } as const;
 
 /** Every endpoint of `/api/2`, once. */

@@ -30,6 +30,6 @@ export const SENDER_GROUP_ENDPOINTS = {
     params: SenderGroupParamsSchema, response: { 204: NoContentSchema }, errors: [401, 403, 404],
   }),
   userSender: senderGroups.patch('/admin/users/{userUuid}/sender', 'updateUserSender', "Sets a user's licence and sender group", {
-    params: UserParamsSchema, body: UpdateUserSenderBodySchema, response: { 200: AdminUserSchema }, errors: [400, 401, 403, 404],
+    params: UserParamsSchema, body: UpdateUserSenderBodySchema, response: { 200: AdminUserSchema }, errors: [400, 401, 403, 404, 409],
   }),
 };

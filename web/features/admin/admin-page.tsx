@@ -23,8 +23,8 @@ export const ADMIN_MENU_GROUPS: readonly { id: string; labelKey: string; items: 
     items: [
       { id: 'users', labelKey: 'shell:admin.items.users', to: `${ADMIN_BASE}/users`, roles: ['ROLE_ADMIN', 'ROLE_USER_ADMIN'] },
       { id: 'system', labelKey: 'shell:admin.items.system', to: `${ADMIN_BASE}/system`, roles: ['ROLE_ADMIN'] },
-      { id: 'license', labelKey: 'shell:admin.items.license', to: `${ADMIN_BASE}/license` },
-      { id: 'theme', labelKey: 'shell:admin.items.theme', to: `${ADMIN_BASE}/theme` },
+      { id: 'license', labelKey: 'shell:admin.items.license', to: `${ADMIN_BASE}/license`, roles: ['ROLE_ADMIN', 'ROLE_USER_ADMIN'] },
+      { id: 'theme', labelKey: 'shell:admin.items.theme', to: `${ADMIN_BASE}/theme`, roles: ['ROLE_ADMIN'] },
     ],
   },
   {

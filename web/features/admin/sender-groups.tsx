@@ -9,6 +9,7 @@ import { FormDialog } from '@web/components/form-dialog';
 import { useNotify } from '@web/lib/toasts';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import { licenceLimitText } from './api/licence';
 import { createSenderGroup, deleteSenderGroup, setUserSender, updateSenderGroup, useSenderGroups } from './api/sender-groups';
 
 
@@ -186,8 +187,9 @@ function useUserSenderChange(user: AdminUser, onDone: () => void) {
     try {
       await setUserSender(user.uuid, body);
       onDone();
-    } catch {
-      notify('error', t('admin:senderGroups.userFailed', { name }));
+    } catch (error) {
+      // At the licence cap the refusal names its figures (409 LicenseLimitExceededException).
+      notify('error', t('admin:senderGroups.userFailed', { name }), licenceLimitText(t, error) ?? undefined);
     }
   }
   return { name, change };

@@ -11,6 +11,7 @@ import {
   Field,
   Input,
   makeStyles,
+  Switch,
   Text,
 } from '@fluentui/react-components';
 import { isApiError } from '@shared/api/api-error';
@@ -24,6 +25,7 @@ import { useNotify } from '@web/lib/toasts';
 import { currentLanguage } from '@web/lib/i18n';
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { licenceLimitText } from './api/licence';
 import { createUser, updateUser } from './api/user-admin';
 import { ADMIN_ONLY_ROLES, DEFAULT_NEW_USER_ROLES, ROLE_GROUPS, roleKey } from './role-groups';
 
@@ -75,7 +77,9 @@ function RoleChoice({ value, onChange, canGrantAdmin }: { value: RoleName[]; onC
 }
 
 /** The message for a refused user change (SPEC §8 error object → a text of ours). */
-function failureText(t: (key: string) => string, error: unknown): string {
+function failureText(t: (key: string, options?: Record<string, unknown>) => string, error: unknown): string {
+  const licence = licenceLimitText(t, error);
+  if (licence) return licence;
   if (isApiError(error)) {
     const reason = (error.error?.metadata as { reason?: unknown } | undefined)?.reason;
     if (error.status === 409 && (reason === 'self' || reason === 'lastAdmin')) return t(`admin:users.errors.${reason}`);
@@ -104,6 +108,8 @@ export function UserFormDialog({ open, user, onClose, onDone }: { open: boolean;
   const [emailError, setEmailError] = useState<string | undefined>();
   const [failure, setFailure] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
+  // New accounts hold the sender licence unless created without it (at the licence cap, for instance).
+  const [licensed, setLicensed] = useState(true);
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -120,7 +126,7 @@ export function UserFormDialog({ open, user, onClose, onDone }: { open: boolean;
         await updateUser(user.uuid, names);
         notify('success', t('admin:users.edit.done', { name: displayName({ ...user, ...names }) }));
       } else {
-        await createUser({ email: email.trim(), ...names });
+        await createUser({ email: email.trim(), ...names, licensed });
         notify('success', t('admin:users.create.done', { email: email.trim() }));
       }
       onDone();
@@ -150,6 +156,11 @@ export function UserFormDialog({ open, user, onClose, onDone }: { open: boolean;
       ) : (
         <Field label={t('admin:users.create.email')} required validationMessage={emailError}>
           <Input type="email" autoComplete="off" value={email} onChange={(_e, data) => setEmail(data.value)} />
+        </Field>
+      )}
+      {user ? null : (
+        <Field hint={t('admin:users.create.licensedHint')}>
+          <Switch checked={licensed} label={t('admin:users.create.licensed')} onChange={(_e, data) => setLicensed(data.checked)} />
         </Field>
       )}
       <div className={styles.names}>

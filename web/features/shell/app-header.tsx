@@ -35,6 +35,9 @@ const useStyles = makeStyles({
     color: 'var(--kuvert-color-on-theme)',
   },
   brand: {
+    display: 'inline-flex',
+    alignItems: 'center',
+    gap: '8px',
     fontWeight: 600,
     fontSize: '18px',
     color: 'inherit',
@@ -46,6 +49,7 @@ const useStyles = makeStyles({
     whiteSpace: 'nowrap',
     [mediaQueryMinWidth('sm')]: { marginRight: '12px' },
   },
+  logo: { height: '28px', maxWidth: '120px', objectFit: 'contain', flexShrink: 0 },
   nav: { display: 'none', flex: 1, [mediaQueryMinWidth('lg')]: { display: 'block' } },
   navList: { display: 'flex', gap: '4px', listStyle: 'none', margin: 0, padding: 0, flexWrap: 'wrap' },
   link: {
@@ -74,7 +78,7 @@ const useStyles = makeStyles({
  * Top bar: brand, main menu (SPEC §1), the app's extra tools (e.g. the file transfer centre, given
  * the header's button class), language switcher, user menu with settings and logout.
  */
-export function AppHeader({ title, user, tools }: { title: string; user: User | null; tools?: (buttonClassName: string) => ReactNode }) {
+export function AppHeader({ title, logoUrl, user, tools }: { title: string; logoUrl?: string; user: User | null; tools?: (buttonClassName: string) => ReactNode }) {
   const { t } = useTranslation();
   const styles = useStyles();
   const navigate = useNavigate();
@@ -87,6 +91,8 @@ export function AppHeader({ title, user, tools }: { title: string; user: User | 
     <header className={styles.header}>
       {/* A plain link: NavLink would mark it aria-current on the inbox next to the menu's entry. */}
       <Link to={ROUTES.inbox} className={styles.brand}>
+        {/* The installation's logo (Administration › Theme); the title beside it names the link. */}
+        {logoUrl ? <img src={logoUrl} alt="" className={styles.logo} data-testid="shell-logo" /> : null}
         {title}
       </Link>
       {user ? (
