@@ -2,12 +2,14 @@ import { ACCOUNT_ENDPOINTS } from '@shared/contract/endpoints/account';
 import { registerEndpoint } from '../core/endpoint-route';
 import { routePlugin } from '../core/route-plugin';
 import { senderSendConfig } from '../deliveries/senders';
+import { operatorProfile } from '../settings/operator-profile';
 
 /** GET /config/profile (public) and GET /delivery/send/config (signed in), SPEC §7. */
 export const configRoutes = routePlugin('kuvert-config-routes', async (app) => {
   registerEndpoint(app, ACCOUNT_ENDPOINTS.configProfile, async (_request, reply) => {
     void reply.header('cache-control', 'no-cache');
-    return { config: await app.settings.profile() };
+    // The operator's keys (environment) override whatever the settings table holds.
+    return { config: { ...(await app.settings.profile()), ...operatorProfile(app.config) } };
   });
 
   // The caller's own: levels limited by their sender group, and what they may send (senders.ts).
