@@ -8,7 +8,7 @@ export const ANALYTICS_ACTIONS = {
   pageViewed: 'Page Viewed',
   /** Help opened; property `kind`: `widget` or `bundled`. */
   helpOpened: 'Help Opened',
-  /** A delivery was sent; property `level`: the security level's number. */
+  /** A delivery was sent; properties `files` (how many) and `encrypted` (end-to-end or not). */
   deliverySent: 'Delivery Sent',
   /** A report was requested (Reports page); property `report`: its id. */
   reportRequested: 'Report Requested',
