@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import type { Page, Request } from '@playwright/test';
 import { createUser } from '@tests/integration/escalation-helpers';
 import { startTestServer } from '@tests/support/server';
-import { en, expect, expectNoSeriousA11yViolations, locale, signInToInbox, test, type TestServer } from './fixtures';
+import { en, expect, expectNoRawKeyTexts, expectNoSeriousA11yViolations, locale, signIn, signInToInbox, test, type TestServer } from './fixtures';
 
 const enHelp = locale<typeof import('@locales/en/help.json')>('en', 'help');
 
@@ -138,6 +138,23 @@ test.describe('not configured (the default)', () => {
     expect(origins(requests)).toEqual([server.url]);
     expect(requests.filter((r) => /analytics/i.test(r.url()))).toEqual([]);
     expect(await page.evaluate(() => document.cookie)).not.toMatch(/AMP_/);
+  });
+
+  test('the bundled help in German and French: translated, no raw key', async ({ browser }) => {
+    for (const language of ['de', 'fr'] as const) {
+      const texts = locale<typeof enHelp>(language, 'help');
+      const page = await (await browser.newContext()).newPage();
+      await page.addInitScript((code) => window.localStorage.setItem('language', code), language);
+      const user = await createUser(server, { username: `helpreader-${language}`, language });
+      await signIn(page, server, { username: user.email, password: user.password });
+      await expect(page).toHaveURL(/\/secumails\/inbox/);
+      await page.goto(`${server.url}/help`);
+      await expect(page.getByRole('heading', { level: 1, name: texts.title })).toBeVisible();
+      await expect(page.getByRole('heading', { level: 3, name: texts.sections.addinInstall.title })).toBeVisible();
+      await expect(page.getByText(texts.sections.addinInstall.steps[0]!)).toBeVisible();
+      await expectNoRawKeyTexts(page, `bundled help (${language})`);
+      await page.context().close();
+    }
   });
 });
 
