@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import type { Page, Request } from '@playwright/test';
 import { createUser } from '@tests/integration/escalation-helpers';
 import { startTestServer } from '@tests/support/server';
-import { en, expect, expectNoRawKeyTexts, expectNoSeriousA11yViolations, locale, signIn, signInToInbox, test, type TestServer } from './fixtures';
+import { en, expect, expectNoRawKeyTexts, expectNoSeriousA11yViolations, locale, signInToInbox, test, type TestServer } from './fixtures';
 
 const enHelp = locale<typeof import('@locales/en/help.json')>('en', 'help');
 
@@ -144,10 +144,10 @@ test.describe('not configured (the default)', () => {
     for (const language of ['de', 'fr'] as const) {
       const texts = locale<typeof enHelp>(language, 'help');
       const page = await (await browser.newContext()).newPage();
-      await page.addInitScript((code) => window.localStorage.setItem('language', code), language);
       const user = await createUser(server, { username: `helpreader-${language}`, language });
-      await signIn(page, server, { username: user.email, password: user.password });
-      await expect(page).toHaveURL(/\/secumails\/inbox/);
+      await signInToInbox(page, server, user);
+      // The stored interface language (SPEC §7) decides on the next load.
+      await page.evaluate((code) => window.localStorage.setItem('language', code), language);
       await page.goto(`${server.url}/help`);
       await expect(page.getByRole('heading', { level: 1, name: texts.title })).toBeVisible();
       await expect(page.getByRole('heading', { level: 3, name: texts.sections.addinInstall.title })).toBeVisible();
