@@ -18,6 +18,7 @@ import { installAccessControl } from './core/access';
 import { registerEndpoint } from './core/endpoint-route';
 import { ensurePrivateDirSync } from './db/private-files';
 import { installSecurityHeaders } from './core/security-headers';
+import { thirdPartyOrigins } from './settings/operator-profile';
 import { frameworkErrorHandler, installErrorHandling, sendError } from './core/error-handler';
 import { notFound } from './core/http-error';
 import { openApiBase, openApiTransform, openApiTransformObject, publishedOpenApi } from './core/openapi';
@@ -204,7 +205,7 @@ async function assemble(app: FastifyInstance, options: BuildAppOptions, database
   await app.register(fastifyCookie);
   // Security headers on every answer (404s and errors too): before the access control, whose
   // refusals are answers as well, and before any route, whose `helmet` option it reads.
-  await installSecurityHeaders(app, config.publicUrl);
+  await installSecurityHeaders(app, config.publicUrl, thirdPartyOrigins(config));
   // Not encapsulated: the hooks must see every route registered after it.
   await app.register(
     fp(async (instance: FastifyInstance) => installAccessControl(instance, { resolveSession: (token) => sessions.resolveWithUser(token) }), {

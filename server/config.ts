@@ -25,6 +25,7 @@ const optionalUrl = z
   .optional()
   .transform((v) => (v === '' ? undefined : v))
   .pipe(z.string().url().optional());
+const httpUrl = optionalUrl.refine((v) => v === undefined || /^https?:\/\//.test(v), { message: 'must be an http:// or https:// URL' });
 
 /**
  * One setting: the environment variable it comes from (and older names still read), whether it
@@ -286,6 +287,14 @@ export const SETTINGS = {
   licenceSenders: setting({ env: 'KUVERT_LICENCE_SENDERS', secret: false, schema: licenceCap, default: '–', doc: 'licence cap: how many accounts may hold the sender licence (Administration › Licence). Unset: no cap. At the cap, licensing one more (or creating a licensed user) is refused with `LicenseLimitExceededException`; nothing is asked of a licence server' }),
   licenceDataRoomCreators: setting({ env: 'KUVERT_LICENCE_DATAROOM_CREATORS', secret: false, schema: licenceCap, default: '–', doc: 'licence cap: how many accounts may hold `ROLE_SECUROOMS_CREATOR` (create data rooms). Unset: no cap' }),
   licenceActiveForms: setting({ env: 'KUVERT_LICENCE_ACTIVE_FORMS', secret: false, schema: licenceCap, default: '–', doc: 'licence cap: how many web forms may be active at once. Unset: no cap' }),
+  // Product help and analytics (issue 17 §4): third-party hosts the browser loads from or sends to, so
+  // the operator decides (the Content-Security-Policy admits exactly these origins); off while unset.
+  productHelpEndpoint: setting({ env: 'KUVERT_PRODUCT_HELP_ENDPOINT', secret: false, schema: httpUrl, default: '–', doc: "the product-help widget's script URL (`ftapi.productHelp.config.endpoint`); unset: Help opens the bundled help page" }),
+  productHelpWorkspaceCode: setting({ env: 'KUVERT_PRODUCT_HELP_WORKSPACE_CODE', secret: false, schema: z.string().trim().min(1).optional(), default: '–', doc: 'the workspace code the widget is initialised with (`ftapi.productHelp.config.workspaceCode`)' }),
+  analyticsEnabled: setting({ env: 'KUVERT_ANALYTICS_ENABLED', secret: false, schema: booleanSetting('KUVERT_ANALYTICS_ENABLED'), default: 'false', doc: 'opt-in usage analytics (`ftapi.pip.config.pip.enabled`); needs `KUVERT_ANALYTICS_API_KEY` and `KUVERT_ANALYTICS_URL`. Off: the SDK is not even loaded' }),
+  analyticsApiKey: setting({ env: 'KUVERT_ANALYTICS_API_KEY', secret: false, schema: z.string().trim().min(1).optional(), default: '–', doc: "the analytics project's browser key (`ftapi.pip.config.pip.apikey`; every browser sees it, so not a secret)" }),
+  analyticsUrl: setting({ env: 'KUVERT_ANALYTICS_URL', secret: false, schema: httpUrl, default: '–', doc: 'where the analytics SDK uploads events (`ftapi.pip.config.pip.url`), e.g. `https://api.eu.amplitude.com/2/httpapi`' }),
+  customerId: setting({ env: 'KUVERT_CUSTOMER_ID', secret: false, schema: z.string().trim().min(1).optional(), default: '–', doc: 'this installation\'s customer id (`ftapi.customerId`): the analytics `customer_id` group' }),
 } as const;
 
 export type ConfigKey = keyof typeof SETTINGS;
@@ -304,6 +313,10 @@ export const ConfigSchema = z
   .refine((c) => (c.s3AccessKeyId === undefined) === (c.s3SecretAccessKey === undefined), {
     message: 'S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together',
     path: ['s3SecretAccessKey'],
+  })
+  .refine((c) => !c.analyticsEnabled || (c.analyticsApiKey !== undefined && c.analyticsUrl !== undefined), {
+    message: 'KUVERT_ANALYTICS_ENABLED needs KUVERT_ANALYTICS_API_KEY and KUVERT_ANALYTICS_URL',
+    path: ['analyticsApiKey'],
   })
   .refine((c) => (c.adminEmail === undefined) === (c.adminPassword === undefined), {
     message: 'KUVERT_ADMIN_EMAIL and KUVERT_ADMIN_PASSWORD go together',

@@ -1,6 +1,7 @@
 import fastifyHelmet, { type FastifyHelmetOptions } from '@fastify/helmet';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { API_BASE } from '@shared/contract/constants';
+import type { ThirdPartyOrigins } from '../settings/operator-profile';
 
 /**
  * Browser and transport hardening (issue 12 §3): every response carries the headers of
@@ -29,6 +30,8 @@ export const OUTLOOK_FRAME_ANCESTORS = [
 
 type Directives = Record<string, string[]>;
 
+const NO_THIRD_PARTY: ThirdPartyOrigins = { productHelp: null, analytics: null };
+
 /**
  * The web client, the legacy pages, the wizard, the API and the download service worker.
  * - script-src: only our own files; 'wasm-unsafe-eval' lets the crypto Worker compile
@@ -38,17 +41,20 @@ type Directives = Record<string, string[]>;
  *   renderer; the risk it would remove (injected CSS) is small here: React escapes all text,
  *   there is no HTML sink, and img-src/font-src/connect-src keep CSS from reaching a foreign host.
  */
-function baseDirectives(https: boolean): Directives {
+function baseDirectives(https: boolean, origins: ThirdPartyOrigins = NO_THIRD_PARTY): Directives {
+  // The operator's product-help widget and analytics host (server/settings/operator-profile.ts), only when set.
+  const help = origins.productHelp ? [origins.productHelp] : [];
+  const analytics = origins.analytics ? [origins.analytics] : [];
   const directives: Directives = {
     'default-src': ["'self'"],
-    'script-src': ["'self'", "'wasm-unsafe-eval'"],
+    'script-src': ["'self'", "'wasm-unsafe-eval'", ...help],
     'script-src-attr': ["'none'"],
-    'style-src': ["'self'", "'unsafe-inline'"],
-    'img-src': ["'self'", 'data:', 'blob:'],
-    'font-src': ["'self'"],
-    'connect-src': ["'self'"],
+    'style-src': ["'self'", "'unsafe-inline'", ...help],
+    'img-src': ["'self'", 'data:', 'blob:', ...help],
+    'font-src': ["'self'", ...help],
+    'connect-src': ["'self'", ...help, ...analytics],
     'worker-src': ["'self'"],
-    'frame-src': ["'self'"],
+    'frame-src': ["'self'", ...help],
     'object-src': ["'none'"],
     'base-uri': ["'none'"],
     'form-action': ["'self'"],
@@ -76,9 +82,9 @@ export function isHttpsPublicUrl(publicUrl: string): boolean {
 /** One year; no includeSubDomains: a self-hosted server must not decide for its neighbours. */
 const HSTS_MAX_AGE_S = 365 * 24 * 60 * 60;
 
-function helmetOptions(https: boolean, addin: boolean): FastifyHelmetOptions {
+function helmetOptions(https: boolean, addin: boolean, origins: ThirdPartyOrigins = NO_THIRD_PARTY): FastifyHelmetOptions {
   return {
-    contentSecurityPolicy: { useDefaults: false, directives: addin ? addinDirectives(https) : baseDirectives(https) },
+    contentSecurityPolicy: { useDefaults: false, directives: addin ? addinDirectives(https) : baseDirectives(https, origins) },
     // Download tokens travel in URLs: no page of ours may leak its address to another site.
     referrerPolicy: { policy: 'no-referrer' },
     strictTransportSecurity: https ? { maxAge: HSTS_MAX_AGE_S, includeSubDomains: false } : false,
@@ -111,9 +117,9 @@ function cacheControlFor(request: FastifyRequest, reply: FastifyReply): string |
  * Registers helmet on the root (before any route, so its onRoute hook sees the route options)
  * and the Cache-Control rule. Not encapsulated: 404s and errors get the headers too.
  */
-export async function installSecurityHeaders(app: FastifyInstance, publicUrl: string): Promise<void> {
+export async function installSecurityHeaders(app: FastifyInstance, publicUrl: string, origins: ThirdPartyOrigins = NO_THIRD_PARTY): Promise<void> {
   const https = isHttpsPublicUrl(publicUrl);
-  await app.register(fastifyHelmet, { global: true, ...helmetOptions(https, false) });
+  await app.register(fastifyHelmet, { global: true, ...helmetOptions(https, false, origins) });
   app.addHook('onSend', async (request, reply, payload) => {
     const cacheControl = cacheControlFor(request, reply);
     if (cacheControl) void reply.header('cache-control', cacheControl);

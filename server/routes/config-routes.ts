@@ -4,6 +4,7 @@ import { routePlugin } from '../core/route-plugin';
 import { senderSendConfig } from '../deliveries/senders';
 import { themeAssetUrl, themeOverview } from '../theme/theme-assets';
 import { THEME_PROFILE_KEYS } from '@shared/contract/theme';
+import { operatorProfile } from '../settings/operator-profile';
 
 /** GET /config/profile (public) and GET /delivery/send/config (signed in), SPEC §7. */
 export const configRoutes = routePlugin('kuvert-config-routes', async (app) => {
@@ -14,6 +15,8 @@ export const configRoutes = routePlugin('kuvert-config-routes', async (app) => {
     return {
       config: {
         ...(await app.settings.profile()),
+        // The operator's keys (environment) override whatever the settings table holds.
+        ...operatorProfile(app.config),
         [THEME_PROFILE_KEYS.logoUrl]: themeAssetUrl('logo', assets.logo),
         [THEME_PROFILE_KEYS.faviconUrl]: themeAssetUrl('favicon', assets.favicon),
       },

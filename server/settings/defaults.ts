@@ -4,6 +4,7 @@ import { DELIVERY_SETTING_KEYS, isValidMimeType } from '@shared/contract/deliver
 import { EXTERNAL_SETTING_KEYS } from '@shared/contract/external';
 import { SETTING_KEYS } from '@shared/contract/settings';
 import { SIGNUP_SETTING_KEY } from '@shared/contract/signup';
+import { OPERATOR_PROFILE_KEYS } from './operator-profile';
 
 /** Default theme colours (SPEC §9). */
 export const DEFAULT_THEME_COLOR = '#19853F';
@@ -120,6 +121,7 @@ const NULLABLE_STRING_KEYS = new Set(
 /** Why a value does not fit a setting, or null when it does. */
 export function settingValueProblem(key: string, value: ConfigValue): string | null {
   if (!(key in ALL_DEFAULTS)) return 'unknown setting';
+  if (OPERATOR_PROFILE_KEYS.has(key)) return 'set by the server operator in the environment (product help, analytics), not here';
   const fallback = ALL_DEFAULTS[key];
   if (NULLABLE_STRING_KEYS.has(key)) return value === null || typeof value === 'string' ? null : 'must be a string or null';
   if (value === null) return 'must not be null';

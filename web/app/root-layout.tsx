@@ -4,6 +4,7 @@ import { TransferCentre, TransferWatcher } from '@web/components/transfer-centre
 import { AppHeader } from '@web/features/shell/app-header';
 import { AuthErrorBanner } from '@web/features/shell/auth-error-banner';
 import { MaintenanceBanner } from '@web/features/shell/maintenance-banner';
+import { useAnalytics } from '@web/lib/analytics/use-analytics';
 import { useAuthState } from '@web/lib/auth';
 import { configString, useConfigState } from '@web/lib/config-store';
 import { changeLanguage, currentLanguage } from '@web/lib/i18n';
@@ -45,6 +46,8 @@ export function RootLayout() {
   const handle = mergeHandles(matches.map((match) => match.handle));
   const language = currentLanguage();
   void i18n.language;
+  // Opt-in analytics (web/lib/analytics): nothing at all unless the profile enables it.
+  useAnalytics();
 
   // Locale route parameter switches the language (SPEC §2).
   const localeParam = matches.at(-1)?.params.locale;

@@ -245,7 +245,7 @@ function buildRoutes(): RouteObject[] {
           handle: handle({ auth: true, titleKey: 'shell:menu.reports', roles: ['ROLE_ADMIN', 'ROLE_ROOT', 'ROLE_USER_ADMIN'] }),
           lazy: comingSoon,
         },
-        { path: 'help', handle: handle({ auth: true, titleKey: 'shell:menu.help' }), lazy: comingSoon },
+        { path: 'help', handle: handle({ auth: true, titleKey: 'help:title' }), lazy: lazyPage(() => import(/* webpackChunkName: "help" */ '@web/features/help/help-page'), 'HelpPage') },
         { path: 'addin/*', loader: serverPage, Component: Nothing },
         // Unmatched → inbox (SPEC §2).
         { path: '*', loader: toInbox, Component: Nothing },

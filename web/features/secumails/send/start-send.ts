@@ -9,6 +9,8 @@ import { transferStore, type TransferItem, type TransferItemState, type Transfer
 import { currentLanguage } from '@web/lib/i18n';
 import { formatSize } from '../delivery-format';
 import { sendErrorMessage } from './send-messages';
+import { ANALYTICS_ACTIONS } from '@web/lib/analytics/actions';
+import { track } from '@web/lib/analytics/analytics';
 
 export interface StartSendInput {
   /** The form's fields, as POST /deliveries takes them. */
@@ -92,6 +94,7 @@ export function startSend(input: StartSendInput): { id: string; done: Promise<Tr
       const result = await sendDelivery(options);
       if (result.ok) {
         drafts.delete(transferId);
+        track(ANALYTICS_ACTIONS.deliverySent, { files: input.files.length, encrypted: input.keys !== undefined });
         return { ok: true, result: result.delivery satisfies DeliveryDetail };
       }
       if (result.deliveryUuid) deliveryUuid = result.deliveryUuid;
