@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { RoleName } from './constants';
 import { SecurityLevelSchema } from './deliveries';
 
 /**
@@ -17,6 +18,9 @@ import { SecurityLevelSchema } from './deliveries';
  * "group reporting"). server/README.md "Reports" says how each figure is counted and lists the
  * CSV columns (`REPORT_CSV_COLUMNS`).
  */
+
+/** Who may see reports (SPEC §6): administrators and holders of "group reporting". */
+export const REPORT_ROLES: readonly RoleName[] = ['ROLE_ADMIN', 'config.group.reporting'];
 
 /** Longest range a report covers (a leap year). */
 export const MAX_REPORT_DAYS = 366;

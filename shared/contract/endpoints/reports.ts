@@ -1,8 +1,7 @@
 import { defineEndpoint } from '../endpoint';
-import { ActiveUsersReportSchema, DeliveriesReportSchema, DownloadsReportSchema, ReportRangeQuerySchema, StorageReportSchema } from '../reports';
+import { ActiveUsersReportSchema, DeliveriesReportSchema, DownloadsReportSchema, REPORT_ROLES, ReportRangeQuerySchema, StorageReportSchema } from '../reports';
 
-/** SPEC §6: administrators, and holders of "group reporting". */
-const REPORTERS = { roles: ['ROLE_ADMIN', 'config.group.reporting'] } as const;
+const REPORTERS = { roles: REPORT_ROLES } as const;
 const CSV = ['text/csv'] as const;
 
 const json = <S extends typeof DeliveriesReportSchema | typeof StorageReportSchema | typeof ActiveUsersReportSchema | typeof DownloadsReportSchema>(
