@@ -48,37 +48,25 @@ function byDayAndLevel<G extends LevelGroup>(groups: G[]): Map<string, { date: s
   return new Map(entries.map((e) => [`${e.date}|${e.level}`, e]));
 }
 
+/** The range as UTC day numbers, both included (`deliveries.sent_day`, `user_active_days.day`). */
+function dayBounds(range: ReportRange): { firstDay: number; lastDay: number } {
+  return { firstDay: reportDayStart(range.from) / DAY_MS, lastDay: reportDayStart(range.to) / DAY_MS };
+}
+
+/**
+ * Sent: deliveries by `sent_day` and level; received: the sum of their `recipient_count` (both
+ * written by the send, migration 0025) — one walk of the `deliveries_report` index in its order.
+ */
 export async function deliveriesReport(db: Kysely<Database>, range: ReportRange): Promise<DeliveriesReport> {
-  const { start, end } = bounds(range);
-  const day = dayOf('d.sent_at');
-  const [sent, received] = await Promise.all([
-    db
-      .selectFrom('deliveries as d')
-      .select([day.as('day'), 'd.security_level as level', (eb) => eb.fn.countAll().as('n')])
-      .where('d.sent_at', '>=', start)
-      .where('d.sent_at', '<', end)
-      .groupBy([day, 'd.security_level'])
-      .execute(),
-    db
-      .selectFrom('deliveries as d')
-      .innerJoin('delivery_recipients as r', 'r.delivery_id', 'd.id')
-      .select([day.as('day'), 'd.security_level as level', (eb) => eb.fn.countAll().as('n')])
-      .where('d.sent_at', '>=', start)
-      .where('d.sent_at', '<', end)
-      .groupBy([day, 'd.security_level'])
-      .execute(),
-  ]);
-  const sentBy = byDayAndLevel(sent);
-  const receivedBy = byDayAndLevel(received);
-  // A delivery sent to nobody (not possible today) would have `sent` without `received`: the union of both.
-  const rows = [...new Map([...sentBy, ...receivedBy]).values()]
-    .sort((a, b) => a.date.localeCompare(b.date) || levelOrder(a.level) - levelOrder(b.level))
-    .map(({ date, level }) => ({
-      date,
-      level,
-      sent: num(sentBy.get(`${date}|${level}`)?.group.n),
-      received: num(receivedBy.get(`${date}|${level}`)?.group.n),
-    }));
+  const { firstDay, lastDay } = dayBounds(range);
+  const groups = await db
+    .selectFrom('deliveries')
+    .select(['sent_day as day', 'security_level as level', (eb) => eb.fn.countAll().as('sent'), (eb) => eb.fn.sum('recipient_count').as('received')])
+    .where('sent_day', '>=', firstDay)
+    .where('sent_day', '<=', lastDay)
+    .groupBy(['sent_day', 'security_level'])
+    .execute();
+  const rows = [...byDayAndLevel(groups).values()].map(({ date, level, group }) => ({ date, level, sent: num(group.sent), received: num(group.received) }));
   return {
     ...range,
     rows,
@@ -113,10 +101,7 @@ export async function downloadsReport(db: Kysely<Database>, range: ReportRange):
 }
 
 export async function activeUsersReport(db: Kysely<Database>, range: ReportRange): Promise<ActiveUsersReport> {
-  const { start, end } = bounds(range);
-  const firstDay = start / DAY_MS;
-  const lastDay = end / DAY_MS - 1;
-  const sentDay = dayOf('sent_at');
+  const { firstDay, lastDay } = dayBounds(range);
   const [active, activeTotal, senders, sendersTotal] = await Promise.all([
     db
       .selectFrom('user_active_days')
@@ -133,16 +118,16 @@ export async function activeUsersReport(db: Kysely<Database>, range: ReportRange
       .executeTakeFirst(),
     db
       .selectFrom('deliveries')
-      .select([sentDay.as('day'), (eb) => eb.fn.count('sender_id').distinct().as('n')])
-      .where('sent_at', '>=', start)
-      .where('sent_at', '<', end)
-      .groupBy(sentDay)
+      .select(['sent_day as day', (eb) => eb.fn.count('sender_id').distinct().as('n')])
+      .where('sent_day', '>=', firstDay)
+      .where('sent_day', '<=', lastDay)
+      .groupBy('sent_day')
       .execute(),
     db
       .selectFrom('deliveries')
       .select((eb) => eb.fn.count('sender_id').distinct().as('n'))
-      .where('sent_at', '>=', start)
-      .where('sent_at', '<', end)
+      .where('sent_day', '>=', firstDay)
+      .where('sent_day', '<=', lastDay)
       .executeTakeFirst(),
   ]);
   const activeBy = new Map(active.map((g) => [dateOf(g.day), num(g.n)]));

@@ -48,8 +48,8 @@ async function seed(server: TestServer, size: number, start: number): Promise<vo
   const at = sql`${sql.lit(start)} + i * ${sql.lit(step)}`;
   await db.transaction().execute(async (trx) => {
     await sql`with recursive n(i) as (select 0 union all select i + 1 from n where i < ${sql.lit(size - 1)})
-      insert into deliveries (uuid, sender_id, status, subject, body, security_level, language, validity_days, expires_at, review_state, manifest, created_at, sent_at, deleted_at, purged_at)
-      select 'bench-' || i, ${sql.lit(admin.id)}, 'sent', 'Report bench', '', ${level}, 'en', 90, ${at} + ${sql.lit(90 * DAY_MS)}, 'notReviewed', null, ${at}, ${at}, null, null from n`.execute(trx);
+      insert into deliveries (uuid, sender_id, status, subject, body, security_level, language, validity_days, expires_at, review_state, manifest, created_at, sent_at, deleted_at, purged_at, sent_day, recipient_count)
+      select 'bench-' || i, ${sql.lit(admin.id)}, 'sent', 'Report bench', '', ${level}, 'en', 90, ${at} + ${sql.lit(90 * DAY_MS)}, 'notReviewed', null, ${at}, ${at}, null, null, (${at}) / ${sql.lit(DAY_MS)}, 1 from n`.execute(trx);
     await sql`insert into delivery_recipients (uuid, delivery_id, email, kind, token_hash, notified_at, downloaded_at, decrypted_at, removed_at, listed_at, created_at)
       select 'bench-r-' || id, id, 'r' || (id % 997) || '@example.test', 'recipient', null, sent_at, null, null, null, sent_at, sent_at from deliveries`.execute(trx);
     await sql`insert into delivery_files (uuid, delivery_id, name, size, mime_type, part_size, part_count, status, encrypted, header_hash, created_at, committed_at)

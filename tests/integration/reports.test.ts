@@ -1,4 +1,5 @@
 import { SECURITY_LEVELS } from '@shared/contract/constants';
+import { DELIVERY_PATHS } from '@shared/contract/deliveries';
 import type { SecurityLevel } from '@shared/contract/deliveries';
 import { REPORT_ENDPOINTS } from '@shared/contract/endpoints/reports';
 import { DAY_MS, type ActiveUsersReport, type DeliveriesReport, type DownloadsReport, type StorageReport } from '@shared/contract/reports';
@@ -124,6 +125,23 @@ describe('figures', () => {
     expect(oneDay.rows).toEqual([{ date: '2025-03-04', level: LEVEL_1, sent: 1, received: 1 }]);
     const empty = await json<DeliveriesReport>(await call(server, admin, 'GET', api(REPORT_ENDPOINTS.deliveries.path, 'from=2024-01-01&to=2024-12-31')));
     expect(empty).toEqual({ from: '2024-01-01', to: '2024-12-31', rows: [], totals: { sent: 0, received: 0 } });
+  });
+
+  it('a delivery sent through the API counts today: once as sent, once per recipient (both kinds) as received', async () => {
+    const today = new Date().toISOString().slice(0, 10);
+    const todayReport = async () =>
+      (await json<DeliveriesReport>(await call(server, admin, 'GET', api(REPORT_ENDPOINTS.deliveries.path, `from=${today}&to=${today}`)))).rows;
+    expect(await todayReport()).toEqual([]);
+    const created = await call(server, plain, 'POST', '/api/2' + DELIVERY_PATHS.create, {
+      recipients: ['reporter@example.test'],
+      additionalRecipients: ['useradmin@example.test'],
+      subject: 'Counted',
+      body: 'A message.',
+      securityLevel: SECURITY_LEVELS.LEVEL_2,
+    });
+    const { deliveryUuid } = await json<{ deliveryUuid: string }>(created, 201);
+    await json(await call(server, plain, 'POST', '/api/2' + DELIVERY_PATHS.send(deliveryUuid)), 200);
+    expect(await todayReport()).toEqual([{ date: today, level: SECURITY_LEVELS.LEVEL_2, sent: 1, received: 2 }]);
   });
 
   it('downloads per day and level: every file download, and the distinct recipients', async () => {

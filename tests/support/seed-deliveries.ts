@@ -53,6 +53,9 @@ export async function seedSentDeliveries(db: Kysely<Database>, spec: SeedSpec): 
               sent_at: sentAt,
               deleted_at: null,
               purged_at: null,
+              // As the send writes them (migration 0025, the reports).
+              sent_day: Math.floor(sentAt / 86_400_000),
+              recipient_count: 1 + (spec.moreRecipients?.(i).length ?? 0),
             };
           }),
         )

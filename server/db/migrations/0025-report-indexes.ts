@@ -1,20 +1,28 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 
 /**
- * Reports (issue 17 §3, server/README.md "Reports"): the indexes the SQL aggregates walk, and
- * the one table they could not do without.
+ * Reports (issue 17 §3, server/README.md "Reports"): what the SQL aggregates need to stay fast
+ * on a million deliveries (tests/bench/reports.ts).
  *
- * - `deliveries_report (sent_at, security_level, sender_id)`: the deliveries and active-senders
- *   reports read only these columns of a date range, so they scan the index alone (covering).
+ * - `deliveries.sent_day` (UTC day number = sent_at / 86 400 000) and `deliveries.recipient_count`
+ *   (recipient rows at send), both written once by the send (server/deliveries/sending.ts) and
+ *   back-filled here; null while a draft. With them the deliveries and senders reports read one
+ *   index, `deliveries_report (sent_day, security_level, sender_id, recipient_count)`, in its own
+ *   order: no join with a million recipient rows, no sort of a million rows.
  * - `delivery_activity_report (kind, created_at, delivery_id, recipient_id)`: the downloads report.
  * - `delivery_files_committed (committed_at)`: "added in the range" of the storage report.
- * - `user_active_days (day, user_id)`: a user counts as active on a UTC day (day number =
- *   epoch ms / 86 400 000) when a session of theirs was created or used that day (written by
- *   server/sessions at sign-in and at the session's touch). Sessions themselves are deleted at
- *   sign-out and expiry, so they cannot answer "who was active last March".
+ * - `user_active_days (day, user_id)`: a user counts as active on a UTC day when a session of
+ *   theirs was created or used that day (written by server/sessions at sign-in and when a session
+ *   is first used on a new day). Sessions themselves are deleted at sign-out and expiry, so they
+ *   cannot answer "who was active last March".
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await db.schema.createIndex('deliveries_report').on('deliveries').columns(['sent_at', 'security_level', 'sender_id']).execute();
+  await db.schema.alterTable('deliveries').addColumn('sent_day', 'integer').execute();
+  await db.schema.alterTable('deliveries').addColumn('recipient_count', 'integer').execute();
+  await sql`update deliveries set sent_day = sent_at / 86400000,
+    recipient_count = (select count(*) from delivery_recipients r where r.delivery_id = deliveries.id)
+    where sent_at is not null`.execute(db);
+  await db.schema.createIndex('deliveries_report').on('deliveries').columns(['sent_day', 'security_level', 'sender_id', 'recipient_count']).execute();
   await db.schema.createIndex('delivery_activity_report').on('delivery_activity').columns(['kind', 'created_at', 'delivery_id', 'recipient_id']).execute();
   await db.schema.createIndex('delivery_files_committed').on('delivery_files').column('committed_at').execute();
   await db.schema
@@ -30,4 +38,6 @@ export async function down(db: Kysely<unknown>): Promise<void> {
   await db.schema.dropIndex('delivery_files_committed').execute();
   await db.schema.dropIndex('delivery_activity_report').execute();
   await db.schema.dropIndex('deliveries_report').execute();
+  await db.schema.alterTable('deliveries').dropColumn('recipient_count').execute();
+  await db.schema.alterTable('deliveries').dropColumn('sent_day').execute();
 }
