@@ -102,33 +102,13 @@ export async function downloadsReport(db: Kysely<Database>, range: ReportRange):
 
 export async function activeUsersReport(db: Kysely<Database>, range: ReportRange): Promise<ActiveUsersReport> {
   const { firstDay, lastDay } = dayBounds(range);
+  const activeDays = db.selectFrom('user_active_days').where('day', '>=', firstDay).where('day', '<=', lastDay);
+  const sentDays = db.selectFrom('deliveries').where('sent_day', '>=', firstDay).where('sent_day', '<=', lastDay);
   const [active, activeTotal, senders, sendersTotal] = await Promise.all([
-    db
-      .selectFrom('user_active_days')
-      .select(['day', (eb) => eb.fn.countAll().as('n')])
-      .where('day', '>=', firstDay)
-      .where('day', '<=', lastDay)
-      .groupBy('day')
-      .execute(),
-    db
-      .selectFrom('user_active_days')
-      .select((eb) => eb.fn.count('user_id').distinct().as('n'))
-      .where('day', '>=', firstDay)
-      .where('day', '<=', lastDay)
-      .executeTakeFirst(),
-    db
-      .selectFrom('deliveries')
-      .select(['sent_day as day', (eb) => eb.fn.count('sender_id').distinct().as('n')])
-      .where('sent_day', '>=', firstDay)
-      .where('sent_day', '<=', lastDay)
-      .groupBy('sent_day')
-      .execute(),
-    db
-      .selectFrom('deliveries')
-      .select((eb) => eb.fn.count('sender_id').distinct().as('n'))
-      .where('sent_day', '>=', firstDay)
-      .where('sent_day', '<=', lastDay)
-      .executeTakeFirst(),
+    activeDays.select(['day', (eb) => eb.fn.countAll().as('n')]).groupBy('day').execute(),
+    activeDays.select((eb) => eb.fn.count('user_id').distinct().as('n')).executeTakeFirst(),
+    sentDays.select(['sent_day as day', (eb) => eb.fn.count('sender_id').distinct().as('n')]).groupBy('sent_day').execute(),
+    sentDays.select((eb) => eb.fn.count('sender_id').distinct().as('n')).executeTakeFirst(),
   ]);
   const activeBy = new Map(active.map((g) => [dateOf(g.day), num(g.n)]));
   const sendersBy = new Map(senders.map((g) => [dateOf(g.day), num(g.n)]));
