@@ -7,7 +7,7 @@ import { SECURITY_LEVELS } from '@shared/contract/constants';
 import { DAY_MS, reportDayOf } from '@shared/contract/reports';
 import { seedSentDeliveries } from '@tests/support/seed-deliveries';
 import { proveAddress } from '@tests/support/prove-address';
-import { apiCall, apiSignIn, en, expect, expectNoSeriousA11yViolations, locale, serverPerFile, signIn, test } from './fixtures';
+import { apiCall, apiSignIn, en, expect, expectNoSeriousA11yViolations, locale, screenshotsAtWidths, serverPerFile, signIn, test } from './fixtures';
 
 const reportsText = locale<typeof import('@locales/en/reports.json')>('en', 'reports');
 const holder = serverPerFile('file');
@@ -63,6 +63,7 @@ test('an administrator opens Reports, sees the figures as chart and table, downl
   await expect(deliveries.getByText('In total 4 deliveries sent to 7 recipients.')).toBeVisible();
   await expect(page.getByRole('region', { name: reportsText.downloads.title }).getByText(reportsText.downloads.empty)).toBeVisible();
   await expectNoSeriousA11yViolations(page, 'reports');
+  await screenshotsAtWidths(page, 'admin-reports');
 
   const downloadPromise = page.waitForEvent('download');
   await deliveries.getByRole('link', { name: reportsText.downloadCsv.replace('{{report}}', reportsText.deliveries.title) }).click();

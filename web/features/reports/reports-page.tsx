@@ -16,6 +16,7 @@ const useStyles = makeStyles({
   sections: { display: 'grid', gap: '16px' },
   body: { display: 'grid', gap: '12px', padding: '0 12px 12px', minWidth: 0 },
   empty: { color: tokens.colorNeutralForeground3, margin: 0 },
+  csv: { justifySelf: 'start', display: 'inline-flex', alignItems: 'center', gap: '4px' },
 });
 
 /** A report's card: heading, its CSV link, then the chart and the table (or the empty state). */
@@ -32,13 +33,11 @@ function ReportSection({ kind, range, empty, error, children }: { kind: ReportKi
           </Subtitle2>
         }
         description={t(`reports:${kind}.description`)}
-        action={
-          <Link href={reportCsvUrl(kind, range)} download onClick={() => trackReportAction('report downloaded', kind)}>
-            <ArrowDownloadRegular aria-hidden /> {t('reports:downloadCsv', { report: t(`reports:${kind}.title`) })}
-          </Link>
-        }
       />
       <div className={styles.body}>
+        <Link className={styles.csv} href={reportCsvUrl(kind, range)} download onClick={() => trackReportAction('report downloaded', kind)}>
+          <ArrowDownloadRegular aria-hidden /> {t('reports:downloadCsv', { report: t(`reports:${kind}.title`) })}
+        </Link>
         {error ? <Alert type="error">{t('reports:loadError')}</Alert> : null}
         {empty === undefined && !error ? <Spinner size="small" label={t('common:loading')} /> : null}
         {empty ? <p className={styles.empty}>{t(`reports:${kind}.empty`)}</p> : children}
