@@ -65,6 +65,7 @@ import { createSettingsStore } from './settings/settings-store';
 import { openBlobStore } from './storage/open-blob-store';
 import { installMetrics } from './operations/metrics';
 import { operationsRoutes } from './operations/operations-routes';
+import { reportRoutes } from './reports/routes';
 import { createUsersRepository } from './users/users-repository';
 
 /** Expired sessions are swept this often (each request also checks its own session's expiry). */
@@ -240,6 +241,7 @@ async function assemble(app: FastifyInstance, options: BuildAppOptions, database
   await app.register(legacyRoutes);
   await app.register(webClientRoutes(config.webRoot));
   await app.register(addinRoutes);
+  await app.register(reportRoutes);
 
   app.addHook('onReady', async () => {
     if (await mailboxExposed(app)) {

@@ -1,5 +1,6 @@
 // Stage 2: sending — the rules once more, the sent state, and the recipients' mails (also resent).
 import { reduceLanguage } from '@shared/contract/constants';
+import { DAY_MS } from '@shared/contract/reports';
 import { DELIVERY_WEB_LINKS } from '@shared/contract/deliveries';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { badRequest, conflict, HttpError, notFound } from '../core/http-error';
@@ -52,6 +53,9 @@ export async function sendDelivery({ app, user: sender, log }: RequestContext, d
       .set({
         status: 'sent',
         sent_at: now,
+        // The reports' day bucket and recipient count (migration 0025, server/reports).
+        sent_day: Math.floor(now / DAY_MS),
+        recipient_count: recipients.length,
         validity_days: validityDays,
         expires_at: validityDays === null ? null : now + validityDays * 86_400_000,
         ...(scan ? { review_state: 'inProgress' } : {}),

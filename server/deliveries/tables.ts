@@ -34,6 +34,10 @@ export interface DeliveriesTable {
   deleted_at: number | null;
   /** The expiry sweep removed the file bytes at this time. */
   purged_at: number | null;
+  /** Migration 0025 (reports): the UTC day of `sent_at` (epoch ms / 86 400 000); null while a draft. */
+  sent_day: Generated<number | null>;
+  /** Migration 0025 (reports): recipient rows (both kinds) at send; null while a draft. */
+  recipient_count: Generated<number | null>;
 }
 
 /** One row per recipient ("share", SPEC §3: shareUuid). */

@@ -1,6 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { sql, type Kysely, type Selectable } from 'kysely';
+import { DAY_MS } from '@shared/contract/reports';
 import type { Database, SessionsTable, UsersTable } from '../db/schema';
+import { recordActiveDay } from '../reports/active-days';
 
 /** Signed out after this long without a request (keep-alive runs every 60 s while the app is open). */
 export const SESSION_IDLE_TIMEOUT_MS = 30 * 60_000;
@@ -60,6 +62,8 @@ export function createSessionsStore(db: Kysely<Database>, now: () => number = Da
     }
     if (t - row.last_seen_at >= TOUCH_INTERVAL_MS) {
       await db.updateTable('sessions').set({ last_seen_at: t }).where('id', '=', row.id).execute();
+      // The active-users report: a session used on a new UTC day marks its user active that day.
+      if (Math.floor(t / DAY_MS) !== Math.floor(row.last_seen_at / DAY_MS)) await recordActiveDay(db, row.user_id, t);
       row.last_seen_at = t;
     }
     return true;
@@ -79,6 +83,7 @@ export function createSessionsStore(db: Kysely<Database>, now: () => number = Da
         kind,
       };
       await db.insertInto('sessions').values(session).execute();
+      await recordActiveDay(db, userId, t);
       return { token, csrfToken: session.csrf_token, session };
     },
     async resolve(token) {

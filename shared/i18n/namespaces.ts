@@ -12,6 +12,7 @@ export const I18N_NAMESPACES = [
   'release',
   'addin',
   'help',
+  'reports',
 ] as const;
 export type I18nNamespace = (typeof I18N_NAMESPACES)[number];
 export const DEFAULT_NAMESPACE: I18nNamespace = 'common';

@@ -34,6 +34,9 @@ import frAddin from '@locales/fr/addin.json';
 import deHelp from '@locales/de/help.json';
 import enHelp from '@locales/en/help.json';
 import frHelp from '@locales/fr/help.json';
+import deReports from '@locales/de/reports.json';
+import enReports from '@locales/en/reports.json';
+import frReports from '@locales/fr/reports.json';
 import type { Language } from '@shared/contract/constants';
 import type { I18nNamespace } from './namespaces';
 
@@ -53,6 +56,7 @@ export const I18N_RESOURCES: Record<Language, Record<I18nNamespace, Record<strin
     release: deRelease,
     addin: deAddin,
     help: deHelp,
+    reports: deReports,
   },
   en: {
     common: enCommon,
@@ -67,6 +71,7 @@ export const I18N_RESOURCES: Record<Language, Record<I18nNamespace, Record<strin
     release: enRelease,
     addin: enAddin,
     help: enHelp,
+    reports: enReports,
   },
   fr: {
     common: frCommon,
@@ -81,5 +86,6 @@ export const I18N_RESOURCES: Record<Language, Record<I18nNamespace, Record<strin
     release: frRelease,
     addin: frAddin,
     help: frHelp,
+    reports: frReports,
   },
 };

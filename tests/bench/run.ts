@@ -9,6 +9,7 @@ import { runCryptoBench } from './crypto';
 import { benchDownload } from './download';
 import { benchInbox } from './inbox';
 import type { Figure } from './report';
+import { benchReports } from './reports';
 import { benchServer } from './server';
 import { benchTransfer } from './transfer';
 import { benchUploadBrowser } from './upload-browser';
@@ -26,6 +27,7 @@ const GROUPS: Record<string, (options: BenchOptions) => Promise<Figure[]>> = {
   addin: () => benchAddin(),
   download: (options) => benchDownload(options),
   'upload-browser': (options) => benchUploadBrowser(options),
+  reports: (options) => benchReports(options),
 };
 
 const REPORT_PATH = fileURLToPath(new URL('./report.json', import.meta.url));

@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Database } from '@server/db/schema';
+import { SECURITY_LEVELS } from '@shared/contract/constants';
+import type { SecurityLevel } from '@shared/contract/deliveries';
 import type { Kysely } from 'kysely';
 
 export interface SeedSpec {
@@ -12,6 +14,10 @@ export interface SeedSpec {
   sentAt: (i: number) => number;
   subject: (i: number) => string;
   downloaded?: (i: number) => boolean;
+  /** The security level of delivery `i`; default level 2. */
+  level?: (i: number) => SecurityLevel;
+  /** Further recipient addresses of delivery `i` (one more recipient row each). */
+  moreRecipients?: (i: number) => string[];
 }
 
 const BATCH = 500;
@@ -37,7 +43,7 @@ export async function seedSentDeliveries(db: Kysely<Database>, spec: SeedSpec): 
               status: 'sent',
               subject: spec.subject(i),
               body: 'Seeded.',
-              security_level: 10,
+              security_level: spec.level?.(i) ?? SECURITY_LEVELS.LEVEL_2,
               language: 'en',
               validity_days: 90,
               expires_at: sentAt + 90 * 86_400_000,
@@ -47,6 +53,9 @@ export async function seedSentDeliveries(db: Kysely<Database>, spec: SeedSpec): 
               sent_at: sentAt,
               deleted_at: null,
               purged_at: null,
+              // As the send writes them (migration 0025, the reports).
+              sent_day: Math.floor(sentAt / 86_400_000),
+              recipient_count: 1 + (spec.moreRecipients?.(i).length ?? 0),
             };
           }),
         )
@@ -56,10 +65,10 @@ export async function seedSentDeliveries(db: Kysely<Database>, spec: SeedSpec): 
       await trx
         .insertInto('delivery_recipients')
         .values(
-          deliveries.map(({ id }, k) => ({
+          deliveries.flatMap(({ id }, k) => [spec.recipient(indexes[k]!), ...(spec.moreRecipients?.(indexes[k]!) ?? [])].map((email) => ({ id, k, email }))).map(({ id, k, email }) => ({
             uuid: randomUUID(),
             delivery_id: id,
-            email: spec.recipient(indexes[k]!),
+            email,
             kind: 'recipient',
             token_hash: null,
             notified_at: spec.sentAt(indexes[k]!),

@@ -2,6 +2,7 @@ import { LoadingScreen } from '@web/components/loading-screen';
 import { lazyPage } from '@web/lib/lazy-page';
 import type { RouteHandle } from '@web/lib/route-handle';
 import { AUTH_BASE, ROUTES } from '@web/lib/routes';
+import { REPORT_ROLES } from '@shared/contract/reports';
 import { createBrowserRouter, redirect, type RouteObject } from 'react-router';
 import { createRootLoader } from './root-loader';
 import { RootLayout } from './root-layout';
@@ -242,8 +243,9 @@ function buildRoutes(): RouteObject[] {
         { path: 'flows', handle: handle({ auth: true, titleKey: 'shell:menu.flows' }), lazy: comingSoon },
         {
           path: 'reports',
-          handle: handle({ auth: true, titleKey: 'shell:menu.reports', roles: ['ROLE_ADMIN', 'ROLE_ROOT', 'ROLE_USER_ADMIN'] }),
-          lazy: comingSoon,
+          // The server's rule (shared/contract/reports.ts REPORT_ROLES): ROLE_ADMIN and config.group.reporting.
+          handle: handle({ auth: true, titleKey: 'reports:title', roles: REPORT_ROLES }),
+          lazy: lazyPage(() => import(/* webpackChunkName: "reports" */ '@web/features/reports/reports-page'), 'ReportsPage'),
         },
         { path: 'help', handle: handle({ auth: true, titleKey: 'help:title' }), lazy: lazyPage(() => import(/* webpackChunkName: "help" */ '@web/features/help/help-page'), 'HelpPage') },
         { path: 'addin/*', loader: serverPage, Component: Nothing },

@@ -12,6 +12,7 @@ import * as senders from './0017-senders';
 import * as loginThrottle from './0019-login-throttle';
 import * as contactPins from './0021-contact-pins';
 import * as theme from './0024-theme';
+import * as reportIndexes from './0025-report-indexes';
 
 /**
  * Every migration, in order, for SQLite and PostgreSQL alike. A static list (not a
@@ -34,6 +35,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0019-login-throttle': loginThrottle,
   '0021-contact-pins': contactPins,
   '0024-theme': theme,
+  '0025-report-indexes': reportIndexes,
 };
 
 export const staticMigrationProvider: MigrationProvider = {

@@ -8,6 +8,7 @@ import { SECUPASS_ENDPOINTS } from './secupass';
 import { SENDER_GROUP_ENDPOINTS } from './sender-groups';
 import { LICENCE_ENDPOINTS } from './licence';
 import { THEME_ENDPOINTS } from './theme';
+import { REPORT_ENDPOINTS } from './reports';
 
 /** Every area of the catalogue (one file each, README.md "Endpoint catalogue"). */
 export const ENDPOINT_AREAS = {
@@ -20,6 +21,7 @@ export const ENDPOINT_AREAS = {
   senderGroups: SENDER_GROUP_ENDPOINTS,
   licence: LICENCE_ENDPOINTS,
   theme: THEME_ENDPOINTS,
+  reports: REPORT_ENDPOINTS,
 } as const;
 
 /** Every endpoint of `/api/2`, once. */

@@ -1,0 +1,250 @@
+import { SECURITY_LEVELS } from '@shared/contract/constants';
+import { DELIVERY_PATHS } from '@shared/contract/deliveries';
+import type { SecurityLevel } from '@shared/contract/deliveries';
+import { REPORT_ENDPOINTS } from '@shared/contract/endpoints/reports';
+import { DAY_MS, type ActiveUsersReport, type DeliveriesReport, type DownloadsReport, type StorageReport } from '@shared/contract/reports';
+import { seedSentDeliveries } from '@tests/support/seed-deliveries';
+import { startTestServer, type TestServer } from '@tests/support/server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, createUserAsAdmin, expectBackendError, signIn, signInAdmin, type Session } from './core-helpers';
+
+/**
+ * Administration › Reports (server/reports): the figures of seeded deliveries, downloads and
+ * active days at known times and levels, exactly; the CSV shapes; range validation; who may see
+ * them (ROLE_ADMIN, config.group.reporting) and who may not. On SQLite, and on PostgreSQL when
+ * KUVERT_TEST_DATABASE_URL is set.
+ */
+
+let server: TestServer;
+let admin: Session;
+let reporter: Session; // config.group.reporting only
+let userAdmin: Session; // ROLE_USER_ADMIN: users, not reports
+let plain: Session;
+const ids: Record<string, number> = {};
+
+const { LEVEL_1, LEVEL_3, LEVEL_4 } = SECURITY_LEVELS;
+const at = (iso: string) => Date.parse(iso);
+const api = (path: string, range: string) => `/api/2${path}?${range}`;
+const MARCH = 'from=2025-03-01&to=2025-03-03';
+
+async function json<T>(response: Response, status = 200): Promise<T> {
+  const text = await response.text();
+  expect(response.status, text).toBe(status);
+  return JSON.parse(text) as T;
+}
+
+/** Deliveries at the edges of the range (index: [sent at, level, sender, recipients]). */
+const SEEDED: Array<[string, SecurityLevel, string, number]> = [
+  ['2025-02-28T23:59:59.999Z', LEVEL_1, 'alice', 1], // the day before: outside
+  ['2025-03-01T00:00:00.000Z', LEVEL_1, 'alice', 2],
+  ['2025-03-01T23:59:59.999Z', LEVEL_3, 'alice', 1],
+  ['2025-03-02T12:00:00.000Z', LEVEL_1, 'alice', 3],
+  ['2025-03-03T23:00:00.000Z', LEVEL_4, 'bob', 1],
+  ['2025-03-04T00:00:00.000Z', LEVEL_1, 'alice', 1], // the day after: outside
+];
+
+beforeAll(async () => {
+  server = await startTestServer();
+  admin = await signInAdmin(server);
+  await createUserAsAdmin(server, admin, { email: 'reporter@example.test', roleNames: ['ROLE_UI_USER', 'config.group.reporting'] });
+  await createUserAsAdmin(server, admin, { email: 'useradmin@example.test', roleNames: ['ROLE_UI_USER', 'ROLE_USER_ADMIN'] });
+  await createUserAsAdmin(server, admin, { email: 'plain@example.test' });
+  for (const name of ['alice', 'bob']) await createUserAsAdmin(server, admin, { email: `${name}@example.test` }, { prove: false });
+  reporter = await signIn(server, 'reporter@example.test', 'Good-Passw0rd');
+  userAdmin = await signIn(server, 'useradmin@example.test', 'Good-Passw0rd');
+  plain = await signIn(server, 'plain@example.test', 'Good-Passw0rd');
+  for (const row of await server.app.db.selectFrom('users').select(['id', 'email']).execute()) ids[row.email.split('@')[0]!] = row.id;
+
+  const db = server.app.db;
+  const uuids = await seedSentDeliveries(db, {
+    count: SEEDED.length,
+    senderId: (i) => ids[SEEDED[i]![2]]!,
+    recipient: (i) => `r${i}a@partner.test`,
+    moreRecipients: (i) => Array.from({ length: SEEDED[i]![3] - 1 }, (_, k) => `r${i}${'bc'[k]}@partner.test`),
+    sentAt: (i) => at(SEEDED[i]![0]),
+    level: (i) => SEEDED[i]![1],
+    subject: (i) => `Seeded ${i}`,
+  });
+  // The bytes of the first delivery are gone (expiry sweep): it no longer counts as stored.
+  await db.updateTable('deliveries').set({ purged_at: at('2025-06-01T00:00:00Z') }).where('uuid', '=', uuids[0]!).execute();
+
+  const shares = await db
+    .selectFrom('delivery_recipients as r')
+    .innerJoin('deliveries as d', 'd.id', 'r.delivery_id')
+    .select(['r.id', 'r.email', 'd.id as deliveryId'])
+    .execute();
+  const share = (email: string) => shares.find((s) => s.email === email)!;
+  const activity = (email: string, kind: string, iso: string) => ({
+    delivery_id: share(email).deliveryId,
+    kind,
+    actor: email,
+    recipient_id: share(email).id,
+    detail: 'file.pdf',
+    created_at: at(iso),
+  });
+  await db
+    .insertInto('delivery_activity')
+    .values([
+      activity('r1a@partner.test', 'downloaded', '2025-03-01T10:00:00Z'), // two files by one recipient
+      activity('r1a@partner.test', 'downloaded', '2025-03-01T10:00:01Z'),
+      activity('r1b@partner.test', 'downloaded', '2025-03-02T09:00:00Z'),
+      activity('r2a@partner.test', 'downloaded', '2025-03-03T00:00:00Z'),
+      activity('r3a@partner.test', 'downloaded', '2025-03-05T00:00:00Z'), // outside
+      activity('r1a@partner.test', 'notified', '2025-03-01T00:00:00Z'), // not a download
+    ])
+    .execute();
+
+  const day = (iso: string) => Math.floor(at(iso) / DAY_MS);
+  await db
+    .insertInto('user_active_days')
+    .values([
+      { day: day('2025-03-01T00:00:00Z'), user_id: ids.alice! },
+      { day: day('2025-03-01T00:00:00Z'), user_id: ids.bob! },
+      { day: day('2025-03-02T00:00:00Z'), user_id: ids.alice! },
+      { day: day('2025-03-04T00:00:00Z'), user_id: ids.alice! }, // outside
+    ])
+    .execute();
+}, 180_000);
+afterAll(() => server?.close());
+
+describe('figures', () => {
+  it('deliveries sent and received per UTC day and level, the range edges included', async () => {
+    const report = await json<DeliveriesReport>(await call(server, admin, 'GET', api(REPORT_ENDPOINTS.deliveries.path, MARCH)));
+    expect(report).toEqual({
+      from: '2025-03-01',
+      to: '2025-03-03',
+      rows: [
+        { date: '2025-03-01', level: LEVEL_1, sent: 1, received: 2 },
+        { date: '2025-03-01', level: LEVEL_3, sent: 1, received: 1 },
+        { date: '2025-03-02', level: LEVEL_1, sent: 1, received: 3 },
+        { date: '2025-03-03', level: LEVEL_4, sent: 1, received: 1 },
+      ],
+      totals: { sent: 4, received: 7 },
+    });
+    const oneDay = await json<DeliveriesReport>(await call(server, admin, 'GET', api(REPORT_ENDPOINTS.deliveries.path, 'from=2025-03-04&to=2025-03-04')));
+    expect(oneDay.rows).toEqual([{ date: '2025-03-04', level: LEVEL_1, sent: 1, received: 1 }]);
+    const empty = await json<DeliveriesReport>(await call(server, admin, 'GET', api(REPORT_ENDPOINTS.deliveries.path, 'from=2024-01-01&to=2024-12-31')));
+    expect(empty).toEqual({ from: '2024-01-01', to: '2024-12-31', rows: [], totals: { sent: 0, received: 0 } });
+  });
+
+  it('a delivery sent through the API counts today: once as sent, once per recipient (both kinds) as received', async () => {
+    const today = new Date().toISOString().slice(0, 10);
+    const todayReport = async () =>
+      (await json<DeliveriesReport>(await call(server, admin, 'GET', api(REPORT_ENDPOINTS.deliveries.path, `from=${today}&to=${today}`)))).rows;
+    expect(await todayReport()).toEqual([]);
+    const created = await call(server, plain, 'POST', '/api/2' + DELIVERY_PATHS.create, {
+      recipients: ['reporter@example.test'],
+      additionalRecipients: ['useradmin@example.test'],
+      subject: 'Counted',
+      body: 'A message.',
+      securityLevel: SECURITY_LEVELS.LEVEL_2,
+    });
+    const { deliveryUuid } = await json<{ deliveryUuid: string }>(created, 201);
+    await json(await call(server, plain, 'POST', '/api/2' + DELIVERY_PATHS.send(deliveryUuid)), 200);
+    expect(await todayReport()).toEqual([{ date: today, level: SECURITY_LEVELS.LEVEL_2, sent: 1, received: 2 }]);
+  });
+
+  it('downloads per day and level: every file download, and the distinct recipients', async () => {
+    const report = await json<DownloadsReport>(await call(server, admin, 'GET', api(REPORT_ENDPOINTS.downloads.path, MARCH)));
+    expect(report.rows).toEqual([
+      { date: '2025-03-01', level: LEVEL_1, downloads: 2, recipients: 1 },
+      { date: '2025-03-02', level: LEVEL_1, downloads: 1, recipients: 1 },
+      { date: '2025-03-03', level: LEVEL_3, downloads: 1, recipients: 1 },
+    ]);
+    expect(report.totals).toEqual({ downloads: 4 });
+  });
+
+  it('active users and senders: every day of the range, totals distinct over the range', async () => {
+    const report = await json<ActiveUsersReport>(await call(server, admin, 'GET', api(REPORT_ENDPOINTS.activeUsers.path, MARCH)));
+    expect(report.rows).toEqual([
+      { date: '2025-03-01', activeUsers: 2, senders: 1 },
+      { date: '2025-03-02', activeUsers: 1, senders: 1 },
+      { date: '2025-03-03', activeUsers: 0, senders: 1 },
+    ]);
+    expect(report.totals).toEqual({ activeUsers: 2, senders: 2 });
+  });
+
+  it('a sign-in marks its user active today (once, however often they sign in)', async () => {
+    const today = new Date().toISOString().slice(0, 10);
+    const count = async () =>
+      (await json<ActiveUsersReport>(await call(server, admin, 'GET', api(REPORT_ENDPOINTS.activeUsers.path, `from=${today}&to=${today}`)))).rows[0]!.activeUsers;
+    const before = await count();
+    await signIn(server, 'plain@example.test', 'Good-Passw0rd'); // active today already: no second count
+    expect(await count()).toBe(before);
+    await createUserAsAdmin(server, admin, { email: 'carl@example.test' }); // proving the address signs carl in
+    expect(await count()).toBe(before + 1);
+  });
+
+  it('storage per area: what is stored now, and what was added in the range; data rooms 0', async () => {
+    const report = await json<StorageReport>(await call(server, admin, 'GET', api(REPORT_ENDPOINTS.storage.path, MARCH)));
+    // seedSentDeliveries: one committed file per delivery of 100 000 + i bytes; the first one is purged.
+    expect(report.rows).toEqual([
+      { area: 'secureMails', files: 5, bytes: 500_015, filesAdded: 4, bytesAdded: 400_010 },
+      { area: 'dataRooms', files: 0, bytes: 0, filesAdded: 0, bytesAdded: 0 },
+    ]);
+  });
+});
+
+describe('CSV', () => {
+  const csv = async (path: string, session: Session = admin, range = MARCH) => {
+    const response = await call(server, session, 'GET', api(path, range));
+    const text = await response.text();
+    expect(response.status, text).toBe(200);
+    expect(response.headers.get('content-type')).toBe('text/csv; charset=utf-8');
+    return { text, disposition: response.headers.get('content-disposition') };
+  };
+
+  it('deliveries: header, one line per day and level (levels as 1–4), CRLF, attachment name with the range', async () => {
+    const { text, disposition } = await csv(REPORT_ENDPOINTS.deliveriesCsv.path);
+    expect(text).toBe('date,level,sent,received\r\n2025-03-01,1,1,2\r\n2025-03-01,3,1,1\r\n2025-03-02,1,1,3\r\n2025-03-03,4,1,1\r\n');
+    expect(disposition).toBe(`attachment; filename="kuvert-deliveries-2025-03-01-2025-03-03.csv"; filename*=UTF-8''kuvert-deliveries-2025-03-01-2025-03-03.csv`);
+  });
+
+  it('downloads, active users and storage', async () => {
+    expect((await csv(REPORT_ENDPOINTS.downloadsCsv.path)).text).toBe('date,level,downloads,recipients\r\n2025-03-01,1,2,1\r\n2025-03-02,1,1,1\r\n2025-03-03,3,1,1\r\n');
+    const active = await csv(REPORT_ENDPOINTS.activeUsersCsv.path);
+    expect(active.text).toBe('date,active_users,senders\r\n2025-03-01,2,1\r\n2025-03-02,1,1\r\n2025-03-03,0,1\r\n');
+    expect(active.disposition).toContain('filename="kuvert-active-users-2025-03-01-2025-03-03.csv"');
+    expect((await csv(REPORT_ENDPOINTS.storageCsv.path)).text).toBe('area,files,bytes,files_added,bytes_added\r\nsecureMails,5,500015,4,400010\r\ndataRooms,0,0,0,0\r\n');
+  });
+
+  it('an empty range is the header alone', async () => {
+    expect((await csv(REPORT_ENDPOINTS.deliveriesCsv.path, admin, 'from=2024-01-01&to=2024-01-31')).text).toBe('date,level,sent,received\r\n');
+  });
+});
+
+describe('range validation (SPEC §8 errors)', () => {
+  const bad = async (range: string) => expectBackendError(await call(server, admin, 'GET', api(REPORT_ENDPOINTS.deliveries.path, range)), 400, 'ValidationException');
+
+  it('from after to, more than 366 days, no real day, a missing bound, an unknown parameter', async () => {
+    for (const range of ['from=2025-03-02&to=2025-03-01', 'from=2024-01-01&to=2025-01-01', 'from=2025-02-30&to=2025-03-01', 'from=2025-3-1&to=2025-03-02', 'to=2025-03-01', 'from=2025-03-01&to=2025-03-01&limit=5']) {
+      const error = await bad(range);
+      expect(error.requestUri).toContain('/api/2/reports/deliveries');
+    }
+    expect((await bad('from=2025-03-02&to=2025-03-01')).message).toBeTruthy();
+    // CSV routes validate alike.
+    await expectBackendError(await call(server, admin, 'GET', api(REPORT_ENDPOINTS.storageCsv.path, 'from=2024-01-01&to=2025-01-01')), 400, 'ValidationException');
+  });
+
+  it('366 days (a leap year) is the longest range', async () => {
+    const report = await json<ActiveUsersReport>(await call(server, admin, 'GET', api(REPORT_ENDPOINTS.activeUsers.path, 'from=2024-01-01&to=2024-12-31')));
+    expect(report.rows).toHaveLength(366);
+  });
+});
+
+describe('who may see reports', () => {
+  const ALL = Object.values(REPORT_ENDPOINTS).map((e) => e.path);
+
+  it('config.group.reporting sees every report and CSV', async () => {
+    for (const path of ALL) expect((await call(server, reporter, 'GET', api(path, MARCH))).status, path).toBe(200);
+    expect((await json<DeliveriesReport>(await call(server, reporter, 'GET', api(REPORT_ENDPOINTS.deliveries.path, MARCH)))).totals).toEqual({ sent: 4, received: 7 });
+  });
+
+  it('signed out → 401; a plain user and a user administrator → 403, in the SPEC §8 shape', async () => {
+    for (const path of ALL) {
+      await expectBackendError(await call(server, null, 'GET', api(path, MARCH)), 401);
+      await expectBackendError(await call(server, plain, 'GET', api(path, MARCH)), 403);
+      await expectBackendError(await call(server, userAdmin, 'GET', api(path, MARCH)), 403);
+    }
+  });
+});
