@@ -4,6 +4,7 @@ import { ADMIN_ENDPOINTS } from './admin';
 import { AUTH_ESCALATION_ENDPOINTS } from './auth-escalation';
 import { DELIVERY_ENDPOINTS } from './deliveries';
 import { EXTERNAL_ENDPOINTS } from './external';
+import { ROOM_ENDPOINTS } from './rooms';
 import { SECUPASS_ENDPOINTS } from './secupass';
 import { SENDER_GROUP_ENDPOINTS } from './sender-groups';
 
@@ -16,6 +17,7 @@ export const ENDPOINT_AREAS = {
   secupass: SECUPASS_ENDPOINTS,
   admin: ADMIN_ENDPOINTS,
   senderGroups: SENDER_GROUP_ENDPOINTS,
+  rooms: ROOM_ENDPOINTS,
 } as const;
 
 /** Every endpoint of `/api/2`, once. */
