@@ -54,16 +54,28 @@ async function entriesOf(db: Kysely<Database>, roomId: number, userId: number): 
   return new Map(rows.filter((r) => isRoomRole(r.role)).map((r) => [r.folder_id, r.role as RoomRole]));
 }
 
-/** The role of the user on the room (null: `folder` omitted) or on a folder, or null when none. */
-export async function effectiveRole(db: Kysely<Database>, room: RoomRow, userId: number, folder?: FolderRow): Promise<RoomRole | null> {
+/**
+ * A resolver for many folders of one room at once (a listing): the room's folders and the user's
+ * entries are read once, each folder's role is then found in memory.
+ */
+export async function roleResolver(db: Kysely<Database>, room: RoomRow, userId: number): Promise<(folder?: FolderRow) => RoomRole | null> {
   const entries = await entriesOf(db, room.id, userId);
-  if (folder) {
-    for (const f of [folder, ...(await ancestorsOf(db, folder))]) {
-      const role = entries.get(f.id);
+  const all = await db.selectFrom('room_folders').select(['id', 'parent_id']).where('room_id', '=', room.id).execute();
+  const parentOf = new Map(all.map((f) => [f.id, f.parent_id]));
+  return (folder) => {
+    let id: number | null = folder?.id ?? null;
+    for (let hops = 0; id !== null && hops <= all.length; hops++) {
+      const role = entries.get(id);
       if (role) return role;
+      id = parentOf.get(id) ?? null;
     }
-  }
-  return entries.get(null) ?? null;
+    return entries.get(null) ?? null;
+  };
+}
+
+/** The role of the user on the room (`folder` omitted) or on a folder, or null when none. */
+export async function effectiveRole(db: Kysely<Database>, room: RoomRow, userId: number, folder?: FolderRow): Promise<RoomRole | null> {
+  return (await roleResolver(db, room, userId))(folder);
 }
 
 /**

@@ -5,7 +5,7 @@ import { accessDenied, badRequest } from '../core/http-error';
 import type { RequestContext } from '../core/request-context';
 import { roleNamesOf } from '../users/users-repository';
 import { checkRoomNameFree, validName } from './names';
-import { ancestorsOf, effectiveRole, liveFolder, liveRoom, requireRole, type FolderRow, type RoomRow } from './roles';
+import { ancestorsOf, liveFolder, liveRoom, requireRole, roleResolver, type FolderRow, type RoomRow } from './roles';
 
 /** SPEC §6: creating rooms needs a licence or an administrator's permission (ROLE_SECUROOMS_CREATOR). */
 export function mayCreateRooms(user: RequestContext['user']): boolean {
@@ -98,14 +98,15 @@ export async function contents(ctx: RequestContext, roomUuid: string, folderUuid
   const room = await liveRoom(app.db, roomUuid);
   const folder = folderUuid === undefined ? undefined : await liveFolder(app.db, room, folderUuid);
   const role = await requireRole(app.db, room, user.id, 'see', folder);
-  const roomRole = (await effectiveRole(app.db, room, user.id)) ?? role;
+  const roleOf = await roleResolver(app.db, room, user.id);
+  const roomRole = roleOf() ?? role;
   const ancestors = folder ? await ancestorsOf(app.db, folder) : [];
   let children = app.db.selectFrom('room_folders').selectAll().where('room_id', '=', room.id).where('deleted_at', 'is', null);
   children = folder ? children.where('parent_id', '=', folder.id) : children.where('parent_id', 'is', null);
   const rows = await children.orderBy(sql`lower(name)`).orderBy('id').execute();
   const folders: RoomFolder[] = [];
   for (const row of rows) {
-    const childRole = await effectiveRole(app.db, room, user.id, row);
+    const childRole = roleOf(row);
     // A folder overridden to no role for the caller cannot happen (entries only grant), but stay safe.
     if (childRole) folders.push(toFolder(row, room, folder?.uuid ?? null, childRole, await emailOf(ctx, row.created_by)));
   }
