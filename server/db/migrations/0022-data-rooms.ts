@@ -9,35 +9,32 @@ import { databaseKindOf } from '../database';
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   const postgres = databaseKindOf(db) === 'postgres';
-  await db.schema
-    .createTable('data_rooms')
-    .addColumn('id', postgres ? 'serial' : 'integer', (c) => (postgres ? c.primaryKey() : c.primaryKey().autoIncrement()))
-    .addColumn('uuid', 'text', (c) => c.notNull().unique())
-    .addColumn('name', 'text', (c) => c.notNull())
-    .addColumn('encrypted', 'integer', (c) => c.notNull().defaultTo(0))
-    .addColumn('created_by', 'integer', (c) => c.references('users.id').onDelete('set null'))
-    .addColumn('created_at', 'bigint', (c) => c.notNull())
-    .addColumn('updated_at', 'bigint', (c) => c.notNull())
-    .addColumn('deleted_at', 'bigint')
-    .addColumn('deleted_by', 'integer', (c) => c.references('users.id').onDelete('set null'))
-    .execute();
-  await db.schema
-    .createTable('room_folders')
-    .addColumn('id', postgres ? 'serial' : 'integer', (c) => (postgres ? c.primaryKey() : c.primaryKey().autoIncrement()))
-    .addColumn('uuid', 'text', (c) => c.notNull().unique())
-    .addColumn('room_id', 'integer', (c) => c.notNull().references('data_rooms.id').onDelete('cascade'))
-    .addColumn('parent_id', 'integer', (c) => c.references('room_folders.id').onDelete('cascade'))
-    .addColumn('name', 'text', (c) => c.notNull())
-    .addColumn('created_by', 'integer', (c) => c.references('users.id').onDelete('set null'))
-    .addColumn('created_at', 'bigint', (c) => c.notNull())
-    .addColumn('updated_at', 'bigint', (c) => c.notNull())
-    .addColumn('deleted_at', 'bigint')
-    .addColumn('deleted_by', 'integer', (c) => c.references('users.id').onDelete('set null'))
-    .execute();
+  type Table = ReturnType<Kysely<unknown>['schema']['createTable']>;
+  const id = (name: string) =>
+    db.schema.createTable(name).addColumn('id', postgres ? 'serial' : 'integer', (c) => (postgres ? c.primaryKey() : c.primaryKey().autoIncrement()));
+  // Who made an item and when; `deleted_*` set: in the trash.
+  const trashable = (table: Table) =>
+    table
+      .addColumn('created_by', 'integer', (c) => c.references('users.id').onDelete('set null'))
+      .addColumn('created_at', 'bigint', (c) => c.notNull())
+      .addColumn('updated_at', 'bigint', (c) => c.notNull())
+      .addColumn('deleted_at', 'bigint')
+      .addColumn('deleted_by', 'integer', (c) => c.references('users.id').onDelete('set null'));
+  await trashable(
+    id('data_rooms')
+      .addColumn('uuid', 'text', (c) => c.notNull().unique())
+      .addColumn('name', 'text', (c) => c.notNull())
+      .addColumn('encrypted', 'integer', (c) => c.notNull().defaultTo(0)),
+  ).execute();
+  await trashable(
+    id('room_folders')
+      .addColumn('uuid', 'text', (c) => c.notNull().unique())
+      .addColumn('room_id', 'integer', (c) => c.notNull().references('data_rooms.id').onDelete('cascade'))
+      .addColumn('parent_id', 'integer', (c) => c.references('room_folders.id').onDelete('cascade'))
+      .addColumn('name', 'text', (c) => c.notNull()),
+  ).execute();
   await db.schema.createIndex('room_folders_parent').on('room_folders').columns(['room_id', 'parent_id']).execute();
-  await db.schema
-    .createTable('room_access')
-    .addColumn('id', postgres ? 'serial' : 'integer', (c) => (postgres ? c.primaryKey() : c.primaryKey().autoIncrement()))
+  await id('room_access')
     .addColumn('room_id', 'integer', (c) => c.notNull().references('data_rooms.id').onDelete('cascade'))
     // null: the entry is set on the room itself.
     .addColumn('folder_id', 'integer', (c) => c.references('room_folders.id').onDelete('cascade'))
