@@ -30,6 +30,7 @@ import { authEscalationRoutes } from './auth-escalation/routes';
 import { oidcSsoRoutes } from './auth/oidc-sso';
 import { deliveryE2eRoutes } from './deliveries/e2e-routes';
 import { deliveryRoutes } from './deliveries/routes';
+import { roomRoutes } from './rooms/routes';
 import { senderAdminRoutes } from './deliveries/sender-routes';
 import { deliveryScanOperations } from './deliveries/scan-operations';
 import { virusScanJobs } from './virus-scan/scan-job';
@@ -234,6 +235,7 @@ async function assemble(app: FastifyInstance, options: BuildAppOptions, database
   await app.register(deliveryRoutes);
   await app.register(deliveryE2eRoutes);
   await app.register(senderAdminRoutes);
+  await app.register(roomRoutes);
   await app.register(externalRoutes);
   await app.register(wizardRoutes);
   await app.register(licenceRoutes);

@@ -11,6 +11,7 @@ import * as listPaging from './0015-list-paging';
 import * as senders from './0017-senders';
 import * as loginThrottle from './0019-login-throttle';
 import * as contactPins from './0021-contact-pins';
+import * as dataRooms from './0022-data-rooms';
 import * as theme from './0024-theme';
 import * as reportIndexes from './0025-report-indexes';
 
@@ -34,6 +35,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0017-senders': senders,
   '0019-login-throttle': loginThrottle,
   '0021-contact-pins': contactPins,
+  '0022-data-rooms': dataRooms,
   '0024-theme': theme,
   '0025-report-indexes': reportIndexes,
 };

@@ -4,6 +4,7 @@ import { ADMIN_ENDPOINTS } from './admin';
 import { AUTH_ESCALATION_ENDPOINTS } from './auth-escalation';
 import { DELIVERY_ENDPOINTS } from './deliveries';
 import { EXTERNAL_ENDPOINTS } from './external';
+import { ROOM_ENDPOINTS } from './rooms';
 import { SECUPASS_ENDPOINTS } from './secupass';
 import { SENDER_GROUP_ENDPOINTS } from './sender-groups';
 import { LICENCE_ENDPOINTS } from './licence';
@@ -22,6 +23,7 @@ export const ENDPOINT_AREAS = {
   licence: LICENCE_ENDPOINTS,
   theme: THEME_ENDPOINTS,
   reports: REPORT_ENDPOINTS,
+  rooms: ROOM_ENDPOINTS,
 } as const;
 
 /** Every endpoint of `/api/2`, once. */

@@ -1,0 +1,95 @@
+import type { RoomAccessEntry, RoomAccessList, RoomRole } from '@shared/contract/rooms';
+import { HttpError } from '../core/http-error';
+import type { RequestContext } from '../core/request-context';
+import { ancestorsOf, isRoomRole, liveFolder, liveRoom, requireRole, type FolderRow, type RoomRow } from './roles';
+
+const displayName = (u: { first_name: string; last_name: string; email: string }) => `${u.first_name} ${u.last_name}`.trim() || u.email;
+
+/** Every user's effective role on the room or folder, with where it is set (SPEC §6: OWNERs only see this). */
+async function entriesAt(ctx: RequestContext, room: RoomRow, folder: FolderRow | undefined): Promise<RoomAccessEntry[]> {
+  const { app } = ctx;
+  // Nearest first: the folder, the folders above it, then the room (null).
+  const chain: Array<FolderRow | null> = folder ? [folder, ...(await ancestorsOf(app.db, folder)), null] : [null];
+  const rows = await app.db
+    .selectFrom('room_access')
+    .innerJoin('users', 'users.id', 'room_access.user_id')
+    .select(['room_access.folder_id', 'room_access.role', 'room_access.wrapped_key', 'users.id', 'users.uuid', 'users.email', 'users.username', 'users.first_name', 'users.last_name'])
+    .where('room_access.room_id', '=', room.id)
+    .execute();
+  const entries: RoomAccessEntry[] = [];
+  for (const userId of new Set(rows.map((r) => r.id))) {
+    for (const level of chain) {
+      const row = rows.find((r) => r.id === userId && r.folder_id === (level?.id ?? null));
+      if (!row || !isRoomRole(row.role)) continue;
+      entries.push({
+        user: { uuid: row.uuid, email: row.email, username: row.username, name: displayName(row) },
+        role: row.role,
+        setOn: level?.uuid ?? null,
+        inherited: level !== chain[0],
+        wrappedKey: row.wrapped_key,
+      });
+      break;
+    }
+  }
+  return entries.sort((a, b) => a.user.email.localeCompare(b.user.email));
+}
+
+export async function listAccess(ctx: RequestContext, roomUuid: string, folderUuid: string | undefined): Promise<RoomAccessList> {
+  const room = await liveRoom(ctx.app.db, roomUuid);
+  const folder = folderUuid === undefined ? undefined : await liveFolder(ctx.app.db, room, folderUuid);
+  await requireRole(ctx.app.db, room, ctx.user.id, 'manageAccess', folder);
+  return { entries: await entriesAt(ctx, room, folder) };
+}
+
+const refuse = (status: number, errorClass: 'ConflictException' | 'InviteUserToShareException', message: string, metadata: Record<string, unknown>) =>
+  new HttpError(status, errorClass, message, metadata);
+
+/**
+ * Grants, changes or revokes (`role: null`) a registered user's entry on the room or a folder.
+ * Only registered, enabled users (SPEC §5 "invitation only for registered users"); the caller's
+ * own entry only with `confirmOwnChange` (irreversible: an OWNER who steps down cannot step up
+ * again); the room's last OWNER cannot step down or leave.
+ */
+export async function setAccess(
+  ctx: RequestContext,
+  roomUuid: string,
+  input: { user: string; role: RoomRole | null; folderUuid?: string | undefined; confirmOwnChange?: boolean | undefined },
+): Promise<RoomAccessList> {
+  const { app, user } = ctx;
+  const room = await liveRoom(app.db, roomUuid);
+  const folder = input.folderUuid === undefined ? undefined : await liveFolder(app.db, room, input.folderUuid);
+  await requireRole(app.db, room, user.id, 'manageAccess', folder);
+  const target = await app.users.findByLogin(input.user);
+  if (!target || target.disabled === 1) {
+    throw refuse(400, 'InviteUserToShareException', 'Only registered users can be invited to a data room', { field: 'user', reason: 'notRegistered', user: input.user });
+  }
+  if (target.id === user.id && input.confirmOwnChange !== true) {
+    throw refuse(409, 'ConflictException', 'Changing your own access cannot be undone; confirm it to continue', { reason: 'confirmOwnChange' });
+  }
+  const folderId = folder?.id ?? null;
+  await app.db.transaction().execute(async (trx) => {
+    let existing = trx.deleteFrom('room_access').where('room_id', '=', room.id).where('user_id', '=', target.id);
+    existing = folderId === null ? existing.where('folder_id', 'is', null) : existing.where('folder_id', '=', folderId);
+    await existing.execute();
+    if (input.role !== null) {
+      await trx
+        .insertInto('room_access')
+        .values({ room_id: room.id, folder_id: folderId, user_id: target.id, role: input.role, wrapped_key: null, granted_by: user.id, created_at: Date.now() })
+        .execute();
+    }
+    if (folderId === null) {
+      const owners = await trx
+        .selectFrom('room_access')
+        .select('id')
+        .where('room_id', '=', room.id)
+        .where('folder_id', 'is', null)
+        .where('role', '=', 'OWNER')
+        .executeTakeFirst();
+      // Throwing rolls the change back.
+      if (!owners) throw refuse(409, 'ConflictException', 'The last owner cannot leave the data room or give up ownership', { reason: 'lastOwner' });
+    }
+  });
+  // The caller may have just given up the right to see the list.
+  const stillOwner = await requireRole(app.db, room, user.id, 'see', folder).catch(() => null);
+  return { entries: stillOwner === 'OWNER' ? await entriesAt(ctx, room, folder) : [] };
+}

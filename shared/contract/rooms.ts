@@ -1,0 +1,178 @@
+import { z } from 'zod';
+
+/**
+ * Data rooms (SPEC §1 "data rooms", §3 data room/folder/access entry, §5, §6; issue 15).
+ * This slice: plain (non-E2E) rooms, nested folders, access roles. Files, activity, search,
+ * quota and trash follow (server/README "Data rooms").
+ *
+ * Designed so end-to-end encrypted rooms fit later without a wire break: a room carries an
+ * `encrypted` flag; names are strings up to `ROOM_NAME_WIRE_MAX` so an E2E room can carry a
+ * ciphertext name there; an access entry has a `wrappedKey` slot (null in a plain room).
+ */
+
+/** SPEC §6: the data-room and folder access roles, strongest first. */
+export const ROOM_ROLES = ['OWNER', 'EDITOR', 'VIEWER', 'PREVIEWER'] as const;
+export type RoomRole = (typeof ROOM_ROLES)[number];
+
+/** What each role may do, exactly the SPEC §6 table (the server enforces it from here). */
+export const ROOM_PERMISSIONS = {
+  OWNER: { preview: true, download: true, upload: true, edit: true, delete: true, activity: true, manageAccess: true },
+  EDITOR: { preview: true, download: true, upload: true, edit: true, delete: true, activity: false, manageAccess: false },
+  VIEWER: { preview: true, download: true, upload: false, edit: false, delete: false, activity: false, manageAccess: false },
+  PREVIEWER: { preview: true, download: false, upload: false, edit: false, delete: false, activity: false, manageAccess: false },
+} as const satisfies Record<RoomRole, Record<string, boolean>>;
+export type RoomPermission = keyof (typeof ROOM_PERMISSIONS)['OWNER'];
+
+/** §5 "not too long": a file-system name in a plain room (characters). */
+export const ROOM_NAME_MAX = 255;
+/** Room for a ciphertext name later (E2E rooms); plain names are checked against ROOM_NAME_MAX. */
+export const ROOM_NAME_WIRE_MAX = 2048;
+/** §5 "no invalid characters": what Windows, macOS and Linux file systems refuse, plus control characters. */
+// eslint-disable-next-line no-control-regex
+const INVALID_NAME_CHARS = /[\\/:*?"<>|\u0000-\u001f\u007f]/;
+const RESERVED_NAMES = /^(\.|\.\.|con|prn|aux|nul|com[1-9]|lpt[1-9])(\..*)?$/i;
+
+export type RoomNameProblem = 'empty' | 'tooLong' | 'invalidCharacters' | 'reserved';
+
+/** A plain room/folder/file name's §5 problem, or null; the name is compared trimmed. */
+export function roomNameProblem(name: string): RoomNameProblem | null {
+  const trimmed = name.trim();
+  if (trimmed === '') return 'empty';
+  if ([...trimmed].length > ROOM_NAME_MAX) return 'tooLong';
+  if (INVALID_NAME_CHARS.test(trimmed)) return 'invalidCharacters';
+  if (RESERVED_NAMES.test(trimmed) || /[. ]$/.test(trimmed)) return 'reserved';
+  return null;
+}
+
+const Uuid = z.string().uuid();
+const Name = z.string().max(ROOM_NAME_WIRE_MAX);
+
+export const RoomParamsSchema = z.object({ roomUuid: Uuid }).strict();
+export const FolderParamsSchema = z.object({ roomUuid: Uuid, folderUuid: Uuid }).strict();
+
+export const RoomSchema = z
+  .object({
+    uuid: z.string(),
+    name: z.string(),
+    /** End-to-end encrypted room (names and bytes are ciphertext); not available yet. */
+    encrypted: z.boolean(),
+    /** The caller's effective role in the room itself. */
+    role: z.enum(ROOM_ROLES),
+    createdBy: z.string(),
+    createdAt: z.number(),
+    updatedAt: z.number(),
+  })
+  .meta({ id: 'Room' });
+export type Room = z.infer<typeof RoomSchema>;
+
+export const RoomFolderSchema = z
+  .object({
+    uuid: z.string(),
+    roomUuid: z.string(),
+    /** null: directly in the room. */
+    parentUuid: z.string().nullable(),
+    name: z.string(),
+    /** The caller's effective role here (inherited unless set on this folder or above it). */
+    role: z.enum(ROOM_ROLES),
+    createdBy: z.string(),
+    createdAt: z.number(),
+  })
+  .meta({ id: 'RoomFolder' });
+export type RoomFolder = z.infer<typeof RoomFolderSchema>;
+
+export const RoomListQuerySchema = z
+  .object({
+    pageSize: z.coerce.number().int().min(1).max(200).default(25),
+    /** Opaque: a previous answer's `nextCursor`. */
+    cursor: z.string().min(1).max(100).optional(),
+    /** Case-insensitive search in the room name. */
+    q: z.string().max(200).optional(),
+  })
+  .strict()
+  .meta({ id: 'RoomListQuery' });
+export type RoomListQuery = z.input<typeof RoomListQuerySchema>;
+
+export const RoomListSchema = z.object({ rooms: z.array(RoomSchema), nextCursor: z.string().nullable() }).meta({ id: 'RoomList' });
+export type RoomList = z.infer<typeof RoomListSchema>;
+
+/** A room or a folder with the folders directly inside it (files follow with the upload slice). */
+export const RoomContentsSchema = z
+  .object({
+    room: RoomSchema,
+    /** null: the room's top level. */
+    folder: RoomFolderSchema.nullable(),
+    /** From the room down to the folder's parent (breadcrumb). */
+    path: z.array(z.object({ uuid: z.string(), name: z.string() })),
+    folders: z.array(RoomFolderSchema),
+  })
+  .meta({ id: 'RoomContents' });
+export type RoomContents = z.infer<typeof RoomContentsSchema>;
+
+export const CreateRoomBodySchema = z
+  .object({
+    name: Name,
+    /** true: an end-to-end encrypted room — answered 400 `ValidationException`, reason `encryptedRoomsNotAvailable`, for now. */
+    encrypted: z.boolean().default(false),
+  })
+  .strict()
+  .meta({ id: 'CreateRoomBody' });
+export const RenameBodySchema = z.object({ name: Name }).strict().meta({ id: 'RoomRenameBody' });
+
+export const CreateFolderBodySchema = z
+  .object({ name: Name, /** Absent or null: at the room's top level. */ parentUuid: Uuid.nullable().optional() })
+  .strict()
+  .meta({ id: 'CreateRoomFolderBody' });
+
+/** Rename and/or move a folder. Moving into another room is refused (SPEC §2). */
+export const UpdateFolderBodySchema = z
+  .object({
+    name: Name.optional(),
+    /** The new parent (null: the room's top level). */
+    parentUuid: Uuid.nullable().optional(),
+    /** Another room here answers 400 `ValidationException`, reason `moveToOtherRoom`. */
+    roomUuid: Uuid.optional(),
+  })
+  .strict()
+  .meta({ id: 'UpdateRoomFolderBody' });
+
+export const RoomAccessQuerySchema = z.object({ folderUuid: Uuid.optional() }).strict();
+
+export const RoomAccessEntrySchema = z
+  .object({
+    user: z.object({ uuid: z.string(), email: z.string(), username: z.string(), name: z.string() }),
+    role: z.enum(ROOM_ROLES),
+    /** Where the role is set: null on the room, else the folder's uuid (here or above). */
+    setOn: z.string().nullable(),
+    /** true: set on the room or a folder above, not on the item asked about. */
+    inherited: z.boolean(),
+    /** E2E rooms later: the room key wrapped for this user; always null in a plain room. */
+    wrappedKey: z.string().nullable(),
+  })
+  .meta({ id: 'RoomAccessEntry' });
+export type RoomAccessEntry = z.infer<typeof RoomAccessEntrySchema>;
+export const RoomAccessListSchema = z.object({ entries: z.array(RoomAccessEntrySchema) }).meta({ id: 'RoomAccessList' });
+export type RoomAccessList = z.infer<typeof RoomAccessListSchema>;
+
+export const SetRoomAccessBodySchema = z
+  .object({
+    /** A registered user's email address or username. */
+    user: z.string().trim().min(1).max(320),
+    /** null: revoke the entry set here (inheritance applies again). */
+    role: z.enum(ROOM_ROLES).nullable(),
+    /** Absent: the room itself. */
+    folderUuid: Uuid.optional(),
+    /** Required (true) when the caller changes or revokes their own access; irreversible. */
+    confirmOwnChange: z.boolean().optional(),
+  })
+  .strict()
+  .meta({ id: 'SetRoomAccessBody' });
+export type SetRoomAccessBody = z.input<typeof SetRoomAccessBodySchema>;
+
+/** Paths relative to `/api/2` (clients go through `call()` with ROOM_ENDPOINTS). */
+export const ROOM_PATHS = {
+  rooms: '/rooms',
+  room: (roomUuid: string) => `/rooms/${roomUuid}`,
+  folders: (roomUuid: string) => `/rooms/${roomUuid}/folders`,
+  folder: (roomUuid: string, folderUuid: string) => `/rooms/${roomUuid}/folders/${folderUuid}`,
+  access: (roomUuid: string) => `/rooms/${roomUuid}/access`,
+} as const;
