@@ -1,7 +1,12 @@
 import fastifyHelmet, { type FastifyHelmetOptions } from '@fastify/helmet';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { API_BASE } from '@shared/contract/constants';
-import type { ThirdPartyOrigins } from '../settings/operator-profile';
+
+/** Third-party origins the web client may use: the widget's host (its script, styles, frames, calls) and the analytics upload host. */
+export interface ThirdPartyOrigins {
+  productHelp: string | null;
+  analytics: string | null;
+}
 
 /**
  * Browser and transport hardening (issue 12 §3): every response carries the headers of

@@ -13,7 +13,7 @@ import {
 import { isSecurityLevel, SECURITY_LEVEL_ORDER } from '@shared/contract/security-levels';
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Database } from '../db/schema';
-import './tables';
+import '../sessions/active-days-table';
 
 /**
  * The report figures, each one or two SQL aggregates grouped by UTC day (epoch ms / 86 400 000,

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { sql, type Kysely, type Selectable } from 'kysely';
 import { DAY_MS } from '@shared/contract/reports';
 import type { Database, SessionsTable, UsersTable } from '../db/schema';
-import { recordActiveDay } from '../reports/active-days';
+import { recordActiveDay } from './active-days';
 
 /** Signed out after this long without a request (keep-alive runs every 60 s while the app is open). */
 export const SESSION_IDLE_TIMEOUT_MS = 30 * 60_000;

@@ -1,5 +1,6 @@
 import { CONFIG_KEYS, type ConfigValue } from '@shared/contract/config';
 import type { KuvertConfig } from '../config';
+import type { ThirdPartyOrigins } from '../core/security-headers';
 
 /**
  * Profile keys an operator sets in the environment, not an administrator in the web client
@@ -29,11 +30,6 @@ export function operatorProfile(config: OperatorConfig): Record<string, ConfigVa
   };
 }
 
-/** Third-party origins the web client may use: the widget's host (its script, styles, frames, calls) and the analytics upload host. */
-export interface ThirdPartyOrigins {
-  productHelp: string | null;
-  analytics: string | null;
-}
 
 export function thirdPartyOrigins(config: OperatorConfig): ThirdPartyOrigins {
   return {

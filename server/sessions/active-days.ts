@@ -1,7 +1,7 @@
 import { DAY_MS } from '@shared/contract/reports';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
-import './tables';
+import './active-days-table';
 
 /**
  * Marks `userId` active on the UTC day of `at` (the active-users report). Called by the sessions
