@@ -1,3 +1,4 @@
+import { THEME_PROFILE_KEYS } from '@shared/contract/theme';
 import { CONFIG_KEYS } from '@shared/contract/config';
 import { parseFileTypeList } from '@shared/contract/file-policy';
 import { DEFAULT_BLOCKED_EXTENSIONS, DEFAULT_BLOCKED_MIME_TYPES } from '@server/settings/defaults';
@@ -21,7 +22,11 @@ beforeAll(async () => {
 afterAll(() => server?.close());
 
 const PER_LANGUAGE = new Set<string>([CONFIG_KEYS.maintenanceTitle, CONFIG_KEYS.maintenanceContent]);
-const expectedProfileKeys = Object.values(CONFIG_KEYS).flatMap((key) => (PER_LANGUAGE.has(key) ? LANGUAGES.map((l) => `${key}.${l}`) : [key]));
+// SPEC §3's keys, plus the current logo and favicon URLs the theme serves (server/theme).
+const expectedProfileKeys = [
+  ...Object.values(CONFIG_KEYS).flatMap((key) => (PER_LANGUAGE.has(key) ? LANGUAGES.map((l) => `${key}.${l}`) : [key])),
+  ...Object.values(THEME_PROFILE_KEYS),
+];
 
 describe('GET /api/2/config/profile', () => {
   it('is public and holds every ftapi.* key of SPEC §3 with the defaults', async () => {
