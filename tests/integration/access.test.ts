@@ -77,7 +77,8 @@ describe('route access declarations', () => {
     expect((await call(server, userAdmin, 'POST', '/api/2/admin/users', { email: 'made-by-ua@example.test', password: 'Good-Passw0rd' })).status).toBe(201);
     await expectBackendError(
       await call(server, userAdmin, 'POST', '/api/2/admin/users', { email: 'sneaky@example.test', password: 'Good-Passw0rd', roleNames: ['ROLE_ADMIN'] }),
-      400,
+      403,
+      'AccessDeniedException',
     );
     await expectBackendError(await call(server, userAdmin, 'PUT', '/api/2/admin/settings', {}), 403);
   });
