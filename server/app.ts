@@ -38,6 +38,8 @@ import { mailSettingsFrom } from './mail/mail-settings';
 import { createMailer, type Mailer } from './mail/mailer';
 import { createSmsGateway, type SmsGateway } from './sms/sms-gateway';
 import { externalRoutes } from './external/routes';
+import { submitBoxRoutes } from './submit-box/routes';
+import { submitSessionDelivery } from './submit-box/tickets';
 import { adminRoutes } from './routes/admin-routes';
 import { authRoutes } from './routes/auth-routes';
 import { configRoutes } from './routes/config-routes';
@@ -204,7 +206,7 @@ async function assemble(app: FastifyInstance, options: BuildAppOptions, database
   await installSecurityHeaders(app, config.publicUrl);
   // Not encapsulated: the hooks must see every route registered after it.
   await app.register(
-    fp(async (instance: FastifyInstance) => installAccessControl(instance, { resolveSession: (token) => sessions.resolveWithUser(token) }), {
+    fp(async (instance: FastifyInstance) => installAccessControl(instance, { resolveSession: (token) => sessions.resolveWithUser(token), submitSessionDelivery: (sessionId) => submitSessionDelivery(instance, sessionId) }), {
       name: ACCESS_PLUGIN,
       dependencies: ['@fastify/cookie'],
     }),
@@ -230,6 +232,7 @@ async function assemble(app: FastifyInstance, options: BuildAppOptions, database
   await app.register(deliveryE2eRoutes);
   await app.register(senderAdminRoutes);
   await app.register(externalRoutes);
+  await app.register(submitBoxRoutes);
   await app.register(wizardRoutes);
   await app.register(legacyRoutes);
   await app.register(webClientRoutes(config.webRoot));

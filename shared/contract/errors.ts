@@ -39,6 +39,15 @@ export const ERROR_CLASSES = [
   'SenderNotLicensedException',
   'InviteUserToShareException',
   'AccessDescriptorNotFoundException',
+  // Submit box (SPEC §8; shared/contract/submit-box.ts SUBMIT_BOX_ERRORS).
+  'SubmitBoxNotFoundException',
+  'SubmitBoxNotEnabledException',
+  'SubmitBoxGloballyDisabledException',
+  'SubmitTicketUsedException',
+  'SubmitBoxNoAllowedSecurityLevelException',
+  'SubmitBoxRecipientWithoutPassphraseException',
+  'SubmitBoxEncryptedSubmitUnavailableException',
+  'SubmitTicketCreationException',
 ] as const;
 export type ErrorClass = (typeof ERROR_CLASSES)[number];
 

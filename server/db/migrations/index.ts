@@ -11,6 +11,7 @@ import * as listPaging from './0015-list-paging';
 import * as senders from './0017-senders';
 import * as loginThrottle from './0019-login-throttle';
 import * as contactPins from './0021-contact-pins';
+import * as submitBox from './0023-submit-box';
 
 /**
  * Every migration, in order, for SQLite and PostgreSQL alike. A static list (not a
@@ -32,6 +33,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0017-senders': senders,
   '0019-login-throttle': loginThrottle,
   '0021-contact-pins': contactPins,
+  '0023-submit-box': submitBox,
 };
 
 export const staticMigrationProvider: MigrationProvider = {

@@ -6,6 +6,7 @@ import { DELIVERY_ENDPOINTS } from './deliveries';
 import { EXTERNAL_ENDPOINTS } from './external';
 import { SECUPASS_ENDPOINTS } from './secupass';
 import { SENDER_GROUP_ENDPOINTS } from './sender-groups';
+import { SUBMIT_BOX_ENDPOINTS } from './submit-box';
 
 /** Every area of the catalogue (one file each, README.md "Endpoint catalogue"). */
 export const ENDPOINT_AREAS = {
@@ -16,6 +17,7 @@ export const ENDPOINT_AREAS = {
   secupass: SECUPASS_ENDPOINTS,
   admin: ADMIN_ENDPOINTS,
   senderGroups: SENDER_GROUP_ENDPOINTS,
+  submitBox: SUBMIT_BOX_ENDPOINTS,
 } as const;
 
 /** Every endpoint of `/api/2`, once. */
