@@ -11,6 +11,7 @@ export const I18N_NAMESPACES = [
   'send',
   'release',
   'addin',
+  'submitBox',
 ] as const;
 export type I18nNamespace = (typeof I18N_NAMESPACES)[number];
 export const DEFAULT_NAMESPACE: I18nNamespace = 'common';

@@ -31,6 +31,9 @@ import frRelease from '@locales/fr/release.json';
 import deAddin from '@locales/de/addin.json';
 import enAddin from '@locales/en/addin.json';
 import frAddin from '@locales/fr/addin.json';
+import deSubmitBox from '@locales/de/submitBox.json';
+import enSubmitBox from '@locales/en/submitBox.json';
+import frSubmitBox from '@locales/fr/submitBox.json';
 import type { Language } from '@shared/contract/constants';
 import type { I18nNamespace } from './namespaces';
 
@@ -49,6 +52,7 @@ export const I18N_RESOURCES: Record<Language, Record<I18nNamespace, Record<strin
     send: deSend,
     release: deRelease,
     addin: deAddin,
+    submitBox: deSubmitBox,
   },
   en: {
     common: enCommon,
@@ -62,6 +66,7 @@ export const I18N_RESOURCES: Record<Language, Record<I18nNamespace, Record<strin
     send: enSend,
     release: enRelease,
     addin: enAddin,
+    submitBox: enSubmitBox,
   },
   fr: {
     common: frCommon,
@@ -75,5 +80,6 @@ export const I18N_RESOURCES: Record<Language, Record<I18nNamespace, Record<strin
     send: frSend,
     release: frRelease,
     addin: frAddin,
+    submitBox: frSubmitBox,
   },
 };
