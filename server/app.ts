@@ -43,6 +43,8 @@ import { loadThemeAsset } from './theme/theme-assets';
 import { createMailer, type Mailer } from './mail/mailer';
 import { createSmsGateway, type SmsGateway } from './sms/sms-gateway';
 import { externalRoutes } from './external/routes';
+import { submitBoxRoutes } from './submit-box/routes';
+import { submitSessionDelivery } from './submit-box/tickets';
 import { adminRoutes } from './routes/admin-routes';
 import { authRoutes } from './routes/auth-routes';
 import { configRoutes } from './routes/config-routes';
@@ -210,7 +212,7 @@ async function assemble(app: FastifyInstance, options: BuildAppOptions, database
   await installSecurityHeaders(app, config.publicUrl, thirdPartyOrigins(config));
   // Not encapsulated: the hooks must see every route registered after it.
   await app.register(
-    fp(async (instance: FastifyInstance) => installAccessControl(instance, { resolveSession: (token) => sessions.resolveWithUser(token) }), {
+    fp(async (instance: FastifyInstance) => installAccessControl(instance, { resolveSession: (token) => sessions.resolveWithUser(token), submitSessionDelivery: (sessionId) => submitSessionDelivery(instance, sessionId) }), {
       name: ACCESS_PLUGIN,
       dependencies: ['@fastify/cookie'],
     }),
@@ -237,6 +239,7 @@ async function assemble(app: FastifyInstance, options: BuildAppOptions, database
   await app.register(senderAdminRoutes);
   await app.register(roomRoutes);
   await app.register(externalRoutes);
+  await app.register(submitBoxRoutes);
   await app.register(wizardRoutes);
   await app.register(licenceRoutes);
   await app.register(themeRoutes);

@@ -1,5 +1,6 @@
 import { ANTI_CSRF_HEADER } from '@shared/contract/auth';
 import type { AccessRule, Endpoint } from '@shared/contract/endpoint';
+import { SUBMIT_SESSION_ENDPOINTS } from '@shared/contract/endpoints/submit-box';
 import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
 import type { SessionRow } from '../sessions/sessions-store';
 import { roleNamesOf, type UserRow } from '../users/users-repository';
@@ -48,6 +49,8 @@ export function accessRuleOf(route: Pick<RouteOptions, 'config'>): AccessRule | 
 export interface AccessDependencies {
   /** The live session of a cookie token with its user (one query: every signed-in request needs both). */
   resolveSession(token: string): Promise<{ session: SessionRow; user: UserRow } | undefined>;
+  /** The one delivery a submit-box session (kind `submit`) may touch, by session id. */
+  submitSessionDelivery?(sessionId: string): Promise<string | undefined>;
 }
 
 /** Registers the declaration check and the one hook that enforces the declarations. */
@@ -71,6 +74,7 @@ export function installAccessControl(app: FastifyInstance, deps: AccessDependenc
     if (request.is404) return;
     const rule = request.routeOptions.config.access;
     if (rule === undefined) throw accessDenied(); // unreachable: onRoute refuses such routes
+    if (request.session?.kind === 'submit') await enforceSubmitScope(rule, request, deps);
     enforce(rule, request);
     // An add-in token does not mint more tokens: such calls take the web session only.
     if (request.routeOptions.config.endpoint?.webSessionOnly && request.session?.kind !== 'cookie') {
@@ -98,7 +102,8 @@ async function loadSession(request: FastifyRequest, deps: AccessDependencies): P
   // A token works only the way it was issued; an add-in session also needs ROLE_OUTLOOK
   // at every request, so taking the role away ends the add-in's access at once.
   if (bearer) {
-    if (session.kind !== 'addin' || !roleNamesOf(user).includes('ROLE_OUTLOOK')) return;
+    // A submit-box session (server/submit-box) is limited to its draft by enforceSubmitScope.
+    if (session.kind !== 'submit' && (session.kind !== 'addin' || !roleNamesOf(user).includes('ROLE_OUTLOOK'))) return;
   } else if (session.kind !== 'cookie') {
     return;
   }
@@ -106,7 +111,24 @@ async function loadSession(request: FastifyRequest, deps: AccessDependencies): P
   request.user = user;
 }
 
+/**
+ * A submit-box session (bearer, from POST /submit-tickets/{ticket}/start) makes only the delivery
+ * calls of SUBMIT_SESSION_ENDPOINTS, on its own draft; the role rule is replaced by that scope.
+ * Elsewhere it counts as no session (public calls still work).
+ */
+async function enforceSubmitScope(rule: AccessRule, request: FastifyRequest, deps: AccessDependencies): Promise<void> {
+  const endpoint = (request.routeOptions.config as { endpoint?: Endpoint } | undefined)?.endpoint;
+  const allowed = endpoint !== undefined && SUBMIT_SESSION_ENDPOINTS.has(endpoint);
+  const deliveryUuid = (request.params as { deliveryUuid?: string } | undefined)?.deliveryUuid;
+  if (allowed && deliveryUuid !== undefined && deliveryUuid === (await deps.submitSessionDelivery?.(request.session!.id))) return;
+  request.session = null;
+  request.user = null;
+  if (rule !== 'public') throw accessDenied();
+}
+
 function enforce(rule: AccessRule, request: FastifyRequest): void {
+  // Checked by enforceSubmitScope: the submit session's own draft.
+  if (request.session?.kind === 'submit') return;
   if (rule === 'public') return;
   if (!request.user || !request.session) throw authenticationRequired();
   if (typeof rule === 'object') {

@@ -35,6 +35,8 @@ export interface MailTemplateData {
   downloadReceipt: { recipient: string; subject: string; fileName: string; link: string };
   /** To the sender: the virus scan blocked the delivery; nobody was notified. */
   deliveryBlocked: { subject: string; reason: 'virus' | 'mimeType' | 'scanFailed'; link: string };
+  /** Submit box: the partner's single-use ticket link (server/submit-box). */
+  submitTicket: { ownerName: string; link: string; validDays: number };
 }
 export type MailTemplateName = keyof MailTemplateData;
 

@@ -24,6 +24,7 @@ const SAMPLE: MailTemplateData = {
   deliveryReleased: { senderName: 'Ada <Lovelace>', subject: 'Q3 <b>figures</b>', link: 'https://kuvert.example/secumails/inbox/d1' },
   downloadReceipt: { recipient: 'bob@example.test', subject: 'Q3 <b>figures</b>', fileName: 'a.pdf', link: 'https://kuvert.example/secumails/outbox/d1' },
   deliveryBlocked: { subject: 'Q3 <b>figures</b>', reason: 'virus', link: 'https://kuvert.example/secumails/outbox' },
+  submitTicket: { ownerName: 'Ada <Lovelace>', link: 'https://kuvert.example/submit/ticket/abc?x=<b>', validDays: 7 },
 };
 
 describe('mail templates', () => {

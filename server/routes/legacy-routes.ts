@@ -24,7 +24,7 @@ const LEGACY_REDIRECTS: Record<string, string> = {
   '/webui/twoFactor': '/auth/totp-authentication',
   '/webui/settings': '/settings',
   '/webui/inbox': '/secumails/inbox',
-  '/webui/submitbox/settings': '/settings',
+  '/webui/submitbox/settings': '/secumails/submit-box',
   '/webui/admin/users': '/admin',
 };
 

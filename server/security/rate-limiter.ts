@@ -28,6 +28,9 @@ export const RATE_LIMIT_BUCKETS = {
   publicKeysUser: 'public-keys:user',
   /** Self-registrations per client address (user-admin/signup-routes.ts). */
   signupIp: 'signup:ip',
+  /** Submit-box tickets per address and per client address (server/submit-box). */
+  submitTicketAddress: 'submit-ticket:address',
+  submitTicketIp: 'submit-ticket:ip',
 } as const;
 export type RateLimitBucket = (typeof RATE_LIMIT_BUCKETS)[keyof typeof RATE_LIMIT_BUCKETS];
 

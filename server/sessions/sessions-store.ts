@@ -19,7 +19,7 @@ export type SessionRow = Selectable<SessionsTable>;
  * How a session's token travels: `cookie` in KUVERT_SESSION (web client), `addin` as
  * `Authorization: Bearer` (the Outlook add-in, whose web views partition or block cookies).
  */
-export const SESSION_KINDS = ['cookie', 'addin'] as const;
+export const SESSION_KINDS = ['cookie', 'addin', 'submit'] as const;
 export type SessionKind = (typeof SESSION_KINDS)[number];
 type UserRow = Selectable<UsersTable>;
 interface SessionColumns {

@@ -5,6 +5,7 @@ import { EXTERNAL_SETTING_KEYS } from '@shared/contract/external';
 import { SETTING_KEYS } from '@shared/contract/settings';
 import { SIGNUP_SETTING_KEY } from '@shared/contract/signup';
 import { OPERATOR_PROFILE_KEYS } from './operator-profile';
+import { SUBMIT_BOX_SETTING_KEY } from '@shared/contract/submit-box';
 
 /** Default theme colours (SPEC §9). */
 export const DEFAULT_THEME_COLOR = '#19853F';
@@ -101,6 +102,8 @@ export const PRIVATE_DEFAULTS: Readonly<Record<string, ConfigValue>> = {
   [EXTERNAL_SETTING_KEYS.signupRequiresSms]: false,
   // Self-registration (issue 17 §1): off until an administrator turns it on.
   [SIGNUP_SETTING_KEY]: false,
+  // Submit boxes (issue 16 §1): on; an administrator switches every box off here.
+  [SUBMIT_BOX_SETTING_KEY]: true,
 };
 
 /** Integer settings with a closed range. */

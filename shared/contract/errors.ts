@@ -41,6 +41,15 @@ export const ERROR_CLASSES = [
   'AccessDescriptorNotFoundException',
   // licence caps (SPEC §6, §8 "license limit reached"; shared/contract/licence.ts)
   'LicenseLimitExceededException',
+  // Submit box (SPEC §8; shared/contract/submit-box.ts SUBMIT_BOX_ERRORS).
+  'SubmitBoxNotFoundException',
+  'SubmitBoxNotEnabledException',
+  'SubmitBoxGloballyDisabledException',
+  'SubmitTicketUsedException',
+  'SubmitBoxNoAllowedSecurityLevelException',
+  'SubmitBoxRecipientWithoutPassphraseException',
+  'SubmitBoxEncryptedSubmitUnavailableException',
+  'SubmitTicketCreationException',
 ] as const;
 export type ErrorClass = (typeof ERROR_CLASSES)[number];
 

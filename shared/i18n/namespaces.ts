@@ -13,6 +13,7 @@ export const I18N_NAMESPACES = [
   'addin',
   'help',
   'reports',
+  'submitBox',
 ] as const;
 export type I18nNamespace = (typeof I18N_NAMESPACES)[number];
 export const DEFAULT_NAMESPACE: I18nNamespace = 'common';

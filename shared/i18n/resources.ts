@@ -37,6 +37,9 @@ import frHelp from '@locales/fr/help.json';
 import deReports from '@locales/de/reports.json';
 import enReports from '@locales/en/reports.json';
 import frReports from '@locales/fr/reports.json';
+import deSubmitBox from '@locales/de/submitBox.json';
+import enSubmitBox from '@locales/en/submitBox.json';
+import frSubmitBox from '@locales/fr/submitBox.json';
 import type { Language } from '@shared/contract/constants';
 import type { I18nNamespace } from './namespaces';
 
@@ -57,6 +60,7 @@ export const I18N_RESOURCES: Record<Language, Record<I18nNamespace, Record<strin
     addin: deAddin,
     help: deHelp,
     reports: deReports,
+    submitBox: deSubmitBox,
   },
   en: {
     common: enCommon,
@@ -72,6 +76,7 @@ export const I18N_RESOURCES: Record<Language, Record<I18nNamespace, Record<strin
     addin: enAddin,
     help: enHelp,
     reports: enReports,
+    submitBox: enSubmitBox,
   },
   fr: {
     common: frCommon,
@@ -87,5 +92,6 @@ export const I18N_RESOURCES: Record<Language, Record<I18nNamespace, Record<strin
     addin: frAddin,
     help: frHelp,
     reports: frReports,
+    submitBox: frSubmitBox,
   },
 };

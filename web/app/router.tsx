@@ -32,6 +32,7 @@ const releasePages = () => import(/* webpackChunkName: "release" */ '@web/featur
 const downloadPages = () => import(/* webpackChunkName: "download" */ '@web/features/secumails/download-page');
 const download = lazyPage(downloadPages, 'DownloadPage');
 const downloadSuccess = lazyPage(downloadPages, 'DownloadSuccessPage');
+const submitBoxPublicPages = () => import(/* webpackChunkName: "submit-box-public" */ '@web/features/submit-box/public-pages');
 const externalPages = () => import(/* webpackChunkName: "external" */ '@web/features/secumails/external-pages');
 
 const secuPassPage = lazyPage(() => import(/* webpackChunkName: "secupass" */ '@web/features/secupass/set-secupass-page'), 'SetSecuPassPage');
@@ -152,7 +153,11 @@ const secumailsRoutes: RouteObject[] = [
     handle: handle({ auth: true, titleKey: 'release:successTitle' }),
     lazy: lazyPage(releasePages, 'ReleaseSuccessPage'),
   })),
-  { path: 'submit-box', handle: handle({ auth: true, titleKey: 'shell:deliveryMenu.submitBox' }), lazy: comingSoon },
+  {
+    path: 'submit-box',
+    handle: handle({ auth: true, roles: ['ROLE_SUBMITBOX_OWNER'], titleKey: 'shell:deliveryMenu.submitBox' }),
+    lazy: lazyPage(() => import(/* webpackChunkName: "submit-box" */ '@web/features/submit-box/owner-page'), 'SubmitBoxPage'),
+  },
 ];
 
 /**
@@ -248,6 +253,15 @@ function buildRoutes(): RouteObject[] {
           lazy: lazyPage(() => import(/* webpackChunkName: "reports" */ '@web/features/reports/reports-page'), 'ReportsPage'),
         },
         { path: 'help', handle: handle({ auth: true, titleKey: 'help:title' }), lazy: lazyPage(() => import(/* webpackChunkName: "help" */ '@web/features/help/help-page'), 'HelpPage') },
+        {
+          // The submit box's public pages (no account): request a ticket, the mailed ticket page.
+          path: 'submit',
+          handle: handle({ layout: 'auth' }),
+          children: [
+            { path: ':boxUuid', handle: handle({ titleKey: 'submitBox:owner.title' }), lazy: lazyPage(submitBoxPublicPages, 'SubmitBoxPublicPage') },
+            { path: 'ticket/:ticket', handle: handle({ titleKey: 'submitBox:owner.title' }), lazy: lazyPage(submitBoxPublicPages, 'SubmitTicketPage') },
+          ],
+        },
         { path: 'addin/*', loader: serverPage, Component: Nothing },
         // Unmatched → inbox (SPEC §2).
         { path: '*', loader: toInbox, Component: Nothing },

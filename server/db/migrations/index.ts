@@ -12,6 +12,7 @@ import * as senders from './0017-senders';
 import * as loginThrottle from './0019-login-throttle';
 import * as contactPins from './0021-contact-pins';
 import * as dataRooms from './0022-data-rooms';
+import * as submitBox from './0023-submit-box';
 import * as theme from './0024-theme';
 import * as reportIndexes from './0025-report-indexes';
 
@@ -36,6 +37,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0019-login-throttle': loginThrottle,
   '0021-contact-pins': contactPins,
   '0022-data-rooms': dataRooms,
+  '0023-submit-box': submitBox,
   '0024-theme': theme,
   '0025-report-indexes': reportIndexes,
 };

@@ -10,6 +10,7 @@ import { SENDER_GROUP_ENDPOINTS } from './sender-groups';
 import { LICENCE_ENDPOINTS } from './licence';
 import { THEME_ENDPOINTS } from './theme';
 import { REPORT_ENDPOINTS } from './reports';
+import { SUBMIT_BOX_ENDPOINTS } from './submit-box';
 
 /** Every area of the catalogue (one file each, README.md "Endpoint catalogue"). */
 export const ENDPOINT_AREAS = {
@@ -24,6 +25,7 @@ export const ENDPOINT_AREAS = {
   theme: THEME_ENDPOINTS,
   reports: REPORT_ENDPOINTS,
   rooms: ROOM_ENDPOINTS,
+  submitBox: SUBMIT_BOX_ENDPOINTS,
 } as const;
 
 /** Every endpoint of `/api/2`, once. */

@@ -1,5 +1,6 @@
 import { SETTING_KEYS } from '@shared/contract/settings';
 import { SIGNUP_SETTING_KEY } from '@shared/contract/signup';
+import { SUBMIT_BOX_SETTING_KEY } from '@shared/contract/submit-box';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Alert } from '@web/components/alert';
@@ -99,6 +100,11 @@ export function SystemSettingsPage() {
           },
           { kind: 'text', key: SETTING_KEYS.mailFrom, label: t('admin:system.mail.from'), hint: t('admin:system.mail.fromHint'), inputType: 'email', nullable: true },
         ],
+      },
+      {
+        id: 'submit-box',
+        title: t('admin:system.submitBox.title'),
+        fields: [{ kind: 'switch', key: SUBMIT_BOX_SETTING_KEY, label: t('admin:system.submitBox.enabled'), hint: t('admin:system.submitBox.enabledHint') }],
       },
     ];
   }, [t]);

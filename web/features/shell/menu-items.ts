@@ -39,7 +39,7 @@ export const MAIN_MENU: readonly MenuItem[] = [
 /** Product menu of the delivery area (SPEC §1). */
 export const DELIVERY_MENU: readonly MenuItem[] = [
   { id: 'send', labelKey: 'shell:deliveryMenu.send', to: ROUTES.send },
-  { id: 'submit-box', labelKey: 'shell:deliveryMenu.submitBox', to: ROUTES.submitBox },
+  { id: 'submit-box', labelKey: 'shell:deliveryMenu.submitBox', to: ROUTES.submitBox, roles: ['ROLE_SUBMITBOX_OWNER'] },
   { id: 'inbox', labelKey: 'shell:deliveryMenu.inbox', to: ROUTES.inbox },
   { id: 'sent', labelKey: 'shell:deliveryMenu.sent', to: ROUTES.outbox },
 ];

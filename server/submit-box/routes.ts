@@ -1,0 +1,57 @@
+import { SUBMIT_BOX_ENDPOINTS } from '@shared/contract/endpoints/submit-box';
+import { registerEndpoint } from '../core/endpoint-route';
+import { routePlugin } from '../core/route-plugin';
+import { requestContext } from '../core/request-context';
+import { boxByUuid, openBox, ownBox, ownerName, toWireBox, updateBox } from './boxes';
+import { issueTicket, startSubmission, ticketState } from './tickets';
+
+/**
+ * The submit box (shared/contract/submit-box.ts). The owner's calls need ROLE_SUBMITBOX_OWNER;
+ * the public page and the ticket page are public (the box id, the mailed ticket), rate limited
+ * where they mail. A submission is an ordinary delivery to the owner: `start` makes the draft and
+ * a session limited to it, the web client uploads and sends through the delivery calls.
+ */
+export const submitBoxRoutes = routePlugin('kuvert-submit-box-routes', async (app) => {
+  registerEndpoint(app, SUBMIT_BOX_ENDPOINTS.own, async (request) => {
+    const { user } = requestContext(app, request);
+    return toWireBox(app, await ownBox(app, user));
+  });
+
+  registerEndpoint(app, SUBMIT_BOX_ENDPOINTS.update, async (request) => {
+    const { user } = requestContext(app, request);
+    return toWireBox(app, await updateBox(app, user, request.body));
+  });
+
+  registerEndpoint(app, SUBMIT_BOX_ENDPOINTS.sendTicket, async (request, reply) => {
+    const { user, log } = requestContext(app, request);
+    const open = await openBox(app, await ownBox(app, user));
+    const sent = await issueTicket(app, open, { ...request.body, ip: request.ip }, log);
+    void reply.code(202);
+    return sent;
+  });
+
+  registerEndpoint(app, SUBMIT_BOX_ENDPOINTS.publicBox, async (request, reply) => {
+    void reply.header('cache-control', 'no-store');
+    const open = await openBox(app, await boxByUuid(app, request.params.boxUuid));
+    return { ownerName: ownerName(open.owner), securityLevel: open.level };
+  });
+
+  registerEndpoint(app, SUBMIT_BOX_ENDPOINTS.requestTicket, async (request, reply) => {
+    const open = await openBox(app, await boxByUuid(app, request.params.boxUuid));
+    const sent = await issueTicket(app, open, { ...request.body, ip: request.ip }, request.log);
+    void reply.code(202);
+    return sent;
+  });
+
+  registerEndpoint(app, SUBMIT_BOX_ENDPOINTS.ticket, async (request, reply) => {
+    void reply.header('cache-control', 'no-store');
+    return ticketState(app, request.params.ticket);
+  });
+
+  registerEndpoint(app, SUBMIT_BOX_ENDPOINTS.start, async (request, reply) => {
+    void reply.header('cache-control', 'no-store');
+    const started = await startSubmission(app, request.params.ticket, request.body, request.log);
+    void reply.code(201);
+    return started;
+  });
+});

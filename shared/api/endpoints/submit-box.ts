@@ -1,0 +1,36 @@
+import { SUBMIT_BOX_ENDPOINTS as E } from '@shared/contract/endpoints/submit-box';
+import type {
+  SubmitBox,
+  SubmitBoxPublic,
+  SubmitBoxUpdate,
+  SubmitStartBody,
+  SubmitStartResponse,
+  SubmitTicketRequest,
+  SubmitTicketSent,
+  SubmitTicketState,
+} from '@shared/contract/submit-box';
+import { call } from '../call';
+import { createApiClient, type ApiClient, type ApiClientOptions } from '../client';
+
+/** The submit box's calls (contract `shared/contract/submit-box.ts`). */
+
+export const getSubmitBox = (client: ApiClient): Promise<SubmitBox> => call(client, E.own, {});
+export const updateSubmitBox = (client: ApiClient, body: SubmitBoxUpdate): Promise<SubmitBox> => call(client, E.update, { body });
+export const sendSubmitTicket = (client: ApiClient, body: SubmitTicketRequest): Promise<SubmitTicketSent> => call(client, E.sendTicket, { body });
+export const getPublicSubmitBox = (client: ApiClient, boxUuid: string): Promise<SubmitBoxPublic> => call(client, E.publicBox, { params: { boxUuid } });
+export const requestSubmitTicket = (client: ApiClient, boxUuid: string, body: SubmitTicketRequest): Promise<SubmitTicketSent> =>
+  call(client, E.requestTicket, { params: { boxUuid }, body });
+export const getSubmitTicket = (client: ApiClient, ticket: string): Promise<SubmitTicketState> => call(client, E.ticket, { params: { ticket } });
+export const startSubmission = (client: ApiClient, ticket: string, body: SubmitStartBody): Promise<SubmitStartResponse> =>
+  call(client, E.start, { params: { ticket }, body });
+
+/**
+ * A client for the submit session of `startSubmission`: every call carries the bearer token, so
+ * the upload engine (shared/transfer `sendDelivery` with `{ deliveryUuid }`) drives the draft.
+ */
+export function submitSessionClient(sessionToken: string, options: Omit<ApiClientOptions, 'fetch'> = {}): ApiClient {
+  return createApiClient({
+    ...options,
+    fetch: (input, init = {}) => globalThis.fetch(input, { ...init, headers: { ...(init.headers as Record<string, string> | undefined), Authorization: `Bearer ${sessionToken}` } }),
+  });
+}

@@ -1,0 +1,117 @@
+import { z } from 'zod';
+import { SecurityLevelSchema } from './deliveries';
+import { LanguageSchema } from './user';
+
+/**
+ * The submit box (SPEC §1–§4, issue 16 §1): a personal drop-off box. Its owner (ROLE_SUBMITBOX_OWNER)
+ * activates it and chooses the allowed levels; a partner without an account asks for a single-use
+ * ticket on the public page (`/submit/{boxUuid}`), gets the link by mail and submits files and a
+ * message, which become a delivery to the owner through the ordinary delivery calls.
+ *
+ * | Call | Who | What |
+ * |---|---|---|
+ * | GET /submit-box | ROLE_SUBMITBOX_OWNER | the caller's box (created inactive on first read) |
+ * | PUT /submit-box | ROLE_SUBMITBOX_OWNER | active, allowed levels, validity |
+ * | POST /submit-box/tickets | ROLE_SUBMITBOX_OWNER | mails a ticket to an address |
+ * | GET /submit-boxes/{boxUuid} | public | the public page's state (or its §8 error) |
+ * | POST /submit-boxes/{boxUuid}/tickets | public, rate limited per address and IP | mails a ticket → 202 |
+ * | GET /submit-tickets/{ticket} | public (the mailed token) | the ticket page's state |
+ * | POST /submit-tickets/{ticket}/start | public (the mailed token) | uses the ticket once: a delivery draft to the owner and a session limited to it |
+ */
+
+/** Global switch (System settings, PUT /admin/settings): false disables every submit box. */
+export const SUBMIT_BOX_SETTING_KEY = 'kuvert.submitBox.enabled';
+
+/** SPEC §9: the ticket mail is expected within 5 minutes. */
+export const SUBMIT_TICKET_MAIL_MINUTES = 5;
+/** A ticket opens the ticket page for this long (our decision: a week covers a weekend). */
+export const SUBMIT_TICKET_VALID_DAYS = 7;
+/** Ticket requests per address and per client address within an hour (issue 16 §1). */
+export const SUBMIT_TICKET_LIMIT_PER_ADDRESS = 3;
+export const SUBMIT_TICKET_LIMIT_PER_IP = 20;
+export const SUBMIT_TICKET_LIMIT_WINDOW_MS = 60 * 60_000;
+export const SUBMIT_MESSAGE_MAX_LENGTH = 10_000;
+
+/** The §8 error classes of the submit box (`error` of the answer). */
+export const SUBMIT_BOX_ERRORS = {
+  notFound: 'SubmitBoxNotFoundException',
+  notEnabled: 'SubmitBoxNotEnabledException',
+  globallyDisabled: 'SubmitBoxGloballyDisabledException',
+  ticketUsed: 'SubmitTicketUsedException',
+  noAllowedLevel: 'SubmitBoxNoAllowedSecurityLevelException',
+  recipientWithoutPassphrase: 'SubmitBoxRecipientWithoutPassphraseException',
+  encryptedUnavailable: 'SubmitBoxEncryptedSubmitUnavailableException',
+  ticketCreation: 'SubmitTicketCreationException',
+} as const;
+export type SubmitBoxError = (typeof SUBMIT_BOX_ERRORS)[keyof typeof SUBMIT_BOX_ERRORS];
+
+/** Web paths of the public pages (the mail links to the ticket page). */
+export const SUBMIT_BOX_WEB_LINKS = {
+  box: (boxUuid: string) => `/submit/${encodeURIComponent(boxUuid)}`,
+  ticket: (ticket: string) => `/submit/ticket/${encodeURIComponent(ticket)}`,
+};
+
+export const SubmitBoxSchema = z
+  .object({
+    boxUuid: z.string(),
+    active: z.boolean(),
+    allowedLevels: z.array(SecurityLevelSchema),
+    /** Days the submitted delivery stays; null = the system default. */
+    validityDays: z.number().int().nullable(),
+    /** The administrator switched every submit box off (System settings). */
+    globallyDisabled: z.boolean(),
+    /** Whether the owner has an active SecuPass (levels 3/4 need it). */
+    ownerHasPassphrase: z.boolean(),
+    /** Absolute link of the public page. */
+    link: z.string(),
+  })
+  .meta({ id: 'SubmitBox' });
+export type SubmitBox = z.infer<typeof SubmitBoxSchema>;
+
+export const SubmitBoxUpdateSchema = z
+  .object({
+    active: z.boolean().optional(),
+    allowedLevels: z.array(SecurityLevelSchema).max(4).optional(),
+    validityDays: z.number().int().min(1).max(365).nullable().optional(),
+  })
+  .strict()
+  .meta({ id: 'SubmitBoxUpdate' });
+export type SubmitBoxUpdate = z.input<typeof SubmitBoxUpdateSchema>;
+
+export const SubmitTicketRequestSchema = z
+  .object({ email: z.string().max(320), language: LanguageSchema.optional() })
+  .strict()
+  .meta({ id: 'SubmitTicketRequest' });
+export type SubmitTicketRequest = z.input<typeof SubmitTicketRequestSchema>;
+
+export const SubmitTicketSentSchema = z
+  .object({ expectedWithinMinutes: z.number().int() })
+  .meta({ id: 'SubmitTicketSent' });
+export type SubmitTicketSent = z.infer<typeof SubmitTicketSentSchema>;
+
+export const SubmitBoxParamsSchema = z.object({ boxUuid: z.string().max(64) }).strict();
+export const SubmitTicketParamsSchema = z.object({ ticket: z.string().max(200) }).strict();
+
+/** The public page and the ticket page: who receives, at which level. */
+export const SubmitBoxPublicSchema = z
+  .object({ ownerName: z.string(), securityLevel: SecurityLevelSchema })
+  .meta({ id: 'SubmitBoxPublic' });
+export type SubmitBoxPublic = z.infer<typeof SubmitBoxPublicSchema>;
+
+export const SubmitTicketStateSchema = SubmitBoxPublicSchema.extend({ ownerEmail: z.string(), submitterEmail: z.string() }).meta({ id: 'SubmitTicketState' });
+export type SubmitTicketState = z.infer<typeof SubmitTicketStateSchema>;
+
+export const SubmitStartBodySchema = z
+  .object({ message: z.string().max(SUBMIT_MESSAGE_MAX_LENGTH), language: LanguageSchema.optional() })
+  .strict()
+  .meta({ id: 'SubmitStartBody' });
+export type SubmitStartBody = z.input<typeof SubmitStartBodySchema>;
+
+/**
+ * The used ticket: the delivery draft to the owner and a bearer token for the delivery calls of
+ * this one draft (add files, parts, commit, send; nothing else).
+ */
+export const SubmitStartResponseSchema = z
+  .object({ deliveryUuid: z.string(), sessionToken: z.string(), ownerEmail: z.string(), securityLevel: SecurityLevelSchema })
+  .meta({ id: 'SubmitStartResponse' });
+export type SubmitStartResponse = z.infer<typeof SubmitStartResponseSchema>;

@@ -1,0 +1,177 @@
+import { Body1, Button, Card, Field, Input, makeStyles, ProgressBar, Spinner, Textarea } from '@fluentui/react-components';
+import { getPublicSubmitBox, getSubmitTicket, requestSubmitTicket, startSubmission, submitSessionClient } from '@shared/api/endpoints/submit-box';
+import { SUBMIT_MESSAGE_MAX_LENGTH, SUBMIT_TICKET_MAIL_MINUTES, type SubmitStartResponse } from '@shared/contract/submit-box';
+import { securityLevelInfo } from '@shared/contract/security-levels';
+import { sendDelivery, type SendProgress } from '@shared/transfer';
+import { Alert } from '@web/components/alert';
+import { PageHeading } from '@web/components/page-heading';
+import { currentLanguage } from '@web/lib/i18n';
+import { apiClient } from '@web/lib/api-client';
+import { emailMessage } from '@web/lib/validation';
+import { useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useParams } from 'react-router';
+import useSWR from 'swr';
+import { submitBoxErrorKey } from './submit-box-errors';
+
+const useStyles = makeStyles({
+  card: { maxWidth: '520px', margin: '0 auto', padding: '24px', display: 'grid', gap: '16px' },
+  form: { display: 'grid', gap: '16px' },
+  files: { margin: 0, paddingLeft: '20px' },
+});
+
+function PublicCard({ children }: { children: ReactNode }) {
+  const styles = useStyles();
+  return <Card className={styles.card}>{children}</Card>;
+}
+
+/** A status page (SPEC §2): the box or ticket cannot be used, and why. */
+function StatusPage({ error }: { error: unknown }) {
+  const { t } = useTranslation();
+  return (
+    <PublicCard>
+      <PageHeading focusOnMount>{t('submitBox:status.title')}</PageHeading>
+      <Alert type="error" title={t(submitBoxErrorKey(error))} />
+    </PublicCard>
+  );
+}
+
+/** The public page (`/submit/{boxUuid}`, no account): an address → a single-use ticket link by mail. */
+export function SubmitBoxPublicPage() {
+  const { t } = useTranslation();
+  const styles = useStyles();
+  const { boxUuid = '' } = useParams();
+  const box = useSWR(['submit-box/public', boxUuid], () => getPublicSubmitBox(apiClient, boxUuid), { revalidateOnFocus: false, shouldRetryOnError: false });
+  const [email, setEmail] = useState('');
+  const [touched, setTouched] = useState(false);
+  const [pending, setPending] = useState(false);
+  const [failure, setFailure] = useState<string | null>(null);
+  const [sentTo, setSentTo] = useState<string | null>(null);
+  const problem = touched ? emailMessage(t, email) : undefined;
+
+  if (box.error) return <StatusPage error={box.error} />;
+  if (!box.data) return <Spinner label={t('common:loading')} />;
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    setTouched(true);
+    if (emailMessage(t, email)) return;
+    setPending(true);
+    setFailure(null);
+    try {
+      await requestSubmitTicket(apiClient, boxUuid, { email: email.trim(), language: currentLanguage() });
+      setSentTo(email.trim());
+    } catch (err) {
+      setFailure(submitBoxErrorKey(err, 'submitBox:errors.ticketCreation'));
+    } finally {
+      setPending(false);
+    }
+  }
+
+  if (sentTo) {
+    return (
+      <PublicCard>
+        <PageHeading focusOnMount>{t('submitBox:request.sentTitle')}</PageHeading>
+        <Body1 as="p">{t('submitBox:request.sentText', { email: sentTo, minutes: SUBMIT_TICKET_MAIL_MINUTES })}</Body1>
+      </PublicCard>
+    );
+  }
+  return (
+    <PublicCard>
+      <PageHeading focusOnMount>{t('submitBox:request.title', { name: box.data.ownerName })}</PageHeading>
+      <Body1 as="p">{t('submitBox:request.intro', { name: box.data.ownerName })}</Body1>
+      {failure ? <Alert type="error" title={t(failure)} /> : null}
+      <form className={styles.form} onSubmit={(event) => void submit(event)} noValidate>
+        <Field label={t('submitBox:request.email')} required validationMessage={problem}>
+          <Input type="email" value={email} onChange={(_e, d) => setEmail(d.value)} autoComplete="email" />
+        </Field>
+        <Button type="submit" appearance="primary" disabled={pending}>
+          {t('submitBox:request.submit')}
+        </Button>
+      </form>
+    </PublicCard>
+  );
+}
+
+/** The ticket page (`/submit/ticket/{ticket}`): files and a message to the owner; the ticket works once. */
+export function SubmitTicketPage() {
+  const { t } = useTranslation();
+  const styles = useStyles();
+  const { ticket = '' } = useParams();
+  const state = useSWR(['submit-box/ticket', ticket], () => getSubmitTicket(apiClient, ticket), { revalidateOnFocus: false, revalidateIfStale: false, shouldRetryOnError: false });
+  const [message, setMessage] = useState('');
+  const [files, setFiles] = useState<File[]>([]);
+  const [started, setStarted] = useState<SubmitStartResponse | null>(null);
+  const [progress, setProgress] = useState<SendProgress | null>(null);
+  const [pending, setPending] = useState(false);
+  const [failure, setFailure] = useState<string | null>(null);
+  const [done, setDone] = useState(false);
+  const fileInput = useRef<HTMLInputElement>(null);
+
+  if (done) {
+    return (
+      <PublicCard>
+        <PageHeading focusOnMount>{t('submitBox:ticket.doneTitle')}</PageHeading>
+        <Body1 as="p">{t('submitBox:ticket.doneText', { name: state.data?.ownerName ?? '' })}</Body1>
+      </PublicCard>
+    );
+  }
+  if (state.error && !started) return <StatusPage error={state.error} />;
+  if (!state.data) return <Spinner label={t('common:loading')} />;
+  const { ownerName, securityLevel } = state.data;
+  const empty = files.length === 0 && message.trim() === '';
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    if (empty) {
+      setFailure('submitBox:ticket.empty');
+      return;
+    }
+    setPending(true);
+    setFailure(null);
+    try {
+      // The ticket is used here, once; a failed upload continues on the same draft.
+      const session = started ?? (await startSubmission(apiClient, ticket, { message, language: currentLanguage() }));
+      setStarted(session);
+      const result = await sendDelivery({
+        client: submitSessionClient(session.sessionToken),
+        draft: { deliveryUuid: session.deliveryUuid },
+        files: files.map((file) => ({ name: file.name, blob: file })),
+        onProgress: setProgress,
+      });
+      if (result.ok) setDone(true);
+      else setFailure('submitBox:ticket.failed');
+    } catch (err) {
+      setFailure(submitBoxErrorKey(err, 'submitBox:ticket.failed'));
+    } finally {
+      setPending(false);
+    }
+  }
+
+  return (
+    <PublicCard>
+      <PageHeading focusOnMount>{t('submitBox:ticket.title', { name: ownerName })}</PageHeading>
+      <Body1 as="p">{t('submitBox:ticket.intro', { name: ownerName, level: t(`submitBox:levels.${securityLevelInfo(securityLevel).textKey}`) })}</Body1>
+      {failure ? <Alert type="error" title={t(failure)} /> : null}
+      <form className={styles.form} onSubmit={(event) => void submit(event)} noValidate>
+        <Field label={t('submitBox:ticket.message')}>
+          <Textarea value={message} maxLength={SUBMIT_MESSAGE_MAX_LENGTH} disabled={started !== null} onChange={(_e, d) => setMessage(d.value)} resize="vertical" rows={5} />
+        </Field>
+        <Field label={t('submitBox:ticket.files')} hint={t('submitBox:ticket.filesHint')}>
+          <input ref={fileInput} type="file" multiple disabled={pending} onChange={(event) => setFiles([...(event.target.files ?? [])])} />
+        </Field>
+        {files.length > 0 ? (
+          <ul className={styles.files} aria-label={t('submitBox:ticket.chosen')}>
+            {files.map((file) => (
+              <li key={`${file.name}-${file.size}`}>{file.name}</li>
+            ))}
+          </ul>
+        ) : null}
+        {progress && pending ? <ProgressBar value={progress.percent / 100} aria-label={t('submitBox:ticket.progress', { percent: progress.percent })} /> : null}
+        <Button type="submit" appearance="primary" disabled={pending}>
+          {started ? t('submitBox:ticket.retry') : t('submitBox:ticket.submit')}
+        </Button>
+      </form>
+    </PublicCard>
+  );
+}
