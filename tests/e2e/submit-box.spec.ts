@@ -56,13 +56,13 @@ test('a partner asks for a ticket, follows the mailed link and submits two files
 
   // The owner: the menu entry opens the page; activate and read the link.
   await signIn(page);
-  await page.getByRole('link', { name: 'Submit box' }).first().click();
+  await page.getByRole('tab', { name: 'Submit box' }).click();
   await expect(page).toHaveURL(/\/secumails\/submit-box$/);
   await expect(page.getByRole('heading', { name: 'Submit box', level: 1 })).toBeVisible();
   await expectNoSeriousA11yViolations(page, 'submit box (owner)');
   await page.getByRole('switch', { name: 'Submit box inactive' }).check();
   await page.getByRole('button', { name: 'Save' }).click();
-  await expect(page.getByText('The submit box settings were saved.')).toBeVisible();
+  await expect(page.getByText('The submit box settings were saved.').first()).toBeVisible();
   const link = await page.getByRole('textbox', { name: 'Link to your submit box' }).inputValue();
   expect(link).toMatch(new RegExp(`^${server.url}/submit/[0-9a-f-]{36}$`));
   await expect(page.getByRole('heading', { name: 'Send a ticket' })).toBeVisible();

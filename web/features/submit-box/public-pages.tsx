@@ -1,4 +1,4 @@
-import { Body1, Button, Card, Field, Input, makeStyles, ProgressBar, Spinner, Textarea } from '@fluentui/react-components';
+import { Body1, Button, Caption1, Card, Field, Input, Label, makeStyles, ProgressBar, Spinner, Textarea } from '@fluentui/react-components';
 import { getPublicSubmitBox, getSubmitTicket, requestSubmitTicket, startSubmission, submitSessionClient } from '@shared/api/endpoints/submit-box';
 import { SUBMIT_MESSAGE_MAX_LENGTH, SUBMIT_TICKET_MAIL_MINUTES, type SubmitStartResponse } from '@shared/contract/submit-box';
 import { securityLevelInfo } from '@shared/contract/security-levels';
@@ -18,6 +18,7 @@ const useStyles = makeStyles({
   card: { maxWidth: '520px', margin: '0 auto', padding: '24px', display: 'grid', gap: '16px' },
   form: { display: 'grid', gap: '16px' },
   files: { margin: 0, paddingLeft: '20px' },
+  fileField: { display: 'grid', gap: '4px' },
 });
 
 function PublicCard({ children }: { children: ReactNode }) {
@@ -157,9 +158,11 @@ export function SubmitTicketPage() {
         <Field label={t('submitBox:ticket.message')}>
           <Textarea value={message} maxLength={SUBMIT_MESSAGE_MAX_LENGTH} disabled={started !== null} onChange={(_e, d) => setMessage(d.value)} resize="vertical" rows={5} />
         </Field>
-        <Field label={t('submitBox:ticket.files')} hint={t('submitBox:ticket.filesHint')}>
-          <input ref={fileInput} type="file" multiple disabled={pending} onChange={(event) => setFiles([...(event.target.files ?? [])])} />
-        </Field>
+        <div className={styles.fileField}>
+          <Label htmlFor="submit-files">{t('submitBox:ticket.files')}</Label>
+          <input id="submit-files" ref={fileInput} type="file" multiple disabled={pending} aria-describedby="submit-files-hint" onChange={(event) => setFiles([...(event.target.files ?? [])])} />
+          <Caption1 id="submit-files-hint">{t('submitBox:ticket.filesHint')}</Caption1>
+        </div>
         {files.length > 0 ? (
           <ul className={styles.files} aria-label={t('submitBox:ticket.chosen')}>
             {files.map((file) => (
