@@ -1,4 +1,4 @@
-import { defineEndpoint, NoContentSchema } from '../endpoint';
+import { endpointArea, NoContentSchema } from '../endpoint';
 import {
   CreateFolderBodySchema,
   CreateRoomBodySchema,
@@ -18,136 +18,45 @@ import {
 
 const SIGNED_IN = 'authenticated' as const;
 
+const area = endpointArea({ tag: 'rooms', access: SIGNED_IN });
+
 /**
  * Data rooms (plain rooms; server/README "Data rooms"). Every call is for signed-in users; the
  * room role (SPEC §6) is checked by the server per room and folder: a non-member gets 404,
  * a member without the right 403.
  */
 export const ROOM_ENDPOINTS = {
-  list: defineEndpoint({
-    method: 'GET',
-    path: '/rooms',
-    query: RoomListQuerySchema,
-    response: { 200: RoomListSchema },
-    errors: [400, 401],
-    access: SIGNED_IN,
-    operationId: 'listRooms',
-    summary: 'The data rooms the caller has a role in, newest first (cursor paging, q on the name)',
-    tag: 'rooms',
+  list: area.get('/rooms', 'listRooms', 'The data rooms the caller has a role in, newest first (cursor paging, q on the name)', {
+    query: RoomListQuerySchema, response: { 200: RoomListSchema }, errors: [400, 401],
   }),
-  create: defineEndpoint({
-    method: 'POST',
-    path: '/rooms',
-    body: CreateRoomBodySchema,
-    response: { 201: RoomSchema },
-    errors: [400, 401, 403, 409],
-    access: SIGNED_IN,
-    operationId: 'createRoom',
-    summary: 'Creates a data room (ROLE_SECUROOMS_CREATOR or a licensed user); the creator is its OWNER',
-    tag: 'rooms',
+  create: area.post('/rooms', 'createRoom', 'Creates a data room (ROLE_SECUROOMS_CREATOR or a licensed user); the creator is its OWNER', {
+    body: CreateRoomBodySchema, response: { 201: RoomSchema }, errors: [400, 401, 403, 409],
   }),
-  contents: defineEndpoint({
-    method: 'GET',
-    path: '/rooms/{roomUuid}',
-    params: RoomParamsSchema,
-    response: { 200: RoomContentsSchema },
-    errors: [401, 404],
-    access: SIGNED_IN,
-    operationId: 'getRoom',
-    summary: 'A room with its top-level folders (any role)',
-    tag: 'rooms',
+  contents: area.get('/rooms/{roomUuid}', 'getRoom', 'A room with its top-level folders (any role)', {
+    params: RoomParamsSchema, response: { 200: RoomContentsSchema }, errors: [401, 404],
   }),
-  rename: defineEndpoint({
-    method: 'PATCH',
-    path: '/rooms/{roomUuid}',
-    params: RoomParamsSchema,
-    body: RenameBodySchema,
-    response: { 200: RoomSchema },
-    errors: [400, 401, 403, 404, 409],
-    access: SIGNED_IN,
-    operationId: 'renameRoom',
-    summary: 'Renames a room (OWNER)',
-    tag: 'rooms',
+  rename: area.patch('/rooms/{roomUuid}', 'renameRoom', 'Renames a room (OWNER)', {
+    params: RoomParamsSchema, body: RenameBodySchema, response: { 200: RoomSchema }, errors: [400, 401, 403, 404, 409],
   }),
-  remove: defineEndpoint({
-    method: 'DELETE',
-    path: '/rooms/{roomUuid}',
-    params: RoomParamsSchema,
-    response: { 204: NoContentSchema },
-    errors: [401, 403, 404],
-    access: SIGNED_IN,
-    operationId: 'deleteRoom',
-    summary: 'Moves a room to the trash (OWNER)',
-    tag: 'rooms',
+  remove: area.delete('/rooms/{roomUuid}', 'deleteRoom', 'Moves a room to the trash (OWNER)', {
+    params: RoomParamsSchema, response: { 204: NoContentSchema }, errors: [401, 403, 404],
   }),
-  createFolder: defineEndpoint({
-    method: 'POST',
-    path: '/rooms/{roomUuid}/folders',
-    params: RoomParamsSchema,
-    body: CreateFolderBodySchema,
-    response: { 201: RoomFolderSchema },
-    errors: [400, 401, 403, 404, 409],
-    access: SIGNED_IN,
-    operationId: 'createRoomFolder',
-    summary: 'Creates a folder in the room or in a folder (OWNER, EDITOR there)',
-    tag: 'rooms',
+  createFolder: area.post('/rooms/{roomUuid}/folders', 'createRoomFolder', 'Creates a folder in the room or in a folder (OWNER, EDITOR there)', {
+    params: RoomParamsSchema, body: CreateFolderBodySchema, response: { 201: RoomFolderSchema }, errors: [400, 401, 403, 404, 409],
   }),
-  folder: defineEndpoint({
-    method: 'GET',
-    path: '/rooms/{roomUuid}/folders/{folderUuid}',
-    params: FolderParamsSchema,
-    response: { 200: RoomContentsSchema },
-    errors: [401, 404],
-    access: SIGNED_IN,
-    operationId: 'getRoomFolder',
-    summary: 'A folder with its sub-folders (any role there)',
-    tag: 'rooms',
+  folder: area.get('/rooms/{roomUuid}/folders/{folderUuid}', 'getRoomFolder', 'A folder with its sub-folders (any role there)', {
+    params: FolderParamsSchema, response: { 200: RoomContentsSchema }, errors: [401, 404],
   }),
-  updateFolder: defineEndpoint({
-    method: 'PATCH',
-    path: '/rooms/{roomUuid}/folders/{folderUuid}',
-    params: FolderParamsSchema,
-    body: UpdateFolderBodySchema,
-    response: { 200: RoomFolderSchema },
-    errors: [400, 401, 403, 404, 409],
-    access: SIGNED_IN,
-    operationId: 'updateRoomFolder',
-    summary: 'Renames a folder or moves it within its room (OWNER, EDITOR on the folder and the target)',
-    tag: 'rooms',
+  updateFolder: area.patch('/rooms/{roomUuid}/folders/{folderUuid}', 'updateRoomFolder', 'Renames a folder or moves it within its room (OWNER, EDITOR on the folder and the target)', {
+    params: FolderParamsSchema, body: UpdateFolderBodySchema, response: { 200: RoomFolderSchema }, errors: [400, 401, 403, 404, 409],
   }),
-  removeFolder: defineEndpoint({
-    method: 'DELETE',
-    path: '/rooms/{roomUuid}/folders/{folderUuid}',
-    params: FolderParamsSchema,
-    response: { 204: NoContentSchema },
-    errors: [401, 403, 404],
-    access: SIGNED_IN,
-    operationId: 'deleteRoomFolder',
-    summary: 'Moves a folder (with its content) to the trash (OWNER, EDITOR)',
-    tag: 'rooms',
+  removeFolder: area.delete('/rooms/{roomUuid}/folders/{folderUuid}', 'deleteRoomFolder', 'Moves a folder (with its content) to the trash (OWNER, EDITOR)', {
+    params: FolderParamsSchema, response: { 204: NoContentSchema }, errors: [401, 403, 404],
   }),
-  access: defineEndpoint({
-    method: 'GET',
-    path: '/rooms/{roomUuid}/access',
-    params: RoomParamsSchema,
-    query: RoomAccessQuerySchema,
-    response: { 200: RoomAccessListSchema },
-    errors: [400, 401, 403, 404],
-    access: SIGNED_IN,
-    operationId: 'listRoomAccess',
-    summary: 'Who has which role on the room or a folder, inherited or set there (OWNER only)',
-    tag: 'rooms',
+  access: area.get('/rooms/{roomUuid}/access', 'listRoomAccess', 'Who has which role on the room or a folder, inherited or set there (OWNER only)', {
+    params: RoomParamsSchema, query: RoomAccessQuerySchema, response: { 200: RoomAccessListSchema }, errors: [400, 401, 403, 404],
   }),
-  setAccess: defineEndpoint({
-    method: 'PUT',
-    path: '/rooms/{roomUuid}/access',
-    params: RoomParamsSchema,
-    body: SetRoomAccessBodySchema,
-    response: { 200: RoomAccessListSchema },
-    errors: [400, 401, 403, 404, 409],
-    access: SIGNED_IN,
-    operationId: 'setRoomAccess',
-    summary: 'Grants, changes or revokes a registered user’s role on the room or a folder (OWNER only)',
-    tag: 'rooms',
+  setAccess: area.put('/rooms/{roomUuid}/access', 'setRoomAccess', 'Grants, changes or revokes a registered user’s role on the room or a folder (OWNER only)', {
+    params: RoomParamsSchema, body: SetRoomAccessBodySchema, response: { 200: RoomAccessListSchema }, errors: [400, 401, 403, 404, 409],
   }),
 };

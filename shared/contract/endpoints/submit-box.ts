@@ -1,6 +1,6 @@
 import { DELIVERY_ENDPOINTS } from './deliveries';
 import type { Endpoint } from '../endpoint';
-import { defineEndpoint } from '../endpoint';
+import { endpointArea } from '../endpoint';
 import {
   SubmitBoxParamsSchema,
   SubmitBoxPublicSchema,
@@ -16,85 +16,30 @@ import {
 
 const OWNER = { roles: ['ROLE_SUBMITBOX_OWNER'] } as const;
 
+const area = endpointArea({ tag: 'submit-box', access: 'public' });
+
 /** The submit box (shared/contract/submit-box.ts): the owner's settings, tickets, the public pages. */
 export const SUBMIT_BOX_ENDPOINTS = {
-  own: defineEndpoint({
-    method: 'GET',
-    path: '/submit-box',
-    response: { 200: SubmitBoxSchema },
-    errors: [],
-    access: OWNER,
-    operationId: 'getSubmitBox',
-    summary: "The caller's submit box (created inactive on first read)",
-    tag: 'submit-box',
+  own: area.get('/submit-box', 'getSubmitBox', "The caller's submit box (created inactive on first read)", {
+    response: { 200: SubmitBoxSchema }, errors: [], access: OWNER,
   }),
-  update: defineEndpoint({
-    method: 'PUT',
-    path: '/submit-box',
-    body: SubmitBoxUpdateSchema,
-    response: { 200: SubmitBoxSchema },
-    errors: [400],
-    access: OWNER,
-    operationId: 'updateSubmitBox',
-    summary: 'Activates or deactivates the box; allowed levels and validity',
-    tag: 'submit-box',
+  update: area.put('/submit-box', 'updateSubmitBox', 'Activates or deactivates the box; allowed levels and validity', {
+    body: SubmitBoxUpdateSchema, response: { 200: SubmitBoxSchema }, errors: [400], access: OWNER,
   }),
-  sendTicket: defineEndpoint({
-    method: 'POST',
-    path: '/submit-box/tickets',
-    body: SubmitTicketRequestSchema,
-    response: { 202: SubmitTicketSentSchema },
-    errors: [400, 409, 429, 503],
-    access: OWNER,
-    operationId: 'sendSubmitTicket',
-    summary: 'The owner mails a single-use ticket to an address',
-    tag: 'submit-box',
+  sendTicket: area.post('/submit-box/tickets', 'sendSubmitTicket', 'The owner mails a single-use ticket to an address', {
+    body: SubmitTicketRequestSchema, response: { 202: SubmitTicketSentSchema }, errors: [400, 409, 429, 503], access: OWNER,
   }),
-  publicBox: defineEndpoint({
-    method: 'GET',
-    path: '/submit-boxes/{boxUuid}',
-    params: SubmitBoxParamsSchema,
-    response: { 200: SubmitBoxPublicSchema },
-    errors: [404, 409],
-    access: 'public',
-    operationId: 'getPublicSubmitBox',
-    summary: 'The public page: the owner and level, or why the box takes nothing (SPEC §8)',
-    tag: 'submit-box',
+  publicBox: area.get('/submit-boxes/{boxUuid}', 'getPublicSubmitBox', 'The public page: the owner and level, or why the box takes nothing (SPEC §8)', {
+    params: SubmitBoxParamsSchema, response: { 200: SubmitBoxPublicSchema }, errors: [404, 409],
   }),
-  requestTicket: defineEndpoint({
-    method: 'POST',
-    path: '/submit-boxes/{boxUuid}/tickets',
-    params: SubmitBoxParamsSchema,
-    body: SubmitTicketRequestSchema,
-    response: { 202: SubmitTicketSentSchema },
-    errors: [400, 404, 409, 429, 503],
-    access: 'public',
-    operationId: 'requestSubmitTicket',
-    summary: 'A partner asks for a ticket: the single-use link is mailed (rate limited per address and IP)',
-    tag: 'submit-box',
+  requestTicket: area.post('/submit-boxes/{boxUuid}/tickets', 'requestSubmitTicket', 'A partner asks for a ticket: the single-use link is mailed (rate limited per address and IP)', {
+    params: SubmitBoxParamsSchema, body: SubmitTicketRequestSchema, response: { 202: SubmitTicketSentSchema }, errors: [400, 404, 409, 429, 503],
   }),
-  ticket: defineEndpoint({
-    method: 'GET',
-    path: '/submit-tickets/{ticket}',
-    params: SubmitTicketParamsSchema,
-    response: { 200: SubmitTicketStateSchema },
-    errors: [404, 409],
-    access: 'public',
-    operationId: 'getSubmitTicket',
-    summary: 'The ticket page: owner and level, or why the ticket cannot be used (SPEC §8)',
-    tag: 'submit-box',
+  ticket: area.get('/submit-tickets/{ticket}', 'getSubmitTicket', 'The ticket page: owner and level, or why the ticket cannot be used (SPEC §8)', {
+    params: SubmitTicketParamsSchema, response: { 200: SubmitTicketStateSchema }, errors: [404, 409],
   }),
-  start: defineEndpoint({
-    method: 'POST',
-    path: '/submit-tickets/{ticket}/start',
-    params: SubmitTicketParamsSchema,
-    body: SubmitStartBodySchema,
-    response: { 201: SubmitStartResponseSchema },
-    errors: [400, 403, 404, 409],
-    access: 'public',
-    operationId: 'startSubmission',
-    summary: 'Uses the ticket once: a delivery draft to the owner and a session limited to it',
-    tag: 'submit-box',
+  start: area.post('/submit-tickets/{ticket}/start', 'startSubmission', 'Uses the ticket once: a delivery draft to the owner and a session limited to it', {
+    params: SubmitTicketParamsSchema, body: SubmitStartBodySchema, response: { 201: SubmitStartResponseSchema }, errors: [400, 403, 404, 409],
   }),
 };
 
