@@ -28,3 +28,20 @@ export function useRecipientStatus(addresses: readonly string[], options: { with
   });
   return useMemo(() => new Map((data?.recipients ?? []).map((r) => [r.email.toLowerCase(), r])), [data]);
 }
+
+/**
+ * The statuses of `addresses` now: what the chips already know, the rest asked at once. A send
+ * must not race the chips' debounce (a quick click would skip the phone-number question). When the
+ * look-up fails (e.g. rate limited) the known part is returned: the server decides at send, and a
+ * recipient left without a number shows up in Sent.
+ */
+export async function recipientStatusNow(addresses: readonly string[], known: ReadonlyMap<string, RecipientStatus>): Promise<ReadonlyMap<string, RecipientStatus>> {
+  const missing = [...new Set(addresses.filter(isValidEmail).map((a) => a.toLowerCase()))].filter((a) => !known.has(a)).slice(0, MAX_RECIPIENT_STATUS_EMAILS);
+  if (missing.length === 0) return known;
+  try {
+    const answer = await getRecipientStatus(apiClient, missing);
+    return new Map([...known, ...answer.recipients.map((r) => [r.email.toLowerCase(), r] as const)]);
+  } catch {
+    return known;
+  }
+}

@@ -1,7 +1,7 @@
 import { Button, Field, Input, makeStyles, mergeClasses, Radio, RadioGroup, Spinner, Textarea, tokens } from '@fluentui/react-components';
 import { ArrowClockwiseRegular, DismissRegular, PhoneRegular, SendRegular } from '@fluentui/react-icons';
 import type { DeliverySendConfig } from '@shared/contract/config';
-import { MAX_BODY_LENGTH, MAX_SUBJECT_LENGTH, type DeliveryDetail, type SecurityLevel } from '@shared/contract/deliveries';
+import { MAX_BODY_LENGTH, MAX_SUBJECT_LENGTH, type DeliveryDetail, type RecipientStatus, type SecurityLevel } from '@shared/contract/deliveries';
 import { isE2eLevel, securityLevelInfo } from '@shared/contract/security-levels';
 import { type SendProblem } from '@shared/deliveries';
 import type { DeliverRequest } from '@shared/send/send-controller';
@@ -17,7 +17,7 @@ import { useUnlockedKeys } from '@web/lib/unlock-request';
 import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
-import { useRecipientStatus } from '../api/recipient-status';
+import { recipientStatusNow, useRecipientStatus } from '../api/recipient-status';
 import { PhoneNumbersDialog } from '../phone-numbers-dialog';
 import { useSendConfig } from '../api/send-config';
 import { formatSize } from '../delivery-format';
@@ -115,8 +115,12 @@ function SendForm({ config }: { config: DeliverySendConfig }) {
   // SMS signup (kuvert.delivery.signup.requireSms): unregistered recipients need a phone number.
   const [phones, setPhones] = useState<Record<string, string>>(() => restored?.phones ?? {});
   const [phoneDialog, setPhoneDialog] = useState<'closed' | 'edit' | 'beforeSend'>('closed');
-  const needPhones = config.signupRequiresSms ? recipients.filter((r) => recipientStatus.get(r.toLowerCase())?.registered === false) : [];
-  const phonesMissing = needPhones.filter((r) => !phones[r]);
+  const unregistered = (statuses: ReadonlyMap<string, RecipientStatus>) =>
+    config.signupRequiresSms ? recipients.filter((r) => statuses.get(r.toLowerCase())?.registered === false) : [];
+  const needPhones = unregistered(recipientStatus);
+  // The recipients the dialog asks about before a send (looked up at the click, see recipientStatusNow).
+  const [askPhonesFor, setAskPhonesFor] = useState<string[]>([]);
+  const checkingPhones = useRef(false);
   const running = transfer !== undefined && isActive(transfer);
 
   const text = (message: TransferMessage) => t(message.key, message.values);
@@ -169,7 +173,7 @@ function SendForm({ config }: { config: DeliverySendConfig }) {
       draft,
       files: chosen,
       ...(keys ? { keys, confirmChangedKey } : {}),
-      phoneNumbers: Object.fromEntries(needPhones.filter((r) => phoneMap[r]).map((r) => [r, phoneMap[r]!])),
+      phoneNumbers: Object.fromEntries(recipients.filter((r) => phoneMap[r]).map((r) => [r, phoneMap[r]!])),
       // A failed or cancelled earlier send of this form: continue its draft.
       ...(transfer && !isActive(transfer) && transfer.state !== 'success' ? { replaces: transfer.id } : {}),
     });
@@ -179,13 +183,25 @@ function SendForm({ config }: { config: DeliverySendConfig }) {
   /** `chosenPhones`: just entered in the dialog before sending (state is not updated yet). */
   function submit(event?: FormEvent<HTMLFormElement>, chosenPhones?: Record<string, string>) {
     event?.preventDefault();
-    if (controller.validate().length > 0 || running) return;
+    if (controller.validate().length > 0 || running || checkingPhones.current) return;
     const phoneMap = chosenPhones ?? phones;
-    if (!chosenPhones && phonesMissing.length > 0) {
-      // Asked once per send; a recipient left without a number shows up in Sent ("missing phone numbers").
-      setPhoneDialog('beforeSend');
+    if (!chosenPhones && config.signupRequiresSms) {
+      checkingPhones.current = true;
+      void recipientStatusNow(recipients, recipientStatus).then((statuses) => {
+        checkingPhones.current = false;
+        const need = unregistered(statuses);
+        if (need.some((r) => !phoneMap[r])) {
+          // Asked once per send; a recipient left without a number shows up in Sent ("missing phone numbers").
+          setAskPhonesFor(need);
+          setPhoneDialog('beforeSend');
+        } else deliver(phoneMap);
+      });
       return;
     }
+    deliver(phoneMap);
+  }
+
+  function deliver(phoneMap: Record<string, string>) {
     // End-to-end levels need the sender's unlocked SecuPass keys first (null: the user cancelled, nothing is sent).
     void controller.submit({
       unlockKeys: unlockedKeys,
@@ -333,7 +349,7 @@ function SendForm({ config }: { config: DeliverySendConfig }) {
       {changedKeyDialog}
       <PhoneNumbersDialog
         open={phoneDialog !== 'closed'}
-        recipients={needPhones}
+        recipients={phoneDialog === 'beforeSend' ? askPhonesFor : needPhones}
         initial={phones}
         saveLabel={phoneDialog === 'beforeSend' ? t('deliveries:phoneNumbers.saveAndSend') : t('deliveries:phoneNumbers.save')}
         onCancel={() => setPhoneDialog('closed')}
