@@ -34,7 +34,9 @@ import { roomRoutes } from './rooms/routes';
 import { senderAdminRoutes } from './deliveries/sender-routes';
 import { deliveryScanOperations } from './deliveries/scan-operations';
 import { virusScanJobs } from './virus-scan/scan-job';
-import { startJobRunner, type JobRunner } from './jobs/job-queue';
+import { periodicJob, startJobRunner, type JobRunner } from './jobs/job-queue';
+import { deliverySweepJobs } from './deliveries/cleanup';
+import { escalationCleanupJobs } from './auth-escalation/cleanup';
 import { devMailboxRoutes } from './mail/dev-mailbox-routes';
 import { mailSettingsFrom } from './mail/mail-settings';
 import { licenceRoutes } from './licence/licence-routes';
@@ -73,6 +75,7 @@ import { createUsersRepository } from './users/users-repository';
 
 /** Expired sessions are swept this often (each request also checks its own session's expiry). */
 const SESSION_PURGE_INTERVAL_MS = 10 * 60_000;
+const SESSION_PURGE_JOB = 'session-purge';
 
 export interface BuildAppOptions {
   config: KuvertConfig;
@@ -180,12 +183,7 @@ async function assemble(app: FastifyInstance, options: BuildAppOptions, database
   app.decorate('blobs', blobs.store);
   // The database job queue; the runner starts once every route (and job kind) is in place.
   const jobs: { runner?: JobRunner } = {};
-  app.decorate('jobs', { kick: () => jobs.runner?.kick() });
-
-  const purge = setInterval(() => {
-    sessions.purgeExpired().catch((err: unknown) => app.log.warn({ err }, 'session purge failed'));
-  }, SESSION_PURGE_INTERVAL_MS);
-  purge.unref();
+  app.decorate('jobs', { kick: () => jobs.runner?.kick(), whenIdle: async () => jobs.runner?.whenIdle() });
   // Shutting down (SIGTERM): the running job goes back to the queue at once, so another server
   // takes it while this one lets its running requests finish.
   app.addHook('preClose', async () => {
@@ -194,7 +192,6 @@ async function assemble(app: FastifyInstance, options: BuildAppOptions, database
   app.addHook('onClose', async () => {
     // Before the database closes: a running job is handed back for the next server.
     await jobs.runner?.stop();
-    clearInterval(purge);
     if (!options.mailer) await mailer.close();
     blobs.close();
     await database.close();
@@ -257,7 +254,9 @@ async function assemble(app: FastifyInstance, options: BuildAppOptions, database
     }
   });
 
-  jobs.runner = startJobRunner(db, { ...virusScanJobs(app, deliveryScanOperations) }, { pollIntervalMs: config.jobPollIntervalMs, log: app.log });
+  // House-keeping runs as periodic jobs: once per period across every server on this database.
+  const periodic = { ...deliverySweepJobs(app), ...escalationCleanupJobs(app), [SESSION_PURGE_JOB]: periodicJob(SESSION_PURGE_INTERVAL_MS, async () => void (await sessions.purgeExpired())) };
+  jobs.runner = startJobRunner(db, { ...virusScanJobs(app, deliveryScanOperations), ...periodic }, { pollIntervalMs: config.jobPollIntervalMs, log: app.log });
 
   app.setNotFoundHandler(async (request, reply) => {
     if (await sendSpaFallback(app, request, reply)) return reply;
