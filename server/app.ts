@@ -12,7 +12,7 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
-import type { KuvertConfig } from './config';
+import { ConfigError, type KuvertConfig } from './config';
 import { createAuditLog } from './audit/audit-log';
 import { installAccessControl } from './core/access';
 import { registerEndpoint } from './core/endpoint-route';
@@ -61,7 +61,7 @@ import { signupRoutes } from './user-admin/signup-routes';
 import { createCaptchaStore } from './security/captcha';
 import { createLoginThrottle } from './security/login-throttle';
 import { createRateLimiter } from './security/rate-limiter';
-import { createSecretBox, loadServerSecretKey, sealPlaintextTotpSecrets } from './security/secret-box';
+import { createSecretBox, isInstallationSecretKey, loadServerSecretKey, sealPlaintextTotpSecrets, SECRET_KEY_MISMATCH } from './security/secret-box';
 import { mailboxExposed } from './mail/mailbox-exposure';
 import { createVerificationCodes } from './security/verification-codes';
 import { createSecuPassRepository } from './secupass/secupass-repository';
@@ -169,7 +169,9 @@ async function assemble(app: FastifyInstance, options: BuildAppOptions, database
   app.decorate('mailer', mailer);
   app.decorate('sms', options.sms ?? createSmsGateway({ mailboxFolder: mailer.mailboxFolder, gatewayUrl: config.smsGatewayUrl }));
   app.decorate('rateLimiter', createRateLimiter(db));
-  const secretBox = createSecretBox(await loadServerSecretKey(config.dataDir, config.secretKey));
+  const secretKey = await loadServerSecretKey(config.dataDir, config.secretKey);
+  if (!(await isInstallationSecretKey(db, secretKey))) throw new ConfigError(SECRET_KEY_MISMATCH);
+  const secretBox = createSecretBox(secretKey);
   app.decorate('secretBox', secretBox);
   // TOTP secrets stored before encryption at rest are sealed once (idempotent, every start).
   const sealed = await sealPlaintextTotpSecrets(db, secretBox);

@@ -1,8 +1,13 @@
+import { randomBytes } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { AUTHORIZATION_ERROR } from '@shared/contract/errors';
 import { startTestServer, type TestServer } from '@tests/support/server';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DELIVERY_SWEEP_JOB, DRAFT_MAX_AGE_MS, SWEEP_INTERVAL_MS } from '../../server/deliveries/cleanup';
+import { ConfigError } from '../../server/config';
 import { LOGIN_DELAY_FREE_FAILURES } from '../../server/security/login-throttle';
+import { SECRET_KEY_FILE, SECRET_KEY_MISMATCH } from '../../server/security/secret-box';
 import { call, createUserAsAdmin, expectBackendError, forgetFailures, signIn, signInAdmin } from './core-helpers';
 import { captchaAnswer, codeOf, createUser, login } from './escalation-helpers';
 
@@ -159,3 +164,26 @@ describe('captcha and limits hold across servers', () => {
     await expectBackendError(await fetch(`${b.url}/api/2/auth/captcha`), 429, 'RateLimitExceededException');
   });
 });
+
+describe('the key that seals two-factor secrets', () => {
+  it('a server with another key than the installation\'s refuses to start with one line; the same key given by KUVERT_SECRET_KEY starts', async () => {
+    const reuse = { dataDir: a.dataDir, databaseSchema: a.databaseSchema };
+    const otherKey = randomBytes(32).toString('base64');
+    const refused = await startTestServer({ config: { secretKey: otherKey }, reuse }).then(
+      async (server) => {
+        await server.close({ keepData: true });
+        return null;
+      },
+      (error: unknown) => error,
+    );
+    expect(refused).toBeInstanceOf(ConfigError);
+    expect((refused as Error).message).toBe(SECRET_KEY_MISMATCH);
+    expect((refused as Error).message).not.toContain('\n');
+    expect((refused as Error).message).not.toContain(otherKey);
+
+    const sameKey = (await readFile(join(a.dataDir, SECRET_KEY_FILE), 'utf8')).trim();
+    const c = await startTestServer({ config: { secretKey: sameKey }, reuse });
+    await c.close({ keepData: true });
+  });
+});
+
