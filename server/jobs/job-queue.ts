@@ -50,7 +50,7 @@ export interface JobKind<P> {
   run(payload: P, context: { attempt: number; signal: AbortSignal }): Promise<void>;
   /** After the last failed attempt (a periodic kind then waits for its next period). */
   giveUp(payload: P, error: unknown): Promise<void>;
-  /** Periodic: runs once per this many ms across all servers (payload `{}`), first at the first start. */
+  /** Periodic: runs once per this many ms across all servers (payload `{}`), first one period after the first start. */
   everyMs?: number;
 }
 
@@ -79,12 +79,16 @@ export function periodicJob(everyMs: number, run: (signal: AbortSignal) => Promi
   return { everyMs, maxAttempts: 3, retryDelayMs: 60_000, run: (_payload, { signal }) => run(signal), giveUp: async () => undefined };
 }
 
-/** The single row of a periodic kind, due now unless a server inserted it before (then it stays as it is). */
-async function ensurePeriodicJob(db: Db, kind: string): Promise<void> {
+/**
+ * The single row of a periodic kind, first due one period after the first start (as the timers it
+ * replaces: a start never races a test's or an operator's first steps), unless a server inserted
+ * it before (then it stays as it is).
+ */
+async function ensurePeriodicJob(db: Db, kind: string, everyMs: number): Promise<void> {
   const now = Date.now();
   await db
     .insertInto('jobs')
-    .values({ kind, payload: '{}', state: 'pending', run_at: now, locked_until: null, locked_by: null, last_error: null, unique_key: kind, created_at: now, updated_at: now })
+    .values({ kind, payload: '{}', state: 'pending', run_at: now + everyMs, locked_until: null, locked_by: null, last_error: null, unique_key: kind, created_at: now, updated_at: now })
     .onConflict((oc) => oc.column('unique_key').doNothing())
     .execute();
 }
@@ -183,7 +187,7 @@ export function startJobRunner(db: Db, kinds: Record<string, JobKind<never>>, op
       again = false;
       try {
         if (!periodicEnsured) {
-          for (const name of names) if (kinds[name]!.everyMs !== undefined) await ensurePeriodicJob(db, name);
+          for (const name of names) if (kinds[name]!.everyMs !== undefined) await ensurePeriodicJob(db, name, kinds[name]!.everyMs);
           periodicEnsured = true;
         }
         while (!stopped && (await runOne()));
