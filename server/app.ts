@@ -12,7 +12,7 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
-import type { KuvertConfig } from './config';
+import { ConfigError, type KuvertConfig } from './config';
 import { createAuditLog } from './audit/audit-log';
 import { installAccessControl } from './core/access';
 import { registerEndpoint } from './core/endpoint-route';
@@ -34,7 +34,9 @@ import { roomRoutes } from './rooms/routes';
 import { senderAdminRoutes } from './deliveries/sender-routes';
 import { deliveryScanOperations } from './deliveries/scan-operations';
 import { virusScanJobs } from './virus-scan/scan-job';
-import { startJobRunner, type JobRunner } from './jobs/job-queue';
+import { periodicJob, startJobRunner, type JobRunner } from './jobs/job-queue';
+import { deliverySweepJobs } from './deliveries/cleanup';
+import { escalationCleanupJobs } from './auth-escalation/cleanup';
 import { devMailboxRoutes } from './mail/dev-mailbox-routes';
 import { mailSettingsFrom } from './mail/mail-settings';
 import { licenceRoutes } from './licence/licence-routes';
@@ -59,7 +61,7 @@ import { signupRoutes } from './user-admin/signup-routes';
 import { createCaptchaStore } from './security/captcha';
 import { createLoginThrottle } from './security/login-throttle';
 import { createRateLimiter } from './security/rate-limiter';
-import { createSecretBox, loadServerSecretKey, sealPlaintextTotpSecrets } from './security/secret-box';
+import { createSecretBox, isInstallationSecretKey, loadServerSecretKey, sealPlaintextTotpSecrets, SECRET_KEY_MISMATCH } from './security/secret-box';
 import { mailboxExposed } from './mail/mailbox-exposure';
 import { createVerificationCodes } from './security/verification-codes';
 import { createSecuPassRepository } from './secupass/secupass-repository';
@@ -73,6 +75,7 @@ import { createUsersRepository } from './users/users-repository';
 
 /** Expired sessions are swept this often (each request also checks its own session's expiry). */
 const SESSION_PURGE_INTERVAL_MS = 10 * 60_000;
+const SESSION_PURGE_JOB = 'session-purge';
 
 export interface BuildAppOptions {
   config: KuvertConfig;
@@ -166,7 +169,9 @@ async function assemble(app: FastifyInstance, options: BuildAppOptions, database
   app.decorate('mailer', mailer);
   app.decorate('sms', options.sms ?? createSmsGateway({ mailboxFolder: mailer.mailboxFolder, gatewayUrl: config.smsGatewayUrl }));
   app.decorate('rateLimiter', createRateLimiter(db));
-  const secretBox = createSecretBox(await loadServerSecretKey(config.dataDir, config.secretKey));
+  const secretKey = await loadServerSecretKey(config.dataDir, config.secretKey);
+  if (!(await isInstallationSecretKey(db, secretKey))) throw new ConfigError(SECRET_KEY_MISMATCH);
+  const secretBox = createSecretBox(secretKey);
   app.decorate('secretBox', secretBox);
   // TOTP secrets stored before encryption at rest are sealed once (idempotent, every start).
   const sealed = await sealPlaintextTotpSecrets(db, secretBox);
@@ -180,12 +185,7 @@ async function assemble(app: FastifyInstance, options: BuildAppOptions, database
   app.decorate('blobs', blobs.store);
   // The database job queue; the runner starts once every route (and job kind) is in place.
   const jobs: { runner?: JobRunner } = {};
-  app.decorate('jobs', { kick: () => jobs.runner?.kick() });
-
-  const purge = setInterval(() => {
-    sessions.purgeExpired().catch((err: unknown) => app.log.warn({ err }, 'session purge failed'));
-  }, SESSION_PURGE_INTERVAL_MS);
-  purge.unref();
+  app.decorate('jobs', { kick: () => jobs.runner?.kick(), whenIdle: async () => jobs.runner?.whenIdle() });
   // Shutting down (SIGTERM): the running job goes back to the queue at once, so another server
   // takes it while this one lets its running requests finish.
   app.addHook('preClose', async () => {
@@ -194,7 +194,6 @@ async function assemble(app: FastifyInstance, options: BuildAppOptions, database
   app.addHook('onClose', async () => {
     // Before the database closes: a running job is handed back for the next server.
     await jobs.runner?.stop();
-    clearInterval(purge);
     if (!options.mailer) await mailer.close();
     blobs.close();
     await database.close();
@@ -257,7 +256,9 @@ async function assemble(app: FastifyInstance, options: BuildAppOptions, database
     }
   });
 
-  jobs.runner = startJobRunner(db, { ...virusScanJobs(app, deliveryScanOperations) }, { pollIntervalMs: config.jobPollIntervalMs, log: app.log });
+  // House-keeping runs as periodic jobs: once per period across every server on this database.
+  const periodic = { ...deliverySweepJobs(app), ...escalationCleanupJobs(app), [SESSION_PURGE_JOB]: periodicJob(SESSION_PURGE_INTERVAL_MS, async () => void (await sessions.purgeExpired())) };
+  jobs.runner = startJobRunner(db, { ...virusScanJobs(app, deliveryScanOperations), ...periodic }, { pollIntervalMs: config.jobPollIntervalMs, log: app.log });
 
   app.setNotFoundHandler(async (request, reply) => {
     if (await sendSpaFallback(app, request, reply)) return reply;

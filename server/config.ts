@@ -273,7 +273,7 @@ export const SETTINGS = {
       .refine((v) => Buffer.from(v, 'base64').length === 32, { message: 'KUVERT_SECRET_KEY must be 32 bytes in base64' })
       .optional(),
     default: '–',
-    doc: '32 bytes in base64: the key that encrypts two-factor (TOTP) secrets in the database. Unset: `KUVERT_DATA_DIR/secret.key`, created (mode 0600) on the first start. Several servers need the same key; losing it means every user registers the authentication app again; secret',
+    doc: '32 bytes in base64: the key that encrypts two-factor (TOTP) secrets in the database. Unset: `KUVERT_DATA_DIR/secret.key`, created (mode 0600) on the first start. Several servers need the same key (a server whose key differs from the one recorded in the database stops at start); losing it means every user registers the authentication app again; secret',
   }),
   oidcIssuer: setting({
     env: 'KUVERT_OIDC_ISSUER',

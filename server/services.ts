@@ -42,7 +42,7 @@ export interface KuvertServices {
   /** File bytes (local folder `<dataDir>/blobs` by default). */
   blobs: BlobStore;
   /** The database job queue (`jobs/job-queue.ts`): `kick()` after enqueueing so this server starts at once. */
-  jobs: { kick(): void };
+  jobs: { kick(): void; whenIdle(): Promise<void> };
 }
 
 declare module 'fastify' {

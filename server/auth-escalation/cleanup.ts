@@ -1,11 +1,12 @@
 import type { FastifyInstance } from 'fastify';
+import { periodicJob, type JobKind } from '../jobs/job-queue';
 import { pruneRecipientLookups } from '../security/recipient-lookups';
 import '../security/tables';
 
 /**
  * Sweeps what the escalations leave behind: expired captchas, old rate-limit events and sign-in throttles,
- * spent or expired reset tokens and verification codes. Each server instance runs it;
- * the deletes are idempotent, so several instances sharing a database do no harm.
+ * spent or expired reset tokens and verification codes. A periodic job on the database job
+ * queue: once per interval across all servers (the deletes are idempotent anyway).
  */
 
 /** Often enough to keep the tables small, rare enough to cost nothing. */
@@ -24,10 +25,8 @@ export async function cleanUpEscalations(app: FastifyInstance, now = Date.now())
   await app.db.deleteFrom('verification_codes').where('expires_at', '<=', now).execute();
 }
 
-export function scheduleEscalationCleanup(app: FastifyInstance): void {
-  const timer = setInterval(() => {
-    cleanUpEscalations(app).catch((err: unknown) => app.log.warn({ err }, 'escalation cleanup failed'));
-  }, ESCALATION_CLEANUP_INTERVAL_MS);
-  timer.unref();
-  app.addHook('onClose', async () => clearInterval(timer));
+export const ESCALATION_CLEANUP_JOB = 'escalation-cleanup';
+
+export function escalationCleanupJobs(app: FastifyInstance): Record<string, JobKind<never>> {
+  return { [ESCALATION_CLEANUP_JOB]: periodicJob(ESCALATION_CLEANUP_INTERVAL_MS, () => cleanUpEscalations(app)) };
 }

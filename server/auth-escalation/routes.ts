@@ -16,7 +16,6 @@ import { RATE_LIMIT_BUCKETS } from '../security/rate-limiter';
 import { acceptTotpCodeOnce, generateTotpSecret, qrCodeDataUrl, totpUri } from '../security/totp';
 import { loadPasswordPolicy } from '../security/password-policy';
 import { hashPassword, verifyPassword } from '../users/passwords';
-import { scheduleEscalationCleanup } from './cleanup';
 import { confirmPasswordReset, requestPasswordReset, resetTokenState } from './password-reset';
 import { clearLoginFailures } from '../auth/login-flow';
 import { SSO_START_PATH, ssoConfigured } from '../auth/oidc-sso';
@@ -56,8 +55,6 @@ function notifyPasswordChanged(app: FastifyInstance, user: { email: string; lang
 
 /** Pre-login escalation calls, password reset and the user's own password/TOTP changes. */
 export const authEscalationRoutes = routePlugin('kuvert-auth-escalation-routes', async (app) => {
-  scheduleEscalationCleanup(app);
-
   registerEndpoint(app, AUTH_ESCALATION_ENDPOINTS.captcha, async (request, reply) => {
     const hit = await app.rateLimiter.hit(RATE_LIMIT_BUCKETS.captchaIssueIp, request.ip, CAPTCHA_ISSUE_LIMIT);
     if (!hit.allowed) throw rateLimitExceeded(hit.retryAfterMs);

@@ -1,7 +1,12 @@
 import type { FastifyInstance } from 'fastify';
+import { periodicJob, type JobKind } from '../jobs/job-queue';
 
-/** The sweep runs this often; expiry is checked on every read as well, so this only frees space. */
-const SWEEP_INTERVAL_MS = 10 * 60_000;
+/** The sweep runs this often (once across all servers); expiry is checked on every read as well, so this only frees space. */
+export const SWEEP_INTERVAL_MS = 10 * 60_000;
+/** Its kind on the database job queue. */
+export const DELIVERY_SWEEP_JOB = 'delivery-sweep';
+/** Temp blobs of cut-off uploads are looked for this often, by each server in its own blob store view. */
+const TEMP_SWEEP_INTERVAL_MS = 10 * 60_000;
 /**
  * Drafts untouched this long are dropped with their parts: long enough for a resumable
  * upload paused over a long weekend, short enough that abandoned drafts do not hold quota.
@@ -57,14 +62,29 @@ async function sweepTemporaryBlobs(app: FastifyInstance): Promise<void> {
   }
 }
 
-/** Starts the periodic sweep for the app's lifetime; right after a start, the leftovers of a crash go at once. */
-export function scheduleDeliverySweep(app: FastifyInstance): void {
+/**
+ * The expiry sweep as a periodic job on the database job queue: with several servers on one
+ * database it runs once per SWEEP_INTERVAL_MS in total (the lease picks the server), and a
+ * server dying mid-sweep hands it to another when the lease runs out.
+ */
+export function deliverySweepJobs(app: FastifyInstance): Record<string, JobKind<never>> {
+  return {
+    [DELIVERY_SWEEP_JOB]: periodicJob(SWEEP_INTERVAL_MS, async () => {
+      const swept = await sweepDeliveries(app);
+      app.log.info({ job: DELIVERY_SWEEP_JOB, ...swept }, 'delivery sweep ran');
+    }),
+  };
+}
+
+/**
+ * Temp blobs stay a per-server timer: with the local store each server may have its own folder,
+ * and the sweep only removes temps older than any upload can be (`isAbandoned`), so running it on
+ * every server (and twice on a shared store) is harmless. Right after a start, a crash's leftovers go at once.
+ */
+export function scheduleTemporaryBlobSweep(app: FastifyInstance): void {
   // In the background: a big blob folder must not delay the start.
   app.addHook('onReady', async () => void sweepTemporaryBlobs(app));
-  const timer = setInterval(() => {
-    sweepDeliveries(app).catch((err: unknown) => app.log.warn({ err }, 'delivery sweep failed'));
-    void sweepTemporaryBlobs(app);
-  }, SWEEP_INTERVAL_MS);
+  const timer = setInterval(() => void sweepTemporaryBlobs(app), TEMP_SWEEP_INTERVAL_MS);
   timer.unref();
   app.addHook('onClose', async () => clearInterval(timer));
 }

@@ -14,7 +14,7 @@ import { sendPooledBody } from '../storage/pooled-body';
 import { registerEndpoint } from '../core/endpoint-route';
 import { routePlugin } from '../core/route-plugin';
 import { requestContext } from '../core/request-context';
-import { scheduleDeliverySweep } from './cleanup';
+import { scheduleTemporaryBlobSweep } from './cleanup';
 import { activityLog, deleteDelivery, deliveryDetail } from './detail';
 import { downloadableFile, fileRangeReader, fileStream, markDownloaded } from './downloads';
 import { createDraft, updateDraft } from './drafts';
@@ -39,7 +39,7 @@ const tokenOf = (request: Pick<FastifyRequest, 'headers'> & { query: { token?: s
 
 /** Deliveries (levels 1–4): drafts, resumable uploads, send, inbox, sent, download, delete, resend, activity. */
 export const deliveryRoutes = routePlugin('kuvert-delivery-routes', async (app) => {
-  scheduleDeliverySweep(app);
+  scheduleTemporaryBlobSweep(app);
   // Raw part bodies: handed to the route as the request stream, never buffered (the blob
   // store enforces the exact size while streaming). Only these routes accept the type.
   app.addContentTypeParser('application/octet-stream', (_request, payload, done) => done(null, payload));

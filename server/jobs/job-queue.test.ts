@@ -5,7 +5,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase, type DatabaseHandle } from '../db/database';
 import { migrateToLatest } from '../db/migrate';
-import { enqueueJob, startJobRunner, type JobKind, type JobRunner } from './job-queue';
+import { enqueueJob, periodicJob, startJobRunner, type JobKind, type JobRunner } from './job-queue';
 
 /**
  * The database job queue on real SQLite in a temp folder. Two "servers" are two runners on two
@@ -216,5 +216,96 @@ describe('job queue', () => {
     expect((await rows(db))[0]).toMatchObject({ state: 'running', attempts: 1 });
     await runner.stop();
     expect((await rows(db))[0]).toMatchObject({ state: 'pending', attempts: 0, locked_by: null, locked_until: null, last_error: null });
+  });
+
+  describe('periodic kinds', () => {
+    const PERIOD = 600_000;
+    const periodicRows = (handle: DatabaseHandle) => handle.db.selectFrom('jobs').selectAll().where('unique_key', 'is not', null).execute();
+    const periodPasses = (handle: DatabaseHandle) => handle.db.updateTable('jobs').set({ run_at: Date.now() - 1 }).where('unique_key', 'is not', null).execute();
+
+    it('is one row for every server, runs once per period across two servers, and stays after each run', async () => {
+      const a = handles[0]!;
+      const b = await connect();
+      const runs: string[] = [];
+      const tick = (server: string) => periodicJob(PERIOD, async () => void runs.push(server));
+      const runnerA = start(a, { tick: tick('a') });
+      const runnerB = start(b, { tick: tick('b') });
+      runnerA.kick();
+      runnerB.kick();
+      await Promise.all([runnerA.whenIdle(), runnerB.whenIdle()]);
+      // Both tried to insert it at start; one row, first due one period later.
+      expect(runs).toHaveLength(0);
+      let [row, ...more] = await periodicRows(a);
+      expect(more).toEqual([]);
+      expect(row).toMatchObject({ kind: 'tick', unique_key: 'tick', state: 'pending', attempts: 0, locked_by: null });
+      expect(row!.run_at - row!.updated_at).toBe(PERIOD);
+
+      for (let period = 1; period <= 10; period++) {
+        await periodPasses(a);
+        runnerA.kick();
+        runnerB.kick();
+        await Promise.all([runnerA.whenIdle(), runnerB.whenIdle()]);
+        expect(runs, `period ${period}`).toHaveLength(period);
+      }
+      [row, ...more] = await periodicRows(a);
+      expect(more).toEqual([]);
+
+      // A third server starting later adds no second row and does not run it before its time.
+      const c = await connect();
+      const runnerC = start(c, { tick: tick('c') });
+      runnerC.kick();
+      await runnerC.whenIdle();
+      expect(runs).toHaveLength(10);
+      expect(await periodicRows(a)).toHaveLength(1);
+    });
+
+    it('after its last failed attempt waits for the next period instead of failing for good', async () => {
+      const db = handles[0]!;
+      let attempts = 0;
+      const runner = start(db, {
+        broken: periodicJob(PERIOD, async () => {
+          attempts++;
+          throw new Error(`broken ${attempts}`);
+        }),
+      });
+      const makeDue = () => db.db.updateTable('jobs').set({ run_at: 0 }).execute();
+      runner.kick();
+      await runner.whenIdle();
+      expect(attempts).toBe(0);
+      for (let i = 0; i < 3; i++) {
+        await makeDue();
+        runner.kick();
+        await runner.whenIdle();
+      }
+      expect(attempts).toBe(3);
+      const [row] = await periodicRows(db);
+      expect(row).toMatchObject({ state: 'pending', attempts: 0, last_error: 'broken 3', locked_by: null });
+      expect(row!.run_at - row!.updated_at).toBe(PERIOD);
+      // The next period runs it again.
+      await periodPasses(db);
+      runner.kick();
+      await runner.whenIdle();
+      expect(attempts).toBe(4);
+    });
+
+    it("a dead server's periodic run is taken over once its lease runs out", async () => {
+      const a = handles[0]!;
+      const b = await connect();
+      const runs: string[] = [];
+      // A started it and died holding the lease (no stop(): the row stays running with A's lease).
+      await a.db
+        .insertInto('jobs')
+        .values({ kind: 'tick', payload: '{}', state: 'running', attempts: 1, run_at: 0, locked_by: 'dead-server', locked_until: Date.now() + 3_600_000, last_error: null, unique_key: 'tick', created_at: 0, updated_at: 0 })
+        .execute();
+      const runnerB = start(b, { tick: periodicJob(PERIOD, async () => void runs.push('b')) });
+      runnerB.kick();
+      await runnerB.whenIdle();
+      expect(runs).toEqual([]);
+      await a.db.updateTable('jobs').set({ locked_until: Date.now() - 1 }).execute();
+      runnerB.kick();
+      await runnerB.whenIdle();
+      expect(runs).toEqual(['b']);
+      expect(await periodicRows(a)).toEqual([expect.objectContaining({ state: 'pending', attempts: 0, locked_by: null })]);
+    });
   });
 });

@@ -11,7 +11,10 @@ import type { Database } from '../db/schema';
  *   is due again for anyone;
  * - a failing job is retried with doubling delays up to its kind's attempt limit, then
  *   `failed` (kept with its last error) after the kind's `giveUp`;
- * - done jobs are deleted; a server shutting down hands its running job back unharmed.
+ * - done jobs are deleted; a server shutting down hands its running job back unharmed;
+ * - a periodic kind (`everyMs`) is one row for all servers (`unique_key` = its kind, inserted
+ *   by whichever server starts first): the lease makes one server run it, and the run moves
+ *   the row to the next period instead of deleting it, so it runs once per period in total.
  * Handlers must be idempotent: a job may run again after a crash.
  */
 export interface JobsTable {
@@ -26,6 +29,8 @@ export interface JobsTable {
   locked_until: number | null;
   locked_by: string | null;
   last_error: string | null;
+  /** Periodic jobs: the kind (one row for every server); null for ordinary jobs. */
+  unique_key: string | null;
   created_at: number;
   updated_at: number;
 }
@@ -43,8 +48,10 @@ export interface JobKind<P> {
   retryDelayMs: number;
   /** Does the work; throws to retry. `signal` aborts when the server shuts down. */
   run(payload: P, context: { attempt: number; signal: AbortSignal }): Promise<void>;
-  /** After the last failed attempt. */
+  /** After the last failed attempt (a periodic kind then waits for its next period). */
   giveUp(payload: P, error: unknown): Promise<void>;
+  /** Periodic: runs once per this many ms across all servers (payload `{}`), first one period after the first start. */
+  everyMs?: number;
 }
 
 /** How long a claim holds without renewal: a dead server's job is picked up again after this. */
@@ -60,7 +67,29 @@ export async function enqueueJob(db: Db, kind: string, payload: unknown, runAt =
   const now = Date.now();
   await db
     .insertInto('jobs')
-    .values({ kind, payload: JSON.stringify(payload), state: 'pending', run_at: runAt, locked_until: null, locked_by: null, last_error: null, created_at: now, updated_at: now })
+    .values({ kind, payload: JSON.stringify(payload), state: 'pending', run_at: runAt, locked_until: null, locked_by: null, last_error: null, unique_key: null, created_at: now, updated_at: now })
+    .execute();
+}
+
+/**
+ * A periodic kind: `run` once per `everyMs` across all servers. Failures are retried twice a
+ * minute apart, then the next period takes over (house-keeping that is idempotent by nature).
+ */
+export function periodicJob(everyMs: number, run: (signal: AbortSignal) => Promise<void>): JobKind<never> {
+  return { everyMs, maxAttempts: 3, retryDelayMs: 60_000, run: (_payload, { signal }) => run(signal), giveUp: async () => undefined };
+}
+
+/**
+ * The single row of a periodic kind, first due one period after the first start (as the timers it
+ * replaces: a start never races a test's or an operator's first steps), unless a server inserted
+ * it before (then it stays as it is).
+ */
+async function ensurePeriodicJob(db: Db, kind: string, everyMs: number): Promise<void> {
+  const now = Date.now();
+  await db
+    .insertInto('jobs')
+    .values({ kind, payload: '{}', state: 'pending', run_at: now + everyMs, locked_until: null, locked_by: null, last_error: null, unique_key: kind, created_at: now, updated_at: now })
+    .onConflict((oc) => oc.column('unique_key').doNothing())
     .execute();
 }
 
@@ -83,6 +112,7 @@ export function startJobRunner(db: Db, kinds: Record<string, JobKind<never>>, op
   let busy: Promise<void> | null = null;
   let again = false;
   const abort = new AbortController();
+  let periodicEnsured = false;
 
   async function claimNext(): Promise<{ id: number; kind: string; payload: string; attempts: number } | undefined> {
     const now = Date.now();
@@ -124,9 +154,13 @@ export function startJobRunner(db: Db, kinds: Record<string, JobKind<never>>, op
     renew.unref();
     // Only while the lease is still ours: after a long stall another server may have taken the job.
     const updateMine = (values: Updateable<JobsTable>) => db.updateTable('jobs').set(values).where('id', '=', job.id).where('locked_by', '=', owner).execute();
+    // A periodic job's next period starts when this run ends (done or given up); its row stays.
+    const nextPeriod = (lastError: string | null) =>
+      updateMine({ state: 'pending', attempts: 0, run_at: Date.now() + kind.everyMs!, locked_by: null, locked_until: null, last_error: lastError, updated_at: Date.now() });
     try {
       await kind.run(payload, { attempt: job.attempts, signal: abort.signal });
-      await db.deleteFrom('jobs').where('id', '=', job.id).where('locked_by', '=', owner).execute();
+      if (kind.everyMs !== undefined) await nextPeriod(null);
+      else await db.deleteFrom('jobs').where('id', '=', job.id).where('locked_by', '=', owner).execute();
     } catch (error) {
       const now = Date.now();
       if (abort.signal.aborted) {
@@ -139,7 +173,8 @@ export function startJobRunner(db: Db, kinds: Record<string, JobKind<never>>, op
       } else {
         options.log.error({ err: error, jobId: job.id, kind: job.kind, attempt: job.attempts }, 'job failed for good');
         await kind.giveUp(payload, error);
-        await updateMine({ state: 'failed', locked_by: null, locked_until: null, last_error: errorText(error), updated_at: now });
+        if (kind.everyMs !== undefined) await nextPeriod(errorText(error));
+        else await updateMine({ state: 'failed', locked_by: null, locked_until: null, last_error: errorText(error), updated_at: now });
       }
     } finally {
       clearInterval(renew);
@@ -151,6 +186,10 @@ export function startJobRunner(db: Db, kinds: Record<string, JobKind<never>>, op
     do {
       again = false;
       try {
+        if (!periodicEnsured) {
+          for (const name of names) if (kinds[name]!.everyMs !== undefined) await ensurePeriodicJob(db, name, kinds[name]!.everyMs);
+          periodicEnsured = true;
+        }
         while (!stopped && (await runOne()));
       } catch (err) {
         if (!stopped) options.log.warn({ err }, 'job queue poll failed');

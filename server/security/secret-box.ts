@@ -1,7 +1,8 @@
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:crypto';
 import { chmod, mkdir, open, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Kysely } from 'kysely';
+import { recordClusterFact } from '../db/cluster-facts';
 import type { Database } from '../db/schema';
 
 /**
@@ -77,6 +78,27 @@ export async function loadServerSecretKey(dataDir: string, configured: string | 
   const key = Buffer.from((await readFile(path, 'utf8')).trim(), 'base64');
   if (key.length !== KEY_BYTES) throw new Error(`${path} does not hold a ${KEY_BYTES}-byte key in base64`);
   return key;
+}
+
+/** The cluster fact naming the installation's key (server/README.md, "What a server keeps in memory"). */
+export const SECRET_KEY_FACT = 'secret-key-fingerprint';
+
+/** The one line a server with another key stops with. */
+export const SECRET_KEY_MISMATCH =
+  'KUVERT_SECRET_KEY: this server\'s key (KUVERT_SECRET_KEY, else KUVERT_DATA_DIR/secret.key) is not the key this database\'s two-factor secrets are sealed with; give every server the same KUVERT_SECRET_KEY (server/README.md, "What a server keeps in memory, and why that is safe")';
+
+/** One-way: tells keys apart without revealing them (an HMAC under the key of a fixed text). */
+export const secretKeyFingerprint = (key: Uint8Array) => createHmac('sha256', key).update('kuvert secret key fingerprint v1').digest('hex').slice(0, 32);
+
+/**
+ * Every server on one database must seal with the same key: a server with another one (its own
+ * data folder, no shared `KUVERT_SECRET_KEY`) would fail the two-factor sign-ins that reach it and
+ * seal secrets the others cannot open. The first start records the key's fingerprint; a server
+ * with another key gets the answer `false` (the caller refuses to start).
+ */
+export async function isInstallationSecretKey(db: Kysely<Database>, key: Uint8Array): Promise<boolean> {
+  const mine = secretKeyFingerprint(key);
+  return (await recordClusterFact(db, SECRET_KEY_FACT, mine)) === mine;
 }
 
 /**

@@ -71,7 +71,7 @@ describe.skipIf(skipReason !== null)('graceful shutdown of a real server process
     expect((await call(server, admin, 'POST', `/api/2/deliveries/${scanned.deliveryUuid}/send`)).status).toBe(200);
     const database = await openDatabase({ dataDir, poolSize: 1 });
     try {
-      await until('the scan job runs', async () => (await database.db.selectFrom('jobs').select('state').executeTakeFirst())?.state === 'running');
+      await until('the scan job runs', async () => (await database.db.selectFrom('jobs').select('state').where('unique_key', 'is', null).executeTakeFirst())?.state === 'running');
 
       // 2. A part upload, half sent.
       const uploading = await draft('Uploading at shutdown');
@@ -93,8 +93,8 @@ describe.skipIf(skipReason !== null)('graceful shutdown of a real server process
       // Listening has stopped: a balancer's next connection fails at once and goes to another server.
       await until('new connections are refused', () => fetch(`${child!.url}/healthz`).then(() => false, () => true));
       // The job went back to the queue before the requests were done: pending, attempt not counted, nobody holds it.
-      await until('the job is handed back', async () => (await database.db.selectFrom('jobs').select('state').executeTakeFirst())?.state === 'pending');
-      expect(await database.db.selectFrom('jobs').select(['state', 'attempts', 'locked_by']).executeTakeFirstOrThrow()).toEqual({ state: 'pending', attempts: 0, locked_by: null });
+      await until('the job is handed back', async () => (await database.db.selectFrom('jobs').select('state').where('unique_key', 'is', null).executeTakeFirst())?.state === 'pending');
+      expect(await database.db.selectFrom('jobs').select(['state', 'attempts', 'locked_by']).where('unique_key', 'is', null).executeTakeFirstOrThrow()).toEqual({ state: 'pending', attempts: 0, locked_by: null });
 
       // 4. The running request finishes: the rest of the body goes in, the part is stored.
       part.end(big.subarray(big.length / 2));
