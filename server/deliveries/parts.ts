@@ -2,47 +2,13 @@
 import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { DELIVERY_SETTING_KEYS, e2ePartLayout, e2ePlaintextSize, partCountOf, type DeliveryUploadFile, type Part, type PartsResponse } from '@shared/contract/deliveries';
-import type { FastifyInstance } from 'fastify';
-import { sql } from 'kysely';
 import { badRequest, conflict, HttpError, notFound } from '../core/http-error';
 import type { RequestContext } from '../core/request-context';
 import { dropDescriptors, ownKeyOf } from './e2e-keys';
 import { checkComplete, checkPartRequest, writePart } from '../uploads/parts';
+import { checkSpace } from '../uploads/space';
 import { activity, deliveryPrefix, fileOf, findDelivery, layoutOf, ownDraft, partKey, toUploadFile, type FileRow } from './records';
 import { checkAnotherFile, checkFile, isE2eLevel, parseList } from './rules';
-
-/** Bytes the store may still take: the global quota (if set) and the disk, minus what announced uploads still need. */
-async function spaceAvailable(app: FastifyInstance): Promise<number> {
-  const quota = Number(await app.settings.get<number>(DELIVERY_SETTING_KEYS.globalQuota));
-  const stored = await app.db
-    .selectFrom('delivery_files')
-    .innerJoin('deliveries', 'deliveries.id', 'delivery_files.delivery_id')
-    .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('delivery_files.size'), sql<number>`0`).as('total'))
-    .where('deliveries.status', '!=', 'deleted')
-    .where('deliveries.purged_at', 'is', null)
-    .executeTakeFirstOrThrow();
-  const used = Number(stored.total);
-  let available = quota > 0 ? quota - used : Number.MAX_SAFE_INTEGER;
-  const free = await app.blobs.freeSpace();
-  if (free !== null) {
-    // Announced but not yet written bytes are promised already.
-    const pending = await app.db
-      .selectFrom('delivery_files')
-      .innerJoin('deliveries', 'deliveries.id', 'delivery_files.delivery_id')
-      .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('delivery_files.size'), sql<number>`0`).as('total'))
-      .where('deliveries.status', '!=', 'deleted')
-      .where('delivery_files.status', '=', 'uploading')
-      .executeTakeFirstOrThrow();
-    const written = await app.db
-      .selectFrom('delivery_file_parts')
-      .innerJoin('delivery_files', 'delivery_files.id', 'delivery_file_parts.file_id')
-      .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('delivery_file_parts.size'), sql<number>`0`).as('total'))
-      .where('delivery_files.status', '=', 'uploading')
-      .executeTakeFirstOrThrow();
-    available = Math.min(available, free - Math.max(0, Number(pending.total) - Number(written.total)));
-  }
-  return Math.max(0, available);
-}
 
 export interface AddFileInput {
   name: string;
@@ -81,13 +47,7 @@ export async function addFile({ app, user: sender }: RequestContext, deliveryUui
       requestedSize: currentSize + input.size,
     });
   }
-  const available = await spaceAvailable(app);
-  if (input.size > available) {
-    throw new HttpError(507, 'GlobalQuotaReachedException', 'The server has no space left for this file', {
-      spaceAvailable: available,
-      spaceRequired: input.size,
-    });
-  }
+  await checkSpace(app, input.size);
   const { partSize, leadingBytes } = input.encryption ? e2ePartLayout(input.encryption.recordSize) : { partSize: app.config.uploadPartSize, leadingBytes: 0 };
   const row = await app.db
     .insertInto('delivery_files')
