@@ -2,47 +2,13 @@
 import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { DELIVERY_SETTING_KEYS, e2ePartLayout, e2ePlaintextSize, partCountOf, type DeliveryUploadFile, type Part, type PartsResponse } from '@shared/contract/deliveries';
-import type { FastifyInstance } from 'fastify';
-import { sql } from 'kysely';
 import { badRequest, conflict, HttpError, notFound } from '../core/http-error';
 import type { RequestContext } from '../core/request-context';
-import { BlobIntegrityError } from '../storage/blob-store';
 import { dropDescriptors, ownKeyOf } from './e2e-keys';
-import { activity, expectedPartSize, deliveryPrefix, fileOf, findDelivery, ownDraft, partKey, toUploadFile, type FileRow } from './records';
+import { checkComplete, checkPartRequest, writePart } from '../uploads/parts';
+import { checkSpace } from '../uploads/space';
+import { activity, deliveryPrefix, fileOf, findDelivery, layoutOf, ownDraft, partKey, toUploadFile, type FileRow } from './records';
 import { checkAnotherFile, checkFile, isE2eLevel, parseList } from './rules';
-
-/** Bytes the store may still take: the global quota (if set) and the disk, minus what announced uploads still need. */
-async function spaceAvailable(app: FastifyInstance): Promise<number> {
-  const quota = Number(await app.settings.get<number>(DELIVERY_SETTING_KEYS.globalQuota));
-  const stored = await app.db
-    .selectFrom('delivery_files')
-    .innerJoin('deliveries', 'deliveries.id', 'delivery_files.delivery_id')
-    .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('delivery_files.size'), sql<number>`0`).as('total'))
-    .where('deliveries.status', '!=', 'deleted')
-    .where('deliveries.purged_at', 'is', null)
-    .executeTakeFirstOrThrow();
-  const used = Number(stored.total);
-  let available = quota > 0 ? quota - used : Number.MAX_SAFE_INTEGER;
-  const free = await app.blobs.freeSpace();
-  if (free !== null) {
-    // Announced but not yet written bytes are promised already.
-    const pending = await app.db
-      .selectFrom('delivery_files')
-      .innerJoin('deliveries', 'deliveries.id', 'delivery_files.delivery_id')
-      .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('delivery_files.size'), sql<number>`0`).as('total'))
-      .where('deliveries.status', '!=', 'deleted')
-      .where('delivery_files.status', '=', 'uploading')
-      .executeTakeFirstOrThrow();
-    const written = await app.db
-      .selectFrom('delivery_file_parts')
-      .innerJoin('delivery_files', 'delivery_files.id', 'delivery_file_parts.file_id')
-      .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('delivery_file_parts.size'), sql<number>`0`).as('total'))
-      .where('delivery_files.status', '=', 'uploading')
-      .executeTakeFirstOrThrow();
-    available = Math.min(available, free - Math.max(0, Number(pending.total) - Number(written.total)));
-  }
-  return Math.max(0, available);
-}
 
 export interface AddFileInput {
   name: string;
@@ -81,13 +47,7 @@ export async function addFile({ app, user: sender }: RequestContext, deliveryUui
       requestedSize: currentSize + input.size,
     });
   }
-  const available = await spaceAvailable(app);
-  if (input.size > available) {
-    throw new HttpError(507, 'GlobalQuotaReachedException', 'The server has no space left for this file', {
-      spaceAvailable: available,
-      spaceRequired: input.size,
-    });
-  }
+  await checkSpace(app, input.size);
   const { partSize, leadingBytes } = input.encryption ? e2ePartLayout(input.encryption.recordSize) : { partSize: app.config.uploadPartSize, leadingBytes: 0 };
   const row = await app.db
     .insertInto('delivery_files')
@@ -159,14 +119,7 @@ export async function putPart({ app, user: sender }: RequestContext, input: PutP
   const delivery = await ownDraft(app.db, sender, input.deliveryUuid);
   const file = await fileOf(app.db, delivery, input.fileId);
   if (file.status !== 'uploading') throw conflict('The file is committed; its parts cannot change');
-  if (input.index >= file.part_count) {
-    throw badRequest('No such part', { field: 'index', reason: 'partIndexOutOfRange', partCount: file.part_count });
-  }
-  const sha256 = input.sha256?.trim().toLowerCase();
-  if (!sha256 || !/^[0-9a-f]{64}$/.test(sha256)) {
-    throw badRequest('Header x-content-sha256 with the part’s SHA-256 (hex) is required', { field: 'x-content-sha256', reason: 'missingSha256' });
-  }
-  const size = expectedPartSize(file, input.index);
+  const { sha256, size } = checkPartRequest(layoutOf(file), input.index, input.sha256);
   const stored = await app.db
     .selectFrom('delivery_file_parts')
     .select(['size', 'sha256'])
@@ -174,20 +127,7 @@ export async function putPart({ app, user: sender }: RequestContext, input: PutP
     .where('part_index', '=', input.index)
     .executeTakeFirst();
   if (stored && stored.sha256 === sha256 && stored.size === size) return { index: input.index, size, sha256 };
-  if (input.contentLength !== undefined && input.contentLength !== size) {
-    throw badRequest(`Part ${input.index} must be exactly ${size} bytes`, { reason: 'partSizeMismatch', expectedSize: size, actualSize: input.contentLength });
-  }
-  try {
-    await app.blobs.put(partKey(delivery.uuid, file.uuid, input.index), input.body, { expectedSha256: sha256, expectedSize: size });
-  } catch (error) {
-    if (error instanceof BlobIntegrityError) {
-      if (error.reason === 'sha256') {
-        throw badRequest('The part does not match its SHA-256', { reason: 'sha256Mismatch', expected: sha256, actual: error.actual.sha256 ?? null });
-      }
-      throw badRequest(`Part ${input.index} must be exactly ${size} bytes`, { reason: 'partSizeMismatch', expectedSize: size });
-    }
-    throw error;
-  }
+  await writePart(app.blobs, partKey(delivery.uuid, file.uuid, input.index), { index: input.index, sha256, size, contentLength: input.contentLength, body: input.body });
   const now = Date.now();
   await app.db
     .insertInto('delivery_file_parts')
@@ -202,20 +142,7 @@ export async function commitFile({ app, user: sender }: RequestContext, delivery
   const file = await fileOf(app.db, delivery, fileId);
   if (file.status === 'committed') return toUploadFile(file);
   const parts = await app.db.selectFrom('delivery_file_parts').select(['part_index', 'size']).where('file_id', '=', file.id).execute();
-  const have = new Map(parts.map((p) => [p.part_index, p.size]));
-  const missing: number[] = [];
-  for (let i = 0; i < file.part_count; i++) {
-    if (have.get(i) !== expectedPartSize(file, i)) missing.push(i);
-  }
-  const total = parts.reduce((sum, p) => sum + p.size, 0);
-  if (missing.length > 0 || total !== Number(file.size)) {
-    throw badRequest('The upload is incomplete', { reason: 'uploadIncomplete', missing: missing.slice(0, 100), receivedSize: total, size: Number(file.size) });
-  }
-  for (let i = 0; i < file.part_count; i++) {
-    if (!(await app.blobs.exists(partKey(delivery.uuid, file.uuid, i)))) {
-      throw badRequest('The upload is incomplete', { reason: 'uploadIncomplete', missing: [i] });
-    }
-  }
+  await checkComplete(app.blobs, layoutOf(file), parts, (i) => partKey(delivery.uuid, file.uuid, i));
   const now = Date.now();
   await app.db.updateTable('delivery_files').set({ status: 'committed', committed_at: now }).where('id', '=', file.id).where('status', '=', 'uploading').execute();
   await activity(app.db, delivery.id, 'fileCommitted', { actor: sender.email, detail: file.name });

@@ -1,10 +1,11 @@
 // Deliveries, bottom layer: the rows, their lookups and the small helpers every stage shares.
 // Imports nothing of the stages above it (see server/README.md "Floor plan of deliveries/").
 import { createHash, randomBytes } from 'node:crypto';
-import { partBounds, type ActivityEntry, type DeliveryFile, type DeliveryUploadFile, type TimeState } from '@shared/contract/deliveries';
+import { type ActivityEntry, type DeliveryFile, type DeliveryUploadFile, type TimeState } from '@shared/contract/deliveries';
 import { sql, type Kysely, type Selectable } from 'kysely';
 import { conflict, notFound } from '../core/http-error';
 import type { Database } from '../db/schema';
+import type { PartLayout } from '../uploads/parts';
 import type { UserRow } from '../users/users-repository';
 import type { DeliveriesTable, DeliveryFilesTable, DeliveryRecipientsTable } from './tables';
 
@@ -83,14 +84,13 @@ export const toUploadFile = (f: FileRow): DeliveryUploadFile => ({
   ...(f.leading_bytes ? { leadingBytes: f.leading_bytes } : {}),
 });
 
-export const boundsOf = (file: Pick<FileRow, 'size' | 'part_size' | 'leading_bytes'>, index: number) =>
-  partBounds({ size: Number(file.size), partSize: file.part_size, leadingBytes: file.leading_bytes }, index);
-
-/** Size of part `index` of a file: every part but the last is full (part 0 of an E2E file also holds the header). */
-export function expectedPartSize(file: Pick<FileRow, 'size' | 'part_size' | 'leading_bytes'>, index: number): number {
-  const { start, end } = boundsOf(file, index);
-  return end - start;
-}
+/** The file's part layout for the shared upload helpers (server/uploads). */
+export const layoutOf = (file: Pick<FileRow, 'size' | 'part_size' | 'part_count' | 'leading_bytes'>): PartLayout => ({
+  size: Number(file.size),
+  partSize: file.part_size,
+  partCount: file.part_count,
+  leadingBytes: file.leading_bytes,
+});
 
 /**
  * A recipient counts as registered once the account has proven its address (SPEC §6): an account an

@@ -1,27 +1,24 @@
 import type { IncomingMessage } from 'node:http';
-import { contentDisposition } from '@shared/contract/content-disposition';
 import {
   CONTENT_SHA256_HEADER,
   DELIVERY_TOKEN_HEADER,
   E2E_MAX_RECORD_SIZE,
   e2ePartLayout,
-  isValidMimeType,
 } from '@shared/contract/deliveries';
 import { DELIVERY_ENDPOINTS } from '@shared/contract/endpoints/deliveries';
 import type { FastifyRequest } from 'fastify';
-import { HttpError } from '../core/http-error';
-import { sendPooledBody } from '../storage/pooled-body';
+import { sendStoredFile } from '../uploads/send';
 import { registerEndpoint } from '../core/endpoint-route';
 import { routePlugin } from '../core/route-plugin';
 import { requestContext } from '../core/request-context';
 import { scheduleTemporaryBlobSweep } from './cleanup';
 import { activityLog, deleteDelivery, deliveryDetail } from './detail';
-import { downloadableFile, fileRangeReader, fileStream, markDownloaded } from './downloads';
+import { downloadableFile, markDownloaded } from './downloads';
+import { layoutOf, partKey } from './records';
 import { createDraft, updateDraft } from './drafts';
 import { putOwnKey } from './e2e-keys';
 import { inbox, sentList } from './lists';
 import { addFile, commitFile, listParts, putPart, removeFile } from './parts';
-import { parseRange } from './range';
 import { resendNotification, sendDelivery } from './sending';
 import { shareProofOf } from './share-proof';
 import { resolveViewer } from './viewer';
@@ -120,30 +117,9 @@ export const deliveryRoutes = routePlugin('kuvert-delivery-routes', async (app) 
   registerEndpoint(app, DELIVERY_ENDPOINTS.content, async (request, reply) => {
     const viewer = await resolveViewer(app.db, request.params.deliveryUuid, { user: request.user, token: tokenOf(request), proof: shareProofOf(request) });
     const file = await downloadableFile(app, viewer, request.params.fileId);
-    const size = Number(file.size);
-    const range = parseRange(request.headers.range, size);
-    void reply
-      .header('accept-ranges', 'bytes')
-      .header('cache-control', 'private, no-store')
-      .header('x-content-type-options', 'nosniff')
-      .header('content-security-policy', "sandbox; default-src 'none'")
-      .header('content-disposition', contentDisposition(file.name));
-    if (range.kind === 'unsatisfiable') {
-      throw new HttpError(416, 'ValidationException', 'The requested range cannot be satisfied', { size }, { 'content-range': `bytes */${size}` });
-    }
-    const [start, end] = range.kind === 'partial' ? [range.start, range.end] : [0, size - 1];
-    if (request.method === 'GET' && end === size - 1) {
-      // The download counts once the last byte has gone out.
-      reply.raw.once('finish', () => {
-        markDownloaded(app, viewer, file).catch((err: unknown) => request.log.error({ err }, 'recording a download failed'));
-      });
-    }
-    // A type stored before the MIME check existed may be malformed (a CR/LF): never put it in a header.
-    void reply.type(isValidMimeType(file.mime_type) ? file.mime_type : 'application/octet-stream').header('content-length', String(end - start + 1));
-    if (range.kind === 'partial') void reply.code(206).header('content-range', `bytes ${start}-${end}/${size}`);
-    const reader = fileRangeReader(app, viewer.delivery, file, start, end);
-    if (reader) return sendPooledBody(reply, reader, end - start + 1);
-    return reply.send(fileStream(app, viewer.delivery, file, start, end) as never);
+    return sendStoredFile(request, reply, app.blobs, { name: file.name, mimeType: file.mime_type, layout: layoutOf(file), keyOf: (i) => partKey(viewer.delivery.uuid, file.uuid, i) }, () =>
+      markDownloaded(app, viewer, file),
+    );
   });
 
   registerEndpoint(app, DELIVERY_ENDPOINTS.resend, async (request) => resendNotification(requestContext(app, request), request.params.deliveryUuid, request.body?.shareUuid));

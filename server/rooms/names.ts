@@ -17,26 +17,40 @@ export function validName(name: string): string {
   return name.trim();
 }
 
-/** 409 `ConflictException` (SPEC §8 "folder already exists"), `reason: nameExists`, with the kind and name. */
-export const nameExists = (kind: 'room' | 'folder', name: string) =>
-  new HttpError(409, 'ConflictException', kind === 'folder' ? 'A folder with this name already exists here' : 'You already have a data room with this name', {
-    reason: 'nameExists',
-    kind,
-    name,
-  });
+const EXISTS = {
+  room: 'You already have a data room with this name',
+  folder: 'A folder with this name already exists here',
+  file: 'A file with this name already exists here',
+} as const;
 
-/** Throws `nameExists` when a live folder with the name (case-insensitive) sits in the same parent. */
-export async function checkFolderNameFree(db: Kysely<Database>, roomId: number, parentId: number | null, name: string, exceptId?: number): Promise<void> {
-  let query = db
-    .selectFrom('room_folders')
-    .select('id')
-    .where('room_id', '=', roomId)
-    .where('deleted_at', 'is', null)
-    .where(sql<boolean>`lower(name) = ${name.toLowerCase()}`);
-  query = parentId === null ? query.where('parent_id', 'is', null) : query.where('parent_id', '=', parentId);
-  if (exceptId !== undefined) query = query.where('id', '!=', exceptId);
-  if (await query.executeTakeFirst()) throw nameExists('folder', name);
+/** 409 `ConflictException` (SPEC §8 "folder already exists"), `reason: nameExists`, with the kind and name. */
+export const nameExists = (kind: 'room' | 'folder' | 'file', name: string) => new HttpError(409, 'ConflictException', EXISTS[kind], { reason: 'nameExists', kind, name });
+
+/**
+ * Throws `nameExists` when a live folder or a file (complete or still uploading) of the name
+ * (case-insensitive) sits in the same parent: files and folders share their siblings' names.
+ */
+export async function checkNameFree(
+  db: Kysely<Database>,
+  roomId: number,
+  parentId: number | null,
+  name: string,
+  except: { folderId?: number; fileId?: number } = {},
+): Promise<void> {
+  const lower = name.toLowerCase();
+  let folders = db.selectFrom('room_folders').select('id').where('room_id', '=', roomId).where('deleted_at', 'is', null).where(sql<boolean>`lower(name) = ${lower}`);
+  folders = parentId === null ? folders.where('parent_id', 'is', null) : folders.where('parent_id', '=', parentId);
+  if (except.folderId !== undefined) folders = folders.where('id', '!=', except.folderId);
+  if (await folders.executeTakeFirst()) throw nameExists('folder', name);
+  let files = db.selectFrom('room_files').select('id').where('room_id', '=', roomId).where('deleted_at', 'is', null).where(sql<boolean>`lower(name) = ${lower}`);
+  files = parentId === null ? files.where('folder_id', 'is', null) : files.where('folder_id', '=', parentId);
+  if (except.fileId !== undefined) files = files.where('id', '!=', except.fileId);
+  if (await files.executeTakeFirst()) throw nameExists('file', name);
 }
+
+/** A folder's name free among its siblings (folders and files). */
+export const checkFolderNameFree = (db: Kysely<Database>, roomId: number, parentId: number | null, name: string, exceptId?: number) =>
+  checkNameFree(db, roomId, parentId, name, exceptId === undefined ? {} : { folderId: exceptId });
 
 /** Throws `nameExists` when the user already has a live room (with a role on it) of that name. */
 export async function checkRoomNameFree(db: Kysely<Database>, userId: number, name: string, exceptId?: number): Promise<void> {

@@ -4,6 +4,7 @@ import { sql } from 'kysely';
 import { accessDenied, badRequest } from '../core/http-error';
 import type { RequestContext } from '../core/request-context';
 import { roleNamesOf } from '../users/users-repository';
+import { filesIn } from './file-rows';
 import { checkRoomNameFree, validName } from './names';
 import { ancestorsOf, liveFolder, liveRoom, requireRole, roleResolver, type FolderRow, type RoomRow } from './roles';
 
@@ -115,6 +116,7 @@ export async function contents(ctx: RequestContext, roomUuid: string, folderUuid
     folder: folder ? toFolder(folder, room, ancestors[0]?.uuid ?? null, role, await emailOf(ctx, folder.created_by)) : null,
     path: ancestors.reverse().map((f) => ({ uuid: f.uuid, name: f.name })),
     folders,
+    files: await filesIn(app.db, room, folder, role),
   };
 }
 

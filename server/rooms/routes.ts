@@ -1,13 +1,25 @@
+import type { IncomingMessage } from 'node:http';
+import { CONTENT_SHA256_HEADER } from '@shared/contract/deliveries';
 import { ROOM_ENDPOINTS } from '@shared/contract/endpoints/rooms';
 import { registerEndpoint } from '../core/endpoint-route';
 import { requestContext } from '../core/request-context';
 import { routePlugin } from '../core/route-plugin';
 import { listAccess, setAccess } from './access';
+import { listActivity } from './activity';
+import { commitFile, createFile, listFileParts, putFilePart } from './file-uploads';
+import { deleteFile, downloadFile, fileDetails, updateFile } from './files';
+import { searchRoom } from './search';
 import { createFolder, deleteFolder, updateFolder } from './folders';
 import { contents, createRoom, deleteRoom, listRooms, renameRoom } from './rooms';
 
-/** Data rooms (plain rooms): rooms, folders, access roles (server/README "Data rooms"). */
+/** Room for the part plus nothing else: parts are raw bytes, no envelope. */
+const PART_BODY_SLACK_BYTES = 1024;
+
+/** Data rooms (plain rooms): rooms, folders, files, access roles, activity (server/README "Data rooms"). */
 export const roomRoutes = routePlugin('kuvert-room-routes', async (app) => {
+  // Raw part bodies reach the route as the request stream (this plugin's routes only).
+  app.addContentTypeParser('application/octet-stream', (_request, payload, done) => done(null, payload));
+
   registerEndpoint(app, ROOM_ENDPOINTS.list, async (request) => listRooms(requestContext(app, request), request.query));
 
   registerEndpoint(app, ROOM_ENDPOINTS.create, async (request, reply) => {
@@ -47,4 +59,53 @@ export const roomRoutes = routePlugin('kuvert-room-routes', async (app) => {
   registerEndpoint(app, ROOM_ENDPOINTS.access, async (request) => listAccess(requestContext(app, request), request.params.roomUuid, request.query.folderUuid));
 
   registerEndpoint(app, ROOM_ENDPOINTS.setAccess, async (request) => setAccess(requestContext(app, request), request.params.roomUuid, request.body));
+
+  registerEndpoint(app, ROOM_ENDPOINTS.createFile, async (request, reply) => {
+    const file = await createFile(requestContext(app, request), request.params.roomUuid, request.body);
+    void reply.code(201);
+    return file;
+  });
+
+  // The exact size of each part is enforced while streaming; the body limit only caps the worst case.
+  registerEndpoint(app, ROOM_ENDPOINTS.putFilePart, async (request, reply) => {
+    const lengthHeader = request.headers['content-length'];
+    const sha = request.headers[CONTENT_SHA256_HEADER];
+    try {
+      return await putFilePart(requestContext(app, request), {
+        roomUuid: request.params.roomUuid,
+        fileUuid: request.params.fileUuid,
+        index: request.params.index,
+        sha256: typeof sha === 'string' ? sha : undefined,
+        contentLength: lengthHeader === undefined ? undefined : Number(lengthHeader),
+        body: (request.body as IncomingMessage | undefined) ?? request.raw,
+      });
+    } catch (error) {
+      // A refused body may still be arriving: close the connection instead of draining it.
+      void reply.header('connection', 'close');
+      throw error;
+    }
+  }, { bodyLimit: app.config.uploadPartSize + PART_BODY_SLACK_BYTES });
+
+  registerEndpoint(app, ROOM_ENDPOINTS.fileParts, async (request) => listFileParts(requestContext(app, request), request.params.roomUuid, request.params.fileUuid));
+
+  registerEndpoint(app, ROOM_ENDPOINTS.commitFile, async (request) => commitFile(requestContext(app, request), request.params.roomUuid, request.params.fileUuid));
+
+  registerEndpoint(app, ROOM_ENDPOINTS.file, async (request) => fileDetails(requestContext(app, request), request.params.roomUuid, request.params.fileUuid));
+
+  registerEndpoint(app, ROOM_ENDPOINTS.fileContent, async (request, reply) =>
+    downloadFile(requestContext(app, request), request, reply, request.params.roomUuid, request.params.fileUuid),
+  );
+
+  registerEndpoint(app, ROOM_ENDPOINTS.updateFile, async (request) =>
+    updateFile(requestContext(app, request), request.params.roomUuid, request.params.fileUuid, request.body),
+  );
+
+  registerEndpoint(app, ROOM_ENDPOINTS.removeFile, async (request, reply) => {
+    await deleteFile(requestContext(app, request), request.params.roomUuid, request.params.fileUuid);
+    return reply.code(204).send(null);
+  });
+
+  registerEndpoint(app, ROOM_ENDPOINTS.search, async (request) => searchRoom(requestContext(app, request), request.params.roomUuid, request.query));
+
+  registerEndpoint(app, ROOM_ENDPOINTS.activity, async (request) => listActivity(requestContext(app, request), request.params.roomUuid, request.query));
 });

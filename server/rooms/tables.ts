@@ -1,7 +1,7 @@
 import type { Generated } from 'kysely';
 
 /**
- * Data-room tables (migration 0022), merged into the core's `Database` type. Conventions of the
+ * Data-room tables (migrations 0022, 0026), merged into the core's `Database` type. Conventions of the
  * core: times epoch milliseconds (bigint), flags 0/1.
  */
 export interface DataRoomsTable {
@@ -45,10 +45,59 @@ export interface RoomAccessTable {
   created_at: number;
 }
 
+/** Migration 0026: a file of a plain room; bytes as parts under `blob_prefix` (server/uploads). */
+export interface RoomFilesTable {
+  id: Generated<number>;
+  uuid: string;
+  room_id: number;
+  /** null: at the room's top level. */
+  folder_id: number | null;
+  name: string;
+  size: number;
+  mime_type: string;
+  part_size: number;
+  part_count: number;
+  /** SHA-256 (hex) of the whole file, set at the commit. */
+  sha256: string | null;
+  blob_prefix: string;
+  /** 'uploading' | 'complete'. */
+  state: string;
+  uploaded_by: number | null;
+  created_at: number;
+  updated_at: number;
+  deleted_at: number | null;
+  deleted_by: number | null;
+}
+
+export interface RoomFilePartsTable {
+  file_id: number;
+  part_index: number;
+  size: number;
+  sha256: string;
+  created_at: number;
+}
+
+export interface RoomActivityTable {
+  id: Generated<number>;
+  room_id: number;
+  folder_id: number | null;
+  file_id: number | null;
+  /** shared/contract/rooms.ts ROOM_ACTIVITY_KINDS. */
+  kind: string;
+  actor_id: number | null;
+  actor: string;
+  item_name: string;
+  detail: string | null;
+  created_at: number;
+}
+
 export interface RoomTables {
   data_rooms: DataRoomsTable;
   room_folders: RoomFoldersTable;
   room_access: RoomAccessTable;
+  room_files: RoomFilesTable;
+  room_file_parts: RoomFilePartsTable;
+  room_activity: RoomActivityTable;
 }
 
 declare module '../db/schema' {

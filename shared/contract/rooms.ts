@@ -2,8 +2,8 @@ import { z } from 'zod';
 
 /**
  * Data rooms (SPEC §1 "data rooms", §3 data room/folder/access entry, §5, §6; issue 15).
- * This slice: plain (non-E2E) rooms, nested folders, access roles. Files, activity, search,
- * quota and trash follow (server/README "Data rooms").
+ * Plain (non-E2E) rooms, nested folders, access roles, files (room-files.ts: upload, download,
+ * rename/move, trash, search, activity). Quota and the trash bin follow (server/README "Data rooms").
  *
  * Designed so end-to-end encrypted rooms fit later without a wire break: a room carries an
  * `encrypted` flag; names are strings up to `ROOM_NAME_WIRE_MAX` so an E2E room can carry a
@@ -95,7 +95,28 @@ export type RoomListQuery = z.input<typeof RoomListQuerySchema>;
 export const RoomListSchema = z.object({ rooms: z.array(RoomSchema), nextCursor: z.string().nullable() }).meta({ id: 'RoomList' });
 export type RoomList = z.infer<typeof RoomListSchema>;
 
-/** A room or a folder with the folders directly inside it (files follow with the upload slice). */
+/** A complete file of a plain room (one still uploading is seen by its uploader's part calls only). */
+export const RoomFileSchema = z
+  .object({
+    uuid: z.string(),
+    roomUuid: z.string(),
+    /** null: directly in the room. */
+    folderUuid: z.string().nullable(),
+    name: z.string(),
+    size: z.number().int(),
+    mimeType: z.string(),
+    /** SHA-256 (hex) of the whole file, computed by the server at the commit. */
+    sha256: z.string().nullable(),
+    /** The caller's effective role on the file (the one of its folder). */
+    role: z.enum(ROOM_ROLES),
+    uploadedBy: z.string(),
+    createdAt: z.number(),
+    updatedAt: z.number(),
+  })
+  .meta({ id: 'RoomFile' });
+export type RoomFile = z.infer<typeof RoomFileSchema>;
+
+/** A room or a folder with the folders and complete files directly inside it. */
 export const RoomContentsSchema = z
   .object({
     room: RoomSchema,
@@ -104,6 +125,8 @@ export const RoomContentsSchema = z
     /** From the room down to the folder's parent (breadcrumb). */
     path: z.array(z.object({ uuid: z.string(), name: z.string() })),
     folders: z.array(RoomFolderSchema),
+    /** Complete files, by name. */
+    files: z.array(RoomFileSchema),
   })
   .meta({ id: 'RoomContents' });
 export type RoomContents = z.infer<typeof RoomContentsSchema>;
@@ -175,4 +198,12 @@ export const ROOM_PATHS = {
   folders: (roomUuid: string) => `/rooms/${roomUuid}/folders`,
   folder: (roomUuid: string, folderUuid: string) => `/rooms/${roomUuid}/folders/${folderUuid}`,
   access: (roomUuid: string) => `/rooms/${roomUuid}/access`,
+  files: (roomUuid: string) => `/rooms/${roomUuid}/files`,
+  file: (roomUuid: string, fileUuid: string) => `/rooms/${roomUuid}/files/${fileUuid}`,
+  fileParts: (roomUuid: string, fileUuid: string) => `/rooms/${roomUuid}/files/${fileUuid}/parts`,
+  filePart: (roomUuid: string, fileUuid: string, index: number) => `/rooms/${roomUuid}/files/${fileUuid}/parts/${index}`,
+  fileCommit: (roomUuid: string, fileUuid: string) => `/rooms/${roomUuid}/files/${fileUuid}/commit`,
+  fileContent: (roomUuid: string, fileUuid: string) => `/rooms/${roomUuid}/files/${fileUuid}/content`,
+  search: (roomUuid: string) => `/rooms/${roomUuid}/search`,
+  activity: (roomUuid: string) => `/rooms/${roomUuid}/activity`,
 } as const;

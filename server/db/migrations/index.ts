@@ -15,6 +15,7 @@ import * as dataRooms from './0022-data-rooms';
 import * as submitBox from './0023-submit-box';
 import * as theme from './0024-theme';
 import * as reportIndexes from './0025-report-indexes';
+import * as roomFiles from './0026-room-files';
 import * as sharedState from './0030-shared-state';
 
 /**
@@ -41,6 +42,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0023-submit-box': submitBox,
   '0024-theme': theme,
   '0025-report-indexes': reportIndexes,
+  '0026-room-files': roomFiles,
   '0030-shared-state': sharedState,
 };
 

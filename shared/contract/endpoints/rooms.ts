@@ -15,6 +15,19 @@ import {
   SetRoomAccessBodySchema,
   UpdateFolderBodySchema,
 } from '../rooms';
+import {
+  CreateRoomFileBodySchema,
+  RoomActivityListSchema,
+  RoomActivityQuerySchema,
+  RoomFileParamsSchema,
+  RoomFilePartParamsSchema,
+  RoomFilePartsSchema,
+  RoomSearchQuerySchema,
+  RoomSearchResultSchema,
+  RoomUploadFileSchema,
+  UpdateRoomFileBodySchema,
+} from '../room-files';
+import { PartSchema } from '../deliveries';
 
 const SIGNED_IN = 'authenticated' as const;
 
@@ -58,5 +71,35 @@ export const ROOM_ENDPOINTS = {
   }),
   setAccess: area.put('/rooms/{roomUuid}/access', 'setRoomAccess', 'Grants, changes or revokes a registered user’s role on the room or a folder (OWNER only)', {
     params: RoomParamsSchema, body: SetRoomAccessBodySchema, response: { 200: RoomAccessListSchema }, errors: [400, 401, 403, 404, 409],
+  }),
+  createFile: area.post('/rooms/{roomUuid}/files', 'createRoomFile', 'Announces a file in the room or a folder (OWNER, EDITOR there): name checked, part layout answered', {
+    params: RoomParamsSchema, body: CreateRoomFileBodySchema, response: { 201: RoomUploadFileSchema }, errors: [400, 401, 403, 404, 409, 507],
+  }),
+  putFilePart: area.put('/rooms/{roomUuid}/files/{fileUuid}/parts/{index}', 'uploadRoomFilePart', 'Uploads one part (application/octet-stream, header x-content-sha256; the uploader); idempotent', {
+    params: RoomFilePartParamsSchema, response: { 200: PartSchema }, errors: [400, 401, 403, 404, 409, 415], consumes: 'application/octet-stream',
+  }),
+  fileParts: area.get('/rooms/{roomUuid}/files/{fileUuid}/parts', 'listRoomFileParts', 'Parts received so far, to resume an upload (the uploader)', {
+    params: RoomFileParamsSchema, response: { 200: RoomFilePartsSchema }, errors: [401, 403, 404],
+  }),
+  commitFile: area.post('/rooms/{roomUuid}/files/{fileUuid}/commit', 'commitRoomFile', 'Completes an upload once every part is in; only then the file is listed and downloadable (the uploader)', {
+    params: RoomFileParamsSchema, response: { 200: RoomUploadFileSchema }, errors: [400, 401, 403, 404, 409, 507],
+  }),
+  file: area.get('/rooms/{roomUuid}/files/{fileUuid}', 'getRoomFile', 'A complete file’s details (any role there)', {
+    params: RoomFileParamsSchema, response: { 200: RoomUploadFileSchema }, errors: [401, 404],
+  }),
+  fileContent: area.get('/rooms/{roomUuid}/files/{fileUuid}/content', 'downloadRoomFile', 'The bytes of a complete file as a download (OWNER, EDITOR, VIEWER; never a PREVIEWER); Range answers 206', {
+    params: RoomFileParamsSchema, response: {}, errors: [401, 403, 404, 416], produces: ['application/octet-stream'],
+  }),
+  updateFile: area.patch('/rooms/{roomUuid}/files/{fileUuid}', 'updateRoomFile', 'Renames a file or moves it within its room (OWNER, EDITOR on the file and the target)', {
+    params: RoomFileParamsSchema, body: UpdateRoomFileBodySchema, response: { 200: RoomUploadFileSchema }, errors: [400, 401, 403, 404, 409],
+  }),
+  removeFile: area.delete('/rooms/{roomUuid}/files/{fileUuid}', 'deleteRoomFile', 'Moves a file to the trash (OWNER, EDITOR)', {
+    params: RoomFileParamsSchema, response: { 204: NoContentSchema }, errors: [401, 403, 404],
+  }),
+  search: area.get('/rooms/{roomUuid}/search', 'searchRoom', 'Folders and files of the room whose name contains q, where the caller has a role', {
+    params: RoomParamsSchema, query: RoomSearchQuerySchema, response: { 200: RoomSearchResultSchema }, errors: [400, 401, 404],
+  }),
+  activity: area.get('/rooms/{roomUuid}/activity', 'roomActivity', 'The activity log of the room, a folder (with what is below it) or a file, newest first (OWNER only)', {
+    params: RoomParamsSchema, query: RoomActivityQuerySchema, response: { 200: RoomActivityListSchema }, errors: [400, 401, 403, 404],
   }),
 };

@@ -1,0 +1,119 @@
+import { z } from 'zod';
+import { PartSchema } from './deliveries';
+import { ROOM_NAME_WIRE_MAX, RoomFileSchema, RoomFolderSchema } from './rooms';
+
+/**
+ * Files in plain data rooms (issue 15; server/README "Data rooms"): announce a file, upload its
+ * parts through the same resumable mechanism as deliveries (PUT raw parts with `x-content-sha256`,
+ * then commit), download with Range, rename, move within the room, delete to the trash, search
+ * names in a room, and the room's activity log (OWNERs).
+ */
+
+const Uuid = z.string().uuid();
+const Name = z.string().max(ROOM_NAME_WIRE_MAX);
+
+export const RoomFileParamsSchema = z.object({ roomUuid: Uuid, fileUuid: Uuid }).strict();
+export const RoomFilePartParamsSchema = RoomFileParamsSchema.extend({ index: z.coerce.number().int().min(0).max(1_000_000) });
+
+export const CreateRoomFileBodySchema = z
+  .object({
+    name: Name,
+    /** Bytes; a zero-byte file is refused (SPEC §8 upload failures). */
+    size: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
+    mimeType: z.string().max(255).optional(),
+    /** Absent or null: the room's top level. */
+    folderUuid: Uuid.nullable().optional(),
+  })
+  .strict()
+  .meta({ id: 'CreateRoomFileBody' });
+export type CreateRoomFileBody = z.input<typeof CreateRoomFileBodySchema>;
+
+export const RoomFileStateSchema = z.enum(['uploading', 'complete']);
+
+/** An announced file with its part layout (`partCount` parts of `partSize` bytes, the last one shorter). */
+export const RoomUploadFileSchema = RoomFileSchema.extend({
+  state: RoomFileStateSchema,
+  partSize: z.number().int(),
+  partCount: z.number().int(),
+}).meta({ id: 'RoomUploadFile' });
+export type RoomUploadFile = z.infer<typeof RoomUploadFileSchema>;
+
+export const RoomFilePartsSchema = z
+  .object({ fileUuid: z.string(), state: RoomFileStateSchema, partSize: z.number().int(), partCount: z.number().int(), parts: z.array(PartSchema) })
+  .meta({ id: 'RoomFileParts' });
+export type RoomFileParts = z.infer<typeof RoomFilePartsSchema>;
+
+/** Rename and/or move a file. Moving into another room is refused (SPEC §2). */
+export const UpdateRoomFileBodySchema = z
+  .object({
+    name: Name.optional(),
+    /** The new folder (null: the room's top level). */
+    folderUuid: Uuid.nullable().optional(),
+    /** Another room here answers 400 `ValidationException`, reason `moveToOtherRoom`. */
+    roomUuid: Uuid.optional(),
+  })
+  .strict()
+  .meta({ id: 'UpdateRoomFileBody' });
+
+export const RoomSearchQuerySchema = z
+  .object({ q: z.string().trim().min(1).max(200), pageSize: z.coerce.number().int().min(1).max(200).default(50) })
+  .strict()
+  .meta({ id: 'RoomSearchQuery' });
+
+/** Folders and complete files of the room whose name contains `q` (case-insensitive), up to `pageSize` each, with their path. */
+export const RoomSearchResultSchema = z
+  .object({
+    folders: z.array(RoomFolderSchema.extend({ path: z.array(z.object({ uuid: z.string(), name: z.string() })) })),
+    files: z.array(RoomFileSchema.extend({ path: z.array(z.object({ uuid: z.string(), name: z.string() })) })),
+  })
+  .meta({ id: 'RoomSearchResult' });
+export type RoomSearchResult = z.infer<typeof RoomSearchResultSchema>;
+
+/** SPEC §4 activity types (the server records those that exist so far: see server/README "Data rooms"). */
+export const ROOM_ACTIVITY_KINDS = [
+  'upload',
+  'download',
+  'view',
+  'delete',
+  'edit',
+  'item_restored',
+  'version_download',
+  'new_version',
+  'classification_set',
+  'classification_changed',
+  'classification_deleted',
+  'status_set',
+  'status_changed',
+  'status_removed',
+] as const;
+export type RoomActivityKind = (typeof ROOM_ACTIVITY_KINDS)[number];
+
+export const RoomActivityQuerySchema = z
+  .object({
+    /** The folder and everything below it. */
+    folderUuid: Uuid.optional(),
+    /** One file (wins over folderUuid). */
+    fileUuid: Uuid.optional(),
+    pageSize: z.coerce.number().int().min(1).max(200).default(50),
+    /** Opaque: a previous answer's `nextCursor`. */
+    cursor: z.string().min(1).max(100).optional(),
+  })
+  .strict()
+  .meta({ id: 'RoomActivityQuery' });
+
+export const RoomActivityEntrySchema = z
+  .object({
+    kind: z.enum(ROOM_ACTIVITY_KINDS),
+    /** Who (email address at the time). */
+    actor: z.string(),
+    item: z.object({ type: z.enum(['room', 'folder', 'file']), uuid: z.string(), name: z.string() }),
+    /** E.g. the old name of a rename, the target of a move. */
+    detail: z.string().nullable(),
+    createdAt: z.number(),
+  })
+  .meta({ id: 'RoomActivityEntry' });
+export type RoomActivityEntry = z.infer<typeof RoomActivityEntrySchema>;
+export const RoomActivityListSchema = z
+  .object({ entries: z.array(RoomActivityEntrySchema), nextCursor: z.string().nullable() })
+  .meta({ id: 'RoomActivityList' });
+export type RoomActivityList = z.infer<typeof RoomActivityListSchema>;
