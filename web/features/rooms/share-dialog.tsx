@@ -20,7 +20,6 @@ import { useNotify } from '@web/lib/toasts';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { refreshRooms, setRoomAccess, useRoomAccess } from './api/rooms';
-import { ConfirmDialog, type ConfirmRequest } from './room-dialogs';
 import { roomErrorText } from './room-errors';
 
 const useStyles = makeStyles({
@@ -52,7 +51,8 @@ export function ShareDialog({ open, onClose, roomUuid, folder, itemName }: { ope
   const [role, setRole] = useState<RoomRole>('VIEWER');
   const [userProblem, setUserProblem] = useState<string | undefined>();
   const [pending, setPending] = useState(false);
-  const [confirming, setConfirming] = useState<ConfirmRequest | null>(null);
+  // The own entry's change waiting for the confirmation (shown in place of the list, not as a second modal).
+  const [ownChange, setOwnChange] = useState<{ user: string; label: string; role: RoomRole | null } | null>(null);
   const roleName = (value: RoomRole | null) => (value ? t(`rooms:roles.${value}`) : '');
 
   /** One access change with its toasts; throws nothing. Returns whether it went through. */
@@ -74,22 +74,16 @@ export function ShareDialog({ open, onClose, roomUuid, folder, itemName }: { ope
   /** A change of one's own entry is irreversible: ask first (SPEC §4 "changing own access"). */
   function change(entry: RoomAccessEntry, next: RoomRole | null) {
     const input = { user: entry.user.email, label: personName(entry), role: next };
-    if (entry.user.uuid !== me?.uuid) {
-      void apply(input);
-      return;
-    }
-    const values = { item: itemName, role: roleName(next) };
-    setConfirming({
-      title: t('rooms:share.ownTitle'),
-      text: next ? t('rooms:share.ownChangeText', values) : t('rooms:share.ownRevokeText', values),
-      confirmLabel: t('rooms:share.ownConfirm'),
-      run: async () => {
-        await setRoomAccess(roomUuid, { user: entry.user.email, role: next, ...(folderUuid ? { folderUuid } : {}), confirmOwnChange: true });
-        await refreshRooms();
-      },
-      done: next ? t('rooms:share.changed', { ...values, user: personName(entry) }) : t('rooms:share.revoked', { ...values, user: personName(entry) }),
-      failed: next ? t('rooms:share.changeFailed', { ...values, user: personName(entry) }) : t('rooms:share.revokeFailed', { ...values, user: personName(entry) }),
-    });
+    if (entry.user.uuid === me?.uuid) setOwnChange(input);
+    else void apply(input);
+  }
+
+  async function confirmOwnChange() {
+    if (!ownChange) return;
+    setPending(true);
+    await apply({ ...ownChange, confirmOwnChange: true });
+    setPending(false);
+    setOwnChange(null);
   }
 
   async function add(event: FormEvent) {
@@ -101,11 +95,10 @@ export function ShareDialog({ open, onClose, roomUuid, folder, itemName }: { ope
     }
     setUserProblem(undefined);
     setPending(true);
-    const self = me !== null && ((who.toLowerCase() === me.email.toLowerCase() || who.toLowerCase() === me.username.toLowerCase()));
-    if (self) {
+    // Naming oneself is a change of one's own access: asked first like any other.
+    if (me && [me.email.toLowerCase(), me.username.toLowerCase()].includes(who.toLowerCase())) {
       setPending(false);
-      const entry = access.data?.entries.find((item) => item.user.uuid === me.uuid);
-      if (entry) change(entry, role);
+      setOwnChange({ user: who, label: who, role });
       return;
     }
     if (await apply({ user: who, label: who, role }, true)) setUser('');
@@ -161,52 +154,75 @@ export function ShareDialog({ open, onClose, roomUuid, folder, itemName }: { ope
     },
   ];
 
-  return (
-    <>
-      <Dialog open={open} onOpenChange={(_e, data) => (data.open ? undefined : onClose())}>
-        <DialogSurface className={styles.surface}>
+  if (ownChange) {
+    const values = { item: itemName, role: roleName(ownChange.role) };
+    return (
+      <Dialog open={open} modalType="alert" onOpenChange={(_e, data) => (data.open ? undefined : setOwnChange(null))}>
+        <DialogSurface>
           <DialogBody>
-            <DialogTitle>{t('rooms:share.title', { name: itemName })}</DialogTitle>
-            <DialogContent className={styles.content}>
+            <DialogTitle>{t('rooms:share.ownTitle')}</DialogTitle>
+            <DialogContent>
               <Text as="p" style={{ margin: 0 }}>
-                {folder ? t('rooms:share.introFolder') : t('rooms:share.introRoom')}
+                {ownChange.role ? t('rooms:share.ownChangeText', values) : t('rooms:share.ownRevokeText', values)}
               </Text>
-              <form onSubmit={(event) => void add(event)} noValidate className={styles.add} aria-label={t('rooms:share.addLabel')}>
-                <Field label={t('rooms:share.user')} hint={t('rooms:share.userHint')} required validationMessage={userProblem} className={styles.user}>
-                  <Input value={user} autoComplete="off" onChange={(_e, data) => setUser(data.value)} />
-                </Field>
-                <Field label={t('rooms:share.role')}>
-                  <Select value={role} onChange={(_e, data) => setRole(data.value as RoomRole)}>
-                    {ROOM_ROLES.map((value) => (
-                      <option key={value} value={value}>
-                        {t(`rooms:roles.${value}`)}
-                      </option>
-                    ))}
-                  </Select>
-                </Field>
-                <Button type="submit" appearance="primary" disabled={pending} className={styles.addButton}>
-                  {t('rooms:share.add')}
-                </Button>
-              </form>
-              <DataTable
-                label={t('rooms:share.tableLabel', { name: itemName })}
-                columns={columns}
-                rows={access.data?.entries}
-                rowKey={(entry) => `${entry.user.uuid}:${entry.setOn ?? 'room'}`}
-                loading={access.isLoading}
-                {...(access.error ? { error: t(`rooms:${roomErrorText(access.error).key}`) } : {})}
-                empty={<Text as="p">{t('rooms:share.empty')}</Text>}
-              />
             </DialogContent>
             <DialogActions>
-              <DialogTrigger disableButtonEnhancement>
-                <Button appearance="secondary">{t('rooms:share.close')}</Button>
-              </DialogTrigger>
+              <Button appearance="secondary" onClick={() => setOwnChange(null)}>
+                {t('common:actions.cancel')}
+              </Button>
+              <Button appearance="primary" disabled={pending} onClick={() => void confirmOwnChange()}>
+                {t('rooms:share.ownConfirm')}
+              </Button>
             </DialogActions>
           </DialogBody>
         </DialogSurface>
       </Dialog>
-      <ConfirmDialog request={confirming} onClose={() => setConfirming(null)} />
-    </>
+    );
+  }
+
+  return (
+    <Dialog open={open} onOpenChange={(_e, data) => (data.open ? undefined : onClose())}>
+      <DialogSurface className={styles.surface}>
+        <DialogBody>
+          <DialogTitle>{t('rooms:share.title', { name: itemName })}</DialogTitle>
+          <DialogContent className={styles.content}>
+            <Text as="p" style={{ margin: 0 }}>
+              {folder ? t('rooms:share.introFolder') : t('rooms:share.introRoom')}
+            </Text>
+            <form onSubmit={(event) => void add(event)} noValidate className={styles.add} aria-label={t('rooms:share.addLabel')}>
+              <Field label={t('rooms:share.user')} hint={t('rooms:share.userHint')} required validationMessage={userProblem} className={styles.user}>
+                <Input value={user} autoComplete="off" onChange={(_e, data) => setUser(data.value)} />
+              </Field>
+              <Field label={t('rooms:share.role')}>
+                <Select value={role} onChange={(_e, data) => setRole(data.value as RoomRole)}>
+                  {ROOM_ROLES.map((value) => (
+                    <option key={value} value={value}>
+                      {t(`rooms:roles.${value}`)}
+                    </option>
+                  ))}
+                </Select>
+              </Field>
+              <Button type="submit" appearance="primary" disabled={pending} className={styles.addButton}>
+                {t('rooms:share.add')}
+              </Button>
+            </form>
+            <DataTable
+              label={t('rooms:share.tableLabel', { name: itemName })}
+              columns={columns}
+              rows={access.data?.entries}
+              rowKey={(entry) => `${entry.user.uuid}:${entry.setOn ?? 'room'}`}
+              loading={access.isLoading}
+              {...(access.error ? { error: t(`rooms:${roomErrorText(access.error).key}`) } : {})}
+              empty={<Text as="p">{t('rooms:share.empty')}</Text>}
+            />
+          </DialogContent>
+          <DialogActions>
+            <DialogTrigger disableButtonEnhancement>
+              <Button appearance="secondary">{t('rooms:share.close')}</Button>
+            </DialogTrigger>
+          </DialogActions>
+        </DialogBody>
+      </DialogSurface>
+    </Dialog>
   );
 }
