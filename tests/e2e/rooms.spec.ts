@@ -6,7 +6,7 @@
 // main actions are reached with Tab and used with the keyboard.
 import { expect, test, type Page } from '@playwright/test';
 import { createUser as createUserInRepository, type TestUser } from '@tests/integration/escalation-helpers';
-import { en as enBase, expectNoSeriousA11yViolations, locale, serverPerFile, signInToInbox } from './fixtures';
+import { en as enBase, expectNoSeriousA11yViolations, locale, screenshotsAtWidths, serverPerFile, signInToInbox } from './fixtures';
 
 const rooms = locale<typeof import('@locales/en/rooms.json')>('en', 'rooms');
 const en = { ...enBase, rooms };
@@ -104,6 +104,7 @@ test('an owner creates a room and nested folders and shares it; a viewer sees it
   await expect(crumbs.getByRole('listitem')).toHaveText([rooms.list.title, '› Project Alpha', '› Contracts', '› 2026']);
   await expect(crumbs.getByText('2026')).toHaveAttribute('aria-current', 'page');
   await expectNoSeriousA11yViolations(page, 'nested folder');
+  await screenshotsAtWidths(page, 'rooms-folder');
   await crumbs.getByRole('link', { name: 'Project Alpha' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Project Alpha' })).toBeVisible();
 
@@ -140,6 +141,7 @@ test('an owner creates a room and nested folders and shares it; a viewer sees it
   await expect(viewerList.getByRole('row', { name: /Project Alpha/ })).toContainText(rooms.roles.VIEWER);
   await expect(viewerList.getByRole('button')).toHaveCount(0);
   await expectNoSeriousA11yViolations(viewerPage, 'data rooms (viewer)');
+  await screenshotsAtWidths(viewerPage, 'rooms-list-viewer');
   await viewerList.getByRole('link', { name: 'Project Alpha' }).click();
   await expect(viewerPage.getByRole('heading', { level: 1, name: 'Project Alpha' })).toBeVisible();
   await expect(viewerPage.getByRole('link', { name: 'Contracts' })).toBeVisible();
@@ -151,6 +153,29 @@ test('an owner creates a room and nested folders and shares it; a viewer sees it
   await expect(viewerPage.getByRole('button', { name: rooms.rename.folderAction })).toHaveCount(0);
   await expect(viewerPage.getByRole('button', { name: rooms.delete.folderAction })).toHaveCount(0);
   await expectNoSeriousA11yViolations(viewerPage, 'data room folder (viewer)');
+
+  // A role set on a folder: the owner makes the viewer EDITOR of Contracts only.
+  await page.goto(roomUrl);
+  await page.getByRole('link', { name: 'Contracts' }).click();
+  await page.getByRole('button', { name: rooms.share.action }).click();
+  const folderShare = page.getByRole('dialog', { name: 'Share “Contracts”' });
+  const victorRow = folderShare.getByRole('row', { name: new RegExp(viewer.email) });
+  await expect(victorRow).toContainText(rooms.share.inheritedRoom);
+  await expect(victorRow.getByRole('button', { name: `Remove access of ${viewer.email}` })).toHaveCount(0);
+  await victorRow.getByRole('combobox', { name: `Role of ${viewer.email}` }).selectOption('EDITOR');
+  await expect(toast(page, `${viewer.email} is now Editor of “Contracts”.`)).toBeVisible();
+  await expect(victorRow).toContainText(rooms.share.setHere);
+  await screenshotsAtWidths(page, 'rooms-share-folder');
+  await folderShare.getByRole('button', { name: rooms.share.close }).click();
+  await viewerPage.reload();
+  await expect(viewerPage.getByRole('heading', { level: 1, name: 'Contracts' })).toBeVisible();
+  await expect(viewerPage.getByRole('button', { name: rooms.folder.createAction })).toBeVisible();
+  await expect(viewerPage.getByRole('button', { name: rooms.share.action })).toHaveCount(0);
+  await viewerPage.getByRole('navigation', { name: rooms.room.breadcrumb }).getByRole('link', { name: 'Project Alpha' }).click();
+  await expect(viewerPage.getByRole('heading', { level: 1, name: 'Project Alpha' })).toBeVisible();
+  await expect(viewerPage.getByRole('button', { name: rooms.folder.createAction })).toHaveCount(0);
+  await viewerPage.getByRole('link', { name: 'Contracts' }).click();
+  await expect(viewerPage.getByRole('heading', { level: 1, name: 'Contracts' })).toBeVisible();
 
   // The owner renames the folder from its row menu (keyboard), then deletes it: Cancel keeps it.
   await page.goto(roomUrl);
