@@ -20,6 +20,8 @@ test.describe.configure({ mode: 'serial' });
 test.beforeAll(async () => {
   owner = await createUserInRepository(ctx.server, { username: 'olivia', roles: ['ROLE_UI_USER', 'ROLE_SENDER', 'ROLE_RECEIVER', 'ROLE_SECUROOMS_CREATOR'] });
   viewer = await createUserInRepository(ctx.server, { username: 'victor' });
+  // Without the licence and ROLE_SECUROOMS_CREATOR: may be invited, may not create rooms (SPEC §6).
+  await ctx.server.app.users.update(viewer.id, { licensed: 0 });
 });
 
 const toast = (page: Page, text: string) => page.getByText(text, { exact: true }).first();
@@ -142,6 +144,14 @@ test('an owner creates a room and nested folders and shares it; a viewer sees it
   await expect(viewerList.getByRole('button')).toHaveCount(0);
   await expectNoSeriousA11yViolations(viewerPage, 'data rooms (viewer)');
   await screenshotsAtWidths(viewerPage, 'rooms-list-viewer');
+  // Creating a room is the server's to refuse for this unlicensed account: a toast, nothing created.
+  await viewerPage.getByRole('button', { name: rooms.create.action }).click();
+  await viewerPage.getByRole('textbox', { name: rooms.create.nameLabel }).fill('My own room');
+  await viewerPage.getByRole('button', { name: rooms.create.submit, exact: true }).click();
+  await expect(toast(viewerPage, 'Data room “My own room” could not be created.')).toBeVisible();
+  await expect(viewerPage.getByText(rooms.errors.forbidden).first()).toBeVisible();
+  await expect(viewerPage.getByRole('dialog', { name: rooms.create.title })).toHaveCount(0);
+  await expect(viewerList.getByRole('row')).toHaveCount(2);
   await viewerList.getByRole('link', { name: 'Project Alpha' }).click();
   await expect(viewerPage.getByRole('heading', { level: 1, name: 'Project Alpha' })).toBeVisible();
   await expect(viewerPage.getByRole('link', { name: 'Contracts' })).toBeVisible();

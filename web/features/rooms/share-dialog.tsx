@@ -115,7 +115,7 @@ export function ShareDialog({ open, onClose, roomUuid, folder, itemName }: { ope
             {personName(entry)}
             {entry.user.uuid === me?.uuid ? ` ${t('rooms:share.you')}` : ''}
           </Text>
-          <Text size={200}>{entry.user.email}</Text>
+          {personName(entry) === entry.user.email ? null : <Text size={200}>{entry.user.email}</Text>}
         </span>
       ),
     },
