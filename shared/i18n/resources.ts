@@ -40,6 +40,9 @@ import frReports from '@locales/fr/reports.json';
 import deSubmitBox from '@locales/de/submitBox.json';
 import enSubmitBox from '@locales/en/submitBox.json';
 import frSubmitBox from '@locales/fr/submitBox.json';
+import deRooms from '@locales/de/rooms.json';
+import enRooms from '@locales/en/rooms.json';
+import frRooms from '@locales/fr/rooms.json';
 import type { Language } from '@shared/contract/constants';
 import type { I18nNamespace } from './namespaces';
 
@@ -61,6 +64,7 @@ export const I18N_RESOURCES: Record<Language, Record<I18nNamespace, Record<strin
     help: deHelp,
     reports: deReports,
     submitBox: deSubmitBox,
+    rooms: deRooms,
   },
   en: {
     common: enCommon,
@@ -77,6 +81,7 @@ export const I18N_RESOURCES: Record<Language, Record<I18nNamespace, Record<strin
     help: enHelp,
     reports: enReports,
     submitBox: enSubmitBox,
+    rooms: enRooms,
   },
   fr: {
     common: frCommon,
@@ -93,5 +98,6 @@ export const I18N_RESOURCES: Record<Language, Record<I18nNamespace, Record<strin
     help: frHelp,
     reports: frReports,
     submitBox: frSubmitBox,
+    rooms: frRooms,
   },
 };

@@ -33,6 +33,8 @@ const downloadPages = () => import(/* webpackChunkName: "download" */ '@web/feat
 const download = lazyPage(downloadPages, 'DownloadPage');
 const downloadSuccess = lazyPage(downloadPages, 'DownloadSuccessPage');
 const submitBoxPublicPages = () => import(/* webpackChunkName: "submit-box-public" */ '@web/features/submit-box/public-pages');
+const roomPages = () => import(/* webpackChunkName: "rooms" */ '@web/features/rooms/rooms-page');
+const roomPage = () => import(/* webpackChunkName: "rooms" */ '@web/features/rooms/room-page');
 const externalPages = () => import(/* webpackChunkName: "external" */ '@web/features/secumails/external-pages');
 
 const secuPassPage = lazyPage(() => import(/* webpackChunkName: "secupass" */ '@web/features/secupass/set-secupass-page'), 'SetSecuPassPage');
@@ -243,7 +245,18 @@ function buildRoutes(): RouteObject[] {
             ...adminPlaceholders.map((path) => ({ path, handle: handle({ titleKey: `shell:admin.pages.${path}` }), lazy: comingSoon })),
           ],
         },
-        { path: 'datarooms', handle: handle({ auth: true, titleKey: 'shell:menu.datarooms' }), lazy: comingSoon },
+        {
+          // Data rooms (issue 15, plain rooms): the list, a room's top level and its folders.
+          path: 'datarooms',
+          handle: handle({ auth: true, titleKey: 'shell:menu.datarooms' }),
+          children: [
+            { index: true, lazy: lazyPage(roomPages, 'RoomsPage') },
+            { path: ':roomUuid', handle: handle({ titleKey: 'rooms:room.title' }), lazy: lazyPage(roomPage, 'RoomPage') },
+            { path: ':roomUuid/folders/:folderUuid', handle: handle({ titleKey: 'rooms:room.title' }), lazy: lazyPage(roomPage, 'RoomPage') },
+          ],
+        },
+        // End-to-end encrypted rooms are not built yet.
+        { path: 'secure-rooms', handle: handle({ auth: true, titleKey: 'shell:menu.secureRooms' }), lazy: comingSoon },
         { path: 'forms', handle: handle({ auth: true, titleKey: 'shell:menu.forms' }), lazy: comingSoon },
         { path: 'flows', handle: handle({ auth: true, titleKey: 'shell:menu.flows' }), lazy: comingSoon },
         {

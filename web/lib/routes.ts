@@ -15,6 +15,10 @@ export const ROUTES = {
   settings: '/settings',
   admin: ADMIN_BASE,
   datarooms: '/datarooms',
+  /** A data room's top level, or one of its folders. */
+  room: (roomUuid: string, folderUuid?: string) => (folderUuid ? `/datarooms/${roomUuid}/folders/${folderUuid}` : `/datarooms/${roomUuid}`),
+  /** End-to-end encrypted rooms: not built yet ("coming soon"). */
+  secureRooms: '/secure-rooms',
   forms: '/forms',
   flows: '/flows',
   reports: '/reports',

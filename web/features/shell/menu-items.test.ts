@@ -11,9 +11,10 @@ describe('main menu: one current entry per area (DESIGN §9)', () => {
     expect(MAIN_MENU.find((item) => item.id === 'deliveries')?.to).toBe('/secumails/send');
   });
 
-  it('marks Datarooms for the data rooms, although Secure rooms opens them too', () => {
-    expect(MAIN_MENU.find((item) => item.id === 'secure-rooms')?.to).toBe(MAIN_MENU.find((item) => item.id === 'datarooms')?.to);
-    expect(currentItemId(all, '/datarooms')).toBe('datarooms');
+  it('marks Datarooms on every data-room page; Secure rooms (E2E, not built yet) has its own page', () => {
+    for (const path of ['/datarooms', '/datarooms/4b7c', '/datarooms/4b7c/folders/9a1e']) expect(currentItemId(all, path), path).toBe('datarooms');
+    expect(MAIN_MENU.find((item) => item.id === 'secure-rooms')?.to).toBe('/secure-rooms');
+    expect(currentItemId(all, '/secure-rooms')).toBe('secure-rooms');
   });
 
   it('marks the other areas by their own path, and nothing elsewhere', () => {

@@ -21,14 +21,15 @@ export const ADMIN_ROLES: readonly RoleName[] = ['ROLE_ADMIN', 'ROLE_ROOT', 'ROL
 /**
  * Main menu entries in SPEC §1 order. Areas not built yet open an in-app "coming soon" page.
  * DESIGN §9: "Secure mails" is the delivery area (every /secumails page); "Deliveries" opens its
- * Send page; "Datarooms" and "Secure rooms" both open the data rooms. One area, one current
- * entry: the area's own (Secure mails, Datarooms); the second entry only leads there.
+ * Send page. "Datarooms" opens the (plain) data rooms; "Secure rooms" — end-to-end encrypted
+ * rooms, not built yet — its own "coming soon" page. One area, one current entry: the area's own
+ * (Secure mails); the second entry only leads there.
  */
 export const MAIN_MENU: readonly MenuItem[] = [
   { id: 'secure-mails', labelKey: 'shell:menu.secureMails', to: ROUTES.inbox, currentOn: [SECUMAILS_BASE] },
   { id: 'deliveries', labelKey: 'shell:menu.deliveries', to: ROUTES.send, currentOn: [] },
   { id: 'datarooms', labelKey: 'shell:menu.datarooms', to: ROUTES.datarooms },
-  { id: 'secure-rooms', labelKey: 'shell:menu.secureRooms', to: ROUTES.datarooms, currentOn: [] },
+  { id: 'secure-rooms', labelKey: 'shell:menu.secureRooms', to: ROUTES.secureRooms },
   { id: 'forms', labelKey: 'shell:menu.forms', to: ROUTES.forms },
   { id: 'flows', labelKey: 'shell:menu.flows', to: ROUTES.flows },
   { id: 'administration', labelKey: 'shell:menu.administration', to: ROUTES.admin, roles: ADMIN_ROLES },

@@ -1,0 +1,122 @@
+import { Button, Dialog, DialogActions, DialogBody, DialogContent, DialogSurface, DialogTitle, DialogTrigger, Field, Input, Text } from '@fluentui/react-components';
+import { FormDialog } from '@web/components/form-dialog';
+import { useNotify } from '@web/lib/toasts';
+import { useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { roomErrorText } from './room-errors';
+
+export interface NameRequest {
+  title: string;
+  label: string;
+  submitLabel: string;
+  initial: string;
+  /** Creates or renames; the dialog shows the outcome. */
+  run: (name: string) => Promise<void>;
+  done: (name: string) => string;
+  failed: (name: string) => string;
+}
+
+/**
+ * Name a new room or folder, or rename one. The server judges the name (SPEC §5): its answer for
+ * the name (invalid characters, too long, reserved, already exists) stands at the field; any other
+ * refusal is a toast naming the item, and a denial (403/404) closes the dialog.
+ */
+export function NameDialog({ request, onClose }: { request: NameRequest | null; onClose: () => void }) {
+  return request ? <NameForm key={request.title + request.initial} request={request} onClose={onClose} /> : null;
+}
+
+function NameForm({ request, onClose }: { request: NameRequest; onClose: () => void }) {
+  const { t } = useTranslation();
+  const notify = useNotify();
+  const [name, setName] = useState(request.initial);
+  const [problem, setProblem] = useState<string | undefined>();
+  const [pending, setPending] = useState(false);
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    const trimmed = name.trim();
+    if (trimmed === '') {
+      setProblem(t('common:validation.required'));
+      return;
+    }
+    setPending(true);
+    setProblem(undefined);
+    try {
+      await request.run(trimmed);
+      notify('success', request.done(trimmed));
+      onClose();
+    } catch (error) {
+      const text = roomErrorText(error);
+      if (text.field === 'name') {
+        setProblem(t(`rooms:${text.key}`, text.values));
+      } else {
+        notify('error', request.failed(trimmed), t(`rooms:${text.key}`, text.values));
+        if (text.key === 'errors.forbidden' || text.key === 'errors.notFound') onClose();
+      }
+    } finally {
+      setPending(false);
+    }
+  }
+
+  return (
+    <FormDialog open onClose={onClose} title={request.title} onSubmit={submit} submitLabel={request.submitLabel} submitDisabled={pending}>
+      <Field label={request.label} required validationMessage={problem}>
+        <Input value={name} autoFocus onChange={(_e, data) => setName(data.value)} />
+      </Field>
+    </FormDialog>
+  );
+}
+
+export interface ConfirmRequest {
+  title: string;
+  text: string;
+  confirmLabel: string;
+  run: () => Promise<void>;
+  done: string;
+  failed: string;
+}
+
+/** Asks before a change that cannot simply be taken back (delete, own access); the outcome is a toast. */
+export function ConfirmDialog({ request, onClose }: { request: ConfirmRequest | null; onClose: () => void }) {
+  const { t } = useTranslation();
+  const notify = useNotify();
+  const [pending, setPending] = useState(false);
+
+  async function confirm() {
+    if (!request) return;
+    setPending(true);
+    try {
+      await request.run();
+      notify('success', request.done);
+    } catch (error) {
+      const text = roomErrorText(error);
+      notify('error', request.failed, t(`rooms:${text.key}`, text.values));
+    } finally {
+      setPending(false);
+      onClose();
+    }
+  }
+
+  return (
+    <Dialog open={request !== null} onOpenChange={(_e, data) => (data.open ? undefined : onClose())} modalType="alert">
+      <DialogSurface>
+        <DialogBody>
+          <DialogTitle>{request?.title}</DialogTitle>
+          <DialogContent>
+            <Text as="p" style={{ margin: 0 }}>
+              {request?.text}
+            </Text>
+          </DialogContent>
+          <DialogActions>
+            <DialogTrigger disableButtonEnhancement>
+              <Button appearance="secondary">{t('common:actions.cancel')}</Button>
+            </DialogTrigger>
+            <Button appearance="primary" onClick={() => void confirm()} disabled={pending}>
+              {request?.confirmLabel}
+            </Button>
+          </DialogActions>
+        </DialogBody>
+      </DialogSurface>
+    </Dialog>
+  );
+}

@@ -1,0 +1,257 @@
+import { Button, makeStyles, Menu, MenuItem, MenuList, MenuPopover, MenuTrigger, Spinner, Text, tokens } from '@fluentui/react-components';
+import { DeleteRegular, FolderAddRegular, FolderRegular, MoreHorizontalRegular, PeopleRegular, RenameRegular } from '@fluentui/react-icons';
+import { isApiError } from '@shared/api/api-error';
+import { ROOM_PERMISSIONS, type RoomContents, type RoomFolder } from '@shared/contract/rooms';
+import { Alert } from '@web/components/alert';
+import { DataTable, type DataTableColumn } from '@web/components/data-table';
+import { PageHeading } from '@web/components/page-heading';
+import { RouterLink } from '@web/components/router-link';
+import { ROUTES } from '@web/lib/routes';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate, useParams } from 'react-router';
+import { createFolder, deleteFolder, deleteRoom, refreshRooms, renameFolder, renameRoom, useRoomContents } from './api/rooms';
+import { ConfirmDialog, NameDialog, type ConfirmRequest, type NameRequest } from './room-dialogs';
+import { RoleBadge, useDateFormat } from './room-format';
+import { ShareDialog } from './share-dialog';
+
+const useStyles = makeStyles({
+  crumbs: { marginBottom: '8px' },
+  crumbList: { display: 'flex', flexWrap: 'wrap', gap: '4px', listStyle: 'none', margin: 0, padding: 0, alignItems: 'center' },
+  separator: { color: tokens.colorNeutralForeground3, padding: '0 2px' },
+  toolbar: { display: 'flex', gap: '8px', flexWrap: 'wrap', alignItems: 'center', margin: '0 0 16px' },
+  section: { marginTop: '24px' },
+  sectionHeading: { margin: '0 0 8px', fontSize: tokens.fontSizeBase400, fontWeight: tokens.fontWeightSemibold },
+  folderName: { display: 'inline-flex', gap: '6px', alignItems: 'center' },
+});
+
+/** Data rooms › room › folders above › here; every step but the last is a link. */
+function Breadcrumb({ contents }: { contents: RoomContents }) {
+  const { t } = useTranslation();
+  const styles = useStyles();
+  const { room, folder, path } = contents;
+  // `path` runs from the room down to the folder's parent; its first step may be the room itself.
+  const folders = path.filter((step) => step.uuid !== room.uuid);
+  const steps = [
+    { key: 'home', label: t('rooms:list.title'), to: ROUTES.datarooms },
+    { key: room.uuid, label: room.name, to: ROUTES.room(room.uuid) },
+    ...folders.map((step) => ({ key: step.uuid, label: step.name, to: ROUTES.room(room.uuid, step.uuid) })),
+    ...(folder ? [{ key: folder.uuid, label: folder.name, to: ROUTES.room(room.uuid, folder.uuid) }] : []),
+  ];
+  return (
+    <nav aria-label={t('rooms:room.breadcrumb')} className={styles.crumbs}>
+      <ol className={styles.crumbList}>
+        {steps.map((step, index) => (
+          <li key={step.key}>
+            {index > 0 ? (
+              <span aria-hidden="true" className={styles.separator}>
+                ›{' '}
+              </span>
+            ) : null}
+            {index === steps.length - 1 ? <span aria-current="page">{step.label}</span> : <RouterLink to={step.to}>{step.label}</RouterLink>}
+          </li>
+        ))}
+      </ol>
+    </nav>
+  );
+}
+
+/**
+ * A data room's top level or one of its folders (SPEC §2): breadcrumb, the sub-folders, and what
+ * the caller's role there allows (SPEC §6): OWNER and EDITOR create, rename and delete folders;
+ * only an OWNER renames or deletes the room and shares; VIEWER and PREVIEWER only look.
+ */
+export function RoomPage() {
+  const { t } = useTranslation();
+  const { roomUuid = '', folderUuid } = useParams();
+  const contents = useRoomContents(roomUuid, folderUuid);
+  if (contents.error) {
+    const missing = isApiError(contents.error) && (contents.error.status === 404 || contents.error.status === 400);
+    return (
+      <>
+        <PageHeading focusOnMount>{t('rooms:room.title')}</PageHeading>
+        <Alert type="error">{missing ? t('rooms:room.notFound') : t('rooms:room.loadError')}</Alert>
+        <p>
+          <RouterLink to={ROUTES.datarooms}>{t('rooms:room.backToRooms')}</RouterLink>
+        </p>
+      </>
+    );
+  }
+  if (!contents.data) return <Spinner label={t('common:loading')} />;
+  return <RoomView contents={contents.data} />;
+}
+
+function RoomView({ contents }: { contents: RoomContents }) {
+  const { t } = useTranslation();
+  const styles = useStyles();
+  const navigate = useNavigate();
+  const dateFormat = useDateFormat();
+  const [naming, setNaming] = useState<NameRequest | null>(null);
+  const [confirming, setConfirming] = useState<ConfirmRequest | null>(null);
+  const [sharing, setSharing] = useState(false);
+  const { room, folder } = contents;
+  const here = folder ?? room;
+  const role = here.role;
+  const may = ROOM_PERMISSIONS[role];
+  const parentTo = folder ? ROUTES.room(room.uuid, folder.parentUuid ?? undefined) : ROUTES.datarooms;
+
+  const newFolder = () =>
+    setNaming({
+      title: t('rooms:folder.createTitle', { name: here.name }),
+      label: t('rooms:folder.nameLabel'),
+      submitLabel: t('rooms:folder.create'),
+      initial: '',
+      run: async (name) => {
+        await createFolder(room.uuid, name, folder?.uuid ?? null);
+        await refreshRooms();
+      },
+      done: (name) => t('rooms:folder.created', { name }),
+      failed: (name) => t('rooms:folder.createFailed', { name }),
+    });
+
+  const renameFolderRequest = (item: RoomFolder): NameRequest => ({
+    title: t('rooms:rename.folderTitle', { name: item.name }),
+    label: t('rooms:folder.nameLabel'),
+    submitLabel: t('rooms:rename.submit'),
+    initial: item.name,
+    run: async (name) => {
+      await renameFolder(room.uuid, item.uuid, name);
+      await refreshRooms();
+    },
+    done: (name) => t('rooms:rename.folderDone', { name: item.name, newName: name }),
+    failed: () => t('rooms:rename.folderFailed', { name: item.name }),
+  });
+
+  const deleteFolderRequest = (item: RoomFolder, leave: boolean): ConfirmRequest => ({
+    title: t('rooms:delete.folderTitle', { name: item.name }),
+    text: t('rooms:delete.folderText', { name: item.name }),
+    confirmLabel: t('rooms:delete.confirm'),
+    run: async () => {
+      await deleteFolder(room.uuid, item.uuid);
+      if (leave) await navigate(parentTo);
+      await refreshRooms();
+    },
+    done: t('rooms:delete.folderDone', { name: item.name }),
+    failed: t('rooms:delete.folderFailed', { name: item.name }),
+  });
+
+  const renameHere = () =>
+    folder
+      ? setNaming(renameFolderRequest(folder))
+      : setNaming({
+          title: t('rooms:rename.roomTitle', { name: room.name }),
+          label: t('rooms:create.nameLabel'),
+          submitLabel: t('rooms:rename.submit'),
+          initial: room.name,
+          run: async (name) => {
+            await renameRoom(room.uuid, name);
+            await refreshRooms();
+          },
+          done: (name) => t('rooms:rename.roomDone', { name: room.name, newName: name }),
+          failed: () => t('rooms:rename.roomFailed', { name: room.name }),
+        });
+
+  const deleteHere = () =>
+    folder
+      ? setConfirming(deleteFolderRequest(folder, true))
+      : setConfirming({
+          title: t('rooms:delete.roomTitle', { name: room.name }),
+          text: t('rooms:delete.roomText', { name: room.name }),
+          confirmLabel: t('rooms:delete.confirm'),
+          run: async () => {
+            await deleteRoom(room.uuid);
+            await navigate(ROUTES.datarooms);
+            await refreshRooms();
+          },
+          done: t('rooms:delete.roomDone', { name: room.name }),
+          failed: t('rooms:delete.roomFailed', { name: room.name }),
+        });
+
+  // Renaming or deleting the room itself is the OWNER's; a folder's is the EDITOR's too.
+  const mayChangeHere = folder ? may.edit : role === 'OWNER';
+
+  const columns: DataTableColumn<RoomFolder>[] = [
+    {
+      id: 'name',
+      header: t('rooms:room.columns.name'),
+      cell: (item) => (
+        <span className={styles.folderName}>
+          <FolderRegular aria-hidden="true" />
+          <RouterLink to={ROUTES.room(room.uuid, item.uuid)}>{item.name}</RouterLink>
+        </span>
+      ),
+    },
+    { id: 'role', header: t('rooms:room.columns.role'), cell: (item) => <RoleBadge role={item.role} /> },
+    { id: 'created', header: t('rooms:room.columns.created'), cell: (item) => dateFormat.format(item.createdAt) },
+    {
+      id: 'actions',
+      header: t('rooms:room.columns.actions'),
+      cell: (item) =>
+        ROOM_PERMISSIONS[item.role].edit ? (
+          <Menu>
+            <MenuTrigger disableButtonEnhancement>
+              <Button size="small" icon={<MoreHorizontalRegular />} aria-label={t('rooms:room.actionsFor', { name: item.name })} />
+            </MenuTrigger>
+            <MenuPopover>
+              <MenuList>
+                <MenuItem onClick={() => setNaming(renameFolderRequest(item))}>{t('rooms:rename.action')}</MenuItem>
+                {ROOM_PERMISSIONS[item.role].delete ? <MenuItem onClick={() => setConfirming(deleteFolderRequest(item, false))}>{t('rooms:delete.action')}</MenuItem> : null}
+              </MenuList>
+            </MenuPopover>
+          </Menu>
+        ) : null,
+    },
+  ];
+
+  return (
+    <>
+      <Breadcrumb contents={contents} />
+      <PageHeading focusOnMount>{here.name}</PageHeading>
+      <Text as="p">
+        {t('rooms:room.yourRole')} <RoleBadge role={role} />
+      </Text>
+      <div className={styles.toolbar} role="toolbar" aria-label={t('rooms:room.toolbar')}>
+        {may.edit ? (
+          <Button appearance="primary" icon={<FolderAddRegular />} onClick={newFolder}>
+            {t('rooms:folder.createAction')}
+          </Button>
+        ) : null}
+        {may.manageAccess ? (
+          <Button icon={<PeopleRegular />} onClick={() => setSharing(true)}>
+            {t('rooms:share.action')}
+          </Button>
+        ) : null}
+        {mayChangeHere ? (
+          <Button icon={<RenameRegular />} onClick={renameHere}>
+            {folder ? t('rooms:rename.folderAction') : t('rooms:rename.roomAction')}
+          </Button>
+        ) : null}
+        {mayChangeHere && may.delete ? (
+          <Button icon={<DeleteRegular />} onClick={deleteHere}>
+            {folder ? t('rooms:delete.folderAction') : t('rooms:delete.roomAction')}
+          </Button>
+        ) : null}
+      </div>
+      <section className={styles.section} aria-labelledby="room-folders-heading">
+        <h2 id="room-folders-heading" className={styles.sectionHeading}>
+          {t('rooms:room.folders')}
+        </h2>
+        <DataTable
+          labelledBy="room-folders-heading"
+          columns={columns}
+          rows={contents.folders}
+          rowKey={(item) => item.uuid}
+          empty={<Text as="p">{may.edit ? t('rooms:room.noFoldersEditor') : t('rooms:room.noFolders')}</Text>}
+        />
+      </section>
+      {/*
+        FILES SLOT (issue 15, files lane): the file list of this room/folder goes here, below the
+        folders, once the server's file routes exist (upload, download, file menu). Nothing is shown
+        until then — no placeholder rows.
+      */}
+      <NameDialog request={naming} onClose={() => setNaming(null)} />
+      <ConfirmDialog request={confirming} onClose={() => setConfirming(null)} />
+      {may.manageAccess ? <ShareDialog open={sharing} onClose={() => setSharing(false)} roomUuid={room.uuid} folder={folder} itemName={here.name} /> : null}
+    </>
+  );
+}
