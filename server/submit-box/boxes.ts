@@ -52,6 +52,7 @@ export async function toWireBox(app: FastifyInstance, row: SubmitBoxRow): Promis
     active: row.active === 1,
     allowedLevels: levelsOf(row),
     validityDays: row.validity_days,
+    notifyOnSubmit: row.notify === 1,
     globallyDisabled: !(await globallyEnabled(app)),
     ownerHasPassphrase: await ownerHasPassphrase(app, row.user_id),
     link: `${app.config.publicUrl}${SUBMIT_BOX_WEB_LINKS.box(row.uuid)}`,
@@ -70,6 +71,7 @@ export async function updateBox(app: FastifyInstance, owner: UserRow, input: Sub
       active: active ? 1 : 0,
       allowed_levels: JSON.stringify(levels),
       validity_days: input.validityDays === undefined ? box.validity_days : input.validityDays,
+      ...(input.notifyOnSubmit === undefined ? {} : { notify: input.notifyOnSubmit ? 1 : 0 }),
       updated_at: Date.now(),
     })
     .where('user_id', '=', owner.id)

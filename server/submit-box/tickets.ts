@@ -134,6 +134,8 @@ export async function startSubmission(app: FastifyInstance, token: string, input
         securityLevel: open.level,
         validityDays: open.box.validity_days ?? undefined,
         language,
+        // The box's notification setting: off, the owner finds it in the inbox without a mail.
+        quiet: open.box.notify === 0,
       },
     );
     const session = await app.sessions.create(submitter.id, 'submit');

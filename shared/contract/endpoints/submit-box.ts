@@ -23,7 +23,7 @@ export const SUBMIT_BOX_ENDPOINTS = {
   own: area.get('/submit-box', 'getSubmitBox', "The caller's submit box (created inactive on first read)", {
     response: { 200: SubmitBoxSchema }, errors: [], access: OWNER,
   }),
-  update: area.put('/submit-box', 'updateSubmitBox', 'Activates or deactivates the box; allowed levels and validity', {
+  update: area.put('/submit-box', 'updateSubmitBox', 'Activates or deactivates the box; allowed levels, validity and the notification', {
     body: SubmitBoxUpdateSchema, response: { 200: SubmitBoxSchema }, errors: [400], access: OWNER,
   }),
   sendTicket: area.post('/submit-box/tickets', 'sendSubmitTicket', 'The owner mails a single-use ticket to an address', {

@@ -22,7 +22,7 @@ const useStyles = makeStyles({
 
 const BOX_KEY = 'submit-box/own';
 
-/** The owner's submit box (ROLE_SUBMITBOX_OWNER): activate, levels, validity, the link, tickets. */
+/** The owner's submit box (ROLE_SUBMITBOX_OWNER): activate, levels, validity, notification, the link, tickets. */
 export function SubmitBoxPage() {
   const { t } = useTranslation();
   const { data, error, mutate } = useSWR(BOX_KEY, () => getSubmitBox(apiClient), { revalidateOnFocus: false });
@@ -45,10 +45,12 @@ function BoxSettings({ box, onSaved }: { box: SubmitBox; onSaved: (box: SubmitBo
   const [active, setActive] = useState(box.active);
   const [levels, setLevels] = useState<SecurityLevel[]>(box.allowedLevels);
   const [validity, setValidity] = useState(box.validityDays === null ? '' : String(box.validityDays));
+  const [notifyOnSubmit, setNotifyOnSubmit] = useState(box.notifyOnSubmit);
   const [pending, setPending] = useState(false);
   useEffect(() => {
     setActive(box.active);
     setLevels(box.allowedLevels);
+    setNotifyOnSubmit(box.notifyOnSubmit);
   }, [box]);
   const validityDays = validity.trim() === '' ? null : Number(validity);
   const validityInvalid = validityDays !== null && (!Number.isInteger(validityDays) || validityDays < 1 || validityDays > 365);
@@ -60,7 +62,7 @@ function BoxSettings({ box, onSaved }: { box: SubmitBox; onSaved: (box: SubmitBo
     if (validityInvalid || levelsInvalid) return;
     setPending(true);
     try {
-      onSaved(await updateSubmitBox(apiClient, { active, allowedLevels: levels, validityDays }));
+      onSaved(await updateSubmitBox(apiClient, { active, allowedLevels: levels, validityDays, notifyOnSubmit }));
       notify('success', t('submitBox:owner.saved'));
     } catch (err) {
       notify('error', t(submitBoxErrorKey(err, 'submitBox:errors.saveFailed')));
@@ -100,6 +102,9 @@ function BoxSettings({ box, onSaved }: { box: SubmitBox; onSaved: (box: SubmitBo
         {onlyEncrypted && box.ownerHasPassphrase ? <Alert type="info" title={t('submitBox:owner.encryptedNotYet')} /> : null}
         <Field label={t('submitBox:owner.validity')} hint={t('submitBox:owner.validityHint')} validationMessage={validityInvalid ? t('submitBox:owner.validityInvalid') : undefined}>
           <Input type="number" min={1} max={365} value={validity} onChange={(_e, d) => setValidity(d.value)} />
+        </Field>
+        <Field hint={t('submitBox:owner.notifyHint')}>
+          <Switch checked={notifyOnSubmit} onChange={(_e, d) => setNotifyOnSubmit(d.checked)} label={t('submitBox:owner.notify')} />
         </Field>
         <div className={styles.row}>
           <Button type="submit" appearance="primary" disabled={pending}>
