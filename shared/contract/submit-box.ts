@@ -17,6 +17,7 @@ import { LanguageSchema } from './user';
  * | POST /submit-boxes/{boxUuid}/tickets | public, rate limited per address and IP | mails a ticket → 202 |
  * | GET /submit-tickets/{ticket} | public (the mailed token) | the ticket page's state |
  * | POST /submit-tickets/{ticket}/start | public (the mailed token) | uses the ticket once: a delivery draft to the owner and a session limited to it |
+ * | PUT /submit-box/deliveries/{deliveryUuid}/keys | the submit session, its draft | levels 3/4: the submitter's throwaway SecuPass (public keys, wrapped blob) |
  */
 
 /** Global switch (System settings, PUT /admin/settings): false disables every submit box. */
@@ -115,6 +116,13 @@ export type SubmitStartBody = z.input<typeof SubmitStartBodySchema>;
  * this one draft (add files, parts, commit, send; nothing else).
  */
 export const SubmitStartResponseSchema = z
-  .object({ deliveryUuid: z.string(), sessionToken: z.string(), ownerEmail: z.string(), securityLevel: SecurityLevelSchema })
+  .object({
+    deliveryUuid: z.string(),
+    sessionToken: z.string(),
+    ownerEmail: z.string(),
+    securityLevel: SecurityLevelSchema,
+    /** The sending (submitter) account: levels 3/4 bind its throwaway SecuPass to this id. */
+    submitterUserUuid: z.string(),
+  })
   .meta({ id: 'SubmitStartResponse' });
 export type SubmitStartResponse = z.infer<typeof SubmitStartResponseSchema>;

@@ -87,19 +87,20 @@ function BoxSettings({ box, onSaved }: { box: SubmitBox; onSaved: (box: SubmitBo
         <Switch checked={active} onChange={(_e, d) => setActive(d.checked)} label={active ? t('submitBox:owner.active') : t('submitBox:owner.inactive')} />
         <fieldset className={styles.fieldset}>
           <legend>{t('submitBox:owner.levels')}</legend>
-          {SECURITY_LEVEL_TABLE.map(({ wire: level, textKey }) => (
+          {SECURITY_LEVEL_TABLE.map(({ wire: level, textKey, e2e }) => (
             <Checkbox
               key={level}
               id={`submit-box-${textKey}`}
               label={t(`submitBox:levels.${textKey}`)}
               checked={levels.includes(level)}
+              // Levels 3/4 encrypt to the owner's keys: only with an active SecuPass (kept when already chosen, to untick).
+              disabled={e2e && !box.ownerHasPassphrase && !levels.includes(level)}
               onChange={(_e, d) => setLevels(d.checked ? SECURITY_LEVEL_ORDER.filter((l) => l === level || levels.includes(l)) : levels.filter((l) => l !== level))}
             />
           ))}
         </fieldset>
         {levelsInvalid ? <Alert type="error" title={t('submitBox:owner.levelsRequired')} /> : null}
-        {onlyEncrypted && !box.ownerHasPassphrase ? <Alert type="warning" title={t('submitBox:owner.passphraseNeeded')} /> : null}
-        {onlyEncrypted && box.ownerHasPassphrase ? <Alert type="info" title={t('submitBox:owner.encryptedNotYet')} /> : null}
+        {!box.ownerHasPassphrase ? <Alert type={onlyEncrypted ? 'warning' : 'info'} title={t('submitBox:owner.passphraseNeeded')} /> : null}
         <Field label={t('submitBox:owner.validity')} hint={t('submitBox:owner.validityHint')} validationMessage={validityInvalid ? t('submitBox:owner.validityInvalid') : undefined}>
           <Input type="number" min={1} max={365} value={validity} onChange={(_e, d) => setValidity(d.value)} />
         </Field>
