@@ -1,12 +1,12 @@
 // The submit box at level 3 in the browser against the real server (issue 16 §1): the owner (with a
-// SecuPass) chooses level 3 on the owner page; a partner without an account asks for a ticket,
+// SecuPass) chooses level 3 and switches the notification off on the owner page; a partner without an account asks for a ticket,
 // follows the mailed link and submits a file and a message — the crypto Worker makes a throwaway
 // SecuPass and encrypts to the owner's key; the server stores ciphertext only. The owner unlocks in
 // the browser and downloads the decrypted file with the exact bytes (SHA-256). axe on the new states.
 import { createHash, randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { expect, test, type Download, type Page } from '@playwright/test';
-import { addressedTo, extractLink, waitForMailboxMail } from '../support/mailbox';
+import { addressedTo, extractLink, readMailbox, waitForMailboxMail } from '../support/mailbox';
 import { proveAddress } from '@tests/support/prove-address';
 import { startTestServer, type TestServer } from '../support/server';
 import { apiCall, apiSignIn, en, expectNoSeriousA11yViolations, secuPassFromNode, signInToInbox } from './fixtures';
@@ -64,8 +64,13 @@ test('level 3: the partner submits encrypted from the browser; the owner decrypt
   await expect(page.getByRole('heading', { name: 'Submit box', level: 1 })).toBeVisible();
   await page.getByRole('switch', { name: 'Submit box inactive' }).check();
   await page.getByRole('checkbox', { name: 'Level 3: end-to-end encrypted files' }).check();
+  // The notification off: the submission is only in the inbox, no mail.
+  await page.getByRole('switch', { name: 'Email me about each submission' }).uncheck();
   await page.getByRole('button', { name: 'Save' }).click();
   await expect(page.getByText('The submit box settings were saved.').first()).toBeVisible();
+  await page.reload();
+  await expect(page.getByRole('switch', { name: 'Email me about each submission' })).not.toBeChecked();
+  await expect(page.getByRole('checkbox', { name: 'Level 3: end-to-end encrypted files' })).toBeChecked();
   await expectNoSeriousA11yViolations(page, 'submit box (owner, level 3)');
   const link = await page.getByRole('textbox', { name: 'Link to your submit box' }).inputValue();
 
@@ -86,6 +91,9 @@ test('level 3: the partner submits encrypted from the browser; the owner decrypt
   await partnerPage.getByRole('button', { name: 'Send', exact: true }).click();
   await expect(partnerPage.getByRole('heading', { name: 'Sent' })).toBeVisible({ timeout: 60_000 });
   await partner.close();
+
+  // The send answered after the mailer ran: no mail to the owner (notification off).
+  expect((await readMailbox(server.mailboxDir)).filter(addressedTo(owner.email)).filter((m) => m.subject.includes(partnerEmail))).toEqual([]);
 
   // Ciphertext only on the server.
   const stored = await server.app.db.selectFrom('delivery_files').select(['encrypted', 'name']).where('name', '=', 'figures.bin').execute();
