@@ -2,7 +2,8 @@
 // SecuPass) chooses level 3 and switches the notification off on the owner page; a partner without an account asks for a ticket,
 // follows the mailed link and submits a file and a message — the crypto Worker makes a throwaway
 // SecuPass and encrypts to the owner's key; the server stores ciphertext only. The owner unlocks in
-// the browser and downloads the decrypted file with the exact bytes (SHA-256). axe on the new states.
+// the browser and downloads the decrypted file with the exact bytes (SHA-256). Level 4: subject and
+// message only in the encrypted manifest, shown to the owner after decrypting. axe on the new states.
 import { createHash, randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { expect, test, type Download, type Page } from '@playwright/test';
@@ -107,4 +108,39 @@ test('level 3: the partner submits encrypted from the browser; the owner decrypt
   await page.goto(`${server.url}/secumails/inbox/${entry!.deliveryUuid}`);
   await expect(page.getByText('The encrypted figures.')).toBeVisible();
   expect(await decryptAndDownload(page, 'figures.bin')).toBe(sha256(bytes));
+});
+
+test('level 4: the message travels only encrypted; the owner reads it after decrypting', async ({ page, browser }) => {
+  test.setTimeout(120_000);
+  const bytes = randomBytes(3000);
+  const partner4 = 'pia.level4@outside.test';
+  await signInToInbox(page, server, owner);
+  await page.goto(`${server.url}/secumails/submit-box`);
+  await page.getByRole('checkbox', { name: 'Level 4: end-to-end encrypted files and message' }).check();
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByText('The submit box settings were saved.').first()).toBeVisible();
+  const link = await page.getByRole('textbox', { name: 'Link to your submit box' }).inputValue();
+
+  const partner = await browser.newContext();
+  const partnerPage = await partner.newPage();
+  await partnerPage.goto(link);
+  await partnerPage.getByRole('textbox', { name: 'Your email address' }).fill(partner4);
+  await partnerPage.getByRole('button', { name: 'Send me the link' }).click();
+  await expect(partnerPage.getByRole('heading', { name: 'Check your email' })).toBeVisible();
+  const ticketLink = extractLink(await waitForMailboxMail(server.mailboxDir, addressedTo(partner4)), '/submit/ticket/');
+  await partnerPage.goto(ticketLink.href);
+  await expect(partnerPage.getByText('Your files and your message are encrypted in this browser before they leave it; only Olga Owner can open them.')).toBeVisible();
+  await partnerPage.getByRole('textbox', { name: 'Message' }).fill('Only Olga reads this.');
+  await partnerPage.locator('input[type=file]').setInputFiles([{ name: 'secret.bin', mimeType: 'application/octet-stream', buffer: bytes }]);
+  await partnerPage.getByRole('button', { name: 'Send', exact: true }).click();
+  await expect(partnerPage.getByRole('heading', { name: 'Sent' })).toBeVisible({ timeout: 60_000 });
+  await partner.close();
+
+  // Neither subject nor message in clear on the server.
+  const row = await server.app.db.selectFrom('deliveries').select(['uuid', 'subject', 'body']).where('security_level', '=', 30).executeTakeFirstOrThrow();
+  expect(row).toMatchObject({ subject: '', body: '' });
+  await page.goto(`${server.url}/secumails/inbox/${row.uuid}`);
+  expect(await decryptAndDownload(page, 'secret.bin')).toBe(sha256(bytes));
+  await expect(page.getByText('Only Olga reads this.')).toBeVisible();
+  await expect(page.getByText(`Submit box: submission from ${partner4}`).first()).toBeVisible();
 });
