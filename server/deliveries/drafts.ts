@@ -19,6 +19,8 @@ export interface CreateInput {
   validityDays?: number | null | undefined;
   securityLevel?: SecurityLevel | undefined;
   language?: Language | undefined;
+  /** The send mails nobody; the recipients find it in their inbox (the submit box's notification setting). */
+  quiet?: boolean | undefined;
 }
 
 /** Banned recipients, then who this sender may reach (senders.ts: reply only, licence, invitations). */
@@ -68,6 +70,7 @@ export async function createDraft({ app, user: sender }: RequestContext, input: 
         sent_at: null,
         deleted_at: null,
         purged_at: null,
+        quiet: input.quiet ? 1 : 0,
       })
       .returning('id')
       .executeTakeFirstOrThrow();

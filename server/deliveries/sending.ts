@@ -84,6 +84,7 @@ export async function sendDelivery({ app, user: sender, log }: RequestContext, d
     return sent;
   }
   const withAccess = recipients.filter((r) => !pendingRelease.has(r.id));
+  if (sent.quiet === 1) return sent;
   await notifyRecipients(app, sender, sent, withAccess, tokens, files.length, log);
   // Levels 3/4: recipients without a key are invited (passphrase first, then the sender's release).
   await e2eNotify(app, sender, sent, recipients.filter((r) => pendingRelease.has(r.id)), log);

@@ -38,6 +38,8 @@ export interface DeliveriesTable {
   sent_day: Generated<number | null>;
   /** Migration 0025 (reports): recipient rows (both kinds) at send; null while a draft. */
   recipient_count: Generated<number | null>;
+  /** Migration 0028: 1 = sending mails nobody (a submit box whose owner switched its notification off). */
+  quiet: Generated<number>;
 }
 
 /** One row per recipient ("share", SPEC §3: shareUuid). */

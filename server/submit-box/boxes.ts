@@ -52,6 +52,7 @@ export async function toWireBox(app: FastifyInstance, row: SubmitBoxRow): Promis
     active: row.active === 1,
     allowedLevels: levelsOf(row),
     validityDays: row.validity_days,
+    notifyOnSubmit: row.notify === 1,
     globallyDisabled: !(await globallyEnabled(app)),
     ownerHasPassphrase: await ownerHasPassphrase(app, row.user_id),
     link: `${app.config.publicUrl}${SUBMIT_BOX_WEB_LINKS.box(row.uuid)}`,
@@ -62,6 +63,10 @@ export async function updateBox(app: FastifyInstance, owner: UserRow, input: Sub
   const box = await ownBox(app, owner);
   const levels = input.allowedLevels === undefined ? levelsOf(box) : SECURITY_LEVEL_ORDER.filter((l) => input.allowedLevels!.includes(l));
   const active = input.active ?? box.active === 1;
+  // Levels 3/4 encrypt to the owner's SecuPass keys: without an active one they cannot be chosen (SPEC §8).
+  if (input.allowedLevels !== undefined && levels.some(isE2eLevel) && !(await ownerHasPassphrase(app, owner.id))) {
+    throw submitBoxError(409, SUBMIT_BOX_ERRORS.recipientWithoutPassphrase, 'Encrypted levels need your passphrase: create one in your settings first', { field: 'allowedLevels' });
+  }
   // An active box must take at least one level; an inactive one may keep an empty choice.
   if (active && levels.length === 0) throw badRequest('Choose at least one security level for an active submit box', { field: 'allowedLevels', reason: 'empty' });
   await app.db
@@ -70,6 +75,7 @@ export async function updateBox(app: FastifyInstance, owner: UserRow, input: Sub
       active: active ? 1 : 0,
       allowed_levels: JSON.stringify(levels),
       validity_days: input.validityDays === undefined ? box.validity_days : input.validityDays,
+      ...(input.notifyOnSubmit === undefined ? {} : { notify: input.notifyOnSubmit ? 1 : 0 }),
       updated_at: Date.now(),
     })
     .where('user_id', '=', owner.id)
@@ -84,8 +90,9 @@ export interface OpenBox {
 }
 
 /**
- * A box that takes submissions now, with the level they get: the highest allowed plain level the
- * system allows; levels 3/4 need the owner's SecuPass (SPEC §8). Throws the §8 class otherwise.
+ * A box that takes submissions now, with the level they get: the highest level the owner allows
+ * and the system allows; levels 3/4 only while the owner has an active SecuPass (the partner's
+ * browser encrypts to its keys). Throws the §8 class otherwise.
  */
 export async function openBox(app: FastifyInstance, box: SubmitBoxRow | undefined): Promise<OpenBox> {
   if (!box) throw submitBoxError(404, SUBMIT_BOX_ERRORS.notFound, 'This submit box does not exist; please check the link');
@@ -98,12 +105,9 @@ export async function openBox(app: FastifyInstance, box: SubmitBoxRow | undefine
   const config = await app.settings.deliverySendConfig();
   const allowed = levelsOf(box).filter((level) => SECURITY_LEVEL_TABLE.some((info) => info.wire === level && config[info.allowFlag]));
   if (allowed.length === 0) throw submitBoxError(409, SUBMIT_BOX_ERRORS.noAllowedLevel, 'This submit box has no security level it may use');
-  const plain = allowed.filter((level) => !isE2eLevel(level));
-  if (plain.length > 0) return { box, owner, level: plain[plain.length - 1]! };
-  if (!(await ownerHasPassphrase(app, owner.id))) {
-    throw submitBoxError(409, SUBMIT_BOX_ERRORS.recipientWithoutPassphrase, 'This submit box takes encrypted submissions only, and its owner has no passphrase yet');
-  }
-  throw submitBoxError(409, SUBMIT_BOX_ERRORS.encryptedUnavailable, 'Encrypted submissions without an account are not available on this server yet');
+  const usable = allowed.some(isE2eLevel) && (await ownerHasPassphrase(app, owner.id)) ? allowed : allowed.filter((level) => !isE2eLevel(level));
+  if (usable.length > 0) return { box, owner, level: usable[usable.length - 1]! };
+  throw submitBoxError(409, SUBMIT_BOX_ERRORS.recipientWithoutPassphrase, 'This submit box takes encrypted submissions only, and its owner has no passphrase yet');
 }
 
 export async function boxByUuid(app: FastifyInstance, boxUuid: string): Promise<SubmitBoxRow | undefined> {

@@ -3,12 +3,14 @@ import { registerEndpoint } from '../core/endpoint-route';
 import { routePlugin } from '../core/route-plugin';
 import { requestContext } from '../core/request-context';
 import { boxByUuid, openBox, ownBox, ownerName, toWireBox, updateBox } from './boxes';
+import { putSubmitterKeys } from './submitter-keys';
 import { issueTicket, startSubmission, ticketState } from './tickets';
 
 /**
  * The submit box (shared/contract/submit-box.ts). The owner's calls need ROLE_SUBMITBOX_OWNER;
  * the public page and the ticket page are public (the box id, the mailed ticket), rate limited
- * where they mail. A submission is an ordinary delivery to the owner: `start` makes the draft and
+ * where they mail. Levels 3/4: the submit session stores the submitter's throwaway keys
+ * (submitter-keys.ts), then encrypts like any E2E sender. A submission is an ordinary delivery to the owner: `start` makes the draft and
  * a session limited to it, the web client uploads and sends through the delivery calls.
  */
 export const submitBoxRoutes = routePlugin('kuvert-submit-box-routes', async (app) => {
@@ -53,5 +55,12 @@ export const submitBoxRoutes = routePlugin('kuvert-submit-box-routes', async (ap
     const started = await startSubmission(app, request.params.ticket, request.body, request.log);
     void reply.code(201);
     return started;
+  });
+
+  // The submit session only (access.ts enforceSubmitScope: its own draft).
+  registerEndpoint(app, SUBMIT_BOX_ENDPOINTS.submitterKeys, async (request, reply) => {
+    await putSubmitterKeys(requestContext(app, request), request.params.deliveryUuid, request.body);
+    void reply.code(204);
+    return null;
   });
 });

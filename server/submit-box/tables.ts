@@ -1,6 +1,6 @@
 import type { Generated } from 'kysely';
 
-/** Tables of the submit box (migration 0023), merged into the core's `Database` type. */
+/** Tables of the submit box (migrations 0023, 0028), merged into the core's `Database` type. */
 export interface SubmitBoxesTable {
   user_id: number;
   uuid: string;
@@ -8,6 +8,8 @@ export interface SubmitBoxesTable {
   /** JSON array of wire security levels. */
   allowed_levels: string;
   validity_days: number | null;
+  /** Migration 0028: 1 = the owner is mailed about each submission. */
+  notify: Generated<number>;
   updated_at: number;
 }
 

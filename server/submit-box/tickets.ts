@@ -14,13 +14,14 @@ import {
   type SubmitTicketSent,
   type SubmitTicketState,
 } from '@shared/contract/submit-box';
+import { encryptsMessage, isE2eLevel } from '@shared/contract/security-levels';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { accessDenied, badRequest, rateLimitExceeded } from '../core/http-error';
 import { createDraft } from '../deliveries/drafts';
 import { hashToken } from '../deliveries/records';
 import { RATE_LIMIT_BUCKETS } from '../security/rate-limiter';
-import { UserExistsError, type UserRow } from '../users/users-repository';
+import { roleNamesOf, UserExistsError, type UserRow } from '../users/users-repository';
 import { boxOfOwner, openBox, ownerName, submitBoxError, type OpenBox } from './boxes';
 
 const DAY_MS = 86_400_000;
@@ -90,6 +91,15 @@ export async function ticketState(app: FastifyInstance, token: string): Promise<
   return { ownerName: ownerName(open.owner), ownerEmail: open.owner.email, securityLevel: open.level, submitterEmail: row.email };
 }
 
+/** The password hash of a submitter account (no Argon2 hash: nobody signs in with it). */
+export const SUBMITTER_PASSWORD_HASH = '!submitter';
+
+/** An account the submit box made for an address (ROLE_SUBMITTER only, no password). */
+export function isSubmitterOnly(user: UserRow): boolean {
+  const roles = roleNamesOf(user);
+  return user.password_hash === SUBMITTER_PASSWORD_HASH && roles.length === 1 && roles[0] === 'ROLE_SUBMITTER';
+}
+
 /** The sending account of a submission: the address's own account, else a submitter account made for it (no password, ROLE_SUBMITTER only). */
 async function submitterAccount(app: FastifyInstance, email: string, language: Language): Promise<UserRow> {
   const find = () => app.db.selectFrom('users').selectAll().where(sql`lower(email)`, '=', email).executeTakeFirst();
@@ -99,8 +109,7 @@ async function submitterAccount(app: FastifyInstance, email: string, language: L
     return existing;
   }
   try {
-    // The password hash is no Argon2 hash: nobody can sign in with this account.
-    return await app.users.create({ username: email, email, passwordHash: '!submitter', roles: ['ROLE_SUBMITTER'], language, emailVerified: true, licensed: false });
+    return await app.users.create({ username: email, email, passwordHash: SUBMITTER_PASSWORD_HASH, roles: ['ROLE_SUBMITTER'], language, emailVerified: true, licensed: false });
   } catch (error) {
     if (!(error instanceof UserExistsError)) throw error;
     const raced = await find();
@@ -124,21 +133,30 @@ export async function startSubmission(app: FastifyInstance, token: string, input
   const language = input.language ?? reduceLanguage(row.language);
   try {
     const submitter = await submitterAccount(app, row.email, language);
+    const encrypted = isE2eLevel(open.level);
+    // Levels 3/4 sign with a throwaway SecuPass of the submitter account (submitter-keys.ts): an
+    // address with a real account would lose its own keys, so it sends from its account instead.
+    if (encrypted && !isSubmitterOnly(submitter)) {
+      throw submitBoxError(409, SUBMIT_BOX_ERRORS.encryptedUnavailable, 'This address has an account: please sign in and send an encrypted delivery from it');
+    }
     const draft = await createDraft(
       { app, user: submitter, log },
       {
         recipients: [open.owner.email.toLowerCase()],
         additionalRecipients: [],
-        subject: SUBJECTS[language](row.email),
+        // Level 4: subject and message travel only inside the encrypted manifest.
+        subject: encryptsMessage(open.level) ? '' : SUBJECTS[language](row.email),
         body: input.message,
         securityLevel: open.level,
         validityDays: open.box.validity_days ?? undefined,
         language,
+        // The box's notification setting: off, the owner finds it in the inbox without a mail.
+        quiet: open.box.notify === 0,
       },
     );
     const session = await app.sessions.create(submitter.id, 'submit');
     await app.db.updateTable('submit_tickets').set({ delivery_id: draft.id, session_id: session.session.id }).where('id', '=', row.id).execute();
-    return { deliveryUuid: draft.uuid, sessionToken: session.token, ownerEmail: open.owner.email, securityLevel: open.level };
+    return { deliveryUuid: draft.uuid, sessionToken: session.token, ownerEmail: open.owner.email, securityLevel: open.level, submitterUserUuid: submitter.uuid };
   } catch (error) {
     await app.db.updateTable('submit_tickets').set({ used_at: null }).where('id', '=', row.id).where('delivery_id', 'is', null).execute();
     throw error;

@@ -11,12 +11,13 @@ import { LanguageSchema } from './user';
  * | Call | Who | What |
  * |---|---|---|
  * | GET /submit-box | ROLE_SUBMITBOX_OWNER | the caller's box (created inactive on first read) |
- * | PUT /submit-box | ROLE_SUBMITBOX_OWNER | active, allowed levels, validity |
+ * | PUT /submit-box | ROLE_SUBMITBOX_OWNER | active, allowed levels, validity, notification |
  * | POST /submit-box/tickets | ROLE_SUBMITBOX_OWNER | mails a ticket to an address |
  * | GET /submit-boxes/{boxUuid} | public | the public page's state (or its §8 error) |
  * | POST /submit-boxes/{boxUuid}/tickets | public, rate limited per address and IP | mails a ticket → 202 |
  * | GET /submit-tickets/{ticket} | public (the mailed token) | the ticket page's state |
  * | POST /submit-tickets/{ticket}/start | public (the mailed token) | uses the ticket once: a delivery draft to the owner and a session limited to it |
+ * | PUT /submit-box/deliveries/{deliveryUuid}/keys | the submit session, its draft | levels 3/4: the submitter's throwaway SecuPass (public keys, wrapped blob) |
  */
 
 /** Global switch (System settings, PUT /admin/settings): false disables every submit box. */
@@ -58,6 +59,8 @@ export const SubmitBoxSchema = z
     allowedLevels: z.array(SecurityLevelSchema),
     /** Days the submitted delivery stays; null = the system default. */
     validityDays: z.number().int().nullable(),
+    /** The owner is mailed about each submission (the delivery mail); off: it only appears in the inbox. */
+    notifyOnSubmit: z.boolean(),
     /** The administrator switched every submit box off (System settings). */
     globallyDisabled: z.boolean(),
     /** Whether the owner has an active SecuPass (levels 3/4 need it). */
@@ -73,6 +76,7 @@ export const SubmitBoxUpdateSchema = z
     active: z.boolean().optional(),
     allowedLevels: z.array(SecurityLevelSchema).max(4).optional(),
     validityDays: z.number().int().min(1).max(365).nullable().optional(),
+    notifyOnSubmit: z.boolean().optional(),
   })
   .strict()
   .meta({ id: 'SubmitBoxUpdate' });
@@ -112,6 +116,13 @@ export type SubmitStartBody = z.input<typeof SubmitStartBodySchema>;
  * this one draft (add files, parts, commit, send; nothing else).
  */
 export const SubmitStartResponseSchema = z
-  .object({ deliveryUuid: z.string(), sessionToken: z.string(), ownerEmail: z.string(), securityLevel: SecurityLevelSchema })
+  .object({
+    deliveryUuid: z.string(),
+    sessionToken: z.string(),
+    ownerEmail: z.string(),
+    securityLevel: SecurityLevelSchema,
+    /** The sending (submitter) account: levels 3/4 bind its throwaway SecuPass to this id. */
+    submitterUserUuid: z.string(),
+  })
   .meta({ id: 'SubmitStartResponse' });
 export type SubmitStartResponse = z.infer<typeof SubmitStartResponseSchema>;

@@ -62,6 +62,11 @@ export interface SendDeliveryOptions {
    * the draft's subject and body travel only inside the encrypted manifest.
    */
   e2e?: E2eOptions;
+  /**
+   * Level 4 on an existing draft that is not updated (the submit box: its session may not change
+   * the draft): subject and body for the encrypted manifest. Otherwise they come from the draft fields.
+   */
+  encryptedMessage?: { subject: string; body: string };
   partsInFlight?: number;
   retry?: RetryPolicy;
 }
@@ -97,7 +102,7 @@ export async function sendDelivery(options: SendDeliveryOptions): Promise<SendRe
     // Level 4: subject and body leave the plain draft and go into the signed, encrypted manifest.
     const fields = isExisting(options.draft) ? options.draft.update : options.draft;
     const level4 = fields?.securityLevel !== undefined && encryptsMessage(fields.securityLevel);
-    const message = options.e2e && level4 && fields ? { subject: (fields.subject ?? '').trim(), body: fields.body ?? '' } : undefined;
+    const message = options.e2e && level4 && fields ? { subject: (fields.subject ?? '').trim(), body: fields.body ?? '' } : options.e2e ? options.encryptedMessage : undefined;
     const plainFields = <T extends object>(f: T): T => (message ? { ...f, subject: '', body: '' } : f);
     let draft: DeliveryDetail;
     if (isExisting(options.draft)) {

@@ -122,8 +122,10 @@ describe('submit box', () => {
     await expectBackendError(await publicCall('GET', `/submit-boxes/${boxUuid}`), 409, SUBMIT_BOX_ERRORS.noAllowedLevel);
     await updateSettings(server, admin, { 'kuvert.delivery.allowSecurityLevel1': true, 'kuvert.delivery.allowSecurityLevel2': true });
 
-    // Encrypted submits only, and the owner has no SecuPass.
-    await box({ allowedLevels: [SECURITY_LEVELS.LEVEL_3, SECURITY_LEVELS.LEVEL_4] });
+    // Encrypted submits only, and the owner has no SecuPass: the owner cannot choose it (409); a box
+    // that had it (the owner's SecuPass was reset since) answers the public page with the same class.
+    await expectBackendError(await call(server, owner, 'PUT', api('/submit-box'), { allowedLevels: [SECURITY_LEVELS.LEVEL_3, SECURITY_LEVELS.LEVEL_4] }), 409, SUBMIT_BOX_ERRORS.recipientWithoutPassphrase);
+    await server.app.db.updateTable('submit_boxes').set({ allowed_levels: JSON.stringify([SECURITY_LEVELS.LEVEL_3, SECURITY_LEVELS.LEVEL_4]) }).where('uuid', '=', boxUuid).execute();
     await expectBackendError(await publicCall('GET', `/submit-boxes/${boxUuid}`), 409, SUBMIT_BOX_ERRORS.recipientWithoutPassphrase);
     await expectBackendError(await start(ticket), 409, SUBMIT_BOX_ERRORS.recipientWithoutPassphrase);
     await box({ allowedLevels: [SECURITY_LEVELS.LEVEL_1] });

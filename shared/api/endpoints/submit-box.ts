@@ -9,6 +9,7 @@ import type {
   SubmitTicketSent,
   SubmitTicketState,
 } from '@shared/contract/submit-box';
+import type { SetSecuPassBody } from '@shared/contract/secupass';
 import { call } from '../call';
 import { createApiClient, type ApiClient, type ApiClientOptions } from '../client';
 
@@ -23,6 +24,10 @@ export const requestSubmitTicket = (client: ApiClient, boxUuid: string, body: Su
 export const getSubmitTicket = (client: ApiClient, ticket: string): Promise<SubmitTicketState> => call(client, E.ticket, { params: { ticket } });
 export const startSubmission = (client: ApiClient, ticket: string, body: SubmitStartBody): Promise<SubmitStartResponse> =>
   call(client, E.start, { params: { ticket }, body });
+
+/** Levels 3/4, with the submit session's client: the submitter's throwaway SecuPass for this draft. */
+export const putSubmitterKeys = (client: ApiClient, deliveryUuid: string, body: SetSecuPassBody): Promise<void> =>
+  call(client, E.submitterKeys, { params: { deliveryUuid }, body }).then(() => undefined);
 
 /**
  * A client for the submit session of `startSubmission`: every call carries the bearer token, so

@@ -1,6 +1,6 @@
 import { DELIVERY_ENDPOINTS } from './deliveries';
 import type { Endpoint } from '../endpoint';
-import { endpointArea } from '../endpoint';
+import { endpointArea, NoContentSchema } from '../endpoint';
 import {
   SubmitBoxParamsSchema,
   SubmitBoxPublicSchema,
@@ -13,6 +13,8 @@ import {
   SubmitTicketSentSchema,
   SubmitTicketStateSchema,
 } from '../submit-box';
+import { DeliveryParamsSchema } from '../deliveries';
+import { SetSecuPassBodySchema } from '../secupass';
 
 const OWNER = { roles: ['ROLE_SUBMITBOX_OWNER'] } as const;
 
@@ -23,7 +25,7 @@ export const SUBMIT_BOX_ENDPOINTS = {
   own: area.get('/submit-box', 'getSubmitBox', "The caller's submit box (created inactive on first read)", {
     response: { 200: SubmitBoxSchema }, errors: [], access: OWNER,
   }),
-  update: area.put('/submit-box', 'updateSubmitBox', 'Activates or deactivates the box; allowed levels and validity', {
+  update: area.put('/submit-box', 'updateSubmitBox', 'Activates or deactivates the box; allowed levels, validity and the notification', {
     body: SubmitBoxUpdateSchema, response: { 200: SubmitBoxSchema }, errors: [400], access: OWNER,
   }),
   sendTicket: area.post('/submit-box/tickets', 'sendSubmitTicket', 'The owner mails a single-use ticket to an address', {
@@ -41,6 +43,14 @@ export const SUBMIT_BOX_ENDPOINTS = {
   start: area.post('/submit-tickets/{ticket}/start', 'startSubmission', 'Uses the ticket once: a delivery draft to the owner and a session limited to it', {
     params: SubmitTicketParamsSchema, body: SubmitStartBodySchema, response: { 201: SubmitStartResponseSchema }, errors: [400, 403, 404, 409],
   }),
+  /**
+   * Levels 3/4: the partner's browser made a SecuPass for the submitter account with a random
+   * passphrase it forgets (shared/crypto README "Submit box"); an earlier one of that account is
+   * reset first. Only the submit session of this draft may call it (SUBMIT_SESSION_ENDPOINTS).
+   */
+  submitterKeys: area.put('/submit-box/deliveries/{deliveryUuid}/keys', 'putSubmitterKeys', "Levels 3/4: the submitter's throwaway SecuPass for this submission (the submit session)", {
+    params: DeliveryParamsSchema, body: SetSecuPassBodySchema, response: { 204: NoContentSchema }, errors: [400, 409], access: { roles: ['ROLE_SUBMITTER'] },
+  }),
 };
 
 /**
@@ -55,4 +65,9 @@ export const SUBMIT_SESSION_ENDPOINTS: ReadonlySet<Endpoint> = new Set<Endpoint>
   DELIVERY_ENDPOINTS.parts,
   DELIVERY_ENDPOINTS.commitFile,
   DELIVERY_ENDPOINTS.send,
+  // Levels 3/4: the owner's keys, the sender's own key copy, manifest and copies, the throwaway SecuPass.
+  DELIVERY_ENDPOINTS.recipientKeys,
+  DELIVERY_ENDPOINTS.putOwnKey,
+  DELIVERY_ENDPOINTS.putE2e,
+  SUBMIT_BOX_ENDPOINTS.submitterKeys,
 ]);

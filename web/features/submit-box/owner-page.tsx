@@ -22,7 +22,7 @@ const useStyles = makeStyles({
 
 const BOX_KEY = 'submit-box/own';
 
-/** The owner's submit box (ROLE_SUBMITBOX_OWNER): activate, levels, validity, the link, tickets. */
+/** The owner's submit box (ROLE_SUBMITBOX_OWNER): activate, levels, validity, notification, the link, tickets. */
 export function SubmitBoxPage() {
   const { t } = useTranslation();
   const { data, error, mutate } = useSWR(BOX_KEY, () => getSubmitBox(apiClient), { revalidateOnFocus: false });
@@ -45,10 +45,12 @@ function BoxSettings({ box, onSaved }: { box: SubmitBox; onSaved: (box: SubmitBo
   const [active, setActive] = useState(box.active);
   const [levels, setLevels] = useState<SecurityLevel[]>(box.allowedLevels);
   const [validity, setValidity] = useState(box.validityDays === null ? '' : String(box.validityDays));
+  const [notifyOnSubmit, setNotifyOnSubmit] = useState(box.notifyOnSubmit);
   const [pending, setPending] = useState(false);
   useEffect(() => {
     setActive(box.active);
     setLevels(box.allowedLevels);
+    setNotifyOnSubmit(box.notifyOnSubmit);
   }, [box]);
   const validityDays = validity.trim() === '' ? null : Number(validity);
   const validityInvalid = validityDays !== null && (!Number.isInteger(validityDays) || validityDays < 1 || validityDays > 365);
@@ -60,7 +62,7 @@ function BoxSettings({ box, onSaved }: { box: SubmitBox; onSaved: (box: SubmitBo
     if (validityInvalid || levelsInvalid) return;
     setPending(true);
     try {
-      onSaved(await updateSubmitBox(apiClient, { active, allowedLevels: levels, validityDays }));
+      onSaved(await updateSubmitBox(apiClient, { active, allowedLevels: levels, validityDays, notifyOnSubmit }));
       notify('success', t('submitBox:owner.saved'));
     } catch (err) {
       notify('error', t(submitBoxErrorKey(err, 'submitBox:errors.saveFailed')));
@@ -85,21 +87,25 @@ function BoxSettings({ box, onSaved }: { box: SubmitBox; onSaved: (box: SubmitBo
         <Switch checked={active} onChange={(_e, d) => setActive(d.checked)} label={active ? t('submitBox:owner.active') : t('submitBox:owner.inactive')} />
         <fieldset className={styles.fieldset}>
           <legend>{t('submitBox:owner.levels')}</legend>
-          {SECURITY_LEVEL_TABLE.map(({ wire: level, textKey }) => (
+          {SECURITY_LEVEL_TABLE.map(({ wire: level, textKey, e2e }) => (
             <Checkbox
               key={level}
               id={`submit-box-${textKey}`}
               label={t(`submitBox:levels.${textKey}`)}
               checked={levels.includes(level)}
+              // Levels 3/4 encrypt to the owner's keys: only with an active SecuPass (kept when already chosen, to untick).
+              disabled={e2e && !box.ownerHasPassphrase && !levels.includes(level)}
               onChange={(_e, d) => setLevels(d.checked ? SECURITY_LEVEL_ORDER.filter((l) => l === level || levels.includes(l)) : levels.filter((l) => l !== level))}
             />
           ))}
         </fieldset>
         {levelsInvalid ? <Alert type="error" title={t('submitBox:owner.levelsRequired')} /> : null}
-        {onlyEncrypted && !box.ownerHasPassphrase ? <Alert type="warning" title={t('submitBox:owner.passphraseNeeded')} /> : null}
-        {onlyEncrypted && box.ownerHasPassphrase ? <Alert type="info" title={t('submitBox:owner.encryptedNotYet')} /> : null}
+        {!box.ownerHasPassphrase ? <Alert type={onlyEncrypted ? 'warning' : 'info'} title={t('submitBox:owner.passphraseNeeded')} /> : null}
         <Field label={t('submitBox:owner.validity')} hint={t('submitBox:owner.validityHint')} validationMessage={validityInvalid ? t('submitBox:owner.validityInvalid') : undefined}>
           <Input type="number" min={1} max={365} value={validity} onChange={(_e, d) => setValidity(d.value)} />
+        </Field>
+        <Field hint={t('submitBox:owner.notifyHint')}>
+          <Switch checked={notifyOnSubmit} onChange={(_e, d) => setNotifyOnSubmit(d.checked)} label={t('submitBox:owner.notify')} />
         </Field>
         <div className={styles.row}>
           <Button type="submit" appearance="primary" disabled={pending}>

@@ -1,12 +1,16 @@
 import { Body1, Button, Caption1, Card, Field, Input, Label, makeStyles, ProgressBar, Spinner, Textarea } from '@fluentui/react-components';
-import { getPublicSubmitBox, getSubmitTicket, requestSubmitTicket, startSubmission, submitSessionClient } from '@shared/api/endpoints/submit-box';
+import { getPublicSubmitBox, getSubmitTicket, putSubmitterKeys, requestSubmitTicket, startSubmission, submitSessionClient } from '@shared/api/endpoints/submit-box';
 import { SUBMIT_MESSAGE_MAX_LENGTH, SUBMIT_TICKET_MAIL_MINUTES, type SubmitStartResponse } from '@shared/contract/submit-box';
-import { securityLevelInfo } from '@shared/contract/security-levels';
-import { sendDelivery, type SendProgress } from '@shared/transfer';
+import { encryptsMessage, isE2eLevel, securityLevelInfo } from '@shared/contract/security-levels';
+import { toBase64Url } from '@shared/crypto/bytes';
+import { MemoryKeyPinStore } from '@shared/crypto/key-pinning';
+import type { UnlockedKeys } from '@shared/crypto/service';
+import { sendDelivery, type E2eOptions, type SendProgress } from '@shared/transfer';
 import { Alert } from '@web/components/alert';
 import { PageHeading } from '@web/components/page-heading';
 import { currentLanguage } from '@web/lib/i18n';
 import { apiClient } from '@web/lib/api-client';
+import { cryptoApi } from '@web/lib/crypto';
 import { emailMessage } from '@web/lib/validation';
 import { useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -94,6 +98,21 @@ export function SubmitBoxPublicPage() {
   );
 }
 
+/**
+ * Levels 3/4: a SecuPass for the submitter account with a random passphrase nobody keeps (made in
+ * the crypto Worker; shared/crypto/README.md "Submit box"). Its keys sign this submission and keep
+ * the sender's copies; the files are encrypted to the owner's key like any E2E delivery.
+ */
+async function throwawayKeys(session: SubmitStartResponse): Promise<UnlockedKeys> {
+  const passphrase = toBase64Url(crypto.getRandomValues(new Uint8Array(32)));
+  const { blob, keys } = await cryptoApi.setupSecuPass({ userId: session.submitterUserUuid, passphrase });
+  await putSubmitterKeys(submitSessionClient(session.sessionToken), session.deliveryUuid, {
+    blob,
+    publicKeys: blob.keys.map(({ keyId, usage, publicKey }) => ({ keyId, usage, publicKey })),
+  });
+  return keys;
+}
+
 /** The ticket page (`/submit/ticket/{ticket}`): files and a message to the owner; the ticket works once. */
 export function SubmitTicketPage() {
   const { t } = useTranslation();
@@ -108,6 +127,8 @@ export function SubmitTicketPage() {
   const [failure, setFailure] = useState<string | null>(null);
   const [done, setDone] = useState(false);
   const fileInput = useRef<HTMLInputElement>(null);
+  // Levels 3/4: the throwaway keys of this submission, kept for a retry.
+  const keys = useRef<UnlockedKeys | null>(null);
 
   if (done) {
     return (
@@ -119,7 +140,8 @@ export function SubmitTicketPage() {
   }
   if (state.error && !started) return <StatusPage error={state.error} />;
   if (!state.data) return <Spinner label={t('common:loading')} />;
-  const { ownerName, securityLevel } = state.data;
+  const { ownerName, securityLevel, submitterEmail } = state.data;
+  const encrypted = isE2eLevel(securityLevel);
   const empty = files.length === 0 && message.trim() === '';
 
   async function submit(event: FormEvent) {
@@ -132,14 +154,25 @@ export function SubmitTicketPage() {
     setFailure(null);
     try {
       // The ticket is used here, once; a failed upload continues on the same draft.
-      const session = started ?? (await startSubmission(apiClient, ticket, { message, language: currentLanguage() }));
+      // Level 4: the message goes only into the encrypted manifest, never to the server in clear.
+      const level4 = encryptsMessage(securityLevel);
+      const session = started ?? (await startSubmission(apiClient, ticket, { message: level4 ? '' : message, language: currentLanguage() }));
       setStarted(session);
+      let e2e: E2eOptions | undefined;
+      if (isE2eLevel(session.securityLevel)) {
+        keys.current ??= await throwawayKeys(session);
+        // No account, so no pins (DESIGN §3): the owner's key is taken as the server names it.
+        e2e = { crypto: cryptoApi, keys: keys.current, pins: new MemoryKeyPinStore() };
+      }
       const result = await sendDelivery({
         client: submitSessionClient(session.sessionToken),
         draft: { deliveryUuid: session.deliveryUuid },
         files: files.map((file) => ({ name: file.name, blob: file })),
         onProgress: setProgress,
+        ...(e2e ? { e2e } : {}),
+        ...(e2e && encryptsMessage(session.securityLevel) ? { encryptedMessage: { subject: t('submitBox:ticket.encryptedSubject', { email: submitterEmail }), body: message } } : {}),
       });
+      if (result.ok && e2e) await cryptoApi.lock().catch(() => undefined);
       if (result.ok) setDone(true);
       else setFailure('submitBox:ticket.failed');
     } catch (err) {
@@ -153,6 +186,9 @@ export function SubmitTicketPage() {
     <PublicCard>
       <PageHeading focusOnMount>{t('submitBox:ticket.title', { name: ownerName })}</PageHeading>
       <Body1 as="p">{t('submitBox:ticket.intro', { name: ownerName, level: t(`submitBox:levels.${securityLevelInfo(securityLevel).textKey}`) })}</Body1>
+      {encrypted ? (
+        <Alert type="info" title={t('submitBox:ticket.encrypting', { name: ownerName, andMessage: encryptsMessage(securityLevel) ? t('submitBox:ticket.andMessage') : '' })} />
+      ) : null}
       {failure ? <Alert type="error" title={t(failure)} /> : null}
       <form className={styles.form} onSubmit={(event) => void submit(event)} noValidate>
         <Field label={t('submitBox:ticket.message')}>
