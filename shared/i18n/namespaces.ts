@@ -14,6 +14,7 @@ export const I18N_NAMESPACES = [
   'help',
   'reports',
   'submitBox',
+  'forms',
 ] as const;
 export type I18nNamespace = (typeof I18N_NAMESPACES)[number];
 export const DEFAULT_NAMESPACE: I18nNamespace = 'common';

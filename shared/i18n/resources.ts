@@ -40,6 +40,9 @@ import frReports from '@locales/fr/reports.json';
 import deSubmitBox from '@locales/de/submitBox.json';
 import enSubmitBox from '@locales/en/submitBox.json';
 import frSubmitBox from '@locales/fr/submitBox.json';
+import deForms from '@locales/de/forms.json';
+import enForms from '@locales/en/forms.json';
+import frForms from '@locales/fr/forms.json';
 import type { Language } from '@shared/contract/constants';
 import type { I18nNamespace } from './namespaces';
 
@@ -61,6 +64,7 @@ export const I18N_RESOURCES: Record<Language, Record<I18nNamespace, Record<strin
     help: deHelp,
     reports: deReports,
     submitBox: deSubmitBox,
+    forms: deForms,
   },
   en: {
     common: enCommon,
@@ -77,6 +81,7 @@ export const I18N_RESOURCES: Record<Language, Record<I18nNamespace, Record<strin
     help: enHelp,
     reports: enReports,
     submitBox: enSubmitBox,
+    forms: enForms,
   },
   fr: {
     common: frCommon,
@@ -93,5 +98,6 @@ export const I18N_RESOURCES: Record<Language, Record<I18nNamespace, Record<strin
     help: frHelp,
     reports: frReports,
     submitBox: frSubmitBox,
+    forms: frForms,
   },
 };
