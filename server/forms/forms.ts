@@ -156,6 +156,20 @@ function checkConfig(input: FormInputParsed): void {
 export async function saveForm(app: FastifyInstance, user: UserRow, input: FormInputParsed, formUuid?: string): Promise<FormRow> {
   checkConfig(input);
   const uuid = formUuid ?? randomUUID();
+  try {
+    await writeForm(app, user, input, uuid, formUuid);
+  } catch (error) {
+    // Two saves racing for one name or URL: the loser re-checks and gets the §8 answer, not a 500.
+    if (!(error instanceof HttpError) && /unique|duplicate key/i.test(String((error as Error).message))) {
+      const exceptId = formUuid === undefined ? null : (await formByUuid(app, formUuid)).id;
+      await app.db.transaction().execute((trx) => checkAgainstDatabase(trx, input, exceptId));
+    }
+    throw error;
+  }
+  return formByUuid(app, uuid);
+}
+
+async function writeForm(app: FastifyInstance, user: UserRow, input: FormInputParsed, uuid: string, formUuid: string | undefined): Promise<void> {
   await app.db.transaction().execute(async (trx) => {
     const existing = formUuid === undefined ? undefined : await trx.selectFrom('forms').selectAll().where('uuid', '=', formUuid).executeTakeFirst();
     if (formUuid !== undefined && !existing) throw notFound();
@@ -176,7 +190,6 @@ export async function saveForm(app: FastifyInstance, user: UserRow, input: FormI
     }
     await writeFields(trx, formId, input.customFields);
   });
-  return formByUuid(app, uuid);
 }
 
 export async function deleteForm(app: FastifyInstance, formUuid: string): Promise<void> {

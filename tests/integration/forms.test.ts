@@ -165,6 +165,15 @@ describe('web forms', () => {
     expect(await server.app.db.selectFrom('forms').select('id').execute()).toHaveLength(before.length + 1);
   });
 
+  it('parallel saves of one name: exactly one form, the others 409 (never a 500)', async () => {
+    const name = `Parallel ${++counter}`;
+    const answers = await Promise.all([0, 1, 2, 3].map((i) => call(server, formsAdmin, 'POST', api('/forms'), formInput({ name, url: `parallel-${counter}-${i}` }))));
+    const statuses = answers.map((a) => a.status).sort();
+    expect(statuses).toEqual([201, 409, 409, 409]);
+    for (const answer of answers.filter((a) => a.status === 409)) await expectBackendError(answer, 409, FORM_ERRORS.duplicateName);
+    expect(await server.app.db.selectFrom('forms').select('id').where('name', '=', name).execute()).toHaveLength(1);
+  });
+
   it('activating beyond the licence cap: 409 LicenseLimitExceededException with the figures', async () => {
     const forms = [await createForm({ active: true }), await createForm({ active: true }), await createForm({ active: true })];
     const third = await createForm();
