@@ -47,6 +47,8 @@ import { createSmsGateway, type SmsGateway } from './sms/sms-gateway';
 import { externalRoutes } from './external/routes';
 import { submitBoxRoutes } from './submit-box/routes';
 import { submitSessionDelivery } from './submit-box/tickets';
+import { formRoutes } from './forms/routes';
+import { formSessionDelivery } from './forms/submissions';
 import { adminRoutes } from './routes/admin-routes';
 import { authRoutes } from './routes/auth-routes';
 import { configRoutes } from './routes/config-routes';
@@ -211,7 +213,8 @@ async function assemble(app: FastifyInstance, options: BuildAppOptions, database
   await installSecurityHeaders(app, config.publicUrl, thirdPartyOrigins(config));
   // Not encapsulated: the hooks must see every route registered after it.
   await app.register(
-    fp(async (instance: FastifyInstance) => installAccessControl(instance, { resolveSession: (token) => sessions.resolveWithUser(token), submitSessionDelivery: (sessionId) => submitSessionDelivery(instance, sessionId) }), {
+    fp(async (instance: FastifyInstance) => installAccessControl(instance, { resolveSession: (token) => sessions.resolveWithUser(token), // A submit session comes from a submit-box ticket or a form submission.
+        submitSessionDelivery: async (sessionId) => (await submitSessionDelivery(instance, sessionId)) ?? formSessionDelivery(instance, sessionId) }), {
       name: ACCESS_PLUGIN,
       dependencies: ['@fastify/cookie'],
     }),
@@ -239,6 +242,7 @@ async function assemble(app: FastifyInstance, options: BuildAppOptions, database
   await app.register(roomRoutes);
   await app.register(externalRoutes);
   await app.register(submitBoxRoutes);
+  await app.register(formRoutes);
   await app.register(wizardRoutes);
   await app.register(licenceRoutes);
   await app.register(themeRoutes);

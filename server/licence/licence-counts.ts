@@ -1,5 +1,5 @@
 import { LICENCE_HOLDERS_SHOWN, LICENCE_KINDS, LICENCE_LIMIT_ERROR, type LicenceCount, type LicenceKind, type LicenceLimitMetadata } from '@shared/contract/licence';
-import type { Kysely, SelectQueryBuilder, Transaction } from 'kysely';
+import { sql, type Kysely, type SelectQueryBuilder, type Transaction } from 'kysely';
 import type { KuvertConfig } from '../config';
 import { HttpError } from '../core/http-error';
 import type { Database } from '../db/schema';
@@ -24,9 +24,12 @@ function holdersQuery(db: Db, kind: 'senders' | 'dataRoomCreators'): SelectQuery
   return kind === 'senders' ? users.where('licensed', '=', 1) : users.where('roles', 'like', `%"${DATA_ROOM_CREATOR_ROLE}"%`);
 }
 
-/** How many hold the licence now. Forms do not exist on this server yet: none are active. */
+/** How many hold the licence now (active forms: rows of server/forms, counted without importing it). */
 export async function licenceUsed(db: Db, kind: LicenceKind): Promise<number> {
-  if (kind === 'activeForms') return 0;
+  if (kind === 'activeForms') {
+    const { rows } = await sql<{ n: number | string }>`select count(*) as n from forms where active = 1`.execute(db);
+    return Number(rows[0]?.n ?? 0);
+  }
   const row = await holdersQuery(db, kind).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
   return Number(row.n);
 }
@@ -35,7 +38,7 @@ export async function licenceUsed(db: Db, kind: LicenceKind): Promise<number> {
 export async function licenceCount(db: Db, config: KuvertConfig, kind: LicenceKind): Promise<LicenceCount> {
   const cap = licenceCaps(config)[kind];
   const used = await licenceUsed(db, kind);
-  if (kind === 'activeForms') return { kind, cap, used, available: false, holders: [] };
+  if (kind === 'activeForms') return { kind, cap, used, available: true, holders: [] };
   const rows = await holdersQuery(db, kind)
     .select(['uuid', 'email', 'first_name', 'last_name', 'disabled'])
     .orderBy('email')

@@ -50,6 +50,14 @@ export const ERROR_CLASSES = [
   'SubmitBoxRecipientWithoutPassphraseException',
   'SubmitBoxEncryptedSubmitUnavailableException',
   'SubmitTicketCreationException',
+  // Web forms (SPEC §8; shared/contract/forms.ts FORM_ERRORS).
+  'FormNotFoundException',
+  'FormInactiveException',
+  'FormInvalidRecipientConfigurationException',
+  'FormDuplicateNameException',
+  'FormDuplicateUrlException',
+  'WrongCaptchaException',
+  'FormFieldValidationException',
 ] as const;
 export type ErrorClass = (typeof ERROR_CLASSES)[number];
 

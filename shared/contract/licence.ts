@@ -7,7 +7,7 @@ import { z } from 'zod';
  *
  * - `senders`: accounts with the sender licence (`licensed`, PATCH /admin/users/{uuid}/sender).
  * - `dataRoomCreators`: accounts holding ROLE_SECUROOMS_CREATOR.
- * - `activeForms`: active web forms (0 while forms do not exist on this server: `available` false).
+ * - `activeForms`: active web forms (server/forms; no holders listed).
  *
  * Disabled accounts keep what they hold and count (revoke the licence or the role to free a seat).
  * A grant beyond a cap is refused with 409 `LicenseLimitExceededException` and
@@ -40,7 +40,7 @@ export const LicenceCountSchema = z
     /** null = no cap set by the operator. */
     cap: z.number().int().nonnegative().nullable(),
     used: z.number().int().nonnegative(),
-    /** False when the feature counted does not exist on this server yet (forms). */
+    /** False when the feature counted does not exist on this server (kept for older servers; always true now). */
     available: z.boolean(),
     /** Up to LICENCE_HOLDERS_SHOWN holders, ordered by address. */
     holders: z.array(LicenceHolderSchema),

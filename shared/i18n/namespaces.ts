@@ -15,6 +15,7 @@ export const I18N_NAMESPACES = [
   'reports',
   'submitBox',
   'rooms',
+  'forms',
 ] as const;
 export type I18nNamespace = (typeof I18N_NAMESPACES)[number];
 export const DEFAULT_NAMESPACE: I18nNamespace = 'common';

@@ -43,6 +43,9 @@ import frSubmitBox from '@locales/fr/submitBox.json';
 import deRooms from '@locales/de/rooms.json';
 import enRooms from '@locales/en/rooms.json';
 import frRooms from '@locales/fr/rooms.json';
+import deForms from '@locales/de/forms.json';
+import enForms from '@locales/en/forms.json';
+import frForms from '@locales/fr/forms.json';
 import type { Language } from '@shared/contract/constants';
 import type { I18nNamespace } from './namespaces';
 
@@ -65,6 +68,7 @@ export const I18N_RESOURCES: Record<Language, Record<I18nNamespace, Record<strin
     reports: deReports,
     submitBox: deSubmitBox,
     rooms: deRooms,
+    forms: deForms,
   },
   en: {
     common: enCommon,
@@ -82,6 +86,7 @@ export const I18N_RESOURCES: Record<Language, Record<I18nNamespace, Record<strin
     reports: enReports,
     submitBox: enSubmitBox,
     rooms: enRooms,
+    forms: enForms,
   },
   fr: {
     common: frCommon,
@@ -99,5 +104,6 @@ export const I18N_RESOURCES: Record<Language, Record<I18nNamespace, Record<strin
     reports: frReports,
     submitBox: frSubmitBox,
     rooms: frRooms,
+    forms: frForms,
   },
 };

@@ -52,7 +52,8 @@ test('the licence page shows each count against its cap, who holds it and what h
   await expect(senders.getByText(admin.licence.kinds.senders.atCap)).toBeVisible();
   const creators = page.getByTestId('licence-dataRoomCreators');
   await expect(creators.getByTestId('licence-dataRoomCreators-figures')).toHaveText(admin.licence.usedOfCap.replace('{{used}}', '1').replace('{{cap}}', '2'));
-  await expect(page.getByTestId('licence-activeForms').getByText(admin.licence.kinds.activeForms.notAvailable)).toBeVisible();
+  // Forms exist now: counted, no "not available" note.
+  await expect(page.getByTestId('licence-activeForms').getByText(admin.licence.kinds.activeForms.notAvailable)).toHaveCount(0);
   await expect(page.getByTestId('licence-activeForms-figures')).toHaveText(admin.licence.usedUnlimited.replace('{{used}}', '0'));
   await expectNoSeriousA11yViolations(page, 'licence page');
 });

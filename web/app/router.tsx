@@ -257,7 +257,14 @@ function buildRoutes(): RouteObject[] {
         },
         // End-to-end encrypted rooms are not built yet.
         { path: 'secure-rooms', handle: handle({ auth: true, titleKey: 'shell:menu.secureRooms' }), lazy: comingSoon },
-        { path: 'forms', handle: handle({ auth: true, titleKey: 'shell:menu.forms' }), lazy: comingSoon },
+        {
+          path: 'forms',
+          handle: handle({ auth: true, titleKey: 'forms:title' }),
+          children: [
+            { index: true, lazy: lazyPage(() => import(/* webpackChunkName: "forms" */ '@web/features/forms/forms-list-page'), 'FormsListPage') },
+            { path: ':formUuid', lazy: lazyPage(() => import(/* webpackChunkName: "form-edit" */ '@web/features/forms/form-edit-page'), 'FormEditPage') },
+          ],
+        },
         { path: 'flows', handle: handle({ auth: true, titleKey: 'shell:menu.flows' }), lazy: comingSoon },
         {
           path: 'reports',
@@ -274,6 +281,12 @@ function buildRoutes(): RouteObject[] {
             { path: ':boxUuid', handle: handle({ titleKey: 'submitBox:owner.title' }), lazy: lazyPage(submitBoxPublicPages, 'SubmitBoxPublicPage') },
             { path: 'ticket/:ticket', handle: handle({ titleKey: 'submitBox:owner.title' }), lazy: lazyPage(submitBoxPublicPages, 'SubmitTicketPage') },
           ],
+        },
+        {
+          // The public form page (no account unless the form asks for one).
+          path: 'form/:formId',
+          handle: handle({ layout: 'auth', titleKey: 'forms:title' }),
+          lazy: lazyPage(() => import(/* webpackChunkName: "form-public" */ '@web/features/forms/public-form-page'), 'PublicFormPage'),
         },
         { path: 'addin/*', loader: serverPage, Component: Nothing },
         // Unmatched → inbox (SPEC §2).

@@ -16,6 +16,7 @@ import * as submitBox from './0023-submit-box';
 import * as theme from './0024-theme';
 import * as reportIndexes from './0025-report-indexes';
 import * as roomFiles from './0026-room-files';
+import * as forms from './0027-forms';
 import * as submitBoxLevels from './0028-submit-box-levels';
 import * as sharedState from './0030-shared-state';
 
@@ -44,6 +45,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0024-theme': theme,
   '0025-report-indexes': reportIndexes,
   '0026-room-files': roomFiles,
+  '0027-forms': forms,
   '0028-submit-box-levels': submitBoxLevels,
   '0030-shared-state': sharedState,
 };

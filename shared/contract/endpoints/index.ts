@@ -11,6 +11,7 @@ import { LICENCE_ENDPOINTS } from './licence';
 import { THEME_ENDPOINTS } from './theme';
 import { REPORT_ENDPOINTS } from './reports';
 import { SUBMIT_BOX_ENDPOINTS } from './submit-box';
+import { FORM_ENDPOINTS } from './forms';
 
 /** Every area of the catalogue (one file each, README.md "Endpoint catalogue"). */
 export const ENDPOINT_AREAS = {
@@ -26,6 +27,7 @@ export const ENDPOINT_AREAS = {
   reports: REPORT_ENDPOINTS,
   rooms: ROOM_ENDPOINTS,
   submitBox: SUBMIT_BOX_ENDPOINTS,
+  forms: FORM_ENDPOINTS,
 } as const;
 
 /** Every endpoint of `/api/2`, once. */

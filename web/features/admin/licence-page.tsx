@@ -79,7 +79,8 @@ function LicenceCard({ licence }: { licence: LicenceCount }) {
       </Text>
       {state === 'over' ? <Alert type="warning">{t('admin:licence.overused')}</Alert> : null}
       {licence.available ? (
-        <HolderTable licence={licence} labelledBy={headingId} />
+        // Active forms are counted, not held by people: no holder table.
+        licence.kind === 'activeForms' ? null : <HolderTable licence={licence} labelledBy={headingId} />
       ) : (
         <Text as="p" className={styles.muted}>
           {t(`${kind}.notAvailable`)}

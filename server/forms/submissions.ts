@@ -1,0 +1,142 @@
+import { ANTI_CSRF_HEADER } from '@shared/contract/auth';
+import { reduceLanguage, type Language } from '@shared/contract/constants';
+import { FORM_ERRORS, DISPLAY_ONLY_FIELD_TYPES, type CustomField, type FieldValue, type FormSubmitResponse, type PublicForm } from '@shared/contract/forms';
+import { z } from 'zod';
+import { FormSubmitBodySchema } from '@shared/contract/forms';
+import { fillTemplate, submissionProblems } from '@shared/rules/form-rules';
+import { isValidEmail } from '@shared/rules/send-rules';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { accessDenied, authenticationRequired, badRequest } from '../core/http-error';
+import { createDraft } from '../deliveries/drafts';
+import type { UserRow } from '../users/users-repository';
+import { fieldsOf, formByIdOrUrl, formError, layoutOf, levelOf, recipientsOf, type FormRow } from './forms';
+
+type SubmitBody = z.infer<typeof FormSubmitBodySchema>;
+
+const SUBJECTS: Record<Language, (form: string) => string> = {
+  de: (form) => `Formular „${form}“: neue Einsendung`,
+  en: (form) => `Form "${form}": new submission`,
+  fr: (form) => `Formulaire « ${form} » : nouvel envoi`,
+};
+
+/**
+ * A form that takes submissions now, with its sending account: inactive → FormInactiveException;
+ * no recipients or no usable sender account → FormInvalidRecipientConfigurationException.
+ */
+async function openForm(app: FastifyInstance, formId: string): Promise<{ row: FormRow; sender: UserRow; fields: CustomField[] }> {
+  const row = await formByIdOrUrl(app, formId);
+  if (row.active !== 1) throw formError(409, FORM_ERRORS.inactive, 'This form is not active');
+  const sender = row.sender_user_id === null ? undefined : await app.users.findById(row.sender_user_id);
+  const recipients = [...recipientsOf(row.mandatory_recipients), ...recipientsOf(row.optional_recipients)];
+  if (!sender || sender.disabled === 1 || recipients.length === 0) {
+    throw formError(409, FORM_ERRORS.invalidRecipients, 'This form has no valid recipient configuration; please tell its operator');
+  }
+  return { row, sender, fields: await fieldsOf(app, row.id) };
+}
+
+function parseTranslations(text: string): Record<string, unknown> {
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
+
+export async function publicForm(app: FastifyInstance, formId: string): Promise<PublicForm> {
+  const { row, fields } = await openForm(app, formId);
+  return {
+    formUuid: row.uuid,
+    name: row.name,
+    securityLevel: levelOf(row),
+    captcha: row.captcha === 1,
+    onlyAuthenticated: row.only_authenticated === 1,
+    optionalRecipients: recipientsOf(row.optional_recipients),
+    recipientChoiceRequired: recipientsOf(row.mandatory_recipients).length === 0,
+    disclaimerEnabled: row.disclaimer_enabled === 1,
+    disclaimerText: row.disclaimer_text,
+    layout: layoutOf(row),
+    translations: parseTranslations(row.translations),
+    customFields: fields,
+  };
+}
+
+/** Only-authenticated forms take a signed-in web session with its anti-forgery value (the route is public). */
+function authenticatedSubmitter(request: FastifyRequest): UserRow {
+  const { user, session } = request;
+  if (!user || !session || session.kind !== 'cookie') throw authenticationRequired('This form takes submissions from signed-in users only');
+  const sent = request.headers[ANTI_CSRF_HEADER];
+  if (typeof sent !== 'string' || sent !== session.csrf_token) throw accessDenied('Missing or invalid anti-forgery value');
+  return user;
+}
+
+function display(value: FieldValue): string {
+  if (typeof value === 'string') return value.startsWith('data:image/') ? '[signature attached to this record]' : value;
+  return value.map((v) => (typeof v === 'string' ? v : v.name)).join(', ');
+}
+
+/** The delivery's message: one line per field (text templates filled in), then who submitted. */
+function messageOf(fields: CustomField[], values: Record<string, FieldValue>, submitter: UserRow | null): string {
+  const lines: string[] = [];
+  for (const field of fields) {
+    if (field.type === 'link') continue;
+    if (field.type === 'textTemplate') {
+      lines.push(fillTemplate(field.defaultValue, values));
+      continue;
+    }
+    const value = values[field.name];
+    lines.push(`${field.name}: ${value === undefined ? '' : display(value)}`);
+  }
+  if (submitter) lines.push('', `Submitted by: ${submitter.email}`);
+  return lines.join('\n');
+}
+
+/**
+ * A submission: the §5 checks (disclaimer, captcha, recipients, every value), then — the submit
+ * box's path — a delivery draft from the form's sender to its recipients and a session of kind
+ * `submit` limited to that draft (server/core/access.ts), with which the client uploads the files
+ * and sends through the ordinary delivery calls.
+ */
+export async function startFormSubmission(app: FastifyInstance, request: FastifyRequest, formId: string, body: SubmitBody): Promise<FormSubmitResponse> {
+  const { row, sender, fields } = await openForm(app, formId);
+  const submitter = row.only_authenticated === 1 ? authenticatedSubmitter(request) : null;
+  if (row.disclaimer_enabled === 1 && !body.disclaimerAccepted) throw badRequest('The disclaimer must be accepted', { problems: [{ field: 'disclaimerAccepted', reason: 'disclaimerNotAccepted' }] });
+  const mandatory = recipientsOf(row.mandatory_recipients);
+  const optional = recipientsOf(row.optional_recipients);
+  const chosen = [...new Set(body.chosenRecipients.map((r) => r.trim().toLowerCase()))];
+  if (chosen.some((r) => !optional.includes(r) || !isValidEmail(r))) throw badRequest('Choose recipients of this form only', { problems: [{ field: 'chosenRecipients', reason: 'unknownRecipient' }] });
+  if (mandatory.length === 0 && chosen.length === 0) throw badRequest('Choose at least one recipient', { problems: [{ field: 'chosenRecipients', reason: 'noRecipients' }] });
+  const values = Object.fromEntries(Object.entries(body.values).filter(([name]) => !DISPLAY_ONLY_FIELD_TYPES.includes(fields.find((f) => f.name === name)?.type ?? 'text')));
+  const problems = submissionProblems(fields, body.values);
+  if (problems.length > 0) throw formError(400, FORM_ERRORS.fieldInvalid, 'Some fields are not filled in correctly', { problems });
+  // Last, so a refused submission does not spend the captcha the submitter answered.
+  if (row.captcha === 1 && !(await app.captchas.verify(body.captchaId ?? '', body.captchaAnswer ?? ''))) {
+    throw formError(400, FORM_ERRORS.wrongCaptcha, 'The captcha was wrong; please try again');
+  }
+  const language = body.language ?? reduceLanguage(sender.language);
+  const draft = await createDraft(
+    { app, user: sender, log: request.log },
+    {
+      recipients: [...new Set([...mandatory, ...chosen])],
+      additionalRecipients: [],
+      subject: SUBJECTS[language](row.name),
+      body: messageOf(fields, values, submitter),
+      securityLevel: levelOf(row),
+      language,
+    },
+  );
+  const session = await app.sessions.create(sender.id, 'submit');
+  await app.db.insertInto('form_submissions').values({ form_id: row.id, delivery_id: draft.id, session_id: session.session.id, created_at: Date.now() }).execute();
+  return { deliveryUuid: draft.uuid, sessionToken: session.token, securityLevel: levelOf(row) };
+}
+
+/** The delivery a form's submit session may touch (its own draft), for the access check. */
+export async function formSessionDelivery(app: FastifyInstance, sessionId: string): Promise<string | undefined> {
+  const row = await app.db
+    .selectFrom('form_submissions as s')
+    .innerJoin('deliveries as d', 'd.id', 's.delivery_id')
+    .select('d.uuid')
+    .where('s.session_id', '=', sessionId)
+    .executeTakeFirst();
+  return row?.uuid;
+}

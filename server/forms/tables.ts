@@ -1,0 +1,54 @@
+import type { Generated } from 'kysely';
+
+/** Tables of web forms (migration 0027), merged into the core's `Database` type. Times epoch ms, flags 0/1. */
+export interface FormsTable {
+  id: Generated<number>;
+  uuid: string;
+  name: string;
+  name_key: string;
+  url: string;
+  active: number;
+  security_level: number;
+  captcha: number;
+  only_authenticated: number;
+  mandatory_recipients: string;
+  optional_recipients: string;
+  sender_user_id: number | null;
+  disclaimer_enabled: number;
+  disclaimer_text: string;
+  layout: string;
+  translations: string;
+  created_by: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface FormCustomFieldsTable {
+  id: Generated<number>;
+  form_id: number;
+  position: number;
+  name: string;
+  type: string;
+  required: number;
+  settings: string;
+}
+
+export interface FormSubmissionsTable {
+  id: Generated<number>;
+  form_id: number | null;
+  delivery_id: number | null;
+  /** The limited session the submission opened (sessions.id). */
+  session_id: string;
+  created_at: number;
+}
+
+export interface FormTables {
+  forms: FormsTable;
+  form_custom_fields: FormCustomFieldsTable;
+  form_submissions: FormSubmissionsTable;
+}
+
+declare module '../db/schema' {
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type
+  interface Database extends FormTables {}
+}

@@ -1,0 +1,186 @@
+import {
+  DISPLAY_ONLY_FIELD_TYPES,
+  FORM_FILE_KB_MAX,
+  FORM_URL_PATTERN,
+  type CustomField,
+  type DeclaredFile,
+  type FieldValue,
+  type FormInputParsed,
+} from '@shared/contract/forms';
+import { SERVER_READABLE_LEVELS } from '@shared/contract/security-levels';
+import { isValidEmail } from './send-rules';
+
+/**
+ * SPEC §5 rules of web forms, for the server (which enforces them) and the web client (which
+ * shows them before saving or submitting). Each problem names the field (`name`, `url`,
+ * `customFields.2.options`, or a custom field's name for values) and a reason the clients map to
+ * their text.
+ */
+export interface FormProblem {
+  field: string;
+  reason: string;
+}
+
+const HTML_TAG = /<\/?[a-z][^>]*>/i;
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+export function isValidHttpUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return url.protocol === 'https:' || url.protocol === 'http:';
+  } catch {
+    return false;
+  }
+}
+
+export function isValidRegex(source: string): boolean {
+  try {
+    new RegExp(source, 'u');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function isValidDate(value: string): boolean {
+  if (!DATE.test(value)) return false;
+  const date = new Date(`${value}T00:00:00Z`);
+  return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(value);
+}
+
+/** The translations tab's text: a JSON object whose keys are languages and values objects. */
+export function translationsProblem(text: string): string | undefined {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return 'invalidJson';
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return 'invalidJson';
+  for (const [key, value] of Object.entries(parsed)) {
+    if (!['de', 'en', 'fr'].includes(key) || typeof value !== 'object' || value === null || Array.isArray(value)) return 'invalidJson';
+  }
+  return undefined;
+}
+
+function fieldConfigProblems(field: CustomField, index: number): FormProblem[] {
+  const at = (reason: string, key = '') => ({ field: `customFields.${index}${key ? `.${key}` : ''}`, reason });
+  const problems: FormProblem[] = [];
+  if (field.name.trim() === '') problems.push(at('required', 'name'));
+  if (field.type === 'text' && (field.textAreaSize === null || field.textAreaSize < 1 || field.textAreaSize > 10)) problems.push(at('textAreaSize', 'textAreaSize'));
+  if ((field.type === 'checkbox' || field.type === 'radio' || field.type === 'dropdown') && (field.options.length === 0 || field.options.some((o) => o.trim() === ''))) {
+    problems.push(at('optionsRequired', 'options'));
+  }
+  if (field.type === 'file' && (field.maxFileSizeKb === null || field.maxFileSizeKb < 1 || field.maxFileSizeKb > FORM_FILE_KB_MAX)) problems.push(at('maxFileSize', 'maxFileSizeKb'));
+  if (field.type === 'link' && !isValidHttpUrl(field.defaultValue)) problems.push(at('invalidUrl', 'defaultValue'));
+  if (field.type === 'userAttribute' && field.userAttribute === null) problems.push(at('required', 'userAttribute'));
+  if (field.regex !== '' && !isValidRegex(field.regex)) problems.push(at('invalidRegex', 'regex'));
+  for (const key of ['startDate', 'endDate'] as const) {
+    const value = field[key];
+    if (value !== null && !isValidDate(value)) problems.push(at('invalidDate', key));
+  }
+  return problems;
+}
+
+/** Every §5 problem of a form configuration that needs no database (names and URL uniqueness are the server's). */
+export function formConfigProblems(input: FormInputParsed): FormProblem[] {
+  const problems: FormProblem[] = [];
+  if (input.name.trim() === '') problems.push({ field: 'name', reason: 'required' });
+  if (input.url.trim() === '') problems.push({ field: 'url', reason: 'required' });
+  else if (!FORM_URL_PATTERN.test(input.url)) problems.push({ field: 'url', reason: 'invalidUrl' });
+  if (!SERVER_READABLE_LEVELS.includes(input.securityLevel)) problems.push({ field: 'securityLevel', reason: 'encryptedLevelUnavailable' });
+  const recipients = [...input.mandatoryRecipients, ...input.optionalRecipients];
+  if (recipients.length === 0) problems.push({ field: 'mandatoryRecipients', reason: 'noRecipients' });
+  input.mandatoryRecipients.forEach((r, i) => isValidEmail(r.trim().toLowerCase()) || problems.push({ field: `mandatoryRecipients.${i}`, reason: 'invalidEmail' }));
+  input.optionalRecipients.forEach((r, i) => isValidEmail(r.trim().toLowerCase()) || problems.push({ field: `optionalRecipients.${i}`, reason: 'invalidEmail' }));
+  if (input.senderEmail !== null && !isValidEmail(input.senderEmail.trim().toLowerCase())) problems.push({ field: 'senderEmail', reason: 'invalidEmail' });
+  if (HTML_TAG.test(input.disclaimerText)) problems.push({ field: 'disclaimerText', reason: 'htmlNotAllowed' });
+  if (input.disclaimerEnabled && input.disclaimerText.trim() === '') problems.push({ field: 'disclaimerText', reason: 'required' });
+  if (input.layout.redirectUrl !== '' && !isValidHttpUrl(input.layout.redirectUrl)) problems.push({ field: 'layout.redirectUrl', reason: 'invalidUrl' });
+  const translations = translationsProblem(input.translations);
+  if (translations) problems.push({ field: 'translations', reason: translations });
+  const names = new Set<string>();
+  input.customFields.forEach((field, index) => {
+    problems.push(...fieldConfigProblems(field, index));
+    const key = field.name.trim().toLowerCase();
+    if (key !== '' && names.has(key)) problems.push({ field: `customFields.${index}.name`, reason: 'duplicateName' });
+    names.add(key);
+  });
+  return problems;
+}
+
+function fileMatches(file: DeclaredFile, allowed: string): boolean {
+  const entries = allowed.split(',').map((e) => e.trim().toLowerCase()).filter((e) => e !== '');
+  if (entries.length === 0) return true;
+  const name = file.name.toLowerCase();
+  const type = file.type.toLowerCase();
+  return entries.some((entry) => {
+    if (entry.includes('/')) return entry.endsWith('/*') ? type.startsWith(entry.slice(0, -1)) : type === entry;
+    const extension = entry.startsWith('.') ? entry : `.${entry}`;
+    return name.endsWith(extension);
+  });
+}
+
+const isFileList = (value: FieldValue): value is DeclaredFile[] => Array.isArray(value) && value.every((v) => typeof v === 'object');
+const isStringList = (value: FieldValue): value is string[] => Array.isArray(value) && value.every((v) => typeof v === 'string');
+
+function valueProblem(field: CustomField, value: FieldValue | undefined): string | undefined {
+  if (field.type === 'file') {
+    const files = value === undefined ? [] : isFileList(value) ? value : undefined;
+    if (files === undefined) return 'invalidValue';
+    if (files.length === 0) return field.required ? 'required' : undefined;
+    const names = new Set<string>();
+    for (const file of files) {
+      if (names.has(file.name)) return 'duplicateFile';
+      names.add(file.name);
+      if (file.size === 0) return 'emptyFile';
+      if (field.maxFileSizeKb !== null && file.size > field.maxFileSizeKb * 1024) return 'fileTooLarge';
+      if (!fileMatches(file, field.allowedFileTypes)) return 'fileTypeNotAllowed';
+    }
+    return undefined;
+  }
+  if (field.type === 'checkbox') {
+    const chosen = value === undefined ? [] : isStringList(value) ? value : undefined;
+    if (chosen === undefined) return 'invalidValue';
+    if (chosen.length === 0) return field.required ? 'required' : undefined;
+    return chosen.every((c) => field.options.includes(c)) ? undefined : 'invalidOption';
+  }
+  if (value !== undefined && typeof value !== 'string') return 'invalidValue';
+  const text = (value ?? '').trim();
+  if (text === '') return field.required ? 'required' : undefined;
+  if ((field.type === 'radio' || field.type === 'dropdown') && !field.options.includes(text)) return 'invalidOption';
+  if (field.type === 'email' && !isValidEmail(text.toLowerCase())) return 'invalidEmail';
+  if (field.type === 'date') {
+    if (!isValidDate(text)) return 'invalidDate';
+    if ((field.startDate !== null && text < field.startDate) || (field.endDate !== null && text > field.endDate)) return 'dateOutOfRange';
+  }
+  if (field.type === 'signature' && !text.startsWith('data:image/png;base64,')) return 'invalidValue';
+  if (field.regex !== '' && isValidRegex(field.regex) && !new RegExp(`^(?:${field.regex})$`, 'u').test(text)) return 'regexMismatch';
+  return undefined;
+}
+
+/** The submitter's values against the fields (SPEC §5); unknown field names are problems too. */
+export function submissionProblems(fields: readonly CustomField[], values: Record<string, FieldValue>): FormProblem[] {
+  const problems: FormProblem[] = [];
+  const known = new Set(fields.map((f) => f.name));
+  for (const name of Object.keys(values)) if (!known.has(name)) problems.push({ field: name, reason: 'unknownField' });
+  for (const field of fields) {
+    if (DISPLAY_ONLY_FIELD_TYPES.includes(field.type)) {
+      if (values[field.name] !== undefined) problems.push({ field: field.name, reason: 'invalidValue' });
+      continue;
+    }
+    const reason = valueProblem(field, values[field.name]);
+    if (reason) problems.push({ field: field.name, reason });
+  }
+  return problems;
+}
+
+/** A text template's text with {field name} placeholders replaced by the submitted values. */
+export function fillTemplate(template: string, values: Record<string, FieldValue>): string {
+  return template.replace(/\{([^{}]+)\}/g, (whole, name: string) => {
+    const value = values[name.trim()];
+    if (value === undefined) return whole;
+    if (typeof value === 'string') return value;
+    return value.map((v) => (typeof v === 'string' ? v : v.name)).join(', ');
+  });
+}

@@ -1,0 +1,30 @@
+import { ApiError } from '@shared/api/api-error';
+import { FORM_ERRORS } from '@shared/contract/forms';
+import { LICENCE_LIMIT_ERROR } from '@shared/contract/licence';
+import type { FormProblem } from '@shared/rules/form-rules';
+
+/** i18n keys of the forms' SPEC §8 answers (status pages and messages). */
+const KEYS: Record<string, string> = {
+  [FORM_ERRORS.notFound]: 'forms:errors.notFound',
+  [FORM_ERRORS.inactive]: 'forms:errors.inactive',
+  [FORM_ERRORS.invalidRecipients]: 'forms:errors.invalidRecipients',
+  [FORM_ERRORS.duplicateName]: 'forms:errors.duplicateName',
+  [FORM_ERRORS.duplicateUrl]: 'forms:errors.duplicateUrl',
+  [FORM_ERRORS.wrongCaptcha]: 'forms:errors.wrongCaptcha',
+  [LICENCE_LIMIT_ERROR]: 'forms:errors.licence',
+  AuthenticationRequiredException: 'forms:errors.authRequired',
+  TransferQuotaExceededException: 'forms:errors.transferQuota',
+};
+
+/** The message key (and its figures) of a failed forms call; network trouble is "unreachable". */
+export function formErrorMessage(error: unknown, fallback = 'forms:errors.general'): { key: string; values: Record<string, unknown> } {
+  if (!(error instanceof ApiError)) return { key: 'forms:errors.unreachable', values: {} };
+  return { key: KEYS[error.errorClass ?? ''] ?? fallback, values: error.error?.metadata ?? {} };
+}
+
+/** The §5 problems the server listed (`metadata.problems`), if any. */
+export function serverProblems(error: unknown): FormProblem[] {
+  if (!(error instanceof ApiError)) return [];
+  const problems = error.error?.metadata.problems;
+  return Array.isArray(problems) ? (problems as FormProblem[]) : [];
+}

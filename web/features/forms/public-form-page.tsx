@@ -1,0 +1,300 @@
+import { Body1, Button, Caption1, Card, Checkbox, Field, Input, Label, Link, makeStyles, ProgressBar, Radio, RadioGroup, Select, Spinner, Textarea, tokens } from '@fluentui/react-components';
+import { getPublicForm, submitForm } from '@shared/api/endpoints/forms';
+import { getCaptcha } from '@shared/api/endpoints/pre-login';
+import { submitSessionClient } from '@shared/api/endpoints/submit-box';
+import type { CaptchaResponse } from '@shared/contract/auth-escalation';
+import { DISPLAY_ONLY_FIELD_TYPES, type CustomField, type FieldValue, type PublicForm } from '@shared/contract/forms';
+import { fillTemplate, submissionProblems, type FormProblem } from '@shared/rules/form-rules';
+import { sendDelivery, type SendProgress } from '@shared/transfer';
+import { Alert } from '@web/components/alert';
+import { PageHeading } from '@web/components/page-heading';
+import { apiClient } from '@web/lib/api-client';
+import { currentLanguage } from '@web/lib/i18n';
+import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useParams } from 'react-router';
+import useSWR from 'swr';
+import { formErrorMessage, serverProblems } from './form-errors';
+
+const useStyles = makeStyles({
+  card: { maxWidth: '640px', margin: '0 auto', padding: '24px', display: 'grid', gap: '16px' },
+  form: { display: 'grid', gap: '16px' },
+  fileField: { display: 'grid', gap: '4px' },
+  captcha: { display: 'flex', gap: '8px', alignItems: 'center', flexWrap: 'wrap' },
+  error: { color: tokens.colorPaletteRedForeground1 },
+});
+
+function PublicCard({ children }: { children: ReactNode }) {
+  const styles = useStyles();
+  return <Card className={styles.card}>{children}</Card>;
+}
+
+/** A status page (SPEC §2): inactive, nonexistent, invalid recipient configuration. */
+function StatusPage({ error }: { error: unknown }) {
+  const { t } = useTranslation();
+  const message = formErrorMessage(error);
+  return (
+    <PublicCard>
+      <PageHeading focusOnMount>{t('forms:status.title')}</PageHeading>
+      <Alert type="error" title={t(message.key, message.values)} />
+    </PublicCard>
+  );
+}
+
+const fieldId = (index: number) => `form-field-${index}`;
+
+/** The public form page (`/form/{formId}`, no account unless the form says so). */
+export function PublicFormPage() {
+  const { t } = useTranslation();
+  const { formId = '' } = useParams();
+  const form = useSWR(['forms/public', formId], () => getPublicForm(apiClient, formId), { revalidateOnFocus: false, revalidateIfStale: false, shouldRetryOnError: false });
+  if (form.error) return <StatusPage error={form.error} />;
+  if (!form.data) return <Spinner label={t('forms:public.loading')} />;
+  return <FormFill form={form.data} formId={formId} />;
+}
+
+function initialValues(form: PublicForm): Record<string, FieldValue> {
+  const values: Record<string, FieldValue> = {};
+  for (const field of form.customFields) {
+    if (DISPLAY_ONLY_FIELD_TYPES.includes(field.type) || field.type === 'file' || field.type === 'signature') continue;
+    values[field.name] = field.type === 'checkbox' ? (field.defaultValue ? [field.defaultValue] : []) : field.defaultValue;
+  }
+  return values;
+}
+
+function FormFill({ form, formId }: { form: PublicForm; formId: string }) {
+  const { t } = useTranslation();
+  const styles = useStyles();
+  const [values, setValues] = useState<Record<string, FieldValue>>(() => initialValues(form));
+  const [files, setFiles] = useState<Record<string, File[]>>({});
+  const [chosen, setChosen] = useState<string[]>([]);
+  const [accepted, setAccepted] = useState(false);
+  const [captcha, setCaptcha] = useState<CaptchaResponse | null>(null);
+  const [captchaAnswer, setCaptchaAnswer] = useState('');
+  const [problems, setProblems] = useState<FormProblem[]>([]);
+  const [failure, setFailure] = useState<{ key: string; values: Record<string, unknown> } | null>(null);
+  const [pending, setPending] = useState(false);
+  const [progress, setProgress] = useState<SendProgress | null>(null);
+  const [done, setDone] = useState(false);
+
+  const loadCaptcha = () => {
+    setCaptchaAnswer('');
+    void getCaptcha(apiClient).then(setCaptcha, () => setCaptcha(null));
+  };
+  useEffect(() => {
+    if (form.captcha) loadCaptcha();
+  }, [form.captcha]);
+
+  if (done) {
+    return (
+      <PublicCard>
+        <PageHeading focusOnMount>{form.layout.successTitle || t('forms:public.successTitle')}</PageHeading>
+        <Body1 as="p">{form.layout.successMessage || t('forms:public.successText')}</Body1>
+      </PublicCard>
+    );
+  }
+
+  const allValues = (): Record<string, FieldValue> => {
+    const declared = Object.fromEntries(Object.entries(files).map(([name, list]) => [name, list.map((f) => ({ name: f.name, size: f.size, type: f.type }))]));
+    const filled = Object.fromEntries(Object.entries(values).filter(([, v]) => (typeof v === 'string' ? v.trim() !== '' : v.length > 0)));
+    return { ...filled, ...declared };
+  };
+  const problemOf = (name: string) => {
+    const found = problems.find((p) => p.field === name);
+    return found ? t(`forms:problems.${found.reason}`) : undefined;
+  };
+  const setValue = (name: string, value: FieldValue) => setValues((v) => ({ ...v, [name]: value }));
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    const submitted = allValues();
+    const local = submissionProblems(form.customFields, submitted);
+    if (form.disclaimerEnabled && !accepted) local.push({ field: 'disclaimerAccepted', reason: 'disclaimerNotAccepted' });
+    if (form.recipientChoiceRequired && chosen.length === 0) local.push({ field: 'chosenRecipients', reason: 'noRecipients' });
+    setProblems(local);
+    setFailure(null);
+    if (local.length > 0) {
+      setFailure({ key: 'forms:public.fixFields', values: {} });
+      return;
+    }
+    setPending(true);
+    try {
+      const started = await submitForm(apiClient, formId, {
+        values: submitted,
+        chosenRecipients: chosen,
+        disclaimerAccepted: accepted,
+        ...(captcha ? { captchaId: captcha.captchaId, captchaAnswer } : {}),
+        language: currentLanguage(),
+      });
+      const result = await sendDelivery({
+        client: submitSessionClient(started.sessionToken),
+        draft: { deliveryUuid: started.deliveryUuid },
+        files: Object.values(files).flat().map((file) => ({ name: file.name, blob: file })),
+        onProgress: setProgress,
+      });
+      if (!result.ok) {
+        setFailure({ key: 'forms:public.failed', values: {} });
+        return;
+      }
+      if (form.layout.redirectUrl) window.location.assign(form.layout.redirectUrl);
+      setDone(true);
+    } catch (err) {
+      setProblems(serverProblems(err));
+      setFailure(formErrorMessage(err, 'forms:public.failed'));
+      if (form.captcha) loadCaptcha();
+    } finally {
+      setPending(false);
+    }
+  }
+
+  return (
+    <PublicCard>
+      <PageHeading focusOnMount>{form.name}</PageHeading>
+      {form.layout.description ? <Body1 as="p">{form.layout.description}</Body1> : null}
+      <Caption1 as="p">{t('forms:public.mandatoryHint')}</Caption1>
+      {failure ? <Alert type="error" title={t(failure.key, failure.values)} /> : null}
+      <form className={styles.form} onSubmit={(event) => void submit(event)} noValidate>
+        {form.customFields.map((field, index) => (
+          <FieldInput key={field.name} field={field} index={index} value={values[field.name]} allValues={values} files={files[field.name] ?? []} problem={problemOf(field.name)} onValue={(v) => setValue(field.name, v)} onFiles={(list) => setFiles((f) => ({ ...f, [field.name]: list }))} />
+        ))}
+        {form.optionalRecipients.length > 0 ? (
+          <Field label={t('forms:public.recipients')} required={form.recipientChoiceRequired} validationMessage={problemOf('chosenRecipients')}>
+            <div role="group" aria-label={t('forms:public.recipients')}>
+              {form.optionalRecipients.map((address) => (
+                <Checkbox key={address} label={address} checked={chosen.includes(address)} onChange={(_e, d) => setChosen((c) => (d.checked === true ? [...c, address] : c.filter((a) => a !== address)))} />
+              ))}
+            </div>
+          </Field>
+        ) : null}
+        {form.disclaimerEnabled ? (
+          <Field validationMessage={problemOf('disclaimerAccepted')}>
+            <Body1 as="p">{form.disclaimerText}</Body1>
+            <Checkbox label={t('forms:public.acceptDisclaimer')} checked={accepted} onChange={(_e, d) => setAccepted(d.checked === true)} required />
+          </Field>
+        ) : null}
+        {form.captcha ? (
+          <div className={styles.captcha}>
+            {captcha ? <img src={`data:image/svg+xml;base64,${btoa(captcha.svg)}`} alt={t('forms:public.captchaImage')} width={150} height={50} /> : null}
+            <Button onClick={loadCaptcha}>{t('forms:public.newCaptcha')}</Button>
+            <Field label={t('forms:public.captcha')} required>
+              <Input value={captchaAnswer} onChange={(_e, d) => setCaptchaAnswer(d.value)} autoComplete="off" />
+            </Field>
+          </div>
+        ) : null}
+        {progress && pending ? <ProgressBar value={progress.percent / 100} aria-label={t('forms:public.sending', { percent: progress.percent })} /> : null}
+        <Button type="submit" appearance="primary" disabled={pending}>
+          {t('forms:public.submit')}
+        </Button>
+      </form>
+    </PublicCard>
+  );
+}
+
+interface FieldInputProps {
+  field: CustomField;
+  index: number;
+  value: FieldValue | undefined;
+  allValues: Record<string, FieldValue>;
+  files: File[];
+  problem: string | undefined;
+  onValue: (value: FieldValue) => void;
+  onFiles: (files: File[]) => void;
+}
+
+function FieldInput({ field, index, value, allValues, files, problem, onValue, onFiles }: FieldInputProps) {
+  const { t } = useTranslation();
+  const styles = useStyles();
+  const text = typeof value === 'string' ? value : '';
+  const common = { label: field.name, required: field.required, hint: field.hint || undefined, validationMessage: problem };
+  switch (field.type) {
+    case 'link':
+      return (
+        <Link href={field.defaultValue} target="_blank" rel="noopener noreferrer">
+          {field.name}
+        </Link>
+      );
+    case 'textTemplate':
+      return <Body1 as="p">{fillTemplate(field.defaultValue, allValues)}</Body1>;
+    case 'file':
+    case 'signature':
+      return (
+        <div className={styles.fileField}>
+          <Label htmlFor={fieldId(index)} required={field.required}>
+            {field.name}
+          </Label>
+          <input
+            id={fieldId(index)}
+            type="file"
+            multiple={field.type === 'file'}
+            accept={field.type === 'signature' ? 'image/png' : field.allowedFileTypes || undefined}
+            aria-describedby={`${fieldId(index)}-hint`}
+            onChange={(event) => {
+              const chosen = [...(event.target.files ?? [])];
+              if (field.type === 'file') return onFiles(chosen);
+              const reader = new FileReader();
+              reader.onload = () => onValue(String(reader.result));
+              if (chosen[0]) reader.readAsDataURL(chosen[0]);
+            }}
+          />
+          <Caption1 id={`${fieldId(index)}-hint`}>{field.type === 'signature' ? t('forms:public.signatureHint') : field.hint || files.map((f) => f.name).join(', ')}</Caption1>
+          {problem ? (
+            <Caption1 role="alert" className={styles.error}>
+              {problem}
+            </Caption1>
+          ) : null}
+        </div>
+      );
+    case 'checkbox':
+      return (
+        <Field {...common}>
+          <div role="group" aria-label={field.name}>
+            {field.options.map((option) => {
+              const list = Array.isArray(value) ? (value as string[]) : [];
+              return <Checkbox key={option} label={option} checked={list.includes(option)} onChange={(_e, d) => onValue(d.checked === true ? [...list, option] : list.filter((o) => o !== option))} />;
+            })}
+          </div>
+        </Field>
+      );
+    case 'radio':
+      return (
+        <Field {...common}>
+          <RadioGroup value={text} onChange={(_e, d) => onValue(d.value)}>
+            {field.options.map((option) => (
+              <Radio key={option} value={option} label={option} />
+            ))}
+          </RadioGroup>
+        </Field>
+      );
+    case 'dropdown':
+      return (
+        <Field {...common}>
+          <Select value={text} onChange={(_e, d) => onValue(d.value)}>
+            <option value="" />
+            {field.options.map((option) => (
+              <option key={option} value={option}>
+                {option}
+              </option>
+            ))}
+          </Select>
+        </Field>
+      );
+    case 'date':
+      return (
+        <Field {...common}>
+          <Input type="date" value={text} min={field.startDate ?? undefined} max={field.endDate ?? undefined} onChange={(_e, d) => onValue(d.value)} />
+        </Field>
+      );
+    case 'email':
+      return (
+        <Field {...common}>
+          <Input type="email" value={text} onChange={(_e, d) => onValue(d.value)} />
+        </Field>
+      );
+    default:
+      return (
+        <Field {...common}>
+          {field.type === 'text' && (field.textAreaSize ?? 1) > 1 ? <Textarea value={text} rows={field.textAreaSize ?? 2} onChange={(_e, d) => onValue(d.value)} /> : <Input value={text} onChange={(_e, d) => onValue(d.value)} />}
+        </Field>
+      );
+  }
+}
