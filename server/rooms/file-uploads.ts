@@ -60,7 +60,7 @@ async function ownUpload(ctx: RequestContext, roomUuid: string, fileUuid: string
   if (found.file.uploaded_by !== user.id) {
     // Somebody else's upload in progress does not exist for the caller.
     if (found.file.state !== 'complete') throw notFound('File not found');
-    await requireRole(app.db, room, user.id, 'see', found.folder);
+    await requireRole(app.db, room, user.id, 'upload', found.folder);
     throw conflict('The file is complete; its parts cannot change');
   }
   const role = await requireRole(app.db, room, user.id, 'upload', found.folder);

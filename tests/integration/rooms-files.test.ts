@@ -220,7 +220,7 @@ describe('rename, move, delete, search', () => {
     const gone = await upload('owner', room, 'contract-draft.pdf', 8);
     await json(await req('owner', 'DELETE', ROOM_PATHS.file(room.uuid, gone.file.uuid)), 204);
     const found = await json<RoomSearchResult>(await req('previewer', 'GET', `${ROOM_PATHS.search(room.uuid)}?q=CONTRACT`), 200);
-    expect(found.folders.map((f) => f.name)).toEqual(['Contracts 2026']);
+    expect(found.folders.map((f) => [f.name, f.createdBy, f.path])).toEqual([['Contracts 2026', email('owner'), []]]);
     expect(found.files.map((f) => [f.name, f.role, f.path.map((p) => p.name)])).toEqual([['contract-signed.pdf', 'PREVIEWER', ['Contracts 2026', 'Old']]]);
     expect((await json<RoomSearchResult>(await req('owner', 'GET', `${ROOM_PATHS.search(room.uuid)}?q=%25`), 200)).files).toEqual([]);
     await expectDenied(await req('outsider', 'GET', `${ROOM_PATHS.search(room.uuid)}?q=contract`), 404, 'contract');
@@ -251,6 +251,10 @@ describe('role matrix (SPEC §6) over the file routes', () => {
       await expectBackendError(await req(actor, 'GET', ROOM_PATHS.fileParts(room.uuid, pending.uuid)), 404, 'NotFoundException');
     }
     await expectBackendError(await putPart('anonymous', room.uuid, pending.uuid, 0, new Uint8Array(4)), 401, 'AuthenticationRequiredException');
+    // A complete file's parts: the others without the upload right are refused as such.
+    const done = (await json<RoomContents>(await req('owner', 'GET', ROOM_PATHS.room(room.uuid)), 200)).files[0]!;
+    for (const actor of ['viewer', 'previewer'] as const) await expectDenied(await putPart(actor, room.uuid, done.uuid, 0, new Uint8Array(4)), 403, done.name);
+    await expectBackendError(await putPart('editor', room.uuid, done.uuid, 0, new Uint8Array(4)), 409, 'ConflictException');
     // An uploader who lost the upload right cannot go on.
     await json(await req('owner', 'PUT', ROOM_PATHS.access(room.uuid), { user: email('editor'), role: 'VIEWER' }), 200);
     await expectDenied(await putPart('editor', room.uuid, pending.uuid, 0, new Uint8Array(4)), 403, 'pending.bin');
