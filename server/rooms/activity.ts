@@ -11,6 +11,8 @@ import { liveFolder, liveRoom, requireRole, type RoomRow } from './roles';
 
 export interface ActivityItem {
   room: RoomRow;
+  /** The file's or folder's uuid; absent: the room itself. */
+  uuid?: string;
   /** The folder the entry is about, or the one holding the file; null: the top level (or the room). */
   folderId: number | null;
   fileId?: number | null;
@@ -25,6 +27,8 @@ export async function recordActivity(db: Kysely<Database>, kind: RoomActivityKin
       folder_id: item.folderId,
       file_id: item.fileId ?? null,
       kind,
+      item_type: item.fileId ? 'file' : item.uuid ? 'folder' : 'room',
+      item_uuid: item.uuid ?? item.room.uuid,
       actor_id: actor.id,
       actor: actor.email,
       item_name: item.name,
@@ -52,10 +56,8 @@ export async function listActivity(
   const room = await liveRoom(app.db, roomUuid);
   let base = app.db
     .selectFrom('room_activity')
-    .leftJoin('room_folders', 'room_folders.id', 'room_activity.folder_id')
-    .leftJoin('room_files', 'room_files.id', 'room_activity.file_id')
-    .select(['room_activity.id', 'room_activity.kind', 'room_activity.actor', 'room_activity.item_name', 'room_activity.detail', 'room_activity.created_at'])
-    .select(['room_activity.file_id', 'room_activity.folder_id', 'room_folders.uuid as folder_uuid', 'room_files.uuid as file_uuid'])
+    .select(['room_activity.id', 'room_activity.kind', 'room_activity.actor', 'room_activity.item_type', 'room_activity.item_uuid', 'room_activity.item_name'])
+    .select(['room_activity.detail', 'room_activity.created_at'])
     .where('room_activity.room_id', '=', room.id);
   if (query.fileUuid !== undefined) {
     const { file, folder } = await liveFile(app.db, room, query.fileUuid);
@@ -84,12 +86,8 @@ export async function listActivity(
   const rows = await base.orderBy('room_activity.id', 'desc').limit(query.pageSize + 1).execute();
   const page = rows.slice(0, query.pageSize);
   const entries = page.map((r): RoomActivityEntry => {
-    const item: RoomActivityEntry['item'] =
-      r.file_id !== null
-        ? { type: 'file', uuid: r.file_uuid ?? '', name: r.item_name }
-        : r.folder_id !== null
-          ? { type: 'folder', uuid: r.folder_uuid ?? '', name: r.item_name }
-          : { type: 'room', uuid: room.uuid, name: r.item_name };
+    const type = r.item_type === 'file' || r.item_type === 'folder' ? r.item_type : 'room';
+    const item: RoomActivityEntry['item'] = { type, uuid: r.item_uuid, name: r.item_name };
     const kind = (ROOM_ACTIVITY_KINDS as readonly string[]).includes(r.kind) ? (r.kind as RoomActivityKind) : 'edit';
     return { kind, actor: r.actor, item, detail: r.detail, createdAt: Number(r.created_at) };
   });

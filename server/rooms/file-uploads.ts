@@ -60,7 +60,7 @@ async function ownUpload(ctx: RequestContext, roomUuid: string, fileUuid: string
   if (found.file.uploaded_by !== user.id) {
     // Somebody else's upload in progress does not exist for the caller.
     if (found.file.state !== 'complete') throw notFound('File not found');
-    await requireRole(app.db, room, user.id, 'see', found.folder);
+    await requireRole(app.db, room, user.id, 'upload', found.folder);
     throw conflict('The file is complete; its parts cannot change');
   }
   const role = await requireRole(app.db, room, user.id, 'upload', found.folder);
@@ -125,7 +125,7 @@ export async function commitFile(ctx: RequestContext, roomUuid: string, fileUuid
     .executeTakeFirst();
   if (Number(done.numUpdatedRows) === 1) {
     await app.db.deleteFrom('room_file_parts').where('file_id', '=', file.id).execute();
-    await recordActivity(app.db, 'upload', user, { room, folderId: folder?.id ?? null, fileId: file.id, name: file.name });
+    await recordActivity(app.db, 'upload', user, { room, folderId: folder?.id ?? null, fileId: file.id, uuid: file.uuid, name: file.name });
   }
   return toUploadFile({ ...file, state: 'complete', sha256, updated_at: now }, room, folder?.uuid ?? null, role, user.email);
 }

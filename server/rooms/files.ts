@@ -27,7 +27,7 @@ export async function downloadFile(ctx: RequestContext, request: FastifyRequest,
   await requireRole(app.db, room, user.id, 'download', folder);
   const stored = { name: file.name, mimeType: file.mime_type, layout: layoutOf(file), keyOf: (i: number) => filePartKey(file, i) };
   return sendStoredFile(request, reply, app.blobs, stored, () =>
-    recordActivity(app.db, 'download', user, { room, folderId: folder?.id ?? null, fileId: file.id, name: file.name }),
+    recordActivity(app.db, 'download', user, { room, folderId: folder?.id ?? null, fileId: file.id, uuid: file.uuid, name: file.name }),
   );
 }
 
@@ -60,7 +60,7 @@ export async function updateFile(
   const now = Date.now();
   await app.db.updateTable('room_files').set({ name, folder_id: targetId, updated_at: now }).where('id', '=', file.id).execute();
   const updated = { ...file, name, folder_id: targetId, updated_at: now };
-  const item = { room, folderId: targetId, fileId: file.id, name };
+  const item = { room, folderId: targetId, fileId: file.id, uuid: file.uuid, name };
   if (name !== file.name) await recordActivity(app.db, 'edit', user, item, file.name);
   if (targetId !== file.folder_id) await recordActivity(app.db, 'edit', user, item, 'moved');
   const role = await requireRole(app.db, room, user.id, 'see', target);
@@ -74,5 +74,5 @@ export async function deleteFile(ctx: RequestContext, roomUuid: string, fileUuid
   const { file, folder } = await liveFile(app.db, room, fileUuid);
   await requireRole(app.db, room, user.id, 'delete', folder);
   await app.db.updateTable('room_files').set({ deleted_at: Date.now(), deleted_by: user.id }).where('id', '=', file.id).execute();
-  await recordActivity(app.db, 'delete', user, { room, folderId: folder?.id ?? null, fileId: file.id, name: file.name });
+  await recordActivity(app.db, 'delete', user, { room, folderId: folder?.id ?? null, fileId: file.id, uuid: file.uuid, name: file.name });
 }

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { RoomFolder } from '@shared/contract/rooms';
 import { badRequest } from '../core/http-error';
 import type { RequestContext } from '../core/request-context';
+import { recordActivity } from './activity';
 import { checkFolderNameFree, validName } from './names';
 import { ancestorsOf, liveFolder, liveRoom, requireRole } from './roles';
 import { emailOf, toFolder } from './rooms';
@@ -56,6 +57,9 @@ export async function updateFolder(
   await checkFolderNameFree(app.db, room.id, parentId, name, folder.id);
   const now = Date.now();
   await app.db.updateTable('room_folders').set({ name, parent_id: parentId, updated_at: now }).where('id', '=', folder.id).execute();
+  const item = { room, folderId: folder.id, uuid: folder.uuid, name };
+  if (name !== folder.name) await recordActivity(app.db, 'edit', user, item, folder.name);
+  if (parentId !== folder.parent_id) await recordActivity(app.db, 'edit', user, item, 'moved');
   const updated = { ...folder, name, parent_id: parentId, updated_at: now };
   const role = await requireRole(app.db, room, user.id, 'see', updated);
   const parent = parentId === null ? null : await app.db.selectFrom('room_folders').select('uuid').where('id', '=', parentId).executeTakeFirst();
@@ -69,4 +73,5 @@ export async function deleteFolder(ctx: RequestContext, roomUuid: string, folder
   const folder = await liveFolder(app.db, room, folderUuid);
   await requireRole(app.db, room, user.id, 'delete', folder);
   await app.db.updateTable('room_folders').set({ deleted_at: Date.now(), deleted_by: user.id }).where('id', '=', folder.id).execute();
+  await recordActivity(app.db, 'delete', user, { room, folderId: folder.id, uuid: folder.uuid, name: folder.name });
 }

@@ -4,6 +4,7 @@ import { sql } from 'kysely';
 import { accessDenied, badRequest } from '../core/http-error';
 import type { RequestContext } from '../core/request-context';
 import { roleNamesOf } from '../users/users-repository';
+import { recordActivity } from './activity';
 import { filesIn } from './file-rows';
 import { checkRoomNameFree, validName } from './names';
 import { ancestorsOf, liveFolder, liveRoom, requireRole, roleResolver, type FolderRow, type RoomRow } from './roles';
@@ -128,6 +129,7 @@ export async function renameRoom(ctx: RequestContext, roomUuid: string, newName:
   await checkRoomNameFree(app.db, user.id, name, room.id);
   const now = Date.now();
   await app.db.updateTable('data_rooms').set({ name, updated_at: now }).where('id', '=', room.id).execute();
+  if (name !== room.name) await recordActivity(app.db, 'edit', user, { room, folderId: null, name }, room.name);
   return toRoom({ ...room, name, updated_at: now }, role, await emailOf(ctx, room.created_by));
 }
 
@@ -137,4 +139,5 @@ export async function deleteRoom(ctx: RequestContext, roomUuid: string): Promise
   const room = await liveRoom(app.db, roomUuid);
   await requireRole(app.db, room, user.id, 'manageAccess');
   await app.db.updateTable('data_rooms').set({ deleted_at: Date.now(), deleted_by: user.id }).where('id', '=', room.id).execute();
+  await recordActivity(app.db, 'delete', user, { room, folderId: null, name: room.name });
 }

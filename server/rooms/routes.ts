@@ -9,6 +9,7 @@ import { listActivity } from './activity';
 import { commitFile, createFile, listFileParts, putFilePart } from './file-uploads';
 import { deleteFile, downloadFile, fileDetails, updateFile } from './files';
 import { searchRoom } from './search';
+import { listTrash, purgeItem, restoreItem } from './trash';
 import { createFolder, deleteFolder, updateFolder } from './folders';
 import { contents, createRoom, deleteRoom, listRooms, renameRoom } from './rooms';
 
@@ -108,4 +109,16 @@ export const roomRoutes = routePlugin('kuvert-room-routes', async (app) => {
   registerEndpoint(app, ROOM_ENDPOINTS.search, async (request) => searchRoom(requestContext(app, request), request.params.roomUuid, request.query));
 
   registerEndpoint(app, ROOM_ENDPOINTS.activity, async (request) => listActivity(requestContext(app, request), request.params.roomUuid, request.query));
+
+  registerEndpoint(app, ROOM_ENDPOINTS.trash, async (request) => listTrash(requestContext(app, request), request.params.roomUuid));
+
+  registerEndpoint(app, ROOM_ENDPOINTS.restoreItem, async (request, reply) => {
+    await restoreItem(requestContext(app, request), request.params.roomUuid, request.params.itemUuid);
+    return reply.code(204).send(null);
+  });
+
+  registerEndpoint(app, ROOM_ENDPOINTS.purgeItem, async (request, reply) => {
+    await purgeItem(requestContext(app, request), request.params.roomUuid, request.params.itemUuid);
+    return reply.code(204).send(null);
+  });
 });

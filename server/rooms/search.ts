@@ -31,15 +31,23 @@ export async function searchRoom(ctx: RequestContext, roomUuid: string, query: {
     return chain;
   };
   const pattern = `%${query.q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-  const matches = sql<boolean>`lower(name) like ${pattern} escape '\\'`;
   const folders: RoomSearchResult['folders'] = [];
-  const folderRows = await app.db.selectFrom('room_folders').selectAll().where('room_id', '=', room.id).where(matches).orderBy(sql`lower(name)`).limit(SCAN_LIMIT).execute();
+  const folderRows = await app.db
+    .selectFrom('room_folders')
+    .leftJoin('users', 'users.id', 'room_folders.created_by')
+    .selectAll('room_folders')
+    .select('users.email as creator')
+    .where('room_folders.room_id', '=', room.id)
+    .where(sql<boolean>`lower(room_folders.name) like ${pattern} escape '\\'`)
+    .orderBy(sql`lower(room_folders.name)`)
+    .limit(SCAN_LIMIT)
+    .execute();
   for (const row of folderRows) {
     const chain = chainOf(row);
     const role = chain && roleOf(row);
     if (!chain || !role || folders.length >= query.pageSize) continue;
     const path = chain.slice(0, -1).map((f) => ({ uuid: f.uuid, name: f.name }));
-    folders.push({ ...toFolder(row, room, path.at(-1)?.uuid ?? null, role, ''), path });
+    folders.push({ ...toFolder(row, room, path.at(-1)?.uuid ?? null, role, row.creator ?? ''), path });
   }
   const files: RoomSearchResult['files'] = [];
   const fileRows = await app.db

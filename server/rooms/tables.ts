@@ -84,6 +84,9 @@ export interface RoomActivityTable {
   file_id: number | null;
   /** shared/contract/rooms.ts ROOM_ACTIVITY_KINDS. */
   kind: string;
+  /** 'room' | 'folder' | 'file', and its uuid (kept when the item is purged). */
+  item_type: string;
+  item_uuid: string;
   actor_id: number | null;
   actor: string;
   item_name: string;

@@ -117,3 +117,13 @@ export const RoomActivityListSchema = z
   .object({ entries: z.array(RoomActivityEntrySchema), nextCursor: z.string().nullable() })
   .meta({ id: 'RoomActivityList' });
 export type RoomActivityList = z.infer<typeof RoomActivityListSchema>;
+
+export const RoomTrashItemParamsSchema = z.object({ roomUuid: Uuid, itemUuid: Uuid }).strict();
+
+/** A folder or file of the room moved to the trash (items inside a deleted folder come back with it). */
+export const RoomTrashEntrySchema = z
+  .object({ uuid: z.string(), type: z.enum(['folder', 'file']), name: z.string(), deletedAt: z.number(), deletedBy: z.string() })
+  .meta({ id: 'RoomTrashEntry' });
+export type RoomTrashEntry = z.infer<typeof RoomTrashEntrySchema>;
+export const RoomTrashListSchema = z.object({ entries: z.array(RoomTrashEntrySchema) }).meta({ id: 'RoomTrashList' });
+export type RoomTrashList = z.infer<typeof RoomTrashListSchema>;

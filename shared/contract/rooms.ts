@@ -206,4 +206,7 @@ export const ROOM_PATHS = {
   fileContent: (roomUuid: string, fileUuid: string) => `/rooms/${roomUuid}/files/${fileUuid}/content`,
   search: (roomUuid: string) => `/rooms/${roomUuid}/search`,
   activity: (roomUuid: string) => `/rooms/${roomUuid}/activity`,
+  trash: (roomUuid: string) => `/rooms/${roomUuid}/trash`,
+  trashItem: (roomUuid: string, itemUuid: string) => `/rooms/${roomUuid}/trash/${itemUuid}`,
+  trashRestore: (roomUuid: string, itemUuid: string) => `/rooms/${roomUuid}/trash/${itemUuid}/restore`,
 } as const;

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { ANTI_CSRF_HEADER } from '@shared/contract/auth';
 import { DELIVERY_SETTING_KEYS } from '@shared/contract/deliveries';
-import type { RoomActivityList, RoomFileParts, RoomSearchResult, RoomUploadFile } from '@shared/contract/room-files';
+import type { RoomActivityList, RoomFileParts, RoomSearchResult, RoomTrashList, RoomUploadFile } from '@shared/contract/room-files';
 import { ROOM_PATHS, type Room, type RoomContents, type RoomFolder } from '@shared/contract/rooms';
 import { startTestServer, type TestServer } from '@tests/support/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -220,7 +220,7 @@ describe('rename, move, delete, search', () => {
     const gone = await upload('owner', room, 'contract-draft.pdf', 8);
     await json(await req('owner', 'DELETE', ROOM_PATHS.file(room.uuid, gone.file.uuid)), 204);
     const found = await json<RoomSearchResult>(await req('previewer', 'GET', `${ROOM_PATHS.search(room.uuid)}?q=CONTRACT`), 200);
-    expect(found.folders.map((f) => f.name)).toEqual(['Contracts 2026']);
+    expect(found.folders.map((f) => [f.name, f.createdBy, f.path])).toEqual([['Contracts 2026', email('owner'), []]]);
     expect(found.files.map((f) => [f.name, f.role, f.path.map((p) => p.name)])).toEqual([['contract-signed.pdf', 'PREVIEWER', ['Contracts 2026', 'Old']]]);
     expect((await json<RoomSearchResult>(await req('owner', 'GET', `${ROOM_PATHS.search(room.uuid)}?q=%25`), 200)).files).toEqual([]);
     await expectDenied(await req('outsider', 'GET', `${ROOM_PATHS.search(room.uuid)}?q=contract`), 404, 'contract');
@@ -251,6 +251,10 @@ describe('role matrix (SPEC §6) over the file routes', () => {
       await expectBackendError(await req(actor, 'GET', ROOM_PATHS.fileParts(room.uuid, pending.uuid)), 404, 'NotFoundException');
     }
     await expectBackendError(await putPart('anonymous', room.uuid, pending.uuid, 0, new Uint8Array(4)), 401, 'AuthenticationRequiredException');
+    // A complete file's parts: the others without the upload right are refused as such.
+    const done = (await json<RoomContents>(await req('owner', 'GET', ROOM_PATHS.room(room.uuid)), 200)).files[0]!;
+    for (const actor of ['viewer', 'previewer'] as const) await expectDenied(await putPart(actor, room.uuid, done.uuid, 0, new Uint8Array(4)), 403, done.name);
+    await expectBackendError(await putPart('editor', room.uuid, done.uuid, 0, new Uint8Array(4)), 409, 'ConflictException');
     // An uploader who lost the upload right cannot go on.
     await json(await req('owner', 'PUT', ROOM_PATHS.access(room.uuid), { user: email('editor'), role: 'VIEWER' }), 200);
     await expectDenied(await putPart('editor', room.uuid, pending.uuid, 0, new Uint8Array(4)), 403, 'pending.bin');
@@ -345,5 +349,70 @@ describe('role matrix (SPEC §6) over the file routes', () => {
     expect(inFolder.entries.map((e) => e.kind)).toEqual(['edit', 'download', 'upload']);
     await expectDenied(await req('editor', 'GET', `${ROOM_PATHS.activity(room.uuid)}?folderUuid=${folder.uuid}`), 403, 'a.txt');
     await expectBackendError(await req('owner', 'GET', `${ROOM_PATHS.activity(room.uuid)}?cursor=bad!`), 400, 'ValidationException');
+    // Folders and the room are logged too.
+    await json(await req('editor', 'PATCH', ROOM_PATHS.folder(room.uuid, folder.uuid), { name: 'Docs 2' }), 200);
+    await json(await req('owner', 'PATCH', ROOM_PATHS.room(room.uuid), { name: 'Activity room 2' }), 200);
+    const latest = await json<RoomActivityList>(await req('owner', 'GET', `${ROOM_PATHS.activity(room.uuid)}?pageSize=2`), 200);
+    expect(latest.entries.map((e) => [e.kind, e.item, e.detail])).toEqual([
+      ['edit', { type: 'room', uuid: room.uuid, name: 'Activity room 2' }, 'Activity room'],
+      ['edit', { type: 'folder', uuid: folder.uuid, name: 'Docs 2' }, 'Docs'],
+    ]);
+    // In the trash: no longer a live file.
+    await expectBackendError(await req('owner', 'GET', `${ROOM_PATHS.activity(room.uuid)}?fileUuid=${file.uuid}`), 404, 'NotFoundException');
+  });
+});
+
+describe('trash (OWNER of the room)', () => {
+  const ROOM_OWNER: Actor[] = ['owner'];
+
+  it('lists deleted folders and files, restores them bit-exact to where they were, purges for good with the bytes', async () => {
+    const room = await newRoom('Trash room');
+    const folder = await newFolder(room, 'Box');
+    const kept = await upload('owner', room, 'kept.bin', 2 * PART_SIZE + 3, folder.uuid);
+    const loose = await upload('editor', room, 'loose.bin', 10);
+    await json(await req('editor', 'DELETE', ROOM_PATHS.file(room.uuid, loose.file.uuid)), 204);
+    await json(await req('editor', 'DELETE', ROOM_PATHS.folder(room.uuid, folder.uuid)), 204);
+    for (const [actor, status] of Object.entries(expected(ROOM_OWNER, 200)) as Array<[Actor, number]>) {
+      const response = await req(actor, 'GET', ROOM_PATHS.trash(room.uuid));
+      if (status !== 200) {
+        await expectDenied(response, status, 'loose.bin');
+        await expectDenied(await req(actor, 'POST', ROOM_PATHS.trashRestore(room.uuid, folder.uuid)), status, 'Box');
+        await expectDenied(await req(actor, 'DELETE', ROOM_PATHS.trashItem(room.uuid, folder.uuid)), status, 'Box');
+        continue;
+      }
+      const trash = await json<RoomTrashList>(response, 200);
+      expect(trash.entries.map((e) => [e.type, e.name, e.deletedBy])).toEqual([['folder', 'Box', email('editor')], ['file', 'loose.bin', email('editor')]]);
+    }
+    // A name taken meanwhile blocks the restore.
+    const clash = await upload('owner', room, 'loose.bin', 4);
+    expect((await expectBackendError(await req('owner', 'POST', ROOM_PATHS.trashRestore(room.uuid, loose.file.uuid)), 409)).metadata).toMatchObject({ reason: 'nameExists' });
+    await json(await req('owner', 'DELETE', ROOM_PATHS.file(room.uuid, clash.file.uuid)), 204);
+    await json(await req('owner', 'POST', ROOM_PATHS.trashRestore(room.uuid, folder.uuid)), 204);
+    const back = await download('viewer', room.uuid, kept.file.uuid);
+    expect(Buffer.from(await back.arrayBuffer()).equals(Buffer.from(kept.bytes))).toBe(true);
+    expect((await json<RoomContents>(await req('viewer', 'GET', ROOM_PATHS.folder(room.uuid, folder.uuid)), 200)).files.map((f) => f.name)).toEqual(['kept.bin']);
+    await json(await req('owner', 'POST', ROOM_PATHS.trashRestore(room.uuid, loose.file.uuid)), 204);
+    expect((await json<RoomContents>(await req('viewer', 'GET', ROOM_PATHS.room(room.uuid)), 200)).files.map((f) => f.name)).toEqual(['loose.bin']);
+    const log = await json<RoomActivityList>(await req('owner', 'GET', ROOM_PATHS.activity(room.uuid)), 200);
+    const restored = log.entries.filter((e) => e.kind === 'item_restored');
+    expect(restored.map((e) => [e.item.type, e.item.name])).toEqual([['file', 'loose.bin'], ['folder', 'Box']]);
+    // Not in the trash any more.
+    await expectBackendError(await req('owner', 'POST', ROOM_PATHS.trashRestore(room.uuid, folder.uuid)), 404, 'NotFoundException');
+
+    // A file inside a trashed folder waits for its folder.
+    const inner = await upload('owner', room, 'inner.bin', 5, folder.uuid);
+    await json(await req('owner', 'DELETE', ROOM_PATHS.file(room.uuid, inner.file.uuid)), 204);
+    await json(await req('owner', 'DELETE', ROOM_PATHS.folder(room.uuid, folder.uuid)), 204);
+    expect((await expectBackendError(await req('owner', 'POST', ROOM_PATHS.trashRestore(room.uuid, inner.file.uuid)), 409)).metadata).toMatchObject({ reason: 'parentInTrash' });
+
+    // Purge: rows and bytes gone, for the folder with everything below it.
+    expect(await server.app.blobs.exists(`rooms/${room.uuid}/${kept.file.uuid}/0`)).toBe(true);
+    await json(await req('owner', 'DELETE', ROOM_PATHS.trashItem(room.uuid, folder.uuid)), 204);
+    for (const f of [kept.file, inner.file]) expect(await server.app.blobs.exists(`rooms/${room.uuid}/${f.uuid}/0`)).toBe(false);
+    expect((await json<RoomTrashList>(await req('owner', 'GET', ROOM_PATHS.trash(room.uuid)), 200)).entries.map((e) => e.name)).toEqual(['loose.bin']);
+    await expectBackendError(await req('owner', 'POST', ROOM_PATHS.trashRestore(room.uuid, inner.file.uuid)), 404, 'NotFoundException');
+    // The log keeps what happened to purged items.
+    const after = await json<RoomActivityList>(await req('owner', 'GET', `${ROOM_PATHS.activity(room.uuid)}?pageSize=3`), 200);
+    expect(after.entries.map((e) => [e.kind, e.item.type, e.item.name])).toEqual([['delete', 'folder', 'Box'], ['delete', 'file', 'inner.bin'], ['upload', 'file', 'inner.bin']]);
   });
 });

@@ -44,9 +44,12 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .execute();
   await id('room_activity')
     .addColumn('room_id', 'integer', (c) => c.notNull().references('data_rooms.id').onDelete('cascade'))
-    // The folder the entry is about, or the one holding the file; null: the top level.
-    .addColumn('folder_id', 'integer', (c) => c.references('room_folders.id').onDelete('cascade'))
-    .addColumn('file_id', 'integer', (c) => c.references('room_files.id').onDelete('cascade'))
+    // The folder the entry is about, or the one holding the file; null: the top level (or purged).
+    .addColumn('folder_id', 'integer', (c) => c.references('room_folders.id').onDelete('set null'))
+    .addColumn('file_id', 'integer', (c) => c.references('room_files.id').onDelete('set null'))
+    // What the entry is about, kept when the item is purged: 'room' | 'folder' | 'file' and its uuid.
+    .addColumn('item_type', 'text', (c) => c.notNull())
+    .addColumn('item_uuid', 'text', (c) => c.notNull())
     .addColumn('kind', 'text', (c) => c.notNull())
     .addColumn('actor_id', 'integer', (c) => c.references('users.id').onDelete('set null'))
     // The actor's address then (kept when the account goes) and the item's name then.
