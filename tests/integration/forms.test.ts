@@ -159,10 +159,15 @@ describe('web forms', () => {
     for (const body of [{ ...formInput(), colour: 'red' }, { ...formInput(), securityLevel: 5 }, { ...formInput(), customFields: [{ name: 'x', type: 'hologram' }] }, {}]) {
       await expectBackendError(await call(server, formsAdmin, 'POST', api('/forms'), body), 400, 'ValidationException');
     }
+    // Another account as the sender: an administrator only.
+    const other = await expectBackendError(await call(server, formsAdmin, 'POST', api('/forms'), formInput({ senderEmail: 'plain@example.test' })), 400, 'ValidationException');
+    expect(other.metadata.problems).toContainEqual({ field: 'senderEmail', reason: 'senderNotAllowed' });
+    const byAdmin = await createForm({ senderEmail: 'forms@example.test' }, admin);
+    expect(byAdmin).toMatchObject({ senderEmail: 'forms@example.test', createdBy: server.admin.email });
     const existing = await createForm();
     await expectBackendError(await call(server, formsAdmin, 'POST', api('/forms'), formInput({ name: existing.name.toUpperCase() })), 409, FORM_ERRORS.duplicateName);
     await expectBackendError(await call(server, formsAdmin, 'POST', api('/forms'), formInput({ url: existing.url })), 409, FORM_ERRORS.duplicateUrl);
-    expect(await server.app.db.selectFrom('forms').select('id').execute()).toHaveLength(before.length + 1);
+    expect(await server.app.db.selectFrom('forms').select('id').execute()).toHaveLength(before.length + 2);
   });
 
   it('parallel saves of one name: exactly one form, the others 409 (never a 500)', async () => {
