@@ -1,0 +1,178 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { deliveryContentUrl } from '@shared/api/endpoints/delivery-read';
+import { SECURITY_LEVELS } from '@shared/contract/constants';
+import { createApiClient } from '@shared/api/client';
+import { downloadE2eFile, openE2eDelivery, sendDelivery } from '@shared/transfer';
+import { clamdUnavailable } from '@tests/support/clamd';
+import { proveAddress } from '@tests/support/prove-address';
+import type { TestServer } from '@tests/support/server';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, createUserAsAdmin, signIn, signInAdmin, type Session } from '../integration/core-helpers';
+import { e2eActor, e2eOf, giveSecuPass, type E2eActor } from '../integration/e2e-helpers';
+import { clusterUnavailable, SERVER_HEADER, SERVER_NAMES, startCluster, type Cluster } from './cluster';
+
+/**
+ * Issue 18 §2: PostgreSQL, the S3 server, THREE real Kuvert processes and HAProxy (deploy/haproxy.cfg:
+ * round-robin, no stickiness). Everything goes through the balancer: a session made on one server
+ * works on all; a level-3 upload's parts land on different servers, one server is SIGKILLed in the
+ * middle and the upload finishes through the others; the recipient downloads bit-exact; the mail
+ * and virus-scan jobs run exactly once across the three (mails counted at the SMTP server, scans at
+ * clamd). Size: KUVERT_MULTI_SERVER_MIB (default 4; the bench runs 512).
+ */
+
+const databaseUrl = process.env.KUVERT_TEST_DATABASE_URL || undefined;
+const skip = clusterUnavailable(databaseUrl);
+if (skip) console.warn(`multi-server: ${skip}`);
+const noClamd = skip ? null : clamdUnavailable();
+if (noClamd) console.warn(`multi-server: ${noClamd} (the scan count is skipped)`);
+
+const MIB = 1024 * 1024;
+const SIZE = Number(process.env.KUVERT_MULTI_SERVER_MIB || 4) * MIB;
+/** 32 KiB records, 8 per part: 256 KiB parts, so a few MiB make 16+ parts to spread. */
+const RECORD_SIZE = 32 * 1024;
+const PART_PUT = /\/parts\/(\d+)$/;
+const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
+const blobOf = (bytes: Uint8Array) => new Blob([bytes as Uint8Array<ArrayBuffer>]);
+
+let cluster: Cluster;
+/** The balancer, in the shape the integration helpers take (they use url and admin only). */
+let lb: TestServer;
+let alice: E2eActor;
+let bob: E2eActor;
+
+/** The verification code mailed to `email` (through the SMTP server every server uses). */
+const codeMail = (email: string) => async () => {
+  const mail = await cluster.smtp.waitForMail((m) => m.to !== undefined && JSON.stringify(m.to).toLowerCase().includes(email) && /^\s*\d{6}\s*$/m.test(m.text ?? ''));
+  return mail.text ?? '';
+};
+
+async function user(admin: Session, email: string): Promise<E2eActor> {
+  await createUserAsAdmin(lb, admin, { email }, { prove: false });
+  await proveAddress(lb, email, 'Good-Passw0rd', codeMail(email));
+  return e2eActor(lb, await signIn(lb, email, 'Good-Passw0rd'));
+}
+
+/** Mails to `to` that name `subject` (the new-delivery notice). */
+const mailsAbout = (subject: string, to: string) =>
+  cluster.smtp.received.filter((m) => JSON.stringify(m.to ?? '').includes(to) && ((m.subject ?? '').includes(subject) || (m.text ?? '').includes(subject)));
+
+/** Polls the shared database until no job is queued or running (done jobs are deleted). */
+async function jobsDone(timeoutMs = 60_000): Promise<void> {
+  const client = new pg.Client({ connectionString: cluster.databaseUrl });
+  await client.connect();
+  try {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const { rows } = await client.query<{ n: string }>('SELECT count(*) AS n FROM jobs');
+      if (Number(rows[0]!.n) === 0) return;
+      if (Date.now() > deadline) throw new Error(`jobs still queued after ${timeoutMs} ms`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  } finally {
+    await client.end();
+  }
+}
+
+describe.skipIf(skip !== null)('three Kuvert servers behind HAProxy (PostgreSQL, S3)', () => {
+  beforeAll(async () => {
+    cluster = await startCluster({
+      databaseUrl: databaseUrl!,
+      clamd: noClamd === null,
+      env: { KUVERT_UPLOAD_PART_SIZE: String(8 * RECORD_SIZE), KUVERT_JOB_POLL_INTERVAL: '200' },
+    });
+    lb = { url: cluster.url, admin: cluster.admin } as TestServer;
+    const admin = await signInAdmin(lb);
+    alice = await user(admin, 'alice@example.test');
+    bob = await user(admin, 'bob@example.test');
+    await giveSecuPass(alice, 'Alice-SecuPass-multi-Harbour-71');
+    await giveSecuPass(bob, 'Bob-SecuPass-multi-Lantern-72');
+  }, 120_000);
+  afterAll(() => cluster?.close(), 60_000);
+
+  it('a session made on one server works on every server, through the balancer and directly', async () => {
+    const session = await signInAdmin(lb);
+    const answeredBy = new Set<string>();
+    for (let i = 0; i < 6; i++) {
+      const response = await call(lb, session, 'GET', '/api/2/user');
+      expect(response.status).toBe(200);
+      await response.arrayBuffer();
+      answeredBy.add(response.headers.get(SERVER_HEADER) ?? '?');
+    }
+    // Round-robin, no stickiness: consecutive requests of one client go to every server.
+    expect([...answeredBy].sort()).toEqual([...SERVER_NAMES]);
+    for (const server of cluster.servers) {
+      const direct = await fetch(`${server.url}/api/2/user`, { headers: { cookie: session.cookie } });
+      expect(direct.status).toBe(200);
+      await direct.arrayBuffer();
+    }
+  });
+
+  it.skipIf(noClamd !== null)('a level-1 delivery is scanned once and its recipient mailed once across the three servers', async () => {
+    const subject = `Multi-server scan ${randomBytes(4).toString('hex')}`;
+    const scansBefore = cluster.scans();
+    const result = await sendDelivery({
+      client: alice.client,
+      draft: { recipients: ['bob@example.test'], subject, body: 'Scanned once.', securityLevel: SECURITY_LEVELS.LEVEL_1 as 0 },
+      files: [{ name: 'a.bin', blob: blobOf(new Uint8Array(randomBytes(300 * 1024))), mimeType: 'application/octet-stream' }],
+    });
+    expect(result.ok, JSON.stringify(!result.ok && result.error)).toBe(true);
+    await cluster.smtp.waitForMail((m) => (m.subject ?? '').includes(subject) || (m.text ?? '').includes(subject), 60_000);
+    await jobsDone();
+    expect(cluster.scans() - scansBefore).toBe(1);
+    expect(mailsAbout(subject, 'bob@example.test')).toHaveLength(1);
+  }, 90_000);
+
+  it('a level-3 upload spreads over the servers, survives a SIGKILLed server, and downloads bit-exact through the balancer', async () => {
+    const subject = `Multi-server level 3 ${randomBytes(4).toString('hex')}`;
+    const bytes = new Uint8Array(randomBytes(SIZE));
+    const before: string[] = [];
+    const after: string[] = [];
+    let victim: string | null = null;
+    const killAfter = 4;
+    const counting: typeof fetch = async (input, init = {}) => {
+      const response = await alice.fetch(input, init);
+      if (init.method === 'PUT' && PART_PUT.test(String(input)) && response.ok) {
+        const name = response.headers.get(SERVER_HEADER) ?? '?';
+        (victim ? after : before).push(name);
+        if (!victim && before.length === killAfter) {
+          // The server that took the last part dies like a crash (no shutdown hook), parts of it still in flight.
+          victim = name;
+          await cluster.servers[SERVER_NAMES.indexOf(name as (typeof SERVER_NAMES)[number])]!.kill();
+        }
+      }
+      return response;
+    };
+    const client = createApiClient({ backendUrl: lb.url, fetch: counting });
+    client.setAntiCsrfToken(alice.session.csrf);
+
+    const result = await sendDelivery({
+      client,
+      draft: { recipients: ['bob@example.test'], subject, body: 'Through three servers.', securityLevel: SECURITY_LEVELS.LEVEL_3 as 20 },
+      files: [{ name: 'big.bin', blob: blobOf(bytes), mimeType: 'application/octet-stream' }],
+      e2e: e2eOf(alice, { recordSize: RECORD_SIZE }),
+    });
+    expect(result.ok, JSON.stringify(!result.ok && result.error)).toBe(true);
+    if (!result.ok) return;
+    const parts = Math.ceil(SIZE / (8 * RECORD_SIZE));
+    expect(before.length + after.length).toBeGreaterThanOrEqual(parts);
+    // Before the kill the parts went to several servers; after it, never to the killed one.
+    expect(new Set(before).size).toBeGreaterThan(1);
+    expect(victim).not.toBeNull();
+    expect(after.length).toBeGreaterThan(0);
+    expect(after).not.toContain(victim);
+    expect(new Set(after).size).toBe(2);
+
+    const opened = await openE2eDelivery({ client: bob.client, deliveryUuid: result.delivery.deliveryUuid, e2e: e2eOf(bob) });
+    try {
+      const file = opened.files.find((f) => f.name === 'big.bin')!;
+      const blob = await downloadE2eFile({ delivery: opened, fileId: file.fileId, crypto: bob.crypto, url: deliveryContentUrl(result.delivery.deliveryUuid, file.fileId, null, lb.url), fetch: bob.fetch });
+      expect(sha256(new Uint8Array(await blob.arrayBuffer()))).toBe(sha256(bytes));
+    } finally {
+      await opened.close();
+    }
+    await jobsDone();
+    const all = cluster.smtp.received.map((m) => `${m.subject} → ${JSON.stringify(m.to && 'text' in m.to ? m.to.text : m.to)}`);
+    expect(mailsAbout(subject, 'bob@example.test'), all.join('\n')).toHaveLength(1);
+  }, 180_000);
+});
