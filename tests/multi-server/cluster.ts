@@ -24,6 +24,8 @@ export const HAPROXY_CONFIG = fileURLToPath(new URL('../../deploy/haproxy.cfg', 
 export const SERVER_NAMES = ['kuvert1', 'kuvert2', 'kuvert3'] as const;
 export const SERVER_HEADER = 'x-kuvert-server';
 const METRICS_TOKEN = randomBytes(24).toString('hex');
+/** Every server needs the same key for the two-factor secrets (deploy/README.md). */
+const SECRET_KEY = randomBytes(32).toString('base64');
 
 /** Why the cluster cannot run here, or null. In CI (CI set) HAProxy must be there. */
 export function clusterUnavailable(databaseUrl: string | undefined): string | null {
@@ -167,6 +169,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
       KUVERT_PUBLIC_URL: url,
       KUVERT_TRUST_PROXY: '127.0.0.1',
       KUVERT_METRICS_TOKEN: METRICS_TOKEN,
+      KUVERT_SECRET_KEY: SECRET_KEY,
       AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
       ...(counting ? { KUVERT_CLAMD: counting.address } : {}),
       ...options.env,
