@@ -16,7 +16,9 @@ import { startS3TestServer, type S3TestServer } from '@server/storage/s3-test-se
 import { freePort, startChildServer, type ChildServer } from '@tests/support/child-server';
 import { startTestClamd, type TestClamd } from '@tests/support/clamd';
 import { startTestSmtpServer, type TestSmtpServer } from '@tests/support/smtp';
-import { TEST_ADMIN } from '@tests/support/server';
+import { proveAddress } from '@tests/support/prove-address';
+import { TEST_ADMIN, type TestServer } from '@tests/support/server';
+import { createUserAsAdmin, signIn, type Session } from '../integration/core-helpers';
 
 export const HAPROXY_BINARY = process.env.KUVERT_TEST_HAPROXY || '/usr/sbin/haproxy';
 export const HAPROXY_CONFIG = fileURLToPath(new URL('../../deploy/haproxy.cfg', import.meta.url));
@@ -77,6 +79,8 @@ export interface ClusterOptions {
   servers?: number;
   /** Start clamd (and count its scans). */
   clamd?: boolean;
+  /** Where the file bytes go: the S3 server (default) or, with one server only, its local folder. */
+  store?: 's3' | 'local';
   /** Extra environment for every server. */
   env?: Record<string, string>;
 }
@@ -140,6 +144,8 @@ async function waitForBackends(url: string, names: readonly string[], timeoutMs 
 
 export async function startCluster(options: ClusterOptions): Promise<Cluster> {
   const count = options.servers ?? 3;
+  const store = options.store ?? 's3';
+  if (store === 'local' && count > 1) throw new Error('several servers need the S3 store (a local folder is per server)');
   const cleanups: (() => Promise<unknown>)[] = [];
   const cleanup = async () => {
     for (const step of cleanups.reverse()) await step().catch(() => undefined);
@@ -163,7 +169,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     const url = `http://127.0.0.1:${lbPort}`;
     const ports = await Promise.all(Array.from({ length: count }, () => freePort()));
     const env = {
-      ...s3.env,
+      ...(store === 's3' ? s3.env : {}),
       DATABASE_URL: database.url,
       SMTP_URL: smtp.url,
       KUVERT_PUBLIC_URL: url,
@@ -223,4 +229,21 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     await cleanup();
     throw error;
   }
+}
+
+/** The balancer in the shape the integration helpers take (they use `url` and `admin` only). */
+export const balancer = (cluster: Cluster) => ({ url: cluster.url, admin: cluster.admin }) as TestServer;
+
+/**
+ * An account made by the administrator, its address proven with the code mailed through the SMTP
+ * server every server uses, signed in through the balancer.
+ */
+export async function provenUser(cluster: Cluster, admin: Session, email: string, password = 'Good-Passw0rd'): Promise<Session> {
+  const lb = balancer(cluster);
+  await createUserAsAdmin(lb, admin, { email, password }, { prove: false });
+  await proveAddress(lb, email, password, async () => {
+    const mail = await cluster.smtp.waitForMail((m) => JSON.stringify(m.to ?? '').toLowerCase().includes(email) && /^\s*\d{6}\s*$/m.test(m.text ?? ''));
+    return mail.text ?? '';
+  });
+  return signIn(lb, email, password);
 }

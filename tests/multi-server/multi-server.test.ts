@@ -4,14 +4,13 @@ import { SECURITY_LEVELS } from '@shared/contract/constants';
 import { createApiClient } from '@shared/api/client';
 import { downloadE2eFile, openE2eDelivery, sendDelivery } from '@shared/transfer';
 import { clamdUnavailable } from '@tests/support/clamd';
-import { proveAddress } from '@tests/support/prove-address';
 import type { TestServer } from '@tests/support/server';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUTHORIZATION_ERROR } from '@shared/contract/errors';
-import { call, createUserAsAdmin, postAuth, signIn, signInAdmin, type Session } from '../integration/core-helpers';
+import { call, postAuth, signInAdmin, type Session } from '../integration/core-helpers';
 import { e2eActor, e2eOf, giveSecuPass, type E2eActor } from '../integration/e2e-helpers';
-import { clusterUnavailable, SERVER_HEADER, SERVER_NAMES, startCluster, type Cluster } from './cluster';
+import { balancer, clusterUnavailable, provenUser, SERVER_HEADER, SERVER_NAMES, startCluster, type Cluster } from './cluster';
 
 /**
  * Issue 18 §2: PostgreSQL, the S3 server, THREE real Kuvert processes and HAProxy (deploy/haproxy.cfg:
@@ -30,28 +29,25 @@ if (noClamd) console.warn(`multi-server: ${noClamd} (the scan count is skipped)`
 
 const MIB = 1024 * 1024;
 const SIZE = Number(process.env.KUVERT_MULTI_SERVER_MIB || 4) * MIB;
-/** 32 KiB records, 8 per part: 256 KiB parts, so a few MiB make 16+ parts to spread. */
-const RECORD_SIZE = 32 * 1024;
+/**
+ * 8 records per part. Quick size: 32 KiB records, 256 KiB parts, so 4 MiB make 16 parts to spread;
+ * from 64 MiB the product's 512 KiB records (4 MiB parts).
+ */
+const RECORD_SIZE = SIZE >= 64 * MIB ? 512 * 1024 : 32 * 1024;
+/** The quick size takes seconds; a big one about a second per MiB on a busy 2-core machine. */
+const UPLOAD_TIMEOUT_MS = 180_000 + (SIZE / MIB) * 2_000;
 const PART_PUT = /\/parts\/(\d+)$/;
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 const blobOf = (bytes: Uint8Array) => new Blob([bytes as Uint8Array<ArrayBuffer>]);
 
 let cluster: Cluster;
-/** The balancer, in the shape the integration helpers take (they use url and admin only). */
+/** The balancer, in the shape the integration helpers take. */
 let lb: TestServer;
 let alice: E2eActor;
 let bob: E2eActor;
 
-/** The verification code mailed to `email` (through the SMTP server every server uses). */
-const codeMail = (email: string) => async () => {
-  const mail = await cluster.smtp.waitForMail((m) => m.to !== undefined && JSON.stringify(m.to).toLowerCase().includes(email) && /^\s*\d{6}\s*$/m.test(m.text ?? ''));
-  return mail.text ?? '';
-};
-
 async function user(admin: Session, email: string): Promise<E2eActor> {
-  await createUserAsAdmin(lb, admin, { email }, { prove: false });
-  await proveAddress(lb, email, 'Good-Passw0rd', codeMail(email));
-  return e2eActor(lb, await signIn(lb, email, 'Good-Passw0rd'));
+  return e2eActor(lb, await provenUser(cluster, admin, email));
 }
 
 /** Mails to `to` that name `subject` (the new-delivery notice). */
@@ -96,7 +92,7 @@ describe.skipIf(skip !== null)('three Kuvert servers behind HAProxy (PostgreSQL,
       clamd: noClamd === null,
       env: { KUVERT_UPLOAD_PART_SIZE: String(8 * RECORD_SIZE), KUVERT_JOB_POLL_INTERVAL: '200' },
     });
-    lb = { url: cluster.url, admin: cluster.admin } as TestServer;
+    lb = balancer(cluster);
     const admin = await signInAdmin(lb);
     alice = await user(admin, 'alice@example.test');
     bob = await user(admin, 'bob@example.test');
@@ -125,8 +121,7 @@ describe.skipIf(skip !== null)('three Kuvert servers behind HAProxy (PostgreSQL,
 
   it('failed sign-ins spread over the servers turn on the captcha on every server; a captcha issued by one server is answered on another, once', async () => {
     const admin = await signInAdmin(lb);
-    await createUserAsAdmin(lb, admin, { email: 'carol@example.test' }, { prove: false });
-    await proveAddress(lb, 'carol@example.test', 'Good-Passw0rd', codeMail('carol@example.test'));
+    await provenUser(cluster, admin, 'carol@example.test');
     const landed = new Set<string>();
     for (let i = 0; i < 3; i++) {
       const failed = await postAuth(lb, 'carol@example.test', `Wrong-Passw0rd-${i}`);
@@ -219,7 +214,7 @@ describe.skipIf(skip !== null)('three Kuvert servers behind HAProxy (PostgreSQL,
     await jobsDone();
     const all = cluster.smtp.received.map((m) => `${m.subject} → ${JSON.stringify(m.to && 'text' in m.to ? m.to.text : m.to)}`);
     expect(mailsAbout(subject, 'bob@example.test'), all.join('\n')).toHaveLength(1);
-  }, 180_000);
+  }, UPLOAD_TIMEOUT_MS);
 
   // Needs lane state18 (issue 18 §2, first bullet): today each server runs the expiry sweep on its own
   // 10-minute timer with no setting to shorten it, so a test cannot see it run. The sweep already
