@@ -6,7 +6,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { connect, createServer, type AddressInfo, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -155,6 +155,11 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     cleanups.push(() => database.drop());
     const s3 = await startS3TestServer();
     cleanups.push(() => s3.close());
+    // s3rver removes a folder once its last object is deleted, racing a write into the same folder
+    // (ENOENT, thrown in this process): parts pass through `.tmp/` three at a time. A plain file
+    // there (not an object: s3rver lists only `*._S3rver_object`) keeps the folder.
+    await mkdir(join(s3.directory, s3.bucket, '.tmp'), { recursive: true });
+    await writeFile(join(s3.directory, s3.bucket, '.tmp', 'keep-folder'), '');
     const smtp = await startTestSmtpServer();
     cleanups.push(() => smtp.close());
     let counting: CountingClamd | null = null;
@@ -234,16 +239,18 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
 /** The balancer in the shape the integration helpers take (they use `url` and `admin` only). */
 export const balancer = (cluster: Cluster) => ({ url: cluster.url, admin: cluster.admin }) as TestServer;
 
-/**
- * An account made by the administrator, its address proven with the code mailed through the SMTP
- * server every server uses, signed in through the balancer.
- */
-export async function provenUser(cluster: Cluster, admin: Session, email: string, password = 'Good-Passw0rd'): Promise<Session> {
-  const lb = balancer(cluster);
-  await createUserAsAdmin(lb, admin, { email, password }, { prove: false });
-  await proveAddress(lb, email, password, async () => {
+/** The owner proves the address with the code mailed through the SMTP server every server uses. */
+export async function proveUser(cluster: Cluster, email: string, password = 'Good-Passw0rd'): Promise<void> {
+  await proveAddress(balancer(cluster), email, password, async () => {
     const mail = await cluster.smtp.waitForMail((m) => JSON.stringify(m.to ?? '').toLowerCase().includes(email) && /^\s*\d{6}\s*$/m.test(m.text ?? ''));
     return mail.text ?? '';
   });
+}
+
+/** An account made by the administrator, its address proven, signed in through the balancer. */
+export async function provenUser(cluster: Cluster, admin: Session, email: string, password = 'Good-Passw0rd'): Promise<Session> {
+  const lb = balancer(cluster);
+  await createUserAsAdmin(lb, admin, { email, password }, { prove: false });
+  await proveUser(cluster, email, password);
   return signIn(lb, email, password);
 }

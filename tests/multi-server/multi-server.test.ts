@@ -5,12 +5,13 @@ import { createApiClient } from '@shared/api/client';
 import { downloadE2eFile, openE2eDelivery, sendDelivery } from '@shared/transfer';
 import { clamdUnavailable } from '@tests/support/clamd';
 import type { TestServer } from '@tests/support/server';
+import { currentTotpCode } from '@server/security/totp';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUTHORIZATION_ERROR } from '@shared/contract/errors';
-import { call, postAuth, signInAdmin, type Session } from '../integration/core-helpers';
+import { basicAuth, call, createUserAsAdmin, postAuth, signInAdmin, type Session } from '../integration/core-helpers';
 import { e2eActor, e2eOf, giveSecuPass, type E2eActor } from '../integration/e2e-helpers';
-import { balancer, clusterUnavailable, provenUser, SERVER_HEADER, SERVER_NAMES, startCluster, type Cluster } from './cluster';
+import { balancer, clusterUnavailable, provenUser, proveUser, SERVER_HEADER, SERVER_NAMES, startCluster, type Cluster } from './cluster';
 
 /**
  * Issue 18 §2: PostgreSQL, the S3 server, THREE real Kuvert processes and HAProxy (deploy/haproxy.cfg:
@@ -146,6 +147,27 @@ describe.skipIf(skip !== null)('three Kuvert servers behind HAProxy (PostgreSQL,
     const again = await postAuth(direct(2), 'carol@example.test', 'Wrong-Passw0rd-x', query);
     expect(again.response.status).toBe(401);
     expect(again.errors[0]?.authorizationError).toBe(AUTHORIZATION_ERROR.CAPTCHA_REQUIRED);
+  });
+
+  it('two-factor across servers: registered on one, confirmed on another; a used code is refused on the third, the next one accepted', async () => {
+    // The captcha test's failures came from the same address; start clean (as forgetFailures does).
+    for (const table of ['rate_limit_events', 'login_throttles', 'login_address_failures']) await sql(`DELETE FROM ${table}`);
+    const email = 'dave@example.test';
+    const admin = await signInAdmin(lb);
+    await createUserAsAdmin(lb, admin, { email, totpRequired: true }, { prove: false });
+    await proveUser(cluster, email);
+    expect((await postAuth(direct(0), email, 'Good-Passw0rd')).errors[0]?.authorizationError).toBe(AUTHORIZATION_ERROR.TOTP_REGISTRATION_REQUIRED);
+    // Server 1 seals the pending secret with KUVERT_SECRET_KEY; servers 2 and 3 must open it.
+    const registration = await fetch(`${direct(0).url}/api/2/auth/totp/registration`, { method: 'POST', headers: { authorization: basicAuth(email, 'Good-Passw0rd'), 'content-type': 'application/json' } });
+    expect(registration.status, await registration.clone().text()).toBe(200);
+    const { secret } = (await registration.json()) as { secret: string };
+    const code = currentTotpCode(secret);
+    const confirmed = await postAuth(direct(1), email, 'Good-Passw0rd', { j_auth_app_code: code });
+    expect(confirmed.response.status, JSON.stringify(confirmed.errors)).toBe(200);
+    const replayed = await postAuth(direct(2), email, 'Good-Passw0rd', { j_auth_app_code: code });
+    expect(replayed.errors[0]?.authorizationError).toBe(AUTHORIZATION_ERROR.TOTP_AUTHORIZATION_FAILED);
+    const next = await postAuth(direct(2), email, 'Good-Passw0rd', { j_auth_app_code: currentTotpCode(secret, Date.now() + 30_000) });
+    expect(next.response.status, JSON.stringify(next.errors)).toBe(200);
   });
 
   it.skipIf(noClamd !== null)('a level-1 delivery is scanned once and its recipient mailed once across the three servers', async () => {
