@@ -17,6 +17,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createApiClient } from '@shared/api/client';
 import { deliveryContentUrl } from '@shared/api/endpoints/delivery-read';
+import { SECURITY_LEVELS } from '@shared/contract/constants';
 import { DELIVERY_PATHS } from '@shared/contract/deliveries';
 import { sendDelivery } from '@shared/transfer';
 import { call, signInAdmin, type Session } from '../integration/core-helpers';
@@ -70,7 +71,7 @@ async function upload(setup: Setup, blob: Blob): Promise<{ seconds: number; deli
   const started = performance.now();
   const result = await sendDelivery({
     client,
-    draft: { recipients: ['reader@example.test'], subject: 'Scale bench', body: '', securityLevel: 0 },
+    draft: { recipients: ['reader@example.test'], subject: 'Scale bench', body: '', securityLevel: SECURITY_LEVELS.LEVEL_1 },
     files: [{ name: 'bench.bin', blob, mimeType: 'application/octet-stream' }],
   });
   const seconds = (performance.now() - started) / 1000;
