@@ -6,13 +6,13 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { connect, createServer, type AddressInfo, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { startS3TestServer, type S3TestServer } from '@server/storage/s3-test-server';
+import type { S3TestServer } from '@server/storage/s3-test-server';
 import { freePort, startChildServer, type ChildServer } from '@tests/support/child-server';
 import { startTestClamd, type TestClamd } from '@tests/support/clamd';
 import { startTestSmtpServer, type TestSmtpServer } from '@tests/support/smtp';
@@ -102,6 +102,39 @@ export interface Cluster {
   close(): Promise<void>;
 }
 
+const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+/** s3rver in its own process (tests/multi-server/s3-process.ts), with the in-process helper's interface. */
+async function startS3Process(): Promise<S3TestServer> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'tests/multi-server/s3-process.ts'], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  let out = '';
+  const started = await new Promise<Omit<S3TestServer, 'objectKeys' | 'close'>>((resolve, reject) => {
+    child.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString('utf8');
+      if (out.includes('\n')) resolve(JSON.parse(out.slice(0, out.indexOf('\n'))) as Omit<S3TestServer, 'objectKeys' | 'close'>);
+    });
+    void exited.then(() => reject(new Error(`the S3 test server exited: ${out}`)));
+  });
+  return {
+    ...started,
+    async objectKeys() {
+      // As s3-test-server.ts: object `a/b` is the file `<bucket>/a/b._S3rver_object`.
+      const root = join(started.directory, started.bucket);
+      const entries = await readdir(root, { recursive: true, withFileTypes: true });
+      return entries
+        .filter((e) => e.isFile() && e.name.endsWith('._S3rver_object'))
+        .map((e) => join(e.parentPath, e.name).slice(root.length + 1).replace(/\._S3rver_object$/, ''))
+        .sort();
+    },
+    async close() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
 /** A fresh database on the cluster of `url` (needs CREATEDB; .ci/postgres.sh's role has it). */
 async function createDatabase(url: string): Promise<{ url: string; drop(): Promise<void> }> {
   const name = `kuvert_multi_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
@@ -153,7 +186,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
   try {
     const database = await createDatabase(options.databaseUrl);
     cleanups.push(() => database.drop());
-    const s3 = await startS3TestServer();
+    const s3 = await startS3Process();
     cleanups.push(() => s3.close());
     // s3rver removes a folder once its last object is deleted, racing a write into the same folder
     // (ENOENT, thrown in this process): parts pass through `.tmp/` three at a time. A plain file
@@ -210,6 +243,14 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
         await haproxyExited;
       }
     });
+    // Should this process die without close() (an uncaught exception), take the children along.
+    const orphans = () => {
+      haproxy.kill('SIGKILL');
+      for (const server of servers) server.process.kill('SIGKILL');
+      void s3.close();
+    };
+    process.once('exit', orphans);
+    cleanups.push(async () => void process.off('exit', orphans));
     await waitForBackends(url, SERVER_NAMES).catch((error: Error) => {
       throw new Error(`${error.message}\n${haproxyErr}`);
     });
