@@ -10,6 +10,7 @@ import { benchDownload } from './download';
 import { benchInbox } from './inbox';
 import type { Figure } from './report';
 import { benchReports } from './reports';
+import { benchScale } from './scale';
 import { benchServer } from './server';
 import { benchTransfer } from './transfer';
 import { benchUploadBrowser } from './upload-browser';
@@ -28,6 +29,7 @@ const GROUPS: Record<string, (options: BenchOptions) => Promise<Figure[]>> = {
   download: (options) => benchDownload(options),
   'upload-browser': (options) => benchUploadBrowser(options),
   reports: (options) => benchReports(options),
+  scale: (options) => benchScale(options),
 };
 
 const REPORT_PATH = fileURLToPath(new URL('./report.json', import.meta.url));
