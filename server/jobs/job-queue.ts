@@ -115,6 +115,8 @@ export function startJobRunner(db: Db, kinds: Record<string, JobKind<never>>, op
   let periodicEnsured = false;
 
   async function claimNext(): Promise<{ id: number; kind: string; payload: string; attempts: number } | undefined> {
+    // No kinds (a server without any job of its own): nothing to claim, and `in ()` is invalid SQL on PostgreSQL.
+    if (names.length === 0) return undefined;
     const now = Date.now();
     const candidates = await db
       .selectFrom('jobs')
