@@ -76,7 +76,7 @@ async function jobsDone(timeoutMs = 60_000): Promise<void> {
   try {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
-      const { rows } = await client.query<{ n: string }>('SELECT count(*) AS n FROM jobs');
+      const { rows } = await client.query<{ n: string }>('SELECT count(*) AS n FROM jobs WHERE unique_key IS NULL');
       if (Number(rows[0]!.n) === 0) return;
       if (Date.now() > deadline) throw new Error(`jobs still queued after ${timeoutMs} ms`);
       await new Promise((r) => setTimeout(r, 100));
@@ -91,7 +91,7 @@ describe.skipIf(skip !== null)('three Kuvert servers behind HAProxy (PostgreSQL,
     cluster = await startCluster({
       databaseUrl: databaseUrl!,
       clamd: noClamd === null,
-      env: { KUVERT_UPLOAD_PART_SIZE: String(8 * RECORD_SIZE), KUVERT_JOB_POLL_INTERVAL: '200' },
+      env: { KUVERT_UPLOAD_PART_SIZE: String(8 * RECORD_SIZE), KUVERT_JOB_POLL_INTERVAL: '200', KUVERT_LOG_LEVEL: 'info' },
     });
     lb = balancer(cluster);
     const admin = await signInAdmin(lb);
@@ -238,10 +238,9 @@ describe.skipIf(skip !== null)('three Kuvert servers behind HAProxy (PostgreSQL,
     expect(mailsAbout(subject, 'bob@example.test'), all.join('\n')).toHaveLength(1);
   }, UPLOAD_TIMEOUT_MS);
 
-  // Needs lane state18 (issue 18 §2, first bullet): today each server runs the expiry sweep on its own
-  // 10-minute timer with no setting to shorten it, so a test cannot see it run. The sweep already
-  // claims each delivery with a conditional UPDATE (deliveries/cleanup.ts), so it is once by design.
-  it.skip('the expiry sweep removes an expired delivery\'s bytes once across the three servers (needs state18: the sweep as a leased job)', async () => {
+  // The expiry sweep is one leased periodic row (server/jobs): made due here, exactly one of the
+  // three servers runs it (each run logs "delivery sweep ran"), and the row moves one period on.
+  it('the expiry sweep removes an expired delivery\'s bytes once across the three servers', async () => {
     const subject = `Multi-server expiry ${randomBytes(4).toString('hex')}`;
     const result = await sendDelivery({
       client: alice.client,
@@ -251,7 +250,17 @@ describe.skipIf(skip !== null)('three Kuvert servers behind HAProxy (PostgreSQL,
     });
     if (!result.ok) throw new Error(JSON.stringify(result.error));
     await sql('UPDATE deliveries SET expires_at = $1 WHERE uuid = $2', [Date.now() - 1000, result.delivery.deliveryUuid]);
-    await jobsDone();
+    const sweepRuns = () => cluster.servers.map((server) => server.output().split('"msg":"delivery sweep ran"').length - 1).reduce((a, b) => a + b, 0);
+    const runsBefore = sweepRuns();
+    const due = Date.now() - 1;
+    await sql("UPDATE jobs SET run_at = $1 WHERE kind = 'delivery-sweep'", [due]);
+    await expect.poll(async () => (await sql<{ run_at: string }>("SELECT run_at FROM jobs WHERE kind = 'delivery-sweep'"))[0]!.run_at, { timeout: 60_000 }).not.toBe(String(due));
+    const [sweep] = await sql<{ n: string; state: string }>("SELECT count(*) OVER () AS n, state FROM jobs WHERE kind = 'delivery-sweep'");
+    expect(sweep).toMatchObject({ n: '1', state: 'pending' });
+    // The run's log line reaches us through a pipe; the row is already due a period later, so no
+    // server can claim it again (the claim's WHERE wants run_at <= now).
+    await expect.poll(() => sweepRuns() - runsBefore, { timeout: 10_000 }).toBeGreaterThan(0);
+    expect(sweepRuns() - runsBefore).toBe(1);
     const [row] = await sql<{ purged_at: string | null }>('SELECT purged_at FROM deliveries WHERE uuid = $1', [result.delivery.deliveryUuid]);
     expect(row!.purged_at).not.toBeNull();
     expect((await cluster.s3.objectKeys()).filter((k) => k.startsWith(`deliveries/${result.delivery.deliveryUuid}/`))).toEqual([]);
