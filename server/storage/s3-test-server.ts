@@ -1,10 +1,11 @@
 // A real S3-protocol server (s3rver: the S3 HTTP API on a folder) on a random loopback port,
 // for the tests of the S3 blob store and of a Kuvert server running on it. Only tests import
 // this file (s3rver is a development dependency).
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import S3rver from 's3rver';
+import { S3_TEMP_PREFIX } from './s3-blob-store';
 
 /** s3rver's built-in key pair; any other is refused (InvalidAccessKeyId). */
 export const S3_TEST_CREDENTIALS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } as const;
@@ -25,6 +26,11 @@ export async function startS3TestServer(bucket = 'kuvert-test'): Promise<S3TestS
   const directory = await mkdtemp(join(tmpdir(), 'kuvert-s3-'));
   const server = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory, vhostBuckets: false, configureBuckets: [{ name: bucket }] });
   const { port } = await server.run();
+  // s3rver removes a folder once its last object is deleted, racing a write into the same folder
+  // (ENOENT, thrown in the process that runs s3rver): parts pass through the temp prefix several at a
+  // time. A plain file there (not an object: s3rver lists only `*._S3rver_object`) keeps the folder.
+  await mkdir(join(directory, bucket, S3_TEMP_PREFIX), { recursive: true });
+  await writeFile(join(directory, bucket, S3_TEMP_PREFIX, 'keep-folder'), '');
   const endpoint = `http://127.0.0.1:${port}`;
   return {
     endpoint,

@@ -6,7 +6,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { connect, createServer, type AddressInfo, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -188,11 +188,6 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     cleanups.push(() => database.drop());
     const s3 = await startS3Process();
     cleanups.push(() => s3.close());
-    // s3rver removes a folder once its last object is deleted, racing a write into the same folder
-    // (ENOENT, thrown in this process): parts pass through `.tmp/` three at a time. A plain file
-    // there (not an object: s3rver lists only `*._S3rver_object`) keeps the folder.
-    await mkdir(join(s3.directory, s3.bucket, '.tmp'), { recursive: true });
-    await writeFile(join(s3.directory, s3.bucket, '.tmp', 'keep-folder'), '');
     const smtp = await startTestSmtpServer();
     cleanups.push(() => smtp.close());
     let counting: CountingClamd | null = null;
