@@ -108,6 +108,10 @@ export interface DeliveryActivityTable {
   recipient_id: number | null;
   detail: string | null;
   created_at: number;
+  /** `downloaded` only (migration 0029, the downloads report): the delivery's level; null otherwise. */
+  security_level: SecurityLevel | null;
+  /** `downloaded` only: the UTC day of `created_at` (epoch ms / 86 400 000); null otherwise. */
+  day: number | null;
 }
 
 /** Administrator-defined sender groups (migration 0017). */

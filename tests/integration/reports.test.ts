@@ -1,6 +1,8 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { ANTI_CSRF_HEADER } from '@shared/contract/auth';
 import { SECURITY_LEVELS } from '@shared/contract/constants';
 import { DELIVERY_PATHS } from '@shared/contract/deliveries';
-import type { SecurityLevel } from '@shared/contract/deliveries';
+import type { DeliveryUploadFile, SecurityLevel } from '@shared/contract/deliveries';
 import { REPORT_ENDPOINTS } from '@shared/contract/endpoints/reports';
 import { DAY_MS, type ActiveUsersReport, type DeliveriesReport, type DownloadsReport, type StorageReport } from '@shared/contract/reports';
 import { seedSentDeliveries } from '@tests/support/seed-deliveries';
@@ -71,9 +73,10 @@ beforeAll(async () => {
   const shares = await db
     .selectFrom('delivery_recipients as r')
     .innerJoin('deliveries as d', 'd.id', 'r.delivery_id')
-    .select(['r.id', 'r.email', 'd.id as deliveryId'])
+    .select(['r.id', 'r.email', 'd.id as deliveryId', 'd.security_level as level'])
     .execute();
   const share = (email: string) => shares.find((s) => s.email === email)!;
+  // As the download writes them: a `downloaded` row carries its delivery's level and UTC day (migration 0029).
   const activity = (email: string, kind: string, iso: string) => ({
     delivery_id: share(email).deliveryId,
     kind,
@@ -81,6 +84,8 @@ beforeAll(async () => {
     recipient_id: share(email).id,
     detail: 'file.pdf',
     created_at: at(iso),
+    security_level: kind === 'downloaded' ? share(email).level : null,
+    day: kind === 'downloaded' ? Math.floor(at(iso) / DAY_MS) : null,
   });
   await db
     .insertInto('delivery_activity')
@@ -106,6 +111,28 @@ beforeAll(async () => {
     .execute();
 }, 180_000);
 afterAll(() => server?.close());
+
+/** A delivery from `sender` to `to` at `level` with one committed file of `size` random bytes, sent through the API. */
+async function sentWithFile(sender: Session, to: string, level: SecurityLevel, size: number): Promise<{ deliveryUuid: string; fileId: string }> {
+  const { deliveryUuid } = await json<{ deliveryUuid: string }>(
+    await call(server, sender, 'POST', '/api/2' + DELIVERY_PATHS.create, { recipients: [to], subject: 'With a file', body: 'Attached.', securityLevel: level }),
+    201,
+  );
+  const file = await json<DeliveryUploadFile>(await call(server, sender, 'POST', '/api/2' + DELIVERY_PATHS.files(deliveryUuid), { name: 'figures.bin', size, mimeType: 'application/octet-stream' }), 201);
+  const bytes = randomBytes(size);
+  for (let i = 0; i < file.partCount; i++) {
+    const part = bytes.subarray(i * file.partSize, (i + 1) * file.partSize);
+    const response = await fetch(`${server.url}/api/2${DELIVERY_PATHS.part(deliveryUuid, file.fileId, i)}`, {
+      method: 'PUT',
+      headers: { cookie: sender.cookie, [ANTI_CSRF_HEADER]: sender.csrf, 'content-type': 'application/octet-stream', 'x-content-sha256': createHash('sha256').update(part).digest('hex') },
+      body: new Blob([Uint8Array.from(part)]),
+    });
+    expect(response.status, await response.clone().text()).toBe(200);
+  }
+  await json(await call(server, sender, 'POST', '/api/2' + DELIVERY_PATHS.commit(deliveryUuid, file.fileId)), 200);
+  await json(await call(server, sender, 'POST', '/api/2' + DELIVERY_PATHS.send(deliveryUuid)), 200);
+  return { deliveryUuid, fileId: file.fileId };
+}
 
 describe('figures', () => {
   it('deliveries sent and received per UTC day and level, the range edges included', async () => {
@@ -246,5 +273,21 @@ describe('who may see reports', () => {
       await expectBackendError(await call(server, plain, 'GET', api(path, MARCH)), 403);
       await expectBackendError(await call(server, userAdmin, 'GET', api(path, MARCH)), 403);
     }
+  });
+});
+
+// Last: these add stored files and downloads of today to the figures the tests above expect.
+describe('figures follow the API', () => {
+  it('a download through the API counts today at its delivery\'s level', async () => {
+    const today = new Date().toISOString().slice(0, 10);
+    const todayRows = async () =>
+      (await json<DownloadsReport>(await call(server, admin, 'GET', api(REPORT_ENDPOINTS.downloads.path, `from=${today}&to=${today}`)))).rows;
+    expect(await todayRows()).toEqual([]);
+    const { deliveryUuid, fileId } = await sentWithFile(plain, 'reporter@example.test', SECURITY_LEVELS.LEVEL_2, 1200);
+    const content = await fetch(`${server.url}/api/2${DELIVERY_PATHS.content(deliveryUuid, fileId)}`, { headers: { cookie: reporter.cookie } });
+    expect(content.status, await content.clone().text()).toBe(200);
+    expect((await content.arrayBuffer()).byteLength).toBe(1200);
+    // Recorded once the last byte has gone out (after the response): poll.
+    await expect.poll(todayRows).toEqual([{ date: today, level: SECURITY_LEVELS.LEVEL_2, downloads: 1, recipients: 1 }]);
   });
 });

@@ -15,6 +15,7 @@ import * as dataRooms from './0022-data-rooms';
 import * as submitBox from './0023-submit-box';
 import * as theme from './0024-theme';
 import * as reportIndexes from './0025-report-indexes';
+import * as reportTotals from './0029-report-totals';
 
 /**
  * Every migration, in order, for SQLite and PostgreSQL alike. A static list (not a
@@ -40,6 +41,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0023-submit-box': submitBox,
   '0024-theme': theme,
   '0025-report-indexes': reportIndexes,
+  '0029-report-totals': reportTotals,
 };
 
 export const staticMigrationProvider: MigrationProvider = {
