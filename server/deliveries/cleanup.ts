@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { releaseStoredFiles } from './stored-files';
 
 /** The sweep runs this often; expiry is checked on every read as well, so this only frees space. */
 const SWEEP_INTERVAL_MS = 10 * 60_000;
@@ -25,7 +26,11 @@ export async function sweepDeliveries(app: FastifyInstance, now = Date.now()): P
     .limit(SWEEP_BATCH)
     .execute();
   for (const d of expired) {
-    const claimed = await app.db.updateTable('deliveries').set({ purged_at: now }).where('id', '=', d.id).where('purged_at', 'is', null).executeTakeFirst();
+    const claimed = await app.db.transaction().execute(async (trx) => {
+      const result = await trx.updateTable('deliveries').set({ purged_at: now }).where('id', '=', d.id).where('purged_at', 'is', null).executeTakeFirst();
+      if (Number(result.numUpdatedRows) === 1) await releaseStoredFiles(trx, { deliveryId: d.id });
+      return result;
+    });
     if (Number(claimed.numUpdatedRows) === 1) await app.blobs.deletePrefix(`deliveries/${d.uuid}`);
   }
   const drafts = await app.db
@@ -36,12 +41,11 @@ export async function sweepDeliveries(app: FastifyInstance, now = Date.now()): P
     .limit(SWEEP_BATCH)
     .execute();
   for (const d of drafts) {
-    const claimed = await app.db
-      .updateTable('deliveries')
-      .set({ status: 'deleted', deleted_at: now })
-      .where('id', '=', d.id)
-      .where('status', '=', 'draft')
-      .executeTakeFirst();
+    const claimed = await app.db.transaction().execute(async (trx) => {
+      const result = await trx.updateTable('deliveries').set({ status: 'deleted', deleted_at: now }).where('id', '=', d.id).where('status', '=', 'draft').executeTakeFirst();
+      if (Number(result.numUpdatedRows) === 1) await releaseStoredFiles(trx, { deliveryId: d.id });
+      return result;
+    });
     if (Number(claimed.numUpdatedRows) === 1) await app.blobs.deletePrefix(`deliveries/${d.uuid}`);
   }
   return { expired: expired.length, drafts: drafts.length };

@@ -10,6 +10,7 @@ import { BlobIntegrityError } from '../storage/blob-store';
 import { dropDescriptors, ownKeyOf } from './e2e-keys';
 import { activity, expectedPartSize, deliveryPrefix, fileOf, findDelivery, ownDraft, partKey, toUploadFile, type FileRow } from './records';
 import { checkAnotherFile, checkFile, isE2eLevel, parseList } from './rules';
+import { commitStoredFile, deleteStoredFile } from './stored-files';
 
 /** Bytes the store may still take: the global quota (if set) and the disk, minus what announced uploads still need. */
 async function spaceAvailable(app: FastifyInstance): Promise<number> {
@@ -114,7 +115,7 @@ export async function addFile({ app, user: sender }: RequestContext, deliveryUui
 export async function removeFile({ app, user: sender }: RequestContext, deliveryUuid: string, fileId: string): Promise<void> {
   const delivery = await ownDraft(app.db, sender, deliveryUuid);
   const file = await fileOf(app.db, delivery, fileId);
-  await app.db.deleteFrom('delivery_files').where('id', '=', file.id).execute();
+  await app.db.transaction().execute((trx) => deleteStoredFile(trx, file.id));
   await dropDescriptors(app, delivery.uuid, file.uuid);
   await app.blobs.deletePrefix(`${deliveryPrefix(delivery.uuid)}/${file.uuid}`);
 }
@@ -217,7 +218,7 @@ export async function commitFile({ app, user: sender }: RequestContext, delivery
     }
   }
   const now = Date.now();
-  await app.db.updateTable('delivery_files').set({ status: 'committed', committed_at: now }).where('id', '=', file.id).where('status', '=', 'uploading').execute();
+  await commitStoredFile(app.db, file, now);
   await activity(app.db, delivery.id, 'fileCommitted', { actor: sender.email, detail: file.name });
   return toUploadFile({ ...file, status: 'committed', committed_at: now });
 }

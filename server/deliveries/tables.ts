@@ -83,6 +83,8 @@ export interface DeliveryFilesTable {
   leading_bytes: Generated<number>;
   created_at: number;
   committed_at: number | null;
+  /** 1 while this committed file's bytes count in the storage report's totals (migration 0029, deliveries/stored-files.ts). */
+  stored: Generated<number>;
   /** SPEC §4 virus scan: 'notScanned' | 'scanning' | 'clean' | 'virusDetected' | 'error' (ScanStateSchema). */
   scan_state: Generated<string>;
   /** Virus names, the scanner's last error, or `mime:<type>` when the content sniff found a forbidden type. */
