@@ -53,8 +53,12 @@ async function seed(server: TestServer, size: number, start: number): Promise<vo
       select 'bench-' || i, ${sql.lit(admin.id)}, 'sent', 'Report bench', '', ${level}, 'en', 90, ${at} + ${sql.lit(90 * DAY_MS)}, 'notReviewed', null, ${at}, ${at}, null, null, (${at}) / ${sql.lit(DAY_MS)}, 1 from n`.execute(trx);
     await sql`insert into delivery_recipients (uuid, delivery_id, email, kind, token_hash, notified_at, downloaded_at, decrypted_at, removed_at, listed_at, created_at)
       select 'bench-r-' || id, id, 'r' || (id % 997) || '@example.test', 'recipient', null, sent_at, null, null, null, sent_at, sent_at from deliveries`.execute(trx);
-    await sql`insert into delivery_files (uuid, delivery_id, name, size, mime_type, part_size, part_count, status, encrypted, header_hash, created_at, committed_at)
-      select 'bench-f-' || id, id, 'report.pdf', 100000 + id % 1000, 'application/pdf', 4198400, 1, 'committed', 0, null, sent_at, sent_at from deliveries`.execute(trx);
+    await sql`insert into delivery_files (uuid, delivery_id, name, size, mime_type, part_size, part_count, status, encrypted, header_hash, created_at, committed_at, stored)
+      select 'bench-f-' || id, id, 'report.pdf', 100000 + id % 1000, 'application/pdf', 4198400, 1, 'committed', 0, null, sent_at, sent_at, 1 from deliveries`.execute(trx);
+    // As the commits count them: the storage report's running totals (migration 0029).
+    await sql`update storage_totals set files = (select count(*) from delivery_files), bytes = (select sum(size) from delivery_files) where area = 'secureMails'`.execute(trx);
+    await sql`insert into storage_added_days (area, day, files, bytes)
+      select 'secureMails', committed_at / ${sql.lit(DAY_MS)}, count(*), sum(size) from delivery_files group by committed_at / ${sql.lit(DAY_MS)}`.execute(trx);
     // As the download writes them: the delivery's level and the UTC day (migration 0029).
     await sql`insert into delivery_activity (delivery_id, kind, actor, recipient_id, detail, created_at, security_level, day)
       select r.delivery_id, 'downloaded', r.email, r.id, 'report.pdf', r.created_at + 60000, d.security_level, (r.created_at + 60000) / ${sql.lit(DAY_MS)}
