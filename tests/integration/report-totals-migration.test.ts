@@ -1,13 +1,13 @@
 // Migration 0029 on a database that already holds deliveries and downloads: every `downloaded`
 // activity row gets its delivery's level and its UTC day (other kinds stay null), so the downloads
-// report counts the old rows as before. Down and up again work (SQLite and PostgreSQL).
+// report counts the old rows as before; the storage totals start as the sums of the files. Down and up again work (SQLite and PostgreSQL).
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { dropPostgresSchema, openDatabase } from '@server/db/database';
 import { staticMigrationProvider } from '@server/db/migrations/index';
-import { downloadsReport } from '@server/reports/queries';
+import { downloadsReport, storageReport } from '@server/reports/queries';
 import { SECURITY_LEVELS } from '@shared/contract/constants';
 import { Migrator } from 'kysely';
 import { expect, it } from 'vitest';
@@ -15,7 +15,7 @@ import { expect, it } from 'vitest';
 const DAY = 86_400_000;
 const SENT_AT = Date.parse('2025-05-06T21:30:00Z');
 
-it('0029-report-totals back-fills the level and day of download rows, and rolls back', async () => {
+it('0029-report-totals back-fills the level and day of download rows and the storage totals, and rolls back', async () => {
   const dataDir = await mkdtemp(join(tmpdir(), 'kuvert-migration-'));
   const databaseUrl = process.env.KUVERT_TEST_DATABASE_URL || undefined;
   const databaseSchema = databaseUrl ? `test_mig_${randomBytes(4).toString('hex')}` : undefined;
@@ -51,7 +51,19 @@ it('0029-report-totals back-fills the level and day of download rows, and rolls 
       .values([row(low, 'downloaded', SENT_AT + 1000), row(low, 'downloaded', SENT_AT + 2000), row(high, 'downloaded', SENT_AT + DAY), row(high, 'notified', SENT_AT)])
       .execute();
 
+    const file = (deliveryId: number, size: number, status: string) =>
+      ({ uuid: randomUUID(), delivery_id: deliveryId, name: 'f.pdf', size, mime_type: 'application/pdf', part_size: 4_198_400, part_count: 1, status, encrypted: 0, header_hash: null, created_at: SENT_AT, committed_at: status === 'committed' ? SENT_AT : null }) as never;
+    await db.insertInto('delivery_files').values([file(low.id, 500, 'committed'), file(high.id, 700, 'committed'), file(high.id, 900, 'uploading')]).execute();
+    const purged = await delivery(SECURITY_LEVELS.LEVEL_2);
+    await db.insertInto('delivery_files').values(file(purged.id, 300, 'committed')).execute();
+    await db.updateTable('deliveries').set({ purged_at: SENT_AT + 90 * DAY }).where('id', '=', purged.id).execute();
+
     expect((await migrator.migrateToLatest()).error).toBeUndefined();
+    // Stored now: the committed files of the deliveries not purged; added that day: every committed file.
+    expect((await storageReport(db, { from: '2025-05-06', to: '2025-05-06' })).rows).toEqual([
+      { area: 'secureMails', files: 2, bytes: 1200, filesAdded: 3, bytesAdded: 1500 },
+      { area: 'dataRooms', files: 0, bytes: 0, filesAdded: 0, bytesAdded: 0 },
+    ]);
     const filled = async () =>
       (await db.selectFrom('delivery_activity').select(['kind', 'security_level', 'day']).orderBy('id').execute()).map((r) => [
         r.kind,
