@@ -15,6 +15,7 @@ import { isSecurityLevel, SECURITY_LEVEL_ORDER } from '@shared/contract/security
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
 import '../sessions/active-days-table';
+import './sender-days';
 import './storage-totals';
 
 /**
@@ -94,11 +95,11 @@ export async function downloadsReport(db: Kysely<Database>, range: ReportRange):
 export async function activeUsersReport(db: Kysely<Database>, range: ReportRange): Promise<ActiveUsersReport> {
   const { firstDay, lastDay } = dayBounds(range);
   const activeDays = db.selectFrom('user_active_days').where('day', '>=', firstDay).where('day', '<=', lastDay);
-  const sentDays = db.selectFrom('deliveries').where('sent_day', '>=', firstDay).where('sent_day', '<=', lastDay);
+  const sentDays = db.selectFrom('sender_days').where('day', '>=', firstDay).where('day', '<=', lastDay);
   const [active, activeTotal, senders, sendersTotal] = await Promise.all([
     activeDays.select(['day', (eb) => eb.fn.countAll().as('n')]).groupBy('day').execute(),
     activeDays.select((eb) => eb.fn.count('user_id').distinct().as('n')).executeTakeFirst(),
-    sentDays.select(['sent_day as day', (eb) => eb.fn.count('sender_id').distinct().as('n')]).groupBy('sent_day').execute(),
+    sentDays.select(['day', (eb) => eb.fn.countAll().as('n')]).groupBy('day').execute(),
     sentDays.select((eb) => eb.fn.count('sender_id').distinct().as('n')).executeTakeFirst(),
   ]);
   const activeBy = new Map(active.map((g) => [dateOf(g.day), num(g.n)]));

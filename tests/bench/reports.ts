@@ -55,6 +55,8 @@ async function seed(server: TestServer, size: number, start: number): Promise<vo
       select 'bench-r-' || id, id, 'r' || (id % 997) || '@example.test', 'recipient', null, sent_at, null, null, null, sent_at, sent_at from deliveries`.execute(trx);
     await sql`insert into delivery_files (uuid, delivery_id, name, size, mime_type, part_size, part_count, status, encrypted, header_hash, created_at, committed_at, stored)
       select 'bench-f-' || id, id, 'report.pdf', 100000 + id % 1000, 'application/pdf', 4198400, 1, 'committed', 0, null, sent_at, sent_at, 1 from deliveries`.execute(trx);
+    // As the sends write them (migration 0029).
+    await sql`insert into sender_days (day, sender_id) select distinct sent_day, sender_id from deliveries`.execute(trx);
     // As the commits count them: the storage report's running totals (migration 0029).
     await sql`update storage_totals set files = (select count(*) from delivery_files), bytes = (select sum(size) from delivery_files) where area = 'secureMails'`.execute(trx);
     await sql`insert into storage_added_days (area, day, files, bytes)

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { dropPostgresSchema, openDatabase } from '@server/db/database';
 import { staticMigrationProvider } from '@server/db/migrations/index';
-import { downloadsReport, storageReport } from '@server/reports/queries';
+import { activeUsersReport, downloadsReport, storageReport } from '@server/reports/queries';
 import { SECURITY_LEVELS } from '@shared/contract/constants';
 import { Migrator } from 'kysely';
 import { expect, it } from 'vitest';
@@ -64,6 +64,8 @@ it('0029-report-totals back-fills the level and day of download rows and the sto
       { area: 'secureMails', files: 2, bytes: 1200, filesAdded: 3, bytesAdded: 1500 },
       { area: 'dataRooms', files: 0, bytes: 0, filesAdded: 0, bytesAdded: 0 },
     ]);
+    // Senders back-filled from the sent deliveries: one sender on that day.
+    expect((await activeUsersReport(db, { from: '2025-05-06', to: '2025-05-06' })).rows).toEqual([{ date: '2025-05-06', activeUsers: 0, senders: 1 }]);
     const filled = async () =>
       (await db.selectFrom('delivery_activity').select(['kind', 'security_level', 'day']).orderBy('id').execute()).map((r) => [
         r.kind,

@@ -178,6 +178,9 @@ describe('figures', () => {
     const { deliveryUuid } = await json<{ deliveryUuid: string }>(created, 201);
     await json(await call(server, plain, 'POST', '/api/2' + DELIVERY_PATHS.send(deliveryUuid)), 200);
     expect(await todayReport()).toEqual([{ date: today, level: SECURITY_LEVELS.LEVEL_2, sent: 1, received: 2 }]);
+    // The send also marks its sender a sender today (sender_days, migration 0029).
+    const active = await json<ActiveUsersReport>(await call(server, admin, 'GET', api(REPORT_ENDPOINTS.activeUsers.path, `from=${today}&to=${today}`)));
+    expect(active.totals.senders).toBe(1);
   });
 
   it('downloads per day and level: every file download, and the distinct recipients', async () => {

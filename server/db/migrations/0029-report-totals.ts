@@ -15,6 +15,9 @@ import { sql, type Kysely } from 'kysely';
  *   ones of deliveries neither purged nor deleted count now (a sender's delete removes the bytes;
  *   0025's sum still counted them); every committed file counts as added on its day. Data rooms
  *   start at 0. It replaces 0025's `delivery_files_committed`.
+ * - Senders: `sender_days (day, sender_id)`, one row per user and UTC day with a send (written by
+ *   the send, server/reports/sender-days.ts; back-filled from `deliveries.sent_day`), so distinct
+ *   senders read days × senders rows, not every delivery.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema.alterTable('delivery_activity').addColumn('security_level', 'integer').execute();
@@ -49,9 +52,18 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     select 'secureMails', committed_at / 86400000, count(*), sum(size) from delivery_files
     where status = 'committed' and committed_at is not null group by committed_at / 86400000`.execute(db);
   await db.schema.dropIndex('delivery_files_committed').execute();
+
+  await db.schema
+    .createTable('sender_days')
+    .addColumn('day', 'integer', (c) => c.notNull())
+    .addColumn('sender_id', 'integer', (c) => c.notNull().references('users.id').onDelete('cascade'))
+    .addPrimaryKeyConstraint('sender_days_pk', ['day', 'sender_id'])
+    .execute();
+  await sql`insert into sender_days (day, sender_id) select distinct sent_day, sender_id from deliveries where sent_day is not null`.execute(db);
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
+  await db.schema.dropTable('sender_days').execute();
   await db.schema.createIndex('delivery_files_committed').on('delivery_files').column('committed_at').execute();
   await db.schema.dropTable('storage_added_days').execute();
   await db.schema.dropTable('storage_totals').execute();
