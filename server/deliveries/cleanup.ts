@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { periodicJob, type JobKind } from '../jobs/job-queue';
+import { releaseStoredFiles } from './stored-files';
 
 /** The sweep runs this often (once across all servers); expiry is checked on every read as well, so this only frees space. */
 export const SWEEP_INTERVAL_MS = 10 * 60_000;
@@ -30,7 +31,11 @@ export async function sweepDeliveries(app: FastifyInstance, now = Date.now()): P
     .limit(SWEEP_BATCH)
     .execute();
   for (const d of expired) {
-    const claimed = await app.db.updateTable('deliveries').set({ purged_at: now }).where('id', '=', d.id).where('purged_at', 'is', null).executeTakeFirst();
+    const claimed = await app.db.transaction().execute(async (trx) => {
+      const result = await trx.updateTable('deliveries').set({ purged_at: now }).where('id', '=', d.id).where('purged_at', 'is', null).executeTakeFirst();
+      if (Number(result.numUpdatedRows) === 1) await releaseStoredFiles(trx, { deliveryId: d.id });
+      return result;
+    });
     if (Number(claimed.numUpdatedRows) === 1) await app.blobs.deletePrefix(`deliveries/${d.uuid}`);
   }
   const drafts = await app.db
@@ -41,12 +46,11 @@ export async function sweepDeliveries(app: FastifyInstance, now = Date.now()): P
     .limit(SWEEP_BATCH)
     .execute();
   for (const d of drafts) {
-    const claimed = await app.db
-      .updateTable('deliveries')
-      .set({ status: 'deleted', deleted_at: now })
-      .where('id', '=', d.id)
-      .where('status', '=', 'draft')
-      .executeTakeFirst();
+    const claimed = await app.db.transaction().execute(async (trx) => {
+      const result = await trx.updateTable('deliveries').set({ status: 'deleted', deleted_at: now }).where('id', '=', d.id).where('status', '=', 'draft').executeTakeFirst();
+      if (Number(result.numUpdatedRows) === 1) await releaseStoredFiles(trx, { deliveryId: d.id });
+      return result;
+    });
     if (Number(claimed.numUpdatedRows) === 1) await app.blobs.deletePrefix(`deliveries/${d.uuid}`);
   }
   return { expired: expired.length, drafts: drafts.length };

@@ -10,6 +10,7 @@ import type { Database } from '../db/schema';
 import type { UserRow } from '../users/users-repository';
 import { dropDescriptors, e2eAccessOf, releasePendingOf } from './e2e-keys';
 import { activity, deliveryPrefix, displayName, findDelivery, isRegisteredRecipient, timeStateOf, toWireFile, usersByEmail, type DeliveryRow, type FileRow, type RecipientRow, type Viewer } from './records';
+import { releaseStoredFiles } from './stored-files';
 import { reviewAllowsAccess } from '../virus-scan/review-policy';
 import { isE2eLevel } from './rules';
 import { resolveViewer } from './viewer';
@@ -113,6 +114,7 @@ export async function deleteDelivery({ app, user }: RequestContext, deliveryUuid
   if (delivery.sender_id === user.id) {
     await app.db.transaction().execute(async (trx) => {
       await trx.updateTable('deliveries').set({ status: 'deleted', deleted_at: Date.now() }).where('id', '=', delivery.id).execute();
+      await releaseStoredFiles(trx, { deliveryId: delivery.id });
       await trx.updateTable('delivery_recipients').set({ listed_at: null }).where('delivery_id', '=', delivery.id).execute();
     });
     await activity(app.db, delivery.id, 'deleted', { actor: user.email });

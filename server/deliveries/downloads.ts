@@ -34,7 +34,12 @@ export async function markDownloaded(app: FastifyInstance, viewer: Viewer, file:
     .where('id', '=', viewer.recipient.id)
     .where('downloaded_at', 'is', null)
     .executeTakeFirst();
-  await activity(app.db, viewer.delivery.id, 'downloaded', { actor: viewer.recipient.email, recipientId: viewer.recipient.id, detail: file.name });
+  await activity(app.db, viewer.delivery.id, 'downloaded', {
+    actor: viewer.recipient.email,
+    recipientId: viewer.recipient.id,
+    detail: file.name,
+    level: viewer.delivery.security_level,
+  });
   if (Number(first.numUpdatedRows) !== 1) return;
   // The first complete download of this recipient: a receipt to the sender.
   const sender = await app.users.findById(viewer.delivery.sender_id);

@@ -9,6 +9,7 @@ import { checkComplete, checkPartRequest, writePart } from '../uploads/parts';
 import { checkSpace } from '../uploads/space';
 import { activity, deliveryPrefix, fileOf, findDelivery, layoutOf, ownDraft, partKey, toUploadFile, type FileRow } from './records';
 import { checkAnotherFile, checkFile, isE2eLevel, parseList } from './rules';
+import { commitStoredFile, deleteStoredFile } from './stored-files';
 
 export interface AddFileInput {
   name: string;
@@ -74,7 +75,7 @@ export async function addFile({ app, user: sender }: RequestContext, deliveryUui
 export async function removeFile({ app, user: sender }: RequestContext, deliveryUuid: string, fileId: string): Promise<void> {
   const delivery = await ownDraft(app.db, sender, deliveryUuid);
   const file = await fileOf(app.db, delivery, fileId);
-  await app.db.deleteFrom('delivery_files').where('id', '=', file.id).execute();
+  await app.db.transaction().execute((trx) => deleteStoredFile(trx, file.id));
   await dropDescriptors(app, delivery.uuid, file.uuid);
   await app.blobs.deletePrefix(`${deliveryPrefix(delivery.uuid)}/${file.uuid}`);
 }
@@ -144,7 +145,7 @@ export async function commitFile({ app, user: sender }: RequestContext, delivery
   const parts = await app.db.selectFrom('delivery_file_parts').select(['part_index', 'size']).where('file_id', '=', file.id).execute();
   await checkComplete(app.blobs, layoutOf(file), parts, (i) => partKey(delivery.uuid, file.uuid, i));
   const now = Date.now();
-  await app.db.updateTable('delivery_files').set({ status: 'committed', committed_at: now }).where('id', '=', file.id).where('status', '=', 'uploading').execute();
+  await commitStoredFile(app.db, file, now);
   await activity(app.db, delivery.id, 'fileCommitted', { actor: sender.email, detail: file.name });
   return toUploadFile({ ...file, status: 'committed', committed_at: now });
 }

@@ -1,7 +1,8 @@
 // Deliveries, bottom layer: the rows, their lookups and the small helpers every stage shares.
 // Imports nothing of the stages above it (see server/README.md "Floor plan of deliveries/").
 import { createHash, randomBytes } from 'node:crypto';
-import { type ActivityEntry, type DeliveryFile, type DeliveryUploadFile, type TimeState } from '@shared/contract/deliveries';
+import { type ActivityEntry, type DeliveryFile, type DeliveryUploadFile, type SecurityLevel, type TimeState } from '@shared/contract/deliveries';
+import { DAY_MS } from '@shared/contract/reports';
 import { sql, type Kysely, type Selectable } from 'kysely';
 import { conflict, notFound } from '../core/http-error';
 import type { Database } from '../db/schema';
@@ -40,11 +41,14 @@ export async function activity(
   db: Kysely<Database>,
   deliveryId: number,
   kind: ActivityEntry['kind'],
-  options: { actor?: string | null; recipientId?: number | null; detail?: string | null } = {},
+  options: { actor?: string | null; recipientId?: number | null; detail?: string | null; level?: SecurityLevel } = {},
 ): Promise<void> {
+  const now = Date.now();
+  // `level`: a download's row also carries the delivery's level and its UTC day (the downloads report, migration 0029).
+  const report = options.level === undefined ? { security_level: null, day: null } : { security_level: options.level, day: Math.floor(now / DAY_MS) };
   await db
     .insertInto('delivery_activity')
-    .values({ delivery_id: deliveryId, kind, actor: options.actor ?? null, recipient_id: options.recipientId ?? null, detail: options.detail ?? null, created_at: Date.now() })
+    .values({ delivery_id: deliveryId, kind, actor: options.actor ?? null, recipient_id: options.recipientId ?? null, detail: options.detail ?? null, created_at: now, ...report })
     .execute();
 }
 

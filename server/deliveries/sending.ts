@@ -7,6 +7,7 @@ import { badRequest, conflict, HttpError, notFound } from '../core/http-error';
 import type { RequestContext } from '../core/request-context';
 import { ENCRYPTED_SUBJECT_PLACEHOLDER } from '../mail/delivery-templates';
 import type { UserRow } from '../users/users-repository';
+import { recordSenderDay } from '../reports/sender-days';
 import { checkAddresses } from './drafts';
 import { e2eSendCheck } from './e2e-keys';
 import { e2eNotify } from './e2e-release';
@@ -64,6 +65,7 @@ export async function sendDelivery({ app, user: sender, log }: RequestContext, d
       .where('status', '=', 'draft')
       .executeTakeFirst();
     if (Number(updated.numUpdatedRows) !== 1) throw conflict('The delivery was sent already');
+    await recordSenderDay(trx, delivery.sender_id, now);
     // Into every recipient's inbox (the inbox walks this column, migration 0015).
     await trx.updateTable('delivery_recipients').set({ listed_at: now }).where('delivery_id', '=', delivery.id).where('removed_at', 'is', null).execute();
     if (scan) {

@@ -85,6 +85,8 @@ export interface DeliveryFilesTable {
   leading_bytes: Generated<number>;
   created_at: number;
   committed_at: number | null;
+  /** 1 while this committed file's bytes count in the storage report's totals (migration 0029, deliveries/stored-files.ts). */
+  stored: Generated<number>;
   /** SPEC §4 virus scan: 'notScanned' | 'scanning' | 'clean' | 'virusDetected' | 'error' (ScanStateSchema). */
   scan_state: Generated<string>;
   /** Virus names, the scanner's last error, or `mime:<type>` when the content sniff found a forbidden type. */
@@ -110,6 +112,10 @@ export interface DeliveryActivityTable {
   recipient_id: number | null;
   detail: string | null;
   created_at: number;
+  /** `downloaded` only (migration 0029, the downloads report): the delivery's level; null otherwise. */
+  security_level: SecurityLevel | null;
+  /** `downloaded` only: the UTC day of `created_at` (epoch ms / 86 400 000); null otherwise. */
+  day: number | null;
 }
 
 /** Administrator-defined sender groups (migration 0017). */

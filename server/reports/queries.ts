@@ -4,6 +4,7 @@ import {
   reportDayOf,
   reportDays,
   reportDayStart,
+  STORAGE_AREAS,
   type ActiveUsersReport,
   type DeliveriesReport,
   type DownloadsReport,
@@ -11,23 +12,17 @@ import {
   type StorageReport,
 } from '@shared/contract/reports';
 import { isSecurityLevel, SECURITY_LEVEL_ORDER } from '@shared/contract/security-levels';
-import { sql, type Kysely, type RawBuilder } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
 import '../sessions/active-days-table';
+import './sender-days';
+import './storage-totals';
 
 /**
  * The report figures, each one or two SQL aggregates grouped by UTC day (epoch ms / 86 400 000,
  * integer division on SQLite and PostgreSQL alike) — no row is loaded into JS, only the groups
  * (at most days × levels). Counting rules: server/README.md "Reports".
  */
-
-/** The range as epoch ms: [start of `from`, start of the day after `to`). */
-function bounds(range: ReportRange): { start: number; end: number } {
-  return { start: reportDayStart(range.from), end: reportDayStart(range.to) + DAY_MS };
-}
-
-/** `column / 86400000`: the UTC day number of an epoch-ms column. */
-const dayOf = (column: string): RawBuilder<number> => sql<number>`${sql.ref(column)} / ${sql.lit(DAY_MS)}`;
 
 /** PostgreSQL answers counts and sums of bigint as strings. */
 const num = (value: unknown): number => Number(value ?? 0);
@@ -74,22 +69,19 @@ export async function deliveriesReport(db: Kysely<Database>, range: ReportRange)
   };
 }
 
+/**
+ * Downloads by the `day` and `security_level` their activity rows carry (migration 0029): one walk
+ * of the `delivery_activity_downloads` index in its order, no join with deliveries.
+ */
 export async function downloadsReport(db: Kysely<Database>, range: ReportRange): Promise<DownloadsReport> {
-  const { start, end } = bounds(range);
-  const day = dayOf('a.created_at');
+  const { firstDay, lastDay } = dayBounds(range);
   const groups = await db
-    .selectFrom('delivery_activity as a')
-    .innerJoin('deliveries as d', 'd.id', 'a.delivery_id')
-    .select([
-      day.as('day'),
-      'd.security_level as level',
-      (eb) => eb.fn.countAll().as('downloads'),
-      (eb) => eb.fn.count('a.recipient_id').distinct().as('recipients'),
-    ])
-    .where('a.kind', '=', 'downloaded')
-    .where('a.created_at', '>=', start)
-    .where('a.created_at', '<', end)
-    .groupBy([day, 'd.security_level'])
+    .selectFrom('delivery_activity')
+    .select(['day', 'security_level as level', (eb) => eb.fn.countAll().as('downloads'), (eb) => eb.fn.count('recipient_id').distinct().as('recipients')])
+    .where('kind', '=', 'downloaded')
+    .where('day', '>=', firstDay)
+    .where('day', '<=', lastDay)
+    .groupBy(['day', 'security_level'])
     .execute();
   const rows = [...byDayAndLevel(groups).values()].map(({ date, level, group }) => ({
     date,
@@ -103,11 +95,11 @@ export async function downloadsReport(db: Kysely<Database>, range: ReportRange):
 export async function activeUsersReport(db: Kysely<Database>, range: ReportRange): Promise<ActiveUsersReport> {
   const { firstDay, lastDay } = dayBounds(range);
   const activeDays = db.selectFrom('user_active_days').where('day', '>=', firstDay).where('day', '<=', lastDay);
-  const sentDays = db.selectFrom('deliveries').where('sent_day', '>=', firstDay).where('sent_day', '<=', lastDay);
+  const sentDays = db.selectFrom('sender_days').where('day', '>=', firstDay).where('day', '<=', lastDay);
   const [active, activeTotal, senders, sendersTotal] = await Promise.all([
     activeDays.select(['day', (eb) => eb.fn.countAll().as('n')]).groupBy('day').execute(),
     activeDays.select((eb) => eb.fn.count('user_id').distinct().as('n')).executeTakeFirst(),
-    sentDays.select(['sent_day as day', (eb) => eb.fn.count('sender_id').distinct().as('n')]).groupBy('sent_day').execute(),
+    sentDays.select(['day', (eb) => eb.fn.countAll().as('n')]).groupBy('day').execute(),
     sentDays.select((eb) => eb.fn.count('sender_id').distinct().as('n')).executeTakeFirst(),
   ]);
   const activeBy = new Map(active.map((g) => [dateOf(g.day), num(g.n)]));
@@ -119,29 +111,28 @@ export async function activeUsersReport(db: Kysely<Database>, range: ReportRange
   };
 }
 
+/**
+ * Storage per area from the running totals (server/reports/storage-totals.ts, migration 0029):
+ * stored now, and the sum of the days of the range — a few small rows, whatever the file count.
+ */
 export async function storageReport(db: Kysely<Database>, range: ReportRange): Promise<StorageReport> {
-  const { start, end } = bounds(range);
+  const { firstDay, lastDay } = dayBounds(range);
   const [stored, added] = await Promise.all([
+    db.selectFrom('storage_totals').select(['area', 'files', 'bytes']).execute(),
     db
-      .selectFrom('delivery_files as f')
-      .innerJoin('deliveries as d', 'd.id', 'f.delivery_id')
-      .select([(eb) => eb.fn.countAll().as('files'), (eb) => eb.fn.coalesce(eb.fn.sum('f.size'), sql.lit(0)).as('bytes')])
-      .where('f.status', '=', 'committed')
-      .where('d.purged_at', 'is', null)
-      .executeTakeFirst(),
-    db
-      .selectFrom('delivery_files as f')
-      .select([(eb) => eb.fn.countAll().as('files'), (eb) => eb.fn.coalesce(eb.fn.sum('f.size'), sql.lit(0)).as('bytes')])
-      .where('f.committed_at', '>=', start)
-      .where('f.committed_at', '<', end)
-      .executeTakeFirst(),
+      .selectFrom('storage_added_days')
+      .select(['area', (eb) => eb.fn.sum('files').as('files'), (eb) => eb.fn.sum('bytes').as('bytes')])
+      .where('day', '>=', firstDay)
+      .where('day', '<=', lastDay)
+      .groupBy('area')
+      .execute(),
   ]);
   return {
     ...range,
-    rows: [
-      { area: 'secureMails', files: num(stored?.files), bytes: num(stored?.bytes), filesAdded: num(added?.files), bytesAdded: num(added?.bytes) },
-      // Data rooms do not exist yet (issue 15): their area reads 0 until they store files.
-      { area: 'dataRooms', files: 0, bytes: 0, filesAdded: 0, bytesAdded: 0 },
-    ],
+    rows: STORAGE_AREAS.map((area) => {
+      const now = stored.find((s) => s.area === area);
+      const inRange = added.find((a) => a.area === area);
+      return { area, files: num(now?.files), bytes: num(now?.bytes), filesAdded: num(inRange?.files), bytesAdded: num(inRange?.bytes) };
+    }),
   };
 }

@@ -4,6 +4,7 @@ import { reduceLanguage } from '@shared/contract/constants';
 import type { FastifyInstance } from 'fastify';
 import { issuePasswordLink } from '../auth-escalation/password-reset';
 import { accessDenied, HttpError } from '../core/http-error';
+import { releaseStoredFiles } from '../deliveries/stored-files';
 import { hashPassword } from '../users/passwords';
 import type { RoleName } from '@shared/contract/constants';
 import { roleNamesOf, type UserRow } from '../users/users-repository';
@@ -85,7 +86,9 @@ export async function deleteUserAccount(app: FastifyInstance, actor: UserRow, su
       },
       trx,
     );
-    // Deliveries, their recipients, files, parts, activity and signups follow by ON DELETE CASCADE.
+    // Their stored bytes leave the storage report's totals; the rows follow by ON DELETE CASCADE:
+    // deliveries, their recipients, files, parts, activity and signups.
+    await releaseStoredFiles(trx, { senderId: subject.id });
     await trx.deleteFrom('users').where('id', '=', subject.id).execute();
   });
   // The bytes after the rows: a failure here leaves unreachable bytes, never rows without bytes.

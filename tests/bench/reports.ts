@@ -45,17 +45,26 @@ async function seed(server: TestServer, size: number, start: number): Promise<vo
   const step = Math.floor((YEAR_DAYS * DAY_MS) / size);
   const levels = SECURITY_LEVEL_ORDER;
   const level = sql.raw(`case i % 4 ${levels.map((l, k) => `when ${k} then ${l}`).join(' ')} end`);
-  const at = sql`${sql.lit(start)} + i * ${sql.lit(step)}`;
+  // bigint: i × step passes 2³¹ on PostgreSQL.
+  const at = sql`${sql.lit(start)} + cast(i as bigint) * ${sql.lit(step)}`;
   await db.transaction().execute(async (trx) => {
     await sql`with recursive n(i) as (select 0 union all select i + 1 from n where i < ${sql.lit(size - 1)})
       insert into deliveries (uuid, sender_id, status, subject, body, security_level, language, validity_days, expires_at, review_state, manifest, created_at, sent_at, deleted_at, purged_at, sent_day, recipient_count)
       select 'bench-' || i, ${sql.lit(admin.id)}, 'sent', 'Report bench', '', ${level}, 'en', 90, ${at} + ${sql.lit(90 * DAY_MS)}, 'notReviewed', null, ${at}, ${at}, null, null, (${at}) / ${sql.lit(DAY_MS)}, 1 from n`.execute(trx);
     await sql`insert into delivery_recipients (uuid, delivery_id, email, kind, token_hash, notified_at, downloaded_at, decrypted_at, removed_at, listed_at, created_at)
       select 'bench-r-' || id, id, 'r' || (id % 997) || '@example.test', 'recipient', null, sent_at, null, null, null, sent_at, sent_at from deliveries`.execute(trx);
-    await sql`insert into delivery_files (uuid, delivery_id, name, size, mime_type, part_size, part_count, status, encrypted, header_hash, created_at, committed_at)
-      select 'bench-f-' || id, id, 'report.pdf', 100000 + id % 1000, 'application/pdf', 4198400, 1, 'committed', 0, null, sent_at, sent_at from deliveries`.execute(trx);
-    await sql`insert into delivery_activity (delivery_id, kind, actor, recipient_id, detail, created_at)
-      select r.delivery_id, 'downloaded', r.email, r.id, 'report.pdf', r.created_at + 60000 from delivery_recipients r where r.delivery_id % 2 = 0`.execute(trx);
+    await sql`insert into delivery_files (uuid, delivery_id, name, size, mime_type, part_size, part_count, status, encrypted, header_hash, created_at, committed_at, stored)
+      select 'bench-f-' || id, id, 'report.pdf', 100000 + id % 1000, 'application/pdf', 4198400, 1, 'committed', 0, null, sent_at, sent_at, 1 from deliveries`.execute(trx);
+    // As the sends write them (migration 0029).
+    await sql`insert into sender_days (day, sender_id) select distinct sent_day, sender_id from deliveries`.execute(trx);
+    // As the commits count them: the storage report's running totals (migration 0029).
+    await sql`update storage_totals set files = (select count(*) from delivery_files), bytes = (select sum(size) from delivery_files) where area = 'secureMails'`.execute(trx);
+    await sql`insert into storage_added_days (area, day, files, bytes)
+      select 'secureMails', committed_at / ${sql.lit(DAY_MS)}, count(*), sum(size) from delivery_files group by committed_at / ${sql.lit(DAY_MS)}`.execute(trx);
+    // As the download writes them: the delivery's level and the UTC day (migration 0029).
+    await sql`insert into delivery_activity (delivery_id, kind, actor, recipient_id, detail, created_at, security_level, day)
+      select r.delivery_id, 'downloaded', r.email, r.id, 'report.pdf', r.created_at + 60000, d.security_level, (r.created_at + 60000) / ${sql.lit(DAY_MS)}
+      from delivery_recipients r join deliveries d on d.id = r.delivery_id where r.delivery_id % 2 = 0`.execute(trx);
   });
   // Fresh statistics after a bulk load, as a maintained database has them.
   await sql`analyze`.execute(db);

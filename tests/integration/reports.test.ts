@@ -1,8 +1,11 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { ANTI_CSRF_HEADER } from '@shared/contract/auth';
 import { SECURITY_LEVELS } from '@shared/contract/constants';
 import { DELIVERY_PATHS } from '@shared/contract/deliveries';
-import type { SecurityLevel } from '@shared/contract/deliveries';
+import type { DeliveryUploadFile, SecurityLevel } from '@shared/contract/deliveries';
 import { REPORT_ENDPOINTS } from '@shared/contract/endpoints/reports';
 import { DAY_MS, type ActiveUsersReport, type DeliveriesReport, type DownloadsReport, type StorageReport } from '@shared/contract/reports';
+import { sweepDeliveries } from '@server/deliveries/cleanup';
 import { seedSentDeliveries } from '@tests/support/seed-deliveries';
 import { startTestServer, type TestServer } from '@tests/support/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -66,14 +69,17 @@ beforeAll(async () => {
     subject: (i) => `Seeded ${i}`,
   });
   // The bytes of the first delivery are gone (expiry sweep): it no longer counts as stored.
-  await db.updateTable('deliveries').set({ purged_at: at('2025-06-01T00:00:00Z') }).where('uuid', '=', uuids[0]!).execute();
+  // The sweep at the first one's expiry (sent + 90 days, 1 ms before the second's) purges it alone.
+  expect(await sweepDeliveries(server.app, at(SEEDED[0]![0]) + 90 * DAY_MS)).toEqual({ expired: 1, drafts: 0 });
+  expect((await db.selectFrom('deliveries').select('purged_at').where('uuid', '=', uuids[0]!).executeTakeFirstOrThrow()).purged_at).not.toBeNull();
 
   const shares = await db
     .selectFrom('delivery_recipients as r')
     .innerJoin('deliveries as d', 'd.id', 'r.delivery_id')
-    .select(['r.id', 'r.email', 'd.id as deliveryId'])
+    .select(['r.id', 'r.email', 'd.id as deliveryId', 'd.security_level as level'])
     .execute();
   const share = (email: string) => shares.find((s) => s.email === email)!;
+  // As the download writes them: a `downloaded` row carries its delivery's level and UTC day (migration 0029).
   const activity = (email: string, kind: string, iso: string) => ({
     delivery_id: share(email).deliveryId,
     kind,
@@ -81,6 +87,8 @@ beforeAll(async () => {
     recipient_id: share(email).id,
     detail: 'file.pdf',
     created_at: at(iso),
+    security_level: kind === 'downloaded' ? share(email).level : null,
+    day: kind === 'downloaded' ? Math.floor(at(iso) / DAY_MS) : null,
   });
   await db
     .insertInto('delivery_activity')
@@ -106,6 +114,34 @@ beforeAll(async () => {
     .execute();
 }, 180_000);
 afterAll(() => server?.close());
+
+/** A delivery from `sender` to `to` at `level` with one committed file of `size` random bytes, sent through the API (or left a draft). */
+async function sentWithFile(
+  sender: Session,
+  to: string,
+  level: SecurityLevel,
+  size: number,
+  options: { send?: boolean } = {},
+): Promise<{ deliveryUuid: string; fileId: string }> {
+  const { deliveryUuid } = await json<{ deliveryUuid: string }>(
+    await call(server, sender, 'POST', '/api/2' + DELIVERY_PATHS.create, { recipients: [to], subject: 'With a file', body: 'Attached.', securityLevel: level }),
+    201,
+  );
+  const file = await json<DeliveryUploadFile>(await call(server, sender, 'POST', '/api/2' + DELIVERY_PATHS.files(deliveryUuid), { name: 'figures.bin', size, mimeType: 'application/octet-stream' }), 201);
+  const bytes = randomBytes(size);
+  for (let i = 0; i < file.partCount; i++) {
+    const part = bytes.subarray(i * file.partSize, (i + 1) * file.partSize);
+    const response = await fetch(`${server.url}/api/2${DELIVERY_PATHS.part(deliveryUuid, file.fileId, i)}`, {
+      method: 'PUT',
+      headers: { cookie: sender.cookie, [ANTI_CSRF_HEADER]: sender.csrf, 'content-type': 'application/octet-stream', 'x-content-sha256': createHash('sha256').update(part).digest('hex') },
+      body: new Blob([Uint8Array.from(part)]),
+    });
+    expect(response.status, await response.clone().text()).toBe(200);
+  }
+  await json(await call(server, sender, 'POST', '/api/2' + DELIVERY_PATHS.commit(deliveryUuid, file.fileId)), 200);
+  if (options.send !== false) await json(await call(server, sender, 'POST', '/api/2' + DELIVERY_PATHS.send(deliveryUuid)), 200);
+  return { deliveryUuid, fileId: file.fileId };
+}
 
 describe('figures', () => {
   it('deliveries sent and received per UTC day and level, the range edges included', async () => {
@@ -142,6 +178,9 @@ describe('figures', () => {
     const { deliveryUuid } = await json<{ deliveryUuid: string }>(created, 201);
     await json(await call(server, plain, 'POST', '/api/2' + DELIVERY_PATHS.send(deliveryUuid)), 200);
     expect(await todayReport()).toEqual([{ date: today, level: SECURITY_LEVELS.LEVEL_2, sent: 1, received: 2 }]);
+    // The send also marks its sender a sender today (sender_days, migration 0029).
+    const active = await json<ActiveUsersReport>(await call(server, admin, 'GET', api(REPORT_ENDPOINTS.activeUsers.path, `from=${today}&to=${today}`)));
+    expect(active.totals.senders).toBe(1);
   });
 
   it('downloads per day and level: every file download, and the distinct recipients', async () => {
@@ -246,5 +285,64 @@ describe('who may see reports', () => {
       await expectBackendError(await call(server, plain, 'GET', api(path, MARCH)), 403);
       await expectBackendError(await call(server, userAdmin, 'GET', api(path, MARCH)), 403);
     }
+  });
+});
+
+// Last: these add stored files and downloads of today to the figures the tests above expect.
+describe('figures follow the API', () => {
+  it('a download through the API counts today at its delivery\'s level', async () => {
+    const today = new Date().toISOString().slice(0, 10);
+    const todayRows = async () =>
+      (await json<DownloadsReport>(await call(server, admin, 'GET', api(REPORT_ENDPOINTS.downloads.path, `from=${today}&to=${today}`)))).rows;
+    expect(await todayRows()).toEqual([]);
+    const { deliveryUuid, fileId } = await sentWithFile(plain, 'reporter@example.test', SECURITY_LEVELS.LEVEL_2, 1200);
+    const content = await fetch(`${server.url}/api/2${DELIVERY_PATHS.content(deliveryUuid, fileId)}`, { headers: { cookie: reporter.cookie } });
+    expect(content.status, await content.clone().text()).toBe(200);
+    expect((await content.arrayBuffer()).byteLength).toBe(1200);
+    // Recorded once the last byte has gone out (after the response): poll.
+    await expect.poll(todayRows).toEqual([{ date: today, level: SECURITY_LEVELS.LEVEL_2, downloads: 1, recipients: 1 }]);
+  });
+
+  it('the storage totals equal the sum of the stored files after every commit, removal, delete and purge', async () => {
+    // The definition, summed over every file: committed files of deliveries neither purged nor deleted.
+    const summed = async () => {
+      const row = await server.app.db
+        .selectFrom('delivery_files as f')
+        .innerJoin('deliveries as d', 'd.id', 'f.delivery_id')
+        .select([(eb) => eb.fn.countAll().as('files'), (eb) => eb.fn.sum('f.size').as('bytes')])
+        .where('f.status', '=', 'committed')
+        .where('d.purged_at', 'is', null)
+        .where('d.status', '!=', 'deleted')
+        .executeTakeFirstOrThrow();
+      return { files: Number(row.files), bytes: Number(row.bytes ?? 0) };
+    };
+    const reported = async () => {
+      const report = await json<StorageReport>(await call(server, admin, 'GET', api(REPORT_ENDPOINTS.storage.path, MARCH)));
+      const { files, bytes } = report.rows.find((r) => r.area === 'secureMails')!;
+      return { files, bytes };
+    };
+    const consistent = async () => {
+      const expected = await summed();
+      expect(await reported()).toEqual(expected);
+      return expected;
+    };
+    const start = await consistent();
+
+    const draft = await sentWithFile(plain, 'reporter@example.test', SECURITY_LEVELS.LEVEL_1, 700, { send: false });
+    expect(await consistent()).toEqual({ files: start.files + 1, bytes: start.bytes + 700 });
+    expect((await call(server, plain, 'DELETE', '/api/2' + DELIVERY_PATHS.file(draft.deliveryUuid, draft.fileId))).status).toBe(204);
+    expect(await consistent()).toEqual(start);
+
+    const deleted = await sentWithFile(plain, 'reporter@example.test', SECURITY_LEVELS.LEVEL_1, 900);
+    expect(await consistent()).toEqual({ files: start.files + 1, bytes: start.bytes + 900 });
+    expect((await call(server, plain, 'DELETE', '/api/2' + DELIVERY_PATHS.one(deleted.deliveryUuid))).status).toBe(204);
+    expect(await consistent()).toEqual(start);
+
+    // The sweep purges every delivery expired by then (all of them); a purged one deleted afterwards subtracts nothing more.
+    const purged = await sentWithFile(plain, 'reporter@example.test', SECURITY_LEVELS.LEVEL_1, 300);
+    await sweepDeliveries(server.app, Date.now() + 366 * DAY_MS);
+    expect(await consistent()).toEqual({ files: 0, bytes: 0 });
+    expect((await call(server, plain, 'DELETE', '/api/2' + DELIVERY_PATHS.one(purged.deliveryUuid))).status).toBe(204);
+    expect(await consistent()).toEqual({ files: 0, bytes: 0 });
   });
 });

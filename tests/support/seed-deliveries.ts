@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Database } from '@server/db/schema';
+import { recordSenderDay } from '@server/reports/sender-days';
+import { addStored } from '@server/reports/storage-totals';
 import { SECURITY_LEVELS } from '@shared/contract/constants';
 import type { SecurityLevel } from '@shared/contract/deliveries';
 import type { Kysely } from 'kysely';
@@ -96,9 +98,13 @@ export async function seedSentDeliveries(db: Kysely<Database>, spec: SeedSpec): 
             header_hash: null,
             created_at: spec.sentAt(indexes[k]!),
             committed_at: spec.sentAt(indexes[k]!),
+            stored: 1,
           })),
         )
         .execute();
+      // As the commit counts them: the storage report's running totals (migration 0029).
+      for (const [k, i] of indexes.entries()) await addStored(trx, 'secureMails', 1, 100_000 + k, spec.sentAt(i));
+      for (const i of indexes) await recordSenderDay(trx, spec.senderId(i), spec.sentAt(i));
     });
   }
   return uuids;

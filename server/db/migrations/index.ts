@@ -18,6 +18,7 @@ import * as reportIndexes from './0025-report-indexes';
 import * as roomFiles from './0026-room-files';
 import * as forms from './0027-forms';
 import * as submitBoxLevels from './0028-submit-box-levels';
+import * as reportTotals from './0029-report-totals';
 import * as sharedState from './0030-shared-state';
 
 /**
@@ -47,6 +48,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0026-room-files': roomFiles,
   '0027-forms': forms,
   '0028-submit-box-levels': submitBoxLevels,
+  '0029-report-totals': reportTotals,
   '0030-shared-state': sharedState,
 };
 
