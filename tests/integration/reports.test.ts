@@ -303,7 +303,7 @@ describe('figures follow the API', () => {
     await expect.poll(todayRows).toEqual([{ date: today, level: SECURITY_LEVELS.LEVEL_2, downloads: 1, recipients: 1 }]);
   });
 
-  it('the storage totals equal the sum of the stored files after every commit, removal, delete and purge', async () => {
+  it('the storage totals equal the sum of the stored files after every commit, removal, delete, user deletion and purge', async () => {
     // The definition, summed over every file: committed files of deliveries neither purged nor deleted.
     const summed = async () => {
       const row = await server.app.db
@@ -336,6 +336,15 @@ describe('figures follow the API', () => {
     const deleted = await sentWithFile(plain, 'reporter@example.test', SECURITY_LEVELS.LEVEL_1, 900);
     expect(await consistent()).toEqual({ files: start.files + 1, bytes: start.bytes + 900 });
     expect((await call(server, plain, 'DELETE', '/api/2' + DELIVERY_PATHS.one(deleted.deliveryUuid))).status).toBe(204);
+    expect(await consistent()).toEqual(start);
+
+    // Deleting a user deletes their deliveries: their files leave the totals too.
+    await createUserAsAdmin(server, admin, { email: 'dora@example.test' });
+    const dora = await signIn(server, 'dora@example.test', 'Good-Passw0rd');
+    await sentWithFile(dora, 'reporter@example.test', SECURITY_LEVELS.LEVEL_1, 400);
+    expect(await consistent()).toEqual({ files: start.files + 1, bytes: start.bytes + 400 });
+    const { uuid } = await server.app.db.selectFrom('users').select('uuid').where('email', '=', 'dora@example.test').executeTakeFirstOrThrow();
+    expect((await call(server, admin, 'DELETE', `/api/2/admin/users/${uuid}`)).status).toBe(204);
     expect(await consistent()).toEqual(start);
 
     // The sweep purges every delivery expired by then (all of them); a purged one deleted afterwards subtracts nothing more.
