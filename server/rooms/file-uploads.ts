@@ -7,6 +7,7 @@ import type { CreateRoomFileBody, RoomFileParts, RoomUploadFile } from '@shared/
 import { badRequest, conflict, notFound } from '../core/http-error';
 import type { RequestContext } from '../core/request-context';
 import { partsStream } from '../uploads/bytes';
+import { addStored } from '../reports/storage-totals';
 import { checkComplete, checkPartRequest, writePart } from '../uploads/parts';
 import { checkSpace } from '../uploads/space';
 import { recordActivity } from './activity';
@@ -117,12 +118,17 @@ export async function commitFile(ctx: RequestContext, roomUuid: string, fileUuid
   for await (const chunk of partsStream(app.blobs, layout, (i) => filePartKey(file, i), 0, layout.size - 1)) hash.update(chunk as Buffer);
   const sha256 = hash.digest('hex');
   const now = Date.now();
-  const done = await app.db
-    .updateTable('room_files')
-    .set({ state: 'complete', sha256, updated_at: now })
-    .where('id', '=', file.id)
-    .where('state', '=', 'uploading')
-    .executeTakeFirst();
+  // The storage report's running total changes with the commit, in one transaction.
+  const done = await app.db.transaction().execute(async (trx) => {
+    const updated = await trx
+      .updateTable('room_files')
+      .set({ state: 'complete', sha256, updated_at: now })
+      .where('id', '=', file.id)
+      .where('state', '=', 'uploading')
+      .executeTakeFirst();
+    if (Number(updated.numUpdatedRows) === 1) await addStored(trx, 'dataRooms', 1, layout.size, now);
+    return updated;
+  });
   if (Number(done.numUpdatedRows) === 1) {
     await app.db.deleteFrom('room_file_parts').where('file_id', '=', file.id).execute();
     await recordActivity(app.db, 'upload', user, { room, folderId: folder?.id ?? null, fileId: file.id, uuid: file.uuid, name: file.name });

@@ -3,6 +3,7 @@
 import type { RoomTrashEntry, RoomTrashList } from '@shared/contract/room-files';
 import { HttpError, notFound } from '../core/http-error';
 import type { RequestContext } from '../core/request-context';
+import { removeStored } from '../reports/storage-totals';
 import { recordActivity } from './activity';
 import { checkNameFree } from './names';
 import { liveFolder, liveRoom, requireRole, type RoomRow } from './roles';
@@ -81,9 +82,9 @@ export async function purgeItem(ctx: RequestContext, roomUuid: string, itemUuid:
   const room = await liveRoom(app.db, roomUuid);
   await requireRole(app.db, room, user.id, 'manageAccess');
   const item = await trashed(ctx, room, itemUuid);
-  let files: Array<{ id: number; blob_prefix: string }>;
+  let files: Array<{ id: number; blob_prefix: string; size: number; state: string }>;
   if (item.kind === 'file') {
-    files = await app.db.selectFrom('room_files').select(['id', 'blob_prefix']).where('id', '=', item.id).execute();
+    files = await app.db.selectFrom('room_files').select(['id', 'blob_prefix', 'size', 'state']).where('id', '=', item.id).execute();
   } else {
     const all = await app.db.selectFrom('room_folders').select(['id', 'parent_id']).where('room_id', '=', room.id).execute();
     const ids = new Set([item.id]);
@@ -96,10 +97,15 @@ export async function purgeItem(ctx: RequestContext, roomUuid: string, itemUuid:
         }
       }
     }
-    files = await app.db.selectFrom('room_files').select(['id', 'blob_prefix']).where('room_id', '=', room.id).where('folder_id', 'in', [...ids]).execute();
+    files = await app.db.selectFrom('room_files').select(['id', 'blob_prefix', 'size', 'state']).where('room_id', '=', room.id).where('folder_id', 'in', [...ids]).execute();
   }
   // Bytes first: a failure leaves the rows, so the purge can be run again.
   for (const file of files) await app.blobs.deletePrefix(file.blob_prefix);
   // Rows below a folder go with it (foreign keys cascade); the activity log keeps its entries.
-  await app.db.deleteFrom(item.kind === 'folder' ? 'room_folders' : 'room_files').where('id', '=', item.id).execute();
+  // The storage report's running total loses the committed ones, in the same transaction.
+  const committed = files.filter((f) => f.state === 'complete');
+  await app.db.transaction().execute(async (trx) => {
+    await trx.deleteFrom(item.kind === 'folder' ? 'room_folders' : 'room_files').where('id', '=', item.id).execute();
+    await removeStored(trx, 'dataRooms', committed.length, committed.reduce((sum, f) => sum + Number(f.size), 0));
+  });
 }

@@ -405,12 +405,25 @@ describe('trash (OWNER of the room)', () => {
     await json(await req('owner', 'DELETE', ROOM_PATHS.folder(room.uuid, folder.uuid)), 204);
     expect((await expectBackendError(await req('owner', 'POST', ROOM_PATHS.trashRestore(room.uuid, inner.file.uuid)), 409)).metadata).toMatchObject({ reason: 'parentInTrash' });
 
+    // The storage report's running total (server/reports/storage-totals.ts) follows commits and
+    // purges: it equals the sum over the committed room files, trashed ones included.
+    const roomStorage = async () => {
+      const total = await server.app.db.selectFrom('storage_totals').select(['files', 'bytes']).where('area', '=', 'dataRooms').executeTakeFirstOrThrow();
+      const sum = await server.app.db.selectFrom('room_files').select((eb) => [eb.fn.countAll().as('files'), eb.fn.sum('size').as('bytes')]).where('state', '=', 'complete').executeTakeFirstOrThrow();
+      return { total: { files: Number(total.files), bytes: Number(total.bytes) }, sum: { files: Number(sum.files), bytes: Number(sum.bytes ?? 0) } };
+    };
+    const beforePurge = await roomStorage();
+    expect(beforePurge.total).toEqual(beforePurge.sum);
+    expect(beforePurge.total.files).toBeGreaterThan(0);
     // Purge: rows and bytes gone, for the folder with everything below it.
     expect(await server.app.blobs.exists(`rooms/${room.uuid}/${kept.file.uuid}/0`)).toBe(true);
     await json(await req('owner', 'DELETE', ROOM_PATHS.trashItem(room.uuid, folder.uuid)), 204);
     for (const f of [kept.file, inner.file]) expect(await server.app.blobs.exists(`rooms/${room.uuid}/${f.uuid}/0`)).toBe(false);
     expect((await json<RoomTrashList>(await req('owner', 'GET', ROOM_PATHS.trash(room.uuid)), 200)).entries.map((e) => e.name)).toEqual(['loose.bin']);
     await expectBackendError(await req('owner', 'POST', ROOM_PATHS.trashRestore(room.uuid, inner.file.uuid)), 404, 'NotFoundException');
+    const afterPurge = await roomStorage();
+    expect(afterPurge.total).toEqual(afterPurge.sum);
+    expect(afterPurge.total).toEqual({ files: beforePurge.total.files - 2, bytes: beforePurge.total.bytes - kept.bytes.length - inner.bytes.length });
     // The log keeps what happened to purged items.
     const after = await json<RoomActivityList>(await req('owner', 'GET', `${ROOM_PATHS.activity(room.uuid)}?pageSize=3`), 200);
     expect(after.entries.map((e) => [e.kind, e.item.type, e.item.name])).toEqual([['delete', 'folder', 'Box'], ['delete', 'file', 'inner.bin'], ['upload', 'file', 'inner.bin']]);

@@ -39,7 +39,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .execute();
   await sql`insert into storage_totals (area, files, bytes)
     select 'secureMails', count(*), coalesce(sum(size), 0) from delivery_files where stored = 1`.execute(db);
-  await sql`insert into storage_totals (area, files, bytes) values ('dataRooms', 0, 0)`.execute(db);
+  // Room files (0026) count from their commit until they are purged (trashed ones still hold bytes).
+  await sql`insert into storage_totals (area, files, bytes)
+    select 'dataRooms', count(*), coalesce(sum(size), 0) from room_files where state = 'complete'`.execute(db);
   await db.schema
     .createTable('storage_added_days')
     .addColumn('area', 'varchar(32)', (c) => c.notNull())
