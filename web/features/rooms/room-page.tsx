@@ -12,6 +12,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
 import { createFolder, deleteFolder, deleteRoom, refreshRooms, renameFolder, renameRoom, useRoomContents } from './api/rooms';
 import { ConfirmDialog, NameDialog, type ConfirmRequest, type NameRequest } from './room-dialogs';
+import { RoomFiles } from './room-files';
 import { RoleBadge, useDateFormat } from './room-format';
 import { ShareDialog } from './share-dialog';
 
@@ -244,11 +245,7 @@ function RoomView({ contents }: { contents: RoomContents }) {
           empty={<Text as="p">{may.edit ? t('rooms:room.noFoldersEditor') : t('rooms:room.noFolders')}</Text>}
         />
       </section>
-      {/*
-        FILES SLOT (issue 15, files lane): the file list of this room/folder goes here, below the
-        folders, once the server's file routes exist (upload, download, file menu). Nothing is shown
-        until then — no placeholder rows.
-      */}
+      <RoomFiles contents={contents} onName={setNaming} onConfirm={setConfirming} />
       <NameDialog request={naming} onClose={() => setNaming(null)} />
       <ConfirmDialog request={confirming} onClose={() => setConfirming(null)} />
       {may.manageAccess ? <ShareDialog open={sharing} onClose={() => setSharing(false)} roomUuid={room.uuid} folder={folder} itemName={here.name} /> : null}
