@@ -3,7 +3,6 @@ import { ArrowDownloadRegular, ArrowUploadRegular, DocumentRegular, MoreHorizont
 import { ROOM_PERMISSIONS, type RoomContents, type RoomFile } from '@shared/contract/rooms';
 import { DataTable, type DataTableColumn } from '@web/components/data-table';
 import { TransferProgressBar } from '@web/components/transfer-centre';
-import { useNotify } from '@web/lib/toasts';
 import { useTransfer } from '@web/lib/transfer-store';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -35,7 +34,6 @@ interface Props {
 export function RoomFiles({ contents, onName, onConfirm }: Props) {
   const { t, i18n } = useTranslation();
   const styles = useStyles();
-  const notify = useNotify();
   const dateFormat = useDateFormat();
   const input = useRef<HTMLInputElement>(null);
   const [transferId, setTransferId] = useState<string | undefined>();
@@ -50,11 +48,8 @@ export function RoomFiles({ contents, onName, onConfirm }: Props) {
     const title = files.length === 1 ? files[0]!.name : t('rooms:files.uploadTitle', { count: files.length, name: here.name });
     const started = startRoomUpload(files, { roomUuid: room.uuid, folderUuid: folder?.uuid ?? null, title });
     setTransferId(started.id);
-    void started.done.then(async (outcome) => {
-      await refreshRooms();
-      if (outcome.ok) notify('success', t('rooms:files.uploaded', { count: files.length, name: here.name }));
-      else if (!outcome.cancelled) notify('error', t('rooms:files.uploadFailed', { name: title }), outcome.failure ? t(outcome.failure.key, outcome.failure.values) : undefined);
-    });
+    // The transfer centre's watcher toasts the outcome (with the server's reason on a failure).
+    void started.done.then(() => refreshRooms());
   }
 
   const rename = (file: RoomFile): NameRequest => ({
