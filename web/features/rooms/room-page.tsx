@@ -12,6 +12,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
 import { createFolder, deleteFolder, deleteRoom, refreshRooms, renameFolder, renameRoom, useRoomContents } from './api/rooms';
 import { ConfirmDialog, NameDialog, type ConfirmRequest, type NameRequest } from './room-dialogs';
+import { RoomActivity } from './room-activity';
 import { RoomFiles } from './room-files';
 import { RoleBadge, useDateFormat } from './room-format';
 import { ShareDialog } from './share-dialog';
@@ -246,6 +247,7 @@ function RoomView({ contents }: { contents: RoomContents }) {
         />
       </section>
       <RoomFiles contents={contents} onName={setNaming} onConfirm={setConfirming} />
+      {may.activity ? <RoomActivity key={here.uuid} roomUuid={room.uuid} folderUuid={folder?.uuid ?? null} /> : null}
       <NameDialog request={naming} onClose={() => setNaming(null)} />
       <ConfirmDialog request={confirming} onClose={() => setConfirming(null)} />
       {may.manageAccess ? <ShareDialog open={sharing} onClose={() => setSharing(false)} roomUuid={room.uuid} folder={folder} itemName={here.name} /> : null}
