@@ -105,6 +105,16 @@ test('the owner uploads into a folder; a viewer downloads the same bytes and may
   expect(Buffer.compare(await readFile(saved), bytes)).toBe(0);
   expect((await download).suggestedFilename()).toBe('terms.bin');
 
+  // The owner's activity list of the folder: the upload and the viewer's download, newest first.
+  await expect(page.getByRole('button', { name: rooms.activity.show })).toBeVisible();
+  await expect(viewerPage.getByRole('button', { name: rooms.activity.show })).toHaveCount(0);
+  await page.getByRole('button', { name: rooms.activity.show }).click();
+  const activity = page.getByRole('table', { name: rooms.activity.title });
+  await expect(activity.getByRole('row').nth(1)).toContainText(rooms.activity.kinds.download);
+  await expect(activity.getByRole('row').nth(1)).toContainText(viewer.email);
+  await expect(activity.getByRole('row', { name: new RegExp(rooms.activity.kinds.upload) }).first()).toContainText(owner.email);
+  await expectNoSeriousA11yViolations(page, 'folder activity (owner)');
+
   // The owner deletes: asked first; Cancel keeps the file, Delete removes it for the viewer too.
   await page.getByRole('button', { name: 'Actions for file terms.bin' }).click();
   await page.getByRole('menuitem', { name: rooms.delete.action }).click();
