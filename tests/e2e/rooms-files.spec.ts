@@ -5,11 +5,14 @@
 import { expect, test, type Page } from '@playwright/test';
 import { createUser as createUserInRepository, type TestUser } from '@tests/integration/escalation-helpers';
 import { readFile } from 'node:fs/promises';
-import { en as enBase, expectNoSeriousA11yViolations, locale, serverPerFile, signInToInbox } from './fixtures';
+import { startTestServer, type TestServer } from '../support/server';
+import { en as enBase, expectNoSeriousA11yViolations, locale, signInToInbox } from './fixtures';
 
 const rooms = locale<typeof import('@locales/en/rooms.json')>('en', 'rooms');
 const en = { ...enBase, rooms };
-const ctx = serverPerFile();
+// Small parts, so the 70,000-byte file goes up as five parts through the pipeline.
+const PART_SIZE = 16 * 1024;
+const ctx = {} as { server: TestServer };
 
 let owner: TestUser;
 let viewer: TestUser;
@@ -17,8 +20,13 @@ let viewer: TestUser;
 test.describe.configure({ mode: 'serial' });
 
 test.beforeAll(async () => {
+  ctx.server = await startTestServer({ config: { uploadPartSize: PART_SIZE } });
   owner = await createUserInRepository(ctx.server, { username: 'fiona', roles: ['ROLE_UI_USER', 'ROLE_SENDER', 'ROLE_RECEIVER', 'ROLE_SECUROOMS_CREATOR'] });
   viewer = await createUserInRepository(ctx.server, { username: 'walter' });
+});
+
+test.afterAll(async () => {
+  await ctx.server?.close();
 });
 
 const toast = (page: Page, text: string) => page.getByText(text, { exact: true }).first();
@@ -56,7 +64,7 @@ test('the owner uploads into a folder; a viewer downloads the same bytes and may
   await expect(page.getByRole('heading', { level: 1, name: 'Contracts' })).toBeVisible();
   await expect(page.getByText(rooms.files.emptyEditor)).toBeVisible();
   await expectNoSeriousA11yViolations(page, 'folder without files (owner)');
-  // Several parts' worth would be slow here; odd bytes (not text) so a mangled download shows.
+  // Five parts; odd bytes (not text), so a part out of place or a mangled download shows.
   const bytes = Buffer.from(Array.from({ length: 70_000 }, (_, i) => (i * 31 + 7) % 256));
   const chooser = page.waitForEvent('filechooser');
   await page.getByRole('button', { name: rooms.files.upload }).click();
@@ -67,6 +75,8 @@ test('the owner uploads into a folder; a viewer downloads the same bytes and may
   const row = files.getByRole('row', { name: /term-sheet\.bin/ });
   await expect(row).toContainText('68.4\u00a0KB');
   await expect(row).toContainText(owner.email);
+  const stored = await ctx.server.app.db.selectFrom('room_files').select(['part_count']).where('name', '=', 'term-sheet.bin').executeTakeFirstOrThrow();
+  expect(stored.part_count).toBe(5);
   await expectNoSeriousA11yViolations(page, 'folder with a file (owner)');
 
   // The same name again: the server's "already exists" as the upload's failure.
