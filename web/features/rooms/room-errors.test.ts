@@ -15,6 +15,8 @@ describe('roomErrorText (SPEC §8 data-room errors)', () => {
     [refusal(400, 'ValidationException', { field: 'name', reason: 'reserved' }), 'errors.name.reserved', 'name'],
     [refusal(409, 'ConflictException', { reason: 'nameExists', kind: 'folder' }), 'errors.folderExists', 'name'],
     [refusal(409, 'ConflictException', { reason: 'nameExists', kind: 'room' }), 'errors.roomExists', 'name'],
+    [refusal(409, 'ConflictException', { reason: 'nameExists', kind: 'file' }), 'errors.fileExists', 'name'],
+    [refusal(507, 'InsufficientStorageException'), 'errors.storageFull', undefined],
     [refusal(400, 'InviteUserToShareException', { field: 'user', reason: 'notRegistered' }), 'errors.notRegistered', 'user'],
     [refusal(409, 'ConflictException', { reason: 'lastOwner' }), 'errors.lastOwner', undefined],
     [refusal(403, 'AccessDeniedException'), 'errors.forbidden', undefined],

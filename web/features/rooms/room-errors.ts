@@ -20,11 +20,12 @@ export function roomErrorText(error: unknown): RoomErrorText {
   if (error.status === 400 && metadata.field === 'name' && NAME_REASONS.includes(reason as (typeof NAME_REASONS)[number])) {
     return { key: `errors.name.${reason}`, field: 'name' };
   }
-  if (error.status === 409 && reason === 'nameExists') return { key: metadata.kind === 'folder' ? 'errors.folderExists' : 'errors.roomExists', field: 'name' };
+  if (error.status === 409 && reason === 'nameExists') return { key: metadata.kind === 'folder' ? 'errors.folderExists' : metadata.kind === 'file' ? 'errors.fileExists' : 'errors.roomExists', field: 'name' };
   if (error.errorClass === 'InviteUserToShareException') return { key: 'errors.notRegistered', field: 'user' };
   if (error.status === 409 && reason === 'lastOwner') return { key: 'errors.lastOwner' };
   if (error.status === 409 && reason === 'confirmOwnChange') return { key: 'errors.confirmOwnChange' };
   if (error.errorClass === 'LicenseLimitExceededException') return { key: 'errors.licence' };
+  if (error.status === 507) return { key: 'errors.storageFull' };
   if (error.status === 403) return { key: 'errors.forbidden' };
   if (error.status === 404) return { key: 'errors.notFound' };
   if (error.status === 400) return { key: 'errors.invalid' };

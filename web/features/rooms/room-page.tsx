@@ -12,6 +12,8 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
 import { createFolder, deleteFolder, deleteRoom, refreshRooms, renameFolder, renameRoom, useRoomContents } from './api/rooms';
 import { ConfirmDialog, NameDialog, type ConfirmRequest, type NameRequest } from './room-dialogs';
+import { RoomActivity } from './room-activity';
+import { RoomFiles } from './room-files';
 import { RoleBadge, useDateFormat } from './room-format';
 import { ShareDialog } from './share-dialog';
 
@@ -244,11 +246,8 @@ function RoomView({ contents }: { contents: RoomContents }) {
           empty={<Text as="p">{may.edit ? t('rooms:room.noFoldersEditor') : t('rooms:room.noFolders')}</Text>}
         />
       </section>
-      {/*
-        FILES SLOT (issue 15, files lane): the file list of this room/folder goes here, below the
-        folders, once the server's file routes exist (upload, download, file menu). Nothing is shown
-        until then — no placeholder rows.
-      */}
+      <RoomFiles contents={contents} onName={setNaming} onConfirm={setConfirming} />
+      {may.activity ? <RoomActivity key={here.uuid} roomUuid={room.uuid} folderUuid={folder?.uuid ?? null} /> : null}
       <NameDialog request={naming} onClose={() => setNaming(null)} />
       <ConfirmDialog request={confirming} onClose={() => setConfirming(null)} />
       {may.manageAccess ? <ShareDialog open={sharing} onClose={() => setSharing(false)} roomUuid={room.uuid} folder={folder} itemName={here.name} /> : null}

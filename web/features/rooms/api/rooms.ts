@@ -68,5 +68,5 @@ export const setRoomAccess = (
 
 /** After a change every cached room list, room page and access list may be stale. */
 export async function refreshRooms(): Promise<void> {
-  await mutate((key) => Array.isArray(key) && [ROOMS_KEY, CONTENTS_KEY, ACCESS_KEY].includes(key[0] as string));
+  await mutate((key) => Array.isArray(key) && [ROOMS_KEY, CONTENTS_KEY, ACCESS_KEY, 'rooms/activity'].includes(key[0] as string));
 }

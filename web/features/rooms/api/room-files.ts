@@ -1,0 +1,158 @@
+import { call } from '@shared/api/call';
+import { API_BASE } from '@shared/contract/constants';
+import { CONTENT_SHA256_HEADER, partBounds } from '@shared/contract/deliveries';
+import { ROOM_ENDPOINTS as E } from '@shared/contract/endpoints/rooms';
+import type { RoomActivityList, RoomUploadFile } from '@shared/contract/room-files';
+import type { RoomFile } from '@shared/contract/rooms';
+import { sha256Hex } from '@shared/crypto/subtle';
+import { PARTS_AHEAD, PARTS_IN_FLIGHT, PREPARE_CONCURRENCY } from '@shared/transfer/constants';
+import { runPipeline } from '@shared/transfer/pipeline';
+import { blobUpload, DEFAULT_RETRY, withRetry } from '@shared/transfer/upload';
+import { apiClient } from '@web/lib/api-client';
+import { transferStore } from '@web/lib/transfer-store';
+import { roomErrorText } from '../room-errors';
+import { useAuthState } from '@web/lib/auth';
+import useSWR from 'swr';
+
+/** Room files (shared/contract/endpoints/rooms.ts, issue 15); the server checks the role on the file's folder. */
+
+/** The download link of a complete file; the session cookie authorises it (never for a PREVIEWER). */
+export const roomFileContentUrl = (roomUuid: string, fileUuid: string): string =>
+  `${API_BASE}/rooms/${encodeURIComponent(roomUuid)}/files/${encodeURIComponent(fileUuid)}/content`;
+
+export interface RoomUploadTarget {
+  roomUuid: string;
+  folderUuid: string | null;
+  /** Resume: the file announced by an earlier run of the same upload. */
+  fileUuid?: string;
+  signal?: AbortSignal;
+  onFileUuid?: (fileUuid: string) => void;
+  /** Bytes of every part that is on the server (sent now or found there). */
+  onBytes?: (bytes: number) => void;
+}
+
+/**
+ * Uploads one file into a room or folder the way deliveries do (DESIGN §4): announce, then the
+ * shared transfer pipeline (parts sliced, SHA-256-hashed, PUT with retry and backoff), then commit.
+ * A resume lists the parts the server holds and sends only the missing ones.
+ */
+export async function uploadRoomFile(file: File, target: RoomUploadTarget): Promise<RoomUploadFile> {
+  const { roomUuid, signal } = target;
+  const upload = blobUpload(file);
+  let layout: { fileUuid: string; partSize: number; partCount: number };
+  const have = new Set<number>();
+  if (target.fileUuid) {
+    const parts = await call(apiClient, E.fileParts, { params: { roomUuid, fileUuid: target.fileUuid } }, { signal });
+    layout = parts;
+    for (const part of parts.parts) {
+      have.add(part.index);
+      target.onBytes?.(part.size);
+    }
+  } else {
+    const announced = await call(
+      apiClient,
+      E.createFile,
+      { params: { roomUuid }, body: { name: file.name, size: file.size, mimeType: file.type || 'application/octet-stream', folderUuid: target.folderUuid } },
+      { signal },
+    );
+    layout = { fileUuid: announced.uuid, partSize: announced.partSize, partCount: announced.partCount };
+  }
+  const { fileUuid, partSize, partCount } = layout;
+  target.onFileUuid?.(fileUuid);
+  const indices: number[] = [];
+  for (let index = 0; index < partCount; index++) if (!have.has(index)) indices.push(index);
+  await runPipeline({
+    indices,
+    inFlight: PARTS_IN_FLIGHT,
+    ahead: PARTS_AHEAD,
+    prepareConcurrency: PREPARE_CONCURRENCY,
+    signal,
+    prepare: async (index, partSignal) => {
+      const part = await upload.readPart({ index, ...partBounds({ size: file.size, partSize }, index) }, partSignal);
+      return { body: part.body, size: part.bytes.length, sha256: await sha256Hex(part.bytes) };
+    },
+    send: async (index, part, partSignal) => {
+      await withRetry(
+        () =>
+          call(
+            apiClient,
+            E.putFilePart,
+            { params: { roomUuid, fileUuid, index } },
+            { rawBody: part.body, contentType: 'application/octet-stream', headers: { [CONTENT_SHA256_HEADER]: part.sha256 }, signal: partSignal },
+          ),
+        DEFAULT_RETRY,
+        partSignal,
+      );
+      target.onBytes?.(part.size);
+    },
+  });
+  return call(apiClient, E.commitFile, { params: { roomUuid, fileUuid } }, { signal });
+}
+
+export const renameRoomFile = (file: RoomFile, name: string): Promise<RoomUploadFile> =>
+  call(apiClient, E.updateFile, { params: { roomUuid: file.roomUuid, fileUuid: file.uuid }, body: { name } });
+
+export const deleteRoomFile = async (file: RoomFile): Promise<void> => {
+  await call(apiClient, E.removeFile, { params: { roomUuid: file.roomUuid, fileUuid: file.uuid } });
+};
+
+/** GET /rooms/{room}/activity (OWNER): of the room, or a folder with what is below it; newest first. */
+export const useRoomActivity = (roomUuid: string, folderUuid: string | null, enabled: boolean) => {
+  const { user } = useAuthState();
+  return useSWR(enabled && user ? ['rooms/activity', user.uuid, roomUuid, folderUuid] : null, (): Promise<RoomActivityList> =>
+    call(apiClient, E.activity, { params: { roomUuid }, query: { pageSize: 50, ...(folderUuid ? { folderUuid } : {}) } }),
+  );
+};
+
+/**
+ * Uploads files into a room or folder as one transfer of the transfer centre (progress, cancel,
+ * retry); a retry resumes each file where it stopped. The outcome's result is the committed files.
+ */
+export function startRoomUpload(files: readonly File[], target: { roomUuid: string; folderUuid: string | null; title: string }) {
+  const announced = new Map<number, string>();
+  const done = new Map<number, RoomUploadFile>();
+  const total = files.reduce((sum, f) => sum + f.size, 0);
+  return transferStore.start({
+    kind: 'upload',
+    title: target.title,
+    items: files.map((f) => ({ name: f.name, state: 'pending', bytesDone: 0, totalBytes: f.size })),
+    run: async ({ signal, report }) => {
+      const sent = files.map((f, i) => (done.has(i) ? f.size : 0));
+      const publish = (current: number) =>
+        report({
+          percent: total === 0 ? 100 : Math.floor((sent.reduce((a, b) => a + b, 0) / total) * 100),
+          items: files.map((f, i) => ({
+            name: f.name,
+            state: done.has(i) ? 'success' : i === current ? 'uploading' : 'pending',
+            bytesDone: sent[i]!,
+            totalBytes: f.size,
+          })),
+        });
+      for (const [index, file] of files.entries()) {
+        if (done.has(index)) continue;
+        sent[index] = 0;
+        try {
+          const fileUuid = announced.get(index);
+          const committed = await uploadRoomFile(file, {
+            roomUuid: target.roomUuid,
+            folderUuid: target.folderUuid,
+            ...(fileUuid ? { fileUuid } : {}),
+            signal,
+            onFileUuid: (uuid) => announced.set(index, uuid),
+            onBytes: (bytes) => {
+              sent[index]! += bytes;
+              publish(index);
+            },
+          });
+          done.set(index, committed);
+          publish(-1);
+        } catch (error) {
+          if (signal.aborted) return { ok: false, cancelled: true };
+          // The store holds no texts: the transfer names the files, the key says why (SPEC §8).
+          return { ok: false, cancelled: false, failure: { key: `rooms:${roomErrorText(error).key}`, values: { name: file.name } } };
+        }
+      }
+      return { ok: true, result: [...done.values()] };
+    },
+  });
+}

@@ -1,0 +1,173 @@
+import { Button, makeStyles, Menu, MenuItem, MenuList, MenuPopover, MenuTrigger, Text, tokens } from '@fluentui/react-components';
+import { ArrowDownloadRegular, ArrowUploadRegular, DocumentRegular, MoreHorizontalRegular } from '@fluentui/react-icons';
+import { ROOM_PERMISSIONS, type RoomContents, type RoomFile } from '@shared/contract/rooms';
+import { DataTable, type DataTableColumn } from '@web/components/data-table';
+import { TransferProgressBar } from '@web/components/transfer-centre';
+import { useTransfer } from '@web/lib/transfer-store';
+import { useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { deleteRoomFile, renameRoomFile, roomFileContentUrl, startRoomUpload } from './api/room-files';
+import { refreshRooms } from './api/rooms';
+import type { ConfirmRequest, NameRequest } from './room-dialogs';
+import { formatRoomSize, useDateFormat } from './room-format';
+
+const useStyles = makeStyles({
+  section: { marginTop: '24px' },
+  head: { display: 'flex', gap: '12px', alignItems: 'center', flexWrap: 'wrap', margin: '0 0 8px' },
+  heading: { margin: 0, fontSize: tokens.fontSizeBase400, fontWeight: tokens.fontWeightSemibold },
+  hidden: { display: 'none' },
+  progress: { maxWidth: '480px', margin: '0 0 12px' },
+  fileName: { display: 'inline-flex', gap: '6px', alignItems: 'center' },
+});
+
+interface Props {
+  contents: RoomContents;
+  onName: (request: NameRequest) => void;
+  onConfirm: (request: ConfirmRequest) => void;
+}
+
+/**
+ * The complete files of a room or folder (SPEC §2): name, size, uploader, date. OWNER and EDITOR
+ * upload (through the transfer engine, resumable, shown in the transfer centre too), rename and
+ * delete (after a confirmation); everyone but a PREVIEWER downloads (SPEC §6).
+ */
+export function RoomFiles({ contents, onName, onConfirm }: Props) {
+  const { t, i18n } = useTranslation();
+  const styles = useStyles();
+  const dateFormat = useDateFormat();
+  const input = useRef<HTMLInputElement>(null);
+  const [transferId, setTransferId] = useState<string | undefined>();
+  const transfer = useTransfer(transferId);
+  const { room, folder } = contents;
+  const here = folder ?? room;
+  const may = ROOM_PERMISSIONS[here.role];
+  const uploading = transfer?.state === 'pending' || transfer?.state === 'running';
+
+  function upload(files: File[]) {
+    if (files.length === 0) return;
+    const title = files.length === 1 ? files[0]!.name : t('rooms:files.uploadTitle', { count: files.length, name: here.name });
+    const started = startRoomUpload(files, { roomUuid: room.uuid, folderUuid: folder?.uuid ?? null, title });
+    setTransferId(started.id);
+    // The transfer centre's watcher toasts the outcome (with the server's reason on a failure).
+    void started.done.then(() => refreshRooms());
+  }
+
+  const rename = (file: RoomFile): NameRequest => ({
+    title: t('rooms:files.renameTitle', { name: file.name }),
+    label: t('rooms:files.nameLabel'),
+    submitLabel: t('rooms:rename.submit'),
+    initial: file.name,
+    run: async (name) => {
+      await renameRoomFile(file, name);
+      await refreshRooms();
+    },
+    done: (name) => t('rooms:files.renamed', { name: file.name, newName: name }),
+    failed: () => t('rooms:files.renameFailed', { name: file.name }),
+  });
+
+  const remove = (file: RoomFile): ConfirmRequest => ({
+    title: t('rooms:files.deleteTitle', { name: file.name }),
+    text: t('rooms:files.deleteText', { name: file.name }),
+    confirmLabel: t('rooms:delete.confirm'),
+    run: async () => {
+      await deleteRoomFile(file);
+      await refreshRooms();
+    },
+    done: t('rooms:files.deleted', { name: file.name }),
+    failed: t('rooms:files.deleteFailed', { name: file.name }),
+  });
+
+  const columns: DataTableColumn<RoomFile>[] = [
+    {
+      id: 'name',
+      header: t('rooms:files.columns.name'),
+      cell: (file) => (
+        <span className={styles.fileName}>
+          <DocumentRegular aria-hidden="true" />
+          {file.name}
+        </span>
+      ),
+    },
+    { id: 'size', header: t('rooms:files.columns.size'), cell: (file) => formatRoomSize(file.size, i18n.language) },
+    { id: 'uploadedBy', header: t('rooms:files.columns.uploadedBy'), cell: (file) => file.uploadedBy },
+    { id: 'date', header: t('rooms:files.columns.date'), cell: (file) => dateFormat.format(file.createdAt) },
+    {
+      id: 'actions',
+      header: t('rooms:files.columns.actions'),
+      cell: (file) => {
+        const allowed = ROOM_PERMISSIONS[file.role];
+        return (
+          <span className={styles.fileName}>
+            {allowed.download ? (
+              <Button
+                as="a"
+                size="small"
+                icon={<ArrowDownloadRegular />}
+                href={roomFileContentUrl(room.uuid, file.uuid)}
+                download={file.name}
+                aria-label={t('rooms:files.downloadFile', { name: file.name })}
+              >
+                {t('rooms:files.download')}
+              </Button>
+            ) : null}
+            {allowed.edit ? (
+              <Menu>
+                <MenuTrigger disableButtonEnhancement>
+                  <Button size="small" icon={<MoreHorizontalRegular />} aria-label={t('rooms:files.actionsFor', { name: file.name })} />
+                </MenuTrigger>
+                <MenuPopover>
+                  <MenuList>
+                    <MenuItem onClick={() => onName(rename(file))}>{t('rooms:rename.action')}</MenuItem>
+                    {allowed.delete ? <MenuItem onClick={() => onConfirm(remove(file))}>{t('rooms:delete.action')}</MenuItem> : null}
+                  </MenuList>
+                </MenuPopover>
+              </Menu>
+            ) : null}
+          </span>
+        );
+      },
+    },
+  ];
+
+  return (
+    <section className={styles.section} aria-labelledby="room-files-heading">
+      <div className={styles.head}>
+        <h2 id="room-files-heading" className={styles.heading}>
+          {t('rooms:files.title')}
+        </h2>
+        {may.upload ? (
+          <>
+            <Button icon={<ArrowUploadRegular />} disabled={uploading} onClick={() => input.current?.click()}>
+              {t('rooms:files.upload')}
+            </Button>
+            <input
+              ref={input}
+              type="file"
+              multiple
+              className={styles.hidden}
+              data-testid="room-file-input"
+              aria-label={t('rooms:files.upload')}
+              onChange={(event) => {
+                upload([...(event.target.files ?? [])]);
+                event.target.value = '';
+              }}
+            />
+          </>
+        ) : null}
+      </div>
+      {transfer && uploading ? (
+        <div className={styles.progress}>
+          <TransferProgressBar value={transfer.percent} max={100} aria-label={t('rooms:files.progress', { name: transfer.title })} />
+          <Text size={200}>{t('rooms:files.progressText', { name: transfer.title, percent: transfer.percent })}</Text>
+        </div>
+      ) : null}
+      <DataTable
+        labelledBy="room-files-heading"
+        columns={columns}
+        rows={contents.files}
+        rowKey={(file) => file.uuid}
+        empty={<Text as="p">{may.upload ? t('rooms:files.emptyEditor') : t('rooms:files.empty')}</Text>}
+      />
+    </section>
+  );
+}
