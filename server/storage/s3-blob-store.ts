@@ -55,6 +55,8 @@ const DELETE_BATCH = 1000;
 const CONNECT_TIMEOUT_MS = 5_000;
 /** A request whose socket stays silent this long fails (the server drops idle clients after 60 s too). */
 const SOCKET_TIMEOUT_MS = 60_000;
+/** Concurrent requests to the store per server (each streaming download holds one). */
+const S3_MAX_SOCKETS = 1024;
 
 export interface S3BlobStoreOptions {
   /** e.g. `http://127.0.0.1:9000`; unset: AWS's endpoint for the region. */
@@ -109,7 +111,15 @@ export function createS3BlobStore(options: S3BlobStoreOptions): S3BlobStore {
     // CRC32 trailers newer SDKs send by default. Integrity is our own SHA-256 anyway.
     requestChecksumCalculation: 'WHEN_REQUIRED',
     responseChecksumValidation: 'WHEN_REQUIRED',
-    requestHandler: { connectionTimeout: CONNECT_TIMEOUT_MS, requestTimeout: SOCKET_TIMEOUT_MS },
+    // Every download in flight holds one socket for its whole stream: the SDK's default pool of 50
+    // made the 51st concurrent download wait, and the connect timeout counts that wait (the bench's
+    // 200 concurrent downloads failed part-way). Sockets are kept alive and reused.
+    requestHandler: {
+      connectionTimeout: CONNECT_TIMEOUT_MS,
+      requestTimeout: SOCKET_TIMEOUT_MS,
+      httpAgent: { keepAlive: true, maxSockets: S3_MAX_SOCKETS },
+      httpsAgent: { keepAlive: true, maxSockets: S3_MAX_SOCKETS },
+    },
     maxAttempts: 3,
     // Failures surface as errors to the caller; the SDK's own console warnings (e.g. on every
     // aborted mismatching part) would only add noise.
