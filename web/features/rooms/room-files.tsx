@@ -9,7 +9,8 @@ import { useTranslation } from 'react-i18next';
 import { deleteRoomFile, renameRoomFile, roomFileContentUrl, startRoomUpload } from './api/room-files';
 import { refreshRooms } from './api/rooms';
 import type { ConfirmRequest, NameRequest } from './room-dialogs';
-import { formatRoomSize, useDateFormat } from './room-format';
+import { useDateFormat } from './room-format';
+import { formatSize } from '@web/lib/format-size';
 
 const useStyles = makeStyles({
   section: { marginTop: '24px' },
@@ -88,7 +89,7 @@ export function RoomFiles({ contents, onName, onConfirm }: Props) {
         </span>
       ),
     },
-    { id: 'size', header: t('rooms:files.columns.size'), cell: (file) => formatRoomSize(file.size, i18n.language) },
+    { id: 'size', header: t('rooms:files.columns.size'), cell: (file) => formatSize(file.size, i18n.language) },
     { id: 'uploadedBy', header: t('rooms:files.columns.uploadedBy'), cell: (file) => file.uploadedBy },
     { id: 'date', header: t('rooms:files.columns.date'), cell: (file) => dateFormat.format(file.createdAt) },
     {

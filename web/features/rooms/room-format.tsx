@@ -19,16 +19,3 @@ export function useDateFormat(): Intl.DateTimeFormat {
   const { i18n } = useTranslation();
   return useMemo(() => new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' }), [i18n.language]);
 }
-
-/** A file size in the language's number format (1024-based; B, KB, MB, GB, TB). */
-export function formatRoomSize(bytes: number, locale: string): string {
-  const units = ['B', 'KB', 'MB', 'GB', 'TB'];
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit += 1;
-  }
-  // A no-break space keeps the figure and its unit on one line.
-  return `${new Intl.NumberFormat(locale, { maximumFractionDigits: unit === 0 ? 0 : 1 }).format(value)}\u00a0${units[unit]}`;
-}
