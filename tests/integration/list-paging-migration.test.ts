@@ -1,29 +1,14 @@
 // Migration 0015 on a database that already holds deliveries: `listed_at` is filled from the
 // delivery's sent time for rows still in an inbox, and stays null for drafts, deliveries the
 // sender deleted and rows the recipient removed. Down and up again work (SQLite and PostgreSQL).
-import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { dropPostgresSchema, openDatabase } from '@server/db/database';
-import { staticMigrationProvider } from '@server/db/migrations/index';
-import { Migrator } from 'kysely';
+import { randomUUID } from 'node:crypto';
 import { expect, it } from 'vitest';
+import { insertSender, withMigrationDatabase } from './migration-helpers';
 
 it('0015-list-paging fills listed_at for what is in an inbox, and rolls back', async () => {
-  const dataDir = await mkdtemp(join(tmpdir(), 'kuvert-migration-'));
-  const databaseUrl = process.env.KUVERT_TEST_DATABASE_URL || undefined;
-  const databaseSchema = databaseUrl ? `test_mig_${randomBytes(4).toString('hex')}` : undefined;
-  const handle = await openDatabase({ dataDir, ...(databaseUrl ? { databaseUrl } : {}), ...(databaseSchema ? { databaseSchema } : {}), poolSize: 2 });
-  try {
-    const db = handle.db;
-    const migrator = new Migrator({ db, provider: staticMigrationProvider, ...(databaseSchema ? { migrationTableSchema: databaseSchema } : {}) });
+  await withMigrationDatabase(async ({ db, migrator }) => {
     expect((await migrator.migrateTo('0014-addin-sessions')).error).toBeUndefined();
-    const user = await db
-      .insertInto('users')
-      .values({ uuid: randomUUID(), username: 'sender', email: 'sender@example.test', password_hash: 'x', first_name: 'S', last_name: 'S', language: 'en', roles: '[]', created_at: 1, updated_at: 1 } as never)
-      .returning('id')
-      .executeTakeFirstOrThrow();
+    const user = await insertSender(db);
     const delivery = async (status: string, sentAt: number | null) =>
       (
         await db
@@ -55,9 +40,5 @@ it('0015-list-paging fills listed_at for what is in an inbox, and rolls back', a
     await expect(db.selectFrom('delivery_recipients').select('listed_at').execute()).rejects.toThrow();
     expect((await migrator.migrateToLatest()).error).toBeUndefined();
     expect((await listed())[rows.listed]).toBe(5000);
-  } finally {
-    await handle.close();
-    if (databaseUrl && databaseSchema) await dropPostgresSchema(databaseUrl, databaseSchema);
-    await rm(dataDir, { recursive: true, force: true });
-  }
+  });
 });

@@ -1,34 +1,19 @@
 // Migration 0025 on a database that already holds deliveries: `sent_day` and `recipient_count` are
 // back-filled for every delivery that was sent (also one deleted later) and stay null for drafts;
 // the reports count them. Down and up again work (SQLite and PostgreSQL).
-import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { dropPostgresSchema, openDatabase } from '@server/db/database';
-import { staticMigrationProvider } from '@server/db/migrations/index';
+import { randomUUID } from 'node:crypto';
 import { deliveriesReport } from '@server/reports/queries';
 import { SECURITY_LEVELS } from '@shared/contract/constants';
-import { Migrator } from 'kysely';
 import { expect, it } from 'vitest';
+import { insertSender, withMigrationDatabase } from './migration-helpers';
 
 const DAY = 86_400_000;
 const SENT_AT = Date.parse('2025-05-06T21:30:00Z');
 
 it('0025-report-indexes back-fills sent_day and recipient_count of sent deliveries, and rolls back', async () => {
-  const dataDir = await mkdtemp(join(tmpdir(), 'kuvert-migration-'));
-  const databaseUrl = process.env.KUVERT_TEST_DATABASE_URL || undefined;
-  const databaseSchema = databaseUrl ? `test_mig_${randomBytes(4).toString('hex')}` : undefined;
-  const handle = await openDatabase({ dataDir, ...(databaseUrl ? { databaseUrl } : {}), ...(databaseSchema ? { databaseSchema } : {}), poolSize: 2 });
-  try {
-    const db = handle.db;
-    const migrator = new Migrator({ db, provider: staticMigrationProvider, ...(databaseSchema ? { migrationTableSchema: databaseSchema } : {}) });
+  await withMigrationDatabase(async ({ db, migrator }) => {
     expect((await migrator.migrateTo('0021-contact-pins')).error).toBeUndefined();
-    const user = await db
-      .insertInto('users')
-      .values({ uuid: randomUUID(), username: 'sender', email: 'sender@example.test', password_hash: 'x', first_name: 'S', last_name: 'S', language: 'en', roles: '[]', created_at: 1, updated_at: 1 } as never)
-      .returning('id')
-      .executeTakeFirstOrThrow();
+    const user = await insertSender(db);
     const delivery = async (status: string, sentAt: number | null, recipients: number) => {
       const { id } = await db
         .insertInto('deliveries')
@@ -62,9 +47,5 @@ it('0025-report-indexes back-fills sent_day and recipient_count of sent deliveri
     await expect(db.selectFrom('user_active_days').select('day').execute()).rejects.toThrow();
     expect((await migrator.migrateToLatest()).error).toBeUndefined();
     expect((await filled())[ids.sent]).toEqual([day, 3]);
-  } finally {
-    await handle.close();
-    if (databaseUrl && databaseSchema) await dropPostgresSchema(databaseUrl, databaseSchema);
-    await rm(dataDir, { recursive: true, force: true });
-  }
+  });
 });
