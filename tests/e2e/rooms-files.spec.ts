@@ -69,8 +69,8 @@ test('the owner uploads into a folder; a viewer downloads the same bytes and may
   const chooser = page.waitForEvent('filechooser');
   await page.getByRole('button', { name: rooms.files.upload }).click();
   await (await chooser).setFiles({ name: 'term-sheet.bin', mimeType: 'application/octet-stream', buffer: bytes });
-  // The transfer centre's toast (its wording is the delivery one).
-  await expect(toast(page, '“term-sheet.bin” was sent.')).toBeVisible();
+  // The transfer centre's toast, in the rooms' wording (not a delivery's "was sent").
+  await expect(toast(page, rooms.files.toast.uploaded.replace('{{title}}', 'term-sheet.bin'))).toBeVisible();
   const files = page.getByRole('table', { name: rooms.files.title });
   const row = files.getByRole('row', { name: /term-sheet\.bin/ });
   await expect(row).toContainText('68.4\u00a0KB');
@@ -83,7 +83,7 @@ test('the owner uploads into a folder; a viewer downloads the same bytes and may
   const again = page.waitForEvent('filechooser');
   await page.getByRole('button', { name: rooms.files.upload }).click();
   await (await again).setFiles({ name: 'term-sheet.bin', mimeType: 'application/octet-stream', buffer: bytes });
-  await expect(toast(page, '“term-sheet.bin” could not be sent.')).toBeVisible();
+  await expect(toast(page, rooms.files.toast.uploadFailed.replace('{{title}}', 'term-sheet.bin'))).toBeVisible();
   await expect(page.getByText(rooms.errors.fileExists).first()).toBeVisible();
 
   // Rename from the row menu.

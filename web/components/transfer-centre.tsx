@@ -193,9 +193,9 @@ export function TransferWatcher() {
       if (before !== transfer.state) {
         seen.current.set(transfer.id, transfer.state);
         const title = transfer.title || t('send:transfers.untitled');
-        if (transfer.state === 'success') notify('success', t(`send:transfers.toast.${transfer.kind}Success`, { title }));
+        if (transfer.state === 'success') notify('success', t(transfer.toasts?.success ?? `send:transfers.toast.${transfer.kind}Success`, { title }));
         else if (transfer.state === 'failed') {
-          notify('error', t(`send:transfers.toast.${transfer.kind}Failed`, { title }), transfer.failure ? t(transfer.failure.key, transfer.failure.values) : undefined);
+          notify('error', t(transfer.toasts?.failed ?? `send:transfers.toast.${transfer.kind}Failed`, { title }), transfer.failure ? t(transfer.failure.key, transfer.failure.values) : undefined);
         }
       }
     }

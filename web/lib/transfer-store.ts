@@ -40,6 +40,14 @@ export interface Transfer {
   result?: unknown;
   /** How many times the job ran (1 + retries). */
   runs: number;
+  /** The toasts' text keys when the default ones (a delivery "sent" / "downloaded") do not fit. */
+  toasts?: TransferToasts;
+}
+
+/** i18n keys of the success and failure toasts; `{{title}}` is the transfer's title. */
+export interface TransferToasts {
+  success: string;
+  failed: string;
 }
 
 export type TransferOutcome = { ok: true; result?: unknown } | { ok: false; cancelled: boolean; failure?: TransferMessage };
@@ -56,6 +64,7 @@ export interface TransferJob {
   kind: TransferKind;
   title: string;
   items: TransferItem[];
+  toasts?: TransferToasts;
   run: (context: TransferRunContext) => Promise<TransferOutcome>;
 }
 
@@ -166,7 +175,7 @@ export const transferStore = {
   /** Adds the job and runs it; the promise settles with the first run's outcome. */
   start(job: TransferJob): { id: string; done: Promise<TransferOutcome> } {
     const id = `transfer-${nextId++}`;
-    const entry: Entry = { job, transfer: { id, kind: job.kind, title: job.title, state: 'pending', percent: 0, items: job.items, runs: 0 } };
+    const entry: Entry = { job, transfer: { id, kind: job.kind, title: job.title, state: 'pending', percent: 0, items: job.items, runs: 0, ...(job.toasts ? { toasts: job.toasts } : {}) } };
     entries = [entry, ...entries];
     publish();
     return { id, done: execute(entry) };

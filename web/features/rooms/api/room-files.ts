@@ -115,6 +115,7 @@ export function startRoomUpload(files: readonly File[], target: { roomUuid: stri
   return transferStore.start({
     kind: 'upload',
     title: target.title,
+    toasts: { success: 'rooms:files.toast.uploaded', failed: 'rooms:files.toast.uploadFailed' },
     items: files.map((f) => ({ name: f.name, state: 'pending', bytesDone: 0, totalBytes: f.size })),
     run: async ({ signal, report }) => {
       const sent = files.map((f, i) => (done.has(i) ? f.size : 0));
