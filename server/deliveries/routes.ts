@@ -1,12 +1,11 @@
-import type { IncomingMessage } from 'node:http';
 import {
-  CONTENT_SHA256_HEADER,
   DELIVERY_TOKEN_HEADER,
   E2E_MAX_RECORD_SIZE,
   e2ePartLayout,
 } from '@shared/contract/deliveries';
 import { DELIVERY_ENDPOINTS } from '@shared/contract/endpoints/deliveries';
 import type { FastifyRequest } from 'fastify';
+import { closingOnRefusal, PART_BODY_SLACK_BYTES, partRequestOf } from '../uploads/part-request';
 import { sendStoredFile } from '../uploads/send';
 import { registerEndpoint } from '../core/endpoint-route';
 import { routePlugin } from '../core/route-plugin';
@@ -23,8 +22,6 @@ import { resendNotification, sendDelivery } from './sending';
 import { shareProofOf } from './share-proof';
 import { resolveViewer } from './viewer';
 
-/** Room for the part plus nothing else: parts are raw bytes, no envelope. */
-const PART_BODY_SLACK_BYTES = 1024;
 /** Largest E2E part: the header plus 8 records of the largest record size the server takes. */
 const E2E_MAX_PART_BYTES = e2ePartLayout(E2E_MAX_RECORD_SIZE).partSize + e2ePartLayout(E2E_MAX_RECORD_SIZE).leadingBytes;
 
@@ -64,24 +61,10 @@ export const deliveryRoutes = routePlugin('kuvert-delivery-routes', async (app) 
   });
 
   // The exact size of each part is enforced while streaming; this only caps the worst case.
-  registerEndpoint(app, DELIVERY_ENDPOINTS.putPart, async (request, reply) => {
-    const lengthHeader = request.headers['content-length'];
-    const sha = request.headers[CONTENT_SHA256_HEADER];
-    try {
-      return await putPart(requestContext(app, request), {
-        deliveryUuid: request.params.deliveryUuid,
-        fileId: request.params.fileId,
-        index: request.params.index,
-        sha256: typeof sha === 'string' ? sha : undefined,
-        contentLength: lengthHeader === undefined ? undefined : Number(lengthHeader),
-        body: (request.body as IncomingMessage | undefined) ?? request.raw,
-      });
-    } catch (error) {
-      // A refused body may still be arriving: close the connection instead of draining it.
-      void reply.header('connection', 'close');
-      throw error;
-    }
-  }, { bodyLimit: Math.max(app.config.uploadPartSize, E2E_MAX_PART_BYTES) + PART_BODY_SLACK_BYTES });
+  registerEndpoint(app, DELIVERY_ENDPOINTS.putPart, async (request, reply) =>
+    closingOnRefusal(reply, () =>
+      putPart(requestContext(app, request), { deliveryUuid: request.params.deliveryUuid, fileId: request.params.fileId, index: request.params.index, ...partRequestOf(request) }),
+    ), { bodyLimit: Math.max(app.config.uploadPartSize, E2E_MAX_PART_BYTES) + PART_BODY_SLACK_BYTES });
 
   registerEndpoint(app, DELIVERY_ENDPOINTS.parts, async (request) => listParts(requestContext(app, request), request.params.deliveryUuid, request.params.fileId));
 

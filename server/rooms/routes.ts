@@ -1,9 +1,8 @@
-import type { IncomingMessage } from 'node:http';
-import { CONTENT_SHA256_HEADER } from '@shared/contract/deliveries';
 import { ROOM_ENDPOINTS } from '@shared/contract/endpoints/rooms';
 import { registerEndpoint } from '../core/endpoint-route';
 import { requestContext } from '../core/request-context';
 import { routePlugin } from '../core/route-plugin';
+import { closingOnRefusal, PART_BODY_SLACK_BYTES, partRequestOf } from '../uploads/part-request';
 import { listAccess, setAccess } from './access';
 import { listActivity } from './activity';
 import { commitFile, createFile, listFileParts, putFilePart } from './file-uploads';
@@ -13,8 +12,6 @@ import { listTrash, purgeItem, restoreItem } from './trash';
 import { createFolder, deleteFolder, updateFolder } from './folders';
 import { contents, createRoom, deleteRoom, listRooms, renameRoom } from './rooms';
 
-/** Room for the part plus nothing else: parts are raw bytes, no envelope. */
-const PART_BODY_SLACK_BYTES = 1024;
 
 /** Data rooms (plain rooms): rooms, folders, files, access roles, activity (server/README "Data rooms"). */
 export const roomRoutes = routePlugin('kuvert-room-routes', async (app) => {
@@ -68,24 +65,10 @@ export const roomRoutes = routePlugin('kuvert-room-routes', async (app) => {
   });
 
   // The exact size of each part is enforced while streaming; the body limit only caps the worst case.
-  registerEndpoint(app, ROOM_ENDPOINTS.putFilePart, async (request, reply) => {
-    const lengthHeader = request.headers['content-length'];
-    const sha = request.headers[CONTENT_SHA256_HEADER];
-    try {
-      return await putFilePart(requestContext(app, request), {
-        roomUuid: request.params.roomUuid,
-        fileUuid: request.params.fileUuid,
-        index: request.params.index,
-        sha256: typeof sha === 'string' ? sha : undefined,
-        contentLength: lengthHeader === undefined ? undefined : Number(lengthHeader),
-        body: (request.body as IncomingMessage | undefined) ?? request.raw,
-      });
-    } catch (error) {
-      // A refused body may still be arriving: close the connection instead of draining it.
-      void reply.header('connection', 'close');
-      throw error;
-    }
-  }, { bodyLimit: app.config.uploadPartSize + PART_BODY_SLACK_BYTES });
+  registerEndpoint(app, ROOM_ENDPOINTS.putFilePart, async (request, reply) =>
+    closingOnRefusal(reply, () =>
+      putFilePart(requestContext(app, request), { roomUuid: request.params.roomUuid, fileUuid: request.params.fileUuid, index: request.params.index, ...partRequestOf(request) }),
+    ), { bodyLimit: app.config.uploadPartSize + PART_BODY_SLACK_BYTES });
 
   registerEndpoint(app, ROOM_ENDPOINTS.fileParts, async (request) => listFileParts(requestContext(app, request), request.params.roomUuid, request.params.fileUuid));
 
