@@ -1,3 +1,4 @@
+import { useSWRConfig } from 'swr';
 import { Button, Spinner } from '@fluentui/react-components';
 import { Alert } from '@web/components/alert';
 import { PageHeading } from '@web/components/page-heading';
@@ -27,6 +28,7 @@ type Variant = 'set' | 'create';
 function NewSecuPassForm({ variant }: { variant: Variant }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
+  const { mutate: mutateAll } = useSWRConfig();
   const [params] = useSearchParams();
   const { user } = useAuthState();
   const own = useOwnSecuPass();
@@ -58,6 +60,9 @@ function NewSecuPassForm({ variant }: { variant: Variant }) {
       secuPassKeys.unlocked(user.uuid, keys);
       setValue({ passphrase: '', confirmation: '' });
       void revalidateOwnSecuPass();
+      // Views seen before hold the state without a passphrase (e.g. a delivery's "create a
+      // passphrase" alert): look again everywhere, also within SWR's de-duplication window.
+      void mutateAll(() => true);
       const target = safeContinueTarget(params.get('continue'));
       // From a delivery's invitation (create): the sender must release it now — the approval-pending
       // screen says so and that a mail follows; it links back to the delivery (`continue`).
