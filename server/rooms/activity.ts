@@ -7,7 +7,7 @@ import { badRequest } from '../core/http-error';
 import type { Database } from '../db/schema';
 import type { RequestContext } from '../core/request-context';
 import { liveFile } from './file-rows';
-import { liveFolder, liveRoom, requireRole, type RoomRow } from './roles';
+import { folderSubtree, liveFolder, liveRoom, requireRole, type RoomRow } from './roles';
 
 export interface ActivityItem {
   room: RoomRow;
@@ -67,17 +67,7 @@ export async function listActivity(
     const folder = await liveFolder(app.db, room, query.folderUuid);
     await requireRole(app.db, room, user.id, 'activity', folder);
     // The folder and every folder below it.
-    const all = await app.db.selectFrom('room_folders').select(['id', 'parent_id']).where('room_id', '=', room.id).execute();
-    const ids = new Set([folder.id]);
-    for (let grew = true; grew; ) {
-      grew = false;
-      for (const f of all) {
-        if (f.parent_id !== null && ids.has(f.parent_id) && !ids.has(f.id)) {
-          ids.add(f.id);
-          grew = true;
-        }
-      }
-    }
+    const ids = await folderSubtree(app.db, room, folder.id);
     base = base.where('room_activity.folder_id', 'in', [...ids]);
   } else {
     await requireRole(app.db, room, user.id, 'activity');

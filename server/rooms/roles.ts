@@ -88,3 +88,19 @@ export async function requireRole(db: Kysely<Database>, room: RoomRow, userId: n
   if (permission !== 'see' && !ROOM_PERMISSIONS[role][permission]) throw accessDenied();
   return role;
 }
+
+/** The ids of a folder and of every folder below it (trashed ones included), from one read of the room's folders. */
+export async function folderSubtree(db: Kysely<Database>, room: RoomRow, folderId: number): Promise<Set<number>> {
+  const all = await db.selectFrom('room_folders').select(['id', 'parent_id']).where('room_id', '=', room.id).execute();
+  const ids = new Set([folderId]);
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const f of all) {
+      if (f.parent_id !== null && ids.has(f.parent_id) && !ids.has(f.id)) {
+        ids.add(f.id);
+        grew = true;
+      }
+    }
+  }
+  return ids;
+}

@@ -6,7 +6,7 @@ import type { RequestContext } from '../core/request-context';
 import { removeStored } from '../reports/storage-totals';
 import { recordActivity } from './activity';
 import { checkNameFree } from './names';
-import { liveFolder, liveRoom, requireRole, type RoomRow } from './roles';
+import { folderSubtree, liveFolder, liveRoom, requireRole, type RoomRow } from './roles';
 
 export async function listTrash(ctx: RequestContext, roomUuid: string): Promise<RoomTrashList> {
   const { app, user } = ctx;
@@ -86,17 +86,7 @@ export async function purgeItem(ctx: RequestContext, roomUuid: string, itemUuid:
   if (item.kind === 'file') {
     files = await app.db.selectFrom('room_files').select(['id', 'blob_prefix', 'size', 'state']).where('id', '=', item.id).execute();
   } else {
-    const all = await app.db.selectFrom('room_folders').select(['id', 'parent_id']).where('room_id', '=', room.id).execute();
-    const ids = new Set([item.id]);
-    for (let grew = true; grew; ) {
-      grew = false;
-      for (const f of all) {
-        if (f.parent_id !== null && ids.has(f.parent_id) && !ids.has(f.id)) {
-          ids.add(f.id);
-          grew = true;
-        }
-      }
-    }
+    const ids = await folderSubtree(app.db, room, item.id);
     files = await app.db.selectFrom('room_files').select(['id', 'blob_prefix', 'size', 'state']).where('room_id', '=', room.id).where('folder_id', 'in', [...ids]).execute();
   }
   // Bytes first: a failure leaves the rows, so the purge can be run again.
