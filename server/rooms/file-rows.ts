@@ -1,7 +1,7 @@
 // Room files, bottom layer: the row type, lookups, the wire shapes, the part layout and blob keys.
 import type { RoomFile, RoomRole } from '@shared/contract/rooms';
 import type { RoomUploadFile } from '@shared/contract/room-files';
-import { sql, type Kysely, type Selectable } from 'kysely';
+import type { Kysely, Selectable } from 'kysely';
 import type { Database } from '../db/schema';
 import { notFound } from '../core/http-error';
 import type { PartLayout } from '../uploads/parts';
@@ -68,18 +68,3 @@ export const toUploadFile = (row: FileRow, room: RoomRow, folderUuid: string | n
   partSize: row.part_size,
   partCount: row.part_count,
 });
-
-/** The complete, live files directly in the folder (or the top level), by name, all with `role`. */
-export async function filesIn(db: Kysely<Database>, room: RoomRow, folder: FolderRow | undefined, role: RoomRole): Promise<RoomFile[]> {
-  let query = db
-    .selectFrom('room_files')
-    .leftJoin('users', 'users.id', 'room_files.uploaded_by')
-    .selectAll('room_files')
-    .select('users.email as uploader')
-    .where('room_files.room_id', '=', room.id)
-    .where('room_files.deleted_at', 'is', null)
-    .where('room_files.state', '=', 'complete');
-  query = folder ? query.where('room_files.folder_id', '=', folder.id) : query.where('room_files.folder_id', 'is', null);
-  const rows = await query.orderBy(sql`lower(room_files.name)`).orderBy('room_files.id').execute();
-  return rows.map((r) => toRoomFile(r, room, folder?.uuid ?? null, role, r.uploader ?? ''));
-}

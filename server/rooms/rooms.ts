@@ -5,7 +5,7 @@ import { accessDenied, badRequest } from '../core/http-error';
 import type { RequestContext } from '../core/request-context';
 import { roleNamesOf } from '../users/users-repository';
 import { recordActivity } from './activity';
-import { filesIn } from './file-rows';
+import { filePage, type FilePageQuery } from './file-pages';
 import { checkRoomNameFree, validName } from './names';
 import { ancestorsOf, liveFolder, liveRoom, requireRole, roleResolver, type FolderRow, type RoomRow } from './roles';
 
@@ -95,7 +95,7 @@ export async function listRooms(ctx: RequestContext, query: { pageSize: number; 
 }
 
 /** A room's top level or a folder, with its live sub-folders and the caller's roles. */
-export async function contents(ctx: RequestContext, roomUuid: string, folderUuid?: string): Promise<RoomContents> {
+export async function contents(ctx: RequestContext, roomUuid: string, folderUuid?: string, query: FilePageQuery = {}): Promise<RoomContents> {
   const { app, user } = ctx;
   const room = await liveRoom(app.db, roomUuid);
   const folder = folderUuid === undefined ? undefined : await liveFolder(app.db, room, folderUuid);
@@ -103,9 +103,11 @@ export async function contents(ctx: RequestContext, roomUuid: string, folderUuid
   const roleOf = await roleResolver(app.db, room, user.id);
   const roomRole = roleOf() ?? role;
   const ancestors = folder ? await ancestorsOf(app.db, folder) : [];
+  const files = await filePage(app.db, room, folder, role, query);
+  // Sub-folders come with the first page only (a later page is asked for with a cursor).
   let children = app.db.selectFrom('room_folders').selectAll().where('room_id', '=', room.id).where('deleted_at', 'is', null);
   children = folder ? children.where('parent_id', '=', folder.id) : children.where('parent_id', 'is', null);
-  const rows = await children.orderBy(sql`lower(name)`).orderBy('id').execute();
+  const rows = query.cursor === undefined ? await children.orderBy(sql`lower(name)`).orderBy('id').execute() : [];
   const folders: RoomFolder[] = [];
   for (const row of rows) {
     const childRole = roleOf(row);
@@ -117,7 +119,7 @@ export async function contents(ctx: RequestContext, roomUuid: string, folderUuid
     folder: folder ? toFolder(folder, room, ancestors[0]?.uuid ?? null, role, await emailOf(ctx, folder.created_by)) : null,
     path: ancestors.reverse().map((f) => ({ uuid: f.uuid, name: f.name })),
     folders,
-    files: await filesIn(app.db, room, folder, role),
+    ...files,
   };
 }
 

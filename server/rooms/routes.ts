@@ -26,7 +26,7 @@ export const roomRoutes = routePlugin('kuvert-room-routes', async (app) => {
     return room;
   });
 
-  registerEndpoint(app, ROOM_ENDPOINTS.contents, async (request) => contents(requestContext(app, request), request.params.roomUuid));
+  registerEndpoint(app, ROOM_ENDPOINTS.contents, async (request) => contents(requestContext(app, request), request.params.roomUuid, undefined, request.query));
 
   registerEndpoint(app, ROOM_ENDPOINTS.rename, async (request) => renameRoom(requestContext(app, request), request.params.roomUuid, request.body.name));
 
@@ -42,7 +42,7 @@ export const roomRoutes = routePlugin('kuvert-room-routes', async (app) => {
   });
 
   registerEndpoint(app, ROOM_ENDPOINTS.folder, async (request) =>
-    contents(requestContext(app, request), request.params.roomUuid, request.params.folderUuid),
+    contents(requestContext(app, request), request.params.roomUuid, request.params.folderUuid, request.query),
   );
 
   registerEndpoint(app, ROOM_ENDPOINTS.updateFolder, async (request) =>

@@ -116,7 +116,31 @@ export const RoomFileSchema = z
   .meta({ id: 'RoomFile' });
 export type RoomFile = z.infer<typeof RoomFileSchema>;
 
-/** A room or a folder with the folders and complete files directly inside it. */
+/** How a folder's files are ordered (ties: oldest first); `name` ignores case. */
+export const ROOM_FILE_SORTS = ['name', 'size', 'updatedAt'] as const;
+export type RoomFileSort = (typeof ROOM_FILE_SORTS)[number];
+/** Files per page of a folder's contents: when `pageSize` is not given, and at most. */
+export const ROOM_FILES_PAGE_DEFAULT = 200;
+export const ROOM_FILES_PAGE_MAX = 1000;
+
+/** Paging of the files of a room's top level or a folder (keyset: the cursor names the last file seen). */
+export const RoomContentsQuerySchema = z
+  .object({
+    pageSize: z.coerce.number().int().min(1).max(ROOM_FILES_PAGE_MAX).default(ROOM_FILES_PAGE_DEFAULT),
+    /** Opaque: a previous answer's `nextCursor` for the same sort and order. */
+    cursor: z.string().min(1).max(400).optional(),
+    sort: z.enum(ROOM_FILE_SORTS).default('name'),
+    order: z.enum(['asc', 'desc']).default('asc'),
+  })
+  .strict()
+  .meta({ id: 'RoomContentsQuery' });
+export type RoomContentsQuery = z.input<typeof RoomContentsQuerySchema>;
+
+/**
+ * A room or a folder with the folders and complete files directly inside it. Files come a page at a
+ * time (`pageSize`, `cursor`, `sort`, `order`); the sub-folders (all of them, by name) only with the
+ * first page — a page asked for with a cursor has `folders: []`.
+ */
 export const RoomContentsSchema = z
   .object({
     room: RoomSchema,
@@ -125,8 +149,12 @@ export const RoomContentsSchema = z
     /** From the room down to the folder's parent (breadcrumb). */
     path: z.array(z.object({ uuid: z.string(), name: z.string() })),
     folders: z.array(RoomFolderSchema),
-    /** Complete files, by name. */
+    /** This page of the complete files, in the asked order. */
     files: z.array(RoomFileSchema),
+    /** Complete files directly here, all pages together. */
+    totalFiles: z.number().int(),
+    /** The next page's cursor; null on the last page. */
+    nextCursor: z.string().nullable(),
   })
   .meta({ id: 'RoomContents' });
 export type RoomContents = z.infer<typeof RoomContentsSchema>;

@@ -10,6 +10,7 @@ import { benchDownload } from './download';
 import { benchInbox } from './inbox';
 import type { Figure } from './report';
 import { benchReports } from './reports';
+import { benchRooms } from './rooms';
 import { benchScale } from './scale';
 import { benchServer } from './server';
 import { benchTransfer } from './transfer';
@@ -30,6 +31,7 @@ const GROUPS: Record<string, (options: BenchOptions) => Promise<Figure[]>> = {
   'upload-browser': (options) => benchUploadBrowser(options),
   reports: (options) => benchReports(options),
   scale: (options) => benchScale(options),
+  rooms: (options) => benchRooms(options),
 };
 
 const REPORT_PATH = fileURLToPath(new URL('./report.json', import.meta.url));

@@ -6,6 +6,7 @@ import {
   RenameBodySchema,
   RoomAccessListSchema,
   RoomAccessQuerySchema,
+  RoomContentsQuerySchema,
   RoomContentsSchema,
   RoomFolderSchema,
   RoomListQuerySchema,
@@ -47,8 +48,8 @@ export const ROOM_ENDPOINTS = {
   create: area.post('/rooms', 'createRoom', 'Creates a data room (ROLE_SECUROOMS_CREATOR or a licensed user); the creator is its OWNER', {
     body: CreateRoomBodySchema, response: { 201: RoomSchema }, errors: [400, 401, 403, 409],
   }),
-  contents: area.get('/rooms/{roomUuid}', 'getRoom', 'A room with its top-level folders (any role)', {
-    params: RoomParamsSchema, response: { 200: RoomContentsSchema }, errors: [401, 404],
+  contents: area.get('/rooms/{roomUuid}', 'getRoom', 'A room with its top-level folders and a page of its top-level files (any role)', {
+    params: RoomParamsSchema, query: RoomContentsQuerySchema, response: { 200: RoomContentsSchema }, errors: [400, 401, 404],
   }),
   rename: area.patch('/rooms/{roomUuid}', 'renameRoom', 'Renames a room (OWNER)', {
     params: RoomParamsSchema, body: RenameBodySchema, response: { 200: RoomSchema }, errors: [400, 401, 403, 404, 409],
@@ -59,8 +60,8 @@ export const ROOM_ENDPOINTS = {
   createFolder: area.post('/rooms/{roomUuid}/folders', 'createRoomFolder', 'Creates a folder in the room or in a folder (OWNER, EDITOR there)', {
     params: RoomParamsSchema, body: CreateFolderBodySchema, response: { 201: RoomFolderSchema }, errors: [400, 401, 403, 404, 409],
   }),
-  folder: area.get('/rooms/{roomUuid}/folders/{folderUuid}', 'getRoomFolder', 'A folder with its sub-folders (any role there)', {
-    params: FolderParamsSchema, response: { 200: RoomContentsSchema }, errors: [401, 404],
+  folder: area.get('/rooms/{roomUuid}/folders/{folderUuid}', 'getRoomFolder', 'A folder with its sub-folders and a page of its files (any role there)', {
+    params: FolderParamsSchema, query: RoomContentsQuerySchema, response: { 200: RoomContentsSchema }, errors: [400, 401, 404],
   }),
   updateFolder: area.patch('/rooms/{roomUuid}/folders/{folderUuid}', 'updateRoomFolder', 'Renames a folder or moves it within its room (OWNER, EDITOR on the folder and the target)', {
     params: FolderParamsSchema, body: UpdateFolderBodySchema, response: { 200: RoomFolderSchema }, errors: [400, 401, 403, 404, 409],
