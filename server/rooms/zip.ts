@@ -81,6 +81,10 @@ export async function zipDownload(ctx: RequestContext, request: FastifyRequest, 
   reply.raw.once('finish', () => {
     recordActivity(app.db, 'download', user, item, `zip: ${included} files`).catch((err: unknown) => request.log.error({ err }, 'recording a download failed'));
   });
+  // The client went away: stop reading blobs for it.
+  reply.raw.once('close', () => {
+    if (!reply.raw.writableFinished) archive.abort();
+  });
   void archive.finalize();
   return reply
     .header('content-type', 'application/zip')
