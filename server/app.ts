@@ -34,6 +34,8 @@ import { roomRoutes } from './rooms/routes';
 import { senderAdminRoutes } from './deliveries/sender-routes';
 import { deliveryScanOperations } from './deliveries/scan-operations';
 import { virusScanJobs } from './virus-scan/scan-job';
+import { roomScanJobs } from './rooms/scan';
+import { roomSweepJobs } from './rooms/sweep';
 import { periodicJob, startJobRunner, type JobRunner } from './jobs/job-queue';
 import { deliverySweepJobs } from './deliveries/cleanup';
 import { escalationCleanupJobs } from './auth-escalation/cleanup';
@@ -261,8 +263,8 @@ async function assemble(app: FastifyInstance, options: BuildAppOptions, database
   });
 
   // House-keeping runs as periodic jobs: once per period across every server on this database.
-  const periodic = { ...deliverySweepJobs(app), ...escalationCleanupJobs(app), [SESSION_PURGE_JOB]: periodicJob(SESSION_PURGE_INTERVAL_MS, async () => void (await sessions.purgeExpired())) };
-  jobs.runner = startJobRunner(db, { ...virusScanJobs(app, deliveryScanOperations), ...periodic }, { pollIntervalMs: config.jobPollIntervalMs, log: app.log });
+  const periodic = { ...deliverySweepJobs(app), ...escalationCleanupJobs(app), ...roomSweepJobs(app), [SESSION_PURGE_JOB]: periodicJob(SESSION_PURGE_INTERVAL_MS, async () => void (await sessions.purgeExpired())) };
+  jobs.runner = startJobRunner(db, { ...virusScanJobs(app, deliveryScanOperations, roomScanJobs(app)), ...periodic }, { pollIntervalMs: config.jobPollIntervalMs, log: app.log });
 
   app.setNotFoundHandler(async (request, reply) => {
     if (await sendSpaFallback(app, request, reply)) return reply;

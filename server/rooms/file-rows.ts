@@ -1,5 +1,5 @@
 // Room files, bottom layer: the row type, lookups, the wire shapes, the part layout and blob keys.
-import type { RoomFile, RoomRole } from '@shared/contract/rooms';
+import { ROOM_SCAN_STATES, type RoomFile, type RoomRole, type RoomScanState } from '@shared/contract/rooms';
 import type { RoomUploadFile } from '@shared/contract/room-files';
 import type { Kysely, Selectable } from 'kysely';
 import type { Database } from '../db/schema';
@@ -59,8 +59,11 @@ export function toRoomFile(row: FileRow, room: RoomRow, folderUuid: string | nul
     uploadedBy,
     createdAt: Number(row.created_at),
     updatedAt: Number(row.updated_at),
+    scanState: scanStateOf(row.scan_state),
   };
 }
+
+export const scanStateOf = (value: string): RoomScanState => ((ROOM_SCAN_STATES as readonly string[]).includes(value) ? (value as RoomScanState) : 'error');
 
 export const toUploadFile = (row: FileRow, room: RoomRow, folderUuid: string | null, role: RoomRole, uploadedBy: string): RoomUploadFile => ({
   ...toRoomFile(row, room, folderUuid, role, uploadedBy),

@@ -13,6 +13,8 @@ import { checkSpace } from '../uploads/space';
 import { recordActivity } from './activity';
 import { fileBlobPrefix, filePartKey, layoutOf, liveFile, toUploadFile } from './file-rows';
 import { checkNameFree, validName } from './names';
+import { checkFileType, initialScanState, queueRoomScan } from './scan';
+import { promoteUpload, sameNamedFile, versionConflict } from './versions';
 import { liveFolder, liveRoom, requireRole } from './roles';
 
 export async function createFile(ctx: RequestContext, roomUuid: string, input: CreateRoomFileBody): Promise<RoomUploadFile> {
@@ -20,11 +22,16 @@ export async function createFile(ctx: RequestContext, roomUuid: string, input: C
   const room = await liveRoom(app.db, roomUuid);
   const folder = input.folderUuid ? await liveFolder(app.db, room, input.folderUuid) : undefined;
   const role = await requireRole(app.db, room, user.id, 'upload', folder);
-  const name = validName(input.name);
+  let name = validName(input.name);
   if (input.size === 0) throw badRequest('Empty files cannot be uploaded', { field: 'size', reason: 'zeroByteFile' });
-  await checkNameFree(app.db, room.id, folder?.id ?? null, name);
-  await checkSpace(app, input.size);
   const mimeType = input.mimeType?.trim().toLowerCase() ?? '';
+  await checkFileType(app, { name, mimeType });
+  // A taken file name: the next version with `replace` (versions.ts), else the version conflict.
+  const existing = await sameNamedFile(app.db, room.id, folder?.id ?? null, name);
+  if (existing && !input.replace) throw versionConflict(existing);
+  if (existing) name = existing.name;
+  else await checkNameFree(app.db, room.id, folder?.id ?? null, name);
+  await checkSpace(app, input.size);
   const partSize = app.config.uploadPartSize;
   const uuid = randomUUID();
   const now = Date.now();
@@ -47,6 +54,8 @@ export async function createFile(ctx: RequestContext, roomUuid: string, input: C
       updated_at: now,
       deleted_at: null,
       deleted_by: null,
+      scan_detail: null,
+      replaces_id: existing?.id ?? null,
     })
     .returningAll()
     .executeTakeFirstOrThrow();
@@ -118,20 +127,29 @@ export async function commitFile(ctx: RequestContext, roomUuid: string, fileUuid
   for await (const chunk of partsStream(app.blobs, layout, (i) => filePartKey(file, i), 0, layout.size - 1)) hash.update(chunk as Buffer);
   const sha256 = hash.digest('hex');
   const now = Date.now();
-  // The storage report's running total changes with the commit, in one transaction.
+  const scanState = initialScanState(app, room);
+  // The storage report's running total, the scan job and a new version's swap go with the commit, in one transaction.
   const done = await app.db.transaction().execute(async (trx) => {
     const updated = await trx
       .updateTable('room_files')
-      .set({ state: 'complete', sha256, updated_at: now })
+      .set({ state: 'complete', sha256, scan_state: scanState, updated_at: now })
       .where('id', '=', file.id)
       .where('state', '=', 'uploading')
       .executeTakeFirst();
-    if (Number(updated.numUpdatedRows) === 1) await addStored(trx, 'dataRooms', 1, layout.size, now);
-    return updated;
+    if (Number(updated.numUpdatedRows) !== 1) return undefined;
+    await addStored(trx, 'dataRooms', 1, layout.size, now);
+    const committed = { ...file, state: 'complete', sha256, scan_state: scanState, updated_at: now };
+    const replaced = file.replaces_id === null ? undefined : await promoteUpload(trx, committed, now);
+    await queueRoomScan(trx, scanState, { fileId: replaced?.id ?? file.id, blobPrefix: file.blob_prefix });
+    return replaced ? { row: replaced, kind: 'new_version' as const } : { row: { ...committed, replaces_id: null }, kind: 'upload' as const };
   });
-  if (Number(done.numUpdatedRows) === 1) {
-    await app.db.deleteFrom('room_file_parts').where('file_id', '=', file.id).execute();
-    await recordActivity(app.db, 'upload', user, { room, folderId: folder?.id ?? null, fileId: file.id, uuid: file.uuid, name: file.name });
+  if (!done) {
+    // Committed meanwhile by a parallel call: answer what is stored now.
+    const again = await liveFile(app.db, room, file.uuid);
+    return toUploadFile(again.file, room, folder?.uuid ?? null, role, user.email);
   }
-  return toUploadFile({ ...file, state: 'complete', sha256, updated_at: now }, room, folder?.uuid ?? null, role, user.email);
+  await app.db.deleteFrom('room_file_parts').where('file_id', '=', file.id).execute();
+  if (scanState === 'scanning') app.jobs.kick();
+  await recordActivity(app.db, done.kind, user, { room, folderId: folder?.id ?? null, fileId: done.row.id, uuid: done.row.uuid, name: done.row.name });
+  return toUploadFile(done.row, room, folder?.uuid ?? null, role, user.email);
 }

@@ -8,6 +8,7 @@ import { sendStoredFile } from '../uploads/send';
 import { recordActivity } from './activity';
 import { filePartKey, layoutOf, liveFile, toUploadFile } from './file-rows';
 import { checkNameFree, validName } from './names';
+import { refuseUnlessScanned } from './scan';
 import { liveFolder, liveRoom, requireRole } from './roles';
 import { emailOf } from './rooms';
 
@@ -25,6 +26,7 @@ export async function downloadFile(ctx: RequestContext, request: FastifyRequest,
   const room = await liveRoom(app.db, roomUuid);
   const { file, folder } = await liveFile(app.db, room, fileUuid);
   await requireRole(app.db, room, user.id, 'download', folder);
+  refuseUnlessScanned(file);
   const stored = { name: file.name, mimeType: file.mime_type, layout: layoutOf(file), keyOf: (i: number) => filePartKey(file, i) };
   return sendStoredFile(request, reply, app.blobs, stored, () =>
     recordActivity(app.db, 'download', user, { room, folderId: folder?.id ?? null, fileId: file.id, uuid: file.uuid, name: file.name }),

@@ -7,6 +7,7 @@ import { listAccess, setAccess } from './access';
 import { listActivity } from './activity';
 import { commitFile, createFile, listFileParts, putFilePart } from './file-uploads';
 import { deleteFile, downloadFile, fileDetails, updateFile } from './files';
+import { registerRoomOpsRoutes } from './ops-routes';
 import { searchRoom } from './search';
 import { listTrash, purgeItem, restoreItem } from './trash';
 import { createFolder, deleteFolder, updateFolder } from './folders';
@@ -104,4 +105,6 @@ export const roomRoutes = routePlugin('kuvert-room-routes', async (app) => {
     await purgeItem(requestContext(app, request), request.params.roomUuid, request.params.itemUuid);
     return reply.code(204).send(null);
   });
+
+  registerRoomOpsRoutes(app);
 });

@@ -67,6 +67,29 @@ export interface RoomFilesTable {
   updated_at: number;
   deleted_at: number | null;
   deleted_by: number | null;
+  /** Migration 0032: SPEC §3 virus-scan state (scan.ts ROOM_SCAN_STATES) and the virus names or scanner error. */
+  scan_state: Generated<string>;
+  scan_detail: string | null;
+  /** Migration 0032: an upload that becomes the next version of this file at its commit (versions.ts). */
+  replaces_id: number | null;
+}
+
+/** Migration 0032: an earlier content of a file (versions.ts), bytes under its own `blob_prefix`. */
+export interface RoomFileVersionsTable {
+  id: Generated<number>;
+  uuid: string;
+  file_id: number;
+  version: number;
+  size: number;
+  mime_type: string;
+  part_size: number;
+  part_count: number;
+  sha256: string | null;
+  blob_prefix: string;
+  scan_state: string;
+  uploaded_by: number | null;
+  created_at: number;
+  replaced_at: number;
 }
 
 export interface RoomFilePartsTable {
@@ -101,6 +124,7 @@ export interface RoomTables {
   room_files: RoomFilesTable;
   room_file_parts: RoomFilePartsTable;
   room_activity: RoomActivityTable;
+  room_file_versions: RoomFileVersionsTable;
 }
 
 declare module '../db/schema' {

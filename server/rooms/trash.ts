@@ -6,6 +6,7 @@ import type { RequestContext } from '../core/request-context';
 import { removeStored } from '../reports/storage-totals';
 import { recordActivity } from './activity';
 import { checkNameFree } from './names';
+import { storedContents } from './versions';
 import { folderSubtree, liveFolder, liveRoom, requireRole, type RoomRow } from './roles';
 
 export async function listTrash(ctx: RequestContext, roomUuid: string): Promise<RoomTrashList> {
@@ -82,20 +83,21 @@ export async function purgeItem(ctx: RequestContext, roomUuid: string, itemUuid:
   const room = await liveRoom(app.db, roomUuid);
   await requireRole(app.db, room, user.id, 'manageAccess');
   const item = await trashed(ctx, room, itemUuid);
-  let files: Array<{ id: number; blob_prefix: string; size: number; state: string }>;
+  let files: Array<{ id: number }>;
   if (item.kind === 'file') {
-    files = await app.db.selectFrom('room_files').select(['id', 'blob_prefix', 'size', 'state']).where('id', '=', item.id).execute();
+    files = [{ id: item.id }];
   } else {
     const ids = await folderSubtree(app.db, room, item.id);
-    files = await app.db.selectFrom('room_files').select(['id', 'blob_prefix', 'size', 'state']).where('room_id', '=', room.id).where('folder_id', 'in', [...ids]).execute();
+    files = await app.db.selectFrom('room_files').select(['id']).where('room_id', '=', room.id).where('folder_id', 'in', [...ids]).execute();
   }
+  // Every content of those files: the current one, earlier versions, uploads of a next version.
+  const stored = await storedContents(app.db, files.map((f) => f.id));
   // Bytes first: a failure leaves the rows, so the purge can be run again.
-  for (const file of files) await app.blobs.deletePrefix(file.blob_prefix);
+  for (const prefix of stored.prefixes) await app.blobs.deletePrefix(prefix);
   // Rows below a folder go with it (foreign keys cascade); the activity log keeps its entries.
   // The storage report's running total loses the committed ones, in the same transaction.
-  const committed = files.filter((f) => f.state === 'complete');
   await app.db.transaction().execute(async (trx) => {
     await trx.deleteFrom(item.kind === 'folder' ? 'room_folders' : 'room_files').where('id', '=', item.id).execute();
-    await removeStored(trx, 'dataRooms', committed.length, committed.reduce((sum, f) => sum + Number(f.size), 0));
+    await removeStored(trx, 'dataRooms', stored.files, stored.bytes);
   });
 }

@@ -27,6 +27,8 @@ export async function sendStoredFile(
   blobs: BlobStore,
   file: StoredFile,
   onComplete?: () => Promise<void>,
+  /** `inline`: shown by the browser (a data-room preview) instead of saved; `contentType` overrides the stored type. */
+  options: { inline?: boolean; contentType?: string } = {},
 ): Promise<unknown> {
   const size = file.layout.size;
   const range = parseRange(request.headers.range, size);
@@ -35,7 +37,7 @@ export async function sendStoredFile(
     .header('cache-control', 'private, no-store')
     .header('x-content-type-options', 'nosniff')
     .header('content-security-policy', "sandbox; default-src 'none'")
-    .header('content-disposition', contentDisposition(file.name));
+    .header('content-disposition', contentDisposition(file.name, options.inline ? 'inline' : 'attachment'));
   if (range.kind === 'unsatisfiable') {
     throw new HttpError(416, 'ValidationException', 'The requested range cannot be satisfied', { size }, { 'content-range': `bytes */${size}` });
   }
@@ -46,7 +48,7 @@ export async function sendStoredFile(
     });
   }
   // A type stored before the MIME check existed may be malformed (a CR/LF): never put it in a header.
-  void reply.type(isValidMimeType(file.mimeType) ? file.mimeType : 'application/octet-stream').header('content-length', String(end - start + 1));
+  void reply.type(options.contentType ?? (isValidMimeType(file.mimeType) ? file.mimeType : 'application/octet-stream')).header('content-length', String(end - start + 1));
   if (range.kind === 'partial') void reply.code(206).header('content-range', `bytes ${start}-${end}/${size}`);
   const reader = partsRangeReader(blobs, file.layout, file.keyOf, start, end);
   if (reader) return sendPooledBody(reply, reader, end - start + 1);

@@ -22,7 +22,12 @@ export async function spaceAvailable(app: FastifyInstance): Promise<number> {
     .selectFrom('room_files')
     .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('room_files.size'), total).as('total'))
     .executeTakeFirstOrThrow();
-  const used = Number(deliveries.total) + Number(rooms.total);
+  // Earlier versions of room files keep their bytes too (migration 0032).
+  const versions = await app.db
+    .selectFrom('room_file_versions')
+    .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('room_file_versions.size'), total).as('total'))
+    .executeTakeFirstOrThrow();
+  const used = Number(deliveries.total) + Number(rooms.total) + Number(versions.total);
   let available = quota > 0 ? quota - used : Number.MAX_SAFE_INTEGER;
   const free = await app.blobs.freeSpace();
   if (free !== null) {

@@ -146,12 +146,16 @@ async function giveUp(app: FastifyInstance, ops: DeliveryScanOperations, payload
   await block(app, ops, delivery, error instanceof ScannerError ? 'blockedReviewerFailed' : 'blockedOther', message);
 }
 
-/** The job kinds of this module, for the app's job runner; none when scanning is off. */
-export function virusScanJobs(app: FastifyInstance, ops: DeliveryScanOperations): Record<string, JobKind<DeliveryScanPayload>> {
+/** More scan job kinds (data-room files: rooms/scan.ts), run with this module's one clamd client. */
+export type ScanJobKinds = (clamd: ClamdClient) => Record<string, JobKind<never>>;
+
+/** The job kinds of this module (and of `more`), for the app's job runner; none when scanning is off. */
+export function virusScanJobs(app: FastifyInstance, ops: DeliveryScanOperations, ...more: ScanJobKinds[]): Record<string, JobKind<never>> {
   const address = app.config.clamdAddress;
   if (address === undefined) return {};
   const clamd = createClamdClient(address, app.config.clamdTimeoutMs);
   return {
+    ...Object.assign({}, ...more.map((kinds) => kinds(clamd))),
     [DELIVERY_SCAN_JOB]: {
       maxAttempts: app.config.scanAttempts,
       retryDelayMs: app.config.scanRetryDelayMs,

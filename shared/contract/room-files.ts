@@ -23,6 +23,12 @@ export const CreateRoomFileBodySchema = z
     mimeType: z.string().max(255).optional(),
     /** Absent or null: the room's top level. */
     folderUuid: Uuid.nullable().optional(),
+    /**
+     * true: a file of this name in the folder gets this upload as its next version at the commit
+     * (room-ops.ts). Without it a taken name answers 409 `nameExists` with `kind: file` and the
+     * file's `fileUuid` (the web's version-conflict dialog: replace, keep both, cancel).
+     */
+    replace: z.boolean().optional(),
   })
   .strict()
   .meta({ id: 'CreateRoomFileBody' });

@@ -96,6 +96,14 @@ export const RoomListSchema = z.object({ rooms: z.array(RoomSchema), nextCursor:
 export type RoomList = z.infer<typeof RoomListSchema>;
 
 /** A complete file of a plain room (one still uploading is seen by its uploader's part calls only). */
+/**
+ * SPEC §3 virus-scan state of a room file: plain rooms are scanned like level 1/2 deliveries
+ * (`scanning` until clamd answers; `notScanned` when scanning is off or the room is end-to-end
+ * encrypted). `scanning`, `virusDetected` and `error` files cannot be downloaded or previewed.
+ */
+export const ROOM_SCAN_STATES = ['notScanned', 'scanning', 'clean', 'virusDetected', 'error'] as const;
+export type RoomScanState = (typeof ROOM_SCAN_STATES)[number];
+
 export const RoomFileSchema = z
   .object({
     uuid: z.string(),
@@ -112,6 +120,7 @@ export const RoomFileSchema = z
     uploadedBy: z.string(),
     createdAt: z.number(),
     updatedAt: z.number(),
+    scanState: z.enum(ROOM_SCAN_STATES),
   })
   .meta({ id: 'RoomFile' });
 export type RoomFile = z.infer<typeof RoomFileSchema>;

@@ -20,6 +20,7 @@ import * as forms from './0027-forms';
 import * as submitBoxLevels from './0028-submit-box-levels';
 import * as reportTotals from './0029-report-totals';
 import * as sharedState from './0030-shared-state';
+import * as roomFileOps from './0032-room-file-ops';
 import * as roomFileListing from './0038-room-file-listing';
 
 /**
@@ -51,6 +52,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0028-submit-box-levels': submitBoxLevels,
   '0029-report-totals': reportTotals,
   '0030-shared-state': sharedState,
+  '0032-room-file-ops': roomFileOps,
   '0038-room-file-listing': roomFileListing,
 };
 

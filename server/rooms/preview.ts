@@ -1,0 +1,48 @@
+// The inline preview of a room file (SPEC §2 "open preview", §6: PREVIEWER and up). Decision
+// (server/README "Data rooms"): the browser renders the bytes itself — images, PDF, text — so the
+// server only serves them inline, sandboxed (CSP `sandbox`: no script, no same origin), never
+// stored (no-store), with the content type from our list (never the stored one for text: always
+// `charset=utf-8` plain text). Other types answer 415 `previewNotSupported`; the download route keeps
+// refusing PREVIEWERs. Blocked files (virus scan) are refused like downloads.
+import { bareMimeType } from '@shared/contract/file-policy';
+import { ROOM_PREVIEW_TYPES } from '@shared/contract/room-ops';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { HttpError } from '../core/http-error';
+import type { RequestContext } from '../core/request-context';
+import { sendStoredFile } from '../uploads/send';
+import { recordActivity } from './activity';
+import { filePartKey, layoutOf, liveFile } from './file-rows';
+import { liveRoom, requireRole } from './roles';
+import { refuseUnlessScanned } from './scan';
+
+/** The type the preview answers with, or null when the browser is not trusted to render it. */
+export function previewType(mimeType: string): string | null {
+  const bare = bareMimeType(mimeType);
+  if (!(ROOM_PREVIEW_TYPES as readonly string[]).includes(bare)) return null;
+  return bare.startsWith('text/') ? 'text/plain; charset=utf-8' : bare;
+}
+
+/** A complete GET is logged as `view` (SPEC §4). */
+export async function previewFile(ctx: RequestContext, request: FastifyRequest, reply: FastifyReply, roomUuid: string, fileUuid: string): Promise<unknown> {
+  const { app, user } = ctx;
+  const room = await liveRoom(app.db, roomUuid);
+  const { file, folder } = await liveFile(app.db, room, fileUuid);
+  await requireRole(app.db, room, user.id, 'preview', folder);
+  refuseUnlessScanned(file);
+  const contentType = previewType(file.mime_type);
+  if (!contentType) {
+    throw new HttpError(415, 'UnsupportedMediaTypeException', 'This file type cannot be previewed; images, PDF and text files can', {
+      reason: 'previewNotSupported',
+      mimeType: file.mime_type,
+    });
+  }
+  const stored = { name: file.name, mimeType: file.mime_type, layout: layoutOf(file), keyOf: (i: number) => filePartKey(file, i) };
+  return sendStoredFile(
+    request,
+    reply,
+    app.blobs,
+    stored,
+    () => recordActivity(app.db, 'view', user, { room, folderId: folder?.id ?? null, fileId: file.id, uuid: file.uuid, name: file.name }),
+    { inline: true, contentType },
+  );
+}

@@ -1,0 +1,65 @@
+import { z } from 'zod';
+import { ROOM_SCAN_STATES } from './rooms';
+
+/**
+ * Operations on the files of plain data rooms (issue 15; server/README "Data rooms"): file
+ * versions (list, download one), the inline preview (PREVIEWER and up), the folder or room as a
+ * streamed ZIP, and the storage quota (SPEC §3).
+ */
+
+const Uuid = z.string().uuid();
+
+export const RoomVersionParamsSchema = z.object({ roomUuid: Uuid, fileUuid: Uuid, versionUuid: Uuid }).strict();
+
+/** An earlier content of a file (SPEC §1 file versions; kept 30 days after it was replaced). */
+export const RoomFileVersionSchema = z
+  .object({
+    uuid: z.string(),
+    /** 1 for the first upload, counting up. */
+    version: z.number().int(),
+    size: z.number().int(),
+    mimeType: z.string(),
+    sha256: z.string().nullable(),
+    scanState: z.enum(ROOM_SCAN_STATES),
+    uploadedBy: z.string(),
+    /** When this content was uploaded. */
+    createdAt: z.number(),
+    /** When a newer version replaced it; null: the current content. */
+    replacedAt: z.number().nullable(),
+    /** true: the file's current content (its bytes are the file's download). */
+    current: z.boolean(),
+  })
+  .meta({ id: 'RoomFileVersion' });
+export type RoomFileVersion = z.infer<typeof RoomFileVersionSchema>;
+
+/** Newest first: the current content, then the earlier versions. */
+export const RoomFileVersionListSchema = z.object({ versions: z.array(RoomFileVersionSchema) }).meta({ id: 'RoomFileVersionList' });
+export type RoomFileVersionList = z.infer<typeof RoomFileVersionListSchema>;
+
+/**
+ * SPEC §3 storage quota, in bytes. `total` null: no global quota set (then `free` is what the
+ * disk still takes, null when the store cannot tell). `secureRooms`: the data rooms' files with
+ * their versions; `other`: everything else stored (secure mails, submit boxes, forms).
+ */
+export const StorageQuotaSchema = z
+  .object({
+    used: z.number().int(),
+    total: z.number().int().nullable(),
+    other: z.number().int(),
+    secureRooms: z.number().int(),
+    free: z.number().int().nullable(),
+  })
+  .meta({ id: 'StorageQuota' });
+export type StorageQuota = z.infer<typeof StorageQuotaSchema>;
+
+/** Types the preview serves inline (browsers render them themselves); others answer 415 `previewNotSupported`. */
+export const ROOM_PREVIEW_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'image/bmp', 'application/pdf', 'text/plain', 'text/csv', 'text/markdown'] as const;
+
+export const ROOM_OPS_PATHS = {
+  versions: (roomUuid: string, fileUuid: string) => `/rooms/${roomUuid}/files/${fileUuid}/versions`,
+  versionContent: (roomUuid: string, fileUuid: string, versionUuid: string) => `/rooms/${roomUuid}/files/${fileUuid}/versions/${versionUuid}/content`,
+  preview: (roomUuid: string, fileUuid: string) => `/rooms/${roomUuid}/files/${fileUuid}/preview`,
+  roomZip: (roomUuid: string) => `/rooms/${roomUuid}/zip`,
+  folderZip: (roomUuid: string, folderUuid: string) => `/rooms/${roomUuid}/folders/${folderUuid}/zip`,
+  quota: '/rooms/quota',
+} as const;
