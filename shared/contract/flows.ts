@@ -18,7 +18,7 @@ import { LanguageSchema } from './user';
  * | POST /flows/{handOffId}/retry | ROLE_SECUFLOWS_ACCESS | a failed webhook hand-off is queued again |
  */
 
-export const FLOW_ROLES = ['ROLE_SECUFLOWS_ACCESS'] as const;
+export { FLOW_ROLES } from './flow-roles';
 
 /** The one file name of the machine-readable JSON in a process-service form's delivery. */
 export const SUBMISSION_JSON_FILE = 'submission.json';
