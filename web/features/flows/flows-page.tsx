@@ -125,7 +125,7 @@ export function FlowsPage() {
                     <TableRow>
                       <TableCell colSpan={6}>
                         {handOff.submission ? (
-                          <pre id={jsonId} className={styles.json} tabIndex={0} aria-label={t('flows:jsonOf', { form: handOff.formName })}>
+                          <pre id={jsonId} className={styles.json} tabIndex={0} role="region" aria-label={t('flows:jsonOf', { form: handOff.formName })}>
                             {JSON.stringify(handOff.submission, null, 2)}
                           </pre>
                         ) : (
