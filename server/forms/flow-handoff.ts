@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { SubmissionJsonSchema, type FlowList, type HandOff, type HandOffState } from '@shared/contract/flows';
-import { isE2eLevel, securityLevelNumber } from '@shared/contract/security-levels';
+import { isE2eLevel, isSecurityLevel, securityLevelNumber } from '@shared/contract/security-levels';
 import type { FastifyInstance } from 'fastify';
 import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
 import { badRequest, conflict, notFound } from '../core/http-error';
@@ -19,6 +19,12 @@ export interface FlowWebhookPayload {
 }
 
 type HandOffRow = Selectable<FlowHandOffsTable>;
+
+/** The stored level as its number 1–4 (written from a form's checked level). */
+export function levelNumberOf(stored: number): 1 | 2 | 3 | 4 {
+  if (!isSecurityLevel(stored)) throw new Error(`hand-off: stored level ${stored} unknown`);
+  return securityLevelNumber(stored);
+}
 
 /**
  * A submission of a form with the process service on: a hand-off row with the JSON (levels 1–2)
@@ -102,7 +108,7 @@ async function toWire(app: FastifyInstance, rows: HandOffRow[]): Promise<HandOff
       formUuid: row.form_id === null ? null : (uuidOf.get(row.form_id) ?? null),
       formName: row.form_name,
       deliveryUuid: row.delivery_id === null ? null : row.delivery_uuid,
-      securityLevel: securityLevelNumber(row.security_level as never),
+      securityLevel: levelNumberOf(row.security_level),
       state: row.state as HandOffState,
       attempts: row.attempts,
       lastError: row.last_error,

@@ -1,9 +1,8 @@
 import { createHmac } from 'node:crypto';
 import { FLOW_WEBHOOK_EVENT, FLOW_WEBHOOK_HEADERS, SUBMISSION_JSON_VERSION, SubmissionJsonSchema, type FlowWebhookBody } from '@shared/contract/flows';
-import { securityLevelNumber } from '@shared/contract/security-levels';
 import type { FastifyInstance } from 'fastify';
 import type { JobKind } from '../jobs/job-queue';
-import { FLOW_WEBHOOK_JOB, handOffByUuid, type FlowWebhookPayload } from './flow-handoff';
+import { FLOW_WEBHOOK_JOB, handOffByUuid, levelNumberOf, type FlowWebhookPayload } from './flow-handoff';
 import { formFlowOf, secretOf } from './flow-settings';
 
 /** One POST's deadline (connect, send, answer). */
@@ -69,7 +68,7 @@ async function deliverOnce(app: FastifyInstance, handOffId: string, signal: Abor
     formUuid: (await app.db.selectFrom('forms').select('uuid').where('id', '=', handOff.form_id!).executeTakeFirst())?.uuid ?? '',
     formName: handOff.form_name,
     deliveryUuid: handOff.delivery_uuid,
-    securityLevel: securityLevelNumber(handOff.security_level as never),
+    securityLevel: levelNumberOf(handOff.security_level),
     sentAt: new Date(Number(handOff.sent_at ?? handOff.created_at)).toISOString(),
     submission: handOff.submission === null ? null : SubmissionJsonSchema.parse(JSON.parse(handOff.submission)),
   };
