@@ -51,6 +51,9 @@ import { submitBoxRoutes } from './submit-box/routes';
 import { submitSessionDelivery } from './submit-box/tickets';
 import { formRoutes } from './forms/routes';
 import { formSessionDelivery } from './forms/submissions';
+import { flowRoutes } from './forms/flow-routes';
+import { attachBeforeSend, handOffOnSent } from './forms/flow-handoff';
+import { flowWebhookJobs } from './forms/flow-webhook';
 import { adminRoutes } from './routes/admin-routes';
 import { authRoutes } from './routes/auth-routes';
 import { configRoutes } from './routes/config-routes';
@@ -190,6 +193,7 @@ async function assemble(app: FastifyInstance, options: BuildAppOptions, database
   // The database job queue; the runner starts once every route (and job kind) is in place.
   const jobs: { runner?: JobRunner } = {};
   app.decorate('jobs', { kick: () => jobs.runner?.kick(), whenIdle: async () => jobs.runner?.whenIdle() });
+  app.decorate('deliveryHooks', { beforeSend: [attachBeforeSend], sent: [handOffOnSent] });
   // Shutting down (SIGTERM): the running job goes back to the queue at once, so another server
   // takes it while this one lets its running requests finish.
   app.addHook('preClose', async () => {
@@ -245,6 +249,7 @@ async function assemble(app: FastifyInstance, options: BuildAppOptions, database
   await app.register(externalRoutes);
   await app.register(submitBoxRoutes);
   await app.register(formRoutes);
+  await app.register(flowRoutes);
   await app.register(wizardRoutes);
   await app.register(licenceRoutes);
   await app.register(themeRoutes);
@@ -264,7 +269,7 @@ async function assemble(app: FastifyInstance, options: BuildAppOptions, database
 
   // House-keeping runs as periodic jobs: once per period across every server on this database.
   const periodic = { ...deliverySweepJobs(app), ...escalationCleanupJobs(app), ...roomSweepJobs(app), [SESSION_PURGE_JOB]: periodicJob(SESSION_PURGE_INTERVAL_MS, async () => void (await sessions.purgeExpired())) };
-  jobs.runner = startJobRunner(db, { ...virusScanJobs(app, deliveryScanOperations, roomScanJobs(app)), ...periodic }, { pollIntervalMs: config.jobPollIntervalMs, log: app.log });
+  jobs.runner = startJobRunner(db, { ...virusScanJobs(app, deliveryScanOperations, roomScanJobs(app)), ...flowWebhookJobs(app), ...periodic }, { pollIntervalMs: config.jobPollIntervalMs, log: app.log });
 
   app.setNotFoundHandler(async (request, reply) => {
     if (await sendSpaFallback(app, request, reply)) return reply;

@@ -295,6 +295,8 @@ export const SETTINGS = {
   analyticsApiKey: setting({ env: 'KUVERT_ANALYTICS_API_KEY', secret: false, schema: z.string().trim().min(1).optional(), default: '–', doc: "the analytics project's browser key (`ftapi.pip.config.pip.apikey`; every browser sees it, so not a secret)" }),
   analyticsUrl: setting({ env: 'KUVERT_ANALYTICS_URL', secret: false, schema: httpUrl, default: '–', doc: 'where the analytics SDK uploads events (`ftapi.pip.config.pip.url`), e.g. `https://api.eu.amplitude.com/2/httpapi`' }),
   customerId: setting({ env: 'KUVERT_CUSTOMER_ID', secret: false, schema: z.string().trim().min(1).optional(), default: '–', doc: 'this installation\'s customer id (`ftapi.customerId`): the analytics `customer_id` group' }),
+  webhookAttempts: setting({ env: 'KUVERT_WEBHOOK_ATTEMPTS', secret: false, schema: z.coerce.number().int().min(1).max(50).default(8), default: '8', doc: "attempts of a Flows webhook (a form's process service) before its hand-off is \"failed\"" }),
+  webhookRetryDelayMs: setting({ env: 'KUVERT_WEBHOOK_RETRY_DELAY', secret: false, schema: z.coerce.number().int().min(10).max(3_600_000).default(30_000), default: '30000', doc: 'first webhook retry after this (ms), doubling each time' }),
 } as const;
 
 export type ConfigKey = keyof typeof SETTINGS;

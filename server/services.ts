@@ -1,8 +1,10 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { AuditLog } from './audit/audit-log';
 import type { KuvertConfig } from './config';
+import type { RequestContext } from './core/request-context';
 import type { DatabaseKind } from './db/database';
 import type { Database } from './db/schema';
+import type { DeliveryRow } from './deliveries/records';
 import type { Mailer } from './mail/mailer';
 import type { CaptchaStore } from './security/captcha';
 import type { LoginThrottle } from './security/login-throttle';
@@ -43,6 +45,15 @@ export interface KuvertServices {
   blobs: BlobStore;
   /** The database job queue (`jobs/job-queue.ts`): `kick()` after enqueueing so this server starts at once. */
   jobs: { kick(): void; whenIdle(): Promise<void> };
+  /**
+   * What features above deliveries (Flows) do when a draft is sent (`deliveries/sending.ts`), filled by
+   * `app.ts`: `beforeSend` runs before the send's checks (it may still add files as the sender),
+   * `sent` inside the transaction that marks the delivery sent.
+   */
+  deliveryHooks: {
+    beforeSend: ReadonlyArray<(ctx: RequestContext, delivery: DeliveryRow) => Promise<void>>;
+    sent: ReadonlyArray<(trx: Transaction<Database>, delivery: DeliveryRow) => Promise<void>>;
+  };
 }
 
 declare module 'fastify' {

@@ -21,6 +21,7 @@ import { encryptsMessage, opensByLink } from '@shared/contract/security-levels';
 /** Checks every §5 rule again (settings may have changed since the draft), marks the delivery sent and mails the recipients. */
 export async function sendDelivery({ app, user: sender, log }: RequestContext, deliveryUuid: string): Promise<DeliveryRow> {
   const delivery = await ownDraft(app.db, sender, deliveryUuid);
+  for (const hook of app.deliveryHooks.beforeSend) await hook({ app, user: sender, log }, delivery);
   const config = await senderSendConfig(app, sender);
   const recipients = await app.db.selectFrom('delivery_recipients').selectAll().where('delivery_id', '=', delivery.id).execute();
   checkMessage(
@@ -78,7 +79,10 @@ export async function sendDelivery({ app, user: sender, log }: RequestContext, d
       }
     }
     await activity(trx, delivery.id, 'sent', { actor: sender.email });
+    // Features above deliveries that act on a send (Flows' hand-off), in this transaction (services.ts).
+    for (const hook of app.deliveryHooks.sent) await hook(trx, delivery);
   });
+  if (app.deliveryHooks.sent.length > 0) app.jobs.kick();
   const sent = (await findDelivery(app.db, delivery.uuid))!;
   // A scanned delivery notifies once its scan is clean (review.ts); E2E levels are never scanned.
   if (scan) {

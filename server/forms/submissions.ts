@@ -10,6 +10,7 @@ import { accessDenied, authenticationRequired, badRequest } from '../core/http-e
 import { createDraft } from '../deliveries/drafts';
 import type { UserRow } from '../users/users-repository';
 import { fieldsOf, formByIdOrUrl, formError, layoutOf, levelOf, recipientsOf, type FormRow } from './forms';
+import { startHandOff } from './flow-handoff';
 
 type SubmitBody = z.infer<typeof FormSubmitBodySchema>;
 
@@ -125,6 +126,8 @@ export async function startFormSubmission(app: FastifyInstance, request: Fastify
       language,
     },
   );
+  // Flows: submission.json into the draft and a hand-off waiting for the send (forms/flow-handoff.ts).
+  await startHandOff(app, { form: row, draft, level: levelOf(row), fields, values, submitter: submitter?.email ?? null, recipients: [...new Set([...mandatory, ...chosen])], language });
   const session = await app.sessions.create(sender.id, 'submit');
   await app.db.insertInto('form_submissions').values({ form_id: row.id, delivery_id: draft.id, session_id: session.session.id, created_at: Date.now() }).execute();
   return { deliveryUuid: draft.uuid, sessionToken: session.token, securityLevel: levelOf(row) };

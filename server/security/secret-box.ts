@@ -22,7 +22,8 @@ const IV_BYTES = 12;
 const TAG_BYTES = 16;
 export const SECRET_KEY_FILE = 'secret.key';
 
-export type SealedColumn = 'totp_secret' | 'totp_pending_secret';
+/** The column a value is sealed for (bound into the additional data with its row's id). */
+export type SealedColumn = 'totp_secret' | 'totp_pending_secret' | 'form_flows.secret';
 
 export interface SecretBox {
   seal(userId: number, column: SealedColumn, plaintext: string): string;

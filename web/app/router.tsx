@@ -3,6 +3,7 @@ import { lazyPage } from '@web/lib/lazy-page';
 import type { RouteHandle } from '@web/lib/route-handle';
 import { AUTH_BASE, ROUTES } from '@web/lib/routes';
 import { REPORT_ROLES } from '@shared/contract/reports';
+import { FLOW_ROLES } from '@shared/contract/flow-roles';
 import { createBrowserRouter, redirect, type RouteObject } from 'react-router';
 import { createRootLoader } from './root-loader';
 import { RootLayout } from './root-layout';
@@ -265,7 +266,12 @@ function buildRoutes(): RouteObject[] {
             { path: ':formUuid', lazy: lazyPage(() => import(/* webpackChunkName: "form-edit" */ '@web/features/forms/form-edit-page'), 'FormEditPage') },
           ],
         },
-        { path: 'flows', handle: handle({ auth: true, titleKey: 'shell:menu.flows' }), lazy: comingSoon },
+        {
+          path: 'flows',
+          // The server's rule (shared/contract/flows.ts FLOW_ROLES): ROLE_SECUFLOWS_ACCESS only.
+          handle: handle({ auth: true, titleKey: 'flows:title', roles: FLOW_ROLES }),
+          lazy: lazyPage(() => import(/* webpackChunkName: "flows" */ '@web/features/flows/flows-page'), 'FlowsPage'),
+        },
         {
           path: 'reports',
           // The server's rule (shared/contract/reports.ts REPORT_ROLES): ROLE_ADMIN and config.group.reporting.

@@ -13,6 +13,7 @@ import { REPORT_ENDPOINTS } from './reports';
 import { SUBMIT_BOX_ENDPOINTS } from './submit-box';
 import { FORM_ENDPOINTS } from './forms';
 import { ROOM_OPS_ENDPOINTS } from './room-ops';
+import { FLOW_ENDPOINTS } from './flows';
 
 /** Every area of the catalogue (one file each, README.md "Endpoint catalogue"). */
 export const ENDPOINT_AREAS = {
@@ -30,6 +31,7 @@ export const ENDPOINT_AREAS = {
   submitBox: SUBMIT_BOX_ENDPOINTS,
   forms: FORM_ENDPOINTS,
   roomOps: ROOM_OPS_ENDPOINTS,
+  flows: FLOW_ENDPOINTS,
 } as const;
 
 /** Every endpoint of `/api/2`, once. */

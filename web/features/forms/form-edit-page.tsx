@@ -15,6 +15,7 @@ import { useNavigate, useParams } from 'react-router';
 import useSWR from 'swr';
 import { CustomFieldsEditor } from './custom-fields-editor';
 import { formErrorMessage, serverProblems } from './form-errors';
+import { ProcessServiceTab } from './process-service-tab';
 
 const useStyles = makeStyles({
   form: { display: 'grid', gap: '16px', maxWidth: '720px', marginTop: '16px' },
@@ -22,8 +23,10 @@ const useStyles = makeStyles({
   panel: { display: 'grid', gap: '12px' },
 });
 
-type Tab = 'options' | 'fields' | 'disclaimer' | 'layout' | 'translations';
-const TABS: readonly Tab[] = ['options', 'fields', 'disclaimer', 'layout', 'translations'];
+type Tab = 'options' | 'fields' | 'disclaimer' | 'layout' | 'translations' | 'processService';
+const TABS: readonly Tab[] = ['options', 'fields', 'disclaimer', 'layout', 'translations', 'processService'];
+/** Tabs whose label lives in another namespace (their own feature's). */
+const TAB_LABELS: Partial<Record<Tab, string>> = { processService: 'flows:processService.tab' };
 
 const lines = (text: string) => text.split('\n').map((l) => l.trim()).filter((l) => l !== '');
 
@@ -106,7 +109,7 @@ function FormEditor({ form }: { form: Form | undefined }) {
         <TabList selectedValue={tab} onTabSelect={(_e, d) => setTab(d.value as Tab)}>
           {TABS.map((name) => (
             <Tab key={name} value={name}>
-              {t(`forms:edit.tabs.${name}`)}
+              {t(TAB_LABELS[name] ?? `forms:edit.tabs.${name}`)}
             </Tab>
           ))}
         </TabList>
@@ -164,6 +167,7 @@ function FormEditor({ form }: { form: Form | undefined }) {
             ))}
           </div>
         ) : null}
+        {tab === 'processService' ? <ProcessServiceTab formUuid={form?.formUuid} /> : null}
         {tab === 'translations' ? (
           <div className={styles.panel} role="tabpanel" aria-label={t('forms:edit.tabs.translations')}>
             <Field label={t('forms:translations.label')} validationMessage={problemAt('translations')}>

@@ -1,5 +1,6 @@
 import type { RoleName } from '@shared/contract/constants';
 import { REPORT_ROLES } from '@shared/contract/reports';
+import { FLOW_ROLES } from '@shared/contract/flow-roles';
 import { ROUTES, SECUMAILS_BASE } from '@web/lib/routes';
 
 export interface MenuItem {
@@ -31,7 +32,7 @@ export const MAIN_MENU: readonly MenuItem[] = [
   { id: 'datarooms', labelKey: 'shell:menu.datarooms', to: ROUTES.datarooms },
   { id: 'secure-rooms', labelKey: 'shell:menu.secureRooms', to: ROUTES.secureRooms },
   { id: 'forms', labelKey: 'shell:menu.forms', to: ROUTES.forms },
-  { id: 'flows', labelKey: 'shell:menu.flows', to: ROUTES.flows },
+  { id: 'flows', labelKey: 'shell:menu.flows', to: ROUTES.flows, roles: FLOW_ROLES },
   { id: 'administration', labelKey: 'shell:menu.administration', to: ROUTES.admin, roles: ADMIN_ROLES },
   { id: 'reports', labelKey: 'shell:menu.reports', to: ROUTES.reports, roles: REPORT_ROLES },
   { id: 'help', labelKey: 'shell:menu.help', to: ROUTES.help },
