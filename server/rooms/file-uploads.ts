@@ -14,7 +14,7 @@ import { recordActivity } from './activity';
 import { fileBlobPrefix, filePartKey, layoutOf, liveFile, toUploadFile } from './file-rows';
 import { checkNameFree, validName } from './names';
 import { checkFileType, initialScanState, queueRoomScan } from './scan';
-import { promoteUpload, sameNamedFile, versionConflict } from './versions';
+import { committedReplacement, promoteUpload, sameNamedFile, versionConflict } from './versions';
 import { liveFolder, liveRoom, requireRole } from './roles';
 
 export async function createFile(ctx: RequestContext, roomUuid: string, input: CreateRoomFileBody): Promise<RoomUploadFile> {
@@ -56,6 +56,7 @@ export async function createFile(ctx: RequestContext, roomUuid: string, input: C
       deleted_by: null,
       scan_detail: null,
       replaces_id: existing?.id ?? null,
+      last_upload_uuid: null,
     })
     .returningAll()
     .executeTakeFirstOrThrow();
@@ -118,6 +119,8 @@ export async function putFilePart(
 /** Completes the upload: every part in, the whole file hashed, listed from now on (activity `upload`). */
 export async function commitFile(ctx: RequestContext, roomUuid: string, fileUuid: string): Promise<RoomUploadFile> {
   const { app, user } = ctx;
+  const replaced = await committedReplacement(ctx, roomUuid, fileUuid);
+  if (replaced) return replaced;
   const { room, role, file, folder } = await ownUpload(ctx, roomUuid, fileUuid);
   if (file.state === 'complete') return toUploadFile(file, room, folder?.uuid ?? null, role, user.email);
   const parts = await app.db.selectFrom('room_file_parts').select(['part_index', 'size']).where('file_id', '=', file.id).execute();

@@ -72,6 +72,8 @@ export interface RoomFilesTable {
   scan_detail: string | null;
   /** Migration 0032: an upload that becomes the next version of this file at its commit (versions.ts). */
   replaces_id: number | null;
+  /** Migration 0032: the replace upload whose content the file holds now (a repeated commit answers the file). */
+  last_upload_uuid: string | null;
 }
 
 /** Migration 0032: an earlier content of a file (versions.ts), bytes under its own `blob_prefix`. */

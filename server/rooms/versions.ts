@@ -4,6 +4,7 @@
 // download versions (SPEC §6 "view and download file versions"); the role table has no column of
 // its own for it, so the `edit` right (exactly OWNER and EDITOR) stands for it.
 import { randomUUID } from 'node:crypto';
+import type { RoomUploadFile } from '@shared/contract/room-files';
 import type { RoomFileVersion, RoomFileVersionList } from '@shared/contract/room-ops';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { sql, type Kysely } from 'kysely';
@@ -12,7 +13,7 @@ import type { RequestContext } from '../core/request-context';
 import type { Database } from '../db/schema';
 import { sendStoredFile } from '../uploads/send';
 import { recordActivity } from './activity';
-import { layoutOf, liveFile, scanStateOf, type FileRow } from './file-rows';
+import { layoutOf, liveFile, scanStateOf, toUploadFile, type FileRow } from './file-rows';
 import { liveRoom, requireRole } from './roles';
 import { refuseUnlessScanned } from './scan';
 
@@ -77,11 +78,32 @@ export async function promoteUpload(trx: Kysely<Database>, upload: FileRow, now:
     scan_state: upload.scan_state,
     scan_detail: null,
     uploaded_by: upload.uploaded_by,
+    last_upload_uuid: upload.uuid,
     updated_at: now,
   };
   await trx.updateTable('room_files').set(content).where('id', '=', target.id).execute();
   await trx.deleteFrom('room_files').where('id', '=', upload.id).execute();
   return { ...target, ...content };
+}
+
+/**
+ * A repeated commit of a replace upload (its row is gone): the file it became the content of, for
+ * its uploader, while that is still the file's content; undefined otherwise.
+ */
+export async function committedReplacement(ctx: RequestContext, roomUuid: string, uploadUuid: string): Promise<RoomUploadFile | undefined> {
+  const { app, user } = ctx;
+  const room = await liveRoom(app.db, roomUuid);
+  const row = await app.db
+    .selectFrom('room_files')
+    .select('uuid')
+    .where('room_id', '=', room.id)
+    .where('last_upload_uuid', '=', uploadUuid)
+    .where('uploaded_by', '=', user.id)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  const { file, folder } = await liveFile(app.db, room, row.uuid);
+  const role = await requireRole(app.db, room, user.id, 'upload', folder);
+  return toUploadFile(file, room, folder?.uuid ?? null, role, user.email);
 }
 
 async function versionRoute(ctx: RequestContext, roomUuid: string, fileUuid: string) {

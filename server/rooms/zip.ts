@@ -4,8 +4,7 @@
 // per folder, SPEC §6); files blocked by the virus scan stay out and are named, with the reason,
 // in a text entry `_not-included.txt`. Plain rooms only (an E2E room's files decrypt in the browser).
 import { constants as zlib } from 'node:zlib';
-import * as archiverModule from 'archiver';
-import type { Archiver, CoreOptions, TransformOptions, ZipOptions } from 'archiver';
+import archiver from 'archiver';
 import { ROOM_PERMISSIONS } from '@shared/contract/rooms';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { contentDisposition } from '@shared/contract/content-disposition';
@@ -17,13 +16,6 @@ import { filePartKey, layoutOf } from './file-rows';
 import { liveFolder, liveRoom, requireRole, roleResolver, type FolderRow } from './roles';
 
 export const NOT_INCLUDED_ENTRY = '_not-included.txt';
-
-/**
- * archiver 7 (package.json) exports one function, `archiver(format, options)`; the installed
- * @types/archiver describes version 8's classes, so the function is typed here.
- */
-type CreateArchive = (format: 'zip', options: CoreOptions & TransformOptions & ZipOptions) => Archiver;
-const archiver = ((archiverModule as unknown as { default?: CreateArchive }).default ?? (archiverModule as unknown as CreateArchive));
 
 const BLOCKED: Record<string, string> = {
   scanning: 'being checked for viruses',

@@ -77,12 +77,12 @@ interface UploadOptions {
 }
 
 /** Announces, uploads every part and commits; answers the committed file. */
-async function upload(room: Room, name: string, bytes: Uint8Array, options: UploadOptions = {}): Promise<RoomUploadFile> {
+async function upload(room: Room, name: string, bytes: Uint8Array, options: UploadOptions = {}): Promise<RoomUploadFile & { announcedUuid: string }> {
   const actor = options.actor ?? 'owner';
   const body = { name, size: bytes.length, mimeType: options.mimeType ?? 'application/octet-stream', ...(options.folderUuid ? { folderUuid: options.folderUuid } : {}), ...(options.replace ? { replace: true } : {}) };
   const file = await json<RoomUploadFile>(await req(actor, 'POST', ROOM_PATHS.files(room.uuid), body), 201);
   for (let i = 0; i < file.partCount; i++) await json(await putPart(actor, room.uuid, file.uuid, i, bytes.subarray(i * PART_SIZE, (i + 1) * PART_SIZE)), 200);
-  return json<RoomUploadFile>(await req(actor, 'POST', ROOM_PATHS.fileCommit(room.uuid, file.uuid)), 200);
+  return { ...(await json<RoomUploadFile>(await req(actor, 'POST', ROOM_PATHS.fileCommit(room.uuid, file.uuid)), 200)), announcedUuid: file.uuid };
 }
 
 /** Polls the file's details until the scan has a verdict (the job runs in the background). */
@@ -222,6 +222,9 @@ describe.skipIf(skipReason !== null)('file versions', () => {
     const second = await upload(room, 'contract.PDF', v2, { folderUuid: folder.uuid, replace: true, actor: 'editor', mimeType: 'application/pdf' });
     // The file keeps its uuid and name; the new content is scanned before anyone gets it.
     expect(second).toMatchObject({ uuid: first.uuid, name: 'Contract.pdf', size: v2.length, sha256: sha256(v2), uploadedBy: email('editor') });
+    // A repeated commit of the replace upload (a retry after a lost answer) answers the file again.
+    expect(await json<RoomUploadFile>(await req('editor', 'POST', ROOM_PATHS.fileCommit(room.uuid, second.announcedUuid)), 200)).toMatchObject({ uuid: first.uuid, sha256: sha256(v2) });
+    await expectBackendError(await req('viewer', 'POST', ROOM_PATHS.fileCommit(room.uuid, second.announcedUuid)), 404);
     expect((await scanned(room, first.uuid)).scanState).toBe('clean');
     const listed = await json<RoomContents>(await req('viewer', 'GET', ROOM_PATHS.folder(room.uuid, folder.uuid)), 200);
     expect(listed.files.map((f) => [f.uuid, f.size])).toEqual([[first.uuid, v2.length]]);

@@ -8,7 +8,8 @@ import { databaseKindOf } from '../database';
  *   `virusDetected` | `error`) and `scan_detail` (the virus names, the scanner's error). Files
  *   committed before the scan existed stay `notScanned`, downloadable as before.
  * - `room_files.replaces_id`: an upload that becomes the next version of that file at its commit
- *   (the file keeps its uuid); the upload row goes with the file it replaces.
+ *   (the file keeps its uuid); the upload row goes with the file it replaces. `last_upload_uuid`:
+ *   the upload whose content the file holds, so a repeated commit of it still answers the file.
  * - `room_file_versions`: the earlier contents of a file, each with its own bytes under
  *   `blob_prefix`, purged with the file or after 30 days (SPEC §7).
  */
@@ -17,6 +18,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema.alterTable('room_files').addColumn('scan_state', 'text', (c) => c.notNull().defaultTo('notScanned')).execute();
   await db.schema.alterTable('room_files').addColumn('scan_detail', 'text').execute();
   await db.schema.alterTable('room_files').addColumn('replaces_id', 'integer', (c) => c.references('room_files.id').onDelete('cascade')).execute();
+  // The upload that brought the current content (a repeated commit of a replace upload answers the file).
+  await db.schema.alterTable('room_files').addColumn('last_upload_uuid', 'text').execute();
   // The abandoned-upload sweep looks for old uploads.
   await db.schema.createIndex('room_files_state').on('room_files').columns(['state', 'updated_at']).execute();
   await db.schema
@@ -45,6 +48,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 export async function down(db: Kysely<unknown>): Promise<void> {
   await db.schema.dropTable('room_file_versions').execute();
   await db.schema.dropIndex('room_files_state').execute();
+  await db.schema.alterTable('room_files').dropColumn('last_upload_uuid').execute();
   await db.schema.alterTable('room_files').dropColumn('replaces_id').execute();
   await db.schema.alterTable('room_files').dropColumn('scan_detail').execute();
   await db.schema.alterTable('room_files').dropColumn('scan_state').execute();
