@@ -184,7 +184,7 @@ const downloadRoutes: RouteObject[] = ['', ':locale/'].flatMap((prefix) => [
   },
 ]);
 
-const adminPlaceholders = ['trust-networks', 'secure-rooms', 'trash-bin'] as const;
+const adminPlaceholders = ['trust-networks', 'trash-bin'] as const;
 
 function buildRoutes(): RouteObject[] {
   return [
@@ -243,6 +243,12 @@ function buildRoutes(): RouteObject[] {
               lazy: lazyPage(() => import(/* webpackChunkName: "admin-theme" */ '@web/features/admin/theme-page'), 'ThemePage'),
             },
             ...adminPlaceholders.map((path) => ({ path, handle: handle({ titleKey: `shell:admin.pages.${path}` }), lazy: comingSoon })),
+            // Secure rooms (issue 15): settings of PUT /admin/settings and the trash bin, ROLE_ADMIN only.
+            {
+              path: 'secure-rooms',
+              handle: handle({ titleKey: 'admin:roomsAdmin.settings.title', roles: ['ROLE_ADMIN'] }),
+              lazy: lazyPage(() => import(/* webpackChunkName: "admin-settings" */ '@web/features/admin/rooms-settings-page'), 'RoomsSettingsPage'),
+            },
           ],
         },
         {
