@@ -184,7 +184,7 @@ const downloadRoutes: RouteObject[] = ['', ':locale/'].flatMap((prefix) => [
   },
 ]);
 
-const adminPlaceholders = ['trust-networks', 'trash-bin'] as const;
+const adminPlaceholders = ['trust-networks'] as const;
 
 function buildRoutes(): RouteObject[] {
   return [
@@ -248,6 +248,11 @@ function buildRoutes(): RouteObject[] {
               path: 'secure-rooms',
               handle: handle({ titleKey: 'admin:roomsAdmin.settings.title', roles: ['ROLE_ADMIN'] }),
               lazy: lazyPage(() => import(/* webpackChunkName: "admin-settings" */ '@web/features/admin/rooms-settings-page'), 'RoomsSettingsPage'),
+            },
+            {
+              path: 'trash-bin',
+              handle: handle({ titleKey: 'admin:roomsAdmin.trash.title', roles: ['ROLE_ADMIN'] }),
+              lazy: lazyPage(() => import(/* webpackChunkName: "admin-trash" */ '@web/features/admin/rooms-trash-page'), 'RoomsTrashPage'),
             },
           ],
         },
