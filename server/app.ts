@@ -31,6 +31,8 @@ import { oidcSsoRoutes } from './auth/oidc-sso';
 import { deliveryE2eRoutes } from './deliveries/e2e-routes';
 import { deliveryRoutes } from './deliveries/routes';
 import { roomRoutes } from './rooms/routes';
+import { roomAdminRoutes } from './rooms/admin-routes';
+import { roomTrashRetentionJobs } from './rooms/admin-trash';
 import { senderAdminRoutes } from './deliveries/sender-routes';
 import { deliveryScanOperations } from './deliveries/scan-operations';
 import { virusScanJobs } from './virus-scan/scan-job';
@@ -246,6 +248,7 @@ async function assemble(app: FastifyInstance, options: BuildAppOptions, database
   await app.register(deliveryE2eRoutes);
   await app.register(senderAdminRoutes);
   await app.register(roomRoutes);
+  await app.register(roomAdminRoutes);
   await app.register(externalRoutes);
   await app.register(submitBoxRoutes);
   await app.register(formRoutes);
@@ -268,7 +271,7 @@ async function assemble(app: FastifyInstance, options: BuildAppOptions, database
   });
 
   // House-keeping runs as periodic jobs: once per period across every server on this database.
-  const periodic = { ...deliverySweepJobs(app), ...escalationCleanupJobs(app), ...roomSweepJobs(app), [SESSION_PURGE_JOB]: periodicJob(SESSION_PURGE_INTERVAL_MS, async () => void (await sessions.purgeExpired())) };
+  const periodic = { ...deliverySweepJobs(app), ...escalationCleanupJobs(app), ...roomSweepJobs(app), ...roomTrashRetentionJobs(app), [SESSION_PURGE_JOB]: periodicJob(SESSION_PURGE_INTERVAL_MS, async () => void (await sessions.purgeExpired())) };
   jobs.runner = startJobRunner(db, { ...virusScanJobs(app, deliveryScanOperations, roomScanJobs(app)), ...flowWebhookJobs(app), ...periodic }, { pollIntervalMs: config.jobPollIntervalMs, log: app.log });
 
   app.setNotFoundHandler(async (request, reply) => {

@@ -3,16 +3,11 @@ import type { Room, RoomContents, RoomFolder, RoomList, RoomRole } from '@shared
 import { sql } from 'kysely';
 import { accessDenied, badRequest } from '../core/http-error';
 import type { RequestContext } from '../core/request-context';
-import { roleNamesOf } from '../users/users-repository';
 import { recordActivity } from './activity';
 import { filePage, type FilePageQuery } from './file-pages';
+import { mayCreateRoomsUnder, roomSettings } from './admin-settings';
 import { checkRoomNameFree, validName } from './names';
 import { ancestorsOf, liveFolder, liveRoom, requireRole, roleResolver, type FolderRow, type RoomRow } from './roles';
-
-/** SPEC §6: creating rooms needs a licence or an administrator's permission (ROLE_SECUROOMS_CREATOR). */
-export function mayCreateRooms(user: RequestContext['user']): boolean {
-  return roleNamesOf(user).includes('ROLE_SECUROOMS_CREATOR') || user.licensed === 1;
-}
 
 export function toRoom(row: RoomRow, role: RoomRole, createdBy: string): Room {
   return {
@@ -38,7 +33,8 @@ export async function emailOf({ app }: RequestContext, userId: number | null): P
 
 export async function createRoom(ctx: RequestContext, input: { name: string; encrypted: boolean }): Promise<Room> {
   const { app, user } = ctx;
-  if (!mayCreateRooms(user)) throw accessDenied();
+  // SPEC §6 (a licence or ROLE_SECUROOMS_CREATOR), as Secure rooms › General narrows it.
+  if (!mayCreateRoomsUnder((await roomSettings(app.db)).creation, user)) throw accessDenied();
   if (input.encrypted) {
     throw badRequest('End-to-end encrypted data rooms are not available yet', { field: 'encrypted', reason: 'encryptedRoomsNotAvailable' });
   }

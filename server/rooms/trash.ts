@@ -1,6 +1,8 @@
 // A room's trash (OWNER of the room): what was deleted in it, restore to where it was, purge for
 // good with the bytes. Items inside a deleted folder are not listed: they come back with it.
 import type { RoomTrashEntry, RoomTrashList } from '@shared/contract/room-files';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema';
 import { HttpError, notFound } from '../core/http-error';
 import type { RequestContext } from '../core/request-context';
 import { removeStored } from '../reports/storage-totals';
@@ -38,9 +40,10 @@ export async function listTrash(ctx: RequestContext, roomUuid: string): Promise<
   return { entries };
 }
 
+export type TrashedItem = Awaited<ReturnType<typeof findTrashed>>;
+
 /** The trashed folder or file of the room with `itemUuid`, or 404. */
-async function trashed(ctx: RequestContext, room: RoomRow, itemUuid: string) {
-  const { db } = ctx.app;
+export async function findTrashed(db: Kysely<Database>, room: RoomRow, itemUuid: string) {
   const folder = await db.selectFrom('room_folders').selectAll().where('uuid', '=', itemUuid).where('room_id', '=', room.id).where('deleted_at', 'is not', null).executeTakeFirst();
   if (folder) return { kind: 'folder' as const, id: folder.id, uuid: folder.uuid, name: folder.name, parentId: folder.parent_id };
   const file = await db.selectFrom('room_files').selectAll().where('uuid', '=', itemUuid).where('room_id', '=', room.id).where('deleted_at', 'is not', null).executeTakeFirst();
@@ -56,7 +59,12 @@ export async function restoreItem(ctx: RequestContext, roomUuid: string, itemUui
   const { app, user } = ctx;
   const room = await liveRoom(app.db, roomUuid);
   await requireRole(app.db, room, user.id, 'manageAccess');
-  const item = await trashed(ctx, room, itemUuid);
+  await restoreTrashed(app.db, user, room, await findTrashed(app.db, room, itemUuid));
+}
+
+/** The restore itself, for the room's OWNER and for administrators (admin-trash.ts). */
+export async function restoreTrashed(db: Kysely<Database>, user: { id: number; email: string }, room: RoomRow, item: TrashedItem): Promise<void> {
+  const app = { db };
   let parentUuid: string | undefined;
   if (item.parentId !== null) {
     const parent = await app.db.selectFrom('room_folders').select('uuid').where('id', '=', item.parentId).executeTakeFirstOrThrow();
@@ -82,7 +90,11 @@ export async function purgeItem(ctx: RequestContext, roomUuid: string, itemUuid:
   const { app, user } = ctx;
   const room = await liveRoom(app.db, roomUuid);
   await requireRole(app.db, room, user.id, 'manageAccess');
-  const item = await trashed(ctx, room, itemUuid);
+  await purgeTrashed(app, room, await findTrashed(app.db, room, itemUuid));
+}
+
+/** The purge itself, for the room's OWNER and for the retention job (admin-trash.ts). */
+export async function purgeTrashed(app: { db: Kysely<Database>; blobs: RequestContext['app']['blobs'] }, room: RoomRow, item: TrashedItem): Promise<void> {
   let files: Array<{ id: number }>;
   if (item.kind === 'file') {
     files = [{ id: item.id }];

@@ -6,6 +6,7 @@ import { SETTING_KEYS } from '@shared/contract/settings';
 import { SIGNUP_SETTING_KEY } from '@shared/contract/signup';
 import { OPERATOR_PROFILE_KEYS } from './operator-profile';
 import { SUBMIT_BOX_SETTING_KEY } from '@shared/contract/submit-box';
+import { ROOM_CREATION_POLICIES, ROOM_SETTING_KEYS, TRASH_RETENTION_DAYS_DEFAULT, TRASH_RETENTION_DAYS_RANGE } from '@shared/contract/room-admin';
 
 /** Default theme colours (SPEC §9). */
 export const DEFAULT_THEME_COLOR = '#19853F';
@@ -104,12 +105,17 @@ export const PRIVATE_DEFAULTS: Readonly<Record<string, ConfigValue>> = {
   [SIGNUP_SETTING_KEY]: false,
   // Submit boxes (issue 16 §1): on; an administrator switches every box off here.
   [SUBMIT_BOX_SETTING_KEY]: true,
+  // Secure rooms › General (issue 15, shared/contract/room-admin.ts).
+  [ROOM_SETTING_KEYS.creation]: 'licenceOrPermission',
+  [ROOM_SETTING_KEYS.e2eAllowed]: true,
+  [ROOM_SETTING_KEYS.trashRetentionDays]: TRASH_RETENTION_DAYS_DEFAULT,
 };
 
 /** Integer settings with a closed range. */
 const INTEGER_RANGES: Readonly<Record<string, readonly [number, number]>> = {
   [SETTING_KEYS.secupassMinLength]: SECUPASS_MIN_LENGTH_RANGE,
   [SETTING_KEYS.secupassMinStrength]: SECUPASS_MIN_STRENGTH_RANGE,
+  [ROOM_SETTING_KEYS.trashRetentionDays]: TRASH_RETENTION_DAYS_RANGE,
 };
 
 export const ALL_DEFAULTS: Readonly<Record<string, ConfigValue>> = { ...PROFILE_DEFAULTS, ...PRIVATE_DEFAULTS };
@@ -136,6 +142,7 @@ export function settingValueProblem(key: string, value: ConfigValue): string | n
   }
   if (key.startsWith('ftapi.layout.css.color.') && !/^#[0-9a-fA-F]{6}$/.test(String(value))) return 'must be a hex colour like #19853F';
   if (key === SETTING_KEYS.mailTransport && value !== 'mailbox' && value !== 'smtp') return "must be 'mailbox' or 'smtp'";
+  if (key === ROOM_SETTING_KEYS.creation && !(ROOM_CREATION_POLICIES as readonly string[]).includes(String(value))) return `must be one of ${ROOM_CREATION_POLICIES.join(', ')}`;
   if (key === DELIVERY_SETTING_KEYS.blockedMimeTypes) {
     // Comma-separated `type/subtype` or `type/*` (the family); no parameters, no control characters.
     const entries = String(value).split(',').map((v) => v.trim()).filter((v) => v !== '');

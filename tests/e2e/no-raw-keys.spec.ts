@@ -117,9 +117,11 @@ test('no raw key on the main screens, in every language', async ({ page, browser
     ['/datarooms', 'data rooms'],
     ['/forms', 'forms'],
     ['/help', 'help'],
+    ['/admin/secure-rooms', 'secure rooms settings'],
+    ['/admin/trash-bin', 'trash bin'],
   ];
   // Every screen in English; in German and French the screens with run-time keys (lists, states, levels, activity).
-  const translated = new Set(['inbox', 'send', 'sent', 'sent detail', 'secure mails settings', 'data rooms']);
+  const translated = new Set(['inbox', 'send', 'sent', 'sent detail', 'secure mails settings', 'data rooms', 'secure rooms settings', 'trash bin']);
   let current: keyof typeof LANGUAGE_NAMES = 'en';
   for (const language of ['en', 'de', 'fr'] as const) {
     await switchLanguage(page, current, language);

@@ -185,7 +185,7 @@ const downloadRoutes: RouteObject[] = ['', ':locale/'].flatMap((prefix) => [
   },
 ]);
 
-const adminPlaceholders = ['trust-networks', 'secure-rooms', 'trash-bin'] as const;
+const adminPlaceholders = ['trust-networks'] as const;
 
 function buildRoutes(): RouteObject[] {
   return [
@@ -244,6 +244,17 @@ function buildRoutes(): RouteObject[] {
               lazy: lazyPage(() => import(/* webpackChunkName: "admin-theme" */ '@web/features/admin/theme-page'), 'ThemePage'),
             },
             ...adminPlaceholders.map((path) => ({ path, handle: handle({ titleKey: `shell:admin.pages.${path}` }), lazy: comingSoon })),
+            // Secure rooms (issue 15): settings of PUT /admin/settings and the trash bin, ROLE_ADMIN only.
+            {
+              path: 'secure-rooms',
+              handle: handle({ titleKey: 'admin:roomsAdmin.settings.title', roles: ['ROLE_ADMIN'] }),
+              lazy: lazyPage(() => import(/* webpackChunkName: "admin-settings" */ '@web/features/admin/rooms-settings-page'), 'RoomsSettingsPage'),
+            },
+            {
+              path: 'trash-bin',
+              handle: handle({ titleKey: 'admin:roomsAdmin.trash.title', roles: ['ROLE_ADMIN'] }),
+              lazy: lazyPage(() => import(/* webpackChunkName: "admin-trash" */ '@web/features/admin/rooms-trash-page'), 'RoomsTrashPage'),
+            },
           ],
         },
         {

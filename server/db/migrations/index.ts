@@ -21,6 +21,7 @@ import * as submitBoxLevels from './0028-submit-box-levels';
 import * as reportTotals from './0029-report-totals';
 import * as sharedState from './0030-shared-state';
 import * as roomFileOps from './0032-room-file-ops';
+import * as roomAdmin from './0033-room-admin';
 import * as flows from './0037-flows';
 import * as roomFileListing from './0038-room-file-listing';
 
@@ -54,6 +55,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0029-report-totals': reportTotals,
   '0030-shared-state': sharedState,
   '0032-room-file-ops': roomFileOps,
+  '0033-room-admin': roomAdmin,
   '0037-flows': flows,
   '0038-room-file-listing': roomFileListing,
 };

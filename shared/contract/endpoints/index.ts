@@ -14,6 +14,7 @@ import { SUBMIT_BOX_ENDPOINTS } from './submit-box';
 import { FORM_ENDPOINTS } from './forms';
 import { ROOM_OPS_ENDPOINTS } from './room-ops';
 import { FLOW_ENDPOINTS } from './flows';
+import { ROOM_ADMIN_ENDPOINTS } from './room-admin';
 
 /** Every area of the catalogue (one file each, README.md "Endpoint catalogue"). */
 export const ENDPOINT_AREAS = {
@@ -32,6 +33,7 @@ export const ENDPOINT_AREAS = {
   forms: FORM_ENDPOINTS,
   roomOps: ROOM_OPS_ENDPOINTS,
   flows: FLOW_ENDPOINTS,
+  roomAdmin: ROOM_ADMIN_ENDPOINTS,
 } as const;
 
 /** Every endpoint of `/api/2`, once. */

@@ -39,8 +39,8 @@ export const ADMIN_MENU_GROUPS: readonly { id: string; labelKey: string; items: 
     id: 'secure-rooms',
     labelKey: 'shell:admin.groups.secureRooms',
     items: [
-      { id: 'secure-rooms-general', labelKey: 'shell:admin.items.general', to: `${ADMIN_BASE}/secure-rooms` },
-      { id: 'trash-bin', labelKey: 'shell:admin.items.trashBin', to: `${ADMIN_BASE}/trash-bin` },
+      { id: 'secure-rooms-general', labelKey: 'shell:admin.items.general', to: `${ADMIN_BASE}/secure-rooms`, roles: ['ROLE_ADMIN'] },
+      { id: 'trash-bin', labelKey: 'shell:admin.items.trashBin', to: `${ADMIN_BASE}/trash-bin`, roles: ['ROLE_ADMIN'] },
     ],
   },
 ];

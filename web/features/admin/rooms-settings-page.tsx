@@ -1,0 +1,49 @@
+import { ROOM_CREATION_POLICIES, ROOM_SETTING_KEYS, TRASH_RETENTION_DAYS_RANGE } from '@shared/contract/room-admin';
+import { useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+import { SettingsForm, type SettingSection } from './settings-form';
+
+/** Administration › Secure rooms › General: who creates rooms, E2E rooms, trash retention (shared/contract/room-admin.ts). */
+export function RoomsSettingsPage() {
+  const { t } = useTranslation();
+  const sections = useMemo<SettingSection[]>(
+    () => [
+      {
+        id: 'creation',
+        title: t('admin:roomsAdmin.settings.creationTitle'),
+        description: t('admin:roomsAdmin.settings.creationDescription'),
+        fields: [
+          {
+            kind: 'choice',
+            key: ROOM_SETTING_KEYS.creation,
+            label: t('admin:roomsAdmin.settings.creation'),
+            options: ROOM_CREATION_POLICIES.map((value) => ({ value, label: t(`admin:roomsAdmin.settings.policies.${value}`) })),
+          },
+          {
+            kind: 'switch',
+            key: ROOM_SETTING_KEYS.e2eAllowed,
+            label: t('admin:roomsAdmin.settings.e2eAllowed'),
+            hint: t('admin:roomsAdmin.settings.e2eAllowedHint'),
+          },
+        ],
+      },
+      {
+        id: 'trash',
+        title: t('admin:roomsAdmin.settings.trashTitle'),
+        fields: [
+          {
+            kind: 'integer',
+            key: ROOM_SETTING_KEYS.trashRetentionDays,
+            label: t('admin:roomsAdmin.settings.retention'),
+            hint: t('admin:roomsAdmin.settings.retentionHint'),
+            unit: t('admin:settingsForm.units.days'),
+            min: TRASH_RETENTION_DAYS_RANGE[0],
+            max: TRASH_RETENTION_DAYS_RANGE[1],
+          },
+        ],
+      },
+    ],
+    [t],
+  );
+  return <SettingsForm title={t('admin:roomsAdmin.settings.title')} intro={t('admin:roomsAdmin.settings.intro')} sections={sections} />;
+}
