@@ -8,6 +8,7 @@ import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { deleteRoomFile, renameRoomFile, roomFileContentUrl, startRoomUpload } from './api/room-files';
 import { refreshRooms } from './api/rooms';
+import type { MoveItem } from './move-dialog';
 import type { ConfirmRequest, NameRequest } from './room-dialogs';
 import { useDateFormat } from './room-format';
 import { formatSize } from '@web/lib/format-size';
@@ -25,6 +26,7 @@ interface Props {
   contents: RoomContents;
   onName: (request: NameRequest) => void;
   onConfirm: (request: ConfirmRequest) => void;
+  onMove: (item: MoveItem) => void;
 }
 
 /**
@@ -32,7 +34,7 @@ interface Props {
  * upload (through the transfer engine, resumable, shown in the transfer centre too), rename and
  * delete (after a confirmation); everyone but a PREVIEWER downloads (SPEC §6).
  */
-export function RoomFiles({ contents, onName, onConfirm }: Props) {
+export function RoomFiles({ contents, onName, onConfirm, onMove }: Props) {
   const { t, i18n } = useTranslation();
   const styles = useStyles();
   const dateFormat = useDateFormat();
@@ -119,6 +121,7 @@ export function RoomFiles({ contents, onName, onConfirm }: Props) {
                 <MenuPopover>
                   <MenuList>
                     <MenuItem onClick={() => onName(rename(file))}>{t('rooms:rename.action')}</MenuItem>
+                    <MenuItem onClick={() => onMove({ kind: 'file', uuid: file.uuid, name: file.name, parentUuid: file.folderUuid })}>{t('rooms:move.action')}</MenuItem>
                     {allowed.delete ? <MenuItem onClick={() => onConfirm(remove(file))}>{t('rooms:delete.action')}</MenuItem> : null}
                   </MenuList>
                 </MenuPopover>

@@ -11,6 +11,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
 import { createFolder, deleteFolder, deleteRoom, refreshRooms, renameFolder, renameRoom, useRoomContents } from './api/rooms';
+import { MoveDialog, type MoveItem } from './move-dialog';
 import { ConfirmDialog, NameDialog, type ConfirmRequest, type NameRequest } from './room-dialogs';
 import { RoomActivity } from './room-activity';
 import { RoomFiles } from './room-files';
@@ -91,6 +92,7 @@ function RoomView({ contents }: { contents: RoomContents }) {
   const [naming, setNaming] = useState<NameRequest | null>(null);
   const [confirming, setConfirming] = useState<ConfirmRequest | null>(null);
   const [sharing, setSharing] = useState(false);
+  const [moving, setMoving] = useState<MoveItem | null>(null);
   const { room, folder } = contents;
   const here = folder ?? room;
   const role = here.role;
@@ -197,6 +199,7 @@ function RoomView({ contents }: { contents: RoomContents }) {
             <MenuPopover>
               <MenuList>
                 <MenuItem onClick={() => setNaming(renameFolderRequest(item))}>{t('rooms:rename.action')}</MenuItem>
+                <MenuItem onClick={() => setMoving({ kind: 'folder', uuid: item.uuid, name: item.name, parentUuid: item.parentUuid })}>{t('rooms:move.action')}</MenuItem>
                 {ROOM_PERMISSIONS[item.role].delete ? <MenuItem onClick={() => setConfirming(deleteFolderRequest(item, false))}>{t('rooms:delete.action')}</MenuItem> : null}
               </MenuList>
             </MenuPopover>
@@ -246,10 +249,11 @@ function RoomView({ contents }: { contents: RoomContents }) {
           empty={<Text as="p">{may.edit ? t('rooms:room.noFoldersEditor') : t('rooms:room.noFolders')}</Text>}
         />
       </section>
-      <RoomFiles contents={contents} onName={setNaming} onConfirm={setConfirming} />
+      <RoomFiles contents={contents} onName={setNaming} onConfirm={setConfirming} onMove={setMoving} />
       {may.activity ? <RoomActivity key={here.uuid} roomUuid={room.uuid} folderUuid={folder?.uuid ?? null} /> : null}
       <NameDialog request={naming} onClose={() => setNaming(null)} />
       <ConfirmDialog request={confirming} onClose={() => setConfirming(null)} />
+      <MoveDialog room={room} item={moving} onClose={() => setMoving(null)} />
       {may.manageAccess ? <ShareDialog open={sharing} onClose={() => setSharing(false)} roomUuid={room.uuid} folder={folder} itemName={here.name} /> : null}
     </>
   );

@@ -92,6 +92,10 @@ export async function uploadRoomFile(file: File, target: RoomUploadTarget): Prom
 export const renameRoomFile = (file: RoomFile, name: string): Promise<RoomUploadFile> =>
   call(apiClient, E.updateFile, { params: { roomUuid: file.roomUuid, fileUuid: file.uuid }, body: { name } });
 
+/** PATCH the file's folder (null: the room's top level), within its room. */
+export const moveRoomFile = (roomUuid: string, fileUuid: string, folderUuid: string | null): Promise<RoomUploadFile> =>
+  call(apiClient, E.updateFile, { params: { roomUuid, fileUuid }, body: { folderUuid } });
+
 export const deleteRoomFile = async (file: RoomFile): Promise<void> => {
   await call(apiClient, E.removeFile, { params: { roomUuid: file.roomUuid, fileUuid: file.uuid } });
 };

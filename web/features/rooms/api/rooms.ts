@@ -52,6 +52,9 @@ export const createFolder = (roomUuid: string, name: string, parentUuid: string 
   call(apiClient, E.createFolder, { params: { roomUuid }, body: { name, parentUuid } });
 export const renameFolder = (roomUuid: string, folderUuid: string, name: string): Promise<RoomFolder> =>
   call(apiClient, E.updateFolder, { params: { roomUuid, folderUuid }, body: { name } });
+/** PATCH the folder's parent (null: the room's top level); the server refuses another room and a move into itself. */
+export const moveFolder = (roomUuid: string, folderUuid: string, parentUuid: string | null): Promise<RoomFolder> =>
+  call(apiClient, E.updateFolder, { params: { roomUuid, folderUuid }, body: { parentUuid } });
 export const deleteFolder = async (roomUuid: string, folderUuid: string): Promise<void> => {
   await call(apiClient, E.removeFolder, { params: { roomUuid, folderUuid } });
 };
