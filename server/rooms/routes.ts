@@ -8,6 +8,7 @@ import { listActivity } from './activity';
 import { commitFile, createFile, listFileParts, putFilePart } from './file-uploads';
 import { deleteFile, downloadFile, fileDetails, updateFile } from './files';
 import { searchRoom } from './search';
+import { searchAllRooms } from './search-all';
 import { listTrash, purgeItem, restoreItem } from './trash';
 import { createFolder, deleteFolder, updateFolder } from './folders';
 import { contents, createRoom, deleteRoom, listRooms, renameRoom } from './rooms';
@@ -104,4 +105,6 @@ export const roomRoutes = routePlugin('kuvert-room-routes', async (app) => {
     await purgeItem(requestContext(app, request), request.params.roomUuid, request.params.itemUuid);
     return reply.code(204).send(null);
   });
+
+  registerEndpoint(app, ROOM_ENDPOINTS.searchAll, async (request) => searchAllRooms(requestContext(app, request), request.query));
 });

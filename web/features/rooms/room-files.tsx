@@ -27,6 +27,8 @@ interface Props {
   onName: (request: NameRequest) => void;
   onConfirm: (request: ConfirmRequest) => void;
   onMove: (item: MoveItem) => void;
+  /** A search hit's file uuid, marked in the table. */
+  highlight?: string | null;
 }
 
 /**
@@ -34,7 +36,7 @@ interface Props {
  * upload (through the transfer engine, resumable, shown in the transfer centre too), rename and
  * delete (after a confirmation); everyone but a PREVIEWER downloads (SPEC §6).
  */
-export function RoomFiles({ contents, onName, onConfirm, onMove }: Props) {
+export function RoomFiles({ contents, onName, onConfirm, onMove, highlight }: Props) {
   const { t, i18n } = useTranslation();
   const styles = useStyles();
   const dateFormat = useDateFormat();
@@ -170,6 +172,7 @@ export function RoomFiles({ contents, onName, onConfirm, onMove }: Props) {
         columns={columns}
         rows={contents.files}
         rowKey={(file) => file.uuid}
+        highlighted={(file) => file.uuid === highlight}
         empty={<Text as="p">{may.upload ? t('rooms:files.emptyEditor') : t('rooms:files.empty')}</Text>}
       />
     </section>

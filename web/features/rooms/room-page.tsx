@@ -7,9 +7,10 @@ import { DataTable, type DataTableColumn } from '@web/components/data-table';
 import { PageHeading } from '@web/components/page-heading';
 import { RouterLink } from '@web/components/router-link';
 import { ROUTES } from '@web/lib/routes';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate, useParams } from 'react-router';
+import { useNavigate, useParams, useSearchParams } from 'react-router';
+import { HIGHLIGHT_PARAM } from './api/rooms-search';
 import { createFolder, deleteFolder, deleteRoom, refreshRooms, renameFolder, renameRoom, useRoomContents } from './api/rooms';
 import { MoveDialog, type MoveItem } from './move-dialog';
 import { ConfirmDialog, NameDialog, type ConfirmRequest, type NameRequest } from './room-dialogs';
@@ -98,6 +99,11 @@ function RoomView({ contents }: { contents: RoomContents }) {
   const role = here.role;
   const may = ROOM_PERMISSIONS[role];
   const parentTo = folder ? ROUTES.room(room.uuid, folder.parentUuid ?? undefined) : ROUTES.datarooms;
+  // A search hit's item: marked in its table and scrolled to.
+  const highlight = useSearchParams()[0].get(HIGHLIGHT_PARAM);
+  useEffect(() => {
+    if (highlight) document.querySelector('[data-highlighted="true"]')?.scrollIntoView({ block: 'center' });
+  }, [highlight]);
 
   const newFolder = () =>
     setNaming({
@@ -246,10 +252,11 @@ function RoomView({ contents }: { contents: RoomContents }) {
           columns={columns}
           rows={contents.folders}
           rowKey={(item) => item.uuid}
+          highlighted={(item) => item.uuid === highlight}
           empty={<Text as="p">{may.edit ? t('rooms:room.noFoldersEditor') : t('rooms:room.noFolders')}</Text>}
         />
       </section>
-      <RoomFiles contents={contents} onName={setNaming} onConfirm={setConfirming} onMove={setMoving} />
+      <RoomFiles contents={contents} onName={setNaming} onConfirm={setConfirming} onMove={setMoving} highlight={highlight} />
       {may.activity ? <RoomActivity key={here.uuid} roomUuid={room.uuid} folderUuid={folder?.uuid ?? null} /> : null}
       <NameDialog request={naming} onClose={() => setNaming(null)} />
       <ConfirmDialog request={confirming} onClose={() => setConfirming(null)} />

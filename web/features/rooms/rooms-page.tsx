@@ -12,6 +12,7 @@ import { useNavigate } from 'react-router';
 import { createRoom, deleteRoom, refreshRooms, renameRoom, useRooms } from './api/rooms';
 import { ConfirmDialog, NameDialog, type ConfirmRequest, type NameRequest } from './room-dialogs';
 import { RoleBadge, useDateFormat } from './room-format';
+import { RoomsSearchForm } from './rooms-search-page';
 
 const useStyles = makeStyles({
   toolbar: { display: 'flex', gap: '12px', alignItems: 'end', flexWrap: 'wrap', marginBottom: '16px' },
@@ -117,6 +118,7 @@ export function RoomsPage() {
   return (
     <>
       <PageHeading focusOnMount>{t('rooms:list.title')}</PageHeading>
+      <RoomsSearchForm />
       <div className={styles.toolbar}>
         <Field label={t('rooms:list.search')}>
           <SearchBox value={search} onChange={(_e, data) => setSearch(data.value)} style={{ minWidth: 260 }} />
