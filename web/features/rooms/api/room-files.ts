@@ -101,18 +101,19 @@ export const deleteRoomFile = async (file: RoomFile): Promise<void> => {
 };
 
 /** GET /rooms/{room}/activity (OWNER): of the room, or a folder with what is below it; newest first. */
-export const useRoomActivity = (roomUuid: string, folderUuid: string | null, enabled: boolean) => {
+export const useRoomActivity = (roomUuid: string, folderUuid: string | null, enabled: boolean, fileUuid: string | null = null) => {
   const { user } = useAuthState();
-  return useSWR(enabled && user ? ['rooms/activity', user.uuid, roomUuid, folderUuid] : null, (): Promise<RoomActivityList> =>
-    call(apiClient, E.activity, { params: { roomUuid }, query: { pageSize: 50, ...(folderUuid ? { folderUuid } : {}) } }),
+  return useSWR(enabled && user ? ['rooms/activity', user.uuid, roomUuid, folderUuid, fileUuid] : null, (): Promise<RoomActivityList> =>
+    call(apiClient, E.activity, { params: { roomUuid }, query: { pageSize: 50, ...(folderUuid ? { folderUuid } : {}), ...(fileUuid ? { fileUuid } : {}) } }),
   );
 };
 
 /**
  * Uploads files into a room or folder as one transfer of the transfer centre (progress, cancel,
  * retry); a retry resumes each file where it stopped. The outcome's result is the committed files.
+ * `folderOf` (per file) places the files of a dropped folder tree into their folders.
  */
-export function startRoomUpload(files: readonly File[], target: { roomUuid: string; folderUuid: string | null; title: string }) {
+export function startRoomUpload(files: readonly File[], target: { roomUuid: string; folderUuid: string | null; title: string; folderOf?: readonly (string | null)[] }) {
   const announced = new Map<number, string>();
   const done = new Map<number, RoomUploadFile>();
   const total = files.reduce((sum, f) => sum + f.size, 0);
@@ -140,7 +141,8 @@ export function startRoomUpload(files: readonly File[], target: { roomUuid: stri
           const fileUuid = announced.get(index);
           const committed = await uploadRoomFile(file, {
             roomUuid: target.roomUuid,
-            folderUuid: target.folderUuid,
+            // A dropped folder tree: each file into its own (just created) folder.
+            folderUuid: target.folderOf ? (target.folderOf[index] ?? null) : target.folderUuid,
             ...(fileUuid ? { fileUuid } : {}),
             signal,
             onFileUuid: (uuid) => announced.set(index, uuid),

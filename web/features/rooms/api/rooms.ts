@@ -34,6 +34,10 @@ export const useRoomContents = (roomUuid: string, folderUuid: string | undefined
   );
 };
 
+/** The same, once (no cache): e.g. to find a folder that already exists under a parent. */
+export const fetchRoomContents = (roomUuid: string, folderUuid: string | null): Promise<RoomContents> =>
+  folderUuid ? call(apiClient, E.folder, { params: { roomUuid, folderUuid } }) : call(apiClient, E.contents, { params: { roomUuid } });
+
 /** GET /rooms/{room}/access?folderUuid (OWNER there); null key while the dialog is closed. */
 export const useRoomAccess = (roomUuid: string, folderUuid: string | undefined, open: boolean) => {
   const { user } = useAuthState();
