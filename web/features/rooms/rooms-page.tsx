@@ -13,6 +13,7 @@ import { createRoom, deleteRoom, refreshRooms, renameRoom, useRooms } from './ap
 import { ConfirmDialog, NameDialog, type ConfirmRequest, type NameRequest } from './room-dialogs';
 import { RoleBadge, useDateFormat } from './room-format';
 import { RoomsSearchForm } from './rooms-search-page';
+import { StorageQuotaView } from './storage-quota';
 
 const useStyles = makeStyles({
   toolbar: { display: 'flex', gap: '12px', alignItems: 'end', flexWrap: 'wrap', marginBottom: '16px' },
@@ -154,6 +155,7 @@ export function RoomsPage() {
           </Button>
         </nav>
       ) : null}
+      <StorageQuotaView />
       <NameDialog request={naming} onClose={() => setNaming(null)} />
       <ConfirmDialog request={confirming} onClose={() => setConfirming(null)} />
     </>
