@@ -9,6 +9,7 @@ import { commitFile, createFile, listFileParts, putFilePart } from './file-uploa
 import { deleteFile, downloadFile, fileDetails, updateFile } from './files';
 import { registerRoomOpsRoutes } from './ops-routes';
 import { searchRoom } from './search';
+import { searchAllRooms } from './search-all';
 import { listTrash, purgeItem, restoreItem } from './trash';
 import { createFolder, deleteFolder, updateFolder } from './folders';
 import { contents, createRoom, deleteRoom, listRooms, renameRoom } from './rooms';
@@ -107,4 +108,5 @@ export const roomRoutes = routePlugin('kuvert-room-routes', async (app) => {
   });
 
   registerRoomOpsRoutes(app);
+  registerEndpoint(app, ROOM_ENDPOINTS.searchAll, async (request) => searchAllRooms(requestContext(app, request), request.query));
 });

@@ -36,6 +36,7 @@ const downloadSuccess = lazyPage(downloadPages, 'DownloadSuccessPage');
 const submitBoxPublicPages = () => import(/* webpackChunkName: "submit-box-public" */ '@web/features/submit-box/public-pages');
 const roomPages = () => import(/* webpackChunkName: "rooms" */ '@web/features/rooms/rooms-page');
 const roomPage = () => import(/* webpackChunkName: "rooms" */ '@web/features/rooms/room-page');
+const roomsSearchPage = () => import(/* webpackChunkName: "rooms" */ '@web/features/rooms/rooms-search-page');
 const externalPages = () => import(/* webpackChunkName: "external" */ '@web/features/secumails/external-pages');
 
 const secuPassPage = lazyPage(() => import(/* webpackChunkName: "secupass" */ '@web/features/secupass/set-secupass-page'), 'SetSecuPassPage');
@@ -265,6 +266,7 @@ function buildRoutes(): RouteObject[] {
             { index: true, lazy: lazyPage(roomPages, 'RoomsPage') },
             { path: ':roomUuid', handle: handle({ titleKey: 'rooms:room.title' }), lazy: lazyPage(roomPage, 'RoomPage') },
             { path: ':roomUuid/folders/:folderUuid', handle: handle({ titleKey: 'rooms:room.title' }), lazy: lazyPage(roomPage, 'RoomPage') },
+            { path: 'search', handle: handle({ titleKey: 'rooms:search.title' }), lazy: lazyPage(roomsSearchPage, 'RoomsSearchPage') },
           ],
         },
         // End-to-end encrypted rooms are not built yet.

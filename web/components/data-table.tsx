@@ -1,4 +1,4 @@
-import { makeStyles, Spinner, Table, TableBody, TableCell, TableHeader, TableHeaderCell, TableRow, tokens } from '@fluentui/react-components';
+import { makeStyles, mergeClasses, Spinner, Table, TableBody, TableCell, TableHeader, TableHeaderCell, TableRow, tokens } from '@fluentui/react-components';
 import { mediaQueryBelow } from '@shared/theme/constants';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -24,6 +24,8 @@ const useStyles = makeStyles({
       borderBottom: `1px solid ${tokens.colorNeutralStroke2}`,
     },
   },
+  // A row the caller points at (e.g. the hit of a search): marked for the eye and for assistive technology.
+  highlighted: { backgroundColor: tokens.colorBrandBackground2, ':hover': { backgroundColor: tokens.colorBrandBackground2Hover } },
   cell: {
     overflowWrap: 'anywhere',
     [PHONE]: {
@@ -63,6 +65,7 @@ export function DataTable<T>({
   loading = false,
   error,
   empty = null,
+  highlighted,
 }: {
   /** The table's accessible name (or `labelledBy`: the id of a heading naming it). */
   label?: string;
@@ -77,6 +80,8 @@ export function DataTable<T>({
   error?: string;
   /** What stands instead of the table when there are no rows (e.g. an empty-state section). */
   empty?: ReactNode;
+  /** The row to mark (`aria-current`, a brand background), e.g. the item a link pointed at. */
+  highlighted?: (row: T) => boolean;
 }) {
   const { t } = useTranslation();
   const styles = useStyles();
@@ -106,7 +111,12 @@ export function DataTable<T>({
             </TableHeader>
             <TableBody role="rowgroup" className={styles.body}>
               {rows.map((row, index) => (
-                <TableRow key={rowKey(row, index)} role="row" className={styles.row}>
+                <TableRow
+                  key={rowKey(row, index)}
+                  role="row"
+                  className={highlighted?.(row) ? mergeClasses(styles.row, styles.highlighted) : styles.row}
+                  {...(highlighted?.(row) ? { 'aria-current': 'true' as const, 'data-highlighted': 'true' } : {})}
+                >
                   {columns.map((column) => (
                     <TableCell key={column.id} role="cell" className={styles.cell} {...(typeof column.header === 'string' ? { 'data-label': column.header } : {})}>
                       {column.cell(row)}

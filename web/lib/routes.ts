@@ -17,6 +17,8 @@ export const ROUTES = {
   datarooms: '/datarooms',
   /** A data room's top level, or one of its folders. */
   room: (roomUuid: string, folderUuid?: string) => (folderUuid ? `/datarooms/${roomUuid}/folders/${folderUuid}` : `/datarooms/${roomUuid}`),
+  /** Search results across all data rooms (`?q=`). */
+  roomsSearch: '/datarooms/search',
   /** End-to-end encrypted rooms: not built yet ("coming soon"). */
   secureRooms: '/secure-rooms',
   forms: '/forms',

@@ -31,6 +31,7 @@ import {
   UpdateRoomFileBodySchema,
 } from '../room-files';
 import { PartSchema } from '../deliveries';
+import { RoomsSearchQuerySchema, RoomsSearchResultSchema } from '../room-search';
 
 const SIGNED_IN = 'authenticated' as const;
 
@@ -113,5 +114,8 @@ export const ROOM_ENDPOINTS = {
   }),
   purgeItem: area.delete('/rooms/{roomUuid}/trash/{itemUuid}', 'purgeRoomItem', 'Deletes a folder or file in the trash for good, with its bytes (OWNER of the room)', {
     params: RoomTrashItemParamsSchema, response: { 204: NoContentSchema }, errors: [401, 403, 404],
+  }),
+  searchAll: area.get('/rooms/search', 'searchRooms', 'Rooms, folders and files of every plain room the caller can see whose name contains q, each with its room and path', {
+    query: RoomsSearchQuerySchema, response: { 200: RoomsSearchResultSchema }, errors: [400, 401],
   }),
 };

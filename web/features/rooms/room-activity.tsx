@@ -3,7 +3,7 @@ import { HistoryRegular } from '@fluentui/react-icons';
 import type { RoomActivityEntry } from '@shared/contract/room-files';
 import { Alert } from '@web/components/alert';
 import { DataTable, type DataTableColumn } from '@web/components/data-table';
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useRoomActivity } from './api/room-files';
 import { useDateFormat } from './room-format';
@@ -18,12 +18,15 @@ const useStyles = makeStyles({
  * The activity log of the room, or of a folder with what is below it (SPEC §4; OWNERs only — the
  * caller renders it only for them). Loaded when asked for, newest first, the latest 50 entries.
  */
-export function RoomActivity({ roomUuid, folderUuid }: { roomUuid: string; folderUuid: string | null }) {
+export function RoomActivity({ roomUuid, folderUuid, fileUuid = null, expanded = false }: { roomUuid: string; folderUuid: string | null; fileUuid?: string | null; expanded?: boolean }) {
   const { t } = useTranslation();
   const styles = useStyles();
   const dateFormat = useDateFormat();
-  const [open, setOpen] = useState(false);
-  const activity = useRoomActivity(roomUuid, folderUuid, open);
+  const [toggled, setOpen] = useState(false);
+  // `expanded`: shown at once, without the toggle (the details sidebar's Activity tab).
+  const open = expanded || toggled;
+  const activity = useRoomActivity(roomUuid, folderUuid, open, fileUuid);
+  const headingId = `room-activity-heading${useId().replace(/:/g, '')}`;
 
   const columns: DataTableColumn<RoomActivityEntry>[] = [
     { id: 'date', header: t('rooms:activity.columns.date'), cell: (entry) => dateFormat.format(entry.createdAt) },
@@ -33,14 +36,16 @@ export function RoomActivity({ roomUuid, folderUuid }: { roomUuid: string; folde
   ];
 
   return (
-    <section className={styles.section} aria-labelledby="room-activity-heading">
+    <section className={styles.section} aria-labelledby={headingId}>
       <div className={styles.head}>
-        <h2 id="room-activity-heading" className={styles.heading}>
+        <h2 id={headingId} className={styles.heading}>
           {t('rooms:activity.title')}
         </h2>
-        <Button icon={<HistoryRegular />} aria-expanded={open} onClick={() => setOpen((was) => !was)}>
-          {open ? t('rooms:activity.hide') : t('rooms:activity.show')}
-        </Button>
+        {expanded ? null : (
+          <Button icon={<HistoryRegular />} aria-expanded={open} onClick={() => setOpen((was) => !was)}>
+            {open ? t('rooms:activity.hide') : t('rooms:activity.show')}
+          </Button>
+        )}
       </div>
       {!open ? null : activity.error ? (
         <Alert type="error">{t('rooms:activity.loadError')}</Alert>
@@ -48,7 +53,7 @@ export function RoomActivity({ roomUuid, folderUuid }: { roomUuid: string; folde
         <Spinner size="small" label={t('common:loading')} />
       ) : (
         <DataTable
-          labelledBy="room-activity-heading"
+          labelledBy={headingId}
           columns={columns}
           rows={activity.data.entries}
           rowKey={(entry) => `${entry.createdAt}-${entry.kind}-${entry.item.uuid}-${entry.actor}`}

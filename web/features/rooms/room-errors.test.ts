@@ -20,6 +20,8 @@ describe('roomErrorText (SPEC §8 data-room errors)', () => {
     [refusal(400, 'InviteUserToShareException', { field: 'user', reason: 'notRegistered' }), 'errors.notRegistered', 'user'],
     [refusal(409, 'ConflictException', { reason: 'lastOwner' }), 'errors.lastOwner', undefined],
     [refusal(403, 'AccessDeniedException'), 'errors.forbidden', undefined],
+    [refusal(400, 'ValidationException', { field: 'roomUuid', reason: 'moveToOtherRoom' }), 'errors.moveToOtherRoom', undefined],
+    [refusal(400, 'ValidationException', { field: 'parentUuid', reason: 'moveIntoItself' }), 'errors.moveIntoItself', undefined],
     [refusal(404, 'NotFoundException'), 'errors.notFound', undefined],
     [refusal(400, 'ValidationException', { field: 'cursor' }), 'errors.invalid', undefined],
     [refusal(500, 'InternalServerException'), 'errors.general', undefined],

@@ -22,6 +22,7 @@ export function roomErrorText(error: unknown): RoomErrorText {
   }
   if (error.status === 409 && reason === 'nameExists') return { key: metadata.kind === 'folder' ? 'errors.folderExists' : metadata.kind === 'file' ? 'errors.fileExists' : 'errors.roomExists', field: 'name' };
   if (error.errorClass === 'InviteUserToShareException') return { key: 'errors.notRegistered', field: 'user' };
+  if (error.status === 400 && (reason === 'moveToOtherRoom' || reason === 'moveIntoItself')) return { key: `errors.${reason}` };
   if (error.status === 409 && reason === 'lastOwner') return { key: 'errors.lastOwner' };
   if (error.status === 409 && reason === 'confirmOwnChange') return { key: 'errors.confirmOwnChange' };
   if (error.errorClass === 'LicenseLimitExceededException') return { key: 'errors.licence' };

@@ -1,13 +1,17 @@
-import { Button, makeStyles, Menu, MenuItem, MenuList, MenuPopover, MenuTrigger, Text, tokens } from '@fluentui/react-components';
-import { ArrowDownloadRegular, ArrowUploadRegular, DocumentRegular, MoreHorizontalRegular } from '@fluentui/react-icons';
+import { Button, makeStyles, mergeClasses, Menu, MenuItem, MenuList, MenuPopover, MenuTrigger, Text, tokens } from '@fluentui/react-components';
+import { ArrowDownloadRegular, ArrowUploadRegular, DocumentRegular, FolderArrowUpRegular, MoreHorizontalRegular } from '@fluentui/react-icons';
 import { ROOM_PERMISSIONS, type RoomContents, type RoomFile } from '@shared/contract/rooms';
 import { DataTable, type DataTableColumn } from '@web/components/data-table';
 import { TransferProgressBar } from '@web/components/transfer-centre';
 import { useTransfer } from '@web/lib/transfer-store';
-import { useRef, useState } from 'react';
+import { useRef, useState, type DragEvent, type RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
 import { deleteRoomFile, renameRoomFile, roomFileContentUrl, startRoomUpload } from './api/room-files';
-import { refreshRooms } from './api/rooms';
+import { fetchRoomContents, refreshRooms } from './api/rooms';
+import { createFolderTree, foldersToCreate, placedFromDrop, placedFromPicker, type PlacedFile } from './folder-drop';
+import { roomErrorText } from './room-errors';
+import { useNotify } from '@web/lib/toasts';
+import type { MoveItem } from './move-dialog';
 import type { ConfirmRequest, NameRequest } from './room-dialogs';
 import { useDateFormat } from './room-format';
 import { formatSize } from '@web/lib/format-size';
@@ -19,12 +23,20 @@ const useStyles = makeStyles({
   hidden: { display: 'none' },
   progress: { maxWidth: '480px', margin: '0 0 12px' },
   fileName: { display: 'inline-flex', gap: '6px', alignItems: 'center' },
+  dropZone: { border: `2px dashed transparent`, borderRadius: tokens.borderRadiusMedium, padding: '4px' },
+  dragging: { border: `2px dashed ${tokens.colorBrandStroke1}`, backgroundColor: tokens.colorBrandBackground2 },
 });
 
 interface Props {
   contents: RoomContents;
   onName: (request: NameRequest) => void;
   onConfirm: (request: ConfirmRequest) => void;
+  onMove: (item: MoveItem) => void;
+  onDetails: (file: RoomFile) => void;
+  /** The hidden file input, so the breadcrumb menu's "Upload" opens the same picker. */
+  picker: RefObject<HTMLInputElement | null>;
+  /** A search hit's file uuid, marked in the table. */
+  highlight?: string | null;
 }
 
 /**
@@ -32,26 +44,65 @@ interface Props {
  * upload (through the transfer engine, resumable, shown in the transfer centre too), rename and
  * delete (after a confirmation); everyone but a PREVIEWER downloads (SPEC §6).
  */
-export function RoomFiles({ contents, onName, onConfirm }: Props) {
+export function RoomFiles({ contents, onName, onConfirm, onMove, onDetails, picker: input, highlight }: Props) {
   const { t, i18n } = useTranslation();
   const styles = useStyles();
   const dateFormat = useDateFormat();
-  const input = useRef<HTMLInputElement>(null);
   const [transferId, setTransferId] = useState<string | undefined>();
   const transfer = useTransfer(transferId);
   const { room, folder } = contents;
   const here = folder ?? room;
   const may = ROOM_PERMISSIONS[here.role];
   const uploading = transfer?.state === 'pending' || transfer?.state === 'running';
+  const notify = useNotify();
+  const [dragging, setDragging] = useState(false);
+  const folderInput = useRef<HTMLInputElement>(null);
 
-  function upload(files: File[]) {
+  function upload(files: File[], folderOf?: (string | null)[]) {
     if (files.length === 0) return;
     const title = files.length === 1 ? files[0]!.name : t('rooms:files.uploadTitle', { count: files.length, name: here.name });
-    const started = startRoomUpload(files, { roomUuid: room.uuid, folderUuid: folder?.uuid ?? null, title });
+    const started = startRoomUpload(files, { roomUuid: room.uuid, folderUuid: folder?.uuid ?? null, title, ...(folderOf ? { folderOf } : {}) });
     setTransferId(started.id);
     // The transfer centre's watcher toasts the outcome (with the server's reason on a failure).
     void started.done.then(() => refreshRooms());
   }
+
+  /** Dropped or picked files and folders: the folder tree first (existing folders reused), then one transfer. */
+  async function uploadPlaced(placed: PlacedFile[]) {
+    const paths = foldersToCreate(placed);
+    const files = placed.filter((p): p is PlacedFile & { file: File } => p.file !== null);
+    if (paths.length === 0) return upload(files.map((p) => p.file));
+    let uuidOf: Map<string, string | null>;
+    try {
+      uuidOf = await createFolderTree(contents, paths, (parent) => fetchRoomContents(room.uuid, parent));
+    } catch (error) {
+      const text = roomErrorText(error);
+      notify('error', t('rooms:drop.folderFailed', { name: (error as { folderName?: string }).folderName ?? here.name }), t(`rooms:${text.key}`, text.values));
+      return;
+    } finally {
+      await refreshRooms();
+    }
+    if (files.length === 0) notify('success', t('rooms:drop.foldersCreated', { count: paths.length, name: here.name }));
+    else upload(files.map((p) => p.file), files.map((p) => uuidOf.get(p.dirs.join('/')) ?? null));
+  }
+
+  const drop = {
+    onDragOver: (event: DragEvent) => {
+      if (!may.upload || uploading || !event.dataTransfer.types.includes('Files')) return;
+      event.preventDefault();
+      event.dataTransfer.dropEffect = 'copy';
+      setDragging(true);
+    },
+    onDragLeave: (event: DragEvent) => {
+      if (!event.currentTarget.contains(event.relatedTarget as Node | null)) setDragging(false);
+    },
+    onDrop: (event: DragEvent) => {
+      if (!may.upload || uploading) return;
+      event.preventDefault();
+      setDragging(false);
+      void placedFromDrop(event.dataTransfer).then(uploadPlaced);
+    },
+  };
 
   const rename = (file: RoomFile): NameRequest => ({
     title: t('rooms:files.renameTitle', { name: file.name }),
@@ -111,19 +162,21 @@ export function RoomFiles({ contents, onName, onConfirm }: Props) {
                 {t('rooms:files.download')}
               </Button>
             ) : null}
-            {allowed.edit ? (
-              <Menu>
-                <MenuTrigger disableButtonEnhancement>
-                  <Button size="small" icon={<MoreHorizontalRegular />} aria-label={t('rooms:files.actionsFor', { name: file.name })} />
-                </MenuTrigger>
-                <MenuPopover>
-                  <MenuList>
-                    <MenuItem onClick={() => onName(rename(file))}>{t('rooms:rename.action')}</MenuItem>
-                    {allowed.delete ? <MenuItem onClick={() => onConfirm(remove(file))}>{t('rooms:delete.action')}</MenuItem> : null}
-                  </MenuList>
-                </MenuPopover>
-              </Menu>
-            ) : null}
+            <Menu>
+              <MenuTrigger disableButtonEnhancement>
+                <Button size="small" icon={<MoreHorizontalRegular />} aria-label={t('rooms:files.actionsFor', { name: file.name })} />
+              </MenuTrigger>
+              <MenuPopover>
+                <MenuList>
+                  <MenuItem onClick={() => onDetails(file)}>{t('rooms:details.action')}</MenuItem>
+                  {allowed.edit ? <MenuItem onClick={() => onName(rename(file))}>{t('rooms:rename.action')}</MenuItem> : null}
+                  {allowed.edit ? (
+                    <MenuItem onClick={() => onMove({ kind: 'file', uuid: file.uuid, name: file.name, parentUuid: file.folderUuid })}>{t('rooms:move.action')}</MenuItem>
+                  ) : null}
+                  {allowed.delete ? <MenuItem onClick={() => onConfirm(remove(file))}>{t('rooms:delete.action')}</MenuItem> : null}
+                </MenuList>
+              </MenuPopover>
+            </Menu>
           </span>
         );
       },
@@ -131,7 +184,12 @@ export function RoomFiles({ contents, onName, onConfirm }: Props) {
   ];
 
   return (
-    <section className={styles.section} aria-labelledby="room-files-heading">
+    <section
+      className={mergeClasses(styles.section, may.upload && styles.dropZone, dragging && styles.dragging)}
+      aria-labelledby="room-files-heading"
+      data-testid="room-drop-zone"
+      {...(may.upload ? drop : {})}
+    >
       <div className={styles.head}>
         <h2 id="room-files-heading" className={styles.heading}>
           {t('rooms:files.title')}
@@ -153,6 +211,25 @@ export function RoomFiles({ contents, onName, onConfirm }: Props) {
                 event.target.value = '';
               }}
             />
+            <Button icon={<FolderArrowUpRegular />} disabled={uploading} onClick={() => folderInput.current?.click()}>
+              {t('rooms:drop.uploadFolder')}
+            </Button>
+            <input
+              ref={(element) => {
+                folderInput.current = element;
+                // Not in React's typings: the picker then chooses a folder and gives each file its relative path.
+                element?.setAttribute('webkitdirectory', '');
+              }}
+              type="file"
+              className={styles.hidden}
+              data-testid="room-folder-input"
+              aria-label={t('rooms:drop.uploadFolder')}
+              onChange={(event) => {
+                void uploadPlaced(placedFromPicker([...(event.target.files ?? [])]));
+                event.target.value = '';
+              }}
+            />
+            <Text size={200}>{t('rooms:drop.hint')}</Text>
           </>
         ) : null}
       </div>
@@ -167,6 +244,7 @@ export function RoomFiles({ contents, onName, onConfirm }: Props) {
         columns={columns}
         rows={contents.files}
         rowKey={(file) => file.uuid}
+        highlighted={(file) => file.uuid === highlight}
         empty={<Text as="p">{may.upload ? t('rooms:files.emptyEditor') : t('rooms:files.empty')}</Text>}
       />
     </section>

@@ -7,10 +7,13 @@ import { DataTable, type DataTableColumn } from '@web/components/data-table';
 import { PageHeading } from '@web/components/page-heading';
 import { RouterLink } from '@web/components/router-link';
 import { ROUTES } from '@web/lib/routes';
-import { useState } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate, useParams } from 'react-router';
+import { useNavigate, useParams, useSearchParams } from 'react-router';
+import { HIGHLIGHT_PARAM } from './api/rooms-search';
 import { createFolder, deleteFolder, deleteRoom, refreshRooms, renameFolder, renameRoom, useRoomContents } from './api/rooms';
+import { DetailsPanel, type DetailsItem } from './details-panel';
+import { MoveDialog, type MoveItem } from './move-dialog';
 import { ConfirmDialog, NameDialog, type ConfirmRequest, type NameRequest } from './room-dialogs';
 import { RoomActivity } from './room-activity';
 import { RoomFiles } from './room-files';
@@ -18,7 +21,8 @@ import { RoleBadge, useDateFormat } from './room-format';
 import { ShareDialog } from './share-dialog';
 
 const useStyles = makeStyles({
-  crumbs: { marginBottom: '8px' },
+  // The context menu of "here" stands right after the last step (outside the list of steps).
+  crumbs: { marginBottom: '8px', display: 'flex', flexWrap: 'wrap', gap: '4px', alignItems: 'center' },
   crumbList: { display: 'flex', flexWrap: 'wrap', gap: '4px', listStyle: 'none', margin: 0, padding: 0, alignItems: 'center' },
   separator: { color: tokens.colorNeutralForeground3, padding: '0 2px' },
   toolbar: { display: 'flex', gap: '8px', flexWrap: 'wrap', alignItems: 'center', margin: '0 0 16px' },
@@ -28,7 +32,7 @@ const useStyles = makeStyles({
 });
 
 /** Data rooms › room › folders above › here; every step but the last is a link. */
-function Breadcrumb({ contents }: { contents: RoomContents }) {
+function Breadcrumb({ contents, menu }: { contents: RoomContents; menu: ReactNode }) {
   const { t } = useTranslation();
   const styles = useStyles();
   const { room, folder, path } = contents;
@@ -54,6 +58,7 @@ function Breadcrumb({ contents }: { contents: RoomContents }) {
           </li>
         ))}
       </ol>
+      {menu}
     </nav>
   );
 }
@@ -91,11 +96,19 @@ function RoomView({ contents }: { contents: RoomContents }) {
   const [naming, setNaming] = useState<NameRequest | null>(null);
   const [confirming, setConfirming] = useState<ConfirmRequest | null>(null);
   const [sharing, setSharing] = useState(false);
+  const [moving, setMoving] = useState<MoveItem | null>(null);
+  const [details, setDetails] = useState<DetailsItem | null>(null);
+  const picker = useRef<HTMLInputElement>(null);
   const { room, folder } = contents;
   const here = folder ?? room;
   const role = here.role;
   const may = ROOM_PERMISSIONS[role];
   const parentTo = folder ? ROUTES.room(room.uuid, folder.parentUuid ?? undefined) : ROUTES.datarooms;
+  // A search hit's item: marked in its table and scrolled to.
+  const highlight = useSearchParams()[0].get(HIGHLIGHT_PARAM);
+  useEffect(() => {
+    if (highlight) document.querySelector('[data-highlighted="true"]')?.scrollIntoView({ block: 'center' });
+  }, [highlight]);
 
   const newFolder = () =>
     setNaming({
@@ -188,26 +201,48 @@ function RoomView({ contents }: { contents: RoomContents }) {
     {
       id: 'actions',
       header: t('rooms:room.columns.actions'),
-      cell: (item) =>
-        ROOM_PERMISSIONS[item.role].edit ? (
-          <Menu>
-            <MenuTrigger disableButtonEnhancement>
-              <Button size="small" icon={<MoreHorizontalRegular />} aria-label={t('rooms:room.actionsFor', { name: item.name })} />
-            </MenuTrigger>
-            <MenuPopover>
-              <MenuList>
-                <MenuItem onClick={() => setNaming(renameFolderRequest(item))}>{t('rooms:rename.action')}</MenuItem>
-                {ROOM_PERMISSIONS[item.role].delete ? <MenuItem onClick={() => setConfirming(deleteFolderRequest(item, false))}>{t('rooms:delete.action')}</MenuItem> : null}
-              </MenuList>
-            </MenuPopover>
-          </Menu>
-        ) : null,
+      cell: (item) => (
+        <Menu>
+          <MenuTrigger disableButtonEnhancement>
+            <Button size="small" icon={<MoreHorizontalRegular />} aria-label={t('rooms:room.actionsFor', { name: item.name })} />
+          </MenuTrigger>
+          <MenuPopover>
+            <MenuList>
+              <MenuItem onClick={() => setDetails({ kind: 'folder', room, folder: item })}>{t('rooms:details.action')}</MenuItem>
+              {ROOM_PERMISSIONS[item.role].edit ? <MenuItem onClick={() => setNaming(renameFolderRequest(item))}>{t('rooms:rename.action')}</MenuItem> : null}
+              {ROOM_PERMISSIONS[item.role].edit ? (
+                <MenuItem onClick={() => setMoving({ kind: 'folder', uuid: item.uuid, name: item.name, parentUuid: item.parentUuid })}>{t('rooms:move.action')}</MenuItem>
+              ) : null}
+              {ROOM_PERMISSIONS[item.role].delete ? <MenuItem onClick={() => setConfirming(deleteFolderRequest(item, false))}>{t('rooms:delete.action')}</MenuItem> : null}
+            </MenuList>
+          </MenuPopover>
+        </Menu>
+      ),
     },
   ];
 
   return (
     <>
-      <Breadcrumb contents={contents} />
+      <Breadcrumb
+        contents={contents}
+        menu={
+          <Menu>
+            <MenuTrigger disableButtonEnhancement>
+              <Button size="small" appearance="subtle" icon={<MoreHorizontalRegular />} aria-label={t('rooms:crumbMenu.label', { name: here.name })} />
+            </MenuTrigger>
+            <MenuPopover>
+              <MenuList>
+                {may.manageAccess ? <MenuItem onClick={() => setSharing(true)}>{t('rooms:share.action')}</MenuItem> : null}
+                {may.edit ? <MenuItem onClick={newFolder}>{t('rooms:folder.createAction')}</MenuItem> : null}
+                {may.upload ? <MenuItem onClick={() => picker.current?.click()}>{t('rooms:files.upload')}</MenuItem> : null}
+                <MenuItem onClick={() => setDetails(folder ? { kind: 'folder', room, folder } : { kind: 'room', room })}>{t('rooms:details.action')}</MenuItem>
+                {mayChangeHere ? <MenuItem onClick={renameHere}>{t('rooms:rename.action')}</MenuItem> : null}
+                {mayChangeHere && may.delete ? <MenuItem onClick={deleteHere}>{t('rooms:delete.action')}</MenuItem> : null}
+              </MenuList>
+            </MenuPopover>
+          </Menu>
+        }
+      />
       <PageHeading focusOnMount>{here.name}</PageHeading>
       <Text as="p">
         {t('rooms:room.yourRole')} <RoleBadge role={role} />
@@ -243,13 +278,20 @@ function RoomView({ contents }: { contents: RoomContents }) {
           columns={columns}
           rows={contents.folders}
           rowKey={(item) => item.uuid}
+          highlighted={(item) => item.uuid === highlight}
           empty={<Text as="p">{may.edit ? t('rooms:room.noFoldersEditor') : t('rooms:room.noFolders')}</Text>}
         />
       </section>
-      <RoomFiles contents={contents} onName={setNaming} onConfirm={setConfirming} />
+      <RoomFiles contents={contents} onName={setNaming} onConfirm={setConfirming} onMove={setMoving}
+        onDetails={(file) => setDetails({ kind: 'file', room, file })}
+        picker={picker}
+        highlight={highlight}
+      />
       {may.activity ? <RoomActivity key={here.uuid} roomUuid={room.uuid} folderUuid={folder?.uuid ?? null} /> : null}
       <NameDialog request={naming} onClose={() => setNaming(null)} />
       <ConfirmDialog request={confirming} onClose={() => setConfirming(null)} />
+      <MoveDialog room={room} item={moving} onClose={() => setMoving(null)} />
+      <DetailsPanel item={details} onClose={() => setDetails(null)} />
       {may.manageAccess ? <ShareDialog open={sharing} onClose={() => setSharing(false)} roomUuid={room.uuid} folder={folder} itemName={here.name} /> : null}
     </>
   );

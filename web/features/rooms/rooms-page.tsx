@@ -12,6 +12,8 @@ import { useNavigate } from 'react-router';
 import { createRoom, deleteRoom, refreshRooms, renameRoom, useRooms } from './api/rooms';
 import { ConfirmDialog, NameDialog, type ConfirmRequest, type NameRequest } from './room-dialogs';
 import { RoleBadge, useDateFormat } from './room-format';
+import { RoomsSearchForm } from './rooms-search-page';
+import { StorageQuotaView } from './storage-quota';
 
 const useStyles = makeStyles({
   toolbar: { display: 'flex', gap: '12px', alignItems: 'end', flexWrap: 'wrap', marginBottom: '16px' },
@@ -117,6 +119,7 @@ export function RoomsPage() {
   return (
     <>
       <PageHeading focusOnMount>{t('rooms:list.title')}</PageHeading>
+      <RoomsSearchForm />
       <div className={styles.toolbar}>
         <Field label={t('rooms:list.search')}>
           <SearchBox value={search} onChange={(_e, data) => setSearch(data.value)} style={{ minWidth: 260 }} />
@@ -152,6 +155,7 @@ export function RoomsPage() {
           </Button>
         </nav>
       ) : null}
+      <StorageQuotaView />
       <NameDialog request={naming} onClose={() => setNaming(null)} />
       <ConfirmDialog request={confirming} onClose={() => setConfirming(null)} />
     </>

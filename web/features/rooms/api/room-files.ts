@@ -92,23 +92,28 @@ export async function uploadRoomFile(file: File, target: RoomUploadTarget): Prom
 export const renameRoomFile = (file: RoomFile, name: string): Promise<RoomUploadFile> =>
   call(apiClient, E.updateFile, { params: { roomUuid: file.roomUuid, fileUuid: file.uuid }, body: { name } });
 
+/** PATCH the file's folder (null: the room's top level), within its room. */
+export const moveRoomFile = (roomUuid: string, fileUuid: string, folderUuid: string | null): Promise<RoomUploadFile> =>
+  call(apiClient, E.updateFile, { params: { roomUuid, fileUuid }, body: { folderUuid } });
+
 export const deleteRoomFile = async (file: RoomFile): Promise<void> => {
   await call(apiClient, E.removeFile, { params: { roomUuid: file.roomUuid, fileUuid: file.uuid } });
 };
 
 /** GET /rooms/{room}/activity (OWNER): of the room, or a folder with what is below it; newest first. */
-export const useRoomActivity = (roomUuid: string, folderUuid: string | null, enabled: boolean) => {
+export const useRoomActivity = (roomUuid: string, folderUuid: string | null, enabled: boolean, fileUuid: string | null = null) => {
   const { user } = useAuthState();
-  return useSWR(enabled && user ? ['rooms/activity', user.uuid, roomUuid, folderUuid] : null, (): Promise<RoomActivityList> =>
-    call(apiClient, E.activity, { params: { roomUuid }, query: { pageSize: 50, ...(folderUuid ? { folderUuid } : {}) } }),
+  return useSWR(enabled && user ? ['rooms/activity', user.uuid, roomUuid, folderUuid, fileUuid] : null, (): Promise<RoomActivityList> =>
+    call(apiClient, E.activity, { params: { roomUuid }, query: { pageSize: 50, ...(folderUuid ? { folderUuid } : {}), ...(fileUuid ? { fileUuid } : {}) } }),
   );
 };
 
 /**
  * Uploads files into a room or folder as one transfer of the transfer centre (progress, cancel,
  * retry); a retry resumes each file where it stopped. The outcome's result is the committed files.
+ * `folderOf` (per file) places the files of a dropped folder tree into their folders.
  */
-export function startRoomUpload(files: readonly File[], target: { roomUuid: string; folderUuid: string | null; title: string }) {
+export function startRoomUpload(files: readonly File[], target: { roomUuid: string; folderUuid: string | null; title: string; folderOf?: readonly (string | null)[] }) {
   const announced = new Map<number, string>();
   const done = new Map<number, RoomUploadFile>();
   const total = files.reduce((sum, f) => sum + f.size, 0);
@@ -136,7 +141,8 @@ export function startRoomUpload(files: readonly File[], target: { roomUuid: stri
           const fileUuid = announced.get(index);
           const committed = await uploadRoomFile(file, {
             roomUuid: target.roomUuid,
-            folderUuid: target.folderUuid,
+            // A dropped folder tree: each file into its own (just created) folder.
+            folderUuid: target.folderOf ? (target.folderOf[index] ?? null) : target.folderUuid,
             ...(fileUuid ? { fileUuid } : {}),
             signal,
             onFileUuid: (uuid) => announced.set(index, uuid),

@@ -34,6 +34,10 @@ export const useRoomContents = (roomUuid: string, folderUuid: string | undefined
   );
 };
 
+/** The same, once (no cache): e.g. to find a folder that already exists under a parent. */
+export const fetchRoomContents = (roomUuid: string, folderUuid: string | null): Promise<RoomContents> =>
+  folderUuid ? call(apiClient, E.folder, { params: { roomUuid, folderUuid } }) : call(apiClient, E.contents, { params: { roomUuid } });
+
 /** GET /rooms/{room}/access?folderUuid (OWNER there); null key while the dialog is closed. */
 export const useRoomAccess = (roomUuid: string, folderUuid: string | undefined, open: boolean) => {
   const { user } = useAuthState();
@@ -52,6 +56,9 @@ export const createFolder = (roomUuid: string, name: string, parentUuid: string 
   call(apiClient, E.createFolder, { params: { roomUuid }, body: { name, parentUuid } });
 export const renameFolder = (roomUuid: string, folderUuid: string, name: string): Promise<RoomFolder> =>
   call(apiClient, E.updateFolder, { params: { roomUuid, folderUuid }, body: { name } });
+/** PATCH the folder's parent (null: the room's top level); the server refuses another room and a move into itself. */
+export const moveFolder = (roomUuid: string, folderUuid: string, parentUuid: string | null): Promise<RoomFolder> =>
+  call(apiClient, E.updateFolder, { params: { roomUuid, folderUuid }, body: { parentUuid } });
 export const deleteFolder = async (roomUuid: string, folderUuid: string): Promise<void> => {
   await call(apiClient, E.removeFolder, { params: { roomUuid, folderUuid } });
 };

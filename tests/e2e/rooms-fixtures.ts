@@ -1,0 +1,38 @@
+// Set-up of data-room specs through the real API (rooms, folders, complete files), so a spec's
+// browser part starts where its story does.
+import { expect } from '@playwright/test';
+import { CONTENT_SHA256_HEADER } from '@shared/contract/deliveries';
+import type { RoomUploadFile } from '@shared/contract/room-files';
+import { ROOM_PATHS, type Room, type RoomFolder } from '@shared/contract/rooms';
+import { createHash } from 'node:crypto';
+import { apiCall, type ApiSession, type TestServer } from './fixtures';
+
+async function json<T>(response: Response, status: number): Promise<T> {
+  const text = await response.text();
+  expect(response.status, text).toBe(status);
+  return JSON.parse(text) as T;
+}
+
+export const apiCreateRoom = async (server: TestServer, session: ApiSession, name: string): Promise<Room> =>
+  json<Room>(await apiCall(server, session, 'POST', ROOM_PATHS.rooms, { name }), 201);
+
+export const apiCreateFolder = async (server: TestServer, session: ApiSession, roomUuid: string, name: string, parentUuid: string | null = null): Promise<RoomFolder> =>
+  json<RoomFolder>(await apiCall(server, session, 'POST', ROOM_PATHS.folders(roomUuid), { name, parentUuid }), 201);
+
+export const apiShareRoom = async (server: TestServer, session: ApiSession, roomUuid: string, user: string, role: string): Promise<void> => {
+  await json(await apiCall(server, session, 'PUT', ROOM_PATHS.access(roomUuid), { user, role }), 200);
+};
+
+/** Announces, uploads part by part (with hashes) and commits one file. */
+export async function apiUploadRoomFile(server: TestServer, session: ApiSession, roomUuid: string, folderUuid: string | null, name: string, bytes: Uint8Array): Promise<RoomUploadFile> {
+  const file = await json<RoomUploadFile>(await apiCall(server, session, 'POST', ROOM_PATHS.files(roomUuid), { name, size: bytes.length, mimeType: 'application/octet-stream', folderUuid }), 201);
+  for (let i = 0; i < file.partCount; i++) {
+    const part = bytes.subarray(i * file.partSize, (i + 1) * file.partSize);
+    const response = await apiCall(server, session, 'PUT', ROOM_PATHS.filePart(roomUuid, file.uuid, i), new Blob([Uint8Array.from(part)]), {
+      'content-type': 'application/octet-stream',
+      [CONTENT_SHA256_HEADER]: createHash('sha256').update(part).digest('hex'),
+    });
+    expect(response.status, await response.clone().text()).toBe(200);
+  }
+  return json<RoomUploadFile>(await apiCall(server, session, 'POST', ROOM_PATHS.fileCommit(roomUuid, file.uuid)), 200);
+}

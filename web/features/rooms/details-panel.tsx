@@ -1,0 +1,207 @@
+import {
+  Button,
+  DrawerBody,
+  DrawerHeader,
+  DrawerHeaderTitle,
+  makeStyles,
+  OverlayDrawer,
+  Select,
+  Tab,
+  TabList,
+  Text,
+  tokens,
+} from '@fluentui/react-components';
+import { DismissRegular } from '@fluentui/react-icons';
+import { ROOM_PERMISSIONS, ROOM_ROLES, type Room, type RoomAccessEntry, type RoomFile, type RoomFolder, type RoomRole } from '@shared/contract/rooms';
+import { Alert } from '@web/components/alert';
+import { DataTable, type DataTableColumn } from '@web/components/data-table';
+import { useAuthState } from '@web/lib/auth';
+import { formatSize } from '@web/lib/format-size';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { refreshRooms, setRoomAccess, useRoomAccess } from './api/rooms';
+import { ConfirmDialog, type ConfirmRequest } from './room-dialogs';
+import { RoomActivity } from './room-activity';
+import { RoleBadge, useDateFormat } from './room-format';
+
+/** The item whose details show: the room itself, a folder or a file. */
+export type DetailsItem = { kind: 'room'; room: Room } | { kind: 'folder'; room: Room; folder: RoomFolder } | { kind: 'file'; room: Room; file: RoomFile };
+
+type TabValue = 'access' | 'activity' | 'details';
+
+const useStyles = makeStyles({
+  body: { display: 'grid', gap: '12px', alignContent: 'start' },
+  facts: { display: 'grid', gridTemplateColumns: 'max-content 1fr', gap: '6px 16px', margin: 0 },
+  term: { fontWeight: tokens.fontWeightSemibold },
+  value: { margin: 0, overflowWrap: 'anywhere' },
+});
+
+const nameOf = (item: DetailsItem) => (item.kind === 'room' ? item.room.name : item.kind === 'folder' ? item.folder.name : item.file.name);
+const roleOf = (item: DetailsItem): RoomRole => (item.kind === 'room' ? item.room.role : item.kind === 'folder' ? item.folder.role : item.file.role);
+/** Roles are set on the room or a folder; a file's are those of its folder. */
+const accessFolderOf = (item: DetailsItem): string | undefined =>
+  item.kind === 'folder' ? item.folder.uuid : item.kind === 'file' ? (item.file.folderUuid ?? undefined) : undefined;
+const personName = (entry: RoomAccessEntry) => entry.user.name || entry.user.username || entry.user.email;
+
+/**
+ * The details sidebar of a room, folder or file (SPEC §2; the Comments tab arrives with a later
+ * issue): Access — who has which role, OWNERs change or revoke after a confirmation naming item,
+ * role and person; Activity (OWNERs) — the existing activity list of the item; Details — size,
+ * type, dates, creator/uploader, owners, encryption.
+ */
+export function DetailsPanel({ item, onClose }: { item: DetailsItem | null; onClose: () => void }) {
+  const { t } = useTranslation();
+  return (
+    <OverlayDrawer open={item !== null} position="end" size="medium" onOpenChange={(_e, data) => (data.open ? undefined : onClose())} aria-label={item ? t('rooms:details.title', { name: nameOf(item) }) : undefined}>
+      {item ? <DetailsContent key={`${item.kind}:${nameOf(item)}`} item={item} onClose={onClose} /> : null}
+    </OverlayDrawer>
+  );
+}
+
+function DetailsContent({ item, onClose }: { item: DetailsItem; onClose: () => void }) {
+  const { t } = useTranslation();
+  const styles = useStyles();
+  const [tab, setTab] = useState<TabValue>('details');
+  const owner = ROOM_PERMISSIONS[roleOf(item)].manageAccess;
+  const access = useRoomAccess(item.room.uuid, accessFolderOf(item), owner);
+  return (
+    <>
+      <DrawerHeader>
+        <DrawerHeaderTitle action={<Button appearance="subtle" aria-label={t('rooms:details.close')} icon={<DismissRegular />} onClick={onClose} />}>
+          {t('rooms:details.title', { name: nameOf(item) })}
+        </DrawerHeaderTitle>
+      </DrawerHeader>
+      <DrawerBody className={styles.body}>
+        <TabList selectedValue={tab} onTabSelect={(_e, data) => setTab(data.value as TabValue)} aria-label={t('rooms:details.tabs')}>
+          <Tab value="access">{t('rooms:details.access')}</Tab>
+          {ROOM_PERMISSIONS[roleOf(item)].activity ? <Tab value="activity">{t('rooms:details.activity')}</Tab> : null}
+          <Tab value="details">{t('rooms:details.details')}</Tab>
+        </TabList>
+        <div role="tabpanel" aria-label={t(`rooms:details.${tab}`)}>
+          {tab === 'access' ? <AccessTab item={item} entries={access.data?.entries} loading={access.isLoading} failed={access.error !== undefined} owner={owner} /> : null}
+          {tab === 'activity' ? (
+            <RoomActivity
+              roomUuid={item.room.uuid}
+              folderUuid={item.kind === 'folder' ? item.folder.uuid : null}
+              fileUuid={item.kind === 'file' ? item.file.uuid : null}
+              expanded
+            />
+          ) : null}
+          {tab === 'details' ? <FactsTab item={item} owners={owner ? access.data?.entries.filter((e) => e.role === 'OWNER').map(personName) : undefined} /> : null}
+        </div>
+      </DrawerBody>
+    </>
+  );
+}
+
+function AccessTab({ item, entries, loading, failed, owner }: { item: DetailsItem; entries: RoomAccessEntry[] | undefined; loading: boolean; failed: boolean; owner: boolean }) {
+  const { t } = useTranslation();
+  const me = useAuthState().user;
+  const [confirming, setConfirming] = useState<ConfirmRequest | null>(null);
+  const itemName = nameOf(item);
+  const folderUuid = item.kind === 'room' ? undefined : accessFolderOf(item);
+  // Changing a role set above this item sets one here instead (inheritance, SPEC §6).
+  const ask = (entry: RoomAccessEntry, next: RoomRole | null) => {
+    const values = { item: itemName, user: personName(entry), role: next ? t(`rooms:roles.${next}`) : t(`rooms:roles.${entry.role}`) };
+    const own = entry.user.uuid === me?.uuid;
+    setConfirming({
+      title: next ? t('rooms:details.changeTitle', values) : t('rooms:details.revokeTitle', values),
+      text: `${next ? t('rooms:details.changeText', values) : t('rooms:details.revokeText', values)}${own ? ` ${t('rooms:details.ownWarning')}` : ''}`,
+      confirmLabel: next ? t('rooms:details.changeConfirm') : t('rooms:details.revokeConfirm'),
+      run: async () => {
+        await setRoomAccess(item.room.uuid, { user: entry.user.email, role: next, ...(folderUuid ? { folderUuid } : {}), ...(own ? { confirmOwnChange: true } : {}) });
+        await refreshRooms();
+      },
+      done: next ? t('rooms:share.changed', values) : t('rooms:share.revoked', values),
+      failed: next ? t('rooms:share.changeFailed', values) : t('rooms:share.revokeFailed', values),
+    });
+  };
+  if (!owner) {
+    return (
+      <Text as="p">
+        {t('rooms:details.yourRole')} <RoleBadge role={roleOf(item)} /> {t('rooms:details.accessOwnersOnly')}
+      </Text>
+    );
+  }
+  const columns: DataTableColumn<RoomAccessEntry>[] = [
+    { id: 'person', header: t('rooms:share.columns.person'), cell: (entry) => `${personName(entry)}${entry.user.uuid === me?.uuid ? ` ${t('rooms:share.you')}` : ''}` },
+    {
+      id: 'role',
+      header: t('rooms:share.columns.role'),
+      cell: (entry) => (
+        <Select size="small" aria-label={t('rooms:share.roleOf', { name: personName(entry) })} value={entry.role} onChange={(_e, data) => ask(entry, data.value as RoomRole)}>
+          {ROOM_ROLES.map((value) => (
+            <option key={value} value={value}>
+              {t(`rooms:roles.${value}`)}
+            </option>
+          ))}
+        </Select>
+      ),
+    },
+    {
+      id: 'remove',
+      header: t('rooms:share.columns.remove'),
+      cell: (entry) =>
+        entry.inherited ? (
+          t(entry.setOn ? 'rooms:share.inheritedFolder' : 'rooms:share.inheritedRoom')
+        ) : (
+          <Button size="small" onClick={() => ask(entry, null)} aria-label={t('rooms:share.removeFor', { name: personName(entry) })}>
+            {t('rooms:share.remove')}
+          </Button>
+        ),
+    },
+  ];
+  return (
+    <>
+      {failed ? <Alert type="error">{t('rooms:details.accessLoadError')}</Alert> : null}
+      <DataTable
+        label={t('rooms:share.tableLabel', { name: itemName })}
+        columns={columns}
+        rows={entries}
+        rowKey={(entry) => `${entry.user.uuid}:${entry.setOn ?? 'room'}`}
+        loading={loading}
+        size="small"
+        empty={<Text as="p">{t('rooms:share.empty')}</Text>}
+      />
+      <ConfirmDialog request={confirming} onClose={() => setConfirming(null)} />
+    </>
+  );
+}
+
+function FactsTab({ item, owners }: { item: DetailsItem; owners: string[] | undefined }) {
+  const { t, i18n } = useTranslation();
+  const styles = useStyles();
+  const dateFormat = useDateFormat();
+  const none = t('rooms:details.none');
+  const facts: [string, string][] = [];
+  if (item.kind === 'file') {
+    facts.push([t('rooms:details.size'), formatSize(item.file.size, i18n.language)]);
+    facts.push([t('rooms:details.type'), item.file.mimeType || none]);
+    facts.push([t('rooms:details.created'), dateFormat.format(item.file.createdAt)]);
+    facts.push([t('rooms:details.modified'), dateFormat.format(item.file.updatedAt)]);
+    facts.push([t('rooms:details.uploadedBy'), item.file.uploadedBy || none]);
+  } else if (item.kind === 'folder') {
+    facts.push([t('rooms:details.type'), t('rooms:details.typeFolder')]);
+    facts.push([t('rooms:details.created'), dateFormat.format(item.folder.createdAt)]);
+    facts.push([t('rooms:details.createdBy'), item.folder.createdBy || none]);
+  } else {
+    facts.push([t('rooms:details.type'), t('rooms:details.typeRoom')]);
+    facts.push([t('rooms:details.created'), dateFormat.format(item.room.createdAt)]);
+    facts.push([t('rooms:details.modified'), dateFormat.format(item.room.updatedAt)]);
+    facts.push([t('rooms:details.createdBy'), item.room.createdBy || none]);
+  }
+  facts.push([t('rooms:details.owners'), owners === undefined ? t('rooms:details.ownersHidden') : owners.length > 0 ? owners.join(', ') : none]);
+  facts.push([t('rooms:details.encryption'), item.room.encrypted ? t('rooms:details.encrypted') : t('rooms:details.notEncrypted')]);
+  facts.push([t('rooms:details.yourRole'), t(`rooms:roles.${roleOf(item)}`)]);
+  return (
+    <dl className={styles.facts}>
+      {facts.map(([term, value]) => (
+        <div key={term} style={{ display: 'contents' }}>
+          <dt className={styles.term}>{term}</dt>
+          <dd className={styles.value}>{value}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+

@@ -1,0 +1,130 @@
+import { makeStyles, Spinner, Text, Tree, TreeItem, TreeItemLayout, type TreeItemValue } from '@fluentui/react-components';
+import { FolderRegular, HomeRegular } from '@fluentui/react-icons';
+import type { Room } from '@shared/contract/rooms';
+import { FormDialog } from '@web/components/form-dialog';
+import { useNotify } from '@web/lib/toasts';
+import { useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { moveFolder, refreshRooms, useRoomContents } from './api/rooms';
+import { moveRoomFile } from './api/room-files';
+import { roomErrorText } from './room-errors';
+
+/** What is moved: a file (its folder) or a folder (its parent); null parent = the room's top level. */
+export interface MoveItem {
+  kind: 'file' | 'folder';
+  uuid: string;
+  name: string;
+  parentUuid: string | null;
+}
+
+const ROOT = 'room-top-level';
+
+const useStyles = makeStyles({
+  tree: { maxHeight: '50vh', overflowY: 'auto', marginTop: '8px' },
+});
+
+interface Branch {
+  roomUuid: string;
+  excluded: string | null;
+  openItems: ReadonlySet<TreeItemValue>;
+  /** Folder names by uuid, for the toast and the hint once a folder is picked. */
+  names: Map<string, string>;
+}
+
+/** The sub-folders of one folder, fetched when its branch opens; the moved folder is left out (not into itself). */
+function FolderChildren({ branch, folderUuid }: { branch: Branch; folderUuid: string | undefined }) {
+  const { t } = useTranslation();
+  const contents = useRoomContents(branch.roomUuid, folderUuid);
+  if (contents.error) return <Text role="alert">{t('rooms:move.loadError')}</Text>;
+  if (!contents.data) return <Spinner size="tiny" label={t('common:loading')} />;
+  const folders = contents.data.folders.filter((f) => f.uuid !== branch.excluded);
+  if (folders.length === 0) return null;
+  return (
+    <Tree>
+      {folders.map((folder) => {
+        branch.names.set(folder.uuid, folder.name);
+        return (
+          <TreeItem key={folder.uuid} itemType="branch" value={folder.uuid}>
+            <TreeItemLayout iconBefore={<FolderRegular aria-hidden="true" />}>{folder.name}</TreeItemLayout>
+            {branch.openItems.has(folder.uuid) ? <FolderChildren branch={branch} folderUuid={folder.uuid} /> : null}
+          </TreeItem>
+        );
+      })}
+    </Tree>
+  );
+}
+
+/**
+ * Move a file or folder to another folder of the same room (SPEC §2 move-to dialog). The picker
+ * only shows this room's folders — moving into another room is not supported — and leaves out the
+ * folder being moved (and so everything below it). The server's refusal (rights, name taken,
+ * another room) is the toast's text; success names the item and the target.
+ */
+export function MoveDialog({ room, item, onClose }: { room: Room; item: MoveItem | null; onClose: () => void }) {
+  return item ? <MoveForm key={item.uuid} room={room} item={item} onClose={onClose} /> : null;
+}
+
+function MoveForm({ room, item, onClose }: { room: Room; item: MoveItem; onClose: () => void }) {
+  const { t } = useTranslation();
+  const styles = useStyles();
+  const notify = useNotify();
+  const [target, setTarget] = useState<{ uuid: string | null; name: string } | null>(null);
+  const [pending, setPending] = useState(false);
+  const [openItems, setOpenItems] = useState<Set<TreeItemValue>>(new Set([ROOT]));
+  const [names] = useState(() => new Map<string, string>());
+  const branch: Branch = { roomUuid: room.uuid, excluded: item.kind === 'folder' ? item.uuid : null, openItems, names };
+  const unchanged = target !== null && target.uuid === item.parentUuid;
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    if (!target || unchanged) return;
+    setPending(true);
+    const values = { name: item.name, target: target.name };
+    try {
+      if (item.kind === 'file') await moveRoomFile(room.uuid, item.uuid, target.uuid);
+      else await moveFolder(room.uuid, item.uuid, target.uuid);
+      notify('success', t('rooms:move.done', values));
+      await refreshRooms();
+      onClose();
+    } catch (error) {
+      const text = roomErrorText(error);
+      notify('error', t('rooms:move.failed', values), t(`rooms:${text.key}`, text.values));
+      if (text.key === 'errors.forbidden' || text.key === 'errors.notFound') onClose();
+    } finally {
+      setPending(false);
+    }
+  }
+
+  return (
+    <FormDialog
+      open
+      onClose={onClose}
+      title={item.kind === 'file' ? t('rooms:move.fileTitle', { name: item.name }) : t('rooms:move.folderTitle', { name: item.name })}
+      onSubmit={submit}
+      submitLabel={t('rooms:move.submit')}
+      submitDisabled={pending || !target || unchanged}
+    >
+      <Text as="p" id="move-target-hint" style={{ margin: 0 }}>
+        {target ? (unchanged ? t('rooms:move.alreadyThere', { name: item.name, target: target.name }) : t('rooms:move.target', { target: target.name })) : t('rooms:move.hint')}
+      </Text>
+      <Tree
+        className={styles.tree}
+        aria-label={t('rooms:move.treeLabel', { name: room.name })}
+        aria-describedby="move-target-hint"
+        selectionMode="single"
+        checkedItems={target ? [target.uuid ?? ROOT] : []}
+        onCheckedChange={(_e, data) => {
+          const value = String(data.value);
+          setTarget(value === ROOT ? { uuid: null, name: room.name } : { uuid: value, name: names.get(value) ?? value });
+        }}
+        openItems={openItems}
+        onOpenChange={(_e, data) => setOpenItems(data.openItems)}
+      >
+        <TreeItem itemType="branch" value={ROOT}>
+          <TreeItemLayout iconBefore={<HomeRegular aria-hidden="true" />}>{room.name}</TreeItemLayout>
+          <FolderChildren branch={branch} folderUuid={undefined} />
+        </TreeItem>
+      </Tree>
+    </FormDialog>
+  );
+}
