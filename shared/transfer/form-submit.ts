@@ -89,13 +89,18 @@ export async function submitFormDelivery(input: FormSubmission): Promise<{ start
   const keys = await throwawaySubmitterKeys({ crypto, client, submitterUserUuid: started.submitterUserUuid, deliveryUuid: started.deliveryUuid });
   const pins = await pinsOfFormRecipients(crypto, form.e2eRecipients);
   const level4 = encryptsMessage(started.securityLevel);
-  const result = await sendDelivery({
-    client,
-    draft: { deliveryUuid: started.deliveryUuid },
-    files: [...input.files, formValuesFile(form, body.values, body.chosenRecipients ?? [])],
-    e2e: { crypto, keys, pins },
-    ...(level4 ? { encryptedMessage: { subject: input.encryptedSubject ?? form.name, body: formValuesText(body.values) } } : {}),
-    ...(input.onProgress ? { onProgress: input.onProgress } : {}),
-  });
-  return { started, result };
+  try {
+    const result = await sendDelivery({
+      client,
+      draft: { deliveryUuid: started.deliveryUuid },
+      files: [...input.files, formValuesFile(form, body.values, body.chosenRecipients ?? [])],
+      e2e: { crypto, keys, pins },
+      ...(level4 ? { encryptedMessage: { subject: input.encryptedSubject ?? form.name, body: formValuesText(body.values) } } : {}),
+      ...(input.onProgress ? { onProgress: input.onProgress } : {}),
+    });
+    return { started, result };
+  } finally {
+    // The throwaway keys are done with; a signed-in visitor's own keys in the Worker stay unlocked.
+    await Promise.all([keys.encryption.handle, keys.signing.handle].map((handle) => crypto.releaseHandle({ handle }).catch(() => undefined)));
+  }
 }
