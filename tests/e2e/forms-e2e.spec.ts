@@ -4,6 +4,7 @@
 // a file — the crypto Worker makes a throwaway SecuPass and encrypts the file and the entries
 // (form-values.json) to the recipient's pinned key; the server stores ciphertext only. The
 // recipient unlocks in the browser, downloads the exact bytes (SHA-256) and sees the entries.
+// After a reset of the recipient's SecuPass the public page shows "passphrase not set".
 import { createHash, randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { expect, test, type Download, type Page } from '@playwright/test';
@@ -127,4 +128,16 @@ test('level 3: the visitor encrypts file and entries in the browser; the recipie
   await expect(values).toContainText('scan.bin');
   await expectNoSeriousA11yViolations(readerPage, 'form submission opened (level 3)');
   await reader.close();
+
+  // The recipient's SecuPass is reset after the save: the public page says "passphrase not set".
+  const me = (await (await apiCall(server, session, 'GET', '/user')).json()) as { user: { uuid: string } };
+  const admin = await apiSignIn(server, server.admin);
+  const reset = await apiCall(server, admin, 'POST', `/admin/users/${me.user.uuid}/secupass/reset`, {});
+  expect(reset.status, await reset.clone().text()).toBe(204);
+  const later = await browser.newContext();
+  const laterPage = await later.newPage();
+  await laterPage.goto(link);
+  await expect(laterPage.getByText('A recipient of this form has not set a passphrase. Please tell the operator of this form.')).toBeVisible();
+  await expectNoSeriousA11yViolations(laterPage, 'public form (passphrase not set)');
+  await later.close();
 });
