@@ -18,6 +18,7 @@ import { badRequest, HttpError } from '../core/http-error';
 import type { Database } from '../db/schema';
 import { assertLicenceAvailable } from '../licence/licence-counts';
 import { roleNamesOf, type UserRow } from '../users/users-repository';
+import { assertRecipientsCanDecrypt } from './e2e';
 import type { FormsTable } from './tables';
 import './tables';
 
@@ -174,6 +175,7 @@ async function writeForm(app: FastifyInstance, user: UserRow, input: FormInputPa
     const existing = formUuid === undefined ? undefined : await trx.selectFrom('forms').selectAll().where('uuid', '=', formUuid).executeTakeFirst();
     if (formUuid !== undefined && !existing) throw notFound();
     const senderId = await checkAgainstDatabase(trx, input, existing?.id ?? null);
+    await assertRecipientsCanDecrypt(trx, input);
     // Submissions are sent in the sender's name: only an administrator names someone else (a form keeps the sender it has).
     if (senderId !== null && senderId !== user.id && senderId !== existing?.sender_user_id && !roleNamesOf(user).includes('ROLE_ADMIN')) {
       throw badRequest('Only an administrator may name another account as the sender', { problems: [{ field: 'senderEmail', reason: 'senderNotAllowed' }] });

@@ -2,6 +2,8 @@ import { ANTI_CSRF_HEADER } from '@shared/contract/auth';
 import { reduceLanguage, type Language } from '@shared/contract/constants';
 import { FORM_ERRORS, DISPLAY_ONLY_FIELD_TYPES, type CustomField, type FieldValue, type FormSubmitResponse, type PublicForm } from '@shared/contract/forms';
 import { z } from 'zod';
+import type { FormE2eRecipient } from '@shared/contract/form-e2e';
+import { encryptsMessage, isE2eLevel } from '@shared/contract/security-levels';
 import { FormSubmitBodySchema } from '@shared/contract/forms';
 import { fillTemplate, submissionProblems } from '@shared/rules/form-rules';
 import { isValidEmail } from '@shared/rules/send-rules';
@@ -9,6 +11,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { accessDenied, authenticationRequired, badRequest } from '../core/http-error';
 import { createDraft } from '../deliveries/drafts';
 import type { UserRow } from '../users/users-repository';
+import { e2eRecipientsOf, e2eSubmitter } from './e2e';
 import { fieldsOf, formByIdOrUrl, formError, layoutOf, levelOf, recipientsOf, type FormRow } from './forms';
 import { startHandOff } from './flow-handoff';
 
@@ -24,7 +27,7 @@ const SUBJECTS: Record<Language, (form: string) => string> = {
  * A form that takes submissions now, with its sending account: inactive → FormInactiveException;
  * no recipients or no usable sender account → FormInvalidRecipientConfigurationException.
  */
-async function openForm(app: FastifyInstance, formId: string): Promise<{ row: FormRow; sender: UserRow; fields: CustomField[] }> {
+async function openForm(app: FastifyInstance, formId: string): Promise<{ row: FormRow; sender: UserRow; fields: CustomField[]; e2eRecipients: FormE2eRecipient[] }> {
   const row = await formByIdOrUrl(app, formId);
   if (row.active !== 1) throw formError(409, FORM_ERRORS.inactive, 'This form is not active');
   const sender = row.sender_user_id === null ? undefined : await app.users.findById(row.sender_user_id);
@@ -32,7 +35,9 @@ async function openForm(app: FastifyInstance, formId: string): Promise<{ row: Fo
   if (!sender || sender.disabled === 1 || recipients.length === 0) {
     throw formError(409, FORM_ERRORS.invalidRecipients, 'This form has no valid recipient configuration; please tell its operator');
   }
-  return { row, sender, fields: await fieldsOf(app, row.id) };
+  // Levels 3/4: every recipient's keys, or the page state "passphrase not set".
+  const e2eRecipients = await e2eRecipientsOf(app, levelOf(row), recipientsOf(row.mandatory_recipients), recipientsOf(row.optional_recipients));
+  return { row, sender, fields: await fieldsOf(app, row.id), e2eRecipients };
 }
 
 function parseTranslations(text: string): Record<string, unknown> {
@@ -45,8 +50,9 @@ function parseTranslations(text: string): Record<string, unknown> {
 }
 
 export async function publicForm(app: FastifyInstance, formId: string): Promise<PublicForm> {
-  const { row, fields } = await openForm(app, formId);
+  const { row, fields, e2eRecipients } = await openForm(app, formId);
   return {
+    e2eRecipients,
     formUuid: row.uuid,
     name: row.name,
     securityLevel: levelOf(row),
@@ -92,6 +98,17 @@ function messageOf(fields: CustomField[], values: Record<string, FieldValue>, su
   return lines.join('\n');
 }
 
+const ENCRYPTED_NOTE: Record<Language, string> = {
+  de: 'Die Angaben stehen verschlüsselt in der Datei form-values.json.',
+  en: 'The values are in the encrypted file form-values.json.',
+  fr: 'Les valeurs se trouvent dans le fichier chiffré form-values.json.',
+};
+
+/** Level 3: the message is readable by the server, so it only points to the encrypted values. */
+function encryptedMessageOf(language: Language, submitter: UserRow | null): string {
+  return submitter ? `${ENCRYPTED_NOTE[language]}\n\nSubmitted by: ${submitter.email}` : ENCRYPTED_NOTE[language];
+}
+
 /**
  * A submission: the §5 checks (disclaimer, captcha, recipients, every value), then — the submit
  * box's path — a delivery draft from the form's sender to its recipients and a session of kind
@@ -107,30 +124,37 @@ export async function startFormSubmission(app: FastifyInstance, request: Fastify
   const chosen = [...new Set(body.chosenRecipients.map((r) => r.trim().toLowerCase()))];
   if (chosen.some((r) => !optional.includes(r) || !isValidEmail(r))) throw badRequest('Choose recipients of this form only', { problems: [{ field: 'chosenRecipients', reason: 'unknownRecipient' }] });
   if (mandatory.length === 0 && chosen.length === 0) throw badRequest('Choose at least one recipient', { problems: [{ field: 'chosenRecipients', reason: 'noRecipients' }] });
+  const level = levelOf(row);
+  const encrypted = isE2eLevel(level);
+  // Levels 3/4: the values are the browser's to check and encrypt (form-values.json); none in clear here.
+  if (encrypted && Object.keys(body.values).length > 0) throw badRequest('This form encrypts its values in the browser', { problems: [{ field: 'values', reason: 'encryptedValuesOnly' }] });
   const values = Object.fromEntries(Object.entries(body.values).filter(([name]) => !DISPLAY_ONLY_FIELD_TYPES.includes(fields.find((f) => f.name === name)?.type ?? 'text')));
-  const problems = submissionProblems(fields, body.values);
+  const problems = encrypted ? [] : submissionProblems(fields, body.values);
   if (problems.length > 0) throw formError(400, FORM_ERRORS.fieldInvalid, 'Some fields are not filled in correctly', { problems });
   // Last, so a refused submission does not spend the captcha the submitter answered.
   if (row.captcha === 1 && !(await app.captchas.verify(body.captchaId ?? '', body.captchaAnswer ?? ''))) {
     throw formError(400, FORM_ERRORS.wrongCaptcha, 'The captcha was wrong; please try again');
   }
   const language = body.language ?? reduceLanguage(sender.language);
+  // Levels 3/4 are sent by a submitter account of this one submission (its throwaway keys sign).
+  const from = encrypted ? await e2eSubmitter(app, row.name, sender, language) : sender;
   const draft = await createDraft(
-    { app, user: sender, log: request.log },
+    { app, user: from, log: request.log },
     {
       recipients: [...new Set([...mandatory, ...chosen])],
       additionalRecipients: [],
-      subject: SUBJECTS[language](row.name),
-      body: messageOf(fields, values, submitter),
-      securityLevel: levelOf(row),
+      // Level 4: subject and message travel only inside the encrypted manifest.
+      subject: encryptsMessage(level) ? '' : SUBJECTS[language](row.name),
+      body: encryptsMessage(level) ? '' : encrypted ? encryptedMessageOf(language, submitter) : messageOf(fields, values, submitter),
+      securityLevel: level,
       language,
     },
   );
   // Flows: submission.json into the draft and a hand-off waiting for the send (forms/flow-handoff.ts).
-  await startHandOff(app, { form: row, draft, level: levelOf(row), fields, values, submitter: submitter?.email ?? null, recipients: [...new Set([...mandatory, ...chosen])], language });
-  const session = await app.sessions.create(sender.id, 'submit');
+  await startHandOff(app, { form: row, draft, level, fields, values, submitter: submitter?.email ?? null, recipients: [...new Set([...mandatory, ...chosen])], language });
+  const session = await app.sessions.create(from.id, 'submit');
   await app.db.insertInto('form_submissions').values({ form_id: row.id, delivery_id: draft.id, session_id: session.session.id, created_at: Date.now() }).execute();
-  return { deliveryUuid: draft.uuid, sessionToken: session.token, securityLevel: levelOf(row) };
+  return { deliveryUuid: draft.uuid, sessionToken: session.token, securityLevel: level, submitterUserUuid: encrypted ? from.uuid : null };
 }
 
 /** The delivery a form's submit session may touch (its own draft), for the access check. */

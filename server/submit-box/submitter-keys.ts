@@ -6,7 +6,7 @@ import { badRequest } from '../core/http-error';
 import type { RequestContext } from '../core/request-context';
 import { secuPassBodyProblems } from '../secupass/blob-checks';
 import { submitBoxError } from './boxes';
-import { isSubmitterOnly } from './tickets';
+import { isSubmitterOnly } from '../users/submitter-accounts';
 
 /**
  * Levels 3/4 of the submit box (shared/crypto/README.md "Submit box"). The partner has no account

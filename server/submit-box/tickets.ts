@@ -16,12 +16,11 @@ import {
 } from '@shared/contract/submit-box';
 import { encryptsMessage, isE2eLevel } from '@shared/contract/security-levels';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
-import { sql } from 'kysely';
 import { accessDenied, badRequest, rateLimitExceeded } from '../core/http-error';
 import { createDraft } from '../deliveries/drafts';
 import { hashToken } from '../deliveries/records';
 import { RATE_LIMIT_BUCKETS } from '../security/rate-limiter';
-import { roleNamesOf, UserExistsError, type UserRow } from '../users/users-repository';
+import { isSubmitterOnly, submitterAccount } from '../users/submitter-accounts';
 import { boxOfOwner, openBox, ownerName, submitBoxError, type OpenBox } from './boxes';
 
 const DAY_MS = 86_400_000;
@@ -91,33 +90,6 @@ export async function ticketState(app: FastifyInstance, token: string): Promise<
   return { ownerName: ownerName(open.owner), ownerEmail: open.owner.email, securityLevel: open.level, submitterEmail: row.email };
 }
 
-/** The password hash of a submitter account (no Argon2 hash: nobody signs in with it). */
-export const SUBMITTER_PASSWORD_HASH = '!submitter';
-
-/** An account the submit box made for an address (ROLE_SUBMITTER only, no password). */
-export function isSubmitterOnly(user: UserRow): boolean {
-  const roles = roleNamesOf(user);
-  return user.password_hash === SUBMITTER_PASSWORD_HASH && roles.length === 1 && roles[0] === 'ROLE_SUBMITTER';
-}
-
-/** The sending account of a submission: the address's own account, else a submitter account made for it (no password, ROLE_SUBMITTER only). */
-async function submitterAccount(app: FastifyInstance, email: string, language: Language): Promise<UserRow> {
-  const find = () => app.db.selectFrom('users').selectAll().where(sql`lower(email)`, '=', email).executeTakeFirst();
-  const existing = await find();
-  if (existing) {
-    if (existing.disabled === 1) throw accessDenied();
-    return existing;
-  }
-  try {
-    return await app.users.create({ username: email, email, passwordHash: SUBMITTER_PASSWORD_HASH, roles: ['ROLE_SUBMITTER'], language, emailVerified: true, licensed: false });
-  } catch (error) {
-    if (!(error instanceof UserExistsError)) throw error;
-    const raced = await find();
-    if (!raced) throw error;
-    return raced;
-  }
-}
-
 /**
  * Uses the ticket — once: an atomic UPDATE … WHERE used_at IS NULL decides between parallel
  * uses. Then the delivery draft to the owner (the ordinary §5 checks) and a session limited to
@@ -133,6 +105,7 @@ export async function startSubmission(app: FastifyInstance, token: string, input
   const language = input.language ?? reduceLanguage(row.language);
   try {
     const submitter = await submitterAccount(app, row.email, language);
+    if (submitter.disabled === 1) throw accessDenied();
     const encrypted = isE2eLevel(open.level);
     // Levels 3/4 sign with a throwaway SecuPass of the submitter account (submitter-keys.ts): an
     // address with a real account would lose its own keys, so it sends from its account instead.

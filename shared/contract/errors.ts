@@ -58,6 +58,9 @@ export const ERROR_CLASSES = [
   'FormDuplicateUrlException',
   'WrongCaptchaException',
   'FormFieldValidationException',
+  // Web forms at levels 3/4 (shared/contract/form-e2e.ts FORM_E2E_ERRORS).
+  'FormRecipientWithoutPassphraseException',
+  'FormPassphraseNotSetException',
 ] as const;
 export type ErrorClass = (typeof ERROR_CLASSES)[number];
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { SecurityLevelSchema } from './deliveries';
+import { FORM_SUBMIT_E2E_SHAPE, PUBLIC_FORM_E2E_SHAPE } from './form-e2e';
 import { LanguageSchema } from './user';
 
 /**
@@ -16,7 +17,7 @@ import { LanguageSchema } from './user';
  * | GET /public-forms/{formId} | public (id or URL slug) | the public page, or its §8 page state |
  * | POST /public-forms/{formId}/submissions | public (signed in for only-authenticated forms) | checks the values → a delivery draft and a session limited to it |
  *
- * Levels 3/4 are not built for forms yet: the schema takes levels 1 and 2 only.
+ * Levels 3/4: shared/contract/form-e2e.ts (the browser encrypts files and values).
  */
 
 export const FORM_ROLES = ['ROLE_SECUFORMS', 'ROLE_ADMIN'] as const;
@@ -116,7 +117,7 @@ const FORM_SHAPE = {
     name: z.string().max(FORM_NAME_MAX),
     url: z.string().max(FORM_URL_MAX),
     active: z.boolean().default(false),
-    /** Levels 1 and 2 (levels 3/4 for forms are not built yet: 400). */
+    /** Levels 3/4 only when every recipient has E2E activated (form-e2e.ts). */
     securityLevel: SecurityLevelSchema,
     captcha: z.boolean().default(false),
     onlyAuthenticated: z.boolean().default(false),
@@ -177,6 +178,7 @@ export const PublicFormSchema = z
     layout: FormLayoutSchema,
     translations: FormTranslationsSchema,
     customFields: z.array(CustomFieldSchema),
+    ...PUBLIC_FORM_E2E_SHAPE,
   })
   .meta({ id: 'PublicForm' });
 export type PublicForm = z.infer<typeof PublicFormSchema>;
@@ -205,6 +207,6 @@ export type FormSubmitBody = z.input<typeof FormSubmitBodySchema>;
 
 /** The started submission: the draft and a bearer token for its delivery calls (as the submit box's start). */
 export const FormSubmitResponseSchema = z
-  .object({ deliveryUuid: z.string(), sessionToken: z.string(), securityLevel: SecurityLevelSchema })
+  .object({ deliveryUuid: z.string(), sessionToken: z.string(), securityLevel: SecurityLevelSchema, ...FORM_SUBMIT_E2E_SHAPE })
   .meta({ id: 'FormSubmitResponse' });
 export type FormSubmitResponse = z.infer<typeof FormSubmitResponseSchema>;

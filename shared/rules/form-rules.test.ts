@@ -28,7 +28,6 @@ describe('formConfigProblems', () => {
       expect.arrayContaining([
         { field: 'name', reason: 'required' },
         { field: 'url', reason: 'invalidUrl' },
-        { field: 'securityLevel', reason: 'encryptedLevelUnavailable' },
         { field: 'mandatoryRecipients', reason: 'noRecipients' },
         { field: 'disclaimerText', reason: 'htmlNotAllowed' },
         { field: 'translations', reason: 'invalidJson' },

@@ -7,7 +7,6 @@ import {
   type FieldValue,
   type FormInputParsed,
 } from '@shared/contract/forms';
-import { SERVER_READABLE_LEVELS } from '@shared/contract/security-levels';
 import { isValidEmail } from './send-rules';
 
 /**
@@ -88,7 +87,6 @@ export function formConfigProblems(input: FormInputParsed): FormProblem[] {
   if (input.name.trim() === '') problems.push({ field: 'name', reason: 'required' });
   if (input.url.trim() === '') problems.push({ field: 'url', reason: 'required' });
   else if (!FORM_URL_PATTERN.test(input.url)) problems.push({ field: 'url', reason: 'invalidUrl' });
-  if (!SERVER_READABLE_LEVELS.includes(input.securityLevel)) problems.push({ field: 'securityLevel', reason: 'encryptedLevelUnavailable' });
   const recipients = [...input.mandatoryRecipients, ...input.optionalRecipients];
   if (recipients.length === 0) problems.push({ field: 'mandatoryRecipients', reason: 'noRecipients' });
   input.mandatoryRecipients.forEach((r, i) => isValidEmail(r.trim().toLowerCase()) || problems.push({ field: `mandatoryRecipients.${i}`, reason: 'invalidEmail' }));

@@ -3,3 +3,4 @@ export * from './upload';
 export * from './send-delivery';
 export * from './e2e';
 export * from './contact-pins';
+export * from './form-submit';

@@ -136,7 +136,6 @@ describe('web forms', () => {
       [{ url: 'Not A Slug' }, 'url'],
       [{ mandatoryRecipients: [], optionalRecipients: [] }, 'mandatoryRecipients'],
       [{ mandatoryRecipients: ['not-an-address'] }, 'mandatoryRecipients.0'],
-      [{ securityLevel: SECURITY_LEVELS.LEVEL_3 }, 'securityLevel'],
       [{ disclaimerText: 'Hello <b>you</b>' }, 'disclaimerText'],
       [{ disclaimerEnabled: true, disclaimerText: '' }, 'disclaimerText'],
       [{ translations: '{not json' }, 'translations'],

@@ -47,6 +47,8 @@ export const SUBMIT_BOX_ENDPOINTS = {
    * Levels 3/4: the partner's browser made a SecuPass for the submitter account with a random
    * passphrase it forgets (shared/crypto README "Submit box"); an earlier one of that account is
    * reset first. Only the submit session of this draft may call it (SUBMIT_SESSION_ENDPOINTS).
+   * Level 3/4 web forms use it too (their submit session's draft, sent by a submitter account of
+   * that one submission: shared/contract/form-e2e.ts).
    */
   submitterKeys: area.put('/submit-box/deliveries/{deliveryUuid}/keys', 'putSubmitterKeys', "Levels 3/4: the submitter's throwaway SecuPass for this submission (the submit session)", {
     params: DeliveryParamsSchema, body: SetSecuPassBodySchema, response: { 204: NoContentSchema }, errors: [400, 409], access: { roles: ['ROLE_SUBMITTER'] },

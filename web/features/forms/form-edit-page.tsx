@@ -2,7 +2,7 @@ import { Button, Checkbox, Field, Input, Link, makeStyles, Select, Spinner, Swit
 import { createForm, deleteForm, getForm, updateForm } from '@shared/api/endpoints/forms';
 import type { SecurityLevel } from '@shared/contract/deliveries';
 import { CustomFieldInputSchema, FORM_WEB_LINKS, FormInputSchema, type Form, type FormInputParsed } from '@shared/contract/forms';
-import { SERVER_READABLE_LEVELS, securityLevelInfo } from '@shared/contract/security-levels';
+import { isE2eLevel, SECURITY_LEVEL_ORDER, SERVER_READABLE_LEVELS, securityLevelInfo } from '@shared/contract/security-levels';
 import { formConfigProblems, type FormProblem } from '@shared/rules/form-rules';
 import { Alert } from '@web/components/alert';
 import { PageHeading } from '@web/components/page-heading';
@@ -123,9 +123,13 @@ function FormEditor({ form }: { form: Form | undefined }) {
               <Input value={state.url} onChange={(_e, d) => set({ url: d.value })} />
             </Field>
             <Switch label={t('forms:options.active')} checked={state.active} onChange={(_e, d) => set({ active: d.checked })} />
-            <Field label={t('forms:options.securityLevel')} validationMessage={problemAt('securityLevel')}>
+            <Field
+              label={t('forms:options.securityLevel')}
+              hint={isE2eLevel(state.securityLevel) ? t('forms:e2e.levelHint') : undefined}
+              validationMessage={problemAt('securityLevel') ?? (failure?.key === 'forms:errors.recipientWithoutPassphrase' ? t(failure.key, failure.values) : undefined)}
+            >
               <Select value={String(state.securityLevel)} onChange={(_e, d) => set({ securityLevel: Number(d.value) as SecurityLevel })}>
-                {SERVER_READABLE_LEVELS.map((level) => (
+                {SECURITY_LEVEL_ORDER.map((level) => (
                   <option key={level} value={level}>
                     {t(`forms:levels.${securityLevelInfo(level).textKey}`)}
                   </option>

@@ -1,4 +1,5 @@
 import { ApiError } from '@shared/api/api-error';
+import { FORM_E2E_ERRORS } from '@shared/contract/form-e2e';
 import { FORM_ERRORS } from '@shared/contract/forms';
 import { LICENCE_LIMIT_ERROR } from '@shared/contract/licence';
 import type { FormProblem } from '@shared/rules/form-rules';
@@ -12,6 +13,8 @@ const KEYS: Record<string, string> = {
   [FORM_ERRORS.duplicateUrl]: 'forms:errors.duplicateUrl',
   [FORM_ERRORS.wrongCaptcha]: 'forms:errors.wrongCaptcha',
   [LICENCE_LIMIT_ERROR]: 'forms:errors.licence',
+  [FORM_E2E_ERRORS.recipientWithoutPassphrase]: 'forms:errors.recipientWithoutPassphrase',
+  [FORM_E2E_ERRORS.passphraseNotSet]: 'forms:errors.passphraseNotSet',
   AuthenticationRequiredException: 'forms:errors.authRequired',
   TransferQuotaExceededException: 'forms:errors.transferQuota',
 };
@@ -19,7 +22,10 @@ const KEYS: Record<string, string> = {
 /** The message key (and its figures) of a failed forms call; network trouble is "unreachable". */
 export function formErrorMessage(error: unknown, fallback = 'forms:errors.general'): { key: string; values: Record<string, unknown> } {
   if (!(error instanceof ApiError)) return { key: 'forms:errors.unreachable', values: {} };
-  return { key: KEYS[error.errorClass ?? ''] ?? fallback, values: error.error?.metadata ?? {} };
+  const metadata = error.error?.metadata ?? {};
+  // Level 3/4 save: the recipients without E2E, as one list.
+  const values = Array.isArray(metadata.recipients) ? { ...metadata, recipients: metadata.recipients.join(', ') } : metadata;
+  return { key: KEYS[error.errorClass ?? ''] ?? fallback, values };
 }
 
 /** The §5 problems the server listed (`metadata.problems`), if any. */

@@ -1,14 +1,15 @@
 import { Body1, Button, Caption1, Card, Checkbox, Field, Input, Label, Link, makeStyles, ProgressBar, Radio, RadioGroup, Select, Spinner, Textarea, tokens } from '@fluentui/react-components';
-import { getPublicForm, submitForm } from '@shared/api/endpoints/forms';
+import { getPublicForm } from '@shared/api/endpoints/forms';
 import { getCaptcha } from '@shared/api/endpoints/pre-login';
-import { submitSessionClient } from '@shared/api/endpoints/submit-box';
 import type { CaptchaResponse } from '@shared/contract/auth-escalation';
 import { DISPLAY_ONLY_FIELD_TYPES, type CustomField, type FieldValue, type PublicForm } from '@shared/contract/forms';
 import { fillTemplate, submissionProblems, type FormProblem } from '@shared/rules/form-rules';
-import { sendDelivery, type SendProgress } from '@shared/transfer';
+import { isE2eLevel } from '@shared/contract/security-levels';
+import { submitFormDelivery, type SendProgress } from '@shared/transfer';
 import { Alert } from '@web/components/alert';
 import { PageHeading } from '@web/components/page-heading';
 import { apiClient } from '@web/lib/api-client';
+import { cryptoApi } from '@web/lib/crypto';
 import { currentLanguage } from '@web/lib/i18n';
 import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -76,6 +77,7 @@ function FormFill({ form, formId }: { form: PublicForm; formId: string }) {
   const [pending, setPending] = useState(false);
   const [progress, setProgress] = useState<SendProgress | null>(null);
   const [done, setDone] = useState(false);
+  const encrypted = isE2eLevel(form.securityLevel);
 
   const loadCaptcha = () => {
     setCaptchaAnswer('');
@@ -119,18 +121,21 @@ function FormFill({ form, formId }: { form: PublicForm; formId: string }) {
     }
     setPending(true);
     try {
-      const started = await submitForm(apiClient, formId, {
-        values: submitted,
-        chosenRecipients: chosen,
-        disclaimerAccepted: accepted,
-        ...(captcha ? { captchaId: captcha.captchaId, captchaAnswer } : {}),
-        language: currentLanguage(),
-      });
-      const result = await sendDelivery({
-        client: submitSessionClient(started.sessionToken),
-        draft: { deliveryUuid: started.deliveryUuid },
+      // Levels 3/4: files and values are encrypted here, in the crypto Worker (shared/transfer form-submit.ts).
+      const { result } = await submitFormDelivery({
+        client: apiClient,
+        formId,
+        form,
+        body: {
+          values: submitted,
+          chosenRecipients: chosen,
+          disclaimerAccepted: accepted,
+          ...(captcha ? { captchaId: captcha.captchaId, captchaAnswer } : {}),
+          language: currentLanguage(),
+        },
         files: Object.values(files).flat().map((file) => ({ name: file.name, blob: file })),
         onProgress: setProgress,
+        ...(encrypted ? { crypto: cryptoApi } : {}),
       });
       if (!result.ok) {
         setFailure({ key: 'forms:public.failed', values: {} });
@@ -152,6 +157,7 @@ function FormFill({ form, formId }: { form: PublicForm; formId: string }) {
       <PageHeading focusOnMount>{form.name}</PageHeading>
       {form.layout.description ? <Body1 as="p">{form.layout.description}</Body1> : null}
       <Caption1 as="p">{t('forms:public.mandatoryHint')}</Caption1>
+      {encrypted ? <Alert type="info" title={t('forms:e2e.encrypting')} /> : null}
       {failure ? <Alert type="error" title={t(failure.key, failure.values)} /> : null}
       <form className={styles.form} onSubmit={(event) => void submit(event)} noValidate>
         {form.customFields.map((field, index) => (

@@ -23,6 +23,7 @@ import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router';
 import { formatSize } from './delivery-format';
 import { rememberE2eSubject } from './e2e-subjects';
+import { FormValuesSection } from './form-values';
 
 const useStyles = makeStyles({
   list: { listStyle: 'none', padding: 0, margin: 0, display: 'grid', gap: '12px' },
@@ -192,6 +193,7 @@ export function E2eDeliveryPanel({ delivery, onDownloaded }: { delivery: Deliver
               <MessageBody>{opened.message.body}</MessageBody>
             </section>
           ) : null}
+          <FormValuesSection opened={opened} deliveryUuid={delivery.deliveryUuid} />
           <ul className={styles.list}>
             {opened.files.map((file) => {
               const transfer = transfers.find((x) => x.id === transferIds[file.fileId]);

@@ -1,11 +1,10 @@
 import { Body1, Button, Caption1, Card, Field, Input, Label, makeStyles, ProgressBar, Spinner, Textarea } from '@fluentui/react-components';
-import { getPublicSubmitBox, getSubmitTicket, putSubmitterKeys, requestSubmitTicket, startSubmission, submitSessionClient } from '@shared/api/endpoints/submit-box';
+import { getPublicSubmitBox, getSubmitTicket, requestSubmitTicket, startSubmission, submitSessionClient } from '@shared/api/endpoints/submit-box';
 import { SUBMIT_MESSAGE_MAX_LENGTH, SUBMIT_TICKET_MAIL_MINUTES, type SubmitStartResponse } from '@shared/contract/submit-box';
 import { encryptsMessage, isE2eLevel, securityLevelInfo } from '@shared/contract/security-levels';
-import { toBase64Url } from '@shared/crypto/bytes';
 import { MemoryKeyPinStore } from '@shared/crypto/key-pinning';
 import type { UnlockedKeys } from '@shared/crypto/service';
-import { sendDelivery, type E2eOptions, type SendProgress } from '@shared/transfer';
+import { sendDelivery, throwawaySubmitterKeys, type E2eOptions, type SendProgress } from '@shared/transfer';
 import { Alert } from '@web/components/alert';
 import { PageHeading } from '@web/components/page-heading';
 import { currentLanguage } from '@web/lib/i18n';
@@ -98,20 +97,9 @@ export function SubmitBoxPublicPage() {
   );
 }
 
-/**
- * Levels 3/4: a SecuPass for the submitter account with a random passphrase nobody keeps (made in
- * the crypto Worker; shared/crypto/README.md "Submit box"). Its keys sign this submission and keep
- * the sender's copies; the files are encrypted to the owner's key like any E2E delivery.
- */
-async function throwawayKeys(session: SubmitStartResponse): Promise<UnlockedKeys> {
-  const passphrase = toBase64Url(crypto.getRandomValues(new Uint8Array(32)));
-  const { blob, keys } = await cryptoApi.setupSecuPass({ userId: session.submitterUserUuid, passphrase });
-  await putSubmitterKeys(submitSessionClient(session.sessionToken), session.deliveryUuid, {
-    blob,
-    publicKeys: blob.keys.map(({ keyId, usage, publicKey }) => ({ keyId, usage, publicKey })),
-  });
-  return keys;
-}
+/** Levels 3/4: the submission's throwaway SecuPass (shared/transfer form-submit.ts), made in the crypto Worker. */
+const throwawayKeys = (session: SubmitStartResponse): Promise<UnlockedKeys> =>
+  throwawaySubmitterKeys({ crypto: cryptoApi, client: submitSessionClient(session.sessionToken), submitterUserUuid: session.submitterUserUuid, deliveryUuid: session.deliveryUuid });
 
 /** The ticket page (`/submit/ticket/{ticket}`): files and a message to the owner; the ticket works once. */
 export function SubmitTicketPage() {
