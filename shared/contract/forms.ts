@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { SecurityLevelSchema } from './deliveries';
+import { DEFAULT_FORM_ADMIN, FormAdminSchema } from './form-admin';
 import { LanguageSchema } from './user';
 
 /**
@@ -130,6 +131,8 @@ const FORM_SHAPE = {
     /** The JSON text of the translations tab (validated: an object keyed by de/en/fr). */
     translations: z.string().max(FORM_TEXT_VALUE_MAX * 3).default('{}'),
     customFields: z.array(CustomFieldInputSchema).max(FORM_FIELDS_MAX).default([]),
+    /** Users, notifications, subject template, confirmation mail, appearance (./form-admin.ts). */
+    admin: FormAdminSchema.default(DEFAULT_FORM_ADMIN),
 };
 export const FormInputSchema = z.object(FORM_SHAPE).strict().meta({ id: 'SaveForm' });
 export type FormInput = z.input<typeof FormInputSchema>;

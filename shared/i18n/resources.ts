@@ -46,6 +46,9 @@ import frRooms from '@locales/fr/rooms.json';
 import deForms from '@locales/de/forms.json';
 import enForms from '@locales/en/forms.json';
 import frForms from '@locales/fr/forms.json';
+import deFormAdmin from '@locales/de/formAdmin.json';
+import enFormAdmin from '@locales/en/formAdmin.json';
+import frFormAdmin from '@locales/fr/formAdmin.json';
 import type { Language } from '@shared/contract/constants';
 import type { I18nNamespace } from './namespaces';
 
@@ -69,6 +72,7 @@ export const I18N_RESOURCES: Record<Language, Record<I18nNamespace, Record<strin
     submitBox: deSubmitBox,
     rooms: deRooms,
     forms: deForms,
+    formAdmin: deFormAdmin,
   },
   en: {
     common: enCommon,
@@ -87,6 +91,7 @@ export const I18N_RESOURCES: Record<Language, Record<I18nNamespace, Record<strin
     submitBox: enSubmitBox,
     rooms: enRooms,
     forms: enForms,
+    formAdmin: enFormAdmin,
   },
   fr: {
     common: frCommon,
@@ -105,5 +110,6 @@ export const I18N_RESOURCES: Record<Language, Record<I18nNamespace, Record<strin
     submitBox: frSubmitBox,
     rooms: frRooms,
     forms: frForms,
+    formAdmin: frFormAdmin,
   },
 };

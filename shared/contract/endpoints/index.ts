@@ -12,6 +12,7 @@ import { THEME_ENDPOINTS } from './theme';
 import { REPORT_ENDPOINTS } from './reports';
 import { SUBMIT_BOX_ENDPOINTS } from './submit-box';
 import { FORM_ENDPOINTS } from './forms';
+import { FORM_ADMIN_ENDPOINTS } from './form-admin';
 
 /** Every area of the catalogue (one file each, README.md "Endpoint catalogue"). */
 export const ENDPOINT_AREAS = {
@@ -28,6 +29,7 @@ export const ENDPOINT_AREAS = {
   rooms: ROOM_ENDPOINTS,
   submitBox: SUBMIT_BOX_ENDPOINTS,
   forms: FORM_ENDPOINTS,
+  formAdmin: FORM_ADMIN_ENDPOINTS,
 } as const;
 
 /** Every endpoint of `/api/2`, once. */

@@ -3,6 +3,7 @@ import { createForm, deleteForm, getForm, updateForm } from '@shared/api/endpoin
 import type { SecurityLevel } from '@shared/contract/deliveries';
 import { CustomFieldInputSchema, FORM_WEB_LINKS, FormInputSchema, type Form, type FormInputParsed } from '@shared/contract/forms';
 import { SERVER_READABLE_LEVELS, securityLevelInfo } from '@shared/contract/security-levels';
+import { formAdminProblems } from '@shared/rules/form-admin-rules';
 import { formConfigProblems, type FormProblem } from '@shared/rules/form-rules';
 import { Alert } from '@web/components/alert';
 import { PageHeading } from '@web/components/page-heading';
@@ -15,6 +16,7 @@ import { useNavigate, useParams } from 'react-router';
 import useSWR from 'swr';
 import { CustomFieldsEditor } from './custom-fields-editor';
 import { formErrorMessage, serverProblems } from './form-errors';
+import { ADMIN_TABS, AdminTabPanel, type AdminTab } from './form-admin-tabs';
 
 const useStyles = makeStyles({
   form: { display: 'grid', gap: '16px', maxWidth: '720px', marginTop: '16px' },
@@ -22,7 +24,7 @@ const useStyles = makeStyles({
   panel: { display: 'grid', gap: '12px' },
 });
 
-type Tab = 'options' | 'fields' | 'disclaimer' | 'layout' | 'translations';
+type Tab = 'options' | 'fields' | 'disclaimer' | 'layout' | 'translations' | AdminTab;
 const TABS: readonly Tab[] = ['options', 'fields', 'disclaimer', 'layout', 'translations'];
 
 const lines = (text: string) => text.split('\n').map((l) => l.trim()).filter((l) => l !== '');
@@ -30,8 +32,8 @@ const lines = (text: string) => text.split('\n').map((l) => l.trim()).filter((l)
 function toState(form: Form | undefined): FormInputParsed {
   const base = FormInputSchema.parse({ name: '', url: '', securityLevel: SERVER_READABLE_LEVELS[0] });
   if (!form) return base;
-  const { name, url, active, securityLevel, captcha, onlyAuthenticated, mandatoryRecipients, optionalRecipients, senderEmail, disclaimerEnabled, disclaimerText, layout, translations, customFields } = form;
-  return { name, url, active, securityLevel, captcha, onlyAuthenticated, mandatoryRecipients, optionalRecipients, senderEmail, disclaimerEnabled, disclaimerText, layout, translations, customFields };
+  const { name, url, active, securityLevel, captcha, onlyAuthenticated, mandatoryRecipients, optionalRecipients, senderEmail, disclaimerEnabled, disclaimerText, layout, translations, customFields, admin } = form;
+  return { name, url, active, securityLevel, captcha, onlyAuthenticated, mandatoryRecipients, optionalRecipients, senderEmail, disclaimerEnabled, disclaimerText, layout, translations, customFields, admin };
 }
 
 /** `/forms/{formUuid}` (or `/forms/new`): the configuration with the tabs of SPEC §2. */
@@ -58,6 +60,7 @@ function FormEditor({ form }: { form: Form | undefined }) {
   const [problems, setProblems] = useState<FormProblem[]>([]);
   const [failure, setFailure] = useState<{ key: string; values: Record<string, unknown> } | null>(null);
   const [pending, setPending] = useState(false);
+  const [savedAt, setSavedAt] = useState(0);
   const set = (changes: Partial<FormInputParsed>) => setState((s) => ({ ...s, ...changes }));
   const problemAt = (field: string) => {
     const found = problems.find((p) => p.field === field || p.field.startsWith(`${field}.`));
@@ -66,7 +69,7 @@ function FormEditor({ form }: { form: Form | undefined }) {
 
   async function save(event: FormEvent) {
     event.preventDefault();
-    const local = formConfigProblems(state);
+    const local = [...formConfigProblems(state), ...formAdminProblems(state.admin, state.customFields)];
     setProblems(local);
     setFailure(null);
     if (local.length > 0) {
@@ -77,6 +80,7 @@ function FormEditor({ form }: { form: Form | undefined }) {
     try {
       const saved = form ? await updateForm(apiClient, form.formUuid, state) : await createForm(apiClient, state);
       notify('success', t('forms:edit.saved'));
+      setSavedAt(Date.now());
       if (!form) void navigate(FORM_WEB_LINKS.edit(saved.formUuid), { replace: true });
     } catch (err) {
       setProblems(serverProblems(err));
@@ -107,6 +111,11 @@ function FormEditor({ form }: { form: Form | undefined }) {
           {TABS.map((name) => (
             <Tab key={name} value={name}>
               {t(`forms:edit.tabs.${name}`)}
+            </Tab>
+          ))}
+          {ADMIN_TABS.filter((name) => form || name !== 'history').map((name) => (
+            <Tab key={name} value={name}>
+              {t(`formAdmin:tabs.${name}`)}
             </Tab>
           ))}
         </TabList>
@@ -171,6 +180,7 @@ function FormEditor({ form }: { form: Form | undefined }) {
             </Field>
           </div>
         ) : null}
+        <AdminTabPanel tab={tab} form={form} state={state} set={set} problems={problems} savedAt={savedAt} />
         <div className={styles.bar}>
           <Button type="submit" appearance="primary" disabled={pending}>
             {t('forms:edit.save')}

@@ -1,0 +1,12 @@
+import { FORM_ADMIN_ENDPOINTS } from '@shared/contract/endpoints/form-admin';
+import type { FastifyInstance } from 'fastify';
+import { registerEndpoint } from '../core/endpoint-route';
+import { requestContext } from '../core/request-context';
+import { formHistory } from './history';
+
+/** Form administration beyond the form itself (shared/contract/form-admin.ts); registered by ./routes.ts. */
+export function registerFormAdminRoutes(app: FastifyInstance): void {
+  registerEndpoint(app, FORM_ADMIN_ENDPOINTS.history, async (request) =>
+    formHistory(app, requestContext(app, request).user, request.params.formUuid, request.query.page, request.query.pageSize),
+  );
+}
