@@ -9,6 +9,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { accessDenied, authenticationRequired, badRequest } from '../core/http-error';
 import { createDraft } from '../deliveries/drafts';
 import type { UserRow } from '../users/users-repository';
+import { assertMaySubmit, deliveryOptions, sendConfirmation } from './submission-extras';
 import { fieldsOf, formByIdOrUrl, formError, layoutOf, levelOf, recipientsOf, type FormRow } from './forms';
 
 type SubmitBody = z.infer<typeof FormSubmitBodySchema>;
@@ -100,6 +101,7 @@ function messageOf(fields: CustomField[], values: Record<string, FieldValue>, su
 export async function startFormSubmission(app: FastifyInstance, request: FastifyRequest, formId: string, body: SubmitBody): Promise<FormSubmitResponse> {
   const { row, sender, fields } = await openForm(app, formId);
   const submitter = row.only_authenticated === 1 ? authenticatedSubmitter(request) : null;
+  await assertMaySubmit(app, row, submitter);
   if (row.disclaimer_enabled === 1 && !body.disclaimerAccepted) throw badRequest('The disclaimer must be accepted', { problems: [{ field: 'disclaimerAccepted', reason: 'disclaimerNotAccepted' }] });
   const mandatory = recipientsOf(row.mandatory_recipients);
   const optional = recipientsOf(row.optional_recipients);
@@ -114,18 +116,21 @@ export async function startFormSubmission(app: FastifyInstance, request: Fastify
     throw formError(400, FORM_ERRORS.wrongCaptcha, 'The captcha was wrong; please try again');
   }
   const language = body.language ?? reduceLanguage(sender.language);
+  const { subject, quiet } = await deliveryOptions(app, row, values, SUBJECTS[language](row.name));
   const draft = await createDraft(
     { app, user: sender, log: request.log },
     {
       recipients: [...new Set([...mandatory, ...chosen])],
       additionalRecipients: [],
-      subject: SUBJECTS[language](row.name),
+      subject,
+      quiet,
       body: messageOf(fields, values, submitter),
       securityLevel: levelOf(row),
       language,
     },
   );
   const session = await app.sessions.create(sender.id, 'submit');
+  await sendConfirmation(app, request.log, { row, fields, values, submitter, language });
   await app.db.insertInto('form_submissions').values({ form_id: row.id, delivery_id: draft.id, session_id: session.session.id, created_at: Date.now() }).execute();
   return { deliveryUuid: draft.uuid, sessionToken: session.token, securityLevel: levelOf(row) };
 }

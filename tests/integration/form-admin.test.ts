@@ -3,6 +3,9 @@ import type { FormHistory } from '@shared/contract/form-admin';
 import { FORM_ERRORS, type Form, type FormInput, type FormList } from '@shared/contract/forms';
 import { startTestServer, type TestServer } from '@tests/support/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BUILT_IN_TEMPLATE_IDS, type FormTemplateList } from '@shared/contract/form-templates';
+import type { FormSubmitResponse } from '@shared/contract/forms';
+import { addressedTo, readMailbox, waitForMailboxMail } from '@tests/support/mailbox';
 import { call, createUserAsAdmin, expectBackendError, signIn, signInAdmin, type Session } from './core-helpers';
 
 // Form administration against the real server (SQLite, or PostgreSQL with KUVERT_TEST_DATABASE_URL):
@@ -14,8 +17,12 @@ let admin: Session;
 let owner: Session; // ROLE_SECUFORMS, creates the forms
 let colleague: Session; // ROLE_SECUFORMS, not an editor until added
 let plain: Session; // no forms role
+let submitterSession: Session; // ROLE_SUBMITTER
 
 const api = (path: string) => `/api/2${path}`;
+const publicCall = (method: string, path: string, body?: unknown) =>
+  fetch(`${server.url}${api(path)}`, { method, headers: body === undefined ? {} : { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+const deliveryOf = (started: FormSubmitResponse) => server.app.db.selectFrom('deliveries').select(['subject', 'quiet']).where('uuid', '=', started.deliveryUuid).executeTakeFirstOrThrow();
 let counter = 0;
 
 function formInput(overrides: Partial<FormInput> = {}): FormInput {
@@ -51,16 +58,18 @@ async function history(formUuid: string, session = owner, query = ''): Promise<F
 }
 
 beforeAll(async () => {
-  server = await startTestServer({ config: { licenceActiveForms: 5 } });
+  server = await startTestServer({ config: { licenceActiveForms: 50 } });
   admin = await signInAdmin(server);
   const formsRoles = ['ROLE_UI_USER', 'ROLE_SENDER', 'ROLE_RECEIVER', 'ROLE_SECUFORMS'] as const;
   await createUserAsAdmin(server, admin, { email: 'owner@example.test', roleNames: [...formsRoles], licensed: true });
   await createUserAsAdmin(server, admin, { email: 'colleague@example.test', roleNames: [...formsRoles], licensed: true });
   await createUserAsAdmin(server, admin, { email: 'plain@example.test' });
+  await createUserAsAdmin(server, admin, { email: 'submitter@example.test', roleNames: ['ROLE_UI_USER', 'ROLE_SUBMITTER'] });
   await createUserAsAdmin(server, admin, { email: 'recipient@example.test', roleNames: ['ROLE_UI_USER', 'ROLE_RECEIVER'] });
   owner = await signIn(server, 'owner@example.test', 'Good-Passw0rd');
   colleague = await signIn(server, 'colleague@example.test', 'Good-Passw0rd');
   plain = await signIn(server, 'plain@example.test', 'Good-Passw0rd');
+  submitterSession = await signIn(server, 'submitter@example.test', 'Good-Passw0rd');
 });
 afterAll(() => server?.close());
 
@@ -128,5 +137,118 @@ describe('form administration', () => {
     await expectBackendError(await put(form, { name: 'Taken over' }, colleague), 403, 'AccessDeniedException');
     await expectBackendError(await call(server, colleague, 'DELETE', api(`/forms/${form.formUuid}`)), 403, 'AccessDeniedException');
     expect((await history(form.formUuid)).total).toBe(1);
+  });
+
+  it('Users tab: editors (ROLE_SECUFORMS only) may edit, read and see the form; removed, they are refused again', async () => {
+    const form = await createForm();
+    const bad = await expectBackendError(await put(form, { admin: { editors: ['plain@example.test'] } }), 400, 'ValidationException');
+    expect(bad.metadata.problems).toContainEqual({ field: 'admin.editors.0', reason: 'notFormsUser' });
+    const unknown = await expectBackendError(await put(form, { admin: { editors: ['nobody@example.test'] } }), 400, 'ValidationException');
+    expect(unknown.metadata.problems).toContainEqual({ field: 'admin.editors.0', reason: 'unknownUser' });
+    const response = await put(form, { admin: { editors: ['Colleague@example.test'] } });
+    expect(response.status, await response.clone().text()).toBe(200);
+    expect(((await response.json()) as Form).admin.editors).toEqual(['colleague@example.test']);
+
+    const asColleague = await call(server, colleague, 'GET', api(`/forms/${form.formUuid}`));
+    expect(asColleague.status).toBe(200);
+    const shared = (await asColleague.json()) as Form;
+    expect((await put(shared, { captcha: true }, colleague)).status).toBe(200);
+    expect(((await (await call(server, colleague, 'GET', api('/forms'))).json()) as FormList).items.map((f) => f.formUuid)).toContain(form.formUuid);
+    const got = await history(form.formUuid, colleague);
+    expect(got.entries[0]).toMatchObject({ action: 'updated', actor: 'colleague@example.test', changes: [{ field: 'captcha', before: 'false', after: 'true' }] });
+    expect(got.entries[1]!.changes).toEqual([{ field: 'editors', before: '', after: 'colleague@example.test' }]);
+
+    expect((await put({ ...shared, captcha: true }, { admin: { editors: [] } })).status).toBe(200);
+    await expectBackendError(await call(server, colleague, 'GET', api(`/forms/${form.formUuid}`)), 403, 'AccessDeniedException');
+  });
+
+  it('Users tab: an only-authenticated form takes the listed users and ROLE_SUBMITTER holders only', async () => {
+    const values = { 'Full name': 'Pat' };
+    const form = await createForm({ active: true, onlyAuthenticated: true, admin: { submitters: ['colleague@example.test'] } });
+    expect(form.admin).toMatchObject({ submitters: ['colleague@example.test'], submitterRole: false });
+    const path = api(`/public-forms/${form.formUuid}/submissions`);
+    await expectBackendError(await call(server, plain, 'POST', path, { values }), 403, 'AccessDeniedException');
+    await expectBackendError(await call(server, submitterSession, 'POST', path, { values }), 403, 'AccessDeniedException');
+    await expectBackendError(await publicCall('POST', `/public-forms/${form.formUuid}/submissions`, { values }), 401, 'AuthenticationRequiredException');
+    expect((await call(server, colleague, 'POST', path, { values })).status).toBe(201);
+
+    expect((await put(form, { admin: { submitters: ['colleague@example.test'], submitterRole: true } })).status).toBe(200);
+    expect((await call(server, submitterSession, 'POST', path, { values })).status).toBe(201);
+    await expectBackendError(await call(server, plain, 'POST', path, { values }), 403, 'AccessDeniedException');
+    const unknown = await expectBackendError(await put(form, { admin: { submitters: ['ghost@example.test'] } }), 400, 'ValidationException');
+    expect(unknown.metadata.problems).toContainEqual({ field: 'admin.submitters.0', reason: 'unknownUser' });
+  });
+
+  it('templates: built-in ones and own forms; create from either; a stranger cannot copy another form', async () => {
+    const source = await createForm({ disclaimerEnabled: true, disclaimerText: 'Kept for 30 days.', admin: { subjectTemplate: 'Copy {field:Full name}', editors: ['colleague@example.test'] } });
+    const list = (await (await call(server, owner, 'GET', api('/form-templates'))).json()) as FormTemplateList;
+    expect(list.items.filter((t) => t.kind === 'builtIn').map((t) => t.id)).toEqual(BUILT_IN_TEMPLATE_IDS);
+    expect(list.items.find((t) => t.id === source.formUuid)).toMatchObject({ kind: 'form', name: source.name, fieldNames: ['Full name', 'Contact'] });
+    expect(((await (await call(server, plain, 'GET', api('/form-templates'))).status))).toBe(403);
+
+    for (const id of BUILT_IN_TEMPLATE_IDS) {
+      const response = await call(server, owner, 'POST', api('/forms/from-template'), { template: id, name: `From ${id}`, url: `from-${id.toLowerCase()}` });
+      expect(response.status, await response.clone().text()).toBe(201);
+      const made = (await response.json()) as Form;
+      expect(made).toMatchObject({ name: `From ${id}`, active: false, mandatoryRecipients: ['owner@example.test'] });
+      expect(made.customFields.length).toBeGreaterThan(2);
+      expect((await history(made.formUuid)).entries.map((e) => e.action)).toEqual(['created']);
+    }
+    const signed = (await (await call(server, owner, 'GET', api('/forms'))).json()) as FormList;
+    expect(signed.items.map((f) => f.name)).toContain('From applicationWithSignature');
+
+    const copy = await call(server, owner, 'POST', api('/forms/from-template'), { template: source.formUuid, name: 'Copied', url: 'copied-form' });
+    expect(copy.status, await copy.clone().text()).toBe(201);
+    const copied = (await copy.json()) as Form;
+    expect(copied.customFields).toEqual(source.customFields);
+    expect(copied).toMatchObject({ disclaimerText: 'Kept for 30 days.', admin: { subjectTemplate: 'Copy {field:Full name}', editors: [] } });
+
+    await expectBackendError(await call(server, owner, 'POST', api('/forms/from-template'), { template: 'noSuchTemplate', name: 'X', url: 'x-form' }), 404, FORM_ERRORS.notFound);
+    const stranger = await createForm({}, admin);
+    await expectBackendError(await call(server, owner, 'POST', api('/forms/from-template'), { template: stranger.formUuid, name: 'Stolen', url: 'stolen' }), 403, 'AccessDeniedException');
+    await expectBackendError(await call(server, owner, 'POST', api('/forms/from-template'), { template: 'contactRequest', name: 'Copied', url: 'other-url' }), 409, FORM_ERRORS.duplicateName);
+  });
+
+  it('subject template: unknown placeholders refused on save; the delivery takes the rendered subject; notifications off → quiet send', async () => {
+    for (const subjectTemplate of ['{nope}', '{field:Missing}', 'Half {formName', '{field:}']) {
+      const error = await expectBackendError(await call(server, owner, 'POST', api('/forms'), formInput({ admin: { subjectTemplate } })), 400, 'ValidationException');
+      expect(error.metadata.problems).toContainEqual({ field: 'admin.subjectTemplate', reason: 'unknownPlaceholder' });
+    }
+    const form = await createForm({ active: true, admin: { subjectTemplate: '{formName}: {field:Full name} on {date}', notifyRecipients: false } });
+    const response = await publicCall('POST', `/public-forms/${form.formUuid}/submissions`, { values: { 'Full name': 'Paula\nPartner' } });
+    expect(response.status, await response.clone().text()).toBe(201);
+    const delivery = await deliveryOf((await response.json()) as FormSubmitResponse);
+    expect(delivery.subject).toBe(`${form.name}: Paula Partner on ${new Date().toISOString().slice(0, 10)}`);
+    expect(Number(delivery.quiet)).toBe(1);
+
+    const plainForm = await createForm({ active: true });
+    const standard = await publicCall('POST', `/public-forms/${plainForm.formUuid}/submissions`, { values: { 'Full name': 'Pat' }, language: 'de' });
+    const standardDelivery = await deliveryOf((await standard.json()) as FormSubmitResponse);
+    expect(standardDelivery.subject).toBe(`Formular „${plainForm.name}“: neue Einsendung`);
+    expect(Number(standardDelivery.quiet)).toBe(0);
+  });
+
+  it('confirmation mail: to the email field or the signed-in submitter, in the submission language, only with a text', async () => {
+    const form = await createForm({ active: true, admin: { confirmationMailText: 'We have your request.\n\nBest regards' } });
+    const expected = { de: 'ist eingegangen', en: 'was received', fr: 'a été reçu' } as const;
+    for (const language of ['de', 'en', 'fr'] as const) {
+      const to = `partner-${language}@outside.test`;
+      const response = await publicCall('POST', `/public-forms/${form.formUuid}/submissions`, { values: { 'Full name': 'Pat', Contact: to }, language });
+      expect(response.status).toBe(201);
+      const mail = await waitForMailboxMail(server.mailboxDir, addressedTo(to));
+      expect(mail.subject).toContain(expected[language]);
+      expect(mail.subject).toContain(form.name);
+      expect(mail.text).toContain('We have your request.');
+    }
+    const closed = await createForm({ active: true, onlyAuthenticated: true, admin: { confirmationMailText: 'Signed-in thanks' } });
+    expect((await call(server, plain, 'POST', api(`/public-forms/${closed.formUuid}/submissions`), { values: { 'Full name': 'Pat' }, language: 'en' })).status).toBe(201);
+    expect((await waitForMailboxMail(server.mailboxDir, (m) => addressedTo('plain@example.test')(m) && m.text.includes('Signed-in thanks'))).subject).toContain(closed.name);
+
+    // No text: no confirmation (checked once a later submission's confirmation has arrived).
+    const silent = await createForm({ active: true });
+    expect((await publicCall('POST', `/public-forms/${silent.formUuid}/submissions`, { values: { 'Full name': 'Pat', Contact: 'quiet@outside.test' } })).status).toBe(201);
+    expect((await publicCall('POST', `/public-forms/${form.formUuid}/submissions`, { values: { 'Full name': 'Pat', Contact: 'marker@outside.test' } })).status).toBe(201);
+    await waitForMailboxMail(server.mailboxDir, addressedTo('marker@outside.test'));
+    expect((await readMailbox(server.mailboxDir)).filter(addressedTo('quiet@outside.test'))).toEqual([]);
   });
 });
