@@ -9,6 +9,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { accessDenied, authenticationRequired, badRequest } from '../core/http-error';
 import { createDraft } from '../deliveries/drafts';
 import type { UserRow } from '../users/users-repository';
+import { adminOf } from './admin-settings';
 import { assertMaySubmit, deliveryOptions, sendConfirmation } from './submission-extras';
 import { fieldsOf, formByIdOrUrl, formError, layoutOf, levelOf, recipientsOf, type FormRow } from './forms';
 
@@ -59,6 +60,7 @@ export async function publicForm(app: FastifyInstance, formId: string): Promise<
     layout: layoutOf(row),
     translations: parseTranslations(row.translations),
     customFields: fields,
+    appearance: (await adminOf(app.db, row)).appearance,
   };
 }
 

@@ -12,6 +12,9 @@ import { FORM_NAME_MAX, FORM_URL_MAX, type FormInput } from './forms';
  * | POST /forms/from-template | ROLE_SECUFORMS, ROLE_ADMIN | a new form from a template (built-in id or a form's uuid) with its own name and URL |
  */
 
+/** The templates page of the web client. */
+export const FORM_TEMPLATES_LINK = '/forms/templates';
+
 /** What a built-in template fills in (the name, URL and recipients come from the creator). */
 export type BuiltInTemplate = Pick<FormInput, 'customFields' | 'disclaimerEnabled' | 'disclaimerText' | 'layout' | 'admin'>;
 

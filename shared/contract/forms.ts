@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { SecurityLevelSchema } from './deliveries';
-import { DEFAULT_FORM_ADMIN, FormAdminSchema } from './form-admin';
+import { DEFAULT_FORM_ADMIN, FormAdminSchema, FormAppearanceSchema } from './form-admin';
 import { LanguageSchema } from './user';
 
 /**
@@ -180,6 +180,8 @@ export const PublicFormSchema = z
     layout: FormLayoutSchema,
     translations: FormTranslationsSchema,
     customFields: z.array(CustomFieldSchema),
+    /** Colours, transparency, dark theme (./form-admin.ts). */
+    appearance: FormAppearanceSchema,
   })
   .meta({ id: 'PublicForm' });
 export type PublicForm = z.infer<typeof PublicFormSchema>;

@@ -251,4 +251,23 @@ describe('form administration', () => {
     await waitForMailboxMail(server.mailboxDir, addressedTo('marker@outside.test'));
     expect((await readMailbox(server.mailboxDir)).filter(addressedTo('quiet@outside.test'))).toEqual([]);
   });
+
+  it('layout and translations: colours and translation keys checked on save; the public page gets the appearance and the texts', async () => {
+    const colour = await expectBackendError(await call(server, owner, 'POST', api('/forms'), formInput({ admin: { appearance: { primaryColor: 'red' } } })), 400, 'ValidationException');
+    expect(colour.metadata.problems).toContainEqual({ field: 'admin.appearance.primaryColor', reason: 'invalidColour' });
+    for (const translations of ['{"de":{"title":"x"}}', '{"fr":{"fields":{"Nope":"x"}}}', '{"en":{"name":1}}']) {
+      const error = await expectBackendError(await call(server, owner, 'POST', api('/forms'), formInput({ translations })), 400, 'ValidationException');
+      expect(error.metadata.problems, translations).toContainEqual({ field: 'translations', reason: 'unknownTranslationKey' });
+    }
+    const invalid = await expectBackendError(await call(server, owner, 'POST', api('/forms'), formInput({ translations: '{"de":' })), 400, 'ValidationException');
+    expect(invalid.metadata.problems).toContainEqual({ field: 'translations', reason: 'invalidJson' });
+
+    const appearance = { primaryColor: '#123456', textColor: '#222', transparency: 20, darkTheme: true, showCompanyLogo: false };
+    const translations = JSON.stringify({ de: { name: 'Anfrage', description: 'Bitte ausfüllen', fields: { 'Full name': 'Vor- und Nachname' } } });
+    const form = await createForm({ active: true, translations, admin: { appearance } });
+    const page = (await (await publicCall('GET', `/public-forms/${form.url}`)).json()) as { appearance: unknown; translations: unknown };
+    expect(page.appearance).toEqual(appearance);
+    expect(page.translations).toEqual(JSON.parse(translations));
+  });
 });
+

@@ -16,7 +16,7 @@ import { useNavigate, useParams } from 'react-router';
 import useSWR from 'swr';
 import { CustomFieldsEditor } from './custom-fields-editor';
 import { formErrorMessage, serverProblems } from './form-errors';
-import { ADMIN_TABS, AdminTabPanel, type AdminTab } from './form-admin-tabs';
+import { ADMIN_TABS, AdminTabPanel, LayoutPreview, type AdminTab } from './form-admin-tabs';
 
 const useStyles = makeStyles({
   form: { display: 'grid', gap: '16px', maxWidth: '720px', marginTop: '16px' },
@@ -64,12 +64,12 @@ function FormEditor({ form }: { form: Form | undefined }) {
   const set = (changes: Partial<FormInputParsed>) => setState((s) => ({ ...s, ...changes }));
   const problemAt = (field: string) => {
     const found = problems.find((p) => p.field === field || p.field.startsWith(`${field}.`));
-    return found ? t(`forms:problems.${found.reason}`) : undefined;
+    return found ? t([`forms:problems.${found.reason}`, `formAdmin:problems.${found.reason}`]) : undefined;
   };
 
   async function save(event: FormEvent) {
     event.preventDefault();
-    const local = [...formConfigProblems(state), ...formAdminProblems(state.admin, state.customFields)];
+    const local = [...formConfigProblems(state), ...formAdminProblems(state.admin, state.customFields, state.translations)];
     setProblems(local);
     setFailure(null);
     if (local.length > 0) {
@@ -188,6 +188,7 @@ function FormEditor({ form }: { form: Form | undefined }) {
           {form ? <Button onClick={() => void remove()}>{t('forms:edit.delete')}</Button> : null}
         </div>
       </form>
+      {tab === 'layout' ? <LayoutPreview form={form} state={state} /> : null}
     </>
   );
 }
