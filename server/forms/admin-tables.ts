@@ -16,19 +16,10 @@ export interface FormHistoryTable {
   created_at: number;
 }
 
-export interface FormImagesTable {
-  form_id: number;
-  kind: string;
-  content_type: string;
-  bytes: Uint8Array;
-  updated_at: number;
-}
-
 export interface FormAdminTables {
   form_editors: FormUserLinkTable;
   form_submitters: FormUserLinkTable;
   form_history: FormHistoryTable;
-  form_images: FormImagesTable;
 }
 
 declare module '../db/schema' {

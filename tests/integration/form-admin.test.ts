@@ -262,7 +262,7 @@ describe('form administration', () => {
     const invalid = await expectBackendError(await call(server, owner, 'POST', api('/forms'), formInput({ translations: '{"de":' })), 400, 'ValidationException');
     expect(invalid.metadata.problems).toContainEqual({ field: 'translations', reason: 'invalidJson' });
 
-    const appearance = { primaryColor: '#123456', textColor: '#222', transparency: 20, darkTheme: true, showCompanyLogo: false };
+    const appearance = { primaryColor: '#123456', textColor: '#222', transparency: 20, darkTheme: true };
     const translations = JSON.stringify({ de: { name: 'Anfrage', description: 'Bitte ausfüllen', fields: { 'Full name': 'Vor- und Nachname' } } });
     const form = await createForm({ active: true, translations, admin: { appearance } });
     const page = (await (await publicCall('GET', `/public-forms/${form.url}`)).json()) as { appearance: unknown; translations: unknown };

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { databaseKindOf } from '../database';
 
 /**
- * Form administration (issue 16 §2, server/forms/README.md):
+ * Form administration (issue 16 §2, server/README.md "Form administration"):
  * - `forms.admin`: JSON of the form's administration settings (notifications, subject template,
  *   confirmation mail text, appearance; shared/contract/form-admin.ts). Editors and allowed
  *   submitters live in their own tables, by user id, so a changed address keeps its rights.
@@ -10,7 +10,6 @@ import { databaseKindOf } from '../database';
  * - `form_submitters`: users who may submit an only-authenticated form.
  * - `form_history`: who changed what, when. Keyed by the form's uuid, not a reference, so a
  *   deleted form keeps its history (an administrator still reads it).
- * - `form_images`: background image and company logo of the public page (bytes in the row).
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   const postgres = databaseKindOf(db) === 'postgres';
@@ -37,20 +36,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('created_at', 'bigint', (c) => c.notNull())
     .execute();
   await db.schema.createIndex('form_history_form').on('form_history').columns(['form_uuid', 'id']).execute();
-  await db.schema
-    .createTable('form_images')
-    .addColumn('form_id', 'integer', (c) => c.notNull().references('forms.id').onDelete('cascade'))
-    // 'background' or 'logo'.
-    .addColumn('kind', 'varchar(20)', (c) => c.notNull())
-    .addColumn('content_type', 'varchar(100)', (c) => c.notNull())
-    .addColumn('bytes', postgres ? 'bytea' : 'blob', (c) => c.notNull())
-    .addColumn('updated_at', 'bigint', (c) => c.notNull())
-    .addPrimaryKeyConstraint('form_images_pk', ['form_id', 'kind'])
-    .execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  await db.schema.dropTable('form_images').execute();
   await db.schema.dropTable('form_history').execute();
   await db.schema.dropTable('form_submitters').execute();
   await db.schema.dropTable('form_editors').execute();
