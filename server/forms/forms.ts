@@ -19,6 +19,8 @@ import type { Database } from '../db/schema';
 import { assertLicenceAvailable } from '../licence/licence-counts';
 import { roleNamesOf, type UserRow } from '../users/users-repository';
 import { assertRecipientsCanDecrypt } from './e2e';
+import { adminOf, assertMayEditForm, checkAdminSettings, editableFormIds, writeAdminSettings } from './admin-settings';
+import { formSnapshot, recordFormHistory, recordSave } from './history';
 import type { FormsTable } from './tables';
 import './tables';
 
@@ -81,6 +83,7 @@ export async function toWireForm(app: FastifyInstance, row: FormRow): Promise<Fo
     layout: layoutOf(row),
     translations: row.translations,
     customFields: await fieldsOf(app, row.id),
+    admin: await adminOf(app.db, row),
     createdBy: (await emailOf(app, row.created_by)) ?? '',
     createdAt: Number(row.created_at),
     updatedAt: Number(row.updated_at),
@@ -88,8 +91,9 @@ export async function toWireForm(app: FastifyInstance, row: FormRow): Promise<Fo
   };
 }
 
-export async function listForms(app: FastifyInstance): Promise<FormSummary[]> {
-  const rows = await app.db.selectFrom('forms').selectAll().orderBy('name_key').execute();
+export async function listForms(app: FastifyInstance, user: UserRow): Promise<FormSummary[]> {
+  const editable = await editableFormIds(app.db, user);
+  const rows = (await app.db.selectFrom('forms').selectAll().orderBy('name_key').execute()).filter((row) => editable === null || editable.has(row.id));
   return rows.map((row) => ({
     formUuid: row.uuid,
     name: row.name,
@@ -156,6 +160,7 @@ function checkConfig(input: FormInputParsed): void {
  */
 export async function saveForm(app: FastifyInstance, user: UserRow, input: FormInputParsed, formUuid?: string): Promise<FormRow> {
   checkConfig(input);
+  checkAdminSettings(input);
   const uuid = formUuid ?? randomUUID();
   try {
     await writeForm(app, user, input, uuid, formUuid);
@@ -174,6 +179,8 @@ async function writeForm(app: FastifyInstance, user: UserRow, input: FormInputPa
   await app.db.transaction().execute(async (trx) => {
     const existing = formUuid === undefined ? undefined : await trx.selectFrom('forms').selectAll().where('uuid', '=', formUuid).executeTakeFirst();
     if (formUuid !== undefined && !existing) throw notFound();
+    if (existing) await assertMayEditForm(trx, user, existing);
+    const before = existing ? await formSnapshot(trx, existing.id) : null;
     const senderId = await checkAgainstDatabase(trx, input, existing?.id ?? null);
     await assertRecipientsCanDecrypt(trx, input);
     // Submissions are sent in the sender's name: only an administrator names someone else (a form keeps the sender it has).
@@ -195,10 +202,16 @@ async function writeForm(app: FastifyInstance, user: UserRow, input: FormInputPa
       formId = inserted.id;
     }
     await writeFields(trx, formId, input.customFields);
+    await writeAdminSettings(trx, formId, input.admin);
+    await recordSave(trx, user, uuid, formId, before);
   });
 }
 
-export async function deleteForm(app: FastifyInstance, formUuid: string): Promise<void> {
+export async function deleteForm(app: FastifyInstance, user: UserRow, formUuid: string): Promise<void> {
   const row = await formByUuid(app, formUuid);
-  await app.db.deleteFrom('forms').where('id', '=', row.id).execute();
+  await assertMayEditForm(app.db, user, row);
+  await app.db.transaction().execute(async (trx) => {
+    await recordFormHistory(trx, user, row.uuid, 'deleted', [{ field: 'name', before: row.name, after: null }]);
+    await trx.deleteFrom('forms').where('id', '=', row.id).execute();
+  });
 }

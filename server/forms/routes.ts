@@ -2,6 +2,8 @@ import { FORM_ENDPOINTS } from '@shared/contract/endpoints/forms';
 import { registerEndpoint } from '../core/endpoint-route';
 import { requestContext } from '../core/request-context';
 import { routePlugin } from '../core/route-plugin';
+import { registerFormAdminRoutes } from './admin-routes';
+import { assertMayEditForm } from './admin-settings';
 import { deleteForm, formByUuid, listForms, saveForm, toWireForm } from './forms';
 import { publicForm, startFormSubmission } from './submissions';
 
@@ -10,7 +12,7 @@ import { publicForm, startFormSubmission } from './submissions';
  * public page and its submission (public; a submission becomes a delivery like a submit-box one).
  */
 export const formRoutes = routePlugin('kuvert-form-routes', async (app) => {
-  registerEndpoint(app, FORM_ENDPOINTS.list, async () => ({ items: await listForms(app) }));
+  registerEndpoint(app, FORM_ENDPOINTS.list, async (request) => ({ items: await listForms(app, requestContext(app, request).user) }));
 
   registerEndpoint(app, FORM_ENDPOINTS.create, async (request, reply) => {
     const { user } = requestContext(app, request);
@@ -19,7 +21,11 @@ export const formRoutes = routePlugin('kuvert-form-routes', async (app) => {
     return toWireForm(app, row);
   });
 
-  registerEndpoint(app, FORM_ENDPOINTS.one, async (request) => toWireForm(app, await formByUuid(app, request.params.formUuid)));
+  registerEndpoint(app, FORM_ENDPOINTS.one, async (request) => {
+    const row = await formByUuid(app, request.params.formUuid);
+    await assertMayEditForm(app.db, requestContext(app, request).user, row);
+    return toWireForm(app, row);
+  });
 
   registerEndpoint(app, FORM_ENDPOINTS.update, async (request) => {
     const { user } = requestContext(app, request);
@@ -27,7 +33,7 @@ export const formRoutes = routePlugin('kuvert-form-routes', async (app) => {
   });
 
   registerEndpoint(app, FORM_ENDPOINTS.remove, async (request, reply) => {
-    await deleteForm(app, request.params.formUuid);
+    await deleteForm(app, requestContext(app, request).user, request.params.formUuid);
     return reply.code(204).send(null);
   });
 
@@ -42,4 +48,6 @@ export const formRoutes = routePlugin('kuvert-form-routes', async (app) => {
     void reply.code(201);
     return started;
   });
+
+  registerFormAdminRoutes(app);
 });

@@ -12,6 +12,8 @@ import { accessDenied, authenticationRequired, badRequest } from '../core/http-e
 import { createDraft } from '../deliveries/drafts';
 import type { UserRow } from '../users/users-repository';
 import { e2eRecipientsOf, e2eSubmitter } from './e2e';
+import { adminOf } from './admin-settings';
+import { assertMaySubmit, deliveryOptions, sendConfirmation } from './submission-extras';
 import { fieldsOf, formByIdOrUrl, formError, layoutOf, levelOf, recipientsOf, type FormRow } from './forms';
 import { startHandOff } from './flow-handoff';
 
@@ -65,6 +67,7 @@ export async function publicForm(app: FastifyInstance, formId: string): Promise<
     layout: layoutOf(row),
     translations: parseTranslations(row.translations),
     customFields: fields,
+    appearance: (await adminOf(app.db, row)).appearance,
   };
 }
 
@@ -118,6 +121,7 @@ function encryptedMessageOf(language: Language, submitter: UserRow | null): stri
 export async function startFormSubmission(app: FastifyInstance, request: FastifyRequest, formId: string, body: SubmitBody): Promise<FormSubmitResponse> {
   const { row, sender, fields } = await openForm(app, formId);
   const submitter = row.only_authenticated === 1 ? authenticatedSubmitter(request) : null;
+  await assertMaySubmit(app, row, submitter);
   if (row.disclaimer_enabled === 1 && !body.disclaimerAccepted) throw badRequest('The disclaimer must be accepted', { problems: [{ field: 'disclaimerAccepted', reason: 'disclaimerNotAccepted' }] });
   const mandatory = recipientsOf(row.mandatory_recipients);
   const optional = recipientsOf(row.optional_recipients);
@@ -138,13 +142,16 @@ export async function startFormSubmission(app: FastifyInstance, request: Fastify
   const language = body.language ?? reduceLanguage(sender.language);
   // Levels 3/4 are sent by a submitter account of this one submission (its throwaway keys sign).
   const from = encrypted ? await e2eSubmitter(app, row.name, sender, language) : sender;
+  // The subject template sees no values at levels 3/4 (they are ciphertext): their placeholders stay empty.
+  const { subject, quiet } = await deliveryOptions(app, row, values, SUBJECTS[language](row.name));
   const draft = await createDraft(
     { app, user: from, log: request.log },
     {
       recipients: [...new Set([...mandatory, ...chosen])],
       additionalRecipients: [],
       // Level 4: subject and message travel only inside the encrypted manifest.
-      subject: encryptsMessage(level) ? '' : SUBJECTS[language](row.name),
+      subject: encryptsMessage(level) ? '' : subject,
+      quiet,
       body: encryptsMessage(level) ? '' : encrypted ? encryptedMessageOf(language, submitter) : messageOf(fields, values, submitter),
       securityLevel: level,
       language,
@@ -153,6 +160,7 @@ export async function startFormSubmission(app: FastifyInstance, request: Fastify
   // Flows: submission.json into the draft and a hand-off waiting for the send (forms/flow-handoff.ts).
   await startHandOff(app, { form: row, draft, level, fields, values, submitter: submitter?.email ?? null, recipients: [...new Set([...mandatory, ...chosen])], language });
   const session = await app.sessions.create(from.id, 'submit');
+  await sendConfirmation(app, request.log, { row, fields, values, submitter, language });
   await app.db.insertInto('form_submissions').values({ form_id: row.id, delivery_id: draft.id, session_id: session.session.id, created_at: Date.now() }).execute();
   return { deliveryUuid: draft.uuid, sessionToken: session.token, securityLevel: level, submitterUserUuid: encrypted ? from.uuid : null };
 }

@@ -21,6 +21,8 @@ export interface FormsTable {
   created_by: number | null;
   created_at: number;
   updated_at: number;
+  /** Migration 0035: JSON of the administration settings (server/forms/admin-settings.ts). */
+  admin: Generated<string>;
 }
 
 export interface FormCustomFieldsTable {

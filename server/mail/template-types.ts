@@ -37,6 +37,8 @@ export interface MailTemplateData {
   deliveryBlocked: { subject: string; reason: 'virus' | 'mimeType' | 'scanFailed'; link: string };
   /** Submit box: the partner's single-use ticket link (server/submit-box). */
   submitTicket: { ownerName: string; link: string; validDays: number };
+  /** Web forms: the submitter's confirmation (`text` from the form's Layout tab, `date` YYYY-MM-DD). */
+  formConfirmation: { formName: string; text: string; date: string };
 }
 export type MailTemplateName = keyof MailTemplateData;
 

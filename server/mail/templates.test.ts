@@ -25,6 +25,7 @@ const SAMPLE: MailTemplateData = {
   downloadReceipt: { recipient: 'bob@example.test', subject: 'Q3 <b>figures</b>', fileName: 'a.pdf', link: 'https://kuvert.example/secumails/outbox/d1' },
   deliveryBlocked: { subject: 'Q3 <b>figures</b>', reason: 'virus', link: 'https://kuvert.example/secumails/outbox' },
   submitTicket: { ownerName: 'Ada <Lovelace>', link: 'https://kuvert.example/submit/ticket/abc?x=<b>', validDays: 7 },
+  formConfirmation: { formName: 'Contact <b>request</b>', text: 'Thank you.\n\nWe answer <soon>.', date: '2026-11-25' },
 };
 
 describe('mail templates', () => {

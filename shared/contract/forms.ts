@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { SecurityLevelSchema } from './deliveries';
 import { FORM_SUBMIT_E2E_SHAPE, PUBLIC_FORM_E2E_SHAPE } from './form-e2e';
+import { DEFAULT_FORM_ADMIN, FormAdminSchema, FormAppearanceSchema } from './form-admin';
 import { LanguageSchema } from './user';
 
 /**
@@ -131,6 +132,8 @@ const FORM_SHAPE = {
     /** The JSON text of the translations tab (validated: an object keyed by de/en/fr). */
     translations: z.string().max(FORM_TEXT_VALUE_MAX * 3).default('{}'),
     customFields: z.array(CustomFieldInputSchema).max(FORM_FIELDS_MAX).default([]),
+    /** Users, notifications, subject template, confirmation mail, appearance (./form-admin.ts). */
+    admin: FormAdminSchema.default(DEFAULT_FORM_ADMIN),
 };
 export const FormInputSchema = z.object(FORM_SHAPE).strict().meta({ id: 'SaveForm' });
 export type FormInput = z.input<typeof FormInputSchema>;
@@ -179,6 +182,8 @@ export const PublicFormSchema = z
     translations: FormTranslationsSchema,
     customFields: z.array(CustomFieldSchema),
     ...PUBLIC_FORM_E2E_SHAPE,
+    /** Colours, transparency, dark theme (./form-admin.ts). */
+    appearance: FormAppearanceSchema,
   })
   .meta({ id: 'PublicForm' });
 export type PublicForm = z.infer<typeof PublicFormSchema>;

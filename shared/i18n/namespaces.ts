@@ -17,6 +17,7 @@ export const I18N_NAMESPACES = [
   'rooms',
   'forms',
   'flows',
+  'formAdmin',
 ] as const;
 export type I18nNamespace = (typeof I18N_NAMESPACES)[number];
 export const DEFAULT_NAMESPACE: I18nNamespace = 'common';

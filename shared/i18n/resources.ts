@@ -49,6 +49,9 @@ import frForms from '@locales/fr/forms.json';
 import deFlows from '@locales/de/flows.json';
 import enFlows from '@locales/en/flows.json';
 import frFlows from '@locales/fr/flows.json';
+import deFormAdmin from '@locales/de/formAdmin.json';
+import enFormAdmin from '@locales/en/formAdmin.json';
+import frFormAdmin from '@locales/fr/formAdmin.json';
 import type { Language } from '@shared/contract/constants';
 import type { I18nNamespace } from './namespaces';
 
@@ -73,6 +76,7 @@ export const I18N_RESOURCES: Record<Language, Record<I18nNamespace, Record<strin
     rooms: deRooms,
     forms: deForms,
     flows: deFlows,
+    formAdmin: deFormAdmin,
   },
   en: {
     common: enCommon,
@@ -92,6 +96,7 @@ export const I18N_RESOURCES: Record<Language, Record<I18nNamespace, Record<strin
     rooms: enRooms,
     forms: enForms,
     flows: enFlows,
+    formAdmin: enFormAdmin,
   },
   fr: {
     common: frCommon,
@@ -111,5 +116,6 @@ export const I18N_RESOURCES: Record<Language, Record<I18nNamespace, Record<strin
     rooms: frRooms,
     forms: frForms,
     flows: frFlows,
+    formAdmin: frFormAdmin,
   },
 };

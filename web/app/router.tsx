@@ -277,6 +277,7 @@ function buildRoutes(): RouteObject[] {
           children: [
             { index: true, lazy: lazyPage(() => import(/* webpackChunkName: "forms" */ '@web/features/forms/forms-list-page'), 'FormsListPage') },
             { path: ':formUuid', lazy: lazyPage(() => import(/* webpackChunkName: "form-edit" */ '@web/features/forms/form-edit-page'), 'FormEditPage') },
+            { path: 'templates', lazy: lazyPage(() => import(/* webpackChunkName: "form-templates" */ '@web/features/forms/form-templates-page'), 'FormTemplatesPage') },
           ],
         },
         {

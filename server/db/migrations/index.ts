@@ -22,6 +22,7 @@ import * as reportTotals from './0029-report-totals';
 import * as sharedState from './0030-shared-state';
 import * as roomFileOps from './0032-room-file-ops';
 import * as roomAdmin from './0033-room-admin';
+import * as formAdmin from './0035-form-admin';
 import * as flows from './0037-flows';
 import * as roomFileListing from './0038-room-file-listing';
 
@@ -56,6 +57,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0030-shared-state': sharedState,
   '0032-room-file-ops': roomFileOps,
   '0033-room-admin': roomAdmin,
+  '0035-form-admin': formAdmin,
   '0037-flows': flows,
   '0038-room-file-listing': roomFileListing,
 };

@@ -15,6 +15,7 @@ import { FORM_ENDPOINTS } from './forms';
 import { ROOM_OPS_ENDPOINTS } from './room-ops';
 import { FLOW_ENDPOINTS } from './flows';
 import { ROOM_ADMIN_ENDPOINTS } from './room-admin';
+import { FORM_ADMIN_ENDPOINTS } from './form-admin';
 
 /** Every area of the catalogue (one file each, README.md "Endpoint catalogue"). */
 export const ENDPOINT_AREAS = {
@@ -34,6 +35,7 @@ export const ENDPOINT_AREAS = {
   roomOps: ROOM_OPS_ENDPOINTS,
   flows: FLOW_ENDPOINTS,
   roomAdmin: ROOM_ADMIN_ENDPOINTS,
+  formAdmin: FORM_ADMIN_ENDPOINTS,
 } as const;
 
 /** Every endpoint of `/api/2`, once. */

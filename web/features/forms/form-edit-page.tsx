@@ -3,6 +3,7 @@ import { createForm, deleteForm, getForm, updateForm } from '@shared/api/endpoin
 import type { SecurityLevel } from '@shared/contract/deliveries';
 import { CustomFieldInputSchema, FORM_WEB_LINKS, FormInputSchema, type Form, type FormInputParsed } from '@shared/contract/forms';
 import { isE2eLevel, SECURITY_LEVEL_ORDER, SERVER_READABLE_LEVELS, securityLevelInfo } from '@shared/contract/security-levels';
+import { formAdminProblems } from '@shared/rules/form-admin-rules';
 import { formConfigProblems, type FormProblem } from '@shared/rules/form-rules';
 import { Alert } from '@web/components/alert';
 import { PageHeading } from '@web/components/page-heading';
@@ -16,6 +17,7 @@ import useSWR from 'swr';
 import { CustomFieldsEditor } from './custom-fields-editor';
 import { formErrorMessage, serverProblems } from './form-errors';
 import { ProcessServiceTab } from './process-service-tab';
+import { ADMIN_TABS, AdminTabPanel, LayoutPreview, type AdminTab } from './form-admin-tabs';
 
 const useStyles = makeStyles({
   form: { display: 'grid', gap: '16px', maxWidth: '720px', marginTop: '16px' },
@@ -23,7 +25,7 @@ const useStyles = makeStyles({
   panel: { display: 'grid', gap: '12px' },
 });
 
-type Tab = 'options' | 'fields' | 'disclaimer' | 'layout' | 'translations' | 'processService';
+type Tab = 'options' | 'fields' | 'disclaimer' | 'layout' | 'translations' | 'processService' | AdminTab;
 const TABS: readonly Tab[] = ['options', 'fields', 'disclaimer', 'layout', 'translations', 'processService'];
 /** Tabs whose label lives in another namespace (their own feature's). */
 const TAB_LABELS: Partial<Record<Tab, string>> = { processService: 'flows:processService.tab' };
@@ -33,8 +35,8 @@ const lines = (text: string) => text.split('\n').map((l) => l.trim()).filter((l)
 function toState(form: Form | undefined): FormInputParsed {
   const base = FormInputSchema.parse({ name: '', url: '', securityLevel: SERVER_READABLE_LEVELS[0] });
   if (!form) return base;
-  const { name, url, active, securityLevel, captcha, onlyAuthenticated, mandatoryRecipients, optionalRecipients, senderEmail, disclaimerEnabled, disclaimerText, layout, translations, customFields } = form;
-  return { name, url, active, securityLevel, captcha, onlyAuthenticated, mandatoryRecipients, optionalRecipients, senderEmail, disclaimerEnabled, disclaimerText, layout, translations, customFields };
+  const { name, url, active, securityLevel, captcha, onlyAuthenticated, mandatoryRecipients, optionalRecipients, senderEmail, disclaimerEnabled, disclaimerText, layout, translations, customFields, admin } = form;
+  return { name, url, active, securityLevel, captcha, onlyAuthenticated, mandatoryRecipients, optionalRecipients, senderEmail, disclaimerEnabled, disclaimerText, layout, translations, customFields, admin };
 }
 
 /** `/forms/{formUuid}` (or `/forms/new`): the configuration with the tabs of SPEC §2. */
@@ -61,15 +63,16 @@ function FormEditor({ form }: { form: Form | undefined }) {
   const [problems, setProblems] = useState<FormProblem[]>([]);
   const [failure, setFailure] = useState<{ key: string; values: Record<string, unknown> } | null>(null);
   const [pending, setPending] = useState(false);
+  const [savedAt, setSavedAt] = useState(0);
   const set = (changes: Partial<FormInputParsed>) => setState((s) => ({ ...s, ...changes }));
   const problemAt = (field: string) => {
     const found = problems.find((p) => p.field === field || p.field.startsWith(`${field}.`));
-    return found ? t(`forms:problems.${found.reason}`) : undefined;
+    return found ? t([`forms:problems.${found.reason}`, `formAdmin:problems.${found.reason}`]) : undefined;
   };
 
   async function save(event: FormEvent) {
     event.preventDefault();
-    const local = formConfigProblems(state);
+    const local = [...formConfigProblems(state), ...formAdminProblems(state.admin, state.customFields, state.translations)];
     setProblems(local);
     setFailure(null);
     if (local.length > 0) {
@@ -80,6 +83,7 @@ function FormEditor({ form }: { form: Form | undefined }) {
     try {
       const saved = form ? await updateForm(apiClient, form.formUuid, state) : await createForm(apiClient, state);
       notify('success', t('forms:edit.saved'));
+      setSavedAt(Date.now());
       if (!form) void navigate(FORM_WEB_LINKS.edit(saved.formUuid), { replace: true });
     } catch (err) {
       setProblems(serverProblems(err));
@@ -110,6 +114,11 @@ function FormEditor({ form }: { form: Form | undefined }) {
           {TABS.map((name) => (
             <Tab key={name} value={name}>
               {t(TAB_LABELS[name] ?? `forms:edit.tabs.${name}`)}
+            </Tab>
+          ))}
+          {ADMIN_TABS.filter((name) => form || name !== 'history').map((name) => (
+            <Tab key={name} value={name}>
+              {t(`formAdmin:tabs.${name}`)}
             </Tab>
           ))}
         </TabList>
@@ -179,6 +188,7 @@ function FormEditor({ form }: { form: Form | undefined }) {
             </Field>
           </div>
         ) : null}
+        <AdminTabPanel tab={tab} form={form} state={state} set={set} problems={problems} savedAt={savedAt} />
         <div className={styles.bar}>
           <Button type="submit" appearance="primary" disabled={pending}>
             {t('forms:edit.save')}
@@ -186,6 +196,7 @@ function FormEditor({ form }: { form: Form | undefined }) {
           {form ? <Button onClick={() => void remove()}>{t('forms:edit.delete')}</Button> : null}
         </div>
       </form>
+      {tab === 'layout' ? <LayoutPreview form={form} state={state} /> : null}
     </>
   );
 }

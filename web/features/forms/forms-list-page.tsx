@@ -1,6 +1,7 @@
 import { Body1, Button, Link, makeStyles, Spinner, Table, TableBody, TableCell, TableHeader, TableHeaderCell, TableRow } from '@fluentui/react-components';
 import { ApiError } from '@shared/api/api-error';
 import { listForms } from '@shared/api/endpoints/forms';
+import { FORM_TEMPLATES_LINK } from '@shared/contract/form-templates';
 import { FORM_WEB_LINKS } from '@shared/contract/forms';
 import { Alert } from '@web/components/alert';
 import { PageHeading } from '@web/components/page-heading';
@@ -10,7 +11,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import useSWR from 'swr';
 
-const useStyles = makeStyles({ bar: { display: 'flex', justifyContent: 'flex-end', margin: '12px 0' } });
+const useStyles = makeStyles({ bar: { display: 'flex', justifyContent: 'flex-end', gap: '8px', margin: '12px 0' } });
 
 /** The forms administration (ROLE_SECUFORMS, ROLE_ADMIN): every form, a new one. */
 export function FormsListPage() {
@@ -31,6 +32,7 @@ export function FormsListPage() {
             <Button appearance="primary" onClick={() => void navigate(FORM_WEB_LINKS.edit('new'))}>
               {t('forms:list.new')}
             </Button>
+            <Button onClick={() => void navigate(FORM_TEMPLATES_LINK)}>{t('formAdmin:templates.open')}</Button>
           </div>
           {data.items.length === 0 ? (
             <Body1 as="p">{t('forms:list.empty')}</Body1>

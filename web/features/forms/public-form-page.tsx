@@ -1,8 +1,10 @@
-import { Body1, Button, Caption1, Card, Checkbox, Field, Input, Label, Link, makeStyles, ProgressBar, Radio, RadioGroup, Select, Spinner, Textarea, tokens } from '@fluentui/react-components';
+import { Body1, Button, Caption1, Card, Checkbox, Field, Input, Label, Link, makeStyles, ProgressBar, Radio, RadioGroup, Select, Spinner, Subtitle1, Textarea, tokens } from '@fluentui/react-components';
 import { getPublicForm } from '@shared/api/endpoints/forms';
 import { getCaptcha } from '@shared/api/endpoints/pre-login';
 import type { CaptchaResponse } from '@shared/contract/auth-escalation';
+import type { FormAppearance } from '@shared/contract/form-admin';
 import { DISPLAY_ONLY_FIELD_TYPES, type CustomField, type FieldValue, type PublicForm } from '@shared/contract/forms';
+import { localisedForm } from '@shared/rules/form-admin-rules';
 import { fillTemplate, submissionProblems, type FormProblem } from '@shared/rules/form-rules';
 import { isE2eLevel } from '@shared/contract/security-levels';
 import { submitFormDelivery, type SendProgress } from '@shared/transfer';
@@ -16,6 +18,7 @@ import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import useSWR from 'swr';
 import { formErrorMessage, serverProblems } from './form-errors';
+import { AppearanceFrame } from './form-appearance';
 
 const useStyles = makeStyles({
   card: { maxWidth: '640px', margin: '0 auto', padding: '24px', display: 'grid', gap: '16px' },
@@ -25,9 +28,13 @@ const useStyles = makeStyles({
   error: { color: tokens.colorPaletteRedForeground1 },
 });
 
-function PublicCard({ children }: { children: ReactNode }) {
+function PublicCard({ children, appearance }: { children: ReactNode; appearance?: FormAppearance | undefined }) {
   const styles = useStyles();
-  return <Card className={styles.card}>{children}</Card>;
+  return (
+    <AppearanceFrame appearance={appearance}>
+      <Card className={styles.card}>{children}</Card>
+    </AppearanceFrame>
+  );
 }
 
 /** A status page (SPEC §2): inactive, nonexistent, invalid recipient configuration. */
@@ -51,7 +58,7 @@ export function PublicFormPage() {
   const form = useSWR(['forms/public', formId], () => getPublicForm(apiClient, formId), { revalidateOnFocus: false, revalidateIfStale: false, shouldRetryOnError: false });
   if (form.error) return <StatusPage error={form.error} />;
   if (!form.data) return <Spinner label={t('forms:public.loading')} />;
-  return <FormFill form={form.data} formId={formId} />;
+  return <FormFill form={localisedForm(form.data, currentLanguage())} formId={formId} />;
 }
 
 function initialValues(form: PublicForm): Record<string, FieldValue> {
@@ -63,7 +70,8 @@ function initialValues(form: PublicForm): Record<string, FieldValue> {
   return values;
 }
 
-function FormFill({ form, formId }: { form: PublicForm; formId: string }) {
+/** The form itself; `preview` (the Layout tab's live preview) never submits. */
+export function FormFill({ form, formId, preview = false }: { form: PublicForm; formId: string; preview?: boolean }) {
   const { t } = useTranslation();
   const styles = useStyles();
   const [values, setValues] = useState<Record<string, FieldValue>>(() => initialValues(form));
@@ -84,12 +92,12 @@ function FormFill({ form, formId }: { form: PublicForm; formId: string }) {
     void getCaptcha(apiClient).then(setCaptcha, () => setCaptcha(null));
   };
   useEffect(() => {
-    if (form.captcha) loadCaptcha();
-  }, [form.captcha]);
+    if (form.captcha && !preview) loadCaptcha();
+  }, [form.captcha, preview]);
 
   if (done) {
     return (
-      <PublicCard>
+      <PublicCard appearance={form.appearance}>
         <PageHeading focusOnMount>{form.layout.successTitle || t('forms:public.successTitle')}</PageHeading>
         <Body1 as="p">{form.layout.successMessage || t('forms:public.successText')}</Body1>
       </PublicCard>
@@ -109,6 +117,7 @@ function FormFill({ form, formId }: { form: PublicForm; formId: string }) {
 
   async function submit(event: FormEvent) {
     event.preventDefault();
+    if (preview) return;
     const submitted = allValues();
     const local = submissionProblems(form.customFields, submitted);
     if (form.disclaimerEnabled && !accepted) local.push({ field: 'disclaimerAccepted', reason: 'disclaimerNotAccepted' });
@@ -153,8 +162,8 @@ function FormFill({ form, formId }: { form: PublicForm; formId: string }) {
   }
 
   return (
-    <PublicCard>
-      <PageHeading focusOnMount>{form.name}</PageHeading>
+    <PublicCard appearance={form.appearance}>
+      {preview ? <Subtitle1 as="h2">{form.name}</Subtitle1> : <PageHeading focusOnMount>{form.name}</PageHeading>}
       {form.layout.description ? <Body1 as="p">{form.layout.description}</Body1> : null}
       <Caption1 as="p">{t('forms:public.mandatoryHint')}</Caption1>
       {encrypted ? <Alert type="info" title={t('forms:e2e.encrypting')} /> : null}

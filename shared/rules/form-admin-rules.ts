@@ -1,0 +1,92 @@
+import { FORM_COLOUR_PATTERN, SUBJECT_PLACEHOLDERS, type FormAdmin } from '@shared/contract/form-admin';
+import type { CustomField, FieldValue } from '@shared/contract/forms';
+import type { FormProblem } from './form-rules';
+
+/**
+ * Rules of the form administration settings (shared/contract/form-admin.ts), for the server
+ * (which enforces them on save) and the web client (which shows them before saving).
+ */
+
+const PLACEHOLDER = /\{([^{}]*)\}/g;
+
+/** The placeholders of a subject template a form cannot fill: unknown names, fields it does not have. */
+export function unknownSubjectPlaceholders(template: string, fields: readonly Pick<CustomField, 'name'>[]): string[] {
+  const names = new Set(fields.map((f) => f.name.trim()));
+  const unknown: string[] = [];
+  for (const [, inner] of template.matchAll(PLACEHOLDER)) {
+    const token = inner!.trim();
+    if ((SUBJECT_PLACEHOLDERS as readonly string[]).includes(token)) continue;
+    if (token.startsWith('field:') && names.has(token.slice('field:'.length).trim())) continue;
+    unknown.push(token);
+  }
+  return unknown;
+}
+
+export function formAdminProblems(admin: FormAdmin, fields: readonly Pick<CustomField, 'name'>[], translations = '{}'): FormProblem[] {
+  const problems: FormProblem[] = [];
+  const translation = translationKeysProblem(translations, fields);
+  if (translation) problems.push({ field: 'translations', reason: translation });
+  if (unknownSubjectPlaceholders(admin.subjectTemplate, fields).length > 0) problems.push({ field: 'admin.subjectTemplate', reason: 'unknownPlaceholder' });
+  if (/[{}]/.test(admin.subjectTemplate.replace(PLACEHOLDER, ''))) problems.push({ field: 'admin.subjectTemplate', reason: 'unknownPlaceholder' });
+  for (const key of ['primaryColor', 'textColor'] as const) {
+    if (!FORM_COLOUR_PATTERN.test(admin.appearance[key])) problems.push({ field: `admin.appearance.${key}`, reason: 'invalidColour' });
+  }
+  return problems;
+}
+
+const shown = (value: FieldValue | undefined) => (value === undefined ? '' : typeof value === 'string' ? value : value.map((v) => (typeof v === 'string' ? v : v.name)).join(', '));
+
+/** The subject of a submission's delivery: the template filled in (a saved template has known placeholders only). */
+export function renderSubject(template: string, context: { formName: string; date: string; values: Record<string, FieldValue> }): string {
+  const rendered = template.replace(PLACEHOLDER, (whole, inner: string) => {
+    const token = inner.trim();
+    if (token === 'formName') return context.formName;
+    if (token === 'date') return context.date;
+    if (token.startsWith('field:')) return shown(context.values[token.slice('field:'.length).trim()]).replace(/[\r\n]+/g, ' ');
+    return whole;
+  });
+  return rendered.trim().slice(0, 255);
+}
+
+/** Keys a language of the Translations tab may give (`fields`: hints by field name). */
+export const TRANSLATION_KEYS = ['name', 'description', 'successTitle', 'successMessage', 'disclaimerText', 'fields'] as const;
+type TranslationKey = (typeof TRANSLATION_KEYS)[number];
+
+/** Beyond valid JSON (form-rules.ts): unknown keys, non-text values, hints of fields the form does not have. */
+export function translationKeysProblem(text: string, fields: readonly Pick<CustomField, 'name'>[]): string | undefined {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return undefined; // form-rules.ts reports invalid JSON
+  }
+  if (typeof parsed !== 'object' || parsed === null) return undefined;
+  const names = new Set(fields.map((f) => f.name.trim()));
+  for (const texts of Object.values(parsed as Record<string, unknown>)) {
+    if (typeof texts !== 'object' || texts === null) continue;
+    for (const [key, value] of Object.entries(texts)) {
+      if (!(TRANSLATION_KEYS as readonly string[]).includes(key)) return 'unknownTranslationKey';
+      if (key === 'fields') {
+        if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'unknownTranslationKey';
+        for (const [name, hint] of Object.entries(value)) if (!names.has(name) || typeof hint !== 'string') return 'unknownTranslationKey';
+      } else if (typeof value !== 'string') return 'unknownTranslationKey';
+    }
+  }
+  return undefined;
+}
+
+/** The public form in the page's language: the Translations tab's texts over the form's own. */
+export function localisedForm<F extends { name: string; disclaimerText: string; layout: { description: string; successTitle: string; successMessage: string }; translations: Record<string, unknown>; customFields: CustomField[] }>(form: F, language: string): F {
+  const texts = form.translations[language];
+  if (typeof texts !== 'object' || texts === null) return form;
+  const t = texts as Partial<Record<TranslationKey, unknown>>;
+  const text = (key: TranslationKey, fallback: string) => (typeof t[key] === 'string' && t[key] !== '' ? t[key] : fallback);
+  const hints = typeof t.fields === 'object' && t.fields !== null ? (t.fields as Record<string, unknown>) : {};
+  return {
+    ...form,
+    name: text('name', form.name),
+    disclaimerText: text('disclaimerText', form.disclaimerText),
+    layout: { ...form.layout, description: text('description', form.layout.description), successTitle: text('successTitle', form.layout.successTitle), successMessage: text('successMessage', form.layout.successMessage) },
+    customFields: form.customFields.map((f) => (typeof hints[f.name] === 'string' ? { ...f, hint: hints[f.name] as string } : f)),
+  };
+}
