@@ -48,6 +48,7 @@ import { externalRoutes } from './external/routes';
 import { submitBoxRoutes } from './submit-box/routes';
 import { submitSessionDelivery } from './submit-box/tickets';
 import { formRoutes } from './forms/routes';
+import { formEmbedRoutes } from './forms/embed';
 import { formSessionDelivery } from './forms/submissions';
 import { adminRoutes } from './routes/admin-routes';
 import { authRoutes } from './routes/auth-routes';
@@ -250,6 +251,7 @@ async function assemble(app: FastifyInstance, options: BuildAppOptions, database
   await app.register(webClientRoutes(config.webRoot));
   await app.register(addinRoutes);
   await app.register(reportRoutes);
+  await app.register(formEmbedRoutes);
 
   app.addHook('onReady', async () => {
     if (await mailboxExposed(app)) {

@@ -6,6 +6,7 @@ import { SETTING_KEYS } from '@shared/contract/settings';
 import { SIGNUP_SETTING_KEY } from '@shared/contract/signup';
 import { OPERATOR_PROFILE_KEYS } from './operator-profile';
 import { SUBMIT_BOX_SETTING_KEY } from '@shared/contract/submit-box';
+import { FORM_EMBED_SETTING_KEYS, originListProblem } from '@shared/contract/form-embed';
 
 /** Default theme colours (SPEC §9). */
 export const DEFAULT_THEME_COLOR = '#19853F';
@@ -104,6 +105,9 @@ export const PRIVATE_DEFAULTS: Readonly<Record<string, ConfigValue>> = {
   [SIGNUP_SETTING_KEY]: false,
   // Submit boxes (issue 16 §1): on; an administrator switches every box off here.
   [SUBMIT_BOX_SETTING_KEY]: true,
+  // Form embedding (issue 16 §2): no other site may frame or call the public form until listed.
+  [FORM_EMBED_SETTING_KEYS.frameAncestors]: '',
+  [FORM_EMBED_SETTING_KEYS.corsOrigins]: '',
 };
 
 /** Integer settings with a closed range. */
@@ -142,6 +146,8 @@ export function settingValueProblem(key: string, value: ConfigValue): string | n
     const bad = entries.filter((v) => v.includes(';') || !isValidMimeType(v.replace(/\/\*$/, '/x')));
     if (bad.length > 0) return `must be MIME types as type/subtype or type/* separated by commas (not: ${bad.join(', ')})`;
   }
+  if (key === FORM_EMBED_SETTING_KEYS.frameAncestors) return originListProblem(value, true);
+  if (key === FORM_EMBED_SETTING_KEYS.corsOrigins) return originListProblem(value, false);
   return null;
 }
 

@@ -44,8 +44,11 @@ import deRooms from '@locales/de/rooms.json';
 import enRooms from '@locales/en/rooms.json';
 import frRooms from '@locales/fr/rooms.json';
 import deForms from '@locales/de/forms.json';
+import deFormsShare from '@locales/de/formsShare.json';
 import enForms from '@locales/en/forms.json';
+import enFormsShare from '@locales/en/formsShare.json';
 import frForms from '@locales/fr/forms.json';
+import frFormsShare from '@locales/fr/formsShare.json';
 import type { Language } from '@shared/contract/constants';
 import type { I18nNamespace } from './namespaces';
 
@@ -69,6 +72,7 @@ export const I18N_RESOURCES: Record<Language, Record<I18nNamespace, Record<strin
     submitBox: deSubmitBox,
     rooms: deRooms,
     forms: deForms,
+    formsShare: deFormsShare,
   },
   en: {
     common: enCommon,
@@ -87,6 +91,7 @@ export const I18N_RESOURCES: Record<Language, Record<I18nNamespace, Record<strin
     submitBox: enSubmitBox,
     rooms: enRooms,
     forms: enForms,
+    formsShare: enFormsShare,
   },
   fr: {
     common: frCommon,
@@ -105,5 +110,6 @@ export const I18N_RESOURCES: Record<Language, Record<I18nNamespace, Record<strin
     submitBox: frSubmitBox,
     rooms: frRooms,
     forms: frForms,
+    formsShare: frFormsShare,
   },
 };

@@ -12,9 +12,10 @@ import { apiClient } from '@web/lib/api-client';
 import { currentLanguage } from '@web/lib/i18n';
 import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useParams } from 'react-router';
+import { useLocation, useParams } from 'react-router';
 import useSWR from 'swr';
 import { formErrorMessage, serverProblems } from './form-errors';
+import { readPublicFormUrl, urlDefaults, useEmbedHeight } from './public-form-url';
 
 const useStyles = makeStyles({
   card: { maxWidth: '640px', margin: '0 auto', padding: '24px', display: 'grid', gap: '16px' },
@@ -47,10 +48,12 @@ const fieldId = (index: number) => `form-field-${index}`;
 export function PublicFormPage() {
   const { t } = useTranslation();
   const { formId = '' } = useParams();
+  const url = readPublicFormUrl(useLocation().search);
+  useEmbedHeight(url.embed);
   const form = useSWR(['forms/public', formId], () => getPublicForm(apiClient, formId), { revalidateOnFocus: false, revalidateIfStale: false, shouldRetryOnError: false });
   if (form.error) return <StatusPage error={form.error} />;
   if (!form.data) return <Spinner label={t('forms:public.loading')} />;
-  return <FormFill form={form.data} formId={formId} />;
+  return <FormFill form={form.data} formId={formId} urlValues={urlDefaults(form.data.customFields, url.defaults)} />;
 }
 
 function initialValues(form: PublicForm): Record<string, FieldValue> {
@@ -62,10 +65,10 @@ function initialValues(form: PublicForm): Record<string, FieldValue> {
   return values;
 }
 
-function FormFill({ form, formId }: { form: PublicForm; formId: string }) {
+function FormFill({ form, formId, urlValues }: { form: PublicForm; formId: string; urlValues: Record<string, FieldValue> }) {
   const { t } = useTranslation();
   const styles = useStyles();
-  const [values, setValues] = useState<Record<string, FieldValue>>(() => initialValues(form));
+  const [values, setValues] = useState<Record<string, FieldValue>>(() => ({ ...initialValues(form), ...urlValues }));
   const [files, setFiles] = useState<Record<string, File[]>>({});
   const [chosen, setChosen] = useState<string[]>([]);
   const [accepted, setAccepted] = useState(false);
