@@ -49,6 +49,7 @@ import { submitBoxRoutes } from './submit-box/routes';
 import { submitSessionDelivery } from './submit-box/tickets';
 import { formRoutes } from './forms/routes';
 import { formEmbedRoutes } from './forms/embed';
+import { formUploadChecks } from './forms/hardening';
 import { formSessionDelivery } from './forms/submissions';
 import { adminRoutes } from './routes/admin-routes';
 import { authRoutes } from './routes/auth-routes';
@@ -252,6 +253,7 @@ async function assemble(app: FastifyInstance, options: BuildAppOptions, database
   await app.register(addinRoutes);
   await app.register(reportRoutes);
   await app.register(formEmbedRoutes);
+  await app.register(formUploadChecks);
 
   app.addHook('onReady', async () => {
     if (await mailboxExposed(app)) {

@@ -10,6 +10,7 @@ import { accessDenied, authenticationRequired, badRequest } from '../core/http-e
 import { createDraft } from '../deliveries/drafts';
 import type { UserRow } from '../users/users-repository';
 import { fieldsOf, formByIdOrUrl, formError, layoutOf, levelOf, recipientsOf, type FormRow } from './forms';
+import { limitSubmissions, recordDeclaredFiles } from './hardening';
 
 type SubmitBody = z.infer<typeof FormSubmitBodySchema>;
 
@@ -99,6 +100,7 @@ function messageOf(fields: CustomField[], values: Record<string, FieldValue>, su
  */
 export async function startFormSubmission(app: FastifyInstance, request: FastifyRequest, formId: string, body: SubmitBody): Promise<FormSubmitResponse> {
   const { row, sender, fields } = await openForm(app, formId);
+  await limitSubmissions(app, request.ip, row.uuid);
   const submitter = row.only_authenticated === 1 ? authenticatedSubmitter(request) : null;
   if (row.disclaimer_enabled === 1 && !body.disclaimerAccepted) throw badRequest('The disclaimer must be accepted', { problems: [{ field: 'disclaimerAccepted', reason: 'disclaimerNotAccepted' }] });
   const mandatory = recipientsOf(row.mandatory_recipients);
@@ -127,6 +129,7 @@ export async function startFormSubmission(app: FastifyInstance, request: Fastify
   );
   const session = await app.sessions.create(sender.id, 'submit');
   await app.db.insertInto('form_submissions').values({ form_id: row.id, delivery_id: draft.id, session_id: session.session.id, created_at: Date.now() }).execute();
+  await recordDeclaredFiles(app, session.session.id, fields, values);
   return { deliveryUuid: draft.uuid, sessionToken: session.token, securityLevel: levelOf(row) };
 }
 

@@ -184,3 +184,11 @@ export function fillTemplate(template: string, values: Record<string, FieldValue
     return value.map((v) => (typeof v === 'string' ? v : v.name)).join(', ');
   });
 }
+
+/** One uploaded file against its file field's limits (size in kB, allowed types): the §5 reason, or undefined. */
+export function uploadedFileProblem(field: CustomField, file: DeclaredFile): string | undefined {
+  if (field.type !== 'file') return 'invalidValue';
+  if (file.size === 0) return 'emptyFile';
+  if (field.maxFileSizeKb !== null && file.size > field.maxFileSizeKb * 1024) return 'fileTooLarge';
+  return fileMatches(file, field.allowedFileTypes) ? undefined : 'fileTypeNotAllowed';
+}
