@@ -1,7 +1,7 @@
 import { DELIVERY_ENDPOINTS } from '@shared/contract/endpoints/deliveries';
 import { e2ePlaintextSize } from '@shared/contract/deliveries';
 import { FORM_ERRORS, type CustomField, type DeclaredFile, type FieldValue } from '@shared/contract/forms';
-import { uploadedFileProblem } from '@shared/rules/form-rules';
+import { isPngDataUrl, signatureFile, uploadedFileProblem } from '@shared/rules/form-rules';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { rateLimitExceeded } from '../core/http-error';
@@ -58,12 +58,14 @@ const isFileList = (value: FieldValue | undefined): value is DeclaredFile[] => A
 /** Keeps the files the (already checked) values declare, for the upload checks of the submission's session. */
 export async function recordDeclaredFiles(app: FastifyInstance, sessionId: string, fields: readonly CustomField[], values: Record<string, FieldValue>): Promise<void> {
   const now = Date.now();
-  const rows = fields
-    .filter((field) => field.type === 'file')
-    .flatMap((field) => {
-      const value = values[field.name];
-      return isFileList(value) ? value.map((file) => ({ session_id: sessionId, field_name: field.name, name: file.name, size: file.size, mime_type: file.type, created_at: now })) : [];
-    });
+  const row = (field: CustomField, file: DeclaredFile) => ({ session_id: sessionId, field_name: field.name, name: file.name, size: file.size, mime_type: file.type, created_at: now });
+  const rows = fields.flatMap((field) => {
+    const value = values[field.name];
+    if (field.type === 'file') return isFileList(value) ? value.map((file) => row(field, file)) : [];
+    // A signature is attached as its PNG (the public page uploads it with the files).
+    if (field.type === 'signature' && typeof value === 'string' && isPngDataUrl(value)) return [row(field, signatureFile(field.name, value))];
+    return [];
+  });
   if (rows.length > 0) await app.db.insertInto('form_submission_files').values(rows).execute();
 }
 

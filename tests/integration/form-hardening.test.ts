@@ -7,7 +7,8 @@ import { createHash, randomBytes } from 'node:crypto';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { SECURITY_LEVELS } from '@shared/contract/constants';
-import { FORM_ERRORS, type Form, type FormInput, type FormSubmitResponse } from '@shared/contract/forms';
+import { FORM_ERRORS, FORM_SIGNATURE_MAX, type Form, type FormInput, type FormSubmitResponse } from '@shared/contract/forms';
+import { signatureFile } from '@shared/rules/form-rules';
 import type { DeliveryUploadFile } from '@shared/contract/deliveries';
 import { FORM_SUBMIT_LIMIT_PER_FORM, FORM_SUBMIT_LIMIT_PER_IP } from '@server/forms/hardening';
 import { partKey } from '@server/deliveries/records';
@@ -198,5 +199,35 @@ describe('public form submissions, hardened', () => {
     expect(commit.status, await commit.clone().text()).toBe(200);
     const send = await fetch(`${server.url}${api(`/deliveries/${started.deliveryUuid}/send`)}`, { method: 'POST', headers: bearer(started.sessionToken) });
     expect(send.status, await send.clone().text()).toBe(200);
+  });
+
+  it('signature: a PNG data URL within FORM_SIGNATURE_MAX only; it travels as its PNG file', async () => {
+    const form = await createForm({ customFields: [{ name: 'Signed by', type: 'signature', required: true }] });
+    const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
+    const dataUrl = `data:image/png;base64,${png.toString('base64')}`;
+    for (const value of [
+      'data:image/gif;base64,R0lGODlhAQABAAAAACw=',
+      `data:image/png;base64,${Buffer.from('GIF89a not a png at all').toString('base64')}`,
+      'data:image/png;base64,iVBORw0KGgo!!!!',
+      'a typed name without a drawing',
+    ]) {
+      const result = await injectSubmit(form, '192.0.2.20', { 'Signed by': value });
+      expect(result.status).toBe(400);
+      expect(result.body.metadata?.problems).toEqual([{ field: 'Signed by', reason: 'invalidValue' }]);
+    }
+    const huge = await injectSubmit(form, '192.0.2.20', { 'Signed by': `data:image/png;base64,iVBORw0KGgo${'A'.repeat(FORM_SIGNATURE_MAX)}` });
+    expect(huge.status).toBe(400);
+    expect(huge.body.error).toBe('ValidationException');
+    expect(await submissionsOf(form)).toBe(0);
+
+    const started = await submit(form, { 'Signed by': dataUrl });
+    const file = signatureFile('Signed by', dataUrl);
+    expect(file).toEqual({ name: 'Signed by.png', size: png.length, type: 'image/png' });
+    const created = await addFile(started, { name: file.name, size: file.size, mimeType: 'image/png' });
+    expect(created.status, await created.clone().text()).toBe(201);
+    // Anything else as the signature's file is refused (and cancels the submission).
+    const other = await submit(form, { 'Signed by': dataUrl });
+    const refused = await addFile(other, { name: file.name, size: file.size, mimeType: 'image/gif' });
+    expect((await expectBackendError(refused, 400, FORM_ERRORS.fieldInvalid)).metadata.problems).toEqual([{ field: 'Signed by', reason: 'invalidValue' }]);
   });
 });

@@ -4,7 +4,7 @@ import { getCaptcha } from '@shared/api/endpoints/pre-login';
 import { submitSessionClient } from '@shared/api/endpoints/submit-box';
 import type { CaptchaResponse } from '@shared/contract/auth-escalation';
 import { DISPLAY_ONLY_FIELD_TYPES, type CustomField, type FieldValue, type PublicForm } from '@shared/contract/forms';
-import { fillTemplate, submissionProblems, type FormProblem } from '@shared/rules/form-rules';
+import { fillTemplate, signatureFile, submissionProblems, type FormProblem } from '@shared/rules/form-rules';
 import { sendDelivery, type SendProgress } from '@shared/transfer';
 import { Alert } from '@web/components/alert';
 import { PageHeading } from '@web/components/page-heading';
@@ -16,6 +16,7 @@ import { useLocation, useParams } from 'react-router';
 import useSWR from 'swr';
 import { formErrorMessage, serverProblems } from './form-errors';
 import { readPublicFormUrl, urlDefaults, useEmbedHeight } from './public-form-url';
+import { SignatureField } from './signature-field';
 
 const useStyles = makeStyles({
   card: { maxWidth: '640px', margin: '0 auto', padding: '24px', display: 'grid', gap: '16px' },
@@ -63,6 +64,16 @@ function initialValues(form: PublicForm): Record<string, FieldValue> {
     values[field.name] = field.type === 'checkbox' ? (field.defaultValue ? [field.defaultValue] : []) : field.defaultValue;
   }
   return values;
+}
+
+/** Each drawn or typed signature as its PNG file (the server expects it: shared/rules/form-rules.ts signatureFile). */
+function signatureUploads(form: PublicForm, values: Record<string, FieldValue>): { name: string; blob: Blob }[] {
+  return form.customFields.flatMap((field) => {
+    const value = values[field.name];
+    if (field.type !== 'signature' || typeof value !== 'string' || value === '') return [];
+    const bytes = Uint8Array.from(atob(value.slice(value.indexOf(',') + 1)), (c) => c.charCodeAt(0));
+    return [{ name: signatureFile(field.name, value).name, blob: new Blob([bytes], { type: 'image/png' }) }];
+  });
 }
 
 function FormFill({ form, formId, urlValues }: { form: PublicForm; formId: string; urlValues: Record<string, FieldValue> }) {
@@ -132,7 +143,7 @@ function FormFill({ form, formId, urlValues }: { form: PublicForm; formId: strin
       const result = await sendDelivery({
         client: submitSessionClient(started.sessionToken),
         draft: { deliveryUuid: started.deliveryUuid },
-        files: Object.values(files).flat().map((file) => ({ name: file.name, blob: file })),
+        files: [...Object.values(files).flat().map((file) => ({ name: file.name, blob: file })), ...signatureUploads(form, submitted)],
         onProgress: setProgress,
       });
       if (!result.ok) {
@@ -205,7 +216,6 @@ interface FieldInputProps {
 }
 
 function FieldInput({ field, index, value, allValues, files, problem, onValue, onFiles }: FieldInputProps) {
-  const { t } = useTranslation();
   const styles = useStyles();
   const text = typeof value === 'string' ? value : '';
   const common = { label: field.name, required: field.required, hint: field.hint || undefined, validationMessage: problem };
@@ -218,8 +228,9 @@ function FieldInput({ field, index, value, allValues, files, problem, onValue, o
       );
     case 'textTemplate':
       return <Body1 as="p">{fillTemplate(field.defaultValue, allValues)}</Body1>;
-    case 'file':
     case 'signature':
+      return <SignatureField field={field} id={fieldId(index)} problem={problem} onValue={onValue} />;
+    case 'file':
       return (
         <div className={styles.fileField}>
           <Label htmlFor={fieldId(index)} required={field.required}>
@@ -228,18 +239,12 @@ function FieldInput({ field, index, value, allValues, files, problem, onValue, o
           <input
             id={fieldId(index)}
             type="file"
-            multiple={field.type === 'file'}
-            accept={field.type === 'signature' ? 'image/png' : field.allowedFileTypes || undefined}
+            multiple
+            accept={field.allowedFileTypes || undefined}
             aria-describedby={`${fieldId(index)}-hint`}
-            onChange={(event) => {
-              const chosen = [...(event.target.files ?? [])];
-              if (field.type === 'file') return onFiles(chosen);
-              const reader = new FileReader();
-              reader.onload = () => onValue(String(reader.result));
-              if (chosen[0]) reader.readAsDataURL(chosen[0]);
-            }}
+            onChange={(event) => onFiles([...(event.target.files ?? [])])}
           />
-          <Caption1 id={`${fieldId(index)}-hint`}>{field.type === 'signature' ? t('forms:public.signatureHint') : field.hint || files.map((f) => f.name).join(', ')}</Caption1>
+          <Caption1 id={`${fieldId(index)}-hint`}>{field.hint || files.map((f) => f.name).join(', ')}</Caption1>
           {problem ? (
             <Caption1 role="alert" className={styles.error}>
               {problem}
