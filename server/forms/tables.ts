@@ -18,8 +18,6 @@ export interface FormsTable {
   disclaimer_text: string;
   layout: string;
   translations: string;
-  /** Migration 0036: the process pages, JSON (server/forms/process-pages.ts). */
-  process_pages: Generated<string>;
   created_by: number | null;
   created_at: number;
   updated_at: number;

@@ -1,11 +1,10 @@
 import type { Kysely } from 'kysely';
 
 /**
- * Web forms, issue 16 §2 (server/forms/hardening.ts, server/forms/process-pages.ts):
- * - `form_submission_files`: the files a submission declared, per field, keyed by the limited
- *   session it opened — the upload calls of that session are re-checked against them and the
- *   field's limits (at file create and at commit).
- * - `forms.process_pages`: the form's steps (JSON array of { title, icon }, numbered from 1).
+ * Web forms, issue 16 §2 (server/forms/hardening.ts): `form_submission_files` — the files a
+ * submission declared (and a signature's PNG), per field, keyed by the limited session it opened;
+ * the upload calls of that session are re-checked against them and the field's limits (at file
+ * create and at commit).
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
@@ -18,10 +17,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('created_at', 'bigint', (c) => c.notNull())
     .execute();
   await db.schema.createIndex('form_submission_files_session').on('form_submission_files').column('session_id').execute();
-  await db.schema.alterTable('forms').addColumn('process_pages', 'text', (c) => c.notNull().defaultTo('[]')).execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  await db.schema.alterTable('forms').dropColumn('process_pages').execute();
   await db.schema.dropTable('form_submission_files').execute();
 }
