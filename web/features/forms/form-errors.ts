@@ -14,6 +14,7 @@ const KEYS: Record<string, string> = {
   [LICENCE_LIMIT_ERROR]: 'forms:errors.licence',
   AuthenticationRequiredException: 'forms:errors.authRequired',
   TransferQuotaExceededException: 'forms:errors.transferQuota',
+  RateLimitExceededException: 'formsShare:errors.rateLimited',
 };
 
 /** The message key (and its figures) of a failed forms call; network trouble is "unreachable". */
