@@ -52,6 +52,8 @@ import { externalRoutes } from './external/routes';
 import { submitBoxRoutes } from './submit-box/routes';
 import { submitSessionDelivery } from './submit-box/tickets';
 import { formRoutes } from './forms/routes';
+import { formEmbedRoutes } from './forms/embed';
+import { formUploadChecks } from './forms/hardening';
 import { formSessionDelivery } from './forms/submissions';
 import { flowRoutes } from './forms/flow-routes';
 import { attachBeforeSend, handOffOnSent } from './forms/flow-handoff';
@@ -260,6 +262,8 @@ async function assemble(app: FastifyInstance, options: BuildAppOptions, database
   await app.register(webClientRoutes(config.webRoot));
   await app.register(addinRoutes);
   await app.register(reportRoutes);
+  await app.register(formEmbedRoutes);
+  await app.register(formUploadChecks);
 
   app.addHook('onReady', async () => {
     if (await mailboxExposed(app)) {

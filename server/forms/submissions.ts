@@ -16,6 +16,7 @@ import { adminOf } from './admin-settings';
 import { assertMaySubmit, deliveryOptions, sendConfirmation } from './submission-extras';
 import { fieldsOf, formByIdOrUrl, formError, layoutOf, levelOf, recipientsOf, type FormRow } from './forms';
 import { startHandOff } from './flow-handoff';
+import { limitSubmissions, recordDeclaredFiles } from './hardening';
 
 type SubmitBody = z.infer<typeof FormSubmitBodySchema>;
 
@@ -120,6 +121,7 @@ function encryptedMessageOf(language: Language, submitter: UserRow | null): stri
  */
 export async function startFormSubmission(app: FastifyInstance, request: FastifyRequest, formId: string, body: SubmitBody): Promise<FormSubmitResponse> {
   const { row, sender, fields } = await openForm(app, formId);
+  await limitSubmissions(app, request.ip, row.uuid);
   const submitter = row.only_authenticated === 1 ? authenticatedSubmitter(request) : null;
   await assertMaySubmit(app, row, submitter);
   if (row.disclaimer_enabled === 1 && !body.disclaimerAccepted) throw badRequest('The disclaimer must be accepted', { problems: [{ field: 'disclaimerAccepted', reason: 'disclaimerNotAccepted' }] });
@@ -162,6 +164,7 @@ export async function startFormSubmission(app: FastifyInstance, request: Fastify
   const session = await app.sessions.create(from.id, 'submit');
   await sendConfirmation(app, request.log, { row, fields, values, submitter, language });
   await app.db.insertInto('form_submissions').values({ form_id: row.id, delivery_id: draft.id, session_id: session.session.id, created_at: Date.now() }).execute();
+  await recordDeclaredFiles(app, session.session.id, fields, values);
   return { deliveryUuid: draft.uuid, sessionToken: session.token, securityLevel: level, submitterUserUuid: encrypted ? from.uuid : null };
 }
 

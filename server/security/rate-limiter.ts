@@ -31,6 +31,9 @@ export const RATE_LIMIT_BUCKETS = {
   /** Submit-box tickets per address and per client address (server/submit-box). */
   submitTicketAddress: 'submit-ticket:address',
   submitTicketIp: 'submit-ticket:ip',
+  /** Public form submissions per client address and per form (server/forms/hardening.ts). */
+  formSubmitIp: 'form-submit:ip',
+  formSubmitForm: 'form-submit:form',
 } as const;
 export type RateLimitBucket = (typeof RATE_LIMIT_BUCKETS)[keyof typeof RATE_LIMIT_BUCKETS];
 

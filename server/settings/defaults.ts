@@ -7,6 +7,7 @@ import { SIGNUP_SETTING_KEY } from '@shared/contract/signup';
 import { OPERATOR_PROFILE_KEYS } from './operator-profile';
 import { SUBMIT_BOX_SETTING_KEY } from '@shared/contract/submit-box';
 import { ROOM_CREATION_POLICIES, ROOM_SETTING_KEYS, TRASH_RETENTION_DAYS_DEFAULT, TRASH_RETENTION_DAYS_RANGE } from '@shared/contract/room-admin';
+import { FORM_EMBED_SETTING_KEYS, originListProblem } from '@shared/contract/form-embed';
 
 /** Default theme colours (SPEC §9). */
 export const DEFAULT_THEME_COLOR = '#19853F';
@@ -109,6 +110,9 @@ export const PRIVATE_DEFAULTS: Readonly<Record<string, ConfigValue>> = {
   [ROOM_SETTING_KEYS.creation]: 'licenceOrPermission',
   [ROOM_SETTING_KEYS.e2eAllowed]: true,
   [ROOM_SETTING_KEYS.trashRetentionDays]: TRASH_RETENTION_DAYS_DEFAULT,
+  // Form embedding (issue 16 §2): no other site may frame or call the public form until listed.
+  [FORM_EMBED_SETTING_KEYS.frameAncestors]: '',
+  [FORM_EMBED_SETTING_KEYS.corsOrigins]: '',
 };
 
 /** Integer settings with a closed range. */
@@ -149,6 +153,8 @@ export function settingValueProblem(key: string, value: ConfigValue): string | n
     const bad = entries.filter((v) => v.includes(';') || !isValidMimeType(v.replace(/\/\*$/, '/x')));
     if (bad.length > 0) return `must be MIME types as type/subtype or type/* separated by commas (not: ${bad.join(', ')})`;
   }
+  if (key === FORM_EMBED_SETTING_KEYS.frameAncestors) return originListProblem(value, true);
+  if (key === FORM_EMBED_SETTING_KEYS.corsOrigins) return originListProblem(value, false);
   return null;
 }
 

@@ -18,6 +18,7 @@ export const I18N_NAMESPACES = [
   'forms',
   'flows',
   'formAdmin',
+  'formsShare',
 ] as const;
 export type I18nNamespace = (typeof I18N_NAMESPACES)[number];
 export const DEFAULT_NAMESPACE: I18nNamespace = 'common';

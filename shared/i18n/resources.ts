@@ -44,7 +44,9 @@ import deRooms from '@locales/de/rooms.json';
 import enRooms from '@locales/en/rooms.json';
 import frRooms from '@locales/fr/rooms.json';
 import deForms from '@locales/de/forms.json';
+import deFormsShare from '@locales/de/formsShare.json';
 import enForms from '@locales/en/forms.json';
+import enFormsShare from '@locales/en/formsShare.json';
 import frForms from '@locales/fr/forms.json';
 import deFlows from '@locales/de/flows.json';
 import enFlows from '@locales/en/flows.json';
@@ -52,6 +54,7 @@ import frFlows from '@locales/fr/flows.json';
 import deFormAdmin from '@locales/de/formAdmin.json';
 import enFormAdmin from '@locales/en/formAdmin.json';
 import frFormAdmin from '@locales/fr/formAdmin.json';
+import frFormsShare from '@locales/fr/formsShare.json';
 import type { Language } from '@shared/contract/constants';
 import type { I18nNamespace } from './namespaces';
 
@@ -77,6 +80,7 @@ export const I18N_RESOURCES: Record<Language, Record<I18nNamespace, Record<strin
     forms: deForms,
     flows: deFlows,
     formAdmin: deFormAdmin,
+    formsShare: deFormsShare,
   },
   en: {
     common: enCommon,
@@ -97,6 +101,7 @@ export const I18N_RESOURCES: Record<Language, Record<I18nNamespace, Record<strin
     forms: enForms,
     flows: enFlows,
     formAdmin: enFormAdmin,
+    formsShare: enFormsShare,
   },
   fr: {
     common: frCommon,
@@ -117,5 +122,6 @@ export const I18N_RESOURCES: Record<Language, Record<I18nNamespace, Record<strin
     forms: frForms,
     flows: frFlows,
     formAdmin: frFormAdmin,
+    formsShare: frFormsShare,
   },
 };

@@ -1,6 +1,7 @@
 import {
   DISPLAY_ONLY_FIELD_TYPES,
   FORM_FILE_KB_MAX,
+  FORM_SIGNATURE_MAX,
   FORM_URL_PATTERN,
   type CustomField,
   type DeclaredFile,
@@ -152,7 +153,7 @@ function valueProblem(field: CustomField, value: FieldValue | undefined): string
     if (!isValidDate(text)) return 'invalidDate';
     if ((field.startDate !== null && text < field.startDate) || (field.endDate !== null && text > field.endDate)) return 'dateOutOfRange';
   }
-  if (field.type === 'signature' && !text.startsWith('data:image/png;base64,')) return 'invalidValue';
+  if (field.type === 'signature' && !isPngDataUrl(text)) return 'invalidValue';
   if (field.regex !== '' && isValidRegex(field.regex) && !new RegExp(`^(?:${field.regex})$`, 'u').test(text)) return 'regexMismatch';
   return undefined;
 }
@@ -181,4 +182,35 @@ export function fillTemplate(template: string, values: Record<string, FieldValue
     if (typeof value === 'string') return value;
     return value.map((v) => (typeof v === 'string' ? v : v.name)).join(', ');
   });
+}
+
+/** One uploaded file against its file field's limits (size in kB, allowed types): the §5 reason, or undefined. */
+export function uploadedFileProblem(field: CustomField, file: DeclaredFile): string | undefined {
+  // A signature travels as its PNG (signatureFile), never larger than the value the schema allowed.
+  if (field.type === 'signature') return file.type === 'image/png' && file.size > 0 && file.size <= FORM_SIGNATURE_MAX ? undefined : 'invalidValue';
+  if (field.type !== 'file') return 'invalidValue';
+  if (file.size === 0) return 'emptyFile';
+  if (field.maxFileSizeKb !== null && file.size > field.maxFileSizeKb * 1024) return 'fileTooLarge';
+  return fileMatches(file, field.allowedFileTypes) ? undefined : 'fileTypeNotAllowed';
+}
+
+const PNG_DATA_URL = 'data:image/png;base64,';
+/** Base64 of the 8-byte PNG signature (89 50 4E 47 0D 0A 1A 0A): a drawn signature must be a PNG. */
+const PNG_MAGIC_BASE64 = 'iVBORw0KGgo';
+
+/** A signature value: a PNG data URL (magic bytes checked) in valid base64; its size is FORM_SIGNATURE_MAX by the schema. */
+export function isPngDataUrl(value: string): boolean {
+  if (!value.startsWith(PNG_DATA_URL)) return false;
+  const data = value.slice(PNG_DATA_URL.length);
+  return data.startsWith(PNG_MAGIC_BASE64) && data.length % 4 === 0 && /^[A-Za-z0-9+/]+={0,2}$/.test(data);
+}
+
+/**
+ * The file a signature value is attached to the delivery as: `<field name>.png` (characters a file
+ * name cannot hold replaced), with the PNG's byte size. The server expects exactly this upload.
+ */
+export function signatureFile(fieldName: string, dataUrl: string): { name: string; size: number; type: string } {
+  const data = dataUrl.slice(PNG_DATA_URL.length);
+  const padding = data.endsWith('==') ? 2 : data.endsWith('=') ? 1 : 0;
+  return { name: `${fieldName.replace(/[^\p{L}\p{N} _-]/gu, '_').trim() || 'signature'}.png`, size: (data.length / 4) * 3 - padding, type: 'image/png' };
 }

@@ -6,6 +6,7 @@ import { AuthErrorBanner } from '@web/features/shell/auth-error-banner';
 import { MaintenanceBanner } from '@web/features/shell/maintenance-banner';
 import { useAnalytics } from '@web/lib/analytics/use-analytics';
 import { useAuthState } from '@web/lib/auth';
+import { FORM_URL_PARAMS } from '@shared/contract/form-embed';
 import { configString, useConfigState } from '@web/lib/config-store';
 import { changeLanguage, currentLanguage } from '@web/lib/i18n';
 import { mergeHandles } from '@web/lib/route-handle';
@@ -44,6 +45,8 @@ export function RootLayout() {
   const location = useLocation();
   const navigation = useNavigation();
   const handle = mergeHandles(matches.map((match) => match.handle));
+  // The embeddable public form: `plain=1` drops the header and banners (shared/contract/form-embed.ts).
+  const plain = handle.plainAllowed === true && new URLSearchParams(location.search).get(FORM_URL_PARAMS.plain) === '1';
   const language = currentLanguage();
   void i18n.language;
   // Opt-in analytics (web/lib/analytics): nothing at all unless the profile enables it.
@@ -83,9 +86,9 @@ export function RootLayout() {
         {t('shell:skipToContent')}
       </a>
       {navigation.state === 'loading' ? <ProgressBar className={styles.progress} aria-label={t('common:loading')} /> : null}
-      <MaintenanceBanner config={config} language={language} />
-      {loadError ? <AuthErrorBanner /> : null}
-      <AppHeader title={appTitle} logoUrl={logoUrl} user={handle.layout === 'auth' ? null : user} tools={(className) => <TransferCentre buttonClassName={className} />} />
+      {plain ? null : <MaintenanceBanner config={config} language={language} />}
+      {loadError && !plain ? <AuthErrorBanner /> : null}
+      {plain ? null : <AppHeader title={appTitle} logoUrl={logoUrl} user={handle.layout === 'auth' ? null : user} tools={(className) => <TransferCentre buttonClassName={className} />} />}
       <TransferWatcher />
       <main id="main-content" tabIndex={-1} className={styles.main}>
         <UnlockProvider>

@@ -305,7 +305,7 @@ function buildRoutes(): RouteObject[] {
         {
           // The public form page (no account unless the form asks for one).
           path: 'form/:formId',
-          handle: handle({ layout: 'auth', titleKey: 'forms:title' }),
+          handle: handle({ layout: 'auth', titleKey: 'forms:title', plainAllowed: true }),
           lazy: lazyPage(() => import(/* webpackChunkName: "form-public" */ '@web/features/forms/public-form-page'), 'PublicFormPage'),
         },
         { path: 'addin/*', loader: serverPage, Component: Nothing },

@@ -12,6 +12,8 @@ export interface RouteHandle {
   releaseFlag?: string;
   /** Minimal chrome (auth screens) instead of the full shell. */
   layout?: 'auth' | 'app';
+  /** With `plain=1` in its URL the page shows without the header and banner (the embeddable public form). */
+  plainAllowed?: boolean;
 }
 
 export function isRouteHandle(value: unknown): value is RouteHandle {

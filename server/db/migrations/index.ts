@@ -23,6 +23,7 @@ import * as sharedState from './0030-shared-state';
 import * as roomFileOps from './0032-room-file-ops';
 import * as roomAdmin from './0033-room-admin';
 import * as formAdmin from './0035-form-admin';
+import * as formHardening from './0036-form-hardening';
 import * as flows from './0037-flows';
 import * as roomFileListing from './0038-room-file-listing';
 
@@ -58,6 +59,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0032-room-file-ops': roomFileOps,
   '0033-room-admin': roomAdmin,
   '0035-form-admin': formAdmin,
+  '0036-form-hardening': formHardening,
   '0037-flows': flows,
   '0038-room-file-listing': roomFileListing,
 };

@@ -1,6 +1,7 @@
 import { SETTING_KEYS } from '@shared/contract/settings';
 import { SIGNUP_SETTING_KEY } from '@shared/contract/signup';
 import { SUBMIT_BOX_SETTING_KEY } from '@shared/contract/submit-box';
+import { FORM_EMBED_SETTING_KEYS } from '@shared/contract/form-embed';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Alert } from '@web/components/alert';
@@ -105,6 +106,15 @@ export function SystemSettingsPage() {
         id: 'submit-box',
         title: t('admin:system.submitBox.title'),
         fields: [{ kind: 'switch', key: SUBMIT_BOX_SETTING_KEY, label: t('admin:system.submitBox.enabled'), hint: t('admin:system.submitBox.enabledHint') }],
+      },
+      {
+        id: 'form-embed',
+        title: t('formsShare:embedSettings.title'),
+        description: t('formsShare:embedSettings.description'),
+        fields: [
+          { kind: 'text', key: FORM_EMBED_SETTING_KEYS.frameAncestors, label: t('formsShare:embedSettings.frameAncestors'), hint: t('formsShare:embedSettings.frameAncestorsHint'), multiline: true },
+          { kind: 'text', key: FORM_EMBED_SETTING_KEYS.corsOrigins, label: t('formsShare:embedSettings.corsOrigins'), hint: t('formsShare:embedSettings.corsOriginsHint'), multiline: true },
+        ],
       },
     ];
   }, [t]);

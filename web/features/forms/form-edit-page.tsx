@@ -18,6 +18,7 @@ import { CustomFieldsEditor } from './custom-fields-editor';
 import { formErrorMessage, serverProblems } from './form-errors';
 import { ProcessServiceTab } from './process-service-tab';
 import { ADMIN_TABS, AdminTabPanel, LayoutPreview, type AdminTab } from './form-admin-tabs';
+import { ShareBar } from './share-dialog';
 
 const useStyles = makeStyles({
   form: { display: 'grid', gap: '16px', maxWidth: '720px', marginTop: '16px' },
@@ -64,6 +65,9 @@ function FormEditor({ form }: { form: Form | undefined }) {
   const [failure, setFailure] = useState<{ key: string; values: Record<string, unknown> } | null>(null);
   const [pending, setPending] = useState(false);
   const [savedAt, setSavedAt] = useState(0);
+  // The form as last saved: share and open-in-tab wait while the page differs from it (SPEC §2).
+  const [saved, setSaved] = useState<Form | undefined>(form);
+  const dirty = JSON.stringify(state) !== JSON.stringify(toState(saved));
   const set = (changes: Partial<FormInputParsed>) => setState((s) => ({ ...s, ...changes }));
   const problemAt = (field: string) => {
     const found = problems.find((p) => p.field === field || p.field.startsWith(`${field}.`));
@@ -81,10 +85,13 @@ function FormEditor({ form }: { form: Form | undefined }) {
     }
     setPending(true);
     try {
-      const saved = form ? await updateForm(apiClient, form.formUuid, state) : await createForm(apiClient, state);
+      const stored = form ? await updateForm(apiClient, form.formUuid, state) : await createForm(apiClient, state);
       notify('success', t('forms:edit.saved'));
       setSavedAt(Date.now());
-      if (!form) void navigate(FORM_WEB_LINKS.edit(saved.formUuid), { replace: true });
+      setSaved(stored);
+      // What the server stored (addresses lower-cased, names trimmed): the page is clean again.
+      setState(toState(stored));
+      if (!form) void navigate(FORM_WEB_LINKS.edit(stored.formUuid), { replace: true });
     } catch (err) {
       setProblems(serverProblems(err));
       setFailure(formErrorMessage(err, 'forms:edit.saveFailed'));
@@ -109,6 +116,7 @@ function FormEditor({ form }: { form: Form | undefined }) {
           {t('forms:edit.publicLink')}: {form.link}
         </Link>
       ) : null}
+      {saved && form ? <ShareBar form={saved} dirty={dirty} /> : null}
       <form className={styles.form} onSubmit={(event) => void save(event)} noValidate>
         <TabList selectedValue={tab} onTabSelect={(_e, d) => setTab(d.value as Tab)}>
           {TABS.map((name) => (

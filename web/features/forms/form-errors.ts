@@ -17,6 +17,7 @@ const KEYS: Record<string, string> = {
   [FORM_E2E_ERRORS.passphraseNotSet]: 'forms:errors.passphraseNotSet',
   AuthenticationRequiredException: 'forms:errors.authRequired',
   TransferQuotaExceededException: 'forms:errors.transferQuota',
+  RateLimitExceededException: 'formsShare:errors.rateLimited',
 };
 
 /** The message key (and its figures) of a failed forms call; network trouble is "unreachable". */

@@ -5,7 +5,7 @@ import type { CaptchaResponse } from '@shared/contract/auth-escalation';
 import type { FormAppearance } from '@shared/contract/form-admin';
 import { DISPLAY_ONLY_FIELD_TYPES, type CustomField, type FieldValue, type PublicForm } from '@shared/contract/forms';
 import { localisedForm } from '@shared/rules/form-admin-rules';
-import { fillTemplate, submissionProblems, type FormProblem } from '@shared/rules/form-rules';
+import { fillTemplate, signatureFile, submissionProblems, type FormProblem } from '@shared/rules/form-rules';
 import { isE2eLevel } from '@shared/contract/security-levels';
 import { submitFormDelivery, type SendProgress } from '@shared/transfer';
 import { Alert } from '@web/components/alert';
@@ -15,10 +15,12 @@ import { cryptoApi } from '@web/lib/crypto';
 import { currentLanguage } from '@web/lib/i18n';
 import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useParams } from 'react-router';
+import { useLocation, useParams } from 'react-router';
 import useSWR from 'swr';
 import { formErrorMessage, serverProblems } from './form-errors';
 import { AppearanceFrame } from './form-appearance';
+import { readPublicFormUrl, urlDefaults, useEmbedHeight } from './public-form-url';
+import { SignatureField } from './signature-field';
 
 const useStyles = makeStyles({
   card: { maxWidth: '640px', margin: '0 auto', padding: '24px', display: 'grid', gap: '16px' },
@@ -55,10 +57,12 @@ const fieldId = (index: number) => `form-field-${index}`;
 export function PublicFormPage() {
   const { t } = useTranslation();
   const { formId = '' } = useParams();
+  const url = readPublicFormUrl(useLocation().search);
+  useEmbedHeight(url.embed);
   const form = useSWR(['forms/public', formId], () => getPublicForm(apiClient, formId), { revalidateOnFocus: false, revalidateIfStale: false, shouldRetryOnError: false });
   if (form.error) return <StatusPage error={form.error} />;
   if (!form.data) return <Spinner label={t('forms:public.loading')} />;
-  return <FormFill form={localisedForm(form.data, currentLanguage())} formId={formId} />;
+  return <FormFill form={localisedForm(form.data, currentLanguage())} formId={formId} urlValues={urlDefaults(form.data.customFields, url.defaults)} />;
 }
 
 function initialValues(form: PublicForm): Record<string, FieldValue> {
@@ -70,11 +74,21 @@ function initialValues(form: PublicForm): Record<string, FieldValue> {
   return values;
 }
 
-/** The form itself; `preview` (the Layout tab's live preview) never submits. */
-export function FormFill({ form, formId, preview = false }: { form: PublicForm; formId: string; preview?: boolean }) {
+/** Each drawn or typed signature as its PNG file (the server expects it: shared/rules/form-rules.ts signatureFile). */
+function signatureUploads(form: PublicForm, values: Record<string, FieldValue>): { name: string; blob: Blob }[] {
+  return form.customFields.flatMap((field) => {
+    const value = values[field.name];
+    if (field.type !== 'signature' || typeof value !== 'string' || value === '') return [];
+    const bytes = Uint8Array.from(atob(value.slice(value.indexOf(',') + 1)), (c) => c.charCodeAt(0));
+    return [{ name: signatureFile(field.name, value).name, blob: new Blob([bytes], { type: 'image/png' }) }];
+  });
+}
+
+/** The form itself; `preview` (the Layout tab's live preview) never submits; `urlValues`: defaults from the share URL. */
+export function FormFill({ form, formId, preview = false, urlValues = {} }: { form: PublicForm; formId: string; preview?: boolean; urlValues?: Record<string, FieldValue> }) {
   const { t } = useTranslation();
   const styles = useStyles();
-  const [values, setValues] = useState<Record<string, FieldValue>>(() => initialValues(form));
+  const [values, setValues] = useState<Record<string, FieldValue>>(() => ({ ...initialValues(form), ...urlValues }));
   const [files, setFiles] = useState<Record<string, File[]>>({});
   const [chosen, setChosen] = useState<string[]>([]);
   const [accepted, setAccepted] = useState(false);
@@ -142,7 +156,7 @@ export function FormFill({ form, formId, preview = false }: { form: PublicForm; 
           ...(captcha ? { captchaId: captcha.captchaId, captchaAnswer } : {}),
           language: currentLanguage(),
         },
-        files: Object.values(files).flat().map((file) => ({ name: file.name, blob: file })),
+        files: [...Object.values(files).flat().map((file) => ({ name: file.name, blob: file })), ...signatureUploads(form, submitted)],
         onProgress: setProgress,
         ...(encrypted ? { crypto: cryptoApi } : {}),
       });
@@ -217,7 +231,6 @@ interface FieldInputProps {
 }
 
 function FieldInput({ field, index, value, allValues, files, problem, onValue, onFiles }: FieldInputProps) {
-  const { t } = useTranslation();
   const styles = useStyles();
   const text = typeof value === 'string' ? value : '';
   const common = { label: field.name, required: field.required, hint: field.hint || undefined, validationMessage: problem };
@@ -230,8 +243,9 @@ function FieldInput({ field, index, value, allValues, files, problem, onValue, o
       );
     case 'textTemplate':
       return <Body1 as="p">{fillTemplate(field.defaultValue, allValues)}</Body1>;
-    case 'file':
     case 'signature':
+      return <SignatureField field={field} id={fieldId(index)} problem={problem} onValue={onValue} />;
+    case 'file':
       return (
         <div className={styles.fileField}>
           <Label htmlFor={fieldId(index)} required={field.required}>
@@ -240,18 +254,12 @@ function FieldInput({ field, index, value, allValues, files, problem, onValue, o
           <input
             id={fieldId(index)}
             type="file"
-            multiple={field.type === 'file'}
-            accept={field.type === 'signature' ? 'image/png' : field.allowedFileTypes || undefined}
+            multiple
+            accept={field.allowedFileTypes || undefined}
             aria-describedby={`${fieldId(index)}-hint`}
-            onChange={(event) => {
-              const chosen = [...(event.target.files ?? [])];
-              if (field.type === 'file') return onFiles(chosen);
-              const reader = new FileReader();
-              reader.onload = () => onValue(String(reader.result));
-              if (chosen[0]) reader.readAsDataURL(chosen[0]);
-            }}
+            onChange={(event) => onFiles([...(event.target.files ?? [])])}
           />
-          <Caption1 id={`${fieldId(index)}-hint`}>{field.type === 'signature' ? t('forms:public.signatureHint') : field.hint || files.map((f) => f.name).join(', ')}</Caption1>
+          <Caption1 id={`${fieldId(index)}-hint`}>{field.hint || files.map((f) => f.name).join(', ')}</Caption1>
           {problem ? (
             <Caption1 role="alert" className={styles.error}>
               {problem}
