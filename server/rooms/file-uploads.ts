@@ -14,12 +14,14 @@ import { recordActivity } from './activity';
 import { fileBlobPrefix, filePartKey, layoutOf, liveFile, toUploadFile } from './file-rows';
 import { checkNameFree, validName } from './names';
 import { liveFolder, liveRoom, requireRole } from './roles';
+import { refuseNamesInEncryptedRoom } from './e2e-rooms';
 
 export async function createFile(ctx: RequestContext, roomUuid: string, input: CreateRoomFileBody): Promise<RoomUploadFile> {
   const { app, user } = ctx;
   const room = await liveRoom(app.db, roomUuid);
   const folder = input.folderUuid ? await liveFolder(app.db, room, input.folderUuid) : undefined;
   const role = await requireRole(app.db, room, user.id, 'upload', folder);
+  refuseNamesInEncryptedRoom(room);
   const name = validName(input.name);
   if (input.size === 0) throw badRequest('Empty files cannot be uploaded', { field: 'size', reason: 'zeroByteFile' });
   await checkNameFree(app.db, room.id, folder?.id ?? null, name);

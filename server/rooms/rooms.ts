@@ -7,6 +7,7 @@ import { roleNamesOf } from '../users/users-repository';
 import { recordActivity } from './activity';
 import { filesIn } from './file-rows';
 import { checkRoomNameFree, validName } from './names';
+import { refuseNamesInEncryptedRoom } from './e2e-rooms';
 import { ancestorsOf, liveFolder, liveRoom, requireRole, roleResolver, type FolderRow, type RoomRow } from './roles';
 
 /** SPEC §6: creating rooms needs a licence or an administrator's permission (ROLE_SECUROOMS_CREATOR). */
@@ -40,7 +41,7 @@ export async function createRoom(ctx: RequestContext, input: { name: string; enc
   const { app, user } = ctx;
   if (!mayCreateRooms(user)) throw accessDenied();
   if (input.encrypted) {
-    throw badRequest('End-to-end encrypted data rooms are not available yet', { field: 'encrypted', reason: 'encryptedRoomsNotAvailable' });
+    throw badRequest('End-to-end encrypted rooms are created with POST /rooms/e2e (the browser seals the name and the room key)', { field: 'encrypted', reason: 'useE2eCreate' });
   }
   const name = validName(input.name);
   await checkRoomNameFree(app.db, user.id, name);
@@ -125,6 +126,7 @@ export async function renameRoom(ctx: RequestContext, roomUuid: string, newName:
   const { app, user } = ctx;
   const room = await liveRoom(app.db, roomUuid);
   const role = await requireRole(app.db, room, user.id, 'manageAccess');
+  refuseNamesInEncryptedRoom(room);
   const name = validName(newName);
   await checkRoomNameFree(app.db, user.id, name, room.id);
   const now = Date.now();

@@ -11,6 +11,7 @@ import { searchRoom } from './search';
 import { listTrash, purgeItem, restoreItem } from './trash';
 import { createFolder, deleteFolder, updateFolder } from './folders';
 import { contents, createRoom, deleteRoom, listRooms, renameRoom } from './rooms';
+import { registerE2eRoomRoutes } from './e2e-routes';
 
 
 /** Data rooms (plain rooms): rooms, folders, files, access roles, activity (server/README "Data rooms"). */
@@ -104,4 +105,6 @@ export const roomRoutes = routePlugin('kuvert-room-routes', async (app) => {
     await purgeItem(requestContext(app, request), request.params.roomUuid, request.params.itemUuid);
     return reply.code(204).send(null);
   });
+
+  registerE2eRoomRoutes(app);
 });

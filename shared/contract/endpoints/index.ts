@@ -12,6 +12,7 @@ import { THEME_ENDPOINTS } from './theme';
 import { REPORT_ENDPOINTS } from './reports';
 import { SUBMIT_BOX_ENDPOINTS } from './submit-box';
 import { FORM_ENDPOINTS } from './forms';
+import { ROOM_E2E_ENDPOINTS } from './rooms-e2e';
 
 /** Every area of the catalogue (one file each, README.md "Endpoint catalogue"). */
 export const ENDPOINT_AREAS = {
@@ -28,6 +29,7 @@ export const ENDPOINT_AREAS = {
   rooms: ROOM_ENDPOINTS,
   submitBox: SUBMIT_BOX_ENDPOINTS,
   forms: FORM_ENDPOINTS,
+  roomsE2e: ROOM_E2E_ENDPOINTS,
 } as const;
 
 /** Every endpoint of `/api/2`, once. */
