@@ -6,6 +6,7 @@ import { ROOM_E2E_PATHS, type E2eFileKeysList, type E2eMemberList, type E2eRoomS
 import { toBase64Url } from '@shared/crypto/bytes';
 import type { RoomFileMetadata } from '@shared/crypto/room';
 import { bytesToStream, collectStream } from '@shared/crypto/stream-encoder';
+import { verifiedContactKey } from '@shared/transfer/e2e';
 import type { TestServer } from '@tests/support/server';
 import { call } from './core-helpers';
 import type { E2eActor } from './e2e-helpers';
@@ -55,8 +56,9 @@ export async function openRoomKey(server: TestServer, actor: E2eActor, roomUuid:
 export async function grant(server: TestServer, owner: E2eActor, roomUuid: string, memberUuid: string): Promise<Response> {
   const members = await json<E2eMemberList>(await req(server, owner, 'GET', ROOM_E2E_PATHS.members(roomUuid)), 200);
   const member = members.members.find((m) => m.user.uuid === memberUuid);
-  const key = member?.keys.find((k) => k.usage === 'encryption');
-  if (!key) throw new Error('member has no encryption key');
+  const live = member?.keys.find((k) => k.usage === 'encryption');
+  if (!member || !live) throw new Error('member has no encryption key');
+  const key = await verifiedContactKey(owner.client, { crypto: owner.crypto, keys: keysOf(owner), pins: owner.pins }, { email: member.user.email, userUuid: member.user.uuid, usage: 'encryption', keyId: live.keyId, publicKey: live.publicKey });
   const { handle } = await openRoomKey(server, owner, roomUuid);
   const wrappedKey = await owner.crypto.wrapRoomKey({ roomKey: handle, roomId: roomUuid, recipientPublicKey: key.publicKey });
   return req(server, owner, 'PUT', ROOM_E2E_PATHS.grant(roomUuid, memberUuid), { approve: true, recipientKeyId: key.keyId, wrappedKey });
@@ -146,8 +148,10 @@ export async function readE2eFolder(server: TestServer, actor: E2eActor, roomUui
     if (!extra) throw new Error('no keys for a listed file');
     const file = { roomId: roomUuid, fileId: listed.uuid, version: extra.version };
     const signed = await actor.crypto.openRoomFileMetadata({ roomKey: handle, file, sealed: extra.metadata });
-    const signer = state.signers.find((s) => s.userUuid === extra.uploaderUuid)?.keys.find((k) => k.keyId === signed.metadata.signerKeyId && k.usage === 'signing');
-    if (!signer) throw new Error('the uploader’s signing key is not listed');
+    const uploader = state.signers.find((s) => s.userUuid === extra.uploaderUuid);
+    const listedKey = uploader?.keys.find((k) => k.keyId === signed.metadata.signerKeyId && k.usage === 'signing');
+    if (!uploader || !listedKey) throw new Error('the uploader’s signing key is not listed');
+    const signer = await verifiedContactKey(actor.client, { crypto: actor.crypto, keys: keysOf(actor), pins: actor.pins }, { email: uploader.email, userUuid: uploader.userUuid, usage: 'signing', keyId: listedKey.keyId, publicKey: listedKey.publicKey, ...(listedKey.retired ? { retired: true } : {}) });
     const metadata = await actor.crypto.verifyRoomFileMetadata({
       signed, signerPublicKey: signer.publicKey,
       expected: { ...file, name, size: extra.plaintextSize, ...(extra.uploaderUuid ? { uploaderUserId: extra.uploaderUuid } : {}) },
