@@ -22,12 +22,19 @@ import { createDecryptStream } from './stream-decoder';
 import { bytesToStream, collectStream } from './stream-encoder';
 import { hkdfSha256, sha256, subtle } from './subtle';
 import { katPlaintext } from './test-helpers/known-answers';
+import { checkRoomKnownAnswers, type RoomKnownAnswers } from './test-helpers/room-known-answers';
 import { serveCryptoWorker } from './worker';
 
 const roomKey = fromHex(kat.roomKey);
 const fileRef = { roomId: kat.file.roomId, fileId: kat.file.fileId, version: kat.file.version };
 
 describe('data rooms: known answers (tests/fixtures/crypto/room-kat.json)', () => {
+  it('the shared checker (also run in Chromium) reproduces every vector', async () => {
+    const results = await checkRoomKnownAnswers(kat as unknown as RoomKnownAnswers);
+    expect(results.length).toBe(15);
+    for (const result of results) expect(result.actual, result.name).toBe(result.expected);
+  });
+
   it('derives the three subkeys with their labels', async () => {
     for (const [name, label] of [['names', 'Kuvert room v1 names'], ['fileKeys', 'Kuvert room v1 file keys'], ['metadata', 'Kuvert room v1 metadata']] as const) {
       expect(toHex(await hkdfSha256({ ikm: roomKey, salt: new Uint8Array(0), info: utf8Encode(label), length: 32 }))).toBe(kat.subkeys[name]);
