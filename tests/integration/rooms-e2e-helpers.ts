@@ -53,12 +53,12 @@ export async function openRoomKey(server: TestServer, actor: E2eActor, roomUuid:
 }
 
 /** The OWNER's grant: unwrap her copy, wrap to the member's live key, PUT. */
-export async function grant(server: TestServer, owner: E2eActor, roomUuid: string, memberUuid: string): Promise<Response> {
+export async function grant(server: TestServer, owner: E2eActor, roomUuid: string, memberUuid: string, options: { confirmChangedKey?: boolean } = {}): Promise<Response> {
   const members = await json<E2eMemberList>(await req(server, owner, 'GET', ROOM_E2E_PATHS.members(roomUuid)), 200);
   const member = members.members.find((m) => m.user.uuid === memberUuid);
   const live = member?.keys.find((k) => k.usage === 'encryption');
   if (!member || !live) throw new Error('member has no encryption key');
-  const key = await verifiedContactKey(owner.client, { crypto: owner.crypto, keys: keysOf(owner), pins: owner.pins }, { email: member.user.email, userUuid: member.user.uuid, usage: 'encryption', keyId: live.keyId, publicKey: live.publicKey });
+  const key = await verifiedContactKey(owner.client, { crypto: owner.crypto, keys: keysOf(owner), pins: owner.pins, confirmChangedKey: async () => options.confirmChangedKey === true }, { email: member.user.email, userUuid: member.user.uuid, usage: 'encryption', keyId: live.keyId, publicKey: live.publicKey });
   const { handle } = await openRoomKey(server, owner, roomUuid);
   const wrappedKey = await owner.crypto.wrapRoomKey({ roomKey: handle, roomId: roomUuid, recipientPublicKey: key.publicKey });
   return req(server, owner, 'PUT', ROOM_E2E_PATHS.grant(roomUuid, memberUuid), { approve: true, recipientKeyId: key.keyId, wrappedKey });

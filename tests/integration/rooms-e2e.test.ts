@@ -186,6 +186,30 @@ describe('grant after a late activation (SPEC §4 grant-access progress)', () =>
   }, 120_000);
 });
 
+describe('SecuPass reset and trash', () => {
+  it('a member’s SecuPass reset invalidates the copy (back to no key); deleted E2E files go to the trash and come back readable', async () => {
+    const r = await populatedRoom('Reset');
+    expect((await memberOf(r.room, 'viewer')).state).toBe('approved');
+    await json(await call(server, admin, 'POST', `/api/2/admin/users/${a.viewer.userUuid}/secupass/reset`), 204);
+    expect(await memberOf(r.room, 'viewer')).toMatchObject({ state: 'noSecuPass', missingFileKey: true });
+    expect(await json<E2eRoomState>(await req(server, a.viewer, 'GET', ROOM_E2E_PATHS.state(r.room.uuid)), 200)).toMatchObject({ state: 'noSecuPass', roomKey: null });
+    // A new SecuPass: pending until an OWNER grants again.
+    await giveSecuPass(a.viewer, 'viewer-SecuPass-rooms-e2e-Marble-9');
+    expect((await memberOf(r.room, 'viewer')).state).toBe('pending');
+    // The owner's pin check refuses the new key until she compared fingerprints.
+    await expect(grant(server, a.owner, r.room.uuid, a.viewer.userUuid)).rejects.toMatchObject({ code: 'contact-key-changed' });
+    await json(await grant(server, a.owner, r.room.uuid, a.viewer.userUuid, { confirmChangedKey: true }), 200);
+
+    await json(await req(server, a.editor, 'DELETE', `/rooms/${r.room.uuid}/files/${r.editorFile.uuid}`), 204);
+    expect((await readE2eFolder(server, a.viewer, r.room.uuid)).files.size).toBe(0);
+    const trash = await json<{ entries: { uuid: string; name: string }[] }>(await req(server, a.owner, 'GET', `/rooms/${r.room.uuid}/trash`), 200);
+    expect(trash.entries.find((e) => e.uuid === r.editorFile.uuid)?.name).toMatch(/^r1\./);
+    await json(await req(server, a.owner, 'POST', `/rooms/${r.room.uuid}/trash/${r.editorFile.uuid}/restore`), 204);
+    const back = await readE2eFolder(server, a.viewer, r.room.uuid);
+    expect(sha256Hex(back.files.get(`Editor notes ${NAME_MARKER}.txt`)!.bytes)).toBe(sha256Hex(r.editorBytes));
+  }, 120_000);
+});
+
 describe('what the reader detects when the server changes things', () => {
   it('a moved name, a changed size, a swapped file key, another file’s metadata: each its own error', async () => {
     const r = await populatedRoom('Tamper');
