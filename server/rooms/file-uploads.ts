@@ -16,12 +16,14 @@ import { checkNameFree, validName } from './names';
 import { checkFileType, initialScanState, queueRoomScan } from './scan';
 import { committedReplacement, promoteUpload, sameNamedFile, versionConflict } from './versions';
 import { liveFolder, liveRoom, requireRole } from './roles';
+import { refuseNamesInEncryptedRoom } from './e2e-rooms';
 
 export async function createFile(ctx: RequestContext, roomUuid: string, input: CreateRoomFileBody): Promise<RoomUploadFile> {
   const { app, user } = ctx;
   const room = await liveRoom(app.db, roomUuid);
   const folder = input.folderUuid ? await liveFolder(app.db, room, input.folderUuid) : undefined;
   const role = await requireRole(app.db, room, user.id, 'upload', folder);
+  refuseNamesInEncryptedRoom(room);
   let name = validName(input.name);
   if (input.size === 0) throw badRequest('Empty files cannot be uploaded', { field: 'size', reason: 'zeroByteFile' });
   const mimeType = input.mimeType?.trim().toLowerCase() ?? '';

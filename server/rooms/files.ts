@@ -9,6 +9,7 @@ import { recordActivity } from './activity';
 import { filePartKey, layoutOf, liveFile, toUploadFile } from './file-rows';
 import { checkNameFree, validName } from './names';
 import { refuseUnlessScanned } from './scan';
+import { refuseNamesInEncryptedRoom } from './e2e-rooms';
 import { liveFolder, liveRoom, requireRole } from './roles';
 import { emailOf } from './rooms';
 
@@ -56,6 +57,7 @@ export async function updateFile(
     target = input.folderUuid === null ? undefined : await liveFolder(app.db, room, input.folderUuid);
     await requireRole(app.db, room, user.id, 'upload', target);
   }
+  if (input.name !== undefined) refuseNamesInEncryptedRoom(room);
   const name = input.name === undefined ? file.name : validName(input.name);
   const targetId = target?.id ?? null;
   await checkNameFree(app.db, room.id, targetId, name, { fileId: file.id });

@@ -6,6 +6,7 @@ import { recordActivity } from './activity';
 import { checkFolderNameFree, validName } from './names';
 import { ancestorsOf, liveFolder, liveRoom, requireRole } from './roles';
 import { emailOf, toFolder } from './rooms';
+import { refuseNamesInEncryptedRoom } from './e2e-rooms';
 
 /** A new folder in the room's top level or in `parentUuid` (upload right there: OWNER, EDITOR). */
 export async function createFolder(ctx: RequestContext, roomUuid: string, input: { name: string; parentUuid?: string | null | undefined }): Promise<RoomFolder> {
@@ -13,6 +14,7 @@ export async function createFolder(ctx: RequestContext, roomUuid: string, input:
   const room = await liveRoom(app.db, roomUuid);
   const parent = input.parentUuid ? await liveFolder(app.db, room, input.parentUuid) : undefined;
   await requireRole(app.db, room, user.id, 'upload', parent);
+  refuseNamesInEncryptedRoom(room);
   const name = validName(input.name);
   await checkFolderNameFree(app.db, room.id, parent?.id ?? null, name);
   const now = Date.now();
@@ -53,6 +55,7 @@ export async function updateFolder(
     await requireRole(app.db, room, user.id, 'upload', target);
     parentId = target?.id ?? null;
   }
+  if (input.name !== undefined) refuseNamesInEncryptedRoom(room);
   const name = input.name === undefined ? folder.name : validName(input.name);
   await checkFolderNameFree(app.db, room.id, parentId, name, folder.id);
   const now = Date.now();

@@ -7,6 +7,7 @@ import { recordActivity } from './activity';
 import { filePage, type FilePageQuery } from './file-pages';
 import { mayCreateRoomsUnder, roomSettings } from './admin-settings';
 import { checkRoomNameFree, validName } from './names';
+import { refuseNamesInEncryptedRoom } from './e2e-rooms';
 import { ancestorsOf, liveFolder, liveRoom, requireRole, roleResolver, type FolderRow, type RoomRow } from './roles';
 
 export function toRoom(row: RoomRow, role: RoomRole, createdBy: string): Room {
@@ -36,7 +37,7 @@ export async function createRoom(ctx: RequestContext, input: { name: string; enc
   // SPEC §6 (a licence or ROLE_SECUROOMS_CREATOR), as Secure rooms › General narrows it.
   if (!mayCreateRoomsUnder((await roomSettings(app.db)).creation, user)) throw accessDenied();
   if (input.encrypted) {
-    throw badRequest('End-to-end encrypted data rooms are not available yet', { field: 'encrypted', reason: 'encryptedRoomsNotAvailable' });
+    throw badRequest('End-to-end encrypted rooms are created with POST /rooms/e2e (the browser seals the name and the room key)', { field: 'encrypted', reason: 'useE2eCreate' });
   }
   const name = validName(input.name);
   await checkRoomNameFree(app.db, user.id, name);
@@ -123,6 +124,7 @@ export async function renameRoom(ctx: RequestContext, roomUuid: string, newName:
   const { app, user } = ctx;
   const room = await liveRoom(app.db, roomUuid);
   const role = await requireRole(app.db, room, user.id, 'manageAccess');
+  refuseNamesInEncryptedRoom(room);
   const name = validName(newName);
   await checkRoomNameFree(app.db, user.id, name, room.id);
   const now = Date.now();

@@ -6,6 +6,7 @@ import type { RequestContext } from '../core/request-context';
 import { toRoomFile } from './file-rows';
 import { liveRoom, requireRole, roleResolver, type FolderRow } from './roles';
 import { toFolder } from './rooms';
+import { refuseNamesInEncryptedRoom } from './e2e-rooms';
 
 /** Candidates read per kind before the role and trash filters (then cut to pageSize). */
 const SCAN_LIMIT = 2000;
@@ -18,6 +19,8 @@ export async function searchRoom(ctx: RequestContext, roomUuid: string, query: {
     const anyEntry = await app.db.selectFrom('room_access').select('id').where('room_id', '=', room.id).where('user_id', '=', user.id).executeTakeFirst();
     if (!anyEntry) throw error;
   });
+  // Sealed names cannot be searched here: the browser searches an E2E room's decrypted names.
+  refuseNamesInEncryptedRoom(room);
   const roleOf = await roleResolver(app.db, room, user.id);
   const all = await app.db.selectFrom('room_folders').selectAll().where('room_id', '=', room.id).execute();
   const byId = new Map(all.map((f) => [f.id, f]));

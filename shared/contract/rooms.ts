@@ -171,7 +171,7 @@ export type RoomContents = z.infer<typeof RoomContentsSchema>;
 export const CreateRoomBodySchema = z
   .object({
     name: Name,
-    /** true: an end-to-end encrypted room — answered 400 `ValidationException`, reason `encryptedRoomsNotAvailable`, for now. */
+    /** true: answered 400 `ValidationException`, reason `useE2eCreate`: E2E rooms are created with `POST /rooms/e2e` (rooms-e2e.ts). */
     encrypted: z.boolean().default(false),
   })
   .strict()

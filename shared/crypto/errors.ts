@@ -119,6 +119,29 @@ export class ContactPinsRolledBackError extends CryptoError {
   readonly code = 'contact-pins-rolled-back';
 }
 
+// ---- data rooms (room.ts, README "7. Data rooms") ----
+
+/** A sealed room/folder/file name does not decrypt for its item: changed, or moved from another item. */
+export class RoomNameInvalidError extends CryptoError {
+  readonly code = 'room-name-invalid';
+}
+/** A file key sealed under the room key does not open for this file and version: changed or swapped. */
+export class RoomFileKeyUnwrapError extends CryptoError {
+  readonly code = 'room-file-key-unwrap-failed';
+}
+/** Sealed file metadata does not decrypt for this file and version, or is not of our format. */
+export class RoomMetadataInvalidError extends CryptoError {
+  readonly code = 'room-metadata-invalid';
+}
+/** The file metadata signature does not verify with the uploader's signing key. */
+export class RoomMetadataSignatureError extends CryptoError {
+  readonly code = 'room-metadata-signature-invalid';
+}
+/** The signed metadata names another room, file, version, name, size or uploader than the one shown. */
+export class RoomMetadataMismatchError extends CryptoError {
+  readonly code = 'room-metadata-mismatch';
+}
+
 // ---- downloads decrypted in the Worker (service.ts decryptDownload) ----
 
 /** The ciphertext could not be fetched (no answer, or an HTTP error; the status is in the message). */
@@ -158,6 +181,11 @@ const ERROR_CLASSES: CryptoErrorClass[] = [
   ContactPinsRolledBackError,
   DownloadFailedError,
   DownloadCancelledError,
+  RoomNameInvalidError,
+  RoomFileKeyUnwrapError,
+  RoomMetadataInvalidError,
+  RoomMetadataSignatureError,
+  RoomMetadataMismatchError,
 ];
 
 const CLASS_BY_CODE = new Map<string, CryptoErrorClass>(ERROR_CLASSES.map((cls) => [new cls('').code, cls]));

@@ -4,7 +4,7 @@
 import { fromBase64Url, toBase64Url, toHex } from './bytes';
 import { CryptoError, DownloadCancelledError, DownloadFailedError, KeyHandleKindError, KeyHandleUnknownError } from './errors';
 import { generateFileKey, unwrapFileKey, wrapFileKey, type FileKeyBinding, type WrappedFileKey } from './file-key';
-import { fingerprintOf, formatFingerprint, importPublicKey, type UserKeyPair, type UserKeyUsage } from './keys';
+import { fingerprintOf, formatFingerprint, importPublicKey, keyIdOf, type UserKeyPair, type UserKeyUsage } from './keys';
 import { signManifest, verifyManifest, type Manifest, type SignedManifest } from './manifest';
 import { openContactPins, sealContactPins, type ContactPinList, type SealedContactPins } from './contact-pins';
 import { changeSecuPass, setupSecuPass, unlockSecuPass, type Argon2idParameters, type SecuPassBlobV3 } from './secupass';
@@ -16,6 +16,24 @@ import { derivedEncryptionContext, sealRecordRun } from './stream-parts';
 import { decryptPlaintextRange } from './stream-random-access';
 import type { StreamContext } from './stream-records';
 import { randomBytes, sha256 } from './subtle';
+import {
+  ROOM_KEY_FILE_ID,
+  decryptRoomName,
+  deriveRoomKeys,
+  encryptRoomName,
+  generateRoomKey,
+  openRoomFileMetadata,
+  sealRoomFileMetadata,
+  unwrapRoomFileKey,
+  verifyRoomFileMetadata,
+  wrapRoomFileKey,
+  type RoomFileMetadata,
+  type RoomFileRef,
+  type RoomItemKind,
+  type RoomKeys,
+  type RoomMetadataExpectation,
+  type SignedRoomFileMetadata,
+} from './room';
 
 /** An opaque id naming a key inside the service. Worthless outside it. */
 export type KeyHandle = string;
@@ -122,9 +140,29 @@ export interface CryptoApi {
    * error, DownloadFailedError or DownloadCancelledError (and the port's reader sees an error).
    */
   decryptDownload(args: DecryptDownloadArgs): Promise<{ bytes: number }>;
+
+  // ---- data rooms (room.ts, README "7. Data rooms"); room keys are handles like file keys ----
+  generateRoomKey(): Promise<{ handle: KeyHandle }>;
+  /** The member's copy: HPKE to their encryption key, binding (roomId, "room-key", their key id). */
+  wrapRoomKey(args: { roomKey: KeyHandle; roomId: string; recipientPublicKey: string }): Promise<WrappedFileKey>;
+  unwrapRoomKey(args: { privateKey: KeyHandle; roomId: string; wrapped: WrappedFileKey }): Promise<{ handle: KeyHandle }>;
+  encryptRoomNames(args: { roomKey: KeyHandle; roomId: string; items: { kind: RoomItemKind; itemId: string; name: string }[] }): Promise<{ sealed: string[] }>;
+  /** One result per item, in order: a name, or the error code of the one that does not decrypt (the rest still show). */
+  decryptRoomNames(args: { roomKey: KeyHandle; roomId: string; items: { kind: RoomItemKind; itemId: string; sealed: string }[] }): Promise<{ names: RoomNameResult[] }>;
+  /** Seals a file key (a file-key handle) under the room key for one file version. */
+  wrapRoomFileKey(args: { roomKey: KeyHandle; fileKey: KeyHandle; file: RoomFileRef }): Promise<{ wrapped: string }>;
+  /** A file-key handle (for decryptDownload, decryptStream, …); RoomFileKeyUnwrapError for a changed or swapped copy. */
+  unwrapRoomFileKey(args: { roomKey: KeyHandle; file: RoomFileRef; wrapped: string }): Promise<{ handle: KeyHandle }>;
+  /** Signs with the uploader's key (`signerKeyId` is set from it) and seals under the room key. */
+  sealRoomFileMetadata(args: { roomKey: KeyHandle; signingKey: KeyHandle; metadata: Omit<RoomFileMetadata, 'signerKeyId' | 'format'> }): Promise<{ sealed: string }>;
+  /** Decrypts and shape-checks; the caller then pin-checks the key `metadata.signerKeyId` names and calls verifyRoomFileMetadata. */
+  openRoomFileMetadata(args: { roomKey: KeyHandle; file: RoomFileRef; sealed: string }): Promise<SignedRoomFileMetadata>;
+  verifyRoomFileMetadata(args: { signed: SignedRoomFileMetadata; signerPublicKey: string; expected: RoomMetadataExpectation }): Promise<RoomFileMetadata>;
 }
 
-type HandleEntry = { kind: 'user-key'; pair: UserKeyPair } | { kind: 'file-key'; key: Uint8Array };
+export type RoomNameResult = { ok: true; name: string } | { ok: false; code: string };
+
+type HandleEntry = { kind: 'user-key'; pair: UserKeyPair } | { kind: 'file-key'; key: Uint8Array } | { kind: 'room-key'; key: Uint8Array; derived: Promise<RoomKeys> };
 
 /** The in-process implementation; holds the only references to keys. */
 export class CryptoService implements CryptoApi {
@@ -152,6 +190,19 @@ export class CryptoService implements CryptoApi {
     if (!entry) throw new KeyHandleUnknownError('Unknown key handle (locked or released?)');
     if (entry.kind !== 'file-key') throw new KeyHandleKindError('Handle is not a file key');
     return entry.key;
+  }
+
+  private roomKeys(handle: KeyHandle): { key: Uint8Array; derived: Promise<RoomKeys> } {
+    const entry = this.handles.get(handle);
+    if (!entry) throw new KeyHandleUnknownError('Unknown key handle (locked or released?)');
+    if (entry.kind !== 'room-key') throw new KeyHandleKindError('Handle is not a room key');
+    return entry;
+  }
+
+  private issueRoomKey(key: Uint8Array): KeyHandle {
+    const derived = deriveRoomKeys(key);
+    derived.catch(() => undefined);
+    return this.issue({ kind: 'room-key', key, derived });
   }
 
   private async describe(pair: UserKeyPair): Promise<PublicKeyInfo> {
@@ -190,14 +241,14 @@ export class CryptoService implements CryptoApi {
   }
 
   async lock(): Promise<void> {
-    for (const entry of this.handles.values()) if (entry.kind === 'file-key') entry.key.fill(0);
+    for (const entry of this.handles.values()) if (entry.kind !== 'user-key') entry.key.fill(0);
     this.handles.clear();
     this.uploadContexts.clear();
   }
 
   async releaseHandle(args: { handle: KeyHandle }): Promise<void> {
     const entry = this.handles.get(args.handle);
-    if (entry?.kind === 'file-key') entry.key.fill(0);
+    if (entry && entry.kind !== 'user-key') entry.key.fill(0);
     this.handles.delete(args.handle);
     this.uploadContexts.delete(args.handle);
   }
@@ -301,6 +352,66 @@ export class CryptoService implements CryptoApi {
   async encryptRecordRun(args: { fileKey: KeyHandle; recordSize: number; firstRecord: number; plaintext: Uint8Array; final: boolean }) {
     const context = await this.uploadContext(args.fileKey, args.recordSize);
     return { ciphertext: await sealRecordRun(context, { firstRecord: args.firstRecord, plaintext: args.plaintext, final: args.final }) };
+  }
+
+  async generateRoomKey() {
+    return { handle: this.issueRoomKey(generateRoomKey()) };
+  }
+
+  async wrapRoomKey(args: { roomKey: KeyHandle; roomId: string; recipientPublicKey: string }): Promise<WrappedFileKey> {
+    const spki = fromBase64Url(args.recipientPublicKey);
+    const recipientPublicKey = await importPublicKey(spki, 'encryption');
+    const binding = { contextId: args.roomId, fileId: ROOM_KEY_FILE_ID, recipientKeyId: await keyIdOf(spki) };
+    return wrapFileKey({ fileKey: this.roomKeys(args.roomKey).key, recipientPublicKey, binding });
+  }
+
+  async unwrapRoomKey(args: { privateKey: KeyHandle; roomId: string; wrapped: WrappedFileKey }) {
+    const pair = this.userKey(args.privateKey, 'encryption');
+    const binding = { contextId: args.roomId, fileId: ROOM_KEY_FILE_ID, recipientKeyId: pair.keyId };
+    const key = await unwrapFileKey({ wrapped: args.wrapped, binding, recipientKeyPair: { privateKey: pair.privateKey, publicKey: pair.publicKey } });
+    return { handle: this.issueRoomKey(key) };
+  }
+
+  async encryptRoomNames(args: { roomKey: KeyHandle; roomId: string; items: { kind: RoomItemKind; itemId: string; name: string }[] }) {
+    const keys = await this.roomKeys(args.roomKey).derived;
+    return { sealed: await Promise.all(args.items.map((item) => encryptRoomName(keys, { roomId: args.roomId, kind: item.kind, itemId: item.itemId }, item.name))) };
+  }
+
+  async decryptRoomNames(args: { roomKey: KeyHandle; roomId: string; items: { kind: RoomItemKind; itemId: string; sealed: string }[] }) {
+    const keys = await this.roomKeys(args.roomKey).derived;
+    const names = await Promise.all(
+      args.items.map(async (item): Promise<RoomNameResult> => {
+        try {
+          return { ok: true, name: await decryptRoomName(keys, { roomId: args.roomId, kind: item.kind, itemId: item.itemId }, item.sealed) };
+        } catch (error) {
+          return { ok: false, code: error instanceof CryptoError ? error.code : 'internal' };
+        }
+      }),
+    );
+    return { names };
+  }
+
+  async wrapRoomFileKey(args: { roomKey: KeyHandle; fileKey: KeyHandle; file: RoomFileRef }) {
+    return { wrapped: await wrapRoomFileKey(await this.roomKeys(args.roomKey).derived, args.file, this.fileKey(args.fileKey)) };
+  }
+
+  async unwrapRoomFileKey(args: { roomKey: KeyHandle; file: RoomFileRef; wrapped: string }) {
+    const key = await unwrapRoomFileKey(await this.roomKeys(args.roomKey).derived, args.file, args.wrapped);
+    return { handle: this.issue({ kind: 'file-key', key }) };
+  }
+
+  async sealRoomFileMetadata(args: { roomKey: KeyHandle; signingKey: KeyHandle; metadata: Omit<RoomFileMetadata, 'signerKeyId' | 'format'> }) {
+    const signing = this.userKey(args.signingKey, 'signing');
+    const metadata: RoomFileMetadata = { ...args.metadata, format: 1, signerKeyId: signing.keyId };
+    return { sealed: await sealRoomFileMetadata(await this.roomKeys(args.roomKey).derived, metadata, signing.privateKey) };
+  }
+
+  async openRoomFileMetadata(args: { roomKey: KeyHandle; file: RoomFileRef; sealed: string }) {
+    return openRoomFileMetadata(await this.roomKeys(args.roomKey).derived, args.file, args.sealed);
+  }
+
+  async verifyRoomFileMetadata(args: { signed: SignedRoomFileMetadata; signerPublicKey: string; expected: RoomMetadataExpectation }) {
+    return verifyRoomFileMetadata(args.signed, await importPublicKey(fromBase64Url(args.signerPublicKey), 'signing'), args.expected);
   }
 
   async decryptDownload(args: DecryptDownloadArgs): Promise<{ bytes: number }> {

@@ -24,6 +24,16 @@ export const CRYPTO_METHODS: readonly CryptoMethod[] = [
   'uploadStreamHeader',
   'encryptRecordRun',
   'decryptDownload',
+  'generateRoomKey',
+  'wrapRoomKey',
+  'unwrapRoomKey',
+  'encryptRoomNames',
+  'decryptRoomNames',
+  'wrapRoomFileKey',
+  'unwrapRoomFileKey',
+  'sealRoomFileMetadata',
+  'openRoomFileMetadata',
+  'verifyRoomFileMetadata',
 ];
 
 export interface CryptoCall {

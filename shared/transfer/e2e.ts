@@ -91,7 +91,7 @@ async function pinsOf(client: ApiClient, e2e: E2eOptions): Promise<KeyPinStore> 
  * A contact's key checked against its pin (first use pins it). The fingerprint and key id are
  * recomputed from the SPKI: a server's claim is never trusted. Changed + not confirmed → throws.
  */
-async function verifiedContactKey(
+export async function verifiedContactKey(
   client: ApiClient,
   e2e: E2eOptions,
   contact: { email: string; userUuid: string; usage: 'encryption' | 'signing'; keyId: string; publicKey: string; retired?: boolean },

@@ -42,6 +42,13 @@ test('our known-answer vectors (kat.json) hold in Chromium', async ({ page }) =>
   for (const result of results) expect(result.actual, result.name).toBe(result.expected);
 });
 
+test('the data-room vectors (room-kat.json) hold in Chromium', async ({ page }) => {
+  await openHarness(page);
+  const results = await harness(page, 'roomKnownAnswers');
+  expect(results.length).toBe(15);
+  for (const result of results) expect(result.actual, result.name).toBe(result.expected);
+});
+
 for (const [recordSize, n] of [
   [64, 3],
   [512 * 1024, 2],

@@ -65,7 +65,7 @@ test('16: the main menu marks exactly one entry, the area’s own, on desktop an
   await expect(page).toHaveURL(/\/secumails\/outbox$/);
   await expectCurrent(en.shell.menu.secureMails);
 
-  // Secure rooms (E2E rooms) are not built yet: their own "coming soon" page, their own entry.
+  // Secure rooms (the end-to-end encrypted rooms): their own page, their own entry.
   await menu.getByRole('link', { name: en.shell.menu.secureRooms }).click();
   await expect(page).toHaveURL(/\/secure-rooms$/);
   await expectCurrent(en.shell.menu.secureRooms);

@@ -74,9 +74,9 @@ describe('creating and listing rooms', () => {
     expect(again.metadata).toMatchObject({ reason: 'nameExists', kind: 'room' });
   });
 
-  it('an end-to-end encrypted room answers a clear "not available yet"', async () => {
+  it('an end-to-end encrypted room is not created by the plain call (the browser seals it: POST /rooms/e2e)', async () => {
     const refused = await expectBackendError(await req('owner', 'POST', ROOM_PATHS.rooms, { name: 'Secret', encrypted: true }), 400, 'ValidationException');
-    expect(refused.metadata).toMatchObject({ field: 'encrypted', reason: 'encryptedRoomsNotAvailable' });
+    expect(refused.metadata).toMatchObject({ field: 'encrypted', reason: 'useE2eCreate' });
   });
 
   it('lists only rooms with a role, newest first, by cursor and q', async () => {

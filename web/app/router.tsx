@@ -37,6 +37,8 @@ const submitBoxPublicPages = () => import(/* webpackChunkName: "submit-box-publi
 const roomPages = () => import(/* webpackChunkName: "rooms" */ '@web/features/rooms/rooms-page');
 const roomPage = () => import(/* webpackChunkName: "rooms" */ '@web/features/rooms/room-page');
 const roomsSearchPage = () => import(/* webpackChunkName: "rooms" */ '@web/features/rooms/rooms-search-page');
+const secureRoomPages = () => import(/* webpackChunkName: "secure-rooms" */ '@web/features/rooms/e2e/secure-rooms-page');
+const secureRoomPage = () => import(/* webpackChunkName: "secure-rooms" */ '@web/features/rooms/e2e/e2e-room-page');
 const externalPages = () => import(/* webpackChunkName: "external" */ '@web/features/secumails/external-pages');
 
 const secuPassPage = lazyPage(() => import(/* webpackChunkName: "secupass" */ '@web/features/secupass/set-secupass-page'), 'SetSecuPassPage');
@@ -269,8 +271,16 @@ function buildRoutes(): RouteObject[] {
             { path: 'search', handle: handle({ titleKey: 'rooms:search.title' }), lazy: lazyPage(roomsSearchPage, 'RoomsSearchPage') },
           ],
         },
-        // End-to-end encrypted rooms are not built yet.
-        { path: 'secure-rooms', handle: handle({ auth: true, titleKey: 'shell:menu.secureRooms' }), lazy: comingSoon },
+        {
+          // End-to-end encrypted rooms (issue 15): their list, a room's top level and its folders.
+          path: 'secure-rooms',
+          handle: handle({ auth: true, titleKey: 'shell:menu.secureRooms' }),
+          children: [
+            { index: true, lazy: lazyPage(secureRoomPages, 'SecureRoomsPage') },
+            { path: ':roomUuid', handle: handle({ titleKey: 'rooms:e2e.title' }), lazy: lazyPage(secureRoomPage, 'E2eRoomPage') },
+            { path: ':roomUuid/folders/:folderUuid', handle: handle({ titleKey: 'rooms:e2e.title' }), lazy: lazyPage(secureRoomPage, 'E2eRoomPage') },
+          ],
+        },
         {
           path: 'forms',
           handle: handle({ auth: true, titleKey: 'forms:title' }),

@@ -139,6 +139,8 @@ export async function startE2eDownload(options: {
   onSuccess?: () => void;
   /** Skip the save picker: the browser's download (service worker or memory). */
   avoidPicker?: boolean;
+  /** Where the ciphertext is (default: the delivery's content URL; data rooms pass theirs). */
+  url?: string;
 }): Promise<{ id: string; done: Promise<TransferOutcome> } | 'noFileChosen' | undefined> {
   const { delivery, fileId } = options;
   const file = delivery.files.find((f) => f.fileId === fileId);
@@ -173,7 +175,7 @@ export async function startE2eDownload(options: {
           delivery,
           fileId,
           crypto: cryptoApi,
-          url: deliveryContentUrl(delivery.deliveryUuid, fileId),
+          url: options.url ?? deliveryContentUrl(delivery.deliveryUuid, fileId),
           sink: channel.port1,
           signal,
           onProgress: ({ bytes, totalBytes }) => {

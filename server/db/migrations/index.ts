@@ -20,6 +20,7 @@ import * as forms from './0027-forms';
 import * as submitBoxLevels from './0028-submit-box-levels';
 import * as reportTotals from './0029-report-totals';
 import * as sharedState from './0030-shared-state';
+import * as roomE2e from './0031-room-e2e';
 import * as roomFileOps from './0032-room-file-ops';
 import * as roomAdmin from './0033-room-admin';
 import * as formAdmin from './0035-form-admin';
@@ -56,6 +57,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0028-submit-box-levels': submitBoxLevels,
   '0029-report-totals': reportTotals,
   '0030-shared-state': sharedState,
+  '0031-room-e2e': roomE2e,
   '0032-room-file-ops': roomFileOps,
   '0033-room-admin': roomAdmin,
   '0035-form-admin': formAdmin,

@@ -16,6 +16,7 @@ import { ROOM_OPS_ENDPOINTS } from './room-ops';
 import { FLOW_ENDPOINTS } from './flows';
 import { ROOM_ADMIN_ENDPOINTS } from './room-admin';
 import { FORM_ADMIN_ENDPOINTS } from './form-admin';
+import { ROOM_E2E_ENDPOINTS } from './rooms-e2e';
 
 /** Every area of the catalogue (one file each, README.md "Endpoint catalogue"). */
 export const ENDPOINT_AREAS = {
@@ -36,6 +37,7 @@ export const ENDPOINT_AREAS = {
   flows: FLOW_ENDPOINTS,
   roomAdmin: ROOM_ADMIN_ENDPOINTS,
   formAdmin: FORM_ADMIN_ENDPOINTS,
+  roomsE2e: ROOM_E2E_ENDPOINTS,
 } as const;
 
 /** Every endpoint of `/api/2`, once. */

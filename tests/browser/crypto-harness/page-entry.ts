@@ -2,6 +2,8 @@
 // The same shared/crypto code and the same fixture files as the Node tests.
 import kat from '../../fixtures/crypto/kat.json';
 import vectors from '../../fixtures/crypto/published-vectors.json';
+import roomKat from '../../fixtures/crypto/room-kat.json';
+import { checkRoomKnownAnswers, type RoomKnownAnswers } from '@shared/crypto/test-helpers/room-known-answers';
 import { createCryptoProxy } from '@shared/crypto/proxy';
 import { CryptoError } from '@shared/crypto/errors';
 import { SECUPASS_V3_PARAMETERS, deriveV3KeyEncryptionKey } from '@shared/crypto/secupass';
@@ -237,7 +239,11 @@ async function streamGiB(totalMiB = 1024) {
   return { bytes, ms: performance.now() - start, heapBefore: before, heapPeak: peak };
 }
 
-const harness = { publishedVectors, knownAnswers, mutations, workerScenario, nonExtractable, throughput, unlockTime, streamGiB };
+async function roomKnownAnswers() {
+  return checkRoomKnownAnswers(roomKat as unknown as RoomKnownAnswers);
+}
+
+const harness = { publishedVectors, knownAnswers, roomKnownAnswers, mutations, workerScenario, nonExtractable, throughput, unlockTime, streamGiB };
 (window as unknown as { kuvertCryptoHarness: typeof harness }).kuvertCryptoHarness = harness;
 export type CryptoHarness = typeof harness;
 

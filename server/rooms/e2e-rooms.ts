@@ -1,0 +1,144 @@
+// End-to-end encrypted rooms: creation, the caller's room-key copy and state (server/README
+// "End-to-end encrypted rooms"). The server stores sealed strings and HPKE copies only.
+import type { Room } from '@shared/contract/rooms';
+import { ROOM_KEY_DESCRIPTOR_FILE_ID, type CreateE2eRoomBody, type E2eMemberState, type E2eRoomState } from '@shared/contract/rooms-e2e';
+import type { WrappedFileKeyWire } from '@shared/contract/secupass';
+import type { FastifyInstance } from 'fastify';
+import { accessDenied, badRequest, HttpError } from '../core/http-error';
+import type { RequestContext } from '../core/request-context';
+import { RecipientKeyNotLiveError } from '../secupass/secupass-repository';
+import { mayCreateRoomsUnder, roomSettings } from './admin-settings';
+import './e2e-tables';
+import { requireRole, liveRoom, type RoomRow } from './roles';
+import { toRoom } from './rooms';
+
+export const ROOM_DESCRIPTOR_KIND = 'dataRoom';
+
+/** 400 for a plain-room call that carries a name on an E2E room (names there are sealed by the browser). */
+export function refuseNamesInEncryptedRoom(room: RoomRow): void {
+  if (room.encrypted === 1) throw badRequest('Names in an end-to-end encrypted room are sealed by the browser; use the E2E calls', { reason: 'encryptedRoom' });
+}
+
+export function requireEncrypted(room: RoomRow): void {
+  if (room.encrypted !== 1) throw badRequest('This data room is not end-to-end encrypted', { reason: 'notEncrypted' });
+}
+
+/** Stores a member's room-key copy as an access descriptor (the key must be the member's live encryption key). */
+export async function storeRoomKeyCopy(app: FastifyInstance, room: RoomRow, userId: number, copy: { recipientKeyId: string; wrappedKey: WrappedFileKeyWire }): Promise<void> {
+  if (copy.wrappedKey.recipientKeyId !== copy.recipientKeyId) {
+    throw badRequest('The wrapped key is for another key', { field: 'wrappedKey', reason: 'keyIdMismatch' });
+  }
+  try {
+    await app.secupass.addAccessDescriptor({
+      recipientUserId: userId,
+      recipientKeyId: copy.recipientKeyId,
+      resourceKind: ROOM_DESCRIPTOR_KIND,
+      resourceId: room.uuid,
+      fileId: ROOM_KEY_DESCRIPTOR_FILE_ID,
+      wrappedKey: copy.wrappedKey,
+    });
+  } catch (error) {
+    if (error instanceof RecipientKeyNotLiveError) {
+      throw badRequest('The key is not a live encryption key of that user (SecuPass reset or not activated)', { field: 'recipientKeyId', reason: 'recipientKeyNotLive' });
+    }
+    throw error;
+  }
+}
+
+/**
+ * SPEC §6: only licensed users create E2E rooms (the administrator's permission alone is not
+ * enough), and only while Secure rooms › General allows E2E rooms and lets this user create rooms.
+ */
+export async function createE2eRoom(ctx: RequestContext, input: CreateE2eRoomBody): Promise<Room> {
+  const { app, user } = ctx;
+  const settings = await roomSettings(app.db);
+  if (!settings.e2eAllowed) {
+    throw new HttpError(403, 'AccessDeniedException', 'End-to-end encrypted data rooms are switched off by the administrator', { reason: 'e2eRoomsNotAllowed' });
+  }
+  if (user.licensed !== 1) {
+    throw new HttpError(403, 'AccessDeniedException', 'Only licensed users can create end-to-end encrypted data rooms', { reason: 'e2eRoomsNeedLicence' });
+  }
+  if (!mayCreateRoomsUnder(settings.creation, user)) throw accessDenied();
+  if (await app.db.selectFrom('data_rooms').select('id').where('uuid', '=', input.uuid).executeTakeFirst()) {
+    throw new HttpError(409, 'ConflictException', 'This room id is taken; draw another', { reason: 'uuidTaken' });
+  }
+  const now = Date.now();
+  const room = await app.db.transaction().execute(async (trx) => {
+    const row = await trx
+      .insertInto('data_rooms')
+      .values({ uuid: input.uuid, name: input.name, encrypted: 1, created_by: user.id, created_at: now, updated_at: now, deleted_at: null, deleted_by: null })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    await trx
+      .insertInto('room_access')
+      .values({ room_id: row.id, folder_id: null, user_id: user.id, role: 'OWNER', wrapped_key: null, granted_by: user.id, created_at: now })
+      .execute();
+    return row;
+  });
+  try {
+    await storeRoomKeyCopy(app, room, user.id, input);
+  } catch (error) {
+    // Without the creator's copy nobody could ever open the room: undo it.
+    await app.db.deleteFrom('data_rooms').where('id', '=', room.id).execute();
+    throw error;
+  }
+  return toRoom(room, 'OWNER', user.email);
+}
+
+/** Live room-key copies of the room: user id → the newest copy. */
+export async function roomKeyCopies(app: FastifyInstance, room: RoomRow, userIds?: readonly number[]) {
+  let query = app.db
+    .selectFrom('access_descriptors')
+    .selectAll()
+    .where('resource_kind', '=', ROOM_DESCRIPTOR_KIND)
+    .where('resource_id', '=', room.uuid)
+    .where('file_id', '=', ROOM_KEY_DESCRIPTOR_FILE_ID)
+    .where('invalidated_at', 'is', null);
+  if (userIds) query = query.where('recipient_user_id', 'in', userIds.length > 0 ? [...userIds] : [-1]);
+  const rows = await query.orderBy('created_at').execute();
+  return new Map(rows.map((r) => [r.recipient_user_id, r]));
+}
+
+/** Each user's E2E state in the room (SPEC §4 "grant-access progress"). */
+export async function memberStates(app: FastifyInstance, room: RoomRow, userIds: readonly number[]): Promise<Map<number, { state: E2eMemberState; keys: Awaited<ReturnType<FastifyInstance['secupass']['publicKeysOf']>> }>> {
+  const copies = await roomKeyCopies(app, room, userIds);
+  const secupass = await app.secupass.statesOf(userIds);
+  const declines = await app.db.selectFrom('room_e2e_declines').selectAll().where('room_id', '=', room.id).execute();
+  const out = new Map<number, { state: E2eMemberState; keys: Awaited<ReturnType<FastifyInstance['secupass']['publicKeysOf']>> }>();
+  for (const userId of userIds) {
+    const keys = secupass.get(userId) === 'active' ? await app.secupass.publicKeysOf(userId) : [];
+    const encryptionKeyId = keys.find((k) => k.usage === 'encryption')?.keyId;
+    const copy = copies.get(userId);
+    let state: E2eMemberState;
+    if (!encryptionKeyId) state = 'noSecuPass';
+    else if (copy && copy.recipient_key_id === encryptionKeyId) state = 'approved';
+    else if (declines.some((d) => d.user_id === userId && d.key_id === encryptionKeyId)) state = 'notApproved';
+    else state = 'pending';
+    out.set(userId, { state, keys });
+  }
+  return out;
+}
+
+/** GET …/e2e: the caller's copy (when approved) and the keys of everyone who uploaded here. */
+export async function e2eRoomState(ctx: RequestContext, roomUuid: string): Promise<E2eRoomState> {
+  const { app, user } = ctx;
+  const room = await liveRoom(app.db, roomUuid);
+  await requireRole(app.db, room, user.id, 'see');
+  requireEncrypted(room);
+  const own = (await memberStates(app, room, [user.id])).get(user.id);
+  const copy = own?.state === 'approved' ? (await roomKeyCopies(app, room, [user.id])).get(user.id) : undefined;
+  const uploaders = await app.db
+    .selectFrom('room_files')
+    .innerJoin('users', 'users.id', 'room_files.uploaded_by')
+    .select(['users.id', 'users.uuid', 'users.email'])
+    .distinct()
+    .where('room_files.room_id', '=', room.id)
+    .execute();
+  const signers = [];
+  for (const u of uploaders) signers.push({ userUuid: u.uuid, email: u.email, keys: await app.secupass.publicKeysWithRetiredOf(u.id) });
+  return {
+    state: own?.state ?? 'noSecuPass',
+    roomKey: copy ? { id: copy.id, recipientKeyId: copy.recipient_key_id, wrappedKey: JSON.parse(copy.wrapped_key) as WrappedFileKeyWire } : null,
+    signers,
+  };
+}

@@ -1,0 +1,30 @@
+/** Migration 0031: the E2E parts of data rooms (shared/crypto/README.md "7. Data rooms"), merged into `Database`. */
+export interface RoomE2eFilesTable {
+  /** room_files.id: one row per E2E file (the current version). */
+  file_id: number;
+  version: number;
+  plaintext_size: number;
+  /** The file key sealed under the room key ("r1.…"). */
+  wrapped_file_key: string;
+  /** The signed metadata sealed under the room key ("r1.…"). */
+  metadata: string;
+}
+
+export interface RoomE2eDeclinesTable {
+  room_id: number;
+  user_id: number;
+  /** The member's encryption key id the OWNER declined. */
+  key_id: string;
+  declined_by: number | null;
+  declined_at: number;
+}
+
+export interface RoomE2eTables {
+  room_e2e_files: RoomE2eFilesTable;
+  room_e2e_declines: RoomE2eDeclinesTable;
+}
+
+declare module '../db/schema' {
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type
+  interface Database extends RoomE2eTables {}
+}

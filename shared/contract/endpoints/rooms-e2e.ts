@@ -1,0 +1,52 @@
+import { endpointArea, NoContentSchema } from '../endpoint';
+import { RoomFolderSchema, RoomParamsSchema, RoomSchema } from '../rooms';
+import { RoomUploadFileSchema } from '../room-files';
+import {
+  CreateE2eFileBodySchema,
+  CreateE2eFolderBodySchema,
+  CreateE2eRoomBodySchema,
+  E2eFileKeysListSchema,
+  E2eFilesQuerySchema,
+  E2eGrantBodySchema,
+  E2eItemParamsSchema,
+  E2eMemberListSchema,
+  E2eMemberParamsSchema,
+  E2eMemberSchema,
+  E2eRenameBodySchema,
+  E2eRoomStateSchema,
+} from '../rooms-e2e';
+
+const area = endpointArea({ tag: 'rooms', access: 'authenticated' });
+
+/**
+ * End-to-end encrypted data rooms (server/README "End-to-end encrypted rooms"). Signed-in users;
+ * the room role (SPEC §6) is checked per room and folder exactly as in plain rooms: a non-member
+ * gets 404, a member without the right 403. Uploads continue through the plain parts and commit
+ * calls, downloads through the plain content call (the bytes are ciphertext).
+ */
+export const ROOM_E2E_ENDPOINTS = {
+  create: area.post('/rooms/e2e', 'createE2eRoom', 'Creates an end-to-end encrypted room (licensed users only) with the creator’s room-key copy; the creator is its OWNER', {
+    body: CreateE2eRoomBodySchema, response: { 201: RoomSchema }, errors: [400, 401, 403, 409],
+  }),
+  state: area.get('/rooms/{roomUuid}/e2e', 'getE2eRoomState', 'The caller’s room-key copy and E2E state, and the uploaders’ keys (any member)', {
+    params: RoomParamsSchema, response: { 200: E2eRoomStateSchema }, errors: [400, 401, 404],
+  }),
+  members: area.get('/rooms/{roomUuid}/e2e/members', 'listE2eRoomMembers', 'Every member’s E2E state with the missing-file-key and encryption-not-activated flags and live keys (OWNER)', {
+    params: RoomParamsSchema, response: { 200: E2eMemberListSchema }, errors: [400, 401, 403, 404],
+  }),
+  grant: area.put('/rooms/{roomUuid}/e2e/members/{userUuid}/key', 'grantE2eRoomKey', 'Grants a member the room key (the OWNER’s copy re-wrapped to the member’s live key) or declines (approve false) (OWNER)', {
+    params: E2eMemberParamsSchema, body: E2eGrantBodySchema, response: { 200: E2eMemberSchema }, errors: [400, 401, 403, 404],
+  }),
+  createFolder: area.post('/rooms/{roomUuid}/e2e/folders', 'createE2eRoomFolder', 'Creates a folder with a sealed name (OWNER, EDITOR there)', {
+    params: RoomParamsSchema, body: CreateE2eFolderBodySchema, response: { 201: RoomFolderSchema }, errors: [400, 401, 403, 404, 409],
+  }),
+  createFile: area.post('/rooms/{roomUuid}/e2e/files', 'createE2eRoomFile', 'Announces a ciphertext file with sealed name, file key and signed metadata (OWNER, EDITOR there); parts and commit as in plain rooms', {
+    params: RoomParamsSchema, body: CreateE2eFileBodySchema, response: { 201: RoomUploadFileSchema }, errors: [400, 401, 403, 404, 409, 507],
+  }),
+  files: area.get('/rooms/{roomUuid}/e2e/files', 'listE2eRoomFileKeys', 'Sealed file keys and signed metadata of the complete files of the room’s top level or a folder (any role there)', {
+    params: RoomParamsSchema, query: E2eFilesQuerySchema, response: { 200: E2eFileKeysListSchema }, errors: [400, 401, 404],
+  }),
+  rename: area.patch('/rooms/{roomUuid}/e2e/items/{itemUuid}', 'renameE2eRoomItem', 'Replaces the sealed name of the room (OWNER) or a folder (OWNER, EDITOR)', {
+    params: E2eItemParamsSchema, body: E2eRenameBodySchema, response: { 204: NoContentSchema }, errors: [400, 401, 403, 404],
+  }),
+};

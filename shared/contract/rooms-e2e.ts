@@ -1,0 +1,139 @@
+import { z } from 'zod';
+import { ROOM_NAME_WIRE_MAX, ROOM_ROLES } from './rooms';
+import { UserPublicKeysResponseSchema, WrappedFileKeySchema } from './secupass';
+
+/**
+ * End-to-end encrypted data rooms (issue 15; shared/crypto/README.md "7. Data rooms"; server/README
+ * "End-to-end encrypted rooms"). The browser seals names, file keys and signed metadata under the
+ * room key; the server stores those strings and the members' room-key copies (access descriptors,
+ * kind `dataRoom`, file id `room-key`) and enforces the SPEC §6 roles as in plain rooms.
+ *
+ * Item ids are chosen by the browser (a UUID) because every sealed string is bound to its item's id.
+ * Plain-room calls that carry a name (create folder/file, rename, search) answer an E2E room with
+ * 400 `ValidationException`, reason `encryptedRoom`; moving (no name) and everything else work alike.
+ */
+
+/** "r1." ‖ base64url(iv ‖ ciphertext ‖ tag): the sealed-string format of the room scheme. */
+const sealed = (max: number) => z.string().min(3 + 38).max(max).regex(/^r1\.[A-Za-z0-9_-]+$/, 'a sealed room string (r1.…) expected');
+export const SealedNameSchema = sealed(ROOM_NAME_WIRE_MAX);
+const Uuid = z.string().uuid();
+
+/** The copy's file id in the HPKE binding and in the access descriptor. */
+export const ROOM_KEY_DESCRIPTOR_FILE_ID = 'room-key';
+
+export const CreateE2eRoomBodySchema = z
+  .object({
+    uuid: Uuid,
+    name: SealedNameSchema,
+    /** The creator's own room-key copy (HPKE to her live encryption key). */
+    recipientKeyId: z.string().min(1).max(128),
+    wrappedKey: WrappedFileKeySchema,
+  })
+  .strict()
+  .meta({ id: 'CreateE2eRoomBody' });
+export type CreateE2eRoomBody = z.infer<typeof CreateE2eRoomBodySchema>;
+
+export const CreateE2eFolderBodySchema = z
+  .object({ uuid: Uuid, name: SealedNameSchema, parentUuid: Uuid.nullable().optional() })
+  .strict()
+  .meta({ id: 'CreateE2eFolderBody' });
+
+export const CreateE2eFileBodySchema = z
+  .object({
+    uuid: Uuid,
+    name: SealedNameSchema,
+    /** Ciphertext bytes (the stream format's length): what the parts carry. */
+    size: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER),
+    /** Plaintext bytes, as signed in the metadata (readers compare). */
+    plaintextSize: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
+    folderUuid: Uuid.nullable().optional(),
+    /** The file key sealed under the room key (bound to room, file, version 1). */
+    wrappedFileKey: sealed(200),
+    /** The signed metadata sealed under the room key. */
+    metadata: sealed(20_000),
+  })
+  .strict()
+  .meta({ id: 'CreateE2eFileBody' });
+export type CreateE2eFileBody = z.infer<typeof CreateE2eFileBodySchema>;
+
+export const E2eItemParamsSchema = z.object({ roomUuid: Uuid, itemUuid: Uuid }).strict();
+export const E2eRenameBodySchema = z.object({ name: SealedNameSchema }).strict().meta({ id: 'E2eRenameBody' });
+
+export const E2eFilesQuerySchema = z.object({ folderUuid: Uuid.optional() }).strict();
+
+/** The sealed extras of one complete file (the listing itself is the plain contents call). */
+export const E2eFileKeysSchema = z
+  .object({
+    uuid: z.string(),
+    version: z.number().int(),
+    plaintextSize: z.number().int(),
+    wrappedFileKey: z.string(),
+    metadata: z.string(),
+    /** The server's uploader (the signed metadata must name the same user). */
+    uploaderUuid: z.string().nullable(),
+  })
+  .meta({ id: 'E2eFileKeys' });
+export const E2eFileKeysListSchema = z.object({ files: z.array(E2eFileKeysSchema) }).meta({ id: 'E2eFileKeysList' });
+export type E2eFileKeysList = z.infer<typeof E2eFileKeysListSchema>;
+
+/**
+ * A member's E2E state: `noSecuPass` (encryption not activated), `pending` (activated, no room-key
+ * copy yet: the missing-file-key flag; an OWNER grants), `approved` (has a copy), `notApproved`
+ * (an OWNER declined this key; a grant or a new SecuPass makes it pending/approved again).
+ */
+export const E2eMemberStateSchema = z.enum(['noSecuPass', 'pending', 'approved', 'notApproved']);
+export type E2eMemberState = z.infer<typeof E2eMemberStateSchema>;
+
+const PublicKeysSchema = UserPublicKeysResponseSchema.shape.keys;
+
+/** GET /rooms/{roomUuid}/e2e (any member): the caller's copy and state, and the uploaders' keys to verify with. */
+export const E2eRoomStateSchema = z
+  .object({
+    state: E2eMemberStateSchema,
+    /** The caller's live room-key copy; null unless `approved`. */
+    roomKey: z.object({ id: z.string(), recipientKeyId: z.string(), wrappedKey: WrappedFileKeySchema }).nullable(),
+    /** Everyone who uploaded to the room, with live and retired signing keys (pin-check before use). */
+    signers: z.array(z.object({ userUuid: z.string(), email: z.string(), keys: PublicKeysSchema })),
+  })
+  .meta({ id: 'E2eRoomState' });
+export type E2eRoomState = z.infer<typeof E2eRoomStateSchema>;
+
+export const E2eMemberSchema = z
+  .object({
+    user: z.object({ uuid: z.string(), email: z.string(), name: z.string() }),
+    /** Role on the room, or the strongest set on a folder. */
+    role: z.enum(ROOM_ROLES),
+    state: E2eMemberStateSchema,
+    /** SPEC §3 access entry flags. */
+    missingFileKey: z.boolean(),
+    encryptionNotActivated: z.boolean(),
+    /** Live keys (pending members: what the OWNER wraps to after the pin check). */
+    keys: PublicKeysSchema,
+  })
+  .meta({ id: 'E2eMember' });
+export type E2eMember = z.infer<typeof E2eMemberSchema>;
+export const E2eMemberListSchema = z.object({ members: z.array(E2eMemberSchema) }).meta({ id: 'E2eMemberList' });
+export type E2eMemberList = z.infer<typeof E2eMemberListSchema>;
+
+export const E2eMemberParamsSchema = z.object({ roomUuid: Uuid, userUuid: Uuid }).strict();
+
+/** Grant (approve: the OWNER's re-wrapped copy for the member's live key) or decline (approve false). */
+export const E2eGrantBodySchema = z
+  .object({
+    approve: z.boolean(),
+    recipientKeyId: z.string().min(1).max(128).optional(),
+    wrappedKey: WrappedFileKeySchema.optional(),
+  })
+  .strict()
+  .meta({ id: 'E2eGrantBody' });
+export type E2eGrantBody = z.infer<typeof E2eGrantBodySchema>;
+
+export const ROOM_E2E_PATHS = {
+  create: '/rooms/e2e',
+  state: (roomUuid: string) => `/rooms/${roomUuid}/e2e`,
+  members: (roomUuid: string) => `/rooms/${roomUuid}/e2e/members`,
+  grant: (roomUuid: string, userUuid: string) => `/rooms/${roomUuid}/e2e/members/${userUuid}/key`,
+  folders: (roomUuid: string) => `/rooms/${roomUuid}/e2e/folders`,
+  files: (roomUuid: string) => `/rooms/${roomUuid}/e2e/files`,
+  item: (roomUuid: string, itemUuid: string) => `/rooms/${roomUuid}/e2e/items/${itemUuid}`,
+} as const;

@@ -1,0 +1,198 @@
+import { describe, expect, it } from 'vitest';
+import kat from '../../tests/fixtures/crypto/room-kat.json';
+import { fromBase64Url, fromHex, toBase64Url, toHex, utf8Encode } from './bytes';
+import { unwrapFileKey } from './file-key';
+import { importPublicKey, importUserKeyPair } from './keys';
+import { createCryptoProxy } from './proxy';
+import {
+  ROOM_KEY_FILE_ID,
+  decryptRoomName,
+  deriveRoomKeys,
+  encryptRoomName,
+  generateRoomKey,
+  openRoomFileMetadata,
+  sealRoomFileMetadata,
+  unwrapRoomFileKey,
+  verifyRoomFileMetadata,
+  wrapRoomFileKey,
+  type RoomFileMetadata,
+} from './room';
+import { CryptoService, type CryptoApi } from './service';
+import { createDecryptStream } from './stream-decoder';
+import { bytesToStream, collectStream } from './stream-encoder';
+import { hkdfSha256, sha256, subtle } from './subtle';
+import { katPlaintext } from './test-helpers/known-answers';
+import { checkRoomKnownAnswers, type RoomKnownAnswers } from './test-helpers/room-known-answers';
+import { serveCryptoWorker } from './worker';
+
+const roomKey = fromHex(kat.roomKey);
+const fileRef = { roomId: kat.file.roomId, fileId: kat.file.fileId, version: kat.file.version };
+
+describe('data rooms: known answers (tests/fixtures/crypto/room-kat.json)', () => {
+  it('the shared checker (also run in Chromium) reproduces every vector', async () => {
+    const results = await checkRoomKnownAnswers(kat as unknown as RoomKnownAnswers);
+    expect(results.length).toBe(15);
+    for (const result of results) expect(result.actual, result.name).toBe(result.expected);
+  });
+
+  it('derives the three subkeys with their labels', async () => {
+    for (const [name, label] of [['names', 'Kuvert room v1 names'], ['fileKeys', 'Kuvert room v1 file keys'], ['metadata', 'Kuvert room v1 metadata']] as const) {
+      expect(toHex(await hkdfSha256({ ikm: roomKey, salt: new Uint8Array(0), info: utf8Encode(label), length: 32 }))).toBe(kat.subkeys[name]);
+    }
+  });
+
+  it('reproduces the sealed names and file key byte for byte, and opens them', async () => {
+    const keys = await deriveRoomKeys(roomKey);
+    for (const item of kat.names) {
+      const ref = { roomId: kat.roomId, kind: item.kind as 'room' | 'folder' | 'file', itemId: item.itemId };
+      expect(await encryptRoomName(keys, ref, item.name, fromHex(item.iv))).toBe(item.sealed);
+      expect(await decryptRoomName(keys, ref, item.sealed)).toBe(item.name);
+    }
+    expect(await wrapRoomFileKey(keys, fileRef, fromHex(kat.file.fileKey), fromHex(kat.file.fileKeyIv))).toBe(kat.file.wrappedFileKey);
+    expect(toHex(await unwrapRoomFileKey(keys, fileRef, kat.file.wrappedFileKey))).toBe(kat.file.fileKey);
+  });
+
+  it('opens the member copy of the room key (HPKE, file id "room-key") and the whole file', async () => {
+    const member = await importUserKeyPair({ usage: 'encryption', pkcs8: fromHex(kat.roomKeyCopy.memberPkcs8), publicKeySpki: fromHex(kat.roomKeyCopy.memberSpki) });
+    const opened = await unwrapFileKey({
+      wrapped: kat.roomKeyCopy.wrapped as Parameters<typeof unwrapFileKey>[0]['wrapped'],
+      recipientKeyPair: member,
+      binding: { contextId: kat.roomId, fileId: ROOM_KEY_FILE_ID, recipientKeyId: kat.roomKeyCopy.memberKeyId },
+    });
+    expect(toHex(opened)).toBe(kat.roomKey);
+    const keys = await deriveRoomKeys(opened);
+    const signed = await openRoomFileMetadata(keys, fileRef, kat.file.sealedMetadata);
+    const metadata = await verifyRoomFileMetadata(signed, await importPublicKey(fromHex(kat.file.signerSpki), 'signing'), { ...fileRef, name: 'Übersicht.txt', size: kat.file.plaintextLength });
+    expect(metadata).toEqual(kat.file.metadata);
+    const fileKey = await unwrapRoomFileKey(keys, fileRef, kat.file.wrappedFileKey);
+    const plaintext = await collectStream(
+      bytesToStream(fromHex(kat.file.ciphertext)).pipeThrough(createDecryptStream({ fileKey, plaintextLength: metadata.size, expectedHeaderHash: fromBase64Url(metadata.headerSha256) })),
+    );
+    expect(plaintext).toEqual(katPlaintext(kat.file.plaintextLength));
+    expect(toBase64Url(await sha256(plaintext))).toBe(metadata.contentSha256);
+  });
+});
+
+async function signer() {
+  const pair = (await subtle().generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, false, ['sign', 'verify'])) as CryptoKeyPair;
+  return pair;
+}
+
+function flipChar(sealed: string, at: number): string {
+  const bytes = fromBase64Url(sealed.slice(3));
+  bytes[at] = (bytes[at] ?? 0) ^ 0x01;
+  return `r1.${toBase64Url(bytes)}`;
+}
+
+describe('data rooms: what a reader detects', () => {
+  const roomId = 'room-1';
+  const base: RoomFileMetadata = {
+    format: 1, roomId, fileId: 'file-1', version: 1, name: 'Bericht.pdf', size: 1234, headerSha256: 'h', contentSha256: 'c',
+    uploaderUserId: 'user-1', uploaderEmail: 'a@example.test', signerKeyId: 'k', createdAt: '2026-11-25T00:00:00.000Z',
+  };
+
+  it('a tampered name, or a name moved to another item / kind / room → room-name-invalid', async () => {
+    const keys = await deriveRoomKeys(generateRoomKey());
+    const ref = { roomId, kind: 'file' as const, itemId: 'file-1' };
+    const sealed = await encryptRoomName(keys, ref, 'Geheim.docx');
+    await expect(decryptRoomName(keys, ref, flipChar(sealed, 20))).rejects.toMatchObject({ code: 'room-name-invalid' });
+    await expect(decryptRoomName(keys, ref, flipChar(sealed, 2))).rejects.toMatchObject({ code: 'room-name-invalid' });
+    for (const other of [{ ...ref, itemId: 'file-2' }, { ...ref, kind: 'folder' as const }, { ...ref, roomId: 'room-2' }]) {
+      await expect(decryptRoomName(keys, other, sealed)).rejects.toMatchObject({ code: 'room-name-invalid' });
+    }
+    await expect(decryptRoomName(await deriveRoomKeys(generateRoomKey()), ref, sealed)).rejects.toMatchObject({ code: 'room-name-invalid' });
+    await expect(decryptRoomName(keys, ref, 'Geheim.docx')).rejects.toMatchObject({ code: 'room-name-invalid' });
+  });
+
+  it('a swapped file key (other file or version) or a changed one → room-file-key-unwrap-failed', async () => {
+    const keys = await deriveRoomKeys(generateRoomKey());
+    const ref = { roomId, fileId: 'file-1', version: 1 };
+    const wrapped = await wrapRoomFileKey(keys, ref, generateRoomKey());
+    const otherFiles = await wrapRoomFileKey(keys, { ...ref, fileId: 'file-2' }, generateRoomKey());
+    await expect(unwrapRoomFileKey(keys, ref, otherFiles)).rejects.toMatchObject({ code: 'room-file-key-unwrap-failed' });
+    await expect(unwrapRoomFileKey(keys, { ...ref, version: 2 }, wrapped)).rejects.toMatchObject({ code: 'room-file-key-unwrap-failed' });
+    await expect(unwrapRoomFileKey(keys, ref, flipChar(wrapped, 30))).rejects.toMatchObject({ code: 'room-file-key-unwrap-failed' });
+    expect(await unwrapRoomFileKey(keys, ref, wrapped)).toHaveLength(32);
+  });
+
+  it('metadata: signed fields checked against what is shown; other signer, other file, tampering refused', async () => {
+    const keys = await deriveRoomKeys(generateRoomKey());
+    const uploader = await signer();
+    const ref = { roomId, fileId: 'file-1', version: 1 };
+    const sealed = await sealRoomFileMetadata(keys, base, uploader.privateKey);
+    const signed = await openRoomFileMetadata(keys, ref, sealed);
+    expect(await verifyRoomFileMetadata(signed, uploader.publicKey, { ...ref, name: 'Bericht.pdf', size: 1234, uploaderUserId: 'user-1' })).toEqual(base);
+    // The server shows another name or size than the uploader signed.
+    await expect(verifyRoomFileMetadata(signed, uploader.publicKey, { ...ref, name: 'Other.pdf' })).rejects.toMatchObject({ code: 'room-metadata-mismatch' });
+    await expect(verifyRoomFileMetadata(signed, uploader.publicKey, { ...ref, size: 1235 })).rejects.toMatchObject({ code: 'room-metadata-mismatch' });
+    await expect(verifyRoomFileMetadata(signed, uploader.publicKey, { ...ref, uploaderUserId: 'user-2' })).rejects.toMatchObject({ code: 'room-metadata-mismatch' });
+    // A member (who holds the room key) edits the signed size: the signature breaks.
+    const edited = { ...signed, metadata: { ...signed.metadata, size: 1 } };
+    await expect(verifyRoomFileMetadata(edited, uploader.publicKey, ref)).rejects.toMatchObject({ code: 'room-metadata-signature-invalid' });
+    await expect(verifyRoomFileMetadata(signed, (await signer()).publicKey, ref)).rejects.toMatchObject({ code: 'room-metadata-signature-invalid' });
+    // Metadata of another file or version, or changed ciphertext, does not open.
+    await expect(openRoomFileMetadata(keys, { ...ref, fileId: 'file-2' }, sealed)).rejects.toMatchObject({ code: 'room-metadata-invalid' });
+    await expect(openRoomFileMetadata(keys, { ...ref, version: 2 }, sealed)).rejects.toMatchObject({ code: 'room-metadata-invalid' });
+    await expect(openRoomFileMetadata(keys, ref, flipChar(sealed, 40))).rejects.toMatchObject({ code: 'room-metadata-invalid' });
+    // Signed for file-1 but (by a member) sealed as file-2's metadata: opens, and the id check names it.
+    const moved = await sealRoomFileMetadata(keys, base, uploader.privateKey);
+    const resealed = await openRoomFileMetadata(keys, ref, moved);
+    await expect(verifyRoomFileMetadata(resealed, uploader.publicKey, { ...ref, fileId: 'file-2' })).rejects.toMatchObject({ code: 'room-metadata-mismatch' });
+  });
+});
+
+function proxiedService(): CryptoApi {
+  const channel = new MessageChannel();
+  serveCryptoWorker(channel.port1);
+  channel.port1.start();
+  const proxy = createCryptoProxy(channel.port2);
+  channel.port2.start();
+  return proxy;
+}
+
+for (const [name, make] of [['direct (Node)', () => new CryptoService()], ['through the Worker proxy', proxiedService]] as const) {
+  describe(`data rooms over the CryptoApi, ${name}`, { timeout: 60_000 }, () => {
+    it('owner creates a room, grants a member later; the member reads names, verifies metadata, decrypts the file', async () => {
+      const owner: CryptoApi = make();
+      const member: CryptoApi = make();
+      const alice = await owner.setupSecuPass({ userId: 'alice', passphrase: 'alice passphrase' });
+      const bob = await member.setupSecuPass({ userId: 'bob', passphrase: 'bob passphrase' });
+      const roomId = 'room-9';
+      const room = await owner.generateRoomKey();
+      expect(typeof room.handle).toBe('string');
+      const ownCopy = await owner.wrapRoomKey({ roomKey: room.handle, roomId, recipientPublicKey: alice.keys.encryption.publicKey });
+      const [sealedName] = (await owner.encryptRoomNames({ roomKey: room.handle, roomId, items: [{ kind: 'file', itemId: 'f1', name: 'Plan.txt' }] })).sealed;
+      const plaintext = new Uint8Array(100_000).map((_, i) => i % 253);
+      const fileKey = await owner.generateFileKey();
+      const file = { roomId, fileId: 'f1', version: 1 };
+      const { header, headerSha256 } = await owner.uploadStreamHeader({ fileKey: fileKey.handle, recordSize: 65_536 });
+      expect(header).toHaveLength(49);
+      const { ciphertext } = await owner.encryptRecordRun({ fileKey: fileKey.handle, recordSize: 65_536, firstRecord: 0, plaintext, final: true });
+      const { wrapped } = await owner.wrapRoomFileKey({ roomKey: room.handle, fileKey: fileKey.handle, file });
+      const { sealed } = await owner.sealRoomFileMetadata({
+        roomKey: room.handle, signingKey: alice.keys.signing.handle,
+        metadata: { ...file, name: 'Plan.txt', size: plaintext.length, headerSha256, contentSha256: toBase64Url(await sha256(plaintext)), uploaderUserId: 'alice', uploaderEmail: 'alice@example.test', createdAt: '2026-11-25T00:00:00.000Z' },
+      });
+
+      // Later: bob activated E2E; the owner re-opens her copy and wraps the room key to bob.
+      const reopened = await owner.unwrapRoomKey({ privateKey: alice.keys.encryption.handle, roomId, wrapped: ownCopy });
+      const bobCopy = await owner.wrapRoomKey({ roomKey: reopened.handle, roomId, recipientPublicKey: bob.keys.encryption.publicKey });
+      expect(bobCopy.recipientKeyId).toBe(bob.keys.encryption.keyId);
+      await expect(member.unwrapRoomKey({ privateKey: bob.keys.encryption.handle, roomId: 'room-10', wrapped: bobCopy })).rejects.toMatchObject({ code: 'file-key-unwrap-failed' });
+      const bobRoom = await member.unwrapRoomKey({ privateKey: bob.keys.encryption.handle, roomId, wrapped: bobCopy });
+      const names = await member.decryptRoomNames({ roomKey: bobRoom.handle, roomId, items: [{ kind: 'file', itemId: 'f1', sealed: sealedName ?? '' }, { kind: 'file', itemId: 'f2', sealed: sealedName ?? '' }] });
+      expect(names.names).toEqual([{ ok: true, name: 'Plan.txt' }, { ok: false, code: 'room-name-invalid' }]);
+      const signed = await member.openRoomFileMetadata({ roomKey: bobRoom.handle, file, sealed });
+      expect(signed.metadata.signerKeyId).toBe(alice.keys.signing.keyId);
+      const metadata = await member.verifyRoomFileMetadata({ signed, signerPublicKey: alice.keys.signing.publicKey, expected: { ...file, name: 'Plan.txt', size: plaintext.length } });
+      await expect(member.verifyRoomFileMetadata({ signed, signerPublicKey: alice.keys.signing.publicKey, expected: { ...file, size: 1 } })).rejects.toMatchObject({ code: 'room-metadata-mismatch' });
+      const bobFileKey = await member.unwrapRoomFileKey({ roomKey: bobRoom.handle, file, wrapped });
+      await expect(member.unwrapRoomFileKey({ roomKey: bobRoom.handle, file: { ...file, fileId: 'f2' }, wrapped })).rejects.toMatchObject({ code: 'room-file-key-unwrap-failed' });
+      const out = await member.decryptStream({ fileKey: bobFileKey.handle, ciphertext: bytesToStream(ciphertext), plaintextLength: metadata.size, expectedHeaderSha256: metadata.headerSha256 });
+      expect(await collectStream(out.plaintext)).toEqual(plaintext);
+      // A room-key handle is not a file key and vice versa.
+      await expect(member.decryptStream({ fileKey: bobRoom.handle, ciphertext: bytesToStream(ciphertext) })).rejects.toMatchObject({ code: 'key-handle-kind' });
+      await expect(member.decryptRoomNames({ roomKey: bobFileKey.handle, roomId, items: [] })).rejects.toMatchObject({ code: 'key-handle-kind' });
+    });
+  });
+}

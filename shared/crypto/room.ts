@@ -1,0 +1,197 @@
+// End-to-end encrypted data rooms (README "7. Data rooms"): one random room key per room, wrapped
+// with HPKE to every member (file-key.ts, file id "room-key"); file keys, names and signed file
+// metadata are sealed under keys derived from the room key, each bound to its room and item.
+import { concatBytes, fromBase64Url, toBase64Url, utf8Decode, utf8Encode } from './bytes';
+import {
+  RoomFileKeyUnwrapError,
+  RoomMetadataInvalidError,
+  RoomMetadataMismatchError,
+  RoomMetadataSignatureError,
+  RoomNameInvalidError,
+} from './errors';
+import { canonicalJson } from './manifest';
+import { FILE_KEY_BYTES } from './stream-records';
+import { aesGcmDecrypt, aesGcmEncrypt, hkdfSha256, importAesGcmKey, randomBytes, subtle } from './subtle';
+
+/** The HPKE file id (file-key.ts binding) of a member's room-key copy; the context id is the room id. */
+export const ROOM_KEY_FILE_ID = 'room-key';
+export const ROOM_KEY_BYTES = 32;
+/** Prefix of every sealed string of the room scheme (format 1): "r1." ‖ base64url(iv ‖ ciphertext ‖ tag). */
+export const ROOM_SEALED_PREFIX = 'r1.';
+const IV_BYTES = 12;
+
+/** What a name belongs to (part of its associated data: a folder name cannot become a file's). */
+export type RoomItemKind = 'room' | 'folder' | 'file';
+
+const LABELS = {
+  names: 'Kuvert room v1 names',
+  fileKeys: 'Kuvert room v1 file keys',
+  metadata: 'Kuvert room v1 metadata',
+} as const;
+
+/** The three AES-256-GCM keys derived from a room key (HKDF-SHA256, empty salt, one label each). */
+export interface RoomKeys {
+  names: CryptoKey;
+  fileKeys: CryptoKey;
+  metadata: CryptoKey;
+}
+
+export function generateRoomKey(): Uint8Array {
+  return randomBytes(ROOM_KEY_BYTES);
+}
+
+export async function deriveRoomKeys(roomKey: Uint8Array): Promise<RoomKeys> {
+  if (roomKey.length !== ROOM_KEY_BYTES) throw new TypeError(`A room key is ${ROOM_KEY_BYTES} bytes`);
+  const derive = async (label: string) => importAesGcmKey(await hkdfSha256({ ikm: roomKey, salt: new Uint8Array(0), info: utf8Encode(label), length: 32 }));
+  return { names: await derive(LABELS.names), fileKeys: await derive(LABELS.fileKeys), metadata: await derive(LABELS.metadata) };
+}
+
+/** Associated data: the label and the ids joined by "|" (ids are UUIDs / decimal versions, which never hold "|"). */
+export function roomAad(label: 'name' | 'file key' | 'metadata', ...ids: (string | number)[]): Uint8Array {
+  for (const id of ids) if (String(id).includes('|')) throw new TypeError('Room ids cannot contain "|"');
+  return utf8Encode([`Kuvert room v1 ${label}`, ...ids.map(String)].join('|'));
+}
+
+async function seal(key: CryptoKey, plaintext: Uint8Array, additionalData: Uint8Array, iv: Uint8Array = randomBytes(IV_BYTES)): Promise<string> {
+  const ciphertext = await aesGcmEncrypt({ key, iv, plaintext, additionalData });
+  return ROOM_SEALED_PREFIX + toBase64Url(concatBytes(iv, ciphertext));
+}
+
+async function open(key: CryptoKey, sealed: string, additionalData: Uint8Array): Promise<Uint8Array | null> {
+  if (typeof sealed !== 'string' || !sealed.startsWith(ROOM_SEALED_PREFIX)) return null;
+  let bytes: Uint8Array;
+  try {
+    bytes = fromBase64Url(sealed.slice(ROOM_SEALED_PREFIX.length));
+  } catch {
+    return null;
+  }
+  if (bytes.length < IV_BYTES + 16) return null;
+  return aesGcmDecrypt({ key, iv: bytes.subarray(0, IV_BYTES), ciphertext: bytes.subarray(IV_BYTES), additionalData });
+}
+
+export interface RoomItemRef {
+  roomId: string;
+  kind: RoomItemKind;
+  /** The room's, folder's or file's UUID. */
+  itemId: string;
+}
+
+/** A room, folder or file name, NFC-normalised, sealed to its item. `iv` only for known-answer vectors. */
+export async function encryptRoomName(keys: RoomKeys, ref: RoomItemRef, name: string, iv?: Uint8Array): Promise<string> {
+  return seal(keys.names, utf8Encode(name.normalize('NFC')), roomAad('name', ref.roomId, ref.kind, ref.itemId), iv);
+}
+
+/** RoomNameInvalidError when the name was changed, or moved from another item. */
+export async function decryptRoomName(keys: RoomKeys, ref: RoomItemRef, sealed: string): Promise<string> {
+  const plaintext = await open(keys.names, sealed, roomAad('name', ref.roomId, ref.kind, ref.itemId));
+  if (!plaintext) throw new RoomNameInvalidError(`The ${ref.kind} name does not decrypt for this item (changed or moved)`);
+  return utf8Decode(plaintext);
+}
+
+export interface RoomFileRef {
+  roomId: string;
+  fileId: string;
+  /** The file's version number (1, 2, …): every version has its own file key. */
+  version: number;
+}
+
+export async function wrapRoomFileKey(keys: RoomKeys, ref: RoomFileRef, fileKey: Uint8Array, iv?: Uint8Array): Promise<string> {
+  if (fileKey.length !== FILE_KEY_BYTES) throw new TypeError(`A file key is ${FILE_KEY_BYTES} bytes`);
+  return seal(keys.fileKeys, fileKey, roomAad('file key', ref.roomId, ref.fileId, ref.version), iv);
+}
+
+/** RoomFileKeyUnwrapError for a changed copy, or one of another file or version (a swapped key). */
+export async function unwrapRoomFileKey(keys: RoomKeys, ref: RoomFileRef, wrapped: string): Promise<Uint8Array> {
+  const fileKey = await open(keys.fileKeys, wrapped, roomAad('file key', ref.roomId, ref.fileId, ref.version));
+  if (!fileKey || fileKey.length !== FILE_KEY_BYTES) throw new RoomFileKeyUnwrapError('The file key does not open for this file and version (changed or swapped)');
+  return fileKey;
+}
+
+/** What the uploader signs about one file version. */
+export interface RoomFileMetadata {
+  format: 1;
+  roomId: string;
+  fileId: string;
+  version: number;
+  name: string;
+  /** Plaintext bytes. */
+  size: number;
+  mimeType?: string;
+  /** base64url SHA-256 of the stream header (49 bytes): the decoder checks it. */
+  headerSha256: string;
+  /** base64url SHA-256 of the whole plaintext. */
+  contentSha256: string;
+  uploaderUserId: string;
+  /** Lower case. */
+  uploaderEmail: string;
+  /** Key id of the uploader's signing key. */
+  signerKeyId: string;
+  /** ISO 8601. */
+  createdAt: string;
+}
+
+export interface SignedRoomFileMetadata {
+  metadata: RoomFileMetadata;
+  /** ECDSA P-256/SHA-256 over UTF-8(canonicalJson(metadata)), P1363 (r ‖ s), base64url. */
+  signature: string;
+}
+
+const ECDSA_SHA256 = { name: 'ECDSA', hash: 'SHA-256' } as const;
+
+/** Signs the metadata with the uploader's key and seals the signed form under the room's metadata key. */
+export async function sealRoomFileMetadata(keys: RoomKeys, metadata: RoomFileMetadata, signingKey: CryptoKey, iv?: Uint8Array): Promise<string> {
+  const signature = new Uint8Array(await subtle().sign(ECDSA_SHA256, signingKey, utf8Encode(canonicalJson(metadata)) as Uint8Array<ArrayBuffer>));
+  const signed: SignedRoomFileMetadata = { metadata, signature: toBase64Url(signature) };
+  return seal(keys.metadata, utf8Encode(JSON.stringify(signed)), roomAad('metadata', metadata.roomId, metadata.fileId, metadata.version), iv);
+}
+
+/** Decrypts and shape-checks (NOT yet verified: the reader fetches and pin-checks the key `signerKeyId` names first). */
+export async function openRoomFileMetadata(keys: RoomKeys, ref: RoomFileRef, sealed: string): Promise<SignedRoomFileMetadata> {
+  const plaintext = await open(keys.metadata, sealed, roomAad('metadata', ref.roomId, ref.fileId, ref.version));
+  if (!plaintext) throw new RoomMetadataInvalidError('The file metadata does not decrypt for this file and version');
+  let signed: SignedRoomFileMetadata;
+  try {
+    signed = JSON.parse(utf8Decode(plaintext)) as SignedRoomFileMetadata;
+  } catch {
+    throw new RoomMetadataInvalidError('The file metadata is not JSON');
+  }
+  const m = signed?.metadata as Partial<RoomFileMetadata> | undefined;
+  const strings = ['roomId', 'fileId', 'name', 'headerSha256', 'contentSha256', 'uploaderUserId', 'uploaderEmail', 'signerKeyId', 'createdAt'] as const;
+  if (typeof m !== 'object' || m === null || m.format !== 1 || typeof signed.signature !== 'string' || !strings.every((key) => typeof m[key] === 'string')
+    || !Number.isSafeInteger(m.size) || !Number.isSafeInteger(m.version)) {
+    throw new RoomMetadataInvalidError('The file metadata lacks a field or has an unknown format');
+  }
+  return signed;
+}
+
+/** What the reader knows from elsewhere and the signed metadata must agree with (name: the decrypted item name; size: the server's). */
+export interface RoomMetadataExpectation extends RoomFileRef {
+  name?: string;
+  size?: number;
+  uploaderUserId?: string;
+}
+
+/** Verifies the signature with the (pinned) signing key, then every expectation; returns the metadata. */
+export async function verifyRoomFileMetadata(signed: SignedRoomFileMetadata, verifyingKey: CryptoKey, expected: RoomMetadataExpectation): Promise<RoomFileMetadata> {
+  let valid = false;
+  try {
+    const bytes = utf8Encode(canonicalJson(signed.metadata));
+    valid = await subtle().verify(ECDSA_SHA256, verifyingKey, fromBase64Url(signed.signature) as Uint8Array<ArrayBuffer>, bytes as Uint8Array<ArrayBuffer>);
+  } catch {
+    valid = false;
+  }
+  if (!valid) throw new RoomMetadataSignatureError('The file metadata signature does not verify with the uploader\'s key');
+  const m = signed.metadata;
+  const checks: [string, unknown, unknown][] = [
+    ['roomId', m.roomId, expected.roomId],
+    ['fileId', m.fileId, expected.fileId],
+    ['version', m.version, expected.version],
+    ['name', m.name, expected.name === undefined ? undefined : expected.name.normalize('NFC')],
+    ['size', m.size, expected.size],
+    ['uploaderUserId', m.uploaderUserId, expected.uploaderUserId],
+  ];
+  for (const [field, signedValue, expectedValue] of checks) {
+    if (expectedValue !== undefined && signedValue !== expectedValue) throw new RoomMetadataMismatchError(`The signed ${field} differs from the one shown (${field})`);
+  }
+  return m;
+}

@@ -1,0 +1,95 @@
+// End-to-end encrypted data rooms in the browser against the real server: the owner creates an
+// E2E room and uploads a file (encrypted in the crypto Worker), shares the room with a registered
+// member who activates end-to-end encryption only afterwards, grants the member's key on the room
+// page; the member then downloads and decrypts in the browser — SHA-256 equal to the original.
+import { createHash, randomBytes } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { expect, test, type Page } from '@playwright/test';
+import { startTestServer, type TestServer } from '../support/server';
+import { proveAddress } from '@tests/support/prove-address';
+import { apiCall, apiSignIn, en, expectNoSeriousA11yViolations, secuPassFromNode, signInToInbox } from './fixtures';
+
+const PASSWORD = 'Good-Passw0rd-rooms';
+const OWNER_PASSPHRASE = 'Owner-Room-SecuPass-Granite-31';
+const MEMBER_PASSPHRASE = 'Member-Room-SecuPass-Willow-32';
+const owner = { email: 'owner.rooms-e2e@example.test', password: PASSWORD };
+const member = { email: 'member.rooms-e2e@example.test', password: PASSWORD };
+const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
+
+let server: TestServer;
+test.describe.configure({ mode: 'serial' });
+
+test.beforeAll(async () => {
+  server = await startTestServer();
+  const admin = await apiSignIn(server, server.admin);
+  for (const account of [owner, member]) {
+    const response = await apiCall(server, admin, 'POST', '/admin/users', { email: account.email, password: account.password, language: 'en' });
+    expect(response.status, await response.clone().text()).toBe(201);
+    await proveAddress(server, account.email, account.password);
+  }
+  await secuPassFromNode(server, owner, OWNER_PASSPHRASE);
+});
+test.afterAll(async () => {
+  await server?.close();
+});
+
+async function unlock(page: Page, passphrase: string) {
+  await page.getByRole('button', { name: 'Enter passphrase' }).first().click();
+  const dialog = page.getByRole('dialog', { name: en.secupass.unlock.title.decrypt });
+  await dialog.getByLabel(/^Passphrase/).fill(passphrase);
+  await dialog.getByRole('button', { name: en.secupass.unlock.submit.decrypt }).click();
+  await expect(dialog).toBeHidden({ timeout: 60_000 });
+}
+
+test('owner creates an E2E room and uploads; a member activates later, is granted, downloads (same SHA-256)', async ({ page, browser }) => {
+  test.setTimeout(240_000);
+  const bytes = new Uint8Array(randomBytes(700 * 1024 + 5)); // two 512 KiB records
+  await signInToInbox(page, server, owner);
+  await page.goto(`${server.url}/secure-rooms`);
+  await expect(page.getByRole('heading', { level: 1, name: 'Secure rooms' })).toBeVisible();
+  await unlock(page, OWNER_PASSPHRASE);
+  await page.getByRole('button', { name: 'Create end-to-end encrypted room' }).click();
+  const create = page.getByRole('dialog', { name: 'Create end-to-end encrypted room' });
+  await create.getByLabel('Name of the data room').fill('Merger documents');
+  await create.getByRole('button', { name: 'Create' }).click();
+  await expect(page).toHaveURL(/\/secure-rooms\/[0-9a-f-]{36}$/, { timeout: 30_000 });
+  const roomUuid = page.url().split('/').at(-1)!;
+  await expect(page.getByRole('heading', { level: 1, name: 'Merger documents' })).toBeVisible({ timeout: 30_000 });
+
+  await page.locator('input[type=file]').setInputFiles({ name: 'term-sheet.bin', mimeType: 'application/octet-stream', buffer: Buffer.from(bytes) });
+  await expect(page.getByText('“term-sheet.bin” encrypted and uploaded.').first()).toBeVisible({ timeout: 60_000 });
+  await expect(page.getByRole('row').filter({ hasText: 'term-sheet.bin' }).filter({ hasText: owner.email })).toBeVisible({ timeout: 30_000 });
+  await expectNoSeriousA11yViolations(page, 'E2E room');
+
+  // The member is invited (registered user) and activates end-to-end encryption afterwards.
+  const ownerApi = await apiSignIn(server, owner);
+  expect((await apiCall(server, ownerApi, 'PUT', `/rooms/${roomUuid}/access`, { user: member.email, role: 'VIEWER' })).status).toBe(200);
+  const memberPage = await (await browser.newContext({ acceptDownloads: true })).newPage();
+  await signInToInbox(memberPage, server, member);
+  await memberPage.goto(`${server.url}/secure-rooms/${roomUuid}`);
+  await expect(memberPage.getByText('Activate encryption')).toBeVisible({ timeout: 30_000 });
+  await expectNoSeriousA11yViolations(memberPage, 'E2E room, encryption not activated');
+  await secuPassFromNode(server, member, MEMBER_PASSPHRASE);
+  await memberPage.reload();
+  await unlock(memberPage, MEMBER_PASSPHRASE);
+  await expect(memberPage.getByText('Access is being granted')).toBeVisible({ timeout: 30_000 });
+
+  // The owner sees the missing key and grants it.
+  await page.reload();
+  await unlock(page, OWNER_PASSPHRASE);
+  const row = page.getByRole('row').filter({ hasText: member.email });
+  await expect(row).toContainText('Waiting for access (missing file key)', { timeout: 30_000 });
+  await row.getByRole('button', { name: 'Grant access' }).click();
+  await expect(page.getByText(`Access approved for ${member.email}.`).first()).toBeVisible({ timeout: 30_000 });
+  await expect(row).toContainText('Access approved');
+
+  // The member opens the room, the names decrypt and the signature checks; the download decrypts in the Worker.
+  await memberPage.evaluate(() => window.localStorage.setItem('kuvert.downloadPath', 'memory'));
+  await memberPage.reload();
+  await unlock(memberPage, MEMBER_PASSPHRASE);
+  await expect(memberPage.getByRole('heading', { level: 1, name: 'Merger documents' })).toBeVisible({ timeout: 30_000 });
+  const [download] = await Promise.all([memberPage.waitForEvent('download'), memberPage.getByRole('button', { name: 'Download term-sheet.bin' }).click()]);
+  expect(download.suggestedFilename()).toBe('term-sheet.bin');
+  expect(sha256(await readFile((await download.path())!))).toBe(sha256(bytes));
+  await expectNoSeriousA11yViolations(memberPage, 'E2E room, member');
+});

@@ -1,0 +1,171 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { ANTI_CSRF_HEADER } from '@shared/contract/auth';
+import type { RoomUploadFile } from '@shared/contract/room-files';
+import { ROOM_PATHS, type Room, type RoomContents, type RoomFolder } from '@shared/contract/rooms';
+import { ROOM_E2E_PATHS, type E2eFileKeysList, type E2eMemberList, type E2eRoomState } from '@shared/contract/rooms-e2e';
+import { toBase64Url } from '@shared/crypto/bytes';
+import type { RoomFileMetadata } from '@shared/crypto/room';
+import { bytesToStream, collectStream } from '@shared/crypto/stream-encoder';
+import { verifiedContactKey } from '@shared/transfer/e2e';
+import type { TestServer } from '@tests/support/server';
+import { call } from './core-helpers';
+import type { E2eActor } from './e2e-helpers';
+
+/**
+ * What the web client of an E2E room does, driven from Node with the real CryptoService (the code
+ * the browser Worker runs): seal names, wrap keys, sign metadata, upload ciphertext parts; read
+ * back with every check of shared/crypto/README.md "7. Data rooms".
+ */
+
+export const E2E_RECORD_SIZE = 1024;
+const api = (path: string) => `/api/2${path}`;
+export const sha256Hex = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
+
+export async function json<T>(response: Response, status: number): Promise<T> {
+  const text = await response.text();
+  if (response.status !== status) throw new Error(`expected ${status}, got ${response.status}: ${text}`);
+  return (text ? JSON.parse(text) : null) as T;
+}
+
+export const req = (server: TestServer, actor: E2eActor, method: string, path: string, body?: unknown) => call(server, actor.session, method, api(path), body);
+
+function keysOf(actor: E2eActor) {
+  if (!actor.keys) throw new Error('actor has no SecuPass');
+  return actor.keys;
+}
+
+export async function createE2eRoom(server: TestServer, owner: E2eActor, name: string): Promise<{ room: Room; response: Response }> {
+  const uuid = randomUUID();
+  const keys = keysOf(owner);
+  const { handle } = await owner.crypto.generateRoomKey();
+  const [sealed] = (await owner.crypto.encryptRoomNames({ roomKey: handle, roomId: uuid, items: [{ kind: 'room', itemId: uuid, name }] })).sealed;
+  const wrappedKey = await owner.crypto.wrapRoomKey({ roomKey: handle, roomId: uuid, recipientPublicKey: keys.encryption.publicKey });
+  const response = await req(server, owner, 'POST', ROOM_E2E_PATHS.create, { uuid, name: sealed, recipientKeyId: wrappedKey.recipientKeyId, wrappedKey });
+  return { room: response.status === 201 ? await json<Room>(response.clone(), 201) : ({ uuid } as Room), response };
+}
+
+/** The caller's room-key handle (GET …/e2e, then HPKE unwrap). */
+export async function openRoomKey(server: TestServer, actor: E2eActor, roomUuid: string): Promise<{ handle: string; state: E2eRoomState }> {
+  const state = await json<E2eRoomState>(await req(server, actor, 'GET', ROOM_E2E_PATHS.state(roomUuid)), 200);
+  if (!state.roomKey) throw new Error(`no room key (${state.state})`);
+  const { handle } = await actor.crypto.unwrapRoomKey({ privateKey: keysOf(actor).encryption.handle, roomId: roomUuid, wrapped: state.roomKey.wrappedKey });
+  return { handle, state };
+}
+
+/** The OWNER's grant: unwrap her copy, wrap to the member's live key, PUT. */
+export async function grant(server: TestServer, owner: E2eActor, roomUuid: string, memberUuid: string, options: { confirmChangedKey?: boolean } = {}): Promise<Response> {
+  const members = await json<E2eMemberList>(await req(server, owner, 'GET', ROOM_E2E_PATHS.members(roomUuid)), 200);
+  const member = members.members.find((m) => m.user.uuid === memberUuid);
+  const live = member?.keys.find((k) => k.usage === 'encryption');
+  if (!member || !live) throw new Error('member has no encryption key');
+  const key = await verifiedContactKey(owner.client, { crypto: owner.crypto, keys: keysOf(owner), pins: owner.pins, confirmChangedKey: async () => options.confirmChangedKey === true }, { email: member.user.email, userUuid: member.user.uuid, usage: 'encryption', keyId: live.keyId, publicKey: live.publicKey });
+  const { handle } = await openRoomKey(server, owner, roomUuid);
+  const wrappedKey = await owner.crypto.wrapRoomKey({ roomKey: handle, roomId: roomUuid, recipientPublicKey: key.publicKey });
+  return req(server, owner, 'PUT', ROOM_E2E_PATHS.grant(roomUuid, memberUuid), { approve: true, recipientKeyId: key.keyId, wrappedKey });
+}
+
+export async function createE2eFolder(server: TestServer, actor: E2eActor, roomUuid: string, roomKey: string, name: string, parentUuid?: string): Promise<Response> {
+  const uuid = randomUUID();
+  const [sealed] = (await actor.crypto.encryptRoomNames({ roomKey, roomId: roomUuid, items: [{ kind: 'folder', itemId: uuid, name }] })).sealed;
+  return req(server, actor, 'POST', ROOM_E2E_PATHS.folders(roomUuid), { uuid, name: sealed, ...(parentUuid ? { parentUuid } : {}) });
+}
+
+/** Seals, announces, PUTs every ciphertext part, commits. Answers the announce response when it is refused. */
+export async function uploadE2eFile(
+  server: TestServer,
+  actor: E2eActor,
+  roomUuid: string,
+  roomKey: string,
+  input: { name: string; bytes: Uint8Array; folderUuid?: string; partSize: number },
+): Promise<{ file?: RoomUploadFile; announce: Response }> {
+  const uuid = randomUUID();
+  const keys = keysOf(actor);
+  const file = { roomId: roomUuid, fileId: uuid, version: 1 };
+  const fileKey = await actor.crypto.generateFileKey();
+  const { headerSha256 } = await actor.crypto.uploadStreamHeader({ fileKey: fileKey.handle, recordSize: E2E_RECORD_SIZE });
+  const { ciphertext } = await actor.crypto.encryptRecordRun({ fileKey: fileKey.handle, recordSize: E2E_RECORD_SIZE, firstRecord: 0, plaintext: input.bytes, final: true });
+  const [sealedName] = (await actor.crypto.encryptRoomNames({ roomKey, roomId: roomUuid, items: [{ kind: 'file', itemId: uuid, name: input.name }] })).sealed;
+  const { wrapped } = await actor.crypto.wrapRoomFileKey({ roomKey, fileKey: fileKey.handle, file });
+  const me = (await (await req(server, actor, 'GET', '/user')).json()) as { user: { uuid: string; email: string } };
+  const metadata: Omit<RoomFileMetadata, 'signerKeyId' | 'format'> = {
+    ...file,
+    name: input.name,
+    size: input.bytes.length,
+    mimeType: 'application/octet-stream',
+    headerSha256,
+    contentSha256: toBase64Url(createHash('sha256').update(input.bytes).digest()),
+    uploaderUserId: me.user.uuid,
+    uploaderEmail: me.user.email.toLowerCase(),
+    createdAt: new Date().toISOString(),
+  };
+  const { sealed } = await actor.crypto.sealRoomFileMetadata({ roomKey, signingKey: keys.signing.handle, metadata });
+  const announce = await req(server, actor, 'POST', ROOM_E2E_PATHS.files(roomUuid), {
+    uuid, name: sealedName, size: ciphertext.length, plaintextSize: input.bytes.length, wrappedFileKey: wrapped, metadata: sealed,
+    ...(input.folderUuid ? { folderUuid: input.folderUuid } : {}),
+  });
+  if (announce.status !== 201) return { announce };
+  const announced = await json<RoomUploadFile>(announce.clone(), 201);
+  for (let i = 0; i < announced.partCount; i++) {
+    const part = ciphertext.subarray(i * input.partSize, Math.min(ciphertext.length, (i + 1) * input.partSize));
+    const put = await fetch(`${server.url}${api(ROOM_PATHS.filePart(roomUuid, uuid, i))}`, {
+      method: 'PUT',
+      headers: { cookie: actor.session.cookie, [ANTI_CSRF_HEADER]: actor.session.csrf, 'content-type': 'application/octet-stream', 'x-content-sha256': sha256Hex(part) },
+      body: new Blob([Uint8Array.from(part)]),
+    });
+    await json(put, 200);
+  }
+  return { file: await json<RoomUploadFile>(await req(server, actor, 'POST', ROOM_PATHS.fileCommit(roomUuid, uuid)), 200), announce };
+}
+
+export interface ReadFolder {
+  roomName: string;
+  folders: Map<string, string>;
+  /** Decrypted name → plaintext bytes (downloaded, decrypted, verified). */
+  files: Map<string, { bytes: Uint8Array; metadata: RoomFileMetadata }>;
+}
+
+/** Everything a reader does: names, metadata (signature against the uploader's key), file key, download, decrypt. */
+export async function readE2eFolder(server: TestServer, actor: E2eActor, roomUuid: string, folderUuid?: string, options: { download?: boolean } = {}): Promise<ReadFolder> {
+  const { handle, state } = await openRoomKey(server, actor, roomUuid);
+  const contents = await json<RoomContents>(await req(server, actor, 'GET', folderUuid ? ROOM_PATHS.folder(roomUuid, folderUuid) : ROOM_PATHS.room(roomUuid)), 200);
+  const items = [
+    { kind: 'room' as const, itemId: roomUuid, sealed: contents.room.name },
+    ...contents.folders.map((f: RoomFolder) => ({ kind: 'folder' as const, itemId: f.uuid, sealed: f.name })),
+    ...contents.files.map((f) => ({ kind: 'file' as const, itemId: f.uuid, sealed: f.name })),
+  ];
+  const { names } = await actor.crypto.decryptRoomNames({ roomKey: handle, roomId: roomUuid, items });
+  const nameOf = (i: number) => {
+    const result = names[i]!;
+    if (!result.ok) throw Object.assign(new Error(`name of ${items[i]!.itemId} does not decrypt`), { code: result.code });
+    return result.name;
+  };
+  const out: ReadFolder = { roomName: nameOf(0), folders: new Map(), files: new Map() };
+  contents.folders.forEach((f, i) => out.folders.set(nameOf(1 + i), f.uuid));
+  const keys = await json<E2eFileKeysList>(await req(server, actor, 'GET', `${ROOM_E2E_PATHS.files(roomUuid)}${folderUuid ? `?folderUuid=${folderUuid}` : ''}`), 200);
+  for (const [i, listed] of contents.files.entries()) {
+    const name = nameOf(1 + contents.folders.length + i);
+    const extra = keys.files.find((k) => k.uuid === listed.uuid);
+    if (!extra) throw new Error('no keys for a listed file');
+    const file = { roomId: roomUuid, fileId: listed.uuid, version: extra.version };
+    const signed = await actor.crypto.openRoomFileMetadata({ roomKey: handle, file, sealed: extra.metadata });
+    const uploader = state.signers.find((s) => s.userUuid === extra.uploaderUuid);
+    const listedKey = uploader?.keys.find((k) => k.keyId === signed.metadata.signerKeyId && k.usage === 'signing');
+    if (!uploader || !listedKey) throw new Error('the uploader’s signing key is not listed');
+    const signer = await verifiedContactKey(actor.client, { crypto: actor.crypto, keys: keysOf(actor), pins: actor.pins }, { email: uploader.email, userUuid: uploader.userUuid, usage: 'signing', keyId: listedKey.keyId, publicKey: listedKey.publicKey, ...(listedKey.retired ? { retired: true } : {}) });
+    const metadata = await actor.crypto.verifyRoomFileMetadata({
+      signed, signerPublicKey: signer.publicKey,
+      expected: { ...file, name, size: extra.plaintextSize, ...(extra.uploaderUuid ? { uploaderUserId: extra.uploaderUuid } : {}) },
+    });
+    const fileKey = await actor.crypto.unwrapRoomFileKey({ roomKey: handle, file, wrapped: extra.wrappedFileKey });
+    let bytes: Uint8Array = new Uint8Array(0);
+    if (options.download !== false) {
+      const response = await fetch(`${server.url}${api(ROOM_PATHS.fileContent(roomUuid, listed.uuid))}`, { headers: { cookie: actor.session.cookie } });
+      const ciphertext = new Uint8Array(await response.arrayBuffer());
+      if (response.status !== 200) throw Object.assign(new Error(`download ${response.status}`), { status: response.status });
+      const { plaintext } = await actor.crypto.decryptStream({ fileKey: fileKey.handle, ciphertext: bytesToStream(ciphertext), plaintextLength: metadata.size, expectedHeaderSha256: metadata.headerSha256 });
+      bytes = await collectStream(plaintext);
+    }
+    out.files.set(name, { bytes, metadata });
+  }
+  return out;
+}

@@ -1,0 +1,233 @@
+import { call } from '@shared/api/call';
+import { CONTENT_SHA256_HEADER } from '@shared/contract/deliveries';
+import { ROOM_E2E_ENDPOINTS as X } from '@shared/contract/endpoints/rooms-e2e';
+import { ROOM_ENDPOINTS as E } from '@shared/contract/endpoints/rooms';
+import type { RoomUploadFile } from '@shared/contract/room-files';
+import type { Room, RoomContents } from '@shared/contract/rooms';
+import type { E2eMember, E2eRoomState } from '@shared/contract/rooms-e2e';
+import type { RoomFileMetadata } from '@shared/crypto/room';
+import type { KeyHandle, UnlockedKeys } from '@shared/crypto/service';
+import { ciphertextLength, DEFAULT_RECORD_SIZE } from '@shared/crypto/stream-format';
+import { sha256Hex } from '@shared/crypto/subtle';
+import { verifiedContactKey } from '@shared/transfer/e2e';
+import { apiClient } from '@web/lib/api-client';
+import { cryptoApi } from '@web/lib/crypto';
+import { createSHA256 } from 'hash-wasm';
+
+/**
+ * The browser side of an end-to-end encrypted room (shared/crypto/README.md "7. Data rooms"):
+ * every name, key and signature is made and checked in the crypto Worker (cryptoApi: handles,
+ * never key bytes); the server gets sealed strings and ciphertext only.
+ */
+
+/** Records sealed per Worker call while uploading (8 × 512 KiB). */
+const RUN_RECORDS = 8;
+
+const roomKeys = new Map<string, Promise<KeyHandle>>();
+
+/** The caller's room-key handle (cached per room and session of keys). */
+export function roomKeyOf(roomUuid: string, keys: UnlockedKeys): Promise<KeyHandle> {
+  const cacheKey = `${roomUuid}|${keys.encryption.handle}`;
+  let handle = roomKeys.get(cacheKey);
+  if (!handle) {
+    handle = (async () => {
+      const state = await call(apiClient, X.state, { params: { roomUuid } });
+      if (!state.roomKey) throw new E2eRoomAccessError(state.state);
+      return (await cryptoApi.unwrapRoomKey({ privateKey: keys.encryption.handle, roomId: roomUuid, wrapped: state.roomKey.wrappedKey })).handle;
+    })();
+    handle.catch(() => roomKeys.delete(cacheKey));
+    roomKeys.set(cacheKey, handle);
+  }
+  return handle;
+}
+
+/** The caller has no room key: `state` says why (pending grant, not approved, no SecuPass). */
+export class E2eRoomAccessError extends Error {
+  constructor(readonly state: E2eRoomState['state']) {
+    super(`No room key (${state})`);
+    this.name = 'E2eRoomAccessError';
+  }
+}
+
+export async function createE2eRoom(name: string, keys: UnlockedKeys): Promise<Room> {
+  const uuid = crypto.randomUUID();
+  const { handle } = await cryptoApi.generateRoomKey();
+  const [sealed] = (await cryptoApi.encryptRoomNames({ roomKey: handle, roomId: uuid, items: [{ kind: 'room', itemId: uuid, name: name.trim() }] })).sealed;
+  const wrappedKey = await cryptoApi.wrapRoomKey({ roomKey: handle, roomId: uuid, recipientPublicKey: keys.encryption.publicKey });
+  const room = await call(apiClient, X.create, { body: { uuid, name: sealed ?? '', recipientKeyId: wrappedKey.recipientKeyId, wrappedKey } });
+  roomKeys.set(`${uuid}|${keys.encryption.handle}`, Promise.resolve(handle));
+  return room;
+}
+
+/** Decrypted names by sealed string (one broken name shows as null instead of hiding the list). */
+export async function decryptNames(roomUuid: string, roomKey: KeyHandle, items: { kind: 'room' | 'folder' | 'file'; itemId: string; sealed: string }[]): Promise<(string | null)[]> {
+  if (items.length === 0) return [];
+  const { names } = await cryptoApi.decryptRoomNames({ roomKey, roomId: roomUuid, items });
+  return names.map((n) => (n.ok ? n.name : null));
+}
+
+export async function createE2eFolder(roomUuid: string, keys: UnlockedKeys, name: string, parentUuid: string | null): Promise<void> {
+  const roomKey = await roomKeyOf(roomUuid, keys);
+  const uuid = crypto.randomUUID();
+  const [sealed] = (await cryptoApi.encryptRoomNames({ roomKey, roomId: roomUuid, items: [{ kind: 'folder', itemId: uuid, name: name.trim() }] })).sealed;
+  await call(apiClient, X.createFolder, { params: { roomUuid }, body: { uuid, name: sealed ?? '', parentUuid } });
+}
+
+export interface E2eListedFile {
+  uuid: string;
+  name: string;
+  size: number;
+  uploadedBy: string;
+  /** The verified metadata, or the error code that stopped it (shown on the row). */
+  metadata: RoomFileMetadata | null;
+  problem: string | null;
+  version: number;
+  wrappedFileKey: string;
+}
+
+export interface E2eFolderView {
+  roomName: string | null;
+  path: { uuid: string; name: string | null }[];
+  folders: { uuid: string; name: string | null }[];
+  files: E2eListedFile[];
+}
+
+/** Opens a room or folder listing: names decrypted, each file's metadata verified against its uploader's key. */
+export async function openE2eFolder(contents: RoomContents, keys: UnlockedKeys): Promise<E2eFolderView> {
+  const roomUuid = contents.room.uuid;
+  const roomKey = await roomKeyOf(roomUuid, keys);
+  const items = [
+    { kind: 'room' as const, itemId: roomUuid, sealed: contents.room.name },
+    ...contents.path.map((p) => ({ kind: 'folder' as const, itemId: p.uuid, sealed: p.name })),
+    ...(contents.folder ? [{ kind: 'folder' as const, itemId: contents.folder.uuid, sealed: contents.folder.name }] : []),
+    ...contents.folders.map((f) => ({ kind: 'folder' as const, itemId: f.uuid, sealed: f.name })),
+    ...contents.files.map((f) => ({ kind: 'file' as const, itemId: f.uuid, sealed: f.name })),
+  ];
+  const names = await decryptNames(roomUuid, roomKey, items);
+  let at = 1;
+  const path = contents.path.map((p) => ({ uuid: p.uuid, name: names[at++] ?? null }));
+  if (contents.folder) path.push({ uuid: contents.folder.uuid, name: names[at++] ?? null });
+  const folders = contents.folders.map((f) => ({ uuid: f.uuid, name: names[at++] ?? null }));
+  const fileNames = contents.files.map(() => names[at++] ?? null);
+  const [state, extras] = await Promise.all([
+    call(apiClient, X.state, { params: { roomUuid } }),
+    call(apiClient, X.files, { params: { roomUuid }, query: contents.folder ? { folderUuid: contents.folder.uuid } : {} }),
+  ]);
+  const files: E2eListedFile[] = [];
+  for (const [i, listed] of contents.files.entries()) {
+    const extra = extras.files.find((f) => f.uuid === listed.uuid);
+    const name = fileNames[i] ?? null;
+    const row: E2eListedFile = { uuid: listed.uuid, name: name ?? '', size: extra?.plaintextSize ?? 0, uploadedBy: listed.uploadedBy, metadata: null, problem: null, version: extra?.version ?? 1, wrappedFileKey: extra?.wrappedFileKey ?? '' };
+    try {
+      if (name === null) throw Object.assign(new Error('name'), { code: 'room-name-invalid' });
+      if (!extra) throw Object.assign(new Error('keys'), { code: 'room-metadata-invalid' });
+      const file = { roomId: roomUuid, fileId: listed.uuid, version: extra.version };
+      const signed = await cryptoApi.openRoomFileMetadata({ roomKey, file, sealed: extra.metadata });
+      const uploader = state.signers.find((s) => s.userUuid === extra.uploaderUuid);
+      const signer = uploader?.keys.find((k) => k.usage === 'signing' && k.keyId === signed.metadata.signerKeyId);
+      if (!uploader || !signer) throw Object.assign(new Error('signer'), { code: 'room-metadata-signature-invalid' });
+      // The uploader's key against the caller's pins (README section 3): a changed key is refused.
+      const pinned = await verifiedContactKey(apiClient, { crypto: cryptoApi, keys }, { email: uploader.email, userUuid: uploader.userUuid, usage: 'signing', keyId: signer.keyId, publicKey: signer.publicKey, ...(signer.retired ? { retired: true } : {}) });
+      row.metadata = await cryptoApi.verifyRoomFileMetadata({
+        signed,
+        signerPublicKey: pinned.publicKey,
+        expected: { ...file, name, size: extra.plaintextSize, ...(extra.uploaderUuid ? { uploaderUserId: extra.uploaderUuid } : {}) },
+      });
+    } catch (error) {
+      row.problem = (error as { code?: string }).code ?? 'room-metadata-invalid';
+    }
+    files.push(row);
+  }
+  return { roomName: names[0] ?? null, path, folders, files };
+}
+
+/**
+ * Encrypts and uploads one file: sealed name, file key sealed under the room key, metadata signed
+ * by the uploader; the ciphertext (stream format, header derived from the file key) goes through
+ * the plain parts and commit calls, part by part in order.
+ */
+export async function uploadE2eFile(file: File, target: { roomUuid: string; folderUuid: string | null; keys: UnlockedKeys; me: { uuid: string; email: string }; onBytes?: (bytes: number) => void; signal?: AbortSignal }): Promise<RoomUploadFile> {
+  const { roomUuid, keys, signal } = target;
+  const roomKey = await roomKeyOf(roomUuid, keys);
+  const uuid = crypto.randomUUID();
+  const ref = { roomId: roomUuid, fileId: uuid, version: 1 };
+  const recordSize = DEFAULT_RECORD_SIZE;
+  const fileKey = (await cryptoApi.generateFileKey()).handle;
+  try {
+    // The plaintext hash is signed: one pass over the file before anything is announced.
+    const hasher = await createSHA256();
+    const reader = file.stream().getReader();
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) hasher.update(chunk.value);
+    const contentSha256 = base64Url(hasher.digest('binary'));
+    const { headerSha256 } = await cryptoApi.uploadStreamHeader({ fileKey, recordSize });
+    const [sealedName] = (await cryptoApi.encryptRoomNames({ roomKey, roomId: roomUuid, items: [{ kind: 'file', itemId: uuid, name: file.name }] })).sealed;
+    const { wrapped } = await cryptoApi.wrapRoomFileKey({ roomKey, fileKey, file: ref });
+    const { sealed } = await cryptoApi.sealRoomFileMetadata({
+      roomKey,
+      signingKey: keys.signing.handle,
+      metadata: { ...ref, name: file.name, size: file.size, mimeType: file.type || 'application/octet-stream', headerSha256, contentSha256, uploaderUserId: target.me.uuid, uploaderEmail: target.me.email.toLowerCase(), createdAt: new Date().toISOString() },
+    });
+    const size = ciphertextLength(file.size, recordSize);
+    const announced = await call(apiClient, X.createFile, {
+      params: { roomUuid },
+      body: { uuid, name: sealedName ?? '', size, plaintextSize: file.size, folderUuid: target.folderUuid, wrappedFileKey: wrapped, metadata: sealed },
+    }, signal ? { signal } : {});
+    let pending: Uint8Array = new Uint8Array(0);
+    let partIndex = 0;
+    const flush = async (final: boolean) => {
+      while (pending.length >= announced.partSize || (final && pending.length > 0)) {
+        const part = pending.slice(0, announced.partSize);
+        pending = pending.subarray(part.length);
+        await call(apiClient, E.putFilePart, { params: { roomUuid, fileUuid: uuid, index: partIndex++ } }, {
+          rawBody: new Blob([part]), contentType: 'application/octet-stream', headers: { [CONTENT_SHA256_HEADER]: await sha256Hex(part) }, ...(signal ? { signal } : {}),
+        });
+        target.onBytes?.(part.length);
+      }
+    };
+    const runBytes = RUN_RECORDS * recordSize;
+    for (let offset = 0, record = 0; offset < file.size || (file.size === 0 && record === 0); offset += runBytes, record += RUN_RECORDS) {
+      signal?.throwIfAborted();
+      const plaintext = new Uint8Array(await file.slice(offset, offset + runBytes).arrayBuffer());
+      const final = offset + runBytes >= file.size;
+      const { ciphertext } = await cryptoApi.encryptRecordRun({ fileKey, recordSize, firstRecord: record, plaintext, final });
+      const joined = new Uint8Array(pending.length + ciphertext.length);
+      joined.set(pending);
+      joined.set(ciphertext, pending.length);
+      pending = joined;
+      await flush(false);
+      if (final) break;
+    }
+    await flush(true);
+    return await call(apiClient, E.commitFile, { params: { roomUuid, fileUuid: uuid } }, signal ? { signal } : {});
+  } finally {
+    void cryptoApi.releaseHandle({ handle: fileKey });
+  }
+}
+
+function base64Url(bytes: Uint8Array): string {
+  let text = '';
+  for (const byte of bytes) text += String.fromCharCode(byte);
+  return btoa(text).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
+/** The file key of a listed, verified file (a handle for the Worker's download decryption). */
+export async function fileKeyOf(roomUuid: string, keys: UnlockedKeys, file: E2eListedFile): Promise<KeyHandle> {
+  const roomKey = await roomKeyOf(roomUuid, keys);
+  return (await cryptoApi.unwrapRoomFileKey({ roomKey, file: { roomId: roomUuid, fileId: file.uuid, version: file.version }, wrapped: file.wrappedFileKey })).handle;
+}
+
+export const listE2eMembers = (roomUuid: string) => call(apiClient, X.members, { params: { roomUuid } });
+
+/** The grant (release): the OWNER's room key wrapped to the member's live encryption key. */
+export async function grantRoomKey(roomUuid: string, keys: UnlockedKeys, member: E2eMember): Promise<E2eMember> {
+  const live = member.keys.find((k) => k.usage === 'encryption');
+  if (!live) throw new E2eRoomAccessError('noSecuPass');
+  // Never wrap to a key the server swapped in: pin check first (a changed key is refused).
+  const key = await verifiedContactKey(apiClient, { crypto: cryptoApi, keys }, { email: member.user.email, userUuid: member.user.uuid, usage: 'encryption', keyId: live.keyId, publicKey: live.publicKey });
+  const roomKey = await roomKeyOf(roomUuid, keys);
+  const wrappedKey = await cryptoApi.wrapRoomKey({ roomKey, roomId: roomUuid, recipientPublicKey: key.publicKey });
+  return call(apiClient, X.grant, { params: { roomUuid, userUuid: member.user.uuid }, body: { approve: true, recipientKeyId: key.keyId, wrappedKey } });
+}
+
+export const declineRoomKey = (roomUuid: string, member: E2eMember) =>
+  call(apiClient, X.grant, { params: { roomUuid, userUuid: member.user.uuid }, body: { approve: false } });

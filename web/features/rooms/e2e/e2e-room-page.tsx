@@ -1,0 +1,262 @@
+import { Button, Field, makeStyles, MessageBar, MessageBarBody, SearchBox, Spinner, Text } from '@fluentui/react-components';
+import { ArrowDownloadRegular, ArrowUploadRegular, FolderAddRegular, LockClosedRegular } from '@fluentui/react-icons';
+import type { E2eMember } from '@shared/contract/rooms-e2e';
+import { DataTable, type DataTableColumn } from '@web/components/data-table';
+import { PageHeading } from '@web/components/page-heading';
+import { RouterLink } from '@web/components/router-link';
+import { useAuthState } from '@web/lib/auth';
+import { useSecuPassSession } from '@web/lib/crypto';
+import { startE2eDownload } from '@web/lib/e2e-download';
+import { formatSize } from '@web/lib/format-size';
+import { ROUTES } from '@web/lib/routes';
+import { useNotify } from '@web/lib/toasts';
+import { useUnlockedKeys } from '@web/lib/unlock-request';
+import { useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useParams } from 'react-router';
+import useSWR from 'swr';
+import { roomFileContentUrl } from '../api/room-files';
+import { refreshRooms, useRoomContents } from '../api/rooms';
+import { NameDialog, type NameRequest } from '../room-dialogs';
+import { RoleBadge } from '../room-format';
+import {
+  createE2eFolder,
+  declineRoomKey,
+  E2eRoomAccessError,
+  fileKeyOf,
+  grantRoomKey,
+  listE2eMembers,
+  openE2eFolder,
+  uploadE2eFile,
+  type E2eFolderView,
+  type E2eListedFile,
+} from './e2e-room-client';
+import { EncryptionActivation } from './encryption-activation';
+
+const useStyles = makeStyles({
+  toolbar: { display: 'flex', gap: '12px', alignItems: 'end', flexWrap: 'wrap', margin: '12px 0 16px' },
+  section: { marginTop: '24px' },
+  crumbs: { display: 'flex', gap: '8px', flexWrap: 'wrap' },
+});
+
+type Row = { kind: 'folder'; uuid: string; name: string | null } | { kind: 'file'; uuid: string; name: string | null; file: E2eListedFile };
+
+/**
+ * An end-to-end encrypted room or folder: names decrypted and every file's signed metadata checked
+ * in the crypto Worker (a file that fails shows why and cannot be downloaded); search runs here over
+ * the decrypted names; uploads encrypt, downloads decrypt to disk like deliveries'. OWNERs see the
+ * members' key states and grant (or decline) access to those who activated encryption later.
+ */
+export function E2eRoomPage() {
+  const { t, i18n } = useTranslation();
+  const styles = useStyles();
+  const notify = useNotify();
+  const { roomUuid = '', folderUuid } = useParams();
+  const { user } = useAuthState();
+  const session = useSecuPassSession();
+  const unlock = useUnlockedKeys('decrypt');
+  const contents = useRoomContents(roomUuid, folderUuid);
+  const [view, setView] = useState<E2eFolderView | null>(null);
+  const [problem, setProblem] = useState<string | null>(null);
+  const [search, setSearch] = useState('');
+  const [naming, setNaming] = useState<NameRequest | null>(null);
+  const [busy, setBusy] = useState(false);
+  const fileInput = useRef<HTMLInputElement>(null);
+  const role = contents.data?.folder?.role ?? contents.data?.room.role;
+  const isOwner = contents.data?.room.role === 'OWNER';
+  const members = useSWR(isOwner && session ? ['rooms/e2e-members', roomUuid] : null, () => listE2eMembers(roomUuid));
+
+  useEffect(() => {
+    const keys = session?.keys;
+    if (!keys || !contents.data) return;
+    let cancelled = false;
+    openE2eFolder(contents.data, keys).then(
+      (opened) => !cancelled && (setView(opened), setProblem(null)),
+      (error: unknown) => !cancelled && setProblem(error instanceof E2eRoomAccessError ? error.state : 'failed'),
+    );
+    return () => {
+      cancelled = true;
+    };
+  }, [session?.keys, contents.data]);
+
+  const refresh = async () => {
+    await refreshRooms();
+    await members.mutate();
+  };
+
+  const upload = async (files: FileList | null) => {
+    const keys = await unlock();
+    if (!files || !keys || !user) return;
+    setBusy(true);
+    try {
+      for (const file of Array.from(files)) {
+        await uploadE2eFile(file, { roomUuid, folderUuid: folderUuid ?? null, keys, me: { uuid: user.uuid, email: user.email } });
+        notify('success', t('rooms:e2e.uploaded', { name: file.name }));
+      }
+    } catch {
+      notify('error', t('rooms:e2e.uploadFailed'));
+    } finally {
+      setBusy(false);
+      await refresh();
+    }
+  };
+
+  const download = async (file: E2eListedFile) => {
+    const keys = await unlock();
+    if (!keys || !file.metadata) return;
+    const fileKey = await fileKeyOf(roomUuid, keys, file);
+    const { metadata } = file;
+    const delivery = {
+      deliveryUuid: roomUuid,
+      files: [{ fileId: file.uuid, fileKey, name: metadata.name, size: metadata.size, headerSha256: metadata.headerSha256 }],
+    } as unknown as Parameters<typeof startE2eDownload>[0]['delivery'];
+    const started = await startE2eDownload({ delivery, fileId: file.uuid, url: roomFileContentUrl(roomUuid, file.uuid) });
+    if (started === 'noFileChosen') await startE2eDownload({ delivery, fileId: file.uuid, url: roomFileContentUrl(roomUuid, file.uuid), avoidPicker: true });
+  };
+
+  const newFolder = () =>
+    setNaming({
+      title: t('rooms:folder.createTitle', { name: view?.path.at(-1)?.name ?? view?.roomName ?? '' }),
+      label: t('rooms:folder.nameLabel'),
+      submitLabel: t('rooms:folder.create'),
+      initial: '',
+      run: async (name) => {
+        const keys = await unlock();
+        if (!keys) throw new Error('locked');
+        if (view && [...view.folders.map((f) => f.name), ...view.files.map((f) => f.name)].some((n) => n?.toLowerCase() === name.trim().toLowerCase())) {
+          throw new Error('exists');
+        }
+        await createE2eFolder(roomUuid, keys, name, folderUuid ?? null);
+        await refresh();
+      },
+      done: (name) => t('rooms:folder.created', { name }),
+      failed: (name) => t('rooms:folder.createFailed', { name }),
+    });
+
+  const decide = async (member: E2eMember, approve: boolean) => {
+    const keys = await unlock();
+    if (!keys) return;
+    try {
+      if (approve) await grantRoomKey(roomUuid, keys, member);
+      else await declineRoomKey(roomUuid, member);
+      notify('success', t(approve ? 'rooms:e2e.members.approved' : 'rooms:e2e.members.notApproved', { user: member.user.email }));
+    } catch {
+      notify('error', t('rooms:e2e.members.grantFailed', { user: member.user.email }));
+    }
+    await members.mutate();
+  };
+
+  const needle = search.trim().toLowerCase();
+  const rows: Row[] = view
+    ? [
+        ...view.folders.map((f): Row => ({ kind: 'folder', uuid: f.uuid, name: f.name })),
+        ...view.files.map((f): Row => ({ kind: 'file', uuid: f.uuid, name: f.name, file: f })),
+      ].filter((r) => !needle || (r.name ?? '').toLowerCase().includes(needle))
+    : [];
+  const columns: DataTableColumn<Row>[] = [
+    {
+      id: 'name',
+      header: t('rooms:list.columns.name'),
+      cell: (row) =>
+        row.kind === 'folder' ? <RouterLink to={ROUTES.secureRoom(roomUuid, row.uuid)}>{row.name ?? t('rooms:e2e.nameBroken')}</RouterLink> : <Text>{row.name || t('rooms:e2e.nameBroken')}</Text>,
+    },
+    { id: 'size', header: t('rooms:e2e.columns.size'), cell: (row) => (row.kind === 'file' ? formatSize(row.file.size, i18n.language) : '') },
+    {
+      id: 'signed',
+      header: t('rooms:e2e.columns.signedBy'),
+      cell: (row) => (row.kind !== 'file' ? '' : row.file.metadata ? row.file.metadata.uploaderEmail : t(`rooms:e2e.problems.${row.file.problem ?? 'room-metadata-invalid'}`, { defaultValue: t('rooms:e2e.problems.unknown') })),
+    },
+    {
+      id: 'actions',
+      header: t('rooms:list.columns.actions'),
+      cell: (row) =>
+        row.kind === 'file' && row.file.metadata && role !== 'PREVIEWER' ? (
+          <Button size="small" icon={<ArrowDownloadRegular />} onClick={() => void download(row.file)} aria-label={t('rooms:e2e.downloadNamed', { name: row.name })}>
+            {t('rooms:e2e.download')}
+          </Button>
+        ) : null,
+    },
+  ];
+  const memberColumns: DataTableColumn<E2eMember>[] = [
+    { id: 'user', header: t('rooms:e2e.members.user'), cell: (m) => m.user.email },
+    { id: 'role', header: t('rooms:list.columns.role'), cell: (m) => <RoleBadge role={m.role} /> },
+    { id: 'state', header: t('rooms:e2e.members.state'), cell: (m) => t(`rooms:e2e.members.states.${m.state}`) },
+    {
+      id: 'actions',
+      header: t('rooms:list.columns.actions'),
+      cell: (m) =>
+        m.state === 'pending' || m.state === 'notApproved' ? (
+          <div className={styles.crumbs}>
+            <Button size="small" appearance="primary" onClick={() => void decide(m, true)}>
+              {t('rooms:e2e.members.grant')}
+            </Button>
+            {m.state === 'pending' ? (
+              <Button size="small" onClick={() => void decide(m, false)}>
+                {t('rooms:e2e.members.decline')}
+              </Button>
+            ) : null}
+          </div>
+        ) : null,
+    },
+  ];
+  const canWrite = role === 'OWNER' || role === 'EDITOR';
+
+  return (
+    <>
+      <PageHeading focusOnMount>{view?.roomName ?? t('rooms:e2e.title')}</PageHeading>
+      <EncryptionActivation />
+      <nav aria-label={t('rooms:e2e.breadcrumb')} className={styles.crumbs}>
+        <RouterLink to={ROUTES.secureRooms}>{t('rooms:e2e.title')}</RouterLink>
+        {folderUuid ? <RouterLink to={ROUTES.secureRoom(roomUuid)}>{view?.roomName ?? '…'}</RouterLink> : null}
+        {view?.path.slice(0, -1).map((p) => (
+          <RouterLink key={p.uuid} to={ROUTES.secureRoom(roomUuid, p.uuid)}>
+            {p.name ?? t('rooms:e2e.nameBroken')}
+          </RouterLink>
+        ))}
+      </nav>
+      {!session ? (
+        <Button icon={<LockClosedRegular />} onClick={() => void unlock()} style={{ marginTop: 12 }}>
+          {t('rooms:e2e.unlock')}
+        </Button>
+      ) : null}
+      {problem ? (
+        <MessageBar intent={problem === 'notApproved' ? 'error' : 'info'} style={{ marginTop: 12 }}>
+          <MessageBarBody>{t(`rooms:e2e.access.${problem}`)}</MessageBarBody>
+        </MessageBar>
+      ) : null}
+      {view ? (
+        <>
+          <div className={styles.toolbar}>
+            <Field label={t('rooms:e2e.search')}>
+              <SearchBox value={search} onChange={(_e, data) => setSearch(data.value)} />
+            </Field>
+            {canWrite ? (
+              <>
+                <Button icon={<FolderAddRegular />} onClick={newFolder}>
+                  {t('rooms:e2e.newFolder')}
+                </Button>
+                <Button appearance="primary" icon={<ArrowUploadRegular />} disabled={busy} onClick={() => fileInput.current?.click()}>
+                  {t('rooms:e2e.upload')}
+                </Button>
+                <input ref={fileInput} type="file" multiple hidden aria-label={t('rooms:e2e.upload')} onChange={(e) => void upload(e.target.files)} />
+              </>
+            ) : null}
+            {busy ? <Spinner size="tiny" label={t('rooms:e2e.encrypting')} /> : null}
+          </div>
+          <DataTable label={t('rooms:e2e.contentsLabel')} columns={columns} rows={rows} rowKey={(row) => row.uuid} empty={<Text as="p">{t('rooms:e2e.folderEmpty')}</Text>} />
+        </>
+      ) : session && !problem ? (
+        <Spinner label={t('common:loading')} />
+      ) : null}
+      {isOwner && members.data ? (
+        <section className={styles.section} aria-labelledby="e2e-members">
+          <Text as="h2" id="e2e-members" size={500} weight="semibold">
+            {t('rooms:e2e.members.title')}
+          </Text>
+          <DataTable label={t('rooms:e2e.members.title')} columns={memberColumns} rows={members.data.members} rowKey={(m) => m.user.uuid} empty={<Text as="p">—</Text>} />
+        </section>
+      ) : null}
+      <NameDialog request={naming} onClose={() => setNaming(null)} />
+    </>
+  );
+}
