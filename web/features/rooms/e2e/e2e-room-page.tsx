@@ -16,7 +16,8 @@ import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import useSWR from 'swr';
 import { roomFileContentUrl } from '../api/room-files';
-import { refreshRooms, useRoomContents } from '../api/rooms';
+import { refreshRooms } from '../api/rooms';
+import { useWholeRoomContents } from './whole-contents';
 import { NameDialog, type NameRequest } from '../room-dialogs';
 import { RoleBadge } from '../room-format';
 import {
@@ -55,7 +56,7 @@ export function E2eRoomPage() {
   const { user } = useAuthState();
   const session = useSecuPassSession();
   const unlock = useUnlockedKeys('decrypt');
-  const contents = useRoomContents(roomUuid, folderUuid);
+  const contents = useWholeRoomContents(roomUuid, folderUuid);
   const [view, setView] = useState<E2eFolderView | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const [search, setSearch] = useState('');
