@@ -1,6 +1,6 @@
 import { Button, makeStyles, mergeClasses, Menu, MenuItem, MenuList, MenuPopover, MenuTrigger, Text, tokens } from '@fluentui/react-components';
-import { ArrowDownloadRegular, ArrowUploadRegular, DocumentRegular, FolderArrowUpRegular, MoreHorizontalRegular } from '@fluentui/react-icons';
-import { ROOM_PERMISSIONS, type RoomContents, type RoomFile } from '@shared/contract/rooms';
+import { ArrowDownloadRegular, ArrowSortDownRegular, ArrowSortRegular, ArrowSortUpRegular, ArrowUploadRegular, DocumentRegular, FolderArrowUpRegular, MoreHorizontalRegular } from '@fluentui/react-icons';
+import { ROOM_PERMISSIONS, type RoomContents, type RoomFile, type RoomFileSort } from '@shared/contract/rooms';
 import { DataTable, type DataTableColumn } from '@web/components/data-table';
 import { TransferProgressBar } from '@web/components/transfer-centre';
 import { useTransfer } from '@web/lib/transfer-store';
@@ -24,6 +24,8 @@ const useStyles = makeStyles({
   progress: { maxWidth: '480px', margin: '0 0 12px' },
   fileName: { display: 'inline-flex', gap: '6px', alignItems: 'center' },
   dropZone: { border: `2px dashed transparent`, borderRadius: tokens.borderRadiusMedium, padding: '4px' },
+  pager: { display: 'flex', gap: '12px', alignItems: 'center', marginTop: '12px', flexWrap: 'wrap' },
+  sortButton: { padding: 0, minWidth: 0, fontWeight: tokens.fontWeightSemibold },
   dragging: { border: `2px dashed ${tokens.colorBrandStroke1}`, backgroundColor: tokens.colorBrandBackground2 },
 });
 
@@ -37,6 +39,20 @@ interface Props {
   picker: RefObject<HTMLInputElement | null>;
   /** A search hit's file uuid, marked in the table. */
   highlight?: string | null;
+  paging: FilesPaging;
+}
+
+/** The page of files shown and how to get another (the server pages and sorts; RoomPage keeps the cursors). */
+export interface FilesPaging {
+  /** 1-based. */
+  page: number;
+  pageSize: number;
+  sort: RoomFileSort;
+  order: 'asc' | 'desc';
+  busy: boolean;
+  onSort: (sort: RoomFileSort) => void;
+  onPrevious: () => void;
+  onNext: () => void;
 }
 
 /**
@@ -44,7 +60,7 @@ interface Props {
  * upload (through the transfer engine, resumable, shown in the transfer centre too), rename and
  * delete (after a confirmation); everyone but a PREVIEWER downloads (SPEC §6).
  */
-export function RoomFiles({ contents, onName, onConfirm, onMove, onDetails, picker: input, highlight }: Props) {
+export function RoomFiles({ contents, onName, onConfirm, onMove, onDetails, picker: input, highlight, paging }: Props) {
   const { t, i18n } = useTranslation();
   const styles = useStyles();
   const dateFormat = useDateFormat();
@@ -129,10 +145,27 @@ export function RoomFiles({ contents, onName, onConfirm, onMove, onDetails, pick
     failed: t('rooms:files.deleteFailed', { name: file.name }),
   });
 
+  /** A header that sorts by its column (again: the other way round); `aria-sort` tells the state. */
+  const sortable = (sort: RoomFileSort, label: string): Pick<DataTableColumn<RoomFile>, 'header' | 'sort'> => {
+    const active = paging.sort === sort;
+    const Icon = !active ? ArrowSortRegular : paging.order === 'asc' ? ArrowSortUpRegular : ArrowSortDownRegular;
+    return {
+      sort: active ? (paging.order === 'asc' ? 'ascending' : 'descending') : 'none',
+      header: (
+        <Button appearance="transparent" size="small" className={styles.sortButton} icon={<Icon />} iconPosition="after" onClick={() => paging.onSort(sort)}>
+          {label}
+        </Button>
+      ),
+    };
+  };
+
+  const pages = Math.max(1, Math.ceil(contents.totalFiles / paging.pageSize));
+  const start = (paging.page - 1) * paging.pageSize + 1;
+
   const columns: DataTableColumn<RoomFile>[] = [
     {
       id: 'name',
-      header: t('rooms:files.columns.name'),
+      ...sortable('name', t('rooms:files.columns.name')),
       cell: (file) => (
         <span className={styles.fileName}>
           <DocumentRegular aria-hidden="true" />
@@ -140,9 +173,9 @@ export function RoomFiles({ contents, onName, onConfirm, onMove, onDetails, pick
         </span>
       ),
     },
-    { id: 'size', header: t('rooms:files.columns.size'), cell: (file) => formatSize(file.size, i18n.language) },
+    { id: 'size', ...sortable('size', t('rooms:files.columns.size')), cell: (file) => formatSize(file.size, i18n.language) },
     { id: 'uploadedBy', header: t('rooms:files.columns.uploadedBy'), cell: (file) => file.uploadedBy },
-    { id: 'date', header: t('rooms:files.columns.date'), cell: (file) => dateFormat.format(file.createdAt) },
+    { id: 'date', ...sortable('updatedAt', t('rooms:files.columns.modified')), cell: (file) => dateFormat.format(file.updatedAt) },
     {
       id: 'actions',
       header: t('rooms:files.columns.actions'),
@@ -247,6 +280,19 @@ export function RoomFiles({ contents, onName, onConfirm, onMove, onDetails, pick
         highlighted={(file) => file.uuid === highlight}
         empty={<Text as="p">{may.upload ? t('rooms:files.emptyEditor') : t('rooms:files.empty')}</Text>}
       />
+      {contents.totalFiles > paging.pageSize || paging.page > 1 ? (
+        <nav className={styles.pager} aria-label={t('rooms:files.paging.label')}>
+          <Button disabled={paging.page <= 1 || paging.busy} onClick={paging.onPrevious}>
+            {t('rooms:files.paging.previous')}
+          </Button>
+          <Text aria-live="polite">
+            {t('rooms:files.paging.range', { start, end: start + contents.files.length - 1, count: contents.totalFiles, page: paging.page, pages })}
+          </Text>
+          <Button disabled={!contents.nextCursor || paging.busy} onClick={paging.onNext}>
+            {t('rooms:files.paging.next')}
+          </Button>
+        </nav>
+      ) : null}
     </section>
   );
 }
