@@ -1,7 +1,7 @@
 // Files in a plain data room through the web client against the real server (issue 15): the owner
 // uploads a file into a folder (progress, toast, the row with size and uploader), renames it; a
 // VIEWER downloads it (the bytes equal those uploaded) and has no upload, rename or delete; the
-// owner's delete asks first (Cancel keeps the file). The viewer's file menu holds Details only. axe on the file screens and dialogs.
+// owner's delete asks first (Cancel keeps the file). The viewer's file menu holds Open preview and Details only. axe on the file screens and dialogs.
 import { expect, test, type Page } from '@playwright/test';
 import { createUser as createUserInRepository, type TestUser } from '@tests/integration/escalation-helpers';
 import { readFile } from 'node:fs/promises';
@@ -108,7 +108,7 @@ test('the owner uploads into a folder; a viewer downloads the same bytes and may
   await expect(viewerFiles.getByRole('row', { name: /terms\.bin/ })).toBeVisible();
   await expect(viewerPage.getByRole('button', { name: rooms.files.upload })).toHaveCount(0);
   await viewerPage.getByRole('button', { name: 'Actions for file terms.bin' }).click();
-  await expect(viewerPage.getByRole('menuitem')).toHaveText([rooms.details.action]);
+  await expect(viewerPage.getByRole('menuitem')).toHaveText([rooms.preview.action, rooms.details.action]);
   await viewerPage.keyboard.press('Escape');
   await expectNoSeriousA11yViolations(viewerPage, 'folder with a file (viewer)');
   const download = viewerPage.waitForEvent('download');

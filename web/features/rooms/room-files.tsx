@@ -35,6 +35,7 @@ interface Props {
   onConfirm: (request: ConfirmRequest) => void;
   onMove: (item: MoveItem) => void;
   onDetails: (file: RoomFile) => void;
+  onPreview: (file: RoomFile) => void;
   /** The hidden file input, so the breadcrumb menu's "Upload" opens the same picker. */
   picker: RefObject<HTMLInputElement | null>;
   /** A search hit's file uuid, marked in the table. */
@@ -60,7 +61,7 @@ export interface FilesPaging {
  * upload (through the transfer engine, resumable, shown in the transfer centre too), rename and
  * delete (after a confirmation); everyone but a PREVIEWER downloads (SPEC §6).
  */
-export function RoomFiles({ contents, onName, onConfirm, onMove, onDetails, picker: input, highlight, paging }: Props) {
+export function RoomFiles({ contents, onName, onConfirm, onMove, onDetails, onPreview, picker: input, highlight, paging }: Props) {
   const { t, i18n } = useTranslation();
   const styles = useStyles();
   const dateFormat = useDateFormat();
@@ -201,6 +202,7 @@ export function RoomFiles({ contents, onName, onConfirm, onMove, onDetails, pick
               </MenuTrigger>
               <MenuPopover>
                 <MenuList>
+                  {allowed.preview ? <MenuItem onClick={() => onPreview(file)}>{t('rooms:preview.action')}</MenuItem> : null}
                   <MenuItem onClick={() => onDetails(file)}>{t('rooms:details.action')}</MenuItem>
                   {allowed.edit ? <MenuItem onClick={() => onName(rename(file))}>{t('rooms:rename.action')}</MenuItem> : null}
                   {allowed.edit ? (

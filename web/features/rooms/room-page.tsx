@@ -3,7 +3,7 @@ import { DeleteRegular, FolderAddRegular, FolderRegular, MoreHorizontalRegular, 
 import { isApiError } from '@shared/api/api-error';
 import { API_BASE } from '@shared/contract/constants';
 import { ROOM_OPS_PATHS } from '@shared/contract/room-ops';
-import { ROOM_PERMISSIONS, type RoomContents, type RoomFileSort, type RoomFolder } from '@shared/contract/rooms';
+import { ROOM_PERMISSIONS, type RoomContents, type RoomFile, type RoomFileSort, type RoomFolder } from '@shared/contract/rooms';
 import { Alert } from '@web/components/alert';
 import { DataTable, type DataTableColumn } from '@web/components/data-table';
 import { PageHeading } from '@web/components/page-heading';
@@ -16,6 +16,7 @@ import { HIGHLIGHT_PARAM } from './api/rooms-search';
 import { createFolder, deleteFolder, deleteRoom, refreshRooms, renameFolder, renameRoom, ROOM_FILES_PAGE_SIZE, useRoomContents } from './api/rooms';
 import { DetailsPanel, type DetailsItem } from './details-panel';
 import { MoveDialog, type MoveItem } from './move-dialog';
+import { PreviewDialog } from './preview-dialog';
 import { ConfirmDialog, NameDialog, type ConfirmRequest, type NameRequest } from './room-dialogs';
 import { RoomActivity } from './room-activity';
 import { RoomFiles, type FilesPaging } from './room-files';
@@ -125,6 +126,7 @@ function RoomView({ contents, paging }: { contents: RoomContents; paging: FilesP
   const [sharing, setSharing] = useState(false);
   const [moving, setMoving] = useState<MoveItem | null>(null);
   const [details, setDetails] = useState<DetailsItem | null>(null);
+  const [previewing, setPreviewing] = useState<RoomFile | null>(null);
   const picker = useRef<HTMLInputElement>(null);
   const { room, folder } = contents;
   const here = folder ?? room;
@@ -320,6 +322,7 @@ function RoomView({ contents, paging }: { contents: RoomContents; paging: FilesP
       ) : null}
       <RoomFiles contents={contents} onName={setNaming} onConfirm={setConfirming} onMove={setMoving}
         onDetails={(file) => setDetails({ kind: 'file', room, file })}
+        onPreview={setPreviewing}
         picker={picker}
         highlight={highlight}
         paging={paging}
@@ -329,6 +332,7 @@ function RoomView({ contents, paging }: { contents: RoomContents; paging: FilesP
       <ConfirmDialog request={confirming} onClose={() => setConfirming(null)} />
       <MoveDialog room={room} item={moving} onClose={() => setMoving(null)} />
       <DetailsPanel item={details} onClose={() => setDetails(null)} />
+      <PreviewDialog file={previewing} onClose={() => setPreviewing(null)} />
       {may.manageAccess ? <ShareDialog open={sharing} onClose={() => setSharing(false)} roomUuid={room.uuid} folder={folder} itemName={here.name} /> : null}
     </>
   );
