@@ -6,7 +6,7 @@ import { TransferProgressBar } from '@web/components/transfer-centre';
 import { useTransfer } from '@web/lib/transfer-store';
 import { useRef, useState, type DragEvent, type RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
-import { deleteRoomFile, renameRoomFile, roomFileContentUrl, startRoomUpload } from './api/room-files';
+import { deleteRoomFile, renameRoomFile, roomFileContentUrl, startRoomUpload, type VersionConflictChoice } from './api/room-files';
 import { fetchRoomContents, refreshRooms } from './api/rooms';
 import { createFolderTree, foldersToCreate, placedFromDrop, placedFromPicker, type PlacedFile } from './folder-drop';
 import { roomErrorText } from './room-errors';
@@ -14,6 +14,7 @@ import { useNotify } from '@web/lib/toasts';
 import type { MoveItem } from './move-dialog';
 import type { ConfirmRequest, NameRequest } from './room-dialogs';
 import { useDateFormat } from './room-format';
+import { VersionConflictDialog, VersionsDialog, type ConflictRequest } from './version-dialogs';
 import { formatSize } from '@web/lib/format-size';
 
 const useStyles = makeStyles({
@@ -74,11 +75,15 @@ export function RoomFiles({ contents, onName, onConfirm, onMove, onDetails, onPr
   const notify = useNotify();
   const [dragging, setDragging] = useState(false);
   const folderInput = useRef<HTMLInputElement>(null);
+  const [conflict, setConflict] = useState<ConflictRequest | null>(null);
+  const [versionsOf, setVersionsOf] = useState<RoomFile | null>(null);
+  // A name that is taken asks the person (one dialog at a time: the transfer waits for the answer).
+  const onConflict = (name: string) => new Promise<VersionConflictChoice>((answer) => setConflict({ name, answer }));
 
   function upload(files: File[], folderOf?: (string | null)[]) {
     if (files.length === 0) return;
     const title = files.length === 1 ? files[0]!.name : t('rooms:files.uploadTitle', { count: files.length, name: here.name });
-    const started = startRoomUpload(files, { roomUuid: room.uuid, folderUuid: folder?.uuid ?? null, title, ...(folderOf ? { folderOf } : {}) });
+    const started = startRoomUpload(files, { roomUuid: room.uuid, folderUuid: folder?.uuid ?? null, title, onConflict, ...(folderOf ? { folderOf } : {}) });
     setTransferId(started.id);
     // The transfer centre's watcher toasts the outcome (with the server's reason on a failure).
     void started.done.then(() => refreshRooms());
@@ -204,6 +209,7 @@ export function RoomFiles({ contents, onName, onConfirm, onMove, onDetails, onPr
                 <MenuList>
                   {allowed.preview ? <MenuItem onClick={() => onPreview(file)}>{t('rooms:preview.action')}</MenuItem> : null}
                   <MenuItem onClick={() => onDetails(file)}>{t('rooms:details.action')}</MenuItem>
+                  {allowed.edit ? <MenuItem onClick={() => setVersionsOf(file)}>{t('rooms:versions.action')}</MenuItem> : null}
                   {allowed.edit ? <MenuItem onClick={() => onName(rename(file))}>{t('rooms:rename.action')}</MenuItem> : null}
                   {allowed.edit ? (
                     <MenuItem onClick={() => onMove({ kind: 'file', uuid: file.uuid, name: file.name, parentUuid: file.folderUuid })}>{t('rooms:move.action')}</MenuItem>
@@ -295,6 +301,8 @@ export function RoomFiles({ contents, onName, onConfirm, onMove, onDetails, onPr
           </Button>
         </nav>
       ) : null}
+      <VersionConflictDialog request={conflict} onClose={() => setConflict(null)} />
+      <VersionsDialog file={versionsOf} onClose={() => setVersionsOf(null)} />
     </section>
   );
 }
