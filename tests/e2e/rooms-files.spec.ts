@@ -1,5 +1,5 @@
 // Files in a plain data room through the web client against the real server (issue 15): the owner
-// uploads a file into a folder (progress, toast, the row with size and uploader), renames it; a
+// uploads a file into a folder (progress, toast, the row with size and uploader), the same name again opens the version-conflict dialog (Cancel), renames it; a
 // VIEWER downloads it (the bytes equal those uploaded) and has no upload, rename or delete; the
 // owner's delete asks first (Cancel keeps the file). The viewer's file menu holds Open preview and Details only. axe on the file screens and dialogs.
 import { expect, test, type Page } from '@playwright/test';
@@ -79,12 +79,15 @@ test('the owner uploads into a folder; a viewer downloads the same bytes and may
   expect(stored.part_count).toBe(5);
   await expectNoSeriousA11yViolations(page, 'folder with a file (owner)');
 
-  // The same name again: the server's "already exists" as the upload's failure.
+  // The same name again: the server's 409 opens the version-conflict dialog; Cancel uploads nothing
+  // (rooms-versions.spec.ts covers Replace and Keep both).
   const again = page.waitForEvent('filechooser');
   await page.getByRole('button', { name: rooms.files.upload }).click();
   await (await again).setFiles({ name: 'term-sheet.bin', mimeType: 'application/octet-stream', buffer: bytes });
-  await expect(toast(page, rooms.files.toast.uploadFailed.replace('{{title}}', 'term-sheet.bin'))).toBeVisible();
-  await expect(page.getByText(rooms.errors.fileExists).first()).toBeVisible();
+  const conflict = page.getByRole('alertdialog', { name: rooms.versions.conflictTitle.replace('{{name}}', 'term-sheet.bin') });
+  await conflict.getByRole('button', { name: 'Cancel' }).click();
+  await expect(conflict).toHaveCount(0);
+  await expect(files.getByRole('row')).toHaveCount(2);
 
   // Rename from the row menu.
   await page.getByRole('button', { name: 'Actions for file term-sheet.bin' }).click();
