@@ -39,7 +39,7 @@ test('breadcrumb menu entries, details sidebar with Access (change and revoke co
   await expect(page.getByRole('heading', { level: 1, name: 'Audit Room' })).toBeVisible();
 
   // Each breadcrumb menu entry opens what it says (closed again with Cancel / Escape).
-  const entries = [rooms.share.action, rooms.folder.createAction, rooms.files.upload, rooms.details.action, rooms.rename.action, rooms.delete.action];
+  const entries = [rooms.share.action, rooms.folder.createAction, rooms.files.upload, rooms.files.zip, rooms.details.action, rooms.rename.action, rooms.delete.action];
   await crumbMenu(page, 'Audit Room').click();
   await expect(page.getByRole('menuitem')).toHaveText(entries);
   await expectNoSeriousA11yViolations(page, 'breadcrumb context menu');
@@ -115,14 +115,14 @@ test('breadcrumb menu entries, details sidebar with Access (change and revoke co
   await expect(filePanel.getByRole('tabpanel')).toContainText(`${rooms.details.owners}${owner.email}`);
   await filePanel.getByRole('button', { name: rooms.details.close }).click();
 
-  // A VIEWER: the breadcrumb menu has Details only; no Access list, no Activity tab.
+  // A VIEWER: the breadcrumb menu has the ZIP download and Details only; no Access list, no Activity tab.
   await apiShareRoom(server, session, room.uuid, who, 'VIEWER');
   const context = await browser.newContext();
   const viewer = await context.newPage();
   await signInToInbox(viewer, server, colleague);
   await viewer.goto(`${server.url}/datarooms/${room.uuid}/folders/${folder.uuid}`);
   await crumbMenu(viewer, 'Reports').click();
-  await expect(viewer.getByRole('menuitem')).toHaveText([rooms.details.action]);
+  await expect(viewer.getByRole('menuitem')).toHaveText([rooms.files.zip, rooms.details.action]);
   await viewer.getByRole('menuitem', { name: rooms.details.action }).click();
   const viewerPanel = viewer.getByRole('dialog', { name: fill(rooms.details.title, { name: 'Reports' }) });
   await expect(viewerPanel.getByRole('tab', { name: rooms.details.activity })).toHaveCount(0);

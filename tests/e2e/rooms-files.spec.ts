@@ -1,7 +1,7 @@
 // Files in a plain data room through the web client against the real server (issue 15): the owner
-// uploads a file into a folder (progress, toast, the row with size and uploader), renames it; a
+// uploads a file into a folder (progress, toast, the row with size and uploader), the same name again opens the version-conflict dialog (Cancel), renames it; a
 // VIEWER downloads it (the bytes equal those uploaded) and has no upload, rename or delete; the
-// owner's delete asks first (Cancel keeps the file). The viewer's file menu holds Details only. axe on the file screens and dialogs.
+// owner's delete asks first (Cancel keeps the file). The viewer's file menu holds Open preview and Details only. axe on the file screens and dialogs.
 import { expect, test, type Page } from '@playwright/test';
 import { createUser as createUserInRepository, type TestUser } from '@tests/integration/escalation-helpers';
 import { readFile } from 'node:fs/promises';
@@ -79,12 +79,15 @@ test('the owner uploads into a folder; a viewer downloads the same bytes and may
   expect(stored.part_count).toBe(5);
   await expectNoSeriousA11yViolations(page, 'folder with a file (owner)');
 
-  // The same name again: the server's "already exists" as the upload's failure.
+  // The same name again: the server's 409 opens the version-conflict dialog; Cancel uploads nothing
+  // (rooms-versions.spec.ts covers Replace and Keep both).
   const again = page.waitForEvent('filechooser');
   await page.getByRole('button', { name: rooms.files.upload }).click();
   await (await again).setFiles({ name: 'term-sheet.bin', mimeType: 'application/octet-stream', buffer: bytes });
-  await expect(toast(page, rooms.files.toast.uploadFailed.replace('{{title}}', 'term-sheet.bin'))).toBeVisible();
-  await expect(page.getByText(rooms.errors.fileExists).first()).toBeVisible();
+  const conflict = page.getByRole('alertdialog', { name: rooms.versions.conflictTitle.replace('{{name}}', 'term-sheet.bin') });
+  await conflict.getByRole('button', { name: 'Cancel' }).click();
+  await expect(conflict).toHaveCount(0);
+  await expect(files.getByRole('row')).toHaveCount(2);
 
   // Rename from the row menu.
   await page.getByRole('button', { name: 'Actions for file term-sheet.bin' }).click();
@@ -108,7 +111,7 @@ test('the owner uploads into a folder; a viewer downloads the same bytes and may
   await expect(viewerFiles.getByRole('row', { name: /terms\.bin/ })).toBeVisible();
   await expect(viewerPage.getByRole('button', { name: rooms.files.upload })).toHaveCount(0);
   await viewerPage.getByRole('button', { name: 'Actions for file terms.bin' }).click();
-  await expect(viewerPage.getByRole('menuitem')).toHaveText([rooms.details.action]);
+  await expect(viewerPage.getByRole('menuitem')).toHaveText([rooms.preview.action, rooms.details.action]);
   await viewerPage.keyboard.press('Escape');
   await expectNoSeriousA11yViolations(viewerPage, 'folder with a file (viewer)');
   const download = viewerPage.waitForEvent('download');

@@ -24,8 +24,16 @@ export const apiShareRoom = async (server: TestServer, session: ApiSession, room
 };
 
 /** Announces, uploads part by part (with hashes) and commits one file. */
-export async function apiUploadRoomFile(server: TestServer, session: ApiSession, roomUuid: string, folderUuid: string | null, name: string, bytes: Uint8Array): Promise<RoomUploadFile> {
-  const file = await json<RoomUploadFile>(await apiCall(server, session, 'POST', ROOM_PATHS.files(roomUuid), { name, size: bytes.length, mimeType: 'application/octet-stream', folderUuid }), 201);
+export async function apiUploadRoomFile(
+  server: TestServer,
+  session: ApiSession,
+  roomUuid: string,
+  folderUuid: string | null,
+  name: string,
+  bytes: Uint8Array,
+  mimeType = 'application/octet-stream',
+): Promise<RoomUploadFile> {
+  const file = await json<RoomUploadFile>(await apiCall(server, session, 'POST', ROOM_PATHS.files(roomUuid), { name, size: bytes.length, mimeType, folderUuid }), 201);
   for (let i = 0; i < file.partCount; i++) {
     const part = bytes.subarray(i * file.partSize, (i + 1) * file.partSize);
     const response = await apiCall(server, session, 'PUT', ROOM_PATHS.filePart(roomUuid, file.uuid, i), new Blob([Uint8Array.from(part)]), {

@@ -48,6 +48,8 @@ export interface DataTableColumn<T> {
   id: string;
   header: ReactNode;
   cell: (row: T) => ReactNode;
+  /** A sortable column's state (`aria-sort` on its header); the header holds the caller's sort button. */
+  sort?: 'ascending' | 'descending' | 'none';
 }
 
 /**
@@ -103,7 +105,7 @@ export function DataTable<T>({
             <TableHeader role="rowgroup" className={styles.head}>
               <TableRow role="row">
                 {columns.map((column) => (
-                  <TableHeaderCell key={column.id} role="columnheader">
+                  <TableHeaderCell key={column.id} role="columnheader" {...(column.sort ? { 'aria-sort': column.sort } : {})}>
                     {column.header}
                   </TableHeaderCell>
                 ))}

@@ -5,9 +5,12 @@ import { FormDialog } from '@web/components/form-dialog';
 import { useNotify } from '@web/lib/toasts';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { moveFolder, refreshRooms, useRoomContents } from './api/rooms';
+import { FIRST_FILES_PAGE, moveFolder, refreshRooms, useRoomContents } from './api/rooms';
 import { moveRoomFile } from './api/room-files';
 import { roomErrorText } from './room-errors';
+
+// The dialog lists folders only (they come with the first page): one file is enough.
+const FOLDERS_ONLY = { ...FIRST_FILES_PAGE, pageSize: 1 };
 
 /** What is moved: a file (its folder) or a folder (its parent); null parent = the room's top level. */
 export interface MoveItem {
@@ -34,7 +37,7 @@ interface Branch {
 /** The sub-folders of one folder, fetched when its branch opens; the moved folder is left out (not into itself). */
 function FolderChildren({ branch, folderUuid }: { branch: Branch; folderUuid: string | undefined }) {
   const { t } = useTranslation();
-  const contents = useRoomContents(branch.roomUuid, folderUuid);
+  const contents = useRoomContents(branch.roomUuid, folderUuid, FOLDERS_ONLY);
   if (contents.error) return <Text role="alert">{t('rooms:move.loadError')}</Text>;
   if (!contents.data) return <Spinner size="tiny" label={t('common:loading')} />;
   const folders = contents.data.folders.filter((f) => f.uuid !== branch.excluded);

@@ -1,12 +1,12 @@
 import { Button, makeStyles, mergeClasses, Menu, MenuItem, MenuList, MenuPopover, MenuTrigger, Text, tokens } from '@fluentui/react-components';
-import { ArrowDownloadRegular, ArrowUploadRegular, DocumentRegular, FolderArrowUpRegular, MoreHorizontalRegular } from '@fluentui/react-icons';
-import { ROOM_PERMISSIONS, type RoomContents, type RoomFile } from '@shared/contract/rooms';
+import { ArrowDownloadRegular, ArrowSortDownRegular, ArrowSortRegular, ArrowSortUpRegular, ArrowUploadRegular, DocumentRegular, FolderArrowUpRegular, MoreHorizontalRegular } from '@fluentui/react-icons';
+import { ROOM_PERMISSIONS, type RoomContents, type RoomFile, type RoomFileSort } from '@shared/contract/rooms';
 import { DataTable, type DataTableColumn } from '@web/components/data-table';
 import { TransferProgressBar } from '@web/components/transfer-centre';
 import { useTransfer } from '@web/lib/transfer-store';
 import { useRef, useState, type DragEvent, type RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
-import { deleteRoomFile, renameRoomFile, roomFileContentUrl, startRoomUpload } from './api/room-files';
+import { deleteRoomFile, renameRoomFile, roomFileContentUrl, startRoomUpload, type VersionConflictChoice } from './api/room-files';
 import { fetchRoomContents, refreshRooms } from './api/rooms';
 import { createFolderTree, foldersToCreate, placedFromDrop, placedFromPicker, type PlacedFile } from './folder-drop';
 import { roomErrorText } from './room-errors';
@@ -14,6 +14,7 @@ import { useNotify } from '@web/lib/toasts';
 import type { MoveItem } from './move-dialog';
 import type { ConfirmRequest, NameRequest } from './room-dialogs';
 import { useDateFormat } from './room-format';
+import { VersionConflictDialog, VersionsDialog, type ConflictRequest } from './version-dialogs';
 import { formatSize } from '@web/lib/format-size';
 
 const useStyles = makeStyles({
@@ -24,6 +25,8 @@ const useStyles = makeStyles({
   progress: { maxWidth: '480px', margin: '0 0 12px' },
   fileName: { display: 'inline-flex', gap: '6px', alignItems: 'center' },
   dropZone: { border: `2px dashed transparent`, borderRadius: tokens.borderRadiusMedium, padding: '4px' },
+  pager: { display: 'flex', gap: '12px', alignItems: 'center', marginTop: '12px', flexWrap: 'wrap' },
+  sortButton: { padding: 0, minWidth: 0, fontWeight: tokens.fontWeightSemibold },
   dragging: { border: `2px dashed ${tokens.colorBrandStroke1}`, backgroundColor: tokens.colorBrandBackground2 },
 });
 
@@ -33,10 +36,25 @@ interface Props {
   onConfirm: (request: ConfirmRequest) => void;
   onMove: (item: MoveItem) => void;
   onDetails: (file: RoomFile) => void;
+  onPreview: (file: RoomFile) => void;
   /** The hidden file input, so the breadcrumb menu's "Upload" opens the same picker. */
   picker: RefObject<HTMLInputElement | null>;
   /** A search hit's file uuid, marked in the table. */
   highlight?: string | null;
+  paging: FilesPaging;
+}
+
+/** The page of files shown and how to get another (the server pages and sorts; RoomPage keeps the cursors). */
+export interface FilesPaging {
+  /** 1-based. */
+  page: number;
+  pageSize: number;
+  sort: RoomFileSort;
+  order: 'asc' | 'desc';
+  busy: boolean;
+  onSort: (sort: RoomFileSort) => void;
+  onPrevious: () => void;
+  onNext: () => void;
 }
 
 /**
@@ -44,7 +62,7 @@ interface Props {
  * upload (through the transfer engine, resumable, shown in the transfer centre too), rename and
  * delete (after a confirmation); everyone but a PREVIEWER downloads (SPEC §6).
  */
-export function RoomFiles({ contents, onName, onConfirm, onMove, onDetails, picker: input, highlight }: Props) {
+export function RoomFiles({ contents, onName, onConfirm, onMove, onDetails, onPreview, picker: input, highlight, paging }: Props) {
   const { t, i18n } = useTranslation();
   const styles = useStyles();
   const dateFormat = useDateFormat();
@@ -57,11 +75,15 @@ export function RoomFiles({ contents, onName, onConfirm, onMove, onDetails, pick
   const notify = useNotify();
   const [dragging, setDragging] = useState(false);
   const folderInput = useRef<HTMLInputElement>(null);
+  const [conflict, setConflict] = useState<ConflictRequest | null>(null);
+  const [versionsOf, setVersionsOf] = useState<RoomFile | null>(null);
+  // A name that is taken asks the person (one dialog at a time: the transfer waits for the answer).
+  const onConflict = (name: string) => new Promise<VersionConflictChoice>((answer) => setConflict({ name, answer }));
 
   function upload(files: File[], folderOf?: (string | null)[]) {
     if (files.length === 0) return;
     const title = files.length === 1 ? files[0]!.name : t('rooms:files.uploadTitle', { count: files.length, name: here.name });
-    const started = startRoomUpload(files, { roomUuid: room.uuid, folderUuid: folder?.uuid ?? null, title, ...(folderOf ? { folderOf } : {}) });
+    const started = startRoomUpload(files, { roomUuid: room.uuid, folderUuid: folder?.uuid ?? null, title, onConflict, ...(folderOf ? { folderOf } : {}) });
     setTransferId(started.id);
     // The transfer centre's watcher toasts the outcome (with the server's reason on a failure).
     void started.done.then(() => refreshRooms());
@@ -129,10 +151,27 @@ export function RoomFiles({ contents, onName, onConfirm, onMove, onDetails, pick
     failed: t('rooms:files.deleteFailed', { name: file.name }),
   });
 
+  /** A header that sorts by its column (again: the other way round); `aria-sort` tells the state. */
+  const sortable = (sort: RoomFileSort, label: string): Pick<DataTableColumn<RoomFile>, 'header' | 'sort'> => {
+    const active = paging.sort === sort;
+    const Icon = !active ? ArrowSortRegular : paging.order === 'asc' ? ArrowSortUpRegular : ArrowSortDownRegular;
+    return {
+      sort: active ? (paging.order === 'asc' ? 'ascending' : 'descending') : 'none',
+      header: (
+        <Button appearance="transparent" size="small" className={styles.sortButton} icon={<Icon />} iconPosition="after" onClick={() => paging.onSort(sort)}>
+          {label}
+        </Button>
+      ),
+    };
+  };
+
+  const pages = Math.max(1, Math.ceil(contents.totalFiles / paging.pageSize));
+  const start = (paging.page - 1) * paging.pageSize + 1;
+
   const columns: DataTableColumn<RoomFile>[] = [
     {
       id: 'name',
-      header: t('rooms:files.columns.name'),
+      ...sortable('name', t('rooms:files.columns.name')),
       cell: (file) => (
         <span className={styles.fileName}>
           <DocumentRegular aria-hidden="true" />
@@ -140,9 +179,9 @@ export function RoomFiles({ contents, onName, onConfirm, onMove, onDetails, pick
         </span>
       ),
     },
-    { id: 'size', header: t('rooms:files.columns.size'), cell: (file) => formatSize(file.size, i18n.language) },
+    { id: 'size', ...sortable('size', t('rooms:files.columns.size')), cell: (file) => formatSize(file.size, i18n.language) },
     { id: 'uploadedBy', header: t('rooms:files.columns.uploadedBy'), cell: (file) => file.uploadedBy },
-    { id: 'date', header: t('rooms:files.columns.date'), cell: (file) => dateFormat.format(file.createdAt) },
+    { id: 'date', ...sortable('updatedAt', t('rooms:files.columns.modified')), cell: (file) => dateFormat.format(file.updatedAt) },
     {
       id: 'actions',
       header: t('rooms:files.columns.actions'),
@@ -168,7 +207,9 @@ export function RoomFiles({ contents, onName, onConfirm, onMove, onDetails, pick
               </MenuTrigger>
               <MenuPopover>
                 <MenuList>
+                  {allowed.preview ? <MenuItem onClick={() => onPreview(file)}>{t('rooms:preview.action')}</MenuItem> : null}
                   <MenuItem onClick={() => onDetails(file)}>{t('rooms:details.action')}</MenuItem>
+                  {allowed.edit ? <MenuItem onClick={() => setVersionsOf(file)}>{t('rooms:versions.action')}</MenuItem> : null}
                   {allowed.edit ? <MenuItem onClick={() => onName(rename(file))}>{t('rooms:rename.action')}</MenuItem> : null}
                   {allowed.edit ? (
                     <MenuItem onClick={() => onMove({ kind: 'file', uuid: file.uuid, name: file.name, parentUuid: file.folderUuid })}>{t('rooms:move.action')}</MenuItem>
@@ -247,6 +288,21 @@ export function RoomFiles({ contents, onName, onConfirm, onMove, onDetails, pick
         highlighted={(file) => file.uuid === highlight}
         empty={<Text as="p">{may.upload ? t('rooms:files.emptyEditor') : t('rooms:files.empty')}</Text>}
       />
+      {contents.totalFiles > paging.pageSize || paging.page > 1 ? (
+        <nav className={styles.pager} aria-label={t('rooms:files.paging.label')}>
+          <Button disabled={paging.page <= 1 || paging.busy} onClick={paging.onPrevious}>
+            {t('rooms:files.paging.previous')}
+          </Button>
+          <Text aria-live="polite">
+            {t('rooms:files.paging.range', { start, end: start + contents.files.length - 1, count: contents.totalFiles, page: paging.page, pages })}
+          </Text>
+          <Button disabled={!contents.nextCursor || paging.busy} onClick={paging.onNext}>
+            {t('rooms:files.paging.next')}
+          </Button>
+        </nav>
+      ) : null}
+      <VersionConflictDialog request={conflict} onClose={() => setConflict(null)} />
+      <VersionsDialog file={versionsOf} onClose={() => setVersionsOf(null)} />
     </section>
   );
 }

@@ -1,7 +1,9 @@
-import { Button, makeStyles, Menu, MenuItem, MenuList, MenuPopover, MenuTrigger, Spinner, Text, tokens } from '@fluentui/react-components';
+import { Button, makeStyles, Menu, MenuItem, MenuItemLink, MenuList, MenuPopover, MenuTrigger, Spinner, Text, tokens } from '@fluentui/react-components';
 import { DeleteRegular, FolderAddRegular, FolderRegular, MoreHorizontalRegular, PeopleRegular, RenameRegular } from '@fluentui/react-icons';
 import { isApiError } from '@shared/api/api-error';
-import { ROOM_PERMISSIONS, type RoomContents, type RoomFolder } from '@shared/contract/rooms';
+import { API_BASE } from '@shared/contract/constants';
+import { ROOM_OPS_PATHS } from '@shared/contract/room-ops';
+import { ROOM_PERMISSIONS, type RoomContents, type RoomFile, type RoomFileSort, type RoomFolder } from '@shared/contract/rooms';
 import { Alert } from '@web/components/alert';
 import { DataTable, type DataTableColumn } from '@web/components/data-table';
 import { PageHeading } from '@web/components/page-heading';
@@ -11,12 +13,13 @@ import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { HIGHLIGHT_PARAM } from './api/rooms-search';
-import { createFolder, deleteFolder, deleteRoom, refreshRooms, renameFolder, renameRoom, useRoomContents } from './api/rooms';
+import { createFolder, deleteFolder, deleteRoom, refreshRooms, renameFolder, renameRoom, ROOM_FILES_PAGE_SIZE, useRoomContents } from './api/rooms';
 import { DetailsPanel, type DetailsItem } from './details-panel';
 import { MoveDialog, type MoveItem } from './move-dialog';
+import { PreviewDialog } from './preview-dialog';
 import { ConfirmDialog, NameDialog, type ConfirmRequest, type NameRequest } from './room-dialogs';
 import { RoomActivity } from './room-activity';
-import { RoomFiles } from './room-files';
+import { RoomFiles, type FilesPaging } from './room-files';
 import { RoleBadge, useDateFormat } from './room-format';
 import { ShareDialog } from './share-dialog';
 
@@ -69,9 +72,18 @@ function Breadcrumb({ contents, menu }: { contents: RoomContents; menu: ReactNod
  * only an OWNER renames or deletes the room and shares; VIEWER and PREVIEWER only look.
  */
 export function RoomPage() {
-  const { t } = useTranslation();
   const { roomUuid = '', folderUuid } = useParams();
-  const contents = useRoomContents(roomUuid, folderUuid);
+  // Another room or folder starts on its first page again.
+  return <RoomLoader key={`${roomUuid}/${folderUuid ?? ''}`} roomUuid={roomUuid} folderUuid={folderUuid} />;
+}
+
+function RoomLoader({ roomUuid, folderUuid }: { roomUuid: string; folderUuid: string | undefined }) {
+  const { t } = useTranslation();
+  const [order, setOrder] = useState<{ sort: RoomFileSort; order: 'asc' | 'desc' }>({ sort: 'name', order: 'asc' });
+  // The cursors of the pages shown so far: the last is this page's, dropping it goes back one page.
+  const [cursors, setCursors] = useState<string[]>([]);
+  const cursor = cursors.at(-1);
+  const contents = useRoomContents(roomUuid, folderUuid, { ...order, pageSize: ROOM_FILES_PAGE_SIZE, ...(cursor ? { cursor } : {}) });
   if (contents.error) {
     const missing = isApiError(contents.error) && (contents.error.status === 404 || contents.error.status === 400);
     return (
@@ -85,10 +97,26 @@ export function RoomPage() {
     );
   }
   if (!contents.data) return <Spinner label={t('common:loading')} />;
-  return <RoomView contents={contents.data} />;
+  const data = contents.data;
+  const paging: FilesPaging = {
+    page: cursors.length + 1,
+    pageSize: ROOM_FILES_PAGE_SIZE,
+    ...order,
+    busy: contents.isLoading || contents.isValidating,
+    onSort: (sort) => {
+      // The same column again turns the order round; a cursor belongs to one order, so back to page 1.
+      setOrder((current) => ({ sort, order: current.sort === sort && current.order === 'asc' ? 'desc' : 'asc' }));
+      setCursors([]);
+    },
+    onPrevious: () => setCursors((current) => current.slice(0, -1)),
+    onNext: () => {
+      if (data.nextCursor) setCursors((current) => [...current, data.nextCursor!]);
+    },
+  };
+  return <RoomView contents={data} paging={paging} />;
 }
 
-function RoomView({ contents }: { contents: RoomContents }) {
+function RoomView({ contents, paging }: { contents: RoomContents; paging: FilesPaging }) {
   const { t } = useTranslation();
   const styles = useStyles();
   const navigate = useNavigate();
@@ -98,6 +126,7 @@ function RoomView({ contents }: { contents: RoomContents }) {
   const [sharing, setSharing] = useState(false);
   const [moving, setMoving] = useState<MoveItem | null>(null);
   const [details, setDetails] = useState<DetailsItem | null>(null);
+  const [previewing, setPreviewing] = useState<RoomFile | null>(null);
   const picker = useRef<HTMLInputElement>(null);
   const { room, folder } = contents;
   const here = folder ?? room;
@@ -235,6 +264,12 @@ function RoomView({ contents }: { contents: RoomContents }) {
                 {may.manageAccess ? <MenuItem onClick={() => setSharing(true)}>{t('rooms:share.action')}</MenuItem> : null}
                 {may.edit ? <MenuItem onClick={newFolder}>{t('rooms:folder.createAction')}</MenuItem> : null}
                 {may.upload ? <MenuItem onClick={() => picker.current?.click()}>{t('rooms:files.upload')}</MenuItem> : null}
+                {may.download ? (
+                  // A plain link: the browser streams the ZIP to disk (the session cookie authorises it).
+                  <MenuItemLink href={`${API_BASE}${folder ? ROOM_OPS_PATHS.folderZip(room.uuid, folder.uuid) : ROOM_OPS_PATHS.roomZip(room.uuid)}`} download={`${here.name}.zip`}>
+                    {t('rooms:files.zip')}
+                  </MenuItemLink>
+                ) : null}
                 <MenuItem onClick={() => setDetails(folder ? { kind: 'folder', room, folder } : { kind: 'room', room })}>{t('rooms:details.action')}</MenuItem>
                 {mayChangeHere ? <MenuItem onClick={renameHere}>{t('rooms:rename.action')}</MenuItem> : null}
                 {mayChangeHere && may.delete ? <MenuItem onClick={deleteHere}>{t('rooms:delete.action')}</MenuItem> : null}
@@ -269,6 +304,8 @@ function RoomView({ contents }: { contents: RoomContents }) {
           </Button>
         ) : null}
       </div>
+      {/* The server sends the sub-folders with the first page of files only. */}
+      {paging.page === 1 ? (
       <section className={styles.section} aria-labelledby="room-folders-heading">
         <h2 id="room-folders-heading" className={styles.sectionHeading}>
           {t('rooms:room.folders')}
@@ -282,16 +319,20 @@ function RoomView({ contents }: { contents: RoomContents }) {
           empty={<Text as="p">{may.edit ? t('rooms:room.noFoldersEditor') : t('rooms:room.noFolders')}</Text>}
         />
       </section>
+      ) : null}
       <RoomFiles contents={contents} onName={setNaming} onConfirm={setConfirming} onMove={setMoving}
         onDetails={(file) => setDetails({ kind: 'file', room, file })}
+        onPreview={setPreviewing}
         picker={picker}
         highlight={highlight}
+        paging={paging}
       />
       {may.activity ? <RoomActivity key={here.uuid} roomUuid={room.uuid} folderUuid={folder?.uuid ?? null} /> : null}
       <NameDialog request={naming} onClose={() => setNaming(null)} />
       <ConfirmDialog request={confirming} onClose={() => setConfirming(null)} />
       <MoveDialog room={room} item={moving} onClose={() => setMoving(null)} />
       <DetailsPanel item={details} onClose={() => setDetails(null)} />
+      <PreviewDialog file={previewing} onClose={() => setPreviewing(null)} />
       {may.manageAccess ? <ShareDialog open={sharing} onClose={() => setSharing(false)} roomUuid={room.uuid} folder={folder} itemName={here.name} /> : null}
     </>
   );

@@ -1,42 +1,22 @@
 import { DataVizPalette, DonutChart, getColorFromToken } from '@fluentui/react-charts';
 import { makeStyles, tokens } from '@fluentui/react-components';
+import { call } from '@shared/api/call';
+import { ROOM_OPS_ENDPOINTS } from '@shared/contract/endpoints/room-ops';
+import type { StorageQuota } from '@shared/contract/room-ops';
 import { apiClient } from '@web/lib/api-client';
 import { useAuthState } from '@web/lib/auth';
 import { formatSize } from '@web/lib/format-size';
 import { useTranslation } from 'react-i18next';
 import useSWR from 'swr';
 
-/** SPEC §3 storage quota in bytes, as GET /rooms/quota answers it (the room-operations contract, issue 15). */
-export interface StorageQuotaFigures {
-  used: number;
-  total: number | null;
-  other: number;
-  secureRooms: number;
-  free: number | null;
-}
-
-const QUOTA_PATH = '/rooms/quota';
-
-const isQuota = (value: unknown): value is StorageQuotaFigures => {
-  const v = value as Partial<Record<keyof StorageQuotaFigures, unknown>> | null;
-  const figure = (x: unknown) => typeof x === 'number' && Number.isFinite(x);
-  return !!v && figure(v.used) && figure(v.other) && figure(v.secureRooms) && (v.total === null || figure(v.total)) && (v.free === null || figure(v.free));
-};
-
-/**
- * The quota, or null while the server has no quota route (a feature check: the view stays away
- * until GET /rooms/quota answers figures; /rooms/{uuid} answers 400 for "quota" before that).
- */
+/** GET /rooms/quota through the contract; a failure leaves the view away (the rooms list still works). */
 const useStorageQuota = () => {
   const { user } = useAuthState();
-  return useSWR(user ? ['rooms/quota', user.uuid] : null, async (): Promise<StorageQuotaFigures | null> => {
-    const response = await apiClient.request<unknown>('GET', QUOTA_PATH, { acceptStatus: (status) => status === 400 || status === 404 });
-    return response.status === 200 && isQuota(response.data) ? response.data : null;
-  });
+  return useSWR(user ? ['rooms/quota', user.uuid] : null, (): Promise<StorageQuota> => call(apiClient, ROOM_OPS_ENDPOINTS.quota, {}));
 };
 
 /** The chart's slices: secure rooms, other (secure mails, submit boxes, forms), free (when known). */
-export function quotaSlices(quota: StorageQuotaFigures): { key: 'secureRooms' | 'other' | 'free'; bytes: number }[] {
+export function quotaSlices(quota: StorageQuota): { key: 'secureRooms' | 'other' | 'free'; bytes: number }[] {
   return [
     { key: 'secureRooms' as const, bytes: quota.secureRooms },
     { key: 'other' as const, bytes: quota.other },

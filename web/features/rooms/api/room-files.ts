@@ -1,3 +1,4 @@
+import { isApiError } from '@shared/api/api-error';
 import { call } from '@shared/api/call';
 import { API_BASE } from '@shared/contract/constants';
 import { CONTENT_SHA256_HEADER, partBounds } from '@shared/contract/deliveries';
@@ -29,6 +30,50 @@ export interface RoomUploadTarget {
   onFileUuid?: (fileUuid: string) => void;
   /** Bytes of every part that is on the server (sent now or found there). */
   onBytes?: (bytes: number) => void;
+  /** A file of that name is already there (409 `nameExists`, `kind: file`): what to do. Without it the 409 stands. */
+  onConflict?: (name: string) => Promise<VersionConflictChoice>;
+}
+
+/** The version-conflict dialog's answer: a new version of the file there, the upload under a free name, or not at all. */
+export type VersionConflictChoice = 'replace' | 'keepBoth' | 'cancel';
+
+/** Thrown when the person chose "Cancel" in the version-conflict dialog: this file is skipped. */
+export class UploadSkipped extends Error {}
+
+const isFileConflict = (error: unknown) =>
+  isApiError(error) && error.status === 409 && (error.error?.metadata as { kind?: unknown } | undefined)?.kind === 'file';
+
+/** "report.pdf" → "report (1).pdf"; a name without an extension gets the number at its end. */
+export function numberedName(name: string, n: number): string {
+  const dot = name.lastIndexOf('.');
+  return dot > 0 ? `${name.slice(0, dot)} (${n})${name.slice(dot)}` : `${name} (${n})`;
+}
+
+/** POST …/files; on a name conflict asks `onConflict`: replace (the `replace` flag) or keep both ("name (1).ext", counting up while taken). */
+async function announce(file: File, target: RoomUploadTarget): Promise<RoomUploadFile> {
+  const body = (name: string, replace: boolean) => ({
+    name,
+    size: file.size,
+    mimeType: file.type || 'application/octet-stream',
+    folderUuid: target.folderUuid,
+    ...(replace ? { replace: true } : {}),
+  });
+  const post = (name: string, replace = false) => call(apiClient, E.createFile, { params: { roomUuid: target.roomUuid }, body: body(name, replace) }, { signal: target.signal });
+  try {
+    return await post(file.name);
+  } catch (error) {
+    if (!target.onConflict || !isFileConflict(error)) throw error;
+  }
+  const choice = await target.onConflict(file.name);
+  if (choice === 'cancel') throw new UploadSkipped(file.name);
+  if (choice === 'replace') return post(file.name, true);
+  for (let n = 1; ; n++) {
+    try {
+      return await post(numberedName(file.name, n));
+    } catch (error) {
+      if (!isFileConflict(error) || n >= 100) throw error;
+    }
+  }
 }
 
 /**
@@ -49,12 +94,7 @@ export async function uploadRoomFile(file: File, target: RoomUploadTarget): Prom
       target.onBytes?.(part.size);
     }
   } else {
-    const announced = await call(
-      apiClient,
-      E.createFile,
-      { params: { roomUuid }, body: { name: file.name, size: file.size, mimeType: file.type || 'application/octet-stream', folderUuid: target.folderUuid } },
-      { signal },
-    );
+    const announced = await announce(file, target);
     layout = { fileUuid: announced.uuid, partSize: announced.partSize, partCount: announced.partCount };
   }
   const { fileUuid, partSize, partCount } = layout;
@@ -113,9 +153,20 @@ export const useRoomActivity = (roomUuid: string, folderUuid: string | null, ena
  * retry); a retry resumes each file where it stopped. The outcome's result is the committed files.
  * `folderOf` (per file) places the files of a dropped folder tree into their folders.
  */
-export function startRoomUpload(files: readonly File[], target: { roomUuid: string; folderUuid: string | null; title: string; folderOf?: readonly (string | null)[] }) {
+export function startRoomUpload(
+  files: readonly File[],
+  target: {
+    roomUuid: string;
+    folderUuid: string | null;
+    title: string;
+    folderOf?: readonly (string | null)[];
+    onConflict?: (name: string) => Promise<VersionConflictChoice>;
+  },
+) {
   const announced = new Map<number, string>();
   const done = new Map<number, RoomUploadFile>();
+  // Files the person chose not to upload (version conflict › Cancel).
+  const skipped = new Set<number>();
   const total = files.reduce((sum, f) => sum + f.size, 0);
   return transferStore.start({
     kind: 'upload',
@@ -129,13 +180,13 @@ export function startRoomUpload(files: readonly File[], target: { roomUuid: stri
           percent: total === 0 ? 100 : Math.floor((sent.reduce((a, b) => a + b, 0) / total) * 100),
           items: files.map((f, i) => ({
             name: f.name,
-            state: done.has(i) ? 'success' : i === current ? 'uploading' : 'pending',
+            state: done.has(i) ? 'success' : skipped.has(i) ? 'cancelled' : i === current ? 'uploading' : 'pending',
             bytesDone: sent[i]!,
             totalBytes: f.size,
           })),
         });
       for (const [index, file] of files.entries()) {
-        if (done.has(index)) continue;
+        if (done.has(index) || skipped.has(index)) continue;
         sent[index] = 0;
         try {
           const fileUuid = announced.get(index);
@@ -144,6 +195,7 @@ export function startRoomUpload(files: readonly File[], target: { roomUuid: stri
             // A dropped folder tree: each file into its own (just created) folder.
             folderUuid: target.folderOf ? (target.folderOf[index] ?? null) : target.folderUuid,
             ...(fileUuid ? { fileUuid } : {}),
+            ...(target.onConflict ? { onConflict: target.onConflict } : {}),
             signal,
             onFileUuid: (uuid) => announced.set(index, uuid),
             onBytes: (bytes) => {
@@ -154,11 +206,17 @@ export function startRoomUpload(files: readonly File[], target: { roomUuid: stri
           done.set(index, committed);
           publish(-1);
         } catch (error) {
+          if (error instanceof UploadSkipped) {
+            skipped.add(index);
+            continue;
+          }
           if (signal.aborted) return { ok: false, cancelled: true };
           // The store holds no texts: the transfer names the files, the key says why (SPEC §8).
           return { ok: false, cancelled: false, failure: { key: `rooms:${roomErrorText(error).key}`, values: { name: file.name } } };
         }
       }
+      // Every file skipped in the conflict dialog: nothing was uploaded, so no "uploaded" toast.
+      if (done.size === 0 && skipped.size > 0) return { ok: false, cancelled: true };
       return { ok: true, result: [...done.values()] };
     },
   });

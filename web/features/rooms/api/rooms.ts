@@ -1,6 +1,6 @@
 import { call } from '@shared/api/call';
 import { ROOM_ENDPOINTS as E } from '@shared/contract/endpoints/rooms';
-import type { Room, RoomAccessList, RoomContents, RoomFolder, RoomList, RoomRole } from '@shared/contract/rooms';
+import type { Room, RoomAccessList, RoomContents, RoomFileSort, RoomFolder, RoomList, RoomRole } from '@shared/contract/rooms';
 import { apiClient } from '@web/lib/api-client';
 import { useAuthState } from '@web/lib/auth';
 import useSWR, { mutate } from 'swr';
@@ -26,11 +26,31 @@ export const useRooms = (query: RoomListParams) => {
   );
 };
 
-/** GET /rooms/{room} or /rooms/{room}/folders/{folder}: the room or folder, breadcrumb, sub-folders. */
-export const useRoomContents = (roomUuid: string, folderUuid: string | undefined) => {
+/** A page of a room's or folder's files: the server's keyset cursor (none: the first page) and order. */
+export interface RoomFilesPage {
+  cursor?: string;
+  sort: RoomFileSort;
+  order: 'asc' | 'desc';
+  pageSize: number;
+}
+
+/** Files per page in the room view; the first page by name. */
+export const ROOM_FILES_PAGE_SIZE = 25;
+export const FIRST_FILES_PAGE: RoomFilesPage = { sort: 'name', order: 'asc', pageSize: ROOM_FILES_PAGE_SIZE };
+
+/**
+ * GET /rooms/{room} or /rooms/{room}/folders/{folder}: the room or folder, breadcrumb, a page of its
+ * files (the sub-folders only with the first page); keeps the shown page while the next loads.
+ */
+export const useRoomContents = (roomUuid: string, folderUuid: string | undefined, page: RoomFilesPage = FIRST_FILES_PAGE) => {
   const { user } = useAuthState();
-  return useSWR(user ? [CONTENTS_KEY, user.uuid, roomUuid, folderUuid ?? null] : null, (): Promise<RoomContents> =>
-    folderUuid ? call(apiClient, E.folder, { params: { roomUuid, folderUuid } }) : call(apiClient, E.contents, { params: { roomUuid } }),
+  return useSWR(
+    user ? [CONTENTS_KEY, user.uuid, roomUuid, folderUuid ?? null, page] : null,
+    ([, , , , p]): Promise<RoomContents> => {
+      const query = { pageSize: p.pageSize, sort: p.sort, order: p.order, ...(p.cursor ? { cursor: p.cursor } : {}) };
+      return folderUuid ? call(apiClient, E.folder, { params: { roomUuid, folderUuid }, query }) : call(apiClient, E.contents, { params: { roomUuid }, query });
+    },
+    { keepPreviousData: true },
   );
 };
 
