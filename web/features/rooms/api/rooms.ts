@@ -1,6 +1,6 @@
 import { call } from '@shared/api/call';
 import { ROOM_ENDPOINTS as E } from '@shared/contract/endpoints/rooms';
-import type { Room, RoomAccessList, RoomContents, RoomFileSort, RoomFolder, RoomList, RoomRole } from '@shared/contract/rooms';
+import type { Room, RoomAccessList, RoomContents, RoomContentsQuery, RoomFileSort, RoomFolder, RoomList, RoomRole } from '@shared/contract/rooms';
 import { apiClient } from '@web/lib/api-client';
 import { useAuthState } from '@web/lib/auth';
 import useSWR, { mutate } from 'swr';
@@ -46,17 +46,18 @@ export const useRoomContents = (roomUuid: string, folderUuid: string | undefined
   const { user } = useAuthState();
   return useSWR(
     user ? [CONTENTS_KEY, user.uuid, roomUuid, folderUuid ?? null, page] : null,
-    ([, , , , p]): Promise<RoomContents> => {
-      const query = { pageSize: p.pageSize, sort: p.sort, order: p.order, ...(p.cursor ? { cursor: p.cursor } : {}) };
-      return folderUuid ? call(apiClient, E.folder, { params: { roomUuid, folderUuid }, query }) : call(apiClient, E.contents, { params: { roomUuid }, query });
-    },
+    ([, , , , p]): Promise<RoomContents> => fetchRoomContents(roomUuid, folderUuid ?? null, { pageSize: p.pageSize, sort: p.sort, order: p.order, ...(p.cursor ? { cursor: p.cursor } : {}) }),
     { keepPreviousData: true },
   );
 };
 
-/** The same, once (no cache): e.g. to find a folder that already exists under a parent. */
-export const fetchRoomContents = (roomUuid: string, folderUuid: string | null): Promise<RoomContents> =>
-  folderUuid ? call(apiClient, E.folder, { params: { roomUuid, folderUuid } }) : call(apiClient, E.contents, { params: { roomUuid } });
+/**
+ * The same, once (no cache): e.g. to find a folder that already exists under a parent; `query` pages
+ * the files (none: the server's first page). The one place that picks the room or the folder call.
+ */
+export function fetchRoomContents(roomUuid: string, folderUuid: string | null, query: RoomContentsQuery = {}): Promise<RoomContents> {
+  return folderUuid ? call(apiClient, E.folder, { params: { roomUuid, folderUuid }, query }) : call(apiClient, E.contents, { params: { roomUuid }, query });
+}
 
 /** GET /rooms/{room}/access?folderUuid (OWNER there); null key while the dialog is closed. */
 export const useRoomAccess = (roomUuid: string, folderUuid: string | undefined, open: boolean) => {

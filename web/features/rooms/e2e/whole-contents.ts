@@ -1,9 +1,7 @@
-import { call } from '@shared/api/call';
-import { ROOM_ENDPOINTS as E } from '@shared/contract/endpoints/rooms';
 import { ROOM_FILES_PAGE_MAX, type RoomContents } from '@shared/contract/rooms';
-import { apiClient } from '@web/lib/api-client';
 import { useAuthState } from '@web/lib/auth';
 import useSWR from 'swr';
+import { fetchRoomContents } from '../api/rooms';
 
 /**
  * An E2E room's folder with ALL its files: the server pages a folder's files by the (sealed) name,
@@ -16,8 +14,7 @@ export async function wholeRoomContents(roomUuid: string, folderUuid: string | u
   const files: RoomContents['files'] = [];
   let cursor: string | undefined;
   do {
-    const query = { pageSize: ROOM_FILES_PAGE_MAX, ...(cursor ? { cursor } : {}) };
-    const page: RoomContents = folderUuid ? await call(apiClient, E.folder, { params: { roomUuid, folderUuid }, query }) : await call(apiClient, E.contents, { params: { roomUuid }, query });
+    const page: RoomContents = await fetchRoomContents(roomUuid, folderUuid ?? null, { pageSize: ROOM_FILES_PAGE_MAX, ...(cursor ? { cursor } : {}) });
     first ??= page;
     files.push(...page.files);
     cursor = page.nextCursor ?? undefined;
