@@ -32,6 +32,12 @@ export async function startS3TestServer(bucket = 'kuvert-test'): Promise<S3TestS
   const server = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory, vhostBuckets: false, configureBuckets: [{ name: bucket }] });
   makePutAtomic(server);
   const { port } = await server.run();
+  // s3rver keeps Node's 5 s keep-alive: under load our client reused pooled sockets s3rver had just
+  // closed ("socket hang up" on a fraction of 200 concurrent downloads, retries included). Hosted
+  // stores keep idle connections far longer (tens of seconds); so does the test store now.
+  const httpServer = (server as unknown as { httpServer: import('node:http').Server }).httpServer;
+  httpServer.keepAliveTimeout = 60_000;
+  httpServer.headersTimeout = 61_000;
   // s3rver removes a folder once its last object is deleted, racing a write into the same folder
   // (ENOENT, thrown in the process that runs s3rver): parts pass through the temp prefix several at a
   // time. A plain file there (not an object: s3rver lists only `*._S3rver_object`) keeps the folder.
