@@ -86,6 +86,9 @@ export function describeBlobStoreContract(name: string, create: () => Promise<Bl
       await expect(store.put('k/1', chunked('evil'), { expectedSha256: sha(Buffer.from('good')) })).rejects.toMatchObject({ reason: 'sha256' });
       await expect(store.put('k/1', chunked('toolong'), { expectedSize: 4 })).rejects.toBeInstanceOf(BlobIntegrityError);
       await expect(store.put('k/1', chunked('ab'), { expectedSize: 4 })).rejects.toMatchObject({ reason: 'tooSmall' });
+      // A known size is how upload parts arrive (S3 writes those straight onto the key).
+      await expect(store.put('k/1', chunked('evil'), { expectedSize: 4, expectedSha256: sha(Buffer.from('good')) })).rejects.toMatchObject({ reason: 'sha256' });
+      await expect(store.put('k/1', Readable.from([Buffer.from('good'), Buffer.from('X')]), { expectedSize: 4, expectedSha256: sha(Buffer.from('good')) })).rejects.toMatchObject({ reason: 'tooLarge' });
       await expect(store.put('k/2', chunked('evil'), { expectedSha256: sha(Buffer.from('good')) })).rejects.toMatchObject({ reason: 'sha256' });
       expect(await text(await store.getStream('k/1'))).toBe('good');
       expect(await store.exists('k/2')).toBe(false);

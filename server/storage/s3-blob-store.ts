@@ -25,13 +25,15 @@ import { assertValidKey, BlobIntegrityError, BlobNotFoundError, type BlobRangeRe
  *   (`deliveries/<delivery>/<file>/<part>`), so any server can write any part and an upload
  *   resumes on whichever server the next request reaches; the delivery's database row is the
  *   commit (a file is listed only when every part object exists).
- * - `put` streams the body into a temp object under `.tmp/` (a prefix no blob key can have:
- *   segments never start with a dot), checks size and SHA-256 on the way, then copies it
- *   server-side onto the key (S3's copy is atomic) and deletes the temp object. A body that
- *   does not match never reaches the key, and the previous object stays.
- * - A crash leaves at most a complete temp object (S3 stores a PUT only once its body is
- *   complete) or, for a body of unknown size, an unfinished multipart upload; the sweep removes
- *   both once they are older than `TEMP_MAX_AGE_MS`, which no running write reaches.
+ * - `put` of a known size (every upload part) streams the body straight onto the key, counting
+ *   and hashing on the way, and sends the last chunk only once size and SHA-256 match: S3 stores a
+ *   PUT only once its whole announced body arrived, so a mismatch aborts it and the previous
+ *   object stays. A body of unknown size (or an empty one) goes into a temp object under `.tmp/`
+ *   (a prefix no blob key can have: segments never start with a dot), is checked, then copied
+ *   server-side onto the key (atomic) and the temp object deleted.
+ * - A crash leaves at most an aborted PUT (nothing stored), a complete temp object or, for a body
+ *   of unknown size, an unfinished multipart upload; the sweep removes the last two once they are
+ *   older than `TEMP_MAX_AGE_MS`, which no running write reaches.
  */
 
 /** Where temp objects live; a blob key never starts with a dot. */
@@ -160,10 +162,18 @@ export function createS3BlobStore(options: S3BlobStoreOptions): S3BlobStore {
     if (failed.length > 0) throw new Error(`S3 could not delete ${failed.length} object(s): ${failed[0]!.Code ?? 'error'} ${failed[0]!.Key ?? ''}`);
   }
 
-  /** Streams the body into `tempKey`, counting and hashing; throws BlobIntegrityError on a size or hash mismatch. */
-  async function writeTemp(tempKey: string, body: Readable | AsyncIterable<Uint8Array>, put: PutOptions): Promise<PutResult> {
+  /**
+   * Streams the body into `objectKey`, counting and hashing; throws BlobIntegrityError on a size or
+   * hash mismatch. With `holdBackLastChunk` (a known, non-zero size) the chunk that completes the
+   * announced size is sent only after the body is known to end there and its SHA-256 matches: until
+   * that last byte arrives the store has an incomplete PUT, which S3 never stores (a PUT is atomic),
+   * so a mismatch aborts it and the key keeps its previous object. That lets a part go straight to
+   * its key — no temp object, no CopyObject (which costs a full server-side copy per part).
+   */
+  async function writeObject(objectKey: string, body: Readable | AsyncIterable<Uint8Array>, put: PutOptions, holdBackLastChunk: boolean): Promise<PutResult> {
     const hash = createHash('sha256');
     let size = 0;
+    let sha256: string | undefined;
     // A mismatch or a failing body (the client went away) aborts the request to S3: S3 then
     // stores nothing. The stream itself ends quietly, so nothing is left waiting for bytes.
     let failure: unknown;
@@ -175,10 +185,22 @@ export function createS3BlobStore(options: S3BlobStoreOptions): S3BlobStore {
     const checked = Readable.from(
       (async function* () {
         try {
-          for await (const chunk of body as AsyncIterable<Uint8Array>) {
+          const chunks = (body as AsyncIterable<Uint8Array>)[Symbol.asyncIterator]();
+          for (let next = await chunks.next(); !next.done; next = await chunks.next()) {
+            const chunk = next.value;
             size += chunk.byteLength;
             if (put.expectedSize !== undefined && size > put.expectedSize) return fail(new BlobIntegrityError('tooLarge', { size }));
             hash.update(chunk);
+            if (holdBackLastChunk && size === put.expectedSize) {
+              // The last byte goes out only once nothing follows and the hash matches.
+              for (let after = await chunks.next(); !after.done; after = await chunks.next()) {
+                if (after.value.byteLength > 0) return fail(new BlobIntegrityError('tooLarge', { size: size + after.value.byteLength }));
+              }
+              sha256 = hash.digest('hex');
+              if (put.expectedSha256 !== undefined && sha256 !== put.expectedSha256.toLowerCase()) return fail(new BlobIntegrityError('sha256', { size, sha256 }));
+              yield chunk;
+              return;
+            }
             yield chunk;
           }
           if (put.expectedSize !== undefined && size < put.expectedSize) fail(new BlobIntegrityError('tooSmall', { size }));
@@ -191,10 +213,10 @@ export function createS3BlobStore(options: S3BlobStoreOptions): S3BlobStore {
     try {
       if (put.expectedSize !== undefined) {
         // Known size (every upload part): one streamed PUT, nothing buffered.
-        await client.send(new PutObjectCommand({ Bucket: bucket, Key: tempKey, Body: checked, ContentLength: put.expectedSize }), { abortSignal: abort.signal });
+        await client.send(new PutObjectCommand({ Bucket: bucket, Key: objectKey, Body: checked, ContentLength: put.expectedSize }), { abortSignal: abort.signal });
       } else {
         // Unknown size: multipart, one part buffered at a time; an error aborts the upload.
-        const upload = new Upload({ client, params: { Bucket: bucket, Key: tempKey, Body: checked }, partSize: MULTIPART_PART_SIZE, queueSize: 1, leavePartsOnError: false, abortController: abort });
+        const upload = new Upload({ client, params: { Bucket: bucket, Key: objectKey, Body: checked }, partSize: MULTIPART_PART_SIZE, queueSize: 1, leavePartsOnError: false, abortController: abort });
         await upload.done();
       }
     } catch (error) {
@@ -202,7 +224,7 @@ export function createS3BlobStore(options: S3BlobStoreOptions): S3BlobStore {
       throw failure ?? error;
     }
     if (failure) throw failure;
-    const sha256 = hash.digest('hex');
+    sha256 ??= hash.digest('hex');
     if (put.expectedSha256 !== undefined && sha256 !== put.expectedSha256.toLowerCase()) throw new BlobIntegrityError('sha256', { size, sha256 });
     return { size, sha256 };
   }
@@ -210,9 +232,13 @@ export function createS3BlobStore(options: S3BlobStoreOptions): S3BlobStore {
   return {
     async put(key, body, putOptions: PutOptions = {}) {
       const target = keyOf(key);
+      // A known size (every upload part): straight onto the key, last chunk held back (writeObject).
+      if (putOptions.expectedSize !== undefined && putOptions.expectedSize > 0) return writeObject(target, body, putOptions, true);
+      // Unknown size (a multipart upload: what a crash leaves of it must sit under the temp prefix
+      // for the sweep) or an empty body (no last chunk to hold back): a temp object, checked, then copied.
       const tempKey = `${S3_TEMP_PREFIX}${randomUUID()}`;
       try {
-        const result = await writeTemp(tempKey, body, putOptions);
+        const result = await writeObject(tempKey, body, putOptions, false);
         await client.send(new CopyObjectCommand({ Bucket: bucket, Key: target, CopySource: `${bucket}/${tempKey}` }));
         return result;
       } finally {
