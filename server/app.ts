@@ -58,6 +58,7 @@ import { formSessionDelivery } from './forms/submissions';
 import { flowRoutes } from './forms/flow-routes';
 import { attachBeforeSend, handOffOnSent } from './forms/flow-handoff';
 import { flowWebhookJobs } from './forms/flow-webhook';
+import { formLayoutRoutes } from './forms/layout-images';
 import { adminRoutes } from './routes/admin-routes';
 import { authRoutes } from './routes/auth-routes';
 import { configRoutes } from './routes/config-routes';
@@ -264,6 +265,7 @@ async function assemble(app: FastifyInstance, options: BuildAppOptions, database
   await app.register(reportRoutes);
   await app.register(formEmbedRoutes);
   await app.register(formUploadChecks);
+  await app.register(formLayoutRoutes);
 
   app.addHook('onReady', async () => {
     if (await mailboxExposed(app)) {

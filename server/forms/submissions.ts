@@ -17,6 +17,7 @@ import { assertMaySubmit, deliveryOptions, sendConfirmation } from './submission
 import { fieldsOf, formByIdOrUrl, formError, layoutOf, levelOf, recipientsOf, type FormRow } from './forms';
 import { startHandOff } from './flow-handoff';
 import { limitSubmissions, recordDeclaredFiles } from './hardening';
+import { publicLayoutImages } from './layout-images';
 
 type SubmitBody = z.infer<typeof FormSubmitBodySchema>;
 
@@ -69,6 +70,7 @@ export async function publicForm(app: FastifyInstance, formId: string): Promise<
     translations: parseTranslations(row.translations),
     customFields: fields,
     appearance: (await adminOf(app.db, row)).appearance,
+    ...(await publicLayoutImages(app, row)),
   };
 }
 

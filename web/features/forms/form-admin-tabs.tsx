@@ -34,6 +34,8 @@ function previewOf(state: FormInputParsed, form: Form | undefined): PublicForm {
     appearance: state.admin.appearance,
     // The preview never submits: no recipients' keys needed.
     e2eRecipients: [],
+    backgroundImageUrl: null,
+    logoUrl: null,
   };
 }
 
