@@ -58,6 +58,8 @@ import { formSessionDelivery } from './forms/submissions';
 import { flowRoutes } from './forms/flow-routes';
 import { attachBeforeSend, handOffOnSent } from './forms/flow-handoff';
 import { flowWebhookJobs } from './forms/flow-webhook';
+import { formLayoutRoutes } from './forms/layout-images';
+import { submissionCompletionJobs, submissionOnSent, submissionSweepJobs } from './forms/submission-completion';
 import { adminRoutes } from './routes/admin-routes';
 import { authRoutes } from './routes/auth-routes';
 import { configRoutes } from './routes/config-routes';
@@ -197,7 +199,7 @@ async function assemble(app: FastifyInstance, options: BuildAppOptions, database
   // The database job queue; the runner starts once every route (and job kind) is in place.
   const jobs: { runner?: JobRunner } = {};
   app.decorate('jobs', { kick: () => jobs.runner?.kick(), whenIdle: async () => jobs.runner?.whenIdle() });
-  app.decorate('deliveryHooks', { beforeSend: [attachBeforeSend], sent: [handOffOnSent] });
+  app.decorate('deliveryHooks', { beforeSend: [attachBeforeSend], sent: [handOffOnSent, submissionOnSent] });
   // Shutting down (SIGTERM): the running job goes back to the queue at once, so another server
   // takes it while this one lets its running requests finish.
   app.addHook('preClose', async () => {
@@ -264,6 +266,7 @@ async function assemble(app: FastifyInstance, options: BuildAppOptions, database
   await app.register(reportRoutes);
   await app.register(formEmbedRoutes);
   await app.register(formUploadChecks);
+  await app.register(formLayoutRoutes);
 
   app.addHook('onReady', async () => {
     if (await mailboxExposed(app)) {
@@ -275,8 +278,8 @@ async function assemble(app: FastifyInstance, options: BuildAppOptions, database
   });
 
   // House-keeping runs as periodic jobs: once per period across every server on this database.
-  const periodic = { ...deliverySweepJobs(app), ...escalationCleanupJobs(app), ...roomSweepJobs(app), ...roomTrashRetentionJobs(app), [SESSION_PURGE_JOB]: periodicJob(SESSION_PURGE_INTERVAL_MS, async () => void (await sessions.purgeExpired())) };
-  jobs.runner = startJobRunner(db, { ...virusScanJobs(app, deliveryScanOperations, roomScanJobs(app)), ...flowWebhookJobs(app), ...periodic }, { pollIntervalMs: config.jobPollIntervalMs, log: app.log });
+  const periodic = { ...deliverySweepJobs(app), ...escalationCleanupJobs(app), ...roomSweepJobs(app), ...roomTrashRetentionJobs(app), ...submissionSweepJobs(app), [SESSION_PURGE_JOB]: periodicJob(SESSION_PURGE_INTERVAL_MS, async () => void (await sessions.purgeExpired())) };
+  jobs.runner = startJobRunner(db, { ...virusScanJobs(app, deliveryScanOperations, roomScanJobs(app)), ...flowWebhookJobs(app), ...submissionCompletionJobs(app), ...periodic }, { pollIntervalMs: config.jobPollIntervalMs, log: app.log });
 
   app.setNotFoundHandler(async (request, reply) => {
     if (await sendSpaFallback(app, request, reply)) return reply;

@@ -6,6 +6,7 @@ import { registerFormAdminRoutes } from './admin-routes';
 import { assertMayEditForm } from './admin-settings';
 import { deleteForm, formByUuid, listForms, saveForm, toWireForm } from './forms';
 import { publicForm, startFormSubmission } from './submissions';
+import { removeLayoutBlobs } from './layout-images';
 
 /**
  * Web forms (shared/contract/forms.ts): administration for ROLE_SECUFORMS and ROLE_ADMIN, the
@@ -34,6 +35,8 @@ export const formRoutes = routePlugin('kuvert-form-routes', async (app) => {
 
   registerEndpoint(app, FORM_ENDPOINTS.remove, async (request, reply) => {
     await deleteForm(app, requestContext(app, request).user, request.params.formUuid);
+    // The layout images' rows went with the form; their bytes go now.
+    await removeLayoutBlobs(app, request.params.formUuid);
     return reply.code(204).send(null);
   });
 

@@ -1,8 +1,7 @@
-import type { Language } from '@shared/contract/constants';
 import type { CustomField, FieldValue } from '@shared/contract/forms';
 import { renderSubject } from '@shared/rules/form-admin-rules';
 import { isValidEmail } from '@shared/rules/send-rules';
-import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { accessDenied } from '../core/http-error';
 import type { UserRow } from '../users/users-repository';
 import { adminOf, maySubmit } from './admin-settings';
@@ -11,7 +10,7 @@ import type { FormRow } from './forms';
 /**
  * What the administration settings change in a submission (./submissions.ts calls these): the
  * allowed submitters of an only-authenticated form, the subject template, the recipients'
- * notification, and the submitter's confirmation mail.
+ * notification, and the address of the submitter's confirmation mail.
  */
 
 const today = () => new Date().toISOString().slice(0, 10);
@@ -28,23 +27,14 @@ export async function deliveryOptions(app: FastifyInstance, row: FormRow, values
 }
 
 /**
- * The confirmation mail, when the Layout tab has its text: to the signed-in submitter, else to
- * the first email field's value. A mail that cannot go out is logged; the submission stands.
+ * Where the confirmation mail will go, when the Layout tab has its text: the signed-in submitter,
+ * else the first email field's value; null for none. It is mailed when the submission completes
+ * (./submission-completion.ts), not now.
  */
-export async function sendConfirmation(
-  app: FastifyInstance,
-  log: FastifyBaseLogger,
-  context: { row: FormRow; fields: CustomField[]; values: Record<string, FieldValue>; submitter: UserRow | null; language: Language },
-): Promise<void> {
-  const { row, fields, values, submitter, language } = context;
+export async function confirmationAddress(app: FastifyInstance, context: { row: FormRow; fields: CustomField[]; values: Record<string, FieldValue>; submitter: UserRow | null }): Promise<string | null> {
+  const { row, fields, values, submitter } = context;
   const { confirmationMailText } = await adminOf(app.db, row);
-  if (confirmationMailText.trim() === '') return;
+  if (confirmationMailText.trim() === '') return null;
   const typed = fields.filter((f) => f.type === 'email').map((f) => values[f.name]).find((v): v is string => typeof v === 'string' && isValidEmail(v.trim()));
-  const to = submitter?.email ?? typed?.trim();
-  if (!to) return;
-  try {
-    await app.mailer.send({ to, template: 'formConfirmation', language, data: { formName: row.name, text: confirmationMailText, date: today() } });
-  } catch (error) {
-    log.error({ err: error, formUuid: row.uuid }, 'form confirmation mail failed');
-  }
+  return submitter?.email ?? typed?.trim() ?? null;
 }

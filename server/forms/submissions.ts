@@ -13,10 +13,11 @@ import { createDraft } from '../deliveries/drafts';
 import type { UserRow } from '../users/users-repository';
 import { e2eRecipientsOf, e2eSubmitter } from './e2e';
 import { adminOf } from './admin-settings';
-import { assertMaySubmit, deliveryOptions, sendConfirmation } from './submission-extras';
+import { assertMaySubmit, confirmationAddress, deliveryOptions } from './submission-extras';
 import { fieldsOf, formByIdOrUrl, formError, layoutOf, levelOf, recipientsOf, type FormRow } from './forms';
 import { startHandOff } from './flow-handoff';
 import { limitSubmissions, recordDeclaredFiles } from './hardening';
+import { publicLayoutImages } from './layout-images';
 
 type SubmitBody = z.infer<typeof FormSubmitBodySchema>;
 
@@ -69,6 +70,7 @@ export async function publicForm(app: FastifyInstance, formId: string): Promise<
     translations: parseTranslations(row.translations),
     customFields: fields,
     appearance: (await adminOf(app.db, row)).appearance,
+    ...(await publicLayoutImages(app, row)),
   };
 }
 
@@ -162,8 +164,22 @@ export async function startFormSubmission(app: FastifyInstance, request: Fastify
   // Flows: submission.json into the draft and a hand-off waiting for the send (forms/flow-handoff.ts).
   await startHandOff(app, { form: row, draft, level, fields, values, submitter: submitter?.email ?? null, recipients: [...new Set([...mandatory, ...chosen])], language });
   const session = await app.sessions.create(from.id, 'submit');
-  await sendConfirmation(app, request.log, { row, fields, values, submitter, language });
-  await app.db.insertInto('form_submissions').values({ form_id: row.id, delivery_id: draft.id, session_id: session.session.id, created_at: Date.now() }).execute();
+  // The confirmation mail and the closing of a level 3/4 submitter account wait for the send (./submission-completion.ts).
+  await app.db
+    .insertInto('form_submissions')
+    .values({
+      form_id: row.id,
+      delivery_id: draft.id,
+      session_id: session.session.id,
+      created_at: Date.now(),
+      confirmation_to: await confirmationAddress(app, { row, fields, values, submitter }),
+      language,
+      completed_at: null,
+      confirmation_sent_at: null,
+      submitter_user_id: encrypted ? from.id : null,
+      account_closed_at: null,
+    })
+    .execute();
   await recordDeclaredFiles(app, session.session.id, fields, values);
   return { deliveryUuid: draft.uuid, sessionToken: session.token, securityLevel: level, submitterUserUuid: encrypted ? from.uuid : null };
 }

@@ -42,6 +42,15 @@ export interface FormSubmissionsTable {
   /** The limited session the submission opened (sessions.id). */
   session_id: string;
   created_at: number;
+  /** Migration 0044 (./submission-completion.ts): the confirmation mail's address and language, mailed at completion. */
+  confirmation_to: string | null;
+  language: string | null;
+  /** When the delivery was sent (null: still open, or abandoned). */
+  completed_at: number | null;
+  confirmation_sent_at: number | null;
+  /** Levels 3/4: the per-submission submitter account, and when it was disabled. */
+  submitter_user_id: number | null;
+  account_closed_at: number | null;
 }
 
 export interface FormTables {

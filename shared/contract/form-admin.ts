@@ -26,6 +26,8 @@ const APPEARANCE_SHAPE = {
   /** Transparency of the form's panel over the background, percent. */
   transparency: z.number().int().min(0).max(100).default(0),
   darkTheme: z.boolean().default(false),
+  /** The public page shows the organisation's logo (the theme logo; the product's when none is uploaded). */
+  showCompanyLogo: z.boolean().default(false),
 };
 export const FormAppearanceSchema = z.object(APPEARANCE_SHAPE).strict().meta({ id: 'FormAppearance' });
 export type FormAppearance = z.infer<typeof FormAppearanceSchema>;

@@ -3,6 +3,7 @@ import { SecurityLevelSchema } from './deliveries';
 import { FORM_SUBMIT_E2E_SHAPE, PUBLIC_FORM_E2E_SHAPE } from './form-e2e';
 import { DEFAULT_FORM_ADMIN, FormAdminSchema, FormAppearanceSchema } from './form-admin';
 import { LanguageSchema } from './user';
+import { PUBLIC_FORM_LAYOUT_SHAPE } from './form-layout';
 
 /**
  * Web forms (SecuForms; SPEC §1–§6, issue 16 §2). ROLE_SECUFORMS (or ROLE_ADMIN) configures forms;
@@ -184,6 +185,8 @@ export const PublicFormSchema = z
     ...PUBLIC_FORM_E2E_SHAPE,
     /** Colours, transparency, dark theme (./form-admin.ts). */
     appearance: FormAppearanceSchema,
+    /** Background image and company logo URLs (./form-layout.ts). */
+    ...PUBLIC_FORM_LAYOUT_SHAPE,
   })
   .meta({ id: 'PublicForm' });
 export type PublicForm = z.infer<typeof PublicFormSchema>;

@@ -22,6 +22,12 @@ let submitterSession: Session; // ROLE_SUBMITTER
 const api = (path: string) => `/api/2${path}`;
 const publicCall = (method: string, path: string, body?: unknown) =>
   fetch(`${server.url}${api(path)}`, { method, headers: body === undefined ? {} : { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+/** Sends a started submission's delivery with its session (no files: the message carries the values). */
+async function complete(started: FormSubmitResponse): Promise<void> {
+  const response = await fetch(`${server.url}${api(`/deliveries/${started.deliveryUuid}/send`)}`, { method: 'POST', headers: { authorization: `Bearer ${started.sessionToken}` } });
+  expect(response.status, await response.clone().text()).toBe(200);
+  server.app.jobs.kick();
+}
 const deliveryOf = (started: FormSubmitResponse) => server.app.db.selectFrom('deliveries').select(['subject', 'quiet']).where('uuid', '=', started.deliveryUuid).executeTakeFirstOrThrow();
 let counter = 0;
 
@@ -235,19 +241,27 @@ describe('form administration', () => {
       const to = `partner-${language}@outside.test`;
       const response = await publicCall('POST', `/public-forms/${form.formUuid}/submissions`, { values: { 'Full name': 'Pat', Contact: to }, language });
       expect(response.status).toBe(201);
+      // The mail goes out when the submission completes (its delivery is sent).
+      await complete((await response.json()) as FormSubmitResponse);
       const mail = await waitForMailboxMail(server.mailboxDir, addressedTo(to));
       expect(mail.subject).toContain(expected[language]);
       expect(mail.subject).toContain(form.name);
       expect(mail.text).toContain('We have your request.');
     }
     const closed = await createForm({ active: true, onlyAuthenticated: true, admin: { confirmationMailText: 'Signed-in thanks' } });
-    expect((await call(server, plain, 'POST', api(`/public-forms/${closed.formUuid}/submissions`), { values: { 'Full name': 'Pat' }, language: 'en' })).status).toBe(201);
+    const signedIn = await call(server, plain, 'POST', api(`/public-forms/${closed.formUuid}/submissions`), { values: { 'Full name': 'Pat' }, language: 'en' });
+    expect(signedIn.status).toBe(201);
+    await complete((await signedIn.json()) as FormSubmitResponse);
     expect((await waitForMailboxMail(server.mailboxDir, (m) => addressedTo('plain@example.test')(m) && m.text.includes('Signed-in thanks'))).subject).toContain(closed.name);
 
     // No text: no confirmation (checked once a later submission's confirmation has arrived).
     const silent = await createForm({ active: true });
-    expect((await publicCall('POST', `/public-forms/${silent.formUuid}/submissions`, { values: { 'Full name': 'Pat', Contact: 'quiet@outside.test' } })).status).toBe(201);
-    expect((await publicCall('POST', `/public-forms/${form.formUuid}/submissions`, { values: { 'Full name': 'Pat', Contact: 'marker@outside.test' } })).status).toBe(201);
+    const quiet = await publicCall('POST', `/public-forms/${silent.formUuid}/submissions`, { values: { 'Full name': 'Pat', Contact: 'quiet@outside.test' } });
+    expect(quiet.status).toBe(201);
+    await complete((await quiet.json()) as FormSubmitResponse);
+    const marker = await publicCall('POST', `/public-forms/${form.formUuid}/submissions`, { values: { 'Full name': 'Pat', Contact: 'marker@outside.test' } });
+    expect(marker.status).toBe(201);
+    await complete((await marker.json()) as FormSubmitResponse);
     await waitForMailboxMail(server.mailboxDir, addressedTo('marker@outside.test'));
     expect((await readMailbox(server.mailboxDir)).filter(addressedTo('quiet@outside.test'))).toEqual([]);
   });
@@ -262,7 +276,7 @@ describe('form administration', () => {
     const invalid = await expectBackendError(await call(server, owner, 'POST', api('/forms'), formInput({ translations: '{"de":' })), 400, 'ValidationException');
     expect(invalid.metadata.problems).toContainEqual({ field: 'translations', reason: 'invalidJson' });
 
-    const appearance = { primaryColor: '#123456', textColor: '#222', transparency: 20, darkTheme: true };
+    const appearance = { primaryColor: '#123456', textColor: '#222', transparency: 20, darkTheme: true, showCompanyLogo: false };
     const translations = JSON.stringify({ de: { name: 'Anfrage', description: 'Bitte ausfüllen', fields: { 'Full name': 'Vor- und Nachname' } } });
     const form = await createForm({ active: true, translations, admin: { appearance } });
     const page = (await (await publicCall('GET', `/public-forms/${form.url}`)).json()) as { appearance: unknown; translations: unknown };

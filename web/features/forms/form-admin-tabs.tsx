@@ -5,6 +5,8 @@ import type { FormProblem } from '@shared/rules/form-rules';
 import { useTranslation } from 'react-i18next';
 import { HistoryTab } from './history-tab';
 import { FormFill } from './public-form-page';
+import { BackgroundImageField, useFormBackground } from './layout-images';
+import { THEME_ASSET_PATHS } from '@shared/contract/theme';
 
 /** Tabs of the form administration besides those of form-edit-page.tsx (after them, in this order). */
 export const ADMIN_TABS = ['users', 'history'] as const;
@@ -17,7 +19,7 @@ const useStyles = makeStyles({
 });
 
 /** The public page's view of the unsaved settings (the live preview). */
-function previewOf(state: FormInputParsed, form: Form | undefined): PublicForm {
+function previewOf(state: FormInputParsed, form: Form | undefined, backgroundImageUrl: string | null): PublicForm {
   return {
     formUuid: form?.formUuid ?? 'preview',
     name: state.name,
@@ -34,6 +36,9 @@ function previewOf(state: FormInputParsed, form: Form | undefined): PublicForm {
     appearance: state.admin.appearance,
     // The preview never submits: no recipients' keys needed.
     e2eRecipients: [],
+    backgroundImageUrl,
+    // The theme logo, always served (the product's while none is uploaded).
+    logoUrl: state.admin.appearance.showCompanyLogo ? THEME_ASSET_PATHS.logo : null,
   };
 }
 
@@ -90,6 +95,10 @@ export function AdminTabPanel({ tab, form, state, set, problems, savedAt }: Prop
           </Field>
         </div>
         <Switch label={t('formAdmin:layout.darkTheme')} checked={appearance.darkTheme} onChange={(_e, d) => setAppearance({ darkTheme: d.checked })} />
+        <BackgroundImageField formUuid={form?.formUuid} />
+        <Field hint={t('formAdmin:layoutImages.showCompanyLogoHint')}>
+          <Switch label={t('formAdmin:layoutImages.showCompanyLogo')} checked={appearance.showCompanyLogo} onChange={(_e, d) => setAppearance({ showCompanyLogo: d.checked })} />
+        </Field>
       </div>
     );
   }
@@ -120,12 +129,13 @@ export function AdminTabPanel({ tab, form, state, set, problems, savedAt }: Prop
 export function LayoutPreview({ form, state }: { form: Form | undefined; state: FormInputParsed }) {
   const { t } = useTranslation();
   const styles = useStyles();
+  const background = useFormBackground(form?.formUuid);
   return (
     <section aria-labelledby="form-layout-preview" className={styles.preview}>
       <Subtitle2 as="h2" id="form-layout-preview">
         {t('formAdmin:layout.preview')}
       </Subtitle2>
-      <FormFill form={previewOf(state, form)} formId={form?.formUuid ?? 'preview'} preview />
+      <FormFill form={previewOf(state, form, background.data?.backgroundImage?.url ?? null)} formId={form?.formUuid ?? 'preview'} preview />
     </section>
   );
 }

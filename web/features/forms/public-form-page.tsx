@@ -19,6 +19,7 @@ import { useLocation, useParams } from 'react-router';
 import useSWR from 'swr';
 import { formErrorMessage, serverProblems } from './form-errors';
 import { AppearanceFrame } from './form-appearance';
+import { LayoutBackdrop, panelOverImage } from './layout-images';
 import { readPublicFormUrl, urlDefaults, useEmbedHeight } from './public-form-url';
 import { SignatureField } from './signature-field';
 
@@ -30,12 +31,17 @@ const useStyles = makeStyles({
   error: { color: tokens.colorPaletteRedForeground1 },
 });
 
-function PublicCard({ children, appearance }: { children: ReactNode; appearance?: FormAppearance | undefined }) {
+/** The form's panel; with `images` (the form's layout images) over its backdrop (./layout-images.tsx). */
+function PublicCard({ children, appearance, images, preview = false }: { children: ReactNode; appearance?: FormAppearance | undefined; images?: Pick<PublicForm, 'backgroundImageUrl' | 'logoUrl'>; preview?: boolean }) {
   const styles = useStyles();
   return (
-    <AppearanceFrame appearance={appearance}>
-      <Card className={styles.card}>{children}</Card>
-    </AppearanceFrame>
+    <LayoutBackdrop images={images} page={!preview}>
+      <AppearanceFrame appearance={appearance}>
+        <Card className={styles.card} style={panelOverImage(images, appearance?.transparency)}>
+          {children}
+        </Card>
+      </AppearanceFrame>
+    </LayoutBackdrop>
   );
 }
 
@@ -111,7 +117,7 @@ export function FormFill({ form, formId, preview = false, urlValues = {} }: { fo
 
   if (done) {
     return (
-      <PublicCard appearance={form.appearance}>
+      <PublicCard appearance={form.appearance} images={form} preview={preview}>
         <PageHeading focusOnMount>{form.layout.successTitle || t('forms:public.successTitle')}</PageHeading>
         <Body1 as="p">{form.layout.successMessage || t('forms:public.successText')}</Body1>
       </PublicCard>
@@ -176,7 +182,7 @@ export function FormFill({ form, formId, preview = false, urlValues = {} }: { fo
   }
 
   return (
-    <PublicCard appearance={form.appearance}>
+    <PublicCard appearance={form.appearance} images={form} preview={preview}>
       {preview ? <Subtitle1 as="h2">{form.name}</Subtitle1> : <PageHeading focusOnMount>{form.name}</PageHeading>}
       {form.layout.description ? <Body1 as="p">{form.layout.description}</Body1> : null}
       <Caption1 as="p">{t('forms:public.mandatoryHint')}</Caption1>
