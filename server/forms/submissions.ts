@@ -160,12 +160,12 @@ export async function startFormSubmission(app: FastifyInstance, request: Fastify
     },
   );
   // Flows: submission.json into the draft and a hand-off waiting for the send (forms/flow-handoff.ts).
-  await startHandOff(app, { form: row, draft, level, fields, values, submitter: submitter?.email ?? null, recipients: [...new Set([...mandatory, ...chosen])], language });
+  const submissionJsonHead = await startHandOff(app, { form: row, draft, level, fields, values, submitter: submitter?.email ?? null, recipients: [...new Set([...mandatory, ...chosen])], language });
   const session = await app.sessions.create(from.id, 'submit');
   await sendConfirmation(app, request.log, { row, fields, values, submitter, language });
   await app.db.insertInto('form_submissions').values({ form_id: row.id, delivery_id: draft.id, session_id: session.session.id, created_at: Date.now() }).execute();
   await recordDeclaredFiles(app, session.session.id, fields, values);
-  return { deliveryUuid: draft.uuid, sessionToken: session.token, securityLevel: level, submitterUserUuid: encrypted ? from.uuid : null };
+  return { deliveryUuid: draft.uuid, sessionToken: session.token, securityLevel: level, submitterUserUuid: encrypted ? from.uuid : null, submissionJsonHead };
 }
 
 /** The delivery a form's submit session may touch (its own draft), for the access check. */
