@@ -6,6 +6,7 @@ import { Alert } from '@web/components/alert';
 import { PageHeading } from '@web/components/page-heading';
 import { apiClient } from '@web/lib/api-client';
 import { formatSize } from '@web/lib/format-size';
+import { ROUTES } from '@web/lib/routes';
 import { useNotify } from '@web/lib/toasts';
 import { SEARCH_DEBOUNCE_MS, useDebouncedValue } from '@web/lib/use-debounced-value';
 import { Fragment, useMemo, useState } from 'react';
@@ -143,7 +144,7 @@ export function FlowsPage() {
                           <div id={jsonId}>
                             <Body1 as="p">{t('flows:encryptedJson')}</Body1>
                             {handOff.attachment ? <Body1 as="p">{t('flows:encryptedFile', { file: handOff.attachment.name, size: formatSize(handOff.attachment.size, i18n.language) })}</Body1> : null}
-                            {handOff.deliveryUuid ? <Link to={`/inbox/${handOff.deliveryUuid}`}>{t('flows:openDelivery')}</Link> : null}
+                            {handOff.deliveryUuid ? <Link to={`${ROUTES.inbox}/${encodeURIComponent(handOff.deliveryUuid)}`}>{t('flows:openDelivery')}</Link> : null}
                           </div>
                         ) : (
                           <Body1 as="p" id={jsonId}>
