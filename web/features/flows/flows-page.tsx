@@ -4,6 +4,7 @@ import { listHandOffs, retryHandOff } from '@shared/api/endpoints/flows';
 import type { HandOff, HandOffState } from '@shared/contract/flows';
 import { Alert } from '@web/components/alert';
 import { PageHeading } from '@web/components/page-heading';
+import { RouterLink } from '@web/components/router-link';
 import { apiClient } from '@web/lib/api-client';
 import { formatSize } from '@web/lib/format-size';
 import { ROUTES } from '@web/lib/routes';
@@ -11,7 +12,6 @@ import { useNotify } from '@web/lib/toasts';
 import { SEARCH_DEBOUNCE_MS, useDebouncedValue } from '@web/lib/use-debounced-value';
 import { Fragment, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
 import useSWRInfinite from 'swr/infinite';
 
 const PAGE_SIZE = 25;
@@ -32,6 +32,7 @@ const useStyles = makeStyles({
   },
   actions: { display: 'flex', gap: '8px', flexWrap: 'wrap' },
   state: { display: 'flex', gap: '4px', flexWrap: 'wrap' },
+  encrypted: { display: 'flex', flexDirection: 'column', gap: '4px', alignItems: 'flex-start' },
   more: { marginTop: '12px' },
 });
 
@@ -111,7 +112,7 @@ export function FlowsPage() {
                           {t(`flows:states.${handOff.state}`)}
                         </Badge>
                         {handOff.encrypted ? (
-                          <Badge appearance="outline" color="brand">
+                          <Badge appearance="tint" color="informative">
                             {t('flows:encrypted')}
                           </Badge>
                         ) : null}
@@ -141,10 +142,10 @@ export function FlowsPage() {
                           </pre>
                         ) : handOff.encrypted ? (
                           // Levels 3/4: the server cannot read the JSON; it is an encrypted file of the delivery.
-                          <div id={jsonId}>
+                          <div id={jsonId} className={styles.encrypted}>
                             <Body1 as="p">{t('flows:encryptedJson')}</Body1>
                             {handOff.attachment ? <Body1 as="p">{t('flows:encryptedFile', { file: handOff.attachment.name, size: formatSize(handOff.attachment.size, i18n.language) })}</Body1> : null}
-                            {handOff.deliveryUuid ? <Link to={`${ROUTES.inbox}/${encodeURIComponent(handOff.deliveryUuid)}`}>{t('flows:openDelivery')}</Link> : null}
+                            {handOff.deliveryUuid ? <RouterLink to={`${ROUTES.inbox}/${encodeURIComponent(handOff.deliveryUuid)}`}>{t('flows:openDelivery')}</RouterLink> : null}
                           </div>
                         ) : (
                           <Body1 as="p" id={jsonId}>
