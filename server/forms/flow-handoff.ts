@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { SubmissionJsonSchema, type FlowList, type HandOff, type HandOffState } from '@shared/contract/flows';
+import { SUBMISSION_JSON_FILE, SubmissionJsonSchema, type FlowAttachment, type FlowList, type HandOff, type HandOffState, type SubmissionJsonHead } from '@shared/contract/flows';
 import { isE2eLevel, isSecurityLevel, securityLevelNumber } from '@shared/contract/security-levels';
 import type { FastifyInstance } from 'fastify';
 import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
@@ -7,9 +7,10 @@ import { badRequest, conflict, notFound } from '../core/http-error';
 import type { RequestContext } from '../core/request-context';
 import type { Database } from '../db/schema';
 import type { DeliveryRow } from '../deliveries/records';
+import type { SecurityLevel } from '@shared/contract/deliveries';
 import { enqueueJob } from '../jobs/job-queue';
 import { removeFile } from '../deliveries/parts';
-import { attachSubmissionJson, submissionJson, type SubmissionFacts } from './flow-json';
+import { attachSubmissionJson, submissionJson, submissionJsonHead, type SubmissionFacts } from './flow-json';
 import { formFlowOf } from './flow-settings';
 import type { FlowHandOffsTable } from './flow-tables';
 
@@ -20,21 +21,28 @@ export interface FlowWebhookPayload {
 
 type HandOffRow = Selectable<FlowHandOffsTable>;
 
-/** The stored level as its number 1–4 (written from a form's checked level). */
-export function levelNumberOf(stored: number): 1 | 2 | 3 | 4 {
+/** The stored level (written from a form's checked level); a corrupt value must not pass as "not encrypted". */
+function storedLevel(stored: number): SecurityLevel {
   if (!isSecurityLevel(stored)) throw new Error(`hand-off: stored level ${stored} unknown`);
-  return securityLevelNumber(stored);
+  return stored;
 }
+/** The stored level as its number 1–4. */
+export const levelNumberOf = (stored: number): 1 | 2 | 3 | 4 => securityLevelNumber(storedLevel(stored));
+/** Levels 3/4: the server has no JSON, only the encrypted file in the delivery. */
+export const isEncryptedHandOff = (stored: number): boolean => isE2eLevel(storedLevel(stored));
 
 /**
  * A submission of a form with the process service on: a hand-off row with the JSON (levels 1–2)
  * waits for the delivery to be sent; the file itself is attached at the send (`attachBeforeSend`),
- * because the upload engine drops every draft file it was not given to upload.
+ * because the upload engine drops every draft file it was not given to upload. Levels 3/4: the row
+ * keeps no JSON, and the answer is the head of submission.json for the submitter's browser, which
+ * adds the values and uploads it encrypted (null: no process service, or levels 1/2).
  */
-export async function startHandOff(app: FastifyInstance, facts: SubmissionFacts): Promise<void> {
+export async function startHandOff(app: FastifyInstance, facts: SubmissionFacts): Promise<SubmissionJsonHead | null> {
   const flow = await formFlowOf(app.db, facts.form.id);
-  if (flow?.enabled !== 1) return;
-  const json = isE2eLevel(facts.level) ? null : submissionJson(facts);
+  if (flow?.enabled !== 1) return null;
+  const encrypted = isE2eLevel(facts.level);
+  const json = encrypted ? null : submissionJson(facts);
   const text = json === null ? null : JSON.stringify(json);
   await app.db
     .insertInto('flow_hand_offs')
@@ -57,6 +65,7 @@ export async function startHandOff(app: FastifyInstance, facts: SubmissionFacts)
       delivered_at: null,
     })
     .execute();
+  return encrypted ? submissionJsonHead(facts) : null;
 }
 
 /**
@@ -91,16 +100,29 @@ export async function handOffOnSent(trx: Transaction<Database>, delivery: Delive
   const flow = handOff.form_id === null ? undefined : await formFlowOf(trx, handOff.form_id);
   const webhook = flow?.enabled === 1 && flow.webhook_url !== '';
   const now = Date.now();
-  await trx.updateTable('flow_hand_offs').set({ state: webhook ? 'pending' : 'noWebhook', sent_at: now }).where('id', '=', handOff.id).execute();
+  // Levels 3/4: the encrypted submission.json the browser uploaded (by its name; the server cannot read it).
+  const fileUuid =
+    handOff.file_uuid ??
+    (await trx.selectFrom('delivery_files').select('uuid').where('delivery_id', '=', delivery.id).where('name', '=', SUBMISSION_JSON_FILE).where('status', '=', 'committed').executeTakeFirst())?.uuid ??
+    null;
+  await trx.updateTable('flow_hand_offs').set({ state: webhook ? 'pending' : 'noWebhook', sent_at: now, file_uuid: fileUuid }).where('id', '=', handOff.id).execute();
   if (webhook) await enqueueJob(trx, FLOW_WEBHOOK_JOB, { handOffId: handOff.uuid } satisfies FlowWebhookPayload);
 }
 
 export const handOffByUuid = (db: Kysely<Database>, uuid: string) => db.selectFrom('flow_hand_offs').selectAll().where('uuid', '=', uuid).executeTakeFirst();
 
+/** The hand-offs' submission.json files as the server knows them (name, stored size), by file id. */
+export async function attachmentsOf(db: Kysely<Database>, fileUuids: readonly (string | null)[]): Promise<Map<string, FlowAttachment>> {
+  const wanted = [...new Set(fileUuids.filter((u): u is string => u !== null))];
+  const rows = wanted.length === 0 ? [] : await db.selectFrom('delivery_files').select(['uuid', 'name', 'size']).where('uuid', 'in', wanted).where('status', '=', 'committed').execute();
+  return new Map(rows.map((r) => [r.uuid, { name: r.name, size: Number(r.size) }]));
+}
+
 async function toWire(app: FastifyInstance, rows: HandOffRow[]): Promise<HandOff[]> {
   const formIds = [...new Set(rows.map((r) => r.form_id).filter((id): id is number => id !== null))];
   const forms = formIds.length === 0 ? [] : await app.db.selectFrom('forms').select(['id', 'uuid']).where('id', 'in', formIds).execute();
   const uuidOf = new Map(forms.map((f) => [f.id, f.uuid]));
+  const attachments = await attachmentsOf(app.db, rows.map((r) => r.file_uuid));
   return rows.map((row) => {
     const parsed = row.submission === null ? null : SubmissionJsonSchema.safeParse(JSON.parse(row.submission));
     return {
@@ -117,6 +139,8 @@ async function toWire(app: FastifyInstance, rows: HandOffRow[]): Promise<HandOff
       lastAttemptAt: row.last_attempt_at === null ? null : Number(row.last_attempt_at),
       deliveredAt: row.delivered_at === null ? null : Number(row.delivered_at),
       submission: parsed?.success ? parsed.data : null,
+      encrypted: isEncryptedHandOff(row.security_level),
+      attachment: row.file_uuid === null ? null : (attachments.get(row.file_uuid) ?? null),
     };
   });
 }

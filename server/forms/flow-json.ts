@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { partBounds } from '@shared/contract/deliveries';
-import { SUBMISSION_JSON_FILE, SUBMISSION_JSON_SCHEMA_ID, SUBMISSION_JSON_VERSION, type SubmissionJson } from '@shared/contract/flows';
+import { SUBMISSION_JSON_FILE, type SubmissionJson, type SubmissionJsonHead } from '@shared/contract/flows';
 import type { CustomField, FieldValue } from '@shared/contract/forms';
 import type { Language } from '@shared/contract/constants';
 import type { SecurityLevel } from '@shared/contract/deliveries';
 import { securityLevelNumber } from '@shared/contract/security-levels';
-import { fillTemplate } from '@shared/rules/form-rules';
+import { buildSubmissionJson } from '@shared/rules/submission-json';
 import type { RequestContext } from '../core/request-context';
 import { addFile, commitFile, putPart } from '../deliveries/parts';
 import type { DeliveryRow } from '../deliveries/records';
@@ -24,12 +24,10 @@ export interface SubmissionFacts {
   language: Language;
 }
 
-/** submission.json (shared/contract/flows.ts, docs/flows.md): every field but links, in the form's order. */
-export function submissionJson(facts: SubmissionFacts): SubmissionJson {
-  const { form, draft, fields, values } = facts;
+/** What the server knows of a submission: the head of submission.json (docs/flows.md), without the fields. */
+export function submissionJsonHead(facts: Omit<SubmissionFacts, 'fields' | 'values'>): SubmissionJsonHead {
+  const { form, draft } = facts;
   return {
-    schema: SUBMISSION_JSON_SCHEMA_ID,
-    version: SUBMISSION_JSON_VERSION,
     form: { uuid: form.uuid, name: form.name, url: form.url },
     submission: {
       deliveryUuid: draft.uuid,
@@ -39,15 +37,11 @@ export function submissionJson(facts: SubmissionFacts): SubmissionJson {
       submitter: facts.submitter,
       recipients: facts.recipients,
     },
-    fields: fields
-      .filter((field) => field.type !== 'link')
-      .map((field) => ({
-        name: field.name,
-        type: field.type,
-        value: field.type === 'textTemplate' ? fillTemplate(field.defaultValue, values) : (values[field.name] ?? null),
-      })),
   };
 }
+
+/** submission.json at levels 1/2: the same builder the browser runs at levels 3/4 (shared/rules/submission-json.ts). */
+export const submissionJson = (facts: SubmissionFacts): SubmissionJson => buildSubmissionJson(submissionJsonHead(facts), facts.fields, facts.values);
 
 /**
  * Attaches the JSON to the draft as `submission.json` through the delivery's own file calls

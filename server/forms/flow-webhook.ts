@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import { FLOW_WEBHOOK_EVENT, FLOW_WEBHOOK_HEADERS, SUBMISSION_JSON_VERSION, SubmissionJsonSchema, type FlowWebhookBody } from '@shared/contract/flows';
 import type { FastifyInstance } from 'fastify';
 import type { JobKind } from '../jobs/job-queue';
-import { FLOW_WEBHOOK_JOB, handOffByUuid, levelNumberOf, type FlowWebhookPayload } from './flow-handoff';
+import { FLOW_WEBHOOK_JOB, attachmentsOf, handOffByUuid, isEncryptedHandOff, levelNumberOf, type FlowWebhookPayload } from './flow-handoff';
 import { formFlowOf, secretOf } from './flow-settings';
 
 /** One POST's deadline (connect, send, answer). */
@@ -71,6 +71,10 @@ async function deliverOnce(app: FastifyInstance, handOffId: string, signal: Abor
     securityLevel: levelNumberOf(handOff.security_level),
     sentAt: new Date(Number(handOff.sent_at ?? handOff.created_at)).toISOString(),
     submission: handOff.submission === null ? null : SubmissionJsonSchema.parse(JSON.parse(handOff.submission)),
+    // Levels 3/4: only what the server knows (no values); the JSON is the delivery's encrypted file.
+    encrypted: isEncryptedHandOff(handOff.security_level),
+    submittedAt: new Date(Number(handOff.created_at)).toISOString(),
+    attachment: handOff.file_uuid === null ? null : ((await attachmentsOf(app.db, [handOff.file_uuid])).get(handOff.file_uuid) ?? null),
   };
   const text = JSON.stringify(body);
   const timestamp = Date.now();

@@ -162,7 +162,7 @@ export async function startFormSubmission(app: FastifyInstance, request: Fastify
     },
   );
   // Flows: submission.json into the draft and a hand-off waiting for the send (forms/flow-handoff.ts).
-  await startHandOff(app, { form: row, draft, level, fields, values, submitter: submitter?.email ?? null, recipients: [...new Set([...mandatory, ...chosen])], language });
+  const submissionJsonHead = await startHandOff(app, { form: row, draft, level, fields, values, submitter: submitter?.email ?? null, recipients: [...new Set([...mandatory, ...chosen])], language });
   const session = await app.sessions.create(from.id, 'submit');
   // The confirmation mail and the closing of a level 3/4 submitter account wait for the send (./submission-completion.ts).
   await app.db
@@ -181,7 +181,7 @@ export async function startFormSubmission(app: FastifyInstance, request: Fastify
     })
     .execute();
   await recordDeclaredFiles(app, session.session.id, fields, values);
-  return { deliveryUuid: draft.uuid, sessionToken: session.token, securityLevel: level, submitterUserUuid: encrypted ? from.uuid : null };
+  return { deliveryUuid: draft.uuid, sessionToken: session.token, securityLevel: level, submitterUserUuid: encrypted ? from.uuid : null, submissionJsonHead };
 }
 
 /** The delivery a form's submit session may touch (its own draft), for the access check. */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CUSTOM_FIELD_TYPES, DeclaredFileSchema, FORM_OPTION_MAX } from './forms';
-import { LanguageSchema } from './user';
+import { SUBMISSION_JSON_SCHEMA_ID, SUBMISSION_JSON_VERSION, SubmissionJsonHeadSchema } from './submission-json';
 
 /**
  * Flows (issue 16 §3, DESIGN §9): a form may hand its submissions to a process service. Such a
@@ -20,11 +20,7 @@ import { LanguageSchema } from './user';
 
 export { FLOW_ROLES } from './flow-roles';
 
-/** The one file name of the machine-readable JSON in a process-service form's delivery. */
-export const SUBMISSION_JSON_FILE = 'submission.json';
-/** `schema` of the JSON; a change that is not purely additive takes a new version. */
-export const SUBMISSION_JSON_SCHEMA_ID = 'https://kuvert.example/schemas/form-submission/v1.json';
-export const SUBMISSION_JSON_VERSION = 1;
+export { SUBMISSION_JSON_FILE, SUBMISSION_JSON_SCHEMA_ID, SUBMISSION_JSON_VERSION, SubmissionJsonHeadSchema, type SubmissionJsonHead } from './submission-json';
 
 /** Headers of a webhook request (docs/flows.md, "Verifying a webhook"). */
 export const FLOW_WEBHOOK_HEADERS = {
@@ -98,24 +94,21 @@ export const SubmissionJsonSchema = z
   .object({
     schema: z.literal(SUBMISSION_JSON_SCHEMA_ID),
     version: z.literal(SUBMISSION_JSON_VERSION),
-    form: z.object({ uuid: z.string(), name: z.string(), url: z.string() }),
-    submission: z.object({
-      deliveryUuid: z.string(),
-      /** ISO 8601 (UTC) time the submission was started. */
-      submittedAt: z.string(),
-      language: LanguageSchema,
-      /** 1–4 (SPEC §4). */
-      securityLevel: z.number().int().min(1).max(4),
-      /** The signed-in submitter of an only-authenticated form; null for anonymous ones. */
-      submitter: z.string().nullable(),
-      recipients: z.array(z.string()),
-    }),
+    form: SubmissionJsonHeadSchema.shape.form,
+    submission: SubmissionJsonHeadSchema.shape.submission,
     fields: z.array(SubmissionJsonFieldSchema),
   })
   .meta({ id: 'SubmissionJson' });
 export type SubmissionJson = z.infer<typeof SubmissionJsonSchema>;
 
-/** The webhook's body. Levels 3/4: `submission` is null (the server never has the plaintext). */
+/** A file of the delivery as the server knows it: name and stored size in bytes (levels 3/4: the encrypted size). */
+export const FlowAttachmentSchema = z.object({ name: z.string(), size: z.number().int().nonnegative() }).meta({ id: 'FlowAttachment' });
+export type FlowAttachment = z.infer<typeof FlowAttachmentSchema>;
+
+/**
+ * The webhook's body. Levels 3/4 (`encrypted: true`): `submission` is null (the server never has
+ * the plaintext); `attachment` names the encrypted `submission.json` the submitter's browser added.
+ */
 export const FlowWebhookBodySchema = z
   .object({
     event: z.literal(FLOW_WEBHOOK_EVENT),
@@ -128,6 +121,12 @@ export const FlowWebhookBodySchema = z
     /** ISO 8601 time the delivery was sent. */
     sentAt: z.string(),
     submission: SubmissionJsonSchema.nullable(),
+    /** Levels 3/4: the values are end-to-end encrypted; `submission` is null, open the delivery. */
+    encrypted: z.boolean(),
+    /** ISO 8601 time the submission was started. */
+    submittedAt: z.string(),
+    /** The delivery's `submission.json`; null when it is not there (an encrypted submission whose browser sent none). */
+    attachment: FlowAttachmentSchema.nullable(),
   })
   .meta({ id: 'FlowWebhookBody' });
 export type FlowWebhookBody = z.infer<typeof FlowWebhookBodySchema>;
@@ -148,6 +147,10 @@ export const HandOffSchema = z
     deliveredAt: z.number().nullable(),
     /** The JSON (levels 1–2); null at levels 3/4. */
     submission: SubmissionJsonSchema.nullable(),
+    /** Levels 3/4: the JSON is only in the delivery, encrypted (the page says "open the delivery"). */
+    encrypted: z.boolean(),
+    /** The delivery's `submission.json` (name, stored size), once the delivery is sent. */
+    attachment: FlowAttachmentSchema.nullable(),
   })
   .meta({ id: 'FlowHandOff' });
 export type HandOff = z.infer<typeof HandOffSchema>;

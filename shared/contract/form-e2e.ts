@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { PublicKeySchema } from './secupass';
+import { SubmissionJsonHeadSchema } from './submission-json';
 
 /**
  * Web forms at levels 3/4 (SPEC §5, issue 16 §2): the submitter's browser encrypts the files AND
@@ -37,8 +38,13 @@ export type FormE2eRecipient = z.infer<typeof FormE2eRecipientSchema>;
 /** Added to the public form: empty below level 3 (addresses of mandatory recipients stay hidden). */
 export const PUBLIC_FORM_E2E_SHAPE = { e2eRecipients: z.array(FormE2eRecipientSchema) };
 
-/** Added to the submit answer: at levels 3/4 the user id the throwaway SecuPass is bound to (null below). */
-export const FORM_SUBMIT_E2E_SHAPE = { submitterUserUuid: z.string().nullable() };
+/**
+ * Added to the submit answer: at levels 3/4 the user id the throwaway SecuPass is bound to (null
+ * below), and for a form with a process service the head of `submission.json` the browser
+ * completes with the values and encrypts as one more file (docs/flows.md "Levels 3 and 4"; null
+ * otherwise: at levels 1/2 the server attaches the JSON itself).
+ */
+export const FORM_SUBMIT_E2E_SHAPE = { submitterUserUuid: z.string().nullable(), submissionJsonHead: SubmissionJsonHeadSchema.nullable() };
 
 /** The plaintext of `form-values.json` (encrypted in the browser like any file). */
 export const FormValuesDocumentSchema = z

@@ -2,6 +2,8 @@ import type { ApiClient } from '@shared/api/client';
 import { submitForm } from '@shared/api/endpoints/forms';
 import { putSubmitterKeys, submitSessionClient } from '@shared/api/endpoints/submit-box';
 import { FORM_VALUES_FILE_NAME, type FormE2eRecipient, type FormValuesDocument } from '@shared/contract/form-e2e';
+import { SUBMISSION_JSON_FILE, type SubmissionJsonHead } from '@shared/contract/flows';
+import { buildSubmissionJson } from '@shared/rules/submission-json';
 import type { FieldValue, FormSubmitBody, FormSubmitResponse, PublicForm } from '@shared/contract/forms';
 import { encryptsMessage, isE2eLevel } from '@shared/contract/security-levels';
 import { toBase64Url } from '@shared/crypto/bytes';
@@ -46,6 +48,16 @@ export function formValuesFile(form: Pick<PublicForm, 'formUuid' | 'name'>, valu
   return { name: FORM_VALUES_FILE_NAME, blob: new Blob([JSON.stringify(document, null, 2)], { type: 'application/json' }) };
 }
 
+/**
+ * Levels 3/4 with a process service: `submission.json` built here from the head the server answered
+ * and the values (the same builder the server runs at levels 1/2), encrypted like the other files.
+ */
+export function submissionJsonFile(head: SubmissionJsonHead, form: Pick<PublicForm, 'customFields'>, values: Record<string, FieldValue>): UploadSource {
+  const json = buildSubmissionJson(head, form.customFields, values);
+  // Indented with a final newline, byte for byte what the server attaches at levels 1/2.
+  return { name: SUBMISSION_JSON_FILE, blob: new Blob([`${JSON.stringify(json, null, 2)}\n`], { type: 'application/json' }) };
+}
+
 /** The values one line each (level 4: the encrypted message; the server never sees it). */
 export function formValuesText(values: Record<string, FieldValue>): string {
   const show = (v: FieldValue) => (typeof v === 'string' ? (v.startsWith('data:image/') ? '[signature]' : v) : v.map((x) => (typeof x === 'string' ? x : x.name)).join(', '));
@@ -73,8 +85,8 @@ export interface FormSubmission {
 /**
  * A form submission end to end. Levels 1/2: the values go to the server, which checks them.
  * Levels 3/4: the server gets no value at all; the draft's throwaway keys are stored, the files and
- * `form-values.json` are encrypted to the pinned recipients' keys (level 4: the values also as the
- * encrypted message). Throws the start's error (§8); the send's outcome is the result.
+ * `form-values.json` (and, for a form with a process service, `submission.json`) are encrypted to
+ * the pinned recipients' keys (level 4: the values also as the encrypted message). Throws the start's error (§8); the send's outcome is the result.
  */
 export async function submitFormDelivery(input: FormSubmission): Promise<{ started: FormSubmitResponse; result: SendResult }> {
   const { form, body } = input;
@@ -93,7 +105,11 @@ export async function submitFormDelivery(input: FormSubmission): Promise<{ start
     const result = await sendDelivery({
       client,
       draft: { deliveryUuid: started.deliveryUuid },
-      files: [...input.files, formValuesFile(form, body.values, body.chosenRecipients ?? [])],
+      files: [
+        ...input.files,
+        formValuesFile(form, body.values, body.chosenRecipients ?? []),
+        ...(started.submissionJsonHead ? [submissionJsonFile(started.submissionJsonHead, form, body.values)] : []),
+      ],
       e2e: { crypto, keys, pins },
       ...(level4 ? { encryptedMessage: { subject: input.encryptedSubject ?? form.name, body: formValuesText(body.values) } } : {}),
       ...(input.onProgress ? { onProgress: input.onProgress } : {}),

@@ -4,7 +4,10 @@ import { listHandOffs, retryHandOff } from '@shared/api/endpoints/flows';
 import type { HandOff, HandOffState } from '@shared/contract/flows';
 import { Alert } from '@web/components/alert';
 import { PageHeading } from '@web/components/page-heading';
+import { RouterLink } from '@web/components/router-link';
 import { apiClient } from '@web/lib/api-client';
+import { formatSize } from '@web/lib/format-size';
+import { ROUTES } from '@web/lib/routes';
 import { useNotify } from '@web/lib/toasts';
 import { SEARCH_DEBOUNCE_MS, useDebouncedValue } from '@web/lib/use-debounced-value';
 import { Fragment, useMemo, useState } from 'react';
@@ -28,6 +31,8 @@ const useStyles = makeStyles({
     color: tokens.colorNeutralForeground1,
   },
   actions: { display: 'flex', gap: '8px', flexWrap: 'wrap' },
+  state: { display: 'flex', gap: '4px', flexWrap: 'wrap' },
+  encrypted: { display: 'flex', flexDirection: 'column', gap: '4px', alignItems: 'flex-start' },
   more: { marginTop: '12px' },
 });
 
@@ -102,9 +107,16 @@ export function FlowsPage() {
                     <TableCell>{handOff.formName}</TableCell>
                     <TableCell>{dates.format(handOff.sentAt ?? handOff.createdAt)}</TableCell>
                     <TableCell>
-                      <Badge appearance="tint" color={BADGE[handOff.state]}>
-                        {t(`flows:states.${handOff.state}`)}
-                      </Badge>
+                      <div className={styles.state}>
+                        <Badge appearance="tint" color={BADGE[handOff.state]}>
+                          {t(`flows:states.${handOff.state}`)}
+                        </Badge>
+                        {handOff.encrypted ? (
+                          <Badge appearance="tint" color="informative">
+                            {t('flows:encrypted')}
+                          </Badge>
+                        ) : null}
+                      </div>
                     </TableCell>
                     <TableCell>{handOff.attempts}</TableCell>
                     <TableCell>{handOff.lastError ?? ''}</TableCell>
@@ -128,6 +140,13 @@ export function FlowsPage() {
                           <pre id={jsonId} className={styles.json} tabIndex={0} role="region" aria-label={t('flows:jsonOf', { form: handOff.formName })}>
                             {JSON.stringify(handOff.submission, null, 2)}
                           </pre>
+                        ) : handOff.encrypted ? (
+                          // Levels 3/4: the server cannot read the JSON; it is an encrypted file of the delivery.
+                          <div id={jsonId} className={styles.encrypted}>
+                            <Body1 as="p">{t('flows:encryptedJson')}</Body1>
+                            {handOff.attachment ? <Body1 as="p">{t('flows:encryptedFile', { file: handOff.attachment.name, size: formatSize(handOff.attachment.size, i18n.language) })}</Body1> : null}
+                            {handOff.deliveryUuid ? <RouterLink to={`${ROUTES.inbox}/${encodeURIComponent(handOff.deliveryUuid)}`}>{t('flows:openDelivery')}</RouterLink> : null}
+                          </div>
                         ) : (
                           <Body1 as="p" id={jsonId}>
                             {t('flows:noJson')}
