@@ -16,6 +16,7 @@ import { adminOf } from './admin-settings';
 import { assertMaySubmit, deliveryOptions, sendConfirmation } from './submission-extras';
 import { fieldsOf, formByIdOrUrl, formError, layoutOf, levelOf, recipientsOf, type FormRow } from './forms';
 import { startHandOff } from './flow-handoff';
+import { pagesOf } from './pages';
 import { limitSubmissions, recordDeclaredFiles } from './hardening';
 
 type SubmitBody = z.infer<typeof FormSubmitBodySchema>;
@@ -68,6 +69,7 @@ export async function publicForm(app: FastifyInstance, formId: string): Promise<
     layout: layoutOf(row),
     translations: parseTranslations(row.translations),
     customFields: fields,
+    processPages: pagesOf(row),
     appearance: (await adminOf(app.db, row)).appearance,
   };
 }

@@ -31,6 +31,7 @@ function previewOf(state: FormInputParsed, form: Form | undefined): PublicForm {
     layout: state.layout,
     translations: {},
     customFields: state.customFields,
+    processPages: state.processPages,
     appearance: state.admin.appearance,
     // The preview never submits: no recipients' keys needed.
     e2eRecipients: [],
