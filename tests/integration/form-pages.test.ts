@@ -96,6 +96,15 @@ describe('form process pages', () => {
     expect(plain.customFields[0]!.page).toBeNull();
   });
 
+  it('a form copied as a template keeps its pages and the pages of its fields', async () => {
+    const source = await createForm();
+    const response = await call(server, owner, 'POST', api('/forms/from-template'), { template: source.formUuid, name: 'Stepped copy', url: 'stepped-copy' });
+    expect(response.status, await response.clone().text()).toBe(201);
+    const copy = (await response.json()) as Form;
+    expect(copy.processPages).toEqual(source.processPages);
+    expect(copy.customFields.map((f) => f.page)).toEqual(source.customFields.map((f) => f.page));
+  });
+
   it('history: a page change is an entry naming the process pages', async () => {
     const form = await createForm();
     expect((await put(form, { processPages: [PAGES[0]!, { ...PAGES[1]!, title: 'Renamed' }] })).status).toBe(200);

@@ -224,11 +224,14 @@ export function FormFill({ form, formId, preview = false, urlValues = {} }: { fo
       {failure ? <Alert type="error" title={t(failure.key, failure.values)} /> : null}
       <form ref={formRef} className={styles.form} onSubmit={(event) => void submit(event)} noValidate>
         <StepHeading steps={steps} current={current} headingRef={headingRef} />
-        {steps[current]!.fields.map(({ field, index }) => (
-          <div key={field.name} data-form-field={field.name} className={styles.form}>
-            <FieldInput field={field} label={form.fieldLabels?.[field.name] || field.name} index={index} value={values[field.name]} allValues={values} files={files[field.name] ?? []} problem={problemOf(field.name)} onValue={(v) => setValue(field.name, v)} onFiles={(list) => setFiles((f) => ({ ...f, [field.name]: list }))} />
-          </div>
-        ))}
+        {/* Every step stays mounted (hidden but the current one): file choices and drawn signatures survive Back and Next. */}
+        {steps.map((step, stepNumber) =>
+          step.fields.map(({ field, index }) => (
+            <div key={field.name} data-form-field={field.name} hidden={stepNumber !== current}>
+              <FieldInput field={field} label={form.fieldLabels?.[field.name] || field.name} index={index} value={values[field.name]} allValues={values} files={files[field.name] ?? []} problem={problemOf(field.name)} onValue={(v) => setValue(field.name, v)} onFiles={(list) => setFiles((f) => ({ ...f, [field.name]: list }))} />
+            </div>
+          )),
+        )}
         <StepButtons current={current} last={last} onBack={() => goToStep(current - 1)} />
         {!last ? null : form.optionalRecipients.length > 0 ? (
           <Field label={t('forms:public.recipients')} required={form.recipientChoiceRequired} validationMessage={problemOf('chosenRecipients')}>
