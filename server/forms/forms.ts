@@ -11,6 +11,7 @@ import {
   type FormSummary,
 } from '@shared/contract/forms';
 import { isSecurityLevel } from '@shared/contract/security-levels';
+import { processPageProblems } from '@shared/rules/form-pages-rules';
 import { formConfigProblems } from '@shared/rules/form-rules';
 import type { FastifyInstance } from 'fastify';
 import { sql, type Selectable, type Transaction } from 'kysely';
@@ -21,6 +22,7 @@ import { roleNamesOf, type UserRow } from '../users/users-repository';
 import { assertRecipientsCanDecrypt } from './e2e';
 import { adminOf, assertMayEditForm, checkAdminSettings, editableFormIds, writeAdminSettings } from './admin-settings';
 import { formSnapshot, recordFormHistory, recordSave } from './history';
+import { pagesColumn, pagesOf } from './pages';
 import type { FormsTable } from './tables';
 import './tables';
 
@@ -83,6 +85,7 @@ export async function toWireForm(app: FastifyInstance, row: FormRow): Promise<Fo
     layout: layoutOf(row),
     translations: row.translations,
     customFields: await fieldsOf(app, row.id),
+    processPages: pagesOf(row),
     admin: await adminOf(app.db, row),
     createdBy: (await emailOf(app, row.created_by)) ?? '',
     createdAt: Number(row.created_at),
@@ -137,6 +140,7 @@ function rowValues(input: FormInputParsed) {
     disclaimer_text: input.disclaimerText,
     layout: JSON.stringify(input.layout),
     translations: input.translations,
+    process_pages: pagesColumn(input.processPages),
   };
 }
 
@@ -150,7 +154,7 @@ async function writeFields(trx: Transaction<Database>, formId: number, fields: C
 }
 
 function checkConfig(input: FormInputParsed): void {
-  const problems = formConfigProblems(input);
+  const problems = [...formConfigProblems(input), ...processPageProblems(input.processPages, input.customFields)];
   if (problems.length > 0) throw badRequest('The form has invalid settings', { problems });
 }
 

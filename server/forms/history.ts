@@ -7,6 +7,7 @@ import type { Database } from '../db/schema';
 import type { UserRow } from '../users/users-repository';
 import { adminOf, mayEditForm } from './admin-settings';
 import './admin-tables';
+import './pages';
 
 /**
  * The History tab: every create, change, activation, deactivation and deletion of a form, with
@@ -49,6 +50,7 @@ export async function formSnapshot(trx: Transaction<Database>, formId: number): 
     subjectTemplate,
     confirmationMailText,
     appearance: JSON.stringify(appearance),
+    processPages: row.process_pages,
   };
 }
 

@@ -16,6 +16,7 @@ import { adminOf } from './admin-settings';
 import { assertMaySubmit, confirmationAddress, deliveryOptions } from './submission-extras';
 import { fieldsOf, formByIdOrUrl, formError, layoutOf, levelOf, recipientsOf, type FormRow } from './forms';
 import { startHandOff } from './flow-handoff';
+import { pagesOf } from './pages';
 import { limitSubmissions, recordDeclaredFiles } from './hardening';
 import { publicLayoutImages } from './layout-images';
 
@@ -69,6 +70,7 @@ export async function publicForm(app: FastifyInstance, formId: string): Promise<
     layout: layoutOf(row),
     translations: parseTranslations(row.translations),
     customFields: fields,
+    processPages: pagesOf(row),
     appearance: (await adminOf(app.db, row)).appearance,
     ...(await publicLayoutImages(app, row)),
   };

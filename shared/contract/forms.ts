@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { SecurityLevelSchema } from './deliveries';
 import { FORM_SUBMIT_E2E_SHAPE, PUBLIC_FORM_E2E_SHAPE } from './form-e2e';
 import { DEFAULT_FORM_ADMIN, FormAdminSchema, FormAppearanceSchema } from './form-admin';
+import { FIELD_PAGE_SHAPE, FORM_PAGES_ANSWER_SHAPE, FORM_PAGES_SHAPE } from './form-pages';
 import { LanguageSchema } from './user';
 import { PUBLIC_FORM_LAYOUT_SHAPE } from './form-layout';
 
@@ -87,6 +88,8 @@ const CUSTOM_FIELD_SHAPE = {
     userAttribute: z.enum(USER_ATTRIBUTES).nullable().default(null),
     /** Link: shown as a button. */
     linkAsButton: z.boolean().default(false),
+    /** The process page the field is on (./form-pages.ts). */
+    ...FIELD_PAGE_SHAPE,
 };
 
 /** The same shape with every default removed: what the server answers (every key present). */
@@ -135,6 +138,8 @@ const FORM_SHAPE = {
     customFields: z.array(CustomFieldInputSchema).max(FORM_FIELDS_MAX).default([]),
     /** Users, notifications, subject template, confirmation mail, appearance (./form-admin.ts). */
     admin: FormAdminSchema.default(DEFAULT_FORM_ADMIN),
+    /** Process pages (steps) of the public page (./form-pages.ts). */
+    ...FORM_PAGES_SHAPE,
 };
 export const FormInputSchema = z.object(FORM_SHAPE).strict().meta({ id: 'SaveForm' });
 export type FormInput = z.input<typeof FormInputSchema>;
@@ -145,6 +150,7 @@ export const FormSchema = z
     ...answered(FORM_SHAPE),
     layout: FormLayoutSchema,
     customFields: z.array(CustomFieldSchema),
+    ...FORM_PAGES_ANSWER_SHAPE,
     formUuid: z.string(),
     createdBy: z.string(),
     createdAt: z.number(),
@@ -187,6 +193,7 @@ export const PublicFormSchema = z
     appearance: FormAppearanceSchema,
     /** Background image and company logo URLs (./form-layout.ts). */
     ...PUBLIC_FORM_LAYOUT_SHAPE,
+    ...FORM_PAGES_ANSWER_SHAPE,
   })
   .meta({ id: 'PublicForm' });
 export type PublicForm = z.infer<typeof PublicFormSchema>;

@@ -1,5 +1,7 @@
 import { FORM_COLOUR_PATTERN, SUBJECT_PLACEHOLDERS, type FormAdmin } from '@shared/contract/form-admin';
+import type { ProcessPage } from '@shared/contract/form-pages';
 import type { CustomField, FieldValue } from '@shared/contract/forms';
+import { localisedPagesAndFields, pageTranslationProblem } from './form-pages-rules';
 import type { FormProblem } from './form-rules';
 
 /**
@@ -22,9 +24,9 @@ export function unknownSubjectPlaceholders(template: string, fields: readonly Pi
   return unknown;
 }
 
-export function formAdminProblems(admin: FormAdmin, fields: readonly Pick<CustomField, 'name'>[], translations = '{}'): FormProblem[] {
+export function formAdminProblems(admin: FormAdmin, fields: readonly Pick<CustomField, 'name'>[], translations = '{}', pages: readonly Pick<ProcessPage, 'id'>[] = []): FormProblem[] {
   const problems: FormProblem[] = [];
-  const translation = translationKeysProblem(translations, fields);
+  const translation = translationKeysProblem(translations, fields, pages);
   if (translation) problems.push({ field: 'translations', reason: translation });
   if (unknownSubjectPlaceholders(admin.subjectTemplate, fields).length > 0) problems.push({ field: 'admin.subjectTemplate', reason: 'unknownPlaceholder' });
   if (/[{}]/.test(admin.subjectTemplate.replace(PLACEHOLDER, ''))) problems.push({ field: 'admin.subjectTemplate', reason: 'unknownPlaceholder' });
@@ -48,12 +50,16 @@ export function renderSubject(template: string, context: { formName: string; dat
   return rendered.trim().slice(0, 255);
 }
 
-/** Keys a language of the Translations tab may give (`fields`: hints by field name). */
-export const TRANSLATION_KEYS = ['name', 'description', 'successTitle', 'successMessage', 'disclaimerText', 'fields'] as const;
+/**
+ * Keys a language of the Translations tab may give. `fields`: by field name, the hint (text) or
+ * `{ "label": …, "hint": … }`; `pages`: by process page id, `{ "title": …, "description": … }`
+ * (shared/rules/form-pages-rules.ts).
+ */
+export const TRANSLATION_KEYS = ['name', 'description', 'successTitle', 'successMessage', 'disclaimerText', 'fields', 'pages'] as const;
 type TranslationKey = (typeof TRANSLATION_KEYS)[number];
 
-/** Beyond valid JSON (form-rules.ts): unknown keys, non-text values, hints of fields the form does not have. */
-export function translationKeysProblem(text: string, fields: readonly Pick<CustomField, 'name'>[]): string | undefined {
+/** Beyond valid JSON (form-rules.ts): unknown keys, non-text values, texts of fields or pages the form does not have. */
+export function translationKeysProblem(text: string, fields: readonly Pick<CustomField, 'name'>[], pages: readonly Pick<ProcessPage, 'id'>[] = []): string | undefined {
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
@@ -62,31 +68,39 @@ export function translationKeysProblem(text: string, fields: readonly Pick<Custo
   }
   if (typeof parsed !== 'object' || parsed === null) return undefined;
   const names = new Set(fields.map((f) => f.name.trim()));
+  const pageIds = new Set(pages.map((p) => p.id));
   for (const texts of Object.values(parsed as Record<string, unknown>)) {
     if (typeof texts !== 'object' || texts === null) continue;
     for (const [key, value] of Object.entries(texts)) {
       if (!(TRANSLATION_KEYS as readonly string[]).includes(key)) return 'unknownTranslationKey';
-      if (key === 'fields') {
-        if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'unknownTranslationKey';
-        for (const [name, hint] of Object.entries(value)) if (!names.has(name) || typeof hint !== 'string') return 'unknownTranslationKey';
+      if (key === 'fields' || key === 'pages') {
+        if (pageTranslationProblem(key, value, names, pageIds)) return 'unknownTranslationKey';
       } else if (typeof value !== 'string') return 'unknownTranslationKey';
     }
   }
   return undefined;
 }
 
-/** The public form in the page's language: the Translations tab's texts over the form's own. */
-export function localisedForm<F extends { name: string; disclaimerText: string; layout: { description: string; successTitle: string; successMessage: string }; translations: Record<string, unknown>; customFields: CustomField[] }>(form: F, language: string): F {
+/**
+ * The public form in the page's language: the Translations tab's texts over the form's own (field
+ * hints and page texts included); `fieldLabels` holds the translated labels by field name (the
+ * name stays the key of the values).
+ */
+export function localisedForm<
+  F extends { name: string; disclaimerText: string; layout: { description: string; successTitle: string; successMessage: string }; translations: Record<string, unknown>; customFields: CustomField[]; processPages?: ProcessPage[] },
+>(form: F, language: string): F & { fieldLabels: Record<string, string> } {
   const texts = form.translations[language];
-  if (typeof texts !== 'object' || texts === null) return form;
+  if (typeof texts !== 'object' || texts === null) return { ...form, fieldLabels: {} };
   const t = texts as Partial<Record<TranslationKey, unknown>>;
   const text = (key: TranslationKey, fallback: string) => (typeof t[key] === 'string' && t[key] !== '' ? t[key] : fallback);
-  const hints = typeof t.fields === 'object' && t.fields !== null ? (t.fields as Record<string, unknown>) : {};
+  const { customFields, processPages, fieldLabels } = localisedPagesAndFields(t, form.customFields, form.processPages ?? []);
   return {
     ...form,
     name: text('name', form.name),
     disclaimerText: text('disclaimerText', form.disclaimerText),
     layout: { ...form.layout, description: text('description', form.layout.description), successTitle: text('successTitle', form.layout.successTitle), successMessage: text('successMessage', form.layout.successMessage) },
-    customFields: form.customFields.map((f) => (typeof hints[f.name] === 'string' ? { ...f, hint: hints[f.name] as string } : f)),
+    customFields,
+    ...(form.processPages ? { processPages } : {}),
+    fieldLabels,
   };
 }

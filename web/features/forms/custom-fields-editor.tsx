@@ -1,6 +1,8 @@
 import { Body1, Button, Card, Checkbox, Field, Input, makeStyles, Select, Textarea } from '@fluentui/react-components';
 import { CUSTOM_FIELD_TYPES, USER_ATTRIBUTES, type CustomField, type CustomFieldType } from '@shared/contract/forms';
+import type { ProcessPage } from '@shared/contract/form-pages';
 import type { FormProblem } from '@shared/rules/form-rules';
+import { FieldPageSelect } from './process-pages-editor';
 import { useTranslation } from 'react-i18next';
 
 const useStyles = makeStyles({
@@ -12,7 +14,7 @@ const lines = (text: string) => text.split('\n').map((l) => l.trim()).filter((l)
 const numberOrNull = (text: string) => (text.trim() === '' || Number.isNaN(Number(text)) ? null : Number(text));
 
 /** The custom-fields tab: each field with the settings its type needs (SPEC §3, §5). */
-export function CustomFieldsEditor({ fields, problems, onChange, newField }: { fields: CustomField[]; problems: FormProblem[]; onChange: (fields: CustomField[]) => void; newField: () => CustomField }) {
+export function CustomFieldsEditor({ fields, problems, onChange, newField, pages = [] }: { fields: CustomField[]; problems: FormProblem[]; onChange: (fields: CustomField[]) => void; newField: () => CustomField; pages?: readonly ProcessPage[] }) {
   const { t } = useTranslation();
   const styles = useStyles();
   const update = (index: number, changes: Partial<CustomField>) => onChange(fields.map((f, i) => (i === index ? { ...f, ...changes } : f)));
@@ -49,6 +51,7 @@ export function CustomFieldsEditor({ fields, problems, onChange, newField }: { f
               </Field>
               <Checkbox label={t('forms:fields.required')} checked={field.required} onChange={(_e, d) => update(index, { required: d.checked === true })} />
             </div>
+            <FieldPageSelect field={field} pages={pages} problem={problemAt(index, 'page')} onPage={(page) => update(index, { page })} />
             <Field label={t('forms:fields.hint')}>
               <Input value={field.hint} onChange={(_e, d) => update(index, { hint: d.value })} />
             </Field>

@@ -33,6 +33,7 @@ function previewOf(state: FormInputParsed, form: Form | undefined, backgroundIma
     layout: state.layout,
     translations: {},
     customFields: state.customFields,
+    processPages: state.processPages,
     appearance: state.admin.appearance,
     // The preview never submits: no recipients' keys needed.
     e2eRecipients: [],

@@ -4,6 +4,7 @@ import type { SecurityLevel } from '@shared/contract/deliveries';
 import { CustomFieldInputSchema, FORM_WEB_LINKS, FormInputSchema, type Form, type FormInputParsed } from '@shared/contract/forms';
 import { isE2eLevel, SECURITY_LEVEL_ORDER, SERVER_READABLE_LEVELS, securityLevelInfo } from '@shared/contract/security-levels';
 import { formAdminProblems } from '@shared/rules/form-admin-rules';
+import { processPageProblems } from '@shared/rules/form-pages-rules';
 import { formConfigProblems, type FormProblem } from '@shared/rules/form-rules';
 import { Alert } from '@web/components/alert';
 import { PageHeading } from '@web/components/page-heading';
@@ -17,6 +18,7 @@ import useSWR from 'swr';
 import { CustomFieldsEditor } from './custom-fields-editor';
 import { formErrorMessage, serverProblems } from './form-errors';
 import { ProcessServiceTab } from './process-service-tab';
+import { ProcessPagesEditor } from './process-pages-editor';
 import { ADMIN_TABS, AdminTabPanel, LayoutPreview, type AdminTab } from './form-admin-tabs';
 import { ShareBar } from './share-dialog';
 
@@ -36,8 +38,8 @@ const lines = (text: string) => text.split('\n').map((l) => l.trim()).filter((l)
 function toState(form: Form | undefined): FormInputParsed {
   const base = FormInputSchema.parse({ name: '', url: '', securityLevel: SERVER_READABLE_LEVELS[0] });
   if (!form) return base;
-  const { name, url, active, securityLevel, captcha, onlyAuthenticated, mandatoryRecipients, optionalRecipients, senderEmail, disclaimerEnabled, disclaimerText, layout, translations, customFields, admin } = form;
-  return { name, url, active, securityLevel, captcha, onlyAuthenticated, mandatoryRecipients, optionalRecipients, senderEmail, disclaimerEnabled, disclaimerText, layout, translations, customFields, admin };
+  const { name, url, active, securityLevel, captcha, onlyAuthenticated, mandatoryRecipients, optionalRecipients, senderEmail, disclaimerEnabled, disclaimerText, layout, translations, customFields, admin, processPages } = form;
+  return { name, url, active, securityLevel, captcha, onlyAuthenticated, mandatoryRecipients, optionalRecipients, senderEmail, disclaimerEnabled, disclaimerText, layout, translations, customFields, admin, processPages };
 }
 
 /** `/forms/{formUuid}` (or `/forms/new`): the configuration with the tabs of SPEC §2. */
@@ -76,7 +78,7 @@ function FormEditor({ form }: { form: Form | undefined }) {
 
   async function save(event: FormEvent) {
     event.preventDefault();
-    const local = [...formConfigProblems(state), ...formAdminProblems(state.admin, state.customFields, state.translations)];
+    const local = [...formConfigProblems(state), ...processPageProblems(state.processPages, state.customFields), ...formAdminProblems(state.admin, state.customFields, state.translations, state.processPages)];
     setProblems(local);
     setFailure(null);
     if (local.length > 0) {
@@ -168,7 +170,8 @@ function FormEditor({ form }: { form: Form | undefined }) {
         ) : null}
         {tab === 'fields' ? (
           <div className={styles.panel} role="tabpanel" aria-label={t('forms:edit.tabs.fields')}>
-            <CustomFieldsEditor fields={state.customFields} problems={problems} onChange={(customFields) => set({ customFields })} newField={() => CustomFieldInputSchema.parse({ name: '', type: 'text', textAreaSize: 1 })} />
+            <ProcessPagesEditor pages={state.processPages} fields={state.customFields} problems={problems} onChange={(processPages, customFields) => set({ processPages, customFields })} />
+            <CustomFieldsEditor fields={state.customFields} problems={problems} onChange={(customFields) => set({ customFields })} newField={() => CustomFieldInputSchema.parse({ name: '', type: 'text', textAreaSize: 1 })} pages={state.processPages} />
           </div>
         ) : null}
         {tab === 'disclaimer' ? (
@@ -191,7 +194,7 @@ function FormEditor({ form }: { form: Form | undefined }) {
         {tab === 'processService' ? <ProcessServiceTab formUuid={form?.formUuid} /> : null}
         {tab === 'translations' ? (
           <div className={styles.panel} role="tabpanel" aria-label={t('forms:edit.tabs.translations')}>
-            <Field label={t('forms:translations.label')} validationMessage={problemAt('translations')}>
+            <Field label={t('forms:translations.label')} hint={t('forms:translations.hint')} validationMessage={problemAt('translations')}>
               <Textarea value={state.translations} onChange={(_e, d) => set({ translations: d.value })} rows={10} />
             </Field>
           </div>

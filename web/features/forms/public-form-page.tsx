@@ -6,6 +6,7 @@ import type { FormAppearance } from '@shared/contract/form-admin';
 import { DISPLAY_ONLY_FIELD_TYPES, type CustomField, type FieldValue, type PublicForm } from '@shared/contract/forms';
 import { localisedForm } from '@shared/rules/form-admin-rules';
 import { fillTemplate, signatureFile, submissionProblems, type FormProblem } from '@shared/rules/form-rules';
+import { formSteps, stepOfField, stepProblems } from '@shared/rules/form-pages-rules';
 import { isE2eLevel } from '@shared/contract/security-levels';
 import { submitFormDelivery, type SendProgress } from '@shared/transfer';
 import { Alert } from '@web/components/alert';
@@ -13,7 +14,7 @@ import { PageHeading } from '@web/components/page-heading';
 import { apiClient } from '@web/lib/api-client';
 import { cryptoApi } from '@web/lib/crypto';
 import { currentLanguage } from '@web/lib/i18n';
-import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
+import { useEffect, useMemo, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useParams } from 'react-router';
 import useSWR from 'swr';
@@ -22,6 +23,7 @@ import { AppearanceFrame } from './form-appearance';
 import { LayoutBackdrop, panelOverImage } from './layout-images';
 import { readPublicFormUrl, urlDefaults, useEmbedHeight } from './public-form-url';
 import { SignatureField } from './signature-field';
+import { focusFirstProblem, StepButtons, StepHeading } from './process-pages-fill';
 
 const useStyles = makeStyles({
   card: { maxWidth: '640px', margin: '0 auto', padding: '24px', display: 'grid', gap: '16px' },
@@ -90,8 +92,11 @@ function signatureUploads(form: PublicForm, values: Record<string, FieldValue>):
   });
 }
 
-/** The form itself; `preview` (the Layout tab's live preview) never submits; `urlValues`: defaults from the share URL. */
-export function FormFill({ form, formId, preview = false, urlValues = {} }: { form: PublicForm; formId: string; preview?: boolean; urlValues?: Record<string, FieldValue> }) {
+/**
+ * The form itself; `preview` (the Layout tab's live preview) never submits; `urlValues`: defaults
+ * from the share URL; `fieldLabels`: translated labels by field name (localisedForm).
+ */
+export function FormFill({ form, formId, preview = false, urlValues = {} }: { form: PublicForm & { fieldLabels?: Record<string, string> }; formId: string; preview?: boolean; urlValues?: Record<string, FieldValue> }) {
   const { t } = useTranslation();
   const styles = useStyles();
   const [values, setValues] = useState<Record<string, FieldValue>>(() => ({ ...initialValues(form), ...urlValues }));
@@ -106,6 +111,19 @@ export function FormFill({ form, formId, preview = false, urlValues = {} }: { fo
   const [progress, setProgress] = useState<SendProgress | null>(null);
   const [done, setDone] = useState(false);
   const encrypted = isE2eLevel(form.securityLevel);
+  // Process pages: one step at a time; every step's values stay in `values`/`files`.
+  const steps = useMemo(() => formSteps(form.processPages, form.customFields), [form.processPages, form.customFields]);
+  const [stepIndex, setStepIndex] = useState(0);
+  const current = Math.min(stepIndex, steps.length - 1);
+  const last = current === steps.length - 1;
+  const formRef = useRef<HTMLFormElement>(null);
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  // After a render: focus the first field with a problem, or the new step's heading.
+  const [focusAfter, setFocusAfter] = useState<{ kind: 'problem' | 'step'; n: number } | null>(null);
+  useEffect(() => {
+    if (focusAfter?.kind === 'step') headingRef.current?.focus();
+    if (focusAfter?.kind === 'problem') focusFirstProblem(formRef.current, form.customFields.map((f) => f.name), new Set(problems.map((p) => p.field)));
+  }, [focusAfter]); // eslint-disable-line react-hooks/exhaustive-deps -- runs once per request
 
   const loadCaptcha = () => {
     setCaptchaAnswer('');
@@ -134,9 +152,30 @@ export function FormFill({ form, formId, preview = false, urlValues = {} }: { fo
     return found ? t(`forms:problems.${found.reason}`) : undefined;
   };
   const setValue = (name: string, value: FieldValue) => setValues((v) => ({ ...v, [name]: value }));
+  /** Shows problems: on the earliest step that has one, its first field focused. */
+  const showProblems = (list: FormProblem[]) => {
+    setProblems(list);
+    const first = Math.min(...list.map((p) => stepOfField(steps, p.field)).filter((i) => i >= 0));
+    if (Number.isFinite(first) && first !== current) setStepIndex(first);
+    setFocusAfter((f) => ({ kind: 'problem', n: (f?.n ?? 0) + 1 }));
+  };
+  const goToStep = (index: number) => {
+    setStepIndex(index);
+    setFocusAfter((f) => ({ kind: 'step', n: (f?.n ?? 0) + 1 }));
+  };
+  /** Next: only this step's fields are checked (the same rules the server runs on submit). */
+  const next = () => {
+    const local = stepProblems(steps[current]!, allValues());
+    setFailure(local.length > 0 ? { key: 'forms:public.fixFields', values: {} } : null);
+    if (local.length > 0) return showProblems(local);
+    setProblems([]);
+    goToStep(current + 1);
+  };
 
   async function submit(event: FormEvent) {
     event.preventDefault();
+    // Enter in a field of an earlier step goes on to the next step, it never submits.
+    if (!last) return next();
     if (preview) return;
     const submitted = allValues();
     const local = submissionProblems(form.customFields, submitted);
@@ -146,6 +185,7 @@ export function FormFill({ form, formId, preview = false, urlValues = {} }: { fo
     setFailure(null);
     if (local.length > 0) {
       setFailure({ key: 'forms:public.fixFields', values: {} });
+      showProblems(local);
       return;
     }
     setPending(true);
@@ -173,7 +213,7 @@ export function FormFill({ form, formId, preview = false, urlValues = {} }: { fo
       if (form.layout.redirectUrl) window.location.assign(form.layout.redirectUrl);
       setDone(true);
     } catch (err) {
-      setProblems(serverProblems(err));
+      showProblems(serverProblems(err));
       setFailure(formErrorMessage(err, 'forms:public.failed'));
       if (form.captcha) loadCaptcha();
     } finally {
@@ -188,11 +228,18 @@ export function FormFill({ form, formId, preview = false, urlValues = {} }: { fo
       <Caption1 as="p">{t('forms:public.mandatoryHint')}</Caption1>
       {encrypted ? <Alert type="info" title={t('forms:e2e.encrypting')} /> : null}
       {failure ? <Alert type="error" title={t(failure.key, failure.values)} /> : null}
-      <form className={styles.form} onSubmit={(event) => void submit(event)} noValidate>
-        {form.customFields.map((field, index) => (
-          <FieldInput key={field.name} field={field} index={index} value={values[field.name]} allValues={values} files={files[field.name] ?? []} problem={problemOf(field.name)} onValue={(v) => setValue(field.name, v)} onFiles={(list) => setFiles((f) => ({ ...f, [field.name]: list }))} />
-        ))}
-        {form.optionalRecipients.length > 0 ? (
+      <form ref={formRef} className={styles.form} onSubmit={(event) => void submit(event)} noValidate>
+        <StepHeading steps={steps} current={current} headingRef={headingRef} />
+        {/* Every step stays mounted (hidden but the current one): file choices and drawn signatures survive Back and Next. */}
+        {steps.map((step, stepNumber) =>
+          step.fields.map(({ field, index }) => (
+            <div key={field.name} data-form-field={field.name} hidden={stepNumber !== current}>
+              <FieldInput field={field} label={form.fieldLabels?.[field.name] || field.name} index={index} value={values[field.name]} allValues={values} files={files[field.name] ?? []} problem={problemOf(field.name)} onValue={(v) => setValue(field.name, v)} onFiles={(list) => setFiles((f) => ({ ...f, [field.name]: list }))} />
+            </div>
+          )),
+        )}
+        <StepButtons current={current} last={last} onBack={() => goToStep(current - 1)} />
+        {!last ? null : form.optionalRecipients.length > 0 ? (
           <Field label={t('forms:public.recipients')} required={form.recipientChoiceRequired} validationMessage={problemOf('chosenRecipients')}>
             <div role="group" aria-label={t('forms:public.recipients')}>
               {form.optionalRecipients.map((address) => (
@@ -201,13 +248,13 @@ export function FormFill({ form, formId, preview = false, urlValues = {} }: { fo
             </div>
           </Field>
         ) : null}
-        {form.disclaimerEnabled ? (
+        {last && form.disclaimerEnabled ? (
           <Field validationMessage={problemOf('disclaimerAccepted')}>
             <Body1 as="p">{form.disclaimerText}</Body1>
             <Checkbox label={t('forms:public.acceptDisclaimer')} checked={accepted} onChange={(_e, d) => setAccepted(d.checked === true)} required />
           </Field>
         ) : null}
-        {form.captcha ? (
+        {last && form.captcha ? (
           <div className={styles.captcha}>
             {captcha ? <img src={`data:image/svg+xml;base64,${btoa(captcha.svg)}`} alt={t('forms:public.captchaImage')} width={150} height={50} /> : null}
             <Button onClick={loadCaptcha}>{t('forms:public.newCaptcha')}</Button>
@@ -217,9 +264,11 @@ export function FormFill({ form, formId, preview = false, urlValues = {} }: { fo
           </div>
         ) : null}
         {progress && pending ? <ProgressBar value={progress.percent / 100} aria-label={t('forms:public.sending', { percent: progress.percent })} /> : null}
-        <Button type="submit" appearance="primary" disabled={pending}>
-          {t('forms:public.submit')}
-        </Button>
+        {last ? (
+          <Button type="submit" appearance="primary" disabled={pending}>
+            {t('forms:public.submit')}
+          </Button>
+        ) : null}
       </form>
     </PublicCard>
   );
@@ -227,6 +276,8 @@ export function FormFill({ form, formId, preview = false, urlValues = {} }: { fo
 
 interface FieldInputProps {
   field: CustomField;
+  /** The label shown: the translated one, else the field's name (which stays the key of the value). */
+  label: string;
   index: number;
   value: FieldValue | undefined;
   allValues: Record<string, FieldValue>;
@@ -236,26 +287,26 @@ interface FieldInputProps {
   onFiles: (files: File[]) => void;
 }
 
-function FieldInput({ field, index, value, allValues, files, problem, onValue, onFiles }: FieldInputProps) {
+function FieldInput({ field, label, index, value, allValues, files, problem, onValue, onFiles }: FieldInputProps) {
   const styles = useStyles();
   const text = typeof value === 'string' ? value : '';
-  const common = { label: field.name, required: field.required, hint: field.hint || undefined, validationMessage: problem };
+  const common = { label, required: field.required, hint: field.hint || undefined, validationMessage: problem };
   switch (field.type) {
     case 'link':
       return (
         <Link href={field.defaultValue} target="_blank" rel="noopener noreferrer">
-          {field.name}
+          {label}
         </Link>
       );
     case 'textTemplate':
       return <Body1 as="p">{fillTemplate(field.defaultValue, allValues)}</Body1>;
     case 'signature':
-      return <SignatureField field={field} id={fieldId(index)} problem={problem} onValue={onValue} />;
+      return <SignatureField field={{ ...field, name: label }} id={fieldId(index)} problem={problem} onValue={onValue} />;
     case 'file':
       return (
         <div className={styles.fileField}>
           <Label htmlFor={fieldId(index)} required={field.required}>
-            {field.name}
+            {label}
           </Label>
           <input
             id={fieldId(index)}
@@ -263,6 +314,7 @@ function FieldInput({ field, index, value, allValues, files, problem, onValue, o
             multiple
             accept={field.allowedFileTypes || undefined}
             aria-describedby={`${fieldId(index)}-hint`}
+            aria-invalid={problem ? true : undefined}
             onChange={(event) => onFiles([...(event.target.files ?? [])])}
           />
           <Caption1 id={`${fieldId(index)}-hint`}>{field.hint || files.map((f) => f.name).join(', ')}</Caption1>
@@ -276,7 +328,7 @@ function FieldInput({ field, index, value, allValues, files, problem, onValue, o
     case 'checkbox':
       return (
         <Field {...common}>
-          <div role="group" aria-label={field.name}>
+          <div role="group" aria-label={label}>
             {field.options.map((option) => {
               const list = Array.isArray(value) ? (value as string[]) : [];
               return <Checkbox key={option} label={option} checked={list.includes(option)} onChange={(_e, d) => onValue(d.checked === true ? [...list, option] : list.filter((o) => o !== option))} />;
