@@ -163,6 +163,23 @@ describe('a registered sender answers', () => {
   });
 });
 
+describe('single use under concurrency', () => {
+  it('two sends of the answering draft at once: one goes, the files are copied once', async () => {
+    const { created, token } = await request(s.owner, email('sender'), 'race', null);
+    const draft = await json<DeliveryDetail>(await req(s.sender, 'POST', ROOM_REQUEST_PATHS.delivery(token), { securityLevel: SECURITY_LEVELS.LEVEL_2 }), 201);
+    const bytes = new Uint8Array(randomBytes(1800));
+    await uploadFile(s.sender, draft.deliveryUuid, 'race.bin', bytes);
+    const answers = await Promise.all([0, 1, 2].map(() => req(s.sender, 'POST', `/deliveries/${draft.deliveryUuid}/send`)));
+    expect(answers.map((r) => r.status).filter((status) => status === 200)).toHaveLength(1);
+    for (const refused of answers.filter((r) => r.status !== 200)) expect([409, 410]).toContain(refused.status);
+    await server.app.jobs.whenIdle();
+    const top = await json<RoomContents>(await req(s.owner, 'GET', ROOM_PATHS.room(room.uuid)), 200);
+    expect(top.files.filter((f) => f.name.startsWith('race'))).toHaveLength(1);
+    const list = await json<RoomRequestList>(await req(s.owner, 'GET', ROOM_REQUEST_PATHS.requests(room.uuid)), 200);
+    expect(list.requests.find((r) => r.uuid === created.uuid)).toMatchObject({ state: 'used', filesCopied: 1, folderUuid: null });
+  });
+});
+
 describe('an unregistered address', () => {
   it('signs up through the mailed link, signs in and sends; the files land in the folder', async () => {
     const to = 'newcomer@outside.test';
