@@ -2,14 +2,17 @@
 // an unregistered address for files for a folder (breadcrumb menu › Request files); the spec reads
 // the mail, signs up on the request's signup page, sends two files on the send page's dar variant
 // (with a `back` value: the page returns there); the owner finds both files in the folder and
-// downloads one (SHA-256 equal), and the requests list says "Answered". axe on every new screen.
+// downloads one (SHA-256 equal), and the requests list says "Answered". A registered address
+// signs in from the mail link and sends at level 2; a foreign `back` is ignored. axe on every new screen.
 import { expect, test, type Page } from '@playwright/test';
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { createUser as createUserInRepository, type TestUser } from '@tests/integration/escalation-helpers';
 import { addressedTo, extractLink, waitForMailboxMail } from '../support/mailbox';
 import { startTestServer, type TestServer } from '../support/server';
-import { apiSignIn, en as enBase, expectNoSeriousA11yViolations, locale, signInToInbox } from './fixtures';
+import { SECURITY_LEVELS } from '@shared/contract/constants';
+import { ROOM_REQUEST_PATHS } from '@shared/contract/room-requests';
+import { apiCall, apiSignIn, en as enBase, expectNoSeriousA11yViolations, locale, signInToInbox, submitLogin } from './fixtures';
 import { apiCreateFolder, apiCreateRoom } from './rooms-fixtures';
 
 const rooms = locale<typeof import('@locales/en/rooms.json')>('en', 'rooms');
@@ -108,4 +111,36 @@ test('an unregistered address is asked for files, signs up, sends two; they land
   await vendor.goto(`${server.url}/secumails/send?dar=${link.searchParams.get('token')}`);
   await expect(vendor.getByText(requests.send.gone)).toBeVisible();
   await vendorContext.close();
+});
+
+test('a registered address signs in from the mail link, sends at level 2; a foreign `back` is ignored (send success page)', async ({ page }) => {
+  test.setTimeout(180_000);
+  const { server } = ctx;
+  const partner = await createUserInRepository(server, { username: 'paula' });
+  const session = await apiSignIn(server, owner);
+  const room = await apiCreateRoom(server, session, 'Partner Room');
+  const created = await apiCall(server, session, 'POST', ROOM_REQUEST_PATHS.requests(room.uuid), { email: partner.email, message: '' });
+  expect(created.status).toBe(201);
+  const mail = await waitForMailboxMail(server.mailboxDir, (m) => addressedTo(partner.email)(m) && m.subject.includes('asks you for files'));
+  const link = extractLink(mail, '/secumails/send');
+  link.searchParams.set('back', 'https://evil.example/');
+
+  // Signed out: the sign-in continues to the dar page.
+  await page.goto(`${server.url}${link.pathname}${link.search}`);
+  await expect(page.getByRole('heading', { name: en.auth.login.title })).toBeVisible();
+  await submitLogin(page, partner);
+  await expect(page.getByRole('heading', { level: 1, name: requests.send.title })).toBeVisible();
+  await expect(page.getByText(/asks you for files for the data room “Partner Room”/)).toBeVisible();
+  await page.getByRole('radio', { name: en.send.level.level2.title }).check();
+  const bytes = Buffer.from(Array.from({ length: 5000 }, (_, i) => (i * 7) % 256));
+  await page.locator('input[type=file]').setInputFiles([{ name: 'offer.bin', mimeType: 'application/octet-stream', buffer: bytes }]);
+  await page.getByRole('button', { name: requests.send.submit }).click();
+  await expect(page).toHaveURL(/\/secumails\/send-success$/);
+  await expect(page.getByRole('heading', { level: 1, name: en.send.success.title })).toBeVisible();
+
+  await server.app.jobs.whenIdle();
+  const stored = await server.app.db.selectFrom('room_files').select(['sha256', 'uploaded_by']).where('name', '=', 'offer.bin').executeTakeFirstOrThrow();
+  expect(stored).toEqual({ sha256: sha256(bytes), uploaded_by: partner.id });
+  const delivery = await server.app.db.selectFrom('deliveries').select('security_level').where('subject', '=', 'Partner Room').executeTakeFirstOrThrow();
+  expect(delivery.security_level).toBe(SECURITY_LEVELS.LEVEL_2);
 });
