@@ -12,6 +12,7 @@ import type { Database } from '../db/schema';
 import { partKey } from '../deliveries/records';
 import type { JobKind } from '../jobs/job-queue';
 import { addStored } from '../reports/storage-totals';
+import { checkSpace } from '../uploads/space';
 import { recordActivity } from './activity';
 import { fileBlobPrefix } from './file-rows';
 import type { RequestRow } from './request-rows';
@@ -56,6 +57,8 @@ async function copyFiles(app: FastifyInstance, request: RequestRow): Promise<voi
   const done = new Set<string>(JSON.parse(request.copied_files) as string[]);
   for (const source of files) {
     if (done.has(source.uuid)) continue;
+    // The room's quota as for an upload (507 before any byte): the job retries, then gives up (logged).
+    await checkSpace(app, Number(source.size));
     const uuid = randomUUID();
     const blobPrefix = fileBlobPrefix(room.uuid, uuid);
     const hash = createHash('sha256');

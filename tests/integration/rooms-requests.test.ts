@@ -1,13 +1,14 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { ANTI_CSRF_HEADER } from '@shared/contract/auth';
 import { SECURITY_LEVELS } from '@shared/contract/constants';
-import type { DeliveryDetail, DeliveryUploadFile } from '@shared/contract/deliveries';
+import { DELIVERY_SETTING_KEYS, type DeliveryDetail, type DeliveryUploadFile } from '@shared/contract/deliveries';
 import { ROOM_REQUEST_PATHS, type RoomRequest, type RoomRequestInfo, type RoomRequestList } from '@shared/contract/room-requests';
 import { ROOM_PATHS, type Room, type RoomContents, type RoomFolder } from '@shared/contract/rooms';
 import { addressedTo, extractLink, readMailbox, waitForMailboxMail, type MailboxMail } from '@tests/support/mailbox';
 import { startTestServer, type TestServer } from '@tests/support/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, createUserAsAdmin, expectBackendError, signIn, signInAdmin, type Session } from './core-helpers';
+import { ROOM_REQUEST_COPY_JOB } from '@server/rooms/requests-delivery';
+import { call, createUserAsAdmin, expectBackendError, signIn, signInAdmin, updateSettings, type Session } from './core-helpers';
 import { e2eActor, giveSecuPass } from './e2e-helpers';
 import { createE2eRoom } from './rooms-e2e-helpers';
 
@@ -177,6 +178,34 @@ describe('single use under concurrency', () => {
     expect(top.files.filter((f) => f.name.startsWith('race'))).toHaveLength(1);
     const list = await json<RoomRequestList>(await req(s.owner, 'GET', ROOM_REQUEST_PATHS.requests(room.uuid)), 200);
     expect(list.requests.find((r) => r.uuid === created.uuid)).toMatchObject({ state: 'used', filesCopied: 1, folderUuid: null });
+  });
+});
+
+describe('storage quota', () => {
+  it('a copy that does not fit waits (the job retries) and lands once there is room', async () => {
+    const { created, token } = await request(s.owner, email('sender'), 'quota', null);
+    const draft = await json<DeliveryDetail>(await req(s.sender, 'POST', ROOM_REQUEST_PATHS.delivery(token), { securityLevel: SECURITY_LEVELS.LEVEL_2 }), 201);
+    const bytes = new Uint8Array(randomBytes(4000));
+    await uploadFile(s.sender, draft.deliveryUuid, 'big-one.bin', bytes);
+    const totals = await server.app.db.selectFrom('storage_totals').select('bytes').execute();
+    await updateSettings(server, admin, { [DELIVERY_SETTING_KEYS.globalQuota]: totals.reduce((sum, t) => sum + Number(t.bytes), 0) + 100 });
+    try {
+      await json(await req(s.sender, 'POST', `/deliveries/${draft.deliveryUuid}/send`), 200);
+      await server.app.jobs.whenIdle();
+      expect(await server.app.db.selectFrom('room_files').select('id').where('name', '=', 'big-one.bin').executeTakeFirst()).toBeUndefined();
+      const job = await server.app.db.selectFrom('jobs').select(['state', 'last_error']).where('kind', '=', ROOM_REQUEST_COPY_JOB).where('state', '=', 'pending').executeTakeFirstOrThrow();
+      expect(job.last_error).toContain('no space left');
+    } finally {
+      await updateSettings(server, admin, { [DELIVERY_SETTING_KEYS.globalQuota]: 0 });
+    }
+    // The retry delay passes: the copy goes through.
+    await server.app.db.updateTable('jobs').set({ run_at: Date.now() - 1 }).where('kind', '=', ROOM_REQUEST_COPY_JOB).where('state', '=', 'pending').execute();
+    server.app.jobs.kick();
+    await server.app.jobs.whenIdle();
+    const copied = await server.app.db.selectFrom('room_files').select('sha256').where('name', '=', 'big-one.bin').executeTakeFirstOrThrow();
+    expect(copied.sha256).toBe(sha256(bytes));
+    const list = await json<RoomRequestList>(await req(s.owner, 'GET', ROOM_REQUEST_PATHS.requests(room.uuid)), 200);
+    expect(list.requests.find((r) => r.uuid === created.uuid)).toMatchObject({ state: 'used', filesCopied: 1 });
   });
 });
 
