@@ -31,6 +31,9 @@ import { oidcSsoRoutes } from './auth/oidc-sso';
 import { deliveryE2eRoutes } from './deliveries/e2e-routes';
 import { deliveryRoutes } from './deliveries/routes';
 import { roomRoutes } from './rooms/routes';
+import { roomRequestRoutes } from './rooms/requests-routes';
+import { requestBeforeSend, requestOnSent } from './rooms/requests-delivery';
+import { roomRequestJobs } from './rooms/requests-copy';
 import { roomAdminRoutes } from './rooms/admin-routes';
 import { roomTrashRetentionJobs } from './rooms/admin-trash';
 import { senderAdminRoutes } from './deliveries/sender-routes';
@@ -199,7 +202,7 @@ async function assemble(app: FastifyInstance, options: BuildAppOptions, database
   // The database job queue; the runner starts once every route (and job kind) is in place.
   const jobs: { runner?: JobRunner } = {};
   app.decorate('jobs', { kick: () => jobs.runner?.kick(), whenIdle: async () => jobs.runner?.whenIdle() });
-  app.decorate('deliveryHooks', { beforeSend: [attachBeforeSend], sent: [handOffOnSent, submissionOnSent] });
+  app.decorate('deliveryHooks', { beforeSend: [attachBeforeSend, requestBeforeSend], sent: [handOffOnSent, submissionOnSent, requestOnSent] });
   // Shutting down (SIGTERM): the running job goes back to the queue at once, so another server
   // takes it while this one lets its running requests finish.
   app.addHook('preClose', async () => {
@@ -252,6 +255,7 @@ async function assemble(app: FastifyInstance, options: BuildAppOptions, database
   await app.register(deliveryE2eRoutes);
   await app.register(senderAdminRoutes);
   await app.register(roomRoutes);
+  await app.register(roomRequestRoutes);
   await app.register(roomAdminRoutes);
   await app.register(externalRoutes);
   await app.register(submitBoxRoutes);
@@ -279,7 +283,7 @@ async function assemble(app: FastifyInstance, options: BuildAppOptions, database
 
   // House-keeping runs as periodic jobs: once per period across every server on this database.
   const periodic = { ...deliverySweepJobs(app), ...escalationCleanupJobs(app), ...roomSweepJobs(app), ...roomTrashRetentionJobs(app), ...submissionSweepJobs(app), [SESSION_PURGE_JOB]: periodicJob(SESSION_PURGE_INTERVAL_MS, async () => void (await sessions.purgeExpired())) };
-  jobs.runner = startJobRunner(db, { ...virusScanJobs(app, deliveryScanOperations, roomScanJobs(app)), ...flowWebhookJobs(app), ...submissionCompletionJobs(app), ...periodic }, { pollIntervalMs: config.jobPollIntervalMs, log: app.log });
+  jobs.runner = startJobRunner(db, { ...virusScanJobs(app, deliveryScanOperations, roomScanJobs(app)), ...flowWebhookJobs(app), ...submissionCompletionJobs(app), ...roomRequestJobs(app), ...periodic }, { pollIntervalMs: config.jobPollIntervalMs, log: app.log });
 
   app.setNotFoundHandler(async (request, reply) => {
     if (await sendSpaFallback(app, request, reply)) return reply;

@@ -72,7 +72,18 @@ async function replyTargets(db: Kysely<Database>, user: UserRow, among: readonly
     .where('d.status', '=', 'sent')
     .where(sql`lower(u.email)`, 'in', [...among])
     .execute();
-  return new Set(rows.map((r) => r.email));
+  // Someone who asked the user for files (an open data-room request, server/rooms/requests.ts) may be answered too.
+  const requesters = await db
+    .selectFrom('room_requests as q')
+    .innerJoin('users as u', 'u.id', 'q.requester_id')
+    .select(sql<string>`lower(u.email)`.as('email'))
+    .where('q.email', '=', user.email.toLowerCase())
+    .where('q.used_at', 'is', null)
+    .where('q.revoked_at', 'is', null)
+    .where('q.expires_at', '>', Date.now())
+    .where(sql`lower(u.email)`, 'in', [...among])
+    .execute();
+  return new Set([...rows, ...requesters].map((r) => r.email));
 }
 
 const replyOnlyRefusal = (recipients: string[]) =>

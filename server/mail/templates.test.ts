@@ -26,6 +26,8 @@ const SAMPLE: MailTemplateData = {
   deliveryBlocked: { subject: 'Q3 <b>figures</b>', reason: 'virus', link: 'https://kuvert.example/secumails/outbox' },
   submitTicket: { ownerName: 'Ada <Lovelace>', link: 'https://kuvert.example/submit/ticket/abc?x=<b>', validDays: 7 },
   formConfirmation: { formName: 'Contact <b>request</b>', text: 'Thank you.\n\nWe answer <soon>.', date: '2026-11-25' },
+  roomRequest: { requesterName: 'Ada <Lovelace>', requesterEmail: 'ada@example.test', roomName: 'Deals <b>2026</b>', folderName: 'Inbound', message: 'Please send <b>it</b>', link: 'https://kuvert.example/secumails/send?dar=abc', expiresOn: '2026-12-10', signup: true },
+  roomRequestAnswered: { senderEmail: 'bob@example.test', roomName: 'Deals <b>2026</b>', folderName: null, fileCount: 2, link: 'https://kuvert.example/datarooms/r1' },
 };
 
 describe('mail templates', () => {

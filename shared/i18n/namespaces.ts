@@ -19,6 +19,7 @@ export const I18N_NAMESPACES = [
   'flows',
   'formAdmin',
   'formsShare',
+  'roomRequests',
 ] as const;
 export type I18nNamespace = (typeof I18N_NAMESPACES)[number];
 export const DEFAULT_NAMESPACE: I18nNamespace = 'common';

@@ -55,6 +55,9 @@ import deFormAdmin from '@locales/de/formAdmin.json';
 import enFormAdmin from '@locales/en/formAdmin.json';
 import frFormAdmin from '@locales/fr/formAdmin.json';
 import frFormsShare from '@locales/fr/formsShare.json';
+import deRoomRequests from '@locales/de/roomRequests.json';
+import enRoomRequests from '@locales/en/roomRequests.json';
+import frRoomRequests from '@locales/fr/roomRequests.json';
 import type { Language } from '@shared/contract/constants';
 import type { I18nNamespace } from './namespaces';
 
@@ -81,6 +84,7 @@ export const I18N_RESOURCES: Record<Language, Record<I18nNamespace, Record<strin
     flows: deFlows,
     formAdmin: deFormAdmin,
     formsShare: deFormsShare,
+    roomRequests: deRoomRequests,
   },
   en: {
     common: enCommon,
@@ -102,6 +106,7 @@ export const I18N_RESOURCES: Record<Language, Record<I18nNamespace, Record<strin
     flows: enFlows,
     formAdmin: enFormAdmin,
     formsShare: enFormsShare,
+    roomRequests: enRoomRequests,
   },
   fr: {
     common: frCommon,
@@ -123,5 +128,6 @@ export const I18N_RESOURCES: Record<Language, Record<I18nNamespace, Record<strin
     flows: frFlows,
     formAdmin: frFormAdmin,
     formsShare: frFormsShare,
+    roomRequests: frRoomRequests,
   },
 };

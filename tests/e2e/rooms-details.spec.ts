@@ -1,6 +1,6 @@
 // The details sidebar and the breadcrumb context menu of plain data rooms against the real server
 // (issue 15): the breadcrumb menu's entries each open their dialog (share, new folder, upload,
-// details, rename, delete; no folder download yet); the sidebar's Details tab, the Access tab where
+// request files, details, rename, delete; no folder download yet); the sidebar's Details tab, the Access tab where
 // an OWNER changes and revokes a role after a confirmation naming item, role and person, the
 // Activity tab; a file's details from the file menu; a VIEWER's menu and sidebar. axe on each.
 import { expect, test, type Page } from '@playwright/test';
@@ -9,6 +9,7 @@ import { apiSignIn, en as enBase, expectNoSeriousA11yViolations, locale, serverP
 import { apiCreateFolder, apiCreateRoom, apiShareRoom, apiUploadRoomFile } from './rooms-fixtures';
 
 const rooms = locale<typeof import('@locales/en/rooms.json')>('en', 'rooms');
+const roomRequests = locale<typeof import('@locales/en/roomRequests.json')>('en', 'roomRequests');
 const en = { ...enBase, rooms };
 const ctx = serverPerFile();
 let owner: TestUser;
@@ -39,7 +40,7 @@ test('breadcrumb menu entries, details sidebar with Access (change and revoke co
   await expect(page.getByRole('heading', { level: 1, name: 'Audit Room' })).toBeVisible();
 
   // Each breadcrumb menu entry opens what it says (closed again with Cancel / Escape).
-  const entries = [rooms.share.action, rooms.folder.createAction, rooms.files.upload, rooms.files.zip, rooms.details.action, rooms.rename.action, rooms.delete.action];
+  const entries = [rooms.share.action, rooms.folder.createAction, rooms.files.upload, roomRequests.request.action, rooms.files.zip, rooms.details.action, rooms.rename.action, rooms.delete.action];
   await crumbMenu(page, 'Audit Room').click();
   await expect(page.getByRole('menuitem')).toHaveText(entries);
   await expectNoSeriousA11yViolations(page, 'breadcrumb context menu');
@@ -54,6 +55,11 @@ test('breadcrumb menu entries, details sidebar with Access (change and revoke co
   const chooser = page.waitForEvent('filechooser');
   await page.getByRole('menuitem', { name: rooms.files.upload }).click();
   expect((await chooser).isMultiple()).toBe(true);
+  // Request files (rooms-request.spec.ts follows a request through).
+  await crumbMenu(page, 'Audit Room').click();
+  await page.getByRole('menuitem', { name: roomRequests.request.action }).click();
+  await expect(page.getByRole('dialog', { name: fill(roomRequests.request.title, { place: 'Audit Room' }) })).toBeVisible();
+  await page.getByRole('dialog').getByRole('button', { name: en.common.actions.cancel }).click();
   await crumbMenu(page, 'Audit Room').click();
   await page.getByRole('menuitem', { name: rooms.rename.action }).click();
   await expect(page.getByRole('dialog', { name: fill(rooms.rename.roomTitle, { name: 'Audit Room' }) })).toBeVisible();

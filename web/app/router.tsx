@@ -40,6 +40,7 @@ const roomsSearchPage = () => import(/* webpackChunkName: "rooms" */ '@web/featu
 const secureRoomPages = () => import(/* webpackChunkName: "secure-rooms" */ '@web/features/rooms/e2e/secure-rooms-page');
 const secureRoomPage = () => import(/* webpackChunkName: "secure-rooms" */ '@web/features/rooms/e2e/e2e-room-page');
 const externalPages = () => import(/* webpackChunkName: "external" */ '@web/features/secumails/external-pages');
+const roomRequestPages = () => import(/* webpackChunkName: "send" */ './room-request-pages');
 
 const secuPassPage = lazyPage(() => import(/* webpackChunkName: "secupass" */ '@web/features/secupass/set-secupass-page'), 'SetSecuPassPage');
 const secuPassPages = () => import(/* webpackChunkName: "secupass" */ '@web/features/secupass/set-secupass-page');
@@ -117,11 +118,17 @@ const authRoutes: RouteObject[] = [
   },
   ...secuPassRoutes(),
   // Delivery signup of external recipients (SPEC §2), plain and double-authenticated (SMS code).
-  ...['delivery-signup', 'delivery-signup-dar'].map((path) => ({
-    path,
+  {
+    path: 'delivery-signup',
     handle: handle({ titleKey: 'external:signup.title' }),
     lazy: lazyPage(externalPages, 'DeliverySignupPage'),
-  })),
+  },
+  // With `token`: a data-room request's signup (room-request-pages.tsx); without: the SMS variant above.
+  {
+    path: 'delivery-signup-dar',
+    handle: handle({ titleKey: 'external:signup.title' }),
+    lazy: lazyPage(roomRequestPages, 'DeliverySignupDarRoutePage'),
+  },
   {
     path: 'signup',
     handle: handle({ titleKey: 'auth:signup.title' }),
@@ -149,7 +156,8 @@ const secumailsRoutes: RouteObject[] = [
     lazy: lazyPage(outboxPages, 'OutboxPage'),
     children: [{ path: ':deliveryUuid', handle: handle({ titleKey: 'deliveries:sent.detailTitle' }), lazy: lazyPage(outboxPages, 'OutboxDetailPage') }],
   },
-  { path: 'send', handle: handle({ auth: true, titleKey: 'shell:deliveryMenu.send' }), lazy: lazyPage(() => import(/* webpackChunkName: "send" */ '@web/features/secumails/send/send-page'), 'SendPage') },
+  // `?dar=<token>`: the data-room request variant (room-request-pages.tsx).
+  { path: 'send', handle: handle({ auth: true, titleKey: 'shell:deliveryMenu.send' }), lazy: lazyPage(roomRequestPages, 'SendRoutePage') },
   // SPEC §2: the success page has no sign-in flag.
   { path: 'send-success', handle: handle({ titleKey: 'send:success.title' }), lazy: lazyPage(() => import(/* webpackChunkName: "send" */ '@web/features/secumails/send/send-page'), 'SendSuccessPage') },
   // Release deliveries and its success page (SPEC §2, under /secumails/:locale?).

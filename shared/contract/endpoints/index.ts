@@ -18,6 +18,7 @@ import { ROOM_ADMIN_ENDPOINTS } from './room-admin';
 import { FORM_ADMIN_ENDPOINTS } from './form-admin';
 import { ROOM_E2E_ENDPOINTS } from './rooms-e2e';
 import { FORM_LAYOUT_ENDPOINTS } from './form-layout';
+import { ROOM_REQUEST_ENDPOINTS } from './room-requests';
 
 /** Every area of the catalogue (one file each, README.md "Endpoint catalogue"). */
 export const ENDPOINT_AREAS = {
@@ -40,6 +41,7 @@ export const ENDPOINT_AREAS = {
   formAdmin: FORM_ADMIN_ENDPOINTS,
   roomsE2e: ROOM_E2E_ENDPOINTS,
   formLayout: FORM_LAYOUT_ENDPOINTS,
+  roomRequests: ROOM_REQUEST_ENDPOINTS,
 } as const;
 
 /** Every endpoint of `/api/2`, once. */

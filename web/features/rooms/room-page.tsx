@@ -22,6 +22,8 @@ import { RoomActivity } from './room-activity';
 import { RoomFiles, type FilesPaging } from './room-files';
 import { RoleBadge, useDateFormat } from './room-format';
 import { ShareDialog } from './share-dialog';
+import { RequestFilesDialog } from './requests/request-dialog';
+import { RoomRequestsSection } from './requests/requests-section';
 
 const useStyles = makeStyles({
   // The context menu of "here" stands right after the last step (outside the list of steps).
@@ -127,6 +129,7 @@ function RoomView({ contents, paging }: { contents: RoomContents; paging: FilesP
   const [moving, setMoving] = useState<MoveItem | null>(null);
   const [details, setDetails] = useState<DetailsItem | null>(null);
   const [previewing, setPreviewing] = useState<RoomFile | null>(null);
+  const [requesting, setRequesting] = useState(false);
   const picker = useRef<HTMLInputElement>(null);
   const { room, folder } = contents;
   const here = folder ?? room;
@@ -264,6 +267,8 @@ function RoomView({ contents, paging }: { contents: RoomContents; paging: FilesP
                 {may.manageAccess ? <MenuItem onClick={() => setSharing(true)}>{t('rooms:share.action')}</MenuItem> : null}
                 {may.edit ? <MenuItem onClick={newFolder}>{t('rooms:folder.createAction')}</MenuItem> : null}
                 {may.upload ? <MenuItem onClick={() => picker.current?.click()}>{t('rooms:files.upload')}</MenuItem> : null}
+                {/* Data-room requests: plain rooms only (the server cannot put files into an E2E room). */}
+                {may.upload && !room.encrypted ? <MenuItem onClick={() => setRequesting(true)}>{t('roomRequests:request.action')}</MenuItem> : null}
                 {may.download ? (
                   // A plain link: the browser streams the ZIP to disk (the session cookie authorises it).
                   <MenuItemLink href={`${API_BASE}${folder ? ROOM_OPS_PATHS.folderZip(room.uuid, folder.uuid) : ROOM_OPS_PATHS.roomZip(room.uuid)}`} download={`${here.name}.zip`}>
@@ -328,11 +333,15 @@ function RoomView({ contents, paging }: { contents: RoomContents; paging: FilesP
         paging={paging}
       />
       {may.activity ? <RoomActivity key={here.uuid} roomUuid={room.uuid} folderUuid={folder?.uuid ?? null} /> : null}
+      {may.manageAccess && !room.encrypted ? <RoomRequestsSection roomUuid={room.uuid} roomName={room.name} /> : null}
       <NameDialog request={naming} onClose={() => setNaming(null)} />
       <ConfirmDialog request={confirming} onClose={() => setConfirming(null)} />
       <MoveDialog room={room} item={moving} onClose={() => setMoving(null)} />
       <DetailsPanel item={details} onClose={() => setDetails(null)} />
       <PreviewDialog file={previewing} onClose={() => setPreviewing(null)} />
+      {may.upload && !room.encrypted ? (
+        <RequestFilesDialog open={requesting} onClose={() => setRequesting(false)} roomUuid={room.uuid} folderUuid={folder?.uuid ?? null} placeName={folder ? `${room.name} / ${folder.name}` : room.name} />
+      ) : null}
       {may.manageAccess ? <ShareDialog open={sharing} onClose={() => setSharing(false)} roomUuid={room.uuid} folder={folder} itemName={here.name} /> : null}
     </>
   );

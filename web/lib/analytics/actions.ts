@@ -14,6 +14,8 @@ export const ANALYTICS_ACTIONS = {
   reportRequested: 'Report Requested',
   /** A report's CSV was downloaded; property `report`: its id. */
   reportDownloaded: 'Report Downloaded',
+  /** SPEC §9 "DAR button": the send of a data-room request's answer (dar send page); property `files`. */
+  darButton: 'DAR Button',
 } as const;
 
 export type AnalyticsAction = (typeof ANALYTICS_ACTIONS)[keyof typeof ANALYTICS_ACTIONS];

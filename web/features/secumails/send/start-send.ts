@@ -30,6 +30,8 @@ export interface StartSendInput {
   replaces?: string;
   /** Unregistered recipients' numbers for the SMS signup code: PUT once the draft exists, before anything is sent. */
   phoneNumbers?: Readonly<Record<string, string>>;
+  /** A draft the server made already (a data-room request's, dar-send-page.tsx): its files are added and it is sent. */
+  existingDraft?: string;
 }
 
 const ITEM_STATE: Record<FileProgress['state'], TransferItemState> = {
@@ -61,6 +63,7 @@ export function startSend(input: StartSendInput): { id: string; done: Promise<Tr
   // The first run patches the earlier draft with the form as it is now; a retry continues as it is.
   let update = earlier === undefined ? undefined : input.draft;
   if (earlier !== undefined) deliveryUuid = earlier;
+  else if (input.existingDraft !== undefined) deliveryUuid = input.existingDraft;
   const sources = input.files.map((file) => ({ name: file.name, blob: file, mimeType: file.type || undefined }));
   let transferId = '';
   const started = transferStore.start({

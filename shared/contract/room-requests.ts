@@ -1,0 +1,128 @@
+import { z } from 'zod';
+import { LanguageSchema } from './user';
+import { SecurityLevelSchema } from './deliveries';
+
+/**
+ * Data-room requests ("dar", issue 15 §2, SPEC §2 "send delivery … variant for a data room
+ * request"): an OWNER or EDITOR of a plain room asks an address for files for one folder. The
+ * person sends an ordinary delivery back to the requester with the send page's dar variant; once
+ * it is sent, its files are also copied into the folder (server/README "Data-room requests").
+ */
+
+/** How long a request's link holds when nothing else is said (days). */
+export const ROOM_REQUEST_DEFAULT_DAYS = 14;
+export const ROOM_REQUEST_MESSAGE_MAX = 2000;
+
+export const ROOM_REQUEST_STATES = ['open', 'used', 'expired', 'revoked'] as const;
+export type RoomRequestState = (typeof ROOM_REQUEST_STATES)[number];
+
+const Uuid = z.string().uuid();
+/** The mailed token: 32 random bytes, base64url (43 characters). */
+const Token = z.string().min(20).max(100).regex(/^[A-Za-z0-9_-]+$/);
+
+export const RoomRequestTokenParamsSchema = z.object({ token: Token }).strict();
+export const RoomRequestParamsSchema = z.object({ roomUuid: Uuid, requestUuid: Uuid }).strict();
+
+export const CreateRoomRequestBodySchema = z
+  .object({
+    /** null or omitted: the room's top level. */
+    folderUuid: Uuid.nullable().optional(),
+    email: z.string().trim().min(1).max(320),
+    message: z.string().max(ROOM_REQUEST_MESSAGE_MAX).default(''),
+    /** Language of the mail to an unregistered address (a registered one gets the account's). */
+    language: LanguageSchema.optional(),
+  })
+  .strict()
+  .meta({ id: 'CreateRoomRequestBody' });
+export type CreateRoomRequestBody = z.input<typeof CreateRoomRequestBodySchema>;
+
+export const RoomRequestSchema = z
+  .object({
+    uuid: z.string(),
+    roomUuid: z.string(),
+    folderUuid: z.string().nullable(),
+    /** The folder's name, or null for the room's top level. */
+    folderName: z.string().nullable(),
+    email: z.string(),
+    message: z.string(),
+    requestedBy: z.string(),
+    state: z.enum(ROOM_REQUEST_STATES),
+    createdAt: z.number(),
+    expiresAt: z.number(),
+    usedAt: z.number().nullable(),
+    /** How many files of the answering delivery are in the folder now. */
+    filesCopied: z.number(),
+  })
+  .meta({ id: 'RoomRequest' });
+export type RoomRequest = z.infer<typeof RoomRequestSchema>;
+
+export const RoomRequestListSchema = z.object({ requests: z.array(RoomRequestSchema) }).meta({ id: 'RoomRequestList' });
+export type RoomRequestList = z.infer<typeof RoomRequestListSchema>;
+
+/** What the link shows before anyone signs in (the token is the credential). */
+export const RoomRequestInfoSchema = z
+  .object({
+    requesterName: z.string(),
+    requesterEmail: z.string(),
+    roomName: z.string(),
+    folderName: z.string().nullable(),
+    message: z.string(),
+    /** The address asked; the delivery must come from its account. */
+    email: z.string(),
+    /** An account of that address exists (sign in), or not (sign up first). */
+    registered: z.boolean(),
+    expiresAt: z.number(),
+  })
+  .meta({ id: 'RoomRequestInfo' });
+export type RoomRequestInfo = z.infer<typeof RoomRequestInfoSchema>;
+
+export const RoomRequestSignupBodySchema = z
+  .object({
+    password: z.string().max(1024),
+    firstName: z.string().max(100).optional(),
+    lastName: z.string().max(100).optional(),
+    language: LanguageSchema.optional(),
+  })
+  .strict()
+  .meta({ id: 'RoomRequestSignupBody' });
+export type RoomRequestSignupBody = z.input<typeof RoomRequestSignupBodySchema>;
+export const RoomRequestSignupResponseSchema = z.object({ email: z.string() }).meta({ id: 'RoomRequestSignupResponse' });
+
+/** The answering delivery's draft: recipient fixed to the requester; files then go through the draft calls. */
+export const RoomRequestDeliveryBodySchema = z
+  .object({
+    subject: z.string().max(100_000).optional(),
+    body: z.string().max(1_000_000).default(''),
+    /** Levels 1 and 2 only: the server copies plaintext into the room. */
+    securityLevel: SecurityLevelSchema.optional(),
+  })
+  .strict()
+  .meta({ id: 'RoomRequestDeliveryBody' });
+export type RoomRequestDeliveryBody = z.input<typeof RoomRequestDeliveryBodySchema>;
+
+export const ROOM_REQUEST_PATHS = {
+  requests: (roomUuid: string) => `/rooms/${roomUuid}/requests`,
+  request: (roomUuid: string, requestUuid: string) => `/rooms/${roomUuid}/requests/${requestUuid}`,
+  info: (token: string) => `/room-requests/${token}`,
+  signup: (token: string) => `/room-requests/${token}/signup`,
+  delivery: (token: string) => `/room-requests/${token}/delivery`,
+} as const;
+
+/** The mailed links (web routes): registered addresses go to the send page's dar variant, others sign up first. */
+export const ROOM_REQUEST_WEB_LINKS = {
+  send: (token: string) => `/secumails/send?dar=${encodeURIComponent(token)}`,
+  signup: (token: string) => `/auth/delivery-signup-dar?token=${encodeURIComponent(token)}`,
+} as const;
+
+/**
+ * The `back` query value (SPEC §2): where the page that started an action returns afterwards. Only
+ * a same-origin relative path starting with a single `/` counts; anything else (absolute URLs,
+ * `//host`, `/\host`, control characters) is ignored (null).
+ */
+export function safeBackPath(value: string | null | undefined): string | null {
+  if (!value || value.length > 2000) return null;
+  if (!value.startsWith('/') || value.startsWith('//') || value.startsWith('/\\')) return null;
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0000-\u001f\u007f\\]/.test(value)) return null;
+  return value;
+}
