@@ -59,7 +59,8 @@ export async function startHandOff(app: FastifyInstance, facts: SubmissionFacts)
       submission: text,
       file_uuid: null,
       search_text: `${facts.form.name}\n${text ?? ''}`.toLowerCase(),
-      created_at: Date.now(),
+      // The submission's start, the same instant as submission.json's `submittedAt`.
+      created_at: Number(facts.draft.created_at),
       sent_at: null,
       last_attempt_at: null,
       delivered_at: null,

@@ -180,6 +180,7 @@ describe('Flows at levels 3 and 4', () => {
     const body = FlowWebhookBodySchema.strict().parse(JSON.parse(request.body));
     expect(body).toMatchObject({ event: 'form.submission', version: 1, formUuid: form.formUuid, formName: form.name, deliveryUuid: started.deliveryUuid, securityLevel: 3, encrypted: true, submission: null, attachment: { name: SUBMISSION_JSON_FILE, size: Number(file.size) } });
     expect(Number(file.size)).toBeGreaterThan(contents.get(SUBMISSION_JSON_FILE)!.length); // the stored ciphertext
+    expect(body.submittedAt).toBe(json.submission.submittedAt);
     expect(Date.parse(body.sentAt)).toBeGreaterThanOrEqual(Date.parse(body.submittedAt));
 
     // The Flows list: encrypted, no JSON, the attachment; the hand-off row holds no value either.
