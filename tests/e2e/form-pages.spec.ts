@@ -69,6 +69,7 @@ test('the administrator adds, renames, reorders and deletes process pages and pu
   await pages.getByRole('button', { name: 'Delete page Extra' }).click();
   const dialog = page.getByRole('dialog', { name: 'Delete page Extra' });
   await expect(dialog).toBeVisible();
+  await expectNoSeriousA11yViolations(page, 'delete page dialog');
   await dialog.getByRole('combobox', { name: /field moves to/ }).selectOption({ label: 'Details' });
   await dialog.getByRole('button', { name: 'Move fields and delete' }).click();
   await expect(dialog).toBeHidden();
