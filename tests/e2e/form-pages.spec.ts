@@ -2,7 +2,7 @@
 // pages in the Custom fields tab (add, rename, reorder, delete a page with fields → they move to
 // the chosen page) and saves; a visitor fills a two-page form step by step (Next with an empty
 // required field shows the error and stays, Enter goes on instead of submitting, Back keeps the
-// values, the last step has disclaimer and Submit); a German browser sees the translated step
+// values and the chosen file, the last step has disclaimer and Submit); a German browser sees the translated step
 // titles and field labels. axe on each new screen.
 import { expect, test, type Page } from '@playwright/test';
 import { SECURITY_LEVELS } from '@shared/contract/constants';
@@ -69,6 +69,7 @@ test('the administrator adds, renames, reorders and deletes process pages and pu
   await pages.getByRole('button', { name: 'Delete page Extra' }).click();
   const dialog = page.getByRole('dialog', { name: 'Delete page Extra' });
   await expect(dialog).toBeVisible();
+  await expectNoSeriousA11yViolations(page, 'delete page dialog');
   await dialog.getByRole('combobox', { name: /field moves to/ }).selectOption({ label: 'Details' });
   await dialog.getByRole('button', { name: 'Move fields and delete' }).click();
   await expect(dialog).toBeHidden();
@@ -118,6 +119,7 @@ test('a visitor fills a two-page form step by step; German labels and titles wit
     ],
     customFields: [
       { name: 'Full name', type: 'text', required: true, textAreaSize: 1, page: 'person' },
+      { name: 'Attachment', type: 'file', maxFileSizeKb: 100, page: 'person' },
       { name: 'Topic', type: 'dropdown', required: true, options: ['Sales', 'Support'], page: 'request' },
     ],
   });
@@ -140,6 +142,7 @@ test('a visitor fills a two-page form step by step; German labels and titles wit
   await expect(page.getByRole('textbox', { name: /Full name/ })).toBeFocused();
   // Enter in the text field goes on to step 2 (never submits from step 1).
   await page.getByRole('textbox', { name: /Full name/ }).fill('Paula Partner');
+  await page.getByLabel('Attachment').setInputFiles({ name: 'note.txt', mimeType: 'text/plain', buffer: Buffer.from('kept across steps') });
   await page.getByRole('textbox', { name: /Full name/ }).press('Enter');
   await expect(page.getByRole('heading', { name: 'Step 2 of 2: Your request' })).toBeVisible();
   await expect(page.getByText('What is it about?')).toBeVisible();
@@ -150,6 +153,7 @@ test('a visitor fills a two-page form step by step; German labels and titles wit
   // Back keeps the value.
   await page.getByRole('button', { name: 'Back' }).click();
   await expect(page.getByRole('textbox', { name: /Full name/ })).toHaveValue('Paula Partner');
+  expect(await page.getByLabel('Attachment').evaluate((input: HTMLInputElement) => [...(input.files ?? [])].map((f) => f.name))).toEqual(['note.txt']);
   await page.getByRole('button', { name: 'Next' }).click();
   await page.getByRole('combobox', { name: /Topic/ }).selectOption('Support');
   await page.getByRole('checkbox', { name: 'I accept the disclaimer' }).check();
@@ -162,10 +166,11 @@ test('a visitor fills a two-page form step by step; German labels and titles wit
     .poll(async () => {
       const inbox = (await (await apiCall(server, session, 'GET', '/deliveries/inbox')).json()) as { items: Array<{ deliveryUuid: string; subject: string }> };
       const entry = inbox.items.find((item) => item.subject.includes('Stepped request'));
-      if (!entry) return '';
-      return ((await (await apiCall(server, session, 'GET', `/deliveries/${entry.deliveryUuid}`)).json()) as { body: string }).body;
+      if (!entry) return null;
+      const detail = (await (await apiCall(server, session, 'GET', `/deliveries/${entry.deliveryUuid}`)).json()) as { body: string; files: Array<{ name: string }> };
+      return { nameLine: detail.body.includes('Full name: Paula Partner'), files: detail.files.map((f) => f.name) };
     })
-    .toContain('Full name: Paula Partner');
+    .toEqual({ nameLine: true, files: ['note.txt'] });
 
   // A German browser: translated form name, step titles, labels and hints.
   const german = await browser.newContext({ locale: 'de-DE' });
