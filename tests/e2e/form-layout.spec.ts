@@ -8,7 +8,7 @@ import type { Form } from '@shared/contract/forms';
 import { makePng } from '@tests/support/png';
 import { proveAddress } from '@tests/support/prove-address';
 import { startTestServer, type TestServer } from '../support/server';
-import { apiCall, apiSignIn, expectNoSeriousA11yViolations } from './fixtures';
+import { apiCall, apiSignIn, expectNoSeriousA11yViolations, screenshotsAtWidths } from './fixtures';
 
 const PASSWORD = 'Good-Passw0rd-e2e';
 const builder = { email: 'lena.layout@example.test', password: PASSWORD };
@@ -81,6 +81,7 @@ test('background image and company logo: uploaded on the Layout tab, shown in th
   await page.getByRole('switch', { name: 'Show company logo' }).check();
   await expect(preview.getByRole('img', { name: 'Company logo' })).toBeVisible();
   await expectNoSeriousA11yViolations(page, 'form layout tab with a background image');
+  await screenshotsAtWidths(page, 'form-layout-tab');
   await page.getByRole('button', { name: 'Save' }).click();
   await expect(page.getByText('Form saved').first()).toBeVisible();
 
@@ -101,6 +102,7 @@ test('background image and company logo: uploaded on the Layout tab, shown in th
   await expect.poll(() => logo.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
   await expect(publicPage.getByRole('textbox', { name: /Full name/ })).toBeVisible();
   await expectNoSeriousA11yViolations(publicPage, 'public form with background image and logo');
+  await screenshotsAtWidths(publicPage, 'form-layout-public');
 
   // Removed: the preview and the public page show none.
   await page.getByRole('button', { name: 'Remove image' }).click();

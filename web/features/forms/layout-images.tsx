@@ -23,7 +23,9 @@ const useStyles = makeStyles({
   row: { display: 'flex', gap: '12px', alignItems: 'center', flexWrap: 'wrap' },
   thumbnail: { width: '160px', height: '90px', objectFit: 'cover', borderRadius: '4px', border: `1px solid ${tokens.colorNeutralStroke1}` },
   hidden: { display: 'none' },
-  backdrop: { backgroundSize: 'cover', backgroundPosition: 'center', backgroundRepeat: 'no-repeat', padding: '24px 12px', borderRadius: '8px', display: 'grid', gap: '16px' },
+  backdrop: { backgroundSize: 'cover', backgroundPosition: 'center', backgroundRepeat: 'no-repeat', padding: '24px 12px', borderRadius: '8px', display: 'grid', gap: '16px', alignContent: 'start' },
+  /** As wide as the form's card, so only the card's panel covers the image. */
+  content: { width: '100%', maxWidth: '640px', margin: '0 auto' },
   page: { minHeight: '100vh', boxSizing: 'border-box', borderRadius: 0 },
   logoBar: { display: 'flex', justifyContent: 'center' },
   logo: { maxHeight: '64px', maxWidth: '240px', objectFit: 'contain', padding: '8px', borderRadius: '8px', backgroundColor: tokens.colorNeutralBackground1 },
@@ -123,7 +125,7 @@ export function LayoutBackdrop({ images, page, children }: { images: LayoutImage
           <img src={images.logoUrl} alt={t('formAdmin:layoutImages.companyLogo')} className={styles.logo} data-testid="form-company-logo" />
         </div>
       ) : null}
-      {children}
+      <div className={styles.content}>{children}</div>
     </div>
   );
 }
