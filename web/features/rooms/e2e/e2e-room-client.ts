@@ -103,16 +103,19 @@ export async function openE2eFolder(contents: RoomContents, keys: UnlockedKeys):
     ...contents.folders.map((f) => ({ kind: 'folder' as const, itemId: f.uuid, sealed: f.name })),
     ...contents.files.map((f) => ({ kind: 'file' as const, itemId: f.uuid, sealed: f.name })),
   ];
+  // The keys list and the signers travel while the Worker decrypts the names.
+  const lists = Promise.all([
+    call(apiClient, X.state, { params: { roomUuid } }),
+    call(apiClient, X.files, { params: { roomUuid }, query: contents.folder ? { folderUuid: contents.folder.uuid } : {} }),
+  ]);
+  lists.catch(() => undefined); // awaited below; a failure there must not count as unhandled while the names decrypt
   const names = await decryptNames(roomUuid, roomKey, items);
   let at = 1;
   const path = contents.path.map((p) => ({ uuid: p.uuid, name: names[at++] ?? null }));
   if (contents.folder) path.push({ uuid: contents.folder.uuid, name: names[at++] ?? null });
   const folders = contents.folders.map((f) => ({ uuid: f.uuid, name: names[at++] ?? null }));
   const fileNames = contents.files.map(() => names[at++] ?? null);
-  const [state, extras] = await Promise.all([
-    call(apiClient, X.state, { params: { roomUuid } }),
-    call(apiClient, X.files, { params: { roomUuid }, query: contents.folder ? { folderUuid: contents.folder.uuid } : {} }),
-  ]);
+  const [state, extras] = await lists;
   // A folder may hold thousands of files: one Worker call opens every metadata, one verifies every
   // signature, and each signer key is pin-checked once (not three round trips per file).
   const extraOf = new Map(extras.files.map((f) => [f.uuid, f]));
