@@ -29,15 +29,18 @@ export interface SeedE2eRoomFiles {
   crypto: CryptoApi;
 }
 
-export async function seedE2eRoomFiles(db: Kysely<Database>, spec: SeedE2eRoomFiles): Promise<void> {
+/** Seeds the files; answers their UUIDs in the order of `name(i)`. */
+export async function seedE2eRoomFiles(db: Kysely<Database>, spec: SeedE2eRoomFiles): Promise<string[]> {
   const { crypto, roomUuid, roomKey } = spec;
   const plainSize = spec.size ?? ((i: number) => 1000 + i);
   // No bytes are stored, so the hashes the metadata signs are placeholders of the right shape.
   const placeholderHash = toBase64Url(new Uint8Array(32));
   const createdAt = new Date().toISOString();
+  const seeded: string[] = [];
   for (let start = 0; start < spec.count; start += BATCH) {
     const count = Math.min(BATCH, spec.count - start);
     const uuids = Array.from({ length: count }, () => randomUUID());
+    seeded.push(...uuids);
     const { sealed: names } = await crypto.encryptRoomNames({ roomKey, roomId: roomUuid, items: uuids.map((itemId, k) => ({ kind: 'file' as const, itemId, name: spec.name(start + k) })) });
     const extras = await Promise.all(
       uuids.map(async (fileId, k) => {
@@ -82,4 +85,5 @@ export async function seedE2eRoomFiles(db: Kysely<Database>, spec: SeedE2eRoomFi
       .values(uuids.map((uuid, k) => ({ file_id: idOf.get(uuid)!, version: 1, plaintext_size: plainSize(start + k), wrapped_file_key: extras[k]!.wrapped, metadata: extras[k]!.sealed })))
       .execute();
   }
+  return seeded;
 }
