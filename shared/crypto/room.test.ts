@@ -194,5 +194,34 @@ for (const [name, make] of [['direct (Node)', () => new CryptoService()], ['thro
       await expect(member.decryptStream({ fileKey: bobRoom.handle, ciphertext: bytesToStream(ciphertext) })).rejects.toMatchObject({ code: 'key-handle-kind' });
       await expect(member.decryptRoomNames({ roomKey: bobFileKey.handle, roomId, items: [] })).rejects.toMatchObject({ code: 'key-handle-kind' });
     });
+
+    it('a folder in one call each: openRoomFilesMetadata / verifyRoomFilesMetadata answer per file, a bad one names its code and the rest pass', async () => {
+      const api: CryptoApi = make();
+      const alice = await api.setupSecuPass({ userId: 'alice', passphrase: 'alice passphrase' });
+      const other = await api.setupSecuPass({ userId: 'mallory', passphrase: 'mallory passphrase' });
+      const roomId = 'room-batch';
+      const room = await api.generateRoomKey();
+      const refs = [1, 2, 3, 4].map((n) => ({ roomId, fileId: `f${n}`, version: 1 }));
+      const sealed = await Promise.all(
+        refs.map(async (file) => (await api.sealRoomFileMetadata({
+          roomKey: room.handle, signingKey: alice.keys.signing.handle,
+          metadata: { ...file, name: `${file.fileId}.pdf`, size: 10, headerSha256: 'h', contentSha256: 'c', uploaderUserId: 'alice', uploaderEmail: 'alice@example.test', createdAt: '2026-11-25T00:00:00.000Z' },
+        })).sealed),
+      );
+      // f2's metadata handed out as f3's: f3 does not open; the others do.
+      const opened = (await api.openRoomFilesMetadata({ roomKey: room.handle, items: refs.map((file, i) => ({ file, sealed: sealed[i === 2 ? 1 : i]! })) })).results;
+      expect(opened.map((r) => (r.ok ? r.value.metadata.fileId : r.code))).toEqual(['f1', 'f2', 'room-metadata-invalid', 'f4']);
+      const ok = opened.flatMap((r) => (r.ok ? [r.value] : []));
+      // f2 checked against another name than signed, f4 against another signer's key.
+      const verified = (await api.verifyRoomFilesMetadata({
+        items: ok.map((signed, i) => ({
+          signed,
+          signerPublicKey: i === 2 ? other.keys.signing.publicKey : alice.keys.signing.publicKey,
+          expected: { roomId, fileId: signed.metadata.fileId, version: 1, name: i === 1 ? 'Other.pdf' : signed.metadata.name, size: 10 },
+        })),
+      })).results;
+      expect(verified.map((r) => (r.ok ? r.value.name : r.code))).toEqual(['f1.pdf', 'room-metadata-mismatch', 'room-metadata-signature-invalid']);
+      expect((await api.openRoomFilesMetadata({ roomKey: room.handle, items: [] })).results).toEqual([]);
+    });
   });
 }

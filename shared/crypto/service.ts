@@ -158,9 +158,30 @@ export interface CryptoApi {
   /** Decrypts and shape-checks; the caller then pin-checks the key `metadata.signerKeyId` names and calls verifyRoomFileMetadata. */
   openRoomFileMetadata(args: { roomKey: KeyHandle; file: RoomFileRef; sealed: string }): Promise<SignedRoomFileMetadata>;
   verifyRoomFileMetadata(args: { signed: SignedRoomFileMetadata; signerPublicKey: string; expected: RoomMetadataExpectation }): Promise<RoomFileMetadata>;
+  /**
+   * openRoomFileMetadata for a whole folder in ONE Worker call (a round trip per file costs more
+   * than the decryption): one result per item, in order; one that fails carries its error code.
+   */
+  openRoomFilesMetadata(args: { roomKey: KeyHandle; items: { file: RoomFileRef; sealed: string }[] }): Promise<{ results: RoomBatchResult<SignedRoomFileMetadata>[] }>;
+  /** verifyRoomFileMetadata for a whole folder in ONE Worker call (each signer key imported once); results as openRoomFilesMetadata's. */
+  verifyRoomFilesMetadata(args: { items: { signed: SignedRoomFileMetadata; signerPublicKey: string; expected: RoomMetadataExpectation }[] }): Promise<{ results: RoomBatchResult<RoomFileMetadata>[] }>;
 }
 
 export type RoomNameResult = { ok: true; name: string } | { ok: false; code: string };
+export type RoomBatchResult<T> = { ok: true; value: T } | { ok: false; code: string };
+
+/** Runs `work` on every item at once (WebCrypto spreads them over its threads); a failure becomes its code. */
+async function eachSettled<I, T>(items: readonly I[], work: (item: I) => Promise<T>): Promise<RoomBatchResult<T>[]> {
+  return Promise.all(
+    items.map(async (item): Promise<RoomBatchResult<T>> => {
+      try {
+        return { ok: true, value: await work(item) };
+      } catch (error) {
+        return { ok: false, code: error instanceof CryptoError ? error.code : 'internal' };
+      }
+    }),
+  );
+}
 
 type HandleEntry = { kind: 'user-key'; pair: UserKeyPair } | { kind: 'file-key'; key: Uint8Array } | { kind: 'room-key'; key: Uint8Array; derived: Promise<RoomKeys> };
 
@@ -412,6 +433,21 @@ export class CryptoService implements CryptoApi {
 
   async verifyRoomFileMetadata(args: { signed: SignedRoomFileMetadata; signerPublicKey: string; expected: RoomMetadataExpectation }) {
     return verifyRoomFileMetadata(args.signed, await importPublicKey(fromBase64Url(args.signerPublicKey), 'signing'), args.expected);
+  }
+
+  async openRoomFilesMetadata(args: { roomKey: KeyHandle; items: { file: RoomFileRef; sealed: string }[] }) {
+    const keys = await this.roomKeys(args.roomKey).derived;
+    return { results: await eachSettled(args.items, (item) => openRoomFileMetadata(keys, item.file, item.sealed)) };
+  }
+
+  async verifyRoomFilesMetadata(args: { items: { signed: SignedRoomFileMetadata; signerPublicKey: string; expected: RoomMetadataExpectation }[] }) {
+    const imported = new Map<string, Promise<CryptoKey>>();
+    const keyOf = (publicKey: string) => {
+      let key = imported.get(publicKey);
+      if (!key) imported.set(publicKey, (key = importPublicKey(fromBase64Url(publicKey), 'signing')));
+      return key;
+    };
+    return { results: await eachSettled(args.items, async (item) => verifyRoomFileMetadata(item.signed, await keyOf(item.signerPublicKey), item.expected)) };
   }
 
   async decryptDownload(args: DecryptDownloadArgs): Promise<{ bytes: number }> {

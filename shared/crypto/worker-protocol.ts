@@ -34,6 +34,8 @@ export const CRYPTO_METHODS: readonly CryptoMethod[] = [
   'sealRoomFileMetadata',
   'openRoomFileMetadata',
   'verifyRoomFileMetadata',
+  'openRoomFilesMetadata',
+  'verifyRoomFilesMetadata',
 ];
 
 export interface CryptoCall {

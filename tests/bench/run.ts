@@ -11,6 +11,7 @@ import { benchInbox } from './inbox';
 import type { Figure } from './report';
 import { benchReports } from './reports';
 import { benchRooms } from './rooms';
+import { benchRoomsE2e } from './rooms-e2e';
 import { benchScale } from './scale';
 import { benchServer } from './server';
 import { benchTransfer } from './transfer';
@@ -31,7 +32,8 @@ const GROUPS: Record<string, (options: BenchOptions) => Promise<Figure[]>> = {
   'upload-browser': (options) => benchUploadBrowser(options),
   reports: (options) => benchReports(options),
   scale: (options) => benchScale(options),
-  rooms: (options) => benchRooms(options),
+  // The plain half (server listing) and the E2E half (Chromium) of issue 15's figures.
+  rooms: async (options) => [...(await benchRooms(options)), ...(await benchRoomsE2e(options))],
 };
 
 const REPORT_PATH = fileURLToPath(new URL('./report.json', import.meta.url));

@@ -35,7 +35,7 @@ export interface UploadBrowserBenchOptions {
 const round2 = (n: number) => Math.round(n * 100) / 100;
 
 /** N MiB of random bytes on disk, written in 64 MiB blocks (the browser reads the file itself). */
-async function sourceFile(dir: string, sizeMiB: number): Promise<string> {
+export async function sourceFile(dir: string, sizeMiB: number): Promise<string> {
   const path = join(dir, 'bench-upload.bin');
   const handle = await open(path, 'w');
   try {

@@ -13,6 +13,8 @@ export interface SeedRoomFiles {
   folderUuid: string | null;
   count: number;
   name: (i: number) => string;
+  /** The files' UUIDs (default: random); an E2E seed seals each name to its file's UUID. */
+  uuid?: (i: number) => string;
   size?: (i: number) => number;
   updatedAt?: (i: number) => number;
   uploaderEmail: string;
@@ -26,7 +28,7 @@ export async function seedRoomFiles(db: Kysely<Database>, spec: SeedRoomFiles): 
   for (let start = 0; start < spec.count; start += BATCH) {
     const rows = Array.from({ length: Math.min(BATCH, spec.count - start) }, (_, k) => {
       const i = start + k;
-      const uuid = randomUUID();
+      const uuid = spec.uuid?.(i) ?? randomUUID();
       const at = spec.updatedAt?.(i) ?? now - i;
       return {
         uuid,

@@ -5,7 +5,7 @@ import { ROOM_ENDPOINTS as E } from '@shared/contract/endpoints/rooms';
 import type { RoomUploadFile } from '@shared/contract/room-files';
 import type { Room, RoomContents } from '@shared/contract/rooms';
 import type { E2eMember, E2eRoomState } from '@shared/contract/rooms-e2e';
-import type { RoomFileMetadata } from '@shared/crypto/room';
+import type { RoomFileMetadata, RoomMetadataExpectation, SignedRoomFileMetadata } from '@shared/crypto/room';
 import type { KeyHandle, UnlockedKeys } from '@shared/crypto/service';
 import { ciphertextLength, DEFAULT_RECORD_SIZE } from '@shared/crypto/stream-format';
 import { sha256Hex } from '@shared/crypto/subtle';
@@ -103,40 +103,71 @@ export async function openE2eFolder(contents: RoomContents, keys: UnlockedKeys):
     ...contents.folders.map((f) => ({ kind: 'folder' as const, itemId: f.uuid, sealed: f.name })),
     ...contents.files.map((f) => ({ kind: 'file' as const, itemId: f.uuid, sealed: f.name })),
   ];
+  // The keys list and the signers travel while the Worker decrypts the names.
+  const lists = Promise.all([
+    call(apiClient, X.state, { params: { roomUuid } }),
+    call(apiClient, X.files, { params: { roomUuid }, query: contents.folder ? { folderUuid: contents.folder.uuid } : {} }),
+  ]);
+  lists.catch(() => undefined); // awaited below; a failure there must not count as unhandled while the names decrypt
   const names = await decryptNames(roomUuid, roomKey, items);
   let at = 1;
   const path = contents.path.map((p) => ({ uuid: p.uuid, name: names[at++] ?? null }));
   if (contents.folder) path.push({ uuid: contents.folder.uuid, name: names[at++] ?? null });
   const folders = contents.folders.map((f) => ({ uuid: f.uuid, name: names[at++] ?? null }));
   const fileNames = contents.files.map(() => names[at++] ?? null);
-  const [state, extras] = await Promise.all([
-    call(apiClient, X.state, { params: { roomUuid } }),
-    call(apiClient, X.files, { params: { roomUuid }, query: contents.folder ? { folderUuid: contents.folder.uuid } : {} }),
-  ]);
-  const files: E2eListedFile[] = [];
-  for (const [i, listed] of contents.files.entries()) {
-    const extra = extras.files.find((f) => f.uuid === listed.uuid);
+  const [state, extras] = await lists;
+  // A folder may hold thousands of files: one Worker call opens every metadata, one verifies every
+  // signature, and each signer key is pin-checked once (not three round trips per file).
+  const extraOf = new Map(extras.files.map((f) => [f.uuid, f]));
+  const fail = (row: E2eListedFile, code: string) => (row.problem = code);
+  const files: E2eListedFile[] = contents.files.map((listed, i) => {
+    const extra = extraOf.get(listed.uuid);
+    return { uuid: listed.uuid, name: fileNames[i] ?? '', size: extra?.plaintextSize ?? 0, uploadedBy: listed.uploadedBy, metadata: null, problem: null, version: extra?.version ?? 1, wrappedFileKey: extra?.wrappedFileKey ?? '' };
+  });
+  const toOpen: { row: E2eListedFile; name: string; extra: NonNullable<ReturnType<typeof extraOf.get>> }[] = [];
+  for (const [i, row] of files.entries()) {
     const name = fileNames[i] ?? null;
-    const row: E2eListedFile = { uuid: listed.uuid, name: name ?? '', size: extra?.plaintextSize ?? 0, uploadedBy: listed.uploadedBy, metadata: null, problem: null, version: extra?.version ?? 1, wrappedFileKey: extra?.wrappedFileKey ?? '' };
-    try {
-      if (name === null) throw Object.assign(new Error('name'), { code: 'room-name-invalid' });
-      if (!extra) throw Object.assign(new Error('keys'), { code: 'room-metadata-invalid' });
-      const file = { roomId: roomUuid, fileId: listed.uuid, version: extra.version };
-      const signed = await cryptoApi.openRoomFileMetadata({ roomKey, file, sealed: extra.metadata });
-      const uploader = state.signers.find((s) => s.userUuid === extra.uploaderUuid);
-      const signer = uploader?.keys.find((k) => k.usage === 'signing' && k.keyId === signed.metadata.signerKeyId);
-      if (!uploader || !signer) throw Object.assign(new Error('signer'), { code: 'room-metadata-signature-invalid' });
+    const extra = extraOf.get(row.uuid);
+    if (name === null) fail(row, 'room-name-invalid');
+    else if (!extra) fail(row, 'room-metadata-invalid');
+    else toOpen.push({ row, name, extra });
+  }
+  const fileRef = (item: (typeof toOpen)[number]) => ({ roomId: roomUuid, fileId: item.row.uuid, version: item.extra.version });
+  const opened = toOpen.length ? (await cryptoApi.openRoomFilesMetadata({ roomKey, items: toOpen.map((item) => ({ file: fileRef(item), sealed: item.extra.metadata })) })).results : [];
+  const signerKeys = new Map<string, Promise<{ publicKey: string } | { code: string }>>();
+  const signerKeyOf = (uploaderUuid: string | null, keyId: string) => {
+    const cacheKey = `${uploaderUuid}|${keyId}`;
+    let pending = signerKeys.get(cacheKey);
+    if (!pending) {
+      const uploader = state.signers.find((s) => s.userUuid === uploaderUuid);
+      const signer = uploader?.keys.find((k) => k.usage === 'signing' && k.keyId === keyId);
       // The uploader's key against the caller's pins (README section 3): a changed key is refused.
-      const pinned = await verifiedContactKey(apiClient, { crypto: cryptoApi, keys }, { email: uploader.email, userUuid: uploader.userUuid, usage: 'signing', keyId: signer.keyId, publicKey: signer.publicKey, ...(signer.retired ? { retired: true } : {}) });
-      row.metadata = await cryptoApi.verifyRoomFileMetadata({
-        signed,
-        signerPublicKey: pinned.publicKey,
-        expected: { ...file, name, size: extra.plaintextSize, ...(extra.uploaderUuid ? { uploaderUserId: extra.uploaderUuid } : {}) },
-      });
-    } catch (error) {
-      row.problem = (error as { code?: string }).code ?? 'room-metadata-invalid';
+      pending = !uploader || !signer
+        ? Promise.resolve({ code: 'room-metadata-signature-invalid' })
+        : verifiedContactKey(apiClient, { crypto: cryptoApi, keys }, { email: uploader.email, userUuid: uploader.userUuid, usage: 'signing', keyId: signer.keyId, publicKey: signer.publicKey, ...(signer.retired ? { retired: true } : {}) }).then(
+            (pinned) => ({ publicKey: pinned.publicKey }),
+            (error: unknown) => ({ code: (error as { code?: string }).code ?? 'room-metadata-invalid' }),
+          );
+      signerKeys.set(cacheKey, pending);
     }
-    files.push(row);
+    return pending;
+  };
+  const toVerify: { row: E2eListedFile; signed: SignedRoomFileMetadata; signerPublicKey: string; expected: RoomMetadataExpectation }[] = [];
+  for (const [k, item] of toOpen.entries()) {
+    const result = opened[k]!;
+    if (!result.ok) {
+      fail(item.row, result.code);
+      continue;
+    }
+    const key = await signerKeyOf(item.extra.uploaderUuid, result.value.metadata.signerKeyId);
+    if ('code' in key) fail(item.row, key.code);
+    else toVerify.push({ row: item.row, signed: result.value, signerPublicKey: key.publicKey, expected: { ...fileRef(item), name: item.name, size: item.extra.plaintextSize, ...(item.extra.uploaderUuid ? { uploaderUserId: item.extra.uploaderUuid } : {}) } });
+  }
+  const verified = toVerify.length ? (await cryptoApi.verifyRoomFilesMetadata({ items: toVerify.map(({ signed, signerPublicKey, expected }) => ({ signed, signerPublicKey, expected })) })).results : [];
+  for (const [k, item] of toVerify.entries()) {
+    const result = verified[k]!;
+    if (result.ok) item.row.metadata = result.value;
+    else fail(item.row, result.code);
   }
   return { roomName: names[0] ?? null, path, folders, files };
 }

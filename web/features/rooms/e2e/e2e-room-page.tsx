@@ -16,7 +16,7 @@ import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import useSWR from 'swr';
 import { roomFileContentUrl } from '../api/room-files';
-import { refreshRooms } from '../api/rooms';
+import { refreshRooms, ROOM_FILES_PAGE_SIZE } from '../api/rooms';
 import { useWholeRoomContents } from './whole-contents';
 import { NameDialog, type NameRequest } from '../room-dialogs';
 import { RoleBadge } from '../room-format';
@@ -38,6 +38,7 @@ const useStyles = makeStyles({
   toolbar: { display: 'flex', gap: '12px', alignItems: 'end', flexWrap: 'wrap', margin: '12px 0 16px' },
   section: { marginTop: '24px' },
   crumbs: { display: 'flex', gap: '8px', flexWrap: 'wrap' },
+  pager: { display: 'flex', gap: '12px', alignItems: 'center', marginTop: '12px' },
 });
 
 type Row = { kind: 'folder'; uuid: string; name: string | null } | { kind: 'file'; uuid: string; name: string | null; file: E2eListedFile };
@@ -60,6 +61,9 @@ export function E2eRoomPage() {
   const [view, setView] = useState<E2eFolderView | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const [search, setSearch] = useState('');
+  // The page of the decrypted, filtered rows shown (as many rows a page as the plain room's table:
+  // rendering thousands of rows costs more than decrypting them); back to 1 in another folder.
+  const [paging, setPaging] = useState({ folder: folderUuid, page: 1 });
   const [naming, setNaming] = useState<NameRequest | null>(null);
   const [busy, setBusy] = useState(false);
   const fileInput = useRef<HTMLInputElement>(null);
@@ -154,6 +158,11 @@ export function E2eRoomPage() {
         ...view.files.map((f): Row => ({ kind: 'file', uuid: f.uuid, name: f.name, file: f })),
       ].filter((r) => !needle || (r.name ?? '').toLowerCase().includes(needle))
     : [];
+  const pages = Math.max(1, Math.ceil(rows.length / ROOM_FILES_PAGE_SIZE));
+  const page = paging.folder === folderUuid ? Math.min(paging.page, pages) : 1;
+  const start = (page - 1) * ROOM_FILES_PAGE_SIZE;
+  const pageRows = rows.slice(start, start + ROOM_FILES_PAGE_SIZE);
+  const toPage = (next: number) => setPaging({ folder: folderUuid, page: next });
   const columns: DataTableColumn<Row>[] = [
     {
       id: 'name',
@@ -229,7 +238,7 @@ export function E2eRoomPage() {
         <>
           <div className={styles.toolbar}>
             <Field label={t('rooms:e2e.search')}>
-              <SearchBox value={search} onChange={(_e, data) => setSearch(data.value)} />
+              <SearchBox value={search} onChange={(_e, data) => (setSearch(data.value), toPage(1))} />
             </Field>
             {canWrite ? (
               <>
@@ -244,7 +253,18 @@ export function E2eRoomPage() {
             ) : null}
             {busy ? <Spinner size="tiny" label={t('rooms:e2e.encrypting')} /> : null}
           </div>
-          <DataTable label={t('rooms:e2e.contentsLabel')} columns={columns} rows={rows} rowKey={(row) => row.uuid} empty={<Text as="p">{t('rooms:e2e.folderEmpty')}</Text>} />
+          <DataTable label={t('rooms:e2e.contentsLabel')} columns={columns} rows={pageRows} rowKey={(row) => row.uuid} empty={<Text as="p">{t('rooms:e2e.folderEmpty')}</Text>} />
+          {rows.length > ROOM_FILES_PAGE_SIZE ? (
+            <nav className={styles.pager} aria-label={t('rooms:files.paging.label')}>
+              <Button disabled={page <= 1} onClick={() => toPage(page - 1)}>
+                {t('rooms:files.paging.previous')}
+              </Button>
+              <Text aria-live="polite">{t('rooms:files.paging.range', { start: start + 1, end: start + pageRows.length, count: rows.length, page, pages })}</Text>
+              <Button disabled={page >= pages} onClick={() => toPage(page + 1)}>
+                {t('rooms:files.paging.next')}
+              </Button>
+            </nav>
+          ) : null}
         </>
       ) : session && !problem ? (
         <Spinner label={t('common:loading')} />

@@ -1,0 +1,79 @@
+// An E2E room of 30 files in the browser (issue 15 "bench -- rooms" follow-up): the page opens and
+// verifies the whole folder in two Worker calls and shows 25 rows a page; a file whose sealed
+// metadata was swapped for another file's is the only one marked "not trusted", every other row
+// shows its verified signer; search runs over the decrypted names on every page.
+import { randomUUID } from 'node:crypto';
+import { expect, test, type Page } from '@playwright/test';
+import { seedE2eRoomFiles } from '../support/seed-e2e-room-files';
+import { startTestServer, type TestServer } from '../support/server';
+import { proveAddress } from '@tests/support/prove-address';
+import { apiCall, apiSignIn, en, secuPassFromNode, signInToInbox } from './fixtures';
+
+const PASSPHRASE = 'Paging-Room-SecuPass-Cedar-58';
+const owner = { email: 'owner.rooms-paging@example.test', password: 'Good-Passw0rd-paging' };
+const name = (i: number) => `Minutes ${String(i).padStart(2, '0')}.pdf`;
+
+let server: TestServer;
+let roomUuid: string;
+
+test.beforeAll(async () => {
+  server = await startTestServer();
+  const admin = await apiSignIn(server, server.admin);
+  expect((await apiCall(server, admin, 'POST', '/admin/users', { ...owner, language: 'en' })).status).toBe(201);
+  await proveAddress(server, owner.email, owner.password);
+  const { keys, crypto } = await secuPassFromNode(server, owner, PASSPHRASE);
+  const session = await apiSignIn(server, owner);
+  const me = (await (await apiCall(server, session, 'GET', '/user')).json()) as { user: { uuid: string } };
+  roomUuid = randomUUID();
+  const { handle } = await crypto.generateRoomKey();
+  const [sealed] = (await crypto.encryptRoomNames({ roomKey: handle, roomId: roomUuid, items: [{ kind: 'room', itemId: roomUuid, name: 'Board minutes' }] })).sealed;
+  const wrappedKey = await crypto.wrapRoomKey({ roomKey: handle, roomId: roomUuid, recipientPublicKey: keys.encryption.publicKey });
+  expect((await apiCall(server, session, 'POST', '/rooms/e2e', { uuid: roomUuid, name: sealed, recipientKeyId: wrappedKey.recipientKeyId, wrappedKey })).status).toBe(201);
+  const uuids = await seedE2eRoomFiles(server.app.db, { roomUuid, roomKey: handle, folderUuid: null, count: 30, name, uploader: { uuid: me.user.uuid, email: owner.email, keys }, crypto });
+  // File 7 gets file 8's sealed metadata (bound to file 8): it must not open as file 7's.
+  const db = server.app.db;
+  const idOf = async (uuid: string) => (await db.selectFrom('room_files').select('id').where('uuid', '=', uuid).executeTakeFirstOrThrow()).id;
+  const eight = await db.selectFrom('room_e2e_files').select('metadata').where('file_id', '=', await idOf(uuids[8]!)).executeTakeFirstOrThrow();
+  await db.updateTable('room_e2e_files').set({ metadata: eight.metadata }).where('file_id', '=', await idOf(uuids[7]!)).execute();
+});
+test.afterAll(async () => {
+  await server?.close();
+});
+
+async function unlock(page: Page) {
+  await page.getByRole('button', { name: 'Enter passphrase' }).first().click();
+  const dialog = page.getByRole('dialog', { name: en.secupass.unlock.title.decrypt });
+  await dialog.getByLabel(/^Passphrase/).fill(PASSPHRASE);
+  await dialog.getByRole('button', { name: en.secupass.unlock.submit.decrypt }).click();
+  await expect(dialog).toBeHidden({ timeout: 60_000 });
+}
+
+test('30 files: 25 a page, the swapped metadata is the one row not trusted, search finds names on any page', async ({ page }) => {
+  test.setTimeout(180_000);
+  await signInToInbox(page, server, owner);
+  await page.goto(`${server.url}/secure-rooms/${roomUuid}`);
+  await unlock(page);
+  await expect(page.getByRole('heading', { level: 1, name: 'Board minutes' })).toBeVisible({ timeout: 30_000 });
+  const table = page.getByRole('table', { name: 'Folders and files' });
+  const rows = table.getByRole('row').filter({ hasText: /Minutes \d\d\.pdf/ });
+  const pager = page.getByRole('navigation', { name: 'Pages of files' });
+  await expect(rows).toHaveCount(25);
+  await expect(pager).toContainText('1 to 25 of 30, page 1 of 2');
+  const firstSigned = await rows.filter({ hasText: owner.email }).count();
+  const firstBroken = await rows.filter({ hasText: 'Details cannot be decrypted – not trusted' }).count();
+  await pager.getByRole('button', { name: 'Next page' }).click();
+  await expect(pager).toContainText('26 to 30 of 30, page 2 of 2');
+  await expect(rows).toHaveCount(5);
+  expect(firstSigned + (await rows.filter({ hasText: owner.email }).count())).toBe(29);
+  expect(firstBroken + (await rows.filter({ hasText: 'Details cannot be decrypted – not trusted' }).count())).toBe(1);
+
+  // Search (from page 2) starts at the first page of the hits; the swapped one offers no download.
+  await page.getByRole('searchbox').fill('Minutes 07');
+  await expect(rows).toHaveCount(1);
+  await expect(rows.first()).toContainText('Details cannot be decrypted – not trusted');
+  await expect(rows.first().getByRole('button', { name: 'Download Minutes 07.pdf' })).toHaveCount(0);
+  await expect(pager).toHaveCount(0);
+  await page.getByRole('searchbox').fill('Minutes 08');
+  await expect(rows.first()).toContainText(owner.email);
+  await expect(rows.first().getByRole('button', { name: 'Download Minutes 08.pdf' })).toBeVisible();
+});
