@@ -39,6 +39,8 @@ export interface MailTemplateData {
   submitTicket: { ownerName: string; link: string; validDays: number };
   /** Web forms: the submitter's confirmation (`text` from the form's Layout tab, `date` YYYY-MM-DD). */
   formConfirmation: { formName: string; text: string; date: string };
+  /** Data rooms: an address without an account was invited (`roomName` null: an E2E room, its name is sealed). */
+  roomInvitation: { inviterName: string; roomName: string | null; role: string; link: string; validDays: number };
 }
 export type MailTemplateName = keyof MailTemplateData;
 

@@ -26,6 +26,7 @@ const SAMPLE: MailTemplateData = {
   deliveryBlocked: { subject: 'Q3 <b>figures</b>', reason: 'virus', link: 'https://kuvert.example/secumails/outbox' },
   submitTicket: { ownerName: 'Ada <Lovelace>', link: 'https://kuvert.example/submit/ticket/abc?x=<b>', validDays: 7 },
   formConfirmation: { formName: 'Contact <b>request</b>', text: 'Thank you.\n\nWe answer <soon>.', date: '2026-11-25' },
+  roomInvitation: { inviterName: 'Ada <Lovelace>', roomName: 'Deals <b>2027</b>', role: 'EDITOR', link: 'https://kuvert.example/auth/dataroom-signup?token=abc&x=<b>', validDays: 14 },
 };
 
 describe('mail templates', () => {

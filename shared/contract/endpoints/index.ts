@@ -17,6 +17,7 @@ import { FLOW_ENDPOINTS } from './flows';
 import { ROOM_ADMIN_ENDPOINTS } from './room-admin';
 import { FORM_ADMIN_ENDPOINTS } from './form-admin';
 import { ROOM_E2E_ENDPOINTS } from './rooms-e2e';
+import { ROOM_INVITATION_ENDPOINTS } from './room-invitations';
 
 /** Every area of the catalogue (one file each, README.md "Endpoint catalogue"). */
 export const ENDPOINT_AREAS = {
@@ -38,6 +39,7 @@ export const ENDPOINT_AREAS = {
   roomAdmin: ROOM_ADMIN_ENDPOINTS,
   formAdmin: FORM_ADMIN_ENDPOINTS,
   roomsE2e: ROOM_E2E_ENDPOINTS,
+  roomInvitations: ROOM_INVITATION_ENDPOINTS,
 } as const;
 
 /** Every endpoint of `/api/2`, once. */
