@@ -2,8 +2,9 @@
 // server (issue 15): the owner shares a plain room that holds a file with an outside address as
 // EDITOR (the share dialog lists the pending invitation); the invitee opens the mailed link from
 // the mailbox folder, completes the registration, lands in the room signed in and downloads the
-// file with the same SHA-256; the link opened again shows the expired-or-used warning. axe on the
-// share dialog with the invitation, the signup page and the warning.
+// file with the same SHA-256; the link opened again shows the expired-or-used warning, as does the
+// link of an invitation the owner revoked (after the confirmation). axe on the share dialog with
+// the invitation, the revoke confirmation, the signup page and the warning.
 import { expect, test, type Page } from '@playwright/test';
 import { createUser as createUserInRepository, type TestUser } from '@tests/integration/escalation-helpers';
 import { createHash } from 'node:crypto';
@@ -94,6 +95,20 @@ test('an owner invites an outside address as EDITOR; the invitee signs up from t
   await expect(share.getByRole('table', { name: 'Who has access to “Partner Room”' })).toContainText(INVITEE);
   await expect(share.getByRole('table', { name: 'Pending invitations to “Partner Room”' })).toHaveCount(0);
 
+  // A second invitation, revoked from the dialog after the confirmation: its link warns as well.
+  await share.getByRole('textbox', { name: rooms.share.user }).fill('revoked@partner.test');
+  await share.getByRole('button', { name: rooms.share.add }).click();
+  await expect(toast(page, 'An invitation to “Partner Room” as Viewer was mailed to revoked@partner.test.')).toBeVisible();
+  await share.getByRole('button', { name: 'Revoke the invitation of revoked@partner.test' }).click();
+  const ask = share.getByRole('group', { name: rooms.invitations.confirm });
+  await expect(ask).toContainText('Revoke the invitation of revoked@partner.test to “Partner Room”?');
+  await expectNoSeriousA11yViolations(page, 'revoke invitation confirmation');
+  await ask.getByRole('button', { name: rooms.invitations.confirm }).click();
+  await expect(toast(page, 'The invitation of revoked@partner.test to “Partner Room” was revoked.')).toBeVisible();
+  await expect(share.getByRole('table', { name: 'Pending invitations to “Partner Room”' })).toHaveCount(0);
+  const revokedMail = await waitForMailboxMail(server.mailboxDir, (m) => addressedTo('revoked@partner.test')(m));
+  const revokedLink = extractLink(revokedMail, '/auth/dataroom-signup');
+
   // The link again: used — the expired-or-used warning, nothing to fill in.
   const again = await browser.newContext();
   const second = await again.newPage();
@@ -101,6 +116,8 @@ test('an owner invites an outside address as EDITOR; the invitee signs up from t
   await expect(second.getByText(auth.dataroomSignup.errors.gone)).toBeVisible();
   await expect(second.getByRole('button', { name: auth.dataroomSignup.submit })).toHaveCount(0);
   await expectNoSeriousA11yViolations(second, 'dataroom signup (expired or used)');
+  await second.goto(`${server.url}${revokedLink.pathname}${revokedLink.search}`);
+  await expect(second.getByText(auth.dataroomSignup.errors.gone)).toBeVisible();
   await inviteeContext.close();
   await again.close();
 });
