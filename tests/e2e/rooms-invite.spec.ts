@@ -4,13 +4,15 @@
 // the mailbox folder, completes the registration, lands in the room signed in and downloads the
 // file with the same SHA-256; the link opened again shows the expired-or-used warning, as does the
 // link of an invitation the owner revoked (after the confirmation). axe on the share dialog with
-// the invitation, the revoke confirmation, the signup page and the warning.
+// the invitation, the revoke confirmation, the signup page and the warning. Secure rooms › General
+// sets the links' validity.
 import { expect, test, type Page } from '@playwright/test';
 import { createUser as createUserInRepository, type TestUser } from '@tests/integration/escalation-helpers';
+import { ROOM_INVITATION_VALID_DAYS_KEY } from '@shared/contract/room-invitations';
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { addressedTo, extractLink, waitForMailboxMail } from '../support/mailbox';
-import { apiSignIn, en as enBase, expectNoSeriousA11yViolations, locale, serverPerFile, signInToInbox } from './fixtures';
+import { apiSignIn, en as enBase, expectInbox, expectNoSeriousA11yViolations, locale, serverPerFile, signIn, signInToInbox } from './fixtures';
 import { apiCreateRoom, apiUploadRoomFile } from './rooms-fixtures';
 
 const rooms = locale<typeof import('@locales/en/rooms.json')>('en', 'rooms');
@@ -120,4 +122,24 @@ test('an owner invites an outside address as EDITOR; the invitee signs up from t
   await expect(second.getByText(auth.dataroomSignup.errors.gone)).toBeVisible();
   await inviteeContext.close();
   await again.close();
+});
+
+test('Secure rooms › General sets how long invitation links stay valid', async ({ page }) => {
+  const { server } = ctx;
+  const admin = locale<typeof import('@locales/en/admin.json')>('en', 'admin');
+  await signIn(page, server, { username: server.admin.email, password: server.admin.password });
+  await expectInbox(page, server);
+  await page.goto(`${server.url}/admin/secure-rooms`);
+  await expect(page.getByRole('heading', { level: 1, name: admin.roomsAdmin.settings.title })).toBeVisible();
+  const days = page.locator(`[data-setting="${ROOM_INVITATION_VALID_DAYS_KEY}"]`);
+  await expect(days).toHaveValue('14');
+  await days.fill('400');
+  await page.getByRole('button', { name: admin.settingsForm.save }).click();
+  await expect(page.getByText('Enter a whole number from 1 to 365.')).toBeVisible();
+  await days.fill('7');
+  await page.getByRole('button', { name: admin.settingsForm.save }).click();
+  await expect(page.getByText(admin.settingsForm.saved).first()).toBeVisible();
+  await expectNoSeriousA11yViolations(page, 'secure rooms general with invitations');
+  const stored = await server.app.db.selectFrom('settings').select('value').where('key', '=', ROOM_INVITATION_VALID_DAYS_KEY).executeTakeFirstOrThrow();
+  expect(JSON.parse(stored.value)).toBe(7);
 });
