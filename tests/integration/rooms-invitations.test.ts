@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { ANTI_CSRF_HEADER } from '@shared/contract/auth';
 import { DELIVERY_SETTING_KEYS } from '@shared/contract/deliveries';
 import { ROOM_INVITATION_ENDPOINTS } from '@shared/contract/endpoints/room-invitations';
+import { EMAIL_CHECK_IP_LIMIT } from '@shared/contract/external';
 import type { RoomUploadFile } from '@shared/contract/room-files';
 import {
   ROOM_INVITATION_VALID_DAYS_KEY,
@@ -226,5 +227,12 @@ describe('inviting an address without an account', () => {
     await json(await signUp(token), 201);
     const members = await json<E2eMemberList>(await as(owner, 'GET', ROOM_E2E_PATHS.members(room.uuid)), 200);
     expect(members.members.find((m) => m.user.email === 'sealed@outside.test')).toMatchObject({ role: 'EDITOR', state: 'noSecuPass', missingFileKey: true });
+  });
+
+  it('the public calls are rate limited per client address like the delivery signup (429)', async () => {
+    for (let i = 0; i < EMAIL_CHECK_IP_LIMIT.limit; i++) await expectBackendError(await check(`${'z'.repeat(42)}${i % 10}`), 404, 'NotFoundException');
+    const limited = await expectBackendError(await check('z'.repeat(43)), 429, 'RateLimitExceededException');
+    expect(limited.metadata.retryAfterSeconds).toBeGreaterThan(0);
+    await expectBackendError(await signUp('z'.repeat(43)), 429, 'RateLimitExceededException');
   });
 });
