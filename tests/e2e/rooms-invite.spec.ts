@@ -5,14 +5,15 @@
 // file with the same SHA-256; the link opened again shows the expired-or-used warning, as does the
 // link of an invitation the owner revoked (after the confirmation). axe on the share dialog with
 // the invitation, the revoke confirmation, the signup page and the warning. Secure rooms › General
-// sets the links' validity.
+// sets the links' validity; the -dar variant goes to its `back` path.
 import { expect, test, type Page } from '@playwright/test';
 import { createUser as createUserInRepository, type TestUser } from '@tests/integration/escalation-helpers';
 import { ROOM_INVITATION_VALID_DAYS_KEY } from '@shared/contract/room-invitations';
+import { ROOM_PATHS } from '@shared/contract/rooms';
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { addressedTo, extractLink, waitForMailboxMail } from '../support/mailbox';
-import { apiSignIn, en as enBase, expectInbox, expectNoSeriousA11yViolations, locale, serverPerFile, signIn, signInToInbox } from './fixtures';
+import { apiCall, apiSignIn, en as enBase, expectInbox, expectNoSeriousA11yViolations, locale, serverPerFile, signIn, signInToInbox } from './fixtures';
 import { apiCreateRoom, apiUploadRoomFile } from './rooms-fixtures';
 
 const rooms = locale<typeof import('@locales/en/rooms.json')>('en', 'rooms');
@@ -142,4 +143,20 @@ test('Secure rooms › General sets how long invitation links stay valid', async
   await expectNoSeriousA11yViolations(page, 'secure rooms general with invitations');
   const stored = await server.app.db.selectFrom('settings').select('value').where('key', '=', ROOM_INVITATION_VALID_DAYS_KEY).executeTakeFirstOrThrow();
   expect(JSON.parse(stored.value)).toBe(7);
+});
+
+test('dataroom-signup-dar goes to its same-origin back path after the registration', async ({ page }) => {
+  const { server } = ctx;
+  const session = await apiSignIn(server, owner);
+  const room = await apiCreateRoom(server, session, 'Request Room');
+  const shared = await apiCall(server, session, 'PUT', ROOM_PATHS.access(room.uuid), { user: 'dar@partner.test', role: 'VIEWER' });
+  expect(shared.status, await shared.clone().text()).toBe(200);
+  const mail = await waitForMailboxMail(server.mailboxDir, (m) => addressedTo('dar@partner.test')(m) && m.text.includes('/auth/dataroom-signup'));
+  const token = extractLink(mail, '/auth/dataroom-signup').searchParams.get('token')!;
+  await page.goto(`${server.url}/auth/dataroom-signup-dar?token=${encodeURIComponent(token)}&back=${encodeURIComponent('/secumails/inbox')}`);
+  await expect(page.getByRole('heading', { level: 1, name: auth.dataroomSignup.title })).toBeVisible();
+  await page.getByRole('textbox', { name: en.common.password.new, exact: true }).fill(PASSWORD);
+  await page.getByLabel(en.common.password.confirm).fill(PASSWORD);
+  await page.getByRole('button', { name: auth.dataroomSignup.submit }).click();
+  await expect(page).toHaveURL(/\/secumails\/inbox$/);
 });
