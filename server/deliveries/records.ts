@@ -1,6 +1,5 @@
 // Deliveries, bottom layer: the rows, their lookups and the small helpers every stage shares.
 // Imports nothing of the stages above it (see server/README.md "Floor plan of deliveries/").
-import { createHash, randomBytes } from 'node:crypto';
 import { type ActivityEntry, type DeliveryFile, type DeliveryUploadFile, type SecurityLevel, type TimeState } from '@shared/contract/deliveries';
 import { DAY_MS } from '@shared/contract/reports';
 import { sql, type Kysely, type Selectable } from 'kysely';
@@ -12,9 +11,6 @@ import type { DeliveriesTable, DeliveryFilesTable, DeliveryRecipientsTable } fro
 
 /** A delivery within this much of its end is "expiring soon" (SPEC §4): a weekend plus a working day to react. */
 export const EXPIRING_SOON_MS = 3 * 86_400_000;
-/** Link tokens: 32 random bytes (256 bits, DESIGN §2 asks ≥ 128), base64url. */
-const TOKEN_BYTES = 32;
-
 export type DeliveryRow = Selectable<DeliveriesTable>;
 export type RecipientRow = Selectable<DeliveryRecipientsTable>;
 export type FileRow = Selectable<DeliveryFilesTable>;
@@ -24,8 +20,7 @@ export type Viewer =
   | { kind: 'recipient'; delivery: DeliveryRow; recipient: RecipientRow }
   | { kind: 'token'; delivery: DeliveryRow; recipient: RecipientRow };
 
-export const hashToken = (token: string) => createHash('sha256').update(token, 'utf8').digest('hex');
-export const newToken = () => randomBytes(TOKEN_BYTES).toString('base64url');
+export { linkTokenHash as hashToken, newLinkToken as newToken } from '../security/link-tokens';
 export const partKey = (deliveryUuid: string, fileUuid: string, index: number) => `deliveries/${deliveryUuid}/${fileUuid}/${index}`;
 export const deliveryPrefix = (deliveryUuid: string) => `deliveries/${deliveryUuid}`;
 export const isUuid = (value: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value);

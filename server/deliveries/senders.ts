@@ -1,11 +1,12 @@
 import type { DeliverySendConfig } from '@shared/contract/config';
-import { DELIVERY_SETTING_KEYS, type SecurityLevel } from '@shared/contract/deliveries';
+import { type SecurityLevel } from '@shared/contract/deliveries';
 import { SECURITY_LEVEL_ORDER, SECURITY_LEVEL_TABLE } from '@shared/contract/security-levels';
 import type { FastifyInstance } from 'fastify';
 import { sql, type Kysely } from 'kysely';
 import { HttpError } from '../core/http-error';
 import type { Database } from '../db/schema';
 import { spendLookupBudgetOrRefuse } from '../security/recipient-lookups';
+import { mayInvite } from '../users/invite-rights';
 import { roleNamesOf, type UserRow } from '../users/users-repository';
 
 /**
@@ -37,11 +38,6 @@ export const isReplyOnly = (user: Pick<UserRow, 'roles'>): boolean => {
 async function groupOf(db: Kysely<Database>, user: Pick<UserRow, 'sender_group_id'>) {
   if (user.sender_group_id === null) return undefined;
   return db.selectFrom('sender_groups').selectAll().where('id', '=', user.sender_group_id).executeTakeFirst();
-}
-
-async function mayInvite(app: FastifyInstance, user: Pick<UserRow, 'roles'>): Promise<boolean> {
-  if ((await app.settings.get<boolean>(DELIVERY_SETTING_KEYS.inviteRequiresRole)) !== true) return true;
-  return roleNamesOf(user).includes('ROLE_SHARES_CAN_INVITE');
 }
 
 /** The send config of this sender: the global one with the level flags limited by the sender's group. */

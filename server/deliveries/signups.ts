@@ -1,19 +1,16 @@
 // The per-share signup rows (table `delivery_signups`): the signup link token the notification
 // mails carry, the sender's phone number and the SMS code. Records only; the external recipient's
 // path (external/) builds on them.
-import { createHash, randomBytes } from 'node:crypto';
 import  { type Language } from '@shared/contract/constants';
 import { EXTERNAL_WEB_LINKS } from '@shared/contract/external';
 import type { FastifyInstance } from 'fastify';
 import type { Selectable } from 'kysely';
 import type { DeliveriesTable, DeliveryRecipientsTable, DeliverySignupsTable } from './tables';
 import { opensByLink } from '@shared/contract/security-levels';
+import { linkTokenHash, newLinkToken } from '../security/link-tokens';
 
 type SignupRow = Selectable<DeliverySignupsTable>;
 
-/** Signup link tokens: 32 random bytes like the download tokens (DESIGN §2 asks ≥ 128 bits). */
-const SIGNUP_TOKEN_BYTES = 32;
-const sha256Hex = (value: string) => createHash('sha256').update(value, 'utf8').digest('hex');
 
 export async function signupRow(app: FastifyInstance, recipientId: number): Promise<SignupRow | undefined> {
   return app.db.selectFrom('delivery_signups').selectAll().where('recipient_id', '=', recipientId).executeTakeFirst();
@@ -55,7 +52,7 @@ export async function externalLinkFor(
     return options.downloadToken ? EXTERNAL_WEB_LINKS.emailPrompt(options.language, recipient.uuid, options.downloadToken) : null;
   }
   if (options.registered) return null;
-  const token = randomBytes(SIGNUP_TOKEN_BYTES).toString('base64url');
-  await upsertSignup(app, recipient.id, { token_hash: sha256Hex(token) });
+  const token = newLinkToken();
+  await upsertSignup(app, recipient.id, { token_hash: linkTokenHash(token) });
   return EXTERNAL_WEB_LINKS.emailPrompt(options.language, recipient.uuid, token);
 }

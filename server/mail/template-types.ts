@@ -43,6 +43,8 @@ export interface MailTemplateData {
   roomRequest: { requesterName: string; requesterEmail: string; roomName: string; folderName: string | null; message: string; link: string; expiresOn: string; signup: boolean };
   /** To the requester: the answering delivery's files are in the folder (`link` opens it). */
   roomRequestAnswered: { senderEmail: string; roomName: string; folderName: string | null; fileCount: number; link: string };
+  /** Data rooms: an address without an account was invited (`roomName` null: an E2E room, its name is sealed). */
+  roomInvitation: { inviterName: string; roomName: string | null; role: string; link: string; validDays: number };
 }
 export type MailTemplateName = keyof MailTemplateData;
 

@@ -1,6 +1,10 @@
+import type { RoomAccessSetResult } from '@shared/contract/room-invitations';
 import type { RoomAccessEntry, RoomAccessList, RoomRole } from '@shared/contract/rooms';
+import { isValidEmail } from '@shared/rules/send-rules';
 import { HttpError } from '../core/http-error';
 import type { RequestContext } from '../core/request-context';
+import { mayInvite } from '../users/invite-rights';
+import { inviteAddress } from './invitations';
 import { ancestorsOf, isRoomRole, liveFolder, liveRoom, requireRole, type FolderRow, type RoomRow } from './roles';
 
 const displayName = (u: { first_name: string; last_name: string; email: string }) => `${u.first_name} ${u.last_name}`.trim() || u.email;
@@ -46,7 +50,9 @@ const refuse = (status: number, errorClass: 'ConflictException' | 'InviteUserToS
 
 /**
  * Grants, changes or revokes (`role: null`) a registered user's entry on the room or a folder.
- * Only registered, enabled users (SPEC §5 "invitation only for registered users"); the caller's
+ * An address without any account is invited instead (rooms/invitations.ts) when the caller may
+ * invite (the deliveries' rule, users/invite-rights.ts); otherwise, and for disabled users,
+ * only registered users (SPEC §5 "invitation only for registered users"); the caller's
  * own entry only with `confirmOwnChange` (irreversible: an OWNER who steps down cannot step up
  * again); the room's last OWNER cannot step down or leave.
  */
@@ -54,12 +60,17 @@ export async function setAccess(
   ctx: RequestContext,
   roomUuid: string,
   input: { user: string; role: RoomRole | null; folderUuid?: string | undefined; confirmOwnChange?: boolean | undefined },
-): Promise<RoomAccessList> {
+): Promise<RoomAccessSetResult> {
   const { app, user } = ctx;
   const room = await liveRoom(app.db, roomUuid);
   const folder = input.folderUuid === undefined ? undefined : await liveFolder(app.db, room, input.folderUuid);
   await requireRole(app.db, room, user.id, 'manageAccess', folder);
   const target = await app.users.findByLogin(input.user);
+  const address = input.user.trim().toLowerCase();
+  if (!target && input.role !== null && isValidEmail(address) && (await mayInvite(app, user))) {
+    const invitation = await inviteAddress(ctx, room, folder, address, input.role);
+    return { entries: await entriesAt(ctx, room, folder), invitation };
+  }
   if (!target || target.disabled === 1) {
     throw refuse(400, 'InviteUserToShareException', 'Only registered users can be invited to a data room', { field: 'user', reason: 'notRegistered', user: input.user });
   }

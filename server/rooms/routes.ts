@@ -14,6 +14,7 @@ import { listTrash, purgeItem, restoreItem } from './trash';
 import { createFolder, deleteFolder, updateFolder } from './folders';
 import { contents, createRoom, deleteRoom, listRooms, renameRoom } from './rooms';
 import { registerE2eRoomRoutes } from './e2e-routes';
+import { registerRoomInvitationRoutes } from './invitation-routes';
 
 
 /** Data rooms (plain rooms): rooms, folders, files, access roles, activity (server/README "Data rooms"). */
@@ -111,4 +112,5 @@ export const roomRoutes = routePlugin('kuvert-room-routes', async (app) => {
   registerRoomOpsRoutes(app);
   registerEndpoint(app, ROOM_ENDPOINTS.searchAll, async (request) => searchAllRooms(requestContext(app, request), request.query));
   registerE2eRoomRoutes(app);
+  registerRoomInvitationRoutes(app);
 });

@@ -8,6 +8,7 @@ import { OPERATOR_PROFILE_KEYS } from './operator-profile';
 import { SUBMIT_BOX_SETTING_KEY } from '@shared/contract/submit-box';
 import { ROOM_CREATION_POLICIES, ROOM_SETTING_KEYS, TRASH_RETENTION_DAYS_DEFAULT, TRASH_RETENTION_DAYS_RANGE } from '@shared/contract/room-admin';
 import { FORM_EMBED_SETTING_KEYS, originListProblem } from '@shared/contract/form-embed';
+import { ROOM_INVITATION_VALID_DAYS_DEFAULT, ROOM_INVITATION_VALID_DAYS_KEY, ROOM_INVITATION_VALID_DAYS_RANGE } from '@shared/contract/room-invitations';
 
 /** Default theme colours (SPEC §9). */
 export const DEFAULT_THEME_COLOR = '#19853F';
@@ -113,6 +114,8 @@ export const PRIVATE_DEFAULTS: Readonly<Record<string, ConfigValue>> = {
   // Form embedding (issue 16 §2): no other site may frame or call the public form until listed.
   [FORM_EMBED_SETTING_KEYS.frameAncestors]: '',
   [FORM_EMBED_SETTING_KEYS.corsOrigins]: '',
+  // Days a data-room invitation link stays valid (issue 15, rooms/invitations.ts).
+  [ROOM_INVITATION_VALID_DAYS_KEY]: ROOM_INVITATION_VALID_DAYS_DEFAULT,
 };
 
 /** Integer settings with a closed range. */
@@ -120,6 +123,7 @@ const INTEGER_RANGES: Readonly<Record<string, readonly [number, number]>> = {
   [SETTING_KEYS.secupassMinLength]: SECUPASS_MIN_LENGTH_RANGE,
   [SETTING_KEYS.secupassMinStrength]: SECUPASS_MIN_STRENGTH_RANGE,
   [ROOM_SETTING_KEYS.trashRetentionDays]: TRASH_RETENTION_DAYS_RANGE,
+  [ROOM_INVITATION_VALID_DAYS_KEY]: ROOM_INVITATION_VALID_DAYS_RANGE,
 };
 
 export const ALL_DEFAULTS: Readonly<Record<string, ConfigValue>> = { ...PROFILE_DEFAULTS, ...PRIVATE_DEFAULTS };

@@ -61,6 +61,8 @@ export const ERROR_CLASSES = [
   // Web forms at levels 3/4 (shared/contract/form-e2e.ts FORM_E2E_ERRORS).
   'FormRecipientWithoutPassphraseException',
   'FormPassphraseNotSetException',
+  // Data-room invitations (SPEC §8 "invitation expired or used"; shared/contract/room-invitations.ts).
+  'InvitationExpiredException',
 ] as const;
 export type ErrorClass = (typeof ERROR_CLASSES)[number];
 

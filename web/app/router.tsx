@@ -129,6 +129,12 @@ const authRoutes: RouteObject[] = [
     handle: handle({ titleKey: 'external:signup.title' }),
     lazy: lazyPage(roomRequestPages, 'DeliverySignupDarRoutePage'),
   },
+  // Data-room invitation signup (SPEC §2); the -dar variant goes to its `back` path afterwards.
+  ...['dataroom-signup', 'dataroom-signup-dar'].map((path) => ({
+    path,
+    handle: handle({ titleKey: 'auth:dataroomSignup.title' }),
+    lazy: lazyPage(() => import(/* webpackChunkName: "auth-dataroom-signup" */ '@web/features/auth/pages/dataroom-signup-page'), 'DataroomSignupPage'),
+  })),
   {
     path: 'signup',
     handle: handle({ titleKey: 'auth:signup.title' }),

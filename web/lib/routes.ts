@@ -41,6 +41,8 @@ export const ROUTES = {
   signup: `${AUTH_BASE}/signup`,
   deliverySignup: `${AUTH_BASE}/delivery-signup`,
   deliverySignupDar: `${AUTH_BASE}/delivery-signup-dar`,
+  dataroomSignup: `${AUTH_BASE}/dataroom-signup`,
+  dataroomSignupDar: `${AUTH_BASE}/dataroom-signup-dar`,
   setSecuPass: `${AUTH_BASE}/set-secupass`,
   setSecuPassSuccess: `${AUTH_BASE}/set-secupass-success`,
   createSecuPass: `${AUTH_BASE}/create-secupass`,

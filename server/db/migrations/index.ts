@@ -27,6 +27,7 @@ import * as formAdmin from './0035-form-admin';
 import * as formHardening from './0036-form-hardening';
 import * as flows from './0037-flows';
 import * as roomFileListing from './0038-room-file-listing';
+import * as roomInvitations from './0039-room-invitations';
 import * as roomRequests from './0040-room-requests';
 import * as formPages from './0043-form-pages';
 import * as formLayout from './0044-form-layout';
@@ -67,6 +68,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0036-form-hardening': formHardening,
   '0037-flows': flows,
   '0038-room-file-listing': roomFileListing,
+  '0039-room-invitations': roomInvitations,
   '0040-room-requests': roomRequests,
   '0043-form-pages': formPages,
   '0044-form-layout': formLayout,

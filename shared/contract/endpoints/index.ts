@@ -19,6 +19,7 @@ import { FORM_ADMIN_ENDPOINTS } from './form-admin';
 import { ROOM_E2E_ENDPOINTS } from './rooms-e2e';
 import { FORM_LAYOUT_ENDPOINTS } from './form-layout';
 import { ROOM_REQUEST_ENDPOINTS } from './room-requests';
+import { ROOM_INVITATION_ENDPOINTS } from './room-invitations';
 
 /** Every area of the catalogue (one file each, README.md "Endpoint catalogue"). */
 export const ENDPOINT_AREAS = {
@@ -42,6 +43,7 @@ export const ENDPOINT_AREAS = {
   roomsE2e: ROOM_E2E_ENDPOINTS,
   formLayout: FORM_LAYOUT_ENDPOINTS,
   roomRequests: ROOM_REQUEST_ENDPOINTS,
+  roomInvitations: ROOM_INVITATION_ENDPOINTS,
 } as const;
 
 /** Every endpoint of `/api/2`, once. */

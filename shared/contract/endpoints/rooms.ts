@@ -32,6 +32,7 @@ import {
 } from '../room-files';
 import { PartSchema } from '../deliveries';
 import { RoomsSearchQuerySchema, RoomsSearchResultSchema } from '../room-search';
+import { RoomAccessSetResultSchema } from '../room-invitations';
 
 const SIGNED_IN = 'authenticated' as const;
 
@@ -73,8 +74,8 @@ export const ROOM_ENDPOINTS = {
   access: area.get('/rooms/{roomUuid}/access', 'listRoomAccess', 'Who has which role on the room or a folder, inherited or set there (OWNER only)', {
     params: RoomParamsSchema, query: RoomAccessQuerySchema, response: { 200: RoomAccessListSchema }, errors: [400, 401, 403, 404],
   }),
-  setAccess: area.put('/rooms/{roomUuid}/access', 'setRoomAccess', 'Grants, changes or revokes a registered user’s role on the room or a folder (OWNER only)', {
-    params: RoomParamsSchema, body: SetRoomAccessBodySchema, response: { 200: RoomAccessListSchema }, errors: [400, 401, 403, 404, 409],
+  setAccess: area.put('/rooms/{roomUuid}/access', 'setRoomAccess', 'Grants, changes or revokes a registered user’s role on the room or a folder, or invites an address without an account (OWNER only)', {
+    params: RoomParamsSchema, body: SetRoomAccessBodySchema, response: { 200: RoomAccessSetResultSchema }, errors: [400, 401, 403, 404, 409, 503],
   }),
   createFile: area.post('/rooms/{roomUuid}/files', 'createRoomFile', 'Announces a file in the room or a folder (OWNER, EDITOR there): name checked, part layout answered', {
     params: RoomParamsSchema, body: CreateRoomFileBodySchema, response: { 201: RoomUploadFileSchema }, errors: [400, 401, 403, 404, 409, 507],

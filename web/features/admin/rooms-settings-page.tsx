@@ -1,9 +1,10 @@
 import { ROOM_CREATION_POLICIES, ROOM_SETTING_KEYS, TRASH_RETENTION_DAYS_RANGE } from '@shared/contract/room-admin';
+import { ROOM_INVITATION_VALID_DAYS_KEY, ROOM_INVITATION_VALID_DAYS_RANGE } from '@shared/contract/room-invitations';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { SettingsForm, type SettingSection } from './settings-form';
 
-/** Administration › Secure rooms › General: who creates rooms, E2E rooms, trash retention (shared/contract/room-admin.ts). */
+/** Administration › Secure rooms › General: who creates rooms, E2E rooms, trash retention (shared/contract/room-admin.ts), invitation validity (room-invitations.ts). */
 export function RoomsSettingsPage() {
   const { t } = useTranslation();
   const sections = useMemo<SettingSection[]>(
@@ -39,6 +40,21 @@ export function RoomsSettingsPage() {
             unit: t('admin:settingsForm.units.days'),
             min: TRASH_RETENTION_DAYS_RANGE[0],
             max: TRASH_RETENTION_DAYS_RANGE[1],
+          },
+        ],
+      },
+      {
+        id: 'invitations',
+        title: t('admin:roomsAdmin.settings.invitationsTitle'),
+        fields: [
+          {
+            kind: 'integer',
+            key: ROOM_INVITATION_VALID_DAYS_KEY,
+            label: t('admin:roomsAdmin.settings.invitationDays'),
+            hint: t('admin:roomsAdmin.settings.invitationDaysHint'),
+            unit: t('admin:settingsForm.units.days'),
+            min: ROOM_INVITATION_VALID_DAYS_RANGE[0],
+            max: ROOM_INVITATION_VALID_DAYS_RANGE[1],
           },
         ],
       },

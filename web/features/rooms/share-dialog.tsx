@@ -19,7 +19,9 @@ import { useAuthState } from '@web/lib/auth';
 import { useNotify } from '@web/lib/toasts';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import { refreshRoomInvitations } from './api/room-invitations';
 import { refreshRooms, setRoomAccess, useRoomAccess } from './api/rooms';
+import { PendingInvitations } from './pending-invitations';
 import { roomErrorText } from './room-errors';
 
 const useStyles = makeStyles({
@@ -59,9 +61,11 @@ export function ShareDialog({ open, onClose, roomUuid, folder, itemName }: { ope
   async function apply(input: { user: string; label: string; role: RoomRole | null; confirmOwnChange?: boolean }, field = false): Promise<boolean> {
     const values = { item: itemName, role: roleName(input.role), user: input.label };
     try {
-      await setRoomAccess(roomUuid, { user: input.user, role: input.role, ...(folderUuid ? { folderUuid } : {}), ...(input.confirmOwnChange ? { confirmOwnChange: true } : {}) });
-      notify('success', input.role ? t('rooms:share.changed', values) : t('rooms:share.revoked', values));
-      await refreshRooms();
+      const result = await setRoomAccess(roomUuid, { user: input.user, role: input.role, ...(folderUuid ? { folderUuid } : {}), ...(input.confirmOwnChange ? { confirmOwnChange: true } : {}) });
+      // An address without an account was invited by mail (rooms invitations): listed as pending.
+      if (result.invitation) notify('success', t('rooms:invitations.invited', values));
+      else notify('success', input.role ? t('rooms:share.changed', values) : t('rooms:share.revoked', values));
+      await Promise.all([refreshRooms(), refreshRoomInvitations()]);
       return true;
     } catch (error) {
       const text = roomErrorText(error);
@@ -190,7 +194,7 @@ export function ShareDialog({ open, onClose, roomUuid, folder, itemName }: { ope
               {folder ? t('rooms:share.introFolder') : t('rooms:share.introRoom')}
             </Text>
             <form onSubmit={(event) => void add(event)} noValidate className={styles.add} aria-label={t('rooms:share.addLabel')}>
-              <Field label={t('rooms:share.user')} hint={t('rooms:share.userHint')} required validationMessage={userProblem} className={styles.user}>
+              <Field label={t('rooms:share.user')} hint={t('rooms:invitations.hint')} required validationMessage={userProblem} className={styles.user}>
                 <Input value={user} autoComplete="off" onChange={(_e, data) => setUser(data.value)} />
               </Field>
               <Field label={t('rooms:share.role')}>
@@ -215,6 +219,7 @@ export function ShareDialog({ open, onClose, roomUuid, folder, itemName }: { ope
               {...(access.error ? { error: t(`rooms:${roomErrorText(access.error).key}`) } : {})}
               empty={<Text as="p">{t('rooms:share.empty')}</Text>}
             />
+            <PendingInvitations roomUuid={roomUuid} folderUuid={folderUuid} itemName={itemName} open={open} />
           </DialogContent>
           <DialogActions>
             <DialogTrigger disableButtonEnhancement>

@@ -1,5 +1,6 @@
 import { call } from '@shared/api/call';
 import { ROOM_ENDPOINTS as E } from '@shared/contract/endpoints/rooms';
+import type { RoomAccessSetResult } from '@shared/contract/room-invitations';
 import type { Room, RoomAccessList, RoomContents, RoomContentsQuery, RoomFileSort, RoomFolder, RoomList, RoomRole } from '@shared/contract/rooms';
 import { apiClient } from '@web/lib/api-client';
 import { useAuthState } from '@web/lib/auth';
@@ -84,11 +85,11 @@ export const deleteFolder = async (roomUuid: string, folderUuid: string): Promis
   await call(apiClient, E.removeFolder, { params: { roomUuid, folderUuid } });
 };
 
-/** PUT /rooms/{room}/access: grant or change (`role`), revoke (`role: null`) on the room or a folder. */
+/** PUT /rooms/{room}/access: grant or change (`role`), revoke (`role: null`) on the room or a folder; an address without an account is invited (`invitation`). */
 export const setRoomAccess = (
   roomUuid: string,
   input: { user: string; role: RoomRole | null; folderUuid?: string; confirmOwnChange?: boolean },
-): Promise<RoomAccessList> =>
+): Promise<RoomAccessSetResult> =>
   call(apiClient, E.setAccess, {
     params: { roomUuid },
     body: { user: input.user, role: input.role, ...(input.folderUuid ? { folderUuid: input.folderUuid } : {}), ...(input.confirmOwnChange ? { confirmOwnChange: true } : {}) },
