@@ -4,10 +4,11 @@
 import { partCountOf } from '@shared/contract/deliveries';
 import type { RoomFolder } from '@shared/contract/rooms';
 import type { RoomUploadFile } from '@shared/contract/room-files';
-import type { CreateE2eFileBody, E2eFileKeysList } from '@shared/contract/rooms-e2e';
+import type { CommitE2eFileBody, CreateE2eFileBody, E2eFileKeysList } from '@shared/contract/rooms-e2e';
 import { HttpError, notFound } from '../core/http-error';
 import type { RequestContext } from '../core/request-context';
 import { checkSpace } from '../uploads/space';
+import { commitFile } from './file-uploads';
 import { recordActivity } from './activity';
 import { requireEncrypted } from './e2e-rooms';
 import { fileBlobPrefix, liveFile, toUploadFile } from './file-rows';
@@ -78,7 +79,8 @@ export async function createE2eFile(ctx: RequestContext, roomUuid: string, input
       .executeTakeFirstOrThrow();
     await trx
       .insertInto('room_e2e_files')
-      .values({ file_id: file.id, version: 1, plaintext_size: input.plaintextSize, wrapped_file_key: input.wrappedFileKey, metadata: input.metadata })
+      // Without metadata now, the E2E commit brings it (it signs the plaintext hash of the single read).
+      .values({ file_id: file.id, version: 1, plaintext_size: input.plaintextSize, wrapped_file_key: input.wrappedFileKey, metadata: input.metadata ?? '' })
       .execute();
     return file;
   });
@@ -136,4 +138,25 @@ export async function renameE2eItem(ctx: RequestContext, roomUuid: string, itemU
   requireEncrypted(room);
   await app.db.updateTable('room_folders').set({ name, updated_at: now }).where('id', '=', folder.id).execute();
   await recordActivity(app.db, 'edit', user, { room, folderId: folder.id, uuid: folder.uuid, name });
+}
+
+/**
+ * The E2E commit: the caller's own upload gets its signed metadata (sealed; the reader verifies it),
+ * then the plain commit runs. A repeated call after the commit answers the committed file.
+ */
+export async function commitE2eFile(ctx: RequestContext, roomUuid: string, fileUuid: string, body: CommitE2eFileBody): Promise<RoomUploadFile> {
+  const { app, user } = ctx;
+  const room = await liveRoom(app.db, roomUuid);
+  requireEncrypted(room);
+  const upload = await app.db
+    .selectFrom('room_files')
+    .select('id')
+    .where('room_id', '=', room.id)
+    .where('uuid', '=', fileUuid)
+    .where('state', '=', 'uploading')
+    .where('uploaded_by', '=', user.id)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+  if (upload) await app.db.updateTable('room_e2e_files').set({ metadata: body.metadata }).where('file_id', '=', upload.id).execute();
+  return commitFile(ctx, roomUuid, fileUuid);
 }

@@ -4,8 +4,10 @@ import type { Room } from '@shared/contract/rooms';
 import { ROOM_KEY_DESCRIPTOR_FILE_ID, type CreateE2eRoomBody, type E2eMemberState, type E2eRoomState } from '@shared/contract/rooms-e2e';
 import type { WrappedFileKeyWire } from '@shared/contract/secupass';
 import type { FastifyInstance } from 'fastify';
+import type { Kysely } from 'kysely';
 import { accessDenied, badRequest, HttpError } from '../core/http-error';
 import type { RequestContext } from '../core/request-context';
+import type { Database } from '../db/schema';
 import { RecipientKeyNotLiveError } from '../secupass/secupass-repository';
 import { mayCreateRoomsUnder, roomSettings } from './admin-settings';
 import './e2e-tables';
@@ -21,6 +23,13 @@ export function refuseNamesInEncryptedRoom(room: RoomRow): void {
 
 export function requireEncrypted(room: RoomRow): void {
   if (room.encrypted !== 1) throw badRequest('This data room is not end-to-end encrypted', { reason: 'notEncrypted' });
+}
+
+/** An E2E upload commits only with its signed metadata (sent with the announce or the E2E commit). */
+export async function requireE2eMetadata(db: Kysely<Database>, room: RoomRow, fileId: number): Promise<void> {
+  if (room.encrypted !== 1) return;
+  const row = await db.selectFrom('room_e2e_files').select('metadata').where('file_id', '=', fileId).executeTakeFirst();
+  if (!row?.metadata) throw new HttpError(409, 'ConflictException', 'The signed metadata of this end-to-end encrypted file is missing; commit it through the E2E commit', { reason: 'e2eMetadataMissing' });
 }
 
 /** Stores a member's room-key copy as an access descriptor (the key must be the member's live encryption key). */

@@ -49,12 +49,19 @@ export const CreateE2eFileBodySchema = z
     folderUuid: Uuid.nullable().optional(),
     /** The file key sealed under the room key (bound to room, file, version 1). */
     wrappedFileKey: sealed(200),
-    /** The signed metadata sealed under the room key. */
-    metadata: sealed(20_000),
+    /**
+     * The signed metadata sealed under the room key. Optional: it signs the hash of the whole
+     * plaintext, so a browser that reads the file once sends it with the commit instead.
+     */
+    metadata: sealed(20_000).optional(),
   })
   .strict()
   .meta({ id: 'CreateE2eFileBody' });
 export type CreateE2eFileBody = z.infer<typeof CreateE2eFileBodySchema>;
+
+/** POST …/e2e/files/{fileUuid}/commit: the signed metadata (now that the plaintext hash is known), then the plain commit. */
+export const CommitE2eFileBodySchema = z.object({ metadata: sealed(20_000) }).strict().meta({ id: 'CommitE2eFileBody' });
+export type CommitE2eFileBody = z.infer<typeof CommitE2eFileBodySchema>;
 
 export const E2eItemParamsSchema = z.object({ roomUuid: Uuid, itemUuid: Uuid }).strict();
 export const E2eRenameBodySchema = z.object({ name: SealedNameSchema }).strict().meta({ id: 'E2eRenameBody' });

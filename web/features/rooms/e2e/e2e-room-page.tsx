@@ -3,6 +3,7 @@ import { ArrowDownloadRegular, ArrowUploadRegular, FolderAddRegular, LockClosedR
 import type { E2eMember } from '@shared/contract/rooms-e2e';
 import { DataTable, type DataTableColumn } from '@web/components/data-table';
 import { PageHeading } from '@web/components/page-heading';
+import { TransferProgressBar } from '@web/components/transfer-centre';
 import { RouterLink } from '@web/components/router-link';
 import { useAuthState } from '@web/lib/auth';
 import { useSecuPassSession } from '@web/lib/crypto';
@@ -10,6 +11,7 @@ import { startE2eDownload } from '@web/lib/e2e-download';
 import { formatSize } from '@web/lib/format-size';
 import { ROUTES } from '@web/lib/routes';
 import { useNotify } from '@web/lib/toasts';
+import { useTransfer } from '@web/lib/transfer-store';
 import { useUnlockedKeys } from '@web/lib/unlock-request';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -28,11 +30,11 @@ import {
   grantRoomKey,
   listE2eMembers,
   openE2eFolder,
-  uploadE2eFile,
   type E2eFolderView,
   type E2eListedFile,
 } from './e2e-room-client';
 import { EncryptionActivation } from './encryption-activation';
+import { startE2eRoomUpload } from './e2e-upload';
 
 const useStyles = makeStyles({
   toolbar: { display: 'flex', gap: '12px', alignItems: 'end', flexWrap: 'wrap', margin: '12px 0 16px' },
@@ -61,7 +63,9 @@ export function E2eRoomPage() {
   const [problem, setProblem] = useState<string | null>(null);
   const [search, setSearch] = useState('');
   const [naming, setNaming] = useState<NameRequest | null>(null);
-  const [busy, setBusy] = useState(false);
+  const [transferId, setTransferId] = useState<string | undefined>();
+  const transfer = useTransfer(transferId);
+  const busy = transfer?.state === 'pending' || transfer?.state === 'running';
   const fileInput = useRef<HTMLInputElement>(null);
   const role = contents.data?.folder?.role ?? contents.data?.room.role;
   const isOwner = contents.data?.room.role === 'OWNER';
@@ -85,21 +89,14 @@ export function E2eRoomPage() {
     await members.mutate();
   };
 
-  const upload = async (files: FileList | null) => {
+  // Through the transfer centre like plain uploads (progress, cancel, retry); the list refreshes when it ends.
+  const upload = async (files: File[]) => {
     const keys = await unlock();
-    if (!files || !keys || !user) return;
-    setBusy(true);
-    try {
-      for (const file of Array.from(files)) {
-        await uploadE2eFile(file, { roomUuid, folderUuid: folderUuid ?? null, keys, me: { uuid: user.uuid, email: user.email } });
-        notify('success', t('rooms:e2e.uploaded', { name: file.name }));
-      }
-    } catch {
-      notify('error', t('rooms:e2e.uploadFailed'));
-    } finally {
-      setBusy(false);
-      await refresh();
-    }
+    if (files.length === 0 || !keys || !user) return;
+    const title = files.length === 1 ? files[0]!.name : t('rooms:files.uploadTitle', { count: files.length, name: view?.path.at(-1)?.name ?? view?.roomName ?? '' });
+    const started = startE2eRoomUpload(files, { roomUuid, folderUuid: folderUuid ?? null, title, keys, me: { uuid: user.uuid, email: user.email } });
+    setTransferId(started.id);
+    void started.done.then(() => refresh());
   };
 
   const download = async (file: E2eListedFile) => {
@@ -239,10 +236,16 @@ export function E2eRoomPage() {
                 <Button appearance="primary" icon={<ArrowUploadRegular />} disabled={busy} onClick={() => fileInput.current?.click()}>
                   {t('rooms:e2e.upload')}
                 </Button>
-                <input ref={fileInput} type="file" multiple hidden aria-label={t('rooms:e2e.upload')} onChange={(e) => void upload(e.target.files)} />
+                <input ref={fileInput} type="file" multiple hidden aria-label={t('rooms:e2e.upload')} onChange={(e) => {
+                    void upload([...(e.target.files ?? [])]);
+                    e.target.value = '';
+                  }} />
               </>
             ) : null}
-            {busy ? <Spinner size="tiny" label={t('rooms:e2e.encrypting')} /> : null}
+            {transfer && busy ? (
+              <TransferProgressBar value={transfer.percent} max={100} aria-label={t('rooms:files.progress', { name: transfer.title })} />
+            ) : null}
+            {transfer && busy ? <Text size={200}>{t('rooms:files.progressText', { name: transfer.title, percent: transfer.percent })}</Text> : null}
           </div>
           <DataTable label={t('rooms:e2e.contentsLabel')} columns={columns} rows={rows} rowKey={(row) => row.uuid} empty={<Text as="p">{t('rooms:e2e.folderEmpty')}</Text>} />
         </>
