@@ -79,7 +79,8 @@ test('a three-part E2E upload shows its progress in the transfer centre and down
   await page.getByRole('button', { name: /^File transfers/ }).click();
   const centre = page.getByRole('dialog', { name: 'File transfers' });
   const row = centre.getByRole('listitem', { name: 'annual-report.bin' });
-  const bar = row.getByRole('progressbar', { name: 'Progress of annual-report.bin' });
+  // The transfer's bar (0–100); the file's own bar below it has the same name.
+  const bar = row.getByRole('progressbar', { name: 'Progress of annual-report.bin' }).first();
   await expect(bar).toBeVisible({ timeout: 60_000 });
   // Parts 1 and 2 (1.5 of 2.5 MiB) are on the server while part 0 waits: the bar stands between.
   await expect.poll(async () => Number(await bar.getAttribute('aria-valuenow')), { timeout: 60_000 }).toBeGreaterThanOrEqual(55);

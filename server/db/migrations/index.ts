@@ -27,6 +27,7 @@ import * as formAdmin from './0035-form-admin';
 import * as formHardening from './0036-form-hardening';
 import * as flows from './0037-flows';
 import * as roomFileListing from './0038-room-file-listing';
+import * as roomE2eFileOps from './0042-room-e2e-file-ops';
 
 /**
  * Every migration, in order, for SQLite and PostgreSQL alike. A static list (not a
@@ -64,6 +65,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0036-form-hardening': formHardening,
   '0037-flows': flows,
   '0038-room-file-listing': roomFileListing,
+  '0042-room-e2e-file-ops': roomE2eFileOps,
 };
 
 export const staticMigrationProvider: MigrationProvider = {

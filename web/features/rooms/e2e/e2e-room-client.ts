@@ -126,7 +126,8 @@ export async function openE2eFolder(contents: RoomContents, keys: UnlockedKeys):
       if (!extra) throw Object.assign(new Error('keys'), { code: 'room-metadata-invalid' });
       const file = { roomId: roomUuid, fileId: listed.uuid, version: extra.version };
       const signed = await cryptoApi.openRoomFileMetadata({ roomKey, file, sealed: extra.metadata });
-      const uploader = state.signers.find((s) => s.userUuid === extra.uploaderUuid);
+      // The signer: the uploader, or the member who renamed the file and re-signed its metadata.
+      const uploader = state.signers.find((s) => s.userUuid === (extra.signerUuid ?? extra.uploaderUuid));
       const signer = uploader?.keys.find((k) => k.usage === 'signing' && k.keyId === signed.metadata.signerKeyId);
       if (!uploader || !signer) throw Object.assign(new Error('signer'), { code: 'room-metadata-signature-invalid' });
       // The uploader's key against the caller's pins (README section 3): a changed key is refused.
