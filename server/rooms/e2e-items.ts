@@ -10,7 +10,7 @@ import type { RequestContext } from '../core/request-context';
 import { checkSpace } from '../uploads/space';
 import { commitFile } from './file-uploads';
 import { recordActivity } from './activity';
-import { renameE2eFile } from './e2e-file-ops';
+import { renameE2eFile, replacedE2eFile } from './e2e-file-ops';
 import { requireEncrypted } from './e2e-rooms';
 import { fileBlobPrefix, toUploadFile } from './file-rows';
 import { liveFolder, liveRoom, requireRole } from './roles';
@@ -51,6 +51,7 @@ export async function createE2eFile(ctx: RequestContext, roomUuid: string, input
   const role = await requireRole(app.db, room, user.id, 'upload', folder);
   requireEncrypted(room);
   await uuidFree(ctx, input.uuid);
+  const replaced = input.replaceUuid ? await replacedE2eFile(ctx, room, folder?.id ?? null, input.replaceUuid) : undefined;
   await checkSpace(app, input.size);
   const partSize = app.config.uploadPartSize;
   const now = Date.now();
@@ -75,13 +76,14 @@ export async function createE2eFile(ctx: RequestContext, roomUuid: string, input
         updated_at: now,
         deleted_at: null,
         deleted_by: null,
+        replaces_id: replaced?.fileId ?? null,
       })
       .returningAll()
       .executeTakeFirstOrThrow();
     await trx
       .insertInto('room_e2e_files')
       // Without metadata now, the E2E commit brings it (it signs the plaintext hash of the single read).
-      .values({ file_id: file.id, version: 1, plaintext_size: input.plaintextSize, wrapped_file_key: input.wrappedFileKey, metadata: input.metadata ?? '', signed_by: null })
+      .values({ file_id: file.id, version: replaced?.nextVersion ?? 1, plaintext_size: input.plaintextSize, wrapped_file_key: input.wrappedFileKey, metadata: input.metadata ?? '', signed_by: null })
       .execute();
     return file;
   });

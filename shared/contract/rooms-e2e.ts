@@ -54,6 +54,12 @@ export const CreateE2eFileBodySchema = z
      * plaintext, so a browser that reads the file once sends it with the commit instead.
      */
     metadata: sealed(20_000).optional(),
+    /**
+     * A new version of this file (the browser found the name taken by decrypted names). The file
+     * key and metadata are then bound to that file's uuid and its next version; at the commit the
+     * upload becomes the file's content and the current one a version (kept 30 days).
+     */
+    replaceUuid: Uuid.optional(),
   })
   .strict()
   .meta({ id: 'CreateE2eFileBody' });

@@ -5,7 +5,7 @@ import { startTestServer, type TestServer } from '@tests/support/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUserAsAdmin, expectBackendError, signIn, signInAdmin, type Session } from './core-helpers';
 import { e2eActor, giveSecuPass, type E2eActor } from './e2e-helpers';
-import { createE2eRoom, grant, json, openRoomKey, readE2eFolder, renameE2eFileBody, req, sha256Hex, uploadE2eFile } from './rooms-e2e-helpers';
+import { createE2eFolder, createE2eRoom, grant, json, openRoomKey, readE2eFolder, renameE2eFileBody, req, sha256Hex, uploadE2eFile } from './rooms-e2e-helpers';
 
 /**
  * File operations of end-to-end encrypted rooms on the real server (SQLite, or PostgreSQL with
@@ -112,5 +112,46 @@ describe('renaming an E2E file', () => {
     const shown = await renameE2eFileBody(server, a.editor, room.uuid, (await openRoomKey(server, a.editor, room.uuid)).handle, uuid, 'shown.pdf');
     expect((await req(server, a.editor, 'PATCH', ROOM_E2E_PATHS.item(room.uuid, uuid), { name: shown.name, metadata: signed.metadata })).status).toBe(204);
     await expect(readE2eFolder(server, a.viewer, room.uuid)).rejects.toMatchObject({ code: 'room-metadata-mismatch' });
+  });
+});
+
+describe('a new version of an E2E file', () => {
+  it('replaces the content under the same file (version 2, readers verify); the earlier content stays a version with its sealed extras', async () => {
+    const room = await sharedRoom('Version room');
+    const { handle } = await openRoomKey(server, a.owner, room.uuid);
+    const first = new Uint8Array(randomBytes(2 * PART_SIZE + 1));
+    const { uuid } = await uploadE2eFile(server, a.owner, room.uuid, handle, { name: 'budget.xlsx', bytes: first, partSize: PART_SIZE, metadataAtCommit: true });
+    const second = new Uint8Array(randomBytes(3 * PART_SIZE + 7));
+    const editorKey = (await openRoomKey(server, a.editor, room.uuid)).handle;
+    const next = await uploadE2eFile(server, a.editor, room.uuid, editorKey, { name: 'budget.xlsx', bytes: second, partSize: PART_SIZE, metadataAtCommit: true, replace: { uuid, version: 2 } });
+    expect(next.file!.uuid).toBe(uuid);
+    const read = await readE2eFolder(server, a.viewer, room.uuid);
+    expect([...read.files.keys()]).toEqual(['budget.xlsx']);
+    const current = read.files.get('budget.xlsx')!;
+    expect(current.metadata.version).toBe(2);
+    expect(current.metadata.uploaderEmail).toBe(email('editor'));
+    expect(sha256Hex(current.bytes)).toBe(sha256Hex(second));
+    const versions = await json<{ versions: { version: number; current: boolean; uploadedBy: string }[] }>(await req(server, a.owner, 'GET', `/rooms/${room.uuid}/files/${uuid}/versions`), 200);
+    expect(versions.versions.map((v) => [v.version, v.current, v.uploadedBy])).toEqual([[2, true, email('editor')], [1, false, email('owner')]]);
+    // The earlier content's sealed extras are kept with it (the first version's key opens for version 1).
+    const kept = await server.app.db.selectFrom('room_e2e_versions').selectAll().execute();
+    const mine = kept.find((k) => k.version === 1)!;
+    await expect(a.owner.crypto.unwrapRoomFileKey({ roomKey: handle, file: { roomId: room.uuid, fileId: uuid, version: 1 }, wrapped: mine.wrapped_file_key })).resolves.toBeTruthy();
+    const opened = await a.owner.crypto.openRoomFileMetadata({ roomKey: handle, file: { roomId: room.uuid, fileId: uuid, version: 1 }, sealed: mine.metadata });
+    expect(opened.metadata.size).toBe(first.length);
+  });
+
+  it('refused: a VIEWER (403), a file of another folder or unknown (400 / 404)', async () => {
+    const room = await sharedRoom('Refused version room');
+    const { handle } = await openRoomKey(server, a.owner, room.uuid);
+    const { uuid } = await uploadE2eFile(server, a.owner, room.uuid, handle, { name: 'a.txt', bytes: new Uint8Array(randomBytes(100)), partSize: PART_SIZE });
+    const viewerKey = (await openRoomKey(server, a.viewer, room.uuid)).handle;
+    const viewer = await uploadE2eFile(server, a.viewer, room.uuid, viewerKey, { name: 'a.txt', bytes: new Uint8Array(10), partSize: PART_SIZE, replace: { uuid, version: 2 } });
+    await expectBackendError(viewer.announce, 403);
+    const unknown = await uploadE2eFile(server, a.owner, room.uuid, handle, { name: 'a.txt', bytes: new Uint8Array(10), partSize: PART_SIZE, replace: { uuid: crypto.randomUUID(), version: 2 } });
+    await expectBackendError(unknown.announce, 404);
+    const folder = await json<{ uuid: string }>(await createE2eFolder(server, a.owner, room.uuid, handle, 'Elsewhere'), 201);
+    const elsewhere = await uploadE2eFile(server, a.owner, room.uuid, handle, { name: 'a.txt', bytes: new Uint8Array(10), folderUuid: folder.uuid, partSize: PART_SIZE, replace: { uuid, version: 2 } });
+    await expectBackendError(elsewhere.announce, 400, 'ValidationException');
   });
 });

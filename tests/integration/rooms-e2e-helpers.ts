@@ -76,11 +76,12 @@ export async function uploadE2eFile(
   actor: E2eActor,
   roomUuid: string,
   roomKey: string,
-  input: { name: string; bytes: Uint8Array; folderUuid?: string; partSize: number; metadataAtCommit?: boolean },
+  input: { name: string; bytes: Uint8Array; folderUuid?: string; partSize: number; metadataAtCommit?: boolean; replace?: { uuid: string; version: number } },
 ): Promise<{ file?: RoomUploadFile; announce: Response; uuid: string }> {
   const uuid = randomUUID();
   const keys = keysOf(actor);
-  const file = { roomId: roomUuid, fileId: uuid, version: 1 };
+  // A new version: key and metadata bound to the replaced file and its next version.
+  const file = { roomId: roomUuid, fileId: input.replace?.uuid ?? uuid, version: input.replace?.version ?? 1 };
   const fileKey = await actor.crypto.generateFileKey();
   const { headerSha256 } = await actor.crypto.uploadStreamHeader({ fileKey: fileKey.handle, recordSize: E2E_RECORD_SIZE });
   const { ciphertext } = await actor.crypto.encryptRecordRun({ fileKey: fileKey.handle, recordSize: E2E_RECORD_SIZE, firstRecord: 0, plaintext: input.bytes, final: true });
@@ -102,6 +103,7 @@ export async function uploadE2eFile(
   const announce = await req(server, actor, 'POST', ROOM_E2E_PATHS.files(roomUuid), {
     uuid, name: sealedName, size: ciphertext.length, plaintextSize: input.bytes.length, wrappedFileKey: wrapped,
     ...(input.metadataAtCommit ? {} : { metadata: sealed }),
+    ...(input.replace ? { replaceUuid: input.replace.uuid } : {}),
     ...(input.folderUuid ? { folderUuid: input.folderUuid } : {}),
   });
   if (announce.status !== 201) return { announce, uuid };
