@@ -160,8 +160,8 @@ export interface E2eUploadSession {
 export interface E2eUploadPlacement {
   /** The name to seal and sign (the file's, or "name (1).ext" for keep both). */
   name?: string;
-  /** A new version of this existing file (its uuid; the server keeps the current content 30 days). */
-  replaceUuid?: string;
+  /** A new version of this existing file: its uuid and the next version (key and metadata are bound to both). */
+  replace?: { uuid: string; version: number };
 }
 
 export interface E2eUploadTarget {
@@ -196,23 +196,25 @@ export async function uploadE2eFile(file: File, target: E2eUploadTarget): Promis
     session.fileKey ??= (await cryptoApi.generateFileKey()).handle;
     const fileKey = session.fileKey;
     const { headerSha256 } = await cryptoApi.uploadStreamHeader({ fileKey, recordSize });
-    let layout: { fileUuid: string; partSize: number; partCount: number; version: number };
+    let layout: { fileUuid: string; partSize: number; partCount: number };
+    // The file and version the key and metadata are bound to: a new version binds the replaced file's.
+    const bound = (uploadUuid: string) => ({ roomId: roomUuid, fileId: target.placement?.replace?.uuid ?? uploadUuid, version: target.placement?.replace?.version ?? 1 });
     const have = new Map<number, { size: number; sha256: string }>();
     if (session.fileUuid) {
       const parts = await call(apiClient, E.fileParts, { params: { roomUuid, fileUuid: session.fileUuid } }, signal ? { signal } : {});
-      layout = { ...parts, version: 1 };
+      layout = parts;
       for (const part of parts.parts) have.set(part.index, part);
     } else {
       const uuid = crypto.randomUUID();
-      const ref = { roomId: roomUuid, fileId: uuid, version: 1 };
+      const ref = bound(uuid);
       const [sealedName] = (await cryptoApi.encryptRoomNames({ roomKey, roomId: roomUuid, items: [{ kind: 'file', itemId: uuid, name }] })).sealed;
       const { wrapped } = await cryptoApi.wrapRoomFileKey({ roomKey, fileKey, file: ref });
       const announced = await call(apiClient, X.createFile, {
         params: { roomUuid },
-        body: { uuid, name: sealedName ?? '', size: ciphertextLength(file.size, recordSize), plaintextSize: file.size, folderUuid: target.folderUuid, wrappedFileKey: wrapped },
+        body: { uuid, name: sealedName ?? '', size: ciphertextLength(file.size, recordSize), plaintextSize: file.size, folderUuid: target.folderUuid, wrappedFileKey: wrapped, ...(target.placement?.replace ? { replaceUuid: target.placement.replace.uuid } : {}) },
       }, signal ? { signal } : {});
       session.fileUuid = announced.uuid;
-      layout = { fileUuid: announced.uuid, partSize: announced.partSize, partCount: announced.partCount, version: 1 };
+      layout = { fileUuid: announced.uuid, partSize: announced.partSize, partCount: announced.partCount };
     }
     const { fileUuid, partSize, partCount } = layout;
     const hasher = await createSHA256();
@@ -251,7 +253,7 @@ export async function uploadE2eFile(file: File, target: E2eUploadTarget): Promis
         target.onBytes?.(part.size);
       },
     });
-    const ref = { roomId: roomUuid, fileId: fileUuid, version: layout.version };
+    const ref = bound(fileUuid);
     const { sealed } = await cryptoApi.sealRoomFileMetadata({
       roomKey,
       signingKey: keys.signing.handle,

@@ -1,5 +1,5 @@
 import { Button, Field, makeStyles, MessageBar, MessageBarBody, SearchBox, Spinner, Text } from '@fluentui/react-components';
-import { ArrowDownloadRegular, ArrowUploadRegular, FolderAddRegular, LockClosedRegular } from '@fluentui/react-icons';
+import { ArrowDownloadRegular, ArrowUploadRegular, FolderAddRegular, LockClosedRegular, RenameRegular } from '@fluentui/react-icons';
 import type { E2eMember } from '@shared/contract/rooms-e2e';
 import { DataTable, type DataTableColumn } from '@web/components/data-table';
 import { PageHeading } from '@web/components/page-heading';
@@ -35,6 +35,9 @@ import {
 } from './e2e-room-client';
 import { EncryptionActivation } from './encryption-activation';
 import { startE2eRoomUpload } from './e2e-upload';
+import { placementFor, renameE2eEntry, takenIn } from './e2e-file-ops';
+import { VersionConflictDialog, type ConflictRequest } from '../version-dialogs';
+import type { VersionConflictChoice } from '../api/room-files';
 
 const useStyles = makeStyles({
   toolbar: { display: 'flex', gap: '12px', alignItems: 'end', flexWrap: 'wrap', margin: '12px 0 16px' },
@@ -64,6 +67,7 @@ export function E2eRoomPage() {
   const [search, setSearch] = useState('');
   const [naming, setNaming] = useState<NameRequest | null>(null);
   const [transferId, setTransferId] = useState<string | undefined>();
+  const [conflict, setConflict] = useState<ConflictRequest | null>(null);
   const transfer = useTransfer(transferId);
   const busy = transfer?.state === 'pending' || transfer?.state === 'running';
   const fileInput = useRef<HTMLInputElement>(null);
@@ -94,7 +98,10 @@ export function E2eRoomPage() {
     const keys = await unlock();
     if (files.length === 0 || !keys || !user) return;
     const title = files.length === 1 ? files[0]!.name : t('rooms:files.uploadTitle', { count: files.length, name: view?.path.at(-1)?.name ?? view?.roomName ?? '' });
-    const started = startE2eRoomUpload(files, { roomUuid, folderUuid: folderUuid ?? null, title, keys, me: { uuid: user.uuid, email: user.email } });
+    const opened = view;
+    // A taken name (decrypted) asks as in plain rooms: new version, keep both, or skip.
+    const placementOf = opened ? (file: File) => placementFor(opened, file, (name) => new Promise<VersionConflictChoice>((answer) => setConflict({ name, answer }))) : undefined;
+    const started = startE2eRoomUpload(files, { roomUuid, folderUuid: folderUuid ?? null, title, keys, me: { uuid: user.uuid, email: user.email }, ...(placementOf ? { placementOf } : {}) });
     setTransferId(started.id);
     void started.done.then(() => refresh());
   };
@@ -131,6 +138,25 @@ export function E2eRoomPage() {
       failed: (name) => t('rooms:folder.createFailed', { name }),
     });
 
+  const rename = (row: Row) => {
+    const old = row.name ?? '';
+    setNaming({
+      title: t(row.kind === 'folder' ? 'rooms:rename.folderTitle' : 'rooms:files.renameTitle', { name: old }),
+      label: t('rooms:folder.nameLabel'),
+      submitLabel: t('rooms:rename.submit'),
+      initial: old,
+      run: async (name) => {
+        const keys = await unlock();
+        if (!keys) throw new Error('locked');
+        if (name.trim().toLowerCase() !== old.toLowerCase() && view && takenIn(view, name)) throw new Error('exists');
+        await renameE2eEntry(roomUuid, keys, row.kind === 'folder' ? { kind: 'folder', uuid: row.uuid } : { kind: 'file', file: row.file }, name);
+        await refresh();
+      },
+      done: (name) => t(row.kind === 'folder' ? 'rooms:rename.folderDone' : 'rooms:files.renamed', { name: old, newName: name }),
+      failed: () => t(row.kind === 'folder' ? 'rooms:rename.folderFailed' : 'rooms:files.renameFailed', { name: old }),
+    });
+  };
+
   const decide = async (member: E2eMember, approve: boolean) => {
     const keys = await unlock();
     if (!keys) return;
@@ -144,6 +170,7 @@ export function E2eRoomPage() {
     await members.mutate();
   };
 
+  const canWrite = role === 'OWNER' || role === 'EDITOR';
   const needle = search.trim().toLowerCase();
   const rows: Row[] = view
     ? [
@@ -167,12 +194,20 @@ export function E2eRoomPage() {
     {
       id: 'actions',
       header: t('rooms:list.columns.actions'),
-      cell: (row) =>
-        row.kind === 'file' && row.file.metadata && role !== 'PREVIEWER' ? (
-          <Button size="small" icon={<ArrowDownloadRegular />} onClick={() => void download(row.file)} aria-label={t('rooms:e2e.downloadNamed', { name: row.name })}>
-            {t('rooms:e2e.download')}
-          </Button>
-        ) : null,
+      cell: (row) => (
+        <div className={styles.crumbs}>
+          {row.kind === 'file' && row.file.metadata && role !== 'PREVIEWER' ? (
+            <Button size="small" icon={<ArrowDownloadRegular />} onClick={() => void download(row.file)} aria-label={t('rooms:e2e.downloadNamed', { name: row.name })}>
+              {t('rooms:e2e.download')}
+            </Button>
+          ) : null}
+          {canWrite && row.name !== null && (row.kind === 'folder' || row.file.metadata) ? (
+            <Button size="small" icon={<RenameRegular />} onClick={() => rename(row)} aria-label={`${t('rooms:rename.action')}: ${row.name}`}>
+              {t('rooms:rename.action')}
+            </Button>
+          ) : null}
+        </div>
+      ),
     },
   ];
   const memberColumns: DataTableColumn<E2eMember>[] = [
@@ -197,7 +232,6 @@ export function E2eRoomPage() {
         ) : null,
     },
   ];
-  const canWrite = role === 'OWNER' || role === 'EDITOR';
 
   return (
     <>
@@ -261,6 +295,7 @@ export function E2eRoomPage() {
         </section>
       ) : null}
       <NameDialog request={naming} onClose={() => setNaming(null)} />
+      <VersionConflictDialog request={conflict} onClose={() => setConflict(null)} />
     </>
   );
 }
