@@ -93,3 +93,45 @@ test('a three-part E2E upload shows its progress in the transfer centre and down
   await expect(page.getByRole('row').filter({ hasText: 'annual-report.bin' }).filter({ hasText: owner.email })).toBeVisible({ timeout: 30_000 });
   expect(await downloadSha(page, 'annual-report.bin')).toBe(sha256(bytes));
 });
+
+test('renaming an E2E file re-signs it: the new name shows verified and downloads the same bytes', async ({ page }) => {
+  test.setTimeout(180_000);
+  const bytes = new Uint8Array(randomBytes(40_000));
+  await createRoom(page, 'Rename papers');
+  await page.locator('input[type=file]').setInputFiles({ name: 'memo.txt', mimeType: 'text/plain', buffer: Buffer.from(bytes) });
+  await expect(page.getByRole('row').filter({ hasText: 'memo.txt' }).filter({ hasText: owner.email })).toBeVisible({ timeout: 60_000 });
+  await page.getByRole('button', { name: 'Rename: memo.txt' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Rename file “memo.txt”' });
+  await dialog.getByLabel('Folder name').fill('minutes.txt');
+  await dialog.getByRole('button', { name: 'Rename' }).click();
+  await expect(page.getByText('File “memo.txt” renamed to “minutes.txt”.').first()).toBeVisible({ timeout: 30_000 });
+  // Listed under the new name with the signer shown: the re-signed metadata verified in the Worker.
+  await expect(page.getByRole('row').filter({ hasText: 'minutes.txt' }).filter({ hasText: owner.email })).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByRole('row').filter({ hasText: 'memo.txt' })).toHaveCount(0);
+  expect(await downloadSha(page, 'minutes.txt')).toBe(sha256(bytes));
+});
+
+test('uploading a taken name offers the version conflict: a new version replaces the content, keep both numbers the upload', async ({ page }) => {
+  test.setTimeout(180_000);
+  const first = new Uint8Array(randomBytes(30_000));
+  const second = new Uint8Array(randomBytes(50_000));
+  const third = new Uint8Array(randomBytes(20_000));
+  await createRoom(page, 'Version papers');
+  const input = page.locator('input[type=file]');
+  await input.setInputFiles({ name: 'plan.bin', mimeType: 'application/octet-stream', buffer: Buffer.from(first) });
+  await expect(page.getByRole('row').filter({ hasText: 'plan.bin' }).filter({ hasText: owner.email })).toBeVisible({ timeout: 60_000 });
+
+  await input.setInputFiles({ name: 'plan.bin', mimeType: 'application/octet-stream', buffer: Buffer.from(second) });
+  const conflict = page.getByRole('alertdialog', { name: '“plan.bin” already exists' });
+  await conflict.getByRole('button', { name: 'Replace (new version)' }).click();
+  await expect(conflict).toBeHidden();
+  // Still one plan.bin, now the second content (version 2, verified).
+  await expect.poll(async () => downloadSha(page, 'plan.bin'), { timeout: 60_000 }).toBe(sha256(second));
+  await expect(page.getByRole('row').filter({ hasText: 'plan.bin' })).toHaveCount(1);
+
+  await input.setInputFiles({ name: 'plan.bin', mimeType: 'application/octet-stream', buffer: Buffer.from(third) });
+  await conflict.getByRole('button', { name: 'Keep both' }).click();
+  await expect(page.getByRole('row').filter({ hasText: 'plan (1).bin' }).filter({ hasText: owner.email })).toBeVisible({ timeout: 60_000 });
+  expect(await downloadSha(page, 'plan (1).bin')).toBe(sha256(third));
+  expect(await downloadSha(page, 'plan.bin')).toBe(sha256(second));
+});
