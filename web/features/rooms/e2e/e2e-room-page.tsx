@@ -103,8 +103,13 @@ export function E2eRoomPage() {
     const placementOf = opened ? (file: File) => placementFor(opened, file, (name) => new Promise<VersionConflictChoice>((answer) => setConflict({ name, answer }))) : undefined;
     const started = startE2eRoomUpload(files, { roomUuid, folderUuid: folderUuid ?? null, title, keys, me: { uuid: user.uuid, email: user.email }, ...(placementOf ? { placementOf } : {}) });
     setTransferId(started.id);
-    void started.done.then(() => refresh());
   };
+
+  // Also after a retry from the transfer centre (the first run's outcome may have been a failure).
+  const transferState = transfer?.state;
+  useEffect(() => {
+    if (transferState === 'success' || transferState === 'failed' || transferState === 'cancelled') void refreshRooms();
+  }, [transferState]);
 
   const download = async (file: E2eListedFile) => {
     const keys = await unlock();
