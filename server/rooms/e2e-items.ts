@@ -4,13 +4,15 @@
 import { partCountOf } from '@shared/contract/deliveries';
 import type { RoomFolder } from '@shared/contract/rooms';
 import type { RoomUploadFile } from '@shared/contract/room-files';
-import type { CreateE2eFileBody, E2eFileKeysList } from '@shared/contract/rooms-e2e';
-import { HttpError, notFound } from '../core/http-error';
+import type { CommitE2eFileBody, CreateE2eFileBody, E2eFileKeysList, E2eRenameBody } from '@shared/contract/rooms-e2e';
+import { HttpError } from '../core/http-error';
 import type { RequestContext } from '../core/request-context';
 import { checkSpace } from '../uploads/space';
+import { commitFile } from './file-uploads';
 import { recordActivity } from './activity';
+import { renameE2eFile, replacedE2eFile } from './e2e-file-ops';
 import { requireEncrypted } from './e2e-rooms';
-import { fileBlobPrefix, liveFile, toUploadFile } from './file-rows';
+import { fileBlobPrefix, toUploadFile } from './file-rows';
 import { liveFolder, liveRoom, requireRole } from './roles';
 import { toFolder } from './rooms';
 
@@ -49,6 +51,7 @@ export async function createE2eFile(ctx: RequestContext, roomUuid: string, input
   const role = await requireRole(app.db, room, user.id, 'upload', folder);
   requireEncrypted(room);
   await uuidFree(ctx, input.uuid);
+  const replaced = input.replaceUuid ? await replacedE2eFile(ctx, room, folder?.id ?? null, input.replaceUuid) : undefined;
   await checkSpace(app, input.size);
   const partSize = app.config.uploadPartSize;
   const now = Date.now();
@@ -73,12 +76,14 @@ export async function createE2eFile(ctx: RequestContext, roomUuid: string, input
         updated_at: now,
         deleted_at: null,
         deleted_by: null,
+        replaces_id: replaced?.fileId ?? null,
       })
       .returningAll()
       .executeTakeFirstOrThrow();
     await trx
       .insertInto('room_e2e_files')
-      .values({ file_id: file.id, version: 1, plaintext_size: input.plaintextSize, wrapped_file_key: input.wrappedFileKey, metadata: input.metadata })
+      // Without metadata now, the E2E commit brings it (it signs the plaintext hash of the single read).
+      .values({ file_id: file.id, version: replaced?.nextVersion ?? 1, plaintext_size: input.plaintextSize, wrapped_file_key: input.wrappedFileKey, metadata: input.metadata ?? '', signed_by: null })
       .execute();
     return file;
   });
@@ -96,7 +101,8 @@ export async function e2eFileKeys(ctx: RequestContext, roomUuid: string, folderU
     .selectFrom('room_files')
     .innerJoin('room_e2e_files', 'room_e2e_files.file_id', 'room_files.id')
     .leftJoin('users', 'users.id', 'room_files.uploaded_by')
-    .select(['room_files.uuid', 'room_e2e_files.version', 'room_e2e_files.plaintext_size', 'room_e2e_files.wrapped_file_key', 'room_e2e_files.metadata', 'users.uuid as uploader'])
+    .leftJoin('users as signer', 'signer.id', 'room_e2e_files.signed_by')
+    .select(['room_files.uuid', 'room_e2e_files.version', 'room_e2e_files.plaintext_size', 'room_e2e_files.wrapped_file_key', 'room_e2e_files.metadata', 'users.uuid as uploader', 'signer.uuid as signer'])
     .where('room_files.room_id', '=', room.id)
     .where('room_files.deleted_at', 'is', null)
     .where('room_files.state', '=', 'complete');
@@ -110,13 +116,18 @@ export async function e2eFileKeys(ctx: RequestContext, roomUuid: string, folderU
       wrappedFileKey: r.wrapped_file_key,
       metadata: r.metadata,
       uploaderUuid: r.uploader ?? null,
+      signerUuid: r.signer ?? r.uploader ?? null,
     })),
   };
 }
 
-/** A new sealed name for the room (OWNER) or a folder (edit right). File names are in the signed metadata: not renamed here. */
-export async function renameE2eItem(ctx: RequestContext, roomUuid: string, itemUuid: string, name: string): Promise<void> {
+/**
+ * A new sealed name for the room (OWNER), a folder or a file (edit right). A file's name is also in
+ * its signed metadata: the renamer sends it re-signed with the new name (e2e-file-ops.ts).
+ */
+export async function renameE2eItem(ctx: RequestContext, roomUuid: string, itemUuid: string, body: E2eRenameBody): Promise<void> {
   const { app, user } = ctx;
+  const { name } = body;
   const room = await liveRoom(app.db, roomUuid);
   const now = Date.now();
   if (itemUuid === room.uuid) {
@@ -126,14 +137,31 @@ export async function renameE2eItem(ctx: RequestContext, roomUuid: string, itemU
     await recordActivity(app.db, 'edit', user, { room, folderId: null, name });
     return;
   }
-  const folder = await liveFolder(app.db, room, itemUuid).catch(async () => {
-    // A file: its name is signed with its metadata, so a rename would need a new signed version.
-    await liveFile(app.db, room, itemUuid);
-    throw new HttpError(400, 'ValidationException', 'Files of an end-to-end encrypted room cannot be renamed yet', { reason: 'e2eFileRename' });
-  });
-  if (!folder) throw notFound('Folder not found');
+  const folder = await liveFolder(app.db, room, itemUuid).catch(() => undefined);
+  if (!folder) return renameE2eFile(ctx, room, itemUuid, body);
   await requireRole(app.db, room, user.id, 'edit', folder);
   requireEncrypted(room);
   await app.db.updateTable('room_folders').set({ name, updated_at: now }).where('id', '=', folder.id).execute();
   await recordActivity(app.db, 'edit', user, { room, folderId: folder.id, uuid: folder.uuid, name });
+}
+
+/**
+ * The E2E commit: the caller's own upload gets its signed metadata (sealed; the reader verifies it),
+ * then the plain commit runs. A repeated call after the commit answers the committed file.
+ */
+export async function commitE2eFile(ctx: RequestContext, roomUuid: string, fileUuid: string, body: CommitE2eFileBody): Promise<RoomUploadFile> {
+  const { app, user } = ctx;
+  const room = await liveRoom(app.db, roomUuid);
+  requireEncrypted(room);
+  const upload = await app.db
+    .selectFrom('room_files')
+    .select('id')
+    .where('room_id', '=', room.id)
+    .where('uuid', '=', fileUuid)
+    .where('state', '=', 'uploading')
+    .where('uploaded_by', '=', user.id)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+  if (upload) await app.db.updateTable('room_e2e_files').set({ metadata: body.metadata }).where('file_id', '=', upload.id).execute();
+  return commitFile(ctx, roomUuid, fileUuid);
 }

@@ -4,8 +4,10 @@ import type { Room } from '@shared/contract/rooms';
 import { ROOM_KEY_DESCRIPTOR_FILE_ID, type CreateE2eRoomBody, type E2eMemberState, type E2eRoomState } from '@shared/contract/rooms-e2e';
 import type { WrappedFileKeyWire } from '@shared/contract/secupass';
 import type { FastifyInstance } from 'fastify';
+import type { Kysely } from 'kysely';
 import { accessDenied, badRequest, HttpError } from '../core/http-error';
 import type { RequestContext } from '../core/request-context';
+import type { Database } from '../db/schema';
 import { RecipientKeyNotLiveError } from '../secupass/secupass-repository';
 import { mayCreateRoomsUnder, roomSettings } from './admin-settings';
 import './e2e-tables';
@@ -21,6 +23,13 @@ export function refuseNamesInEncryptedRoom(room: RoomRow): void {
 
 export function requireEncrypted(room: RoomRow): void {
   if (room.encrypted !== 1) throw badRequest('This data room is not end-to-end encrypted', { reason: 'notEncrypted' });
+}
+
+/** An E2E upload commits only with its signed metadata (sent with the announce or the E2E commit). */
+export async function requireE2eMetadata(db: Kysely<Database>, room: RoomRow, fileId: number): Promise<void> {
+  if (room.encrypted !== 1) return;
+  const row = await db.selectFrom('room_e2e_files').select('metadata').where('file_id', '=', fileId).executeTakeFirst();
+  if (!row?.metadata) throw new HttpError(409, 'ConflictException', 'The signed metadata of this end-to-end encrypted file is missing; commit it through the E2E commit', { reason: 'e2eMetadataMissing' });
 }
 
 /** Stores a member's room-key copy as an access descriptor (the key must be the member's live encryption key). */
@@ -119,6 +128,25 @@ export async function memberStates(app: FastifyInstance, room: RoomRow, userIds:
   return out;
 }
 
+/**
+ * Everyone whose key signed metadata here: uploaders of files and versions, and members who
+ * re-signed a file's metadata when renaming it (migration 0042 `signed_by`).
+ */
+async function signersOf(db: Kysely<Database>, roomId: number): Promise<{ id: number; uuid: string; email: string }[]> {
+  const ids = new Set<number>();
+  const files = await db.selectFrom('room_files').leftJoin('room_e2e_files', 'room_e2e_files.file_id', 'room_files.id').select(['room_files.uploaded_by', 'room_e2e_files.signed_by']).where('room_files.room_id', '=', roomId).execute();
+  const versions = await db
+    .selectFrom('room_file_versions')
+    .innerJoin('room_files', 'room_files.id', 'room_file_versions.file_id')
+    .leftJoin('room_e2e_versions', 'room_e2e_versions.version_id', 'room_file_versions.id')
+    .select(['room_file_versions.uploaded_by', 'room_e2e_versions.signed_by'])
+    .where('room_files.room_id', '=', roomId)
+    .execute();
+  for (const row of [...files, ...versions]) for (const id of [row.uploaded_by, row.signed_by]) if (id !== null) ids.add(id);
+  if (ids.size === 0) return [];
+  return db.selectFrom('users').select(['id', 'uuid', 'email']).where('id', 'in', [...ids]).orderBy('id').execute();
+}
+
 /** GET …/e2e: the caller's copy (when approved) and the keys of everyone who uploaded here. */
 export async function e2eRoomState(ctx: RequestContext, roomUuid: string): Promise<E2eRoomState> {
   const { app, user } = ctx;
@@ -127,13 +155,7 @@ export async function e2eRoomState(ctx: RequestContext, roomUuid: string): Promi
   requireEncrypted(room);
   const own = (await memberStates(app, room, [user.id])).get(user.id);
   const copy = own?.state === 'approved' ? (await roomKeyCopies(app, room, [user.id])).get(user.id) : undefined;
-  const uploaders = await app.db
-    .selectFrom('room_files')
-    .innerJoin('users', 'users.id', 'room_files.uploaded_by')
-    .select(['users.id', 'users.uuid', 'users.email'])
-    .distinct()
-    .where('room_files.room_id', '=', room.id)
-    .execute();
+  const uploaders = await signersOf(app.db, room.id);
   const signers = [];
   for (const u of uploaders) signers.push({ userUuid: u.uuid, email: u.email, keys: await app.secupass.publicKeysWithRetiredOf(u.id) });
   return {

@@ -2,7 +2,7 @@ import { ROOM_E2E_ENDPOINTS } from '@shared/contract/endpoints/rooms-e2e';
 import type { FastifyInstance } from 'fastify';
 import { registerEndpoint } from '../core/endpoint-route';
 import { requestContext } from '../core/request-context';
-import { createE2eFile, createE2eFolder, e2eFileKeys, renameE2eItem } from './e2e-items';
+import { commitE2eFile, createE2eFile, createE2eFolder, e2eFileKeys, renameE2eItem } from './e2e-items';
 import { grantE2eKey, listE2eMembers } from './e2e-members';
 import { createE2eRoom, e2eRoomState } from './e2e-rooms';
 
@@ -30,7 +30,10 @@ export function registerE2eRoomRoutes(app: FastifyInstance): void {
   });
   registerEndpoint(app, ROOM_E2E_ENDPOINTS.files, async (request) => e2eFileKeys(requestContext(app, request), request.params.roomUuid, request.query.folderUuid));
   registerEndpoint(app, ROOM_E2E_ENDPOINTS.rename, async (request, reply) => {
-    await renameE2eItem(requestContext(app, request), request.params.roomUuid, request.params.itemUuid, request.body.name);
+    await renameE2eItem(requestContext(app, request), request.params.roomUuid, request.params.itemUuid, request.body);
     return reply.code(204).send(null);
   });
+  registerEndpoint(app, ROOM_E2E_ENDPOINTS.commitFile, async (request) =>
+    commitE2eFile(requestContext(app, request), request.params.roomUuid, request.params.fileUuid, request.body),
+  );
 }

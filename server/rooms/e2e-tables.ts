@@ -8,6 +8,18 @@ export interface RoomE2eFilesTable {
   wrapped_file_key: string;
   /** The signed metadata sealed under the room key ("r1.…"). */
   metadata: string;
+  /** Migration 0042: who signed `metadata` when not the uploader (a rename re-signs); null = the uploader. */
+  signed_by: number | null;
+}
+
+/** Migration 0042: the sealed extras of an earlier version (room_file_versions row) of an E2E file. */
+export interface RoomE2eVersionsTable {
+  version_id: number;
+  version: number;
+  plaintext_size: number;
+  wrapped_file_key: string;
+  metadata: string;
+  signed_by: number | null;
 }
 
 export interface RoomE2eDeclinesTable {
@@ -22,6 +34,7 @@ export interface RoomE2eDeclinesTable {
 export interface RoomE2eTables {
   room_e2e_files: RoomE2eFilesTable;
   room_e2e_declines: RoomE2eDeclinesTable;
+  room_e2e_versions: RoomE2eVersionsTable;
 }
 
 declare module '../db/schema' {

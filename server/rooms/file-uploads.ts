@@ -16,7 +16,7 @@ import { checkNameFree, validName } from './names';
 import { checkFileType, initialScanState, queueRoomScan } from './scan';
 import { committedReplacement, promoteUpload, sameNamedFile, versionConflict } from './versions';
 import { liveFolder, liveRoom, requireRole } from './roles';
-import { refuseNamesInEncryptedRoom } from './e2e-rooms';
+import { refuseNamesInEncryptedRoom, requireE2eMetadata } from './e2e-rooms';
 
 export async function createFile(ctx: RequestContext, roomUuid: string, input: CreateRoomFileBody): Promise<RoomUploadFile> {
   const { app, user } = ctx;
@@ -125,6 +125,7 @@ export async function commitFile(ctx: RequestContext, roomUuid: string, fileUuid
   if (replaced) return replaced;
   const { room, role, file, folder } = await ownUpload(ctx, roomUuid, fileUuid);
   if (file.state === 'complete') return toUploadFile(file, room, folder?.uuid ?? null, role, user.email);
+  await requireE2eMetadata(app.db, room, file.id);
   const parts = await app.db.selectFrom('room_file_parts').select(['part_index', 'size']).where('file_id', '=', file.id).execute();
   const layout = layoutOf(file);
   await checkComplete(app.blobs, layout, parts, (i) => filePartKey(file, i));

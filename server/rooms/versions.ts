@@ -13,6 +13,7 @@ import type { RequestContext } from '../core/request-context';
 import type { Database } from '../db/schema';
 import { sendStoredFile } from '../uploads/send';
 import { recordActivity } from './activity';
+import { promoteE2eContent } from './e2e-file-ops';
 import { layoutOf, liveFile, scanStateOf, toUploadFile, type FileRow } from './file-rows';
 import { liveRoom, requireRole } from './roles';
 import { refuseUnlessScanned } from './scan';
@@ -50,7 +51,7 @@ export async function promoteUpload(trx: Kysely<Database>, upload: FileRow, now:
     return undefined;
   }
   const last = await trx.selectFrom('room_file_versions').select((eb) => eb.fn.max('version').as('version')).where('file_id', '=', target.id).executeTakeFirst();
-  await trx
+  const version = await trx
     .insertInto('room_file_versions')
     .values({
       uuid: randomUUID(),
@@ -67,7 +68,10 @@ export async function promoteUpload(trx: Kysely<Database>, upload: FileRow, now:
       created_at: target.updated_at,
       replaced_at: now,
     })
-    .execute();
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  // E2E: the sealed file key and signed metadata move with their content (before the upload row goes).
+  await promoteE2eContent(trx, { targetId: target.id, uploadId: upload.id, versionId: version.id });
   const content = {
     size: upload.size,
     mime_type: upload.mime_type,

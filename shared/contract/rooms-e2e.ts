@@ -49,15 +49,33 @@ export const CreateE2eFileBodySchema = z
     folderUuid: Uuid.nullable().optional(),
     /** The file key sealed under the room key (bound to room, file, version 1). */
     wrappedFileKey: sealed(200),
-    /** The signed metadata sealed under the room key. */
-    metadata: sealed(20_000),
+    /**
+     * The signed metadata sealed under the room key. Optional: it signs the hash of the whole
+     * plaintext, so a browser that reads the file once sends it with the commit instead.
+     */
+    metadata: sealed(20_000).optional(),
+    /**
+     * A new version of this file (the browser found the name taken by decrypted names). The file
+     * key and metadata are then bound to that file's uuid and its next version; at the commit the
+     * upload becomes the file's content and the current one a version (kept 30 days).
+     */
+    replaceUuid: Uuid.optional(),
   })
   .strict()
   .meta({ id: 'CreateE2eFileBody' });
 export type CreateE2eFileBody = z.infer<typeof CreateE2eFileBodySchema>;
 
+/** POST …/e2e/files/{fileUuid}/commit: the signed metadata (now that the plaintext hash is known), then the plain commit. */
+export const CommitE2eFileBodySchema = z.object({ metadata: sealed(20_000) }).strict().meta({ id: 'CommitE2eFileBody' });
+export type CommitE2eFileBody = z.infer<typeof CommitE2eFileBodySchema>;
+
 export const E2eItemParamsSchema = z.object({ roomUuid: Uuid, itemUuid: Uuid }).strict();
-export const E2eRenameBodySchema = z.object({ name: SealedNameSchema }).strict().meta({ id: 'E2eRenameBody' });
+/**
+ * A new sealed name. For a file also `metadata`: its signed metadata re-signed by the renamer with
+ * the new name (same version, file key and bytes); readers then verify against the renamer's key.
+ */
+export const E2eRenameBodySchema = z.object({ name: SealedNameSchema, metadata: sealed(20_000).optional() }).strict().meta({ id: 'E2eRenameBody' });
+export type E2eRenameBody = z.infer<typeof E2eRenameBodySchema>;
 
 export const E2eFilesQuerySchema = z.object({ folderUuid: Uuid.optional() }).strict();
 
@@ -71,6 +89,8 @@ export const E2eFileKeysSchema = z
     metadata: z.string(),
     /** The server's uploader (the signed metadata must name the same user). */
     uploaderUuid: z.string().nullable(),
+    /** Whose key signed the metadata: the uploader, or the member who renamed the file (re-signed). */
+    signerUuid: z.string().nullable(),
   })
   .meta({ id: 'E2eFileKeys' });
 export const E2eFileKeysListSchema = z.object({ files: z.array(E2eFileKeysSchema) }).meta({ id: 'E2eFileKeysList' });
@@ -135,5 +155,6 @@ export const ROOM_E2E_PATHS = {
   grant: (roomUuid: string, userUuid: string) => `/rooms/${roomUuid}/e2e/members/${userUuid}/key`,
   folders: (roomUuid: string) => `/rooms/${roomUuid}/e2e/folders`,
   files: (roomUuid: string) => `/rooms/${roomUuid}/e2e/files`,
+  commit: (roomUuid: string, fileUuid: string) => `/rooms/${roomUuid}/e2e/files/${fileUuid}/commit`,
   item: (roomUuid: string, itemUuid: string) => `/rooms/${roomUuid}/e2e/items/${itemUuid}`,
 } as const;

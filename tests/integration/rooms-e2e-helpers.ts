@@ -76,11 +76,12 @@ export async function uploadE2eFile(
   actor: E2eActor,
   roomUuid: string,
   roomKey: string,
-  input: { name: string; bytes: Uint8Array; folderUuid?: string; partSize: number },
-): Promise<{ file?: RoomUploadFile; announce: Response }> {
+  input: { name: string; bytes: Uint8Array; folderUuid?: string; partSize: number; metadataAtCommit?: boolean; replace?: { uuid: string; version: number } },
+): Promise<{ file?: RoomUploadFile; announce: Response; uuid: string }> {
   const uuid = randomUUID();
   const keys = keysOf(actor);
-  const file = { roomId: roomUuid, fileId: uuid, version: 1 };
+  // A new version: key and metadata bound to the replaced file and its next version.
+  const file = { roomId: roomUuid, fileId: input.replace?.uuid ?? uuid, version: input.replace?.version ?? 1 };
   const fileKey = await actor.crypto.generateFileKey();
   const { headerSha256 } = await actor.crypto.uploadStreamHeader({ fileKey: fileKey.handle, recordSize: E2E_RECORD_SIZE });
   const { ciphertext } = await actor.crypto.encryptRecordRun({ fileKey: fileKey.handle, recordSize: E2E_RECORD_SIZE, firstRecord: 0, plaintext: input.bytes, final: true });
@@ -100,10 +101,12 @@ export async function uploadE2eFile(
   };
   const { sealed } = await actor.crypto.sealRoomFileMetadata({ roomKey, signingKey: keys.signing.handle, metadata });
   const announce = await req(server, actor, 'POST', ROOM_E2E_PATHS.files(roomUuid), {
-    uuid, name: sealedName, size: ciphertext.length, plaintextSize: input.bytes.length, wrappedFileKey: wrapped, metadata: sealed,
+    uuid, name: sealedName, size: ciphertext.length, plaintextSize: input.bytes.length, wrappedFileKey: wrapped,
+    ...(input.metadataAtCommit ? {} : { metadata: sealed }),
+    ...(input.replace ? { replaceUuid: input.replace.uuid } : {}),
     ...(input.folderUuid ? { folderUuid: input.folderUuid } : {}),
   });
-  if (announce.status !== 201) return { announce };
+  if (announce.status !== 201) return { announce, uuid };
   const announced = await json<RoomUploadFile>(announce.clone(), 201);
   for (let i = 0; i < announced.partCount; i++) {
     const part = ciphertext.subarray(i * input.partSize, Math.min(ciphertext.length, (i + 1) * input.partSize));
@@ -114,7 +117,24 @@ export async function uploadE2eFile(
     });
     await json(put, 200);
   }
-  return { file: await json<RoomUploadFile>(await req(server, actor, 'POST', ROOM_PATHS.fileCommit(roomUuid, uuid)), 200), announce };
+  // The browser's single read signs the plaintext hash after the last part: metadata with the E2E commit.
+  const commit = input.metadataAtCommit
+    ? await req(server, actor, 'POST', ROOM_E2E_PATHS.commit(roomUuid, uuid), { metadata: sealed })
+    : await req(server, actor, 'POST', ROOM_PATHS.fileCommit(roomUuid, uuid));
+  return { file: await json<RoomUploadFile>(commit, 200), announce, uuid };
+}
+
+/** What the browser's rename of a file sends: the new sealed name and the metadata re-signed with it by `actor`. */
+export async function renameE2eFileBody(server: TestServer, actor: E2eActor, roomUuid: string, roomKey: string, fileUuid: string, name: string, folderUuid?: string): Promise<{ name: string; metadata: string }> {
+  const keys = await json<E2eFileKeysList>(await req(server, actor, 'GET', `${ROOM_E2E_PATHS.files(roomUuid)}${folderUuid ? `?folderUuid=${folderUuid}` : ''}`), 200);
+  const extra = keys.files.find((k) => k.uuid === fileUuid);
+  if (!extra) throw new Error('no such file');
+  const file = { roomId: roomUuid, fileId: fileUuid, version: extra.version };
+  const { metadata: current } = await actor.crypto.openRoomFileMetadata({ roomKey, file, sealed: extra.metadata });
+  const { signerKeyId: _signer, format: _format, ...rest } = current;
+  const { sealed } = await actor.crypto.sealRoomFileMetadata({ roomKey, signingKey: keysOf(actor).signing.handle, metadata: { ...rest, name } });
+  const [sealedName] = (await actor.crypto.encryptRoomNames({ roomKey, roomId: roomUuid, items: [{ kind: 'file', itemId: fileUuid, name }] })).sealed;
+  return { name: sealedName!, metadata: sealed };
 }
 
 export interface ReadFolder {
@@ -148,7 +168,8 @@ export async function readE2eFolder(server: TestServer, actor: E2eActor, roomUui
     if (!extra) throw new Error('no keys for a listed file');
     const file = { roomId: roomUuid, fileId: listed.uuid, version: extra.version };
     const signed = await actor.crypto.openRoomFileMetadata({ roomKey: handle, file, sealed: extra.metadata });
-    const uploader = state.signers.find((s) => s.userUuid === extra.uploaderUuid);
+    // The signer: the uploader, or the member who renamed the file (re-signed its metadata).
+    const uploader = state.signers.find((s) => s.userUuid === (extra.signerUuid ?? extra.uploaderUuid));
     const listedKey = uploader?.keys.find((k) => k.keyId === signed.metadata.signerKeyId && k.usage === 'signing');
     if (!uploader || !listedKey) throw new Error('the uploader’s signing key is not listed');
     const signer = await verifiedContactKey(actor.client, { crypto: actor.crypto, keys: keysOf(actor), pins: actor.pins }, { email: uploader.email, userUuid: uploader.userUuid, usage: 'signing', keyId: listedKey.keyId, publicKey: listedKey.publicKey, ...(listedKey.retired ? { retired: true } : {}) });

@@ -29,6 +29,7 @@ import * as flows from './0037-flows';
 import * as roomFileListing from './0038-room-file-listing';
 import * as roomInvitations from './0039-room-invitations';
 import * as roomRequests from './0040-room-requests';
+import * as roomE2eFileOps from './0042-room-e2e-file-ops';
 import * as formPages from './0043-form-pages';
 import * as formLayout from './0044-form-layout';
 
@@ -70,6 +71,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0038-room-file-listing': roomFileListing,
   '0039-room-invitations': roomInvitations,
   '0040-room-requests': roomRequests,
+  '0042-room-e2e-file-ops': roomE2eFileOps,
   '0043-form-pages': formPages,
   '0044-form-layout': formLayout,
 };

@@ -1,7 +1,8 @@
 import { endpointArea, NoContentSchema } from '../endpoint';
 import { RoomFolderSchema, RoomParamsSchema, RoomSchema } from '../rooms';
-import { RoomUploadFileSchema } from '../room-files';
+import { RoomFileParamsSchema, RoomUploadFileSchema } from '../room-files';
 import {
+  CommitE2eFileBodySchema,
   CreateE2eFileBodySchema,
   CreateE2eFolderBodySchema,
   CreateE2eRoomBodySchema,
@@ -48,5 +49,8 @@ export const ROOM_E2E_ENDPOINTS = {
   }),
   rename: area.patch('/rooms/{roomUuid}/e2e/items/{itemUuid}', 'renameE2eRoomItem', 'Replaces the sealed name of the room (OWNER) or a folder (OWNER, EDITOR)', {
     params: E2eItemParamsSchema, body: E2eRenameBodySchema, response: { 204: NoContentSchema }, errors: [400, 401, 403, 404],
+  }),
+  commitFile: area.post('/rooms/{roomUuid}/e2e/files/{fileUuid}/commit', 'commitE2eRoomFile', 'Stores the signed metadata of the caller’s own upload (it signs the plaintext hash, known once every part is sent) and commits it as the plain commit does', {
+    params: RoomFileParamsSchema, body: CommitE2eFileBodySchema, response: { 200: RoomUploadFileSchema }, errors: [400, 401, 403, 404, 409],
   }),
 };

@@ -9,7 +9,10 @@ import type { RoomFileMetadata, RoomMetadataExpectation, SignedRoomFileMetadata 
 import type { KeyHandle, UnlockedKeys } from '@shared/crypto/service';
 import { ciphertextLength, DEFAULT_RECORD_SIZE } from '@shared/crypto/stream-format';
 import { sha256Hex } from '@shared/crypto/subtle';
+import { PARTS_AHEAD, PARTS_IN_FLIGHT, PREPARE_CONCURRENCY } from '@shared/transfer/constants';
 import { verifiedContactKey } from '@shared/transfer/e2e';
+import { runPipeline } from '@shared/transfer/pipeline';
+import { DEFAULT_RETRY, LocalFileChangedError, withRetry } from '@shared/transfer/upload';
 import { apiClient } from '@web/lib/api-client';
 import { cryptoApi } from '@web/lib/crypto';
 import { createSHA256 } from 'hash-wasm';
@@ -20,7 +23,7 @@ import { createSHA256 } from 'hash-wasm';
  * never key bytes); the server gets sealed strings and ciphertext only.
  */
 
-/** Records sealed per Worker call while uploading (8 × 512 KiB). */
+/** Records sealed (and hashed) per Worker call while uploading (8 × 512 KiB). */
 const RUN_RECORDS = 8;
 
 const roomKeys = new Map<string, Promise<KeyHandle>>();
@@ -141,7 +144,7 @@ export async function openE2eFolder(contents: RoomContents, keys: UnlockedKeys):
     if (!pending) {
       const uploader = state.signers.find((s) => s.userUuid === uploaderUuid);
       const signer = uploader?.keys.find((k) => k.usage === 'signing' && k.keyId === keyId);
-      // The uploader's key against the caller's pins (README section 3): a changed key is refused.
+      // The signer's key against the caller's pins (README section 3): a changed key is refused.
       pending = !uploader || !signer
         ? Promise.resolve({ code: 'room-metadata-signature-invalid' })
         : verifiedContactKey(apiClient, { crypto: cryptoApi, keys }, { email: uploader.email, userUuid: uploader.userUuid, usage: 'signing', keyId: signer.keyId, publicKey: signer.publicKey, ...(signer.retired ? { retired: true } : {}) }).then(
@@ -159,7 +162,8 @@ export async function openE2eFolder(contents: RoomContents, keys: UnlockedKeys):
       fail(item.row, result.code);
       continue;
     }
-    const key = await signerKeyOf(item.extra.uploaderUuid, result.value.metadata.signerKeyId);
+    // The signer: the uploader, or the member who renamed the file and re-signed its metadata.
+    const key = await signerKeyOf(item.extra.signerUuid ?? item.extra.uploaderUuid, result.value.metadata.signerKeyId);
     if ('code' in key) fail(item.row, key.code);
     else toVerify.push({ row: item.row, signed: result.value, signerPublicKey: key.publicKey, expected: { ...fileRef(item), name: item.name, size: item.extra.plaintextSize, ...(item.extra.uploaderUuid ? { uploaderUserId: item.extra.uploaderUuid } : {}) } });
   }
@@ -173,65 +177,179 @@ export async function openE2eFolder(contents: RoomContents, keys: UnlockedKeys):
 }
 
 /**
- * Encrypts and uploads one file: sealed name, file key sealed under the room key, metadata signed
- * by the uploader; the ciphertext (stream format, header derived from the file key) goes through
- * the plain parts and commit calls, part by part in order.
+ * What one E2E upload keeps between runs (a retry in the transfer centre resumes it): the announced
+ * file and its file key. Re-encrypting with the same key gives the same ciphertext (nonces and
+ * header derive from it), so the parts already on the server are checked and skipped; a part that
+ * differs means the local file changed and the upload stops (never other bytes under one key).
  */
-export async function uploadE2eFile(file: File, target: { roomUuid: string; folderUuid: string | null; keys: UnlockedKeys; me: { uuid: string; email: string }; onBytes?: (bytes: number) => void; signal?: AbortSignal }): Promise<RoomUploadFile> {
+export interface E2eUploadSession {
+  fileUuid?: string;
+  fileKey?: KeyHandle;
+}
+
+/** The version-conflict answer for an E2E upload (the browser found the clash by decrypted names). */
+export interface E2eUploadPlacement {
+  /** The name to seal and sign (the file's, or "name (1).ext" for keep both). */
+  name?: string;
+  /** A new version of this existing file: its uuid and the next version (key and metadata are bound to both). */
+  replace?: { uuid: string; version: number };
+}
+
+export interface E2eUploadTarget {
+  roomUuid: string;
+  folderUuid: string | null;
+  keys: UnlockedKeys;
+  me: { uuid: string; email: string };
+  /** Bytes of every ciphertext part on the server (sent now or found there on a resume). */
+  onBytes?: (bytes: number) => void;
+  signal?: AbortSignal;
+  /** Keep it across attempts to resume; without one the file key is released at the end. */
+  session?: E2eUploadSession;
+  placement?: E2eUploadPlacement;
+}
+
+/**
+ * Encrypts and uploads one file (DESIGN §4, shared/crypto/README.md "7. Data rooms"): sealed name
+ * and file key, announce, then the shared transfer pipeline (PARTS_IN_FLIGHT parts PUT at once,
+ * hashed, retried with backoff) fed by one read of the file: each run of records is hashed
+ * (plaintext SHA-256 for the signed metadata) and sealed in the crypto Worker as it streams, the
+ * ciphertext cut into the server's parts. The signed metadata (it names the whole-plaintext hash)
+ * goes with the E2E commit.
+ */
+export async function uploadE2eFile(file: File, target: E2eUploadTarget): Promise<RoomUploadFile> {
   const { roomUuid, keys, signal } = target;
+  const session = target.session ?? {};
   const roomKey = await roomKeyOf(roomUuid, keys);
-  const uuid = crypto.randomUUID();
-  const ref = { roomId: roomUuid, fileId: uuid, version: 1 };
   const recordSize = DEFAULT_RECORD_SIZE;
-  const fileKey = (await cryptoApi.generateFileKey()).handle;
+  const name = target.placement?.name ?? file.name;
+  let completed = false;
   try {
-    // The plaintext hash is signed: one pass over the file before anything is announced.
-    const hasher = await createSHA256();
-    const reader = file.stream().getReader();
-    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) hasher.update(chunk.value);
-    const contentSha256 = base64Url(hasher.digest('binary'));
+    session.fileKey ??= (await cryptoApi.generateFileKey()).handle;
+    const fileKey = session.fileKey;
     const { headerSha256 } = await cryptoApi.uploadStreamHeader({ fileKey, recordSize });
-    const [sealedName] = (await cryptoApi.encryptRoomNames({ roomKey, roomId: roomUuid, items: [{ kind: 'file', itemId: uuid, name: file.name }] })).sealed;
-    const { wrapped } = await cryptoApi.wrapRoomFileKey({ roomKey, fileKey, file: ref });
+    let layout: { fileUuid: string; partSize: number; partCount: number };
+    // The file and version the key and metadata are bound to: a new version binds the replaced file's.
+    const bound = (uploadUuid: string) => ({ roomId: roomUuid, fileId: target.placement?.replace?.uuid ?? uploadUuid, version: target.placement?.replace?.version ?? 1 });
+    const have = new Map<number, { size: number; sha256: string }>();
+    if (session.fileUuid) {
+      const parts = await call(apiClient, E.fileParts, { params: { roomUuid, fileUuid: session.fileUuid } }, signal ? { signal } : {});
+      layout = parts;
+      for (const part of parts.parts) have.set(part.index, part);
+    } else {
+      const uuid = crypto.randomUUID();
+      const ref = bound(uuid);
+      const [sealedName] = (await cryptoApi.encryptRoomNames({ roomKey, roomId: roomUuid, items: [{ kind: 'file', itemId: uuid, name }] })).sealed;
+      const { wrapped } = await cryptoApi.wrapRoomFileKey({ roomKey, fileKey, file: ref });
+      const announced = await call(apiClient, X.createFile, {
+        params: { roomUuid },
+        body: { uuid, name: sealedName ?? '', size: ciphertextLength(file.size, recordSize), plaintextSize: file.size, folderUuid: target.folderUuid, wrappedFileKey: wrapped, ...(target.placement?.replace ? { replaceUuid: target.placement.replace.uuid } : {}) },
+      }, signal ? { signal } : {});
+      session.fileUuid = announced.uuid;
+      layout = { fileUuid: announced.uuid, partSize: announced.partSize, partCount: announced.partCount };
+    }
+    const { fileUuid, partSize, partCount } = layout;
+    const hasher = await createSHA256();
+    const parts = cipherParts(file, { fileKey, recordSize, partSize, hasher });
+    // The pipeline prepares in index order; the chain keeps the single read in order too.
+    let chain: Promise<unknown> = Promise.resolve();
+    const indices = Array.from({ length: partCount }, (_, i) => i);
+    await runPipeline({
+      indices,
+      inFlight: PARTS_IN_FLIGHT,
+      ahead: PARTS_AHEAD,
+      prepareConcurrency: PREPARE_CONCURRENCY,
+      ...(signal ? { signal } : {}),
+      prepare: (index, partSignal) => {
+        const next = chain.then(async () => {
+          partSignal.throwIfAborted();
+          const produced = await parts.next();
+          if (produced.done || produced.value.index !== index) throw new Error(`Part ${index} is not where the file's stream is`);
+          const bytes = produced.value.bytes;
+          return { body: new Blob([bytes as Uint8Array<ArrayBuffer>]), size: bytes.length, sha256: await sha256Hex(bytes) };
+        });
+        chain = next.catch(() => undefined);
+        return next;
+      },
+      send: async (index, part, partSignal) => {
+        const there = have.get(index);
+        if (there) {
+          if (there.size !== part.size || there.sha256 !== part.sha256) throw new LocalFileChangedError(`Part ${index} on the server differs from the local file`);
+        } else {
+          await withRetry(
+            () => call(apiClient, E.putFilePart, { params: { roomUuid, fileUuid, index } }, { rawBody: part.body, contentType: 'application/octet-stream', headers: { [CONTENT_SHA256_HEADER]: part.sha256 }, signal: partSignal }),
+            DEFAULT_RETRY,
+            partSignal,
+          );
+        }
+        target.onBytes?.(part.size);
+      },
+    });
+    const ref = bound(fileUuid);
     const { sealed } = await cryptoApi.sealRoomFileMetadata({
       roomKey,
       signingKey: keys.signing.handle,
-      metadata: { ...ref, name: file.name, size: file.size, mimeType: file.type || 'application/octet-stream', headerSha256, contentSha256, uploaderUserId: target.me.uuid, uploaderEmail: target.me.email.toLowerCase(), createdAt: new Date().toISOString() },
+      metadata: { ...ref, name, size: file.size, mimeType: file.type || 'application/octet-stream', headerSha256, contentSha256: base64Url(hasher.digest('binary')), uploaderUserId: target.me.uuid, uploaderEmail: target.me.email.toLowerCase(), createdAt: new Date().toISOString() },
     });
-    const size = ciphertextLength(file.size, recordSize);
-    const announced = await call(apiClient, X.createFile, {
-      params: { roomUuid },
-      body: { uuid, name: sealedName ?? '', size, plaintextSize: file.size, folderUuid: target.folderUuid, wrappedFileKey: wrapped, metadata: sealed },
-    }, signal ? { signal } : {});
-    let pending: Uint8Array = new Uint8Array(0);
-    let partIndex = 0;
-    const flush = async (final: boolean) => {
-      while (pending.length >= announced.partSize || (final && pending.length > 0)) {
-        const part = pending.slice(0, announced.partSize);
-        pending = pending.subarray(part.length);
-        await call(apiClient, E.putFilePart, { params: { roomUuid, fileUuid: uuid, index: partIndex++ } }, {
-          rawBody: new Blob([part]), contentType: 'application/octet-stream', headers: { [CONTENT_SHA256_HEADER]: await sha256Hex(part) }, ...(signal ? { signal } : {}),
-        });
-        target.onBytes?.(part.length);
+    const committed = await call(apiClient, X.commitFile, { params: { roomUuid, fileUuid }, body: { metadata: sealed } }, signal ? { signal } : {});
+    completed = true;
+    return committed;
+  } finally {
+    // Kept for a resume when the caller holds the session; released once done or when nobody can resume.
+    if ((completed || !target.session) && session.fileKey) {
+      void cryptoApi.releaseHandle({ handle: session.fileKey });
+      delete session.fileKey;
+    }
+  }
+}
+
+/**
+ * The single read of an E2E upload: the file streams once; every RUN_RECORDS records are hashed
+ * (plaintext) and sealed in the Worker; the ciphertext comes out cut into the server's parts, in
+ * order. Memory: one run of plaintext and at most one part plus one run of ciphertext.
+ */
+async function* cipherParts(file: File, args: { fileKey: KeyHandle; recordSize: number; partSize: number; hasher: { update(data: Uint8Array): unknown } }): AsyncGenerator<{ index: number; bytes: Uint8Array }> {
+  const { fileKey, recordSize, partSize, hasher } = args;
+  const runBytes = RUN_RECORDS * recordSize;
+  const reader = file.stream().getReader();
+  let pending: Uint8Array = new Uint8Array(0);
+  let index = 0;
+  let read = 0;
+  let record = 0;
+  let carry: Uint8Array = new Uint8Array(0);
+  try {
+    for (;;) {
+      // One run of plaintext (the last may be shorter, or empty for an empty file).
+      const run = new Uint8Array(Math.min(runBytes, file.size - read));
+      let filled = 0;
+      while (filled < run.length) {
+        if (carry.length === 0) {
+          const chunk = await reader.read();
+          if (chunk.done) throw new Error('The file is shorter than when it was chosen');
+          carry = chunk.value;
+        }
+        const take = Math.min(carry.length, run.length - filled);
+        run.set(carry.subarray(0, take), filled);
+        carry = carry.subarray(take);
+        filled += take;
       }
-    };
-    const runBytes = RUN_RECORDS * recordSize;
-    for (let offset = 0, record = 0; offset < file.size || (file.size === 0 && record === 0); offset += runBytes, record += RUN_RECORDS) {
-      signal?.throwIfAborted();
-      const plaintext = new Uint8Array(await file.slice(offset, offset + runBytes).arrayBuffer());
-      const final = offset + runBytes >= file.size;
-      const { ciphertext } = await cryptoApi.encryptRecordRun({ fileKey, recordSize, firstRecord: record, plaintext, final });
+      read += run.length;
+      hasher.update(run);
+      const final = read >= file.size;
+      const { ciphertext } = await cryptoApi.encryptRecordRun({ fileKey, recordSize, firstRecord: record, plaintext: run, final });
+      record += RUN_RECORDS;
       const joined = new Uint8Array(pending.length + ciphertext.length);
       joined.set(pending);
       joined.set(ciphertext, pending.length);
       pending = joined;
-      await flush(false);
-      if (final) break;
+      while (pending.length >= partSize || (final && pending.length > 0)) {
+        const bytes = pending.slice(0, partSize);
+        pending = pending.subarray(bytes.length);
+        yield { index: index++, bytes };
+      }
+      if (final) return;
     }
-    await flush(true);
-    return await call(apiClient, E.commitFile, { params: { roomUuid, fileUuid: uuid } }, signal ? { signal } : {});
   } finally {
-    void cryptoApi.releaseHandle({ handle: fileKey });
+    void reader.cancel().catch(() => undefined);
   }
 }
 

@@ -1,8 +1,9 @@
 import { Button, Field, makeStyles, MessageBar, MessageBarBody, SearchBox, Spinner, Text } from '@fluentui/react-components';
-import { ArrowDownloadRegular, ArrowUploadRegular, FolderAddRegular, LockClosedRegular } from '@fluentui/react-icons';
+import { ArrowDownloadRegular, ArrowUploadRegular, FolderAddRegular, LockClosedRegular, RenameRegular } from '@fluentui/react-icons';
 import type { E2eMember } from '@shared/contract/rooms-e2e';
 import { DataTable, type DataTableColumn } from '@web/components/data-table';
 import { PageHeading } from '@web/components/page-heading';
+import { TransferProgressBar } from '@web/components/transfer-centre';
 import { RouterLink } from '@web/components/router-link';
 import { useAuthState } from '@web/lib/auth';
 import { useSecuPassSession } from '@web/lib/crypto';
@@ -10,6 +11,7 @@ import { startE2eDownload } from '@web/lib/e2e-download';
 import { formatSize } from '@web/lib/format-size';
 import { ROUTES } from '@web/lib/routes';
 import { useNotify } from '@web/lib/toasts';
+import { useTransfer } from '@web/lib/transfer-store';
 import { useUnlockedKeys } from '@web/lib/unlock-request';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -28,11 +30,14 @@ import {
   grantRoomKey,
   listE2eMembers,
   openE2eFolder,
-  uploadE2eFile,
   type E2eFolderView,
   type E2eListedFile,
 } from './e2e-room-client';
 import { EncryptionActivation } from './encryption-activation';
+import { startE2eRoomUpload } from './e2e-upload';
+import { placementFor, renameE2eEntry, takenIn } from './e2e-file-ops';
+import { VersionConflictDialog, type ConflictRequest } from '../version-dialogs';
+import type { VersionConflictChoice } from '../api/room-files';
 
 const useStyles = makeStyles({
   toolbar: { display: 'flex', gap: '12px', alignItems: 'end', flexWrap: 'wrap', margin: '12px 0 16px' },
@@ -65,7 +70,10 @@ export function E2eRoomPage() {
   // rendering thousands of rows costs more than decrypting them); back to 1 in another folder.
   const [paging, setPaging] = useState({ folder: folderUuid, page: 1 });
   const [naming, setNaming] = useState<NameRequest | null>(null);
-  const [busy, setBusy] = useState(false);
+  const [transferId, setTransferId] = useState<string | undefined>();
+  const [conflict, setConflict] = useState<ConflictRequest | null>(null);
+  const transfer = useTransfer(transferId);
+  const busy = transfer?.state === 'pending' || transfer?.state === 'running';
   const fileInput = useRef<HTMLInputElement>(null);
   const role = contents.data?.folder?.role ?? contents.data?.room.role;
   const isOwner = contents.data?.room.role === 'OWNER';
@@ -89,22 +97,23 @@ export function E2eRoomPage() {
     await members.mutate();
   };
 
-  const upload = async (files: FileList | null) => {
+  // Through the transfer centre like plain uploads (progress, cancel, retry); the list refreshes when it ends.
+  const upload = async (files: File[]) => {
     const keys = await unlock();
-    if (!files || !keys || !user) return;
-    setBusy(true);
-    try {
-      for (const file of Array.from(files)) {
-        await uploadE2eFile(file, { roomUuid, folderUuid: folderUuid ?? null, keys, me: { uuid: user.uuid, email: user.email } });
-        notify('success', t('rooms:e2e.uploaded', { name: file.name }));
-      }
-    } catch {
-      notify('error', t('rooms:e2e.uploadFailed'));
-    } finally {
-      setBusy(false);
-      await refresh();
-    }
+    if (files.length === 0 || !keys || !user) return;
+    const title = files.length === 1 ? files[0]!.name : t('rooms:files.uploadTitle', { count: files.length, name: view?.path.at(-1)?.name ?? view?.roomName ?? '' });
+    const opened = view;
+    // A taken name (decrypted) asks as in plain rooms: new version, keep both, or skip.
+    const placementOf = opened ? (file: File) => placementFor(opened, file, (name) => new Promise<VersionConflictChoice>((answer) => setConflict({ name, answer }))) : undefined;
+    const started = startE2eRoomUpload(files, { roomUuid, folderUuid: folderUuid ?? null, title, keys, me: { uuid: user.uuid, email: user.email }, ...(placementOf ? { placementOf } : {}) });
+    setTransferId(started.id);
   };
+
+  // Also after a retry from the transfer centre (the first run's outcome may have been a failure).
+  const transferState = transfer?.state;
+  useEffect(() => {
+    if (transferState === 'success' || transferState === 'failed' || transferState === 'cancelled') void refreshRooms();
+  }, [transferState]);
 
   const download = async (file: E2eListedFile) => {
     const keys = await unlock();
@@ -138,6 +147,25 @@ export function E2eRoomPage() {
       failed: (name) => t('rooms:folder.createFailed', { name }),
     });
 
+  const rename = (row: Row) => {
+    const old = row.name ?? '';
+    setNaming({
+      title: t(row.kind === 'folder' ? 'rooms:rename.folderTitle' : 'rooms:files.renameTitle', { name: old }),
+      label: t('rooms:folder.nameLabel'),
+      submitLabel: t('rooms:rename.submit'),
+      initial: old,
+      run: async (name) => {
+        const keys = await unlock();
+        if (!keys) throw new Error('locked');
+        if (name.trim().toLowerCase() !== old.toLowerCase() && view && takenIn(view, name)) throw new Error('exists');
+        await renameE2eEntry(roomUuid, keys, row.kind === 'folder' ? { kind: 'folder', uuid: row.uuid } : { kind: 'file', file: row.file }, name);
+        await refresh();
+      },
+      done: (name) => t(row.kind === 'folder' ? 'rooms:rename.folderDone' : 'rooms:files.renamed', { name: old, newName: name }),
+      failed: () => t(row.kind === 'folder' ? 'rooms:rename.folderFailed' : 'rooms:files.renameFailed', { name: old }),
+    });
+  };
+
   const decide = async (member: E2eMember, approve: boolean) => {
     const keys = await unlock();
     if (!keys) return;
@@ -151,6 +179,7 @@ export function E2eRoomPage() {
     await members.mutate();
   };
 
+  const canWrite = role === 'OWNER' || role === 'EDITOR';
   const needle = search.trim().toLowerCase();
   const rows: Row[] = view
     ? [
@@ -179,12 +208,20 @@ export function E2eRoomPage() {
     {
       id: 'actions',
       header: t('rooms:list.columns.actions'),
-      cell: (row) =>
-        row.kind === 'file' && row.file.metadata && role !== 'PREVIEWER' ? (
-          <Button size="small" icon={<ArrowDownloadRegular />} onClick={() => void download(row.file)} aria-label={t('rooms:e2e.downloadNamed', { name: row.name })}>
-            {t('rooms:e2e.download')}
-          </Button>
-        ) : null,
+      cell: (row) => (
+        <div className={styles.crumbs}>
+          {row.kind === 'file' && row.file.metadata && role !== 'PREVIEWER' ? (
+            <Button size="small" icon={<ArrowDownloadRegular />} onClick={() => void download(row.file)} aria-label={t('rooms:e2e.downloadNamed', { name: row.name })}>
+              {t('rooms:e2e.download')}
+            </Button>
+          ) : null}
+          {canWrite && row.name !== null && (row.kind === 'folder' || row.file.metadata) ? (
+            <Button size="small" icon={<RenameRegular />} onClick={() => rename(row)} aria-label={`${t('rooms:rename.action')}: ${row.name}`}>
+              {t('rooms:rename.action')}
+            </Button>
+          ) : null}
+        </div>
+      ),
     },
   ];
   const memberColumns: DataTableColumn<E2eMember>[] = [
@@ -209,7 +246,6 @@ export function E2eRoomPage() {
         ) : null,
     },
   ];
-  const canWrite = role === 'OWNER' || role === 'EDITOR';
 
   return (
     <>
@@ -248,10 +284,16 @@ export function E2eRoomPage() {
                 <Button appearance="primary" icon={<ArrowUploadRegular />} disabled={busy} onClick={() => fileInput.current?.click()}>
                   {t('rooms:e2e.upload')}
                 </Button>
-                <input ref={fileInput} type="file" multiple hidden aria-label={t('rooms:e2e.upload')} onChange={(e) => void upload(e.target.files)} />
+                <input ref={fileInput} type="file" multiple hidden aria-label={t('rooms:e2e.upload')} onChange={(e) => {
+                    void upload([...(e.target.files ?? [])]);
+                    e.target.value = '';
+                  }} />
               </>
             ) : null}
-            {busy ? <Spinner size="tiny" label={t('rooms:e2e.encrypting')} /> : null}
+            {transfer && busy ? (
+              <TransferProgressBar value={transfer.percent} max={100} aria-label={t('rooms:files.progress', { name: transfer.title })} />
+            ) : null}
+            {transfer && busy ? <Text size={200}>{t('rooms:files.progressText', { name: transfer.title, percent: transfer.percent })}</Text> : null}
           </div>
           <DataTable label={t('rooms:e2e.contentsLabel')} columns={columns} rows={pageRows} rowKey={(row) => row.uuid} empty={<Text as="p">{t('rooms:e2e.folderEmpty')}</Text>} />
           {rows.length > ROOM_FILES_PAGE_SIZE ? (
@@ -278,6 +320,7 @@ export function E2eRoomPage() {
         </section>
       ) : null}
       <NameDialog request={naming} onClose={() => setNaming(null)} />
+      <VersionConflictDialog request={conflict} onClose={() => setConflict(null)} />
     </>
   );
 }

@@ -1,0 +1,166 @@
+// File operations of an end-to-end encrypted room in the browser against the real server: a
+// multi-part upload through the transfer centre (the file read once, parts encrypted in the crypto
+// Worker, several PUTs in flight, progress shown while a part is held back), then the download
+// decrypts to the same SHA-256.
+import { createHash, randomBytes } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { expect, test, type Page } from '@playwright/test';
+import { startTestServer, type TestServer } from '../support/server';
+import { proveAddress } from '@tests/support/prove-address';
+import { apiCall, apiSignIn, en, secuPassFromNode, signInToInbox } from './fixtures';
+
+const PASSWORD = 'Good-Passw0rd-rooms-files';
+const PASSPHRASE = 'Owner-Room-Files-SecuPass-Quartz-44';
+const owner = { email: 'owner.rooms-e2e-files@example.test', password: PASSWORD };
+/** The server's part size here: the file below is cut into three parts of ciphertext. */
+const PART_SIZE = 1_048_576;
+const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
+
+let server: TestServer;
+test.describe.configure({ mode: 'serial' });
+
+test.beforeAll(async () => {
+  server = await startTestServer({ config: { uploadPartSize: PART_SIZE } });
+  const admin = await apiSignIn(server, server.admin);
+  const response = await apiCall(server, admin, 'POST', '/admin/users', { email: owner.email, password: owner.password, language: 'en' });
+  expect(response.status, await response.clone().text()).toBe(201);
+  await proveAddress(server, owner.email, owner.password);
+  await secuPassFromNode(server, owner, PASSPHRASE);
+});
+test.afterAll(async () => {
+  await server?.close();
+});
+
+async function unlock(page: Page) {
+  await page.getByRole('button', { name: 'Enter passphrase' }).first().click();
+  const dialog = page.getByRole('dialog', { name: en.secupass.unlock.title.decrypt });
+  await dialog.getByLabel(/^Passphrase/).fill(PASSPHRASE);
+  await dialog.getByRole('button', { name: en.secupass.unlock.submit.decrypt }).click();
+  await expect(dialog).toBeHidden({ timeout: 60_000 });
+}
+
+async function createRoom(page: Page, name: string): Promise<string> {
+  await signInToInbox(page, server, owner);
+  await page.evaluate(() => window.localStorage.setItem('kuvert.downloadPath', 'memory'));
+  await page.goto(`${server.url}/secure-rooms`);
+  await unlock(page);
+  await page.getByRole('button', { name: 'Create end-to-end encrypted room' }).click();
+  const create = page.getByRole('dialog', { name: 'Create end-to-end encrypted room' });
+  await create.getByLabel('Name of the data room').fill(name);
+  await create.getByRole('button', { name: 'Create' }).click();
+  await expect(page).toHaveURL(/\/secure-rooms\/[0-9a-f-]{36}$/, { timeout: 30_000 });
+  await expect(page.getByRole('heading', { level: 1, name })).toBeVisible({ timeout: 30_000 });
+  return page.url().split('/').at(-1)!;
+}
+
+async function downloadSha(page: Page, name: string): Promise<string> {
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: `Download ${name}` }).click()]);
+  expect(download.suggestedFilename()).toBe(name);
+  return sha256(await readFile((await download.path())!));
+}
+
+test('a three-part E2E upload shows its progress in the transfer centre and downloads SHA-256 equal', async ({ page }) => {
+  test.setTimeout(240_000);
+  // Two and a half parts of plaintext: with the tags and the header, three parts of ciphertext.
+  const bytes = new Uint8Array(randomBytes(2 * PART_SIZE + PART_SIZE / 2));
+  await createRoom(page, 'Board papers');
+
+  // Part 0 is held until the transfer centre showed parts 1 and 2 on the server: they were in flight at once.
+  let releasePart!: () => void;
+  const held = new Promise<void>((resolve) => (releasePart = resolve));
+  const partsSeen: number[] = [];
+  await page.route(/\/api\/2\/rooms\/[0-9a-f-]+\/files\/[0-9a-f-]+\/parts\/\d+$/, async (route) => {
+    const index = Number(route.request().url().split('/').at(-1));
+    partsSeen.push(index);
+    if (index === 0) await held;
+    await route.continue();
+  });
+  await page.locator('input[type=file]').setInputFiles({ name: 'annual-report.bin', mimeType: 'application/octet-stream', buffer: Buffer.from(bytes) });
+  await page.getByRole('button', { name: /^File transfers/ }).click();
+  const centre = page.getByRole('dialog', { name: 'File transfers' });
+  const row = centre.getByRole('listitem', { name: 'annual-report.bin' });
+  // The transfer's bar (0–100); the file's own bar below it has the same name.
+  const bar = row.getByRole('progressbar', { name: 'Progress of annual-report.bin' }).first();
+  await expect(bar).toBeVisible({ timeout: 60_000 });
+  // Parts 1 and 2 (1.5 of 2.5 MiB) are on the server while part 0 waits: the bar stands between.
+  await expect.poll(async () => Number(await bar.getAttribute('aria-valuenow')), { timeout: 60_000 }).toBeGreaterThanOrEqual(55);
+  expect(Number(await bar.getAttribute('aria-valuenow'))).toBeLessThan(100);
+  expect([...partsSeen].sort()).toEqual([0, 1, 2]);
+  await expect(row.getByRole('button', { name: 'Cancel annual-report.bin' })).toBeVisible();
+  releasePart();
+  await expect(row).toContainText('Done', { timeout: 60_000 });
+  await centre.getByRole('button', { name: 'Close' }).click();
+  await expect(page.getByRole('row').filter({ hasText: 'annual-report.bin' }).filter({ hasText: owner.email })).toBeVisible({ timeout: 30_000 });
+  expect(await downloadSha(page, 'annual-report.bin')).toBe(sha256(bytes));
+});
+
+test('renaming an E2E file re-signs it: the new name shows verified and downloads the same bytes', async ({ page }) => {
+  test.setTimeout(180_000);
+  const bytes = new Uint8Array(randomBytes(40_000));
+  await createRoom(page, 'Rename papers');
+  await page.locator('input[type=file]').setInputFiles({ name: 'memo.txt', mimeType: 'text/plain', buffer: Buffer.from(bytes) });
+  await expect(page.getByRole('row').filter({ hasText: 'memo.txt' }).filter({ hasText: owner.email })).toBeVisible({ timeout: 60_000 });
+  await page.getByRole('button', { name: 'Rename: memo.txt' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Rename file “memo.txt”' });
+  await dialog.getByLabel('Folder name').fill('minutes.txt');
+  await dialog.getByRole('button', { name: 'Rename' }).click();
+  await expect(page.getByText('File “memo.txt” renamed to “minutes.txt”.').first()).toBeVisible({ timeout: 30_000 });
+  // Listed under the new name with the signer shown: the re-signed metadata verified in the Worker.
+  await expect(page.getByRole('row').filter({ hasText: 'minutes.txt' }).filter({ hasText: owner.email })).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByRole('row').filter({ hasText: 'memo.txt' })).toHaveCount(0);
+  expect(await downloadSha(page, 'minutes.txt')).toBe(sha256(bytes));
+});
+
+test('uploading a taken name offers the version conflict: a new version replaces the content, keep both numbers the upload', async ({ page }) => {
+  test.setTimeout(180_000);
+  const first = new Uint8Array(randomBytes(30_000));
+  const second = new Uint8Array(randomBytes(50_000));
+  const third = new Uint8Array(randomBytes(20_000));
+  await createRoom(page, 'Version papers');
+  const input = page.locator('input[type=file]');
+  await input.setInputFiles({ name: 'plan.bin', mimeType: 'application/octet-stream', buffer: Buffer.from(first) });
+  await expect(page.getByRole('row').filter({ hasText: 'plan.bin' }).filter({ hasText: owner.email })).toBeVisible({ timeout: 60_000 });
+
+  await input.setInputFiles({ name: 'plan.bin', mimeType: 'application/octet-stream', buffer: Buffer.from(second) });
+  const conflict = page.getByRole('alertdialog', { name: '“plan.bin” already exists' });
+  await conflict.getByRole('button', { name: 'Replace (new version)' }).click();
+  await expect(conflict).toBeHidden();
+  // Still one plan.bin, now the second content (version 2, verified).
+  await expect.poll(async () => downloadSha(page, 'plan.bin'), { timeout: 60_000 }).toBe(sha256(second));
+  await expect(page.getByRole('row').filter({ hasText: 'plan.bin' })).toHaveCount(1);
+
+  await input.setInputFiles({ name: 'plan.bin', mimeType: 'application/octet-stream', buffer: Buffer.from(third) });
+  await conflict.getByRole('button', { name: 'Keep both' }).click();
+  await expect(page.getByRole('row').filter({ hasText: 'plan (1).bin' }).filter({ hasText: owner.email })).toBeVisible({ timeout: 60_000 });
+  expect(await downloadSha(page, 'plan (1).bin')).toBe(sha256(third));
+  expect(await downloadSha(page, 'plan.bin')).toBe(sha256(second));
+});
+
+test('a failed E2E upload resumes on retry: the parts on the server are kept, the rest sent, the bytes equal', async ({ page }) => {
+  test.setTimeout(180_000);
+  const bytes = new Uint8Array(randomBytes(2 * PART_SIZE + PART_SIZE / 2));
+  await createRoom(page, 'Resume papers');
+  let holding = true;
+  const afterRetry: number[] = [];
+  await page.route(/\/api\/2\/rooms\/[0-9a-f-]+\/files\/[0-9a-f-]+\/parts\/\d+$/, async (route) => {
+    const index = Number(route.request().url().split('/').at(-1));
+    if (!holding) afterRetry.push(index);
+    // Part 1 never gets through before the cancel (the aborted request is let go).
+    if (holding && index === 1) return route.abort('aborted').catch(() => undefined);
+    await route.continue().catch(() => undefined);
+  });
+  await page.locator('input[type=file]').setInputFiles({ name: 'resume.bin', mimeType: 'application/octet-stream', buffer: Buffer.from(bytes) });
+  await page.getByRole('button', { name: /^File transfers/ }).click();
+  const centre = page.getByRole('dialog', { name: 'File transfers' });
+  const row = centre.getByRole('listitem', { name: 'resume.bin' });
+  await expect(row).toContainText('Failed', { timeout: 60_000 });
+  holding = false;
+  await row.getByRole('button', { name: 'Retry resume.bin' }).click();
+  await expect(row).toContainText('Done', { timeout: 60_000 });
+  // Only what was missing went again: part 1 (part 0 and 2 were on the server unless they failed with it).
+  expect(afterRetry).toContain(1);
+  expect(afterRetry.length).toBeLessThan(3);
+  await centre.getByRole('button', { name: 'Close' }).click();
+  await expect(page.getByRole('row').filter({ hasText: 'resume.bin' }).filter({ hasText: owner.email })).toBeVisible({ timeout: 30_000 });
+  expect(await downloadSha(page, 'resume.bin')).toBe(sha256(bytes));
+});

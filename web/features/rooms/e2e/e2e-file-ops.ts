@@ -1,0 +1,48 @@
+import { call } from '@shared/api/call';
+import { ROOM_E2E_ENDPOINTS as X } from '@shared/contract/endpoints/rooms-e2e';
+import type { UnlockedKeys } from '@shared/crypto/service';
+import { apiClient } from '@web/lib/api-client';
+import { cryptoApi } from '@web/lib/crypto';
+import { numberedName, type VersionConflictChoice } from '../api/room-files';
+import { roomKeyOf, type E2eFolderView, type E2eListedFile, type E2eUploadPlacement } from './e2e-room-client';
+
+/**
+ * Renames and version conflicts of an E2E room (shared/crypto/README.md "7. Data rooms"): the
+ * server cannot compare sealed names, so the browser finds a clash by the decrypted names of the
+ * open folder, and a renamed file's metadata is re-signed with the new name by the renamer.
+ */
+
+/** A folder gets a new sealed name; a file also its verified metadata re-signed (same version, key and bytes). */
+export async function renameE2eEntry(roomUuid: string, keys: UnlockedKeys, item: { kind: 'folder'; uuid: string } | { kind: 'file'; file: E2eListedFile }, newName: string): Promise<void> {
+  const roomKey = await roomKeyOf(roomUuid, keys);
+  const name = newName.trim();
+  const itemId = item.kind === 'folder' ? item.uuid : item.file.uuid;
+  const [sealedName] = (await cryptoApi.encryptRoomNames({ roomKey, roomId: roomUuid, items: [{ kind: item.kind, itemId, name }] })).sealed;
+  let metadata: string | undefined;
+  if (item.kind === 'file') {
+    // Only a file whose metadata verified can be renamed: the rest of it is signed again unchanged.
+    if (!item.file.metadata) throw new Error('The file’s metadata did not verify');
+    const { signerKeyId: _signer, format: _format, ...rest } = item.file.metadata;
+    metadata = (await cryptoApi.sealRoomFileMetadata({ roomKey, signingKey: keys.signing.handle, metadata: { ...rest, name } })).sealed;
+  }
+  await call(apiClient, X.rename, { params: { roomUuid, itemUuid: itemId }, body: { name: sealedName ?? '', ...(metadata ? { metadata } : {}) } });
+}
+
+/** A name already in the open folder (decrypted, case-insensitive), as the server compares plain names. */
+export function takenIn(view: E2eFolderView, name: string): boolean {
+  const lower = name.trim().toLowerCase();
+  return [...view.folders.map((f) => f.name), ...view.files.map((f) => f.name)].some((n) => n?.toLowerCase() === lower);
+}
+
+/**
+ * Where an upload goes when its name is taken: the version-conflict dialog of plain rooms decides
+ * (a new version of that file, both kept as "name (1).ext", or skip). A folder of that name keeps both.
+ */
+export async function placementFor(view: E2eFolderView, file: File, ask: (name: string) => Promise<VersionConflictChoice>): Promise<E2eUploadPlacement | 'skip'> {
+  if (!takenIn(view, file.name)) return {};
+  const existing = view.files.find((f) => f.name.toLowerCase() === file.name.toLowerCase());
+  const choice = existing ? await ask(file.name) : 'keepBoth';
+  if (choice === 'cancel') return 'skip';
+  if (choice === 'replace' && existing) return { name: existing.name, replace: { uuid: existing.uuid, version: existing.version + 1 } };
+  for (let n = 1; ; n++) if (!takenIn(view, numberedName(file.name, n))) return { name: numberedName(file.name, n) };
+}
