@@ -1,5 +1,6 @@
 import { Button, Field, makeStyles, MessageBar, MessageBarBody, SearchBox, Spinner, Text } from '@fluentui/react-components';
-import { ArrowDownloadRegular, ArrowUploadRegular, FolderAddRegular, LockClosedRegular } from '@fluentui/react-icons';
+import { ArrowDownloadRegular, ArrowUploadRegular, FolderAddRegular, LockClosedRegular, ShareRegular } from '@fluentui/react-icons';
+import type { RoomAccessEntry } from '@shared/contract/rooms';
 import type { E2eMember } from '@shared/contract/rooms-e2e';
 import { DataTable, type DataTableColumn } from '@web/components/data-table';
 import { PageHeading } from '@web/components/page-heading';
@@ -20,6 +21,7 @@ import { refreshRooms } from '../api/rooms';
 import { useWholeRoomContents } from './whole-contents';
 import { NameDialog, type NameRequest } from '../room-dialogs';
 import { RoleBadge } from '../room-format';
+import { ShareDialog, type AccessChange, type ShareDialogExtension } from '../share-dialog';
 import {
   createE2eFolder,
   declineRoomKey,
@@ -62,6 +64,7 @@ export function E2eRoomPage() {
   const [search, setSearch] = useState('');
   const [naming, setNaming] = useState<NameRequest | null>(null);
   const [busy, setBusy] = useState(false);
+  const [sharing, setSharing] = useState(false);
   const fileInput = useRef<HTMLInputElement>(null);
   const role = contents.data?.folder?.role ?? contents.data?.room.role;
   const isOwner = contents.data?.room.role === 'OWNER';
@@ -145,6 +148,30 @@ export function E2eRoomPage() {
       notify('error', t('rooms:e2e.members.grantFailed', { user: member.user.email }));
     }
     await members.mutate();
+  };
+
+  /**
+   * After an invitation or role change in the share dialog: a member who already has keys is
+   * granted the room key right away (this browser unwraps and re-wraps, as "Grant access" does);
+   * one without keys is told to wait (the missing-key state shows in the dialog and below).
+   */
+  const afterShare = async (change: AccessChange, entries: RoomAccessEntry[]) => {
+    const fresh = await members.mutate();
+    if (change.role === null) return;
+    const who = change.user.toLowerCase();
+    const entry = entries.find((e) => e.user.email.toLowerCase() === who || e.user.username.toLowerCase() === who);
+    const member = fresh?.members.find((m) => m.user.uuid === entry?.user.uuid);
+    if (!member) return;
+    if (member.state === 'noSecuPass') notify('info', t('rooms:e2e.members.waitingActivation', { user: member.user.email }));
+    else if (member.state === 'pending') await decide(member, true);
+  };
+  const keyState = (entry: RoomAccessEntry) => {
+    const member = members.data?.members.find((m) => m.user.uuid === entry.user.uuid);
+    return member ? t(`rooms:e2e.members.states.${member.state}`) : '';
+  };
+  const shareExtension: ShareDialogExtension = {
+    columns: [{ id: 'key', header: t('rooms:e2e.members.key'), cell: keyState }],
+    afterChange: afterShare,
   };
 
   const needle = search.trim().toLowerCase();
@@ -231,6 +258,11 @@ export function E2eRoomPage() {
             <Field label={t('rooms:e2e.search')}>
               <SearchBox value={search} onChange={(_e, data) => setSearch(data.value)} />
             </Field>
+            {isOwner ? (
+              <Button icon={<ShareRegular />} onClick={() => setSharing(true)}>
+                {t('rooms:e2e.share')}
+              </Button>
+            ) : null}
             {canWrite ? (
               <>
                 <Button icon={<FolderAddRegular />} onClick={newFolder}>
@@ -258,6 +290,16 @@ export function E2eRoomPage() {
         </section>
       ) : null}
       <NameDialog request={naming} onClose={() => setNaming(null)} />
+      {isOwner && view ? (
+        <ShareDialog
+          open={sharing}
+          onClose={() => setSharing(false)}
+          roomUuid={roomUuid}
+          folder={contents.data?.folder ?? null}
+          itemName={(view.path.at(-1)?.name ?? view.roomName) || t('rooms:e2e.nameBroken')}
+          extension={shareExtension}
+        />
+      ) : null}
     </>
   );
 }
