@@ -116,6 +116,13 @@ test('owner creates an E2E room and uploads; a member activates later, is grante
   await row.getByRole('button', { name: 'Grant access' }).click();
   await expect(page.getByText(`Access approved for ${member.email}.`).first()).toBeVisible({ timeout: 30_000 });
   await expect(row).toContainText('Access approved');
+  // The grant and the sharing are in the room's activity (OWNERs), the room name decrypted.
+  await page.getByRole('tab', { name: 'Activity' }).click();
+  const log = page.getByRole('table', { name: 'Activity' });
+  await expect(log.getByRole('row').filter({ hasText: 'Access key granted' }).first()).toContainText(`Merger documents (${member.email})`, { timeout: 30_000 });
+  await expect(log.getByRole('row').filter({ hasText: 'Access revoked' }).first()).toContainText(`Merger documents (${colleague.email})`);
+  await expectNoSeriousA11yViolations(page, 'E2E room activity');
+  await page.getByRole('tab', { name: 'Members and access keys' }).click();
 
   // The member opens the room, the names decrypt and the signature checks; the download decrypts in the Worker.
   await memberPage.evaluate(() => window.localStorage.setItem('kuvert.downloadPath', 'memory'));

@@ -1,4 +1,4 @@
-import { Button, Field, makeStyles, MessageBar, MessageBarBody, SearchBox, Spinner, Text } from '@fluentui/react-components';
+import { Button, Field, makeStyles, MessageBar, MessageBarBody, SearchBox, Spinner, Tab, TabList, Text } from '@fluentui/react-components';
 import { ArrowDownloadRegular, ArrowUploadRegular, FolderAddRegular, LockClosedRegular, ShareRegular } from '@fluentui/react-icons';
 import type { RoomAccessEntry } from '@shared/contract/rooms';
 import type { E2eMember } from '@shared/contract/rooms-e2e';
@@ -21,7 +21,9 @@ import { refreshRooms } from '../api/rooms';
 import { useWholeRoomContents } from './whole-contents';
 import { NameDialog, type NameRequest } from '../room-dialogs';
 import { RoleBadge } from '../room-format';
+import { RoomActivity } from '../room-activity';
 import { ShareDialog, type AccessChange, type ShareDialogExtension } from '../share-dialog';
+import { SealedActivityName } from './sealed-name';
 import {
   createE2eFolder,
   declineRoomKey,
@@ -65,6 +67,7 @@ export function E2eRoomPage() {
   const [naming, setNaming] = useState<NameRequest | null>(null);
   const [busy, setBusy] = useState(false);
   const [sharing, setSharing] = useState(false);
+  const [ownerTab, setOwnerTab] = useState<'members' | 'activity'>('members');
   const fileInput = useRef<HTMLInputElement>(null);
   const role = contents.data?.folder?.role ?? contents.data?.room.role;
   const isOwner = contents.data?.room.role === 'OWNER';
@@ -282,12 +285,23 @@ export function E2eRoomPage() {
         <Spinner label={t('common:loading')} />
       ) : null}
       {isOwner && members.data ? (
-        <section className={styles.section} aria-labelledby="e2e-members">
-          <Text as="h2" id="e2e-members" size={500} weight="semibold">
-            {t('rooms:e2e.members.title')}
-          </Text>
-          <DataTable label={t('rooms:e2e.members.title')} columns={memberColumns} rows={members.data.members} rowKey={(m) => m.user.uuid} empty={<Text as="p">—</Text>} />
-        </section>
+        // OWNERs only (SPEC §6): the members' key states and the activity (access changes and grants included).
+        <div className={styles.section}>
+          <TabList selectedValue={ownerTab} onTabSelect={(_e, data) => setOwnerTab(data.value as 'members' | 'activity')}>
+            <Tab value="members">{t('rooms:e2e.members.title')}</Tab>
+            <Tab value="activity">{t('rooms:activity.title')}</Tab>
+          </TabList>
+          {ownerTab === 'members' ? (
+            <section className={styles.section} aria-labelledby="e2e-members">
+              <Text as="h2" id="e2e-members" size={500} weight="semibold">
+                {t('rooms:e2e.members.title')}
+              </Text>
+              <DataTable label={t('rooms:e2e.members.title')} columns={memberColumns} rows={members.data.members} rowKey={(m) => m.user.uuid} empty={<Text as="p">—</Text>} />
+            </section>
+          ) : (
+            <RoomActivity roomUuid={roomUuid} folderUuid={folderUuid ?? null} expanded itemCell={(entry) => <SealedActivityName roomUuid={roomUuid} entry={entry} />} />
+          )}
+        </div>
       ) : null}
       <NameDialog request={naming} onClose={() => setNaming(null)} />
       {isOwner && view ? (
