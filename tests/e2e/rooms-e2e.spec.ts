@@ -17,6 +17,7 @@ const MEMBER_PASSPHRASE = 'Member-Room-SecuPass-Willow-32';
 const owner = { email: 'owner.rooms-e2e@example.test', password: PASSWORD };
 const member = { email: 'member.rooms-e2e@example.test', password: PASSWORD };
 const colleague = { email: 'colleague.rooms-e2e@example.test', password: PASSWORD };
+const unlicensed = { email: 'unlicensed.rooms-e2e@example.test', password: PASSWORD };
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 const toast = (page: Page, text: string) => page.getByText(text, { exact: true }).first();
 
@@ -26,10 +27,14 @@ test.describe.configure({ mode: 'serial' });
 test.beforeAll(async () => {
   server = await startTestServer();
   const admin = await apiSignIn(server, server.admin);
-  for (const account of [owner, member, colleague]) {
+  for (const account of [owner, member, colleague, unlicensed]) {
     const response = await apiCall(server, admin, 'POST', '/admin/users', { email: account.email, password: account.password, language: 'en' });
     expect(response.status, await response.clone().text()).toBe(201);
     await proveAddress(server, account.email, account.password);
+    if (account === unlicensed) {
+      const { uuid } = ((await response.json()) as { user: { uuid: string } }).user;
+      expect((await apiCall(server, admin, 'PATCH', `/admin/users/${uuid}/sender`, { licensed: false })).status).toBe(200);
+    }
   }
   await secuPassFromNode(server, owner, OWNER_PASSPHRASE);
   await secuPassFromNode(server, colleague, 'Colleague-Room-SecuPass-Birch-33');
@@ -133,4 +138,12 @@ test('owner creates an E2E room and uploads; a member activates later, is grante
   expect(download.suggestedFilename()).toBe('term-sheet.bin');
   expect(sha256(await readFile((await download.path())!))).toBe(sha256(bytes));
   await expectNoSeriousA11yViolations(memberPage, 'E2E room, member');
+});
+
+test('a user without a licence sees no button to create an E2E room (the room list’s mayCreate)', async ({ page }) => {
+  await signInToInbox(page, server, unlicensed);
+  await page.goto(`${server.url}/secure-rooms`);
+  await expect(page.getByRole('heading', { level: 1, name: 'Secure rooms' })).toBeVisible();
+  await expect(page.getByText('You have no end-to-end encrypted data rooms yet.')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Create end-to-end encrypted room' })).toHaveCount(0);
 });
