@@ -2,6 +2,7 @@ import type { RoomAccessSetResult } from '@shared/contract/room-invitations';
 import type { RoomAccessEntry, RoomAccessList, RoomRole } from '@shared/contract/rooms';
 import { isValidEmail } from '@shared/rules/send-rules';
 import { HttpError } from '../core/http-error';
+import { recordActivity } from './activity';
 import type { RequestContext } from '../core/request-context';
 import { mayInvite } from '../users/invite-rights';
 import { inviteAddress } from './invitations';
@@ -100,6 +101,9 @@ export async function setAccess(
       if (!owners) throw refuse(409, 'ConflictException', 'The last owner cannot leave the data room or give up ownership', { reason: 'lastOwner' });
     }
   });
+  // In the log of the room or folder: who, and the role given (none: revoked).
+  const item = folder ? { room, folderId: folder.id, uuid: folder.uuid, name: folder.name } : { room, folderId: null, name: room.name };
+  await recordActivity(app.db, input.role === null ? 'access_revoked' : 'access_changed', user, item, input.role === null ? target.email : `${target.email}: ${input.role}`);
   // The caller may have just given up the right to see the list.
   const stillOwner = await requireRole(app.db, room, user.id, 'see', folder).catch(() => null);
   return { entries: stillOwner === 'OWNER' ? await entriesAt(ctx, room, folder) : [] };

@@ -40,3 +40,14 @@ export function mayCreateRoomsUnder(policy: RoomCreationPolicy, user: RequestCon
   if (policy === 'permissionOnly') return permitted;
   return permitted || user.licensed === 1;
 }
+
+/**
+ * What the caller may create (the room list answers it so the web shows only the buttons that
+ * work): the same rules createRoom and createE2eRoom enforce — E2E also needs a licence and
+ * Secure rooms › General allowing E2E rooms.
+ */
+export async function creationRightsOf(db: Kysely<Database>, user: RequestContext['user']): Promise<{ plain: boolean; e2e: boolean }> {
+  const settings = await roomSettings(db);
+  const plain = mayCreateRoomsUnder(settings.creation, user);
+  return { plain, e2e: plain && settings.e2eAllowed && user.licensed === 1 };
+}

@@ -22,7 +22,11 @@ interface Row {
   deleted_at: number | null;
   room_name: string;
   email: string | null;
+  encrypted: number;
 }
+
+/** What the answers and messages call an entry of an E2E room: its sealed name is never sent. */
+const ENCRYPTED_ITEM = 'Encrypted item';
 
 const CURSOR = /^(\d+):([0-9a-f-]{36})$/;
 const encodeCursor = (entry: TrashBinEntry) => Buffer.from(`${entry.deletedAt}:${entry.uuid}`, 'latin1').toString('base64url');
@@ -36,6 +40,8 @@ function decodeCursor(cursor: string): { at: number; uuid: string } {
  * Every trashed room, folder and file, newest deletion first (then uuid), `q` on the name. Each
  * kind is read up to one page past the cursor, the three are merged: a page never needs more. What
  * lies inside a deleted folder or room without being deleted itself comes back with it and is not listed.
+ * Entries of E2E rooms carry `encrypted: true` and empty names (the sealed text means nothing here
+ * and stays on the server); `q` never matches them (it would match the sealed text).
  */
 export async function listTrashBin(ctx: RequestContext, query: { q?: string | undefined; cursor?: string | undefined; pageSize: number }): Promise<TrashBinList> {
   const { db } = ctx.app;
@@ -49,12 +55,17 @@ export async function listTrashBin(ctx: RequestContext, query: { q?: string | un
   if (after) conditions.push(sql<boolean>`(t.deleted_at < ${after.at} or (t.deleted_at = ${after.at} and t.uuid < ${after.uuid}))`);
   const where = sql<boolean>`${sql.join(conditions, sql` and `)}`;
   const toEntries = (type: TrashEntryType, rows: Row[]): TrashBinEntry[] =>
-    rows.map((r) => ({ uuid: r.uuid, type, name: r.name, roomName: r.room_name, deletedAt: Number(r.deleted_at), deletedBy: r.email ?? '' }));
+    rows.map((r) => {
+      const encrypted = Number(r.encrypted) === 1;
+      return { uuid: r.uuid, type, name: encrypted ? '' : r.name, roomName: encrypted ? '' : r.room_name, encrypted, deletedAt: Number(r.deleted_at), deletedBy: r.email ?? '' };
+    });
+
   const rooms = await db
     .selectFrom('data_rooms as t')
     .leftJoin('users as u', 'u.id', 't.deleted_by')
-    .select(['t.uuid', 't.name', 't.deleted_at', 't.name as room_name', 'u.email'])
+    .select(['t.uuid', 't.name', 't.deleted_at', 't.name as room_name', 'u.email', 't.encrypted'])
     .where(where)
+    .$if(pattern !== undefined, (qb) => qb.where('t.encrypted', '=', 0))
     .orderBy('t.deleted_at', 'desc')
     .orderBy('t.uuid', 'desc')
     .limit(pageSize + 1)
@@ -63,8 +74,9 @@ export async function listTrashBin(ctx: RequestContext, query: { q?: string | un
     .selectFrom('room_folders as t')
     .innerJoin('data_rooms as r', 'r.id', 't.room_id')
     .leftJoin('users as u', 'u.id', 't.deleted_by')
-    .select(['t.uuid', 't.name', 't.deleted_at', 'r.name as room_name', 'u.email'])
+    .select(['t.uuid', 't.name', 't.deleted_at', 'r.name as room_name', 'u.email', 'r.encrypted'])
     .where(where)
+    .$if(pattern !== undefined, (qb) => qb.where('r.encrypted', '=', 0))
     .orderBy('t.deleted_at', 'desc')
     .orderBy('t.uuid', 'desc')
     .limit(pageSize + 1)
@@ -73,8 +85,9 @@ export async function listTrashBin(ctx: RequestContext, query: { q?: string | un
     .selectFrom('room_files as t')
     .innerJoin('data_rooms as r', 'r.id', 't.room_id')
     .leftJoin('users as u', 'u.id', 't.deleted_by')
-    .select(['t.uuid', 't.name', 't.deleted_at', 'r.name as room_name', 'u.email'])
+    .select(['t.uuid', 't.name', 't.deleted_at', 'r.name as room_name', 'u.email', 'r.encrypted'])
     .where(where)
+    .$if(pattern !== undefined, (qb) => qb.where('r.encrypted', '=', 0))
     .orderBy('t.deleted_at', 'desc')
     .orderBy('t.uuid', 'desc')
     .limit(pageSize + 1)
@@ -109,11 +122,13 @@ export async function restoreTrashBinItem(ctx: RequestContext, itemUuid: string)
   if (!owner) throw notFound('Not in the trash');
   const holder = await db.selectFrom('data_rooms').selectAll().where('id', '=', owner.room_id).executeTakeFirstOrThrow();
   const item = await findTrashed(db, holder, itemUuid);
+  const name = holder.encrypted === 1 ? ENCRYPTED_ITEM : item.name;
   if (holder.deleted_at !== null) {
-    throw new HttpError(409, 'ConflictException', `“${item.name}” cannot be restored while the data room “${holder.name}” is in the trash`, { reason: 'parentInTrash', name: item.name });
+    const roomName = holder.encrypted === 1 ? ENCRYPTED_ITEM : holder.name;
+    throw new HttpError(409, 'ConflictException', `“${name}” cannot be restored while the data room “${roomName}” is in the trash`, { reason: 'parentInTrash', name });
   }
   await restoreTrashed(db, user, holder, item).catch((error: unknown) => {
-    throw namingTheEntry(item.name, error);
+    throw namingTheEntry(name, error);
   });
 }
 
@@ -123,7 +138,7 @@ async function restoreRoom(db: Kysely<Database>, user: { id: number; email: stri
   try {
     for (const owner of owners) await checkRoomNameFree(db, owner.user_id, room.name, room.id);
   } catch (error) {
-    throw namingTheEntry(room.name, error);
+    throw namingTheEntry(room.encrypted === 1 ? ENCRYPTED_ITEM : room.name, error);
   }
   await db.updateTable('data_rooms').set({ deleted_at: null, deleted_by: null, updated_at: Date.now() }).where('id', '=', room.id).execute();
   await recordActivity(db, 'item_restored', user, { room, folderId: null, name: room.name });

@@ -4,6 +4,7 @@ import { ROOM_ROLES, type RoomRole } from '@shared/contract/rooms';
 import type { E2eGrantBody, E2eMember, E2eMemberList } from '@shared/contract/rooms-e2e';
 import { badRequest, notFound } from '../core/http-error';
 import type { RequestContext } from '../core/request-context';
+import { recordActivity } from './activity';
 import { memberStates, requireEncrypted, storeRoomKeyCopy } from './e2e-rooms';
 import { isRoomRole, liveRoom, requireRole, type RoomRow } from './roles';
 import type { FastifyInstance } from 'fastify';
@@ -71,6 +72,7 @@ export async function grantE2eKey(ctx: RequestContext, roomUuid: string, userUui
     await app.db.deleteFrom('room_e2e_declines').where('room_id', '=', room.id).where('user_id', '=', target.id).execute();
     await app.db.insertInto('room_e2e_declines').values({ room_id: room.id, user_id: target.id, key_id: keyId, declined_by: user.id, declined_at: Date.now() }).execute();
   }
+  await recordActivity(app.db, body.approve ? 'keys_shared' : 'keys_declined', user, { room, folderId: null, name: room.name }, member.user.email);
   const [after] = await membersOf(app, room, target.id);
   return after ?? member;
 }

@@ -5,7 +5,7 @@ import { accessDenied, badRequest } from '../core/http-error';
 import type { RequestContext } from '../core/request-context';
 import { recordActivity } from './activity';
 import { filePage, type FilePageQuery } from './file-pages';
-import { mayCreateRoomsUnder, roomSettings } from './admin-settings';
+import { creationRightsOf, mayCreateRoomsUnder, roomSettings } from './admin-settings';
 import { checkRoomNameFree, validName } from './names';
 import { refuseNamesInEncryptedRoom } from './e2e-rooms';
 import { ancestorsOf, liveFolder, liveRoom, requireRole, roleResolver, type FolderRow, type RoomRow } from './roles';
@@ -88,6 +88,7 @@ export async function listRooms(ctx: RequestContext, query: { pageSize: number; 
   return {
     rooms: page.map((r) => toRoom(r, r.role as RoomRole, r.creator ?? '')),
     nextCursor: rows.length > pageSize && last ? Buffer.from(String(last.id), 'latin1').toString('base64url') : null,
+    mayCreate: await creationRightsOf(app.db, user),
   };
 }
 

@@ -56,9 +56,12 @@ export const TrashBinEntrySchema = z
   .object({
     uuid: z.string(),
     type: z.enum(TRASH_ENTRY_TYPES),
+    /** Empty for an entry of an E2E room (`encrypted`): its sealed name is never sent. */
     name: z.string(),
-    /** The room it belongs to (for a room: its own name). */
+    /** The room it belongs to (for a room: its own name); empty for an E2E room. */
     roomName: z.string(),
+    /** true: an entry of an end-to-end encrypted room (the web shows "Encrypted item"). */
+    encrypted: z.boolean(),
     deletedAt: z.number(),
     /** Email of who deleted it; empty when the account is gone. */
     deletedBy: z.string(),

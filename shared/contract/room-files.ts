@@ -91,6 +91,12 @@ export const ROOM_ACTIVITY_KINDS = [
   'status_set',
   'status_changed',
   'status_removed',
+  // Access changes (SPEC "access changed", "access revoked", "keys shared"): `detail` names the
+  // person (email) and, for a change, the role; keys_* are an E2E room's grant and decline.
+  'access_changed',
+  'access_revoked',
+  'keys_shared',
+  'keys_declined',
 ] as const;
 export type RoomActivityKind = (typeof ROOM_ACTIVITY_KINDS)[number];
 

@@ -92,7 +92,14 @@ export const RoomListQuerySchema = z
   .meta({ id: 'RoomListQuery' });
 export type RoomListQuery = z.input<typeof RoomListQuerySchema>;
 
-export const RoomListSchema = z.object({ rooms: z.array(RoomSchema), nextCursor: z.string().nullable() }).meta({ id: 'RoomList' });
+export const RoomListSchema = z
+  .object({
+    rooms: z.array(RoomSchema),
+    nextCursor: z.string().nullable(),
+    /** What the caller may create now (SPEC §6 licence rule, Secure rooms › General): the web shows only those buttons. */
+    mayCreate: z.object({ plain: z.boolean(), e2e: z.boolean() }),
+  })
+  .meta({ id: 'RoomList' });
 export type RoomList = z.infer<typeof RoomListSchema>;
 
 /** A complete file of a plain room (one still uploading is seen by its uploader's part calls only). */

@@ -5,7 +5,10 @@ import { expect, test, type Page } from '@playwright/test';
 import { ROOM_SETTING_KEYS } from '@shared/contract/room-admin';
 import { ROOM_PATHS, type Room, type RoomFolder } from '@shared/contract/rooms';
 import type { RoomUploadFile } from '@shared/contract/room-files';
+import { signIn as apiSessionOf } from '@tests/integration/core-helpers';
+import { e2eActor, giveSecuPass } from '@tests/integration/e2e-helpers';
 import { createUser as createUserInRepository, type TestUser } from '@tests/integration/escalation-helpers';
+import { createE2eRoom, req } from '@tests/integration/rooms-e2e-helpers';
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { startTestServer, type TestServer } from '../support/server';
@@ -112,6 +115,32 @@ test('an admin finds the deleted folder, restores it after confirming, and its f
   await ownerPage.getByRole('table', { name: rooms.files.title }).getByRole('link', { name: 'Download lease.bin' }).click();
   expect(Buffer.compare(await readFile(await (await download).path()), bytes)).toBe(0);
   await ownerContext.close();
+});
+
+test('a deleted E2E room shows as an encrypted item (no sealed name) and comes back after confirming', async ({ page }) => {
+  test.setTimeout(180_000);
+  const { server } = ctx;
+  // Made with the real crypto (CryptoService, the Worker's code): the name is sealed on the server.
+  const actor = await e2eActor(server, await apiSessionOf(server, owner.email, owner.password));
+  await giveSecuPass(actor, 'Olga-Trash-SecuPass-Cedar-41');
+  const { room } = await createE2eRoom(server, actor, 'Sealed merger');
+  expect((await req(server, actor, 'DELETE', ROOM_PATHS.room(room.uuid))).status).toBe(204);
+
+  await signIn(page, server, { username: server.admin.email, password: server.admin.password });
+  await expectInbox(page, server);
+  await openAdminItem(page, en.shell.admin.items.trashBin);
+  const table = page.getByRole('table', { name: trash.tableLabel });
+  const row = table.getByRole('row', { name: new RegExp(trash.encryptedItem) });
+  await expect(row).toContainText(trash.types.dataroom);
+  await expect(row).toContainText(trash.encryptedRoom);
+  await expect(page.getByText(room.name)).toHaveCount(0);
+  await expectNoSeriousA11yViolations(page, 'trash bin with an E2E entry');
+  await row.getByRole('button', { name: trash.restoreLabel.replace('{{name}}', trash.encryptedItem) }).click();
+  const confirm = page.getByRole('alertdialog', { name: trash.confirmTitle.replace('{{name}}', trash.encryptedItem) });
+  await confirm.getByRole('button', { name: trash.restore }).click();
+  await expect(page.getByText(`“${trash.encryptedItem}” was restored.`).first()).toBeVisible();
+  await expect(row).toHaveCount(0);
+  expect((await req(server, actor, 'GET', ROOM_PATHS.room(room.uuid))).status).toBe(200);
 });
 
 test('Secure rooms › General saves the trash retention', async ({ page }) => {

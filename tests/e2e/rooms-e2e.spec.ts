@@ -1,7 +1,9 @@
 // End-to-end encrypted data rooms in the browser against the real server: the owner creates an
-// E2E room and uploads a file (encrypted in the crypto Worker), shares the room with a registered
-// member who activates end-to-end encryption only afterwards, grants the member's key on the room
-// page; the member then downloads and decrypts in the browser — SHA-256 equal to the original.
+// E2E room and uploads a file (encrypted in the crypto Worker), shares the room through the share
+// dialog with a registered member who activates end-to-end encryption only afterwards (and with a
+// colleague who has keys already: granted right away, then role changed and revoked, confirmed),
+// grants the member's key on the room page; the member then downloads and decrypts in the browser
+// — SHA-256 equal to the original.
 import { createHash, randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { expect, test, type Page } from '@playwright/test';
@@ -14,7 +16,10 @@ const OWNER_PASSPHRASE = 'Owner-Room-SecuPass-Granite-31';
 const MEMBER_PASSPHRASE = 'Member-Room-SecuPass-Willow-32';
 const owner = { email: 'owner.rooms-e2e@example.test', password: PASSWORD };
 const member = { email: 'member.rooms-e2e@example.test', password: PASSWORD };
+const colleague = { email: 'colleague.rooms-e2e@example.test', password: PASSWORD };
+const unlicensed = { email: 'unlicensed.rooms-e2e@example.test', password: PASSWORD };
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
+const toast = (page: Page, text: string) => page.getByText(text, { exact: true }).first();
 
 let server: TestServer;
 test.describe.configure({ mode: 'serial' });
@@ -22,12 +27,17 @@ test.describe.configure({ mode: 'serial' });
 test.beforeAll(async () => {
   server = await startTestServer();
   const admin = await apiSignIn(server, server.admin);
-  for (const account of [owner, member]) {
+  for (const account of [owner, member, colleague, unlicensed]) {
     const response = await apiCall(server, admin, 'POST', '/admin/users', { email: account.email, password: account.password, language: 'en' });
     expect(response.status, await response.clone().text()).toBe(201);
     await proveAddress(server, account.email, account.password);
+    if (account === unlicensed) {
+      const { uuid } = ((await response.json()) as { user: { uuid: string } }).user;
+      expect((await apiCall(server, admin, 'PATCH', `/admin/users/${uuid}/sender`, { licensed: false })).status).toBe(200);
+    }
   }
   await secuPassFromNode(server, owner, OWNER_PASSPHRASE);
+  await secuPassFromNode(server, colleague, 'Colleague-Room-SecuPass-Birch-33');
 });
 test.afterAll(async () => {
   await server?.close();
@@ -61,9 +71,38 @@ test('owner creates an E2E room and uploads; a member activates later, is grante
   await expect(page.getByRole('row').filter({ hasText: 'term-sheet.bin' }).filter({ hasText: owner.email })).toBeVisible({ timeout: 30_000 });
   await expectNoSeriousA11yViolations(page, 'E2E room');
 
-  // The member is invited (registered user) and activates end-to-end encryption afterwards.
-  const ownerApi = await apiSignIn(server, owner);
-  expect((await apiCall(server, ownerApi, 'PUT', `/rooms/${roomUuid}/access`, { user: member.email, role: 'VIEWER' })).status).toBe(200);
+  // The share dialog: the member (registered, no keys yet) is invited and shows the missing key.
+  await page.getByRole('button', { name: 'Share' }).click();
+  const share = page.getByRole('dialog', { name: 'Share “Merger documents”' });
+  await share.getByRole('textbox', { name: 'Email address or username' }).fill(member.email);
+  await share.getByRole('combobox', { name: 'Role', exact: true }).selectOption('VIEWER');
+  await share.getByRole('button', { name: 'Add' }).click();
+  await expect(toast(page, `${member.email} is now Viewer of “Merger documents”.`)).toBeVisible({ timeout: 30_000 });
+  await expect(toast(page, `${member.email} has not activated end-to-end encryption yet. Grant access on this page once they have.`)).toBeVisible();
+  await expect(share.getByRole('row').filter({ hasText: member.email })).toContainText('Encryption not activated');
+  // The colleague has keys: granted at once (this browser re-wraps the room key).
+  await share.getByRole('textbox', { name: 'Email address or username' }).fill(colleague.email);
+  await share.getByRole('combobox', { name: 'Role', exact: true }).selectOption('EDITOR');
+  await share.getByRole('button', { name: 'Add' }).click();
+  await expect(toast(page, `Access approved for ${colleague.email}.`)).toBeVisible({ timeout: 30_000 });
+  const colleagueRow = share.getByRole('row').filter({ hasText: colleague.email });
+  await expect(colleagueRow).toContainText('Access approved');
+  await expectNoSeriousA11yViolations(page, 'E2E share dialog');
+  // Change of role and revoke: both asked first.
+  await colleagueRow.getByRole('combobox', { name: `Role of ${colleague.email}` }).selectOption('VIEWER');
+  const change = page.getByRole('alertdialog', { name: `Change the role of ${colleague.email}?` });
+  await expect(change).toContainText(`${colleague.email} becomes Viewer of “Merger documents”.`);
+  await change.getByRole('button', { name: 'Change role' }).click();
+  await expect(toast(page, `${colleague.email} is now Viewer of “Merger documents”.`)).toBeVisible();
+  await share.getByRole('button', { name: `Remove access of ${colleague.email}` }).click();
+  const revoke = page.getByRole('alertdialog', { name: `Revoke the access of ${colleague.email}?` });
+  await expectNoSeriousA11yViolations(page, 'E2E revoke confirmation');
+  await revoke.getByRole('button', { name: 'Revoke access' }).click();
+  await expect(toast(page, `${colleague.email} no longer has access to “Merger documents” here.`)).toBeVisible();
+  await expect(share.getByRole('row').filter({ hasText: colleague.email })).toHaveCount(0);
+  await share.getByRole('button', { name: 'Close' }).click();
+
+  // The member activates end-to-end encryption afterwards.
   const memberPage = await (await browser.newContext({ acceptDownloads: true })).newPage();
   await signInToInbox(memberPage, server, member);
   await memberPage.goto(`${server.url}/secure-rooms/${roomUuid}`);
@@ -82,6 +121,13 @@ test('owner creates an E2E room and uploads; a member activates later, is grante
   await row.getByRole('button', { name: 'Grant access' }).click();
   await expect(page.getByText(`Access approved for ${member.email}.`).first()).toBeVisible({ timeout: 30_000 });
   await expect(row).toContainText('Access approved');
+  // The grant and the sharing are in the room's activity (OWNERs), the room name decrypted.
+  await page.getByRole('tab', { name: 'Activity' }).click();
+  const log = page.getByRole('table', { name: 'Activity' });
+  await expect(log.getByRole('row').filter({ hasText: 'Access key granted' }).first()).toContainText(`Merger documents (${member.email})`, { timeout: 30_000 });
+  await expect(log.getByRole('row').filter({ hasText: 'Access revoked' }).first()).toContainText(`Merger documents (${colleague.email})`);
+  await expectNoSeriousA11yViolations(page, 'E2E room activity');
+  await page.getByRole('tab', { name: 'Members and access keys' }).click();
 
   // The member opens the room, the names decrypt and the signature checks; the download decrypts in the Worker.
   await memberPage.evaluate(() => window.localStorage.setItem('kuvert.downloadPath', 'memory'));
@@ -92,4 +138,12 @@ test('owner creates an E2E room and uploads; a member activates later, is grante
   expect(download.suggestedFilename()).toBe('term-sheet.bin');
   expect(sha256(await readFile((await download.path())!))).toBe(sha256(bytes));
   await expectNoSeriousA11yViolations(memberPage, 'E2E room, member');
+});
+
+test('a user without a licence sees no button to create an E2E room (the room list’s mayCreate)', async ({ page }) => {
+  await signInToInbox(page, server, unlicensed);
+  await page.goto(`${server.url}/secure-rooms`);
+  await expect(page.getByRole('heading', { level: 1, name: 'Secure rooms' })).toBeVisible();
+  await expect(page.getByText('You have no end-to-end encrypted data rooms yet.')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Create end-to-end encrypted room' })).toHaveCount(0);
 });

@@ -178,6 +178,10 @@ test('an owner creates a room and nested folders and shares it; a viewer sees it
   await expect(victorRow).toContainText(rooms.share.inheritedRoom);
   await expect(victorRow.getByRole('button', { name: `Remove access of ${viewer.email}` })).toHaveCount(0);
   await victorRow.getByRole('combobox', { name: `Role of ${viewer.email}` }).selectOption('EDITOR');
+  // Asked first, with the details sidebar's texts.
+  const confirmRole = page.getByRole('alertdialog', { name: `Change the role of ${viewer.email}?` });
+  await expect(confirmRole).toContainText(`${viewer.email} becomes Editor of “Contracts”.`);
+  await confirmRole.getByRole('button', { name: rooms.details.changeConfirm }).click();
   await expect(toast(page, `${viewer.email} is now Editor of “Contracts”.`)).toBeVisible();
   await expect(victorRow).toContainText(rooms.share.setHere);
   await screenshotsAtWidths(page, 'rooms-share-folder');

@@ -82,6 +82,10 @@ describe('creating an E2E room', () => {
     const error = await expectBackendError(refused.response, 403, 'AccessDeniedException');
     expect(error.metadata).toMatchObject({ reason: 'e2eRoomsNeedLicence' });
     expect(error.message).toBe('Only licensed users can create end-to-end encrypted data rooms');
+    // The room list tells the web which create buttons to show: the same rules.
+    const mayCreate = async (actor: E2eActor) => (await json<RoomList>(await req(server, actor, 'GET', ROOM_PATHS.rooms), 200)).mayCreate;
+    expect(await mayCreate(a.unlicensed)).toEqual({ plain: false, e2e: false });
+    expect(await mayCreate(a.owner)).toEqual({ plain: true, e2e: true });
 
     const { room, response } = await createE2eRoom(server, a.owner, 'Deal room');
     expect(response.status).toBe(201);
@@ -99,9 +103,13 @@ describe('creating an E2E room', () => {
     await updateSettings(server, admin, { [ROOM_SETTING_KEYS.e2eAllowed]: false });
     const off = await createE2eRoom(server, a.owner, 'Switched off');
     expect((await expectBackendError(off.response, 403, 'AccessDeniedException')).metadata).toMatchObject({ reason: 'e2eRoomsNotAllowed' });
+    const mayCreate = async () => (await json<RoomList>(await req(server, a.owner, 'GET', ROOM_PATHS.rooms), 200)).mayCreate;
+    expect(await mayCreate()).toEqual({ plain: true, e2e: false });
     await updateSettings(server, admin, { [ROOM_SETTING_KEYS.e2eAllowed]: true, [ROOM_SETTING_KEYS.creation]: 'nobody' });
     await expectBackendError((await createE2eRoom(server, a.owner, 'Nobody creates')).response, 403, 'AccessDeniedException');
+    expect(await mayCreate()).toEqual({ plain: false, e2e: false });
     await updateSettings(server, admin, { [ROOM_SETTING_KEYS.creation]: 'licenceOrPermission' });
+    expect(await mayCreate()).toEqual({ plain: true, e2e: true });
     expect((await createE2eRoom(server, a.owner, 'Allowed again')).response.status).toBe(201);
   });
 

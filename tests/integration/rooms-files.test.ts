@@ -338,12 +338,17 @@ describe('role matrix (SPEC §6) over the file routes', () => {
       ['edit', email('editor'), 'file', 'b.txt', 'a.txt'],
       ['download', email('viewer'), 'file', 'a.txt', null],
       ['upload', email('editor'), 'file', 'a.txt', null],
+      // newRoom's sharing: access changes are logged on the room too.
+      ['access_changed', email('owner'), 'room', 'Activity room', `${email('previewer')}: PREVIEWER`],
+      ['access_changed', email('owner'), 'room', 'Activity room', `${email('viewer')}: VIEWER`],
+      ['access_changed', email('owner'), 'room', 'Activity room', `${email('editor')}: EDITOR`],
     ]);
-    const first = await json<RoomActivityList>(await req('owner', 'GET', `${ROOM_PATHS.activity(room.uuid)}?pageSize=2`), 200);
-    const second = await json<RoomActivityList>(await req('owner', 'GET', `${ROOM_PATHS.activity(room.uuid)}?pageSize=2&cursor=${first.nextCursor}`), 200);
-    const third = await json<RoomActivityList>(await req('owner', 'GET', `${ROOM_PATHS.activity(room.uuid)}?pageSize=2&cursor=${second.nextCursor}`), 200);
-    expect([...first.entries, ...second.entries, ...third.entries]).toEqual(list.entries);
-    expect(third.nextCursor).toBeNull();
+    const pages: RoomActivityList[] = [await json<RoomActivityList>(await req('owner', 'GET', `${ROOM_PATHS.activity(room.uuid)}?pageSize=2`), 200)];
+    while (pages.at(-1)!.nextCursor) {
+      pages.push(await json<RoomActivityList>(await req('owner', 'GET', `${ROOM_PATHS.activity(room.uuid)}?pageSize=2&cursor=${pages.at(-1)!.nextCursor}`), 200));
+    }
+    expect(pages.flatMap((p) => p.entries)).toEqual(list.entries);
+    expect(pages).toHaveLength(4);
     // The folder's log: what happened while the file was in it.
     const inFolder = await json<RoomActivityList>(await req('owner', 'GET', `${ROOM_PATHS.activity(room.uuid)}?folderUuid=${folder.uuid}`), 200);
     expect(inFolder.entries.map((e) => e.kind)).toEqual(['edit', 'download', 'upload']);

@@ -72,16 +72,19 @@ export function RoomsTrashPage() {
     void load(q, null);
   }, [q, load]);
 
+  // An entry of an E2E room has no name here (sealed, never sent): it shows as an encrypted item.
+  const nameOf = (e: TrashBinEntry) => (e.encrypted ? t('admin:roomsAdmin.trash.encryptedItem') : e.name);
+
   async function restore() {
     const entry = confirming;
     if (!entry) return;
     setPending(true);
     try {
       await restoreTrashBinItem(entry.uuid);
-      notify('success', t('admin:roomsAdmin.trash.restored', { name: entry.name }));
+      notify('success', t('admin:roomsAdmin.trash.restored', { name: nameOf(entry) }));
       setEntries((current) => current?.filter((e) => e.uuid !== entry.uuid));
     } catch (error) {
-      notify('error', t('admin:roomsAdmin.trash.restoreFailed', { name: entry.name, reason: t(`admin:roomsAdmin.trash.reasons.${reasonOf(error)}`) }));
+      notify('error', t('admin:roomsAdmin.trash.restoreFailed', { name: nameOf(entry), reason: t(`admin:roomsAdmin.trash.reasons.${reasonOf(error)}`) }));
     } finally {
       setPending(false);
       setConfirming(null);
@@ -89,16 +92,16 @@ export function RoomsTrashPage() {
   }
 
   const columns: DataTableColumn<TrashBinEntry>[] = [
-    { id: 'name', header: t('admin:roomsAdmin.trash.columns.name'), cell: (e) => e.name },
+    { id: 'name', header: t('admin:roomsAdmin.trash.columns.name'), cell: (e) => nameOf(e) },
     { id: 'type', header: t('admin:roomsAdmin.trash.columns.type'), cell: (e) => t(`admin:roomsAdmin.trash.types.${e.type}`) },
-    { id: 'room', header: t('admin:roomsAdmin.trash.columns.room'), cell: (e) => e.roomName },
+    { id: 'room', header: t('admin:roomsAdmin.trash.columns.room'), cell: (e) => (e.encrypted ? t('admin:roomsAdmin.trash.encryptedRoom') : e.roomName) },
     { id: 'deletedAt', header: t('admin:roomsAdmin.trash.columns.deletedAt'), cell: (e) => dates.format(e.deletedAt) },
     { id: 'deletedBy', header: t('admin:roomsAdmin.trash.columns.deletedBy'), cell: (e) => e.deletedBy },
     {
       id: 'actions',
       header: t('admin:roomsAdmin.trash.columns.actions'),
       cell: (e) => (
-        <Button size="small" aria-label={t('admin:roomsAdmin.trash.restoreLabel', { name: e.name })} onClick={() => setConfirming(e)}>
+        <Button size="small" aria-label={t('admin:roomsAdmin.trash.restoreLabel', { name: nameOf(e) })} onClick={() => setConfirming(e)}>
           {t('admin:roomsAdmin.trash.restore')}
         </Button>
       ),
@@ -131,7 +134,7 @@ export function RoomsTrashPage() {
       <Dialog open={confirming !== null} onOpenChange={(_e, data) => (data.open ? undefined : setConfirming(null))} modalType="alert">
         <DialogSurface>
           <DialogBody>
-            <DialogTitle>{t('admin:roomsAdmin.trash.confirmTitle', { name: confirming?.name ?? '' })}</DialogTitle>
+            <DialogTitle>{t('admin:roomsAdmin.trash.confirmTitle', { name: confirming ? nameOf(confirming) : '' })}</DialogTitle>
             <DialogContent>
               <Text as="p" style={{ margin: 0 }}>
                 {t('admin:roomsAdmin.trash.confirmText', { type: confirming ? t(`admin:roomsAdmin.trash.types.${confirming.type}`) : '' })}

@@ -3,7 +3,7 @@ import { HistoryRegular } from '@fluentui/react-icons';
 import type { RoomActivityEntry } from '@shared/contract/room-files';
 import { Alert } from '@web/components/alert';
 import { DataTable, type DataTableColumn } from '@web/components/data-table';
-import { useId, useState } from 'react';
+import { useId, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useRoomActivity } from './api/room-files';
 import { useDateFormat } from './room-format';
@@ -18,7 +18,20 @@ const useStyles = makeStyles({
  * The activity log of the room, or of a folder with what is below it (SPEC §4; OWNERs only — the
  * caller renders it only for them). Loaded when asked for, newest first, the latest 50 entries.
  */
-export function RoomActivity({ roomUuid, folderUuid, fileUuid = null, expanded = false }: { roomUuid: string; folderUuid: string | null; fileUuid?: string | null; expanded?: boolean }) {
+export function RoomActivity({
+  roomUuid,
+  folderUuid,
+  fileUuid = null,
+  expanded = false,
+  itemCell,
+}: {
+  roomUuid: string;
+  folderUuid: string | null;
+  fileUuid?: string | null;
+  expanded?: boolean;
+  /** How the item column shows an entry (an E2E room decrypts the sealed name); default: name (detail). */
+  itemCell?: (entry: RoomActivityEntry) => ReactNode;
+}) {
   const { t } = useTranslation();
   const styles = useStyles();
   const dateFormat = useDateFormat();
@@ -32,7 +45,7 @@ export function RoomActivity({ roomUuid, folderUuid, fileUuid = null, expanded =
     { id: 'date', header: t('rooms:activity.columns.date'), cell: (entry) => dateFormat.format(entry.createdAt) },
     { id: 'actor', header: t('rooms:activity.columns.actor'), cell: (entry) => entry.actor },
     { id: 'kind', header: t('rooms:activity.columns.kind'), cell: (entry) => t(`rooms:activity.kinds.${entry.kind}`) },
-    { id: 'item', header: t('rooms:activity.columns.item'), cell: (entry) => (entry.detail ? `${entry.item.name} (${entry.detail})` : entry.item.name) },
+    { id: 'item', header: t('rooms:activity.columns.item'), cell: (entry) => (itemCell ? itemCell(entry) : entry.detail ? `${entry.item.name} (${entry.detail})` : entry.item.name) },
   ];
 
   return (

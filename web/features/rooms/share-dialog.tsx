@@ -35,14 +35,45 @@ const useStyles = makeStyles({
 
 const personName = (entry: RoomAccessEntry) => entry.user.name || entry.user.username || entry.user.email;
 
+export interface AccessChange {
+  user: string;
+  label: string;
+  role: RoomRole | null;
+}
+
+/**
+ * What differs per kind of room (the E2E room page passes one): extra columns after the role (the
+ * member's key state) and a step after a change went through (granting the room key right away).
+ */
+export interface ShareDialogExtension {
+  columns?: DataTableColumn<RoomAccessEntry>[];
+  /** Runs after the change was stored, with the answer's entries; it toasts its own outcome. */
+  afterChange?: (change: AccessChange, entries: RoomAccessEntry[]) => Promise<void>;
+}
+
 /**
  * Who has which role on the room or a folder, for its OWNERs (SPEC §2 share / change access /
  * revoke access dialogs): add a registered person by email or username with a role, change a
- * role, remove an entry set here. Changing one's own access asks first (irreversible); the last
- * OWNER leaving is the server's to refuse, its message is the toast. Every outcome names the item,
- * the role and the person (SPEC §8).
+ * role, remove an entry set here. Changing a role and revoking ask first (SPEC §2 change / revoke
+ * access dialogs; one's own change is irreversible and says so); the last OWNER leaving is the
+ * server's to refuse, its message is the toast. Every outcome names the item, the role and the
+ * person (SPEC §8).
  */
-export function ShareDialog({ open, onClose, roomUuid, folder, itemName }: { open: boolean; onClose: () => void; roomUuid: string; folder: RoomFolder | null; itemName: string }) {
+export function ShareDialog({
+  open,
+  onClose,
+  roomUuid,
+  folder,
+  itemName,
+  extension,
+}: {
+  open: boolean;
+  onClose: () => void;
+  roomUuid: string;
+  folder: RoomFolder | null;
+  itemName: string;
+  extension?: ShareDialogExtension;
+}) {
   const { t } = useTranslation();
   const styles = useStyles();
   const notify = useNotify();
@@ -53,18 +84,19 @@ export function ShareDialog({ open, onClose, roomUuid, folder, itemName }: { ope
   const [role, setRole] = useState<RoomRole>('VIEWER');
   const [userProblem, setUserProblem] = useState<string | undefined>();
   const [pending, setPending] = useState(false);
-  // The own entry's change waiting for the confirmation (shown in place of the list, not as a second modal).
-  const [ownChange, setOwnChange] = useState<{ user: string; label: string; role: RoomRole | null } | null>(null);
+  // The change waiting for its confirmation (shown in place of the list, not as a second modal).
+  const [confirming, setConfirming] = useState<(AccessChange & { own: boolean; current: RoomRole }) | null>(null);
   const roleName = (value: RoomRole | null) => (value ? t(`rooms:roles.${value}`) : '');
 
   /** One access change with its toasts; throws nothing. Returns whether it went through. */
-  async function apply(input: { user: string; label: string; role: RoomRole | null; confirmOwnChange?: boolean }, field = false): Promise<boolean> {
+  async function apply(input: AccessChange & { confirmOwnChange?: boolean }, field = false): Promise<boolean> {
     const values = { item: itemName, role: roleName(input.role), user: input.label };
     try {
-      const result = await setRoomAccess(roomUuid, { user: input.user, role: input.role, ...(folderUuid ? { folderUuid } : {}), ...(input.confirmOwnChange ? { confirmOwnChange: true } : {}) });
+      const answer = await setRoomAccess(roomUuid, { user: input.user, role: input.role, ...(folderUuid ? { folderUuid } : {}), ...(input.confirmOwnChange ? { confirmOwnChange: true } : {}) });
       // An address without an account was invited by mail (rooms invitations): listed as pending.
-      if (result.invitation) notify('success', t('rooms:invitations.invited', values));
+      if (answer.invitation) notify('success', t('rooms:invitations.invited', values));
       else notify('success', input.role ? t('rooms:share.changed', values) : t('rooms:share.revoked', values));
+      if (extension?.afterChange && !answer.invitation) await extension.afterChange({ user: input.user, label: input.label, role: input.role }, answer.entries);
       await Promise.all([refreshRooms(), refreshRoomInvitations()]);
       return true;
     } catch (error) {
@@ -75,19 +107,18 @@ export function ShareDialog({ open, onClose, roomUuid, folder, itemName }: { ope
     }
   }
 
-  /** A change of one's own entry is irreversible: ask first (SPEC §4 "changing own access"). */
+  /** Every change of an entry is confirmed first; one's own is irreversible (SPEC §4 "changing own access"). */
   function change(entry: RoomAccessEntry, next: RoomRole | null) {
-    const input = { user: entry.user.email, label: personName(entry), role: next };
-    if (entry.user.uuid === me?.uuid) setOwnChange(input);
-    else void apply(input);
+    if (next === entry.role) return;
+    setConfirming({ user: entry.user.email, label: personName(entry), role: next, own: entry.user.uuid === me?.uuid, current: entry.role });
   }
 
-  async function confirmOwnChange() {
-    if (!ownChange) return;
+  async function confirmChange() {
+    if (!confirming) return;
     setPending(true);
-    await apply({ ...ownChange, confirmOwnChange: true });
+    await apply({ user: confirming.user, label: confirming.label, role: confirming.role, ...(confirming.own ? { confirmOwnChange: true } : {}) });
     setPending(false);
-    setOwnChange(null);
+    setConfirming(null);
   }
 
   async function add(event: FormEvent) {
@@ -102,7 +133,7 @@ export function ShareDialog({ open, onClose, roomUuid, folder, itemName }: { ope
     // Naming oneself is a change of one's own access: asked first like any other.
     if (me && [me.email.toLowerCase(), me.username.toLowerCase()].includes(who.toLowerCase())) {
       setPending(false);
-      setOwnChange({ user: who, label: who, role });
+      setConfirming({ user: who, label: who, role, own: true, current: role });
       return;
     }
     if (await apply({ user: who, label: who, role }, true)) setUser('');
@@ -140,6 +171,7 @@ export function ShareDialog({ open, onClose, roomUuid, folder, itemName }: { ope
         </Select>
       ),
     },
+    ...(extension?.columns ?? []),
     {
       id: 'where',
       header: t('rooms:share.columns.where'),
@@ -158,24 +190,32 @@ export function ShareDialog({ open, onClose, roomUuid, folder, itemName }: { ope
     },
   ];
 
-  if (ownChange) {
-    const values = { item: itemName, role: roleName(ownChange.role) };
+  if (confirming) {
+    // The same texts as the details sidebar's Access tab (a revoke names the role given up).
+    const values = { item: itemName, role: roleName(confirming.role ?? confirming.current), user: confirming.label };
+    const text = confirming.own
+      ? confirming.role
+        ? t('rooms:share.ownChangeText', values)
+        : t('rooms:share.ownRevokeText', values)
+      : confirming.role
+        ? t('rooms:details.changeText', values)
+        : t('rooms:details.revokeText', values);
     return (
-      <Dialog open={open} modalType="alert" onOpenChange={(_e, data) => (data.open ? undefined : setOwnChange(null))}>
+      <Dialog open={open} modalType="alert" onOpenChange={(_e, data) => (data.open ? undefined : setConfirming(null))}>
         <DialogSurface>
           <DialogBody>
-            <DialogTitle>{t('rooms:share.ownTitle')}</DialogTitle>
+            <DialogTitle>{confirming.own ? t('rooms:share.ownTitle') : confirming.role ? t('rooms:details.changeTitle', values) : t('rooms:details.revokeTitle', values)}</DialogTitle>
             <DialogContent>
               <Text as="p" style={{ margin: 0 }}>
-                {ownChange.role ? t('rooms:share.ownChangeText', values) : t('rooms:share.ownRevokeText', values)}
+                {text}
               </Text>
             </DialogContent>
             <DialogActions>
-              <Button appearance="secondary" onClick={() => setOwnChange(null)}>
+              <Button appearance="secondary" onClick={() => setConfirming(null)}>
                 {t('common:actions.cancel')}
               </Button>
-              <Button appearance="primary" disabled={pending} onClick={() => void confirmOwnChange()}>
-                {t('rooms:share.ownConfirm')}
+              <Button appearance="primary" disabled={pending} onClick={() => void confirmChange()}>
+                {confirming.own ? t('rooms:share.ownConfirm') : confirming.role ? t('rooms:details.changeConfirm') : t('rooms:details.revokeConfirm')}
               </Button>
             </DialogActions>
           </DialogBody>

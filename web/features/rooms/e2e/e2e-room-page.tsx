@@ -1,5 +1,6 @@
-import { Button, Field, makeStyles, MessageBar, MessageBarBody, SearchBox, Spinner, Text } from '@fluentui/react-components';
-import { ArrowDownloadRegular, ArrowUploadRegular, FolderAddRegular, LockClosedRegular, RenameRegular } from '@fluentui/react-icons';
+import { Button, Field, makeStyles, MessageBar, MessageBarBody, SearchBox, Spinner, Tab, TabList, Text } from '@fluentui/react-components';
+import { ArrowDownloadRegular, ArrowUploadRegular, FolderAddRegular, LockClosedRegular, RenameRegular, ShareRegular } from '@fluentui/react-icons';
+import type { RoomAccessEntry } from '@shared/contract/rooms';
 import type { E2eMember } from '@shared/contract/rooms-e2e';
 import { DataTable, type DataTableColumn } from '@web/components/data-table';
 import { PageHeading } from '@web/components/page-heading';
@@ -22,6 +23,9 @@ import { refreshRooms, ROOM_FILES_PAGE_SIZE } from '../api/rooms';
 import { useWholeRoomContents } from './whole-contents';
 import { NameDialog, type NameRequest } from '../room-dialogs';
 import { RoleBadge } from '../room-format';
+import { RoomActivity } from '../room-activity';
+import { ShareDialog, type AccessChange, type ShareDialogExtension } from '../share-dialog';
+import { SealedActivityName } from './sealed-name';
 import {
   createE2eFolder,
   declineRoomKey,
@@ -74,6 +78,8 @@ export function E2eRoomPage() {
   const [conflict, setConflict] = useState<ConflictRequest | null>(null);
   const transfer = useTransfer(transferId);
   const busy = transfer?.state === 'pending' || transfer?.state === 'running';
+  const [sharing, setSharing] = useState(false);
+  const [ownerTab, setOwnerTab] = useState<'members' | 'activity'>('members');
   const fileInput = useRef<HTMLInputElement>(null);
   const role = contents.data?.folder?.role ?? contents.data?.room.role;
   const isOwner = contents.data?.room.role === 'OWNER';
@@ -180,6 +186,30 @@ export function E2eRoomPage() {
   };
 
   const canWrite = role === 'OWNER' || role === 'EDITOR';
+  /**
+   * After an invitation or role change in the share dialog: a member who already has keys is
+   * granted the room key right away (this browser unwraps and re-wraps, as "Grant access" does);
+   * one without keys is told to wait (the missing-key state shows in the dialog and below).
+   */
+  const afterShare = async (change: AccessChange, entries: RoomAccessEntry[]) => {
+    const fresh = await members.mutate();
+    if (change.role === null) return;
+    const who = change.user.toLowerCase();
+    const entry = entries.find((e) => e.user.email.toLowerCase() === who || e.user.username.toLowerCase() === who);
+    const member = fresh?.members.find((m) => m.user.uuid === entry?.user.uuid);
+    if (!member) return;
+    if (member.state === 'noSecuPass') notify('info', t('rooms:e2e.members.waitingActivation', { user: member.user.email }));
+    else if (member.state === 'pending') await decide(member, true);
+  };
+  const keyState = (entry: RoomAccessEntry) => {
+    const member = members.data?.members.find((m) => m.user.uuid === entry.user.uuid);
+    return member ? t(`rooms:e2e.members.states.${member.state}`) : '';
+  };
+  const shareExtension: ShareDialogExtension = {
+    columns: [{ id: 'key', header: t('rooms:e2e.members.key'), cell: keyState }],
+    afterChange: afterShare,
+  };
+
   const needle = search.trim().toLowerCase();
   const rows: Row[] = view
     ? [
@@ -276,6 +306,11 @@ export function E2eRoomPage() {
             <Field label={t('rooms:e2e.search')}>
               <SearchBox value={search} onChange={(_e, data) => (setSearch(data.value), toPage(1))} />
             </Field>
+            {isOwner ? (
+              <Button icon={<ShareRegular />} onClick={() => setSharing(true)}>
+                {t('rooms:e2e.share')}
+              </Button>
+            ) : null}
             {canWrite ? (
               <>
                 <Button icon={<FolderAddRegular />} onClick={newFolder}>
@@ -312,15 +347,36 @@ export function E2eRoomPage() {
         <Spinner label={t('common:loading')} />
       ) : null}
       {isOwner && members.data ? (
-        <section className={styles.section} aria-labelledby="e2e-members">
-          <Text as="h2" id="e2e-members" size={500} weight="semibold">
-            {t('rooms:e2e.members.title')}
-          </Text>
-          <DataTable label={t('rooms:e2e.members.title')} columns={memberColumns} rows={members.data.members} rowKey={(m) => m.user.uuid} empty={<Text as="p">—</Text>} />
-        </section>
+        // OWNERs only (SPEC §6): the members' key states and the activity (access changes and grants included).
+        <div className={styles.section}>
+          <TabList selectedValue={ownerTab} onTabSelect={(_e, data) => setOwnerTab(data.value as 'members' | 'activity')}>
+            <Tab value="members">{t('rooms:e2e.members.title')}</Tab>
+            <Tab value="activity">{t('rooms:activity.title')}</Tab>
+          </TabList>
+          {ownerTab === 'members' ? (
+            <section className={styles.section} aria-labelledby="e2e-members">
+              <Text as="h2" id="e2e-members" size={500} weight="semibold">
+                {t('rooms:e2e.members.title')}
+              </Text>
+              <DataTable label={t('rooms:e2e.members.title')} columns={memberColumns} rows={members.data.members} rowKey={(m) => m.user.uuid} empty={<Text as="p">—</Text>} />
+            </section>
+          ) : (
+            <RoomActivity roomUuid={roomUuid} folderUuid={folderUuid ?? null} expanded itemCell={(entry) => <SealedActivityName roomUuid={roomUuid} entry={entry} />} />
+          )}
+        </div>
       ) : null}
       <NameDialog request={naming} onClose={() => setNaming(null)} />
       <VersionConflictDialog request={conflict} onClose={() => setConflict(null)} />
+      {isOwner && view ? (
+        <ShareDialog
+          open={sharing}
+          onClose={() => setSharing(false)}
+          roomUuid={roomUuid}
+          folder={contents.data?.folder ?? null}
+          itemName={(view.path.at(-1)?.name ?? view.roomName) || t('rooms:e2e.nameBroken')}
+          extension={shareExtension}
+        />
+      ) : null}
     </>
   );
 }

@@ -92,9 +92,12 @@ export function SecureRoomsPage() {
       <PageHeading focusOnMount>{t('rooms:e2e.title')}</PageHeading>
       <EncryptionActivation />
       <div className={styles.toolbar}>
-        <Button appearance="primary" icon={<AddRegular />} onClick={openCreate}>
-          {t('rooms:e2e.create.action')}
-        </Button>
+        {/* Only for those the server lets create E2E rooms (licensed, E2E allowed, creation policy). */}
+        {rooms.data?.mayCreate.e2e ? (
+          <Button appearance="primary" icon={<AddRegular />} onClick={openCreate}>
+            {t('rooms:e2e.create.action')}
+          </Button>
+        ) : null}
         {session ? null : (
           <Button icon={<LockClosedRegular />} onClick={() => void unlock()}>
             {t('rooms:e2e.unlock')}
