@@ -34,6 +34,8 @@ export const RATE_LIMIT_BUCKETS = {
   /** Public form submissions per client address and per form (server/forms/hardening.ts). */
   formSubmitIp: 'form-submit:ip',
   formSubmitForm: 'form-submit:form',
+  /** Data-room request token calls (info, signup, delivery) per client address, wrong tokens too (server/rooms/requests-routes.ts). */
+  roomRequestIp: 'room-request:ip',
 } as const;
 export type RateLimitBucket = (typeof RATE_LIMIT_BUCKETS)[keyof typeof RATE_LIMIT_BUCKETS];
 
