@@ -43,6 +43,11 @@ export interface MailTemplateData {
   roomRequest: { requesterName: string; requesterEmail: string; roomName: string; folderName: string | null; message: string; link: string; expiresOn: string; signup: boolean };
   /** To the requester: the answering delivery's files are in the folder (`link` opens it). */
   roomRequestAnswered: { senderEmail: string; roomName: string; folderName: string | null; fileCount: number; link: string };
+  /**
+   * To the requester: the copy into the folder gave up (room or folder deleted, no space); `placed`
+   * of `fileCount` files made it. The delivery itself reached them: `link` opens it in the inbox.
+   */
+  roomRequestNotPlaced: { senderEmail: string; roomName: string; folderName: string | null; fileCount: number; placed: number; link: string };
 }
 export type MailTemplateName = keyof MailTemplateData;
 

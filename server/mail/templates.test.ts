@@ -28,6 +28,7 @@ const SAMPLE: MailTemplateData = {
   formConfirmation: { formName: 'Contact <b>request</b>', text: 'Thank you.\n\nWe answer <soon>.', date: '2026-11-25' },
   roomRequest: { requesterName: 'Ada <Lovelace>', requesterEmail: 'ada@example.test', roomName: 'Deals <b>2026</b>', folderName: 'Inbound', message: 'Please send <b>it</b>', link: 'https://kuvert.example/secumails/send?dar=abc', expiresOn: '2026-12-10', signup: true },
   roomRequestAnswered: { senderEmail: 'bob@example.test', roomName: 'Deals <b>2026</b>', folderName: null, fileCount: 2, link: 'https://kuvert.example/datarooms/r1' },
+  roomRequestNotPlaced: { senderEmail: 'bob@example.test', roomName: 'Deals <b>2026</b>', folderName: 'In<b>bound</b>', fileCount: 3, placed: 1, link: 'https://kuvert.example/secumails/inbox/d1' },
 };
 
 describe('mail templates', () => {

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { ANTI_CSRF_HEADER } from '@shared/contract/auth';
 import { SECURITY_LEVELS } from '@shared/contract/constants';
-import { DELIVERY_SETTING_KEYS, type DeliveryDetail, type DeliveryUploadFile } from '@shared/contract/deliveries';
+import { DELIVERY_SETTING_KEYS, DELIVERY_WEB_LINKS, type DeliveryDetail, type DeliveryUploadFile } from '@shared/contract/deliveries';
 import { ROOM_REQUEST_IP_LIMIT, ROOM_REQUEST_PATHS, type RoomRequest, type RoomRequestInfo, type RoomRequestList } from '@shared/contract/room-requests';
 import { ROOM_PATHS, type Room, type RoomContents, type RoomFolder } from '@shared/contract/rooms';
 import { addressedTo, extractLink, readMailbox, waitForMailboxMail, type MailboxMail } from '@tests/support/mailbox';
@@ -327,5 +327,47 @@ describe('rate limit of the token calls', () => {
     } finally {
       await other.close({ keepData: true });
     }
+  });
+});
+
+describe('the copy gives up', () => {
+  it('the folder deleted before the copy: after the last attempt the requester gets one mail; the delivery itself reached them', async () => {
+    const doomed = await json<RoomFolder>(await req(s.owner, 'POST', ROOM_PATHS.folders(room.uuid), { name: 'Doomed' }), 201);
+    const { created, token } = await request(s.owner, email('sender'), 'gone soon', doomed.uuid);
+    const draft = await json<DeliveryDetail>(await req(s.sender, 'POST', ROOM_REQUEST_PATHS.delivery(token), { securityLevel: SECURITY_LEVELS.LEVEL_2 }), 201);
+    await uploadFile(s.sender, draft.deliveryUuid, 'orphan.bin', new Uint8Array(randomBytes(500)));
+    await uploadFile(s.sender, draft.deliveryUuid, 'orphan-2.bin', new Uint8Array(randomBytes(300)));
+    expect((await req(s.owner, 'DELETE', ROOM_PATHS.folder(room.uuid, doomed.uuid))).status).toBe(204);
+    const isNotice = (m: MailboxMail) => addressedTo(email('owner'))(m) && m.subject.includes('could not be placed');
+    const notices = async () => (await readMailbox(server.mailboxDir)).filter(isNotice);
+    const before = (await notices()).length;
+
+    await json(await req(s.sender, 'POST', `/deliveries/${draft.deliveryUuid}/send`), 200);
+    await server.app.jobs.whenIdle();
+    // Each retry's delay passes at once; no mail while attempts are left.
+    const pending = () => server.app.db.selectFrom('jobs').select(['id', 'attempts']).where('kind', '=', ROOM_REQUEST_COPY_JOB).where('state', '=', 'pending').executeTakeFirst();
+    for (let job = await pending(); job; job = await pending()) {
+      expect((await notices()).length).toBe(before);
+      await server.app.db.updateTable('jobs').set({ run_at: Date.now() - 1 }).where('id', '=', job.id).execute();
+      server.app.jobs.kick();
+      await server.app.jobs.whenIdle();
+    }
+    const failed = await server.app.db.selectFrom('jobs').select(['attempts', 'last_error']).where('kind', '=', ROOM_REQUEST_COPY_JOB).where('state', '=', 'failed').executeTakeFirstOrThrow();
+    expect(failed.attempts).toBe(5);
+    expect(failed.last_error).toContain('not found');
+
+    const mails = await notices();
+    expect(mails).toHaveLength(before + 1);
+    const mail = mails.at(-1)!;
+    expect(mail.subject).toContain(email('sender'));
+    expect(mail.text).toContain('Deals / Doomed');
+    expect(mail.text).toContain('2 requested file(s)');
+    expect(extractLink(mail, '/secumails/inbox/').pathname).toBe(DELIVERY_WEB_LINKS.inbox(draft.deliveryUuid));
+    // The delivery reached the requester: it opens with its files.
+    const delivered = await json<DeliveryDetail>(await req(s.owner, 'GET', `/deliveries/${draft.deliveryUuid}`), 200);
+    expect(delivered.files.map((f) => f.name).sort()).toEqual(['orphan-2.bin', 'orphan.bin']);
+    const list = await json<RoomRequestList>(await req(s.owner, 'GET', ROOM_REQUEST_PATHS.requests(room.uuid)), 200);
+    expect(list.requests.find((r) => r.uuid === created.uuid)).toMatchObject({ state: 'used', filesCopied: 0 });
+    expect(await server.app.db.selectFrom('room_files').select('id').where('name', 'like', 'orphan%').execute()).toEqual([]);
   });
 });
