@@ -1,9 +1,12 @@
 import type { TemplatesOf } from './template-types';
 
-/** Data-room requests (issue 15 §2, server/rooms/requests.ts): the request to the address, and the requester's notice. */
+/**
+ * Data-room requests (issue 15 §2, server/rooms/requests.ts): the request to the address, and the
+ * requester's notices: the files are in the folder, or they could not be placed (requests-copy.ts).
+ */
 const place = (d: { roomName: string; folderName: string | null }) => (d.folderName ? `${d.roomName} / ${d.folderName}` : d.roomName);
 
-export const ROOM_REQUEST_TEMPLATES: TemplatesOf<'roomRequest' | 'roomRequestAnswered'> = {
+export const ROOM_REQUEST_TEMPLATES: TemplatesOf<'roomRequest' | 'roomRequestAnswered' | 'roomRequestNotPlaced'> = {
   roomRequest: {
     de: {
       subject: (d) => `${d.organisation}: ${d.requesterName} bittet Sie um Dateien`,
@@ -51,6 +54,35 @@ export const ROOM_REQUEST_TEMPLATES: TemplatesOf<'roomRequest' | 'roomRequestAns
       subject: (d) => `${d.organisation} : ${d.senderEmail} a envoyé les fichiers demandés`,
       paragraphs: (d) => [`${d.senderEmail} a envoyé ${d.fileCount} fichier(s). Ils sont maintenant dans la data room « ${place(d)} ».`],
       action: (d) => ({ label: 'Ouvrir le dossier', url: d.link }),
+    },
+  },
+  roomRequestNotPlaced: {
+    de: {
+      subject: (d) => `${d.organisation}: Die Dateien von ${d.senderEmail} konnten nicht im Datenraum abgelegt werden`,
+      paragraphs: (d) => [
+        `${d.senderEmail} hat Ihnen die angeforderten ${d.fileCount} Datei(en) für den Datenraum „${place(d)}“ gesendet. Sie konnten dort nicht abgelegt werden: Der Datenraum oder der Ordner wurde gelöscht, oder es war kein Speicherplatz frei.`,
+        ...(d.placed > 0 ? [`${d.placed} von ${d.fileCount} Datei(en) liegen im Datenraum, die übrigen nicht.`] : []),
+        'Die Sendung selbst hat Sie erreicht: Öffnen Sie sie, um die Dateien herunterzuladen.',
+      ],
+      action: (d) => ({ label: 'Sendung öffnen', url: d.link }),
+    },
+    en: {
+      subject: (d) => `${d.organisation}: The files from ${d.senderEmail} could not be placed in the data room`,
+      paragraphs: (d) => [
+        `${d.senderEmail} sent you the ${d.fileCount} requested file(s) for the data room "${place(d)}". They could not be placed there: the data room or the folder was deleted, or there was no space left.`,
+        ...(d.placed > 0 ? [`${d.placed} of ${d.fileCount} file(s) are in the data room, the others are not.`] : []),
+        'The delivery itself reached you: open it to download the files.',
+      ],
+      action: (d) => ({ label: 'Open the delivery', url: d.link }),
+    },
+    fr: {
+      subject: (d) => `${d.organisation} : les fichiers de ${d.senderEmail} n’ont pas pu être placés dans la data room`,
+      paragraphs: (d) => [
+        `${d.senderEmail} vous a envoyé les ${d.fileCount} fichier(s) demandé(s) pour la data room « ${place(d)} ». Ils n’ont pas pu y être placés : la data room ou le dossier a été supprimé, ou l’espace de stockage était plein.`,
+        ...(d.placed > 0 ? [`${d.placed} fichier(s) sur ${d.fileCount} se trouvent dans la data room, les autres non.`] : []),
+        'L’envoi lui-même vous est parvenu : ouvrez-le pour télécharger les fichiers.',
+      ],
+      action: (d) => ({ label: 'Ouvrir l’envoi', url: d.link }),
     },
   },
 };

@@ -45,6 +45,11 @@ export interface MailTemplateData {
   roomRequestAnswered: { senderEmail: string; roomName: string; folderName: string | null; fileCount: number; link: string };
   /** Data rooms: an address without an account was invited (`roomName` null: an E2E room, its name is sealed). */
   roomInvitation: { inviterName: string; roomName: string | null; role: string; link: string; validDays: number };
+  /**
+   * To the requester: the copy into the folder gave up (room or folder deleted, no space); `placed`
+   * of `fileCount` files made it. The delivery itself reached them: `link` opens it in the inbox.
+   */
+  roomRequestNotPlaced: { senderEmail: string; roomName: string; folderName: string | null; fileCount: number; placed: number; link: string };
 }
 export type MailTemplateName = keyof MailTemplateData;
 

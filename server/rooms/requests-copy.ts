@@ -1,11 +1,13 @@
 // Data-room requests, the copy: once the answering delivery is sent, its files become room files
 // of the requested folder (uploader = the sender), through the room's own commit path — the
-// storage total, the virus scan (scan.ts) and the `upload` activity — then the requester is mailed.
+// storage total, the virus scan (scan.ts) and the `upload` activity — then the requester is mailed;
+// when the job gives up, the requester is mailed that the files could not be placed.
 // The bytes are copied part by part (a delivery's blobs go with its expiry and deletion, a room
 // file's with the trash: they cannot share one stored object).
 import { createHash, randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { reduceLanguage } from '@shared/contract/constants';
+import { DELIVERY_WEB_LINKS } from '@shared/contract/deliveries';
 import type { FastifyInstance } from 'fastify';
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/schema';
@@ -124,7 +126,40 @@ async function copyFiles(app: FastifyInstance, request: RequestRow): Promise<voi
   });
 }
 
-/** The copy job kind (app.ts): retried like the room scan; after the last attempt the request stays used, uncopied. */
+/**
+ * After the copy's last attempt (room or folder deleted, no space): one mail tells the requester the
+ * files are not (all) in the folder; the delivery itself reached them, the mail links it. The room
+ * and folder rows stay while in the trash, so their names are still there.
+ */
+async function mailNotPlaced(app: FastifyInstance, requestId: number): Promise<void> {
+  const row = await app.db
+    .selectFrom('room_requests as r')
+    .innerJoin('data_rooms as d', 'd.id', 'r.room_id')
+    .leftJoin('room_folders as f', 'f.id', 'r.folder_id')
+    .innerJoin('users as u', 'u.id', 'r.requester_id')
+    .innerJoin('deliveries as dl', 'dl.id', 'r.delivery_id')
+    .innerJoin('users as s', 's.id', 'dl.sender_id')
+    .select(['r.copied_at', 'r.files_copied', 'd.name as room_name', 'f.name as folder_name', 'u.email', 'u.language', 'dl.id as delivery_id', 'dl.uuid as delivery_uuid', 's.email as sender_email'])
+    .where('r.id', '=', requestId)
+    .executeTakeFirst();
+  if (!row || row.copied_at !== null) return;
+  const files = await app.db.selectFrom('delivery_files').select((eb) => eb.fn.countAll<number>().as('n')).where('delivery_id', '=', row.delivery_id).where('status', '=', 'committed').where('encrypted', '=', 0).executeTakeFirstOrThrow();
+  await app.mailer.send({
+    to: row.email,
+    template: 'roomRequestNotPlaced',
+    language: reduceLanguage(row.language),
+    data: {
+      senderEmail: row.sender_email,
+      roomName: row.room_name,
+      folderName: row.folder_name,
+      fileCount: Number(files.n),
+      placed: Number(row.files_copied),
+      link: `${app.config.publicUrl}${DELIVERY_WEB_LINKS.inbox(row.delivery_uuid)}`,
+    },
+  });
+}
+
+/** The copy job kind (app.ts): retried like the room scan; after the last attempt the request stays used, uncopied, and the requester is mailed. */
 export function roomRequestJobs(app: FastifyInstance): Record<string, JobKind<RoomRequestCopyPayload>> {
   return {
     [ROOM_REQUEST_COPY_JOB]: {
@@ -136,6 +171,7 @@ export function roomRequestJobs(app: FastifyInstance): Record<string, JobKind<Ro
       },
       giveUp: async (payload, error) => {
         app.log.error({ err: error, requestId: payload.requestId }, 'room request: copying the delivery files into the room failed');
+        await mailNotPlaced(app, payload.requestId);
       },
     },
   };

@@ -36,6 +36,8 @@ export const RATE_LIMIT_BUCKETS = {
   formSubmitForm: 'form-submit:form',
   /** Data-room invitation check and signup per client address (rooms/invitations.ts). */
   roomInvitationIp: 'room-invitation:ip',
+  /** Data-room request token calls (info, signup, delivery) per client address, wrong tokens too (server/rooms/requests-routes.ts). */
+  roomRequestIp: 'room-request:ip',
 } as const;
 export type RateLimitBucket = (typeof RATE_LIMIT_BUCKETS)[keyof typeof RATE_LIMIT_BUCKETS];
 

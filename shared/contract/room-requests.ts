@@ -12,6 +12,12 @@ import { SecurityLevelSchema } from './deliveries';
 /** How long a request's link holds when nothing else is said (days). */
 export const ROOM_REQUEST_DEFAULT_DAYS = 14;
 export const ROOM_REQUEST_MESSAGE_MAX = 2000;
+/**
+ * Token calls (info, signup, delivery) per client address in 15 minutes, right or wrong tokens:
+ * a person opening a link needs a handful, an office behind one address a few times that;
+ * a token guesser needs very many (429 beyond).
+ */
+export const ROOM_REQUEST_IP_LIMIT = { limit: 60, windowMs: 15 * 60_000 } as const;
 
 export const ROOM_REQUEST_STATES = ['open', 'used', 'expired', 'revoked'] as const;
 export type RoomRequestState = (typeof ROOM_REQUEST_STATES)[number];

@@ -120,8 +120,8 @@ export interface SendController<F extends SendControllerFile = SendControllerFil
   submit(steps: SubmitSteps<F>): Promise<SubmitOutcome>;
 }
 
-/** A file as the §5 rules see it: the declared type is what the upload will send. */
-const ruleFile = (file: SendControllerFile): SendFormFile => ({ name: file.name, size: file.size, ...(file.type ? { mimeType: file.type } : {}) });
+/** A file as the §5 rules see it: the declared type is what the upload will send (also the dar send page's early checks). */
+export const ruleFile = (file: SendControllerFile): SendFormFile => ({ name: file.name, size: file.size, ...(file.type ? { mimeType: file.type } : {}) });
 
 /** The validity field's text → what the rules see: empty = the default, anything else a number (not one = out of range). */
 export function parseValidityText(text: string): number | undefined {

@@ -3,7 +3,8 @@
 // the mail, signs up on the request's signup page, sends two files on the send page's dar variant
 // (with a `back` value: the page returns there); the owner finds both files in the folder and
 // downloads one (SHA-256 equal), and the requests list says "Answered". A registered address
-// signs in from the mail link and sends at level 2; a foreign `back` is ignored. axe on every new screen.
+// signs in from the mail link, sees a forbidden file flagged before sending (the normal send page's
+// checks), and sends at level 2; a foreign `back` is ignored. axe on every new screen.
 import { expect, test, type Page } from '@playwright/test';
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
@@ -113,7 +114,7 @@ test('an unregistered address is asked for files, signs up, sends two; they land
   await vendorContext.close();
 });
 
-test('a registered address signs in from the mail link, sends at level 2; a foreign `back` is ignored (send success page)', async ({ page }) => {
+test('a registered address signs in from the mail link, a forbidden file is flagged before sending, sends at level 2; a foreign `back` is ignored (send success page)', async ({ page }) => {
   test.setTimeout(180_000);
   const { server } = ctx;
   const partner = await createUserInRepository(server, { username: 'paula' });
@@ -132,11 +133,33 @@ test('a registered address signs in from the mail link, sends at level 2; a fore
   await expect(page.getByRole('heading', { level: 1, name: requests.send.title })).toBeVisible();
   await expect(page.getByText(/asks you for files for the data room “Partner Room”/)).toBeVisible();
   await page.getByRole('radio', { name: en.send.level.level2.title }).check();
+  let drafts = 0;
+  page.on('request', (request) => {
+    if (request.method() === 'POST' && /^\/api\/2\/room-requests\/[^/]+\/delivery$/.test(new URL(request.url()).pathname)) drafts += 1;
+  });
   const bytes = Buffer.from(Array.from({ length: 5000 }, (_, i) => (i * 7) % 256));
-  await page.locator('input[type=file]').setInputFiles([{ name: 'offer.bin', mimeType: 'application/octet-stream', buffer: bytes }]);
+  // A forbidden type is flagged as soon as it is added, as on the normal send page; Send creates nothing.
+  await page.locator('input[type=file]').setInputFiles([
+    { name: 'setup.exe', mimeType: 'application/octet-stream', buffer: Buffer.from('MZ not really') },
+    { name: 'offer.bin', mimeType: 'application/octet-stream', buffer: bytes },
+  ]);
+  const list = page.getByRole('list', { name: en.send.files.listLabel });
+  const blocked = en.send.problems.blockedExtension.replace('{{extension}}', 'exe');
+  await expect(list.getByRole('listitem').filter({ hasText: 'setup.exe' })).toContainText(blocked);
+  await expect(list.getByRole('listitem').filter({ hasText: 'offer.bin' })).not.toContainText(blocked);
+  const summary = en.send.problems.blockedFiles_one.replace('{{names}}', 'setup.exe');
+  await expect(page.getByText(summary, { exact: true })).toBeVisible();
+  await expectNoSeriousA11yViolations(page, 'dar send page with a forbidden file');
+  await page.getByRole('button', { name: requests.send.submit }).click();
+  await expect(page.getByText(summary, { exact: true })).toBeVisible();
+  await expect(page.getByRole('heading', { level: 1, name: requests.send.title })).toBeVisible();
+  expect(drafts).toBe(0);
+  await page.getByRole('button', { name: en.send.files.remove.replace('{{name}}', 'setup.exe') }).click();
+  await expect(page.getByText(summary, { exact: true })).toHaveCount(0);
   await page.getByRole('button', { name: requests.send.submit }).click();
   await expect(page).toHaveURL(/\/secumails\/send-success$/);
   await expect(page.getByRole('heading', { level: 1, name: en.send.success.title })).toBeVisible();
+  expect(drafts).toBe(1);
 
   await server.app.jobs.whenIdle();
   const stored = await server.app.db.selectFrom('room_files').select(['sha256', 'uploaded_by']).where('name', '=', 'offer.bin').executeTakeFirstOrThrow();

@@ -1,8 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { ANTI_CSRF_HEADER } from '@shared/contract/auth';
 import { SECURITY_LEVELS } from '@shared/contract/constants';
-import { DELIVERY_SETTING_KEYS, type DeliveryDetail, type DeliveryUploadFile } from '@shared/contract/deliveries';
-import { ROOM_REQUEST_PATHS, type RoomRequest, type RoomRequestInfo, type RoomRequestList } from '@shared/contract/room-requests';
+import { DELIVERY_SETTING_KEYS, DELIVERY_WEB_LINKS, type DeliveryDetail, type DeliveryUploadFile } from '@shared/contract/deliveries';
+import { ROOM_REQUEST_IP_LIMIT, ROOM_REQUEST_PATHS, type RoomRequest, type RoomRequestInfo, type RoomRequestList } from '@shared/contract/room-requests';
 import { ROOM_PATHS, type Room, type RoomContents, type RoomFolder } from '@shared/contract/rooms';
 import { addressedTo, extractLink, readMailbox, waitForMailboxMail, type MailboxMail } from '@tests/support/mailbox';
 import { startTestServer, type TestServer } from '@tests/support/server';
@@ -92,7 +92,8 @@ async function download(fileUuid: string): Promise<Uint8Array> {
 }
 
 beforeAll(async () => {
-  server = await startTestServer({ config: { uploadPartSize: PART_SIZE } });
+  // trustProxy: the rate-limit tests call "from" other client addresses (X-Forwarded-For).
+  server = await startTestServer({ config: { uploadPartSize: PART_SIZE, trustProxy: '127.0.0.1' } });
   admin = await signInAdmin(server);
   for (const name of ['owner', 'editor', 'viewer', 'outsider', 'sender'] as const) {
     await createUserAsAdmin(server, admin, { email: email(name), firstName: name === 'owner' ? 'Olga' : '', lastName: name === 'owner' ? 'Owner' : '' });
@@ -279,5 +280,94 @@ describe('refusals', () => {
     const refused = await expectBackendError(await req(s.owner, 'POST', ROOM_REQUEST_PATHS.requests(sealed.uuid), { email: 'x@outside.test', message: '' }), 409, 'ConflictException');
     expect(refused.metadata).toMatchObject({ reason: 'encryptedRoom' });
     expect(refused.message).toContain('end-to-end encrypted');
+  });
+});
+
+describe('rate limit of the token calls', () => {
+  /** A token call "from" a client address (X-Forwarded-For through the trusted 127.0.0.1) to `target`. */
+  function from(target: TestServer, ip: string, session: Session | null, method: string, path: string, body?: unknown) {
+    const headers: Record<string, string> = { 'x-forwarded-for': ip };
+    if (session) Object.assign(headers, { cookie: session.cookie, [ANTI_CSRF_HEADER]: session.csrf });
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    return fetch(`${target.url}${api(path)}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  }
+
+  it('per client address, wrong tokens too, shared by two servers: 429 with retryAfterSeconds; another address still passes', async () => {
+    const { token } = await request(s.owner, email('sender'), 'limits', null);
+    // A second server on the same database: the budget is the database's, not one process's.
+    const other = await startTestServer({ config: { uploadPartSize: PART_SIZE, trustProxy: '127.0.0.1' }, reuse: { dataDir: server.dataDir, databaseSchema: server.databaseSchema } });
+    try {
+      const guesser = '203.0.113.50';
+      const wrong = 'W'.repeat(43);
+      const calls = [
+        (t: TestServer) => from(t, guesser, null, 'GET', ROOM_REQUEST_PATHS.info(wrong)),
+        (t: TestServer) => from(t, guesser, null, 'POST', ROOM_REQUEST_PATHS.signup(wrong), { password: 'Outside-Passw0rd-9' }),
+        (t: TestServer) => from(t, guesser, s.sender, 'POST', ROOM_REQUEST_PATHS.delivery(wrong), {}),
+      ];
+      for (let i = 0; i < ROOM_REQUEST_IP_LIMIT.limit; i++) {
+        await expectBackendError(await calls[i % calls.length]!(i % 2 === 0 ? server : other), 404, 'NotFoundException');
+      }
+      // The budget is spent: the right token is refused too, on both servers and on every token call.
+      for (const response of [
+        await from(server, guesser, null, 'GET', ROOM_REQUEST_PATHS.info(token)),
+        await from(other, guesser, null, 'GET', ROOM_REQUEST_PATHS.info(token)),
+        await from(server, guesser, null, 'POST', ROOM_REQUEST_PATHS.signup(token), { password: 'Outside-Passw0rd-9' }),
+        await from(other, guesser, s.sender, 'POST', ROOM_REQUEST_PATHS.delivery(token), {}),
+      ]) {
+        const refused = await expectBackendError(response, 429, 'RateLimitExceededException');
+        const seconds = Number(response.headers.get('retry-after'));
+        expect(seconds).toBeGreaterThan(0);
+        expect(seconds).toBeLessThanOrEqual(ROOM_REQUEST_IP_LIMIT.windowMs / 1000);
+        expect(refused.metadata).toEqual({ retryAfterSeconds: seconds });
+      }
+      // Someone else (another client address) opens the link as usual.
+      const info = await json<RoomRequestInfo>(await from(other, '203.0.113.51', null, 'GET', ROOM_REQUEST_PATHS.info(token)), 200);
+      expect(info.email).toBe(email('sender'));
+      await json<DeliveryDetail>(await from(server, '203.0.113.51', s.sender, 'POST', ROOM_REQUEST_PATHS.delivery(token), { securityLevel: SECURITY_LEVELS.LEVEL_2 }), 201);
+    } finally {
+      await other.close({ keepData: true });
+    }
+  });
+});
+
+describe('the copy gives up', () => {
+  it('the folder deleted before the copy: after the last attempt the requester gets one mail; the delivery itself reached them', async () => {
+    const doomed = await json<RoomFolder>(await req(s.owner, 'POST', ROOM_PATHS.folders(room.uuid), { name: 'Doomed' }), 201);
+    const { created, token } = await request(s.owner, email('sender'), 'gone soon', doomed.uuid);
+    const draft = await json<DeliveryDetail>(await req(s.sender, 'POST', ROOM_REQUEST_PATHS.delivery(token), { securityLevel: SECURITY_LEVELS.LEVEL_2 }), 201);
+    await uploadFile(s.sender, draft.deliveryUuid, 'orphan.bin', new Uint8Array(randomBytes(500)));
+    await uploadFile(s.sender, draft.deliveryUuid, 'orphan-2.bin', new Uint8Array(randomBytes(300)));
+    expect((await req(s.owner, 'DELETE', ROOM_PATHS.folder(room.uuid, doomed.uuid))).status).toBe(204);
+    const isNotice = (m: MailboxMail) => addressedTo(email('owner'))(m) && m.subject.includes('could not be placed');
+    const notices = async () => (await readMailbox(server.mailboxDir)).filter(isNotice);
+    const before = (await notices()).length;
+
+    await json(await req(s.sender, 'POST', `/deliveries/${draft.deliveryUuid}/send`), 200);
+    await server.app.jobs.whenIdle();
+    // Each retry's delay passes at once; no mail while attempts are left.
+    const pending = () => server.app.db.selectFrom('jobs').select(['id', 'attempts']).where('kind', '=', ROOM_REQUEST_COPY_JOB).where('state', '=', 'pending').executeTakeFirst();
+    for (let job = await pending(); job; job = await pending()) {
+      expect((await notices()).length).toBe(before);
+      await server.app.db.updateTable('jobs').set({ run_at: Date.now() - 1 }).where('id', '=', job.id).execute();
+      server.app.jobs.kick();
+      await server.app.jobs.whenIdle();
+    }
+    const failed = await server.app.db.selectFrom('jobs').select(['attempts', 'last_error']).where('kind', '=', ROOM_REQUEST_COPY_JOB).where('state', '=', 'failed').executeTakeFirstOrThrow();
+    expect(failed.attempts).toBe(5);
+    expect(failed.last_error).toContain('not found');
+
+    const mails = await notices();
+    expect(mails).toHaveLength(before + 1);
+    const mail = mails.at(-1)!;
+    expect(mail.subject).toContain(email('sender'));
+    expect(mail.text).toContain('Deals / Doomed');
+    expect(mail.text).toContain('2 requested file(s)');
+    expect(extractLink(mail, '/secumails/inbox/').pathname).toBe(DELIVERY_WEB_LINKS.inbox(draft.deliveryUuid));
+    // The delivery reached the requester: it opens with its files.
+    const delivered = await json<DeliveryDetail>(await req(s.owner, 'GET', `/deliveries/${draft.deliveryUuid}`), 200);
+    expect(delivered.files.map((f) => f.name).sort()).toEqual(['orphan-2.bin', 'orphan.bin']);
+    const list = await json<RoomRequestList>(await req(s.owner, 'GET', ROOM_REQUEST_PATHS.requests(room.uuid)), 200);
+    expect(list.requests.find((r) => r.uuid === created.uuid)).toMatchObject({ state: 'used', filesCopied: 0 });
+    expect(await server.app.db.selectFrom('room_files').select('id').where('name', 'like', 'orphan%').execute()).toEqual([]);
   });
 });

@@ -4,6 +4,8 @@ import { isApiError } from '@shared/api/api-error';
 import { MAX_BODY_LENGTH, type DeliveryDetail, type SecurityLevel } from '@shared/contract/deliveries';
 import { safeBackPath, type RoomRequestInfo } from '@shared/contract/room-requests';
 import { SECURITY_LEVEL_TABLE } from '@shared/contract/security-levels';
+import { checkFiles } from '@shared/rules/send-rules';
+import { ruleFile } from '@shared/send/send-controller';
 import { Alert } from '@web/components/alert';
 import { PageHeading } from '@web/components/page-heading';
 import { CaptionedProgress } from '@web/components/transfer-centre';
@@ -12,12 +14,13 @@ import { ANALYTICS_ACTIONS } from '@web/lib/analytics/actions';
 import { useAuthState } from '@web/lib/auth';
 import { ROUTES } from '@web/lib/routes';
 import { isActive, useTransfer } from '@web/lib/transfer-store';
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useMemo, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
 import { createRoomRequestDelivery, useRoomRequestInfo } from '../api/room-request';
 import { useSendConfig } from '../api/send-config';
 import { AttachmentsField } from './attachments-field';
+import { blockedFileRows, problemsText } from './send-messages';
 import type { SendSuccessState } from './send-page';
 import { startSend } from './start-send';
 
@@ -29,8 +32,9 @@ const useStyles = makeStyles({
 /**
  * Send delivery, data-room request variant (SPEC §2 "dar"; `/secumails/send?dar=<token>&back=…`):
  * what was asked for by whom, the requester as the fixed recipient, levels 1/2 only (the server
- * copies the files into the room). After the send: `back` when it is a same-origin path
- * (safeBackPath), else the send success page.
+ * copies the files into the room). Files are checked as they are added, by the normal send page's
+ * §5 rules and messages (forbidden types in their rows). After the send: `back` when it is a
+ * same-origin path (safeBackPath), else the send success page.
  */
 export function DarSendPage() {
   const { t } = useTranslation();
@@ -67,6 +71,10 @@ function DarSendForm({ token, info, back }: { token: string; info: RoomRequestIn
   const transfer = useTransfer(transferId);
   const chosen = level ?? levels[0];
   const place = info.folderName ? `${info.roomName} / ${info.folderName}` : info.roomName;
+  // The normal send page's file checks (shared rules, the send config's forbidden types), at once.
+  const fileProblems = useMemo(() => checkFiles(files.map(ruleFile), config?.filePolicy), [files, config]);
+  const rowProblems = useMemo(() => blockedFileRows(fileProblems, t), [fileProblems, t]);
+  const filesMessage = filesProblem ?? problemsText(fileProblems, t);
 
   const succeeded = transfer?.state === 'success';
   useEffect(() => {
@@ -86,6 +94,8 @@ function DarSendForm({ token, info, back }: { token: string; info: RoomRequestIn
       setFilesProblem(t('roomRequests:send.noFiles'));
       return;
     }
+    // A problem is already shown at the attachments: nothing is created or uploaded.
+    if (fileProblems.length > 0) return;
     setFilesProblem(undefined);
     setFailure(null);
     setPending(true);
@@ -131,9 +141,13 @@ function DarSendForm({ token, info, back }: { token: string; info: RoomRequestIn
         </Field>
         <AttachmentsField
           files={files}
-          onAdd={(added) => setFiles((current) => [...current, ...added.filter((f) => !current.some((c) => c.name === f.name))])}
+          onAdd={(added) => {
+            setFilesProblem(undefined);
+            setFiles((current) => [...current, ...added.filter((f) => !current.some((c) => c.name === f.name))]);
+          }}
           onRemove={(index) => setFiles((current) => current.filter((_f, i) => i !== index))}
-          {...(filesProblem ? { validationMessage: filesProblem } : {})}
+          {...(filesMessage ? { validationMessage: filesMessage } : {})}
+          rowProblems={rowProblems}
           disabled={running}
         />
         <div className={styles.actions}>

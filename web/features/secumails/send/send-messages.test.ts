@@ -3,7 +3,7 @@ import { FILE_NAME_PROBLEMS } from '@shared/contract/deliveries';
 import { SEND_ERROR_CODES, toSendError, type SendError, type SendProblem } from '@shared/deliveries';
 import { createI18n } from '@shared/i18n/i18n';
 import { describe, expect, it } from 'vitest';
-import { problemMessage, sendErrorMessage } from './send-messages';
+import { blockedFileRows, problemMessage, problemsText, sendErrorMessage } from './send-messages';
 
 const apiError = (status: number, error: string, metadata: Record<string, unknown>) =>
   new ApiError({ status, message: error, headers: new Headers(), error: { uuid: 'u', requestUri: '/x', error, message: error, metadata } });
@@ -73,5 +73,21 @@ describe('send messages (SPEC §5 problems, §8 refusals)', async () => {
     expect(text(sendErrorMessage({ ...toSendError(new Error('x')), code: 'encryption' } as never))).toContain('Nothing was sent');
     expect(sendErrorMessage(toSendError(new Error('boom')))).toEqual({ key: 'send:errors.unknown' });
     expect(text(sendErrorMessage(toSendError(new Error('boom'))))).toBe('Error occurred');
+  });
+
+  it('puts one field\'s problems in one line, forbidden files named together; each forbidden row says why (both send pages)', () => {
+    const t = i18n.t.bind(i18n) as never;
+    const found: SendProblem[] = [
+      { code: 'zeroByteFile', field: 'files', name: 'empty.txt' },
+      { code: 'blockedFileType', field: 'files', name: 'setup.exe', by: 'extension', extension: 'exe', mimeType: '' },
+      { code: 'blockedFileType', field: 'files', name: 'tool.bat', by: 'extension', extension: 'bat', mimeType: '' },
+    ];
+    const line = problemsText(found, t)!;
+    expect(line.startsWith(text(problemMessage(found[0]!)))).toBe(true);
+    expect(line).toContain('setup.exe, tool.bat');
+    expect(problemsText([], t)).toBeUndefined();
+    const rows = blockedFileRows(found, t);
+    expect([...rows.keys()]).toEqual(['setup.exe', 'tool.bat']);
+    expect(rows.get('setup.exe')).toBe(text(problemMessage(found[1]!)));
   });
 });

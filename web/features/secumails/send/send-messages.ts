@@ -1,5 +1,6 @@
 import { sendProblemTextKey, type SendError, type SendProblem } from '@shared/deliveries';
 import type { TransferMessage } from '@web/lib/transfer-store';
+import type { TFunction } from 'i18next';
 
 /**
  * Text keys (namespace `send`) of the send form's problems (SPEC §5) and of the server's refusals
@@ -79,4 +80,29 @@ export function sendErrorMessage(error: SendError, size: (bytes: number) => stri
     default:
       return { key: 'send:errors.unknown' };
   }
+}
+
+/**
+ * One field's problems as one line, as the send pages show it: forbidden files are named together
+ * (each of their rows says why, `blockedFileRows`); undefined when there is none.
+ */
+export function problemsText(found: readonly SendProblem[], t: TFunction): string | undefined {
+  const blocked = found.filter((p) => p.code === 'blockedFileType');
+  const messages = found.filter((p) => p.code !== 'blockedFileType').map((p) => {
+    const message = problemMessage(p);
+    return t(message.key, message.values);
+  });
+  if (blocked.length > 0) messages.push(t('send:problems.blockedFiles', { count: blocked.length, names: blocked.map((p) => p.name).join(', ') }));
+  return messages.length > 0 ? messages.join(' ') : undefined;
+}
+
+/** Why a listed file cannot be sent (a forbidden type), by file name: AttachmentsField `rowProblems`. */
+export function blockedFileRows(problems: readonly SendProblem[], t: TFunction): Map<string, string> {
+  return new Map(
+    problems.flatMap((p) => {
+      if (p.code !== 'blockedFileType') return [];
+      const message = problemMessage(p);
+      return [[p.name, t(message.key, message.values)] as const];
+    }),
+  );
 }

@@ -25,7 +25,7 @@ import { ScanOutcome } from '../scan-outcome';
 import { AttachmentsField } from './attachments-field';
 import { RecipientChips } from './recipient-chips';
 import { sendDraftStore, type SendDraft } from './send-draft';
-import { problemMessage } from './send-messages';
+import { blockedFileRows, problemsText } from './send-messages';
 import { startSend } from './start-send';
 
 const useStyles = makeStyles({
@@ -126,18 +126,11 @@ function SendForm({ config }: { config: DeliverySendConfig }) {
   const text = (message: TransferMessage) => t(message.key, message.values);
   const messageAt = (field: SendProblem['field']): string | undefined => {
     const list = field === 'files' && !submitted ? fileProblems : submitted ? problems : [];
-    const found = list.filter((p) => p.field === field);
     // Forbidden files: each row says why; the field names them all in one line.
-    const blocked = found.filter((p) => p.code === 'blockedFileType');
-    const messages = found.filter((p) => p.code !== 'blockedFileType').map((p) => text(problemMessage(p)));
-    if (blocked.length > 0) messages.push(t('send:problems.blockedFiles', { count: blocked.length, names: blocked.map((p) => p.name).join(', ') }));
-    return messages.length > 0 ? messages.join(' ') : undefined;
+    return problemsText(list.filter((p) => p.field === field), t);
   };
   // Why a listed file cannot be sent, by name (shown in its row at once).
-  const rowProblems = useMemo(
-    () => new Map(fileProblems.flatMap((p) => (p.code === 'blockedFileType' ? [[p.name, t(problemMessage(p).key, problemMessage(p).values)] as const] : []))),
-    [fileProblems, t],
-  );
+  const rowProblems = useMemo(() => blockedFileRows(fileProblems, t), [fileProblems, t]);
 
   // Leaving the page unsent keeps the draft for this page's life (not once it is sent or sending).
   const draftRef = useRef<SendDraft>({ recipients, subject, body, validityText, level, files, phones });
