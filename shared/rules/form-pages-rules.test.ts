@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { localisedForm } from './form-admin-rules';
 import { formSteps, processPageProblems, stepOfField, stepProblems } from './form-pages-rules';
 
-const pages = [ProcessPageSchema.parse({ id: 'a', title: 'First', description: '' }), ProcessPageSchema.parse({ id: 'b', title: 'Second', description: 'More' })];
+const pages = [ProcessPageSchema.parse({ id: 'a', title: 'First', description: '', icon: null }), ProcessPageSchema.parse({ id: 'b', title: 'Second', description: 'More', icon: 'upload' })];
 const fields = [
   CustomFieldInputSchema.parse({ name: 'Name', type: 'text', required: true, textAreaSize: 1, page: 'a' }),
   CustomFieldInputSchema.parse({ name: 'Topic', type: 'dropdown', required: true, options: ['x'], page: 'b' }),
@@ -30,10 +30,11 @@ describe('process page rules', () => {
     expect(stepProblems(second!, { Name: 'Pat', Topic: 'bad' })).toEqual([{ field: 'Topic', reason: 'invalidOption' }]);
   });
 
-  it('§5: titles required, ids valid and unique, fields name existing pages', () => {
+  it('§5: a title or an icon, ids valid and unique, fields name existing pages', () => {
     expect(processPageProblems(pages, fields)).toEqual([]);
+    expect(processPageProblems([{ id: 'i', title: '', icon: 'mail' }], [])).toEqual([]);
     expect(processPageProblems([{ id: 'a', title: ' ' }, { id: 'a', title: 'x' }, { id: 'ü', title: 'y' }], [{ page: 'c' }, { page: null }])).toEqual([
-      { field: 'processPages.0.title', reason: 'required' },
+      { field: 'processPages.0.title', reason: 'pageTitleOrIcon' },
       { field: 'processPages.1.id', reason: 'invalidPageOrder' },
       { field: 'processPages.2.id', reason: 'invalidPageOrder' },
       { field: 'customFields.0.page', reason: 'unknownPage' },

@@ -9,16 +9,16 @@ import { submissionProblems } from './form-rules';
  * the web client (editor, Next on the public page).
  */
 
-type PageRef = Pick<ProcessPage, 'id' | 'title'>;
+type PageRef = Pick<ProcessPage, 'id' | 'title'> & { icon?: ProcessPage['icon'] };
 
-/** Pages: ids valid and unique ("invalid process page order"), titles not empty; fields name existing pages only. */
+/** Pages: ids valid and unique ("invalid process page order"), a title or an icon (§5); fields name existing pages only. */
 export function processPageProblems(pages: readonly PageRef[], fields: readonly Pick<CustomField, 'page'>[]): FormProblem[] {
   const problems: FormProblem[] = [];
   const ids = new Set<string>();
   pages.forEach((page, index) => {
     if (!FORM_PAGE_ID_PATTERN.test(page.id) || ids.has(page.id)) problems.push({ field: `processPages.${index}.id`, reason: 'invalidPageOrder' });
     ids.add(page.id);
-    if (page.title.trim() === '') problems.push({ field: `processPages.${index}.title`, reason: 'required' });
+    if (page.title.trim() === '' && !page.icon) problems.push({ field: `processPages.${index}.title`, reason: 'pageTitleOrIcon' });
   });
   fields.forEach((field, index) => {
     if (field.page !== null && !ids.has(field.page)) problems.push({ field: `customFields.${index}.page`, reason: 'unknownPage' });
