@@ -3,6 +3,7 @@ import { getPublicForm } from '@shared/api/endpoints/forms';
 import { getCaptcha } from '@shared/api/endpoints/pre-login';
 import type { CaptchaResponse } from '@shared/contract/auth-escalation';
 import type { FormAppearance } from '@shared/contract/form-admin';
+import type { FormFooter } from '@shared/contract/form-footer';
 import { DISPLAY_ONLY_FIELD_TYPES, type CustomField, type FieldValue, type PublicForm } from '@shared/contract/forms';
 import { localisedForm } from '@shared/rules/form-admin-rules';
 import { fillTemplate, signatureFile, submissionProblems, type FormProblem } from '@shared/rules/form-rules';
@@ -24,6 +25,7 @@ import { LayoutBackdrop, panelOverImage } from './layout-images';
 import { readPublicFormUrl, urlDefaults, useEmbedHeight } from './public-form-url';
 import { SignatureField } from './signature-field';
 import { focusFirstProblem, StepButtons, StepHeading } from './process-pages-fill';
+import { FormFooterLinks } from './form-footer';
 
 const useStyles = makeStyles({
   card: { maxWidth: '640px', margin: '0 auto', padding: '24px', display: 'grid', gap: '16px' },
@@ -33,14 +35,15 @@ const useStyles = makeStyles({
   error: { color: tokens.colorPaletteRedForeground1 },
 });
 
-/** The form's panel; with `images` (the form's layout images) over its backdrop (./layout-images.tsx). */
-function PublicCard({ children, appearance, images, preview = false }: { children: ReactNode; appearance?: FormAppearance | undefined; images?: Pick<PublicForm, 'backgroundImageUrl' | 'logoUrl'>; preview?: boolean }) {
+/** The form's panel; with `images` (the form's layout images) over its backdrop (./layout-images.tsx), and the form's footer links at its bottom. */
+function PublicCard({ children, appearance, images, footer, preview = false }: { children: ReactNode; appearance?: FormAppearance | undefined; images?: Pick<PublicForm, 'backgroundImageUrl' | 'logoUrl'>; footer?: FormFooter | undefined; preview?: boolean }) {
   const styles = useStyles();
   return (
     <LayoutBackdrop images={images} page={!preview}>
       <AppearanceFrame appearance={appearance}>
         <Card className={styles.card} style={panelOverImage(images, appearance?.transparency)}>
           {children}
+          <FormFooterLinks footer={footer} />
         </Card>
       </AppearanceFrame>
     </LayoutBackdrop>
@@ -135,7 +138,7 @@ export function FormFill({ form, formId, preview = false, urlValues = {} }: { fo
 
   if (done) {
     return (
-      <PublicCard appearance={form.appearance} images={form} preview={preview}>
+      <PublicCard appearance={form.appearance} images={form} footer={form.layout.footer} preview={preview}>
         <PageHeading focusOnMount>{form.layout.successTitle || t('forms:public.successTitle')}</PageHeading>
         <Body1 as="p">{form.layout.successMessage || t('forms:public.successText')}</Body1>
       </PublicCard>
@@ -222,7 +225,7 @@ export function FormFill({ form, formId, preview = false, urlValues = {} }: { fo
   }
 
   return (
-    <PublicCard appearance={form.appearance} images={form} preview={preview}>
+    <PublicCard appearance={form.appearance} images={form} footer={form.layout.footer} preview={preview}>
       {preview ? <Subtitle1 as="h2">{form.name}</Subtitle1> : <PageHeading focusOnMount>{form.name}</PageHeading>}
       {form.layout.description ? <Body1 as="p">{form.layout.description}</Body1> : null}
       <Caption1 as="p">{t('forms:public.mandatoryHint')}</Caption1>
