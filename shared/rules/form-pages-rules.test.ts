@@ -46,12 +46,16 @@ describe('process page rules', () => {
       name: 'Apply',
       disclaimerText: '',
       layout: { description: '', successTitle: '', successMessage: '' },
-      translations: { de: { fields: { Name: { label: 'Name (de)', hint: 'Hinweis' }, Note: 'Notiz-Hinweis' }, pages: { b: { title: 'Zweite' } } } },
+      translations: { de: { fields: { Name: { label: 'Name (de)', hint: 'Hinweis' }, Note: 'Notiz-Hinweis', Topic: { options: { x: 'Ix', gone: 'Weg' } } }, pages: { b: { title: 'Zweite' } } } },
       customFields: fields,
       processPages: pages,
     };
     const de = localisedForm(form, 'de');
     expect(de.fieldLabels).toEqual({ Name: 'Name (de)' });
+    // Option texts only for options the field has; the field's options (the submitted values) stay.
+    expect(de.optionLabels).toEqual({ Topic: { x: 'Ix' } });
+    expect(de.customFields[1]!.options).toEqual(['x']);
+    expect(localisedForm(form, 'en').optionLabels).toEqual({});
     expect(de.customFields.map((f) => [f.name, f.hint])).toEqual([['Name', 'Hinweis'], ['Topic', ''], ['Note', 'Notiz-Hinweis']]);
     expect(de.processPages.map((p) => [p.title, p.description])).toEqual([['First', ''], ['Zweite', 'More']]);
     expect(localisedForm(form, 'en').processPages).toBe(pages);

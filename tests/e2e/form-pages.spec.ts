@@ -108,7 +108,7 @@ test('a visitor fills a two-page form step by step; German labels and titles wit
   const translations = {
     de: {
       name: 'Anfrage in Schritten',
-      fields: { 'Full name': { label: 'Vollständiger Name', hint: 'Vor- und Nachname' }, Topic: { label: 'Thema' } },
+      fields: { 'Full name': { label: 'Vollständiger Name', hint: 'Vor- und Nachname' }, Topic: { label: 'Thema', options: { Sales: 'Vertrieb', Support: 'Kundendienst' } } },
       pages: { person: { title: 'Über Sie' }, request: { title: 'Ihr Anliegen', description: 'Worum geht es?' } },
     },
   };
@@ -195,6 +195,9 @@ test('a visitor fills a two-page form step by step; German labels and titles wit
   await dePage.getByRole('button', { name: de.pages.next }).click();
   await expect(dePage.getByRole('heading', { name: 'Schritt 2 von 2: Ihr Anliegen' })).toBeVisible();
   await expect(dePage.getByRole('combobox', { name: /Thema/ })).toBeVisible();
+  // Option texts translated; the value chosen stays the option itself.
+  await dePage.getByRole('combobox', { name: /Thema/ }).selectOption({ label: 'Kundendienst' });
+  await expect(dePage.getByRole('combobox', { name: /Thema/ })).toHaveValue('Support');
   await expectNoSeriousA11yViolations(dePage, 'public form step 2 in German');
   await german.close();
 });

@@ -161,10 +161,12 @@ describe('form process pages', () => {
       { fr: { fields: { 'Full name': { label: 3 } } } },
       { fr: { fields: { 'Full name': { title: 'x' } } } },
       { en: { fields: { Unknown: { label: 'x' } } } },
+      { de: { fields: { Topic: { options: ['Vertrieb'] } } } },
+      { de: { fields: { Topic: { options: { Sales: 1 } } } } },
     ]) {
       expect(await refused(formInput({ translations: JSON.stringify(bad) })), JSON.stringify(bad)).toEqual([{ field: 'translations', reason: 'unknownTranslationKey' }]);
     }
-    const translations = { de: { fields: { 'Full name': { label: 'Vollständiger Name', hint: 'Vor- und Nachname' }, Contact: 'Ihre Adresse' }, pages: { person: { title: 'Über Sie', description: 'Wer fragt' }, request: { title: 'Ihr Anliegen' } } } };
+    const translations = { de: { fields: { 'Full name': { label: 'Vollständiger Name', hint: 'Vor- und Nachname' }, Contact: 'Ihre Adresse', Topic: { options: { Sales: 'Vertrieb' } } }, pages: { person: { title: 'Über Sie', description: 'Wer fragt' }, request: { title: 'Ihr Anliegen' } } } };
     const form = await createForm({ translations: JSON.stringify(translations) });
     const publicForm = (await (await publicCall('GET', `/public-forms/${form.url}`)).json()) as PublicForm;
     expect(publicForm.translations).toEqual(translations);
@@ -176,5 +178,9 @@ describe('form process pages', () => {
     expect(missing.metadata.problems).toEqual([{ field: 'Topic', reason: 'required' }]);
     const done = await publicCall('POST', `/public-forms/${form.url}/submissions`, { values: { 'Full name': 'Pat', Topic: 'Sales', Note: 'Thanks' } });
     expect(done.status, await done.clone().text()).toBe(201);
+    // A translated option text is only shown: the value submitted is the option itself.
+    const translated = await createForm({ translations: JSON.stringify({ de: { fields: { Topic: { options: { Sales: 'Vertrieb' } } } } }) });
+    const shownText = await expectBackendError(await publicCall('POST', `/public-forms/${translated.url}/submissions`, { values: { 'Full name': 'Pat', Topic: 'Vertrieb' } }), 400, FORM_ERRORS.fieldInvalid);
+    expect(shownText.metadata.problems).toEqual([{ field: 'Topic', reason: 'invalidOption' }]);
   });
 });

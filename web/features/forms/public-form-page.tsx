@@ -99,7 +99,7 @@ function signatureUploads(form: PublicForm, values: Record<string, FieldValue>):
  * The form itself; `preview` (the Layout tab's live preview) never submits; `urlValues`: defaults
  * from the share URL; `fieldLabels`: translated labels by field name (localisedForm).
  */
-export function FormFill({ form, formId, preview = false, urlValues = {} }: { form: PublicForm & { fieldLabels?: Record<string, string> }; formId: string; preview?: boolean; urlValues?: Record<string, FieldValue> }) {
+export function FormFill({ form, formId, preview = false, urlValues = {} }: { form: PublicForm & { fieldLabels?: Record<string, string>; optionLabels?: Record<string, Record<string, string>> }; formId: string; preview?: boolean; urlValues?: Record<string, FieldValue> }) {
   const { t } = useTranslation();
   const styles = useStyles();
   const [values, setValues] = useState<Record<string, FieldValue>>(() => ({ ...initialValues(form), ...urlValues }));
@@ -237,7 +237,7 @@ export function FormFill({ form, formId, preview = false, urlValues = {} }: { fo
         {steps.map((step, stepNumber) =>
           step.fields.map(({ field, index }) => (
             <div key={field.name} data-form-field={field.name} hidden={stepNumber !== current}>
-              <FieldInput field={field} label={form.fieldLabels?.[field.name] || field.name} index={index} value={values[field.name]} allValues={values} files={files[field.name] ?? []} problem={problemOf(field.name)} onValue={(v) => setValue(field.name, v)} onFiles={(list) => setFiles((f) => ({ ...f, [field.name]: list }))} />
+              <FieldInput field={field} label={form.fieldLabels?.[field.name] || field.name} optionLabels={form.optionLabels?.[field.name]} index={index} value={values[field.name]} allValues={values} files={files[field.name] ?? []} problem={problemOf(field.name)} onValue={(v) => setValue(field.name, v)} onFiles={(list) => setFiles((f) => ({ ...f, [field.name]: list }))} />
             </div>
           )),
         )}
@@ -282,6 +282,7 @@ interface FieldInputProps {
   /** The label shown: the translated one, else the field's name (which stays the key of the value). */
   label: string;
   index: number;
+  optionLabels: Record<string, string> | undefined;
   value: FieldValue | undefined;
   allValues: Record<string, FieldValue>;
   files: File[];
@@ -290,8 +291,10 @@ interface FieldInputProps {
   onFiles: (files: File[]) => void;
 }
 
-function FieldInput({ field, label, index, value, allValues, files, problem, onValue, onFiles }: FieldInputProps) {
+function FieldInput({ field, label, optionLabels, index, value, allValues, files, problem, onValue, onFiles }: FieldInputProps) {
   const styles = useStyles();
+  // The translated text of an option; the value submitted stays the option itself.
+  const shown = (option: string) => optionLabels?.[option] || option;
   const text = typeof value === 'string' ? value : '';
   const common = { label, required: field.required, hint: field.hint || undefined, validationMessage: problem };
   switch (field.type) {
@@ -334,7 +337,7 @@ function FieldInput({ field, label, index, value, allValues, files, problem, onV
           <div role="group" aria-label={label}>
             {field.options.map((option) => {
               const list = Array.isArray(value) ? (value as string[]) : [];
-              return <Checkbox key={option} label={option} checked={list.includes(option)} onChange={(_e, d) => onValue(d.checked === true ? [...list, option] : list.filter((o) => o !== option))} />;
+              return <Checkbox key={option} label={shown(option)} checked={list.includes(option)} onChange={(_e, d) => onValue(d.checked === true ? [...list, option] : list.filter((o) => o !== option))} />;
             })}
           </div>
         </Field>
@@ -344,7 +347,7 @@ function FieldInput({ field, label, index, value, allValues, files, problem, onV
         <Field {...common}>
           <RadioGroup value={text} onChange={(_e, d) => onValue(d.value)}>
             {field.options.map((option) => (
-              <Radio key={option} value={option} label={option} />
+              <Radio key={option} value={option} label={shown(option)} />
             ))}
           </RadioGroup>
         </Field>
@@ -356,7 +359,7 @@ function FieldInput({ field, label, index, value, allValues, files, problem, onV
             <option value="" />
             {field.options.map((option) => (
               <option key={option} value={option}>
-                {option}
+                {shown(option)}
               </option>
             ))}
           </Select>
