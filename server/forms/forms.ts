@@ -12,6 +12,7 @@ import {
 } from '@shared/contract/forms';
 import { isSecurityLevel } from '@shared/contract/security-levels';
 import { processPageProblems } from '@shared/rules/form-pages-rules';
+import { formFooterProblems } from '@shared/rules/form-footer-rules';
 import { formConfigProblems } from '@shared/rules/form-rules';
 import type { FastifyInstance } from 'fastify';
 import { sql, type Selectable, type Transaction } from 'kysely';
@@ -154,7 +155,7 @@ async function writeFields(trx: Transaction<Database>, formId: number, fields: C
 }
 
 function checkConfig(input: FormInputParsed): void {
-  const problems = [...formConfigProblems(input), ...processPageProblems(input.processPages, input.customFields)];
+  const problems = [...formConfigProblems(input), ...processPageProblems(input.processPages, input.customFields), ...formFooterProblems(input.layout.footer)];
   if (problems.length > 0) throw badRequest('The form has invalid settings', { problems });
 }
 

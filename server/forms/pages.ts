@@ -1,4 +1,4 @@
-import { ProcessPageSchema, type ProcessPage } from '@shared/contract/form-pages';
+import { FORM_PAGE_ICONS, ProcessPageSchema, type ProcessPage } from '@shared/contract/form-pages';
 import type { Generated } from 'kysely';
 import { z } from 'zod';
 
@@ -15,7 +15,8 @@ declare module './tables' {
   }
 }
 
-const StoredPagesSchema = z.array(ProcessPageSchema);
+// Pages stored before the icon (issue 16) have none; an icon no longer in the list reads as none.
+const StoredPagesSchema = z.array(ProcessPageSchema.extend({ icon: z.enum(FORM_PAGE_ICONS).nullable().catch(null) }));
 
 /** The stored pages; a column that does not parse reads as no pages (one page), never a 500. */
 export function pagesOf(row: { process_pages: string }): ProcessPage[] {
@@ -27,4 +28,4 @@ export function pagesOf(row: { process_pages: string }): ProcessPage[] {
   }
 }
 
-export const pagesColumn = (pages: readonly ProcessPage[]) => JSON.stringify(pages.map(({ id, title, description }) => ({ id, title: title.trim(), description })));
+export const pagesColumn = (pages: readonly ProcessPage[]) => JSON.stringify(pages.map(({ id, title, description, icon }) => ({ id, title: title.trim(), description, icon })));

@@ -10,7 +10,7 @@ import { z } from 'zod';
  * - `page` (on a custom field): the id of the page the field is on; null puts it on the first
  *   page (and is the only value a form without pages accepts).
  *
- * The rules (every page id a field names exists, titles not empty, ids unique) are
+ * The rules (every page id a field names exists, a title or an icon, ids unique) are
  * shared/rules/form-pages-rules.ts, run by the server on save and by the web client.
  */
 
@@ -20,14 +20,19 @@ export const FORM_PAGE_DESCRIPTION_MAX = 2000;
 export const FORM_PAGE_ID_MAX = 40;
 /** Letters, digits, `_` and `-`: the id travels in translations JSON keys and element ids. */
 export const FORM_PAGE_ID_PATTERN = /^[A-Za-z0-9_-]+$/;
+/** The icons a page may show in the public page's step heading (SPEC §3 "title, icon, number"); the web maps each to a Fluent UI icon. */
+export const FORM_PAGE_ICONS = ['document', 'person', 'upload', 'signature', 'calendar', 'mail', 'info', 'check'] as const;
+export type FormPageIcon = (typeof FORM_PAGE_ICONS)[number];
 
 const PAGE_SHAPE = {
   id: z.string().min(1).max(FORM_PAGE_ID_MAX),
   title: z.string().max(FORM_PAGE_TITLE_MAX),
   description: z.string().max(FORM_PAGE_DESCRIPTION_MAX).default(''),
+  /** Optional; a page needs a title or an icon (§5). */
+  icon: z.enum(FORM_PAGE_ICONS).nullable().default(null),
 };
 export const ProcessPageInputSchema = z.object(PAGE_SHAPE).strict().meta({ id: 'SaveFormProcessPage' });
-export const ProcessPageSchema = z.object({ ...PAGE_SHAPE, description: z.string() }).meta({ id: 'FormProcessPage' });
+export const ProcessPageSchema = z.object({ ...PAGE_SHAPE, description: z.string(), icon: z.enum(FORM_PAGE_ICONS).nullable() }).meta({ id: 'FormProcessPage' });
 export type ProcessPage = z.infer<typeof ProcessPageSchema>;
 
 /** Spread into the saved form's shape (shared/contract/forms.ts FORM_SHAPE). */

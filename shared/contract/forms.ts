@@ -5,6 +5,7 @@ import { DEFAULT_FORM_ADMIN, FormAdminSchema, FormAppearanceSchema } from './for
 import { FIELD_PAGE_SHAPE, FORM_PAGES_ANSWER_SHAPE, FORM_PAGES_SHAPE } from './form-pages';
 import { LanguageSchema } from './user';
 import { PUBLIC_FORM_LAYOUT_SHAPE } from './form-layout';
+import { DEFAULT_FORM_FOOTER, FORM_FOOTER_ANSWER_SHAPE, FORM_FOOTER_SHAPE } from './form-footer';
 
 /**
  * Web forms (SecuForms; SPEC §1–§6, issue 16 §2). ROLE_SECUFORMS (or ROLE_ADMIN) configures forms;
@@ -112,9 +113,11 @@ const LAYOUT_SHAPE = {
   successMessage: z.string().max(FORM_TEXT_VALUE_MAX).default(''),
   /** After a submission the page goes here (http/https), or stays on the success page. */
   redirectUrl: z.string().max(2000).default(''),
+  /** Imprint, privacy and support links at the bottom of the public page (./form-footer.ts). */
+  ...FORM_FOOTER_SHAPE,
 };
 export const FormLayoutInputSchema = z.object(LAYOUT_SHAPE).strict().meta({ id: 'SaveFormLayout' });
-export const FormLayoutSchema = z.object(answered(LAYOUT_SHAPE)).meta({ id: 'FormLayout' });
+export const FormLayoutSchema = z.object({ ...answered(LAYOUT_SHAPE), ...FORM_FOOTER_ANSWER_SHAPE }).meta({ id: 'FormLayout' });
 export type FormLayout = z.infer<typeof FormLayoutSchema>;
 
 /** What the administrator saves (POST, PUT: the whole form). */
@@ -132,7 +135,7 @@ const FORM_SHAPE = {
     senderEmail: z.string().max(320).nullable().default(null),
     disclaimerEnabled: z.boolean().default(false),
     disclaimerText: z.string().max(FORM_DISCLAIMER_MAX).default(''),
-    layout: FormLayoutInputSchema.default({ description: '', successTitle: '', successMessage: '', redirectUrl: '' }),
+    layout: FormLayoutInputSchema.default({ description: '', successTitle: '', successMessage: '', redirectUrl: '', footer: DEFAULT_FORM_FOOTER }),
     /** The JSON text of the translations tab (validated: an object keyed by de/en/fr). */
     translations: z.string().max(FORM_TEXT_VALUE_MAX * 3).default('{}'),
     customFields: z.array(CustomFieldInputSchema).max(FORM_FIELDS_MAX).default([]),

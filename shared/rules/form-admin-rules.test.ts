@@ -22,6 +22,6 @@ describe('form administration rules', () => {
     expect(de.name).toBe('Antrag');
     expect(de.layout).toEqual(form.layout);
     expect(de.customFields.map((f) => f.hint)).toEqual(['Ihr Name', '']);
-    expect(localisedForm(form, 'fr')).toEqual({ ...form, fieldLabels: {} });
+    expect(localisedForm(form, 'fr')).toEqual({ ...form, fieldLabels: {}, optionLabels: {} });
   });
 });

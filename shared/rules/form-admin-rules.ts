@@ -88,12 +88,12 @@ export function translationKeysProblem(text: string, fields: readonly Pick<Custo
  */
 export function localisedForm<
   F extends { name: string; disclaimerText: string; layout: { description: string; successTitle: string; successMessage: string }; translations: Record<string, unknown>; customFields: CustomField[]; processPages?: ProcessPage[] },
->(form: F, language: string): F & { fieldLabels: Record<string, string> } {
+>(form: F, language: string): F & { fieldLabels: Record<string, string>; optionLabels: Record<string, Record<string, string>> } {
   const texts = form.translations[language];
-  if (typeof texts !== 'object' || texts === null) return { ...form, fieldLabels: {} };
+  if (typeof texts !== 'object' || texts === null) return { ...form, fieldLabels: {}, optionLabels: {} };
   const t = texts as Partial<Record<TranslationKey, unknown>>;
   const text = (key: TranslationKey, fallback: string) => (typeof t[key] === 'string' && t[key] !== '' ? t[key] : fallback);
-  const { customFields, processPages, fieldLabels } = localisedPagesAndFields(t, form.customFields, form.processPages ?? []);
+  const { customFields, processPages, fieldLabels, optionLabels } = localisedPagesAndFields(t, form.customFields, form.processPages ?? []);
   return {
     ...form,
     name: text('name', form.name),
@@ -102,5 +102,6 @@ export function localisedForm<
     customFields,
     ...(form.processPages ? { processPages } : {}),
     fieldLabels,
+    optionLabels,
   };
 }

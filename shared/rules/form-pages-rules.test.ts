@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { localisedForm } from './form-admin-rules';
 import { formSteps, processPageProblems, stepOfField, stepProblems } from './form-pages-rules';
 
-const pages = [ProcessPageSchema.parse({ id: 'a', title: 'First', description: '' }), ProcessPageSchema.parse({ id: 'b', title: 'Second', description: 'More' })];
+const pages = [ProcessPageSchema.parse({ id: 'a', title: 'First', description: '', icon: null }), ProcessPageSchema.parse({ id: 'b', title: 'Second', description: 'More', icon: 'upload' })];
 const fields = [
   CustomFieldInputSchema.parse({ name: 'Name', type: 'text', required: true, textAreaSize: 1, page: 'a' }),
   CustomFieldInputSchema.parse({ name: 'Topic', type: 'dropdown', required: true, options: ['x'], page: 'b' }),
@@ -30,10 +30,11 @@ describe('process page rules', () => {
     expect(stepProblems(second!, { Name: 'Pat', Topic: 'bad' })).toEqual([{ field: 'Topic', reason: 'invalidOption' }]);
   });
 
-  it('§5: titles required, ids valid and unique, fields name existing pages', () => {
+  it('§5: a title or an icon, ids valid and unique, fields name existing pages', () => {
     expect(processPageProblems(pages, fields)).toEqual([]);
+    expect(processPageProblems([{ id: 'i', title: '', icon: 'mail' }], [])).toEqual([]);
     expect(processPageProblems([{ id: 'a', title: ' ' }, { id: 'a', title: 'x' }, { id: 'ü', title: 'y' }], [{ page: 'c' }, { page: null }])).toEqual([
-      { field: 'processPages.0.title', reason: 'required' },
+      { field: 'processPages.0.title', reason: 'pageTitleOrIcon' },
       { field: 'processPages.1.id', reason: 'invalidPageOrder' },
       { field: 'processPages.2.id', reason: 'invalidPageOrder' },
       { field: 'customFields.0.page', reason: 'unknownPage' },
@@ -45,12 +46,16 @@ describe('process page rules', () => {
       name: 'Apply',
       disclaimerText: '',
       layout: { description: '', successTitle: '', successMessage: '' },
-      translations: { de: { fields: { Name: { label: 'Name (de)', hint: 'Hinweis' }, Note: 'Notiz-Hinweis' }, pages: { b: { title: 'Zweite' } } } },
+      translations: { de: { fields: { Name: { label: 'Name (de)', hint: 'Hinweis' }, Note: 'Notiz-Hinweis', Topic: { options: { x: 'Ix', gone: 'Weg' } } }, pages: { b: { title: 'Zweite' } } } },
       customFields: fields,
       processPages: pages,
     };
     const de = localisedForm(form, 'de');
     expect(de.fieldLabels).toEqual({ Name: 'Name (de)' });
+    // Option texts only for options the field has; the field's options (the submitted values) stay.
+    expect(de.optionLabels).toEqual({ Topic: { x: 'Ix' } });
+    expect(de.customFields[1]!.options).toEqual(['x']);
+    expect(localisedForm(form, 'en').optionLabels).toEqual({});
     expect(de.customFields.map((f) => [f.name, f.hint])).toEqual([['Name', 'Hinweis'], ['Topic', ''], ['Note', 'Notiz-Hinweis']]);
     expect(de.processPages.map((p) => [p.title, p.description])).toEqual([['First', ''], ['Zweite', 'More']]);
     expect(localisedForm(form, 'en').processPages).toBe(pages);

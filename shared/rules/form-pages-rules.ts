@@ -9,16 +9,16 @@ import { submissionProblems } from './form-rules';
  * the web client (editor, Next on the public page).
  */
 
-type PageRef = Pick<ProcessPage, 'id' | 'title'>;
+type PageRef = Pick<ProcessPage, 'id' | 'title'> & { icon?: ProcessPage['icon'] };
 
-/** Pages: ids valid and unique ("invalid process page order"), titles not empty; fields name existing pages only. */
+/** Pages: ids valid and unique ("invalid process page order"), a title or an icon (§5); fields name existing pages only. */
 export function processPageProblems(pages: readonly PageRef[], fields: readonly Pick<CustomField, 'page'>[]): FormProblem[] {
   const problems: FormProblem[] = [];
   const ids = new Set<string>();
   pages.forEach((page, index) => {
     if (!FORM_PAGE_ID_PATTERN.test(page.id) || ids.has(page.id)) problems.push({ field: `processPages.${index}.id`, reason: 'invalidPageOrder' });
     ids.add(page.id);
-    if (page.title.trim() === '') problems.push({ field: `processPages.${index}.title`, reason: 'required' });
+    if (page.title.trim() === '' && !page.icon) problems.push({ field: `processPages.${index}.title`, reason: 'pageTitleOrIcon' });
   });
   fields.forEach((field, index) => {
     if (field.page !== null && !ids.has(field.page)) problems.push({ field: `customFields.${index}.page`, reason: 'unknownPage' });
@@ -56,7 +56,8 @@ export function stepProblems(step: FormStep, values: Record<string, FieldValue>)
 
 /**
  * The Translations tab's `fields` and `pages` of one language: `fields` maps a field name to its
- * hint (text) or to `{ label?, hint? }`; `pages` maps a page id to `{ title?, description? }`.
+ * hint (text) or to `{ label?, hint?, options? }` (`options`: an option's value to its shown text);
+ * `pages` maps a page id to `{ title?, description? }`.
  */
 export function pageTranslationProblem(key: 'fields' | 'pages', value: unknown, fieldNames: ReadonlySet<string>, pageIds: ReadonlySet<string>): boolean {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return true;
@@ -65,9 +66,12 @@ export function pageTranslationProblem(key: 'fields' | 'pages', value: unknown, 
     if (!(key === 'fields' ? fieldNames : pageIds).has(name)) return true;
     if (key === 'fields' && typeof texts === 'string') return false;
     if (typeof texts !== 'object' || texts === null || Array.isArray(texts)) return true;
-    return Object.entries(texts).some(([k, v]) => !allowed.includes(k) || typeof v !== 'string');
+    return Object.entries(texts).some(([k, v]) => (key === 'fields' && k === 'options' ? !isTextMap(v) : !allowed.includes(k) || typeof v !== 'string'));
   });
 }
+
+const isTextMap = (value: unknown): value is Record<string, string> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value) && Object.values(value).every((v) => typeof v === 'string');
 
 const textOf = (entry: unknown, key: string): string | undefined => {
   if (typeof entry !== 'object' || entry === null) return undefined;
@@ -75,18 +79,25 @@ const textOf = (entry: unknown, key: string): string | undefined => {
   return typeof value === 'string' && value !== '' ? value : undefined;
 };
 
-/** One language's texts applied to the fields (labels by name, hints) and the pages (titles, descriptions). */
+/**
+ * One language's texts applied to the fields (labels by name, hints) and the pages (titles,
+ * descriptions); `optionLabels`: per field name, the shown text of an option value (the value
+ * submitted stays the option itself).
+ */
 export function localisedPagesAndFields(texts: Record<string, unknown>, fields: readonly CustomField[], pages: readonly ProcessPage[]) {
   const fieldTexts = typeof texts.fields === 'object' && texts.fields !== null ? (texts.fields as Record<string, unknown>) : {};
   const pageTexts = typeof texts.pages === 'object' && texts.pages !== null ? (texts.pages as Record<string, unknown>) : {};
   const fieldLabels: Record<string, string> = {};
+  const optionLabels: Record<string, Record<string, string>> = {};
   const customFields = fields.map((field) => {
     const entry = fieldTexts[field.name];
     const label = textOf(entry, 'label');
     if (label) fieldLabels[field.name] = label;
+    const options = typeof entry === 'object' && entry !== null ? (entry as Record<string, unknown>).options : undefined;
+    if (isTextMap(options)) optionLabels[field.name] = Object.fromEntries(Object.entries(options).filter(([value, text]) => text !== '' && field.options.includes(value)));
     const hint = typeof entry === 'string' && entry !== '' ? entry : textOf(entry, 'hint');
     return hint ? { ...field, hint } : field;
   });
   const processPages = pages.map((page) => ({ ...page, title: textOf(pageTexts[page.id], 'title') ?? page.title, description: textOf(pageTexts[page.id], 'description') ?? page.description }));
-  return { customFields, processPages, fieldLabels };
+  return { customFields, processPages, fieldLabels, optionLabels };
 }

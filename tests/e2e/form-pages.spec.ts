@@ -77,30 +77,38 @@ test('the administrator adds, renames, reorders and deletes process pages and pu
   // Rename and move "Details" first.
   await pages.getByRole('group', { name: 'Details' }).getByRole('textbox', { name: 'Page title' }).fill('Your request');
   await pages.getByRole('group', { name: 'Your request' }).getByRole('button', { name: 'Move page up' }).click();
-  // An empty title is refused before saving.
+  // A page without a title and without an icon is refused before saving.
   await pages.getByRole('group', { name: 'Contact' }).getByRole('textbox', { name: 'Page title' }).fill('');
   await page.getByRole('button', { name: 'Save' }).click();
-  await expect(page.getByText('Field is required').first()).toBeVisible();
+  await expect(page.getByText('A process page needs a title or an icon').first()).toBeVisible();
   await pages.getByRole('textbox', { name: 'Page title' }).nth(1).fill('About you');
+  // The icon picker: a labelled dropdown; the chosen icon shows next to it.
+  const about = pages.getByRole('group', { name: 'About you' });
+  await about.getByRole('combobox', { name: 'Page icon' }).selectOption({ label: 'Person' });
+  await expect(about.locator('[data-page-icon="person"]')).toBeVisible();
+  await expectNoSeriousA11yViolations(page, 'process page icon picker');
 
   await page.getByRole('button', { name: 'Save' }).click();
   await expect(page.getByText('Form saved').first()).toBeVisible();
   const list = (await (await apiCall(server, builderApi, 'GET', '/forms')).json()) as { items: Array<{ formUuid: string; name: string }> };
   const saved = (await (await apiCall(server, builderApi, 'GET', `/forms/${list.items.find((f) => f.name === 'Paged request')!.formUuid}`)).json()) as Form;
-  expect(saved.processPages.map((p) => p.title)).toEqual(['Your request', 'About you']);
-  const [request, about] = saved.processPages;
+  expect(saved.processPages.map((p) => [p.title, p.icon])).toEqual([
+    ['Your request', null],
+    ['About you', 'person'],
+  ]);
+  const [request, aboutPage] = saved.processPages;
   expect(saved.customFields.map((f) => [f.name, f.page])).toEqual([
     ['Full name', null],
     ['Comment', request!.id],
   ]);
-  expect(about).toBeDefined();
+  expect(aboutPage).toBeDefined();
 });
 
 test('a visitor fills a two-page form step by step; German labels and titles with a German browser', async ({ browser }) => {
   const translations = {
     de: {
       name: 'Anfrage in Schritten',
-      fields: { 'Full name': { label: 'Vollständiger Name', hint: 'Vor- und Nachname' }, Topic: { label: 'Thema' } },
+      fields: { 'Full name': { label: 'Vollständiger Name', hint: 'Vor- und Nachname' }, Topic: { label: 'Thema', options: { Sales: 'Vertrieb', Support: 'Kundendienst' } } },
       pages: { person: { title: 'Über Sie' }, request: { title: 'Ihr Anliegen', description: 'Worum geht es?' } },
     },
   };
@@ -115,7 +123,7 @@ test('a visitor fills a two-page form step by step; German labels and titles wit
     translations: JSON.stringify(translations),
     processPages: [
       { id: 'person', title: 'About you' },
-      { id: 'request', title: 'Your request', description: 'What is it about?' },
+      { id: 'request', title: 'Your request', description: 'What is it about?', icon: 'upload' },
     ],
     customFields: [
       { name: 'Full name', type: 'text', required: true, textAreaSize: 1, page: 'person' },
@@ -145,6 +153,7 @@ test('a visitor fills a two-page form step by step; German labels and titles wit
   await page.getByLabel('Attachment').setInputFiles({ name: 'note.txt', mimeType: 'text/plain', buffer: Buffer.from('kept across steps') });
   await page.getByRole('textbox', { name: /Full name/ }).press('Enter');
   await expect(page.getByRole('heading', { name: 'Step 2 of 2: Your request' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Step 2 of 2: Your request' }).locator('[data-page-icon="upload"]')).toBeVisible();
   await expect(page.getByText('What is it about?')).toBeVisible();
   await expect(page.getByRole('textbox', { name: /Full name/ })).toHaveCount(0);
   await expect(page.getByRole('checkbox', { name: 'I accept the disclaimer' })).toBeVisible();
@@ -186,6 +195,9 @@ test('a visitor fills a two-page form step by step; German labels and titles wit
   await dePage.getByRole('button', { name: de.pages.next }).click();
   await expect(dePage.getByRole('heading', { name: 'Schritt 2 von 2: Ihr Anliegen' })).toBeVisible();
   await expect(dePage.getByRole('combobox', { name: /Thema/ })).toBeVisible();
+  // Option texts translated; the value chosen stays the option itself.
+  await dePage.getByRole('combobox', { name: /Thema/ }).selectOption({ label: 'Kundendienst' });
+  await expect(dePage.getByRole('combobox', { name: /Thema/ })).toHaveValue('Support');
   await expectNoSeriousA11yViolations(dePage, 'public form step 2 in German');
   await german.close();
 });

@@ -75,7 +75,7 @@ describe('form process pages', () => {
 
   it('saves and reads pages in order with each field on its page; the public page gets them; a form without pages has none', async () => {
     const form = await createForm();
-    expect(form.processPages).toEqual([{ id: 'person', title: 'About you', description: 'Who is asking' }, { id: 'request', title: 'Your request', description: '' }]);
+    expect(form.processPages).toEqual([{ id: 'person', title: 'About you', description: 'Who is asking', icon: null }, { id: 'request', title: 'Your request', description: '', icon: null }]);
     expect(form.customFields.map((f) => f.page)).toEqual(['person', 'person', 'request', null]);
     const read = (await (await call(server, owner, 'GET', api(`/forms/${form.formUuid}`))).json()) as Form;
     expect(read.processPages).toEqual(form.processPages);
@@ -84,7 +84,7 @@ describe('form process pages', () => {
     expect(publicForm.customFields.map((f) => [f.name, f.page])).toEqual([['Full name', 'person'], ['Contact', 'person'], ['Topic', 'request'], ['Note', null]]);
 
     // Reorder and rename: the ids stay, so the fields keep their pages.
-    const reordered = [{ id: 'request', title: 'What you need', description: '' }, { id: 'person', title: 'About you', description: 'Who is asking' }];
+    const reordered = [{ id: 'request', title: 'What you need', description: '', icon: null }, { id: 'person', title: 'About you', description: 'Who is asking', icon: null }];
     const response = await put(form, { processPages: reordered });
     expect(response.status, await response.clone().text()).toBe(200);
     const saved = (await response.json()) as Form;
@@ -124,13 +124,33 @@ describe('form process pages', () => {
       { field: 'customFields.1.page', reason: 'unknownPage' },
       { field: 'customFields.2.page', reason: 'unknownPage' },
     ]);
-    expect(await refused(formInput({ processPages: [PAGES[0]!, { ...PAGES[1]!, title: '  ' }] }))).toEqual([{ field: 'processPages.1.title', reason: 'required' }]);
+    expect(await refused(formInput({ processPages: [PAGES[0]!, { ...PAGES[1]!, title: '  ' }] }))).toEqual([{ field: 'processPages.1.title', reason: 'pageTitleOrIcon' }]);
     expect(await refused(formInput({ processPages: [PAGES[0]!, PAGES[1]!, { id: 'person', title: 'Again' }] }))).toEqual([{ field: 'processPages.2.id', reason: 'invalidPageOrder' }]);
     expect(await refused(formInput({ processPages: [PAGES[0]!, PAGES[1]!, { id: 'a b', title: 'Space' }] }))).toEqual([{ field: 'processPages.2.id', reason: 'invalidPageOrder' }]);
     const many = Array.from({ length: FORM_PAGES_MAX + 1 }, (_, i) => ({ id: `p${i}`, title: `Page ${i}` }));
     await expectBackendError(await call(server, owner, 'POST', api('/forms'), formInput({ processPages: [...PAGES, ...many] })), 400, 'ValidationException');
     const after = await server.app.db.selectFrom('forms').select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow();
     expect(Number(after.n)).toBe(Number(before.n));
+  });
+
+  it('page icons: saved and read, a page with an icon needs no title, an unknown icon → 400; pages stored before icons read as none', async () => {
+    const form = await createForm({ processPages: [{ ...PAGES[0]!, icon: 'person' }, { id: 'request', title: '', icon: 'upload' }] });
+    expect(form.processPages.map((p) => [p.id, p.title, p.icon])).toEqual([['person', 'About you', 'person'], ['request', '', 'upload']]);
+    const publicForm = (await (await publicCall('GET', `/public-forms/${form.url}`)).json()) as PublicForm;
+    expect(publicForm.processPages.map((p) => p.icon)).toEqual(['person', 'upload']);
+    const changed = await put(form, { processPages: [{ ...form.processPages[0]!, icon: null }, { ...form.processPages[1]!, icon: 'signature' }] });
+    expect(changed.status, await changed.clone().text()).toBe(200);
+    expect(((await changed.json()) as Form).processPages.map((p) => p.icon)).toEqual([null, 'signature']);
+
+    expect(await refused(formInput({ processPages: [PAGES[0]!, { id: 'request', title: ' ', icon: null }] }))).toEqual([{ field: 'processPages.1.title', reason: 'pageTitleOrIcon' }]);
+    const unknownIcon = await call(server, owner, 'POST', api('/forms'), { ...formInput(), processPages: [{ ...PAGES[0]!, icon: 'rocket' }, PAGES[1]] });
+    await expectBackendError(unknownIcon, 400, 'ValidationException');
+
+    // A row written before issue 16 (no icon key) and one with an icon dropped from the list.
+    const legacy = JSON.stringify([{ id: 'person', title: 'About you', description: '' }, { id: 'request', title: 'Your request', description: '', icon: 'gone' }]);
+    await server.app.db.updateTable('forms').set({ process_pages: legacy }).where('uuid', '=', form.formUuid).execute();
+    const read = (await (await call(server, owner, 'GET', api(`/forms/${form.formUuid}`))).json()) as Form;
+    expect(read.processPages.map((p) => [p.id, p.icon])).toEqual([['person', null], ['request', null]]);
   });
 
   it('translations: labels and hints per field, titles and descriptions per page; unknown names, ids or keys refused', async () => {
@@ -141,10 +161,12 @@ describe('form process pages', () => {
       { fr: { fields: { 'Full name': { label: 3 } } } },
       { fr: { fields: { 'Full name': { title: 'x' } } } },
       { en: { fields: { Unknown: { label: 'x' } } } },
+      { de: { fields: { Topic: { options: ['Vertrieb'] } } } },
+      { de: { fields: { Topic: { options: { Sales: 1 } } } } },
     ]) {
       expect(await refused(formInput({ translations: JSON.stringify(bad) })), JSON.stringify(bad)).toEqual([{ field: 'translations', reason: 'unknownTranslationKey' }]);
     }
-    const translations = { de: { fields: { 'Full name': { label: 'Vollständiger Name', hint: 'Vor- und Nachname' }, Contact: 'Ihre Adresse' }, pages: { person: { title: 'Über Sie', description: 'Wer fragt' }, request: { title: 'Ihr Anliegen' } } } };
+    const translations = { de: { fields: { 'Full name': { label: 'Vollständiger Name', hint: 'Vor- und Nachname' }, Contact: 'Ihre Adresse', Topic: { options: { Sales: 'Vertrieb' } } }, pages: { person: { title: 'Über Sie', description: 'Wer fragt' }, request: { title: 'Ihr Anliegen' } } } };
     const form = await createForm({ translations: JSON.stringify(translations) });
     const publicForm = (await (await publicCall('GET', `/public-forms/${form.url}`)).json()) as PublicForm;
     expect(publicForm.translations).toEqual(translations);
@@ -156,5 +178,9 @@ describe('form process pages', () => {
     expect(missing.metadata.problems).toEqual([{ field: 'Topic', reason: 'required' }]);
     const done = await publicCall('POST', `/public-forms/${form.url}/submissions`, { values: { 'Full name': 'Pat', Topic: 'Sales', Note: 'Thanks' } });
     expect(done.status, await done.clone().text()).toBe(201);
+    // A translated option text is only shown: the value submitted is the option itself.
+    const translated = await createForm({ translations: JSON.stringify({ de: { fields: { Topic: { options: { Sales: 'Vertrieb' } } } } }) });
+    const shownText = await expectBackendError(await publicCall('POST', `/public-forms/${translated.url}/submissions`, { values: { 'Full name': 'Pat', Topic: 'Vertrieb' } }), 400, FORM_ERRORS.fieldInvalid);
+    expect(shownText.metadata.problems).toEqual([{ field: 'Topic', reason: 'invalidOption' }]);
   });
 });

@@ -5,6 +5,7 @@ import { CustomFieldInputSchema, FORM_WEB_LINKS, FormInputSchema, type Form, typ
 import { isE2eLevel, SECURITY_LEVEL_ORDER, SERVER_READABLE_LEVELS, securityLevelInfo } from '@shared/contract/security-levels';
 import { formAdminProblems } from '@shared/rules/form-admin-rules';
 import { processPageProblems } from '@shared/rules/form-pages-rules';
+import { formFooterProblems } from '@shared/rules/form-footer-rules';
 import { formConfigProblems, type FormProblem } from '@shared/rules/form-rules';
 import { Alert } from '@web/components/alert';
 import { PageHeading } from '@web/components/page-heading';
@@ -19,6 +20,7 @@ import { CustomFieldsEditor } from './custom-fields-editor';
 import { formErrorMessage, serverProblems } from './form-errors';
 import { ProcessServiceTab } from './process-service-tab';
 import { ProcessPagesEditor } from './process-pages-editor';
+import { FooterEditor } from './form-footer';
 import { ADMIN_TABS, AdminTabPanel, LayoutPreview, type AdminTab } from './form-admin-tabs';
 import { ShareBar } from './share-dialog';
 
@@ -78,7 +80,7 @@ function FormEditor({ form }: { form: Form | undefined }) {
 
   async function save(event: FormEvent) {
     event.preventDefault();
-    const local = [...formConfigProblems(state), ...processPageProblems(state.processPages, state.customFields), ...formAdminProblems(state.admin, state.customFields, state.translations, state.processPages)];
+    const local = [...formConfigProblems(state), ...processPageProblems(state.processPages, state.customFields), ...formAdminProblems(state.admin, state.customFields, state.translations, state.processPages), ...formFooterProblems(state.layout.footer)];
     setProblems(local);
     setFailure(null);
     if (local.length > 0) {
@@ -189,6 +191,7 @@ function FormEditor({ form }: { form: Form | undefined }) {
                 <Input value={state.layout[key]} onChange={(_e, d) => set({ layout: { ...state.layout, [key]: d.value } })} />
               </Field>
             ))}
+            <FooterEditor footer={state.layout.footer} problemAt={problemAt} onChange={(footer) => set({ layout: { ...state.layout, footer } })} />
           </div>
         ) : null}
         {tab === 'processService' ? <ProcessServiceTab formUuid={form?.formUuid} /> : null}

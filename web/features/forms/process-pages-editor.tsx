@@ -1,10 +1,11 @@
 import { Body1, Button, Caption1, Card, Field, Input, makeStyles, Select, Subtitle2, Textarea } from '@fluentui/react-components';
-import { FORM_PAGES_MAX, type ProcessPage } from '@shared/contract/form-pages';
+import { FORM_PAGE_ICONS, FORM_PAGES_MAX, type FormPageIcon, type ProcessPage } from '@shared/contract/form-pages';
 import type { CustomField } from '@shared/contract/forms';
 import type { FormProblem } from '@shared/rules/form-rules';
 import { FormDialog } from '@web/components/form-dialog';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import { PageIcon } from './page-icons';
 
 /**
  * Process pages in the Custom fields tab (shared/contract/form-pages.ts): add, rename, describe,
@@ -67,7 +68,7 @@ export function ProcessPagesEditor({ pages, fields, problems, onChange }: Props)
     if (deleting) remove(deleting.index, deleting.target);
     setDeleting(null);
   };
-  const titleOf = (page: ProcessPage, index: number) => page.title.trim() || t('forms:pages.page', { n: index + 1 });
+  const titleOf = (page: ProcessPage, index: number) => page.title.trim() || (page.icon ? t(`forms:pages.icons.${page.icon}`) : t('forms:pages.page', { n: index + 1 }));
 
   return (
     <section className={styles.section} aria-labelledby="form-process-pages">
@@ -78,9 +79,20 @@ export function ProcessPagesEditor({ pages, fields, problems, onChange }: Props)
       {pages.map((page, index) => (
         <Card key={page.id} className={styles.card} role="group" aria-label={titleOf(page, index)}>
           <div className={styles.row}>
-            <Field label={t('forms:pages.pageTitle')} required validationMessage={problemAt(index, 'title')}>
+            <Field label={t('forms:pages.pageTitle')} validationMessage={problemAt(index, 'title')}>
               <Input value={page.title} onChange={(_e, d) => update(index, { title: d.value })} />
             </Field>
+            <Field label={t('forms:pages.icon')}>
+              <Select value={page.icon ?? ''} onChange={(_e, d) => update(index, { icon: d.value === '' ? null : (d.value as FormPageIcon) })}>
+                <option value="">{t('forms:pages.noIcon')}</option>
+                {FORM_PAGE_ICONS.map((icon) => (
+                  <option key={icon} value={icon}>
+                    {t(`forms:pages.icons.${icon}`)}
+                  </option>
+                ))}
+              </Select>
+            </Field>
+            <PageIcon icon={page.icon} />
             <Caption1>{t('forms:pages.id', { id: page.id, count: fieldsOn(index).length })}</Caption1>
           </div>
           {problemAt(index, 'id') ? <Caption1 role="alert">{problemAt(index, 'id')}</Caption1> : null}
@@ -99,7 +111,7 @@ export function ProcessPagesEditor({ pages, fields, problems, onChange }: Props)
         </Card>
       ))}
       <div>
-        <Button disabled={pages.length >= FORM_PAGES_MAX} onClick={() => onChange([...pages, { id: newPageId(pages), title: '', description: '' }], fields)}>
+        <Button disabled={pages.length >= FORM_PAGES_MAX} onClick={() => onChange([...pages, { id: newPageId(pages), title: '', description: '', icon: null }], fields)}>
           {t('forms:pages.add')}
         </Button>
       </div>
@@ -137,7 +149,7 @@ export function FieldPageSelect({ field, pages, problem, onPage }: { field: Cust
       <Select value={field.page !== null && pages.some((p) => p.id === field.page) ? field.page : pages[0]!.id} onChange={(_e, d) => onPage(d.value)}>
         {pages.map((page, index) => (
           <option key={page.id} value={page.id}>
-            {page.title.trim() || t('forms:pages.page', { n: index + 1 })}
+            {page.title.trim() || (page.icon ? t(`forms:pages.icons.${page.icon}`) : t('forms:pages.page', { n: index + 1 }))}
           </option>
         ))}
       </Select>

@@ -3,6 +3,7 @@ import { getPublicForm } from '@shared/api/endpoints/forms';
 import { getCaptcha } from '@shared/api/endpoints/pre-login';
 import type { CaptchaResponse } from '@shared/contract/auth-escalation';
 import type { FormAppearance } from '@shared/contract/form-admin';
+import type { FormFooter } from '@shared/contract/form-footer';
 import { DISPLAY_ONLY_FIELD_TYPES, type CustomField, type FieldValue, type PublicForm } from '@shared/contract/forms';
 import { localisedForm } from '@shared/rules/form-admin-rules';
 import { fillTemplate, signatureFile, submissionProblems, type FormProblem } from '@shared/rules/form-rules';
@@ -24,6 +25,7 @@ import { LayoutBackdrop, panelOverImage } from './layout-images';
 import { readPublicFormUrl, urlDefaults, useEmbedHeight } from './public-form-url';
 import { SignatureField } from './signature-field';
 import { focusFirstProblem, StepButtons, StepHeading } from './process-pages-fill';
+import { FormFooterLinks } from './form-footer';
 
 const useStyles = makeStyles({
   card: { maxWidth: '640px', margin: '0 auto', padding: '24px', display: 'grid', gap: '16px' },
@@ -33,14 +35,15 @@ const useStyles = makeStyles({
   error: { color: tokens.colorPaletteRedForeground1 },
 });
 
-/** The form's panel; with `images` (the form's layout images) over its backdrop (./layout-images.tsx). */
-function PublicCard({ children, appearance, images, preview = false }: { children: ReactNode; appearance?: FormAppearance | undefined; images?: Pick<PublicForm, 'backgroundImageUrl' | 'logoUrl'>; preview?: boolean }) {
+/** The form's panel; with `images` (the form's layout images) over its backdrop (./layout-images.tsx), and the form's footer links at its bottom. */
+function PublicCard({ children, appearance, images, footer, preview = false }: { children: ReactNode; appearance?: FormAppearance | undefined; images?: Pick<PublicForm, 'backgroundImageUrl' | 'logoUrl'>; footer?: FormFooter | undefined; preview?: boolean }) {
   const styles = useStyles();
   return (
     <LayoutBackdrop images={images} page={!preview}>
       <AppearanceFrame appearance={appearance}>
         <Card className={styles.card} style={panelOverImage(images, appearance?.transparency)}>
           {children}
+          <FormFooterLinks footer={footer} />
         </Card>
       </AppearanceFrame>
     </LayoutBackdrop>
@@ -96,7 +99,7 @@ function signatureUploads(form: PublicForm, values: Record<string, FieldValue>):
  * The form itself; `preview` (the Layout tab's live preview) never submits; `urlValues`: defaults
  * from the share URL; `fieldLabels`: translated labels by field name (localisedForm).
  */
-export function FormFill({ form, formId, preview = false, urlValues = {} }: { form: PublicForm & { fieldLabels?: Record<string, string> }; formId: string; preview?: boolean; urlValues?: Record<string, FieldValue> }) {
+export function FormFill({ form, formId, preview = false, urlValues = {} }: { form: PublicForm & { fieldLabels?: Record<string, string>; optionLabels?: Record<string, Record<string, string>> }; formId: string; preview?: boolean; urlValues?: Record<string, FieldValue> }) {
   const { t } = useTranslation();
   const styles = useStyles();
   const [values, setValues] = useState<Record<string, FieldValue>>(() => ({ ...initialValues(form), ...urlValues }));
@@ -135,7 +138,7 @@ export function FormFill({ form, formId, preview = false, urlValues = {} }: { fo
 
   if (done) {
     return (
-      <PublicCard appearance={form.appearance} images={form} preview={preview}>
+      <PublicCard appearance={form.appearance} images={form} footer={form.layout.footer} preview={preview}>
         <PageHeading focusOnMount>{form.layout.successTitle || t('forms:public.successTitle')}</PageHeading>
         <Body1 as="p">{form.layout.successMessage || t('forms:public.successText')}</Body1>
       </PublicCard>
@@ -222,7 +225,7 @@ export function FormFill({ form, formId, preview = false, urlValues = {} }: { fo
   }
 
   return (
-    <PublicCard appearance={form.appearance} images={form} preview={preview}>
+    <PublicCard appearance={form.appearance} images={form} footer={form.layout.footer} preview={preview}>
       {preview ? <Subtitle1 as="h2">{form.name}</Subtitle1> : <PageHeading focusOnMount>{form.name}</PageHeading>}
       {form.layout.description ? <Body1 as="p">{form.layout.description}</Body1> : null}
       <Caption1 as="p">{t('forms:public.mandatoryHint')}</Caption1>
@@ -234,7 +237,7 @@ export function FormFill({ form, formId, preview = false, urlValues = {} }: { fo
         {steps.map((step, stepNumber) =>
           step.fields.map(({ field, index }) => (
             <div key={field.name} data-form-field={field.name} hidden={stepNumber !== current}>
-              <FieldInput field={field} label={form.fieldLabels?.[field.name] || field.name} index={index} value={values[field.name]} allValues={values} files={files[field.name] ?? []} problem={problemOf(field.name)} onValue={(v) => setValue(field.name, v)} onFiles={(list) => setFiles((f) => ({ ...f, [field.name]: list }))} />
+              <FieldInput field={field} label={form.fieldLabels?.[field.name] || field.name} optionLabels={form.optionLabels?.[field.name]} index={index} value={values[field.name]} allValues={values} files={files[field.name] ?? []} problem={problemOf(field.name)} onValue={(v) => setValue(field.name, v)} onFiles={(list) => setFiles((f) => ({ ...f, [field.name]: list }))} />
             </div>
           )),
         )}
@@ -279,6 +282,7 @@ interface FieldInputProps {
   /** The label shown: the translated one, else the field's name (which stays the key of the value). */
   label: string;
   index: number;
+  optionLabels: Record<string, string> | undefined;
   value: FieldValue | undefined;
   allValues: Record<string, FieldValue>;
   files: File[];
@@ -287,8 +291,10 @@ interface FieldInputProps {
   onFiles: (files: File[]) => void;
 }
 
-function FieldInput({ field, label, index, value, allValues, files, problem, onValue, onFiles }: FieldInputProps) {
+function FieldInput({ field, label, optionLabels, index, value, allValues, files, problem, onValue, onFiles }: FieldInputProps) {
   const styles = useStyles();
+  // The translated text of an option; the value submitted stays the option itself.
+  const shown = (option: string) => optionLabels?.[option] || option;
   const text = typeof value === 'string' ? value : '';
   const common = { label, required: field.required, hint: field.hint || undefined, validationMessage: problem };
   switch (field.type) {
@@ -331,7 +337,7 @@ function FieldInput({ field, label, index, value, allValues, files, problem, onV
           <div role="group" aria-label={label}>
             {field.options.map((option) => {
               const list = Array.isArray(value) ? (value as string[]) : [];
-              return <Checkbox key={option} label={option} checked={list.includes(option)} onChange={(_e, d) => onValue(d.checked === true ? [...list, option] : list.filter((o) => o !== option))} />;
+              return <Checkbox key={option} label={shown(option)} checked={list.includes(option)} onChange={(_e, d) => onValue(d.checked === true ? [...list, option] : list.filter((o) => o !== option))} />;
             })}
           </div>
         </Field>
@@ -341,7 +347,7 @@ function FieldInput({ field, label, index, value, allValues, files, problem, onV
         <Field {...common}>
           <RadioGroup value={text} onChange={(_e, d) => onValue(d.value)}>
             {field.options.map((option) => (
-              <Radio key={option} value={option} label={option} />
+              <Radio key={option} value={option} label={shown(option)} />
             ))}
           </RadioGroup>
         </Field>
@@ -353,7 +359,7 @@ function FieldInput({ field, label, index, value, allValues, files, problem, onV
             <option value="" />
             {field.options.map((option) => (
               <option key={option} value={option}>
-                {option}
+                {shown(option)}
               </option>
             ))}
           </Select>
