@@ -106,7 +106,10 @@ export async function openE2eFolder(contents: RoomContents, keys: UnlockedKeys):
   // The keys list and the signers travel while the Worker decrypts the names.
   const lists = Promise.all([
     call(apiClient, X.state, { params: { roomUuid } }),
-    call(apiClient, X.files, { params: { roomUuid }, query: contents.folder ? { folderUuid: contents.folder.uuid } : {} }),
+    // Only this page's files' extras (a folder's first page must not wait for all its files').
+    contents.files.length
+      ? call(apiClient, X.files, { params: { roomUuid }, query: { ...(contents.folder ? { folderUuid: contents.folder.uuid } : {}), uuids: contents.files.map((f) => f.uuid).join(',') } })
+      : Promise.resolve({ files: [] }),
   ]);
   lists.catch(() => undefined); // awaited below; a failure there must not count as unhandled while the names decrypt
   const names = await decryptNames(roomUuid, roomKey, items);

@@ -1,4 +1,4 @@
-import { Button, Field, makeStyles, MessageBar, MessageBarBody, SearchBox, Spinner, Text } from '@fluentui/react-components';
+import { Button, Field, makeStyles, MessageBar, MessageBarBody, SearchBox, Select, Spinner, Text } from '@fluentui/react-components';
 import { ArrowDownloadRegular, ArrowUploadRegular, FolderAddRegular, LockClosedRegular } from '@fluentui/react-icons';
 import type { E2eMember } from '@shared/contract/rooms-e2e';
 import { DataTable, type DataTableColumn } from '@web/components/data-table';
@@ -11,25 +11,22 @@ import { formatSize } from '@web/lib/format-size';
 import { ROUTES } from '@web/lib/routes';
 import { useNotify } from '@web/lib/toasts';
 import { useUnlockedKeys } from '@web/lib/unlock-request';
-import { useEffect, useRef, useState } from 'react';
+import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import useSWR from 'swr';
 import { roomFileContentUrl } from '../api/room-files';
 import { refreshRooms, ROOM_FILES_PAGE_SIZE } from '../api/rooms';
-import { useWholeRoomContents } from './whole-contents';
+import { useE2eFolder } from './e2e-folder-loader';
 import { NameDialog, type NameRequest } from '../room-dialogs';
 import { RoleBadge } from '../room-format';
 import {
   createE2eFolder,
   declineRoomKey,
-  E2eRoomAccessError,
   fileKeyOf,
   grantRoomKey,
   listE2eMembers,
-  openE2eFolder,
   uploadE2eFile,
-  type E2eFolderView,
   type E2eListedFile,
 } from './e2e-room-client';
 import { EncryptionActivation } from './encryption-activation';
@@ -57,32 +54,21 @@ export function E2eRoomPage() {
   const { user } = useAuthState();
   const session = useSecuPassSession();
   const unlock = useUnlockedKeys('decrypt');
-  const contents = useWholeRoomContents(roomUuid, folderUuid);
-  const [view, setView] = useState<E2eFolderView | null>(null);
-  const [problem, setProblem] = useState<string | null>(null);
+  // The first page shows at once, the rest of the folder loads behind it (e2e-folder-loader.ts).
+  const { contents, load, problem } = useE2eFolder(roomUuid, folderUuid, session?.keys);
+  const view = load?.view ?? null;
   const [search, setSearch] = useState('');
+  // 'updatedAt': the server's order (newest first); 'name': the decrypted names, sorted here.
+  const [sort, setSort] = useState<'updatedAt' | 'name'>('updatedAt');
   // The page of the decrypted, filtered rows shown (as many rows a page as the plain room's table:
   // rendering thousands of rows costs more than decrypting them); back to 1 in another folder.
   const [paging, setPaging] = useState({ folder: folderUuid, page: 1 });
   const [naming, setNaming] = useState<NameRequest | null>(null);
   const [busy, setBusy] = useState(false);
   const fileInput = useRef<HTMLInputElement>(null);
-  const role = contents.data?.folder?.role ?? contents.data?.room.role;
-  const isOwner = contents.data?.room.role === 'OWNER';
+  const role = contents?.folder?.role ?? contents?.room.role;
+  const isOwner = contents?.room.role === 'OWNER';
   const members = useSWR(isOwner && session ? ['rooms/e2e-members', roomUuid] : null, () => listE2eMembers(roomUuid));
-
-  useEffect(() => {
-    const keys = session?.keys;
-    if (!keys || !contents.data) return;
-    let cancelled = false;
-    openE2eFolder(contents.data, keys).then(
-      (opened) => !cancelled && (setView(opened), setProblem(null)),
-      (error: unknown) => !cancelled && setProblem(error instanceof E2eRoomAccessError ? error.state : 'failed'),
-    );
-    return () => {
-      cancelled = true;
-    };
-  }, [session?.keys, contents.data]);
 
   const refresh = async () => {
     await refreshRooms();
@@ -152,11 +138,11 @@ export function E2eRoomPage() {
   };
 
   const needle = search.trim().toLowerCase();
+  const fileRows = view ? view.files.map((f): Row => ({ kind: 'file', uuid: f.uuid, name: f.name, file: f })) : [];
+  if (sort === 'name') fileRows.sort((a, b) => (a.name ?? '').localeCompare(b.name ?? '', i18n.language, { numeric: true }));
+  // Sort and search use the names opened so far; the progress line says when more are coming.
   const rows: Row[] = view
-    ? [
-        ...view.folders.map((f): Row => ({ kind: 'folder', uuid: f.uuid, name: f.name })),
-        ...view.files.map((f): Row => ({ kind: 'file', uuid: f.uuid, name: f.name, file: f })),
-      ].filter((r) => !needle || (r.name ?? '').toLowerCase().includes(needle))
+    ? [...view.folders.map((f): Row => ({ kind: 'folder', uuid: f.uuid, name: f.name })), ...fileRows].filter((r) => !needle || (r.name ?? '').toLowerCase().includes(needle))
     : [];
   const pages = Math.max(1, Math.ceil(rows.length / ROOM_FILES_PAGE_SIZE));
   const page = paging.folder === folderUuid ? Math.min(paging.page, pages) : 1;
@@ -240,6 +226,12 @@ export function E2eRoomPage() {
             <Field label={t('rooms:e2e.search')}>
               <SearchBox value={search} onChange={(_e, data) => (setSearch(data.value), toPage(1))} />
             </Field>
+            <Field label={t('rooms:e2e.sort.label')}>
+              <Select value={sort} onChange={(_e, data) => (setSort(data.value === 'name' ? 'name' : 'updatedAt'), toPage(1))}>
+                <option value="updatedAt">{t('rooms:e2e.sort.updatedAt')}</option>
+                <option value="name">{t('rooms:e2e.sort.name')}</option>
+              </Select>
+            </Field>
             {canWrite ? (
               <>
                 <Button icon={<FolderAddRegular />} onClick={newFolder}>
@@ -252,6 +244,7 @@ export function E2eRoomPage() {
               </>
             ) : null}
             {busy ? <Spinner size="tiny" label={t('rooms:e2e.encrypting')} /> : null}
+            {load && !load.done ? <Spinner size="tiny" role="status" label={t('rooms:e2e.decryptingNames', { loaded: load.loaded, total: load.total })} /> : null}
           </div>
           <DataTable label={t('rooms:e2e.contentsLabel')} columns={columns} rows={pageRows} rowKey={(row) => row.uuid} empty={<Text as="p">{t('rooms:e2e.folderEmpty')}</Text>} />
           {rows.length > ROOM_FILES_PAGE_SIZE ? (
