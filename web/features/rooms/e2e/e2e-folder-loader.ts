@@ -1,9 +1,15 @@
+import { call } from '@shared/api/call';
+import { ROOM_E2E_ENDPOINTS as X } from '@shared/contract/endpoints/rooms-e2e';
 import { ROOM_FILES_PAGE_MAX, type RoomContents, type RoomContentsQuery } from '@shared/contract/rooms';
 import type { UnlockedKeys } from '@shared/crypto/service';
+import { contactPinsFor } from '@shared/transfer/contact-pins';
+import { apiClient } from '@web/lib/api-client';
 import { useAuthState } from '@web/lib/auth';
-import { useEffect, useState } from 'react';
+import { cryptoApi } from '@web/lib/crypto';
+import { useEffect, useRef, useState } from 'react';
 import useSWR from 'swr';
 import { fetchRoomContents, ROOM_FILES_PAGE_SIZE } from '../api/rooms';
+import type { E2eRoomState } from '@shared/contract/rooms-e2e';
 import { E2eRoomAccessError, openE2eFolder, type E2eFolderView } from './e2e-room-client';
 
 /**
@@ -38,14 +44,29 @@ export function useE2eFolder(roomUuid: string, folderUuid: string | undefined, k
   const [load, setLoad] = useState<E2eFolderLoad | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const contents = first.data;
+  const userUuid = user?.uuid;
+
+  // While the first page downloads: the signers list (the room's state) and the caller's contact
+  // pins (loaded once per unlock, the same store verifiedContactKey loads) travel too.
+  const early = useRef<{ of: string; state: Promise<E2eRoomState> } | null>(null);
+  useEffect(() => {
+    if (!keys || !userUuid) return;
+    const pending = call(apiClient, X.state, { params: { roomUuid } });
+    pending.catch(() => undefined); // openE2eFolder awaits it (or asks again)
+    early.current = { of: `${roomUuid}|${folderUuid ?? ''}`, state: pending };
+    contactPinsFor({ client: apiClient, crypto: cryptoApi, keys, ownerUserId: async () => userUuid }).catch(() => undefined);
+  }, [keys, userUuid, roomUuid, folderUuid]);
 
   useEffect(() => {
     if (!keys || !contents) return;
     let cancelled = false;
     const of = `${roomUuid}|${folderUuid ?? ''}`;
+    // The early state serves this first open only: later pages and reloads ask again (new signers).
+    const state = early.current?.of === of ? early.current.state : undefined;
+    early.current = null;
     const fetchPage = (cursor: string) => fetchRoomContents(roomUuid, folderUuid ?? null, { ...ORDER, pageSize: ROOM_FILES_PAGE_MAX, cursor });
     void (async () => {
-      const opened = await openE2eFolder(contents, keys);
+      const opened = await openE2eFolder(contents, keys, state ? { state } : {});
       if (cancelled) return;
       const seen = new Set(opened.files.map((f) => f.uuid));
       let view = opened;

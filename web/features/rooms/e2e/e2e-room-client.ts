@@ -93,7 +93,7 @@ export interface E2eFolderView {
 }
 
 /** Opens a room or folder listing: names decrypted, each file's metadata verified against its uploader's key. */
-export async function openE2eFolder(contents: RoomContents, keys: UnlockedKeys): Promise<E2eFolderView> {
+export async function openE2eFolder(contents: RoomContents, keys: UnlockedKeys, prefetched: { state?: Promise<E2eRoomState> } = {}): Promise<E2eFolderView> {
   const roomUuid = contents.room.uuid;
   const roomKey = await roomKeyOf(roomUuid, keys);
   const items = [
@@ -105,7 +105,7 @@ export async function openE2eFolder(contents: RoomContents, keys: UnlockedKeys):
   ];
   // The keys list and the signers travel while the Worker decrypts the names.
   const lists = Promise.all([
-    call(apiClient, X.state, { params: { roomUuid } }),
+    prefetched.state ?? call(apiClient, X.state, { params: { roomUuid } }),
     // Only this page's files' extras (a folder's first page must not wait for all its files').
     contents.files.length
       ? call(apiClient, X.files, { params: { roomUuid }, query: { ...(contents.folder ? { folderUuid: contents.folder.uuid } : {}), uuids: contents.files.map((f) => f.uuid).join(',') } })
