@@ -91,7 +91,7 @@ export async function createE2eFile(ctx: RequestContext, roomUuid: string, input
 }
 
 /** The sealed extras of the complete files of the top level or a folder (any role there). */
-export async function e2eFileKeys(ctx: RequestContext, roomUuid: string, folderUuid: string | undefined): Promise<E2eFileKeysList> {
+export async function e2eFileKeys(ctx: RequestContext, roomUuid: string, folderUuid: string | undefined, uuids?: string[]): Promise<E2eFileKeysList> {
   const { app, user } = ctx;
   const room = await liveRoom(app.db, roomUuid);
   const folder = folderUuid ? await liveFolder(app.db, room, folderUuid) : undefined;
@@ -107,6 +107,7 @@ export async function e2eFileKeys(ctx: RequestContext, roomUuid: string, folderU
     .where('room_files.deleted_at', 'is', null)
     .where('room_files.state', '=', 'complete');
   query = folder ? query.where('room_files.folder_id', '=', folder.id) : query.where('room_files.folder_id', 'is', null);
+  if (uuids) query = query.where('room_files.uuid', 'in', uuids);
   const rows = await query.orderBy('room_files.id').execute();
   return {
     files: rows.map((r) => ({

@@ -28,7 +28,7 @@ export function registerE2eRoomRoutes(app: FastifyInstance): void {
     void reply.code(201);
     return file;
   });
-  registerEndpoint(app, ROOM_E2E_ENDPOINTS.files, async (request) => e2eFileKeys(requestContext(app, request), request.params.roomUuid, request.query.folderUuid));
+  registerEndpoint(app, ROOM_E2E_ENDPOINTS.files, async (request) => e2eFileKeys(requestContext(app, request), request.params.roomUuid, request.query.folderUuid, request.query.uuids));
   registerEndpoint(app, ROOM_E2E_ENDPOINTS.rename, async (request, reply) => {
     await renameE2eItem(requestContext(app, request), request.params.roomUuid, request.params.itemUuid, request.body);
     return reply.code(204).send(null);

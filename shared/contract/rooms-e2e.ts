@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ROOM_NAME_WIRE_MAX, ROOM_ROLES } from './rooms';
+import { ROOM_FILES_PAGE_MAX, ROOM_NAME_WIRE_MAX, ROOM_ROLES } from './rooms';
 import { UserPublicKeysResponseSchema, WrappedFileKeySchema } from './secupass';
 
 /**
@@ -77,7 +77,18 @@ export const E2eItemParamsSchema = z.object({ roomUuid: Uuid, itemUuid: Uuid }).
 export const E2eRenameBodySchema = z.object({ name: SealedNameSchema, metadata: sealed(20_000).optional() }).strict().meta({ id: 'E2eRenameBody' });
 export type E2eRenameBody = z.infer<typeof E2eRenameBodySchema>;
 
-export const E2eFilesQuerySchema = z.object({ folderUuid: Uuid.optional() }).strict();
+export const E2eFilesQuerySchema = z
+  .object({
+    folderUuid: Uuid.optional(),
+    /** Only these files (comma-separated UUIDs, one page of the contents call): a page opens without the whole folder's extras. */
+    uuids: z
+      .string()
+      .max(ROOM_FILES_PAGE_MAX * 37)
+      .transform((v) => v.split(','))
+      .pipe(z.array(Uuid).min(1).max(ROOM_FILES_PAGE_MAX))
+      .optional(),
+  })
+  .strict();
 
 /** The sealed extras of one complete file (the listing itself is the plain contents call). */
 export const E2eFileKeysSchema = z

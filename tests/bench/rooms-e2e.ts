@@ -2,13 +2,12 @@
 // playwright.config.ts) against the real in-process server (SQLite, or PostgreSQL with
 // KUVERT_TEST_DATABASE_URL) serving the built web client (`npm run build` first), as
 // upload-browser.ts does. Two figures, each a ratio to its plain twin measured in the same run:
-//   - opening a folder of N files: an E2E folder (the room page's own code: every page of the
-//     folder fetched, every name decrypted and every file's signed metadata opened and verified
-//     against the pinned uploader key in the crypto Worker — web/features/rooms/e2e) / the same
-//     folder in a plain room (its first page). Clock: the click on the folder's link in the
-//     room's table until the folder's first file row shows — on the E2E page a row shows only
-//     once openE2eFolder has decrypted and verified them all, and the row must show the signer
-//     (the verified metadata). Every sample starts from a page load (no SWR cache; the E2E room
+//   - opening a folder of N files: an E2E folder (the room page's own code, web/features/rooms/e2e/
+//     e2e-folder-loader.ts: the first page of 25, newest first, its names decrypted and its signed
+//     metadata opened and verified against the pinned uploader key in the crypto Worker; the rest
+//     of the folder loads behind it) / the same folder in a plain room (its first page). Clock: the
+//     click on the folder's link in the room's table until the folder's first file row shows, and
+//     on the E2E page the row must show the signer (the verified metadata). Every sample starts from a page load (no SWR cache; the E2E room
 //     unlocked first, outside the clock, since a load forgets the keys). Median of the samples,
 //     plain and E2E in turns. Target ≤ 1.5.
 //   - uploading one file of M MiB: into an E2E room from its page (uploadE2eFile: encrypted in the
@@ -200,7 +199,7 @@ export async function benchRoomsE2e(options: RoomsE2eBenchOptions = {}): Promise
         baseline: round2(median(opens.plain) * 1000),
         target: 1.5,
         direction: 'max',
-        note: `Chromium headless, the room page's click on a folder of ${files} files until its first row: E2E (every page fetched, ${files} names decrypted and signatures verified in the crypto Worker; the table then held ${e2eRows} rows) / plain (first page); median of ${samples} page loads each, in turns; CPU of the last sample, plain: ${openCpu.plain}; E2E: ${openCpu.e2e}; seeding took ${seedSeconds.toFixed(1)} s; in-process server (${kind})`,
+        note: `Chromium headless, the room page's click on a folder of ${files} files until its first row: E2E (progressive open: the first page of 25, newest first, names decrypted and signatures verified in the crypto Worker, the rest loading behind it; the table then held ${e2eRows} rows) / plain (first page); median of ${samples} page loads each, in turns; CPU of the last sample, plain: ${openCpu.plain}; E2E: ${openCpu.e2e}; seeding took ${seedSeconds.toFixed(1)} s; in-process server (${kind})`,
       }),
       figure({
         name: 'rooms.e2e.upload',

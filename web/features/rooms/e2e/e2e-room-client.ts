@@ -96,7 +96,7 @@ export interface E2eFolderView {
 }
 
 /** Opens a room or folder listing: names decrypted, each file's metadata verified against its uploader's key. */
-export async function openE2eFolder(contents: RoomContents, keys: UnlockedKeys): Promise<E2eFolderView> {
+export async function openE2eFolder(contents: RoomContents, keys: UnlockedKeys, prefetched: { state?: Promise<E2eRoomState> } = {}): Promise<E2eFolderView> {
   const roomUuid = contents.room.uuid;
   const roomKey = await roomKeyOf(roomUuid, keys);
   const items = [
@@ -108,8 +108,11 @@ export async function openE2eFolder(contents: RoomContents, keys: UnlockedKeys):
   ];
   // The keys list and the signers travel while the Worker decrypts the names.
   const lists = Promise.all([
-    call(apiClient, X.state, { params: { roomUuid } }),
-    call(apiClient, X.files, { params: { roomUuid }, query: contents.folder ? { folderUuid: contents.folder.uuid } : {} }),
+    prefetched.state ?? call(apiClient, X.state, { params: { roomUuid } }),
+    // Only this page's files' extras (a folder's first page must not wait for all its files').
+    contents.files.length
+      ? call(apiClient, X.files, { params: { roomUuid }, query: { ...(contents.folder ? { folderUuid: contents.folder.uuid } : {}), uuids: contents.files.map((f) => f.uuid).join(',') } })
+      : Promise.resolve({ files: [] }),
   ]);
   lists.catch(() => undefined); // awaited below; a failure there must not count as unhandled while the names decrypt
   const names = await decryptNames(roomUuid, roomKey, items);

@@ -1,4 +1,4 @@
-import { Button, Field, makeStyles, MessageBar, MessageBarBody, SearchBox, Spinner, Tab, TabList, Text } from '@fluentui/react-components';
+import { Button, Field, makeStyles, MessageBar, MessageBarBody, SearchBox, Select, Spinner, Tab, TabList, Text } from '@fluentui/react-components';
 import { ArrowDownloadRegular, ArrowUploadRegular, FolderAddRegular, LockClosedRegular, RenameRegular, ShareRegular } from '@fluentui/react-icons';
 import type { RoomAccessEntry } from '@shared/contract/rooms';
 import type { E2eMember } from '@shared/contract/rooms-e2e';
@@ -20,7 +20,7 @@ import { useParams } from 'react-router';
 import useSWR from 'swr';
 import { roomFileContentUrl } from '../api/room-files';
 import { refreshRooms, ROOM_FILES_PAGE_SIZE } from '../api/rooms';
-import { useWholeRoomContents } from './whole-contents';
+import { useE2eFolder } from './e2e-folder-loader';
 import { NameDialog, type NameRequest } from '../room-dialogs';
 import { RoleBadge } from '../room-format';
 import { RoomActivity } from '../room-activity';
@@ -29,12 +29,9 @@ import { SealedActivityName } from './sealed-name';
 import {
   createE2eFolder,
   declineRoomKey,
-  E2eRoomAccessError,
   fileKeyOf,
   grantRoomKey,
   listE2eMembers,
-  openE2eFolder,
-  type E2eFolderView,
   type E2eListedFile,
 } from './e2e-room-client';
 import { EncryptionActivation } from './encryption-activation';
@@ -66,10 +63,12 @@ export function E2eRoomPage() {
   const { user } = useAuthState();
   const session = useSecuPassSession();
   const unlock = useUnlockedKeys('decrypt');
-  const contents = useWholeRoomContents(roomUuid, folderUuid);
-  const [view, setView] = useState<E2eFolderView | null>(null);
-  const [problem, setProblem] = useState<string | null>(null);
+  // The first page shows at once, the rest of the folder loads behind it (e2e-folder-loader.ts).
+  const { contents, load, problem } = useE2eFolder(roomUuid, folderUuid, session?.keys);
+  const view = load?.view ?? null;
   const [search, setSearch] = useState('');
+  // 'updatedAt': the server's order (newest first); 'name': the decrypted names, sorted here.
+  const [sort, setSort] = useState<'updatedAt' | 'name'>('updatedAt');
   // The page of the decrypted, filtered rows shown (as many rows a page as the plain room's table:
   // rendering thousands of rows costs more than decrypting them); back to 1 in another folder.
   const [paging, setPaging] = useState({ folder: folderUuid, page: 1 });
@@ -81,22 +80,9 @@ export function E2eRoomPage() {
   const [sharing, setSharing] = useState(false);
   const [ownerTab, setOwnerTab] = useState<'members' | 'activity'>('members');
   const fileInput = useRef<HTMLInputElement>(null);
-  const role = contents.data?.folder?.role ?? contents.data?.room.role;
-  const isOwner = contents.data?.room.role === 'OWNER';
+  const role = contents?.folder?.role ?? contents?.room.role;
+  const isOwner = contents?.room.role === 'OWNER';
   const members = useSWR(isOwner && session ? ['rooms/e2e-members', roomUuid] : null, () => listE2eMembers(roomUuid));
-
-  useEffect(() => {
-    const keys = session?.keys;
-    if (!keys || !contents.data) return;
-    let cancelled = false;
-    openE2eFolder(contents.data, keys).then(
-      (opened) => !cancelled && (setView(opened), setProblem(null)),
-      (error: unknown) => !cancelled && setProblem(error instanceof E2eRoomAccessError ? error.state : 'failed'),
-    );
-    return () => {
-      cancelled = true;
-    };
-  }, [session?.keys, contents.data]);
 
   const refresh = async () => {
     await refreshRooms();
@@ -211,11 +197,11 @@ export function E2eRoomPage() {
   };
 
   const needle = search.trim().toLowerCase();
+  const fileRows = view ? view.files.map((f): Row => ({ kind: 'file', uuid: f.uuid, name: f.name, file: f })) : [];
+  if (sort === 'name') fileRows.sort((a, b) => (a.name ?? '').localeCompare(b.name ?? '', i18n.language, { numeric: true }));
+  // Sort and search use the names opened so far; the progress line says when more are coming.
   const rows: Row[] = view
-    ? [
-        ...view.folders.map((f): Row => ({ kind: 'folder', uuid: f.uuid, name: f.name })),
-        ...view.files.map((f): Row => ({ kind: 'file', uuid: f.uuid, name: f.name, file: f })),
-      ].filter((r) => !needle || (r.name ?? '').toLowerCase().includes(needle))
+    ? [...view.folders.map((f): Row => ({ kind: 'folder', uuid: f.uuid, name: f.name })), ...fileRows].filter((r) => !needle || (r.name ?? '').toLowerCase().includes(needle))
     : [];
   const pages = Math.max(1, Math.ceil(rows.length / ROOM_FILES_PAGE_SIZE));
   const page = paging.folder === folderUuid ? Math.min(paging.page, pages) : 1;
@@ -311,6 +297,12 @@ export function E2eRoomPage() {
                 {t('rooms:e2e.share')}
               </Button>
             ) : null}
+            <Field label={t('rooms:e2e.sort.label')}>
+              <Select value={sort} onChange={(_e, data) => (setSort(data.value === 'name' ? 'name' : 'updatedAt'), toPage(1))}>
+                <option value="updatedAt">{t('rooms:e2e.sort.updatedAt')}</option>
+                <option value="name">{t('rooms:e2e.sort.name')}</option>
+              </Select>
+            </Field>
             {canWrite ? (
               <>
                 <Button icon={<FolderAddRegular />} onClick={newFolder}>
@@ -329,6 +321,7 @@ export function E2eRoomPage() {
               <TransferProgressBar value={transfer.percent} max={100} aria-label={t('rooms:files.progress', { name: transfer.title })} />
             ) : null}
             {transfer && busy ? <Text size={200}>{t('rooms:files.progressText', { name: transfer.title, percent: transfer.percent })}</Text> : null}
+            {load && !load.done ? <Spinner size="tiny" role="status" label={t('rooms:e2e.decryptingNames', { loaded: load.loaded, total: load.total })} /> : null}
           </div>
           <DataTable label={t('rooms:e2e.contentsLabel')} columns={columns} rows={pageRows} rowKey={(row) => row.uuid} empty={<Text as="p">{t('rooms:e2e.folderEmpty')}</Text>} />
           {rows.length > ROOM_FILES_PAGE_SIZE ? (
@@ -372,7 +365,7 @@ export function E2eRoomPage() {
           open={sharing}
           onClose={() => setSharing(false)}
           roomUuid={roomUuid}
-          folder={contents.data?.folder ?? null}
+          folder={contents?.folder ?? null}
           itemName={(view.path.at(-1)?.name ?? view.roomName) || t('rooms:e2e.nameBroken')}
           extension={shareExtension}
         />
