@@ -3,6 +3,7 @@ import type { RoomAccessEntry, RoomAccessList, RoomRole } from '@shared/contract
 import { isValidEmail } from '@shared/rules/send-rules';
 import { HttpError } from '../core/http-error';
 import { recordActivity } from './activity';
+import { dropRoomKeyCopyOfFormerMember } from './e2e-rooms';
 import type { RequestContext } from '../core/request-context';
 import { mayInvite } from '../users/invite-rights';
 import { inviteAddress } from './invitations';
@@ -101,6 +102,7 @@ export async function setAccess(
       if (!owners) throw refuse(409, 'ConflictException', 'The last owner cannot leave the data room or give up ownership', { reason: 'lastOwner' });
     }
   });
+  if (input.role === null) await dropRoomKeyCopyOfFormerMember(app, room, target.id);
   // In the log of the room or folder: who, and the role given (none: revoked).
   const item = folder ? { room, folderId: folder.id, uuid: folder.uuid, name: folder.name } : { room, folderId: null, name: room.name };
   await recordActivity(app.db, input.role === null ? 'access_revoked' : 'access_changed', user, item, input.role === null ? target.email : `${target.email}: ${input.role}`);

@@ -108,6 +108,26 @@ export async function roomKeyCopies(app: FastifyInstance, room: RoomRow, userIds
   return new Map(rows.map((r) => [r.recipient_user_id, r]));
 }
 
+/**
+ * A member whose last entry in an E2E room was revoked loses the server's copy of the room key
+ * (invalidated, like a descriptor after a SecuPass reset): invited again later, an OWNER must grant
+ * anew instead of the old copy counting as approved. What the member decrypted before stays theirs;
+ * the room key itself is not rotated (server/README "End-to-end encrypted rooms").
+ */
+export async function dropRoomKeyCopyOfFormerMember(app: FastifyInstance, room: RoomRow, userId: number): Promise<void> {
+  if (room.encrypted !== 1) return;
+  const stillMember = await app.db.selectFrom('room_access').select('id').where('room_id', '=', room.id).where('user_id', '=', userId).executeTakeFirst();
+  if (stillMember) return;
+  await app.db
+    .updateTable('access_descriptors')
+    .set({ invalidated_at: Date.now() })
+    .where('resource_kind', '=', ROOM_DESCRIPTOR_KIND)
+    .where('resource_id', '=', room.uuid)
+    .where('recipient_user_id', '=', userId)
+    .where('invalidated_at', 'is', null)
+    .execute();
+}
+
 /** Each user's E2E state in the room (SPEC §4 "grant-access progress"). */
 export async function memberStates(app: FastifyInstance, room: RoomRow, userIds: readonly number[]): Promise<Map<number, { state: E2eMemberState; keys: Awaited<ReturnType<FastifyInstance['secupass']['publicKeysOf']>> }>> {
   const copies = await roomKeyCopies(app, room, userIds);

@@ -98,4 +98,16 @@ describe('access changes in the room activity', () => {
     // Only OWNERs read it: the member (now EDITOR) is refused.
     expect((await req(server, a.member, 'GET', ROOM_PATHS.activity(room.uuid))).status).toBe(403);
   });
+
+  it('a revoked member loses the room-key copy: invited again, an OWNER must grant anew', async () => {
+    const { room } = await createE2eRoom(server, a.owner, 'Revoked room');
+    await json(await req(server, a.owner, 'PUT', ROOM_PATHS.access(room.uuid), { user: email('member'), role: 'VIEWER' }), 200);
+    await json(await grant(server, a.owner, room.uuid, (await memberOf(room, 'member')).user.uuid), 200);
+    expect((await memberOf(room, 'member')).state).toBe('approved');
+    await json(await req(server, a.owner, 'PUT', ROOM_PATHS.access(room.uuid), { user: email('member'), role: null }), 200);
+    await json(await req(server, a.owner, 'PUT', ROOM_PATHS.access(room.uuid), { user: email('member'), role: 'VIEWER' }), 200);
+    expect((await memberOf(room, 'member')).state).toBe('pending');
+    await json(await grant(server, a.owner, room.uuid, (await memberOf(room, 'member')).user.uuid), 200);
+    expect((await memberOf(room, 'member')).state).toBe('approved');
+  });
 });
