@@ -53,8 +53,8 @@ async function createRoom(page: Page, name: string): Promise<string> {
   return page.url().split('/').at(-1)!;
 }
 
-async function downloadSha(page: Page, name: string): Promise<string> {
-  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: `Download ${name}` }).click()]);
+async function downloadSha(page: Page, name: string, timeout?: number): Promise<string> {
+  const [download] = await Promise.all([page.waitForEvent('download', timeout ? { timeout } : {}), page.getByRole('button', { name: `Download ${name}` }).click()]);
   expect(download.suggestedFilename()).toBe(name);
   return sha256(await readFile((await download.path())!));
 }
@@ -126,7 +126,9 @@ test('uploading a taken name offers the version conflict: a new version replaces
   await conflict.getByRole('button', { name: 'Replace (new version)' }).click();
   await expect(conflict).toBeHidden();
   // Still one plan.bin, now the second content (version 2, verified).
-  await expect.poll(async () => downloadSha(page, 'plan.bin'), { timeout: 60_000 }).toBe(sha256(second));
+  // Until the list has reloaded, the row may still be version 1's, whose download no longer starts:
+  // each try waits 15 s for the download, then the poll asks again.
+  await expect.poll(async () => downloadSha(page, 'plan.bin', 15_000).catch(() => 'no download yet'), { timeout: 90_000 }).toBe(sha256(second));
   await expect(page.getByRole('row').filter({ hasText: 'plan.bin' })).toHaveCount(1);
 
   await input.setInputFiles({ name: 'plan.bin', mimeType: 'application/octet-stream', buffer: Buffer.from(third) });
