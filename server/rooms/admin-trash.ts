@@ -70,28 +70,22 @@ export async function listTrashBin(ctx: RequestContext, query: { q?: string | un
     .orderBy('t.uuid', 'desc')
     .limit(pageSize + 1)
     .execute();
-  const folders = await db
-    .selectFrom('room_folders as t')
-    .innerJoin('data_rooms as r', 'r.id', 't.room_id')
-    .leftJoin('users as u', 'u.id', 't.deleted_by')
-    .select(['t.uuid', 't.name', 't.deleted_at', 'r.name as room_name', 'u.email', 'r.encrypted'])
-    .where(where)
-    .$if(pattern !== undefined, (qb) => qb.where('r.encrypted', '=', 0))
-    .orderBy('t.deleted_at', 'desc')
-    .orderBy('t.uuid', 'desc')
-    .limit(pageSize + 1)
-    .execute();
-  const files = await db
-    .selectFrom('room_files as t')
-    .innerJoin('data_rooms as r', 'r.id', 't.room_id')
-    .leftJoin('users as u', 'u.id', 't.deleted_by')
-    .select(['t.uuid', 't.name', 't.deleted_at', 'r.name as room_name', 'u.email', 'r.encrypted'])
-    .where(where)
-    .$if(pattern !== undefined, (qb) => qb.where('r.encrypted', '=', 0))
-    .orderBy('t.deleted_at', 'desc')
-    .orderBy('t.uuid', 'desc')
-    .limit(pageSize + 1)
-    .execute();
+  // Folders and files share the shape: the item's own row, its room's name and encryption. The cast
+  // only names one table for Kysely's types; both have every column used here.
+  const itemRows = (table: 'room_folders' | 'room_files') =>
+    db
+      .selectFrom(`${table} as t` as 'room_folders as t')
+      .innerJoin('data_rooms as r', 'r.id', 't.room_id')
+      .leftJoin('users as u', 'u.id', 't.deleted_by')
+      .select(['t.uuid', 't.name', 't.deleted_at', 'r.name as room_name', 'u.email', 'r.encrypted'])
+      .where(where)
+      .$if(pattern !== undefined, (qb) => qb.where('r.encrypted', '=', 0))
+      .orderBy('t.deleted_at', 'desc')
+      .orderBy('t.uuid', 'desc')
+      .limit(pageSize + 1)
+      .execute();
+  const folders = await itemRows('room_folders');
+  const files = await itemRows('room_files');
   const merged = [...toEntries('dataroom', rooms), ...toEntries('folder', folders), ...toEntries('file', files)].sort(
     (a, b) => b.deletedAt - a.deletedAt || (a.uuid < b.uuid ? 1 : a.uuid > b.uuid ? -1 : 0),
   );
