@@ -5,9 +5,10 @@ import { FormDialog } from '@web/components/form-dialog';
 import { useNotify } from '@web/lib/toasts';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import useSWR from 'swr';
 import { FIRST_FILES_PAGE, moveFolder, refreshRooms, useRoomContents } from './api/rooms';
 import { moveRoomFile } from './api/room-files';
-import { roomErrorText } from './room-errors';
+import { roomErrorText, type RoomErrorText } from './room-errors';
 
 // The dialog lists folders only (they come with the first page): one file is enough.
 const FOLDERS_ONLY = { ...FIRST_FILES_PAGE, pageSize: 1 };
@@ -22,6 +23,19 @@ export interface MoveItem {
 
 const ROOT = 'room-top-level';
 
+/**
+ * Where the shown names come from when the server's are sealed (an E2E room: decrypted in the
+ * crypto Worker), and the sibling check the server cannot make there.
+ */
+export interface MoveNames {
+  /** The room's name as shown (the top level of the tree). */
+  roomName: string;
+  /** The shown names of these sub-folders, in order; null: a name that does not open. */
+  folderNames: (folders: { uuid: string; name: string }[]) => Promise<(string | null)[]>;
+  /** Before the move call: the item's name taken in the target (the refusal's text), or null. */
+  clash: (targetUuid: string | null, item: MoveItem) => Promise<RoomErrorText | null>;
+}
+
 const useStyles = makeStyles({
   tree: { maxHeight: '50vh', overflowY: 'auto', marginTop: '8px' },
 });
@@ -32,23 +46,29 @@ interface Branch {
   openItems: ReadonlySet<TreeItemValue>;
   /** Folder names by uuid, for the toast and the hint once a folder is picked. */
   names: Map<string, string>;
+  source: MoveNames | undefined;
 }
 
 /** The sub-folders of one folder, fetched when its branch opens; the moved folder is left out (not into itself). */
 function FolderChildren({ branch, folderUuid }: { branch: Branch; folderUuid: string | undefined }) {
   const { t } = useTranslation();
   const contents = useRoomContents(branch.roomUuid, folderUuid, FOLDERS_ONLY);
-  if (contents.error) return <Text role="alert">{t('rooms:move.loadError')}</Text>;
-  if (!contents.data) return <Spinner size="tiny" label={t('common:loading')} />;
-  const folders = contents.data.folders.filter((f) => f.uuid !== branch.excluded);
+  const folders = (contents.data?.folders ?? []).filter((f) => f.uuid !== branch.excluded);
+  const { source } = branch;
+  const opened = useSWR(source && folders.length > 0 ? ['rooms/move-names', branch.roomUuid, folders.map((f) => `${f.uuid}:${f.name}`).join('|')] : null, () =>
+    source!.folderNames(folders),
+  );
+  if (contents.error || opened.error) return <Text role="alert">{t('rooms:move.loadError')}</Text>;
+  if (!contents.data || (source && folders.length > 0 && !opened.data)) return <Spinner size="tiny" label={t('common:loading')} />;
   if (folders.length === 0) return null;
   return (
     <Tree>
-      {folders.map((folder) => {
-        branch.names.set(folder.uuid, folder.name);
+      {folders.map((folder, i) => {
+        const name = source ? (opened.data?.[i] ?? t('rooms:e2e.nameBroken')) : folder.name;
+        branch.names.set(folder.uuid, name);
         return (
           <TreeItem key={folder.uuid} itemType="branch" value={folder.uuid}>
-            <TreeItemLayout iconBefore={<FolderRegular aria-hidden="true" />}>{folder.name}</TreeItemLayout>
+            <TreeItemLayout iconBefore={<FolderRegular aria-hidden="true" />}>{name}</TreeItemLayout>
             {branch.openItems.has(folder.uuid) ? <FolderChildren branch={branch} folderUuid={folder.uuid} /> : null}
           </TreeItem>
         );
@@ -61,13 +81,14 @@ function FolderChildren({ branch, folderUuid }: { branch: Branch; folderUuid: st
  * Move a file or folder to another folder of the same room (SPEC §2 move-to dialog). The picker
  * only shows this room's folders — moving into another room is not supported — and leaves out the
  * folder being moved (and so everything below it). The server's refusal (rights, name taken,
- * another room) is the toast's text; success names the item and the target.
+ * another room) is the toast's text; success names the item and the target. `names` (E2E rooms):
+ * decrypted names in the tree and the name check made here before the call.
  */
-export function MoveDialog({ room, item, onClose }: { room: Room; item: MoveItem | null; onClose: () => void }) {
-  return item ? <MoveForm key={item.uuid} room={room} item={item} onClose={onClose} /> : null;
+export function MoveDialog({ room, item, onClose, names }: { room: Room; item: MoveItem | null; onClose: () => void; names?: MoveNames }) {
+  return item ? <MoveForm key={item.uuid} room={room} item={item} onClose={onClose} source={names} /> : null;
 }
 
-function MoveForm({ room, item, onClose }: { room: Room; item: MoveItem; onClose: () => void }) {
+function MoveForm({ room, item, onClose, source }: { room: Room; item: MoveItem; onClose: () => void; source: MoveNames | undefined }) {
   const { t } = useTranslation();
   const styles = useStyles();
   const notify = useNotify();
@@ -75,7 +96,8 @@ function MoveForm({ room, item, onClose }: { room: Room; item: MoveItem; onClose
   const [pending, setPending] = useState(false);
   const [openItems, setOpenItems] = useState<Set<TreeItemValue>>(new Set([ROOT]));
   const [names] = useState(() => new Map<string, string>());
-  const branch: Branch = { roomUuid: room.uuid, excluded: item.kind === 'folder' ? item.uuid : null, openItems, names };
+  const branch: Branch = { roomUuid: room.uuid, excluded: item.kind === 'folder' ? item.uuid : null, openItems, names, source };
+  const roomName = source?.roomName ?? room.name;
   const unchanged = target !== null && target.uuid === item.parentUuid;
 
   async function submit(event: FormEvent) {
@@ -84,6 +106,11 @@ function MoveForm({ room, item, onClose }: { room: Room; item: MoveItem; onClose
     setPending(true);
     const values = { name: item.name, target: target.name };
     try {
+      const clash = source ? await source.clash(target.uuid, item) : null;
+      if (clash) {
+        notify('error', t('rooms:move.failed', values), t(`rooms:${clash.key}`, clash.values));
+        return;
+      }
       if (item.kind === 'file') await moveRoomFile(room.uuid, item.uuid, target.uuid);
       else await moveFolder(room.uuid, item.uuid, target.uuid);
       notify('success', t('rooms:move.done', values));
@@ -112,19 +139,19 @@ function MoveForm({ room, item, onClose }: { room: Room; item: MoveItem; onClose
       </Text>
       <Tree
         className={styles.tree}
-        aria-label={t('rooms:move.treeLabel', { name: room.name })}
+        aria-label={t('rooms:move.treeLabel', { name: roomName })}
         aria-describedby="move-target-hint"
         selectionMode="single"
         checkedItems={target ? [target.uuid ?? ROOT] : []}
         onCheckedChange={(_e, data) => {
           const value = String(data.value);
-          setTarget(value === ROOT ? { uuid: null, name: room.name } : { uuid: value, name: names.get(value) ?? value });
+          setTarget(value === ROOT ? { uuid: null, name: roomName } : { uuid: value, name: names.get(value) ?? value });
         }}
         openItems={openItems}
         onOpenChange={(_e, data) => setOpenItems(data.openItems)}
       >
         <TreeItem itemType="branch" value={ROOT}>
-          <TreeItemLayout iconBefore={<HomeRegular aria-hidden="true" />}>{room.name}</TreeItemLayout>
+          <TreeItemLayout iconBefore={<HomeRegular aria-hidden="true" />}>{roomName}</TreeItemLayout>
           <FolderChildren branch={branch} folderUuid={undefined} />
         </TreeItem>
       </Tree>

@@ -1,5 +1,5 @@
 import { Button, Field, makeStyles, MessageBar, MessageBarBody, SearchBox, Select, Spinner, Tab, TabList, Text } from '@fluentui/react-components';
-import { ArrowDownloadRegular, ArrowUploadRegular, FolderAddRegular, LockClosedRegular, RenameRegular, ShareRegular } from '@fluentui/react-icons';
+import { ArrowDownloadRegular, ArrowMoveRegular, ArrowUploadRegular, FolderAddRegular, LockClosedRegular, RenameRegular, ShareRegular } from '@fluentui/react-icons';
 import type { RoomAccessEntry } from '@shared/contract/rooms';
 import type { E2eMember } from '@shared/contract/rooms-e2e';
 import { DataTable, type DataTableColumn } from '@web/components/data-table';
@@ -39,6 +39,8 @@ import { startE2eRoomUpload } from './e2e-upload';
 import { placementFor, renameE2eEntry, takenIn } from './e2e-file-ops';
 import { VersionConflictDialog, type ConflictRequest } from '../version-dialogs';
 import type { VersionConflictChoice } from '../api/room-files';
+import { MoveDialog, type MoveItem } from '../move-dialog';
+import { e2eMoveNames } from './e2e-move';
 
 const useStyles = makeStyles({
   toolbar: { display: 'flex', gap: '12px', alignItems: 'end', flexWrap: 'wrap', margin: '12px 0 16px' },
@@ -75,6 +77,7 @@ export function E2eRoomPage() {
   const [naming, setNaming] = useState<NameRequest | null>(null);
   const [transferId, setTransferId] = useState<string | undefined>();
   const [conflict, setConflict] = useState<ConflictRequest | null>(null);
+  const [moving, setMoving] = useState<MoveItem | null>(null);
   const transfer = useTransfer(transferId);
   const busy = transfer?.state === 'pending' || transfer?.state === 'running';
   const [sharing, setSharing] = useState(false);
@@ -236,6 +239,11 @@ export function E2eRoomPage() {
               {t('rooms:rename.action')}
             </Button>
           ) : null}
+          {canWrite && row.name ? (
+            <Button size="small" icon={<ArrowMoveRegular />} onClick={() => setMoving({ kind: row.kind, uuid: row.uuid, name: row.name ?? '', parentUuid: folderUuid ?? null })} aria-label={`${t('rooms:move.action')}: ${row.name}`}>
+              {t('rooms:move.action')}
+            </Button>
+          ) : null}
         </div>
       ),
     },
@@ -360,6 +368,9 @@ export function E2eRoomPage() {
       ) : null}
       <NameDialog request={naming} onClose={() => setNaming(null)} />
       <VersionConflictDialog request={conflict} onClose={() => setConflict(null)} />
+      {contents && view ? (
+        <MoveDialog room={contents.room} item={moving} onClose={() => setMoving(null)} names={e2eMoveNames(roomUuid, view.roomName ?? t('rooms:e2e.nameBroken'), unlock)} />
+      ) : null}
       {isOwner && view ? (
         <ShareDialog
           open={sharing}

@@ -1,0 +1,47 @@
+import { ROOM_FILES_PAGE_MAX } from '@shared/contract/rooms';
+import type { UnlockedKeys } from '@shared/crypto/service';
+import { fetchRoomContents } from '../api/rooms';
+import type { MoveItem, MoveNames } from '../move-dialog';
+import { decryptNames, roomKeyOf } from './e2e-room-client';
+
+/**
+ * The move-to dialog of an E2E room (move-dialog.tsx with a names source): folder names decrypted
+ * in the crypto Worker, and the sibling check the server cannot make on sealed names — the target's
+ * sub-folders and every page of its files are decrypted and compared (case-insensitive, as the
+ * server compares plain names) before the plain move call. Nothing is re-sealed or re-signed: no
+ * sealed string names the folder (shared/crypto/README.md "7. Data rooms", "Move").
+ */
+export function e2eMoveNames(roomUuid: string, roomName: string, keysOf: () => Promise<UnlockedKeys | null>): MoveNames {
+  const roomKey = async () => {
+    const keys = await keysOf();
+    if (!keys) throw new Error('locked');
+    return roomKeyOf(roomUuid, keys);
+  };
+  return {
+    roomName,
+    folderNames: async (folders) => decryptNames(roomUuid, await roomKey(), folders.map((f) => ({ kind: 'folder' as const, itemId: f.uuid, sealed: f.name }))),
+    clash: async (targetUuid, item) => {
+      const kind = await takenInTarget(roomUuid, await roomKey(), targetUuid, item);
+      return kind ? { key: kind === 'folder' ? 'errors.folderExists' : 'errors.fileExists', field: 'name' } : null;
+    },
+  };
+}
+
+/** The kind of the target's item whose decrypted name equals the moved item's, or null. */
+async function takenInTarget(roomUuid: string, roomKey: string, targetUuid: string | null, item: MoveItem): Promise<'folder' | 'file' | null> {
+  const lower = item.name.trim().toLowerCase();
+  let cursor: string | undefined;
+  do {
+    // The sub-folders come with the first page; a page asked for with a cursor has none.
+    const page = await fetchRoomContents(roomUuid, targetUuid, { pageSize: ROOM_FILES_PAGE_MAX, ...(cursor ? { cursor } : {}) });
+    const items = [
+      ...page.folders.map((f) => ({ kind: 'folder' as const, itemId: f.uuid, sealed: f.name })),
+      ...page.files.map((f) => ({ kind: 'file' as const, itemId: f.uuid, sealed: f.name })),
+    ].filter((i) => i.itemId !== item.uuid);
+    const names = await decryptNames(roomUuid, roomKey, items);
+    const hit = names.findIndex((n) => n?.toLowerCase() === lower);
+    if (hit >= 0) return items[hit]!.kind;
+    cursor = page.nextCursor ?? undefined;
+  } while (cursor);
+  return null;
+}
