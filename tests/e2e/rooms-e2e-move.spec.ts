@@ -1,0 +1,106 @@
+// Moving inside an end-to-end encrypted room in the browser against the real server: the move-to
+// dialog shows the room's folders by their decrypted names, refuses a name the target already holds
+// (checked here on decrypted names: the server cannot compare sealed ones), moves the file, and the
+// moved file opens in its new folder verified (signer shown) and downloads with the same SHA-256.
+import { createHash, randomBytes } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { expect, test, type Page } from '@playwright/test';
+import { startTestServer, type TestServer } from '../support/server';
+import { proveAddress } from '@tests/support/prove-address';
+import { apiCall, apiSignIn, en, expectNoSeriousA11yViolations, locale, secuPassFromNode, signInToInbox } from './fixtures';
+
+const rooms = locale<typeof import('@locales/en/rooms.json')>('en', 'rooms');
+const PASSWORD = 'Good-Passw0rd-rooms-move';
+const PASSPHRASE = 'Owner-Room-Move-SecuPass-Garnet-31';
+const owner = { email: 'owner.rooms-e2e-move@example.test', password: PASSWORD };
+const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
+const fill = (text: string, values: Record<string, string>) => text.replace(/\{\{(\w+)\}\}/g, (_m, key: string) => values[key] ?? '');
+const toast = (page: Page, text: string) => page.getByText(text, { exact: true }).first();
+
+let server: TestServer;
+test.describe.configure({ mode: 'serial' });
+
+test.beforeAll(async () => {
+  server = await startTestServer();
+  const admin = await apiSignIn(server, server.admin);
+  const response = await apiCall(server, admin, 'POST', '/admin/users', { email: owner.email, password: owner.password, language: 'en' });
+  expect(response.status, await response.clone().text()).toBe(201);
+  await proveAddress(server, owner.email, owner.password);
+  await secuPassFromNode(server, owner, PASSPHRASE);
+});
+test.afterAll(async () => {
+  await server?.close();
+});
+
+async function unlock(page: Page) {
+  await page.getByRole('button', { name: 'Enter passphrase' }).first().click();
+  const dialog = page.getByRole('dialog', { name: en.secupass.unlock.title.decrypt });
+  await dialog.getByLabel(/^Passphrase/).fill(PASSPHRASE);
+  await dialog.getByRole('button', { name: en.secupass.unlock.submit.decrypt }).click();
+  await expect(dialog).toBeHidden({ timeout: 60_000 });
+}
+
+async function newFolder(page: Page, name: string) {
+  await page.getByRole('button', { name: rooms.e2e.newFolder }).click();
+  const dialog = page.getByRole('dialog', { name: /^New folder in/ });
+  await dialog.getByLabel(rooms.folder.nameLabel).fill(name);
+  await dialog.getByRole('button', { name: rooms.folder.create }).click();
+  await expect(dialog).toBeHidden({ timeout: 30_000 });
+  await expect(page.getByRole('link', { name, exact: true })).toBeVisible({ timeout: 30_000 });
+}
+
+test('a file moves into another folder of the E2E room: decrypted names in the dialog, a taken name refused, verified and SHA-256 equal where it went', async ({ page }) => {
+  test.setTimeout(240_000);
+  const bytes = new Uint8Array(randomBytes(60_000));
+  await signInToInbox(page, server, owner);
+  await page.evaluate(() => window.localStorage.setItem('kuvert.downloadPath', 'memory'));
+  await page.goto(`${server.url}/secure-rooms`);
+  await unlock(page);
+  await page.getByRole('button', { name: 'Create end-to-end encrypted room' }).click();
+  const create = page.getByRole('dialog', { name: 'Create end-to-end encrypted room' });
+  await create.getByLabel('Name of the data room').fill('Merger papers');
+  await create.getByRole('button', { name: 'Create' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Merger papers' })).toBeVisible({ timeout: 30_000 });
+
+  await newFolder(page, 'Drafts');
+  await newFolder(page, 'Signed');
+  await page.locator('input[type=file]').setInputFiles({ name: 'term-sheet.pdf', mimeType: 'application/pdf', buffer: Buffer.from(bytes) });
+  await expect(page.getByRole('row').filter({ hasText: 'term-sheet.pdf' }).filter({ hasText: owner.email })).toBeVisible({ timeout: 60_000 });
+  // Drafts already holds a folder "Term-Sheet.pdf" (names compare case-insensitively, as in plain rooms).
+  await page.getByRole('link', { name: 'Drafts', exact: true }).click();
+  await expect(page.getByText(rooms.e2e.folderEmpty)).toBeVisible({ timeout: 30_000 });
+  await newFolder(page, 'Term-Sheet.pdf');
+  await page.getByRole('link', { name: 'Merger papers' }).click();
+  await expect(page.getByRole('row').filter({ hasText: 'term-sheet.pdf' }).filter({ hasText: owner.email })).toBeVisible({ timeout: 60_000 });
+
+  // Keyboard: the Move button of the row opens the dialog.
+  await page.getByRole('button', { name: `${rooms.move.action}: term-sheet.pdf` }).focus();
+  await page.keyboard.press('Enter');
+  const dialog = page.getByRole('dialog', { name: fill(rooms.move.fileTitle, { name: 'term-sheet.pdf' }) });
+  const tree = dialog.getByRole('tree', { name: fill(rooms.move.treeLabel, { name: 'Merger papers' }) });
+  await expect(tree.getByRole('treeitem', { name: 'Drafts' })).toBeVisible({ timeout: 30_000 });
+  await expect(tree.getByRole('treeitem', { name: 'Signed' })).toBeVisible();
+  await expectNoSeriousA11yViolations(page, 'E2E move-to dialog');
+
+  await tree.getByRole('treeitem', { name: 'Drafts' }).getByRole('radio').check();
+  await dialog.getByRole('button', { name: rooms.move.submit }).click();
+  await expect(toast(page, fill(rooms.move.failed, { name: 'term-sheet.pdf', target: 'Drafts' }))).toBeVisible({ timeout: 30_000 });
+  await expect(toast(page, rooms.errors.folderExists)).toBeVisible();
+  // Refused in the browser: nothing moved, the dialog stays open.
+  const stays = await server.app.db.selectFrom('room_files').select('folder_id').where('state', '=', 'complete').executeTakeFirstOrThrow();
+  expect(stays.folder_id).toBeNull();
+
+  await tree.getByRole('treeitem', { name: 'Signed' }).getByRole('radio').check();
+  await expect(dialog.getByText(fill(rooms.move.target, { target: 'Signed' }))).toBeVisible();
+  await dialog.getByRole('button', { name: rooms.move.submit }).click();
+  await expect(toast(page, fill(rooms.move.done, { name: 'term-sheet.pdf', target: 'Signed' }))).toBeVisible({ timeout: 30_000 });
+  await expect(dialog).toBeHidden();
+  await expect(page.getByRole('row').filter({ hasText: 'term-sheet.pdf' })).toHaveCount(0, { timeout: 30_000 });
+
+  await page.getByRole('link', { name: 'Signed', exact: true }).click();
+  // Listed with its signer: its name decrypted and the uploader's signature verified in the Worker.
+  await expect(page.getByRole('row').filter({ hasText: 'term-sheet.pdf' }).filter({ hasText: owner.email })).toBeVisible({ timeout: 60_000 });
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download term-sheet.pdf' }).click()]);
+  expect(download.suggestedFilename()).toBe('term-sheet.pdf');
+  expect(sha256(await readFile((await download.path())!))).toBe(sha256(bytes));
+});
