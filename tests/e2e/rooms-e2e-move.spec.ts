@@ -1,7 +1,8 @@
 // Moving inside an end-to-end encrypted room in the browser against the real server: the move-to
 // dialog shows the room's folders by their decrypted names, refuses a name the target already holds
 // (checked here on decrypted names: the server cannot compare sealed ones), moves the file, and the
-// moved file opens in its new folder verified (signer shown) and downloads with the same SHA-256.
+// moved file opens in its new folder verified (signer shown) and downloads with the same SHA-256;
+// then a folder moves, and the activity shows both moves.
 import { createHash, randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { expect, test, type Page } from '@playwright/test';
@@ -16,6 +17,8 @@ const owner = { email: 'owner.rooms-e2e-move@example.test', password: PASSWORD }
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 const fill = (text: string, values: Record<string, string>) => text.replace(/\{\{(\w+)\}\}/g, (_m, key: string) => values[key] ?? '');
 const toast = (page: Page, text: string) => page.getByText(text, { exact: true }).first();
+/** The file's row in the folder's list with its signer shown (name decrypted, signature verified). */
+const verifiedRow = (page: Page, name: string) => page.getByRole('table', { name: rooms.e2e.contentsLabel }).getByRole('row').filter({ hasText: name }).filter({ hasText: owner.email });
 
 let server: TestServer;
 test.describe.configure({ mode: 'serial' });
@@ -65,13 +68,13 @@ test('a file moves into another folder of the E2E room: decrypted names in the d
   await newFolder(page, 'Drafts');
   await newFolder(page, 'Signed');
   await page.locator('input[type=file]').setInputFiles({ name: 'term-sheet.pdf', mimeType: 'application/pdf', buffer: Buffer.from(bytes) });
-  await expect(page.getByRole('row').filter({ hasText: 'term-sheet.pdf' }).filter({ hasText: owner.email })).toBeVisible({ timeout: 60_000 });
+  await expect(verifiedRow(page, 'term-sheet.pdf')).toBeVisible({ timeout: 60_000 });
   // Drafts already holds a folder "Term-Sheet.pdf" (names compare case-insensitively, as in plain rooms).
   await page.getByRole('link', { name: 'Drafts', exact: true }).click();
   await expect(page.getByText(rooms.e2e.folderEmpty)).toBeVisible({ timeout: 30_000 });
   await newFolder(page, 'Term-Sheet.pdf');
   await page.getByRole('link', { name: 'Merger papers' }).click();
-  await expect(page.getByRole('row').filter({ hasText: 'term-sheet.pdf' }).filter({ hasText: owner.email })).toBeVisible({ timeout: 60_000 });
+  await expect(verifiedRow(page, 'term-sheet.pdf')).toBeVisible({ timeout: 60_000 });
 
   // Keyboard: the Move button of the row opens the dialog.
   await page.getByRole('button', { name: `${rooms.move.action}: term-sheet.pdf` }).focus();
@@ -95,12 +98,30 @@ test('a file moves into another folder of the E2E room: decrypted names in the d
   await dialog.getByRole('button', { name: rooms.move.submit }).click();
   await expect(toast(page, fill(rooms.move.done, { name: 'term-sheet.pdf', target: 'Signed' }))).toBeVisible({ timeout: 30_000 });
   await expect(dialog).toBeHidden();
-  await expect(page.getByRole('row').filter({ hasText: 'term-sheet.pdf' })).toHaveCount(0, { timeout: 30_000 });
+  await expect(page.getByRole('table', { name: rooms.e2e.contentsLabel }).getByRole('row').filter({ hasText: 'term-sheet.pdf' })).toHaveCount(0, { timeout: 30_000 });
 
   await page.getByRole('link', { name: 'Signed', exact: true }).click();
   // Listed with its signer: its name decrypted and the uploader's signature verified in the Worker.
-  await expect(page.getByRole('row').filter({ hasText: 'term-sheet.pdf' }).filter({ hasText: owner.email })).toBeVisible({ timeout: 60_000 });
+  await expect(verifiedRow(page, 'term-sheet.pdf')).toBeVisible({ timeout: 60_000 });
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download term-sheet.pdf' }).click()]);
   expect(download.suggestedFilename()).toBe('term-sheet.pdf');
   expect(sha256(await readFile((await download.path())!))).toBe(sha256(bytes));
+
+  // A folder moves too; the tree does not offer the folder itself. The activity shows both moves.
+  await page.getByRole('link', { name: 'Merger papers' }).click();
+  await page.getByRole('button', { name: `${rooms.move.action}: Drafts` }).click();
+  const folderDialog = page.getByRole('dialog', { name: fill(rooms.move.folderTitle, { name: 'Drafts' }) });
+  const folderTree = folderDialog.getByRole('tree');
+  await expect(folderTree.getByRole('treeitem', { name: 'Signed' })).toBeVisible({ timeout: 30_000 });
+  await expect(folderTree.getByRole('treeitem', { name: 'Drafts' })).toHaveCount(0);
+  await folderTree.getByRole('treeitem', { name: 'Signed' }).getByRole('radio').check();
+  await folderDialog.getByRole('button', { name: rooms.move.submit }).click();
+  await expect(toast(page, fill(rooms.move.done, { name: 'Drafts', target: 'Signed' }))).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByRole('link', { name: 'Drafts', exact: true })).toHaveCount(0, { timeout: 30_000 });
+  await page.getByRole('tab', { name: rooms.activity.title }).click();
+  await expect(page.getByRole('cell', { name: 'term-sheet.pdf (moved)' })).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByRole('cell', { name: 'Drafts (moved)' })).toBeVisible();
+  await page.getByRole('link', { name: 'Signed', exact: true }).click();
+  await expect(page.getByRole('link', { name: 'Drafts', exact: true })).toBeVisible({ timeout: 30_000 });
+  await expect(verifiedRow(page, 'term-sheet.pdf')).toBeVisible({ timeout: 60_000 });
 });
