@@ -150,6 +150,15 @@ describe('moving inside an E2E room', () => {
     expect([...(await readE2eFolder(server, a.viewer, f.room.uuid, f.alpha.uuid)).folders.keys()]).toEqual(['Below']);
   });
 
+  it('the server cannot compare sealed names: a target holding the same decrypted name does not stop the move (the browser checks first)', async () => {
+    const f = await fixture('Clash move room');
+    await uploadE2eFile(server, a.owner, f.room.uuid, f.key, { name: 'report.pdf', bytes: new Uint8Array(randomBytes(100)), folderUuid: f.beta.uuid, partSize: PART_SIZE });
+    expect((await moveFile(a.editor, f.room.uuid, f.fileUuid, { folderUuid: f.beta.uuid })).status).toBe(200);
+    const contents = await json<{ files: { uuid: string }[] }>(await req(server, a.viewer, 'GET', ROOM_PATHS.folder(f.room.uuid, f.beta.uuid)), 200);
+    expect(contents.files).toHaveLength(2);
+    expect(contents.files.map((file) => file.uuid)).toContain(f.fileUuid);
+  });
+
   it('a moved file and a moved folder go to the trash and come back where they were moved to, still verified', async () => {
     const f = await fixture('Trash move room');
     await json(await moveFile(a.editor, f.room.uuid, f.fileUuid, { folderUuid: f.beta.uuid }), 200);
