@@ -1,7 +1,7 @@
 // "Keep both" in the version-conflict dialog (plain rooms): the names an upload tries when its own
 // is taken. The browser picks the candidate, the server's announce answers 409 `nameExists` while
-// it is taken (checked per request among live folders and files, uploading ones too), so the
-// files of one batch — uploaded one after another — never get the same name.
+// it is taken (among live folders and files, uploading ones too, checked with the insert under a
+// per-room lock), so neither the files of one batch nor racing uploads ever get the same name.
 import { ROOM_NAME_MAX } from '@shared/contract/rooms';
 
 /** How many keep-both names are tried before the upload gives up (each is one announce). */
