@@ -12,7 +12,7 @@ import { checkComplete, checkPartRequest, writePart } from '../uploads/parts';
 import { checkSpace } from '../uploads/space';
 import { recordActivity } from './activity';
 import { fileBlobPrefix, filePartKey, layoutOf, liveFile, toUploadFile } from './file-rows';
-import { checkNameFree, validName } from './names';
+import { checkNameFree, validName, withRoomNameLock } from './names';
 import { checkFileType, initialScanState, queueRoomScan } from './scan';
 import { committedReplacement, promoteUpload, sameNamedFile, versionConflict } from './versions';
 import { liveFolder, liveRoom, requireRole } from './roles';
@@ -37,31 +37,35 @@ export async function createFile(ctx: RequestContext, roomUuid: string, input: C
   const partSize = app.config.uploadPartSize;
   const uuid = randomUUID();
   const now = Date.now();
-  const row = await app.db
-    .insertInto('room_files')
-    .values({
-      uuid,
-      room_id: room.id,
-      folder_id: folder?.id ?? null,
-      name,
-      size: input.size,
-      mime_type: mimeType && isValidMimeType(mimeType) ? mimeType : 'application/octet-stream',
-      part_size: partSize,
-      part_count: partCountOf(input.size, partSize),
-      sha256: null,
-      blob_prefix: fileBlobPrefix(room.uuid, uuid),
-      state: 'uploading',
-      uploaded_by: user.id,
-      created_at: now,
-      updated_at: now,
-      deleted_at: null,
-      deleted_by: null,
-      scan_detail: null,
-      replaces_id: existing?.id ?? null,
-      last_upload_uuid: null,
-    })
-    .returningAll()
-    .executeTakeFirstOrThrow();
+  const row = await withRoomNameLock(app.db, room.id, async (trx) => {
+    // Again under the lock: an announce of the same name may have taken it since the check above.
+    if (!existing) await checkNameFree(trx, room.id, folder?.id ?? null, name);
+    return trx
+      .insertInto('room_files')
+      .values({
+        uuid,
+        room_id: room.id,
+        folder_id: folder?.id ?? null,
+        name,
+        size: input.size,
+        mime_type: mimeType && isValidMimeType(mimeType) ? mimeType : 'application/octet-stream',
+        part_size: partSize,
+        part_count: partCountOf(input.size, partSize),
+        sha256: null,
+        blob_prefix: fileBlobPrefix(room.uuid, uuid),
+        state: 'uploading',
+        uploaded_by: user.id,
+        created_at: now,
+        updated_at: now,
+        deleted_at: null,
+        deleted_by: null,
+        scan_detail: null,
+        replaces_id: existing?.id ?? null,
+        last_upload_uuid: null,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+  });
   return toUploadFile(row, room, folder?.uuid ?? null, role, user.email);
 }
 

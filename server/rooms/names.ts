@@ -1,5 +1,6 @@
 import { roomNameProblem } from '@shared/contract/rooms';
 import { sql, type Kysely } from 'kysely';
+import { databaseKindOf } from '../db/database';
 import type { Database } from '../db/schema';
 import { badRequest, HttpError } from '../core/http-error';
 
@@ -64,4 +65,17 @@ export async function checkRoomNameFree(db: Kysely<Database>, userId: number, na
     .where(sql<boolean>`lower(data_rooms.name) = ${name.toLowerCase()}`);
   if (exceptId !== undefined) query = query.where('data_rooms.id', '!=', exceptId);
   if (await query.executeTakeFirst()) throw nameExists('room', name);
+}
+
+/**
+ * Runs `claim` (a name check and the insert that takes the name) so that no other claim in the same
+ * room runs in between: in a transaction — SQLite runs them one at a time on its single connection —
+ * holding the room row's lock on PostgreSQL. Without it, announces of one free name racing each other
+ * (two tabs, two people, a "keep both" batch and a colleague) all pass checkNameFree and all insert.
+ */
+export async function withRoomNameLock<T>(db: Kysely<Database>, roomId: number, claim: (trx: Kysely<Database>) => Promise<T>): Promise<T> {
+  return db.transaction().execute(async (trx) => {
+    if (databaseKindOf(db as unknown as Kysely<unknown>) === 'postgres') await trx.selectFrom('data_rooms').select('id').where('id', '=', roomId).forUpdate().execute();
+    return claim(trx);
+  });
 }

@@ -77,11 +77,24 @@ export function RoomFiles({ contents, onName, onConfirm, onMove, onDetails, onPr
   const folderInput = useRef<HTMLInputElement>(null);
   const [conflict, setConflict] = useState<ConflictRequest | null>(null);
   const [versionsOf, setVersionsOf] = useState<RoomFile | null>(null);
-  // A name that is taken asks the person (one dialog at a time: the transfer waits for the answer).
-  const onConflict = (name: string) => new Promise<VersionConflictChoice>((answer) => setConflict({ name, answer }));
-
   function upload(files: File[], folderOf?: (string | null)[]) {
     if (files.length === 0) return;
+    // A name that is taken asks the person (one dialog at a time: the transfer waits for the answer);
+    // "Apply to all remaining conflicts" makes that answer the batch's for its later conflicts.
+    let standing: VersionConflictChoice | null = null;
+    const onConflict = (name: string, remaining: number) =>
+      standing
+        ? Promise.resolve(standing)
+        : new Promise<VersionConflictChoice>((answer) =>
+            setConflict({
+              name,
+              remaining,
+              answer: (choice, forAll) => {
+                if (forAll) standing = choice;
+                answer(choice);
+              },
+            }),
+          );
     const title = files.length === 1 ? files[0]!.name : t('rooms:files.uploadTitle', { count: files.length, name: here.name });
     const started = startRoomUpload(files, { roomUuid: room.uuid, folderUuid: folder?.uuid ?? null, title, onConflict, ...(folderOf ? { folderOf } : {}) });
     setTransferId(started.id);

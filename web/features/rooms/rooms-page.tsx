@@ -76,7 +76,8 @@ function RoomActions({ room, onName, onConfirm }: { room: Room; onName: (request
 
 /**
  * Data rooms home (SPEC §2 "all data rooms"): the rooms where the caller has a role on the room,
- * newest first, search by name, paged by the server's cursor; create, rename, delete.
+ * newest first, search by name, paged by the server's cursor; create (only offered when the room
+ * list's `mayCreate.plain` says the server would allow it), rename, delete.
  */
 export function RoomsPage() {
   const { t } = useTranslation();
@@ -115,6 +116,7 @@ export function RoomsPage() {
     { id: 'actions', header: t('rooms:list.columns.actions'), cell: (room) => <RoomActions room={room} onName={setNaming} onConfirm={setConfirming} /> },
   ];
   const nextCursor = rooms.data?.nextCursor ?? null;
+  const mayCreate = rooms.data?.mayCreate.plain ?? false;
 
   return (
     <>
@@ -124,9 +126,12 @@ export function RoomsPage() {
         <Field label={t('rooms:list.search')}>
           <SearchBox value={search} onChange={(_e, data) => setSearch(data.value)} style={{ minWidth: 260 }} />
         </Field>
-        <Button appearance="primary" icon={<AddRegular />} onClick={openCreate}>
-          {t('rooms:create.action')}
-        </Button>
+        {/* Only for those the server lets create rooms (SPEC §6 creator role or licence, narrowed by Secure rooms › General). */}
+        {mayCreate ? (
+          <Button appearance="primary" icon={<AddRegular />} onClick={openCreate}>
+            {t('rooms:create.action')}
+          </Button>
+        ) : null}
         {rooms.isValidating ? <Spinner size="tiny" label={t('common:loading')} /> : null}
       </div>
       <DataTable
@@ -141,7 +146,7 @@ export function RoomsPage() {
             <Text as="p" weight="semibold">
               {query ? t('rooms:list.noResults', { q: query }) : t('rooms:list.empty')}
             </Text>
-            {query ? null : <Text as="p">{t('rooms:list.emptyHint')}</Text>}
+            {query ? null : <Text as="p">{mayCreate ? t('rooms:list.emptyHint') : t('rooms:list.emptyHintInvited')}</Text>}
           </div>
         }
       />

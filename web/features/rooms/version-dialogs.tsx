@@ -1,4 +1,4 @@
-import { Button, Dialog, DialogActions, DialogBody, DialogContent, DialogSurface, DialogTitle, DialogTrigger, makeStyles, Text } from '@fluentui/react-components';
+import { Button, Checkbox, Dialog, DialogActions, DialogBody, DialogContent, DialogSurface, DialogTitle, DialogTrigger, makeStyles, Text } from '@fluentui/react-components';
 import { ArrowDownloadRegular } from '@fluentui/react-icons';
 import { call } from '@shared/api/call';
 import { API_BASE } from '@shared/contract/constants';
@@ -9,6 +9,7 @@ import { DataTable, type DataTableColumn } from '@web/components/data-table';
 import { apiClient } from '@web/lib/api-client';
 import { useAuthState } from '@web/lib/auth';
 import { formatSize } from '@web/lib/format-size';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import useSWR from 'swr';
 import { roomFileContentUrl, type VersionConflictChoice } from './api/room-files';
@@ -21,15 +22,25 @@ const useStyles = makeStyles({
 
 export interface ConflictRequest {
   name: string;
-  answer: (choice: VersionConflictChoice) => void;
+  /** `forAll`: "Apply to all remaining conflicts" was ticked — the caller answers the batch's later conflicts alike. */
+  answer: (choice: VersionConflictChoice, forAll?: boolean) => void;
+  /** Files of the same upload after this one: the checkbox shows only when there are any. */
+  remaining?: number;
 }
 
-/** An upload meets a file of the same name (SPEC §1 file versions): a new version, both kept ("name (1).ext"), or not uploaded. */
+/**
+ * An upload meets a file of the same name (SPEC §1 file versions): a new version, both kept
+ * ("name (1).ext"), or not uploaded; in a batch, optionally the same for every later conflict.
+ */
 export function VersionConflictDialog({ request, onClose }: { request: ConflictRequest | null; onClose: () => void }) {
   const { t } = useTranslation();
   const styles = useStyles();
-  const choose = (choice: VersionConflictChoice) => {
-    request?.answer(choice);
+  const [forAll, setForAll] = useState(false);
+  const batch = (request?.remaining ?? 0) > 0;
+  // Closing the dialog (Escape) skips this file only; the checkbox counts for the buttons.
+  const choose = (choice: VersionConflictChoice, all = false) => {
+    request?.answer(choice, all && batch);
+    setForAll(false);
     onClose();
   };
   return (
@@ -41,13 +52,14 @@ export function VersionConflictDialog({ request, onClose }: { request: ConflictR
             <Text as="p" style={{ margin: 0 }}>
               {t('rooms:versions.conflictText', { name: request?.name ?? '' })}
             </Text>
+            {batch ? <Checkbox checked={forAll} onChange={(_e, data) => setForAll(data.checked === true)} label={t('rooms:versions.applyToAll')} /> : null}
           </DialogContent>
           <DialogActions className={styles.actions}>
-            <Button appearance="primary" onClick={() => choose('replace')}>
+            <Button appearance="primary" onClick={() => choose('replace', forAll)}>
               {t('rooms:versions.replace')}
             </Button>
-            <Button onClick={() => choose('keepBoth')}>{t('rooms:versions.keepBoth')}</Button>
-            <Button onClick={() => choose('cancel')}>{t('common:actions.cancel')}</Button>
+            <Button onClick={() => choose('keepBoth', forAll)}>{t('rooms:versions.keepBoth')}</Button>
+            <Button onClick={() => choose('cancel', forAll)}>{t('common:actions.cancel')}</Button>
           </DialogActions>
         </DialogBody>
       </DialogSurface>

@@ -11,6 +11,7 @@ import { runPipeline } from '@shared/transfer/pipeline';
 import { blobUpload, DEFAULT_RETRY, withRetry } from '@shared/transfer/upload';
 import { apiClient } from '@web/lib/api-client';
 import { transferStore } from '@web/lib/transfer-store';
+import { keepBothNames } from '../keep-both-names';
 import { roomErrorText } from '../room-errors';
 import { useAuthState } from '@web/lib/auth';
 import useSWR from 'swr';
@@ -43,13 +44,17 @@ export class UploadSkipped extends Error {}
 const isFileConflict = (error: unknown) =>
   isApiError(error) && error.status === 409 && (error.error?.metadata as { kind?: unknown } | undefined)?.kind === 'file';
 
+/** 409 `nameExists` of any kind: a keep-both name is taken by a file (complete or uploading) or by a folder. */
+const isNameTaken = (error: unknown) =>
+  isApiError(error) && error.status === 409 && (error.error?.metadata as { reason?: unknown } | undefined)?.reason === 'nameExists';
+
 /** "report.pdf" → "report (1).pdf"; a name without an extension gets the number at its end. */
 export function numberedName(name: string, n: number): string {
   const dot = name.lastIndexOf('.');
   return dot > 0 ? `${name.slice(0, dot)} (${n})${name.slice(dot)}` : `${name} (${n})`;
 }
 
-/** POST …/files; on a name conflict asks `onConflict`: replace (the `replace` flag) or keep both ("name (1).ext", counting up while taken). */
+/** POST …/files; on a name conflict asks `onConflict`: replace (the `replace` flag) or keep both (`keepBothNames`, walking on while taken). */
 async function announce(file: File, target: RoomUploadTarget): Promise<RoomUploadFile> {
   const body = (name: string, replace: boolean) => ({
     name,
@@ -67,13 +72,17 @@ async function announce(file: File, target: RoomUploadTarget): Promise<RoomUploa
   const choice = await target.onConflict(file.name);
   if (choice === 'cancel') throw new UploadSkipped(file.name);
   if (choice === 'replace') return post(file.name, true);
-  for (let n = 1; ; n++) {
+  let taken: unknown;
+  for (const name of keepBothNames(file.name)) {
     try {
-      return await post(numberedName(file.name, n));
+      return await post(name);
     } catch (error) {
-      if (!isFileConflict(error) || n >= 100) throw error;
+      // Taken by an earlier file of this batch, by someone else meanwhile, or by a folder: the next number.
+      if (!isNameTaken(error)) throw error;
+      taken = error;
     }
   }
+  throw taken;
 }
 
 /**
@@ -160,7 +169,8 @@ export function startRoomUpload(
     folderUuid: string | null;
     title: string;
     folderOf?: readonly (string | null)[];
-    onConflict?: (name: string) => Promise<VersionConflictChoice>;
+    /** As `RoomUploadTarget.onConflict`, plus how many files of the batch come after this one. */
+    onConflict?: (name: string, remaining: number) => Promise<VersionConflictChoice>;
   },
 ) {
   const announced = new Map<number, string>();
@@ -195,7 +205,7 @@ export function startRoomUpload(
             // A dropped folder tree: each file into its own (just created) folder.
             folderUuid: target.folderOf ? (target.folderOf[index] ?? null) : target.folderUuid,
             ...(fileUuid ? { fileUuid } : {}),
-            ...(target.onConflict ? { onConflict: target.onConflict } : {}),
+            ...(target.onConflict ? { onConflict: (name: string) => target.onConflict!(name, files.length - index - 1) } : {}),
             signal,
             onFileUuid: (uuid) => announced.set(index, uuid),
             onBytes: (bytes) => {
