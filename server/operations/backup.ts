@@ -1,31 +1,34 @@
 import { spawn } from 'node:child_process';
-import { createHash } from 'node:crypto';
+import { createHash, type Hash } from 'node:crypto';
 import { once } from 'node:events';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { access, copyFile, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import SQLite from 'better-sqlite3';
-import { Kysely, SqliteDialect, type Kysely as Db } from 'kysely';
+import { Kysely, SqliteDialect } from 'kysely';
 import type { KuvertConfig } from '../config';
 import { ensurePrivateDir, PRIVATE_FILE_MODE } from '../db/private-files';
 import { openDatabase } from '../db/database';
 import type { Database } from '../db/schema';
 import { SECRET_KEY_FILE } from '../security/secret-box';
-import { assertValidKey, BlobNotFoundError } from '../storage/blob-store';
+import { assertValidKey, BlobNotFoundError, type BlobStore } from '../storage/blob-store';
 import { openBlobStore } from '../storage/open-blob-store';
-import { partKey } from '../deliveries/records';
+import { listedGroups, type ListedGroup, type ListedPart } from './backup-list';
 
 /**
  * Backup and restore (README, "Backup and restore"): a backup is a folder with
  * - `database.sqlite` (SQLite's online backup: a consistent copy while the server runs) or
  *   `database.pgdump` (`pg_dump --format=custom`);
- * - `blobs/<key>`: every stored upload part the database lists, copied out of the blob store
- *   (local folder or S3), each checked against the size and SHA-256 the database recorded;
+ * - `blobs/<key>`: every blob the database points to (backup-list.ts: delivery parts, room files
+ *   with their versions, in the trash too, plain and E2E, form layout images), copied out of the
+ *   blob store (local folder or S3), each checked against the size and SHA-256 the database
+ *   recorded (room files: the whole file's SHA-256 over its parts; a part with no recorded hash
+ *   gets the one read now in the manifest, so `check` and `restore` verify it later);
  * - `secret.key` when the server keeps its key in the data folder (TOTP secrets need it);
  * - `manifest.json`, written last: what is in it, with each blob's size and SHA-256.
- * The database is copied first and the blob list read after it, so every part the copy knows
- * is in the list (a delivery that expired meanwhile may lack bytes: `check` names it).
+ * The database is copied first and the blob list read after it, so every blob the copy knows
+ * is in the list (an item purged meanwhile may lack bytes: `create` and `check` name it).
  */
 
 export const BACKUP_FORMAT = 'kuvert-backup';
@@ -57,22 +60,6 @@ export interface BackupReport {
 }
 
 
-/** Every part whose bytes the blob store must hold: deliveries not deleted and not purged. */
-async function listedBlobs(db: Db<Database>): Promise<BackupBlob[]> {
-  const rows = await db
-    .selectFrom('delivery_file_parts')
-    .innerJoin('delivery_files', 'delivery_files.id', 'delivery_file_parts.file_id')
-    .innerJoin('deliveries', 'deliveries.id', 'delivery_files.delivery_id')
-    .select(['deliveries.uuid as delivery', 'delivery_files.uuid as file', 'delivery_file_parts.part_index as index', 'delivery_file_parts.size as size', 'delivery_file_parts.sha256 as sha256'])
-    .where('deliveries.status', '!=', 'deleted')
-    .where('deliveries.purged_at', 'is', null)
-    .orderBy('deliveries.id')
-    .orderBy('delivery_files.id')
-    .orderBy('delivery_file_parts.part_index')
-    .execute();
-  return rows.map((r) => ({ key: partKey(r.delivery, r.file, r.index), size: Number(r.size), sha256: r.sha256 }));
-}
-
 const exists = (path: string) => access(path).then(() => true, () => false);
 
 /** pg_dump / pg_restore with the connection in the environment, so the password never shows in the process list. */
@@ -103,13 +90,40 @@ async function sha256OfFile(path: string): Promise<{ size: number; sha256: strin
   return { size, sha256: hash.digest('hex') };
 }
 
+/** Streams one blob into `<dir>/blobs/<key>`, hashing it (and feeding `whole`); 'missing' when the store has no such key. */
+async function copyBlob(store: BlobStore, dir: string, part: ListedPart, whole: Hash | null): Promise<{ size: number; sha256: string } | 'missing'> {
+  assertValidKey(part.key);
+  const target = join(dir, 'blobs', ...part.key.split('/'));
+  await ensurePrivateDir(dirname(target));
+  const hash = createHash('sha256');
+  let size = 0;
+  try {
+    await pipeline(
+      await store.getStream(part.key),
+      async function* (source: AsyncIterable<Uint8Array>) {
+        for await (const chunk of source) {
+          size += chunk.byteLength;
+          hash.update(chunk);
+          whole?.update(chunk);
+          yield chunk;
+        }
+      },
+      createWriteStream(target, { mode: PRIVATE_FILE_MODE }),
+    );
+  } catch (error) {
+    if (error instanceof BlobNotFoundError) return 'missing';
+    throw error;
+  }
+  return { size, sha256: hash.digest('hex') };
+}
+
 /** Writes a backup of the server configured by `config` into `dir` (new or empty); works while the server runs. */
 export async function createBackup(config: KuvertConfig, dir: string): Promise<BackupReport> {
   if ((await readdir(dir).catch(() => [])).length > 0) throw new Error(`${dir} is not empty; back up into a new folder`);
   // 0700: level 1/2 attachments are in clear and secret.key is there.
   await ensurePrivateDir(dir);
   const database = config.databaseUrl ? 'postgres' : 'sqlite';
-  let blobs: BackupBlob[];
+  let groups: ListedGroup[];
   if (database === 'sqlite') {
     const source = new SQLite(join(config.dataDir, SQLITE_FILE), { readonly: true, fileMustExist: true });
     try {
@@ -118,44 +132,41 @@ export async function createBackup(config: KuvertConfig, dir: string): Promise<B
       source.close();
     }
     const copy = new Kysely<Database>({ dialect: new SqliteDialect({ database: new SQLite(join(dir, SQLITE_BACKUP), { readonly: true }) }) });
-    blobs = await listedBlobs(copy).finally(() => copy.destroy());
+    groups = await listedGroups(copy).finally(() => copy.destroy());
   } else {
     await runPgTool('pg_dump', config.databaseUrl!, ['--format=custom', '--no-owner', '--no-privileges', `--file=${join(dir, PG_BACKUP)}`]);
     const live = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: 1 });
-    blobs = await listedBlobs(live.db).finally(() => live.close());
+    groups = await listedGroups(live.db).finally(() => live.close());
   }
 
   const store = await openBlobStore(config);
   const problems: string[] = [];
+  const blobs: BackupBlob[] = [];
   let bytes = 0;
   try {
-    for (const blob of blobs) {
-      assertValidKey(blob.key);
-      const target = join(dir, 'blobs', ...blob.key.split('/'));
-      await ensurePrivateDir(dirname(target));
-      const hash = createHash('sha256');
-      let size = 0;
-      try {
-        await pipeline(
-          await store.store.getStream(blob.key),
-          async function* (source: AsyncIterable<Uint8Array>) {
-            for await (const chunk of source) {
-              size += chunk.byteLength;
-              hash.update(chunk);
-              yield chunk;
-            }
-          },
-          createWriteStream(target, { mode: PRIVATE_FILE_MODE }),
-        );
-      } catch (error) {
-        if (error instanceof BlobNotFoundError) {
-          problems.push(`missing in the blob store: ${blob.key}`);
+    for (const group of groups) {
+      // A whole file's hash runs over its parts in order; a part missing or wrong already names the file.
+      const whole = group.sha256 === null ? null : createHash('sha256');
+      let intact = true;
+      for (const part of group.parts) {
+        const copied = await copyBlob(store.store, dir, part, whole);
+        if (copied === 'missing') {
+          problems.push(`missing in the blob store: ${part.key}`);
+          // Listed all the same, so `check` and `restore` refuse the incomplete backup too.
+          blobs.push({ key: part.key, size: part.size, sha256: part.sha256 ?? '' });
+          intact = false;
           continue;
         }
-        throw error;
+        bytes += copied.size;
+        blobs.push({ key: part.key, size: part.size, sha256: part.sha256 ?? copied.sha256 });
+        if (copied.size !== part.size || (part.sha256 !== null && copied.sha256 !== part.sha256)) {
+          problems.push(`differs from what the database recorded: ${part.key}`);
+          intact = false;
+        }
       }
-      bytes += size;
-      if (size !== blob.size || hash.digest('hex') !== blob.sha256) problems.push(`differs from what the database recorded: ${blob.key}`);
+      if (whole && intact && whole.digest('hex') !== group.sha256) {
+        problems.push(`differs from the file's SHA-256 the database recorded: ${group.parts.map((p) => p.key).join(', ')}`);
+      }
     }
   } finally {
     store.close();
