@@ -11,14 +11,23 @@ import { downloadE2eFile, openE2eDelivery, sendDelivery } from '@shared/transfer
 import { startS3TestServer, type S3TestServer } from '@server/storage/s3-test-server';
 import { startTestServer, type TestServer } from '@tests/support/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUserAsAdmin, signIn, signInAdmin } from './core-helpers';
+import { ROOM_OPS_PATHS, type RoomFileVersionList } from '@shared/contract/room-ops';
+import { ROOM_PATHS } from '@shared/contract/rooms';
+import type { Form } from '@shared/contract/forms';
+import type { FormBackgroundInfo } from '@shared/contract/form-layout';
+import { ANTI_CSRF_HEADER } from '@shared/contract/auth';
+import { makePng } from '@tests/support/png';
+import { call, createUserAsAdmin, signIn, signInAdmin, type Session } from './core-helpers';
 import { e2eActor, e2eOf, giveSecuPass, type E2eActor } from './e2e-helpers';
+import { createPlainRoom, roomBytes, roomCall, uploadRoomFile } from './room-upload-helpers';
+import { createE2eRoom, openRoomKey, readE2eFolder, uploadE2eFile } from './rooms-e2e-helpers';
 
 /**
  * `npm run backup` (src/server/backup.ts) run as the real command: a running server with
- * deliveries of levels 1–4 is backed up, the backup checked, restored onto a new data folder,
- * and a server started there hands out every file bit-exact. A blob taken out of the backup
- * makes `check` fail naming it, and `restore` refuses.
+ * deliveries of levels 1–4, a plain data room (a file with an earlier version, a file in the
+ * trash), an E2E room file and a form's background image is backed up, the backup checked,
+ * restored onto a new data folder, and a server started there hands out every file bit-exact.
+ * A blob taken out of the backup makes `check` fail naming it, and `restore` refuses.
  */
 
 const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -42,6 +51,86 @@ async function backupCommand(args: string[], env: Record<string, string>): Promi
 }
 
 const sqliteOnly = Boolean(process.env.KUVERT_TEST_DATABASE_URL);
+const SOURCE_CONFIG = { uploadPartSize: PART_SIZE, licenceActiveForms: 5 };
+
+interface SeededRooms {
+  roomUuid: string;
+  current: { uuid: string; bytes: Uint8Array };
+  earlier: Uint8Array;
+  versionPrefix: string;
+  trashed: { uuid: string; bytes: Uint8Array };
+  e2e: { roomUuid: string; fileUuid: string; name: string; bytes: Uint8Array; ciphertextSha256: string };
+}
+
+/** A plain room with a file of two versions and a file in the trash; an E2E room with one file. */
+async function seedRooms(server: TestServer, owner: E2eActor): Promise<SeededRooms> {
+  const plain = await createPlainRoom(server, owner.session, 'Backed-up room');
+  const earlier = new Uint8Array(randomBytes(3 * PART_SIZE + 11));
+  const later = new Uint8Array(randomBytes(2 * PART_SIZE + 5));
+  const first = await uploadRoomFile(server, owner.session, plain.uuid, { name: 'contract.bin', bytes: earlier, partSize: PART_SIZE });
+  const current = await uploadRoomFile(server, owner.session, plain.uuid, { name: 'contract.bin', bytes: later, partSize: PART_SIZE, replace: true });
+  expect(current.uuid).toBe(first.uuid);
+  const trashedBytes = new Uint8Array(randomBytes(PART_SIZE + 3));
+  const trashed = await uploadRoomFile(server, owner.session, plain.uuid, { name: 'trashed.bin', bytes: trashedBytes, partSize: PART_SIZE });
+  await roomCall(server, owner.session, 'DELETE', ROOM_PATHS.file(plain.uuid, trashed.uuid), 204);
+  const versionRow = await server.app.db.selectFrom('room_file_versions').select('blob_prefix').executeTakeFirstOrThrow();
+
+  const { room: vault } = await createE2eRoom(server, owner, 'Backed-up vault');
+  const { handle } = await openRoomKey(server, owner, vault.uuid);
+  const e2eBytes = new Uint8Array(randomBytes(2 * PART_SIZE + 77));
+  const { uuid: fileUuid } = await uploadE2eFile(server, owner, vault.uuid, handle, { name: 'sealed.bin', bytes: e2eBytes, partSize: PART_SIZE });
+  const ciphertext = await roomBytes(server, owner.session, ROOM_PATHS.fileContent(vault.uuid, fileUuid));
+  return {
+    roomUuid: plain.uuid,
+    current: { uuid: current.uuid, bytes: later },
+    earlier,
+    versionPrefix: versionRow.blob_prefix,
+    trashed: { uuid: trashed.uuid, bytes: trashedBytes },
+    e2e: { roomUuid: vault.uuid, fileUuid, name: 'sealed.bin', bytes: e2eBytes, ciphertextSha256: sha256(ciphertext) },
+  };
+}
+
+async function expectRoomsRestored(server: TestServer, owner: E2eActor, seeded: SeededRooms): Promise<void> {
+  const { roomUuid, current, earlier, trashed, e2e } = seeded;
+  expect(sha256(await roomBytes(server, owner.session, ROOM_PATHS.fileContent(roomUuid, current.uuid))), 'room file').toBe(sha256(current.bytes));
+  const { versions } = await roomCall<RoomFileVersionList>(server, owner.session, 'GET', ROOM_OPS_PATHS.versions(roomUuid, current.uuid), 200);
+  const version = versions.find((v) => !v.current)!;
+  expect(sha256(await roomBytes(server, owner.session, ROOM_OPS_PATHS.versionContent(roomUuid, current.uuid, version.uuid))), 'earlier version').toBe(sha256(earlier));
+  await roomCall(server, owner.session, 'POST', ROOM_PATHS.trashRestore(roomUuid, trashed.uuid), 204);
+  expect(sha256(await roomBytes(server, owner.session, ROOM_PATHS.fileContent(roomUuid, trashed.uuid))), 'file restored from the trash').toBe(sha256(trashed.bytes));
+  // E2E: the same ciphertext, and the member's browser still decrypts and verifies it.
+  expect(sha256(await roomBytes(server, owner.session, ROOM_PATHS.fileContent(e2e.roomUuid, e2e.fileUuid))), 'E2E ciphertext').toBe(e2e.ciphertextSha256);
+  const read = await readE2eFolder(server, owner, e2e.roomUuid);
+  expect(sha256(read.files.get(e2e.name)!.bytes), 'E2E plaintext').toBe(sha256(e2e.bytes));
+}
+
+interface SeededForm {
+  formUuid: string;
+  png: Uint8Array;
+  url: string;
+}
+
+async function seedForm(server: TestServer, owner: Session): Promise<SeededForm> {
+  const created = await call(server, owner, 'POST', '/api/2/forms', { name: 'Backed-up form', url: 'backed-up', active: true, securityLevel: SECURITY_LEVELS.LEVEL_1, mandatoryRecipients: ['alice@example.test'] });
+  expect(created.status, await created.clone().text()).toBe(201);
+  const { formUuid } = (await created.json()) as Form;
+  const png = new Uint8Array(makePng(24, 16));
+  const put = await fetch(`${server.url}/api/2/forms/${formUuid}/background-image`, {
+    method: 'PUT',
+    headers: { cookie: owner.cookie, [ANTI_CSRF_HEADER]: owner.csrf, 'content-type': 'application/octet-stream' },
+    body: Uint8Array.from(png),
+  });
+  expect(put.status, await put.clone().text()).toBe(200);
+  const { backgroundImage } = (await put.json()) as FormBackgroundInfo;
+  return { formUuid, png, url: backgroundImage!.url };
+}
+
+async function expectFormRestored(server: TestServer, form: SeededForm): Promise<void> {
+  // Anonymous, as a visitor of the public form page.
+  const response = await fetch(`${server.url}${form.url}`);
+  expect(response.status, 'layout image').toBe(200);
+  expect(sha256(new Uint8Array(await response.arrayBuffer())), 'layout image').toBe(sha256(form.png));
+}
 
 describe.skipIf(sqliteOnly)('backup and restore (SQLite, local blob folder)', () => {
   let source: TestServer;
@@ -50,12 +139,15 @@ describe.skipIf(sqliteOnly)('backup and restore (SQLite, local blob folder)', ()
   let alice: E2eActor;
   let bob: E2eActor;
   const sent: Array<{ level: number; deliveryUuid: string; fileId: string; bytes: Uint8Array }> = [];
+  let room: SeededRooms;
+  let form: SeededForm;
 
   beforeAll(async () => {
     work = await mkdtemp(join(tmpdir(), 'kuvert-backup-'));
-    source = await startTestServer({ config: { uploadPartSize: PART_SIZE } });
+    source = await startTestServer({ config: SOURCE_CONFIG });
     const admin = await signInAdmin(source);
     for (const email of ['alice@example.test', 'bob@example.test']) await createUserAsAdmin(source, admin, { email });
+    await createUserAsAdmin(source, admin, { email: 'forms@example.test', roleNames: ['ROLE_UI_USER', 'ROLE_SENDER', 'ROLE_RECEIVER', 'ROLE_SECUFORMS'], licensed: true });
     alice = await e2eActor(source, await signIn(source, 'alice@example.test', 'Good-Passw0rd'));
     bob = await e2eActor(source, await signIn(source, 'bob@example.test', 'Good-Passw0rd'));
     await giveSecuPass(alice, 'Alice-SecuPass-backup-Quartz-41');
@@ -73,14 +165,16 @@ describe.skipIf(sqliteOnly)('backup and restore (SQLite, local blob folder)', ()
       const fileId = result.delivery.files.find((f) => f.name === `level-${level}.bin`)!.fileId;
       sent.push({ level, deliveryUuid: result.delivery.deliveryUuid, fileId, bytes });
     }
-  }, 90_000);
+    room = await seedRooms(source, alice);
+    form = await seedForm(source, await signIn(source, 'forms@example.test', 'Good-Passw0rd'));
+  }, 120_000);
   afterAll(async () => {
     await source?.close();
     await restored?.close();
     await rm(work, { recursive: true, force: true });
   });
 
-  it('backs up the running server, checks the backup, restores it onto a new data folder: every delivery of levels 1–4 downloads bit-exact', { timeout: 120_000 }, async () => {
+  it('backs up the running server, checks the backup, restores it onto a new data folder: deliveries of levels 1–4, room files (current, earlier version, restored from the trash, E2E) and a form layout image download bit-exact', { timeout: 120_000 }, async () => {
     const backupDir = join(work, 'backup');
     const created = await backupCommand(['create', backupDir], { KUVERT_DATA_DIR: source.dataDir });
     expect(created, created.err).toMatchObject({ code: 0 });
@@ -94,7 +188,7 @@ describe.skipIf(sqliteOnly)('backup and restore (SQLite, local blob folder)', ()
     // A second restore onto the same folder is refused (it would mix two installations).
     expect((await backupCommand(['restore', backupDir], { KUVERT_DATA_DIR: target })).err).toMatch(/exists; restore into a new data folder/);
 
-    restored = await startTestServer({ reuse: { dataDir: target, databaseSchema: undefined }, config: { uploadPartSize: PART_SIZE } });
+    restored = await startTestServer({ reuse: { dataDir: target, databaseSchema: undefined }, config: SOURCE_CONFIG });
     const aliceThere = await e2eActor(restored, await signIn(restored, 'alice@example.test', 'Good-Passw0rd'));
     // Bob's browser keeps its unlocked keys and pins; only the server is new.
     const bobThere = { ...(await e2eActor(restored, await signIn(restored, 'bob@example.test', 'Good-Passw0rd'))), crypto: bob.crypto, keys: bob.keys, pins: bob.pins };
@@ -112,6 +206,8 @@ describe.skipIf(sqliteOnly)('backup and restore (SQLite, local blob folder)', ()
         await opened.close();
       }
     }
+    await expectRoomsRestored(restored, { ...aliceThere, crypto: alice.crypto, keys: alice.keys, pins: alice.pins }, room);
+    await expectFormRestored(restored, form);
   });
 
   it('check names a blob missing from the backup and restore refuses it', { timeout: 60_000 }, async () => {
@@ -119,11 +215,14 @@ describe.skipIf(sqliteOnly)('backup and restore (SQLite, local blob folder)', ()
     expect((await backupCommand(['create', backupDir], { KUVERT_DATA_DIR: source.dataDir })).code).toBe(0);
     const { deliveryUuid, fileId } = sent[0]!; // level 1: 4 parts of 1 KiB
     const missing = `deliveries/${deliveryUuid}/${fileId}/1`;
-    await rm(join(backupDir, 'blobs', ...missing.split('/')));
+    // And one part of the room file's earlier version (its hash is the one the backup recorded).
+    const missingRoomPart = `${room.versionPrefix}/2`;
+    for (const key of [missing, missingRoomPart]) await rm(join(backupDir, 'blobs', ...key.split('/')));
     const checked = await backupCommand(['check', backupDir], {});
     expect(checked.code).toBe(1);
     expect(checked.err).toContain(`missing blob: ${missing}`);
-    expect(checked.err.match(/missing blob/g)).toHaveLength(1);
+    expect(checked.err).toContain(`missing blob: ${missingRoomPart}`);
+    expect(checked.err.match(/missing blob/g)).toHaveLength(2);
     const refused = await backupCommand(['restore', backupDir], { KUVERT_DATA_DIR: join(work, 'never') });
     expect(refused.code).toBe(1);
     expect(refused.err).toContain('the backup has problems; nothing restored');
