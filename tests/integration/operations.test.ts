@@ -4,6 +4,7 @@ import { SECURITY_LEVELS } from '@shared/contract/constants';
 import { sendDelivery } from '@shared/transfer';
 import { startS3TestServer } from '@server/storage/s3-test-server';
 import { freePort } from '@tests/support/child-server';
+import { clamdUnavailable, startTestClamd, type TestClamd } from '@tests/support/clamd';
 import { startTestServer, type TestServer } from '@tests/support/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUserAsAdmin, expectBackendError, signIn, signInAdmin } from './core-helpers';
@@ -85,6 +86,39 @@ describe('readiness of the mail relay and the S3 store', () => {
     } finally {
       await server.close();
       await s3.close().catch(() => undefined);
+    }
+  });
+});
+
+const clamdMissing = clamdUnavailable();
+if (clamdMissing) console.warn(clamdMissing);
+
+describe.skipIf(clamdMissing !== null)('readiness of clamd (KUVERT_CLAMD)', () => {
+  // The real clamd (tests/support/clamd.ts: its own process, over TCP here), so /readyz's PING is
+  // answered by ClamAV itself; a free port nobody listens on stands for a scanner that is down.
+  let clamd: TestClamd;
+  beforeAll(async () => {
+    clamd = await startTestClamd();
+  }, 60_000);
+  afterAll(() => clamd?.dispose());
+
+  it('clamd answering PONG over TCP → virusScanner ok; clamd on a closed port → 503 naming virusScanner', async () => {
+    const up = await startTestServer({ config: { clamdAddress: clamd.tcpAddress } });
+    try {
+      expect(await readyz(up)).toMatchObject({ status: 200, body: { status: 'ready', checks: { virusScanner: { status: 'ok' } } } });
+    } finally {
+      await up.close();
+    }
+    const down = await startTestServer({ config: { clamdAddress: `tcp://127.0.0.1:${await freePort()}` } });
+    try {
+      const { status, body } = await readyz(down);
+      expect(status).toBe(503);
+      expect(body.status).toBe('not ready');
+      // The clamd client's PING answers false on a refused connection (no error code to pass on).
+      expect(body.checks.virusScanner).toEqual({ status: 'failed', reason: 'NoPong' });
+      expect(body.checks.database).toEqual({ status: 'ok' });
+    } finally {
+      await down.close();
     }
   });
 });
