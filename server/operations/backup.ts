@@ -244,7 +244,8 @@ export async function restoreBackup(config: KuvertConfig, dir: string): Promise<
     await copyFile(join(dir, SQLITE_BACKUP), target);
   } else {
     const live = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: 1 });
-    const tables = await live.db.introspection.getTables().finally(() => live.close());
+    // Kysely leaves its own tables out unless asked: without this a used database passed the check.
+    const tables = await live.db.introspection.getTables({ withInternalKyselyTables: true }).finally(() => live.close());
     if (tables.some((t) => t.name === 'kysely_migration')) throw new Error('the database of DATABASE_URL already holds Kuvert tables; restore into a new database');
     await runPgTool('pg_restore', config.databaseUrl!, ['--no-owner', '--no-privileges', `--dbname=${new URL(config.databaseUrl!).pathname.slice(1)}`, join(dir, PG_BACKUP)]);
   }

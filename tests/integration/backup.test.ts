@@ -5,6 +5,7 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import pg from 'pg';
 import { deliveryContentUrl } from '@shared/api/endpoints/delivery-read';
 import { SECURITY_LEVELS } from '@shared/contract/constants';
 import { downloadE2eFile, openE2eDelivery, sendDelivery } from '@shared/transfer';
@@ -281,5 +282,92 @@ describe.skipIf(sqliteOnly)('backup and restore with the S3 blob store (one buck
     expect(response.status).toBe(200);
     expect(sha256(new Uint8Array(await response.arrayBuffer()))).toBe(sha256(bytes));
     expect(await readdir(join(target, 'blobs')).catch(() => [])).toEqual([]);
+  });
+});
+
+const pgUrl = process.env.KUVERT_TEST_DATABASE_URL;
+
+/**
+ * The PostgreSQL path of the same command (README "Backup and restore"), run when
+ * KUVERT_TEST_DATABASE_URL is set: the source server runs on a fresh database of that cluster
+ * (its default schema, as in production; `CREATE DATABASE` with a random name), `create` runs
+ * `pg_dump --format=custom` into the backup, `restore` runs `pg_restore` into a second fresh
+ * database and writes the blobs into a new data folder; a server started there hands out the
+ * delivery, the room files and the layout image bit-exact. Both databases are dropped after.
+ */
+describe.skipIf(!pgUrl)('backup and restore on PostgreSQL (pg_dump / pg_restore through the command)', () => {
+  const suffix = randomBytes(4).toString('hex');
+  const databases = { from: `kuvert_backup_${suffix}_from`, to: `kuvert_backup_${suffix}_to` };
+  const urlOf = (name: string) => {
+    const url = new URL(pgUrl!);
+    url.pathname = `/${name}`;
+    return url.toString();
+  };
+  async function onCluster(statement: string): Promise<void> {
+    const client = new pg.Client({ connectionString: pgUrl });
+    await client.connect();
+    try {
+      await client.query(statement);
+    } finally {
+      await client.end();
+    }
+  }
+  let source: TestServer | undefined;
+  let restored: TestServer | undefined;
+  let work: string;
+  let alice: E2eActor;
+  let delivery: { deliveryUuid: string; fileId: string; bytes: Uint8Array };
+  let room: SeededRooms;
+  let form: SeededForm;
+
+  beforeAll(async () => {
+    work = await mkdtemp(join(tmpdir(), 'kuvert-backup-pg-'));
+    for (const name of Object.values(databases)) await onCluster(`CREATE DATABASE "${name}"`);
+    source = await startTestServer({ databaseUrl: urlOf(databases.from), config: SOURCE_CONFIG });
+    const admin = await signInAdmin(source);
+    await createUserAsAdmin(source, admin, { email: 'alice@example.test' });
+    await createUserAsAdmin(source, admin, { email: 'forms@example.test', roleNames: ['ROLE_UI_USER', 'ROLE_SENDER', 'ROLE_RECEIVER', 'ROLE_SECUFORMS'], licensed: true });
+    alice = await e2eActor(source, await signIn(source, 'alice@example.test', 'Good-Passw0rd'));
+    await giveSecuPass(alice, 'Alice-SecuPass-backup-pg-Quartz-43');
+    const bytes = new Uint8Array(randomBytes(3 * PART_SIZE + 9));
+    const result = await sendDelivery({
+      client: alice.client,
+      draft: { recipients: ['bob@example.test'], subject: 'Backed up on PostgreSQL', body: 'Keep this.', securityLevel: SECURITY_LEVELS.LEVEL_1 },
+      files: [{ name: 'pg.bin', blob: new Blob([bytes]), mimeType: 'application/octet-stream' }],
+    });
+    if (!result.ok) throw new Error(JSON.stringify(result.error));
+    delivery = { deliveryUuid: result.delivery.deliveryUuid, fileId: result.delivery.files[0]!.fileId, bytes };
+    room = await seedRooms(source, alice);
+    form = await seedForm(source, await signIn(source, 'forms@example.test', 'Good-Passw0rd'));
+  }, 120_000);
+  afterAll(async () => {
+    await source?.close();
+    await restored?.close();
+    for (const name of Object.values(databases)) await onCluster(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    await rm(work, { recursive: true, force: true });
+  });
+
+  it('pg_dump into the backup, pg_restore into a new database, blobs into a new data folder: everything downloads bit-exact', { timeout: 120_000 }, async () => {
+    const backupDir = join(work, 'backup');
+    const created = await backupCommand(['create', backupDir], { KUVERT_DATA_DIR: source!.dataDir, DATABASE_URL: urlOf(databases.from) });
+    expect(created, created.err).toMatchObject({ code: 0 });
+    expect(await readdir(backupDir)).toEqual(expect.arrayContaining(['database.pgdump', 'manifest.json', 'blobs', 'secret.key']));
+    const checked = await backupCommand(['check', backupDir], {});
+    expect(checked, checked.err).toMatchObject({ code: 0 });
+
+    const target = join(work, 'restored');
+    const restoredRun = await backupCommand(['restore', backupDir], { KUVERT_DATA_DIR: target, DATABASE_URL: urlOf(databases.to) });
+    expect(restoredRun, restoredRun.err).toMatchObject({ code: 0 });
+    // The database holds Kuvert tables now: a second restore into it is refused.
+    expect((await backupCommand(['restore', backupDir], { KUVERT_DATA_DIR: join(work, 'again'), DATABASE_URL: urlOf(databases.to) })).err).toMatch(/already holds Kuvert tables/);
+
+    restored = await startTestServer({ reuse: { dataDir: target, databaseSchema: undefined }, databaseUrl: urlOf(databases.to), config: SOURCE_CONFIG });
+    expect(restored.app.databaseKind).toBe('postgres');
+    const aliceThere = { ...(await e2eActor(restored, await signIn(restored, 'alice@example.test', 'Good-Passw0rd'))), crypto: alice.crypto, keys: alice.keys, pins: alice.pins };
+    const response = await aliceThere.fetch(deliveryContentUrl(delivery.deliveryUuid, delivery.fileId, null, restored.url));
+    expect(response.status).toBe(200);
+    expect(sha256(new Uint8Array(await response.arrayBuffer()))).toBe(sha256(delivery.bytes));
+    await expectRoomsRestored(restored, aliceThere, room);
+    await expectFormRestored(restored, form);
   });
 });
