@@ -55,8 +55,9 @@ export async function replacedE2eFile(ctx: RequestContext, room: RoomRow, folder
  * The upload's key and metadata are bound to the version after the one it replaces: when another
  * new version was committed meanwhile, this one would bind a number that is taken, so the whole
  * commit is refused (409 `versionConflict`; the upload stays, the browser uploads again). The
- * update is conditional on the version it read, so of two commits racing on PostgreSQL the second
- * (waiting for the first's row lock, then seeing its version) is refused too; SQLite serialises.
+ * update is also conditional on the version it read: should two commits ever read the same current
+ * version (PostgreSQL, READ COMMITTED), the second one's update waits for the first's row lock,
+ * then matches no row and is refused too. SQLite serialises the commits.
  */
 export async function promoteE2eContent(trx: Kysely<Database>, input: { targetId: number; uploadId: number; versionId: number }): Promise<void> {
   const current = await trx.selectFrom('room_e2e_files').selectAll().where('file_id', '=', input.targetId).executeTakeFirst();
