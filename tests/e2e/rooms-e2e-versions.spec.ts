@@ -1,8 +1,8 @@
 // The versions of a file in an end-to-end encrypted room in the browser against the real server:
 // version 1, then version 2 of the same name ("Replace (new version)"); "Versions" lists both, each
 // verified in the crypto Worker (signed name, size, signer), version 1 decrypts to its own SHA-256;
-// a row whose sealed metadata was changed on the way shows "not trusted" and offers no download.
-// axe on the dialog.
+// a row whose sealed metadata was changed on the way shows "not trusted" and offers no download;
+// a download of a file deleted meanwhile says so. axe on the dialog.
 import { createHash, randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { expect, test, type Page } from '@playwright/test';
@@ -91,4 +91,18 @@ test('a version whose sealed metadata was changed shows “not trusted” and ha
   await expect(dialog.getByRole('row').filter({ hasText: /^1/ })).toContainText('– not trusted', { timeout: 30_000 });
   await expect(dialog.getByRole('button', { name: 'Download version 1' })).toHaveCount(0);
   await expect(dialog.getByRole('button', { name: 'Download version 2' })).toBeVisible();
+});
+
+test('a download of a file deleted meanwhile says so (no silence) and the list reloads', async ({ page }) => {
+  test.setTimeout(180_000);
+  await roomWithTwoVersions(page, 'Gone papers', new Uint8Array(randomBytes(8_000)), new Uint8Array(randomBytes(9_000)));
+  await expect(page.getByRole('row').filter({ hasText: 'offer.pdf' }).filter({ hasText: owner.email })).toBeVisible({ timeout: 30_000 });
+  // Deleted by another session while this page still lists it.
+  const roomUuid = page.url().split('/').at(-1)!;
+  const api = await apiSignIn(server, owner);
+  const contents = (await (await apiCall(server, api, 'GET', `/rooms/${roomUuid}`)).json()) as { files: { uuid: string }[] };
+  expect((await apiCall(server, api, 'DELETE', `/rooms/${roomUuid}/files/${contents.files[0]!.uuid}`)).status).toBeLessThan(300);
+  await page.getByRole('button', { name: 'Download offer.pdf' }).click();
+  await expect(page.getByText('“offer.pdf” is no longer here. The list is reloaded.').first()).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByRole('row').filter({ hasText: 'offer.pdf' })).toHaveCount(0, { timeout: 30_000 });
 });
