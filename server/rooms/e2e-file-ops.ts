@@ -52,18 +52,30 @@ export async function replacedE2eFile(ctx: RequestContext, room: RoomRow, folder
 /**
  * Inside the commit's promotion (versions.ts `promoteUpload`): the replaced content's sealed extras
  * go with its version row, the upload's become the file's (signed by the uploader of the new version).
+ * The upload's key and metadata are bound to the version after the one it replaces: when another
+ * new version was committed meanwhile, this one would bind a number that is taken, so the whole
+ * commit is refused (409 `versionConflict`; the upload stays, the browser uploads again). The
+ * update is also conditional on the version it read: should two commits ever read the same current
+ * version (PostgreSQL, READ COMMITTED), the second one's update waits for the first's row lock,
+ * then matches no row and is refused too. SQLite serialises the commits.
  */
 export async function promoteE2eContent(trx: Kysely<Database>, input: { targetId: number; uploadId: number; versionId: number }): Promise<void> {
   const current = await trx.selectFrom('room_e2e_files').selectAll().where('file_id', '=', input.targetId).executeTakeFirst();
   const upload = await trx.selectFrom('room_e2e_files').selectAll().where('file_id', '=', input.uploadId).executeTakeFirst();
   if (!current || !upload) return;
+  if (upload.version !== current.version + 1) throw versionTaken();
+  const claimed = await trx
+    .updateTable('room_e2e_files')
+    .set({ version: upload.version, plaintext_size: upload.plaintext_size, wrapped_file_key: upload.wrapped_file_key, metadata: upload.metadata, signed_by: null })
+    .where('file_id', '=', input.targetId)
+    .where('version', '=', current.version)
+    .executeTakeFirst();
+  if (Number(claimed.numUpdatedRows) !== 1) throw versionTaken();
   await trx
     .insertInto('room_e2e_versions')
     .values({ version_id: input.versionId, version: current.version, plaintext_size: current.plaintext_size, wrapped_file_key: current.wrapped_file_key, metadata: current.metadata, signed_by: current.signed_by })
     .execute();
-  await trx
-    .updateTable('room_e2e_files')
-    .set({ version: upload.version, plaintext_size: upload.plaintext_size, wrapped_file_key: upload.wrapped_file_key, metadata: upload.metadata, signed_by: null })
-    .where('file_id', '=', input.targetId)
-    .execute();
 }
+
+const versionTaken = () =>
+  new HttpError(409, 'ConflictException', 'Another new version of this file was saved meanwhile: upload yours again to make it the next version', { reason: 'versionConflict' });

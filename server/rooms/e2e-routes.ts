@@ -5,6 +5,7 @@ import { requestContext } from '../core/request-context';
 import { commitE2eFile, createE2eFile, createE2eFolder, e2eFileKeys, renameE2eItem } from './e2e-items';
 import { grantE2eKey, listE2eMembers } from './e2e-members';
 import { createE2eRoom, e2eRoomState } from './e2e-rooms';
+import { listE2eVersions } from './e2e-versions';
 
 /** End-to-end encrypted rooms (server/README "End-to-end encrypted rooms"), registered inside the room routes plugin. */
 export function registerE2eRoomRoutes(app: FastifyInstance): void {
@@ -36,4 +37,5 @@ export function registerE2eRoomRoutes(app: FastifyInstance): void {
   registerEndpoint(app, ROOM_E2E_ENDPOINTS.commitFile, async (request) =>
     commitE2eFile(requestContext(app, request), request.params.roomUuid, request.params.fileUuid, request.body),
   );
+  registerEndpoint(app, ROOM_E2E_ENDPOINTS.versions, async (request) => listE2eVersions(requestContext(app, request), request.params.roomUuid, request.params.fileUuid));
 }

@@ -53,8 +53,8 @@ async function createRoom(page: Page, name: string): Promise<string> {
   return page.url().split('/').at(-1)!;
 }
 
-async function downloadSha(page: Page, name: string, timeout?: number): Promise<string> {
-  const [download] = await Promise.all([page.waitForEvent('download', timeout ? { timeout } : {}), page.getByRole('button', { name: `Download ${name}` }).click()]);
+async function downloadSha(page: Page, name: string): Promise<string> {
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: `Download ${name}` }).click()]);
   expect(download.suggestedFilename()).toBe(name);
   return sha256(await readFile((await download.path())!));
 }
@@ -121,15 +121,26 @@ test('uploading a taken name offers the version conflict: a new version replaces
   await input.setInputFiles({ name: 'plan.bin', mimeType: 'application/octet-stream', buffer: Buffer.from(first) });
   await expect(page.getByRole('row').filter({ hasText: 'plan.bin' }).filter({ hasText: owner.email })).toBeVisible({ timeout: 60_000 });
 
+  // The folder's reload is held: the row still shows version 1 when its download is clicked. The
+  // page fetches the file's current key and metadata first and downloads version 2.
+  let releaseList!: () => void;
+  const listHeld = new Promise<void>((resolve) => (releaseList = resolve));
+  const folderCall = /\/api\/2\/rooms\/[0-9a-f-]{36}(\?[^/]*)?$/;
+  await page.route(folderCall, async (route) => {
+    if (route.request().method() === 'GET') await listHeld;
+    await route.continue();
+  });
   await input.setInputFiles({ name: 'plan.bin', mimeType: 'application/octet-stream', buffer: Buffer.from(second) });
   const conflict = page.getByRole('alertdialog', { name: '“plan.bin” already exists' });
   await conflict.getByRole('button', { name: 'Replace (new version)' }).click();
   await expect(conflict).toBeHidden();
+  await expect(page.getByText('“plan.bin” was uploaded.').first()).toBeVisible({ timeout: 60_000 });
+  expect(await downloadSha(page, 'plan.bin')).toBe(sha256(second));
+  // Released: the held and every later call of the folder go through (the route stays for the test).
+  releaseList();
   // Still one plan.bin, now the second content (version 2, verified).
-  // Until the list has reloaded, the row may still be version 1's, whose download no longer starts:
-  // each try waits 15 s for the download, then the poll asks again.
-  await expect.poll(async () => downloadSha(page, 'plan.bin', 15_000).catch(() => 'no download yet'), { timeout: 90_000 }).toBe(sha256(second));
   await expect(page.getByRole('row').filter({ hasText: 'plan.bin' })).toHaveCount(1);
+  expect(await downloadSha(page, 'plan.bin')).toBe(sha256(second));
 
   await input.setInputFiles({ name: 'plan.bin', mimeType: 'application/octet-stream', buffer: Buffer.from(third) });
   await conflict.getByRole('button', { name: 'Keep both' }).click();

@@ -70,14 +70,17 @@ export async function createE2eFolder(server: TestServer, actor: E2eActor, roomU
   return req(server, actor, 'POST', ROOM_E2E_PATHS.folders(roomUuid), { uuid, name: sealed, ...(parentUuid ? { parentUuid } : {}) });
 }
 
-/** Seals, announces, PUTs every ciphertext part, commits. Answers the announce response when it is refused. */
+/**
+ * Seals, announces, PUTs every ciphertext part, commits. Answers the announce response when it is
+ * refused. `deferCommit`: stops before the commit and answers it as `commit` (a race test sends two).
+ */
 export async function uploadE2eFile(
   server: TestServer,
   actor: E2eActor,
   roomUuid: string,
   roomKey: string,
-  input: { name: string; bytes: Uint8Array; folderUuid?: string; partSize: number; metadataAtCommit?: boolean; replace?: { uuid: string; version: number } },
-): Promise<{ file?: RoomUploadFile; announce: Response; uuid: string }> {
+  input: { name: string; bytes: Uint8Array; folderUuid?: string; partSize: number; metadataAtCommit?: boolean; replace?: { uuid: string; version: number }; deferCommit?: boolean },
+): Promise<{ file?: RoomUploadFile; announce: Response; uuid: string; commit?: () => Promise<Response> }> {
   const uuid = randomUUID();
   const keys = keysOf(actor);
   // A new version: key and metadata bound to the replaced file and its next version.
@@ -118,10 +121,10 @@ export async function uploadE2eFile(
     await json(put, 200);
   }
   // The browser's single read signs the plaintext hash after the last part: metadata with the E2E commit.
-  const commit = input.metadataAtCommit
-    ? await req(server, actor, 'POST', ROOM_E2E_PATHS.commit(roomUuid, uuid), { metadata: sealed })
-    : await req(server, actor, 'POST', ROOM_PATHS.fileCommit(roomUuid, uuid));
-  return { file: await json<RoomUploadFile>(commit, 200), announce, uuid };
+  const commit = () =>
+    input.metadataAtCommit ? req(server, actor, 'POST', ROOM_E2E_PATHS.commit(roomUuid, uuid), { metadata: sealed }) : req(server, actor, 'POST', ROOM_PATHS.fileCommit(roomUuid, uuid));
+  if (input.deferCommit) return { announce, uuid, commit };
+  return { file: await json<RoomUploadFile>(await commit(), 200), announce, uuid };
 }
 
 /** What the browser's rename of a file sends: the new sealed name and the metadata re-signed with it by `actor`. */

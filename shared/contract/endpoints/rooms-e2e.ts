@@ -16,6 +16,7 @@ import {
   E2eRenameBodySchema,
   E2eRoomStateSchema,
 } from '../rooms-e2e';
+import { E2eFileVersionListSchema } from '../rooms-e2e-versions';
 
 const area = endpointArea({ tag: 'rooms', access: 'authenticated' });
 
@@ -52,5 +53,8 @@ export const ROOM_E2E_ENDPOINTS = {
   }),
   commitFile: area.post('/rooms/{roomUuid}/e2e/files/{fileUuid}/commit', 'commitE2eRoomFile', 'Stores the signed metadata of the caller’s own upload (it signs the plaintext hash, known once every part is sent) and commits it as the plain commit does', {
     params: RoomFileParamsSchema, body: CommitE2eFileBodySchema, response: { 200: RoomUploadFileSchema }, errors: [400, 401, 403, 404, 409],
+  }),
+  versions: area.get('/rooms/{roomUuid}/e2e/files/{fileUuid}/versions', 'listE2eRoomFileVersions', 'The earlier versions of an E2E file with their sealed file keys and signed metadata, newest first (OWNER, EDITOR); a plain room’s file answers 400', {
+    params: RoomFileParamsSchema, response: { 200: E2eFileVersionListSchema }, errors: [400, 401, 403, 404],
   }),
 };

@@ -25,6 +25,7 @@ export function roomErrorText(error: unknown): RoomErrorText {
   if (error.status === 400 && (reason === 'moveToOtherRoom' || reason === 'moveIntoItself')) return { key: `errors.${reason}` };
   if (error.status === 409 && reason === 'lastOwner') return { key: 'errors.lastOwner' };
   if (error.status === 409 && reason === 'confirmOwnChange') return { key: 'errors.confirmOwnChange' };
+  if (error.status === 409 && reason === 'versionConflict') return { key: 'errors.versionConflict' };
   if (error.errorClass === 'LicenseLimitExceededException') return { key: 'errors.licence' };
   if (error.status === 507) return { key: 'errors.storageFull' };
   if (error.status === 403) return { key: 'errors.forbidden' };

@@ -122,15 +122,14 @@ export async function openE2eFolder(contents: RoomContents, keys: UnlockedKeys, 
   const folders = contents.folders.map((f) => ({ uuid: f.uuid, name: names[at++] ?? null }));
   const fileNames = contents.files.map(() => names[at++] ?? null);
   const [state, extras] = await lists;
-  // A folder may hold thousands of files: one Worker call opens every metadata, one verifies every
-  // signature, and each signer key is pin-checked once (not three round trips per file).
+  // A folder may hold thousands of files: verified together (not three round trips per file).
   const extraOf = new Map(extras.files.map((f) => [f.uuid, f]));
   const fail = (row: E2eListedFile, code: string) => (row.problem = code);
   const files: E2eListedFile[] = contents.files.map((listed, i) => {
     const extra = extraOf.get(listed.uuid);
     return { uuid: listed.uuid, name: fileNames[i] ?? '', size: extra?.plaintextSize ?? 0, uploadedBy: listed.uploadedBy, metadata: null, problem: null, version: extra?.version ?? 1, wrappedFileKey: extra?.wrappedFileKey ?? '' };
   });
-  const toOpen: { row: E2eListedFile; name: string; extra: NonNullable<ReturnType<typeof extraOf.get>> }[] = [];
+  const toOpen: E2eFileToVerify[] = [];
   for (const [i, row] of files.entries()) {
     const name = fileNames[i] ?? null;
     const extra = extraOf.get(row.uuid);
@@ -138,6 +137,24 @@ export async function openE2eFolder(contents: RoomContents, keys: UnlockedKeys, 
     else if (!extra) fail(row, 'room-metadata-invalid');
     else toOpen.push({ row, name, extra });
   }
+  await verifyE2eFiles(roomUuid, roomKey, keys, state, toOpen);
+  return { roomName: names[0] ?? null, path, folders, files };
+}
+
+/** What verifying one file's metadata needs: its row (filled in), the name it must sign (none: not checked) and its sealed extras. */
+export interface E2eFileToVerify {
+  row: E2eListedFile;
+  name: string | null;
+  extra: { version: number; metadata: string; plaintextSize: number; uploaderUuid: string | null; signerUuid: string | null };
+}
+
+/**
+ * Opens and verifies the signed metadata of these files (the folder's current files, or a file's
+ * earlier versions: e2e-versions.ts) and sets each row's `metadata` or `problem`. One Worker call
+ * opens every metadata, one verifies every signature, and each signer key is pin-checked once.
+ */
+export async function verifyE2eFiles(roomUuid: string, roomKey: KeyHandle, keys: UnlockedKeys, state: E2eRoomState, toOpen: E2eFileToVerify[]): Promise<void> {
+  const fail = (row: E2eListedFile, code: string) => (row.problem = code);
   const fileRef = (item: (typeof toOpen)[number]) => ({ roomId: roomUuid, fileId: item.row.uuid, version: item.extra.version });
   const opened = toOpen.length ? (await cryptoApi.openRoomFilesMetadata({ roomKey, items: toOpen.map((item) => ({ file: fileRef(item), sealed: item.extra.metadata })) })).results : [];
   const signerKeys = new Map<string, Promise<{ publicKey: string } | { code: string }>>();
@@ -168,7 +185,7 @@ export async function openE2eFolder(contents: RoomContents, keys: UnlockedKeys, 
     // The signer: the uploader, or the member who renamed the file and re-signed its metadata.
     const key = await signerKeyOf(item.extra.signerUuid ?? item.extra.uploaderUuid, result.value.metadata.signerKeyId);
     if ('code' in key) fail(item.row, key.code);
-    else toVerify.push({ row: item.row, signed: result.value, signerPublicKey: key.publicKey, expected: { ...fileRef(item), name: item.name, size: item.extra.plaintextSize, ...(item.extra.uploaderUuid ? { uploaderUserId: item.extra.uploaderUuid } : {}) } });
+    else toVerify.push({ row: item.row, signed: result.value, signerPublicKey: key.publicKey, expected: { ...fileRef(item), ...(item.name === null ? {} : { name: item.name }), size: item.extra.plaintextSize, ...(item.extra.uploaderUuid ? { uploaderUserId: item.extra.uploaderUuid } : {}) } });
   }
   const verified = toVerify.length ? (await cryptoApi.verifyRoomFilesMetadata({ items: toVerify.map(({ signed, signerPublicKey, expected }) => ({ signed, signerPublicKey, expected })) })).results : [];
   for (const [k, item] of toVerify.entries()) {
@@ -176,7 +193,6 @@ export async function openE2eFolder(contents: RoomContents, keys: UnlockedKeys, 
     if (result.ok) item.row.metadata = result.value;
     else fail(item.row, result.code);
   }
-  return { roomName: names[0] ?? null, path, folders, files };
 }
 
 /**

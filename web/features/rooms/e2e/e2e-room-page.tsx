@@ -1,5 +1,5 @@
 import { Button, Field, makeStyles, MessageBar, MessageBarBody, SearchBox, Select, Spinner, Tab, TabList, Text } from '@fluentui/react-components';
-import { ArrowDownloadRegular, ArrowMoveRegular, ArrowUploadRegular, FolderAddRegular, LockClosedRegular, RenameRegular, ShareRegular } from '@fluentui/react-icons';
+import { ArrowDownloadRegular, ArrowMoveRegular, ArrowUploadRegular, FolderAddRegular, HistoryRegular, LockClosedRegular, RenameRegular, ShareRegular } from '@fluentui/react-icons';
 import type { RoomAccessEntry } from '@shared/contract/rooms';
 import type { E2eMember } from '@shared/contract/rooms-e2e';
 import { DataTable, type DataTableColumn } from '@web/components/data-table';
@@ -8,7 +8,6 @@ import { TransferProgressBar } from '@web/components/transfer-centre';
 import { RouterLink } from '@web/components/router-link';
 import { useAuthState } from '@web/lib/auth';
 import { useSecuPassSession } from '@web/lib/crypto';
-import { startE2eDownload } from '@web/lib/e2e-download';
 import { formatSize } from '@web/lib/format-size';
 import { ROUTES } from '@web/lib/routes';
 import { useNotify } from '@web/lib/toasts';
@@ -18,7 +17,6 @@ import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import useSWR from 'swr';
-import { roomFileContentUrl } from '../api/room-files';
 import { refreshRooms, ROOM_FILES_PAGE_SIZE } from '../api/rooms';
 import { useE2eFolder } from './e2e-folder-loader';
 import { NameDialog, type NameRequest } from '../room-dialogs';
@@ -29,7 +27,6 @@ import { SealedActivityName } from './sealed-name';
 import {
   createE2eFolder,
   declineRoomKey,
-  fileKeyOf,
   grantRoomKey,
   listE2eMembers,
   type E2eListedFile,
@@ -41,6 +38,8 @@ import { VersionConflictDialog, type ConflictRequest } from '../version-dialogs'
 import type { VersionConflictChoice } from '../api/room-files';
 import { MoveDialog, type MoveItem } from '../move-dialog';
 import { e2eMoveNames } from './e2e-move';
+import { E2eVersionsDialog } from './e2e-versions-dialog';
+import { currentE2eFile, downloadE2eFile, E2eFileGoneError, type E2eVersionRow } from './e2e-versions';
 
 const useStyles = makeStyles({
   toolbar: { display: 'flex', gap: '12px', alignItems: 'end', flexWrap: 'wrap', margin: '12px 0 16px' },
@@ -78,6 +77,7 @@ export function E2eRoomPage() {
   const [transferId, setTransferId] = useState<string | undefined>();
   const [conflict, setConflict] = useState<ConflictRequest | null>(null);
   const [moving, setMoving] = useState<MoveItem | null>(null);
+  const [versionsOf, setVersionsOf] = useState<E2eListedFile | null>(null);
   const transfer = useTransfer(transferId);
   const busy = transfer?.state === 'pending' || transfer?.state === 'running';
   const [sharing, setSharing] = useState(false);
@@ -110,17 +110,27 @@ export function E2eRoomPage() {
     if (transferState === 'success' || transferState === 'failed' || transferState === 'cancelled') void refreshRooms();
   }, [transferState]);
 
-  const download = async (file: E2eListedFile) => {
+  // The list may still show a version replaced meanwhile (its key no longer opens the content):
+  // the file's current key and metadata are fetched first; what cannot be downloaded says so.
+  const download = async (row: E2eListedFile) => {
     const keys = await unlock();
-    if (!keys || !file.metadata) return;
-    const fileKey = await fileKeyOf(roomUuid, keys, file);
-    const { metadata } = file;
-    const delivery = {
-      deliveryUuid: roomUuid,
-      files: [{ fileId: file.uuid, fileKey, name: metadata.name, size: metadata.size, headerSha256: metadata.headerSha256 }],
-    } as unknown as Parameters<typeof startE2eDownload>[0]['delivery'];
-    const started = await startE2eDownload({ delivery, fileId: file.uuid, url: roomFileContentUrl(roomUuid, file.uuid) });
-    if (started === 'noFileChosen') await startE2eDownload({ delivery, fileId: file.uuid, url: roomFileContentUrl(roomUuid, file.uuid), avoidPicker: true });
+    if (!keys || !row.metadata) return;
+    try {
+      const { file, changed } = await currentE2eFile(roomUuid, folderUuid ?? null, keys, row);
+      if (changed) void refreshRooms();
+      if (!file.metadata) notify('error', t('rooms:e2e.downloadNotVerified', { name: row.name }));
+      else await downloadE2eFile(roomUuid, keys, file);
+    } catch (error) {
+      const gone = error instanceof E2eFileGoneError;
+      notify('error', t(gone ? 'rooms:e2e.downloadGone' : 'rooms:e2e.downloadFailed', { name: row.name }));
+      if (gone) void refreshRooms();
+    }
+  };
+  const downloadVersion = async (version: E2eVersionRow) => {
+    if (version.current) return download(version.file);
+    const keys = await unlock();
+    if (!keys) return;
+    await downloadE2eFile(roomUuid, keys, version.file, version.uuid).catch(() => notify('error', t('rooms:e2e.downloadFailed', { name: version.file.name })));
   };
 
   const newFolder = () =>
@@ -242,6 +252,11 @@ export function E2eRoomPage() {
           {canWrite && row.name ? (
             <Button size="small" icon={<ArrowMoveRegular />} onClick={() => setMoving({ kind: row.kind, uuid: row.uuid, name: row.name ?? '', parentUuid: folderUuid ?? null })} aria-label={`${t('rooms:move.action')}: ${row.name}`}>
               {t('rooms:move.action')}
+            </Button>
+          ) : null}
+          {canWrite && row.kind === 'file' && row.file.metadata ? (
+            <Button size="small" icon={<HistoryRegular />} onClick={() => setVersionsOf(row.file)} aria-label={`${t('rooms:versions.action')}: ${row.name}`}>
+              {t('rooms:versions.action')}
             </Button>
           ) : null}
         </div>
@@ -371,6 +386,7 @@ export function E2eRoomPage() {
       {contents && view ? (
         <MoveDialog room={contents.room} item={moving} onClose={() => setMoving(null)} names={e2eMoveNames(roomUuid, view.roomName ?? t('rooms:e2e.nameBroken'), unlock)} />
       ) : null}
+      <E2eVersionsDialog roomUuid={roomUuid} keys={session?.keys} file={versionsOf} onClose={() => setVersionsOf(null)} onDownload={(v) => void downloadVersion(v)} />
       {isOwner && view ? (
         <ShareDialog
           open={sharing}
