@@ -232,11 +232,17 @@ const MATRIX: Record<string, Row | Row[]> = {
   // Plain rooms, folders, files (shared/contract/endpoints/rooms.ts)
   'rooms.list': { allowed: SIGNED_IN, ok: 200, call: () => ({}) },
   'rooms.create': { allowed: SIGNED_IN, ok: 201, call: () => ({ body: { name: `Own room ${unique()}` } }) },
-  'rooms.contents': { allowed: MEMBERS, ok: 200, call: () => ({ params: { roomUuid: P.room.uuid } }) },
+  'rooms.contents': [
+    { allowed: MEMBERS, ok: 200, call: () => ({ params: { roomUuid: P.room.uuid } }) },
+    { what: 'the E2E room', allowed: MEMBERS, ok: 200, call: () => ({ params: { roomUuid: E.room.uuid } }) },
+  ],
   'rooms.rename': { allowed: OWNER, ok: 200, call: async () => ({ params: { roomUuid: (await plainRoom('Rename')).uuid }, body: { name: `Renamed ${unique()}` } }) },
   'rooms.remove': { allowed: OWNER, ok: 204, call: async () => ({ params: { roomUuid: (await plainRoom('Remove')).uuid } }) },
   'rooms.createFolder': { allowed: WRITERS, ok: 201, call: () => ({ params: { roomUuid: P.room.uuid }, body: { name: `New folder ${unique()}` } }) },
-  'rooms.folder': { allowed: MEMBERS, ok: 200, call: () => ({ params: { roomUuid: P.room.uuid, folderUuid: P.folder.uuid } }) },
+  'rooms.folder': [
+    { allowed: MEMBERS, ok: 200, call: () => ({ params: { roomUuid: P.room.uuid, folderUuid: P.folder.uuid } }) },
+    { what: 'the E2E folder', allowed: MEMBERS, ok: 200, call: () => ({ params: { roomUuid: E.room.uuid, folderUuid: E.folderUuid } }) },
+  ],
   'rooms.updateFolder': {
     allowed: WRITERS, ok: 200,
     call: async () => ({ params: { roomUuid: P.room.uuid, folderUuid: (await plainFolder(P.room.uuid)).uuid }, body: { name: `Renamed folder ${unique()}` } }),
@@ -258,7 +264,11 @@ const MATRIX: Record<string, Row | Row[]> = {
     call: async (actor) => ({ params: { roomUuid: P.room.uuid, fileUuid: (await plainUpload(uploader(actor), P.room.uuid, { commit: false })).uuid } }),
   },
   'rooms.file': { allowed: MEMBERS, ok: 200, call: () => ({ params: { roomUuid: P.room.uuid, fileUuid: P.file.uuid } }) },
-  'rooms.fileContent': { allowed: DOWNLOADERS, ok: 200, call: () => ({ params: { roomUuid: P.room.uuid, fileUuid: P.file.uuid } }) },
+  'rooms.fileContent': [
+    { allowed: DOWNLOADERS, ok: 200, call: () => ({ params: { roomUuid: P.room.uuid, fileUuid: P.file.uuid } }) },
+    // The ciphertext of an E2E file: no bytes to a PREVIEWER either (the browser would decrypt them).
+    { what: 'the E2E file', allowed: DOWNLOADERS, ok: 200, call: () => ({ params: { roomUuid: E.room.uuid, fileUuid: E.fileUuid } }) },
+  ],
   'rooms.updateFile': {
     allowed: WRITERS, ok: 200,
     call: async () => ({ params: { roomUuid: P.room.uuid, fileUuid: (await plainUpload('owner', P.room.uuid)).uuid }, body: { name: `renamed ${unique()}.txt` } }),
@@ -325,13 +335,20 @@ const MATRIX: Record<string, Row | Row[]> = {
       },
     },
   ],
-  'roomsE2e.commitFile': {
-    allowed: WRITERS, ok: 200, denied: NOT_THE_UPLOADER,
-    call: async (actor) => {
-      const pending = await pendingE2eUpload(uploader(actor));
-      return { params: { roomUuid: E.room.uuid, fileUuid: pending.uuid }, body: { metadata: pending.metadata } };
+  'roomsE2e.commitFile': [
+    {
+      allowed: WRITERS, ok: 200, denied: NOT_THE_UPLOADER,
+      call: async (actor) => {
+        const pending = await pendingE2eUpload(uploader(actor));
+        return { params: { roomUuid: E.room.uuid, fileUuid: pending.uuid }, body: { metadata: pending.metadata } };
+      },
     },
-  },
+    // A plain room's upload: its members learn it is no E2E room (400), a non-member not even that it exists.
+    {
+      what: 'a plain room', allowed: [], ok: 200, denied: { owner: 400, editor: 400, viewer: 400, previewer: 400 },
+      call: async (actor) => ({ params: { roomUuid: P.room.uuid, fileUuid: (await plainUpload(uploader(actor), P.room.uuid, { commit: false })).uuid }, body: { metadata: E.sealed.file } }),
+    },
+  ],
 
   // Invitations of addresses without an account (room-invitations.ts)
   'roomInvitations.list': { allowed: OWNER, ok: 200, call: () => ({ params: { roomUuid: P.room.uuid } }) },
