@@ -379,7 +379,15 @@ const MATRIX: Record<string, Row | Row[]> = {
   'roomAdmin.restoreTrashBinItem': { allowed: [], ok: 204, denied: ADMIN_ONLY, call: async () => ({ params: { itemUuid: await trashedFile() } }) },
 };
 
-const catalogue = ROOM_AREAS.flatMap((area) => Object.entries(ENDPOINT_AREAS[area]).map(([name, endpoint]) => ({ key: `${area}.${name}`, endpoint: endpoint as Endpoint })));
+/**
+ * The data-room endpoints of the whole catalogue: the areas above, and any other endpoint tagged
+ * `rooms` or under /rooms or /room-… (a new area file of data rooms is caught too).
+ */
+const catalogue = Object.entries(ENDPOINT_AREAS).flatMap(([area, endpoints]) =>
+  (Object.entries(endpoints) as Array<[string, Endpoint]>)
+    .filter(([, endpoint]) => (ROOM_AREAS as readonly string[]).includes(area) || endpoint.tag === 'rooms' || /^\/(rooms|room-)/.test(endpoint.path))
+    .map(([name, endpoint]) => ({ key: `${area}.${name}`, endpoint })),
+);
 
 function expectedStatus(row: Row, actor: Actor): number {
   if (row.allowed.includes(actor)) return row.ok;
