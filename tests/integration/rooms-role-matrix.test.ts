@@ -420,6 +420,15 @@ function expectedStatus(row: Row, actor: Actor): number {
   return row.denied?.[actor] ?? (actor === 'anonymous' ? 401 : actor === 'outsider' ? 404 : 403);
 }
 
+/** The body as JSON, or null (a wrongly answered download is no JSON: the matrix still reports it). */
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+}
+
 const ERROR_CLASS: Record<number, string> = { 401: 'AuthenticationRequiredException', 403: 'AccessDeniedException', 404: 'NotFoundException' };
 
 // ---- setup ----------------------------------------------------------------------------------
@@ -488,7 +497,7 @@ describe('the data-room role matrix (SPEC §6) over the catalogue', () => {
       const allowed = row.allowed.includes(actor);
       if (!allowed || response.status >= 400) {
         // The §8 error shape and class; no bytes, no names.
-        const parsed = BackendErrorSchema.safeParse(JSON.parse(text || 'null'));
+        const parsed = BackendErrorSchema.safeParse(parseJson(text));
         if (!parsed.success) leaks.push(`${actor}: not the error shape: ${text.slice(0, 200)}`);
         else if (ERROR_CLASS[response.status] && parsed.data.error !== ERROR_CLASS[response.status]) leaks.push(`${actor}: ${parsed.data.error} for ${response.status}`);
         // A room-role refusal says so in SPEC §6's words (a token call's refusal says why it is not yours).
