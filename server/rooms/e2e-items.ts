@@ -13,7 +13,7 @@ import { recordActivity } from './activity';
 import { renameE2eFile, replacedE2eFile } from './e2e-file-ops';
 import { requireEncrypted } from './e2e-rooms';
 import { fileBlobPrefix, toUploadFile } from './file-rows';
-import { liveFolder, liveRoom, requireRole } from './roles';
+import { liveFolder, liveRoom, requireMember, requireRole } from './roles';
 import { toFolder } from './rooms';
 
 const uuidTaken = () => new HttpError(409, 'ConflictException', 'This item id is taken; draw another', { reason: 'uuidTaken' });
@@ -153,6 +153,8 @@ export async function renameE2eItem(ctx: RequestContext, roomUuid: string, itemU
 export async function commitE2eFile(ctx: RequestContext, roomUuid: string, fileUuid: string, body: CommitE2eFileBody): Promise<RoomUploadFile> {
   const { app, user } = ctx;
   const room = await liveRoom(app.db, roomUuid);
+  // A non-member learns nothing of a plain room, not even that it is one: 404 before the kind.
+  if (room.encrypted !== 1) await requireMember(app.db, room, user.id);
   requireEncrypted(room);
   const upload = await app.db
     .selectFrom('room_files')

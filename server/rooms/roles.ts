@@ -89,6 +89,12 @@ export async function requireRole(db: Kysely<Database>, room: RoomRow, userId: n
   return role;
 }
 
+/** A role anywhere in the room (on the room or on a folder), else 404: for answers that tell a member only what the room is. */
+export async function requireMember(db: Kysely<Database>, room: RoomRow, userId: number): Promise<void> {
+  const entry = await db.selectFrom('room_access').select('id').where('room_id', '=', room.id).where('user_id', '=', userId).executeTakeFirst();
+  if (!entry) throw notFound('Data room not found');
+}
+
 /** The ids of a folder and of every folder below it (trashed ones included), from one read of the room's folders. */
 export async function folderSubtree(db: Kysely<Database>, room: RoomRow, folderId: number): Promise<Set<number>> {
   const all = await db.selectFrom('room_folders').select(['id', 'parent_id']).where('room_id', '=', room.id).execute();
