@@ -10,6 +10,7 @@ import {
   type RoomLinkInfo,
   type RoomLinkList,
   type RoomLinkState,
+  ROOM_LINK_ACTOR,
   ROOM_LINK_DEFAULT_DAYS,
 } from '@shared/contract/room-links';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -20,7 +21,8 @@ import { linkTokenHash, newLinkToken } from '../security/link-tokens';
 import { sendStoredFile } from '../uploads/send';
 import { recordActivity } from './activity';
 import { filePartKey, layoutOf, liveFile } from './file-rows';
-import { liveRoom, requireRole, type RoomRow } from './roles';
+import { ROOM_PERMISSIONS } from '@shared/contract/rooms';
+import { effectiveRole, liveRoom, requireRole, type RoomRow } from './roles';
 import { refuseUnlessScanned } from './scan';
 
 /** Migration 0050. */
@@ -45,8 +47,6 @@ declare module '../db/schema' {
 
 type LinkRow = Selectable<RoomLinksTable>;
 const DAY_MS = 86_400_000;
-/** What the activity log names as the actor of a download through a link. */
-export const PUBLIC_LINK_ACTOR = 'public link';
 
 export function linkStateOf(row: Pick<LinkRow, 'revoked_at' | 'expires_at'>, now = Date.now()): RoomLinkState {
   if (row.revoked_at !== null) return 'revoked';
@@ -129,11 +129,12 @@ export async function revokeLink(ctx: RequestContext, roomUuid: string, fileUuid
   await ctx.app.db.updateTable('room_links').set({ revoked_at: Date.now() }).where('id', '=', row.id).where('revoked_at', 'is', null).execute();
 }
 
-const gone = (reason: 'linkExpired' | 'linkRevoked' | 'fileDeleted', message: string) => new HttpError(410, 'NotFoundException', message, { reason });
+const gone = (reason: 'linkExpired' | 'linkRevoked' | 'fileDeleted' | 'creatorLostAccess', message: string) => new HttpError(410, 'NotFoundException', message, { reason });
 
 /**
- * The link of a token with its live room and file: unknown 404; revoked, expired, or its file (or
- * folder, or room) in the trash or purged 410, each with its reason.
+ * The link of a token with its live room and file: unknown 404; revoked, expired, its file (or
+ * folder, or room) in the trash or purged, or its maker without the edit right there now: 410,
+ * each with its reason.
  */
 async function linkTarget(app: FastifyInstance, token: string) {
   const link = await app.db.selectFrom('room_links').selectAll().where('token_hash', '=', linkTokenHash(token)).executeTakeFirst();
@@ -149,6 +150,9 @@ async function linkTarget(app: FastifyInstance, token: string) {
   const live = await liveFile(app.db, room, file.uuid).catch(() => {
     throw fileGone();
   });
+  // A link lives only while its maker may still share the file (account gone, role removed or lowered: 410).
+  const role = link.created_by === null ? null : await effectiveRole(app.db, room, link.created_by, live.folder);
+  if (!role || !ROOM_PERMISSIONS[role].edit) throw gone('creatorLostAccess', 'This link no longer works: whoever made it may no longer share the file');
   return { link, room, ...live };
 }
 
@@ -165,6 +169,6 @@ export async function linkDownload(app: FastifyInstance, request: FastifyRequest
   const stored = { name: file.name, mimeType: file.mime_type, layout: layoutOf(file), keyOf: (i: number) => filePartKey(file, i) };
   return sendStoredFile(request, reply, app.blobs, stored, async () => {
     await app.db.updateTable('room_links').set((eb) => ({ downloads: eb('downloads', '+', 1) })).where('id', '=', link.id).execute();
-    await recordActivity(app.db, 'download', { id: null, email: PUBLIC_LINK_ACTOR }, { room, folderId: folder?.id ?? null, fileId: file.id, uuid: file.uuid, name: file.name });
+    await recordActivity(app.db, 'download', { id: null, email: ROOM_LINK_ACTOR }, { room, folderId: folder?.id ?? null, fileId: file.id, uuid: file.uuid, name: file.name });
   });
 }

@@ -16,6 +16,9 @@ export const ROOM_LINK_MAX_DAYS = 90;
  */
 export const ROOM_LINK_IP_LIMIT = { limit: 120, windowMs: 15 * 60_000 } as const;
 
+/** The actor the room activity log names for a download through a link (the web shows its own text). */
+export const ROOM_LINK_ACTOR = 'public link';
+
 export const ROOM_LINK_STATES = ['active', 'expired', 'revoked'] as const;
 export type RoomLinkState = (typeof ROOM_LINK_STATES)[number];
 

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { ANTI_CSRF_HEADER } from '@shared/contract/auth';
 import type { RoomActivityList, RoomUploadFile } from '@shared/contract/room-files';
-import { ROOM_LINK_IP_LIMIT, ROOM_LINK_PATHS, type CreatedRoomLink, type RoomLinkInfo, type RoomLinkList } from '@shared/contract/room-links';
+import { ROOM_LINK_ACTOR, ROOM_LINK_IP_LIMIT, ROOM_LINK_PATHS, type CreatedRoomLink, type RoomLinkInfo, type RoomLinkList } from '@shared/contract/room-links';
 import { ROOM_PATHS, type Room, type RoomFolder } from '@shared/contract/rooms';
 import { clamdUnavailable, EICAR, startTestClamd, type TestClamd } from '@tests/support/clamd';
 import { startTestServer, type TestServer } from '@tests/support/server';
@@ -198,7 +198,7 @@ describe('the public download', () => {
       if (entries.filter((e) => e.kind === 'download').length >= 4) break;
       await new Promise((r) => setTimeout(r, 50));
     }
-    expect(entries.filter((e) => e.kind === 'download').map((e) => e.actor)).toEqual(['public link', 'public link', 'public link', 'public link']);
+    expect(entries.filter((e) => e.kind === 'download').map((e) => e.actor)).toEqual(Array(4).fill(ROOM_LINK_ACTOR));
     const listed = await json<RoomLinkList>(await req('owner', 'GET', ROOM_LINK_PATHS.links(room.uuid, file.uuid)), 200);
     expect(listed.links[0]!.downloads).toBe(4);
   });
@@ -236,6 +236,18 @@ describe('the public download', () => {
     expect(sha256(new Uint8Array(await (await publicGet(link.url)).arrayBuffer()))).toBe(sha256(bytes));
     await json(await req('owner', 'DELETE', ROOM_PATHS.folder(room.uuid, inner.uuid)), 204);
     expect((await expectBackendError(await publicGet(link.url), 410, 'NotFoundException')).metadata).toMatchObject({ reason: 'fileDeleted' });
+  });
+
+  it('a link stops working once its maker may no longer share the file (410 creatorLostAccess), and works again with the role back', async () => {
+    const bytes = new Uint8Array(randomBytes(30));
+    const file = await upload('maker.bin', bytes);
+    const made = await json<CreatedRoomLink>(await createLink('editor', file.uuid), 201);
+    expect((await publicGet(made.url)).status).toBe(200);
+    await json(await req('owner', 'PUT', ROOM_PATHS.access(room.uuid), { user: email('editor'), role: 'VIEWER' }), 200);
+    const refused = await expectBackendError(await publicGet(made.url), 410, 'NotFoundException');
+    expect(refused.metadata).toMatchObject({ reason: 'creatorLostAccess' });
+    await json(await req('owner', 'PUT', ROOM_PATHS.access(room.uuid), { user: email('editor'), role: 'EDITOR' }), 200);
+    expect(sha256(new Uint8Array(await (await publicGet(made.url)).arrayBuffer()))).toBe(sha256(bytes));
   });
 
   it.skipIf(clamdSkip !== null)('a file the scan blocked is refused (403 virusDetected), for info and download', async () => {
