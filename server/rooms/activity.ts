@@ -19,7 +19,7 @@ export interface ActivityItem {
   name: string;
 }
 
-export async function recordActivity(db: Kysely<Database>, kind: RoomActivityKind, actor: { id: number; email: string }, item: ActivityItem, detail: string | null = null): Promise<void> {
+export async function recordActivity(db: Kysely<Database>, kind: RoomActivityKind, actor: { id: number | null; email: string }, item: ActivityItem, detail: string | null = null): Promise<void> {
   await db
     .insertInto('room_activity')
     .values({

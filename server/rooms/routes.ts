@@ -15,6 +15,7 @@ import { createFolder, deleteFolder, updateFolder } from './folders';
 import { contents, createRoom, deleteRoom, listRooms, renameRoom } from './rooms';
 import { registerE2eRoomRoutes } from './e2e-routes';
 import { registerRoomInvitationRoutes } from './invitation-routes';
+import { registerRoomLinkRoutes } from './link-routes';
 
 
 /** Data rooms (plain rooms): rooms, folders, files, access roles, activity (server/README "Data rooms"). */
@@ -113,4 +114,5 @@ export const roomRoutes = routePlugin('kuvert-room-routes', async (app) => {
   registerEndpoint(app, ROOM_ENDPOINTS.searchAll, async (request) => searchAllRooms(requestContext(app, request), request.query));
   registerE2eRoomRoutes(app);
   registerRoomInvitationRoutes(app);
+  registerRoomLinkRoutes(app);
 });

@@ -38,6 +38,8 @@ export const RATE_LIMIT_BUCKETS = {
   roomInvitationIp: 'room-invitation:ip',
   /** Data-room request token calls (info, signup, delivery) per client address, wrong tokens too (server/rooms/requests-routes.ts). */
   roomRequestIp: 'room-request:ip',
+  /** Public room file link calls (info, download) per client address, wrong tokens too (server/rooms/link-routes.ts). */
+  roomLinkIp: 'room-link:ip',
 } as const;
 export type RateLimitBucket = (typeof RATE_LIMIT_BUCKETS)[keyof typeof RATE_LIMIT_BUCKETS];
 

@@ -20,6 +20,7 @@ export const I18N_NAMESPACES = [
   'formAdmin',
   'formsShare',
   'roomRequests',
+  'roomLinks',
 ] as const;
 export type I18nNamespace = (typeof I18N_NAMESPACES)[number];
 export const DEFAULT_NAMESPACE: I18nNamespace = 'common';

@@ -58,6 +58,9 @@ import frFormsShare from '@locales/fr/formsShare.json';
 import deRoomRequests from '@locales/de/roomRequests.json';
 import enRoomRequests from '@locales/en/roomRequests.json';
 import frRoomRequests from '@locales/fr/roomRequests.json';
+import deRoomLinks from '@locales/de/roomLinks.json';
+import enRoomLinks from '@locales/en/roomLinks.json';
+import frRoomLinks from '@locales/fr/roomLinks.json';
 import type { Language } from '@shared/contract/constants';
 import type { I18nNamespace } from './namespaces';
 
@@ -85,6 +88,7 @@ export const I18N_RESOURCES: Record<Language, Record<I18nNamespace, Record<strin
     formAdmin: deFormAdmin,
     formsShare: deFormsShare,
     roomRequests: deRoomRequests,
+    roomLinks: deRoomLinks,
   },
   en: {
     common: enCommon,
@@ -107,6 +111,7 @@ export const I18N_RESOURCES: Record<Language, Record<I18nNamespace, Record<strin
     formAdmin: enFormAdmin,
     formsShare: enFormsShare,
     roomRequests: enRoomRequests,
+    roomLinks: enRoomLinks,
   },
   fr: {
     common: frCommon,
@@ -129,5 +134,6 @@ export const I18N_RESOURCES: Record<Language, Record<I18nNamespace, Record<strin
     formAdmin: frFormAdmin,
     formsShare: frFormsShare,
     roomRequests: frRoomRequests,
+    roomLinks: frRoomLinks,
   },
 };

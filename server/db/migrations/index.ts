@@ -32,6 +32,7 @@ import * as roomRequests from './0040-room-requests';
 import * as roomE2eFileOps from './0042-room-e2e-file-ops';
 import * as formPages from './0043-form-pages';
 import * as formLayout from './0044-form-layout';
+import * as roomLinks from './0050-room-links';
 
 /**
  * Every migration, in order, for SQLite and PostgreSQL alike. A static list (not a
@@ -74,6 +75,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0042-room-e2e-file-ops': roomE2eFileOps,
   '0043-form-pages': formPages,
   '0044-form-layout': formLayout,
+  '0050-room-links': roomLinks,
 };
 
 export const staticMigrationProvider: MigrationProvider = {

@@ -20,6 +20,7 @@ import { ROOM_E2E_ENDPOINTS } from './rooms-e2e';
 import { FORM_LAYOUT_ENDPOINTS } from './form-layout';
 import { ROOM_REQUEST_ENDPOINTS } from './room-requests';
 import { ROOM_INVITATION_ENDPOINTS } from './room-invitations';
+import { ROOM_LINK_ENDPOINTS } from './room-links';
 
 /** Every area of the catalogue (one file each, README.md "Endpoint catalogue"). */
 export const ENDPOINT_AREAS = {
@@ -44,6 +45,7 @@ export const ENDPOINT_AREAS = {
   formLayout: FORM_LAYOUT_ENDPOINTS,
   roomRequests: ROOM_REQUEST_ENDPOINTS,
   roomInvitations: ROOM_INVITATION_ENDPOINTS,
+  roomLinks: ROOM_LINK_ENDPOINTS,
 } as const;
 
 /** Every endpoint of `/api/2`, once. */

@@ -1,6 +1,7 @@
 import { Button, makeStyles, Spinner, Text, tokens } from '@fluentui/react-components';
 import { HistoryRegular } from '@fluentui/react-icons';
 import type { RoomActivityEntry } from '@shared/contract/room-files';
+import { ROOM_LINK_ACTOR } from '@shared/contract/room-links';
 import { Alert } from '@web/components/alert';
 import { DataTable, type DataTableColumn } from '@web/components/data-table';
 import { useId, useState, type ReactNode } from 'react';
@@ -43,7 +44,7 @@ export function RoomActivity({
 
   const columns: DataTableColumn<RoomActivityEntry>[] = [
     { id: 'date', header: t('rooms:activity.columns.date'), cell: (entry) => dateFormat.format(entry.createdAt) },
-    { id: 'actor', header: t('rooms:activity.columns.actor'), cell: (entry) => entry.actor },
+    { id: 'actor', header: t('rooms:activity.columns.actor'), cell: (entry) => (entry.actor === ROOM_LINK_ACTOR ? t('roomLinks:activityActor') : entry.actor) },
     { id: 'kind', header: t('rooms:activity.columns.kind'), cell: (entry) => t(`rooms:activity.kinds.${entry.kind}`) },
     { id: 'item', header: t('rooms:activity.columns.item'), cell: (entry) => (itemCell ? itemCell(entry) : entry.detail ? `${entry.item.name} (${entry.detail})` : entry.item.name) },
   ];

@@ -16,6 +16,7 @@ import type { ConfirmRequest, NameRequest } from './room-dialogs';
 import { useDateFormat } from './room-format';
 import { VersionConflictDialog, VersionsDialog, type ConflictRequest } from './version-dialogs';
 import { formatSize } from '@web/lib/format-size';
+import { ShareLinkDialog } from './links/share-link-dialog';
 
 const useStyles = makeStyles({
   section: { marginTop: '24px' },
@@ -77,6 +78,7 @@ export function RoomFiles({ contents, onName, onConfirm, onMove, onDetails, onPr
   const folderInput = useRef<HTMLInputElement>(null);
   const [conflict, setConflict] = useState<ConflictRequest | null>(null);
   const [versionsOf, setVersionsOf] = useState<RoomFile | null>(null);
+  const [linkOf, setLinkOf] = useState<RoomFile | null>(null);
   function upload(files: File[], folderOf?: (string | null)[]) {
     if (files.length === 0) return;
     // A name that is taken asks the person (one dialog at a time: the transfer waits for the answer);
@@ -220,6 +222,8 @@ export function RoomFiles({ contents, onName, onConfirm, onMove, onDetails, onPr
               </MenuTrigger>
               <MenuPopover>
                 <MenuList>
+                  {/* A public link hands out the bytes: the edit right (OWNER, EDITOR), plain rooms only (this table's). */}
+                  {allowed.edit ? <MenuItem onClick={() => setLinkOf(file)}>{t('roomLinks:action')}</MenuItem> : null}
                   {allowed.preview ? <MenuItem onClick={() => onPreview(file)}>{t('rooms:preview.action')}</MenuItem> : null}
                   <MenuItem onClick={() => onDetails(file)}>{t('rooms:details.action')}</MenuItem>
                   {allowed.edit ? <MenuItem onClick={() => setVersionsOf(file)}>{t('rooms:versions.action')}</MenuItem> : null}
@@ -316,6 +320,7 @@ export function RoomFiles({ contents, onName, onConfirm, onMove, onDetails, onPr
       ) : null}
       <VersionConflictDialog request={conflict} onClose={() => setConflict(null)} />
       <VersionsDialog file={versionsOf} onClose={() => setVersionsOf(null)} />
+      <ShareLinkDialog file={linkOf} onClose={() => setLinkOf(null)} />
     </section>
   );
 }

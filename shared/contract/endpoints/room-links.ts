@@ -1,0 +1,37 @@
+import { endpointArea, NoContentSchema } from '../endpoint';
+import { RoomFileParamsSchema } from '../room-files';
+import {
+  CreatedRoomLinkSchema,
+  CreateRoomLinkBodySchema,
+  RoomLinkInfoSchema,
+  RoomLinkListSchema,
+  RoomLinkParamsSchema,
+  RoomLinkTokenParamsSchema,
+} from '../room-links';
+
+const area = endpointArea({ tag: 'rooms', access: 'authenticated' });
+
+/**
+ * Public links to a plain room's file (shared/contract/room-links.ts, server/README "Public links
+ * to room files"). Create, list and revoke need the edit right on the file (OWNER, EDITOR; VIEWER
+ * and PREVIEWER 403, a non-member 404); an E2E room answers 409 `encryptedRoom`. The token calls
+ * are public: the URL's token is the credential; expired or revoked 410; one budget per client
+ * address (ROOM_LINK_IP_LIMIT, 429 beyond).
+ */
+export const ROOM_LINK_ENDPOINTS = {
+  create: area.post('/rooms/{roomUuid}/files/{fileUuid}/links', 'createRoomFileLink', 'Makes a public download link for a plain room’s file (OWNER, EDITOR); the URL is answered once. An E2E room answers 409', {
+    params: RoomFileParamsSchema, body: CreateRoomLinkBodySchema, response: { 201: CreatedRoomLinkSchema }, errors: [400, 401, 403, 404, 409],
+  }),
+  list: area.get('/rooms/{roomUuid}/files/{fileUuid}/links', 'listRoomFileLinks', 'The file’s links with their state: active, expired, revoked (OWNER, EDITOR)', {
+    params: RoomFileParamsSchema, response: { 200: RoomLinkListSchema }, errors: [401, 403, 404],
+  }),
+  revoke: area.delete('/rooms/{roomUuid}/files/{fileUuid}/links/{linkUuid}', 'revokeRoomFileLink', 'Revokes a link: its URL answers 410 from now on (OWNER, EDITOR)', {
+    params: RoomLinkParamsSchema, response: { 204: NoContentSchema }, errors: [401, 403, 404],
+  }),
+  info: area.get('/room-links/{token}', 'getRoomFileLink', 'Name, size and expiry of the linked file (public; 410 when expired, revoked or the file deleted)', {
+    params: RoomLinkTokenParamsSchema, response: { 200: RoomLinkInfoSchema }, errors: [400, 403, 404, 410, 429], access: 'public',
+  }),
+  content: area.get('/room-links/{token}/content', 'downloadRoomFileLink', 'The linked file’s current content as a download (public; Range answers 206; 410 when expired, revoked or the file deleted; 403 while not scanned clean)', {
+    params: RoomLinkTokenParamsSchema, response: {}, errors: [400, 403, 404, 410, 416, 429], produces: ['application/octet-stream'], access: 'public',
+  }),
+};

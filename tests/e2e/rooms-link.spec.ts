@@ -1,0 +1,75 @@
+// Public links to a plain room's file through the web client against the real server (issue 15):
+// the file menu's "Share link" makes a link (expiry chosen), "Copy link" copies it (toast), an
+// anonymous browser downloads the file through it bit-exact (SHA-256); revoking it (after a
+// confirmation) makes the same URL answer that the link was revoked. axe on the dialog.
+import { createHash, randomBytes } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { expect, test, type Page } from '@playwright/test';
+import { createUser as createUserInRepository, type TestUser } from '@tests/integration/escalation-helpers';
+import { apiSignIn, expectNoSeriousA11yViolations, locale, serverPerFile, signInToInbox } from './fixtures';
+import { apiCreateRoom, apiUploadRoomFile } from './rooms-fixtures';
+
+const links = locale<typeof import('@locales/en/roomLinks.json')>('en', 'roomLinks');
+const ctx = serverPerFile();
+let owner: TestUser;
+
+test.beforeAll(async () => {
+  owner = await createUserInRepository(ctx.server, { username: 'lina', roles: ['ROLE_UI_USER', 'ROLE_SENDER', 'ROLE_RECEIVER', 'ROLE_SECUROOMS_CREATOR'] });
+});
+
+const fill = (text: string, values: Record<string, string | number>) => text.replace(/\{\{(\w+)\}\}/g, (_m, key: string) => String(values[key] ?? ''));
+const toast = (page: Page, text: string) => page.getByText(text, { exact: true }).first();
+const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
+
+test('the owner shares a file by link, an anonymous browser downloads it, the revoked link says so', async ({ page, browser, context }) => {
+  test.setTimeout(90_000);
+  const { server } = ctx;
+  const session = await apiSignIn(server, owner);
+  const room = await apiCreateRoom(server, session, 'Link Room');
+  const bytes = new Uint8Array(randomBytes(200_000));
+  await apiUploadRoomFile(server, session, room.uuid, null, 'handout.bin', bytes, 'application/octet-stream');
+
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
+  await signInToInbox(page, server, owner);
+  await page.goto(`${server.url}/datarooms/${room.uuid}`);
+  await expect(page.getByRole('heading', { level: 1, name: 'Link Room' })).toBeVisible();
+  await page.getByRole('button', { name: 'Actions for file handout.bin' }).click();
+  await page.getByRole('menuitem', { name: links.action }).click();
+  const dialog = page.getByRole('dialog', { name: fill(links.title, { name: 'handout.bin' }) });
+  await expect(dialog.getByText(links.empty)).toBeVisible();
+  await dialog.getByRole('combobox', { name: links.expiry }).selectOption({ label: fill(links.days_other, { count: 14 }) });
+  await dialog.getByRole('button', { name: links.create }).click();
+  const urlField = dialog.getByRole('textbox', { name: links.url });
+  await expect(urlField).toHaveValue(/\/api\/2\/room-links\/[A-Za-z0-9_-]{43}\/content$/);
+  const url = await urlField.inputValue();
+  await expect(dialog.getByRole('table').getByRole('row')).toHaveCount(2);
+  await expect(dialog.getByRole('table').getByRole('row').nth(1)).toContainText(links.states.active);
+  await expectNoSeriousA11yViolations(page, 'share link dialog');
+  await dialog.getByRole('button', { name: links.copy }).click();
+  await expect(toast(page, links.copied)).toBeVisible();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(url);
+
+  // Someone without an account: a fresh browser context opens the URL and saves the file.
+  const anonymous = await browser.newContext({ acceptDownloads: true });
+  const visitor = await anonymous.newPage();
+  const download = visitor.waitForEvent('download');
+  await visitor.goto(url).catch(() => undefined); // a download aborts the navigation
+  const saved = await download;
+  expect(saved.suggestedFilename()).toBe('handout.bin');
+  expect(sha256(new Uint8Array(await readFile((await saved.path())!)))).toBe(sha256(bytes));
+
+  // Revoke, after the confirmation.
+  await dialog.getByRole('button', { name: links.revoke }).click();
+  const confirm = page.getByRole('alertdialog', { name: links.confirmTitle });
+  await expect(confirm).toContainText(fill(links.confirmText, { name: 'handout.bin' }));
+  await confirm.getByRole('button', { name: links.revoke }).click();
+  await expect(toast(page, fill(links.revoked, { name: 'handout.bin' }))).toBeVisible();
+  const reopened = page.getByRole('dialog', { name: fill(links.title, { name: 'handout.bin' }) });
+  await expect(reopened.getByRole('table').getByRole('row').nth(1)).toContainText(links.states.revoked);
+  await expect(reopened.getByRole('textbox', { name: links.url })).toHaveCount(0);
+
+  const answer = await visitor.goto(url);
+  expect(answer?.status()).toBe(410);
+  await expect(visitor.locator('body')).toContainText('This link was revoked');
+  await anonymous.close();
+});

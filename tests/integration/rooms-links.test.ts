@@ -1,0 +1,307 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { ANTI_CSRF_HEADER } from '@shared/contract/auth';
+import type { RoomActivityList, RoomUploadFile } from '@shared/contract/room-files';
+import { ROOM_LINK_ACTOR, ROOM_LINK_IP_LIMIT, ROOM_LINK_PATHS, type CreatedRoomLink, type RoomLinkInfo, type RoomLinkList } from '@shared/contract/room-links';
+import { ROOM_PATHS, type Room, type RoomFolder } from '@shared/contract/rooms';
+import { clamdUnavailable, EICAR, startTestClamd, type TestClamd } from '@tests/support/clamd';
+import { startTestServer, type TestServer } from '@tests/support/server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, createUserAsAdmin, expectBackendError, signIn, signInAdmin, type Session } from './core-helpers';
+import { e2eActor, giveSecuPass } from './e2e-helpers';
+import { createE2eRoom, openRoomKey, uploadE2eFile } from './rooms-e2e-helpers';
+
+/**
+ * Public links to a plain room's file (server/rooms/links.ts, issue 15): OWNER and EDITOR make,
+ * list and revoke them; anyone with the URL downloads the current content bit-exact (Range too);
+ * expired, revoked, trashed or blocked files are refused; an E2E room refuses links with its
+ * reason. The virus-scan case runs against the real test clamd. SQLite, and PostgreSQL with
+ * KUVERT_TEST_DATABASE_URL.
+ */
+
+const clamdSkip = clamdUnavailable();
+const PART_SIZE = 1024;
+let server: TestServer;
+let clamd: TestClamd | undefined;
+const s: Record<'owner' | 'editor' | 'viewer' | 'previewer' | 'outsider', Session> = {} as never;
+type Actor = keyof typeof s | 'anonymous';
+const ACTORS: Actor[] = ['owner', 'editor', 'viewer', 'previewer', 'outsider', 'anonymous'];
+const sessionOf = (actor: Actor) => (actor === 'anonymous' ? null : s[actor]);
+const api = (path: string) => `/api/2${path}`;
+const email = (name: string) => `${name}@links.test`;
+const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
+let room: Room;
+let folder: RoomFolder;
+
+async function json<T>(response: Response, status: number): Promise<T> {
+  const text = await response.text();
+  expect(response.status, text).toBe(status);
+  return (text ? JSON.parse(text) : null) as T;
+}
+const req = (actor: Actor, method: string, path: string, body?: unknown) => call(server, sessionOf(actor), method, api(path), body);
+
+async function upload(name: string, bytes: Uint8Array, folderUuid = folder.uuid): Promise<RoomUploadFile> {
+  const session = s.editor;
+  const file = await json<RoomUploadFile>(await req('editor', 'POST', ROOM_PATHS.files(room.uuid), { name, size: bytes.length, mimeType: 'application/octet-stream', folderUuid }), 201);
+  for (let i = 0; i < file.partCount; i++) {
+    const part = bytes.subarray(i * PART_SIZE, (i + 1) * PART_SIZE);
+    const response = await fetch(`${server.url}${api(ROOM_PATHS.filePart(room.uuid, file.uuid, i))}`, {
+      method: 'PUT',
+      headers: { cookie: session.cookie, [ANTI_CSRF_HEADER]: session.csrf, 'content-type': 'application/octet-stream', 'x-content-sha256': sha256(part) },
+      body: new Blob([Uint8Array.from(part)]),
+    });
+    expect(response.status).toBe(200);
+  }
+  const committed = await json<RoomUploadFile>(await req('editor', 'POST', ROOM_PATHS.fileCommit(room.uuid, file.uuid)), 200);
+  return scanned(committed.uuid);
+}
+
+/** The file once the scan (if clamd runs) has its verdict. */
+async function scanned(fileUuid: string, timeoutMs = 20_000): Promise<RoomUploadFile> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const file = await json<RoomUploadFile>(await req('owner', 'GET', ROOM_PATHS.file(room.uuid, fileUuid)), 200);
+    if (file.scanState !== 'scanning') return file;
+    if (Date.now() > deadline) throw new Error(`scan of ${fileUuid} still running`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+const createLink = (actor: Actor, fileUuid: string, body: unknown = {}) => req(actor, 'POST', ROOM_LINK_PATHS.links(room.uuid, fileUuid), body);
+async function newLink(fileUuid: string, body: unknown = {}): Promise<{ link: CreatedRoomLink; token: string }> {
+  const link = await json<CreatedRoomLink>(await createLink('owner', fileUuid, body), 201);
+  const token = /\/room-links\/([A-Za-z0-9_-]{43})\/content$/.exec(link.url)?.[1];
+  expect(token).toBeDefined();
+  return { link, token: token! };
+}
+/** An anonymous GET of the public URL (no cookie), optionally "from" another client address. */
+const publicGet = (url: string, headers: Record<string, string> = {}) => fetch(url.replace(server.app.config.publicUrl, server.url), { headers });
+
+beforeAll(async () => {
+  if (!clamdSkip) clamd = await startTestClamd();
+  // trustProxy: the rate-limit test calls "from" another client address (X-Forwarded-For).
+  server = await startTestServer({
+    config: { uploadPartSize: PART_SIZE, trustProxy: '127.0.0.1', jobPollIntervalMs: 100, ...(clamd ? { clamdAddress: clamd.socket, scanAttempts: 2, scanRetryDelayMs: 500, clamdTimeoutMs: 1500 } : {}) },
+  });
+  const admin = await signInAdmin(server);
+  for (const name of ['owner', 'editor', 'viewer', 'previewer', 'outsider'] as const) {
+    await createUserAsAdmin(server, admin, { email: email(name) });
+    s[name] = await signIn(server, email(name), 'Good-Passw0rd');
+  }
+  room = await json<Room>(await req('owner', 'POST', ROOM_PATHS.rooms, { name: 'Linked room' }), 201);
+  for (const [who, role] of [['editor', 'EDITOR'], ['viewer', 'VIEWER'], ['previewer', 'PREVIEWER']] as const) {
+    await json(await req('owner', 'PUT', ROOM_PATHS.access(room.uuid), { user: email(who), role }), 200);
+  }
+  folder = await json<RoomFolder>(await req('owner', 'POST', ROOM_PATHS.folders(room.uuid), { name: 'Shared' }), 201);
+}, 180_000);
+afterAll(async () => {
+  await server?.close();
+  await clamd?.dispose();
+});
+
+it('runs on the database the environment asks for', () => {
+  expect(server.app.databaseKind).toBe(process.env.KUVERT_TEST_DATABASE_URL ? 'postgres' : 'sqlite');
+});
+
+describe('who may make, list and revoke links', () => {
+  it('OWNER and EDITOR may; VIEWER and PREVIEWER 403; a non-member 404; anonymous 401', async () => {
+    const file = await upload('roles.bin', new Uint8Array(randomBytes(100)));
+    const statuses: Record<string, number[]> = {};
+    for (const actor of ACTORS) {
+      const created = await createLink(actor, file.uuid, { expiresInDays: 3 });
+      const listed = await req(actor, 'GET', ROOM_LINK_PATHS.links(room.uuid, file.uuid));
+      const mine = created.status === 201 ? ((await created.clone().json()) as CreatedRoomLink) : (await newLink(file.uuid)).link;
+      const revoked = await req(actor, 'DELETE', ROOM_LINK_PATHS.link(room.uuid, file.uuid, mine.uuid));
+      statuses[actor] = [created.status, listed.status, revoked.status];
+      if (actor === 'previewer' || actor === 'viewer') {
+        expect((await expectBackendError(created, 403, 'AccessDeniedException')).message).toBe("You don't have sufficient rights, please ask your administrator");
+      }
+      if (actor === 'outsider') expect(JSON.stringify(await expectBackendError(created, 404, 'NotFoundException'))).not.toContain('roles.bin');
+      if (actor === 'anonymous') await expectBackendError(created, 401, 'AuthenticationRequiredException');
+    }
+    expect(statuses).toEqual({
+      owner: [201, 200, 204],
+      editor: [201, 200, 204],
+      viewer: [403, 403, 403],
+      previewer: [403, 403, 403],
+      outsider: [404, 404, 404],
+      anonymous: [401, 401, 401],
+    });
+    const list = await json<RoomLinkList>(await req('editor', 'GET', ROOM_LINK_PATHS.links(room.uuid, file.uuid)), 200);
+    // OWNER's and EDITOR's own links (revoked by themselves) and the four the others could not revoke.
+    expect(list.links).toHaveLength(6);
+    expect(list.links.filter((l) => l.state === 'revoked').map((l) => l.createdBy).sort()).toEqual([email('editor'), email('owner')]);
+    const editorLink = list.links.find((l) => l.createdBy === email('editor'));
+    expect(editorLink).toMatchObject({ fileUuid: file.uuid, state: 'revoked', downloads: 0 });
+    expect(editorLink!.expiresAt - editorLink!.createdAt).toBe(3 * 86_400_000);
+  });
+
+  it('the expiry defaults to 7 days and may not exceed 90 (400 in the §8 shape)', async () => {
+    const file = await upload('expiry.bin', new Uint8Array(randomBytes(10)));
+    const { link } = await newLink(file.uuid);
+    expect(link.expiresAt - link.createdAt).toBe(7 * 86_400_000);
+    expect(link.state).toBe('active');
+    await expectBackendError(await createLink('owner', file.uuid, { expiresInDays: 91 }), 400, 'ValidationException');
+    await expectBackendError(await createLink('owner', file.uuid, { expiresInDays: 0 }), 400, 'ValidationException');
+  });
+});
+
+describe('the public download', () => {
+  it('anyone with the URL gets the current content bit-exact, by Range too; a complete download is logged as "public link"', async () => {
+    const bytes = new Uint8Array(randomBytes(3 * PART_SIZE + 17));
+    const file = await upload('Quarterly report.pdf', bytes);
+    const { link, token } = await newLink(file.uuid);
+    expect(link.url).toBe(`${server.app.config.publicUrl}/api/2/room-links/${token}/content`);
+
+    const info = await json<RoomLinkInfo>(await publicGet(`${server.url}${api(ROOM_LINK_PATHS.info(token))}`), 200);
+    expect(info).toEqual({ name: 'Quarterly report.pdf', size: bytes.length, mimeType: 'application/octet-stream', expiresAt: link.expiresAt });
+
+    const whole = await publicGet(link.url);
+    expect(whole.status).toBe(200);
+    expect(whole.headers.get('accept-ranges')).toBe('bytes');
+    expect(whole.headers.get('content-disposition')).toContain('attachment');
+    expect(whole.headers.get('content-disposition')).toContain('Quarterly report.pdf');
+    expect(sha256(new Uint8Array(await whole.arrayBuffer()))).toBe(sha256(bytes));
+    for (const [range, start, end] of [['bytes=1000-2100', 1000, 2100], ['bytes=3000-', 3000, bytes.length - 1], ['bytes=-20', bytes.length - 20, bytes.length - 1]] as const) {
+      const partial = await publicGet(link.url, { range });
+      expect(partial.status).toBe(206);
+      expect(partial.headers.get('content-range')).toBe(`bytes ${start}-${end}/${bytes.length}`);
+      expect(Buffer.from(await partial.arrayBuffer()).equals(Buffer.from(bytes.subarray(start, end + 1)))).toBe(true);
+    }
+
+    // A new version: the link serves the file's current content.
+    const next = new Uint8Array(randomBytes(PART_SIZE + 3));
+    const announced = await json<RoomUploadFile>(
+      await req('editor', 'POST', ROOM_PATHS.files(room.uuid), { name: 'Quarterly report.pdf', size: next.length, mimeType: 'application/octet-stream', folderUuid: folder.uuid, replace: true }),
+      201,
+    );
+    for (let i = 0; i < announced.partCount; i++) {
+      const part = next.subarray(i * PART_SIZE, (i + 1) * PART_SIZE);
+      const put = await fetch(`${server.url}${api(ROOM_PATHS.filePart(room.uuid, announced.uuid, i))}`, {
+        method: 'PUT',
+        headers: { cookie: s.editor.cookie, [ANTI_CSRF_HEADER]: s.editor.csrf, 'content-type': 'application/octet-stream', 'x-content-sha256': sha256(part) },
+        body: new Blob([Uint8Array.from(part)]),
+      });
+      expect(put.status).toBe(200);
+    }
+    await json(await req('editor', 'POST', ROOM_PATHS.fileCommit(room.uuid, announced.uuid)), 200);
+    await scanned(file.uuid);
+    const current = await publicGet(link.url);
+    expect(current.status).toBe(200);
+    expect(sha256(new Uint8Array(await current.arrayBuffer()))).toBe(sha256(next));
+
+    // The log: four complete downloads by "public link" — the whole file twice and the two Ranges
+    // that reach the last byte; the one that stops short is none.
+    const deadline = Date.now() + 5000;
+    let entries: RoomActivityList['entries'] = [];
+    while (Date.now() < deadline) {
+      entries = (await json<RoomActivityList>(await req('owner', 'GET', `${ROOM_PATHS.activity(room.uuid)}?fileUuid=${file.uuid}`), 200)).entries;
+      if (entries.filter((e) => e.kind === 'download').length >= 4) break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(entries.filter((e) => e.kind === 'download').map((e) => e.actor)).toEqual(Array(4).fill(ROOM_LINK_ACTOR));
+    const listed = await json<RoomLinkList>(await req('owner', 'GET', ROOM_LINK_PATHS.links(room.uuid, file.uuid)), 200);
+    expect(listed.links[0]!.downloads).toBe(4);
+  });
+
+  it('a revoked link answers 410 linkRevoked, an expired one 410 linkExpired, an unknown token 404', async () => {
+    const file = await upload('gone.bin', new Uint8Array(randomBytes(50)));
+    const revoked = await newLink(file.uuid);
+    expect((await publicGet(revoked.link.url)).status).toBe(200);
+    await json(await req('owner', 'DELETE', ROOM_LINK_PATHS.link(room.uuid, file.uuid, revoked.link.uuid)), 204);
+    const refused = await expectBackendError(await publicGet(revoked.link.url), 410, 'NotFoundException');
+    expect(refused).toMatchObject({ message: 'This link was revoked', metadata: { reason: 'linkRevoked' } });
+    await expectBackendError(await publicGet(`${server.url}${api(ROOM_LINK_PATHS.info(revoked.token))}`), 410, 'NotFoundException');
+
+    const expired = await newLink(file.uuid, { expiresInDays: 1 });
+    // A day later (the clock of the row; the server compares with its own now).
+    await server.app.db.updateTable('room_links').set({ expires_at: Date.now() - 1 }).where('uuid', '=', expired.link.uuid).execute();
+    const late = await expectBackendError(await publicGet(expired.link.url), 410, 'NotFoundException');
+    expect(late).toMatchObject({ message: 'This link has expired', metadata: { reason: 'linkExpired' } });
+    const states = (await json<RoomLinkList>(await req('owner', 'GET', ROOM_LINK_PATHS.links(room.uuid, file.uuid)), 200)).links.map((l) => l.state);
+    expect(states).toEqual(['expired', 'revoked']);
+
+    const unknown = await expectBackendError(await publicGet(`${server.url}${api(ROOM_LINK_PATHS.content('A'.repeat(43)))}`), 404, 'NotFoundException');
+    expect(unknown.metadata).toMatchObject({ reason: 'linkInvalid' });
+    await expectBackendError(await publicGet(`${server.url}${api(ROOM_LINK_PATHS.content('not a token'))}`), 400, 'ValidationException');
+  });
+
+  it('a file in the trash (or below a trashed folder) answers 410 fileDeleted; restored, the link works again', async () => {
+    const inner = await json<RoomFolder>(await req('owner', 'POST', ROOM_PATHS.folders(room.uuid), { name: 'Inner', parentUuid: folder.uuid }), 201);
+    const bytes = new Uint8Array(randomBytes(70));
+    const file = await upload('trashed.bin', bytes, inner.uuid);
+    const { link } = await newLink(file.uuid);
+    await json(await req('editor', 'DELETE', ROOM_PATHS.file(room.uuid, file.uuid)), 204);
+    expect((await expectBackendError(await publicGet(link.url), 410, 'NotFoundException')).metadata).toMatchObject({ reason: 'fileDeleted' });
+    await json(await req('owner', 'POST', ROOM_PATHS.trashRestore(room.uuid, file.uuid)), 204);
+    expect(sha256(new Uint8Array(await (await publicGet(link.url)).arrayBuffer()))).toBe(sha256(bytes));
+    await json(await req('owner', 'DELETE', ROOM_PATHS.folder(room.uuid, inner.uuid)), 204);
+    expect((await expectBackendError(await publicGet(link.url), 410, 'NotFoundException')).metadata).toMatchObject({ reason: 'fileDeleted' });
+  });
+
+  it('a link stops working once its maker may no longer share the file (410 creatorLostAccess), and works again with the role back', async () => {
+    const bytes = new Uint8Array(randomBytes(30));
+    const file = await upload('maker.bin', bytes);
+    const made = await json<CreatedRoomLink>(await createLink('editor', file.uuid), 201);
+    expect((await publicGet(made.url)).status).toBe(200);
+    await json(await req('owner', 'PUT', ROOM_PATHS.access(room.uuid), { user: email('editor'), role: 'VIEWER' }), 200);
+    const refused = await expectBackendError(await publicGet(made.url), 410, 'NotFoundException');
+    expect(refused.metadata).toMatchObject({ reason: 'creatorLostAccess' });
+    await json(await req('owner', 'PUT', ROOM_PATHS.access(room.uuid), { user: email('editor'), role: 'EDITOR' }), 200);
+    expect(sha256(new Uint8Array(await (await publicGet(made.url)).arrayBuffer()))).toBe(sha256(bytes));
+  });
+
+  it.skipIf(clamdSkip !== null)('a file the scan blocked is refused (403 virusDetected), for info and download', async () => {
+    const infected = Buffer.concat([randomBytes(PART_SIZE - 20), EICAR, randomBytes(30)]);
+    const file = await upload('invoice.txt', new Uint8Array(infected));
+    expect(file.scanState).toBe('virusDetected');
+    const { link, token } = await newLink(file.uuid);
+    const refused = await expectBackendError(await publicGet(link.url), 403, 'FileNotAllowedException');
+    expect(refused.metadata).toMatchObject({ name: 'invoice.txt', scanState: 'virusDetected', reason: 'virusDetected' });
+    await expectBackendError(await publicGet(`${server.url}${api(ROOM_LINK_PATHS.info(token))}`), 403, 'FileNotAllowedException');
+  });
+
+  it('the token is stored only as its SHA-256: no column of the table holds it', async () => {
+    const file = await upload('hashed.bin', new Uint8Array(randomBytes(10)));
+    const { link, token } = await newLink(file.uuid);
+    const rows = await server.app.db.selectFrom('room_links').selectAll().execute();
+    const row = rows.find((r) => r.uuid === link.uuid)!;
+    expect(row.token_hash).toBe(createHash('sha256').update(token, 'utf8').digest('hex'));
+    const dump = JSON.stringify(rows);
+    expect(dump).not.toContain(token);
+    expect(dump).not.toContain(Buffer.from(token, 'base64url').toString('hex'));
+  });
+});
+
+describe('end-to-end encrypted rooms', () => {
+  it('refuse a link with 409 encryptedRoom and say why', async () => {
+    const owner = await e2eActor(server, s.owner);
+    await giveSecuPass(owner, 'Owner-SecuPass-links-Granite-4');
+    const { room: sealed, response } = await createE2eRoom(server, owner, 'Sealed');
+    expect(response.status).toBe(201);
+    const { handle } = await openRoomKey(server, owner, sealed.uuid);
+    const uploaded = await uploadE2eFile(server, owner, sealed.uuid, handle, { name: 'secret.txt', bytes: new Uint8Array(randomBytes(40)), partSize: PART_SIZE });
+    expect(uploaded.file).toBeDefined();
+    const refused = await expectBackendError(await call(server, s.owner, 'POST', api(ROOM_LINK_PATHS.links(sealed.uuid, uploaded.uuid)), {}), 409, 'ConflictException');
+    expect(refused.metadata).toMatchObject({ reason: 'encryptedRoom' });
+    expect(refused.message).toContain('end-to-end encrypted');
+    expect(refused.message).toContain('cannot decrypt');
+    expect(await server.app.db.selectFrom('room_links').select('id').where('room_id', '=', (await server.app.db.selectFrom('data_rooms').select('id').where('uuid', '=', sealed.uuid).executeTakeFirstOrThrow()).id).execute()).toEqual([]);
+  });
+});
+
+describe('rate limit of the public calls', () => {
+  it('counts every call per client address, wrong tokens too; beyond the limit 429 with Retry-After', async () => {
+    const file = await upload('limited.bin', new Uint8Array(randomBytes(10)));
+    const { link } = await newLink(file.uuid);
+    const from = { 'x-forwarded-for': '203.0.113.77' };
+    for (let i = 0; i < ROOM_LINK_IP_LIMIT.limit; i++) {
+      const wrong = await publicGet(`${server.url}${api(ROOM_LINK_PATHS.content(`${'B'.repeat(40)}${String(i).padStart(3, '0')}`))}`, from);
+      expect(wrong.status).toBe(404);
+    }
+    const blocked = await publicGet(link.url, from);
+    await expectBackendError(blocked.clone(), 429, 'RateLimitExceededException');
+    expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThan(0);
+    // Another address is not affected.
+    expect((await publicGet(link.url, { 'x-forwarded-for': '203.0.113.78' })).status).toBe(200);
+  });
+});
