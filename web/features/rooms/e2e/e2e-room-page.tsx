@@ -41,6 +41,9 @@ import { VersionConflictDialog, type ConflictRequest } from '../version-dialogs'
 import type { VersionConflictChoice } from '../api/room-files';
 import { MoveDialog, type MoveItem } from '../move-dialog';
 import { e2eMoveNames } from './e2e-move';
+import { E2eDeleteButton } from './e2e-delete';
+import { E2eDropZone } from './e2e-drop';
+import { E2eRoomSearch } from './e2e-search';
 
 const useStyles = makeStyles({
   toolbar: { display: 'flex', gap: '12px', alignItems: 'end', flexWrap: 'wrap', margin: '12px 0 16px' },
@@ -244,6 +247,7 @@ export function E2eRoomPage() {
               {t('rooms:move.action')}
             </Button>
           ) : null}
+          {canWrite ? <E2eDeleteButton roomUuid={roomUuid} target={{ kind: row.kind, uuid: row.uuid, name: row.name }} /> : null}
         </div>
       ),
     },
@@ -330,7 +334,10 @@ export function E2eRoomPage() {
             ) : null}
             {transfer && busy ? <Text size={200}>{t('rooms:files.progressText', { name: transfer.title, percent: transfer.percent })}</Text> : null}
             {load && !load.done ? <Spinner size="tiny" role="status" label={t('rooms:e2e.decryptingNames', { loaded: load.loaded, total: load.total })} /> : null}
+            {(folderUuid ? canWrite : isOwner) ? <E2eDeleteButton roomUuid={roomUuid} target={folderUuid ? { kind: 'here-folder', uuid: folderUuid, name: view.path.at(-1)?.name ?? null, parentUuid: contents?.folder?.parentUuid ?? null } : { kind: 'room', name: view.roomName }} /> : null}
           </div>
+          <E2eRoomSearch roomUuid={roomUuid} roomName={view.roomName ?? t('rooms:e2e.nameBroken')} />
+          {canWrite ? <E2eDropZone roomUuid={roomUuid} folderUuid={folderUuid ?? null} view={view} /> : null}
           <DataTable label={t('rooms:e2e.contentsLabel')} columns={columns} rows={pageRows} rowKey={(row) => row.uuid} empty={<Text as="p">{t('rooms:e2e.folderEmpty')}</Text>} />
           {rows.length > ROOM_FILES_PAGE_SIZE ? (
             <nav className={styles.pager} aria-label={t('rooms:files.paging.label')}>
