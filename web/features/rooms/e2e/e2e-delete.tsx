@@ -24,10 +24,31 @@ export type E2eDeleteTarget =
  */
 export function E2eDeleteButton({ roomUuid, target }: { roomUuid: string; target: E2eDeleteTarget }) {
   const { t } = useTranslation();
-  const navigate = useNavigate();
+  const deleteRequest = useE2eDeleteRequest(roomUuid);
   const [request, setRequest] = useState<ConfirmRequest | null>(null);
   const name = target.name || t('rooms:e2e.nameBroken');
-  const ask = (): ConfirmRequest => {
+  const inList = target.kind === 'file' || target.kind === 'folder';
+  return (
+    <>
+      <Button
+        size={inList ? 'small' : 'medium'}
+        icon={<DeleteRegular />}
+        onClick={() => setRequest(deleteRequest(target))}
+        {...(inList ? { 'aria-label': `${t('rooms:delete.action')}: ${name}` } : {})}
+      >
+        {target.kind === 'room' ? t('rooms:delete.roomAction') : target.kind === 'here-folder' ? t('rooms:delete.folderAction') : t('rooms:delete.action')}
+      </Button>
+      <ConfirmDialog request={request} onClose={() => setRequest(null)} />
+    </>
+  );
+}
+
+/** The confirmation (and the call behind it) of deleting `target`; also the breadcrumb menu's Delete. */
+export function useE2eDeleteRequest(roomUuid: string): (target: E2eDeleteTarget) => ConfirmRequest {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  return (target) => {
+    const name = target.name || t('rooms:e2e.nameBroken');
     switch (target.kind) {
       case 'file':
         return {
@@ -69,18 +90,4 @@ export function E2eDeleteButton({ roomUuid, target }: { roomUuid: string; target
         };
     }
   };
-  const inList = target.kind === 'file' || target.kind === 'folder';
-  return (
-    <>
-      <Button
-        size={inList ? 'small' : 'medium'}
-        icon={<DeleteRegular />}
-        onClick={() => setRequest(ask())}
-        {...(inList ? { 'aria-label': `${t('rooms:delete.action')}: ${name}` } : {})}
-      >
-        {target.kind === 'room' ? t('rooms:delete.roomAction') : target.kind === 'here-folder' ? t('rooms:delete.folderAction') : t('rooms:delete.action')}
-      </Button>
-      <ConfirmDialog request={request} onClose={() => setRequest(null)} />
-    </>
-  );
 }

@@ -42,6 +42,7 @@ import type { VersionConflictChoice } from '../api/room-files';
 import { MoveDialog, type MoveItem } from '../move-dialog';
 import { e2eMoveNames } from './e2e-move';
 import { E2eDeleteButton } from './e2e-delete';
+import { E2eCrumbMenu, E2eDetailsButton } from './e2e-details';
 import { E2eDropZone } from './e2e-drop';
 import { E2eRoomSearch } from './e2e-search';
 
@@ -248,6 +249,7 @@ export function E2eRoomPage() {
             </Button>
           ) : null}
           {canWrite ? <E2eDeleteButton roomUuid={roomUuid} target={{ kind: row.kind, uuid: row.uuid, name: row.name }} /> : null}
+          {contents ? <E2eDetailsButton room={contents.room} row={row} folders={contents.folders} /> : null}
         </div>
       ),
     },
@@ -287,6 +289,7 @@ export function E2eRoomPage() {
             {p.name ?? t('rooms:e2e.nameBroken')}
           </RouterLink>
         ))}
+        {contents && view ? <E2eCrumbMenu room={contents.room} folder={contents.folder ?? null} hereName={(view.path.at(-1)?.name ?? view.roomName) || t('rooms:e2e.nameBroken')} canWrite={canWrite} isOwner={isOwner} onShare={() => setSharing(true)} onNewFolder={newFolder} onUpload={() => fileInput.current?.click()} /> : null}
       </nav>
       {!session ? (
         <Button icon={<LockClosedRegular />} onClick={() => void unlock()} style={{ marginTop: 12 }}>
