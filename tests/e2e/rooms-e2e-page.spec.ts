@@ -4,7 +4,8 @@
 // files verify and download with the same SHA-256; "Search the whole room" finds a file two
 // folders down by a part of its decrypted name and shows its folder path; deleting a file asks
 // first, names it in the toast, takes it off the list and puts it into the administrators' trash
-// (as an encrypted entry); deleting the room leads back to Secure rooms. axe on the screens. A drag
+// (as an encrypted entry); the breadcrumb menu's Details and a row's Details show the decrypted
+// name and the signed size; deleting the room leads back to Secure rooms. axe on the screens. A drag
 // from the desktop cannot be made by Playwright: the drop carries the same FileSystemEntry
 // interface (directory readers in batches, file entries) built in the page around real File objects.
 import { createHash, randomBytes } from 'node:crypto';
@@ -146,6 +147,21 @@ test('a dropped folder tree decrypts and downloads SHA-256 equal; the whole room
   // Delete a file at the top level: confirmed, named in the toast, off the list, in the trash.
   await page.getByRole('link', { name: 'Deal room' }).click();
   await expect(verifiedRow(page, 'readme.txt')).toBeVisible({ timeout: 60_000 });
+  // The breadcrumb's context menu and the details sidebar name what the browser decrypted.
+  await page.getByRole('button', { name: fill(rooms.crumbMenu.label, { name: 'Deal room' }) }).click();
+  await page.getByRole('menuitem', { name: rooms.details.action }).click();
+  const roomDetails = page.getByRole('dialog', { name: fill(rooms.details.title, { name: 'Deal room' }) });
+  await expect(roomDetails.getByText(rooms.details.encrypted, { exact: true })).toBeVisible();
+  await roomDetails.getByRole('button', { name: rooms.details.close }).click();
+  await expect(roomDetails).toBeHidden();
+  await page.getByRole('button', { name: `${rooms.details.action}: readme.txt` }).click();
+  const fileDetails = page.getByRole('dialog', { name: fill(rooms.details.title, { name: 'readme.txt' }) });
+  // The signed plaintext size (the server holds the larger ciphertext).
+  await expect(fileDetails.getByText('13\u00a0B', { exact: true })).toBeVisible({ timeout: 30_000 });
+  await expectNoSeriousA11yViolations(page, 'E2E file details sidebar');
+  await fileDetails.getByRole('button', { name: rooms.details.close }).click();
+  await expect(fileDetails).toBeHidden();
+
   await page.getByRole('button', { name: `${rooms.delete.action}: readme.txt` }).click();
   const confirm = page.getByRole('alertdialog', { name: fill(rooms.files.deleteTitle, { name: 'readme.txt' }) });
   await expectNoSeriousA11yViolations(page, 'E2E delete confirmation');
