@@ -12,12 +12,13 @@ import {
   tokens,
 } from '@fluentui/react-components';
 import { DismissRegular } from '@fluentui/react-icons';
+import type { RoomActivityEntry } from '@shared/contract/room-files';
 import { ROOM_PERMISSIONS, ROOM_ROLES, type Room, type RoomAccessEntry, type RoomFile, type RoomFolder, type RoomRole } from '@shared/contract/rooms';
 import { Alert } from '@web/components/alert';
 import { DataTable, type DataTableColumn } from '@web/components/data-table';
 import { useAuthState } from '@web/lib/auth';
 import { formatSize } from '@web/lib/format-size';
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { refreshRooms, setRoomAccess, useRoomAccess } from './api/rooms';
 import { ConfirmDialog, type ConfirmRequest } from './room-dialogs';
@@ -28,6 +29,18 @@ import { RoleBadge, useDateFormat } from './room-format';
 export type DetailsItem = { kind: 'room'; room: Room } | { kind: 'folder'; room: Room; folder: RoomFolder } | { kind: 'file'; room: Room; file: RoomFile };
 
 type TabValue = 'access' | 'activity' | 'details';
+
+/**
+ * What the sidebar shows instead of the server's strings (an E2E room: the decrypted name, the
+ * plaintext size — the server knows the ciphertext's — and the activity's sealed names opened).
+ */
+export interface DetailsNames {
+  name: string;
+  size?: number;
+  /** A file's type from its signed metadata (absent: none given). */
+  mimeType?: string;
+  itemCell?: (entry: RoomActivityEntry) => ReactNode;
+}
 
 const useStyles = makeStyles({
   body: { display: 'grid', gap: '12px', alignContent: 'start' },
@@ -49,16 +62,16 @@ const personName = (entry: RoomAccessEntry) => entry.user.name || entry.user.use
  * role and person; Activity (OWNERs) — the existing activity list of the item; Details — size,
  * type, dates, creator/uploader, owners, encryption.
  */
-export function DetailsPanel({ item, onClose }: { item: DetailsItem | null; onClose: () => void }) {
+export function DetailsPanel({ item, onClose, names }: { item: DetailsItem | null; onClose: () => void; names?: DetailsNames }) {
   const { t } = useTranslation();
   return (
-    <OverlayDrawer open={item !== null} position="end" size="medium" onOpenChange={(_e, data) => (data.open ? undefined : onClose())} aria-label={item ? t('rooms:details.title', { name: nameOf(item) }) : undefined}>
-      {item ? <DetailsContent key={`${item.kind}:${nameOf(item)}`} item={item} onClose={onClose} /> : null}
+    <OverlayDrawer open={item !== null} position="end" size="medium" onOpenChange={(_e, data) => (data.open ? undefined : onClose())} aria-label={item ? t('rooms:details.title', { name: names?.name ?? nameOf(item) }) : undefined}>
+      {item ? <DetailsContent key={`${item.kind}:${nameOf(item)}`} item={item} onClose={onClose} names={names} /> : null}
     </OverlayDrawer>
   );
 }
 
-function DetailsContent({ item, onClose }: { item: DetailsItem; onClose: () => void }) {
+function DetailsContent({ item, onClose, names }: { item: DetailsItem; onClose: () => void; names: DetailsNames | undefined }) {
   const { t } = useTranslation();
   const styles = useStyles();
   const [tab, setTab] = useState<TabValue>('details');
@@ -68,7 +81,7 @@ function DetailsContent({ item, onClose }: { item: DetailsItem; onClose: () => v
     <>
       <DrawerHeader>
         <DrawerHeaderTitle action={<Button appearance="subtle" aria-label={t('rooms:details.close')} icon={<DismissRegular />} onClick={onClose} />}>
-          {t('rooms:details.title', { name: nameOf(item) })}
+          {t('rooms:details.title', { name: names?.name ?? nameOf(item) })}
         </DrawerHeaderTitle>
       </DrawerHeader>
       <DrawerBody className={styles.body}>
@@ -78,27 +91,27 @@ function DetailsContent({ item, onClose }: { item: DetailsItem; onClose: () => v
           <Tab value="details">{t('rooms:details.details')}</Tab>
         </TabList>
         <div role="tabpanel" aria-label={t(`rooms:details.${tab}`)}>
-          {tab === 'access' ? <AccessTab item={item} entries={access.data?.entries} loading={access.isLoading} failed={access.error !== undefined} owner={owner} /> : null}
+          {tab === 'access' ? <AccessTab item={item} itemName={names?.name ?? nameOf(item)} entries={access.data?.entries} loading={access.isLoading} failed={access.error !== undefined} owner={owner} /> : null}
           {tab === 'activity' ? (
             <RoomActivity
               roomUuid={item.room.uuid}
               folderUuid={item.kind === 'folder' ? item.folder.uuid : null}
               fileUuid={item.kind === 'file' ? item.file.uuid : null}
               expanded
+              {...(names?.itemCell ? { itemCell: names.itemCell } : {})}
             />
           ) : null}
-          {tab === 'details' ? <FactsTab item={item} owners={owner ? access.data?.entries.filter((e) => e.role === 'OWNER').map(personName) : undefined} /> : null}
+          {tab === 'details' ? <FactsTab item={item} size={names?.size} mimeType={names ? (names.mimeType ?? '') : undefined} owners={owner ? access.data?.entries.filter((e) => e.role === 'OWNER').map(personName) : undefined} /> : null}
         </div>
       </DrawerBody>
     </>
   );
 }
 
-function AccessTab({ item, entries, loading, failed, owner }: { item: DetailsItem; entries: RoomAccessEntry[] | undefined; loading: boolean; failed: boolean; owner: boolean }) {
+function AccessTab({ item, itemName, entries, loading, failed, owner }: { item: DetailsItem; itemName: string; entries: RoomAccessEntry[] | undefined; loading: boolean; failed: boolean; owner: boolean }) {
   const { t } = useTranslation();
   const me = useAuthState().user;
   const [confirming, setConfirming] = useState<ConfirmRequest | null>(null);
-  const itemName = nameOf(item);
   const folderUuid = item.kind === 'room' ? undefined : accessFolderOf(item);
   // Changing a role set above this item sets one here instead (inheritance, SPEC §6).
   const ask = (entry: RoomAccessEntry, next: RoomRole | null) => {
@@ -168,15 +181,15 @@ function AccessTab({ item, entries, loading, failed, owner }: { item: DetailsIte
   );
 }
 
-function FactsTab({ item, owners }: { item: DetailsItem; owners: string[] | undefined }) {
+function FactsTab({ item, size, mimeType, owners }: { item: DetailsItem; size: number | undefined; mimeType: string | undefined; owners: string[] | undefined }) {
   const { t, i18n } = useTranslation();
   const styles = useStyles();
   const dateFormat = useDateFormat();
   const none = t('rooms:details.none');
   const facts: [string, string][] = [];
   if (item.kind === 'file') {
-    facts.push([t('rooms:details.size'), formatSize(item.file.size, i18n.language)]);
-    facts.push([t('rooms:details.type'), item.file.mimeType || none]);
+    facts.push([t('rooms:details.size'), formatSize(size ?? item.file.size, i18n.language)]);
+    facts.push([t('rooms:details.type'), (mimeType ?? item.file.mimeType) || none]);
     facts.push([t('rooms:details.created'), dateFormat.format(item.file.createdAt)]);
     facts.push([t('rooms:details.modified'), dateFormat.format(item.file.updatedAt)]);
     facts.push([t('rooms:details.uploadedBy'), item.file.uploadedBy || none]);

@@ -103,6 +103,10 @@ export function RoomsSearchPage() {
         <RouterLink to={ROUTES.datarooms}>{t('rooms:room.backToRooms')}</RouterLink>
       </p>
       <RoomsSearchForm key={q} initial={q} />
+      {/* E2E rooms: the server cannot read their names; they are searched in the browser inside the room (web/README). */}
+      <Text as="p">
+        {t('rooms:e2ePage.search.crossRoomNote')} <RouterLink to={ROUTES.secureRooms}>{t('rooms:e2e.title')}</RouterLink>
+      </Text>
       {!q ? (
         <div className={styles.empty}>
           <Text as="p">{t('rooms:search.empty')}</Text>

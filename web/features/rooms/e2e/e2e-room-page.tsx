@@ -40,6 +40,10 @@ import { MoveDialog, type MoveItem } from '../move-dialog';
 import { e2eMoveNames } from './e2e-move';
 import { E2eVersionsDialog } from './e2e-versions-dialog';
 import { currentE2eFile, downloadE2eFile, E2eFileGoneError, type E2eVersionRow } from './e2e-versions';
+import { E2eDeleteButton } from './e2e-delete';
+import { E2eCrumbMenu, E2eDetailsButton } from './e2e-details';
+import { E2eDropZone } from './e2e-drop';
+import { E2eRoomSearch } from './e2e-search';
 
 const useStyles = makeStyles({
   toolbar: { display: 'flex', gap: '12px', alignItems: 'end', flexWrap: 'wrap', margin: '12px 0 16px' },
@@ -259,6 +263,8 @@ export function E2eRoomPage() {
               {t('rooms:versions.action')}
             </Button>
           ) : null}
+          {canWrite ? <E2eDeleteButton roomUuid={roomUuid} target={{ kind: row.kind, uuid: row.uuid, name: row.name }} /> : null}
+          {contents ? <E2eDetailsButton room={contents.room} row={row} folders={contents.folders} /> : null}
         </div>
       ),
     },
@@ -298,6 +304,7 @@ export function E2eRoomPage() {
             {p.name ?? t('rooms:e2e.nameBroken')}
           </RouterLink>
         ))}
+        {contents && view ? <E2eCrumbMenu room={contents.room} folder={contents.folder ?? null} hereName={(view.path.at(-1)?.name ?? view.roomName) || t('rooms:e2e.nameBroken')} canWrite={canWrite} isOwner={isOwner} onShare={() => setSharing(true)} onNewFolder={newFolder} onUpload={() => fileInput.current?.click()} /> : null}
       </nav>
       {!session ? (
         <Button icon={<LockClosedRegular />} onClick={() => void unlock()} style={{ marginTop: 12 }}>
@@ -345,7 +352,10 @@ export function E2eRoomPage() {
             ) : null}
             {transfer && busy ? <Text size={200}>{t('rooms:files.progressText', { name: transfer.title, percent: transfer.percent })}</Text> : null}
             {load && !load.done ? <Spinner size="tiny" role="status" label={t('rooms:e2e.decryptingNames', { loaded: load.loaded, total: load.total })} /> : null}
+            {(folderUuid ? canWrite : isOwner) ? <E2eDeleteButton roomUuid={roomUuid} target={folderUuid ? { kind: 'here-folder', uuid: folderUuid, name: view.path.at(-1)?.name ?? null, parentUuid: contents?.folder?.parentUuid ?? null } : { kind: 'room', name: view.roomName }} /> : null}
           </div>
+          <E2eRoomSearch roomUuid={roomUuid} roomName={view.roomName ?? t('rooms:e2e.nameBroken')} />
+          {canWrite ? <E2eDropZone roomUuid={roomUuid} folderUuid={folderUuid ?? null} view={view} /> : null}
           <DataTable label={t('rooms:e2e.contentsLabel')} columns={columns} rows={pageRows} rowKey={(row) => row.uuid} empty={<Text as="p">{t('rooms:e2e.folderEmpty')}</Text>} />
           {rows.length > ROOM_FILES_PAGE_SIZE ? (
             <nav className={styles.pager} aria-label={t('rooms:files.paging.label')}>

@@ -22,7 +22,9 @@ export function startE2eRoomUpload(
     title: string;
     keys: UnlockedKeys;
     me: { uuid: string; email: string };
-    placementOf?: (file: File) => Promise<E2eUploadPlacement | 'skip'>;
+    placementOf?: (file: File, index: number) => Promise<E2eUploadPlacement | 'skip'>;
+    /** Per file (same order): the folder it goes into instead of `folderUuid` (a dropped folder tree). */
+    folderOf?: readonly (string | null)[];
   },
 ) {
   const sessions = files.map((): E2eUploadSession => ({}));
@@ -56,7 +58,7 @@ export function startE2eRoomUpload(
         try {
           let placement = placements.get(index);
           if (!placement) {
-            const answer = target.placementOf ? await target.placementOf(file) : {};
+            const answer = target.placementOf ? await target.placementOf(file, index) : {};
             if (answer === 'skip') {
               skipped.add(index);
               publish(-1);
@@ -68,7 +70,7 @@ export function startE2eRoomUpload(
           const scale = file.size / ciphertextLength(file.size, DEFAULT_RECORD_SIZE);
           const committed = await uploadE2eFile(file, {
             roomUuid: target.roomUuid,
-            folderUuid: target.folderUuid,
+            folderUuid: target.folderOf?.[index] ?? target.folderUuid,
             keys: target.keys,
             me: target.me,
             signal,

@@ -1,0 +1,112 @@
+import { Button, Menu, MenuItem, MenuList, MenuPopover, MenuTrigger } from '@fluentui/react-components';
+import { InfoRegular, MoreHorizontalRegular } from '@fluentui/react-icons';
+import { call } from '@shared/api/call';
+import { ROOM_ENDPOINTS as E } from '@shared/contract/endpoints/rooms';
+import type { Room, RoomFolder } from '@shared/contract/rooms';
+import { apiClient } from '@web/lib/api-client';
+import { useNotify } from '@web/lib/toasts';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { DetailsPanel, type DetailsItem, type DetailsNames } from '../details-panel';
+import { ConfirmDialog, type ConfirmRequest } from '../room-dialogs';
+import { roomErrorText } from '../room-errors';
+import { useE2eDeleteRequest } from './e2e-delete';
+import type { E2eListedFile } from './e2e-room-client';
+import { SealedActivityName } from './sealed-name';
+
+/** The plain details sidebar with the E2E names source: decrypted name, signed size and type, activity names opened. */
+function useE2eDetails(roomUuid: string) {
+  const [open, setOpen] = useState<{ item: DetailsItem; names: DetailsNames } | null>(null);
+  const itemCell: DetailsNames['itemCell'] = (entry) => <SealedActivityName roomUuid={roomUuid} entry={entry} />;
+  return {
+    show: (item: DetailsItem, name: string, file?: E2eListedFile) =>
+      setOpen({ item, names: { name, itemCell, ...(file?.metadata ? { size: file.metadata.size, ...(file.metadata.mimeType ? { mimeType: file.metadata.mimeType } : {}) } : {}) } }),
+    panel: <DetailsPanel item={open?.item ?? null} names={open?.names} onClose={() => setOpen(null)} />,
+  };
+}
+
+/**
+ * The plain breadcrumb's context menu for an E2E room or folder (the `…` after the last step,
+ * "Actions for “<here>”", names decrypted): Share (OWNER), New folder and Upload files (OWNER,
+ * EDITOR — the page's own dialogs and picker), Details (everyone: the plain sidebar with the E2E
+ * names), Delete (the room: OWNER; a folder: OWNER, EDITOR).
+ */
+export function E2eCrumbMenu(props: {
+  room: Room;
+  folder: RoomFolder | null;
+  hereName: string;
+  canWrite: boolean;
+  isOwner: boolean;
+  onShare: () => void;
+  onNewFolder: () => void;
+  onUpload: () => void;
+}) {
+  const { room, folder, hereName, canWrite, isOwner } = props;
+  const { t } = useTranslation();
+  const details = useE2eDetails(room.uuid);
+  const deleteRequest = useE2eDeleteRequest(room.uuid);
+  const [confirming, setConfirming] = useState<ConfirmRequest | null>(null);
+  const mayDelete = folder ? canWrite : isOwner;
+  return (
+    <>
+      <Menu>
+        <MenuTrigger disableButtonEnhancement>
+          <Button size="small" appearance="subtle" icon={<MoreHorizontalRegular />} aria-label={t('rooms:crumbMenu.label', { name: hereName })} />
+        </MenuTrigger>
+        <MenuPopover>
+          <MenuList>
+            {isOwner ? <MenuItem onClick={props.onShare}>{t('rooms:share.action')}</MenuItem> : null}
+            {canWrite ? <MenuItem onClick={props.onNewFolder}>{t('rooms:folder.createAction')}</MenuItem> : null}
+            {canWrite ? <MenuItem onClick={props.onUpload}>{t('rooms:files.upload')}</MenuItem> : null}
+            <MenuItem onClick={() => details.show(folder ? { kind: 'folder', room, folder } : { kind: 'room', room }, hereName)}>{t('rooms:details.action')}</MenuItem>
+            {mayDelete ? (
+              <MenuItem
+                onClick={() =>
+                  setConfirming(deleteRequest(folder ? { kind: 'here-folder', uuid: folder.uuid, name: hereName, parentUuid: folder.parentUuid } : { kind: 'room', name: hereName }))
+                }
+              >
+                {t('rooms:delete.action')}
+              </MenuItem>
+            ) : null}
+          </MenuList>
+        </MenuPopover>
+      </Menu>
+      {details.panel}
+      <ConfirmDialog request={confirming} onClose={() => setConfirming(null)} />
+    </>
+  );
+}
+
+/**
+ * "Details" on a row of the E2E list: the plain sidebar (Access, Activity for OWNERs, Details) with
+ * the decrypted name; a folder's record comes with the listing, a file's is asked for (`GET
+ * …/files/{file}`: dates, uploader, role) and its size and type are the signed metadata's.
+ */
+export function E2eDetailsButton({ room, row, folders }: { room: Room; row: { kind: 'folder' | 'file'; uuid: string; name: string | null; file?: E2eListedFile }; folders: readonly RoomFolder[] }) {
+  const { t } = useTranslation();
+  const notify = useNotify();
+  const details = useE2eDetails(room.uuid);
+  const name = row.name || t('rooms:e2e.nameBroken');
+  const open = async () => {
+    try {
+      if (row.kind === 'folder') {
+        const folder = folders.find((f) => f.uuid === row.uuid);
+        if (folder) details.show({ kind: 'folder', room, folder }, name);
+      } else {
+        const file = await call(apiClient, E.file, { params: { roomUuid: room.uuid, fileUuid: row.uuid } });
+        details.show({ kind: 'file', room, file }, name, row.file);
+      }
+    } catch (error) {
+      const text = roomErrorText(error);
+      notify('error', t('rooms:e2ePage.details.failed', { name }), t(`rooms:${text.key}`, text.values));
+    }
+  };
+  return (
+    <>
+      <Button size="small" icon={<InfoRegular />} onClick={() => void open()} aria-label={`${t('rooms:details.action')}: ${name}`}>
+        {t('rooms:details.action')}
+      </Button>
+      {details.panel}
+    </>
+  );
+}

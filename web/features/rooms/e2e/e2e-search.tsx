@@ -1,0 +1,121 @@
+import { Button, Field, makeStyles, SearchBox, Spinner, Text } from '@fluentui/react-components';
+import { SearchRegular } from '@fluentui/react-icons';
+import { DataTable, type DataTableColumn } from '@web/components/data-table';
+import { RouterLink } from '@web/components/router-link';
+import { ROUTES } from '@web/lib/routes';
+import { useUnlockedKeys } from '@web/lib/unlock-request';
+import { useRef, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { listE2eNames } from './e2e-names';
+import { roomKeyOf } from './e2e-room-client';
+
+const useStyles = makeStyles({
+  form: { display: 'flex', gap: '12px', alignItems: 'end', flexWrap: 'wrap', margin: '0 0 12px' },
+  results: { margin: '0 0 16px' },
+});
+
+/** A folder or file of the room with its decrypted name and the folders above it (top first). */
+interface Entry {
+  kind: 'folder' | 'file';
+  uuid: string;
+  name: string;
+  /** The folder it lies in (null: the top level) and that folder's path of names. */
+  folderUuid: string | null;
+  path: string[];
+}
+
+/** Shown matches at most (a longer part of the name narrows them). */
+const MAX_SHOWN = 200;
+
+/**
+ * Search over the decrypted names of the whole E2E room (the server sees only sealed names): on
+ * "Search" the room's folders are walked from the top, every page of names decrypted in the crypto
+ * Worker (a progress line counts the names while a big room opens), and the matches listed with
+ * their folder path. Typing afterwards filters the names already decrypted; "Search" again walks
+ * the room anew (new uploads). The box above the table still filters the open folder only.
+ */
+export function E2eRoomSearch({ roomUuid, roomName }: { roomUuid: string; roomName: string }) {
+  const { t } = useTranslation();
+  const styles = useStyles();
+  const unlock = useUnlockedKeys('decrypt');
+  const [query, setQuery] = useState('');
+  const [index, setIndex] = useState<Entry[] | null>(null);
+  const [progress, setProgress] = useState<number | null>(null);
+  const [failed, setFailed] = useState(false);
+  const run = useRef(0);
+
+  async function walk(event: FormEvent) {
+    event.preventDefault();
+    const keys = await unlock();
+    if (!keys) return;
+    const mine = ++run.current;
+    setFailed(false);
+    setProgress(0);
+    try {
+      const roomKey = await roomKeyOf(roomUuid, keys);
+      const entries: Entry[] = [];
+      let names = 0;
+      const queue: { uuid: string | null; path: string[] }[] = [{ uuid: null, path: [] }];
+      for (let next = queue.shift(); next; next = queue.shift()) {
+        const here = next;
+        const items = await listE2eNames(roomUuid, roomKey, here.uuid, (count) => {
+          names += count;
+          if (run.current === mine) setProgress(names);
+        });
+        if (run.current !== mine) return;
+        for (const item of items) {
+          const name = item.name ?? t('rooms:e2e.nameBroken');
+          entries.push({ kind: item.kind, uuid: item.uuid, name, folderUuid: here.uuid, path: here.path });
+          if (item.kind === 'folder') queue.push({ uuid: item.uuid, path: [...here.path, name] });
+        }
+      }
+      setIndex(entries);
+    } catch {
+      if (run.current === mine) setFailed(true);
+    } finally {
+      if (run.current === mine) setProgress(null);
+    }
+  }
+
+  const needle = query.trim().toLowerCase();
+  const matches = index && needle ? index.filter((e) => e.name.toLowerCase().includes(needle)) : [];
+  const columns: DataTableColumn<Entry>[] = [
+    {
+      id: 'name',
+      header: t('rooms:e2ePage.search.columns.name'),
+      cell: (e) => (e.kind === 'folder' ? <RouterLink to={ROUTES.secureRoom(roomUuid, e.uuid)}>{e.name}</RouterLink> : <Text>{e.name}</Text>),
+    },
+    { id: 'kind', header: t('rooms:e2ePage.search.columns.kind'), cell: (e) => t(`rooms:e2ePage.search.kinds.${e.kind}`) },
+    {
+      id: 'where',
+      header: t('rooms:e2ePage.search.columns.where'),
+      cell: (e) => <RouterLink to={ROUTES.secureRoom(roomUuid, e.folderUuid ?? undefined)}>{[roomName, ...e.path].join(' › ')}</RouterLink>,
+    },
+  ];
+
+  return (
+    <div className={styles.results}>
+      <form role="search" className={styles.form} onSubmit={(event) => void walk(event)} aria-label={t('rooms:e2ePage.search.label')}>
+        <Field label={t('rooms:e2ePage.search.label')}>
+          <SearchBox value={query} onChange={(_e, data) => setQuery(data.value)} />
+        </Field>
+        <Button type="submit" icon={<SearchRegular />} disabled={progress !== null}>
+          {t('rooms:e2ePage.search.submit')}
+        </Button>
+        {progress !== null ? <Spinner size="tiny" role="status" label={t('rooms:e2ePage.search.progress', { count: progress })} /> : null}
+      </form>
+      {failed ? <Text role="alert">{t('rooms:e2ePage.search.failed')}</Text> : null}
+      {index && needle && progress === null ? (
+        <>
+          <Text as="p" aria-live="polite">
+            {matches.length === 0 ? t('rooms:e2ePage.search.none', { q: query.trim() }) : t('rooms:e2ePage.search.count', { count: matches.length, q: query.trim() })}
+          </Text>
+          {matches.length > 0 ? (
+            <DataTable label={t('rooms:e2ePage.search.results')} columns={columns} rows={matches.slice(0, MAX_SHOWN)} rowKey={(e) => e.uuid} empty={null} />
+          ) : null}
+          {matches.length > MAX_SHOWN ? <Text as="p">{t('rooms:e2ePage.search.truncated', { shown: MAX_SHOWN })}</Text> : null}
+        </>
+      ) : null}
+    </div>
+  );
+}
