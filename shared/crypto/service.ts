@@ -16,7 +16,7 @@ import { derivedEncryptionContext, sealRecordRun } from './stream-parts';
 import { decryptPlaintextRange } from './stream-random-access';
 import type { StreamContext } from './stream-records';
 import { randomBytes, sha256 } from './subtle';
-import { UploadSealer, type SealedPart } from './upload-sealer';
+import { UploadSealer } from './upload-sealer';
 import {
   ROOM_KEY_FILE_ID,
   decryptRoomName,
@@ -138,8 +138,11 @@ export interface CryptoApi {
    * ciphertext size. `hashPlaintext`: also SHA-256 the whole plaintext (`uploadContentSha256`).
    */
   openUpload(args: { fileKey: KeyHandle; recordSize: number; source: Blob; hashPlaintext?: boolean }): Promise<{ upload: KeyHandle; size: number; headerSha256: string }>;
-  /** Ciphertext bytes `[start, end)` of an open upload (a part), read and sealed in here: the PUT body as a Blob and its hex SHA-256. */
-  sealUploadPart(args: { upload: KeyHandle; start: number; end: number }): Promise<SealedPart>;
+  /**
+   * Ciphertext bytes `[start, end)` of an open upload (a part), read from the source and sealed in
+   * here; the buffer is transferred, not copied. Parts may be asked for at once and in any order.
+   */
+  sealUploadPart(args: { upload: KeyHandle; start: number; end: number }): Promise<{ ciphertext: Uint8Array }>;
   /** base64url SHA-256 of the whole plaintext of an upload opened with `hashPlaintext`, once every part was sealed. */
   uploadContentSha256(args: { upload: KeyHandle }): Promise<{ contentSha256: string }>;
   /**
@@ -407,7 +410,7 @@ export class CryptoService implements CryptoApi {
   }
 
   async sealUploadPart(args: { upload: KeyHandle; start: number; end: number }) {
-    return this.upload(args.upload).sealPart(args.start, args.end);
+    return { ciphertext: await this.upload(args.upload).sealPart(args.start, args.end) };
   }
 
   async uploadContentSha256(args: { upload: KeyHandle }) {

@@ -1,19 +1,11 @@
-// An upload read, hashed and sealed where the key lives (README "Upload parts", "Sealing an upload
-// in the Worker"): the caller names a ciphertext byte range (a part on the server's layout) and
-// gets that part as a Blob with its SHA-256; the plaintext never crosses the Worker boundary.
+// An upload read, hashed and sealed where the key lives (README "Upload parts"): the caller names a
+// ciphertext byte range (a part on the server's layout) and gets that part's bytes; the plaintext
+// never crosses the Worker boundary.
 import { createSHA256, type IHasher } from 'hash-wasm';
-import { toBase64Url, toHex } from './bytes';
+import { toBase64Url } from './bytes';
 import { StreamRangeError } from './errors';
 import { STREAM_TAG_BYTES, ciphertextLength, recordCiphertextOffset, recordCount } from './stream-format';
 import { sealRecord, type StreamContext } from './stream-records';
-import { sha256 } from './subtle';
-
-/** One sealed part: the PUT body, its length and the hex SHA-256 the server checks (`x-content-sha256`). */
-export interface SealedPart {
-  body: Blob;
-  size: number;
-  sha256: string;
-}
 
 interface RecordSlot {
   sealed: Promise<Uint8Array>;
@@ -56,8 +48,8 @@ export class UploadSealer {
     this.hasher = options.hashPlaintext ? createSHA256() : null;
   }
 
-  /** Ciphertext bytes `[start, end)` sealed, as a Blob with its SHA-256 (hex). */
-  async sealPart(start: number, end: number): Promise<SealedPart> {
+  /** Ciphertext bytes `[start, end)` sealed, in a buffer of their own (transferable). */
+  async sealPart(start: number, end: number): Promise<Uint8Array<ArrayBuffer>> {
     if (!Number.isInteger(start) || !Number.isInteger(end) || start < 0 || end <= start || end > this.size) {
       throw new StreamRangeError(`Part [${start}, ${end}) is not in a stream of ${this.size} bytes`);
     }
@@ -88,7 +80,7 @@ export class UploadSealer {
       slot.handed += to - from;
       if (slot.handed >= sealed.length) this.slots.delete(record);
     }
-    return { body: new Blob([out]), size: out.length, sha256: toHex(await sha256(out)) };
+    return out;
   }
 
   /** base64url SHA-256 of the whole plaintext, once every record was hashed (`hashPlaintext`). */

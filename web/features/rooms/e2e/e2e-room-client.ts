@@ -8,6 +8,7 @@ import type { E2eMember, E2eRoomState } from '@shared/contract/rooms-e2e';
 import type { RoomFileMetadata, RoomMetadataExpectation, SignedRoomFileMetadata } from '@shared/crypto/room';
 import type { KeyHandle, UnlockedKeys } from '@shared/crypto/service';
 import { ciphertextLength, DEFAULT_RECORD_SIZE } from '@shared/crypto/stream-format';
+import { sha256Hex } from '@shared/crypto/subtle';
 import { PARTS_AHEAD, PARTS_IN_FLIGHT, PREPARE_CONCURRENCY } from '@shared/transfer/constants';
 import { verifiedContactKey } from '@shared/transfer/e2e';
 import { runPipeline } from '@shared/transfer/pipeline';
@@ -257,7 +258,10 @@ export async function uploadE2eFile(file: File, target: E2eUploadTarget): Promis
         ahead: PARTS_AHEAD,
         prepareConcurrency: PREPARE_CONCURRENCY,
         ...(signal ? { signal } : {}),
-        prepare: (index) => cryptoApi.sealUploadPart({ upload, start: index * partSize, end: Math.min(opened.size, (index + 1) * partSize) }),
+        prepare: async (index) => {
+          const { ciphertext } = await cryptoApi.sealUploadPart({ upload, start: index * partSize, end: Math.min(opened.size, (index + 1) * partSize) });
+          return { body: new Blob([ciphertext as Uint8Array<ArrayBuffer>]), size: ciphertext.length, sha256: await sha256Hex(ciphertext) };
+        },
         send: async (index, part, partSignal) => {
           const there = have.get(index);
           if (there) {
