@@ -28,7 +28,7 @@ export class UploadSealer {
   private readonly recordSize: number;
   private readonly records: number;
   private readonly slots = new Map<number, RecordSlot>();
-  /** Records created so far (read started): a record below it without a slot was handed out already. */
+  /** Records whose read started: one of them without a slot was handed out whole already. */
   private readonly created = new Set<number>();
   private readonly hasher: Promise<IHasher> | null;
   /** Records hashed so far (in order) and the runs waiting for their turn. */
@@ -46,6 +46,7 @@ export class UploadSealer {
     this.records = recordCount(this.plaintextSize, this.recordSize);
     this.size = ciphertextLength(this.plaintextSize, this.recordSize);
     this.hasher = options.hashPlaintext ? createSHA256() : null;
+    this.hasher?.catch(() => undefined); // awaited by every read; a failure there fails the upload
   }
 
   /** Ciphertext bytes `[start, end)` sealed, in a buffer of their own (transferable). */
