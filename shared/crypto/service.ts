@@ -16,6 +16,7 @@ import { derivedEncryptionContext, sealRecordRun } from './stream-parts';
 import { decryptPlaintextRange } from './stream-random-access';
 import type { StreamContext } from './stream-records';
 import { randomBytes, sha256 } from './subtle';
+import { UploadSealer } from './upload-sealer';
 import {
   ROOM_KEY_FILE_ID,
   decryptRoomName,
@@ -131,6 +132,20 @@ export interface CryptoApi {
   /** Uploads: seals one run of records (a part) under the derived header; record 0's run starts with the header. */
   encryptRecordRun(args: { fileKey: KeyHandle; recordSize: number; firstRecord: number; plaintext: Uint8Array; final: boolean }): Promise<{ ciphertext: Uint8Array }>;
   /**
+   * Uploads sealed where the key lives (README "Sealing an upload in the Worker"): `source` (a
+   * File; a Blob crosses the Worker boundary as a reference) under the file key's derived header.
+   * Returns an upload handle (released with `releaseHandle`, or with its file key) and the
+   * ciphertext size. `hashPlaintext`: also SHA-256 the whole plaintext (`uploadContentSha256`).
+   */
+  openUpload(args: { fileKey: KeyHandle; recordSize: number; source: Blob; hashPlaintext?: boolean }): Promise<{ upload: KeyHandle; size: number; headerSha256: string }>;
+  /**
+   * Ciphertext bytes `[start, end)` of an open upload (a part), read from the source and sealed in
+   * here; the buffer is transferred, not copied. Parts may be asked for at once and in any order.
+   */
+  sealUploadPart(args: { upload: KeyHandle; start: number; end: number }): Promise<{ ciphertext: Uint8Array }>;
+  /** base64url SHA-256 of the whole plaintext of an upload opened with `hashPlaintext`, once every part was sealed. */
+  uploadContentSha256(args: { upload: KeyHandle }): Promise<{ contentSha256: string }>;
+  /**
    * Fetches a ciphertext (GET `url` with the browser's credentials and `headers`) and decrypts it
    * while it arrives, writing the plaintext into `sink` (plaintext-port.ts: transferred buffers,
    * a byte window for backpressure). In the browser this runs inside the crypto Worker, so
@@ -190,6 +205,8 @@ export class CryptoService implements CryptoApi {
   private readonly handles = new Map<KeyHandle, HandleEntry>();
   /** Derived upload contexts per file-key handle and record size (HKDF + key import once per file, not per part). */
   private readonly uploadContexts = new Map<KeyHandle, Map<number, Promise<StreamContext>>>();
+  /** Open uploads (openUpload) by upload handle, with the file-key handle they seal under. */
+  private readonly uploads = new Map<KeyHandle, { sealer: UploadSealer; fileKey: KeyHandle }>();
   private nextHandle = 1;
 
   private issue(entry: HandleEntry): KeyHandle {
@@ -265,6 +282,7 @@ export class CryptoService implements CryptoApi {
     for (const entry of this.handles.values()) if (entry.kind !== 'user-key') entry.key.fill(0);
     this.handles.clear();
     this.uploadContexts.clear();
+    this.uploads.clear();
   }
 
   async releaseHandle(args: { handle: KeyHandle }): Promise<void> {
@@ -272,6 +290,8 @@ export class CryptoService implements CryptoApi {
     if (entry && entry.kind !== 'user-key') entry.key.fill(0);
     this.handles.delete(args.handle);
     this.uploadContexts.delete(args.handle);
+    this.uploads.delete(args.handle);
+    for (const [handle, upload] of this.uploads) if (upload.fileKey === args.handle) this.uploads.delete(handle);
   }
 
   async fingerprint(args: { publicKey: string }) {
@@ -373,6 +393,28 @@ export class CryptoService implements CryptoApi {
   async encryptRecordRun(args: { fileKey: KeyHandle; recordSize: number; firstRecord: number; plaintext: Uint8Array; final: boolean }) {
     const context = await this.uploadContext(args.fileKey, args.recordSize);
     return { ciphertext: await sealRecordRun(context, { firstRecord: args.firstRecord, plaintext: args.plaintext, final: args.final }) };
+  }
+
+  async openUpload(args: { fileKey: KeyHandle; recordSize: number; source: Blob; hashPlaintext?: boolean }) {
+    const context = await this.uploadContext(args.fileKey, args.recordSize);
+    const sealer = new UploadSealer(context, args.source, { hashPlaintext: args.hashPlaintext === true });
+    const upload = `u${this.nextHandle++}-${toHex(randomBytes(8))}`;
+    this.uploads.set(upload, { sealer, fileKey: args.fileKey });
+    return { upload, size: sealer.size, headerSha256: toBase64Url(context.headerHash) };
+  }
+
+  private upload(handle: KeyHandle): UploadSealer {
+    const entry = this.uploads.get(handle);
+    if (!entry) throw new KeyHandleUnknownError('Unknown upload handle (released?)');
+    return entry.sealer;
+  }
+
+  async sealUploadPart(args: { upload: KeyHandle; start: number; end: number }) {
+    return { ciphertext: await this.upload(args.upload).sealPart(args.start, args.end) };
+  }
+
+  async uploadContentSha256(args: { upload: KeyHandle }) {
+    return { contentSha256: await this.upload(args.upload).contentSha256() };
   }
 
   async generateRoomKey() {

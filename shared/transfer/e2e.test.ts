@@ -1,6 +1,6 @@
 import { createApiClient } from '@shared/api/client';
 import { createMemoryStorage } from '@shared/api/storage-adapter';
-import type { PartsResponse } from '@shared/contract/deliveries';
+import { e2ePartLayout, partBounds, type PartsResponse } from '@shared/contract/deliveries';
 import { bytesEqual, concatBytes } from '@shared/crypto/bytes';
 import { CryptoService, type CryptoApi, type UnlockedKeys } from '@shared/crypto/service';
 import { bytesToStream, collectStream } from '@shared/crypto/stream-encoder';
@@ -160,8 +160,10 @@ describe('E2E send session: files encrypted part by part', () => {
 
   async function allParts(upload: Awaited<ReturnType<E2eSendSession['prepareFile']>>['upload']): Promise<Uint8Array> {
     const parts: Uint8Array[] = [];
+    // The server's layout of an E2E delivery file (part 0 also the header), as the engine asks for it.
+    const layout = { size: upload.size, ...e2ePartLayout(RECORD_SIZE) };
     for (let index = 0, read = 0; read < upload.size; index++) {
-      const { bytes } = await upload.readPart({ index, start: 0, end: 0 }, new AbortController().signal);
+      const { bytes } = await upload.readPart({ index, ...partBounds(layout, index) }, new AbortController().signal);
       parts.push(bytes);
       read += bytes.length;
     }

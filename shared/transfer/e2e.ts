@@ -3,7 +3,7 @@ import { getDeliveryE2e, getRecipientKeys, postRelease, putDeliveryE2e } from '@
 import { getCurrentUser } from '@shared/api/endpoints/current-user';
 import type { KeyValueStorage } from '@shared/api/storage-adapter';
 import type { ApiClient } from '@shared/api/client';
-import { E2E_MANIFEST_FILE_ID, E2E_RECORDS_PER_PART, type NewDescriptor, type PartsResponse, type ReleaseList } from '@shared/contract/deliveries';
+import { E2E_MANIFEST_FILE_ID, type NewDescriptor, type PartsResponse, type ReleaseList } from '@shared/contract/deliveries';
 import { putDeliveryFileOwnKey } from '@shared/api/endpoints/delivery-send';
 import type { AccessDescriptor } from '@shared/contract/secupass';
 import { fromBase64Url, toBase64Url, utf8Decode, utf8Encode } from '@shared/crypto/bytes';
@@ -11,7 +11,7 @@ import { ContactKeyChangedError, DownloadCancelledError, DownloadFailedError, Fi
 import { checkContactKey, checkRetiredContactKey, confirmChangedKey as movePin, confirmRetiredKey, type KeyPinStore } from '@shared/crypto/key-pinning';
 import { MANIFEST_VERSION, type Manifest, type ManifestFile, type SignedManifest } from '@shared/crypto/manifest';
 import type { CryptoApi, DownloadControlMessage, KeyHandle, UnlockedKeys } from '@shared/crypto/service';
-import { ciphertextLength, DEFAULT_RECORD_SIZE } from '@shared/crypto/stream-format';
+import { DEFAULT_RECORD_SIZE } from '@shared/crypto/stream-format';
 import { contactPinsFor } from './contact-pins';
 import type { PreparedUpload, UploadSource } from './upload';
 
@@ -163,7 +163,7 @@ export class E2eSendSession {
   private readers: Reader[] = [];
   private senderUserUuid = '';
   private senderEmail = '';
-  private readonly files = new Map<UploadSource, { handle: KeyHandle; headerSha256: string; source: UploadSource }>();
+  private readonly files = new Map<UploadSource, { handle: KeyHandle; upload: KeyHandle; headerSha256: string; source: UploadSource }>();
   private readonly recordSize: number;
 
   constructor(
@@ -205,6 +205,7 @@ export class E2eSendSession {
     const previous = this.files.get(source);
     if (previous) {
       this.files.delete(source);
+      await this.e2e.crypto.releaseHandle({ handle: previous.upload });
       await this.e2e.crypto.releaseHandle({ handle: previous.handle });
     }
     const own = this.e2e.keys.encryption;
@@ -221,22 +222,19 @@ export class E2eSendSession {
     handle ??= (await this.e2e.crypto.generateFileKey()).handle;
     const fileKey = handle;
     const recordSize = this.recordSize;
-    const { headerSha256 } = await this.e2e.crypto.uploadStreamHeader({ fileKey, recordSize });
-    this.files.set(source, { handle: fileKey, headerSha256, source });
-    const plaintextSize = source.blob.size;
+    // The Worker reads each part's records from the file itself and seals them (no plaintext
+    // crosses to it); part i is records 8i … 8i+7, part 0 also the header (the server's layout).
+    const opened = await this.e2e.crypto.openUpload({ fileKey, recordSize, source: source.blob });
+    const { headerSha256 } = opened;
+    this.files.set(source, { handle: fileKey, upload: opened.upload, headerSha256, source });
     const crypto = this.e2e.crypto;
     const upload: PreparedUpload = {
-      size: ciphertextLength(plaintextSize, recordSize),
+      size: opened.size,
       encrypted: true,
       encryption: { recordSize, headerSha256 },
       strictResume: true,
-      async readPart({ index }) {
-        // Part i is records 8i … 8i+7 (part 0 also the header): record-aligned by the server's layout.
-        const firstRecord = index * E2E_RECORDS_PER_PART;
-        const start = firstRecord * recordSize;
-        const end = Math.min(plaintextSize, start + E2E_RECORDS_PER_PART * recordSize);
-        const plaintext = new Uint8Array(await source.blob.slice(start, end).arrayBuffer());
-        const { ciphertext } = await crypto.encryptRecordRun({ fileKey, recordSize, firstRecord, plaintext, final: end === plaintextSize });
+      async readPart({ start, end }) {
+        const { ciphertext } = await crypto.sealUploadPart({ upload: opened.upload, start, end });
         return { body: new Blob([ciphertext as Uint8Array<ArrayBuffer>]), bytes: ciphertext };
       },
     };
@@ -292,7 +290,10 @@ export class E2eSendSession {
 
   /** Forgets every file key (after success or failure). */
   async dispose(): Promise<void> {
-    for (const entry of this.files.values()) await this.e2e.crypto.releaseHandle({ handle: entry.handle }).catch(() => undefined);
+    for (const entry of this.files.values()) {
+      await this.e2e.crypto.releaseHandle({ handle: entry.upload }).catch(() => undefined);
+      await this.e2e.crypto.releaseHandle({ handle: entry.handle }).catch(() => undefined);
+    }
     this.files.clear();
   }
 }

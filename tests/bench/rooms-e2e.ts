@@ -10,8 +10,9 @@
 //     on the E2E page the row must show the signer (the verified metadata). Every sample starts from a page load (no SWR cache; the E2E room
 //     unlocked first, outside the clock, since a load forgets the keys). Median of the samples,
 //     plain and E2E in turns. Target ≤ 1.5.
-//   - uploading one file of M MiB: into an E2E room from its page (uploadE2eFile: encrypted in the
-//     crypto Worker) / into a plain room from its page (the transfer centre); plaintext MiB/s from
+//   - uploading one file of M MiB: into an E2E room from its page (uploadE2eFile: each part read
+//     from the File, its plaintext hashed and sealed in the crypto Worker, the page hashing and
+//     PUTting the bytes it gets back) / into a plain room from its page (the transfer centre); plaintext MiB/s from
 //     handing the file to the page's input until its row is listed. Target ≥ 0.9.
 // The folders are seeded in Node (tests/support/seed-e2e-room-files.ts: real names sealed and
 // metadata signed with shared/crypto; rows written straight into the schema, no bytes).
@@ -207,7 +208,7 @@ export async function benchRoomsE2e(options: RoomsE2eBenchOptions = {}): Promise
         unit: 'MiB/s (plaintext)',
         baseline: round2(uploadMiB / plainUpload.result),
         target: 0.9,
-        note: `Chromium headless, one ${uploadMiB} MiB file from the room page until its row is listed: E2E room (uploadE2eFile, encrypted in the crypto Worker) / plain room (transfer centre); CPU plain: ${plainUpload.cpu}; E2E: ${e2eUpload.cpu}; loopback, in-process server (${kind}), one round each`,
+        note: `Chromium headless, one ${uploadMiB} MiB file from the room page until its row is listed: E2E room (uploadE2eFile: parts read, hashed and sealed in the crypto Worker) / plain room (transfer centre); CPU plain: ${plainUpload.cpu}; E2E: ${e2eUpload.cpu}; loopback, in-process server (${kind}), one round each`,
       }),
     ];
   } finally {

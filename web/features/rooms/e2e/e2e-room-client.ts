@@ -15,16 +15,12 @@ import { runPipeline } from '@shared/transfer/pipeline';
 import { DEFAULT_RETRY, LocalFileChangedError, withRetry } from '@shared/transfer/upload';
 import { apiClient } from '@web/lib/api-client';
 import { cryptoApi } from '@web/lib/crypto';
-import { createSHA256 } from 'hash-wasm';
 
 /**
  * The browser side of an end-to-end encrypted room (shared/crypto/README.md "7. Data rooms"):
  * every name, key and signature is made and checked in the crypto Worker (cryptoApi: handles,
  * never key bytes); the server gets sealed strings and ciphertext only.
  */
-
-/** Records sealed (and hashed) per Worker call while uploading (8 × 512 KiB). */
-const RUN_RECORDS = 8;
 
 const roomKeys = new Map<string, Promise<KeyHandle>>();
 
@@ -230,10 +226,10 @@ export interface E2eUploadTarget {
 /**
  * Encrypts and uploads one file (DESIGN §4, shared/crypto/README.md "7. Data rooms"): sealed name
  * and file key, announce, then the shared transfer pipeline (PARTS_IN_FLIGHT parts PUT at once,
- * hashed, retried with backoff) fed by one read of the file: each run of records is hashed
- * (plaintext SHA-256 for the signed metadata) and sealed in the crypto Worker as it streams, the
- * ciphertext cut into the server's parts. The signed metadata (it names the whole-plaintext hash)
- * goes with the E2E commit.
+ * retried with backoff) fed by the crypto Worker's `sealUploadPart`: the Worker reads each part's
+ * records from the File, hashes the plaintext in file order (SHA-256 for the signed metadata),
+ * seals them and hands back the part as a Blob with its SHA-256, so no file byte passes through
+ * the page. The signed metadata (it names the whole-plaintext hash) goes with the E2E commit.
  */
 export async function uploadE2eFile(file: File, target: E2eUploadTarget): Promise<RoomUploadFile> {
   const { roomUuid, keys, signal } = target;
@@ -245,7 +241,6 @@ export async function uploadE2eFile(file: File, target: E2eUploadTarget): Promis
   try {
     session.fileKey ??= (await cryptoApi.generateFileKey()).handle;
     const fileKey = session.fileKey;
-    const { headerSha256 } = await cryptoApi.uploadStreamHeader({ fileKey, recordSize });
     let layout: { fileUuid: string; partSize: number; partCount: number };
     // The file and version the key and metadata are bound to: a new version binds the replaced file's.
     const bound = (uploadUuid: string) => ({ roomId: roomUuid, fileId: target.placement?.replace?.uuid ?? uploadUuid, version: target.placement?.replace?.version ?? 1 });
@@ -267,47 +262,45 @@ export async function uploadE2eFile(file: File, target: E2eUploadTarget): Promis
       layout = { fileUuid: announced.uuid, partSize: announced.partSize, partCount: announced.partCount };
     }
     const { fileUuid, partSize, partCount } = layout;
-    const hasher = await createSHA256();
-    const parts = cipherParts(file, { fileKey, recordSize, partSize, hasher });
-    // The pipeline prepares in index order; the chain keeps the single read in order too.
-    let chain: Promise<unknown> = Promise.resolve();
-    const indices = Array.from({ length: partCount }, (_, i) => i);
-    await runPipeline({
-      indices,
-      inFlight: PARTS_IN_FLIGHT,
-      ahead: PARTS_AHEAD,
-      prepareConcurrency: PREPARE_CONCURRENCY,
-      ...(signal ? { signal } : {}),
-      prepare: (index, partSignal) => {
-        const next = chain.then(async () => {
-          partSignal.throwIfAborted();
-          const produced = await parts.next();
-          if (produced.done || produced.value.index !== index) throw new Error(`Part ${index} is not where the file's stream is`);
-          const bytes = produced.value.bytes;
-          return { body: new Blob([bytes as Uint8Array<ArrayBuffer>]), size: bytes.length, sha256: await sha256Hex(bytes) };
-        });
-        chain = next.catch(() => undefined);
-        return next;
-      },
-      send: async (index, part, partSignal) => {
-        const there = have.get(index);
-        if (there) {
-          if (there.size !== part.size || there.sha256 !== part.sha256) throw new LocalFileChangedError(`Part ${index} on the server differs from the local file`);
-        } else {
-          await withRetry(
-            () => call(apiClient, E.putFilePart, { params: { roomUuid, fileUuid, index } }, { rawBody: part.body, contentType: 'application/octet-stream', headers: { [CONTENT_SHA256_HEADER]: part.sha256 }, signal: partSignal }),
-            DEFAULT_RETRY,
-            partSignal,
-          );
-        }
-        target.onBytes?.(part.size);
-      },
-    });
+    // Each part is read, hashed and sealed in the crypto Worker from the File itself; the page
+    // only PUTs the Blob it gets back (no plaintext or ciphertext bytes pass through the page).
+    const opened = await cryptoApi.openUpload({ fileKey, recordSize, source: file, hashPlaintext: true });
+    const { upload, headerSha256 } = opened;
+    let contentSha256: string;
+    try {
+      await runPipeline({
+        indices: Array.from({ length: partCount }, (_, i) => i),
+        inFlight: PARTS_IN_FLIGHT,
+        ahead: PARTS_AHEAD,
+        prepareConcurrency: PREPARE_CONCURRENCY,
+        ...(signal ? { signal } : {}),
+        prepare: async (index) => {
+          const { ciphertext } = await cryptoApi.sealUploadPart({ upload, start: index * partSize, end: Math.min(opened.size, (index + 1) * partSize) });
+          return { body: new Blob([ciphertext as Uint8Array<ArrayBuffer>]), size: ciphertext.length, sha256: await sha256Hex(ciphertext) };
+        },
+        send: async (index, part, partSignal) => {
+          const there = have.get(index);
+          if (there) {
+            if (there.size !== part.size || there.sha256 !== part.sha256) throw new LocalFileChangedError(`Part ${index} on the server differs from the local file`);
+          } else {
+            await withRetry(
+              () => call(apiClient, E.putFilePart, { params: { roomUuid, fileUuid, index } }, { rawBody: part.body, contentType: 'application/octet-stream', headers: { [CONTENT_SHA256_HEADER]: part.sha256 }, signal: partSignal }),
+              DEFAULT_RETRY,
+              partSignal,
+            );
+          }
+          target.onBytes?.(part.size);
+        },
+      });
+      ({ contentSha256 } = await cryptoApi.uploadContentSha256({ upload }));
+    } finally {
+      void cryptoApi.releaseHandle({ handle: upload });
+    }
     const ref = bound(fileUuid);
     const { sealed } = await cryptoApi.sealRoomFileMetadata({
       roomKey,
       signingKey: keys.signing.handle,
-      metadata: { ...ref, name, size: file.size, mimeType: file.type || 'application/octet-stream', headerSha256, contentSha256: base64Url(hasher.digest('binary')), uploaderUserId: target.me.uuid, uploaderEmail: target.me.email.toLowerCase(), createdAt: new Date().toISOString() },
+      metadata: { ...ref, name, size: file.size, mimeType: file.type || 'application/octet-stream', headerSha256, contentSha256, uploaderUserId: target.me.uuid, uploaderEmail: target.me.email.toLowerCase(), createdAt: new Date().toISOString() },
     });
     const committed = await call(apiClient, X.commitFile, { params: { roomUuid, fileUuid }, body: { metadata: sealed } }, signal ? { signal } : {});
     completed = true;
@@ -319,63 +312,6 @@ export async function uploadE2eFile(file: File, target: E2eUploadTarget): Promis
       delete session.fileKey;
     }
   }
-}
-
-/**
- * The single read of an E2E upload: the file streams once; every RUN_RECORDS records are hashed
- * (plaintext) and sealed in the Worker; the ciphertext comes out cut into the server's parts, in
- * order. Memory: one run of plaintext and at most one part plus one run of ciphertext.
- */
-async function* cipherParts(file: File, args: { fileKey: KeyHandle; recordSize: number; partSize: number; hasher: { update(data: Uint8Array): unknown } }): AsyncGenerator<{ index: number; bytes: Uint8Array }> {
-  const { fileKey, recordSize, partSize, hasher } = args;
-  const runBytes = RUN_RECORDS * recordSize;
-  const reader = file.stream().getReader();
-  let pending: Uint8Array = new Uint8Array(0);
-  let index = 0;
-  let read = 0;
-  let record = 0;
-  let carry: Uint8Array = new Uint8Array(0);
-  try {
-    for (;;) {
-      // One run of plaintext (the last may be shorter, or empty for an empty file).
-      const run = new Uint8Array(Math.min(runBytes, file.size - read));
-      let filled = 0;
-      while (filled < run.length) {
-        if (carry.length === 0) {
-          const chunk = await reader.read();
-          if (chunk.done) throw new Error('The file is shorter than when it was chosen');
-          carry = chunk.value;
-        }
-        const take = Math.min(carry.length, run.length - filled);
-        run.set(carry.subarray(0, take), filled);
-        carry = carry.subarray(take);
-        filled += take;
-      }
-      read += run.length;
-      hasher.update(run);
-      const final = read >= file.size;
-      const { ciphertext } = await cryptoApi.encryptRecordRun({ fileKey, recordSize, firstRecord: record, plaintext: run, final });
-      record += RUN_RECORDS;
-      const joined = new Uint8Array(pending.length + ciphertext.length);
-      joined.set(pending);
-      joined.set(ciphertext, pending.length);
-      pending = joined;
-      while (pending.length >= partSize || (final && pending.length > 0)) {
-        const bytes = pending.slice(0, partSize);
-        pending = pending.subarray(bytes.length);
-        yield { index: index++, bytes };
-      }
-      if (final) return;
-    }
-  } finally {
-    void reader.cancel().catch(() => undefined);
-  }
-}
-
-function base64Url(bytes: Uint8Array): string {
-  let text = '';
-  for (const byte of bytes) text += String.fromCharCode(byte);
-  return btoa(text).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
 }
 
 /** The file key of a listed, verified file (a handle for the Worker's download decryption). */

@@ -1,0 +1,138 @@
+// An upload read, hashed and sealed where the key lives (README "Upload parts"): the caller names a
+// ciphertext byte range (a part on the server's layout) and gets that part's bytes; the plaintext
+// never crosses the Worker boundary.
+import { createSHA256, type IHasher } from 'hash-wasm';
+import { toBase64Url } from './bytes';
+import { StreamRangeError } from './errors';
+import { STREAM_TAG_BYTES, ciphertextLength, recordCiphertextOffset, recordCount } from './stream-format';
+import { sealRecord, type StreamContext } from './stream-records';
+
+interface RecordSlot {
+  sealed: Promise<Uint8Array>;
+  /** Ciphertext bytes of this record handed out so far; the slot is dropped once all were. */
+  handed: number;
+}
+
+/**
+ * Seals the upload stream of `source` (a File) under `context` part by part, in any order and
+ * several parts at once: each part reads only the records it needs that no neighbour read yet (a
+ * record that straddles two parts is read, hashed and sealed once and kept until both took their
+ * bytes), so every record is sealed exactly once — never two plaintexts under one nonce, even when
+ * the file changes meanwhile. With `hashPlaintext` the whole plaintext is also hashed (SHA-256,
+ * hash-wasm: WebCrypto cannot stream), record after record in file order whatever order the parts
+ * come in; then every byte must be asked for exactly once before `contentSha256`.
+ */
+export class UploadSealer {
+  readonly size: number;
+  private readonly plaintextSize: number;
+  private readonly recordSize: number;
+  private readonly records: number;
+  private readonly slots = new Map<number, RecordSlot>();
+  /** Records whose read started: one of them without a slot was handed out whole already. */
+  private readonly created = new Set<number>();
+  private readonly hasher: Promise<IHasher> | null;
+  /** Records hashed so far (in order) and the runs waiting for their turn. */
+  private hashed = 0;
+  private readonly turns = new Map<number, () => void>();
+  private failure: { error: unknown } | null = null;
+
+  constructor(
+    private readonly context: StreamContext,
+    private readonly source: Blob,
+    options: { hashPlaintext?: boolean } = {},
+  ) {
+    this.plaintextSize = source.size;
+    this.recordSize = context.header.recordSize;
+    this.records = recordCount(this.plaintextSize, this.recordSize);
+    this.size = ciphertextLength(this.plaintextSize, this.recordSize);
+    this.hasher = options.hashPlaintext ? createSHA256() : null;
+    this.hasher?.catch(() => undefined); // awaited by every read; a failure there fails the upload
+  }
+
+  /** Ciphertext bytes `[start, end)` sealed, in a buffer of their own (transferable). */
+  async sealPart(start: number, end: number): Promise<Uint8Array<ArrayBuffer>> {
+    if (!Number.isInteger(start) || !Number.isInteger(end) || start < 0 || end <= start || end > this.size) {
+      throw new StreamRangeError(`Part [${start}, ${end}) is not in a stream of ${this.size} bytes`);
+    }
+    const stride = this.recordSize + STREAM_TAG_BYTES;
+    const headerBytes = this.context.headerBytes;
+    const first = Math.max(0, Math.floor((start - headerBytes.length) / stride));
+    const last = end <= headerBytes.length ? -1 : Math.min(this.records - 1, Math.floor((end - 1 - headerBytes.length) / stride));
+    // Claimed before the first await, so parts asked for in order claim their records in order.
+    let missingFrom = -1;
+    for (let record = first; record <= last; record++) {
+      if (this.slots.has(record)) continue;
+      if (this.created.has(record)) throw new StreamRangeError(`Record ${record} was sealed and handed out already`);
+      if (missingFrom < 0) missingFrom = record;
+      if (record === last || this.slots.has(record + 1)) {
+        this.readRun(missingFrom, record);
+        missingFrom = -1;
+      }
+    }
+    const out = new Uint8Array(end - start);
+    if (start < headerBytes.length) out.set(headerBytes.subarray(start, Math.min(end, headerBytes.length)));
+    for (let record = first; record <= last; record++) {
+      const slot = this.slots.get(record)!;
+      const sealed = await slot.sealed;
+      const at = recordCiphertextOffset(record, this.recordSize);
+      const from = Math.max(start, at);
+      const to = Math.min(end, at + sealed.length);
+      out.set(sealed.subarray(from - at, to - at), from - start);
+      slot.handed += to - from;
+      if (slot.handed >= sealed.length) this.slots.delete(record);
+    }
+    return out;
+  }
+
+  /** base64url SHA-256 of the whole plaintext, once every record was hashed (`hashPlaintext`). */
+  async contentSha256(): Promise<string> {
+    if (!this.hasher) throw new StreamRangeError('This upload does not hash its plaintext');
+    if (this.failure) throw this.failure.error;
+    if (this.hashed < this.records) throw new StreamRangeError(`Only ${this.hashed} of ${this.records} records were hashed`);
+    return toBase64Url((await this.hasher).digest('binary'));
+  }
+
+  /** Reads records `from…to` in one read, hashes them in file order and starts sealing each (WebCrypto's threads). */
+  private readRun(from: number, to: number): void {
+    const plaintextStart = from * this.recordSize;
+    const plaintextEnd = Math.min(this.plaintextSize, (to + 1) * this.recordSize);
+    const bytes = (async () => {
+      const read = new Uint8Array(await this.source.slice(plaintextStart, plaintextEnd).arrayBuffer());
+      if (read.length !== plaintextEnd - plaintextStart) throw new StreamRangeError('The file is shorter than when it was chosen');
+      if (this.hasher) {
+        const hasher = await this.hasher;
+        await this.turn(from);
+        hasher.update(read);
+        this.hashed = to + 1;
+        this.turns.get(this.hashed)?.();
+      }
+      return read;
+    })();
+    bytes.catch((error: unknown) => this.fail(error));
+    for (let record = from; record <= to; record++) {
+      this.created.add(record);
+      const sealed = bytes.then((read) => {
+        const offset = (record - from) * this.recordSize;
+        return sealRecord(this.context, record, read.subarray(offset, Math.min(read.length, offset + this.recordSize)), record === this.records - 1);
+      });
+      sealed.catch(() => undefined); // awaited by the parts that need it
+      this.slots.set(record, { sealed, handed: 0 });
+    }
+  }
+
+  /** Resolves when every record before `record` is hashed; rejects once any read failed (nothing would come). */
+  private turn(record: number): Promise<void> {
+    if (this.failure) return Promise.reject(this.failure.error);
+    if (this.hashed === record) return Promise.resolve();
+    return new Promise<void>((resolve) => this.turns.set(record, resolve)).then(() => {
+      this.turns.delete(record);
+      if (this.failure) throw this.failure.error;
+    });
+  }
+
+  private fail(error: unknown): void {
+    if (this.failure) return;
+    this.failure = { error };
+    for (const wake of this.turns.values()) wake();
+  }
+}
