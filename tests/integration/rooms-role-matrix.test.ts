@@ -7,6 +7,7 @@ import { BackendErrorSchema } from '@shared/contract/errors';
 import type { RoomAccessSetResult } from '@shared/contract/room-invitations';
 import type { RoomFileVersionList } from '@shared/contract/room-ops';
 import type { RoomRequest } from '@shared/contract/room-requests';
+import { ROOM_LINK_PATHS, type CreatedRoomLink } from '@shared/contract/room-links';
 import type { RoomUploadFile } from '@shared/contract/room-files';
 import { ROOM_PATHS, type Room, type RoomFolder } from '@shared/contract/rooms';
 import { ROOM_E2E_PATHS, type E2eFileKeysList, type E2eMemberList } from '@shared/contract/rooms-e2e';
@@ -175,6 +176,12 @@ async function roomRequest(to: string): Promise<{ uuid: string; token: string }>
   const created = await json<RoomRequest>(await owner('POST', `/rooms/${P.room.uuid}/requests`, { folderUuid: P.folder.uuid, email: to, message: '' }), 201);
   const path = to === email('outsider') ? '/secumails/send' : '/auth/delivery-signup-dar';
   return { uuid: created.uuid, token: await mailedToken(seen, to, path) };
+}
+
+/** A fresh public link to the plain fixture file, made by the owner: its uuid and the token of its URL. */
+async function fileLink(): Promise<{ uuid: string; token: string }> {
+  const link = await json<CreatedRoomLink>(await owner('POST', ROOM_LINK_PATHS.links(P.room.uuid, P.file.uuid), {}), 201);
+  return { uuid: link.uuid, token: /\/room-links\/([^/?#]+)\/content/.exec(link.url)![1]! };
 }
 
 const sealName = async (kind: 'room' | 'folder' | 'file', itemId: string, name: string) =>
@@ -374,6 +381,16 @@ const MATRIX: Record<string, Row | Row[]> = {
     call: async () => ({ params: { token: (await roomRequest(email('outsider'))).token }, body: { securityLevel: SECURITY_LEVELS.LEVEL_2 } }),
   },
 
+  // Earlier versions of an E2E file (rooms-e2e.ts `versions`): the plain versions route's roles
+  'roomsE2e.versions': { allowed: WRITERS, ok: 200, call: () => ({ params: { roomUuid: E.room.uuid, fileUuid: E.fileUuid } }) },
+
+  // Public links to a plain room's file (room-links.ts): the edit right makes, lists and revokes; the token alone downloads
+  'roomLinks.create': { allowed: WRITERS, ok: 201, call: () => ({ params: { roomUuid: P.room.uuid, fileUuid: P.file.uuid }, body: { expiresInDays: 3 } }) },
+  'roomLinks.list': { allowed: WRITERS, ok: 200, call: () => ({ params: { roomUuid: P.room.uuid, fileUuid: P.file.uuid } }) },
+  'roomLinks.revoke': { allowed: WRITERS, ok: 204, call: async () => ({ params: { roomUuid: P.room.uuid, fileUuid: P.file.uuid, linkUuid: (await fileLink()).uuid } }) },
+  'roomLinks.info': { allowed: EVERYONE, ok: 200, token: true, call: async () => ({ params: { token: (await fileLink()).token } }) },
+  'roomLinks.content': { allowed: EVERYONE, ok: 200, token: true, call: async () => ({ params: { token: (await fileLink()).token } }) },
+
   // Administration of rooms (room-admin.ts): no room role reaches it
   'roomAdmin.trashBin': { allowed: [], ok: 200, denied: ADMIN_ONLY, call: () => ({ query: { q: NAME_MARKER } }) },
   'roomAdmin.restoreTrashBinItem': { allowed: [], ok: 204, denied: ADMIN_ONLY, call: async () => ({ params: { itemUuid: await trashedFile() } }) },
@@ -388,6 +405,9 @@ function wrongKind(holders: readonly Actor[]): Partial<Record<Actor, number>> {
   return Object.fromEntries(MEMBERS.map((m) => [m, holders.includes(m) ? 400 : 403]));
 }
 const KIND_ROWS: Record<string, Row[]> = {
+  'roomsE2e.versions': [{ what: 'a plain room’s file', allowed: [], ok: 200, denied: wrongKind(WRITERS), call: () => ({ params: { roomUuid: P.room.uuid, fileUuid: P.versioned.uuid } }) }],
+  // An E2E room's file gets no public link: the server cannot decrypt it (409 encryptedRoom for those with the edit right).
+  'roomLinks.create': [{ what: 'an E2E room’s file', allowed: [], ok: 201, denied: { owner: 409, editor: 409, viewer: 403, previewer: 403 }, call: () => ({ params: { roomUuid: E.room.uuid, fileUuid: E.fileUuid }, body: {} }) }],
   'rooms.search': [{ what: 'the E2E room', allowed: [], ok: 200, denied: wrongKind(MEMBERS), call: () => ({ params: { roomUuid: E.room.uuid }, query: { q: 'x' } }) }],
   'rooms.createFolder': [{ what: 'the E2E room', allowed: [], ok: 201, denied: wrongKind(WRITERS), call: () => ({ params: { roomUuid: E.room.uuid }, body: { name: `Plain name ${unique()}` } }) }],
   'roomsE2e.state': [{ what: 'the plain room', allowed: [], ok: 200, denied: wrongKind(MEMBERS), call: () => ({ params: { roomUuid: P.room.uuid } }) }],
