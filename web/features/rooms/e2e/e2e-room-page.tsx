@@ -41,6 +41,7 @@ import { VersionConflictDialog, type ConflictRequest } from '../version-dialogs'
 import type { VersionConflictChoice } from '../api/room-files';
 import { MoveDialog, type MoveItem } from '../move-dialog';
 import { e2eMoveNames } from './e2e-move';
+import { ScanStatus } from '../scan-state';
 
 const useStyles = makeStyles({
   toolbar: { display: 'flex', gap: '12px', alignItems: 'end', flexWrap: 'wrap', margin: '12px 0 16px' },
@@ -216,7 +217,11 @@ export function E2eRoomPage() {
       id: 'name',
       header: t('rooms:list.columns.name'),
       cell: (row) =>
-        row.kind === 'folder' ? <RouterLink to={ROUTES.secureRoom(roomUuid, row.uuid)}>{row.name ?? t('rooms:e2e.nameBroken')}</RouterLink> : <Text>{row.name || t('rooms:e2e.nameBroken')}</Text>,
+        row.kind === 'folder' ? <RouterLink to={ROUTES.secureRoom(roomUuid, row.uuid)}>{row.name ?? t('rooms:e2e.nameBroken')}</RouterLink> : (
+          <Text>
+            {row.name || t('rooms:e2e.nameBroken')} <ScanStatus state="notScanned" encrypted />
+          </Text>
+        ),
     },
     { id: 'size', header: t('rooms:e2e.columns.size'), cell: (row) => (row.kind === 'file' ? formatSize(row.file.size, i18n.language) : '') },
     {
