@@ -114,7 +114,13 @@ export function E2eRoomPage() {
   const download = async (file: E2eListedFile) => {
     const keys = await unlock();
     if (!keys || !file.metadata) return;
-    const fileKey = await fileKeyOf(roomUuid, keys, file);
+    // A file key that does not open for this file (the server swapped it) is named, not thrown away.
+    const fileKey = await fileKeyOf(roomUuid, keys, file).catch((error: unknown) => {
+      const code = (error as { code?: unknown }).code;
+      notify('error', t('rooms:e2e.downloadFailed', { name: file.name }), t(`rooms:e2e.problems.${String(code)}`, { defaultValue: t('rooms:e2e.problems.unknown') }));
+      return null;
+    });
+    if (!fileKey) return;
     const { metadata } = file;
     const delivery = {
       deliveryUuid: roomUuid,
