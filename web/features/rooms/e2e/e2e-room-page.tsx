@@ -224,9 +224,9 @@ export function E2eRoomPage() {
       header: t('rooms:list.columns.name'),
       cell: (row) =>
         row.kind === 'folder' ? <RouterLink to={ROUTES.secureRoom(roomUuid, row.uuid)}>{row.name ?? t('rooms:e2e.nameBroken')}</RouterLink> : (
-          <Text>
-            {row.name || t('rooms:e2e.nameBroken')} <ScanStatus state="notScanned" encrypted />
-          </Text>
+          <>
+            <Text>{row.name || t('rooms:e2e.nameBroken')}</Text> <ScanStatus state="notScanned" encrypted />
+          </>
         ),
     },
     { id: 'size', header: t('rooms:e2e.columns.size'), cell: (row) => (row.kind === 'file' ? formatSize(row.file.size, i18n.language) : '') },
