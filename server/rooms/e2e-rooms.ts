@@ -10,6 +10,7 @@ import type { RequestContext } from '../core/request-context';
 import type { Database } from '../db/schema';
 import { RecipientKeyNotLiveError } from '../secupass/secupass-repository';
 import { mayCreateRoomsUnder, roomSettings } from './admin-settings';
+import { refuseRoomCreationOverLicence } from './room-licence';
 import './e2e-tables';
 import { requireRole, liveRoom, type RoomRow } from './roles';
 import { toRoom } from './rooms';
@@ -68,6 +69,7 @@ export async function createE2eRoom(ctx: RequestContext, input: CreateE2eRoomBod
     throw new HttpError(403, 'AccessDeniedException', 'Only licensed users can create end-to-end encrypted data rooms', { reason: 'e2eRoomsNeedLicence' });
   }
   if (!mayCreateRoomsUnder(settings.creation, user)) throw accessDenied();
+  await refuseRoomCreationOverLicence(app.db, app.config, user, { policy: settings.creation, encrypted: true });
   if (await app.db.selectFrom('data_rooms').select('id').where('uuid', '=', input.uuid).executeTakeFirst()) {
     throw new HttpError(409, 'ConflictException', 'This room id is taken; draw another', { reason: 'uuidTaken' });
   }

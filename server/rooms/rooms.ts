@@ -8,6 +8,7 @@ import { filePage, type FilePageQuery } from './file-pages';
 import { creationRightsOf, mayCreateRoomsUnder, roomSettings } from './admin-settings';
 import { checkRoomNameFree, validName } from './names';
 import { refuseNamesInEncryptedRoom } from './e2e-rooms';
+import { refuseRoomCreationOverLicence } from './room-licence';
 import { ancestorsOf, liveFolder, liveRoom, requireRole, roleResolver, type FolderRow, type RoomRow } from './roles';
 
 export function toRoom(row: RoomRow, role: RoomRole, createdBy: string): Room {
@@ -35,11 +36,13 @@ export async function emailOf({ app }: RequestContext, userId: number | null): P
 export async function createRoom(ctx: RequestContext, input: { name: string; encrypted: boolean }): Promise<Room> {
   const { app, user } = ctx;
   // SPEC §6 (a licence or ROLE_SECUROOMS_CREATOR), as Secure rooms › General narrows it.
-  if (!mayCreateRoomsUnder((await roomSettings(app.db)).creation, user)) throw accessDenied();
+  const policy = (await roomSettings(app.db)).creation;
+  if (!mayCreateRoomsUnder(policy, user)) throw accessDenied();
   if (input.encrypted) {
     throw badRequest('End-to-end encrypted rooms are created with POST /rooms/e2e (the browser seals the name and the room key)', { field: 'encrypted', reason: 'useE2eCreate' });
   }
   const name = validName(input.name);
+  await refuseRoomCreationOverLicence(app.db, app.config, user, { policy, encrypted: false });
   await checkRoomNameFree(app.db, user.id, name);
   const now = Date.now();
   const room = await app.db.transaction().execute(async (trx) => {

@@ -3,6 +3,7 @@ import { FormDialog } from '@web/components/form-dialog';
 import { useNotify } from '@web/lib/toasts';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import { LicenceExceededDialog, roomLicenceLimitOf } from './licence-exceeded-dialog';
 import { roomErrorText } from './room-errors';
 
 export interface NameRequest {
@@ -19,7 +20,9 @@ export interface NameRequest {
 /**
  * Name a new room or folder, or rename one. The server judges the name (SPEC §5): its answer for
  * the name (invalid characters, too long, reserved, already exists) stands at the field; any other
- * refusal is a toast naming the item, and a denial (403/404) closes the dialog.
+ * refusal is a toast naming the item, and a denial (403/404) closes the dialog. A creation refused
+ * for an overused licence (409 LicenseLimitExceededException) opens the licence-exceeded dialog
+ * with its figures instead (SPEC §2, §8).
  */
 export function NameDialog({ request, onClose }: { request: NameRequest | null; onClose: () => void }) {
   return request ? <NameForm key={request.title + request.initial} request={request} onClose={onClose} /> : null;
@@ -31,6 +34,7 @@ function NameForm({ request, onClose }: { request: NameRequest; onClose: () => v
   const [name, setName] = useState(request.initial);
   const [problem, setProblem] = useState<string | undefined>();
   const [pending, setPending] = useState(false);
+  const [licence, setLicence] = useState<ReturnType<typeof roomLicenceLimitOf>>(null);
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -46,6 +50,11 @@ function NameForm({ request, onClose }: { request: NameRequest; onClose: () => v
       notify('success', request.done(trimmed));
       onClose();
     } catch (error) {
+      const limit = roomLicenceLimitOf(error);
+      if (limit) {
+        setLicence(limit);
+        return;
+      }
       const text = roomErrorText(error);
       if (text.field === 'name') {
         setProblem(t(`rooms:${text.key}`, text.values));
@@ -58,6 +67,8 @@ function NameForm({ request, onClose }: { request: NameRequest; onClose: () => v
     }
   }
 
+  // The licence dialog replaces the name dialog; closing it ends the creation.
+  if (licence) return <LicenceExceededDialog limit={licence} onClose={onClose} />;
   return (
     <FormDialog open onClose={onClose} title={request.title} onSubmit={submit} submitLabel={request.submitLabel} submitDisabled={pending}>
       <Field label={request.label} required validationMessage={problem}>

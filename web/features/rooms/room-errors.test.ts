@@ -1,7 +1,10 @@
+import de from '@locales/de/rooms.json';
 import en from '@locales/en/rooms.json';
+import fr from '@locales/fr/rooms.json';
 import { ApiError } from '@shared/api/api-error';
+import { CRYPTO_ERROR_CODES } from '@shared/crypto/errors';
 import { describe, expect, it } from 'vitest';
-import { roomErrorText } from './room-errors';
+import { roomErrorText, roomUploadFailure } from './room-errors';
 
 /** An answer in the SPEC §8 shape, as server/rooms sends it (server/README "Data rooms"). */
 const refusal = (status: number, error: string, metadata: Record<string, unknown> = {}) =>
@@ -32,5 +35,30 @@ describe('roomErrorText (SPEC §8 data-room errors)', () => {
     expect(text.key).toBe(key);
     expect(text.field).toBe(field);
     expect(typeof textOf(text.key)).toBe('string');
+  });
+});
+
+describe('a full storage names its figures (SPEC §8 GlobalQuotaReachedException, as a delivery does)', () => {
+  it('507 with spaceAvailable/spaceRequired → storageFullFigures, sizes in the language; without figures → storageFull', () => {
+    const quota = refusal(507, 'GlobalQuotaReachedException', { spaceAvailable: 1024, spaceRequired: 3 * 1024 * 1024 });
+    expect(roomErrorText(quota, 'en')).toEqual({ key: 'errors.storageFullFigures', values: { spaceAvailable: '1\u00a0KB', spaceRequired: '3\u00a0MB' } });
+    expect(roomErrorText(quota, 'fr').values).toEqual({ spaceAvailable: '1\u00a0Ko', spaceRequired: '3\u00a0Mo' });
+    expect(textOf('errors.storageFullFigures')).toContain('{{spaceAvailable}}');
+    expect(roomUploadFailure(quota, 'big.iso', 'en')).toEqual({ key: 'rooms:errors.storageFullFigures', values: { spaceAvailable: '1\u00a0KB', spaceRequired: '3\u00a0MB', name: 'big.iso' } });
+    expect(roomUploadFailure(refusal(507, 'InsufficientStorageException'), 'a.txt', 'en')).toEqual({ key: 'rooms:errors.storageFull', values: { name: 'a.txt' } });
+  });
+});
+
+describe('E2E row problems (rooms:e2e.problems)', () => {
+  // Every code openE2eFolder or a download of a room file can end in: each has a text of its own in every language.
+  const ROOM_CODES = ['room-name-invalid', 'room-metadata-invalid', 'room-metadata-signature-invalid', 'room-metadata-mismatch', 'contact-key-changed', 'room-file-key-unwrap-failed'];
+  it.each([['de', de], ['en', en], ['fr', fr]] as const)('%s: a specific text per room code, the swapped file key included', (_lang, locale) => {
+    const problems = (locale as { e2e: { problems: Record<string, string> } }).e2e.problems;
+    for (const code of ROOM_CODES) {
+      expect(CRYPTO_ERROR_CODES).toContain(code);
+      expect(problems[code], code).toBeTruthy();
+      expect(problems[code]).not.toBe(problems.unknown);
+    }
+    expect(new Set(ROOM_CODES.map((c) => problems[c])).size).toBe(ROOM_CODES.length);
   });
 });

@@ -1,9 +1,10 @@
 import { isApiError } from '@shared/api/api-error';
+import { formatSize } from '@web/lib/format-size';
 
 /**
  * What a refused room call means for the person (SPEC §8 data-room errors), as an i18n key of the
  * `rooms` namespace: `field` says whether the message belongs at the name or user field of a
- * dialog instead of a toast.
+ * dialog instead of a toast. `language` formats the byte figures of a full storage (507).
  */
 export interface RoomErrorText {
   key: string;
@@ -13,9 +14,9 @@ export interface RoomErrorText {
 
 const NAME_REASONS = ['empty', 'tooLong', 'invalidCharacters', 'reserved'] as const;
 
-export function roomErrorText(error: unknown): RoomErrorText {
+export function roomErrorText(error: unknown, language = 'en'): RoomErrorText {
   if (!isApiError(error)) return { key: 'errors.network' };
-  const metadata = (error.error?.metadata ?? {}) as { reason?: unknown; field?: unknown; kind?: unknown };
+  const metadata = (error.error?.metadata ?? {}) as { reason?: unknown; field?: unknown; kind?: unknown; spaceAvailable?: unknown; spaceRequired?: unknown };
   const reason = typeof metadata.reason === 'string' ? metadata.reason : undefined;
   if (error.status === 400 && metadata.field === 'name' && NAME_REASONS.includes(reason as (typeof NAME_REASONS)[number])) {
     return { key: `errors.name.${reason}`, field: 'name' };
@@ -27,9 +28,20 @@ export function roomErrorText(error: unknown): RoomErrorText {
   if (error.status === 409 && reason === 'confirmOwnChange') return { key: 'errors.confirmOwnChange' };
   if (error.status === 409 && reason === 'versionConflict') return { key: 'errors.versionConflict' };
   if (error.errorClass === 'LicenseLimitExceededException') return { key: 'errors.licence' };
-  if (error.status === 507) return { key: 'errors.storageFull' };
+  if (error.status === 507) {
+    // SPEC §8 GlobalQuotaReachedException "shows space available and required" (as a delivery's send does).
+    const { spaceAvailable, spaceRequired } = metadata;
+    if (typeof spaceAvailable !== 'number' || typeof spaceRequired !== 'number') return { key: 'errors.storageFull' };
+    return { key: 'errors.storageFullFigures', values: { spaceAvailable: formatSize(spaceAvailable, language), spaceRequired: formatSize(spaceRequired, language) } };
+  }
   if (error.status === 403) return { key: 'errors.forbidden' };
   if (error.status === 404) return { key: 'errors.notFound' };
   if (error.status === 400) return { key: 'errors.invalid' };
   return { key: 'errors.general' };
+}
+
+/** The failure of an upload as the transfer store keeps it (key and values, no text): names the file, with the figures of a full storage. */
+export function roomUploadFailure(error: unknown, name: string, language: string): { key: string; values: Record<string, unknown> } {
+  const text = roomErrorText(error, language);
+  return { key: `rooms:${text.key}`, values: { ...text.values, name } };
 }

@@ -10,6 +10,7 @@ import { deleteRoomFile, renameRoomFile, roomFileContentUrl, startRoomUpload, ty
 import { fetchRoomContents, refreshRooms } from './api/rooms';
 import { createFolderTree, foldersToCreate, placedFromDrop, placedFromPicker, type PlacedFile } from './folder-drop';
 import { roomErrorText } from './room-errors';
+import { scanAllowsContent, ScanStatus } from './scan-state';
 import { useNotify } from '@web/lib/toasts';
 import type { MoveItem } from './move-dialog';
 import type { ConfirmRequest, NameRequest } from './room-dialogs';
@@ -191,6 +192,7 @@ export function RoomFiles({ contents, onName, onConfirm, onMove, onDetails, onPr
         <span className={styles.fileName}>
           <DocumentRegular aria-hidden="true" />
           {file.name}
+          <ScanStatus state={file.scanState} encrypted={room.encrypted} />
         </span>
       ),
     },
@@ -201,7 +203,9 @@ export function RoomFiles({ contents, onName, onConfirm, onMove, onDetails, onPr
       id: 'actions',
       header: t('rooms:files.columns.actions'),
       cell: (file) => {
-        const allowed = ROOM_PERMISSIONS[file.role];
+        // No download or preview of a file the server would refuse (still scanning or blocked).
+        const served = scanAllowsContent(file.scanState);
+        const allowed = { ...ROOM_PERMISSIONS[file.role], download: ROOM_PERMISSIONS[file.role].download && served, preview: ROOM_PERMISSIONS[file.role].preview && served };
         return (
           <span className={styles.fileName}>
             {allowed.download ? (

@@ -14,6 +14,7 @@ import { useTranslation } from 'react-i18next';
 import useSWR from 'swr';
 import { roomFileContentUrl, type VersionConflictChoice } from './api/room-files';
 import { useDateFormat } from './room-format';
+import { scanAllowsContent, ScanStatus } from './scan-state';
 
 const useStyles = makeStyles({
   surface: { maxWidth: 'min(820px, 95vw)', width: '100%' },
@@ -86,11 +87,15 @@ export function VersionsDialog({ file, onClose }: { file: RoomFile | null; onClo
     {
       id: 'download',
       header: t('rooms:files.columns.actions'),
-      cell: (v) => (
-        <Button as="a" size="small" icon={<ArrowDownloadRegular />} href={href(v)} download={file!.name} aria-label={t('rooms:versions.download', { version: v.version })}>
-          {t('rooms:files.download')}
-        </Button>
-      ),
+      // A version still scanning or blocked is refused by the server: its state instead of the link.
+      cell: (v) =>
+        scanAllowsContent(v.scanState) ? (
+          <Button as="a" size="small" icon={<ArrowDownloadRegular />} href={href(v)} download={file!.name} aria-label={t('rooms:versions.download', { version: v.version })}>
+            {t('rooms:files.download')}
+          </Button>
+        ) : (
+          <ScanStatus state={v.scanState} />
+        ),
     },
   ];
   return (

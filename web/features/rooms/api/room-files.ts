@@ -10,9 +10,10 @@ import { PARTS_AHEAD, PARTS_IN_FLIGHT, PREPARE_CONCURRENCY } from '@shared/trans
 import { runPipeline } from '@shared/transfer/pipeline';
 import { blobUpload, DEFAULT_RETRY, withRetry } from '@shared/transfer/upload';
 import { apiClient } from '@web/lib/api-client';
+import { currentLanguage } from '@web/lib/i18n';
 import { transferStore } from '@web/lib/transfer-store';
 import { keepBothNames } from '../keep-both-names';
-import { roomErrorText } from '../room-errors';
+import { roomUploadFailure } from '../room-errors';
 import { useAuthState } from '@web/lib/auth';
 import useSWR from 'swr';
 
@@ -222,7 +223,7 @@ export function startRoomUpload(
           }
           if (signal.aborted) return { ok: false, cancelled: true };
           // The store holds no texts: the transfer names the files, the key says why (SPEC §8).
-          return { ok: false, cancelled: false, failure: { key: `rooms:${roomErrorText(error).key}`, values: { name: file.name } } };
+          return { ok: false, cancelled: false, failure: roomUploadFailure(error, file.name, currentLanguage()) };
         }
       }
       // Every file skipped in the conflict dialog: nothing was uploaded, so no "uploaded" toast.

@@ -37,6 +37,9 @@ export interface RoomFilesPage {
 
 /** Files per page in the room view; the first page by name. */
 export const ROOM_FILES_PAGE_SIZE = 25;
+/** How often a listing with a file in its virus check asks again. */
+const SCAN_POLL_MS = 2000;
+
 export const FIRST_FILES_PAGE: RoomFilesPage = { sort: 'name', order: 'asc', pageSize: ROOM_FILES_PAGE_SIZE };
 
 /**
@@ -48,7 +51,8 @@ export const useRoomContents = (roomUuid: string, folderUuid: string | undefined
   return useSWR(
     user ? [CONTENTS_KEY, user.uuid, roomUuid, folderUuid ?? null, page] : null,
     ([, , , , p]): Promise<RoomContents> => fetchRoomContents(roomUuid, folderUuid ?? null, { pageSize: p.pageSize, sort: p.sort, order: p.order, ...(p.cursor ? { cursor: p.cursor } : {}) }),
-    { keepPreviousData: true },
+    // A file still being checked for viruses turns downloadable (or blocked) without a reload.
+    { keepPreviousData: true, refreshInterval: (latest) => (latest?.files.some((f) => f.scanState === 'scanning') ? SCAN_POLL_MS : 0) },
   );
 };
 

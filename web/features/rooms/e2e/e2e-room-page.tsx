@@ -44,6 +44,7 @@ import { E2eDeleteButton } from './e2e-delete';
 import { E2eCrumbMenu, E2eDetailsButton } from './e2e-details';
 import { E2eDropZone } from './e2e-drop';
 import { E2eRoomSearch } from './e2e-search';
+import { ScanStatus } from '../scan-state';
 
 const useStyles = makeStyles({
   toolbar: { display: 'flex', gap: '12px', alignItems: 'end', flexWrap: 'wrap', margin: '12px 0 16px' },
@@ -126,7 +127,10 @@ export function E2eRoomPage() {
       else await downloadE2eFile(roomUuid, keys, file);
     } catch (error) {
       const gone = error instanceof E2eFileGoneError;
-      notify('error', t(gone ? 'rooms:e2e.downloadGone' : 'rooms:e2e.downloadFailed', { name: row.name }));
+      // A file key that does not open for this file (the server swapped it) is named with its problem.
+      const code = (error as { code?: unknown }).code;
+      const problem = typeof code === 'string' ? t(`rooms:e2e.problems.${code}`, { defaultValue: t('rooms:e2e.problems.unknown') }) : undefined;
+      notify('error', t(gone ? 'rooms:e2e.downloadGone' : 'rooms:e2e.downloadFailed', { name: row.name }), problem);
       if (gone) void refreshRooms();
     }
   };
@@ -230,7 +234,11 @@ export function E2eRoomPage() {
       id: 'name',
       header: t('rooms:list.columns.name'),
       cell: (row) =>
-        row.kind === 'folder' ? <RouterLink to={ROUTES.secureRoom(roomUuid, row.uuid)}>{row.name ?? t('rooms:e2e.nameBroken')}</RouterLink> : <Text>{row.name || t('rooms:e2e.nameBroken')}</Text>,
+        row.kind === 'folder' ? <RouterLink to={ROUTES.secureRoom(roomUuid, row.uuid)}>{row.name ?? t('rooms:e2e.nameBroken')}</RouterLink> : (
+          <>
+            <Text>{row.name || t('rooms:e2e.nameBroken')}</Text> <ScanStatus state="notScanned" encrypted />
+          </>
+        ),
     },
     { id: 'size', header: t('rooms:e2e.columns.size'), cell: (row) => (row.kind === 'file' ? formatSize(row.file.size, i18n.language) : '') },
     {

@@ -3,8 +3,9 @@ import type { UnlockedKeys } from '@shared/crypto/service';
 import { ciphertextLength, DEFAULT_RECORD_SIZE } from '@shared/crypto/stream-format';
 import { LocalFileChangedError } from '@shared/transfer/upload';
 import { cryptoApi } from '@web/lib/crypto';
+import { currentLanguage } from '@web/lib/i18n';
 import { transferStore } from '@web/lib/transfer-store';
-import { roomErrorText } from '../room-errors';
+import { roomUploadFailure } from '../room-errors';
 import { uploadE2eFile, type E2eUploadPlacement, type E2eUploadSession } from './e2e-room-client';
 
 /**
@@ -88,7 +89,7 @@ export function startE2eRoomUpload(
           // A changed local file cannot resume under its key: the retry starts it over with a new one.
           if (error instanceof LocalFileChangedError) sessions[index] = {};
           if (signal.aborted) return { ok: false, cancelled: true };
-          return { ok: false, cancelled: false, failure: { key: `rooms:${roomErrorText(error).key}`, values: { name: file.name } } };
+          return { ok: false, cancelled: false, failure: roomUploadFailure(error, file.name, currentLanguage()) };
         }
       }
       release();
