@@ -22,6 +22,7 @@ import { DELIVERY_PATHS } from '@shared/contract/deliveries';
 import { sendDelivery } from '@shared/transfer';
 import { call, signInAdmin, type Session } from '../integration/core-helpers';
 import { balancer, clusterUnavailable, provenUser, startCluster, type Cluster, type ClusterOptions } from '../multi-server/cluster';
+import { cpuSecondsOf } from './proc';
 import { figure, type Figure } from './report';
 
 const MiB = 1024 * 1024;
@@ -106,14 +107,31 @@ const remove = async (setup: Setup, deliveryUuid: string) => {
   await response.arrayBuffer();
 };
 
+/** CPU seconds so far of each process a setup runs (and of this one, the client), to see who pays for the bytes. */
+function cpuOfSetup(setup: Setup): Record<string, number> {
+  const own = process.cpuUsage();
+  const cpu: Record<string, number> = { client: (own.user + own.system) / 1e6, haproxy: cpuSecondsOf(setup.cluster.haproxy.pid!), s3rver: cpuSecondsOf(setup.cluster.s3.pid) };
+  setup.cluster.servers.forEach((server, i) => (cpu[`kuvert${i + 1}`] = cpuSecondsOf(server.process.pid!)));
+  return cpu;
+}
+
+const cpuSince = (before: Record<string, number>, after: Record<string, number>) =>
+  Object.entries(after)
+    .map(([name, seconds]) => `${name} ${(seconds - (before[name] ?? 0)).toFixed(2)}`)
+    .join(', ');
+
 /** Best upload and download MiB/s of `rounds` rounds of one file. */
-async function throughput(setup: Setup, sizeMiB: number, rounds: number): Promise<{ up: number; down: number }> {
+async function throughput(setup: Setup, sizeMiB: number, rounds: number, label: string): Promise<{ up: number; down: number }> {
   const blob = sourceBlob(sizeMiB);
   let up = 0;
   let down = 0;
   for (let round = 0; round < rounds; round++) {
+    const atStart = cpuOfSetup(setup);
     const sent = await upload(setup, blob);
+    const uploaded = cpuOfSetup(setup);
     const seconds = await download(setup, sent.deliveryUuid, sent.fileId, blob.size);
+    const downloaded = cpuOfSetup(setup);
+    console.log(`   scale: ${label}: up ${(sizeMiB / sent.seconds).toFixed(1)} MiB/s (CPU s: ${cpuSince(atStart, uploaded)}), down ${(sizeMiB / seconds).toFixed(1)} MiB/s (CPU s: ${cpuSince(uploaded, downloaded)})`);
     up = Math.max(up, sizeMiB / sent.seconds);
     down = Math.max(down, sizeMiB / seconds);
     await remove(setup, sent.deliveryUuid);
@@ -173,58 +191,64 @@ export async function benchScale(options: ScaleBenchOptions = {}): Promise<Figur
   const downloads = options.quick ? { count: 20, sizeMiB: 8 } : { count: 200, sizeMiB: 64 };
   const figures: Figure[] = [];
 
-  console.log(`   scale: 1 server, ${sizeMiB} MiB × ${rounds}, then ${downloads.count} × ${downloads.sizeMiB} MiB at once`);
+  // KUVERT_BENCH_SCALE_ONLY=store: only the S3 / local figure (one S3 server, then the local store), about a minute.
+  const storeOnly = process.env.KUVERT_BENCH_SCALE_ONLY === 'store';
+  const both = (t: { up: number; down: number }) => 2 / (1 / t.up + 1 / t.down);
+
+  console.log(`   scale: 1 server, ${sizeMiB} MiB × ${rounds}${storeOnly ? '' : `, then ${downloads.count} × ${downloads.sizeMiB} MiB at once`}`);
   const one = await setUp({ servers: 1 }, databaseUrl);
   let oneServer: { up: number; down: number };
-  let concurrent: { before: number; peak: number; seconds: number; failed: string[] };
+  let concurrent: { before: number; peak: number; seconds: number; failed: string[] } | null = null;
   try {
-    oneServer = await throughput(one, sizeMiB, rounds);
-    concurrent = await concurrentDownloads(one, downloads.count, downloads.sizeMiB);
+    oneServer = await throughput(one, sizeMiB, rounds, '1 server, S3');
+    if (!storeOnly) concurrent = await concurrentDownloads(one, downloads.count, downloads.sizeMiB);
   } finally {
     await one.cluster.close();
   }
-  console.log('   scale: 3 servers');
-  const three = await setUp({ servers: 3 }, databaseUrl);
-  let threeServers: { up: number; down: number };
-  try {
-    threeServers = await throughput(three, sizeMiB, rounds);
-  } finally {
-    await three.cluster.close();
+  if (!storeOnly) {
+    console.log('   scale: 3 servers');
+    const three = await setUp({ servers: 3 }, databaseUrl);
+    let threeServers: { up: number; down: number };
+    try {
+      threeServers = await throughput(three, sizeMiB, rounds, '3 servers, S3');
+    } finally {
+      await three.cluster.close();
+    }
+    figures.push(
+      figure({ name: 'scale: upload through the balancer, 3 servers / 1 server', value: round2(threeServers.up), unit: 'MiB/s', baseline: round2(oneServer.up), target: 0.9, note: `${sizeMiB} MiB level 1, sendDelivery, PostgreSQL + S3 (s3rver), HAProxy round-robin` }),
+      figure({ name: 'scale: download through the balancer, 3 servers / 1 server', value: round2(threeServers.down), unit: 'MiB/s', baseline: round2(oneServer.down), target: 0.9, note: `${sizeMiB} MiB level 1, one GET` }),
+    );
+  }
+  if (concurrent) {
+    const perDownload = (concurrent.peak - concurrent.before) / downloads.count / MiB;
+    figures.push(
+      figure({
+        name: `scale: server RSS per concurrent download (${downloads.count} × ${downloads.sizeMiB} MiB)`,
+        value: round2(perDownload),
+        unit: 'MiB',
+        baseline: round2(concurrent.before / MiB),
+        target: 8,
+        targetOn: 'value',
+        direction: 'max',
+        note: `peak ${round2(concurrent.peak / MiB)} MiB, before ${round2(concurrent.before / MiB)} MiB (baseline), ${round2((downloads.count * downloads.sizeMiB) / concurrent.seconds)} MiB/s in all through the balancer, S3 store${concurrent.failed.length ? `; ${concurrent.failed.length} downloads FAILED (${[...new Set(concurrent.failed)].join(', ')})` : ''}`,
+      }),
+    );
+    // A figure with failed downloads is no pass, whatever the memory.
+    if (concurrent.failed.length > 0) figures[figures.length - 1]!.pass = false;
   }
   console.log('   scale: 1 server, local store');
   const local = await setUp({ servers: 1, store: 'local' }, databaseUrl);
   let localStore: { up: number; down: number };
   try {
-    localStore = await throughput(local, sizeMiB, rounds);
+    localStore = await throughput(local, sizeMiB, rounds, '1 server, local');
   } finally {
     await local.cluster.close();
   }
-
-  figures.push(
-    figure({ name: 'scale: upload through the balancer, 3 servers / 1 server', value: round2(threeServers.up), unit: 'MiB/s', baseline: round2(oneServer.up), target: 0.9, note: `${sizeMiB} MiB level 1, sendDelivery, PostgreSQL + S3 (s3rver), HAProxy round-robin` }),
-    figure({ name: 'scale: download through the balancer, 3 servers / 1 server', value: round2(threeServers.down), unit: 'MiB/s', baseline: round2(oneServer.down), target: 0.9, note: `${sizeMiB} MiB level 1, one GET` }),
-  );
-  const perDownload = (concurrent.peak - concurrent.before) / downloads.count / MiB;
-  figures.push(
-    figure({
-      name: `scale: server RSS per concurrent download (${downloads.count} × ${downloads.sizeMiB} MiB)`,
-      value: round2(perDownload),
-      unit: 'MiB',
-      baseline: round2(concurrent.before / MiB),
-      target: 8,
-      targetOn: 'value',
-      direction: 'max',
-      note: `peak ${round2(concurrent.peak / MiB)} MiB, before ${round2(concurrent.before / MiB)} MiB (baseline), ${round2((downloads.count * downloads.sizeMiB) / concurrent.seconds)} MiB/s in all through the balancer, S3 store${concurrent.failed.length ? `; ${concurrent.failed.length} downloads FAILED (${[...new Set(concurrent.failed)].join(', ')})` : ''}`,
-    }),
-  );
-  // A figure with failed downloads is no pass, whatever the memory.
-  if (concurrent.failed.length > 0) figures[figures.length - 1]!.pass = false;
-  const both = (t: { up: number; down: number }) => 2 / (1 / t.up + 1 / t.down);
   figures.push(
     figure({ name: 'scale: S3 store / local store (upload + download, one server)', value: round2(both(oneServer)), unit: 'MiB/s', baseline: round2(both(localStore)), target: 0.7, note: `local: up ${round2(localStore.up)}, down ${round2(localStore.down)}; S3: up ${round2(oneServer.up)}, down ${round2(oneServer.down)} MiB/s` }),
   );
 
-  if (!options.quick) {
+  if (!options.quick && !storeOnly) {
     console.log('   scale: the multi-server test at 512 MiB');
     const big = bigMultiServerRun(databaseUrl);
     figures.push(
