@@ -12,59 +12,28 @@
 //     allows at all, with s3rver on the same cores (`rawCeiling`, also used by the scale group).
 // s3rver runs in its own process (tests/multi-server/s3-process.ts), as in the scale bench; the
 // CPU seconds of both processes are printed per phase, to see who pays for the bytes.
-import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdtemp, open, rm } from 'node:fs/promises';
 import { request, Agent } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { fileURLToPath } from 'node:url';
 import { DEFAULT_UPLOAD_PART_SIZE } from '@server/config';
 import type { BlobStore } from '@server/storage/blob-store';
 import { createLocalBlobStore } from '@server/storage/local-blob-store';
 import { createS3BlobStore } from '@server/storage/s3-blob-store';
 import { partsRangeReader } from '@server/uploads/bytes';
 import { partCountOf } from '@shared/contract/deliveries';
+import { startS3Process } from '../multi-server/cluster';
 import { cpuSecondsOf } from './proc';
 import { figure, type Figure } from './report';
 
 const MiB = 1024 * 1024;
 const round2 = (n: number) => Math.round(n * 100) / 100;
-const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const CHUNK = 64 * 1024;
 const PARTS_IN_FLIGHT = 3;
 
-interface S3Process {
-  endpoint: string;
-  bucket: string;
-  directory: string;
-  pid: number;
-  close(): Promise<void>;
-}
-
-async function startS3(): Promise<S3Process> {
-  const child = spawn(process.execPath, [...(process.env.S3_PROF ? ['--cpu-prof', '--cpu-prof-dir=/tmp/s3prof'] : []), '--import', 'tsx', 'tests/multi-server/s3-process.ts'], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  let out = '';
-  const started = await new Promise<{ endpoint: string; bucket: string; directory: string }>((resolve, reject) => {
-    child.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk.toString('utf8');
-      if (out.includes('\n')) resolve(JSON.parse(out.slice(0, out.indexOf('\n'))) as { endpoint: string; bucket: string; directory: string });
-    });
-    void exited.then(() => reject(new Error(`the S3 test server exited: ${out}`)));
-  });
-  return {
-    ...started,
-    pid: child.pid!,
-    async close() {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      child.kill('SIGTERM');
-      await exited;
-    },
-  };
-}
-
+type S3Process = Awaited<ReturnType<typeof startS3Process>>;
 
 /** Runs `work`, returns its seconds and the CPU seconds this process and s3rver spent meanwhile. */
 async function timed(s3: S3Process, work: () => Promise<void>): Promise<{ seconds: number; ownCpu: number; s3Cpu: number }> {
@@ -227,7 +196,7 @@ export async function benchS3Store(options: { quick?: boolean } = {}): Promise<F
   const sizeMiB = Number(process.env.KUVERT_BENCH_S3_STORE_MIB) || (options.quick ? 32 : 256);
   const rounds = options.quick ? 1 : Number(process.env.KUVERT_BENCH_S3_STORE_ROUNDS) || 3;
   const parts = makeParts(sizeMiB);
-  const s3 = await startS3();
+  const s3 = await startS3Process();
   const folder = await mkdtemp(join(tmpdir(), 'kuvert-bench-blobs-'));
   const local = createLocalBlobStore(folder);
   const remote = createS3BlobStore({ endpoint: s3.endpoint, bucket: s3.bucket, region: 'us-east-1', accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER', forcePathStyle: true });

@@ -105,8 +105,8 @@ export interface Cluster {
 
 const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
-/** s3rver in its own process (tests/multi-server/s3-process.ts), with the in-process helper's interface. */
-async function startS3Process(): Promise<S3TestServer & { pid: number }> {
+/** s3rver in its own process (tests/multi-server/s3-process.ts), with the in-process helper's interface (also the s3-store bench's). */
+export async function startS3Process(): Promise<S3TestServer & { pid: number }> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'tests/multi-server/s3-process.ts'], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   let out = '';
