@@ -68,6 +68,20 @@ export function describeBlobStoreContract(name: string, create: () => Promise<Bl
       expect(await harness.temporaries()).toEqual([]);
     });
 
+    it("reads a range of many chunks into large buffers, bit-exact, and then 0", async () => {
+      const body = randomBytes(3 * 1_048_576 + 5);
+      await store.put('large/0', Readable.from([body]), { expectedSize: body.byteLength });
+      const start = 1_000;
+      const end = body.byteLength - 1_000;
+      const reader = await store.openRange!('large/0', { start, end });
+      const target = new Uint8Array(256 * 1024 + 3);
+      const got: Buffer[] = [];
+      for (let read = await reader.read(target); read > 0; read = await reader.read(target)) got.push(Buffer.from(target.subarray(0, read)));
+      expect(Buffer.concat(got).equals(body.subarray(start, end + 1))).toBe(true);
+      expect(await reader.read(target)).toBe(0);
+      await reader.close();
+    });
+
     it("reads a range into the caller's buffers, a few bytes at a time, and stops at the range end", async () => {
       await store.put('a/b/1', chunked('hello blob store'));
       const reader = await store.openRange!('a/b/1', { start: 6, end: 13 });

@@ -123,6 +123,15 @@ export function createS3BlobStore(options: S3BlobStoreOptions): S3BlobStore {
       httpsAgent: { keepAlive: true, maxSockets: S3_MAX_SOCKETS },
     },
     maxAttempts: 3,
+    // No `Expect: 100-continue` on PUTs: with it the SDK's HTTP handler sends each PUT on a fresh,
+    // non-keep-alive connection (a new agent per request) and waits a round trip for the store's
+    // "100 Continue" before the first byte — per 4 MiB part a TCP connect and a handshake with the
+    // store. Measured with the s3-store bench's upload (3 parts in flight), both settings
+    // interleaved in one process: 8–25 % more MiB/s (medians) and 5–10 % less CPU without it. What
+    // 100-continue would save (a large body sent to a store that refuses it at once) does not arise:
+    // the start proves the bucket and credentials (verifyAccess). The SDK does not retry a streamed
+    // body; a part that fails is resent by the client's upload engine (shared/transfer).
+    expectContinueHeader: false,
     // Failures surface as errors to the caller; the SDK's own console warnings (e.g. on every
     // aborted mismatching part) would only add noise.
     logger: QUIET_LOGGER,

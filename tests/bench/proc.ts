@@ -45,6 +45,14 @@ export function browserRss(): number {
   return total;
 }
 
+/** CPU seconds (user + system) process `pid` has used so far; 0 once it has ended. */
+export function cpuSecondsOf(pid: number): number {
+  const stat = procFile(pid, 'stat');
+  if (!stat) return 0;
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
 /** Who used the CPU: this process (the in-process server and the bench), and Chromium's processes by type. */
 export type CpuRole = 'server' | 'browser' | 'renderer' | 'network' | 'other';
 

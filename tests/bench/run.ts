@@ -13,6 +13,7 @@ import { benchReports } from './reports';
 import { benchRooms } from './rooms';
 import { benchRoomsE2e } from './rooms-e2e';
 import { benchScale } from './scale';
+import { benchS3Store } from './s3-store';
 import { benchServer } from './server';
 import { benchTransfer } from './transfer';
 import { benchUploadBrowser } from './upload-browser';
@@ -34,6 +35,8 @@ const GROUPS: Record<string, (options: BenchOptions) => Promise<Figure[]>> = {
   scale: (options) => benchScale(options),
   // The plain half (server listing) and the E2E half (Chromium) of issue 15's figures.
   rooms: async (options) => [...(await benchRooms(options)), ...(await benchRoomsE2e(options))],
+  // The blob stores alone (issue 18's S3 / local figure, iterated in seconds instead of the scale group's minutes).
+  's3-store': (options) => benchS3Store(options),
 };
 
 const REPORT_PATH = fileURLToPath(new URL('./report.json', import.meta.url));

@@ -7,10 +7,15 @@
 //     balancer from one server, the server's resident memory (peak, /proc) above its level before,
 //     divided by 200; target < 8 MiB (value), the baseline is the RSS before.
 //   - S3 / local store: the same upload + download on one server with the S3 store / with its local
-//     folder, MiB/s of both together; target ≥ 0.7.
+//     folder, MiB/s of both together (harmonic mean); target ≥ 0.7. s3rver shares the machine's cores,
+//     so a second figure, raw S3 server / raw local folder, measures the same bytes with plain HTTP to
+//     that s3rver against plain file calls, no Kuvert code (tests/bench/s3-store.ts `rawCeiling`).
+//     Each round prints the CPU seconds of every process (client, HAProxy, s3rver, Kuvert).
 //   - the multi-server test at 512 MiB (level 3, one server SIGKILLed in the middle): passes or not.
-// Rounds alternate the setups' measurements where they can; the best round counts. Sizes:
+// Rounds alternate the setups' measurements where they can (S3 and local store: both servers run
+// at once, rounds alternate); the best round counts. Sizes:
 // KUVERT_BENCH_SCALE_MIB (default 256, 32 with --quick); --quick: 20 × 8 MiB downloads, no 512 MiB run.
+// KUVERT_BENCH_SCALE_ONLY=store: only the S3 / local and raw figures (about a minute).
 // Needs PostgreSQL (KUVERT_TEST_DATABASE_URL / KUVERT_TEST_PG_URL, else .ci/postgres.sh) and HAProxy.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -22,6 +27,8 @@ import { DELIVERY_PATHS } from '@shared/contract/deliveries';
 import { sendDelivery } from '@shared/transfer';
 import { call, signInAdmin, type Session } from '../integration/core-helpers';
 import { balancer, clusterUnavailable, provenUser, startCluster, type Cluster, type ClusterOptions } from '../multi-server/cluster';
+import { cpuSecondsOf } from './proc';
+import { harmonic, rawCeiling } from './s3-store';
 import { figure, type Figure } from './report';
 
 const MiB = 1024 * 1024;
@@ -106,19 +113,43 @@ const remove = async (setup: Setup, deliveryUuid: string) => {
   await response.arrayBuffer();
 };
 
-/** Best upload and download MiB/s of `rounds` rounds of one file. */
-async function throughput(setup: Setup, sizeMiB: number, rounds: number): Promise<{ up: number; down: number }> {
+/** CPU seconds so far of each process a setup runs (and of this one, the client), to see who pays for the bytes. */
+function cpuOfSetup(setup: Setup): Record<string, number> {
+  const own = process.cpuUsage();
+  const cpu: Record<string, number> = { client: (own.user + own.system) / 1e6, haproxy: cpuSecondsOf(setup.cluster.haproxy.pid!), s3rver: cpuSecondsOf(setup.cluster.s3.pid) };
+  setup.cluster.servers.forEach((server, i) => (cpu[`kuvert${i + 1}`] = cpuSecondsOf(server.process.pid!)));
+  return cpu;
+}
+
+const cpuSince = (before: Record<string, number>, after: Record<string, number>) =>
+  Object.entries(after)
+    .map(([name, seconds]) => `${name} ${(seconds - (before[name] ?? 0)).toFixed(2)}`)
+    .join(', ');
+
+/**
+ * Best upload and download MiB/s of `rounds` rounds of one file, per setup. With several setups the
+ * rounds alternate between them (and the order flips each round), so a load that changes while the
+ * bench runs (the machine is shared) weighs on every setup alike.
+ */
+async function throughput(setups: { setup: Setup; label: string }[], sizeMiB: number, rounds: number): Promise<{ up: number; down: number }[]> {
   const blob = sourceBlob(sizeMiB);
-  let up = 0;
-  let down = 0;
+  const best = setups.map(() => ({ up: 0, down: 0 }));
   for (let round = 0; round < rounds; round++) {
-    const sent = await upload(setup, blob);
-    const seconds = await download(setup, sent.deliveryUuid, sent.fileId, blob.size);
-    up = Math.max(up, sizeMiB / sent.seconds);
-    down = Math.max(down, sizeMiB / seconds);
-    await remove(setup, sent.deliveryUuid);
+    const order = setups.map((_, i) => (round % 2 === 0 ? i : setups.length - 1 - i));
+    for (const i of order) {
+      const { setup, label } = setups[i]!;
+      const atStart = cpuOfSetup(setup);
+      const sent = await upload(setup, blob);
+      const uploaded = cpuOfSetup(setup);
+      const seconds = await download(setup, sent.deliveryUuid, sent.fileId, blob.size);
+      const downloaded = cpuOfSetup(setup);
+      console.log(`   scale: ${label}: up ${(sizeMiB / sent.seconds).toFixed(1)} MiB/s (CPU s: ${cpuSince(atStart, uploaded)}), down ${(sizeMiB / seconds).toFixed(1)} MiB/s (CPU s: ${cpuSince(uploaded, downloaded)})`);
+      best[i]!.up = Math.max(best[i]!.up, sizeMiB / sent.seconds);
+      best[i]!.down = Math.max(best[i]!.down, sizeMiB / seconds);
+      await remove(setup, sent.deliveryUuid);
+    }
   }
-  return { up, down };
+  return best;
 }
 
 const rssOf = (pid: number) => Number(readFileSync(`/proc/${pid}/statm`, 'utf8').split(' ')[1]) * 4096;
@@ -173,58 +204,76 @@ export async function benchScale(options: ScaleBenchOptions = {}): Promise<Figur
   const downloads = options.quick ? { count: 20, sizeMiB: 8 } : { count: 200, sizeMiB: 64 };
   const figures: Figure[] = [];
 
-  console.log(`   scale: 1 server, ${sizeMiB} MiB × ${rounds}, then ${downloads.count} × ${downloads.sizeMiB} MiB at once`);
+  // KUVERT_BENCH_SCALE_ONLY=store: only the S3 / local figure (one S3 server, then the local store), about a minute.
+  const storeOnly = process.env.KUVERT_BENCH_SCALE_ONLY === 'store';
+
+  console.log(`   scale: 1 server on S3 and 1 server on its local folder, ${sizeMiB} MiB × ${rounds} each, alternating${storeOnly ? '' : `, then ${downloads.count} × ${downloads.sizeMiB} MiB at once`}`);
   const one = await setUp({ servers: 1 }, databaseUrl);
   let oneServer: { up: number; down: number };
-  let concurrent: { before: number; peak: number; seconds: number; failed: string[] };
+  let localStore: { up: number; down: number };
+  let raw: Awaited<ReturnType<typeof rawCeiling>> | null = null;
+  let concurrent: { before: number; peak: number; seconds: number; failed: string[] } | null = null;
   try {
-    oneServer = await throughput(one, sizeMiB, rounds);
-    concurrent = await concurrentDownloads(one, downloads.count, downloads.sizeMiB);
+    // The local-store server runs beside the S3 one (idle while the other is measured).
+    const local = await setUp({ servers: 1, store: 'local' }, databaseUrl);
+    try {
+      [oneServer, localStore] = (await throughput([{ setup: one, label: '1 server, S3' }, { setup: local, label: '1 server, local' }], sizeMiB, rounds)) as [typeof oneServer, typeof localStore];
+    } finally {
+      await local.cluster.close();
+    }
+    // The same machine without Kuvert: plain HTTP to this cluster's s3rver against plain file calls.
+    for (let round = 0; round < rounds; round++) {
+      const r = await rawCeiling(one.cluster.s3, sizeMiB);
+      console.log(`   scale: raw (no Kuvert code): fs up ${r.fs.up.toFixed(1)}, down ${r.fs.down.toFixed(1)}; s3rver up ${r.s3.up.toFixed(1)}, down ${r.s3.down.toFixed(1)} MiB/s`);
+      // As everywhere here, the best of the rounds counts, each way on its own.
+      raw = raw ? { fs: { up: Math.max(raw.fs.up, r.fs.up), down: Math.max(raw.fs.down, r.fs.down) }, s3: { up: Math.max(raw.s3.up, r.s3.up), down: Math.max(raw.s3.down, r.s3.down) } } : r;
+    }
+    if (!storeOnly) concurrent = await concurrentDownloads(one, downloads.count, downloads.sizeMiB);
   } finally {
     await one.cluster.close();
   }
-  console.log('   scale: 3 servers');
-  const three = await setUp({ servers: 3 }, databaseUrl);
-  let threeServers: { up: number; down: number };
-  try {
-    threeServers = await throughput(three, sizeMiB, rounds);
-  } finally {
-    await three.cluster.close();
+  if (!storeOnly) {
+    console.log('   scale: 3 servers');
+    const three = await setUp({ servers: 3 }, databaseUrl);
+    let threeServers: { up: number; down: number };
+    try {
+      [threeServers] = (await throughput([{ setup: three, label: '3 servers, S3' }], sizeMiB, rounds)) as [typeof threeServers];
+    } finally {
+      await three.cluster.close();
+    }
+    figures.push(
+      figure({ name: 'scale: upload through the balancer, 3 servers / 1 server', value: round2(threeServers.up), unit: 'MiB/s', baseline: round2(oneServer.up), target: 0.9, note: `${sizeMiB} MiB level 1, sendDelivery, PostgreSQL + S3 (s3rver), HAProxy round-robin` }),
+      figure({ name: 'scale: download through the balancer, 3 servers / 1 server', value: round2(threeServers.down), unit: 'MiB/s', baseline: round2(oneServer.down), target: 0.9, note: `${sizeMiB} MiB level 1, one GET` }),
+    );
   }
-  console.log('   scale: 1 server, local store');
-  const local = await setUp({ servers: 1, store: 'local' }, databaseUrl);
-  let localStore: { up: number; down: number };
-  try {
-    localStore = await throughput(local, sizeMiB, rounds);
-  } finally {
-    await local.cluster.close();
+  if (concurrent) {
+    const perDownload = (concurrent.peak - concurrent.before) / downloads.count / MiB;
+    figures.push(
+      figure({
+        name: `scale: server RSS per concurrent download (${downloads.count} × ${downloads.sizeMiB} MiB)`,
+        value: round2(perDownload),
+        unit: 'MiB',
+        baseline: round2(concurrent.before / MiB),
+        target: 8,
+        targetOn: 'value',
+        direction: 'max',
+        note: `peak ${round2(concurrent.peak / MiB)} MiB, before ${round2(concurrent.before / MiB)} MiB (baseline), ${round2((downloads.count * downloads.sizeMiB) / concurrent.seconds)} MiB/s in all through the balancer, S3 store${concurrent.failed.length ? `; ${concurrent.failed.length} downloads FAILED (${[...new Set(concurrent.failed)].join(', ')})` : ''}`,
+      }),
+    );
+    // A figure with failed downloads is no pass, whatever the memory.
+    if (concurrent.failed.length > 0) figures[figures.length - 1]!.pass = false;
+  }
+  figures.push(
+    figure({ name: 'scale: S3 store / local store (upload + download, one server)', value: round2(harmonic(oneServer)), unit: 'MiB/s', baseline: round2(harmonic(localStore)), target: 0.7, note: `local: up ${round2(localStore.up)}, down ${round2(localStore.down)}; S3: up ${round2(oneServer.up)}, down ${round2(oneServer.down)} MiB/s; s3rver runs on the same cores (see the raw figure)` }),
+  );
+  if (raw) {
+    // What the machine allows without any Kuvert code: s3rver's own cost per byte, on the same two cores.
+    figures.push(
+      figure({ name: 'scale: raw S3 server / raw local folder (upload + download, no Kuvert code)', value: round2(harmonic(raw.s3)), unit: 'MiB/s', baseline: round2(harmonic(raw.fs)), target: 0.7, note: `plain HTTP PUT/GET to the s3rver of the S3 run (no SDK, no hash) vs plain file writes/reads (no hash, no fsync), ${sizeMiB} MiB in upload parts; s3rver up ${round2(raw.s3.up)}, down ${round2(raw.s3.down)}; fs up ${round2(raw.fs.up)}, down ${round2(raw.fs.down)} MiB/s` }),
+    );
   }
 
-  figures.push(
-    figure({ name: 'scale: upload through the balancer, 3 servers / 1 server', value: round2(threeServers.up), unit: 'MiB/s', baseline: round2(oneServer.up), target: 0.9, note: `${sizeMiB} MiB level 1, sendDelivery, PostgreSQL + S3 (s3rver), HAProxy round-robin` }),
-    figure({ name: 'scale: download through the balancer, 3 servers / 1 server', value: round2(threeServers.down), unit: 'MiB/s', baseline: round2(oneServer.down), target: 0.9, note: `${sizeMiB} MiB level 1, one GET` }),
-  );
-  const perDownload = (concurrent.peak - concurrent.before) / downloads.count / MiB;
-  figures.push(
-    figure({
-      name: `scale: server RSS per concurrent download (${downloads.count} × ${downloads.sizeMiB} MiB)`,
-      value: round2(perDownload),
-      unit: 'MiB',
-      baseline: round2(concurrent.before / MiB),
-      target: 8,
-      targetOn: 'value',
-      direction: 'max',
-      note: `peak ${round2(concurrent.peak / MiB)} MiB, before ${round2(concurrent.before / MiB)} MiB (baseline), ${round2((downloads.count * downloads.sizeMiB) / concurrent.seconds)} MiB/s in all through the balancer, S3 store${concurrent.failed.length ? `; ${concurrent.failed.length} downloads FAILED (${[...new Set(concurrent.failed)].join(', ')})` : ''}`,
-    }),
-  );
-  // A figure with failed downloads is no pass, whatever the memory.
-  if (concurrent.failed.length > 0) figures[figures.length - 1]!.pass = false;
-  const both = (t: { up: number; down: number }) => 2 / (1 / t.up + 1 / t.down);
-  figures.push(
-    figure({ name: 'scale: S3 store / local store (upload + download, one server)', value: round2(both(oneServer)), unit: 'MiB/s', baseline: round2(both(localStore)), target: 0.7, note: `local: up ${round2(localStore.up)}, down ${round2(localStore.down)}; S3: up ${round2(oneServer.up)}, down ${round2(oneServer.down)} MiB/s` }),
-  );
-
-  if (!options.quick) {
+  if (!options.quick && !storeOnly) {
     console.log('   scale: the multi-server test at 512 MiB');
     const big = bigMultiServerRun(databaseUrl);
     figures.push(

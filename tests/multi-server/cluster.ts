@@ -91,7 +91,8 @@ export interface Cluster {
   admin: { email: string; password: string };
   servers: ChildServer[];
   smtp: TestSmtpServer;
-  s3: S3TestServer;
+  /** The S3 test server, in its own process (`pid`: the bench reads its CPU time). */
+  s3: S3TestServer & { pid: number };
   /** This cluster's own database (dropped on close). */
   databaseUrl: string;
   /** Scans clamd ran (INSTREAM commands), 0 without clamd. */
@@ -104,8 +105,8 @@ export interface Cluster {
 
 const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
-/** s3rver in its own process (tests/multi-server/s3-process.ts), with the in-process helper's interface. */
-async function startS3Process(): Promise<S3TestServer> {
+/** s3rver in its own process (tests/multi-server/s3-process.ts), with the in-process helper's interface (also the s3-store bench's). */
+export async function startS3Process(): Promise<S3TestServer & { pid: number }> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'tests/multi-server/s3-process.ts'], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   let out = '';
@@ -118,6 +119,7 @@ async function startS3Process(): Promise<S3TestServer> {
   });
   return {
     ...started,
+    pid: child.pid!,
     async objectKeys() {
       // As s3-test-server.ts: object `a/b` is the file `<bucket>/a/b._S3rver_object`.
       const root = join(started.directory, started.bucket);

@@ -1,0 +1,243 @@
+// `npm run bench -- s3-store` (issue 18): the blob stores alone, no Kuvert server, no balancer, so a
+// change to server/storage/s3-blob-store.ts or server/uploads/bytes.ts can be measured in seconds
+// (the `scale` group takes minutes). One file of KUVERT_BENCH_S3_STORE_MIB (default 256, 32 with
+// --quick) in upload parts of the default size, KUVERT_BENCH_S3_STORE_ROUNDS rounds (default 3):
+//   - upload: the parts put with 3 in flight (as the upload engine sends them), each body in 64 KiB
+//     chunks like a request stream, checked against size and SHA-256; S3 store / local store.
+//   - download: the parts read back in order into 4 cycled 256 KiB buffers (as the pooled download
+//     body reads them, server/storage/pooled-body.ts); S3 store / local store.
+//   - S3 store / raw s3rver: the same bytes PUT to and fetched from the S3 test server with plain
+//     HTTP requests (no SDK, no hash): how much our code costs on top of the server.
+//   - raw s3rver / raw folder: those plain requests against plain file calls: what the machine
+//     allows at all, with s3rver on the same cores (`rawCeiling`, also used by the scale group).
+// s3rver runs in its own process (tests/multi-server/s3-process.ts), as in the scale bench; the
+// CPU seconds of both processes are printed per phase, to see who pays for the bytes.
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdtemp, open, rm } from 'node:fs/promises';
+import { request, Agent } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { DEFAULT_UPLOAD_PART_SIZE } from '@server/config';
+import type { BlobStore } from '@server/storage/blob-store';
+import { createLocalBlobStore } from '@server/storage/local-blob-store';
+import { createS3BlobStore } from '@server/storage/s3-blob-store';
+import { partsRangeReader } from '@server/uploads/bytes';
+import { partCountOf } from '@shared/contract/deliveries';
+import { startS3Process } from '../multi-server/cluster';
+import { cpuSecondsOf } from './proc';
+import { figure, type Figure } from './report';
+
+const MiB = 1024 * 1024;
+const round2 = (n: number) => Math.round(n * 100) / 100;
+const CHUNK = 64 * 1024;
+const PARTS_IN_FLIGHT = 3;
+
+type S3Process = Awaited<ReturnType<typeof startS3Process>>;
+
+/** Runs `work`, returns its seconds and the CPU seconds this process and s3rver spent meanwhile. */
+async function timed(s3: S3Process, work: () => Promise<void>): Promise<{ seconds: number; ownCpu: number; s3Cpu: number }> {
+  const own = process.cpuUsage();
+  const s3Before = cpuSecondsOf(s3.pid);
+  const started = performance.now();
+  await work();
+  const seconds = (performance.now() - started) / 1000;
+  const used = process.cpuUsage(own);
+  return { seconds, ownCpu: (used.user + used.system) / 1e6, s3Cpu: cpuSecondsOf(s3.pid) - s3Before };
+}
+
+interface Parts {
+  count: number;
+  sizeOf(index: number): number;
+  bytesOf(index: number): Buffer;
+  sha256Of(index: number): string;
+}
+
+/** `sizeMiB` of bytes in upload parts: one random part repeated, the last one shorter. */
+function makeParts(sizeMiB: number): Parts & { size: number; partSize: number } {
+  const size = sizeMiB * MiB;
+  const partSize = DEFAULT_UPLOAD_PART_SIZE;
+  const count = partCountOf(size, partSize);
+  const full = randomBytes(partSize);
+  const last = full.subarray(0, size - (count - 1) * partSize);
+  const hashes = new Map<number, string>();
+  const bytesOf = (i: number) => (i === count - 1 ? last : full);
+  return {
+    size,
+    partSize,
+    count,
+    sizeOf: (i) => bytesOf(i).byteLength,
+    bytesOf,
+    sha256Of(i) {
+      const key = i === count - 1 ? 1 : 0;
+      if (!hashes.has(key)) hashes.set(key, createHash('sha256').update(bytesOf(i)).digest('hex'));
+      return hashes.get(key)!;
+    },
+  };
+}
+
+/** A part body arriving in 64 KiB chunks, like a request stream. */
+const bodyOf = (bytes: Buffer) =>
+  Readable.from(
+    (function* () {
+      for (let at = 0; at < bytes.byteLength; at += CHUNK) yield bytes.subarray(at, at + CHUNK);
+    })(),
+    { objectMode: false },
+  );
+
+async function putAll(store: BlobStore, prefix: string, parts: Parts): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    for (let i = next++; i < parts.count; i = next++) {
+      await store.put(`${prefix}/${i}`, bodyOf(parts.bytesOf(i)), { expectedSize: parts.sizeOf(i), expectedSha256: parts.sha256Of(i) });
+    }
+  };
+  await Promise.all(Array.from({ length: PARTS_IN_FLIGHT }, worker));
+}
+
+async function readAll(store: BlobStore, prefix: string, parts: Parts & { size: number; partSize: number }): Promise<void> {
+  const reader = partsRangeReader(store, { size: parts.size, partSize: parts.partSize, partCount: parts.count, leadingBytes: 0 }, (i) => `${prefix}/${i}`, 0, parts.size - 1)!;
+  const buffers = Array.from({ length: 4 }, () => Buffer.allocUnsafeSlow(256 * 1024));
+  let total = 0;
+  try {
+    for (let turn = 0; ; turn = (turn + 1) % buffers.length) {
+      const read = await reader.read(buffers[turn]!);
+      if (read === 0) break;
+      total += read;
+    }
+  } finally {
+    await reader.close();
+  }
+  if (total !== parts.size) throw new Error(`read ${total} of ${parts.size} bytes`);
+}
+
+/** `work(i)` for every part, `inFlight` parts at a time. */
+async function eachPart(count: number, inFlight: number, work: (index: number) => Promise<void>): Promise<void> {
+  let next = 0;
+  await Promise.all(Array.from({ length: inFlight }, async () => {
+    for (let i = next++; i < count; i = next++) await work(i);
+  }));
+}
+
+/** One plain HTTP request to s3rver (anonymous: it serves them), no SDK; the response body is counted and dropped. */
+function rawRequest(agent: Agent, url: string, method: 'GET' | 'PUT', body: Buffer | null): Promise<number> {
+  return new Promise<number>((resolve, reject) => {
+    const req = request(url, { agent, method, headers: body ? { 'content-length': body.byteLength } : {} }, (response) => {
+      let bytes = 0;
+      response.on('data', (chunk: Buffer) => (bytes += chunk.byteLength));
+      response.on('end', () => (response.statusCode === 200 ? resolve(bytes) : reject(new Error(`raw ${method}: HTTP ${response.statusCode}`))));
+      response.on('error', reject);
+    }).on('error', reject);
+    if (body) for (let at = 0; at < body.byteLength; at += CHUNK) req.write(body.subarray(at, at + CHUNK));
+    req.end();
+  });
+}
+
+/**
+ * The machine's ceiling without any Kuvert code: the parts written to and read from a folder with
+ * plain file calls (no hash, no fsync), and PUT to / fetched from the S3 test server with plain HTTP
+ * requests (no SDK, no hash); MiB/s each way. Uploads 3 parts at a time as the engine does,
+ * downloads 2 at a time (a part and the one read ahead, as server/uploads/bytes.ts does).
+ */
+export async function rawCeiling(s3: { endpoint: string; bucket: string }, sizeMiB: number): Promise<{ fs: { up: number; down: number }; s3: { up: number; down: number } }> {
+  const parts = makeParts(sizeMiB);
+  const folder = await mkdtemp(join(tmpdir(), 'kuvert-bench-raw-'));
+  const agent = new Agent({ keepAlive: true, maxSockets: PARTS_IN_FLIGHT });
+  const prefix = `raw-${randomBytes(4).toString('hex')}`;
+  const rate = async (work: () => Promise<void>) => {
+    const started = performance.now();
+    await work();
+    return sizeMiB / ((performance.now() - started) / 1000);
+  };
+  try {
+    const fsUp = await rate(() =>
+      eachPart(parts.count, PARTS_IN_FLIGHT, async (i) => {
+        const handle = await open(join(folder, String(i)), 'w');
+        try {
+          const bytes = parts.bytesOf(i);
+          for (let at = 0; at < bytes.byteLength; at += CHUNK) await handle.write(bytes.subarray(at, at + CHUNK));
+        } finally {
+          await handle.close();
+        }
+      }),
+    );
+    const s3Up = await rate(() => eachPart(parts.count, PARTS_IN_FLIGHT, async (i) => void (await rawRequest(agent, `${s3.endpoint}/${s3.bucket}/${prefix}/${i}`, 'PUT', parts.bytesOf(i)))));
+    const fsDown = await rate(() =>
+      eachPart(parts.count, 2, async (i) => {
+        const buffer = Buffer.allocUnsafeSlow(256 * 1024);
+        const handle = await open(join(folder, String(i)), 'r');
+        try {
+          while ((await handle.read(buffer, 0, buffer.byteLength)).bytesRead > 0);
+        } finally {
+          await handle.close();
+        }
+      }),
+    );
+    const s3Down = await rate(() =>
+      eachPart(parts.count, 2, async (i) => {
+        const bytes = await rawRequest(agent, `${s3.endpoint}/${s3.bucket}/${prefix}/${i}`, 'GET', null);
+        if (bytes !== parts.sizeOf(i)) throw new Error(`raw GET: ${bytes} of ${parts.sizeOf(i)} bytes`);
+      }),
+    );
+    await eachPart(parts.count, PARTS_IN_FLIGHT, async (i) => {
+      await new Promise<void>((resolve, reject) => request(`${s3.endpoint}/${s3.bucket}/${prefix}/${i}`, { agent, method: 'DELETE' }, (r) => r.resume().on('end', resolve)).on('error', reject).end());
+    });
+    return { fs: { up: fsUp, down: fsDown }, s3: { up: s3Up, down: s3Down } };
+  } finally {
+    agent.destroy();
+    await rm(folder, { recursive: true, force: true });
+  }
+}
+
+/** Harmonic mean of upload and download MiB/s (the scale bench's "upload + download"). */
+export const harmonic = (t: { up: number; down: number }) => 2 / (1 / t.up + 1 / t.down);
+
+export async function benchS3Store(options: { quick?: boolean } = {}): Promise<Figure[]> {
+  const sizeMiB = Number(process.env.KUVERT_BENCH_S3_STORE_MIB) || (options.quick ? 32 : 256);
+  const rounds = options.quick ? 1 : Number(process.env.KUVERT_BENCH_S3_STORE_ROUNDS) || 3;
+  const parts = makeParts(sizeMiB);
+  const s3 = await startS3Process();
+  const folder = await mkdtemp(join(tmpdir(), 'kuvert-bench-blobs-'));
+  const local = createLocalBlobStore(folder);
+  const remote = createS3BlobStore({ endpoint: s3.endpoint, bucket: s3.bucket, region: 'us-east-1', accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER', forcePathStyle: true });
+  const best = { localUp: 0, localDown: 0, s3Up: 0, s3Down: 0, rawFsUp: 0, rawFsDown: 0, rawS3Up: 0, rawS3Down: 0 };
+  const rate = (t: { seconds: number }) => sizeMiB / t.seconds;
+  const show = (what: string, t: { seconds: number; ownCpu: number; s3Cpu: number }) =>
+    console.log(`   s3-store: ${what.padEnd(10)} ${rate(t).toFixed(1).padStart(7)} MiB/s  CPU s: bench ${t.ownCpu.toFixed(2)}, s3rver ${t.s3Cpu.toFixed(2)}`);
+  try {
+    console.log(`   s3-store: ${sizeMiB} MiB in ${parts.count} parts of ${parts.partSize} bytes, ${rounds} rounds`);
+    for (let round = 0; round < rounds; round++) {
+      const prefix = `bench/r${round}`;
+      const localUp = await timed(s3, () => putAll(local, prefix, parts));
+      const s3Up = await timed(s3, () => putAll(remote, prefix, parts));
+      const localDown = await timed(s3, () => readAll(local, prefix, parts));
+      const s3Down = await timed(s3, () => readAll(remote, prefix, parts));
+      for (const [what, t] of Object.entries({ localUp, s3Up, localDown, s3Down })) show(what, t);
+      const raw = await rawCeiling(s3, sizeMiB);
+      console.log(`   s3-store: raw (no Kuvert code): fs up ${raw.fs.up.toFixed(1)}, down ${raw.fs.down.toFixed(1)}; s3rver up ${raw.s3.up.toFixed(1)}, down ${raw.s3.down.toFixed(1)} MiB/s`);
+      best.localUp = Math.max(best.localUp, rate(localUp));
+      best.s3Up = Math.max(best.s3Up, rate(s3Up));
+      best.localDown = Math.max(best.localDown, rate(localDown));
+      best.s3Down = Math.max(best.s3Down, rate(s3Down));
+      best.rawFsUp = Math.max(best.rawFsUp, raw.fs.up);
+      best.rawFsDown = Math.max(best.rawFsDown, raw.fs.down);
+      best.rawS3Up = Math.max(best.rawS3Up, raw.s3.up);
+      best.rawS3Down = Math.max(best.rawS3Down, raw.s3.down);
+      await local.deletePrefix(prefix);
+      await remote.deletePrefix(prefix);
+    }
+  } finally {
+    remote.close();
+    await s3.close();
+    await rm(folder, { recursive: true, force: true });
+  }
+  const note = `${sizeMiB} MiB, parts of ${parts.partSize} bytes, stores alone (no Kuvert server), s3rver in its own process`;
+  return [
+    figure({ name: 's3-store: upload, S3 store / local store', value: round2(best.s3Up), unit: 'MiB/s', baseline: round2(best.localUp), target: 0.7, note: `${note}, ${PARTS_IN_FLIGHT} parts in flight, size and SHA-256 checked` }),
+    figure({ name: 's3-store: download, S3 store / local store', value: round2(best.s3Down), unit: 'MiB/s', baseline: round2(best.localDown), target: 0.7, note: `${note}, partsRangeReader into 4 × 256 KiB buffers` }),
+    // Our code against the same server without it: how much of the S3 figure is ours.
+    figure({ name: 's3-store: S3 store / raw s3rver (upload + download)', value: round2(harmonic({ up: best.s3Up, down: best.s3Down })), unit: 'MiB/s', baseline: round2(harmonic({ up: best.rawS3Up, down: best.rawS3Down })), target: 0.9, note: `raw: plain HTTP PUT/GET, no SDK, no hash; raw up ${round2(best.rawS3Up)}, down ${round2(best.rawS3Down)} MiB/s` }),
+    // What this machine allows at all: s3rver (on the same cores) against plain file calls.
+    figure({ name: 's3-store: raw s3rver / raw folder (upload + download, no Kuvert code)', value: round2(harmonic({ up: best.rawS3Up, down: best.rawS3Down })), unit: 'MiB/s', baseline: round2(harmonic({ up: best.rawFsUp, down: best.rawFsDown })), target: 0.7, note: `fs: up ${round2(best.rawFsUp)}, down ${round2(best.rawFsDown)}; s3rver: up ${round2(best.rawS3Up)}, down ${round2(best.rawS3Down)} MiB/s` }),
+  ];
+}
