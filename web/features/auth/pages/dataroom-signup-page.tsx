@@ -101,7 +101,8 @@ export function DataroomSignupPage() {
         ...(names.firstName.trim() ? { firstName: names.firstName.trim() } : {}),
         ...(names.lastName.trim() ? { lastName: names.lastName.trim() } : {}),
       });
-      target = back ?? ROUTES.room(done.roomUuid, done.folderUuid ?? undefined);
+      // An end-to-end encrypted room opens on its own page (names decrypted in the browser).
+      target = back ?? (details.encrypted ? ROUTES.secureRoom : ROUTES.room)(done.roomUuid, done.folderUuid ?? undefined);
     } catch (error) {
       setFailure(failureOf(error));
       setPending(false);
