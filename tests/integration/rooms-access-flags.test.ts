@@ -1,3 +1,4 @@
+import type { RoomAccessSetResult, RoomInvitationList } from '@shared/contract/room-invitations';
 import { ROOM_PATHS, type Room, type RoomAccessEntry, type RoomAccessList } from '@shared/contract/rooms';
 import { ROOM_E2E_PATHS } from '@shared/contract/rooms-e2e';
 import { startTestServer, type TestServer } from '@tests/support/server';
@@ -10,7 +11,8 @@ import { createE2eFolder, createE2eRoom, grant, json, openRoomKey, req } from '.
  * SPEC §3 access entry flags on GET /rooms/{roomUuid}/access (room and folder), on the real server
  * (SQLite, or PostgreSQL with KUVERT_TEST_DATABASE_URL) with the real crypto: a member without a
  * SecuPass (encryption not activated), with one but no room-key copy (missing file key: pending,
- * then declined), and granted; the same members in a plain room carry no flag.
+ * then declined), and granted; the same members in a plain room carry no flag, and an address
+ * without an account is a pending invitation, not an entry (notRegistered stays false).
  */
 
 let server: TestServer;
@@ -47,6 +49,13 @@ describe('access entry flags (SPEC §3)', () => {
     await json(await share(room, 'late', 'EDITOR'), 200);
     await json(await share(room, 'keyed', 'VIEWER'), 200);
     for (const name of who) expect(await entryOf(room, name)).toMatchObject(NO_FLAGS);
+    // An address without an account is a pending invitation, not an entry: no entry carries notRegistered.
+    const invited = await json<RoomAccessSetResult>(await req(server, a.owner, 'PUT', ROOM_PATHS.access(room.uuid), { user: 'nobody@rooms-access-flags.test', role: 'VIEWER' }), 200);
+    expect(invited.invitation).toMatchObject({ email: 'nobody@rooms-access-flags.test', role: 'VIEWER' });
+    expect(invited.entries.map((e) => e.user.email).sort()).toEqual(who.map(email).sort());
+    expect(invited.entries.every((e) => !e.notRegistered && !e.missingFileKey && !e.encryptionNotActivated)).toBe(true);
+    const pending = await json<RoomInvitationList>(await req(server, a.owner, 'GET', `/rooms/${room.uuid}/invitations`), 200);
+    expect(pending.invitations.map((i) => i.email)).toEqual(['nobody@rooms-access-flags.test']);
   });
 
   it('an E2E room: encryption not activated → missing file key (pending, declined) → none once granted; on folders too', async () => {
