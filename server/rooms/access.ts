@@ -1,9 +1,10 @@
 import type { RoomAccessSetResult } from '@shared/contract/room-invitations';
 import type { RoomAccessEntry, RoomAccessList, RoomRole } from '@shared/contract/rooms';
+import { ROOM_KEY_DESCRIPTOR_FILE_ID } from '@shared/contract/rooms-e2e';
 import { isValidEmail } from '@shared/rules/send-rules';
 import { HttpError } from '../core/http-error';
 import { recordActivity } from './activity';
-import { dropRoomKeyCopyOfFormerMember } from './e2e-rooms';
+import { dropRoomKeyCopyOfFormerMember, ROOM_DESCRIPTOR_KIND } from './e2e-rooms';
 import type { RequestContext } from '../core/request-context';
 import { mayInvite } from '../users/invite-rights';
 import { inviteAddress } from './invitations';
@@ -11,7 +12,12 @@ import { ancestorsOf, isRoomRole, liveFolder, liveRoom, requireRole, type Folder
 
 const displayName = (u: { first_name: string; last_name: string; email: string }) => `${u.first_name} ${u.last_name}`.trim() || u.email;
 
-/** Every user's effective role on the room or folder, with where it is set (SPEC §6: OWNERs only see this). */
+/**
+ * Every user's effective role on the room or folder, with where it is set (SPEC §6: OWNERs only see this),
+ * and the SPEC §3 flags. One query: the entries joined with the live encryption key and the live
+ * room-key copy, so an E2E room's flags cost no query per member. Pending invitations of addresses
+ * without an account are not entries (GET …/invitations lists them), so `notRegistered` is false here.
+ */
 async function entriesAt(ctx: RequestContext, room: RoomRow, folder: FolderRow | undefined): Promise<RoomAccessEntry[]> {
   const { app } = ctx;
   // Nearest first: the folder, the folders above it, then the room (null).
@@ -19,13 +25,32 @@ async function entriesAt(ctx: RequestContext, room: RoomRow, folder: FolderRow |
   const rows = await app.db
     .selectFrom('room_access')
     .innerJoin('users', 'users.id', 'room_access.user_id')
+    // As e2e-rooms memberStates: an active SecuPass's live encryption key, and a copy wrapped to that key.
+    .leftJoin('secupass', (join) => join.onRef('secupass.user_id', '=', 'users.id').on('secupass.state', '=', 'active'))
+    .leftJoin('public_keys', (join) =>
+      join.onRef('public_keys.user_id', '=', 'secupass.user_id').on('public_keys.usage', '=', 'encryption').on('public_keys.revoked_at', 'is', null),
+    )
+    .leftJoin('access_descriptors', (join) =>
+      join
+        .onRef('access_descriptors.recipient_user_id', '=', 'users.id')
+        .onRef('access_descriptors.recipient_key_id', '=', 'public_keys.key_id')
+        .on('access_descriptors.resource_kind', '=', ROOM_DESCRIPTOR_KIND)
+        .on('access_descriptors.resource_id', '=', room.uuid)
+        .on('access_descriptors.file_id', '=', ROOM_KEY_DESCRIPTOR_FILE_ID)
+        .on('access_descriptors.invalidated_at', 'is', null),
+    )
     .select(['room_access.folder_id', 'room_access.role', 'room_access.wrapped_key', 'users.id', 'users.uuid', 'users.email', 'users.username', 'users.first_name', 'users.last_name'])
+    .select(['public_keys.key_id as encryption_key_id', 'access_descriptors.id as room_key_copy_id'])
     .where('room_access.room_id', '=', room.id)
     .execute();
+  const e2e = room.encrypted === 1;
   const entries: RoomAccessEntry[] = [];
   for (const userId of new Set(rows.map((r) => r.id))) {
+    const own = rows.filter((r) => r.id === userId);
+    const activated = own.some((r) => r.encryption_key_id !== null);
+    const hasCopy = own.some((r) => r.room_key_copy_id !== null);
     for (const level of chain) {
-      const row = rows.find((r) => r.id === userId && r.folder_id === (level?.id ?? null));
+      const row = own.find((r) => r.folder_id === (level?.id ?? null));
       if (!row || !isRoomRole(row.role)) continue;
       entries.push({
         user: { uuid: row.uuid, email: row.email, username: row.username, name: displayName(row) },
@@ -33,6 +58,10 @@ async function entriesAt(ctx: RequestContext, room: RoomRow, folder: FolderRow |
         setOn: level?.uuid ?? null,
         inherited: level !== chain[0],
         wrappedKey: row.wrapped_key,
+        // Pending or declined: the member activated encryption but holds no copy of the room key yet.
+        missingFileKey: e2e && activated && !hasCopy,
+        notRegistered: false,
+        encryptionNotActivated: e2e && !activated,
       });
       break;
     }

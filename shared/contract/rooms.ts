@@ -214,6 +214,12 @@ export const RoomAccessEntrySchema = z
     inherited: z.boolean(),
     /** E2E rooms later: the room key wrapped for this user; always null in a plain room. */
     wrappedKey: z.string().nullable(),
+    /** SPEC §3, E2E rooms: the member activated encryption but has no room-key copy (not granted yet, or declined); false in a plain room. */
+    missingFileKey: z.boolean(),
+    /** SPEC §3: always false here — addresses without an account are pending invitations (GET …/invitations), not entries. */
+    notRegistered: z.boolean(),
+    /** SPEC §3, E2E rooms: the member has no active SecuPass (no encryption key); false in a plain room. */
+    encryptionNotActivated: z.boolean(),
   })
   .meta({ id: 'RoomAccessEntry' });
 export type RoomAccessEntry = z.infer<typeof RoomAccessEntrySchema>;

@@ -20,6 +20,7 @@ import { useAuthState } from '@web/lib/auth';
 import { formatSize } from '@web/lib/format-size';
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { AccessFlags } from './access-flags';
 import { refreshRooms, setRoomAccess, useRoomAccess } from './api/rooms';
 import { ConfirmDialog, type ConfirmRequest } from './room-dialogs';
 import { RoomActivity } from './room-activity';
@@ -137,7 +138,16 @@ function AccessTab({ item, itemName, entries, loading, failed, owner }: { item: 
     );
   }
   const columns: DataTableColumn<RoomAccessEntry>[] = [
-    { id: 'person', header: t('rooms:share.columns.person'), cell: (entry) => `${personName(entry)}${entry.user.uuid === me?.uuid ? ` ${t('rooms:share.you')}` : ''}` },
+    {
+      id: 'person',
+      header: t('rooms:share.columns.person'),
+      cell: (entry) => (
+        <>
+          {`${personName(entry)}${entry.user.uuid === me?.uuid ? ` ${t('rooms:share.you')}` : ''}`}
+          <AccessFlags entry={entry} />
+        </>
+      ),
+    },
     {
       id: 'role',
       header: t('rooms:share.columns.role'),

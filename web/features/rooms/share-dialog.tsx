@@ -19,6 +19,7 @@ import { useAuthState } from '@web/lib/auth';
 import { useNotify } from '@web/lib/toasts';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import { AccessFlags } from './access-flags';
 import { refreshRoomInvitations } from './api/room-invitations';
 import { refreshRooms, setRoomAccess, useRoomAccess } from './api/rooms';
 import { PendingInvitations } from './pending-invitations';
@@ -151,6 +152,7 @@ export function ShareDialog({
             {entry.user.uuid === me?.uuid ? ` ${t('rooms:share.you')}` : ''}
           </Text>
           {personName(entry) === entry.user.email ? null : <Text size={200}>{entry.user.email}</Text>}
+          <AccessFlags entry={entry} />
         </span>
       ),
     },
