@@ -11,9 +11,11 @@ import {
 } from '@fluentui/react-components';
 import { ArrowClockwiseRegular, ArrowSyncCircleRegular, DeleteRegular, DismissRegular } from '@fluentui/react-icons';
 import { useNotify } from '@web/lib/toasts';
-import { isActive, overallProgress, transferStore, useTransfers, type Transfer, type TransferKind } from '@web/lib/transfer-store';
+import { formatSize } from '@web/lib/format-size';
+import { isActive, overallProgress, transferStore, useTransfers, type Transfer, type TransferItem, type TransferKind } from '@web/lib/transfer-store';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { TFunction } from 'i18next';
 
 const useStyles = makeStyles({
   list: { listStyle: 'none', margin: 0, padding: 0, display: 'flex', flexDirection: 'column', gap: '16px' },
@@ -33,7 +35,7 @@ const useStyles = makeStyles({
 });
 
 /** A transfer's progress bar (a Fluent ProgressBar without the width animation). */
-export function TransferProgressBar(props: { value: number; max?: number; color?: 'brand' | 'success' | 'error'; 'aria-label': string }) {
+export function TransferProgressBar(props: { value?: number; max?: number; color?: 'brand' | 'success' | 'error'; 'aria-label': string }) {
   const styles = useStyles();
   return <ProgressBar {...props} bar={{ className: styles.steadyBar }} />;
 }
@@ -42,7 +44,7 @@ export function TransferProgressBar(props: { value: number; max?: number; color?
  * A progress bar with a visible caption. Not a Fluent Field: a Field names its control by its label,
  * and the bar keeps its own stable name (the caption changes with every percent).
  */
-export function CaptionedProgress({ caption, label, value, max = 1, color }: { caption: string; label: string; value: number; max?: number; color?: 'brand' | 'success' | 'error' }) {
+export function CaptionedProgress({ caption, label, value, max = 1, color }: { caption: string; label: string; value?: number; max?: number; color?: 'brand' | 'success' | 'error' }) {
   const styles = useStyles();
   return (
     <div className={styles.captioned}>
@@ -132,17 +134,33 @@ function TransferPanel({ kind, transfers }: { kind: TransferKind; transfers: rea
   );
 }
 
+/** An item's caption: name and state, and while downloading the bytes (of the size, or so far when it is unknown). */
+function itemCaption(item: TransferItem, t: TFunction, language: string): string {
+  const values = { name: item.name, state: t(`send:itemState.${item.state}`) };
+  if (item.state !== 'downloading') return t('send:transfers.item', values);
+  const done = formatSize(item.bytesDone, language);
+  if (item.unknownTotal) return t('send:transfers.itemSoFar', { ...values, done });
+  return t('send:transfers.itemOf', { ...values, done, total: formatSize(item.totalBytes, language) });
+}
+
 function TransferRow({ transfer }: { transfer: Transfer }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const styles = useStyles();
   const title = transfer.title || t('send:transfers.untitled');
+  // A size known only at the end (a streamed ZIP): no percent to show, an indeterminate bar and the bytes so far.
+  const unknownTotal = isActive(transfer) && transfer.items.some((item) => item.unknownTotal);
+  const bytesSoFar = transfer.items.reduce((n, item) => n + item.bytesDone, 0);
   return (
     <li className={styles.transfer} aria-label={title}>
       <p className={styles.title}>{title}</p>
       <CaptionedProgress
-        caption={t('send:transfers.state', { state: t(`send:transferState.${transfer.state}`), percent: transfer.percent })}
+        caption={
+          unknownTotal
+            ? t('send:transfers.stateSoFar', { state: t(`send:transferState.${transfer.state}`), done: formatSize(bytesSoFar, i18n.language) })
+            : t('send:transfers.state', { state: t(`send:transferState.${transfer.state}`), percent: transfer.percent })
+        }
         label={t('send:transfers.progressOf', { title })}
-        value={transfer.percent}
+        value={unknownTotal ? undefined : transfer.percent}
         max={100}
         color={transfer.state === 'failed' ? 'error' : transfer.state === 'success' ? 'success' : 'brand'}
       />
@@ -151,9 +169,9 @@ function TransferRow({ transfer }: { transfer: Transfer }) {
         {transfer.items.map((item) => (
           <li key={item.name}>
             <CaptionedProgress
-              caption={t('send:transfers.item', { name: item.name, state: t(`send:itemState.${item.state}`) })}
+              caption={itemCaption(item, t, i18n.language)}
               label={t('send:progress.fileLabel', { name: item.name })}
-              value={item.totalBytes === 0 ? (item.state === 'success' ? 1 : 0) : item.bytesDone / item.totalBytes}
+              value={item.unknownTotal && item.state === 'downloading' ? undefined : item.totalBytes === 0 ? (item.state === 'success' ? 1 : 0) : item.bytesDone / item.totalBytes}
             />
           </li>
         ))}

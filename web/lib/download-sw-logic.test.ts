@@ -58,6 +58,19 @@ describe('download service worker logic', () => {
     expect(registry.pendingIds()).toEqual([]);
   });
 
+  it('sends no Content-Length for a download of unknown size (a streamed ZIP)', async () => {
+    const registry = createDownloadRegistry({ schedule: () => undefined });
+    const { writer, port } = plaintextPort();
+    const reply = replyPort();
+    expect(registry.announce(request('zip-1', 'Room.zip', -1, port), reply.port)).toBe(true);
+    await reply.answer;
+    const response = registry.respond(`${SCOPE}zip-1`, SCOPE)!;
+    expect(response.headers.get('content-length')).toBeNull();
+    writer.queue(new Uint8Array([80, 75, 3, 4]));
+    await writer.end();
+    expect([...new Uint8Array(await response.arrayBuffer())]).toEqual([80, 75, 3, 4]);
+  });
+
   it('ignores unknown ids, paths outside the scope and messages that are not downloads', () => {
     const registry = createDownloadRegistry({ schedule: () => undefined });
     const { port } = plaintextPort();

@@ -21,6 +21,7 @@ export interface DownloadRequestMessage {
   type: 'download';
   id: string;
   name: string;
+  /** Bytes, or -1 when unknown (a streamed ZIP). */
   size: number;
   port: MessagePort;
 }
@@ -69,7 +70,8 @@ export function createDownloadRegistry({ schedule = (drop, ms) => void setTimeou
       const headers = new Headers({
         'Content-Type': 'application/octet-stream',
         'Content-Disposition': contentDisposition(download.name),
-        'Content-Length': String(download.size),
+        // A size below 0 is unknown (a room's streamed ZIP): no length, the browser shows bytes so far.
+        ...(Number.isFinite(download.size) && download.size >= 0 ? { 'Content-Length': String(download.size) } : {}),
         'X-Content-Type-Options': 'nosniff',
       });
       return new Response(plaintextPortStream(download.port), { headers });

@@ -50,7 +50,7 @@ export function downloadPath(): DownloadPath {
  * (shared/crypto/plaintext-port.ts). Resolves once the bytes are handed over (picker, memory) or
  * the browser's download has started (service worker: the browser writes on its own).
  */
-type Sink = (port: MessagePort, file: { name: string; size: number }, signal: AbortSignal, decrypted: Promise<void>) => Promise<void>;
+export type Sink = (port: MessagePort, file: { name: string; size: number }, signal: AbortSignal, decrypted: Promise<void>) => Promise<void>;
 
 function pickerSink(handle: SaveFileHandle): Sink {
   // pipeTo aborts the writable on a failure or cancel, so no half-written file is kept.
@@ -127,6 +127,29 @@ function failureOf(error: unknown): TransferMessage {
 const browserDownloadSink = (): Sink => (serviceWorkerUsable() ? serviceWorkerSink : memorySink);
 
 /**
+ * The sink of one download, by the first path that works here (`downloadPath`): call it in the
+ * click handler, before anything else awaits (the save picker needs the user's gesture). The plain
+ * room downloads (lib/plain-download.ts) use it too, so every download writes out the same way.
+ */
+export async function chooseDownloadSink(suggestedName: string, avoidPicker?: boolean): Promise<Sink | 'noFileChosen'> {
+  const path = avoidPicker && downloadPath() === 'picker' ? 'browser' : downloadPath();
+  if (path === 'browser') return browserDownloadSink();
+  if (path === 'picker') {
+    try {
+      return pickerSink(await savePicker()!({ suggestedName }));
+    } catch (error) {
+      if ((error as { name?: string }).name === 'AbortError') return 'noFileChosen';
+      // No gesture or a blocked picker: the next path that works.
+      return browserDownloadSink();
+    }
+  }
+  return path === 'serviceWorker' ? serviceWorkerSink : memorySink;
+}
+
+/** Whether a sink collects the bytes in memory (capped at MAX_IN_MEMORY_DOWNLOAD_BYTES). */
+export const isMemorySink = (sink: Sink): boolean => sink === memorySink;
+
+/**
  * Starts the download of one E2E file as a transfer. Call it from the click handler: the save
  * picker needs the user's gesture, so it is asked before anything else awaits. Answers
  * `noFileChosen` when the picker came back without a file — the user closed it, or the browser has
@@ -145,18 +168,8 @@ export async function startE2eDownload(options: {
   const { delivery, fileId } = options;
   const file = delivery.files.find((f) => f.fileId === fileId);
   if (!file) return undefined;
-  const path = options.avoidPicker && downloadPath() === 'picker' ? 'browser' : downloadPath();
-  let sink: Sink;
-  if (path === 'browser') sink = browserDownloadSink();
-  else if (path === 'picker') {
-    try {
-      sink = pickerSink(await savePicker()!({ suggestedName: file.name }));
-    } catch (error) {
-      if ((error as { name?: string }).name === 'AbortError') return 'noFileChosen';
-      // No gesture or a blocked picker: the next path that works.
-      sink = browserDownloadSink();
-    }
-  } else sink = path === 'serviceWorker' ? serviceWorkerSink : memorySink;
+  const sink = await chooseDownloadSink(file.name, options.avoidPicker);
+  if (sink === 'noFileChosen') return sink;
 
   const item = (state: TransferItemState, bytesDone: number) => [{ name: file.name, state, bytesDone, totalBytes: file.size }];
   const started = transferStore.start({
@@ -167,7 +180,7 @@ export async function startE2eDownload(options: {
       let lastPercent = -1;
       let lastState: TransferItemState = 'pending';
       try {
-        if (sink === memorySink && file.size > MAX_IN_MEMORY_DOWNLOAD_BYTES) throw new E2eDownloadError('tooLarge', 'Too large for memory');
+        if (isMemorySink(sink) && file.size > MAX_IN_MEMORY_DOWNLOAD_BYTES) throw new E2eDownloadError('tooLarge', 'Too large for memory');
         // One pipeline for every path: the crypto Worker fetches and decrypts, and writes into
         // `channel.port1`; the sink reads `channel.port2` (in the service worker or here).
         const channel = new MessageChannel();

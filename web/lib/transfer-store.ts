@@ -17,6 +17,8 @@ export interface TransferItem {
   state: TransferItemState;
   bytesDone: number;
   totalBytes: number;
+  /** The size is not known before the end (a streamed ZIP): `totalBytes` is 0, the centre shows the bytes so far. */
+  unknownTotal?: boolean;
 }
 
 /** An i18n key and its values: the store holds no texts. */

@@ -3,6 +3,7 @@ import { ArrowDownloadRegular, ArrowSortDownRegular, ArrowSortRegular, ArrowSort
 import { ROOM_PERMISSIONS, type RoomContents, type RoomFile, type RoomFileSort } from '@shared/contract/rooms';
 import { DataTable, type DataTableColumn } from '@web/components/data-table';
 import { TransferProgressBar } from '@web/components/transfer-centre';
+import { plainDownloadClick } from '@web/lib/plain-download';
 import { useTransfer } from '@web/lib/transfer-store';
 import { useRef, useState, type DragEvent, type RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -215,6 +216,8 @@ export function RoomFiles({ contents, onName, onConfirm, onMove, onDetails, onPr
                 icon={<ArrowDownloadRegular />}
                 href={roomFileContentUrl(room.uuid, file.uuid)}
                 download={file.name}
+                // Through the transfer centre (progress, cancel, retry); the link stays for "save link as".
+                onClick={plainDownloadClick({ url: roomFileContentUrl(room.uuid, file.uuid), name: file.name, size: file.size })}
                 aria-label={t('rooms:files.downloadFile', { name: file.name })}
               >
                 {t('rooms:files.download')}

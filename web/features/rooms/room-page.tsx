@@ -8,6 +8,7 @@ import { Alert } from '@web/components/alert';
 import { DataTable, type DataTableColumn } from '@web/components/data-table';
 import { PageHeading } from '@web/components/page-heading';
 import { RouterLink } from '@web/components/router-link';
+import { plainDownloadClick } from '@web/lib/plain-download';
 import { ROUTES } from '@web/lib/routes';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -133,6 +134,7 @@ function RoomView({ contents, paging }: { contents: RoomContents; paging: FilesP
   const picker = useRef<HTMLInputElement>(null);
   const { room, folder } = contents;
   const here = folder ?? room;
+  const zipUrl = `${API_BASE}${folder ? ROOM_OPS_PATHS.folderZip(room.uuid, folder.uuid) : ROOM_OPS_PATHS.roomZip(room.uuid)}`;
   const role = here.role;
   const may = ROOM_PERMISSIONS[role];
   const parentTo = folder ? ROUTES.room(room.uuid, folder.parentUuid ?? undefined) : ROUTES.datarooms;
@@ -270,8 +272,8 @@ function RoomView({ contents, paging }: { contents: RoomContents; paging: FilesP
                 {/* Data-room requests: plain rooms only (the server cannot put files into an E2E room). */}
                 {may.upload && !room.encrypted ? <MenuItem onClick={() => setRequesting(true)}>{t('roomRequests:request.action')}</MenuItem> : null}
                 {may.download ? (
-                  // A plain link: the browser streams the ZIP to disk (the session cookie authorises it).
-                  <MenuItemLink href={`${API_BASE}${folder ? ROOM_OPS_PATHS.folderZip(room.uuid, folder.uuid) : ROOM_OPS_PATHS.roomZip(room.uuid)}`} download={`${here.name}.zip`}>
+                  // Through the transfer centre (bytes so far: a streamed ZIP has no size); the link stays for "save link as".
+                  <MenuItemLink href={zipUrl} download={`${here.name}.zip`} onClick={plainDownloadClick({ url: zipUrl, name: `${here.name}.zip` })}>
                     {t('rooms:files.zip')}
                   </MenuItemLink>
                 ) : null}

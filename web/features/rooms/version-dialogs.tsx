@@ -9,6 +9,7 @@ import { DataTable, type DataTableColumn } from '@web/components/data-table';
 import { apiClient } from '@web/lib/api-client';
 import { useAuthState } from '@web/lib/auth';
 import { formatSize } from '@web/lib/format-size';
+import { plainDownloadClick } from '@web/lib/plain-download';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import useSWR from 'swr';
@@ -90,7 +91,7 @@ export function VersionsDialog({ file, onClose }: { file: RoomFile | null; onClo
       // A version still scanning or blocked is refused by the server: its state instead of the link.
       cell: (v) =>
         scanAllowsContent(v.scanState) ? (
-          <Button as="a" size="small" icon={<ArrowDownloadRegular />} href={href(v)} download={file!.name} aria-label={t('rooms:versions.download', { version: v.version })}>
+          <Button as="a" size="small" icon={<ArrowDownloadRegular />} href={href(v)} download={file!.name} onClick={plainDownloadClick({ url: href(v), name: file!.name, size: v.size })} aria-label={t('rooms:versions.download', { version: v.version })}>
             {t('rooms:files.download')}
           </Button>
         ) : (

@@ -1,0 +1,135 @@
+import { PlaintextPortWriter } from '@shared/crypto/plaintext-port';
+import { MAX_IN_MEMORY_DOWNLOAD_BYTES } from '@shared/transfer/e2e';
+import { chooseDownloadSink, isMemorySink } from '@web/lib/e2e-download';
+import { transferStore, type TransferItem, type TransferItemState, type TransferMessage, type TransferOutcome } from '@web/lib/transfer-store';
+
+/**
+ * Downloads of unencrypted bytes (a data room's file, version or ZIP) as transfers of kind
+ * `download` in the transfer centre (web/README.md "Data rooms"), written out by the same sinks as
+ * the E2E downloads (`chooseDownloadSink`: save picker, download service worker, memory). The page
+ * fetches the bytes itself and writes them into a plaintext port (shared/crypto/plaintext-port.ts)
+ * whose reading end the sink gets, so the bytes stream to disk with the port's backpressure and the
+ * transfer counts them as they pass. A ZIP has no known size: its item is `unknownTotal` and the
+ * centre shows the bytes so far under an indeterminate bar.
+ */
+
+class PlainDownloadError extends Error {
+  constructor(readonly kind: 'http' | 'tooLarge', message: string) {
+    super(message);
+    this.name = 'PlainDownloadError';
+  }
+}
+
+function failureOf(error: unknown): TransferMessage {
+  if (error instanceof PlainDownloadError && error.kind === 'tooLarge') return { key: 'deliveries:e2e.tooLarge' };
+  return { key: 'deliveries:messages.downloadError' };
+}
+
+const FLUSH_BYTES = 1024 * 1024;
+
+/** Reads the response into the port: every chunk queued and flushed (the port's window is the backpressure). */
+async function pump(url: string, writer: PlaintextPortWriter, signal: AbortSignal, limit: number, onBytes: (bytes: number) => void): Promise<void> {
+  const response = await fetch(url, { signal, credentials: 'same-origin' });
+  if (!response.ok || !response.body) throw new PlainDownloadError('http', `HTTP ${response.status}`);
+  const reader = response.body.getReader();
+  let bytes = 0;
+  let queued = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      bytes += value.byteLength;
+      if (bytes > limit) throw new PlainDownloadError('tooLarge', 'Too large for memory');
+      writer.queue(value);
+      queued += value.byteLength;
+      // One message per MiB, not per network chunk (tens of KiB).
+      if (queued >= FLUSH_BYTES) {
+        queued = 0;
+        await writer.flush();
+      }
+      onBytes(bytes);
+    }
+  } catch (error) {
+    await reader.cancel().catch(() => undefined);
+    throw error;
+  }
+  await writer.end();
+}
+
+/**
+ * Starts one plain download as a transfer. Call it from the click handler (the save picker needs
+ * the user's gesture). `size` is the file's size in bytes, or undefined when unknown (a ZIP). A save
+ * picker closed without a file falls back to the browser's own download, as the E2E room downloads do.
+ */
+export async function startPlainDownload(options: { url: string; name: string; size?: number }): Promise<{ id: string; done: Promise<TransferOutcome> }> {
+  const { url, name, size } = options;
+  let sink = await chooseDownloadSink(name);
+  if (sink === 'noFileChosen') sink = (await chooseDownloadSink(name, true)) as Exclude<typeof sink, 'noFileChosen'>;
+  const chosen = sink;
+  const known = size !== undefined;
+  const item = (state: TransferItemState, bytesDone: number): TransferItem[] => [
+    { name, state, bytesDone, totalBytes: known ? size : 0, ...(known ? {} : { unknownTotal: true }) },
+  ];
+  return transferStore.start({
+    kind: 'download',
+    title: name,
+    items: item('pending', 0),
+    async run({ signal, report }) {
+      let lastPercent = -1;
+      let lastBytes = 0;
+      let received = 0;
+      try {
+        if (isMemorySink(chosen) && known && size > MAX_IN_MEMORY_DOWNLOAD_BYTES) throw new PlainDownloadError('tooLarge', 'Too large for memory');
+        const channel = new MessageChannel();
+        const controller = new AbortController();
+        const stop = () => controller.abort();
+        signal.addEventListener('abort', stop, { once: true });
+        // The reader's cancel (e.g. in the browser's download bar) stops the fetch too.
+        const writer = new PlaintextPortWriter(channel.port1, stop);
+        report({ percent: 0, items: item('downloading', 0) });
+        const limit = isMemorySink(chosen) ? MAX_IN_MEMORY_DOWNLOAD_BYTES : Number.POSITIVE_INFINITY;
+        const pumping = pump(url, writer, controller.signal, limit, (bytes) => {
+          received = bytes;
+          const percent = known && size > 0 ? Math.min(99, Math.floor((bytes / size) * 100)) : 0;
+          // Once per percent (or per MiB without a size): the store publishes at most every 250 ms anyway.
+          if (known ? percent === lastPercent : bytes - lastBytes < 1024 * 1024) return;
+          lastPercent = percent;
+          lastBytes = bytes;
+          report({ percent, items: item('downloading', bytes) });
+        }).catch((error: unknown) => {
+          // The reader's stream errors, so no partial file is kept.
+          writer.fail(error instanceof Error ? error.message : 'The download failed');
+          throw error;
+        });
+        const writing = chosen(channel.port2, { name, size: known ? size : -1 }, signal, pumping);
+        const [pumped, written] = await Promise.allSettled([pumping, writing]);
+        signal.removeEventListener('abort', stop);
+        if (pumped.status === 'rejected') throw pumped.reason;
+        if (written.status === 'rejected') throw written.reason;
+        const total = known ? size : received;
+        report({ percent: 100, items: [{ ...item('success', total)[0]!, totalBytes: total }] });
+        return { ok: true };
+      } catch (error) {
+        if (signal.aborted) {
+          report({ percent: 0, items: item('cancelled', 0) });
+          return { ok: false, cancelled: true };
+        }
+        console.debug('[download] failed', error);
+        report({ percent: 0, items: item('failed', 0) });
+        return { ok: false, cancelled: false, failure: failureOf(error) };
+      }
+    },
+  });
+}
+
+/**
+ * Click handler for a download link: a plain click becomes a transfer; a click with a modifier
+ * (new tab, save link as…) or another button stays the browser's own.
+ */
+export function plainDownloadClick(options: { url: string; name: string; size?: number }) {
+  return (event: { button: number; metaKey: boolean; ctrlKey: boolean; shiftKey: boolean; altKey: boolean; preventDefault: () => void }) => {
+    if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+    event.preventDefault();
+    void startPlainDownload(options);
+  };
+}
