@@ -1,7 +1,8 @@
 // Public links to a plain room's file through the web client against the real server (issue 15):
 // the file menu's "Share link" makes a link (expiry chosen), "Copy link" copies it (toast), an
-// anonymous browser downloads the file through it bit-exact (SHA-256); revoking it (after a
-// confirmation) makes the same URL answer that the link was revoked. axe on the dialog.
+// anonymous browser opens it: the landing page shows the name and size, its Download saves the file
+// bit-exact (SHA-256); revoking it (after a confirmation) makes the same page say the link was
+// revoked. axe on the dialog, the landing page and its message page.
 import { createHash, randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { expect, test, type Page } from '@playwright/test';
@@ -40,8 +41,10 @@ test('the owner shares a file by link, an anonymous browser downloads it, the re
   await dialog.getByRole('combobox', { name: links.expiry }).selectOption({ label: fill(links.days_other, { count: 14 }) });
   await dialog.getByRole('button', { name: links.create }).click();
   const urlField = dialog.getByRole('textbox', { name: links.url });
-  await expect(urlField).toHaveValue(/\/api\/2\/room-links\/[A-Za-z0-9_-]{43}\/content$/);
+  await expect(urlField).toHaveValue(/\/room-link\/[A-Za-z0-9_-]{43}$/);
   const url = await urlField.inputValue();
+  expect(url.startsWith(`${server.url}/room-link/`)).toBe(true);
+  await expect(dialog.getByRole('link', { name: links.openLink })).toHaveAttribute('href', url);
   await expect(dialog.getByRole('table').getByRole('row')).toHaveCount(2);
   await expect(dialog.getByRole('table').getByRole('row').nth(1)).toContainText(links.states.active);
   await expectNoSeriousA11yViolations(page, 'share link dialog');
@@ -49,11 +52,16 @@ test('the owner shares a file by link, an anonymous browser downloads it, the re
   await expect(toast(page, links.copied)).toBeVisible();
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(url);
 
-  // Someone without an account: a fresh browser context opens the URL and saves the file.
+  // Someone without an account: a fresh browser context opens the URL: the landing page, then Download.
   const anonymous = await browser.newContext({ acceptDownloads: true });
   const visitor = await anonymous.newPage();
+  await visitor.goto(url);
+  await expect(visitor.getByRole('heading', { level: 1, name: links.page.title })).toBeVisible();
+  await expect(visitor.getByTestId('room-link-name')).toHaveText('handout.bin');
+  await expect(visitor.getByText('195.3 KB', { exact: true })).toBeVisible();
+  await expectNoSeriousA11yViolations(visitor, 'room link landing page');
   const download = visitor.waitForEvent('download');
-  await visitor.goto(url).catch(() => undefined); // a download aborts the navigation
+  await visitor.getByRole('link', { name: links.page.download }).click();
   const saved = await download;
   expect(saved.suggestedFilename()).toBe('handout.bin');
   expect(sha256(new Uint8Array(await readFile((await saved.path())!)))).toBe(sha256(bytes));
@@ -68,8 +76,9 @@ test('the owner shares a file by link, an anonymous browser downloads it, the re
   await expect(reopened.getByRole('table').getByRole('row').nth(1)).toContainText(links.states.revoked);
   await expect(reopened.getByRole('textbox', { name: links.url })).toHaveCount(0);
 
-  const answer = await visitor.goto(url);
-  expect(answer?.status()).toBe(410);
-  await expect(visitor.locator('body')).toContainText('This link was revoked');
+  await visitor.goto(url);
+  await expect(visitor.getByRole('heading', { level: 1, name: links.page.unavailableTitle })).toBeVisible();
+  await expect(visitor.getByText(links.page.errors.linkRevoked)).toBeVisible();
+  await expectNoSeriousA11yViolations(visitor, 'room link message page');
   await anonymous.close();
 });
