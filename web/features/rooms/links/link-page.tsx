@@ -1,6 +1,5 @@
 import { Body1, Button, Card, makeStyles, Spinner } from '@fluentui/react-components';
 import { ArrowDownloadRegular } from '@fluentui/react-icons';
-import { isApiError } from '@shared/api/api-error';
 import { API_BASE } from '@shared/contract/constants';
 import { ROOM_LINK_PATHS } from '@shared/contract/room-links';
 import { Alert } from '@web/components/alert';
@@ -12,6 +11,7 @@ import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import useSWR from 'swr';
 import { getRoomLinkInfo } from './api';
+import { linkErrorKey } from './link-errors';
 
 const useStyles = makeStyles({
   card: { maxWidth: '560px', margin: '0 auto', padding: '24px', display: 'grid', gap: '16px' },
@@ -20,18 +20,6 @@ const useStyles = makeStyles({
   value: { margin: 0, overflowWrap: 'anywhere' },
   download: { justifySelf: 'start' },
 });
-
-/** The server's refusals of a link (server/README "Public links to room files"), as `roomLinks:page.errors.*` keys. */
-const REASONS = ['linkInvalid', 'linkExpired', 'linkRevoked', 'fileDeleted', 'creatorLostAccess', 'scanInProgress', 'virusDetected', 'scanFailed'] as const;
-
-export function linkErrorKey(error: unknown): string {
-  if (!isApiError(error)) return 'general';
-  if (error.status === 429) return 'rateLimited';
-  // A malformed token (400) is as unknown as a wrong one.
-  if (error.status === 400) return 'linkInvalid';
-  const reason = (error.error?.metadata as { reason?: unknown } | undefined)?.reason;
-  return REASONS.includes(reason as (typeof REASONS)[number]) ? (reason as string) : 'general';
-}
 
 /**
  * The landing page of a public link to a room file (`/room-link/{token}`, no sign-in): the file's
