@@ -7,7 +7,8 @@ import { createHash, randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { expect, test, type Page } from '@playwright/test';
 import { createUser as createUserInRepository, type TestUser } from '@tests/integration/escalation-helpers';
-import { apiSignIn, expectNoSeriousA11yViolations, locale, serverPerFile, signInToInbox } from './fixtures';
+import { ROOM_LINK_PATHS, type CreatedRoomLink } from '@shared/contract/room-links';
+import { apiCall, apiSignIn, expectNoSeriousA11yViolations, locale, serverPerFile, signInToInbox } from './fixtures';
 import { apiCreateRoom, apiUploadRoomFile } from './rooms-fixtures';
 
 const links = locale<typeof import('@locales/en/roomLinks.json')>('en', 'roomLinks');
@@ -80,5 +81,31 @@ test('the owner shares a file by link, an anonymous browser downloads it, the re
   await expect(visitor.getByRole('heading', { level: 1, name: links.page.unavailableTitle })).toBeVisible();
   await expect(visitor.getByText(links.page.errors.linkRevoked)).toBeVisible();
   await expectNoSeriousA11yViolations(visitor, 'room link message page');
+  await anonymous.close();
+});
+
+test('the landing page of an unknown link says so; a link revoked while its page is open says so at Download, and saves nothing', async ({ browser }) => {
+  const { server } = ctx;
+  const anonymous = await browser.newContext({ acceptDownloads: true });
+  const visitor = await anonymous.newPage();
+  await visitor.goto(`${server.url}/room-link/${'A'.repeat(43)}`);
+  await expect(visitor.getByRole('heading', { level: 1, name: links.page.unavailableTitle })).toBeVisible();
+  await expect(visitor.getByText(links.page.errors.linkInvalid)).toBeVisible();
+
+  const session = await apiSignIn(server, owner);
+  const room = await apiCreateRoom(server, session, 'Late Room');
+  const file = await apiUploadRoomFile(server, session, room.uuid, null, 'late.txt', new TextEncoder().encode('soon gone'), 'text/plain');
+  const made = await apiCall(server, session, 'POST', ROOM_LINK_PATHS.links(room.uuid, file.uuid), { expiresInDays: 1 });
+  expect(made.status).toBe(201);
+  const link = (await made.json()) as CreatedRoomLink;
+  await visitor.goto(link.url);
+  await expect(visitor.getByTestId('room-link-name')).toHaveText('late.txt');
+  expect((await apiCall(server, session, 'DELETE', ROOM_LINK_PATHS.link(room.uuid, file.uuid, link.uuid))).status).toBe(204);
+  let downloads = 0;
+  visitor.on('download', () => void downloads++);
+  await visitor.getByRole('link', { name: links.page.download }).click();
+  await expect(visitor.getByText(links.page.errors.linkRevoked)).toBeVisible();
+  expect(visitor.url()).toBe(link.url);
+  expect(downloads).toBe(0);
   await anonymous.close();
 });
