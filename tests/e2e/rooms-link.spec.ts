@@ -2,7 +2,8 @@
 // the file menu's "Share link" makes a link (expiry chosen), "Copy link" copies it (toast), an
 // anonymous browser opens it: the landing page shows the name and size, its Download saves the file
 // bit-exact (SHA-256); revoking it (after a confirmation) makes the same page say the link was
-// revoked. axe on the dialog, the landing page and its message page.
+// revoked. axe on the dialog, the landing page and its message page. An unknown token's page says
+// so; a link revoked while its page is open shows the message at Download instead of a raw answer.
 import { createHash, randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { expect, test, type Page } from '@playwright/test';
