@@ -74,5 +74,11 @@ export const ROOM_LINK_PATHS = {
   content: (token: string) => `/room-links/${token}/content`,
 } as const;
 
-/** The URL handed out: the plain public download (a browser saves the file at once). */
-export const roomLinkUrl = (publicUrl: string, token: string) => `${publicUrl}/api/2${ROOM_LINK_PATHS.content(token)}`;
+/**
+ * The web's public landing page of a link (no sign-in): name, size, expiry and a Download button
+ * (the content call), or a message page saying why the link does not work (expired, revoked, …).
+ */
+export const roomLinkPagePath = (token: string) => `/room-link/${token}`;
+
+/** The URL handed out: the landing page (the content call stays public: the page's Download button). */
+export const roomLinkUrl = (publicUrl: string, token: string) => `${publicUrl}${roomLinkPagePath(token)}`;

@@ -1,12 +1,15 @@
 // Public links to a plain room's file through the web client against the real server (issue 15):
 // the file menu's "Share link" makes a link (expiry chosen), "Copy link" copies it (toast), an
-// anonymous browser downloads the file through it bit-exact (SHA-256); revoking it (after a
-// confirmation) makes the same URL answer that the link was revoked. axe on the dialog.
+// anonymous browser opens it: the landing page shows the name and size, its Download saves the file
+// bit-exact (SHA-256); revoking it (after a confirmation) makes the same page say the link was
+// revoked. axe on the dialog, the landing page and its message page. An unknown token's page says
+// so; a link revoked while its page is open shows the message at Download instead of a raw answer.
 import { createHash, randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { expect, test, type Page } from '@playwright/test';
 import { createUser as createUserInRepository, type TestUser } from '@tests/integration/escalation-helpers';
-import { apiSignIn, expectNoSeriousA11yViolations, locale, serverPerFile, signInToInbox } from './fixtures';
+import { ROOM_LINK_PATHS, type CreatedRoomLink } from '@shared/contract/room-links';
+import { apiCall, apiSignIn, expectNoSeriousA11yViolations, locale, serverPerFile, signInToInbox } from './fixtures';
 import { apiCreateRoom, apiUploadRoomFile } from './rooms-fixtures';
 
 const links = locale<typeof import('@locales/en/roomLinks.json')>('en', 'roomLinks');
@@ -40,8 +43,10 @@ test('the owner shares a file by link, an anonymous browser downloads it, the re
   await dialog.getByRole('combobox', { name: links.expiry }).selectOption({ label: fill(links.days_other, { count: 14 }) });
   await dialog.getByRole('button', { name: links.create }).click();
   const urlField = dialog.getByRole('textbox', { name: links.url });
-  await expect(urlField).toHaveValue(/\/api\/2\/room-links\/[A-Za-z0-9_-]{43}\/content$/);
+  await expect(urlField).toHaveValue(/\/room-link\/[A-Za-z0-9_-]{43}$/);
   const url = await urlField.inputValue();
+  expect(url.startsWith(`${server.url}/room-link/`)).toBe(true);
+  await expect(dialog.getByRole('link', { name: links.openLink })).toHaveAttribute('href', url);
   await expect(dialog.getByRole('table').getByRole('row')).toHaveCount(2);
   await expect(dialog.getByRole('table').getByRole('row').nth(1)).toContainText(links.states.active);
   await expectNoSeriousA11yViolations(page, 'share link dialog');
@@ -49,11 +54,16 @@ test('the owner shares a file by link, an anonymous browser downloads it, the re
   await expect(toast(page, links.copied)).toBeVisible();
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(url);
 
-  // Someone without an account: a fresh browser context opens the URL and saves the file.
+  // Someone without an account: a fresh browser context opens the URL: the landing page, then Download.
   const anonymous = await browser.newContext({ acceptDownloads: true });
   const visitor = await anonymous.newPage();
+  await visitor.goto(url);
+  await expect(visitor.getByRole('heading', { level: 1, name: links.page.title })).toBeVisible();
+  await expect(visitor.getByTestId('room-link-name')).toHaveText('handout.bin');
+  await expect(visitor.getByText('195.3 KB', { exact: true })).toBeVisible();
+  await expectNoSeriousA11yViolations(visitor, 'room link landing page');
   const download = visitor.waitForEvent('download');
-  await visitor.goto(url).catch(() => undefined); // a download aborts the navigation
+  await visitor.getByRole('link', { name: links.page.download }).click();
   const saved = await download;
   expect(saved.suggestedFilename()).toBe('handout.bin');
   expect(sha256(new Uint8Array(await readFile((await saved.path())!)))).toBe(sha256(bytes));
@@ -68,8 +78,35 @@ test('the owner shares a file by link, an anonymous browser downloads it, the re
   await expect(reopened.getByRole('table').getByRole('row').nth(1)).toContainText(links.states.revoked);
   await expect(reopened.getByRole('textbox', { name: links.url })).toHaveCount(0);
 
-  const answer = await visitor.goto(url);
-  expect(answer?.status()).toBe(410);
-  await expect(visitor.locator('body')).toContainText('This link was revoked');
+  await visitor.goto(url);
+  await expect(visitor.getByRole('heading', { level: 1, name: links.page.unavailableTitle })).toBeVisible();
+  await expect(visitor.getByText(links.page.errors.linkRevoked)).toBeVisible();
+  await expectNoSeriousA11yViolations(visitor, 'room link message page');
+  await anonymous.close();
+});
+
+test('the landing page of an unknown link says so; a link revoked while its page is open says so at Download, and saves nothing', async ({ browser }) => {
+  const { server } = ctx;
+  const anonymous = await browser.newContext({ acceptDownloads: true });
+  const visitor = await anonymous.newPage();
+  await visitor.goto(`${server.url}/room-link/${'A'.repeat(43)}`);
+  await expect(visitor.getByRole('heading', { level: 1, name: links.page.unavailableTitle })).toBeVisible();
+  await expect(visitor.getByText(links.page.errors.linkInvalid)).toBeVisible();
+
+  const session = await apiSignIn(server, owner);
+  const room = await apiCreateRoom(server, session, 'Late Room');
+  const file = await apiUploadRoomFile(server, session, room.uuid, null, 'late.txt', new TextEncoder().encode('soon gone'), 'text/plain');
+  const made = await apiCall(server, session, 'POST', ROOM_LINK_PATHS.links(room.uuid, file.uuid), { expiresInDays: 1 });
+  expect(made.status).toBe(201);
+  const link = (await made.json()) as CreatedRoomLink;
+  await visitor.goto(link.url);
+  await expect(visitor.getByTestId('room-link-name')).toHaveText('late.txt');
+  expect((await apiCall(server, session, 'DELETE', ROOM_LINK_PATHS.link(room.uuid, file.uuid, link.uuid))).status).toBe(204);
+  let downloads = 0;
+  visitor.on('download', () => void downloads++);
+  await visitor.getByRole('link', { name: links.page.download }).click();
+  await expect(visitor.getByText(links.page.errors.linkRevoked)).toBeVisible();
+  expect(visitor.url()).toBe(link.url);
+  expect(downloads).toBe(0);
   await anonymous.close();
 });

@@ -1,4 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { ANTI_CSRF_HEADER } from '@shared/contract/auth';
 import type { RoomActivityList, RoomUploadFile } from '@shared/contract/room-files';
 import { ROOM_LINK_ACTOR, ROOM_LINK_IP_LIMIT, ROOM_LINK_PATHS, type CreatedRoomLink, type RoomLinkInfo, type RoomLinkList } from '@shared/contract/room-links';
@@ -22,6 +26,8 @@ const clamdSkip = clamdUnavailable();
 const PART_SIZE = 1024;
 let server: TestServer;
 let clamd: TestClamd | undefined;
+let webRoot: string;
+const logLines: string[] = [];
 const s: Record<'owner' | 'editor' | 'viewer' | 'previewer' | 'outsider', Session> = {} as never;
 type Actor = keyof typeof s | 'anonymous';
 const ACTORS: Actor[] = ['owner', 'editor', 'viewer', 'previewer', 'outsider', 'anonymous'];
@@ -69,18 +75,25 @@ async function scanned(fileUuid: string, timeoutMs = 20_000): Promise<RoomUpload
 const createLink = (actor: Actor, fileUuid: string, body: unknown = {}) => req(actor, 'POST', ROOM_LINK_PATHS.links(room.uuid, fileUuid), body);
 async function newLink(fileUuid: string, body: unknown = {}): Promise<{ link: CreatedRoomLink; token: string }> {
   const link = await json<CreatedRoomLink>(await createLink('owner', fileUuid, body), 201);
-  const token = /\/room-links\/([A-Za-z0-9_-]{43})\/content$/.exec(link.url)?.[1];
+  const token = /\/room-link\/([A-Za-z0-9_-]{43})$/.exec(link.url)?.[1];
   expect(token).toBeDefined();
   return { link, token: token! };
 }
+/** The download behind a handed-out URL (the landing page's Download button). */
+const contentOf = (url: string) => `${server.url}${api(ROOM_LINK_PATHS.content(/([A-Za-z0-9_-]{43})$/.exec(url)![1]!))}`;
 /** An anonymous GET of the public URL (no cookie), optionally "from" another client address. */
 const publicGet = (url: string, headers: Record<string, string> = {}) => fetch(url.replace(server.app.config.publicUrl, server.url), { headers });
 
 beforeAll(async () => {
   if (!clamdSkip) clamd = await startTestClamd();
+  // A stand-in web client: the handed-out URL is the SPA's landing page.
+  webRoot = await mkdtemp(join(tmpdir(), 'kuvert-links-client-'));
+  mkdirSync(join(webRoot, 'webjars'), { recursive: true });
+  writeFileSync(join(webRoot, 'index.html'), '<!doctype html><html><head><title>Kuvert</title></head><body><div id="root"></div></body></html>');
   // trustProxy: the rate-limit test calls "from" another client address (X-Forwarded-For).
   server = await startTestServer({
-    config: { uploadPartSize: PART_SIZE, trustProxy: '127.0.0.1', jobPollIntervalMs: 100, ...(clamd ? { clamdAddress: clamd.socket, scanAttempts: 2, scanRetryDelayMs: 500, clamdTimeoutMs: 1500 } : {}) },
+    logStream: { write: (line) => void logLines.push(line) },
+    config: { webRoot, uploadPartSize: PART_SIZE, trustProxy: '127.0.0.1', jobPollIntervalMs: 100, ...(clamd ? { clamdAddress: clamd.socket, scanAttempts: 2, scanRetryDelayMs: 500, clamdTimeoutMs: 1500 } : {}) },
   });
   const admin = await signInAdmin(server);
   for (const name of ['owner', 'editor', 'viewer', 'previewer', 'outsider'] as const) {
@@ -96,6 +109,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.close();
   await clamd?.dispose();
+  await rm(webRoot, { recursive: true, force: true });
 });
 
 it('runs on the database the environment asks for', () => {
@@ -150,19 +164,26 @@ describe('the public download', () => {
     const bytes = new Uint8Array(randomBytes(3 * PART_SIZE + 17));
     const file = await upload('Quarterly report.pdf', bytes);
     const { link, token } = await newLink(file.uuid);
-    expect(link.url).toBe(`${server.app.config.publicUrl}/api/2/room-links/${token}/content`);
+    expect(link.url).toBe(`${server.app.config.publicUrl}/room-link/${token}`);
+    // A browser opening the URL gets the web client (its landing page asks the info call below); the token stays out of the log.
+    const page = await publicGet(link.url, { accept: 'text/html' });
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toContain('text/html');
+    expect(await page.text()).toContain('<div id="root">');
+    expect(logLines.join('\n')).toContain('/room-link/[redacted]');
+    expect(logLines.join('\n')).not.toContain(token);
 
     const info = await json<RoomLinkInfo>(await publicGet(`${server.url}${api(ROOM_LINK_PATHS.info(token))}`), 200);
     expect(info).toEqual({ name: 'Quarterly report.pdf', size: bytes.length, mimeType: 'application/octet-stream', expiresAt: link.expiresAt });
 
-    const whole = await publicGet(link.url);
+    const whole = await publicGet(contentOf(link.url));
     expect(whole.status).toBe(200);
     expect(whole.headers.get('accept-ranges')).toBe('bytes');
     expect(whole.headers.get('content-disposition')).toContain('attachment');
     expect(whole.headers.get('content-disposition')).toContain('Quarterly report.pdf');
     expect(sha256(new Uint8Array(await whole.arrayBuffer()))).toBe(sha256(bytes));
     for (const [range, start, end] of [['bytes=1000-2100', 1000, 2100], ['bytes=3000-', 3000, bytes.length - 1], ['bytes=-20', bytes.length - 20, bytes.length - 1]] as const) {
-      const partial = await publicGet(link.url, { range });
+      const partial = await publicGet(contentOf(link.url), { range });
       expect(partial.status).toBe(206);
       expect(partial.headers.get('content-range')).toBe(`bytes ${start}-${end}/${bytes.length}`);
       expect(Buffer.from(await partial.arrayBuffer()).equals(Buffer.from(bytes.subarray(start, end + 1)))).toBe(true);
@@ -185,7 +206,7 @@ describe('the public download', () => {
     }
     await json(await req('editor', 'POST', ROOM_PATHS.fileCommit(room.uuid, announced.uuid)), 200);
     await scanned(file.uuid);
-    const current = await publicGet(link.url);
+    const current = await publicGet(contentOf(link.url));
     expect(current.status).toBe(200);
     expect(sha256(new Uint8Array(await current.arrayBuffer()))).toBe(sha256(next));
 
@@ -206,16 +227,16 @@ describe('the public download', () => {
   it('a revoked link answers 410 linkRevoked, an expired one 410 linkExpired, an unknown token 404', async () => {
     const file = await upload('gone.bin', new Uint8Array(randomBytes(50)));
     const revoked = await newLink(file.uuid);
-    expect((await publicGet(revoked.link.url)).status).toBe(200);
+    expect((await publicGet(contentOf(revoked.link.url))).status).toBe(200);
     await json(await req('owner', 'DELETE', ROOM_LINK_PATHS.link(room.uuid, file.uuid, revoked.link.uuid)), 204);
-    const refused = await expectBackendError(await publicGet(revoked.link.url), 410, 'NotFoundException');
+    const refused = await expectBackendError(await publicGet(contentOf(revoked.link.url)), 410, 'NotFoundException');
     expect(refused).toMatchObject({ message: 'This link was revoked', metadata: { reason: 'linkRevoked' } });
     await expectBackendError(await publicGet(`${server.url}${api(ROOM_LINK_PATHS.info(revoked.token))}`), 410, 'NotFoundException');
 
     const expired = await newLink(file.uuid, { expiresInDays: 1 });
     // A day later (the clock of the row; the server compares with its own now).
     await server.app.db.updateTable('room_links').set({ expires_at: Date.now() - 1 }).where('uuid', '=', expired.link.uuid).execute();
-    const late = await expectBackendError(await publicGet(expired.link.url), 410, 'NotFoundException');
+    const late = await expectBackendError(await publicGet(contentOf(expired.link.url)), 410, 'NotFoundException');
     expect(late).toMatchObject({ message: 'This link has expired', metadata: { reason: 'linkExpired' } });
     const states = (await json<RoomLinkList>(await req('owner', 'GET', ROOM_LINK_PATHS.links(room.uuid, file.uuid)), 200)).links.map((l) => l.state);
     expect(states).toEqual(['expired', 'revoked']);
@@ -231,23 +252,23 @@ describe('the public download', () => {
     const file = await upload('trashed.bin', bytes, inner.uuid);
     const { link } = await newLink(file.uuid);
     await json(await req('editor', 'DELETE', ROOM_PATHS.file(room.uuid, file.uuid)), 204);
-    expect((await expectBackendError(await publicGet(link.url), 410, 'NotFoundException')).metadata).toMatchObject({ reason: 'fileDeleted' });
+    expect((await expectBackendError(await publicGet(contentOf(link.url)), 410, 'NotFoundException')).metadata).toMatchObject({ reason: 'fileDeleted' });
     await json(await req('owner', 'POST', ROOM_PATHS.trashRestore(room.uuid, file.uuid)), 204);
-    expect(sha256(new Uint8Array(await (await publicGet(link.url)).arrayBuffer()))).toBe(sha256(bytes));
+    expect(sha256(new Uint8Array(await (await publicGet(contentOf(link.url))).arrayBuffer()))).toBe(sha256(bytes));
     await json(await req('owner', 'DELETE', ROOM_PATHS.folder(room.uuid, inner.uuid)), 204);
-    expect((await expectBackendError(await publicGet(link.url), 410, 'NotFoundException')).metadata).toMatchObject({ reason: 'fileDeleted' });
+    expect((await expectBackendError(await publicGet(contentOf(link.url)), 410, 'NotFoundException')).metadata).toMatchObject({ reason: 'fileDeleted' });
   });
 
   it('a link stops working once its maker may no longer share the file (410 creatorLostAccess), and works again with the role back', async () => {
     const bytes = new Uint8Array(randomBytes(30));
     const file = await upload('maker.bin', bytes);
     const made = await json<CreatedRoomLink>(await createLink('editor', file.uuid), 201);
-    expect((await publicGet(made.url)).status).toBe(200);
+    expect((await publicGet(contentOf(made.url))).status).toBe(200);
     await json(await req('owner', 'PUT', ROOM_PATHS.access(room.uuid), { user: email('editor'), role: 'VIEWER' }), 200);
-    const refused = await expectBackendError(await publicGet(made.url), 410, 'NotFoundException');
+    const refused = await expectBackendError(await publicGet(contentOf(made.url)), 410, 'NotFoundException');
     expect(refused.metadata).toMatchObject({ reason: 'creatorLostAccess' });
     await json(await req('owner', 'PUT', ROOM_PATHS.access(room.uuid), { user: email('editor'), role: 'EDITOR' }), 200);
-    expect(sha256(new Uint8Array(await (await publicGet(made.url)).arrayBuffer()))).toBe(sha256(bytes));
+    expect(sha256(new Uint8Array(await (await publicGet(contentOf(made.url))).arrayBuffer()))).toBe(sha256(bytes));
   });
 
   it.skipIf(clamdSkip !== null)('a file the scan blocked is refused (403 virusDetected), for info and download', async () => {
@@ -255,7 +276,7 @@ describe('the public download', () => {
     const file = await upload('invoice.txt', new Uint8Array(infected));
     expect(file.scanState).toBe('virusDetected');
     const { link, token } = await newLink(file.uuid);
-    const refused = await expectBackendError(await publicGet(link.url), 403, 'FileNotAllowedException');
+    const refused = await expectBackendError(await publicGet(contentOf(link.url)), 403, 'FileNotAllowedException');
     expect(refused.metadata).toMatchObject({ name: 'invoice.txt', scanState: 'virusDetected', reason: 'virusDetected' });
     await expectBackendError(await publicGet(`${server.url}${api(ROOM_LINK_PATHS.info(token))}`), 403, 'FileNotAllowedException');
   });
@@ -298,10 +319,10 @@ describe('rate limit of the public calls', () => {
       const wrong = await publicGet(`${server.url}${api(ROOM_LINK_PATHS.content(`${'B'.repeat(40)}${String(i).padStart(3, '0')}`))}`, from);
       expect(wrong.status).toBe(404);
     }
-    const blocked = await publicGet(link.url, from);
+    const blocked = await publicGet(contentOf(link.url), from);
     await expectBackendError(blocked.clone(), 429, 'RateLimitExceededException');
     expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThan(0);
     // Another address is not affected.
-    expect((await publicGet(link.url, { 'x-forwarded-for': '203.0.113.78' })).status).toBe(200);
+    expect((await publicGet(contentOf(link.url), { 'x-forwarded-for': '203.0.113.78' })).status).toBe(200);
   });
 });

@@ -181,7 +181,7 @@ async function roomRequest(to: string): Promise<{ uuid: string; token: string }>
 /** A fresh public link to the plain fixture file, made by the owner: its uuid and the token of its URL. */
 async function fileLink(): Promise<{ uuid: string; token: string }> {
   const link = await json<CreatedRoomLink>(await owner('POST', ROOM_LINK_PATHS.links(P.room.uuid, P.file.uuid), {}), 201);
-  return { uuid: link.uuid, token: /\/room-links\/([^/?#]+)\/content/.exec(link.url)![1]! };
+  return { uuid: link.uuid, token: /\/room-link\/([^/?#]+)$/.exec(link.url)![1]! };
 }
 
 const sealName = async (kind: 'room' | 'folder' | 'file', itemId: string, name: string) =>

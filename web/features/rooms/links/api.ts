@@ -1,6 +1,6 @@
 import { call } from '@shared/api/call';
 import { ROOM_LINK_ENDPOINTS as E } from '@shared/contract/endpoints/room-links';
-import type { CreatedRoomLink, RoomLinkList } from '@shared/contract/room-links';
+import type { CreatedRoomLink, RoomLinkInfo, RoomLinkList } from '@shared/contract/room-links';
 import { apiClient } from '@web/lib/api-client';
 import { useAuthState } from '@web/lib/auth';
 import useSWR, { mutate } from 'swr';
@@ -29,3 +29,6 @@ export async function revokeRoomFileLink(roomUuid: string, fileUuid: string, lin
   await call(apiClient, E.revoke, { params: { roomUuid, fileUuid, linkUuid } });
   await refreshLinks();
 }
+
+/** GET /room-links/{token} (public): what the landing page shows before the download. */
+export const getRoomLinkInfo = (token: string): Promise<RoomLinkInfo> => call(apiClient, E.info, { params: { token } });

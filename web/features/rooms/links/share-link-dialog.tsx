@@ -1,5 +1,5 @@
 import { Button, Dialog, DialogActions, DialogBody, DialogContent, DialogSurface, DialogTitle, DialogTrigger, Field, Input, makeStyles, Select, Spinner, Text } from '@fluentui/react-components';
-import { CopyRegular, LinkRegular } from '@fluentui/react-icons';
+import { CopyRegular, LinkRegular, OpenRegular } from '@fluentui/react-icons';
 import { ROOM_LINK_DEFAULT_DAYS, ROOM_LINK_MAX_DAYS, type CreatedRoomLink, type RoomLink } from '@shared/contract/room-links';
 import type { RoomFile } from '@shared/contract/rooms';
 import { Alert } from '@web/components/alert';
@@ -23,9 +23,9 @@ const useStyles = makeStyles({
 const EXPIRY_CHOICES = [1, ROOM_LINK_DEFAULT_DAYS, 14, 30, ROOM_LINK_MAX_DAYS] as const;
 
 /**
- * "Share link" of a plain room's file (OWNER, EDITOR): make a public download link with an expiry,
- * copy it (its URL is shown only right after it was made), see the file's links and revoke one
- * after a confirmation. E2E rooms have no such entry (the server refuses: it cannot decrypt).
+ * "Share link" of a plain room's file (OWNER, EDITOR): make a public link with an expiry (its URL is
+ * the landing page `/room-link/{token}`: name, size, expiry, Download), copy or open it (its URL is
+ * shown only right after it was made), see the file's links and revoke one after a confirmation. E2E rooms have no such entry (the server refuses: it cannot decrypt).
  */
 export function ShareLinkDialog({ file, onClose }: { file: RoomFile | null; onClose: () => void }) {
   const { t } = useTranslation();
@@ -128,6 +128,10 @@ export function ShareLinkDialog({ file, onClose }: { file: RoomFile | null; onCl
                   </Field>
                   <Button icon={<CopyRegular />} onClick={() => void copy(created.url)}>
                     {t('roomLinks:copy')}
+                  </Button>
+                  {/* What the recipient sees: the landing page with the Download button. */}
+                  <Button as="a" href={created.url} target="_blank" rel="noopener noreferrer" icon={<OpenRegular />}>
+                    {t('roomLinks:openLink')}
                   </Button>
                 </div>
               ) : null}

@@ -1,0 +1,13 @@
+import { isApiError } from '@shared/api/api-error';
+
+/** The server's refusals of a link (server/README "Public links to room files"), as `roomLinks:page.errors.*` keys. */
+const REASONS = ['linkInvalid', 'linkExpired', 'linkRevoked', 'fileDeleted', 'creatorLostAccess', 'scanInProgress', 'virusDetected', 'scanFailed'] as const;
+
+export function linkErrorKey(error: unknown): string {
+  if (!isApiError(error)) return 'general';
+  if (error.status === 429) return 'rateLimited';
+  // A malformed token (400) is as unknown as a wrong one.
+  if (error.status === 400) return 'linkInvalid';
+  const reason = (error.error?.metadata as { reason?: unknown } | undefined)?.reason;
+  return REASONS.includes(reason as (typeof REASONS)[number]) ? (reason as string) : 'general';
+}

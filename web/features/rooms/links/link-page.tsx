@@ -1,0 +1,82 @@
+import { Body1, Button, Card, makeStyles, Spinner } from '@fluentui/react-components';
+import { ArrowDownloadRegular } from '@fluentui/react-icons';
+import { API_BASE } from '@shared/contract/constants';
+import { ROOM_LINK_PATHS } from '@shared/contract/room-links';
+import { Alert } from '@web/components/alert';
+import { PageHeading } from '@web/components/page-heading';
+import { formatSize } from '@web/lib/format-size';
+import { currentLanguage } from '@web/lib/i18n';
+import { useState, type MouseEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useParams } from 'react-router';
+import useSWR from 'swr';
+import { getRoomLinkInfo } from './api';
+import { linkErrorKey } from './link-errors';
+
+const useStyles = makeStyles({
+  card: { maxWidth: '560px', margin: '0 auto', padding: '24px', display: 'grid', gap: '16px' },
+  facts: { display: 'grid', gridTemplateColumns: 'max-content 1fr', columnGap: '16px', rowGap: '8px', margin: 0 },
+  term: { fontWeight: 600 },
+  value: { margin: 0, overflowWrap: 'anywhere' },
+  download: { justifySelf: 'start' },
+});
+
+/**
+ * The landing page of a public link to a room file (`/room-link/{token}`, no sign-in): the file's
+ * name, size and the link's expiry with a Download button (the public content call), or a message
+ * page saying why the link does not work.
+ */
+export function RoomLinkPage() {
+  const { t } = useTranslation();
+  const styles = useStyles();
+  const { token = '' } = useParams();
+  const info = useSWR(['room-link/public', token], () => getRoomLinkInfo(token), { revalidateOnFocus: false, shouldRetryOnError: false });
+  const language = currentLanguage();
+  const contentUrl = `${API_BASE}${ROOM_LINK_PATHS.content(token)}`;
+  const [lateError, setLateError] = useState<unknown>(null);
+  const error: unknown = info.error ?? lateError;
+
+  // Asks again before the download: a link revoked (or expired) since the page opened shows its message, not the server's raw answer.
+  async function download(event: MouseEvent) {
+    event.preventDefault();
+    try {
+      await getRoomLinkInfo(token);
+    } catch (refusal) {
+      setLateError(refusal);
+      return;
+    }
+    window.location.assign(contentUrl);
+  }
+
+  if (error) {
+    return (
+      <Card className={styles.card}>
+        <PageHeading focusOnMount>{t('roomLinks:page.unavailableTitle')}</PageHeading>
+        <Alert type="error">{t(`roomLinks:page.errors.${linkErrorKey(error)}`)}</Alert>
+      </Card>
+    );
+  }
+  if (!info.data) return <Spinner label={t('common:loading')} />;
+  const { name, size, expiresAt } = info.data;
+  return (
+    <Card className={styles.card}>
+      <PageHeading focusOnMount>{t('roomLinks:page.title')}</PageHeading>
+      <Body1 as="p" style={{ margin: 0 }}>
+        {t('roomLinks:page.intro')}
+      </Body1>
+      <dl className={styles.facts}>
+        <dt className={styles.term}>{t('roomLinks:page.name')}</dt>
+        <dd className={styles.value} data-testid="room-link-name">
+          {name}
+        </dd>
+        <dt className={styles.term}>{t('roomLinks:page.size')}</dt>
+        <dd className={styles.value}>{formatSize(size, language)}</dd>
+        <dt className={styles.term}>{t('roomLinks:page.expires')}</dt>
+        <dd className={styles.value}>{new Intl.DateTimeFormat(language, { dateStyle: 'long', timeStyle: 'short' }).format(expiresAt)}</dd>
+      </dl>
+      <Button as="a" href={contentUrl} appearance="primary" icon={<ArrowDownloadRegular />} className={styles.download} onClick={(event) => void download(event)}>
+        {t('roomLinks:page.download')}
+      </Button>
+    </Card>
+  );
+}
