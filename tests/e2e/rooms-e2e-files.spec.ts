@@ -75,7 +75,7 @@ test('a three-part E2E upload shows its progress in the transfer centre and down
     if (index === 0) await held;
     await route.continue();
   });
-  await page.locator('input[type=file]').setInputFiles({ name: 'annual-report.bin', mimeType: 'application/octet-stream', buffer: Buffer.from(bytes) });
+  await page.getByLabel('Upload files', { exact: true }).setInputFiles({ name: 'annual-report.bin', mimeType: 'application/octet-stream', buffer: Buffer.from(bytes) });
   await page.getByRole('button', { name: /^File transfers/ }).click();
   const centre = page.getByRole('dialog', { name: 'File transfers' });
   const row = centre.getByRole('listitem', { name: 'annual-report.bin' });
@@ -98,7 +98,7 @@ test('renaming an E2E file re-signs it: the new name shows verified and download
   test.setTimeout(180_000);
   const bytes = new Uint8Array(randomBytes(40_000));
   await createRoom(page, 'Rename papers');
-  await page.locator('input[type=file]').setInputFiles({ name: 'memo.txt', mimeType: 'text/plain', buffer: Buffer.from(bytes) });
+  await page.getByLabel('Upload files', { exact: true }).setInputFiles({ name: 'memo.txt', mimeType: 'text/plain', buffer: Buffer.from(bytes) });
   await expect(page.getByRole('row').filter({ hasText: 'memo.txt' }).filter({ hasText: owner.email })).toBeVisible({ timeout: 60_000 });
   await page.getByRole('button', { name: 'Rename: memo.txt' }).click();
   const dialog = page.getByRole('dialog', { name: 'Rename file “memo.txt”' });
@@ -117,7 +117,7 @@ test('uploading a taken name offers the version conflict: a new version replaces
   const second = new Uint8Array(randomBytes(50_000));
   const third = new Uint8Array(randomBytes(20_000));
   await createRoom(page, 'Version papers');
-  const input = page.locator('input[type=file]');
+  const input = page.getByLabel('Upload files', { exact: true });
   await input.setInputFiles({ name: 'plan.bin', mimeType: 'application/octet-stream', buffer: Buffer.from(first) });
   await expect(page.getByRole('row').filter({ hasText: 'plan.bin' }).filter({ hasText: owner.email })).toBeVisible({ timeout: 60_000 });
 
@@ -162,7 +162,7 @@ test('a failed E2E upload resumes on retry: the parts on the server are kept, th
     if (holding && index === 1) return route.abort('aborted').catch(() => undefined);
     await route.continue().catch(() => undefined);
   });
-  await page.locator('input[type=file]').setInputFiles({ name: 'resume.bin', mimeType: 'application/octet-stream', buffer: Buffer.from(bytes) });
+  await page.getByLabel('Upload files', { exact: true }).setInputFiles({ name: 'resume.bin', mimeType: 'application/octet-stream', buffer: Buffer.from(bytes) });
   await page.getByRole('button', { name: /^File transfers/ }).click();
   const centre = page.getByRole('dialog', { name: 'File transfers' });
   const row = centre.getByRole('listitem', { name: 'resume.bin' });

@@ -67,7 +67,7 @@ test('a file moves into another folder of the E2E room: decrypted names in the d
 
   await newFolder(page, 'Drafts');
   await newFolder(page, 'Signed');
-  await page.locator('input[type=file]').setInputFiles({ name: 'term-sheet.pdf', mimeType: 'application/pdf', buffer: Buffer.from(bytes) });
+  await page.getByLabel('Upload files', { exact: true }).setInputFiles({ name: 'term-sheet.pdf', mimeType: 'application/pdf', buffer: Buffer.from(bytes) });
   await expect(verifiedRow(page, 'term-sheet.pdf')).toBeVisible({ timeout: 60_000 });
   // Drafts already holds a folder "Term-Sheet.pdf" (names compare case-insensitively, as in plain rooms).
   await page.getByRole('link', { name: 'Drafts', exact: true }).click();

@@ -44,7 +44,7 @@ async function roomWithTwoVersions(page: Page, name: string, first: Uint8Array, 
   await create.getByLabel('Name of the data room').fill(name);
   await create.getByRole('button', { name: 'Create' }).click();
   await expect(page.getByRole('heading', { level: 1, name })).toBeVisible({ timeout: 30_000 });
-  const input = page.locator('input[type=file]');
+  const input = page.getByLabel('Upload files', { exact: true });
   await input.setInputFiles({ name: 'offer.pdf', mimeType: 'application/pdf', buffer: Buffer.from(first) });
   await expect(page.getByRole('row').filter({ hasText: 'offer.pdf' }).filter({ hasText: owner.email })).toBeVisible({ timeout: 60_000 });
   await input.setInputFiles({ name: 'offer.pdf', mimeType: 'application/pdf', buffer: Buffer.from(second) });

@@ -66,7 +66,7 @@ test('owner creates an E2E room and uploads; a member activates later, is grante
   const roomUuid = page.url().split('/').at(-1)!;
   await expect(page.getByRole('heading', { level: 1, name: 'Merger documents' })).toBeVisible({ timeout: 30_000 });
 
-  await page.locator('input[type=file]').setInputFiles({ name: 'term-sheet.bin', mimeType: 'application/octet-stream', buffer: Buffer.from(bytes) });
+  await page.getByLabel('Upload files', { exact: true }).setInputFiles({ name: 'term-sheet.bin', mimeType: 'application/octet-stream', buffer: Buffer.from(bytes) });
   await expect(page.getByText('“term-sheet.bin” was uploaded.').first()).toBeVisible({ timeout: 60_000 });
   await expect(page.getByRole('row').filter({ hasText: 'term-sheet.bin' }).filter({ hasText: owner.email })).toBeVisible({ timeout: 30_000 });
   await expectNoSeriousA11yViolations(page, 'E2E room');
