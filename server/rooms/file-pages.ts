@@ -1,7 +1,8 @@
 // A folder's (or a room's top level's) complete files a page at a time, in keyset order: a page reads
 // at most `pageSize + 1` rows after the cursor, whatever the folder holds (`npm run bench -- rooms`:
-// a folder of 10 000 files lists as fast as one of 100). The `name` order is served by the index
-// `room_files_listing` (migration 0038) on (room, folder, state, deleted_at, lower(name), id).
+// a folder of 10 000 files lists as fast as one of 100). Each order has its index on (room, folder,
+// state, deleted_at, key, id): `room_files_listing` (migration 0038, lower(name)),
+// `room_files_listing_size` and `room_files_listing_updated` (migration 0051).
 import type { RoomFile, RoomFileSort, RoomRole } from '@shared/contract/rooms';
 import { ROOM_FILE_SORTS, ROOM_FILES_PAGE_DEFAULT } from '@shared/contract/rooms';
 import { sql, type Kysely, type RawBuilder } from 'kysely';
