@@ -1,7 +1,8 @@
 // A folder's (or a room's top level's) complete files a page at a time, in keyset order: a page reads
 // at most `pageSize + 1` rows after the cursor, whatever the folder holds (`npm run bench -- rooms`:
-// a folder of 10 000 files lists as fast as one of 100). The `name` order is served by the index
-// `room_files_listing` (migration 0038) on (room, folder, state, deleted_at, lower(name), id).
+// a folder of 10 000 files lists as fast as one of 100). Each order has its index on (room, folder,
+// state, deleted_at, key, id): `room_files_listing` (migration 0038, lower(name)),
+// `room_files_listing_size` and `room_files_listing_updated` (migration 0051).
 import type { RoomFile, RoomFileSort, RoomRole } from '@shared/contract/rooms';
 import { ROOM_FILE_SORTS, ROOM_FILES_PAGE_DEFAULT } from '@shared/contract/rooms';
 import { sql, type Kysely, type RawBuilder } from 'kysely';
@@ -75,6 +76,12 @@ export async function filePage(
   here = folder ? here.where('room_files.folder_id', '=', folder.id) : here.where('room_files.folder_id', 'is', null);
 
   const key = sortKey(sort);
+  // The listing indexes hold (room, folder, state, deleted_at, key, id). PostgreSQL takes `x is null`
+  // as a filter, not as fixing x, so ordered by the key alone it never walks them in order (it read
+  // and sorted the whole folder for every page, measured); ordering first by the columns that are
+  // null here (all equal, nothing changes) makes the order the index's. SQLite walks them either way.
+  const nulls = folder ? [sql`room_files.deleted_at`] : [sql`room_files.folder_id`, sql`room_files.deleted_at`];
+  const nullColumns = sql.join(nulls.map((c) => sql`${c} ${sql.raw(order)}`));
   // No join here: with one, PostgreSQL joined the whole folder first and sorted it (measured), while
   // alone the page walks the index in order. The page's uploaders come in a second small query.
   let rows = here.selectAll('room_files').select(key.as('sort_key'));
@@ -86,7 +93,7 @@ export async function filePage(
     rows = rows.where(sql<boolean>`${from} and (${beyond} or room_files.id > ${after.id})`);
   }
   const [page, total] = await Promise.all([
-    rows.orderBy(key, order).orderBy('room_files.id', 'asc').limit(pageSize + 1).execute(),
+    rows.orderBy(nullColumns).orderBy(key, order).orderBy('room_files.id', 'asc').limit(pageSize + 1).execute(),
     here.select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow(),
   ]);
   const shown = page.slice(0, pageSize);

@@ -33,8 +33,13 @@ const GROUPS: Record<string, (options: BenchOptions) => Promise<Figure[]>> = {
   'upload-browser': (options) => benchUploadBrowser(options),
   reports: (options) => benchReports(options),
   scale: (options) => benchScale(options),
-  // The plain half (server listing) and the E2E half (Chromium) of issue 15's figures.
-  rooms: async (options) => [...(await benchRooms(options)), ...(await benchRoomsE2e(options))],
+  // The plain half (server listing) and the E2E half (Chromium) of issue 15's figures;
+  // KUVERT_BENCH_ROOMS_ONLY=listing (or =e2e) runs just one half.
+  rooms: async (options) => {
+    const only = process.env.KUVERT_BENCH_ROOMS_ONLY;
+    if (only !== undefined && only !== 'listing' && only !== 'e2e') throw new Error(`KUVERT_BENCH_ROOMS_ONLY: listing or e2e, not ${only}`);
+    return [...(only !== 'e2e' ? await benchRooms(options) : []), ...(only !== 'listing' ? await benchRoomsE2e(options) : [])];
+  },
   // The blob stores alone (issue 18's S3 / local figure, iterated in seconds instead of the scale group's minutes).
   's3-store': (options) => benchS3Store(options),
 };

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { ROOM_FILES_PAGE_DEFAULT, ROOM_FILES_PAGE_MAX, ROOM_PATHS, type Room, type RoomContents, type RoomFile, type RoomFolder } from '@shared/contract/rooms';
 import { seedRoomFiles } from '@tests/support/seed-room-files';
 import { startTestServer, type TestServer } from '@tests/support/server';
@@ -92,6 +93,42 @@ describe('room contents a page at a time', () => {
         const values = files.map(value);
         const sorted = [...values].sort((a, b) => (order === 'asc' ? a - b : b - a));
         expect(values).toEqual(sorted);
+      }
+    }
+  });
+
+  it('every sort walks a folder of ties page by page: each file exactly once, equal keys oldest first', async () => {
+    // Three names (case apart), two sizes, three times: page boundaries (7) fall inside the ties.
+    // Below 'Sub', out of the lists the other tests look at.
+    const sub = (await json<RoomContents>(await page(owner, '?pageSize=1'))).folders[0]!;
+    const ties = await json<RoomFolder>(await call(server, owner, 'POST', api(ROOM_PATHS.folders(room.uuid)), { name: 'Ties', parentUuid: sub.uuid }), 201);
+    const count = 61;
+    const uuids = Array.from({ length: count }, () => randomUUID());
+    const name = (i: number) => `${i % 2 ? 'Same' : 'same'} ${i % 3}`;
+    const size = (i: number) => (i % 5 === 0 ? 10 : 20);
+    const updatedAt = (i: number) => 1_700_000_000_000 + (i % 3) * 1000;
+    await seedRoomFiles(server.app.db, { roomUuid: room.uuid, folderUuid: ties.uuid, count, uuid: (i) => uuids[i]!, name, size, updatedAt, uploaderEmail: email('owner') });
+    const keyOf = { name: (i: number) => name(i).toLowerCase(), size, updatedAt } as const;
+    for (const sort of ['name', 'size', 'updatedAt'] as const) {
+      for (const order of ['asc', 'desc'] as const) {
+        const walked: string[] = [];
+        let cursor: string | null = null;
+        do {
+          const path = `${ROOM_PATHS.folder(room.uuid, ties.uuid)}?pageSize=7&sort=${sort}&order=${order}${cursor ? `&cursor=${cursor}` : ''}`;
+          const contents: RoomContents = await json<RoomContents>(await call(server, owner, 'GET', api(path)));
+          expect(contents.totalFiles).toBe(count);
+          walked.push(...contents.files.map((f) => f.uuid));
+          cursor = contents.nextCursor;
+        } while (cursor && walked.length <= count);
+        // Seeded in index order, so a lower index is the older row (the lower id).
+        const key = keyOf[sort];
+        const expected = [...uuids.keys()]
+          .sort((a, b) => {
+            const [x, y] = [key(a), key(b)];
+            return x === y ? a - b : (x < y ? -1 : 1) * (order === 'asc' ? 1 : -1);
+          })
+          .map((i) => uuids[i]);
+        expect(walked, `${sort} ${order}`).toEqual(expected);
       }
     }
   });

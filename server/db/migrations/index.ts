@@ -33,6 +33,7 @@ import * as roomE2eFileOps from './0042-room-e2e-file-ops';
 import * as formPages from './0043-form-pages';
 import * as formLayout from './0044-form-layout';
 import * as roomLinks from './0050-room-links';
+import * as roomFileSortIndexes from './0051-room-file-sort-indexes';
 
 /**
  * Every migration, in order, for SQLite and PostgreSQL alike. A static list (not a
@@ -76,6 +77,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0043-form-pages': formPages,
   '0044-form-layout': formLayout,
   '0050-room-links': roomLinks,
+  '0051-room-file-sort-indexes': roomFileSortIndexes,
 };
 
 export const staticMigrationProvider: MigrationProvider = {
