@@ -110,7 +110,7 @@ async function openUploadPage(page: Page, baseUrl: string, roomUuid: string, e2e
   if (e2e) {
     await openUnlockedE2eRoom(page, baseUrl, roomUuid);
     // The input is there once the room is open (names decrypted) for a member who may write.
-    await page.locator('input[type=file]').waitFor({ state: 'attached', timeout: 60_000 });
+    await page.getByLabel('Upload files', { exact: true }).waitFor({ state: 'attached', timeout: 60_000 });
   } else {
     await page.goto(`${baseUrl}/datarooms/${roomUuid}`);
     await page.getByRole('button', { name: TEXT.plainUpload }).first().waitFor({ timeout: 60_000 });
@@ -122,7 +122,7 @@ async function timedUpload(page: Page, file: string, e2e: boolean): Promise<numb
   let started: number;
   if (e2e) {
     started = performance.now();
-    await page.locator('input[type=file]').setInputFiles(file);
+    await page.getByLabel('Upload files', { exact: true }).setInputFiles(file);
   } else {
     const chooser = page.waitForEvent('filechooser');
     await page.getByRole('button', { name: TEXT.plainUpload }).first().click();
