@@ -69,12 +69,12 @@ test('30 files: 25 a page, the swapped metadata is the one row not trusted, sear
   expect(firstBroken + (await rows.filter({ hasText: 'Details cannot be decrypted – not trusted' }).count())).toBe(1);
 
   // Search (from page 2) starts at the first page of the hits; the swapped one offers no download.
-  await page.getByRole('searchbox').fill('Minutes 07');
+  await page.getByRole('searchbox', { name: 'Search in this folder' }).fill('Minutes 07');
   await expect(rows).toHaveCount(1);
   await expect(rows.first()).toContainText('Details cannot be decrypted – not trusted');
   await expect(rows.first().getByRole('button', { name: 'Download Minutes 07.pdf' })).toHaveCount(0);
   await expect(pager).toHaveCount(0);
-  await page.getByRole('searchbox').fill('Minutes 08');
+  await page.getByRole('searchbox', { name: 'Search in this folder' }).fill('Minutes 08');
   await expect(rows.first()).toContainText(owner.email);
   await expect(rows.first().getByRole('button', { name: 'Download Minutes 08.pdf' })).toBeVisible();
 });
@@ -105,7 +105,7 @@ test('sorting by name gives the decrypted alphabetical order across pages; searc
   const last = (await names()).at(-1)!;
   await pager.getByRole('button', { name: 'Previous page' }).click();
   await expect(pager).toContainText('page 1 of 2');
-  await page.getByRole('searchbox').fill(last.replace('.pdf', ''));
+  await page.getByRole('searchbox', { name: 'Search in this folder' }).fill(last.replace('.pdf', ''));
   await expect(rows).toHaveCount(1);
   await expect(rows.first()).toContainText(last);
 });

@@ -40,7 +40,7 @@ test('the owner shares a file by link, an anonymous browser downloads it, the re
   await page.getByRole('menuitem', { name: links.action }).click();
   const dialog = page.getByRole('dialog', { name: fill(links.title, { name: 'handout.bin' }) });
   await expect(dialog.getByText(links.empty)).toBeVisible();
-  await dialog.getByRole('combobox', { name: links.expiry }).selectOption({ label: fill(links.days_other, { count: 14 }) });
+  await dialog.getByRole('combobox', { name: links.expiry }).selectOption({ label: fill(links.expiryDays_other, { count: 14 }) });
   await dialog.getByRole('button', { name: links.create }).click();
   const urlField = dialog.getByRole('textbox', { name: links.url });
   await expect(urlField).toHaveValue(/\/room-link\/[A-Za-z0-9_-]{43}$/);

@@ -112,7 +112,7 @@ export function ShareLinkDialog({ file, onClose }: { file: RoomFile | null; onCl
                   <Select value={String(days)} onChange={(_e, data) => setDays(Number(data.value))}>
                     {EXPIRY_CHOICES.map((d) => (
                       <option key={d} value={d}>
-                        {t('roomLinks:days', { count: d })}
+                        {t('roomLinks:expiryDays', { count: d })}
                       </option>
                     ))}
                   </Select>
