@@ -1,15 +1,16 @@
 import { Button, makeStyles, mergeClasses, Menu, MenuItem, MenuList, MenuPopover, MenuTrigger, Text, tokens } from '@fluentui/react-components';
-import { ArrowDownloadRegular, ArrowSortDownRegular, ArrowSortRegular, ArrowSortUpRegular, ArrowUploadRegular, DocumentRegular, FolderArrowUpRegular, MoreHorizontalRegular } from '@fluentui/react-icons';
+import { ArrowDownloadRegular, ArrowSortDownRegular, ArrowSortRegular, ArrowSortUpRegular, ArrowUploadRegular, DocumentRegular, MoreHorizontalRegular } from '@fluentui/react-icons';
 import { ROOM_PERMISSIONS, type RoomContents, type RoomFile, type RoomFileSort } from '@shared/contract/rooms';
 import { DataTable, type DataTableColumn } from '@web/components/data-table';
 import { TransferProgressBar } from '@web/components/transfer-centre';
 import { plainDownloadClick } from '@web/lib/plain-download';
 import { useTransfer } from '@web/lib/transfer-store';
-import { useRef, useState, type DragEvent, type RefObject } from 'react';
+import { useState, type DragEvent, type RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
 import { deleteRoomFile, renameRoomFile, roomFileContentUrl, startRoomUpload, type VersionConflictChoice } from './api/room-files';
 import { fetchRoomContents, refreshRooms } from './api/rooms';
-import { createFolderTree, foldersToCreate, placedFromDrop, placedFromPicker, type PlacedFile } from './folder-drop';
+import { createFolderTree, foldersToCreate, placedFromDrop, type PlacedFile } from './folder-drop';
+import { UploadFolderButton } from './upload-folder-button';
 import { roomErrorText } from './room-errors';
 import { scanAllowsContent, ScanStatus } from './scan-state';
 import { useNotify } from '@web/lib/toasts';
@@ -77,7 +78,6 @@ export function RoomFiles({ contents, onName, onConfirm, onMove, onDetails, onPr
   const uploading = transfer?.state === 'pending' || transfer?.state === 'running';
   const notify = useNotify();
   const [dragging, setDragging] = useState(false);
-  const folderInput = useRef<HTMLInputElement>(null);
   const [conflict, setConflict] = useState<ConflictRequest | null>(null);
   const [versionsOf, setVersionsOf] = useState<RoomFile | null>(null);
   const [linkOf, setLinkOf] = useState<RoomFile | null>(null);
@@ -276,24 +276,7 @@ export function RoomFiles({ contents, onName, onConfirm, onMove, onDetails, onPr
                 event.target.value = '';
               }}
             />
-            <Button icon={<FolderArrowUpRegular />} disabled={uploading} onClick={() => folderInput.current?.click()}>
-              {t('rooms:drop.uploadFolder')}
-            </Button>
-            <input
-              ref={(element) => {
-                folderInput.current = element;
-                // Not in React's typings: the picker then chooses a folder and gives each file its relative path.
-                element?.setAttribute('webkitdirectory', '');
-              }}
-              type="file"
-              className={styles.hidden}
-              data-testid="room-folder-input"
-              aria-label={t('rooms:drop.uploadFolder')}
-              onChange={(event) => {
-                void uploadPlaced(placedFromPicker([...(event.target.files ?? [])]));
-                event.target.value = '';
-              }}
-            />
+            <UploadFolderButton disabled={uploading} testId="room-folder-input" onPlaced={(placed) => void uploadPlaced(placed)} />
             <Text size={200}>{t('rooms:drop.hint')}</Text>
           </>
         ) : null}

@@ -1,5 +1,4 @@
-import { Button, makeStyles, mergeClasses, Text, tokens } from '@fluentui/react-components';
-import { FolderArrowUpRegular } from '@fluentui/react-icons';
+import { makeStyles, mergeClasses, Text, tokens } from '@fluentui/react-components';
 import { call } from '@shared/api/call';
 import { ROOM_E2E_ENDPOINTS as X } from '@shared/contract/endpoints/rooms-e2e';
 import type { KeyHandle, UnlockedKeys } from '@shared/crypto/service';
@@ -10,11 +9,12 @@ import { cryptoApi } from '@web/lib/crypto';
 import { useNotify } from '@web/lib/toasts';
 import { useTransfer } from '@web/lib/transfer-store';
 import { useUnlockedKeys } from '@web/lib/unlock-request';
-import { useRef, useState, type DragEvent } from 'react';
+import { useState, type DragEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { numberedName, type VersionConflictChoice } from '../api/room-files';
 import { refreshRooms } from '../api/rooms';
-import { foldersToCreate, placedFromDrop, placedFromPicker, type PlacedFile } from '../folder-drop';
+import { foldersToCreate, placedFromDrop, type PlacedFile } from '../folder-drop';
+import { UploadFolderButton } from '../upload-folder-button';
 import { roomErrorText } from '../room-errors';
 import { VersionConflictDialog, type ConflictRequest } from '../version-dialogs';
 import { placementFor } from './e2e-file-ops';
@@ -25,7 +25,6 @@ import { startE2eRoomUpload } from './e2e-upload';
 const useStyles = makeStyles({
   zone: { display: 'flex', gap: '12px', alignItems: 'center', flexWrap: 'wrap', padding: '12px', margin: '0 0 12px', border: `2px dashed ${tokens.colorNeutralStroke1}`, borderRadius: tokens.borderRadiusMedium },
   dragging: { border: `2px dashed ${tokens.colorBrandStroke1}`, backgroundColor: tokens.colorBrandBackground2 },
-  hidden: { display: 'none' },
 });
 
 /** A folder's decrypted children by lower-case name: sub-folders (uuid) and file names. */
@@ -110,7 +109,6 @@ export function E2eDropZone({ roomUuid, folderUuid, view }: { roomUuid: string; 
   const [dragging, setDragging] = useState(false);
   const [transferId, setTransferId] = useState<string | undefined>();
   const [conflict, setConflict] = useState<ConflictRequest | null>(null);
-  const folderInput = useRef<HTMLInputElement | null>(null);
   const transfer = useTransfer(transferId);
   const busy = transfer?.state === 'pending' || transfer?.state === 'running';
   const hereName = view.path.at(-1)?.name ?? view.roomName ?? '';
@@ -171,24 +169,7 @@ export function E2eDropZone({ roomUuid, folderUuid, view }: { roomUuid: string; 
 
   return (
     <div className={mergeClasses(styles.zone, dragging && styles.dragging)} data-testid="e2e-drop-zone" {...drop}>
-      <Button icon={<FolderArrowUpRegular />} disabled={busy} onClick={() => folderInput.current?.click()}>
-        {t('rooms:drop.uploadFolder')}
-      </Button>
-      <input
-        ref={(element) => {
-          folderInput.current = element;
-          // Not in React's typings: the picker then chooses a folder and gives each file its relative path.
-          element?.setAttribute('webkitdirectory', '');
-        }}
-        type="file"
-        className={styles.hidden}
-        data-testid="e2e-folder-input"
-        aria-label={t('rooms:drop.uploadFolder')}
-        onChange={(event) => {
-          void uploadPlaced(placedFromPicker([...(event.target.files ?? [])]));
-          event.target.value = '';
-        }}
-      />
+      <UploadFolderButton disabled={busy} testId="e2e-folder-input" onPlaced={(placed) => void uploadPlaced(placed)} />
       <Text size={200}>{t('rooms:drop.hint')}</Text>
       {transfer && busy ? <TransferProgressBar value={transfer.percent} max={100} aria-label={t('rooms:files.progress', { name: transfer.title })} /> : null}
       <VersionConflictDialog request={conflict} onClose={() => setConflict(null)} />
