@@ -4,6 +4,7 @@ import { ROOM_KEY_DESCRIPTOR_FILE_ID } from '@shared/contract/rooms-e2e';
 import { isValidEmail } from '@shared/rules/send-rules';
 import { HttpError } from '../core/http-error';
 import { recordActivity } from './activity';
+import { e2eAccessFlags } from './e2e-flags';
 import { dropRoomKeyCopyOfFormerMember, ROOM_DESCRIPTOR_KIND } from './e2e-rooms';
 import type { RequestContext } from '../core/request-context';
 import { mayInvite } from '../users/invite-rights';
@@ -58,10 +59,8 @@ async function entriesAt(ctx: RequestContext, room: RoomRow, folder: FolderRow |
         setOn: level?.uuid ?? null,
         inherited: level !== chain[0],
         wrappedKey: row.wrapped_key,
-        // Pending or declined: the member activated encryption but holds no copy of the room key yet.
-        missingFileKey: e2e && activated && !hasCopy,
         notRegistered: false,
-        encryptionNotActivated: e2e && !activated,
+        ...e2eAccessFlags(e2e, { activated, hasRoomKeyCopy: hasCopy }),
       });
       break;
     }

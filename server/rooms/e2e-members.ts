@@ -5,6 +5,7 @@ import type { E2eGrantBody, E2eMember, E2eMemberList } from '@shared/contract/ro
 import { badRequest, notFound } from '../core/http-error';
 import type { RequestContext } from '../core/request-context';
 import { recordActivity } from './activity';
+import { e2eAccessFlagsOfState } from './e2e-flags';
 import { memberStates, requireEncrypted, storeRoomKeyCopy } from './e2e-rooms';
 import { isRoomRole, liveRoom, requireRole, type RoomRow } from './roles';
 import type { FastifyInstance } from 'fastify';
@@ -34,8 +35,7 @@ async function membersOf(app: FastifyInstance, room: RoomRow, onlyUserId?: numbe
         user: { uuid: row.uuid, email: row.email, name: displayName(row) },
         role,
         state: s.state,
-        missingFileKey: s.state !== 'approved',
-        encryptionNotActivated: s.state === 'noSecuPass',
+        ...e2eAccessFlagsOfState(s.state),
         keys: s.keys,
       };
     })

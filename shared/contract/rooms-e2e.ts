@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ROOM_FILES_PAGE_MAX, ROOM_NAME_WIRE_MAX, ROOM_ROLES } from './rooms';
+import { EncryptionNotActivatedSchema, MissingFileKeySchema, ROOM_FILES_PAGE_MAX, ROOM_NAME_WIRE_MAX, ROOM_ROLES } from './rooms';
 import { UserPublicKeysResponseSchema, WrappedFileKeySchema } from './secupass';
 
 /**
@@ -135,9 +135,9 @@ export const E2eMemberSchema = z
     /** Role on the room, or the strongest set on a folder. */
     role: z.enum(ROOM_ROLES),
     state: E2eMemberStateSchema,
-    /** SPEC §3 access entry flags. */
-    missingFileKey: z.boolean(),
-    encryptionNotActivated: z.boolean(),
+    /** SPEC §3 access entry flags, the same as GET …/access says. */
+    missingFileKey: MissingFileKeySchema,
+    encryptionNotActivated: EncryptionNotActivatedSchema,
     /** Live keys (pending members: what the OWNER wraps to after the pin check). */
     keys: PublicKeysSchema,
   })

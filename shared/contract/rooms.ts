@@ -204,6 +204,17 @@ export const UpdateFolderBodySchema = z
 
 export const RoomAccessQuerySchema = z.object({ folderUuid: Uuid.optional() }).strict();
 
+/**
+ * The SPEC §3 E2E flags, one meaning on GET …/access and GET …/e2e/members (server/rooms/e2e-flags.ts):
+ * a member is either not activated or missing the file key, never both.
+ */
+export const MissingFileKeySchema = z
+  .boolean()
+  .describe('E2E rooms: the member has activated end-to-end encryption (a live encryption key) but holds no room-key copy wrapped to it — not granted yet, or declined. False while encryption is not activated (see encryptionNotActivated) and in a plain room.');
+export const EncryptionNotActivatedSchema = z
+  .boolean()
+  .describe('E2E rooms: the member has no active SecuPass (no live encryption key), so no room key can be granted yet. False in a plain room.');
+
 export const RoomAccessEntrySchema = z
   .object({
     user: z.object({ uuid: z.string(), email: z.string(), username: z.string(), name: z.string() }),
@@ -214,12 +225,10 @@ export const RoomAccessEntrySchema = z
     inherited: z.boolean(),
     /** E2E rooms later: the room key wrapped for this user; always null in a plain room. */
     wrappedKey: z.string().nullable(),
-    /** SPEC §3, E2E rooms: the member activated encryption but has no room-key copy (not granted yet, or declined); false in a plain room. */
-    missingFileKey: z.boolean(),
+    missingFileKey: MissingFileKeySchema,
     /** SPEC §3: always false here — addresses without an account are pending invitations (GET …/invitations), not entries. */
     notRegistered: z.boolean(),
-    /** SPEC §3, E2E rooms: the member has no active SecuPass (no encryption key); false in a plain room. */
-    encryptionNotActivated: z.boolean(),
+    encryptionNotActivated: EncryptionNotActivatedSchema,
   })
   .meta({ id: 'RoomAccessEntry' });
 export type RoomAccessEntry = z.infer<typeof RoomAccessEntrySchema>;

@@ -1,6 +1,6 @@
 import type { RoomAccessSetResult, RoomInvitationList } from '@shared/contract/room-invitations';
 import { ROOM_PATHS, type Room, type RoomAccessEntry, type RoomAccessList } from '@shared/contract/rooms';
-import { ROOM_E2E_PATHS } from '@shared/contract/rooms-e2e';
+import { ROOM_E2E_PATHS, type E2eMember, type E2eMemberList } from '@shared/contract/rooms-e2e';
 import { startTestServer, type TestServer } from '@tests/support/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createUserAsAdmin, signIn, signInAdmin, type Session } from './core-helpers';
@@ -12,15 +12,19 @@ import { createE2eFolder, createE2eRoom, grant, json, openRoomKey, req } from '.
  * (SQLite, or PostgreSQL with KUVERT_TEST_DATABASE_URL) with the real crypto: a member without a
  * SecuPass (encryption not activated), with one but no room-key copy (missing file key: pending,
  * then declined), and granted; the same members in a plain room carry no flag, and an address
- * without an account is a pending invitation, not an entry (notRegistered stays false).
+ * without an account is a pending invitation, not an entry (notRegistered stays false). GET
+ * …/e2e/members says the same flags as GET …/access for each of these states (server/rooms/e2e-flags.ts).
  */
 
 let server: TestServer;
 let admin: Session;
-const who = ['owner', 'keyed', 'late'] as const;
+const who = ['owner', 'keyed', 'late', 'solo'] as const;
 const a = {} as Record<(typeof who)[number], E2eActor>;
 const email = (name: string) => `${name}@rooms-access-flags.test`;
 const NO_FLAGS = { missingFileKey: false, notRegistered: false, encryptionNotActivated: false };
+const NO_E2E_FLAGS = { missingFileKey: false, encryptionNotActivated: false };
+// The members of the first two rooms; 'solo' is only in the last one.
+const shared = ['owner', 'keyed', 'late'] as const;
 
 beforeAll(async () => {
   server = await startTestServer();
@@ -43,16 +47,29 @@ async function entryOf(room: Room, name: (typeof who)[number], folderUuid?: stri
   return entry;
 }
 
+/** The member's flags on GET …/e2e/members must equal the access entry's (room or folder list). */
+async function bothLists(room: Room, name: (typeof who)[number], folderUuid?: string): Promise<{ entry: RoomAccessEntry; member: E2eMember }> {
+  const entry = await entryOf(room, name, folderUuid);
+  const list = await json<E2eMemberList>(await req(server, a.owner, 'GET', ROOM_E2E_PATHS.members(room.uuid)), 200);
+  const member = list.members.find((m) => m.user.email === email(name));
+  if (!member) throw new Error(`${name} is not a member`);
+  expect({ missingFileKey: member.missingFileKey, encryptionNotActivated: member.encryptionNotActivated }).toEqual({
+    missingFileKey: entry.missingFileKey,
+    encryptionNotActivated: entry.encryptionNotActivated,
+  });
+  return { entry, member };
+}
+
 describe('access entry flags (SPEC §3)', () => {
   it('a plain room: no flag, with or without a SecuPass', async () => {
     const room = await json<Room>(await req(server, a.owner, 'POST', ROOM_PATHS.rooms, { name: 'Plain flags' }), 201);
     await json(await share(room, 'late', 'EDITOR'), 200);
     await json(await share(room, 'keyed', 'VIEWER'), 200);
-    for (const name of who) expect(await entryOf(room, name)).toMatchObject(NO_FLAGS);
+    for (const name of shared) expect(await entryOf(room, name)).toMatchObject(NO_FLAGS);
     // An address without an account is a pending invitation, not an entry: no entry carries notRegistered.
     const invited = await json<RoomAccessSetResult>(await req(server, a.owner, 'PUT', ROOM_PATHS.access(room.uuid), { user: 'nobody@rooms-access-flags.test', role: 'VIEWER' }), 200);
     expect(invited.invitation).toMatchObject({ email: 'nobody@rooms-access-flags.test', role: 'VIEWER' });
-    expect(invited.entries.map((e) => e.user.email).sort()).toEqual(who.map(email).sort());
+    expect(invited.entries.map((e) => e.user.email).sort()).toEqual(shared.map(email).sort());
     expect(invited.entries.every((e) => !e.notRegistered && !e.missingFileKey && !e.encryptionNotActivated)).toBe(true);
     const pending = await json<RoomInvitationList>(await req(server, a.owner, 'GET', `/rooms/${room.uuid}/invitations`), 200);
     expect(pending.invitations.map((i) => i.email)).toEqual(['nobody@rooms-access-flags.test']);
@@ -94,5 +111,32 @@ describe('access entry flags (SPEC §3)', () => {
     // Nobody else changed: the owner and the granted late member carry no flag.
     expect(await entryOf(room, 'owner')).toMatchObject(NO_FLAGS);
     expect(await entryOf(room, 'late', folder.uuid)).toMatchObject(NO_FLAGS);
+  }, 120_000);
+
+  it('GET …/access and GET …/e2e/members agree: without SecuPass, activated but not granted, declined, granted', async () => {
+    const { room, response } = await createE2eRoom(server, a.owner, 'E2E flags agree');
+    expect(response.status).toBe(201);
+    const { handle } = await openRoomKey(server, a.owner, room.uuid);
+    const folder = await json<{ uuid: string }>(await createE2eFolder(server, a.owner, room.uuid, handle, 'Agree'), 201);
+    expect(await bothLists(room, 'owner')).toMatchObject({ entry: NO_FLAGS, member: { state: 'approved', ...NO_E2E_FLAGS } });
+
+    // No SecuPass: only encryptionNotActivated — nothing to grant to yet, so no missing file key either.
+    await json(await share(room, 'solo', 'VIEWER'), 200);
+    const without = { missingFileKey: false, encryptionNotActivated: true };
+    expect(await bothLists(room, 'solo')).toMatchObject({ entry: without, member: { state: 'noSecuPass', ...without } });
+    // The same member listed on a folder (inherited there).
+    expect(await bothLists(room, 'solo', folder.uuid)).toMatchObject({ entry: { ...without, inherited: true } });
+
+    // Activated, not granted yet: only missingFileKey.
+    await giveSecuPass(a.solo, 'solo-SecuPass-access-flags-Marble-9');
+    const waiting = { missingFileKey: true, encryptionNotActivated: false };
+    expect(await bothLists(room, 'solo')).toMatchObject({ entry: waiting, member: { state: 'pending', ...waiting } });
+    await json(await req(server, a.owner, 'PUT', ROOM_E2E_PATHS.grant(room.uuid, a.solo.userUuid), { approve: false }), 200);
+    expect(await bothLists(room, 'solo')).toMatchObject({ entry: waiting, member: { state: 'notApproved', ...waiting } });
+
+    // Granted: no flag on either list.
+    await json(await grant(server, a.owner, room.uuid, a.solo.userUuid), 200);
+    expect(await bothLists(room, 'solo')).toMatchObject({ entry: NO_FLAGS, member: { state: 'approved', ...NO_E2E_FLAGS } });
+    expect(await bothLists(room, 'solo', folder.uuid)).toMatchObject({ entry: NO_FLAGS });
   }, 120_000);
 });

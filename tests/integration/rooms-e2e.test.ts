@@ -182,7 +182,7 @@ describe('grant after a late activation (SPEC §4 grant-access progress)', () =>
   it('noSecuPass → pending (missing file key) → not approved → approved; then the member reads and downloads', async () => {
     const r = await populatedRoom('Late');
     await json(await share(r.room, 'late', 'EDITOR'), 200);
-    expect(await memberOf(r.room, 'late')).toMatchObject({ state: 'noSecuPass', encryptionNotActivated: true, missingFileKey: true, keys: [] });
+    expect(await memberOf(r.room, 'late')).toMatchObject({ state: 'noSecuPass', encryptionNotActivated: true, missingFileKey: false, keys: [] });
     expect((await expectBackendError(await req(server, a.owner, 'PUT', ROOM_E2E_PATHS.grant(r.room.uuid, a.late.userUuid), { approve: true }), 400, 'ValidationException')).metadata).toMatchObject({ reason: 'encryptionNotActivated' });
 
     await giveSecuPass(a.late, 'late-SecuPass-rooms-e2e-Marble-8');
@@ -210,7 +210,7 @@ describe('SecuPass reset and trash', () => {
     const r = await populatedRoom('Reset');
     expect((await memberOf(r.room, 'viewer')).state).toBe('approved');
     await json(await call(server, admin, 'POST', `/api/2/admin/users/${a.viewer.userUuid}/secupass/reset`), 204);
-    expect(await memberOf(r.room, 'viewer')).toMatchObject({ state: 'noSecuPass', missingFileKey: true });
+    expect(await memberOf(r.room, 'viewer')).toMatchObject({ state: 'noSecuPass', missingFileKey: false, encryptionNotActivated: true });
     expect(await json<E2eRoomState>(await req(server, a.viewer, 'GET', ROOM_E2E_PATHS.state(r.room.uuid)), 200)).toMatchObject({ state: 'noSecuPass', roomKey: null });
     // A new SecuPass: pending until an OWNER grants again.
     await giveSecuPass(a.viewer, 'viewer-SecuPass-rooms-e2e-Marble-9');

@@ -226,7 +226,7 @@ describe('inviting an address without an account', () => {
     expect(await json<InvitationDetails>(await check(token), 200)).toMatchObject({ encrypted: true, roomName: null, role: 'EDITOR' });
     await json(await signUp(token), 201);
     const members = await json<E2eMemberList>(await as(owner, 'GET', ROOM_E2E_PATHS.members(room.uuid)), 200);
-    expect(members.members.find((m) => m.user.email === 'sealed@outside.test')).toMatchObject({ role: 'EDITOR', state: 'noSecuPass', missingFileKey: true });
+    expect(members.members.find((m) => m.user.email === 'sealed@outside.test')).toMatchObject({ role: 'EDITOR', state: 'noSecuPass', missingFileKey: false, encryptionNotActivated: true });
   });
 
   it('the public calls are rate limited per client address like the delivery signup (429)', async () => {
