@@ -17,13 +17,15 @@ import { NewPassphraseFields, newPassphraseMessages, usePassphraseEvaluation, ty
 import { evaluatePassphrase, passphraseStrength } from './passphrase-rules';
 import { apiErrorClass } from './secupass-errors';
 import { SecuPassCard, secuPassFormStyle } from './secupass-card';
+import { useSecuPassContext } from './secupass-context';
 
 type Variant = 'set' | 'create';
 
 /**
  * First passphrase (SPEC §2 set-secupass; create-secupass is the same form reached from a delivery
- * invitation). The key pairs are made and wrapped in the crypto Worker; only the wrapped blob and
- * the public keys are posted.
+ * invitation or a data room's encryption activation — the text follows `continue`, secupass-context.ts).
+ * The key pairs are made and wrapped in the crypto Worker; only the wrapped blob and the public keys
+ * are posted.
  */
 function NewSecuPassForm({ variant }: { variant: Variant }) {
   const { t } = useTranslation();
@@ -31,6 +33,7 @@ function NewSecuPassForm({ variant }: { variant: Variant }) {
   const { mutate: mutateAll } = useSWRConfig();
   const [params] = useSearchParams();
   const { user } = useAuthState();
+  const context = useSecuPassContext();
   const own = useOwnSecuPass();
   const policy = useSecuPassPolicy();
   const formRef = useRef<HTMLFormElement>(null);
@@ -65,8 +68,9 @@ function NewSecuPassForm({ variant }: { variant: Variant }) {
       void mutateAll(() => true);
       const target = safeContinueTarget(params.get('continue'));
       // From a delivery's invitation (create): the sender must release it now — the approval-pending
-      // screen says so and that a mail follows; it links back to the delivery (`continue`).
-      const success = variant === 'create' ? ROUTES.secuPassApprovalPending : ROUTES.setSecuPassSuccess;
+      // screen says so and that a mail follows; it links back to the delivery (`continue`). From a
+      // data room (either form): an owner must grant the room key now, the same screen in room words.
+      const success = variant === 'create' || context.kind === 'room' ? ROUTES.secuPassApprovalPending : ROUTES.setSecuPassSuccess;
       navigate(target ? `${success}?continue=${encodeURIComponent(target)}` : success, { replace: true });
     } catch (error) {
       setFailure(apiErrorClass(error) === 'ConflictException' ? 'alreadySet' : 'setError');
@@ -87,7 +91,7 @@ function NewSecuPassForm({ variant }: { variant: Variant }) {
   return (
     <>
       {own.data?.state === 'reset' ? <Alert type="warning" title={t('secupass:reset.title')}>{t('secupass:reset.text')}</Alert> : null}
-      {variant === 'create' ? <p>{t('secupass:create.intro')}</p> : <p>{t('secupass:set.intro')}</p>}
+      <p>{t(introKey(variant, context.kind))}</p>
       <Alert type="warning" title={t('secupass:set.noRecoveryTitle')}>
         {t('secupass:set.noRecovery')}
       </Alert>
@@ -101,6 +105,12 @@ function NewSecuPassForm({ variant }: { variant: Variant }) {
       </form>
     </>
   );
+}
+
+/** The delivery text only when a delivery linked here; a room has its own; otherwise the neutral one. */
+function introKey(variant: Variant, context: ReturnType<typeof useSecuPassContext>['kind']) {
+  if (context === 'room') return 'secupass:room.createIntro' as const;
+  return variant === 'create' && context === 'delivery' ? ('secupass:create.intro' as const) : ('secupass:set.intro' as const);
 }
 
 export function SetSecuPassPage() {
@@ -143,10 +153,12 @@ export function SetSecuPassSuccessPage() {
 
 export function CreateSecuPassSuccessPage() {
   const { t } = useTranslation();
+  const context = useSecuPassContext();
+  const text = { room: 'secupass:room.approvalText', delivery: 'secupass:create.successText', none: 'secupass:neutral.text' } as const;
   return (
     <SecuPassCard>
       <PageHeading focusOnMount>{t('secupass:create.successTitle')}</PageHeading>
-      <p>{t('secupass:create.successText')}</p>
+      <p>{t(text[context.kind])}</p>
       <ContinueLink fallback={ROUTES.inbox} labelKey="secupass:success.continue" />
     </SecuPassCard>
   );

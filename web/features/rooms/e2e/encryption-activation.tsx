@@ -6,12 +6,14 @@ import { apiClient } from '@web/lib/api-client';
 import { useAuthState } from '@web/lib/auth';
 import { ROUTES } from '@web/lib/routes';
 import { useTranslation } from 'react-i18next';
+import { useLocation } from 'react-router';
 import useSWR from 'swr';
 
 /** SPEC §2 "encryption activation": shown while the user has no active SecuPass (E2E rooms need one). */
 export function EncryptionActivation() {
   const { t } = useTranslation();
   const { user } = useAuthState();
+  const location = useLocation();
   const own = useSWR(user ? ['secupass/own', user.uuid] : null, () => call(apiClient, SECUPASS_ENDPOINTS.own, {}));
   if (!own.data || own.data.state === 'active') return null;
   return (
@@ -21,7 +23,8 @@ export function EncryptionActivation() {
         {t('rooms:e2e.activation.text')}
       </MessageBarBody>
       <MessageBarActions>
-        <RouterLink to={ROUTES.createSecuPass}>{t('rooms:e2e.activation.action')}</RouterLink>
+        {/* `continue`: the SecuPass pages speak of this room and lead back to it (secupass-context.ts). */}
+        <RouterLink to={`${ROUTES.createSecuPass}?continue=${encodeURIComponent(`${location.pathname}${location.search}`)}`}>{t('rooms:e2e.activation.action')}</RouterLink>
       </MessageBarActions>
     </MessageBar>
   );
