@@ -123,11 +123,15 @@ test('release: invited without a passphrase → sets one → waits → the sende
   await expect(page.getByText('This delivery is end-to-end encrypted. Create your personal passphrase')).toBeVisible();
   await page.getByRole('link', { name: 'Create passphrase' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Create your SecuPass' })).toBeVisible();
+  // Reached from a delivery: the delivery's words, not a data room's.
+  await expect(page.getByText('You were sent end-to-end encrypted files.', { exact: false })).toBeVisible();
+  await expect(page.getByText('end-to-end encrypted data room', { exact: false })).toHaveCount(0);
   await page.getByLabel(/^Passphrase/).fill(CAROL_PASSPHRASE);
   await page.getByLabel(/^Confirm passphrase/).fill(CAROL_PASSPHRASE);
   await page.getByRole('button', { name: 'Set passphrase' }).click();
   // The approval-pending screen (a mail follows), which leads back to the delivery.
   await expect(page.getByRole('heading', { level: 1, name: 'Waiting for the sender' })).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByText('The sender must now approve and release the encrypted delivery for you.', { exact: false })).toBeVisible();
   await page.getByRole('link', { name: 'Back to the delivery' }).click();
   await expect(page).toHaveURL(`${server.url}/secumails/inbox/${delivery.deliveryUuid}`);
   await expect(page.getByText('Waiting for release')).toBeVisible();

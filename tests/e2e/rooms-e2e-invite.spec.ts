@@ -2,7 +2,8 @@
 // an end-to-end encrypted room (axe on the Secure rooms list and the create dialog), uploads a file
 // (encrypted in the crypto Worker) and invites an outside address as EDITOR and a registered user
 // as VIEWER through the share dialog. The invitee signs up from the mailed link, lands in the room,
-// activates encryption there (SecuPass created in the browser), waits ("Access is being granted",
+// activates encryption there (SecuPass created in the browser; the SecuPass pages speak of the
+// room and lead back to it), waits ("Access is being granted",
 // axe), is granted by the owner and downloads the file — SHA-256 equal to the original. The
 // registered user activates encryption too, the owner does not approve, and the room says so
 // ("Access not approved", axe).
@@ -109,10 +110,21 @@ test('an outside address invited to an E2E room signs up from the mail, activate
   // Encryption is not active yet: the room page leads to creating the SecuPass (in this browser).
   await expect(invitee.getByText(rooms.e2e.activation.title)).toBeVisible({ timeout: 30_000 });
   await invitee.getByRole('link', { name: rooms.e2e.activation.action }).click();
+  // The SecuPass pages speak of the data room (not of a delivery) and lead back to it.
+  await expect(invitee.getByRole('heading', { level: 1, name: secupass.create.title })).toBeVisible();
+  await expect(invitee.getByText(secupass.room.createIntro)).toBeVisible();
+  await expect(invitee.getByText(secupass.create.intro)).toHaveCount(0);
   await invitee.getByLabel(/^Passphrase/).fill(INVITEE_PASSPHRASE);
   await invitee.getByLabel(/^Confirm passphrase/).fill(INVITEE_PASSPHRASE);
   await invitee.getByRole('button', { name: secupass.set.submit }).click();
-  await expect(invitee).not.toHaveURL(/create-secupass$/, { timeout: 60_000 });
+  await expect(invitee.getByRole('heading', { level: 1, name: secupass.room.approvalTitle })).toBeVisible({ timeout: 60_000 });
+  await expect(invitee.getByText(secupass.room.approvalText)).toBeVisible();
+  await expect(invitee.getByText(secupass.approval.text)).toHaveCount(0);
+  await expect(invitee.getByRole('link', { name: secupass.approval.toDelivery })).toHaveCount(0);
+  await expectNoSeriousA11yViolations(invitee, 'SecuPass created from a data room, waiting for access');
+  await invitee.getByRole('link', { name: secupass.room.toRoom }).click();
+  await expect(invitee).toHaveURL(`${server.url}/secure-rooms/${roomUuid}`);
+  // A fresh load (keys locked again), as a later visit would be.
   await invitee.goto(`${server.url}/secure-rooms/${roomUuid}`);
   await unlock(invitee, INVITEE_PASSPHRASE);
   await expect(invitee.getByText(rooms.e2e.access.pending)).toBeVisible({ timeout: 30_000 });
