@@ -4,7 +4,8 @@
 // user's E2E room (sealed names decrypted in the crypto Worker) and lists the folder and files whose
 // names contain the term with their decrypted path; a file hit opens its folder. A name that does
 // not decrypt is counted, never shown; a room whose key was not granted yet is "not searchable yet";
-// a term matching nothing shows both empty states. axe on each state.
+// a term matching nothing shows both empty states; past 500 hits the walk stops and asks to refine.
+// axe on each state.
 import { randomUUID } from 'node:crypto';
 import { expect, test, type Locator } from '@playwright/test';
 import type { CryptoApi, KeyHandle } from '@shared/crypto/service';
@@ -19,6 +20,8 @@ const en = { ...enBase, rooms, secupass };
 const secure = rooms.search.secure;
 const PASSPHRASE = 'Search-Rooms-SecuPass-Larch-61';
 const ROOM = 'Tender vault';
+/** E2E_CROSS_SEARCH_MAX (web/features/rooms/e2e/e2e-cross-search-walk.ts: a web module, not loaded in Node). */
+const E2E_CROSS_SEARCH_MAX = 500;
 const ctx = serverPerFile();
 let owner: TestUser;
 let offersUuid: string;
@@ -74,6 +77,9 @@ test.beforeAll(async () => {
   const names = ['offer-acme.pdf', 'minutes.txt', 'offer-broken.pdf'];
   const [, minutes, broken] = await seedE2eRoomFiles(server.app.db, { roomUuid, roomKey, folderUuid: offersUuid, count: names.length, name: (i) => names[i]!, uploader, crypto });
   await seedE2eRoomFiles(server.app.db, { roomUuid, roomKey, folderUuid: null, count: 1, name: () => 'Offer overview.pdf', uploader, crypto });
+  // 501 more names with the marker "bulk": one past the cap.
+  const bulk = await createE2eFolder(session, crypto, roomKey, roomUuid, 'Archive', null);
+  await seedE2eRoomFiles(server.app.db, { roomUuid, roomKey, folderUuid: bulk, count: E2E_CROSS_SEARCH_MAX + 1, name: (i) => `bulk-${i}.txt`, uploader, crypto });
   // "offer-broken.pdf" gets the sealed name of "minutes.txt" (bound to that file): it must not decrypt.
   const db = server.app.db;
   const sealedMinutes = await db.selectFrom('room_files').select('name').where('uuid', '=', minutes!).executeTakeFirstOrThrow();
@@ -134,4 +140,11 @@ test('locked: the unlock button, then the secure hits with their decrypted paths
   await expect(section.getByRole('table')).toHaveCount(0);
   await expect(section.getByText(fill(secure.notSearchable_one, { count: 1 }))).toBeVisible();
   await expectNoSeriousA11yViolations(page, 'search results, nothing found in secure rooms');
+
+  // More hits than the cap: the first 500 and the line asking to refine.
+  await form.getByRole('searchbox', { name: rooms.search.label }).fill('bulk');
+  await form.getByRole('button', { name: rooms.search.submit }).click();
+  await expect(section.getByText(fill(secure.count_other, { count: E2E_CROSS_SEARCH_MAX, q: 'bulk' }))).toBeVisible({ timeout: 30_000 });
+  await expect(section.getByText(fill(secure.more, { count: E2E_CROSS_SEARCH_MAX }))).toBeVisible();
+  await expect(section.getByRole('table', { name: secure.title }).getByRole('row')).toHaveCount(E2E_CROSS_SEARCH_MAX + 1);
 });
