@@ -82,7 +82,8 @@ export function E2eCrossSearch({ q }: { q: string }) {
     return () => controller.abort();
   }, [q, keys, rooms.data]);
 
-  if (!q || (rooms.data && rooms.data.length === 0)) return null;
+  // No flash of the section for the many without E2E rooms: it shows once the list says there are some.
+  if (!q || (!rooms.data && !rooms.error) || rooms.data?.length === 0) return null;
   const current = run?.of === of ? run : null;
   const columns: DataTableColumn<E2eCrossHit>[] = [
     {
@@ -107,9 +108,7 @@ export function E2eCrossSearch({ q }: { q: string }) {
       </h2>
       {rooms.error ? (
         <Alert type="error">{t('rooms:search.secure.loadError')}</Alert>
-      ) : !rooms.data ? (
-        <Spinner size="tiny" label={t('common:loading')} />
-      ) : !keys ? (
+      ) : !rooms.data ? null : !keys ? (
         <>
           <Text as="p">{t('rooms:search.secure.locked')}</Text>
           <Button icon={<LockClosedRegular />} onClick={() => void unlock()}>
