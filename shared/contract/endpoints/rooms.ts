@@ -116,7 +116,7 @@ export const ROOM_ENDPOINTS = {
   purgeItem: area.delete('/rooms/{roomUuid}/trash/{itemUuid}', 'purgeRoomItem', 'Deletes a folder or file in the trash for good, with its bytes (OWNER of the room)', {
     params: RoomTrashItemParamsSchema, response: { 204: NoContentSchema }, errors: [401, 403, 404],
   }),
-  searchAll: area.get('/rooms/search', 'searchRooms', 'Rooms, folders and files of every plain room the caller can see whose name contains q, each with its room and path', {
+  searchAll: area.get('/rooms/search', 'searchRooms', 'Rooms, folders and files of every plain room the caller can see whose name contains q, each with its room and path (E2E rooms are searched by the client over the decrypted names)', {
     query: RoomsSearchQuerySchema, response: { 200: RoomsSearchResultSchema }, errors: [400, 401],
   }),
 };

@@ -12,6 +12,7 @@ import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
 import { hitLocation, searchLocation, useRoomsSearch } from './api/rooms-search';
+import { E2eCrossSearch } from './e2e/e2e-cross-search';
 import { RoleBadge } from './room-format';
 
 const useStyles = makeStyles({
@@ -52,6 +53,7 @@ const locationOf = (room: { name: string }, path: readonly { name: string }[]) =
  * Search results across the data rooms the caller can see (SPEC §2 "search results"; route
  * /datarooms/search?q=): rooms, folders and files whose name contains the term, each with where
  * it lies; a hit opens its folder with the item highlighted. Without a term: the empty state.
+ * The plain rooms come from the server; the E2E rooms after them are searched in the browser.
  */
 export function RoomsSearchPage() {
   const { t, i18n } = useTranslation();
@@ -103,10 +105,6 @@ export function RoomsSearchPage() {
         <RouterLink to={ROUTES.datarooms}>{t('rooms:room.backToRooms')}</RouterLink>
       </p>
       <RoomsSearchForm key={q} initial={q} />
-      {/* E2E rooms: the server cannot read their names; they are searched in the browser inside the room (web/README). */}
-      <Text as="p">
-        {t('rooms:e2ePage.search.crossRoomNote')} <RouterLink to={ROUTES.secureRooms}>{t('rooms:e2e.title')}</RouterLink>
-      </Text>
       {!q ? (
         <div className={styles.empty}>
           <Text as="p">{t('rooms:search.empty')}</Text>
@@ -154,6 +152,8 @@ export function RoomsSearchPage() {
           ) : null}
         </>
       )}
+      {/* E2E rooms: the server cannot read their names; the browser searches them (web/README). */}
+      <E2eCrossSearch q={q} />
     </>
   );
 }
