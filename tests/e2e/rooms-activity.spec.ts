@@ -1,0 +1,114 @@
+// The activity log of a plain data room beyond its first page (issue 15) against the real server:
+// more than two pages of activity made through the API (an upload, then renames), the details
+// sidebar's Activity tab shows the newest 50, "Load more" adds the next older page with the focus
+// kept on it, a page that fails shows an error bar whose retry loads it, the last page removes the
+// button and the focus lands on the line saying all is shown, the oldest entry there by its name.
+// An EDITOR has no Activity tab. axe on the opened tab.
+import { expect, test, type Page } from '@playwright/test';
+import { ROOM_PATHS } from '@shared/contract/rooms';
+import { createUser as createUserInRepository, type TestUser } from '@tests/integration/escalation-helpers';
+import { apiCall, apiSignIn, expectNoSeriousA11yViolations, locale, serverPerFile, signInToInbox } from './fixtures';
+import { apiCreateRoom, apiShareRoom, apiUploadRoomFile } from './rooms-fixtures';
+
+const rooms = locale<typeof import('@locales/en/rooms.json')>('en', 'rooms');
+const ctx = serverPerFile();
+let owner: TestUser;
+let editor: TestUser;
+
+test.describe.configure({ mode: 'serial' });
+
+test.beforeAll(async () => {
+  owner = await createUserInRepository(ctx.server, { username: 'olga', roles: ['ROLE_UI_USER', 'ROLE_SENDER', 'ROLE_RECEIVER', 'ROLE_SECUROOMS_CREATOR'] });
+  editor = await createUserInRepository(ctx.server, { username: 'emil' });
+});
+
+const fill = (text: string, values: Record<string, string | number>) => text.replace(/\{\{(\w+)\}\}/g, (_m, key: string) => String(values[key] ?? ''));
+const crumbMenu = (page: Page, name: string) => page.getByRole('navigation', { name: rooms.room.breadcrumb }).getByRole('button', { name: fill(rooms.crumbMenu.label, { name }) });
+
+async function openDetails(page: Page, roomName: string) {
+  await crumbMenu(page, roomName).click();
+  await page.getByRole('menuitem', { name: rooms.details.action }).click();
+  return page.getByRole('dialog', { name: fill(rooms.details.title, { name: roomName }) });
+}
+
+test('Load more pages the activity tab to its oldest entry; a failed page is retried; an EDITOR has no Activity tab', async ({ page, browser }) => {
+  test.setTimeout(150_000);
+  const { server } = ctx;
+  const session = await apiSignIn(server, owner);
+  const room = await apiCreateRoom(server, session, 'Busy Room');
+  // 108 entries, oldest first: the upload of oldest.txt, the upload of work-0.txt, 105 renames of it, the share.
+  await apiUploadRoomFile(server, session, room.uuid, null, 'oldest.txt', new TextEncoder().encode('old'));
+  const work = await apiUploadRoomFile(server, session, room.uuid, null, 'work-0.txt', new TextEncoder().encode('work'));
+  for (let i = 1; i <= 105; i++) {
+    const response = await apiCall(server, session, 'PATCH', ROOM_PATHS.file(room.uuid, work.uuid), { name: `work-${i}.txt` });
+    expect(response.status, await response.text()).toBe(200);
+  }
+  await apiShareRoom(server, session, room.uuid, editor.email, 'EDITOR');
+  const total = 108;
+
+  await signInToInbox(page, server, owner);
+  await page.goto(`${server.url}/datarooms/${room.uuid}`);
+  await expect(page.getByRole('heading', { level: 1, name: 'Busy Room' })).toBeVisible();
+  const panel = await openDetails(page, 'Busy Room');
+  await panel.getByRole('tab', { name: rooms.details.activity }).click();
+  const table = panel.getByRole('table', { name: rooms.activity.title });
+  const rows = table.getByRole('rowgroup').nth(1).getByRole('row');
+  const more = panel.getByRole('button', { name: rooms.activity.loadMore });
+  const status = panel.getByRole('status').filter({ hasText: /./ });
+
+  // The newest 50: the share on top, the 57th rename at the bottom; nothing older yet.
+  await expect(rows).toHaveCount(50);
+  await expect(rows.first()).toContainText(rooms.activity.kinds.access_changed);
+  await expect(rows.nth(1)).toContainText('work-105.txt (work-104.txt)');
+  await expect(rows.last()).toContainText('work-57.txt (work-56.txt)');
+  await expect(table.getByRole('row', { name: /oldest\.txt/ })).toHaveCount(0);
+  await expectNoSeriousA11yViolations(page, 'activity tab (first page, Load more)');
+
+  // The next page; the button keeps the focus for the page after it.
+  await more.focus();
+  await page.keyboard.press('Enter');
+  await expect(rows).toHaveCount(100);
+  await expect(rows.last()).toContainText('work-7.txt (work-6.txt)');
+  await expect(status).toHaveText(fill(rooms.activity.shown_other, { count: 100 }));
+  await expect(more).toBeFocused();
+
+  // The last page fails once on the way (the network drops it): an error bar with retry; the list stays.
+  let dropped = false;
+  await page.route(
+    (url) => url.pathname.endsWith(`/rooms/${room.uuid}/activity`) && url.searchParams.has('cursor'),
+    async (route) => {
+      if (dropped) return route.fallback();
+      dropped = true;
+      return route.abort('connectionfailed');
+    },
+  );
+  await page.keyboard.press('Enter');
+  const failure = panel.getByRole('alert').filter({ hasText: rooms.activity.moreError });
+  await expect(failure).toBeVisible();
+  await expect(rows).toHaveCount(100);
+  await expect(more).toBeFocused();
+  await expectNoSeriousA11yViolations(page, 'activity tab (a page failed)');
+  await failure.getByRole('button', { name: rooms.activity.retry }).click();
+
+  // The oldest entries: the button is gone, the focus on the line that says so.
+  await expect(rows).toHaveCount(total);
+  await expect(failure).toHaveCount(0);
+  await expect(rows.last()).toContainText('oldest.txt');
+  await expect(rows.last()).toContainText(rooms.activity.kinds.upload);
+  await expect(rows.nth(total - 2)).toContainText('work-0.txt');
+  await expect(more).toHaveCount(0);
+  await expect(status).toHaveText(fill(rooms.activity.allShown_other, { count: total }));
+  await expect(status).toBeFocused();
+  await expectNoSeriousA11yViolations(page, 'activity tab (all pages)');
+  await page.unrouteAll();
+
+  // An EDITOR: details without the Activity tab.
+  const context = await browser.newContext();
+  const other = await context.newPage();
+  await signInToInbox(other, server, editor);
+  await other.goto(`${server.url}/datarooms/${room.uuid}`);
+  const editorPanel = await openDetails(other, 'Busy Room');
+  await expect(editorPanel.getByRole('tab', { name: rooms.details.access })).toBeVisible();
+  await expect(editorPanel.getByRole('tab', { name: rooms.details.activity })).toHaveCount(0);
+  await context.close();
+});
