@@ -3,11 +3,14 @@
 // sidebar's Activity tab shows the newest 50, "Load more" adds the next older page with the focus
 // kept on it, a page that fails shows an error bar whose retry loads it, the last page removes the
 // button and the focus lands on the line saying all is shown, the oldest entry there by its name.
-// An EDITOR has no Activity tab. axe on the opened tab.
+// An EDITOR has no Activity tab. An E2E room's Activity tab pages the same way, the sealed names of
+// the older pages decrypted too. axe on the opened tab.
+import { randomUUID } from 'node:crypto';
 import { expect, test, type Page } from '@playwright/test';
+import { proveAddress } from '@tests/support/prove-address';
 import { ROOM_PATHS } from '@shared/contract/rooms';
 import { createUser as createUserInRepository, type TestUser } from '@tests/integration/escalation-helpers';
-import { apiCall, apiSignIn, expectNoSeriousA11yViolations, locale, serverPerFile, signInToInbox } from './fixtures';
+import { apiCall, apiSignIn, en, expectNoSeriousA11yViolations, locale, secuPassFromNode, serverPerFile, signInToInbox } from './fixtures';
 import { apiCreateRoom, apiShareRoom, apiUploadRoomFile } from './rooms-fixtures';
 
 const rooms = locale<typeof import('@locales/en/rooms.json')>('en', 'rooms');
@@ -111,4 +114,49 @@ test('Load more pages the activity tab to its oldest entry; a failed page is ret
   await expect(editorPanel.getByRole('tab', { name: rooms.details.access })).toBeVisible();
   await expect(editorPanel.getByRole('tab', { name: rooms.details.activity })).toHaveCount(0);
   await context.close();
+});
+
+test('an E2E room: Load more adds the older page, its sealed names decrypted', async ({ page }) => {
+  test.setTimeout(180_000);
+  const { server } = ctx;
+  const passphrase = 'Activity-Room-SecuPass-Birch-41';
+  const account = { email: 'owner.rooms-activity@example.test', password: 'Good-Passw0rd-activity' };
+  const admin = await apiSignIn(server, server.admin);
+  expect((await apiCall(server, admin, 'POST', '/admin/users', { ...account, language: 'en' })).status).toBe(201);
+  await proveAddress(server, account.email, account.password);
+  const { keys, crypto } = await secuPassFromNode(server, account, passphrase);
+  const session = await apiSignIn(server, account);
+  const roomUuid = randomUUID();
+  const { handle } = await crypto.generateRoomKey();
+  const seal = async (name: string) => (await crypto.encryptRoomNames({ roomKey: handle, roomId: roomUuid, items: [{ kind: 'room', itemId: roomUuid, name }] })).sealed[0]!;
+  const wrappedKey = await crypto.wrapRoomKey({ roomKey: handle, roomId: roomUuid, recipientPublicKey: keys.encryption.publicKey });
+  expect((await apiCall(server, session, 'POST', '/rooms/e2e', { uuid: roomUuid, name: await seal('Board v0'), recipientKeyId: wrappedKey.recipientKeyId, wrappedKey })).status).toBe(201);
+  // 55 renames of the room, each name sealed: 50 on the first page, the oldest five behind Load more.
+  for (let i = 1; i <= 55; i++) {
+    const response = await apiCall(server, session, 'PATCH', `/rooms/${roomUuid}/e2e/items/${roomUuid}`, { name: await seal(`Board v${i}`) });
+    expect(response.status, await response.text()).toBe(204);
+  }
+
+  await signInToInbox(page, server, account);
+  await page.goto(`${server.url}/secure-rooms/${roomUuid}`);
+  await page.getByRole('button', { name: 'Enter passphrase' }).first().click();
+  const dialog = page.getByRole('dialog', { name: en.secupass.unlock.title.decrypt });
+  await dialog.getByLabel(/^Passphrase/).fill(passphrase);
+  await dialog.getByRole('button', { name: en.secupass.unlock.submit.decrypt }).click();
+  await expect(dialog).toBeHidden({ timeout: 60_000 });
+  await expect(page.getByRole('heading', { level: 1, name: 'Board v55' })).toBeVisible({ timeout: 30_000 });
+  await page.getByRole('tab', { name: rooms.activity.title }).click();
+  const rows = page.getByRole('table', { name: rooms.activity.title }).getByRole('rowgroup').nth(1).getByRole('row');
+  await expect(rows).toHaveCount(50);
+  await expect(rows.first()).toContainText('Board v55', { timeout: 30_000 });
+  await expect(rows.last()).toContainText('Board v6', { timeout: 30_000 });
+  await page.getByRole('button', { name: rooms.activity.loadMore }).click();
+  await expect(page.getByRole('button', { name: rooms.activity.loadMore })).toHaveCount(0);
+  // The renames only (creating the room is not logged).
+  const count = 55;
+  await expect(rows).toHaveCount(count);
+  // The older page's names decrypt like the first page's.
+  for (const i of [5, 4, 3, 2, 1]) await expect(rows.filter({ hasText: new RegExp(`Board v${i}$`) })).toHaveCount(1, { timeout: 30_000 });
+  await expect(page.getByRole('status').filter({ hasText: fill(rooms.activity.allShown_other, { count }) })).toBeFocused();
+  await expectNoSeriousA11yViolations(page, 'E2E room activity (all pages)');
 });
