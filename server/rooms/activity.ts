@@ -39,11 +39,14 @@ export async function recordActivity(db: Kysely<Database>, kind: RoomActivityKin
 }
 
 const CURSOR_TEXT = /^(\d+)$/;
+const MAX_ROW_ID = 2 ** 31 - 1;
 const encodeCursor = (id: number) => Buffer.from(String(id), 'latin1').toString('base64url');
 function decodeCursor(cursor: string): number {
   const decoded = /^[A-Za-z0-9_-]+$/.test(cursor) ? CURSOR_TEXT.exec(Buffer.from(cursor, 'base64url').toString('latin1')) : null;
-  if (!decoded) throw badRequest('The list cursor is not valid', { field: 'cursor' });
-  return Number(decoded[1]);
+  const id = decoded ? Number(decoded[1]) : NaN;
+  // Within the id column's range (PostgreSQL serial: int4), else PostgreSQL answers a 500, not a 400.
+  if (!(id >= 1 && id <= MAX_ROW_ID)) throw badRequest('The list cursor is not valid', { field: 'cursor' });
+  return id;
 }
 
 /** The log of the room, of a folder and everything below it, or of one file (activity right there: OWNER). */

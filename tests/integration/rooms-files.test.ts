@@ -321,6 +321,11 @@ describe('role matrix (SPEC §6) over the file routes', () => {
     const folder = await newFolder(room, 'Docs');
     const { file } = await upload('editor', room, 'a.txt', 5, folder.uuid);
     await (await download('viewer', room.uuid, file.uuid)).arrayBuffer();
+    // The download is logged once its last byte went out, which can be after the client has it: wait
+    // for the row, else (a busy machine, PostgreSQL) the rename below may be logged first.
+    await expect
+      .poll(async () => (await json<RoomActivityList>(await req('owner', 'GET', `${ROOM_PATHS.activity(room.uuid)}?fileUuid=${file.uuid}`), 200)).entries.map((e) => e.kind))
+      .toContain('download');
     // A Range that stops short is no download.
     await (await download('viewer', room.uuid, file.uuid, 'bytes=0-1')).arrayBuffer();
     await json(await req('editor', 'PATCH', ROOM_PATHS.file(room.uuid, file.uuid), { name: 'b.txt' }), 200);

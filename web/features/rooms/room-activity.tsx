@@ -1,23 +1,25 @@
-import { Button, makeStyles, Spinner, Text, tokens } from '@fluentui/react-components';
+import { Button, makeStyles, MessageBarActions, Spinner, Text, tokens } from '@fluentui/react-components';
 import { HistoryRegular } from '@fluentui/react-icons';
 import type { RoomActivityEntry } from '@shared/contract/room-files';
 import { ROOM_LINK_ACTOR } from '@shared/contract/room-links';
 import { Alert } from '@web/components/alert';
 import { DataTable, type DataTableColumn } from '@web/components/data-table';
-import { useId, useState, type ReactNode } from 'react';
+import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useRoomActivity } from './api/room-files';
+import { useRoomActivityPages } from './api/room-activity-pages';
 import { useDateFormat } from './room-format';
 
 const useStyles = makeStyles({
   section: { marginTop: '24px' },
   head: { display: 'flex', gap: '12px', alignItems: 'center', flexWrap: 'wrap', margin: '0 0 8px' },
   heading: { margin: 0, fontSize: tokens.fontSizeBase400, fontWeight: tokens.fontWeightSemibold },
+  more: { display: 'flex', gap: '12px', alignItems: 'center', flexWrap: 'wrap', marginTop: '12px' },
 });
 
 /**
  * The activity log of the room, or of a folder with what is below it (SPEC §4; OWNERs only — the
- * caller renders it only for them). Loaded when asked for, newest first, the latest 50 entries.
+ * caller renders it only for them). Loaded when asked for, newest first, 50 entries a page; "Load more"
+ * under the list adds the next older page while there is one.
  */
 export function RoomActivity({
   roomUuid,
@@ -39,8 +41,19 @@ export function RoomActivity({
   const [toggled, setOpen] = useState(false);
   // `expanded`: shown at once, without the toggle (the details sidebar's Activity tab).
   const open = expanded || toggled;
-  const activity = useRoomActivity(roomUuid, folderUuid, open, fileUuid);
+  const activity = useRoomActivityPages(roomUuid, folderUuid, open, fileUuid);
   const headingId = `room-activity-heading${useId().replace(/:/g, '')}`;
+  const statusRef = useRef<HTMLParagraphElement>(null);
+  const moreRef = useRef<HTMLButtonElement>(null);
+  // "Load more" was used from the keyboard or the mouse: when the last page makes the button go, focus
+  // goes to the line saying that everything is shown (not back to the top of the page).
+  const focusEnd = useRef(false);
+  const { hasMore, pagedMore } = activity;
+  useEffect(() => {
+    if (!hasMore && pagedMore && focusEnd.current) statusRef.current?.focus();
+    if (!hasMore) focusEnd.current = false;
+  }, [hasMore, pagedMore]);
+  const count = activity.entries?.length ?? 0;
 
   const columns: DataTableColumn<RoomActivityEntry>[] = [
     { id: 'date', header: t('rooms:activity.columns.date'), cell: (entry) => dateFormat.format(entry.createdAt) },
@@ -63,16 +76,59 @@ export function RoomActivity({
       </div>
       {!open ? null : activity.error ? (
         <Alert type="error">{t('rooms:activity.loadError')}</Alert>
-      ) : !activity.data ? (
+      ) : !activity.entries ? (
         <Spinner size="small" label={t('common:loading')} />
       ) : (
-        <DataTable
-          labelledBy={headingId}
-          columns={columns}
-          rows={activity.data.entries}
-          rowKey={(entry) => `${entry.createdAt}-${entry.kind}-${entry.item.uuid}-${entry.actor}`}
-          empty={<Text as="p">{t('rooms:activity.empty')}</Text>}
-        />
+        <>
+          <DataTable
+            labelledBy={headingId}
+            columns={columns}
+            rows={activity.entries}
+            rowKey={(entry, index) => `${index}-${entry.createdAt}-${entry.kind}-${entry.item.uuid}`}
+            empty={<Text as="p">{t('rooms:activity.empty')}</Text>}
+          />
+          {activity.moreFailed ? (
+            <Alert
+              type="error"
+              action={
+                <MessageBarActions>
+                  <Button
+                    size="small"
+                    onClick={() => {
+                      // The alert goes while the page loads again: the focus waits on "Load more".
+                      moreRef.current?.focus();
+                      focusEnd.current = true;
+                      void activity.loadMore();
+                    }}
+                  >
+                    {t('rooms:activity.retry')}
+                  </Button>
+                </MessageBarActions>
+              }
+            >
+              {t('rooms:activity.moreError')}
+            </Alert>
+          ) : null}
+          <div className={styles.more}>
+            {hasMore ? (
+              <Button
+                ref={moreRef}
+                disabledFocusable={activity.loadingMore}
+                icon={activity.loadingMore ? <Spinner size="tiny" /> : undefined}
+                onClick={() => {
+                  focusEnd.current = true;
+                  void activity.loadMore();
+                }}
+              >
+                {activity.loadingMore ? t('rooms:activity.loadingMore') : t('rooms:activity.loadMore')}
+              </Button>
+            ) : null}
+            {/* Announced when a page was added; takes the focus when the last page removed the button. */}
+            <Text as="p" role="status" ref={statusRef} tabIndex={-1}>
+              {pagedMore ? (hasMore ? t('rooms:activity.shown', { count }) : t('rooms:activity.allShown', { count })) : ''}
+            </Text>
+          </div>
+        </>
       )}
     </section>
   );

@@ -150,12 +150,18 @@ export const deleteRoomFile = async (file: RoomFile): Promise<void> => {
   await call(apiClient, E.removeFile, { params: { roomUuid: file.roomUuid, fileUuid: file.uuid } });
 };
 
-/** GET /rooms/{room}/activity (OWNER): of the room, or a folder with what is below it; newest first. */
+/** One page of GET /rooms/{room}/activity (OWNER): of the room, a folder with what is below it, or a file; newest first. */
+export const loadRoomActivity = (roomUuid: string, folderUuid: string | null, fileUuid: string | null, cursor: string | null = null): Promise<RoomActivityList> =>
+  call(apiClient, E.activity, {
+    params: { roomUuid },
+    query: { pageSize: ROOM_ACTIVITY_PAGE_SIZE, ...(folderUuid ? { folderUuid } : {}), ...(fileUuid ? { fileUuid } : {}), ...(cursor ? { cursor } : {}) },
+  });
+export const ROOM_ACTIVITY_PAGE_SIZE = 50;
+
+/** The first (newest) page of the activity log; revalidated with the room's data (api/rooms.ts invalidateRooms). */
 export const useRoomActivity = (roomUuid: string, folderUuid: string | null, enabled: boolean, fileUuid: string | null = null) => {
   const { user } = useAuthState();
-  return useSWR(enabled && user ? ['rooms/activity', user.uuid, roomUuid, folderUuid, fileUuid] : null, (): Promise<RoomActivityList> =>
-    call(apiClient, E.activity, { params: { roomUuid }, query: { pageSize: 50, ...(folderUuid ? { folderUuid } : {}), ...(fileUuid ? { fileUuid } : {}) } }),
-  );
+  return useSWR(enabled && user ? ['rooms/activity', user.uuid, roomUuid, folderUuid, fileUuid] : null, () => loadRoomActivity(roomUuid, folderUuid, fileUuid));
 };
 
 /**
