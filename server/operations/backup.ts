@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { createHash, type Hash } from 'node:crypto';
 import { once } from 'node:events';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { access, copyFile, readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { access, copyFile, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import SQLite from 'better-sqlite3';
@@ -41,6 +41,10 @@ export interface BackupBlob {
   key: string;
   size: number;
   sha256: string;
+  /** What it belongs to (backup-list.ts `item`), so `check` names it too; absent in backups made before. */
+  item?: string;
+  /** The blob store lacked it when the backup ran: the backup has no bytes for it and never passes `check`. */
+  missing?: true;
 }
 
 export interface BackupManifest {
@@ -111,8 +115,10 @@ async function copyBlob(store: BlobStore, dir: string, part: ListedPart, whole: 
       createWriteStream(target, { mode: PRIVATE_FILE_MODE }),
     );
   } catch (error) {
-    if (error instanceof BlobNotFoundError) return 'missing';
-    throw error;
+    if (!(error instanceof BlobNotFoundError)) throw error;
+    // A store that answers before it knows (a stream that fails later) may have left an empty file.
+    await rm(target, { force: true });
+    return 'missing';
   }
   return { size, sha256: hash.digest('hex') };
 }
@@ -148,24 +154,25 @@ export async function createBackup(config: KuvertConfig, dir: string): Promise<B
       // A whole file's hash runs over its parts in order; a part missing or wrong already names the file.
       const whole = group.sha256 === null ? null : createHash('sha256');
       let intact = true;
+      const { item } = group;
       for (const part of group.parts) {
         const copied = await copyBlob(store.store, dir, part, whole);
         if (copied === 'missing') {
-          problems.push(`missing in the blob store: ${part.key}`);
+          problems.push(`missing in the blob store: ${part.key} (${item})`);
           // Listed all the same, so `check` and `restore` refuse the incomplete backup too.
-          blobs.push({ key: part.key, size: part.size, sha256: part.sha256 ?? '' });
+          blobs.push({ key: part.key, size: part.size, sha256: part.sha256 ?? '', item, missing: true });
           intact = false;
           continue;
         }
         bytes += copied.size;
-        blobs.push({ key: part.key, size: part.size, sha256: part.sha256 ?? copied.sha256 });
+        blobs.push({ key: part.key, size: part.size, sha256: part.sha256 ?? copied.sha256, item });
         if (copied.size !== part.size || (part.sha256 !== null && copied.sha256 !== part.sha256)) {
-          problems.push(`differs from what the database recorded: ${part.key}`);
+          problems.push(`differs from what the database recorded: ${part.key} (${item})`);
           intact = false;
         }
       }
       if (whole && intact && whole.digest('hex') !== group.sha256) {
-        problems.push(`differs from the file's SHA-256 the database recorded: ${group.parts.map((p) => p.key).join(', ')}`);
+        problems.push(`differs from the file's SHA-256 the database recorded: ${group.parts.map((p) => p.key).join(', ')} (${item})`);
       }
     }
   } finally {
@@ -213,13 +220,14 @@ export async function checkBackup(dir: string): Promise<BackupReport & { manifes
   for (const blob of manifest.blobs) {
     assertValidKey(blob.key);
     const path = join(dir, 'blobs', ...blob.key.split('/'));
-    if (!(await exists(path))) {
-      problems.push(`missing blob: ${blob.key}`);
+    const named = blob.item ? `${blob.key} (${blob.item})` : blob.key;
+    if (blob.missing || !(await exists(path))) {
+      problems.push(`missing blob${blob.missing ? ', already missing from the blob store at backup time' : ''}: ${named}`);
       continue;
     }
     const actual = await sha256OfFile(path);
     bytes += actual.size;
-    if (actual.size !== blob.size || actual.sha256 !== blob.sha256) problems.push(`damaged blob (size or SHA-256 differ): ${blob.key}`);
+    if (actual.size !== blob.size || actual.sha256 !== blob.sha256) problems.push(`damaged blob (size or SHA-256 differ): ${named}`);
   }
   return { manifest, blobs: manifest.blobs.length, bytes, problems };
 }
