@@ -225,6 +225,8 @@ describe.skipIf(sqliteOnly)('backup and restore with the S3 blob store (one buck
   let source: TestServer;
   let restored: TestServer | undefined;
   let work: string;
+  /** The delivery the first test backs up, whose part the second deletes. */
+  let lost: { deliveryUuid: string; fileId: string } | undefined;
   const s3Config = (s3: S3TestServer) => ({ s3Endpoint: s3.endpoint, s3Bucket: s3.bucket, s3AccessKeyId: s3.env.S3_ACCESS_KEY_ID, s3SecretAccessKey: s3.env.S3_SECRET_ACCESS_KEY, s3ForcePathStyle: true, uploadPartSize: PART_SIZE });
 
   beforeAll(async () => {
@@ -270,6 +272,21 @@ describe.skipIf(sqliteOnly)('backup and restore with the S3 blob store (one buck
     expect(response.status).toBe(200);
     expect(sha256(new Uint8Array(await response.arrayBuffer()))).toBe(sha256(bytes));
     expect(await readdir(join(target, 'blobs')).catch(() => [])).toEqual([]);
+    lost = { deliveryUuid, fileId };
+  });
+
+  it('an object deleted from the bucket behind the server is named by create (exit 1), and that backup fails check', { timeout: 60_000 }, async () => {
+    const { deliveryUuid, fileId } = lost!;
+    const key = `deliveries/${deliveryUuid}/${fileId}/3`;
+    await source.app.blobs.delete(key); // as `aws s3 rm` would
+    const backupDir = join(work, 'backup-missing');
+    const created = await backupCommand(['create', backupDir], { KUVERT_DATA_DIR: source.dataDir, ...from.env });
+    expect(created.code).toBe(1);
+    expect(created.err).toContain(`missing in the blob store: ${key} (delivery ${deliveryUuid}, file ${fileId})`);
+    expect(created.err.match(/missing in the blob store/g)).toHaveLength(1);
+    const checked = await backupCommand(['check', backupDir], {});
+    expect(checked.code).toBe(1);
+    expect(checked.err).toContain(`missing blob, already missing from the blob store at backup time: ${key}`);
   });
 });
 
