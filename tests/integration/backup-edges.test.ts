@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { deliveryContentUrl } from '@shared/api/endpoints/delivery-read';
 import { SECURITY_LEVELS } from '@shared/contract/constants';
+import { ROOM_OPS_PATHS, type RoomFileVersionList } from '@shared/contract/room-ops';
 import { ROOM_PATHS } from '@shared/contract/rooms';
 import { sendDelivery } from '@shared/transfer';
 import { ROOM_UPLOAD_MAX_AGE_MS, sweepRoomFiles } from '@server/rooms/sweep';
@@ -12,13 +13,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backupCommand, resumeRoomUpload, sha256, startRoomUpload } from './backup-helpers';
 import { createUserAsAdmin, signIn, signInAdmin } from './core-helpers';
 import { e2eActor, type E2eActor } from './e2e-helpers';
-import { createPlainRoom, roomBytes, uploadRoomFile } from './room-upload-helpers';
+import { createPlainRoom, roomBytes, roomCall, uploadRoomFile } from './room-upload-helpers';
 
 /**
  * The two edges of `npm run backup` (README "Backup and restore") that backup.test.ts leaves out,
  * on SQLite with the local blob folder, small files:
  * - a data-room upload in progress at backup time (announced, some parts stored, not committed):
- *   after the restore it resumes and commits bit-exact, and one nobody resumes is removed with its
+ *   after the restore it resumes and commits bit-exact (a new version of a file too, the restored
+ *   content becoming its earlier version), and one nobody resumes is removed with its
  *   bytes by the room sweep like any abandoned upload;
  * - a blob the database points to but the blob store lacks (deleted by hand): `create` exits 1
  *   naming the blob and its item, `check` names it, `restore` refuses and writes nothing.
@@ -50,14 +52,20 @@ describe.skipIf(Boolean(process.env.KUVERT_TEST_DATABASE_URL))('backup edges (SQ
     const room = await createPlainRoom(source, alice.session, 'Half-done uploads');
     const resumed = await startRoomUpload(source, alice.session, room.uuid, { name: 'resumed.bin', partSize: PART_SIZE, partCount: 4, stored: [0, 2] });
     const abandoned = await startRoomUpload(source, alice.session, room.uuid, { name: 'abandoned.bin', partSize: PART_SIZE, partCount: 2, stored: [0] });
+    // And the next version of a committed file, half uploaded.
+    const firstBytes = new Uint8Array(randomBytes(PART_SIZE + 9));
+    const first = await uploadRoomFile(source, alice.session, room.uuid, { name: 'contract.bin', bytes: firstBytes, partSize: PART_SIZE });
+    const nextVersion = await startRoomUpload(source, alice.session, room.uuid, { name: 'contract.bin', partSize: PART_SIZE, partCount: 3, stored: [1], replace: true });
 
     // The documented command line, through npm.
     const backupDir = join(work, 'backup-uploads');
     const created = await backupCommand(['create', backupDir], { KUVERT_DATA_DIR: source.dataDir }, { npm: true });
     expect(created, created.err).toMatchObject({ code: 0 });
-    expect(created.out).toContain('OK (3 blob(s)');
-    const manifest = JSON.parse(await readFile(join(backupDir, 'manifest.json'), 'utf8')) as { blobs: Array<{ key: string }> };
-    expect(manifest.blobs.map((b) => b.key).sort()).toEqual([`rooms/${room.uuid}/${abandoned.fileUuid}/0`, `rooms/${room.uuid}/${resumed.fileUuid}/0`, `rooms/${room.uuid}/${resumed.fileUuid}/2`].sort());
+    expect(created.out).toContain('OK (6 blob(s)');
+    const manifest = JSON.parse(await readFile(join(backupDir, 'manifest.json'), 'utf8')) as { blobs: Array<{ key: string; item: string }> };
+    const inProgress = manifest.blobs.filter((b) => b.item.endsWith('upload in progress')).map((b) => b.key);
+    const keys = [`${abandoned.fileUuid}/0`, `${resumed.fileUuid}/0`, `${resumed.fileUuid}/2`, `${nextVersion.fileUuid}/1`];
+    expect(inProgress.sort()).toEqual(keys.map((key) => `rooms/${room.uuid}/${key}`).sort());
     expect((await backupCommand(['check', backupDir], {}, { npm: true })).code).toBe(0);
 
     const target = join(work, 'restored-uploads');
@@ -66,6 +74,12 @@ describe.skipIf(Boolean(process.env.KUVERT_TEST_DATABASE_URL))('backup edges (SQ
     restored = await startTestServer({ reuse: { dataDir: target, databaseSchema: undefined }, config: CONFIG });
     const session = await signIn(restored, 'alice@example.test', 'Good-Passw0rd');
     await resumeRoomUpload(restored, session, resumed);
+    // The next version commits over the restored file, which becomes its earlier version.
+    await resumeRoomUpload(restored, session, nextVersion);
+    const { versions } = await roomCall<RoomFileVersionList>(restored, session, 'GET', ROOM_OPS_PATHS.versions(room.uuid, first.uuid), 200);
+    expect(versions).toHaveLength(2);
+    const earlier = versions.find((v) => !v.current)!;
+    expect(sha256(await roomBytes(restored, session, ROOM_OPS_PATHS.versionContent(room.uuid, first.uuid, earlier.uuid))), 'earlier version').toBe(sha256(firstBytes));
 
     // Nobody resumes the other: the sweep removes its row and its restored part after the usual week, no orphan bytes left.
     const abandonedDir = join(target, 'blobs', 'rooms', room.uuid, abandoned.fileUuid);

@@ -53,10 +53,16 @@ async function putPart(server: TestServer, session: Session, upload: UploadInPro
   expect(response.status, await response.clone().text()).toBe(200);
 }
 
-/** Announces a file of `partCount` parts in a plain room and stores only the parts `stored` (not committed). */
-export async function startRoomUpload(server: TestServer, session: Session, roomUuid: string, input: { name: string; partSize: number; partCount: number; stored: number[] }): Promise<UploadInProgress> {
+/** Announces a file of `partCount` parts in a plain room (replace: the next version of the file of that name) and stores only the parts `stored` (not committed). */
+export async function startRoomUpload(
+  server: TestServer,
+  session: Session,
+  roomUuid: string,
+  input: { name: string; partSize: number; partCount: number; stored: number[]; replace?: boolean },
+): Promise<UploadInProgress> {
   const bytes = new Uint8Array(randomBytes((input.partCount - 1) * input.partSize + 13));
-  const file = await roomCall<RoomUploadFile>(server, session, 'POST', ROOM_PATHS.files(roomUuid), 201, { name: input.name, size: bytes.length, mimeType: 'application/octet-stream' });
+  const body = { name: input.name, size: bytes.length, mimeType: 'application/octet-stream', ...(input.replace ? { replace: true } : {}) };
+  const file = await roomCall<RoomUploadFile>(server, session, 'POST', ROOM_PATHS.files(roomUuid), 201, body);
   expect(file.partCount).toBe(input.partCount);
   const upload = { roomUuid, fileUuid: file.uuid, bytes, partSize: input.partSize, stored: input.stored };
   for (const index of input.stored) await putPart(server, session, upload, index);
@@ -70,6 +76,7 @@ export async function resumeRoomUpload(server: TestServer, session: Session, upl
   expect(listed.parts.map((p) => p.index)).toEqual(upload.stored);
   for (const part of listed.parts) expect(part.sha256).toBe(sha256(upload.bytes.subarray(part.index * upload.partSize, (part.index + 1) * upload.partSize)));
   for (let index = 0; index < listed.partCount; index++) if (!upload.stored.includes(index)) await putPart(server, session, upload, index);
-  await roomCall(server, session, 'POST', ROOM_PATHS.fileCommit(upload.roomUuid, upload.fileUuid), 200);
-  expect(sha256(await roomBytes(server, session, ROOM_PATHS.fileContent(upload.roomUuid, upload.fileUuid))), 'resumed upload').toBe(sha256(upload.bytes));
+  // A new version commits into the file it replaces: the answer names that file.
+  const committed = await roomCall<RoomUploadFile>(server, session, 'POST', ROOM_PATHS.fileCommit(upload.roomUuid, upload.fileUuid), 200);
+  expect(sha256(await roomBytes(server, session, ROOM_PATHS.fileContent(upload.roomUuid, committed.uuid))), 'resumed upload').toBe(sha256(upload.bytes));
 }
