@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { createHash, type Hash } from 'node:crypto';
 import { once } from 'node:events';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { access, copyFile, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { access, copyFile, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import SQLite from 'better-sqlite3';
@@ -236,7 +236,9 @@ export async function checkBackup(dir: string): Promise<BackupReport & { manifes
  * Restores a checked backup onto the server configured by `config`, which must be new: no
  * SQLite file in its data folder / no Kuvert tables in its PostgreSQL database. The blobs go
  * into its blob store (local folder or S3, whichever it uses now). Start the server afterwards;
- * migrations bring an older backup up to date.
+ * migrations bring an older backup up to date. The target is checked and the blob store opened
+ * before anything is written, and the database comes last: a restore that fails on the way (a
+ * wrong bucket, a full disk) leaves no database behind, so the same command can simply run again.
  */
 export async function restoreBackup(config: KuvertConfig, dir: string): Promise<BackupReport> {
   const checked = await checkBackup(dir);
@@ -246,20 +248,14 @@ export async function restoreBackup(config: KuvertConfig, dir: string): Promise<
     throw new Error(`the backup holds a ${manifest.database} database; set ${manifest.database === 'postgres' ? 'DATABASE_URL' : 'no DATABASE_URL'} to restore it`);
   }
   await ensurePrivateDir(config.dataDir);
+  const sqliteTarget = join(config.dataDir, SQLITE_FILE);
   if (manifest.database === 'sqlite') {
-    const target = join(config.dataDir, SQLITE_FILE);
-    if (await exists(target)) throw new Error(`${target} exists; restore into a new data folder`);
-    await copyFile(join(dir, SQLITE_BACKUP), target);
+    if (await exists(sqliteTarget)) throw new Error(`${sqliteTarget} exists; restore into a new data folder`);
   } else {
     const live = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: 1 });
     // Kysely leaves its own tables out unless asked: without this a used database passed the check.
     const tables = await live.db.introspection.getTables({ withInternalKyselyTables: true }).finally(() => live.close());
     if (tables.some((t) => t.name === 'kysely_migration')) throw new Error('the database of DATABASE_URL already holds Kuvert tables; restore into a new database');
-    await runPgTool('pg_restore', config.databaseUrl!, ['--no-owner', '--no-privileges', `--dbname=${new URL(config.databaseUrl!).pathname.slice(1)}`, join(dir, PG_BACKUP)]);
-  }
-  if (manifest.secretKey) {
-    const target = join(config.dataDir, SECRET_KEY_FILE);
-    if (!(await exists(target))) await copyFile(join(dir, SECRET_KEY_FILE), target);
   }
   const store = await openBlobStore(config);
   try {
@@ -268,6 +264,18 @@ export async function restoreBackup(config: KuvertConfig, dir: string): Promise<
     }
   } finally {
     store.close();
+  }
+  if (manifest.secretKey) {
+    const target = join(config.dataDir, SECRET_KEY_FILE);
+    if (!(await exists(target))) await copyFile(join(dir, SECRET_KEY_FILE), target);
+  }
+  if (manifest.database === 'sqlite') {
+    // Under another name first: an interrupted copy never looks like a restored database.
+    await copyFile(join(dir, SQLITE_BACKUP), `${sqliteTarget}.restoring`);
+    await rename(`${sqliteTarget}.restoring`, sqliteTarget);
+  } else {
+    // One transaction: a pg_restore that fails leaves the database empty, so the command can run again.
+    await runPgTool('pg_restore', config.databaseUrl!, ['--single-transaction', '--no-owner', '--no-privileges', `--dbname=${new URL(config.databaseUrl!).pathname.slice(1)}`, join(dir, PG_BACKUP)]);
   }
   return { blobs: manifest.blobs.length, bytes: checked.bytes, problems: [] };
 }

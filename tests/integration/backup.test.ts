@@ -288,6 +288,18 @@ describe.skipIf(sqliteOnly)('backup and restore with the S3 blob store (one buck
     expect(checked.code).toBe(1);
     expect(checked.err).toContain(`missing blob, already missing from the blob store at backup time: ${key}`);
   });
+
+  it('a restore that fails on the blob store (a wrong bucket) writes no database, so the same command runs again once the bucket is right', { timeout: 60_000 }, async () => {
+    const backupDir = join(work, 'backup'); // the first test's
+    const target = join(work, 'restored-again');
+    const wrong = await backupCommand(['restore', backupDir], { KUVERT_DATA_DIR: target, ...to.env, S3_BUCKET: 'no-such-bucket' });
+    expect(wrong.code).not.toBe(0);
+    expect(wrong.err).toContain('no-such-bucket');
+    expect(await readdir(target)).not.toContain('kuvert.sqlite');
+    const right = await backupCommand(['restore', backupDir], { KUVERT_DATA_DIR: target, ...to.env });
+    expect(right, right.err).toMatchObject({ code: 0 });
+    expect(await readdir(target)).toContain('kuvert.sqlite');
+  });
 });
 
 const pgUrl = process.env.KUVERT_TEST_DATABASE_URL;
