@@ -26,7 +26,8 @@ import { listedGroups, type ListedGroup, type ListedPart } from './backup-list';
  *   recorded (room files: the whole file's SHA-256 over its parts; a part with no recorded hash
  *   gets the one read now in the manifest, so `check` and `restore` verify it later);
  * - `secret.key` when the server keeps its key in the data folder (TOTP secrets need it);
- * - `manifest.json`, written last: what is in it, with each blob's size and SHA-256.
+ * - `manifest.json`, written last: what is in it, with each blob's size, SHA-256 and item (and
+ *   `missing` for one the store lacked).
  * The database is copied first and the blob list read after it, so every blob the copy knows
  * is in the list (an item purged meanwhile may lack bytes: `create` and `check` name it).
  */
