@@ -42,7 +42,7 @@ interface SeededRooms {
   earlier: Uint8Array;
   versionPrefix: string;
   trashed: { uuid: string; bytes: Uint8Array };
-  e2e: { roomUuid: string; fileUuid: string; name: string; bytes: Uint8Array; ciphertextSha256: string };
+  e2e: { roomUuid: string; fileUuid: string; name: string; bytes: Uint8Array; ciphertextSha256: string; pending: { uuid: string; name: string; bytes: Uint8Array } };
   /** Announced, parts 0 and 2 of 3 stored, not committed when the backup runs. */
   uploading: UploadInProgress;
 }
@@ -66,13 +66,16 @@ async function seedRooms(server: TestServer, owner: E2eActor): Promise<SeededRoo
   const e2eBytes = new Uint8Array(randomBytes(2 * PART_SIZE + 77));
   const { uuid: fileUuid } = await uploadE2eFile(server, owner, vault.uuid, handle, { name: 'sealed.bin', bytes: e2eBytes, partSize: PART_SIZE });
   const ciphertext = await roomBytes(server, owner.session, ROOM_PATHS.fileContent(vault.uuid, fileUuid));
+  // Every part stored, the commit not sent yet when the backup runs.
+  const pendingBytes = new Uint8Array(randomBytes(PART_SIZE + 21));
+  const pending = await uploadE2eFile(server, owner, vault.uuid, handle, { name: 'pending.bin', bytes: pendingBytes, partSize: PART_SIZE, deferCommit: true });
   return {
     roomUuid: plain.uuid,
     current: { uuid: current.uuid, bytes: later },
     earlier,
     versionPrefix: versionRow.blob_prefix,
     trashed: { uuid: trashed.uuid, bytes: trashedBytes },
-    e2e: { roomUuid: vault.uuid, fileUuid, name: 'sealed.bin', bytes: e2eBytes, ciphertextSha256: sha256(ciphertext) },
+    e2e: { roomUuid: vault.uuid, fileUuid, name: 'sealed.bin', bytes: e2eBytes, ciphertextSha256: sha256(ciphertext), pending: { uuid: pending.uuid, name: 'pending.bin', bytes: pendingBytes } },
     uploading,
   };
 }
@@ -87,8 +90,11 @@ async function expectRoomsRestored(server: TestServer, owner: E2eActor, seeded: 
   expect(sha256(await roomBytes(server, owner.session, ROOM_PATHS.fileContent(roomUuid, trashed.uuid))), 'file restored from the trash').toBe(sha256(trashed.bytes));
   // E2E: the same ciphertext, and the member's browser still decrypts and verifies it.
   expect(sha256(await roomBytes(server, owner.session, ROOM_PATHS.fileContent(e2e.roomUuid, e2e.fileUuid))), 'E2E ciphertext').toBe(e2e.ciphertextSha256);
+  // The E2E upload whose commit had not come when the backup ran commits on the restored server.
+  await roomCall(server, owner.session, 'POST', ROOM_PATHS.fileCommit(e2e.roomUuid, e2e.pending.uuid), 200);
   const read = await readE2eFolder(server, owner, e2e.roomUuid);
   expect(sha256(read.files.get(e2e.name)!.bytes), 'E2E plaintext').toBe(sha256(e2e.bytes));
+  expect(sha256(read.files.get(e2e.pending.name)!.bytes), 'E2E upload committed after the restore').toBe(sha256(e2e.pending.bytes));
   // The upload in progress at backup time resumes where it stood (README: the parts received so far are backed up).
   await resumeRoomUpload(server, owner.session, uploading);
 }
@@ -163,7 +169,7 @@ describe.skipIf(sqliteOnly)('backup and restore (SQLite, local blob folder)', ()
     await rm(work, { recursive: true, force: true });
   });
 
-  it('backs up the running server, checks the backup, restores it onto a new data folder: deliveries of levels 1–4, room files (current, earlier version, restored from the trash, E2E, an upload in progress resumed and committed) and a form layout image download bit-exact', { timeout: 120_000 }, async () => {
+  it('backs up the running server, checks the backup, restores it onto a new data folder: deliveries of levels 1–4, room files (current, earlier version, restored from the trash, E2E, uploads in progress resumed and committed, plain and E2E) and a form layout image download bit-exact', { timeout: 120_000 }, async () => {
     const backupDir = join(work, 'backup');
     const created = await backupCommand(['create', backupDir], { KUVERT_DATA_DIR: source.dataDir });
     expect(created, created.err).toMatchObject({ code: 0 });
