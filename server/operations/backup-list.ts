@@ -6,6 +6,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
 import type {} from '../forms/layout-images'; // form_layout_images' part of Database
+import type {} from '../forms/tables'; // forms' part of Database
 import type {} from '../rooms/tables'; // the rooms tables' part of Database
 import { partKey } from '../deliveries/records';
 import { partSizeOf, type PartLayout } from '../uploads/parts';
@@ -21,6 +22,8 @@ export interface ListedPart {
 export interface ListedGroup {
   parts: ListedPart[];
   sha256: string | null;
+  /** What the blobs belong to, by uuids, for an operator's report: `delivery <uuid>, file <uuid>`, `room <uuid>, file <uuid>`, … */
+  item: string;
 }
 
 interface StoredFile {
@@ -32,10 +35,10 @@ interface StoredFile {
 }
 
 /** A committed room file's or version's parts: sizes from its layout (parts of committed room files keep no hash rows). */
-function wholeFile(row: StoredFile): ListedGroup {
+function wholeFile(row: StoredFile, item: string): ListedGroup {
   const layout: PartLayout = { size: Number(row.size), partSize: row.part_size, partCount: row.part_count, leadingBytes: 0 };
   const parts = Array.from({ length: row.part_count }, (_, i) => ({ key: `${row.blob_prefix}/${i}`, size: partSizeOf(layout, i), sha256: null }));
-  return { parts, sha256: row.sha256 };
+  return { parts, sha256: row.sha256, item };
 }
 
 /**
@@ -57,12 +60,15 @@ export async function listedGroups(db: Kysely<Database>): Promise<ListedGroup[]>
     .orderBy('delivery_files.id')
     .orderBy('delivery_file_parts.part_index')
     .execute();
-  for (const r of deliveryParts) groups.push({ parts: [{ key: partKey(r.delivery, r.file, r.index), size: Number(r.size), sha256: r.sha256 }], sha256: null });
+  for (const r of deliveryParts) {
+    groups.push({ parts: [{ key: partKey(r.delivery, r.file, r.index), size: Number(r.size), sha256: r.sha256 }], sha256: null, item: `delivery ${r.delivery}, file ${r.file}` });
+  }
 
   const roomFiles = await db
     .selectFrom('room_files')
-    .select(['id', 'state', 'blob_prefix', 'size', 'part_size', 'part_count', 'sha256'])
-    .orderBy('id')
+    .innerJoin('data_rooms', 'data_rooms.id', 'room_files.room_id')
+    .select(['room_files.id', 'room_files.uuid', 'data_rooms.uuid as room', 'room_files.state', 'room_files.blob_prefix', 'room_files.size', 'room_files.part_size', 'room_files.part_count', 'room_files.sha256'])
+    .orderBy('room_files.id')
     .execute();
   const uploading = roomFiles.filter((f) => f.state !== 'complete');
   const received =
@@ -76,17 +82,29 @@ export async function listedGroups(db: Kysely<Database>): Promise<ListedGroup[]>
           .orderBy('part_index')
           .execute();
   for (const file of roomFiles) {
-    if (file.state === 'complete') groups.push(wholeFile(file));
+    const item = `room ${file.room}, file ${file.uuid}`;
+    if (file.state === 'complete') groups.push(wholeFile(file, item));
     else {
       // An upload in progress: the parts its rows record (the uploader resumes after a restore).
       const parts = received.filter((p) => p.file_id === file.id).map((p) => ({ key: `${file.blob_prefix}/${p.part_index}`, size: Number(p.size), sha256: p.sha256 }));
-      if (parts.length > 0) groups.push({ parts, sha256: null });
+      if (parts.length > 0) groups.push({ parts, sha256: null, item: `${item}, upload in progress` });
     }
   }
-  const versions = await db.selectFrom('room_file_versions').select(['blob_prefix', 'size', 'part_size', 'part_count', 'sha256']).orderBy('id').execute();
-  for (const version of versions) groups.push(wholeFile(version));
+  const versions = await db
+    .selectFrom('room_file_versions')
+    .innerJoin('room_files', 'room_files.id', 'room_file_versions.file_id')
+    .innerJoin('data_rooms', 'data_rooms.id', 'room_files.room_id')
+    .select(['room_file_versions.uuid', 'room_files.uuid as file', 'data_rooms.uuid as room', 'room_file_versions.blob_prefix', 'room_file_versions.size', 'room_file_versions.part_size', 'room_file_versions.part_count', 'room_file_versions.sha256'])
+    .orderBy('room_file_versions.id')
+    .execute();
+  for (const version of versions) groups.push(wholeFile(version, `room ${version.room}, file ${version.file}, earlier version ${version.uuid}`));
 
-  const images = await db.selectFrom('form_layout_images').select(['blob_key', 'size', 'sha256']).orderBy('id').execute();
-  for (const image of images) groups.push({ parts: [{ key: image.blob_key, size: Number(image.size), sha256: image.sha256 }], sha256: null });
+  const images = await db
+    .selectFrom('form_layout_images')
+    .innerJoin('forms', 'forms.id', 'form_layout_images.form_id')
+    .select(['form_layout_images.blob_key', 'form_layout_images.size', 'form_layout_images.sha256', 'forms.uuid as form'])
+    .orderBy('form_layout_images.id')
+    .execute();
+  for (const image of images) groups.push({ parts: [{ key: image.blob_key, size: Number(image.size), sha256: image.sha256 }], sha256: null, item: `form ${image.form}, layout image` });
   return groups;
 }

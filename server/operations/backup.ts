@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { createHash, type Hash } from 'node:crypto';
 import { once } from 'node:events';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { access, copyFile, readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { access, copyFile, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import SQLite from 'better-sqlite3';
@@ -26,7 +26,8 @@ import { listedGroups, type ListedGroup, type ListedPart } from './backup-list';
  *   recorded (room files: the whole file's SHA-256 over its parts; a part with no recorded hash
  *   gets the one read now in the manifest, so `check` and `restore` verify it later);
  * - `secret.key` when the server keeps its key in the data folder (TOTP secrets need it);
- * - `manifest.json`, written last: what is in it, with each blob's size and SHA-256.
+ * - `manifest.json`, written last: what is in it, with each blob's size, SHA-256 and item (and
+ *   `missing` for one the store lacked).
  * The database is copied first and the blob list read after it, so every blob the copy knows
  * is in the list (an item purged meanwhile may lack bytes: `create` and `check` name it).
  */
@@ -41,6 +42,10 @@ export interface BackupBlob {
   key: string;
   size: number;
   sha256: string;
+  /** What it belongs to (backup-list.ts `item`), so `check` names it too; absent in backups made before. */
+  item?: string;
+  /** The blob store lacked it when the backup ran: the backup has no bytes for it and never passes `check`. */
+  missing?: true;
 }
 
 export interface BackupManifest {
@@ -111,8 +116,10 @@ async function copyBlob(store: BlobStore, dir: string, part: ListedPart, whole: 
       createWriteStream(target, { mode: PRIVATE_FILE_MODE }),
     );
   } catch (error) {
-    if (error instanceof BlobNotFoundError) return 'missing';
-    throw error;
+    if (!(error instanceof BlobNotFoundError)) throw error;
+    // A store that answers before it knows (a stream that fails later) may have left an empty file.
+    await rm(target, { force: true });
+    return 'missing';
   }
   return { size, sha256: hash.digest('hex') };
 }
@@ -148,24 +155,25 @@ export async function createBackup(config: KuvertConfig, dir: string): Promise<B
       // A whole file's hash runs over its parts in order; a part missing or wrong already names the file.
       const whole = group.sha256 === null ? null : createHash('sha256');
       let intact = true;
+      const { item } = group;
       for (const part of group.parts) {
         const copied = await copyBlob(store.store, dir, part, whole);
         if (copied === 'missing') {
-          problems.push(`missing in the blob store: ${part.key}`);
+          problems.push(`missing in the blob store: ${part.key} (${item})`);
           // Listed all the same, so `check` and `restore` refuse the incomplete backup too.
-          blobs.push({ key: part.key, size: part.size, sha256: part.sha256 ?? '' });
+          blobs.push({ key: part.key, size: part.size, sha256: part.sha256 ?? '', item, missing: true });
           intact = false;
           continue;
         }
         bytes += copied.size;
-        blobs.push({ key: part.key, size: part.size, sha256: part.sha256 ?? copied.sha256 });
+        blobs.push({ key: part.key, size: part.size, sha256: part.sha256 ?? copied.sha256, item });
         if (copied.size !== part.size || (part.sha256 !== null && copied.sha256 !== part.sha256)) {
-          problems.push(`differs from what the database recorded: ${part.key}`);
+          problems.push(`differs from what the database recorded: ${part.key} (${item})`);
           intact = false;
         }
       }
       if (whole && intact && whole.digest('hex') !== group.sha256) {
-        problems.push(`differs from the file's SHA-256 the database recorded: ${group.parts.map((p) => p.key).join(', ')}`);
+        problems.push(`differs from the file's SHA-256 the database recorded: ${group.parts.map((p) => p.key).join(', ')} (${item})`);
       }
     }
   } finally {
@@ -213,13 +221,14 @@ export async function checkBackup(dir: string): Promise<BackupReport & { manifes
   for (const blob of manifest.blobs) {
     assertValidKey(blob.key);
     const path = join(dir, 'blobs', ...blob.key.split('/'));
-    if (!(await exists(path))) {
-      problems.push(`missing blob: ${blob.key}`);
+    const named = blob.item ? `${blob.key} (${blob.item})` : blob.key;
+    if (blob.missing || !(await exists(path))) {
+      problems.push(`missing blob${blob.missing ? ', already missing from the blob store at backup time' : ''}: ${named}`);
       continue;
     }
     const actual = await sha256OfFile(path);
     bytes += actual.size;
-    if (actual.size !== blob.size || actual.sha256 !== blob.sha256) problems.push(`damaged blob (size or SHA-256 differ): ${blob.key}`);
+    if (actual.size !== blob.size || actual.sha256 !== blob.sha256) problems.push(`damaged blob (size or SHA-256 differ): ${named}`);
   }
   return { manifest, blobs: manifest.blobs.length, bytes, problems };
 }
@@ -228,7 +237,9 @@ export async function checkBackup(dir: string): Promise<BackupReport & { manifes
  * Restores a checked backup onto the server configured by `config`, which must be new: no
  * SQLite file in its data folder / no Kuvert tables in its PostgreSQL database. The blobs go
  * into its blob store (local folder or S3, whichever it uses now). Start the server afterwards;
- * migrations bring an older backup up to date.
+ * migrations bring an older backup up to date. The target is checked and the blob store opened
+ * before anything is written, and the database comes last: a restore that fails on the way (a
+ * wrong bucket, a full disk) leaves no database behind, so the same command can simply run again.
  */
 export async function restoreBackup(config: KuvertConfig, dir: string): Promise<BackupReport> {
   const checked = await checkBackup(dir);
@@ -238,20 +249,14 @@ export async function restoreBackup(config: KuvertConfig, dir: string): Promise<
     throw new Error(`the backup holds a ${manifest.database} database; set ${manifest.database === 'postgres' ? 'DATABASE_URL' : 'no DATABASE_URL'} to restore it`);
   }
   await ensurePrivateDir(config.dataDir);
+  const sqliteTarget = join(config.dataDir, SQLITE_FILE);
   if (manifest.database === 'sqlite') {
-    const target = join(config.dataDir, SQLITE_FILE);
-    if (await exists(target)) throw new Error(`${target} exists; restore into a new data folder`);
-    await copyFile(join(dir, SQLITE_BACKUP), target);
+    if (await exists(sqliteTarget)) throw new Error(`${sqliteTarget} exists; restore into a new data folder`);
   } else {
     const live = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: 1 });
     // Kysely leaves its own tables out unless asked: without this a used database passed the check.
     const tables = await live.db.introspection.getTables({ withInternalKyselyTables: true }).finally(() => live.close());
     if (tables.some((t) => t.name === 'kysely_migration')) throw new Error('the database of DATABASE_URL already holds Kuvert tables; restore into a new database');
-    await runPgTool('pg_restore', config.databaseUrl!, ['--no-owner', '--no-privileges', `--dbname=${new URL(config.databaseUrl!).pathname.slice(1)}`, join(dir, PG_BACKUP)]);
-  }
-  if (manifest.secretKey) {
-    const target = join(config.dataDir, SECRET_KEY_FILE);
-    if (!(await exists(target))) await copyFile(join(dir, SECRET_KEY_FILE), target);
   }
   const store = await openBlobStore(config);
   try {
@@ -260,6 +265,18 @@ export async function restoreBackup(config: KuvertConfig, dir: string): Promise<
     }
   } finally {
     store.close();
+  }
+  if (manifest.secretKey) {
+    const target = join(config.dataDir, SECRET_KEY_FILE);
+    if (!(await exists(target))) await copyFile(join(dir, SECRET_KEY_FILE), target);
+  }
+  if (manifest.database === 'sqlite') {
+    // Under another name first: an interrupted copy never looks like a restored database.
+    await copyFile(join(dir, SQLITE_BACKUP), `${sqliteTarget}.restoring`);
+    await rename(`${sqliteTarget}.restoring`, sqliteTarget);
+  } else {
+    // One transaction: a pg_restore that fails leaves the database empty, so the command can run again.
+    await runPgTool('pg_restore', config.databaseUrl!, ['--single-transaction', '--no-owner', '--no-privileges', `--dbname=${new URL(config.databaseUrl!).pathname.slice(1)}`, join(dir, PG_BACKUP)]);
   }
   return { blobs: manifest.blobs.length, bytes: checked.bytes, problems: [] };
 }

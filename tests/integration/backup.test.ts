@@ -1,10 +1,7 @@
-import { spawn } from 'node:child_process';
-import { createHash, randomBytes } from 'node:crypto';
-import { once } from 'node:events';
+import { randomBytes } from 'node:crypto';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { deliveryContentUrl } from '@shared/api/endpoints/delivery-read';
 import { SECURITY_LEVELS } from '@shared/contract/constants';
@@ -18,6 +15,7 @@ import type { Form } from '@shared/contract/forms';
 import type { FormBackgroundInfo } from '@shared/contract/form-layout';
 import { ANTI_CSRF_HEADER } from '@shared/contract/auth';
 import { makePng } from '@tests/support/png';
+import { backupCommand, resumeRoomUpload, sha256, startRoomUpload, type UploadInProgress } from './backup-helpers';
 import { call, createUserAsAdmin, signIn, signInAdmin, type Session } from './core-helpers';
 import { e2eActor, e2eOf, giveSecuPass, type E2eActor } from './e2e-helpers';
 import { createPlainRoom, roomBytes, roomCall, uploadRoomFile } from './room-upload-helpers';
@@ -27,29 +25,13 @@ import { createE2eRoom, openRoomKey, readE2eFolder, uploadE2eFile } from './room
  * `npm run backup` (src/server/backup.ts) run as the real command: a running server with
  * deliveries of levels 1–4, a plain data room (a file with an earlier version, a file in the
  * trash), an E2E room file and a form's background image is backed up, the backup checked,
- * restored onto a new data folder, and a server started there hands out every file bit-exact.
+ * restored onto a new data folder, and a server started there hands out every file bit-exact
+ * (a room upload in progress at backup time resumes there and commits bit-exact).
  * A blob taken out of the backup makes `check` fail naming it, and `restore` refuses.
  */
 
-const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const RECORD_SIZE = 1024;
 const PART_SIZE = 1024;
-const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
-
-/** Runs the backup command with a server's environment; resolves with its exit code and output. */
-async function backupCommand(args: string[], env: Record<string, string>): Promise<{ code: number | null; out: string; err: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/backup.ts', ...args], {
-    cwd: REPO_ROOT,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  let err = '';
-  child.stdout.on('data', (c: Buffer) => (out += c.toString('utf8')));
-  child.stderr.on('data', (c: Buffer) => (err += c.toString('utf8')));
-  const [code] = (await once(child, 'close')) as [number | null];
-  return { code, out, err };
-}
 
 const sqliteOnly = Boolean(process.env.KUVERT_TEST_DATABASE_URL);
 const SOURCE_CONFIG = { uploadPartSize: PART_SIZE, licenceActiveForms: 5 };
@@ -60,10 +42,12 @@ interface SeededRooms {
   earlier: Uint8Array;
   versionPrefix: string;
   trashed: { uuid: string; bytes: Uint8Array };
-  e2e: { roomUuid: string; fileUuid: string; name: string; bytes: Uint8Array; ciphertextSha256: string };
+  e2e: { roomUuid: string; fileUuid: string; name: string; bytes: Uint8Array; ciphertextSha256: string; pending: { uuid: string; name: string; bytes: Uint8Array } };
+  /** Announced, parts 0 and 2 of 3 stored, not committed when the backup runs. */
+  uploading: UploadInProgress;
 }
 
-/** A plain room with a file of two versions and a file in the trash; an E2E room with one file. */
+/** A plain room with a file of two versions, a file in the trash and an upload in progress; an E2E room with one file. */
 async function seedRooms(server: TestServer, owner: E2eActor): Promise<SeededRooms> {
   const plain = await createPlainRoom(server, owner.session, 'Backed-up room');
   const earlier = new Uint8Array(randomBytes(3 * PART_SIZE + 11));
@@ -75,24 +59,29 @@ async function seedRooms(server: TestServer, owner: E2eActor): Promise<SeededRoo
   const trashed = await uploadRoomFile(server, owner.session, plain.uuid, { name: 'trashed.bin', bytes: trashedBytes, partSize: PART_SIZE });
   await roomCall(server, owner.session, 'DELETE', ROOM_PATHS.file(plain.uuid, trashed.uuid), 204);
   const versionRow = await server.app.db.selectFrom('room_file_versions').select('blob_prefix').executeTakeFirstOrThrow();
+  const uploading = await startRoomUpload(server, owner.session, plain.uuid, { name: 'half-done.bin', partSize: PART_SIZE, partCount: 3, stored: [0, 2] });
 
   const { room: vault } = await createE2eRoom(server, owner, 'Backed-up vault');
   const { handle } = await openRoomKey(server, owner, vault.uuid);
   const e2eBytes = new Uint8Array(randomBytes(2 * PART_SIZE + 77));
   const { uuid: fileUuid } = await uploadE2eFile(server, owner, vault.uuid, handle, { name: 'sealed.bin', bytes: e2eBytes, partSize: PART_SIZE });
   const ciphertext = await roomBytes(server, owner.session, ROOM_PATHS.fileContent(vault.uuid, fileUuid));
+  // Every part stored, the commit not sent yet when the backup runs.
+  const pendingBytes = new Uint8Array(randomBytes(PART_SIZE + 21));
+  const pending = await uploadE2eFile(server, owner, vault.uuid, handle, { name: 'pending.bin', bytes: pendingBytes, partSize: PART_SIZE, deferCommit: true });
   return {
     roomUuid: plain.uuid,
     current: { uuid: current.uuid, bytes: later },
     earlier,
     versionPrefix: versionRow.blob_prefix,
     trashed: { uuid: trashed.uuid, bytes: trashedBytes },
-    e2e: { roomUuid: vault.uuid, fileUuid, name: 'sealed.bin', bytes: e2eBytes, ciphertextSha256: sha256(ciphertext) },
+    e2e: { roomUuid: vault.uuid, fileUuid, name: 'sealed.bin', bytes: e2eBytes, ciphertextSha256: sha256(ciphertext), pending: { uuid: pending.uuid, name: 'pending.bin', bytes: pendingBytes } },
+    uploading,
   };
 }
 
 async function expectRoomsRestored(server: TestServer, owner: E2eActor, seeded: SeededRooms): Promise<void> {
-  const { roomUuid, current, earlier, trashed, e2e } = seeded;
+  const { roomUuid, current, earlier, trashed, e2e, uploading } = seeded;
   expect(sha256(await roomBytes(server, owner.session, ROOM_PATHS.fileContent(roomUuid, current.uuid))), 'room file').toBe(sha256(current.bytes));
   const { versions } = await roomCall<RoomFileVersionList>(server, owner.session, 'GET', ROOM_OPS_PATHS.versions(roomUuid, current.uuid), 200);
   const version = versions.find((v) => !v.current)!;
@@ -101,8 +90,13 @@ async function expectRoomsRestored(server: TestServer, owner: E2eActor, seeded: 
   expect(sha256(await roomBytes(server, owner.session, ROOM_PATHS.fileContent(roomUuid, trashed.uuid))), 'file restored from the trash').toBe(sha256(trashed.bytes));
   // E2E: the same ciphertext, and the member's browser still decrypts and verifies it.
   expect(sha256(await roomBytes(server, owner.session, ROOM_PATHS.fileContent(e2e.roomUuid, e2e.fileUuid))), 'E2E ciphertext').toBe(e2e.ciphertextSha256);
+  // The E2E upload whose commit had not come when the backup ran commits on the restored server.
+  await roomCall(server, owner.session, 'POST', ROOM_PATHS.fileCommit(e2e.roomUuid, e2e.pending.uuid), 200);
   const read = await readE2eFolder(server, owner, e2e.roomUuid);
   expect(sha256(read.files.get(e2e.name)!.bytes), 'E2E plaintext').toBe(sha256(e2e.bytes));
+  expect(sha256(read.files.get(e2e.pending.name)!.bytes), 'E2E upload committed after the restore').toBe(sha256(e2e.pending.bytes));
+  // The upload in progress at backup time resumes where it stood (README: the parts received so far are backed up).
+  await resumeRoomUpload(server, owner.session, uploading);
 }
 
 interface SeededForm {
@@ -175,7 +169,7 @@ describe.skipIf(sqliteOnly)('backup and restore (SQLite, local blob folder)', ()
     await rm(work, { recursive: true, force: true });
   });
 
-  it('backs up the running server, checks the backup, restores it onto a new data folder: deliveries of levels 1–4, room files (current, earlier version, restored from the trash, E2E) and a form layout image download bit-exact', { timeout: 120_000 }, async () => {
+  it('backs up the running server, checks the backup, restores it onto a new data folder: deliveries of levels 1–4, room files (current, earlier version, restored from the trash, E2E, uploads in progress resumed and committed, plain and E2E) and a form layout image download bit-exact', { timeout: 120_000 }, async () => {
     const backupDir = join(work, 'backup');
     const created = await backupCommand(['create', backupDir], { KUVERT_DATA_DIR: source.dataDir });
     expect(created, created.err).toMatchObject({ code: 0 });
@@ -237,6 +231,8 @@ describe.skipIf(sqliteOnly)('backup and restore with the S3 blob store (one buck
   let source: TestServer;
   let restored: TestServer | undefined;
   let work: string;
+  /** The delivery the first test backs up, whose part the second deletes. */
+  let lost: { deliveryUuid: string; fileId: string } | undefined;
   const s3Config = (s3: S3TestServer) => ({ s3Endpoint: s3.endpoint, s3Bucket: s3.bucket, s3AccessKeyId: s3.env.S3_ACCESS_KEY_ID, s3SecretAccessKey: s3.env.S3_SECRET_ACCESS_KEY, s3ForcePathStyle: true, uploadPartSize: PART_SIZE });
 
   beforeAll(async () => {
@@ -282,6 +278,33 @@ describe.skipIf(sqliteOnly)('backup and restore with the S3 blob store (one buck
     expect(response.status).toBe(200);
     expect(sha256(new Uint8Array(await response.arrayBuffer()))).toBe(sha256(bytes));
     expect(await readdir(join(target, 'blobs')).catch(() => [])).toEqual([]);
+    lost = { deliveryUuid, fileId };
+  });
+
+  it('an object deleted from the bucket behind the server is named by create (exit 1), and that backup fails check', { timeout: 60_000 }, async () => {
+    const { deliveryUuid, fileId } = lost!;
+    const key = `deliveries/${deliveryUuid}/${fileId}/3`;
+    await source.app.blobs.delete(key); // as `aws s3 rm` would
+    const backupDir = join(work, 'backup-missing');
+    const created = await backupCommand(['create', backupDir], { KUVERT_DATA_DIR: source.dataDir, ...from.env });
+    expect(created.code).toBe(1);
+    expect(created.err).toContain(`missing in the blob store: ${key} (delivery ${deliveryUuid}, file ${fileId})`);
+    expect(created.err.match(/missing in the blob store/g)).toHaveLength(1);
+    const checked = await backupCommand(['check', backupDir], {});
+    expect(checked.code).toBe(1);
+    expect(checked.err).toContain(`missing blob, already missing from the blob store at backup time: ${key}`);
+  });
+
+  it('a restore that fails on the blob store (a wrong bucket) writes no database, so the same command runs again once the bucket is right', { timeout: 60_000 }, async () => {
+    const backupDir = join(work, 'backup'); // the first test's
+    const target = join(work, 'restored-again');
+    const wrong = await backupCommand(['restore', backupDir], { KUVERT_DATA_DIR: target, ...to.env, S3_BUCKET: 'no-such-bucket' });
+    expect(wrong.code).not.toBe(0);
+    expect(wrong.err).toContain('no-such-bucket');
+    expect(await readdir(target)).not.toContain('kuvert.sqlite');
+    const right = await backupCommand(['restore', backupDir], { KUVERT_DATA_DIR: target, ...to.env });
+    expect(right, right.err).toMatchObject({ code: 0 });
+    expect(await readdir(target)).toContain('kuvert.sqlite');
   });
 });
 
