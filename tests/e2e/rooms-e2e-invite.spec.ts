@@ -118,6 +118,7 @@ test('an outside address invited to an E2E room signs up from the mail, activate
   await invitee.getByLabel(/^Confirm passphrase/).fill(INVITEE_PASSPHRASE);
   await invitee.getByRole('button', { name: secupass.set.submit }).click();
   await expect(invitee.getByRole('heading', { level: 1, name: secupass.room.approvalTitle })).toBeVisible({ timeout: 60_000 });
+  await expect(invitee).toHaveTitle(new RegExp(`${secupass.room.approvalTitle}$`));
   await expect(invitee.getByText(secupass.room.approvalText)).toBeVisible();
   await expect(invitee.getByText(secupass.approval.text)).toHaveCount(0);
   await expect(invitee.getByRole('link', { name: secupass.approval.toDelivery })).toHaveCount(0);

@@ -62,7 +62,8 @@ export function RootLayout() {
 
   // Title: configured web UI title followed by the page title (SPEC §2).
   const appTitle = configString(config, CONFIG_KEYS.webUiTitle) || DEFAULT_TITLE;
-  const pageTitle = handle.titleKey ? t(handle.titleKey) : '';
+  const titleKey = handle.titleKeyFor?.(new URLSearchParams(location.search)) ?? handle.titleKey;
+  const pageTitle = titleKey ? t(titleKey) : '';
   useEffect(() => {
     document.title = pageTitle ? `${appTitle} - ${pageTitle}` : appTitle;
   }, [appTitle, pageTitle]);

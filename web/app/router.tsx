@@ -2,6 +2,7 @@ import { LoadingScreen } from '@web/components/loading-screen';
 import { lazyPage } from '@web/lib/lazy-page';
 import type { RouteHandle } from '@web/lib/route-handle';
 import { AUTH_BASE, ROUTES } from '@web/lib/routes';
+import { approvalTitleKeyOf } from '@web/features/secupass/secupass-context';
 import { REPORT_ROLES } from '@shared/contract/reports';
 import { FLOW_ROLES } from '@shared/contract/flow-roles';
 import { createBrowserRouter, redirect, type RouteObject } from 'react-router';
@@ -57,7 +58,7 @@ function secuPassRoutes(): RouteObject[] {
     { path: 'change-secupass-success', handle: handle({ auth: true, titleKey: 'secupass:change.successTitle' }), lazy: lazyPage(changeSecuPassPages, 'ChangeSecuPassSuccessPage') },
     {
       path: 'secupass-approval-pending',
-      handle: handle({ auth: true, titleKey: 'secupass:approval.title' }),
+      handle: handle({ auth: true, titleKey: 'secupass:approval.title', titleKeyFor: approvalTitleKeyOf }),
       lazy: lazyPage(() => import(/* webpackChunkName: "secupass-approval" */ '@web/features/secupass/approval-pending-page'), 'SecuPassApprovalPendingPage'),
     },
   ];

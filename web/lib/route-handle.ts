@@ -4,6 +4,8 @@ import type { RoleName } from '@shared/contract/constants';
 export interface RouteHandle {
   /** i18n key of the page title ("ns:key"). */
   titleKey?: string;
+  /** The title key when it depends on the URL's query (the page's words do): wins over `titleKey` when it returns one. */
+  titleKeyFor?: (search: URLSearchParams) => string | undefined;
   /** Needs a signed-in user (SPEC §2 auth guard). */
   auth?: boolean;
   /** Needs one of these roles, else the inbox. */

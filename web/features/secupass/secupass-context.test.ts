@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { secuPassContextOf } from './secupass-context';
+import { approvalTitleKeyOf, secuPassContextOf } from './secupass-context';
 
 describe('secuPassContextOf', () => {
   it('a data room page, or the secure-rooms list, is a room context', () => {
@@ -18,5 +18,10 @@ describe('secuPassContextOf', () => {
     expect(secuPassContextOf('//evil.example/secure-rooms/x')).toEqual({ kind: 'none', target: null });
     // A look-alike prefix is not the rooms area.
     expect(secuPassContextOf('/secure-roomsX/1')).toEqual({ kind: 'none', target: '/secure-roomsX/1' });
+  });
+  it('the approval page is titled for its context (the tab says what the heading says)', () => {
+    expect(approvalTitleKeyOf(new URLSearchParams({ continue: '/secure-rooms/abc' }))).toBe('secupass:room.approvalTitle');
+    expect(approvalTitleKeyOf(new URLSearchParams({ continue: '/secumails/inbox/1' }))).toBe('secupass:approval.title');
+    expect(approvalTitleKeyOf(new URLSearchParams())).toBe('secupass:create.successTitle');
   });
 });

@@ -27,3 +27,9 @@ export function useSecuPassContext(): SecuPassContext {
   const [params] = useSearchParams();
   return secuPassContextOf(params.get('continue'));
 }
+
+/** The approval-pending page's title key for its context (the page's heading says the same). */
+export function approvalTitleKeyOf(search: URLSearchParams): string {
+  const kind = secuPassContextOf(search.get('continue')).kind;
+  return kind === 'room' ? 'secupass:room.approvalTitle' : kind === 'none' ? 'secupass:create.successTitle' : 'secupass:approval.title';
+}
