@@ -57,6 +57,8 @@ const DELETE_BATCH = 1000;
 const CONNECT_TIMEOUT_MS = 5_000;
 /** A request whose socket stays silent this long fails (the server drops idle clients after 60 s too). */
 const SOCKET_TIMEOUT_MS = 60_000;
+/** Response bytes one range reader queues before it pauses the response (S3 openRange). */
+const RANGE_QUEUE_BYTES = 128 * 1024;
 /** Concurrent requests to the store per server (each streaming download holds one). */
 const S3_MAX_SOCKETS = 1024;
 
@@ -282,18 +284,56 @@ export function createS3BlobStore(options: S3BlobStoreOptions): S3BlobStore {
 
     async openRange(key, range): Promise<BlobRangeReader> {
       const stream = await getObject(key, range);
-      const chunks = stream[Symbol.asyncIterator]() as AsyncIterator<Uint8Array>;
-      let pending: Uint8Array | null = null;
+      // Chunks taken as 'data' events into a short queue, and each read fills the caller's buffer
+      // from as many queued chunks as fit: an async iterator joined buffered chunks into new
+      // Buffers and cost promises per 64 KiB, and a read per chunk cost the pooled body four reads
+      // per buffer. The queue pauses the response at RANGE_QUEUE_BYTES (backpressure).
+      const queue: Buffer[] = [];
+      let queued = 0;
+      let ended = false;
+      let failed: unknown = null;
+      let wake: (() => void) | null = null;
+      const signal = () => {
+        const waiting = wake;
+        wake = null;
+        waiting?.();
+      };
+      stream.on('data', (chunk: Buffer) => {
+        queue.push(chunk);
+        queued += chunk.byteLength;
+        if (queued >= RANGE_QUEUE_BYTES) stream.pause();
+        signal();
+      });
+      stream.on('end', () => {
+        ended = true;
+        signal();
+      });
+      stream.on('error', (error) => {
+        failed ??= error;
+        signal();
+      });
+      stream.on('close', () => {
+        if (!ended) failed ??= new Error(`The store's response for ${key} ended early`);
+        signal();
+      });
       return {
         async read(target) {
-          if (!pending || pending.byteLength === 0) {
-            const next = await chunks.next();
-            if (next.done) return 0;
-            pending = next.value;
+          while (queue.length === 0) {
+            if (failed) throw failed;
+            if (ended) return 0;
+            await new Promise<void>((resolve) => (wake = resolve));
           }
-          const count = Math.min(target.byteLength, pending.byteLength);
-          target.set(pending.subarray(0, count));
-          pending = pending.subarray(count);
+          let count = 0;
+          while (count < target.byteLength && queue.length > 0) {
+            const chunk = queue[0]!;
+            const take = Math.min(target.byteLength - count, chunk.byteLength);
+            target.set(take === chunk.byteLength ? chunk : chunk.subarray(0, take), count);
+            count += take;
+            if (take === chunk.byteLength) queue.shift();
+            else queue[0] = chunk.subarray(take);
+          }
+          queued -= count;
+          if (queued < RANGE_QUEUE_BYTES && stream.isPaused() && !ended) stream.resume();
           return count;
         },
         async close() {
