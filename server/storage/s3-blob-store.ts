@@ -1,5 +1,5 @@
-import { createHash, randomUUID } from 'node:crypto';
-import { Readable, Transform } from 'node:stream';
+import { randomUUID } from 'node:crypto';
+import type { Readable } from 'node:stream';
 import {
   AbortMultipartUploadCommand,
   CopyObjectCommand,
@@ -16,6 +16,7 @@ import {
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { assertValidKey, BlobIntegrityError, BlobNotFoundError, type BlobRangeReader, type BlobStore, type ByteRange, type PutOptions, type PutResult } from './blob-store';
+import { checkedBody, queuedRangeReader } from './s3-streams';
 
 /**
  * The blob store on an S3-compatible object store (AWS S3, MinIO, Ceph RGW, …); see
@@ -57,8 +58,6 @@ const DELETE_BATCH = 1000;
 const CONNECT_TIMEOUT_MS = 5_000;
 /** A request whose socket stays silent this long fails (the server drops idle clients after 60 s too). */
 const SOCKET_TIMEOUT_MS = 60_000;
-/** Response bytes one range reader queues before it pauses the response (S3 openRange). */
-const RANGE_QUEUE_BYTES = 128 * 1024;
 /** Concurrent requests to the store per server (each streaming download holds one). */
 const S3_MAX_SOCKETS = 1024;
 
@@ -182,65 +181,15 @@ export function createS3BlobStore(options: S3BlobStoreOptions): S3BlobStore {
    * its key — no temp object, no CopyObject (which costs a full server-side copy per part).
    */
   async function writeObject(objectKey: string, body: Readable | AsyncIterable<Uint8Array>, put: PutOptions, holdBackLastChunk: boolean): Promise<PutResult> {
-    const hash = createHash('sha256');
-    let size = 0;
-    let sha256: string | undefined;
     // A mismatch or a failing body (the client went away) aborts the request to S3: S3 then
     // stores nothing. The stream itself ends quietly, so nothing is left waiting for bytes.
     let failure: unknown;
     const abort = new AbortController();
-    const fail = (error: unknown) => {
+    const checking = checkedBody(body, put, holdBackLastChunk, (error) => {
       failure ??= error;
       abort.abort();
-    };
-    // The body is piped ('data' events), not async-iterated: an async iterator's read() joins
-    // whatever the request stream has buffered into a new Buffer (a copy of most bytes, measured
-    // ~20 % of the store's upload CPU) and costs a few promises per chunk.
-    let held: Uint8Array | null = null;
-    // Reading stops at the first mismatch (PutOptions.expectedSize); what follows stays unread.
-    const stop = (error: unknown) => {
-      fail(error);
-      source.unpipe(checked);
-      if (!checked.writableEnded) checked.end();
-    };
-    const checked = new Transform({
-      transform(chunk: Buffer, _encoding, done) {
-        if (failure || chunk.byteLength === 0) return done();
-        size += chunk.byteLength;
-        if (put.expectedSize !== undefined && size > put.expectedSize) {
-          done();
-          return stop(new BlobIntegrityError('tooLarge', { size }));
-        }
-        hash.update(chunk);
-        // The chunk that completes the size goes out only once nothing follows and the hash matches (flush).
-        if (holdBackLastChunk && size === put.expectedSize) {
-          held = chunk;
-          return done();
-        }
-        done(null, chunk);
-      },
-      flush(done) {
-        if (failure) return done();
-        if (put.expectedSize !== undefined && size < put.expectedSize) {
-          fail(new BlobIntegrityError('tooSmall', { size }));
-          return done();
-        }
-        if (held) {
-          sha256 = hash.digest('hex');
-          if (put.expectedSha256 !== undefined && sha256 !== put.expectedSha256.toLowerCase()) {
-            fail(new BlobIntegrityError('sha256', { size, sha256 }));
-            return done();
-          }
-          return done(null, held);
-        }
-        done();
-      },
     });
-    const source = body instanceof Readable ? body : Readable.from(body, { objectMode: false });
-    // A failing body (the client went away) aborts the PUT; pipe() does not pass errors on.
-    const onSourceError = (error: unknown) => stop(error);
-    source.on('error', onSourceError);
-    source.pipe(checked);
+    const checked = checking.stream;
     try {
       if (put.expectedSize !== undefined) {
         // Known size (every upload part): one streamed PUT, nothing buffered.
@@ -251,14 +200,14 @@ export function createS3BlobStore(options: S3BlobStoreOptions): S3BlobStore {
         await upload.done();
       }
     } catch (error) {
-      source.unpipe(checked);
+      checking.detach();
       checked.destroy();
       throw failure ?? error;
     } finally {
-      source.off('error', onSourceError);
+      checking.release();
     }
     if (failure) throw failure;
-    sha256 ??= hash.digest('hex');
+    const { size, sha256 } = checking.result();
     if (put.expectedSha256 !== undefined && sha256 !== put.expectedSha256.toLowerCase()) throw new BlobIntegrityError('sha256', { size, sha256 });
     return { size, sha256 };
   }
@@ -282,65 +231,7 @@ export function createS3BlobStore(options: S3BlobStoreOptions): S3BlobStore {
 
     getStream: (key, range) => getObject(key, range),
 
-    async openRange(key, range): Promise<BlobRangeReader> {
-      const stream = await getObject(key, range);
-      // Chunks taken as 'data' events into a short queue, and each read fills the caller's buffer
-      // from as many queued chunks as fit: an async iterator joined buffered chunks into new
-      // Buffers and cost promises per 64 KiB, and a read per chunk cost the pooled body four reads
-      // per buffer. The queue pauses the response at RANGE_QUEUE_BYTES (backpressure).
-      const queue: Buffer[] = [];
-      let queued = 0;
-      let ended = false;
-      let failed: unknown = null;
-      let wake: (() => void) | null = null;
-      const signal = () => {
-        const waiting = wake;
-        wake = null;
-        waiting?.();
-      };
-      stream.on('data', (chunk: Buffer) => {
-        queue.push(chunk);
-        queued += chunk.byteLength;
-        if (queued >= RANGE_QUEUE_BYTES) stream.pause();
-        signal();
-      });
-      stream.on('end', () => {
-        ended = true;
-        signal();
-      });
-      stream.on('error', (error) => {
-        failed ??= error;
-        signal();
-      });
-      stream.on('close', () => {
-        if (!ended) failed ??= new Error(`The store's response for ${key} ended early`);
-        signal();
-      });
-      return {
-        async read(target) {
-          while (queue.length === 0) {
-            if (failed) throw failed;
-            if (ended) return 0;
-            await new Promise<void>((resolve) => (wake = resolve));
-          }
-          let count = 0;
-          while (count < target.byteLength && queue.length > 0) {
-            const chunk = queue[0]!;
-            const take = Math.min(target.byteLength - count, chunk.byteLength);
-            target.set(take === chunk.byteLength ? chunk : chunk.subarray(0, take), count);
-            count += take;
-            if (take === chunk.byteLength) queue.shift();
-            else queue[0] = chunk.subarray(take);
-          }
-          queued -= count;
-          if (queued < RANGE_QUEUE_BYTES && stream.isPaused() && !ended) stream.resume();
-          return count;
-        },
-        async close() {
-          stream.destroy();
-        },
-      };
-    },
+    openRange: async (key, range): Promise<BlobRangeReader> => queuedRangeReader(await getObject(key, range), key),
 
     async delete(key) {
       await client.send(new DeleteObjectCommand({ Bucket: bucket, Key: keyOf(key) }));
