@@ -109,6 +109,29 @@ export function describeBlobStoreContract(name: string, create: () => Promise<Bl
       if (!harness.abortedWriteMayLinger) expect(await harness.temporaries()).toEqual([]);
     });
 
+    it('stops reading an endless body at its announced size, and stores nothing of a body that fails part-way', async () => {
+      await store.put('k/3', chunked('good'));
+      const endless = Readable.from((function* () {
+        for (;;) yield Buffer.alloc(65_536, 1);
+      })());
+      await expect(store.put('k/3', endless, { expectedSize: 1_048_576 })).rejects.toMatchObject({ reason: 'tooLarge' });
+      endless.destroy();
+      // The client goes away in the middle of a part: the body stream errors.
+      const gone = new Error('client went away');
+      const failing = Readable.from((async function* () {
+        yield Buffer.from('evi');
+        throw gone;
+      })());
+      await expect(store.put('k/3', failing, { expectedSize: 4 })).rejects.toBe(gone);
+      await expect(store.put('k/4', Readable.from((async function* () {
+        yield Buffer.from('evi');
+        throw gone;
+      })()))).rejects.toBe(gone);
+      expect(await text(await store.getStream('k/3'))).toBe('good');
+      expect(await store.exists('k/4')).toBe(false);
+      if (!harness.abortedWriteMayLinger) expect(await harness.temporaries()).toEqual([]);
+    });
+
     it('writes a part again idempotently: the same bytes change nothing, new bytes replace the object whole', async () => {
       const sha256 = sha(Buffer.from('part zero'));
       await store.put('p/0', chunked('part zero'), { expectedSha256: sha256, expectedSize: 9 });

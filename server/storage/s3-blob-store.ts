@@ -1,5 +1,5 @@
-import { createHash, randomUUID } from 'node:crypto';
-import { Readable } from 'node:stream';
+import { randomUUID } from 'node:crypto';
+import type { Readable } from 'node:stream';
 import {
   AbortMultipartUploadCommand,
   CopyObjectCommand,
@@ -16,6 +16,7 @@ import {
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { assertValidKey, BlobIntegrityError, BlobNotFoundError, type BlobRangeReader, type BlobStore, type ByteRange, type PutOptions, type PutResult } from './blob-store';
+import { checkedBody, queuedRangeReader } from './s3-streams';
 
 /**
  * The blob store on an S3-compatible object store (AWS S3, MinIO, Ceph RGW, …); see
@@ -180,45 +181,15 @@ export function createS3BlobStore(options: S3BlobStoreOptions): S3BlobStore {
    * its key — no temp object, no CopyObject (which costs a full server-side copy per part).
    */
   async function writeObject(objectKey: string, body: Readable | AsyncIterable<Uint8Array>, put: PutOptions, holdBackLastChunk: boolean): Promise<PutResult> {
-    const hash = createHash('sha256');
-    let size = 0;
-    let sha256: string | undefined;
     // A mismatch or a failing body (the client went away) aborts the request to S3: S3 then
     // stores nothing. The stream itself ends quietly, so nothing is left waiting for bytes.
     let failure: unknown;
     const abort = new AbortController();
-    const fail = (error: unknown) => {
+    const checking = checkedBody(body, put, holdBackLastChunk, (error) => {
       failure ??= error;
       abort.abort();
-    };
-    const checked = Readable.from(
-      (async function* () {
-        try {
-          const chunks = (body as AsyncIterable<Uint8Array>)[Symbol.asyncIterator]();
-          for (let next = await chunks.next(); !next.done; next = await chunks.next()) {
-            const chunk = next.value;
-            size += chunk.byteLength;
-            if (put.expectedSize !== undefined && size > put.expectedSize) return fail(new BlobIntegrityError('tooLarge', { size }));
-            hash.update(chunk);
-            if (holdBackLastChunk && size === put.expectedSize) {
-              // The last byte goes out only once nothing follows and the hash matches.
-              for (let after = await chunks.next(); !after.done; after = await chunks.next()) {
-                if (after.value.byteLength > 0) return fail(new BlobIntegrityError('tooLarge', { size: size + after.value.byteLength }));
-              }
-              sha256 = hash.digest('hex');
-              if (put.expectedSha256 !== undefined && sha256 !== put.expectedSha256.toLowerCase()) return fail(new BlobIntegrityError('sha256', { size, sha256 }));
-              yield chunk;
-              return;
-            }
-            yield chunk;
-          }
-          if (put.expectedSize !== undefined && size < put.expectedSize) fail(new BlobIntegrityError('tooSmall', { size }));
-        } catch (error) {
-          fail(error);
-        }
-      })(),
-      { objectMode: false },
-    );
+    });
+    const checked = checking.stream;
     try {
       if (put.expectedSize !== undefined) {
         // Known size (every upload part): one streamed PUT, nothing buffered.
@@ -229,11 +200,14 @@ export function createS3BlobStore(options: S3BlobStoreOptions): S3BlobStore {
         await upload.done();
       }
     } catch (error) {
+      checking.detach();
       checked.destroy();
       throw failure ?? error;
+    } finally {
+      checking.release();
     }
     if (failure) throw failure;
-    sha256 ??= hash.digest('hex');
+    const { size, sha256 } = checking.result();
     if (put.expectedSha256 !== undefined && sha256 !== put.expectedSha256.toLowerCase()) throw new BlobIntegrityError('sha256', { size, sha256 });
     return { size, sha256 };
   }
@@ -257,27 +231,7 @@ export function createS3BlobStore(options: S3BlobStoreOptions): S3BlobStore {
 
     getStream: (key, range) => getObject(key, range),
 
-    async openRange(key, range): Promise<BlobRangeReader> {
-      const stream = await getObject(key, range);
-      const chunks = stream[Symbol.asyncIterator]() as AsyncIterator<Uint8Array>;
-      let pending: Uint8Array | null = null;
-      return {
-        async read(target) {
-          if (!pending || pending.byteLength === 0) {
-            const next = await chunks.next();
-            if (next.done) return 0;
-            pending = next.value;
-          }
-          const count = Math.min(target.byteLength, pending.byteLength);
-          target.set(pending.subarray(0, count));
-          pending = pending.subarray(count);
-          return count;
-        },
-        async close() {
-          stream.destroy();
-        },
-      };
-    },
+    openRange: async (key, range): Promise<BlobRangeReader> => queuedRangeReader(await getObject(key, range), key),
 
     async delete(key) {
       await client.send(new DeleteObjectCommand({ Bucket: bucket, Key: keyOf(key) }));
