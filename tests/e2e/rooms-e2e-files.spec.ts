@@ -8,6 +8,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { startTestServer, type TestServer } from '../support/server';
 import { proveAddress } from '@tests/support/prove-address';
 import { apiCall, apiSignIn, en, secuPassFromNode, signInToInbox } from './fixtures';
+import { e2eRowAction, ROW_ITEMS } from './e2e-row-menu';
 
 const PASSWORD = 'Good-Passw0rd-rooms-files';
 const PASSPHRASE = 'Owner-Room-Files-SecuPass-Quartz-44';
@@ -54,7 +55,7 @@ async function createRoom(page: Page, name: string): Promise<string> {
 }
 
 async function downloadSha(page: Page, name: string): Promise<string> {
-  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: `Download ${name}` }).click()]);
+  const [download] = await Promise.all([page.waitForEvent('download'), e2eRowAction(page, name, ROW_ITEMS.download)]);
   expect(download.suggestedFilename()).toBe(name);
   return sha256(await readFile((await download.path())!));
 }
@@ -100,7 +101,7 @@ test('renaming an E2E file re-signs it: the new name shows verified and download
   await createRoom(page, 'Rename papers');
   await page.getByLabel('Upload files', { exact: true }).setInputFiles({ name: 'memo.txt', mimeType: 'text/plain', buffer: Buffer.from(bytes) });
   await expect(page.getByRole('row').filter({ hasText: 'memo.txt' }).filter({ hasText: owner.email })).toBeVisible({ timeout: 60_000 });
-  await page.getByRole('button', { name: 'Rename: memo.txt' }).click();
+  await e2eRowAction(page, 'memo.txt', ROW_ITEMS.rename);
   const dialog = page.getByRole('dialog', { name: 'Rename file “memo.txt”' });
   await dialog.getByLabel('Folder name').fill('minutes.txt');
   await dialog.getByRole('button', { name: 'Rename' }).click();

@@ -14,6 +14,7 @@ import { proveAddress } from '@tests/support/prove-address';
 import { addressedTo, extractLink, waitForMailboxMail } from '../support/mailbox';
 import { startTestServer, type TestServer } from '../support/server';
 import { apiCall, apiSignIn, en as enBase, expectNoSeriousA11yViolations, locale, secuPassFromNode, signInToInbox } from './fixtures';
+import { e2eRowAction, e2eRowMenu, ROW_ITEMS } from './e2e-row-menu';
 
 const rooms = locale<typeof import('@locales/en/rooms.json')>('en', 'rooms');
 const auth = locale<typeof import('@locales/en/auth.json')>('en', 'auth');
@@ -153,7 +154,7 @@ test('an outside address invited to an E2E room signs up from the mail, activate
   await invitee.reload();
   await unlock(invitee, INVITEE_PASSPHRASE);
   await expect(invitee.getByRole('heading', { level: 1, name: ROOM })).toBeVisible({ timeout: 30_000 });
-  const [download] = await Promise.all([invitee.waitForEvent('download'), invitee.getByRole('button', { name: 'Download data-room-index.bin' }).click()]);
+  const [download] = await Promise.all([invitee.waitForEvent('download'), e2eRowAction(invitee, 'data-room-index.bin', ROW_ITEMS.download)]);
   expect(download.suggestedFilename()).toBe('data-room-index.bin');
   expect(sha256(await readFile((await download.path())!))).toBe(sha256(bytes));
   await inviteeContext.close();
@@ -165,7 +166,7 @@ test('an outside address invited to an E2E room signs up from the mail, activate
   await refusedPage.goto(`${server.url}/secure-rooms/${roomUuid}`);
   await unlock(refusedPage, 'Refused-Invite-SecuPass-Alder-53');
   await expect(refusedPage.getByText(rooms.e2e.access.notApproved)).toBeVisible({ timeout: 30_000 });
-  await expect(refusedPage.getByRole('button', { name: 'Download data-room-index.bin' })).toHaveCount(0);
+  await expect(e2eRowMenu(refusedPage, 'data-room-index.bin')).toHaveCount(0);
   await expectNoSeriousA11yViolations(refusedPage, 'E2E room, access not approved');
   await refusedContext.close();
 });

@@ -9,6 +9,7 @@ import { proveAddress } from '@tests/support/prove-address';
 import { seedE2eRoomFiles } from '../support/seed-e2e-room-files';
 import { startTestServer, type TestServer } from '../support/server';
 import { apiCall, apiSignIn, en as enBase, locale, secuPassFromNode, signInToInbox } from './fixtures';
+import { e2eRowAction, ROW_ITEMS } from './e2e-row-menu';
 
 const rooms = locale<typeof import('@locales/en/rooms.json')>('en', 'rooms');
 const en = { ...enBase, rooms };
@@ -61,7 +62,7 @@ test('the download of a file with a swapped key names the problem; rows read not
   await expect(swapped).toContainText(owner.email);
   await expect(table.getByText(rooms.scan.notScanned)).toHaveCount(2);
 
-  await swapped.getByRole('button', { name: 'Download Offer 1.pdf' }).click();
+  await e2eRowAction(swapped, 'Offer 1.pdf', ROW_ITEMS.download);
   await expect(page.getByText(rooms.e2e.downloadFailed.replace('{{name}}', 'Offer 1.pdf'), { exact: true })).toBeVisible();
   const problem = page.getByText(rooms.e2e.problems['room-file-key-unwrap-failed'], { exact: true });
   await expect(problem).toBeVisible();

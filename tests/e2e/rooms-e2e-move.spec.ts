@@ -9,6 +9,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { startTestServer, type TestServer } from '../support/server';
 import { proveAddress } from '@tests/support/prove-address';
 import { apiCall, apiSignIn, en, expectNoSeriousA11yViolations, locale, secuPassFromNode, signInToInbox } from './fixtures';
+import { e2eRowAction, e2eRowMenu, ROW_ITEMS } from './e2e-row-menu';
 
 const rooms = locale<typeof import('@locales/en/rooms.json')>('en', 'rooms');
 const PASSWORD = 'Good-Passw0rd-rooms-move';
@@ -76,8 +77,12 @@ test('a file moves into another folder of the E2E room: decrypted names in the d
   await page.getByRole('link', { name: 'Merger papers' }).click();
   await expect(verifiedRow(page, 'term-sheet.pdf')).toBeVisible({ timeout: 60_000 });
 
-  // Keyboard: the Move button of the row opens the dialog.
-  await page.getByRole('button', { name: `${rooms.move.action}: term-sheet.pdf` }).focus();
+  // Keyboard: the row's menu opens with Enter, the arrow keys reach Move, Enter opens the dialog.
+  await e2eRowMenu(page, 'term-sheet.pdf').focus();
+  await page.keyboard.press('Enter');
+  const moveItem = page.getByRole('menuitem', { name: ROW_ITEMS.move, exact: true });
+  for (let i = 0; i < 6 && !(await moveItem.evaluate((el) => el === document.activeElement)); i++) await page.keyboard.press('ArrowDown');
+  await expect(moveItem).toBeFocused();
   await page.keyboard.press('Enter');
   const dialog = page.getByRole('dialog', { name: fill(rooms.move.fileTitle, { name: 'term-sheet.pdf' }) });
   const tree = dialog.getByRole('tree', { name: fill(rooms.move.treeLabel, { name: 'Merger papers' }) });
@@ -103,13 +108,13 @@ test('a file moves into another folder of the E2E room: decrypted names in the d
   await page.getByRole('link', { name: 'Signed', exact: true }).click();
   // Listed with its signer: its name decrypted and the uploader's signature verified in the Worker.
   await expect(verifiedRow(page, 'term-sheet.pdf')).toBeVisible({ timeout: 60_000 });
-  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download term-sheet.pdf' }).click()]);
+  const [download] = await Promise.all([page.waitForEvent('download'), e2eRowAction(page, 'term-sheet.pdf', ROW_ITEMS.download)]);
   expect(download.suggestedFilename()).toBe('term-sheet.pdf');
   expect(sha256(await readFile((await download.path())!))).toBe(sha256(bytes));
 
   // A folder moves too; the tree does not offer the folder itself. The activity shows both moves.
   await page.getByRole('link', { name: 'Merger papers' }).click();
-  await page.getByRole('button', { name: `${rooms.move.action}: Drafts` }).click();
+  await e2eRowAction(page, 'Drafts', ROW_ITEMS.move, 'folder');
   const folderDialog = page.getByRole('dialog', { name: fill(rooms.move.folderTitle, { name: 'Drafts' }) });
   const folderTree = folderDialog.getByRole('tree');
   await expect(folderTree.getByRole('treeitem', { name: 'Signed' })).toBeVisible({ timeout: 30_000 });

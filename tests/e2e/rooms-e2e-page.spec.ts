@@ -15,6 +15,7 @@ import { TRASH_BIN_PATHS, type TrashBinList } from '@shared/contract/room-admin'
 import { startTestServer, type TestServer } from '../support/server';
 import { proveAddress } from '@tests/support/prove-address';
 import { apiCall, apiSignIn, en, expectNoSeriousA11yViolations, locale, secuPassFromNode, signInToInbox } from './fixtures';
+import { e2eRowAction, ROW_ITEMS } from './e2e-row-menu';
 
 const rooms = locale<typeof import('@locales/en/rooms.json')>('en', 'rooms');
 const PASSWORD = 'Good-Passw0rd-rooms-page';
@@ -86,7 +87,7 @@ async function dropTree(page: Page, tree: Tree): Promise<void> {
 }
 
 async function downloadSha(page: Page, name: string): Promise<string> {
-  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: `Download ${name}` }).click()]);
+  const [download] = await Promise.all([page.waitForEvent('download'), e2eRowAction(page, name, ROW_ITEMS.download)]);
   expect(download.suggestedFilename()).toBe(name);
   return sha256(await readFile((await download.path())!));
 }
@@ -154,7 +155,7 @@ test('a dropped folder tree decrypts and downloads SHA-256 equal; the whole room
   await expect(roomDetails.getByText(rooms.details.encrypted, { exact: true })).toBeVisible();
   await roomDetails.getByRole('button', { name: rooms.details.close }).click();
   await expect(roomDetails).toBeHidden();
-  await page.getByRole('button', { name: `${rooms.details.action}: readme.txt` }).click();
+  await e2eRowAction(page, 'readme.txt', ROW_ITEMS.details);
   const fileDetails = page.getByRole('dialog', { name: fill(rooms.details.title, { name: 'readme.txt' }) });
   // The signed plaintext size (the server holds the larger ciphertext).
   await expect(fileDetails.getByText('13\u00a0B', { exact: true })).toBeVisible({ timeout: 30_000 });
@@ -162,7 +163,7 @@ test('a dropped folder tree decrypts and downloads SHA-256 equal; the whole room
   await fileDetails.getByRole('button', { name: rooms.details.close }).click();
   await expect(fileDetails).toBeHidden();
 
-  await page.getByRole('button', { name: `${rooms.delete.action}: readme.txt` }).click();
+  await e2eRowAction(page, 'readme.txt', ROW_ITEMS.delete);
   const confirm = page.getByRole('alertdialog', { name: fill(rooms.files.deleteTitle, { name: 'readme.txt' }) });
   await expectNoSeriousA11yViolations(page, 'E2E delete confirmation');
   await confirm.getByRole('button', { name: rooms.delete.confirm }).click();

@@ -9,6 +9,7 @@ import { seedE2eRoomFiles } from '../support/seed-e2e-room-files';
 import { startTestServer, type TestServer } from '../support/server';
 import { proveAddress } from '@tests/support/prove-address';
 import { apiCall, apiSignIn, en, secuPassFromNode, signInToInbox } from './fixtures';
+import { e2eRowMenu, ROW_ITEMS } from './e2e-row-menu';
 
 const PASSPHRASE = 'Paging-Room-SecuPass-Cedar-58';
 const owner = { email: 'owner.rooms-paging@example.test', password: 'Good-Passw0rd-paging' };
@@ -72,11 +73,18 @@ test('30 files: 25 a page, the swapped metadata is the one row not trusted, sear
   await page.getByRole('searchbox', { name: 'Search in this folder' }).fill('Minutes 07');
   await expect(rows).toHaveCount(1);
   await expect(rows.first()).toContainText('Details cannot be decrypted – not trusted');
-  await expect(rows.first().getByRole('button', { name: 'Download Minutes 07.pdf' })).toHaveCount(0);
+  // Its menu offers no download (Details still).
+  await e2eRowMenu(rows.first(), 'Minutes 07.pdf').click();
+  await expect(page.getByRole('menuitem', { name: ROW_ITEMS.details, exact: true })).toBeVisible();
+  await expect(page.getByRole('menuitem', { name: ROW_ITEMS.download, exact: true })).toHaveCount(0);
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('menu')).toHaveCount(0);
   await expect(pager).toHaveCount(0);
   await page.getByRole('searchbox', { name: 'Search in this folder' }).fill('Minutes 08');
   await expect(rows.first()).toContainText(owner.email);
-  await expect(rows.first().getByRole('button', { name: 'Download Minutes 08.pdf' })).toBeVisible();
+  await e2eRowMenu(rows.first(), 'Minutes 08.pdf').click();
+  await expect(page.getByRole('menuitem', { name: ROW_ITEMS.download, exact: true })).toBeVisible();
+  await page.keyboard.press('Escape');
 });
 
 test('sorting by name gives the decrypted alphabetical order across pages; search finds a file on the last page', async ({ page }) => {

@@ -9,6 +9,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { startTestServer, type TestServer } from '../support/server';
 import { proveAddress } from '@tests/support/prove-address';
 import { apiCall, apiSignIn, en, expectNoSeriousA11yViolations, secuPassFromNode, signInToInbox } from './fixtures';
+import { e2eRowAction, ROW_ITEMS } from './e2e-row-menu';
 
 const PASSWORD = 'Good-Passw0rd-rooms-versions';
 const PASSPHRASE = 'Owner-Room-Versions-SecuPass-Basalt-31';
@@ -58,7 +59,7 @@ test('Versions lists both versions verified; version 1 downloads its own bytes; 
   const first = new Uint8Array(randomBytes(30_000));
   const second = new Uint8Array(randomBytes(45_000));
   await roomWithTwoVersions(page, 'Offer papers', first, second);
-  await page.getByRole('button', { name: 'Versions: offer.pdf' }).click();
+  await e2eRowAction(page, 'offer.pdf', ROW_ITEMS.versions);
   const dialog = page.getByRole('dialog', { name: 'Versions of “offer.pdf”' });
   // Version 1's row: its signed name, size and signer, verified in the Worker.
   const v1 = dialog.getByRole('row').filter({ has: page.getByRole('button', { name: 'Download version 1' }) });
@@ -84,7 +85,7 @@ test('a version whose sealed metadata was changed shows “not trusted” and ha
     body.versions[0]!.metadata = m.slice(0, 20) + (m[20] === 'A' ? 'B' : 'A') + m.slice(21);
     await route.fulfill({ response, json: body });
   });
-  await page.getByRole('button', { name: 'Versions: offer.pdf' }).click();
+  await e2eRowAction(page, 'offer.pdf', ROW_ITEMS.versions);
   const dialog = page.getByRole('dialog', { name: 'Versions of “offer.pdf”' });
   await expect(dialog.getByRole('row').filter({ hasText: '2 (current)' })).toContainText(owner.email, { timeout: 30_000 });
   // The same words the folder shows for a file that does not verify.
@@ -102,7 +103,7 @@ test('a download of a file deleted meanwhile says so (no silence) and the list r
   const api = await apiSignIn(server, owner);
   const contents = (await (await apiCall(server, api, 'GET', `/rooms/${roomUuid}`)).json()) as { files: { uuid: string }[] };
   expect((await apiCall(server, api, 'DELETE', `/rooms/${roomUuid}/files/${contents.files[0]!.uuid}`)).status).toBeLessThan(300);
-  await page.getByRole('button', { name: 'Download offer.pdf' }).click();
+  await e2eRowAction(page, 'offer.pdf', ROW_ITEMS.download);
   await expect(page.getByText('“offer.pdf” is no longer here. The list is reloaded.').first()).toBeVisible({ timeout: 30_000 });
   await expect(page.getByRole('row').filter({ hasText: 'offer.pdf' })).toHaveCount(0, { timeout: 30_000 });
 });

@@ -10,6 +10,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { startTestServer, type TestServer } from '../support/server';
 import { proveAddress } from '@tests/support/prove-address';
 import { apiCall, apiSignIn, en, expectNoSeriousA11yViolations, secuPassFromNode, signInToInbox } from './fixtures';
+import { e2eRowAction, ROW_ITEMS } from './e2e-row-menu';
 
 const PASSWORD = 'Good-Passw0rd-rooms';
 const OWNER_PASSPHRASE = 'Owner-Room-SecuPass-Granite-31';
@@ -134,7 +135,7 @@ test('owner creates an E2E room and uploads; a member activates later, is grante
   await memberPage.reload();
   await unlock(memberPage, MEMBER_PASSPHRASE);
   await expect(memberPage.getByRole('heading', { level: 1, name: 'Merger documents' })).toBeVisible({ timeout: 30_000 });
-  const [download] = await Promise.all([memberPage.waitForEvent('download'), memberPage.getByRole('button', { name: 'Download term-sheet.bin' }).click()]);
+  const [download] = await Promise.all([memberPage.waitForEvent('download'), e2eRowAction(memberPage, 'term-sheet.bin', ROW_ITEMS.download)]);
   expect(download.suggestedFilename()).toBe('term-sheet.bin');
   expect(sha256(await readFile((await download.path())!))).toBe(sha256(bytes));
   await expectNoSeriousA11yViolations(memberPage, 'E2E room, member');

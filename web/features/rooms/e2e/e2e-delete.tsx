@@ -4,7 +4,7 @@ import { call } from '@shared/api/call';
 import { ROOM_ENDPOINTS as E } from '@shared/contract/endpoints/rooms';
 import { apiClient } from '@web/lib/api-client';
 import { ROUTES } from '@web/lib/routes';
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { deleteFolder, deleteRoom, refreshRooms } from '../api/rooms';
@@ -20,27 +20,27 @@ export type E2eDeleteTarget =
  * Delete in an E2E room: the plain room calls (DELETE file / folder / room — the server needs no
  * name for them), so deleted E2E items go to the trash like plain ones (an administrator sees them
  * as "Encrypted item" and can restore them). The confirmation and the toasts name the decrypted
- * name; deleting the open folder goes to its parent, deleting the room to Secure rooms.
+ * name; deleting the open folder goes to its parent, deleting the room to Secure rooms. The
+ * toolbar's "Delete folder" / "Delete room"; a row's Delete is its menu's item (`useE2eDeleteDialog`).
  */
-export function E2eDeleteButton({ roomUuid, target }: { roomUuid: string; target: E2eDeleteTarget }) {
+export function E2eDeleteButton({ roomUuid, target }: { roomUuid: string; target: E2eDeleteTarget & { kind: 'here-folder' | 'room' } }) {
   const { t } = useTranslation();
-  const deleteRequest = useE2eDeleteRequest(roomUuid);
-  const [request, setRequest] = useState<ConfirmRequest | null>(null);
-  const name = target.name || t('rooms:e2e.nameBroken');
-  const inList = target.kind === 'file' || target.kind === 'folder';
+  const remove = useE2eDeleteDialog(roomUuid);
   return (
     <>
-      <Button
-        size={inList ? 'small' : 'medium'}
-        icon={<DeleteRegular />}
-        onClick={() => setRequest(deleteRequest(target))}
-        {...(inList ? { 'aria-label': `${t('rooms:delete.action')}: ${name}` } : {})}
-      >
-        {target.kind === 'room' ? t('rooms:delete.roomAction') : target.kind === 'here-folder' ? t('rooms:delete.folderAction') : t('rooms:delete.action')}
+      <Button icon={<DeleteRegular />} onClick={() => remove.ask(target)}>
+        {target.kind === 'room' ? t('rooms:delete.roomAction') : t('rooms:delete.folderAction')}
       </Button>
-      <ConfirmDialog request={request} onClose={() => setRequest(null)} />
+      {remove.dialog}
     </>
   );
+}
+
+/** The delete confirmation opened from anywhere (a row's menu item, a button): `ask(target)`, and `dialog` to mount once. */
+export function useE2eDeleteDialog(roomUuid: string): { ask: (target: E2eDeleteTarget) => void; dialog: ReactNode } {
+  const deleteRequest = useE2eDeleteRequest(roomUuid);
+  const [request, setRequest] = useState<ConfirmRequest | null>(null);
+  return { ask: (target) => setRequest(deleteRequest(target)), dialog: <ConfirmDialog request={request} onClose={() => setRequest(null)} /> };
 }
 
 /** The confirmation (and the call behind it) of deleting `target`; also the breadcrumb menu's Delete. */

@@ -1,5 +1,5 @@
 import { Button, Menu, MenuItem, MenuList, MenuPopover, MenuTrigger } from '@fluentui/react-components';
-import { InfoRegular, MoreHorizontalRegular } from '@fluentui/react-icons';
+import { MoreHorizontalRegular } from '@fluentui/react-icons';
 import { call } from '@shared/api/call';
 import { ROOM_ENDPOINTS as E } from '@shared/contract/endpoints/rooms';
 import type { Room, RoomFolder } from '@shared/contract/rooms';
@@ -8,9 +8,8 @@ import { useNotify } from '@web/lib/toasts';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DetailsPanel, type DetailsItem, type DetailsNames } from '../details-panel';
-import { ConfirmDialog, type ConfirmRequest } from '../room-dialogs';
 import { roomErrorText } from '../room-errors';
-import { useE2eDeleteRequest } from './e2e-delete';
+import { useE2eDeleteDialog } from './e2e-delete';
 import type { E2eListedFile } from './e2e-room-client';
 import { SealedActivityName } from './sealed-name';
 
@@ -40,12 +39,13 @@ export function E2eCrumbMenu(props: {
   onShare: () => void;
   onNewFolder: () => void;
   onUpload: () => void;
+  /** The open folder's Rename (OWNER, EDITOR): the page's rename of a row, for this folder. */
+  onRename?: () => void;
 }) {
   const { room, folder, hereName, canWrite, isOwner } = props;
   const { t } = useTranslation();
   const details = useE2eDetails(room.uuid);
-  const deleteRequest = useE2eDeleteRequest(room.uuid);
-  const [confirming, setConfirming] = useState<ConfirmRequest | null>(null);
+  const remove = useE2eDeleteDialog(room.uuid);
   const mayDelete = folder ? canWrite : isOwner;
   return (
     <>
@@ -59,12 +59,9 @@ export function E2eCrumbMenu(props: {
             {canWrite ? <MenuItem onClick={props.onNewFolder}>{t('rooms:folder.createAction')}</MenuItem> : null}
             {canWrite ? <MenuItem onClick={props.onUpload}>{t('rooms:files.upload')}</MenuItem> : null}
             <MenuItem onClick={() => details.show(folder ? { kind: 'folder', room, folder } : { kind: 'room', room }, hereName)}>{t('rooms:details.action')}</MenuItem>
+            {props.onRename ? <MenuItem onClick={props.onRename}>{t('rooms:rename.action')}</MenuItem> : null}
             {mayDelete ? (
-              <MenuItem
-                onClick={() =>
-                  setConfirming(deleteRequest(folder ? { kind: 'here-folder', uuid: folder.uuid, name: hereName, parentUuid: folder.parentUuid } : { kind: 'room', name: hereName }))
-                }
-              >
+              <MenuItem onClick={() => remove.ask(folder ? { kind: 'here-folder', uuid: folder.uuid, name: hereName, parentUuid: folder.parentUuid } : { kind: 'room', name: hereName })}>
                 {t('rooms:delete.action')}
               </MenuItem>
             ) : null}
@@ -72,22 +69,23 @@ export function E2eCrumbMenu(props: {
         </MenuPopover>
       </Menu>
       {details.panel}
-      <ConfirmDialog request={confirming} onClose={() => setConfirming(null)} />
+      {remove.dialog}
     </>
   );
 }
 
 /**
- * "Details" on a row of the E2E list: the plain sidebar (Access, Activity for OWNERs, Details) with
- * the decrypted name; a folder's record comes with the listing, a file's is asked for (`GET
- * …/files/{file}`: dates, uploader, role) and its size and type are the signed metadata's.
+ * "Details" in a row's menu of the E2E list: the plain sidebar (Access, Activity for OWNERs, Details)
+ * with the decrypted name; a folder's record comes with the listing, a file's is asked for (`GET
+ * …/files/{file}`: dates, uploader, role) and its size and type are the signed metadata's. One
+ * sidebar for the page: `open(room, folders, row)`, and `panel` mounted once.
  */
-export function E2eDetailsButton({ room, row, folders }: { room: Room; row: { kind: 'folder' | 'file'; uuid: string; name: string | null; file?: E2eListedFile }; folders: readonly RoomFolder[] }) {
+export function useE2eRowDetails(roomUuid: string) {
   const { t } = useTranslation();
   const notify = useNotify();
-  const details = useE2eDetails(room.uuid);
-  const name = row.name || t('rooms:e2e.nameBroken');
-  const open = async () => {
+  const details = useE2eDetails(roomUuid);
+  const open = async (room: Room, folders: readonly RoomFolder[], row: { kind: 'folder' | 'file'; uuid: string; name: string | null; file?: E2eListedFile }) => {
+    const name = row.name || t('rooms:e2e.nameBroken');
     try {
       if (row.kind === 'folder') {
         const folder = folders.find((f) => f.uuid === row.uuid);
@@ -101,12 +99,5 @@ export function E2eDetailsButton({ room, row, folders }: { room: Room; row: { ki
       notify('error', t('rooms:e2ePage.details.failed', { name }), t(`rooms:${text.key}`, text.values));
     }
   };
-  return (
-    <>
-      <Button size="small" icon={<InfoRegular />} onClick={() => void open()} aria-label={`${t('rooms:details.action')}: ${name}`}>
-        {t('rooms:details.action')}
-      </Button>
-      {details.panel}
-    </>
-  );
+  return { open, panel: details.panel };
 }

@@ -1,5 +1,5 @@
 import { Button, Field, makeStyles, MessageBar, MessageBarBody, SearchBox, Select, Spinner, Tab, TabList, Text } from '@fluentui/react-components';
-import { ArrowDownloadRegular, ArrowMoveRegular, ArrowUploadRegular, FolderAddRegular, HistoryRegular, LockClosedRegular, RenameRegular, ShareRegular } from '@fluentui/react-icons';
+import { ArrowUploadRegular, FolderAddRegular, LockClosedRegular, ShareRegular } from '@fluentui/react-icons';
 import type { RoomAccessEntry } from '@shared/contract/rooms';
 import type { E2eMember } from '@shared/contract/rooms-e2e';
 import { DataTable, type DataTableColumn } from '@web/components/data-table';
@@ -13,7 +13,7 @@ import { ROUTES } from '@web/lib/routes';
 import { useNotify } from '@web/lib/toasts';
 import { useTransfer } from '@web/lib/transfer-store';
 import { useUnlockedKeys } from '@web/lib/unlock-request';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import useSWR from 'swr';
@@ -40,8 +40,9 @@ import { MoveDialog, type MoveItem } from '../move-dialog';
 import { e2eMoveNames } from './e2e-move';
 import { E2eVersionsDialog } from './e2e-versions-dialog';
 import { currentE2eFile, downloadE2eFile, E2eFileGoneError, type E2eVersionRow } from './e2e-versions';
-import { E2eDeleteButton } from './e2e-delete';
-import { E2eCrumbMenu, E2eDetailsButton } from './e2e-details';
+import { E2eDeleteButton, useE2eDeleteDialog } from './e2e-delete';
+import { E2eCrumbMenu, useE2eRowDetails } from './e2e-details';
+import { E2eRowMenu, type E2eRow as Row, type E2eRowActions } from './e2e-row-menu';
 import { E2eDropZone } from './e2e-drop';
 import { E2eRoomSearch } from './e2e-search';
 import { ScanStatus } from '../scan-state';
@@ -52,8 +53,6 @@ const useStyles = makeStyles({
   crumbs: { display: 'flex', gap: '8px', flexWrap: 'wrap' },
   pager: { display: 'flex', gap: '12px', alignItems: 'center', marginTop: '12px' },
 });
-
-type Row = { kind: 'folder'; uuid: string; name: string | null } | { kind: 'file'; uuid: string; name: string | null; file: E2eListedFile };
 
 /**
  * An end-to-end encrypted room or folder: names decrypted and every file's signed metadata checked
@@ -160,7 +159,8 @@ export function E2eRoomPage() {
       failed: (name) => t('rooms:folder.createFailed', { name }),
     });
 
-  const rename = (row: Row) => {
+  // `here`: the open folder itself (breadcrumb menu), whose siblings are its parent's, decrypted there.
+  const rename = (row: Row, here?: { parentUuid: string | null }) => {
     const old = row.name ?? '';
     setNaming({
       title: t(row.kind === 'folder' ? 'rooms:rename.folderTitle' : 'rooms:files.renameTitle', { name: old }),
@@ -170,7 +170,11 @@ export function E2eRoomPage() {
       run: async (name) => {
         const keys = await unlock();
         if (!keys) throw new Error('locked');
-        if (name.trim().toLowerCase() !== old.toLowerCase() && view && takenIn(view, name)) throw new Error('exists');
+        const changed = name.trim().toLowerCase() !== old.toLowerCase();
+        if (changed && here) {
+          const clash = await e2eMoveNames(roomUuid, view?.roomName ?? '', unlock).clash(here.parentUuid, { kind: 'folder', uuid: row.uuid, name, parentUuid: here.parentUuid });
+          if (clash) throw new Error('exists');
+        } else if (changed && view && takenIn(view, name)) throw new Error('exists');
         await renameE2eEntry(roomUuid, keys, row.kind === 'folder' ? { kind: 'folder', uuid: row.uuid } : { kind: 'file', file: row.file }, name);
         await refresh();
       },
@@ -193,6 +197,18 @@ export function E2eRoomPage() {
   };
 
   const canWrite = role === 'OWNER' || role === 'EDITOR';
+  const details = useE2eRowDetails(roomUuid);
+  const remove = useE2eDeleteDialog(roomUuid);
+  // The row menus call through this ref (one stable object: the memoised menus skip re-renders).
+  const rowActions = useRef<E2eRowActions | null>(null);
+  rowActions.current = {
+    download: (file) => void download(file),
+    details: (row) => void (contents && details.open(contents.room, contents.folders, row)),
+    versions: setVersionsOf,
+    rename: (row) => rename(row),
+    move: (row) => setMoving({ kind: row.kind, uuid: row.uuid, name: row.name ?? '', parentUuid: folderUuid ?? null }),
+    remove: (row) => remove.ask({ kind: row.kind, uuid: row.uuid, name: row.name }),
+  };
   /**
    * After an invitation or role change in the share dialog: a member who already has keys is
    * granted the room key right away (this browser unwraps and re-wraps, as "Grant access" does);
@@ -217,13 +233,15 @@ export function E2eRoomPage() {
     afterChange: afterShare,
   };
 
-  const needle = search.trim().toLowerCase();
-  const fileRows = view ? view.files.map((f): Row => ({ kind: 'file', uuid: f.uuid, name: f.name, file: f })) : [];
-  if (sort === 'name') fileRows.sort((a, b) => (a.name ?? '').localeCompare(b.name ?? '', i18n.language, { numeric: true }));
   // Sort and search use the names opened so far; the progress line says when more are coming.
-  const rows: Row[] = view
-    ? [...view.folders.map((f): Row => ({ kind: 'folder', uuid: f.uuid, name: f.name })), ...fileRows].filter((r) => !needle || (r.name ?? '').toLowerCase().includes(needle))
-    : [];
+  // Memoised: the same row objects from render to render let the memoised row menus skip.
+  const rows = useMemo((): Row[] => {
+    if (!view) return [];
+    const needle = search.trim().toLowerCase();
+    const fileRows = view.files.map((f): Row => ({ kind: 'file', uuid: f.uuid, name: f.name, file: f }));
+    if (sort === 'name') fileRows.sort((a, b) => (a.name ?? '').localeCompare(b.name ?? '', i18n.language, { numeric: true }));
+    return [...view.folders.map((f): Row => ({ kind: 'folder', uuid: f.uuid, name: f.name })), ...fileRows].filter((r) => !needle || (r.name ?? '').toLowerCase().includes(needle));
+  }, [view, search, sort, i18n.language]);
   const pages = Math.max(1, Math.ceil(rows.length / ROOM_FILES_PAGE_SIZE));
   const page = paging.folder === folderUuid ? Math.min(paging.page, pages) : 1;
   const start = (page - 1) * ROOM_FILES_PAGE_SIZE;
@@ -246,37 +264,11 @@ export function E2eRoomPage() {
       header: t('rooms:e2e.columns.signedBy'),
       cell: (row) => (row.kind !== 'file' ? '' : row.file.metadata ? row.file.metadata.uploaderEmail : t(`rooms:e2e.problems.${row.file.problem ?? 'room-metadata-invalid'}`, { defaultValue: t('rooms:e2e.problems.unknown') })),
     },
-    {
-      id: 'actions',
-      header: t('rooms:list.columns.actions'),
-      cell: (row) => (
-        <div className={styles.crumbs}>
-          {row.kind === 'file' && row.file.metadata && role !== 'PREVIEWER' ? (
-            <Button size="small" icon={<ArrowDownloadRegular />} onClick={() => void download(row.file)} aria-label={t('rooms:e2e.downloadNamed', { name: row.name })}>
-              {t('rooms:e2e.download')}
-            </Button>
-          ) : null}
-          {canWrite && row.name !== null && (row.kind === 'folder' || row.file.metadata) ? (
-            <Button size="small" icon={<RenameRegular />} onClick={() => rename(row)} aria-label={`${t('rooms:rename.action')}: ${row.name}`}>
-              {t('rooms:rename.action')}
-            </Button>
-          ) : null}
-          {canWrite && row.name ? (
-            <Button size="small" icon={<ArrowMoveRegular />} onClick={() => setMoving({ kind: row.kind, uuid: row.uuid, name: row.name ?? '', parentUuid: folderUuid ?? null })} aria-label={`${t('rooms:move.action')}: ${row.name}`}>
-              {t('rooms:move.action')}
-            </Button>
-          ) : null}
-          {canWrite && row.kind === 'file' && row.file.metadata ? (
-            <Button size="small" icon={<HistoryRegular />} onClick={() => setVersionsOf(row.file)} aria-label={`${t('rooms:versions.action')}: ${row.name}`}>
-              {t('rooms:versions.action')}
-            </Button>
-          ) : null}
-          {canWrite ? <E2eDeleteButton roomUuid={roomUuid} target={{ kind: row.kind, uuid: row.uuid, name: row.name }} /> : null}
-          {contents ? <E2eDetailsButton room={contents.room} row={row} folders={contents.folders} /> : null}
-        </div>
-      ),
-    },
+    { id: 'actions', header: t('rooms:list.columns.actions'), cell: (row) => <E2eRowMenu row={row} role={role} actions={rowActions} t={t} /> },
   ];
+  // The breadcrumb menu's Rename of the open folder (OWNER, EDITOR; its name opened).
+  const hereFolder = folderUuid ? view?.path.at(-1) : undefined;
+  const renameHere = canWrite && folderUuid && hereFolder?.name != null ? () => rename({ kind: 'folder', uuid: folderUuid, name: hereFolder.name }, { parentUuid: contents?.folder?.parentUuid ?? null }) : undefined;
   const memberColumns: DataTableColumn<E2eMember>[] = [
     { id: 'user', header: t('rooms:e2e.members.user'), cell: (m) => m.user.email },
     { id: 'role', header: t('rooms:list.columns.role'), cell: (m) => <RoleBadge role={m.role} /> },
@@ -312,7 +304,7 @@ export function E2eRoomPage() {
             {p.name ?? t('rooms:e2e.nameBroken')}
           </RouterLink>
         ))}
-        {contents && view ? <E2eCrumbMenu room={contents.room} folder={contents.folder ?? null} hereName={(view.path.at(-1)?.name ?? view.roomName) || t('rooms:e2e.nameBroken')} canWrite={canWrite} isOwner={isOwner} onShare={() => setSharing(true)} onNewFolder={newFolder} onUpload={() => fileInput.current?.click()} /> : null}
+        {contents && view ? <E2eCrumbMenu room={contents.room} folder={contents.folder ?? null} hereName={(view.path.at(-1)?.name ?? view.roomName) || t('rooms:e2e.nameBroken')} canWrite={canWrite} isOwner={isOwner} onShare={() => setSharing(true)} onNewFolder={newFolder} onUpload={() => fileInput.current?.click()} {...(renameHere ? { onRename: renameHere } : {})} /> : null}
       </nav>
       {!session ? (
         <Button icon={<LockClosedRegular />} onClick={() => void unlock()} style={{ marginTop: 12 }}>
@@ -400,6 +392,8 @@ export function E2eRoomPage() {
         </div>
       ) : null}
       <NameDialog request={naming} onClose={() => setNaming(null)} />
+      {details.panel}
+      {remove.dialog}
       <VersionConflictDialog request={conflict} onClose={() => setConflict(null)} />
       {contents && view ? (
         <MoveDialog room={contents.room} item={moving} onClose={() => setMoving(null)} names={e2eMoveNames(roomUuid, view.roomName ?? t('rooms:e2e.nameBroken'), unlock)} />

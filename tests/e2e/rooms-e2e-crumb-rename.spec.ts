@@ -1,0 +1,109 @@
+// Rename of the open folder from the E2E room's breadcrumb menu ("Actions for “<here>”" › Rename),
+// in the browser against the real server: the new name is sealed in the browser like a row's
+// rename, a name its parent already holds (another folder, compared case-insensitively on the
+// decrypted names — the server cannot compare sealed ones) is refused, the new name shows
+// decrypted after a reload, and the server's folder row holds a new sealed name, never the plain one.
+import { expect, test, type Page } from '@playwright/test';
+import { startTestServer, type TestServer } from '../support/server';
+import { proveAddress } from '@tests/support/prove-address';
+import { apiCall, apiSignIn, en, expectNoSeriousA11yViolations, locale, secuPassFromNode, signInToInbox } from './fixtures';
+
+const rooms = locale<typeof import('@locales/en/rooms.json')>('en', 'rooms');
+const PASSWORD = 'Good-Passw0rd-rooms-crumb';
+const PASSPHRASE = 'Owner-Room-Crumb-SecuPass-Flint-27';
+const owner = { email: 'owner.rooms-e2e-crumb@example.test', password: PASSWORD };
+const fill = (text: string, values: Record<string, string>) => text.replace(/\{\{(\w+)\}\}/g, (_m, key: string) => values[key] ?? '');
+const toast = (page: Page, text: string) => page.getByText(text, { exact: true }).first();
+const crumbMenu = (page: Page, name: string) => page.getByRole('button', { name: fill(rooms.crumbMenu.label, { name }) });
+
+let server: TestServer;
+test.describe.configure({ mode: 'serial' });
+
+test.beforeAll(async () => {
+  server = await startTestServer();
+  const admin = await apiSignIn(server, server.admin);
+  const response = await apiCall(server, admin, 'POST', '/admin/users', { email: owner.email, password: owner.password, language: 'en' });
+  expect(response.status, await response.clone().text()).toBe(201);
+  await proveAddress(server, owner.email, owner.password);
+  await secuPassFromNode(server, owner, PASSPHRASE);
+});
+test.afterAll(async () => {
+  await server?.close();
+});
+
+async function unlock(page: Page) {
+  await page.getByRole('button', { name: 'Enter passphrase' }).first().click();
+  const dialog = page.getByRole('dialog', { name: en.secupass.unlock.title.decrypt });
+  await dialog.getByLabel(/^Passphrase/).fill(PASSPHRASE);
+  await dialog.getByRole('button', { name: en.secupass.unlock.submit.decrypt }).click();
+  await expect(dialog).toBeHidden({ timeout: 60_000 });
+}
+
+async function newFolder(page: Page, name: string) {
+  await page.getByRole('button', { name: rooms.e2e.newFolder }).click();
+  const dialog = page.getByRole('dialog', { name: /^New folder in/ });
+  await dialog.getByLabel(rooms.folder.nameLabel).fill(name);
+  await dialog.getByRole('button', { name: rooms.folder.create }).click();
+  await expect(dialog).toBeHidden({ timeout: 30_000 });
+  await expect(page.getByRole('link', { name, exact: true })).toBeVisible({ timeout: 30_000 });
+}
+
+async function renameHere(page: Page, here: string, to: string) {
+  await crumbMenu(page, here).click();
+  await page.getByRole('menuitem', { name: rooms.rename.action, exact: true }).click();
+  const dialog = page.getByRole('dialog', { name: fill(rooms.rename.folderTitle, { name: here }) });
+  await dialog.getByLabel(rooms.folder.nameLabel).fill(to);
+  await dialog.getByRole('button', { name: rooms.rename.submit }).click();
+  return dialog;
+}
+
+test('the breadcrumb menu renames the open E2E folder: a sibling name refused, the new name sealed and shown decrypted after a reload', async ({ page }) => {
+  test.setTimeout(240_000);
+  await signInToInbox(page, server, owner);
+  await page.goto(`${server.url}/secure-rooms`);
+  await unlock(page);
+  await page.getByRole('button', { name: 'Create end-to-end encrypted room' }).click();
+  const create = page.getByRole('dialog', { name: 'Create end-to-end encrypted room' });
+  await create.getByLabel('Name of the data room').fill('Board papers');
+  await create.getByRole('button', { name: 'Create' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Board papers' })).toBeVisible({ timeout: 30_000 });
+  // The room's own menu has no Rename (the open folder's only).
+  await crumbMenu(page, 'Board papers').click();
+  await expect(page.getByRole('menuitem', { name: rooms.details.action, exact: true })).toBeVisible();
+  await expect(page.getByRole('menuitem', { name: rooms.rename.action, exact: true })).toHaveCount(0);
+  await page.keyboard.press('Escape');
+  await newFolder(page, 'Drafts');
+  await newFolder(page, 'Signed');
+  const sealedBefore = await server.app.db.selectFrom('room_folders').select(['uuid', 'name']).execute();
+
+  await page.getByRole('link', { name: 'Drafts', exact: true }).click();
+  await expect(page.getByText(rooms.e2e.folderEmpty)).toBeVisible({ timeout: 30_000 });
+  const folderUrl = page.url();
+
+  // A name the parent holds (decrypted, another case) is refused in the browser: nothing changes.
+  const refused = await renameHere(page, 'Drafts', 'signed');
+  await expect(toast(page, fill(rooms.rename.folderFailed, { name: 'Drafts' }))).toBeVisible({ timeout: 30_000 });
+  await refused.getByRole('button', { name: en.common.actions.cancel }).click();
+  await expect(refused).toBeHidden();
+  expect(await server.app.db.selectFrom('room_folders').select(['uuid', 'name']).execute()).toEqual(sealedBefore);
+
+  const dialog = await renameHere(page, 'Drafts', 'Minutes 2026');
+  await expect(toast(page, fill(rooms.rename.folderDone, { name: 'Drafts', newName: 'Minutes 2026' }))).toBeVisible({ timeout: 30_000 });
+  await expect(dialog).toBeHidden();
+  await expect(crumbMenu(page, 'Minutes 2026')).toBeVisible({ timeout: 30_000 });
+  await expectNoSeriousA11yViolations(page, 'E2E folder renamed from the breadcrumb menu');
+
+  // The server holds a new sealed name for the folder, no plain one.
+  const drafts = sealedBefore.find((f) => f.uuid === folderUrl.split('/').at(-1))!;
+  const after = await server.app.db.selectFrom('room_folders').select(['uuid', 'name']).execute();
+  expect(after.find((f) => f.uuid === drafts.uuid)!.name).not.toBe(drafts.name);
+  for (const { name } of after) expect(name).not.toMatch(/Minutes|Drafts|Signed/);
+
+  // A reload forgets the keys: unlocked again, the name decrypts in the browser.
+  await page.reload();
+  await unlock(page);
+  await expect(crumbMenu(page, 'Minutes 2026')).toBeVisible({ timeout: 60_000 });
+  await page.getByRole('link', { name: 'Board papers' }).click();
+  await expect(page.getByRole('table', { name: rooms.e2e.contentsLabel }).getByRole('link', { name: 'Minutes 2026', exact: true })).toBeVisible({ timeout: 60_000 });
+  await expect(page.getByRole('link', { name: 'Drafts', exact: true })).toHaveCount(0);
+});
