@@ -4,7 +4,7 @@ import fr from '@locales/fr/rooms.json';
 import { ApiError } from '@shared/api/api-error';
 import { CRYPTO_ERROR_CODES } from '@shared/crypto/errors';
 import { describe, expect, it } from 'vitest';
-import { roomErrorText, roomUploadFailure } from './room-errors';
+import { NameTakenError, roomErrorText, roomUploadFailure } from './room-errors';
 
 /** An answer in the SPEC §8 shape, as server/rooms sends it (server/README "Data rooms"). */
 const refusal = (status: number, error: string, metadata: Record<string, unknown> = {}) =>
@@ -60,5 +60,13 @@ describe('E2E row problems (rooms:e2e.problems)', () => {
       expect(problems[code]).not.toBe(problems.unknown);
     }
     expect(new Set(ROOM_CODES.map((c) => problems[c])).size).toBe(ROOM_CODES.length);
+  });
+});
+
+describe('a name the browser found taken (E2E rooms compare decrypted names)', () => {
+  it("stands at the name field with the holder's kind, not as a network failure", () => {
+    expect(roomErrorText(new NameTakenError('folder'))).toEqual({ key: 'errors.folderExists', field: 'name' });
+    expect(roomErrorText(new NameTakenError('file'))).toEqual({ key: 'errors.fileExists', field: 'name' });
+    expect(roomErrorText(new Error('exists'))).toEqual({ key: 'errors.network' });
   });
 });

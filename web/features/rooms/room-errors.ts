@@ -14,7 +14,20 @@ export interface RoomErrorText {
 
 const NAME_REASONS = ['empty', 'tooLong', 'invalidCharacters', 'reserved'] as const;
 
+/**
+ * A name the browser found taken before asking the server: in E2E rooms names are sealed, so the
+ * server cannot compare them and the client checks the decrypted siblings itself. `kind` is the
+ * sibling that holds the name.
+ */
+export class NameTakenError extends Error {
+  constructor(readonly kind: 'folder' | 'file') {
+    super(`A ${kind} with this name already exists here`);
+    this.name = 'NameTakenError';
+  }
+}
+
 export function roomErrorText(error: unknown, language = 'en'): RoomErrorText {
+  if (error instanceof NameTakenError) return { key: error.kind === 'folder' ? 'errors.folderExists' : 'errors.fileExists', field: 'name' };
   if (!isApiError(error)) return { key: 'errors.network' };
   const metadata = (error.error?.metadata ?? {}) as { reason?: unknown; field?: unknown; kind?: unknown; spaceAvailable?: unknown; spaceRequired?: unknown };
   const reason = typeof metadata.reason === 'string' ? metadata.reason : undefined;

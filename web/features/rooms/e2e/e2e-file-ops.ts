@@ -30,8 +30,14 @@ export async function renameE2eEntry(roomUuid: string, keys: UnlockedKeys, item:
 
 /** A name already in the open folder (decrypted, case-insensitive), as the server compares plain names. */
 export function takenIn(view: E2eFolderView, name: string): boolean {
+  return takenBy(view, name) !== null;
+}
+
+/** Which sibling of the folder holds the name (case-insensitive, as the server compares plain names), if any. */
+export function takenBy(view: E2eFolderView, name: string): 'folder' | 'file' | null {
   const lower = name.trim().toLowerCase();
-  return [...view.folders.map((f) => f.name), ...view.files.map((f) => f.name)].some((n) => n?.toLowerCase() === lower);
+  if (view.folders.some((f) => f.name?.toLowerCase() === lower)) return 'folder';
+  return view.files.some((f) => f.name?.toLowerCase() === lower) ? 'file' : null;
 }
 
 /**

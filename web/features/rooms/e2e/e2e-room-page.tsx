@@ -33,7 +33,8 @@ import {
 } from './e2e-room-client';
 import { EncryptionActivation } from './encryption-activation';
 import { startE2eRoomUpload } from './e2e-upload';
-import { placementFor, renameE2eEntry, takenIn } from './e2e-file-ops';
+import { placementFor, renameE2eEntry, takenBy } from './e2e-file-ops';
+import { NameTakenError } from '../room-errors';
 import { VersionConflictDialog, type ConflictRequest } from '../version-dialogs';
 import type { VersionConflictChoice } from '../api/room-files';
 import { MoveDialog, type MoveItem } from '../move-dialog';
@@ -149,9 +150,8 @@ export function E2eRoomPage() {
       run: async (name) => {
         const keys = await unlock();
         if (!keys) throw new Error('locked');
-        if (view && [...view.folders.map((f) => f.name), ...view.files.map((f) => f.name)].some((n) => n?.toLowerCase() === name.trim().toLowerCase())) {
-          throw new Error('exists');
-        }
+        const holder = view ? takenBy(view, name) : null;
+        if (holder) throw new NameTakenError(holder);
         await createE2eFolder(roomUuid, keys, name, folderUuid ?? null);
         await refresh();
       },
@@ -173,8 +173,11 @@ export function E2eRoomPage() {
         const changed = name.trim().toLowerCase() !== old.toLowerCase();
         if (changed && here) {
           const clash = await e2eMoveNames(roomUuid, view?.roomName ?? '', unlock).clash(here.parentUuid, { kind: 'folder', uuid: row.uuid, name, parentUuid: here.parentUuid });
-          if (clash) throw new Error('exists');
-        } else if (changed && view && takenIn(view, name)) throw new Error('exists');
+          if (clash) throw new NameTakenError(clash.key === 'errors.folderExists' ? 'folder' : 'file');
+        } else if (changed && view) {
+          const holder = takenBy(view, name);
+          if (holder) throw new NameTakenError(holder);
+        }
         await renameE2eEntry(roomUuid, keys, row.kind === 'folder' ? { kind: 'folder', uuid: row.uuid } : { kind: 'file', file: row.file }, name);
         await refresh();
       },
