@@ -3,6 +3,9 @@
 // rename, a name its parent already holds (another folder, compared case-insensitively on the
 // decrypted names — the server cannot compare sealed ones) is refused, the new name shows
 // decrypted after a reload, and the server's folder row holds a new sealed name, never the plain one.
+// The room itself renamed from its root crumb's menu (OWNER) the same way: sealed in the browser,
+// heading, breadcrumb and the Secure rooms list decrypt the new name, before and after a reload.
+// (An EDITOR's root menu without Rename: the server's 403 in tests/integration/rooms-e2e.test.ts.)
 import { expect, test, type Page } from '@playwright/test';
 import { startTestServer, type TestServer } from '../support/server';
 import { proveAddress } from '@tests/support/prove-address';
@@ -67,11 +70,6 @@ test('the breadcrumb menu renames the open E2E folder: a sibling name refused, t
   await create.getByLabel('Name of the data room').fill('Board papers');
   await create.getByRole('button', { name: 'Create' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Board papers' })).toBeVisible({ timeout: 30_000 });
-  // The room's own menu has no Rename (the open folder's only).
-  await crumbMenu(page, 'Board papers').click();
-  await expect(page.getByRole('menuitem', { name: rooms.details.action, exact: true })).toBeVisible();
-  await expect(page.getByRole('menuitem', { name: rooms.rename.action, exact: true })).toHaveCount(0);
-  await page.keyboard.press('Escape');
   await newFolder(page, 'Drafts');
   await newFolder(page, 'Signed');
   const sealedBefore = await server.app.db.selectFrom('room_folders').select(['uuid', 'name']).execute();
@@ -107,4 +105,47 @@ test('the breadcrumb menu renames the open E2E folder: a sibling name refused, t
   await page.getByRole('link', { name: 'Board papers' }).click();
   await expect(page.getByRole('table', { name: rooms.e2e.contentsLabel }).getByRole('link', { name: 'Minutes 2026', exact: true })).toBeVisible({ timeout: 60_000 });
   await expect(page.getByRole('link', { name: 'Drafts', exact: true })).toHaveCount(0);
+});
+
+test('the root crumb menu renames the E2E room (OWNER): sealed in the browser, shown decrypted in the heading, breadcrumb and Secure rooms list', async ({ page }) => {
+  test.setTimeout(240_000);
+  await signInToInbox(page, server, owner);
+  await page.goto(`${server.url}/secure-rooms`);
+  await unlock(page);
+  await page.getByRole('link', { name: 'Board papers', exact: true }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Board papers' })).toBeVisible({ timeout: 60_000 });
+  const roomUuid = page.url().split('/').at(-1)!;
+  const storedName = async () => (await server.app.db.selectFrom('data_rooms').select('name').where('uuid', '=', roomUuid).executeTakeFirstOrThrow()).name;
+  const before = await storedName();
+
+  await crumbMenu(page, 'Board papers').click();
+  await page.getByRole('menuitem', { name: rooms.rename.action, exact: true }).click();
+  const dialog = page.getByRole('dialog', { name: fill(rooms.rename.roomTitle, { name: 'Board papers' }) });
+  await expect(dialog.getByLabel(rooms.create.nameLabel)).toHaveValue('Board papers');
+  await dialog.getByLabel(rooms.create.nameLabel).fill('Board minutes 2026');
+  await dialog.getByRole('button', { name: rooms.rename.submit }).click();
+  await expect(toast(page, fill(rooms.rename.roomDone, { name: 'Board papers', newName: 'Board minutes 2026' }))).toBeVisible({ timeout: 30_000 });
+  await expect(dialog).toBeHidden();
+  await expect(page.getByRole('heading', { level: 1, name: 'Board minutes 2026' })).toBeVisible({ timeout: 30_000 });
+  await expect(crumbMenu(page, 'Board minutes 2026')).toBeVisible();
+  await expectNoSeriousA11yViolations(page, 'E2E room renamed from the root crumb menu');
+
+  // The server holds a new sealed name for the room, never the plain one.
+  const after = await storedName();
+  expect(after).toMatch(/^r1\./);
+  expect(after).not.toBe(before);
+  expect(after).not.toMatch(/Board|minutes/);
+
+  // The Secure rooms list (the rooms list refreshed, no reload) decrypts the new name.
+  await page.getByRole('navigation', { name: rooms.e2e.breadcrumb }).getByRole('link', { name: rooms.e2e.title }).click();
+  await expect(page.getByRole('link', { name: 'Board minutes 2026', exact: true })).toBeVisible({ timeout: 60_000 });
+  await expect(page.getByRole('link', { name: 'Board papers', exact: true })).toHaveCount(0);
+
+  // A reload forgets the keys: unlocked again, list, heading and a folder's breadcrumb decrypt the new name.
+  await page.reload();
+  await unlock(page);
+  await page.getByRole('link', { name: 'Board minutes 2026', exact: true }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Board minutes 2026' })).toBeVisible({ timeout: 60_000 });
+  await page.getByRole('table', { name: rooms.e2e.contentsLabel }).getByRole('link', { name: 'Signed', exact: true }).click();
+  await expect(page.getByRole('navigation', { name: rooms.e2e.breadcrumb }).getByRole('link', { name: 'Board minutes 2026', exact: true })).toBeVisible({ timeout: 60_000 });
 });

@@ -178,6 +178,37 @@ describe('roles in an E2E room (SPEC §6)', () => {
   }, 120_000);
 });
 
+describe('renaming an E2E room (SPEC §2 breadcrumb menu, SPEC §6 OWNER)', () => {
+  it('the OWNER replaces the sealed room name (stored as sent, read back decrypted); EDITOR and VIEWER 403, outsiders 404, a plain name 400', async () => {
+    const { room } = await createE2eRoom(server, a.owner, `Before ${NAME_MARKER}`);
+    for (const [name, role] of [['editor', 'EDITOR'], ['viewer', 'VIEWER']] as const) {
+      await json(await share(room, name, role), 200);
+      await json(await grant(server, a.owner, room.uuid, a[name].userUuid), 200);
+    }
+    const storedName = async () => (await server.app.db.selectFrom('data_rooms').select('name').where('uuid', '=', room.uuid).executeTakeFirstOrThrow()).name;
+    const sealedBy = async (actor: E2eActor, name: string) => {
+      const { handle } = await openRoomKey(server, actor, room.uuid);
+      return (await actor.crypto.encryptRoomNames({ roomKey: handle, roomId: room.uuid, items: [{ kind: 'room', itemId: room.uuid, name }] })).sealed[0]!;
+    };
+    const before = await storedName();
+    // Members with the room key could seal a name, but only an OWNER may set it (as the plain rename).
+    for (const name of ['editor', 'viewer'] as const) {
+      const body = { name: await sealedBy(a[name], `By ${name}`) };
+      await expectBackendError(await req(server, a[name], 'PATCH', ROOM_E2E_PATHS.item(room.uuid, room.uuid), body), 403, 'AccessDeniedException');
+    }
+    const foreign = await expectBackendError(await req(server, a.outsider, 'PATCH', ROOM_E2E_PATHS.item(room.uuid, room.uuid), { name: before }), 404, 'NotFoundException');
+    expect(JSON.stringify(foreign)).not.toContain('r1.');
+    // Not a sealed string: refused by the schema, as for folders and files.
+    await expectBackendError(await req(server, a.owner, 'PATCH', ROOM_E2E_PATHS.item(room.uuid, room.uuid), { name: 'After in plain text' }), 400, 'ValidationException');
+    expect(await storedName()).toBe(before);
+
+    const sealed = await sealedBy(a.owner, `After ${NAME_MARKER}`);
+    expect((await req(server, a.owner, 'PATCH', ROOM_E2E_PATHS.item(room.uuid, room.uuid), { name: sealed })).status).toBe(204);
+    expect(await storedName()).toBe(sealed);
+    for (const name of ['owner', 'editor', 'viewer'] as const) expect((await readE2eFolder(server, a[name], room.uuid, undefined, { download: false })).roomName).toBe(`After ${NAME_MARKER}`);
+  }, 120_000);
+});
+
 describe('grant after a late activation (SPEC §4 grant-access progress)', () => {
   it('noSecuPass → pending (missing file key) → not approved → approved; then the member reads and downloads', async () => {
     const r = await populatedRoom('Late');

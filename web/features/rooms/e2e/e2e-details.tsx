@@ -28,7 +28,7 @@ function useE2eDetails(roomUuid: string) {
  * The plain breadcrumb's context menu for an E2E room or folder (the `…` after the last step,
  * "Actions for “<here>”", names decrypted): Share (OWNER), New folder and Upload files (OWNER,
  * EDITOR — the page's own dialogs and picker), Details (everyone: the plain sidebar with the E2E
- * names), Delete (the room: OWNER; a folder: OWNER, EDITOR).
+ * names), Rename and Delete (the room: OWNER; a folder: OWNER, EDITOR).
  */
 export function E2eCrumbMenu(props: {
   room: Room;
@@ -39,7 +39,7 @@ export function E2eCrumbMenu(props: {
   onShare: () => void;
   onNewFolder: () => void;
   onUpload: () => void;
-  /** The open folder's Rename (OWNER, EDITOR): the page's rename of a row, for this folder. */
+  /** Rename of the open folder (OWNER, EDITOR: the page's rename of a row) or of the room (OWNER). */
   onRename?: () => void;
 }) {
   const { room, folder, hereName, canWrite, isOwner } = props;

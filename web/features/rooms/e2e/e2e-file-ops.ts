@@ -12,11 +12,19 @@ import { roomKeyOf, type E2eFolderView, type E2eListedFile, type E2eUploadPlacem
  * open folder, and a renamed file's metadata is re-signed with the new name by the renamer.
  */
 
-/** A folder gets a new sealed name; a file also its verified metadata re-signed (same version, key and bytes). */
-export async function renameE2eEntry(roomUuid: string, keys: UnlockedKeys, item: { kind: 'folder'; uuid: string } | { kind: 'file'; file: E2eListedFile }, newName: string): Promise<void> {
+/**
+ * The room (OWNER; sealed as kind `room`, itemId the room's uuid) or a folder gets a new sealed name;
+ * a file also its verified metadata re-signed (same version, key and bytes).
+ */
+export async function renameE2eEntry(
+  roomUuid: string,
+  keys: UnlockedKeys,
+  item: { kind: 'room' } | { kind: 'folder'; uuid: string } | { kind: 'file'; file: E2eListedFile },
+  newName: string,
+): Promise<void> {
   const roomKey = await roomKeyOf(roomUuid, keys);
   const name = newName.trim();
-  const itemId = item.kind === 'folder' ? item.uuid : item.file.uuid;
+  const itemId = item.kind === 'room' ? roomUuid : item.kind === 'folder' ? item.uuid : item.file.uuid;
   const [sealedName] = (await cryptoApi.encryptRoomNames({ roomKey, roomId: roomUuid, items: [{ kind: item.kind, itemId, name }] })).sealed;
   let metadata: string | undefined;
   if (item.kind === 'file') {

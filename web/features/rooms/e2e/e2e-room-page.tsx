@@ -269,9 +269,28 @@ export function E2eRoomPage() {
     },
     { id: 'actions', header: t('rooms:list.columns.actions'), cell: (row) => <E2eRowMenu row={row} role={role} actions={rowActions} t={t} /> },
   ];
-  // The breadcrumb menu's Rename of the open folder (OWNER, EDITOR; its name opened).
+  // The breadcrumb menu's Rename of the open folder (OWNER, EDITOR) or, at the top, of the room
+  // (OWNER, as plain rooms); its name opened. No check against the user's other rooms: web/README.
   const hereFolder = folderUuid ? view?.path.at(-1) : undefined;
-  const renameHere = canWrite && folderUuid && hereFolder?.name != null ? () => rename({ kind: 'folder', uuid: folderUuid, name: hereFolder.name }, { parentUuid: contents?.folder?.parentUuid ?? null }) : undefined;
+  const roomName = view?.roomName;
+  const renameRoom = (old: string) =>
+    setNaming({
+      title: t('rooms:rename.roomTitle', { name: old }),
+      label: t('rooms:create.nameLabel'),
+      submitLabel: t('rooms:rename.submit'),
+      initial: old,
+      run: async (name) => {
+        const keys = await unlock();
+        if (!keys) throw new Error('locked');
+        await renameE2eEntry(roomUuid, keys, { kind: 'room' }, name);
+        await refresh();
+      },
+      done: (name) => t('rooms:rename.roomDone', { name: old, newName: name }),
+      failed: () => t('rooms:rename.roomFailed', { name: old }),
+    });
+  const renameHere = folderUuid
+    ? canWrite && hereFolder?.name != null ? () => rename({ kind: 'folder', uuid: folderUuid, name: hereFolder.name }, { parentUuid: contents?.folder?.parentUuid ?? null }) : undefined
+    : isOwner && roomName != null ? () => renameRoom(roomName) : undefined;
   const memberColumns: DataTableColumn<E2eMember>[] = [
     { id: 'user', header: t('rooms:e2e.members.user'), cell: (m) => m.user.email },
     { id: 'role', header: t('rooms:list.columns.role'), cell: (m) => <RoleBadge role={m.role} /> },
