@@ -276,6 +276,8 @@ export async function uploadE2eFile(file: File, target: E2eUploadTarget): Promis
         ...(signal ? { signal } : {}),
         prepare: async (index) => {
           const { ciphertext } = await cryptoApi.sealUploadPart({ upload, start: index * partSize, end: Math.min(opened.size, (index + 1) * partSize) });
+          // A Blob, not the bytes themselves: sending the Uint8Array as the body was measured 5× slower
+          // (1 GiB in ~70 s instead of ~15 s, 40 CPU-s in the server and 43 in the browser process).
           return { body: new Blob([ciphertext as Uint8Array<ArrayBuffer>]), size: ciphertext.length, sha256: await sha256Hex(ciphertext) };
         },
         send: async (index, part, partSignal) => {
