@@ -5,8 +5,8 @@
 import { randomUUID } from 'node:crypto';
 import { expect, test, type Page } from '@playwright/test';
 import { startTestServer, type TestServer } from '../support/server';
-import { proveAddress } from '@tests/support/prove-address';
-import { apiCall, apiSignIn, en, expectNoSeriousA11yViolations, locale, secuPassFromNode, signInToInbox } from './fixtures';
+import { apiCall, apiCreateAccount, apiSignIn, expectNoSeriousA11yViolations, locale, secuPassFromNode, signInToInbox } from './fixtures';
+import { unlockRoomKeys } from './rooms-fixtures';
 
 const rooms = locale<typeof import('@locales/en/rooms.json')>('en', 'rooms');
 const PASSWORD = 'Good-Passw0rd-access-flags';
@@ -24,9 +24,7 @@ test.beforeAll(async () => {
   server = await startTestServer();
   const admin = await apiSignIn(server, server.admin);
   for (const account of [owner, late, keyed]) {
-    const response = await apiCall(server, admin, 'POST', '/admin/users', { ...account, language: 'en' });
-    expect(response.status, await response.clone().text()).toBe(201);
-    await proveAddress(server, account.email, account.password);
+    await apiCreateAccount(server, admin, account);
   }
   const { keys, crypto } = await secuPassFromNode(server, owner, PASSPHRASE);
   await secuPassFromNode(server, keyed, 'Keyed-Room-SecuPass-Basalt-42');
@@ -46,13 +44,7 @@ test.afterAll(async () => {
   await server?.close();
 });
 
-async function unlock(page: Page) {
-  await page.getByRole('button', { name: 'Enter passphrase' }).first().click();
-  const dialog = page.getByRole('dialog', { name: en.secupass.unlock.title.decrypt });
-  await dialog.getByLabel(/^Passphrase/).fill(PASSPHRASE);
-  await dialog.getByRole('button', { name: en.secupass.unlock.submit.decrypt }).click();
-  await expect(dialog).toBeHidden({ timeout: 60_000 });
-}
+const unlock = (page: Page) => unlockRoomKeys(page, PASSPHRASE);
 
 test('share dialog and Access tab: badges for encryption not activated and missing file key', async ({ page }) => {
   test.setTimeout(180_000);

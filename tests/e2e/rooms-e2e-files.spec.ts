@@ -6,8 +6,8 @@ import { createHash, randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { expect, test, type Page } from '@playwright/test';
 import { startTestServer, type TestServer } from '../support/server';
-import { proveAddress } from '@tests/support/prove-address';
-import { apiCall, apiSignIn, en, secuPassFromNode, signInToInbox } from './fixtures';
+import { apiCreateAccount, apiSignIn, secuPassFromNode, signInToInbox } from './fixtures';
+import { unlockRoomKeys } from './rooms-fixtures';
 import { e2eRowAction, ROW_ITEMS } from './e2e-row-menu';
 
 const PASSWORD = 'Good-Passw0rd-rooms-files';
@@ -23,22 +23,14 @@ test.describe.configure({ mode: 'serial' });
 test.beforeAll(async () => {
   server = await startTestServer({ config: { uploadPartSize: PART_SIZE } });
   const admin = await apiSignIn(server, server.admin);
-  const response = await apiCall(server, admin, 'POST', '/admin/users', { email: owner.email, password: owner.password, language: 'en' });
-  expect(response.status, await response.clone().text()).toBe(201);
-  await proveAddress(server, owner.email, owner.password);
+  await apiCreateAccount(server, admin, owner);
   await secuPassFromNode(server, owner, PASSPHRASE);
 });
 test.afterAll(async () => {
   await server?.close();
 });
 
-async function unlock(page: Page) {
-  await page.getByRole('button', { name: 'Enter passphrase' }).first().click();
-  const dialog = page.getByRole('dialog', { name: en.secupass.unlock.title.decrypt });
-  await dialog.getByLabel(/^Passphrase/).fill(PASSPHRASE);
-  await dialog.getByRole('button', { name: en.secupass.unlock.submit.decrypt }).click();
-  await expect(dialog).toBeHidden({ timeout: 60_000 });
-}
+const unlock = (page: Page) => unlockRoomKeys(page, PASSPHRASE);
 
 async function createRoom(page: Page, name: string): Promise<string> {
   await signInToInbox(page, server, owner);

@@ -5,14 +5,13 @@
 // "Cannot be verified". Every row of an E2E room reads "Not scanned".
 import { randomUUID } from 'node:crypto';
 import { expect, test, type Page } from '@playwright/test';
-import { proveAddress } from '@tests/support/prove-address';
 import { seedE2eRoomFiles } from '../support/seed-e2e-room-files';
 import { startTestServer, type TestServer } from '../support/server';
-import { apiCall, apiSignIn, en as enBase, locale, secuPassFromNode, signInToInbox } from './fixtures';
+import { apiCall, apiCreateAccount, apiSignIn, locale, secuPassFromNode, signInToInbox } from './fixtures';
+import { unlockRoomKeys } from './rooms-fixtures';
 import { e2eRowAction, ROW_ITEMS } from './e2e-row-menu';
 
 const rooms = locale<typeof import('@locales/en/rooms.json')>('en', 'rooms');
-const en = { ...enBase, rooms };
 const PASSPHRASE = 'Keyswap-Room-SecuPass-Birch-41';
 const owner = { email: 'owner.rooms-keyswap@example.test', password: 'Good-Passw0rd-keyswap' };
 const name = (i: number) => `Offer ${i + 1}.pdf`;
@@ -23,8 +22,7 @@ let roomUuid: string;
 test.beforeAll(async () => {
   server = await startTestServer();
   const admin = await apiSignIn(server, server.admin);
-  expect((await apiCall(server, admin, 'POST', '/admin/users', { ...owner, language: 'en' })).status).toBe(201);
-  await proveAddress(server, owner.email, owner.password);
+  await apiCreateAccount(server, admin, owner);
   const { keys, crypto } = await secuPassFromNode(server, owner, PASSPHRASE);
   const session = await apiSignIn(server, owner);
   const me = (await (await apiCall(server, session, 'GET', '/user')).json()) as { user: { uuid: string } };
@@ -43,13 +41,7 @@ test.afterAll(async () => {
   await server?.close();
 });
 
-async function unlock(page: Page) {
-  await page.getByRole('button', { name: 'Enter passphrase' }).first().click();
-  const dialog = page.getByRole('dialog', { name: en.secupass.unlock.title.decrypt });
-  await dialog.getByLabel(/^Passphrase/).fill(PASSPHRASE);
-  await dialog.getByRole('button', { name: en.secupass.unlock.submit.decrypt }).click();
-  await expect(dialog).toBeHidden({ timeout: 60_000 });
-}
+const unlock = (page: Page) => unlockRoomKeys(page, PASSPHRASE);
 
 test('the download of a file with a swapped key names the problem; rows read not scanned', async ({ page }) => {
   test.setTimeout(180_000);

@@ -7,8 +7,8 @@ import { createHash, randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { expect, test, type Page } from '@playwright/test';
 import { startTestServer, type TestServer } from '../support/server';
-import { proveAddress } from '@tests/support/prove-address';
-import { apiCall, apiSignIn, en, expectNoSeriousA11yViolations, locale, secuPassFromNode, signInToInbox } from './fixtures';
+import { apiCreateAccount, apiSignIn, expectNoSeriousA11yViolations, locale, secuPassFromNode, signInToInbox } from './fixtures';
+import { unlockRoomKeys } from './rooms-fixtures';
 import { e2eRowAction, e2eRowMenu, ROW_ITEMS } from './e2e-row-menu';
 
 const rooms = locale<typeof import('@locales/en/rooms.json')>('en', 'rooms');
@@ -27,22 +27,14 @@ test.describe.configure({ mode: 'serial' });
 test.beforeAll(async () => {
   server = await startTestServer();
   const admin = await apiSignIn(server, server.admin);
-  const response = await apiCall(server, admin, 'POST', '/admin/users', { email: owner.email, password: owner.password, language: 'en' });
-  expect(response.status, await response.clone().text()).toBe(201);
-  await proveAddress(server, owner.email, owner.password);
+  await apiCreateAccount(server, admin, owner);
   await secuPassFromNode(server, owner, PASSPHRASE);
 });
 test.afterAll(async () => {
   await server?.close();
 });
 
-async function unlock(page: Page) {
-  await page.getByRole('button', { name: 'Enter passphrase' }).first().click();
-  const dialog = page.getByRole('dialog', { name: en.secupass.unlock.title.decrypt });
-  await dialog.getByLabel(/^Passphrase/).fill(PASSPHRASE);
-  await dialog.getByRole('button', { name: en.secupass.unlock.submit.decrypt }).click();
-  await expect(dialog).toBeHidden({ timeout: 60_000 });
-}
+const unlock = (page: Page) => unlockRoomKeys(page, PASSPHRASE);
 
 async function newFolder(page: Page, name: string) {
   await page.getByRole('button', { name: rooms.e2e.newFolder }).click();

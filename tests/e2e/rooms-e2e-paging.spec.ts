@@ -7,8 +7,8 @@ import { randomUUID } from 'node:crypto';
 import { expect, test, type Page } from '@playwright/test';
 import { seedE2eRoomFiles } from '../support/seed-e2e-room-files';
 import { startTestServer, type TestServer } from '../support/server';
-import { proveAddress } from '@tests/support/prove-address';
-import { apiCall, apiSignIn, en, secuPassFromNode, signInToInbox } from './fixtures';
+import { apiCall, apiCreateAccount, apiSignIn, secuPassFromNode, signInToInbox } from './fixtures';
+import { unlockRoomKeys } from './rooms-fixtures';
 import { e2eRowMenu, ROW_ITEMS } from './e2e-row-menu';
 
 const PASSPHRASE = 'Paging-Room-SecuPass-Cedar-58';
@@ -21,8 +21,7 @@ let roomUuid: string;
 test.beforeAll(async () => {
   server = await startTestServer();
   const admin = await apiSignIn(server, server.admin);
-  expect((await apiCall(server, admin, 'POST', '/admin/users', { ...owner, language: 'en' })).status).toBe(201);
-  await proveAddress(server, owner.email, owner.password);
+  await apiCreateAccount(server, admin, owner);
   const { keys, crypto } = await secuPassFromNode(server, owner, PASSPHRASE);
   const session = await apiSignIn(server, owner);
   const me = (await (await apiCall(server, session, 'GET', '/user')).json()) as { user: { uuid: string } };
@@ -42,13 +41,7 @@ test.afterAll(async () => {
   await server?.close();
 });
 
-async function unlock(page: Page) {
-  await page.getByRole('button', { name: 'Enter passphrase' }).first().click();
-  const dialog = page.getByRole('dialog', { name: en.secupass.unlock.title.decrypt });
-  await dialog.getByLabel(/^Passphrase/).fill(PASSPHRASE);
-  await dialog.getByRole('button', { name: en.secupass.unlock.submit.decrypt }).click();
-  await expect(dialog).toBeHidden({ timeout: 60_000 });
-}
+const unlock = (page: Page) => unlockRoomKeys(page, PASSPHRASE);
 
 test('30 files: 25 a page, the swapped metadata is the one row not trusted, search finds names on any page', async ({ page }) => {
   test.setTimeout(180_000);

@@ -1,11 +1,11 @@
 // Set-up of data-room specs through the real API (rooms, folders, complete files), so a spec's
 // browser part starts where its story does.
-import { expect } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
 import { CONTENT_SHA256_HEADER } from '@shared/contract/deliveries';
 import type { RoomUploadFile } from '@shared/contract/room-files';
 import { ROOM_PATHS, type Room, type RoomFolder } from '@shared/contract/rooms';
 import { createHash } from 'node:crypto';
-import { apiCall, type ApiSession, type TestServer } from './fixtures';
+import { apiCall, en, type ApiSession, type TestServer } from './fixtures';
 
 async function json<T>(response: Response, status: number): Promise<T> {
   const text = await response.text();
@@ -43,4 +43,13 @@ export async function apiUploadRoomFile(
     expect(response.status, await response.clone().text()).toBe(200);
   }
   return json<RoomUploadFile>(await apiCall(server, session, 'POST', ROOM_PATHS.fileCommit(roomUuid, file.uuid)), 200);
+}
+
+/** Unlocks the SecuPass from an E2E room page's "Enter passphrase" button (the room keys open in the Worker). */
+export async function unlockRoomKeys(page: Page, passphrase: string): Promise<void> {
+  await page.getByRole('button', { name: 'Enter passphrase' }).first().click();
+  const dialog = page.getByRole('dialog', { name: en.secupass.unlock.title.decrypt });
+  await dialog.getByLabel(/^Passphrase/).fill(passphrase);
+  await dialog.getByRole('button', { name: en.secupass.unlock.submit.decrypt }).click();
+  await expect(dialog).toBeHidden({ timeout: 60_000 });
 }
