@@ -9,7 +9,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { startTestServer, type TestServer } from '../support/server';
 import { apiCreateAccount, apiSignIn, en, expectNoSeriousA11yViolations, locale, secuPassFromNode, signInToInbox } from './fixtures';
-import { unlockRoomKeys } from './rooms-fixtures';
+import { newE2eFolder, unlockRoomKeys } from './rooms-fixtures';
 
 const rooms = locale<typeof import('@locales/en/rooms.json')>('en', 'rooms');
 const PASSWORD = 'Good-Passw0rd-rooms-crumb';
@@ -34,14 +34,6 @@ test.afterAll(async () => {
 
 const unlock = (page: Page) => unlockRoomKeys(page, PASSPHRASE);
 
-async function newFolder(page: Page, name: string) {
-  await page.getByRole('button', { name: rooms.e2e.newFolder }).click();
-  const dialog = page.getByRole('dialog', { name: /^New folder in/ });
-  await dialog.getByLabel(rooms.folder.nameLabel).fill(name);
-  await dialog.getByRole('button', { name: rooms.folder.create }).click();
-  await expect(dialog).toBeHidden({ timeout: 30_000 });
-  await expect(page.getByRole('link', { name, exact: true })).toBeVisible({ timeout: 30_000 });
-}
 
 async function renameHere(page: Page, here: string, to: string) {
   await crumbMenu(page, here).click();
@@ -62,8 +54,8 @@ test('the breadcrumb menu renames the open E2E folder: a sibling name refused, t
   await create.getByLabel('Name of the data room').fill('Board papers');
   await create.getByRole('button', { name: 'Create' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Board papers' })).toBeVisible({ timeout: 30_000 });
-  await newFolder(page, 'Drafts');
-  await newFolder(page, 'Signed');
+  await newE2eFolder(page, 'Drafts');
+  await newE2eFolder(page, 'Signed');
   const sealedBefore = await server.app.db.selectFrom('room_folders').select(['uuid', 'name']).execute();
 
   await page.getByRole('link', { name: 'Drafts', exact: true }).click();

@@ -8,7 +8,7 @@ import { readFile } from 'node:fs/promises';
 import { expect, test, type Page } from '@playwright/test';
 import { startTestServer, type TestServer } from '../support/server';
 import { apiCreateAccount, apiSignIn, expectNoSeriousA11yViolations, locale, secuPassFromNode, signInToInbox } from './fixtures';
-import { unlockRoomKeys } from './rooms-fixtures';
+import { newE2eFolder, unlockRoomKeys } from './rooms-fixtures';
 import { e2eRowAction, e2eRowMenu, ROW_ITEMS } from './e2e-row-menu';
 
 const rooms = locale<typeof import('@locales/en/rooms.json')>('en', 'rooms');
@@ -36,14 +36,6 @@ test.afterAll(async () => {
 
 const unlock = (page: Page) => unlockRoomKeys(page, PASSPHRASE);
 
-async function newFolder(page: Page, name: string) {
-  await page.getByRole('button', { name: rooms.e2e.newFolder }).click();
-  const dialog = page.getByRole('dialog', { name: /^New folder in/ });
-  await dialog.getByLabel(rooms.folder.nameLabel).fill(name);
-  await dialog.getByRole('button', { name: rooms.folder.create }).click();
-  await expect(dialog).toBeHidden({ timeout: 30_000 });
-  await expect(page.getByRole('link', { name, exact: true })).toBeVisible({ timeout: 30_000 });
-}
 
 test('a file moves into another folder of the E2E room: decrypted names in the dialog, a taken name refused, verified and SHA-256 equal where it went', async ({ page }) => {
   test.setTimeout(240_000);
@@ -58,14 +50,14 @@ test('a file moves into another folder of the E2E room: decrypted names in the d
   await create.getByRole('button', { name: 'Create' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Merger papers' })).toBeVisible({ timeout: 30_000 });
 
-  await newFolder(page, 'Drafts');
-  await newFolder(page, 'Signed');
+  await newE2eFolder(page, 'Drafts');
+  await newE2eFolder(page, 'Signed');
   await page.getByLabel('Upload files', { exact: true }).setInputFiles({ name: 'term-sheet.pdf', mimeType: 'application/pdf', buffer: Buffer.from(bytes) });
   await expect(verifiedRow(page, 'term-sheet.pdf')).toBeVisible({ timeout: 60_000 });
   // Drafts already holds a folder "Term-Sheet.pdf" (names compare case-insensitively, as in plain rooms).
   await page.getByRole('link', { name: 'Drafts', exact: true }).click();
   await expect(page.getByText(rooms.e2e.folderEmpty)).toBeVisible({ timeout: 30_000 });
-  await newFolder(page, 'Term-Sheet.pdf');
+  await newE2eFolder(page, 'Term-Sheet.pdf');
   await page.getByRole('link', { name: 'Merger papers' }).click();
   await expect(verifiedRow(page, 'term-sheet.pdf')).toBeVisible({ timeout: 60_000 });
 

@@ -5,7 +5,9 @@ import { CONTENT_SHA256_HEADER } from '@shared/contract/deliveries';
 import type { RoomUploadFile } from '@shared/contract/room-files';
 import { ROOM_PATHS, type Room, type RoomFolder } from '@shared/contract/rooms';
 import { createHash } from 'node:crypto';
-import { apiCall, en, type ApiSession, type TestServer } from './fixtures';
+import { apiCall, en, locale, type ApiSession, type TestServer } from './fixtures';
+
+const rooms = locale<typeof import('@locales/en/rooms.json')>('en', 'rooms');
 
 async function json<T>(response: Response, status: number): Promise<T> {
   const text = await response.text();
@@ -52,4 +54,14 @@ export async function unlockRoomKeys(page: Page, passphrase: string): Promise<vo
   await dialog.getByLabel(/^Passphrase/).fill(passphrase);
   await dialog.getByRole('button', { name: en.secupass.unlock.submit.decrypt }).click();
   await expect(dialog).toBeHidden({ timeout: 60_000 });
+}
+
+/** Makes a folder from the E2E room page's "New folder" button and waits for its decrypted link. */
+export async function newE2eFolder(page: Page, name: string): Promise<void> {
+  await page.getByRole('button', { name: rooms.e2e.newFolder }).click();
+  const dialog = page.getByRole('dialog', { name: /^New folder in/ });
+  await dialog.getByLabel(rooms.folder.nameLabel).fill(name);
+  await dialog.getByRole('button', { name: rooms.folder.create }).click();
+  await expect(dialog).toBeHidden({ timeout: 30_000 });
+  await expect(page.getByRole('link', { name, exact: true })).toBeVisible({ timeout: 30_000 });
 }
