@@ -276,8 +276,10 @@ export async function uploadE2eFile(file: File, target: E2eUploadTarget): Promis
         ...(signal ? { signal } : {}),
         prepare: async (index) => {
           const { ciphertext } = await cryptoApi.sealUploadPart({ upload, start: index * partSize, end: Math.min(opened.size, (index + 1) * partSize) });
-          // A Blob, not the bytes themselves: sending the Uint8Array as the body was measured 5× slower
-          // (1 GiB in ~70 s instead of ~15 s, 40 CPU-s in the server and 43 in the browser process).
+          // A Blob, not the bytes themselves. Bytes would spare a copy (a Blob costs ~1.5 CPU-s per GiB),
+          // but Chromium copies a bytes body into every DevTools client that enabled the Network domain
+          // without a post-data limit — Playwright and Puppeteer do — and there 1 GiB took ~70 s instead
+          // of ~15 s (traced: the DevTools pipe and the driving Node process busy base64-ing the parts).
           return { body: new Blob([ciphertext as Uint8Array<ArrayBuffer>]), size: ciphertext.length, sha256: await sha256Hex(ciphertext) };
         },
         send: async (index, part, partSignal) => {
