@@ -124,10 +124,12 @@ test('locked: the unlock button, then the secure hits with their decrypted paths
   await expect(section.getByRole('alert')).toHaveCount(0);
   await expectNoSeriousA11yViolations(page, 'search results with secure hits');
 
-  // The file hit opens its folder in the E2E room.
+  // The file hit opens its folder in the E2E room, the file's row highlighted (and only that one).
   await table.getByRole('link', { name: 'offer-acme.pdf' }).click();
-  await expect(page).toHaveURL(new RegExp(`/secure-rooms/[0-9a-f-]{36}/folders/${offersUuid}$`));
-  await expect(page.getByRole('table', { name: rooms.e2e.contentsLabel }).getByRole('row', { name: /offer-acme\.pdf/ })).toBeVisible({ timeout: 30_000 });
+  await expect(page).toHaveURL(new RegExp(`/secure-rooms/[0-9a-f-]{36}/folders/${offersUuid}\\?highlight=[0-9a-f-]{36}$`));
+  const contents = page.getByRole('table', { name: rooms.e2e.contentsLabel });
+  await expect(contents.getByRole('row', { name: /offer-acme\.pdf/ })).toHaveAttribute('aria-current', 'true', { timeout: 30_000 });
+  await expect(contents.locator('[aria-current="true"]')).toHaveCount(1);
 
   // Back on the results (still unlocked), a term matching nothing: the plain and the secure empty states.
   await page.goBack();
@@ -135,7 +137,9 @@ test('locked: the unlock button, then the secure hits with their decrypted paths
   const form = page.getByRole('search', { name: rooms.search.label });
   await form.getByRole('searchbox', { name: rooms.search.label }).fill('nothing-like-this');
   await form.getByRole('button', { name: rooms.search.submit }).click();
-  await expect(page.getByText(fill(rooms.search.noResults, { q: 'nothing-like-this' }))).toBeVisible();
+  // The owner has secure rooms: the plain line speaks of the data rooms only, the secure section of its own.
+  await expect(page.getByText(fill(rooms.search.plainNone, { q: 'nothing-like-this' }))).toBeVisible();
+  await expect(page.getByText(fill(rooms.search.noResults, { q: 'nothing-like-this' }))).toHaveCount(0);
   await expect(section.getByText(fill(secure.none, { q: 'nothing-like-this' }))).toBeVisible({ timeout: 30_000 });
   await expect(section.getByRole('table')).toHaveCount(0);
   await expect(section.getByText(fill(secure.notSearchable_one, { count: 1 }))).toBeVisible();
@@ -147,4 +151,15 @@ test('locked: the unlock button, then the secure hits with their decrypted paths
   await expect(section.getByText(fill(secure.count_other, { count: E2E_CROSS_SEARCH_MAX, q: 'bulk' }))).toBeVisible({ timeout: 30_000 });
   await expect(section.getByText(fill(secure.more, { count: E2E_CROSS_SEARCH_MAX }))).toBeVisible();
   await expect(section.getByRole('table', { name: secure.title }).getByRole('row')).toHaveCount(E2E_CROSS_SEARCH_MAX + 1);
+
+  // One of the 501 in "Archive" (21 pages of 25, newest first; seeded bulk-0 newest): the 301st
+  // opens on page 13 with its row highlighted and scrolled to.
+  await form.getByRole('searchbox', { name: rooms.search.label }).fill('bulk-300.txt');
+  await form.getByRole('button', { name: rooms.search.submit }).click();
+  await section.getByRole('table', { name: secure.title }).getByRole('link', { name: 'bulk-300.txt' }).click({ timeout: 30_000 });
+  const highlighted = contents.locator('[aria-current="true"]');
+  await expect(highlighted).toContainText('bulk-300.txt', { timeout: 30_000 });
+  await expect(highlighted).toBeInViewport();
+  await expect(page.getByText(fill(rooms.files.paging.range, { start: 301, end: 325, count: 501, page: 13, pages: 21 }))).toBeVisible();
+  await expectNoSeriousA11yViolations(page, 'secure room with a search hit highlighted');
 });

@@ -1,4 +1,4 @@
-import { ROOM_E2E_PATHS, type E2eFileKeysList } from '@shared/contract/rooms-e2e';
+import { ROOM_E2E_FILES_UUIDS_MAX, ROOM_E2E_PATHS, type E2eFileKeysList } from '@shared/contract/rooms-e2e';
 import { ROOM_PATHS, type RoomContents } from '@shared/contract/rooms';
 import { seedE2eRoomFiles } from '@tests/support/seed-e2e-room-files';
 import { startTestServer, type TestServer } from '@tests/support/server';
@@ -43,6 +43,14 @@ describe('GET /rooms/{roomUuid}/e2e/files?uuids=', () => {
     expect(keys.files.map((f) => f.uuid).sort()).toEqual([...uuids].sort());
     const all = await json<E2eFileKeysList>(await req(server, owner, 'GET', ROOM_E2E_PATHS.files(roomUuid)), 200);
     expect(all.files.map((f) => f.uuid).sort()).toEqual([...seeded].sort());
+  });
+
+  it(`takes up to ROOM_E2E_FILES_UUIDS_MAX (${ROOM_E2E_FILES_UUIDS_MAX}) UUIDs a call and refuses one more with a 400 (a URL every proxy passes)`, async () => {
+    // Unknown UUIDs fill the list: only the room's files answer.
+    const fill = (n: number) => [...seeded, ...Array.from({ length: n - seeded.length }, () => crypto.randomUUID())];
+    const most = await json<E2eFileKeysList>(await req(server, owner, 'GET', `${ROOM_E2E_PATHS.files(roomUuid)}?uuids=${fill(ROOM_E2E_FILES_UUIDS_MAX).join(',')}`), 200);
+    expect(most.files.map((f) => f.uuid).sort()).toEqual([...seeded].sort());
+    await expectBackendError(await req(server, owner, 'GET', `${ROOM_E2E_PATHS.files(roomUuid)}?uuids=${fill(ROOM_E2E_FILES_UUIDS_MAX + 1).join(',')}`), 400);
   });
 
   it('refuses a list that is not UUIDs, or empty, with a 400', async () => {

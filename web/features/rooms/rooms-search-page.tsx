@@ -12,7 +12,7 @@ import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
 import { hitLocation, searchLocation, useRoomsSearch } from './api/rooms-search';
-import { E2eCrossSearch } from './e2e/e2e-cross-search';
+import { E2eCrossSearch, useE2eRoomList } from './e2e/e2e-cross-search';
 import { RoleBadge } from './room-format';
 
 const useStyles = makeStyles({
@@ -63,6 +63,7 @@ export function RoomsSearchPage() {
   const results = useRoomsSearch(q);
   const data = q ? results.data : undefined;
   const nothing = data && data.rooms.length + data.folders.length + data.files.length === 0;
+  const hasSecureRooms = (useE2eRoomList().data?.length ?? 0) > 0;
 
   const roomColumns: DataTableColumn<Room>[] = [
     { id: 'name', header: t('rooms:search.columns.name'), cell: (room) => <RouterLink to={ROUTES.room(room.uuid)}>{room.name}</RouterLink> },
@@ -113,6 +114,11 @@ export function RoomsSearchPage() {
         <Alert type="error">{t('rooms:search.loadError')}</Alert>
       ) : !data ? (
         <Spinner label={t('common:loading')} />
+      ) : nothing && hasSecureRooms ? (
+        // The secure rooms' own line follows: this one speaks of the plain rooms only.
+        <Text as="p" role="status">
+          {t('rooms:search.plainNone', { q })}
+        </Text>
       ) : nothing ? (
         <div className={styles.empty} role="status">
           <Text as="p" weight="semibold">

@@ -17,8 +17,14 @@ export const useRoomsSearch = (q: string) => {
 /** The query value naming the item a room page highlights (a search hit). */
 export const HIGHLIGHT_PARAM = 'highlight';
 
+const highlighting = (path: string, itemUuid: string) => `${path}?${HIGHLIGHT_PARAM}=${encodeURIComponent(itemUuid)}`;
+
 /** The folder (or top level) of a hit, with the item highlighted there. */
 export const hitLocation = (roomUuid: string, folderUuid: string | null | undefined, itemUuid: string): string =>
-  `${ROUTES.room(roomUuid, folderUuid ?? undefined)}?${HIGHLIGHT_PARAM}=${encodeURIComponent(itemUuid)}`;
+  highlighting(ROUTES.room(roomUuid, folderUuid ?? undefined), itemUuid);
+
+/** The same in an E2E room (its page finds the item among the names it decrypts). */
+export const secureHitLocation = (roomUuid: string, folderUuid: string | null | undefined, itemUuid: string): string =>
+  highlighting(ROUTES.secureRoom(roomUuid, folderUuid ?? undefined), itemUuid);
 
 export const searchLocation = (q: string): string => `${ROUTES.roomsSearch}?q=${encodeURIComponent(q)}`;

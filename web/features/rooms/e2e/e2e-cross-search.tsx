@@ -10,6 +10,7 @@ import { useUnlockedKeys } from '@web/lib/unlock-request';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import useSWR from 'swr';
+import { secureHitLocation } from '../api/rooms-search';
 import { E2E_CROSS_SEARCH_MAX, listE2eRooms, searchE2eRoom, type E2eCrossHit } from './e2e-cross-search-walk';
 
 const useStyles = makeStyles({
@@ -32,6 +33,12 @@ interface Run {
 
 const HEADING_ID = 'search-secure-heading';
 
+/** The caller's E2E rooms, under the room list's SWR key ('rooms/list': refreshRooms() reloads it with the lists). */
+export function useE2eRoomList() {
+  const { user } = useAuthState();
+  return useSWR(user ? ['rooms/list', user.uuid, 'e2e-all'] : null, listE2eRooms);
+}
+
 /**
  * The E2E half of the cross-room search (issue 15: "for E2E rooms, search runs in the browser over
  * decrypted names"). The server cannot read these names, so with the SecuPass unlocked every E2E
@@ -42,11 +49,9 @@ const HEADING_ID = 'search-secure-heading';
 export function E2eCrossSearch({ q }: { q: string }) {
   const { t } = useTranslation();
   const styles = useStyles();
-  const { user } = useAuthState();
   const session = useSecuPassSession();
   const unlock = useUnlockedKeys('decrypt');
-  // Under the room list's SWR key ('rooms/list'): refreshRooms() reloads it with the lists.
-  const rooms = useSWR(user ? ['rooms/list', user.uuid, 'e2e-all'] : null, listE2eRooms);
+  const rooms = useE2eRoomList();
   const [run, setRun] = useState<Run | null>(null);
   const keys = session?.keys;
   const of = keys ? `${q}|${keys.encryption.handle}` : '';
@@ -92,8 +97,8 @@ export function E2eCrossSearch({ q }: { q: string }) {
       cell: (hit) => (
         <span className={styles.name}>
           {hit.kind === 'file' ? <DocumentRegular aria-hidden="true" /> : hit.kind === 'folder' ? <FolderRegular aria-hidden="true" /> : <ShieldLockRegular aria-hidden="true" />}
-          {/* A folder or room opens itself, a file the folder it lies in (the E2E page has no row marking). */}
-          <RouterLink to={ROUTES.secureRoom(hit.roomUuid, hit.kind === 'folder' ? hit.uuid : (hit.folderUuid ?? undefined))}>{hit.name}</RouterLink>
+          {/* A folder or room opens itself, a file the folder it lies in with the file highlighted. */}
+          <RouterLink to={hit.kind === 'file' ? secureHitLocation(hit.roomUuid, hit.folderUuid, hit.uuid) : ROUTES.secureRoom(hit.roomUuid, hit.kind === 'folder' ? hit.uuid : undefined)}>{hit.name}</RouterLink>
         </span>
       ),
     },

@@ -4,7 +4,7 @@ import { ROOM_E2E_ENDPOINTS as X } from '@shared/contract/endpoints/rooms-e2e';
 import { ROOM_ENDPOINTS as E } from '@shared/contract/endpoints/rooms';
 import type { RoomUploadFile } from '@shared/contract/room-files';
 import type { Room, RoomContents } from '@shared/contract/rooms';
-import type { E2eMember, E2eRoomState } from '@shared/contract/rooms-e2e';
+import { ROOM_E2E_FILES_UUIDS_MAX, type E2eFileKeysList, type E2eMember, type E2eRoomState } from '@shared/contract/rooms-e2e';
 import type { RoomFileMetadata, RoomMetadataExpectation, SignedRoomFileMetadata } from '@shared/crypto/room';
 import type { KeyHandle, UnlockedKeys } from '@shared/crypto/service';
 import { ciphertextLength, DEFAULT_RECORD_SIZE } from '@shared/crypto/stream-format';
@@ -91,6 +91,16 @@ export interface E2eFolderView {
   files: E2eListedFile[];
 }
 
+/** The sealed extras of these files, ROOM_E2E_FILES_UUIDS_MAX a call (the calls at once). */
+async function fileExtras(roomUuid: string, folderUuid: string | null, uuids: string[]): Promise<E2eFileKeysList> {
+  const calls: Promise<E2eFileKeysList>[] = [];
+  for (let at = 0; at < uuids.length; at += ROOM_E2E_FILES_UUIDS_MAX) {
+    const batch = uuids.slice(at, at + ROOM_E2E_FILES_UUIDS_MAX).join(',');
+    calls.push(call(apiClient, X.files, { params: { roomUuid }, query: { ...(folderUuid ? { folderUuid } : {}), uuids: batch } }));
+  }
+  return { files: (await Promise.all(calls)).flatMap((answer) => answer.files) };
+}
+
 /** Opens a room or folder listing: names decrypted, each file's metadata verified against its uploader's key. */
 export async function openE2eFolder(contents: RoomContents, keys: UnlockedKeys, prefetched: { state?: Promise<E2eRoomState> } = {}): Promise<E2eFolderView> {
   const roomUuid = contents.room.uuid;
@@ -106,9 +116,7 @@ export async function openE2eFolder(contents: RoomContents, keys: UnlockedKeys, 
   const lists = Promise.all([
     prefetched.state ?? call(apiClient, X.state, { params: { roomUuid } }),
     // Only this page's files' extras (a folder's first page must not wait for all its files').
-    contents.files.length
-      ? call(apiClient, X.files, { params: { roomUuid }, query: { ...(contents.folder ? { folderUuid: contents.folder.uuid } : {}), uuids: contents.files.map((f) => f.uuid).join(',') } })
-      : Promise.resolve({ files: [] }),
+    fileExtras(roomUuid, contents.folder?.uuid ?? null, contents.files.map((f) => f.uuid)),
   ]);
   lists.catch(() => undefined); // awaited below; a failure there must not count as unhandled while the names decrypt
   const names = await decryptNames(roomUuid, roomKey, items);

@@ -15,9 +15,10 @@ import { useTransfer } from '@web/lib/transfer-store';
 import { useUnlockedKeys } from '@web/lib/unlock-request';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useParams } from 'react-router';
+import { useParams, useSearchParams } from 'react-router';
 import useSWR from 'swr';
 import { refreshRooms, ROOM_FILES_PAGE_SIZE } from '../api/rooms';
+import { HIGHLIGHT_PARAM } from '../api/rooms-search';
 import { useE2eFolder } from './e2e-folder-loader';
 import { NameDialog, type NameRequest } from '../room-dialogs';
 import { RoleBadge } from '../room-format';
@@ -66,6 +67,7 @@ export function E2eRoomPage() {
   const styles = useStyles();
   const notify = useNotify();
   const { roomUuid = '', folderUuid } = useParams();
+  const [searchParams] = useSearchParams();
   const { user } = useAuthState();
   const session = useSecuPassSession();
   const unlock = useUnlockedKeys('decrypt');
@@ -250,6 +252,26 @@ export function E2eRoomPage() {
   const start = (page - 1) * ROOM_FILES_PAGE_SIZE;
   const pageRows = rows.slice(start, start + ROOM_FILES_PAGE_SIZE);
   const toPage = (next: number) => setPaging({ folder: folderUuid, page: next });
+  // A search hit's file (?highlight=): marked in the table, its page shown and the row scrolled to
+  // once its name is decrypted (it may come with a later page of the progressive open) — once per
+  // hit, so the user pages on freely.
+  const highlight = searchParams.get(HIGHLIGHT_PARAM);
+  const highlightAt = highlight ? rows.findIndex((row) => row.uuid === highlight) : -1;
+  const highlightShown = useRef<string | null>(null);
+  const scrollToHighlight = useRef(false);
+  useEffect(() => {
+    const hit = `${folderUuid ?? ''}|${highlight}`;
+    if (highlightAt < 0 || highlightShown.current === hit) return;
+    highlightShown.current = hit;
+    scrollToHighlight.current = true;
+    setPaging({ folder: folderUuid, page: Math.floor(highlightAt / ROOM_FILES_PAGE_SIZE) + 1 });
+  }, [highlightAt, highlight, folderUuid]);
+  useEffect(() => {
+    const row = scrollToHighlight.current ? document.querySelector('[data-highlighted="true"]') : null;
+    if (!row) return;
+    scrollToHighlight.current = false;
+    row.scrollIntoView({ block: 'center' });
+  });
   const columns: DataTableColumn<Row>[] = [
     {
       id: 'name',
@@ -378,7 +400,7 @@ export function E2eRoomPage() {
           </div>
           <E2eRoomSearch roomUuid={roomUuid} roomName={view.roomName ?? t('rooms:e2e.nameBroken')} />
           {canWrite ? <E2eDropZone roomUuid={roomUuid} folderUuid={folderUuid ?? null} view={view} /> : null}
-          <DataTable label={t('rooms:e2e.contentsLabel')} columns={columns} rows={pageRows} rowKey={(row) => row.uuid} empty={<Text as="p">{t('rooms:e2e.folderEmpty')}</Text>} />
+          <DataTable label={t('rooms:e2e.contentsLabel')} columns={columns} rows={pageRows} rowKey={(row) => row.uuid} highlighted={(row) => row.uuid === highlight} empty={<Text as="p">{t('rooms:e2e.folderEmpty')}</Text>} />
           {rows.length > ROOM_FILES_PAGE_SIZE ? (
             <nav className={styles.pager} aria-label={t('rooms:files.paging.label')}>
               <Button disabled={page <= 1} onClick={() => toPage(page - 1)}>

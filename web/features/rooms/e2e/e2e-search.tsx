@@ -6,6 +6,7 @@ import { ROUTES } from '@web/lib/routes';
 import { useUnlockedKeys } from '@web/lib/unlock-request';
 import { useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import { secureHitLocation } from '../api/rooms-search';
 import { listE2eNames } from './e2e-names';
 import { roomKeyOf } from './e2e-room-client';
 
@@ -83,7 +84,8 @@ export function E2eRoomSearch({ roomUuid, roomName }: { roomUuid: string; roomNa
     {
       id: 'name',
       header: t('rooms:e2ePage.search.columns.name'),
-      cell: (e) => (e.kind === 'folder' ? <RouterLink to={ROUTES.secureRoom(roomUuid, e.uuid)}>{e.name}</RouterLink> : <Text>{e.name}</Text>),
+      // A folder opens itself, a file its folder with the file highlighted.
+      cell: (e) => <RouterLink to={e.kind === 'folder' ? ROUTES.secureRoom(roomUuid, e.uuid) : secureHitLocation(roomUuid, e.folderUuid, e.uuid)}>{e.name}</RouterLink>,
     },
     { id: 'kind', header: t('rooms:e2ePage.search.columns.kind'), cell: (e) => t(`rooms:e2ePage.search.kinds.${e.kind}`) },
     {
