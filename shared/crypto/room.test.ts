@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import kat from '../../tests/fixtures/crypto/room-kat.json';
 import { fromBase64Url, fromHex, toBase64Url, toHex, utf8Encode } from './bytes';
-import { unwrapFileKey } from './file-key';
+import { unwrapFileKey, wrapFileKey } from './file-key';
 import { importPublicKey, importUserKeyPair } from './keys';
 import { createCryptoProxy } from './proxy';
 import {
@@ -19,6 +19,9 @@ import {
 } from './room';
 import { CryptoService, type CryptoApi } from './service';
 import { createDecryptStream } from './stream-decoder';
+import { STREAM_HEADER_BYTES } from './stream-format';
+import { sealRecordRun } from './stream-parts';
+import { contextFromHeader } from './stream-records';
 import { bytesToStream, collectStream } from './stream-encoder';
 import { hkdfSha256, sha256, subtle } from './subtle';
 import { katPlaintext } from './test-helpers/known-answers';
@@ -115,6 +118,28 @@ describe('data rooms: what a reader detects', () => {
     expect(await unwrapRoomFileKey(keys, ref, wrapped)).toHaveLength(32);
   });
 
+  it('a fresh file key wrapped by a member (the room key is every member\'s) and the file re-encrypted under the signed header → stream-header-mismatch', async () => {
+    // The KAT file as signed: its header hash is in the uploader's metadata.
+    const keys = await deriveRoomKeys(roomKey);
+    const fileKey = await unwrapRoomFileKey(keys, fileRef, kat.file.wrappedFileKey);
+    const signed = fromBase64Url(kat.file.metadata.headerSha256);
+    const genuine = fromHex(kat.file.ciphertext);
+    const header = genuine.subarray(0, STREAM_HEADER_BYTES);
+    // The forger: another plaintext of the same size under a key of her own, the original header kept.
+    const forgedKey = generateRoomKey();
+    const forgedPlaintext = new Uint8Array(kat.file.plaintextLength).fill(0x41);
+    // (a run from record 0 starts with the context's header: the original one)
+    const forged = await sealRecordRun(await contextFromHeader(forgedKey, header), { firstRecord: 0, plaintext: forgedPlaintext, final: true });
+    expect(toHex(forged.subarray(0, STREAM_HEADER_BYTES))).toBe(toHex(header));
+    const read = (key: Uint8Array, ciphertext: Uint8Array, headerDerivedFromKey: boolean) =>
+      collectStream(bytesToStream(ciphertext).pipeThrough(createDecryptStream({ fileKey: key, plaintextLength: kat.file.plaintextLength, expectedHeaderHash: signed, headerDerivedFromKey })));
+    // The signed header hash alone does not see it (why readers of room files ask for the derived header)…
+    expect(await read(forgedKey, forged, false)).toEqual(forgedPlaintext);
+    // …with it the key is pinned: refused, and the genuine file still reads.
+    await expect(read(forgedKey, forged, true)).rejects.toMatchObject({ code: 'stream-header-mismatch' });
+    expect(await read(fileKey, genuine, true)).toEqual(katPlaintext(kat.file.plaintextLength));
+  });
+
   it('metadata: signed fields checked against what is shown; other signer, other file, tampering refused', async () => {
     const keys = await deriveRoomKeys(generateRoomKey());
     const uploader = await signer();
@@ -190,6 +215,21 @@ for (const [name, make] of [['direct (Node)', () => new CryptoService()], ['thro
       await expect(member.unwrapRoomFileKey({ roomKey: bobRoom.handle, file: { ...file, fileId: 'f2' }, wrapped })).rejects.toMatchObject({ code: 'room-file-key-unwrap-failed' });
       const out = await member.decryptStream({ fileKey: bobFileKey.handle, ciphertext: bytesToStream(ciphertext), plaintextLength: metadata.size, expectedHeaderSha256: metadata.headerSha256 });
       expect(await collectStream(out.plaintext)).toEqual(plaintext);
+      // Bob (he holds the room key) forges f1: a key of his own wrapped under the room key, other
+      // bytes sealed under alice's signed header. A room file key's stream must carry the header
+      // the key derives, so every read refuses it; alice's file still reads.
+      const forgedRaw = generateRoomKey();
+      const bobPublic = await importPublicKey(fromBase64Url(bob.keys.encryption.publicKey), 'encryption');
+      const binding = { contextId: roomId, fileId: 'forge', recipientKeyId: bob.keys.encryption.keyId };
+      const forgedHandle = await member.unwrapFileKey({ privateKey: bob.keys.encryption.handle, wrapped: await wrapFileKey({ fileKey: forgedRaw, recipientPublicKey: bobPublic, binding }), binding });
+      const forgedWrapped = (await member.wrapRoomFileKey({ roomKey: bobRoom.handle, fileKey: forgedHandle.handle, file })).wrapped;
+      const forged = await sealRecordRun(await contextFromHeader(forgedRaw, header), { firstRecord: 0, plaintext: new Uint8Array(plaintext.length).fill(0x41), final: true });
+      const reader = await owner.unwrapRoomFileKey({ roomKey: reopened.handle, file, wrapped: forgedWrapped });
+      const forgedRead = await owner.decryptStream({ fileKey: reader.handle, ciphertext: bytesToStream(forged), plaintextLength: metadata.size, expectedHeaderSha256: metadata.headerSha256 });
+      await expect(collectStream(forgedRead.plaintext)).rejects.toMatchObject({ code: 'stream-header-mismatch' });
+      await expect(owner.decryptRange({ fileKey: reader.handle, header, plaintextLength: metadata.size, start: 0, end: 10, ciphertext: forged.subarray(49, 49 + 65_536 + 16), expectedHeaderSha256: metadata.headerSha256 })).rejects.toMatchObject({ code: 'stream-header-mismatch' });
+      const genuineRead = await owner.decryptStream({ fileKey: (await owner.unwrapRoomFileKey({ roomKey: reopened.handle, file, wrapped })).handle, ciphertext: bytesToStream(ciphertext), plaintextLength: metadata.size, expectedHeaderSha256: metadata.headerSha256 });
+      expect(await collectStream(genuineRead.plaintext)).toEqual(plaintext);
       // A room-key handle is not a file key and vice versa.
       await expect(member.decryptStream({ fileKey: bobRoom.handle, ciphertext: bytesToStream(ciphertext) })).rejects.toMatchObject({ code: 'key-handle-kind' });
       await expect(member.decryptRoomNames({ roomKey: bobFileKey.handle, roomId, items: [] })).rejects.toMatchObject({ code: 'key-handle-kind' });

@@ -1,8 +1,8 @@
 // The handle-based crypto API. In Node it is used directly (createCryptoService); in the browser it
 // runs inside ONE dedicated Worker (worker.ts) and the page talks to it through createCryptoProxy.
 // Either way callers hold opaque key handles, never key bytes.
-import { fromBase64Url, toBase64Url, toHex } from './bytes';
-import { CryptoError, DownloadCancelledError, DownloadFailedError, KeyHandleKindError, KeyHandleUnknownError } from './errors';
+import { bytesEqual, fromBase64Url, toBase64Url, toHex } from './bytes';
+import { CryptoError, DownloadCancelledError, DownloadFailedError, KeyHandleKindError, KeyHandleUnknownError, StreamHeaderMismatchError } from './errors';
 import { generateFileKey, unwrapFileKey, wrapFileKey, type FileKeyBinding, type WrappedFileKey } from './file-key';
 import { fingerprintOf, formatFingerprint, importPublicKey, keyIdOf, type UserKeyPair, type UserKeyUsage } from './keys';
 import { signManifest, verifyManifest, type Manifest, type SignedManifest } from './manifest';
@@ -12,7 +12,7 @@ import { PlaintextPortWriter, PortCancelledError, type PortLike } from './plaint
 import { StreamDecoder, createDecryptStream } from './stream-decoder';
 import { STREAM_HEADER_BYTES, STREAM_TAG_BYTES, decodeStreamHeader } from './stream-format';
 import { createEncryptStream } from './stream-encoder';
-import { derivedEncryptionContext, sealRecordRun } from './stream-parts';
+import { derivedEncryptionContext, derivedStreamHeader, sealRecordRun } from './stream-parts';
 import { decryptPlaintextRange } from './stream-random-access';
 import type { StreamContext } from './stream-records';
 import { randomBytes, sha256 } from './subtle';
@@ -198,7 +198,12 @@ async function eachSettled<I, T>(items: readonly I[], work: (item: I) => Promise
   );
 }
 
-type HandleEntry = { kind: 'user-key'; pair: UserKeyPair } | { kind: 'file-key'; key: Uint8Array } | { kind: 'room-key'; key: Uint8Array; derived: Promise<RoomKeys> };
+/**
+ * `roomFile`: a data room's file key (unwrapRoomFileKey). Its stream must carry the header the key
+ * derives: the key is wrapped under the room key, which every member holds, so only the derived
+ * header makes the uploader's signed header hash pin the key (README section 7, reader step 8).
+ */
+type HandleEntry = { kind: 'user-key'; pair: UserKeyPair } | { kind: 'file-key'; key: Uint8Array; roomFile?: true } | { kind: 'room-key'; key: Uint8Array; derived: Promise<RoomKeys> };
 
 /** The in-process implementation; holds the only references to keys. */
 export class CryptoService implements CryptoApi {
@@ -228,6 +233,13 @@ export class CryptoService implements CryptoApi {
     if (!entry) throw new KeyHandleUnknownError('Unknown key handle (locked or released?)');
     if (entry.kind !== 'file-key') throw new KeyHandleKindError('Handle is not a file key');
     return entry.key;
+  }
+
+  /** A file key as the stream decoder takes it: a room file's must come with its derived header. */
+  private decoderKey(handle: KeyHandle): { fileKey: Uint8Array; headerDerivedFromKey?: boolean } {
+    const key = this.fileKey(handle);
+    const entry = this.handles.get(handle);
+    return entry?.kind === 'file-key' && entry.roomFile ? { fileKey: key, headerDerivedFromKey: true } : { fileKey: key };
   }
 
   private roomKeys(handle: KeyHandle): { key: Uint8Array; derived: Promise<RoomKeys> } {
@@ -348,7 +360,7 @@ export class CryptoService implements CryptoApi {
 
   async decryptStream(args: { fileKey: KeyHandle; ciphertext: ReadableStream<Uint8Array>; plaintextLength?: number; expectedHeaderSha256?: string }) {
     const stream = createDecryptStream({
-      fileKey: this.fileKey(args.fileKey),
+      ...this.decoderKey(args.fileKey),
       ...(args.plaintextLength === undefined ? {} : { plaintextLength: args.plaintextLength }),
       ...(args.expectedHeaderSha256 === undefined ? {} : { expectedHeaderHash: fromBase64Url(args.expectedHeaderSha256) }),
     });
@@ -356,8 +368,12 @@ export class CryptoService implements CryptoApi {
   }
 
   async decryptRange(args: DecryptRangeArgs) {
+    const { fileKey, headerDerivedFromKey } = this.decoderKey(args.fileKey);
+    if (headerDerivedFromKey && !bytesEqual(await derivedStreamHeader(fileKey, decodeStreamHeader(args.header).recordSize), args.header)) {
+      throw new StreamHeaderMismatchError('The stream header is not the one its file key derives: the file key was replaced');
+    }
     const plaintext = await decryptPlaintextRange({
-      fileKey: this.fileKey(args.fileKey),
+      fileKey,
       headerBytes: args.header,
       plaintextLength: args.plaintextLength,
       start: args.start,
@@ -460,7 +476,7 @@ export class CryptoService implements CryptoApi {
 
   async unwrapRoomFileKey(args: { roomKey: KeyHandle; file: RoomFileRef; wrapped: string }) {
     const key = await unwrapRoomFileKey(await this.roomKeys(args.roomKey).derived, args.file, args.wrapped);
-    return { handle: this.issue({ kind: 'file-key', key }) };
+    return { handle: this.issue({ kind: 'file-key', key, roomFile: true }) };
   }
 
   async sealRoomFileMetadata(args: { roomKey: KeyHandle; signingKey: KeyHandle; metadata: Omit<RoomFileMetadata, 'signerKeyId' | 'format'> }) {
@@ -494,7 +510,7 @@ export class CryptoService implements CryptoApi {
 
   async decryptDownload(args: DecryptDownloadArgs): Promise<{ bytes: number }> {
     const decoder = new StreamDecoder({
-      fileKey: this.fileKey(args.fileKey),
+      ...this.decoderKey(args.fileKey),
       plaintextLength: args.plaintextLength,
       ...(args.expectedHeaderSha256 === undefined ? {} : { expectedHeaderHash: fromBase64Url(args.expectedHeaderSha256) }),
     });

@@ -14,6 +14,7 @@ import {
   type CryptoError,
 } from './errors';
 import { STREAM_HEADER_BYTES, STREAM_TAG_BYTES, recordCount, recordPlaintextLength } from './stream-format';
+import { derivedStreamHeader } from './stream-parts';
 import { RECORDS_IN_FLIGHT, contextFromHeader, openRecord, type StreamContext } from './stream-records';
 
 export interface DecryptStreamOptions {
@@ -26,6 +27,12 @@ export interface DecryptStreamOptions {
   plaintextLength?: number;
   /** SHA-256 of the header from the signed manifest: a changed salt/prefix then reads as header mismatch. */
   expectedHeaderHash?: Uint8Array;
+  /**
+   * The header must be the one `fileKey` derives (an upload stream, README "Upload parts"). With the
+   * signed header hash this binds the signature to the file key: a data room's file key is wrapped
+   * under the room key, so any member could wrap a fresh one and re-encrypt under the old header.
+   */
+  headerDerivedFromKey?: boolean;
 }
 
 /** How far ahead a misplaced record is looked for when diagnosing (each look is one trial decryption). */
@@ -139,6 +146,9 @@ export class StreamDecoder {
     const context = await contextFromHeader(this.options.fileKey, this.header);
     if (this.options.expectedHeaderHash && !bytesEqual(context.headerHash, this.options.expectedHeaderHash)) {
       throw new StreamHeaderMismatchError('The stream header differs from the one in the signed manifest');
+    }
+    if (this.options.headerDerivedFromKey && !bytesEqual(await derivedStreamHeader(this.options.fileKey, context.header.recordSize), this.header)) {
+      throw new StreamHeaderMismatchError('The stream header is not the one its file key derives: the file key was replaced');
     }
     this.context = context;
     this.fullRecordBytes = context.header.recordSize + STREAM_TAG_BYTES;
