@@ -52,6 +52,10 @@ export class StreamEmptyFinalRecordError extends CryptoError {
 export class StreamRecordCorruptedError extends CryptoError {
   readonly code = 'stream-record-corrupted';
 }
+/** The whole plaintext decrypted, but its SHA-256 is not the signed one (a data room file's `contentSha256`). */
+export class StreamContentMismatchError extends CryptoError {
+  readonly code = 'stream-content-mismatch';
+}
 /** A plaintext/ciphertext range asked for lies outside the file. */
 export class StreamRangeError extends CryptoError {
   readonly code = 'stream-range-invalid';

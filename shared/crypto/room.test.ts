@@ -140,6 +140,19 @@ describe('data rooms: what a reader detects', () => {
     expect(await read(fileKey, genuine, true)).toEqual(katPlaintext(kat.file.plaintextLength));
   });
 
+  it('other bytes sealed under the genuine file key (a member who unwrapped it) → stream-content-mismatch, against the signed content hash', async () => {
+    const fileKey = await unwrapRoomFileKey(await deriveRoomKeys(roomKey), fileRef, kat.file.wrappedFileKey);
+    const header = fromHex(kat.file.ciphertext).subarray(0, STREAM_HEADER_BYTES);
+    const resealed = await sealRecordRun(await contextFromHeader(fileKey, header), { firstRecord: 0, plaintext: new Uint8Array(kat.file.plaintextLength).fill(0x42), final: true });
+    const read = (ciphertext: Uint8Array) =>
+      collectStream(bytesToStream(ciphertext).pipeThrough(createDecryptStream({
+        fileKey, plaintextLength: kat.file.plaintextLength, expectedHeaderHash: fromBase64Url(kat.file.metadata.headerSha256), headerDerivedFromKey: true,
+        expectedPlaintextSha256: fromBase64Url(kat.file.metadata.contentSha256),
+      })));
+    await expect(read(resealed)).rejects.toMatchObject({ code: 'stream-content-mismatch' });
+    expect(await read(fromHex(kat.file.ciphertext))).toEqual(katPlaintext(kat.file.plaintextLength));
+  });
+
   it('metadata: signed fields checked against what is shown; other signer, other file, tampering refused', async () => {
     const keys = await deriveRoomKeys(generateRoomKey());
     const uploader = await signer();
@@ -213,7 +226,7 @@ for (const [name, make] of [['direct (Node)', () => new CryptoService()], ['thro
       await expect(member.verifyRoomFileMetadata({ signed, signerPublicKey: alice.keys.signing.publicKey, expected: { ...file, size: 1 } })).rejects.toMatchObject({ code: 'room-metadata-mismatch' });
       const bobFileKey = await member.unwrapRoomFileKey({ roomKey: bobRoom.handle, file, wrapped });
       await expect(member.unwrapRoomFileKey({ roomKey: bobRoom.handle, file: { ...file, fileId: 'f2' }, wrapped })).rejects.toMatchObject({ code: 'room-file-key-unwrap-failed' });
-      const out = await member.decryptStream({ fileKey: bobFileKey.handle, ciphertext: bytesToStream(ciphertext), plaintextLength: metadata.size, expectedHeaderSha256: metadata.headerSha256 });
+      const out = await member.decryptStream({ fileKey: bobFileKey.handle, ciphertext: bytesToStream(ciphertext), plaintextLength: metadata.size, expectedHeaderSha256: metadata.headerSha256, expectedContentSha256: metadata.contentSha256 });
       expect(await collectStream(out.plaintext)).toEqual(plaintext);
       // Bob (he holds the room key) forges f1: a key of his own wrapped under the room key, other
       // bytes sealed under alice's signed header. A room file key's stream must carry the header
@@ -225,11 +238,14 @@ for (const [name, make] of [['direct (Node)', () => new CryptoService()], ['thro
       const forgedWrapped = (await member.wrapRoomFileKey({ roomKey: bobRoom.handle, fileKey: forgedHandle.handle, file })).wrapped;
       const forged = await sealRecordRun(await contextFromHeader(forgedRaw, header), { firstRecord: 0, plaintext: new Uint8Array(plaintext.length).fill(0x41), final: true });
       const reader = await owner.unwrapRoomFileKey({ roomKey: reopened.handle, file, wrapped: forgedWrapped });
-      const forgedRead = await owner.decryptStream({ fileKey: reader.handle, ciphertext: bytesToStream(forged), plaintextLength: metadata.size, expectedHeaderSha256: metadata.headerSha256 });
+      const forgedRead = await owner.decryptStream({ fileKey: reader.handle, ciphertext: bytesToStream(forged), plaintextLength: metadata.size, expectedHeaderSha256: metadata.headerSha256, expectedContentSha256: metadata.contentSha256 });
       await expect(collectStream(forgedRead.plaintext)).rejects.toMatchObject({ code: 'stream-header-mismatch' });
       await expect(owner.decryptRange({ fileKey: reader.handle, header, plaintextLength: metadata.size, start: 0, end: 10, ciphertext: forged.subarray(49, 49 + 65_536 + 16), expectedHeaderSha256: metadata.headerSha256 })).rejects.toMatchObject({ code: 'stream-header-mismatch' });
-      const genuineRead = await owner.decryptStream({ fileKey: (await owner.unwrapRoomFileKey({ roomKey: reopened.handle, file, wrapped })).handle, ciphertext: bytesToStream(ciphertext), plaintextLength: metadata.size, expectedHeaderSha256: metadata.headerSha256 });
+      const ownerKey = (await owner.unwrapRoomFileKey({ roomKey: reopened.handle, file, wrapped })).handle;
+      const genuineRead = await owner.decryptStream({ fileKey: ownerKey, ciphertext: bytesToStream(ciphertext), plaintextLength: metadata.size, expectedHeaderSha256: metadata.headerSha256, expectedContentSha256: metadata.contentSha256 });
       expect(await collectStream(genuineRead.plaintext)).toEqual(plaintext);
+      // A room file is read whole only against its signed content hash: asking without it is refused.
+      await expect(owner.decryptStream({ fileKey: ownerKey, ciphertext: bytesToStream(ciphertext), plaintextLength: metadata.size, expectedHeaderSha256: metadata.headerSha256 })).rejects.toMatchObject({ code: 'key-handle-kind' });
       // A room-key handle is not a file key and vice versa.
       await expect(member.decryptStream({ fileKey: bobRoom.handle, ciphertext: bytesToStream(ciphertext) })).rejects.toMatchObject({ code: 'key-handle-kind' });
       await expect(member.decryptRoomNames({ roomKey: bobFileKey.handle, roomId, items: [] })).rejects.toMatchObject({ code: 'key-handle-kind' });

@@ -93,6 +93,8 @@ export interface DecryptDownloadArgs {
   headers?: Record<string, string>;
   plaintextLength: number;
   expectedHeaderSha256?: string;
+  /** base64url SHA-256 of the whole plaintext as signed; required for a data room file's key (unwrapRoomFileKey). */
+  expectedContentSha256?: string;
   sink: MessagePort;
   control?: MessagePort;
 }
@@ -120,6 +122,8 @@ export interface CryptoApi {
     ciphertext: ReadableStream<Uint8Array>;
     plaintextLength?: number;
     expectedHeaderSha256?: string;
+    /** base64url SHA-256 of the whole plaintext as signed; required for a data room file's key (unwrapRoomFileKey). */
+    expectedContentSha256?: string;
   }): Promise<{ plaintext: ReadableStream<Uint8Array> }>;
   decryptRange(args: DecryptRangeArgs): Promise<{ plaintext: Uint8Array }>;
   /** base64url SHA-256 of a stream header, for the manifest. */
@@ -235,11 +239,17 @@ export class CryptoService implements CryptoApi {
     return entry.key;
   }
 
-  /** A file key as the stream decoder takes it: a room file's must come with its derived header. */
-  private decoderKey(handle: KeyHandle): { fileKey: Uint8Array; headerDerivedFromKey?: boolean } {
-    const key = this.fileKey(handle);
+  /**
+   * A file key as the stream decoder takes it. A room file's comes with its derived header and, read
+   * whole, with the signed content hash — required then (README section 7, reader step 8).
+   */
+  private decoderKey(handle: KeyHandle, contentSha256: string | undefined, whole: boolean): { fileKey: Uint8Array; headerDerivedFromKey?: boolean; expectedPlaintextSha256?: Uint8Array } {
+    const fileKey = this.fileKey(handle);
     const entry = this.handles.get(handle);
-    return entry?.kind === 'file-key' && entry.roomFile ? { fileKey: key, headerDerivedFromKey: true } : { fileKey: key };
+    const content = contentSha256 === undefined ? {} : { expectedPlaintextSha256: fromBase64Url(contentSha256) };
+    if (!(entry?.kind === 'file-key' && entry.roomFile)) return { fileKey, ...content };
+    if (whole && contentSha256 === undefined) throw new KeyHandleKindError('A data room file decrypts only against its signed content hash (expectedContentSha256)');
+    return { fileKey, headerDerivedFromKey: true, ...content };
   }
 
   private roomKeys(handle: KeyHandle): { key: Uint8Array; derived: Promise<RoomKeys> } {
@@ -358,9 +368,9 @@ export class CryptoService implements CryptoApi {
     return { ciphertext: args.plaintext.pipeThrough(createEncryptStream(options)) };
   }
 
-  async decryptStream(args: { fileKey: KeyHandle; ciphertext: ReadableStream<Uint8Array>; plaintextLength?: number; expectedHeaderSha256?: string }) {
+  async decryptStream(args: { fileKey: KeyHandle; ciphertext: ReadableStream<Uint8Array>; plaintextLength?: number; expectedHeaderSha256?: string; expectedContentSha256?: string }) {
     const stream = createDecryptStream({
-      ...this.decoderKey(args.fileKey),
+      ...this.decoderKey(args.fileKey, args.expectedContentSha256, true),
       ...(args.plaintextLength === undefined ? {} : { plaintextLength: args.plaintextLength }),
       ...(args.expectedHeaderSha256 === undefined ? {} : { expectedHeaderHash: fromBase64Url(args.expectedHeaderSha256) }),
     });
@@ -368,7 +378,7 @@ export class CryptoService implements CryptoApi {
   }
 
   async decryptRange(args: DecryptRangeArgs) {
-    const { fileKey, headerDerivedFromKey } = this.decoderKey(args.fileKey);
+    const { fileKey, headerDerivedFromKey } = this.decoderKey(args.fileKey, undefined, false);
     if (headerDerivedFromKey && !bytesEqual(await derivedStreamHeader(fileKey, decodeStreamHeader(args.header).recordSize), args.header)) {
       throw new StreamHeaderMismatchError('The stream header is not the one its file key derives: the file key was replaced');
     }
@@ -510,7 +520,7 @@ export class CryptoService implements CryptoApi {
 
   async decryptDownload(args: DecryptDownloadArgs): Promise<{ bytes: number }> {
     const decoder = new StreamDecoder({
-      ...this.decoderKey(args.fileKey),
+      ...this.decoderKey(args.fileKey, args.expectedContentSha256, true),
       plaintextLength: args.plaintextLength,
       ...(args.expectedHeaderSha256 === undefined ? {} : { expectedHeaderHash: fromBase64Url(args.expectedHeaderSha256) }),
     });

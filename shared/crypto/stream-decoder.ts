@@ -1,8 +1,10 @@
 // Decryption as a WHATWG TransformStream: header + records in, plaintext out. Rejects every
 // rearrangement of records, each with its own error (errors.ts); README "What the decoder rejects".
+import { createSHA256, type IHasher } from 'hash-wasm';
 import { bytesEqual, concatBytes, toHex } from './bytes';
 import {
   StreamEmptyFinalRecordError,
+  StreamContentMismatchError,
   StreamHeaderMismatchError,
   StreamRecordAppendedError,
   StreamRecordCorruptedError,
@@ -33,6 +35,12 @@ export interface DecryptStreamOptions {
    * under the room key, so any member could wrap a fresh one and re-encrypt under the old header.
    */
   headerDerivedFromKey?: boolean;
+  /**
+   * SHA-256 of the whole plaintext as signed (a data room file's `contentSha256`): the plaintext is
+   * hashed as it is emitted and `finish` fails with StreamContentMismatchError when it differs — so a
+   * download writes no file whose bytes the uploader did not sign (the sink is interrupted instead).
+   */
+  expectedPlaintextSha256?: Uint8Array;
 }
 
 /** How far ahead a misplaced record is looked for when diagnosing (each look is one trial decryption). */
@@ -66,6 +74,8 @@ export class StreamDecoder {
   private inFlight: { index: number; bytes: Uint8Array; isFinal: boolean; opening: Promise<Uint8Array | null> }[] = [];
   private afterwardsLength = 0;
   private readonly seenTags = new Map<string, number>();
+  /** SHA-256 of the plaintext emitted so far (with `expectedPlaintextSha256`; hash-wasm: WebCrypto cannot stream). */
+  private hasher: IHasher | null = null;
 
   constructor(private readonly options: DecryptStreamOptions) {}
 
@@ -113,6 +123,10 @@ export class StreamDecoder {
     await this.settleAll(emit);
     if (this.failure || this.afterwardsLength > 0) throw await this.diagnoseOrExcess();
     if (!this.finished) throw new StreamTruncatedError('The stream ends before its final record');
+    const expected = this.options.expectedPlaintextSha256;
+    if (expected && this.hasher && !bytesEqual(this.hasher.digest('binary'), expected)) {
+      throw new StreamContentMismatchError('The plaintext differs from the signed content hash');
+    }
   }
 
   /** Waits for the oldest record in flight; a failure moves the records after it back to "afterwards". */
@@ -135,6 +149,8 @@ export class StreamDecoder {
       throw new StreamEmptyFinalRecordError('A non-empty file ends with an empty final record');
     }
     this.rememberTag(entry.bytes);
+    // Hashed before it is emitted: emit may transfer the buffer away.
+    this.hasher?.update(plaintext);
     emit(plaintext);
   }
 
@@ -150,6 +166,7 @@ export class StreamDecoder {
     if (this.options.headerDerivedFromKey && !bytesEqual(await derivedStreamHeader(this.options.fileKey, context.header.recordSize), this.header)) {
       throw new StreamHeaderMismatchError('The stream header is not the one its file key derives: the file key was replaced');
     }
+    if (this.options.expectedPlaintextSha256) this.hasher = await createSHA256();
     this.context = context;
     this.fullRecordBytes = context.header.recordSize + STREAM_TAG_BYTES;
     this.accumulator = new Uint8Array(2 * this.fullRecordBytes);

@@ -304,6 +304,8 @@ export class E2eSendSession {
 
 export interface OpenedE2eFile extends ManifestFile {
   fileKey: KeyHandle;
+  /** base64url SHA-256 of the whole plaintext as signed (a data room file's `contentSha256`): checked while decrypting. */
+  contentSha256?: string;
 }
 
 /** Who signed a delivery, as verified (not as the server says). */
@@ -537,6 +539,7 @@ export async function openE2eFileStream(options: E2eFileStreamOptions): Promise<
       ciphertext: response.body.pipeThrough(counter),
       plaintextLength: file.size,
       expectedHeaderSha256: file.headerSha256,
+      ...(file.contentSha256 === undefined ? {} : { expectedContentSha256: file.contentSha256 }),
     });
     return { plaintext, size: file.size, name: file.name };
   } catch (cause) {
@@ -587,6 +590,7 @@ export async function decryptE2eFileToPort(options: {
       ...(options.headers ? { headers: options.headers } : {}),
       plaintextLength: file.size,
       expectedHeaderSha256: file.headerSha256,
+      ...(file.contentSha256 === undefined ? {} : { expectedContentSha256: file.contentSha256 }),
       sink: options.sink,
       control: control.port2,
     });

@@ -186,7 +186,7 @@ export async function readE2eFolder(server: TestServer, actor: E2eActor, roomUui
       const response = await fetch(`${server.url}${api(ROOM_PATHS.fileContent(roomUuid, listed.uuid))}`, { headers: { cookie: actor.session.cookie } });
       const ciphertext = new Uint8Array(await response.arrayBuffer());
       if (response.status !== 200) throw Object.assign(new Error(`download ${response.status}`), { status: response.status });
-      const { plaintext } = await actor.crypto.decryptStream({ fileKey: fileKey.handle, ciphertext: bytesToStream(ciphertext), plaintextLength: metadata.size, expectedHeaderSha256: metadata.headerSha256 });
+      const { plaintext } = await actor.crypto.decryptStream({ fileKey: fileKey.handle, ciphertext: bytesToStream(ciphertext), plaintextLength: metadata.size, expectedHeaderSha256: metadata.headerSha256, expectedContentSha256: metadata.contentSha256 });
       bytes = await collectStream(plaintext);
     }
     out.files.set(name, { bytes, metadata });

@@ -67,7 +67,7 @@ async function openVersion(actor: E2eActor, roomUuid: string, fileUuid: string, 
   expect(response.status).toBe(200);
   const ciphertext = new Uint8Array(await response.arrayBuffer());
   expect(ciphertext.length).toBe(row.size);
-  const { plaintext } = await actor.crypto.decryptStream({ fileKey: fileKey.handle, ciphertext: bytesToStream(ciphertext), plaintextLength: metadata.size, expectedHeaderSha256: metadata.headerSha256 });
+  const { plaintext } = await actor.crypto.decryptStream({ fileKey: fileKey.handle, ciphertext: bytesToStream(ciphertext), plaintextLength: metadata.size, expectedHeaderSha256: metadata.headerSha256, expectedContentSha256: metadata.contentSha256 });
   return { metadata, bytes: await collectStream(plaintext) };
 }
 
