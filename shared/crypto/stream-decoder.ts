@@ -16,7 +16,7 @@ import {
   type CryptoError,
 } from './errors';
 import { STREAM_HEADER_BYTES, STREAM_TAG_BYTES, recordCount, recordPlaintextLength } from './stream-format';
-import { derivedStreamHeader } from './stream-parts';
+import { assertDerivedHeader } from './stream-parts';
 import { RECORDS_IN_FLIGHT, contextFromHeader, openRecord, type StreamContext } from './stream-records';
 
 export interface DecryptStreamOptions {
@@ -163,9 +163,7 @@ export class StreamDecoder {
     if (this.options.expectedHeaderHash && !bytesEqual(context.headerHash, this.options.expectedHeaderHash)) {
       throw new StreamHeaderMismatchError('The stream header differs from the one in the signed manifest');
     }
-    if (this.options.headerDerivedFromKey && !bytesEqual(await derivedStreamHeader(this.options.fileKey, context.header.recordSize), this.header)) {
-      throw new StreamHeaderMismatchError('The stream header is not the one its file key derives: the file key was replaced');
-    }
+    if (this.options.headerDerivedFromKey) await assertDerivedHeader(this.options.fileKey, this.header);
     if (this.options.expectedPlaintextSha256) this.hasher = await createSHA256();
     this.context = context;
     this.fullRecordBytes = context.header.recordSize + STREAM_TAG_BYTES;

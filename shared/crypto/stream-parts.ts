@@ -1,8 +1,8 @@
 // Encryption of an upload in independent runs of records (DESIGN §4: a part is 8 whole records),
 // so a part can be encrypted on its own: in a pipeline next to the PUTs in flight, and again
 // byte-identically after a reload (README "Upload parts"). The bytes are the ordinary stream format.
-import { utf8Encode } from './bytes';
-import { StreamRangeError } from './errors';
+import { bytesEqual, utf8Encode } from './bytes';
+import { StreamHeaderMismatchError, StreamRangeError } from './errors';
 import {
   MAX_RECORD_COUNT,
   STREAM_ALG_AES256GCM_HKDFSHA256,
@@ -11,6 +11,7 @@ import {
   STREAM_TAG_BYTES,
   STREAM_VERSION,
   assertRecordSize,
+  decodeStreamHeader,
   encodeStreamHeader,
 } from './stream-format';
 import { contextFromHeader, sealRecord, type StreamContext } from './stream-records';
@@ -36,6 +37,13 @@ export async function derivedStreamHeader(fileKey: Uint8Array, recordSize: numbe
   });
   bytes.fill(0);
   return header;
+}
+
+/** A data room file's stream (README section 7, reader step 8): its header must be the one its file key derives. */
+export async function assertDerivedHeader(fileKey: Uint8Array, header: Uint8Array): Promise<void> {
+  if (!bytesEqual(await derivedStreamHeader(fileKey, decodeStreamHeader(header).recordSize), header)) {
+    throw new StreamHeaderMismatchError('The stream header is not the one its file key derives: the file key was replaced');
+  }
 }
 
 export async function derivedEncryptionContext(fileKey: Uint8Array, recordSize: number): Promise<StreamContext> {
