@@ -1,17 +1,21 @@
 import { FLOW_ENDPOINTS } from '@shared/contract/endpoints/flows';
 import { registerEndpoint } from '../core/endpoint-route';
+import { requestContext } from '../core/request-context';
 import { routePlugin } from '../core/route-plugin';
 import { listHandOffs, retryHandOff } from './flow-handoff';
 import { getProcessService, rotateSecret, saveProcessService } from './flow-settings';
 
-/** Flows (shared/contract/flows.ts): a form's process-service option and the Flows page's list and retry. */
+/**
+ * Flows (shared/contract/flows.ts): a form's process-service option (those who may edit the form)
+ * and the Flows page's list and retry (ROLE_SECUFLOWS_ACCESS, every form: the role is that page).
+ */
 export const flowRoutes = routePlugin('kuvert-flow-routes', async (app) => {
-  registerEndpoint(app, FLOW_ENDPOINTS.processService, async (request) => getProcessService(app, request.params.formUuid));
+  registerEndpoint(app, FLOW_ENDPOINTS.processService, async (request) => getProcessService(app, requestContext(app, request).user, request.params.formUuid));
 
-  registerEndpoint(app, FLOW_ENDPOINTS.saveProcessService, async (request) => saveProcessService(app, request.params.formUuid, request.body));
+  registerEndpoint(app, FLOW_ENDPOINTS.saveProcessService, async (request) => saveProcessService(app, requestContext(app, request).user, request.params.formUuid, request.body));
 
   registerEndpoint(app, FLOW_ENDPOINTS.rotateSecret, async (request, reply) => {
-    const answer = await rotateSecret(app, request.params.formUuid);
+    const answer = await rotateSecret(app, requestContext(app, request).user, request.params.formUuid);
     void reply.code(201).header('cache-control', 'no-store');
     return answer;
   });

@@ -1,10 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { webhookUrlProblem, type ProcessService, type ProcessServiceInput, type ProcessServiceSecret } from '@shared/contract/flows';
+import type { ProcessService, ProcessServiceInput, ProcessServiceSecret } from '@shared/contract/flows';
 import type { FastifyInstance } from 'fastify';
 import type { Kysely, Selectable } from 'kysely';
 import { badRequest } from '../core/http-error';
 import type { Database } from '../db/schema';
-import { formByUuid } from './forms';
+import { checkOutboundUrl, OutboundRefusedError, outboundPolicy } from '../security/outbound-guard';
+import type { UserRow } from '../users/users-repository';
+import { assertMayEditForm } from './admin-settings';
+import { formByUuid, type FormRow } from './forms';
 import type { FormFlowsTable } from './flow-tables';
 import './flow-tables';
 
@@ -21,22 +24,38 @@ const toWire = (row: FormFlowRow | undefined): ProcessService => ({
   secretCreatedAt: row?.secret_created_at === null || row?.secret_created_at === undefined ? null : Number(row.secret_created_at),
 });
 
-export async function getProcessService(app: FastifyInstance, formUuid: string): Promise<ProcessService> {
+/**
+ * The form, when this user may edit it: the process service is part of the form, so the same rule
+ * (creator, editors, administrators; others 403 — the role alone is not enough, a form's id is in
+ * its public link).
+ */
+async function editableForm(app: FastifyInstance, user: UserRow, formUuid: string): Promise<FormRow> {
   const form = await formByUuid(app, formUuid);
+  await assertMayEditForm(app.db, user, form);
+  return form;
+}
+
+export async function getProcessService(app: FastifyInstance, user: UserRow, formUuid: string): Promise<ProcessService> {
+  const form = await editableForm(app, user, formUuid);
   return toWire(await formFlowOf(app.db, form.id));
 }
 
 /**
- * On/off and the webhook URL (http/https, no credentials in it). A webhook needs the shared secret
- * first (`rotateSecret`): every hand-off is signed, none goes out unsigned.
+ * On/off and the webhook URL: https (http only when the operator allows it), no credentials, a
+ * public address unless allow-listed (server/security/outbound-guard.ts; checked again at every
+ * attempt). A webhook needs the shared secret first (`rotateSecret`): none goes out unsigned.
  */
-export async function saveProcessService(app: FastifyInstance, formUuid: string, input: Required<ProcessServiceInput>): Promise<ProcessService> {
-  const form = await formByUuid(app, formUuid);
+export async function saveProcessService(app: FastifyInstance, user: UserRow, formUuid: string, input: Required<ProcessServiceInput>): Promise<ProcessService> {
+  const form = await editableForm(app, user, formUuid);
   const existing = await formFlowOf(app.db, form.id);
   const url = input.webhookUrl.trim();
   if (url !== '') {
-    const problem = webhookUrlProblem(url);
-    if (problem) throw badRequest('The webhook URL must be an http or https address without user name or password', { problems: [{ field: 'webhookUrl', reason: problem }] });
+    try {
+      await checkOutboundUrl(url, outboundPolicy(app.config));
+    } catch (error) {
+      if (!(error instanceof OutboundRefusedError)) throw error;
+      throw badRequest(`The webhook URL is not accepted: ${error.message}`, { problems: [{ field: 'webhookUrl', reason: error.reason }] });
+    }
     if ((existing?.secret ?? null) === null) throw badRequest('Create the shared secret before setting a webhook', { problems: [{ field: 'webhookUrl', reason: 'secretMissing' }] });
   }
   const now = Date.now();
@@ -49,8 +68,8 @@ export async function saveProcessService(app: FastifyInstance, formUuid: string,
 }
 
 /** A new secret (32 random bytes), answered this once; stored sealed with the server key. */
-export async function rotateSecret(app: FastifyInstance, formUuid: string): Promise<ProcessServiceSecret> {
-  const form = await formByUuid(app, formUuid);
+export async function rotateSecret(app: FastifyInstance, user: UserRow, formUuid: string): Promise<ProcessServiceSecret> {
+  const form = await editableForm(app, user, formUuid);
   const secret = `whsec_${randomBytes(32).toString('base64url')}`;
   const sealed = app.secretBox.seal(form.id, 'form_flows.secret', secret);
   const now = Date.now();

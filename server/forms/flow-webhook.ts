@@ -2,6 +2,7 @@ import { createHmac } from 'node:crypto';
 import { FLOW_WEBHOOK_EVENT, FLOW_WEBHOOK_HEADERS, SUBMISSION_JSON_VERSION, SubmissionJsonSchema, type FlowWebhookBody } from '@shared/contract/flows';
 import type { FastifyInstance } from 'fastify';
 import type { JobKind } from '../jobs/job-queue';
+import { outboundErrorText, outboundPolicy, outboundRequest, OutboundRefusedError } from '../security/outbound-guard';
 import { FLOW_WEBHOOK_JOB, attachmentsOf, handOffByUuid, isEncryptedHandOff, levelNumberOf, type FlowWebhookPayload } from './flow-handoff';
 import { formFlowOf, secretOf } from './flow-settings';
 
@@ -20,10 +21,10 @@ const isPermanent = (status: number) => status >= 400 && status < 500 && status 
 class PermanentFailure extends Error {}
 
 /**
- * The webhook job: POSTs the signed hand-off; 2xx → delivered; a permanent refusal (most 4xx) or a
- * process service turned off → failed at once; anything else (5xx, network, timeout, redirect) is
- * retried through the queue with doubling delays (KUVERT_WEBHOOK_ATTEMPTS, KUVERT_WEBHOOK_RETRY_DELAY),
- * then failed. Idempotent: a hand-off that is not pending is left alone, and the receiver gets the
+ * The webhook job: POSTs the signed hand-off; 2xx → delivered; a permanent refusal (most 4xx), a
+ * process service turned off or an address the outbound guard refuses now → failed at once;
+ * anything else (5xx, network, timeout, a redirect, which is not followed) is retried through the
+ * queue with doubling delays (KUVERT_WEBHOOK_ATTEMPTS, KUVERT_WEBHOOK_RETRY_DELAY), then failed. Idempotent: a hand-off that is not pending is left alone, and the receiver gets the
  * same `kuvert-hand-off` id on every attempt.
  */
 export function flowWebhookJobs(app: FastifyInstance): Record<string, JobKind<FlowWebhookPayload>> {
@@ -81,9 +82,9 @@ async function deliverOnce(app: FastifyInstance, handOffId: string, signal: Abor
   const attempted = { attempts: handOff.attempts + 1, last_attempt_at: timestamp };
   let status: number;
   try {
-    const answer = await fetch(flow.webhook_url, {
+    // Through the guard: checked again now and sent to the checked address only; no redirects.
+    const answer = await outboundRequest(flow.webhook_url, outboundPolicy(app.config), {
       method: 'POST',
-      redirect: 'manual',
       headers: {
         'content-type': 'application/json',
         'user-agent': 'Kuvert-Flows/1',
@@ -95,11 +96,14 @@ async function deliverOnce(app: FastifyInstance, handOffId: string, signal: Abor
       signal: AbortSignal.any([signal, AbortSignal.timeout(WEBHOOK_TIMEOUT_MS)]),
     });
     status = answer.status;
-    await answer.body?.cancel();
   } catch (error) {
     if (signal.aborted) throw error; // shutting down: handed back, not counted
-    await app.db.updateTable('flow_hand_offs').set({ ...attempted, last_error: errorText(error) }).where('id', '=', handOff.id).execute();
-    throw error;
+    // The Flows page shows the last error: words of our own, never the target's address or answer.
+    const message = `The webhook could not be reached: ${outboundErrorText(error)}`;
+    app.log.warn({ handOffId, err: error }, 'flow webhook: no answer');
+    await app.db.updateTable('flow_hand_offs').set({ ...attempted, last_error: message }).where('id', '=', handOff.id).execute();
+    if (error instanceof OutboundRefusedError) throw new PermanentFailure(message);
+    throw new Error(message);
   }
   if (status >= 200 && status < 300) {
     await app.db.updateTable('flow_hand_offs').set({ ...attempted, state: 'delivered', delivered_at: Date.now(), last_error: null }).where('id', '=', handOff.id).where('state', '=', 'pending').execute();

@@ -11,9 +11,9 @@ import { SUBMISSION_JSON_SCHEMA_ID, SUBMISSION_JSON_VERSION, SubmissionJsonHeadS
  *
  * | Call | Who | What |
  * |---|---|---|
- * | GET /forms/{formUuid}/process-service | ROLE_SECUFORMS, ROLE_ADMIN | the form's process-service option |
- * | PUT /forms/{formUuid}/process-service | ROLE_SECUFORMS, ROLE_ADMIN | on/off and webhook URL (http/https) |
- * | POST /forms/{formUuid}/process-service/secret | ROLE_SECUFORMS, ROLE_ADMIN | a new shared secret, answered once (the old one stops signing) |
+ * | GET /forms/{formUuid}/process-service | who may edit the form (creator, editors, ROLE_ADMIN) | the form's process-service option |
+ * | PUT /forms/{formUuid}/process-service | who may edit the form | on/off and webhook URL (https; public address unless allow-listed) |
+ * | POST /forms/{formUuid}/process-service/secret | who may edit the form | a new shared secret, answered once (the old one stops signing) |
  * | GET /flows?cursor&q&limit | ROLE_SECUFLOWS_ACCESS | hand-offs, newest first, with their JSON |
  * | POST /flows/{handOffId}/retry | ROLE_SECUFLOWS_ACCESS | a failed webhook hand-off is queued again |
  */
@@ -38,20 +38,6 @@ export const FLOW_LIST_LIMIT_MAX = 100;
 /** Hand-off states: `waiting` (draft not sent yet), `pending` (queued or retrying), `delivered`, `failed`, `noWebhook` (JSON only). */
 export const HAND_OFF_STATES = ['waiting', 'pending', 'delivered', 'failed', 'noWebhook'] as const;
 export type HandOffState = (typeof HAND_OFF_STATES)[number];
-
-/** http(s) with a host, nothing else (no credentials in the URL: the secret signs instead). */
-export function webhookUrlProblem(url: string): 'invalidUrl' | 'credentialsInUrl' | null {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    return 'invalidUrl';
-  }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return 'invalidUrl';
-  if (parsed.hostname === '') return 'invalidUrl';
-  if (parsed.username !== '' || parsed.password !== '') return 'credentialsInUrl';
-  return null;
-}
 
 export const ProcessServiceInputSchema = z
   .object({

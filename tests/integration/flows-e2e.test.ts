@@ -121,7 +121,8 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
-  server = await startTestServer({ config: { jobPollIntervalMs: NO_POLL, uploadPartSize: 1024 } });
+  // The loopback receiver through the operator's allow-list (KUVERT_OUTBOUND_ALLOW, KUVERT_OUTBOUND_ALLOW_HTTP).
+  server = await startTestServer({ config: { jobPollIntervalMs: NO_POLL, uploadPartSize: 1024, outboundAllow: ['127.0.0.1'], outboundAllowHttp: true } });
   const admin = await signInAdmin(server);
   await createUserAsAdmin(server, admin, { email: 'forms@example.test', roleNames: ['ROLE_UI_USER', 'ROLE_SENDER', 'ROLE_RECEIVER', 'ROLE_SECUFORMS'], licensed: true });
   await createUserAsAdmin(server, admin, { email: 'flows@example.test', roleNames: ['ROLE_UI_USER', 'ROLE_SECUFLOWS_ACCESS'] });

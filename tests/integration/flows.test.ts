@@ -47,6 +47,8 @@ let receiverUrl: string;
 const received: Received[] = [];
 /** Statuses the receiver answers, in order; 200 once they are used up. */
 let script: number[] = [];
+/** The receiver's body: nothing of it may reach the Flows page. */
+const RECEIVER_ANSWER = 'receiver-internal-answer';
 
 const api = (path: string) => `/api/2${path}`;
 let counter = 0;
@@ -143,13 +145,15 @@ beforeAll(async () => {
     request.on('end', () => {
       received.push({ path: request.url ?? '', headers: request.headers, body: Buffer.concat(chunks).toString('utf8') });
       response.statusCode = script.shift() ?? 200;
-      response.end('ok');
+      if (response.statusCode >= 300 && response.statusCode < 400) response.setHeader('location', '/followed');
+      response.end(RECEIVER_ANSWER);
     });
   });
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
 
-  const config = { jobPollIntervalMs: NO_POLL, webhookAttempts: ATTEMPTS, webhookRetryDelayMs: 60_000, uploadPartSize: 1024 };
+  // The loopback receiver is reachable through the operator's allow-list and plain http allowed (README "Configuration").
+  const config = { jobPollIntervalMs: NO_POLL, webhookAttempts: ATTEMPTS, webhookRetryDelayMs: 60_000, uploadPartSize: 1024, outboundAllow: ['127.0.0.1'], outboundAllowHttp: true };
   a = await startTestServer({ config });
   const admin = await signInAdmin(a);
   await createUserAsAdmin(a, admin, { email: 'forms@example.test', roleNames: ['ROLE_UI_USER', 'ROLE_SENDER', 'ROLE_RECEIVER', 'ROLE_SECUFORMS'], licensed: true });
@@ -311,7 +315,8 @@ describe('Flows', () => {
     await call(a, formsAdmin, 'PUT', api(`/forms/${form.formUuid}/process-service`), { enabled: true, webhookUrl: 'http://127.0.0.1:1/hook' });
     const refused = await submit(form);
     await a.app.jobs.whenIdle();
-    expect(await handOffOf(refused)).toMatchObject({ state: 'pending', attempts: 1 });
+    // The Flows page reads our own words, not the address and port the socket error names.
+    expect(await handOffOf(refused)).toMatchObject({ state: 'pending', attempts: 1, lastError: 'The webhook could not be reached: The connection was refused' });
     // Turning the process service off ends a pending hand-off as failed.
     await call(a, formsAdmin, 'PUT', api(`/forms/${form.formUuid}/process-service`), { enabled: false, webhookUrl: '' });
     await nextRetry();
@@ -348,5 +353,103 @@ describe('Flows', () => {
     expect(ids).toHaveLength(made.length);
     expect(new Set(ids).size).toBe(made.length);
     for (const deliveryUuid of made) expect(await handOffOf(deliveryUuid)).toMatchObject({ state: 'delivered', attempts: 1 });
+  });
+});
+
+// The outbound guard (server/security/outbound-guard.ts) on the webhook: two more servers on the
+// same database with the operator settings unset — `strict`: nothing internal, https only;
+// `httpOnly`: plain http allowed, no allow-list. A is the operator who allow-listed 127.0.0.1.
+describe('Flows webhook: outbound guard', () => {
+  let strict: TestServer;
+  let httpOnly: TestServer;
+  let strictAdmin: Session;
+  let httpOnlyAdmin: Session;
+  const put = (server: TestServer, session: Session, form: Form, webhookUrl: string) =>
+    call(server, session, 'PUT', api(`/forms/${form.formUuid}/process-service`), { enabled: true, webhookUrl });
+
+  beforeAll(async () => {
+    const base = { jobPollIntervalMs: NO_POLL, webhookAttempts: ATTEMPTS, webhookRetryDelayMs: 60_000, uploadPartSize: 1024 };
+    strict = await startTestServer({ config: base, reuse: { dataDir: a.dataDir, databaseSchema: a.databaseSchema } });
+    httpOnly = await startTestServer({ config: { ...base, outboundAllowHttp: true }, reuse: { dataDir: a.dataDir, databaseSchema: a.databaseSchema } });
+    strictAdmin = await signIn(strict, 'forms@example.test', 'Good-Passw0rd');
+    httpOnlyAdmin = await signIn(httpOnly, 'forms@example.test', 'Good-Passw0rd');
+  }, 60_000);
+  afterAll(async () => {
+    await strict?.close({ keepData: true });
+    await httpOnly?.close({ keepData: true });
+  });
+
+  it('refuses internal, loopback, link-local and metadata addresses at save, in every spelling (400 ValidationException, blockedAddress)', async () => {
+    const form = await createForm();
+    await processService(form, receiverUrl);
+    const port = new URL(receiverUrl).port;
+    for (const host of ['10.0.0.1', '169.254.169.254', '127.0.0.1', `127.0.0.1:${port}`, '[::1]', '0x7f000001', '2130706433', '127.1', '[::ffff:127.0.0.1]', '[fe80::1]', '[fd00::1]', '100.64.0.1', '0.0.0.0', '224.0.0.1', '255.255.255.255', '240.0.0.1', 'localhost', `localhost:${port}`]) {
+      for (const [server, session, scheme] of [[strict, strictAdmin, 'https'], [httpOnly, httpOnlyAdmin, 'http']] as const) {
+        const url = `${scheme}://${host}/hook`;
+        const refused = await expectBackendError(await put(server, session, form, url), 400, 'ValidationException');
+        expect(refused.metadata, url).toEqual({ problems: [{ field: 'webhookUrl', reason: 'blockedAddress' }] });
+        expect(refused.message, url).toMatch(/^The webhook URL is not accepted: The address points at an internal or reserved network \(\w+\)/);
+      }
+    }
+    // Nothing was stored: the allowed webhook is still the one saved on A.
+    expect(((await (await call(a, formsAdmin, 'GET', api(`/forms/${form.formUuid}/process-service`))).json()) as ProcessService).webhookUrl).toBe(receiverUrl);
+  });
+
+  it('plain http only where the operator allows it; the allow-list admits the loopback receiver by address and by a name resolving to it', async () => {
+    const form = await createForm();
+    await processService(form, receiverUrl);
+    const refused = await expectBackendError(await put(strict, strictAdmin, form, 'http://93.184.215.14/hook'), 400, 'ValidationException');
+    expect(refused.metadata).toEqual({ problems: [{ field: 'webhookUrl', reason: 'httpNotAllowed' }] });
+    expect(refused.message).toContain('KUVERT_OUTBOUND_ALLOW_HTTP');
+    const unknown = await expectBackendError(await put(strict, strictAdmin, form, 'https://no-such-host.invalid/hook'), 400, 'ValidationException');
+    expect(unknown.metadata).toEqual({ problems: [{ field: 'webhookUrl', reason: 'unresolvable' }] });
+    // A: 127.0.0.1 allow-listed, http allowed. `localhost` resolves (/etc/hosts) to the allowed address.
+    const byName = receiverUrl.replace('127.0.0.1', 'localhost');
+    expect((await put(a, formsAdmin, form, byName)).status).toBe(200);
+    expect((await put(a, formsAdmin, form, receiverUrl)).status).toBe(200);
+    // Another loopback address is not on A's list.
+    const other = await expectBackendError(await put(a, formsAdmin, form, 'http://127.0.0.2/hook'), 400, 'ValidationException');
+    expect(other.metadata).toEqual({ problems: [{ field: 'webhookUrl', reason: 'blockedAddress' }] });
+    const deliveryUuid = await submit(form);
+    await a.app.jobs.whenIdle();
+    expect(received.map((r) => r.path)).toEqual(['/hook']);
+    expect(await handOffOf(deliveryUuid)).toMatchObject({ state: 'delivered', attempts: 1 });
+  });
+
+  it('checks again at connect time: a server whose allow-list does not hold the stored address refuses to send (failed at once, nothing posted)', async () => {
+    const form = await createForm();
+    await processService(form, receiverUrl); // saved on A, where 127.0.0.1 is allowed
+    const deliveryUuid = await submit(form, httpOnly); // queued and run on a server without the allow-list
+    await httpOnly.app.jobs.whenIdle();
+    expect(received).toHaveLength(0);
+    const handOff = await handOffOf(deliveryUuid);
+    expect(handOff).toMatchObject({ state: 'failed', attempts: 1 });
+    expect(handOff.lastError).toMatch(/^The webhook could not be reached: Refused before connecting: The address points at an internal or reserved network \(loopback\)/);
+    expect(handOff.lastError).not.toContain('127.0.0.1');
+    // https-only server: the stored http webhook is refused for its scheme.
+    const again = await submit(form, strict);
+    await strict.app.jobs.whenIdle();
+    expect(received).toHaveLength(0);
+    expect((await handOffOf(again)).lastError).toContain('Only https addresses are accepted');
+    // Once the operator's list holds it (server A), the retry goes out.
+    expect((await call(a, flowsUser, 'POST', api(`/flows/${handOff.handOffId}/retry`))).status).toBe(200);
+    await a.app.jobs.whenIdle();
+    expect(await handOffOf(deliveryUuid)).toMatchObject({ state: 'delivered', attempts: 2 });
+    expect(received).toHaveLength(1);
+  });
+
+  it('a redirect is not followed, and nothing of the answer reaches the Flows page', async () => {
+    const form = await createForm();
+    await processService(form, receiverUrl);
+    script = [302, 500];
+    const deliveryUuid = await submit(form);
+    await a.app.jobs.whenIdle();
+    expect(received.map((r) => r.path)).toEqual(['/hook']);
+    expect(await handOffOf(deliveryUuid)).toMatchObject({ state: 'pending', attempts: 1, lastError: 'The webhook answered HTTP 302' });
+    await nextRetry();
+    expect(received.map((r) => r.path)).toEqual(['/hook', '/hook']);
+    const handOff = await handOffOf(deliveryUuid);
+    expect(handOff).toMatchObject({ state: 'pending', attempts: 2, lastError: 'The webhook answered HTTP 500' });
+    expect(JSON.stringify(await handOffs('?limit=100'))).not.toContain(RECEIVER_ANSWER);
   });
 });

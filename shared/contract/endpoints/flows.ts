@@ -14,12 +14,16 @@ import {
 const area = endpointArea({ tag: 'flows', access: { roles: FLOW_ROLES } });
 const FORM_ADMINS = { roles: FORM_ROLES } as const;
 
-/** Flows (shared/contract/flows.ts): a form's process-service option (form administrators) and the Flows page (ROLE_SECUFLOWS_ACCESS). */
+/**
+ * Flows (shared/contract/flows.ts): a form's process-service option (ROLE_SECUFORMS or ROLE_ADMIN,
+ * and only for a form the caller may edit: creator, editors, administrators; others 403) and the
+ * Flows page (ROLE_SECUFLOWS_ACCESS).
+ */
 export const FLOW_ENDPOINTS = {
   processService: area.get('/forms/{formUuid}/process-service', 'getProcessService', "A form's process-service option (JSON attachment, webhook)", {
     params: FormParamsSchema, response: { 200: ProcessServiceSchema }, errors: [404], access: FORM_ADMINS,
   }),
-  saveProcessService: area.put('/forms/{formUuid}/process-service', 'saveProcessService', "Turns a form's process service on or off and sets its webhook URL (http/https)", {
+  saveProcessService: area.put('/forms/{formUuid}/process-service', 'saveProcessService', "Turns a form's process service on or off and sets its webhook URL (https, a public address unless the operator allow-lists it)", {
     params: FormParamsSchema, body: ProcessServiceInputSchema, response: { 200: ProcessServiceSchema }, errors: [400, 404], access: FORM_ADMINS,
   }),
   rotateSecret: area.post('/forms/{formUuid}/process-service/secret', 'rotateProcessServiceSecret', 'A new webhook secret, answered once (the previous one stops signing)', {
