@@ -40,6 +40,17 @@ describe('configuration', () => {
     expect(() => loadConfig({ KUVERT_TRUST_PROXY: 'proxy.example.org' })).toThrow(/KUVERT_TRUST_PROXY/);
   });
 
+  it('KUVERT_OUTBOUND_ALLOW takes addresses, CIDR ranges and host names; KUVERT_OUTBOUND_ALLOW_HTTP is a strict boolean; both off by default', () => {
+    expect(loadConfig({})).toMatchObject({ outboundAllow: [], outboundAllowHttp: false });
+    expect(loadConfig({ KUVERT_OUTBOUND_ALLOW: '10.20.0.0/16, Hooks.Intranet.Example ,127.0.0.1,fd00::/8', KUVERT_OUTBOUND_ALLOW_HTTP: 'true' })).toMatchObject({
+      outboundAllow: ['10.20.0.0/16', 'hooks.intranet.example', '127.0.0.1', 'fd00::/8'],
+      outboundAllowHttp: true,
+    });
+    expect(() => loadConfig({ KUVERT_OUTBOUND_ALLOW: '*.intranet.example' })).toThrow(/KUVERT_OUTBOUND_ALLOW: not an IP address, CIDR range or host name: \*\.intranet\.example/);
+    expect(() => loadConfig({ KUVERT_OUTBOUND_ALLOW: '10.0.0.0/33' })).toThrow(/KUVERT_OUTBOUND_ALLOW/);
+    expect(() => loadConfig({ KUVERT_OUTBOUND_ALLOW_HTTP: 'sometimes' })).toThrow(/KUVERT_OUTBOUND_ALLOW_HTTP must be true or false/);
+  });
+
   it('the sign-in delays are configurable (KUVERT_LOGIN_DELAY, KUVERT_LOGIN_DELAY_MAX); 0 turns them off', () => {
     expect(loadConfig({})).toMatchObject({ loginDelayMs: 1_000, loginDelayMaxMs: 300_000 });
     expect(loadConfig({ KUVERT_LOGIN_DELAY: '0', KUVERT_LOGIN_DELAY_MAX: '60000' })).toMatchObject({ loginDelayMs: 0, loginDelayMaxMs: 60_000 });

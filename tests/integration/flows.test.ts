@@ -17,6 +17,7 @@ import {
 } from '@shared/contract/flows';
 import type { Form, FormInput, FormSubmitResponse } from '@shared/contract/forms';
 import { sendDelivery } from '@shared/transfer';
+import enFlows from '@locales/en/flows.json';
 import { startTestServer, type TestServer } from '@tests/support/server';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { FLOW_WEBHOOK_JOB } from '../../server/forms/flow-handoff';
@@ -391,6 +392,8 @@ describe('Flows webhook: outbound guard', () => {
         expect(refused.message, url).toMatch(/^The webhook URL is not accepted: The address points at an internal or reserved network \(\w+\)/);
       }
     }
+    // The page has words for every reason the guard answers (de and fr: the i18n suite keeps them equal).
+    for (const reason of ['blockedAddress', 'httpNotAllowed', 'unresolvable', 'invalidUrl', 'credentialsInUrl']) expect(enFlows.processService.problems).toHaveProperty(reason);
     // Nothing was stored: the allowed webhook is still the one saved on A.
     expect(((await (await call(a, formsAdmin, 'GET', api(`/forms/${form.formUuid}/process-service`))).json()) as ProcessService).webhookUrl).toBe(receiverUrl);
   });

@@ -1,5 +1,6 @@
 import { SECURITY_LEVELS } from '@shared/contract/constants';
 import type { FormHistory } from '@shared/contract/form-admin';
+import type { ProcessService, ProcessServiceSecret } from '@shared/contract/flows';
 import { FORM_ERRORS, type Form, type FormInput, type FormList } from '@shared/contract/forms';
 import { startTestServer, type TestServer } from '@tests/support/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -143,6 +144,34 @@ describe('form administration', () => {
     await expectBackendError(await put(form, { name: 'Taken over' }, colleague), 403, 'AccessDeniedException');
     await expectBackendError(await call(server, colleague, 'DELETE', api(`/forms/${form.formUuid}`)), 403, 'AccessDeniedException');
     expect((await history(form.formUuid)).total).toBe(1);
+  });
+
+  it('the process service (Flows) follows the form: another ROLE_SECUFORMS user cannot read it, rotate its secret or point its webhook elsewhere', async () => {
+    const form = await createForm();
+    const path = api(`/forms/${form.formUuid}/process-service`);
+    const made = await call(server, owner, 'POST', `${path}/secret`);
+    expect(made.status).toBe(201);
+    const ownSecret = (await made.json()) as ProcessServiceSecret;
+    expect((await call(server, owner, 'PUT', path, { enabled: true, webhookUrl: '' })).status).toBe(200);
+    // Role without edit rights on this form (its id is public in its link): 403 on every call.
+    for (const session of [colleague, plain]) {
+      await expectBackendError(await call(server, session, 'GET', path), 403, 'AccessDeniedException');
+      await expectBackendError(await call(server, session, 'PUT', path, { enabled: true, webhookUrl: 'https://93.184.215.14/steal' }), 403, 'AccessDeniedException');
+      await expectBackendError(await call(server, session, 'POST', `${path}/secret`), 403, 'AccessDeniedException');
+    }
+    await expectBackendError(await call(server, null, 'GET', path), 401);
+    await expectBackendError(await call(server, colleague, 'GET', api('/forms/no-such-form/process-service')), 404, FORM_ERRORS.notFound);
+    // Nothing changed: same webhook, same secret.
+    const row = await server.app.db.selectFrom('form_flows').innerJoin('forms', 'forms.id', 'form_flows.form_id').select(['form_flows.webhook_url', 'form_flows.secret_created_at']).where('forms.uuid', '=', form.formUuid).executeTakeFirstOrThrow();
+    expect(row).toEqual({ webhook_url: '', secret_created_at: ownSecret.secretCreatedAt });
+    // Creator, editor and administrator may.
+    expect(((await (await call(server, owner, 'GET', path)).json()) as ProcessService).secretSet).toBe(true);
+    expect((await call(server, admin, 'GET', path)).status).toBe(200);
+    expect((await call(server, admin, 'POST', `${path}/secret`)).status).toBe(201);
+    expect((await put(form, { admin: { editors: ['colleague@example.test'] } })).status).toBe(200);
+    expect((await call(server, colleague, 'GET', path)).status).toBe(200);
+    expect((await call(server, colleague, 'PUT', path, { enabled: false, webhookUrl: '' })).status).toBe(200);
+    expect((await call(server, colleague, 'POST', `${path}/secret`)).status).toBe(201);
   });
 
   it('Users tab: editors (ROLE_SECUFORMS only) may edit, read and see the form; removed, they are refused again', async () => {
