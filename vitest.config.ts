@@ -38,6 +38,20 @@ export default defineConfig({
       {
         resolve: { alias },
         test: {
+          // PostgreSQL outages and first starts against real server processes (tests/faults/README.md);
+          // PostgreSQL only, on a throw-away cluster the suite starts itself. Run once, by `npm run test:faults`.
+          name: 'faults',
+          include: ['tests/faults/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
+          // Its files each start servers and PostgreSQL: one at a time on a small CI machine.
+          fileParallelism: false,
+        },
+      },
+      {
+        resolve: { alias },
+        test: {
           name: 'i18n',
           include: ['tests/i18n/**/*.test.ts'],
           environment: 'node',

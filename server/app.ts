@@ -4,7 +4,7 @@ import fastifyCookie from '@fastify/cookie';
 import fastifySwagger from '@fastify/swagger';
 import { ACCOUNT_ENDPOINTS } from '@shared/contract/endpoints/account';
 import fp from 'fastify-plugin';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { DestinationStream } from 'pino';
 import { logSafePath } from './core/log-redaction';
 import {
@@ -24,7 +24,9 @@ import { notFound } from './core/http-error';
 import { openApiBase, openApiTransform, openApiTransformObject, publishedOpenApi } from './core/openapi';
 import { ACCESS_PLUGIN } from './core/route-plugin';
 import './services';
-import { openDatabase, type DatabaseHandle } from './db/database';
+import { openDatabase, pingDatabase, type DatabaseHandle } from './db/database';
+import { reasonOf, retryWhileDatabaseUnavailable } from './db/availability';
+import { withStartLock } from './db/start-lock';
 import { migrateToLatest } from './db/migrate';
 import { authEscalationRoutes } from './auth-escalation/routes';
 import { oidcSsoRoutes } from './auth/oidc-sso';
@@ -122,21 +124,42 @@ export async function buildApp(options: BuildAppOptions): Promise<KuvertApp> {
   const { config } = options;
   // The data folder (database, blobs, mailbox) is the server's alone: 0700, tightened if older.
   ensurePrivateDirSync(config.dataDir);
-  const database = await openDatabase({
-    databaseUrl: config.databaseUrl,
-    dataDir: config.dataDir,
-    databaseSchema: options.databaseSchema,
-    poolSize: options.databasePoolSize,
-  });
-  let app: FastifyInstance | undefined;
+  // The instance first, for its logger: a database that is not there yet is waited for, in the log.
+  const app = createFastify(options);
+  let database: DatabaseHandle | undefined;
   try {
-    await migrateToLatest(database.db, config.databaseUrl ? options.databaseSchema : undefined);
-    app = createFastify(options);
+    database = await retryWhileDatabaseUnavailable('start', () => openAndPing(options, app.log), app.log);
+    const { db } = database;
+    await retryWhileDatabaseUnavailable('migrations', () => withStartLock(db, () => migrateToLatest(db, config.databaseUrl ? options.databaseSchema : undefined)), app.log);
     await assemble(app, options, database);
     await app.ready();
     return app;
   } catch (err) {
-    if (app) await app.close().catch(() => undefined);
+    await app.close().catch(() => undefined);
+    await database?.close().catch(() => undefined);
+    throw err;
+  }
+}
+
+/** Opens the database and proves it answers (PostgreSQL connects lazily); closes it again when it does not. */
+async function openAndPing(options: BuildAppOptions, log: FastifyBaseLogger): Promise<DatabaseHandle> {
+  let lastReport = 0;
+  const database = await openDatabase({
+    databaseUrl: options.config.databaseUrl,
+    dataDir: options.config.dataDir,
+    databaseSchema: options.databaseSchema,
+    poolSize: options.databasePoolSize,
+    // A PostgreSQL restart fails every idle connection at once: one line per 10 s is enough.
+    onConnectionError: (err) => {
+      if (Date.now() - lastReport < 10_000) return;
+      lastReport = Date.now();
+      log.warn({ reason: reasonOf(err) }, 'database connection lost; the next query opens a new one');
+    },
+  });
+  try {
+    await pingDatabase(database.db);
+    return database;
+  } catch (err) {
     await database.close().catch(() => undefined);
     throw err;
   }

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { BackendError, ErrorClass } from '@shared/contract/errors';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { isDatabaseUnavailable, reasonOf } from '../db/availability';
 import { HttpError } from './http-error';
 
 /** Client-error status → exception class, for errors Fastify raises itself. */
@@ -60,12 +61,20 @@ export function describeError(error: unknown, requestUri: string): ErrorDescript
     const message = MESSAGE_BY_STATUS[status] ?? (fastifyError?.message || 'Bad request');
     return { status, body: body(status, errorClass, message, fastifyError?.code ? { code: fastifyError.code } : {}), headers: {} };
   }
+  if (isDatabaseUnavailable(error)) {
+    // The database is away (restart, failover): the request may simply be sent again (issue 29 §1).
+    return { status: 503, body: body(503, 'ServiceUnavailableException', 'The database is unavailable; try again shortly', { part: 'database' }), headers: { 'retry-after': String(DATABASE_RETRY_AFTER_SECONDS) } };
+  }
   return { status: 500, body: body(500, 'InternalServerException', 'An unexpected error occurred'), headers: {} };
 }
 
+/** What a client is told to wait when the database is away: a PostgreSQL restart takes a few seconds. */
+const DATABASE_RETRY_AFTER_SECONDS = 5;
+
 function send(request: FastifyRequest, reply: FastifyReply, error: unknown) {
   const { status, body, headers } = describeError(error, request.url.split('?')[0] ?? request.url);
-  if (status >= 500) request.log.error({ err: error, errorUuid: body.uuid }, 'request failed');
+  if (status === 503) request.log.warn({ errorClass: body.error, errorUuid: body.uuid, reason: reasonOf(error) }, 'request refused: unavailable');
+  else if (status >= 500) request.log.error({ err: error, errorUuid: body.uuid }, 'request failed');
   else request.log.info({ errorClass: body.error, status }, 'request refused');
   void reply.code(status).headers(headers).type('application/json; charset=utf-8').send(body);
 }

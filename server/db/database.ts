@@ -15,6 +15,12 @@ export interface DatabaseOptions {
   databaseSchema?: string;
   /** PostgreSQL only: connections per server (default 10). */
   poolSize?: number;
+  /**
+   * PostgreSQL only: told when a connection fails outside a query (PostgreSQL restarted, an idle
+   * connection terminated). The connection is dropped and the next query opens a new one; without
+   * a listener such an error would end the process.
+   */
+  onConnectionError?: (error: Error) => void;
 }
 
 export interface DatabaseHandle {
@@ -27,7 +33,7 @@ const PG_INT8_OID = 20;
 const SAFE_SCHEMA = /^[a-z_][a-z0-9_]{0,62}$/;
 
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
-  if (options.databaseUrl) return openPostgres(options.databaseUrl, options.databaseSchema, options.poolSize ?? 10);
+  if (options.databaseUrl) return openPostgres(options.databaseUrl, options.databaseSchema, options.poolSize ?? 10, options.onConnectionError ?? (() => undefined));
   ensurePrivateDirSync(options.dataDir);
   const path = join(options.dataDir, 'kuvert.sqlite');
   const file = new SQLite(path);
@@ -67,11 +73,15 @@ function withStatementCache(file: SQLite.Database) {
   };
 }
 
-async function openPostgres(url: string, schema: string | undefined, poolSize: number): Promise<DatabaseHandle> {
+/** A query waits this long for a free connection, then fails (503), rather than hanging. */
+const POOL_CONNECT_TIMEOUT_MS = 10_000;
+
+async function openPostgres(url: string, schema: string | undefined, poolSize: number, onConnectionError: (error: Error) => void): Promise<DatabaseHandle> {
   if (schema !== undefined && !SAFE_SCHEMA.test(schema)) throw new Error(`Invalid database schema name: ${schema}`);
   if (schema) {
     // The schema must exist before search_path can point at it.
     const admin = new pg.Client({ connectionString: url });
+    admin.on('error', onConnectionError);
     await admin.connect();
     try {
       await admin.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
@@ -82,6 +92,7 @@ async function openPostgres(url: string, schema: string | undefined, poolSize: n
   const pool = new pg.Pool({
     connectionString: url,
     max: poolSize,
+    connectionTimeoutMillis: POOL_CONNECT_TIMEOUT_MS,
     ...(schema ? { options: `-c search_path=${schema}` } : {}),
     // Epoch-millisecond columns are bigint; they fit a JS number, so read them as numbers.
     types: {
@@ -89,6 +100,10 @@ async function openPostgres(url: string, schema: string | undefined, poolSize: n
         oid === PG_INT8_OID ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
     },
   });
+  // An idle connection that fails is removed by the pool, which then emits 'error'; a connection in
+  // use (a transaction) emits it on the client. Either way the query in flight fails by itself.
+  pool.on('error', onConnectionError);
+  pool.on('connect', (client) => client.on('error', () => undefined));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return { db, kind: 'postgres', close: () => db.destroy() };
 }

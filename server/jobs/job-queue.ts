@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Generated, Kysely, Updateable } from 'kysely';
+import { isDatabaseUnavailable, reasonOf } from '../db/availability';
 import type { Database } from '../db/schema';
 
 /**
@@ -15,6 +16,10 @@ import type { Database } from '../db/schema';
  * - a periodic kind (`everyMs`) is one row for all servers (`unique_key` = its kind, inserted
  *   by whichever server starts first): the lease makes one server run it, and the run moves
  *   the row to the next period instead of deleting it, so it runs once per period in total.
+ * - the database going away (a PostgreSQL restart) is waited out: the bookkeeping write after a run
+ *   (done, retry, handed back) is repeated until it lands while the lease is renewed, and a run that
+ *   failed only because the database was away is handed back without counting an attempt — so the
+ *   job resumes exactly once (issue 29 §1), unless the outage outlasts the lease (60 s).
  * Handlers must be idempotent: a job may run again after a crash.
  */
 export interface JobsTable {
@@ -57,6 +62,10 @@ export interface JobKind<P> {
 /** How long a claim holds without renewal: a dead server's job is picked up again after this. */
 const LEASE_MS = 60_000;
 const RENEW_EVERY_MS = LEASE_MS / 3;
+/** A bookkeeping write waiting for the database retries this often at most. */
+const SETTLE_MAX_DELAY_MS = 2_000;
+/** A run the database outage broke is due again after this (the database is likely back by then). */
+const AFTER_OUTAGE_DELAY_MS = 2_000;
 /** Error text kept on the row (for operators), cut so a huge message cannot bloat it. */
 const MAX_ERROR_LENGTH = 1000;
 
@@ -113,6 +122,27 @@ export function startJobRunner(db: Db, kinds: Record<string, JobKind<never>>, op
   let again = false;
   const abort = new AbortController();
   let periodicEnsured = false;
+  /** The poll failing on an absent database is logged once per outage, not every poll. */
+  let pollFailing = false;
+
+  /**
+   * A write that records a run's outcome: repeated while the database is away (the job's lease is
+   * renewed meanwhile), so the outcome is not lost and the job does not run a second time. Gives up
+   * only on another error or when the runner stops (the lease then hands the job on).
+   */
+  async function settle(write: () => Promise<unknown>): Promise<void> {
+    let delay = 250;
+    for (;;) {
+      try {
+        await write();
+        return;
+      } catch (error) {
+        if (stopped || !isDatabaseUnavailable(error)) throw error;
+        await new Promise((resolve) => setTimeout(resolve, delay));
+        delay = Math.min(delay * 2, SETTLE_MAX_DELAY_MS);
+      }
+    }
+  }
 
   async function claimNext(): Promise<{ id: number; kind: string; payload: string; attempts: number } | undefined> {
     // No kinds (a server without any job of its own): nothing to claim, and `in ()` is invalid SQL on PostgreSQL.
@@ -155,19 +185,23 @@ export function startJobRunner(db: Db, kinds: Record<string, JobKind<never>>, op
     }, RENEW_EVERY_MS);
     renew.unref();
     // Only while the lease is still ours: after a long stall another server may have taken the job.
-    const updateMine = (values: Updateable<JobsTable>) => db.updateTable('jobs').set(values).where('id', '=', job.id).where('locked_by', '=', owner).execute();
+    const updateMine = (values: Updateable<JobsTable>) => settle(() => db.updateTable('jobs').set(values).where('id', '=', job.id).where('locked_by', '=', owner).execute());
     // A periodic job's next period starts when this run ends (done or given up); its row stays.
     const nextPeriod = (lastError: string | null) =>
       updateMine({ state: 'pending', attempts: 0, run_at: Date.now() + kind.everyMs!, locked_by: null, locked_until: null, last_error: lastError, updated_at: Date.now() });
     try {
       await kind.run(payload, { attempt: job.attempts, signal: abort.signal });
       if (kind.everyMs !== undefined) await nextPeriod(null);
-      else await db.deleteFrom('jobs').where('id', '=', job.id).where('locked_by', '=', owner).execute();
+      else await settle(() => db.deleteFrom('jobs').where('id', '=', job.id).where('locked_by', '=', owner).execute());
     } catch (error) {
       const now = Date.now();
       if (abort.signal.aborted) {
         // Shutting down: hand it back as it was, another server (or our restart) continues.
         await updateMine({ state: 'pending', attempts: job.attempts - 1, run_at: now, locked_by: null, locked_until: null, updated_at: now });
+      } else if (isDatabaseUnavailable(error)) {
+        // Not the job's fault: back as it was once the database answers, no attempt counted.
+        options.log.warn({ jobId: job.id, kind: job.kind, reason: reasonOf(error) }, 'job interrupted: the database is unavailable; handed back');
+        await updateMine({ state: 'pending', attempts: job.attempts - 1, run_at: Date.now() + AFTER_OUTAGE_DELAY_MS, locked_by: null, locked_until: null, updated_at: Date.now() });
       } else if (job.attempts < kind.maxAttempts) {
         const delay = kind.retryDelayMs * 2 ** (job.attempts - 1);
         options.log.warn({ err: error, jobId: job.id, kind: job.kind, attempt: job.attempts, retryInMs: delay }, 'job failed; will retry');
@@ -193,8 +227,12 @@ export function startJobRunner(db: Db, kinds: Record<string, JobKind<never>>, op
           periodicEnsured = true;
         }
         while (!stopped && (await runOne()));
+        if (pollFailing) options.log.info('job queue: the database answers again');
+        pollFailing = false;
       } catch (err) {
-        if (!stopped) options.log.warn({ err }, 'job queue poll failed');
+        const outage = isDatabaseUnavailable(err);
+        if (!stopped && !(outage && pollFailing)) options.log.warn(outage ? { reason: reasonOf(err) } : { err }, 'job queue poll failed');
+        pollFailing = outage;
       }
     } while (again && !stopped);
   }

@@ -1,6 +1,7 @@
 import { sql, Migrator } from 'kysely';
 import type { FastifyInstance } from 'fastify';
 import { staticMigrationProvider } from '../db/migrations/index';
+import { isDatabaseUnavailable } from '../db/availability';
 import { createClamdClient } from '../virus-scan/clamd';
 
 /** One check's deadline: a balancer polls every few seconds and must get an answer before its own timeout. */
@@ -68,11 +69,21 @@ async function assertMigrationsCurrent(app: FastifyInstance, migrationSchema: st
 export async function checkReadiness(app: FastifyInstance, options: { migrationSchema: string | undefined }): Promise<Readiness> {
   const log = (part: CheckName) => (err: unknown) => app.log.warn({ err, part }, 'readiness check failed');
   const clamdAddress = app.config.clamdAddress;
-  const [database, migrations, blobStore, mail, virusScanner] = await Promise.all([
+  // The mail route is a setting in the database: with the database away, mail is not known to be broken.
+  let mailNeedsDatabase = false;
+  const checkMail = async () => {
+    try {
+      await app.mailer.checkReady();
+    } catch (error) {
+      if (!isDatabaseUnavailable(error)) throw error;
+      mailNeedsDatabase = true;
+    }
+  };
+  const [database, migrationsChecked, blobStore, mailChecked, virusScanner] = await Promise.all([
     run(async () => void (await sql`select 1`.execute(app.db)), log('database')),
-    run(() => assertMigrationsCurrent(app, options.migrationSchema), log('migrations')),
+    run(() => assertMigrationsCurrent(app, options.migrationSchema), () => undefined),
     run(() => app.blobs.checkReady(), log('blobStore')),
-    run(() => app.mailer.checkReady(), log('mail')),
+    run(checkMail, log('mail')),
     clamdAddress === undefined
       ? Promise.resolve<CheckResult>({ status: 'skipped', reason: 'KUVERT_CLAMD not set' })
       : run(async () => {
@@ -80,6 +91,10 @@ export async function checkReadiness(app: FastifyInstance, options: { migrationS
           if (!answered) throw Object.assign(new Error('clamd did not answer PING'), { code: 'NoPong' });
         }, log('virusScanner')),
   ]);
+  const needsDatabase: CheckResult = { status: 'skipped', reason: 'database unavailable' };
+  const migrations = database.status === 'failed' ? needsDatabase : migrationsChecked;
+  if (migrations.status === 'failed') log('migrations')(new Error(migrations.reason));
+  const mail = mailNeedsDatabase ? needsDatabase : mailChecked;
   const checks = { database, migrations, blobStore, mail, virusScanner };
   return { ready: Object.values(checks).every((c) => c.status !== 'failed'), checks };
 }

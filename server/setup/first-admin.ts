@@ -1,5 +1,6 @@
 import { CONFIG_KEYS } from '@shared/contract/config';
 import type { FastifyInstance } from 'fastify';
+import { withStartLock } from '../db/start-lock';
 import { hashPassword } from '../users/passwords';
 import { ADMIN_ROLES } from '../users/users-repository';
 import { hashSetupCode, newSetupCode, SETUP_CODE_HASH_KEY, WIZARD_PATH } from './setup-code';
@@ -25,8 +26,14 @@ export interface FirstAdminOptions {
  * false, so the wizard at /webui/wizard asks organisation, first administrator and mail — no
  * flag needed, and no password is ever generated or printed. Each such start makes a new setup
  * code (see setup-code.ts) that the wizard asks for; the start prints it.
+ * Under the start lock: of servers started together on an empty database one creates the
+ * administrator, the others then find it (issue 29 §2: they exited with UserExistsError).
  */
 export async function ensureFirstAdmin(app: FastifyInstance, options: FirstAdminOptions): Promise<FirstAdminResult> {
+  return withStartLock(app.db, () => firstAdminUnlocked(app, options));
+}
+
+async function firstAdminUnlocked(app: FastifyInstance, options: FirstAdminOptions): Promise<FirstAdminResult> {
   if ((await app.users.countAdmins()) > 0) return {};
   const { email, password } = options;
   if (!email || !password) {

@@ -26,6 +26,8 @@ export const ERROR_CLASSES = [
   'UnsupportedMediaTypeException',
   'ConflictException',
   'InternalServerException',
+  /** 503: a part the server needs is away for now (the database); the answer carries Retry-After. */
+  'ServiceUnavailableException',
   // deliveries (SPEC §8)
   'DeliveryWithoutFilesNotAllowedException',
   'FileNotAllowedException',
