@@ -1,21 +1,18 @@
-import { roomNameProblem } from '@shared/contract/rooms';
+import { INVALID_NAME_MESSAGE, INVALID_NAME_REASON, MAX_NAME_LENGTH, nameKey, typedName } from '@shared/contract/names';
 import { sql, type Kysely } from 'kysely';
 import { databaseKindOf } from '../db/database';
 import type { Database } from '../db/schema';
 import { badRequest, HttpError } from '../core/http-error';
 
-const MESSAGES = {
-  empty: 'The name must not be empty',
-  tooLong: 'The name is too long',
-  invalidCharacters: 'The name contains characters that are not allowed (\\ / : * ? " < > | or control characters)',
-  reserved: 'The name is reserved by file systems or ends with a dot or a space',
-} as const;
-
-/** A plain name checked per SPEC §5 (trimmed), or 400 `ValidationException` with `field: name` and the reason. */
-export function validName(name: string): string {
-  const problem = roomNameProblem(name);
-  if (problem) throw badRequest(MESSAGES[problem], { field: 'name', reason: problem });
-  return name.trim();
+/**
+ * A typed room/folder/file name checked by the product's one name rule (SPEC §5; spaces around it
+ * dropped), returned in NFC — the form it is stored and compared in —, or 400 `ValidationException`
+ * `Invalid file name` with `field: name`, `reason: invalidFileName`, `nameProblem` (as deliveries answer).
+ */
+export function validName(raw: string): string {
+  const { name, problem } = typedName(raw);
+  if (problem) throw badRequest(INVALID_NAME_MESSAGE, { field: 'name', reason: INVALID_NAME_REASON, nameProblem: problem, name: raw, maxLength: MAX_NAME_LENGTH });
+  return name;
 }
 
 const EXISTS = {
@@ -38,7 +35,7 @@ export async function checkNameFree(
   name: string,
   except: { folderId?: number; fileId?: number } = {},
 ): Promise<void> {
-  const lower = name.toLowerCase();
+  const lower = nameKey(name);
   let folders = db.selectFrom('room_folders').select('id').where('room_id', '=', roomId).where('deleted_at', 'is', null).where(sql<boolean>`lower(name) = ${lower}`);
   folders = parentId === null ? folders.where('parent_id', 'is', null) : folders.where('parent_id', '=', parentId);
   if (except.folderId !== undefined) folders = folders.where('id', '!=', except.folderId);
@@ -62,7 +59,7 @@ export async function checkRoomNameFree(db: Kysely<Database>, userId: number, na
     .where('room_access.user_id', '=', userId)
     .where('room_access.folder_id', 'is', null)
     .where('data_rooms.deleted_at', 'is', null)
-    .where(sql<boolean>`lower(data_rooms.name) = ${name.toLowerCase()}`);
+    .where(sql<boolean>`lower(data_rooms.name) = ${nameKey(name)}`);
   if (exceptId !== undefined) query = query.where('data_rooms.id', '!=', exceptId);
   if (await query.executeTakeFirst()) throw nameExists('room', name);
 }

@@ -8,6 +8,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { reduceLanguage } from '@shared/contract/constants';
 import { DELIVERY_WEB_LINKS } from '@shared/contract/deliveries';
+import { nameKey } from '@shared/contract/names';
 import type { FastifyInstance } from 'fastify';
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/schema';
@@ -35,10 +36,10 @@ export async function freeName(db: Kysely<Database>, roomId: number, folderId: n
   files = folderId === null ? files.where('folder_id', 'is', null) : files.where('folder_id', '=', folderId);
   folders = folderId === null ? folders.where('parent_id', 'is', null) : folders.where('parent_id', '=', folderId);
   const taken = new Set([...(await files.execute()), ...(await folders.execute())].map((r) => r.n));
-  if (!taken.has(name.toLowerCase())) return name;
+  if (!taken.has(nameKey(name))) return name;
   for (let n = 1; ; n++) {
     const candidate = numberedName(name, n);
-    if (!taken.has(candidate.toLowerCase())) return candidate;
+    if (!taken.has(nameKey(candidate))) return candidate;
   }
 }
 

@@ -5,6 +5,7 @@
 // its own for it, so the `edit` right (exactly OWNER and EDITOR) stands for it.
 import { randomUUID } from 'node:crypto';
 import type { RoomUploadFile } from '@shared/contract/room-files';
+import { nameKey } from '@shared/contract/names';
 import type { RoomFileVersion, RoomFileVersionList } from '@shared/contract/room-ops';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { sql, type Kysely } from 'kysely';
@@ -29,7 +30,7 @@ export async function sameNamedFile(db: Kysely<Database>, roomId: number, folder
     .where('room_id', '=', roomId)
     .where('deleted_at', 'is', null)
     .where('state', '=', 'complete')
-    .where(sql<boolean>`lower(name) = ${name.toLowerCase()}`);
+    .where(sql<boolean>`lower(name) = ${nameKey(name)}`);
   query = folderId === null ? query.where('folder_id', 'is', null) : query.where('folder_id', '=', folderId);
   return query.executeTakeFirst();
 }

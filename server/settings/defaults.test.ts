@@ -26,6 +26,11 @@ describe('setting values', () => {
   it('checks theme colours are hex', () => {
     expect(settingValueProblem(CONFIG_KEYS.themeColor, '#0B7530')).toBeNull();
     expect(settingValueProblem(CONFIG_KEYS.themeColor, 'green')).not.toBeNull();
+    // Issue 28: the maintenance notice's colours too (they go into the page's style).
+    for (const key of [CONFIG_KEYS.maintenanceBackgroundColor, CONFIG_KEYS.maintenanceTextColor, CONFIG_KEYS.maintenanceButtonColor]) {
+      expect(settingValueProblem(key, '#FFF4CE'), key).toBeNull();
+      for (const bad of ['red; background-image: url(https://evil.test/x)', 'FFF4CE', '#FFF4C', '#FFF4CEZ', '']) expect(settingValueProblem(key, bad), `${key} ${bad}`).toBe('must be a hex colour like #19853F');
+    }
   });
 
   it('allows only the two mail transports', () => {

@@ -136,6 +136,17 @@ const NULLABLE_STRING_KEYS = new Set(
 );
 
 /** Why a value does not fit a setting, or null when it does. */
+/** Settings holding a colour: `#RRGGBB` only. */
+const HEX_COLOUR_KEYS: ReadonlySet<string> = new Set([
+  CONFIG_KEYS.themeColor,
+  CONFIG_KEYS.themeHoverColor,
+  CONFIG_KEYS.tableRowColor,
+  CONFIG_KEYS.tableRowHoverColor,
+  CONFIG_KEYS.maintenanceBackgroundColor,
+  CONFIG_KEYS.maintenanceTextColor,
+  CONFIG_KEYS.maintenanceButtonColor,
+]);
+
 export function settingValueProblem(key: string, value: ConfigValue): string | null {
   if (!(key in ALL_DEFAULTS)) return 'unknown setting';
   if (OPERATOR_PROFILE_KEYS.has(key)) return 'set by the server operator in the environment (product help, analytics), not here';
@@ -148,7 +159,9 @@ export function settingValueProblem(key: string, value: ConfigValue): string | n
   if (range && (!Number.isInteger(value) || (value as number) < range[0] || (value as number) > range[1])) {
     return `must be an integer from ${range[0]} to ${range[1]}`;
   }
-  if (key.startsWith('ftapi.layout.css.color.') && !/^#[0-9a-fA-F]{6}$/.test(String(value))) return 'must be a hex colour like #19853F';
+  // SPEC §5 "must be a valid hex colour": the theme's and the maintenance notice's colours (the notice's
+  // are put into the page's style as they are stored).
+  if (HEX_COLOUR_KEYS.has(key) && !/^#[0-9a-fA-F]{6}$/.test(String(value))) return 'must be a hex colour like #19853F';
   if (key === SETTING_KEYS.mailTransport && value !== 'mailbox' && value !== 'smtp') return "must be 'mailbox' or 'smtp'";
   if (key === ROOM_SETTING_KEYS.creation && !(ROOM_CREATION_POLICIES as readonly string[]).includes(String(value))) return `must be one of ${ROOM_CREATION_POLICIES.join(', ')}`;
   if (key === DELIVERY_SETTING_KEYS.blockedMimeTypes) {

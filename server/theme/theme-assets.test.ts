@@ -17,7 +17,7 @@ describe('theme images', () => {
   });
 
   it('answers the §8 error with figures for each refusal', () => {
-    expect(checkThemeAsset('logo', PNG)).toBe('image/png');
+    expect(checkThemeAsset('logo', PNG)).toEqual({ contentType: 'image/png', bytes: PNG });
     const refusal = (run: () => unknown) => {
       try {
         run();

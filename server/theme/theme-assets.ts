@@ -3,6 +3,7 @@ import { THEME_ASSET_MAX_BYTES, THEME_ASSET_PATHS, THEME_ASSET_TYPES, type Theme
 import type { Kysely } from 'kysely';
 import { badRequest, HttpError } from '../core/http-error';
 import type { Database } from '../db/schema';
+import { sanitiseSvg } from './svg-sanitiser';
 
 /** Migration 0024: the uploaded logo and favicon, one row each. */
 export interface ThemeAssetsTable {
@@ -30,9 +31,6 @@ export interface StoredThemeAsset {
 
 const startsWith = (bytes: Uint8Array, prefix: readonly number[]) => prefix.every((b, i) => bytes[i] === b);
 
-/** Elements and attributes an SVG logo may not carry (it is served as a file and shown as an image; defence in depth). */
-const SVG_ACTIVE_CONTENT = /<script|<foreignObject|<iframe|<embed|<object|\son[a-z]+\s*=|javascript:|<!ENTITY/i;
-
 /**
  * The image type of the bytes (never of a file name or a header): PNG, JPEG, GIF, ICO by their
  * signatures, SVG by its root element. Null for anything else.
@@ -48,8 +46,11 @@ export function sniffImageType(bytes: Uint8Array): string | null {
   return null;
 }
 
-/** Checks an upload (size, type, SVG without active content); answers the type or throws the §8 error. */
-export function checkThemeAsset(asset: ThemeAsset, bytes: Uint8Array): string {
+/**
+ * Checks an upload (size, type, SVG through the allow-list sanitiser, svg-sanitiser.ts); answers
+ * the type and the bytes to store (an SVG as sanitised) or throws the §8 error.
+ */
+export function checkThemeAsset(asset: ThemeAsset, bytes: Uint8Array): { contentType: string; bytes: Uint8Array } {
   const maxBytes = THEME_ASSET_MAX_BYTES[asset];
   if (bytes.length === 0) throw badRequest('The image is empty', { reason: 'empty' });
   if (bytes.length > maxBytes) throw new HttpError(413, 'PayloadTooLargeException', `The ${asset} may be at most ${maxBytes} bytes`, { maxBytes, size: bytes.length });
@@ -58,10 +59,12 @@ export function checkThemeAsset(asset: ThemeAsset, bytes: Uint8Array): string {
   if (!type || !allowed.includes(type)) {
     throw new HttpError(415, 'UnsupportedMediaTypeException', `The ${asset} must be one of: ${allowed.join(', ')}`, { allowed, detected: type });
   }
-  if (type === 'image/svg+xml' && SVG_ACTIVE_CONTENT.test(new TextDecoder().decode(bytes))) {
-    throw badRequest('The SVG image contains scripts, event handlers or embedded content', { reason: 'activeContent' });
+  if (type !== 'image/svg+xml') return { contentType: type, bytes };
+  const sanitised = sanitiseSvg(new TextDecoder().decode(bytes));
+  if (!sanitised.ok) {
+    throw badRequest('The SVG image contains scripts, event handlers, external references or embedded content', { reason: 'activeContent', removed: sanitised.removed });
   }
-  return type;
+  return { contentType: type, bytes: new TextEncoder().encode(sanitised.svg) };
 }
 
 export async function loadThemeAsset(db: Kysely<Database>, asset: ThemeAsset): Promise<StoredThemeAsset | null> {

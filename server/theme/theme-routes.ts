@@ -33,8 +33,8 @@ export const themeRoutes = routePlugin('kuvert-theme-routes', async (app) => {
     THEME_ENDPOINTS.putAsset,
     async (request) => {
       const { asset } = request.params;
-      const bytes = Buffer.isBuffer(request.body) ? new Uint8Array(request.body) : new Uint8Array();
-      const contentType = checkThemeAsset(asset, bytes);
+      const uploaded = Buffer.isBuffer(request.body) ? new Uint8Array(request.body) : new Uint8Array();
+      const { contentType, bytes } = checkThemeAsset(asset, uploaded);
       await saveThemeAsset(app.db, asset, contentType, bytes);
       await app.auditLog.record({ actorUserId: request.user!.id, action: 'theme.asset', subjectUserId: null, details: { asset, contentType, size: bytes.length } });
       return themeOverview(app.db);

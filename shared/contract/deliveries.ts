@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { SECURITY_LEVELS } from './constants';
 import { AccessDescriptorSchema, PublicKeySchema, SecuPassStateSchema, WrappedFileKeySchema } from './secupass';
 import { LanguageSchema } from './user';
+import { MAX_NAME_LENGTH, NAME_PROBLEMS, nameProblem, normaliseName, type NameProblem } from './names';
 
 /**
  * Deliveries on the wire (SPEC §1, §3, §4, §5, §8; DESIGN §2–§5): our REST design under
@@ -138,52 +139,12 @@ export const MAX_BODY_LENGTH = 100_000;
 export const MAX_RECIPIENTS = 100;
 /** More files than this are an archive: zip them. Also bounds the file list one delivery view loads. */
 export const MAX_FILES_PER_DELIVERY = 500;
-/** Common file systems (ext4, NTFS, APFS) allow 255 bytes/units per name. */
-export const MAX_FILE_NAME_LENGTH = 255;
-/**
- * Characters Windows, macOS or Linux refuse in a file name (and control characters):
- * a recipient must be able to save the file under its name.
- */
-// eslint-disable-next-line no-control-regex
-export const INVALID_FILE_NAME_CHARACTERS = /[\u0000-\u001f\u007f-\u009f<>:"/\\|?*]/;
-/**
- * Bidirectional controls: they let "invoice\u202Efdp.exe" look like "invoiceexe.pdf"
- * (embeddings, overrides, isolates, and the implicit marks LRM, RLM, ALM).
- */
-export const BIDI_CONTROL_CHARACTERS = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
-/** Invisible characters that make two names look alike: zero-width space/joiners, word joiner, BOM, soft hyphen. */
-export const ZERO_WIDTH_CHARACTERS = /[\u00ad\u180e\u200b-\u200d\u2060-\u2064\ufeff]/;
-/** Device names Windows will not save a file under, with or without an extension ("CON", "nul.txt", "COM1.tar.gz"). */
-export const WINDOWS_RESERVED_NAME = /^(?:con|prn|aux|nul|com[1-9\u00b9\u00b2\u00b3]|lpt[1-9\u00b9\u00b2\u00b3])(?:\.|$)/i;
-
-/** Why a file name is refused; the clients show it at once, the server answers it in `metadata.nameProblem`. */
-export const FILE_NAME_PROBLEMS = ['blank', 'tooLong', 'surroundingBlanks', 'invalidCharacters', 'bidiControl', 'zeroWidth', 'reservedName', 'trailingDotOrSpace'] as const;
-export type FileNameProblem = (typeof FILE_NAME_PROBLEMS)[number];
-
-/** The form a file name is stored and compared in: Unicode NFC (macOS hands out NFD names). */
-export function normaliseFileName(rawName: string): string {
-  return rawName.normalize('NFC');
-}
-
-/**
- * The file-name rule (SPEC §5), the same on server and clients, on the NFC form: not blank, no
- * leading or trailing blanks, no invalid or control characters, no bidi controls, no zero-width
- * characters, not `.`/`..`, not a Windows device name, no trailing dot or space (Windows drops
- * them, so "a.exe." would become "a.exe"), at most MAX_FILE_NAME_LENGTH. Undefined = valid.
- */
-export function fileNameProblem(rawName: string): FileNameProblem | undefined {
-  const name = normaliseFileName(rawName);
-  if (name.trim() === '') return 'blank';
-  if (name.length > MAX_FILE_NAME_LENGTH) return 'tooLong';
-  if (BIDI_CONTROL_CHARACTERS.test(name)) return 'bidiControl';
-  if (ZERO_WIDTH_CHARACTERS.test(name)) return 'zeroWidth';
-  if (INVALID_FILE_NAME_CHARACTERS.test(name)) return 'invalidCharacters';
-  if (name !== name.trim()) return 'surroundingBlanks';
-  if (name === '.' || name === '..') return 'invalidCharacters';
-  if (/[. ]$/.test(name)) return 'trailingDotOrSpace';
-  if (WINDOWS_RESERVED_NAME.test(name)) return 'reservedName';
-  return undefined;
-}
+// The file-name rule is the product's one name rule (names.ts); these are its names here.
+export const MAX_FILE_NAME_LENGTH = MAX_NAME_LENGTH;
+export const FILE_NAME_PROBLEMS = NAME_PROBLEMS;
+export type FileNameProblem = NameProblem;
+export const normaliseFileName = normaliseName;
+export const fileNameProblem = nameProblem;
 
 export function isValidFileName(rawName: string): boolean {
   return fileNameProblem(rawName) === undefined;

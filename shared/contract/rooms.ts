@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_NAME_LENGTH, typedName, type NameProblem } from './names';
 
 /**
  * Data rooms (SPEC §1 "data rooms", §3 data room/folder/access entry, §5, §6; issue 15).
@@ -23,25 +24,19 @@ export const ROOM_PERMISSIONS = {
 } as const satisfies Record<RoomRole, Record<string, boolean>>;
 export type RoomPermission = keyof (typeof ROOM_PERMISSIONS)['OWNER'];
 
-/** §5 "not too long": a file-system name in a plain room (characters). */
-export const ROOM_NAME_MAX = 255;
-/** Room for a ciphertext name later (E2E rooms); plain names are checked against ROOM_NAME_MAX. */
+/** §5 "not too long": a room, folder or file name (the one name rule's limit, UTF-16 units). */
+export const ROOM_NAME_MAX = MAX_NAME_LENGTH;
+/** Room for a ciphertext name (E2E rooms); plain names are checked against ROOM_NAME_MAX. */
 export const ROOM_NAME_WIRE_MAX = 2048;
-/** §5 "no invalid characters": what Windows, macOS and Linux file systems refuse, plus control characters. */
-// eslint-disable-next-line no-control-regex
-const INVALID_NAME_CHARS = /[\\/:*?"<>|\u0000-\u001f\u007f]/;
-const RESERVED_NAMES = /^(\.|\.\.|con|prn|aux|nul|com[1-9]|lpt[1-9])(\..*)?$/i;
 
-export type RoomNameProblem = 'empty' | 'tooLong' | 'invalidCharacters' | 'reserved';
+export type RoomNameProblem = NameProblem;
 
-/** A plain room/folder/file name's §5 problem, or null; the name is compared trimmed. */
+/**
+ * A room/folder/file name's §5 problem, or null: the product's one name rule (names.ts) on the
+ * typed name with blanks around it dropped (what is stored). E2E rooms check it before sealing.
+ */
 export function roomNameProblem(name: string): RoomNameProblem | null {
-  const trimmed = name.trim();
-  if (trimmed === '') return 'empty';
-  if ([...trimmed].length > ROOM_NAME_MAX) return 'tooLong';
-  if (INVALID_NAME_CHARS.test(trimmed)) return 'invalidCharacters';
-  if (RESERVED_NAMES.test(trimmed) || /[. ]$/.test(trimmed)) return 'reserved';
-  return null;
+  return typedName(name).problem ?? null;
 }
 
 const Uuid = z.string().uuid();

@@ -118,6 +118,22 @@ describe('PUT /api/2/admin/settings', () => {
     expect(config[CONFIG_KEYS.webUiTitle]).toBe('Kuvert');
   });
 
+  it('refuses a maintenance notice colour that is not #RRGGBB (SPEC §5), naming the key; a hex colour is stored; only for administrators', async () => {
+    const put = (session: Session, update: Record<string, unknown>) => call(server, session, 'PUT', '/api/2/admin/settings', update);
+    for (const key of [CONFIG_KEYS.maintenanceBackgroundColor, CONFIG_KEYS.maintenanceTextColor, CONFIG_KEYS.maintenanceButtonColor]) {
+      const refused = await expectBackendError(await put(admin, { [key]: 'red;background:url(//evil.test/x)' }), 400, 'ValidationException');
+      expect(refused.message).toBe('Invalid settings');
+      expect(refused.metadata).toEqual({ problems: [{ key, problem: 'must be a hex colour like #19853F' }] });
+      expect((await (await fetch(`${server.url}/api/2/config/profile`)).json()).config[key]).toMatch(/^#[0-9A-F]{6}$/);
+    }
+    expect((await put(admin, { [CONFIG_KEYS.maintenanceButtonColor]: '#0B7530' })).status).toBe(200);
+    expect((await (await fetch(`${server.url}/api/2/config/profile`)).json()).config[CONFIG_KEYS.maintenanceButtonColor]).toBe('#0B7530');
+    await createUserAsAdmin(server, admin, { email: 'no-admin.colour@example.test' });
+    const user = await signIn(server, 'no-admin.colour@example.test', 'Good-Passw0rd');
+    await expectBackendError(await put(user, { [CONFIG_KEYS.maintenanceButtonColor]: '#000000' }), 403);
+    expect((await (await fetch(`${server.url}/api/2/config/profile`)).json()).config[CONFIG_KEYS.maintenanceButtonColor]).toBe('#0B7530');
+  });
+
   it('refuses a maximum validity below the minimum, also when only one of them changes', async () => {
     const both = await call(server, admin, 'PUT', '/api/2/admin/settings', {
       [SETTING_KEYS.deliveryCleanupExpirationMin]: 10 * MS_PER_DAY,

@@ -152,7 +152,14 @@ describe('upload and download', () => {
     await newFolder(room, 'Taken');
     await upload('owner', room, 'exists.txt', 10);
     expect((await expectBackendError(await req('owner', 'POST', ROOM_PATHS.files(room.uuid), { name: 'empty.txt', size: 0 }), 400)).metadata.reason).toBe('zeroByteFile');
-    expect((await expectBackendError(await req('owner', 'POST', ROOM_PATHS.files(room.uuid), { name: 'a/b', size: 3 }), 400)).metadata.reason).toBe('invalidCharacters');
+    expect((await expectBackendError(await req('owner', 'POST', ROOM_PATHS.files(room.uuid), { name: 'a/b', size: 3 }), 400)).metadata).toMatchObject({ reason: 'invalidFileName', nameProblem: 'invalidCharacters' });
+    // Issue 28: a disguising or invisible character in an uploaded file's name.
+    for (const [name, nameProblem] of [['invoice\u202Efdp.exe', 'bidiControl'], ['\uFEFFreport.pdf', 'zeroWidth'], ['re\u200Bport.pdf', 'zeroWidth']] as const) {
+      expect((await expectBackendError(await req('owner', 'POST', ROOM_PATHS.files(room.uuid), { name, size: 3 }), 400, 'ValidationException')).metadata).toMatchObject({ reason: 'invalidFileName', nameProblem });
+    }
+    // NFC: the decomposed spelling of a taken name is the taken name.
+    await upload('owner', room, 'résumé.txt', 10);
+    expect((await expectBackendError(await req('owner', 'POST', ROOM_PATHS.files(room.uuid), { name: 're\u0301sume\u0301.txt', size: 3 }), 409, 'ConflictException')).metadata).toMatchObject({ reason: 'nameExists', kind: 'file' });
     const byFolder = await expectBackendError(await req('owner', 'POST', ROOM_PATHS.files(room.uuid), { name: 'taken', size: 3 }), 409, 'ConflictException');
     expect(byFolder.metadata).toMatchObject({ reason: 'nameExists', kind: 'folder' });
     const byFile = await expectBackendError(await req('owner', 'POST', ROOM_PATHS.files(room.uuid), { name: 'EXISTS.txt', size: 3 }), 409, 'ConflictException');

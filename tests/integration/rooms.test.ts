@@ -228,20 +228,36 @@ describe('names and bad input (SPEC §5, §8)', () => {
     const room = await newRoom('Names');
     const a = await newFolder(room, 'Alpha');
     const b = await newFolder(room, 'Beta', a.uuid);
-    for (const [name, reason] of [
-      ['', 'empty'],
-      ['   ', 'empty'],
+    // The one name rule (shared/contract/names.ts), answered as delivery file names are.
+    for (const [name, nameProblem] of [
+      ['', 'blank'],
+      ['   ', 'blank'],
       ['a/b', 'invalidCharacters'],
       ['what?', 'invalidCharacters'],
       ['tab\there', 'invalidCharacters'],
       ['x'.repeat(256), 'tooLong'],
-      ['..', 'reserved'],
-      ['CON', 'reserved'],
-      ['trailing.', 'reserved'],
+      ['..', 'invalidCharacters'],
+      ['CON', 'reservedName'],
+      ['trailing.', 'trailingDotOrSpace'],
+      ['invoice\u202Efdp.exe', 'bidiControl'],
+      ['a\u2066b', 'bidiControl'],
+      ['zero\u200Bwidth', 'zeroWidth'],
+      ['\uFEFFbom', 'zeroWidth'],
     ] as const) {
       const error = await expectBackendError(await req('owner', 'POST', ROOM_PATHS.folders(room.uuid), { name }), 400, 'ValidationException');
-      expect(error.metadata).toMatchObject({ field: 'name', reason });
+      expect(error.message).toBe('Invalid file name');
+      expect(error.metadata).toMatchObject({ field: 'name', reason: 'invalidFileName', nameProblem });
     }
+    // Stored in NFC, so the decomposed spelling is the same name.
+    const cafe = await newFolder(room, 'Cafe\u0301');
+    expect(cafe.name).toBe('Café');
+    expect((await expectBackendError(await req('owner', 'POST', ROOM_PATHS.folders(room.uuid), { name: 'CAFÉ' }), 409, 'ConflictException')).metadata).toMatchObject({ reason: 'nameExists' });
+    expect((await expectBackendError(await req('owner', 'POST', ROOM_PATHS.folders(room.uuid), { name: 'Café' }), 409, 'ConflictException')).metadata).toMatchObject({ reason: 'nameExists' });
+    const renamed = await expectBackendError(await req('owner', 'PATCH', ROOM_PATHS.folder(room.uuid, cafe.uuid), { name: 'x\u202Etxt.exe' }), 400, 'ValidationException');
+    expect(renamed.metadata).toMatchObject({ reason: 'invalidFileName', nameProblem: 'bidiControl' });
+    const badRoom = await expectBackendError(await req('owner', 'POST', ROOM_PATHS.rooms, { name: 'Room\u200D' }), 400, 'ValidationException');
+    expect(badRoom.metadata).toMatchObject({ reason: 'invalidFileName', nameProblem: 'zeroWidth' });
+    expect((await json<Room>(await req('owner', 'POST', ROOM_PATHS.rooms, { name: 'Re\u0301sume\u0301 room' }), 201)).name).toBe('Résumé room');
     const dup = await expectBackendError(await req('owner', 'POST', ROOM_PATHS.folders(room.uuid), { name: 'ALPHA' }), 409, 'ConflictException');
     expect(dup.metadata).toMatchObject({ reason: 'nameExists', kind: 'folder' });
     await newFolder(room, 'Alpha', b.uuid); // the same name elsewhere is fine

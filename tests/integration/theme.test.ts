@@ -98,7 +98,19 @@ describe('theme: bad input', () => {
     await expectBackendError(await upload(admin, 'logo', Buffer.concat([PNG, Buffer.alloc(3 * 1024 * 1024)])), 413, 'PayloadTooLargeException');
     await expectBackendError(await upload(admin, 'logo', new Uint8Array()), 400, 'ValidationException');
     const scripted = '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>';
-    expect((await expectBackendError(await upload(admin, 'logo', scripted), 400, 'ValidationException')).metadata).toEqual({ reason: 'activeContent' });
+    expect((await expectBackendError(await upload(admin, 'logo', scripted), 400, 'ValidationException')).metadata).toEqual({ reason: 'activeContent', removed: ['script'] });
+    // Issue 28: what the former block-list let through, refused by the allow-list (server/theme/svg-sanitiser.ts).
+    const ns = 'xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink"';
+    for (const [bypass, removed] of [
+      [`<svg ${ns}><a xlink:href="&#106;avascript:alert(1)"><rect width="1" height="1"/></a></svg>`, 'xlink:href'],
+      [`<svg ${ns}><rect width="9" height="9"><set attributeName="onmouseover" to="alert(1)"/></rect></svg>`, 'set'],
+      [`<svg ${ns} xmlns:html="http://www.w3.org/1999/xhtml"><html:script>alert(1)</html:script></svg>`, 'html:script'],
+      [`<svg ${ns}><use href="https://evil.test/sprite.svg#a"/></svg>`, 'href'],
+      [`<svg ${ns}><style>@import url(https://evil.test/x.css);</style></svg>`, 'style'],
+    ] as const) {
+      const refused = await expectBackendError(await upload(admin, 'logo', bypass), 400, 'ValidationException');
+      expect(refused.metadata, bypass).toMatchObject({ reason: 'activeContent', removed: expect.arrayContaining([removed]) });
+    }
     await expectBackendError(await upload(admin, 'banner', PNG), 400, 'ValidationException');
     expect(await json<ThemeOverview>(await call(server, admin, 'GET', api('/admin/theme')), 200)).toEqual({ logo: null, favicon: null });
   });
@@ -123,7 +135,8 @@ describe('theme: logo, favicon, colours, mails, reset', () => {
     const favicon = await fetch(`${server.url}/webui/favicon.ico`);
     expect(favicon.headers.get('content-type')).toMatch(/^image\/svg\+xml/);
     expect(favicon.headers.get('content-security-policy')).toContain('sandbox');
-    expect(await favicon.text()).toBe(SVG);
+    // Stored as the allow-list sanitiser serialised it (no XML declaration), the drawing unchanged.
+    expect(await favicon.text()).toBe('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 8 8"><rect width="8" height="8" fill="#336699"/></svg>');
   });
 
   it('mails carry the theme colour (button text by the luminance rule) and the logo inline', async () => {

@@ -41,9 +41,9 @@ describe('keepBothNames (version conflict › Keep both)', () => {
       expect(name.endsWith(').txt')).toBe(true);
     }
     expect(names[99]).toBe(`${'x'.repeat(ROOM_NAME_MAX - 4 - 6)} (100).txt`);
-    // Code points, as the server counts: an emoji stem is cut between characters, not inside one.
+    // UTF-16 units, as the server counts: an emoji stem is cut between characters, not inside one.
     const emoji = `${'😀'.repeat(ROOM_NAME_MAX)}`;
-    expect([...keepBothNames(emoji)[0]!]).toHaveLength(ROOM_NAME_MAX);
+    expect(keepBothNames(emoji)[0]).toBe(`${'😀'.repeat((ROOM_NAME_MAX - 5) / 2)} (1)`);
     expect(roomNameProblem(keepBothNames(emoji)[0]!)).toBeNull();
   });
 });

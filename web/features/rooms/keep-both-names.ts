@@ -10,7 +10,7 @@ export const KEEP_BOTH_TRIES = 100;
 /**
  * The names "keep both" tries for a taken name, in order: "a.txt" and "a (1).txt" both count from
  * "a" — "a (1).txt", "a (2).txt", … (never "a (1) (1).txt"), skipping the taken name itself; the
- * stem is shortened where a number would push the name past ROOM_NAME_MAX (code points, as the
+ * stem is shortened where a number would push the name past ROOM_NAME_MAX (UTF-16 units, as the
  * server counts). The server's 409 decides what is taken; the caller walks on while it says so.
  */
 export function keepBothNames(name: string, tries = KEEP_BOTH_TRIES): string[] {
@@ -20,9 +20,11 @@ export function keepBothNames(name: string, tries = KEEP_BOTH_TRIES): string[] {
   const names: string[] = [];
   for (let n = 1; names.length < tries; n++) {
     const suffix = ` (${n})${ext}`;
-    const room = ROOM_NAME_MAX - [...suffix].length;
+    // UTF-16 units, as the name rule counts; shortened by whole code points (no half surrogate pair).
+    const room = ROOM_NAME_MAX - suffix.length;
     const chars = [...base];
-    const candidate = (chars.length > room ? chars.slice(0, Math.max(1, room)).join('').trimEnd() : base) + suffix;
+    while (chars.length > 1 && chars.join('').length > room) chars.pop();
+    const candidate = (chars.length < [...base].length ? chars.join('').trimEnd() : base) + suffix;
     if (candidate.toLowerCase() !== name.toLowerCase()) names.push(candidate);
   }
   return names;

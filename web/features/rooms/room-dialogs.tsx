@@ -1,4 +1,5 @@
 import { Button, Dialog, DialogActions, DialogBody, DialogContent, DialogSurface, DialogTitle, DialogTrigger, Field, Input, Text } from '@fluentui/react-components';
+import { typedName } from '@shared/contract/names';
 import { FormDialog } from '@web/components/form-dialog';
 import { useNotify } from '@web/lib/toasts';
 import { useState, type FormEvent } from 'react';
@@ -18,8 +19,9 @@ export interface NameRequest {
 }
 
 /**
- * Name a new room or folder, or rename one. The server judges the name (SPEC §5): its answer for
- * the name (invalid characters, too long, reserved, already exists) stands at the field; any other
+ * Name a new room or folder, or rename one. The browser checks the one name rule first and the
+ * server again (SPEC §5): either refusal (invalid characters, bidi or invisible characters, too
+ * long, reserved, already exists) stands at the field; any other
  * refusal is a toast naming the item, and a denial (403/404) closes the dialog. A creation refused
  * for an overused licence (409 LicenseLimitExceededException) opens the licence-exceeded dialog
  * with its figures instead (SPEC §2, §8).
@@ -38,9 +40,11 @@ function NameForm({ request, onClose }: { request: NameRequest; onClose: () => v
 
   async function submit(event: FormEvent) {
     event.preventDefault();
-    const trimmed = name.trim();
-    if (trimmed === '') {
-      setProblem(t('common:validation.required'));
+    // The one name rule (shared with the server and the delivery pages), before anything is sent:
+    // an E2E room seals the name, so the server could not judge it there.
+    const { name: trimmed, problem: nameProblem } = typedName(name);
+    if (nameProblem) {
+      setProblem(nameProblem === 'blank' ? t('common:validation.required') : t(`rooms:errors.name.${nameProblem}`));
       return;
     }
     setPending(true);

@@ -4,7 +4,7 @@ import fr from '@locales/fr/rooms.json';
 import { ApiError } from '@shared/api/api-error';
 import { CRYPTO_ERROR_CODES } from '@shared/crypto/errors';
 import { describe, expect, it } from 'vitest';
-import { NameTakenError, roomErrorText, roomUploadFailure } from './room-errors';
+import { checkedRoomName, NameTakenError, RoomNameError, roomErrorText, roomUploadFailure } from './room-errors';
 
 /** An answer in the SPEC §8 shape, as server/rooms sends it (server/README "Data rooms"). */
 const refusal = (status: number, error: string, metadata: Record<string, unknown> = {}) =>
@@ -14,8 +14,11 @@ const textOf = (key: string): unknown => key.split('.').reduce<unknown>((node, p
 
 describe('roomErrorText (SPEC §8 data-room errors)', () => {
   const cases: [ApiError | Error, string, string | undefined][] = [
-    [refusal(400, 'ValidationException', { field: 'name', reason: 'invalidCharacters' }), 'errors.name.invalidCharacters', 'name'],
-    [refusal(400, 'ValidationException', { field: 'name', reason: 'reserved' }), 'errors.name.reserved', 'name'],
+    [refusal(400, 'ValidationException', { field: 'name', reason: 'invalidFileName', nameProblem: 'invalidCharacters' }), 'errors.name.invalidCharacters', 'name'],
+    [refusal(400, 'ValidationException', { field: 'name', reason: 'invalidFileName', nameProblem: 'reservedName' }), 'errors.name.reservedName', 'name'],
+    [refusal(400, 'ValidationException', { field: 'name', reason: 'invalidFileName', nameProblem: 'bidiControl' }), 'errors.name.bidiControl', 'name'],
+    [refusal(400, 'ValidationException', { field: 'name', reason: 'invalidFileName', nameProblem: 'somethingNew' }), 'errors.name.invalidCharacters', 'name'],
+    [new RoomNameError('zeroWidth'), 'errors.name.zeroWidth', 'name'],
     [refusal(409, 'ConflictException', { reason: 'nameExists', kind: 'folder' }), 'errors.folderExists', 'name'],
     [refusal(409, 'ConflictException', { reason: 'nameExists', kind: 'room' }), 'errors.roomExists', 'name'],
     [refusal(409, 'ConflictException', { reason: 'nameExists', kind: 'file' }), 'errors.fileExists', 'name'],
@@ -68,5 +71,19 @@ describe('a name the browser found taken (E2E rooms compare decrypted names)', (
     expect(roomErrorText(new NameTakenError('folder'))).toEqual({ key: 'errors.folderExists', field: 'name' });
     expect(roomErrorText(new NameTakenError('file'))).toEqual({ key: 'errors.fileExists', field: 'name' });
     expect(roomErrorText(new Error('exists'))).toEqual({ key: 'errors.network' });
+  });
+});
+
+describe('checkedRoomName (the one name rule before an E2E name is sealed)', () => {
+  it('returns the stored form (spaces dropped, NFC) or throws RoomNameError with the problem', () => {
+    expect(checkedRoomName('  Cafe\u0301 ')).toBe('Café');
+    for (const [raw, problem] of [['invoice\u202Efdp.exe', 'bidiControl'], ['a\u200Bb', 'zeroWidth'], ['\uFEFFplans', 'zeroWidth'], ['a:b', 'invalidCharacters'], ['   ', 'blank']] as const) {
+      expect(() => checkedRoomName(raw)).toThrow(RoomNameError);
+      try {
+        checkedRoomName(raw);
+      } catch (error) {
+        expect((error as RoomNameError).problem).toBe(problem);
+      }
+    }
   });
 });

@@ -1,4 +1,5 @@
 import { isApiError } from '@shared/api/api-error';
+import { isNameProblem, typedName, type NameProblem } from '@shared/contract/names';
 import { formatSize } from '@web/lib/format-size';
 
 /**
@@ -12,7 +13,23 @@ export interface RoomErrorText {
   field?: 'name' | 'user';
 }
 
-const NAME_REASONS = ['empty', 'tooLong', 'invalidCharacters', 'reserved'] as const;
+/**
+ * A name the browser refused by the product's one name rule (shared/contract/names.ts) before
+ * sending it: in E2E rooms before it is sealed (the server sees only ciphertext and cannot judge it).
+ */
+export class RoomNameError extends Error {
+  constructor(readonly problem: NameProblem) {
+    super(`Invalid name (${problem})`);
+    this.name = 'RoomNameError';
+  }
+}
+
+/** The typed name as it is stored (spaces around it dropped, NFC), or RoomNameError. */
+export function checkedRoomName(raw: string): string {
+  const { name, problem } = typedName(raw);
+  if (problem) throw new RoomNameError(problem);
+  return name;
+}
 
 /**
  * A name the browser found taken before asking the server: in E2E rooms names are sealed, so the
@@ -27,12 +44,14 @@ export class NameTakenError extends Error {
 }
 
 export function roomErrorText(error: unknown, language = 'en'): RoomErrorText {
+  if (error instanceof RoomNameError) return { key: `errors.name.${error.problem}`, field: 'name' };
   if (error instanceof NameTakenError) return { key: error.kind === 'folder' ? 'errors.folderExists' : 'errors.fileExists', field: 'name' };
   if (!isApiError(error)) return { key: 'errors.network' };
-  const metadata = (error.error?.metadata ?? {}) as { reason?: unknown; field?: unknown; kind?: unknown; spaceAvailable?: unknown; spaceRequired?: unknown };
+  const metadata = (error.error?.metadata ?? {}) as { reason?: unknown; nameProblem?: unknown; field?: unknown; kind?: unknown; spaceAvailable?: unknown; spaceRequired?: unknown };
   const reason = typeof metadata.reason === 'string' ? metadata.reason : undefined;
-  if (error.status === 400 && metadata.field === 'name' && NAME_REASONS.includes(reason as (typeof NAME_REASONS)[number])) {
-    return { key: `errors.name.${reason}`, field: 'name' };
+  // The server's answer of the one name rule (as for delivery files): the reason in `nameProblem`.
+  if (error.status === 400 && metadata.field === 'name' && reason === 'invalidFileName') {
+    return { key: isNameProblem(metadata.nameProblem) ? `errors.name.${metadata.nameProblem}` : 'errors.name.invalidCharacters', field: 'name' };
   }
   if (error.status === 409 && reason === 'nameExists') return { key: metadata.kind === 'folder' ? 'errors.folderExists' : metadata.kind === 'file' ? 'errors.fileExists' : 'errors.roomExists', field: 'name' };
   if (error.errorClass === 'InviteUserToShareException') return { key: 'errors.notRegistered', field: 'user' };

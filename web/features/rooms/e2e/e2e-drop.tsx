@@ -15,7 +15,7 @@ import { numberedName, type VersionConflictChoice } from '../api/room-files';
 import { refreshRooms } from '../api/rooms';
 import { foldersToCreate, placedFromDrop, type PlacedFile } from '../folder-drop';
 import { UploadFolderButton } from '../upload-folder-button';
-import { roomErrorText } from '../room-errors';
+import { checkedRoomName, roomErrorText } from '../room-errors';
 import { VersionConflictDialog, type ConflictRequest } from '../version-dialogs';
 import { placementFor } from './e2e-file-ops';
 import { listE2eNames } from './e2e-names';
@@ -80,7 +80,7 @@ async function createE2eFolderTree(roomUuid: string, roomKey: KeyHandle, targetU
     if (here.files.has(lower)) throw new FolderTreeError(name, 'fileExists');
     const uuid = crypto.randomUUID();
     try {
-      const [sealed] = (await cryptoApi.encryptRoomNames({ roomKey, roomId: roomUuid, items: [{ kind: 'folder', itemId: uuid, name }] })).sealed;
+      const [sealed] = (await cryptoApi.encryptRoomNames({ roomKey, roomId: roomUuid, items: [{ kind: 'folder', itemId: uuid, name: checkedRoomName(name) }] })).sealed;
       await call(apiClient, X.createFolder, { params: { roomUuid }, body: { uuid, name: sealed ?? '', parentUuid: parent } });
     } catch (error) {
       throw new FolderTreeError(name, error);

@@ -3,6 +3,7 @@ import { ROOM_E2E_ENDPOINTS as X } from '@shared/contract/endpoints/rooms-e2e';
 import type { UnlockedKeys } from '@shared/crypto/service';
 import { apiClient } from '@web/lib/api-client';
 import { cryptoApi } from '@web/lib/crypto';
+import { checkedRoomName } from '../room-errors';
 import { numberedName, type VersionConflictChoice } from '../api/room-files';
 import { roomKeyOf, type E2eFolderView, type E2eListedFile, type E2eUploadPlacement } from './e2e-room-client';
 
@@ -23,7 +24,7 @@ export async function renameE2eEntry(
   newName: string,
 ): Promise<void> {
   const roomKey = await roomKeyOf(roomUuid, keys);
-  const name = newName.trim();
+  const name = checkedRoomName(newName);
   const itemId = item.kind === 'room' ? roomUuid : item.kind === 'folder' ? item.uuid : item.file.uuid;
   const [sealedName] = (await cryptoApi.encryptRoomNames({ roomKey, roomId: roomUuid, items: [{ kind: item.kind, itemId, name }] })).sealed;
   let metadata: string | undefined;

@@ -15,6 +15,7 @@ import { runPipeline } from '@shared/transfer/pipeline';
 import { DEFAULT_RETRY, LocalFileChangedError, withRetry } from '@shared/transfer/upload';
 import { apiClient } from '@web/lib/api-client';
 import { cryptoApi } from '@web/lib/crypto';
+import { checkedRoomName } from '../room-errors';
 
 /**
  * The browser side of an end-to-end encrypted room (shared/crypto/README.md "7. Data rooms"):
@@ -51,7 +52,7 @@ export class E2eRoomAccessError extends Error {
 export async function createE2eRoom(name: string, keys: UnlockedKeys): Promise<Room> {
   const uuid = crypto.randomUUID();
   const { handle } = await cryptoApi.generateRoomKey();
-  const [sealed] = (await cryptoApi.encryptRoomNames({ roomKey: handle, roomId: uuid, items: [{ kind: 'room', itemId: uuid, name: name.trim() }] })).sealed;
+  const [sealed] = (await cryptoApi.encryptRoomNames({ roomKey: handle, roomId: uuid, items: [{ kind: 'room', itemId: uuid, name: checkedRoomName(name) }] })).sealed;
   const wrappedKey = await cryptoApi.wrapRoomKey({ roomKey: handle, roomId: uuid, recipientPublicKey: keys.encryption.publicKey });
   const room = await call(apiClient, X.create, { body: { uuid, name: sealed ?? '', recipientKeyId: wrappedKey.recipientKeyId, wrappedKey } });
   roomKeys.set(`${uuid}|${keys.encryption.handle}`, Promise.resolve(handle));
@@ -68,7 +69,7 @@ export async function decryptNames(roomUuid: string, roomKey: KeyHandle, items: 
 export async function createE2eFolder(roomUuid: string, keys: UnlockedKeys, name: string, parentUuid: string | null): Promise<void> {
   const roomKey = await roomKeyOf(roomUuid, keys);
   const uuid = crypto.randomUUID();
-  const [sealed] = (await cryptoApi.encryptRoomNames({ roomKey, roomId: roomUuid, items: [{ kind: 'folder', itemId: uuid, name: name.trim() }] })).sealed;
+  const [sealed] = (await cryptoApi.encryptRoomNames({ roomKey, roomId: roomUuid, items: [{ kind: 'folder', itemId: uuid, name: checkedRoomName(name) }] })).sealed;
   await call(apiClient, X.createFolder, { params: { roomUuid }, body: { uuid, name: sealed ?? '', parentUuid } });
 }
 
@@ -244,7 +245,8 @@ export async function uploadE2eFile(file: File, target: E2eUploadTarget): Promis
   const session = target.session ?? {};
   const roomKey = await roomKeyOf(roomUuid, keys);
   const recordSize = DEFAULT_RECORD_SIZE;
-  const name = target.placement?.name ?? file.name;
+  // The one name rule before the name is sealed: the server sees only ciphertext.
+  const name = checkedRoomName(target.placement?.name ?? file.name);
   let completed = false;
   try {
     session.fileKey ??= (await cryptoApi.generateFileKey()).handle;

@@ -1,0 +1,78 @@
+/**
+ * The one name rule (SPEC §5 "file names must not contain invalid characters", "file-system names
+ * have no invalid characters and are not too long"; §8 "invalid file name") for every name the
+ * product stores from a person: delivery, form and submit-box files, data rooms, folders and room
+ * files (plain rooms on the server, E2E rooms in the browser before the name is sealed). The
+ * server, the web client and the add-in call these same functions, so a name the browser accepts
+ * is one the server stores.
+ *
+ * Names are stored and compared in Unicode NFC: "e\u0301" and "é" are one name.
+ */
+
+/** Common file systems (ext4, NTFS, APFS) allow 255 bytes/units per name; counted in UTF-16 units, NTFS's measure. */
+export const MAX_NAME_LENGTH = 255;
+/**
+ * Characters Windows, macOS or Linux refuse in a file name (and control characters):
+ * a recipient must be able to save the file under its name.
+ */
+// eslint-disable-next-line no-control-regex
+export const INVALID_NAME_CHARACTERS = /[\u0000-\u001f\u007f-\u009f<>:"/\\|?*]/;
+/**
+ * Bidirectional controls: they let "invoice\u202Efdp.exe" look like "invoiceexe.pdf"
+ * (embeddings, overrides, isolates, and the implicit marks LRM, RLM, ALM).
+ */
+export const BIDI_CONTROL_CHARACTERS = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
+/** Invisible characters that make two names look alike: zero-width space/joiners, word joiner, BOM, soft hyphen. */
+export const ZERO_WIDTH_CHARACTERS = /[\u00ad\u180e\u200b-\u200d\u2060-\u2064\ufeff]/;
+/** Device names Windows will not save a file under, with or without an extension ("CON", "nul.txt", "COM1.tar.gz"). */
+export const WINDOWS_RESERVED_NAME = /^(?:con|prn|aux|nul|com[1-9\u00b9\u00b2\u00b3]|lpt[1-9\u00b9\u00b2\u00b3])(?:\.|$)/i;
+
+/** Why a name is refused; the clients show it at once, the server answers it in `metadata.nameProblem`. */
+export const NAME_PROBLEMS = ['blank', 'tooLong', 'surroundingBlanks', 'invalidCharacters', 'bidiControl', 'zeroWidth', 'reservedName', 'trailingDotOrSpace'] as const;
+export type NameProblem = (typeof NAME_PROBLEMS)[number];
+
+export const isNameProblem = (value: unknown): value is NameProblem => NAME_PROBLEMS.some((p) => p === value);
+
+/** The form a name is stored and compared in: Unicode NFC (macOS hands out NFD names). */
+export function normaliseName(rawName: string): string {
+  return rawName.normalize('NFC');
+}
+
+/** The key two names are the same under (uniqueness checks): NFC, case folded. */
+export function nameKey(rawName: string): string {
+  return normaliseName(rawName).toLowerCase();
+}
+
+/**
+ * The rule, on the NFC form: not blank, no leading or trailing blanks, no invalid or control
+ * characters, no bidi controls, no zero-width characters, not `.`/`..`, not a Windows device name,
+ * no trailing dot or space (Windows drops them, so "a.exe." would become "a.exe"), at most
+ * MAX_NAME_LENGTH. Undefined = valid.
+ */
+export function nameProblem(rawName: string): NameProblem | undefined {
+  const name = normaliseName(rawName);
+  if (name.trim() === '') return 'blank';
+  if (name.length > MAX_NAME_LENGTH) return 'tooLong';
+  if (BIDI_CONTROL_CHARACTERS.test(name)) return 'bidiControl';
+  if (ZERO_WIDTH_CHARACTERS.test(name)) return 'zeroWidth';
+  if (INVALID_NAME_CHARACTERS.test(name)) return 'invalidCharacters';
+  if (name !== name.trim()) return 'surroundingBlanks';
+  if (name === '.' || name === '..') return 'invalidCharacters';
+  if (/[. ]$/.test(name)) return 'trailingDotOrSpace';
+  if (WINDOWS_RESERVED_NAME.test(name)) return 'reservedName';
+  return undefined;
+}
+
+/**
+ * A name typed into a dialog (room, folder, rename): spaces around it are dropped, then the rule
+ * applies; the value to store is `name` (NFC). Dropped files keep their own name (a blank is refused).
+ */
+export function typedName(rawName: string): { name: string; problem: NameProblem | undefined } {
+  // Spaces only: String.trim() would also drop a BOM or other invisible characters the rule refuses.
+  const name = normaliseName(rawName.replace(/^ +| +$/g, ''));
+  return { name, problem: nameProblem(name) };
+}
+
+/** The server's 400 for a refused name (every store answers it alike): message, and `metadata` beside `field: 'name'`. */
+export const INVALID_NAME_MESSAGE = 'Invalid file name';
+export const INVALID_NAME_REASON = 'invalidFileName';
