@@ -145,6 +145,13 @@ export class RoomMetadataSignatureError extends CryptoError {
 export class RoomMetadataMismatchError extends CryptoError {
   readonly code = 'room-metadata-mismatch';
 }
+/**
+ * The key that signed the file metadata verifies, but its holder may not write in the room (a VIEWER
+ * or PREVIEWER re-signed it: README section 7 "The signer of a file").
+ */
+export class RoomSignerNotWriterError extends CryptoError {
+  readonly code = 'room-signer-not-writer';
+}
 
 // ---- downloads decrypted in the Worker (service.ts decryptDownload) ----
 
@@ -190,6 +197,7 @@ const ERROR_CLASSES: CryptoErrorClass[] = [
   RoomMetadataInvalidError,
   RoomMetadataSignatureError,
   RoomMetadataMismatchError,
+  RoomSignerNotWriterError,
 ];
 
 const CLASS_BY_CODE = new Map<string, CryptoErrorClass>(ERROR_CLASSES.map((cls) => [new cls('').code, cls]));
