@@ -152,6 +152,13 @@ export class RoomMetadataMismatchError extends CryptoError {
 export class RoomSignerNotWriterError extends CryptoError {
   readonly code = 'room-signer-not-writer';
 }
+/**
+ * A room-key copy whose grant is missing, malformed, not signed by the granter's pinned key, or
+ * names another room, epoch, recipient or copy: never used to encrypt (README section 7).
+ */
+export class RoomKeyGrantInvalidError extends CryptoError {
+  readonly code = 'room-key-grant-invalid';
+}
 
 // ---- downloads decrypted in the Worker (service.ts decryptDownload) ----
 
@@ -198,6 +205,7 @@ const ERROR_CLASSES: CryptoErrorClass[] = [
   RoomMetadataSignatureError,
   RoomMetadataMismatchError,
   RoomSignerNotWriterError,
+  RoomKeyGrantInvalidError,
 ];
 
 const CLASS_BY_CODE = new Map<string, CryptoErrorClass>(ERROR_CLASSES.map((cls) => [new cls('').code, cls]));
