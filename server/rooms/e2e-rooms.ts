@@ -1,6 +1,6 @@
 // End-to-end encrypted rooms: creation, the caller's room-key copy and state (server/README
 // "End-to-end encrypted rooms"). The server stores sealed strings and HPKE copies only.
-import type { Room } from '@shared/contract/rooms';
+import { ROOM_ROLES, type Room, type RoomRole } from '@shared/contract/rooms';
 import { ROOM_KEY_DESCRIPTOR_FILE_ID, type CreateE2eRoomBody, type E2eMemberState, type E2eRoomState } from '@shared/contract/rooms-e2e';
 import type { WrappedFileKeyWire } from '@shared/contract/secupass';
 import type { FastifyInstance } from 'fastify';
@@ -12,7 +12,7 @@ import { RecipientKeyNotLiveError } from '../secupass/secupass-repository';
 import { mayCreateRoomsUnder, roomSettings } from './admin-settings';
 import { refuseRoomCreationOverLicence } from './room-licence';
 import './e2e-tables';
-import { requireRole, liveRoom, type RoomRow } from './roles';
+import { isRoomRole, requireRole, liveRoom, type RoomRow } from './roles';
 import { toRoom } from './rooms';
 
 export const ROOM_DESCRIPTOR_KIND = 'dataRoom';
@@ -169,6 +169,19 @@ async function signersOf(db: Kysely<Database>, roomId: number): Promise<{ id: nu
   return db.selectFrom('users').select(['id', 'uuid', 'email']).where('id', 'in', [...ids]).orderBy('id').execute();
 }
 
+/** Each user's strongest role in the room now (room or any folder entry, as the members list says); absent: no entry. */
+async function strongestRoles(db: Kysely<Database>, roomId: number, userIds: readonly number[]): Promise<Map<number, RoomRole>> {
+  const out = new Map<number, RoomRole>();
+  if (userIds.length === 0) return out;
+  const rows = await db.selectFrom('room_access').select(['user_id', 'role']).where('room_id', '=', roomId).where('user_id', 'in', [...userIds]).execute();
+  for (const row of rows) {
+    if (!isRoomRole(row.role)) continue;
+    const seen = out.get(row.user_id);
+    if (!seen || ROOM_ROLES.indexOf(row.role) < ROOM_ROLES.indexOf(seen)) out.set(row.user_id, row.role);
+  }
+  return out;
+}
+
 /** GET …/e2e: the caller's copy (when approved) and the keys of everyone who uploaded here. */
 export async function e2eRoomState(ctx: RequestContext, roomUuid: string): Promise<E2eRoomState> {
   const { app, user } = ctx;
@@ -179,7 +192,9 @@ export async function e2eRoomState(ctx: RequestContext, roomUuid: string): Promi
   const copy = own?.state === 'approved' ? (await roomKeyCopies(app, room, [user.id])).get(user.id) : undefined;
   const uploaders = await signersOf(app.db, room.id);
   const signers = [];
-  for (const u of uploaders) signers.push({ userUuid: u.uuid, email: u.email, keys: await app.secupass.publicKeysWithRetiredOf(u.id) });
+  // With each signer's role now: readers refuse metadata signed by one who may not write (README section 7).
+  const roles = await strongestRoles(app.db, room.id, uploaders.map((u) => u.id));
+  for (const u of uploaders) signers.push({ userUuid: u.uuid, email: u.email, role: roles.get(u.id) ?? null, keys: await app.secupass.publicKeysWithRetiredOf(u.id) });
   return {
     state: own?.state ?? 'noSecuPass',
     roomKey: copy ? { id: copy.id, recipientKeyId: copy.recipient_key_id, wrappedKey: JSON.parse(copy.wrapped_key) as WrappedFileKeyWire } : null,

@@ -130,8 +130,12 @@ export const E2eRoomStateSchema = z
     state: E2eMemberStateSchema,
     /** The caller's live room-key copy; null unless `approved`. */
     roomKey: z.object({ id: z.string(), recipientKeyId: z.string(), wrappedKey: WrappedFileKeySchema }).nullable(),
-    /** Everyone who uploaded to the room, with live and retired signing keys (pin-check before use). */
-    signers: z.array(z.object({ userUuid: z.string(), email: z.string(), keys: PublicKeysSchema })),
+    /**
+     * Everyone who uploaded to the room or re-signed a file, with live and retired signing keys
+     * (pin-check before use) and their strongest role here now (null: no longer a member); readers
+     * refuse metadata signed by a VIEWER or PREVIEWER (`room-signer-not-writer`).
+     */
+    signers: z.array(z.object({ userUuid: z.string(), email: z.string(), role: z.enum(ROOM_ROLES).nullable(), keys: PublicKeysSchema })),
   })
   .meta({ id: 'E2eRoomState' });
 export type E2eRoomState = z.infer<typeof E2eRoomStateSchema>;

@@ -145,6 +145,20 @@ export class RoomMetadataSignatureError extends CryptoError {
 export class RoomMetadataMismatchError extends CryptoError {
   readonly code = 'room-metadata-mismatch';
 }
+/**
+ * The key that signed the file metadata verifies, but its holder may not write in the room (a VIEWER
+ * or PREVIEWER re-signed it: README section 7 "The signer of a file").
+ */
+export class RoomSignerNotWriterError extends CryptoError {
+  readonly code = 'room-signer-not-writer';
+}
+/**
+ * A room-key copy whose grant is missing, malformed, not signed by the granter's pinned key, or
+ * names another room, epoch, recipient or copy: never used to encrypt (README section 7).
+ */
+export class RoomKeyGrantInvalidError extends CryptoError {
+  readonly code = 'room-key-grant-invalid';
+}
 
 // ---- downloads decrypted in the Worker (service.ts decryptDownload) ----
 
@@ -190,6 +204,8 @@ const ERROR_CLASSES: CryptoErrorClass[] = [
   RoomMetadataInvalidError,
   RoomMetadataSignatureError,
   RoomMetadataMismatchError,
+  RoomSignerNotWriterError,
+  RoomKeyGrantInvalidError,
 ];
 
 const CLASS_BY_CODE = new Map<string, CryptoErrorClass>(ERROR_CLASSES.map((cls) => [new cls('').code, cls]));

@@ -177,6 +177,27 @@ describe('data rooms: what a reader detects', () => {
     const resealed = await openRoomFileMetadata(keys, ref, moved);
     await expect(verifyRoomFileMetadata(resealed, uploader.publicKey, { ...ref, fileId: 'file-2' })).rejects.toMatchObject({ code: 'room-metadata-mismatch' });
   });
+
+  it('the signer of a file: a valid signature by a member who may not write is refused; an empty signer is no signer', async () => {
+    const keys = await deriveRoomKeys(generateRoomKey());
+    const viewer = await signer();
+    const ref = { roomId, fileId: 'file-1', version: 1 };
+    // A VIEWER (she holds the room key) re-signs the uploader's metadata with her own key: the signature is hers and valid.
+    const signed = await openRoomFileMetadata(keys, ref, await sealRoomFileMetadata(keys, base, viewer.privateKey));
+    for (const role of ['VIEWER', 'PREVIEWER']) {
+      await expect(verifyRoomFileMetadata(signed, viewer.publicKey, { ...ref, uploaderUserId: 'user-1', signer: { userId: 'user-3', role } })).rejects.toMatchObject({ code: 'room-signer-not-writer' });
+    }
+    for (const role of ['OWNER', 'EDITOR', null]) {
+      expect(await verifyRoomFileMetadata(signed, viewer.publicKey, { ...ref, signer: { userId: 'user-3', role } })).toEqual(base);
+    }
+    // The role is checked only once the signature holds: a forged signature stays a signature error.
+    await expect(verifyRoomFileMetadata(signed, (await signer()).publicKey, { ...ref, signer: { userId: 'user-3', role: 'VIEWER' } })).rejects.toMatchObject({ code: 'room-metadata-signature-invalid' });
+    // Metadata that names no signer key or no uploader does not open as ours.
+    for (const emptied of [{ signerKeyId: '' }, { uploaderUserId: '' }]) {
+      const sealed = await sealRoomFileMetadata(keys, { ...base, ...emptied }, viewer.privateKey);
+      await expect(openRoomFileMetadata(keys, ref, sealed)).rejects.toMatchObject({ code: 'room-metadata-invalid' });
+    }
+  });
 });
 
 function proxiedService(): CryptoApi {

@@ -8,6 +8,7 @@ import {
   RoomMetadataMismatchError,
   RoomMetadataSignatureError,
   RoomNameInvalidError,
+  RoomSignerNotWriterError,
 } from './errors';
 import { canonicalJson } from './manifest';
 import { FILE_KEY_BYTES } from './stream-records';
@@ -157,18 +158,30 @@ export async function openRoomFileMetadata(keys: RoomKeys, ref: RoomFileRef, sea
   }
   const m = signed?.metadata as Partial<RoomFileMetadata> | undefined;
   const strings = ['roomId', 'fileId', 'name', 'headerSha256', 'contentSha256', 'uploaderUserId', 'uploaderEmail', 'signerKeyId', 'createdAt'] as const;
+  // Who signed and for whom are never empty (an empty signer is refused here, not read as "unsigned").
+  const named = ['uploaderUserId', 'signerKeyId'] as const;
   if (typeof m !== 'object' || m === null || m.format !== 1 || typeof signed.signature !== 'string' || !strings.every((key) => typeof m[key] === 'string')
+    || !named.every((key) => (m[key] as string).length > 0)
     || !Number.isSafeInteger(m.size) || !Number.isSafeInteger(m.version)) {
     throw new RoomMetadataInvalidError('The file metadata lacks a field or has an unknown format');
   }
   return signed;
 }
 
-/** What the reader knows from elsewhere and the signed metadata must agree with (name: the decrypted item name; size: the server's). */
+/** Room roles that may write (SPEC §6: upload, new version, rename); VIEWER and PREVIEWER may not. */
+export const ROOM_WRITER_ROLES: readonly string[] = ['OWNER', 'EDITOR'];
+
+/** What the reader knows from elsewhere and the signed metadata must agree with (name: the decrypted item name; size: the server's plaintext size). */
 export interface RoomMetadataExpectation extends RoomFileRef {
   name?: string;
   size?: number;
   uploaderUserId?: string;
+  /**
+   * The holder of the pinned key that signed, with her role in the room now (strongest of room and
+   * folder entries; null: no longer a member). A role that cannot write is refused (README section 7
+   * "The signer of a file"; the role is the server's word until the member list is signed).
+   */
+  signer?: { userId: string; role: string | null };
 }
 
 /** Verifies the signature with the (pinned) signing key, then every expectation; returns the metadata. */
@@ -192,6 +205,10 @@ export async function verifyRoomFileMetadata(signed: SignedRoomFileMetadata, ver
   ];
   for (const [field, signedValue, expectedValue] of checks) {
     if (expectedValue !== undefined && signedValue !== expectedValue) throw new RoomMetadataMismatchError(`The signed ${field} differs from the one shown (${field})`);
+  }
+  const signer = expected.signer;
+  if (signer && signer.role !== null && !ROOM_WRITER_ROLES.includes(signer.role)) {
+    throw new RoomSignerNotWriterError(`The metadata was signed by a member who may not write here (${signer.role})`);
   }
   return m;
 }

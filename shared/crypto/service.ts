@@ -6,6 +6,7 @@ import { CryptoError, DownloadCancelledError, DownloadFailedError, KeyHandleKind
 import { generateFileKey, unwrapFileKey, wrapFileKey, type FileKeyBinding, type WrappedFileKey } from './file-key';
 import { fingerprintOf, formatFingerprint, importPublicKey, keyIdOf, type UserKeyPair, type UserKeyUsage } from './keys';
 import { signManifest, verifyManifest, type Manifest, type SignedManifest } from './manifest';
+import { signRoomKeyGrant, verifyRoomKeyGrant, type RoomKeyGrant, type RoomKeyGrantExpectation, type SignedRoomKeyGrant } from './room-grant';
 import { openContactPins, sealContactPins, type ContactPinList, type SealedContactPins } from './contact-pins';
 import { changeSecuPass, setupSecuPass, unlockSecuPass, type Argon2idParameters, type SecuPassBlobV3 } from './secupass';
 import { PlaintextPortWriter, PortCancelledError, type PortLike } from './plaintext-port';
@@ -184,6 +185,10 @@ export interface CryptoApi {
   openRoomFilesMetadata(args: { roomKey: KeyHandle; items: { file: RoomFileRef; sealed: string }[] }): Promise<{ results: RoomBatchResult<SignedRoomFileMetadata>[] }>;
   /** verifyRoomFileMetadata for a whole folder in ONE Worker call (each signer key imported once); results as openRoomFilesMetadata's. */
   verifyRoomFilesMetadata(args: { items: { signed: SignedRoomFileMetadata; signerPublicKey: string; expected: RoomMetadataExpectation }[] }): Promise<{ results: RoomBatchResult<RoomFileMetadata>[] }>;
+  /** The granter signs a room-key copy (room, epoch, recipient, the copy's hash; `signerKeyId` from the key): README section 7. */
+  signRoomKeyGrant(args: { signingKey: KeyHandle; roomId: string; epoch: number; recipientUserId: string; wrapped: WrappedFileKey; granterUserId: string; createdAt: string }): Promise<SignedRoomKeyGrant>;
+  /** RoomKeyGrantInvalidError unless it verifies with the granter's (pinned) key and names exactly this copy. */
+  verifyRoomKeyGrant(args: { signed: SignedRoomKeyGrant; signerPublicKey: string; expected: RoomKeyGrantExpectation }): Promise<RoomKeyGrant>;
 }
 
 export type RoomNameResult = { ok: true; name: string } | { ok: false; code: string };
@@ -514,6 +519,16 @@ export class CryptoService implements CryptoApi {
       return key;
     };
     return { results: await eachSettled(args.items, async (item) => verifyRoomFileMetadata(item.signed, await keyOf(item.signerPublicKey), item.expected)) };
+  }
+
+  async signRoomKeyGrant(args: { signingKey: KeyHandle; roomId: string; epoch: number; recipientUserId: string; wrapped: WrappedFileKey; granterUserId: string; createdAt: string }) {
+    const { signingKey, ...input } = args;
+    const signing = this.userKey(signingKey, 'signing');
+    return signRoomKeyGrant(input, { privateKey: signing.privateKey, keyId: signing.keyId });
+  }
+
+  async verifyRoomKeyGrant(args: { signed: SignedRoomKeyGrant; signerPublicKey: string; expected: RoomKeyGrantExpectation }) {
+    return verifyRoomKeyGrant(args.signed, await importPublicKey(fromBase64Url(args.signerPublicKey), 'signing'), args.expected);
   }
 
   async decryptDownload(args: DecryptDownloadArgs): Promise<{ bytes: number }> {

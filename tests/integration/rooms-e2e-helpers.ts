@@ -178,7 +178,7 @@ export async function readE2eFolder(server: TestServer, actor: E2eActor, roomUui
     const signer = await verifiedContactKey(actor.client, { crypto: actor.crypto, keys: keysOf(actor), pins: actor.pins }, { email: uploader.email, userUuid: uploader.userUuid, usage: 'signing', keyId: listedKey.keyId, publicKey: listedKey.publicKey, ...(listedKey.retired ? { retired: true } : {}) });
     const metadata = await actor.crypto.verifyRoomFileMetadata({
       signed, signerPublicKey: signer.publicKey,
-      expected: { ...file, name, size: extra.plaintextSize, ...(extra.uploaderUuid ? { uploaderUserId: extra.uploaderUuid } : {}) },
+      expected: { ...file, name, size: extra.plaintextSize, ...(extra.uploaderUuid ? { uploaderUserId: extra.uploaderUuid } : {}), signer: { userId: uploader.userUuid, role: uploader.role } },
     });
     const fileKey = await actor.crypto.unwrapRoomFileKey({ roomKey: handle, file, wrapped: extra.wrappedFileKey });
     let bytes: Uint8Array = new Uint8Array(0);

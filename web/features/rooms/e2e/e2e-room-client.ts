@@ -80,6 +80,11 @@ export interface E2eListedFile {
   uploadedBy: string;
   /** The verified metadata, or the error code that stopped it (shown on the row). */
   metadata: RoomFileMetadata | null;
+  /**
+   * Whose pinned key the metadata verified with (set with `metadata`): the "Signed by" column shows
+   * her, never the metadata's uploader field alone (a re-signer could leave someone else's there).
+   */
+  signer?: { userUuid: string; email: string };
   problem: string | null;
   version: number;
   wrappedFileKey: string;
@@ -162,7 +167,8 @@ export async function verifyE2eFiles(roomUuid: string, roomKey: KeyHandle, keys:
   const fail = (row: E2eListedFile, code: string) => (row.problem = code);
   const fileRef = (item: (typeof toOpen)[number]) => ({ roomId: roomUuid, fileId: item.row.uuid, version: item.extra.version });
   const opened = toOpen.length ? (await cryptoApi.openRoomFilesMetadata({ roomKey, items: toOpen.map((item) => ({ file: fileRef(item), sealed: item.extra.metadata })) })).results : [];
-  const signerKeys = new Map<string, Promise<{ publicKey: string } | { code: string }>>();
+  type SignerKey = { publicKey: string; signer: E2eRoomState['signers'][number] } | { code: string };
+  const signerKeys = new Map<string, Promise<SignerKey>>();
   const signerKeyOf = (uploaderUuid: string | null, keyId: string) => {
     const cacheKey = `${uploaderUuid}|${keyId}`;
     let pending = signerKeys.get(cacheKey);
@@ -173,14 +179,14 @@ export async function verifyE2eFiles(roomUuid: string, roomKey: KeyHandle, keys:
       pending = !uploader || !signer
         ? Promise.resolve({ code: 'room-metadata-signature-invalid' })
         : verifiedContactKey(apiClient, { crypto: cryptoApi, keys }, { email: uploader.email, userUuid: uploader.userUuid, usage: 'signing', keyId: signer.keyId, publicKey: signer.publicKey, ...(signer.retired ? { retired: true } : {}) }).then(
-            (pinned) => ({ publicKey: pinned.publicKey }),
+            (pinned) => ({ publicKey: pinned.publicKey, signer: uploader }),
             (error: unknown) => ({ code: (error as { code?: string }).code ?? 'room-metadata-invalid' }),
           );
       signerKeys.set(cacheKey, pending);
     }
     return pending;
   };
-  const toVerify: { row: E2eListedFile; signed: SignedRoomFileMetadata; signerPublicKey: string; expected: RoomMetadataExpectation }[] = [];
+  const toVerify: { row: E2eListedFile; signed: SignedRoomFileMetadata; signerPublicKey: string; signer: { userUuid: string; email: string }; expected: RoomMetadataExpectation }[] = [];
   for (const [k, item] of toOpen.entries()) {
     const result = opened[k]!;
     if (!result.ok) {
@@ -190,13 +196,20 @@ export async function verifyE2eFiles(roomUuid: string, roomKey: KeyHandle, keys:
     // The signer: the uploader, or the member who renamed the file and re-signed its metadata.
     const key = await signerKeyOf(item.extra.signerUuid ?? item.extra.uploaderUuid, result.value.metadata.signerKeyId);
     if ('code' in key) fail(item.row, key.code);
-    else toVerify.push({ row: item.row, signed: result.value, signerPublicKey: key.publicKey, expected: { ...fileRef(item), ...(item.name === null ? {} : { name: item.name }), size: item.extra.plaintextSize, ...(item.extra.uploaderUuid ? { uploaderUserId: item.extra.uploaderUuid } : {}) } });
+    else {
+      const { userUuid, email, role } = key.signer;
+      // The signer's role: a VIEWER's or PREVIEWER's valid signature is refused (room-signer-not-writer).
+      const expected = { ...fileRef(item), ...(item.name === null ? {} : { name: item.name }), size: item.extra.plaintextSize, ...(item.extra.uploaderUuid ? { uploaderUserId: item.extra.uploaderUuid } : {}), signer: { userId: userUuid, role } };
+      toVerify.push({ row: item.row, signed: result.value, signerPublicKey: key.publicKey, signer: { userUuid, email }, expected });
+    }
   }
   const verified = toVerify.length ? (await cryptoApi.verifyRoomFilesMetadata({ items: toVerify.map(({ signed, signerPublicKey, expected }) => ({ signed, signerPublicKey, expected })) })).results : [];
   for (const [k, item] of toVerify.entries()) {
     const result = verified[k]!;
-    if (result.ok) item.row.metadata = result.value;
-    else fail(item.row, result.code);
+    if (result.ok) {
+      item.row.metadata = result.value;
+      item.row.signer = item.signer;
+    } else fail(item.row, result.code);
   }
 }
 
@@ -329,6 +342,17 @@ export async function uploadE2eFile(file: File, target: E2eUploadTarget): Promis
 }
 
 /** The file key of a listed, verified file (a handle for the Worker's download decryption). */
+/**
+ * Who the "Signed by" column names (README section 7 "The signer of a file"): the holder of the key
+ * that verified. Her own signed address when she is the uploader; else her address and the
+ * uploader's (a rename re-signs the metadata). Null until the metadata verified.
+ */
+export function signedByOf(file: Pick<E2eListedFile, 'metadata' | 'signer'>): { signer: string; uploader?: string } | null {
+  if (!file.metadata || !file.signer) return null;
+  if (file.signer.userUuid === file.metadata.uploaderUserId) return { signer: file.metadata.uploaderEmail };
+  return { signer: file.signer.email, uploader: file.metadata.uploaderEmail };
+}
+
 export async function fileKeyOf(roomUuid: string, keys: UnlockedKeys, file: E2eListedFile): Promise<KeyHandle> {
   const roomKey = await roomKeyOf(roomUuid, keys);
   return (await cryptoApi.unwrapRoomFileKey({ roomKey, file: { roomId: roomUuid, fileId: file.uuid, version: file.version }, wrapped: file.wrappedFileKey })).handle;

@@ -48,6 +48,7 @@ import { E2eRowMenu, type E2eRow as Row, type E2eRowActions } from './e2e-row-me
 import { E2eDropZone } from './e2e-drop';
 import { E2eRoomSearch } from './e2e-search';
 import { ScanStatus } from '../scan-state';
+import { SignedBy } from './signed-by';
 
 const useStyles = makeStyles({
   toolbar: { display: 'flex', gap: '12px', alignItems: 'end', flexWrap: 'wrap', margin: '12px 0 16px' },
@@ -287,7 +288,7 @@ export function E2eRoomPage() {
     {
       id: 'signed',
       header: t('rooms:e2e.columns.signedBy'),
-      cell: (row) => (row.kind !== 'file' ? '' : row.file.metadata ? row.file.metadata.uploaderEmail : t(`rooms:e2e.problems.${row.file.problem ?? 'room-metadata-invalid'}`, { defaultValue: t('rooms:e2e.problems.unknown') })),
+      cell: (row) => (row.kind !== 'file' ? '' : <SignedBy file={row.file} />),
     },
     { id: 'actions', header: t('rooms:list.columns.actions'), cell: (row) => <E2eRowMenu row={row} role={role} actions={rowActions} t={t} /> },
   ];

@@ -9,6 +9,7 @@ import useSWR from 'swr';
 import { useDateFormat } from '../room-format';
 import type { E2eListedFile } from './e2e-room-client';
 import { openE2eVersions, type E2eVersionRow } from './e2e-versions';
+import { SignedBy } from './signed-by';
 
 const useStyles = makeStyles({
   surface: { maxWidth: 'min(880px, 95vw)', width: '100%' },
@@ -38,7 +39,7 @@ export function E2eVersionsDialog(props: {
     { id: 'name', header: t('rooms:files.columns.name'), cell: (v) => (v.file.metadata ? v.file.metadata.name : problem(v)) },
     { id: 'size', header: t('rooms:e2e.columns.size'), cell: (v) => formatSize(v.file.metadata?.size ?? v.file.size, i18n.language) },
     { id: 'modified', header: t('rooms:files.columns.modified'), cell: (v) => (v.file.metadata ? dateFormat.format(new Date(v.file.metadata.createdAt)) : '') },
-    { id: 'signed', header: t('rooms:e2e.columns.signedBy'), cell: (v) => v.file.metadata?.uploaderEmail ?? '' },
+    { id: 'signed', header: t('rooms:e2e.columns.signedBy'), cell: (v) => <SignedBy file={v.file} /> },
     {
       id: 'download',
       header: t('rooms:files.columns.actions'),

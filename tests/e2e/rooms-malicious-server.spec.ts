@@ -1,0 +1,101 @@
+// A malicious server against an END-TO-END ENCRYPTED ROOM, read by the web client in Chromium and
+// its crypto Worker (issue 28 §2; the Node side is tests/integration/rooms-malicious-server.test.ts).
+// Case 3, re-signed content under another name: with the server's help a VIEWER re-signs the
+// owner's file with her own key — the row says "Signed by a member who may not change files", and
+// never names the owner as signer; an EDITOR's re-signature (what a rename leaves) shows as hers,
+// "editor (uploaded by owner)"; an untouched file shows its uploader. axe on the room with them.
+import { randomUUID } from 'node:crypto';
+import { expect, test } from '@playwright/test';
+import { ROOM_E2E_PATHS } from '@shared/contract/rooms-e2e';
+import type { CryptoApi, UnlockedKeys } from '@shared/crypto/service';
+import { seedE2eRoomFiles } from '../support/seed-e2e-room-files';
+import { startTestServer, type TestServer } from '../support/server';
+import { apiCall, apiCreateAccount, apiSignIn, expectNoSeriousA11yViolations, locale, secuPassFromNode, signInToInbox } from './fixtures';
+import { apiShareRoom, unlockRoomKeys } from './rooms-fixtures';
+
+const rooms = locale<typeof import('@locales/en/rooms.json')>('en', 'rooms');
+const PASSPHRASE = 'Malicious-Room-SecuPass-Alder-28';
+const PASSWORD = 'Good-Passw0rd-rooms-malicious';
+const owner = { email: 'owner.rooms-malicious@example.test', password: PASSWORD };
+const editor = { email: 'editor.rooms-malicious@example.test', password: PASSWORD };
+const viewer = { email: 'viewer.rooms-malicious@example.test', password: PASSWORD };
+const name = (i: number) => `Offer ${i + 1}.pdf`;
+
+let server: TestServer;
+let roomUuid: string;
+
+interface Member {
+  uuid: string;
+  id: number;
+  keys: UnlockedKeys;
+  crypto: CryptoApi;
+}
+
+test.beforeAll(async () => {
+  server = await startTestServer();
+  const db = server.app.db;
+  const admin = await apiSignIn(server, server.admin);
+  const members: Record<'owner' | 'editor' | 'viewer', Member> = {} as never;
+  for (const [key, account] of [['owner', owner], ['editor', editor], ['viewer', viewer]] as const) {
+    await apiCreateAccount(server, admin, account);
+    const { keys, crypto } = await secuPassFromNode(server, account, PASSPHRASE);
+    const user = await db.selectFrom('users').select(['id', 'uuid']).where('email', '=', account.email).executeTakeFirstOrThrow();
+    members[key] = { uuid: user.uuid, id: user.id, keys, crypto };
+  }
+  const session = await apiSignIn(server, owner);
+  const { crypto } = members.owner;
+  roomUuid = randomUUID();
+  const { handle } = await crypto.generateRoomKey();
+  const [sealed] = (await crypto.encryptRoomNames({ roomKey: handle, roomId: roomUuid, items: [{ kind: 'room', itemId: roomUuid, name: 'Offers' }] })).sealed;
+  const wrappedKey = await crypto.wrapRoomKey({ roomKey: handle, roomId: roomUuid, recipientPublicKey: members.owner.keys.encryption.publicKey });
+  expect((await apiCall(server, session, 'POST', ROOM_E2E_PATHS.create, { uuid: roomUuid, name: sealed, recipientKeyId: wrappedKey.recipientKeyId, wrappedKey })).status).toBe(201);
+  const uuids = await seedE2eRoomFiles(db, { roomUuid, roomKey: handle, folderUuid: null, count: 3, name, uploader: { uuid: members.owner.uuid, email: owner.email, keys: members.owner.keys }, crypto });
+
+  // The EDITOR and the VIEWER are members with their own copy of the room key.
+  for (const [key, account, role] of [['editor', editor, 'EDITOR'], ['viewer', viewer, 'VIEWER']] as const) {
+    await apiShareRoom(server, session, roomUuid, account.email, role);
+    const copy = await crypto.wrapRoomKey({ roomKey: handle, roomId: roomUuid, recipientPublicKey: members[key].keys.encryption.publicKey });
+    const granted = await apiCall(server, session, 'PUT', ROOM_E2E_PATHS.grant(roomUuid, members[key].uuid), { approve: true, recipientKeyId: copy.recipientKeyId, wrappedKey: copy });
+    expect(granted.status, await granted.clone().text()).toBe(200);
+  }
+
+  // What a member writes with the server's help: the file's metadata signed again with her own key,
+  // stored by the server with her as the signer. Offer 1 by the VIEWER, Offer 2 by the EDITOR.
+  const reSign = async (member: Member, fileUuid: string) => {
+    const state = (await (await apiCall(server, await apiSignIn(server, member === members.viewer ? viewer : editor), 'GET', ROOM_E2E_PATHS.state(roomUuid))).json()) as { roomKey: { wrappedKey: Parameters<CryptoApi['unwrapRoomKey']>[0]['wrapped'] } };
+    const roomKey = (await member.crypto.unwrapRoomKey({ privateKey: member.keys.encryption.handle, roomId: roomUuid, wrapped: state.roomKey.wrappedKey })).handle;
+    const row = await db.selectFrom('room_files').innerJoin('room_e2e_files', 'room_e2e_files.file_id', 'room_files.id').select(['room_files.id', 'room_e2e_files.metadata']).where('room_files.uuid', '=', fileUuid).executeTakeFirstOrThrow();
+    const file = { roomId: roomUuid, fileId: fileUuid, version: 1 };
+    const { metadata: current } = await member.crypto.openRoomFileMetadata({ roomKey, file, sealed: row.metadata });
+    const { signerKeyId: _key, format: _format, ...rest } = current;
+    const { sealed: metadata } = await member.crypto.sealRoomFileMetadata({ roomKey, signingKey: member.keys.signing.handle, metadata: rest });
+    await db.updateTable('room_e2e_files').set({ metadata, signed_by: member.id }).where('file_id', '=', row.id).execute();
+  };
+  await reSign(members.viewer, uuids[0]!);
+  await reSign(members.editor, uuids[1]!);
+});
+test.afterAll(async () => {
+  await server?.close();
+});
+
+test('case 3: a VIEWER’s re-signature is refused with its reason; an EDITOR’s shows as hers; the uploader only where she signed', async ({ page }) => {
+  test.setTimeout(180_000);
+  await signInToInbox(page, server, owner);
+  await page.goto(`${server.url}/secure-rooms/${roomUuid}`);
+  await unlockRoomKeys(page, PASSPHRASE);
+  await expect(page.getByRole('heading', { level: 1, name: 'Offers' })).toBeVisible({ timeout: 30_000 });
+  const table = page.getByRole('table', { name: 'Folders and files' });
+
+  const byViewer = table.getByRole('row', { name: /Offer 1\.pdf/ });
+  await expect(byViewer).toContainText(rooms.e2e.problems['room-signer-not-writer']);
+  await expect(byViewer).not.toContainText(owner.email);
+  await expect(byViewer).not.toContainText(viewer.email);
+
+  const byEditor = table.getByRole('row', { name: /Offer 2\.pdf/ });
+  await expect(byEditor).toContainText(rooms.e2e.signedByOther.replace('{{signer}}', editor.email).replace('{{uploader}}', owner.email));
+
+  const untouched = table.getByRole('row', { name: /Offer 3\.pdf/ });
+  await expect(untouched.getByRole('cell', { name: owner.email, exact: true })).toBeVisible();
+  await expect(page.getByText(rooms.e2e.problems.unknown, { exact: true })).toHaveCount(0);
+  await expectNoSeriousA11yViolations(page, 'E2E room with a file re-signed by a viewer');
+});
