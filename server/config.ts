@@ -61,6 +61,17 @@ function isTrustedProxyEntry(entry: string): boolean {
   return Number(bits) <= (family === 4 ? 32 : 128);
 }
 
+/** A comma-separated list (or an array) as trimmed, non-empty entries. */
+const listEntries = (v: string | string[]): string[] => (Array.isArray(v) ? v : v.split(',')).map((e) => e.trim()).filter(Boolean);
+
+/** The entries when each one is `valid`; otherwise one issue naming the bad ones. */
+function checkedEntries(entries: string[], valid: (entry: string) => boolean, problem: string, ctx: z.RefinementCtx, hint = ''): string[] {
+  const bad = entries.filter((e) => !valid(e));
+  if (bad.length === 0) return entries;
+  ctx.addIssue({ code: 'custom', message: `${problem}: ${bad.join(', ')}${hint}` });
+  return z.NEVER;
+}
+
 /** `true`/`false` (also `1`/`0`, `yes`/`no`); anything else is refused rather than read as true. */
 function booleanSetting(name: string) {
   return z
@@ -239,14 +250,9 @@ export const SETTINGS = {
       .default(false)
       .transform((v, ctx) => {
         if (v === false) return false as const;
-        const entries = (Array.isArray(v) ? v : v.split(',')).map((e) => e.trim()).filter(Boolean);
+        const entries = listEntries(v);
         if (entries.length === 0 || (entries.length === 1 && ['false', '0'].includes(entries[0]!))) return false as const;
-        const bad = entries.filter((e) => !isTrustedProxyEntry(e));
-        if (bad.length > 0) {
-          ctx.addIssue({ code: 'custom', message: `not an IP address, CIDR range or proxy-addr name: ${bad.join(', ')} (list the proxies; "true" is not accepted)` });
-          return z.NEVER;
-        }
-        return entries;
+        return checkedEntries(entries, isTrustedProxyEntry, 'not an IP address, CIDR range or proxy-addr name', ctx, ' (list the proxies; "true" is not accepted)');
       }),
     default: '–',
     doc: "off; behind a reverse proxy: its addresses or CIDR ranges, comma-separated (`10.0.0.5, 10.1.0.0/16`). The client address is then taken from `X-Forwarded-For`, only on requests from those proxies; unset, `X-Forwarded-For` is ignored. `true` is refused (it would let any client pick its address and escape the per-address limits)",
@@ -305,15 +311,7 @@ export const SETTINGS = {
     schema: z
       .union([z.array(z.string()), z.string()])
       .default([])
-      .transform((v, ctx) => {
-        const entries = (Array.isArray(v) ? v : v.split(',')).map((e) => e.trim().toLowerCase()).filter(Boolean);
-        const bad = entries.filter((e) => !isAllowEntry(e));
-        if (bad.length > 0) {
-          ctx.addIssue({ code: 'custom', message: `not an IP address, CIDR range or host name: ${bad.join(', ')}` });
-          return z.NEVER;
-        }
-        return entries;
-      }),
+      .transform((v, ctx) => checkedEntries(listEntries(v).map((e) => e.toLowerCase()), isAllowEntry, 'not an IP address, CIDR range or host name', ctx)),
     default: '–',
     doc: 'internal targets a Flows webhook may reach although they are loopback, private, link-local or otherwise internal: IP addresses, CIDR ranges and exact host names, comma-separated (`10.20.0.0/16, hooks.intranet.example`). A host name admits whatever it resolves to; a range never admits a cloud metadata address (only that very address does). Unset: only public addresses (see `server/README.md`, "Outbound requests")',
   }),
