@@ -1,6 +1,6 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
-import { isAllowEntry } from './security/outbound-guard';
+import { isAllowEntry } from './outbound/outbound-guard';
 import { parseClamdAddress } from './virus-scan/clamd';
 
 /**
@@ -304,14 +304,11 @@ export const SETTINGS = {
   customerId: setting({ env: 'KUVERT_CUSTOMER_ID', secret: false, schema: z.string().trim().min(1).optional(), default: '–', doc: 'this installation\'s customer id (`ftapi.customerId`): the analytics `customer_id` group' }),
   webhookAttempts: setting({ env: 'KUVERT_WEBHOOK_ATTEMPTS', secret: false, schema: z.coerce.number().int().min(1).max(50).default(8), default: '8', doc: "attempts of a Flows webhook (a form's process service) before its hand-off is \"failed\"" }),
   webhookRetryDelayMs: setting({ env: 'KUVERT_WEBHOOK_RETRY_DELAY', secret: false, schema: z.coerce.number().int().min(10).max(3_600_000).default(30_000), default: '30000', doc: 'first webhook retry after this (ms), doubling each time' }),
-  // The outbound guard (server/security/outbound-guard.ts): what a user-chosen address may reach.
+  // The outbound guard (server/outbound/outbound-guard.ts): what a user-chosen address may reach.
   outboundAllow: setting({
     env: 'KUVERT_OUTBOUND_ALLOW',
     secret: false,
-    schema: z
-      .union([z.array(z.string()), z.string()])
-      .default([])
-      .transform((v, ctx) => checkedEntries(listEntries(v).map((e) => e.toLowerCase()), isAllowEntry, 'not an IP address, CIDR range or host name', ctx)),
+    schema: z.union([z.array(z.string()), z.string()]).default([]).transform((v, ctx) => checkedEntries(listEntries(v).map((e) => e.toLowerCase()), isAllowEntry, 'not an IP address, CIDR range or host name', ctx)),
     default: '–',
     doc: 'internal targets a Flows webhook may reach although they are loopback, private, link-local or otherwise internal: IP addresses, CIDR ranges and exact host names, comma-separated (`10.20.0.0/16, hooks.intranet.example`). A host name admits whatever it resolves to; a range never admits a cloud metadata address (only that very address does). Unset: only public addresses (see `server/README.md`, "Outbound requests")',
   }),

@@ -357,7 +357,7 @@ describe('Flows', () => {
   });
 });
 
-// The outbound guard (server/security/outbound-guard.ts) on the webhook: two more servers on the
+// The outbound guard (server/outbound/outbound-guard.ts) on the webhook: two more servers on the
 // same database with the operator settings unset — `strict`: nothing internal, https only;
 // `httpOnly`: plain http allowed, no allow-list. A is the operator who allow-listed 127.0.0.1.
 describe('Flows webhook: outbound guard', () => {

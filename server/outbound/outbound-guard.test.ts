@@ -115,6 +115,12 @@ describe('checkOutboundUrl', () => {
     expect((await refusal('https://no-such-host.invalid/', strict)).reason).toBe('unresolvable');
   });
 
+  it('the deadline covers the name lookup: an aborted check ends with the abort, not as unresolvable', async () => {
+    const error = await checkOutboundUrl('https://localhost/hook', strict, AbortSignal.abort(new DOMException('late', 'TimeoutError'))).catch((e: unknown) => e);
+    expect(error).not.toBeInstanceOf(OutboundRefusedError);
+    expect(outboundErrorText(error)).toBe('No answer in time');
+  });
+
   it('the allow-list: a loopback address or the name localhost admits the loopback receiver', async () => {
     await expect(checkOutboundUrl('http://127.0.0.1:9/hook', { allow: ['127.0.0.1'], allowHttp: true })).resolves.toMatchObject({ address: '127.0.0.1' });
     await expect(checkOutboundUrl('https://localhost/hook', { allow: ['localhost'], allowHttp: false })).resolves.toMatchObject({ family: expect.any(Number) as unknown });
