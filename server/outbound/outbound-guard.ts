@@ -70,12 +70,14 @@ function allowedByList(address: string, policy: OutboundPolicy): boolean {
   return policy.allow.map(normalHost).some((entry) => {
     if (ipaddr.isValid(entry)) return ipaddr.process(entry).toString() === parsed.toString();
     if (!ipaddr.isValidCIDR(entry)) return false;
-    const [range, bits] = ipaddr.parseCIDR(entry);
-    const base = range.kind() === 'ipv6' && (range as ipaddr.IPv6).isIPv4MappedAddress() ? (range as ipaddr.IPv6).toIPv4Address() : range;
-    const full = base.kind() === 'ipv4' ? 32 : 128;
+    const [range, prefix] = ipaddr.parseCIDR(entry);
+    // An IPv4-mapped range (::ffff:10.0.0.0/104) is the IPv4 range it maps.
+    const mapped = range.kind() === 'ipv6' && (range as ipaddr.IPv6).isIPv4MappedAddress();
+    const base = mapped ? (range as ipaddr.IPv6).toIPv4Address() : range;
+    const bits = mapped ? Math.max(0, prefix - 96) : prefix;
     if (base.kind() !== parsed.kind()) return false;
-    if (METADATA_ADDRESSES.has(parsed.toString()) && bits < full) return false;
-    return parsed.match(base, base === range ? bits : bits - 96);
+    if (METADATA_ADDRESSES.has(parsed.toString()) && bits < (base.kind() === 'ipv4' ? 32 : 128)) return false;
+    return parsed.match(base, bits);
   });
 }
 
