@@ -1,6 +1,6 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
-import { isAllowEntry } from './security/outbound-guard';
+import { isAllowEntry } from './outbound/outbound-guard';
 import { parseClamdAddress } from './virus-scan/clamd';
 
 /**
@@ -59,6 +59,17 @@ function isTrustedProxyEntry(entry: string): boolean {
   if (bits === undefined) return true;
   if (!/^\d{1,3}$/.test(bits)) return false;
   return Number(bits) <= (family === 4 ? 32 : 128);
+}
+
+/** A comma-separated list (or an array) as trimmed, non-empty entries. */
+const listEntries = (v: string | string[]): string[] => (Array.isArray(v) ? v : v.split(',')).map((e) => e.trim()).filter(Boolean);
+
+/** The entries when each one is `valid`; otherwise one issue naming the bad ones. */
+function checkedEntries(entries: string[], valid: (entry: string) => boolean, problem: string, ctx: z.RefinementCtx, hint = ''): string[] {
+  const bad = entries.filter((e) => !valid(e));
+  if (bad.length === 0) return entries;
+  ctx.addIssue({ code: 'custom', message: `${problem}: ${bad.join(', ')}${hint}` });
+  return z.NEVER;
 }
 
 /** `true`/`false` (also `1`/`0`, `yes`/`no`); anything else is refused rather than read as true. */
@@ -239,14 +250,9 @@ export const SETTINGS = {
       .default(false)
       .transform((v, ctx) => {
         if (v === false) return false as const;
-        const entries = (Array.isArray(v) ? v : v.split(',')).map((e) => e.trim()).filter(Boolean);
+        const entries = listEntries(v);
         if (entries.length === 0 || (entries.length === 1 && ['false', '0'].includes(entries[0]!))) return false as const;
-        const bad = entries.filter((e) => !isTrustedProxyEntry(e));
-        if (bad.length > 0) {
-          ctx.addIssue({ code: 'custom', message: `not an IP address, CIDR range or proxy-addr name: ${bad.join(', ')} (list the proxies; "true" is not accepted)` });
-          return z.NEVER;
-        }
-        return entries;
+        return checkedEntries(entries, isTrustedProxyEntry, 'not an IP address, CIDR range or proxy-addr name', ctx, ' (list the proxies; "true" is not accepted)');
       }),
     default: '–',
     doc: "off; behind a reverse proxy: its addresses or CIDR ranges, comma-separated (`10.0.0.5, 10.1.0.0/16`). The client address is then taken from `X-Forwarded-For`, only on requests from those proxies; unset, `X-Forwarded-For` is ignored. `true` is refused (it would let any client pick its address and escape the per-address limits)",
@@ -298,22 +304,11 @@ export const SETTINGS = {
   customerId: setting({ env: 'KUVERT_CUSTOMER_ID', secret: false, schema: z.string().trim().min(1).optional(), default: '–', doc: 'this installation\'s customer id (`ftapi.customerId`): the analytics `customer_id` group' }),
   webhookAttempts: setting({ env: 'KUVERT_WEBHOOK_ATTEMPTS', secret: false, schema: z.coerce.number().int().min(1).max(50).default(8), default: '8', doc: "attempts of a Flows webhook (a form's process service) before its hand-off is \"failed\"" }),
   webhookRetryDelayMs: setting({ env: 'KUVERT_WEBHOOK_RETRY_DELAY', secret: false, schema: z.coerce.number().int().min(10).max(3_600_000).default(30_000), default: '30000', doc: 'first webhook retry after this (ms), doubling each time' }),
-  // The outbound guard (server/security/outbound-guard.ts): what a user-chosen address may reach.
+  // The outbound guard (server/outbound/outbound-guard.ts): what a user-chosen address may reach.
   outboundAllow: setting({
     env: 'KUVERT_OUTBOUND_ALLOW',
     secret: false,
-    schema: z
-      .union([z.array(z.string()), z.string()])
-      .default([])
-      .transform((v, ctx) => {
-        const entries = (Array.isArray(v) ? v : v.split(',')).map((e) => e.trim().toLowerCase()).filter(Boolean);
-        const bad = entries.filter((e) => !isAllowEntry(e));
-        if (bad.length > 0) {
-          ctx.addIssue({ code: 'custom', message: `not an IP address, CIDR range or host name: ${bad.join(', ')}` });
-          return z.NEVER;
-        }
-        return entries;
-      }),
+    schema: z.union([z.array(z.string()), z.string()]).default([]).transform((v, ctx) => checkedEntries(listEntries(v).map((e) => e.toLowerCase()), isAllowEntry, 'not an IP address, CIDR range or host name', ctx)),
     default: '–',
     doc: 'internal targets a Flows webhook may reach although they are loopback, private, link-local or otherwise internal: IP addresses, CIDR ranges and exact host names, comma-separated (`10.20.0.0/16, hooks.intranet.example`). A host name admits whatever it resolves to; a range never admits a cloud metadata address (only that very address does). Unset: only public addresses (see `server/README.md`, "Outbound requests")',
   }),

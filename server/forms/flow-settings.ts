@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Kysely, Selectable } from 'kysely';
 import { badRequest } from '../core/http-error';
 import type { Database } from '../db/schema';
-import { checkOutboundUrl, OutboundRefusedError, outboundPolicy } from '../security/outbound-guard';
+import { checkOutboundUrl, OutboundRefusedError, outboundPolicy } from '../outbound/outbound-guard';
 import type { UserRow } from '../users/users-repository';
 import { assertMayEditForm } from './admin-settings';
 import { formByUuid, type FormRow } from './forms';
@@ -42,7 +42,7 @@ export async function getProcessService(app: FastifyInstance, user: UserRow, for
 
 /**
  * On/off and the webhook URL: https (http only when the operator allows it), no credentials, a
- * public address unless allow-listed (server/security/outbound-guard.ts; checked again at every
+ * public address unless allow-listed (server/outbound/outbound-guard.ts; checked again at every
  * attempt). A webhook needs the shared secret first (`rotateSecret`): none goes out unsigned.
  */
 export async function saveProcessService(app: FastifyInstance, user: UserRow, formUuid: string, input: Required<ProcessServiceInput>): Promise<ProcessService> {

@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import { FLOW_WEBHOOK_EVENT, FLOW_WEBHOOK_HEADERS, SUBMISSION_JSON_VERSION, SubmissionJsonSchema, type FlowWebhookBody } from '@shared/contract/flows';
 import type { FastifyInstance } from 'fastify';
 import type { JobKind } from '../jobs/job-queue';
-import { outboundErrorText, outboundPolicy, outboundRequest, OutboundRefusedError } from '../security/outbound-guard';
+import { outboundErrorText, outboundPolicy, outboundRequest, OutboundRefusedError } from '../outbound/outbound-guard';
 import { FLOW_WEBHOOK_JOB, attachmentsOf, handOffByUuid, isEncryptedHandOff, levelNumberOf, type FlowWebhookPayload } from './flow-handoff';
 import { formFlowOf, secretOf } from './flow-settings';
 

@@ -35,7 +35,8 @@ test.beforeAll(async () => {
   });
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
-  server = await startTestServer({ config: { uploadPartSize: 1024 } });
+  // The loopback receiver through the operator's allow-list (KUVERT_OUTBOUND_ALLOW, KUVERT_OUTBOUND_ALLOW_HTTP).
+  server = await startTestServer({ config: { uploadPartSize: 1024, outboundAllow: ['127.0.0.1'], outboundAllowHttp: true } });
   const admin = await apiSignIn(server, server.admin);
   for (const [user, roleNames] of [
     [builder, ['ROLE_UI_USER', 'ROLE_SENDER', 'ROLE_RECEIVER', 'ROLE_SECUFORMS']],
@@ -86,6 +87,11 @@ test('a form hands its submission to a webhook; the Flows page shows it delivere
   const secretBox = page.getByRole('textbox', { name: /Copy this secret now/ });
   await expect(secretBox).toHaveValue(/^whsec_/);
   const secret = await secretBox.inputValue();
+  // An internal address (here the cloud metadata service) is refused with words, not saved.
+  await page.getByRole('textbox', { name: /^Webhook URL/ }).fill('https://169.254.169.254/latest/meta-data/');
+  await page.getByRole('button', { name: 'Save process service' }).click();
+  await expect(page.getByText(/This address points into an internal network/)).toBeVisible();
+  await page.getByRole('textbox', { name: /^Webhook URL/ }).fill(receiverUrl);
   await page.getByRole('button', { name: 'Save process service' }).click();
   await expect(page.getByText('The process service is saved.').first()).toBeVisible();
   await expect(page.getByText(/A secret exists/)).toBeVisible();

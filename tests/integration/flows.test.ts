@@ -1,6 +1,11 @@
+import { execFileSync } from 'node:child_process';
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createApiClient, type ApiClient } from '@shared/api/client';
 import { DELIVERY_PATHS } from '@shared/contract/deliveries';
 import { SECURITY_LEVELS } from '@shared/contract/constants';
@@ -357,7 +362,7 @@ describe('Flows', () => {
   });
 });
 
-// The outbound guard (server/security/outbound-guard.ts) on the webhook: two more servers on the
+// The outbound guard (server/outbound/outbound-guard.ts) on the webhook: two more servers on the
 // same database with the operator settings unset — `strict`: nothing internal, https only;
 // `httpOnly`: plain http allowed, no allow-list. A is the operator who allow-listed 127.0.0.1.
 describe('Flows webhook: outbound guard', () => {
@@ -439,6 +444,27 @@ describe('Flows webhook: outbound guard', () => {
     await a.app.jobs.whenIdle();
     expect(await handOffOf(deliveryUuid)).toMatchObject({ state: 'delivered', attempts: 2 });
     expect(received).toHaveLength(1);
+  });
+
+  it('https goes through the same gate with the certificate checked: a self-signed receiver fails in safe words', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kuvert-tls-'));
+    execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem'), '-days', '1', '-subj', '/CN=localhost', '-addext', 'subjectAltName=DNS:localhost,IP:127.0.0.1'], { stdio: 'ignore' });
+    const tls = createHttpsServer({ key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) }, (request, response) => {
+      received.push({ path: request.url ?? '', headers: request.headers, body: '' });
+      response.end(RECEIVER_ANSWER);
+    });
+    await new Promise<void>((resolve) => tls.listen(0, '127.0.0.1', resolve));
+    try {
+      const form = await createForm();
+      await processService(form, `https://127.0.0.1:${(tls.address() as AddressInfo).port}/hook`);
+      const deliveryUuid = await submit(form);
+      await a.app.jobs.whenIdle();
+      expect(received).toHaveLength(0);
+      expect(await handOffOf(deliveryUuid)).toMatchObject({ state: 'pending', attempts: 1, lastError: 'The webhook could not be reached: The TLS certificate was not accepted' });
+    } finally {
+      await new Promise((resolve) => tls.close(resolve));
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('a redirect is not followed, and nothing of the answer reaches the Flows page', async () => {

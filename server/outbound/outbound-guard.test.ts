@@ -71,6 +71,11 @@ describe('address classifier', () => {
     expect(addressPermitted('169.254.169.254', policy)).toBe(false);
     expect(addressPermitted('fd00:ec2::254', policy)).toBe(false);
     expect(addressPermitted('169.254.169.254', { ...policy, allow: ['169.254.169.254'] })).toBe(true);
+    // An IPv4-mapped range is the IPv4 range it maps, metadata rule included.
+    expect(addressPermitted('10.9.8.7', { ...policy, allow: ['::ffff:10.0.0.0/104'] })).toBe(true);
+    expect(addressPermitted('11.9.8.7', { ...policy, allow: ['::ffff:10.0.0.0/104'] })).toBe(true); // public anyway
+    expect(addressPermitted('172.16.0.1', { ...policy, allow: ['::ffff:10.0.0.0/104'] })).toBe(false);
+    expect(addressPermitted('169.254.169.254', { ...policy, allow: ['::ffff:169.254.0.0/112'] })).toBe(false);
   });
 
   it('allow-list entries: addresses, CIDR ranges and host names; nothing else', () => {
@@ -113,6 +118,12 @@ describe('checkOutboundUrl', () => {
     expect((await refusal('not a url', withHttp)).reason).toBe('invalidUrl');
     expect((await refusal('https://user:pw@93.184.215.14/', strict)).reason).toBe('credentialsInUrl');
     expect((await refusal('https://no-such-host.invalid/', strict)).reason).toBe('unresolvable');
+  });
+
+  it('the deadline covers the name lookup: an aborted check ends with the abort, not as unresolvable', async () => {
+    const error = await checkOutboundUrl('https://localhost/hook', strict, AbortSignal.abort(new DOMException('late', 'TimeoutError'))).catch((e: unknown) => e);
+    expect(error).not.toBeInstanceOf(OutboundRefusedError);
+    expect(outboundErrorText(error)).toBe('No answer in time');
   });
 
   it('the allow-list: a loopback address or the name localhost admits the loopback receiver', async () => {

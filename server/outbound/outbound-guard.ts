@@ -4,7 +4,6 @@ import { request as httpRequest, type OutgoingHttpHeaders } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';
-import type { KuvertConfig } from '../config';
 
 /**
  * The one gate for every request the server makes to an address a user chose (server/README.md,
@@ -37,7 +36,7 @@ export interface OutboundPolicy {
 }
 
 /** The policy of this server's configuration (read at each check, so a test or restart changes it). */
-export const outboundPolicy = (config: Pick<KuvertConfig, 'outboundAllow' | 'outboundAllowHttp'>): OutboundPolicy => ({ allow: config.outboundAllow, allowHttp: config.outboundAllowHttp });
+export const outboundPolicy = (config: { outboundAllow: readonly string[]; outboundAllowHttp: boolean }): OutboundPolicy => ({ allow: config.outboundAllow, allowHttp: config.outboundAllowHttp });
 
 /**
  * Cloud metadata services. Most lie in ranges refused anyway; Azure's wire server is a public
@@ -71,18 +70,31 @@ function allowedByList(address: string, policy: OutboundPolicy): boolean {
   return policy.allow.map(normalHost).some((entry) => {
     if (ipaddr.isValid(entry)) return ipaddr.process(entry).toString() === parsed.toString();
     if (!ipaddr.isValidCIDR(entry)) return false;
-    const [range, bits] = ipaddr.parseCIDR(entry);
-    const base = range.kind() === 'ipv6' && (range as ipaddr.IPv6).isIPv4MappedAddress() ? (range as ipaddr.IPv6).toIPv4Address() : range;
-    const full = base.kind() === 'ipv4' ? 32 : 128;
+    const [range, prefix] = ipaddr.parseCIDR(entry);
+    // An IPv4-mapped range (::ffff:10.0.0.0/104) is the IPv4 range it maps.
+    const mapped = range.kind() === 'ipv6' && (range as ipaddr.IPv6).isIPv4MappedAddress();
+    const base = mapped ? (range as ipaddr.IPv6).toIPv4Address() : range;
+    const bits = mapped ? Math.max(0, prefix - 96) : prefix;
     if (base.kind() !== parsed.kind()) return false;
-    if (METADATA_ADDRESSES.has(parsed.toString()) && bits < full) return false;
-    return parsed.match(base, base === range ? bits : bits - 96);
+    if (METADATA_ADDRESSES.has(parsed.toString()) && bits < (base.kind() === 'ipv4' ? 32 : 128)) return false;
+    return parsed.match(base, bits);
   });
 }
 
 /** Whether the server may connect to this address under the policy (unit-tested in outbound-guard.test.ts). */
 export function addressPermitted(address: string, policy: OutboundPolicy): boolean {
   return addressRange(address) === 'unicast' || allowedByList(address, policy);
+}
+
+/** The system resolver cannot be cancelled: the request's deadline stops waiting for it instead. */
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return work;
+  signal.throwIfAborted();
+  return new Promise<T>((resolve, reject) => {
+    const stop = () => reject(signal.reason as Error);
+    signal.addEventListener('abort', stop, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', stop));
+  });
 }
 
 export interface CheckedTarget {
@@ -97,7 +109,7 @@ export interface CheckedTarget {
  * a host that resolves, and every address it resolves to permitted (one internal answer is enough
  * to refuse: a name must not mix). A host name on the allow-list admits whatever it resolves to.
  */
-export async function checkOutboundUrl(raw: string, policy: OutboundPolicy): Promise<CheckedTarget> {
+export async function checkOutboundUrl(raw: string, policy: OutboundPolicy, signal?: AbortSignal): Promise<CheckedTarget> {
   let url: URL;
   try {
     url = new URL(raw);
@@ -114,8 +126,9 @@ export async function checkOutboundUrl(raw: string, policy: OutboundPolicy): Pro
     addresses = [{ address: host, family: isIP(host) }];
   } else {
     try {
-      addresses = await lookup(host, { all: true, verbatim: true });
-    } catch {
+      addresses = await untilAborted(lookup(host, { all: true, verbatim: true }), signal);
+    } catch (error) {
+      if (signal?.aborted) throw error;
       addresses = [];
     }
     if (addresses.length === 0) throw new OutboundRefusedError('unresolvable', 'The host name could not be resolved');
@@ -154,7 +167,7 @@ export interface OutboundRequest {
  * never read: the caller learns the status only, so nothing of an internal answer leaks back.
  */
 export async function outboundRequest(raw: string, policy: OutboundPolicy, init: OutboundRequest): Promise<{ status: number }> {
-  const target = await checkOutboundUrl(raw, policy);
+  const target = await checkOutboundUrl(raw, policy, init.signal);
   const send = target.url.protocol === 'https:' ? httpsRequest : httpRequest;
   return new Promise((resolve, reject) => {
     const options = { method: init.method, headers: init.headers, signal: init.signal, agent: false as const, lookup: pinnedLookup(target) };
