@@ -226,7 +226,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     const start = async (port: number) => {
       const dataDir = await mkdtemp(join(tmpdir(), 'kuvert-multi-'));
       cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
-      return startChildServer({ dataDir, port, admin: { ...TEST_ADMIN }, env });
+      return startChildServer({ dataDir, port, admin: { ...TEST_ADMIN }, env, ...(options.together ? { startTimeoutMs: 90_000 } : {}) });
     };
     // The first runs the migrations and creates the administrator; the others start on them together.
     // Or all at once: the start lock lets one do the first-run work while the others wait.
