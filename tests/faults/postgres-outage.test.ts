@@ -202,7 +202,12 @@ describe.skipIf(skip !== null)('PostgreSQL faults: three servers behind HAProxy 
         else await download(sent[Math.floor(Math.random() * sent.length)]!);
       }
     })();
-    const uploadsAfter = (count: number) => until(`${count} more uploads`, async () => sent.length >= count, 90_000);
+    const exited = () => cluster.servers.some((s) => s.process.exitCode !== null || s.process.signalCode !== null);
+    // Stops waiting as soon as a server died (what the issue saw: every server gone at once).
+    const uploadsAfter = async (count: number) => {
+      await until(`${count} uploads`, async () => sent.length >= count || exited(), 90_000);
+      expect(alive()).toEqual(cluster.servers.map((_, i) => `server ${i + 1}: running`));
+    };
 
     try {
       await uploadsAfter(2);
