@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, PostgresAdapter, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
+import { markFromDatabase } from './availability';
 import type { Database } from './schema';
 import { ensurePrivateDirSync, restrictFilesSync } from './private-files';
 
@@ -82,7 +83,7 @@ async function openPostgres(url: string, schema: string | undefined, poolSize: n
     // The schema must exist before search_path can point at it.
     const admin = new pg.Client({ connectionString: url });
     admin.on('error', onConnectionError);
-    await admin.connect();
+    await admin.connect().catch((error: unknown) => Promise.reject(markFromDatabase(error)));
     try {
       await admin.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
     } finally {
@@ -103,8 +104,17 @@ async function openPostgres(url: string, schema: string | undefined, poolSize: n
   // An idle connection that fails is removed by the pool, which then emits 'error'; a connection in
   // use (a transaction) emits it on the client. Either way the query in flight fails by itself.
   pool.on('error', onConnectionError);
-  pool.on('connect', (client) => client.on('error', () => undefined));
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  pool.on('connect', (client) => {
+    client.on('error', () => undefined);
+    // A query's socket error (ECONNRESET) is marked as the database's, as is a failed connect below.
+    const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+    (client as { query: unknown }).query = (...args: unknown[]) => {
+      const result = query(...args);
+      return result instanceof Promise ? result.catch((error: unknown) => Promise.reject(markFromDatabase(error))) : result;
+    };
+  });
+  const marked = { connect: () => pool.connect().catch((error: unknown) => Promise.reject(markFromDatabase(error))), end: () => pool.end() };
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: marked }) });
   return { db, kind: 'postgres', close: () => db.destroy() };
 }
 

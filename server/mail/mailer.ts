@@ -120,6 +120,9 @@ export function createMailer(config: MailerConfig): Mailer {
     let transport = smtpTransports.get(url);
     if (!transport) {
       transport = createTransport(url);
+      // A pooled transport (`?pool=true`) reports a dropped idle connection as an 'error' event,
+      // which would end the process unheard; the next send opens a new connection and fails on its own.
+      transport.on('error', () => undefined);
       smtpTransports.set(url, transport);
     }
     return transport;

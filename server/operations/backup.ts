@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { createHash, type Hash } from 'node:crypto';
 import { once } from 'node:events';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { access, copyFile, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { access, chmod, copyFile, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import SQLite from 'better-sqlite3';
@@ -11,7 +11,7 @@ import type { KuvertConfig } from '../config';
 import { ensurePrivateDir, PRIVATE_FILE_MODE } from '../db/private-files';
 import { openDatabase } from '../db/database';
 import type { Database } from '../db/schema';
-import { SECRET_KEY_FILE } from '../security/secret-box';
+import { SECRET_KEY_FACT, SECRET_KEY_FILE, secretKeyFingerprint } from '../security/secret-box';
 import { assertValidKey, BlobNotFoundError, type BlobStore } from '../storage/blob-store';
 import { openBlobStore } from '../storage/open-blob-store';
 import { listedGroups, type ListedGroup, type ListedPart } from './backup-list';
@@ -25,7 +25,10 @@ import { listedGroups, type ListedGroup, type ListedPart } from './backup-list';
  *   blob store (local folder or S3), each checked against the size and SHA-256 the database
  *   recorded (room files: the whole file's SHA-256 over its parts; a part with no recorded hash
  *   gets the one read now in the manifest, so `check` and `restore` verify it later);
- * - `secret.key` when the server keeps its key in the data folder (TOTP secrets need it);
+ * - `secret.key` when the server keeps its key in the data folder (TOTP secrets need it); a key
+ *   given as KUVERT_SECRET_KEY is NOT in the backup: the restore needs the same KUVERT_SECRET_KEY
+ *   and refuses to write anything without it (checked against the key's fingerprint the database
+ *   recorded, cluster_facts);
  * - `manifest.json`, written last: what is in it, with each blob's size, SHA-256 and item (and
  *   `missing` for one the store lacked).
  * The database is copied first and the blob list read after it, so every blob the copy knows
@@ -67,22 +70,30 @@ export interface BackupReport {
 
 const exists = (path: string) => access(path).then(() => true, () => false);
 
-/** pg_dump / pg_restore with the connection in the environment, so the password never shows in the process list. */
-async function runPgTool(tool: 'pg_dump' | 'pg_restore', databaseUrl: string, args: string[]): Promise<void> {
-  const url = new URL(databaseUrl);
-  const env = {
-    ...process.env,
-    PGHOST: decodeURIComponent(url.hostname),
-    PGPORT: url.port || '5432',
-    PGUSER: decodeURIComponent(url.username),
-    PGPASSWORD: decodeURIComponent(url.password),
-    PGDATABASE: decodeURIComponent(url.pathname.slice(1)),
-  };
-  const child = spawn(tool, args, { env, stdio: ['ignore', 'ignore', 'pipe'] });
+/**
+ * pg_dump / pg_restore with the connection in the environment, so the password never shows in the
+ * process list (none for a pg_restore that only reads the dump). Answers what the tool printed.
+ */
+async function runPgTool(tool: 'pg_dump' | 'pg_restore', databaseUrl: string | null, args: string[]): Promise<string> {
+  const url = databaseUrl ? new URL(databaseUrl) : null;
+  const env = url
+    ? {
+        ...process.env,
+        PGHOST: decodeURIComponent(url.hostname),
+        PGPORT: url.port || '5432',
+        PGUSER: decodeURIComponent(url.username),
+        PGPASSWORD: decodeURIComponent(url.password),
+        PGDATABASE: decodeURIComponent(url.pathname.slice(1)),
+      }
+    : process.env;
+  const child = spawn(tool, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
   let errors = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
   child.stderr.on('data', (chunk: Buffer) => (errors += chunk.toString('utf8')));
   const [code] = (await once(child, 'close')) as [number | null];
   if (code !== 0) throw new Error(`${tool} failed (exit ${code}): ${errors.trim().split('\n')[0] ?? ''}`);
+  return output;
 }
 
 async function sha256OfFile(path: string): Promise<{ size: number; sha256: string }> {
@@ -141,7 +152,11 @@ export async function createBackup(config: KuvertConfig, dir: string): Promise<B
     const copy = new Kysely<Database>({ dialect: new SqliteDialect({ database: new SQLite(join(dir, SQLITE_BACKUP), { readonly: true }) }) });
     groups = await listedGroups(copy).finally(() => copy.destroy());
   } else {
-    await runPgTool('pg_dump', config.databaseUrl!, ['--format=custom', '--no-owner', '--no-privileges', `--file=${join(dir, PG_BACKUP)}`]);
+    // Created 0600 first (pg_dump keeps the mode of a file it overwrites; it would make one 0644).
+    const dump = join(dir, PG_BACKUP);
+    await writeFile(dump, '', { mode: PRIVATE_FILE_MODE, flag: 'wx' });
+    await runPgTool('pg_dump', config.databaseUrl!, ['--format=custom', '--no-owner', '--no-privileges', `--file=${dump}`]);
+    await chmod(dump, PRIVATE_FILE_MODE);
     const live = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: 1 });
     groups = await listedGroups(live.db).finally(() => live.close());
   }
@@ -233,6 +248,56 @@ export async function checkBackup(dir: string): Promise<BackupReport & { manifes
   return { manifest, blobs: manifest.blobs.length, bytes, problems };
 }
 
+/** The key fingerprint the backed-up database recorded (cluster_facts), read from the copy without restoring it; null if none. */
+async function recordedKeyFingerprint(dir: string, manifest: BackupManifest): Promise<string | null> {
+  if (manifest.database === 'sqlite') {
+    const copy = new SQLite(join(dir, SQLITE_BACKUP), { readonly: true });
+    try {
+      const row = copy.prepare('select value from cluster_facts where name = ?').get(SECRET_KEY_FACT) as { value: string } | undefined;
+      return row?.value ?? null;
+    } catch {
+      return null; // a backup older than the table (migration 0030)
+    } finally {
+      copy.close();
+    }
+  }
+  // The table's data as COPY text: `COPY <schema>.cluster_facts (name, value, created_at) FROM stdin;`, rows with tabs, `\.`.
+  const text = await runPgTool('pg_restore', null, ['--data-only', '--table=cluster_facts', '--file=-', join(dir, PG_BACKUP)]);
+  const lines = text.split('\n');
+  const start = lines.findIndex((line) => /^COPY \S*cluster_facts \(/.test(line));
+  if (start < 0) return null;
+  const columns = /\(([^)]*)\)/.exec(lines[start]!)![1]!.split(',').map((c) => c.trim().replace(/"/g, ''));
+  for (const line of lines.slice(start + 1)) {
+    if (line === '\\.') break;
+    const values = line.split('\t');
+    if (values[columns.indexOf('name')] === SECRET_KEY_FACT) return values[columns.indexOf('value')] ?? null;
+  }
+  return null;
+}
+
+/**
+ * Two-factor secrets in the backup are sealed with the installation's key: a restore whose server
+ * would start with another key (or none) makes them unreadable, and the server would refuse to start.
+ * The key the restored server will use: KUVERT_SECRET_KEY, else a secret.key already in its data
+ * folder, else the one in the backup. Checked before anything is written.
+ */
+async function assertRestoredKeyMatches(config: KuvertConfig, dir: string, manifest: BackupManifest): Promise<void> {
+  const recorded = await recordedKeyFingerprint(dir, manifest);
+  if (recorded === null) return;
+  const keyFile = [join(config.dataDir, SECRET_KEY_FILE), ...(manifest.secretKey ? [join(dir, SECRET_KEY_FILE)] : [])];
+  let key: Uint8Array | null = config.secretKey ? Buffer.from(config.secretKey, 'base64') : null;
+  for (const path of keyFile) {
+    if (key) break;
+    if (await exists(path)) key = Buffer.from((await readFile(path, 'utf8')).trim(), 'base64');
+  }
+  if (!key) {
+    throw new Error('KUVERT_SECRET_KEY: the backup was made by servers with KUVERT_SECRET_KEY, which a backup never holds; set the same KUVERT_SECRET_KEY for the restore (and the restored servers); nothing restored');
+  }
+  if (secretKeyFingerprint(key) !== recorded) {
+    throw new Error(`KUVERT_SECRET_KEY: ${config.secretKey ? 'KUVERT_SECRET_KEY' : `${config.dataDir}/${SECRET_KEY_FILE}`} is not the key the backed-up servers used (the two-factor secrets would not open); set the KUVERT_SECRET_KEY they had; nothing restored`);
+  }
+}
+
 /**
  * Restores a checked backup onto the server configured by `config`, which must be new: no
  * SQLite file in its data folder / no Kuvert tables in its PostgreSQL database. The blobs go
@@ -248,6 +313,7 @@ export async function restoreBackup(config: KuvertConfig, dir: string): Promise<
   if ((manifest.database === 'postgres') !== Boolean(config.databaseUrl)) {
     throw new Error(`the backup holds a ${manifest.database} database; set ${manifest.database === 'postgres' ? 'DATABASE_URL' : 'no DATABASE_URL'} to restore it`);
   }
+  await assertRestoredKeyMatches(config, dir, manifest);
   await ensurePrivateDir(config.dataDir);
   const sqliteTarget = join(config.dataDir, SQLITE_FILE);
   if (manifest.database === 'sqlite') {

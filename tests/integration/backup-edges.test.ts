@@ -23,7 +23,9 @@ import { createPlainRoom, roomBytes, roomCall, uploadRoomFile } from './room-upl
  *   content becoming its earlier version), and one nobody resumes is removed with its
  *   bytes by the room sweep like any abandoned upload;
  * - a blob the database points to but the blob store lacks (deleted by hand): `create` exits 1
- *   naming the blob and its item, `check` names it, `restore` refuses and writes nothing.
+ *   naming the blob and its item, `check` names it, `restore` refuses and writes nothing;
+ * - servers with KUVERT_SECRET_KEY: the backup does not hold the key, and `restore` refuses without
+ *   the same key (none, or another one) and writes nothing (issue 29 §2).
  */
 
 const PART_SIZE = 1024;
@@ -132,5 +134,28 @@ describe.skipIf(Boolean(process.env.KUVERT_TEST_DATABASE_URL))('backup edges (SQ
     expect(refused.err).toContain('the backup has problems; nothing restored');
     expect(refused.err).toContain(lostRoomPart);
     expect(await readdir(target).catch(() => [])).toEqual([]);
+  });
+
+  it('made with KUVERT_SECRET_KEY: the backup holds no key; restore refuses without it or with another one, writing nothing, and restores with it', { timeout: 60_000 }, async () => {
+    const secretKey = randomBytes(32).toString('base64');
+    const keyed = await startTestServer({ config: { ...CONFIG, secretKey } });
+    const backupDir = join(work, 'backup-keyed');
+    try {
+      const created = await backupCommand(['create', backupDir], { KUVERT_DATA_DIR: keyed.dataDir, KUVERT_SECRET_KEY: secretKey });
+      expect(created, created.err).toMatchObject({ code: 0 });
+    } finally {
+      await keyed.close();
+    }
+    expect(await readdir(backupDir)).not.toContain('secret.key');
+    const target = join(work, 'restored-keyed');
+    const without = await backupCommand(['restore', backupDir], { KUVERT_DATA_DIR: target });
+    expect(without.code).toBe(1);
+    expect(without.err).toContain('the backup was made by servers with KUVERT_SECRET_KEY, which a backup never holds; set the same KUVERT_SECRET_KEY');
+    expect(await readdir(target).catch(() => [])).toEqual([]);
+    const other = await backupCommand(['restore', backupDir], { KUVERT_DATA_DIR: target, KUVERT_SECRET_KEY: randomBytes(32).toString('base64') });
+    expect(other.err).toContain('KUVERT_SECRET_KEY is not the key the backed-up servers used');
+    expect(await readdir(target).catch(() => [])).toEqual([]);
+    const right = await backupCommand(['restore', backupDir], { KUVERT_DATA_DIR: target, KUVERT_SECRET_KEY: secretKey });
+    expect(right, right.err).toMatchObject({ code: 0 });
   });
 });

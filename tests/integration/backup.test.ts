@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -375,8 +375,15 @@ describe.skipIf(!pgUrl)('backup and restore on PostgreSQL (pg_dump / pg_restore 
     const created = await backupCommand(['create', backupDir], { KUVERT_DATA_DIR: source!.dataDir, DATABASE_URL: urlOf(databases.from) });
     expect(created, created.err).toMatchObject({ code: 0 });
     expect(await readdir(backupDir)).toEqual(expect.arrayContaining(['database.pgdump', 'manifest.json', 'blobs', 'secret.key']));
+    // Private like the rest of the backup (pg_dump made its file 0644; issue 29 §2).
+    for (const name of ['database.pgdump', 'manifest.json', 'secret.key']) expect(((await stat(join(backupDir, name))).mode & 0o777).toString(8), name).toBe('600');
     const checked = await backupCommand(['check', backupDir], {});
     expect(checked, checked.err).toMatchObject({ code: 0 });
+
+    // Another key than the backed-up servers': refused before anything is written (the next restore into the same database works).
+    const wrongKey = await backupCommand(['restore', backupDir], { KUVERT_DATA_DIR: join(work, 'wrong-key'), DATABASE_URL: urlOf(databases.to), KUVERT_SECRET_KEY: randomBytes(32).toString('base64') });
+    expect(wrongKey.code).toBe(1);
+    expect(wrongKey.err).toMatch(/KUVERT_SECRET_KEY is not the key the backed-up servers used.*nothing restored/);
 
     const target = join(work, 'restored');
     const restoredRun = await backupCommand(['restore', backupDir], { KUVERT_DATA_DIR: target, DATABASE_URL: urlOf(databases.to) });

@@ -83,6 +83,10 @@ export interface ClusterOptions {
   store?: 's3' | 'local';
   /** Extra environment for every server. */
   env?: Record<string, string>;
+  /** Use `databaseUrl`'s database as it is (not a fresh one made and dropped here); tests/faults gives its own. */
+  givenDatabase?: boolean;
+  /** Start every server at once on the (empty) database, as `systemctl enable --now kuvert@…` does; default: the first alone, then the others. */
+  together?: boolean;
 }
 
 export interface Cluster {
@@ -93,8 +97,10 @@ export interface Cluster {
   smtp: TestSmtpServer;
   /** The S3 test server, in its own process (`pid`: the bench reads its CPU time). */
   s3: S3TestServer & { pid: number };
-  /** This cluster's own database (dropped on close). */
+  /** This cluster's own database (dropped on close unless given). */
   databaseUrl: string;
+  /** The environment every server got (to start one more like them). */
+  serverEnv: Record<string, string>;
   /** Scans clamd ran (INSTREAM commands), 0 without clamd. */
   scans(): number;
   /** One server's own metrics (Prometheus text), fetched from it directly. */
@@ -186,8 +192,8 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     for (const step of cleanups.reverse()) await step().catch(() => undefined);
   };
   try {
-    const database = await createDatabase(options.databaseUrl);
-    cleanups.push(() => database.drop());
+    const database = options.givenDatabase ? { url: options.databaseUrl } : await createDatabase(options.databaseUrl);
+    if ('drop' in database) cleanups.push(() => database.drop());
     const s3 = await startS3Process();
     cleanups.push(() => s3.close());
     const smtp = await startTestSmtpServer();
@@ -220,11 +226,19 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     const start = async (port: number) => {
       const dataDir = await mkdtemp(join(tmpdir(), 'kuvert-multi-'));
       cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
-      return startChildServer({ dataDir, port, admin: { ...TEST_ADMIN }, env });
+      return startChildServer({ dataDir, port, admin: { ...TEST_ADMIN }, env, ...(options.together ? { startTimeoutMs: 90_000 } : {}) });
     };
     // The first runs the migrations and creates the administrator; the others start on them together.
-    servers.push(await start(ports[0]!));
-    servers.push(...(await Promise.all(ports.slice(1).map(start))));
+    // Or all at once: the start lock lets one do the first-run work while the others wait.
+    if (options.together) {
+      const started = await Promise.allSettled(ports.map(start));
+      for (const result of started) if (result.status === 'fulfilled') servers.push(result.value);
+      const failed = started.find((result) => result.status === 'rejected');
+      if (failed) throw failed.reason;
+    } else {
+      servers.push(await start(ports[0]!));
+      servers.push(...(await Promise.all(ports.slice(1).map(start))));
+    }
 
     const addresses = SERVER_NAMES.map((_, i) => `127.0.0.1:${ports[i % count]}`);
     const haproxy = spawn(HAPROXY_BINARY, ['-db', '-f', HAPROXY_CONFIG], {
@@ -259,6 +273,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
       smtp,
       s3,
       databaseUrl: database.url,
+      serverEnv: env,
       scans: () => counting?.scans() ?? 0,
       async metrics(index) {
         const response = await fetch(`${servers[index]!.url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });

@@ -28,6 +28,10 @@ export interface ChildServerOptions {
   admin: { email: string; password: string };
   /** Extra environment (e.g. KUVERT_UPLOAD_PART_SIZE). */
   env?: Record<string, string>;
+  /** Sees the child's output as it comes, before the start finishes (tests/faults waits for a log line). */
+  onOutput?: (text: string) => void;
+  /** How long the start may take (default 30 s); several servers starting together on a fresh database take longer. */
+  startTimeoutMs?: number;
 }
 
 export interface ChildServer {
@@ -60,18 +64,22 @@ export async function startChildServer(options: ChildServerOptions): Promise<Chi
   });
   let out = '';
   let err = '';
-  child.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
+  child.stdout!.on('data', (chunk: Buffer) => {
+    out += chunk.toString('utf8');
+    options.onOutput?.(out);
+  });
   child.stderr!.on('data', (chunk: Buffer) => (err += chunk.toString('utf8')));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
 
   const url = `http://127.0.0.1:${options.port}`;
-  const deadline = Date.now() + START_TIMEOUT_MS;
+  const startTimeoutMs = options.startTimeoutMs ?? START_TIMEOUT_MS;
+  const deadline = Date.now() + startTimeoutMs;
   // main.ts prints "Kuvert is running at …" once it listens.
   while (!out.includes('Kuvert is running at')) {
     if (child.exitCode !== null || child.signalCode !== null) throw new Error(`server exited (${child.exitCode ?? child.signalCode}): ${err || out}`);
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
-      throw new Error(`server did not start within ${START_TIMEOUT_MS} ms: ${err || out}`);
+      throw new Error(`server did not start within ${startTimeoutMs} ms: ${err || out}`);
     }
     await new Promise((r) => setTimeout(r, 50));
   }
