@@ -5,6 +5,7 @@ import { DELIVERY_SETTING_KEYS, e2ePartLayout, e2ePlaintextSize, partCountOf, ty
 import { badRequest, conflict, HttpError, notFound } from '../core/http-error';
 import type { RequestContext } from '../core/request-context';
 import { dropDescriptors, ownKeyOf } from './e2e-keys';
+import { detectStoredType, refuseBlockedContent } from '../uploads/content-type';
 import { checkComplete, checkPartRequest, writePart } from '../uploads/parts';
 import { checkSpace } from '../uploads/space';
 import { activity, deliveryPrefix, fileOf, findDelivery, layoutOf, ownDraft, partKey, toUploadFile, type FileRow } from './records';
@@ -143,7 +144,15 @@ export async function commitFile({ app, user: sender }: RequestContext, delivery
   const file = await fileOf(app.db, delivery, fileId);
   if (file.status === 'committed') return toUploadFile(file);
   const parts = await app.db.selectFrom('delivery_file_parts').select(['part_index', 'size']).where('file_id', '=', file.id).execute();
-  await checkComplete(app.blobs, layoutOf(file), parts, (i) => partKey(delivery.uuid, file.uuid, i));
+  const layout = layoutOf(file);
+  const keyOf = (i: number) => partKey(delivery.uuid, file.uuid, i);
+  await checkComplete(app.blobs, layout, parts, keyOf);
+  // The blocked types again, now from the bytes (levels 1/2; an E2E file's bytes are ciphertext).
+  if (file.encrypted !== 1) {
+    const all = await app.settings.getAll();
+    const policy = { blockedExtensions: parseList(all[DELIVERY_SETTING_KEYS.blockedExtensions]), blockedMimeTypes: parseList(all[DELIVERY_SETTING_KEYS.blockedMimeTypes]) };
+    refuseBlockedContent(file.name, await detectStoredType(app.blobs, layout, keyOf), policy);
+  }
   const now = Date.now();
   await commitStoredFile(app.db, file, now);
   await activity(app.db, delivery.id, 'fileCommitted', { actor: sender.email, detail: file.name });

@@ -14,6 +14,7 @@ import { isSecurityLevel } from '@shared/contract/security-levels';
 import { processPageProblems } from '@shared/rules/form-pages-rules';
 import { formFooterProblems } from '@shared/rules/form-footer-rules';
 import { formConfigProblems } from '@shared/rules/form-rules';
+import { nameKey, normaliseName } from '@shared/contract/names';
 import type { FastifyInstance } from 'fastify';
 import { sql, type Selectable, type Transaction } from 'kysely';
 import { badRequest, HttpError } from '../core/http-error';
@@ -112,7 +113,7 @@ export async function listForms(app: FastifyInstance, user: UserRow): Promise<Fo
 /** §5 checks that need the database: unique name and URL, an existing sender account. */
 async function checkAgainstDatabase(trx: Transaction<Database>, input: FormInputParsed, exceptId: number | null): Promise<number | null> {
   const others = trx.selectFrom('forms').select('id').where('id', '!=', exceptId ?? -1);
-  if (await others.where('name_key', '=', input.name.trim().toLowerCase()).executeTakeFirst()) {
+  if (await others.where('name_key', '=', formNameKey(input.name)).executeTakeFirst()) {
     throw formError(409, FORM_ERRORS.duplicateName, 'A form with this name exists already', { field: 'name' });
   }
   if (await others.where('url', '=', input.url).executeTakeFirst()) {
@@ -124,12 +125,15 @@ async function checkAgainstDatabase(trx: Transaction<Database>, input: FormInput
   return sender.id;
 }
 
+/** Form names are stored and compared in NFC (the one name rule), case-insensitively. */
+const formNameKey = (name: string) => nameKey(name.trim());
+
 const normalised = (list: string[]) => [...new Set(list.map((r) => r.trim().toLowerCase()))];
 
 function rowValues(input: FormInputParsed) {
   return {
-    name: input.name.trim(),
-    name_key: input.name.trim().toLowerCase(),
+    name: normaliseName(input.name.trim()),
+    name_key: formNameKey(input.name),
     url: input.url,
     active: input.active ? 1 : 0,
     security_level: input.securityLevel,

@@ -13,7 +13,8 @@ import { checkSpace } from '../uploads/space';
 import { recordActivity } from './activity';
 import { fileBlobPrefix, filePartKey, layoutOf, liveFile, toUploadFile } from './file-rows';
 import { checkNameFree, validName, withRoomNameLock } from './names';
-import { checkFileType, initialScanState, queueRoomScan } from './scan';
+import { detectStoredType, refuseBlockedContent } from '../uploads/content-type';
+import { blockPolicy, checkFileType, initialScanState, queueRoomScan } from './scan';
 import { committedReplacement, promoteUpload, sameNamedFile, versionConflict } from './versions';
 import { liveFolder, liveRoom, requireRole } from './roles';
 import { refuseNamesInEncryptedRoom, requireE2eMetadata } from './e2e-rooms';
@@ -133,6 +134,8 @@ export async function commitFile(ctx: RequestContext, roomUuid: string, fileUuid
   const parts = await app.db.selectFrom('room_file_parts').select(['part_index', 'size']).where('file_id', '=', file.id).execute();
   const layout = layoutOf(file);
   await checkComplete(app.blobs, layout, parts, (i) => filePartKey(file, i));
+  // The blocked types again, now from the bytes (plain rooms; an E2E room's bytes are ciphertext).
+  if (Number(room.encrypted) !== 1) refuseBlockedContent(file.name, await detectStoredType(app.blobs, layout, (i) => filePartKey(file, i)), await blockPolicy(app));
   const hash = createHash('sha256');
   for await (const chunk of partsStream(app.blobs, layout, (i) => filePartKey(file, i), 0, layout.size - 1)) hash.update(chunk as Buffer);
   const sha256 = hash.digest('hex');

@@ -9,17 +9,25 @@ import { ROOM_PREVIEW_TYPES } from '@shared/contract/room-ops';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { HttpError } from '../core/http-error';
 import type { RequestContext } from '../core/request-context';
+import { detectStoredType, type DetectedType } from '../uploads/content-type';
 import { sendStoredFile } from '../uploads/send';
 import { recordActivity } from './activity';
 import { filePartKey, layoutOf, liveFile } from './file-rows';
 import { liveRoom, requireRole } from './roles';
 import { refuseUnlessScanned } from './scan';
 
-/** The type the preview answers with, or null when the browser is not trusted to render it. */
-export function previewType(mimeType: string): string | null {
+const PREVIEWABLE: readonly string[] = ROOM_PREVIEW_TYPES;
+
+/**
+ * The type the preview answers with, or null when the browser is not trusted to render it: from
+ * the bytes (`detected`, content-type.ts) wherever they have a signature — an image or PDF only
+ * when the bytes are one, whatever was declared —; a declared text type only when the bytes show
+ * no binary type, and then always as plain UTF-8 text.
+ */
+export function previewType(mimeType: string, detected: DetectedType | null): string | null {
+  if (detected) return PREVIEWABLE.includes(detected.mime) && !detected.mime.startsWith('text/') ? detected.mime : null;
   const bare = bareMimeType(mimeType);
-  if (!(ROOM_PREVIEW_TYPES as readonly string[]).includes(bare)) return null;
-  return bare.startsWith('text/') ? 'text/plain; charset=utf-8' : bare;
+  return PREVIEWABLE.includes(bare) && bare.startsWith('text/') ? 'text/plain; charset=utf-8' : null;
 }
 
 /** A complete GET is logged as `view` (SPEC §4). */
@@ -29,14 +37,16 @@ export async function previewFile(ctx: RequestContext, request: FastifyRequest, 
   const { file, folder } = await liveFile(app.db, room, fileUuid);
   await requireRole(app.db, room, user.id, 'preview', folder);
   refuseUnlessScanned(file);
-  const contentType = previewType(file.mime_type);
+  const layout = layoutOf(file);
+  const keyOf = (i: number) => filePartKey(file, i);
+  const contentType = previewType(file.mime_type, await detectStoredType(app.blobs, layout, keyOf));
   if (!contentType) {
     throw new HttpError(415, 'UnsupportedMediaTypeException', 'This file type cannot be previewed; images, PDF and text files can', {
       reason: 'previewNotSupported',
       mimeType: file.mime_type,
     });
   }
-  const stored = { name: file.name, mimeType: file.mime_type, layout: layoutOf(file), keyOf: (i: number) => filePartKey(file, i) };
+  const stored = { name: file.name, mimeType: file.mime_type, layout, keyOf };
   return sendStoredFile(
     request,
     reply,

@@ -2,7 +2,7 @@
 // its one clamd client and the database job queue (virus-scan/scan-job.ts creates the client and
 // runs this kind with it) — one job per committed content. E2E rooms are "not scanned".
 import { DELIVERY_SETTING_KEYS } from '@shared/contract/deliveries';
-import { blockedFile, parseFileTypeList } from '@shared/contract/file-policy';
+import { blockedFile, parseFileTypeList, type FilePolicy } from '@shared/contract/file-policy';
 import type { RoomScanState } from '@shared/contract/rooms';
 import { sendRuleError } from '@shared/rules/send-rule-errors';
 import type { FastifyInstance } from 'fastify';
@@ -27,10 +27,14 @@ export interface RoomScanPayload {
  * The same admin setting as deliveries (`kuvert.delivery.blockedExtensions` / `blockedMimeTypes`)
  * refuses the file at its announcement, with the delivery's error (400 FileNotAllowedException).
  */
-export async function checkFileType(app: FastifyInstance, file: { name: string; mimeType: string }): Promise<void> {
+/** The administrator's blocked types (the delivery settings, shared with rooms). */
+export async function blockPolicy(app: FastifyInstance): Promise<FilePolicy> {
   const all = await app.settings.getAll();
-  const policy = { blockedExtensions: parseFileTypeList(all[DELIVERY_SETTING_KEYS.blockedExtensions]), blockedMimeTypes: parseFileTypeList(all[DELIVERY_SETTING_KEYS.blockedMimeTypes]) };
-  const blocked = blockedFile(file, policy);
+  return { blockedExtensions: parseFileTypeList(all[DELIVERY_SETTING_KEYS.blockedExtensions]), blockedMimeTypes: parseFileTypeList(all[DELIVERY_SETTING_KEYS.blockedMimeTypes]) };
+}
+
+export async function checkFileType(app: FastifyInstance, file: { name: string; mimeType: string }): Promise<void> {
+  const blocked = blockedFile(file, await blockPolicy(app));
   if (!blocked) return;
   const answer = sendRuleError({ code: 'blockedFileType', field: 'files', name: file.name, ...blocked });
   throw new HttpError(answer.status, answer.errorClass, answer.message, answer.metadata);

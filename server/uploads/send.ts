@@ -7,6 +7,7 @@ import { HttpError } from '../core/http-error';
 import type { BlobStore } from '../storage/blob-store';
 import { sendPooledBody } from '../storage/pooled-body';
 import { partsRangeReader, partsStream } from './bytes';
+import { servedType } from './content-type';
 import type { PartLayout } from './parts';
 import { parseRange } from './range';
 
@@ -48,7 +49,8 @@ export async function sendStoredFile(
     });
   }
   // A type stored before the MIME check existed may be malformed (a CR/LF): never put it in a header.
-  void reply.type(options.contentType ?? (isValidMimeType(file.mimeType) ? file.mimeType : 'application/octet-stream')).header('content-length', String(end - start + 1));
+  // A declared active type (HTML, SVG, XML, script) is never served as such (content-type.ts).
+  void reply.type(options.contentType ?? (isValidMimeType(file.mimeType) ? servedType(file.mimeType) : 'application/octet-stream')).header('content-length', String(end - start + 1));
   if (range.kind === 'partial') void reply.code(206).header('content-range', `bytes ${start}-${end}/${size}`);
   const reader = partsRangeReader(blobs, file.layout, file.keyOf, start, end);
   if (reader) return sendPooledBody(reply, reader, end - start + 1);

@@ -1,14 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { parseClamdAddress } from './clamd';
+import { LNK_HEADER } from '../uploads/content-type.test-helper';
 import { sniffProgram } from './scan-job';
 
 describe('content sniff (MIME type check)', () => {
-  it('finds Windows programs and shortcuts by their first bytes, nothing else', () => {
-    expect(sniffProgram(Buffer.from('MZ\x90\x00', 'latin1'))).toEqual({ mimeType: 'application/x-msdownload', extension: 'exe' });
-    expect(sniffProgram(Buffer.from([0x4c, 0, 0, 0, 1, 0x14, 2, 0, 0]))).toEqual({ mimeType: 'application/x-ms-shortcut', extension: 'lnk' });
-    expect(sniffProgram(Buffer.from('%PDF-1.7'))).toBeNull();
-    expect(sniffProgram(Buffer.from('M'))).toBeNull();
-    expect(sniffProgram(new Uint8Array(0))).toBeNull();
+  it('names the type of the first bytes with file-type: Windows programs and shortcuts among them', async () => {
+    expect(await sniffProgram(Buffer.from('MZ\x90\x00', 'latin1'))).toEqual({ mimeType: 'application/x-msdownload', extension: 'exe' });
+    expect(await sniffProgram(LNK_HEADER)).toEqual({ mimeType: 'application/x-ms-shortcut', extension: 'lnk' });
+    expect(await sniffProgram(Buffer.from('%PDF-1.7\n'))).toEqual({ mimeType: 'application/pdf', extension: 'pdf' });
+    expect(await sniffProgram(Buffer.from('M'))).toBeNull();
+    expect(await sniffProgram(new Uint8Array(0))).toBeNull();
   });
 });
 

@@ -7,6 +7,7 @@ import type { Kysely, Selectable } from 'kysely';
 import type { Database } from '../db/schema';
 import type { JobKind } from '../jobs/job-queue';
 import type { UserRow } from '../users/users-repository';
+import { DETECTION_BYTES, detectType } from '../uploads/content-type';
 import { createClamdClient, ScannerError, type ClamdClient } from './clamd';
 import { DELIVERY_SCAN_JOB, type DeliveryScanPayload } from './review-policy';
 
@@ -43,28 +44,19 @@ export interface DeliveryScanOperations {
  * from the sent detail, the activity log and a mail.
  */
 
-/** Bytes the content sniff reads from the start of a file. */
-const SNIFF_BYTES = 16;
-
 /**
- * Magic numbers of the programs the default policy blocks (settings/defaults.ts). Kept to
- * formats with an unambiguous signature: zip (jar) and OLE (msi) also carry ordinary office
- * documents, so they are left to clamd.
+ * The type the first bytes reveal (file-type, uploads/content-type.ts: the same detection as the
+ * commit's blocked-type check), as extension and MIME type, or null.
  */
-const PROGRAM_SIGNATURES: { magic: number[]; mimeType: string; extension: string }[] = [
-  { magic: [0x4d, 0x5a], mimeType: 'application/x-msdownload', extension: 'exe' }, // "MZ": DOS/Windows executable
-  { magic: [0x4c, 0x00, 0x00, 0x00, 0x01, 0x14, 0x02, 0x00], mimeType: 'application/x-ms-shortcut', extension: 'lnk' }, // Windows shortcut
-];
-
-/** The forbidden program type the first bytes reveal, or null. */
-export function sniffProgram(head: Uint8Array): { mimeType: string; extension: string } | null {
-  const hit = PROGRAM_SIGNATURES.find((s) => s.magic.every((byte, i) => head[i] === byte));
-  return hit ? { mimeType: hit.mimeType, extension: hit.extension } : null;
+export async function sniffProgram(head: Uint8Array): Promise<{ mimeType: string; extension: string } | null> {
+  const detected = await detectType(head);
+  return detected ? { mimeType: detected.mime, extension: detected.ext } : null;
 }
 
 async function readHead(app: FastifyInstance, ops: DeliveryScanOperations, delivery: DeliveryRow, file: FileRow): Promise<Uint8Array> {
+  if (Number(file.size) === 0) return new Uint8Array();
   const chunks: Buffer[] = [];
-  for await (const chunk of ops.fileStream(app, delivery, file, 0, Math.min(Number(file.size), SNIFF_BYTES) - 1)) chunks.push(chunk as Buffer);
+  for await (const chunk of ops.fileStream(app, delivery, file, 0, Math.min(Number(file.size), DETECTION_BYTES) - 1)) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks);
 }
 
@@ -99,7 +91,7 @@ async function scanDelivery(app: FastifyInstance, ops: DeliveryScanOperations, c
 
   for (const file of files) {
     if (file.scan_state === 'clean') continue;
-    const program = sniffProgram(await readHead(app, ops, delivery, file));
+    const program = await sniffProgram(await readHead(app, ops, delivery, file));
     const verdict = await clamd.scan(ops.fileStream(app, delivery, file, 0, Number(file.size) - 1), { signal });
     const now = Date.now();
     if (verdict.infected) {

@@ -2,6 +2,9 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { MAX_NAME_LENGTH, NAME_PROBLEMS, nameKey, nameProblem, normaliseName, typedName } from './names';
 
+/** Characters the rule is about, among ordinary ones: a small alphabet finds the edge cases fast. */
+const TRICKY = fc.constantFrom('a', 'C', 'O', 'N', '.', ' ', ':', '/', 'é', 'e', '\u0301', '\u00a0', '\u202e', '\u2066', '\u200b', '\u00ad', '\ufeff', '\u0000', '\n', '😀');
+
 describe('the one name rule (issue 28)', () => {
   it('refuses bidi controls, zero-width characters and the BOM wherever they stand', () => {
     for (const c of ['\u202e', '\u202a', '\u2066', '\u2069', '\u200e', '\u200f', '\u061c']) {
@@ -37,7 +40,7 @@ describe('the one name rule (issue 28)', () => {
 
   it('every refused name has one of the listed problems, and an accepted name none of the refused characters', () => {
     fc.assert(
-      fc.property(fc.string({ unit: 'binary', maxLength: 20 }), (raw) => {
+      fc.property(fc.string({ unit: TRICKY, maxLength: 20 }), (raw) => {
         const problem = nameProblem(raw);
         if (problem !== undefined) expect(NAME_PROBLEMS).toContain(problem);
         // eslint-disable-next-line no-control-regex

@@ -63,6 +63,23 @@ export function nameProblem(rawName: string): NameProblem | undefined {
   return undefined;
 }
 
+/** What the rule refuses in a name that is not a file-system name (a form's): the disguising and invisible characters. */
+export type TextNameProblem = 'controlCharacters' | 'bidiControl' | 'zeroWidth';
+
+/**
+ * The rule's character part for a display name that never becomes a file name (a web form's
+ * name may hold `:` or `?`): on the NFC form, no bidi controls, zero-width characters, BOM or
+ * control characters. Undefined = valid.
+ */
+export function textNameProblem(rawName: string): TextNameProblem | undefined {
+  const name = normaliseName(rawName);
+  if (BIDI_CONTROL_CHARACTERS.test(name)) return 'bidiControl';
+  if (ZERO_WIDTH_CHARACTERS.test(name)) return 'zeroWidth';
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0000-\u001f\u007f-\u009f]/.test(name)) return 'controlCharacters';
+  return undefined;
+}
+
 /**
  * A name typed into a dialog (room, folder, rename): spaces around it are dropped, then the rule
  * applies; the value to store is `name` (NFC). Dropped files keep their own name (a blank is refused).

@@ -38,6 +38,15 @@ describe('formConfigProblems', () => {
     );
   });
 
+  it("a form's name: the one name rule's character part (issue 28), `:` and `?` allowed", () => {
+    const nameProblems = (name: string) => formConfigProblems(form({ name })).filter((p) => p.field === 'name');
+    expect(nameProblems('Contact: sales?')).toEqual([]);
+    expect(nameProblems('Caf\u0065\u0301')).toEqual([]);
+    expect(nameProblems('Pay\u202Eroll')).toEqual([{ field: 'name', reason: 'bidiControl' }]);
+    expect(nameProblems('\uFEFFForm')).toEqual([{ field: 'name', reason: 'zeroWidth' }]);
+    expect(nameProblems('Two\nlines')).toEqual([{ field: 'name', reason: 'controlCharacters' }]);
+  });
+
   it('translations: an object of de/en/fr objects', () => {
     expect(translationsProblem('{"de":{"a":"b"},"fr":{}}')).toBeUndefined();
     expect(translationsProblem('{')).toBe('invalidJson');

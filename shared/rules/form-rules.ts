@@ -8,6 +8,7 @@ import {
   type FieldValue,
   type FormInputParsed,
 } from '@shared/contract/forms';
+import { textNameProblem } from '@shared/contract/names';
 import { isValidEmail } from './send-rules';
 
 /**
@@ -86,6 +87,9 @@ function fieldConfigProblems(field: CustomField, index: number): FormProblem[] {
 export function formConfigProblems(input: FormInputParsed): FormProblem[] {
   const problems: FormProblem[] = [];
   if (input.name.trim() === '') problems.push({ field: 'name', reason: 'required' });
+  // The product's one name rule, its character part (a form's name is no file name: `:` and `?` stay allowed).
+  const hidden = textNameProblem(input.name);
+  if (hidden) problems.push({ field: 'name', reason: hidden });
   if (input.url.trim() === '') problems.push({ field: 'url', reason: 'required' });
   else if (!FORM_URL_PATTERN.test(input.url)) problems.push({ field: 'url', reason: 'invalidUrl' });
   const recipients = [...input.mandatoryRecipients, ...input.optionalRecipients];

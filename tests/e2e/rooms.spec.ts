@@ -58,7 +58,7 @@ test('an owner creates a room and nested folders and shares it; a viewer sees it
   await expect(page.getByText(rooms.list.emptyHint)).toBeVisible();
   await expectNoSeriousA11yViolations(page, 'data rooms (empty)');
 
-  // Create: empty name → the field says so; an invalid name → the server's answer at the field.
+  // Create: empty name → the field says so; an invalid name → the shared name rule's text at the field.
   await page.getByRole('button', { name: rooms.create.action }).click();
   const createDialog = page.getByRole('dialog', { name: rooms.create.title });
   const roomName = createDialog.getByRole('textbox', { name: rooms.create.nameLabel });
@@ -68,6 +68,10 @@ test('an owner creates a room and nested folders and shares it; a viewer sees it
   await roomName.fill('Plans: 2026');
   await createDialog.getByRole('button', { name: rooms.create.submit }).click();
   await expect(createDialog.getByText(rooms.errors.name.invalidCharacters)).toBeVisible();
+  // Issue 28: the one name rule in the browser — a bidi control is refused with its own text.
+  await roomName.fill('invoice\u202Efdp.exe');
+  await createDialog.getByRole('button', { name: rooms.create.submit }).click();
+  await expect(createDialog.getByText(rooms.errors.name.bidiControl)).toBeVisible();
   await expectNoSeriousA11yViolations(page, 'create data room dialog');
   await roomName.fill('Project Alpha');
   await roomName.press('Enter');

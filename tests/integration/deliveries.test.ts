@@ -7,6 +7,7 @@ import { DRAFT_MAX_AGE_MS, sweepDeliveries } from '@server/deliveries/cleanup';
 import { ShareProofJar } from '@tests/support/share-proof';
 import { startTestServer, type TestServer } from '@tests/support/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EXE_HEADER, LNK_HEADER } from '@server/uploads/content-type.test-helper';
 import { call, createUserAsAdmin, expectBackendError, signIn, signInAdmin, updateSettings, type Session } from './core-helpers';
 
 /** Small parts so a few KiB make several (the config minimum). */
@@ -433,6 +434,38 @@ describe('§5 rules answered with their §8 classes', () => {
         [DELIVERY_SETTING_KEYS.blockedMimeTypes]: 'application/x-msdownload',
       });
     }
+  });
+
+  it('types from the bytes (file-type): a blocked program under an innocent name and type is refused at commit; a PDF commits; an active declared type is downloaded as octet-stream', async () => {
+    const draft = await createDraft(alice, { subject: 'Types from bytes', recipients: ['bob@example.test'] });
+    const d = draft.deliveryUuid;
+    /** Announce as `name`/`mimeType`, upload `bytes`, and answer the commit's response. */
+    const uploadAs = async (name: string, mimeType: string, bytes: Uint8Array) => {
+      const file = await json<DeliveryUploadFile>(await addFile(alice, d, name, bytes.length, mimeType), 201);
+      for (let i = 0; i < file.partCount; i++) expect((await putPart(alice, d, file.fileId, i, bytes.subarray(i * file.partSize, (i + 1) * file.partSize))).status).toBe(200);
+      return { file, commit: () => call(server, alice, 'POST', api(`/deliveries/${d}/files/${file.fileId}/commit`)) };
+    };
+    const program = Buffer.concat([EXE_HEADER, randomBytes(3000)]);
+    const disguised = await uploadAs('report.pdf', 'application/pdf', program);
+    // Another user cannot commit it (nor learn why it would be refused).
+    await expectBackendError(await call(server, carol, 'POST', api(`/deliveries/${d}/files/${disguised.file.fileId}/commit`)), 404);
+    const refused = await expectBackendError(await disguised.commit(), 400, 'FileNotAllowedException');
+    expect(refused.metadata).toEqual({ name: 'report.pdf', extension: 'exe', mimeType: 'application/x-msdownload', reason: 'blockedContent' });
+    const shortcut = await uploadAs('notes.txt', 'text/plain', Buffer.concat([LNK_HEADER, randomBytes(200)]));
+    expect((await expectBackendError(await shortcut.commit(), 400, 'FileNotAllowedException')).metadata).toMatchObject({ extension: 'lnk', reason: 'blockedContent' });
+    await call(server, alice, 'DELETE', api(`/deliveries/${d}/files/${disguised.file.fileId}`));
+    await call(server, alice, 'DELETE', api(`/deliveries/${d}/files/${shortcut.file.fileId}`));
+
+    const pdf = await uploadAs('real.pdf', 'application/pdf', Buffer.concat([Buffer.from('%PDF-1.7\n'), randomBytes(1500)]));
+    expect((await pdf.commit()).status).toBe(200);
+    const page = await uploadAs('page.html', 'text/html', Buffer.from('<!doctype html><script>alert(document.cookie)</script>'));
+    expect((await page.commit()).status).toBe(200);
+    await send(alice, d);
+    const { response } = await download(contentPath(d, page.file.fileId), alice);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('application/octet-stream');
+    expect(response.headers.get('content-disposition')).toMatch(/^attachment;/);
+    expect((await download(contentPath(d, pdf.file.fileId), alice)).response.headers.get('content-type')).toBe('application/pdf');
   });
 
   it('size limit per account and the global quota, before any byte is accepted', async () => {

@@ -166,7 +166,15 @@ describe('web forms', () => {
     const existing = await createForm();
     await expectBackendError(await call(server, formsAdmin, 'POST', api('/forms'), formInput({ name: existing.name.toUpperCase() })), 409, FORM_ERRORS.duplicateName);
     await expectBackendError(await call(server, formsAdmin, 'POST', api('/forms'), formInput({ url: existing.url })), 409, FORM_ERRORS.duplicateUrl);
-    expect(await server.app.db.selectFrom('forms').select('id').execute()).toHaveLength(before.length + 2);
+    // Issue 28: the one name rule's character part; names stored and compared in NFC.
+    for (const [name, reason] of [['Pay\u202Eroll', 'bidiControl'], ['Form\u200B', 'zeroWidth'], ['\uFEFFForm', 'zeroWidth'], ['Two\nlines', 'controlCharacters']] as const) {
+      const refused = await expectBackendError(await call(server, formsAdmin, 'POST', api('/forms'), formInput({ name })), 400, 'ValidationException');
+      expect(refused.metadata.problems).toContainEqual({ field: 'name', reason });
+    }
+    const composed = await createForm({ name: 'Caf\u0065\u0301 contact: sales?' });
+    expect(composed.name).toBe('Café contact: sales?');
+    await expectBackendError(await call(server, formsAdmin, 'POST', api('/forms'), formInput({ name: 'CAFÉ CONTACT: SALES?' })), 409, FORM_ERRORS.duplicateName);
+    expect(await server.app.db.selectFrom('forms').select('id').execute()).toHaveLength(before.length + 3);
   });
 
   it('parallel saves of one name: exactly one form, the others 409 (never a 500)', async () => {

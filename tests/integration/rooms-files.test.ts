@@ -3,6 +3,7 @@ import { ANTI_CSRF_HEADER } from '@shared/contract/auth';
 import { DELIVERY_SETTING_KEYS } from '@shared/contract/deliveries';
 import type { RoomActivityList, RoomFileParts, RoomSearchResult, RoomTrashList, RoomUploadFile } from '@shared/contract/room-files';
 import { ROOM_PATHS, type Room, type RoomContents, type RoomFolder } from '@shared/contract/rooms';
+import { EXE_HEADER } from '@server/uploads/content-type.test-helper';
 import { startTestServer, type TestServer } from '@tests/support/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createUserAsAdmin, expectBackendError, signIn, signInAdmin, updateSettings, type Session } from './core-helpers';
@@ -172,6 +173,31 @@ describe('upload and download', () => {
       method: 'PUT', headers: headersOf('owner', { 'content-type': 'application/octet-stream' }), body: new Uint8Array(3),
     });
     await expectBackendError(missingHash, 404, 'NotFoundException');
+  });
+
+  it('types from the bytes: a program declared as a PDF is refused at commit (another member cannot commit it at all), a real one commits; an HTML file is downloaded as octet-stream', async () => {
+    const room = await newRoom('Types room');
+    const announce = async (name: string, mimeType: string, bytes: Uint8Array) => {
+      const file = await json<RoomUploadFile>(await req('owner', 'POST', ROOM_PATHS.files(room.uuid), { name, size: bytes.length, mimeType }), 201);
+      for (let i = 0; i < file.partCount; i++) await json(await putPart('owner', room.uuid, file.uuid, i, bytes.subarray(i * PART_SIZE, (i + 1) * PART_SIZE)), 200);
+      return file;
+    };
+    const disguised = await announce('invoice.pdf', 'application/pdf', Buffer.concat([EXE_HEADER, randomBytes(2000)]));
+    // Only the uploader commits: for another member the upload does not exist.
+    await expectBackendError(await req('viewer', 'POST', ROOM_PATHS.fileCommit(room.uuid, disguised.uuid)), 404);
+    const refused = await expectBackendError(await req('owner', 'POST', ROOM_PATHS.fileCommit(room.uuid, disguised.uuid)), 400, 'FileNotAllowedException');
+    expect(refused.metadata).toEqual({ name: 'invoice.pdf', extension: 'exe', mimeType: 'application/x-msdownload', reason: 'blockedContent' });
+    expect((await json<RoomContents>(await req('owner', 'GET', ROOM_PATHS.room(room.uuid)), 200)).files.map((f) => f.name)).not.toContain('invoice.pdf');
+
+    const pdf = await announce('real.pdf', 'application/pdf', Buffer.concat([Buffer.from('%PDF-1.7\n'), randomBytes(1200)]));
+    await json(await req('owner', 'POST', ROOM_PATHS.fileCommit(room.uuid, pdf.uuid)), 200);
+    expect((await download('viewer', room.uuid, pdf.uuid)).headers.get('content-type')).toBe('application/pdf');
+    const page = await announce('page.html', 'text/html', Buffer.from('<!doctype html><script>alert(document.cookie)</script>'));
+    await json(await req('owner', 'POST', ROOM_PATHS.fileCommit(room.uuid, page.uuid)), 200);
+    const served = await download('viewer', room.uuid, page.uuid);
+    expect(served.status).toBe(200);
+    expect(served.headers.get('content-type')).toBe('application/octet-stream');
+    expect(served.headers.get('content-disposition')).toMatch(/^attachment;/);
   });
 
   it('refuses an upload over the storage quota before any part is stored (GlobalQuotaReachedException with the figures)', async () => {

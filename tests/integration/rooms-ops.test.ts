@@ -10,6 +10,7 @@ import { VERSION_MAX_AGE_MS } from '@server/rooms/versions';
 import { NOT_INCLUDED_ENTRY } from '@server/rooms/zip';
 import { clamdUnavailable, EICAR, startTestClamd, type TestClamd } from '@tests/support/clamd';
 import { startTestServer, type TestServer } from '@tests/support/server';
+import { PNG_1X1 } from '@server/uploads/content-type.test-helper';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createUserAsAdmin, expectBackendError, signIn, signInAdmin, updateSettings, type Session } from './core-helpers';
 
@@ -269,7 +270,8 @@ describe.skipIf(skipReason !== null)('file versions', () => {
 describe.skipIf(skipReason !== null)('preview', () => {
   it('serves images, PDF and text inline, sandboxed and never stored, to every role (PREVIEWER too); refuses other types; download still refuses PREVIEWERs', async () => {
     const room = await newRoom('Preview room');
-    const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), randomBytes(1500)]);
+    // A real PNG (the preview goes by the bytes: file-type checks more than the signature).
+    const png = Buffer.concat([PNG_1X1, randomBytes(1500)]);
     const image = await cleanUpload(room, 'photo.png', png, { mimeType: 'image/png' });
     const shown = await get('previewer', ROOM_OPS_PATHS.preview(room.uuid, image.uuid));
     expect(shown.status).toBe(200);
@@ -293,6 +295,11 @@ describe.skipIf(skipReason !== null)('preview', () => {
       const refused = await expectBackendError(await get('owner', ROOM_OPS_PATHS.preview(room.uuid, file.uuid)), 415, 'UnsupportedMediaTypeException');
       expect(refused.metadata).toMatchObject({ reason: 'previewNotSupported', mimeType });
     }
+    // Types from the bytes, not the declaration: HTML declared as an image is not previewed; a PNG declared as text is shown as the image it is.
+    const fake = await cleanUpload(room, 'fake.png', Buffer.from('<!doctype html><script>alert(1)</script>'), { mimeType: 'image/png' });
+    expect((await expectBackendError(await get('owner', ROOM_OPS_PATHS.preview(room.uuid, fake.uuid)), 415, 'UnsupportedMediaTypeException')).metadata).toMatchObject({ reason: 'previewNotSupported' });
+    const hidden = await cleanUpload(room, 'hidden.txt', png, { mimeType: 'text/plain' });
+    expect((await get('viewer', ROOM_OPS_PATHS.preview(room.uuid, hidden.uuid))).headers.get('content-type')).toBe('image/png');
     await matrix(ROOM_OPS_PATHS.preview(room.uuid, image.uuid), ['owner', 'editor', 'viewer', 'previewer'], 200, 'photo');
   });
 });

@@ -4,7 +4,8 @@
 // server restart in the middle of the queue → the job resumes. SQLite and PostgreSQL alike.
 import { createHash, randomBytes } from 'node:crypto';
 import { ANTI_CSRF_HEADER } from '@shared/contract/auth';
-import type { ActivityEntry, DeliveryDetail, DeliveryPage, DeliveryUploadFile } from '@shared/contract/deliveries';
+import { DELIVERY_SETTING_KEYS, type ActivityEntry, type DeliveryDetail, type DeliveryPage, type DeliveryUploadFile } from '@shared/contract/deliveries';
+import { DEFAULT_BLOCKED_EXTENSIONS, DEFAULT_BLOCKED_MIME_TYPES } from '@server/settings/defaults';
 import { clamdUnavailable, EICAR, EICAR_SIGNATURE, startTestClamd, type TestClamd } from '@tests/support/clamd';
 import { addressedTo, extractLink, readMailbox, waitForMailboxMail, type MailboxMail } from '@tests/support/mailbox';
 import { ShareProofJar } from '@tests/support/share-proof';
@@ -44,7 +45,7 @@ async function setUp(server: TestServer): Promise<Actors> {
 }
 
 /** Draft → one file uploaded in parts → commit → send; answers the send response. */
-async function sendWithFile(server: TestServer, sender: Session, options: { subject: string; level: 0 | 10; name: string; bytes: Uint8Array; mimeType?: string }) {
+async function sendWithFile(server: TestServer, sender: Session, options: { subject: string; level: 0 | 10; name: string; bytes: Uint8Array; mimeType?: string; afterCommit?: () => Promise<void> }) {
   const draft = await json<DeliveryDetail>(
     await call(server, sender, 'POST', api('/deliveries'), { recipients: ['bob@example.test'], subject: options.subject, body: 'Attached.', securityLevel: options.level }),
     201,
@@ -63,6 +64,7 @@ async function sendWithFile(server: TestServer, sender: Session, options: { subj
     expect(response.status, await response.clone().text()).toBe(200);
   }
   await json(await call(server, sender, 'POST', api(`/deliveries/${draft.deliveryUuid}/files/${file.fileId}/commit`)), 200);
+  await options.afterCommit?.();
   const sent = await json<DeliveryDetail>(await call(server, sender, 'POST', api(`/deliveries/${draft.deliveryUuid}/send`)), 200);
   return { sent, deliveryUuid: draft.deliveryUuid, fileId: file.fileId };
 }
@@ -192,10 +194,13 @@ describe.skipIf(skipReason !== null)('virus scan with a real clamd', () => {
     expect(activity.entries.find((e) => e.kind === 'reviewBlocked')?.detail).toContain('blockedVirus');
   });
 
-  it('a program disguised as a PDF: blocked by the MIME type check', async () => {
+  it('a program disguised as a PDF, committed before its type was blocked: blocked by the scan\'s MIME type check', async () => {
     const bytes = Buffer.concat([Buffer.from('MZ'), randomBytes(600)]);
     const subject = 'Scan disguised';
-    const { deliveryUuid, fileId } = await sendWithFile(server, actors.alice, { subject, level: 10, name: 'report.pdf', bytes });
+    // The commit refuses a blocked type from the bytes (deliveries.test.ts); here the policy blocks programs only after the commit.
+    const blocked = { [DELIVERY_SETTING_KEYS.blockedExtensions]: DEFAULT_BLOCKED_EXTENSIONS, [DELIVERY_SETTING_KEYS.blockedMimeTypes]: DEFAULT_BLOCKED_MIME_TYPES };
+    await server.app.settings.set({ [DELIVERY_SETTING_KEYS.blockedExtensions]: 'bat', [DELIVERY_SETTING_KEYS.blockedMimeTypes]: '' });
+    const { deliveryUuid, fileId } = await sendWithFile(server, actors.alice, { subject, level: 10, name: 'report.pdf', bytes, afterCommit: () => server.app.settings.set(blocked) }).finally(() => server.app.settings.set(blocked));
     const outcome = await reviewOutcome(server, actors.alice, deliveryUuid);
     expect(outcome.reviewState).toBe('blockedMime');
     await expectRefused(await content(server, actors.bob, deliveryUuid, fileId), 'blockedMime', 'mimeTypeMismatch');

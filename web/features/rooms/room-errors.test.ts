@@ -4,7 +4,7 @@ import fr from '@locales/fr/rooms.json';
 import { ApiError } from '@shared/api/api-error';
 import { CRYPTO_ERROR_CODES } from '@shared/crypto/errors';
 import { describe, expect, it } from 'vitest';
-import { checkedRoomName, NameTakenError, RoomNameError, roomErrorText, roomUploadFailure } from './room-errors';
+import { checkedRoomName, NameTakenError, readableRoomName, RoomNameError, roomErrorText, roomUploadFailure } from './room-errors';
 
 /** An answer in the SPEC §8 shape, as server/rooms sends it (server/README "Data rooms"). */
 const refusal = (status: number, error: string, metadata: Record<string, unknown> = {}) =>
@@ -85,5 +85,12 @@ describe('checkedRoomName (the one name rule before an E2E name is sealed)', () 
         expect((error as RoomNameError).problem).toBe(problem);
       }
     }
+  });
+});
+
+describe('readableRoomName (a decrypted E2E name the reader refuses)', () => {
+  it('hides a name with disguising characters, keeps the others', () => {
+    expect(readableRoomName('Plans: 2026?')).toBe('Plans: 2026?');
+    for (const name of ['invoice\u202Efdp.exe', 'a\u200Bb', '\uFEFFx', 'two\nlines']) expect(readableRoomName(name)).toBeNull();
   });
 });

@@ -1,5 +1,5 @@
 import { isApiError } from '@shared/api/api-error';
-import { isNameProblem, typedName, type NameProblem } from '@shared/contract/names';
+import { isNameProblem, textNameProblem, typedName, type NameProblem } from '@shared/contract/names';
 import { formatSize } from '@web/lib/format-size';
 
 /**
@@ -41,6 +41,15 @@ export class NameTakenError extends Error {
     super(`A ${kind} with this name already exists here`);
     this.name = 'NameTakenError';
   }
+}
+
+/**
+ * A decrypted E2E name as the reader shows it: null ("cannot be decrypted") when it carries what
+ * the name rule refuses to disguise a name — bidi controls, zero-width characters, BOM, control
+ * characters. The server cannot check sealed names, so a member's modified client could seal one.
+ */
+export function readableRoomName(name: string): string | null {
+  return textNameProblem(name) ? null : name;
 }
 
 export function roomErrorText(error: unknown, language = 'en'): RoomErrorText {

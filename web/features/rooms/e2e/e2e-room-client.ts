@@ -15,7 +15,7 @@ import { runPipeline } from '@shared/transfer/pipeline';
 import { DEFAULT_RETRY, LocalFileChangedError, withRetry } from '@shared/transfer/upload';
 import { apiClient } from '@web/lib/api-client';
 import { cryptoApi } from '@web/lib/crypto';
-import { checkedRoomName } from '../room-errors';
+import { checkedRoomName, readableRoomName } from '../room-errors';
 
 /**
  * The browser side of an end-to-end encrypted room (shared/crypto/README.md "7. Data rooms"):
@@ -63,7 +63,7 @@ export async function createE2eRoom(name: string, keys: UnlockedKeys): Promise<R
 export async function decryptNames(roomUuid: string, roomKey: KeyHandle, items: { kind: 'room' | 'folder' | 'file'; itemId: string; sealed: string }[]): Promise<(string | null)[]> {
   if (items.length === 0) return [];
   const { names } = await cryptoApi.decryptRoomNames({ roomKey, roomId: roomUuid, items });
-  return names.map((n) => (n.ok ? n.name : null));
+  return names.map((n) => (n.ok ? readableRoomName(n.name) : null));
 }
 
 export async function createE2eFolder(roomUuid: string, keys: UnlockedKeys, name: string, parentUuid: string | null): Promise<void> {
