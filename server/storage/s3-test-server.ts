@@ -77,6 +77,8 @@ export async function startS3TestServer(bucket = 'kuvert-test'): Promise<S3TestS
       if (stopped) return;
       stopped = true;
       const httpServer = internals.httpServer;
+      // s3rver closes its logger when its HTTP server closes; it goes on serving after start().
+      httpServer.removeAllListeners('close');
       const closed = new Promise<void>((resolve) => httpServer.close(() => resolve()));
       httpServer.closeAllConnections();
       await closed;
