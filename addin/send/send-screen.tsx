@@ -256,7 +256,12 @@ function SendForm({ addin, host, userUuid, onSignedOut, mail, config, onSent }: 
       )}
       {choice.kind === 'fixed' && <Text>{t('addin:send.validityFixed', { days: choice.days })}</Text>}
       {progress && progress.phase !== 'failed' && (
-        <Field label={t('addin:send.progress', { percent: progress.percent })} validationState="none">
+        <Field
+          label={t('addin:send.progress', { percent: progress.percent })}
+          // A file waiting for the server: the engine goes on by itself when it answers; the bar keeps its place.
+          {...(progress.files.some((f) => f.state === 'paused') ? { hint: t('addin:send.waitingForServer') } : {})}
+          validationState="none"
+        >
           <ProgressBar value={progress.percent / 100} />
         </Field>
       )}

@@ -4,6 +4,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { isDatabaseUnavailable, reasonOf } from '../db/availability';
 import { HttpError } from './http-error';
+import { STORAGE_RETRY_AFTER_SECONDS, StorageUnavailableError } from './storage-unavailable';
 
 /** Client-error status → exception class, for errors Fastify raises itself. */
 const CLASS_BY_STATUS: Record<number, ErrorClass> = {
@@ -42,6 +43,13 @@ export function describeError(error: unknown, requestUri: string): ErrorDescript
   });
   if (error instanceof HttpError) {
     return { status: error.statusCode, body: body(error.statusCode, error.errorClass, error.message, error.metadata), headers: error.headers };
+  }
+  if (error instanceof StorageUnavailableError) {
+    // The blob store is down (issue 29 §3): SPEC §8 has no class for it; InternalServerException with
+    // `reason` as the other 503s (mail, SMS), plus Retry-After so clients wait instead of failing.
+    const retryAfterSeconds = STORAGE_RETRY_AFTER_SECONDS;
+    const message = 'The file store is temporarily unavailable, please try again later';
+    return { status: 503, body: body(503, 'InternalServerException', message, { reason: 'storageUnavailable', retryAfterSeconds }), headers: { 'retry-after': String(retryAfterSeconds) } };
   }
   if (hasZodFastifySchemaValidationErrors(error)) {
     const issues = error.validation.map((v) => {

@@ -8,6 +8,7 @@ import type { Readable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import { assertValidKey, BlobIntegrityError, BlobNotFoundError, type BlobRangeReader, type BlobStore, type ByteRange, type PutOptions, type PutResult } from './blob-store';
 import { ensurePrivateDir, ensurePrivateDirSync, PRIVATE_FILE_MODE } from '../db/private-files';
+import { StorageUnavailableError } from '../core/storage-unavailable';
 
 /** Temp files carry this suffix; a crash can leave some behind, never under a real key. */
 const TEMP_SUFFIX = '.part-tmp';
@@ -49,10 +50,30 @@ export function createLocalBlobStore(root: string): BlobStore {
     assertValidKey(key);
     return join(root, ...key.split('/'));
   };
+  /**
+   * The folder is made once, at creation. Gone later (an unmounted volume, a deleted folder) it is
+   * an outage, not something to recreate: new blobs would land on the disk under the mount point
+   * and vanish when the volume comes back, and every blob read would look missing.
+   */
+  const assertRoot = async () => {
+    try {
+      await access(root);
+    } catch (error) {
+      throw new StorageUnavailableError((error as NodeJS.ErrnoException).code ?? 'missing', { cause: error });
+    }
+  };
+  /** A file that cannot be opened: missing (while the folder is there), or the folder's outage. */
+  const openFailure = async (key: string, error: unknown): Promise<never> => {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== 'ENOENT' && code !== 'ENOTDIR') throw error;
+    await assertRoot();
+    throw new BlobNotFoundError(`No blob ${key}`);
+  };
 
   return {
     async put(key: string, body: Readable | AsyncIterable<Uint8Array>, options: PutOptions = {}): Promise<PutResult> {
       const target = pathOf(key);
+      await assertRoot();
       await ensurePrivateDir(dirname(target));
       const temp = `${target}.${HOST}~${process.pid}~${randomBytes(6).toString('hex')}${TEMP_SUFFIX}`;
       const hash = createHash('sha256');
@@ -100,8 +121,8 @@ export function createLocalBlobStore(root: string): BlobStore {
       const path = pathOf(key);
       try {
         await access(path);
-      } catch {
-        throw new BlobNotFoundError(`No blob ${key}`);
+      } catch (error) {
+        return openFailure(key, error);
       }
       return createReadStream(path, range ? { start: range.start, end: range.end } : {});
     },
@@ -111,8 +132,8 @@ export function createLocalBlobStore(root: string): BlobStore {
       let handle: FileHandle;
       try {
         handle = await open(path, 'r');
-      } catch {
-        throw new BlobNotFoundError(`No blob ${key}`);
+      } catch (error) {
+        return openFailure(key, error);
       }
       let position = range.start;
       return {
@@ -139,13 +160,17 @@ export function createLocalBlobStore(root: string): BlobStore {
       try {
         await access(pathOf(key));
         return true;
-      } catch {
-        return false;
+      } catch (error) {
+        // A folder that went away is an outage: "not there" would make a commit say the upload is incomplete.
+        return openFailure(key, error).catch((failure: unknown) => {
+          if (failure instanceof BlobNotFoundError) return false;
+          throw failure;
+        });
       }
     },
 
     async freeSpace() {
-      await ensurePrivateDir(root);
+      await assertRoot();
       const stats = await statfs(root);
       return Number(stats.bavail) * Number(stats.bsize);
     },

@@ -3,6 +3,7 @@ import { ConfigError, type KuvertConfig } from '../config';
 import type { BlobStore } from './blob-store';
 import { createLocalBlobStore } from './local-blob-store';
 import { createS3BlobStore, S3ConfigurationError } from './s3-blob-store';
+import { guardAvailability } from './unavailable';
 
 export interface OpenedBlobStore {
   store: BlobStore;
@@ -14,10 +15,11 @@ export interface OpenedBlobStore {
 /**
  * The blob store the configuration asks for: the S3 bucket when `S3_BUCKET` is set (checked
  * now: a bucket that is missing, unreachable or refuses the key pair stops the start with one
- * line, never a silent fallback to the local folder), else `<dataDir>/blobs`.
+ * line, never a silent fallback to the local folder), else `<dataDir>/blobs`. Either way an outage
+ * later throws StorageUnavailableError (`guardAvailability`: 503 with Retry-After).
  */
 export async function openBlobStore(config: KuvertConfig): Promise<OpenedBlobStore> {
-  if (config.s3Bucket === undefined) return { store: createLocalBlobStore(join(config.dataDir, 'blobs')), kind: 'local', close: () => undefined };
+  if (config.s3Bucket === undefined) return { store: guardAvailability(createLocalBlobStore(join(config.dataDir, 'blobs'))), kind: 'local', close: () => undefined };
   const store = createS3BlobStore({
     endpoint: config.s3Endpoint,
     bucket: config.s3Bucket,
@@ -33,5 +35,5 @@ export async function openBlobStore(config: KuvertConfig): Promise<OpenedBlobSto
     if (error instanceof S3ConfigurationError) throw new ConfigError(error.message);
     throw error;
   }
-  return { store, kind: 's3', close: () => store.close() };
+  return { store: guardAvailability(store), kind: 's3', close: () => store.close() };
 }

@@ -3,7 +3,7 @@
 // this file (s3rver is a development dependency).
 import { createHash, randomUUID } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { IncomingMessage } from 'node:http';
+import { IncomingMessage, type Server } from 'node:http';
 import { mkdir, mkdtemp, readdir, rename, rm, unlink, writeFile } from 'node:fs/promises';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -24,6 +24,10 @@ export interface S3TestServer {
   env: Record<string, string>;
   /** The keys of every object in the bucket (read from s3rver's folder, not through S3). */
   objectKeys(): Promise<string[]>;
+  /** An outage: closes every connection and stops listening (connections are refused) until `start()`; the objects stay. */
+  stop(): Promise<void>;
+  /** Listens again on the same port, on the same folder. */
+  start(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -35,9 +39,13 @@ export async function startS3TestServer(bucket = 'kuvert-test'): Promise<S3TestS
   // s3rver keeps Node's 5 s keep-alive: under load our client reused pooled sockets s3rver had just
   // closed ("socket hang up" on a fraction of 200 concurrent downloads, retries included). Hosted
   // stores keep idle connections far longer (tens of seconds); so does the test store now.
-  const httpServer = (server as unknown as { httpServer: import('node:http').Server }).httpServer;
-  httpServer.keepAliveTimeout = 60_000;
-  httpServer.headersTimeout = 61_000;
+  const internals = server as unknown as { httpServer: Server; listen(port: number, address: string): Promise<Server> };
+  const keepLong = (httpServer: Server) => {
+    httpServer.keepAliveTimeout = 60_000;
+    httpServer.headersTimeout = 61_000;
+  };
+  keepLong(internals.httpServer);
+  let stopped = false;
   // s3rver removes a folder once its last object is deleted, racing a write into the same folder
   // (ENOENT, thrown in the process that runs s3rver): parts pass through the temp prefix several at a
   // time. A plain file there (not an object: s3rver lists only `*._S3rver_object`) keeps the folder.
@@ -65,8 +73,25 @@ export async function startS3TestServer(bucket = 'kuvert-test'): Promise<S3TestS
         .map((e) => join(e.parentPath, e.name).slice(root.length + 1).replace(/\._S3rver_object$/, ''))
         .sort();
     },
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      const httpServer = internals.httpServer;
+      // s3rver closes its logger when its HTTP server closes; it goes on serving after start().
+      httpServer.removeAllListeners('close');
+      const closed = new Promise<void>((resolve) => httpServer.close(() => resolve()));
+      httpServer.closeAllConnections();
+      await closed;
+    },
+    async start() {
+      if (!stopped) return;
+      // s3rver's own listen(): a new HTTP server on its request handler (run() would configure the buckets again).
+      internals.httpServer = await internals.listen(port, '127.0.0.1');
+      keepLong(internals.httpServer);
+      stopped = false;
+    },
     async close() {
-      await server.close();
+      if (!stopped) await server.close();
       await rm(directory, { recursive: true, force: true });
     },
   };

@@ -48,12 +48,12 @@ function readAhead<T>(parts: Iterator<{ key: string; range: ByteRange }>, open: 
   };
 }
 
-/** Bytes `start..end` (inclusive) as a stream. */
-export function partsStream(blobs: BlobStore, layout: PartLayout, keyOf: (index: number) => string, start: number, end: number): Readable {
+type PartStreams = ReturnType<typeof readAhead<Readable>>;
+
+function streamOf(parts: PartStreams, first: Readable | null): Readable {
   async function* chunks() {
-    const parts = readAhead(partRanges(layout, keyOf, start, end), (key, range) => blobs.getStream(key, range), (stream) => stream.destroy());
     try {
-      for (let stream = await parts.take(); stream; stream = await parts.take()) {
+      for (let stream = first ?? (await parts.take()); stream; stream = await parts.take()) {
         for await (const chunk of stream) yield chunk as Uint8Array;
       }
     } finally {
@@ -63,16 +63,45 @@ export function partsStream(blobs: BlobStore, layout: PartLayout, keyOf: (index:
   return Readable.from(chunks(), { objectMode: false });
 }
 
+const openParts = (blobs: BlobStore, layout: PartLayout, keyOf: (index: number) => string, start: number, end: number): PartStreams =>
+  readAhead(partRanges(layout, keyOf, start, end), (key, range) => blobs.getStream(key, range), (stream) => stream.destroy());
+
+/** Bytes `start..end` (inclusive) as a stream. */
+export function partsStream(blobs: BlobStore, layout: PartLayout, keyOf: (index: number) => string, start: number, end: number): Readable {
+  return streamOf(openParts(blobs, layout, keyOf, start, end), null);
+}
+
+/** The same stream with its first part already open: a store outage throws here, before an answer has started. */
+export async function openPartsStream(blobs: BlobStore, layout: PartLayout, keyOf: (index: number) => string, start: number, end: number): Promise<Readable> {
+  const parts = openParts(blobs, layout, keyOf, start, end);
+  try {
+    return streamOf(parts, await parts.take());
+  } catch (error) {
+    await parts.discard();
+    throw error;
+  }
+}
+
+/** A range reader that can open its first part before the answer starts. */
+export interface PartsRangeReader extends BlobRangeReader {
+  /** Opens the first part now: a store outage throws here (the caller answers 503), not after the headers went out. */
+  open(): Promise<void>;
+}
+
 /** The same bytes read into the caller's buffers, or null when the store cannot (send `partsStream` then). */
-export function partsRangeReader(blobs: BlobStore, layout: PartLayout, keyOf: (index: number) => string, start: number, end: number): BlobRangeReader | null {
+export function partsRangeReader(blobs: BlobStore, layout: PartLayout, keyOf: (index: number) => string, start: number, end: number): PartsRangeReader | null {
   if (!blobs.openRange) return null;
   const openRange = blobs.openRange.bind(blobs);
   let parts: ReturnType<typeof readAhead<BlobRangeReader>> | null = null;
   let current: BlobRangeReader | null = null;
+  const begin = () => (parts ??= readAhead(partRanges(layout, keyOf, start, end), openRange, (reader) => reader.close()));
   return {
+    async open() {
+      current ??= await begin().take();
+    },
     async read(target) {
-      // Opened on the first read, not before: a HEAD request or a refused download reads nothing.
-      parts ??= readAhead(partRanges(layout, keyOf, start, end), openRange, (reader) => reader.close());
+      // Opened on the first read (or open()), not before: a HEAD request or a refused download reads nothing.
+      parts = begin();
       for (;;) {
         if (!current) {
           current = await parts.take();

@@ -9,8 +9,18 @@
  */
 export const PARTS_IN_FLIGHT = 3;
 
-/** Attempts per part (1 + 3 retries): rides over a dropped connection or a restarting server, fails fast when it is really down. */
-export const PART_MAX_ATTEMPTS = 4;
+/**
+ * How long a failing call (no answer, 408/429/5xx) is retried with back-off before the transfer
+ * pauses and waits for the server (retry.ts). A minute rides over a restarting server or blob
+ * store; 4 attempts (~3.5 s) failed every upload in flight on any longer outage.
+ */
+export const RETRY_WINDOW_MS = 60_000;
+
+/** While paused: one attempt about this often (half jitter) until the server answers again. */
+export const PAUSED_RETRY_INTERVAL_MS = 15_000;
+
+/** The longest Retry-After honoured: a wrong header must not park a transfer for hours. */
+export const MAX_RETRY_AFTER_MS = 60_000;
 
 /** First retry after ~0.5 s, then doubling (0.5, 1, 2 s …) with jitter so parallel parts do not retry in lockstep. */
 export const RETRY_BASE_DELAY_MS = 500;

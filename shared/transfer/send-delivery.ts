@@ -11,10 +11,14 @@ import type { CreateDeliveryBody, DeliveryDetail, UpdateDeliveryBody } from '@sh
 import { toSendError, type SendError } from '@shared/deliveries/send-errors';
 import { encryptsMessage, isE2eLevel } from '@shared/contract/security-levels';
 import { E2eSendSession, type E2eOptions } from './e2e';
-import { blobUpload, LocalFileChangedError, uploadFile, type FileTransform, type PreparedUpload, type RetryPolicy, type UploadSource } from './upload';
+import { blobUpload, LocalFileChangedError, uploadFile, type FileTransform, type PreparedUpload, type RetryClock, type RetryPolicy, type UploadSource } from './upload';
 
-/** Per-file upload state (SPEC §4 upload states; levels 3/4 will add encrypting and scanning). */
-export type FileUploadState = 'pending' | 'uploading' | 'success' | 'failed' | 'cancelled';
+/**
+ * Per-file upload state (SPEC §4 upload states; levels 3/4 will add encrypting and scanning).
+ * `paused`: the server has not answered for the whole retry window; the upload waits for it and
+ * goes on by itself (back to `uploading`) when it answers (retry.ts).
+ */
+export type FileUploadState = 'pending' | 'uploading' | 'paused' | 'success' | 'failed' | 'cancelled';
 
 export interface FileProgress {
   name: string;
@@ -69,6 +73,8 @@ export interface SendDeliveryOptions {
   encryptedMessage?: { subject: string; body: string };
   partsInFlight?: number;
   retry?: RetryPolicy;
+  /** Time for the retry's back-off (unit tests). */
+  clock?: RetryClock;
 }
 
 export type SendResult = { ok: true; delivery: DeliveryDetail } | { ok: false; error: SendError; deliveryUuid?: string };
@@ -156,7 +162,14 @@ export async function sendDelivery(options: SendDeliveryOptions): Promise<SendRe
         mimeType: source.mimeType || source.blob.type || 'application/octet-stream',
         partsInFlight: options.partsInFlight,
         retry: options.retry,
+        ...(options.clock ? { clock: options.clock } : {}),
         signal,
+        onWaiting: (waiting: boolean) => {
+          // Only while the file runs: a part settling after a failure or a cancel must not revive it.
+          if (progress.state !== 'uploading' && progress.state !== 'paused') return;
+          progress.state = waiting ? 'paused' : 'uploading';
+          emit();
+        },
         onFileId: (id: string) => (progress.fileId = id),
         onBytes: (n: number) => {
           progress.bytesSent = Math.min(progress.totalBytes, progress.bytesSent + n);

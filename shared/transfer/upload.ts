@@ -1,4 +1,3 @@
-import { ApiError } from '@shared/api/api-error';
 import type { ApiClient } from '@shared/api/client';
 import {
   announceDeliveryFile,
@@ -9,8 +8,11 @@ import {
 import { partBounds, type DeliveryUploadFile, type Part, type PartsResponse } from '@shared/contract/deliveries';
 import { sha256Hex } from '@shared/crypto/subtle';
 import { DeliverySendError, toSendError } from '@shared/deliveries/send-errors';
-import { PART_MAX_ATTEMPTS, PARTS_AHEAD, PARTS_IN_FLIGHT, PREPARE_CONCURRENCY, RETRY_BASE_DELAY_MS, RETRY_MAX_DELAY_MS } from './constants';
+import { PARTS_AHEAD, PARTS_IN_FLIGHT, PREPARE_CONCURRENCY } from './constants';
 import { runPipeline } from './pipeline';
+import { DEFAULT_RETRY, isRefusedForNow, withRetry, type RetryClock, type RetryPolicy } from './retry';
+
+export { DEFAULT_RETRY, isRetryable, retryDelayMs, withRetry, type RetryClock, type RetryPolicy } from './retry';
 
 /** A local file to send: a Blob works the same in browsers (File), the add-in and Node ≥ 20. */
 export interface UploadSource {
@@ -69,13 +71,6 @@ export class LocalFileChangedError extends Error {
  */
 export type FileTransform = (source: UploadSource, signal?: AbortSignal) => Promise<PreparedUpload>;
 
-export interface RetryPolicy {
-  maxAttempts: number;
-  baseDelayMs: number;
-  maxDelayMs: number;
-}
-export const DEFAULT_RETRY: RetryPolicy = { maxAttempts: PART_MAX_ATTEMPTS, baseDelayMs: RETRY_BASE_DELAY_MS, maxDelayMs: RETRY_MAX_DELAY_MS };
-
 export interface UploadFileOptions {
   client: ApiClient;
   deliveryUuid: string;
@@ -93,6 +88,10 @@ export interface UploadFileOptions {
   /** Parts prepared ahead of those in flight (memory: `partsInFlight + partsAhead` parts at most). */
   partsAhead?: number;
   retry?: RetryPolicy;
+  /** Time for the retry's back-off (unit tests). */
+  clock?: RetryClock;
+  /** true while the upload waits for the server (every retry window used up: SPEC §4 `paused`), false once it goes on. */
+  onWaiting?: (waiting: boolean) => void;
   signal?: AbortSignal;
   /** Called with the bytes of every part that is on the server (uploaded now or found there), once per part. */
   onBytes?: (bytes: number) => void;
@@ -100,47 +99,8 @@ export interface UploadFileOptions {
   onFileId?: (fileId: string) => void;
 }
 
-/** Whether a failed PUT is worth another attempt: no answer, a timeout, or a server-side hiccup (never a refusal). */
-export function isRetryable(error: unknown): boolean {
-  if (error instanceof ApiError) return error.status === 408 || error.status === 429 || (error.status >= 500 && error.status !== 507);
-  return error instanceof TypeError; // fetch: no answer at all
-}
-
-/** Backoff before attempt `attempt + 1` (attempt ≥ 1): exponential, capped, with half jitter. */
-export function retryDelayMs(attempt: number, policy: RetryPolicy, random: () => number = Math.random): number {
-  const full = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attempt - 1));
-  return Math.round(full / 2 + (random() * full) / 2);
-}
-
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal!.reason);
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-}
-
 function cancelled(signal: AbortSignal): never {
   throw new DeliverySendError(toSendError(signal.reason instanceof Error ? signal.reason : new DOMException('Aborted', 'AbortError')));
-}
-
-/** Calls `put` until it succeeds, a refusal comes, or the attempts are used up (backoff between). */
-export async function withRetry<T>(put: () => Promise<T>, policy: RetryPolicy, signal: AbortSignal, random?: () => number): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await put();
-    } catch (error) {
-      if (signal.aborted || attempt >= policy.maxAttempts || !isRetryable(error)) throw error;
-      await sleep(retryDelayMs(attempt, policy, random), signal);
-    }
-  }
 }
 
 interface ReadyPart {
@@ -161,6 +121,14 @@ interface ReadyPart {
 export async function uploadFile(options: UploadFileOptions): Promise<DeliveryUploadFile> {
   const { client, deliveryUuid, upload, signal } = options;
   const retry = options.retry ?? DEFAULT_RETRY;
+  // Parts retry on their own; the file waits while any of them does.
+  let waitingParts = 0;
+  const onWaiting = (waiting: boolean) => {
+    waitingParts += waiting ? 1 : -1;
+    if (waiting ? waitingParts === 1 : waitingParts === 0) options.onWaiting?.(waiting);
+  };
+  const retrying = <T>(call: () => Promise<T>, callSignal: AbortSignal | undefined, retryable?: (error: unknown) => boolean) =>
+    withRetry(call, retry, callSignal ?? new AbortController().signal, { onWaiting, ...(options.clock ? { clock: options.clock } : {}), ...(retryable ? { retryable } : {}) });
   const inFlight = Math.max(1, options.partsInFlight ?? PARTS_IN_FLIGHT);
   const ahead = options.partsAhead ?? PARTS_AHEAD;
   const context = { fileName: options.name };
@@ -171,7 +139,7 @@ export async function uploadFile(options: UploadFileOptions): Promise<DeliveryUp
     let leadingBytes: number | undefined;
     const received = new Map<number, Part>();
     if (options.fileId) {
-      const state = options.parts ?? (await listDeliveryFileParts(client, deliveryUuid, options.fileId, signal));
+      const state = options.parts ?? (await retrying(() => listDeliveryFileParts(client, deliveryUuid, options.fileId!, signal), signal));
       ({ fileId, partSize, partCount, leadingBytes } = state);
       options.onFileId?.(fileId);
       if (state.status === 'committed') {
@@ -181,11 +149,17 @@ export async function uploadFile(options: UploadFileOptions): Promise<DeliveryUp
       }
       for (const part of state.parts) if (part.index < partCount) received.set(part.index, part);
     } else {
-      const announced = await announceDeliveryFile(
-        client,
-        deliveryUuid,
-        { name: options.name, size: upload.size, mimeType: options.mimeType, ...(upload.encryption ? { encryption: upload.encryption } : {}) },
+      // Not idempotent (a lost answer and a second announce would be a duplicate name): retried only on an answer saying nothing was done.
+      const announced = await retrying(
+        () =>
+          announceDeliveryFile(
+            client,
+            deliveryUuid,
+            { name: options.name, size: upload.size, mimeType: options.mimeType, ...(upload.encryption ? { encryption: upload.encryption } : {}) },
+            signal,
+          ),
         signal,
+        isRefusedForNow,
       );
       ({ fileId, partSize, partCount, leadingBytes } = announced);
       options.onFileId?.(fileId);
@@ -221,11 +195,12 @@ export async function uploadFile(options: UploadFileOptions): Promise<DeliveryUp
       ...pipeline,
       indices: toSend,
       send: async (index, part, partSignal) => {
-        await withRetry(() => putDeliveryFilePart(client, { deliveryUuid, fileId, index }, part.body, part.sha256, partSignal), retry, partSignal);
+        await retrying(() => putDeliveryFilePart(client, { deliveryUuid, fileId, index }, part.body, part.sha256, partSignal), partSignal);
         options.onBytes?.(part.size);
       },
     });
-    return await commitDeliveryFile(client, deliveryUuid, fileId, signal);
+    // The commit checks every part in the store: an outage there answers 503 too.
+    return await retrying(() => commitDeliveryFile(client, deliveryUuid, fileId, signal), signal);
   } catch (error) {
     if (signal?.aborted) cancelled(signal);
     if (error instanceof LocalFileChangedError || error instanceof DeliverySendError) throw error;

@@ -2,12 +2,14 @@
 // stand-in at its CDN address, against the real server (SPEC §2 add-in send screen, §8 add-in
 // errors). The recipient's delivery is checked in the mailbox folder and downloaded byte for byte.
 import { createHash, randomBytes } from 'node:crypto';
+import { access, rename } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import argon2 from 'argon2';
 import { Secret } from 'otpauth';
 import { deliveryContentUrl } from '@shared/api/endpoints/delivery-read';
 import { API_BASE, SECURITY_LEVELS } from '@shared/contract/constants';
-import { downloadE2eFile, openE2eDelivery } from '@shared/transfer';
+import { downloadE2eFile, openE2eDelivery, RETRY_WINDOW_MS } from '@shared/transfer';
 import { e2eActor, e2eOf, giveSecuPass } from '@tests/integration/e2e-helpers';
 import { SETTING_KEYS } from '@shared/contract/settings';
 import { createUser as createUserInRepository, type TestUser } from '@tests/integration/escalation-helpers';
@@ -16,6 +18,7 @@ import { addressedTo, extractLink, waitForMailboxMail } from '@tests/support/mai
 import { apiCall, apiSignIn, authenticatorFor, expect, expectNoSeriousA11yViolations, locale, serverPerFile, setSettingsAsAdmin, test, type TestServer } from '../e2e/fixtures';
 import { OFFICE_JS_STAND_IN, OFFICE_JS_URL, type OfficeCall, type StandInMailbox } from './office-stand-in';
 
+const exists = (path: string) => access(path).then(() => true, () => false);
 const addin = locale<typeof import('@locales/en/addin.json')>('en', 'addin');
 const addinDe = locale<typeof import('@locales/de/addin.json')>('de', 'addin');
 
@@ -260,6 +263,32 @@ test.describe('Outlook add-in task pane', () => {
     await page.getByRole('button', { name: addin.send.submit }).click();
     await expect(dialog.getByLabel(addin.unlock.passphrase)).toBeVisible();
     await expect(dialog.getByLabel(addin.unlock.passphrase)).toHaveValue('');
+  });
+
+  test('the blob store away during the send: the pane says it waits for the server under its bar, then sends by itself', async ({ page }) => {
+    test.setTimeout(RETRY_WINDOW_MS + 120_000);
+    const { server } = holder;
+    const sender = await outlookUser(server);
+    const blobs = join(server.dataDir, 'blobs');
+    let away = false;
+    // The first part PUT finds the blob folder gone (an unmounted volume); it comes back later.
+    await page.route('**/api/2/deliveries/*/files/*/parts/*', async (route) => {
+      if (route.request().method() === 'PUT' && !away && !(await exists(`${blobs}.away`))) {
+        away = true;
+        await rename(blobs, `${blobs}.away`);
+      }
+      await route.continue().catch(() => undefined);
+    });
+    await openPane(page, server, mailbox({ to: [`extern${Date.now()}@partner.test`], subject: 'Through an outage', files: twoAttachments() }));
+    await signInPane(page, sender);
+    await page.getByRole('button', { name: addin.send.submit }).click();
+    // After the engine's retry window: the hint under the progress bar, the bar still there.
+    await expect(page.getByText(addin.send.waitingForServer)).toBeVisible({ timeout: RETRY_WINDOW_MS + 30_000 });
+    await expect(page.getByRole('progressbar')).toBeVisible();
+    expect((await officeCalls(page)).map((c) => c.name)).not.toContain('close');
+    await rename(`${blobs}.away`, blobs);
+    await expect(page.getByText(addin.send.sent)).toBeVisible({ timeout: 60_000 });
+    expect((await lastSent(server, sender.id)).subject).toBe('Through an outage');
   });
 
   test('shows each add-in error and never touches the compose item on a failure', async ({ page }) => {

@@ -150,14 +150,16 @@ function TransferRow({ transfer }: { transfer: Transfer }) {
   // A size known only at the end (a streamed ZIP): no percent to show, an indeterminate bar and the bytes so far.
   const unknownTotal = isActive(transfer) && transfer.items.some((item) => item.unknownTotal);
   const bytesSoFar = transfer.items.reduce((n, item) => n + item.bytesDone, 0);
+  // A file waiting for the server (the engine retries by itself): the transfer says so, its bar stays where it was.
+  const stateKey = transfer.state === 'running' && transfer.items.some((item) => item.state === 'paused') ? 'waiting' : transfer.state;
   return (
     <li className={styles.transfer} aria-label={title}>
       <p className={styles.title}>{title}</p>
       <CaptionedProgress
         caption={
           unknownTotal
-            ? t('send:transfers.stateSoFar', { state: t(`send:transferState.${transfer.state}`), done: formatSize(bytesSoFar, i18n.language) })
-            : t('send:transfers.state', { state: t(`send:transferState.${transfer.state}`), percent: transfer.percent })
+            ? t('send:transfers.stateSoFar', { state: t(`send:transferState.${stateKey}`), done: formatSize(bytesSoFar, i18n.language) })
+            : t('send:transfers.state', { state: t(`send:transferState.${stateKey}`), percent: transfer.percent })
         }
         label={t('send:transfers.progressOf', { title })}
         value={unknownTotal ? undefined : transfer.percent}

@@ -9,8 +9,8 @@ import { useSyncExternalStore } from 'react';
 
 export type TransferKind = 'upload' | 'download';
 export type TransferState = 'pending' | 'running' | 'success' | 'failed' | 'cancelled';
-/** Per item (file): SPEC §4 upload states, and the download ones the download panel will need. */
-export type TransferItemState = 'pending' | 'encrypting' | 'uploading' | 'downloading' | 'decrypting' | 'success' | 'failed' | 'cancelled';
+/** Per item (file): SPEC §4 upload states, and the download ones the download panel will need; `paused`: waiting for the server (it goes on by itself). */
+export type TransferItemState = 'pending' | 'encrypting' | 'uploading' | 'paused' | 'downloading' | 'decrypting' | 'success' | 'failed' | 'cancelled';
 
 export interface TransferItem {
   name: string;

@@ -49,7 +49,7 @@ export const DELIVERY_ENDPOINTS = {
     params: FileParamsSchema, response: { 204: NoContentSchema }, errors: [401, 403, 404, 409],
   }),
   putPart: deliveries.put('/deliveries/{deliveryUuid}/files/{fileId}/parts/{index}', 'uploadPart', 'Uploads one part (application/octet-stream, header x-content-sha256); idempotent', {
-    params: PartParamsSchema, response: { 200: PartSchema }, errors: [400, 401, 403, 404, 409, 415], consumes: 'application/octet-stream',
+    params: PartParamsSchema, response: { 200: PartSchema }, errors: [400, 401, 403, 404, 409, 415, 503], consumes: 'application/octet-stream',
   }),
   parts: deliveries.get('/deliveries/{deliveryUuid}/files/{fileId}/parts', 'listParts', 'Parts received so far (to resume an upload)', {
     params: FileParamsSchema, response: { 200: PartsResponseSchema }, errors: [401, 403, 404],
@@ -95,7 +95,7 @@ export const DELIVERY_ENDPOINTS = {
   }),
   content: deliveries.get('/deliveries/{deliveryUuid}/files/{fileId}/content', 'downloadFile', 'The bytes of a committed file; Range requests answer 206', {
     params: FileParamsSchema, query: TokenQuerySchema, response: {},
-    errors: [401, 403, 404, 416], access: 'public', produces: ['application/octet-stream'],
+    errors: [401, 403, 404, 416, 503], access: 'public', produces: ['application/octet-stream'],
   }),
   resend: deliveries.post('/deliveries/{deliveryUuid}/resend-notification', 'resendNotification', 'Mails the recipients again (level 1: with a fresh link)', {
     params: DeliveryParamsSchema, body: ResendNotificationBodySchema.optional(), response: { 200: ResendNotificationResponseSchema },

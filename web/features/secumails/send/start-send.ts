@@ -37,6 +37,7 @@ export interface StartSendInput {
 const ITEM_STATE: Record<FileProgress['state'], TransferItemState> = {
   pending: 'pending',
   uploading: 'uploading',
+  paused: 'paused',
   success: 'success',
   failed: 'failed',
   cancelled: 'cancelled',
