@@ -59,20 +59,21 @@ export async function grantE2eKey(ctx: RequestContext, roomUuid: string, userUui
   const room = await liveRoom(app.db, roomUuid);
   await requireRole(app.db, room, user.id, 'manageAccess');
   requireEncrypted(room);
-  const target = await app.db.selectFrom('users').select(['id']).where('uuid', '=', userUuid).executeTakeFirst();
+  const target = await app.db.selectFrom('users').select(['id', 'uuid']).where('uuid', '=', userUuid).executeTakeFirst();
   const [member] = target ? await membersOf(app, room, target.id) : [];
   if (!target || !member) throw notFound('This user is not a member of the data room');
   if (member.encryptionNotActivated) throw badRequest('The member has not activated end-to-end encryption yet', { reason: 'encryptionNotActivated' });
   const keyId = member.keys.find((k) => k.usage === 'encryption')?.keyId ?? '';
   if (body.approve) {
     if (!body.recipientKeyId || !body.wrappedKey) throw badRequest('A grant carries the wrapped room key', { field: 'wrappedKey', reason: 'wrappedKeyMissing' });
-    await storeRoomKeyCopy(app, room, target.id, { recipientKeyId: body.recipientKeyId, wrappedKey: body.wrappedKey });
+    await storeRoomKeyCopy(app, room, target, { recipientKeyId: body.recipientKeyId, wrappedKey: body.wrappedKey, grant: body.grant }, user);
     await app.db.deleteFrom('room_e2e_declines').where('room_id', '=', room.id).where('user_id', '=', target.id).execute();
   } else {
     await app.db.deleteFrom('room_e2e_declines').where('room_id', '=', room.id).where('user_id', '=', target.id).execute();
     await app.db.insertInto('room_e2e_declines').values({ room_id: room.id, user_id: target.id, key_id: keyId, declined_by: user.id, declined_at: Date.now() }).execute();
   }
-  await recordActivity(app.db, body.approve ? 'keys_shared' : 'keys_declined', user, { room, folderId: null, name: room.name }, member.user.email);
+  // An OWNER's grant to herself (re-signing her own copy, README section 7) shares nothing: not logged.
+  if (target.id !== user.id) await recordActivity(app.db, body.approve ? 'keys_shared' : 'keys_declined', user, { room, folderId: null, name: room.name }, member.user.email);
   const [after] = await membersOf(app, room, target.id);
   return after ?? member;
 }

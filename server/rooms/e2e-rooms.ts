@@ -1,7 +1,7 @@
 // End-to-end encrypted rooms: creation, the caller's room-key copy and state (server/README
 // "End-to-end encrypted rooms"). The server stores sealed strings and HPKE copies only.
 import { ROOM_ROLES, type Room, type RoomRole } from '@shared/contract/rooms';
-import { ROOM_KEY_DESCRIPTOR_FILE_ID, type CreateE2eRoomBody, type E2eMemberState, type E2eRoomState } from '@shared/contract/rooms-e2e';
+import { ROOM_KEY_DESCRIPTOR_FILE_ID, type CreateE2eRoomBody, type E2eMemberState, type E2eRoomState, type SignedRoomKeyGrantWire } from '@shared/contract/rooms-e2e';
 import type { WrappedFileKeyWire } from '@shared/contract/secupass';
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
@@ -33,10 +33,27 @@ export async function requireE2eMetadata(db: Kysely<Database>, room: RoomRow, fi
   if (!row?.metadata) throw new HttpError(409, 'ConflictException', 'The signed metadata of this end-to-end encrypted file is missing; commit it through the E2E commit', { reason: 'e2eMetadataMissing' });
 }
 
-/** Stores a member's room-key copy as an access descriptor (the key must be the member's live encryption key). */
-export async function storeRoomKeyCopy(app: FastifyInstance, room: RoomRow, userId: number, copy: { recipientKeyId: string; wrappedKey: WrappedFileKeyWire }): Promise<void> {
+/**
+ * Stores a member's room-key copy as an access descriptor (the key must be the member's live
+ * encryption key) with the grant its granter signed (migration 0056). The server cannot verify the
+ * signature for the reader (the reader checks it against her pins), but refuses a grant that names
+ * another room, recipient, key or granter than this call's: 400 `grantMismatch`. A copy stored
+ * without a grant drops the member's earlier grant (it signed another copy).
+ */
+export async function storeRoomKeyCopy(
+  app: FastifyInstance,
+  room: RoomRow,
+  recipient: { id: number; uuid: string },
+  copy: { recipientKeyId: string; wrappedKey: WrappedFileKeyWire; grant?: SignedRoomKeyGrantWire | undefined },
+  granter: { id: number; uuid: string },
+): Promise<void> {
+  const userId = recipient.id;
   if (copy.wrappedKey.recipientKeyId !== copy.recipientKeyId) {
     throw badRequest('The wrapped key is for another key', { field: 'wrappedKey', reason: 'keyIdMismatch' });
+  }
+  const g = copy.grant?.grant;
+  if (g && (g.roomId !== room.uuid || g.recipientUserId !== recipient.uuid || g.recipientKeyId !== copy.recipientKeyId || g.granterUserId !== granter.uuid)) {
+    throw badRequest('The grant names another room, member, key or granter', { field: 'grant', reason: 'grantMismatch' });
   }
   try {
     await app.secupass.addAccessDescriptor({
@@ -53,6 +70,26 @@ export async function storeRoomKeyCopy(app: FastifyInstance, room: RoomRow, user
     }
     throw error;
   }
+  await app.db.deleteFrom('room_e2e_key_grants').where('room_id', '=', room.id).where('user_id', '=', userId).execute();
+  if (copy.grant) {
+    await app.db
+      .insertInto('room_e2e_key_grants')
+      .values({ room_id: room.id, user_id: userId, recipient_key_id: copy.recipientKeyId, granted_by: granter.id, signed_grant: JSON.stringify(copy.grant), created_at: Date.now() })
+      .execute();
+  }
+}
+
+/** The grant of the caller's copy and who signed it (null: none stored for this copy, or the granter is gone). */
+async function grantOfCopy(app: FastifyInstance, room: RoomRow, userId: number, recipientKeyId: string): Promise<Pick<NonNullable<E2eRoomState['roomKey']>, 'grant' | 'granter'>> {
+  const row = await app.db.selectFrom('room_e2e_key_grants').selectAll().where('room_id', '=', room.id).where('user_id', '=', userId).where('recipient_key_id', '=', recipientKeyId).executeTakeFirst();
+  if (!row || row.granted_by === null) return { grant: null, granter: null };
+  const granter = await app.db.selectFrom('users').select(['id', 'uuid', 'email']).where('id', '=', row.granted_by).executeTakeFirst();
+  if (!granter) return { grant: null, granter: null };
+  const role = (await strongestRoles(app.db, room.id, [granter.id])).get(granter.id) ?? null;
+  return {
+    grant: JSON.parse(row.signed_grant) as SignedRoomKeyGrantWire,
+    granter: { userUuid: granter.uuid, email: granter.email, role, keys: await app.secupass.publicKeysWithRetiredOf(granter.id) },
+  };
 }
 
 /**
@@ -87,7 +124,7 @@ export async function createE2eRoom(ctx: RequestContext, input: CreateE2eRoomBod
     return row;
   });
   try {
-    await storeRoomKeyCopy(app, room, user.id, input);
+    await storeRoomKeyCopy(app, room, user, input, user);
   } catch (error) {
     // Without the creator's copy nobody could ever open the room: undo it.
     await app.db.deleteFrom('data_rooms').where('id', '=', room.id).execute();
@@ -197,7 +234,7 @@ export async function e2eRoomState(ctx: RequestContext, roomUuid: string): Promi
   for (const u of uploaders) signers.push({ userUuid: u.uuid, email: u.email, role: roles.get(u.id) ?? null, keys: await app.secupass.publicKeysWithRetiredOf(u.id) });
   return {
     state: own?.state ?? 'noSecuPass',
-    roomKey: copy ? { id: copy.id, recipientKeyId: copy.recipient_key_id, wrappedKey: JSON.parse(copy.wrapped_key) as WrappedFileKeyWire } : null,
+    roomKey: copy ? { id: copy.id, recipientKeyId: copy.recipient_key_id, wrappedKey: JSON.parse(copy.wrapped_key) as WrappedFileKeyWire, ...(await grantOfCopy(app, room, user.id, copy.recipient_key_id)) } : null,
     signers,
   };
 }

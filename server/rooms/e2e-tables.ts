@@ -31,10 +31,23 @@ export interface RoomE2eDeclinesTable {
   declined_at: number;
 }
 
+/** Migration 0056: the signed grant of a member's room-key copy (shared/crypto/README.md section 7). */
+export interface RoomE2eKeyGrantsTable {
+  room_id: number;
+  user_id: number;
+  /** The encryption key id of the copy the grant signs. */
+  recipient_key_id: string;
+  granted_by: number | null;
+  /** JSON of the SignedRoomKeyGrant as the granter's browser sent it. */
+  signed_grant: string;
+  created_at: number;
+}
+
 export interface RoomE2eTables {
   room_e2e_files: RoomE2eFilesTable;
   room_e2e_declines: RoomE2eDeclinesTable;
   room_e2e_versions: RoomE2eVersionsTable;
+  room_e2e_key_grants: RoomE2eKeyGrantsTable;
 }
 
 declare module '../db/schema' {

@@ -21,6 +21,32 @@ const Uuid = z.string().uuid();
 /** The copy's file id in the HPKE binding and in the access descriptor. */
 export const ROOM_KEY_DESCRIPTOR_FILE_ID = 'room-key';
 
+/**
+ * The grant of a room-key copy, signed by its granter (shared/crypto/room-grant.ts; README section 7
+ * "Who made my copy of the room key"): the server stores it beside the copy and hands it to the
+ * recipient, who verifies it against the granter's pinned key before encrypting under the room key.
+ */
+export const SignedRoomKeyGrantSchema = z
+  .object({
+    grant: z
+      .object({
+        format: z.literal(1),
+        roomId: Uuid,
+        epoch: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER),
+        recipientUserId: Uuid,
+        recipientKeyId: z.string().min(1).max(128),
+        wrappedKeySha256: z.string().min(1).max(64),
+        granterUserId: Uuid,
+        signerKeyId: z.string().min(1).max(128),
+        createdAt: z.string().min(1).max(40),
+      })
+      .strict(),
+    signature: z.string().min(1).max(200),
+  })
+  .strict()
+  .meta({ id: 'SignedRoomKeyGrant' });
+export type SignedRoomKeyGrantWire = z.infer<typeof SignedRoomKeyGrantSchema>;
+
 export const CreateE2eRoomBodySchema = z
   .object({
     uuid: Uuid,
@@ -28,6 +54,8 @@ export const CreateE2eRoomBodySchema = z
     /** The creator's own room-key copy (HPKE to her live encryption key). */
     recipientKeyId: z.string().min(1).max(128),
     wrappedKey: WrappedFileKeySchema,
+    /** The creator's grant of her own copy (optional for clients of before; readers do not encrypt with a copy without one). */
+    grant: SignedRoomKeyGrantSchema.optional(),
   })
   .strict()
   .meta({ id: 'CreateE2eRoomBody' });
@@ -128,8 +156,20 @@ const PublicKeysSchema = UserPublicKeysResponseSchema.shape.keys;
 export const E2eRoomStateSchema = z
   .object({
     state: E2eMemberStateSchema,
-    /** The caller's live room-key copy; null unless `approved`. */
-    roomKey: z.object({ id: z.string(), recipientKeyId: z.string(), wrappedKey: WrappedFileKeySchema }).nullable(),
+    /**
+     * The caller's live room-key copy; null unless `approved`. `grant`: its signed grant (null: a copy
+     * made without one); `granter`: who the server says signed it, with her signing keys (live and
+     * retired) and role here now — the reader pin-checks and verifies before encrypting.
+     */
+    roomKey: z
+      .object({
+        id: z.string(),
+        recipientKeyId: z.string(),
+        wrappedKey: WrappedFileKeySchema,
+        grant: SignedRoomKeyGrantSchema.nullable(),
+        granter: z.object({ userUuid: z.string(), email: z.string(), role: z.enum(ROOM_ROLES).nullable(), keys: PublicKeysSchema }).nullable(),
+      })
+      .nullable(),
     /**
      * Everyone who uploaded to the room or re-signed a file, with live and retired signing keys
      * (pin-check before use) and their strongest role here now (null: no longer a member); readers
@@ -165,6 +205,8 @@ export const E2eGrantBodySchema = z
     approve: z.boolean(),
     recipientKeyId: z.string().min(1).max(128).optional(),
     wrappedKey: WrappedFileKeySchema.optional(),
+    /** The OWNER's signed grant of this copy (as for the create call). */
+    grant: SignedRoomKeyGrantSchema.optional(),
   })
   .strict()
   .meta({ id: 'E2eGrantBody' });

@@ -47,15 +47,19 @@ test.beforeAll(async () => {
   roomUuid = randomUUID();
   const { handle } = await crypto.generateRoomKey();
   const [sealed] = (await crypto.encryptRoomNames({ roomKey: handle, roomId: roomUuid, items: [{ kind: 'room', itemId: roomUuid, name: 'Offers' }] })).sealed;
+  // Every copy with the owner's signed grant, as the web client makes them (README section 7).
+  const grantOf = (recipientUserId: string, wrapped: Parameters<CryptoApi['signRoomKeyGrant']>[0]['wrapped']) =>
+    crypto.signRoomKeyGrant({ signingKey: members.owner.keys.signing.handle, roomId: roomUuid, epoch: 1, recipientUserId, wrapped, granterUserId: members.owner.uuid, createdAt: new Date().toISOString() });
   const wrappedKey = await crypto.wrapRoomKey({ roomKey: handle, roomId: roomUuid, recipientPublicKey: members.owner.keys.encryption.publicKey });
-  expect((await apiCall(server, session, 'POST', ROOM_E2E_PATHS.create, { uuid: roomUuid, name: sealed, recipientKeyId: wrappedKey.recipientKeyId, wrappedKey })).status).toBe(201);
+  const grant = await grantOf(members.owner.uuid, wrappedKey);
+  expect((await apiCall(server, session, 'POST', ROOM_E2E_PATHS.create, { uuid: roomUuid, name: sealed, recipientKeyId: wrappedKey.recipientKeyId, wrappedKey, grant })).status).toBe(201);
   const uuids = await seedE2eRoomFiles(db, { roomUuid, roomKey: handle, folderUuid: null, count: 3, name, uploader: { uuid: members.owner.uuid, email: owner.email, keys: members.owner.keys }, crypto });
 
   // The EDITOR and the VIEWER are members with their own copy of the room key.
   for (const [key, account, role] of [['editor', editor, 'EDITOR'], ['viewer', viewer, 'VIEWER']] as const) {
     await apiShareRoom(server, session, roomUuid, account.email, role);
     const copy = await crypto.wrapRoomKey({ roomKey: handle, roomId: roomUuid, recipientPublicKey: members[key].keys.encryption.publicKey });
-    const granted = await apiCall(server, session, 'PUT', ROOM_E2E_PATHS.grant(roomUuid, members[key].uuid), { approve: true, recipientKeyId: copy.recipientKeyId, wrappedKey: copy });
+    const granted = await apiCall(server, session, 'PUT', ROOM_E2E_PATHS.grant(roomUuid, members[key].uuid), { approve: true, recipientKeyId: copy.recipientKeyId, wrappedKey: copy, grant: await grantOf(members[key].uuid, copy) });
     expect(granted.status, await granted.clone().text()).toBe(200);
   }
 
@@ -73,7 +77,14 @@ test.beforeAll(async () => {
   };
   await reSign(members.viewer, uuids[0]!);
   await reSign(members.editor, uuids[1]!);
+  editorForged = async () => {
+    // Case 1: the server draws a room key of its own and wraps it to the EDITOR's public key.
+    const own = await members.viewer.crypto.generateRoomKey();
+    const forged = await members.viewer.crypto.wrapRoomKey({ roomKey: own.handle, roomId: roomUuid, recipientPublicKey: members.editor.keys.encryption.publicKey });
+    await db.updateTable('access_descriptors').set({ wrapped_key: JSON.stringify(forged) }).where('resource_id', '=', roomUuid).where('recipient_key_id', '=', members.editor.keys.encryption.keyId).where('invalidated_at', 'is', null).execute();
+  };
 });
+let editorForged: () => Promise<void>;
 test.afterAll(async () => {
   await server?.close();
 });
@@ -98,4 +109,15 @@ test('case 3: a VIEWER’s re-signature is refused with its reason; an EDITOR’
   await expect(untouched.getByRole('cell', { name: owner.email, exact: true })).toBeVisible();
   await expect(page.getByText(rooms.e2e.problems.unknown, { exact: true })).toHaveCount(0);
   await expectNoSeriousA11yViolations(page, 'E2E room with a file re-signed by a viewer');
+});
+
+test('case 1: a copy of a room key the server made is refused for writing, with its reason; the EDITOR gets no upload', async ({ page }) => {
+  test.setTimeout(180_000);
+  await editorForged();
+  await signInToInbox(page, server, editor);
+  await page.goto(`${server.url}/secure-rooms/${roomUuid}`);
+  await unlockRoomKeys(page, PASSPHRASE);
+  await expect(page.getByText(rooms.e2e.keyGrant.invalid, { exact: true })).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByRole('button', { name: rooms.e2e.upload })).toHaveCount(0);
+  await expectNoSeriousA11yViolations(page, 'E2E room with a copy of the room key the server made');
 });

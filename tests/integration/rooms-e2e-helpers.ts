@@ -4,7 +4,9 @@ import type { RoomUploadFile } from '@shared/contract/room-files';
 import { ROOM_PATHS, type Room, type RoomContents, type RoomFolder } from '@shared/contract/rooms';
 import { ROOM_E2E_PATHS, type E2eFileKeysList, type E2eMemberList, type E2eRoomState } from '@shared/contract/rooms-e2e';
 import { toBase64Url } from '@shared/crypto/bytes';
+import type { WrappedFileKey } from '@shared/crypto/file-key';
 import type { RoomFileMetadata } from '@shared/crypto/room';
+import { ROOM_KEY_EPOCH } from '@shared/crypto/room-grant';
 import { bytesToStream, collectStream } from '@shared/crypto/stream-encoder';
 import { verifiedContactKey } from '@shared/transfer/e2e';
 import type { TestServer } from '@tests/support/server';
@@ -40,7 +42,9 @@ export async function createE2eRoom(server: TestServer, owner: E2eActor, name: s
   const { handle } = await owner.crypto.generateRoomKey();
   const [sealed] = (await owner.crypto.encryptRoomNames({ roomKey: handle, roomId: uuid, items: [{ kind: 'room', itemId: uuid, name }] })).sealed;
   const wrappedKey = await owner.crypto.wrapRoomKey({ roomKey: handle, roomId: uuid, recipientPublicKey: keys.encryption.publicKey });
-  const response = await req(server, owner, 'POST', ROOM_E2E_PATHS.create, { uuid, name: sealed, recipientKeyId: wrappedKey.recipientKeyId, wrappedKey });
+  // The creator signs the grant of her own copy, as the web client does (README section 7).
+  const grant = await signGrant(owner, uuid, owner.userUuid, wrappedKey);
+  const response = await req(server, owner, 'POST', ROOM_E2E_PATHS.create, { uuid, name: sealed, recipientKeyId: wrappedKey.recipientKeyId, wrappedKey, grant });
   return { room: response.status === 201 ? await json<Room>(response.clone(), 201) : ({ uuid } as Room), response };
 }
 
@@ -61,7 +65,12 @@ export async function grant(server: TestServer, owner: E2eActor, roomUuid: strin
   const key = await verifiedContactKey(owner.client, { crypto: owner.crypto, keys: keysOf(owner), pins: owner.pins, confirmChangedKey: async () => options.confirmChangedKey === true }, { email: member.user.email, userUuid: member.user.uuid, usage: 'encryption', keyId: live.keyId, publicKey: live.publicKey });
   const { handle } = await openRoomKey(server, owner, roomUuid);
   const wrappedKey = await owner.crypto.wrapRoomKey({ roomKey: handle, roomId: roomUuid, recipientPublicKey: key.publicKey });
-  return req(server, owner, 'PUT', ROOM_E2E_PATHS.grant(roomUuid, memberUuid), { approve: true, recipientKeyId: key.keyId, wrappedKey });
+  return req(server, owner, 'PUT', ROOM_E2E_PATHS.grant(roomUuid, memberUuid), { approve: true, recipientKeyId: key.keyId, wrappedKey, grant: await signGrant(owner, roomUuid, memberUuid, wrappedKey) });
+}
+
+/** The granter's signed grant of a room-key copy (shared/crypto/room-grant.ts), as the web client makes it. */
+export function signGrant(granter: E2eActor, roomUuid: string, recipientUuid: string, wrapped: WrappedFileKey) {
+  return granter.crypto.signRoomKeyGrant({ signingKey: keysOf(granter).signing.handle, roomId: roomUuid, epoch: ROOM_KEY_EPOCH, recipientUserId: recipientUuid, wrapped, granterUserId: granter.userUuid, createdAt: new Date().toISOString() });
 }
 
 export async function createE2eFolder(server: TestServer, actor: E2eActor, roomUuid: string, roomKey: string, name: string, parentUuid?: string): Promise<Response> {

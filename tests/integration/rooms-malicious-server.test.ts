@@ -1,10 +1,11 @@
 import { ROOM_PATHS, type Room } from '@shared/contract/rooms';
-import { ROOM_E2E_PATHS, type E2eRoomState } from '@shared/contract/rooms-e2e';
+import { ROOM_E2E_PATHS, type E2eMember, type E2eRoomState } from '@shared/contract/rooms-e2e';
 import { startTestServer, type TestServer } from '@tests/support/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUserAsAdmin, signIn, signInAdmin } from './core-helpers';
 import { e2eActor, giveSecuPass, type E2eActor } from './e2e-helpers';
-import { createE2eRoom, grant, json, openRoomKey, readE2eFolder, renameE2eFileBody, req, sha256Hex, uploadE2eFile } from './rooms-e2e-helpers';
+import { roomKeyTrust } from '@shared/transfer/room-key-trust';
+import { createE2eRoom, grant, json, openRoomKey, readE2eFolder, renameE2eFileBody, req, sha256Hex, signGrant, uploadE2eFile } from './rooms-e2e-helpers';
 
 /**
  * A malicious server against an END-TO-END ENCRYPTED ROOM (issue 28 §2; the deliveries' suite is
@@ -92,5 +93,67 @@ describe('case 3: re-signed content under another name', () => {
     // The same EDITOR made VIEWER: her re-signature is refused from then on.
     await json(await share(r.room, 'editor', 'VIEWER'), 200);
     await expect(readE2eFolder(server, a.viewer, r.room.uuid, undefined, { download: false })).rejects.toMatchObject({ code: 'room-signer-not-writer' });
+  }, 120_000);
+});
+
+/** What the member's client decides about her copy (shared/transfer/room-key-trust.ts, the web client's code). */
+async function trustOf(actor: E2eActor, room: Room) {
+  const state = await json<E2eRoomState>(await req(server, actor, 'GET', ROOM_E2E_PATHS.state(room.uuid)), 200);
+  if (!state.roomKey) throw new Error(`no copy (${state.state})`);
+  return roomKeyTrust(actor.client, { crypto: actor.crypto, keys: actor.keys!, pins: actor.pins }, { roomUuid: room.uuid, me: actor.userUuid, copy: state.roomKey });
+}
+
+describe('signed room-key grants: who may store one', () => {
+  it('the grant is stored beside the copy and handed back; a grant naming another member, key, room or granter is 400 grantMismatch; a VIEWER cannot grant (403)', async () => {
+    const r = await roomWithFile('Grants');
+    const state = await json<E2eRoomState>(await req(server, a.viewer, 'GET', ROOM_E2E_PATHS.state(r.room.uuid)), 200);
+    expect(state.roomKey?.grant?.grant).toMatchObject({ roomId: r.room.uuid, recipientUserId: a.viewer.userUuid, granterUserId: a.owner.userUuid, epoch: 1 });
+    expect(state.roomKey?.granter).toMatchObject({ userUuid: a.owner.userUuid, role: 'OWNER' });
+    expect(await trustOf(a.viewer, r.room)).toEqual({ ok: true });
+    expect(await trustOf(a.owner, r.room)).toEqual({ ok: true });
+
+    const { handle } = await openRoomKey(server, a.owner, r.room.uuid);
+    const copy = await a.owner.crypto.wrapRoomKey({ roomKey: handle, roomId: r.room.uuid, recipientPublicKey: a.viewer.keys!.encryption.publicKey });
+    const put = (grantFor: Awaited<ReturnType<typeof signGrant>>, by = a.owner) => req(server, by, 'PUT', ROOM_E2E_PATHS.grant(r.room.uuid, a.viewer.userUuid), { approve: true, recipientKeyId: copy.recipientKeyId, wrappedKey: copy, grant: grantFor });
+    for (const wrong of [
+      await signGrant(a.owner, r.room.uuid, a.editor.userUuid, copy), // another member
+      await signGrant(a.owner, '00000000-0000-4000-8000-000000000000', a.viewer.userUuid, copy), // another room
+      await signGrant(a.editor, r.room.uuid, a.viewer.userUuid, copy), // signed as somebody else than the caller
+    ]) {
+      const response = await put(wrong);
+      expect(response.status).toBe(400);
+      expect(((await response.json()) as { metadata?: { reason?: string } }).metadata?.reason).toBe('grantMismatch');
+    }
+    expect((await put(await signGrant(a.viewer, r.room.uuid, a.viewer.userUuid, copy), a.viewer)).status).toBe(403);
+    expect((await put(await signGrant(a.owner, r.room.uuid, a.viewer.userUuid, copy))).status).toBe(200);
+    expect(await trustOf(a.viewer, r.room)).toEqual({ ok: true });
+  }, 120_000);
+});
+
+describe('case 1: a room key of the server’s making', () => {
+  it('a copy the server wrapped itself is refused (room-key-grant-invalid); without a grant it is room-key-grant-missing; a non-OWNER granter is refused', async () => {
+    const r = await roomWithFile('Server key');
+    const db = server.app.db;
+    expect(await trustOf(a.editor, r.room)).toEqual({ ok: true });
+    // The server draws its own room key and wraps it to the EDITOR's public key (HPKE needs no secret).
+    const own = await a.outsider.crypto.generateRoomKey();
+    const forged = await a.outsider.crypto.wrapRoomKey({ roomKey: own.handle, roomId: r.room.uuid, recipientPublicKey: a.editor.keys!.encryption.publicKey });
+    const descriptor = db.updateTable('access_descriptors').where('resource_id', '=', r.room.uuid).where('recipient_key_id', '=', a.editor.keys!.encryption.keyId).where('invalidated_at', 'is', null);
+    await descriptor.set({ wrapped_key: JSON.stringify(forged) }).execute();
+    // It opens (the member could read a room the server re-sealed under it), but the owner's grant names another copy.
+    await openRoomKey(server, a.editor, r.room.uuid);
+    expect(await trustOf(a.editor, r.room)).toEqual({ ok: false, code: 'room-key-grant-invalid' });
+    // The server drops the grant: a copy without one.
+    const editorId = (await db.selectFrom('users').select('id').where('uuid', '=', a.editor.userUuid).executeTakeFirstOrThrow()).id;
+    const roomId = (await db.selectFrom('data_rooms').select('id').where('uuid', '=', r.room.uuid).executeTakeFirstOrThrow()).id;
+    const saved = await db.selectFrom('room_e2e_key_grants').selectAll().where('room_id', '=', roomId).where('user_id', '=', editorId).executeTakeFirstOrThrow();
+    await db.deleteFrom('room_e2e_key_grants').where('room_id', '=', roomId).where('user_id', '=', editorId).execute();
+    expect(await trustOf(a.editor, r.room)).toEqual({ ok: false, code: 'room-key-grant-missing' });
+    // The grant back, and the server names the VIEWER as granter: not an OWNER.
+    const viewerId = (await db.selectFrom('users').select('id').where('uuid', '=', a.viewer.userUuid).executeTakeFirstOrThrow()).id;
+    await db.insertInto('room_e2e_key_grants').values({ ...saved, granted_by: viewerId }).execute();
+    expect(await trustOf(a.editor, r.room)).toEqual({ ok: false, code: 'room-key-grant-invalid' });
+    const members = await json<{ members: E2eMember[] }>(await req(server, a.owner, 'GET', ROOM_E2E_PATHS.members(r.room.uuid)), 200);
+    expect(members.members.find((m) => m.user.uuid === a.editor.userUuid)?.state).toBe('approved');
   }, 120_000);
 });

@@ -34,6 +34,7 @@ import * as formPages from './0043-form-pages';
 import * as formLayout from './0044-form-layout';
 import * as roomLinks from './0050-room-links';
 import * as roomFileSortIndexes from './0051-room-file-sort-indexes';
+import * as roomKeyGrants from './0056-room-key-grants';
 
 /**
  * Every migration, in order, for SQLite and PostgreSQL alike. A static list (not a
@@ -78,6 +79,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0044-form-layout': formLayout,
   '0050-room-links': roomLinks,
   '0051-room-file-sort-indexes': roomFileSortIndexes,
+  '0056-room-key-grants': roomKeyGrants,
 };
 
 export const staticMigrationProvider: MigrationProvider = {

@@ -19,7 +19,7 @@ import { checkedRoomName, roomErrorText } from '../room-errors';
 import { VersionConflictDialog, type ConflictRequest } from '../version-dialogs';
 import { placementFor } from './e2e-file-ops';
 import { listE2eNames } from './e2e-names';
-import { roomKeyOf, type E2eFolderView } from './e2e-room-client';
+import { writableRoomKeyOf, type E2eFolderView } from './e2e-room-client';
 import { startE2eRoomUpload } from './e2e-upload';
 
 const useStyles = makeStyles({
@@ -120,7 +120,7 @@ export function E2eDropZone({ roomUuid, folderUuid, view }: { roomUuid: string; 
     const files = placed.filter((p): p is PlacedFile & { file: File } => p.file !== null);
     let tree: Awaited<ReturnType<typeof createE2eFolderTree>>;
     try {
-      tree = await createE2eFolderTree(roomUuid, await roomKeyOf(roomUuid, keys), folderUuid, paths);
+      tree = await createE2eFolderTree(roomUuid, await writableRoomKeyOf(roomUuid, keys), folderUuid, paths);
     } catch (error) {
       const failed = error instanceof FolderTreeError ? error : null;
       const text = failed?.reason === 'fileExists' ? { key: 'errors.fileExists' } : roomErrorText(failed?.reason ?? error);

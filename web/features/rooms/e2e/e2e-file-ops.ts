@@ -5,7 +5,7 @@ import { apiClient } from '@web/lib/api-client';
 import { cryptoApi } from '@web/lib/crypto';
 import { checkedRoomName } from '../room-errors';
 import { numberedName, type VersionConflictChoice } from '../api/room-files';
-import { roomKeyOf, type E2eFolderView, type E2eListedFile, type E2eUploadPlacement } from './e2e-room-client';
+import { writableRoomKeyOf, type E2eFolderView, type E2eListedFile, type E2eUploadPlacement } from './e2e-room-client';
 
 /**
  * Renames and version conflicts of an E2E room (shared/crypto/README.md "7. Data rooms"): the
@@ -23,7 +23,7 @@ export async function renameE2eEntry(
   item: { kind: 'room' } | { kind: 'folder'; uuid: string } | { kind: 'file'; file: E2eListedFile },
   newName: string,
 ): Promise<void> {
-  const roomKey = await roomKeyOf(roomUuid, keys);
+  const roomKey = await writableRoomKeyOf(roomUuid, keys);
   const name = checkedRoomName(newName);
   const itemId = item.kind === 'room' ? roomUuid : item.kind === 'folder' ? item.uuid : item.file.uuid;
   const [sealedName] = (await cryptoApi.encryptRoomNames({ roomKey, roomId: roomUuid, items: [{ kind: item.kind, itemId, name }] })).sealed;

@@ -5,15 +5,19 @@ import { ROOM_ENDPOINTS as E } from '@shared/contract/endpoints/rooms';
 import type { RoomUploadFile } from '@shared/contract/room-files';
 import type { Room, RoomContents } from '@shared/contract/rooms';
 import { ROOM_E2E_FILES_UUIDS_MAX, type E2eFileKeysList, type E2eMember, type E2eRoomState } from '@shared/contract/rooms-e2e';
+import type { WrappedFileKey } from '@shared/crypto/file-key';
 import type { RoomFileMetadata, RoomMetadataExpectation, SignedRoomFileMetadata } from '@shared/crypto/room';
+import { ROOM_KEY_EPOCH, type SignedRoomKeyGrant } from '@shared/crypto/room-grant';
 import type { KeyHandle, UnlockedKeys } from '@shared/crypto/service';
 import { ciphertextLength, DEFAULT_RECORD_SIZE } from '@shared/crypto/stream-format';
 import { sha256Hex } from '@shared/crypto/subtle';
 import { PARTS_AHEAD, PARTS_IN_FLIGHT, PREPARE_CONCURRENCY } from '@shared/transfer/constants';
 import { verifiedContactKey } from '@shared/transfer/e2e';
+import { roomKeyTrust, type RoomKeyTrust } from '@shared/transfer/room-key-trust';
 import { runPipeline } from '@shared/transfer/pipeline';
 import { DEFAULT_RETRY, LocalFileChangedError, withRetry } from '@shared/transfer/upload';
 import { apiClient } from '@web/lib/api-client';
+import { authStore } from '@web/lib/auth';
 import { cryptoApi } from '@web/lib/crypto';
 import { checkedRoomName, readableRoomName } from '../room-errors';
 
@@ -23,22 +27,89 @@ import { checkedRoomName, readableRoomName } from '../room-errors';
  * never key bytes); the server gets sealed strings and ciphertext only.
  */
 
-const roomKeys = new Map<string, Promise<KeyHandle>>();
+interface OpenedRoomKey {
+  handle: KeyHandle;
+  trust: RoomKeyTrust;
+}
 
-/** The caller's room-key handle (cached per room and session of keys). */
-export function roomKeyOf(roomUuid: string, keys: UnlockedKeys): Promise<KeyHandle> {
+const roomKeys = new Map<string, Promise<OpenedRoomKey>>();
+
+/** The grant of the caller's copy, checked against the granter's pinned key (shared/transfer/room-key-trust.ts). */
+async function trustOfCopy(roomUuid: string, keys: UnlockedKeys, copy: NonNullable<E2eRoomState['roomKey']>): Promise<RoomKeyTrust> {
+  const me = authStore.getState().user?.uuid;
+  if (!me) return { ok: false, code: 'room-key-grant-missing' };
+  return roomKeyTrust(apiClient, { crypto: cryptoApi, keys }, { roomUuid, me, copy });
+}
+
+function openedRoomKeyOf(roomUuid: string, keys: UnlockedKeys): Promise<OpenedRoomKey> {
   const cacheKey = `${roomUuid}|${keys.encryption.handle}`;
-  let handle = roomKeys.get(cacheKey);
-  if (!handle) {
-    handle = (async () => {
+  let opened = roomKeys.get(cacheKey);
+  if (!opened) {
+    opened = (async () => {
       const state = await call(apiClient, X.state, { params: { roomUuid } });
       if (!state.roomKey) throw new E2eRoomAccessError(state.state);
-      return (await cryptoApi.unwrapRoomKey({ privateKey: keys.encryption.handle, roomId: roomUuid, wrapped: state.roomKey.wrappedKey })).handle;
+      const { handle } = await cryptoApi.unwrapRoomKey({ privateKey: keys.encryption.handle, roomId: roomUuid, wrapped: state.roomKey.wrappedKey });
+      return { handle, trust: await trustOfCopy(roomUuid, keys, state.roomKey) };
     })();
-    handle.catch(() => roomKeys.delete(cacheKey));
-    roomKeys.set(cacheKey, handle);
+    opened.catch(() => roomKeys.delete(cacheKey));
+    roomKeys.set(cacheKey, opened);
   }
+  return opened;
+}
+
+/** The caller's room-key handle for READING (cached per room and session of keys); see writableRoomKeyOf. */
+export async function roomKeyOf(roomUuid: string, keys: UnlockedKeys): Promise<KeyHandle> {
+  return (await openedRoomKeyOf(roomUuid, keys)).handle;
+}
+
+export type { RoomKeyTrust };
+
+/** Whether the caller's copy is one an OWNER granted (the room page says so when not). */
+export async function roomKeyTrustOf(roomUuid: string, keys: UnlockedKeys): Promise<RoomKeyTrust> {
+  return (await openedRoomKeyOf(roomUuid, keys)).trust;
+}
+
+/** The copy's grant did not verify: nothing is encrypted under this room key (a server-made key would read it). */
+export class E2eRoomKeyUnverifiedError extends Error {
+  constructor(readonly code: string) {
+    super(`The room key copy is not verified (${code})`);
+    this.name = 'E2eRoomKeyUnverifiedError';
+  }
+}
+
+/** The room-key handle for ENCRYPTING (names, file keys, metadata, grants): only a copy whose grant verified. */
+export async function writableRoomKeyOf(roomUuid: string, keys: UnlockedKeys): Promise<KeyHandle> {
+  const { handle, trust } = await openedRoomKeyOf(roomUuid, keys);
+  if (!trust.ok) throw new E2eRoomKeyUnverifiedError(trust.code);
   return handle;
+}
+
+/** Signs a grant of `wrapped` (a copy for `recipientUuid`) with the caller's signing key. */
+async function signGrant(roomUuid: string, keys: UnlockedKeys, recipientUuid: string, wrapped: WrappedFileKey): Promise<SignedRoomKeyGrant> {
+  const me = authStore.getState().user?.uuid;
+  if (!me) throw new Error('Not signed in');
+  return cryptoApi.signRoomKeyGrant({ signingKey: keys.signing.handle, roomId: roomUuid, epoch: ROOM_KEY_EPOCH, recipientUserId: recipientUuid, wrapped, granterUserId: me, createdAt: new Date().toISOString() });
+}
+
+/**
+ * Migration of a room made before grants were signed (README section 7): when an OWNER opens it and
+ * her own copy carries no grant, her client signs a fresh copy for herself (trust on this first
+ * use: the key her copy opens) and re-grants every approved member after the pin check (a member
+ * whose key changed is left for the members dialog). Answers whether it signed anything.
+ */
+export async function signLegacyRoomKeyGrants(roomUuid: string, keys: UnlockedKeys): Promise<boolean> {
+  const me = authStore.getState().user;
+  const { handle, trust } = await openedRoomKeyOf(roomUuid, keys);
+  if (trust.ok || trust.code !== 'room-key-grant-missing' || !me) return false;
+  const own = await cryptoApi.wrapRoomKey({ roomKey: handle, roomId: roomUuid, recipientPublicKey: keys.encryption.publicKey });
+  await call(apiClient, X.grant, { params: { roomUuid, userUuid: me.uuid }, body: { approve: true, recipientKeyId: own.recipientKeyId, wrappedKey: own, grant: await signGrant(roomUuid, keys, me.uuid, own) } });
+  roomKeys.delete(`${roomUuid}|${keys.encryption.handle}`);
+  const { members } = await listE2eMembers(roomUuid);
+  for (const member of members) {
+    if (member.user.uuid === me.uuid || member.state !== 'approved') continue;
+    await grantRoomKey(roomUuid, keys, member).catch((error: unknown) => console.debug('[e2e] re-grant', member.user.email, error));
+  }
+  return true;
 }
 
 /** The caller has no room key: `state` says why (pending grant, not approved, no SecuPass). */
@@ -54,8 +125,9 @@ export async function createE2eRoom(name: string, keys: UnlockedKeys): Promise<R
   const { handle } = await cryptoApi.generateRoomKey();
   const [sealed] = (await cryptoApi.encryptRoomNames({ roomKey: handle, roomId: uuid, items: [{ kind: 'room', itemId: uuid, name: checkedRoomName(name) }] })).sealed;
   const wrappedKey = await cryptoApi.wrapRoomKey({ roomKey: handle, roomId: uuid, recipientPublicKey: keys.encryption.publicKey });
-  const room = await call(apiClient, X.create, { body: { uuid, name: sealed ?? '', recipientKeyId: wrappedKey.recipientKeyId, wrappedKey } });
-  roomKeys.set(`${uuid}|${keys.encryption.handle}`, Promise.resolve(handle));
+  const grant = await signGrant(uuid, keys, authStore.getState().user?.uuid ?? '', wrappedKey);
+  const room = await call(apiClient, X.create, { body: { uuid, name: sealed ?? '', recipientKeyId: wrappedKey.recipientKeyId, wrappedKey, grant } });
+  roomKeys.set(`${uuid}|${keys.encryption.handle}`, Promise.resolve({ handle, trust: { ok: true } }));
   return room;
 }
 
@@ -67,7 +139,7 @@ export async function decryptNames(roomUuid: string, roomKey: KeyHandle, items: 
 }
 
 export async function createE2eFolder(roomUuid: string, keys: UnlockedKeys, name: string, parentUuid: string | null): Promise<void> {
-  const roomKey = await roomKeyOf(roomUuid, keys);
+  const roomKey = await writableRoomKeyOf(roomUuid, keys);
   const uuid = crypto.randomUUID();
   const [sealed] = (await cryptoApi.encryptRoomNames({ roomKey, roomId: roomUuid, items: [{ kind: 'folder', itemId: uuid, name: checkedRoomName(name) }] })).sealed;
   await call(apiClient, X.createFolder, { params: { roomUuid }, body: { uuid, name: sealed ?? '', parentUuid } });
@@ -256,7 +328,7 @@ export interface E2eUploadTarget {
 export async function uploadE2eFile(file: File, target: E2eUploadTarget): Promise<RoomUploadFile> {
   const { roomUuid, keys, signal } = target;
   const session = target.session ?? {};
-  const roomKey = await roomKeyOf(roomUuid, keys);
+  const roomKey = await writableRoomKeyOf(roomUuid, keys);
   const recordSize = DEFAULT_RECORD_SIZE;
   // The one name rule before the name is sealed: the server sees only ciphertext.
   const name = checkedRoomName(target.placement?.name ?? file.name);
@@ -366,9 +438,10 @@ export async function grantRoomKey(roomUuid: string, keys: UnlockedKeys, member:
   if (!live) throw new E2eRoomAccessError('noSecuPass');
   // Never wrap to a key the server swapped in: pin check first (a changed key is refused).
   const key = await verifiedContactKey(apiClient, { crypto: cryptoApi, keys }, { email: member.user.email, userUuid: member.user.uuid, usage: 'encryption', keyId: live.keyId, publicKey: live.publicKey });
-  const roomKey = await roomKeyOf(roomUuid, keys);
+  const roomKey = await writableRoomKeyOf(roomUuid, keys);
   const wrappedKey = await cryptoApi.wrapRoomKey({ roomKey, roomId: roomUuid, recipientPublicKey: key.publicKey });
-  return call(apiClient, X.grant, { params: { roomUuid, userUuid: member.user.uuid }, body: { approve: true, recipientKeyId: key.keyId, wrappedKey } });
+  const grant = await signGrant(roomUuid, keys, member.user.uuid, wrappedKey);
+  return call(apiClient, X.grant, { params: { roomUuid, userUuid: member.user.uuid }, body: { approve: true, recipientKeyId: key.keyId, wrappedKey, grant } });
 }
 
 export const declineRoomKey = (roomUuid: string, member: E2eMember) =>

@@ -33,6 +33,7 @@ import {
   type E2eListedFile,
 } from './e2e-room-client';
 import { EncryptionActivation } from './encryption-activation';
+import { RoomKeyTrustBar, useRoomKeyTrust } from './room-key-trust';
 import { startE2eRoomUpload } from './e2e-upload';
 import { placementFor, renameE2eEntry, takenBy } from './e2e-file-ops';
 import { NameTakenError } from '../room-errors';
@@ -94,6 +95,8 @@ export function E2eRoomPage() {
   const role = contents?.folder?.role ?? contents?.room.role;
   const isOwner = contents?.room.role === 'OWNER';
   const members = useSWR(isOwner && session ? ['rooms/e2e-members', roomUuid] : null, () => listE2eMembers(roomUuid));
+  // A copy of the room key no OWNER signed for the caller is read only (README section 7).
+  const keyTrust = useRoomKeyTrust(roomUuid, session?.keys, contents?.room.role, () => void members.mutate());
 
   const refresh = async () => {
     await refreshRooms();
@@ -202,7 +205,7 @@ export function E2eRoomPage() {
     await members.mutate();
   };
 
-  const canWrite = role === 'OWNER' || role === 'EDITOR';
+  const canWrite = (role === 'OWNER' || role === 'EDITOR') && keyTrust?.ok !== false;
   const details = useE2eRowDetails(roomUuid);
   const remove = useE2eDeleteDialog(roomUuid);
   // The row menus call through this ref (one stable object: the memoised menus skip re-renders).
@@ -356,6 +359,7 @@ export function E2eRoomPage() {
           {t('rooms:e2e.unlock')}
         </Button>
       ) : null}
+      <RoomKeyTrustBar trust={keyTrust} />
       {problem ? (
         <MessageBar intent={problem === 'notApproved' ? 'error' : 'info'} style={{ marginTop: 12 }}>
           <MessageBarBody>{t(`rooms:e2e.access.${problem}`)}</MessageBarBody>
