@@ -4,6 +4,7 @@
 import { parseArgs } from 'node:util';
 import { buildApp } from '@server/app';
 import { ConfigError, describeConfig, loadConfig } from '@server/config';
+import { retryWhileDatabaseUnavailable } from '@server/db/availability';
 import { ensureFirstAdmin } from '@server/setup/first-admin';
 
 async function main(): Promise<void> {
@@ -21,7 +22,8 @@ async function main(): Promise<void> {
   const app = await buildApp({ config });
   app.log.info({ config: describeConfig(config) }, 'configuration');
 
-  const firstAdmin = await ensureFirstAdmin(app, { email: config.adminEmail, password: config.adminPassword });
+  // Waits out a database that went away since buildApp, like the start itself (issue 29 §1).
+  const firstAdmin = await retryWhileDatabaseUnavailable('first administrator', () => ensureFirstAdmin(app, { email: config.adminEmail, password: config.adminPassword }), app.log);
 
   let closing = false;
   const shutdown = (signal: string) => {
