@@ -7,7 +7,7 @@ import type { Kysely, Selectable } from 'kysely';
 import type { Database } from '../db/schema';
 import type { JobKind } from '../jobs/job-queue';
 import type { UserRow } from '../users/users-repository';
-import { DETECTION_BYTES, detectType } from '../uploads/content-type';
+import { DETECTION_BYTES, detectType } from '../core/detected-type';
 import { createClamdClient, ScannerError, type ClamdClient } from './clamd';
 import { DELIVERY_SCAN_JOB, type DeliveryScanPayload } from './review-policy';
 
