@@ -1,3 +1,11 @@
+import { ONE_TIME_TOKEN_HEADERS } from '@shared/contract/link-token';
+
+/**
+ * Request headers that carry one-time link tokens (shared/contract/link-token.ts), as pino redact
+ * paths. The request serializer logs no header at all; this holds should a log line ever carry them.
+ */
+export const TOKEN_HEADER_LOG_PATHS = ONE_TIME_TOKEN_HEADERS.map((name) => `req.headers["${name}"]`);
+
 /**
  * What of a request URL may reach the log: the path only (the query carries one-time codes,
  * e.g. `j_auth_app_code`, `j_verification_code`, SSO `code`/`state`), and path segments that

@@ -333,12 +333,13 @@ function buildRoutes(): RouteObject[] {
           handle: handle({ layout: 'auth', titleKey: 'forms:title', plainAllowed: true }),
           lazy: lazyPage(() => import(/* webpackChunkName: "form-public" */ '@web/features/forms/public-form-page'), 'PublicFormPage'),
         },
-        {
-          // The landing page of a public link to a plain room's file (no account; issue 15).
-          path: 'room-link/:token',
+        // The landing page of a public link to a plain room's file (no account; issue 15): `#token=…`;
+        // `/room-link/{token}` is the form handed out before issue 28 (the page moves it into the fragment).
+        ...['room-link', 'room-link/:token'].map((path) => ({
+          path,
           handle: handle({ layout: 'auth', titleKey: 'roomLinks:page.title' }),
           lazy: lazyPage(() => import(/* webpackChunkName: "room-link-public" */ '@web/features/rooms/links/link-page'), 'RoomLinkPage'),
-        },
+        })),
         { path: 'addin/*', loader: serverPage, Component: Nothing },
         // Unmatched → inbox (SPEC §2).
         { path: '*', loader: toInbox, Component: Nothing },
