@@ -11,8 +11,8 @@ export const TOKEN_HEADER_LOG_PATHS = ONE_TIME_TOKEN_HEADERS.map((name) => `req.
  * e.g. `j_auth_app_code`, `j_verification_code`, SSO `code`/`state`), and path segments that
  * look like secrets replaced. IMPORTANT: no call puts a token in its path any more; this is the
  * net for old clients and guessed URLs (`GET /api/2/auth/password-reset/<token>` was one, and
- * `/api/2/room-links/<token>…`, `/api/2/room-requests/<token>…` and the web's `/room-link/<token>`
- * before issue 28).
+ * `/api/2/room-links/<token>…`, `/api/2/room-requests/<token>…`, `/api/2/submit-tickets/<token>…`
+ * and the web's `/room-link/<token>`, `/submit/ticket/<token>` before issue 28).
  */
 const TOKEN_LIKE_SEGMENT = /^[A-Za-z0-9_~.%-]{40,}$/;
 /** UUIDs (36 characters) and shorter ids stay readable: they are not secrets. */

@@ -324,7 +324,8 @@ function buildRoutes(): RouteObject[] {
           handle: handle({ layout: 'auth' }),
           children: [
             { path: ':boxUuid', handle: handle({ titleKey: 'submitBox:owner.title' }), lazy: lazyPage(submitBoxPublicPages, 'SubmitBoxPublicPage') },
-            { path: 'ticket/:ticket', handle: handle({ titleKey: 'submitBox:owner.title' }), lazy: lazyPage(submitBoxPublicPages, 'SubmitTicketPage') },
+            // `#ticket=…` (issue 28); `ticket/:ticket` is the form mailed before (the page moves it into the fragment).
+            ...['ticket', 'ticket/:ticket'].map((path) => ({ path, handle: handle({ titleKey: 'submitBox:owner.title' }), lazy: lazyPage(submitBoxPublicPages, 'SubmitTicketPage') })),
           ],
         },
         {
