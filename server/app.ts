@@ -6,7 +6,7 @@ import { ACCOUNT_ENDPOINTS } from '@shared/contract/endpoints/account';
 import fp from 'fastify-plugin';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { DestinationStream } from 'pino';
-import { logSafePath } from './core/log-redaction';
+import { logSafePath, TOKEN_HEADER_LOG_PATHS } from './core/log-redaction';
 import {
   serializerCompiler,
   validatorCompiler,
@@ -114,7 +114,7 @@ export interface BuildAppOptions {
 export type KuvertApp = FastifyInstance;
 
 /** Request parts that carry secrets; they never reach the log. */
-const REDACTED_LOG_PATHS = ['req.headers.authorization', 'req.headers.cookie', 'req.headers.anticsrfattr', 'res.headers["set-cookie"]'];
+const REDACTED_LOG_PATHS = ['req.headers.authorization', 'req.headers.cookie', 'req.headers.anticsrfattr', 'res.headers["set-cookie"]', ...TOKEN_HEADER_LOG_PATHS];
 
 /**
  * Builds the ready server: database (migrated), services on the instance, every route

@@ -112,7 +112,7 @@ async function loadSession(request: FastifyRequest, deps: AccessDependencies): P
 }
 
 /**
- * A submit-box session (bearer, from POST /submit-tickets/{ticket}/start) makes only the delivery
+ * A submit-box session (bearer, from POST /submit-tickets/by-token/start) makes only the delivery
  * calls of SUBMIT_SESSION_ENDPOINTS, on its own draft; the role rule is replaced by that scope.
  * Elsewhere it counts as no session (public calls still work).
  */

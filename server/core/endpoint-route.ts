@@ -45,6 +45,7 @@ export function endpointRouteOptions(endpoint: Endpoint): Omit<RouteOptions, 'ha
       tags: [endpoint.tag],
       ...(endpoint.params ? { params: endpoint.params } : {}),
       ...(endpoint.query ? { querystring: endpoint.query } : {}),
+      ...(endpoint.headers ? { headers: endpoint.headers } : {}),
       ...(endpoint.body ? { body: endpoint.body } : {}),
       ...(endpoint.produces ? { produces: [...endpoint.produces] } : {}),
       response: { ...endpoint.response, ...errors },

@@ -1,9 +1,11 @@
 import { ROOM_LINK_ENDPOINTS } from '@shared/contract/endpoints/room-links';
+import { ROOM_LINK_TOKEN_HEADER } from '@shared/contract/link-token';
 import { ROOM_LINK_IP_LIMIT } from '@shared/contract/room-links';
 import type { FastifyInstance } from 'fastify';
 import { registerEndpoint } from '../core/endpoint-route';
 import { rateLimitExceeded } from '../core/http-error';
 import { requestContext } from '../core/request-context';
+import { tokenHeader } from '../core/token-header';
 import { RATE_LIMIT_BUCKETS } from '../security/rate-limiter';
 import { createLink, linkDownload, linkInfo, listLinks, revokeLink } from './links';
 
@@ -31,11 +33,11 @@ export function registerRoomLinkRoutes(app: FastifyInstance): void {
   registerEndpoint(app, ROOM_LINK_ENDPOINTS.info, async (request, reply) => {
     void reply.header('cache-control', 'no-store');
     await linkBudget(app, request.ip);
-    return linkInfo(app, request.params.token);
+    return linkInfo(app, tokenHeader(request, ROOM_LINK_TOKEN_HEADER));
   });
 
   registerEndpoint(app, ROOM_LINK_ENDPOINTS.content, async (request, reply) => {
     await linkBudget(app, request.ip);
-    return linkDownload(app, request, reply, request.params.token);
+    return linkDownload(app, request, reply, tokenHeader(request, ROOM_LINK_TOKEN_HEADER));
   });
 }

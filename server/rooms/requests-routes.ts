@@ -1,10 +1,12 @@
 import { ROOM_REQUEST_ENDPOINTS } from '@shared/contract/endpoints/room-requests';
+import { ROOM_REQUEST_TOKEN_HEADER } from '@shared/contract/link-token';
 import { ROOM_REQUEST_IP_LIMIT } from '@shared/contract/room-requests';
 import type { FastifyInstance } from 'fastify';
 import { registerEndpoint } from '../core/endpoint-route';
 import { rateLimitExceeded } from '../core/http-error';
 import { requestContext } from '../core/request-context';
 import { routePlugin } from '../core/route-plugin';
+import { tokenHeader } from '../core/token-header';
 import { RATE_LIMIT_BUCKETS } from '../security/rate-limiter';
 import { createRequest, listRequests, requestInfo, requestSignup, revokeRequest } from './requests';
 import { createRequestDelivery } from './requests-delivery';
@@ -36,19 +38,19 @@ export const roomRequestRoutes = routePlugin('kuvert-room-request-routes', async
   registerEndpoint(app, ROOM_REQUEST_ENDPOINTS.info, async (request, reply) => {
     void reply.header('cache-control', 'no-store');
     await tokenBudget(app, request.ip);
-    return requestInfo(app, request.params.token);
+    return requestInfo(app, tokenHeader(request, ROOM_REQUEST_TOKEN_HEADER));
   });
 
   registerEndpoint(app, ROOM_REQUEST_ENDPOINTS.signup, async (request, reply) => {
     await tokenBudget(app, request.ip);
-    const created = await requestSignup(app, request.params.token, request.body);
+    const created = await requestSignup(app, tokenHeader(request, ROOM_REQUEST_TOKEN_HEADER), request.body);
     void reply.code(201);
     return created;
   });
 
   registerEndpoint(app, ROOM_REQUEST_ENDPOINTS.delivery, async (request, reply) => {
     await tokenBudget(app, request.ip);
-    const draft = await createRequestDelivery(requestContext(app, request), request.params.token, request.body);
+    const draft = await createRequestDelivery(requestContext(app, request), tokenHeader(request, ROOM_REQUEST_TOKEN_HEADER), request.body);
     void reply.code(201);
     return draft;
   });

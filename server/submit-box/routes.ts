@@ -1,7 +1,9 @@
 import { SUBMIT_BOX_ENDPOINTS } from '@shared/contract/endpoints/submit-box';
+import { SUBMIT_TICKET_HEADER } from '@shared/contract/link-token';
 import { registerEndpoint } from '../core/endpoint-route';
 import { routePlugin } from '../core/route-plugin';
 import { requestContext } from '../core/request-context';
+import { tokenHeader } from '../core/token-header';
 import { boxByUuid, openBox, ownBox, ownerName, toWireBox, updateBox } from './boxes';
 import { putSubmitterKeys } from './submitter-keys';
 import { issueTicket, startSubmission, ticketState } from './tickets';
@@ -47,12 +49,12 @@ export const submitBoxRoutes = routePlugin('kuvert-submit-box-routes', async (ap
 
   registerEndpoint(app, SUBMIT_BOX_ENDPOINTS.ticket, async (request, reply) => {
     void reply.header('cache-control', 'no-store');
-    return ticketState(app, request.params.ticket);
+    return ticketState(app, tokenHeader(request, SUBMIT_TICKET_HEADER));
   });
 
   registerEndpoint(app, SUBMIT_BOX_ENDPOINTS.start, async (request, reply) => {
     void reply.header('cache-control', 'no-store');
-    const started = await startSubmission(app, request.params.ticket, request.body, request.log);
+    const started = await startSubmission(app, tokenHeader(request, SUBMIT_TICKET_HEADER), request.body, request.log);
     void reply.code(201);
     return started;
   });

@@ -23,6 +23,12 @@ export interface Endpoint {
   readonly path: string;
   readonly params?: ZodType;
   readonly query?: ZodType;
+  /**
+   * Request headers the call needs (a one-time token's header, shared/contract/link-token.ts); a
+   * loose object, since the validated value replaces the request's headers. Clients send them as
+   * the call's `headers` option.
+   */
+  readonly headers?: ZodType;
   /** JSON body. A raw body (`consumes`) has none. */
   readonly body?: ZodType;
   /** The successful answers: status → JSON schema (`NoContentSchema` for 204). Empty when `produces` is set. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ROOM_LINK_TOKEN_HEADER, tokenHeadersSchema } from './link-token';
 
 /**
  * Public links to one file of a plain data room (issue 15: "public (link) sharing of a plain room's
@@ -23,10 +24,9 @@ export const ROOM_LINK_STATES = ['active', 'expired', 'revoked'] as const;
 export type RoomLinkState = (typeof ROOM_LINK_STATES)[number];
 
 const Uuid = z.string().uuid();
-/** The link's token: 32 random bytes, base64url (43 characters). */
-const Token = z.string().min(20).max(100).regex(/^[A-Za-z0-9_-]+$/);
 
-export const RoomLinkTokenParamsSchema = z.object({ token: Token }).strict();
+/** The public calls' credential: the link's token in the `x-room-link-token` header (shared/contract/link-token.ts). */
+export const RoomLinkTokenHeadersSchema = tokenHeadersSchema(ROOM_LINK_TOKEN_HEADER);
 export const RoomLinkParamsSchema = z.object({ roomUuid: Uuid, fileUuid: Uuid, linkUuid: Uuid }).strict();
 
 export const CreateRoomLinkBodySchema = z
@@ -70,15 +70,20 @@ export type RoomLinkInfo = z.infer<typeof RoomLinkInfoSchema>;
 export const ROOM_LINK_PATHS = {
   links: (roomUuid: string, fileUuid: string) => `/rooms/${roomUuid}/files/${fileUuid}/links`,
   link: (roomUuid: string, fileUuid: string, linkUuid: string) => `/rooms/${roomUuid}/files/${fileUuid}/links/${linkUuid}`,
-  info: (token: string) => `/room-links/${token}`,
-  content: (token: string) => `/room-links/${token}/content`,
+  /** The public calls: the token in the `x-room-link-token` header, never in the path. */
+  info: '/room-links/by-token',
+  content: '/room-links/by-token/content',
 } as const;
+
+/** The web's landing page of a link; links handed out before issue 28 had the token as a path segment after it. */
+export const ROOM_LINK_PAGE = '/room-link';
 
 /**
  * The web's public landing page of a link (no sign-in): name, size, expiry and a Download button
  * (the content call), or a message page saying why the link does not work (expired, revoked, …).
+ * The token is in the fragment: the browser never sends it to a server.
  */
-export const roomLinkPagePath = (token: string) => `/room-link/${token}`;
+export const roomLinkPagePath = (token: string) => `${ROOM_LINK_PAGE}#token=${encodeURIComponent(token)}`;
 
 /** The URL handed out: the landing page (the content call stays public: the page's Download button). */
 export const roomLinkUrl = (publicUrl: string, token: string) => `${publicUrl}${roomLinkPagePath(token)}`;

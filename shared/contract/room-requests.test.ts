@@ -16,8 +16,9 @@ describe('safeBackPath (the `back` query value)', () => {
 });
 
 describe('the mailed links', () => {
-  it('carry the token as a query value, encoded', () => {
-    expect(ROOM_REQUEST_WEB_LINKS.send('ab_-9')).toBe('/secumails/send?dar=ab_-9');
-    expect(ROOM_REQUEST_WEB_LINKS.signup('a+b')).toBe('/auth/delivery-signup-dar?token=a%2Bb');
+  it('carry the token in the fragment, encoded (never sent to a server); `back` stays in the query', () => {
+    expect(ROOM_REQUEST_WEB_LINKS.send('ab_-9')).toBe('/secumails/send#dar=ab_-9');
+    expect(ROOM_REQUEST_WEB_LINKS.send('ab_-9', '/secumails/outbox')).toBe('/secumails/send?back=%2Fsecumails%2Foutbox#dar=ab_-9');
+    expect(ROOM_REQUEST_WEB_LINKS.signup('a+b')).toBe('/auth/delivery-signup-dar#token=a%2Bb');
   });
 });

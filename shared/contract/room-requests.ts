@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ROOM_REQUEST_TOKEN_HEADER, tokenHeadersSchema } from './link-token';
 import { LanguageSchema } from './user';
 import { SecurityLevelSchema } from './deliveries';
 
@@ -23,10 +24,9 @@ export const ROOM_REQUEST_STATES = ['open', 'used', 'expired', 'revoked'] as con
 export type RoomRequestState = (typeof ROOM_REQUEST_STATES)[number];
 
 const Uuid = z.string().uuid();
-/** The mailed token: 32 random bytes, base64url (43 characters). */
-const Token = z.string().min(20).max(100).regex(/^[A-Za-z0-9_-]+$/);
 
-export const RoomRequestTokenParamsSchema = z.object({ token: Token }).strict();
+/** The public calls' credential: the mailed token in the `x-room-request-token` header (shared/contract/link-token.ts). */
+export const RoomRequestTokenHeadersSchema = tokenHeadersSchema(ROOM_REQUEST_TOKEN_HEADER);
 export const RoomRequestParamsSchema = z.object({ roomUuid: Uuid, requestUuid: Uuid }).strict();
 
 export const CreateRoomRequestBodySchema = z
@@ -109,15 +109,21 @@ export type RoomRequestDeliveryBody = z.input<typeof RoomRequestDeliveryBodySche
 export const ROOM_REQUEST_PATHS = {
   requests: (roomUuid: string) => `/rooms/${roomUuid}/requests`,
   request: (roomUuid: string, requestUuid: string) => `/rooms/${roomUuid}/requests/${requestUuid}`,
-  info: (token: string) => `/room-requests/${token}`,
-  signup: (token: string) => `/room-requests/${token}/signup`,
-  delivery: (token: string) => `/room-requests/${token}/delivery`,
+  /** The public calls: the token in the `x-room-request-token` header, never in the path. */
+  info: '/room-requests/by-token',
+  signup: '/room-requests/by-token/signup',
+  delivery: '/room-requests/by-token/delivery',
 } as const;
 
-/** The mailed links (web routes): registered addresses go to the send page's dar variant, others sign up first. */
+/**
+ * The mailed links (web routes): registered addresses go to the send page's dar variant, others
+ * sign up first. The token is in the fragment (`#dar=…`, `#token=…`), never sent to a server;
+ * links mailed before issue 28 had it in the query (`?dar=`, `?token=`), and those pages still
+ * take it from there (and move it into the fragment). `back` (the web's own) stays in the query.
+ */
 export const ROOM_REQUEST_WEB_LINKS = {
-  send: (token: string) => `/secumails/send?dar=${encodeURIComponent(token)}`,
-  signup: (token: string) => `/auth/delivery-signup-dar?token=${encodeURIComponent(token)}`,
+  send: (token: string, back?: string | null) => `/secumails/send${back ? `?back=${encodeURIComponent(back)}` : ''}#dar=${encodeURIComponent(token)}`,
+  signup: (token: string) => `/auth/delivery-signup-dar#token=${encodeURIComponent(token)}`,
 } as const;
 
 /**

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { SecurityLevelSchema } from './deliveries';
+import { SUBMIT_TICKET_HEADER, tokenHeadersSchema } from './link-token';
 import { LanguageSchema } from './user';
 
 /**
@@ -15,8 +16,8 @@ import { LanguageSchema } from './user';
  * | POST /submit-box/tickets | ROLE_SUBMITBOX_OWNER | mails a ticket to an address |
  * | GET /submit-boxes/{boxUuid} | public | the public page's state (or its §8 error) |
  * | POST /submit-boxes/{boxUuid}/tickets | public, rate limited per address and IP | mails a ticket → 202 |
- * | GET /submit-tickets/{ticket} | public (the mailed token) | the ticket page's state |
- * | POST /submit-tickets/{ticket}/start | public (the mailed token) | uses the ticket once: a delivery draft to the owner and a session limited to it |
+ * | GET /submit-tickets/by-token | public (the mailed token, header `x-submit-ticket`) | the ticket page's state |
+ * | POST /submit-tickets/by-token/start | public (the mailed token, header `x-submit-ticket`) | uses the ticket once: a delivery draft to the owner and a session limited to it |
  * | PUT /submit-box/deliveries/{deliveryUuid}/keys | the submit session, its draft | levels 3/4: the submitter's throwaway SecuPass (public keys, wrapped blob) |
  */
 
@@ -46,11 +47,18 @@ export const SUBMIT_BOX_ERRORS = {
 } as const;
 export type SubmitBoxError = (typeof SUBMIT_BOX_ERRORS)[keyof typeof SUBMIT_BOX_ERRORS];
 
+/** The web's ticket page. */
+export const SUBMIT_TICKET_PAGE = '/submit/ticket';
+
 /** Web paths of the public pages (the mail links to the ticket page). */
 export const SUBMIT_BOX_WEB_LINKS = {
   box: (boxUuid: string) => `/submit/${encodeURIComponent(boxUuid)}`,
-  ticket: (ticket: string) => `/submit/ticket/${encodeURIComponent(ticket)}`,
+  /** The ticket in the fragment (issue 28): never sent to a server. Mails sent before linked `/submit/ticket/{ticket}`. */
+  ticket: (ticket: string) => `${SUBMIT_TICKET_PAGE}#ticket=${encodeURIComponent(ticket)}`,
 };
+
+/** The public ticket calls: the ticket in the `x-submit-ticket` header, never in the path (issue 28). */
+export const SUBMIT_TICKET_PATHS = { ticket: '/submit-tickets/by-token', start: '/submit-tickets/by-token/start' } as const;
 
 export const SubmitBoxSchema = z
   .object({
@@ -94,7 +102,8 @@ export const SubmitTicketSentSchema = z
 export type SubmitTicketSent = z.infer<typeof SubmitTicketSentSchema>;
 
 export const SubmitBoxParamsSchema = z.object({ boxUuid: z.string().max(64) }).strict();
-export const SubmitTicketParamsSchema = z.object({ ticket: z.string().max(200) }).strict();
+/** The ticket calls' credential: the mailed ticket in the `x-submit-ticket` header (shared/contract/link-token.ts). */
+export const SubmitTicketHeadersSchema = tokenHeadersSchema(SUBMIT_TICKET_HEADER);
 
 /** The public page and the ticket page: who receives, at which level. */
 export const SubmitBoxPublicSchema = z

@@ -82,7 +82,7 @@ test('level 3: the partner submits encrypted from the browser; the owner decrypt
   await partnerPage.getByRole('textbox', { name: 'Your email address' }).fill(partnerEmail);
   await partnerPage.getByRole('button', { name: 'Send me the link' }).click();
   await expect(partnerPage.getByRole('heading', { name: 'Check your email' })).toBeVisible();
-  const ticketLink = extractLink(await waitForMailboxMail(server.mailboxDir, addressedTo(partnerEmail)), '/submit/ticket/');
+  const ticketLink = extractLink(await waitForMailboxMail(server.mailboxDir, addressedTo(partnerEmail)), '/submit/ticket#ticket=');
   await partnerPage.goto(ticketLink.href);
   await expect(partnerPage.getByRole('heading', { name: 'Send files to Olga Owner' })).toBeVisible();
   await expect(partnerPage.getByText('Your files are encrypted in this browser before they leave it; only Olga Owner can open them.')).toBeVisible();
@@ -127,7 +127,7 @@ test('level 4: the message travels only encrypted; the owner reads it after decr
   await partnerPage.getByRole('textbox', { name: 'Your email address' }).fill(partner4);
   await partnerPage.getByRole('button', { name: 'Send me the link' }).click();
   await expect(partnerPage.getByRole('heading', { name: 'Check your email' })).toBeVisible();
-  const ticketLink = extractLink(await waitForMailboxMail(server.mailboxDir, addressedTo(partner4)), '/submit/ticket/');
+  const ticketLink = extractLink(await waitForMailboxMail(server.mailboxDir, addressedTo(partner4)), '/submit/ticket#ticket=');
   await partnerPage.goto(ticketLink.href);
   await expect(partnerPage.getByText('Your files and your message are encrypted in this browser before they leave it; only Olga Owner can open them.')).toBeVisible();
   await partnerPage.getByRole('textbox', { name: 'Message' }).fill('Only Olga reads this.');

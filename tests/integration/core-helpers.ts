@@ -53,9 +53,9 @@ export async function call(
   method: string,
   path: string,
   body?: unknown,
-  options: { csrf?: string | null } = {},
+  options: { csrf?: string | null; headers?: Record<string, string> } = {},
 ): Promise<Response> {
-  const headers: Record<string, string> = {};
+  const headers: Record<string, string> = { ...options.headers };
   if (session) headers.cookie = session.cookie;
   const csrf = options.csrf === undefined ? session?.csrf : options.csrf;
   if (csrf) headers[ANTI_CSRF_HEADER] = csrf;

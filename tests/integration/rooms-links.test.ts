@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ANTI_CSRF_HEADER } from '@shared/contract/auth';
 import type { RoomActivityList, RoomUploadFile } from '@shared/contract/room-files';
+import { ROOM_LINK_TOKEN_HEADER } from '@shared/contract/link-token';
 import { ROOM_LINK_ACTOR, ROOM_LINK_IP_LIMIT, ROOM_LINK_PATHS, type CreatedRoomLink, type RoomLinkInfo, type RoomLinkList } from '@shared/contract/room-links';
 import { ROOM_PATHS, type Room, type RoomFolder } from '@shared/contract/rooms';
 import { clamdUnavailable, EICAR, startTestClamd, type TestClamd } from '@tests/support/clamd';
@@ -75,14 +76,17 @@ async function scanned(fileUuid: string, timeoutMs = 20_000): Promise<RoomUpload
 const createLink = (actor: Actor, fileUuid: string, body: unknown = {}) => req(actor, 'POST', ROOM_LINK_PATHS.links(room.uuid, fileUuid), body);
 async function newLink(fileUuid: string, body: unknown = {}): Promise<{ link: CreatedRoomLink; token: string }> {
   const link = await json<CreatedRoomLink>(await createLink('owner', fileUuid, body), 201);
-  const token = /\/room-link\/([A-Za-z0-9_-]{43})$/.exec(link.url)?.[1];
-  expect(token).toBeDefined();
-  return { link, token: token! };
+  expect(link.url).toMatch(/\/room-link#token=[A-Za-z0-9_-]{43}$/);
+  return { link, token: tokenOf(link.url) };
 }
-/** The download behind a handed-out URL (the landing page's Download button). */
-const contentOf = (url: string) => `${server.url}${api(ROOM_LINK_PATHS.content(/([A-Za-z0-9_-]{43})$/.exec(url)![1]!))}`;
+/** The token of a handed-out URL: in its fragment, which no browser sends to a server. */
+const tokenOf = (url: string) => new URLSearchParams(new URL(url).hash.slice(1)).get('token')!;
 /** An anonymous GET of the public URL (no cookie), optionally "from" another client address. */
 const publicGet = (url: string, headers: Record<string, string> = {}) => fetch(url.replace(server.app.config.publicUrl, server.url), { headers });
+/** A public token call as the landing page makes it: the token in the x-room-link-token header. */
+const linkCall = (path: string, token: string, headers: Record<string, string> = {}) => publicGet(`${server.url}${api(path)}`, { [ROOM_LINK_TOKEN_HEADER]: token, ...headers });
+/** The download behind a handed-out URL (the landing page's Download button). */
+const download = (url: string, headers: Record<string, string> = {}) => linkCall(ROOM_LINK_PATHS.content, tokenOf(url), headers);
 
 beforeAll(async () => {
   if (!clamdSkip) clamd = await startTestClamd();
@@ -164,26 +168,31 @@ describe('the public download', () => {
     const bytes = new Uint8Array(randomBytes(3 * PART_SIZE + 17));
     const file = await upload('Quarterly report.pdf', bytes);
     const { link, token } = await newLink(file.uuid);
-    expect(link.url).toBe(`${server.app.config.publicUrl}/room-link/${token}`);
-    // A browser opening the URL gets the web client (its landing page asks the info call below); the token stays out of the log.
+    expect(link.url).toBe(`${server.app.config.publicUrl}/room-link#token=${token}`);
+    // A browser opening the URL gets the web client (its landing page asks the info call below);
+    // the fragment never leaves the browser, so the server sees `/room-link` only.
     const page = await publicGet(link.url, { accept: 'text/html' });
     expect(page.status).toBe(200);
     expect(page.headers.get('content-type')).toContain('text/html');
     expect(await page.text()).toContain('<div id="root">');
+    expect(logLines.join('\n')).toContain('"url":"/room-link"');
+    // A link handed out before issue 28 (token as the path's last segment) still opens the page; the log redacts it.
+    const old = await publicGet(`${server.url}/room-link/${token}`, { accept: 'text/html' });
+    expect(await old.text()).toContain('<div id="root">');
     expect(logLines.join('\n')).toContain('/room-link/[redacted]');
     expect(logLines.join('\n')).not.toContain(token);
 
-    const info = await json<RoomLinkInfo>(await publicGet(`${server.url}${api(ROOM_LINK_PATHS.info(token))}`), 200);
+    const info = await json<RoomLinkInfo>(await linkCall(ROOM_LINK_PATHS.info, token), 200);
     expect(info).toEqual({ name: 'Quarterly report.pdf', size: bytes.length, mimeType: 'application/octet-stream', expiresAt: link.expiresAt });
 
-    const whole = await publicGet(contentOf(link.url));
+    const whole = await download(link.url);
     expect(whole.status).toBe(200);
     expect(whole.headers.get('accept-ranges')).toBe('bytes');
     expect(whole.headers.get('content-disposition')).toContain('attachment');
     expect(whole.headers.get('content-disposition')).toContain('Quarterly report.pdf');
     expect(sha256(new Uint8Array(await whole.arrayBuffer()))).toBe(sha256(bytes));
     for (const [range, start, end] of [['bytes=1000-2100', 1000, 2100], ['bytes=3000-', 3000, bytes.length - 1], ['bytes=-20', bytes.length - 20, bytes.length - 1]] as const) {
-      const partial = await publicGet(contentOf(link.url), { range });
+      const partial = await download(link.url, { range });
       expect(partial.status).toBe(206);
       expect(partial.headers.get('content-range')).toBe(`bytes ${start}-${end}/${bytes.length}`);
       expect(Buffer.from(await partial.arrayBuffer()).equals(Buffer.from(bytes.subarray(start, end + 1)))).toBe(true);
@@ -206,7 +215,7 @@ describe('the public download', () => {
     }
     await json(await req('editor', 'POST', ROOM_PATHS.fileCommit(room.uuid, announced.uuid)), 200);
     await scanned(file.uuid);
-    const current = await publicGet(contentOf(link.url));
+    const current = await download(link.url);
     expect(current.status).toBe(200);
     expect(sha256(new Uint8Array(await current.arrayBuffer()))).toBe(sha256(next));
 
@@ -227,23 +236,23 @@ describe('the public download', () => {
   it('a revoked link answers 410 linkRevoked, an expired one 410 linkExpired, an unknown token 404', async () => {
     const file = await upload('gone.bin', new Uint8Array(randomBytes(50)));
     const revoked = await newLink(file.uuid);
-    expect((await publicGet(contentOf(revoked.link.url))).status).toBe(200);
+    expect((await download(revoked.link.url)).status).toBe(200);
     await json(await req('owner', 'DELETE', ROOM_LINK_PATHS.link(room.uuid, file.uuid, revoked.link.uuid)), 204);
-    const refused = await expectBackendError(await publicGet(contentOf(revoked.link.url)), 410, 'NotFoundException');
+    const refused = await expectBackendError(await download(revoked.link.url), 410, 'NotFoundException');
     expect(refused).toMatchObject({ message: 'This link was revoked', metadata: { reason: 'linkRevoked' } });
-    await expectBackendError(await publicGet(`${server.url}${api(ROOM_LINK_PATHS.info(revoked.token))}`), 410, 'NotFoundException');
+    await expectBackendError(await linkCall(ROOM_LINK_PATHS.info, revoked.token), 410, 'NotFoundException');
 
     const expired = await newLink(file.uuid, { expiresInDays: 1 });
     // A day later (the clock of the row; the server compares with its own now).
     await server.app.db.updateTable('room_links').set({ expires_at: Date.now() - 1 }).where('uuid', '=', expired.link.uuid).execute();
-    const late = await expectBackendError(await publicGet(contentOf(expired.link.url)), 410, 'NotFoundException');
+    const late = await expectBackendError(await download(expired.link.url), 410, 'NotFoundException');
     expect(late).toMatchObject({ message: 'This link has expired', metadata: { reason: 'linkExpired' } });
     const states = (await json<RoomLinkList>(await req('owner', 'GET', ROOM_LINK_PATHS.links(room.uuid, file.uuid)), 200)).links.map((l) => l.state);
     expect(states).toEqual(['expired', 'revoked']);
 
-    const unknown = await expectBackendError(await publicGet(`${server.url}${api(ROOM_LINK_PATHS.content('A'.repeat(43)))}`), 404, 'NotFoundException');
+    const unknown = await expectBackendError(await linkCall(ROOM_LINK_PATHS.content, 'A'.repeat(43)), 404, 'NotFoundException');
     expect(unknown.metadata).toMatchObject({ reason: 'linkInvalid' });
-    await expectBackendError(await publicGet(`${server.url}${api(ROOM_LINK_PATHS.content('not a token'))}`), 400, 'ValidationException');
+    await expectBackendError(await linkCall(ROOM_LINK_PATHS.content, 'not a token'), 400, 'ValidationException');
   });
 
   it('a file in the trash (or below a trashed folder) answers 410 fileDeleted; restored, the link works again', async () => {
@@ -252,23 +261,23 @@ describe('the public download', () => {
     const file = await upload('trashed.bin', bytes, inner.uuid);
     const { link } = await newLink(file.uuid);
     await json(await req('editor', 'DELETE', ROOM_PATHS.file(room.uuid, file.uuid)), 204);
-    expect((await expectBackendError(await publicGet(contentOf(link.url)), 410, 'NotFoundException')).metadata).toMatchObject({ reason: 'fileDeleted' });
+    expect((await expectBackendError(await download(link.url), 410, 'NotFoundException')).metadata).toMatchObject({ reason: 'fileDeleted' });
     await json(await req('owner', 'POST', ROOM_PATHS.trashRestore(room.uuid, file.uuid)), 204);
-    expect(sha256(new Uint8Array(await (await publicGet(contentOf(link.url))).arrayBuffer()))).toBe(sha256(bytes));
+    expect(sha256(new Uint8Array(await (await download(link.url)).arrayBuffer()))).toBe(sha256(bytes));
     await json(await req('owner', 'DELETE', ROOM_PATHS.folder(room.uuid, inner.uuid)), 204);
-    expect((await expectBackendError(await publicGet(contentOf(link.url)), 410, 'NotFoundException')).metadata).toMatchObject({ reason: 'fileDeleted' });
+    expect((await expectBackendError(await download(link.url), 410, 'NotFoundException')).metadata).toMatchObject({ reason: 'fileDeleted' });
   });
 
   it('a link stops working once its maker may no longer share the file (410 creatorLostAccess), and works again with the role back', async () => {
     const bytes = new Uint8Array(randomBytes(30));
     const file = await upload('maker.bin', bytes);
     const made = await json<CreatedRoomLink>(await createLink('editor', file.uuid), 201);
-    expect((await publicGet(contentOf(made.url))).status).toBe(200);
+    expect((await download(made.url)).status).toBe(200);
     await json(await req('owner', 'PUT', ROOM_PATHS.access(room.uuid), { user: email('editor'), role: 'VIEWER' }), 200);
-    const refused = await expectBackendError(await publicGet(contentOf(made.url)), 410, 'NotFoundException');
+    const refused = await expectBackendError(await download(made.url), 410, 'NotFoundException');
     expect(refused.metadata).toMatchObject({ reason: 'creatorLostAccess' });
     await json(await req('owner', 'PUT', ROOM_PATHS.access(room.uuid), { user: email('editor'), role: 'EDITOR' }), 200);
-    expect(sha256(new Uint8Array(await (await publicGet(contentOf(made.url))).arrayBuffer()))).toBe(sha256(bytes));
+    expect(sha256(new Uint8Array(await (await download(made.url)).arrayBuffer()))).toBe(sha256(bytes));
   });
 
   it.skipIf(clamdSkip !== null)('a file the scan blocked is refused (403 virusDetected), for info and download', async () => {
@@ -276,9 +285,9 @@ describe('the public download', () => {
     const file = await upload('invoice.txt', new Uint8Array(infected));
     expect(file.scanState).toBe('virusDetected');
     const { link, token } = await newLink(file.uuid);
-    const refused = await expectBackendError(await publicGet(contentOf(link.url)), 403, 'FileNotAllowedException');
+    const refused = await expectBackendError(await download(link.url), 403, 'FileNotAllowedException');
     expect(refused.metadata).toMatchObject({ name: 'invoice.txt', scanState: 'virusDetected', reason: 'virusDetected' });
-    await expectBackendError(await publicGet(`${server.url}${api(ROOM_LINK_PATHS.info(token))}`), 403, 'FileNotAllowedException');
+    await expectBackendError(await linkCall(ROOM_LINK_PATHS.info, token), 403, 'FileNotAllowedException');
   });
 
   it('the token is stored only as its SHA-256: no column of the table holds it', async () => {
@@ -290,6 +299,51 @@ describe('the public download', () => {
     const dump = JSON.stringify(rows);
     expect(dump).not.toContain(token);
     expect(dump).not.toContain(Buffer.from(token, 'base64url').toString('hex'));
+  });
+});
+
+describe('the token travels in the x-room-link-token header, never in the URL (issue 28)', () => {
+  it('a missing or malformed header is refused (400 ValidationException naming the header), a wrong token 404, an expired one 410', async () => {
+    const file = await upload('header.bin', new Uint8Array(randomBytes(20)));
+    const { link, token } = await newLink(file.uuid);
+    for (const path of [ROOM_LINK_PATHS.info, ROOM_LINK_PATHS.content]) {
+      const missing = await expectBackendError(await publicGet(`${server.url}${api(path)}`), 400, 'ValidationException');
+      expect(JSON.stringify(missing.metadata)).toContain(ROOM_LINK_TOKEN_HEADER);
+      await expectBackendError(await linkCall(path, `${token.slice(0, 40)}%%%`), 400, 'ValidationException');
+      expect((await expectBackendError(await linkCall(path, 'C'.repeat(43)), 404, 'NotFoundException')).metadata).toMatchObject({ reason: 'linkInvalid' });
+    }
+    expect((await linkCall(ROOM_LINK_PATHS.info, token)).status).toBe(200);
+    await server.app.db.updateTable('room_links').set({ expires_at: Date.now() - 1 }).where('uuid', '=', link.uuid).execute();
+    for (const path of [ROOM_LINK_PATHS.info, ROOM_LINK_PATHS.content]) {
+      expect((await expectBackendError(await linkCall(path, token), 410, 'NotFoundException')).metadata).toMatchObject({ reason: 'linkExpired' });
+    }
+  });
+
+  it('the path form of before is retired: 404, and neither it nor the header calls put the token in a log line', async () => {
+    const bytes = new Uint8Array(randomBytes(40));
+    const file = await upload('retired.bin', bytes);
+    const { link, token } = await newLink(file.uuid);
+    const before = logLines.length;
+    for (const path of [`/room-links/${token}`, `/room-links/${token}/content`]) {
+      await expectBackendError(await publicGet(`${server.url}${api(path)}`), 404, 'NotFoundException');
+    }
+    expect(sha256(new Uint8Array(await (await download(link.url)).arrayBuffer()))).toBe(sha256(bytes));
+    expect((await linkCall(ROOM_LINK_PATHS.info, token)).status).toBe(200);
+    const log = logLines.slice(before).join('\n');
+    // The requests are in the log (so the check below looks at real lines), the token is not.
+    expect(log).toContain('"url":"/api/2/room-links/[redacted]/content"');
+    expect(log).toContain('"url":"/api/2/room-links/by-token/content"');
+    expect(log).toContain('"url":"/api/2/room-links/by-token"');
+    expect(logLines.join('\n')).not.toContain(token);
+  });
+
+  it('OpenAPI names the header as a required parameter of both calls, and no path has a token parameter', async () => {
+    const document = (await (await fetch(`${server.url}/api/2/openapi.json`)).json()) as { paths: Record<string, Record<string, { parameters?: Array<{ in: string; name: string; required?: boolean }> }>> };
+    for (const path of [ROOM_LINK_PATHS.info, ROOM_LINK_PATHS.content]) {
+      const operation = document.paths[api(path)]?.get;
+      expect(operation?.parameters, path).toContainEqual(expect.objectContaining({ in: 'header', name: ROOM_LINK_TOKEN_HEADER, required: true }));
+    }
+    expect(Object.keys(document.paths).filter((path) => path.includes('{token}'))).toEqual([]);
   });
 });
 
@@ -316,13 +370,13 @@ describe('rate limit of the public calls', () => {
     const { link } = await newLink(file.uuid);
     const from = { 'x-forwarded-for': '203.0.113.77' };
     for (let i = 0; i < ROOM_LINK_IP_LIMIT.limit; i++) {
-      const wrong = await publicGet(`${server.url}${api(ROOM_LINK_PATHS.content(`${'B'.repeat(40)}${String(i).padStart(3, '0')}`))}`, from);
+      const wrong = await linkCall(ROOM_LINK_PATHS.content, `${'B'.repeat(40)}${String(i).padStart(3, '0')}`, from);
       expect(wrong.status).toBe(404);
     }
-    const blocked = await publicGet(contentOf(link.url), from);
+    const blocked = await download(link.url, from);
     await expectBackendError(blocked.clone(), 429, 'RateLimitExceededException');
     expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThan(0);
     // Another address is not affected.
-    expect((await publicGet(contentOf(link.url), { 'x-forwarded-for': '203.0.113.78' })).status).toBe(200);
+    expect((await download(link.url, { 'x-forwarded-for': '203.0.113.78' })).status).toBe(200);
   });
 });

@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { ANTI_CSRF_HEADER } from '@shared/contract/auth';
 import { SECURITY_LEVELS } from '@shared/contract/constants';
 import { DELIVERY_SETTING_KEYS, DELIVERY_WEB_LINKS, type DeliveryDetail, type DeliveryUploadFile } from '@shared/contract/deliveries';
+import { ROOM_REQUEST_TOKEN_HEADER } from '@shared/contract/link-token';
 import { ROOM_REQUEST_IP_LIMIT, ROOM_REQUEST_PATHS, type RoomRequest, type RoomRequestInfo, type RoomRequestList } from '@shared/contract/room-requests';
 import { ROOM_PATHS, type Room, type RoomContents, type RoomFolder } from '@shared/contract/rooms';
 import { addressedTo, extractLink, readMailbox, waitForMailboxMail, type MailboxMail } from '@tests/support/mailbox';
@@ -27,6 +28,8 @@ const email = (name: string) => `${name}@requests.test`;
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 let room: Room;
 let folder: RoomFolder;
+/** The server's real log (the production logger and its redaction). */
+const logLines: string[] = [];
 
 async function json<T>(response: Response, status: number): Promise<T> {
   const text = await response.text();
@@ -34,6 +37,9 @@ async function json<T>(response: Response, status: number): Promise<T> {
   return (text ? JSON.parse(text) : null) as T;
 }
 const req = (session: Session | null, method: string, path: string, body?: unknown) => call(server, session, method, api(path), body);
+/** A token call as the web client makes it: the mailed token in the x-room-request-token header. */
+const tokenReq = (session: Session | null, method: string, path: string, token: string, body?: unknown) =>
+  call(server, session, method, api(path), body, { headers: { [ROOM_REQUEST_TOKEN_HEADER]: token } });
 
 async function mailCount(to: string): Promise<number> {
   return (await readMailbox(server.mailboxDir)).filter(addressedTo(to)).length;
@@ -49,7 +55,10 @@ async function request(who: Session, to: string, message = 'Please send the sign
 
 function tokenOf(mail: MailboxMail): string {
   const link = mail.text.includes('/secumails/send') ? extractLink(mail, '/secumails/send') : extractLink(mail, '/auth/delivery-signup-dar');
-  const token = link.searchParams.get('dar') ?? link.searchParams.get('token');
+  // In the fragment (issue 28): a browser never sends it to a server.
+  expect(link.search).toBe('');
+  const fragment = new URLSearchParams(link.hash.slice(1));
+  const token = fragment.get('dar') ?? fragment.get('token');
   expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
   return token!;
 }
@@ -73,7 +82,7 @@ async function uploadFile(session: Session, deliveryUuid: string, name: string, 
 
 /** The sender's answer: the dar draft, two files, the send; then the copy job runs. */
 async function answer(sender: Session, token: string, level: number, files: Record<string, Uint8Array>): Promise<DeliveryDetail> {
-  const draft = await json<DeliveryDetail>(await req(sender, 'POST', ROOM_REQUEST_PATHS.delivery(token), { body: 'Here they are', securityLevel: level }), 201);
+  const draft = await json<DeliveryDetail>(await tokenReq(sender, 'POST', ROOM_REQUEST_PATHS.delivery, token, { body: 'Here they are', securityLevel: level }), 201);
   for (const [name, bytes] of Object.entries(files)) await uploadFile(sender, draft.deliveryUuid, name, bytes);
   const sent = await json<DeliveryDetail>(await req(sender, 'POST', `/deliveries/${draft.deliveryUuid}/send`), 200);
   await server.app.jobs.whenIdle();
@@ -93,7 +102,7 @@ async function download(fileUuid: string): Promise<Uint8Array> {
 
 beforeAll(async () => {
   // trustProxy: the rate-limit tests call "from" other client addresses (X-Forwarded-For).
-  server = await startTestServer({ config: { uploadPartSize: PART_SIZE, trustProxy: '127.0.0.1' } });
+  server = await startTestServer({ logStream: { write: (line) => void logLines.push(line) }, config: { uploadPartSize: PART_SIZE, trustProxy: '127.0.0.1' } });
   admin = await signInAdmin(server);
   for (const name of ['owner', 'editor', 'viewer', 'outsider', 'sender'] as const) {
     await createUserAsAdmin(server, admin, { email: email(name), firstName: name === 'owner' ? 'Olga' : '', lastName: name === 'owner' ? 'Owner' : '' });
@@ -118,7 +127,7 @@ describe('a registered sender answers', () => {
       // A registered address goes straight to the send page's dar variant.
       expect(extractLink(mail, '/secumails/send').pathname).toBe('/secumails/send');
       expect(mail.text).toContain('Please send the signed contract');
-      const info = await json<RoomRequestInfo>(await req(null, 'GET', ROOM_REQUEST_PATHS.info(token)), 200);
+      const info = await json<RoomRequestInfo>(await tokenReq(null, 'GET', ROOM_REQUEST_PATHS.info, token), 200);
       expect(info).toMatchObject({ requesterName: 'Olga Owner', requesterEmail: email('owner'), roomName: 'Deals', folderName: 'Inbound', registered: true, email: email('sender') });
 
       const files = { 'contract.pdf': new Uint8Array(randomBytes(2500)), [`notes-${tag}.txt`]: new Uint8Array(randomBytes(700)) };
@@ -140,8 +149,8 @@ describe('a registered sender answers', () => {
       const list = await json<RoomRequestList>(await req(s.owner, 'GET', ROOM_REQUEST_PATHS.requests(room.uuid)), 200);
       expect(list.requests.find((r) => r.uuid === created.uuid)).toMatchObject({ state: 'used', filesCopied: 2 });
       // Single use: the link answers 410, a second answer too.
-      await expectBackendError(await req(null, 'GET', ROOM_REQUEST_PATHS.info(token)), 410);
-      const again = await expectBackendError(await req(s.sender, 'POST', ROOM_REQUEST_PATHS.delivery(token), {}), 410);
+      await expectBackendError(await tokenReq(null, 'GET', ROOM_REQUEST_PATHS.info, token), 410);
+      const again = await expectBackendError(await tokenReq(s.sender, 'POST', ROOM_REQUEST_PATHS.delivery, token, {}), 410);
       expect(again.metadata).toMatchObject({ reason: 'used' });
     }
     // The uploader of a copied file is the sender; the activity log says so.
@@ -151,13 +160,13 @@ describe('a registered sender answers', () => {
 
   it('the draft keeps the requester as its only recipient; an E2E level is refused; another account cannot use the link', async () => {
     const { token } = await request(s.editor, email('sender'), '');
-    const refused = await expectBackendError(await req(s.sender, 'POST', ROOM_REQUEST_PATHS.delivery(token), { securityLevel: SECURITY_LEVELS.LEVEL_3 }), 409, 'ConflictException');
+    const refused = await expectBackendError(await tokenReq(s.sender, 'POST', ROOM_REQUEST_PATHS.delivery, token, { securityLevel: SECURITY_LEVELS.LEVEL_3 }), 409, 'ConflictException');
     expect(refused.metadata).toMatchObject({ reason: 'encryptedLevel' });
-    await expectBackendError(await req(s.outsider, 'POST', ROOM_REQUEST_PATHS.delivery(token), {}), 403, 'AccessDeniedException');
-    const draft = await json<DeliveryDetail>(await req(s.sender, 'POST', ROOM_REQUEST_PATHS.delivery(token), { securityLevel: SECURITY_LEVELS.LEVEL_2 }), 201);
+    await expectBackendError(await tokenReq(s.outsider, 'POST', ROOM_REQUEST_PATHS.delivery, token, {}), 403, 'AccessDeniedException');
+    const draft = await json<DeliveryDetail>(await tokenReq(s.sender, 'POST', ROOM_REQUEST_PATHS.delivery, token, { securityLevel: SECURITY_LEVELS.LEVEL_2 }), 201);
     expect(draft.subject).toBe('Deals / Inbound');
     // The same link again continues that draft.
-    expect((await json<DeliveryDetail>(await req(s.sender, 'POST', ROOM_REQUEST_PATHS.delivery(token), {}), 201)).deliveryUuid).toBe(draft.deliveryUuid);
+    expect((await json<DeliveryDetail>(await tokenReq(s.sender, 'POST', ROOM_REQUEST_PATHS.delivery, token, {}), 201)).deliveryUuid).toBe(draft.deliveryUuid);
     await json(await req(s.sender, 'PATCH', `/deliveries/${draft.deliveryUuid}`, { recipients: [email('owner'), email('outsider')] }), 200);
     await uploadFile(s.sender, draft.deliveryUuid, 'x.bin', new Uint8Array(randomBytes(10)));
     const fixed = await expectBackendError(await req(s.sender, 'POST', `/deliveries/${draft.deliveryUuid}/send`), 400);
@@ -168,7 +177,7 @@ describe('a registered sender answers', () => {
 describe('single use under concurrency', () => {
   it('two sends of the answering draft at once: one goes, the files are copied once', async () => {
     const { created, token } = await request(s.owner, email('sender'), 'race', null);
-    const draft = await json<DeliveryDetail>(await req(s.sender, 'POST', ROOM_REQUEST_PATHS.delivery(token), { securityLevel: SECURITY_LEVELS.LEVEL_2 }), 201);
+    const draft = await json<DeliveryDetail>(await tokenReq(s.sender, 'POST', ROOM_REQUEST_PATHS.delivery, token, { securityLevel: SECURITY_LEVELS.LEVEL_2 }), 201);
     const bytes = new Uint8Array(randomBytes(1800));
     await uploadFile(s.sender, draft.deliveryUuid, 'race.bin', bytes);
     const answers = await Promise.all([0, 1, 2].map(() => req(s.sender, 'POST', `/deliveries/${draft.deliveryUuid}/send`)));
@@ -185,7 +194,7 @@ describe('single use under concurrency', () => {
 describe('storage quota', () => {
   it('a copy that does not fit waits (the job retries) and lands once there is room', async () => {
     const { created, token } = await request(s.owner, email('sender'), 'quota', null);
-    const draft = await json<DeliveryDetail>(await req(s.sender, 'POST', ROOM_REQUEST_PATHS.delivery(token), { securityLevel: SECURITY_LEVELS.LEVEL_2 }), 201);
+    const draft = await json<DeliveryDetail>(await tokenReq(s.sender, 'POST', ROOM_REQUEST_PATHS.delivery, token, { securityLevel: SECURITY_LEVELS.LEVEL_2 }), 201);
     const bytes = new Uint8Array(randomBytes(4000));
     await uploadFile(s.sender, draft.deliveryUuid, 'big-one.bin', bytes);
     const totals = await server.app.db.selectFrom('storage_totals').select('bytes').execute();
@@ -214,12 +223,12 @@ describe('an unregistered address', () => {
   it('signs up through the mailed link, signs in and sends; the files land in the folder', async () => {
     const to = 'newcomer@outside.test';
     const { mail, token } = await request(s.owner, to, 'Your ID please', folder.uuid);
-    expect(extractLink(mail, '/auth/delivery-signup-dar').searchParams.get('token')).toBe(token);
-    expect((await json<RoomRequestInfo>(await req(null, 'GET', ROOM_REQUEST_PATHS.info(token)), 200)).registered).toBe(false);
-    await expectBackendError(await req(null, 'POST', ROOM_REQUEST_PATHS.signup(token), { password: 'short' }), 400, 'ValidationException');
-    expect(await json(await req(null, 'POST', ROOM_REQUEST_PATHS.signup(token), { password: 'Outside-Passw0rd-9', firstName: 'New', lastName: 'Comer' }), 201)).toEqual({ email: to });
+    expect(extractLink(mail, '/auth/delivery-signup-dar').hash).toBe(`#token=${token}`);
+    expect((await json<RoomRequestInfo>(await tokenReq(null, 'GET', ROOM_REQUEST_PATHS.info, token), 200)).registered).toBe(false);
+    await expectBackendError(await tokenReq(null, 'POST', ROOM_REQUEST_PATHS.signup, token, { password: 'short' }), 400, 'ValidationException');
+    expect(await json(await tokenReq(null, 'POST', ROOM_REQUEST_PATHS.signup, token, { password: 'Outside-Passw0rd-9', firstName: 'New', lastName: 'Comer' }), 201)).toEqual({ email: to });
     // Once: the account exists now.
-    const twice = await expectBackendError(await req(null, 'POST', ROOM_REQUEST_PATHS.signup(token), { password: 'Outside-Passw0rd-9' }), 409);
+    const twice = await expectBackendError(await tokenReq(null, 'POST', ROOM_REQUEST_PATHS.signup, token, { password: 'Outside-Passw0rd-9' }), 409);
     expect(twice.metadata).toMatchObject({ reason: 'userAlreadyRegistered' });
     const newcomer = await signIn(server, to, 'Outside-Passw0rd-9');
     const bytes = new Uint8Array(randomBytes(3000));
@@ -237,9 +246,9 @@ describe('refusals', () => {
     const { created, token } = await request(s.owner, email('sender'));
     await server.app.db.updateTable('room_requests').set({ expires_at: Date.now() - 1 }).where('uuid', '=', created.uuid).execute();
     for (const response of [
-      await req(null, 'GET', ROOM_REQUEST_PATHS.info(token)),
-      await req(null, 'POST', ROOM_REQUEST_PATHS.signup(token), { password: 'Outside-Passw0rd-9' }),
-      await req(s.sender, 'POST', ROOM_REQUEST_PATHS.delivery(token), {}),
+      await tokenReq(null, 'GET', ROOM_REQUEST_PATHS.info, token),
+      await tokenReq(null, 'POST', ROOM_REQUEST_PATHS.signup, token, { password: 'Outside-Passw0rd-9' }),
+      await tokenReq(s.sender, 'POST', ROOM_REQUEST_PATHS.delivery, token, {}),
     ]) {
       const gone = await expectBackendError(response, 410);
       expect(gone.metadata).toMatchObject({ reason: 'expired' });
@@ -250,13 +259,13 @@ describe('refusals', () => {
 
   it('a revoked request answers 410, also for a draft started before', async () => {
     const { created, token } = await request(s.owner, email('sender'));
-    const draft = await json<DeliveryDetail>(await req(s.sender, 'POST', ROOM_REQUEST_PATHS.delivery(token), { securityLevel: SECURITY_LEVELS.LEVEL_1 }), 201);
+    const draft = await json<DeliveryDetail>(await tokenReq(s.sender, 'POST', ROOM_REQUEST_PATHS.delivery, token, { securityLevel: SECURITY_LEVELS.LEVEL_1 }), 201);
     await uploadFile(s.sender, draft.deliveryUuid, 'late.bin', new Uint8Array(randomBytes(10)));
     await expectBackendError(await req(s.editor, 'DELETE', ROOM_REQUEST_PATHS.request(room.uuid, created.uuid)), 403, 'AccessDeniedException');
     expect((await req(s.owner, 'DELETE', ROOM_REQUEST_PATHS.request(room.uuid, created.uuid))).status).toBe(204);
     const gone = await expectBackendError(await req(s.sender, 'POST', `/deliveries/${draft.deliveryUuid}/send`), 410);
     expect(gone.metadata).toMatchObject({ reason: 'revoked' });
-    await expectBackendError(await req(null, 'GET', ROOM_REQUEST_PATHS.info(token)), 410);
+    await expectBackendError(await tokenReq(null, 'GET', ROOM_REQUEST_PATHS.info, token), 410);
   });
 
   it('VIEWER 403, non-member 404, anonymous 401; only OWNERs list; bad input 400', async () => {
@@ -268,8 +277,8 @@ describe('refusals', () => {
     await expectBackendError(await req(s.outsider, 'GET', ROOM_REQUEST_PATHS.requests(room.uuid)), 404, 'NotFoundException');
     const bad = await expectBackendError(await req(s.owner, 'POST', ROOM_REQUEST_PATHS.requests(room.uuid), { ...body, email: 'not-an-address' }), 400, 'ValidationException');
     expect(bad.metadata).toMatchObject({ field: 'email' });
-    await expectBackendError(await req(null, 'GET', ROOM_REQUEST_PATHS.info('A'.repeat(43))), 404, 'NotFoundException');
-    await expectBackendError(await req(null, 'GET', ROOM_REQUEST_PATHS.info('bad token!')), 400, 'ValidationException');
+    await expectBackendError(await tokenReq(null, 'GET', ROOM_REQUEST_PATHS.info, 'A'.repeat(43)), 404, 'NotFoundException');
+    await expectBackendError(await tokenReq(null, 'GET', ROOM_REQUEST_PATHS.info, 'bad token!'), 400, 'ValidationException');
   });
 
   it('an end-to-end encrypted room answers 409 with the reason', async () => {
@@ -283,10 +292,51 @@ describe('refusals', () => {
   });
 });
 
+describe('the token travels in the x-room-request-token header, never in the URL (issue 28)', () => {
+  it('without the header every token call is refused (400 ValidationException naming it), a wrong token 404, a malformed one 400', async () => {
+    const { token } = await request(s.owner, email('sender'), 'header', null);
+    const calls = [
+      ['GET', ROOM_REQUEST_PATHS.info, undefined, null],
+      ['POST', ROOM_REQUEST_PATHS.signup, { password: 'Outside-Passw0rd-9' }, null],
+      ['POST', ROOM_REQUEST_PATHS.delivery, {}, s.sender],
+    ] as const;
+    for (const [method, path, body, session] of calls) {
+      const missing = await expectBackendError(await req(session, method, path, body), 400, 'ValidationException');
+      expect(JSON.stringify(missing.metadata), path).toContain(ROOM_REQUEST_TOKEN_HEADER);
+      await expectBackendError(await tokenReq(session, method, path, `${token.slice(0, 30)} !`, body), 400, 'ValidationException');
+      expect((await expectBackendError(await tokenReq(session, method, path, 'Q'.repeat(43), body), 404, 'NotFoundException')).message).not.toContain(token);
+    }
+    expect((await json<RoomRequestInfo>(await tokenReq(null, 'GET', ROOM_REQUEST_PATHS.info, token), 200)).email).toBe(email('sender'));
+  });
+
+  it('the path form of before is retired (404); no token of a token call reaches a log line', async () => {
+    const { token } = await request(s.owner, email('sender'), 'retired', null);
+    const before = logLines.length;
+    for (const [method, path] of [['GET', `/room-requests/${token}`], ['POST', `/room-requests/${token}/delivery`], ['POST', `/room-requests/${token}/signup`]] as const) {
+      await expectBackendError(await req(method === 'GET' ? null : s.sender, method, path, method === 'GET' ? undefined : {}), 404, 'NotFoundException');
+    }
+    await json<RoomRequestInfo>(await tokenReq(null, 'GET', ROOM_REQUEST_PATHS.info, token), 200);
+    await json<DeliveryDetail>(await tokenReq(s.sender, 'POST', ROOM_REQUEST_PATHS.delivery, token, { securityLevel: SECURITY_LEVELS.LEVEL_2 }), 201);
+    const log = logLines.slice(before).join('\n');
+    // The calls are in the log (so the search below reads real lines); the token is in none.
+    for (const url of ['/api/2/room-requests/[redacted]', '/api/2/room-requests/[redacted]/delivery', '/api/2/room-requests/by-token', '/api/2/room-requests/by-token/delivery']) {
+      expect(log).toContain(`"url":"${url}"`);
+    }
+    expect(logLines.filter((line) => line.includes(token))).toEqual([]);
+  });
+
+  it('OpenAPI names the header as a required parameter of the three calls', async () => {
+    const document = (await (await fetch(`${server.url}/api/2/openapi.json`)).json()) as { paths: Record<string, Record<string, { parameters?: unknown[] }>> };
+    for (const [method, path] of [['get', ROOM_REQUEST_PATHS.info], ['post', ROOM_REQUEST_PATHS.signup], ['post', ROOM_REQUEST_PATHS.delivery]] as const) {
+      expect(document.paths[api(path)]?.[method]?.parameters, path).toContainEqual(expect.objectContaining({ in: 'header', name: ROOM_REQUEST_TOKEN_HEADER, required: true }));
+    }
+  });
+});
+
 describe('rate limit of the token calls', () => {
-  /** A token call "from" a client address (X-Forwarded-For through the trusted 127.0.0.1) to `target`. */
-  function from(target: TestServer, ip: string, session: Session | null, method: string, path: string, body?: unknown) {
-    const headers: Record<string, string> = { 'x-forwarded-for': ip };
+  /** A token call "from" a client address (X-Forwarded-For through the trusted 127.0.0.1) to `target`, the token in its header. */
+  function from(target: TestServer, ip: string, session: Session | null, method: string, path: string, token: string, body?: unknown) {
+    const headers: Record<string, string> = { 'x-forwarded-for': ip, [ROOM_REQUEST_TOKEN_HEADER]: token };
     if (session) Object.assign(headers, { cookie: session.cookie, [ANTI_CSRF_HEADER]: session.csrf });
     if (body !== undefined) headers['content-type'] = 'application/json';
     return fetch(`${target.url}${api(path)}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
@@ -300,19 +350,19 @@ describe('rate limit of the token calls', () => {
       const guesser = '203.0.113.50';
       const wrong = 'W'.repeat(43);
       const calls = [
-        (t: TestServer) => from(t, guesser, null, 'GET', ROOM_REQUEST_PATHS.info(wrong)),
-        (t: TestServer) => from(t, guesser, null, 'POST', ROOM_REQUEST_PATHS.signup(wrong), { password: 'Outside-Passw0rd-9' }),
-        (t: TestServer) => from(t, guesser, s.sender, 'POST', ROOM_REQUEST_PATHS.delivery(wrong), {}),
+        (t: TestServer) => from(t, guesser, null, 'GET', ROOM_REQUEST_PATHS.info, wrong),
+        (t: TestServer) => from(t, guesser, null, 'POST', ROOM_REQUEST_PATHS.signup, wrong, { password: 'Outside-Passw0rd-9' }),
+        (t: TestServer) => from(t, guesser, s.sender, 'POST', ROOM_REQUEST_PATHS.delivery, wrong, {}),
       ];
       for (let i = 0; i < ROOM_REQUEST_IP_LIMIT.limit; i++) {
         await expectBackendError(await calls[i % calls.length]!(i % 2 === 0 ? server : other), 404, 'NotFoundException');
       }
       // The budget is spent: the right token is refused too, on both servers and on every token call.
       for (const response of [
-        await from(server, guesser, null, 'GET', ROOM_REQUEST_PATHS.info(token)),
-        await from(other, guesser, null, 'GET', ROOM_REQUEST_PATHS.info(token)),
-        await from(server, guesser, null, 'POST', ROOM_REQUEST_PATHS.signup(token), { password: 'Outside-Passw0rd-9' }),
-        await from(other, guesser, s.sender, 'POST', ROOM_REQUEST_PATHS.delivery(token), {}),
+        await from(server, guesser, null, 'GET', ROOM_REQUEST_PATHS.info, token),
+        await from(other, guesser, null, 'GET', ROOM_REQUEST_PATHS.info, token),
+        await from(server, guesser, null, 'POST', ROOM_REQUEST_PATHS.signup, token, { password: 'Outside-Passw0rd-9' }),
+        await from(other, guesser, s.sender, 'POST', ROOM_REQUEST_PATHS.delivery, token, {}),
       ]) {
         const refused = await expectBackendError(response, 429, 'RateLimitExceededException');
         const seconds = Number(response.headers.get('retry-after'));
@@ -321,9 +371,9 @@ describe('rate limit of the token calls', () => {
         expect(refused.metadata).toEqual({ retryAfterSeconds: seconds });
       }
       // Someone else (another client address) opens the link as usual.
-      const info = await json<RoomRequestInfo>(await from(other, '203.0.113.51', null, 'GET', ROOM_REQUEST_PATHS.info(token)), 200);
+      const info = await json<RoomRequestInfo>(await from(other, '203.0.113.51', null, 'GET', ROOM_REQUEST_PATHS.info, token), 200);
       expect(info.email).toBe(email('sender'));
-      await json<DeliveryDetail>(await from(server, '203.0.113.51', s.sender, 'POST', ROOM_REQUEST_PATHS.delivery(token), { securityLevel: SECURITY_LEVELS.LEVEL_2 }), 201);
+      await json<DeliveryDetail>(await from(server, '203.0.113.51', s.sender, 'POST', ROOM_REQUEST_PATHS.delivery, token, { securityLevel: SECURITY_LEVELS.LEVEL_2 }), 201);
     } finally {
       await other.close({ keepData: true });
     }
@@ -334,7 +384,7 @@ describe('the copy gives up', () => {
   it('the folder deleted before the copy: after the last attempt the requester gets one mail; the delivery itself reached them', async () => {
     const doomed = await json<RoomFolder>(await req(s.owner, 'POST', ROOM_PATHS.folders(room.uuid), { name: 'Doomed' }), 201);
     const { created, token } = await request(s.owner, email('sender'), 'gone soon', doomed.uuid);
-    const draft = await json<DeliveryDetail>(await req(s.sender, 'POST', ROOM_REQUEST_PATHS.delivery(token), { securityLevel: SECURITY_LEVELS.LEVEL_2 }), 201);
+    const draft = await json<DeliveryDetail>(await tokenReq(s.sender, 'POST', ROOM_REQUEST_PATHS.delivery, token, { securityLevel: SECURITY_LEVELS.LEVEL_2 }), 201);
     await uploadFile(s.sender, draft.deliveryUuid, 'orphan.bin', new Uint8Array(randomBytes(500)));
     await uploadFile(s.sender, draft.deliveryUuid, 'orphan-2.bin', new Uint8Array(randomBytes(300)));
     expect((await req(s.owner, 'DELETE', ROOM_PATHS.folder(room.uuid, doomed.uuid))).status).toBe(204);

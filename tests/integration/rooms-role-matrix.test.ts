@@ -7,6 +7,7 @@ import { BackendErrorSchema } from '@shared/contract/errors';
 import type { RoomAccessSetResult } from '@shared/contract/room-invitations';
 import type { RoomFileVersionList } from '@shared/contract/room-ops';
 import type { RoomRequest } from '@shared/contract/room-requests';
+import { ROOM_LINK_TOKEN_HEADER, ROOM_REQUEST_TOKEN_HEADER } from '@shared/contract/link-token';
 import { ROOM_LINK_PATHS, type CreatedRoomLink } from '@shared/contract/room-links';
 import type { RoomUploadFile } from '@shared/contract/room-files';
 import { ROOM_PATHS, type Room, type RoomFolder } from '@shared/contract/rooms';
@@ -63,6 +64,8 @@ interface Call {
   query?: Record<string, string>;
   body?: unknown;
   bytes?: Uint8Array;
+  /** Request headers (a public call's one-time token). */
+  headers?: Record<string, string>;
 }
 
 interface Row {
@@ -99,7 +102,7 @@ let E: E2eFixture;
 
 async function request(actor: Actor, method: string, path: string, c: Call = {}): Promise<Response> {
   const session = sessionOf(actor);
-  const headers: Record<string, string> = session ? { cookie: session.cookie, [ANTI_CSRF_HEADER]: session.csrf } : {};
+  const headers: Record<string, string> = { ...c.headers, ...(session ? { cookie: session.cookie, [ANTI_CSRF_HEADER]: session.csrf } : {}) };
   let body: BodyInit | undefined;
   if (c.bytes) {
     Object.assign(headers, { 'content-type': 'application/octet-stream', 'x-content-sha256': sha256Hex(c.bytes) });
@@ -158,7 +161,9 @@ async function trashedFile(): Promise<string> {
 async function mailedToken(seen: Set<string>, to: string, path: string): Promise<string> {
   const mail = await waitForMailboxMail(server.mailboxDir, (m) => !seen.has(m.id) && addressedTo(to)(m) && m.text.includes(path));
   const link = extractLink(mail, path);
-  return link.searchParams.get('dar') ?? link.searchParams.get('token')!;
+  // Invitations carry it in the query; room requests in the fragment (issue 28).
+  const fragment = new URLSearchParams(link.hash.slice(1));
+  return fragment.get('dar') ?? fragment.get('token') ?? link.searchParams.get('token')!;
 }
 const mailIds = async () => new Set((await readMailbox(server.mailboxDir)).map((m) => m.id));
 
@@ -181,7 +186,7 @@ async function roomRequest(to: string): Promise<{ uuid: string; token: string }>
 /** A fresh public link to the plain fixture file, made by the owner: its uuid and the token of its URL. */
 async function fileLink(): Promise<{ uuid: string; token: string }> {
   const link = await json<CreatedRoomLink>(await owner('POST', ROOM_LINK_PATHS.links(P.room.uuid, P.file.uuid), {}), 201);
-  return { uuid: link.uuid, token: /\/room-link\/([^/?#]+)$/.exec(link.url)![1]! };
+  return { uuid: link.uuid, token: new URLSearchParams(new URL(link.url).hash.slice(1)).get('token')! };
 }
 
 const sealName = async (kind: 'room' | 'folder' | 'file', itemId: string, name: string) =>
@@ -370,15 +375,15 @@ const MATRIX: Record<string, Row | Row[]> = {
   'roomRequests.create': { allowed: WRITERS, ok: 201, call: () => ({ params: { roomUuid: P.room.uuid }, body: { folderUuid: P.folder.uuid, email: `asked-${unique()}@outside.test`, message: '' } }) },
   'roomRequests.list': { allowed: OWNER, ok: 200, call: () => ({ params: { roomUuid: P.room.uuid } }) },
   'roomRequests.revoke': { allowed: OWNER, ok: 204, call: async () => ({ params: { roomUuid: P.room.uuid, requestUuid: (await roomRequest(`revoked-${unique()}@outside.test`)).uuid } }) },
-  'roomRequests.info': { allowed: EVERYONE, ok: 200, token: true, call: async () => ({ params: { token: (await roomRequest(`asked-${unique()}@outside.test`)).token } }) },
+  'roomRequests.info': { allowed: EVERYONE, ok: 200, token: true, call: async () => ({ headers: { [ROOM_REQUEST_TOKEN_HEADER]: (await roomRequest(`asked-${unique()}@outside.test`)).token } }) },
   'roomRequests.signup': {
     allowed: EVERYONE, ok: 201, token: true,
-    call: async () => ({ params: { token: (await roomRequest(`asked-${unique()}@outside.test`)).token }, body: { password: 'Asked-Passw0rd-Matrix', language: 'en' } }),
+    call: async () => ({ headers: { [ROOM_REQUEST_TOKEN_HEADER]: (await roomRequest(`asked-${unique()}@outside.test`)).token }, body: { password: 'Asked-Passw0rd-Matrix', language: 'en' } }),
   },
   // The answering draft: only the requested address's account (here the non-member) — the token does not make anyone else the sender.
   'roomRequests.delivery': {
     allowed: ['outsider'], ok: 201, token: true, denied: { owner: 403, editor: 403, viewer: 403, previewer: 403 },
-    call: async () => ({ params: { token: (await roomRequest(email('outsider'))).token }, body: { securityLevel: SECURITY_LEVELS.LEVEL_2 } }),
+    call: async () => ({ headers: { [ROOM_REQUEST_TOKEN_HEADER]: (await roomRequest(email('outsider'))).token }, body: { securityLevel: SECURITY_LEVELS.LEVEL_2 } }),
   },
 
   // Earlier versions of an E2E file (rooms-e2e.ts `versions`): the plain versions route's roles
@@ -388,8 +393,8 @@ const MATRIX: Record<string, Row | Row[]> = {
   'roomLinks.create': { allowed: WRITERS, ok: 201, call: () => ({ params: { roomUuid: P.room.uuid, fileUuid: P.file.uuid }, body: { expiresInDays: 3 } }) },
   'roomLinks.list': { allowed: WRITERS, ok: 200, call: () => ({ params: { roomUuid: P.room.uuid, fileUuid: P.file.uuid } }) },
   'roomLinks.revoke': { allowed: WRITERS, ok: 204, call: async () => ({ params: { roomUuid: P.room.uuid, fileUuid: P.file.uuid, linkUuid: (await fileLink()).uuid } }) },
-  'roomLinks.info': { allowed: EVERYONE, ok: 200, token: true, call: async () => ({ params: { token: (await fileLink()).token } }) },
-  'roomLinks.content': { allowed: EVERYONE, ok: 200, token: true, call: async () => ({ params: { token: (await fileLink()).token } }) },
+  'roomLinks.info': { allowed: EVERYONE, ok: 200, token: true, call: async () => ({ headers: { [ROOM_LINK_TOKEN_HEADER]: (await fileLink()).token } }) },
+  'roomLinks.content': { allowed: EVERYONE, ok: 200, token: true, call: async () => ({ headers: { [ROOM_LINK_TOKEN_HEADER]: (await fileLink()).token } }) },
 
   // Administration of rooms (room-admin.ts): no room role reaches it
   'roomAdmin.trashBin': { allowed: [], ok: 200, denied: ADMIN_ONLY, call: () => ({ query: { q: NAME_MARKER } }) },

@@ -3,7 +3,8 @@ import { createApiClient, type ApiClient } from '@shared/api/client';
 import { deliveryContentUrl } from '@shared/api/endpoints/delivery-read';
 import { putSubmitterKeys } from '@shared/api/endpoints/submit-box';
 import { SECURITY_LEVELS } from '@shared/contract/constants';
-import { SUBMIT_BOX_ERRORS, type SubmitBox, type SubmitStartResponse } from '@shared/contract/submit-box';
+import { SUBMIT_BOX_ERRORS, SUBMIT_TICKET_PAGE, SUBMIT_TICKET_PATHS, type SubmitBox, type SubmitStartResponse } from '@shared/contract/submit-box';
+import { SUBMIT_TICKET_HEADER } from '@shared/contract/link-token';
 import { MemoryKeyPinStore } from '@shared/crypto/key-pinning';
 import { createCryptoService } from '@shared/crypto/service';
 import { downloadE2eFile, openE2eDelivery, sendDelivery } from '@shared/transfer';
@@ -52,10 +53,9 @@ async function startWithTicket(boxUuid: string, email: string, message = ''): Pr
   const asked = await fetch(`${server.url}${api(`/submit-boxes/${boxUuid}/tickets`)}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email }) });
   expect(asked.status, await asked.clone().text()).toBe(202);
   // This request's ticket mail (the address may have had others).
-  const mail = await waitForMailboxMail(server.mailboxDir, (m) => !seen.has(m.id) && addressedTo(email)(m) && m.text.includes('/submit/ticket/'));
-  const link = extractLink(mail, '/submit/ticket/');
-  const ticket = link.pathname.split('/').at(-1)!;
-  return fetch(`${server.url}${api(`/submit-tickets/${ticket}/start`)}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ message }) });
+  const mail = await waitForMailboxMail(server.mailboxDir, (m) => !seen.has(m.id) && addressedTo(email)(m) && m.text.includes(SUBMIT_TICKET_PAGE));
+  const ticket = new URLSearchParams(extractLink(mail, SUBMIT_TICKET_PAGE).hash.slice(1)).get('ticket')!;
+  return fetch(`${server.url}${api(SUBMIT_TICKET_PATHS.start)}`, { method: 'POST', headers: { 'content-type': 'application/json', [SUBMIT_TICKET_HEADER]: ticket }, body: JSON.stringify({ message }) });
 }
 
 async function started(boxUuid: string, email: string, message = ''): Promise<SubmitStartResponse> {

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { createApiClient, type ApiClient } from '@shared/api/client';
 import { SECURITY_LEVELS } from '@shared/contract/constants';
-import type { SubmitBox, SubmitStartResponse } from '@shared/contract/submit-box';
+import { SUBMIT_TICKET_PAGE, SUBMIT_TICKET_PATHS, type SubmitBox, type SubmitStartResponse } from '@shared/contract/submit-box';
+import { SUBMIT_TICKET_HEADER } from '@shared/contract/link-token';
 import { blobUpload, sendDelivery } from '@shared/transfer';
 import { extractLink, type MailboxMail } from '@tests/support/mailbox';
 import { proveAddress } from '@tests/support/prove-address';
@@ -53,9 +54,13 @@ async function submitOnce(boxUuid: string): Promise<string> {
   const asked = await fetch(`${server.url}${api(`/submit-boxes/${boxUuid}/tickets`)}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email }) });
   expect(asked.status, await asked.clone().text()).toBe(202);
   const mail = await smtp.waitForMail(to(email));
-  const link = extractLink({ text: mail.text ?? '', subject: mail.subject ?? '' } as MailboxMail, '/submit/ticket/');
-  const ticket = decodeURIComponent(link.pathname.split('/').at(-1)!);
-  const started = await fetch(`${server.url}${api(`/submit-tickets/${encodeURIComponent(ticket)}/start`)}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ message: 'For you.' }) });
+  const link = extractLink({ text: mail.text ?? '', subject: mail.subject ?? '' } as MailboxMail, SUBMIT_TICKET_PAGE);
+  const ticket = new URLSearchParams(link.hash.slice(1)).get('ticket')!;
+  const started = await fetch(`${server.url}${api(SUBMIT_TICKET_PATHS.start)}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', [SUBMIT_TICKET_HEADER]: ticket },
+    body: JSON.stringify({ message: 'For you.' }),
+  });
   expect(started.status, await started.clone().text()).toBe(201);
   const session = (await started.json()) as SubmitStartResponse;
   const result = await sendDelivery({

@@ -7,10 +7,13 @@ import {
   SUBMIT_BOX_SETTING_KEY,
   SUBMIT_TICKET_LIMIT_PER_ADDRESS,
   SUBMIT_TICKET_LIMIT_PER_IP,
+  SUBMIT_TICKET_PAGE,
+  SUBMIT_TICKET_PATHS,
   type SubmitBox,
   type SubmitStartResponse,
   type SubmitTicketState,
 } from '@shared/contract/submit-box';
+import { SUBMIT_TICKET_HEADER } from '@shared/contract/link-token';
 import { blobUpload, sendDelivery } from '@shared/transfer';
 import { addressedTo, extractLink, readMailbox, waitForMailboxMail } from '@tests/support/mailbox';
 import { startTestServer, type TestServer } from '@tests/support/server';
@@ -25,6 +28,8 @@ let server: TestServer;
 let admin: Session;
 let owner: Session; // ROLE_SUBMITBOX_OWNER
 let plain: Session; // no owner role
+/** The server's real log (the production logger and its redaction). */
+const logLines: string[] = [];
 
 const api = (path: string) => `/api/2${path}`;
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
@@ -33,7 +38,7 @@ const partner = () => `partner-${++counter}@outside.test`;
 const OWNER_ROLES = ['ROLE_UI_USER', 'ROLE_SENDER', 'ROLE_RECEIVER', 'ROLE_SUBMITBOX_OWNER'] as const;
 
 beforeAll(async () => {
-  server = await startTestServer({ config: { trustProxy: '127.0.0.1', uploadPartSize: 1024 } });
+  server = await startTestServer({ logStream: { write: (line) => void logLines.push(line) }, config: { trustProxy: '127.0.0.1', uploadPartSize: 1024 } });
   admin = await signInAdmin(server);
   await createUserAsAdmin(server, admin, { email: 'owner@example.test', firstName: 'Olga', lastName: 'Owner', roleNames: [...OWNER_ROLES] });
   await createUserAsAdmin(server, admin, { email: 'plain@example.test' });
@@ -60,14 +65,19 @@ async function requestTicket(boxUuid: string, email: string, ip = '198.51.100.1'
   expect(await response.json()).toEqual({ expectedWithinMinutes: 5 });
   const mail = await waitForMailboxMail(server.mailboxDir, addressedTo(email));
   expect(mail.subject).toContain('Olga Owner');
-  const link = extractLink(mail, '/submit/ticket/');
-  return decodeURIComponent(link.pathname.split('/').at(-1)!);
+  // The ticket is in the link's fragment (issue 28): a browser never sends it to a server.
+  const link = extractLink(mail, SUBMIT_TICKET_PAGE);
+  expect(link.pathname).toBe(SUBMIT_TICKET_PAGE);
+  return new URLSearchParams(link.hash.slice(1)).get('ticket')!;
 }
 
-const publicCall = (method: string, path: string, body?: unknown) =>
-  fetch(`${server.url}${api(path)}`, { method, headers: body === undefined ? {} : { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+const publicCall = (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) =>
+  fetch(`${server.url}${api(path)}`, { method, headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) }, body: body === undefined ? undefined : JSON.stringify(body) });
+/** A ticket call as the ticket page makes it: the ticket in the x-submit-ticket header. */
+const ticketCall = (method: string, path: string, ticket: string, body?: unknown) => publicCall(method, path, body, { [SUBMIT_TICKET_HEADER]: ticket });
+const ticketState = (ticket: string) => ticketCall('GET', SUBMIT_TICKET_PATHS.ticket, ticket);
 
-const start = (ticket: string, message = 'Here are the documents.') => publicCall('POST', `/submit-tickets/${encodeURIComponent(ticket)}/start`, { message });
+const start = (ticket: string, message = 'Here are the documents.') => ticketCall('POST', SUBMIT_TICKET_PATHS.start, ticket, { message });
 
 function bearerClient(token: string): ApiClient {
   return createApiClient({ backendUrl: server.url, fetch: (input, init = {}) => fetch(String(input), { ...init, headers: { ...(init.headers as Record<string, string>), authorization: `Bearer ${token}` } }) });
@@ -101,11 +111,11 @@ describe('submit box', () => {
     const ticket = await requestTicket(boxUuid, partner());
 
     await expectBackendError(await publicCall('GET', '/submit-boxes/00000000-0000-4000-8000-000000000000'), 404, SUBMIT_BOX_ERRORS.notFound);
-    await expectBackendError(await publicCall('GET', '/submit-tickets/not-a-real-ticket-token-at-all'), 404, SUBMIT_BOX_ERRORS.notFound);
+    await expectBackendError(await ticketState('not-a-real-ticket-token-at-all'), 404, SUBMIT_BOX_ERRORS.notFound);
 
     await box({ active: false });
     await expectBackendError(await publicCall('GET', `/submit-boxes/${boxUuid}`), 409, SUBMIT_BOX_ERRORS.notEnabled);
-    await expectBackendError(await publicCall('GET', `/submit-tickets/${ticket}`), 409, SUBMIT_BOX_ERRORS.notEnabled);
+    await expectBackendError(await ticketState(ticket), 409, SUBMIT_BOX_ERRORS.notEnabled);
     await expectBackendError(await start(ticket), 409, SUBMIT_BOX_ERRORS.notEnabled);
     await box({ active: true });
 
@@ -130,10 +140,10 @@ describe('submit box', () => {
     await expectBackendError(await start(ticket), 409, SUBMIT_BOX_ERRORS.recipientWithoutPassphrase);
     await box({ allowedLevels: [SECURITY_LEVELS.LEVEL_1] });
 
-    const state = (await (await publicCall('GET', `/submit-tickets/${ticket}`)).json()) as SubmitTicketState;
+    const state = (await (await ticketState(ticket)).json()) as SubmitTicketState;
     expect(state).toMatchObject({ ownerName: 'Olga Owner', ownerEmail: 'owner@example.test', securityLevel: SECURITY_LEVELS.LEVEL_1 });
     expect((await start(ticket)).status).toBe(201);
-    await expectBackendError(await publicCall('GET', `/submit-tickets/${ticket}`), 409, SUBMIT_BOX_ERRORS.ticketUsed);
+    await expectBackendError(await ticketState(ticket), 409, SUBMIT_BOX_ERRORS.ticketUsed);
   });
 
   it('bad input: §8 errors, no 5xx, no ticket stored', async () => {
@@ -145,10 +155,32 @@ describe('submit box', () => {
     await expectBackendError(await publicCall('POST', `/submit-boxes/${'z'.repeat(100)}/tickets`, { email: 'a@b.test' }), 400, 'ValidationException');
     expect(await server.app.db.selectFrom('submit_tickets').select('id').execute()).toHaveLength(before.length);
     const ticket = await requestTicket(boxUuid, partner());
-    await expectBackendError(await publicCall('POST', `/submit-tickets/${ticket}/start`, { message: 'x'.repeat(10_001) }), 400, 'ValidationException');
-    await expectBackendError(await publicCall('POST', `/submit-tickets/${ticket}/start`, { message: 1 }), 400, 'ValidationException');
+    await expectBackendError(await ticketCall('POST', SUBMIT_TICKET_PATHS.start, ticket, { message: 'x'.repeat(10_001) }), 400, 'ValidationException');
+    await expectBackendError(await ticketCall('POST', SUBMIT_TICKET_PATHS.start, ticket, { message: 1 }), 400, 'ValidationException');
     // Still unused: the refused starts did not spend it.
-    expect((await publicCall('GET', `/submit-tickets/${ticket}`)).status).toBe(200);
+    expect((await ticketState(ticket)).status).toBe(200);
+  });
+
+  it('the ticket travels in the x-submit-ticket header (issue 28): missing 400, unknown 404; the path form is retired; no log line holds it', async () => {
+    const { boxUuid } = await box({ active: true, allowedLevels: [SECURITY_LEVELS.LEVEL_1] });
+    const ticket = await requestTicket(boxUuid, partner());
+    const before = logLines.length;
+    for (const [method, path, body] of [['GET', SUBMIT_TICKET_PATHS.ticket, undefined], ['POST', SUBMIT_TICKET_PATHS.start, { message: 'x' }]] as const) {
+      const missing = await expectBackendError(await publicCall(method, path, body), 400, 'ValidationException');
+      expect(JSON.stringify(missing.metadata)).toContain(SUBMIT_TICKET_HEADER);
+      await expectBackendError(await ticketCall(method, path, 'Z'.repeat(43), body), 404, SUBMIT_BOX_ERRORS.notFound);
+    }
+    await expectBackendError(await publicCall('GET', `/submit-tickets/${ticket}`), 404, 'NotFoundException');
+    await expectBackendError(await publicCall('POST', `/submit-tickets/${ticket}/start`, { message: 'x' }), 404, 'NotFoundException');
+    expect((await ticketState(ticket)).status).toBe(200);
+    expect((await start(ticket)).status).toBe(201);
+    const log = logLines.slice(before).join('\n');
+    for (const url of ['/api/2/submit-tickets/[redacted]', '/api/2/submit-tickets/[redacted]/start', '/api/2/submit-tickets/by-token', '/api/2/submit-tickets/by-token/start']) expect(log).toContain(`"url":"${url}"`);
+    expect(logLines.filter((line) => line.includes(ticket))).toEqual([]);
+    const document = (await (await fetch(`${server.url}/api/2/openapi.json`)).json()) as { paths: Record<string, Record<string, { parameters?: unknown[] }>> };
+    for (const [method, path] of [['get', SUBMIT_TICKET_PATHS.ticket], ['post', SUBMIT_TICKET_PATHS.start]] as const) {
+      expect(document.paths[api(path)]?.[method]?.parameters).toContainEqual(expect.objectContaining({ in: 'header', name: SUBMIT_TICKET_HEADER, required: true }));
+    }
   });
 
   it('ticket requests are rate limited per address and per client address (database counts)', async () => {

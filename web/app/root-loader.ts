@@ -25,7 +25,10 @@ export function createRootLoader(getRoutes: () => RouteObject[]) {
     const url = new URL(request.url);
     const handle = mergeHandles((matchRoutes(getRoutes(), url.pathname) ?? []).map((match) => match.route.handle));
     const user = authStore.getState().user;
-    if (handle.auth && !user) throw redirect(loginPathFor(`${url.pathname}${url.search}${url.hash}`));
+    // The router leaves the fragment out of the loader's request, but a mailed link's one-time
+    // token lives there (`#dar=…`, issue 28): on the first load the address bar still has it.
+    const hash = url.hash || (window.location.pathname === url.pathname ? window.location.hash : '');
+    if (handle.auth && !user) throw redirect(loginPathFor(`${url.pathname}${url.search}${hash}`));
     if (handle.roles && !handle.roles.some((role) => user?.roleNames.includes(role))) throw redirect(ROUTES.inbox);
     if (handle.releaseFlag && !configFlag(config.config, handle.releaseFlag)) throw redirect(ROUTES.inbox);
     return null;

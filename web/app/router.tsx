@@ -324,7 +324,8 @@ function buildRoutes(): RouteObject[] {
           handle: handle({ layout: 'auth' }),
           children: [
             { path: ':boxUuid', handle: handle({ titleKey: 'submitBox:owner.title' }), lazy: lazyPage(submitBoxPublicPages, 'SubmitBoxPublicPage') },
-            { path: 'ticket/:ticket', handle: handle({ titleKey: 'submitBox:owner.title' }), lazy: lazyPage(submitBoxPublicPages, 'SubmitTicketPage') },
+            // `#ticket=…` (issue 28); `ticket/:ticket` is the form mailed before (the page moves it into the fragment).
+            ...['ticket', 'ticket/:ticket'].map((path) => ({ path, handle: handle({ titleKey: 'submitBox:owner.title' }), lazy: lazyPage(submitBoxPublicPages, 'SubmitTicketPage') })),
           ],
         },
         {
@@ -333,12 +334,13 @@ function buildRoutes(): RouteObject[] {
           handle: handle({ layout: 'auth', titleKey: 'forms:title', plainAllowed: true }),
           lazy: lazyPage(() => import(/* webpackChunkName: "form-public" */ '@web/features/forms/public-form-page'), 'PublicFormPage'),
         },
-        {
-          // The landing page of a public link to a plain room's file (no account; issue 15).
-          path: 'room-link/:token',
+        // The landing page of a public link to a plain room's file (no account; issue 15): `#token=…`;
+        // `/room-link/{token}` is the form handed out before issue 28 (the page moves it into the fragment).
+        ...['room-link', 'room-link/:token'].map((path) => ({
+          path,
           handle: handle({ layout: 'auth', titleKey: 'roomLinks:page.title' }),
           lazy: lazyPage(() => import(/* webpackChunkName: "room-link-public" */ '@web/features/rooms/links/link-page'), 'RoomLinkPage'),
-        },
+        })),
         { path: 'addin/*', loader: serverPage, Component: Nothing },
         // Unmatched → inbox (SPEC §2).
         { path: '*', loader: toInbox, Component: Nothing },

@@ -28,8 +28,15 @@ function failureOf(error: unknown): TransferMessage {
 const FLUSH_BYTES = 1024 * 1024;
 
 /** Reads the response into the port: every chunk queued and flushed (the port's window is the backpressure). */
-async function pump(url: string, writer: PlaintextPortWriter, signal: AbortSignal, limit: number, onBytes: (bytes: number) => void): Promise<void> {
-  const response = await fetch(url, { signal, credentials: 'same-origin' });
+async function pump(
+  url: string,
+  headers: Record<string, string>,
+  writer: PlaintextPortWriter,
+  signal: AbortSignal,
+  limit: number,
+  onBytes: (bytes: number) => void,
+): Promise<void> {
+  const response = await fetch(url, { signal, credentials: 'same-origin', headers });
   if (!response.ok || !response.body) throw new PlainDownloadError('http', `HTTP ${response.status}`);
   const reader = response.body.getReader();
   let bytes = 0;
@@ -61,8 +68,14 @@ async function pump(url: string, writer: PlaintextPortWriter, signal: AbortSigna
  * the user's gesture). `size` is the file's size in bytes, or undefined when unknown (a ZIP). A save
  * picker closed without a file falls back to the browser's own download, as the E2E room downloads do.
  */
-export async function startPlainDownload(options: { url: string; name: string; size?: number }): Promise<{ id: string; done: Promise<TransferOutcome> }> {
-  const { url, name, size } = options;
+export async function startPlainDownload(options: {
+  url: string;
+  name: string;
+  size?: number;
+  /** Request headers of the fetch (a public link's one-time token, which must not go into the URL). */
+  headers?: Record<string, string>;
+}): Promise<{ id: string; done: Promise<TransferOutcome> }> {
+  const { url, name, size, headers = {} } = options;
   let sink = await chooseDownloadSink(name);
   if (sink === 'noFileChosen') sink = (await chooseDownloadSink(name, true)) as Exclude<typeof sink, 'noFileChosen'>;
   const chosen = sink;
@@ -88,7 +101,7 @@ export async function startPlainDownload(options: { url: string; name: string; s
         const writer = new PlaintextPortWriter(channel.port1, stop);
         report({ percent: 0, items: item('downloading', 0) });
         const limit = isMemorySink(chosen) ? MAX_IN_MEMORY_DOWNLOAD_BYTES : Number.POSITIVE_INFINITY;
-        const pumping = pump(url, writer, controller.signal, limit, (bytes) => {
+        const pumping = pump(url, headers, writer, controller.signal, limit, (bytes) => {
           received = bytes;
           const percent = known && size > 0 ? Math.min(99, Math.floor((bytes / size) * 100)) : 0;
           // Once per percent (or per MiB without a size): the store publishes at most every 250 ms anyway.

@@ -1,4 +1,5 @@
 import { SUBMIT_BOX_ENDPOINTS as E } from '@shared/contract/endpoints/submit-box';
+import { SUBMIT_TICKET_HEADER } from '@shared/contract/link-token';
 import type {
   SubmitBox,
   SubmitBoxPublic,
@@ -21,9 +22,11 @@ export const sendSubmitTicket = (client: ApiClient, body: SubmitTicketRequest): 
 export const getPublicSubmitBox = (client: ApiClient, boxUuid: string): Promise<SubmitBoxPublic> => call(client, E.publicBox, { params: { boxUuid } });
 export const requestSubmitTicket = (client: ApiClient, boxUuid: string, body: SubmitTicketRequest): Promise<SubmitTicketSent> =>
   call(client, E.requestTicket, { params: { boxUuid }, body });
-export const getSubmitTicket = (client: ApiClient, ticket: string): Promise<SubmitTicketState> => call(client, E.ticket, { params: { ticket } });
+/** The ticket travels in the x-submit-ticket header, never in the URL (issue 28). */
+const withTicket = (ticket: string) => ({ headers: { [SUBMIT_TICKET_HEADER]: ticket } });
+export const getSubmitTicket = (client: ApiClient, ticket: string): Promise<SubmitTicketState> => call(client, E.ticket, {}, withTicket(ticket));
 export const startSubmission = (client: ApiClient, ticket: string, body: SubmitStartBody): Promise<SubmitStartResponse> =>
-  call(client, E.start, { params: { ticket }, body });
+  call(client, E.start, { body }, withTicket(ticket));
 
 /** Levels 3/4, with the submit session's client: the submitter's throwaway SecuPass for this draft. */
 export const putSubmitterKeys = (client: ApiClient, deliveryUuid: string, body: SetSecuPassBody): Promise<void> =>

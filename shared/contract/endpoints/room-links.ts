@@ -6,7 +6,7 @@ import {
   RoomLinkInfoSchema,
   RoomLinkListSchema,
   RoomLinkParamsSchema,
-  RoomLinkTokenParamsSchema,
+  RoomLinkTokenHeadersSchema,
 } from '../room-links';
 
 const area = endpointArea({ tag: 'rooms', access: 'authenticated' });
@@ -15,8 +15,9 @@ const area = endpointArea({ tag: 'rooms', access: 'authenticated' });
  * Public links to a plain room's file (shared/contract/room-links.ts, server/README "Public links
  * to room files"). Create, list and revoke need the edit right on the file (OWNER, EDITOR; VIEWER
  * and PREVIEWER 403, a non-member 404); an E2E room answers 409 `encryptedRoom`. The token calls
- * are public: the URL's token is the credential; expired or revoked 410; one budget per client
- * address (ROOM_LINK_IP_LIMIT, 429 beyond).
+ * are public: the link's token is the credential, sent in the `x-room-link-token` header (never in
+ * the path: issue 28; a missing or malformed one 400, an unknown one 404); expired or revoked 410;
+ * one budget per client address (ROOM_LINK_IP_LIMIT, 429 beyond).
  */
 export const ROOM_LINK_ENDPOINTS = {
   create: area.post('/rooms/{roomUuid}/files/{fileUuid}/links', 'createRoomFileLink', 'Makes a public download link for a plain room’s file (OWNER, EDITOR); the URL is answered once. An E2E room answers 409', {
@@ -28,10 +29,10 @@ export const ROOM_LINK_ENDPOINTS = {
   revoke: area.delete('/rooms/{roomUuid}/files/{fileUuid}/links/{linkUuid}', 'revokeRoomFileLink', 'Revokes a link: its URL answers 410 from now on (OWNER, EDITOR)', {
     params: RoomLinkParamsSchema, response: { 204: NoContentSchema }, errors: [401, 403, 404],
   }),
-  info: area.get('/room-links/{token}', 'getRoomFileLink', 'Name, size and expiry of the linked file (public; 410 when expired, revoked or the file deleted)', {
-    params: RoomLinkTokenParamsSchema, response: { 200: RoomLinkInfoSchema }, errors: [400, 403, 404, 410, 429], access: 'public',
+  info: area.get('/room-links/by-token', 'getRoomFileLink', 'Name, size and expiry of the linked file; the token in the x-room-link-token header (public; 410 when expired, revoked or the file deleted)', {
+    headers: RoomLinkTokenHeadersSchema, response: { 200: RoomLinkInfoSchema }, errors: [400, 403, 404, 410, 429], access: 'public',
   }),
-  content: area.get('/room-links/{token}/content', 'downloadRoomFileLink', 'The linked file’s current content as a download (public; Range answers 206; 410 when expired, revoked or the file deleted; 403 while not scanned clean)', {
-    params: RoomLinkTokenParamsSchema, response: {}, errors: [400, 403, 404, 410, 416, 429], produces: ['application/octet-stream'], access: 'public',
+  content: area.get('/room-links/by-token/content', 'downloadRoomFileLink', 'The linked file’s current content as a download; the token in the x-room-link-token header (public; Range answers 206; 410 when expired, revoked or the file deleted; 403 while not scanned clean)', {
+    headers: RoomLinkTokenHeadersSchema, response: {}, errors: [400, 403, 404, 410, 416, 429], produces: ['application/octet-stream'], access: 'public',
   }),
 };

@@ -8,7 +8,7 @@ import {
   SubmitBoxUpdateSchema,
   SubmitStartBodySchema,
   SubmitStartResponseSchema,
-  SubmitTicketParamsSchema,
+  SubmitTicketHeadersSchema,
   SubmitTicketRequestSchema,
   SubmitTicketSentSchema,
   SubmitTicketStateSchema,
@@ -37,11 +37,11 @@ export const SUBMIT_BOX_ENDPOINTS = {
   requestTicket: area.post('/submit-boxes/{boxUuid}/tickets', 'requestSubmitTicket', 'A partner asks for a ticket: the single-use link is mailed (rate limited per address and IP)', {
     params: SubmitBoxParamsSchema, body: SubmitTicketRequestSchema, response: { 202: SubmitTicketSentSchema }, errors: [400, 404, 409, 429, 503],
   }),
-  ticket: area.get('/submit-tickets/{ticket}', 'getSubmitTicket', 'The ticket page: owner and level, or why the ticket cannot be used (SPEC §8)', {
-    params: SubmitTicketParamsSchema, response: { 200: SubmitTicketStateSchema }, errors: [404, 409],
+  ticket: area.get('/submit-tickets/by-token', 'getSubmitTicket', 'The ticket page: owner and level, or why the ticket cannot be used (SPEC §8); the ticket in the x-submit-ticket header', {
+    headers: SubmitTicketHeadersSchema, response: { 200: SubmitTicketStateSchema }, errors: [400, 404, 409],
   }),
-  start: area.post('/submit-tickets/{ticket}/start', 'startSubmission', 'Uses the ticket once: a delivery draft to the owner and a session limited to it', {
-    params: SubmitTicketParamsSchema, body: SubmitStartBodySchema, response: { 201: SubmitStartResponseSchema }, errors: [400, 403, 404, 409],
+  start: area.post('/submit-tickets/by-token/start', 'startSubmission', 'Uses the ticket (x-submit-ticket header) once: a delivery draft to the owner and a session limited to it', {
+    headers: SubmitTicketHeadersSchema, body: SubmitStartBodySchema, response: { 201: SubmitStartResponseSchema }, errors: [400, 403, 404, 409],
   }),
   /**
    * Levels 3/4: the partner's browser made a SecuPass for the submitter account with a random

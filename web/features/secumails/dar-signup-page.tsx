@@ -8,6 +8,7 @@ import { PageHeading } from '@web/components/page-heading';
 import { RouterLink } from '@web/components/router-link';
 import { apiClient } from '@web/lib/api-client';
 import { authStore } from '@web/lib/auth';
+import { useFragmentToken } from '@web/lib/fragment-token';
 import { currentLanguage } from '@web/lib/i18n';
 import { loginPathFor } from '@web/lib/routes';
 import { focusFirstInvalid, newPasswordMessages } from '@web/lib/validation';
@@ -23,8 +24,9 @@ const useStyles = makeStyles({
 });
 
 /**
- * Delivery signup for a data-room request (`/auth/delivery-signup-dar?token=…`, the request
- * mail's link for an unregistered address; web/app picks this page when `token` is given): the
+ * Delivery signup for a data-room request (`/auth/delivery-signup-dar#token=…`, the request
+ * mail's link for an unregistered address; an older mail's `?token=` moves into the fragment;
+ * web/app picks this page when `token` is given): the
  * account of the requested address (password policy), then sign-in and the send page's dar
  * variant (`back` passed on).
  */
@@ -33,7 +35,7 @@ export function DarSignupPage() {
   const styles = useStyles();
   const navigate = useNavigate();
   const [params] = useSearchParams();
-  const token = params.get('token') ?? '';
+  const token = useFragmentToken('token') ?? '';
   const back = safeBackPath(params.get('back'));
   const info = useRoomRequestInfo(token || null);
   const policy = useSWR('room-request/password-policy', () => getPasswordPolicy(apiClient), { revalidateOnFocus: false });
@@ -43,7 +45,7 @@ export function DarSignupPage() {
   const [errors, setErrors] = useState<{ password?: string; confirmation?: string }>({});
   const [failure, setFailure] = useState<{ key: string; exists?: boolean } | null>(null);
   const [pending, setPending] = useState(false);
-  const target = `${ROOM_REQUEST_WEB_LINKS.send(token)}${back ? `&back=${encodeURIComponent(back)}` : ''}`;
+  const target = ROOM_REQUEST_WEB_LINKS.send(token, back);
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();

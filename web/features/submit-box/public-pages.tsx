@@ -1,12 +1,14 @@
 import { Body1, Button, Caption1, Card, Field, Input, Label, makeStyles, ProgressBar, Spinner, Textarea } from '@fluentui/react-components';
+import { isApiError } from '@shared/api/api-error';
 import { getPublicSubmitBox, getSubmitTicket, requestSubmitTicket, startSubmission, submitSessionClient } from '@shared/api/endpoints/submit-box';
-import { SUBMIT_MESSAGE_MAX_LENGTH, SUBMIT_TICKET_MAIL_MINUTES, type SubmitStartResponse } from '@shared/contract/submit-box';
+import { SUBMIT_MESSAGE_MAX_LENGTH, SUBMIT_TICKET_MAIL_MINUTES, SUBMIT_TICKET_PAGE, type SubmitStartResponse } from '@shared/contract/submit-box';
 import { encryptsMessage, isE2eLevel, securityLevelInfo } from '@shared/contract/security-levels';
 import { MemoryKeyPinStore } from '@shared/crypto/key-pinning';
 import type { UnlockedKeys } from '@shared/crypto/service';
 import { sendDelivery, throwawaySubmitterKeys, type E2eOptions, type SendProgress } from '@shared/transfer';
 import { Alert } from '@web/components/alert';
 import { PageHeading } from '@web/components/page-heading';
+import { useFragmentToken } from '@web/lib/fragment-token';
 import { currentLanguage } from '@web/lib/i18n';
 import { apiClient } from '@web/lib/api-client';
 import { cryptoApi } from '@web/lib/crypto';
@@ -30,12 +32,14 @@ function PublicCard({ children }: { children: ReactNode }) {
 }
 
 /** A status page (SPEC §2): the box or ticket cannot be used, and why. */
-function StatusPage({ error }: { error: unknown }) {
+function StatusPage({ error, malformedIsUnknown = false }: { error: unknown; malformedIsUnknown?: boolean }) {
   const { t } = useTranslation();
+  // A malformed ticket (400) is as unknown as a wrong one: the link is broken, not the input.
+  const key = malformedIsUnknown && isApiError(error) && error.status === 400 ? 'submitBox:errors.notFound' : submitBoxErrorKey(error);
   return (
     <PublicCard>
       <PageHeading focusOnMount>{t('submitBox:status.title')}</PageHeading>
-      <Alert type="error" title={t(submitBoxErrorKey(error))} />
+      <Alert type="error" title={t(key)} />
     </PublicCard>
   );
 }
@@ -101,11 +105,16 @@ export function SubmitBoxPublicPage() {
 const throwawayKeys = (session: SubmitStartResponse): Promise<UnlockedKeys> =>
   throwawaySubmitterKeys({ crypto: cryptoApi, client: submitSessionClient(session.sessionToken), submitterUserUuid: session.submitterUserUuid, deliveryUuid: session.deliveryUuid });
 
-/** The ticket page (`/submit/ticket/{ticket}`): files and a message to the owner; the ticket works once. */
+/**
+ * The ticket page (`/submit/ticket#ticket=…`): files and a message to the owner; the ticket works
+ * once. The ticket stays in the fragment and goes to the API in the x-submit-ticket header only
+ * (issue 28); a mail of the older form (`/submit/ticket/{ticket}`) still opens, moved into the fragment.
+ */
 export function SubmitTicketPage() {
   const { t } = useTranslation();
   const styles = useStyles();
-  const { ticket = '' } = useParams();
+  const { ticket: pathTicket } = useParams();
+  const ticket = useFragmentToken('ticket', { legacy: pathTicket, pathname: SUBMIT_TICKET_PAGE }) ?? '';
   const state = useSWR(['submit-box/ticket', ticket], () => getSubmitTicket(apiClient, ticket), { revalidateOnFocus: false, revalidateIfStale: false, shouldRetryOnError: false });
   const [message, setMessage] = useState('');
   const [files, setFiles] = useState<File[]>([]);
@@ -126,7 +135,7 @@ export function SubmitTicketPage() {
       </PublicCard>
     );
   }
-  if (state.error && !started) return <StatusPage error={state.error} />;
+  if (state.error && !started) return <StatusPage error={state.error} malformedIsUnknown />;
   if (!state.data) return <Spinner label={t('common:loading')} />;
   const { ownerName, securityLevel, submitterEmail } = state.data;
   const encrypted = isE2eLevel(securityLevel);

@@ -1,5 +1,6 @@
 import { call } from '@shared/api/call';
 import { ROOM_LINK_ENDPOINTS as E } from '@shared/contract/endpoints/room-links';
+import { ROOM_LINK_TOKEN_HEADER } from '@shared/contract/link-token';
 import type { CreatedRoomLink, RoomLinkInfo, RoomLinkList } from '@shared/contract/room-links';
 import { apiClient } from '@web/lib/api-client';
 import { useAuthState } from '@web/lib/auth';
@@ -30,5 +31,8 @@ export async function revokeRoomFileLink(roomUuid: string, fileUuid: string, lin
   await refreshLinks();
 }
 
-/** GET /room-links/{token} (public): what the landing page shows before the download. */
-export const getRoomLinkInfo = (token: string): Promise<RoomLinkInfo> => call(apiClient, E.info, { params: { token } });
+/** The header that carries a link's token (never the URL: issue 28). */
+export const roomLinkTokenHeaders = (token: string) => ({ [ROOM_LINK_TOKEN_HEADER]: token });
+
+/** GET /room-links/by-token (public): what the landing page shows before the download. */
+export const getRoomLinkInfo = (token: string): Promise<RoomLinkInfo> => call(apiClient, E.info, {}, { headers: roomLinkTokenHeaders(token) });

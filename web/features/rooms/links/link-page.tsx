@@ -1,16 +1,18 @@
 import { Body1, Button, Card, makeStyles, Spinner } from '@fluentui/react-components';
 import { ArrowDownloadRegular } from '@fluentui/react-icons';
 import { API_BASE } from '@shared/contract/constants';
-import { ROOM_LINK_PATHS } from '@shared/contract/room-links';
+import { ROOM_LINK_PAGE, ROOM_LINK_PATHS } from '@shared/contract/room-links';
 import { Alert } from '@web/components/alert';
 import { PageHeading } from '@web/components/page-heading';
 import { formatSize } from '@web/lib/format-size';
+import { useFragmentToken } from '@web/lib/fragment-token';
 import { currentLanguage } from '@web/lib/i18n';
-import { useState, type MouseEvent } from 'react';
+import { startPlainDownload } from '@web/lib/plain-download';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import useSWR from 'swr';
-import { getRoomLinkInfo } from './api';
+import { getRoomLinkInfo, roomLinkTokenHeaders } from './api';
 import { linkErrorKey } from './link-errors';
 
 const useStyles = makeStyles({
@@ -22,30 +24,32 @@ const useStyles = makeStyles({
 });
 
 /**
- * The landing page of a public link to a room file (`/room-link/{token}`, no sign-in): the file's
+ * The landing page of a public link to a room file (`/room-link#token=…`, no sign-in): the file's
  * name, size and the link's expiry with a Download button (the public content call), or a message
- * page saying why the link does not work.
+ * page saying why the link does not work. The token stays in the fragment and goes to the API only
+ * in the x-room-link-token header (issue 28); a link handed out before (`/room-link/{token}`) opens
+ * too, its address rewritten to the fragment form. The download is a transfer (lib/plain-download.ts):
+ * a browser navigation could not carry the header.
  */
 export function RoomLinkPage() {
   const { t } = useTranslation();
   const styles = useStyles();
-  const { token = '' } = useParams();
+  const { token: pathToken } = useParams();
+  const token = useFragmentToken('token', { legacy: pathToken, pathname: ROOM_LINK_PAGE }) ?? '';
   const info = useSWR(['room-link/public', token], () => getRoomLinkInfo(token), { revalidateOnFocus: false, shouldRetryOnError: false });
   const language = currentLanguage();
-  const contentUrl = `${API_BASE}${ROOM_LINK_PATHS.content(token)}`;
   const [lateError, setLateError] = useState<unknown>(null);
   const error: unknown = info.error ?? lateError;
 
   // Asks again before the download: a link revoked (or expired) since the page opened shows its message, not the server's raw answer.
-  async function download(event: MouseEvent) {
-    event.preventDefault();
+  async function download(file: { name: string; size: number }) {
     try {
       await getRoomLinkInfo(token);
     } catch (refusal) {
       setLateError(refusal);
       return;
     }
-    window.location.assign(contentUrl);
+    await startPlainDownload({ url: `${API_BASE}${ROOM_LINK_PATHS.content}`, name: file.name, size: file.size, headers: roomLinkTokenHeaders(token) });
   }
 
   if (error) {
@@ -74,7 +78,7 @@ export function RoomLinkPage() {
         <dt className={styles.term}>{t('roomLinks:page.expires')}</dt>
         <dd className={styles.value}>{new Intl.DateTimeFormat(language, { dateStyle: 'long', timeStyle: 'short' }).format(expiresAt)}</dd>
       </dl>
-      <Button as="a" href={contentUrl} appearance="primary" icon={<ArrowDownloadRegular />} className={styles.download} onClick={(event) => void download(event)}>
+      <Button appearance="primary" icon={<ArrowDownloadRegular />} className={styles.download} onClick={() => void download({ name, size })}>
         {t('roomLinks:page.download')}
       </Button>
     </Card>

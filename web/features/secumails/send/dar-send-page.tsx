@@ -12,6 +12,7 @@ import { CaptionedProgress } from '@web/components/transfer-centre';
 import { track } from '@web/lib/analytics/analytics';
 import { ANALYTICS_ACTIONS } from '@web/lib/analytics/actions';
 import { useAuthState } from '@web/lib/auth';
+import { useFragmentToken } from '@web/lib/fragment-token';
 import { ROUTES } from '@web/lib/routes';
 import { isActive, useTransfer } from '@web/lib/transfer-store';
 import { useEffect, useMemo, useState, type FormEvent } from 'react';
@@ -30,7 +31,8 @@ const useStyles = makeStyles({
 });
 
 /**
- * Send delivery, data-room request variant (SPEC §2 "dar"; `/secumails/send?dar=<token>&back=…`):
+ * Send delivery, data-room request variant (SPEC §2 "dar"; `/secumails/send?back=…#dar=<token>`,
+ * an older mail's `?dar=` moved into the fragment):
  * what was asked for by whom, the requester as the fixed recipient, levels 1/2 only (the server
  * copies the files into the room). Files are checked as they are added, by the normal send page's
  * §5 rules and messages (forbidden types in their rows). After the send: `back` when it is a
@@ -39,7 +41,7 @@ const useStyles = makeStyles({
 export function DarSendPage() {
   const { t } = useTranslation();
   const [params] = useSearchParams();
-  const token = params.get('dar');
+  const token = useFragmentToken('dar');
   const info = useRoomRequestInfo(token);
   const me = useAuthState().user;
   let problem: string | null = null;
