@@ -1,10 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { fromBase64Url } from './bytes';
 import { importPublicKey } from './keys';
-import { createCryptoProxy } from './proxy';
 import { ROOM_KEY_EPOCH, signRoomKeyGrant, verifyRoomKeyGrant, wrappedRoomKeySha256, type RoomKeyGrantExpectation, type SignedRoomKeyGrant } from './room-grant';
 import { CryptoService, type CryptoApi } from './service';
-import { serveCryptoWorker } from './worker';
+import { proxiedService } from './test-helpers/proxied-service';
 
 // A frozen vector (README section 7 "Who made my copy of the room key"): a grant signed once with a
 // throwaway P-256 key; the hash is also reproducible with Python's hashlib over the canonical JSON
@@ -69,15 +68,6 @@ describe('room-key grants: known answer and mutations', () => {
     expect((await verifyRoomKeyGrant(signed, pair.publicKey, { roomId: 'room-1', epoch: 1, recipientUserId: 'bob', wrapped: KAT.wrapped, granterUserId: 'alice' })).recipientKeyId).toBe(KAT.wrapped.recipientKeyId);
   });
 });
-
-function proxiedService(): CryptoApi {
-  const channel = new MessageChannel();
-  serveCryptoWorker(channel.port1);
-  channel.port1.start();
-  const proxy = createCryptoProxy(channel.port2);
-  channel.port2.start();
-  return proxy;
-}
 
 for (const [name, make] of [['direct (Node)', () => new CryptoService()], ['through the Worker proxy', proxiedService]] as const) {
   it(`the owner signs a member's copy with her key handle; the member verifies it (${name}); another key or copy is refused`, { timeout: 60_000 }, async () => {

@@ -3,7 +3,6 @@ import kat from '../../tests/fixtures/crypto/room-kat.json';
 import { fromBase64Url, fromHex, toBase64Url, toHex, utf8Encode } from './bytes';
 import { unwrapFileKey, wrapFileKey } from './file-key';
 import { importPublicKey, importUserKeyPair } from './keys';
-import { createCryptoProxy } from './proxy';
 import {
   ROOM_KEY_FILE_ID,
   decryptRoomName,
@@ -26,7 +25,7 @@ import { bytesToStream, collectStream } from './stream-encoder';
 import { hkdfSha256, sha256, subtle } from './subtle';
 import { katPlaintext } from './test-helpers/known-answers';
 import { checkRoomKnownAnswers, type RoomKnownAnswers } from './test-helpers/room-known-answers';
-import { serveCryptoWorker } from './worker';
+import { proxiedService } from './test-helpers/proxied-service';
 
 const roomKey = fromHex(kat.roomKey);
 const fileRef = { roomId: kat.file.roomId, fileId: kat.file.fileId, version: kat.file.version };
@@ -199,15 +198,6 @@ describe('data rooms: what a reader detects', () => {
     }
   });
 });
-
-function proxiedService(): CryptoApi {
-  const channel = new MessageChannel();
-  serveCryptoWorker(channel.port1);
-  channel.port1.start();
-  const proxy = createCryptoProxy(channel.port2);
-  channel.port2.start();
-  return proxy;
-}
 
 for (const [name, make] of [['direct (Node)', () => new CryptoService()], ['through the Worker proxy', proxiedService]] as const) {
   describe(`data rooms over the CryptoApi, ${name}`, { timeout: 60_000 }, () => {

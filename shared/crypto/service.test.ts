@@ -1,20 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { createCryptoProxy } from './proxy';
 import { CryptoService, type CryptoApi } from './service';
 import { bytesToStream, collectStream } from './stream-encoder';
 import { CryptoError, WrongPassphraseError } from './errors';
-import { serveCryptoWorker } from './worker';
+import { proxiedService } from './test-helpers/proxied-service';
 
 /** The proxy over a real MessageChannel, the same message path as a dedicated Worker. */
-function proxiedService(): CryptoApi {
-  const channel = new MessageChannel();
-  serveCryptoWorker(channel.port1);
-  channel.port1.start();
-  const proxy = createCryptoProxy(channel.port2);
-  channel.port2.start();
-  return proxy;
-}
-
 const userId = 'user-1';
 
 for (const [name, make] of [
