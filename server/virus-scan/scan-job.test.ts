@@ -1,17 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { parseClamdAddress } from './clamd';
-import { LNK_HEADER } from '../uploads/content-type.test-helper';
-import { sniffProgram } from './scan-job';
-
-describe('content sniff (MIME type check)', () => {
-  it('names the type of the first bytes with file-type: Windows programs and shortcuts among them', async () => {
-    expect(await sniffProgram(Buffer.from('MZ\x90\x00', 'latin1'))).toEqual({ mimeType: 'application/x-msdownload', extension: 'exe' });
-    expect(await sniffProgram(LNK_HEADER)).toEqual({ mimeType: 'application/x-ms-shortcut', extension: 'lnk' });
-    expect(await sniffProgram(Buffer.from('%PDF-1.7\n'))).toEqual({ mimeType: 'application/pdf', extension: 'pdf' });
-    expect(await sniffProgram(Buffer.from('M'))).toBeNull();
-    expect(await sniffProgram(new Uint8Array(0))).toBeNull();
-  });
-});
 
 describe('clamd address', () => {
   it('tcp://host:port or a socket path', () => {

@@ -7,7 +7,6 @@ import type { Kysely, Selectable } from 'kysely';
 import type { Database } from '../db/schema';
 import type { JobKind } from '../jobs/job-queue';
 import type { UserRow } from '../users/users-repository';
-import { DETECTION_BYTES, detectType } from '../core/detected-type';
 import { createClamdClient, ScannerError, type ClamdClient } from './clamd';
 import { DELIVERY_SCAN_JOB, type DeliveryScanPayload } from './review-policy';
 
@@ -24,6 +23,11 @@ export interface DeliveryScanOperations {
   fileStream(app: FastifyInstance, delivery: DeliveryRow, file: FileRow, start: number, end: number): Readable;
   /** One line of the delivery's activity log. */
   activity(db: Kysely<Database>, deliveryId: number, kind: ActivityEntry['kind'], options?: { detail?: string | null }): Promise<void>;
+  /**
+   * The type the file's first bytes show (extension and MIME type), or null: the same detection
+   * (file-type, uploads/content-type.ts) as the commit's blocked-type check.
+   */
+  sniff(app: FastifyInstance, delivery: DeliveryRow, file: FileRow): Promise<{ extension: string; mimeType: string } | null>;
   /** Mails the recipients after a clean scan (level 1 links with fresh tokens). */
   notifyWithFreshTokens(app: FastifyInstance, sender: UserRow, delivery: DeliveryRow, recipients: RecipientRow[], log: FastifyBaseLogger): Promise<string[]>;
 }
@@ -44,21 +48,6 @@ export interface DeliveryScanOperations {
  * from the sent detail, the activity log and a mail.
  */
 
-/**
- * The type the first bytes reveal (file-type, uploads/content-type.ts: the same detection as the
- * commit's blocked-type check), as extension and MIME type, or null.
- */
-export async function sniffProgram(head: Uint8Array): Promise<{ mimeType: string; extension: string } | null> {
-  const detected = await detectType(head);
-  return detected ? { mimeType: detected.mime, extension: detected.ext } : null;
-}
-
-async function readHead(app: FastifyInstance, ops: DeliveryScanOperations, delivery: DeliveryRow, file: FileRow): Promise<Uint8Array> {
-  if (Number(file.size) === 0) return new Uint8Array();
-  const chunks: Buffer[] = [];
-  for await (const chunk of ops.fileStream(app, delivery, file, 0, Math.min(Number(file.size), DETECTION_BYTES) - 1)) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
-}
 
 /** Sets the review state once, from `inProgress` only; false when someone else did it already. */
 async function settle(app: FastifyInstance, delivery: DeliveryRow, state: ReviewState): Promise<boolean> {
@@ -91,7 +80,7 @@ async function scanDelivery(app: FastifyInstance, ops: DeliveryScanOperations, c
 
   for (const file of files) {
     if (file.scan_state === 'clean') continue;
-    const program = await sniffProgram(await readHead(app, ops, delivery, file));
+    const program = await ops.sniff(app, delivery, file);
     const verdict = await clamd.scan(ops.fileStream(app, delivery, file, 0, Number(file.size) - 1), { signal });
     const now = Date.now();
     if (verdict.infected) {
