@@ -45,11 +45,11 @@ export function describeError(error: unknown, requestUri: string): ErrorDescript
     return { status: error.statusCode, body: body(error.statusCode, error.errorClass, error.message, error.metadata), headers: error.headers };
   }
   if (error instanceof StorageUnavailableError) {
-    // The blob store is down (issue 29 §3): SPEC §8 has no class for it; InternalServerException with
-    // `reason` as the other 503s (mail, SMS), plus Retry-After so clients wait instead of failing.
+    // The blob store is down (issue 29 §3): the same answer as a database outage below (one class for
+    // "try again shortly", `part` names what is away), with Retry-After so clients wait instead of failing.
     const retryAfterSeconds = STORAGE_RETRY_AFTER_SECONDS;
     const message = 'The file store is temporarily unavailable, please try again later';
-    return { status: 503, body: body(503, 'InternalServerException', message, { reason: 'storageUnavailable', retryAfterSeconds }), headers: { 'retry-after': String(retryAfterSeconds) } };
+    return { status: 503, body: body(503, 'ServiceUnavailableException', message, { part: 'storage', reason: 'storageUnavailable', retryAfterSeconds }), headers: { 'retry-after': String(retryAfterSeconds) } };
   }
   if (hasZodFastifySchemaValidationErrors(error)) {
     const issues = error.validation.map((v) => {
@@ -71,7 +71,7 @@ export function describeError(error: unknown, requestUri: string): ErrorDescript
   }
   if (isDatabaseUnavailable(error)) {
     // The database is away (restart, failover): the request may simply be sent again (issue 29 §1).
-    return { status: 503, body: body(503, 'ServiceUnavailableException', 'The database is unavailable; try again shortly', { part: 'database' }), headers: { 'retry-after': String(DATABASE_RETRY_AFTER_SECONDS) } };
+    return { status: 503, body: body(503, 'ServiceUnavailableException', 'The database is unavailable; try again shortly', { part: 'database', reason: 'databaseUnavailable', retryAfterSeconds: DATABASE_RETRY_AFTER_SECONDS }), headers: { 'retry-after': String(DATABASE_RETRY_AFTER_SECONDS) } };
   }
   return { status: 500, body: body(500, 'InternalServerException', 'An unexpected error occurred'), headers: {} };
 }

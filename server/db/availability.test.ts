@@ -52,7 +52,7 @@ describe('database unavailable: which errors, and the answer (issue 29 §1)', ()
     const answer = describeError(refused, '/api/2/user');
     expect(answer.status).toBe(503);
     expect(Number(answer.headers['retry-after'])).toBeGreaterThan(0);
-    expect(answer.body).toEqual({ uuid: expect.any(String), requestUri: '/api/2/user', error: 'ServiceUnavailableException', message: 'The database is unavailable; try again shortly', metadata: { part: 'database' } });
+    expect(answer.body).toEqual({ uuid: expect.any(String), requestUri: '/api/2/user', error: 'ServiceUnavailableException', message: 'The database is unavailable; try again shortly', metadata: { part: 'database', reason: 'databaseUnavailable', retryAfterSeconds: 5 } });
     // The message of a connection error (which may name the host) is not passed on.
     expect(JSON.stringify(answer.body)).not.toContain('127.0.0.1');
     expect(describeError(Object.assign(new Error('duplicate key'), { code: '23505' }), '/x').status).toBe(500);

@@ -82,7 +82,7 @@ describe('back-off', () => {
     expect(retryAfterMs(unavailable('7200'), DEFAULT_RETRY)).toBe(60_000);
     expect(retryAfterMs(unavailable(new Date(1_010_000).toUTCString()), DEFAULT_RETRY, 1_000_000)).toBe(10_000);
     expect(retryAfterMs(unavailable(), DEFAULT_RETRY)).toBeNull();
-    const body = { uuid: 'u', requestUri: '/x', error: 'InternalServerException', message: 'down', metadata: { retryAfterSeconds: 3 } };
+    const body = { uuid: 'u', requestUri: '/x', error: 'ServiceUnavailableException', message: 'down', metadata: { retryAfterSeconds: 3 } };
     expect(retryAfterMs(toApiError(503, '', new Headers(), body), DEFAULT_RETRY)).toBe(3000);
 
     const clock = fakeClock();

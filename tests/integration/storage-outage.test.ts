@@ -50,8 +50,8 @@ async function sentDelivery(fixture: Fixture, bytes: Uint8Array) {
 }
 
 async function expectStorageUnavailable(response: Response) {
-  const body = await expectBackendError(response, 503, 'InternalServerException');
-  expect(body.metadata).toMatchObject({ reason: 'storageUnavailable', retryAfterSeconds: 5 });
+  const body = await expectBackendError(response, 503, 'ServiceUnavailableException');
+  expect(body.metadata).toMatchObject({ part: 'storage', reason: 'storageUnavailable', retryAfterSeconds: 5 });
   expect(response.headers.get('retry-after')).toBe('5');
   expect(JSON.stringify(body)).not.toMatch(/ECONNREFUSED|ENOENT|127\.0\.0\.1|blobs/);
 }
