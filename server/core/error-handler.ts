@@ -4,6 +4,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { isDatabaseUnavailable, reasonOf } from '../db/availability';
 import { HttpError } from './http-error';
+import { logSafePath } from './log-redaction';
 import { STORAGE_RETRY_AFTER_SECONDS, StorageUnavailableError } from './storage-unavailable';
 
 /** Client-error status → exception class, for errors Fastify raises itself. */
@@ -80,7 +81,8 @@ export function describeError(error: unknown, requestUri: string): ErrorDescript
 const DATABASE_RETRY_AFTER_SECONDS = 5;
 
 function send(request: FastifyRequest, reply: FastifyReply, error: unknown) {
-  const { status, body, headers } = describeError(error, request.url.split('?')[0] ?? request.url);
+  // The path as the log shows it: a retired token path (/room-links/<token>…) must not echo its token.
+  const { status, body, headers } = describeError(error, logSafePath(request.url));
   if (status === 503) request.log.warn({ errorClass: body.error, errorUuid: body.uuid, reason: reasonOf(error) }, 'request refused: unavailable');
   else if (status >= 500) request.log.error({ err: error, errorUuid: body.uuid }, 'request failed');
   else request.log.info({ errorClass: body.error, status }, 'request refused');

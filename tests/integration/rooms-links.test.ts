@@ -325,7 +325,10 @@ describe('the token travels in the x-room-link-token header, never in the URL (i
     const { link, token } = await newLink(file.uuid);
     const before = logLines.length;
     for (const path of [`/room-links/${token}`, `/room-links/${token}/content`]) {
-      await expectBackendError(await publicGet(`${server.url}${api(path)}`), 404, 'NotFoundException');
+      const body = await expectBackendError(await publicGet(`${server.url}${api(path)}`), 404, 'NotFoundException');
+      // The error body names the path as the log does: the token segment redacted.
+      expect(body.requestUri).toBe(api(path).replace(token, '[redacted]'));
+      expect(JSON.stringify(body)).not.toContain(token);
     }
     expect(sha256(new Uint8Array(await (await download(link.url)).arrayBuffer()))).toBe(sha256(bytes));
     expect((await linkCall(ROOM_LINK_PATHS.info, token)).status).toBe(200);

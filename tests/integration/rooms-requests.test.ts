@@ -313,7 +313,10 @@ describe('the token travels in the x-room-request-token header, never in the URL
     const { token } = await request(s.owner, email('sender'), 'retired', null);
     const before = logLines.length;
     for (const [method, path] of [['GET', `/room-requests/${token}`], ['POST', `/room-requests/${token}/delivery`], ['POST', `/room-requests/${token}/signup`]] as const) {
-      await expectBackendError(await req(method === 'GET' ? null : s.sender, method, path, method === 'GET' ? undefined : {}), 404, 'NotFoundException');
+      const body = await expectBackendError(await req(method === 'GET' ? null : s.sender, method, path, method === 'GET' ? undefined : {}), 404, 'NotFoundException');
+      // Nor does the error body echo it (requestUri redacted as in the log).
+      expect(body.requestUri).toContain('/room-requests/[redacted]');
+      expect(JSON.stringify(body)).not.toContain(token);
     }
     await json<RoomRequestInfo>(await tokenReq(null, 'GET', ROOM_REQUEST_PATHS.info, token), 200);
     await json<DeliveryDetail>(await tokenReq(s.sender, 'POST', ROOM_REQUEST_PATHS.delivery, token, { securityLevel: SECURITY_LEVELS.LEVEL_2 }), 201);

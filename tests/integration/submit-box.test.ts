@@ -170,8 +170,12 @@ describe('submit box', () => {
       expect(JSON.stringify(missing.metadata)).toContain(SUBMIT_TICKET_HEADER);
       await expectBackendError(await ticketCall(method, path, 'Z'.repeat(43), body), 404, SUBMIT_BOX_ERRORS.notFound);
     }
-    await expectBackendError(await publicCall('GET', `/submit-tickets/${ticket}`), 404, 'NotFoundException');
-    await expectBackendError(await publicCall('POST', `/submit-tickets/${ticket}/start`, { message: 'x' }), 404, 'NotFoundException');
+    for (const [method, path] of [['GET', `/submit-tickets/${ticket}`], ['POST', `/submit-tickets/${ticket}/start`]] as const) {
+      const body = await expectBackendError(await publicCall(method, path, method === 'POST' ? { message: 'x' } : undefined), 404, 'NotFoundException');
+      // The error body does not echo the ticket either (requestUri redacted as in the log).
+      expect(body.requestUri).toContain('/submit-tickets/[redacted]');
+      expect(JSON.stringify(body)).not.toContain(ticket);
+    }
     expect((await ticketState(ticket)).status).toBe(200);
     expect((await start(ticket)).status).toBe(201);
     const log = logLines.slice(before).join('\n');

@@ -81,7 +81,7 @@ export const ROOM_ENDPOINTS = {
     params: RoomParamsSchema, body: CreateRoomFileBodySchema, response: { 201: RoomUploadFileSchema }, errors: [400, 401, 403, 404, 409, 507],
   }),
   putFilePart: area.put('/rooms/{roomUuid}/files/{fileUuid}/parts/{index}', 'uploadRoomFilePart', 'Uploads one part (application/octet-stream, header x-content-sha256; the uploader); idempotent', {
-    params: RoomFilePartParamsSchema, response: { 200: PartSchema }, errors: [400, 401, 403, 404, 409, 415], consumes: 'application/octet-stream',
+    params: RoomFilePartParamsSchema, response: { 200: PartSchema }, errors: [400, 401, 403, 404, 409, 415, 503], consumes: 'application/octet-stream',
   }),
   fileParts: area.get('/rooms/{roomUuid}/files/{fileUuid}/parts', 'listRoomFileParts', 'Parts received so far, to resume an upload (the uploader)', {
     params: RoomFileParamsSchema, response: { 200: RoomFilePartsSchema }, errors: [401, 403, 404],
@@ -93,7 +93,7 @@ export const ROOM_ENDPOINTS = {
     params: RoomFileParamsSchema, response: { 200: RoomUploadFileSchema }, errors: [401, 404],
   }),
   fileContent: area.get('/rooms/{roomUuid}/files/{fileUuid}/content', 'downloadRoomFile', 'The bytes of a complete file as a download (OWNER, EDITOR, VIEWER; never a PREVIEWER); Range answers 206', {
-    params: RoomFileParamsSchema, response: {}, errors: [401, 403, 404, 416], produces: ['application/octet-stream'],
+    params: RoomFileParamsSchema, response: {}, errors: [401, 403, 404, 416, 503], produces: ['application/octet-stream'],
   }),
   updateFile: area.patch('/rooms/{roomUuid}/files/{fileUuid}', 'updateRoomFile', 'Renames a file or moves it within its room (OWNER, EDITOR on the file and the target)', {
     params: RoomFileParamsSchema, body: UpdateRoomFileBodySchema, response: { 200: RoomUploadFileSchema }, errors: [400, 401, 403, 404, 409],
