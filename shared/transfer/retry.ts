@@ -133,3 +133,17 @@ export async function withRetry<T>(call: () => Promise<T>, policy: RetryPolicy, 
     if (waiting) hooks.onWaiting?.(false);
   }
 }
+
+/**
+ * `withRetry` for the calls of one file, which run side by side (its parts): `onWaiting(true)` once
+ * the first of them pauses, `onWaiting(false)` once none waits any more.
+ */
+export function retryGroup(policy: RetryPolicy, hooks: Omit<RetryHooks, 'retryable'> = {}) {
+  let waitingCalls = 0;
+  const onWaiting = (waiting: boolean) => {
+    waitingCalls += waiting ? 1 : -1;
+    if (waiting ? waitingCalls === 1 : waitingCalls === 0) hooks.onWaiting?.(waiting);
+  };
+  return <T>(call: () => Promise<T>, signal: AbortSignal, retryable?: (error: unknown) => boolean): Promise<T> =>
+    withRetry(call, policy, signal, { onWaiting, ...(hooks.clock ? { clock: hooks.clock } : {}), ...(retryable ? { retryable } : {}) });
+}

@@ -10,9 +10,9 @@ import { sha256Hex } from '@shared/crypto/subtle';
 import { DeliverySendError, toSendError } from '@shared/deliveries/send-errors';
 import { PARTS_AHEAD, PARTS_IN_FLIGHT, PREPARE_CONCURRENCY } from './constants';
 import { runPipeline } from './pipeline';
-import { DEFAULT_RETRY, isRefusedForNow, withRetry, type RetryClock, type RetryPolicy } from './retry';
+import { DEFAULT_RETRY, isRefusedForNow, retryGroup, type RetryClock, type RetryPolicy } from './retry';
 
-export { DEFAULT_RETRY, isRetryable, retryDelayMs, withRetry, type RetryClock, type RetryPolicy } from './retry';
+export { DEFAULT_RETRY, isRetryable, retryDelayMs, retryGroup, withRetry, type RetryClock, type RetryPolicy } from './retry';
 
 /** A local file to send: a Blob works the same in browsers (File), the add-in and Node ≥ 20. */
 export interface UploadSource {
@@ -122,13 +122,9 @@ export async function uploadFile(options: UploadFileOptions): Promise<DeliveryUp
   const { client, deliveryUuid, upload, signal } = options;
   const retry = options.retry ?? DEFAULT_RETRY;
   // Parts retry on their own; the file waits while any of them does.
-  let waitingParts = 0;
-  const onWaiting = (waiting: boolean) => {
-    waitingParts += waiting ? 1 : -1;
-    if (waiting ? waitingParts === 1 : waitingParts === 0) options.onWaiting?.(waiting);
-  };
+  const group = retryGroup(retry, { ...(options.onWaiting ? { onWaiting: options.onWaiting } : {}), ...(options.clock ? { clock: options.clock } : {}) });
   const retrying = <T>(call: () => Promise<T>, callSignal: AbortSignal | undefined, retryable?: (error: unknown) => boolean) =>
-    withRetry(call, retry, callSignal ?? new AbortController().signal, { onWaiting, ...(options.clock ? { clock: options.clock } : {}), ...(retryable ? { retryable } : {}) });
+    group(call, callSignal ?? new AbortController().signal, retryable);
   const inFlight = Math.max(1, options.partsInFlight ?? PARTS_IN_FLIGHT);
   const ahead = options.partsAhead ?? PARTS_AHEAD;
   const context = { fileName: options.name };

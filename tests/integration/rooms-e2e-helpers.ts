@@ -9,6 +9,7 @@ import type { RoomFileMetadata } from '@shared/crypto/room';
 import { ROOM_KEY_EPOCH } from '@shared/crypto/room-grant';
 import { bytesToStream, collectStream } from '@shared/crypto/stream-encoder';
 import { verifiedContactKey } from '@shared/transfer/e2e';
+import { sendRoomFile, type RoomFileSend } from '@shared/transfer/room-upload';
 import type { TestServer } from '@tests/support/server';
 import { call } from './core-helpers';
 import type { E2eActor } from './e2e-helpers';
@@ -82,13 +83,24 @@ export async function createE2eFolder(server: TestServer, actor: E2eActor, roomU
 /**
  * Seals, announces, PUTs every ciphertext part, commits. Answers the announce response when it is
  * refused. `deferCommit`: stops before the commit and answers it as `commit` (a race test sends two).
+ * `engine`: the parts and the E2E commit (metadata at the commit) go through the web client's room
+ * transfer (`sendRoomFile`: retried, paused while the server is away); `beforeCommit` runs just before the commit.
  */
 export async function uploadE2eFile(
   server: TestServer,
   actor: E2eActor,
   roomUuid: string,
   roomKey: string,
-  input: { name: string; bytes: Uint8Array; folderUuid?: string; partSize: number; metadataAtCommit?: boolean; replace?: { uuid: string; version: number }; deferCommit?: boolean },
+  input: {
+    name: string;
+    bytes: Uint8Array;
+    folderUuid?: string;
+    partSize: number;
+    metadataAtCommit?: boolean;
+    replace?: { uuid: string; version: number };
+    deferCommit?: boolean;
+    engine?: Pick<RoomFileSend, 'retry' | 'onWaiting' | 'onBytes'> & { beforeCommit?: () => Promise<void> };
+  },
 ): Promise<{ file?: RoomUploadFile; announce: Response; uuid: string; commit?: () => Promise<Response> }> {
   const uuid = randomUUID();
   const keys = keysOf(actor);
@@ -120,8 +132,25 @@ export async function uploadE2eFile(
   });
   if (announce.status !== 201) return { announce, uuid };
   const announced = await json<RoomUploadFile>(announce.clone(), 201);
+  const partOf = (i: number) => ciphertext.subarray(i * input.partSize, Math.min(ciphertext.length, (i + 1) * input.partSize));
+  if (input.engine) {
+    const { beforeCommit, ...hooks } = input.engine;
+    const file = await sendRoomFile({
+      client: actor.client,
+      roomUuid,
+      fileUuid: uuid,
+      indices: Array.from({ length: announced.partCount }, (_, i) => i),
+      prepare: async (i) => ({ body: new Blob([Uint8Array.from(partOf(i))]), size: partOf(i).length, sha256: sha256Hex(partOf(i)) }),
+      commitMetadata: async () => {
+        await beforeCommit?.();
+        return sealed;
+      },
+      ...hooks,
+    });
+    return { file, announce, uuid };
+  }
   for (let i = 0; i < announced.partCount; i++) {
-    const part = ciphertext.subarray(i * input.partSize, Math.min(ciphertext.length, (i + 1) * input.partSize));
+    const part = partOf(i);
     const put = await fetch(`${server.url}${api(ROOM_PATHS.filePart(roomUuid, uuid, i))}`, {
       method: 'PUT',
       headers: { cookie: actor.session.cookie, [ANTI_CSRF_HEADER]: actor.session.csrf, 'content-type': 'application/octet-stream', 'x-content-sha256': sha256Hex(part) },

@@ -52,7 +52,7 @@ export const ROOM_E2E_ENDPOINTS = {
     params: E2eItemParamsSchema, body: E2eRenameBodySchema, response: { 204: NoContentSchema }, errors: [400, 401, 403, 404],
   }),
   commitFile: area.post('/rooms/{roomUuid}/e2e/files/{fileUuid}/commit', 'commitE2eRoomFile', 'Stores the signed metadata of the caller’s own upload (it signs the plaintext hash, known once every part is sent) and commits it as the plain commit does', {
-    params: RoomFileParamsSchema, body: CommitE2eFileBodySchema, response: { 200: RoomUploadFileSchema }, errors: [400, 401, 403, 404, 409],
+    params: RoomFileParamsSchema, body: CommitE2eFileBodySchema, response: { 200: RoomUploadFileSchema }, errors: [400, 401, 403, 404, 409, 503],
   }),
   versions: area.get('/rooms/{roomUuid}/e2e/files/{fileUuid}/versions', 'listE2eRoomFileVersions', 'The earlier versions of an E2E file with their sealed file keys and signed metadata, newest first (OWNER, EDITOR); a plain room’s file answers 400', {
     params: RoomFileParamsSchema, response: { 200: E2eFileVersionListSchema }, errors: [400, 401, 403, 404],

@@ -87,7 +87,7 @@ export const ROOM_ENDPOINTS = {
     params: RoomFileParamsSchema, response: { 200: RoomFilePartsSchema }, errors: [401, 403, 404],
   }),
   commitFile: area.post('/rooms/{roomUuid}/files/{fileUuid}/commit', 'commitRoomFile', 'Completes an upload once every part is in; only then the file is listed and downloadable (the uploader)', {
-    params: RoomFileParamsSchema, response: { 200: RoomUploadFileSchema }, errors: [400, 401, 403, 404, 409, 507],
+    params: RoomFileParamsSchema, response: { 200: RoomUploadFileSchema }, errors: [400, 401, 403, 404, 409, 503, 507],
   }),
   file: area.get('/rooms/{roomUuid}/files/{fileUuid}', 'getRoomFile', 'A complete file’s details (any role there)', {
     params: RoomFileParamsSchema, response: { 200: RoomUploadFileSchema }, errors: [401, 404],

@@ -1,14 +1,13 @@
 import { isApiError } from '@shared/api/api-error';
 import { call } from '@shared/api/call';
 import { API_BASE } from '@shared/contract/constants';
-import { CONTENT_SHA256_HEADER, partBounds } from '@shared/contract/deliveries';
+import { partBounds } from '@shared/contract/deliveries';
 import { ROOM_ENDPOINTS as E } from '@shared/contract/endpoints/rooms';
 import type { RoomActivityList, RoomUploadFile } from '@shared/contract/room-files';
 import type { RoomFile } from '@shared/contract/rooms';
 import { sha256Hex } from '@shared/crypto/subtle';
-import { PARTS_AHEAD, PARTS_IN_FLIGHT, PREPARE_CONCURRENCY } from '@shared/transfer/constants';
-import { runPipeline } from '@shared/transfer/pipeline';
-import { blobUpload, DEFAULT_RETRY, withRetry } from '@shared/transfer/upload';
+import { listRoomFileParts, sendRoomFile } from '@shared/transfer/room-upload';
+import { blobUpload } from '@shared/transfer/upload';
 import { apiClient } from '@web/lib/api-client';
 import { currentLanguage } from '@web/lib/i18n';
 import { transferStore } from '@web/lib/transfer-store';
@@ -32,6 +31,8 @@ export interface RoomUploadTarget {
   onFileUuid?: (fileUuid: string) => void;
   /** Bytes of every part that is on the server (sent now or found there). */
   onBytes?: (bytes: number) => void;
+  /** true while the upload waits for the server (the retry window used up: SPEC §4 `paused`), false once it goes on by itself. */
+  onWaiting?: (waiting: boolean) => void;
   /** A file of that name is already there (409 `nameExists`, `kind: file`): what to do. Without it the 409 stands. */
   onConflict?: (name: string) => Promise<VersionConflictChoice>;
 }
@@ -88,16 +89,18 @@ async function announce(file: File, target: RoomUploadTarget): Promise<RoomUploa
 
 /**
  * Uploads one file into a room or folder the way deliveries do (DESIGN §4): announce, then the
- * shared transfer pipeline (parts sliced, SHA-256-hashed, PUT with retry and backoff), then commit.
- * A resume lists the parts the server holds and sends only the missing ones.
+ * shared transfer pipeline (parts sliced, SHA-256-hashed, PUT with retry and backoff), then commit
+ * (`sendRoomFile`: parts, the parts listing and the commit pause while the server is away and go on
+ * by themselves). A resume lists the parts the server holds and sends only the missing ones.
  */
 export async function uploadRoomFile(file: File, target: RoomUploadTarget): Promise<RoomUploadFile> {
   const { roomUuid, signal } = target;
   const upload = blobUpload(file);
   let layout: { fileUuid: string; partSize: number; partCount: number };
   const have = new Set<number>();
+  const retryHooks = { ...(signal ? { signal } : {}), ...(target.onWaiting ? { onWaiting: target.onWaiting } : {}) };
   if (target.fileUuid) {
-    const parts = await call(apiClient, E.fileParts, { params: { roomUuid, fileUuid: target.fileUuid } }, { signal });
+    const parts = await listRoomFileParts(apiClient, roomUuid, target.fileUuid, retryHooks);
     layout = parts;
     for (const part of parts.parts) {
       have.add(part.index);
@@ -111,32 +114,18 @@ export async function uploadRoomFile(file: File, target: RoomUploadTarget): Prom
   target.onFileUuid?.(fileUuid);
   const indices: number[] = [];
   for (let index = 0; index < partCount; index++) if (!have.has(index)) indices.push(index);
-  await runPipeline({
+  return sendRoomFile({
+    client: apiClient,
+    roomUuid,
+    fileUuid,
     indices,
-    inFlight: PARTS_IN_FLIGHT,
-    ahead: PARTS_AHEAD,
-    prepareConcurrency: PREPARE_CONCURRENCY,
-    signal,
+    ...retryHooks,
     prepare: async (index, partSignal) => {
       const part = await upload.readPart({ index, ...partBounds({ size: file.size, partSize }, index) }, partSignal);
       return { body: part.body, size: part.bytes.length, sha256: await sha256Hex(part.bytes) };
     },
-    send: async (index, part, partSignal) => {
-      await withRetry(
-        () =>
-          call(
-            apiClient,
-            E.putFilePart,
-            { params: { roomUuid, fileUuid, index } },
-            { rawBody: part.body, contentType: 'application/octet-stream', headers: { [CONTENT_SHA256_HEADER]: part.sha256 }, signal: partSignal },
-          ),
-        DEFAULT_RETRY,
-        partSignal,
-      );
-      target.onBytes?.(part.size);
-    },
+    ...(target.onBytes ? { onBytes: target.onBytes } : {}),
   });
-  return call(apiClient, E.commitFile, { params: { roomUuid, fileUuid } }, { signal });
 }
 
 export const renameRoomFile = (file: RoomFile, name: string): Promise<RoomUploadFile> =>
@@ -192,12 +181,14 @@ export function startRoomUpload(
     items: files.map((f) => ({ name: f.name, state: 'pending', bytesDone: 0, totalBytes: f.size })),
     run: async ({ signal, report }) => {
       const sent = files.map((f, i) => (done.has(i) ? f.size : 0));
+      // The running file waits for the server (its bar stays where it was; it goes on by itself).
+      let waiting = false;
       const publish = (current: number) =>
         report({
           percent: total === 0 ? 100 : Math.floor((sent.reduce((a, b) => a + b, 0) / total) * 100),
           items: files.map((f, i) => ({
             name: f.name,
-            state: done.has(i) ? 'success' : skipped.has(i) ? 'cancelled' : i === current ? 'uploading' : 'pending',
+            state: done.has(i) ? 'success' : skipped.has(i) ? 'cancelled' : i === current ? (waiting ? 'paused' : 'uploading') : 'pending',
             bytesDone: sent[i]!,
             totalBytes: f.size,
           })),
@@ -219,10 +210,16 @@ export function startRoomUpload(
               sent[index]! += bytes;
               publish(index);
             },
+            onWaiting: (now) => {
+              waiting = now;
+              if (!signal.aborted) publish(index);
+            },
           });
+          waiting = false;
           done.set(index, committed);
           publish(-1);
         } catch (error) {
+          waiting = false;
           if (error instanceof UploadSkipped) {
             skipped.add(index);
             continue;

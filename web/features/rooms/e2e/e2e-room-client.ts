@@ -1,7 +1,5 @@
 import { call } from '@shared/api/call';
-import { CONTENT_SHA256_HEADER } from '@shared/contract/deliveries';
 import { ROOM_E2E_ENDPOINTS as X } from '@shared/contract/endpoints/rooms-e2e';
-import { ROOM_ENDPOINTS as E } from '@shared/contract/endpoints/rooms';
 import type { RoomUploadFile } from '@shared/contract/room-files';
 import type { Room, RoomContents } from '@shared/contract/rooms';
 import { ROOM_E2E_FILES_UUIDS_MAX, type E2eFileKeysList, type E2eMember, type E2eRoomState } from '@shared/contract/rooms-e2e';
@@ -11,11 +9,10 @@ import { ROOM_KEY_EPOCH, type SignedRoomKeyGrant } from '@shared/crypto/room-gra
 import type { KeyHandle, UnlockedKeys } from '@shared/crypto/service';
 import { ciphertextLength, DEFAULT_RECORD_SIZE } from '@shared/crypto/stream-format';
 import { sha256Hex } from '@shared/crypto/subtle';
-import { PARTS_AHEAD, PARTS_IN_FLIGHT, PREPARE_CONCURRENCY } from '@shared/transfer/constants';
 import { verifiedContactKey } from '@shared/transfer/e2e';
 import { roomKeyTrust, type RoomKeyTrust } from '@shared/transfer/room-key-trust';
-import { runPipeline } from '@shared/transfer/pipeline';
-import { DEFAULT_RETRY, LocalFileChangedError, withRetry } from '@shared/transfer/upload';
+import { listRoomFileParts, sendRoomFile } from '@shared/transfer/room-upload';
+import { LocalFileChangedError } from '@shared/transfer/upload';
 import { apiClient } from '@web/lib/api-client';
 import { authStore } from '@web/lib/auth';
 import { cryptoApi } from '@web/lib/crypto';
@@ -311,6 +308,8 @@ export interface E2eUploadTarget {
   me: { uuid: string; email: string };
   /** Bytes of every ciphertext part on the server (sent now or found there on a resume). */
   onBytes?: (bytes: number) => void;
+  /** true while the upload waits for the server (SPEC §4 `paused`), false once it goes on by itself. */
+  onWaiting?: (waiting: boolean) => void;
   signal?: AbortSignal;
   /** Keep it across attempts to resume; without one the file key is released at the end. */
   session?: E2eUploadSession;
@@ -319,9 +318,9 @@ export interface E2eUploadTarget {
 
 /**
  * Encrypts and uploads one file (DESIGN §4, shared/crypto/README.md "7. Data rooms"): sealed name
- * and file key, announce, then the shared transfer pipeline (PARTS_IN_FLIGHT parts PUT at once,
- * retried with backoff) fed by the crypto Worker's `sealUploadPart`: the Worker reads each part's
- * records from the File, hashes the plaintext in file order (SHA-256 for the signed metadata),
+ * and file key, announce, then the shared room transfer (`sendRoomFile`: PARTS_IN_FLIGHT parts PUT
+ * at once, retried with back-off, paused while the server is away, the commit likewise) fed by the
+ * crypto Worker's `sealUploadPart`: the Worker reads each part's records from the File, hashes the plaintext in file order (SHA-256 for the signed metadata),
  * seals them and hands back the part as a Blob with its SHA-256, so no file byte passes through
  * the page. The signed metadata (it names the whole-plaintext hash) goes with the E2E commit.
  */
@@ -340,8 +339,9 @@ export async function uploadE2eFile(file: File, target: E2eUploadTarget): Promis
     // The file and version the key and metadata are bound to: a new version binds the replaced file's.
     const bound = (uploadUuid: string) => ({ roomId: roomUuid, fileId: target.placement?.replace?.uuid ?? uploadUuid, version: target.placement?.replace?.version ?? 1 });
     const have = new Map<number, { size: number; sha256: string }>();
+    const retryHooks = { ...(signal ? { signal } : {}), ...(target.onWaiting ? { onWaiting: target.onWaiting } : {}) };
     if (session.fileUuid) {
-      const parts = await call(apiClient, E.fileParts, { params: { roomUuid, fileUuid: session.fileUuid } }, signal ? { signal } : {});
+      const parts = await listRoomFileParts(apiClient, roomUuid, session.fileUuid, retryHooks);
       layout = parts;
       for (const part of parts.parts) have.set(part.index, part);
     } else {
@@ -361,14 +361,20 @@ export async function uploadE2eFile(file: File, target: E2eUploadTarget): Promis
     // only PUTs the Blob it gets back (no plaintext or ciphertext bytes pass through the page).
     const opened = await cryptoApi.openUpload({ fileKey, recordSize, source: file, hashPlaintext: true });
     const { upload, headerSha256 } = opened;
-    let contentSha256: string;
+    let uploadOpen = true;
+    const closeUpload = () => {
+      if (uploadOpen) void cryptoApi.releaseHandle({ handle: upload });
+      uploadOpen = false;
+    };
+    let committed: RoomUploadFile;
     try {
-      await runPipeline({
+      // Parts and commit retried, and paused while the server is away, as plain room uploads (shared/transfer/room-upload.ts).
+      committed = await sendRoomFile({
+        client: apiClient,
+        roomUuid,
+        fileUuid,
         indices: Array.from({ length: partCount }, (_, i) => i),
-        inFlight: PARTS_IN_FLIGHT,
-        ahead: PARTS_AHEAD,
-        prepareConcurrency: PREPARE_CONCURRENCY,
-        ...(signal ? { signal } : {}),
+        ...retryHooks,
         prepare: async (index) => {
           const { ciphertext } = await cryptoApi.sealUploadPart({ upload, start: index * partSize, end: Math.min(opened.size, (index + 1) * partSize) });
           // A Blob, not the bytes themselves. Bytes would spare a copy (a Blob costs ~1.5 CPU-s per GiB),
@@ -377,31 +383,27 @@ export async function uploadE2eFile(file: File, target: E2eUploadTarget): Promis
           // of ~15 s (traced: the DevTools pipe and the driving Node process busy base64-ing the parts).
           return { body: new Blob([ciphertext as Uint8Array<ArrayBuffer>]), size: ciphertext.length, sha256: await sha256Hex(ciphertext) };
         },
-        send: async (index, part, partSignal) => {
+        alreadySent: (index, part) => {
           const there = have.get(index);
-          if (there) {
-            if (there.size !== part.size || there.sha256 !== part.sha256) throw new LocalFileChangedError(`Part ${index} on the server differs from the local file`);
-          } else {
-            await withRetry(
-              () => call(apiClient, E.putFilePart, { params: { roomUuid, fileUuid, index } }, { rawBody: part.body, contentType: 'application/octet-stream', headers: { [CONTENT_SHA256_HEADER]: part.sha256 }, signal: partSignal }),
-              DEFAULT_RETRY,
-              partSignal,
-            );
-          }
-          target.onBytes?.(part.size);
+          if (there && (there.size !== part.size || there.sha256 !== part.sha256)) throw new LocalFileChangedError(`Part ${index} on the server differs from the local file`);
+          return there !== undefined;
         },
+        // Signed once every part is in: the metadata names the whole-plaintext hash.
+        commitMetadata: async () => {
+          const { contentSha256 } = await cryptoApi.uploadContentSha256({ upload });
+          closeUpload();
+          const { sealed } = await cryptoApi.sealRoomFileMetadata({
+            roomKey,
+            signingKey: keys.signing.handle,
+            metadata: { ...bound(fileUuid), name, size: file.size, mimeType: file.type || 'application/octet-stream', headerSha256, contentSha256, uploaderUserId: target.me.uuid, uploaderEmail: target.me.email.toLowerCase(), createdAt: new Date().toISOString() },
+          });
+          return sealed;
+        },
+        ...(target.onBytes ? { onBytes: target.onBytes } : {}),
       });
-      ({ contentSha256 } = await cryptoApi.uploadContentSha256({ upload }));
     } finally {
-      void cryptoApi.releaseHandle({ handle: upload });
+      closeUpload();
     }
-    const ref = bound(fileUuid);
-    const { sealed } = await cryptoApi.sealRoomFileMetadata({
-      roomKey,
-      signingKey: keys.signing.handle,
-      metadata: { ...ref, name, size: file.size, mimeType: file.type || 'application/octet-stream', headerSha256, contentSha256, uploaderUserId: target.me.uuid, uploaderEmail: target.me.email.toLowerCase(), createdAt: new Date().toISOString() },
-    });
-    const committed = await call(apiClient, X.commitFile, { params: { roomUuid, fileUuid }, body: { metadata: sealed } }, signal ? { signal } : {});
     completed = true;
     return committed;
   } finally {

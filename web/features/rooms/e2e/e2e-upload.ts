@@ -43,12 +43,14 @@ export function startE2eRoomUpload(
     items: files.map((f) => ({ name: f.name, state: 'pending', bytesDone: 0, totalBytes: f.size })),
     run: async ({ signal, report }) => {
       const sent = files.map((f, i) => (done.has(i) ? f.size : 0));
+      // The running file waits for the server (its bar stays where it was; it goes on by itself).
+      let waiting = false;
       const publish = (current: number) =>
         report({
           percent: total === 0 ? 100 : Math.min(100, Math.floor((sent.reduce((a, b) => a + b, 0) / total) * 100)),
           items: files.map((f, i) => ({
             name: f.name,
-            state: done.has(i) ? 'success' : skipped.has(i) ? 'cancelled' : i === current ? 'encrypting' : 'pending',
+            state: done.has(i) ? 'success' : skipped.has(i) ? 'cancelled' : i === current ? (waiting ? 'paused' : 'encrypting') : 'pending',
             bytesDone: Math.min(sent[i]!, f.size),
             totalBytes: f.size,
           })),
@@ -82,10 +84,16 @@ export function startE2eRoomUpload(
               sent[index]! += bytes * scale;
               publish(index);
             },
+            onWaiting: (now) => {
+              waiting = now;
+              if (!signal.aborted) publish(index);
+            },
           });
+          waiting = false;
           done.set(index, committed);
           publish(-1);
         } catch (error) {
+          waiting = false;
           // A changed local file cannot resume under its key: the retry starts it over with a new one.
           if (error instanceof LocalFileChangedError) sessions[index] = {};
           if (signal.aborted) return { ok: false, cancelled: true };
