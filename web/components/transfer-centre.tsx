@@ -12,7 +12,7 @@ import {
 import { ArrowClockwiseRegular, ArrowSyncCircleRegular, DeleteRegular, DismissRegular } from '@fluentui/react-icons';
 import { useNotify } from '@web/lib/toasts';
 import { formatSize } from '@web/lib/format-size';
-import { isActive, overallProgress, transferStore, useTransfers, type Transfer, type TransferItem, type TransferKind } from '@web/lib/transfer-store';
+import { isActive, isWaitingForServer, overallProgress, transferStore, useTransfers, type Transfer, type TransferItem, type TransferKind } from '@web/lib/transfer-store';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
@@ -151,7 +151,7 @@ function TransferRow({ transfer }: { transfer: Transfer }) {
   const unknownTotal = isActive(transfer) && transfer.items.some((item) => item.unknownTotal);
   const bytesSoFar = transfer.items.reduce((n, item) => n + item.bytesDone, 0);
   // A file waiting for the server (the engine retries by itself): the transfer says so, its bar stays where it was.
-  const stateKey = transfer.state === 'running' && transfer.items.some((item) => item.state === 'paused') ? 'waiting' : transfer.state;
+  const stateKey = isWaitingForServer(transfer) ? 'waiting' : transfer.state;
   return (
     <li className={styles.transfer} aria-label={title}>
       <p className={styles.title}>{title}</p>

@@ -213,6 +213,8 @@ export const transferStore = {
 };
 
 export const isActive = (transfer: Transfer): boolean => transfer.state === 'pending' || transfer.state === 'running';
+/** A running transfer one of whose files waits for the server (SPEC §4 `paused`): it goes on by itself. */
+export const isWaitingForServer = (transfer: Transfer): boolean => transfer.state === 'running' && transfer.items.some((item) => item.state === 'paused');
 
 /** React view of every transfer, newest first. */
 export function useTransfers(): readonly Transfer[] {

@@ -2,7 +2,6 @@ import { Button, makeStyles, mergeClasses, Menu, MenuItem, MenuList, MenuPopover
 import { ArrowDownloadRegular, ArrowSortDownRegular, ArrowSortRegular, ArrowSortUpRegular, ArrowUploadRegular, DocumentRegular, MoreHorizontalRegular } from '@fluentui/react-icons';
 import { ROOM_PERMISSIONS, type RoomContents, type RoomFile, type RoomFileSort } from '@shared/contract/rooms';
 import { DataTable, type DataTableColumn } from '@web/components/data-table';
-import { TransferProgressBar } from '@web/components/transfer-centre';
 import { plainDownloadClick } from '@web/lib/plain-download';
 import { useTransfer } from '@web/lib/transfer-store';
 import { useState, type DragEvent, type RefObject } from 'react';
@@ -20,6 +19,7 @@ import { useDateFormat } from './room-format';
 import { VersionConflictDialog, VersionsDialog, type ConflictRequest } from './version-dialogs';
 import { formatSize } from '@web/lib/format-size';
 import { ShareLinkDialog } from './links/share-link-dialog';
+import { RoomUploadProgress } from './upload-progress';
 
 const useStyles = makeStyles({
   section: { marginTop: '24px' },
@@ -283,8 +283,7 @@ export function RoomFiles({ contents, onName, onConfirm, onMove, onDetails, onPr
       </div>
       {transfer && uploading ? (
         <div className={styles.progress}>
-          <TransferProgressBar value={transfer.percent} max={100} aria-label={t('rooms:files.progress', { name: transfer.title })} />
-          <Text size={200}>{t('rooms:files.progressText', { name: transfer.title, percent: transfer.percent })}</Text>
+          <RoomUploadProgress transfer={transfer} />
         </div>
       ) : null}
       <DataTable

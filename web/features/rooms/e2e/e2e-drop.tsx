@@ -2,7 +2,6 @@ import { makeStyles, mergeClasses, Text, tokens } from '@fluentui/react-componen
 import { call } from '@shared/api/call';
 import { ROOM_E2E_ENDPOINTS as X } from '@shared/contract/endpoints/rooms-e2e';
 import type { KeyHandle, UnlockedKeys } from '@shared/crypto/service';
-import { TransferProgressBar } from '@web/components/transfer-centre';
 import { apiClient } from '@web/lib/api-client';
 import { useAuthState } from '@web/lib/auth';
 import { cryptoApi } from '@web/lib/crypto';
@@ -21,6 +20,7 @@ import { placementFor } from './e2e-file-ops';
 import { listE2eNames } from './e2e-names';
 import { writableRoomKeyOf, type E2eFolderView } from './e2e-room-client';
 import { startE2eRoomUpload } from './e2e-upload';
+import { RoomUploadProgress } from '../upload-progress';
 
 const useStyles = makeStyles({
   zone: { display: 'flex', gap: '12px', alignItems: 'center', flexWrap: 'wrap', padding: '12px', margin: '0 0 12px', border: `2px dashed ${tokens.colorNeutralStroke1}`, borderRadius: tokens.borderRadiusMedium },
@@ -171,7 +171,7 @@ export function E2eDropZone({ roomUuid, folderUuid, view }: { roomUuid: string; 
     <div className={mergeClasses(styles.zone, dragging && styles.dragging)} data-testid="e2e-drop-zone" {...drop}>
       <UploadFolderButton disabled={busy} testId="e2e-folder-input" onPlaced={(placed) => void uploadPlaced(placed)} />
       <Text size={200}>{t('rooms:drop.hint')}</Text>
-      {transfer && busy ? <TransferProgressBar value={transfer.percent} max={100} aria-label={t('rooms:files.progress', { name: transfer.title })} /> : null}
+      {transfer && busy ? <RoomUploadProgress transfer={transfer} /> : null}
       <VersionConflictDialog request={conflict} onClose={() => setConflict(null)} />
     </div>
   );

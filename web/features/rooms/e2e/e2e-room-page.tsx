@@ -4,7 +4,6 @@ import type { RoomAccessEntry } from '@shared/contract/rooms';
 import type { E2eMember } from '@shared/contract/rooms-e2e';
 import { DataTable, type DataTableColumn } from '@web/components/data-table';
 import { PageHeading } from '@web/components/page-heading';
-import { TransferProgressBar } from '@web/components/transfer-centre';
 import { RouterLink } from '@web/components/router-link';
 import { useAuthState } from '@web/lib/auth';
 import { useSecuPassSession } from '@web/lib/crypto';
@@ -50,6 +49,7 @@ import { E2eDropZone } from './e2e-drop';
 import { E2eRoomSearch } from './e2e-search';
 import { ScanStatus } from '../scan-state';
 import { SignedBy } from './signed-by';
+import { RoomUploadProgress } from '../upload-progress';
 
 const useStyles = makeStyles({
   toolbar: { display: 'flex', gap: '12px', alignItems: 'end', flexWrap: 'wrap', margin: '12px 0 16px' },
@@ -396,10 +396,7 @@ export function E2eRoomPage() {
                   }} />
               </>
             ) : null}
-            {transfer && busy ? (
-              <TransferProgressBar value={transfer.percent} max={100} aria-label={t('rooms:files.progress', { name: transfer.title })} />
-            ) : null}
-            {transfer && busy ? <Text size={200}>{t('rooms:files.progressText', { name: transfer.title, percent: transfer.percent })}</Text> : null}
+            {transfer && busy ? <RoomUploadProgress transfer={transfer} /> : null}
             {load && !load.done ? <Spinner size="tiny" role="status" label={t('rooms:e2e.decryptingNames', { loaded: load.loaded, total: load.total })} /> : null}
             {(folderUuid ? canWrite : isOwner) ? <E2eDeleteButton roomUuid={roomUuid} target={folderUuid ? { kind: 'here-folder', uuid: folderUuid, name: view.path.at(-1)?.name ?? null, parentUuid: contents?.folder?.parentUuid ?? null } : { kind: 'room', name: view.roomName }} /> : null}
           </div>
