@@ -1,7 +1,7 @@
 import { toApiError } from '@shared/api/api-error';
 import { describe, expect, it } from 'vitest';
 import { PAUSED_RETRY_INTERVAL_MS, RETRY_WINDOW_MS } from './constants';
-import { DEFAULT_RETRY, isRetryable, retryAfterMs, retryDelayMs, withRetry, type RetryClock } from './retry';
+import { DEFAULT_RETRY, isRetryable, retryAfterMs, retryDelayMs, retryGroup, withRetry, type RetryClock } from './retry';
 
 /** A clock whose sleeps pass at once and are recorded (time jumps by each wait). */
 function fakeClock(random = () => 0.5): RetryClock & { waits: number[]; time: number } {
@@ -120,6 +120,23 @@ describe('pause and resume', () => {
     for (const wait of pausedWaits) expect(wait).toBeGreaterThanOrEqual(PAUSED_RETRY_INTERVAL_MS / 2);
     for (const wait of clock.waits) expect(wait).toBeLessThanOrEqual(PAUSED_RETRY_INTERVAL_MS);
     expect(calls).toBeLessThan(40);
+  });
+
+  it('retryGroup: calls side by side (a file\'s parts) report one pause, from the first that waits until the last goes on', async () => {
+    const clock = fakeClock();
+    const start = clock.time;
+    const events: boolean[] = [];
+    const retrying = retryGroup(DEFAULT_RETRY, { clock, onWaiting: (w) => events.push(w) });
+    // Both parts fail past the window; one comes back after 2 minutes, the other after 3.
+    const part = (downFor: number) => retrying(async () => {
+      if (clock.time - start < downFor) throw unavailable();
+      return downFor;
+    }, never);
+    expect(await Promise.all([part(2 * 60_000), part(3 * 60_000)])).toEqual([2 * 60_000, 3 * 60_000]);
+    expect(events).toEqual([true, false]);
+    // A refusal still fails at once.
+    await expect(retrying(async () => { throw toApiError(404, '', new Headers(), undefined); }, never)).rejects.toMatchObject({ status: 404 });
+    expect(events).toEqual([true, false]);
   });
 
   it('a cancel while paused ends the wait with the abort and says it no longer waits', async () => {
