@@ -3,13 +3,12 @@
 // file as waiting for the server with its progress bar where it was, and finishes by itself once
 // the folder is back; nobody presses retry.
 import { randomBytes } from 'node:crypto';
-import { rename } from 'node:fs/promises';
-import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { RETRY_WINDOW_MS } from '@shared/transfer/constants';
 import { startTestServer, type TestServer } from '../support/server';
 import { apiCall, apiSignIn, locale, openSendPage, pickFiles, recipientsInput, signInToInbox } from './fixtures';
 import { proveAddress } from '@tests/support/prove-address';
+import { blobsAwayDuringParts } from './blob-outage';
 
 const PART_SIZE = 1024;
 const PASSWORD = 'Good-Passw0rd-e2e';
@@ -34,18 +33,8 @@ test.afterAll(async () => {
 
 test('the blob store away during an upload: the file waits for the server, keeps its bar, and finishes by itself', async ({ page }) => {
   test.setTimeout(RETRY_WINDOW_MS + 120_000);
-  const blobs = join(server.dataDir, 'blobs');
-  let away = false;
-  let parts = 0;
   // Slow parts so the upload is still running when the folder goes (after 8 parts).
-  await page.route('**/api/2/deliveries/*/files/*/parts/*', async (route) => {
-    if (route.request().method() === 'PUT' && !away && ++parts === 8) {
-      away = true;
-      await rename(blobs, `${blobs}.away`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    await route.continue().catch(() => undefined);
-  });
+  const outage = await blobsAwayDuringParts(page, server, '**/api/2/deliveries/*/files/*/parts/*');
   const file = { name: 'outage.bin', bytes: randomBytes(40 * PART_SIZE + 5) };
   await signInToInbox(page, server, alice);
   await openSendPage(page, server);
@@ -59,13 +48,12 @@ test('the blob store away during an upload: the file waits for the server, keeps
   // After the engine's retry window the file says it waits for the server; the bar stays where it was.
   const waiting = page.getByText(send.itemState.paused, { exact: false });
   await expect(waiting).toBeVisible({ timeout: RETRY_WINDOW_MS + 30_000 });
-  expect(away).toBe(true);
+  expect(outage.isAway()).toBe(true);
   const before = Number(await fileBar.getAttribute('aria-valuenow'));
   expect(before).toBeGreaterThan(0);
   expect(before).toBeLessThan(1);
   await expect(page.getByRole('button', { name: send.progress.retry, exact: true })).toHaveCount(0);
 
-  await rename(`${blobs}.away`, blobs);
-  away = false;
+  await outage.restore();
   await expect(page.locator('.fui-ToastTitle', { hasText: '“Through a storage outage” was sent.' })).toBeVisible({ timeout: 60_000 });
 });
