@@ -106,6 +106,17 @@ interface Sent {
   sha: string;
 }
 
+/** Waits for `/readyz` to answer 503; its checks. */
+const notReady = (url: string, timeoutMs?: number) =>
+  until(
+    `/readyz 503 at ${url}`,
+    async () => {
+      const answer = await readyz(url);
+      return answer.status === 503 ? answer : undefined;
+    },
+    timeoutMs,
+  );
+
 /** What a load client saw: anything that must not happen, and the faults it rode over. */
 interface Seen {
   /** 503 answers (retried by the load client, or by the engine itself). */
@@ -201,7 +212,7 @@ function startLoad(cluster: Cluster, api: { client: ApiClient; fetch: typeof fet
   };
 }
 
-describe.skipIf(skip !== null)('PostgreSQL faults: three servers behind HAProxy on one PostgreSQL, under load', () => {
+describe.skipIf(skip !== null)('faults: three servers behind HAProxy on one PostgreSQL and one S3 server, under load', () => {
   let postgres: TestPostgres;
   let cluster: Cluster;
   let databaseUrl: string;
@@ -290,10 +301,7 @@ describe.skipIf(skip !== null)('PostgreSQL faults: three servers behind HAProxy 
       await postgres.stop();
       const direct = cluster.servers[0]!.url;
       for (const server of cluster.servers) {
-        const red = await until('/readyz 503', async () => {
-          const answer = await readyz(server.url);
-          return answer.status === 503 ? answer : undefined;
-        });
+        const red = await notReady(server.url);
         expect(red.checks.database).toMatchObject({ status: 'failed' });
         // Mail is not reported failed for a database outage.
         expect(red.checks.mail?.status).not.toBe('failed');
@@ -338,10 +346,7 @@ describe.skipIf(skip !== null)('PostgreSQL faults: three servers behind HAProxy 
       const stoppedAt = Date.now();
       await cluster.s3.stop();
       for (const server of cluster.servers) {
-        const red = await until('/readyz 503 naming the store', async () => {
-          const answer = await readyz(server.url);
-          return answer.status === 503 ? answer : undefined;
-        }, 10_000);
+        const red = await notReady(server.url, 10_000);
         expect(red.checks.blobStore).toMatchObject({ status: 'failed' });
         expect(red.checks.database).toMatchObject({ status: 'ok' });
       }
@@ -369,8 +374,11 @@ describe.skipIf(skip !== null)('PostgreSQL faults: three servers behind HAProxy 
     let armed = false;
     let victim: number | undefined;
     // The server that answered a part dies like a crash (no shutdown hook), the next parts of that file in flight.
+    /** Which server answered each part after the kill. */
+    const partsAfter: string[] = [];
     const api = engineClientOf(cluster, await aliceSession(), engineSeen, async (input, init, response) => {
-      if (!armed || victim !== undefined || init.method !== 'PUT' || !/\/parts\/\d+$/.test(input) || !response.ok) return;
+      if (!armed || init.method !== 'PUT' || !/\/parts\/\d+$/.test(input) || !response.ok) return;
+      if (victim !== undefined) return void partsAfter.push(response.headers.get(SERVER_HEADER) ?? '?');
       const index = SERVER_NAMES.indexOf(response.headers.get(SERVER_HEADER) as (typeof SERVER_NAMES)[number]);
       if (index < 0 || index >= cluster.servers.length) return;
       victim = index;
@@ -392,6 +400,9 @@ describe.skipIf(skip !== null)('PostgreSQL faults: three servers behind HAProxy 
     expect(engineSeen.failures).toEqual([]);
     expect(engineSeen.status500).toEqual([]);
     expect(downloads).toBeGreaterThan(0);
+    // The parts went on to the two others (HAProxy's health check took the dead one out).
+    expect(partsAfter.length).toBeGreaterThan(0);
+    expect(partsAfter).not.toContain(SERVER_NAMES[victim!]);
 
     // A job the dead server held stays leased to it until the lease (60 s) runs out: once only such
     // rows are left (unchanged for 2 s, the live servers run a scan in well under that), their
