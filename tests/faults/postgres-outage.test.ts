@@ -330,12 +330,14 @@ describe.skipIf(skip !== null)('faults: three servers behind HAProxy on one Post
     expect(downloads).toBeGreaterThan(0);
     await expectJobsOnce(sent);
     if (noClamd === null) {
-      // One scan per delivery, plus one for each run the outage cut off before it could record its
-      // result (handed back, logged, run once more); none that ran to the end ran again.
+      // One scan per delivery, plus up to one for each run the outage cut off before it could record
+      // its result (handed back, logged, run once more); none that ran to the end ran again.
       const logs = cluster.servers.map((s) => s.output()).join('\n');
       const interrupted = (logs.match(/job interrupted: the database is unavailable; handed back/g) ?? []).length;
       const jobLines = logs.split('\n').filter((line) => /job|lease/.test(line)).join('\n');
-      expect(cluster.scans() - scansBefore, jobLines).toBe(sent.length + interrupted);
+      // A run cut off before it reached clamd scanned nothing: at most one extra scan per cut-off run.
+      expect(cluster.scans() - scansBefore, jobLines).toBeGreaterThanOrEqual(sent.length);
+      expect(cluster.scans() - scansBefore, jobLines).toBeLessThanOrEqual(sent.length + interrupted);
     }
     // The 503s the load client retried: the outage was seen by the load, and answered as it should.
     console.info(`faults: ${sent.length} uploads, ${downloads} downloads, ${seen.answered503} answers 503 retried`);
