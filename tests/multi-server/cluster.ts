@@ -116,16 +116,31 @@ export async function startS3Process(): Promise<S3TestServer & { pid: number }> 
   const child = spawn(process.execPath, ['--import', 'tsx', 'tests/multi-server/s3-process.ts'], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   let out = '';
-  const started = await new Promise<Omit<S3TestServer, 'objectKeys' | 'close'>>((resolve, reject) => {
+  const started = await new Promise<Omit<S3TestServer, 'objectKeys' | 'close' | 'stop' | 'start'>>((resolve, reject) => {
     child.stdout!.on('data', (chunk: Buffer) => {
       out += chunk.toString('utf8');
-      if (out.includes('\n')) resolve(JSON.parse(out.slice(0, out.indexOf('\n'))) as Omit<S3TestServer, 'objectKeys' | 'close'>);
+      if (out.includes('\n')) resolve(JSON.parse(out.slice(0, out.indexOf('\n'))) as Omit<S3TestServer, 'objectKeys' | 'close' | 'stop' | 'start'>);
     });
     void exited.then(() => reject(new Error(`the S3 test server exited: ${out}`)));
   });
+  // stop()/start() signal the process and wait for its "stopped"/"started" line.
+  const signalled = (signal: NodeJS.Signals, line: string) =>
+    new Promise<void>((resolve, reject) => {
+      const from = out.length;
+      const onData = () => {
+        if (!out.slice(from).includes(`${line}\n`)) return;
+        child.stdout!.off('data', onData);
+        resolve();
+      };
+      child.stdout!.on('data', onData);
+      void exited.then(() => reject(new Error(`the S3 test server exited (${signal}): ${out}`)));
+      if (!child.kill(signal)) reject(new Error(`the S3 test server is gone (${signal})`));
+    });
   return {
     ...started,
     pid: child.pid!,
+    stop: () => signalled('SIGUSR1', 'stopped'),
+    start: () => signalled('SIGUSR2', 'started'),
     async objectKeys() {
       // As s3-test-server.ts: object `a/b` is the file `<bucket>/a/b._S3rver_object`.
       const root = join(started.directory, started.bucket);
