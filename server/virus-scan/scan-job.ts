@@ -5,7 +5,7 @@ import { isBlockedType, parseFileTypeList as parseList } from '@shared/contract/
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { Kysely, Selectable } from 'kysely';
 import type { Database } from '../db/schema';
-import type { JobKind } from '../jobs/job-queue';
+import { enqueueJob, type JobKind } from '../jobs/job-queue';
 import type { UserRow } from '../users/users-repository';
 import { createClamdClient, ScannerError, type ClamdClient } from './clamd';
 import { DELIVERY_SCAN_JOB, type DeliveryScanPayload } from './review-policy';
@@ -49,17 +49,44 @@ export interface DeliveryScanOperations {
  */
 
 
-/** Sets the review state once, from `inProgress` only; false when someone else did it already. */
-async function settle(app: FastifyInstance, delivery: DeliveryRow, state: ReviewState): Promise<boolean> {
-  const updated = await app.db.updateTable('deliveries').set({ review_state: state }).where('id', '=', delivery.id).where('review_state', '=', 'inProgress').executeTakeFirst();
-  return Number(updated.numUpdatedRows) === 1;
+/** Job kind of the mail that follows a review decision (recipients after `clean`, the sender after a block). */
+export const DELIVERY_REVIEW_NOTICE_JOB = 'deliveryReviewNotice';
+
+/**
+ * Sets the review state once, from `inProgress` only, and in the same transaction writes the
+ * activity line and queues the notice: a database outage right after the decision can no longer
+ * lose the mail (the re-run finds the state set and stops; the notice job runs on its own,
+ * issue 29 §1). False when someone else decided already.
+ */
+async function settle(app: FastifyInstance, ops: DeliveryScanOperations, delivery: DeliveryRow, state: ReviewState, detail?: string): Promise<boolean> {
+  return app.db.transaction().execute(async (trx) => {
+    const updated = await trx.updateTable('deliveries').set({ review_state: state }).where('id', '=', delivery.id).where('review_state', '=', 'inProgress').executeTakeFirst();
+    if (Number(updated.numUpdatedRows) !== 1) return false;
+    if (state === 'clean') await ops.activity(trx, delivery.id, 'reviewClean');
+    else await ops.activity(trx, delivery.id, 'reviewBlocked', { detail });
+    const payload: DeliveryScanPayload = { deliveryId: delivery.id };
+    await enqueueJob(trx, DELIVERY_REVIEW_NOTICE_JOB, payload);
+    return true;
+  });
 }
 
 async function block(app: FastifyInstance, ops: DeliveryScanOperations, delivery: DeliveryRow, state: ReviewState, reason: string): Promise<void> {
-  if (!(await settle(app, delivery, state))) return;
-  await ops.activity(app.db, delivery.id, 'reviewBlocked', { detail: `${state}: ${reason}` });
+  await settle(app, ops, delivery, state, `${state}: ${reason}`);
+}
+
+/** The notice job: mails whoever the decided review state concerns (run again after an outage: at least once). */
+async function sendReviewNotice(app: FastifyInstance, ops: DeliveryScanOperations, payload: DeliveryScanPayload): Promise<void> {
+  const delivery = await app.db.selectFrom('deliveries').selectAll().where('id', '=', payload.deliveryId).executeTakeFirst();
+  if (!delivery || delivery.status !== 'sent' || delivery.purged_at !== null) return;
+  const state = delivery.review_state as ReviewState;
+  if (state === 'inProgress' || state === 'notReviewed') return;
   const sender = await app.users.findById(delivery.sender_id);
   if (!sender) return;
+  if (state === 'clean') {
+    const recipients = await app.db.selectFrom('delivery_recipients').selectAll().where('delivery_id', '=', delivery.id).where('removed_at', 'is', null).execute();
+    await ops.notifyWithFreshTokens(app, sender, delivery, recipients, app.log);
+    return;
+  }
   await app.mailer
     .send({
       to: sender.email,
@@ -105,12 +132,7 @@ async function scanDelivery(app: FastifyInstance, ops: DeliveryScanOperations, c
     await block(app, ops, delivery, 'blockedMime', `${disguised.name}: ${disguised.scan_detail!.slice(5)}`);
     return;
   }
-  if (!(await settle(app, delivery, 'clean'))) return;
-  await ops.activity(app.db, delivery.id, 'reviewClean');
-  const sender = await app.users.findById(delivery.sender_id);
-  if (!sender) return;
-  const recipients = await app.db.selectFrom('delivery_recipients').selectAll().where('delivery_id', '=', delivery.id).where('removed_at', 'is', null).execute();
-  await ops.notifyWithFreshTokens(app, sender, { ...delivery, review_state: 'clean' }, recipients, app.log);
+  await settle(app, ops, delivery, 'clean');
 }
 
 /** After the last attempt: the files not found clean are "error", the delivery is blocked. */
@@ -142,6 +164,13 @@ export function virusScanJobs(app: FastifyInstance, ops: DeliveryScanOperations,
       retryDelayMs: app.config.scanRetryDelayMs,
       run: (payload, { signal }) => scanDelivery(app, ops, clamd, payload, signal),
       giveUp: (payload, error) => giveUp(app, ops, payload, error),
+    },
+    [DELIVERY_REVIEW_NOTICE_JOB]: {
+      maxAttempts: 3,
+      retryDelayMs: app.config.scanRetryDelayMs,
+      run: (payload) => sendReviewNotice(app, ops, payload),
+      // The decision stands and is shown in the sent detail and activity log; only the mail is missing.
+      giveUp: async (payload: DeliveryScanPayload, error: unknown) => app.log.error({ err: error, deliveryId: payload.deliveryId }, 'the review notice mail could not be sent'),
     },
   };
 }
