@@ -11,6 +11,7 @@ import type { CreateDeliveryBody, DeliveryDetail, UpdateDeliveryBody } from '@sh
 import { toSendError, type SendError } from '@shared/deliveries/send-errors';
 import { encryptsMessage, isE2eLevel } from '@shared/contract/security-levels';
 import { E2eSendSession, type E2eOptions } from './e2e';
+import { DEFAULT_RETRY, isRefusedForNow, withRetry } from './retry';
 import { blobUpload, LocalFileChangedError, uploadFile, type FileTransform, type PreparedUpload, type RetryClock, type RetryPolicy, type UploadSource } from './upload';
 
 /**
@@ -103,6 +104,11 @@ export async function sendDelivery(options: SendDeliveryOptions): Promise<SendRe
   };
   let current: FileProgress | undefined;
   let session: E2eSendSession | undefined;
+  // The draft calls and the send are not all idempotent: retried (as the announce) only on an answer
+  // saying nothing was done — 429, or 503 while the database or the store is away (issue 29) — for
+  // the retry window, then waiting for the server with the files' uploads.
+  const whenServerAnswers = <T>(call: () => Promise<T>): Promise<T> =>
+    withRetry(call, options.retry ?? DEFAULT_RETRY, signal ?? new AbortController().signal, { retryable: isRefusedForNow, ...(options.clock ? { clock: options.clock } : {}) });
   try {
     emit();
     // Level 4: subject and body leave the plain draft and go into the signed, encrypted manifest.
@@ -112,9 +118,10 @@ export async function sendDelivery(options: SendDeliveryOptions): Promise<SendRe
     const plainFields = <T extends object>(f: T): T => (message ? { ...f, subject: '', body: '' } : f);
     let draft: DeliveryDetail;
     if (isExisting(options.draft)) {
-      draft = options.draft.update
-        ? await updateDeliveryDraft(client, options.draft.deliveryUuid, plainFields(options.draft.update), signal)
-        : await getDeliveryDraft(client, options.draft.deliveryUuid, signal);
+      const { deliveryUuid: given, update } = options.draft;
+      draft = update
+        ? await whenServerAnswers(() => updateDeliveryDraft(client, given, plainFields(update), signal))
+        : await whenServerAnswers(() => getDeliveryDraft(client, given, signal));
       if (draft.status === 'sent') {
         // An earlier run got as far as sending (its answer was lost): nothing left to do.
         for (const f of files) Object.assign(f, { state: 'success', bytesSent: f.totalBytes });
@@ -124,7 +131,8 @@ export async function sendDelivery(options: SendDeliveryOptions): Promise<SendRe
         return { ok: true, delivery: draft };
       }
     } else {
-      draft = await createDeliveryDraft(client, plainFields(options.draft), signal);
+      const fresh = options.draft;
+      draft = await whenServerAnswers(() => createDeliveryDraft(client, plainFields(fresh), signal));
     }
     deliveryUuid = draft.deliveryUuid;
     options.onDraft?.(deliveryUuid);
@@ -143,7 +151,7 @@ export async function sendDelivery(options: SendDeliveryOptions): Promise<SendRe
     const onServer = new Map(draft.files.map((f) => [key(f.name), f]));
     for (const f of draft.files) {
       if (!wanted.has(key(f.name))) {
-        await deleteDeliveryFile(client, deliveryUuid, f.fileId, signal);
+        await whenServerAnswers(() => deleteDeliveryFile(client, deliveryUuid!, f.fileId!, signal));
         onServer.delete(key(f.name));
       }
     }
@@ -178,7 +186,7 @@ export async function sendDelivery(options: SendDeliveryOptions): Promise<SendRe
       };
       const existing = onServer.get(key(source.name));
       const dropExisting = async () => {
-        if (existing) await deleteDeliveryFile(client, deliveryUuid!, existing.fileId, signal);
+        if (existing) await whenServerAnswers(() => deleteDeliveryFile(client, deliveryUuid!, existing.fileId, signal));
       };
       if (session) {
         const draftUuid = deliveryUuid;
@@ -226,7 +234,7 @@ export async function sendDelivery(options: SendDeliveryOptions): Promise<SendRe
       const fileIds = new Map(options.files.map((source, i) => [source, files[i]!.fileId!]));
       await session.finish(deliveryUuid, fileIds, signal);
     }
-    const sent = await sendDeliveryDraft(client, deliveryUuid, signal);
+    const sent = await whenServerAnswers(() => sendDeliveryDraft(client, deliveryUuid!, signal));
     phase = 'done';
     emit();
     return { ok: true, delivery: sent };

@@ -70,35 +70,6 @@ async function readyz(url: string): Promise<ReadyAnswer> {
 }
 
 
-/** A fetch that sends a request again on 503 (after Retry-After, at most 1 s here) or a cut connection. */
-const retrying =
-  (inner: typeof fetch): typeof fetch =>
-  async (input, init) => {
-    for (let attempt = 1; ; attempt++) {
-      let response: Response;
-      try {
-        response = await inner(input, init);
-      } catch (error) {
-        if (attempt >= 60) throw error;
-        await sleep(250);
-        continue;
-      }
-      if (response.status >= 500 && response.status !== 503) seen.status500.push(`${response.status} ${init?.method ?? 'GET'} ${String(input)}: ${await response.clone().text()}`);
-      if (response.status !== 503 || attempt >= 120) return response;
-      seen.answered503++;
-      await response.arrayBuffer();
-      await sleep(Math.min(1000, Number(response.headers.get('retry-after') ?? 1) * 1000));
-    }
-  };
-
-function clientOf(cluster: Cluster, session: Session) {
-  const withCookie: typeof fetch = (input, init = {}) => fetch(input, { ...init, headers: { ...(init.headers as Record<string, string> | undefined), cookie: session.cookie } });
-  const fetcher = retrying(withCookie);
-  const client = createApiClient({ backendUrl: cluster.url, fetch: fetcher });
-  client.setAntiCsrfToken(session.csrf);
-  return { client, fetch: fetcher };
-}
-
 interface Sent {
   subject: string;
   deliveryUuid: string;
@@ -287,7 +258,8 @@ describe.skipIf(skip !== null)('faults: three servers behind HAProxy on one Post
 
   it('idle connections terminated and PostgreSQL restarted under load: no server exits, /readyz red then green, uploads complete, downloads bit-exact, jobs once, no 500', { timeout: 240_000 }, async () => {
     const session = await aliceSession();
-    const alice = clientOf(cluster, session);
+    // The product's engine only (its retry of 503s, shared/transfer/retry.ts): no retry of the test's.
+    const alice = engineClientOf(cluster, session, seen);
     const scansBefore = cluster.scans();
     const load = startLoad(cluster, alice, seen);
     const { sent, uploadsAfter } = load;
