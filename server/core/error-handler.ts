@@ -81,8 +81,10 @@ export function describeError(error: unknown, requestUri: string): ErrorDescript
 const DATABASE_RETRY_AFTER_SECONDS = 5;
 
 function send(request: FastifyRequest, reply: FastifyReply, error: unknown) {
-  // The path as the log shows it: a retired token path (/room-links/<token>…) must not echo its token.
-  const { status, body, headers } = describeError(error, logSafePath(request.url));
+  // A path no route answers (a retired token path such as /room-links/<token>…) as the log shows it,
+  // so its token is not echoed; a routed path as it came (its long ids are not secrets).
+  const path = request.url.split('?')[0] ?? request.url;
+  const { status, body, headers } = describeError(error, request.routeOptions.url === undefined ? logSafePath(request.url) : path);
   if (status === 503) request.log.warn({ errorClass: body.error, errorUuid: body.uuid, reason: reasonOf(error) }, 'request refused: unavailable');
   else if (status >= 500) request.log.error({ err: error, errorUuid: body.uuid }, 'request failed');
   else request.log.info({ errorClass: body.error, status }, 'request refused');
