@@ -1,4 +1,5 @@
 // Stage 2: sending — the rules once more, the sent state, and the recipients' mails (also resent).
+import { retryWhileDatabaseUnavailable } from '../db/availability';
 import { reduceLanguage } from '@shared/contract/constants';
 import { DAY_MS } from '@shared/contract/reports';
 import { DELIVERY_WEB_LINKS } from '@shared/contract/deliveries';
@@ -142,8 +143,12 @@ export async function notifyRecipients(
     const r = recipients[i]!;
     if (result.status === 'fulfilled') {
       notified.push(r.email);
-      await app.db.updateTable('delivery_recipients').set({ notified_at: now }).where('id', '=', r.id).execute();
-      await activity(app.db, delivery.id, 'notified', { actor: r.email, recipientId: r.id });
+      // The mail is out: its record waits out a database outage (a dropped connection, a restart)
+      // instead of failing the notice, whose job would then mail again (issue 29: jobs once).
+      await retryWhileDatabaseUnavailable('recording a sent notice', async () => {
+        await app.db.updateTable('delivery_recipients').set({ notified_at: now }).where('id', '=', r.id).execute();
+        await activity(app.db, delivery.id, 'notified', { actor: r.email, recipientId: r.id });
+      }, log);
     } else {
       log.error({ err: result.reason, deliveryUuid: delivery.uuid }, 'delivery notification failed');
       await activity(app.db, delivery.id, 'notificationFailed', { actor: r.email, recipientId: r.id });

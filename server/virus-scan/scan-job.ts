@@ -83,7 +83,9 @@ async function sendReviewNotice(app: FastifyInstance, ops: DeliveryScanOperation
   const sender = await app.users.findById(delivery.sender_id);
   if (!sender) return;
   if (state === 'clean') {
-    const recipients = await app.db.selectFrom('delivery_recipients').selectAll().where('delivery_id', '=', delivery.id).where('removed_at', 'is', null).execute();
+    // A re-run after an outage mails only those whose notice was not recorded yet.
+    const recipients = await app.db.selectFrom('delivery_recipients').selectAll().where('delivery_id', '=', delivery.id).where('removed_at', 'is', null).where('notified_at', 'is', null).execute();
+    if (recipients.length === 0) return;
     await ops.notifyWithFreshTokens(app, sender, delivery, recipients, app.log);
     return;
   }
