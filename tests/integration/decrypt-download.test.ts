@@ -3,21 +3,10 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCryptoProxy } from '@shared/crypto/proxy';
 import { plaintextPortStream, PORT_WINDOW_BYTES, type PlaintextPortMessage } from '@shared/crypto/plaintext-port';
 import { CryptoService, type CryptoApi, type DownloadControlMessage } from '@shared/crypto/service';
 import { bytesToStream, collectStream } from '@shared/crypto/stream-encoder';
-import { serveCryptoWorker } from '@shared/crypto/worker';
-
-/** The proxy over a real MessageChannel, the same message path as a dedicated Worker. */
-function proxiedService(): CryptoApi {
-  const channel = new MessageChannel();
-  serveCryptoWorker(channel.port1);
-  channel.port1.start();
-  const proxy = createCryptoProxy(channel.port2);
-  channel.port2.start();
-  return proxy;
-}
+import { proxiedService } from '@shared/crypto/test-helpers/proxied-service';
 
 /** A real HTTP server answering /file with `body` when the cookie is right, else 403. */
 let body: Uint8Array = new Uint8Array(0);
