@@ -121,7 +121,7 @@ export async function benchTransfer(options: TransferBenchOptions = {}): Promise
   const dataDir = await mkdtemp(join(tmpdir(), 'kuvert-bench-transfer-'));
   const server = await startChildServer({ dataDir, port: await freePort(), admin: ADMIN });
   try {
-    const target = { url: server.url } as TestServer; // the helpers only need the address
+    const target = { url: server.url, mailboxDir: join(dataDir, 'mailbox') } as TestServer; // the helpers need the address and the mailbox (address proof)
     const admin = await signIn(target, ADMIN.email, ADMIN.password);
     await createUserAsAdmin(target, admin, { email: SENDER.email });
     await createUserAsAdmin(target, admin, { email: READER });
