@@ -2,11 +2,12 @@
 // member who activated end-to-end encryption after being invited (SPEC §4 "grant-access progress").
 import { ROOM_ROLES, type RoomRole } from '@shared/contract/rooms';
 import type { E2eGrantBody, E2eMember, E2eMemberList } from '@shared/contract/rooms-e2e';
+import type { WrappedFileKeyWire } from '@shared/contract/secupass';
 import { badRequest, notFound } from '../core/http-error';
 import type { RequestContext } from '../core/request-context';
 import { recordActivity } from './activity';
 import { e2eAccessFlagsOfState } from './e2e-flags';
-import { memberStates, requireEncrypted, storeRoomKeyCopy } from './e2e-rooms';
+import { grantOfCopy, memberStates, requireEncrypted, roomKeyCopies, storeRoomKeyCopy } from './e2e-rooms';
 import { isRoomRole, liveRoom, requireRole, type RoomRow } from './roles';
 import type { FastifyInstance } from 'fastify';
 
@@ -28,18 +29,22 @@ async function membersOf(app: FastifyInstance, room: RoomRow, onlyUserId?: numbe
     if (!seen || ROOM_ROLES.indexOf(row.role) < ROOM_ROLES.indexOf(seen.role)) strongest.set(row.id, { row, role: row.role });
   }
   const states = await memberStates(app, room, [...strongest.keys()]);
-  return [...strongest.values()]
-    .map(({ row, role }) => {
-      const s = states.get(row.id) ?? { state: 'noSecuPass' as const, keys: [] };
-      return {
-        user: { uuid: row.uuid, email: row.email, name: displayName(row) },
-        role,
-        state: s.state,
-        ...e2eAccessFlagsOfState(s.state),
-        keys: s.keys,
-      };
-    })
-    .sort((a, b) => a.user.email.localeCompare(b.user.email));
+  // The approved members' copies with their grants: the OWNER's browser verifies each (grant-state column).
+  const copies = await roomKeyCopies(app, room, [...strongest.keys()].filter((id) => states.get(id)?.state === 'approved'));
+  const members: E2eMember[] = [];
+  for (const { row, role } of strongest.values()) {
+    const s = states.get(row.id) ?? { state: 'noSecuPass' as const, keys: [] };
+    const copy = s.state === 'approved' ? copies.get(row.id) : undefined;
+    members.push({
+      user: { uuid: row.uuid, email: row.email, name: displayName(row) },
+      role,
+      state: s.state,
+      ...e2eAccessFlagsOfState(s.state),
+      keys: s.keys,
+      copy: copy ? { wrappedKey: JSON.parse(copy.wrapped_key) as WrappedFileKeyWire, ...(await grantOfCopy(app, room, row.id, copy.recipient_key_id)) } : null,
+    });
+  }
+  return members.sort((a, b) => a.user.email.localeCompare(b.user.email));
 }
 
 export async function listE2eMembers(ctx: RequestContext, roomUuid: string): Promise<E2eMemberList> {

@@ -80,7 +80,7 @@ export async function storeRoomKeyCopy(
 }
 
 /** The grant of the caller's copy and who signed it (null: none stored for this copy, or the granter is gone). */
-async function grantOfCopy(app: FastifyInstance, room: RoomRow, userId: number, recipientKeyId: string): Promise<Pick<NonNullable<E2eRoomState['roomKey']>, 'grant' | 'granter'>> {
+export async function grantOfCopy(app: FastifyInstance, room: RoomRow, userId: number, recipientKeyId: string): Promise<Pick<NonNullable<E2eRoomState['roomKey']>, 'grant' | 'granter'>> {
   const row = await app.db.selectFrom('room_e2e_key_grants').selectAll().where('room_id', '=', room.id).where('user_id', '=', userId).where('recipient_key_id', '=', recipientKeyId).executeTakeFirst();
   if (!row || row.granted_by === null) return { grant: null, granter: null };
   const granter = await app.db.selectFrom('users').select(['id', 'uuid', 'email']).where('id', '=', row.granted_by).executeTakeFirst();

@@ -151,6 +151,8 @@ export const E2eMemberStateSchema = z.enum(['noSecuPass', 'pending', 'approved',
 export type E2eMemberState = z.infer<typeof E2eMemberStateSchema>;
 
 const PublicKeysSchema = UserPublicKeysResponseSchema.shape.keys;
+/** Who the server says signed a copy's grant: her signing keys (live and retired) and her role here now. */
+const RoomKeyGranterSchema = z.object({ userUuid: z.string(), email: z.string(), role: z.enum(ROOM_ROLES).nullable(), keys: PublicKeysSchema });
 
 /** GET /rooms/{roomUuid}/e2e (any member): the caller's copy and state, and the uploaders' keys to verify with. */
 export const E2eRoomStateSchema = z
@@ -167,7 +169,7 @@ export const E2eRoomStateSchema = z
         recipientKeyId: z.string(),
         wrappedKey: WrappedFileKeySchema,
         grant: SignedRoomKeyGrantSchema.nullable(),
-        granter: z.object({ userUuid: z.string(), email: z.string(), role: z.enum(ROOM_ROLES).nullable(), keys: PublicKeysSchema }).nullable(),
+        granter: RoomKeyGranterSchema.nullable(),
       })
       .nullable(),
     /**
@@ -191,6 +193,12 @@ export const E2eMemberSchema = z
     encryptionNotActivated: EncryptionNotActivatedSchema,
     /** Live keys (pending members: what the OWNER wraps to after the pin check). */
     keys: PublicKeysSchema,
+    /**
+     * An `approved` member's live copy with its signed grant and granter (null: no copy), as GET
+     * …/e2e hands it to the member: the OWNER's browser verifies it for the members table's
+     * grant state (README section 7 "The members' copies"). Absent from servers of before.
+     */
+    copy: z.object({ wrappedKey: WrappedFileKeySchema, grant: SignedRoomKeyGrantSchema.nullable(), granter: RoomKeyGranterSchema.nullable() }).nullable().optional(),
   })
   .meta({ id: 'E2eMember' });
 export type E2eMember = z.infer<typeof E2eMemberSchema>;

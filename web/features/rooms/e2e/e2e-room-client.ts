@@ -9,7 +9,7 @@ import { ROOM_KEY_EPOCH, type SignedRoomKeyGrant } from '@shared/crypto/room-gra
 import type { KeyHandle, UnlockedKeys } from '@shared/crypto/service';
 import { ciphertextLength, DEFAULT_RECORD_SIZE } from '@shared/crypto/stream-format';
 import { sha256Hex } from '@shared/crypto/subtle';
-import { verifiedContactKey } from '@shared/transfer/e2e';
+import { verifiedContactKey, type ChangedContactKey, type E2eOptions } from '@shared/transfer/e2e';
 import { roomKeyTrust, type RoomKeyTrust } from '@shared/transfer/room-key-trust';
 import { listRoomFileParts, sendRoomFile } from '@shared/transfer/room-upload';
 import { LocalFileChangedError } from '@shared/transfer/upload';
@@ -30,12 +30,82 @@ interface OpenedRoomKey {
 }
 
 const roomKeys = new Map<string, Promise<OpenedRoomKey>>();
+/** Cached copies refused for a changed granter key: asked again once a room page can ask. */
+const refusedForChangedKey = new Set<string>();
+
+type ConfirmChangedKey = (change: ChangedContactKey) => Promise<boolean>;
+let changedKeyQuestion: ConfirmChangedKey | null = null;
+let questions: Promise<unknown> = Promise.resolve();
+const answers = new Map<string, Promise<boolean>>();
+
+/**
+ * The open room page's changed-key dialog (web/components/changed-key-dialog.tsx, as deliveries
+ * ask; README section 7 "A member's key changed"): a granter's, file signer's or grantee's key
+ * that differs from the pin is used only when the user confirms. Without a page to ask (search
+ * across rooms) it is refused as before. Returns the unregister function.
+ */
+export function setRoomChangedKeyQuestion(ask: ConfirmChangedKey): () => void {
+  changedKeyQuestion = ask;
+  answers.clear();
+  for (const cacheKey of refusedForChangedKey) roomKeys.delete(cacheKey);
+  refusedForChangedKey.clear();
+  return () => {
+    if (changedKeyQuestion === ask) changedKeyQuestion = null;
+  };
+}
+
+/**
+ * Asked once per contact and key while the page is open (the background loader verifies a folder's
+ * files page by page: one question, not one per file); a Cancel stays the answer until the page is
+ * opened again. One dialog at a time (a second change waits for the first answer).
+ */
+function askOnce(change: ChangedContactKey): Promise<boolean> {
+  const key = `${change.userUuid}:${change.usage}:${change.presentedFingerprint}`;
+  let answer = answers.get(key);
+  if (!answer) {
+    answer = askNow(change);
+    answers.set(key, answer);
+  }
+  return answer;
+}
+
+function askNow(change: ChangedContactKey): Promise<boolean> {
+  const ask = changedKeyQuestion;
+  if (!ask) return Promise.resolve(false);
+  const answer = questions.then(() => ask(change)).catch(() => false);
+  questions = answer;
+  return answer;
+}
+
+/**
+ * shared/transfer's `e2e` option for this room's pin checks: the Worker, the caller's keys and the
+ * page's question — `once` for reading (many files), `each` for a grant the user started (asked
+ * again after a Cancel), `never` where nobody waits for an answer (refused, as before).
+ */
+function e2eOf(keys: UnlockedKeys, ask: 'once' | 'each' | 'never' = 'once'): E2eOptions {
+  return { crypto: cryptoApi, keys, ...(ask === 'never' ? {} : { confirmChangedKey: ask === 'once' ? askOnce : askNow }) };
+}
 
 /** The grant of the caller's copy, checked against the granter's pinned key (shared/transfer/room-key-trust.ts). */
 async function trustOfCopy(roomUuid: string, keys: UnlockedKeys, copy: NonNullable<E2eRoomState['roomKey']>): Promise<RoomKeyTrust> {
   const me = authStore.getState().user?.uuid;
   if (!me) return { ok: false, code: 'room-key-grant-missing' };
-  return roomKeyTrust(apiClient, { crypto: cryptoApi, keys }, { roomUuid, me, copy });
+  return roomKeyTrust(apiClient, e2eOf(keys), { roomUuid, me, copy });
+}
+
+/**
+ * The state of a member's copy for the OWNER's members table (README section 7 "The members'
+ * copies"): `verified` (granted by an OWNER whose key is pinned here, the signature checked),
+ * `unverified` (a copy whose grant is missing or does not verify, with the code), `pending` (no copy).
+ * A changed granter key is not asked here (the table only shows it): it counts as unverified.
+ */
+export type MemberCopyState = { state: 'verified' } | { state: 'unverified'; code: string } | { state: 'pending' };
+
+export async function memberCopyState(roomUuid: string, keys: UnlockedKeys, member: E2eMember): Promise<MemberCopyState> {
+  const me = authStore.getState().user?.uuid;
+  if (!member.copy || !me) return { state: 'pending' };
+  const trust = await roomKeyTrust(apiClient, e2eOf(keys, 'never'), { roomUuid, me, copy: member.copy, recipient: member.user.uuid });
+  return trust.ok ? { state: 'verified' } : { state: 'unverified', code: trust.code };
 }
 
 function openedRoomKeyOf(roomUuid: string, keys: UnlockedKeys): Promise<OpenedRoomKey> {
@@ -46,7 +116,9 @@ function openedRoomKeyOf(roomUuid: string, keys: UnlockedKeys): Promise<OpenedRo
       const state = await call(apiClient, X.state, { params: { roomUuid } });
       if (!state.roomKey) throw new E2eRoomAccessError(state.state);
       const { handle } = await cryptoApi.unwrapRoomKey({ privateKey: keys.encryption.handle, roomId: roomUuid, wrapped: state.roomKey.wrappedKey });
-      return { handle, trust: await trustOfCopy(roomUuid, keys, state.roomKey) };
+      const trust = await trustOfCopy(roomUuid, keys, state.roomKey);
+      if (!trust.ok && trust.code === 'contact-key-changed') refusedForChangedKey.add(cacheKey);
+      return { handle, trust };
     })();
     opened.catch(() => roomKeys.delete(cacheKey));
     roomKeys.set(cacheKey, opened);
@@ -104,7 +176,7 @@ export async function signLegacyRoomKeyGrants(roomUuid: string, keys: UnlockedKe
   const { members } = await listE2eMembers(roomUuid);
   for (const member of members) {
     if (member.user.uuid === me.uuid || member.state !== 'approved') continue;
-    await grantRoomKey(roomUuid, keys, member).catch((error: unknown) => console.debug('[e2e] re-grant', member.user.email, error));
+    await grantRoomKey(roomUuid, keys, member, { ask: false }).catch((error: unknown) => console.debug('[e2e] re-grant', member.user.email, error));
   }
   return true;
 }
@@ -244,10 +316,10 @@ export async function verifyE2eFiles(roomUuid: string, roomKey: KeyHandle, keys:
     if (!pending) {
       const uploader = state.signers.find((s) => s.userUuid === uploaderUuid);
       const signer = uploader?.keys.find((k) => k.usage === 'signing' && k.keyId === keyId);
-      // The signer's key against the caller's pins (README section 3): a changed key is refused.
+      // The signer's key against the caller's pins (README section 3): a changed key is asked about (once), refused on Cancel.
       pending = !uploader || !signer
         ? Promise.resolve({ code: 'room-metadata-signature-invalid' })
-        : verifiedContactKey(apiClient, { crypto: cryptoApi, keys }, { email: uploader.email, userUuid: uploader.userUuid, usage: 'signing', keyId: signer.keyId, publicKey: signer.publicKey, ...(signer.retired ? { retired: true } : {}) }).then(
+        : verifiedContactKey(apiClient, e2eOf(keys), { email: uploader.email, userUuid: uploader.userUuid, usage: 'signing', keyId: signer.keyId, publicKey: signer.publicKey, ...(signer.retired ? { retired: true } : {}) }).then(
             (pinned) => ({ publicKey: pinned.publicKey, signer: uploader }),
             (error: unknown) => ({ code: (error as { code?: string }).code ?? 'room-metadata-invalid' }),
           );
@@ -435,11 +507,11 @@ export async function fileKeyOf(roomUuid: string, keys: UnlockedKeys, file: E2eL
 export const listE2eMembers = (roomUuid: string) => call(apiClient, X.members, { params: { roomUuid } });
 
 /** The grant (release): the OWNER's room key wrapped to the member's live encryption key. */
-export async function grantRoomKey(roomUuid: string, keys: UnlockedKeys, member: E2eMember): Promise<E2eMember> {
+export async function grantRoomKey(roomUuid: string, keys: UnlockedKeys, member: E2eMember, options: { ask?: boolean } = {}): Promise<E2eMember> {
   const live = member.keys.find((k) => k.usage === 'encryption');
   if (!live) throw new E2eRoomAccessError('noSecuPass');
-  // Never wrap to a key the server swapped in: pin check first (a changed key is refused).
-  const key = await verifiedContactKey(apiClient, { crypto: cryptoApi, keys }, { email: member.user.email, userUuid: member.user.uuid, usage: 'encryption', keyId: live.keyId, publicKey: live.publicKey });
+  // Never wrap to a key the server swapped in: pin check first (a changed key only after the user confirmed it).
+  const key = await verifiedContactKey(apiClient, e2eOf(keys, options.ask === false ? 'never' : 'each'), { email: member.user.email, userUuid: member.user.uuid, usage: 'encryption', keyId: live.keyId, publicKey: live.publicKey });
   const roomKey = await writableRoomKeyOf(roomUuid, keys);
   const wrappedKey = await cryptoApi.wrapRoomKey({ roomKey, roomId: roomUuid, recipientPublicKey: key.publicKey });
   const grant = await signGrant(roomUuid, keys, member.user.uuid, wrappedKey);

@@ -33,6 +33,7 @@ import {
 } from './e2e-room-client';
 import { EncryptionActivation } from './encryption-activation';
 import { RoomKeyTrustBar, useRoomKeyTrust } from './room-key-trust';
+import { MemberCopyCell, MemberCopyMenu, useMemberCopyStates, useRegrantDialog, useRoomChangedKeyDialog } from './e2e-member-copies';
 import { startE2eRoomUpload } from './e2e-upload';
 import { placementFor, renameE2eEntry, takenBy } from './e2e-file-ops';
 import { NameTakenError } from '../room-errors';
@@ -73,6 +74,8 @@ export function E2eRoomPage() {
   const { user } = useAuthState();
   const session = useSecuPassSession();
   const unlock = useUnlockedKeys('decrypt');
+  // A member's changed key is asked about (the deliveries' dialog) before the loaders below check it.
+  const changedKeyDialog = useRoomChangedKeyDialog();
   // The first page shows at once, the rest of the folder loads behind it (e2e-folder-loader.ts).
   const { contents, load, problem } = useE2eFolder(roomUuid, folderUuid, session?.keys);
   const view = load?.view ?? null;
@@ -97,6 +100,8 @@ export function E2eRoomPage() {
   const members = useSWR(isOwner && session ? ['rooms/e2e-members', roomUuid] : null, () => listE2eMembers(roomUuid));
   // A copy of the room key no OWNER signed for the caller is read only (README section 7).
   const keyTrust = useRoomKeyTrust(roomUuid, session?.keys, contents?.room.role, () => void members.mutate());
+  const copyStates = useMemberCopyStates(roomUuid, session?.keys, members.data?.members);
+  const regrant = useRegrantDialog(roomUuid, unlock, () => members.mutate());
 
   const refresh = async () => {
     await refreshRooms();
@@ -321,6 +326,7 @@ export function E2eRoomPage() {
     { id: 'user', header: t('rooms:e2e.members.user'), cell: (m) => m.user.email },
     { id: 'role', header: t('rooms:list.columns.role'), cell: (m) => <RoleBadge role={m.role} /> },
     { id: 'state', header: t('rooms:e2e.members.state'), cell: (m) => t(`rooms:e2e.members.states.${m.state}`) },
+    { id: 'copy', header: t('rooms:e2e.memberCopy.column'), cell: (m) => <MemberCopyCell state={copyStates?.get(m.user.uuid)} /> },
     {
       id: 'actions',
       header: t('rooms:list.columns.actions'),
@@ -336,6 +342,8 @@ export function E2eRoomPage() {
               </Button>
             ) : null}
           </div>
+        ) : m.state === 'approved' && m.user.uuid !== user?.uuid ? (
+          <MemberCopyMenu member={m} onRegrant={regrant.ask} />
         ) : null,
     },
   ];
@@ -440,6 +448,8 @@ export function E2eRoomPage() {
       <NameDialog request={naming} onClose={() => setNaming(null)} />
       {details.panel}
       {remove.dialog}
+      {regrant.dialog}
+      {changedKeyDialog}
       <VersionConflictDialog request={conflict} onClose={() => setConflict(null)} />
       {contents && view ? (
         <MoveDialog room={contents.room} item={moving} onClose={() => setMoving(null)} names={e2eMoveNames(roomUuid, view.roomName ?? t('rooms:e2e.nameBroken'), unlock)} />
