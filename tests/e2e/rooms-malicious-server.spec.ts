@@ -4,6 +4,9 @@
 // owner's file with her own key — the row says "Signed by a member who may not change files", and
 // never names the owner as signer; an EDITOR's re-signature (what a rename leaves) shows as hers,
 // "editor (uploaded by owner)"; an untouched file shows its uploader. axe on the room with them.
+// Case 4, a member's listed key changes: the reader gets the deliveries' changed-key dialog (Cancel
+// keeps the copy refused, Accept re-pins), and the OWNER's members table shows each copy's grant
+// state and grants a copy the server made anew from the row menu.
 import { randomUUID } from 'node:crypto';
 import { expect, test } from '@playwright/test';
 import { ROOM_E2E_PATHS } from '@shared/contract/rooms-e2e';
@@ -75,6 +78,7 @@ test.beforeAll(async () => {
     const { sealed: metadata } = await member.crypto.sealRoomFileMetadata({ roomKey, signingKey: member.keys.signing.handle, metadata: rest });
     await db.updateTable('room_e2e_files').set({ metadata, signed_by: member.id }).where('file_id', '=', row.id).execute();
   };
+  people = members;
   await reSign(members.viewer, uuids[0]!);
   await reSign(members.editor, uuids[1]!);
   editorForged = async () => {
@@ -85,6 +89,7 @@ test.beforeAll(async () => {
   };
 });
 let editorForged: () => Promise<void>;
+let people: Record<'owner' | 'editor' | 'viewer', Member>;
 test.afterAll(async () => {
   await server?.close();
 });
@@ -120,4 +125,97 @@ test('case 1: a copy of a room key the server made is refused for writing, with 
   await expect(page.getByText(rooms.e2e.keyGrant.invalid, { exact: true })).toBeVisible({ timeout: 30_000 });
   await expect(page.getByRole('button', { name: rooms.e2e.upload })).toHaveCount(0);
   await expectNoSeriousA11yViolations(page, 'E2E room with a copy of the room key the server made');
+});
+
+const deliveries = locale<typeof import('@locales/en/deliveries.json')>('en', 'deliveries');
+
+test('case 4: a changed granter key asks with both fingerprints; Cancel keeps the copy refused, Accept re-pins and reads', async ({ page }) => {
+  test.setTimeout(240_000);
+  const db = server.app.db;
+  const open = async () => {
+    await page.goto(`${server.url}/secure-rooms/${roomUuid}`);
+    await unlockRoomKeys(page, PASSPHRASE);
+  };
+  const dialog = page.getByRole('alertdialog', { name: deliveries.changedKey.senderTitle });
+  const untouched = page.getByRole('table', { name: 'Folders and files' }).getByRole('row', { name: /Offer 3\.pdf/ });
+  await signInToInbox(page, server, viewer);
+  // First visit: the OWNER's signing key is pinned on the viewer's list.
+  await open();
+  await expect(untouched.getByRole('cell', { name: owner.email, exact: true })).toBeVisible({ timeout: 30_000 });
+  await expect(dialog).toHaveCount(0);
+
+  // The server lists the EDITOR's signing key as the OWNER's, with a grant of the viewer's copy the EDITOR signed in the OWNER's name.
+  const ownerKey = await db.selectFrom('public_keys').selectAll().where('user_id', '=', people.owner.id).where('usage', '=', 'signing').where('revoked_at', 'is', null).executeTakeFirstOrThrow();
+  const editorKey = await db.selectFrom('public_keys').selectAll().where('user_id', '=', people.editor.id).where('usage', '=', 'signing').where('revoked_at', 'is', null).executeTakeFirstOrThrow();
+  const grantRow = db.selectFrom('room_e2e_key_grants').selectAll().where('user_id', '=', people.viewer.id);
+  const saved = await grantRow.executeTakeFirstOrThrow();
+  const copy = await db.selectFrom('access_descriptors').select('wrapped_key').where('resource_id', '=', roomUuid).where('recipient_user_id', '=', people.viewer.id).where('invalidated_at', 'is', null).executeTakeFirstOrThrow();
+  const forged = await people.editor.crypto.signRoomKeyGrant({ signingKey: people.editor.keys.signing.handle, roomId: roomUuid, epoch: 1, recipientUserId: people.viewer.uuid, wrapped: JSON.parse(copy.wrapped_key) as Parameters<CryptoApi['signRoomKeyGrant']>[0]['wrapped'], granterUserId: people.owner.uuid, createdAt: new Date().toISOString() });
+  const setKey = (key: typeof ownerKey) => db.updateTable('public_keys').set({ spki: key.spki, key_id: key.key_id, fingerprint: key.fingerprint }).where('id', '=', ownerKey.id).execute();
+  const setGrant = (signed: string) => db.updateTable('room_e2e_key_grants').set({ signed_grant: signed }).where('room_id', '=', saved.room_id).where('user_id', '=', saved.user_id).execute();
+  await setKey(editorKey);
+  await setGrant(JSON.stringify(forged));
+  const print = async (member: Member) => (await member.crypto.fingerprint({ publicKey: member.keys.signing.publicKey })).fingerprintDisplay;
+  const group = (display: string) => display.split(/\s+/)[0]!;
+
+  // The dialog names the OWNER with the pinned and the listed fingerprint; Cancel: the copy stays refused.
+  await open();
+  await expect(dialog).toBeVisible({ timeout: 30_000 });
+  await expect(dialog).toContainText(owner.email);
+  await expect(dialog.getByTestId('changed-key-old')).toContainText(group(await print(people.owner)));
+  await expect(dialog.getByTestId('changed-key-new')).toContainText(group(await print(people.editor)));
+  await expectNoSeriousA11yViolations(page, 'changed-key dialog in an E2E room');
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await expect(page.getByText(rooms.e2e.keyGrant.invalid, { exact: true })).toBeVisible({ timeout: 30_000 });
+  await expect(dialog).toHaveCount(0);
+
+  // The real key and grant back; the viewer's pin (Cancel moved nothing) matches again: no question.
+  await setKey(ownerKey);
+  await setGrant(saved.signed_grant);
+  await open();
+  await expect(untouched.getByRole('cell', { name: owner.email, exact: true })).toBeVisible({ timeout: 30_000 });
+  await expect(dialog).toHaveCount(0);
+  await expect(page.getByText(rooms.e2e.keyGrant.invalid, { exact: true })).toHaveCount(0);
+
+  // Accept: the server's key again — once confirmed it is pinned (the comparison is what protects)…
+  await setKey(editorKey);
+  await setGrant(JSON.stringify(forged));
+  await open();
+  await dialog.getByRole('button', { name: rooms.e2e.changedKeyConfirm }).click();
+  await expect(dialog).toHaveCount(0);
+  await expect(page.getByText(rooms.e2e.keyGrant.invalid, { exact: true })).toHaveCount(0);
+  // …and with the real key back the stale pin asks once (the copy and the file signer alike); Accept re-pins and the file reads.
+  await setKey(ownerKey);
+  await setGrant(saved.signed_grant);
+  await open();
+  await expect(dialog).toBeVisible({ timeout: 30_000 });
+  await expect(dialog.getByTestId('changed-key-new')).toContainText(group(await print(people.owner)));
+  await dialog.getByRole('button', { name: rooms.e2e.changedKeyConfirm }).click();
+  await expect(untouched.getByRole('cell', { name: owner.email, exact: true })).toBeVisible({ timeout: 30_000 });
+  await expect(dialog).toHaveCount(0);
+  await expect(page.getByText(rooms.e2e.keyGrant.invalid, { exact: true })).toHaveCount(0);
+});
+
+test('case 4: the OWNER’s members table shows each copy’s grant state; a copy the server made is granted anew from the row menu', async ({ page }) => {
+  test.setTimeout(240_000);
+  await editorForged();
+  await signInToInbox(page, server, owner);
+  await page.goto(`${server.url}/secure-rooms/${roomUuid}`);
+  await unlockRoomKeys(page, PASSPHRASE);
+  const members = page.getByRole('table', { name: rooms.e2e.members.title });
+  const row = (email: string) => members.getByRole('row', { name: new RegExp(email.replace(/[.]/g, '\\.')) });
+  await expect(row(viewer.email)).toContainText(rooms.e2e.memberCopy.verified, { timeout: 30_000 });
+  await expect(row(owner.email)).toContainText(rooms.e2e.memberCopy.verified);
+  await expect(row(editor.email)).toContainText(rooms.e2e.memberCopy.unverified);
+  await expectNoSeriousA11yViolations(page, 'E2E room members table with grant states');
+
+  // Keyboard: the row menu, its item, the confirmation.
+  await row(editor.email).getByRole('button', { name: rooms.e2e.memberCopy.actionsFor.replace('{{user}}', editor.email) }).focus();
+  await page.keyboard.press('Enter');
+  await page.getByRole('menuitem', { name: rooms.e2e.memberCopy.regrant }).press('Enter');
+  const confirm = page.getByRole('alertdialog', { name: rooms.e2e.memberCopy.regrantTitle.replace('{{user}}', editor.email) });
+  await expect(confirm).toBeVisible();
+  await confirm.getByRole('button', { name: rooms.e2e.memberCopy.regrantConfirm }).click();
+  await expect(page.getByText(rooms.e2e.memberCopy.regranted.replace('{{user}}', editor.email))).toBeVisible({ timeout: 30_000 });
+  await expect(row(editor.email)).toContainText(rooms.e2e.memberCopy.verified, { timeout: 30_000 });
 });

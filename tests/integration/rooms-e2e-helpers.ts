@@ -8,7 +8,7 @@ import type { WrappedFileKey } from '@shared/crypto/file-key';
 import type { RoomFileMetadata } from '@shared/crypto/room';
 import { ROOM_KEY_EPOCH } from '@shared/crypto/room-grant';
 import { bytesToStream, collectStream } from '@shared/crypto/stream-encoder';
-import { verifiedContactKey } from '@shared/transfer/e2e';
+import { verifiedContactKey, type E2eOptions } from '@shared/transfer/e2e';
 import { sendRoomFile, type RoomFileSend } from '@shared/transfer/room-upload';
 import type { TestServer } from '@tests/support/server';
 import { call } from './core-helpers';
@@ -186,7 +186,7 @@ export interface ReadFolder {
 }
 
 /** Everything a reader does: names, metadata (signature against the uploader's key), file key, download, decrypt. */
-export async function readE2eFolder(server: TestServer, actor: E2eActor, roomUuid: string, folderUuid?: string, options: { download?: boolean } = {}): Promise<ReadFolder> {
+export async function readE2eFolder(server: TestServer, actor: E2eActor, roomUuid: string, folderUuid?: string, options: { download?: boolean } & Pick<E2eOptions, 'pins' | 'confirmChangedKey'> = {}): Promise<ReadFolder> {
   const { handle, state } = await openRoomKey(server, actor, roomUuid);
   const contents = await json<RoomContents>(await req(server, actor, 'GET', folderUuid ? ROOM_PATHS.folder(roomUuid, folderUuid) : ROOM_PATHS.room(roomUuid)), 200);
   const items = [
@@ -213,7 +213,8 @@ export async function readE2eFolder(server: TestServer, actor: E2eActor, roomUui
     const uploader = state.signers.find((s) => s.userUuid === (extra.signerUuid ?? extra.uploaderUuid));
     const listedKey = uploader?.keys.find((k) => k.keyId === signed.metadata.signerKeyId && k.usage === 'signing');
     if (!uploader || !listedKey) throw new Error('the uploader’s signing key is not listed');
-    const signer = await verifiedContactKey(actor.client, { crypto: actor.crypto, keys: keysOf(actor), pins: actor.pins }, { email: uploader.email, userUuid: uploader.userUuid, usage: 'signing', keyId: listedKey.keyId, publicKey: listedKey.publicKey, ...(listedKey.retired ? { retired: true } : {}) });
+    // A signer's changed key: asked through `confirmChangedKey` (the room page's dialog), refused without it.
+    const signer = await verifiedContactKey(actor.client, { crypto: actor.crypto, keys: keysOf(actor), pins: options.pins ?? actor.pins, ...(options.confirmChangedKey ? { confirmChangedKey: options.confirmChangedKey } : {}) }, { email: uploader.email, userUuid: uploader.userUuid, usage: 'signing', keyId: listedKey.keyId, publicKey: listedKey.publicKey, ...(listedKey.retired ? { retired: true } : {}) });
     const metadata = await actor.crypto.verifyRoomFileMetadata({
       signed, signerPublicKey: signer.publicKey,
       expected: { ...file, name, size: extra.plaintextSize, ...(extra.uploaderUuid ? { uploaderUserId: extra.uploaderUuid } : {}), signer: { userId: uploader.userUuid, role: uploader.role } },

@@ -1,9 +1,12 @@
 import { ROOM_PATHS, type Room } from '@shared/contract/rooms';
-import { ROOM_E2E_PATHS, type E2eMember, type E2eRoomState } from '@shared/contract/rooms-e2e';
+import { ROOM_E2E_PATHS, type E2eMember, type E2eMemberList, type E2eRoomState } from '@shared/contract/rooms-e2e';
+import { MemoryKeyPinStore } from '@shared/crypto/key-pinning';
+import { ROOM_KEY_EPOCH } from '@shared/crypto/room-grant';
+import type { ChangedContactKey } from '@shared/transfer/e2e';
 import { startTestServer, type TestServer } from '@tests/support/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUserAsAdmin, signIn, signInAdmin } from './core-helpers';
-import { e2eActor, giveSecuPass, type E2eActor } from './e2e-helpers';
+import { e2eActor, e2eOf, giveSecuPass, type E2eActor } from './e2e-helpers';
 import { roomKeyTrust } from '@shared/transfer/room-key-trust';
 import { createE2eRoom, grant, json, openRoomKey, readE2eFolder, renameE2eFileBody, req, sha256Hex, signGrant, uploadE2eFile } from './rooms-e2e-helpers';
 
@@ -155,5 +158,101 @@ describe('case 1: a room key of the server’s making', () => {
     expect(await trustOf(a.editor, r.room)).toEqual({ ok: false, code: 'room-key-grant-invalid' });
     const members = await json<{ members: E2eMember[] }>(await req(server, a.owner, 'GET', ROOM_E2E_PATHS.members(r.room.uuid)), 200);
     expect(members.members.find((m) => m.user.uuid === a.editor.userUuid)?.state).toBe('approved');
+  }, 120_000);
+});
+
+const userIdOf = async (uuid: string) => (await server.app.db.selectFrom('users').select('id').where('uuid', '=', uuid).executeTakeFirstOrThrow()).id;
+
+/** The server lists `from`'s live key of `usage` as `of`'s; answers the restore. */
+async function substituteKey(of: E2eActor, from: E2eActor, usage: 'signing' | 'encryption'): Promise<() => Promise<void>> {
+  const db = server.app.db;
+  const live = async (actor: E2eActor) => db.selectFrom('public_keys').selectAll().where('user_id', '=', await userIdOf(actor.userUuid)).where('usage', '=', usage).where('revoked_at', 'is', null).executeTakeFirstOrThrow();
+  const [target, swapped] = [await live(of), await live(from)];
+  await db.updateTable('public_keys').set({ spki: swapped.spki, key_id: swapped.key_id, fingerprint: swapped.fingerprint }).where('id', '=', target.id).execute();
+  return async () => {
+    await db.updateTable('public_keys').set({ spki: target.spki, key_id: target.key_id, fingerprint: target.fingerprint }).where('id', '=', target.id).execute();
+  };
+}
+
+describe('case 4: a member’s listed key changes (the changed-key question)', () => {
+  it('the granter’s and the file signer’s changed key is asked about: Cancel keeps the copy and the file refused, Accept re-pins and reads', async () => {
+    const r = await roomWithFile('Changed key');
+    const db = server.app.db;
+    // The VIEWER on a fresh device: her first read pins the OWNER's real signing key.
+    const pins = new MemoryKeyPinStore();
+    const asked: ChangedContactKey[] = [];
+    const answering = (ok: boolean) => async (change: ChangedContactKey) => (asked.push(change), ok);
+    const trust = async (confirmChangedKey?: (change: ChangedContactKey) => Promise<boolean>) => {
+      const state = await json<E2eRoomState>(await req(server, a.viewer, 'GET', ROOM_E2E_PATHS.state(r.room.uuid)), 200);
+      return roomKeyTrust(a.viewer.client, e2eOf(a.viewer, { pins, ...(confirmChangedKey ? { confirmChangedKey } : {}) }), { roomUuid: r.room.uuid, me: a.viewer.userUuid, copy: state.roomKey! });
+    };
+    expect(await trust()).toEqual({ ok: true });
+    const fingerprintOf = async (actor: E2eActor) => (await actor.crypto.fingerprint({ publicKey: actor.keys!.signing.publicKey })).fingerprint;
+    const [ownerPrint, evePrint] = [await fingerprintOf(a.owner), await fingerprintOf(a.outsider)];
+
+    // The server lists Eve's (the outsider's) signing key as the OWNER's, with a grant Eve signed in the OWNER's name.
+    const restoreKey = await substituteKey(a.owner, a.outsider, 'signing');
+    const grants = db.selectFrom('room_e2e_key_grants').selectAll().where('room_id', '=', (await db.selectFrom('data_rooms').select('id').where('uuid', '=', r.room.uuid).executeTakeFirstOrThrow()).id).where('user_id', '=', await userIdOf(a.viewer.userUuid));
+    const saved = await grants.executeTakeFirstOrThrow();
+    const copy = (await json<E2eRoomState>(await req(server, a.viewer, 'GET', ROOM_E2E_PATHS.state(r.room.uuid)), 200)).roomKey!;
+    const forged = await a.outsider.crypto.signRoomKeyGrant({ signingKey: a.outsider.keys!.signing.handle, roomId: r.room.uuid, epoch: ROOM_KEY_EPOCH, recipientUserId: a.viewer.userUuid, wrapped: copy.wrappedKey, granterUserId: a.owner.userUuid, createdAt: new Date().toISOString() });
+    await db.updateTable('room_e2e_key_grants').set({ signed_grant: JSON.stringify(forged) }).where('room_id', '=', saved.room_id).where('user_id', '=', saved.user_id).execute();
+    // Without a question the copy is refused as before; Cancel refuses it too — one question, with both fingerprints.
+    expect(await trust()).toEqual({ ok: false, code: 'contact-key-changed' });
+    expect(await trust(answering(false))).toEqual({ ok: false, code: 'contact-key-changed' });
+    expect(asked).toEqual([expect.objectContaining({ email: email('owner'), userUuid: a.owner.userUuid, usage: 'signing', pinnedFingerprint: ownerPrint, presentedFingerprint: evePrint })]);
+    expect(await pins.get(`${a.owner.userUuid}:signing`)).toBe(ownerPrint);
+    // Confirming without comparing trusts the server's key (what the dialog's comparison is there for).
+    expect(await trust(answering(true))).toEqual({ ok: true });
+    expect(await pins.get(`${a.owner.userUuid}:signing`)).toBe(evePrint);
+
+    // The real key and grant back: now her pin is the stale one. The copy and the file's signer are asked about.
+    await restoreKey();
+    await db.updateTable('room_e2e_key_grants').set({ signed_grant: saved.signed_grant }).where('room_id', '=', saved.room_id).where('user_id', '=', saved.user_id).execute();
+    asked.length = 0;
+    expect(await trust(answering(false))).toEqual({ ok: false, code: 'contact-key-changed' });
+    await expect(readE2eFolder(server, a.viewer, r.room.uuid, undefined, { pins, confirmChangedKey: answering(false) })).rejects.toMatchObject({ code: 'contact-key-changed' });
+    expect(asked.map((c) => [c.usage, c.pinnedFingerprint, c.presentedFingerprint])).toEqual([['signing', evePrint, ownerPrint], ['signing', evePrint, ownerPrint]]);
+    const read = await readE2eFolder(server, a.viewer, r.room.uuid, undefined, { pins, confirmChangedKey: answering(true) });
+    expect(sha256Hex(read.files.get('Offer.pdf')!.bytes)).toBe(sha256Hex(r.bytes));
+    // Re-pinned: no more questions, the copy verifies.
+    expect(await pins.get(`${a.owner.userUuid}:signing`)).toBe(ownerPrint);
+    expect(await trust()).toEqual({ ok: true });
+    expect(asked).toHaveLength(3);
+  }, 120_000);
+
+  it('a member being granted whose listed key changed: Cancel grants nothing (the server keeps her old copy), and the OWNER’s members list shows each copy’s grant for her browser to check', async () => {
+    const r = await roomWithFile('Changed grantee');
+    const list = async (actor: E2eActor, status = 200) => req(server, actor, 'GET', ROOM_E2E_PATHS.members(r.room.uuid)).then((res) => (status === 200 ? json<E2eMemberList>(res, 200) : (expect(res.status).toBe(status), null)));
+    // Who may call: the OWNER; a VIEWER or EDITOR may not manage access (403), an outsider sees no room (404).
+    await list(a.viewer, 403);
+    await list(a.editor, 403);
+    await list(a.outsider, 404);
+    const before = (await list(a.owner))!.members;
+    const editor = before.find((m) => m.user.uuid === a.editor.userUuid)!;
+    expect(editor.copy?.grant?.grant).toMatchObject({ recipientUserId: a.editor.userUuid, granterUserId: a.owner.userUuid });
+    expect(editor.copy?.granter).toMatchObject({ userUuid: a.owner.userUuid, role: 'OWNER' });
+    // The members table's check (web memberCopyState): the same reader code, for another recipient.
+    const copyTrust = (member: E2eMember, recipient = member.user.uuid) => roomKeyTrust(a.owner.client, e2eOf(a.owner), { roomUuid: r.room.uuid, me: a.owner.userUuid, copy: member.copy!, recipient });
+    expect(await copyTrust(editor)).toEqual({ ok: true });
+    expect(await copyTrust(before.find((m) => m.user.uuid === a.owner.userUuid)!)).toEqual({ ok: true });
+    expect(await copyTrust(editor, a.viewer.userUuid)).toEqual({ ok: false, code: 'room-key-grant-invalid' });
+
+    // The server lists Eve's encryption key as the EDITOR's: a grant asks first, Cancel wraps nothing.
+    const restore = await substituteKey(a.editor, a.outsider, 'encryption');
+    await expect(grant(server, a.owner, r.room.uuid, a.editor.userUuid, { confirmChangedKey: false })).rejects.toMatchObject({ code: 'contact-key-changed' });
+    const during = (await list(a.owner))!.members.find((m) => m.user.uuid === a.editor.userUuid)!;
+    // Her listed key is not the one her copy is wrapped to: pending again, no copy to check.
+    expect([during.state, during.copy]).toEqual(['pending', null]);
+    await restore();
+    const after = (await list(a.owner))!.members.find((m) => m.user.uuid === a.editor.userUuid)!;
+    expect(after.state).toBe('approved');
+    expect(after.copy?.wrappedKey).toEqual(editor.copy?.wrappedKey);
+    // The re-grant (the row menu's): a new copy to her verified key, signed, that her browser trusts.
+    await json(await grant(server, a.owner, r.room.uuid, a.editor.userUuid), 200);
+    const regranted = (await list(a.owner))!.members.find((m) => m.user.uuid === a.editor.userUuid)!;
+    expect(regranted.copy?.wrappedKey).not.toEqual(editor.copy?.wrappedKey);
+    expect(await copyTrust(regranted)).toEqual({ ok: true });
+    expect(await trustOf(a.editor, r.room)).toEqual({ ok: true });
   }, 120_000);
 });
