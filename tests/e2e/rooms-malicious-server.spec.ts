@@ -216,6 +216,6 @@ test('case 4: the OWNER’s members table shows each copy’s grant state; a cop
   const confirm = page.getByRole('alertdialog', { name: rooms.e2e.memberCopy.regrantTitle.replace('{{user}}', editor.email) });
   await expect(confirm).toBeVisible();
   await confirm.getByRole('button', { name: rooms.e2e.memberCopy.regrantConfirm }).click();
-  await expect(page.getByText(rooms.e2e.memberCopy.regranted.replace('{{user}}', editor.email))).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByText(rooms.e2e.memberCopy.regranted.replace('{{user}}', editor.email)).first()).toBeVisible({ timeout: 30_000 });
   await expect(row(editor.email)).toContainText(rooms.e2e.memberCopy.verified, { timeout: 30_000 });
 });
