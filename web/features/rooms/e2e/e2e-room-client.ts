@@ -37,6 +37,8 @@ type ConfirmChangedKey = (change: ChangedContactKey) => Promise<boolean>;
 let changedKeyQuestion: ConfirmChangedKey | null = null;
 let questions: Promise<unknown> = Promise.resolve();
 const answers = new Map<string, Promise<boolean>>();
+/** The questions still open: answered Cancel when their page goes (a check must not wait for an unmounted dialog). */
+const openQuestions = new Set<(ok: boolean) => void>();
 
 /**
  * The open room page's changed-key dialog (web/components/changed-key-dialog.tsx, as deliveries
@@ -50,7 +52,9 @@ export function setRoomChangedKeyQuestion(ask: ConfirmChangedKey): () => void {
   for (const cacheKey of refusedForChangedKey) roomKeys.delete(cacheKey);
   refusedForChangedKey.clear();
   return () => {
-    if (changedKeyQuestion === ask) changedKeyQuestion = null;
+    if (changedKeyQuestion !== ask) return;
+    changedKeyQuestion = null;
+    for (const cancel of [...openQuestions]) cancel(false);
   };
 }
 
@@ -72,7 +76,17 @@ function askOnce(change: ChangedContactKey): Promise<boolean> {
 function askNow(change: ChangedContactKey): Promise<boolean> {
   const ask = changedKeyQuestion;
   if (!ask) return Promise.resolve(false);
-  const answer = questions.then(() => ask(change)).catch(() => false);
+  const answer = questions.then(() => {
+    if (changedKeyQuestion !== ask) return false;
+    return new Promise<boolean>((resolve) => {
+      const settle = (ok: boolean) => {
+        openQuestions.delete(settle);
+        resolve(ok);
+      };
+      openQuestions.add(settle);
+      ask(change).then(settle, () => settle(false));
+    });
+  });
   questions = answer;
   return answer;
 }
