@@ -215,6 +215,7 @@ test('case 4: the OWNER’s members table shows each copy’s grant state; a cop
   await page.getByRole('menuitem', { name: rooms.e2e.memberCopy.regrant }).press('Enter');
   const confirm = page.getByRole('alertdialog', { name: rooms.e2e.memberCopy.regrantTitle.replace('{{user}}', editor.email) });
   await expect(confirm).toBeVisible();
+  await expectNoSeriousA11yViolations(page, 'E2E room re-grant confirmation');
   await confirm.getByRole('button', { name: rooms.e2e.memberCopy.regrantConfirm }).click();
   await expect(page.getByText(rooms.e2e.memberCopy.regranted.replace('{{user}}', editor.email)).first()).toBeVisible({ timeout: 30_000 });
   await expect(row(editor.email)).toContainText(rooms.e2e.memberCopy.verified, { timeout: 30_000 });
