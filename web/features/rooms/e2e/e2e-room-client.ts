@@ -424,7 +424,7 @@ export async function uploadE2eFile(file: File, target: E2eUploadTarget): Promis
           const { contentSha256 } = await cryptoApi.uploadContentSha256({ upload });
           closeUpload();
           // The version chain (README section 7): a new file starts at 1, a new version links to the current state.
-          const link = await nextVersionLink(target.placement?.replace?.current ?? null);
+          const link = await versionLinkOf(keys, target.placement?.replace);
           const { sealed } = await cryptoApi.sealRoomFileMetadata({
             roomKey,
             signingKey: keys.signing.handle,
@@ -446,6 +446,19 @@ export async function uploadE2eFile(file: File, target: E2eUploadTarget): Promis
       delete session.fileKey;
     }
   }
+}
+
+/**
+ * The chain fields of an upload (README section 7 "Version chain"). A new version over a current
+ * state that did not verify (or was refused as rolled back) has no predecessor to vouch for: it
+ * counts on above the highest counter the user's devices saw, without a previous hash.
+ */
+async function versionLinkOf(keys: UnlockedKeys, replace: E2eUploadPlacement['replace']): Promise<{ counter: number; previousSha256?: string }> {
+  if (!replace || replace.current) return nextVersionLink(replace?.current ?? null);
+  const me = authStore.getState().user?.uuid;
+  if (!me) return nextVersionLink(null);
+  const pins = await contactPinsFor({ client: apiClient, crypto: cryptoApi, keys, ownerUserId: async () => me });
+  return { counter: pins.fileCounter(replace.uuid) + 1 };
 }
 
 /** The file key of a listed, verified file (a handle for the Worker's download decryption). */

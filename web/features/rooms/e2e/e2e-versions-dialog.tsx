@@ -40,8 +40,12 @@ export function E2eVersionsDialog(props: {
     {
       id: 'version',
       header: t('rooms:versions.columns.version'),
-      // The signed number (it equals the row's: the metadata's AAD and step 6 bind it); none when it did not verify.
-      cell: (v) => (v.file.metadata ? (v.current ? t('rooms:versions.current', { version: v.file.metadata.version }) : String(v.file.metadata.version)) : ''),
+      // The signed number (the metadata's AAD and step 6 bind it to the row's); a row that did not
+      // verify keeps the server's number to be told apart, its name column says it is not trusted.
+      cell: (v) => {
+        const version = v.file.metadata?.version ?? v.version;
+        return v.current ? t('rooms:versions.current', { version }) : String(version);
+      },
     },
     { id: 'name', header: t('rooms:files.columns.name'), cell: (v) => (v.file.metadata ? v.file.metadata.name : problem(v)) },
     { id: 'size', header: t('rooms:e2e.columns.size'), cell: (v) => formatSize(v.file.metadata?.size ?? v.file.size, i18n.language) },
