@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import kat from '../../tests/fixtures/crypto/room-kat.json';
 import {
   checkRoomVersionChain,
   deriveRoomKeys,
@@ -35,6 +36,10 @@ describe('room version chain: known answers', () => {
     expect(await roomMetadataSha256(metadata)).toBe('dmrFfvpg2vc_eO480T6Le08ycC0nWgtbtd7j7QOkvqA');
     // Any signed field changes it (the signature is not part of it: it covers exactly these bytes).
     expect(await roomMetadataSha256({ ...metadata, counter: 4 })).not.toBe('dmrFfvpg2vc_eO480T6Le08ycC0nWgtbtd7j7QOkvqA');
+  });
+
+  it('the room vector’s metadata (non-ASCII name and address) hashes to the value the Python reader checks (room-kat.json "chain")', async () => {
+    expect(await roomMetadataSha256(kat.file.metadata as RoomFileMetadata)).toBe(kat.chain.fileMetadataSha256);
   });
 
   it('the writer’s links: a new file starts at 1, a new version counts up and hashes the current state, a rename counts up and keeps the predecessor', async () => {
