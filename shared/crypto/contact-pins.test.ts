@@ -41,4 +41,17 @@ describe('contact pin list (signed, encrypted to oneself)', () => {
     await refused(foreign);
     await expect(crypto.sealContactPins({ ...own, list: list('owner-1', 0) })).rejects.toMatchObject({ code: 'contact-pins-invalid' });
   });
+
+  it('the highest file counters (README section 7 "Version chain") travel signed; malformed ones are refused', { timeout: 60_000 }, async () => {
+    const crypto = createCryptoService();
+    const { keys } = await crypto.setupSecuPass({ userId: 'owner-1', passphrase: 'pins passphrase three' });
+    const own = { signingKey: keys.signing.handle, encryptionKey: keys.encryption.handle, ownerUserId: 'owner-1' };
+    const withCounters = { ...list('owner-1', 2), fileCounters: { 'file-1': 3, 'file-2': 1 } };
+    expect(await crypto.openContactPins({ ...own, sealed: await crypto.sealContactPins({ ...own, list: withCounters }) })).toEqual(withCounters);
+    for (const fileCounters of [{ 'file-1': 0 }, { 'file-1': '3' }, { 'file-1': 1.5 }, null]) {
+      const sealed = await crypto.sealContactPins({ ...own, list: { ...list('owner-1', 2), fileCounters } as unknown as ContactPinList }).catch(() => null);
+      // 1.5 cannot even be signed (canonical JSON takes safe integers only).
+      if (sealed) await expect(crypto.openContactPins({ ...own, sealed })).rejects.toMatchObject({ code: 'contact-pins-invalid' });
+    }
+  });
 });

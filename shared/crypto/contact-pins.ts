@@ -20,7 +20,16 @@ export interface ContactPinList {
   pins: Record<string, string>;
   /** Contact id → the fingerprint the user verified in person (fingerprint comparison or QR code). */
   verified: Record<string, string>;
+  /**
+   * E2E room file UUID → the highest metadata counter any of the user's devices saw as current
+   * (README section 7 "Version chain"): an older one is a rollback. At most FILE_COUNTERS_MAX,
+   * the least recently raised first (dropped first). Absent in lists saved before it existed.
+   */
+  fileCounters?: Record<string, number>;
 }
+
+/** How many files' highest counters the list keeps (~45 bytes each, some 225 kB in all). */
+export const FILE_COUNTERS_MAX = 5000;
 
 /** What the server stores (JSON). */
 export interface SealedContactPins {
@@ -121,5 +130,8 @@ export async function openContactPins(options: {
   const list = parsed.list;
   if (list.format !== 1 || list.ownerUserId !== ownerUserId || list.counter !== sealed.counter) throw new ContactPinsInvalidError('The list belongs to another user or counter');
   if (typeof list.pins !== 'object' || list.pins === null || typeof list.verified !== 'object' || list.verified === null) throw new ContactPinsInvalidError('The list has no pins');
+  if (list.fileCounters !== undefined && (typeof list.fileCounters !== 'object' || list.fileCounters === null || !Object.values(list.fileCounters).every((n) => Number.isSafeInteger(n) && n >= 1))) {
+    throw new ContactPinsInvalidError('The list has malformed file counters');
+  }
   return list;
 }

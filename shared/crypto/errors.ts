@@ -159,6 +159,14 @@ export class RoomSignerNotWriterError extends CryptoError {
 export class RoomKeyGrantInvalidError extends CryptoError {
   readonly code = 'room-key-grant-invalid';
 }
+/** A file's versions do not chain: a counter that does not increase, or a previous hash that is not the previous version's (README section 7). */
+export class RoomVersionChainError extends CryptoError {
+  readonly code = 'room-version-chain-broken';
+}
+/** The server hands out an older signed state of a file as current than one of the user's devices saw (rollback, README section 7). */
+export class RoomVersionRolledBackError extends CryptoError {
+  readonly code = 'room-version-rolled-back';
+}
 
 // ---- downloads decrypted in the Worker (service.ts decryptDownload) ----
 
@@ -206,6 +214,8 @@ const ERROR_CLASSES: CryptoErrorClass[] = [
   RoomMetadataMismatchError,
   RoomSignerNotWriterError,
   RoomKeyGrantInvalidError,
+  RoomVersionChainError,
+  RoomVersionRolledBackError,
 ];
 
 const CLASS_BY_CODE = new Map<string, CryptoErrorClass>(ERROR_CLASSES.map((cls) => [new cls('').code, cls]));

@@ -9,10 +9,11 @@ import {
   RoomMetadataSignatureError,
   RoomNameInvalidError,
   RoomSignerNotWriterError,
+  RoomVersionChainError,
 } from './errors';
 import { canonicalJson } from './manifest';
 import { FILE_KEY_BYTES } from './stream-records';
-import { aesGcmDecrypt, aesGcmEncrypt, hkdfSha256, importAesGcmKey, randomBytes, subtle } from './subtle';
+import { aesGcmDecrypt, aesGcmEncrypt, hkdfSha256, importAesGcmKey, randomBytes, sha256, subtle } from './subtle';
 
 /** The HPKE file id (file-key.ts binding) of a member's room-key copy; the context id is the room id. */
 export const ROOM_KEY_FILE_ID = 'room-key';
@@ -129,6 +130,13 @@ export interface RoomFileMetadata {
   signerKeyId: string;
   /** ISO 8601. */
   createdAt: string;
+  /**
+   * Counts every signed state of the file (README section 7 "Version chain"): 1 for a new file, the
+   * previous state's + 1 for a new version or a rename's re-signing. Absent: a legacy file (counter 0).
+   */
+  counter?: number;
+  /** base64url SHA-256 of the previous version's signed metadata bytes (`roomMetadataSha256`); absent for version 1 and legacy files. */
+  previousSha256?: string;
 }
 
 export interface SignedRoomFileMetadata {
@@ -162,7 +170,10 @@ export async function openRoomFileMetadata(keys: RoomKeys, ref: RoomFileRef, sea
   const named = ['uploaderUserId', 'signerKeyId'] as const;
   if (typeof m !== 'object' || m === null || m.format !== 1 || typeof signed.signature !== 'string' || !strings.every((key) => typeof m[key] === 'string')
     || !named.every((key) => (m[key] as string).length > 0)
-    || !Number.isSafeInteger(m.size) || !Number.isSafeInteger(m.version)) {
+    || !Number.isSafeInteger(m.size) || !Number.isSafeInteger(m.version)
+    // The chain fields are optional (legacy files have neither), but never of another shape.
+    || (m.counter !== undefined && (!Number.isSafeInteger(m.counter) || m.counter < 1))
+    || (m.previousSha256 !== undefined && (typeof m.previousSha256 !== 'string' || m.previousSha256.length !== 43))) {
     throw new RoomMetadataInvalidError('The file metadata lacks a field or has an unknown format');
   }
   return signed;
@@ -211,4 +222,47 @@ export async function verifyRoomFileMetadata(signed: SignedRoomFileMetadata, ver
     throw new RoomSignerNotWriterError(`The metadata was signed by a member who may not write here (${signer.role})`);
   }
   return m;
+}
+
+// ---- version chain (README section 7 "Version chain", issue 28 §2 case 2) ----
+
+/** The counter of a signed state: 0 for a legacy file signed before the chain existed. */
+export const roomMetadataCounter = (metadata: Pick<RoomFileMetadata, 'counter'>): number => metadata.counter ?? 0;
+
+/** base64url SHA-256 of UTF-8(canonicalJson(metadata)): exactly the bytes its signature covers. */
+export async function roomMetadataSha256(metadata: RoomFileMetadata): Promise<string> {
+  return toBase64Url(await sha256(utf8Encode(canonicalJson(metadata))));
+}
+
+/** The chain fields of a new version: the current state's counter + 1 and its hash (null: a new file). */
+export async function nextVersionLink(current: RoomFileMetadata | null): Promise<{ counter: number; previousSha256?: string }> {
+  if (!current) return { counter: 1 };
+  return { counter: roomMetadataCounter(current) + 1, previousSha256: await roomMetadataSha256(current) };
+}
+
+/** The chain fields of a rename's re-signing: counter + 1, the same previous version (the version does not change). */
+export function renameLink(current: RoomFileMetadata): { counter: number; previousSha256?: string } {
+  return { counter: roomMetadataCounter(current) + 1, ...(current.previousSha256 === undefined ? {} : { previousSha256: current.previousSha256 }) };
+}
+
+/**
+ * Checks the verified metadata of one file's versions as the server lists them (any order): for
+ * every version whose predecessor (version − 1) is in the list, a chained version's counter is
+ * higher and its `previousSha256` is the predecessor's hash; a legacy version (no counter) after a
+ * chained one is refused. Versions the list lacks (pruned) cannot be checked.
+ */
+export async function checkRoomVersionChain(versions: RoomFileMetadata[]): Promise<void> {
+  const byVersion = [...versions].sort((x, y) => x.version - y.version);
+  for (let i = 1; i < byVersion.length; i++) {
+    const previous = byVersion[i - 1]!;
+    const next = byVersion[i]!;
+    if (next.version === previous.version) throw new RoomVersionChainError(`Version ${next.version} is listed twice`);
+    if (next.version !== previous.version + 1) continue;
+    if (next.counter === undefined) {
+      if (previous.counter !== undefined) throw new RoomVersionChainError(`Version ${next.version} has no counter after a chained version`);
+      continue;
+    }
+    if (next.counter <= roomMetadataCounter(previous)) throw new RoomVersionChainError(`Version ${next.version} does not count up from version ${previous.version}`);
+    if (next.previousSha256 !== await roomMetadataSha256(previous)) throw new RoomVersionChainError(`Version ${next.version} does not name version ${previous.version} as its predecessor`);
+  }
 }

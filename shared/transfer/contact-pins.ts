@@ -2,7 +2,7 @@ import { ApiError } from '@shared/api/api-error';
 import type { ApiClient } from '@shared/api/client';
 import { getContactPins, putContactPins } from '@shared/api/endpoints/secupass';
 import { createBrowserStorageAdapter, type KeyValueStorage } from '@shared/api/storage-adapter';
-import type { ContactPinList } from '@shared/crypto/contact-pins';
+import { FILE_COUNTERS_MAX, type ContactPinList } from '@shared/crypto/contact-pins';
 import { ContactPinsRolledBackError } from '@shared/crypto/errors';
 import type { KeyPinStore } from '@shared/crypto/key-pinning';
 import type { CryptoApi, UnlockedKeys } from '@shared/crypto/service';
@@ -93,6 +93,32 @@ export class ServerKeyPinStore implements KeyPinStore {
       if (list.verified[contactId] === undefined) return false;
       delete list.verified[contactId];
       return true;
+    });
+  }
+
+  /** The highest metadata counter of an E2E room file any of the user's devices saw (0: none). */
+  fileCounter(fileId: string): number {
+    return this.list.fileCounters?.[fileId] ?? 0;
+  }
+
+  /**
+   * Remembers higher counters (README section 7 "Version chain"), in one save. A raised file moves
+   * to the end; past FILE_COUNTERS_MAX the least recently raised are dropped.
+   */
+  async raiseFileCounters(entries: { fileId: string; counter: number }[]): Promise<void> {
+    await this.change((list) => {
+      const counters = { ...list.fileCounters };
+      let changed = false;
+      for (const { fileId, counter } of entries) {
+        if (counter <= (counters[fileId] ?? 0)) continue;
+        delete counters[fileId];
+        counters[fileId] = counter;
+        changed = true;
+      }
+      const keys = Object.keys(counters);
+      for (const drop of keys.slice(0, Math.max(0, keys.length - FILE_COUNTERS_MAX))) delete counters[drop];
+      list.fileCounters = counters;
+      return changed;
     });
   }
 

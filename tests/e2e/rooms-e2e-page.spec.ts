@@ -151,6 +151,8 @@ test('a dropped folder tree decrypts and downloads SHA-256 equal; the whole room
   const fileDetails = page.getByRole('dialog', { name: fill(rooms.details.title, { name: 'readme.txt' }) });
   // The signed plaintext size (the server holds the larger ciphertext).
   await expect(fileDetails.getByText('13\u00a0B', { exact: true })).toBeVisible({ timeout: 30_000 });
+  // The version number as signed (shown only from verified metadata; README section 7 "Version chain").
+  await expect(fileDetails.getByText(rooms.versions.columns.version, { exact: true })).toBeVisible();
   await expectNoSeriousA11yViolations(page, 'E2E file details sidebar');
   await fileDetails.getByRole('button', { name: rooms.details.close }).click();
   await expect(fileDetails).toBeHidden();

@@ -2,21 +2,28 @@
 // version 1, then version 2 of the same name ("Replace (new version)"); "Versions" lists both, each
 // verified in the crypto Worker (signed name, size, signer), version 1 decrypts to its own SHA-256;
 // a row whose sealed metadata was changed on the way shows "not trusted" and offers no download;
-// a download of a file deleted meanwhile says so. axe on the dialog.
+// a download of a file deleted meanwhile says so; the browser's versions chain (counter, previous
+// hash: shared/crypto/README.md section 7 "Version chain"), and a list whose version 1 the server
+// swapped for another state the owner signed says the chain is broken. axe on the dialog.
 import { createHash, randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { expect, test, type Page } from '@playwright/test';
+import { ROOM_E2E_PATHS } from '@shared/contract/rooms-e2e';
+import type { CryptoApi, UnlockedKeys } from '@shared/crypto/service';
 import { startTestServer, type TestServer } from '../support/server';
 import { proveAddress } from '@tests/support/prove-address';
-import { apiCall, apiSignIn, en, expectNoSeriousA11yViolations, secuPassFromNode, signInToInbox } from './fixtures';
+import { apiCall, apiSignIn, en, expectNoSeriousA11yViolations, locale, secuPassFromNode, signInToInbox } from './fixtures';
 import { e2eRowAction, ROW_ITEMS } from './e2e-row-menu';
 
 const PASSWORD = 'Good-Passw0rd-rooms-versions';
 const PASSPHRASE = 'Owner-Room-Versions-SecuPass-Basalt-31';
 const owner = { email: 'owner.rooms-e2e-versions@example.test', password: PASSWORD };
+const rooms = locale<typeof import('@locales/en/rooms.json')>('en', 'rooms');
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 
 let server: TestServer;
+/** The owner's keys in Node (another device of hers: what she signed at some time). */
+let ownerDevice: { keys: UnlockedKeys; crypto: CryptoApi };
 test.describe.configure({ mode: 'serial' });
 
 test.beforeAll(async () => {
@@ -25,7 +32,7 @@ test.beforeAll(async () => {
   const response = await apiCall(server, admin, 'POST', '/admin/users', { email: owner.email, password: owner.password, language: 'en' });
   expect(response.status, await response.clone().text()).toBe(201);
   await proveAddress(server, owner.email, owner.password);
-  await secuPassFromNode(server, owner, PASSPHRASE);
+  ownerDevice = await secuPassFromNode(server, owner, PASSPHRASE);
 });
 test.afterAll(async () => {
   await server?.close();
@@ -66,6 +73,8 @@ test('Versions lists both versions verified; version 1 downloads its own bytes; 
   await expect(v1).toContainText('offer.pdf', { timeout: 30_000 });
   await expect(v1).toContainText(owner.email);
   await expect(dialog.getByRole('row').filter({ hasText: '2 (current)' })).toContainText(owner.email);
+  // The browser signed version 2 as the successor of version 1: the chain holds.
+  await expect(dialog.getByText(rooms.e2e.versionChainBroken)).toHaveCount(0);
   await expectNoSeriousA11yViolations(page, 'E2E versions dialog');
   const [download] = await Promise.all([page.waitForEvent('download'), dialog.getByRole('button', { name: 'Download version 1' }).click()]);
   expect(download.suggestedFilename()).toBe('offer.pdf');
@@ -92,6 +101,36 @@ test('a version whose sealed metadata was changed shows “not trusted” and ha
   await expect(dialog.getByRole('row').filter({ hasText: /^1/ })).toContainText('– not trusted', { timeout: 30_000 });
   await expect(dialog.getByRole('button', { name: 'Download version 1' })).toHaveCount(0);
   await expect(dialog.getByRole('button', { name: 'Download version 2' })).toBeVisible();
+});
+
+test('a list whose version 1 the server swapped for another state the owner signed (an older name) warns that the chain is broken', async ({ page }) => {
+  test.setTimeout(180_000);
+  await roomWithTwoVersions(page, 'Swapped papers', new Uint8Array(randomBytes(7_000)), new Uint8Array(randomBytes(7_500)));
+  const roomUuid = /secure-rooms\/([0-9a-f-]{36})/.exec(page.url())![1]!;
+  const db = server.app.db;
+  const stored = await db
+    .selectFrom('room_e2e_versions')
+    .innerJoin('room_file_versions', 'room_file_versions.id', 'room_e2e_versions.version_id')
+    .innerJoin('room_files', 'room_files.id', 'room_file_versions.file_id')
+    .select(['room_e2e_versions.version_id', 'room_e2e_versions.metadata', 'room_files.uuid'])
+    .where('room_e2e_versions.version', '=', 1)
+    .orderBy('room_e2e_versions.version_id', 'desc')
+    .executeTakeFirstOrThrow();
+  // Version 1 as the owner signed it under another name (as before a rename): genuine, but not the state version 2 follows.
+  const { crypto, keys } = ownerDevice;
+  const state = (await (await apiCall(server, await apiSignIn(server, owner), 'GET', ROOM_E2E_PATHS.state(roomUuid))).json()) as { roomKey: { wrappedKey: Parameters<CryptoApi['unwrapRoomKey']>[0]['wrapped'] } };
+  const roomKey = (await crypto.unwrapRoomKey({ privateKey: keys.encryption.handle, roomId: roomUuid, wrapped: state.roomKey.wrappedKey })).handle;
+  const { metadata: v1 } = await crypto.openRoomFileMetadata({ roomKey, file: { roomId: roomUuid, fileId: stored.uuid, version: 1 }, sealed: stored.metadata });
+  const { signerKeyId: _key, format: _format, ...rest } = v1;
+  const { sealed } = await crypto.sealRoomFileMetadata({ roomKey, signingKey: keys.signing.handle, metadata: { ...rest, name: 'offer-draft.pdf' } });
+  await db.updateTable('room_e2e_versions').set({ metadata: sealed }).where('version_id', '=', stored.version_id).execute();
+
+  await e2eRowAction(page, 'offer.pdf', ROW_ITEMS.versions);
+  const dialog = page.getByRole('dialog', { name: 'Versions of “offer.pdf”' });
+  // Each state verifies on its own (signed by the owner) — only the chain tells.
+  await expect(dialog.getByRole('row').filter({ hasText: 'offer-draft.pdf' })).toContainText(owner.email, { timeout: 30_000 });
+  await expect(dialog.getByText(rooms.e2e.versionChainBroken)).toBeVisible();
+  await expectNoSeriousA11yViolations(page, 'E2E versions dialog with a broken chain');
 });
 
 test('a download of a file deleted meanwhile says so (no silence) and the list reloads', async ({ page }) => {

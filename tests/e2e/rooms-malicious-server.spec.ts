@@ -7,13 +7,17 @@
 // Case 4, a member's listed key changes: the reader gets the deliveries' changed-key dialog (Cancel
 // keeps the copy refused, Accept re-pins), and the OWNER's members table shows each copy's grant
 // state and grants a copy the server made anew from the row menu.
+// Case 2, rollback: a file older than a state the VIEWER's devices saw (her synced highest counter)
+// says so and shows no signer (shared/crypto/README.md section 7 "Version chain").
 import { randomUUID } from 'node:crypto';
 import { expect, test } from '@playwright/test';
+import { createMemoryStorage } from '@shared/api/storage-adapter';
 import { ROOM_E2E_PATHS } from '@shared/contract/rooms-e2e';
 import type { CryptoApi, UnlockedKeys } from '@shared/crypto/service';
+import { ServerKeyPinStore } from '@shared/transfer';
 import { seedE2eRoomFiles } from '../support/seed-e2e-room-files';
 import { startTestServer, type TestServer } from '../support/server';
-import { apiCall, apiCreateAccount, apiSignIn, expectNoSeriousA11yViolations, locale, secuPassFromNode, signInToInbox } from './fixtures';
+import { apiCall, apiCreateAccount, apiSignIn, expectNoSeriousA11yViolations, locale, nodeClient, secuPassFromNode, signInToInbox } from './fixtures';
 import { apiShareRoom, unlockRoomKeys } from './rooms-fixtures';
 
 const rooms = locale<typeof import('@locales/en/rooms.json')>('en', 'rooms');
@@ -81,6 +85,10 @@ test.beforeAll(async () => {
   people = members;
   await reSign(members.viewer, uuids[0]!);
   await reSign(members.editor, uuids[1]!);
+  // Case 2: another device of the VIEWER saw Offer 3 at state 2 (the highest counter in her signed,
+  // synced contact pin list); the server hands out the older state it holds now (legacy: counter 0).
+  const viewerPins = await ServerKeyPinStore.load({ client: (await nodeClient(server, viewer)).client, crypto: members.viewer.crypto, keys: members.viewer.keys, ownerUserId: members.viewer.uuid, storage: createMemoryStorage() });
+  await viewerPins.raiseFileCounters([{ fileId: uuids[2]!, counter: 2 }]);
   editorForged = async () => {
     // Case 1: the server draws a room key of its own and wraps it to the EDITOR's public key.
     const own = await members.viewer.crypto.generateRoomKey();
@@ -114,6 +122,19 @@ test('case 3: a VIEWER’s re-signature is refused with its reason; an EDITOR’
   await expect(untouched.getByRole('cell', { name: owner.email, exact: true })).toBeVisible();
   await expect(page.getByText(rooms.e2e.problems.unknown, { exact: true })).toHaveCount(0);
   await expectNoSeriousA11yViolations(page, 'E2E room with a file re-signed by a viewer');
+});
+
+test('case 2: a file older than a state the VIEWER’s devices saw is not offered as current, with its reason', async ({ page }) => {
+  test.setTimeout(180_000);
+  await signInToInbox(page, server, viewer);
+  await page.goto(`${server.url}/secure-rooms/${roomUuid}`);
+  await unlockRoomKeys(page, PASSPHRASE);
+  const table = page.getByRole('table', { name: 'Folders and files' });
+  const rolledBack = table.getByRole('row', { name: /Offer 3\.pdf/ });
+  await expect(rolledBack).toContainText(rooms.e2e.problems['room-version-rolled-back'], { timeout: 30_000 });
+  // Not offered as current: no signer shown.
+  await expect(rolledBack).not.toContainText(owner.email);
+  await expectNoSeriousA11yViolations(page, 'E2E room with a rolled-back file');
 });
 
 test('case 1: a copy of a room key the server made is refused for writing, with its reason; the EDITOR gets no upload', async ({ page }) => {

@@ -1,5 +1,6 @@
 import { createMemoryStorage } from '@shared/api/storage-adapter';
 import { getContactPins, putContactPins } from '@shared/api/endpoints/secupass';
+import { FILE_COUNTERS_MAX } from '@shared/crypto/contact-pins';
 import { ServerKeyPinStore, LEGACY_PIN_PREFIX, PIN_COUNTER_PREFIX } from '@shared/transfer';
 import { startTestServer, type TestServer } from '@tests/support/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -94,6 +95,23 @@ describe('contact pins on the server', () => {
     expect(storage.getItem(`${LEGACY_PIN_PREFIX}${bob.keys!.signing.keyId}`)).toBeNull();
     expect(Number(storage.getItem(`${PIN_COUNTER_PREFIX}${bob.keys!.signing.keyId}`))).toBe((await getContactPins(bob.client)).counter);
     expect(await (await storeOf(bob)).get('legacy-user:encryption')).toBe(FP('e'));
+  });
+
+  it('the highest counters of E2E room files: raised in one save, read by every device, only upwards, the least recently raised dropped past the bound', async () => {
+    const device = await storeOf(bob);
+    await device.raiseFileCounters([{ fileId: 'file-a', counter: 2 }, { fileId: 'file-b', counter: 1 }]);
+    await device.raiseFileCounters([{ fileId: 'file-a', counter: 1 }]); // lower: nothing saved
+    const other = await storeOf(bob);
+    expect([other.fileCounter('file-a'), other.fileCounter('file-b'), other.fileCounter('file-c')]).toEqual([2, 1, 0]);
+    const before = (await getContactPins(bob.client)).counter;
+    await other.raiseFileCounters([{ fileId: 'file-a', counter: 1 }]);
+    expect((await getContactPins(bob.client)).counter).toBe(before);
+    // file-b raised again: file-a is now the least recently raised and goes first.
+    await other.raiseFileCounters([{ fileId: 'file-b', counter: 5 }]);
+    await other.raiseFileCounters(Array.from({ length: FILE_COUNTERS_MAX - 1 }, (_, i) => ({ fileId: `bulk-${i}`, counter: 1 })));
+    const bounded = (await storeOf(bob)).snapshot().fileCounters!;
+    expect(Object.keys(bounded)).toHaveLength(FILE_COUNTERS_MAX);
+    expect([bounded['file-a'], bounded['file-b'], bounded[`bulk-${FILE_COUNTERS_MAX - 2}`]]).toEqual([undefined, 5, 1]);
   });
 
   it('a SecuPass reset drops the list and keeps the counter; the new list continues above it', async () => {

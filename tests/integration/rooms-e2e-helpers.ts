@@ -98,6 +98,8 @@ export async function uploadE2eFile(
     partSize: number;
     metadataAtCommit?: boolean;
     replace?: { uuid: string; version: number };
+    /** The version chain fields the web client signs (`nextVersionLink`, README section 7); none: a legacy file. */
+    link?: { counter: number; previousSha256?: string };
     deferCommit?: boolean;
     engine?: Pick<RoomFileSend, 'retry' | 'onWaiting' | 'onBytes'> & { beforeCommit?: () => Promise<void> };
   },
@@ -122,6 +124,7 @@ export async function uploadE2eFile(
     uploaderUserId: me.user.uuid,
     uploaderEmail: me.user.email.toLowerCase(),
     createdAt: new Date().toISOString(),
+    ...input.link,
   };
   const { sealed } = await actor.crypto.sealRoomFileMetadata({ roomKey, signingKey: keys.signing.handle, metadata });
   const announce = await req(server, actor, 'POST', ROOM_E2E_PATHS.files(roomUuid), {

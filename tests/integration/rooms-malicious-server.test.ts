@@ -3,6 +3,10 @@ import { ROOM_E2E_PATHS, type E2eMember, type E2eMemberList, type E2eRoomState }
 import { MemoryKeyPinStore } from '@shared/crypto/key-pinning';
 import { ROOM_KEY_EPOCH } from '@shared/crypto/room-grant';
 import type { ChangedContactKey } from '@shared/transfer/e2e';
+import { ROOM_E2E_VERSION_PATHS, type E2eFileVersionList } from '@shared/contract/rooms-e2e-versions';
+import { createMemoryStorage } from '@shared/api/storage-adapter';
+import { checkRoomVersionChain, nextVersionLink, roomMetadataSha256 } from '@shared/crypto/room';
+import { checkRoomFileRollback, ServerKeyPinStore } from '@shared/transfer';
 import { startTestServer, type TestServer } from '@tests/support/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUserAsAdmin, signIn, signInAdmin } from './core-helpers';
@@ -96,6 +100,64 @@ describe('case 3: re-signed content under another name', () => {
     // The same EDITOR made VIEWER: her re-signature is refused from then on.
     await json(await share(r.room, 'editor', 'VIEWER'), 200);
     await expect(readE2eFolder(server, a.viewer, r.room.uuid, undefined, { download: false })).rejects.toMatchObject({ code: 'room-signer-not-writer' });
+  }, 120_000);
+});
+
+describe('case 2: rollback of a file to an earlier version', () => {
+  /** The reader's check of the current states, against the highest counters in her synced contact pin list (one device: one local storage). */
+  const device = (actor: E2eActor, storage = createMemoryStorage()) =>
+    ServerKeyPinStore.load({ client: actor.client, crypto: actor.crypto, keys: actor.keys!, ownerUserId: actor.userUuid, storage });
+  async function readCurrent(actor: E2eActor, room: Room, memory: ServerKeyPinStore) {
+    const read = await readE2eFolder(server, actor, room.uuid);
+    const offer = read.files.get('Offer.pdf')!;
+    const rolledBack = await checkRoomFileRollback(memory, [{ fileId: offer.metadata.fileId, metadata: offer.metadata }]);
+    return { offer, problem: rolledBack.get(offer.metadata.fileId) };
+  }
+
+  it('the server swaps the current version (row, blob, sealed key, metadata) back to the previous one: a reader whose devices saw the newer refuses it (room-version-rolled-back); one who never did accepts it', async () => {
+    const { room } = await createE2eRoom(server, a.owner, 'Rollback');
+    for (const [name, role] of [['editor', 'EDITOR'], ['viewer', 'VIEWER']] as const) {
+      await json(await share(room, name, role), 200);
+      await json(await grant(server, a.owner, room.uuid, a[name].userUuid), 200);
+    }
+    const { handle } = await openRoomKey(server, a.owner, room.uuid);
+    const first = new Uint8Array(2 * PART_SIZE + 3).map((_, i) => i % 13);
+    const { file } = await uploadE2eFile(server, a.owner, room.uuid, handle, { name: 'Offer.pdf', bytes: first, partSize: PART_SIZE, link: await nextVersionLink(null) });
+    const editorDevice = await device(a.editor);
+    const viewerDevice = await device(a.viewer);
+    // The VIEWER reads version 1 only; the EDITOR reads it too, then version 2.
+    expect((await readCurrent(a.viewer, room, viewerDevice)).problem).toBeUndefined();
+    const v1 = (await readCurrent(a.editor, room, editorDevice)).offer.metadata;
+    expect(v1).toMatchObject({ version: 1, counter: 1 });
+    const second = new Uint8Array(PART_SIZE + 9).map((_, i) => (i * 7) % 251);
+    await uploadE2eFile(server, a.owner, room.uuid, handle, { name: 'Offer.pdf', bytes: second, partSize: PART_SIZE, replace: { uuid: file!.uuid, version: 2 }, link: await nextVersionLink(v1) });
+    const seen = await readCurrent(a.editor, room, editorDevice);
+    expect(seen.problem).toBeUndefined();
+    expect(seen.offer.metadata).toMatchObject({ version: 2, counter: 2, previousSha256: await roomMetadataSha256(v1) });
+    expect(editorDevice.fileCounter(file!.uuid)).toBe(2);
+    // The versions as the server lists them chain: version 2 names version 1's signed state.
+    const listed = await json<E2eFileVersionList>(await req(server, a.editor, 'GET', ROOM_E2E_VERSION_PATHS.versions(room.uuid, file!.uuid)), 200);
+    const earlier = await a.editor.crypto.openRoomFileMetadata({ roomKey: (await openRoomKey(server, a.editor, room.uuid)).handle, file: { roomId: room.uuid, fileId: file!.uuid, version: 1 }, sealed: listed.versions[0]!.metadata });
+    await expect(checkRoomVersionChain([seen.offer.metadata, earlier.metadata])).resolves.toBeUndefined();
+
+    // The server puts version 1 back as the current one: its row, blob, sealed key and signed metadata, all genuine.
+    const db = server.app.db;
+    const row = await db.selectFrom('room_files').selectAll().where('uuid', '=', file!.uuid).executeTakeFirstOrThrow();
+    const old = await db.selectFrom('room_file_versions').innerJoin('room_e2e_versions', 'room_e2e_versions.version_id', 'room_file_versions.id').selectAll().where('room_file_versions.file_id', '=', row.id).executeTakeFirstOrThrow();
+    await db.updateTable('room_files').set({ size: old.size, part_size: old.part_size, part_count: old.part_count, sha256: old.sha256, blob_prefix: old.blob_prefix, uploaded_by: old.uploaded_by }).where('id', '=', row.id).execute();
+    await db.updateTable('room_e2e_files').set({ version: old.version, plaintext_size: old.plaintext_size, wrapped_file_key: old.wrapped_file_key, metadata: old.metadata, signed_by: old.signed_by }).where('file_id', '=', row.id).execute();
+    await db.deleteFrom('room_e2e_versions').where('version_id', '=', old.id).execute();
+    await db.deleteFrom('room_file_versions').where('id', '=', old.id).execute();
+
+    // Every check of a single state passes (it is version 1, bytes and all) — only the memory tells.
+    const rolled = await readCurrent(a.editor, room, editorDevice);
+    expect(sha256Hex(rolled.offer.bytes)).toBe(sha256Hex(first));
+    expect(rolled.problem).toMatchObject({ code: 'room-version-rolled-back' });
+    // The memory travels with the signed, synced list: the EDITOR's other device, never used before, refuses it too.
+    expect((await readCurrent(a.editor, room, await device(a.editor))).problem).toMatchObject({ code: 'room-version-rolled-back' });
+    // The VIEWER never saw version 2 (README section 7: a rollback to a state no device of hers surpassed is not detectable).
+    expect((await readCurrent(a.viewer, room, viewerDevice)).problem).toBeUndefined();
+    expect((await readCurrent(a.viewer, room, await device(a.viewer))).problem).toBeUndefined();
   }, 120_000);
 });
 

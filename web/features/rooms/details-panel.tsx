@@ -40,6 +40,8 @@ export interface DetailsNames {
   size?: number;
   /** A file's type from its signed metadata (absent: none given). */
   mimeType?: string;
+  /** An E2E file's version number and date (ISO 8601) from its signed metadata, shown instead of the server's. */
+  signed?: { version: number; createdAt: string };
   itemCell?: (entry: RoomActivityEntry) => ReactNode;
 }
 
@@ -102,7 +104,7 @@ function DetailsContent({ item, onClose, names }: { item: DetailsItem; onClose: 
               {...(names?.itemCell ? { itemCell: names.itemCell } : {})}
             />
           ) : null}
-          {tab === 'details' ? <FactsTab item={item} size={names?.size} mimeType={names ? (names.mimeType ?? '') : undefined} owners={owner ? access.data?.entries.filter((e) => e.role === 'OWNER').map(personName) : undefined} /> : null}
+          {tab === 'details' ? <FactsTab item={item} size={names?.size} mimeType={names ? (names.mimeType ?? '') : undefined} signed={names?.signed} owners={owner ? access.data?.entries.filter((e) => e.role === 'OWNER').map(personName) : undefined} /> : null}
         </div>
       </DrawerBody>
     </>
@@ -191,7 +193,7 @@ function AccessTab({ item, itemName, entries, loading, failed, owner }: { item: 
   );
 }
 
-function FactsTab({ item, size, mimeType, owners }: { item: DetailsItem; size: number | undefined; mimeType: string | undefined; owners: string[] | undefined }) {
+function FactsTab({ item, size, mimeType, signed, owners }: { item: DetailsItem; size: number | undefined; mimeType: string | undefined; signed?: DetailsNames['signed']; owners: string[] | undefined }) {
   const { t, i18n } = useTranslation();
   const styles = useStyles();
   const dateFormat = useDateFormat();
@@ -201,7 +203,8 @@ function FactsTab({ item, size, mimeType, owners }: { item: DetailsItem; size: n
     facts.push([t('rooms:details.size'), formatSize(size ?? item.file.size, i18n.language)]);
     facts.push([t('rooms:details.type'), (mimeType ?? item.file.mimeType) || none]);
     facts.push([t('rooms:details.created'), dateFormat.format(item.file.createdAt)]);
-    facts.push([t('rooms:details.modified'), dateFormat.format(item.file.updatedAt)]);
+    if (signed) facts.push([t('rooms:versions.columns.version'), String(signed.version)]);
+    facts.push([t('rooms:details.modified'), dateFormat.format(signed ? new Date(signed.createdAt) : item.file.updatedAt)]);
     facts.push([t('rooms:details.uploadedBy'), item.file.uploadedBy || none]);
   } else if (item.kind === 'folder') {
     facts.push([t('rooms:details.type'), t('rooms:details.typeFolder')]);

@@ -13,13 +13,23 @@ import { useE2eDeleteDialog } from './e2e-delete';
 import type { E2eListedFile } from './e2e-room-client';
 import { SealedActivityName } from './sealed-name';
 
-/** The plain details sidebar with the E2E names source: decrypted name, signed size and type, activity names opened. */
+/** The plain details sidebar with the E2E names source: decrypted name, signed size, type, version and date, activity names opened. */
 function useE2eDetails(roomUuid: string) {
   const [open, setOpen] = useState<{ item: DetailsItem; names: DetailsNames } | null>(null);
   const itemCell: DetailsNames['itemCell'] = (entry) => <SealedActivityName roomUuid={roomUuid} entry={entry} />;
   return {
     show: (item: DetailsItem, name: string, file?: E2eListedFile) =>
-      setOpen({ item, names: { name, itemCell, ...(file?.metadata ? { size: file.metadata.size, ...(file.metadata.mimeType ? { mimeType: file.metadata.mimeType } : {}) } : {}) } }),
+      setOpen({
+        item,
+        names: {
+          name,
+          itemCell,
+          // Size, type, version and date as signed (README section 7), not the server's row.
+          ...(file?.metadata
+            ? { size: file.metadata.size, signed: { version: file.metadata.version, createdAt: file.metadata.createdAt }, ...(file.metadata.mimeType ? { mimeType: file.metadata.mimeType } : {}) }
+            : {}),
+        },
+      }),
     panel: <DetailsPanel item={open?.item ?? null} names={open?.names} onClose={() => setOpen(null)} />,
   };
 }

@@ -1,5 +1,6 @@
 import { call } from '@shared/api/call';
 import { ROOM_E2E_ENDPOINTS as X } from '@shared/contract/endpoints/rooms-e2e';
+import { renameLink } from '@shared/crypto/room';
 import type { UnlockedKeys } from '@shared/crypto/service';
 import { apiClient } from '@web/lib/api-client';
 import { cryptoApi } from '@web/lib/crypto';
@@ -32,7 +33,8 @@ export async function renameE2eEntry(
     // Only a file whose metadata verified can be renamed: the rest of it is signed again unchanged.
     if (!item.file.metadata) throw new Error('The file’s metadata did not verify');
     const { signerKeyId: _signer, format: _format, ...rest } = item.file.metadata;
-    metadata = (await cryptoApi.sealRoomFileMetadata({ roomKey, signingKey: keys.signing.handle, metadata: { ...rest, name } })).sealed;
+    // A new signed state of the same version: the counter goes up (README section 7 "Version chain").
+    metadata = (await cryptoApi.sealRoomFileMetadata({ roomKey, signingKey: keys.signing.handle, metadata: { ...rest, name, ...renameLink(item.file.metadata) } })).sealed;
   }
   await call(apiClient, X.rename, { params: { roomUuid, itemUuid: itemId }, body: { name: sealedName ?? '', ...(metadata ? { metadata } : {}) } });
 }
@@ -58,6 +60,6 @@ export async function placementFor(view: E2eFolderView, file: File, ask: (name: 
   const existing = view.files.find((f) => f.name.toLowerCase() === file.name.toLowerCase());
   const choice = existing ? await ask(file.name) : 'keepBoth';
   if (choice === 'cancel') return 'skip';
-  if (choice === 'replace' && existing) return { name: existing.name, replace: { uuid: existing.uuid, version: existing.version + 1 } };
+  if (choice === 'replace' && existing) return { name: existing.name, replace: { uuid: existing.uuid, version: existing.version + 1, current: existing.metadata } };
   for (let n = 1; ; n++) if (!takenIn(view, numberedName(file.name, n))) return { name: numberedName(file.name, n) };
 }

@@ -4,12 +4,14 @@ import type { RoomUploadFile } from '@shared/contract/room-files';
 import type { Room, RoomContents } from '@shared/contract/rooms';
 import { ROOM_E2E_FILES_UUIDS_MAX, type E2eFileKeysList, type E2eMember, type E2eRoomState } from '@shared/contract/rooms-e2e';
 import type { WrappedFileKey } from '@shared/crypto/file-key';
-import type { RoomFileMetadata, RoomMetadataExpectation, SignedRoomFileMetadata } from '@shared/crypto/room';
+import { nextVersionLink, type RoomFileMetadata, type RoomMetadataExpectation, type SignedRoomFileMetadata } from '@shared/crypto/room';
 import { ROOM_KEY_EPOCH, type SignedRoomKeyGrant } from '@shared/crypto/room-grant';
 import type { KeyHandle, UnlockedKeys } from '@shared/crypto/service';
 import { ciphertextLength, DEFAULT_RECORD_SIZE } from '@shared/crypto/stream-format';
 import { sha256Hex } from '@shared/crypto/subtle';
+import { contactPinsFor } from '@shared/transfer/contact-pins';
 import { verifiedContactKey, type ChangedContactKey, type E2eOptions } from '@shared/transfer/e2e';
+import { checkRoomFileRollback } from '@shared/transfer/room-rollback';
 import { roomKeyTrust, type RoomKeyTrust } from '@shared/transfer/room-key-trust';
 import { listRoomFileParts, sendRoomFile } from '@shared/transfer/room-upload';
 import { LocalFileChangedError } from '@shared/transfer/upload';
@@ -303,7 +305,33 @@ export async function openE2eFolder(contents: RoomContents, keys: UnlockedKeys, 
     else toOpen.push({ row, name, extra });
   }
   await verifyE2eFiles(roomUuid, roomKey, keys, state, toOpen);
+  await refuseRolledBack(keys, files);
   return { roomName: names[0] ?? null, path, folders, files };
+}
+
+/**
+ * The rollback check of the files' CURRENT states (README section 7 "Version chain"): a verified
+ * state older than one of the user's devices saw (her synced contact pin list keeps the highest
+ * counters) is refused — problem `room-version-rolled-back`, no metadata, so it is neither shown
+ * nor downloaded as current; newer ones raise the memory (a failed save leaves it for next time).
+ */
+export async function refuseRolledBack(keys: UnlockedKeys, rows: E2eListedFile[]): Promise<void> {
+  const verified = rows.filter((row) => row.metadata);
+  const me = authStore.getState().user?.uuid;
+  if (!verified.length || !me) return;
+  const pins = await contactPinsFor({ client: apiClient, crypto: cryptoApi, keys, ownerUserId: async () => me });
+  const memory = {
+    fileCounter: (fileId: string) => pins.fileCounter(fileId),
+    raiseFileCounters: (entries: { fileId: string; counter: number }[]) => pins.raiseFileCounters(entries).catch((error: unknown) => console.debug('[e2e] file counters not saved', error)),
+  };
+  const rolledBack = await checkRoomFileRollback(memory, verified.map((row) => ({ fileId: row.uuid, metadata: row.metadata! })));
+  for (const row of verified) {
+    const error = rolledBack.get(row.uuid);
+    if (!error) continue;
+    row.metadata = null;
+    delete row.signer;
+    row.problem = error.code;
+  }
 }
 
 /** What verifying one file's metadata needs: its row (filled in), the name it must sign (none: not checked) and its sealed extras. */
@@ -383,8 +411,11 @@ export interface E2eUploadSession {
 export interface E2eUploadPlacement {
   /** The name to seal and sign (the file's, or "name (1).ext" for keep both). */
   name?: string;
-  /** A new version of this existing file: its uuid and the next version (key and metadata are bound to both). */
-  replace?: { uuid: string; version: number };
+  /**
+   * A new version of this existing file: its uuid and the next version (key and metadata are bound
+   * to both), and its current verified metadata (the new version's counter and previous hash).
+   */
+  replace?: { uuid: string; version: number; current?: RoomFileMetadata | null };
 }
 
 export interface E2eUploadTarget {
@@ -478,10 +509,12 @@ export async function uploadE2eFile(file: File, target: E2eUploadTarget): Promis
         commitMetadata: async () => {
           const { contentSha256 } = await cryptoApi.uploadContentSha256({ upload });
           closeUpload();
+          // The version chain (README section 7): a new file starts at 1, a new version links to the current state.
+          const link = await versionLinkOf(keys, target.placement?.replace);
           const { sealed } = await cryptoApi.sealRoomFileMetadata({
             roomKey,
             signingKey: keys.signing.handle,
-            metadata: { ...bound(fileUuid), name, size: file.size, mimeType: file.type || 'application/octet-stream', headerSha256, contentSha256, uploaderUserId: target.me.uuid, uploaderEmail: target.me.email.toLowerCase(), createdAt: new Date().toISOString() },
+            metadata: { ...bound(fileUuid), name, size: file.size, mimeType: file.type || 'application/octet-stream', headerSha256, contentSha256, uploaderUserId: target.me.uuid, uploaderEmail: target.me.email.toLowerCase(), createdAt: new Date().toISOString(), ...link },
           });
           return sealed;
         },
@@ -499,6 +532,19 @@ export async function uploadE2eFile(file: File, target: E2eUploadTarget): Promis
       delete session.fileKey;
     }
   }
+}
+
+/**
+ * The chain fields of an upload (README section 7 "Version chain"). A new version over a current
+ * state that did not verify (or was refused as rolled back) has no predecessor to vouch for: it
+ * counts on above the highest counter the user's devices saw, without a previous hash.
+ */
+async function versionLinkOf(keys: UnlockedKeys, replace: E2eUploadPlacement['replace']): Promise<{ counter: number; previousSha256?: string }> {
+  if (!replace || replace.current) return nextVersionLink(replace?.current ?? null);
+  const me = authStore.getState().user?.uuid;
+  if (!me) return nextVersionLink(null);
+  const pins = await contactPinsFor({ client: apiClient, crypto: cryptoApi, keys, ownerUserId: async () => me });
+  return { counter: pins.fileCounter(replace.uuid) + 1 };
 }
 
 /** The file key of a listed, verified file (a handle for the Worker's download decryption). */

@@ -2,11 +2,12 @@ import { call } from '@shared/api/call';
 import { API_BASE } from '@shared/contract/constants';
 import { ROOM_E2E_ENDPOINTS as X } from '@shared/contract/endpoints/rooms-e2e';
 import { ROOM_OPS_PATHS } from '@shared/contract/room-ops';
+import { checkRoomVersionChain } from '@shared/crypto/room';
 import type { UnlockedKeys } from '@shared/crypto/service';
 import { apiClient } from '@web/lib/api-client';
 import { startE2eDownload } from '@web/lib/e2e-download';
 import { roomFileContentUrl } from '../api/room-files';
-import { fileKeyOf, roomKeyOf, verifyE2eFiles, type E2eListedFile } from './e2e-room-client';
+import { fileKeyOf, refuseRolledBack, roomKeyOf, verifyE2eFiles, type E2eListedFile } from './e2e-room-client';
 
 /**
  * Versions and downloads of E2E room files (shared/crypto/README.md "7. Data rooms"): an earlier
@@ -23,8 +24,18 @@ export interface E2eVersionRow {
   file: E2eListedFile;
 }
 
-/** The current content (from the open folder, verified already) and every earlier version, verified now; newest first. */
-export async function openE2eVersions(roomUuid: string, keys: UnlockedKeys, current: E2eListedFile): Promise<E2eVersionRow[]> {
+/** The versions, newest first, and whether their chain holds (README section 7 "Version chain"; false: the dialog warns). */
+export interface E2eVersionList {
+  rows: E2eVersionRow[];
+  chainIntact: boolean;
+}
+
+/**
+ * The current content (from the open folder, verified and rollback-checked already) and every
+ * earlier version, verified now; newest first. The verified versions' chain is checked: counters
+ * going up, each previous hash the version before's.
+ */
+export async function openE2eVersions(roomUuid: string, keys: UnlockedKeys, current: E2eListedFile): Promise<E2eVersionList> {
   const roomKey = await roomKeyOf(roomUuid, keys);
   const [state, list] = await Promise.all([call(apiClient, X.state, { params: { roomUuid } }), call(apiClient, X.versions, { params: { roomUuid, fileUuid: current.uuid } })]);
   const earlier = list.versions.map((v) => ({
@@ -36,7 +47,12 @@ export async function openE2eVersions(roomUuid: string, keys: UnlockedKeys, curr
   // No sealed name of its own: a version shows the name it was signed with (a later rename re-signs only the current one).
   await verifyE2eFiles(roomUuid, roomKey, keys, state, earlier.map((row, i) => ({ row: row.file, name: null, extra: list.versions[i]! })));
   for (const row of earlier) row.file.name = row.file.metadata?.name ?? '';
-  return [{ uuid: current.uuid, version: current.version, current: true, file: current }, ...earlier];
+  const rows = [{ uuid: current.uuid, version: current.version, current: true, file: current }, ...earlier];
+  const chainIntact = await checkRoomVersionChain(rows.flatMap((row) => (row.file.metadata ? [row.file.metadata] : []))).then(
+    () => true,
+    () => false,
+  );
+  return { rows, chainIntact };
 }
 
 /** The file as it is on the server now: the row itself, or (replaced meanwhile) its current version verified; `changed` then. */
@@ -48,6 +64,7 @@ export async function currentE2eFile(roomUuid: string, folderUuid: string | null
   const fresh: E2eListedFile = { ...row, size: extra.plaintextSize, metadata: null, problem: null, version: extra.version, wrappedFileKey: extra.wrappedFileKey };
   const state = await call(apiClient, X.state, { params: { roomUuid } });
   await verifyE2eFiles(roomUuid, await roomKeyOf(roomUuid, keys), keys, state, [{ row: fresh, name: row.name, extra }]);
+  await refuseRolledBack(keys, [fresh]);
   return { file: fresh, changed: true };
 }
 
