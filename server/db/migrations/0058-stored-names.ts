@@ -68,9 +68,9 @@ const BATCH = 500;
  * holds none of the refused invisible characters), by id in batches, renaming each one whose
  * stored form differs to a name free among `siblings(row)`.
  */
-async function renameRows<Row extends NamedRow>(
+async function renameRows<QueryTables, From extends keyof QueryTables, Row extends NamedRow>(
   db: Db,
-  rows: (afterId: number) => SelectQueryBuilder<Tables, keyof Tables, Row>,
+  rows: (afterId: number) => SelectQueryBuilder<QueryTables, From, Row>,
   nameColumn: string,
   siblings: (row: Row) => Promise<string[]>,
   write: (row: Row, name: string) => Promise<void>,
@@ -121,7 +121,7 @@ async function rooms(db: Db): Promise<void> {
   );
 }
 
-/** Live folders and files of one parent (they share names), but `except`. */
+/** Live folders and files of one parent (they share names), but `except`. As checkNameFree (rooms/names.ts) asks it; a migration keeps its own copy so later changes there cannot change what it did. */
 async function roomSiblings(db: Db, roomId: number, parentId: number | null, except: { folderId?: number; fileId?: number }): Promise<string[]> {
   let folders = db.selectFrom('room_folders').select('name').where('room_id', '=', roomId).where('deleted_at', 'is', null);
   folders = parentId === null ? folders.where('parent_id', 'is', null) : folders.where('parent_id', '=', parentId);
@@ -132,39 +132,36 @@ async function roomSiblings(db: Db, roomId: number, parentId: number | null, exc
   return [...names(await folders.execute()), ...names(await files.execute())];
 }
 
+/** The folders, then the files, of plain rooms; `parent` is the folder holding the item (null: the top level). */
 async function roomItems(db: Db): Promise<void> {
-  await renameRows(
-    db,
-    (afterId) =>
-      db
-        .selectFrom('room_folders')
-        .innerJoin('data_rooms', 'data_rooms.id', 'room_folders.room_id')
-        .select(['room_folders.id', 'room_folders.name', 'room_folders.room_id', 'room_folders.parent_id', 'room_folders.deleted_at'])
-        .where('data_rooms.encrypted', '=', 0)
-        .where('room_folders.id', '>', afterId)
-        .orderBy('room_folders.id'),
-    'room_folders.name',
-    async (folder) => (folder.deleted_at !== null ? [] : roomSiblings(db, folder.room_id, folder.parent_id, { folderId: folder.id })),
-    async (folder, name) => {
-      await db.updateTable('room_folders').set({ name }).where('id', '=', folder.id).execute();
-    },
-  );
-  await renameRows(
-    db,
-    (afterId) =>
-      db
-        .selectFrom('room_files')
-        .innerJoin('data_rooms', 'data_rooms.id', 'room_files.room_id')
-        .select(['room_files.id', 'room_files.name', 'room_files.room_id', 'room_files.folder_id', 'room_files.deleted_at'])
-        .where('data_rooms.encrypted', '=', 0)
-        .where('room_files.id', '>', afterId)
-        .orderBy('room_files.id'),
-    'room_files.name',
-    async (file) => (file.deleted_at !== null ? [] : roomSiblings(db, file.room_id, file.folder_id, { fileId: file.id })),
-    async (file, name) => {
-      await db.updateTable('room_files').set({ name }).where('id', '=', file.id).execute();
-    },
-  );
+  for (const [table, parentColumn] of [
+    ['room_folders', 'parent_id'],
+    ['room_files', 'folder_id'],
+  ] as const) {
+    // Both tables have the columns read here; one alias lets one query serve both.
+    const items = `${table} as item` as 'room_files as item';
+    await renameRows(
+      db,
+      (afterId) =>
+        db
+          .selectFrom(items)
+          .innerJoin('data_rooms', 'data_rooms.id', 'item.room_id')
+          .select(['item.id', 'item.name', 'item.room_id', 'item.deleted_at', sql<number | null>`item.${sql.raw(parentColumn)}`.as('parent')])
+          .where('data_rooms.encrypted', '=', 0)
+          .where('item.id', '>', afterId)
+          .orderBy('item.id'),
+      'item.name',
+      async (item) =>
+        item.deleted_at !== null ? [] : roomSiblings(db, item.room_id, item.parent, table === 'room_folders' ? { folderId: item.id } : { fileId: item.id }),
+      async (item, name) => {
+        await db
+          .updateTable(table as 'room_files')
+          .set({ name })
+          .where('id', '=', item.id)
+          .execute();
+      },
+    );
+  }
 }
 
 async function deliveryFiles(db: Db): Promise<void> {
