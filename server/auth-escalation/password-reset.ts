@@ -39,7 +39,8 @@ export async function issuePasswordLink(app: FastifyInstance, userId: number, tt
       .values({ token_hash: hashResetToken(token), user_id: userId, created_at: now, expires_at: now + ttlMs, used_at: null })
       .execute();
   });
-  return `${app.config.publicUrl}${PASSWORD_RESET_WEB_PATH}?token=${encodeURIComponent(token)}`;
+  // In the fragment (issue 28 §1): never sent to a server, so no proxy log or Referer keeps it.
+  return `${app.config.publicUrl}${PASSWORD_RESET_WEB_PATH}#token=${encodeURIComponent(token)}`;
 }
 
 export type ResetTokenState = 'valid' | 'unknown' | 'used' | 'expired';

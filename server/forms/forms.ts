@@ -154,7 +154,7 @@ async function writeFields(trx: Transaction<Database>, formId: number, fields: C
   if (fields.length === 0) return;
   await trx
     .insertInto('form_custom_fields')
-    .values(fields.map(({ name, type, required, ...settings }, position) => ({ form_id: formId, position, name: name.trim(), type, required: required ? 1 : 0, settings: JSON.stringify(settings) })))
+    .values(fields.map(({ name, type, required, ...settings }, position) => ({ form_id: formId, position, name: normaliseName(name.trim()), type, required: required ? 1 : 0, settings: JSON.stringify(settings) })))
     .execute();
 }
 

@@ -67,10 +67,33 @@ export function checkThemeAsset(asset: ThemeAsset, bytes: Uint8Array): { content
   return { contentType: type, bytes: new TextEncoder().encode(sanitised.svg) };
 }
 
+/** Served SVG bytes per stored hash: each stored SVG goes through the sanitiser once per process, not per request. */
+const servedSvgs = new Map<string, Uint8Array | null>();
+
+/**
+ * What is served of a stored SVG: the sanitiser's serialisation, or null when the allow-list would
+ * remove something. An SVG stored before the sanitiser existed (issue 28 §1) may hold scripts or
+ * event handlers; it is never served raw — the product's image stands in until it is uploaded again.
+ */
+function servedSvg(sha256: string, bytes: Uint8Array): Uint8Array | null {
+  let served = servedSvgs.get(sha256);
+  if (served === undefined) {
+    const sanitised = sanitiseSvg(new TextDecoder().decode(bytes));
+    served = sanitised.ok ? new TextEncoder().encode(sanitised.svg) : null;
+    if (servedSvgs.size >= 16) servedSvgs.clear();
+    servedSvgs.set(sha256, served);
+  }
+  return served;
+}
+
+/** The asset as served (an SVG sanitised on read, see servedSvg); null: none, or an SVG with active content. */
 export async function loadThemeAsset(db: Kysely<Database>, asset: ThemeAsset): Promise<StoredThemeAsset | null> {
   const row = await db.selectFrom('theme_assets').selectAll().where('asset', '=', asset).executeTakeFirst();
   if (!row) return null;
-  return { contentType: row.content_type, bytes: new Uint8Array(row.bytes), sha256: row.sha256, updatedAt: Number(row.updated_at) };
+  const stored = new Uint8Array(row.bytes);
+  const bytes = row.content_type === 'image/svg+xml' ? servedSvg(row.sha256, stored) : stored;
+  if (!bytes) return null;
+  return { contentType: row.content_type, bytes, sha256: row.sha256, updatedAt: Number(row.updated_at) };
 }
 
 export async function saveThemeAsset(db: Kysely<Database>, asset: ThemeAsset, contentType: string, bytes: Uint8Array): Promise<void> {

@@ -93,3 +93,29 @@ export function typedName(rawName: string): { name: string; problem: NameProblem
 /** The server's 400 for a refused name (every store answers it alike): message, and `metadata` beside `field: 'name'`. */
 export const INVALID_NAME_MESSAGE = 'Invalid file name';
 export const INVALID_NAME_REASON = 'invalidFileName';
+
+/** How many keep-both names are tried before the upload gives up (each is one announce). */
+export const KEEP_BOTH_TRIES = 100;
+
+/**
+ * The names "keep both" tries for a taken name, in order: "a.txt" and "a (1).txt" both count from
+ * "a" — "a (1).txt", "a (2).txt", … (never "a (1) (1).txt"), skipping the taken name itself; the
+ * stem is shortened where a number would push the name past MAX_NAME_LENGTH (UTF-16 units, as the
+ * rule counts). Used by the web's "keep both" and by migration 0058 (names made alike by NFC).
+ */
+export function keepBothNames(name: string, tries = KEEP_BOTH_TRIES): string[] {
+  const dot = name.lastIndexOf('.');
+  const [stem, ext] = dot > 0 ? [name.slice(0, dot), name.slice(dot)] : [name, ''];
+  const base = /^(.*\S) \(\d+\)$/.exec(stem)?.[1] ?? stem;
+  const names: string[] = [];
+  for (let n = 1; names.length < tries; n++) {
+    const suffix = ` (${n})${ext}`;
+    // UTF-16 units, as the name rule counts; shortened by whole code points (no half surrogate pair).
+    const room = MAX_NAME_LENGTH - suffix.length;
+    const chars = [...base];
+    while (chars.length > 1 && chars.join('').length > room) chars.pop();
+    const candidate = (chars.length < [...base].length ? chars.join('').trimEnd() : base) + suffix;
+    if (candidate.toLowerCase() !== name.toLowerCase()) names.push(candidate);
+  }
+  return names;
+}

@@ -15,9 +15,12 @@ export const ROOM_INVITATION_VALID_DAYS_KEY = 'kuvert.rooms.invitationValidDays'
 export const ROOM_INVITATION_VALID_DAYS_DEFAULT = 14;
 export const ROOM_INVITATION_VALID_DAYS_RANGE = [1, 365] as const;
 
-/** The web page the mailed link opens (token in the query; `back` only on the -dar variant). */
+/**
+ * The web page the mailed link opens: the token in the fragment, which the browser never sends to a
+ * server (issue 28 §1; a link mailed before with `?token=` still opens, the page moves it there).
+ */
 export const ROOM_INVITATION_WEB_LINKS = {
-  signup: (token: string) => `/auth/dataroom-signup?token=${encodeURIComponent(token)}`,
+  signup: (token: string) => `/auth/dataroom-signup#token=${encodeURIComponent(token)}`,
 } as const;
 
 /** SPEC §8 "invitation expired or used": 410 with this class, whichever of the two it was. */

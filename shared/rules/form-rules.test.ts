@@ -47,6 +47,16 @@ describe('formConfigProblems', () => {
     expect(nameProblems('Two\nlines')).toEqual([{ field: 'name', reason: 'controlCharacters' }]);
   });
 
+  it("a custom field's name: the same character part (issue 28), compared in NFC", () => {
+    const fieldNameProblems = (...names: string[]) =>
+      formConfigProblems(form({ customFields: names.map((name) => field({ name, type: 'email' })) })).filter((p) => p.field.startsWith('customFields.'));
+    expect(fieldNameProblems('Your e-mail: work?')).toEqual([]);
+    expect(fieldNameProblems('E\u202Email')).toEqual([{ field: 'customFields.0.name', reason: 'bidiControl' }]);
+    expect(fieldNameProblems('Mail\u200D')).toEqual([{ field: 'customFields.0.name', reason: 'zeroWidth' }]);
+    expect(fieldNameProblems('Two\tparts')).toEqual([{ field: 'customFields.0.name', reason: 'controlCharacters' }]);
+    expect(fieldNameProblems('Caf\u0065\u0301', 'CAFÉ')).toEqual([{ field: 'customFields.1.name', reason: 'duplicateName' }]);
+  });
+
   it('translations: an object of de/en/fr objects', () => {
     expect(translationsProblem('{"de":{"a":"b"},"fr":{}}')).toBeUndefined();
     expect(translationsProblem('{')).toBe('invalidJson');

@@ -8,7 +8,7 @@ import {
   type FieldValue,
   type FormInputParsed,
 } from '@shared/contract/forms';
-import { textNameProblem } from '@shared/contract/names';
+import { nameKey, textNameProblem } from '@shared/contract/names';
 import { isValidEmail } from './send-rules';
 
 /**
@@ -68,6 +68,9 @@ function fieldConfigProblems(field: CustomField, index: number): FormProblem[] {
   const at = (reason: string, key = '') => ({ field: `customFields.${index}${key ? `.${key}` : ''}`, reason });
   const problems: FormProblem[] = [];
   if (field.name.trim() === '') problems.push(at('required', 'name'));
+  // A field's name is shown to submitters and names their values: the name rule's character part, like the form's name.
+  const hidden = textNameProblem(field.name);
+  if (hidden) problems.push(at(hidden, 'name'));
   if (field.type === 'text' && (field.textAreaSize === null || field.textAreaSize < 1 || field.textAreaSize > 10)) problems.push(at('textAreaSize', 'textAreaSize'));
   if ((field.type === 'checkbox' || field.type === 'radio' || field.type === 'dropdown') && (field.options.length === 0 || field.options.some((o) => o.trim() === ''))) {
     problems.push(at('optionsRequired', 'options'));
@@ -105,7 +108,7 @@ export function formConfigProblems(input: FormInputParsed): FormProblem[] {
   const names = new Set<string>();
   input.customFields.forEach((field, index) => {
     problems.push(...fieldConfigProblems(field, index));
-    const key = field.name.trim().toLowerCase();
+    const key = nameKey(field.name.trim());
     if (key !== '' && names.has(key)) problems.push({ field: `customFields.${index}.name`, reason: 'duplicateName' });
     names.add(key);
   });

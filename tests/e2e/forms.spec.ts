@@ -72,6 +72,11 @@ test('an administrator builds a form, a visitor fills it in, the recipient gets 
   await page.getByRole('combobox', { name: 'Type' }).nth(1).selectOption('file');
   await page.getByRole('spinbutton', { name: 'Maximum file size (kB)' }).fill('100');
   await expectNoSeriousA11yViolations(page, 'form custom fields');
+  // Issue 28 §1: a field name with a hidden text-direction character is refused at the field before saving.
+  await page.getByRole('textbox', { name: 'Field name' }).nth(0).fill('Full\u202Ename');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByText('The name contains invisible text direction characters that can disguise it.')).toBeVisible();
+  await page.getByRole('textbox', { name: 'Field name' }).nth(0).fill('Full name');
 
   // Disclaimer tab.
   await page.getByRole('tab', { name: 'Disclaimer' }).click();

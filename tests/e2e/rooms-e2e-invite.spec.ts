@@ -99,7 +99,7 @@ test('an outside address invited to an E2E room signs up from the mail, activate
   const link = extractLink(mail, '/auth/dataroom-signup');
   const inviteeContext = await browser.newContext({ acceptDownloads: true });
   const invitee = await inviteeContext.newPage();
-  await invitee.goto(`${server.url}${link.pathname}${link.search}`);
+  await invitee.goto(`${server.url}${link.pathname}${link.search}${link.hash}`);
   await expect(invitee.getByRole('heading', { level: 1, name: auth.dataroomSignup.title })).toBeVisible();
   await expect(invitee.getByRole('textbox', { name: auth.dataroomSignup.room })).toHaveValue(auth.dataroomSignup.encryptedRoom);
   await expect(invitee.getByRole('textbox', { name: auth.dataroomSignup.email })).toHaveValue(INVITEE);

@@ -12,7 +12,7 @@ import { ROOM_INVITATION_VALID_DAYS_KEY } from '@shared/contract/room-invitation
 import { ROOM_PATHS } from '@shared/contract/rooms';
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { addressedTo, extractLink, waitForMailboxMail } from '../support/mailbox';
+import { addressedTo, extractLink, linkToken, waitForMailboxMail } from '../support/mailbox';
 import { apiCall, apiSignIn, en as enBase, expectInbox, expectNoSeriousA11yViolations, locale, serverPerFile, signIn, signInToInbox } from './fixtures';
 import { apiCreateRoom, apiUploadRoomFile } from './rooms-fixtures';
 
@@ -63,9 +63,17 @@ test('an owner invites an outside address as EDITOR; the invitee signs up from t
   const link = extractLink(mail, '/auth/dataroom-signup');
   const inviteeContext = await browser.newContext({ acceptDownloads: true });
   const invitee = await inviteeContext.newPage();
-  await invitee.goto(`${server.url}${link.pathname}${link.search}`);
+  // The token in the link's fragment (issue 28): no request of the page carries it in a path or query.
+  const token = linkToken(link);
+  const carried: string[] = [];
+  invitee.on('request', (r) => {
+    const url = new URL(r.url());
+    if (`${url.pathname}${url.search}`.includes(token)) carried.push(r.url());
+  });
+  await invitee.goto(`${server.url}${link.pathname}${link.search}${link.hash}`);
   await expect(invitee.getByRole('heading', { level: 1, name: auth.dataroomSignup.title })).toBeVisible();
   await expect(invitee.getByRole('textbox', { name: auth.dataroomSignup.room })).toHaveValue('Partner Room');
+  expect(carried).toEqual([]);
   const address = invitee.getByRole('textbox', { name: auth.dataroomSignup.email });
   await expect(address).toHaveValue(INVITEE);
   await expect(address).toHaveAttribute('readonly', '');
@@ -115,11 +123,11 @@ test('an owner invites an outside address as EDITOR; the invitee signs up from t
   // The link again: used — the expired-or-used warning, nothing to fill in.
   const again = await browser.newContext();
   const second = await again.newPage();
-  await second.goto(`${server.url}${link.pathname}${link.search}`);
+  await second.goto(`${server.url}${link.pathname}${link.search}${link.hash}`);
   await expect(second.getByText(auth.dataroomSignup.errors.gone)).toBeVisible();
   await expect(second.getByRole('button', { name: auth.dataroomSignup.submit })).toHaveCount(0);
   await expectNoSeriousA11yViolations(second, 'dataroom signup (expired or used)');
-  await second.goto(`${server.url}${revokedLink.pathname}${revokedLink.search}`);
+  await second.goto(`${server.url}${revokedLink.pathname}${revokedLink.search}${revokedLink.hash}`);
   await expect(second.getByText(auth.dataroomSignup.errors.gone)).toBeVisible();
   await inviteeContext.close();
   await again.close();
@@ -152,11 +160,21 @@ test('dataroom-signup-dar goes to its same-origin back path after the registrati
   const shared = await apiCall(server, session, 'PUT', ROOM_PATHS.access(room.uuid), { user: 'dar@partner.test', role: 'VIEWER' });
   expect(shared.status, await shared.clone().text()).toBe(200);
   const mail = await waitForMailboxMail(server.mailboxDir, (m) => addressedTo('dar@partner.test')(m) && m.text.includes('/auth/dataroom-signup'));
-  const token = extractLink(mail, '/auth/dataroom-signup').searchParams.get('token')!;
-  await page.goto(`${server.url}/auth/dataroom-signup-dar?token=${encodeURIComponent(token)}&back=${encodeURIComponent('/secumails/inbox')}`);
+  const token = linkToken(extractLink(mail, '/auth/dataroom-signup'));
+  const carried: string[] = [];
+  page.on('request', (r) => {
+    const url = new URL(r.url());
+    if (`${url.pathname}${url.search}`.includes(token)) carried.push(url.pathname);
+  });
+  // A link in the form mailed before issue 28 (token in the query): the page moves it into the
+  // fragment at once (the same history entry), `back` stays; only that first load carried it.
+  const back = encodeURIComponent('/secumails/inbox');
+  await page.goto(`${server.url}/auth/dataroom-signup-dar?token=${encodeURIComponent(token)}&back=${back}`);
   await expect(page.getByRole('heading', { level: 1, name: auth.dataroomSignup.title })).toBeVisible();
+  await expect(page).toHaveURL(`${server.url}/auth/dataroom-signup-dar?back=${back}#token=${token}`);
   await page.getByRole('textbox', { name: en.common.password.new, exact: true }).fill(PASSWORD);
   await page.getByLabel(en.common.password.confirm).fill(PASSWORD);
   await page.getByRole('button', { name: auth.dataroomSignup.submit }).click();
   await expect(page).toHaveURL(/\/secumails\/inbox$/);
+  expect(carried).toEqual(['/auth/dataroom-signup-dar']);
 });

@@ -5,7 +5,7 @@ import type { AdminUser, BannedRecipients, CreateUserResponse } from '@shared/co
 import type { AuditLogResponse } from '@shared/contract/audit';
 import type { DeliveryDetail, DeliveryUploadFile } from '@shared/contract/deliveries';
 import { filesUnder } from '@tests/support/files';
-import { addressedTo, extractLink, waitForMailboxMail } from '@tests/support/mailbox';
+import { addressedTo, extractLink, linkToken, waitForMailboxMail } from '@tests/support/mailbox';
 import { startTestServer, type TestServer } from '@tests/support/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createUserAsAdmin, expectBackendError, postAuth, signIn, signInAdmin, type Session } from './core-helpers';
@@ -61,7 +61,7 @@ describe('create: invitation mail', () => {
     const mail = await waitForMailboxMail(server.mailboxDir, addressedTo('invited@example.test'));
     expect(mail.subject).toContain('Einladung');
     const link = extractLink(mail, '/auth/reset-password');
-    const token = link.searchParams.get('token')!;
+    const token = linkToken(link);
     const confirm = await fetch(`${server.url}/api/2/auth/password-reset/confirm`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },

@@ -171,10 +171,17 @@ describe('web forms', () => {
       const refused = await expectBackendError(await call(server, formsAdmin, 'POST', api('/forms'), formInput({ name })), 400, 'ValidationException');
       expect(refused.metadata.problems).toContainEqual({ field: 'name', reason });
     }
+    // A custom field's name: the same rule (problem at `customFields.<i>.name`), stored in NFC.
+    for (const [name, reason] of [['E\u202Email', 'bidiControl'], ['Mail\u200B', 'zeroWidth'], ['Two\nlines', 'controlCharacters']] as const) {
+      const refused = await expectBackendError(await call(server, formsAdmin, 'POST', api('/forms'), formInput({ customFields: [{ name, type: 'email' }] })), 400, 'ValidationException');
+      expect(refused.metadata.problems).toContainEqual({ field: 'customFields.0.name', reason });
+    }
+    const fieldForm = await createForm({ customFields: [{ name: 'Caf\u0065\u0301: e-mail?', type: 'email' }] });
+    expect(fieldForm.customFields.map((f) => f.name)).toEqual(['Café: e-mail?']);
     const composed = await createForm({ name: 'Caf\u0065\u0301 contact: sales?' });
     expect(composed.name).toBe('Café contact: sales?');
     await expectBackendError(await call(server, formsAdmin, 'POST', api('/forms'), formInput({ name: 'CAFÉ CONTACT: SALES?' })), 409, FORM_ERRORS.duplicateName);
-    expect(await server.app.db.selectFrom('forms').select('id').execute()).toHaveLength(before.length + 3);
+    expect(await server.app.db.selectFrom('forms').select('id').execute()).toHaveLength(before.length + 4);
   });
 
   it('parallel saves of one name: exactly one form, the others 409 (never a 500)', async () => {

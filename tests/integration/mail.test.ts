@@ -142,7 +142,7 @@ describe('the running server picks its transport', () => {
     try {
       expect((await requestReset(server.url, server.admin.email)).status).toBe(204);
       const mail = await smtp.waitForMail((m) => JSON.stringify(m.to).includes(server.admin.email));
-      expect(mail.text).toContain(`${server.url}/auth/reset-password?token=`);
+      expect(mail.text).toContain(`${server.url}/auth/reset-password#token=`);
       expect(await mailboxStatus(server)).toBe(404);
       expect(await readMailbox(server.mailboxDir)).toEqual([]);
     } finally {

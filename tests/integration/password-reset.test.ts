@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AUTHORIZATION_ERROR as CODE } from '@shared/contract/errors';
-import { addressedTo, extractLink, readMailbox, waitForMailboxMail } from '@tests/support/mailbox';
+import { addressedTo, extractLink, linkToken, readMailbox, waitForMailboxMail } from '@tests/support/mailbox';
 import { startTestServer, type TestServer } from '@tests/support/server';
 import { api, codeOf, createUser, login } from './escalation-helpers';
 
@@ -24,7 +24,7 @@ async function resetTokenFromMail(address: string): Promise<string> {
   const mail = await waitForMailboxMail(server.mailboxDir, addressedTo(address));
   const link = extractLink(mail, '/auth/reset-password');
   expect(link.origin).toBe(server.url);
-  return link.searchParams.get('token')!;
+  return linkToken(link);
 }
 
 describe('password reset', () => {
@@ -37,8 +37,10 @@ describe('password reset', () => {
     expect((await requestReset(anna.email.toUpperCase(), 'de')).status).toBe(204);
     const mail = await waitForMailboxMail(server.mailboxDir, addressedTo(anna.email));
     expect(mail.subject).toBe('Kuvert : réinitialiser votre mot de passe');
-    expect(mail.html).toContain('/auth/reset-password?token=');
-    const token = extractLink(mail, '/auth/reset-password').searchParams.get('token')!;
+    // Issue 28 §1: the token in the fragment, never in the query (no proxy log or Referer keeps it).
+    expect(mail.html).toContain('/auth/reset-password#token=');
+    expect(`${mail.text}${mail.html}`).not.toMatch(/[?&]token=/);
+    const token = linkToken(extractLink(mail, '/auth/reset-password'));
     // ≥128 bits, and only its hash is stored.
     expect(Buffer.from(token, 'base64url').length).toBeGreaterThanOrEqual(16);
     const stored = await server.app.db.selectFrom('password_reset_tokens').selectAll().execute();
@@ -89,7 +91,7 @@ describe('password reset', () => {
     let second = first;
     while (second === first && Date.now() < deadline) {
       const mails = (await readMailbox(server.mailboxDir)).filter(addressedTo(ben.email));
-      if (mails.length === 2) second = extractLink(mails[1]!, '/auth/reset-password').searchParams.get('token')!;
+      if (mails.length === 2) second = linkToken(extractLink(mails[1]!, '/auth/reset-password'));
       else await new Promise((r) => setTimeout(r, 100));
     }
     expect(second).not.toBe(first);

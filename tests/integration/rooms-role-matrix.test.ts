@@ -161,9 +161,9 @@ async function trashedFile(): Promise<string> {
 async function mailedToken(seen: Set<string>, to: string, path: string): Promise<string> {
   const mail = await waitForMailboxMail(server.mailboxDir, (m) => !seen.has(m.id) && addressedTo(to)(m) && m.text.includes(path));
   const link = extractLink(mail, path);
-  // Invitations carry it in the query; room requests in the fragment (issue 28).
+  // Invitations and room requests carry it in the fragment (issue 28).
   const fragment = new URLSearchParams(link.hash.slice(1));
-  return fragment.get('dar') ?? fragment.get('token') ?? link.searchParams.get('token')!;
+  return fragment.get('dar') ?? fragment.get('token')!;
 }
 const mailIds = async () => new Set((await readMailbox(server.mailboxDir)).map((m) => m.id));
 

@@ -1,5 +1,5 @@
 import { AUTHORIZATION_ERROR, AUTHORIZATION_ERRORS_HEADER, type AuthorizationErrorEntry } from '@shared/contract/errors';
-import { addressedTo, extractLink, readMailbox, waitForMailboxMail } from '@tests/support/mailbox';
+import { addressedTo, extractLink, linkToken, readMailbox, waitForMailboxMail } from '@tests/support/mailbox';
 import { startTestServer, type TestServer } from '@tests/support/server';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -119,7 +119,7 @@ describe('per-account progressive delay', () => {
     const requested = await api(server, '/auth/password-reset/request', { method: 'POST', body: { email: erin.email } });
     expect(requested.status).toBe(204);
     const mail = await waitForMailboxMail(server.mailboxDir, (m) => addressedTo(erin.email)(m) && m.text.includes('/auth/reset-password'));
-    const token = extractLink(mail, '/auth/reset-password').searchParams.get('token')!;
+    const token = linkToken(extractLink(mail, '/auth/reset-password'));
     const newPassword = 'Brand-New-Passw0rd-8';
     expect((await api(server, '/auth/password-reset/confirm', { method: 'POST', body: { token, password: newPassword } })).status).toBe(204);
     // No 429 any more (the captcha rule of the address may still ask for a captcha: tryLogin answers it).

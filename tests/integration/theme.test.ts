@@ -5,6 +5,8 @@ import { CONFIG_KEYS } from '@shared/contract/config';
 import { THEME_PROFILE_KEYS, type ThemeOverview } from '@shared/contract/theme';
 import { addressedTo, waitForMailboxMail } from '@tests/support/mailbox';
 import { startTestServer, type TestServer } from '@tests/support/server';
+import { LOGO_SVG } from '@server/pages/html';
+import { saveThemeAsset } from '@server/theme/theme-assets';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createUserAsAdmin, expectBackendError, signIn, signInAdmin, type Session } from './core-helpers';
 
@@ -137,6 +139,24 @@ describe('theme: logo, favicon, colours, mails, reset', () => {
     expect(favicon.headers.get('content-security-policy')).toContain('sandbox');
     // Stored as the allow-list sanitiser serialised it (no XML declaration), the drawing unchanged.
     expect(await favicon.text()).toBe('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 8 8"><rect width="8" height="8" fill="#336699"/></svg>');
+  });
+
+  it('an SVG stored before the sanitiser is served sanitised, or not at all when it holds active content (issue 28 §1)', async () => {
+    // Stored directly, as an upload before the allow-list was: never through checkThemeAsset.
+    const active = '<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"><script>alert(2)</script><rect width="8" height="8"/></svg>';
+    await saveThemeAsset(server.app.db, 'logo', 'image/svg+xml', new TextEncoder().encode(active));
+    for (const path of ['/webui/logo', '/webui/logo.svg']) {
+      const served = await (await fetch(`${server.url}${path}`)).text();
+      expect(served, path).not.toMatch(/alert|onload|<script/);
+      // The product's image stands in.
+      expect(served).toBe(LOGO_SVG);
+    }
+    const oldClean = `<?xml version="1.0"?>\n<!-- made with an editor --><svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 8 8"><rect width="8" height="8" fill="#663399"/></svg>`;
+    await saveThemeAsset(server.app.db, 'favicon', 'image/svg+xml', new TextEncoder().encode(oldClean));
+    expect(await (await fetch(`${server.url}/webui/favicon.ico`)).text()).toBe('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 8 8"><rect width="8" height="8" fill="#663399"/></svg>');
+    // The images the tests after this one use.
+    await json<ThemeOverview>(await upload(admin, 'logo', PNG), 200);
+    await json<ThemeOverview>(await upload(admin, 'favicon', SVG), 200);
   });
 
   it('mails carry the theme colour (button text by the luminance rule) and the logo inline', async () => {

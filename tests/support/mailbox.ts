@@ -77,6 +77,17 @@ export function extractLink(mail: MailboxMail, path: string): URL {
   return new URL(match[0]);
 }
 
+/**
+ * The one-time token of a mailed link, from its fragment (`#token=…`, issue 28 §1), where the
+ * browser keeps it from every server; throws when the link carries it in the query instead.
+ */
+export function linkToken(link: URL, name = 'token'): string {
+  if (link.searchParams.has(name)) throw new Error(`The link ${link.pathname} carries its ${name} in the query`);
+  const token = new URLSearchParams(link.hash.slice(1)).get(name);
+  if (!token) throw new Error(`No ${name} in the fragment of ${link.pathname}`);
+  return token;
+}
+
 /** One SMS of the default SMS gateway: `<id>.sms` (the text) beside `<id>.json` (`to`). */
 export interface MailboxSms {
   id: string;

@@ -10,6 +10,7 @@ import { loginPathFor, ROUTES } from '@web/lib/routes';
 import { focusFirstInvalid, newPasswordMessages } from '@web/lib/validation';
 import { useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useFragmentToken } from '@web/lib/fragment-token';
 import { useNavigate, useSearchParams } from 'react-router';
 import { completeRoomInvitation, useRoomInvitation } from '../api/dataroom-signup';
 import { usePasswordPolicy } from '../api/password-policy';
@@ -38,7 +39,8 @@ export function DataroomSignupPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const [params] = useSearchParams();
-  const token = params.get('token');
+  // The mailed link's token, in the fragment (a link mailed before with `?token=` is moved there); the API gets it in bodies only.
+  const token = useFragmentToken('token');
   const back = safeBackPath(params.get('back'));
   const invitation = useRoomInvitation(token);
   const policy = usePasswordPolicy();

@@ -8,19 +8,23 @@ import { ROUTES } from '@web/lib/routes';
 import { focusFirstInvalid, newPasswordMessages } from '@web/lib/validation';
 import { useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate, useSearchParams } from 'react-router';
+import { useFragmentToken } from '@web/lib/fragment-token';
+import { useNavigate } from 'react-router';
 import { usePasswordPolicy } from '../api/password-policy';
 import { confirmPasswordReset, usePasswordResetToken } from '../api/password-reset';
 import { AuthCard, authFormStyle } from '../auth-layout';
 import { AuthMessageBar } from '../auth-message';
 import type { AuthMessage } from '../login-flow';
 
-/** New password from the mailed link `?token=` (SPEC §2 password reset). */
+/**
+ * New password from the mailed link `#token=` (SPEC §2 password reset). The token stays in the
+ * fragment and goes to the API only in request bodies; a link mailed before (`?token=`) is moved
+ * into the fragment at once (useFragmentToken).
+ */
 export function ResetPasswordPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const [params] = useSearchParams();
-  const token = params.get('token');
+  const token = useFragmentToken('token');
   const tokenCheck = usePasswordResetToken(token);
   const policy = usePasswordPolicy();
   const formRef = useRef<HTMLFormElement>(null);
