@@ -13,6 +13,11 @@ const alias = {
   '@tests': here('./tests'),
 };
 
+// Vitest's default in a run is one worker less than the cores: ONE worker on the 2-core CI machine,
+// so the files ran one after another while most of them wait on sockets, databases and clocks.
+// Two workers keep both cores busy (each test server has its own temp folder, port and schema).
+const WORKERS = 2;
+
 export default defineConfig({
   resolve: { alias },
   test: {
@@ -23,6 +28,7 @@ export default defineConfig({
           name: 'unit',
           include: ['shared/**/*.test.ts', 'web/**/*.test.{ts,tsx}', 'addin/**/*.test.{ts,tsx}', 'server/**/*.test.ts', 'tests/lint/**/*.test.ts', 'tests/fixtures/**/*.test.ts'],
           environment: 'node',
+          maxWorkers: WORKERS,
         },
       },
       {
@@ -31,6 +37,7 @@ export default defineConfig({
           name: 'server',
           include: ['tests/integration/**/*.test.ts', 'tests/multi-server/**/*.test.ts'],
           environment: 'node',
+          maxWorkers: WORKERS,
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },

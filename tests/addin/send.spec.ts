@@ -16,6 +16,7 @@ import { createUser as createUserInRepository, type TestUser } from '@tests/inte
 import { ShareProofJar } from '@tests/support/share-proof';
 import { addressedTo, extractLink, waitForMailboxMail } from '@tests/support/mailbox';
 import { apiCall, apiSignIn, authenticatorFor, expect, expectNoSeriousA11yViolations, locale, serverPerFile, setSettingsAsAdmin, test, type TestServer } from '../e2e/fixtures';
+import { installPageClock } from '../e2e/blob-outage';
 import { OFFICE_JS_STAND_IN, OFFICE_JS_URL, type OfficeCall, type StandInMailbox } from './office-stand-in';
 
 const exists = (path: string) => access(path).then(() => true, () => false);
@@ -279,14 +280,19 @@ test.describe('Outlook add-in task pane', () => {
       }
       await route.continue().catch(() => undefined);
     });
+    const clock = await installPageClock(page);
     await openPane(page, server, mailbox({ to: [`extern${Date.now()}@partner.test`], subject: 'Through an outage', files: twoAttachments() }));
     await signInPane(page, sender);
     await page.getByRole('button', { name: addin.send.submit }).click();
-    // After the engine's retry window: the hint under the progress bar, the bar still there.
+    // After the engine's retry window (on the page's clock, run ahead): the hint under the progress bar, the bar still there.
+    await expect.poll(() => away, { timeout: 30_000 }).toBe(true);
+    const hurried = clock.hurry();
     await expect(page.getByText(addin.send.waitingForServer)).toBeVisible({ timeout: RETRY_WINDOW_MS + 30_000 });
+    await hurried.stop();
     await expect(page.getByRole('progressbar')).toBeVisible();
     expect((await officeCalls(page)).map((c) => c.name)).not.toContain('close');
     await rename(`${blobs}.away`, blobs);
+    await clock.wakeRetries();
     await expect(page.getByText(addin.send.sent)).toBeVisible({ timeout: 60_000 });
     expect((await lastSent(server, sender.id)).subject).toBe('Through an outage');
   });

@@ -9,7 +9,7 @@ import { createUser as createUserInRepository, type TestUser } from '@tests/inte
 import { startTestServer, type TestServer } from '../support/server';
 import { apiSignIn, locale, signInToInbox } from './fixtures';
 import { apiCreateRoom } from './rooms-fixtures';
-import { blobsAwayDuringParts } from './blob-outage';
+import { blobsAwayDuringParts, installPageClock } from './blob-outage';
 
 const PART_SIZE = 1024;
 const send = locale<typeof import('@locales/en/send.json')>('en', 'send');
@@ -30,6 +30,7 @@ test.afterAll(async () => {
 test('the blob store away during a room upload: the file waits for the server, keeps its bar, and lands by itself', async ({ page }) => {
   test.setTimeout(RETRY_WINDOW_MS + 120_000);
   const room = await apiCreateRoom(server, await apiSignIn(server, owner), 'Outage Room');
+  const clock = await installPageClock(page);
   // Slow parts so the upload is still running when the folder goes (after 8 parts).
   const outage = await blobsAwayDuringParts(page, server, '**/api/2/rooms/*/files/*/parts/*');
   const file = { name: 'outage.bin', mimeType: 'application/octet-stream', buffer: randomBytes(40 * PART_SIZE + 5) };
@@ -40,10 +41,14 @@ test('the blob store away during a room upload: the file waits for the server, k
   await page.getByRole('button', { name: rooms.files.upload }).click();
   await (await chooser).setFiles(file);
 
-  // The room's own upload panel: its bar and, after the engine's retry window, the waiting line.
+  // The room's own upload panel: its bar and, after the engine's retry window (on the page's clock,
+  // run ahead), the waiting line.
   await expect(page.getByRole('progressbar', { name: fill(rooms.files.progress, { name: file.name }) })).toBeVisible();
+  await expect.poll(() => outage.isAway(), { timeout: 30_000 }).toBe(true);
+  const hurried = clock.hurry();
   const panelWaiting = rooms.files.progressWaiting.split('{{name}}')[0]!;
   await expect(page.getByText(`${panelWaiting}${file.name},`, { exact: false })).toBeVisible({ timeout: RETRY_WINDOW_MS + 30_000 });
+  await hurried.stop();
 
   await page.getByRole('button', { name: /^File transfers/ }).click();
   const drawer = page.getByRole('dialog', { name: send.transfers.title });
@@ -60,6 +65,7 @@ test('the blob store away during a room upload: the file waits for the server, k
   await expect(drawer.getByRole('button', { name: fill(send.transfers.retry, { title: file.name }) })).toHaveCount(0);
 
   await outage.restore();
+  await clock.wakeRetries();
   await expect(page.getByText(fill(rooms.files.toast.uploaded, { title: file.name }), { exact: true }).first()).toBeVisible({ timeout: 60_000 });
   await expect(drawer.getByText(fill(send.transfers.item, { name: file.name, state: send.itemState.success }))).toBeVisible();
   const stored = await server.app.db.selectFrom('room_files').select(['state', 'size']).where('name', '=', file.name).executeTakeFirstOrThrow();

@@ -6,6 +6,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { expect, test, type Page } from '@playwright/test';
 import { startTestServer, type TestServer } from '../support/server';
+import { installPageClock } from './blob-outage';
 import { apiCreateAccount, apiSignIn, secuPassFromNode, signInToInbox } from './fixtures';
 import { unlockRoomKeys } from './rooms-fixtures';
 import { e2eRowAction, ROW_ITEMS } from './e2e-row-menu';
@@ -145,6 +146,7 @@ test('uploading a taken name offers the version conflict: a new version replaces
 test('an E2E upload whose part keeps failing waits for the server and resumes by itself: the parts on the server are kept, the rest sent, the bytes equal', async ({ page }) => {
   test.setTimeout(180_000);
   const bytes = new Uint8Array(randomBytes(2 * PART_SIZE + PART_SIZE / 2));
+  const clock = await installPageClock(page);
   await createRoom(page, 'Resume papers');
   let holding = true;
   const afterRetry: number[] = [];
@@ -159,10 +161,14 @@ test('an E2E upload whose part keeps failing waits for the server and resumes by
   await page.getByRole('button', { name: /^File transfers/ }).click();
   const centre = page.getByRole('dialog', { name: 'File transfers' });
   const row = centre.getByRole('listitem', { name: 'resume.bin' });
-  // After the engine's minute of retries the transfer waits for the server (no failure, no retry button).
+  // After the engine's minute of retries (on the page's clock, run ahead) the transfer waits for the
+  // server (no failure, no retry button).
+  const hurried = clock.hurry();
   await expect(row).toContainText(/waiting for the server/i, { timeout: 90_000 });
+  await hurried.stop();
   await expect(row.getByRole('button', { name: 'Retry resume.bin' })).toHaveCount(0);
   holding = false;
+  await clock.wakeRetries();
   await expect(row).toContainText('Done', { timeout: 60_000 });
   // Only what was missing went again: part 1 (part 0 and 2 were on the server).
   expect(afterRetry).toContain(1);

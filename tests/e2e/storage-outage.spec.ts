@@ -8,7 +8,7 @@ import { RETRY_WINDOW_MS } from '@shared/transfer/constants';
 import { startTestServer, type TestServer } from '../support/server';
 import { apiCall, apiSignIn, locale, openSendPage, pickFiles, recipientsInput, signInToInbox } from './fixtures';
 import { proveAddress } from '@tests/support/prove-address';
-import { blobsAwayDuringParts } from './blob-outage';
+import { blobsAwayDuringParts, installPageClock } from './blob-outage';
 
 const PART_SIZE = 1024;
 const PASSWORD = 'Good-Passw0rd-e2e';
@@ -33,6 +33,7 @@ test.afterAll(async () => {
 
 test('the blob store away during an upload: the file waits for the server, keeps its bar, and finishes by itself', async ({ page }) => {
   test.setTimeout(RETRY_WINDOW_MS + 120_000);
+  const clock = await installPageClock(page);
   // Slow parts so the upload is still running when the folder goes (after 8 parts).
   const outage = await blobsAwayDuringParts(page, server, '**/api/2/deliveries/*/files/*/parts/*');
   const file = { name: 'outage.bin', bytes: randomBytes(40 * PART_SIZE + 5) };
@@ -45,9 +46,13 @@ test('the blob store away during an upload: the file waits for the server, keeps
 
   const fileBar = page.getByRole('progressbar', { name: send.progress.fileLabel.replace('{{name}}', file.name) });
   await expect(fileBar).toBeVisible();
-  // After the engine's retry window the file says it waits for the server; the bar stays where it was.
+  // After the engine's retry window (on the page's clock, run ahead) the file says it waits for the
+  // server; the bar stays where it was.
+  await expect.poll(() => outage.isAway(), { timeout: 30_000 }).toBe(true);
+  const hurried = clock.hurry();
   const waiting = page.getByText(send.itemState.paused, { exact: false });
   await expect(waiting).toBeVisible({ timeout: RETRY_WINDOW_MS + 30_000 });
+  await hurried.stop();
   expect(outage.isAway()).toBe(true);
   const before = Number(await fileBar.getAttribute('aria-valuenow'));
   expect(before).toBeGreaterThan(0);
@@ -55,5 +60,6 @@ test('the blob store away during an upload: the file waits for the server, keeps
   await expect(page.getByRole('button', { name: send.progress.retry, exact: true })).toHaveCount(0);
 
   await outage.restore();
+  await clock.wakeRetries();
   await expect(page.locator('.fui-ToastTitle', { hasText: '“Through a storage outage” was sent.' })).toBeVisible({ timeout: 60_000 });
 });
