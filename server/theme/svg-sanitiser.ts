@@ -1,5 +1,5 @@
 import createDOMPurify, { type WindowLike } from 'dompurify';
-import { JSDOM } from 'jsdom';
+import { createRequire } from 'node:module';
 
 /**
  * The SVG logo/favicon check: DOMPurify's allow-list (its SVG and SVG-filter profile, maintained
@@ -30,6 +30,9 @@ let xmlSerializer: { serializeToString(node: unknown): string } | undefined;
 
 function instance() {
   if (purifier) return { purify: purifier, serializer: xmlSerializer! };
+  // jsdom is loaded on the first logo check, not at start: importing it costs every server process
+  // (and every integration-test file) about 0.4 CPU-s, and most never see an SVG.
+  const { JSDOM } = createRequire(import.meta.url)('jsdom') as typeof import('jsdom');
   const { window } = new JSDOM('');
   const purify = createDOMPurify(window as unknown as WindowLike);
   purify.addHook('uponSanitizeAttribute', (node, data) => {
