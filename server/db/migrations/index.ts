@@ -35,6 +35,7 @@ import * as formLayout from './0044-form-layout';
 import * as roomLinks from './0050-room-links';
 import * as roomFileSortIndexes from './0051-room-file-sort-indexes';
 import * as roomKeyGrants from './0056-room-key-grants';
+import * as trustNetworks from './0059-trust-networks';
 
 /**
  * Every migration, in order, for SQLite and PostgreSQL alike. A static list (not a
@@ -80,6 +81,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0050-room-links': roomLinks,
   '0051-room-file-sort-indexes': roomFileSortIndexes,
   '0056-room-key-grants': roomKeyGrants,
+  '0059-trust-networks': trustNetworks,
 };
 
 export const staticMigrationProvider: MigrationProvider = {
