@@ -1,14 +1,15 @@
-import { Button, Dialog, DialogActions, DialogBody, DialogContent, DialogSurface, DialogTitle, Field, Input, makeStyles, Text, Textarea } from '@fluentui/react-components';
+import { Button, Field, Input, makeStyles, Text, Textarea } from '@fluentui/react-components';
 import { isApiError } from '@shared/api/api-error';
 import { TRUST_MESSAGES, TrustConnectionInputSchema, type TrustConnection } from '@shared/contract/trust-networks';
 import { Alert } from '@web/components/alert';
 import { PageHeading } from '@web/components/page-heading';
+import { UnsavedChangesDialog, useUnsavedChangesGuard } from '@web/components/unsaved-changes';
 import { displayFingerprint } from '@web/lib/fingerprint';
 import { useNotify } from '@web/lib/toasts';
 import { focusFirstInvalid } from '@web/lib/validation';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useBlocker, useNavigate, useParams } from 'react-router';
+import { useNavigate, useParams } from 'react-router';
 import { createTrustConnection, loadTrustConnection, testTrustConnection, updateTrustConnection } from './api/trust-networks';
 import { TRUST_BASE } from './trust-networks-page';
 import { TrustStatus } from './trust-status';
@@ -68,13 +69,7 @@ export function TrustConnectionPage() {
   }, [connectionId]);
 
   const dirty = initial !== undefined && (draft.partnerUrl !== initial.partnerUrl || draft.domains !== initial.domains || draft.partnerPublicKey !== initial.partnerPublicKey);
-  const blocker = useBlocker(({ currentLocation, nextLocation }) => dirty && !busy && currentLocation.pathname !== nextLocation.pathname);
-  useEffect(() => {
-    if (!dirty) return undefined;
-    const onBeforeUnload = (event: BeforeUnloadEvent) => event.preventDefault();
-    window.addEventListener('beforeunload', onBeforeUnload);
-    return () => window.removeEventListener('beforeunload', onBeforeUnload);
-  }, [dirty]);
+  const blocker = useUnsavedChangesGuard(dirty && !busy);
 
   const set = (key: keyof Draft, field: FieldName) => (value: string) => {
     setDraft((current) => ({ ...current, [key]: value }));
@@ -183,20 +178,10 @@ export function TrustConnectionPage() {
           </div>
         </section>
       ) : null}
-      <Dialog open={blocker.state === 'blocked'} modalType="alert" onOpenChange={(_event, data) => (!data.open ? blocker.reset?.() : undefined)}>
-        <DialogSurface>
-          <DialogBody>
-            <DialogTitle>{t('admin:settingsForm.leaveTitle')}</DialogTitle>
-            <DialogContent>{t('admin:trust.leaveText')}</DialogContent>
-            <DialogActions>
-              <Button appearance="primary" onClick={() => blocker.reset?.()}>
-                {t('admin:settingsForm.stay')}
-              </Button>
-              <Button onClick={() => blocker.proceed?.()}>{t('admin:settingsForm.leave')}</Button>
-            </DialogActions>
-          </DialogBody>
-        </DialogSurface>
-      </Dialog>
+      <UnsavedChangesDialog
+        blocker={blocker}
+        labels={{ title: t('admin:settingsForm.leaveTitle'), text: t('admin:trust.leaveText'), stay: t('admin:settingsForm.stay'), leave: t('admin:settingsForm.leave') }}
+      />
     </div>
   );
 }
