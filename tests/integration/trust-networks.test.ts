@@ -1,4 +1,7 @@
 import { TRUST_PING_PATH, TRUST_SIGNATURE_ERROR, TRUST_MESSAGES, type TrustConnection } from '@shared/contract/trust-networks';
+import { createServer as createHttpsServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { selfSignedTls } from '@tests/support/self-signed-tls';
 import { startTestServer, type TestServer } from '@tests/support/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { privateKeyOf } from '../../server/trust-networks/connections';
@@ -179,7 +182,7 @@ describe('two servers connected by their administrators', () => {
     expect(await test(a, adminA, onA.connectionId)).toMatchObject({ status: 'error', lastTest: { ok: false, step: 'unknownKey' } });
   });
 
-  it('a wrong partner key, a partner URL that is not its public address, an unreachable partner: error with the step', async () => {
+  it('a wrong partner key, a partner URL that is not its public address, an unreachable partner, an untrusted certificate: error with the step', async () => {
     const { onA } = await connectPair();
     const wrongKey = await update(a, adminA, onA.connectionId, { partnerUrl: b.url, partnerDomains: ['partner-b.example'], partnerPublicKey: generateTrustKeyPair().publicKey });
     expect(wrongKey.status).toBe('testable');
@@ -197,6 +200,18 @@ describe('two servers connected by their administrators', () => {
     await update(a, adminA, onA.connectionId, { partnerUrl: 'http://127.0.0.1:1', partnerDomains: ['partner-b.example'], partnerPublicKey: partner.ownPublicKey });
     const unreachable = await test(a, adminA, onA.connectionId);
     expect(unreachable).toMatchObject({ status: 'error', lastTest: { ok: false, step: 'unreachable', reason: 'The connection was refused' } });
+    // A partner whose certificate is not trusted: the TLS step, not "unreachable".
+    const tls = createHttpsServer(selfSignedTls(), (_request, response) => response.end('{}'));
+    await new Promise<void>((resolve) => tls.listen(0, '127.0.0.1', resolve));
+    try {
+      await update(a, adminA, onA.connectionId, { partnerUrl: `https://127.0.0.1:${(tls.address() as AddressInfo).port}`, partnerDomains: ['partner-b.example'], partnerPublicKey: partner.ownPublicKey });
+      expect(await test(a, adminA, onA.connectionId)).toMatchObject({ status: 'error', lastTest: { ok: false, step: 'tls', reason: 'The TLS certificate was not accepted' } });
+    } finally {
+      await new Promise((resolve) => tls.close(resolve));
+    }
+
+    await update(a, adminA, onA.connectionId, { partnerUrl: 'http://127.0.0.1:1', partnerDomains: ['partner-b.example'], partnerPublicKey: partner.ownPublicKey });
+    await test(a, adminA, onA.connectionId);
     // Kept on the connection: the list shows it too.
     expect((await (await call(a, adminA, 'GET', one(onA.connectionId))).json()) as TrustConnection).toMatchObject({ status: 'error', lastTest: { step: 'unreachable' } });
   });
