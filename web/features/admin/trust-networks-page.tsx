@@ -1,4 +1,4 @@
-import { Button, Dialog, DialogActions, DialogBody, DialogContent, DialogSurface, DialogTitle, DialogTrigger, makeStyles, Text } from '@fluentui/react-components';
+import { Button, makeStyles, Text } from '@fluentui/react-components';
 import type { TrustConnection } from '@shared/contract/trust-networks';
 import { Alert } from '@web/components/alert';
 import { DataTable, type DataTableColumn } from '@web/components/data-table';
@@ -11,6 +11,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { deleteTrustConnection, loadTrustConnections, testTrustConnection } from './api/trust-networks';
 import { TrustStatus } from './trust-status';
+import { ConfirmDialog, type ConfirmRequest } from './user-dialogs';
 
 const useStyles = makeStyles({
   page: { display: 'flex', flexDirection: 'column', gap: '16px' },
@@ -29,7 +30,7 @@ export function TrustNetworksPage() {
   const [connections, setConnections] = useState<TrustConnection[] | undefined>();
   const [failed, setFailed] = useState(false);
   const [testing, setTesting] = useState<string | null>(null);
-  const [confirming, setConfirming] = useState<TrustConnection | null>(null);
+  const [confirming, setConfirming] = useState<ConfirmRequest | null>(null);
 
   const load = useCallback(async () => {
     try {
@@ -56,19 +57,20 @@ export function TrustNetworksPage() {
     }
   }
 
-  async function remove() {
-    const connection = confirming;
-    if (!connection) return;
-    try {
-      await deleteTrustConnection(connection.connectionId);
-      setConnections((current) => current?.filter((c) => c.connectionId !== connection.connectionId));
-      notify('success', t('admin:trust.deleted', { url: connection.partnerUrl }));
-    } catch {
-      notify('error', t('admin:trust.deleteFailed'));
-    } finally {
-      setConfirming(null);
-    }
-  }
+  /** Delete behind a confirmation that names the partner and what follows (its keys refused from then on). */
+  const askDelete = (connection: TrustConnection) =>
+    setConfirming({
+      title: t('admin:trust.confirmTitle'),
+      intro: t('admin:trust.confirmText', { url: connection.partnerUrl }),
+      consequences: [],
+      confirmLabel: t('admin:trust.delete'),
+      run: async () => {
+        await deleteTrustConnection(connection.connectionId);
+        setConnections((current) => current?.filter((c) => c.connectionId !== connection.connectionId));
+      },
+      done: t('admin:trust.deleted', { url: connection.partnerUrl }),
+      failed: t('admin:trust.deleteFailed'),
+    });
 
   const columns: DataTableColumn<TrustConnection>[] = [
     { id: 'partnerUrl', header: t('admin:trust.columns.partnerUrl'), cell: (c) => c.partnerUrl },
@@ -85,7 +87,7 @@ export function TrustNetworksPage() {
           <Button size="small" aria-label={t('admin:trust.testLabel', { url: c.partnerUrl })} disabled={c.partnerPublicKey === null || testing !== null} onClick={() => void test(c)}>
             {testing === c.connectionId ? t('admin:trust.testing') : t('admin:trust.test')}
           </Button>
-          <Button size="small" aria-label={t('admin:trust.deleteLabel', { url: c.partnerUrl })} onClick={() => setConfirming(c)}>
+          <Button size="small" aria-label={t('admin:trust.deleteLabel', { url: c.partnerUrl })} onClick={() => askDelete(c)}>
             {t('admin:trust.delete')}
           </Button>
         </div>
@@ -109,26 +111,7 @@ export function TrustNetworksPage() {
         error={failed ? t('admin:trust.loadFailed') : undefined}
         empty={<Alert type="info">{t('admin:trust.empty')}</Alert>}
       />
-      <Dialog open={confirming !== null} onOpenChange={(_e, data) => (data.open ? undefined : setConfirming(null))} modalType="alert">
-        <DialogSurface>
-          <DialogBody>
-            <DialogTitle>{t('admin:trust.confirmTitle')}</DialogTitle>
-            <DialogContent>
-              <Text as="p" style={{ margin: 0 }}>
-                {t('admin:trust.confirmText', { url: confirming?.partnerUrl ?? '' })}
-              </Text>
-            </DialogContent>
-            <DialogActions>
-              <DialogTrigger disableButtonEnhancement>
-                <Button appearance="secondary">{t('admin:trust.cancel')}</Button>
-              </DialogTrigger>
-              <Button appearance="primary" onClick={() => void remove()}>
-                {t('admin:trust.delete')}
-              </Button>
-            </DialogActions>
-          </DialogBody>
-        </DialogSurface>
-      </Dialog>
+      <ConfirmDialog request={confirming} onClose={() => setConfirming(null)} onDone={() => undefined} />
     </div>
   );
 }
