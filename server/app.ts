@@ -89,6 +89,7 @@ import { openBlobStore } from './storage/open-blob-store';
 import { installMetrics } from './operations/metrics';
 import { operationsRoutes } from './operations/operations-routes';
 import { reportRoutes } from './reports/routes';
+import { trustNetworkRoutes } from './trust-networks/routes';
 import { createUsersRepository } from './users/users-repository';
 
 /** Expired sessions are swept this often (each request also checks its own session's expiry). */
@@ -294,6 +295,7 @@ async function assemble(app: FastifyInstance, options: BuildAppOptions, database
   await app.register(formEmbedRoutes);
   await app.register(formUploadChecks);
   await app.register(formLayoutRoutes);
+  await app.register(trustNetworkRoutes);
 
   app.addHook('onReady', async () => {
     if (await mailboxExposed(app)) {

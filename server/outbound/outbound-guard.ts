@@ -7,7 +7,7 @@ import ipaddr from 'ipaddr.js';
 
 /**
  * The one gate for every request the server makes to an address a user chose (server/README.md,
- * "Outbound requests"): today the Flows webhook. It refuses anything but a public unicast address
+ * "Outbound requests"): the Flows webhook and trust-network partners. It refuses anything but a public unicast address
  * (loopback, private, link-local, ULA, carrier-grade NAT, multicast, unspecified, broadcast, the
  * reserved and documentation ranges, cloud metadata addresses; IPv4-mapped IPv6 counts as its IPv4)
  * unless the operator allow-lists it, refuses plain http unless the operator allows it, checks at
@@ -158,37 +158,82 @@ export interface OutboundRequest {
   headers: OutgoingHttpHeaders;
   body?: string;
   signal: AbortSignal;
+  /**
+   * Read the answer's headers and body, up to this many bytes (a longer body fails the request).
+   * Only for a trust-network partner, whose signed answer must be verified; Flows never sets it.
+   */
+  readAnswerBytes?: number;
+}
+
+export interface OutboundAnswer {
+  status: number;
+  /** Only with `readAnswerBytes`. */
+  headers?: Record<string, string | string[]>;
+  body?: string;
 }
 
 /**
  * One request through the guard: checked again now (the policy or the DNS answer may have changed
  * since the save), sent to the checked address only (the `lookup` answers with it; TLS still
- * verifies the host name), redirects not followed (a 3xx is just a status). The answer's body is
- * never read: the caller learns the status only, so nothing of an internal answer leaks back.
+ * verifies the host name), redirects not followed (a 3xx is just a status). Unless the caller asks
+ * for it (`readAnswerBytes`), the answer's body is never read: the caller learns the status only,
+ * so nothing of an internal answer leaks back.
  */
-export async function outboundRequest(raw: string, policy: OutboundPolicy, init: OutboundRequest): Promise<{ status: number }> {
+export async function outboundRequest(raw: string, policy: OutboundPolicy, init: OutboundRequest): Promise<OutboundAnswer> {
   const target = await checkOutboundUrl(raw, policy, init.signal);
   const send = target.url.protocol === 'https:' ? httpsRequest : httpRequest;
   return new Promise((resolve, reject) => {
     const options = { method: init.method, headers: init.headers, signal: init.signal, agent: false as const, lookup: pinnedLookup(target) };
     const request = send(target.url, options, (response) => {
-      resolve({ status: response.statusCode ?? 0 });
-      response.destroy();
+      const status = response.statusCode ?? 0;
+      const limit = init.readAnswerBytes;
+      if (limit === undefined) {
+        resolve({ status });
+        response.destroy();
+        return;
+      }
+      const chunks: Buffer[] = [];
+      let size = 0;
+      response.on('data', (chunk: Buffer) => {
+        size += chunk.length;
+        if (size > limit) {
+          response.destroy();
+          reject(new Error('The answer is too long'));
+          return;
+        }
+        chunks.push(chunk);
+      });
+      response.on('error', reject);
+      response.on('end', () => {
+        const headers: Record<string, string | string[]> = {};
+        for (const [name, value] of Object.entries(response.headers)) if (value !== undefined) headers[name] = value;
+        resolve({ status, headers, body: Buffer.concat(chunks).toString('utf8') });
+      });
     });
     request.on('error', reject);
     request.end(init.body);
   });
 }
 
+/** What kind of failure a request met: refused by the guard, TLS, no answer in time, or another network failure. */
+export function outboundFailureKind(error: unknown): 'refused' | 'tls' | 'timeout' | 'network' {
+  if (error instanceof OutboundRefusedError) return 'refused';
+  const code = (error as { code?: unknown } | null)?.code;
+  const name = (error as { name?: unknown } | null)?.name;
+  if (name === 'AbortError' || name === 'TimeoutError' || code === 'ETIMEDOUT' || code === 'ABORT_ERR') return 'timeout';
+  if (typeof code === 'string' && (code.startsWith('ERR_TLS') || code.startsWith('ERR_SSL') || /CERT|SIGNATURE/.test(code))) return 'tls';
+  return 'network';
+}
+
 /** A network failure in words safe to show a user: no address, no port, nothing the target sent. */
 export function outboundErrorText(error: unknown): string {
   if (error instanceof OutboundRefusedError) return `Refused before connecting: ${error.message}`;
+  const kind = outboundFailureKind(error);
+  if (kind === 'timeout') return 'No answer in time';
+  if (kind === 'tls') return 'The TLS certificate was not accepted';
   const code = (error as { code?: unknown } | null)?.code;
-  const name = (error as { name?: unknown } | null)?.name;
-  if (name === 'AbortError' || name === 'TimeoutError' || code === 'ETIMEDOUT' || code === 'ABORT_ERR') return 'No answer in time';
   if (code === 'ECONNREFUSED') return 'The connection was refused';
   if (code === 'ECONNRESET' || code === 'EPIPE') return 'The connection was closed before an answer';
   if (code === 'EHOSTUNREACH' || code === 'ENETUNREACH') return 'The host is unreachable';
-  if (typeof code === 'string' && (code.startsWith('ERR_TLS') || code.startsWith('ERR_SSL') || /CERT|SIGNATURE/.test(code))) return 'The TLS certificate was not accepted';
   return 'The connection failed';
 }

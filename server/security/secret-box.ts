@@ -23,7 +23,7 @@ const TAG_BYTES = 16;
 export const SECRET_KEY_FILE = 'secret.key';
 
 /** The column a value is sealed for (bound into the additional data with its row's id). */
-export type SealedColumn = 'totp_secret' | 'totp_pending_secret' | 'form_flows.secret';
+export type SealedColumn = 'totp_secret' | 'totp_pending_secret' | 'form_flows.secret' | 'trust_connections.private_key';
 
 export interface SecretBox {
   seal(userId: number, column: SealedColumn, plaintext: string): string;

@@ -65,6 +65,8 @@ export const ERROR_CLASSES = [
   'FormPassphraseNotSetException',
   // Data-room invitations (SPEC §8 "invitation expired or used"; shared/contract/room-invitations.ts).
   'InvitationExpiredException',
+  // Trust networks: a partner call refused (shared/contract/trust-networks.ts TRUST_SIGNATURE_ERROR).
+  'TrustSignatureException',
 ] as const;
 export type ErrorClass = (typeof ERROR_CLASSES)[number];
 

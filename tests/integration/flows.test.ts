@@ -1,11 +1,7 @@
-import { execFileSync } from 'node:child_process';
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { createApiClient, type ApiClient } from '@shared/api/client';
 import { DELIVERY_PATHS } from '@shared/contract/deliveries';
 import { SECURITY_LEVELS } from '@shared/contract/constants';
@@ -23,6 +19,7 @@ import {
 import type { Form, FormInput, FormSubmitResponse } from '@shared/contract/forms';
 import { sendDelivery } from '@shared/transfer';
 import enFlows from '@locales/en/flows.json';
+import { selfSignedTls } from '@tests/support/self-signed-tls';
 import { startTestServer, type TestServer } from '@tests/support/server';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { FLOW_WEBHOOK_JOB } from '../../server/forms/flow-handoff';
@@ -447,9 +444,7 @@ describe('Flows webhook: outbound guard', () => {
   });
 
   it('https goes through the same gate with the certificate checked: a self-signed receiver fails in safe words', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'kuvert-tls-'));
-    execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem'), '-days', '1', '-subj', '/CN=localhost', '-addext', 'subjectAltName=DNS:localhost,IP:127.0.0.1'], { stdio: 'ignore' });
-    const tls = createHttpsServer({ key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) }, (request, response) => {
+    const tls = createHttpsServer(selfSignedTls(), (request, response) => {
       received.push({ path: request.url ?? '', headers: request.headers, body: '' });
       response.end(RECEIVER_ANSWER);
     });
@@ -463,7 +458,6 @@ describe('Flows webhook: outbound guard', () => {
       expect(await handOffOf(deliveryUuid)).toMatchObject({ state: 'pending', attempts: 1, lastError: 'The webhook could not be reached: The TLS certificate was not accepted' });
     } finally {
       await new Promise((resolve) => tls.close(resolve));
-      rmSync(dir, { recursive: true, force: true });
     }
   });
 

@@ -19,6 +19,8 @@ export interface TestServerOptions {
   reuse?: { dataDir: string; databaseSchema: string | undefined };
   /** PostgreSQL: this database with its default schema instead of a fresh schema of KUVERT_TEST_DATABASE_URL (the caller makes and drops it). */
   databaseUrl?: string;
+  /** SQLite even when KUVERT_TEST_DATABASE_URL is set (two servers of a test on both kinds of database). */
+  sqlite?: true;
   /** Receives the server's real log (the production logger with its redaction, at `config.logLevel`, default debug). */
   logStream?: { write(line: string): void };
 }
@@ -41,7 +43,7 @@ export const TEST_ADMIN = { email: 'admin@example.test', password: 'Admin-Passw0
 
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   const dataDir = options.reuse?.dataDir ?? (await mkdtemp(join(tmpdir(), 'kuvert-test-')));
-  const databaseUrl = options.databaseUrl ?? (process.env.KUVERT_TEST_DATABASE_URL || undefined);
+  const databaseUrl = options.sqlite ? undefined : (options.databaseUrl ?? (process.env.KUVERT_TEST_DATABASE_URL || undefined));
   const databaseSchema = options.reuse || options.databaseUrl ? options.reuse?.databaseSchema : databaseUrl ? `test_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}` : undefined;
   const config = parseConfig({
     port: 0,

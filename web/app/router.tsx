@@ -25,7 +25,6 @@ const serverPage = ({ request }: { request: Request }) => {
   return null;
 };
 
-const comingSoon = lazyPage(() => import(/* webpackChunkName: "coming-soon" */ '@web/features/shell/coming-soon-page'), 'ComingSoonPage');
 const inboxPages = () => import(/* webpackChunkName: "inbox" */ '@web/features/secumails/inbox-page');
 const inbox = lazyPage(inboxPages, 'InboxPage');
 const inboxDetail = lazyPage(inboxPages, 'InboxDetailPage');
@@ -203,7 +202,7 @@ const downloadRoutes: RouteObject[] = ['', ':locale/'].flatMap((prefix) => [
   },
 ]);
 
-const adminPlaceholders = ['trust-networks'] as const;
+const trustPages = () => import(/* webpackChunkName: "admin-trust" */ '@web/features/admin/trust-networks-routes');
 
 function buildRoutes(): RouteObject[] {
   return [
@@ -261,7 +260,10 @@ function buildRoutes(): RouteObject[] {
               handle: handle({ titleKey: 'admin:theme.title', roles: ['ROLE_ADMIN'] }),
               lazy: lazyPage(() => import(/* webpackChunkName: "admin-theme" */ '@web/features/admin/theme-page'), 'ThemePage'),
             },
-            ...adminPlaceholders.map((path) => ({ path, handle: handle({ titleKey: `shell:admin.pages.${path}` }), lazy: comingSoon })),
+            // Trust networks (issue 30, slice 1): connections and their test, ROLE_ADMIN only.
+            { path: 'trust-networks', handle: handle({ titleKey: 'admin:trust.title', roles: ['ROLE_ADMIN'] }), lazy: lazyPage(trustPages, 'TrustNetworksPage') },
+            { path: 'trust-networks/create', handle: handle({ titleKey: 'admin:trust.createTitle', roles: ['ROLE_ADMIN'] }), lazy: lazyPage(trustPages, 'TrustConnectionPage') },
+            { path: 'trust-networks/edit/:connectionId', handle: handle({ titleKey: 'admin:trust.editTitle', roles: ['ROLE_ADMIN'] }), lazy: lazyPage(trustPages, 'TrustConnectionPage') },
             // Secure rooms (issue 15): settings of PUT /admin/settings and the trash bin, ROLE_ADMIN only.
             {
               path: 'secure-rooms',

@@ -36,6 +36,7 @@ import * as roomLinks from './0050-room-links';
 import * as roomFileSortIndexes from './0051-room-file-sort-indexes';
 import * as roomKeyGrants from './0056-room-key-grants';
 import * as storedNames from './0058-stored-names';
+import * as trustNetworks from './0059-trust-networks';
 
 /**
  * Every migration, in order, for SQLite and PostgreSQL alike. A static list (not a
@@ -82,6 +83,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0051-room-file-sort-indexes': roomFileSortIndexes,
   '0056-room-key-grants': roomKeyGrants,
   '0058-stored-names': storedNames,
+  '0059-trust-networks': trustNetworks,
 };
 
 export const staticMigrationProvider: MigrationProvider = {

@@ -21,6 +21,7 @@ import { FORM_LAYOUT_ENDPOINTS } from './form-layout';
 import { ROOM_REQUEST_ENDPOINTS } from './room-requests';
 import { ROOM_INVITATION_ENDPOINTS } from './room-invitations';
 import { ROOM_LINK_ENDPOINTS } from './room-links';
+import { TRUST_NETWORK_ENDPOINTS } from './trust-networks';
 
 /** Every area of the catalogue (one file each, README.md "Endpoint catalogue"). */
 export const ENDPOINT_AREAS = {
@@ -46,6 +47,7 @@ export const ENDPOINT_AREAS = {
   roomRequests: ROOM_REQUEST_ENDPOINTS,
   roomInvitations: ROOM_INVITATION_ENDPOINTS,
   roomLinks: ROOM_LINK_ENDPOINTS,
+  trustNetworks: TRUST_NETWORK_ENDPOINTS,
 } as const;
 
 /** Every endpoint of `/api/2`, once. */

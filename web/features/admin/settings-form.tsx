@@ -1,12 +1,6 @@
 import {
   Button,
   Card,
-  Dialog,
-  DialogActions,
-  DialogBody,
-  DialogContent,
-  DialogSurface,
-  DialogTitle,
   Field,
   Input,
   makeStyles,
@@ -20,12 +14,12 @@ import { LANGUAGES } from '@shared/contract/constants';
 import { LANGUAGE_NAMES } from '@shared/i18n/i18n';
 import { Alert } from '@web/components/alert';
 import { PageHeading } from '@web/components/page-heading';
+import { UnsavedChangesDialog, useUnsavedChangesGuard } from '@web/components/unsaved-changes';
 import { useNotify } from '@web/lib/toasts';
 import { focusFirstInvalid } from '@web/lib/validation';
 import type { TFunction } from 'i18next';
 import { useEffect, useId, useMemo, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useBlocker } from 'react-router';
 import { saveAdminSettings, settingProblemsOf, useAdminSettings } from './api/settings';
 import { fieldProblem, toDraft, toStored, type Draft, type DraftValue, type FieldBase, type SettingField } from './setting-values';
 
@@ -103,13 +97,7 @@ export function SettingsForm({ title, intro, notice, sections, validate }: Setti
   const changedKeys = draft && initial ? fields.filter((field) => draft[field.key] !== initial[field.key]).map((field) => field.key) : [];
   const dirty = changedKeys.length > 0;
 
-  const blocker = useBlocker(({ currentLocation, nextLocation }) => dirty && !saving && currentLocation.pathname !== nextLocation.pathname);
-  useEffect(() => {
-    if (!dirty) return undefined;
-    const onBeforeUnload = (event: BeforeUnloadEvent) => event.preventDefault();
-    window.addEventListener('beforeunload', onBeforeUnload);
-    return () => window.removeEventListener('beforeunload', onBeforeUnload);
-  }, [dirty]);
+  const blocker = useUnsavedChangesGuard(dirty && !saving);
 
   const setValue = (key: string, value: DraftValue) => {
     setDraft((current) => (current ? { ...current, [key]: value } : current));
@@ -205,20 +193,10 @@ export function SettingsForm({ title, intro, notice, sections, validate }: Setti
           </Button>
         </div>
       </form>
-      <Dialog open={blocker.state === 'blocked'} modalType="alert" onOpenChange={(_event, data) => (!data.open ? blocker.reset?.() : undefined)}>
-        <DialogSurface>
-          <DialogBody>
-            <DialogTitle>{t('admin:settingsForm.leaveTitle')}</DialogTitle>
-            <DialogContent>{t('admin:settingsForm.leaveText')}</DialogContent>
-            <DialogActions>
-              <Button appearance="primary" onClick={() => blocker.reset?.()}>
-                {t('admin:settingsForm.stay')}
-              </Button>
-              <Button onClick={() => blocker.proceed?.()}>{t('admin:settingsForm.leave')}</Button>
-            </DialogActions>
-          </DialogBody>
-        </DialogSurface>
-      </Dialog>
+      <UnsavedChangesDialog
+        blocker={blocker}
+        labels={{ title: t('admin:settingsForm.leaveTitle'), text: t('admin:settingsForm.leaveText'), stay: t('admin:settingsForm.stay'), leave: t('admin:settingsForm.leave') }}
+      />
     </>
   );
 }

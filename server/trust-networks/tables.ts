@@ -1,0 +1,42 @@
+import type { Generated } from 'kysely';
+
+/** Tables of trust networks (migration 0059), merged into the core's `Database` type. Times epoch ms. */
+export interface TrustConnectionsTable {
+  id: Generated<number>;
+  uuid: string;
+  partner_url: string;
+  /** JSON list of lowercase domains. */
+  partner_domains: string;
+  /** Base64 of the 32 raw bytes of the Ed25519 public key. */
+  own_public_key: string;
+  /** SHA-256 of the raw public key, lowercase hex: the key id of our signatures. */
+  own_key_fingerprint: string;
+  /** PKCS#8 DER, base64, sealed by the secret box (`trust_connections.private_key`, bound to `id`). */
+  own_private_key: string | null;
+  partner_public_key: string | null;
+  partner_key_fingerprint: string | null;
+  /** TrustConnectionState (shared/contract/trust-networks.ts). */
+  status: string;
+  last_test_step: string | null;
+  last_test_reason: string | null;
+  last_tested_at: number | null;
+  created_at: number;
+  updated_at: number;
+  deleted_at: number | null;
+}
+
+export interface TrustNoncesTable {
+  key_fingerprint: string;
+  nonce: string;
+  expires_at: number;
+}
+
+export interface TrustTables {
+  trust_connections: TrustConnectionsTable;
+  trust_nonces: TrustNoncesTable;
+}
+
+declare module '../db/schema' {
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type
+  interface Database extends TrustTables {}
+}

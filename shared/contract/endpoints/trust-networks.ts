@@ -1,0 +1,41 @@
+import { endpointArea, NoContentSchema } from '../endpoint';
+import {
+  TrustConnectionInputSchema,
+  TrustConnectionListSchema,
+  TrustConnectionParamsSchema,
+  TrustConnectionSchema,
+  TrustPingSchema,
+  TrustPongSchema,
+} from '../trust-networks';
+
+const area = endpointArea({ tag: 'trust-networks', access: { roles: ['ROLE_ADMIN'] } });
+
+/**
+ * Trust networks (shared/contract/trust-networks.ts): the connections (ROLE_ADMIN, SPEC §6; everyone
+ * else 403) and the partner endpoint. The ping is `public` for the session check: who may call it
+ * is a partner server, proven by an RFC 9421 signature by the key of a live connection, verified in
+ * its handler before anything else (server/trust-networks/signatures.ts).
+ */
+export const TRUST_NETWORK_ENDPOINTS = {
+  list: area.get('/admin/trust-networks', 'listTrustConnections', 'The trust connections, newest first', {
+    response: { 200: TrustConnectionListSchema }, errors: [401, 403],
+  }),
+  create: area.post('/admin/trust-networks', 'createTrustConnection', 'A new trust connection; the server makes its own Ed25519 key pair', {
+    body: TrustConnectionInputSchema, response: { 201: TrustConnectionSchema }, errors: [400, 401, 403, 409],
+  }),
+  get: area.get('/admin/trust-networks/{connectionId}', 'getTrustConnection', 'One trust connection', {
+    params: TrustConnectionParamsSchema, response: { 200: TrustConnectionSchema }, errors: [400, 401, 403, 404],
+  }),
+  update: area.put('/admin/trust-networks/{connectionId}', 'updateTrustConnection', "Changes a connection's partner URL, domains or key (a change makes it testable again)", {
+    params: TrustConnectionParamsSchema, body: TrustConnectionInputSchema, response: { 200: TrustConnectionSchema }, errors: [400, 401, 403, 404, 409],
+  }),
+  remove: area.delete('/admin/trust-networks/{connectionId}', 'deleteTrustConnection', 'Deletes a connection; its keys are refused from then on', {
+    params: TrustConnectionParamsSchema, response: { 204: NoContentSchema }, errors: [400, 401, 403, 404],
+  }),
+  test: area.post('/admin/trust-networks/{connectionId}/test', 'testTrustConnection', "A signed round trip to the partner's ping; the connection answers with the result (established, or error with the step that failed)", {
+    params: TrustConnectionParamsSchema, response: { 200: TrustConnectionSchema }, errors: [400, 401, 403, 404, 409],
+  }),
+  ping: area.post('/trust/ping', 'trustPing', 'Partner servers only: a ping signed per RFC 9421 by the key of a live connection, answered signed (docs/trust-networks.md)', {
+    access: 'public', body: TrustPingSchema, response: { 200: TrustPongSchema }, errors: [400, 401],
+  }),
+};

@@ -1,0 +1,167 @@
+import { z } from 'zod';
+
+/**
+ * Trust networks, slice 1 (issue 30; SPEC §1, §2 `trust-networks`, §3 trust connection, §4 states,
+ * §5 validation, §6 administrator, §8 create/edit errors; DESIGN §9). Two administrators connect
+ * their servers: each creates a connection (the server makes its own Ed25519 key pair), they
+ * exchange public keys, each enters the other's, and "test connection" makes a signed round trip
+ * (RFC 9421 HTTP Message Signatures) to the partner's `POST /api/2/trust/ping`. docs/trust-networks.md
+ * is the protocol a partner implements. Deliveries across a connection are not built yet.
+ *
+ * | Call | Who | What |
+ * |---|---|---|
+ * | GET /admin/trust-networks | ROLE_ADMIN | the connections, newest first |
+ * | POST /admin/trust-networks | ROLE_ADMIN | a new connection with its own key pair (201) |
+ * | GET /admin/trust-networks/{connectionId} | ROLE_ADMIN | one connection |
+ * | PUT /admin/trust-networks/{connectionId} | ROLE_ADMIN | partner URL, domains and key (a change makes it `testable` again) |
+ * | DELETE /admin/trust-networks/{connectionId} | ROLE_ADMIN | 204; its keys stop being accepted at once |
+ * | POST /admin/trust-networks/{connectionId}/test | ROLE_ADMIN | the signed round trip; answers the connection with its result |
+ * | POST /trust/ping | a partner server (signature, not a session) | signed ping, signed answer |
+ */
+
+/**
+ * SPEC §4: `pending` (partner key missing), `testable` (partner key entered, not tested since the
+ * last change), `established` (the last test succeeded), `error` (the last test failed).
+ */
+export const TRUST_CONNECTION_STATES = ['pending', 'testable', 'established', 'error'] as const;
+export type TrustConnectionState = (typeof TRUST_CONNECTION_STATES)[number];
+
+/**
+ * The step of a test that failed (docs/trust-networks.md, "Test connection"): the partner could not
+ * be reached (`unreachable`, also a refusal by the outbound guard), its TLS certificate was not
+ * accepted (`tls`), one side does not know the other's key (`unknownKey`), a signature or digest
+ * did not verify (`badSignature`), the clocks are more than the window apart (`clockSkew`), the
+ * partner answered something else than a signed ping answer (`answer`).
+ */
+export const TRUST_TEST_STEPS = ['unreachable', 'tls', 'unknownKey', 'badSignature', 'clockSkew', 'answer'] as const;
+export type TrustTestStep = (typeof TRUST_TEST_STEPS)[number];
+
+/** Why the partner endpoint refused a call (`metadata.reason` of its 401 answer; written to the audit log). */
+export const TRUST_REFUSAL_REASONS = ['missingSignature', 'unknownKey', 'revokedKey', 'badSignature', 'badDigest', 'clockSkew', 'replayed'] as const;
+export type TrustRefusalReason = (typeof TRUST_REFUSAL_REASONS)[number];
+
+/** Error class of a refused partner call (401). */
+export const TRUST_SIGNATURE_ERROR = 'TrustSignatureException';
+
+/**
+ * A public key as exchanged between administrators: the 32 raw bytes of the Ed25519 key, base64
+ * (44 characters with padding; 43 without is accepted). The bounds of SPEC §5 are these lengths.
+ */
+export const TRUST_KEY_LENGTH = { min: 43, max: 44 } as const;
+export const TRUST_PARTNER_URL_MAX = 500;
+export const TRUST_DOMAINS_MAX = 100;
+/** Seconds a signature's `created` may lie before or after the receiver's clock; also how long a nonce is remembered. */
+export const TRUST_SIGNATURE_WINDOW_SECONDS = 300;
+/** The partner endpoint, under the partner's public URL. */
+export const TRUST_PING_PATH = '/api/2/trust/ping';
+
+export const TRUST_MESSAGES = {
+  invalidUrl: 'Invalid URL',
+  invalidDomain: 'Invalid domain',
+  noDomain: 'You must add at least 1 domain',
+  invalidKey: 'Invalid key',
+} as const;
+
+const DOMAIN = /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
+
+export const isTrustKey = (value: string): boolean =>
+  value.length >= TRUST_KEY_LENGTH.min && value.length <= TRUST_KEY_LENGTH.max && /^[A-Za-z0-9+/]{43}=?$/.test(value) && atob(value.length === 43 ? `${value}=` : value).length === 32;
+
+const PartnerUrlSchema = z
+  .string()
+  .trim()
+  .max(TRUST_PARTNER_URL_MAX, TRUST_MESSAGES.invalidUrl)
+  .refine((value) => {
+    try {
+      const url = new URL(value);
+      return (url.protocol === 'https:' || url.protocol === 'http:') && url.username === '' && url.password === '' && url.search === '' && url.hash === '';
+    } catch {
+      return false;
+    }
+  }, TRUST_MESSAGES.invalidUrl);
+
+const DomainsSchema = z
+  .array(z.string().trim().toLowerCase().regex(DOMAIN, TRUST_MESSAGES.invalidDomain))
+  .min(1, TRUST_MESSAGES.noDomain)
+  .max(TRUST_DOMAINS_MAX);
+
+const PartnerKeySchema = z.string().trim().refine(isTrustKey, TRUST_MESSAGES.invalidKey);
+
+export const TrustConnectionInputSchema = z
+  .object({
+    partnerUrl: PartnerUrlSchema,
+    partnerDomains: DomainsSchema,
+    /** Empty or left out: not entered yet (the connection stays `pending`). */
+    partnerPublicKey: z.union([z.literal(''), PartnerKeySchema]).optional(),
+  })
+  .strict()
+  .meta({ id: 'SaveTrustConnection' });
+export type TrustConnectionInput = z.input<typeof TrustConnectionInputSchema>;
+
+/** One spelling, as the server stores it: the URL without a trailing slash (the ping path is appended), each domain once. */
+export const normalTrustInput = <T extends { partnerUrl: string; partnerDomains: string[] }>(input: T): T => ({
+  ...input,
+  partnerUrl: input.partnerUrl.replace(/\/+$/, ''),
+  partnerDomains: [...new Set(input.partnerDomains)],
+});
+
+export const TrustTestResultSchema = z
+  .object({
+    ok: z.boolean(),
+    /** The step that failed; null when the test succeeded. */
+    step: z.enum(TRUST_TEST_STEPS).nullable(),
+    /** Why, in words safe to show (no address, nothing internal the partner sent). */
+    reason: z.string().nullable(),
+    at: z.number(),
+  })
+  .meta({ id: 'TrustTestResult' });
+export type TrustTestResult = z.infer<typeof TrustTestResultSchema>;
+
+export const TrustConnectionSchema = z
+  .object({
+    connectionId: z.string(),
+    partnerUrl: z.string(),
+    partnerDomains: z.array(z.string()),
+    ownPublicKey: z.string(),
+    /** SHA-256 of the raw public key, lowercase hex; also the key id of our signatures. */
+    ownKeyFingerprint: z.string(),
+    partnerPublicKey: z.string().nullable(),
+    partnerKeyFingerprint: z.string().nullable(),
+    status: z.enum(TRUST_CONNECTION_STATES),
+    lastTest: TrustTestResultSchema.nullable(),
+    createdAt: z.number(),
+    updatedAt: z.number(),
+  })
+  .meta({ id: 'TrustConnection' });
+export type TrustConnection = z.infer<typeof TrustConnectionSchema>;
+
+export const TrustConnectionListSchema = z.object({ connections: z.array(TrustConnectionSchema) }).meta({ id: 'TrustConnectionList' });
+export type TrustConnectionList = z.infer<typeof TrustConnectionListSchema>;
+
+export const TrustConnectionParamsSchema = z.object({ connectionId: z.string().uuid() });
+
+/** The ping's body (signed; the digest covers it). */
+export const TrustPingSchema = z
+  .object({
+    type: z.literal('ping'),
+    /** The fingerprint of the key the sender holds for the receiver (lets the receiver tell a wrong entry). */
+    to: z.string(),
+  })
+  .meta({ id: 'TrustPing' });
+export type TrustPing = z.infer<typeof TrustPingSchema>;
+
+/** The ping's answer (signed by the receiver's own key of the connection). */
+export const TrustPongSchema = z
+  .object({
+    type: z.literal('pong'),
+    /** The nonce of the ping's signature, so the answer belongs to that very request. */
+    nonce: z.string(),
+  })
+  .meta({ id: 'TrustPong' });
+export type TrustPong = z.infer<typeof TrustPongSchema>;
+
+export const TRUST_PATHS = {
+  list: '/admin/trust-networks',
+  one: (connectionId: string) => `/admin/trust-networks/${connectionId}`,
+  test: (connectionId: string) => `/admin/trust-networks/${connectionId}/test`,
+} as const;
