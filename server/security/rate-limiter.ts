@@ -40,6 +40,8 @@ export const RATE_LIMIT_BUCKETS = {
   roomRequestIp: 'room-request:ip',
   /** Public room file link calls (info, download) per client address, wrong tokens too (server/rooms/link-routes.ts). */
   roomLinkIp: 'room-link:ip',
+  /** Refused partner-server calls per client address (server/trust-networks/ping.ts): keeps the audit log from being flooded. */
+  trustRefusalIp: 'trust-refusal:ip',
 } as const;
 export type RateLimitBucket = (typeof RATE_LIMIT_BUCKETS)[keyof typeof RATE_LIMIT_BUCKETS];
 

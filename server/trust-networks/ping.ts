@@ -1,11 +1,19 @@
 import { TRUST_PING_PATH, TRUST_SIGNATURE_ERROR, TRUST_SIGNATURE_WINDOW_SECONDS, type TrustPing } from '@shared/contract/trust-networks';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { HttpError } from '../core/http-error';
+import { HttpError, rateLimitExceeded } from '../core/http-error';
+import { RATE_LIMIT_BUCKETS } from '../security/rate-limiter';
 import { privateKeyOf, type TrustConnectionRow } from './connections';
 import { REQUEST_COMPONENTS, signAnswer, TrustRefusal, verifySigned } from './signatures';
 
 /** A nonce is remembered this long past its signature's `created` (the window, and a minute's margin). */
 const NONCE_KEEP_MS = TRUST_SIGNATURE_WINDOW_SECONDS * 1000 + 60_000;
+
+/**
+ * Refused calls one client address may have written to the audit log in the window; past it the
+ * answer is 429 and nothing is written (the ping is public: anyone could otherwise flood the log).
+ * A real partner refuses itself at most a few times per test.
+ */
+export const TRUST_REFUSALS_PER_IP = { limit: 30, windowMs: 10 * 60_000 };
 
 /** The connection a partner's key id names: the live one, else a deleted one (revoked), else none. */
 async function connectionOfPartnerKey(app: FastifyInstance, keyId: string): Promise<TrustConnectionRow | undefined> {
@@ -51,6 +59,8 @@ export async function answerPing(app: FastifyInstance, request: FastifyRequest, 
     nonce = verified.nonce;
   } catch (error) {
     if (!(error instanceof TrustRefusal)) throw error;
+    const refusals = await app.rateLimiter.hit(RATE_LIMIT_BUCKETS.trustRefusalIp, request.ip, TRUST_REFUSALS_PER_IP);
+    if (!refusals.allowed) throw rateLimitExceeded(refusals.retryAfterMs);
     await app.auditLog.record({
       actorUserId: null,
       action: 'trustNetwork.refused',

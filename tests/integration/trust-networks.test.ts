@@ -5,6 +5,7 @@ import { selfSignedTls } from '@tests/support/self-signed-tls';
 import { startTestServer, type TestServer } from '@tests/support/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { privateKeyOf } from '../../server/trust-networks/connections';
+import { TRUST_REFUSALS_PER_IP } from '../../server/trust-networks/ping';
 import { generateTrustKeyPair, signRequest } from '../../server/trust-networks/signatures';
 import { call, createUserAsAdmin, expectBackendError, signIn, signInAdmin, type Session } from './core-helpers';
 
@@ -214,5 +215,17 @@ describe('two servers connected by their administrators', () => {
     await test(a, adminA, onA.connectionId);
     // Kept on the connection: the list shows it too.
     expect((await (await call(a, adminA, 'GET', one(onA.connectionId))).json()) as TrustConnection).toMatchObject({ status: 'error', lastTest: { step: 'unreachable' } });
+  });
+
+  // Last in the file: it uses up this client address's refusals on B for the window.
+  it('a client address that keeps being refused gets 429 and writes no more to the audit log', async () => {
+    const unsigned = () => fetch(`${b.url}${TRUST_PING_PATH}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ type: 'ping', to: 'x' }) });
+    const statuses: number[] = [];
+    for (let i = 0; i < TRUST_REFUSALS_PER_IP.limit; i += 1) statuses.push((await unsigned()).status);
+    expect(statuses.filter((status) => status === 401).length).toBeGreaterThan(0);
+    const limited = await unsigned();
+    expect(limited.headers.get('retry-after')).toMatch(/^\d+$/);
+    await expectBackendError(limited, 429, 'RateLimitExceededException');
+    expect((await refusedAuditReasons(b, adminB)).length).toBeLessThanOrEqual(TRUST_REFUSALS_PER_IP.limit);
   });
 });
