@@ -2,7 +2,7 @@ import { call } from '@shared/api/call';
 import type { ApiClient } from '@shared/api/client';
 import { ROOM_E2E_ENDPOINTS } from '@shared/contract/endpoints/rooms-e2e';
 import type { RoomMemberListState } from '@shared/contract/rooms-e2e-member-list';
-import type { RoomMemberEntry, RoomMemberList } from '@shared/crypto/room-members';
+import { listedMember, type RoomMemberEntry, type RoomMemberList } from '@shared/crypto/room-members';
 import { verifiedContactKey, type E2eOptions } from './e2e';
 
 /**
@@ -95,4 +95,18 @@ export async function writeRoomMemberList(
 export function memberEntryOf(member: { user: { uuid: string; email: string }; role: RoomMemberEntry['role']; keys: readonly { usage: string; keyId: string }[] }): RoomMemberEntry {
   const keyId = (usage: string) => member.keys.find((k) => k.usage === usage)?.keyId ?? null;
   return { userId: member.user.uuid, email: member.user.email, role: member.role, signingKeyId: keyId('signing'), encryptionKeyId: keyId('encryption') };
+}
+
+/**
+ * The role the reader checks a file's signer against (README section 7 "The signer of a file"):
+ * with a verified list, the role it signs; a signer the list does not hold while the server still
+ * calls her a member is `UNLISTED` (no writer: her metadata is refused, `room-signer-not-writer`);
+ * one the server no longer lists keeps null (removed since: her earlier files stay readable — the
+ * list of the time of signing is not kept). Without a verified list: the server's role.
+ */
+export function signerRoleOf(list: RoomMemberList | null, signer: { userUuid: string; role: string | null }): string | null {
+  if (!list) return signer.role;
+  const entry = listedMember(list, signer.userUuid);
+  if (entry) return entry.role;
+  return signer.role === null ? null : 'UNLISTED';
 }
