@@ -32,6 +32,7 @@ import {
   type E2eListedFile,
 } from './e2e-room-client';
 import { EncryptionActivation } from './encryption-activation';
+import { ApproveMemberDialog, MemberListFlagBadge, useMemberListFlags } from './member-approval';
 import { RoomKeyTrustBar, useRoomKeyTrust } from './room-key-trust';
 import { startE2eRoomUpload } from './e2e-upload';
 import { placementFor, renameE2eEntry, takenBy } from './e2e-file-ops';
@@ -97,6 +98,9 @@ export function E2eRoomPage() {
   const members = useSWR(isOwner && session ? ['rooms/e2e-members', roomUuid] : null, () => listE2eMembers(roomUuid));
   // A copy of the room key no OWNER signed for the caller is read only (README section 7).
   const keyTrust = useRoomKeyTrust(roomUuid, session?.keys, contents?.room.role, () => void members.mutate());
+  // Members the OWNER-signed member list does not hold are flagged; approving shows the key's fingerprint first.
+  const listFlags = useMemberListFlags(roomUuid, session?.keys, members.data?.members, members.data);
+  const [approving, setApproving] = useState<E2eMember | null>(null);
 
   const refresh = async () => {
     await refreshRooms();
@@ -231,7 +235,7 @@ export function E2eRoomPage() {
     const member = fresh?.members.find((m) => m.user.uuid === entry?.user.uuid);
     if (!member) return;
     if (member.state === 'noSecuPass') notify('info', t('rooms:e2e.members.waitingActivation', { user: member.user.email }));
-    else if (member.state === 'pending') await decide(member, true);
+    else if (member.state === 'pending') setApproving(member);
   };
   const keyState = (entry: RoomAccessEntry) => {
     const member = members.data?.members.find((m) => m.user.uuid === entry.user.uuid);
@@ -321,13 +325,14 @@ export function E2eRoomPage() {
     { id: 'user', header: t('rooms:e2e.members.user'), cell: (m) => m.user.email },
     { id: 'role', header: t('rooms:list.columns.role'), cell: (m) => <RoleBadge role={m.role} /> },
     { id: 'state', header: t('rooms:e2e.members.state'), cell: (m) => t(`rooms:e2e.members.states.${m.state}`) },
+    { id: 'memberList', header: t('rooms:e2e.memberList.column'), cell: (m) => <MemberListFlagBadge flag={listFlags.flags.get(m.user.uuid)} /> },
     {
       id: 'actions',
       header: t('rooms:list.columns.actions'),
       cell: (m) =>
         m.state === 'pending' || m.state === 'notApproved' ? (
           <div className={styles.crumbs}>
-            <Button size="small" appearance="primary" onClick={() => void decide(m, true)}>
+            <Button size="small" appearance="primary" onClick={() => setApproving(m)}>
               {t('rooms:e2e.members.grant')}
             </Button>
             {m.state === 'pending' ? (
@@ -430,6 +435,16 @@ export function E2eRoomPage() {
               <Text as="h2" id="e2e-members" size={500} weight="semibold">
                 {t('rooms:e2e.members.title')}
               </Text>
+              {listFlags.listProblem && listFlags.listProblem !== 'room-member-list-missing' ? (
+                <MessageBar intent="error">
+                  <MessageBarBody>{t('rooms:e2e.memberList.invalid')}</MessageBarBody>
+                </MessageBar>
+              ) : null}
+              {listFlags.flags.size > 0 ? (
+                <MessageBar intent="warning">
+                  <MessageBarBody>{t('rooms:e2e.memberList.flagged')}</MessageBarBody>
+                </MessageBar>
+              ) : null}
               <DataTable label={t('rooms:e2e.members.title')} columns={memberColumns} rows={members.data.members} rowKey={(m) => m.user.uuid} empty={<Text as="p">—</Text>} />
             </section>
           ) : (
@@ -437,6 +452,7 @@ export function E2eRoomPage() {
           )}
         </div>
       ) : null}
+      <ApproveMemberDialog member={approving} onConfirm={(m) => decide(m, true)} onClose={() => setApproving(null)} />
       <NameDialog request={naming} onClose={() => setNaming(null)} />
       {details.panel}
       {remove.dialog}
