@@ -235,7 +235,9 @@ export function E2eRoomPage() {
     const member = fresh?.members.find((m) => m.user.uuid === entry?.user.uuid);
     if (!member) return;
     if (member.state === 'noSecuPass') notify('info', t('rooms:e2e.members.waitingActivation', { user: member.user.email }));
-    else if (member.state === 'pending') setApproving(member);
+    // Added by the OWNER herself in the share dialog: granted at once after the pin check (a second
+    // dialog over the share dialog closed it); "Grant access" in the members table asks with the fingerprint.
+    else if (member.state === 'pending') await decide(member, true);
   };
   const keyState = (entry: RoomAccessEntry) => {
     const member = members.data?.members.find((m) => m.user.uuid === entry.user.uuid);
