@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { registerEndpoint } from '../core/endpoint-route';
 import { requestContext } from '../core/request-context';
 import { commitE2eFile, createE2eFile, createE2eFolder, e2eFileKeys, renameE2eItem } from './e2e-items';
+import { getE2eMemberList, putE2eMemberList } from './e2e-member-list';
 import { grantE2eKey, listE2eMembers } from './e2e-members';
 import { createE2eRoom, e2eRoomState } from './e2e-rooms';
 import { listE2eVersions } from './e2e-versions';
@@ -19,6 +20,8 @@ export function registerE2eRoomRoutes(app: FastifyInstance): void {
   registerEndpoint(app, ROOM_E2E_ENDPOINTS.grant, async (request) =>
     grantE2eKey(requestContext(app, request), request.params.roomUuid, request.params.userUuid, request.body),
   );
+  registerEndpoint(app, ROOM_E2E_ENDPOINTS.memberList, async (request) => getE2eMemberList(requestContext(app, request), request.params.roomUuid));
+  registerEndpoint(app, ROOM_E2E_ENDPOINTS.putMemberList, async (request) => putE2eMemberList(requestContext(app, request), request.params.roomUuid, request.body));
   registerEndpoint(app, ROOM_E2E_ENDPOINTS.createFolder, async (request, reply) => {
     const folder = await createE2eFolder(requestContext(app, request), request.params.roomUuid, request.body);
     void reply.code(201);

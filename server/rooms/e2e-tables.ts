@@ -43,11 +43,22 @@ export interface RoomE2eKeyGrantsTable {
   created_at: number;
 }
 
+/** Migration 0057: the latest signed member list of an E2E room (shared/crypto/README.md section 7). */
+export interface RoomE2eMemberListsTable {
+  room_id: number;
+  version: number;
+  signed_by: number | null;
+  /** JSON of the SignedRoomMemberList as the OWNER's browser sent it. */
+  signed_list: string;
+  created_at: number;
+}
+
 export interface RoomE2eTables {
   room_e2e_files: RoomE2eFilesTable;
   room_e2e_declines: RoomE2eDeclinesTable;
   room_e2e_versions: RoomE2eVersionsTable;
   room_e2e_key_grants: RoomE2eKeyGrantsTable;
+  room_e2e_member_lists: RoomE2eMemberListsTable;
 }
 
 declare module '../db/schema' {

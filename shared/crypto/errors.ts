@@ -168,6 +168,14 @@ export class RoomVersionRolledBackError extends CryptoError {
   readonly code = 'room-version-rolled-back';
 }
 
+/**
+ * A signed member list that is malformed, not signed by an OWNER it lists with her (pinned) key,
+ * for another room or older than one seen before (README section 7 "the signed member list").
+ */
+export class RoomMemberListInvalidError extends CryptoError {
+  readonly code = 'room-member-list-invalid';
+}
+
 // ---- downloads decrypted in the Worker (service.ts decryptDownload) ----
 
 /** The ciphertext could not be fetched (no answer, or an HTTP error; the status is in the message). */
@@ -216,6 +224,7 @@ const ERROR_CLASSES: CryptoErrorClass[] = [
   RoomKeyGrantInvalidError,
   RoomVersionChainError,
   RoomVersionRolledBackError,
+  RoomMemberListInvalidError,
 ];
 
 const CLASS_BY_CODE = new Map<string, CryptoErrorClass>(ERROR_CLASSES.map((cls) => [new cls('').code, cls]));

@@ -6,6 +6,7 @@ import { CryptoError, DownloadCancelledError, DownloadFailedError, KeyHandleKind
 import { generateFileKey, unwrapFileKey, wrapFileKey, type FileKeyBinding, type WrappedFileKey } from './file-key';
 import { fingerprintOf, formatFingerprint, importPublicKey, keyIdOf, type UserKeyPair, type UserKeyUsage } from './keys';
 import { signManifest, verifyManifest, type Manifest, type SignedManifest } from './manifest';
+import { signRoomMemberList, verifyRoomMemberList, type RoomMemberEntry, type RoomMemberList, type RoomMemberListExpectation, type SignedRoomMemberList } from './room-members';
 import { signRoomKeyGrant, verifyRoomKeyGrant, type RoomKeyGrant, type RoomKeyGrantExpectation, type SignedRoomKeyGrant } from './room-grant';
 import { openContactPins, sealContactPins, type ContactPinList, type SealedContactPins } from './contact-pins';
 import { changeSecuPass, setupSecuPass, unlockSecuPass, type Argon2idParameters, type SecuPassBlobV3 } from './secupass';
@@ -189,6 +190,10 @@ export interface CryptoApi {
   signRoomKeyGrant(args: { signingKey: KeyHandle; roomId: string; epoch: number; recipientUserId: string; wrapped: WrappedFileKey; granterUserId: string; createdAt: string }): Promise<SignedRoomKeyGrant>;
   /** RoomKeyGrantInvalidError unless it verifies with the granter's (pinned) key and names exactly this copy. */
   verifyRoomKeyGrant(args: { signed: SignedRoomKeyGrant; signerPublicKey: string; expected: RoomKeyGrantExpectation }): Promise<RoomKeyGrant>;
+  /** An OWNER signs the room's member list (roles and the key ids she checked; `signerKeyId` from the key): README section 7. */
+  signRoomMemberList(args: { signingKey: KeyHandle; roomId: string; version: number; members: RoomMemberEntry[]; signerUserId: string; createdAt: string }): Promise<SignedRoomMemberList>;
+  /** RoomMemberListInvalidError unless it verifies with the signer's (pinned) key, is signed by an OWNER it lists and is for this room. */
+  verifyRoomMemberList(args: { signed: SignedRoomMemberList; signerPublicKey: string; expected: RoomMemberListExpectation }): Promise<RoomMemberList>;
 }
 
 export type RoomNameResult = { ok: true; name: string } | { ok: false; code: string };
@@ -529,6 +534,16 @@ export class CryptoService implements CryptoApi {
 
   async verifyRoomKeyGrant(args: { signed: SignedRoomKeyGrant; signerPublicKey: string; expected: RoomKeyGrantExpectation }) {
     return verifyRoomKeyGrant(args.signed, await importPublicKey(fromBase64Url(args.signerPublicKey), 'signing'), args.expected);
+  }
+
+  async signRoomMemberList(args: { signingKey: KeyHandle; roomId: string; version: number; members: RoomMemberEntry[]; signerUserId: string; createdAt: string }) {
+    const { signingKey, ...input } = args;
+    const signing = this.userKey(signingKey, 'signing');
+    return signRoomMemberList(input, { privateKey: signing.privateKey, keyId: signing.keyId });
+  }
+
+  async verifyRoomMemberList(args: { signed: SignedRoomMemberList; signerPublicKey: string; expected: RoomMemberListExpectation }) {
+    return verifyRoomMemberList(args.signed, await importPublicKey(fromBase64Url(args.signerPublicKey), 'signing'), args.expected);
   }
 
   async decryptDownload(args: DecryptDownloadArgs): Promise<{ bytes: number }> {

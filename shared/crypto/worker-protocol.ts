@@ -41,6 +41,8 @@ export const CRYPTO_METHODS: readonly CryptoMethod[] = [
   'verifyRoomFilesMetadata',
   'signRoomKeyGrant',
   'verifyRoomKeyGrant',
+  'signRoomMemberList',
+  'verifyRoomMemberList',
 ];
 
 export interface CryptoCall {

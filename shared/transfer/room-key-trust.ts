@@ -1,6 +1,7 @@
 import type { ApiClient } from '@shared/api/client';
 import type { E2eRoomState } from '@shared/contract/rooms-e2e';
 import { ROOM_KEY_EPOCH } from '@shared/crypto/room-grant';
+import { isListedOwner, type RoomMemberList } from '@shared/crypto/room-members';
 import { verifiedContactKey, type E2eOptions } from './e2e';
 
 /**
@@ -16,15 +17,17 @@ export type RoomKeyTrust = { ok: true } | { ok: false; code: string };
 export async function roomKeyTrust(
   client: ApiClient,
   e2e: E2eOptions,
-  input: { roomUuid: string; me: string; copy: Pick<NonNullable<E2eRoomState['roomKey']>, 'wrappedKey' | 'grant' | 'granter'>; recipient?: string },
+  input: { roomUuid: string; me: string; copy: Pick<NonNullable<E2eRoomState['roomKey']>, 'wrappedKey' | 'grant' | 'granter'>; recipient?: string; memberList?: RoomMemberList | null },
 ): Promise<RoomKeyTrust> {
   const { copy, me, roomUuid } = input;
   // Another member's copy (the OWNER's members table, README section 7 "The members' copies"): the same checks, for her.
   const recipient = input.recipient ?? me;
   const { grant, granter } = copy;
   if (!grant || !granter) return { ok: false, code: 'room-key-grant-missing' };
-  // Only an OWNER grants (SPEC §6 manage access); the role is the server's word until the member list is signed.
-  if (granter.role !== 'OWNER') return { ok: false, code: 'room-key-grant-invalid' };
+  // Only an OWNER grants (SPEC §6 manage access): an OWNER of the verified signed member list
+  // (shared/transfer/room-member-list.ts); in a room without one yet, the server's word.
+  const isOwner = input.memberList ? isListedOwner(input.memberList, granter.userUuid) : granter.role === 'OWNER';
+  if (!isOwner) return { ok: false, code: 'room-key-grant-invalid' };
   const listed = granter.keys.find((k) => k.usage === 'signing' && k.keyId === grant.grant.signerKeyId);
   if (!listed) return { ok: false, code: 'room-key-grant-invalid' };
   try {

@@ -141,6 +141,8 @@ test('an outside address invited to an E2E room signs up from the mail, activate
   const inviteeRow = page.getByRole('row').filter({ hasText: INVITEE });
   await expect(inviteeRow).toContainText(rooms.e2e.members.states.pending, { timeout: 30_000 });
   await inviteeRow.getByRole('button', { name: rooms.e2e.members.grant }).click();
+  // The invitee's key fingerprint first (README section 7 "Who is a member"), then the grant.
+  await page.getByRole('dialog', { name: rooms.e2e.approve.title.replace('{{user}}', INVITEE) }).getByRole('button', { name: rooms.e2e.approve.confirm }).click();
   await expect(toast(page, `Access approved for ${INVITEE}.`)).toBeVisible({ timeout: 30_000 });
   await expect(inviteeRow).toContainText(rooms.e2e.members.states.approved);
   const refusedRow = page.getByRole('row').filter({ hasText: refused.email });

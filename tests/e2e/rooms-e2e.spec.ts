@@ -120,6 +120,7 @@ test('owner creates an E2E room and uploads; a member activates later, is grante
   const row = page.getByRole('row').filter({ hasText: member.email });
   await expect(row).toContainText('Waiting for access (missing file key)', { timeout: 30_000 });
   await row.getByRole('button', { name: 'Grant access' }).click();
+  await page.getByRole('dialog', { name: `Grant access to ${member.email}?` }).getByRole('button', { name: 'Grant access' }).click();
   await expect(page.getByText(`Access approved for ${member.email}.`).first()).toBeVisible({ timeout: 30_000 });
   await expect(row).toContainText('Access approved');
   // The grant and the sharing are in the room's activity (OWNERs), the room name decrypted.

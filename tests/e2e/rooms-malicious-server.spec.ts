@@ -9,10 +9,13 @@
 // state and grants a copy the server made anew from the row menu.
 // Case 2, rollback: a file older than a state the VIEWER's devices saw (her synced highest counter)
 // says so and shows no signer (shared/crypto/README.md section 7 "Version chain").
+// Case 4, an invented member: a membership row the server adds is flagged "Not in the signed member
+// list", and Grant access first shows her key's fingerprint and that it is not verified yet.
 import { randomUUID } from 'node:crypto';
 import { expect, test } from '@playwright/test';
 import { createMemoryStorage } from '@shared/api/storage-adapter';
 import { ROOM_E2E_PATHS } from '@shared/contract/rooms-e2e';
+import { ROOM_MEMBER_LIST_PATH } from '@shared/contract/rooms-e2e-member-list';
 import type { CryptoApi, UnlockedKeys } from '@shared/crypto/service';
 import { ServerKeyPinStore } from '@shared/transfer';
 import { seedE2eRoomFiles } from '../support/seed-e2e-room-files';
@@ -26,6 +29,7 @@ const PASSWORD = 'Good-Passw0rd-rooms-malicious';
 const owner = { email: 'owner.rooms-malicious@example.test', password: PASSWORD };
 const editor = { email: 'editor.rooms-malicious@example.test', password: PASSWORD };
 const viewer = { email: 'viewer.rooms-malicious@example.test', password: PASSWORD };
+const intruder = { email: 'intruder.rooms-malicious@example.test', password: PASSWORD };
 const name = (i: number) => `Offer ${i + 1}.pdf`;
 
 let server: TestServer;
@@ -42,8 +46,8 @@ test.beforeAll(async () => {
   server = await startTestServer();
   const db = server.app.db;
   const admin = await apiSignIn(server, server.admin);
-  const members: Record<'owner' | 'editor' | 'viewer', Member> = {} as never;
-  for (const [key, account] of [['owner', owner], ['editor', editor], ['viewer', viewer]] as const) {
+  const members: Record<'owner' | 'editor' | 'viewer' | 'intruder', Member> = {} as never;
+  for (const [key, account] of [['owner', owner], ['editor', editor], ['viewer', viewer], ['intruder', intruder]] as const) {
     await apiCreateAccount(server, admin, account);
     const { keys, crypto } = await secuPassFromNode(server, account, PASSPHRASE);
     const user = await db.selectFrom('users').select(['id', 'uuid']).where('email', '=', account.email).executeTakeFirstOrThrow();
@@ -69,6 +73,17 @@ test.beforeAll(async () => {
     const granted = await apiCall(server, session, 'PUT', ROOM_E2E_PATHS.grant(roomUuid, members[key].uuid), { approve: true, recipientKeyId: copy.recipientKeyId, wrappedKey: copy, grant: await grantOf(members[key].uuid, copy) });
     expect(granted.status, await granted.clone().text()).toBe(200);
   }
+
+  // The owner's signed member list (README section 7 "Who is a member"), as her client writes it on every approval.
+  const entry = (key: 'owner' | 'editor' | 'viewer', email: string, role: 'OWNER' | 'EDITOR' | 'VIEWER') => ({ userId: members[key].uuid, email, role, signingKeyId: members[key].keys.signing.keyId, encryptionKeyId: members[key].keys.encryption.keyId });
+  const signedList = await crypto.signRoomMemberList({ signingKey: members.owner.keys.signing.handle, roomId: roomUuid, version: 1, members: [entry('owner', owner.email, 'OWNER'), entry('editor', editor.email, 'EDITOR'), entry('viewer', viewer.email, 'VIEWER')], signerUserId: members.owner.uuid, createdAt: new Date().toISOString() });
+  expect((await apiCall(server, session, 'PUT', ROOM_MEMBER_LIST_PATH(roomUuid), { signedList })).status).toBe(200);
+  intruderAdded = async () => {
+    // Case 4: the server adds a membership row for a user nobody shared the room with (as EDITOR, like the editor's).
+    const { id: _id, ...row } = await db.selectFrom('room_access').selectAll().where('user_id', '=', members.editor.id).executeTakeFirstOrThrow();
+    await db.insertInto('room_access').values({ ...row, user_id: members.intruder.id }).execute();
+    return (await members.intruder.crypto.fingerprint({ publicKey: members.intruder.keys.encryption.publicKey })).fingerprintDisplay;
+  };
 
   // What a member writes with the server's help: the file's metadata signed again with her own key,
   // stored by the server with her as the signer. Offer 1 by the VIEWER, Offer 2 by the EDITOR.
@@ -98,6 +113,7 @@ test.beforeAll(async () => {
 });
 let editorForged: () => Promise<void>;
 let people: Record<'owner' | 'editor' | 'viewer', Member>;
+let intruderAdded: () => Promise<string>;
 test.afterAll(async () => {
   await server?.close();
 });
@@ -240,4 +256,30 @@ test('case 4: the OWNER’s members table shows each copy’s grant state; a cop
   await confirm.getByRole('button', { name: rooms.e2e.memberCopy.regrantConfirm }).click();
   await expect(page.getByText(rooms.e2e.memberCopy.regranted.replace('{{user}}', editor.email)).first()).toBeVisible({ timeout: 30_000 });
   await expect(row(editor.email)).toContainText(rooms.e2e.memberCopy.verified, { timeout: 30_000 });
+});
+
+test('case 4: a member the server adds is flagged; Grant access shows her key fingerprint and verification state before anything is wrapped', async ({ page }) => {
+  test.setTimeout(180_000);
+  const fingerprint = await intruderAdded();
+  await signInToInbox(page, server, owner);
+  await page.goto(`${server.url}/secure-rooms/${roomUuid}`);
+  await unlockRoomKeys(page, PASSPHRASE);
+  const members = page.getByRole('table', { name: rooms.e2e.members.title });
+  const row = members.getByRole('row', { name: new RegExp(intruder.email.replace(/\./g, '\\.')) });
+  await expect(row.getByTestId('member-list-flag')).toHaveText(rooms.e2e.memberList.unlisted, { timeout: 30_000 });
+  await expect(members.getByTestId('member-list-flag')).toHaveCount(1);
+  await expect(page.getByText(rooms.e2e.memberList.flagged, { exact: true })).toBeVisible();
+  // Keyboard: focus Grant access and press Enter; the dialog shows the fingerprint, not verified yet.
+  await row.getByRole('button', { name: rooms.e2e.members.grant }).focus();
+  await page.keyboard.press('Enter');
+  const dialog = page.getByRole('dialog', { name: rooms.e2e.approve.title.replace('{{user}}', intruder.email) });
+  await expect(dialog.getByTestId('approve-fingerprint')).toHaveText(/[0-9A-F]{4}/);
+  expect((await dialog.getByTestId('approve-fingerprint').textContent())!.replace(/\s/g, '').toUpperCase()).toBe(fingerprint.replace(/\s/g, '').toUpperCase());
+  await expect(dialog.getByTestId('contact-key-state')).not.toHaveText(/^Verified$/);
+  await expectNoSeriousA11yViolations(page, 'E2E room: approving a member the signed list does not hold');
+  await page.keyboard.press('Escape');
+  await expect(dialog).toHaveCount(0);
+  // Nothing was wrapped to her: still pending on the server.
+  const pending = await server.app.db.selectFrom('access_descriptors').select('id').where('resource_id', '=', roomUuid).where('invalidated_at', 'is', null).execute();
+  expect(pending).toHaveLength(3);
 });

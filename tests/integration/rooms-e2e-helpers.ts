@@ -9,6 +9,7 @@ import type { RoomFileMetadata } from '@shared/crypto/room';
 import { ROOM_KEY_EPOCH } from '@shared/crypto/room-grant';
 import { bytesToStream, collectStream } from '@shared/crypto/stream-encoder';
 import { verifiedContactKey, type E2eOptions } from '@shared/transfer/e2e';
+import { roomMemberListTrust, signerRoleOf } from '@shared/transfer/room-member-list';
 import { sendRoomFile, type RoomFileSend } from '@shared/transfer/room-upload';
 import type { TestServer } from '@tests/support/server';
 import { call } from './core-helpers';
@@ -191,6 +192,8 @@ export interface ReadFolder {
 /** Everything a reader does: names, metadata (signature against the uploader's key), file key, download, decrypt. */
 export async function readE2eFolder(server: TestServer, actor: E2eActor, roomUuid: string, folderUuid?: string, options: { download?: boolean } & Pick<E2eOptions, 'pins' | 'confirmChangedKey'> = {}): Promise<ReadFolder> {
   const { handle, state } = await openRoomKey(server, actor, roomUuid);
+  // The signed member list, when the room has a valid one, decides the signers' roles (as the web client).
+  const members = await roomMemberListTrust(actor.client, { crypto: actor.crypto, keys: keysOf(actor), pins: actor.pins }, { roomUuid, me: actor.userUuid });
   const contents = await json<RoomContents>(await req(server, actor, 'GET', folderUuid ? ROOM_PATHS.folder(roomUuid, folderUuid) : ROOM_PATHS.room(roomUuid)), 200);
   const items = [
     { kind: 'room' as const, itemId: roomUuid, sealed: contents.room.name },
@@ -220,7 +223,7 @@ export async function readE2eFolder(server: TestServer, actor: E2eActor, roomUui
     const signer = await verifiedContactKey(actor.client, { crypto: actor.crypto, keys: keysOf(actor), pins: options.pins ?? actor.pins, ...(options.confirmChangedKey ? { confirmChangedKey: options.confirmChangedKey } : {}) }, { email: uploader.email, userUuid: uploader.userUuid, usage: 'signing', keyId: listedKey.keyId, publicKey: listedKey.publicKey, ...(listedKey.retired ? { retired: true } : {}) });
     const metadata = await actor.crypto.verifyRoomFileMetadata({
       signed, signerPublicKey: signer.publicKey,
-      expected: { ...file, name, size: extra.plaintextSize, ...(extra.uploaderUuid ? { uploaderUserId: extra.uploaderUuid } : {}), signer: { userId: uploader.userUuid, role: uploader.role } },
+      expected: { ...file, name, size: extra.plaintextSize, ...(extra.uploaderUuid ? { uploaderUserId: extra.uploaderUuid } : {}), signer: { userId: uploader.userUuid, role: signerRoleOf(members.ok ? members.list : null, uploader) } },
     });
     const fileKey = await actor.crypto.unwrapRoomFileKey({ roomKey: handle, file, wrapped: extra.wrappedFileKey });
     let bytes: Uint8Array = new Uint8Array(0);

@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUserAsAdmin, signIn, signInAdmin } from './core-helpers';
 import { e2eActor, e2eOf, giveSecuPass, type E2eActor } from './e2e-helpers';
 import { roomKeyTrust } from '@shared/transfer/room-key-trust';
+import { memberEntryOf, memberListFlags, roomMemberListTrust, writeRoomMemberList } from '@shared/transfer/room-member-list';
 import { createE2eRoom, grant, json, openRoomKey, readE2eFolder, renameE2eFileBody, req, sha256Hex, signGrant, uploadE2eFile } from './rooms-e2e-helpers';
 
 /**
@@ -165,8 +166,13 @@ describe('case 2: rollback of a file to an earlier version', () => {
 async function trustOf(actor: E2eActor, room: Room) {
   const state = await json<E2eRoomState>(await req(server, actor, 'GET', ROOM_E2E_PATHS.state(room.uuid)), 200);
   if (!state.roomKey) throw new Error(`no copy (${state.state})`);
-  return roomKeyTrust(actor.client, { crypto: actor.crypto, keys: actor.keys!, pins: actor.pins }, { roomUuid: room.uuid, me: actor.userUuid, copy: state.roomKey });
+  // The granter's OWNER role from the signed member list once the room has one (case 4).
+  const members = await roomMemberListTrust(actor.client, e2eOf(actor), { roomUuid: room.uuid, me: actor.userUuid });
+  return roomKeyTrust(actor.client, e2eOf(actor), { roomUuid: room.uuid, me: actor.userUuid, copy: state.roomKey, memberList: members.ok ? members.list : null });
 }
+const e2eOf = (actor: E2eActor) => ({ crypto: actor.crypto, keys: actor.keys!, pins: actor.pins });
+const membersOf = async (room: Room) => (await json<{ members: E2eMember[] }>(await req(server, a.owner, 'GET', ROOM_E2E_PATHS.members(room.uuid)), 200)).members;
+const userIdOf = async (actor: E2eActor) => (await server.app.db.selectFrom('users').select('id').where('uuid', '=', actor.userUuid).executeTakeFirstOrThrow()).id;
 
 describe('signed room-key grants: who may store one', () => {
   it('the grant is stored beside the copy and handed back; a grant naming another member, key, room or granter is 400 grantMismatch; a VIEWER cannot grant (403)', async () => {
@@ -223,12 +229,11 @@ describe('case 1: a room key of the server’s making', () => {
   }, 120_000);
 });
 
-const userIdOf = async (uuid: string) => (await server.app.db.selectFrom('users').select('id').where('uuid', '=', uuid).executeTakeFirstOrThrow()).id;
 
 /** The server lists `from`'s live key of `usage` as `of`'s; answers the restore. */
 async function substituteKey(of: E2eActor, from: E2eActor, usage: 'signing' | 'encryption'): Promise<() => Promise<void>> {
   const db = server.app.db;
-  const live = async (actor: E2eActor) => db.selectFrom('public_keys').selectAll().where('user_id', '=', await userIdOf(actor.userUuid)).where('usage', '=', usage).where('revoked_at', 'is', null).executeTakeFirstOrThrow();
+  const live = async (actor: E2eActor) => db.selectFrom('public_keys').selectAll().where('user_id', '=', await userIdOf(actor)).where('usage', '=', usage).where('revoked_at', 'is', null).executeTakeFirstOrThrow();
   const [target, swapped] = [await live(of), await live(from)];
   await db.updateTable('public_keys').set({ spki: swapped.spki, key_id: swapped.key_id, fingerprint: swapped.fingerprint }).where('id', '=', target.id).execute();
   return async () => {
@@ -254,7 +259,7 @@ describe('case 4: a member’s listed key changes (the changed-key question)', (
 
     // The server lists Eve's (the outsider's) signing key as the OWNER's, with a grant Eve signed in the OWNER's name.
     const restoreKey = await substituteKey(a.owner, a.outsider, 'signing');
-    const grants = db.selectFrom('room_e2e_key_grants').selectAll().where('room_id', '=', (await db.selectFrom('data_rooms').select('id').where('uuid', '=', r.room.uuid).executeTakeFirstOrThrow()).id).where('user_id', '=', await userIdOf(a.viewer.userUuid));
+    const grants = db.selectFrom('room_e2e_key_grants').selectAll().where('room_id', '=', (await db.selectFrom('data_rooms').select('id').where('uuid', '=', r.room.uuid).executeTakeFirstOrThrow()).id).where('user_id', '=', await userIdOf(a.viewer));
     const saved = await grants.executeTakeFirstOrThrow();
     const copy = (await json<E2eRoomState>(await req(server, a.viewer, 'GET', ROOM_E2E_PATHS.state(r.room.uuid)), 200)).roomKey!;
     const forged = await a.outsider.crypto.signRoomKeyGrant({ signingKey: a.outsider.keys!.signing.handle, roomId: r.room.uuid, epoch: ROOM_KEY_EPOCH, recipientUserId: a.viewer.userUuid, wrapped: copy.wrappedKey, granterUserId: a.owner.userUuid, createdAt: new Date().toISOString() });
@@ -317,4 +322,56 @@ describe('case 4: a member’s listed key changes (the changed-key question)', (
     expect(await copyTrust(regranted)).toEqual({ ok: true });
     expect(await trustOf(a.editor, r.room)).toEqual({ ok: true });
   }, 120_000);
+});
+
+describe('case 4: a member the server invents', () => {
+  it('the signed list does not hold her: flagged, her key shown for approval, her upload refused (room-signer-not-writer); a role the server raises does not make a granter', async () => {
+    const r = await roomWithFile('Invented member');
+    const db = server.app.db;
+    // The OWNER signs the list of the members she shared the room with (her client does on every change).
+    await writeRoomMemberList(a.owner.client, e2eOf(a.owner), { roomUuid: r.room.uuid, me: a.owner.userUuid, current: null, base: (await membersOf(r.room)).map(memberEntryOf) });
+    const listOf = async (actor: E2eActor) => {
+      const read = await roomMemberListTrust(actor.client, e2eOf(actor), { roomUuid: r.room.uuid, me: actor.userUuid });
+      if (!read.ok) throw new Error(read.code);
+      return read.list;
+    };
+    expect(memberListFlags(await listOf(a.owner), await membersOf(r.room)).size).toBe(0);
+
+    // The server adds a membership row for the outsider, as EDITOR.
+    const roomId = (await db.selectFrom('data_rooms').select('id').where('uuid', '=', r.room.uuid).executeTakeFirstOrThrow()).id;
+    const template = await db.selectFrom('room_access').selectAll().where('room_id', '=', roomId).where('user_id', '=', await userIdOf(a.editor)).executeTakeFirstOrThrow();
+    const { id: _id, ...row } = template;
+    await db.insertInto('room_access').values({ ...row, user_id: await userIdOf(a.outsider) }).execute();
+    const members = await membersOf(r.room);
+    const invented = members.find((m) => m.user.uuid === a.outsider.userUuid)!;
+    expect(invented.state).toBe('pending');
+    expect([...memberListFlags(await listOf(a.owner), members)]).toEqual([[a.outsider.userUuid, 'unlisted']]);
+    // What the approval dialog shows: the fingerprint of the key it would wrap to — the outsider's own
+    // (she reads hers out to compare) — and that the owner never met this key (no pin: not verified).
+    const live = invented.keys.find((k) => k.usage === 'encryption')!;
+    expect((await a.owner.crypto.fingerprint({ publicKey: live.publicKey })).fingerprint).toBe(a.outsider.keys!.encryption.fingerprint);
+    expect(await a.owner.pins.get(`${a.outsider.userUuid}:encryption`)).toBeUndefined();
+
+    // Approved with one click after all (the grant alone, no new list): her upload is refused to every reader.
+    await json(await grant(server, a.owner, r.room.uuid, a.outsider.userUuid), 200);
+    const { handle } = await openRoomKey(server, a.outsider, r.room.uuid);
+    await uploadE2eFile(server, a.outsider, r.room.uuid, handle, { name: 'Invoice.pdf', bytes: new Uint8Array(10).fill(7), partSize: PART_SIZE });
+    await expect(readE2eFolder(server, a.viewer, r.room.uuid, undefined, { download: false })).rejects.toMatchObject({ code: 'room-signer-not-writer' });
+    // Once an OWNER lists her, the same upload verifies.
+    await writeRoomMemberList(a.owner.client, e2eOf(a.owner), { roomUuid: r.room.uuid, me: a.owner.userUuid, current: await listOf(a.owner), upsert: [memberEntryOf(invented)] });
+    expect((await readE2eFolder(server, a.viewer, r.room.uuid, undefined, { download: false })).files.has('Invoice.pdf')).toBe(true);
+
+    // The server makes the EDITOR an OWNER (room_access) and lets her grant the VIEWER a copy: the
+    // signed list still says EDITOR, so the grant is refused (room-key-grant-invalid).
+    await db.updateTable('room_access').set({ role: 'OWNER' }).where('room_id', '=', roomId).where('user_id', '=', await userIdOf(a.editor)).execute();
+    expect(await trustOf(a.viewer, r.room)).toEqual({ ok: true });
+    await json(await grant(server, a.editor, r.room.uuid, a.viewer.userUuid), 200);
+    expect(await trustOf(a.viewer, r.room)).toEqual({ ok: false, code: 'room-key-grant-invalid' });
+    // The server serves the list of another room, or a list with the outsider edited in: refused.
+    const stored = await db.selectFrom('room_e2e_member_lists').selectAll().where('room_id', '=', roomId).executeTakeFirstOrThrow();
+    const signed = JSON.parse(stored.signed_list) as { list: { members: unknown[] } };
+    signed.list.members = signed.list.members.filter((m) => (m as { userId: string }).userId !== a.outsider.userUuid);
+    await db.updateTable('room_e2e_member_lists').set({ signed_list: JSON.stringify(signed) }).where('room_id', '=', roomId).execute();
+    expect(await roomMemberListTrust(a.viewer.client, e2eOf(a.viewer), { roomUuid: r.room.uuid, me: a.viewer.userUuid })).toMatchObject({ ok: false, code: 'room-member-list-invalid' });
+  }, 180_000);
 });

@@ -35,6 +35,7 @@ import * as formLayout from './0044-form-layout';
 import * as roomLinks from './0050-room-links';
 import * as roomFileSortIndexes from './0051-room-file-sort-indexes';
 import * as roomKeyGrants from './0056-room-key-grants';
+import * as roomMemberLists from './0057-room-member-lists';
 import * as storedNames from './0058-stored-names';
 import * as trustNetworks from './0059-trust-networks';
 
@@ -82,6 +83,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0050-room-links': roomLinks,
   '0051-room-file-sort-indexes': roomFileSortIndexes,
   '0056-room-key-grants': roomKeyGrants,
+  '0057-room-member-lists': roomMemberLists,
   '0058-stored-names': storedNames,
   '0059-trust-networks': trustNetworks,
 };

@@ -13,6 +13,7 @@ import { contactPinsFor } from '@shared/transfer/contact-pins';
 import { verifiedContactKey, type ChangedContactKey, type E2eOptions } from '@shared/transfer/e2e';
 import { checkRoomFileRollback } from '@shared/transfer/room-rollback';
 import { roomKeyTrust, type RoomKeyTrust } from '@shared/transfer/room-key-trust';
+import { memberEntryOf, roomMemberListTrust, signerRoleOf, writeRoomMemberList, type RoomMemberListTrust } from '@shared/transfer/room-member-list';
 import { listRoomFileParts, sendRoomFile } from '@shared/transfer/room-upload';
 import { LocalFileChangedError } from '@shared/transfer/upload';
 import { apiClient } from '@web/lib/api-client';
@@ -102,11 +103,59 @@ function e2eOf(keys: UnlockedKeys, ask: 'once' | 'each' | 'never' = 'once'): E2e
   return { crypto: cryptoApi, keys, ...(ask === 'never' ? {} : { confirmChangedKey: ask === 'once' ? askOnce : askNow }) };
 }
 
-/** The grant of the caller's copy, checked against the granter's pinned key (shared/transfer/room-key-trust.ts). */
+const memberLists = new Map<string, Promise<RoomMemberListTrust>>();
+
+/**
+ * The room's signed member list, verified against the signer's pinned key (shared/transfer/
+ * room-member-list.ts; README section 7 "Who is a member"); cached per room and keys until this
+ * browser writes a new one.
+ */
+export function memberListOf(roomUuid: string, keys: UnlockedKeys): Promise<RoomMemberListTrust> {
+  const cacheKey = `${roomUuid}|${keys.signing.handle}`;
+  let trust = memberLists.get(cacheKey);
+  if (!trust) {
+    const me = authStore.getState().user?.uuid ?? '';
+    trust = roomMemberListTrust(apiClient, { crypto: cryptoApi, keys }, { roomUuid, me });
+    trust.catch(() => memberLists.delete(cacheKey));
+    memberLists.set(cacheKey, trust);
+  }
+  return trust;
+}
+
+/** The verified list, or null (none yet, or it did not verify: the page says so). */
+async function verifiedMemberList(roomUuid: string, keys: UnlockedKeys) {
+  const trust = await memberListOf(roomUuid, keys).catch(() => null);
+  return trust?.ok ? trust.list : null;
+}
+
+/**
+ * An OWNER writes the next signed list: `change` applied to the verified one, or (`first`) the
+ * room's members as the server lists them now — a room made before lists were signed (trust on
+ * that first use, README section 7). Nothing without a verified list unless `first`.
+ */
+async function writeMemberList(roomUuid: string, keys: UnlockedKeys, change: { upsert?: E2eMember[]; first?: E2eMember[] }): Promise<void> {
+  const me = authStore.getState().user?.uuid;
+  if (!me) return;
+  const current = await verifiedMemberList(roomUuid, keys);
+  if (!current && !change.first) return;
+  await writeRoomMemberList(apiClient, { crypto: cryptoApi, keys }, { roomUuid, me, current, ...(change.first ? { base: change.first.map(memberEntryOf) } : {}), upsert: (change.upsert ?? []).map(memberEntryOf) });
+  memberLists.delete(`${roomUuid}|${keys.signing.handle}`);
+}
+
+/** Legacy rooms (no signed list yet): an OWNER's client writes the first list when she opens the room. Answers whether it wrote one. */
+export async function signLegacyMemberList(roomUuid: string, keys: UnlockedKeys): Promise<boolean> {
+  const trust = await memberListOf(roomUuid, keys);
+  if (trust.ok || trust.code !== 'room-member-list-missing') return false;
+  const { members } = await listE2eMembers(roomUuid);
+  await writeMemberList(roomUuid, keys, { first: members });
+  return true;
+}
+
+/** The grant of the caller's copy, checked against the granter's pinned key (shared/transfer/room-key-trust.ts), the granter an OWNER of the signed list. */
 async function trustOfCopy(roomUuid: string, keys: UnlockedKeys, copy: NonNullable<E2eRoomState['roomKey']>): Promise<RoomKeyTrust> {
   const me = authStore.getState().user?.uuid;
   if (!me) return { ok: false, code: 'room-key-grant-missing' };
-  return roomKeyTrust(apiClient, e2eOf(keys), { roomUuid, me, copy });
+  return roomKeyTrust(apiClient, e2eOf(keys), { roomUuid, me, copy, memberList: await verifiedMemberList(roomUuid, keys) });
 }
 
 /**
@@ -120,7 +169,7 @@ export type MemberCopyState = { state: 'verified' } | { state: 'unverified'; cod
 export async function memberCopyState(roomUuid: string, keys: UnlockedKeys, member: E2eMember): Promise<MemberCopyState> {
   const me = authStore.getState().user?.uuid;
   if (!member.copy || !me) return { state: 'pending' };
-  const trust = await roomKeyTrust(apiClient, e2eOf(keys, 'never'), { roomUuid, me, copy: member.copy, recipient: member.user.uuid });
+  const trust = await roomKeyTrust(apiClient, e2eOf(keys, 'never'), { roomUuid, me, copy: member.copy, recipient: member.user.uuid, memberList: await verifiedMemberList(roomUuid, keys) });
   return trust.ok ? { state: 'verified' } : { state: 'unverified', code: trust.code };
 }
 
@@ -213,6 +262,13 @@ export async function createE2eRoom(name: string, keys: UnlockedKeys): Promise<R
   const grant = await signGrant(uuid, keys, authStore.getState().user?.uuid ?? '', wrappedKey);
   const room = await call(apiClient, X.create, { body: { uuid, name: sealed ?? '', recipientKeyId: wrappedKey.recipientKeyId, wrappedKey, grant } });
   roomKeys.set(`${uuid}|${keys.encryption.handle}`, Promise.resolve({ handle, trust: { ok: true } }));
+  const me = authStore.getState().user;
+  if (me) {
+    // The first signed member list: the creator as OWNER.
+    const self = { user: { uuid: me.uuid, email: me.email }, role: 'OWNER' as const, keys: [keys.signing, keys.encryption].map((k, i) => ({ usage: i === 0 ? 'signing' : 'encryption', keyId: k.keyId })) };
+    // Not written (e.g. offline a moment): her client writes it the next time she opens the room.
+    await writeRoomMemberList(apiClient, { crypto: cryptoApi, keys }, { roomUuid: uuid, me: me.uuid, current: null, base: [memberEntryOf(self)] }).catch((error: unknown) => console.debug('[e2e] first member list', error));
+  }
   return room;
 }
 
@@ -348,6 +404,8 @@ export interface E2eFileToVerify {
  */
 export async function verifyE2eFiles(roomUuid: string, roomKey: KeyHandle, keys: UnlockedKeys, state: E2eRoomState, toOpen: E2eFileToVerify[]): Promise<void> {
   const fail = (row: E2eListedFile, code: string) => (row.problem = code);
+  // A signer the signed member list does not hold as a writer is refused (README section 7 "Who is a member").
+  const memberList = await verifiedMemberList(roomUuid, keys);
   const fileRef = (item: (typeof toOpen)[number]) => ({ roomId: roomUuid, fileId: item.row.uuid, version: item.extra.version });
   const opened = toOpen.length ? (await cryptoApi.openRoomFilesMetadata({ roomKey, items: toOpen.map((item) => ({ file: fileRef(item), sealed: item.extra.metadata })) })).results : [];
   type SignerKey = { publicKey: string; signer: E2eRoomState['signers'][number] } | { code: string };
@@ -380,7 +438,8 @@ export async function verifyE2eFiles(roomUuid: string, roomKey: KeyHandle, keys:
     const key = await signerKeyOf(item.extra.signerUuid ?? item.extra.uploaderUuid, result.value.metadata.signerKeyId);
     if ('code' in key) fail(item.row, key.code);
     else {
-      const { userUuid, email, role } = key.signer;
+      const { userUuid, email } = key.signer;
+      const role = signerRoleOf(memberList, key.signer);
       // The signer's role: a VIEWER's or PREVIEWER's valid signature is refused (room-signer-not-writer).
       const expected = { ...fileRef(item), ...(item.name === null ? {} : { name: item.name }), size: item.extra.plaintextSize, ...(item.extra.uploaderUuid ? { uploaderUserId: item.extra.uploaderUuid } : {}), signer: { userId: userUuid, role } };
       toVerify.push({ row: item.row, signed: result.value, signerPublicKey: key.publicKey, signer: { userUuid, email }, expected });
@@ -575,7 +634,10 @@ export async function grantRoomKey(roomUuid: string, keys: UnlockedKeys, member:
   const roomKey = await writableRoomKeyOf(roomUuid, keys);
   const wrappedKey = await cryptoApi.wrapRoomKey({ roomKey, roomId: roomUuid, recipientPublicKey: key.publicKey });
   const grant = await signGrant(roomUuid, keys, member.user.uuid, wrappedKey);
-  return call(apiClient, X.grant, { params: { roomUuid, userUuid: member.user.uuid }, body: { approve: true, recipientKeyId: key.keyId, wrappedKey, grant } });
+  const granted = await call(apiClient, X.grant, { params: { roomUuid, userUuid: member.user.uuid }, body: { approve: true, recipientKeyId: key.keyId, wrappedKey, grant } });
+  // The approved member joins the signed member list with the key just checked.
+  await writeMemberList(roomUuid, keys, { upsert: [granted] });
+  return granted;
 }
 
 export const declineRoomKey = (roomUuid: string, member: E2eMember) =>

@@ -32,6 +32,7 @@ import {
   type E2eListedFile,
 } from './e2e-room-client';
 import { EncryptionActivation } from './encryption-activation';
+import { ApproveMemberDialog, MemberListFlagBadge, useMemberListFlags } from './member-approval';
 import { RoomKeyTrustBar, useRoomKeyTrust } from './room-key-trust';
 import { MemberCopyCell, MemberCopyMenu, useMemberCopyStates, useRegrantDialog, useRoomChangedKeyDialog } from './e2e-member-copies';
 import { startE2eRoomUpload } from './e2e-upload';
@@ -102,6 +103,9 @@ export function E2eRoomPage() {
   const keyTrust = useRoomKeyTrust(roomUuid, session?.keys, contents?.room.role, () => void members.mutate());
   const copyStates = useMemberCopyStates(roomUuid, session?.keys, members.data?.members);
   const regrant = useRegrantDialog(roomUuid, unlock, () => members.mutate());
+  // Members the OWNER-signed member list does not hold are flagged; approving shows the key's fingerprint first.
+  const listFlags = useMemberListFlags(roomUuid, session?.keys, members.data?.members, members.data);
+  const [approving, setApproving] = useState<E2eMember | null>(null);
 
   const refresh = async () => {
     await refreshRooms();
@@ -236,6 +240,8 @@ export function E2eRoomPage() {
     const member = fresh?.members.find((m) => m.user.uuid === entry?.user.uuid);
     if (!member) return;
     if (member.state === 'noSecuPass') notify('info', t('rooms:e2e.members.waitingActivation', { user: member.user.email }));
+    // Added by the OWNER herself in the share dialog: granted at once after the pin check (a second
+    // dialog over the share dialog closed it); "Grant access" in the members table asks with the fingerprint.
     else if (member.state === 'pending') await decide(member, true);
   };
   const keyState = (entry: RoomAccessEntry) => {
@@ -327,13 +333,14 @@ export function E2eRoomPage() {
     { id: 'role', header: t('rooms:list.columns.role'), cell: (m) => <RoleBadge role={m.role} /> },
     { id: 'state', header: t('rooms:e2e.members.state'), cell: (m) => t(`rooms:e2e.members.states.${m.state}`) },
     { id: 'copy', header: t('rooms:e2e.memberCopy.column'), cell: (m) => <MemberCopyCell state={copyStates?.get(m.user.uuid)} /> },
+    { id: 'memberList', header: t('rooms:e2e.memberList.column'), cell: (m) => <MemberListFlagBadge flag={listFlags.flags.get(m.user.uuid)} /> },
     {
       id: 'actions',
       header: t('rooms:list.columns.actions'),
       cell: (m) =>
         m.state === 'pending' || m.state === 'notApproved' ? (
           <div className={styles.crumbs}>
-            <Button size="small" appearance="primary" onClick={() => void decide(m, true)}>
+            <Button size="small" appearance="primary" onClick={() => setApproving(m)}>
               {t('rooms:e2e.members.grant')}
             </Button>
             {m.state === 'pending' ? (
@@ -438,6 +445,16 @@ export function E2eRoomPage() {
               <Text as="h2" id="e2e-members" size={500} weight="semibold">
                 {t('rooms:e2e.members.title')}
               </Text>
+              {listFlags.listProblem && listFlags.listProblem !== 'room-member-list-missing' ? (
+                <MessageBar intent="error">
+                  <MessageBarBody>{t('rooms:e2e.memberList.invalid')}</MessageBarBody>
+                </MessageBar>
+              ) : null}
+              {listFlags.flags.size > 0 ? (
+                <MessageBar intent="warning">
+                  <MessageBarBody>{t('rooms:e2e.memberList.flagged')}</MessageBarBody>
+                </MessageBar>
+              ) : null}
               <DataTable label={t('rooms:e2e.members.title')} columns={memberColumns} rows={members.data.members} rowKey={(m) => m.user.uuid} empty={<Text as="p">—</Text>} />
             </section>
           ) : (
@@ -445,6 +462,7 @@ export function E2eRoomPage() {
           )}
         </div>
       ) : null}
+      <ApproveMemberDialog member={approving} onConfirm={(m) => decide(m, true)} onClose={() => setApproving(null)} />
       <NameDialog request={naming} onClose={() => setNaming(null)} />
       {details.panel}
       {remove.dialog}

@@ -2,7 +2,7 @@ import { MessageBar, MessageBarBody } from '@fluentui/react-components';
 import type { UnlockedKeys } from '@shared/crypto/service';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { roomKeyTrustOf, signLegacyRoomKeyGrants, type RoomKeyTrust } from './e2e-room-client';
+import { roomKeyTrustOf, signLegacyMemberList, signLegacyRoomKeyGrants, type RoomKeyTrust } from './e2e-room-client';
 
 /**
  * Whether the caller's copy of the room key was granted by an OWNER (shared/crypto/README.md
@@ -18,6 +18,8 @@ export function useRoomKeyTrust(roomUuid: string, keys: UnlockedKeys | undefined
     void (async () => {
       try {
         if (role === 'OWNER' && (await signLegacyRoomKeyGrants(roomUuid, keys))) onMigrated();
+        // A room without a signed member list yet: the OWNER's client writes the first (README section 7).
+        if (role === 'OWNER' && (await signLegacyMemberList(roomUuid, keys))) onMigrated();
         const answer = await roomKeyTrustOf(roomUuid, keys);
         if (!cancelled) setTrust({ room: roomUuid, trust: answer });
       } catch (error) {

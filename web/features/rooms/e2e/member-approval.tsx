@@ -1,0 +1,87 @@
+import { Badge, Button, Dialog, DialogActions, DialogBody, DialogContent, DialogSurface, DialogTitle, makeStyles, Text, tokens } from '@fluentui/react-components';
+import type { E2eMember } from '@shared/contract/rooms-e2e';
+import type { UnlockedKeys } from '@shared/crypto/service';
+import { memberListFlags, type MemberListFlag } from '@shared/transfer/room-member-list';
+import { ContactKeyBadge } from '@web/components/contact-key-badge';
+import { cryptoApi } from '@web/lib/crypto';
+import { displayFingerprint } from '@web/lib/fingerprint';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import useSWR from 'swr';
+import { memberListOf } from './e2e-room-client';
+
+/**
+ * The signed member list on the room page (shared/crypto/README.md section 7 "Who is a member"):
+ * which members it does not hold (a membership the server added is flagged, never silently
+ * trusted), and the confirmation that shows a member's key fingerprint before the room key is
+ * wrapped to it.
+ */
+const useStyles = makeStyles({
+  fingerprint: { fontFamily: tokens.fontFamilyMonospace, wordBreak: 'break-word', margin: '4px 0 12px' },
+});
+
+/** Per member uuid: why the signed list flags her; `listProblem`: the list itself did not verify. */
+export function useMemberListFlags(roomUuid: string, keys: UnlockedKeys | undefined, members: readonly E2eMember[] | undefined, revision: unknown) {
+  const { data } = useSWR(keys && members ? ['rooms/e2e-member-list', roomUuid, revision] : null, async () => {
+    const trust = await memberListOf(roomUuid, keys!);
+    return trust.ok ? { flags: memberListFlags(trust.list, members!), listProblem: null } : { flags: new Map<string, MemberListFlag>(), listProblem: trust.code };
+  });
+  return data ?? { flags: new Map<string, MemberListFlag>(), listProblem: null };
+}
+
+export function MemberListFlagBadge({ flag }: { flag: MemberListFlag | undefined }) {
+  const { t } = useTranslation();
+  if (!flag) return null;
+  return (
+    <Badge color="danger" appearance="outline" data-testid="member-list-flag">
+      {t(`rooms:e2e.memberList.${flag}`)}
+    </Badge>
+  );
+}
+
+/** Before the room key is wrapped to a member: her key's fingerprint and whether the caller verified it. */
+export function ApproveMemberDialog({ member, onConfirm, onClose }: { member: E2eMember | null; onConfirm: (member: E2eMember) => Promise<void>; onClose: () => void }) {
+  const { t } = useTranslation();
+  const styles = useStyles();
+  const [busy, setBusy] = useState(false);
+  const live = member?.keys.find((k) => k.usage === 'encryption');
+  const { data: fingerprint } = useSWR(live ? ['rooms/e2e-approve-fingerprint', live.keyId] : null, async () => (await cryptoApi.fingerprint({ publicKey: live!.publicKey })).fingerprintDisplay);
+  return (
+    <Dialog open={member !== null} onOpenChange={(_e, data) => !data.open && !busy && onClose()}>
+      <DialogSurface>
+        <DialogBody>
+          <DialogTitle>{t('rooms:e2e.approve.title', { user: member?.user.email ?? '' })}</DialogTitle>
+          <DialogContent>
+            <Text as="p">{t('rooms:e2e.approve.intro')}</Text>
+            <Text as="p" weight="semibold">
+              {t('rooms:e2e.approve.fingerprint')}
+            </Text>
+            <p className={styles.fingerprint} data-testid="approve-fingerprint">
+              {fingerprint ? displayFingerprint(fingerprint) : '…'}
+            </p>
+            {member && live ? <ContactKeyBadge userUuid={member.user.uuid} encryptionKey={live} verify={{ email: member.user.email }} /> : null}
+          </DialogContent>
+          <DialogActions>
+            <Button
+              appearance="primary"
+              disabled={busy || !fingerprint}
+              onClick={() => {
+                if (!member) return;
+                setBusy(true);
+                void onConfirm(member).finally(() => {
+                  setBusy(false);
+                  onClose();
+                });
+              }}
+            >
+              {t('rooms:e2e.approve.confirm')}
+            </Button>
+            <Button disabled={busy} onClick={onClose}>
+              {t('common:actions.cancel')}
+            </Button>
+          </DialogActions>
+        </DialogBody>
+      </DialogSurface>
+    </Dialog>
+  );
+}
