@@ -170,7 +170,6 @@ async function trustOf(actor: E2eActor, room: Room) {
   const members = await roomMemberListTrust(actor.client, e2eOf(actor), { roomUuid: room.uuid, me: actor.userUuid });
   return roomKeyTrust(actor.client, e2eOf(actor), { roomUuid: room.uuid, me: actor.userUuid, copy: state.roomKey, memberList: members.ok ? members.list : null });
 }
-const e2eOf = (actor: E2eActor) => ({ crypto: actor.crypto, keys: actor.keys!, pins: actor.pins });
 const membersOf = async (room: Room) => (await json<{ members: E2eMember[] }>(await req(server, a.owner, 'GET', ROOM_E2E_PATHS.members(room.uuid)), 200)).members;
 const userIdOf = async (actor: E2eActor) => (await server.app.db.selectFrom('users').select('id').where('uuid', '=', actor.userUuid).executeTakeFirstOrThrow()).id;
 
