@@ -44,6 +44,15 @@ test.afterAll(async () => {
   await server?.close();
 });
 
+/** The role the room's stored signed member list gives an address (null: not listed). The list is
+ * what every member reads; here straight from the store. */
+async function signedRoleOf(roomUuid: string, email: string): Promise<string | null> {
+  const room = await server.app.db.selectFrom('data_rooms').select('id').where('uuid', '=', roomUuid).executeTakeFirstOrThrow();
+  const row = await server.app.db.selectFrom('room_e2e_member_lists').select('signed_list').where('room_id', '=', room.id).executeTakeFirst();
+  const list = row ? (JSON.parse(row.signed_list) as { list: { members: { email: string; role: string }[] } }).list : null;
+  return list?.members.find((m) => m.email === email)?.role ?? null;
+}
+
 async function unlock(page: Page, passphrase: string) {
   await page.getByRole('button', { name: 'Enter passphrase' }).first().click();
   const dialog = page.getByRole('dialog', { name: en.secupass.unlock.title.decrypt });
@@ -81,6 +90,8 @@ test('owner creates an E2E room and uploads; a member activates later, is grante
   await expect(toast(page, `${member.email} is now Viewer of “Merger documents”.`)).toBeVisible({ timeout: 30_000 });
   await expect(toast(page, `${member.email} has not activated end-to-end encryption yet. Grant access on this page once they have.`)).toBeVisible();
   await expect(share.getByRole('row').filter({ hasText: member.email })).toContainText('Encryption not activated');
+  // Listed by the OWNER with her role and no key ids yet (her approval adds the keys she checks then).
+  await expect.poll(() => signedRoleOf(roomUuid, member.email), { timeout: 30_000 }).toBe('VIEWER');
   // The colleague has keys: granted at once (this browser re-wraps the room key).
   await share.getByRole('textbox', { name: 'Email address or username' }).fill(colleague.email);
   await share.getByRole('combobox', { name: 'Role', exact: true }).selectOption('EDITOR');
@@ -95,13 +106,18 @@ test('owner creates an E2E room and uploads; a member activates later, is grante
   await expect(change).toContainText(`${colleague.email} becomes Viewer of “Merger documents”.`);
   await change.getByRole('button', { name: 'Change role' }).click();
   await expect(toast(page, `${colleague.email} is now Viewer of “Merger documents”.`)).toBeVisible();
+  // The OWNER's change goes into the signed member list too (no "Role differs" flag for it).
+  await expect.poll(() => signedRoleOf(roomUuid, colleague.email), { timeout: 30_000 }).toBe('VIEWER');
   await share.getByRole('button', { name: `Remove access of ${colleague.email}` }).click();
   const revoke = page.getByRole('alertdialog', { name: `Revoke the access of ${colleague.email}?` });
   await expectNoSeriousA11yViolations(page, 'E2E revoke confirmation');
   await revoke.getByRole('button', { name: 'Revoke access' }).click();
   await expect(toast(page, `${colleague.email} no longer has access to “Merger documents” here.`)).toBeVisible();
   await expect(share.getByRole('row').filter({ hasText: colleague.email })).toHaveCount(0);
+  await expect.poll(() => signedRoleOf(roomUuid, colleague.email), { timeout: 30_000 }).toBeNull();
   await share.getByRole('button', { name: 'Close' }).click();
+  expect(await signedRoleOf(roomUuid, member.email)).toBe('VIEWER');
+  await expect(page.getByTestId('member-list-flag')).toHaveCount(0);
 
   // The member activates end-to-end encryption afterwards.
   const memberPage = await (await browser.newContext({ acceptDownloads: true })).newPage();

@@ -14,6 +14,7 @@ import { verifiedContactKey, type ChangedContactKey, type E2eOptions } from '@sh
 import { checkRoomFileRollback } from '@shared/transfer/room-rollback';
 import { roomKeyTrust, type RoomKeyTrust } from '@shared/transfer/room-key-trust';
 import { memberEntryOf, roomMemberListTrust, signerRoleOf, writeRoomMemberList, type RoomMemberListTrust } from '@shared/transfer/room-member-list';
+import type { RoomMemberEntry } from '@shared/crypto/room-members';
 import { listRoomFileParts, sendRoomFile } from '@shared/transfer/room-upload';
 import { LocalFileChangedError } from '@shared/transfer/upload';
 import { apiClient } from '@web/lib/api-client';
@@ -638,6 +639,30 @@ export async function grantRoomKey(roomUuid: string, keys: UnlockedKeys, member:
   // The approved member joins the signed member list with the key just checked.
   await writeMemberList(roomUuid, keys, { upsert: [granted] });
   return granted;
+}
+
+/**
+ * A role change or a removal in the share dialog (an OWNER's): the next signed member list says so,
+ * with the key ids the list had (checked when the member was approved) — else the members table
+ * would flag a member whose role an OWNER changed herself. A member she shares the room with who has
+ * no keys yet is listed without key ids; one with keys joins the list on approval.
+ */
+export async function recordMemberChange(roomUuid: string, keys: UnlockedKeys, change: { userUuid: string; role: E2eMember['role'] | null } | { added: E2eMember }): Promise<void> {
+  const me = authStore.getState().user?.uuid;
+  const current = await verifiedMemberList(roomUuid, keys);
+  if (!me || !current) return;
+  const write = (edit: { upsert?: RoomMemberEntry[]; remove?: string[] }) => writeRoomMemberList(apiClient, { crypto: cryptoApi, keys }, { roomUuid, me, current, ...edit });
+  if ('added' in change) {
+    // Shared with someone who has no keys yet: listed with her role and no key ids (none to check);
+    // her approval later lists the keys checked then.
+    if (current.members.some((m) => m.userId === change.added.user.uuid)) return;
+    await write({ upsert: [{ ...memberEntryOf(change.added), signingKeyId: null, encryptionKeyId: null }] });
+  } else {
+    const listed = current.members.find((m) => m.userId === change.userUuid);
+    if (!listed || listed.role === change.role) return;
+    await write(change.role === null ? { remove: [change.userUuid] } : { upsert: [{ ...listed, role: change.role }] });
+  }
+  memberLists.delete(`${roomUuid}|${keys.signing.handle}`);
 }
 
 export const declineRoomKey = (roomUuid: string, member: E2eMember) =>

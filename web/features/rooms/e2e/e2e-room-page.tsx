@@ -28,6 +28,7 @@ import {
   createE2eFolder,
   declineRoomKey,
   grantRoomKey,
+  recordMemberChange,
   listE2eMembers,
   type E2eListedFile,
 } from './e2e-room-client';
@@ -211,6 +212,7 @@ export function E2eRoomPage() {
     } catch {
       notify('error', t('rooms:e2e.members.grantFailed', { user: member.user.email }));
     }
+    listFlags.refresh();
     await members.mutate();
   };
 
@@ -233,13 +235,26 @@ export function E2eRoomPage() {
    * one without keys is told to wait (the missing-key state shows in the dialog and below).
    */
   const afterShare = async (change: AccessChange, entries: RoomAccessEntry[]) => {
+    const who = change.user.toLowerCase();
+    const before = members.data?.members.find((m) => m.user.email.toLowerCase() === who);
+    // A changed role or a removal of an approved member: the signed member list follows (an OWNER
+    // signs it) before the members reload, so the flags are worked out from the new list.
+    if (before?.state === 'approved' && session?.keys) {
+      await recordMemberChange(roomUuid, session.keys, { userUuid: before.user.uuid, role: change.role }).catch((error: unknown) => console.debug('[e2e] member list', error));
+      listFlags.refresh();
+    }
     const fresh = await members.mutate();
     if (change.role === null) return;
-    const who = change.user.toLowerCase();
     const entry = entries.find((e) => e.user.email.toLowerCase() === who || e.user.username.toLowerCase() === who);
     const member = fresh?.members.find((m) => m.user.uuid === entry?.user.uuid);
     if (!member) return;
-    if (member.state === 'noSecuPass') notify('info', t('rooms:e2e.members.waitingActivation', { user: member.user.email }));
+    if (member.state === 'noSecuPass') {
+      notify('info', t('rooms:e2e.members.waitingActivation', { user: member.user.email }));
+      if (session?.keys) {
+        await recordMemberChange(roomUuid, session.keys, { added: member }).catch((error: unknown) => console.debug('[e2e] member list', error));
+        listFlags.refresh();
+      }
+    }
     // Added by the OWNER herself in the share dialog: granted at once after the pin check (a second
     // dialog over the share dialog closed it); "Grant access" in the members table asks with the fingerprint.
     else if (member.state === 'pending') await decide(member, true);

@@ -22,11 +22,15 @@ const useStyles = makeStyles({
 
 /** Per member uuid: why the signed list flags her; `listProblem`: the list itself did not verify. */
 export function useMemberListFlags(roomUuid: string, keys: UnlockedKeys | undefined, members: readonly E2eMember[] | undefined, revision: unknown) {
-  const { data } = useSWR(keys && members ? ['rooms/e2e-member-list', roomUuid, revision] : null, async () => {
+  // Bumped after this browser wrote a new list: the flags are worked out again even when the members'
+  // rows stayed the same (SWR keeps an equal answer's object, and its key would repeat an old one).
+  const [written, setWritten] = useState(0);
+  const { data } = useSWR(keys && members ? ['rooms/e2e-member-list', roomUuid, revision, written] : null, async () => {
     const trust = await memberListOf(roomUuid, keys!);
     return trust.ok ? { flags: memberListFlags(trust.list, members!), listProblem: null } : { flags: new Map<string, MemberListFlag>(), listProblem: trust.code };
   });
-  return data ?? { flags: new Map<string, MemberListFlag>(), listProblem: null };
+  const refresh = () => setWritten((n) => n + 1);
+  return { ...(data ?? { flags: new Map<string, MemberListFlag>(), listProblem: null }), refresh };
 }
 
 export function MemberListFlagBadge({ flag }: { flag: MemberListFlag | undefined }) {
