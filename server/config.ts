@@ -310,14 +310,14 @@ export const SETTINGS = {
     secret: false,
     schema: z.union([z.array(z.string()), z.string()]).default([]).transform((v, ctx) => checkedEntries(listEntries(v).map((e) => e.toLowerCase()), isAllowEntry, 'not an IP address, CIDR range or host name', ctx)),
     default: '–',
-    doc: 'internal targets a Flows webhook may reach although they are loopback, private, link-local or otherwise internal: IP addresses, CIDR ranges and exact host names, comma-separated (`10.20.0.0/16, hooks.intranet.example`). A host name admits whatever it resolves to; a range never admits a cloud metadata address (only that very address does). Unset: only public addresses (see `server/README.md`, "Outbound requests")',
+    doc: 'internal targets a Flows webhook or a trust-network partner (docs/trust-networks.md) may reach although they are loopback, private, link-local or otherwise internal: IP addresses, CIDR ranges and exact host names, comma-separated (`10.20.0.0/16, hooks.intranet.example`). A host name admits whatever it resolves to; a range never admits a cloud metadata address (only that very address does). Unset: only public addresses (see `server/README.md`, "Outbound requests")',
   }),
   outboundAllowHttp: setting({
     env: 'KUVERT_OUTBOUND_ALLOW_HTTP',
     secret: false,
     schema: booleanSetting('KUVERT_OUTBOUND_ALLOW_HTTP'),
     default: 'false',
-    doc: '`true`: a Flows webhook may also be a plain `http://` address; `false`: `https://` only (the save answers 400 `httpNotAllowed`, a stored http webhook is refused at its next attempt)',
+    doc: '`true`: a Flows webhook or a trust-network partner may also be a plain `http://` address; `false`: `https://` only (a webhook save answers 400 `httpNotAllowed`, a stored http webhook is refused at its next attempt, a partner\'s test connection ends in error at the step "unreachable" with that reason)',
   }),
 } as const;
 

@@ -217,6 +217,20 @@ describe('two servers connected by their administrators', () => {
     expect((await (await call(a, adminA, 'GET', one(onA.connectionId))).json()) as TrustConnection).toMatchObject({ status: 'error', lastTest: { step: 'unreachable' } });
   });
 
+  it('without KUVERT_OUTBOUND_ALLOW_HTTP a plain http partner is not called: the test ends in error at "unreachable", saying why', async () => {
+    const strict = await startTestServer({ config: { outboundAllow: ['127.0.0.1'] }, sqlite: true });
+    try {
+      const admin = await signInAdmin(strict);
+      const partner = await create(b, adminB, { partnerUrl: strict.url, partnerDomains: ['strict.example'] });
+      const onStrict = await create(strict, admin, { partnerUrl: b.url, partnerDomains: ['partner-b.example'], partnerPublicKey: partner.ownPublicKey });
+      const tested = await test(strict, admin, onStrict.connectionId);
+      expect(tested).toMatchObject({ status: 'error', lastTest: { ok: false, step: 'unreachable' } });
+      expect(tested.lastTest?.reason).toContain('KUVERT_OUTBOUND_ALLOW_HTTP');
+    } finally {
+      await strict.close();
+    }
+  });
+
   // Last in the file: it uses up this client address's refusals on B for the window.
   it('a client address that keeps being refused gets 429 and writes no more to the audit log', async () => {
     const unsigned = () => fetch(`${b.url}${TRUST_PING_PATH}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ type: 'ping', to: 'x' }) });
