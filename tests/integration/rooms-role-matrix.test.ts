@@ -12,6 +12,7 @@ import { ROOM_LINK_PATHS, type CreatedRoomLink } from '@shared/contract/room-lin
 import type { RoomUploadFile } from '@shared/contract/room-files';
 import { ROOM_PATHS, type Room, type RoomFolder } from '@shared/contract/rooms';
 import { ROOM_E2E_PATHS, type E2eFileKeysList, type E2eMemberList } from '@shared/contract/rooms-e2e';
+import { ROOM_MEMBER_LIST_PATH, type RoomMemberListState } from '@shared/contract/rooms-e2e-member-list';
 import { toBase64Url, utf8Encode } from '@shared/crypto/bytes';
 import type { RoomFileMetadata } from '@shared/crypto/room';
 import { addressedTo, extractLink, readMailbox, waitForMailboxMail } from '@tests/support/mailbox';
@@ -305,6 +306,21 @@ const MATRIX: Record<string, Row | Row[]> = {
   'roomsE2e.create': { allowed: SIGNED_IN, ok: 201, call: async (actor) => ({ body: await e2eRoomBody(actor === 'anonymous' ? 'owner' : actor) }) },
   'roomsE2e.state': { allowed: MEMBERS, ok: 200, call: () => ({ params: { roomUuid: E.room.uuid } }) },
   'roomsE2e.members': { allowed: OWNER, ok: 200, call: () => ({ params: { roomUuid: E.room.uuid } }) },
+  'roomsE2e.memberList': { allowed: MEMBERS, ok: 200, call: () => ({ params: { roomUuid: E.room.uuid } }) },
+  'roomsE2e.putMemberList': {
+    allowed: OWNER, ok: 200,
+    call: async () => {
+      // The next list (stored version + 1) the OWNER signs: her alone, as OWNER (a denied caller is refused before any check of it).
+      const current = await json<RoomMemberListState>(await owner('GET', ROOM_MEMBER_LIST_PATH(E.room.uuid)), 200);
+      const keys = a.owner.keys!;
+      const signedList = await a.owner.crypto.signRoomMemberList({
+        signingKey: keys.signing.handle, roomId: E.room.uuid, version: (current.signedList?.list.version ?? 0) + 1,
+        members: [{ userId: a.owner.userUuid, email: email('owner'), role: 'OWNER', signingKeyId: keys.signing.keyId, encryptionKeyId: keys.encryption.keyId }],
+        signerUserId: a.owner.userUuid, createdAt: new Date().toISOString(),
+      });
+      return { params: { roomUuid: E.room.uuid }, body: { signedList } };
+    },
+  },
   'roomsE2e.grant': {
     allowed: OWNER, ok: 200,
     call: async () => {
