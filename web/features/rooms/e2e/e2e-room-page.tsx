@@ -237,9 +237,9 @@ export function E2eRoomPage() {
   const afterShare = async (change: AccessChange, entries: RoomAccessEntry[]) => {
     const who = change.user.toLowerCase();
     const before = members.data?.members.find((m) => m.user.email.toLowerCase() === who);
-    // A changed role or a removal of an approved member: the signed member list follows (an OWNER
-    // signs it) before the members reload, so the flags are worked out from the new list.
-    if (before?.state === 'approved' && session?.keys) {
+    // A changed role or a removal of a listed member (approved, or waiting for keys): the signed member
+    // list follows (an OWNER signs it) before the members reload, so the flags come from the new list.
+    if (before && session?.keys) {
       await recordMemberChange(roomUuid, session.keys, { userUuid: before.user.uuid, role: change.role }).catch((error: unknown) => console.debug('[e2e] member list', error));
       listFlags.refresh();
     }
