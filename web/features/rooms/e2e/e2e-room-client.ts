@@ -134,12 +134,12 @@ async function verifiedMemberList(roomUuid: string, keys: UnlockedKeys) {
  * room's members as the server lists them now — a room made before lists were signed (trust on
  * that first use, README section 7). Nothing without a verified list unless `first`.
  */
-async function writeMemberList(roomUuid: string, keys: UnlockedKeys, change: { upsert?: E2eMember[]; first?: E2eMember[] }): Promise<void> {
+async function writeMemberList(roomUuid: string, keys: UnlockedKeys, change: { upsert?: RoomMemberEntry[]; remove?: string[]; first?: E2eMember[] }): Promise<void> {
   const me = authStore.getState().user?.uuid;
   if (!me) return;
   const current = await verifiedMemberList(roomUuid, keys);
   if (!current && !change.first) return;
-  await writeRoomMemberList(apiClient, { crypto: cryptoApi, keys }, { roomUuid, me, current, ...(change.first ? { base: change.first.map(memberEntryOf) } : {}), upsert: (change.upsert ?? []).map(memberEntryOf) });
+  await writeRoomMemberList(apiClient, { crypto: cryptoApi, keys }, { roomUuid, me, current, ...(change.first ? { base: change.first.map(memberEntryOf) } : {}), upsert: change.upsert ?? [], remove: change.remove ?? [] });
   memberLists.delete(`${roomUuid}|${keys.signing.handle}`);
 }
 
@@ -637,7 +637,7 @@ export async function grantRoomKey(roomUuid: string, keys: UnlockedKeys, member:
   const grant = await signGrant(roomUuid, keys, member.user.uuid, wrappedKey);
   const granted = await call(apiClient, X.grant, { params: { roomUuid, userUuid: member.user.uuid }, body: { approve: true, recipientKeyId: key.keyId, wrappedKey, grant } });
   // The approved member joins the signed member list with the key just checked.
-  await writeMemberList(roomUuid, keys, { upsert: [granted] });
+  await writeMemberList(roomUuid, keys, { upsert: [memberEntryOf(granted)] });
   return granted;
 }
 
@@ -648,21 +648,18 @@ export async function grantRoomKey(roomUuid: string, keys: UnlockedKeys, member:
  * no keys yet is listed without key ids; one with keys joins the list on approval.
  */
 export async function recordMemberChange(roomUuid: string, keys: UnlockedKeys, change: { userUuid: string; role: E2eMember['role'] | null } | { added: E2eMember }): Promise<void> {
-  const me = authStore.getState().user?.uuid;
   const current = await verifiedMemberList(roomUuid, keys);
-  if (!me || !current) return;
-  const write = (edit: { upsert?: RoomMemberEntry[]; remove?: string[] }) => writeRoomMemberList(apiClient, { crypto: cryptoApi, keys }, { roomUuid, me, current, ...edit });
+  if (!current) return;
   if ('added' in change) {
     // Shared with someone who has no keys yet: listed with her role and no key ids (none to check);
     // her approval later lists the keys checked then.
     if (current.members.some((m) => m.userId === change.added.user.uuid)) return;
-    await write({ upsert: [{ ...memberEntryOf(change.added), signingKeyId: null, encryptionKeyId: null }] });
-  } else {
-    const listed = current.members.find((m) => m.userId === change.userUuid);
-    if (!listed || listed.role === change.role) return;
-    await write(change.role === null ? { remove: [change.userUuid] } : { upsert: [{ ...listed, role: change.role }] });
+    await writeMemberList(roomUuid, keys, { upsert: [{ ...memberEntryOf(change.added), signingKeyId: null, encryptionKeyId: null }] });
+    return;
   }
-  memberLists.delete(`${roomUuid}|${keys.signing.handle}`);
+  const listed = current.members.find((m) => m.userId === change.userUuid);
+  if (!listed || listed.role === change.role) return;
+  await writeMemberList(roomUuid, keys, change.role === null ? { remove: [change.userUuid] } : { upsert: [{ ...listed, role: change.role }] });
 }
 
 export const declineRoomKey = (roomUuid: string, member: E2eMember) =>
