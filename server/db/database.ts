@@ -1,10 +1,11 @@
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresAdapter, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { Kysely, PostgresAdapter, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import { markFromDatabase } from './availability';
 import type { Database } from './schema';
 import { ensurePrivateDirSync, restrictFilesSync } from './private-files';
+import { CurrentSchemaPostgresDialect } from './postgres-introspector';
 
 export type DatabaseKind = 'sqlite' | 'postgres';
 
@@ -114,7 +115,7 @@ async function openPostgres(url: string, schema: string | undefined, poolSize: n
     };
   });
   const marked = { connect: () => pool.connect().catch((error: unknown) => Promise.reject(markFromDatabase(error))), end: () => pool.end() };
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: marked }) });
+  const db = new Kysely<Database>({ dialect: new CurrentSchemaPostgresDialect({ pool: marked }) });
   return { db, kind: 'postgres', close: () => db.destroy() };
 }
 
