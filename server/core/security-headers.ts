@@ -1,5 +1,6 @@
-import fastifyHelmet, { type FastifyHelmetOptions } from '@fastify/helmet';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import helmet, { type HelmetOptions } from 'helmet';
 import { API_BASE } from '@shared/contract/constants';
 
 /** Third-party origins the web client may use: the widget's host (its script, styles, frames, calls) and the analytics upload host. */
@@ -8,11 +9,17 @@ export interface ThirdPartyOrigins {
   analytics: string | null;
 }
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** `'addin'`: the add-in's policy (Outlook frames the page, office.js from Microsoft's CDN). */
+    securityHeaders?: 'addin';
+  }
+}
+
 /**
  * Browser and transport hardening (issue 12 §3): every response carries the headers of
- * `@fastify/helmet`, configured here once; the add-in's routes pass `ADDIN_HELMET` as their
- * `helmet` route option. The policy and its reasons are written down in server/README.md
- * ("Security headers").
+ * `helmet`, configured here once; the add-in's routes set `config.securityHeaders: 'addin'`.
+ * The policy and its reasons are written down in server/README.md ("Security headers").
  */
 
 /** Microsoft's CDN the task pane loads office.js from (it must not be bundled or self-hosted). */
@@ -87,7 +94,7 @@ export function isHttpsPublicUrl(publicUrl: string): boolean {
 /** One year; no includeSubDomains: a self-hosted server must not decide for its neighbours. */
 const HSTS_MAX_AGE_S = 365 * 24 * 60 * 60;
 
-function helmetOptions(https: boolean, addin: boolean, origins: ThirdPartyOrigins = NO_THIRD_PARTY): FastifyHelmetOptions {
+function helmetOptions(https: boolean, addin: boolean, origins: ThirdPartyOrigins = NO_THIRD_PARTY): HelmetOptions {
   return {
     contentSecurityPolicy: { useDefaults: false, directives: addin ? addinDirectives(https) : baseDirectives(https, origins) },
     // Download tokens travel in URLs: no page of ours may leak its address to another site.
@@ -101,9 +108,24 @@ function helmetOptions(https: boolean, addin: boolean, origins: ThirdPartyOrigin
   };
 }
 
-/** The `helmet` route option of the add-in's routes (office.js from Microsoft's CDN, framed by Outlook). */
-export function addinHelmet(publicUrl: string): FastifyHelmetOptions {
-  return helmetOptions(isHttpsPublicUrl(publicUrl), true);
+type HeaderList = ReadonlyArray<readonly [name: string, value: string]>;
+
+/**
+ * The headers helmet's middleware sets for `options`, worked out once. They depend only on the
+ * options (no per-request nonces: see style-src above), so running helmet on every request, as
+ * `@fastify/helmet` does (it rebuilds the middleware each time), cost ~9 % of a `GET /user`'s
+ * server CPU for the same answer (issue 35 §4).
+ */
+function headersOf(options: HelmetOptions): HeaderList {
+  const headers = new Map<string, string>();
+  const recorder = {
+    setHeader: (name: string, value: string | number | readonly string[]) => void headers.set(name.toLowerCase(), String(value)),
+    removeHeader: (name: string) => void headers.delete(name.toLowerCase()),
+  };
+  helmet(options)({} as IncomingMessage, recorder as unknown as ServerResponse, (error?: unknown) => {
+    if (error) throw error;
+  });
+  return [...headers];
 }
 
 /** Answers that must never sit in a cache: JSON for a signed-in caller, every download. */
@@ -118,13 +140,23 @@ function cacheControlFor(request: FastifyRequest, reply: FastifyReply): string |
   return undefined;
 }
 
+/** The headers of the web client's policy, and of the add-in's where a route asks for it. */
+export function securityHeaderLists(publicUrl: string, origins: ThirdPartyOrigins = NO_THIRD_PARTY): { web: HeaderList; addin: HeaderList } {
+  const https = isHttpsPublicUrl(publicUrl);
+  return { web: headersOf(helmetOptions(https, false, origins)), addin: headersOf(helmetOptions(https, true)) };
+}
+
 /**
- * Registers helmet on the root (before any route, so its onRoute hook sees the route options)
- * and the Cache-Control rule. Not encapsulated: 404s and errors get the headers too.
+ * Sets the security headers on every answer (first hook on the root, so refusals, 404s and
+ * errors carry them too) and the Cache-Control rule. Not encapsulated.
  */
 export async function installSecurityHeaders(app: FastifyInstance, publicUrl: string, origins: ThirdPartyOrigins = NO_THIRD_PARTY): Promise<void> {
-  const https = isHttpsPublicUrl(publicUrl);
-  await app.register(fastifyHelmet, { global: true, ...helmetOptions(https, false, origins) });
+  const lists = securityHeaderLists(publicUrl, origins);
+  app.addHook('onRequest', (request, reply, done) => {
+    const list = request.routeOptions.config?.securityHeaders === 'addin' ? lists.addin : lists.web;
+    for (const [name, value] of list) reply.raw.setHeader(name, value);
+    done();
+  });
   app.addHook('onSend', async (request, reply, payload) => {
     const cacheControl = cacheControlFor(request, reply);
     if (cacheControl) void reply.header('cache-control', cacheControl);

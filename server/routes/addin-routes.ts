@@ -3,7 +3,6 @@ import { join, resolve } from 'node:path';
 import { LANGUAGES, reduceLanguage, type Language } from '@shared/contract/constants';
 import { notFound } from '../core/http-error';
 import { routePlugin } from '../core/route-plugin';
-import { addinHelmet } from '../core/security-headers';
 import { MANIFEST_PATH, readManifestTemplate, rewriteManifestUrls } from '../outlook/manifest';
 import { escapeHtml, htmlPage } from '../pages/html';
 
@@ -24,11 +23,11 @@ const ASSET_MAX_AGE_S = 7 * 24 * 60 * 60;
 export const addinRoutes = routePlugin('kuvert-addin-routes', async (app) => {
   const root = resolve(app.config.webRoot, '..', 'addin');
   // Outlook frames these pages and loads office.js from Microsoft's CDN (core/security-headers.ts).
-  const helmet = addinHelmet(app.config.publicUrl);
+  const config = () => ({ access: 'public', securityHeaders: 'addin' }) as const;
 
   app.get(
     MANIFEST_PATH,
-    { config: { access: 'public' }, helmet, schema: { summary: "The Outlook add-in manifest with this server's public URL", tags: ['addin'], produces: ['application/xml'] } },
+    { config: config(), schema: { summary: "The Outlook add-in manifest with this server's public URL", tags: ['addin'], produces: ['application/xml'] } },
     async (_request, reply) => {
       const xml = rewriteManifestUrls(readManifestTemplate(), app.config.publicUrl);
       return reply
@@ -39,7 +38,7 @@ export const addinRoutes = routePlugin('kuvert-addin-routes', async (app) => {
     },
   );
 
-  app.get('/addin/support.html', { config: { access: 'public' }, helmet, schema: { hide: true } }, async (request, reply) => {
+  app.get('/addin/support.html', { config: config(), schema: { hide: true } }, async (request, reply) => {
     const lang = reduceLanguage(request.headers['accept-language']?.split(',')[0] ?? 'en');
     const texts = SUPPORT_TEXTS[lang];
     const body = `<h1>${escapeHtml(texts.title)}</h1><p>${escapeHtml(texts.intro)}</p><ol>${texts.steps
@@ -48,7 +47,7 @@ export const addinRoutes = routePlugin('kuvert-addin-routes', async (app) => {
     return reply.type('text/html; charset=utf-8').send(htmlPage({ lang, title: texts.title, body }));
   });
 
-  app.get('/addin/*', { config: { access: 'public' }, helmet, schema: { hide: true } }, async (request, reply) => {
+  app.get('/addin/*', { config: config(), schema: { hide: true } }, async (request, reply) => {
     const file = (request.params as { '*': string })['*'];
     if (!file || file.includes('\0') || file.endsWith('.map')) throw notFound();
     if (file.endsWith('.html')) return reply.header('cache-control', 'no-cache').sendFile(file, root);
