@@ -200,7 +200,7 @@ export const UpdateFolderBodySchema = z
 export const RoomAccessQuerySchema = z.object({ folderUuid: Uuid.optional() }).strict();
 
 /**
- * The SPEC §3 E2E flags, one meaning on GET …/access and GET …/e2e/members (server/rooms/e2e-flags.ts):
+ * The SPEC §3 E2E flags, one meaning on GET …/access and GET …/e2e/members (server/rooms/e2e/e2e-flags.ts):
  * a member is either not activated or missing the file key, never both.
  */
 export const MissingFileKeySchema = z
