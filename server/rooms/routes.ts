@@ -16,6 +16,7 @@ import { contents, createRoom, deleteRoom, listRooms, renameRoom } from './plain
 import { registerE2eRoomRoutes } from './e2e/e2e-routes';
 import { registerRoomInvitationRoutes } from './sharing/invitation-routes';
 import { registerRoomLinkRoutes } from './sharing/link-routes';
+import { secureCommitHooks } from './e2e/secure-commit';
 
 
 /** Data rooms (plain rooms): rooms, folders, files, access roles, activity (server/README "Data rooms"). */
@@ -77,7 +78,7 @@ export const roomRoutes = routePlugin('kuvert-room-routes', async (app) => {
 
   registerEndpoint(app, ROOM_ENDPOINTS.fileParts, async (request) => listFileParts(requestContext(app, request), request.params.roomUuid, request.params.fileUuid));
 
-  registerEndpoint(app, ROOM_ENDPOINTS.commitFile, async (request) => commitFile(requestContext(app, request), request.params.roomUuid, request.params.fileUuid));
+  registerEndpoint(app, ROOM_ENDPOINTS.commitFile, async (request) => commitFile(requestContext(app, request), request.params.roomUuid, request.params.fileUuid, secureCommitHooks));
 
   registerEndpoint(app, ROOM_ENDPOINTS.file, async (request) => fileDetails(requestContext(app, request), request.params.roomUuid, request.params.fileUuid));
 

@@ -15,6 +15,7 @@ import { checkRoomNameFree } from '../kind/names';
 import { findTrashed, purgeTrashed, restoreTrashed } from '../plain/trash';
 import { storedContents } from '../plain/versions';
 import type { RoomRow } from '../kind/roles';
+import { isSecureRoom, roomIsOfKind, roomKindColumn } from '../kind/room-kind';
 
 interface Row {
   uuid: string;
@@ -56,16 +57,16 @@ export async function listTrashBin(ctx: RequestContext, query: { q?: string | un
   const where = sql<boolean>`${sql.join(conditions, sql` and `)}`;
   const toEntries = (type: TrashEntryType, rows: Row[]): TrashBinEntry[] =>
     rows.map((r) => {
-      const encrypted = Number(r.encrypted) === 1;
+      const encrypted = isSecureRoom(r);
       return { uuid: r.uuid, type, name: encrypted ? '' : r.name, roomName: encrypted ? '' : r.room_name, encrypted, deletedAt: Number(r.deleted_at), deletedBy: r.email ?? '' };
     });
 
   const rooms = await db
     .selectFrom('data_rooms as t')
     .leftJoin('users as u', 'u.id', 't.deleted_by')
-    .select(['t.uuid', 't.name', 't.deleted_at', 't.name as room_name', 'u.email', 't.encrypted'])
+    .select(['t.uuid', 't.name', 't.deleted_at', 't.name as room_name', 'u.email', roomKindColumn('t')])
     .where(where)
-    .$if(pattern !== undefined, (qb) => qb.where('t.encrypted', '=', 0))
+    .$if(pattern !== undefined, (qb) => qb.where(roomIsOfKind('t', 'plain')))
     .orderBy('t.deleted_at', 'desc')
     .orderBy('t.uuid', 'desc')
     .limit(pageSize + 1)
@@ -77,9 +78,9 @@ export async function listTrashBin(ctx: RequestContext, query: { q?: string | un
       .selectFrom(`${table} as t` as 'room_folders as t')
       .innerJoin('data_rooms as r', 'r.id', 't.room_id')
       .leftJoin('users as u', 'u.id', 't.deleted_by')
-      .select(['t.uuid', 't.name', 't.deleted_at', 'r.name as room_name', 'u.email', 'r.encrypted'])
+      .select(['t.uuid', 't.name', 't.deleted_at', 'r.name as room_name', 'u.email', roomKindColumn('r')])
       .where(where)
-      .$if(pattern !== undefined, (qb) => qb.where('r.encrypted', '=', 0))
+      .$if(pattern !== undefined, (qb) => qb.where(roomIsOfKind('r', 'plain')))
       .orderBy('t.deleted_at', 'desc')
       .orderBy('t.uuid', 'desc')
       .limit(pageSize + 1)
@@ -116,9 +117,9 @@ export async function restoreTrashBinItem(ctx: RequestContext, itemUuid: string)
   if (!owner) throw notFound('Not in the trash');
   const holder = await db.selectFrom('data_rooms').selectAll().where('id', '=', owner.room_id).executeTakeFirstOrThrow();
   const item = await findTrashed(db, holder, itemUuid);
-  const name = holder.encrypted === 1 ? ENCRYPTED_ITEM : item.name;
+  const name = isSecureRoom(holder) ? ENCRYPTED_ITEM : item.name;
   if (holder.deleted_at !== null) {
-    const roomName = holder.encrypted === 1 ? ENCRYPTED_ITEM : holder.name;
+    const roomName = isSecureRoom(holder) ? ENCRYPTED_ITEM : holder.name;
     throw new HttpError(409, 'ConflictException', `“${name}” cannot be restored while the data room “${roomName}” is in the trash`, { reason: 'parentInTrash', name });
   }
   await restoreTrashed(db, user, holder, item).catch((error: unknown) => {
@@ -132,7 +133,7 @@ async function restoreRoom(db: Kysely<Database>, user: { id: number; email: stri
   try {
     for (const owner of owners) await checkRoomNameFree(db, owner.user_id, room.name, room.id);
   } catch (error) {
-    throw namingTheEntry(room.encrypted === 1 ? ENCRYPTED_ITEM : room.name, error);
+    throw namingTheEntry(isSecureRoom(room) ? ENCRYPTED_ITEM : room.name, error);
   }
   await db.updateTable('data_rooms').set({ deleted_at: null, deleted_by: null, updated_at: Date.now() }).where('id', '=', room.id).execute();
   await recordActivity(db, 'item_restored', user, { room, folderId: null, name: room.name });

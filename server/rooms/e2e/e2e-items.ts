@@ -15,6 +15,8 @@ import { requireEncrypted } from './e2e-rooms';
 import { fileBlobPrefix, toUploadFile } from '../kind/file-rows';
 import { liveFolder, liveRoom, requireMember, requireRole } from '../kind/roles';
 import { toFolder } from '../plain/rooms';
+import { isSecureRoom } from '../kind/room-kind';
+import { secureCommitHooks } from './secure-commit';
 
 const uuidTaken = () => new HttpError(409, 'ConflictException', 'This item id is taken; draw another', { reason: 'uuidTaken' });
 
@@ -154,7 +156,7 @@ export async function commitE2eFile(ctx: RequestContext, roomUuid: string, fileU
   const { app, user } = ctx;
   const room = await liveRoom(app.db, roomUuid);
   // A non-member learns nothing of a plain room, not even that it is one: 404 before the kind.
-  if (room.encrypted !== 1) await requireMember(app.db, room, user.id);
+  if (!isSecureRoom(room)) await requireMember(app.db, room, user.id);
   requireEncrypted(room);
   const upload = await app.db
     .selectFrom('room_files')
@@ -166,5 +168,5 @@ export async function commitE2eFile(ctx: RequestContext, roomUuid: string, fileU
     .where('deleted_at', 'is', null)
     .executeTakeFirst();
   if (upload) await app.db.updateTable('room_e2e_files').set({ metadata: body.metadata }).where('file_id', '=', upload.id).execute();
-  return commitFile(ctx, roomUuid, fileUuid);
+  return commitFile(ctx, roomUuid, fileUuid, secureCommitHooks);
 }

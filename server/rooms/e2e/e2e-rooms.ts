@@ -14,21 +14,15 @@ import { refuseRoomCreationOverLicence } from '../kind/room-licence';
 import '../kind/e2e-tables';
 import { isRoomRole, requireRole, liveRoom, type RoomRow } from '../kind/roles';
 import { toRoom } from '../plain/rooms';
+import { isSecureRoom, requireRoomKind, roomKindFlag } from '../kind/room-kind';
 
 export const ROOM_DESCRIPTOR_KIND = 'dataRoom';
 
-/** 400 for a plain-room call that carries a name on an E2E room (names there are sealed by the browser). */
-export function refuseNamesInEncryptedRoom(room: RoomRow): void {
-  if (room.encrypted === 1) throw badRequest('Names in an end-to-end encrypted room are sealed by the browser; use the E2E calls', { reason: 'encryptedRoom' });
-}
-
-export function requireEncrypted(room: RoomRow): void {
-  if (room.encrypted !== 1) throw badRequest('This data room is not end-to-end encrypted', { reason: 'notEncrypted' });
-}
+/** A Secure-room call on a plain room: 409 `notEncrypted` (the one guard, kind/room-kind.ts). */
+export const requireEncrypted = (room: RoomRow): void => requireRoomKind(room, 'secure');
 
 /** An E2E upload commits only with its signed metadata (sent with the announce or the E2E commit). */
-export async function requireE2eMetadata(db: Kysely<Database>, room: RoomRow, fileId: number): Promise<void> {
-  if (room.encrypted !== 1) return;
+export async function requireE2eMetadata(db: Kysely<Database>, fileId: number): Promise<void> {
   const row = await db.selectFrom('room_e2e_files').select('metadata').where('file_id', '=', fileId).executeTakeFirst();
   if (!row?.metadata) throw new HttpError(409, 'ConflictException', 'The signed metadata of this end-to-end encrypted file is missing; commit it through the E2E commit', { reason: 'e2eMetadataMissing' });
 }
@@ -106,7 +100,7 @@ export async function createE2eRoom(ctx: RequestContext, input: CreateE2eRoomBod
     throw new HttpError(403, 'AccessDeniedException', 'Only licensed users can create end-to-end encrypted data rooms', { reason: 'e2eRoomsNeedLicence' });
   }
   if (!mayCreateRoomsUnder(settings.creation, user)) throw accessDenied();
-  await refuseRoomCreationOverLicence(app.db, app.config, user, { policy: settings.creation, encrypted: true });
+  await refuseRoomCreationOverLicence(app.db, app.config, user, { policy: settings.creation, roomKind: 'secure' });
   if (await app.db.selectFrom('data_rooms').select('id').where('uuid', '=', input.uuid).executeTakeFirst()) {
     throw new HttpError(409, 'ConflictException', 'This room id is taken; draw another', { reason: 'uuidTaken' });
   }
@@ -114,7 +108,7 @@ export async function createE2eRoom(ctx: RequestContext, input: CreateE2eRoomBod
   const room = await app.db.transaction().execute(async (trx) => {
     const row = await trx
       .insertInto('data_rooms')
-      .values({ uuid: input.uuid, name: input.name, encrypted: 1, created_by: user.id, created_at: now, updated_at: now, deleted_at: null, deleted_by: null })
+      .values({ uuid: input.uuid, name: input.name, encrypted: roomKindFlag('secure'), created_by: user.id, created_at: now, updated_at: now, deleted_at: null, deleted_by: null })
       .returningAll()
       .executeTakeFirstOrThrow();
     await trx
@@ -154,7 +148,7 @@ export async function roomKeyCopies(app: FastifyInstance, room: RoomRow, userIds
  * the room key itself is not rotated (server/README "End-to-end encrypted rooms").
  */
 export async function dropRoomKeyCopyOfFormerMember(app: FastifyInstance, room: RoomRow, userId: number): Promise<void> {
-  if (room.encrypted !== 1) return;
+  if (!isSecureRoom(room)) return;
   const stillMember = await app.db.selectFrom('room_access').select('id').where('room_id', '=', room.id).where('user_id', '=', userId).executeTakeFirst();
   if (stillMember) return;
   await app.db

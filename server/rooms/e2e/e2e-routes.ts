@@ -7,9 +7,11 @@ import { getE2eMemberList, putE2eMemberList } from './e2e-member-list';
 import { grantE2eKey, listE2eMembers } from './e2e-members';
 import { createE2eRoom, e2eRoomState } from './e2e-rooms';
 import { listE2eVersions } from './e2e-versions';
+import { listRooms } from '../plain/rooms';
 
 /** End-to-end encrypted rooms (server/README "End-to-end encrypted rooms"), registered inside the room routes plugin. */
 export function registerE2eRoomRoutes(app: FastifyInstance): void {
+  registerEndpoint(app, ROOM_E2E_ENDPOINTS.list, async (request) => listRooms(requestContext(app, request), request.query, 'secure'));
   registerEndpoint(app, ROOM_E2E_ENDPOINTS.create, async (request, reply) => {
     const room = await createE2eRoom(requestContext(app, request), request.body);
     void reply.code(201);

@@ -7,6 +7,7 @@ import type { RequestContext } from '../../core/request-context';
 import type { Database } from '../../db/schema';
 import { DATA_ROOM_CREATOR_ROLE, licenceCaps, licenceUsed } from '../../licence/licence-counts';
 import { roleNamesOf } from '../../users/users-repository';
+import type { RoomKind } from './room-kind';
 
 /**
  * SPEC §6/§8 "license overused": a room is created on the strength of a licence — the data room
@@ -20,11 +21,11 @@ export async function refuseRoomCreationOverLicence(
   db: Kysely<Database>,
   config: KuvertConfig,
   user: RequestContext['user'],
-  kind: { policy: RoomCreationPolicy; encrypted: boolean },
+  kind: { policy: RoomCreationPolicy; roomKind: RoomKind },
 ): Promise<void> {
   const seats: LicenceKind[] = [];
-  if (!kind.encrypted && roleNamesOf(user).includes(DATA_ROOM_CREATOR_ROLE)) seats.push('dataRoomCreators');
-  if (user.licensed === 1 && (kind.encrypted || kind.policy === 'licenceOrPermission')) seats.push('senders');
+  if (kind.roomKind === 'plain' && roleNamesOf(user).includes(DATA_ROOM_CREATOR_ROLE)) seats.push('dataRoomCreators');
+  if (user.licensed === 1 && (kind.roomKind === 'secure' || kind.policy === 'licenceOrPermission')) seats.push('senders');
   const caps = licenceCaps(config);
   let over: LicenceLimitMetadata | undefined;
   for (const licence of seats) {

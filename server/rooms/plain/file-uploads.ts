@@ -15,16 +15,16 @@ import { fileBlobPrefix, filePartKey, layoutOf, liveFile, toUploadFile } from '.
 import { checkNameFree, validName, withRoomNameLock } from '../kind/names';
 import { detectStoredType, refuseBlockedContent } from '../../uploads/content-type';
 import { blockPolicy, checkFileType, initialScanState, queueRoomScan } from './scan';
-import { committedReplacement, promoteUpload, sameNamedFile, versionConflict } from './versions';
+import { committedReplacement, promoteUpload, sameNamedFile, versionConflict, type SecureCommitHooks } from './versions';
 import { liveFolder, liveRoom, requireRole } from '../kind/roles';
-import { refuseNamesInEncryptedRoom, requireE2eMetadata } from '../e2e/e2e-rooms';
+import { isSecureRoom, requireRoomKind } from '../kind/room-kind';
 
 export async function createFile(ctx: RequestContext, roomUuid: string, input: CreateRoomFileBody): Promise<RoomUploadFile> {
   const { app, user } = ctx;
   const room = await liveRoom(app.db, roomUuid);
   const folder = input.folderUuid ? await liveFolder(app.db, room, input.folderUuid) : undefined;
   const role = await requireRole(app.db, room, user.id, 'upload', folder);
-  refuseNamesInEncryptedRoom(room);
+  requireRoomKind(room, 'plain');
   let name = validName(input.name);
   if (input.size === 0) throw badRequest('Empty files cannot be uploaded', { field: 'size', reason: 'zeroByteFile' });
   const mimeType = input.mimeType?.trim().toLowerCase() ?? '';
@@ -124,18 +124,19 @@ export async function putFilePart(
 }
 
 /** Completes the upload: every part in, the whole file hashed, listed from now on (activity `upload`). */
-export async function commitFile(ctx: RequestContext, roomUuid: string, fileUuid: string): Promise<RoomUploadFile> {
+export async function commitFile(ctx: RequestContext, roomUuid: string, fileUuid: string, secureHooks: SecureCommitHooks): Promise<RoomUploadFile> {
   const { app, user } = ctx;
   const replaced = await committedReplacement(ctx, roomUuid, fileUuid);
   if (replaced) return replaced;
   const { room, role, file, folder } = await ownUpload(ctx, roomUuid, fileUuid);
   if (file.state === 'complete') return toUploadFile(file, room, folder?.uuid ?? null, role, user.email);
-  await requireE2eMetadata(app.db, room, file.id);
+  const secure = isSecureRoom(room) ? secureHooks : undefined;
+  await secure?.requireMetadata(app.db, file.id);
   const parts = await app.db.selectFrom('room_file_parts').select(['part_index', 'size']).where('file_id', '=', file.id).execute();
   const layout = layoutOf(file);
   await checkComplete(app.blobs, layout, parts, (i) => filePartKey(file, i));
   // The blocked types again, now from the bytes (plain rooms; an E2E room's bytes are ciphertext).
-  if (Number(room.encrypted) !== 1) refuseBlockedContent(file.name, await detectStoredType(app.blobs, layout, (i) => filePartKey(file, i)), await blockPolicy(app));
+  if (!isSecureRoom(room)) refuseBlockedContent(file.name, await detectStoredType(app.blobs, layout, (i) => filePartKey(file, i)), await blockPolicy(app));
   const hash = createHash('sha256');
   for await (const chunk of partsStream(app.blobs, layout, (i) => filePartKey(file, i), 0, layout.size - 1)) hash.update(chunk as Buffer);
   const sha256 = hash.digest('hex');
@@ -152,7 +153,7 @@ export async function commitFile(ctx: RequestContext, roomUuid: string, fileUuid
     if (Number(updated.numUpdatedRows) !== 1) return undefined;
     await addStored(trx, 'dataRooms', 1, layout.size, now);
     const committed = { ...file, state: 'complete', sha256, scan_state: scanState, updated_at: now };
-    const replaced = file.replaces_id === null ? undefined : await promoteUpload(trx, committed, now);
+    const replaced = file.replaces_id === null ? undefined : await promoteUpload(trx, committed, now, secure);
     await queueRoomScan(trx, scanState, { fileId: replaced?.id ?? file.id, blobPrefix: file.blob_prefix });
     return replaced ? { row: replaced, kind: 'new_version' as const } : { row: { ...committed, replaces_id: null }, kind: 'upload' as const };
   });

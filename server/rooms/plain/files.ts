@@ -9,9 +9,9 @@ import { recordActivity } from '../kind/activity';
 import { filePartKey, layoutOf, liveFile, toUploadFile } from '../kind/file-rows';
 import { checkNameFree, validName } from '../kind/names';
 import { refuseUnlessScanned } from './scan';
-import { refuseNamesInEncryptedRoom } from '../e2e/e2e-rooms';
 import { liveFolder, liveRoom, requireRole } from '../kind/roles';
 import { emailOf } from './rooms';
+import { isSecureRoom, requireRoomKind } from '../kind/room-kind';
 
 export async function fileDetails(ctx: RequestContext, roomUuid: string, fileUuid: string): Promise<RoomUploadFile> {
   const { app, user } = ctx;
@@ -57,11 +57,11 @@ export async function updateFile(
     target = input.folderUuid === null ? undefined : await liveFolder(app.db, room, input.folderUuid);
     await requireRole(app.db, room, user.id, 'upload', target);
   }
-  if (input.name !== undefined) refuseNamesInEncryptedRoom(room);
+  if (input.name !== undefined) requireRoomKind(room, 'plain');
   const name = input.name === undefined ? file.name : validName(input.name);
   const targetId = target?.id ?? null;
   // E2E: sealed names never compare equal; the browser checks the target's decrypted names first.
-  if (room.encrypted !== 1) await checkNameFree(app.db, room.id, targetId, name, { fileId: file.id });
+  if (!isSecureRoom(room)) await checkNameFree(app.db, room.id, targetId, name, { fileId: file.id });
   const now = Date.now();
   await app.db.updateTable('room_files').set({ name, folder_id: targetId, updated_at: now }).where('id', '=', file.id).execute();
   const updated = { ...file, name, folder_id: targetId, updated_at: now };

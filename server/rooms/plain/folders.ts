@@ -6,7 +6,7 @@ import { recordActivity } from '../kind/activity';
 import { checkFolderNameFree, validName } from '../kind/names';
 import { ancestorsOf, liveFolder, liveRoom, requireRole } from '../kind/roles';
 import { emailOf, toFolder } from './rooms';
-import { refuseNamesInEncryptedRoom } from '../e2e/e2e-rooms';
+import { isSecureRoom, requireRoomKind } from '../kind/room-kind';
 
 /** A new folder in the room's top level or in `parentUuid` (upload right there: OWNER, EDITOR). */
 export async function createFolder(ctx: RequestContext, roomUuid: string, input: { name: string; parentUuid?: string | null | undefined }): Promise<RoomFolder> {
@@ -14,7 +14,7 @@ export async function createFolder(ctx: RequestContext, roomUuid: string, input:
   const room = await liveRoom(app.db, roomUuid);
   const parent = input.parentUuid ? await liveFolder(app.db, room, input.parentUuid) : undefined;
   await requireRole(app.db, room, user.id, 'upload', parent);
-  refuseNamesInEncryptedRoom(room);
+  requireRoomKind(room, 'plain');
   const name = validName(input.name);
   await checkFolderNameFree(app.db, room.id, parent?.id ?? null, name);
   const now = Date.now();
@@ -55,11 +55,11 @@ export async function updateFolder(
     await requireRole(app.db, room, user.id, 'upload', target);
     parentId = target?.id ?? null;
   }
-  if (input.name !== undefined) refuseNamesInEncryptedRoom(room);
+  if (input.name !== undefined) requireRoomKind(room, 'plain');
   const name = input.name === undefined ? folder.name : validName(input.name);
   // E2E: the name is sealed with a fresh IV, so no two compare equal here; the browser checks the
   // target's decrypted names before it moves (server/README "End-to-end encrypted rooms").
-  if (room.encrypted !== 1) await checkFolderNameFree(app.db, room.id, parentId, name, folder.id);
+  if (!isSecureRoom(room)) await checkFolderNameFree(app.db, room.id, parentId, name, folder.id);
   const now = Date.now();
   await app.db.updateTable('room_folders').set({ name, parent_id: parentId, updated_at: now }).where('id', '=', folder.id).execute();
   const item = { room, folderId: folder.id, uuid: folder.uuid, name };

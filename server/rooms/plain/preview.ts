@@ -15,6 +15,7 @@ import { recordActivity } from '../kind/activity';
 import { filePartKey, layoutOf, liveFile } from '../kind/file-rows';
 import { liveRoom, requireRole } from '../kind/roles';
 import { refuseUnlessScanned } from './scan';
+import { requireRoomKind } from '../kind/room-kind';
 
 const PREVIEWABLE: readonly string[] = ROOM_PREVIEW_TYPES;
 
@@ -36,6 +37,7 @@ export async function previewFile(ctx: RequestContext, request: FastifyRequest, 
   const room = await liveRoom(app.db, roomUuid);
   const { file, folder } = await liveFile(app.db, room, fileUuid);
   await requireRole(app.db, room, user.id, 'preview', folder);
+  requireRoomKind(room, 'plain', 'This is a Secure room (end-to-end encrypted): its files are previewed in the browser, under Secure rooms');
   refuseUnlessScanned(file);
   const layout = layoutOf(file);
   const keyOf = (i: number) => filePartKey(file, i);

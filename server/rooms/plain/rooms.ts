@@ -7,15 +7,15 @@ import { recordActivity } from '../kind/activity';
 import { filePage, type FilePageQuery } from './file-pages';
 import { creationRightsOf, mayCreateRoomsUnder, roomSettings } from '../kind/admin-settings';
 import { checkRoomNameFree, validName } from '../kind/names';
-import { refuseNamesInEncryptedRoom } from '../e2e/e2e-rooms';
 import { refuseRoomCreationOverLicence } from '../kind/room-licence';
 import { ancestorsOf, liveFolder, liveRoom, requireRole, roleResolver, type FolderRow, type RoomRow } from '../kind/roles';
+import { isSecureRoom, requireRoomKind, roomIsOfKind, roomKindFlag, type RoomKind } from '../kind/room-kind';
 
 export function toRoom(row: RoomRow, role: RoomRole, createdBy: string): Room {
   return {
     uuid: row.uuid,
     name: row.name,
-    encrypted: row.encrypted === 1,
+    encrypted: isSecureRoom(row),
     role,
     createdBy,
     createdAt: Number(row.created_at),
@@ -35,20 +35,22 @@ export async function emailOf({ app }: RequestContext, userId: number | null): P
 
 export async function createRoom(ctx: RequestContext, input: { name: string; encrypted: boolean }): Promise<Room> {
   const { app, user } = ctx;
+  // The body's wish, not a room's flag (that one is read in kind/room-kind.ts only).
+  const { encrypted: wantsSecure } = input;
   // SPEC §6 (a licence or ROLE_SECUROOMS_CREATOR), as Secure rooms › General narrows it.
   const policy = (await roomSettings(app.db)).creation;
   if (!mayCreateRoomsUnder(policy, user)) throw accessDenied();
-  if (input.encrypted) {
+  if (wantsSecure) {
     throw badRequest('End-to-end encrypted rooms are created with POST /rooms/e2e (the browser seals the name and the room key)', { field: 'encrypted', reason: 'useE2eCreate' });
   }
   const name = validName(input.name);
-  await refuseRoomCreationOverLicence(app.db, app.config, user, { policy, encrypted: false });
+  await refuseRoomCreationOverLicence(app.db, app.config, user, { policy, roomKind: 'plain' });
   await checkRoomNameFree(app.db, user.id, name);
   const now = Date.now();
   const room = await app.db.transaction().execute(async (trx) => {
     const row = await trx
       .insertInto('data_rooms')
-      .values({ uuid: randomUUID(), name, encrypted: 0, created_by: user.id, created_at: now, updated_at: now, deleted_at: null, deleted_by: null })
+      .values({ uuid: randomUUID(), name, encrypted: roomKindFlag('plain'), created_by: user.id, created_at: now, updated_at: now, deleted_at: null, deleted_by: null })
       .returningAll()
       .executeTakeFirstOrThrow();
     await trx
@@ -63,7 +65,11 @@ export async function createRoom(ctx: RequestContext, input: { name: string; enc
 const CURSOR_TEXT = /^(\d+)$/;
 
 /** The rooms with a room-level role for the caller, newest first (id order), `q` on the name. */
-export async function listRooms(ctx: RequestContext, query: { pageSize: number; cursor?: string | undefined; q?: string | undefined }): Promise<RoomList> {
+/**
+ * The rooms the caller has a role in, of one kind (issue 32): the plain list (GET /rooms) leaves the
+ * Secure rooms out — their names are sealed, they open under Secure rooms (GET /rooms/e2e).
+ */
+export async function listRooms(ctx: RequestContext, query: { pageSize: number; cursor?: string | undefined; q?: string | undefined }, kind: RoomKind = 'plain'): Promise<RoomList> {
   const { app, user } = ctx;
   let base = app.db
     .selectFrom('data_rooms')
@@ -73,7 +79,8 @@ export async function listRooms(ctx: RequestContext, query: { pageSize: number; 
     .select(['room_access.role', 'users.email as creator'])
     .where('room_access.user_id', '=', user.id)
     .where('room_access.folder_id', 'is', null)
-    .where('data_rooms.deleted_at', 'is', null);
+    .where('data_rooms.deleted_at', 'is', null)
+    .where(roomIsOfKind('data_rooms', kind));
   if (query.cursor !== undefined) {
     const decoded = /^[A-Za-z0-9_-]+$/.test(query.cursor) ? CURSOR_TEXT.exec(Buffer.from(query.cursor, 'base64url').toString('latin1')) : null;
     if (!decoded) throw badRequest('The list cursor is not valid', { field: 'cursor' });
@@ -128,7 +135,7 @@ export async function renameRoom(ctx: RequestContext, roomUuid: string, newName:
   const { app, user } = ctx;
   const room = await liveRoom(app.db, roomUuid);
   const role = await requireRole(app.db, room, user.id, 'manageAccess');
-  refuseNamesInEncryptedRoom(room);
+  requireRoomKind(room, 'plain');
   const name = validName(newName);
   await checkRoomNameFree(app.db, user.id, name, room.id);
   const now = Date.now();

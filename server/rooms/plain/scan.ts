@@ -14,7 +14,7 @@ import { partsStream } from '../../uploads/bytes';
 import type { ClamdClient } from '../../virus-scan/clamd';
 import { ScannerError } from '../../virus-scan/clamd';
 import { layoutOf } from '../kind/file-rows';
-import type { RoomRow } from '../kind/roles';
+import { isSecureRoom, type RoomKindFlag } from '../kind/room-kind';
 
 export const ROOM_SCAN_JOB = 'roomFileScan';
 /** The content is named by its blob prefix: a newer version of the file has another one. */
@@ -41,8 +41,8 @@ export async function checkFileType(app: FastifyInstance, file: { name: string; 
 }
 
 /** The state a committed content starts in: scanned when clamd is configured and the room is plain. */
-export const initialScanState = (app: FastifyInstance, room: Pick<RoomRow, 'encrypted'>): RoomScanState =>
-  app.config.clamdAddress !== undefined && Number(room.encrypted) !== 1 ? 'scanning' : 'notScanned';
+export const initialScanState = (app: FastifyInstance, room: RoomKindFlag): RoomScanState =>
+  app.config.clamdAddress !== undefined && !isSecureRoom(room) ? 'scanning' : 'notScanned';
 
 /** Queues the scan of a content that starts `scanning` (inside the commit transaction). */
 export async function queueRoomScan(trx: Kysely<Database>, state: string, payload: RoomScanPayload): Promise<void> {

@@ -7,6 +7,7 @@ import { sql } from 'kysely';
 import type { RequestContext } from '../../core/request-context';
 import { toRoom } from './rooms';
 import { searchRoom } from './search';
+import { roomIsOfKind } from '../kind/room-kind';
 
 export async function searchAllRooms(ctx: RequestContext, query: { q: string; pageSize: number }): Promise<RoomsSearchResult> {
   const { app, user } = ctx;
@@ -19,7 +20,7 @@ export async function searchAllRooms(ctx: RequestContext, query: { q: string; pa
     .select(['room_access.role', 'room_access.folder_id', 'users.email as creator'])
     .where('room_access.user_id', '=', user.id)
     .where('data_rooms.deleted_at', 'is', null)
-    .where('data_rooms.encrypted', '=', 0)
+    .where(roomIsOfKind('data_rooms', 'plain'))
     .orderBy(sql`lower(data_rooms.name)`)
     .orderBy('data_rooms.id')
     .execute();

@@ -6,7 +6,7 @@ import type { RequestContext } from '../../core/request-context';
 import { toRoomFile } from '../kind/file-rows';
 import { liveRoom, requireRole, roleResolver, type FolderRow } from '../kind/roles';
 import { toFolder } from './rooms';
-import { refuseNamesInEncryptedRoom } from '../e2e/e2e-rooms';
+import { requireRoomKind } from '../kind/room-kind';
 
 /** Candidates read per kind before the role and trash filters (then cut to pageSize). */
 const SCAN_LIMIT = 2000;
@@ -20,7 +20,7 @@ export async function searchRoom(ctx: RequestContext, roomUuid: string, query: {
     if (!anyEntry) throw error;
   });
   // Sealed names cannot be searched here: the browser searches an E2E room's decrypted names.
-  refuseNamesInEncryptedRoom(room);
+  requireRoomKind(room, 'plain');
   const roleOf = await roleResolver(app.db, room, user.id);
   const all = await app.db.selectFrom('room_folders').selectAll().where('room_id', '=', room.id).execute();
   const byId = new Map(all.map((f) => [f.id, f]));

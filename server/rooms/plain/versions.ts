@@ -14,10 +14,20 @@ import type { RequestContext } from '../../core/request-context';
 import type { Database } from '../../db/schema';
 import { sendStoredFile } from '../../uploads/send';
 import { recordActivity } from '../kind/activity';
-import { promoteE2eContent } from '../e2e/e2e-file-ops';
 import { layoutOf, liveFile, scanStateOf, toUploadFile, type FileRow } from '../kind/file-rows';
 import { liveRoom, requireRole } from '../kind/roles';
 import { refuseUnlessScanned } from './scan';
+
+/**
+ * What a commit in a Secure room needs from the E2E side (issue 31 §0: plain code does not import
+ * e2e/; e2e/secure-commit.ts passes these in, through the composition in rooms/routes.ts and the E2E
+ * commit): the signed metadata is there before the commit, and a new version's sealed file key and
+ * metadata move with their content inside the promotion's transaction.
+ */
+export interface SecureCommitHooks {
+  requireMetadata(db: Kysely<Database>, fileId: number): Promise<void>;
+  promoteContent(trx: Kysely<Database>, input: { targetId: number; uploadId: number; versionId: number }): Promise<void>;
+}
 
 /** Versions are kept this long after a newer content replaced them (SPEC §7). */
 export const VERSION_MAX_AGE_MS = 30 * 86_400_000;
@@ -45,7 +55,7 @@ export const versionConflict = (file: FileRow) =>
  * upload row goes. Undefined when the replaced file is no longer live (the upload then stays a
  * file of its own).
  */
-export async function promoteUpload(trx: Kysely<Database>, upload: FileRow, now: number): Promise<FileRow | undefined> {
+export async function promoteUpload(trx: Kysely<Database>, upload: FileRow, now: number, secure?: SecureCommitHooks): Promise<FileRow | undefined> {
   const target = await trx.selectFrom('room_files').selectAll().where('id', '=', upload.replaces_id!).where('deleted_at', 'is', null).where('state', '=', 'complete').executeTakeFirst();
   if (!target) {
     await trx.updateTable('room_files').set({ replaces_id: null }).where('id', '=', upload.id).execute();
@@ -72,7 +82,7 @@ export async function promoteUpload(trx: Kysely<Database>, upload: FileRow, now:
     .returning('id')
     .executeTakeFirstOrThrow();
   // E2E: the sealed file key and signed metadata move with their content (before the upload row goes).
-  await promoteE2eContent(trx, { targetId: target.id, uploadId: upload.id, versionId: version.id });
+  await secure?.promoteContent(trx, { targetId: target.id, uploadId: upload.id, versionId: version.id });
   const content = {
     size: upload.size,
     mime_type: upload.mime_type,

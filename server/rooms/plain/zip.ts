@@ -8,12 +8,12 @@ import archiver from 'archiver';
 import { ROOM_PERMISSIONS } from '@shared/contract/rooms';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { contentDisposition } from '@shared/contract/content-disposition';
-import { badRequest } from '../../core/http-error';
 import type { RequestContext } from '../../core/request-context';
 import { partsStream } from '../../uploads/bytes';
 import { recordActivity } from '../kind/activity';
 import { filePartKey, layoutOf } from '../kind/file-rows';
 import { liveFolder, liveRoom, requireRole, roleResolver, type FolderRow } from '../kind/roles';
+import { requireRoomKind } from '../kind/room-kind';
 
 export const NOT_INCLUDED_ENTRY = '_not-included.txt';
 
@@ -28,7 +28,7 @@ export async function zipDownload(ctx: RequestContext, request: FastifyRequest, 
   const room = await liveRoom(app.db, roomUuid);
   const root = folderUuid === undefined ? undefined : await liveFolder(app.db, room, folderUuid);
   await requireRole(app.db, room, user.id, 'download', root);
-  if (Number(room.encrypted) === 1) throw badRequest('End-to-end encrypted rooms are downloaded file by file in the browser', { reason: 'encryptedRoom' });
+  requireRoomKind(room, 'plain', 'This is a Secure room (end-to-end encrypted): its files are downloaded file by file in the browser, under Secure rooms');
 
   // The live folders below the root with their paths; a folder without any role is left out unnamed.
   const roleOf = await roleResolver(app.db, room, user.id);

@@ -23,6 +23,7 @@ import { hashPassword } from '../../users/passwords';
 import { UserExistsError, type UserRow } from '../../users/users-repository';
 import { newRequestToken, openRequestByToken, requestTokenHash, toWire, type RequestRow } from './request-rows';
 import { liveFolder, liveRoom, requireRole, type RoomRow } from '../kind/roles';
+import { requireRoomKind } from '../kind/room-kind';
 
 const DAY_MS = 86_400_000;
 export const displayNameOf = (u: Pick<UserRow, 'first_name' | 'last_name' | 'email'>) => `${u.first_name} ${u.last_name}`.trim() || u.email;
@@ -32,13 +33,8 @@ async function accountOf(app: FastifyInstance, email: string): Promise<UserRow |
 }
 
 /** 409: the server cannot put plaintext into an end-to-end encrypted room. */
-export function refuseEncryptedRoom(room: RoomRow): void {
-  if (Number(room.encrypted) === 1) {
-    throw new HttpError(409, 'ConflictException', 'Files cannot be requested for an end-to-end encrypted room: the server would have to put unencrypted files into it', {
-      reason: 'encryptedRoom',
-    });
-  }
-}
+export const refuseEncryptedRoom = (room: RoomRow): void =>
+  requireRoomKind(room, 'plain', 'This is a Secure room (end-to-end encrypted): files cannot be requested for it, the server would have to put unencrypted files into it');
 
 export async function createRequest(ctx: RequestContext, roomUuid: string, input: CreateRoomRequestBody): Promise<RoomRequest> {
   const { app, user } = ctx;

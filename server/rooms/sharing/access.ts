@@ -10,6 +10,7 @@ import type { RequestContext } from '../../core/request-context';
 import { mayInvite } from '../../users/invite-rights';
 import { inviteAddress } from './invitations';
 import { ancestorsOf, isRoomRole, liveFolder, liveRoom, requireRole, type FolderRow, type RoomRow } from '../kind/roles';
+import { isSecureRoom } from '../kind/room-kind';
 
 const displayName = (u: { first_name: string; last_name: string; email: string }) => `${u.first_name} ${u.last_name}`.trim() || u.email;
 
@@ -44,7 +45,7 @@ async function entriesAt(ctx: RequestContext, room: RoomRow, folder: FolderRow |
     .select(['public_keys.key_id as encryption_key_id', 'access_descriptors.id as room_key_copy_id'])
     .where('room_access.room_id', '=', room.id)
     .execute();
-  const e2e = room.encrypted === 1;
+  const e2e = isSecureRoom(room);
   const entries: RoomAccessEntry[] = [];
   for (const userId of new Set(rows.map((r) => r.id))) {
     const own = rows.filter((r) => r.id === userId);

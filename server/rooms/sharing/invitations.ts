@@ -29,6 +29,7 @@ import { createUsersRepository, UserExistsError } from '../../users/users-reposi
 import { isRoomRole, liveFolder, liveRoom, requireRole, type FolderRow, type RoomRow } from '../kind/roles';
 import '../kind/invitation-tables';
 import type { RoomInvitationsTable } from '../kind/invitation-tables';
+import { isSecureRoom } from '../kind/room-kind';
 
 type InvitationRow = Selectable<RoomInvitationsTable>;
 
@@ -97,7 +98,7 @@ export async function inviteAddress(ctx: RequestContext, room: RoomRow, folder: 
       language: reduceLanguage(user.language),
       data: {
         inviterName: displayName(user),
-        roomName: room.encrypted === 1 ? null : room.name,
+        roomName: isSecureRoom(room) ? null : room.name,
         role,
         link: `${app.config.publicUrl}${ROOM_INVITATION_WEB_LINKS.signup(token)}`,
         validDays: days,
@@ -180,8 +181,8 @@ export async function checkInvitation(app: FastifyInstance, token: string, ip: s
   return {
     email: invitation.email,
     role: isRoomRole(invitation.role) ? invitation.role : 'PREVIEWER',
-    encrypted: room.encrypted === 1,
-    roomName: room.encrypted === 1 ? null : room.name,
+    encrypted: isSecureRoom(room),
+    roomName: isSecureRoom(room) ? null : room.name,
     inviterName: inviter ? displayName(inviter) : '',
     expiresAt: Number(invitation.expires_at),
   };

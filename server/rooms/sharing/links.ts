@@ -24,6 +24,7 @@ import { filePartKey, layoutOf, liveFile } from '../kind/file-rows';
 import { ROOM_PERMISSIONS } from '@shared/contract/rooms';
 import { effectiveRole, liveRoom, requireRole, type RoomRow } from '../kind/roles';
 import { refuseUnlessScanned } from '../plain/scan';
+import { requireRoomKind } from '../kind/room-kind';
 
 /** Migration 0050. */
 export interface RoomLinksTable {
@@ -65,16 +66,8 @@ const toWire = (row: LinkRow, fileUuid: string, createdBy: string): RoomLink => 
 });
 
 /** 409: the server cannot hand out the bytes of an end-to-end encrypted room (it cannot decrypt them). */
-function refuseEncryptedRoom(room: RoomRow): void {
-  if (Number(room.encrypted) === 1) {
-    throw new HttpError(
-      409,
-      'ConflictException',
-      'Files of an end-to-end encrypted room cannot be shared by a public link: the server cannot decrypt them. Share the room or folder with the person instead',
-      { reason: 'encryptedRoom' },
-    );
-  }
-}
+const refuseEncryptedRoom = (room: RoomRow): void =>
+  requireRoomKind(room, 'plain', 'This is a Secure room (end-to-end encrypted): the server cannot decrypt its files, so they get no public link. Share the room or folder with the person instead');
 
 /** The room, the file and the caller's edit right on it (OWNER, EDITOR; VIEWER/PREVIEWER 403, non-member 404). */
 async function sharedFile(ctx: RequestContext, roomUuid: string, fileUuid: string) {
