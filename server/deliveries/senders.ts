@@ -68,7 +68,7 @@ async function replyTargets(db: Kysely<Database>, user: UserRow, among: readonly
     .where('d.status', '=', 'sent')
     .where(sql`lower(u.email)`, 'in', [...among])
     .execute();
-  // Someone who asked the user for files (an open data-room request, server/rooms/requests.ts) may be answered too.
+  // Someone who asked the user for files (an open data-room request, server/rooms/requests/requests.ts) may be answered too.
   const requesters = await db
     .selectFrom('room_requests as q')
     .innerJoin('users as u', 'u.id', 'q.requester_id')

@@ -2,12 +2,16 @@ import { FormAdminSchema, type FormAdmin } from '@shared/contract/form-admin';
 import type { FormInputParsed } from '@shared/contract/forms';
 import { formAdminProblems } from '@shared/rules/form-admin-rules';
 import type { FastifyInstance } from 'fastify';
-import { sql, type Kysely, type Transaction } from 'kysely';
+import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
 import { accessDenied, badRequest } from '../core/http-error';
 import type { Database } from '../db/schema';
 import { roleNamesOf, type UserRow } from '../users/users-repository';
 import './admin-tables';
-import type { FormRow } from './forms';
+import type { FormsTable } from './tables';
+
+// The form row as forms.ts has it, from the table: importing forms.ts closed the file cycle
+// forms.ts → admin-settings.ts → history.ts → admin-settings.ts (issue 31 §0).
+type FormRow = Selectable<FormsTable>;
 
 /**
  * The administration settings of a form (shared/contract/form-admin.ts): the JSON column

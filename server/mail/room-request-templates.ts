@@ -1,7 +1,7 @@
 import type { TemplatesOf } from './template-types';
 
 /**
- * Data-room requests (issue 15 §2, server/rooms/requests.ts): the request to the address, and the
+ * Data-room requests (issue 15 §2, server/rooms/requests/requests.ts): the request to the address, and the
  * requester's notices: the files are in the folder, or they could not be placed (requests-copy.ts).
  */
 const place = (d: { roomName: string; folderName: string | null }) => (d.folderName ? `${d.roomName} / ${d.folderName}` : d.roomName);

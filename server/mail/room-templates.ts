@@ -1,6 +1,6 @@
 import type { TemplatesOf } from './template-types';
 
-/** Data rooms (issue 15): the invitation of an address without an account (server/rooms/invitations.ts). */
+/** Data rooms (issue 15): the invitation of an address without an account (server/rooms/sharing/invitations.ts). */
 export const ROOM_TEMPLATES: TemplatesOf<'roomInvitation'> = {
   roomInvitation: {
     de: {

@@ -39,7 +39,7 @@ export interface MailTemplateData {
   submitTicket: { ownerName: string; link: string; validDays: number };
   /** Web forms: the submitter's confirmation (`text` from the form's Layout tab, `date` YYYY-MM-DD). */
   formConfirmation: { formName: string; text: string; date: string };
-  /** Data-room request (server/rooms/requests.ts): `link` the send page's dar variant, or the signup first (`signup`). */
+  /** Data-room request (server/rooms/requests/requests.ts): `link` the send page's dar variant, or the signup first (`signup`). */
   roomRequest: { requesterName: string; requesterEmail: string; roomName: string; folderName: string | null; message: string; link: string; expiresOn: string; signup: boolean };
   /** To the requester: the answering delivery's files are in the folder (`link` opens it). */
   roomRequestAnswered: { senderEmail: string; roomName: string; folderName: string | null; fileCount: number; link: string };

@@ -1,13 +1,13 @@
 // What a backup copies out of the blob store: every blob a database row points to. Found by
 // grepping the blob store's writers (`blobs.put`): delivery parts (uploads/parts.ts via
-// deliveries/parts.ts), room file parts (rooms/file-uploads.ts, rooms/e2e-items.ts, copies of
-// data-room requests in rooms/requests-copy.ts), form layout images (forms/layout-images.ts).
+// deliveries/parts.ts), room file parts (rooms/plain/file-uploads.ts, rooms/e2e/e2e-items.ts, copies of
+// data-room requests in rooms/requests/requests-copy.ts), form layout images (forms/layout-images.ts).
 // Theme logos and favicons are bytes in the database (theme_assets), so the database copy holds them.
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
 import type {} from '../forms/layout-images'; // form_layout_images' part of Database
 import type {} from '../forms/tables'; // forms' part of Database
-import type {} from '../rooms/tables'; // the rooms tables' part of Database
+import type {} from '../rooms/kind/tables'; // the rooms tables' part of Database
 import { partKey } from '../deliveries/records';
 import { partSizeOf, type PartLayout } from '../uploads/parts';
 

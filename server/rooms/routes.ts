@@ -3,19 +3,20 @@ import { registerEndpoint } from '../core/endpoint-route';
 import { requestContext } from '../core/request-context';
 import { routePlugin } from '../core/route-plugin';
 import { closingOnRefusal, PART_BODY_SLACK_BYTES, partRequestOf } from '../uploads/part-request';
-import { listAccess, setAccess } from './access';
-import { listActivity } from './activity';
-import { commitFile, createFile, listFileParts, putFilePart } from './file-uploads';
-import { deleteFile, downloadFile, fileDetails, updateFile } from './files';
-import { registerRoomOpsRoutes } from './ops-routes';
-import { searchRoom } from './search';
-import { searchAllRooms } from './search-all';
-import { listTrash, purgeItem, restoreItem } from './trash';
-import { createFolder, deleteFolder, updateFolder } from './folders';
-import { contents, createRoom, deleteRoom, listRooms, renameRoom } from './rooms';
-import { registerE2eRoomRoutes } from './e2e-routes';
-import { registerRoomInvitationRoutes } from './invitation-routes';
-import { registerRoomLinkRoutes } from './link-routes';
+import { listAccess, setAccess } from './sharing/access';
+import { listActivity } from './kind/activity';
+import { commitFile, createFile, listFileParts, putFilePart } from './plain/file-uploads';
+import { deleteFile, downloadFile, fileDetails, updateFile } from './plain/files';
+import { registerRoomOpsRoutes } from './plain/ops-routes';
+import { searchRoom } from './plain/search';
+import { searchAllRooms } from './plain/search-all';
+import { listTrash, purgeItem, restoreItem } from './plain/trash';
+import { createFolder, deleteFolder, updateFolder } from './plain/folders';
+import { contents, createRoom, deleteRoom, listRooms, renameRoom } from './plain/rooms';
+import { registerE2eRoomRoutes } from './e2e/e2e-routes';
+import { registerRoomInvitationRoutes } from './sharing/invitation-routes';
+import { registerRoomLinkRoutes } from './sharing/link-routes';
+import { secureCommitHooks } from './e2e/secure-commit';
 
 
 /** Data rooms (plain rooms): rooms, folders, files, access roles, activity (server/README "Data rooms"). */
@@ -77,7 +78,7 @@ export const roomRoutes = routePlugin('kuvert-room-routes', async (app) => {
 
   registerEndpoint(app, ROOM_ENDPOINTS.fileParts, async (request) => listFileParts(requestContext(app, request), request.params.roomUuid, request.params.fileUuid));
 
-  registerEndpoint(app, ROOM_ENDPOINTS.commitFile, async (request) => commitFile(requestContext(app, request), request.params.roomUuid, request.params.fileUuid));
+  registerEndpoint(app, ROOM_ENDPOINTS.commitFile, async (request) => commitFile(requestContext(app, request), request.params.roomUuid, request.params.fileUuid, secureCommitHooks));
 
   registerEndpoint(app, ROOM_ENDPOINTS.file, async (request) => fileDetails(requestContext(app, request), request.params.roomUuid, request.params.fileUuid));
 

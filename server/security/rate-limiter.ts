@@ -34,11 +34,11 @@ export const RATE_LIMIT_BUCKETS = {
   /** Public form submissions per client address and per form (server/forms/hardening.ts). */
   formSubmitIp: 'form-submit:ip',
   formSubmitForm: 'form-submit:form',
-  /** Data-room invitation check and signup per client address (rooms/invitations.ts). */
+  /** Data-room invitation check and signup per client address (rooms/sharing/invitations.ts). */
   roomInvitationIp: 'room-invitation:ip',
-  /** Data-room request token calls (info, signup, delivery) per client address, wrong tokens too (server/rooms/requests-routes.ts). */
+  /** Data-room request token calls (info, signup, delivery) per client address, wrong tokens too (server/rooms/requests/requests-routes.ts). */
   roomRequestIp: 'room-request:ip',
-  /** Public room file link calls (info, download) per client address, wrong tokens too (server/rooms/link-routes.ts). */
+  /** Public room file link calls (info, download) per client address, wrong tokens too (server/rooms/sharing/link-routes.ts). */
   roomLinkIp: 'room-link:ip',
   /** Refused partner-server calls per client address (server/trust-networks/ping.ts): keeps the audit log from being flooded. */
   trustRefusalIp: 'trust-refusal:ip',

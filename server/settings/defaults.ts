@@ -114,7 +114,7 @@ export const PRIVATE_DEFAULTS: Readonly<Record<string, ConfigValue>> = {
   // Form embedding (issue 16 §2): no other site may frame or call the public form until listed.
   [FORM_EMBED_SETTING_KEYS.frameAncestors]: '',
   [FORM_EMBED_SETTING_KEYS.corsOrigins]: '',
-  // Days a data-room invitation link stays valid (issue 15, rooms/invitations.ts).
+  // Days a data-room invitation link stays valid (issue 15, rooms/sharing/invitations.ts).
   [ROOM_INVITATION_VALID_DAYS_KEY]: ROOM_INVITATION_VALID_DAYS_DEFAULT,
 };
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { HttpError } from '../core/http-error';
-import { previewType } from '../rooms/preview';
+import { previewType } from '../rooms/plain/preview';
 import { detectType, isActiveType, refuseBlockedContent, servedType } from './content-type';
 import { EXE_HEADER, LNK_HEADER, PNG_1X1 } from './content-type.test-helper';
 

@@ -151,7 +151,7 @@ async function giveUp(app: FastifyInstance, ops: DeliveryScanOperations, payload
   await block(app, ops, delivery, error instanceof ScannerError ? 'blockedReviewerFailed' : 'blockedOther', message);
 }
 
-/** More scan job kinds (data-room files: rooms/scan.ts), run with this module's one clamd client. */
+/** More scan job kinds (data-room files: rooms/plain/scan.ts), run with this module's one clamd client. */
 export type ScanJobKinds = (clamd: ClamdClient) => Record<string, JobKind<never>>;
 
 /** The job kinds of this module (and of `more`), for the app's job runner; none when scanning is off. */

@@ -5,7 +5,7 @@ import { z } from 'zod';
  * §3 "trash entry", §6 creation rule, §8 "trash restore: error naming the entry").
  *
  * Secure rooms › General: three settings of PUT /admin/settings (ROLE_ADMIN), read by the server
- * through `roomSettings(db)` (server/rooms/admin-settings.ts):
+ * through `roomSettings(db)` (server/rooms/kind/admin-settings.ts):
  * - `kuvert.rooms.creation`: who may create rooms — `licenceOrPermission` (default, SPEC §6: a
  *   licence or the administrator's permission ROLE_SECUROOMS_CREATOR), `permissionOnly` (only
  *   holders of ROLE_SECUROOMS_CREATOR), `nobody` (no new rooms; existing ones go on).

@@ -10,7 +10,8 @@ import { UserPublicKeysResponseSchema, WrappedFileKeySchema } from './secupass';
  *
  * Item ids are chosen by the browser (a UUID) because every sealed string is bound to its item's id.
  * Plain-room calls that carry a name (create folder/file, rename, search) answer an E2E room with
- * 400 `ValidationException`, reason `encryptedRoom`; moving (no name) and everything else work alike.
+ * 409 `ConflictException`, reason `encryptedRoom` (ROOM_KIND_ERROR_REASONS); moving (no name) and the
+ * other shared calls (contents, delete, access, parts, download) work alike.
  */
 
 /** "r1." ‖ base64url(iv ‖ ciphertext ‖ tag): the sealed-string format of the room scheme. */
@@ -222,6 +223,7 @@ export type E2eGrantBody = z.infer<typeof E2eGrantBodySchema>;
 
 export const ROOM_E2E_PATHS = {
   create: '/rooms/e2e',
+  list: '/rooms/e2e',
   state: (roomUuid: string) => `/rooms/${roomUuid}/e2e`,
   members: (roomUuid: string) => `/rooms/${roomUuid}/e2e/members`,
   grant: (roomUuid: string, userUuid: string) => `/rooms/${roomUuid}/e2e/members/${userUuid}/key`,

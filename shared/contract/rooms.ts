@@ -39,6 +39,16 @@ export function roomNameProblem(name: string): RoomNameProblem | null {
   return typedName(name).problem ?? null;
 }
 
+/**
+ * `metadata.reason` of a call refused for the room's kind (issue 31 §0, issue 32), always 409
+ * `ConflictException` (server rooms/kind/room-kind.ts is the one guard): `encryptedRoom` — a plain-room
+ * call the server cannot serve for a Secure (end-to-end encrypted) room (names it would read or write,
+ * search, ZIP, public links, requests); `notEncrypted` — a Secure-room call on a plain room. The web
+ * client answers `encryptedRoom` with "open it under Secure rooms".
+ */
+export const ROOM_KIND_ERROR_REASONS = ['encryptedRoom', 'notEncrypted'] as const;
+export type RoomKindErrorReason = (typeof ROOM_KIND_ERROR_REASONS)[number];
+
 const Uuid = z.string().uuid();
 const Name = z.string().max(ROOM_NAME_WIRE_MAX);
 
@@ -86,6 +96,10 @@ export const RoomListQuerySchema = z
   .strict()
   .meta({ id: 'RoomListQuery' });
 export type RoomListQuery = z.input<typeof RoomListQuerySchema>;
+
+/** GET /rooms/e2e: the Secure rooms' list pages alike; no `q` (their names are sealed, the browser searches them). */
+export const E2eRoomListQuerySchema = RoomListQuerySchema.omit({ q: true }).strict().meta({ id: 'E2eRoomListQuery' });
+export type E2eRoomListQuery = z.input<typeof E2eRoomListQuerySchema>;
 
 export const RoomListSchema = z
   .object({
@@ -200,7 +214,7 @@ export const UpdateFolderBodySchema = z
 export const RoomAccessQuerySchema = z.object({ folderUuid: Uuid.optional() }).strict();
 
 /**
- * The SPEC §3 E2E flags, one meaning on GET …/access and GET …/e2e/members (server/rooms/e2e-flags.ts):
+ * The SPEC §3 E2E flags, one meaning on GET …/access and GET …/e2e/members (server/rooms/e2e/e2e-flags.ts):
  * a member is either not activated or missing the file key, never both.
  */
 export const MissingFileKeySchema = z

@@ -7,7 +7,7 @@
 //     cursor starts after its first file, so both sides read a full page (99 / 100 rows): 90 % down
 //     a folder of 100 is a page of 10, which made the figure compare 100 rows with 10 (ratio 1.8 to
 //     3.7 with the same server time per row; the large folder's deep page cost what its first did).
-// Target ≤ 1.5 each: a page reads a page's rows whatever the folder holds (server/rooms/file-pages.ts,
+// Target ≤ 1.5 each: a page reads a page's rows whatever the folder holds (server/rooms/plain/file-pages.ts,
 // index of migration 0038).
 import { sql } from 'kysely';
 import { ROOM_PATHS, type Room, type RoomContents, type RoomFolder } from '@shared/contract/rooms';

@@ -7,7 +7,7 @@ import { SECURITY_LEVELS } from '@shared/contract/constants';
 import { ROOM_OPS_PATHS, type RoomFileVersionList } from '@shared/contract/room-ops';
 import { ROOM_PATHS } from '@shared/contract/rooms';
 import { sendDelivery } from '@shared/transfer';
-import { ROOM_UPLOAD_MAX_AGE_MS, sweepRoomFiles } from '@server/rooms/sweep';
+import { ROOM_UPLOAD_MAX_AGE_MS, sweepRoomFiles } from '@server/rooms/plain/sweep';
 import { startTestServer, type TestServer } from '@tests/support/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backupCommand, resumeRoomUpload, sha256, startRoomUpload } from './backup-helpers';

@@ -13,7 +13,7 @@ import { createE2eFolder, createE2eRoom, grant, json, openRoomKey, req } from '.
  * SecuPass (encryption not activated), with one but no room-key copy (missing file key: pending,
  * then declined), and granted; the same members in a plain room carry no flag, and an address
  * without an account is a pending invitation, not an entry (notRegistered stays false). GET
- * …/e2e/members says the same flags as GET …/access for each of these states (server/rooms/e2e-flags.ts).
+ * …/e2e/members says the same flags as GET …/access for each of these states (server/rooms/e2e/e2e-flags.ts).
  */
 
 let server: TestServer;

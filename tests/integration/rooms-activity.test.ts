@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createUserAsAdmin, expectBackendError, signIn, signInAdmin, type Session } from './core-helpers';
 
 /**
- * The room activity log's paging and scope (server/rooms/activity.ts, issue 15), beyond what
+ * The room activity log's paging and scope (server/rooms/kind/activity.ts, issue 15), beyond what
  * rooms-files.test.ts covers: pageSize bounds and default, cursors that are not ours (400 in the
  * SPEC §8 shape, never 500 — also on PostgreSQL), a folder's log with everything below it, a file's
  * log with that file only. Runs on SQLite, and on PostgreSQL with KUVERT_TEST_DATABASE_URL.

@@ -5,10 +5,10 @@ import { MS_PER_DAY } from '@shared/contract/constants';
 import { ROOM_SETTING_KEYS, TRASH_BIN_PATHS, type TrashBinEntry, type TrashBinList } from '@shared/contract/room-admin';
 import type { RoomUploadFile } from '@shared/contract/room-files';
 import { ROOM_PATHS, type Room, type RoomContents, type RoomFolder } from '@shared/contract/rooms';
-import { purgeExpiredTrash, ROOM_TRASH_RETENTION_JOB } from '@server/rooms/admin-trash';
+import { purgeExpiredTrash, ROOM_TRASH_RETENTION_JOB } from '@server/rooms/admin/admin-trash';
 import { SENDER_GROUP_PATHS } from '@shared/contract/sender-groups';
 import { startTestServer, type TestServer } from '@tests/support/server';
-import { roomSettings } from '@server/rooms/admin-settings';
+import { roomSettings } from '@server/rooms/kind/admin-settings';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createUserAsAdmin, expectBackendError, signIn, signInAdmin, updateSettings, type Session } from './core-helpers';
 

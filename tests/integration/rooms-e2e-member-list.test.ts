@@ -11,7 +11,7 @@ import { createE2eRoom, grant, json, req } from './rooms-e2e-helpers';
 
 /**
  * The signed member list of an E2E room (shared/crypto/README.md section 7 "Who is a member: the
- * signed member list"; server/rooms/e2e-member-list.ts): who may read and write it, what the server
+ * signed member list"; server/rooms/e2e/e2e-member-list.ts): who may read and write it, what the server
  * refuses to store, and that a reader verifies what an OWNER signed. The malicious server's case 4
  * (a member the server invents) is in rooms-malicious-server.test.ts.
  */

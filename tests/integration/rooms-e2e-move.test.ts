@@ -144,7 +144,7 @@ describe('moving inside an E2E room', () => {
       expect(error.metadata).toMatchObject({ reason: 'moveIntoItself' });
     }
     // A name in a move call is refused (names are sealed by the E2E rename): nothing changed.
-    const named = await expectBackendError(await moveFile(a.owner, f.room.uuid, f.fileUuid, { name: 'x.pdf', folderUuid: f.beta.uuid }), 400, 'ValidationException');
+    const named = await expectBackendError(await moveFile(a.owner, f.room.uuid, f.fileUuid, { name: 'x.pdf', folderUuid: f.beta.uuid }), 409, 'ConflictException');
     expect(named.metadata).toMatchObject({ reason: 'encryptedRoom' });
     expect([...(await readE2eFolder(server, a.viewer, f.room.uuid, undefined, { download: false })).files.keys()]).toEqual(['report.pdf']);
     expect([...(await readE2eFolder(server, a.viewer, f.room.uuid, f.alpha.uuid)).folders.keys()]).toEqual(['Below']);

@@ -143,7 +143,7 @@ describe('the versions of an E2E file', () => {
     });
     await json(put, 200);
     await json(await req(server, a.owner, 'POST', ROOM_PATHS.fileCommit(plain.uuid, announced.uuid)), 200);
-    const bad = await expectBackendError(await req(server, a.owner, 'GET', ROOM_E2E_VERSION_PATHS.versions(plain.uuid, announced.uuid)), 400, 'ValidationException');
+    const bad = await expectBackendError(await req(server, a.owner, 'GET', ROOM_E2E_VERSION_PATHS.versions(plain.uuid, announced.uuid)), 409, 'ConflictException');
     expect(bad.metadata).toMatchObject({ reason: 'notEncrypted' });
   });
 });

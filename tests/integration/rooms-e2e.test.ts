@@ -91,7 +91,8 @@ describe('creating an E2E room', () => {
     expect(response.status).toBe(201);
     expect(room).toMatchObject({ encrypted: true, role: 'OWNER' });
     expect(room.name).toMatch(/^r1\./);
-    const listed = await json<RoomList>(await req(server, a.owner, 'GET', ROOM_PATHS.rooms), 200);
+    // Listed under Secure rooms only (issue 32), with its sealed name.
+    const listed = await json<RoomList>(await req(server, a.owner, 'GET', ROOM_E2E_PATHS.list), 200);
     expect(listed.rooms.find((r) => r.uuid === room.uuid)?.name).toBe(room.name);
     const state = await json<E2eRoomState>(await req(server, a.owner, 'GET', ROOM_E2E_PATHS.state(room.uuid)), 200);
     expect(state.state).toBe('approved');
@@ -125,7 +126,7 @@ describe('creating an E2E room', () => {
     await expectBackendError(await req(server, a.owner, 'POST', ROOM_E2E_PATHS.create, { uuid, name: 'Plain name', recipientKeyId: 'k', wrappedKey }), 400, 'ValidationException');
   });
 
-  it('plain-room calls with names answer 400 encryptedRoom; plain rooms refuse the E2E calls', async () => {
+  it('plain-room calls with names answer 409 encryptedRoom; plain rooms refuse the E2E calls with 409 notEncrypted', async () => {
     const { room } = await createE2eRoom(server, a.owner, 'Strict room');
     for (const [method, path, body] of [
       ['POST', ROOM_PATHS.folders(room.uuid), { name: 'Plain folder' }],
@@ -133,11 +134,11 @@ describe('creating an E2E room', () => {
       ['PATCH', ROOM_PATHS.room(room.uuid), { name: 'Plain' }],
       ['GET', `/rooms/${room.uuid}/search?q=plan`, undefined],
     ] as const) {
-      const error = await expectBackendError(await req(server, a.owner, method, path, body), 400, 'ValidationException');
+      const error = await expectBackendError(await req(server, a.owner, method, path, body), 409, 'ConflictException');
       expect(error.metadata, `${method} ${path}`).toMatchObject({ reason: 'encryptedRoom' });
     }
     const plain = await json<Room>(await req(server, a.owner, 'POST', ROOM_PATHS.rooms, { name: 'Plain for E2E calls' }), 201);
-    expect((await expectBackendError(await req(server, a.owner, 'GET', ROOM_E2E_PATHS.state(plain.uuid)), 400, 'ValidationException')).metadata).toMatchObject({ reason: 'notEncrypted' });
+    expect((await expectBackendError(await req(server, a.owner, 'GET', ROOM_E2E_PATHS.state(plain.uuid)), 409, 'ConflictException')).metadata).toMatchObject({ reason: 'notEncrypted' });
   });
 });
 

@@ -21,7 +21,7 @@ import { e2eActor, giveSecuPass, type E2eActor } from './e2e-helpers';
 import { createE2eRoom } from './rooms-e2e-helpers';
 
 /**
- * Data-room invitations of addresses without an account (server/rooms/invitations.ts): the
+ * Data-room invitations of addresses without an account (server/rooms/sharing/invitations.ts): the
  * invitation mail, the public check and signup (single use, also when raced), expiry, revoke, the
  * inviter's invite right, and the new member reading a file bit-exact. Runs on SQLite, and on
  * PostgreSQL with KUVERT_TEST_DATABASE_URL.

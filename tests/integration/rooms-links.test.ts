@@ -16,7 +16,7 @@ import { e2eActor, giveSecuPass } from './e2e-helpers';
 import { createE2eRoom, openRoomKey, uploadE2eFile } from './rooms-e2e-helpers';
 
 /**
- * Public links to a plain room's file (server/rooms/links.ts, issue 15): OWNER and EDITOR make,
+ * Public links to a plain room's file (server/rooms/sharing/links.ts, issue 15): OWNER and EDITOR make,
  * list and revoke them; anyone with the URL downloads the current content bit-exact (Range too);
  * expired, revoked, trashed or blocked files are refused; an E2E room refuses links with its
  * reason. The virus-scan case runs against the real test clamd. SQLite, and PostgreSQL with

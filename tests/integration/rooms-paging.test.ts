@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createUserAsAdmin, expectBackendError, signIn, signInAdmin, type Session } from './core-helpers';
 
 /**
- * A folder's files a page at a time (server/rooms/file-pages.ts, issue 15 "rooms at scale"): keyset
+ * A folder's files a page at a time (server/rooms/plain/file-pages.ts, issue 15 "rooms at scale"): keyset
  * pages that add up to every file exactly once in the asked order, sub-folders with the first page
  * only, totals, and bad paging input answered 400 in the SPEC error shape. SQLite and PostgreSQL.
  */

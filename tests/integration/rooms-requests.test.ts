@@ -8,13 +8,13 @@ import { ROOM_PATHS, type Room, type RoomContents, type RoomFolder } from '@shar
 import { addressedTo, extractLink, readMailbox, waitForMailboxMail, type MailboxMail } from '@tests/support/mailbox';
 import { startTestServer, type TestServer } from '@tests/support/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOM_REQUEST_COPY_JOB } from '@server/rooms/requests-delivery';
+import { ROOM_REQUEST_COPY_JOB } from '@server/rooms/requests/requests-delivery';
 import { call, createUserAsAdmin, expectBackendError, signIn, signInAdmin, updateSettings, type Session } from './core-helpers';
 import { e2eActor, giveSecuPass } from './e2e-helpers';
 import { createE2eRoom } from './rooms-e2e-helpers';
 
 /**
- * Data-room requests (server/rooms/requests*.ts, issue 15 §2): an OWNER or EDITOR asks an address
+ * Data-room requests (server/rooms/requests/requests*.ts, issue 15 §2): an OWNER or EDITOR asks an address
  * for files for a folder; the person answers with a delivery to the requester; its files land in
  * the folder bit-exact. Runs on SQLite, and on PostgreSQL with KUVERT_TEST_DATABASE_URL.
  */

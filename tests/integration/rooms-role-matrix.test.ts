@@ -303,6 +303,7 @@ const MATRIX: Record<string, Row | Row[]> = {
   'roomOps.quota': { allowed: SIGNED_IN, ok: 200, call: () => ({}) },
 
   // End-to-end encrypted rooms (rooms-e2e.ts); the parts, contents and content calls are the plain ones above
+  'roomsE2e.list': { allowed: SIGNED_IN, ok: 200, call: () => ({}) },
   'roomsE2e.create': { allowed: SIGNED_IN, ok: 201, call: async (actor) => ({ body: await e2eRoomBody(actor === 'anonymous' ? 'owner' : actor) }) },
   'roomsE2e.state': { allowed: MEMBERS, ok: 200, call: () => ({ params: { roomUuid: E.room.uuid } }) },
   'roomsE2e.members': { allowed: OWNER, ok: 200, call: () => ({ params: { roomUuid: E.room.uuid } }) },
@@ -420,10 +421,10 @@ const MATRIX: Record<string, Row | Row[]> = {
 /**
  * The wrong kind of room: E2E calls on the plain room, name-carrying plain calls on the E2E room.
  * The role comes first (a non-member 404, a member without the right 403), then the kind: a member
- * with the right learns the room is of the other kind (400), nobody else does.
+ * with the right learns the room is of the other kind (409, rooms/kind/room-kind.ts), nobody else does.
  */
 function wrongKind(holders: readonly Actor[]): Partial<Record<Actor, number>> {
-  return Object.fromEntries(MEMBERS.map((m) => [m, holders.includes(m) ? 400 : 403]));
+  return Object.fromEntries(MEMBERS.map((m) => [m, holders.includes(m) ? 409 : 403]));
 }
 const KIND_ROWS: Record<string, Row[]> = {
   'roomsE2e.versions': [{ what: 'a plain room’s file', allowed: [], ok: 200, denied: wrongKind(WRITERS), call: () => ({ params: { roomUuid: P.room.uuid, fileUuid: P.versioned.uuid } }) }],

@@ -13,7 +13,7 @@ import { createE2eRoom, json, openRoomKey, sha256Hex, uploadE2eFile } from './ro
  * - SPEC §3: with clamd configured, a plain room's file is queued for the scan, an end-to-end
  *   encrypted room's file is `notScanned` and gets no scan job (the server cannot read it). clamd is
  *   frozen meanwhile, so a queued job stays in the table (a scan that finished would delete it).
- * - Sharing by login (server/rooms/access.ts findByLogin): a username that is not the address finds
+ * - Sharing by login (server/rooms/sharing/access.ts findByLogin): a username that is not the address finds
  *   the account, in any case; an unknown one is refused.
  */
 const PART_SIZE = 1024;

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createUserAsAdmin, expectBackendError, signIn, signInAdmin, type Session } from './core-helpers';
 
 /**
- * GET /rooms/search (server/rooms/search-all.ts, issue 15): names across every plain room the caller
+ * GET /rooms/search (server/rooms/plain/search-all.ts, issue 15): names across every plain room the caller
  * can see — rooms, folders, files with their room and path; nothing of rooms the caller has no role
  * in, nothing below a folder-only member's folder's siblings, nothing in the trash; bad input 400.
  * Runs on SQLite, and on PostgreSQL with KUVERT_TEST_DATABASE_URL.

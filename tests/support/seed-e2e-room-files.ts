@@ -3,10 +3,10 @@
 // Node with the real CryptoService (the code the crypto Worker runs): each name sealed to its file's
 // UUID, a file key of its own sealed under the room key, the metadata signed by the uploader and
 // sealed (shared/crypto/README.md "7. Data rooms"); the rows go in through seed-room-files.ts plus
-// the room_e2e_files row the E2E announce writes (server/rooms/e2e-items.ts).
+// the room_e2e_files row the E2E announce writes (server/rooms/e2e/e2e-items.ts).
 import { randomUUID } from 'node:crypto';
 import type { Database } from '@server/db/schema';
-import type {} from '@server/rooms/e2e-tables'; // room_e2e_files' part of Database
+import type {} from '@server/rooms/kind/e2e-tables'; // room_e2e_files' part of Database
 import { toBase64Url } from '@shared/crypto/bytes';
 import type { CryptoApi, KeyHandle, UnlockedKeys } from '@shared/crypto/service';
 import { ciphertextLength, DEFAULT_RECORD_SIZE } from '@shared/crypto/stream-format';

@@ -1,8 +1,8 @@
 // Complete room files written straight into the real schema (no bytes: for listings only), for the
-// paging test and `npm run bench -- rooms`. Rows look like a commit leaves them (server/rooms/file-uploads.ts).
+// paging test and `npm run bench -- rooms`. Rows look like a commit leaves them (server/rooms/plain/file-uploads.ts).
 import { randomUUID } from 'node:crypto';
 import type { Database } from '@server/db/schema';
-import type {} from '@server/rooms/tables'; // the rooms tables' part of Database
+import type {} from '@server/rooms/kind/tables'; // the rooms tables' part of Database
 import type { Kysely } from 'kysely';
 
 const BATCH = 500;

@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 
 /**
  * Issue 15 (rooms listing at scale): the `size` and `updatedAt` orders of a folder's files
- * (server/rooms/file-pages.ts) get indexes like `room_files_listing` (migration 0038, the `name`
+ * (server/rooms/plain/file-pages.ts) get indexes like `room_files_listing` (migration 0038, the `name`
  * order), so a page in those orders — the first or one far down by cursor — reads a page's rows
  * instead of sorting the whole folder. Without them SQLite sorted the folder for `size`, and for
  * `updatedAt` walked `room_files_state` (state, updated_at) across every room's files.

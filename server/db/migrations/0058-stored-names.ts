@@ -101,7 +101,7 @@ async function rooms(db: Db): Promise<void> {
     'data_rooms.name',
     async (room) => {
       if (room.deleted_at !== null) return [];
-      // Room names are unique per member (server/rooms/names.ts checkRoomNameFree): the live rooms of everyone on this one.
+      // Room names are unique per member (server/rooms/kind/names.ts checkRoomNameFree): the live rooms of everyone on this one.
       const members = db.selectFrom('room_access').select('user_id').where('room_id', '=', room.id).where('folder_id', 'is', null);
       return names(
         await db
@@ -121,7 +121,7 @@ async function rooms(db: Db): Promise<void> {
   );
 }
 
-/** Live folders and files of one parent (they share names), but `except`. As checkNameFree (rooms/names.ts) asks it; a migration keeps its own copy so later changes there cannot change what it did. */
+/** Live folders and files of one parent (they share names), but `except`. As checkNameFree (rooms/kind/names.ts) asks it; a migration keeps its own copy so later changes there cannot change what it did. */
 async function roomSiblings(db: Db, roomId: number, parentId: number | null, except: { folderId?: number; fileId?: number }): Promise<string[]> {
   let folders = db.selectFrom('room_folders').select('name').where('room_id', '=', roomId).where('deleted_at', 'is', null);
   folders = parentId === null ? folders.where('parent_id', 'is', null) : folders.where('parent_id', '=', parentId);

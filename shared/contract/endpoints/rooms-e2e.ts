@@ -1,5 +1,5 @@
 import { endpointArea, NoContentSchema } from '../endpoint';
-import { RoomFolderSchema, RoomParamsSchema, RoomSchema } from '../rooms';
+import { E2eRoomListQuerySchema, RoomFolderSchema, RoomListSchema, RoomParamsSchema, RoomSchema } from '../rooms';
 import { RoomFileParamsSchema, RoomUploadFileSchema } from '../room-files';
 import {
   CommitE2eFileBodySchema,
@@ -28,6 +28,9 @@ const area = endpointArea({ tag: 'rooms', access: 'authenticated' });
  * calls, downloads through the plain content call (the bytes are ciphertext).
  */
 export const ROOM_E2E_ENDPOINTS = {
+  list: area.get('/rooms/e2e', 'listE2eRooms', 'The Secure (end-to-end encrypted) rooms the caller has a role in, newest first (cursor paging); the plain list leaves them out', {
+    query: E2eRoomListQuerySchema, response: { 200: RoomListSchema }, errors: [400, 401],
+  }),
   create: area.post('/rooms/e2e', 'createE2eRoom', 'Creates an end-to-end encrypted room (licensed users only) with the creator’s room-key copy; the creator is its OWNER', {
     body: CreateE2eRoomBodySchema, response: { 201: RoomSchema }, errors: [400, 401, 403, 409],
   }),

@@ -25,6 +25,7 @@ describe('roomErrorText (SPEC §8 data-room errors)', () => {
     [refusal(507, 'InsufficientStorageException'), 'errors.storageFull', undefined],
     [refusal(400, 'InviteUserToShareException', { field: 'user', reason: 'notRegistered' }), 'errors.notRegistered', 'user'],
     [refusal(409, 'ConflictException', { reason: 'lastOwner' }), 'errors.lastOwner', undefined],
+    [refusal(409, 'ConflictException', { reason: 'encryptedRoom' }), 'errors.secureRoom', undefined],
     [refusal(403, 'AccessDeniedException'), 'errors.forbidden', undefined],
     [refusal(400, 'ValidationException', { field: 'roomUuid', reason: 'moveToOtherRoom' }), 'errors.moveToOtherRoom', undefined],
     [refusal(400, 'ValidationException', { field: 'parentUuid', reason: 'moveIntoItself' }), 'errors.moveIntoItself', undefined],

@@ -65,6 +65,8 @@ export function roomErrorText(error: unknown, language = 'en'): RoomErrorText {
   if (error.status === 409 && reason === 'nameExists') return { key: metadata.kind === 'folder' ? 'errors.folderExists' : metadata.kind === 'file' ? 'errors.fileExists' : 'errors.roomExists', field: 'name' };
   if (error.errorClass === 'InviteUserToShareException') return { key: 'errors.notRegistered', field: 'user' };
   if (error.status === 400 && (reason === 'moveToOtherRoom' || reason === 'moveIntoItself')) return { key: `errors.${reason}` };
+  // A plain call on a Secure room (server rooms/kind/room-kind.ts): where it opens instead.
+  if (error.status === 409 && reason === 'encryptedRoom') return { key: 'errors.secureRoom' };
   if (error.status === 409 && reason === 'lastOwner') return { key: 'errors.lastOwner' };
   if (error.status === 409 && reason === 'confirmOwnChange') return { key: 'errors.confirmOwnChange' };
   if (error.status === 409 && reason === 'versionConflict') return { key: 'errors.versionConflict' };

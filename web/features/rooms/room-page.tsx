@@ -101,6 +101,19 @@ function RoomLoader({ roomUuid, folderUuid }: { roomUuid: string; folderUuid: st
   }
   if (!contents.data) return <Spinner label={t('common:loading')} />;
   const data = contents.data;
+  // A Secure room opened here by its address (issue 32): its names are sealed and the plain actions
+  // cannot serve it; it opens under Secure rooms.
+  if (data.room.encrypted) {
+    return (
+      <>
+        <PageHeading focusOnMount>{t('rooms:room.title')}</PageHeading>
+        <Alert type="info">{t('rooms:room.secureRoomHere')}</Alert>
+        <p>
+          <RouterLink to={ROUTES.secureRoom(roomUuid, folderUuid)}>{t('rooms:room.openSecureRoom')}</RouterLink>
+        </p>
+      </>
+    );
+  }
   const paging: FilesPaging = {
     page: cursors.length + 1,
     pageSize: ROOM_FILES_PAGE_SIZE,

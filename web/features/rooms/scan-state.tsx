@@ -4,7 +4,7 @@ import type { RoomScanState } from '@shared/contract/rooms';
 import { useTranslation } from 'react-i18next';
 
 /**
- * The server's rule (server/rooms/scan.ts `refuseUnlessScanned`, used by the download, the version
+ * The server's rule (server/rooms/plain/scan.ts `refuseUnlessScanned`, used by the download, the version
  * download and the preview): a content still `scanning`, or blocked (`virusDetected`, `error`), is
  * refused with 403 FileNotAllowedException; `clean` and `notScanned` are served.
  */

@@ -1,5 +1,6 @@
 import { call } from '@shared/api/call';
 import { ROOM_ENDPOINTS as E } from '@shared/contract/endpoints/rooms';
+import { ROOM_E2E_ENDPOINTS } from '@shared/contract/endpoints/rooms-e2e';
 import type { RoomAccessSetResult } from '@shared/contract/room-invitations';
 import type { Room, RoomAccessList, RoomContents, RoomContentsQuery, RoomFileSort, RoomFolder, RoomList, RoomRole } from '@shared/contract/rooms';
 import { apiClient } from '@web/lib/api-client';
@@ -25,6 +26,14 @@ export const useRooms = (query: RoomListParams) => {
     ([, , q]): Promise<RoomList> => call(apiClient, E.list, { query: { pageSize: 25, ...(q.cursor ? { cursor: q.cursor } : {}), ...(q.q ? { q: q.q } : {}) } }),
     { keepPreviousData: true },
   );
+};
+
+/** GET /rooms/e2e: the Secure rooms (the plain list leaves them out), names sealed; under the same cache key family. */
+export const useSecureRooms = () => {
+  const { user } = useAuthState();
+  return useSWR(user ? [ROOMS_KEY, user.uuid, 'secure'] : null, (): Promise<RoomList> => call(apiClient, ROOM_E2E_ENDPOINTS.list, { query: { pageSize: 200 } }), {
+    keepPreviousData: true,
+  });
 };
 
 /** A page of a room's or folder's files: the server's keyset cursor (none: the first page) and order. */

@@ -53,6 +53,7 @@ import { E2eRoomSearch } from './e2e-search';
 import { ScanStatus } from '../scan-state';
 import { SignedBy } from './signed-by';
 import { RoomUploadProgress } from '../upload-progress';
+import { roomMay } from '../room-may';
 
 const useStyles = makeStyles({
   toolbar: { display: 'flex', gap: '12px', alignItems: 'end', flexWrap: 'wrap', margin: '12px 0 16px' },
@@ -98,7 +99,7 @@ export function E2eRoomPage() {
   const [ownerTab, setOwnerTab] = useState<'members' | 'activity'>('members');
   const fileInput = useRef<HTMLInputElement>(null);
   const role = contents?.folder?.role ?? contents?.room.role;
-  const isOwner = contents?.room.role === 'OWNER';
+  const isOwner = roomMay(contents?.room.role, 'manageAccess');
   const members = useSWR(isOwner && session ? ['rooms/e2e-members', roomUuid] : null, () => listE2eMembers(roomUuid));
   // A copy of the room key no OWNER signed for the caller is read only (README section 7).
   const keyTrust = useRoomKeyTrust(roomUuid, session?.keys, contents?.room.role, () => void members.mutate());
@@ -216,7 +217,7 @@ export function E2eRoomPage() {
     await members.mutate();
   };
 
-  const canWrite = (role === 'OWNER' || role === 'EDITOR') && keyTrust?.ok !== false;
+  const canWrite = roomMay(role, 'upload') && keyTrust?.ok !== false;
   const details = useE2eRowDetails(roomUuid);
   const remove = useE2eDeleteDialog(roomUuid);
   // The row menus call through this ref (one stable object: the memoised menus skip re-renders).

@@ -4,6 +4,7 @@ import type { RoomRole } from '@shared/contract/rooms';
 import type { TFunction } from 'i18next';
 import { memo } from 'react';
 import type { E2eListedFile } from './e2e-room-client';
+import { roomMay } from '../room-may';
 
 /** A row of the E2E room's table: a sub-folder or a file (names decrypted; null: did not open). */
 export type E2eRow = { kind: 'folder'; uuid: string; name: string | null } | { kind: 'file'; uuid: string; name: string | null; file: E2eListedFile };
@@ -27,7 +28,7 @@ export interface E2eRowActions {
  * again only when its row, role or language change (the background load re-renders the page).
  */
 export const E2eRowMenu = memo(function E2eRowMenu({ row, role, actions, t }: { row: E2eRow; role: RoomRole | undefined; actions: { readonly current: E2eRowActions | null }; t: TFunction }) {
-  const canWrite = role === 'OWNER' || role === 'EDITOR';
+  const canWrite = roomMay(role, 'edit');
   const verified = row.kind === 'file' && row.file.metadata !== null;
   const name = row.name || t('rooms:e2e.nameBroken');
   const run = (pick: (a: E2eRowActions) => void) => () => actions.current && pick(actions.current);
@@ -38,7 +39,7 @@ export const E2eRowMenu = memo(function E2eRowMenu({ row, role, actions, t }: { 
       </MenuTrigger>
       <MenuPopover>
         <MenuList>
-          {row.kind === 'file' && verified && role !== 'PREVIEWER' ? <MenuItem onClick={run((a) => a.download(row.file))}>{t('rooms:e2e.download')}</MenuItem> : null}
+          {row.kind === 'file' && verified && roomMay(role, 'download') ? <MenuItem onClick={run((a) => a.download(row.file))}>{t('rooms:e2e.download')}</MenuItem> : null}
           <MenuItem onClick={run((a) => a.details(row))}>{t('rooms:details.action')}</MenuItem>
           {canWrite && row.kind === 'file' && verified ? <MenuItem onClick={run((a) => a.versions(row.file))}>{t('rooms:versions.action')}</MenuItem> : null}
           {canWrite && row.name !== null && (row.kind === 'folder' || verified) ? <MenuItem onClick={run((a) => a.rename(row))}>{t('rooms:rename.action')}</MenuItem> : null}

@@ -3,6 +3,8 @@ import type { UnlockedKeys } from '@shared/crypto/service';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { roomKeyTrustOf, signLegacyMemberList, signLegacyRoomKeyGrants, type RoomKeyTrust } from './e2e-room-client';
+import type { RoomRole } from '@shared/contract/rooms';
+import { roomMay } from '../room-may';
 
 /**
  * Whether the caller's copy of the room key was granted by an OWNER (shared/crypto/README.md
@@ -10,16 +12,16 @@ import { roomKeyTrustOf, signLegacyMemberList, signLegacyRoomKeyGrants, type Roo
  * opening a room made before grants were signed signs them first (`onMigrated` then refreshes the
  * members list).
  */
-export function useRoomKeyTrust(roomUuid: string, keys: UnlockedKeys | undefined, role: string | undefined, onMigrated: () => void): RoomKeyTrust | null {
+export function useRoomKeyTrust(roomUuid: string, keys: UnlockedKeys | undefined, role: RoomRole | undefined, onMigrated: () => void): RoomKeyTrust | null {
   const [trust, setTrust] = useState<{ room: string; trust: RoomKeyTrust } | null>(null);
   useEffect(() => {
     if (!keys || !role) return;
     let cancelled = false;
     void (async () => {
       try {
-        if (role === 'OWNER' && (await signLegacyRoomKeyGrants(roomUuid, keys))) onMigrated();
+        if (roomMay(role, 'manageAccess') && (await signLegacyRoomKeyGrants(roomUuid, keys))) onMigrated();
         // A room without a signed member list yet: the OWNER's client writes the first (README section 7).
-        if (role === 'OWNER' && (await signLegacyMemberList(roomUuid, keys))) onMigrated();
+        if (roomMay(role, 'manageAccess') && (await signLegacyMemberList(roomUuid, keys))) onMigrated();
         const answer = await roomKeyTrustOf(roomUuid, keys);
         if (!cancelled) setTrust({ room: roomUuid, trust: answer });
       } catch (error) {

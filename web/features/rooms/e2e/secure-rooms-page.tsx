@@ -10,7 +10,7 @@ import { useUnlockedKeys } from '@web/lib/unlock-request';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { refreshRooms, useRooms } from '../api/rooms';
+import { refreshRooms, useSecureRooms } from '../api/rooms';
 import { NameDialog, type NameRequest } from '../room-dialogs';
 import { RoleBadge, useDateFormat } from '../room-format';
 import { createE2eRoom, decryptNames, roomKeyOf } from './e2e-room-client';
@@ -32,8 +32,8 @@ export function SecureRoomsPage() {
   const dateFormat = useDateFormat();
   const session = useSecuPassSession();
   const unlock = useUnlockedKeys('decrypt');
-  const rooms = useRooms({});
-  const encrypted = (rooms.data?.rooms ?? []).filter((r) => r.encrypted);
+  const rooms = useSecureRooms();
+  const encrypted = rooms.data?.rooms ?? [];
   const [names, setNames] = useState<Map<string, string | null>>(new Map());
   const [naming, setNaming] = useState<NameRequest | null>(null);
 

@@ -1,0 +1,135 @@
+import type { Generated } from 'kysely';
+
+/**
+ * Data-room tables (migrations 0022, 0026), merged into the core's `Database` type. Conventions of the
+ * core: times epoch milliseconds (bigint), flags 0/1.
+ */
+export interface DataRoomsTable {
+  id: Generated<number>;
+  uuid: string;
+  name: string;
+  /** 1: end-to-end encrypted (not available yet; the create call refuses it). */
+  encrypted: Generated<number>;
+  created_by: number | null;
+  created_at: number;
+  updated_at: number;
+  /** Set: in the trash. */
+  deleted_at: number | null;
+  deleted_by: number | null;
+}
+
+export interface RoomFoldersTable {
+  id: Generated<number>;
+  uuid: string;
+  room_id: number;
+  /** null: at the room's top level. */
+  parent_id: number | null;
+  name: string;
+  created_by: number | null;
+  created_at: number;
+  updated_at: number;
+  deleted_at: number | null;
+  deleted_by: number | null;
+}
+
+export interface RoomAccessTable {
+  id: Generated<number>;
+  room_id: number;
+  /** null: set on the room itself. */
+  folder_id: number | null;
+  user_id: number;
+  /** shared/contract/rooms.ts ROOM_ROLES. */
+  role: string;
+  wrapped_key: string | null;
+  granted_by: number | null;
+  created_at: number;
+}
+
+/** Migration 0026: a file of a plain room; bytes as parts under `blob_prefix` (server/uploads). */
+export interface RoomFilesTable {
+  id: Generated<number>;
+  uuid: string;
+  room_id: number;
+  /** null: at the room's top level. */
+  folder_id: number | null;
+  name: string;
+  size: number;
+  mime_type: string;
+  part_size: number;
+  part_count: number;
+  /** SHA-256 (hex) of the whole file, set at the commit. */
+  sha256: string | null;
+  blob_prefix: string;
+  /** 'uploading' | 'complete'. */
+  state: string;
+  uploaded_by: number | null;
+  created_at: number;
+  updated_at: number;
+  deleted_at: number | null;
+  deleted_by: number | null;
+  /** Migration 0032: SPEC §3 virus-scan state (scan.ts ROOM_SCAN_STATES) and the virus names or scanner error. */
+  scan_state: Generated<string>;
+  scan_detail: string | null;
+  /** Migration 0032: an upload that becomes the next version of this file at its commit (versions.ts). */
+  replaces_id: number | null;
+  /** Migration 0032: the replace upload whose content the file holds now (a repeated commit answers the file). */
+  last_upload_uuid: string | null;
+}
+
+/** Migration 0032: an earlier content of a file (versions.ts), bytes under its own `blob_prefix`. */
+export interface RoomFileVersionsTable {
+  id: Generated<number>;
+  uuid: string;
+  file_id: number;
+  version: number;
+  size: number;
+  mime_type: string;
+  part_size: number;
+  part_count: number;
+  sha256: string | null;
+  blob_prefix: string;
+  scan_state: string;
+  uploaded_by: number | null;
+  created_at: number;
+  replaced_at: number;
+}
+
+export interface RoomFilePartsTable {
+  file_id: number;
+  part_index: number;
+  size: number;
+  sha256: string;
+  created_at: number;
+}
+
+export interface RoomActivityTable {
+  id: Generated<number>;
+  room_id: number;
+  folder_id: number | null;
+  file_id: number | null;
+  /** shared/contract/rooms.ts ROOM_ACTIVITY_KINDS. */
+  kind: string;
+  /** 'room' | 'folder' | 'file', and its uuid (kept when the item is purged). */
+  item_type: string;
+  item_uuid: string;
+  actor_id: number | null;
+  actor: string;
+  item_name: string;
+  detail: string | null;
+  created_at: number;
+}
+
+export interface RoomTables {
+  data_rooms: DataRoomsTable;
+  room_folders: RoomFoldersTable;
+  room_access: RoomAccessTable;
+  room_files: RoomFilesTable;
+  room_file_parts: RoomFilePartsTable;
+  room_activity: RoomActivityTable;
+  room_file_versions: RoomFileVersionsTable;
+}
+
+declare module '../../db/schema' {
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type
+  interface Database extends RoomTables {}
+}

@@ -1,0 +1,76 @@
+// `q` search on names inside one plain room: folders and complete files the caller has a role on,
+// not in the trash (nor below a folder in the trash), each with its path from the room down.
+import type { RoomSearchResult } from '@shared/contract/room-files';
+import { sql } from 'kysely';
+import type { RequestContext } from '../../core/request-context';
+import { toRoomFile } from '../kind/file-rows';
+import { liveRoom, requireRole, roleResolver, type FolderRow } from '../kind/roles';
+import { toFolder } from './rooms';
+import { requireRoomKind } from '../kind/room-kind';
+
+/** Candidates read per kind before the role and trash filters (then cut to pageSize). */
+const SCAN_LIMIT = 2000;
+
+export async function searchRoom(ctx: RequestContext, roomUuid: string, query: { q: string; pageSize: number }): Promise<RoomSearchResult> {
+  const { app, user } = ctx;
+  const room = await liveRoom(app.db, roomUuid);
+  await requireRole(app.db, room, user.id, 'see').catch(async (error: unknown) => {
+    // A member with a role on a folder only still searches inside what they see.
+    const anyEntry = await app.db.selectFrom('room_access').select('id').where('room_id', '=', room.id).where('user_id', '=', user.id).executeTakeFirst();
+    if (!anyEntry) throw error;
+  });
+  // Sealed names cannot be searched here: the browser searches an E2E room's decrypted names.
+  requireRoomKind(room, 'plain');
+  const roleOf = await roleResolver(app.db, room, user.id);
+  const all = await app.db.selectFrom('room_folders').selectAll().where('room_id', '=', room.id).execute();
+  const byId = new Map(all.map((f) => [f.id, f]));
+  // The chain from the room down to the folder (inclusive), or null when any of it is in the trash.
+  const chainOf = (folder: FolderRow | undefined): FolderRow[] | null => {
+    const chain: FolderRow[] = [];
+    for (let f = folder; f; f = f.parent_id === null ? undefined : byId.get(f.parent_id)) {
+      if (f.deleted_at !== null || chain.length > all.length) return null;
+      chain.unshift(f);
+    }
+    return chain;
+  };
+  const pattern = `%${query.q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const folders: RoomSearchResult['folders'] = [];
+  const folderRows = await app.db
+    .selectFrom('room_folders')
+    .leftJoin('users', 'users.id', 'room_folders.created_by')
+    .selectAll('room_folders')
+    .select('users.email as creator')
+    .where('room_folders.room_id', '=', room.id)
+    .where(sql<boolean>`lower(room_folders.name) like ${pattern} escape '\\'`)
+    .orderBy(sql`lower(room_folders.name)`)
+    .limit(SCAN_LIMIT)
+    .execute();
+  for (const row of folderRows) {
+    const chain = chainOf(row);
+    const role = chain && roleOf(row);
+    if (!chain || !role || folders.length >= query.pageSize) continue;
+    const path = chain.slice(0, -1).map((f) => ({ uuid: f.uuid, name: f.name }));
+    folders.push({ ...toFolder(row, room, path.at(-1)?.uuid ?? null, role, row.creator ?? ''), path });
+  }
+  const files: RoomSearchResult['files'] = [];
+  const fileRows = await app.db
+    .selectFrom('room_files')
+    .leftJoin('users', 'users.id', 'room_files.uploaded_by')
+    .selectAll('room_files')
+    .select('users.email as uploader')
+    .where('room_files.room_id', '=', room.id)
+    .where('room_files.deleted_at', 'is', null)
+    .where('room_files.state', '=', 'complete')
+    .where(sql<boolean>`lower(room_files.name) like ${pattern} escape '\\'`)
+    .orderBy(sql`lower(room_files.name)`)
+    .limit(SCAN_LIMIT)
+    .execute();
+  for (const row of fileRows) {
+    const folder = row.folder_id === null ? undefined : byId.get(row.folder_id);
+    const chain = chainOf(folder);
+    const role = chain && roleOf(folder);
+    if (!chain || !role || files.length >= query.pageSize) continue;
+    files.push({ ...toRoomFile(row, room, folder?.uuid ?? null, role, row.uploader ?? ''), path: chain.map((f) => ({ uuid: f.uuid, name: f.name })) });
+  }
+  return { folders, files };
+}

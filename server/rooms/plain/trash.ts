@@ -1,0 +1,115 @@
+// A room's trash (OWNER of the room): what was deleted in it, restore to where it was, purge for
+// good with the bytes. Items inside a deleted folder are not listed: they come back with it.
+import type { RoomTrashEntry, RoomTrashList } from '@shared/contract/room-files';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema';
+import { HttpError, notFound } from '../../core/http-error';
+import type { RequestContext } from '../../core/request-context';
+import { removeStored } from '../../reports/storage-totals';
+import { recordActivity } from '../kind/activity';
+import { checkNameFree } from '../kind/names';
+import { storedContents } from './versions';
+import { folderSubtree, liveFolder, liveRoom, requireRole, type RoomRow } from '../kind/roles';
+
+export async function listTrash(ctx: RequestContext, roomUuid: string): Promise<RoomTrashList> {
+  const { app, user } = ctx;
+  const room = await liveRoom(app.db, roomUuid);
+  await requireRole(app.db, room, user.id, 'manageAccess');
+  const folders = await app.db
+    .selectFrom('room_folders')
+    .leftJoin('users', 'users.id', 'room_folders.deleted_by')
+    .select(['room_folders.uuid', 'room_folders.name', 'room_folders.deleted_at', 'users.email'])
+    .where('room_folders.room_id', '=', room.id)
+    .where('room_folders.deleted_at', 'is not', null)
+    .execute();
+  const files = await app.db
+    .selectFrom('room_files')
+    .leftJoin('users', 'users.id', 'room_files.deleted_by')
+    .select(['room_files.uuid', 'room_files.name', 'room_files.deleted_at', 'users.email'])
+    .where('room_files.room_id', '=', room.id)
+    .where('room_files.deleted_at', 'is not', null)
+    .execute();
+  const entry = (type: RoomTrashEntry['type']) => (r: { uuid: string; name: string; deleted_at: number | null; email: string | null }): RoomTrashEntry => ({
+    uuid: r.uuid,
+    type,
+    name: r.name,
+    deletedAt: Number(r.deleted_at),
+    deletedBy: r.email ?? '',
+  });
+  const entries = [...folders.map(entry('folder')), ...files.map(entry('file'))].sort((a, b) => b.deletedAt - a.deletedAt);
+  return { entries };
+}
+
+export type TrashedItem = Awaited<ReturnType<typeof findTrashed>>;
+
+/** The trashed folder or file of the room with `itemUuid`, or 404. */
+export async function findTrashed(db: Kysely<Database>, room: RoomRow, itemUuid: string) {
+  const folder = await db.selectFrom('room_folders').selectAll().where('uuid', '=', itemUuid).where('room_id', '=', room.id).where('deleted_at', 'is not', null).executeTakeFirst();
+  if (folder) return { kind: 'folder' as const, id: folder.id, uuid: folder.uuid, name: folder.name, parentId: folder.parent_id };
+  const file = await db.selectFrom('room_files').selectAll().where('uuid', '=', itemUuid).where('room_id', '=', room.id).where('deleted_at', 'is not', null).executeTakeFirst();
+  if (file) return { kind: 'file' as const, id: file.id, uuid: file.uuid, name: file.name, parentId: file.folder_id };
+  throw notFound('Not in the trash');
+}
+
+/**
+ * Back to where it was (activity `item_restored`): refused with 409 when the folder that held it is
+ * in the trash itself (`parentInTrash`) or its name is taken there meanwhile (`nameExists`).
+ */
+export async function restoreItem(ctx: RequestContext, roomUuid: string, itemUuid: string): Promise<void> {
+  const { app, user } = ctx;
+  const room = await liveRoom(app.db, roomUuid);
+  await requireRole(app.db, room, user.id, 'manageAccess');
+  await restoreTrashed(app.db, user, room, await findTrashed(app.db, room, itemUuid));
+}
+
+/** The restore itself, for the room's OWNER and for administrators (admin-trash.ts). */
+export async function restoreTrashed(db: Kysely<Database>, user: { id: number; email: string }, room: RoomRow, item: TrashedItem): Promise<void> {
+  const app = { db };
+  let parentUuid: string | undefined;
+  if (item.parentId !== null) {
+    const parent = await app.db.selectFrom('room_folders').select('uuid').where('id', '=', item.parentId).executeTakeFirstOrThrow();
+    parentUuid = parent.uuid;
+    await liveFolder(app.db, room, parent.uuid).catch(() => {
+      throw new HttpError(409, 'ConflictException', `“${item.name}” cannot be restored while the folder that held it is in the trash`, { reason: 'parentInTrash', name: item.name });
+    });
+  }
+  await checkNameFree(app.db, room.id, item.parentId, item.name, item.kind === 'folder' ? { folderId: item.id } : { fileId: item.id });
+  const table = item.kind === 'folder' ? 'room_folders' : 'room_files';
+  await app.db.updateTable(table).set({ deleted_at: null, deleted_by: null, updated_at: Date.now() }).where('id', '=', item.id).execute();
+  await recordActivity(app.db, 'item_restored', user, {
+    room,
+    folderId: item.kind === 'folder' ? item.id : item.parentId,
+    ...(item.kind === 'file' ? { fileId: item.id } : {}),
+    uuid: item.uuid,
+    name: item.name,
+  }, parentUuid ?? null);
+}
+
+/** Deletes the item for good: its rows (a folder with everything below it) and every byte of its files. */
+export async function purgeItem(ctx: RequestContext, roomUuid: string, itemUuid: string): Promise<void> {
+  const { app, user } = ctx;
+  const room = await liveRoom(app.db, roomUuid);
+  await requireRole(app.db, room, user.id, 'manageAccess');
+  await purgeTrashed(app, room, await findTrashed(app.db, room, itemUuid));
+}
+
+/** The purge itself, for the room's OWNER and for the retention job (admin-trash.ts). */
+export async function purgeTrashed(app: { db: Kysely<Database>; blobs: RequestContext['app']['blobs'] }, room: RoomRow, item: TrashedItem): Promise<void> {
+  let files: Array<{ id: number }>;
+  if (item.kind === 'file') {
+    files = [{ id: item.id }];
+  } else {
+    const ids = await folderSubtree(app.db, room, item.id);
+    files = await app.db.selectFrom('room_files').select(['id']).where('room_id', '=', room.id).where('folder_id', 'in', [...ids]).execute();
+  }
+  // Every content of those files: the current one, earlier versions, uploads of a next version.
+  const stored = await storedContents(app.db, files.map((f) => f.id));
+  // Bytes first: a failure leaves the rows, so the purge can be run again.
+  for (const prefix of stored.prefixes) await app.blobs.deletePrefix(prefix);
+  // Rows below a folder go with it (foreign keys cascade); the activity log keeps its entries.
+  // The storage report's running total loses the committed ones, in the same transaction.
+  await app.db.transaction().execute(async (trx) => {
+    await trx.deleteFrom(item.kind === 'folder' ? 'room_folders' : 'room_files').where('id', '=', item.id).execute();
+    await removeStored(trx, 'dataRooms', stored.files, stored.bytes);
+  });
+}

@@ -1,0 +1,167 @@
+// Public links to one file of a plain room (issue 15, server/README "Public links to room files"):
+// an OWNER or EDITOR makes, lists and revokes a file's links; whoever holds the URL downloads the
+// file's current content without an account. The token is stored as its SHA-256 only.
+import { randomUUID } from 'node:crypto';
+import {
+  roomLinkUrl,
+  type CreatedRoomLink,
+  type CreateRoomLinkBody,
+  type RoomLink,
+  type RoomLinkInfo,
+  type RoomLinkList,
+  type RoomLinkState,
+  ROOM_LINK_ACTOR,
+  ROOM_LINK_DEFAULT_DAYS,
+} from '@shared/contract/room-links';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Generated, Selectable } from 'kysely';
+import { HttpError, notFound } from '../../core/http-error';
+import type { RequestContext } from '../../core/request-context';
+import { linkTokenHash, newLinkToken } from '../../security/link-tokens';
+import { sendStoredFile } from '../../uploads/send';
+import { recordActivity } from '../kind/activity';
+import { filePartKey, layoutOf, liveFile } from '../kind/file-rows';
+import { ROOM_PERMISSIONS } from '@shared/contract/rooms';
+import { effectiveRole, liveRoom, requireRole, type RoomRow } from '../kind/roles';
+import { refuseUnlessScanned } from '../plain/scan';
+import { requireRoomKind } from '../kind/room-kind';
+
+/** Migration 0050. */
+export interface RoomLinksTable {
+  id: Generated<number>;
+  uuid: string;
+  room_id: number;
+  file_id: number;
+  created_by: number | null;
+  token_hash: string;
+  expires_at: number;
+  revoked_at: number | null;
+  downloads: Generated<number>;
+  created_at: number;
+}
+
+declare module '../../db/schema' {
+  interface Database {
+    room_links: RoomLinksTable;
+  }
+}
+
+type LinkRow = Selectable<RoomLinksTable>;
+const DAY_MS = 86_400_000;
+
+export function linkStateOf(row: Pick<LinkRow, 'revoked_at' | 'expires_at'>, now = Date.now()): RoomLinkState {
+  if (row.revoked_at !== null) return 'revoked';
+  return Number(row.expires_at) <= now ? 'expired' : 'active';
+}
+
+const toWire = (row: LinkRow, fileUuid: string, createdBy: string): RoomLink => ({
+  uuid: row.uuid,
+  fileUuid,
+  createdBy,
+  createdAt: Number(row.created_at),
+  expiresAt: Number(row.expires_at),
+  revokedAt: row.revoked_at === null ? null : Number(row.revoked_at),
+  state: linkStateOf(row),
+  downloads: Number(row.downloads),
+});
+
+/** 409: the server cannot hand out the bytes of an end-to-end encrypted room (it cannot decrypt them). */
+const refuseEncryptedRoom = (room: RoomRow): void =>
+  requireRoomKind(room, 'plain', 'This is a Secure room (end-to-end encrypted): the server cannot decrypt its files, so they get no public link. Share the room or folder with the person instead');
+
+/** The room, the file and the caller's edit right on it (OWNER, EDITOR; VIEWER/PREVIEWER 403, non-member 404). */
+async function sharedFile(ctx: RequestContext, roomUuid: string, fileUuid: string) {
+  const room = await liveRoom(ctx.app.db, roomUuid);
+  const { file, folder } = await liveFile(ctx.app.db, room, fileUuid);
+  await requireRole(ctx.app.db, room, ctx.user.id, 'edit', folder);
+  return { room, file };
+}
+
+export async function createLink(ctx: RequestContext, roomUuid: string, fileUuid: string, input: CreateRoomLinkBody): Promise<CreatedRoomLink> {
+  const { app, user } = ctx;
+  const { room, file } = await sharedFile(ctx, roomUuid, fileUuid);
+  refuseEncryptedRoom(room);
+  const token = newLinkToken();
+  const now = Date.now();
+  const row = await app.db
+    .insertInto('room_links')
+    .values({
+      uuid: randomUUID(),
+      room_id: room.id,
+      file_id: file.id,
+      created_by: user.id,
+      token_hash: linkTokenHash(token),
+      expires_at: now + (input.expiresInDays ?? ROOM_LINK_DEFAULT_DAYS) * DAY_MS,
+      revoked_at: null,
+      created_at: now,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  return { ...toWire(row, file.uuid, user.email), url: roomLinkUrl(app.config.publicUrl, token) };
+}
+
+/** Every link of the file, newest first (revoked and expired ones too, with their state). */
+export async function listLinks(ctx: RequestContext, roomUuid: string, fileUuid: string): Promise<RoomLinkList> {
+  const { file } = await sharedFile(ctx, roomUuid, fileUuid);
+  const rows = await ctx.app.db
+    .selectFrom('room_links as l')
+    .leftJoin('users as u', 'u.id', 'l.created_by')
+    .selectAll('l')
+    .select('u.email as creator_email')
+    .where('l.file_id', '=', file.id)
+    .orderBy('l.created_at', 'desc')
+    .orderBy('l.id', 'desc')
+    .execute();
+  return { links: rows.map((r) => toWire(r, file.uuid, r.creator_email ?? '')) };
+}
+
+export async function revokeLink(ctx: RequestContext, roomUuid: string, fileUuid: string, linkUuid: string): Promise<void> {
+  const { file } = await sharedFile(ctx, roomUuid, fileUuid);
+  const row = await ctx.app.db.selectFrom('room_links').select('id').where('uuid', '=', linkUuid).where('file_id', '=', file.id).executeTakeFirst();
+  if (!row) throw notFound('Link not found');
+  await ctx.app.db.updateTable('room_links').set({ revoked_at: Date.now() }).where('id', '=', row.id).where('revoked_at', 'is', null).execute();
+}
+
+const gone = (reason: 'linkExpired' | 'linkRevoked' | 'fileDeleted' | 'creatorLostAccess', message: string) => new HttpError(410, 'NotFoundException', message, { reason });
+
+/**
+ * The link of a token with its live room and file: unknown 404; revoked, expired, its file (or
+ * folder, or room) in the trash or purged, or its maker without the edit right there now: 410,
+ * each with its reason.
+ */
+async function linkTarget(app: FastifyInstance, token: string) {
+  const link = await app.db.selectFrom('room_links').selectAll().where('token_hash', '=', linkTokenHash(token)).executeTakeFirst();
+  if (!link) throw notFound('Link not found', { reason: 'linkInvalid' });
+  const state = linkStateOf(link);
+  if (state === 'revoked') throw gone('linkRevoked', 'This link was revoked');
+  if (state === 'expired') throw gone('linkExpired', 'This link has expired');
+  const fileGone = () => gone('fileDeleted', 'The shared file was deleted');
+  const room = await app.db.selectFrom('data_rooms').selectAll().where('id', '=', link.room_id).where('deleted_at', 'is', null).executeTakeFirst();
+  if (!room) throw fileGone();
+  const file = await app.db.selectFrom('room_files').select('uuid').where('id', '=', link.file_id).executeTakeFirst();
+  if (!file) throw fileGone();
+  const live = await liveFile(app.db, room, file.uuid).catch(() => {
+    throw fileGone();
+  });
+  // A link lives only while its maker may still share the file (account gone, role removed or lowered: 410).
+  const role = link.created_by === null ? null : await effectiveRole(app.db, room, link.created_by, live.folder);
+  if (!role || !ROOM_PERMISSIONS[role].edit) throw gone('creatorLostAccess', 'This link no longer works: whoever made it may no longer share the file');
+  return { link, room, ...live };
+}
+
+export async function linkInfo(app: FastifyInstance, token: string): Promise<RoomLinkInfo> {
+  const { link, file } = await linkTarget(app, token);
+  refuseUnlessScanned(file);
+  return { name: file.name, size: Number(file.size), mimeType: file.mime_type, expiresAt: Number(link.expires_at) };
+}
+
+/** The file's current content (Range as every download); a complete GET counts and is logged as `download` by "public link". */
+export async function linkDownload(app: FastifyInstance, request: FastifyRequest, reply: FastifyReply, token: string): Promise<unknown> {
+  const { link, room, file, folder } = await linkTarget(app, token);
+  refuseUnlessScanned(file);
+  const stored = { name: file.name, mimeType: file.mime_type, layout: layoutOf(file), keyOf: (i: number) => filePartKey(file, i) };
+  return sendStoredFile(request, reply, app.blobs, stored, async () => {
+    await app.db.updateTable('room_links').set((eb) => ({ downloads: eb('downloads', '+', 1) })).where('id', '=', link.id).execute();
+    await recordActivity(app.db, 'download', { id: null, email: ROOM_LINK_ACTOR }, { room, folderId: folder?.id ?? null, fileId: file.id, uuid: file.uuid, name: file.name });
+  });
+}
