@@ -1,7 +1,9 @@
 // End-to-end encrypted data rooms in the browser against the real server: the owner creates an
 // E2E room and uploads a file (encrypted in the crypto Worker), shares the room through the share
 // dialog with a registered member who activates end-to-end encryption only afterwards (and with a
-// colleague who has keys already: granted right away, then role changed and revoked, confirmed),
+// colleague who has keys already: the approve dialog with her key's fingerprint follows the share
+// dialog — Cancel leaves her waiting, then granted from the members table —, then role changed and
+// revoked, confirmed),
 // grants the member's key on the room page; the member then downloads and decrypts in the browser
 // — SHA-256 equal to the original.
 import { createHash, randomBytes } from 'node:crypto';
@@ -23,6 +25,7 @@ const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest(
 const toast = (page: Page, text: string) => page.getByText(text, { exact: true }).first();
 
 let server: TestServer;
+let colleagueKeys: Awaited<ReturnType<typeof secuPassFromNode>>['keys'];
 test.describe.configure({ mode: 'serial' });
 
 test.beforeAll(async () => {
@@ -38,7 +41,7 @@ test.beforeAll(async () => {
     }
   }
   await secuPassFromNode(server, owner, OWNER_PASSPHRASE);
-  await secuPassFromNode(server, colleague, 'Colleague-Room-SecuPass-Birch-33');
+  colleagueKeys = (await secuPassFromNode(server, colleague, 'Colleague-Room-SecuPass-Birch-33')).keys;
 });
 test.afterAll(async () => {
   await server?.close();
@@ -92,11 +95,26 @@ test('owner creates an E2E room and uploads; a member activates later, is grante
   await expect(share.getByRole('row').filter({ hasText: member.email })).toContainText('Encryption not activated');
   // Listed by the OWNER with her role and no key ids yet (her approval adds the keys she checks then).
   await expect.poll(() => signedRoleOf(roomUuid, member.email), { timeout: 30_000 }).toBe('VIEWER');
-  // The colleague has keys: granted at once (this browser re-wraps the room key).
+  // The colleague has keys: the share dialog hands over to the approve dialog with the fingerprint of
+  // the key the room key would be wrapped to. Cancel grants nothing: she waits in the members table.
   await share.getByRole('textbox', { name: 'Email address or username' }).fill(colleague.email);
   await share.getByRole('combobox', { name: 'Role', exact: true }).selectOption('EDITOR');
   await share.getByRole('button', { name: 'Add' }).click();
+  const approve = page.getByRole('dialog', { name: `Grant access to ${colleague.email}?` });
+  await expect(approve.getByTestId('approve-fingerprint')).toHaveText(colleagueKeys.encryption.fingerprintDisplay, { timeout: 30_000 });
+  await expect(share).toBeHidden();
+  await expectNoSeriousA11yViolations(page, 'E2E approve dialog after the share dialog');
+  await approve.getByRole('button', { name: 'Cancel' }).click();
+  await expect(toast(page, `${colleague.email} has access to the room but not the room key yet: they are waiting for access in the members table until you grant it there.`)).toBeVisible();
+  const waiting = page.getByRole('table', { name: 'Members and access keys' }).getByRole('row').filter({ hasText: colleague.email });
+  await expect(waiting).toContainText('Waiting for access (missing file key)');
+  expect((await apiCall(server, await apiSignIn(server, colleague), 'GET', `/rooms/${roomUuid}/e2e`).then((r) => r.json())) as { roomKey: unknown }).toMatchObject({ state: 'pending', roomKey: null });
+  // Granted from the members table, after the same fingerprint.
+  await waiting.getByRole('button', { name: 'Grant access' }).click();
+  await expect(approve.getByTestId('approve-fingerprint')).toHaveText(colleagueKeys.encryption.fingerprintDisplay, { timeout: 30_000 });
+  await approve.getByRole('button', { name: 'Grant access' }).click();
   await expect(toast(page, `Access approved for ${colleague.email}.`)).toBeVisible({ timeout: 30_000 });
+  await page.getByRole('button', { name: 'Share' }).click();
   const colleagueRow = share.getByRole('row').filter({ hasText: colleague.email });
   await expect(colleagueRow).toContainText('Access approved');
   await expectNoSeriousA11yViolations(page, 'E2E share dialog');

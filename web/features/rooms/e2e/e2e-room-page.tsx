@@ -255,9 +255,13 @@ export function E2eRoomPage() {
         listFlags.refresh();
       }
     }
-    // Added by the OWNER herself in the share dialog: granted at once after the pin check (a second
-    // dialog over the share dialog closed it); "Grant access" in the members table asks with the fingerprint.
-    else if (member.state === 'pending') await decide(member, true);
+    // Added by the OWNER herself in the share dialog and already with keys: the share dialog closes and
+    // the approve dialog asks with the key's fingerprint first, as "Grant access" in the members table
+    // does (a second dialog over the share dialog closed it). Cancel leaves her waiting there.
+    else if (member.state === 'pending') {
+      setSharing(false);
+      setApproving(member);
+    }
   };
   const keyState = (entry: RoomAccessEntry) => {
     const member = members.data?.members.find((m) => m.user.uuid === entry.user.uuid);
@@ -477,7 +481,7 @@ export function E2eRoomPage() {
           )}
         </div>
       ) : null}
-      <ApproveMemberDialog member={approving} onConfirm={(m) => decide(m, true)} onClose={() => setApproving(null)} />
+      <ApproveMemberDialog member={approving} onConfirm={(m) => decide(m, true)} onCancel={(m) => notify('info', t('rooms:e2e.approve.notGranted', { user: m.user.email }))} onClose={() => setApproving(null)} />
       <NameDialog request={naming} onClose={() => setNaming(null)} />
       {details.panel}
       {remove.dialog}

@@ -43,20 +43,28 @@ export function MemberListFlagBadge({ flag }: { flag: MemberListFlag | undefined
   );
 }
 
-/** Before the room key is wrapped to a member: her key's fingerprint and whether the caller verified it. */
-export function ApproveMemberDialog({ member, onConfirm, onClose }: { member: E2eMember | null; onConfirm: (member: E2eMember) => Promise<void>; onClose: () => void }) {
+/**
+ * Before the room key is wrapped to a member: her key's fingerprint and whether the caller verified
+ * it. `onCancel` (Cancel, Escape): nothing is granted, the member stays waiting; `onClose` follows
+ * either way.
+ */
+export function ApproveMemberDialog({ member, onConfirm, onCancel, onClose }: { member: E2eMember | null; onConfirm: (member: E2eMember) => Promise<void>; onCancel?: (member: E2eMember) => void; onClose: () => void }) {
   const { t } = useTranslation();
   const styles = useStyles();
   const [busy, setBusy] = useState(false);
   const live = member?.keys.find((k) => k.usage === 'encryption');
+  const cancel = () => {
+    if (member) onCancel?.(member);
+    onClose();
+  };
   const { data: fingerprint } = useSWR(live ? ['rooms/e2e-approve-fingerprint', live.keyId] : null, async () => (await cryptoApi.fingerprint({ publicKey: live!.publicKey })).fingerprintDisplay);
   return (
-    <Dialog open={member !== null} onOpenChange={(_e, data) => !data.open && !busy && onClose()}>
+    <Dialog open={member !== null} onOpenChange={(_e, data) => !data.open && !busy && cancel()}>
       <DialogSurface>
         <DialogBody>
           <DialogTitle>{t('rooms:e2e.approve.title', { user: member?.user.email ?? '' })}</DialogTitle>
           <DialogContent>
-            <Text as="p">{t('rooms:e2e.approve.intro')}</Text>
+            <Text as="p">{t('rooms:e2e.approve.intro', { user: member?.user.email ?? '' })}</Text>
             <Text as="p" weight="semibold">
               {t('rooms:e2e.approve.fingerprint')}
             </Text>
@@ -80,7 +88,7 @@ export function ApproveMemberDialog({ member, onConfirm, onClose }: { member: E2
             >
               {t('rooms:e2e.approve.confirm')}
             </Button>
-            <Button disabled={busy} onClick={onClose}>
+            <Button disabled={busy} onClick={cancel}>
               {t('common:actions.cancel')}
             </Button>
           </DialogActions>
