@@ -64,6 +64,16 @@ async function unlock(page: Page, passphrase: string) {
   await expect(dialog).toBeHidden({ timeout: 60_000 });
 }
 
+/** Creates an E2E room from the Secure rooms page (keys unlocked); answers its UUID. */
+async function createRoom(page: Page, name: string): Promise<string> {
+  await page.getByRole('button', { name: 'Create end-to-end encrypted room' }).click();
+  const create = page.getByRole('dialog', { name: 'Create end-to-end encrypted room' });
+  await create.getByLabel('Name of the data room').fill(name);
+  await create.getByRole('button', { name: 'Create' }).click();
+  await expect(page).toHaveURL(/\/secure-rooms\/[0-9a-f-]{36}$/, { timeout: 30_000 });
+  return page.url().split('/').at(-1)!;
+}
+
 test('owner creates an E2E room and uploads; a member activates later, is granted, downloads (same SHA-256)', async ({ page, browser }) => {
   test.setTimeout(240_000);
   const bytes = new Uint8Array(randomBytes(700 * 1024 + 5)); // two 512 KiB records
@@ -71,12 +81,7 @@ test('owner creates an E2E room and uploads; a member activates later, is grante
   await page.goto(`${server.url}/secure-rooms`);
   await expect(page.getByRole('heading', { level: 1, name: 'Secure rooms' })).toBeVisible();
   await unlock(page, OWNER_PASSPHRASE);
-  await page.getByRole('button', { name: 'Create end-to-end encrypted room' }).click();
-  const create = page.getByRole('dialog', { name: 'Create end-to-end encrypted room' });
-  await create.getByLabel('Name of the data room').fill('Merger documents');
-  await create.getByRole('button', { name: 'Create' }).click();
-  await expect(page).toHaveURL(/\/secure-rooms\/[0-9a-f-]{36}$/, { timeout: 30_000 });
-  const roomUuid = page.url().split('/').at(-1)!;
+  const roomUuid = await createRoom(page, 'Merger documents');
   await expect(page.getByRole('heading', { level: 1, name: 'Merger documents' })).toBeVisible({ timeout: 30_000 });
 
   await page.getByLabel('Upload files', { exact: true }).setInputFiles({ name: 'term-sheet.bin', mimeType: 'application/octet-stream', buffer: Buffer.from(bytes) });
@@ -182,4 +187,38 @@ test('a user without a licence sees no button to create an E2E room (the room li
   await expect(page.getByRole('heading', { level: 1, name: 'Secure rooms' })).toBeVisible();
   await expect(page.getByText('You have no end-to-end encrypted data rooms yet.')).toBeVisible();
   await expect(page.getByRole('button', { name: 'Create end-to-end encrypted room' })).toHaveCount(0);
+});
+
+test('a room without a signed member list: the owner sees the members its first list would confirm, with fingerprints; "Not now" signs nothing, "Sign the member list" writes version 1', async ({ page }) => {
+  test.setTimeout(180_000);
+  await signInToInbox(page, server, owner);
+  await page.goto(`${server.url}/secure-rooms`);
+  await unlock(page, OWNER_PASSPHRASE);
+  const roomUuid = await createRoom(page, 'Legacy list');
+  await expect.poll(() => signedRoleOf(roomUuid, owner.email), { timeout: 30_000 }).toBe('OWNER');
+  // A room made before lists were signed: the colleague shared, no list stored.
+  expect((await apiCall(server, await apiSignIn(server, owner), 'PUT', `/rooms/${roomUuid}/access`, { user: colleague.email, role: 'EDITOR' })).status).toBe(200);
+  const room = await server.app.db.selectFrom('data_rooms').select('id').where('uuid', '=', roomUuid).executeTakeFirstOrThrow();
+  await server.app.db.deleteFrom('room_e2e_member_list_versions').where('room_id', '=', room.id).execute();
+  await server.app.db.deleteFrom('room_e2e_member_lists').where('room_id', '=', room.id).execute();
+
+  const firstList = page.getByRole('dialog', { name: 'Sign the member list of this room' });
+  const colleagueRow = firstList.getByRole('table', { name: 'Members the list will confirm' }).getByRole('row').filter({ hasText: colleague.email });
+  await page.reload();
+  await unlock(page, OWNER_PASSPHRASE);
+  await expect(colleagueRow).toContainText('Editor', { timeout: 30_000 });
+  await expect(colleagueRow.getByTestId('first-list-fingerprint')).toHaveText(colleagueKeys.encryption.fingerprintDisplay);
+  await expect(firstList.getByRole('row').filter({ hasText: owner.email })).toContainText('Owner');
+  await expectNoSeriousA11yViolations(page, 'E2E first member list confirmation');
+  await firstList.getByRole('button', { name: 'Not now' }).click();
+  await expect(firstList).toBeHidden();
+  expect(await signedRoleOf(roomUuid, owner.email)).toBeNull();
+
+  // Asked again at the next open; confirmed, the list holds both with their roles.
+  await page.reload();
+  await unlock(page, OWNER_PASSPHRASE);
+  await expect(colleagueRow).toBeVisible({ timeout: 30_000 });
+  await firstList.getByRole('button', { name: 'Sign the member list' }).click();
+  await expect.poll(() => signedRoleOf(roomUuid, colleague.email), { timeout: 30_000 }).toBe('EDITOR');
+  expect(await signedRoleOf(roomUuid, owner.email)).toBe('OWNER');
 });

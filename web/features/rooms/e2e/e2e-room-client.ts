@@ -13,7 +13,7 @@ import { contactPinsFor } from '@shared/transfer/contact-pins';
 import { verifiedContactKey, type ChangedContactKey, type E2eOptions } from '@shared/transfer/e2e';
 import { checkRoomFileRollback } from '@shared/transfer/room-rollback';
 import { roomKeyTrust, type RoomKeyTrust } from '@shared/transfer/room-key-trust';
-import { memberEntryOf, roomMemberListTrust, signerRoleOf, writeRoomMemberList, type RoomMemberListTrust } from '@shared/transfer/room-member-list';
+import { memberEntryOf, roomMemberListTrust, signerRoleChecks, writeRoomMemberList, type RoomMemberListTrust } from '@shared/transfer/room-member-list';
 import type { RoomMemberEntry } from '@shared/crypto/room-members';
 import { listRoomFileParts, sendRoomFile } from '@shared/transfer/room-upload';
 import { LocalFileChangedError } from '@shared/transfer/upload';
@@ -116,11 +116,22 @@ export function memberListOf(roomUuid: string, keys: UnlockedKeys): Promise<Room
   let trust = memberLists.get(cacheKey);
   if (!trust) {
     const me = authStore.getState().user?.uuid ?? '';
-    trust = roomMemberListTrust(apiClient, { crypto: cryptoApi, keys }, { roomUuid, me });
+    // Not older than the highest version any of her devices saw (README section 7), kept in her synced pin list.
+    trust = listMemoryOf(keys).then((memory) => roomMemberListTrust(apiClient, { crypto: cryptoApi, keys }, { roomUuid, me, memory }));
     trust.catch(() => memberLists.delete(cacheKey));
     memberLists.set(cacheKey, trust);
   }
   return trust;
+}
+
+/** The user's synced contact pin list, which remembers the highest member list version per room. */
+const listMemoryOf = (keys: UnlockedKeys) =>
+  contactPinsFor({ client: apiClient, crypto: cryptoApi, keys, ownerUserId: async () => authStore.getState().user?.uuid ?? '' });
+
+/** What new metadata is bound to: the version of the verified list (none: unbound, README section 7 "Roles at signing time"). */
+export async function memberListVersionOf(roomUuid: string, keys: UnlockedKeys): Promise<{ memberListVersion?: number }> {
+  const list = await verifiedMemberList(roomUuid, keys);
+  return list ? { memberListVersion: list.version } : {};
 }
 
 /** The verified list, or null (none yet, or it did not verify: the page says so). */
@@ -139,15 +150,25 @@ async function writeMemberList(roomUuid: string, keys: UnlockedKeys, change: { u
   if (!me) return;
   const current = await verifiedMemberList(roomUuid, keys);
   if (!current && !change.first) return;
-  await writeRoomMemberList(apiClient, { crypto: cryptoApi, keys }, { roomUuid, me, current, ...(change.first ? { base: change.first.map(memberEntryOf) } : {}), upsert: change.upsert ?? [], remove: change.remove ?? [] });
-  memberLists.delete(`${roomUuid}|${keys.signing.handle}`);
+  // A 409 (another OWNER wrote meanwhile) re-reads, re-applies and re-signs (bounded: writeRoomMemberList).
+  try {
+    await writeRoomMemberList(apiClient, { crypto: cryptoApi, keys }, { roomUuid, me, current, ...(change.first ? { base: change.first.map(memberEntryOf) } : {}), upsert: change.upsert ?? [], remove: change.remove ?? [], memory: await listMemoryOf(keys) });
+  } finally {
+    memberLists.delete(`${roomUuid}|${keys.signing.handle}`);
+  }
 }
 
-/** Legacy rooms (no signed list yet): an OWNER's client writes the first list when she opens the room. Answers whether it wrote one. */
-export async function signLegacyMemberList(roomUuid: string, keys: UnlockedKeys): Promise<boolean> {
+/**
+ * Legacy rooms (no signed list yet): when an OWNER opens the room her client offers to write the
+ * first list from the members the server lists — `confirm` shows them (with their keys'
+ * fingerprints) and only her yes signs them (trust on that first use, README section 7). Answers
+ * whether it wrote one.
+ */
+export async function signLegacyMemberList(roomUuid: string, keys: UnlockedKeys, confirm: (members: E2eMember[]) => Promise<boolean>): Promise<boolean> {
   const trust = await memberListOf(roomUuid, keys);
   if (trust.ok || trust.code !== 'room-member-list-missing') return false;
   const { members } = await listE2eMembers(roomUuid);
+  if (!(await confirm(members))) return false;
   await writeMemberList(roomUuid, keys, { first: members });
   return true;
 }
@@ -405,8 +426,10 @@ export interface E2eFileToVerify {
  */
 export async function verifyE2eFiles(roomUuid: string, roomKey: KeyHandle, keys: UnlockedKeys, state: E2eRoomState, toOpen: E2eFileToVerify[]): Promise<void> {
   const fail = (row: E2eListedFile, code: string) => (row.problem = code);
-  // A signer the signed member list does not hold as a writer is refused (README section 7 "Who is a member").
+  // A signer the signed member list does not hold as a writer is refused (README section 7 "Who is a member"):
+  // in the list the metadata is bound to ("Roles at signing time"), else in the latest.
   const memberList = await verifiedMemberList(roomUuid, keys);
+  const roleCheck = signerRoleChecks(apiClient, e2eOf(keys), { roomUuid, me: authStore.getState().user?.uuid ?? '', latest: memberList });
   const fileRef = (item: (typeof toOpen)[number]) => ({ roomId: roomUuid, fileId: item.row.uuid, version: item.extra.version });
   const opened = toOpen.length ? (await cryptoApi.openRoomFilesMetadata({ roomKey, items: toOpen.map((item) => ({ file: fileRef(item), sealed: item.extra.metadata })) })).results : [];
   type SignerKey = { publicKey: string; signer: E2eRoomState['signers'][number] } | { code: string };
@@ -440,9 +463,13 @@ export async function verifyE2eFiles(roomUuid: string, roomKey: KeyHandle, keys:
     if ('code' in key) fail(item.row, key.code);
     else {
       const { userUuid, email } = key.signer;
-      const role = signerRoleOf(memberList, key.signer);
-      // The signer's role: a VIEWER's or PREVIEWER's valid signature is refused (room-signer-not-writer).
-      const expected = { ...fileRef(item), ...(item.name === null ? {} : { name: item.name }), size: item.extra.plaintextSize, ...(item.extra.uploaderUuid ? { uploaderUserId: item.extra.uploaderUuid } : {}), signer: { userId: userUuid, role } };
+      // The signer's role: a VIEWER's or PREVIEWER's valid signature is refused (room-signer-not-writer, -then).
+      const role = await roleCheck(result.value.metadata, key.signer);
+      if ('code' in role) {
+        fail(item.row, role.code);
+        continue;
+      }
+      const expected = { ...fileRef(item), ...(item.name === null ? {} : { name: item.name }), size: item.extra.plaintextSize, ...(item.extra.uploaderUuid ? { uploaderUserId: item.extra.uploaderUuid } : {}), ...role };
       toVerify.push({ row: item.row, signed: result.value, signerPublicKey: key.publicKey, signer: { userUuid, email }, expected });
     }
   }
@@ -571,10 +598,12 @@ export async function uploadE2eFile(file: File, target: E2eUploadTarget): Promis
           closeUpload();
           // The version chain (README section 7): a new file starts at 1, a new version links to the current state.
           const link = await versionLinkOf(keys, target.placement?.replace);
+          // Bound to the member list she writes under (README section 7 "Roles at signing time").
+          const boundList = await memberListVersionOf(roomUuid, keys);
           const { sealed } = await cryptoApi.sealRoomFileMetadata({
             roomKey,
             signingKey: keys.signing.handle,
-            metadata: { ...bound(fileUuid), name, size: file.size, mimeType: file.type || 'application/octet-stream', headerSha256, contentSha256, uploaderUserId: target.me.uuid, uploaderEmail: target.me.email.toLowerCase(), createdAt: new Date().toISOString(), ...link },
+            metadata: { ...bound(fileUuid), name, size: file.size, mimeType: file.type || 'application/octet-stream', headerSha256, contentSha256, uploaderUserId: target.me.uuid, uploaderEmail: target.me.email.toLowerCase(), createdAt: new Date().toISOString(), ...link, ...boundList },
           });
           return sealed;
         },
@@ -626,6 +655,14 @@ export async function fileKeyOf(roomUuid: string, keys: UnlockedKeys, file: E2eL
 
 export const listE2eMembers = (roomUuid: string) => call(apiClient, X.members, { params: { roomUuid } });
 
+/** The room key was granted, but the signed member list could not be written (after its retries). */
+export class MemberListNotUpdatedError extends Error {
+  override readonly name = 'MemberListNotUpdatedError';
+  constructor(cause: unknown) {
+    super('The member was granted; the signed member list was not updated', { cause });
+  }
+}
+
 /** The grant (release): the OWNER's room key wrapped to the member's live encryption key. */
 export async function grantRoomKey(roomUuid: string, keys: UnlockedKeys, member: E2eMember, options: { ask?: boolean } = {}): Promise<E2eMember> {
   const live = member.keys.find((k) => k.usage === 'encryption');
@@ -636,8 +673,11 @@ export async function grantRoomKey(roomUuid: string, keys: UnlockedKeys, member:
   const wrappedKey = await cryptoApi.wrapRoomKey({ roomKey, roomId: roomUuid, recipientPublicKey: key.publicKey });
   const grant = await signGrant(roomUuid, keys, member.user.uuid, wrappedKey);
   const granted = await call(apiClient, X.grant, { params: { roomUuid, userUuid: member.user.uuid }, body: { approve: true, recipientKeyId: key.keyId, wrappedKey, grant } });
-  // The approved member joins the signed member list with the key just checked.
-  await writeMemberList(roomUuid, keys, { upsert: [memberEntryOf(granted)] });
+  // The approved member joins the signed member list with the key just checked. The grant stands
+  // even when this fails (said as such: MemberListNotUpdatedError, not "could not be granted").
+  await writeMemberList(roomUuid, keys, { upsert: [memberEntryOf(granted)] }).catch((error: unknown) => {
+    throw new MemberListNotUpdatedError(error);
+  });
   return granted;
 }
 

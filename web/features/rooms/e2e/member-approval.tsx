@@ -97,3 +97,70 @@ export function ApproveMemberDialog({ member, onConfirm, onCancel, onClose }: { 
     </Dialog>
   );
 }
+
+/** The fingerprint of a member's live encryption key (recomputed from the key), or a dash without keys. */
+function MemberFingerprint({ member }: { member: E2eMember }) {
+  const { t } = useTranslation();
+  const styles = useStyles();
+  const live = member.keys.find((k) => k.usage === 'encryption');
+  const { data } = useSWR(live ? ['rooms/e2e-approve-fingerprint', live.keyId] : null, async () => (await cryptoApi.fingerprint({ publicKey: live!.publicKey })).fingerprintDisplay);
+  if (!live) return <Text>{t('rooms:e2e.firstList.noKeys')}</Text>;
+  return <span className={styles.fingerprint}>{data ? displayFingerprint(data) : '…'}</span>;
+}
+
+/**
+ * A room without a signed member list (made before lists were signed): before an OWNER signs the
+ * first one, it shows every member the server lists — who the list will bless — with role and key
+ * fingerprint (README section 7 "Who writes it"). `request.answer(true)` signs, false leaves the room
+ * without a list (asked again next time).
+ */
+export interface FirstListRequest {
+  members: E2eMember[];
+  answer: (sign: boolean) => void;
+}
+
+export function FirstMemberListDialog({ request, onClose }: { request: FirstListRequest | null; onClose: () => void }) {
+  const { t } = useTranslation();
+  const answer = (sign: boolean) => {
+    request?.answer(sign);
+    onClose();
+  };
+  return (
+    <Dialog open={request !== null} onOpenChange={(_e, data) => !data.open && answer(false)}>
+      <DialogSurface>
+        <DialogBody>
+          <DialogTitle>{t('rooms:e2e.firstList.title')}</DialogTitle>
+          <DialogContent>
+            <Text as="p">{t('rooms:e2e.firstList.intro')}</Text>
+            <table aria-label={t('rooms:e2e.firstList.members')}>
+              <thead>
+                <tr>
+                  <th scope="col">{t('rooms:e2e.members.user')}</th>
+                  <th scope="col">{t('rooms:e2e.firstList.role')}</th>
+                  <th scope="col">{t('rooms:e2e.approve.fingerprint')}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {request?.members.map((m) => (
+                  <tr key={m.user.uuid}>
+                    <td>{m.user.email}</td>
+                    <td>{t(`rooms:roles.${m.role}`)}</td>
+                    <td data-testid="first-list-fingerprint">
+                      <MemberFingerprint member={m} />
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </DialogContent>
+          <DialogActions>
+            <Button appearance="primary" onClick={() => answer(true)}>
+              {t('rooms:e2e.firstList.confirm')}
+            </Button>
+            <Button onClick={() => answer(false)}>{t('rooms:e2e.firstList.later')}</Button>
+          </DialogActions>
+        </DialogBody>
+      </DialogSurface>
+    </Dialog>
+  );
+}
