@@ -6,7 +6,7 @@
 // revoked, confirmed),
 // grants the member's key on the room page; the member then downloads and decrypts in the browser
 // — SHA-256 equal to the original.
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { expect, test, type Page } from '@playwright/test';
 import { startTestServer, type TestServer } from '../support/server';
@@ -26,6 +26,7 @@ const toast = (page: Page, text: string) => page.getByText(text, { exact: true }
 
 let server: TestServer;
 let colleagueKeys: Awaited<ReturnType<typeof secuPassFromNode>>['keys'];
+let ownerNode: Awaited<ReturnType<typeof secuPassFromNode>>;
 test.describe.configure({ mode: 'serial' });
 
 test.beforeAll(async () => {
@@ -40,7 +41,7 @@ test.beforeAll(async () => {
       expect((await apiCall(server, admin, 'PATCH', `/admin/users/${uuid}/sender`, { licensed: false })).status).toBe(200);
     }
   }
-  await secuPassFromNode(server, owner, OWNER_PASSPHRASE);
+  ownerNode = await secuPassFromNode(server, owner, OWNER_PASSPHRASE);
   colleagueKeys = (await secuPassFromNode(server, colleague, 'Colleague-Room-SecuPass-Birch-33')).keys;
 });
 test.afterAll(async () => {
@@ -191,21 +192,26 @@ test('a user without a licence sees no button to create an E2E room (the room li
 
 test('a room without a signed member list: the owner sees the members its first list would confirm, with fingerprints; "Not now" signs nothing, "Sign the member list" writes version 1', async ({ page }) => {
   test.setTimeout(180_000);
+  // A room made before lists were signed (as an older client made it): sealed name and the owner's
+  // copy, no member list; the colleague shared through the API.
+  const session = await apiSignIn(server, owner);
+  const roomUuid = randomUUID();
+  const { crypto, keys } = ownerNode;
+  const { handle } = await crypto.generateRoomKey();
+  const [sealed] = (await crypto.encryptRoomNames({ roomKey: handle, roomId: roomUuid, items: [{ kind: 'room', itemId: roomUuid, name: 'Legacy list' }] })).sealed;
+  const wrappedKey = await crypto.wrapRoomKey({ roomKey: handle, roomId: roomUuid, recipientPublicKey: keys.encryption.publicKey });
+  expect((await apiCall(server, session, 'POST', '/rooms/e2e', { uuid: roomUuid, name: sealed, recipientKeyId: wrappedKey.recipientKeyId, wrappedKey })).status).toBe(201);
+  expect((await apiCall(server, session, 'PUT', `/rooms/${roomUuid}/access`, { user: colleague.email, role: 'EDITOR' })).status).toBe(200);
   await signInToInbox(page, server, owner);
-  await page.goto(`${server.url}/secure-rooms`);
-  await unlock(page, OWNER_PASSPHRASE);
-  const roomUuid = await createRoom(page, 'Legacy list');
-  await expect.poll(() => signedRoleOf(roomUuid, owner.email), { timeout: 30_000 }).toBe('OWNER');
-  // A room made before lists were signed: the colleague shared, no list stored.
-  expect((await apiCall(server, await apiSignIn(server, owner), 'PUT', `/rooms/${roomUuid}/access`, { user: colleague.email, role: 'EDITOR' })).status).toBe(200);
-  const room = await server.app.db.selectFrom('data_rooms').select('id').where('uuid', '=', roomUuid).executeTakeFirstOrThrow();
-  await server.app.db.deleteFrom('room_e2e_member_list_versions').where('room_id', '=', room.id).execute();
-  await server.app.db.deleteFrom('room_e2e_member_lists').where('room_id', '=', room.id).execute();
+  await page.goto(`${server.url}/secure-rooms/${roomUuid}`);
 
   const firstList = page.getByRole('dialog', { name: 'Sign the member list of this room' });
   const colleagueRow = firstList.getByRole('table', { name: 'Members the list will confirm' }).getByRole('row').filter({ hasText: colleague.email });
-  await page.reload();
+  const review = page.getByRole('button', { name: 'Review and sign the member list' });
   await unlock(page, OWNER_PASSPHRASE);
+  // A notice, not a dialog in the way: the room stays usable until she reviews the members.
+  await expect(page.getByText('This room has no member list signed by an owner yet', { exact: false })).toBeVisible({ timeout: 30_000 });
+  await review.click();
   await expect(colleagueRow).toContainText('Editor', { timeout: 30_000 });
   await expect(colleagueRow.getByTestId('first-list-fingerprint')).toHaveText(colleagueKeys.encryption.fingerprintDisplay);
   await expect(firstList.getByRole('row').filter({ hasText: owner.email })).toContainText('Owner');
@@ -214,11 +220,10 @@ test('a room without a signed member list: the owner sees the members its first 
   await expect(firstList).toBeHidden();
   expect(await signedRoleOf(roomUuid, owner.email)).toBeNull();
 
-  // Asked again at the next open; confirmed, the list holds both with their roles.
-  await page.reload();
-  await unlock(page, OWNER_PASSPHRASE);
-  await expect(colleagueRow).toBeVisible({ timeout: 30_000 });
+  // Still offered; confirmed, the list holds both with their roles and the notice goes.
+  await review.click();
   await firstList.getByRole('button', { name: 'Sign the member list' }).click();
   await expect.poll(() => signedRoleOf(roomUuid, colleague.email), { timeout: 30_000 }).toBe('EDITOR');
   expect(await signedRoleOf(roomUuid, owner.email)).toBe('OWNER');
+  await expect(review).toBeHidden();
 });

@@ -34,7 +34,7 @@ import {
   type E2eListedFile,
 } from './e2e-room-client';
 import { EncryptionActivation } from './encryption-activation';
-import { ApproveMemberDialog, FirstMemberListDialog, MemberListFlagBadge, useMemberListFlags, type FirstListRequest } from './member-approval';
+import { ApproveMemberDialog, FirstMemberListBar, FirstMemberListDialog, MemberListFlagBadge, useMemberListFlags, type FirstListRequest } from './member-approval';
 import { RoomKeyTrustBar, useRoomKeyTrust } from './room-key-trust';
 import { MemberCopyCell, MemberCopyMenu, useMemberCopyStates, useRegrantDialog, useRoomChangedKeyDialog } from './e2e-member-copies';
 import { startE2eRoomUpload } from './e2e-upload';
@@ -104,7 +104,17 @@ export function E2eRoomPage() {
   // A copy of the room key no OWNER signed for the caller is read only (README section 7).
   // A room without a signed member list: the OWNER confirms the members its first list blesses.
   const [firstList, setFirstList] = useState<FirstListRequest | null>(null);
-  const keyTrust = useRoomKeyTrust(roomUuid, session?.keys, contents?.room.role, () => void members.mutate(), (listed) => new Promise<boolean>((answer) => setFirstList({ members: listed, answer })));
+  const [reviewingFirstList, setReviewingFirstList] = useState(false);
+  const keyTrust = useRoomKeyTrust(roomUuid, session?.keys, contents?.room.role, () => void members.mutate(), (listed) =>
+    new Promise<boolean>((answer) =>
+      setFirstList({
+        members: listed,
+        answer: (sign) => {
+          setFirstList(null);
+          answer(sign);
+        },
+      }),
+    ));
   const copyStates = useMemberCopyStates(roomUuid, session?.keys, members.data?.members);
   const regrant = useRegrantDialog(roomUuid, unlock, () => members.mutate());
   // Members the OWNER-signed member list does not hold are flagged; approving shows the key's fingerprint first.
@@ -399,6 +409,7 @@ export function E2eRoomPage() {
         </Button>
       ) : null}
       <RoomKeyTrustBar trust={keyTrust} />
+      <FirstMemberListBar request={firstList} onReview={() => setReviewingFirstList(true)} />
       {problem ? (
         <MessageBar intent={problem === 'notApproved' ? 'error' : 'info'} style={{ marginTop: 12 }}>
           <MessageBarBody>{t(`rooms:e2e.access.${problem}`)}</MessageBarBody>
@@ -487,7 +498,7 @@ export function E2eRoomPage() {
         </div>
       ) : null}
       <ApproveMemberDialog member={approving} onConfirm={(m) => decide(m, true)} onCancel={(m) => notify('info', t('rooms:e2e.approve.notGranted', { user: m.user.email }))} onClose={() => setApproving(null)} />
-      <FirstMemberListDialog request={firstList} onClose={() => setFirstList(null)} />
+      <FirstMemberListDialog request={firstList} open={reviewingFirstList} onClose={() => setReviewingFirstList(false)} />
       <NameDialog request={naming} onClose={() => setNaming(null)} />
       {details.panel}
       {remove.dialog}

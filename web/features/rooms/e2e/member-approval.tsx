@@ -1,4 +1,4 @@
-import { Badge, Button, Dialog, DialogActions, DialogBody, DialogContent, DialogSurface, DialogTitle, makeStyles, Text, tokens } from '@fluentui/react-components';
+import { Badge, Button, Dialog, DialogActions, DialogBody, DialogContent, DialogSurface, DialogTitle, makeStyles, MessageBar, MessageBarActions, MessageBarBody, Text, tokens } from '@fluentui/react-components';
 import type { E2eMember } from '@shared/contract/rooms-e2e';
 import type { UnlockedKeys } from '@shared/crypto/service';
 import { memberListFlags, type MemberListFlag } from '@shared/transfer/room-member-list';
@@ -111,22 +111,37 @@ function MemberFingerprint({ member }: { member: E2eMember }) {
 /**
  * A room without a signed member list (made before lists were signed): before an OWNER signs the
  * first one, it shows every member the server lists — who the list will bless — with role and key
- * fingerprint (README section 7 "Who writes it"). `request.answer(true)` signs, false leaves the room
- * without a list (asked again next time).
+ * fingerprint (README section 7 "Who writes it"). `request.answer(true)` signs; until then the room
+ * stays without a list (the page's notice offers it again; asked again at the next open).
  */
 export interface FirstListRequest {
   members: E2eMember[];
   answer: (sign: boolean) => void;
 }
 
-export function FirstMemberListDialog({ request, onClose }: { request: FirstListRequest | null; onClose: () => void }) {
+/** The OWNER's notice while the room has no signed member list, with the button that opens the confirmation. */
+export function FirstMemberListBar({ request, onReview }: { request: FirstListRequest | null; onReview: () => void }) {
   const { t } = useTranslation();
-  const answer = (sign: boolean) => {
-    request?.answer(sign);
+  if (!request) return null;
+  return (
+    <MessageBar intent="warning" style={{ marginTop: 12 }}>
+      <MessageBarBody>{t('rooms:e2e.firstList.notice')}</MessageBarBody>
+      <MessageBarActions>
+        <Button onClick={onReview}>{t('rooms:e2e.firstList.review')}</Button>
+      </MessageBarActions>
+    </MessageBar>
+  );
+}
+
+/** `open`: the confirmation shows `request`; "Not now" only closes it (the request stays pending). */
+export function FirstMemberListDialog({ request, open, onClose }: { request: FirstListRequest | null; open: boolean; onClose: () => void }) {
+  const { t } = useTranslation();
+  const sign = () => {
+    request?.answer(true);
     onClose();
   };
   return (
-    <Dialog open={request !== null} onOpenChange={(_e, data) => !data.open && answer(false)}>
+    <Dialog open={open && request !== null} onOpenChange={(_e, data) => !data.open && onClose()}>
       <DialogSurface>
         <DialogBody>
           <DialogTitle>{t('rooms:e2e.firstList.title')}</DialogTitle>
@@ -154,10 +169,10 @@ export function FirstMemberListDialog({ request, onClose }: { request: FirstList
             </table>
           </DialogContent>
           <DialogActions>
-            <Button appearance="primary" onClick={() => answer(true)}>
+            <Button appearance="primary" onClick={sign}>
               {t('rooms:e2e.firstList.confirm')}
             </Button>
-            <Button onClick={() => answer(false)}>{t('rooms:e2e.firstList.later')}</Button>
+            <Button onClick={onClose}>{t('rooms:e2e.firstList.later')}</Button>
           </DialogActions>
         </DialogBody>
       </DialogSurface>
