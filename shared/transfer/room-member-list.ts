@@ -135,8 +135,9 @@ export const MEMBER_LIST_WRITE_ATTEMPTS = 3;
 
 /**
  * An OWNER writes the next list: the members of `current` (the verified list, or null for the
- * first one of a room) with `changes` applied (an entry replaces the member's, `remove` drops her),
- * signed with her key, version + 1. Answers the stored list. On 409 (another OWNER stored a list
+ * first one of a room) with `changes` applied (an `upsert` entry replaces the member's, an `addOnly`
+ * entry is added only when she is not listed, `remove` drops her), signed with her key, version + 1.
+ * Answers the stored list. On 409 (another OWNER stored a list
  * meanwhile) it reads and verifies the latest list, applies the same change to it, signs and tries
  * again, at most MEMBER_LIST_WRITE_ATTEMPTS times in all (a `base` for a first list is dropped then:
  * the other OWNER's list is the first). A latest list that does not verify throws
@@ -146,13 +147,15 @@ export const MEMBER_LIST_WRITE_ATTEMPTS = 3;
 export async function writeRoomMemberList(
   client: ApiClient,
   e2e: E2eOptions,
-  input: { roomUuid: string; me: string; current: RoomMemberList | null; base?: RoomMemberEntry[]; upsert?: RoomMemberEntry[]; remove?: string[]; memory?: MemberListMemory },
+  input: { roomUuid: string; me: string; current: RoomMemberList | null; base?: RoomMemberEntry[]; upsert?: RoomMemberEntry[]; addOnly?: RoomMemberEntry[]; remove?: string[]; memory?: MemberListMemory },
 ): Promise<RoomMemberListState> {
   let current = input.current;
   let base = input.base;
   for (let attempt = 1; ; attempt++) {
     const members = new Map((current?.members ?? base ?? []).map((m) => [m.userId, m]));
     for (const entry of input.upsert ?? []) members.set(entry.userId, entry);
+    // Listed only when the list does not hold her yet (e.g. another OWNER approved her meanwhile, with keys).
+    for (const entry of input.addOnly ?? []) if (!members.has(entry.userId)) members.set(entry.userId, entry);
     for (const userId of input.remove ?? []) members.delete(userId);
     const signedList = await e2e.crypto.signRoomMemberList({
       signingKey: e2e.keys.signing.handle,

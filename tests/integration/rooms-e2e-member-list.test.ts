@@ -143,6 +143,11 @@ describe('the highest list version seen, and two OWNERs writing at once (README 
     expect(stored.signedList?.list.members.map((m) => m.userId).sort()).toEqual([a.owner, a.editor, a.viewer, a.outsider].map((x) => x.userUuid).sort());
     expect(laptop.memberListVersion(room.uuid)).toBe(3);
     expect(MEMBER_LIST_WRITE_ATTEMPTS).toBeGreaterThan(1);
+    // From the stale version 1 again: the VIEWER "added" without keys (as a share without keys is
+    // listed) does not overwrite the entry with keys the other OWNER wrote meanwhile.
+    const again = await writeRoomMemberList(a.editor.client, e2eOf(a.editor), { roomUuid: room.uuid, me: a.editor.userUuid, current: stale.list, addOnly: [{ ...(await entryOf(a.viewer, 'VIEWER', room)), signingKeyId: null, encryptionKeyId: null }] });
+    expect(again.signedList?.list.version).toBe(4);
+    expect(again.signedList?.list.members.find((m) => m.userId === a.viewer.userUuid)?.encryptionKeyId).toBe((await entryOf(a.viewer, 'VIEWER', room)).encryptionKeyId);
 
     // The latest list was tampered with: the stale OWNER's retry refuses to sign over it (and stores nothing).
     const roomId = await roomIdOf(room);
@@ -151,6 +156,6 @@ describe('the highest list version seen, and two OWNERs writing at once (README 
     tampered.list.members.find((m) => m.userId === a.outsider.userUuid)!.role = 'EDITOR';
     await server.app.db.updateTable('room_e2e_member_lists').set({ signed_list: JSON.stringify(tampered) }).where('room_id', '=', roomId).execute();
     await expect(writeRoomMemberList(a.owner.client, e2eOf(a.owner), { roomUuid: room.uuid, me: a.owner.userUuid, current: stale.list, remove: [a.viewer.userUuid] })).rejects.toMatchObject({ code: 'room-member-list-invalid' });
-    expect((await server.app.db.selectFrom('room_e2e_member_lists').select('version').where('room_id', '=', roomId).executeTakeFirstOrThrow()).version).toBe(3);
+    expect((await server.app.db.selectFrom('room_e2e_member_lists').select('version').where('room_id', '=', roomId).executeTakeFirstOrThrow()).version).toBe(4);
   }, 120_000);
 });

@@ -145,14 +145,14 @@ async function verifiedMemberList(roomUuid: string, keys: UnlockedKeys) {
  * room's members as the server lists them now — a room made before lists were signed (trust on
  * that first use, README section 7). Nothing without a verified list unless `first`.
  */
-async function writeMemberList(roomUuid: string, keys: UnlockedKeys, change: { upsert?: RoomMemberEntry[]; remove?: string[]; first?: E2eMember[] }): Promise<void> {
+async function writeMemberList(roomUuid: string, keys: UnlockedKeys, change: { upsert?: RoomMemberEntry[]; addOnly?: RoomMemberEntry[]; remove?: string[]; first?: E2eMember[] }): Promise<void> {
   const me = authStore.getState().user?.uuid;
   if (!me) return;
   const current = await verifiedMemberList(roomUuid, keys);
   if (!current && !change.first) return;
   // A 409 (another OWNER wrote meanwhile) re-reads, re-applies and re-signs (bounded: writeRoomMemberList).
   try {
-    await writeRoomMemberList(apiClient, { crypto: cryptoApi, keys }, { roomUuid, me, current, ...(change.first ? { base: change.first.map(memberEntryOf) } : {}), upsert: change.upsert ?? [], remove: change.remove ?? [], memory: await listMemoryOf(keys) });
+    await writeRoomMemberList(apiClient, { crypto: cryptoApi, keys }, { roomUuid, me, current, ...(change.first ? { base: change.first.map(memberEntryOf) } : {}), upsert: change.upsert ?? [], addOnly: change.addOnly ?? [], remove: change.remove ?? [], memory: await listMemoryOf(keys) });
   } finally {
     memberLists.delete(`${roomUuid}|${keys.signing.handle}`);
   }
@@ -694,7 +694,7 @@ export async function recordMemberChange(roomUuid: string, keys: UnlockedKeys, c
     // Shared with someone who has no keys yet: listed with her role and no key ids (none to check);
     // her approval later lists the keys checked then.
     if (current.members.some((m) => m.userId === change.added.user.uuid)) return;
-    await writeMemberList(roomUuid, keys, { upsert: [{ ...memberEntryOf(change.added), signingKeyId: null, encryptionKeyId: null }] });
+    await writeMemberList(roomUuid, keys, { addOnly: [{ ...memberEntryOf(change.added), signingKeyId: null, encryptionKeyId: null }] });
     return;
   }
   const listed = current.members.find((m) => m.userId === change.userUuid);
