@@ -51,4 +51,12 @@ export const RoomMemberListStateSchema = z
   .meta({ id: 'RoomMemberListState' });
 export type RoomMemberListState = z.infer<typeof RoomMemberListStateSchema>;
 
+/**
+ * GET …/e2e/member-list?version=N: that earlier (or the latest) list instead of the latest — file
+ * metadata names the version it was signed under and the reader checks the signer's role in it
+ * (README section 7 "Roles at signing time"); 404 when the server keeps no list of that version.
+ */
+export const RoomMemberListQuerySchema = z.object({ version: z.coerce.number().int().min(1).max(Number.MAX_SAFE_INTEGER).optional() }).strict().meta({ id: 'RoomMemberListQuery' });
+export type RoomMemberListQuery = z.infer<typeof RoomMemberListQuerySchema>;
+
 export const ROOM_MEMBER_LIST_PATH = (roomUuid: string) => `/rooms/${roomUuid}/e2e/member-list`;

@@ -54,4 +54,16 @@ describe('contact pin list (signed, encrypted to oneself)', () => {
       if (sealed) await expect(crypto.openContactPins({ ...own, sealed })).rejects.toMatchObject({ code: 'contact-pins-invalid' });
     }
   });
+
+  it('the highest member list versions (README section 7 "The highest list version seen") travel signed; malformed ones are refused', { timeout: 60_000 }, async () => {
+    const crypto = createCryptoService();
+    const { keys } = await crypto.setupSecuPass({ userId: 'owner-1', passphrase: 'pins passphrase four' });
+    const own = { signingKey: keys.signing.handle, encryptionKey: keys.encryption.handle, ownerUserId: 'owner-1' };
+    const withVersions = { ...list('owner-1', 2), memberListVersions: { 'room-1': 4 } };
+    expect(await crypto.openContactPins({ ...own, sealed: await crypto.sealContactPins({ ...own, list: withVersions }) })).toEqual(withVersions);
+    for (const memberListVersions of [{ 'room-1': 0 }, { 'room-1': '4' }, null]) {
+      const sealed = await crypto.sealContactPins({ ...own, list: { ...list('owner-1', 2), memberListVersions } as unknown as ContactPinList });
+      await expect(crypto.openContactPins({ ...own, sealed })).rejects.toMatchObject({ code: 'contact-pins-invalid' });
+    }
+  });
 });

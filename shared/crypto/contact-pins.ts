@@ -26,10 +26,19 @@ export interface ContactPinList {
    * the least recently raised first (dropped first). Absent in lists saved before it existed.
    */
   fileCounters?: Record<string, number>;
+  /**
+   * E2E room UUID → the highest signed member list version any of the user's devices accepted as
+   * the room's latest (README section 7 "The highest list version seen"): an older one is a
+   * rollback. At most MEMBER_LIST_VERSIONS_MAX, the least recently raised dropped first. Absent
+   * in lists saved before it existed.
+   */
+  memberListVersions?: Record<string, number>;
 }
 
 /** How many files' highest counters the list keeps (~45 bytes each, some 225 kB in all). */
 export const FILE_COUNTERS_MAX = 5000;
+/** How many rooms' highest member list versions the list keeps (~45 bytes each, some 45 kB in all). */
+export const MEMBER_LIST_VERSIONS_MAX = 1000;
 
 /** What the server stores (JSON). */
 export interface SealedContactPins {
@@ -132,6 +141,9 @@ export async function openContactPins(options: {
   if (typeof list.pins !== 'object' || list.pins === null || typeof list.verified !== 'object' || list.verified === null) throw new ContactPinsInvalidError('The list has no pins');
   if (list.fileCounters !== undefined && (typeof list.fileCounters !== 'object' || list.fileCounters === null || !Object.values(list.fileCounters).every((n) => Number.isSafeInteger(n) && n >= 1))) {
     throw new ContactPinsInvalidError('The list has malformed file counters');
+  }
+  if (list.memberListVersions !== undefined && (typeof list.memberListVersions !== 'object' || list.memberListVersions === null || !Object.values(list.memberListVersions).every((n) => Number.isSafeInteger(n) && n >= 1))) {
+    throw new ContactPinsInvalidError('The list has malformed member list versions');
   }
   return list;
 }

@@ -153,6 +153,20 @@ export class RoomSignerNotWriterError extends CryptoError {
   readonly code = 'room-signer-not-writer';
 }
 /**
+ * The metadata is bound to a member list version (`memberListVersion`) in which its signer was not
+ * OWNER or EDITOR, or not a member at all (README section 7 "Roles at signing time").
+ */
+export class RoomSignerNotWriterThenError extends CryptoError {
+  readonly code = 'room-signer-not-writer-then';
+}
+/**
+ * The metadata is bound to a member list version the reader cannot get verified: newer than the
+ * newest list she has, or one the server does not hand out (README section 7 "Roles at signing time").
+ */
+export class RoomMemberListVersionUnknownError extends CryptoError {
+  readonly code = 'room-member-list-version-unknown';
+}
+/**
  * A room-key copy whose grant is missing, malformed, not signed by the granter's pinned key, or
  * names another room, epoch, recipient or copy: never used to encrypt (README section 7).
  */
@@ -174,6 +188,13 @@ export class RoomVersionRolledBackError extends CryptoError {
  */
 export class RoomMemberListInvalidError extends CryptoError {
   readonly code = 'room-member-list-invalid';
+}
+/**
+ * The server serves an older member list as the latest than one of the user's devices accepted
+ * (the highest version seen, kept in her synced contact pin list: README section 7).
+ */
+export class RoomMemberListRolledBackError extends CryptoError {
+  readonly code = 'room-member-list-rolled-back';
 }
 
 // ---- downloads decrypted in the Worker (service.ts decryptDownload) ----
@@ -221,10 +242,13 @@ const ERROR_CLASSES: CryptoErrorClass[] = [
   RoomMetadataSignatureError,
   RoomMetadataMismatchError,
   RoomSignerNotWriterError,
+  RoomSignerNotWriterThenError,
+  RoomMemberListVersionUnknownError,
   RoomKeyGrantInvalidError,
   RoomVersionChainError,
   RoomVersionRolledBackError,
   RoomMemberListInvalidError,
+  RoomMemberListRolledBackError,
 ];
 
 const CLASS_BY_CODE = new Map<string, CryptoErrorClass>(ERROR_CLASSES.map((cls) => [new cls('').code, cls]));

@@ -4,7 +4,7 @@
 // list does not hold and take a signer's role from it, so a membership row the server invents is
 // neither approved silently nor trusted as a writer.
 import { fromBase64Url, toBase64Url, utf8Encode } from './bytes';
-import { RoomMemberListInvalidError } from './errors';
+import { RoomMemberListInvalidError, RoomMemberListRolledBackError } from './errors';
 import { canonicalJson } from './manifest';
 import { sha256, subtle } from './subtle';
 
@@ -112,7 +112,8 @@ export interface RoomMemberListExpectation {
 
 /**
  * RoomMemberListInvalidError unless the list is well-formed, sorted, signed by an OWNER it lists
- * with her (pinned) key, for this room and not older than `minVersion`.
+ * with her (pinned) key and for this room; RoomMemberListRolledBackError when it is older than
+ * `minVersion` (the highest version the user's devices saw as the latest: a rollback).
  */
 export async function verifyRoomMemberList(signed: SignedRoomMemberList, verifyingKey: CryptoKey, expected: RoomMemberListExpectation): Promise<RoomMemberList> {
   if (typeof signed !== 'object' || signed === null || typeof signed.signature !== 'string') throw new RoomMemberListInvalidError('The member list has no signature');
@@ -126,7 +127,7 @@ export async function verifyRoomMemberList(signed: SignedRoomMemberList, verifyi
   }
   if (!valid) throw new RoomMemberListInvalidError('The member list signature does not verify with the signer\'s key');
   if (list.roomId !== expected.roomId) throw new RoomMemberListInvalidError('The member list is for another room');
-  if (list.version < (expected.minVersion ?? 1)) throw new RoomMemberListInvalidError('The member list is older than one seen before');
+  if (list.version < (expected.minVersion ?? 1)) throw new RoomMemberListRolledBackError(`The server serves member list ${list.version} as the latest; version ${expected.minVersion} was seen before`);
   return list;
 }
 

@@ -197,6 +197,33 @@ describe('data rooms: what a reader detects', () => {
       await expect(openRoomFileMetadata(keys, ref, sealed)).rejects.toMatchObject({ code: 'room-metadata-invalid' });
     }
   });
+
+  it('roles at signing time: metadata bound to a member list version is checked against the role in that list (README section 7)', async () => {
+    const keys = await deriveRoomKeys(generateRoomKey());
+    const editor = await signer();
+    const ref = { roomId, fileId: 'file-1', version: 1 };
+    const bound = { ...base, memberListVersion: 3 };
+    const signed = await openRoomFileMetadata(keys, ref, await sealRoomFileMetadata(keys, bound, editor.privateKey));
+    expect(signed.metadata.memberListVersion).toBe(3);
+    // An EDITOR then, a VIEWER (or gone) now: her file stays valid — the role of the time counts, not today's.
+    expect(await verifyRoomFileMetadata(signed, editor.publicKey, { ...ref, signer: { userId: 'user-1', role: 'VIEWER' }, signerAtSigning: { memberListVersion: 3, role: 'EDITOR' } })).toEqual(bound);
+    expect(await verifyRoomFileMetadata(signed, editor.publicKey, { ...ref, signerAtSigning: { memberListVersion: 3, role: 'OWNER' } })).toEqual(bound);
+    // A VIEWER or PREVIEWER then, or not a member of that list at all: refused with its own code.
+    for (const role of ['VIEWER', 'PREVIEWER', null]) {
+      await expect(verifyRoomFileMetadata(signed, editor.publicKey, { ...ref, signer: { userId: 'user-1', role: 'EDITOR' }, signerAtSigning: { memberListVersion: 3, role } })).rejects.toMatchObject({ code: 'room-signer-not-writer-then' });
+    }
+    // The role read from another list version than the signed one: a mismatch, not a role.
+    await expect(verifyRoomFileMetadata(signed, editor.publicKey, { ...ref, signerAtSigning: { memberListVersion: 2, role: 'EDITOR' } })).rejects.toMatchObject({ code: 'room-metadata-mismatch' });
+    const unbound = await openRoomFileMetadata(keys, ref, await sealRoomFileMetadata(keys, base, editor.privateKey));
+    await expect(verifyRoomFileMetadata(unbound, editor.publicKey, { ...ref, signerAtSigning: { memberListVersion: 3, role: 'EDITOR' } })).rejects.toMatchObject({ code: 'room-metadata-mismatch' });
+    // The version is signed: a member who binds it to another list breaks the signature.
+    await expect(verifyRoomFileMetadata({ ...signed, metadata: { ...signed.metadata, memberListVersion: 2 } }, editor.publicKey, { ...ref, signerAtSigning: { memberListVersion: 2, role: 'EDITOR' } })).rejects.toMatchObject({ code: 'room-metadata-signature-invalid' });
+    // Never of another shape.
+    for (const memberListVersion of [0, -1, '3']) {
+      const sealed = await sealRoomFileMetadata(keys, { ...base, memberListVersion } as unknown as typeof base, editor.privateKey);
+      await expect(openRoomFileMetadata(keys, ref, sealed)).rejects.toMatchObject({ code: 'room-metadata-invalid' });
+    }
+  });
 });
 
 for (const [name, make] of [['direct (Node)', () => new CryptoService()], ['through the Worker proxy', proxiedService]] as const) {

@@ -9,6 +9,7 @@ import {
   RoomMetadataSignatureError,
   RoomNameInvalidError,
   RoomSignerNotWriterError,
+  RoomSignerNotWriterThenError,
   RoomVersionChainError,
 } from './errors';
 import { canonicalJson } from './manifest';
@@ -137,6 +138,12 @@ export interface RoomFileMetadata {
   counter?: number;
   /** base64url SHA-256 of the previous version's signed metadata bytes (`roomMetadataSha256`); absent for version 1 and legacy files. */
   previousSha256?: string;
+  /**
+   * The version of the room's signed member list the signer wrote under (README section 7 "Roles at
+   * signing time"): the reader checks her role in that list. Absent: unbound (legacy files, rooms
+   * without a verified list) — checked against the latest list.
+   */
+  memberListVersion?: number;
 }
 
 export interface SignedRoomFileMetadata {
@@ -173,7 +180,8 @@ export async function openRoomFileMetadata(keys: RoomKeys, ref: RoomFileRef, sea
     || !Number.isSafeInteger(m.size) || !Number.isSafeInteger(m.version)
     // The chain fields are optional (legacy files have neither), but never of another shape.
     || (m.counter !== undefined && (!Number.isSafeInteger(m.counter) || m.counter < 1))
-    || (m.previousSha256 !== undefined && (typeof m.previousSha256 !== 'string' || m.previousSha256.length !== 43))) {
+    || (m.previousSha256 !== undefined && (typeof m.previousSha256 !== 'string' || m.previousSha256.length !== 43))
+    || (m.memberListVersion !== undefined && (!Number.isSafeInteger(m.memberListVersion) || m.memberListVersion < 1))) {
     throw new RoomMetadataInvalidError('The file metadata lacks a field or has an unknown format');
   }
   return signed;
@@ -193,6 +201,13 @@ export interface RoomMetadataExpectation extends RoomFileRef {
    * "The signer of a file"; the role is the server's word until the member list is signed).
    */
   signer?: { userId: string; role: string | null };
+  /**
+   * The signer's role in the member list the metadata is bound to (`memberListVersion`, README section
+   * 7 "Roles at signing time"), as the reader verified that list: `version` must be the signed one, and
+   * a role that could not write then — null: not a member then — is refused (`room-signer-not-writer-then`).
+   * Given, it replaces `signer.role`.
+   */
+  signerAtSigning?: { memberListVersion: number; role: string | null };
 }
 
 /** Verifies the signature with the (pinned) signing key, then every expectation; returns the metadata. */
@@ -216,6 +231,14 @@ export async function verifyRoomFileMetadata(signed: SignedRoomFileMetadata, ver
   ];
   for (const [field, signedValue, expectedValue] of checks) {
     if (expectedValue !== undefined && signedValue !== expectedValue) throw new RoomMetadataMismatchError(`The signed ${field} differs from the one shown (${field})`);
+  }
+  const then = expected.signerAtSigning;
+  if (then) {
+    if (m.memberListVersion !== then.memberListVersion) throw new RoomMetadataMismatchError('The signed member list version differs from the list the role was read from (memberListVersion)');
+    if (then.role === null || !ROOM_WRITER_ROLES.includes(then.role)) {
+      throw new RoomSignerNotWriterThenError(`The metadata was signed by someone who could not write under member list ${then.memberListVersion} (${then.role ?? 'not a member'})`);
+    }
+    return m;
   }
   const signer = expected.signer;
   if (signer && signer.role !== null && !ROOM_WRITER_ROLES.includes(signer.role)) {

@@ -2,7 +2,7 @@ import { ApiError } from '@shared/api/api-error';
 import type { ApiClient } from '@shared/api/client';
 import { getContactPins, putContactPins } from '@shared/api/endpoints/secupass';
 import { createBrowserStorageAdapter, type KeyValueStorage } from '@shared/api/storage-adapter';
-import { FILE_COUNTERS_MAX, type ContactPinList } from '@shared/crypto/contact-pins';
+import { FILE_COUNTERS_MAX, MEMBER_LIST_VERSIONS_MAX, type ContactPinList } from '@shared/crypto/contact-pins';
 import { ContactPinsRolledBackError } from '@shared/crypto/errors';
 import type { KeyPinStore } from '@shared/crypto/key-pinning';
 import type { CryptoApi, UnlockedKeys } from '@shared/crypto/service';
@@ -29,6 +29,25 @@ export interface ContactPinStoreOptions {
   ownerUserId: string;
   /** Device memory (counter seen, legacy pins): localStorage in browsers. */
   storage?: KeyValueStorage;
+}
+
+/**
+ * A bounded "highest seen" map with higher values raised: a raised key moves to the end and past
+ * `max` the least recently raised are dropped. Null when nothing was higher (nothing to save).
+ */
+function raiseBounded(current: Record<string, number> | undefined, entries: [string, number][], max: number): Record<string, number> | null {
+  const out = { ...current };
+  let changed = false;
+  for (const [key, value] of entries) {
+    if (value <= (out[key] ?? 0)) continue;
+    delete out[key];
+    out[key] = value;
+    changed = true;
+  }
+  if (!changed) return null;
+  const keys = Object.keys(out);
+  for (const drop of keys.slice(0, Math.max(0, keys.length - max))) delete out[drop];
+  return out;
 }
 
 export class ServerKeyPinStore implements KeyPinStore {
@@ -107,18 +126,26 @@ export class ServerKeyPinStore implements KeyPinStore {
    */
   async raiseFileCounters(entries: { fileId: string; counter: number }[]): Promise<void> {
     await this.change((list) => {
-      const counters = { ...list.fileCounters };
-      let changed = false;
-      for (const { fileId, counter } of entries) {
-        if (counter <= (counters[fileId] ?? 0)) continue;
-        delete counters[fileId];
-        counters[fileId] = counter;
-        changed = true;
-      }
-      const keys = Object.keys(counters);
-      for (const drop of keys.slice(0, Math.max(0, keys.length - FILE_COUNTERS_MAX))) delete counters[drop];
-      list.fileCounters = counters;
-      return changed;
+      const raised = raiseBounded(list.fileCounters, entries.map((e) => [e.fileId, e.counter]), FILE_COUNTERS_MAX);
+      if (raised) list.fileCounters = raised;
+      return raised !== null;
+    });
+  }
+
+  /** The highest signed member list version of an E2E room any of the user's devices accepted as its latest (0: none). */
+  memberListVersion(roomId: string): number {
+    return this.list.memberListVersions?.[roomId] ?? 0;
+  }
+
+  /**
+   * Remembers higher member list versions (README section 7 "The highest list version seen"), in one
+   * save. A raised room moves to the end; past MEMBER_LIST_VERSIONS_MAX the least recently raised are dropped.
+   */
+  async raiseMemberListVersions(entries: { roomId: string; version: number }[]): Promise<void> {
+    await this.change((list) => {
+      const raised = raiseBounded(list.memberListVersions, entries.map((e) => [e.roomId, e.version]), MEMBER_LIST_VERSIONS_MAX);
+      if (raised) list.memberListVersions = raised;
+      return raised !== null;
     });
   }
 

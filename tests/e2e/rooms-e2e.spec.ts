@@ -1,10 +1,12 @@
 // End-to-end encrypted data rooms in the browser against the real server: the owner creates an
 // E2E room and uploads a file (encrypted in the crypto Worker), shares the room through the share
 // dialog with a registered member who activates end-to-end encryption only afterwards (and with a
-// colleague who has keys already: granted right away, then role changed and revoked, confirmed),
+// colleague who has keys already: the approve dialog with her key's fingerprint follows the share
+// dialog — Cancel leaves her waiting, then granted from the members table —, then role changed and
+// revoked, confirmed),
 // grants the member's key on the room page; the member then downloads and decrypts in the browser
 // — SHA-256 equal to the original.
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { expect, test, type Page } from '@playwright/test';
 import { startTestServer, type TestServer } from '../support/server';
@@ -23,6 +25,8 @@ const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest(
 const toast = (page: Page, text: string) => page.getByText(text, { exact: true }).first();
 
 let server: TestServer;
+let colleagueKeys: Awaited<ReturnType<typeof secuPassFromNode>>['keys'];
+let ownerNode: Awaited<ReturnType<typeof secuPassFromNode>>;
 test.describe.configure({ mode: 'serial' });
 
 test.beforeAll(async () => {
@@ -37,8 +41,8 @@ test.beforeAll(async () => {
       expect((await apiCall(server, admin, 'PATCH', `/admin/users/${uuid}/sender`, { licensed: false })).status).toBe(200);
     }
   }
-  await secuPassFromNode(server, owner, OWNER_PASSPHRASE);
-  await secuPassFromNode(server, colleague, 'Colleague-Room-SecuPass-Birch-33');
+  ownerNode = await secuPassFromNode(server, owner, OWNER_PASSPHRASE);
+  colleagueKeys = (await secuPassFromNode(server, colleague, 'Colleague-Room-SecuPass-Birch-33')).keys;
 });
 test.afterAll(async () => {
   await server?.close();
@@ -61,6 +65,16 @@ async function unlock(page: Page, passphrase: string) {
   await expect(dialog).toBeHidden({ timeout: 60_000 });
 }
 
+/** Creates an E2E room from the Secure rooms page (keys unlocked); answers its UUID. */
+async function createRoom(page: Page, name: string): Promise<string> {
+  await page.getByRole('button', { name: 'Create end-to-end encrypted room' }).click();
+  const create = page.getByRole('dialog', { name: 'Create end-to-end encrypted room' });
+  await create.getByLabel('Name of the data room').fill(name);
+  await create.getByRole('button', { name: 'Create' }).click();
+  await expect(page).toHaveURL(/\/secure-rooms\/[0-9a-f-]{36}$/, { timeout: 30_000 });
+  return page.url().split('/').at(-1)!;
+}
+
 test('owner creates an E2E room and uploads; a member activates later, is granted, downloads (same SHA-256)', async ({ page, browser }) => {
   test.setTimeout(240_000);
   const bytes = new Uint8Array(randomBytes(700 * 1024 + 5)); // two 512 KiB records
@@ -68,12 +82,7 @@ test('owner creates an E2E room and uploads; a member activates later, is grante
   await page.goto(`${server.url}/secure-rooms`);
   await expect(page.getByRole('heading', { level: 1, name: 'Secure rooms' })).toBeVisible();
   await unlock(page, OWNER_PASSPHRASE);
-  await page.getByRole('button', { name: 'Create end-to-end encrypted room' }).click();
-  const create = page.getByRole('dialog', { name: 'Create end-to-end encrypted room' });
-  await create.getByLabel('Name of the data room').fill('Merger documents');
-  await create.getByRole('button', { name: 'Create' }).click();
-  await expect(page).toHaveURL(/\/secure-rooms\/[0-9a-f-]{36}$/, { timeout: 30_000 });
-  const roomUuid = page.url().split('/').at(-1)!;
+  const roomUuid = await createRoom(page, 'Merger documents');
   await expect(page.getByRole('heading', { level: 1, name: 'Merger documents' })).toBeVisible({ timeout: 30_000 });
 
   await page.getByLabel('Upload files', { exact: true }).setInputFiles({ name: 'term-sheet.bin', mimeType: 'application/octet-stream', buffer: Buffer.from(bytes) });
@@ -92,11 +101,26 @@ test('owner creates an E2E room and uploads; a member activates later, is grante
   await expect(share.getByRole('row').filter({ hasText: member.email })).toContainText('Encryption not activated');
   // Listed by the OWNER with her role and no key ids yet (her approval adds the keys she checks then).
   await expect.poll(() => signedRoleOf(roomUuid, member.email), { timeout: 30_000 }).toBe('VIEWER');
-  // The colleague has keys: granted at once (this browser re-wraps the room key).
+  // The colleague has keys: the share dialog hands over to the approve dialog with the fingerprint of
+  // the key the room key would be wrapped to. Cancel grants nothing: she waits in the members table.
   await share.getByRole('textbox', { name: 'Email address or username' }).fill(colleague.email);
   await share.getByRole('combobox', { name: 'Role', exact: true }).selectOption('EDITOR');
   await share.getByRole('button', { name: 'Add' }).click();
+  const approve = page.getByRole('dialog', { name: `Grant access to ${colleague.email}?` });
+  await expect(approve.getByTestId('approve-fingerprint')).toHaveText(colleagueKeys.encryption.fingerprintDisplay, { timeout: 30_000 });
+  await expect(share).toBeHidden();
+  await expectNoSeriousA11yViolations(page, 'E2E approve dialog after the share dialog');
+  await approve.getByRole('button', { name: 'Cancel' }).click();
+  await expect(toast(page, `${colleague.email} has access to the room but not the room key yet: they are waiting for access in the members table until you grant it there.`)).toBeVisible();
+  const waiting = page.getByRole('table', { name: 'Members and access keys' }).getByRole('row').filter({ hasText: colleague.email });
+  await expect(waiting).toContainText('Waiting for access (missing file key)');
+  expect((await apiCall(server, await apiSignIn(server, colleague), 'GET', `/rooms/${roomUuid}/e2e`).then((r) => r.json())) as { roomKey: unknown }).toMatchObject({ state: 'pending', roomKey: null });
+  // Granted from the members table, after the same fingerprint.
+  await waiting.getByRole('button', { name: 'Grant access' }).click();
+  await expect(approve.getByTestId('approve-fingerprint')).toHaveText(colleagueKeys.encryption.fingerprintDisplay, { timeout: 30_000 });
+  await approve.getByRole('button', { name: 'Grant access' }).click();
   await expect(toast(page, `Access approved for ${colleague.email}.`)).toBeVisible({ timeout: 30_000 });
+  await page.getByRole('button', { name: 'Share' }).click();
   const colleagueRow = share.getByRole('row').filter({ hasText: colleague.email });
   await expect(colleagueRow).toContainText('Access approved');
   await expectNoSeriousA11yViolations(page, 'E2E share dialog');
@@ -164,4 +188,42 @@ test('a user without a licence sees no button to create an E2E room (the room li
   await expect(page.getByRole('heading', { level: 1, name: 'Secure rooms' })).toBeVisible();
   await expect(page.getByText('You have no end-to-end encrypted data rooms yet.')).toBeVisible();
   await expect(page.getByRole('button', { name: 'Create end-to-end encrypted room' })).toHaveCount(0);
+});
+
+test('a room without a signed member list: the owner sees the members its first list would confirm, with fingerprints; "Not now" signs nothing, "Sign the member list" writes version 1', async ({ page }) => {
+  test.setTimeout(180_000);
+  // A room made before lists were signed (as an older client made it): sealed name and the owner's
+  // copy, no member list; the colleague shared through the API.
+  const session = await apiSignIn(server, owner);
+  const roomUuid = randomUUID();
+  const { crypto, keys } = ownerNode;
+  const { handle } = await crypto.generateRoomKey();
+  const [sealed] = (await crypto.encryptRoomNames({ roomKey: handle, roomId: roomUuid, items: [{ kind: 'room', itemId: roomUuid, name: 'Legacy list' }] })).sealed;
+  const wrappedKey = await crypto.wrapRoomKey({ roomKey: handle, roomId: roomUuid, recipientPublicKey: keys.encryption.publicKey });
+  expect((await apiCall(server, session, 'POST', '/rooms/e2e', { uuid: roomUuid, name: sealed, recipientKeyId: wrappedKey.recipientKeyId, wrappedKey })).status).toBe(201);
+  expect((await apiCall(server, session, 'PUT', `/rooms/${roomUuid}/access`, { user: colleague.email, role: 'EDITOR' })).status).toBe(200);
+  await signInToInbox(page, server, owner);
+  await page.goto(`${server.url}/secure-rooms/${roomUuid}`);
+
+  const firstList = page.getByRole('dialog', { name: 'Sign the member list of this room' });
+  const colleagueRow = firstList.getByRole('table', { name: 'Members the list will confirm' }).getByRole('row').filter({ hasText: colleague.email });
+  const review = page.getByRole('button', { name: 'Review and sign the member list' });
+  await unlock(page, OWNER_PASSPHRASE);
+  // A notice, not a dialog in the way: the room stays usable until she reviews the members.
+  await expect(page.getByText('This room has no member list signed by an owner yet', { exact: false })).toBeVisible({ timeout: 30_000 });
+  await review.click();
+  await expect(colleagueRow).toContainText('Editor', { timeout: 30_000 });
+  await expect(colleagueRow.getByTestId('first-list-fingerprint')).toHaveText(colleagueKeys.encryption.fingerprintDisplay);
+  await expect(firstList.getByRole('row').filter({ hasText: owner.email })).toContainText('Owner');
+  await expectNoSeriousA11yViolations(page, 'E2E first member list confirmation');
+  await firstList.getByRole('button', { name: 'Not now' }).click();
+  await expect(firstList).toBeHidden();
+  expect(await signedRoleOf(roomUuid, owner.email)).toBeNull();
+
+  // Still offered; confirmed, the list holds both with their roles and the notice goes.
+  await review.click();
+  await firstList.getByRole('button', { name: 'Sign the member list' }).click();
+  await expect.poll(() => signedRoleOf(roomUuid, colleague.email), { timeout: 30_000 }).toBe('EDITOR');
+  expect(await signedRoleOf(roomUuid, owner.email)).toBe('OWNER');
+  await expect(review).toBeHidden();
 });

@@ -1,6 +1,6 @@
 import { createMemoryStorage } from '@shared/api/storage-adapter';
 import { getContactPins, putContactPins } from '@shared/api/endpoints/secupass';
-import { FILE_COUNTERS_MAX } from '@shared/crypto/contact-pins';
+import { FILE_COUNTERS_MAX, MEMBER_LIST_VERSIONS_MAX } from '@shared/crypto/contact-pins';
 import { ServerKeyPinStore, LEGACY_PIN_PREFIX, PIN_COUNTER_PREFIX } from '@shared/transfer';
 import { startTestServer, type TestServer } from '@tests/support/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -112,6 +112,22 @@ describe('contact pins on the server', () => {
     const bounded = (await storeOf(bob)).snapshot().fileCounters!;
     expect(Object.keys(bounded)).toHaveLength(FILE_COUNTERS_MAX);
     expect([bounded['file-a'], bounded['file-b'], bounded[`bulk-${FILE_COUNTERS_MAX - 2}`]]).toEqual([undefined, 5, 1]);
+  });
+
+  it('the highest member list version per E2E room: read by every device, only upwards, the least recently raised room dropped past the bound', async () => {
+    const device = await storeOf(bob);
+    await device.raiseMemberListVersions([{ roomId: 'room-a', version: 3 }, { roomId: 'room-b', version: 1 }]);
+    const before = (await getContactPins(bob.client)).counter;
+    await device.raiseMemberListVersions([{ roomId: 'room-a', version: 2 }]); // lower: nothing saved
+    expect((await getContactPins(bob.client)).counter).toBe(before);
+    const other = await storeOf(bob);
+    expect([other.memberListVersion('room-a'), other.memberListVersion('room-b'), other.memberListVersion('room-c')]).toEqual([3, 1, 0]);
+    // room-a raised again: room-b is now the least recently raised and goes first.
+    await other.raiseMemberListVersions([{ roomId: 'room-a', version: 4 }]);
+    await other.raiseMemberListVersions(Array.from({ length: MEMBER_LIST_VERSIONS_MAX - 1 }, (_, i) => ({ roomId: `bulk-${i}`, version: 1 })));
+    const bounded = (await storeOf(bob)).snapshot().memberListVersions!;
+    expect(Object.keys(bounded)).toHaveLength(MEMBER_LIST_VERSIONS_MAX);
+    expect([bounded['room-b'], bounded['room-a'], bounded[`bulk-${MEMBER_LIST_VERSIONS_MAX - 2}`]]).toEqual([undefined, 4, 1]);
   });
 
   it('a SecuPass reset drops the list and keeps the counter; the new list continues above it', async () => {

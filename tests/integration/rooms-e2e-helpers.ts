@@ -9,7 +9,7 @@ import type { RoomFileMetadata } from '@shared/crypto/room';
 import { ROOM_KEY_EPOCH } from '@shared/crypto/room-grant';
 import { bytesToStream, collectStream } from '@shared/crypto/stream-encoder';
 import { verifiedContactKey, type E2eOptions } from '@shared/transfer/e2e';
-import { roomMemberListTrust, signerRoleOf } from '@shared/transfer/room-member-list';
+import { roomMemberListTrust, signerRoleChecks } from '@shared/transfer/room-member-list';
 import { sendRoomFile, type RoomFileSend } from '@shared/transfer/room-upload';
 import type { TestServer } from '@tests/support/server';
 import { call } from './core-helpers';
@@ -101,6 +101,8 @@ export async function uploadE2eFile(
     replace?: { uuid: string; version: number };
     /** The version chain fields the web client signs (`nextVersionLink`, README section 7); none: a legacy file. */
     link?: { counter: number; previousSha256?: string };
+    /** The member list version the metadata is bound to (README section 7 "Roles at signing time"); none: unbound. */
+    memberListVersion?: number;
     deferCommit?: boolean;
     engine?: Pick<RoomFileSend, 'retry' | 'onWaiting' | 'onBytes'> & { beforeCommit?: () => Promise<void> };
   },
@@ -126,6 +128,7 @@ export async function uploadE2eFile(
     uploaderEmail: me.user.email.toLowerCase(),
     createdAt: new Date().toISOString(),
     ...input.link,
+    ...(input.memberListVersion === undefined ? {} : { memberListVersion: input.memberListVersion }),
   };
   const { sealed } = await actor.crypto.sealRoomFileMetadata({ roomKey, signingKey: keys.signing.handle, metadata });
   const announce = await req(server, actor, 'POST', ROOM_E2E_PATHS.files(roomUuid), {
@@ -170,14 +173,16 @@ export async function uploadE2eFile(
 }
 
 /** What the browser's rename of a file sends: the new sealed name and the metadata re-signed with it by `actor`. */
-export async function renameE2eFileBody(server: TestServer, actor: E2eActor, roomUuid: string, roomKey: string, fileUuid: string, name: string, folderUuid?: string): Promise<{ name: string; metadata: string }> {
+export async function renameE2eFileBody(server: TestServer, actor: E2eActor, roomUuid: string, roomKey: string, fileUuid: string, name: string, folderUuid?: string, memberListVersion?: number): Promise<{ name: string; metadata: string }> {
   const keys = await json<E2eFileKeysList>(await req(server, actor, 'GET', `${ROOM_E2E_PATHS.files(roomUuid)}${folderUuid ? `?folderUuid=${folderUuid}` : ''}`), 200);
   const extra = keys.files.find((k) => k.uuid === fileUuid);
   if (!extra) throw new Error('no such file');
   const file = { roomId: roomUuid, fileId: fileUuid, version: extra.version };
   const { metadata: current } = await actor.crypto.openRoomFileMetadata({ roomKey, file, sealed: extra.metadata });
-  const { signerKeyId: _signer, format: _format, ...rest } = current;
-  const { sealed } = await actor.crypto.sealRoomFileMetadata({ roomKey, signingKey: keysOf(actor).signing.handle, metadata: { ...rest, name } });
+  // Re-signed by `actor`: bound to the list version she names (as the web client binds to her verified
+  // list), else to none (the latest list decides) — never to the uploader's.
+  const { signerKeyId: _signer, format: _format, memberListVersion: _list, ...rest } = current;
+  const { sealed } = await actor.crypto.sealRoomFileMetadata({ roomKey, signingKey: keysOf(actor).signing.handle, metadata: { ...rest, name, ...(memberListVersion === undefined ? {} : { memberListVersion }) } });
   const [sealedName] = (await actor.crypto.encryptRoomNames({ roomKey, roomId: roomUuid, items: [{ kind: 'file', itemId: fileUuid, name }] })).sealed;
   return { name: sealedName!, metadata: sealed };
 }
@@ -194,6 +199,7 @@ export async function readE2eFolder(server: TestServer, actor: E2eActor, roomUui
   const { handle, state } = await openRoomKey(server, actor, roomUuid);
   // The signed member list, when the room has a valid one, decides the signers' roles (as the web client).
   const members = await roomMemberListTrust(actor.client, { crypto: actor.crypto, keys: keysOf(actor), pins: actor.pins }, { roomUuid, me: actor.userUuid });
+  const roleCheck = signerRoleChecks(actor.client, { crypto: actor.crypto, keys: keysOf(actor), pins: actor.pins }, { roomUuid, me: actor.userUuid, latest: members.ok ? members.list : null });
   const contents = await json<RoomContents>(await req(server, actor, 'GET', folderUuid ? ROOM_PATHS.folder(roomUuid, folderUuid) : ROOM_PATHS.room(roomUuid)), 200);
   const items = [
     { kind: 'room' as const, itemId: roomUuid, sealed: contents.room.name },
@@ -221,9 +227,12 @@ export async function readE2eFolder(server: TestServer, actor: E2eActor, roomUui
     if (!uploader || !listedKey) throw new Error('the uploader’s signing key is not listed');
     // A signer's changed key: asked through `confirmChangedKey` (the room page's dialog), refused without it.
     const signer = await verifiedContactKey(actor.client, { crypto: actor.crypto, keys: keysOf(actor), pins: options.pins ?? actor.pins, ...(options.confirmChangedKey ? { confirmChangedKey: options.confirmChangedKey } : {}) }, { email: uploader.email, userUuid: uploader.userUuid, usage: 'signing', keyId: listedKey.keyId, publicKey: listedKey.publicKey, ...(listedKey.retired ? { retired: true } : {}) });
+    // The signer's role: in the list the metadata is bound to, else in the latest (README section 7 "Roles at signing time").
+    const role = await roleCheck(signed.metadata, uploader);
+    if ('code' in role) throw Object.assign(new Error(`signer of ${name} refused`), { code: role.code });
     const metadata = await actor.crypto.verifyRoomFileMetadata({
       signed, signerPublicKey: signer.publicKey,
-      expected: { ...file, name, size: extra.plaintextSize, ...(extra.uploaderUuid ? { uploaderUserId: extra.uploaderUuid } : {}), signer: { userId: uploader.userUuid, role: signerRoleOf(members.ok ? members.list : null, uploader) } },
+      expected: { ...file, name, size: extra.plaintextSize, ...(extra.uploaderUuid ? { uploaderUserId: extra.uploaderUuid } : {}), ...role },
     });
     const fileKey = await actor.crypto.unwrapRoomFileKey({ roomKey: handle, file, wrapped: extra.wrappedFileKey });
     let bytes: Uint8Array = new Uint8Array(0);

@@ -2,7 +2,9 @@ import { ROOM_PATHS, type Room } from '@shared/contract/rooms';
 import { ROOM_E2E_PATHS, type E2eMemberList } from '@shared/contract/rooms-e2e';
 import { ROOM_MEMBER_LIST_PATH, type RoomMemberListState } from '@shared/contract/rooms-e2e-member-list';
 import type { RoomMemberEntry } from '@shared/crypto/room-members';
-import { memberEntryOf, memberListFlags, roomMemberListTrust, writeRoomMemberList } from '@shared/transfer/room-member-list';
+import { createMemoryStorage } from '@shared/api/storage-adapter';
+import { ServerKeyPinStore } from '@shared/transfer';
+import { MEMBER_LIST_WRITE_ATTEMPTS, memberEntryOf, memberListFlags, roomMemberListTrust, writeRoomMemberList } from '@shared/transfer/room-member-list';
 import { startTestServer, type TestServer } from '@tests/support/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUserAsAdmin, expectBackendError, signIn, signInAdmin } from './core-helpers';
@@ -96,5 +98,64 @@ describe('GET/PUT …/e2e/member-list', () => {
     // A plain room has no member list: 400 as every E2E call on a plain room.
     const plain = await json<Room>(await req(server, a.owner, 'POST', ROOM_PATHS.rooms, { name: 'Plain' }), 201);
     await expectBackendError(await req(server, a.owner, 'GET', ROOM_MEMBER_LIST_PATH(plain.uuid)), 400);
+  }, 120_000);
+});
+
+describe('the highest list version seen, and two OWNERs writing at once (README section 7)', () => {
+  /** One device of the user: her synced contact pin list (which keeps the highest version per room) over a storage of its own. */
+  const device = (actor: E2eActor) => ServerKeyPinStore.load({ client: actor.client, crypto: actor.crypto, keys: actor.keys!, ownerUserId: actor.userUuid, storage: createMemoryStorage() });
+  const roomIdOf = async (room: Room) => (await server.app.db.selectFrom('data_rooms').select('id').where('uuid', '=', room.uuid).executeTakeFirstOrThrow()).id;
+
+  it('an older list served as the latest (or none) after a device saw a newer one is refused on every device of that user (room-member-list-rolled-back)', async () => {
+    const room = await sharedRoom('Member list rollback');
+    const first = await writeRoomMemberList(a.owner.client, e2eOf(a.owner), { roomUuid: room.uuid, me: a.owner.userUuid, current: null, base: [await entryOf(a.owner, 'OWNER', room), await entryOf(a.editor, 'EDITOR', room)] });
+    await writeRoomMemberList(a.owner.client, e2eOf(a.owner), { roomUuid: room.uuid, me: a.owner.userUuid, current: first.signedList!.list, upsert: [await entryOf(a.viewer, 'VIEWER', room)] });
+    const laptop = await device(a.viewer);
+    const read = (memory: ServerKeyPinStore) => roomMemberListTrust(a.viewer.client, e2eOf(a.viewer), { roomUuid: room.uuid, me: a.viewer.userUuid, memory });
+    expect(await read(laptop)).toMatchObject({ ok: true, list: { version: 2 } });
+    expect(laptop.memberListVersion(room.uuid)).toBe(2);
+    // The server serves version 1 again (genuine, signed by the OWNER): refused — on a device that never opened the room too.
+    const roomId = await roomIdOf(room);
+    const v1 = await server.app.db.selectFrom('room_e2e_member_list_versions').selectAll().where('room_id', '=', roomId).where('version', '=', 1).executeTakeFirstOrThrow();
+    await server.app.db.updateTable('room_e2e_member_lists').set({ version: 1, signed_list: v1.signed_list }).where('room_id', '=', roomId).execute();
+    expect(await read(laptop)).toMatchObject({ ok: false, code: 'room-member-list-rolled-back' });
+    expect(await read(await device(a.viewer))).toMatchObject({ ok: false, code: 'room-member-list-rolled-back' });
+    // Without the memory (a user who never saw version 2) it is the newest she knows of: accepted — the documented limit.
+    expect(await roomMemberListTrust(a.editor.client, e2eOf(a.editor), { roomUuid: room.uuid, me: a.editor.userUuid, memory: await device(a.editor) })).toMatchObject({ ok: true, list: { version: 1 } });
+    // No list at all after one was seen: refused as well, not "none yet".
+    await server.app.db.deleteFrom('room_e2e_member_lists').where('room_id', '=', roomId).execute();
+    expect(await read(laptop)).toMatchObject({ ok: false, code: 'room-member-list-rolled-back' });
+  }, 120_000);
+
+  it('an OWNER whose list is stale (another OWNER wrote meanwhile) re-reads, re-applies her change and stores the next version; a latest list that does not verify is not signed over', async () => {
+    const room = await sharedRoom('Two owners');
+    // The EDITOR becomes a second OWNER, listed as such.
+    await json(await req(server, a.owner, 'PUT', ROOM_PATHS.access(room.uuid), { user: email('editor'), role: 'OWNER' }), 200);
+    const first = await writeRoomMemberList(a.owner.client, e2eOf(a.owner), { roomUuid: room.uuid, me: a.owner.userUuid, current: null, base: [await entryOf(a.owner, 'OWNER', room), await entryOf(a.editor, 'OWNER', room)] });
+    const stale = (await roomMemberListTrust(a.editor.client, e2eOf(a.editor), { roomUuid: room.uuid, me: a.editor.userUuid })) as { ok: true; list: NonNullable<RoomMemberListState['signedList']>['list'] };
+    expect(stale.list.version).toBe(1);
+    // The first OWNER lists the VIEWER (version 2); the second, still on version 1, lists the outsider.
+    await writeRoomMemberList(a.owner.client, e2eOf(a.owner), { roomUuid: room.uuid, me: a.owner.userUuid, current: first.signedList!.list, upsert: [await entryOf(a.viewer, 'VIEWER', room)] });
+    await json(await req(server, a.owner, 'PUT', ROOM_PATHS.access(room.uuid), { user: email('outsider'), role: 'VIEWER' }), 200);
+    const laptop = await device(a.editor);
+    const stored = await writeRoomMemberList(a.editor.client, e2eOf(a.editor), { roomUuid: room.uuid, me: a.editor.userUuid, current: stale.list, upsert: [await entryOf(a.outsider, 'VIEWER', room)], memory: laptop });
+    expect(stored.signedList?.list.version).toBe(3);
+    expect(stored.signedList?.list.members.map((m) => m.userId).sort()).toEqual([a.owner, a.editor, a.viewer, a.outsider].map((x) => x.userUuid).sort());
+    expect(laptop.memberListVersion(room.uuid)).toBe(3);
+    expect(MEMBER_LIST_WRITE_ATTEMPTS).toBeGreaterThan(1);
+    // From the stale version 1 again: the VIEWER "added" without keys (as a share without keys is
+    // listed) does not overwrite the entry with keys the other OWNER wrote meanwhile.
+    const again = await writeRoomMemberList(a.editor.client, e2eOf(a.editor), { roomUuid: room.uuid, me: a.editor.userUuid, current: stale.list, addOnly: [{ ...(await entryOf(a.viewer, 'VIEWER', room)), signingKeyId: null, encryptionKeyId: null }] });
+    expect(again.signedList?.list.version).toBe(4);
+    expect(again.signedList?.list.members.find((m) => m.userId === a.viewer.userUuid)?.encryptionKeyId).toBe((await entryOf(a.viewer, 'VIEWER', room)).encryptionKeyId);
+
+    // The latest list was tampered with: the stale OWNER's retry refuses to sign over it (and stores nothing).
+    const roomId = await roomIdOf(room);
+    const row = await server.app.db.selectFrom('room_e2e_member_lists').selectAll().where('room_id', '=', roomId).executeTakeFirstOrThrow();
+    const tampered = JSON.parse(row.signed_list) as { list: { members: { role: string; userId: string }[] } };
+    tampered.list.members.find((m) => m.userId === a.outsider.userUuid)!.role = 'EDITOR';
+    await server.app.db.updateTable('room_e2e_member_lists').set({ signed_list: JSON.stringify(tampered) }).where('room_id', '=', roomId).execute();
+    await expect(writeRoomMemberList(a.owner.client, e2eOf(a.owner), { roomUuid: room.uuid, me: a.owner.userUuid, current: stale.list, remove: [a.viewer.userUuid] })).rejects.toMatchObject({ code: 'room-member-list-invalid' });
+    expect((await server.app.db.selectFrom('room_e2e_member_lists').select('version').where('room_id', '=', roomId).executeTakeFirstOrThrow()).version).toBe(4);
   }, 120_000);
 });

@@ -13,6 +13,7 @@ import { createUserAsAdmin, signIn, signInAdmin } from './core-helpers';
 import { e2eActor, e2eOf, giveSecuPass, type E2eActor } from './e2e-helpers';
 import { roomKeyTrust } from '@shared/transfer/room-key-trust';
 import { memberEntryOf, memberListFlags, roomMemberListTrust, writeRoomMemberList } from '@shared/transfer/room-member-list';
+import { ROOM_MEMBER_LIST_PATH, type RoomMemberListState } from '@shared/contract/rooms-e2e-member-list';
 import { createE2eRoom, grant, json, openRoomKey, readE2eFolder, renameE2eFileBody, req, sha256Hex, signGrant, uploadE2eFile } from './rooms-e2e-helpers';
 
 /**
@@ -57,10 +58,10 @@ async function roomWithFile(title: string) {
   return { room, file: file!, row, bytes };
 }
 
-/** What the member writes with the server's help: the file's metadata re-signed with her own key (her rename body, same name). */
-async function reSignAs(member: E2eActor, room: Room, fileUuid: string, fileId: number): Promise<void> {
+/** What the member writes with the server's help: the file's metadata re-signed with her own key (her rename body, same name; `memberListVersion`: bound to that list). */
+async function reSignAs(member: E2eActor, room: Room, fileUuid: string, fileId: number, memberListVersion?: number): Promise<void> {
   const { handle } = await openRoomKey(server, member, room.uuid);
-  const { metadata } = await renameE2eFileBody(server, member, room.uuid, handle, fileUuid, 'Offer.pdf');
+  const { metadata } = await renameE2eFileBody(server, member, room.uuid, handle, fileUuid, 'Offer.pdf', undefined, memberListVersion);
   // The server stores it and names her as the signer (what a PATCH by an EDITOR would leave).
   const user = await server.app.db.selectFrom('users').select('id').where('uuid', '=', member.userUuid).executeTakeFirstOrThrow();
   await server.app.db.updateTable('room_e2e_files').set({ metadata, signed_by: user.id }).where('file_id', '=', fileId).execute();
@@ -372,5 +373,55 @@ describe('case 4: a member the server invents', () => {
     signed.list.members = signed.list.members.filter((m) => (m as { userId: string }).userId !== a.outsider.userUuid);
     await db.updateTable('room_e2e_member_lists').set({ signed_list: JSON.stringify(signed) }).where('room_id', '=', roomId).execute();
     expect(await roomMemberListTrust(a.viewer.client, e2eOf(a.viewer), { roomUuid: r.room.uuid, me: a.viewer.userUuid })).toMatchObject({ ok: false, code: 'room-member-list-invalid' });
+  }, 180_000);
+});
+
+describe('roles at signing time: metadata bound to the member list it was signed under', () => {
+  it('a writer demoted later keeps her files; a VIEWER or non-member of that list is refused (room-signer-not-writer-then); a version the server does not hand out or swaps is refused', async () => {
+    const r = await roomWithFile('Roles then');
+    const db = server.app.db;
+    const roomId = (await db.selectFrom('data_rooms').select('id').where('uuid', '=', r.room.uuid).executeTakeFirstOrThrow()).id;
+    const listOf = async (actor: E2eActor) => {
+      const read = await roomMemberListTrust(actor.client, e2eOf(actor), { roomUuid: r.room.uuid, me: actor.userUuid });
+      if (!read.ok) throw new Error(read.code);
+      return read.list;
+    };
+    await writeRoomMemberList(a.owner.client, e2eOf(a.owner), { roomUuid: r.room.uuid, me: a.owner.userUuid, current: null, base: (await membersOf(r.room)).map(memberEntryOf) });
+    // The EDITOR uploads under version 1, where she is EDITOR.
+    const { handle } = await openRoomKey(server, a.editor, r.room.uuid);
+    await uploadE2eFile(server, a.editor, r.room.uuid, handle, { name: 'Draft.pdf', bytes: new Uint8Array(20).fill(3), partSize: PART_SIZE, memberListVersion: 1 });
+    expect((await readE2eFolder(server, a.viewer, r.room.uuid, undefined, { download: false })).files.get('Draft.pdf')!.metadata.memberListVersion).toBe(1);
+    // Made VIEWER in version 2: her file of version 1 still verifies (the role then counts, not today's).
+    await json(await share(r.room, 'editor', 'VIEWER'), 200);
+    const v1 = await listOf(a.owner);
+    await writeRoomMemberList(a.owner.client, e2eOf(a.owner), { roomUuid: r.room.uuid, me: a.owner.userUuid, current: v1, upsert: [{ ...v1.members.find((m) => m.userId === a.editor.userUuid)!, role: 'VIEWER' }] });
+    expect((await listOf(a.viewer)).version).toBe(2);
+    expect((await readE2eFolder(server, a.viewer, r.room.uuid, undefined, { download: false })).files.has('Draft.pdf')).toBe(true);
+    // The server keeps every version for the members (?version=N; 404 for one it never stored; outsiders 404).
+    const at = (actor: E2eActor, version: number) => req(server, actor, 'GET', `${ROOM_MEMBER_LIST_PATH(r.room.uuid)}?version=${version}`);
+    expect((await json<RoomMemberListState>(await at(a.viewer, 1), 200)).signedList?.list.version).toBe(1);
+    expect((await at(a.viewer, 3)).status).toBe(404);
+    expect((await at(a.outsider, 1)).status).toBe(404);
+    expect((await at(a.viewer, 0)).status).toBe(400);
+
+    // With the server's help the VIEWER (a VIEWER in version 1 as in 2) and the outsider (in no list) re-sign the owner's file.
+    await reSignAs(a.viewer, r.room, r.file.uuid, r.row.id, 1);
+    await expect(readE2eFolder(server, a.owner, r.room.uuid, undefined, { download: false })).rejects.toMatchObject({ code: 'room-signer-not-writer-then' });
+    const { id: _id, ...template } = await db.selectFrom('room_access').selectAll().where('room_id', '=', roomId).where('user_id', '=', await userIdOf(a.viewer)).executeTakeFirstOrThrow();
+    await db.insertInto('room_access').values({ ...template, user_id: await userIdOf(a.outsider), role: 'EDITOR' }).execute();
+    await json(await grant(server, a.owner, r.room.uuid, a.outsider.userUuid), 200);
+    await reSignAs(a.outsider, r.room, r.file.uuid, r.row.id, 2);
+    await expect(readE2eFolder(server, a.owner, r.room.uuid, undefined, { download: false })).rejects.toMatchObject({ code: 'room-signer-not-writer-then' });
+    // An OWNER's signature bound to a version the server never stored (newer than any): refused.
+    await reSignAs(a.owner, r.room, r.file.uuid, r.row.id, 9);
+    await expect(readE2eFolder(server, a.viewer, r.room.uuid, undefined, { download: false })).rejects.toMatchObject({ code: 'room-member-list-version-unknown' });
+    // Bound to version 1: fine — until the server serves version 2 for it, or drops version 1.
+    await reSignAs(a.owner, r.room, r.file.uuid, r.row.id, 1);
+    expect((await readE2eFolder(server, a.viewer, r.room.uuid, undefined, { download: false })).files.has('Offer.pdf')).toBe(true);
+    const v2 = await db.selectFrom('room_e2e_member_list_versions').select('signed_list').where('room_id', '=', roomId).where('version', '=', 2).executeTakeFirstOrThrow();
+    await db.updateTable('room_e2e_member_list_versions').set({ signed_list: v2.signed_list }).where('room_id', '=', roomId).where('version', '=', 1).execute();
+    await expect(readE2eFolder(server, a.viewer, r.room.uuid, undefined, { download: false })).rejects.toMatchObject({ code: 'room-member-list-invalid' });
+    await db.deleteFrom('room_e2e_member_list_versions').where('room_id', '=', roomId).where('version', '=', 1).execute();
+    await expect(readE2eFolder(server, a.viewer, r.room.uuid, undefined, { download: false })).rejects.toMatchObject({ code: 'room-member-list-version-unknown' });
   }, 180_000);
 });

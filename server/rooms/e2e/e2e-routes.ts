@@ -22,7 +22,7 @@ export function registerE2eRoomRoutes(app: FastifyInstance): void {
   registerEndpoint(app, ROOM_E2E_ENDPOINTS.grant, async (request) =>
     grantE2eKey(requestContext(app, request), request.params.roomUuid, request.params.userUuid, request.body),
   );
-  registerEndpoint(app, ROOM_E2E_ENDPOINTS.memberList, async (request) => getE2eMemberList(requestContext(app, request), request.params.roomUuid));
+  registerEndpoint(app, ROOM_E2E_ENDPOINTS.memberList, async (request) => getE2eMemberList(requestContext(app, request), request.params.roomUuid, request.query.version));
   registerEndpoint(app, ROOM_E2E_ENDPOINTS.putMemberList, async (request) => putE2eMemberList(requestContext(app, request), request.params.roomUuid, request.body));
   registerEndpoint(app, ROOM_E2E_ENDPOINTS.createFolder, async (request, reply) => {
     const folder = await createE2eFolder(requestContext(app, request), request.params.roomUuid, request.body);

@@ -53,12 +53,16 @@ export interface RoomE2eMemberListsTable {
   created_at: number;
 }
 
+/** Migration 0062: every signed member list of an E2E room, by version (README section 7 "Roles at signing time"). */
+export type RoomE2eMemberListVersionsTable = RoomE2eMemberListsTable;
+
 export interface RoomE2eTables {
   room_e2e_files: RoomE2eFilesTable;
   room_e2e_declines: RoomE2eDeclinesTable;
   room_e2e_versions: RoomE2eVersionsTable;
   room_e2e_key_grants: RoomE2eKeyGrantsTable;
   room_e2e_member_lists: RoomE2eMemberListsTable;
+  room_e2e_member_list_versions: RoomE2eMemberListVersionsTable;
 }
 
 declare module '../../db/schema' {

@@ -16,7 +16,7 @@ import {
   E2eRenameBodySchema,
   E2eRoomStateSchema,
 } from '../rooms-e2e';
-import { PutRoomMemberListBodySchema, RoomMemberListStateSchema } from '../rooms-e2e-member-list';
+import { PutRoomMemberListBodySchema, RoomMemberListQuerySchema, RoomMemberListStateSchema } from '../rooms-e2e-member-list';
 import { E2eFileVersionListSchema } from '../rooms-e2e-versions';
 
 const area = endpointArea({ tag: 'rooms', access: 'authenticated' });
@@ -43,8 +43,8 @@ export const ROOM_E2E_ENDPOINTS = {
   grant: area.put('/rooms/{roomUuid}/e2e/members/{userUuid}/key', 'grantE2eRoomKey', 'Grants a member the room key (the OWNER’s copy re-wrapped to the member’s live key) or declines (approve false) (OWNER)', {
     params: E2eMemberParamsSchema, body: E2eGrantBodySchema, response: { 200: E2eMemberSchema }, errors: [400, 401, 403, 404],
   }),
-  memberList: area.get('/rooms/{roomUuid}/e2e/member-list', 'getE2eRoomMemberList', 'The latest member list an OWNER signed (null: none yet) and its signer’s signing keys (any member)', {
-    params: RoomParamsSchema, response: { 200: RoomMemberListStateSchema }, errors: [400, 401, 404],
+  memberList: area.get('/rooms/{roomUuid}/e2e/member-list', 'getE2eRoomMemberList', 'The latest member list an OWNER signed (null: none yet), or with `version` that earlier one (404: none kept), and its signer’s signing keys (any member)', {
+    params: RoomParamsSchema, query: RoomMemberListQuerySchema, response: { 200: RoomMemberListStateSchema }, errors: [400, 401, 404],
   }),
   putMemberList: area.put('/rooms/{roomUuid}/e2e/member-list', 'putE2eRoomMemberList', 'Stores the next signed member list (version = stored + 1, signed by the caller for this room) (OWNER)', {
     params: RoomParamsSchema, body: PutRoomMemberListBodySchema, response: { 200: RoomMemberListStateSchema }, errors: [400, 401, 403, 404, 409],

@@ -55,7 +55,7 @@ describe('a full storage names its figures (SPEC §8 GlobalQuotaReachedException
 
 describe('E2E row problems (rooms:e2e.problems)', () => {
   // Every code openE2eFolder or a download of a room file can end in: each has a text of its own in every language.
-  const ROOM_CODES = ['room-name-invalid', 'room-metadata-invalid', 'room-metadata-signature-invalid', 'room-metadata-mismatch', 'contact-key-changed', 'room-file-key-unwrap-failed', 'room-version-rolled-back', 'room-version-chain-broken'];
+  const ROOM_CODES = ['room-name-invalid', 'room-metadata-invalid', 'room-metadata-signature-invalid', 'room-metadata-mismatch', 'contact-key-changed', 'room-file-key-unwrap-failed', 'room-version-rolled-back', 'room-version-chain-broken', 'room-signer-not-writer-then', 'room-member-list-version-unknown', 'room-member-list-invalid'];
   it.each([['de', de], ['en', en], ['fr', fr]] as const)('%s: a specific text per room code, the swapped file key included', (_lang, locale) => {
     const problems = (locale as { e2e: { problems: Record<string, string> } }).e2e.problems;
     for (const code of ROOM_CODES) {

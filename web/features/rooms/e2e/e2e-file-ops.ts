@@ -6,7 +6,7 @@ import { apiClient } from '@web/lib/api-client';
 import { cryptoApi } from '@web/lib/crypto';
 import { checkedRoomName } from '../room-errors';
 import { numberedName, type VersionConflictChoice } from '../api/room-files';
-import { writableRoomKeyOf, type E2eFolderView, type E2eListedFile, type E2eUploadPlacement } from './e2e-room-client';
+import { memberListVersionOf, writableRoomKeyOf, type E2eFolderView, type E2eListedFile, type E2eUploadPlacement } from './e2e-room-client';
 
 /**
  * Renames and version conflicts of an E2E room (shared/crypto/README.md "7. Data rooms"): the
@@ -32,9 +32,10 @@ export async function renameE2eEntry(
   if (item.kind === 'file') {
     // Only a file whose metadata verified can be renamed: the rest of it is signed again unchanged.
     if (!item.file.metadata) throw new Error('The file’s metadata did not verify');
-    const { signerKeyId: _signer, format: _format, ...rest } = item.file.metadata;
-    // A new signed state of the same version: the counter goes up (README section 7 "Version chain").
-    metadata = (await cryptoApi.sealRoomFileMetadata({ roomKey, signingKey: keys.signing.handle, metadata: { ...rest, name, ...renameLink(item.file.metadata) } })).sealed;
+    const { signerKeyId: _signer, format: _format, memberListVersion: _list, ...rest } = item.file.metadata;
+    // A new signed state of the same version: the counter goes up (README section 7 "Version chain"),
+    // bound to the list the renamer signs under (her role now, not the uploader's then).
+    metadata = (await cryptoApi.sealRoomFileMetadata({ roomKey, signingKey: keys.signing.handle, metadata: { ...rest, name, ...renameLink(item.file.metadata), ...(await memberListVersionOf(roomUuid, keys)) } })).sealed;
   }
   await call(apiClient, X.rename, { params: { roomUuid, itemUuid: itemId }, body: { name: sealedName ?? '', ...(metadata ? { metadata } : {}) } });
 }

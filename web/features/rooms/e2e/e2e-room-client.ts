@@ -10,10 +10,10 @@ import type { KeyHandle, UnlockedKeys } from '@shared/crypto/service';
 import { ciphertextLength, DEFAULT_RECORD_SIZE } from '@shared/crypto/stream-format';
 import { sha256Hex } from '@shared/crypto/subtle';
 import { contactPinsFor } from '@shared/transfer/contact-pins';
-import { verifiedContactKey, type ChangedContactKey, type E2eOptions } from '@shared/transfer/e2e';
+import { verifiedContactKey } from '@shared/transfer/e2e';
 import { checkRoomFileRollback } from '@shared/transfer/room-rollback';
 import { roomKeyTrust, type RoomKeyTrust } from '@shared/transfer/room-key-trust';
-import { memberEntryOf, roomMemberListTrust, signerRoleOf, writeRoomMemberList, type RoomMemberListTrust } from '@shared/transfer/room-member-list';
+import { memberEntryOf, roomMemberListTrust, signerRoleChecks, writeRoomMemberList, type RoomMemberListTrust } from '@shared/transfer/room-member-list';
 import type { RoomMemberEntry } from '@shared/crypto/room-members';
 import { listRoomFileParts, sendRoomFile } from '@shared/transfer/room-upload';
 import { LocalFileChangedError } from '@shared/transfer/upload';
@@ -21,6 +21,7 @@ import { apiClient } from '@web/lib/api-client';
 import { authStore } from '@web/lib/auth';
 import { cryptoApi } from '@web/lib/crypto';
 import { checkedRoomName, readableRoomName } from '../room-errors';
+import { e2eOf, setChangedKeyQuestion, type ConfirmChangedKey } from './changed-key-question';
 
 /**
  * The browser side of an end-to-end encrypted room (shared/crypto/README.md "7. Data rooms"):
@@ -37,71 +38,15 @@ const roomKeys = new Map<string, Promise<OpenedRoomKey>>();
 /** Cached copies refused for a changed granter key: asked again once a room page can ask. */
 const refusedForChangedKey = new Set<string>();
 
-type ConfirmChangedKey = (change: ChangedContactKey) => Promise<boolean>;
-let changedKeyQuestion: ConfirmChangedKey | null = null;
-let questions: Promise<unknown> = Promise.resolve();
-const answers = new Map<string, Promise<boolean>>();
-/** The questions still open: answered Cancel when their page goes (a check must not wait for an unmounted dialog). */
-const openQuestions = new Set<(ok: boolean) => void>();
-
 /**
- * The open room page's changed-key dialog (web/components/changed-key-dialog.tsx, as deliveries
- * ask; README section 7 "A member's key changed"): a granter's, file signer's or grantee's key
- * that differs from the pin is used only when the user confirms. Without a page to ask (search
- * across rooms) it is refused as before. Returns the unregister function.
+ * The open room page's changed-key dialog (./changed-key-question.ts). A new page also drops the
+ * cached copies refused for a changed granter key, so they are asked about again.
  */
 export function setRoomChangedKeyQuestion(ask: ConfirmChangedKey): () => void {
-  changedKeyQuestion = ask;
-  answers.clear();
-  for (const cacheKey of refusedForChangedKey) roomKeys.delete(cacheKey);
-  refusedForChangedKey.clear();
-  return () => {
-    if (changedKeyQuestion !== ask) return;
-    changedKeyQuestion = null;
-    for (const cancel of [...openQuestions]) cancel(false);
-  };
-}
-
-/**
- * Asked once per contact and key while the page is open (the background loader verifies a folder's
- * files page by page: one question, not one per file); a Cancel stays the answer until the page is
- * opened again. One dialog at a time (a second change waits for the first answer).
- */
-function askOnce(change: ChangedContactKey): Promise<boolean> {
-  const key = `${change.userUuid}:${change.usage}:${change.presentedFingerprint}`;
-  let answer = answers.get(key);
-  if (!answer) {
-    answer = askNow(change);
-    answers.set(key, answer);
-  }
-  return answer;
-}
-
-function askNow(change: ChangedContactKey): Promise<boolean> {
-  const ask = changedKeyQuestion;
-  if (!ask) return Promise.resolve(false);
-  const answer = questions.then(() => {
-    if (changedKeyQuestion !== ask) return false;
-    return new Promise<boolean>((resolve) => {
-      const settle = (ok: boolean) => {
-        openQuestions.delete(settle);
-        resolve(ok);
-      };
-      openQuestions.add(settle);
-      ask(change).then(settle, () => settle(false));
-    });
+  return setChangedKeyQuestion(ask, () => {
+    for (const cacheKey of refusedForChangedKey) roomKeys.delete(cacheKey);
+    refusedForChangedKey.clear();
   });
-  questions = answer;
-  return answer;
-}
-
-/**
- * shared/transfer's `e2e` option for this room's pin checks: the Worker, the caller's keys and the
- * page's question — `once` for reading (many files), `each` for a grant the user started (asked
- * again after a Cancel), `never` where nobody waits for an answer (refused, as before).
- */
-function e2eOf(keys: UnlockedKeys, ask: 'once' | 'each' | 'never' = 'once'): E2eOptions {
-  return { crypto: cryptoApi, keys, ...(ask === 'never' ? {} : { confirmChangedKey: ask === 'once' ? askOnce : askNow }) };
 }
 
 const memberLists = new Map<string, Promise<RoomMemberListTrust>>();
@@ -116,11 +61,22 @@ export function memberListOf(roomUuid: string, keys: UnlockedKeys): Promise<Room
   let trust = memberLists.get(cacheKey);
   if (!trust) {
     const me = authStore.getState().user?.uuid ?? '';
-    trust = roomMemberListTrust(apiClient, { crypto: cryptoApi, keys }, { roomUuid, me });
+    // Not older than the highest version any of her devices saw (README section 7), kept in her synced pin list.
+    trust = listMemoryOf(keys).then((memory) => roomMemberListTrust(apiClient, { crypto: cryptoApi, keys }, { roomUuid, me, memory }));
     trust.catch(() => memberLists.delete(cacheKey));
     memberLists.set(cacheKey, trust);
   }
   return trust;
+}
+
+/** The user's synced contact pin list, which remembers the highest member list version per room. */
+const listMemoryOf = (keys: UnlockedKeys) =>
+  contactPinsFor({ client: apiClient, crypto: cryptoApi, keys, ownerUserId: async () => authStore.getState().user?.uuid ?? '' });
+
+/** What new metadata is bound to: the version of the verified list (none: unbound, README section 7 "Roles at signing time"). */
+export async function memberListVersionOf(roomUuid: string, keys: UnlockedKeys): Promise<{ memberListVersion?: number }> {
+  const list = await verifiedMemberList(roomUuid, keys);
+  return list ? { memberListVersion: list.version } : {};
 }
 
 /** The verified list, or null (none yet, or it did not verify: the page says so). */
@@ -134,20 +90,30 @@ async function verifiedMemberList(roomUuid: string, keys: UnlockedKeys) {
  * room's members as the server lists them now — a room made before lists were signed (trust on
  * that first use, README section 7). Nothing without a verified list unless `first`.
  */
-async function writeMemberList(roomUuid: string, keys: UnlockedKeys, change: { upsert?: RoomMemberEntry[]; remove?: string[]; first?: E2eMember[] }): Promise<void> {
+async function writeMemberList(roomUuid: string, keys: UnlockedKeys, change: { upsert?: RoomMemberEntry[]; addOnly?: RoomMemberEntry[]; remove?: string[]; first?: E2eMember[] }): Promise<void> {
   const me = authStore.getState().user?.uuid;
   if (!me) return;
   const current = await verifiedMemberList(roomUuid, keys);
   if (!current && !change.first) return;
-  await writeRoomMemberList(apiClient, { crypto: cryptoApi, keys }, { roomUuid, me, current, ...(change.first ? { base: change.first.map(memberEntryOf) } : {}), upsert: change.upsert ?? [], remove: change.remove ?? [] });
-  memberLists.delete(`${roomUuid}|${keys.signing.handle}`);
+  // A 409 (another OWNER wrote meanwhile) re-reads, re-applies and re-signs (bounded: writeRoomMemberList).
+  try {
+    await writeRoomMemberList(apiClient, { crypto: cryptoApi, keys }, { roomUuid, me, current, ...(change.first ? { base: change.first.map(memberEntryOf) } : {}), upsert: change.upsert ?? [], addOnly: change.addOnly ?? [], remove: change.remove ?? [], memory: await listMemoryOf(keys) });
+  } finally {
+    memberLists.delete(`${roomUuid}|${keys.signing.handle}`);
+  }
 }
 
-/** Legacy rooms (no signed list yet): an OWNER's client writes the first list when she opens the room. Answers whether it wrote one. */
-export async function signLegacyMemberList(roomUuid: string, keys: UnlockedKeys): Promise<boolean> {
+/**
+ * Legacy rooms (no signed list yet): when an OWNER opens the room her client offers to write the
+ * first list from the members the server lists — `confirm` shows them (with their keys'
+ * fingerprints) and only her yes signs them (trust on that first use, README section 7). Answers
+ * whether it wrote one.
+ */
+export async function signLegacyMemberList(roomUuid: string, keys: UnlockedKeys, confirm: (members: E2eMember[]) => Promise<boolean>): Promise<boolean> {
   const trust = await memberListOf(roomUuid, keys);
   if (trust.ok || trust.code !== 'room-member-list-missing') return false;
   const { members } = await listE2eMembers(roomUuid);
+  if (!(await confirm(members))) return false;
   await writeMemberList(roomUuid, keys, { first: members });
   return true;
 }
@@ -405,8 +371,10 @@ export interface E2eFileToVerify {
  */
 export async function verifyE2eFiles(roomUuid: string, roomKey: KeyHandle, keys: UnlockedKeys, state: E2eRoomState, toOpen: E2eFileToVerify[]): Promise<void> {
   const fail = (row: E2eListedFile, code: string) => (row.problem = code);
-  // A signer the signed member list does not hold as a writer is refused (README section 7 "Who is a member").
+  // A signer the signed member list does not hold as a writer is refused (README section 7 "Who is a member"):
+  // in the list the metadata is bound to ("Roles at signing time"), else in the latest.
   const memberList = await verifiedMemberList(roomUuid, keys);
+  const roleCheck = signerRoleChecks(apiClient, e2eOf(keys), { roomUuid, me: authStore.getState().user?.uuid ?? '', latest: memberList });
   const fileRef = (item: (typeof toOpen)[number]) => ({ roomId: roomUuid, fileId: item.row.uuid, version: item.extra.version });
   const opened = toOpen.length ? (await cryptoApi.openRoomFilesMetadata({ roomKey, items: toOpen.map((item) => ({ file: fileRef(item), sealed: item.extra.metadata })) })).results : [];
   type SignerKey = { publicKey: string; signer: E2eRoomState['signers'][number] } | { code: string };
@@ -440,9 +408,13 @@ export async function verifyE2eFiles(roomUuid: string, roomKey: KeyHandle, keys:
     if ('code' in key) fail(item.row, key.code);
     else {
       const { userUuid, email } = key.signer;
-      const role = signerRoleOf(memberList, key.signer);
-      // The signer's role: a VIEWER's or PREVIEWER's valid signature is refused (room-signer-not-writer).
-      const expected = { ...fileRef(item), ...(item.name === null ? {} : { name: item.name }), size: item.extra.plaintextSize, ...(item.extra.uploaderUuid ? { uploaderUserId: item.extra.uploaderUuid } : {}), signer: { userId: userUuid, role } };
+      // The signer's role: a VIEWER's or PREVIEWER's valid signature is refused (room-signer-not-writer, -then).
+      const role = await roleCheck(result.value.metadata, key.signer);
+      if ('code' in role) {
+        fail(item.row, role.code);
+        continue;
+      }
+      const expected = { ...fileRef(item), ...(item.name === null ? {} : { name: item.name }), size: item.extra.plaintextSize, ...(item.extra.uploaderUuid ? { uploaderUserId: item.extra.uploaderUuid } : {}), ...role };
       toVerify.push({ row: item.row, signed: result.value, signerPublicKey: key.publicKey, signer: { userUuid, email }, expected });
     }
   }
@@ -571,10 +543,12 @@ export async function uploadE2eFile(file: File, target: E2eUploadTarget): Promis
           closeUpload();
           // The version chain (README section 7): a new file starts at 1, a new version links to the current state.
           const link = await versionLinkOf(keys, target.placement?.replace);
+          // Bound to the member list she writes under (README section 7 "Roles at signing time").
+          const boundList = await memberListVersionOf(roomUuid, keys);
           const { sealed } = await cryptoApi.sealRoomFileMetadata({
             roomKey,
             signingKey: keys.signing.handle,
-            metadata: { ...bound(fileUuid), name, size: file.size, mimeType: file.type || 'application/octet-stream', headerSha256, contentSha256, uploaderUserId: target.me.uuid, uploaderEmail: target.me.email.toLowerCase(), createdAt: new Date().toISOString(), ...link },
+            metadata: { ...bound(fileUuid), name, size: file.size, mimeType: file.type || 'application/octet-stream', headerSha256, contentSha256, uploaderUserId: target.me.uuid, uploaderEmail: target.me.email.toLowerCase(), createdAt: new Date().toISOString(), ...link, ...boundList },
           });
           return sealed;
         },
@@ -626,6 +600,14 @@ export async function fileKeyOf(roomUuid: string, keys: UnlockedKeys, file: E2eL
 
 export const listE2eMembers = (roomUuid: string) => call(apiClient, X.members, { params: { roomUuid } });
 
+/** The room key was granted, but the signed member list could not be written (after its retries). */
+export class MemberListNotUpdatedError extends Error {
+  override readonly name = 'MemberListNotUpdatedError';
+  constructor(cause: unknown) {
+    super('The member was granted; the signed member list was not updated', { cause });
+  }
+}
+
 /** The grant (release): the OWNER's room key wrapped to the member's live encryption key. */
 export async function grantRoomKey(roomUuid: string, keys: UnlockedKeys, member: E2eMember, options: { ask?: boolean } = {}): Promise<E2eMember> {
   const live = member.keys.find((k) => k.usage === 'encryption');
@@ -636,8 +618,11 @@ export async function grantRoomKey(roomUuid: string, keys: UnlockedKeys, member:
   const wrappedKey = await cryptoApi.wrapRoomKey({ roomKey, roomId: roomUuid, recipientPublicKey: key.publicKey });
   const grant = await signGrant(roomUuid, keys, member.user.uuid, wrappedKey);
   const granted = await call(apiClient, X.grant, { params: { roomUuid, userUuid: member.user.uuid }, body: { approve: true, recipientKeyId: key.keyId, wrappedKey, grant } });
-  // The approved member joins the signed member list with the key just checked.
-  await writeMemberList(roomUuid, keys, { upsert: [memberEntryOf(granted)] });
+  // The approved member joins the signed member list with the key just checked. The grant stands
+  // even when this fails (said as such: MemberListNotUpdatedError, not "could not be granted").
+  await writeMemberList(roomUuid, keys, { upsert: [memberEntryOf(granted)] }).catch((error: unknown) => {
+    throw new MemberListNotUpdatedError(error);
+  });
   return granted;
 }
 
@@ -654,7 +639,7 @@ export async function recordMemberChange(roomUuid: string, keys: UnlockedKeys, c
     // Shared with someone who has no keys yet: listed with her role and no key ids (none to check);
     // her approval later lists the keys checked then.
     if (current.members.some((m) => m.userId === change.added.user.uuid)) return;
-    await writeMemberList(roomUuid, keys, { upsert: [{ ...memberEntryOf(change.added), signingKeyId: null, encryptionKeyId: null }] });
+    await writeMemberList(roomUuid, keys, { addOnly: [{ ...memberEntryOf(change.added), signingKeyId: null, encryptionKeyId: null }] });
     return;
   }
   const listed = current.members.find((m) => m.userId === change.userUuid);

@@ -28,12 +28,13 @@ import {
   createE2eFolder,
   declineRoomKey,
   grantRoomKey,
+  MemberListNotUpdatedError,
   recordMemberChange,
   listE2eMembers,
   type E2eListedFile,
 } from './e2e-room-client';
 import { EncryptionActivation } from './encryption-activation';
-import { ApproveMemberDialog, MemberListFlagBadge, useMemberListFlags } from './member-approval';
+import { ApproveMemberDialog, FirstMemberListBar, FirstMemberListDialog, MemberListFlagBadge, useMemberListFlags, type FirstListRequest } from './member-approval';
 import { RoomKeyTrustBar, useRoomKeyTrust } from './room-key-trust';
 import { MemberCopyCell, MemberCopyMenu, useMemberCopyStates, useRegrantDialog, useRoomChangedKeyDialog } from './e2e-member-copies';
 import { startE2eRoomUpload } from './e2e-upload';
@@ -102,7 +103,19 @@ export function E2eRoomPage() {
   const isOwner = roomMay(contents?.room.role, 'manageAccess');
   const members = useSWR(isOwner && session ? ['rooms/e2e-members', roomUuid] : null, () => listE2eMembers(roomUuid));
   // A copy of the room key no OWNER signed for the caller is read only (README section 7).
-  const keyTrust = useRoomKeyTrust(roomUuid, session?.keys, contents?.room.role, () => void members.mutate());
+  // A room without a signed member list: the OWNER confirms the members its first list blesses.
+  const [firstList, setFirstList] = useState<FirstListRequest | null>(null);
+  const [reviewingFirstList, setReviewingFirstList] = useState(false);
+  const keyTrust = useRoomKeyTrust(roomUuid, session?.keys, contents?.room.role, () => void members.mutate(), (listed) =>
+    new Promise<boolean>((answer) =>
+      setFirstList({
+        members: listed,
+        answer: (sign) => {
+          setFirstList(null);
+          answer(sign);
+        },
+      }),
+    ));
   const copyStates = useMemberCopyStates(roomUuid, session?.keys, members.data?.members);
   const regrant = useRegrantDialog(roomUuid, unlock, () => members.mutate());
   // Members the OWNER-signed member list does not hold are flagged; approving shows the key's fingerprint first.
@@ -210,8 +223,10 @@ export function E2eRoomPage() {
       if (approve) await grantRoomKey(roomUuid, keys, member);
       else await declineRoomKey(roomUuid, member);
       notify('success', t(approve ? 'rooms:e2e.members.approved' : 'rooms:e2e.members.notApproved', { user: member.user.email }));
-    } catch {
-      notify('error', t('rooms:e2e.members.grantFailed', { user: member.user.email }));
+    } catch (error) {
+      // Granted, only the signed member list failed (e.g. still another OWNER's list after the retries): say that.
+      if (error instanceof MemberListNotUpdatedError) notify('warning', t('rooms:e2e.members.listNotUpdated', { user: member.user.email }));
+      else notify('error', t('rooms:e2e.members.grantFailed', { user: member.user.email }));
     }
     listFlags.refresh();
     await members.mutate();
@@ -256,9 +271,13 @@ export function E2eRoomPage() {
         listFlags.refresh();
       }
     }
-    // Added by the OWNER herself in the share dialog: granted at once after the pin check (a second
-    // dialog over the share dialog closed it); "Grant access" in the members table asks with the fingerprint.
-    else if (member.state === 'pending') await decide(member, true);
+    // Added by the OWNER herself in the share dialog and already with keys: the share dialog closes and
+    // the approve dialog asks with the key's fingerprint first, as "Grant access" in the members table
+    // does (a second dialog over the share dialog closed it). Cancel leaves her waiting there.
+    else if (member.state === 'pending') {
+      setSharing(false);
+      setApproving(member);
+    }
   };
   const keyState = (entry: RoomAccessEntry) => {
     const member = members.data?.members.find((m) => m.user.uuid === entry.user.uuid);
@@ -391,6 +410,7 @@ export function E2eRoomPage() {
         </Button>
       ) : null}
       <RoomKeyTrustBar trust={keyTrust} />
+      <FirstMemberListBar request={firstList} onReview={() => setReviewingFirstList(true)} />
       {problem ? (
         <MessageBar intent={problem === 'notApproved' ? 'error' : 'info'} style={{ marginTop: 12 }}>
           <MessageBarBody>{t(`rooms:e2e.access.${problem}`)}</MessageBarBody>
@@ -463,7 +483,7 @@ export function E2eRoomPage() {
               </Text>
               {listFlags.listProblem && listFlags.listProblem !== 'room-member-list-missing' ? (
                 <MessageBar intent="error">
-                  <MessageBarBody>{t('rooms:e2e.memberList.invalid')}</MessageBarBody>
+                  <MessageBarBody>{t(listFlags.listProblem === 'room-member-list-rolled-back' ? 'rooms:e2e.memberList.rolledBack' : 'rooms:e2e.memberList.invalid')}</MessageBarBody>
                 </MessageBar>
               ) : null}
               {listFlags.flags.size > 0 ? (
@@ -478,7 +498,8 @@ export function E2eRoomPage() {
           )}
         </div>
       ) : null}
-      <ApproveMemberDialog member={approving} onConfirm={(m) => decide(m, true)} onClose={() => setApproving(null)} />
+      <ApproveMemberDialog member={approving} onConfirm={(m) => decide(m, true)} onCancel={(m) => notify('info', t('rooms:e2e.approve.notGranted', { user: m.user.email }))} onClose={() => setApproving(null)} />
+      <FirstMemberListDialog request={firstList} open={reviewingFirstList} onClose={() => setReviewingFirstList(false)} />
       <NameDialog request={naming} onClose={() => setNaming(null)} />
       {details.panel}
       {remove.dialog}

@@ -1,4 +1,4 @@
-import { Badge, Button, Dialog, DialogActions, DialogBody, DialogContent, DialogSurface, DialogTitle, makeStyles, Text, tokens } from '@fluentui/react-components';
+import { Badge, Button, Dialog, DialogActions, DialogBody, DialogContent, DialogSurface, DialogTitle, makeStyles, MessageBar, MessageBarActions, MessageBarBody, Text, tokens } from '@fluentui/react-components';
 import type { E2eMember } from '@shared/contract/rooms-e2e';
 import type { UnlockedKeys } from '@shared/crypto/service';
 import { memberListFlags, type MemberListFlag } from '@shared/transfer/room-member-list';
@@ -43,20 +43,28 @@ export function MemberListFlagBadge({ flag }: { flag: MemberListFlag | undefined
   );
 }
 
-/** Before the room key is wrapped to a member: her key's fingerprint and whether the caller verified it. */
-export function ApproveMemberDialog({ member, onConfirm, onClose }: { member: E2eMember | null; onConfirm: (member: E2eMember) => Promise<void>; onClose: () => void }) {
+/**
+ * Before the room key is wrapped to a member: her key's fingerprint and whether the caller verified
+ * it. `onCancel` (Cancel, Escape): nothing is granted, the member stays waiting; `onClose` follows
+ * either way.
+ */
+export function ApproveMemberDialog({ member, onConfirm, onCancel, onClose }: { member: E2eMember | null; onConfirm: (member: E2eMember) => Promise<void>; onCancel?: (member: E2eMember) => void; onClose: () => void }) {
   const { t } = useTranslation();
   const styles = useStyles();
   const [busy, setBusy] = useState(false);
   const live = member?.keys.find((k) => k.usage === 'encryption');
+  const cancel = () => {
+    if (member) onCancel?.(member);
+    onClose();
+  };
   const { data: fingerprint } = useSWR(live ? ['rooms/e2e-approve-fingerprint', live.keyId] : null, async () => (await cryptoApi.fingerprint({ publicKey: live!.publicKey })).fingerprintDisplay);
   return (
-    <Dialog open={member !== null} onOpenChange={(_e, data) => !data.open && !busy && onClose()}>
+    <Dialog open={member !== null} onOpenChange={(_e, data) => !data.open && !busy && cancel()}>
       <DialogSurface>
         <DialogBody>
           <DialogTitle>{t('rooms:e2e.approve.title', { user: member?.user.email ?? '' })}</DialogTitle>
           <DialogContent>
-            <Text as="p">{t('rooms:e2e.approve.intro')}</Text>
+            <Text as="p">{t('rooms:e2e.approve.intro', { user: member?.user.email ?? '' })}</Text>
             <Text as="p" weight="semibold">
               {t('rooms:e2e.approve.fingerprint')}
             </Text>
@@ -80,9 +88,91 @@ export function ApproveMemberDialog({ member, onConfirm, onClose }: { member: E2
             >
               {t('rooms:e2e.approve.confirm')}
             </Button>
-            <Button disabled={busy} onClick={onClose}>
+            <Button disabled={busy} onClick={cancel}>
               {t('common:actions.cancel')}
             </Button>
+          </DialogActions>
+        </DialogBody>
+      </DialogSurface>
+    </Dialog>
+  );
+}
+
+/** The fingerprint of a member's live encryption key (recomputed from the key), or a dash without keys. */
+function MemberFingerprint({ member }: { member: E2eMember }) {
+  const { t } = useTranslation();
+  const styles = useStyles();
+  const live = member.keys.find((k) => k.usage === 'encryption');
+  const { data } = useSWR(live ? ['rooms/e2e-approve-fingerprint', live.keyId] : null, async () => (await cryptoApi.fingerprint({ publicKey: live!.publicKey })).fingerprintDisplay);
+  if (!live) return <Text>{t('rooms:e2e.firstList.noKeys')}</Text>;
+  return <span className={styles.fingerprint}>{data ? displayFingerprint(data) : '…'}</span>;
+}
+
+/**
+ * A room without a signed member list (made before lists were signed): before an OWNER signs the
+ * first one, it shows every member the server lists — who the list will bless — with role and key
+ * fingerprint (README section 7 "Who writes it"). `request.answer(true)` signs; until then the room
+ * stays without a list (the page's notice offers it again; asked again at the next open).
+ */
+export interface FirstListRequest {
+  members: E2eMember[];
+  answer: (sign: boolean) => void;
+}
+
+/** The OWNER's notice while the room has no signed member list, with the button that opens the confirmation. */
+export function FirstMemberListBar({ request, onReview }: { request: FirstListRequest | null; onReview: () => void }) {
+  const { t } = useTranslation();
+  if (!request) return null;
+  return (
+    <MessageBar intent="warning" style={{ marginTop: 12 }}>
+      <MessageBarBody>{t('rooms:e2e.firstList.notice')}</MessageBarBody>
+      <MessageBarActions>
+        <Button onClick={onReview}>{t('rooms:e2e.firstList.review')}</Button>
+      </MessageBarActions>
+    </MessageBar>
+  );
+}
+
+/** `open`: the confirmation shows `request`; "Not now" only closes it (the request stays pending). */
+export function FirstMemberListDialog({ request, open, onClose }: { request: FirstListRequest | null; open: boolean; onClose: () => void }) {
+  const { t } = useTranslation();
+  const sign = () => {
+    request?.answer(true);
+    onClose();
+  };
+  return (
+    <Dialog open={open && request !== null} onOpenChange={(_e, data) => !data.open && onClose()}>
+      <DialogSurface>
+        <DialogBody>
+          <DialogTitle>{t('rooms:e2e.firstList.title')}</DialogTitle>
+          <DialogContent>
+            <Text as="p">{t('rooms:e2e.firstList.intro')}</Text>
+            <table aria-label={t('rooms:e2e.firstList.members')}>
+              <thead>
+                <tr>
+                  <th scope="col">{t('rooms:e2e.members.user')}</th>
+                  <th scope="col">{t('rooms:e2e.firstList.role')}</th>
+                  <th scope="col">{t('rooms:e2e.approve.fingerprint')}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {request?.members.map((m) => (
+                  <tr key={m.user.uuid}>
+                    <td>{m.user.email}</td>
+                    <td>{t(`rooms:roles.${m.role}`)}</td>
+                    <td data-testid="first-list-fingerprint">
+                      <MemberFingerprint member={m} />
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </DialogContent>
+          <DialogActions>
+            <Button appearance="primary" onClick={sign}>
+              {t('rooms:e2e.firstList.confirm')}
+            </Button>
+            <Button onClick={onClose}>{t('rooms:e2e.firstList.later')}</Button>
           </DialogActions>
         </DialogBody>
       </DialogSurface>

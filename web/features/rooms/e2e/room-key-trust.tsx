@@ -1,4 +1,5 @@
 import { MessageBar, MessageBarBody } from '@fluentui/react-components';
+import type { E2eMember } from '@shared/contract/rooms-e2e';
 import type { UnlockedKeys } from '@shared/crypto/service';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -12,7 +13,7 @@ import { roomMay } from '../room-may';
  * opening a room made before grants were signed signs them first (`onMigrated` then refreshes the
  * members list).
  */
-export function useRoomKeyTrust(roomUuid: string, keys: UnlockedKeys | undefined, role: RoomRole | undefined, onMigrated: () => void): RoomKeyTrust | null {
+export function useRoomKeyTrust(roomUuid: string, keys: UnlockedKeys | undefined, role: RoomRole | undefined, onMigrated: () => void, confirmFirstList: (members: E2eMember[]) => Promise<boolean>): RoomKeyTrust | null {
   const [trust, setTrust] = useState<{ room: string; trust: RoomKeyTrust } | null>(null);
   useEffect(() => {
     if (!keys || !role) return;
@@ -20,8 +21,14 @@ export function useRoomKeyTrust(roomUuid: string, keys: UnlockedKeys | undefined
     void (async () => {
       try {
         if (roomMay(role, 'manageAccess') && (await signLegacyRoomKeyGrants(roomUuid, keys))) onMigrated();
-        // A room without a signed member list yet: the OWNER's client writes the first (README section 7).
-        if (roomMay(role, 'manageAccess') && (await signLegacyMemberList(roomUuid, keys))) onMigrated();
+        // A room without a signed member list yet: the OWNER's client writes the first once she confirmed
+        // the members it blesses (README section 7) — whenever she does; the copy's check does not wait for it.
+        if (roomMay(role, 'manageAccess')) {
+          void signLegacyMemberList(roomUuid, keys, confirmFirstList).then(
+            (wrote) => wrote && onMigrated(),
+            (error: unknown) => console.debug('[e2e] first member list', error),
+          );
+        }
         const answer = await roomKeyTrustOf(roomUuid, keys);
         if (!cancelled) setTrust({ room: roomUuid, trust: answer });
       } catch (error) {
@@ -32,7 +39,7 @@ export function useRoomKeyTrust(roomUuid: string, keys: UnlockedKeys | undefined
     return () => {
       cancelled = true;
     };
-    // onMigrated is a refresh callback; a new one must not re-run the check.
+    // onMigrated and confirmFirstList are callbacks; new ones must not re-run the check.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [roomUuid, keys, role]);
   return trust?.room === roomUuid ? trust.trust : null;
