@@ -4,9 +4,10 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { ESLint } from 'eslint';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LINT_FIXTURE_PREFIX } from './lint-fixtures';
 
 const root = process.cwd();
-const fixtureTag = `zzlint${process.pid}`;
+const fixtureTag = `${LINT_FIXTURE_PREFIX}${process.pid}`;
 const files: Record<string, string> = {
   [`web/features/${fixtureTag}a/a.ts`]: `export const a = 1;\n`,
   [`web/features/${fixtureTag}b/b.ts`]: `import { a } from '@web/features/${fixtureTag}a/a';\nexport const b = a;\n`,

@@ -6,6 +6,7 @@
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isLintFixture, LINT_FIXTURE_PREFIX } from './lint-fixtures';
 
 const root = process.cwd();
 /** Production code that could spell a level: the server, the clients, the entry points and shared/ (minus the contract). */
@@ -39,8 +40,13 @@ function levelSpellings(text: string): string[] {
   return found;
 }
 
+/** The file 'walks the real folders' plants in server/. */
+const PLANTED_NAME = `${LINT_FIXTURE_PREFIX}levels${process.pid}.ts`;
+
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    // Other lint tests' fixtures are skipped; this file's own planted one (below) is not.
+    if (isLintFixture(entry.name) && entry.name !== PLANTED_NAME) return [];
     const path = join(dir, entry.name);
     if (entry.isDirectory()) return entry.name === 'node_modules' ? [] : sourceFiles(path);
     return /\.(?:ts|tsx|mts)$/.test(entry.name) && !/\.(?:test|spec)\.tsx?$/.test(entry.name) && !entry.name.endsWith('.d.ts') ? [path] : [];
@@ -101,7 +107,7 @@ describe('security levels are spelled only in shared/contract', () => {
   });
 
   describe('walks the real folders', () => {
-    const planted = join(root, 'server', `zzlevels${process.pid}.ts`);
+    const planted = join(root, 'server', PLANTED_NAME);
     beforeAll(() => {
       mkdirSync(join(root, 'server'), { recursive: true });
       writeFileSync(planted, 'export const isPlain = (level: number) => level < 20;\n');
@@ -109,7 +115,7 @@ describe('security levels are spelled only in shared/contract', () => {
     afterAll(() => rmSync(planted, { force: true }));
 
     it('reports a planted file with its path and line', () => {
-      expect(scanTree()).toEqual([`server${sep}zzlevels${process.pid}.ts:1: a level compared with a number: export const isPlain = (level: number) => level < 20;`]);
+      expect(scanTree()).toEqual([`server${sep}${PLANTED_NAME}:1: a level compared with a number: export const isPlain = (level: number) => level < 20;`]);
     });
   });
 });

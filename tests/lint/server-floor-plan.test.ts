@@ -7,6 +7,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, posix } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { isLintFixture } from './lint-fixtures';
 
 const root = process.cwd();
 const SERVER_FILE_MAX_LINES = 400;
@@ -24,6 +25,7 @@ function sourceTree(top = 'server'): Tree {
   const tree: Tree = {};
   const walk = (dir: string) => {
     for (const name of readdirSync(join(root, dir))) {
+      if (isLintFixture(name)) continue;
       const path = posix.join(dir, name);
       if (statSync(join(root, path)).isDirectory()) walk(path);
       else if (/\.tsx?$/.test(name) && !/\.test(-helper)?\.tsx?$/.test(name) && !/\.d\.ts$/.test(name)) tree[path] = readFileSync(join(root, path), 'utf8');
