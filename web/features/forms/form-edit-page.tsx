@@ -80,7 +80,7 @@ function FormEditor({ form }: { form: Form | undefined }) {
 
   async function save(event: FormEvent) {
     event.preventDefault();
-    const local = [...formConfigProblems(state), ...processPageProblems(state.processPages, state.customFields), ...formAdminProblems(state.admin, state.customFields, state.translations, state.processPages), ...formFooterProblems(state.layout.footer)];
+    const local = [...formConfigProblems(state), ...processPageProblems(state.processPages, state.customFields), ...formAdminProblems(state.admin, state.customFields, state.translations, state.processPages, state.securityLevel), ...formFooterProblems(state.layout.footer)];
     setProblems(local);
     setFailure(null);
     if (local.length > 0) {
