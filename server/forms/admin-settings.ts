@@ -78,7 +78,7 @@ async function usersByEmail(db: Db, emails: string[], field: string, role?: 'ROL
 
 /** §5 checks of the admin settings that need no database (subject placeholders, colours). */
 export function checkAdminSettings(input: FormInputParsed): void {
-  const problems = formAdminProblems(input.admin, input.customFields, input.translations, input.processPages);
+  const problems = formAdminProblems(input.admin, input.customFields, input.translations, input.processPages, input.securityLevel);
   if (problems.length > 0) throw badRequest('The form has invalid settings', { problems });
 }
 

@@ -1,3 +1,5 @@
+import type { FieldValue } from '@shared/contract/forms';
+import { renderConfirmationText } from '@shared/rules/form-admin-rules';
 import { reduceLanguage } from '@shared/contract/constants';
 import type { FastifyInstance } from 'fastify';
 import type { Transaction } from 'kysely';
@@ -66,9 +68,13 @@ export async function completeSubmission(app: FastifyInstance, submissionId: num
     const text = form ? (await adminOf(app.db, form)).confirmationMailText : '';
     if (form && text.trim() !== '') {
       const language = reduceLanguage(submission.language ?? 'en');
-      await app.mailer.send({ to: submission.confirmation_to, template: 'formConfirmation', language, data: { formName: form.name, text, date: today() } });
+      const date = today();
+      // The placeholders filled from the values kept at the start (the mail template escapes them for HTML).
+      const values = JSON.parse(submission.confirmation_values ?? '{}') as Record<string, FieldValue>;
+      await app.mailer.send({ to: submission.confirmation_to, template: 'formConfirmation', language, data: { formName: form.name, text: renderConfirmationText(text, { formName: form.name, date, values }), date } });
     }
-    await app.db.updateTable('form_submissions').set({ confirmation_sent_at: Date.now() }).where('id', '=', submission.id).execute();
+    // The values were kept for this mail only.
+    await app.db.updateTable('form_submissions').set({ confirmation_sent_at: Date.now(), confirmation_values: null }).where('id', '=', submission.id).execute();
   }
   if (submission.account_closed_at === null) await closeSubmitterAccount(app, submission.id, submission.submitter_user_id);
 }

@@ -1,5 +1,6 @@
 import type { CustomField, FieldValue } from '@shared/contract/forms';
 import { renderSubject } from '@shared/rules/form-admin-rules';
+import { isPngDataUrl } from '@shared/rules/form-rules';
 import { isValidEmail } from '@shared/rules/send-rules';
 import type { FastifyInstance } from 'fastify';
 import { accessDenied } from '../core/http-error';
@@ -24,6 +25,14 @@ export async function deliveryOptions(app: FastifyInstance, row: FormRow, values
   const admin = await adminOf(app.db, row);
   const rendered = admin.subjectTemplate.trim() === '' ? '' : renderSubject(admin.subjectTemplate, { formName: row.name, date: today(), values });
   return { subject: rendered === '' ? standardSubject : rendered, quiet: !admin.notifyRecipients };
+}
+
+/**
+ * The values the confirmation text's `{field:…}` placeholders are filled from at completion, as
+ * JSON (levels 3/4 send none: the server never sees them). A drawn signature is no text: left out.
+ */
+export function confirmationValues(values: Record<string, FieldValue>): string {
+  return JSON.stringify(Object.fromEntries(Object.entries(values).filter(([, v]) => !(typeof v === 'string' && isPngDataUrl(v)))));
 }
 
 /**

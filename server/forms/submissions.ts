@@ -13,7 +13,7 @@ import { createDraft } from '../deliveries/drafts';
 import type { UserRow } from '../users/users-repository';
 import { e2eRecipientsOf, e2eSubmitter } from './e2e';
 import { adminOf } from './admin-settings';
-import { assertMaySubmit, confirmationAddress, deliveryOptions } from './submission-extras';
+import { assertMaySubmit, confirmationAddress, confirmationValues, deliveryOptions } from './submission-extras';
 import { fieldsOf, formByIdOrUrl, formError, layoutOf, levelOf, recipientsOf, type FormRow } from './forms';
 import { startHandOff } from './flow-handoff';
 import { pagesOf } from './pages';
@@ -96,7 +96,7 @@ function messageOf(fields: CustomField[], values: Record<string, FieldValue>, su
   for (const field of fields) {
     if (field.type === 'link') continue;
     if (field.type === 'textTemplate') {
-      lines.push(fillTemplate(field.defaultValue, values));
+      lines.push(fillTemplate(field.defaultValue, values, fields));
       continue;
     }
     const value = values[field.name];
@@ -167,6 +167,7 @@ export async function startFormSubmission(app: FastifyInstance, request: Fastify
   const submissionJsonHead = await startHandOff(app, { form: row, draft, level, fields, values, submitter: submitter?.email ?? null, recipients: [...new Set([...mandatory, ...chosen])], language });
   const session = await app.sessions.create(from.id, 'submit');
   // The confirmation mail and the closing of a level 3/4 submitter account wait for the send (./submission-completion.ts).
+  const confirmationTo = await confirmationAddress(app, { row, fields, values, submitter });
   await app.db
     .insertInto('form_submissions')
     .values({
@@ -174,7 +175,8 @@ export async function startFormSubmission(app: FastifyInstance, request: Fastify
       delivery_id: draft.id,
       session_id: session.session.id,
       created_at: Date.now(),
-      confirmation_to: await confirmationAddress(app, { row, fields, values, submitter }),
+      confirmation_to: confirmationTo,
+      confirmation_values: confirmationTo === null ? null : confirmationValues(values),
       language,
       completed_at: null,
       confirmation_sent_at: null,

@@ -51,6 +51,8 @@ export interface FormSubmissionsTable {
   /** Levels 3/4: the per-submission submitter account, and when it was disabled. */
   submitter_user_id: number | null;
   account_closed_at: number | null;
+  /** Migration 0064: the values the confirmation text's placeholders need (JSON), while its mail is due. */
+  confirmation_values: string | null;
 }
 
 export interface FormTables {

@@ -1,24 +1,26 @@
-import { REPORT_CSV_COLUMNS, type ActiveUsersReport, type DeliveriesReport, type DownloadsReport, type ReportKind, type StorageReport } from '@shared/contract/reports';
+import type { Language } from '@shared/contract/constants';
+import { REPORT_CSV_COLUMNS, type ActiveUsersReport, type DeliveriesReport, type DownloadsReport, type ReportKind, type StorageArea, type StorageReport } from '@shared/contract/reports';
 import { securityLevelNumber } from '@shared/contract/security-levels';
+import { csvText } from '@shared/rules/csv';
 
 /**
- * The reports as CSV (RFC 4180): comma-separated, CRLF line ends, a header row of
- * `REPORT_CSV_COLUMNS`, fields quoted only when they hold a comma, quote or line break (none of
- * ours do today: dates, numbers, area names). Levels are written as people read them (1–4).
+ * The reports as CSV for the signed-in user's spreadsheet (`csvText`, shared/rules/csv.ts): UTF-8
+ * with a byte order mark, CRLF, `;` for de and fr and `,` for en; a header row of
+ * `REPORT_CSV_COLUMNS`. Levels are written as people read them (1–4), storage areas by their name
+ * in the user's language (the web client's `reports:storage.areas.*`).
  */
-const field = (value: string | number): string => {
-  const text = String(value);
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+const AREA_NAMES: Record<Language, Record<StorageArea, string>> = {
+  de: { secureMails: 'Sichere Mails', dataRooms: 'Datenräume' },
+  en: { secureMails: 'Secure mails', dataRooms: 'Data rooms' },
+  fr: { secureMails: 'Mails sécurisés', dataRooms: 'Salles de données' },
 };
 
-function csvOf(kind: ReportKind, rows: ReadonlyArray<ReadonlyArray<string | number>>): string {
-  return [REPORT_CSV_COLUMNS[kind], ...rows].map((row) => row.map(field).join(',')).join('\r\n') + '\r\n';
-}
+const csvOf = (kind: ReportKind, rows: ReadonlyArray<ReadonlyArray<string | number>>, language: Language) => csvText([REPORT_CSV_COLUMNS[kind], ...rows], language);
 
-export const deliveriesCsv = (report: DeliveriesReport) =>
-  csvOf('deliveries', report.rows.map((r) => [r.date, securityLevelNumber(r.level), r.sent, r.received]));
-export const storageCsv = (report: StorageReport) =>
-  csvOf('storage', report.rows.map((r) => [r.area, r.files, r.bytes, r.filesAdded, r.bytesAdded]));
-export const activeUsersCsv = (report: ActiveUsersReport) => csvOf('activeUsers', report.rows.map((r) => [r.date, r.activeUsers, r.senders]));
-export const downloadsCsv = (report: DownloadsReport) =>
-  csvOf('downloads', report.rows.map((r) => [r.date, securityLevelNumber(r.level), r.downloads, r.recipients]));
+export const deliveriesCsv = (report: DeliveriesReport, language: Language) =>
+  csvOf('deliveries', report.rows.map((r) => [r.date, securityLevelNumber(r.level), r.sent, r.received]), language);
+export const storageCsv = (report: StorageReport, language: Language) =>
+  csvOf('storage', report.rows.map((r) => [AREA_NAMES[language][r.area], r.files, r.bytes, r.filesAdded, r.bytesAdded]), language);
+export const activeUsersCsv = (report: ActiveUsersReport, language: Language) => csvOf('activeUsers', report.rows.map((r) => [r.date, r.activeUsers, r.senders]), language);
+export const downloadsCsv = (report: DownloadsReport, language: Language) =>
+  csvOf('downloads', report.rows.map((r) => [r.date, securityLevelNumber(r.level), r.downloads, r.recipients]), language);

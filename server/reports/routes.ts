@@ -1,3 +1,4 @@
+import { reduceLanguage, type Language } from '@shared/contract/constants';
 import { contentDisposition } from '@shared/contract/content-disposition';
 import type { Endpoint } from '@shared/contract/endpoint';
 import { REPORT_ENDPOINTS } from '@shared/contract/endpoints/reports';
@@ -12,13 +13,14 @@ import { activeUsersReport, deliveriesReport, downloadsReport, storageReport } f
 interface ReportDefinition<R> {
   kind: ReportKind;
   compute: (app: FastifyInstance, range: ReportRange) => Promise<R>;
-  csv: (report: R) => string;
+  csv: (report: R, language: Language) => string;
 }
 
 function registerCsv<R>(app: FastifyInstance, endpoint: Endpoint & typeof REPORT_ENDPOINTS.deliveriesCsv, report: ReportDefinition<R>): void {
   registerEndpoint(app, endpoint, async (request: EndpointRequest<typeof endpoint>, reply) => {
     const range = request.query;
-    const text = report.csv(await report.compute(app, range));
+    // The signed-in user's language picks the separator and the area names (shared/rules/csv.ts).
+    const text = report.csv(await report.compute(app, range), reduceLanguage(request.user?.language ?? 'en'));
     return reply
       .type('text/csv; charset=utf-8')
       .header('cache-control', 'no-store')

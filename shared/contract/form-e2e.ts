@@ -56,6 +56,8 @@ export const FormValuesDocumentSchema = z
     values: z.record(z.string(), z.unknown()),
     chosenRecipients: z.array(z.string()),
     submittedAt: z.string(),
+    /** Text template name → its text, filled in by the browser before sealing (the server cannot read the values); absent without templates. */
+    texts: z.record(z.string(), z.string()).optional(),
   })
   .meta({ id: 'FormValuesDocument' });
 export type FormValuesDocument = z.infer<typeof FormValuesDocumentSchema>;

@@ -1,8 +1,10 @@
 import { FORM_COLOUR_PATTERN, SUBJECT_PLACEHOLDERS, type FormAdmin } from '@shared/contract/form-admin';
 import type { ProcessPage } from '@shared/contract/form-pages';
 import type { CustomField, FieldValue } from '@shared/contract/forms';
+import type { SecurityLevel } from '@shared/contract/deliveries';
+import { isE2eLevel } from '@shared/contract/security-levels';
 import { localisedPagesAndFields, pageTranslationProblem } from './form-pages-rules';
-import type { FormProblem } from './form-rules';
+import { placeholderText, type FormProblem } from './form-rules';
 
 /**
  * Rules of the form administration settings (shared/contract/form-admin.ts), for the server
@@ -24,30 +26,57 @@ export function unknownSubjectPlaceholders(template: string, fields: readonly Pi
   return unknown;
 }
 
-export function formAdminProblems(admin: FormAdmin, fields: readonly Pick<CustomField, 'name'>[], translations = '{}', pages: readonly Pick<ProcessPage, 'id'>[] = []): FormProblem[] {
+/** A subject template or confirmation text: only known placeholders, no stray brace. */
+const placeholdersOk = (template: string, fields: readonly Pick<CustomField, 'name'>[]) => unknownSubjectPlaceholders(template, fields).length === 0 && !/[{}]/.test(template.replace(PLACEHOLDER, ''));
+
+/**
+ * `securityLevel` (when given): at levels 3/4 the server never sees the values, so the confirmation
+ * mail (which the server writes) refuses `{field:…}` placeholders instead of mailing them empty.
+ */
+export function formAdminProblems(admin: FormAdmin, fields: readonly Pick<CustomField, 'name'>[], translations = '{}', pages: readonly Pick<ProcessPage, 'id'>[] = [], securityLevel?: SecurityLevel): FormProblem[] {
   const problems: FormProblem[] = [];
   const translation = translationKeysProblem(translations, fields, pages);
   if (translation) problems.push({ field: 'translations', reason: translation });
-  if (unknownSubjectPlaceholders(admin.subjectTemplate, fields).length > 0) problems.push({ field: 'admin.subjectTemplate', reason: 'unknownPlaceholder' });
-  if (/[{}]/.test(admin.subjectTemplate.replace(PLACEHOLDER, ''))) problems.push({ field: 'admin.subjectTemplate', reason: 'unknownPlaceholder' });
+  if (!placeholdersOk(admin.subjectTemplate, fields)) problems.push({ field: 'admin.subjectTemplate', reason: 'unknownPlaceholder' });
+  const confirmation = admin.confirmationMailText;
+  if (!placeholdersOk(confirmation, fields)) problems.push({ field: 'admin.confirmationMailText', reason: 'unknownPlaceholder' });
+  else if (securityLevel !== undefined && isE2eLevel(securityLevel) && [...confirmation.matchAll(PLACEHOLDER)].some(([, inner]) => inner!.trim().startsWith('field:'))) {
+    problems.push({ field: 'admin.confirmationMailText', reason: 'encryptedFieldPlaceholder' });
+  }
   for (const key of ['primaryColor', 'textColor'] as const) {
     if (!FORM_COLOUR_PATTERN.test(admin.appearance[key])) problems.push({ field: `admin.appearance.${key}`, reason: 'invalidColour' });
   }
   return problems;
 }
 
-const shown = (value: FieldValue | undefined) => (value === undefined ? '' : typeof value === 'string' ? value : value.map((v) => (typeof v === 'string' ? v : v.name)).join(', '));
+interface PlaceholderContext {
+  formName: string;
+  date: string;
+  values: Readonly<Record<string, FieldValue>>;
+}
 
-/** The subject of a submission's delivery: the template filled in (a saved template has known placeholders only). */
-export function renderSubject(template: string, context: { formName: string; date: string; values: Record<string, FieldValue> }): string {
-  const rendered = template.replace(PLACEHOLDER, (whole, inner: string) => {
+/** `{formName}`, `{date}` and `{field:<name>}` filled in; each inserted text passed through `clean`. */
+function fillPlaceholders(template: string, context: PlaceholderContext, clean: (text: string) => string): string {
+  return template.replace(PLACEHOLDER, (whole, inner: string) => {
     const token = inner.trim();
-    if (token === 'formName') return context.formName;
+    if (token === 'formName') return clean(context.formName);
     if (token === 'date') return context.date;
-    if (token.startsWith('field:')) return shown(context.values[token.slice('field:'.length).trim()]).replace(/[\r\n]+/g, ' ');
+    if (token.startsWith('field:')) return clean(placeholderText(context.values[token.slice('field:'.length).trim()]));
     return whole;
   });
-  return rendered.trim().slice(0, 255);
+}
+
+/** The subject of a submission's delivery: the template filled in (a saved template has known placeholders only); header-safe — no CR/LF. */
+export function renderSubject(template: string, context: PlaceholderContext): string {
+  return fillPlaceholders(template, context, (text) => text.replace(/[\r\n]+/g, ' ')).replace(/[\r\n]+/g, ' ').trim().slice(0, 255);
+}
+
+/**
+ * The submitter's confirmation text with the subject template's placeholders filled in. Plain text:
+ * the mail templates escape it for the HTML part (server/mail).
+ */
+export function renderConfirmationText(template: string, context: PlaceholderContext): string {
+  return fillPlaceholders(template, context, (text) => text);
 }
 
 /**

@@ -101,3 +101,10 @@ describe('submissionProblems', () => {
 it('fillTemplate replaces known placeholders and keeps unknown ones', () => {
   expect(fillTemplate('{Name} wants {Pick} and {Missing}', { Name: 'Ann', Pick: ['a', 'b'] })).toBe('Ann wants a, b and {Missing}');
 });
+
+it('fillTemplate fills {field:<name>} like the subject template; a field without a value is empty, an unknown name stays', () => {
+  const fields = [{ name: 'Full name' }, { name: 'Topic' }, { name: 'Files' }];
+  const template = '{field:Full name} about {field: Topic} with {field:Files} ({field:Nope}, {Full name})';
+  expect(fillTemplate(template, { 'Full name': 'Paula', Topic: 'Sales', Files: [{ name: 'a.pdf', size: 1, type: 'application/pdf' }] }, fields)).toBe('Paula about Sales with a.pdf ({field:Nope}, Paula)');
+  expect(fillTemplate(template, {}, fields)).toBe(' about  with  ({field:Nope}, )');
+});

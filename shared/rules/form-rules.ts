@@ -181,13 +181,29 @@ export function submissionProblems(fields: readonly CustomField[], values: Recor
   return problems;
 }
 
-/** A text template's text with {field name} placeholders replaced by the submitted values. */
-export function fillTemplate(template: string, values: Record<string, FieldValue>): string {
-  return template.replace(/\{([^{}]+)\}/g, (whole, name: string) => {
-    const value = values[name.trim()];
-    if (value === undefined) return whole;
-    if (typeof value === 'string') return value;
-    return value.map((v) => (typeof v === 'string' ? v : v.name)).join(', ');
+/** A value as placeholders show it: text as is, a checkbox's choices and a file field's names joined; a drawn signature is no text (empty). */
+export function placeholderText(value: FieldValue | undefined): string {
+  if (value === undefined) return '';
+  if (typeof value === 'string') return isPngDataUrl(value) ? '' : value;
+  return value.map((v) => (typeof v === 'string' ? v : v.name)).join(', ');
+}
+
+const TEMPLATE_PLACEHOLDER = /\{([^{}]+)\}/g;
+
+/**
+ * A text template's text with its placeholders filled in: `{field:<name>}` (the subject template's
+ * spelling, docs/flows.md) or the older `{<name>}`. One function for the public page (live, as the
+ * visitor types), the server (from the submitted values, never a client's text) and the browser at
+ * levels 3/4 (before sealing). A field without a value fills in empty; a placeholder naming no field
+ * of `fields` stays as written (without `fields`: any name with a value).
+ */
+export function fillTemplate(template: string, values: Readonly<Record<string, FieldValue>>, fields?: readonly Pick<CustomField, 'name'>[]): string {
+  const names = fields ? new Set(fields.map((f) => f.name.trim())) : undefined;
+  return template.replace(TEMPLATE_PLACEHOLDER, (whole, inner: string) => {
+    const token = inner.trim();
+    const name = token.startsWith('field:') ? token.slice('field:'.length).trim() : token;
+    const known = names ? names.has(name) : values[name] !== undefined;
+    return known ? placeholderText(values[name]) : whole;
   });
 }
 

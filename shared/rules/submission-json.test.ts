@@ -16,7 +16,7 @@ describe('buildSubmissionJson', () => {
       field({ name: 'Terms', type: 'link', defaultValue: 'https://example.test/terms' }),
       field({ name: 'Topics', type: 'checkbox', options: ['A', 'B'] }),
       field({ name: 'Phone', type: 'text' }),
-      field({ name: 'Summary', type: 'textTemplate', defaultValue: '{Name}: {Topics}' }),
+      field({ name: 'Summary', type: 'textTemplate', defaultValue: '{field:Name}: {field:Topics}' }),
     ];
     const json = buildSubmissionJson(head, fields, { Name: 'Pia', Topics: ['A', 'B'], Terms: 'ignored' });
     expect(SubmissionJsonSchema.strict().parse(json)).toEqual({

@@ -19,7 +19,7 @@ export function buildSubmissionJson(head: SubmissionJsonHead, fields: readonly C
       .map((field) => ({
         name: field.name,
         type: field.type,
-        value: field.type === 'textTemplate' ? fillTemplate(field.defaultValue, values) : (values[field.name] ?? null),
+        value: field.type === 'textTemplate' ? fillTemplate(field.defaultValue, values, fields) : (values[field.name] ?? null),
       })),
   };
 }

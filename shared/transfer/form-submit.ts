@@ -4,7 +4,8 @@ import { putSubmitterKeys, submitSessionClient } from '@shared/api/endpoints/sub
 import { FORM_VALUES_FILE_NAME, type FormE2eRecipient, type FormValuesDocument } from '@shared/contract/form-e2e';
 import { SUBMISSION_JSON_FILE, type SubmissionJsonHead } from '@shared/contract/flows';
 import { buildSubmissionJson } from '@shared/rules/submission-json';
-import type { FieldValue, FormSubmitBody, FormSubmitResponse, PublicForm } from '@shared/contract/forms';
+import { fillTemplate } from '@shared/rules/form-rules';
+import type { CustomField, FieldValue, FormSubmitBody, FormSubmitResponse, PublicForm } from '@shared/contract/forms';
 import { encryptsMessage, isE2eLevel } from '@shared/contract/security-levels';
 import { toBase64Url } from '@shared/crypto/bytes';
 import { MemoryKeyPinStore } from '@shared/crypto/key-pinning';
@@ -43,8 +44,9 @@ export async function pinsOfFormRecipients(crypto: CryptoApi, recipients: readon
 }
 
 /** The values of a level 3/4 submission as the file `form-values.json` (encrypted like the others). */
-export function formValuesFile(form: Pick<PublicForm, 'formUuid' | 'name'>, values: Record<string, FieldValue>, chosenRecipients: readonly string[]): UploadSource {
-  const document: FormValuesDocument = { format: 1, formUuid: form.formUuid, formName: form.name, values, chosenRecipients: [...chosenRecipients], submittedAt: new Date().toISOString() };
+export function formValuesFile(form: Pick<PublicForm, 'formUuid' | 'name' | 'customFields'>, values: Record<string, FieldValue>, chosenRecipients: readonly string[]): UploadSource {
+  const texts = filledTemplates(form.customFields, values);
+  const document: FormValuesDocument = { format: 1, formUuid: form.formUuid, formName: form.name, values, chosenRecipients: [...chosenRecipients], submittedAt: new Date().toISOString(), ...(Object.keys(texts).length > 0 ? { texts } : {}) };
   return { name: FORM_VALUES_FILE_NAME, blob: new Blob([JSON.stringify(document, null, 2)], { type: 'application/json' }) };
 }
 
@@ -58,12 +60,15 @@ export function submissionJsonFile(head: SubmissionJsonHead, form: Pick<PublicFo
   return { name: SUBMISSION_JSON_FILE, blob: new Blob([`${JSON.stringify(json, null, 2)}\n`], { type: 'application/json' }) };
 }
 
-/** The values one line each (level 4: the encrypted message; the server never sees it). */
-export function formValuesText(values: Record<string, FieldValue>): string {
+/** Levels 3/4: each text template filled in here, before sealing — the server never sees the values it would need. */
+function filledTemplates(fields: readonly CustomField[], values: Record<string, FieldValue>): Record<string, string> {
+  return Object.fromEntries(fields.filter((f) => f.type === 'textTemplate').map((f) => [f.name, fillTemplate(f.defaultValue, values, fields)]));
+}
+
+/** The values one line each, then the filled text templates (level 4: the encrypted message; the server never sees it). */
+export function formValuesText(values: Record<string, FieldValue>, fields: readonly CustomField[] = []): string {
   const show = (v: FieldValue) => (typeof v === 'string' ? (v.startsWith('data:image/') ? '[signature]' : v) : v.map((x) => (typeof x === 'string' ? x : x.name)).join(', '));
-  return Object.entries(values)
-    .map(([name, value]) => `${name}: ${show(value)}`)
-    .join('\n');
+  return [...Object.entries(values).map(([name, value]) => `${name}: ${show(value)}`), ...Object.values(filledTemplates(fields, values))].join('\n');
 }
 
 export interface FormSubmission {
@@ -111,7 +116,7 @@ export async function submitFormDelivery(input: FormSubmission): Promise<{ start
         ...(started.submissionJsonHead ? [submissionJsonFile(started.submissionJsonHead, form, body.values)] : []),
       ],
       e2e: { crypto, keys, pins },
-      ...(level4 ? { encryptedMessage: { subject: input.encryptedSubject ?? form.name, body: formValuesText(body.values) } } : {}),
+      ...(level4 ? { encryptedMessage: { subject: input.encryptedSubject ?? form.name, body: formValuesText(body.values, form.customFields) } } : {}),
       ...(input.onProgress ? { onProgress: input.onProgress } : {}),
     });
     return { started, result };

@@ -53,7 +53,7 @@ function formInput(overrides: Partial<FormInput> = {}): FormInput {
       { name: 'Topics', type: 'checkbox', options: ['Sales', 'Support', 'Billing'] },
       { name: 'Documents', type: 'file', maxFileSizeKb: 10, allowedFileTypes: '.bin' },
       { name: 'Terms', type: 'link', defaultValue: 'https://example.test/terms' },
-      { name: 'Summary', type: 'textTemplate', defaultValue: '{Full name} about {Topics}' },
+      { name: 'Summary', type: 'textTemplate', defaultValue: '{field:Full name} about {field:Topics}' },
     ],
     ...overrides,
   };

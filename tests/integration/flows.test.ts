@@ -70,7 +70,7 @@ function formInput(overrides: Partial<FormInput> = {}): FormInput {
       { name: 'Contact', type: 'email' },
       { name: 'Documents', type: 'file', maxFileSizeKb: 10, allowedFileTypes: '.pdf' },
       { name: 'Terms', type: 'link', defaultValue: 'https://example.test/terms' },
-      { name: 'Summary', type: 'textTemplate', defaultValue: '{Full name} about {Topics}' },
+      { name: 'Summary', type: 'textTemplate', defaultValue: '{field:Full name} about {field:Topics}' },
     ],
     ...overrides,
   };

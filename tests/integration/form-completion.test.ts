@@ -178,4 +178,35 @@ describe('form submission completion', () => {
     // A second sweep finds nothing left to close.
     expect(await sweepAbandonedSubmissions(server.app, Date.now() + SESSION_ABSOLUTE_TIMEOUT_MS + 1)).toBe(0);
   }, 120_000);
+
+  it('the confirmation text fills {field:…}, {formName} and {date} (escaped in the HTML part, the values dropped once mailed); unknown placeholders and, at level 3, field placeholders are refused at save', async () => {
+    const form = await createForm({ admin: { confirmationMailText: 'We received your claim, {field:Full name}.\n\nForm {formName} on {date}; reply to {field:Contact}.' } });
+    const started = await start(form, { 'Full name': 'Pat <b>Partner</b>', Contact: 'placeholders@outside.test' });
+    const row = () => server.app.db.selectFrom('form_submissions as f').innerJoin('deliveries as d', 'd.id', 'f.delivery_id').select('f.confirmation_values').where('d.uuid', '=', started.deliveryUuid).executeTakeFirstOrThrow();
+    expect(JSON.parse((await row()).confirmation_values!)).toEqual({ 'Full name': 'Pat <b>Partner</b>', Contact: 'placeholders@outside.test' });
+    expect((await sendWith(started)).status).toBe(200);
+    await runJobs();
+    const mail = await waitForMailboxMail(server.mailboxDir, addressedTo('placeholders@outside.test'));
+    const today = new Date().toISOString().slice(0, 10);
+    expect(mail.text).toContain('We received your claim, Pat <b>Partner</b>.');
+    expect(mail.text).toContain(`Form ${form.name} on ${today}; reply to placeholders@outside.test.`);
+    expect(mail.html).toContain('We received your claim, Pat &lt;b&gt;Partner&lt;/b&gt;.');
+    expect(mail.html).not.toContain('<b>Partner');
+    expect(`${mail.subject}${mail.text}${mail.html}`).not.toMatch(/\{(field:|formName|date)/);
+    expect(mail.subject).not.toMatch(/[\r\n]/);
+    expect((await row()).confirmation_values).toBeNull();
+
+    const n = ++counter;
+    const input = { name: `Completion ${n}`, url: `completion-${n}`, active: true, securityLevel: SECURITY_LEVELS.LEVEL_1, mandatoryRecipients: ['alice@example.test'], customFields: [{ name: 'Full name', type: 'text', required: true, textAreaSize: 1 }] };
+    for (const confirmationMailText of ['Hello {field:Nope}', 'Hello {oops}', 'Half {formName']) {
+      const unknown = await expectBackendError(await call(server, formsAdmin, 'POST', api('/forms'), { ...input, admin: { confirmationMailText } }), 400, 'ValidationException');
+      expect(unknown.metadata.problems, confirmationMailText).toContainEqual({ field: 'admin.confirmationMailText', reason: 'unknownPlaceholder' });
+    }
+    const level3 = { ...input, securityLevel: SECURITY_LEVELS.LEVEL_3 };
+    const encrypted = await expectBackendError(await call(server, formsAdmin, 'POST', api('/forms'), { ...level3, admin: { confirmationMailText: 'Thanks, {field:Full name}' } }), 400, 'ValidationException');
+    expect(encrypted.metadata.problems).toContainEqual({ field: 'admin.confirmationMailText', reason: 'encryptedFieldPlaceholder' });
+    // {formName} and {date} need no values: accepted at level 3 too.
+    const accepted = await call(server, formsAdmin, 'POST', api('/forms'), { ...level3, admin: { confirmationMailText: 'Thanks for {formName} on {date}' } });
+    expect(accepted.status, await accepted.clone().text()).toBe(201);
+  }, 60_000);
 });

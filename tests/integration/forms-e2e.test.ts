@@ -170,16 +170,19 @@ describe('web forms at levels 3 and 4', () => {
     expect(hits).toEqual([]);
   }, 120_000);
 
-  it('level 4: the values are also the encrypted message; subject and body are empty on the server', async () => {
-    const form = await createForm({ securityLevel: SECURITY_LEVELS.LEVEL_4 });
+  it('level 4: the values are also the encrypted message; subject and body are empty on the server; a text template is filled in the browser before sealing', async () => {
+    const fields = formInput().customFields ?? [];
+    const form = await createForm({ securityLevel: SECURITY_LEVELS.LEVEL_4, customFields: [...fields, { name: 'Summary', type: 'textTemplate', defaultValue: 'Claim of {field:Full name}' }] });
     const page = await getPublicForm(publicClient(), form.formUuid);
     const { started, result } = await submitAnonymously(page, { 'Full name': 'Level Four' }, []);
     expect(result.ok, JSON.stringify(!result.ok && result.error)).toBe(true);
     const row = await server.app.db.selectFrom('deliveries').select(['subject', 'body']).where('uuid', '=', started.deliveryUuid).executeTakeFirstOrThrow();
     expect(row).toEqual({ subject: '', body: '' });
     const { opened, contents } = await openAs(alice, started.deliveryUuid);
-    expect(opened.message).toEqual({ subject: form.name, body: 'Full name: Level Four' });
-    expect(FormValuesDocumentSchema.parse(JSON.parse(utf8Decode(contents.get(FORM_VALUES_FILE_NAME)!))).values).toEqual({ 'Full name': 'Level Four' });
+    expect(opened.message).toEqual({ subject: form.name, body: 'Full name: Level Four\nClaim of Level Four' });
+    const document = FormValuesDocumentSchema.parse(JSON.parse(utf8Decode(contents.get(FORM_VALUES_FILE_NAME)!)));
+    expect(document.values).toEqual({ 'Full name': 'Level Four' });
+    expect(document.texts).toEqual({ Summary: 'Claim of Level Four' });
     await opened.close();
   }, 120_000);
 

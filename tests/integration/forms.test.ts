@@ -39,7 +39,7 @@ function formInput(overrides: Partial<FormInput> = {}): FormInput {
       { name: 'Topic', type: 'dropdown', required: true, options: ['Sales', 'Support'] },
       { name: 'Contact', type: 'email' },
       { name: 'Documents', type: 'file', maxFileSizeKb: 10, allowedFileTypes: '.pdf,.bin' },
-      { name: 'Summary', type: 'textTemplate', defaultValue: '{Full name} asks about {Topic}' },
+      { name: 'Summary', type: 'textTemplate', defaultValue: '{field:Full name} asks about {field:Topic}' },
     ],
     ...overrides,
   };

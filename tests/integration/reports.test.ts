@@ -227,7 +227,8 @@ describe('figures', () => {
 describe('CSV', () => {
   const csv = async (path: string, session: Session = admin, range = MARCH) => {
     const response = await call(server, session, 'GET', api(path, range));
-    const text = await response.text();
+    // Kept with its byte order mark (Response.text() would drop it).
+    const text = new TextDecoder('utf-8', { ignoreBOM: true }).decode(await response.arrayBuffer());
     expect(response.status, text).toBe(200);
     expect(response.headers.get('content-type')).toBe('text/csv; charset=utf-8');
     return { text, disposition: response.headers.get('content-disposition') };
@@ -235,20 +236,35 @@ describe('CSV', () => {
 
   it('deliveries: header, one line per day and level (levels as 1–4), CRLF, attachment name with the range', async () => {
     const { text, disposition } = await csv(REPORT_ENDPOINTS.deliveriesCsv.path);
-    expect(text).toBe('date,level,sent,received\r\n2025-03-01,1,1,2\r\n2025-03-01,3,1,1\r\n2025-03-02,1,1,3\r\n2025-03-03,4,1,1\r\n');
+    expect(text).toBe('\uFEFFdate,level,sent,received\r\n2025-03-01,1,1,2\r\n2025-03-01,3,1,1\r\n2025-03-02,1,1,3\r\n2025-03-03,4,1,1\r\n');
     expect(disposition).toBe(`attachment; filename="kuvert-deliveries-2025-03-01-2025-03-03.csv"; filename*=UTF-8''kuvert-deliveries-2025-03-01-2025-03-03.csv`);
   });
 
   it('downloads, active users and storage', async () => {
-    expect((await csv(REPORT_ENDPOINTS.downloadsCsv.path)).text).toBe('date,level,downloads,recipients\r\n2025-03-01,1,2,1\r\n2025-03-02,1,1,1\r\n2025-03-03,3,1,1\r\n');
+    expect((await csv(REPORT_ENDPOINTS.downloadsCsv.path)).text).toBe('\uFEFFdate,level,downloads,recipients\r\n2025-03-01,1,2,1\r\n2025-03-02,1,1,1\r\n2025-03-03,3,1,1\r\n');
     const active = await csv(REPORT_ENDPOINTS.activeUsersCsv.path);
-    expect(active.text).toBe('date,active_users,senders\r\n2025-03-01,2,1\r\n2025-03-02,1,1\r\n2025-03-03,0,1\r\n');
+    expect(active.text).toBe('\uFEFFdate,active_users,senders\r\n2025-03-01,2,1\r\n2025-03-02,1,1\r\n2025-03-03,0,1\r\n');
     expect(active.disposition).toContain('filename="kuvert-active-users-2025-03-01-2025-03-03.csv"');
-    expect((await csv(REPORT_ENDPOINTS.storageCsv.path)).text).toBe('area,files,bytes,files_added,bytes_added\r\nsecureMails,5,500015,4,400010\r\ndataRooms,0,0,0,0\r\n');
+    expect((await csv(REPORT_ENDPOINTS.storageCsv.path)).text).toBe('\uFEFFarea,files,bytes,files_added,bytes_added\r\nSecure mails,5,500015,4,400010\r\nData rooms,0,0,0,0\r\n');
+  });
+
+  it('for the user\'s spreadsheet: a byte order mark, the separator of the user\'s language (; for de and fr), area names in that language', async () => {
+    const bytes = new Uint8Array(await (await call(server, admin, 'GET', api(REPORT_ENDPOINTS.storageCsv.path, MARCH))).arrayBuffer());
+    expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    for (const [language, expected] of [
+      ['de', '\uFEFFarea;files;bytes;files_added;bytes_added\r\nSichere Mails;5;500015;4;400010\r\nDatenräume;0;0;0;0\r\n'],
+      ['fr', '\uFEFFarea;files;bytes;files_added;bytes_added\r\nMails sécurisés;5;500015;4;400010\r\nSalles de données;0;0;0;0\r\n'],
+    ] as const) {
+      const email = `reports-${language}@example.test`;
+      await createUserAsAdmin(server, admin, { email, language, roleNames: ['ROLE_UI_USER', 'ROLE_ADMIN'] });
+      const session = await signIn(server, email, 'Good-Passw0rd');
+      expect((await csv(REPORT_ENDPOINTS.storageCsv.path, session)).text).toBe(expected);
+      expect((await csv(REPORT_ENDPOINTS.deliveriesCsv.path, session)).text).toBe('\uFEFFdate;level;sent;received\r\n2025-03-01;1;1;2\r\n2025-03-01;3;1;1\r\n2025-03-02;1;1;3\r\n2025-03-03;4;1;1\r\n');
+    }
   });
 
   it('an empty range is the header alone', async () => {
-    expect((await csv(REPORT_ENDPOINTS.deliveriesCsv.path, admin, 'from=2024-01-01&to=2024-01-31')).text).toBe('date,level,sent,received\r\n');
+    expect((await csv(REPORT_ENDPOINTS.deliveriesCsv.path, admin, 'from=2024-01-01&to=2024-01-31')).text).toBe('\uFEFFdate,level,sent,received\r\n');
   });
 });
 

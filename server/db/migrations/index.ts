@@ -39,6 +39,7 @@ import * as roomMemberLists from './0057-room-member-lists';
 import * as storedNames from './0058-stored-names';
 import * as trustNetworks from './0059-trust-networks';
 import * as roomMemberListHistory from './0062-room-member-list-history';
+import * as formConfirmationValues from './0064-form-confirmation-values';
 
 /**
  * Every migration, in order, for SQLite and PostgreSQL alike. A static list (not a
@@ -88,6 +89,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0058-stored-names': storedNames,
   '0059-trust-networks': trustNetworks,
   '0062-room-member-list-history': roomMemberListHistory,
+  '0064-form-confirmation-values': formConfirmationValues,
 };
 
 export const staticMigrationProvider: MigrationProvider = {

@@ -82,7 +82,7 @@ export function AdminTabPanel({ tab, form, state, set, problems, savedAt }: Prop
     const setAppearance = (changes: Partial<FormAppearance>) => setAdmin({ appearance: { ...appearance, ...changes } });
     return (
       <div className={styles.panel}>
-        <Field label={t('formAdmin:layout.confirmationMailText')} hint={t('formAdmin:layout.confirmationHint')}>
+        <Field label={t('formAdmin:layout.confirmationMailText')} hint={t('formAdmin:layout.confirmationHint')} validationMessage={problemAt('admin.confirmationMailText')}>
           <Textarea value={admin.confirmationMailText} onChange={(_e, d) => setAdmin({ confirmationMailText: d.value })} rows={4} />
         </Field>
         <div className={styles.row}>

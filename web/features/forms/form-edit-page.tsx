@@ -23,6 +23,7 @@ import { ProcessPagesEditor } from './process-pages-editor';
 import { FooterEditor } from './form-footer';
 import { ADMIN_TABS, AdminTabPanel, LayoutPreview, type AdminTab } from './form-admin-tabs';
 import { ShareBar } from './share-dialog';
+import { TranslationsEditor } from './translations-editor';
 
 const useStyles = makeStyles({
   form: { display: 'grid', gap: '16px', maxWidth: '720px', marginTop: '16px' },
@@ -80,7 +81,7 @@ function FormEditor({ form }: { form: Form | undefined }) {
 
   async function save(event: FormEvent) {
     event.preventDefault();
-    const local = [...formConfigProblems(state), ...processPageProblems(state.processPages, state.customFields), ...formAdminProblems(state.admin, state.customFields, state.translations, state.processPages), ...formFooterProblems(state.layout.footer)];
+    const local = [...formConfigProblems(state), ...processPageProblems(state.processPages, state.customFields), ...formAdminProblems(state.admin, state.customFields, state.translations, state.processPages, state.securityLevel), ...formFooterProblems(state.layout.footer)];
     setProblems(local);
     setFailure(null);
     if (local.length > 0) {
@@ -197,9 +198,7 @@ function FormEditor({ form }: { form: Form | undefined }) {
         {tab === 'processService' ? <ProcessServiceTab formUuid={form?.formUuid} /> : null}
         {tab === 'translations' ? (
           <div className={styles.panel} role="tabpanel" aria-label={t('forms:edit.tabs.translations')}>
-            <Field label={t('forms:translations.label')} hint={t('forms:translations.hint')} validationMessage={problemAt('translations')}>
-              <Textarea value={state.translations} onChange={(_e, d) => set({ translations: d.value })} rows={10} />
-            </Field>
+            <TranslationsEditor form={state} problem={problemAt('translations')} onChange={(translations) => set({ translations })} />
           </div>
         ) : null}
         <AdminTabPanel tab={tab} form={form} state={state} set={set} problems={problems} savedAt={savedAt} />

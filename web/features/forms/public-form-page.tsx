@@ -1,4 +1,4 @@
-import { Body1, Button, Caption1, Card, Checkbox, Field, Input, Label, Link, makeStyles, ProgressBar, Radio, RadioGroup, Select, Spinner, Subtitle1, Textarea, tokens } from '@fluentui/react-components';
+import { Body1, Button, Caption1, Card, Checkbox, Field, FieldContextProvider, Input, Label, Link, makeStyles, ProgressBar, Radio, RadioGroup, Select, Spinner, Subtitle1, Textarea, tokens } from '@fluentui/react-components';
 import { getPublicForm } from '@shared/api/endpoints/forms';
 import { getCaptcha } from '@shared/api/endpoints/pre-login';
 import type { CaptchaResponse } from '@shared/contract/auth-escalation';
@@ -63,6 +63,27 @@ function StatusPage({ error }: { error: unknown }) {
 }
 
 const fieldId = (index: number) => `form-field-${index}`;
+/** Each option of a choice field has its own id, so its label ticks exactly that option. */
+const optionId = (index: number | string, option: number) => `form-field-${index}-option-${option}`;
+
+/**
+ * A group of checkboxes under one Field label. Fluent's Field hands its single control id and
+ * label to every control inside it, so without this all boxes shared one id: a click on the second
+ * label ticked the first box, and each box was named by the group's label instead of its own. The
+ * options leave the Field's context (each keeps its own id and label) and the group is named by the
+ * Field's label.
+ */
+function CheckboxGroup({ id, label, required, hint, problem, children }: { id: string; label: string; required?: boolean; hint?: string | undefined; problem?: string | undefined; children: ReactNode }) {
+  return (
+    <Field label={{ children: label, id: `${id}-label`, htmlFor: undefined }} required={required} hint={hint ? { children: hint, id: `${id}-hint` } : undefined} validationMessage={problem ? { children: problem, id: `${id}-problem` } : undefined}>
+      <FieldContextProvider value={undefined}>
+        <div role="group" id={id} aria-labelledby={`${id}-label`} aria-describedby={[hint ? `${id}-hint` : '', problem ? `${id}-problem` : ''].filter(Boolean).join(' ') || undefined} aria-invalid={problem ? true : undefined}>
+          {children}
+        </div>
+      </FieldContextProvider>
+    </Field>
+  );
+}
 
 /** The public form page (`/form/{formId}`, no account unless the form says so). */
 export function PublicFormPage() {
@@ -237,19 +258,17 @@ export function FormFill({ form, formId, preview = false, urlValues = {} }: { fo
         {steps.map((step, stepNumber) =>
           step.fields.map(({ field, index }) => (
             <div key={field.name} data-form-field={field.name} hidden={stepNumber !== current}>
-              <FieldInput field={field} label={form.fieldLabels?.[field.name] || field.name} optionLabels={form.optionLabels?.[field.name]} index={index} value={values[field.name]} allValues={values} files={files[field.name] ?? []} problem={problemOf(field.name)} onValue={(v) => setValue(field.name, v)} onFiles={(list) => setFiles((f) => ({ ...f, [field.name]: list }))} />
+              <FieldInput field={field} fields={form.customFields} label={form.fieldLabels?.[field.name] || field.name} optionLabels={form.optionLabels?.[field.name]} index={index} value={values[field.name]} allValues={values} files={files[field.name] ?? []} problem={problemOf(field.name)} onValue={(v) => setValue(field.name, v)} onFiles={(list) => setFiles((f) => ({ ...f, [field.name]: list }))} />
             </div>
           )),
         )}
         <StepButtons current={current} last={last} onBack={() => goToStep(current - 1)} />
         {!last ? null : form.optionalRecipients.length > 0 ? (
-          <Field label={t('forms:public.recipients')} required={form.recipientChoiceRequired} validationMessage={problemOf('chosenRecipients')}>
-            <div role="group" aria-label={t('forms:public.recipients')}>
-              {form.optionalRecipients.map((address) => (
-                <Checkbox key={address} label={address} checked={chosen.includes(address)} onChange={(_e, d) => setChosen((c) => (d.checked === true ? [...c, address] : c.filter((a) => a !== address)))} />
-              ))}
-            </div>
-          </Field>
+          <CheckboxGroup id="form-recipients" label={t('forms:public.recipients')} required={form.recipientChoiceRequired} problem={problemOf('chosenRecipients')}>
+            {form.optionalRecipients.map((address, i) => (
+              <Checkbox key={address} id={optionId('recipients', i)} label={address} checked={chosen.includes(address)} onChange={(_e, d) => setChosen((c) => (d.checked === true ? [...c, address] : c.filter((a) => a !== address)))} />
+            ))}
+          </CheckboxGroup>
         ) : null}
         {last && form.disclaimerEnabled ? (
           <Field validationMessage={problemOf('disclaimerAccepted')}>
@@ -279,6 +298,8 @@ export function FormFill({ form, formId, preview = false, urlValues = {} }: { fo
 
 interface FieldInputProps {
   field: CustomField;
+  /** Every field of the form: a text template's placeholders name them. */
+  fields: readonly CustomField[];
   /** The label shown: the translated one, else the field's name (which stays the key of the value). */
   label: string;
   index: number;
@@ -291,7 +312,7 @@ interface FieldInputProps {
   onFiles: (files: File[]) => void;
 }
 
-function FieldInput({ field, label, optionLabels, index, value, allValues, files, problem, onValue, onFiles }: FieldInputProps) {
+function FieldInput({ field, fields, label, optionLabels, index, value, allValues, files, problem, onValue, onFiles }: FieldInputProps) {
   const styles = useStyles();
   // The translated text of an option; the value submitted stays the option itself.
   const shown = (option: string) => optionLabels?.[option] || option;
@@ -305,7 +326,7 @@ function FieldInput({ field, label, optionLabels, index, value, allValues, files
         </Link>
       );
     case 'textTemplate':
-      return <Body1 as="p">{fillTemplate(field.defaultValue, allValues)}</Body1>;
+      return <Body1 as="p">{fillTemplate(field.defaultValue, allValues, fields)}</Body1>;
     case 'signature':
       return <SignatureField field={{ ...field, name: label }} id={fieldId(index)} problem={problem} onValue={onValue} />;
     case 'file':
@@ -333,21 +354,19 @@ function FieldInput({ field, label, optionLabels, index, value, allValues, files
       );
     case 'checkbox':
       return (
-        <Field {...common}>
-          <div role="group" aria-label={label}>
-            {field.options.map((option) => {
-              const list = Array.isArray(value) ? (value as string[]) : [];
-              return <Checkbox key={option} label={shown(option)} checked={list.includes(option)} onChange={(_e, d) => onValue(d.checked === true ? [...list, option] : list.filter((o) => o !== option))} />;
-            })}
-          </div>
-        </Field>
+        <CheckboxGroup id={fieldId(index)} label={label} required={field.required} hint={field.hint || undefined} problem={problem}>
+          {field.options.map((option, i) => {
+            const list = Array.isArray(value) ? (value as string[]) : [];
+            return <Checkbox key={option} id={optionId(index, i)} label={shown(option)} checked={list.includes(option)} onChange={(_e, d) => onValue(d.checked === true ? [...list, option] : list.filter((o) => o !== option))} />;
+          })}
+        </CheckboxGroup>
       );
     case 'radio':
       return (
         <Field {...common}>
           <RadioGroup value={text} onChange={(_e, d) => onValue(d.value)}>
-            {field.options.map((option) => (
-              <Radio key={option} value={option} label={shown(option)} />
+            {field.options.map((option, i) => (
+              <Radio key={option} id={optionId(index, i)} value={option} label={shown(option)} />
             ))}
           </RadioGroup>
         </Field>

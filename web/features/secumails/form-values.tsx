@@ -72,6 +72,14 @@ export function FormValuesSection({ opened, deliveryUuid }: { opened: OpenedE2eD
                 </dd>
               </div>
             ))}
+            {Object.entries(document.texts ?? {}).map(([name, text]) => (
+              <div key={`text:${name}`} style={{ display: 'contents' }}>
+                <dt className={styles.name}>{name}</dt>
+                <dd className={styles.value} dir="auto">
+                  {text}
+                </dd>
+              </div>
+            ))}
           </dl>
         </>
       ) : null}
