@@ -49,6 +49,27 @@ export function roomNameProblem(name: string): RoomNameProblem | null {
 export const ROOM_KIND_ERROR_REASONS = ['encryptedRoom', 'notEncrypted'] as const;
 export type RoomKindErrorReason = (typeof ROOM_KIND_ERROR_REASONS)[number];
 
+/**
+ * Every `metadata.reason` the data-room calls answer (server/rooms/, issue 31 §0), for the screens'
+ * messages: the kind refusals above, the name rule's `invalidFileName` (names.ts), and the rest by
+ * area. tests/lint/server-floor-plan.test.ts keeps each reason written in server/rooms/ listed here.
+ */
+export const ROOM_ERROR_REASONS = [
+  ...ROOM_KIND_ERROR_REASONS,
+  // names, moves, trash
+  'invalidFileName', 'nameExists', 'moveIntoItself', 'moveToOtherRoom', 'parentInTrash', 'uuidTaken', 'useE2eCreate',
+  // uploads, versions, scan, preview
+  'uploading', 'zeroByteFile', 'notReplaceable', 'versionConflict', 'scanInProgress', 'virusDetected', 'scanFailed', 'previewNotSupported',
+  // access and invitations
+  'lastOwner', 'confirmOwnChange', 'notRegistered', 'invitationNotSent', 'invitationExpiredOrUsed', 'userAlreadyRegistered', 'linkInvalid',
+  // Secure rooms: creation, keys, signed metadata and member list
+  'e2eRoomsNotAllowed', 'e2eRoomsNeedLicence', 'recipientKeyNotLive', 'keyIdMismatch', 'grantMismatch', 'wrappedKeyMissing', 'encryptionNotActivated',
+  'noSigningKey', 'e2eMetadataRequired', 'e2eMetadataMissing', 'memberListMismatch',
+  // public links, requests
+  'linkExpired', 'linkRevoked', 'fileDeleted', 'creatorLostAccess', 'invalidEmail', 'ownAddress', 'requestRecipientFixed', 'encryptedLevel',
+] as const;
+export type RoomErrorReason = (typeof ROOM_ERROR_REASONS)[number];
+
 const Uuid = z.string().uuid();
 const Name = z.string().max(ROOM_NAME_WIRE_MAX);
 

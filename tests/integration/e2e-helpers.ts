@@ -4,7 +4,7 @@ import { createCryptoService, type CryptoApi, type UnlockedKeys } from '@shared/
 import { MemoryKeyPinStore } from '@shared/crypto/key-pinning';
 import type { E2eOptions } from '@shared/transfer';
 import type { TestServer } from '@tests/support/server';
-import { call, type Session } from './core-helpers';
+import { call, createUserAsAdmin, signIn, type Session } from './core-helpers';
 
 /**
  * One "browser" of an E2E test: a session, the product's ApiClient over Node's fetch with the
@@ -40,6 +40,20 @@ export async function giveSecuPass(actor: E2eActor, passphrase: string): Promise
   await postSecuPass(actor.client, { blob, publicKeys: blob.keys.map(({ keyId, usage, publicKey }) => ({ keyId, usage, publicKey })) });
   actor.keys = keys;
   return keys;
+}
+
+/**
+ * Accounts made by the administrator, each signed in as an E2E actor with a SecuPass (the setup most
+ * E2E room suites repeat): name → actor; `email(name)` is the address, the password the default.
+ */
+export async function e2eActorsWithSecuPass<N extends string>(server: TestServer, admin: Session, names: readonly N[], email: (name: N) => string, passphrase: (name: N) => string): Promise<Record<N, E2eActor>> {
+  const actors = {} as Record<N, E2eActor>;
+  for (const name of names) {
+    await createUserAsAdmin(server, admin, { email: email(name) });
+    actors[name] = await e2eActor(server, await signIn(server, email(name), 'Good-Passw0rd'));
+    await giveSecuPass(actors[name], passphrase(name));
+  }
+  return actors;
 }
 
 export function e2eOf(actor: E2eActor, extra: Partial<E2eOptions> = {}): E2eOptions {

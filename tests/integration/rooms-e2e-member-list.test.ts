@@ -95,9 +95,9 @@ describe('GET/PUT …/e2e/member-list', () => {
     await expectBackendError(await put({ list: { format: 1 }, signature: 'x' }), 400);
     expect((await put(await sign(2))).status).toBe(200);
 
-    // A plain room has no member list: 400 as every E2E call on a plain room.
+    // A plain room has no member list: 409 notEncrypted as every E2E call on a plain room (rooms/kind/room-kind.ts).
     const plain = await json<Room>(await req(server, a.owner, 'POST', ROOM_PATHS.rooms, { name: 'Plain' }), 201);
-    await expectBackendError(await req(server, a.owner, 'GET', ROOM_MEMBER_LIST_PATH(plain.uuid)), 400);
+    await expectBackendError(await req(server, a.owner, 'GET', ROOM_MEMBER_LIST_PATH(plain.uuid)), 409, 'ConflictException');
   }, 120_000);
 });
 

@@ -1,5 +1,6 @@
 import type { ListUsersResponse } from '@shared/contract/admin-users';
 import { ROOM_PATHS, type Room, type RoomList } from '@shared/contract/rooms';
+import { ROOM_E2E_PATHS } from '@shared/contract/rooms-e2e';
 import { SENDER_GROUP_PATHS } from '@shared/contract/sender-groups';
 import { startTestServer, type TestServer } from '@tests/support/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -21,7 +22,9 @@ const email = (name: string) => `${name}@rooms-licence.test`;
 const api = (path: string) => `/api/2${path}`;
 
 const createPlain = (session: Session, name: string) => call(server, session, 'POST', api(ROOM_PATHS.rooms), { name, encrypted: false });
-const roomNames = async (session: Session) => (await json<RoomList>(await call(server, session, 'GET', api(ROOM_PATHS.rooms)), 200)).rooms.map((r) => r.name);
+/** The caller's rooms of both kinds: the plain list and the Secure one (issue 32: the plain list has plain rooms only). */
+const roomNames = async (session: Session) =>
+  (await Promise.all([ROOM_PATHS.rooms, ROOM_E2E_PATHS.list].map(async (path) => (await json<RoomList>(await call(server, session, 'GET', api(path)), 200)).rooms))).flat().map((r) => r.name);
 
 async function expectOverused(response: Response, licence: string, cap: number, used: number) {
   const error = await expectBackendError(response, 409, 'LicenseLimitExceededException');

@@ -372,9 +372,9 @@ const MATRIX: Record<string, Row | Row[]> = {
         return { params: { roomUuid: E.room.uuid, fileUuid: pending.uuid }, body: { metadata: pending.metadata } };
       },
     },
-    // A plain room's upload: its members learn it is no E2E room (400), a non-member not even that it exists.
+    // A plain room's upload: its members learn it is no E2E room (409 notEncrypted), a non-member not even that it exists.
     {
-      what: 'a plain room', allowed: [], ok: 200, denied: { owner: 400, editor: 400, viewer: 400, previewer: 400 },
+      what: 'a plain room', allowed: [], ok: 200, denied: { owner: 409, editor: 409, viewer: 409, previewer: 409 },
       call: async (actor) => ({ params: { roomUuid: P.room.uuid, fileUuid: (await plainUpload(uploader(actor), P.room.uuid, { commit: false })).uuid }, body: { metadata: E.sealed.file } }),
     },
   ],

@@ -6,8 +6,8 @@ import { ROOM_PATHS, type Room, type RoomContents, type RoomList } from '@shared
 import { ROOM_E2E_PATHS } from '@shared/contract/rooms-e2e';
 import { startTestServer, type TestServer } from '@tests/support/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUserAsAdmin, expectBackendError, signIn, signInAdmin } from './core-helpers';
-import { e2eActor, giveSecuPass, type E2eActor } from './e2e-helpers';
+import { expectBackendError, signInAdmin } from './core-helpers';
+import { e2eActorsWithSecuPass, type E2eActor } from './e2e-helpers';
 import { createE2eFolder, createE2eRoom, grant, json, openRoomKey, req, uploadE2eFile } from './rooms-e2e-helpers';
 
 /**
@@ -23,7 +23,7 @@ import { createE2eFolder, createE2eRoom, grant, json, openRoomKey, req, uploadE2
 const PART_SIZE = 1024;
 let server: TestServer;
 const who = ['owner', 'member', 'outsider'] as const;
-const a = {} as Record<(typeof who)[number], E2eActor>;
+let a: Record<(typeof who)[number], E2eActor>;
 const email = (name: string) => `${name}@rooms-secure-kind.test`;
 let secure: Room;
 let plain: Room;
@@ -33,11 +33,7 @@ let fileUuid: string;
 beforeAll(async () => {
   server = await startTestServer({ config: { uploadPartSize: PART_SIZE } });
   const admin = await signInAdmin(server);
-  for (const name of who) {
-    await createUserAsAdmin(server, admin, { email: email(name) });
-    a[name] = await e2eActor(server, await signIn(server, email(name), 'Good-Passw0rd'));
-    await giveSecuPass(a[name], `${name}-SecuPass-secure-kind-Quartz-5`);
-  }
+  a = await e2eActorsWithSecuPass(server, admin, who, email, (name) => `${name}-SecuPass-secure-kind-Quartz-5`);
   secure = (await createE2eRoom(server, a.owner, 'Board papers')).room;
   await json(await req(server, a.owner, 'PUT', ROOM_PATHS.access(secure.uuid), { user: email('member'), role: 'EDITOR' }), 200);
   await json(await grant(server, a.owner, secure.uuid, a.member.userUuid), 200);

@@ -6,6 +6,7 @@
 // rooms/kind/ only. Each rule is also run on a made-up tree, so a broken check cannot pass silently.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, posix } from 'node:path';
+import { ROOM_ERROR_REASONS } from '@shared/contract/rooms';
 import { describe, expect, it } from 'vitest';
 import { isLintFixture } from './lint-fixtures';
 
@@ -196,6 +197,13 @@ function roomsPlanProblems(tree: Tree): string[] {
 }
 
 /** The room's E2E flag (`data_rooms.encrypted`) read — as a property or a column — outside rooms/kind/room-kind.ts. */
+/** `reason: '…'` literals written in server/rooms/ that the contract's ROOM_ERROR_REASONS does not list. */
+function unlistedRoomReasons(tree: Tree, listed: readonly string[]): string[] {
+  return Object.entries(tree)
+    .filter(([path]) => path.startsWith('server/rooms/'))
+    .flatMap(([path, text]) => [...text.matchAll(/\breason: '([A-Za-z0-9]+)'/g)].map((m) => m[1]!).filter((r) => !listed.includes(r)).map((r) => `${path}: ${r}`));
+}
+
 function e2eFlagReaders(tree: Tree): string[] {
   const READ = /\.encrypted\b|['"`][a-z_]+\.encrypted['"`]/;
   return Object.entries(tree)
@@ -242,6 +250,12 @@ describe('server floor plan', () => {
   it('a room’s E2E flag is read in rooms/kind/room-kind.ts only', () => {
     expect(tree['server/rooms/kind/room-kind.ts']).toMatch(/\.encrypted\b/);
     expect(e2eFlagReaders(tree)).toEqual([]);
+  });
+
+  it('every reason a rooms file answers is in the contract (ROOM_ERROR_REASONS), listed once', () => {
+    expect(unlistedRoomReasons(tree, ROOM_ERROR_REASONS)).toEqual([]);
+    expect(new Set(ROOM_ERROR_REASONS).size).toBe(ROOM_ERROR_REASONS.length);
+    expect(unlistedRoomReasons({ 'server/rooms/x/y.ts': `throw conflict('m', { reason: 'madeUp' });\nconst ok = { reason: 'lastOwner' };\n` }, ROOM_ERROR_REASONS)).toEqual(['server/rooms/x/y.ts: madeUp']);
   });
 
   it(`no non-test file of shared/ or web/ is longer than ${SHARED_WEB_FILE_MAX_LINES} lines`, () => {

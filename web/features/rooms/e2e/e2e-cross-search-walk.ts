@@ -1,5 +1,5 @@
 import { call } from '@shared/api/call';
-import { ROOM_ENDPOINTS as E } from '@shared/contract/endpoints/rooms';
+import { ROOM_E2E_ENDPOINTS } from '@shared/contract/endpoints/rooms-e2e';
 import type { Room } from '@shared/contract/rooms';
 import type { UnlockedKeys } from '@shared/crypto/service';
 import { apiClient } from '@web/lib/api-client';
@@ -33,13 +33,13 @@ export type E2eRoomSearchOutcome =
   /** The caller has no room key (pending grant, not approved, no SecuPass). */
   | { kind: 'notSearchable' };
 
-/** Every E2E room of the caller's room list (GET /rooms, all pages: the list the Secure rooms page shows). */
+/** Every E2E room of the caller (GET /rooms/e2e, all pages: the list the Secure rooms page shows; the plain list has none). */
 export async function listE2eRooms(): Promise<Room[]> {
   const rooms: Room[] = [];
   let cursor: string | undefined;
   do {
-    const page = await call(apiClient, E.list, { query: { pageSize: 200, ...(cursor ? { cursor } : {}) } });
-    rooms.push(...page.rooms.filter((room) => room.encrypted));
+    const page = await call(apiClient, ROOM_E2E_ENDPOINTS.list, { query: { pageSize: 200, ...(cursor ? { cursor } : {}) } });
+    rooms.push(...page.rooms);
     cursor = page.nextCursor ?? undefined;
   } while (cursor);
   return rooms;

@@ -10,7 +10,6 @@ import { useSecuPassSession } from '@web/lib/crypto';
 import { formatSize } from '@web/lib/format-size';
 import { ROUTES } from '@web/lib/routes';
 import { useNotify } from '@web/lib/toasts';
-import { useTransfer } from '@web/lib/transfer-store';
 import { useUnlockedKeys } from '@web/lib/unlock-request';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -25,7 +24,6 @@ import { RoomActivity } from '../room-activity';
 import { ShareDialog, type AccessChange, type ShareDialogExtension } from '../share-dialog';
 import { SealedActivityName } from './sealed-name';
 import {
-  createE2eFolder,
   declineRoomKey,
   grantRoomKey,
   MemberListNotUpdatedError,
@@ -37,15 +35,11 @@ import { EncryptionActivation } from './encryption-activation';
 import { ApproveMemberDialog, FirstMemberListBar, FirstMemberListDialog, MemberListFlagBadge, useMemberListFlags, type FirstListRequest } from './member-approval';
 import { RoomKeyTrustBar, useRoomKeyTrust } from './room-key-trust';
 import { MemberCopyCell, MemberCopyMenu, useMemberCopyStates, useRegrantDialog, useRoomChangedKeyDialog } from './e2e-member-copies';
-import { startE2eRoomUpload } from './e2e-upload';
-import { placementFor, renameE2eEntry, takenBy } from './e2e-file-ops';
-import { NameTakenError } from '../room-errors';
-import { VersionConflictDialog, type ConflictRequest } from '../version-dialogs';
-import type { VersionConflictChoice } from '../api/room-files';
+import { renameE2eEntry } from './e2e-file-ops';
+import { VersionConflictDialog } from '../version-dialogs';
 import { MoveDialog, type MoveItem } from '../move-dialog';
 import { e2eMoveNames } from './e2e-move';
 import { E2eVersionsDialog } from './e2e-versions-dialog';
-import { currentE2eFile, downloadE2eFile, E2eFileGoneError, type E2eVersionRow } from './e2e-versions';
 import { E2eDeleteButton, useE2eDeleteDialog } from './e2e-delete';
 import { E2eCrumbMenu, useE2eRowDetails } from './e2e-details';
 import { E2eRowMenu, type E2eRow as Row, type E2eRowActions } from './e2e-row-menu';
@@ -55,6 +49,7 @@ import { ScanStatus } from '../scan-state';
 import { SignedBy } from './signed-by';
 import { RoomUploadProgress } from '../upload-progress';
 import { roomMay } from '../room-may';
+import { useE2eRoomFileActions } from './e2e-room-file-actions';
 
 const useStyles = makeStyles({
   toolbar: { display: 'flex', gap: '12px', alignItems: 'end', flexWrap: 'wrap', margin: '12px 0 16px' },
@@ -90,12 +85,8 @@ export function E2eRoomPage() {
   // rendering thousands of rows costs more than decrypting them); back to 1 in another folder.
   const [paging, setPaging] = useState({ folder: folderUuid, page: 1 });
   const [naming, setNaming] = useState<NameRequest | null>(null);
-  const [transferId, setTransferId] = useState<string | undefined>();
-  const [conflict, setConflict] = useState<ConflictRequest | null>(null);
   const [moving, setMoving] = useState<MoveItem | null>(null);
   const [versionsOf, setVersionsOf] = useState<E2eListedFile | null>(null);
-  const transfer = useTransfer(transferId);
-  const busy = transfer?.state === 'pending' || transfer?.state === 'running';
   const [sharing, setSharing] = useState(false);
   const [ownerTab, setOwnerTab] = useState<'members' | 'activity'>('members');
   const fileInput = useRef<HTMLInputElement>(null);
@@ -127,94 +118,7 @@ export function E2eRoomPage() {
     await members.mutate();
   };
 
-  // Through the transfer centre like plain uploads (progress, cancel, retry); the list refreshes when it ends.
-  const upload = async (files: File[]) => {
-    const keys = await unlock();
-    if (files.length === 0 || !keys || !user) return;
-    const title = files.length === 1 ? files[0]!.name : t('rooms:files.uploadTitle', { count: files.length, name: view?.path.at(-1)?.name ?? view?.roomName ?? '' });
-    const opened = view;
-    // A taken name (decrypted) asks as in plain rooms: new version, keep both, or skip.
-    const placementOf = opened ? (file: File) => placementFor(opened, file, (name) => new Promise<VersionConflictChoice>((answer) => setConflict({ name, answer }))) : undefined;
-    const started = startE2eRoomUpload(files, { roomUuid, folderUuid: folderUuid ?? null, title, keys, me: { uuid: user.uuid, email: user.email }, ...(placementOf ? { placementOf } : {}) });
-    setTransferId(started.id);
-  };
-
-  // Also after a retry from the transfer centre (the first run's outcome may have been a failure).
-  const transferState = transfer?.state;
-  useEffect(() => {
-    if (transferState === 'success' || transferState === 'failed' || transferState === 'cancelled') void refreshRooms();
-  }, [transferState]);
-
-  // The list may still show a version replaced meanwhile (its key no longer opens the content):
-  // the file's current key and metadata are fetched first; what cannot be downloaded says so.
-  const download = async (row: E2eListedFile) => {
-    const keys = await unlock();
-    if (!keys || !row.metadata) return;
-    try {
-      const { file, changed } = await currentE2eFile(roomUuid, folderUuid ?? null, keys, row);
-      if (changed) void refreshRooms();
-      if (!file.metadata) notify('error', t('rooms:e2e.downloadNotVerified', { name: row.name }));
-      else await downloadE2eFile(roomUuid, keys, file);
-    } catch (error) {
-      const gone = error instanceof E2eFileGoneError;
-      // A file key that does not open for this file (the server swapped it) is named with its problem.
-      const code = (error as { code?: unknown }).code;
-      const problem = typeof code === 'string' ? t(`rooms:e2e.problems.${code}`, { defaultValue: t('rooms:e2e.problems.unknown') }) : undefined;
-      notify('error', t(gone ? 'rooms:e2e.downloadGone' : 'rooms:e2e.downloadFailed', { name: row.name }), problem);
-      if (gone) void refreshRooms();
-    }
-  };
-  const downloadVersion = async (version: E2eVersionRow) => {
-    if (version.current) return download(version.file);
-    const keys = await unlock();
-    if (!keys) return;
-    await downloadE2eFile(roomUuid, keys, version.file, version.uuid).catch(() => notify('error', t('rooms:e2e.downloadFailed', { name: version.file.name })));
-  };
-
-  const newFolder = () =>
-    setNaming({
-      title: t('rooms:folder.createTitle', { name: view?.path.at(-1)?.name ?? view?.roomName ?? '' }),
-      label: t('rooms:folder.nameLabel'),
-      submitLabel: t('rooms:folder.create'),
-      initial: '',
-      run: async (name) => {
-        const keys = await unlock();
-        if (!keys) throw new Error('locked');
-        const holder = view ? takenBy(view, name) : null;
-        if (holder) throw new NameTakenError(holder);
-        await createE2eFolder(roomUuid, keys, name, folderUuid ?? null);
-        await refresh();
-      },
-      done: (name) => t('rooms:folder.created', { name }),
-      failed: (name) => t('rooms:folder.createFailed', { name }),
-    });
-
-  // `here`: the open folder itself (breadcrumb menu), whose siblings are its parent's, decrypted there.
-  const rename = (row: Row, here?: { parentUuid: string | null }) => {
-    const old = row.name ?? '';
-    setNaming({
-      title: t(row.kind === 'folder' ? 'rooms:rename.folderTitle' : 'rooms:files.renameTitle', { name: old }),
-      label: t('rooms:folder.nameLabel'),
-      submitLabel: t('rooms:rename.submit'),
-      initial: old,
-      run: async (name) => {
-        const keys = await unlock();
-        if (!keys) throw new Error('locked');
-        const changed = name.trim().toLowerCase() !== old.toLowerCase();
-        if (changed && here) {
-          const clash = await e2eMoveNames(roomUuid, view?.roomName ?? '', unlock).clash(here.parentUuid, { kind: 'folder', uuid: row.uuid, name, parentUuid: here.parentUuid });
-          if (clash) throw new NameTakenError(clash.key === 'errors.folderExists' ? 'folder' : 'file');
-        } else if (changed && view) {
-          const holder = takenBy(view, name);
-          if (holder) throw new NameTakenError(holder);
-        }
-        await renameE2eEntry(roomUuid, keys, row.kind === 'folder' ? { kind: 'folder', uuid: row.uuid } : { kind: 'file', file: row.file }, name);
-        await refresh();
-      },
-      done: (name) => t(row.kind === 'folder' ? 'rooms:rename.folderDone' : 'rooms:files.renamed', { name: old, newName: name }),
-      failed: () => t(row.kind === 'folder' ? 'rooms:rename.folderFailed' : 'rooms:files.renameFailed', { name: old }),
-    });
-  };
+  const { upload, download, downloadVersion, newFolder, rename, transfer, busy, conflict, closeConflict } = useE2eRoomFileActions({ roomUuid, folderUuid, view, refresh, setNaming });
 
   const decide = async (member: E2eMember, approve: boolean) => {
     const keys = await unlock();
@@ -505,7 +409,7 @@ export function E2eRoomPage() {
       {remove.dialog}
       {regrant.dialog}
       {changedKeyDialog}
-      <VersionConflictDialog request={conflict} onClose={() => setConflict(null)} />
+      <VersionConflictDialog request={conflict} onClose={closeConflict} />
       {contents && view ? (
         <MoveDialog room={contents.room} item={moving} onClose={() => setMoving(null)} names={e2eMoveNames(roomUuid, view.roomName ?? t('rooms:e2e.nameBroken'), unlock)} />
       ) : null}
