@@ -38,6 +38,7 @@ import * as roomKeyGrants from './0056-room-key-grants';
 import * as roomMemberLists from './0057-room-member-lists';
 import * as storedNames from './0058-stored-names';
 import * as trustNetworks from './0059-trust-networks';
+import * as trustDeliveries from './0061-trust-deliveries';
 
 /**
  * Every migration, in order, for SQLite and PostgreSQL alike. A static list (not a
@@ -86,6 +87,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0057-room-member-lists': roomMemberLists,
   '0058-stored-names': storedNames,
   '0059-trust-networks': trustNetworks,
+  '0061-trust-deliveries': trustDeliveries,
 };
 
 export const staticMigrationProvider: MigrationProvider = {
