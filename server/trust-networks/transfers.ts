@@ -69,6 +69,22 @@ export async function partnerServedRecipients(db: Kysely<Database>, deliveryId: 
   return new Set(rows.flatMap((row) => JSON.parse(row.recipients) as string[]));
 }
 
+/** Per address a partner serves in this delivery: the partner's URL and the transfer's state as the sender sees it. */
+export async function partnerServerStates(db: Kysely<Database>, deliveryId: number): Promise<Map<string, { url: string; state: 'waiting' | 'delivered' | 'failed' | 'withdrawn' }>> {
+  const rows = await db
+    .selectFrom('trust_transfers')
+    .innerJoin('trust_connections', 'trust_connections.id', 'trust_transfers.connection_id')
+    .select(['trust_transfers.recipients', 'trust_transfers.state', 'trust_connections.partner_url'])
+    .where('trust_transfers.delivery_id', '=', deliveryId)
+    .execute();
+  const states = new Map<string, { url: string; state: 'waiting' | 'delivered' | 'failed' | 'withdrawn' }>();
+  for (const row of rows) {
+    const state = row.state === 'pending' ? 'waiting' : (row.state as 'delivered' | 'failed' | 'withdrawn');
+    for (const email of JSON.parse(row.recipients) as string[]) states.set(email, { url: row.partner_url, state });
+  }
+  return states;
+}
+
 /** A refusal the partner will repeat (403 refused, 400 invalid, 404, 409): the transfer fails at once. */
 const isPermanent = (status: number | null) => status !== null && status >= 400 && status < 500 && status !== 401 && status !== 408 && status !== 425 && status !== 429;
 class PermanentFailure extends Error {}
