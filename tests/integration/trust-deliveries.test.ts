@@ -257,6 +257,28 @@ describe('deliveries across a connection', () => {
     await expectBackendError(await fetch(`${proxyUrl}${TRUST_DELIVERY_PATHS.announce}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(announce()) }), 401, TRUST_SIGNATURE_ERROR);
   });
 
+  it('a refusal by B ends the transfer as failed at once; the sender sees it', async () => {
+    const deliveryUuid = await send(a, alice, ['nobody@b.example'], 0, [{ name: 'x.bin', bytes: randomBytes(10) }]);
+    await a.app.jobs.whenIdle();
+    expect(await transferOf(a, deliveryUuid)).toMatchObject({ state: 'failed', attempts: 1 });
+    expect((await detail(a, alice, deliveryUuid)).recipients[0]).toMatchObject({ partnerServer: { state: 'failed' } });
+    expect(await mailsTo(a, 'nobody@b.example')).toEqual([]);
+  });
+
+  it('B takes a part only with the bytes its signed digest names, and completes only with every part', async () => {
+    const bytes = randomBytes(10);
+    const transferId = randomUUID();
+    const fileId = randomUUID();
+    const file = { fileId, name: 'f.bin', size: 10, mimeType: 'application/octet-stream', partSize: PART_SIZE, partCount: 1, parts: [sha256(bytes)] };
+    expect((await signedToB(TRUST_DELIVERY_PATHS.announce, announce({ transferId, files: [file] }))).status).toBe(200);
+    const incomplete = await expectBackendError(await signedToB(TRUST_DELIVERY_PATHS.complete(transferId), { type: 'complete', transferId }), 400);
+    expect(JSON.stringify(incomplete.metadata)).toContain('0');
+    const row = await a.app.db.selectFrom('trust_connections').selectAll().where('uuid', '=', onA.connectionId).executeTakeFirstOrThrow();
+    const url = `${proxyUrl}${TRUST_DELIVERY_PATHS.part(transferId, fileId, 0)}`;
+    const { headers } = await signRequest(url, '', { privateKey: privateKeyOf(a.app, row), keyId: row.own_key_fingerprint }, { sha256: sha256(bytes) });
+    await expectBackendError(await fetch(url, { method: 'PUT', headers, body: new Uint8Array(randomBytes(10)) }), 400);
+  });
+
   // Last: it deletes the connection.
   it('a deleted connection: B refuses its calls as revoked, A sends to B’s domain by mail again; what B has stays readable', async () => {
     const subject = `Before delete ${randomUUID()}`;
@@ -269,7 +291,14 @@ describe('deliveries across a connection', () => {
     expect(kept).toBeDefined();
     expect((await download(b, bob, kept!.deliveryUuid, (await detail(b, bob, kept!.deliveryUuid)).files[0]!.fileId)).length).toBe(50);
 
+    // Waiting when A's administrator deletes the connection: it fails at its next attempt.
+    proxy.down = true;
+    const waiting = await send(a, alice, ['bob@b.example'], 0, [{ name: 'late.bin', bytes: randomBytes(10) }]);
+    await a.app.jobs.whenIdle();
+    proxy.down = false;
     expect((await call(a, adminA, 'DELETE', trustOne(onA.connectionId))).status).toBe(204);
+    await runJobs();
+    expect(await transferOf(a, waiting)).toMatchObject({ state: 'failed', last_error: 'The trust connection was deleted' });
     const deliveryUuid = await send(a, alice, ['bob@b.example'], 0, [{ name: 'mail.bin', bytes: randomBytes(10) }]);
     await expect(transferOf(a, deliveryUuid)).rejects.toThrow();
     expect((await detail(a, alice, deliveryUuid)).recipients[0]!.partnerServer).toBeUndefined();
