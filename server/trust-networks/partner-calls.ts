@@ -90,6 +90,15 @@ export async function sendSigned(app: FastifyInstance, reply: FastifyReply, conn
   return reply.code(status).headers(headers).send(body);
 }
 
+/** A partner's answer signed by exactly the partner key entered on this side (else the TrustRefusal). */
+export async function verifyPartnerAnswer(connection: TrustConnectionRow, status: number, headers: Record<string, string | string[]>, body: string): Promise<void> {
+  const partnerKey = connection.partner_public_key;
+  await verifySigned({ status, headers }, body, ANSWER_COMPONENTS, async (keyId) => {
+    if (partnerKey === null || keyId !== connection.partner_key_fingerprint) throw new TrustRefusal('unknownKey', 'The partner signed its answer with a key other than the partner key entered here', keyId);
+    return partnerKey;
+  });
+}
+
 /** How long a partner has to answer one call (a part of 8 MiB included). */
 const CALL_TIMEOUT_MS = 120_000;
 const ANSWER_MAX_BYTES = 1024 * 1024;
@@ -147,10 +156,7 @@ export async function callPartner(
   }
   if (answer.status < 200 || answer.status >= 300) throw new PartnerCallError(`The partner answered with status ${answer.status}`, answer.status, json);
   try {
-    await verifySigned({ status: answer.status, headers: answer.headers ?? {} }, answerText, ANSWER_COMPONENTS, async (keyId) => {
-      if (keyId !== connection.partner_key_fingerprint) throw new TrustRefusal('unknownKey', 'The partner signed its answer with a key other than the partner key entered here', keyId);
-      return partnerKey;
-    });
+    await verifyPartnerAnswer(connection, answer.status, answer.headers ?? {}, answerText);
   } catch (error) {
     if (!(error instanceof TrustRefusal)) throw error;
     throw new PartnerCallError(`The partner's answer: ${error.message}`, answer.status);
