@@ -257,6 +257,17 @@ describe('deliveries across a connection', () => {
     await expectBackendError(await fetch(`${proxyUrl}${TRUST_DELIVERY_PATHS.announce}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(announce()) }), 401, TRUST_SIGNATURE_ERROR);
   });
 
+  it('A takes a receipt only signed by the partner, for a recipient of a transfer over that connection', async () => {
+    const receipt = { type: 'receipt', transferId: randomUUID(), recipient: 'bob@b.example', event: 'downloaded', fileName: 'x', at: Date.now() };
+    const url = `${a.url}${TRUST_DELIVERY_PATHS.receipts}`;
+    await expectBackendError(await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(receipt) }), 401, TRUST_SIGNATURE_ERROR);
+    const row = await b.app.db.selectFrom('trust_connections').selectAll().where('uuid', '=', onB.connectionId).executeTakeFirstOrThrow();
+    const body = JSON.stringify(receipt);
+    const { headers } = await signRequest(url, body, { privateKey: privateKeyOf(b.app, row), keyId: row.own_key_fingerprint });
+    const unknown = await expectBackendError(await fetch(url, { method: 'POST', headers, body }), 403, TRUST_DELIVERY_ERROR);
+    expect(unknown.metadata).toMatchObject({ reason: 'unknownTransfer' });
+  });
+
   it('a refusal by B ends the transfer as failed at once; the sender sees it', async () => {
     const deliveryUuid = await send(a, alice, ['nobody@b.example'], 0, [{ name: 'x.bin', bytes: randomBytes(10) }]);
     await a.app.jobs.whenIdle();
