@@ -6,7 +6,8 @@ import { z } from 'zod';
  * their servers: each creates a connection (the server makes its own Ed25519 key pair), they
  * exchange public keys, each enters the other's, and "test connection" makes a signed round trip
  * (RFC 9421 HTTP Message Signatures) to the partner's `POST /api/2/trust/ping`. docs/trust-networks.md
- * is the protocol a partner implements. Deliveries across a connection are not built yet.
+ * is the protocol a partner implements. Slice 2 (issue 30 §2): level 1/2 deliveries across a
+ * connection, pushed by the sender's server, and receipts back (levels 3/4 do not cross yet).
  *
  * | Call | Who | What |
  * |---|---|---|
@@ -17,6 +18,10 @@ import { z } from 'zod';
  * | DELETE /admin/trust-networks/{connectionId} | ROLE_ADMIN | 204; its keys stop being accepted at once |
  * | POST /admin/trust-networks/{connectionId}/test | ROLE_ADMIN | the signed round trip; answers the connection with its result |
  * | POST /trust/ping | a partner server (signature, not a session) | signed ping, signed answer |
+ * | POST /trust/deliveries | a partner server (signature) | announces a delivery; answers the parts still missing |
+ * | PUT /trust/deliveries/{transferId}/files/{fileId}/parts/{index} | a partner server (signature) | one part, checked against its signed digest |
+ * | POST /trust/deliveries/{transferId}/complete | a partner server (signature) | into the recipients' inboxes; they are mailed by this server |
+ * | POST /trust/receipts | a partner server (signature) | a recipient's first download of a delivery pushed to the partner |
  */
 
 /**
