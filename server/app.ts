@@ -89,6 +89,8 @@ import { openBlobStore } from './storage/open-blob-store';
 import { installMetrics } from './operations/metrics';
 import { operationsRoutes } from './operations/operations-routes';
 import { reportRoutes } from './reports/routes';
+import { trustReceiptJobs } from './trust-networks/inbound';
+import { transferOnSent, trustTransferJobs } from './trust-networks/transfers';
 import { trustNetworkRoutes } from './trust-networks/routes';
 import { createUsersRepository } from './users/users-repository';
 
@@ -226,7 +228,7 @@ async function assemble(app: FastifyInstance, options: BuildAppOptions, database
   // The database job queue; the runner starts once every route (and job kind) is in place.
   const jobs: { runner?: JobRunner } = {};
   app.decorate('jobs', { kick: () => jobs.runner?.kick(), whenIdle: async () => jobs.runner?.whenIdle() });
-  app.decorate('deliveryHooks', { beforeSend: [attachBeforeSend, requestBeforeSend], sent: [handOffOnSent, submissionOnSent, requestOnSent] });
+  app.decorate('deliveryHooks', { beforeSend: [attachBeforeSend, requestBeforeSend], sent: [handOffOnSent, submissionOnSent, requestOnSent, transferOnSent] });
   // Shutting down (SIGTERM): the running job goes back to the queue at once, so another server
   // takes it while this one lets its running requests finish.
   app.addHook('preClose', async () => {
@@ -308,7 +310,7 @@ async function assemble(app: FastifyInstance, options: BuildAppOptions, database
 
   // House-keeping runs as periodic jobs: once per period across every server on this database.
   const periodic = { ...deliverySweepJobs(app), ...escalationCleanupJobs(app), ...roomSweepJobs(app), ...roomTrashRetentionJobs(app), ...submissionSweepJobs(app), [SESSION_PURGE_JOB]: periodicJob(SESSION_PURGE_INTERVAL_MS, async () => void (await sessions.purgeExpired())) };
-  jobs.runner = startJobRunner(db, { ...virusScanJobs(app, deliveryScanOperations, roomScanJobs(app)), ...flowWebhookJobs(app), ...submissionCompletionJobs(app), ...roomRequestJobs(app), ...periodic }, { pollIntervalMs: config.jobPollIntervalMs, log: app.log });
+  jobs.runner = startJobRunner(db, { ...virusScanJobs(app, deliveryScanOperations, roomScanJobs(app)), ...flowWebhookJobs(app), ...submissionCompletionJobs(app), ...roomRequestJobs(app), ...trustTransferJobs(app), ...trustReceiptJobs(app), ...periodic }, { pollIntervalMs: config.jobPollIntervalMs, log: app.log });
 
   app.setNotFoundHandler(async (request, reply) => {
     if (await sendSpaFallback(app, request, reply)) return reply;

@@ -5,7 +5,8 @@ import { DELIVERY_WEB_LINKS } from '@shared/contract/deliveries';
 import type { FastifyInstance } from 'fastify';
 import { notFound } from '../core/http-error';
 import { partsStream } from '../uploads/bytes';
-import { activity, fileOf, layoutOf, partKey, timeStateOf, type DeliveryRow, type FileRow, type Viewer } from './records';
+import { receiptToPartner } from '../trust-networks/inbound';
+import { activity, fileOf, layoutOf, partKey, timeStateOf, type DeliveryRow, type FileRow, type RecipientRow, type Viewer } from './records';
 import { refuseUnlessScanned } from '../virus-scan/review-policy';
 
 /** A committed file of a delivery the viewer may download, or the refusal. */
@@ -27,27 +28,36 @@ export function fileStream(app: FastifyInstance, delivery: DeliveryRow, file: Fi
 /** Records a recipient's first complete download (SPEC §4 per-recipient downloaded state). */
 export async function markDownloaded(app: FastifyInstance, viewer: Viewer, file: FileRow): Promise<void> {
   if (viewer.kind === 'sender') return;
-  const now = Date.now();
+  await recordDownload(app, viewer.delivery, viewer.recipient, file.name);
+}
+
+/**
+ * The download in the activity, and the first one per recipient as its downloaded state with a
+ * receipt: mailed to the sender, or for a delivery from a trust-network partner sent back to it.
+ * Also for a receipt a partner sends back (trust-networks/receipts.ts).
+ */
+export async function recordDownload(app: FastifyInstance, delivery: DeliveryRow, recipient: Pick<RecipientRow, 'id' | 'email'>, fileName: string, now = Date.now()): Promise<void> {
   const first = await app.db
     .updateTable('delivery_recipients')
     .set({ downloaded_at: now })
-    .where('id', '=', viewer.recipient.id)
+    .where('id', '=', recipient.id)
     .where('downloaded_at', 'is', null)
     .executeTakeFirst();
-  await activity(app.db, viewer.delivery.id, 'downloaded', {
-    actor: viewer.recipient.email,
-    recipientId: viewer.recipient.id,
-    detail: file.name,
-    level: viewer.delivery.security_level,
+  await activity(app.db, delivery.id, 'downloaded', {
+    actor: recipient.email,
+    recipientId: recipient.id,
+    detail: fileName,
+    level: delivery.security_level,
   });
   if (Number(first.numUpdatedRows) !== 1) return;
+  if (await receiptToPartner(app, delivery, recipient, fileName, now)) return;
   // The first complete download of this recipient: a receipt to the sender.
-  const sender = await app.users.findById(viewer.delivery.sender_id);
+  const sender = await app.users.findById(delivery.sender_id);
   if (!sender) return;
   await app.mailer.send({
     to: sender.email,
     template: 'downloadReceipt',
     language: reduceLanguage(sender.language),
-    data: { recipient: viewer.recipient.email, subject: viewer.delivery.subject, fileName: file.name, link: `${app.config.publicUrl}${DELIVERY_WEB_LINKS.outbox}` },
+    data: { recipient: recipient.email, subject: delivery.subject, fileName, link: `${app.config.publicUrl}${DELIVERY_WEB_LINKS.outbox}` },
   });
 }

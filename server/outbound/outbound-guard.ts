@@ -3,6 +3,7 @@ import { lookup } from 'node:dns/promises';
 import { request as httpRequest, type OutgoingHttpHeaders } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
+import type { Readable } from 'node:stream';
 import ipaddr from 'ipaddr.js';
 
 /**
@@ -154,9 +155,10 @@ export function pinnedLookup(target: Pick<CheckedTarget, 'address' | 'family'>):
 }
 
 export interface OutboundRequest {
-  method: 'POST' | 'GET';
+  method: 'POST' | 'GET' | 'PUT';
   headers: OutgoingHttpHeaders;
-  body?: string;
+  /** A stream (a trust-network file part) is piped as it is read, never buffered whole. */
+  body?: string | Readable;
   signal: AbortSignal;
   /**
    * Read the answer's headers and body, up to this many bytes (a longer body fails the request).
@@ -211,7 +213,12 @@ export async function outboundRequest(raw: string, policy: OutboundPolicy, init:
       });
     });
     request.on('error', reject);
-    request.end(init.body);
+    const body = init.body;
+    if (body === undefined || typeof body === 'string') request.end(body);
+    else {
+      body.on('error', (error) => request.destroy(error));
+      body.pipe(request);
+    }
   });
 }
 

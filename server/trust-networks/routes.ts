@@ -5,8 +5,14 @@ import { registerEndpoint } from '../core/endpoint-route';
 import { requestContext } from '../core/request-context';
 import { routePlugin } from '../core/route-plugin';
 import { createConnection, deleteConnection, listConnections, connectionByUuid, toWire, updateConnection } from './connections';
+import { closingOnRefusal, PART_BODY_SLACK_BYTES } from '../uploads/part-request';
+import { receiveAnnounce, receiveComplete, receivePart } from './inbound';
 import { answerPing } from './ping';
+import { receiveReceipt } from './receipts';
 import { testConnection } from './test-connection';
+
+/** Largest part a partner may push: the parts of a level 1/2 delivery are at most 64 MiB (KUVERT_UPLOAD_PART_SIZE's bound). */
+const TRUST_PART_MAX_BYTES = 64 * 1024 * 1024;
 
 /** The exact bytes of each JSON body of this plugin: the partner's signed digest is over them, not over a re-serialisation. */
 const rawBodies = new WeakMap<FastifyRequest, string>();
@@ -46,4 +52,11 @@ export const trustNetworkRoutes = routePlugin('kuvert-trust-network-routes', asy
   registerEndpoint(app, TRUST_NETWORK_ENDPOINTS.test, async (request) => testConnection(app, requestContext(app, request).user.id, request.params.connectionId));
 
   registerEndpoint(app, TRUST_NETWORK_ENDPOINTS.ping, async (request, reply) => answerPing(app, request, reply, request.body, rawBodies.get(request) ?? ''));
+
+  // Deliveries across a connection (slice 2, docs/trust-networks.md "Deliveries"); parts stream.
+  app.addContentTypeParser('application/octet-stream', (_request, payload, done) => done(null, payload));
+  registerEndpoint(app, TRUST_NETWORK_ENDPOINTS.deliveryAnnounce, async (request, reply) => receiveAnnounce(app, request, reply, request.body, rawBodies.get(request) ?? ''));
+  registerEndpoint(app, TRUST_NETWORK_ENDPOINTS.deliveryPart, async (request, reply) => closingOnRefusal(reply, () => receivePart(app, request, reply)), { bodyLimit: TRUST_PART_MAX_BYTES + PART_BODY_SLACK_BYTES });
+  registerEndpoint(app, TRUST_NETWORK_ENDPOINTS.deliveryComplete, async (request, reply) => receiveComplete(app, request, reply, rawBodies.get(request) ?? ''));
+  registerEndpoint(app, TRUST_NETWORK_ENDPOINTS.receipt, async (request, reply) => receiveReceipt(app, request, reply, request.body, rawBodies.get(request) ?? ''));
 });

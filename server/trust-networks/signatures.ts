@@ -54,6 +54,15 @@ const privateKeyObject = (privateKey: string): KeyObject => createPrivateKey({ k
 /** `Content-Digest` (RFC 9530) of a body: `sha-256=:<base64>:`. */
 export const contentDigest = (body: string): string => `sha-256=:${createHash('sha256').update(body, 'utf8').digest('base64')}:`;
 
+/** `Content-Digest` of bytes whose SHA-256 (hex) is known, such as a stored part. */
+export const contentDigestOfSha256 = (sha256Hex: string): string => `sha-256=:${Buffer.from(sha256Hex, 'hex').toString('base64')}:`;
+
+/** The SHA-256 (hex) a `Content-Digest` header names, or null when it names none. */
+export function sha256OfDigest(digest: string): string | null {
+  const match = /^sha-256=:([A-Za-z0-9+/]{43}=):$/.exec(digest.trim());
+  return match ? Buffer.from(match[1]!, 'base64').toString('hex') : null;
+}
+
 export interface Signing {
   privateKey: string;
   keyId: string;
@@ -61,10 +70,12 @@ export interface Signing {
   created?: Date;
 }
 
-/** The headers of a signed JSON POST to `url`. */
-export async function signRequest(url: string, body: string, signing: Signing): Promise<{ headers: Record<string, string>; nonce: string }> {
+/** The headers of a signed JSON POST to `url` (or, with `part`, a PUT of bytes whose SHA-256 is known: a file part). */
+export async function signRequest(url: string, body: string, signing: Signing, part?: { sha256: string }): Promise<{ headers: Record<string, string>; nonce: string }> {
   const nonce = randomBytes(16).toString('base64url');
-  const message = { method: 'POST', url, headers: { 'content-type': 'application/json', 'content-digest': contentDigest(body) } };
+  const message = part
+    ? { method: 'PUT', url, headers: { 'content-type': 'application/octet-stream', 'content-digest': contentDigestOfSha256(part.sha256) } }
+    : { method: 'POST', url, headers: { 'content-type': 'application/json', 'content-digest': contentDigest(body) } };
   const signed = await httpbis.signMessage(
     { key: createSigner(privateKeyObject(signing.privateKey), ALG, signing.keyId), fields: REQUEST_COMPONENTS, params: PARAMS, paramValues: { nonce, ...(signing.created ? { created: signing.created } : {}) } },
     message,
@@ -89,16 +100,19 @@ export interface VerifiedSignature {
   keyId: string;
   nonce: string;
   created: Date;
+  /** The signed `content-digest` (for a streamed body the caller checks it while the bytes arrive). */
+  digest: string;
 }
 
 /**
  * Verifies a signed request or answer: `findKey` answers the public key of a key id (or throws
  * the refusal: unknown or revoked key); then the window around `created`, the signature over the
- * covered components, and the digest of `body` against the signed `content-digest`.
+ * covered components, and the digest of `body` against the signed `content-digest`. A `null` body
+ * is one the caller streams (a file part): the signed digest is returned for it to check.
  */
 export async function verifySigned(
   message: { method: string; url: string; headers: Record<string, string | string[]> } | { status: number; headers: Record<string, string | string[]> },
-  body: string,
+  body: string | null,
   components: string[],
   findKey: (keyId: string) => Promise<string>,
   now = Date.now(),
@@ -136,6 +150,8 @@ export async function verifySigned(
   const keyId = seen?.keyid as string | undefined;
   if (result !== true || !seen || !keyId) throw new TrustRefusal('badSignature', 'The signature does not verify', keyId);
   const digest = headers['content-digest'];
-  if (digest !== contentDigest(body)) throw new TrustRefusal('badDigest', 'The body does not match its signed content digest', keyId);
-  return { keyId, nonce: seen.nonce as string, created: seen.created as Date };
+  if (typeof digest !== 'string' || (body === null ? sha256OfDigest(digest) === null : digest !== contentDigest(body))) {
+    throw new TrustRefusal('badDigest', 'The body does not match its signed content digest', keyId);
+  }
+  return { keyId, nonce: seen.nonce as string, created: seen.created as Date, digest };
 }

@@ -31,9 +31,37 @@ export interface TrustNoncesTable {
   expires_at: number;
 }
 
+/** Migration 0061, on the sender's server: one per delivery and connection (transfers.ts). */
+export interface TrustTransfersTable {
+  id: Generated<number>;
+  uuid: string;
+  delivery_id: number;
+  connection_id: number;
+  /** JSON list of the lower-cased recipient addresses the transfer carries. */
+  recipients: string;
+  /** 'pending' | 'delivered' | 'failed' | 'withdrawn'. */
+  state: string;
+  attempts: Generated<number>;
+  last_error: string | null;
+  created_at: number;
+  updated_at: number;
+  delivered_at: number | null;
+}
+
+/** Migration 0061, on the recipient's server: a delivery that came through a connection (inbound.ts). */
+export interface TrustInboundTable {
+  id: Generated<number>;
+  connection_id: number;
+  transfer_uuid: string;
+  delivery_id: number;
+  created_at: number;
+}
+
 export interface TrustTables {
   trust_connections: TrustConnectionsTable;
   trust_nonces: TrustNoncesTable;
+  trust_transfers: TrustTransfersTable;
+  trust_inbound: TrustInboundTable;
 }
 
 declare module '../db/schema' {

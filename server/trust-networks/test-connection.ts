@@ -3,7 +3,8 @@ import type { FastifyInstance } from 'fastify';
 import { conflict } from '../core/http-error';
 import { outboundErrorText, outboundFailureKind, outboundPolicy, outboundRequest } from '../outbound/outbound-guard';
 import { connectionByUuid, privateKeyOf, toWire, type TrustConnectionRow } from './connections';
-import { ANSWER_COMPONENTS, signRequest, TrustRefusal, verifySigned, type Signing } from './signatures';
+import { verifyPartnerAnswer } from './partner-calls';
+import { signRequest, TrustRefusal, type Signing } from './signatures';
 
 /** How long the partner has to answer a ping. */
 const PING_TIMEOUT_MS = 10_000;
@@ -62,10 +63,7 @@ export async function pingPartner(app: FastifyInstance, row: TrustConnectionRow,
   }
   if (answer.status !== 200) return { step: 'answer', reason: `The partner answered with status ${answer.status} instead of a signed ping answer` };
   try {
-    await verifySigned({ status: answer.status, headers: answer.headers ?? {} }, text, ANSWER_COMPONENTS, async (keyId) => {
-      if (keyId !== row.partner_key_fingerprint) throw new TrustRefusal('unknownKey', 'The partner signed its answer with a key other than the partner key entered here', keyId);
-      return partnerKey;
-    });
+    await verifyPartnerAnswer(row, answer.status, answer.headers ?? {}, text);
   } catch (error) {
     if (!(error instanceof TrustRefusal)) throw error;
     return { step: STEP_OF[error.reason], reason: `The partner's answer: ${error.message}` };

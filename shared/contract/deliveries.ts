@@ -431,6 +431,12 @@ export const DeliveryRecipientSchema = z
      * to this user anyway (recipient-keys, release list); nobody else is told.
      */
     userUuid: z.string().optional(),
+    /**
+     * Sender's view: a trust-network partner server serves this address (docs/trust-networks.md,
+     * "Deliveries"): its URL, and `waiting` until it has the delivery, then `delivered` (or `failed`
+     * after the last retry, `withdrawn` when the sender deleted it first). Its own mail reaches the recipient.
+     */
+    partnerServer: z.object({ url: z.string(), state: z.enum(['waiting', 'delivered', 'failed', 'withdrawn']) }).optional(),
   })
   .meta({ id: 'DeliveryRecipient' });
 export type DeliveryRecipient = z.infer<typeof DeliveryRecipientSchema>;

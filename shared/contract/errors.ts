@@ -67,6 +67,8 @@ export const ERROR_CLASSES = [
   'InvitationExpiredException',
   // Trust networks: a partner call refused (shared/contract/trust-networks.ts TRUST_SIGNATURE_ERROR).
   'TrustSignatureException',
+  // Trust networks: a partner refused a delivery (shared/contract/trust-networks.ts TRUST_DELIVERY_ERROR).
+  'TrustDeliveryRefusedException',
 ] as const;
 export type ErrorClass = (typeof ERROR_CLASSES)[number];
 

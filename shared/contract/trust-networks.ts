@@ -6,7 +6,8 @@ import { z } from 'zod';
  * their servers: each creates a connection (the server makes its own Ed25519 key pair), they
  * exchange public keys, each enters the other's, and "test connection" makes a signed round trip
  * (RFC 9421 HTTP Message Signatures) to the partner's `POST /api/2/trust/ping`. docs/trust-networks.md
- * is the protocol a partner implements. Deliveries across a connection are not built yet.
+ * is the protocol a partner implements. Slice 2 (issue 30 §2): level 1/2 deliveries across a
+ * connection, pushed by the sender's server, and receipts back (levels 3/4 do not cross yet).
  *
  * | Call | Who | What |
  * |---|---|---|
@@ -17,6 +18,10 @@ import { z } from 'zod';
  * | DELETE /admin/trust-networks/{connectionId} | ROLE_ADMIN | 204; its keys stop being accepted at once |
  * | POST /admin/trust-networks/{connectionId}/test | ROLE_ADMIN | the signed round trip; answers the connection with its result |
  * | POST /trust/ping | a partner server (signature, not a session) | signed ping, signed answer |
+ * | POST /trust/deliveries | a partner server (signature) | announces a delivery; answers the parts still missing |
+ * | PUT /trust/deliveries/{transferId}/files/{fileId}/parts/{index} | a partner server (signature) | one part, checked against its signed digest |
+ * | POST /trust/deliveries/{transferId}/complete | a partner server (signature) | into the recipients' inboxes; they are mailed by this server |
+ * | POST /trust/receipts | a partner server (signature) | a recipient's first download of a delivery pushed to the partner |
  */
 
 /**
@@ -165,3 +170,85 @@ export const TRUST_PATHS = {
   one: (connectionId: string) => `/admin/trust-networks/${connectionId}`,
   test: (connectionId: string) => `/admin/trust-networks/${connectionId}/test`,
 } as const;
+
+/**
+ * Slice 2 (issue 30 §2): deliveries across a connection, levels 1 and 2. The sender's server pushes
+ * (docs/trust-networks.md, "Deliveries"): it announces the delivery, uploads the parts the partner
+ * is missing, and completes it; the partner stores it as one of its own deliveries and mails its
+ * recipients itself. Receipts flow back the same way, signed by the partner.
+ */
+export const TRUST_DELIVERY_PATHS = {
+  announce: '/api/2/trust/deliveries',
+  part: (transferId: string, fileId: string, index: number) => `/api/2/trust/deliveries/${transferId}/files/${fileId}/parts/${index}`,
+  complete: (transferId: string) => `/api/2/trust/deliveries/${transferId}/complete`,
+  receipts: '/api/2/trust/receipts',
+} as const;
+
+/** Levels that cross a connection in this slice, as numbers 1 and 2 (not the SPEC §4 wire values, which a partner need not know). */
+export const TRUST_DELIVERY_LEVELS = [1, 2] as const;
+
+const TrustFileSchema = z.object({
+  fileId: z.string().uuid(),
+  name: z.string().min(1).max(255),
+  size: z.number().int().min(0),
+  mimeType: z.string().max(255),
+  /** At most 64 MiB (the largest KUVERT_UPLOAD_PART_SIZE). */
+  partSize: z.number().int().min(1).max(64 * 1_048_576),
+  partCount: z.number().int().min(0).max(1_000_000),
+  /** SHA-256 (hex) of each part, in order: the partner checks every part it receives against it. */
+  parts: z.array(z.string().regex(/^[0-9a-f]{64}$/)),
+});
+
+export const TrustDeliveryAnnounceSchema = z
+  .object({
+    type: z.literal('delivery'),
+    /** The sender server's id of this transfer (one per delivery and connection); a repeat is the same delivery. */
+    transferId: z.string().uuid(),
+    sender: z.object({ email: z.string().email().max(254), firstName: z.string().max(100), lastName: z.string().max(100) }),
+    recipients: z.array(z.string().email().max(254)).min(1).max(500),
+    subject: z.string().max(1000),
+    body: z.string().max(100_000),
+    securityLevel: z.union([z.literal(1), z.literal(2)]),
+    language: z.string().max(10),
+    /** Epoch ms; null: permanently available. */
+    expiresAt: z.number().int().nullable(),
+    files: z.array(TrustFileSchema).max(1000),
+  })
+  .meta({ id: 'TrustDeliveryAnnounce' });
+export type TrustDeliveryAnnounce = z.infer<typeof TrustDeliveryAnnounceSchema>;
+
+/** The partner's answer to an announce: which parts it still needs (all of them the first time; fewer on a resumed transfer). */
+export const TrustDeliveryStateSchema = z
+  .object({
+    type: z.literal('deliveryState'),
+    transferId: z.string(),
+    /** 'receiving' until completed, then 'delivered'. */
+    state: z.enum(['receiving', 'delivered']),
+    missing: z.array(z.object({ fileId: z.string(), index: z.number().int() })),
+  })
+  .meta({ id: 'TrustDeliveryState' });
+export type TrustDeliveryState = z.infer<typeof TrustDeliveryStateSchema>;
+
+export const TrustCompleteSchema = z.object({ type: z.literal('complete'), transferId: z.string().uuid() }).meta({ id: 'TrustDeliveryComplete' });
+
+export const TrustReceiptSchema = z
+  .object({
+    type: z.literal('receipt'),
+    transferId: z.string().uuid(),
+    recipient: z.string().email().max(254),
+    /** `downloaded`: the recipient's first complete download on the partner. */
+    event: z.literal('downloaded'),
+    /** The file whose complete download it was (for the sender's receipt mail). */
+    fileName: z.string().max(255),
+    at: z.number().int(),
+  })
+  .meta({ id: 'TrustReceipt' });
+export type TrustReceipt = z.infer<typeof TrustReceiptSchema>;
+
+export const TrustAckSchema = z.object({ type: z.literal('ok') }).meta({ id: 'TrustAck' });
+export const TrustTransferParamsSchema = z.object({ transferId: z.string().uuid() });
+export const TrustPartParamsSchema = TrustTransferParamsSchema.extend({ fileId: z.string().uuid(), index: z.coerce.number().int().min(0).max(1_000_000) });
+
+/** Why the partner refused a delivery (`metadata.reason` of its 403 `TrustDeliveryRefusedException`). */
+export const TRUST_DELIVERY_REFUSALS = ['senderOutsideDomains', 'recipientNotServed', 'levelNotCarried', 'unknownTransfer', 'incomplete'] as const;
+export const TRUST_DELIVERY_ERROR = 'TrustDeliveryRefusedException';

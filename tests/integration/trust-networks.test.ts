@@ -8,13 +8,14 @@ import { privateKeyOf } from '../../server/trust-networks/connections';
 import { TRUST_REFUSALS_PER_IP } from '../../server/trust-networks/ping';
 import { generateTrustKeyPair, signRequest } from '../../server/trust-networks/signatures';
 import { call, createUserAsAdmin, expectBackendError, signIn, signInAdmin, type Session } from './core-helpers';
+import { connectPair as connectServers, createTrust, testTrust, TRUST_LIST, trustOne, updateTrust, type TrustSide } from './trust-helpers';
 
 // Trust networks, slice 1 (issue 30): two real servers — A on SQLite, B on PostgreSQL when
 // KUVERT_TEST_DATABASE_URL is set (else SQLite too) — connected through their admin APIs as two
 // administrators would, then the partner endpoint's refusals, each also in the audit log.
 
-const LIST = '/api/2/admin/trust-networks';
-const one = (id: string) => `${LIST}/${id}`;
+const LIST = TRUST_LIST;
+const one = trustOne;
 
 // Loopback partners: allow-listed and plain http allowed, as an operator would for internal partners.
 const config = { outboundAllow: ['127.0.0.1'], outboundAllowHttp: true };
@@ -38,31 +39,12 @@ afterAll(async () => {
   await b?.close();
 });
 
-async function create(server: TestServer, admin: Session, body: unknown): Promise<TrustConnection> {
-  const response = await call(server, admin, 'POST', LIST, body);
-  expect(response.status, await response.clone().text()).toBe(201);
-  return (await response.json()) as TrustConnection;
-}
-
-async function update(server: TestServer, admin: Session, id: string, body: unknown): Promise<TrustConnection> {
-  const response = await call(server, admin, 'PUT', one(id), body);
-  expect(response.status, await response.clone().text()).toBe(200);
-  return (await response.json()) as TrustConnection;
-}
-
-async function test(server: TestServer, admin: Session, id: string): Promise<TrustConnection> {
-  const response = await call(server, admin, 'POST', `${one(id)}/test`);
-  expect(response.status, await response.clone().text()).toBe(200);
-  return (await response.json()) as TrustConnection;
-}
-
-/** Both administrators create their side and enter each other's key (the partner URL is the other's public URL). */
-async function connectPair(): Promise<{ onA: TrustConnection; onB: TrustConnection }> {
-  const onA = await create(a, adminA, { partnerUrl: b.url, partnerDomains: ['partner-b.example'] });
-  const onB = await create(b, adminB, { partnerUrl: a.url, partnerDomains: ['partner-a.example'], partnerPublicKey: onA.ownPublicKey });
-  const keyed = await update(a, adminA, onA.connectionId, { partnerUrl: b.url, partnerDomains: ['partner-b.example'], partnerPublicKey: onB.ownPublicKey });
-  return { onA: keyed, onB };
-}
+const create = createTrust;
+const update = updateTrust;
+const test = testTrust;
+const sideA = (): TrustSide => ({ server: a, admin: adminA, url: a.url, domains: ['partner-a.example'] });
+const sideB = (): TrustSide => ({ server: b, admin: adminB, url: b.url, domains: ['partner-b.example'] });
+const connectPair = () => connectServers(sideA(), sideB());
 
 /** A ping to B signed as A's side of a connection would sign it. */
 async function signedPing(connection: TrustConnection, options: { created?: Date; to?: string } = {}) {

@@ -38,6 +38,7 @@ import * as roomKeyGrants from './0056-room-key-grants';
 import * as roomMemberLists from './0057-room-member-lists';
 import * as storedNames from './0058-stored-names';
 import * as trustNetworks from './0059-trust-networks';
+import * as trustDeliveries from './0061-trust-deliveries';
 import * as roomMemberListHistory from './0062-room-member-list-history';
 import * as formConfirmationValues from './0064-form-confirmation-values';
 
@@ -88,6 +89,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0057-room-member-lists': roomMemberLists,
   '0058-stored-names': storedNames,
   '0059-trust-networks': trustNetworks,
+  '0061-trust-deliveries': trustDeliveries,
   '0062-room-member-list-history': roomMemberListHistory,
   '0064-form-confirmation-values': formConfirmationValues,
 };

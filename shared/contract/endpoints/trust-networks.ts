@@ -4,8 +4,15 @@ import {
   TrustConnectionListSchema,
   TrustConnectionParamsSchema,
   TrustConnectionSchema,
+  TrustAckSchema,
+  TrustCompleteSchema,
+  TrustDeliveryAnnounceSchema,
+  TrustDeliveryStateSchema,
+  TrustPartParamsSchema,
   TrustPingSchema,
   TrustPongSchema,
+  TrustReceiptSchema,
+  TrustTransferParamsSchema,
 } from '../trust-networks';
 
 const area = endpointArea({ tag: 'trust-networks', access: { roles: ['ROLE_ADMIN'] } });
@@ -37,5 +44,18 @@ export const TRUST_NETWORK_ENDPOINTS = {
   }),
   ping: area.post('/trust/ping', 'trustPing', 'Partner servers only: a ping signed per RFC 9421 by the key of a live connection, answered signed (docs/trust-networks.md)', {
     access: 'public', body: TrustPingSchema, response: { 200: TrustPongSchema }, errors: [400, 401],
+  }),
+  // Deliveries across a connection (slice 2): partner servers only, each call signed like the ping.
+  deliveryAnnounce: area.post('/trust/deliveries', 'trustDeliveryAnnounce', 'Partner servers only: announces a level 1/2 delivery to recipients this server serves; answers the parts still missing (docs/trust-networks.md, "Deliveries")', {
+    access: 'public', body: TrustDeliveryAnnounceSchema, response: { 200: TrustDeliveryStateSchema }, errors: [400, 401, 403, 429, 507],
+  }),
+  deliveryPart: area.put('/trust/deliveries/{transferId}/files/{fileId}/parts/{index}', 'trustDeliveryPart', 'Partner servers only: one part (application/octet-stream), checked against its signed content digest; idempotent', {
+    access: 'public', params: TrustPartParamsSchema, response: { 200: TrustAckSchema }, errors: [400, 401, 403, 404, 429], consumes: 'application/octet-stream',
+  }),
+  deliveryComplete: area.post('/trust/deliveries/{transferId}/complete', 'trustDeliveryComplete', "Partner servers only: every part is there; the delivery goes into its recipients' inboxes and they are mailed by this server", {
+    access: 'public', params: TrustTransferParamsSchema, body: TrustCompleteSchema, response: { 200: TrustDeliveryStateSchema }, errors: [400, 401, 403, 429],
+  }),
+  receipt: area.post('/trust/receipts', 'trustReceipt', "Partner servers only: a recipient's first download of a delivery this server pushed to the partner", {
+    access: 'public', body: TrustReceiptSchema, response: { 200: TrustAckSchema }, errors: [400, 401, 403, 429],
   }),
 };

@@ -224,7 +224,16 @@ export function ActivityLog({ entries }: { entries: readonly ActivityEntry[] }) 
   );
 }
 
-/** Per-recipient state for the sender: downloaded (with date) or not yet. */
+/** A partner server as people know it: its host name (and port when it has one). */
+const hostOf = (url: string): string => {
+  try {
+    return new URL(url).host;
+  } catch {
+    return url;
+  }
+};
+
+/** Per-recipient state for the sender: downloaded (with date) or not yet; a partner server's part. */
 export function RecipientStates({ delivery }: { delivery: DeliveryDetail }) {
   const { t } = useTranslation();
   const dateFormat = useDateFormat();
@@ -238,6 +247,14 @@ export function RecipientStates({ delivery }: { delivery: DeliveryDetail }) {
     },
     { id: 'notified', header: t('deliveries:recipients.notified'), cell: (recipient) => (recipient.notifiedAt ? dateFormat.format(recipient.notifiedAt) : '—') },
   ];
+  // Addresses a trust-network partner serves: its own server delivers and mails them (issue 30 §2).
+  if (delivery.recipients.some((r) => r.partnerServer)) {
+    columns.push({
+      id: 'partnerServer',
+      header: t('deliveries:recipients.partnerServer'),
+      cell: (r) => (r.partnerServer ? t(`deliveries:recipients.partner.${r.partnerServer.state}`, { server: hostOf(r.partnerServer.url) }) : '—'),
+    });
+  }
   // Levels 3/4: whether the key this browser's user pinned for each registered recipient is verified (issue 12 §4).
   if (delivery.recipients.some((r) => r.userUuid)) {
     columns.push({ id: 'key', header: t('deliveries:recipients.key'), cell: (r) => (r.userUuid ? <ContactKeyBadge userUuid={r.userUuid} offerUnlock verify={{ email: r.email }} /> : '—') });
