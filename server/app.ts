@@ -89,8 +89,8 @@ import { openBlobStore } from './storage/open-blob-store';
 import { installMetrics } from './operations/metrics';
 import { operationsRoutes } from './operations/operations-routes';
 import { reportRoutes } from './reports/routes';
-import { trustReceiptJobs } from './trust-networks/inbound';
-import { transferOnSent, trustTransferJobs } from './trust-networks/transfers';
+import { receiptToPartner, trustReceiptJobs } from './trust-networks/inbound';
+import { partnerServedRecipients, partnerServerStates, transferOnSent, trustTransferJobs } from './trust-networks/transfers';
 import { trustNetworkRoutes } from './trust-networks/routes';
 import { createUsersRepository } from './users/users-repository';
 
@@ -228,7 +228,13 @@ async function assemble(app: FastifyInstance, options: BuildAppOptions, database
   // The database job queue; the runner starts once every route (and job kind) is in place.
   const jobs: { runner?: JobRunner } = {};
   app.decorate('jobs', { kick: () => jobs.runner?.kick(), whenIdle: async () => jobs.runner?.whenIdle() });
-  app.decorate('deliveryHooks', { beforeSend: [attachBeforeSend, requestBeforeSend], sent: [handOffOnSent, submissionOnSent, requestOnSent, transferOnSent] });
+  app.decorate('deliveryHooks', { beforeSend: [attachBeforeSend, requestBeforeSend], sent: [handOffOnSent, submissionOnSent, requestOnSent, transferOnSent],
+    partners: {
+      servedRecipients: (deliveryId) => partnerServedRecipients(db, deliveryId),
+      serverStates: (deliveryId) => partnerServerStates(db, deliveryId),
+      reportDownload: (delivery, recipient, fileName, at) => receiptToPartner(app, delivery, recipient, fileName, at),
+    },
+  });
   // Shutting down (SIGTERM): the running job goes back to the queue at once, so another server
   // takes it while this one lets its running requests finish.
   app.addHook('preClose', async () => {

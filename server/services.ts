@@ -4,7 +4,8 @@ import type { KuvertConfig } from './config';
 import type { RequestContext } from './core/request-context';
 import type { DatabaseKind } from './db/database';
 import type { Database } from './db/schema';
-import type { DeliveryRow } from './deliveries/records';
+import type { DeliveryRecipient } from '@shared/contract/deliveries';
+import type { DeliveryRow, RecipientRow } from './deliveries/records';
 import type { Mailer } from './mail/mailer';
 import type { CaptchaStore } from './security/captcha';
 import type { LoginThrottle } from './security/login-throttle';
@@ -53,6 +54,17 @@ export interface KuvertServices {
   deliveryHooks: {
     beforeSend: ReadonlyArray<(ctx: RequestContext, delivery: DeliveryRow) => Promise<void>>;
     sent: ReadonlyArray<(trx: Transaction<Database>, delivery: DeliveryRow) => Promise<void>>;
+    /**
+     * Recipients a trust-network partner serves (`trust-networks/`, which builds on deliveries and so
+     * is asked through here): the addresses of a delivery it carries, their state on the sender's
+     * side, and a first download to report back to the partner a delivery came from (true: reported,
+     * no receipt mail here).
+     */
+    partners: {
+      servedRecipients(deliveryId: number): Promise<Set<string>>;
+      serverStates(deliveryId: number): Promise<Map<string, NonNullable<DeliveryRecipient['partnerServer']>>>;
+      reportDownload(delivery: Pick<DeliveryRow, 'id'>, recipient: Pick<RecipientRow, 'email'>, fileName: string, at: number): Promise<boolean>;
+    };
   };
 }
 

@@ -8,7 +8,6 @@ import { notFound } from '../core/http-error';
 import type { RequestContext } from '../core/request-context';
 import type { Database } from '../db/schema';
 import type { UserRow } from '../users/users-repository';
-import { partnerServerStates } from '../trust-networks/transfers';
 import { dropDescriptors, e2eAccessOf, releasePendingOf } from './e2e-keys';
 import { activity, deliveryPrefix, displayName, findDelivery, isRegisteredRecipient, timeStateOf, toWireFile, usersByEmail, type DeliveryRow, type FileRow, type RecipientRow, type Viewer } from './records';
 import { releaseStoredFiles } from './stored-files';
@@ -97,7 +96,7 @@ export async function deliveryDetail(app: FastifyInstance, viewer: Viewer): Prom
     const missing = await phoneNumbersMissing(app, visible.filter((r) => !registered.has(r.email)));
     for (const [i, r] of visible.entries()) recipients[i]!.phoneNumberMissing = missing.has(r.id);
     // Recipients a trust-network partner serves: which server, and whether it has the delivery yet.
-    const partners = await partnerServerStates(db, delivery.id);
+    const partners = await app.deliveryHooks.partners.serverStates(delivery.id);
     for (const [i, r] of visible.entries()) if (partners.has(r.email)) recipients[i]!.partnerServer = partners.get(r.email)!;
   }
   return {

@@ -5,7 +5,6 @@ import { DELIVERY_WEB_LINKS } from '@shared/contract/deliveries';
 import type { FastifyInstance } from 'fastify';
 import { notFound } from '../core/http-error';
 import { partsStream } from '../uploads/bytes';
-import { receiptToPartner } from '../trust-networks/inbound';
 import { activity, fileOf, layoutOf, partKey, timeStateOf, type DeliveryRow, type FileRow, type RecipientRow, type Viewer } from './records';
 import { refuseUnlessScanned } from '../virus-scan/review-policy';
 
@@ -50,7 +49,7 @@ export async function recordDownload(app: FastifyInstance, delivery: DeliveryRow
     level: delivery.security_level,
   });
   if (Number(first.numUpdatedRows) !== 1) return;
-  if (await receiptToPartner(app, delivery, recipient, fileName, now)) return;
+  if (await app.deliveryHooks.partners.reportDownload(delivery, recipient, fileName, now)) return;
   // The first complete download of this recipient: a receipt to the sender.
   const sender = await app.users.findById(delivery.sender_id);
   if (!sender) return;

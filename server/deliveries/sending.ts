@@ -9,7 +9,6 @@ import type { RequestContext } from '../core/request-context';
 import { ENCRYPTED_SUBJECT_PLACEHOLDER } from '../mail/delivery-templates';
 import type { UserRow } from '../users/users-repository';
 import { recordSenderDay } from '../reports/sender-days';
-import { partnerServedRecipients } from '../trust-networks/transfers';
 import { checkAddresses } from './drafts';
 import { e2eSendCheck } from './e2e-keys';
 import { e2eNotify } from './e2e-release';
@@ -109,7 +108,7 @@ export async function notifyRecipients(
   log: FastifyBaseLogger,
 ): Promise<string[]> {
   // Addresses a trust-network partner serves get that server's mail, never a link from this one.
-  const partnerServed = await partnerServedRecipients(app.db, delivery.id);
+  const partnerServed = await app.deliveryHooks.partners.servedRecipients(delivery.id);
   recipients = recipients.filter((r) => !partnerServed.has(r.email));
   const registered = await usersByEmail(app.db, recipients.map((r) => r.email));
   const base = app.config.publicUrl;

@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { reduceLanguage } from '@shared/contract/constants';
-import { SECURITY_LEVELS } from '@shared/contract/constants';
+import { opensByLink, securityLevelOfNumber } from '@shared/contract/security-levels';
 import { partCountOf } from '@shared/contract/deliveries';
 import { TRUST_DELIVERY_ERROR, TRUST_DELIVERY_PATHS, type TrustDeliveryAnnounce, type TrustDeliveryState, type TrustReceipt } from '@shared/contract/trust-networks';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -92,7 +92,7 @@ export async function receiveAnnounce(app: FastifyInstance, request: FastifyRequ
         status: 'draft',
         subject: announce.subject,
         body: announce.body,
-        security_level: announce.securityLevel === 1 ? SECURITY_LEVELS.LEVEL_1 : SECURITY_LEVELS.LEVEL_2,
+        security_level: securityLevelOfNumber(announce.securityLevel),
         language: reduceLanguage(announce.language),
         validity_days: null,
         expires_at: announce.expiresAt,
@@ -192,7 +192,7 @@ export async function receiveComplete(app: FastifyInstance, request: FastifyRequ
     const updated = await trx.updateTable('deliveries').set({ status: 'sent', sent_at: now, recipient_count: recipients.length }).where('id', '=', delivery.id).where('status', '=', 'draft').executeTakeFirst();
     if (Number(updated.numUpdatedRows) !== 1) return false;
     await trx.updateTable('delivery_recipients').set({ listed_at: now }).where('delivery_id', '=', delivery.id).execute();
-    if (delivery.security_level === SECURITY_LEVELS.LEVEL_1) {
+    if (opensByLink(delivery.security_level)) {
       for (const r of recipients) {
         const token = newToken();
         tokens.set(r.id, token);

@@ -56,6 +56,13 @@ export function isSecurityLevel(value: unknown): value is SecurityLevel {
   return typeof value === 'number' && BY_WIRE.has(value);
 }
 
+/** The level a people-facing number (1–4) stands for, as wires between servers carry it (docs/trust-networks.md). */
+export function securityLevelOfNumber(number: SecurityLevelInfo['number']): SecurityLevel {
+  const info = SECURITY_LEVEL_TABLE.find((row) => row.number === number);
+  if (!info) throw new RangeError(`Unknown security level number ${String(number)}`);
+  return info.wire;
+}
+
 /** The table row of a level. */
 export function securityLevelInfo(level: SecurityLevel): SecurityLevelInfo {
   const info = BY_WIRE.get(level);
