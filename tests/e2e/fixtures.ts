@@ -7,7 +7,7 @@ import { Secret, TOTP } from 'otpauth';
 import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import argon2 from 'argon2';
-import type { Language } from '@shared/contract/constants';
+import type { Language, RoleName } from '@shared/contract/constants';
 import { ANTI_CSRF_HEADER } from '@shared/contract/auth';
 import { API_BASE } from '@shared/contract/constants';
 import { createApiClient, type ApiClient } from '@shared/api/client';
@@ -48,7 +48,7 @@ const lightHash = (password: string) => argon2.hash(password, { type: argon2.arg
  */
 export const createUser = (
   server: TestServer,
-  options: { username: string; password?: string; language?: Language; emailVerified?: boolean; totpRequired?: boolean },
+  options: { username: string; password?: string; language?: Language; emailVerified?: boolean; totpRequired?: boolean; roles?: RoleName[] },
 ): Promise<TestUser> => createUserInRepository(server, { ...options, hash: lightHash });
 
 /**

@@ -5,6 +5,12 @@ import { mergeHandles } from '@web/lib/route-handle';
 import { LEGACY_PAGES, loginPathFor, ROUTES } from '@web/lib/routes';
 import { matchRoutes, redirect, type LoaderFunctionArgs, type RouteObject } from 'react-router';
 
+/** What the root loader tells the shell. */
+export interface RootLoaderData {
+  /** The matched route needs a role the user lacks: the shell renders the message instead of the page. */
+  insufficientRights: boolean;
+}
+
 /**
  * Runs before every navigation (root route, always revalidated): loads config and auth state
  * the first time, reloads the signed-in user afterwards (SPEC §2), then applies the guards
@@ -29,8 +35,9 @@ export function createRootLoader(getRoutes: () => RouteObject[]) {
     // token lives there (`#dar=…`, issue 28): on the first load the address bar still has it.
     const hash = url.hash || (window.location.pathname === url.pathname ? window.location.hash : '');
     if (handle.auth && !user) throw redirect(loginPathFor(`${url.pathname}${url.search}${hash}`));
-    if (handle.roles && !handle.roles.some((role) => user?.roleNames.includes(role))) throw redirect(ROUTES.inbox);
     if (handle.releaseFlag && !configFlag(config.config, handle.releaseFlag)) throw redirect(ROUTES.inbox);
+    // SPEC §6: the shell shows the insufficient-rights message in place of the page.
+    if (handle.roles && !handle.roles.some((role) => user?.roleNames.includes(role))) return { insufficientRights: true } satisfies RootLoaderData;
     return null;
   };
 }

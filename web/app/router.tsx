@@ -5,11 +5,13 @@ import { AUTH_BASE, ROUTES } from '@web/lib/routes';
 import { approvalTitleKeyOf } from '@web/features/secupass/secupass-context';
 import { REPORT_ROLES } from '@shared/contract/reports';
 import { FLOW_ROLES } from '@shared/contract/flow-roles';
+import { FORM_ROLES } from '@shared/contract/forms';
 import { createBrowserRouter, redirect, type RouteObject } from 'react-router';
 import { createRootLoader } from './root-loader';
 import { RootLayout } from './root-layout';
 import { RouteError } from './route-error';
 import { SecumailsLayout } from './secumails-layout';
+import { NotFoundPage } from './status-pages';
 
 const handle = (value: RouteHandle): RouteHandle => value;
 const toInbox = () => redirect(ROUTES.inbox);
@@ -300,7 +302,8 @@ function buildRoutes(): RouteObject[] {
         },
         {
           path: 'forms',
-          handle: handle({ auth: true, titleKey: 'forms:title' }),
+          // The server's rule (shared/contract/forms.ts FORM_ROLES).
+          handle: handle({ auth: true, titleKey: 'forms:title', roles: FORM_ROLES }),
           children: [
             { index: true, lazy: lazyPage(() => import(/* webpackChunkName: "forms" */ '@web/features/forms/forms-list-page'), 'FormsListPage') },
             { path: ':formUuid', lazy: lazyPage(() => import(/* webpackChunkName: "form-edit" */ '@web/features/forms/form-edit-page'), 'FormEditPage') },
@@ -344,8 +347,8 @@ function buildRoutes(): RouteObject[] {
           lazy: lazyPage(() => import(/* webpackChunkName: "room-link-public" */ '@web/features/rooms/links/link-page'), 'RoomLinkPage'),
         })),
         { path: 'addin/*', loader: serverPage, Component: Nothing },
-        // Unmatched → inbox (SPEC §2).
-        { path: '*', loader: toInbox, Component: Nothing },
+        // Unmatched: the generic not-found page (SPEC §2 screen list) instead of a silent jump to the inbox.
+        { path: '*', handle: handle({ titleKey: 'shell:notFound.title' }), Component: NotFoundPage },
       ],
     },
   ];
