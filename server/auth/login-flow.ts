@@ -26,6 +26,22 @@ export function loginRefused(entry: AuthorizationErrorEntry, status: 401 | 403 =
   );
 }
 
+/** The `authorization-errors` header with one code (SPEC §7, §8), for answers outside POST /auth too. */
+export function authorizationErrorHeader(code: AuthorizationErrorEntry['authorizationError']): Record<string, string> {
+  return { [AUTHORIZATION_ERRORS_HEADER]: JSON.stringify([{ authorizationError: code }]) };
+}
+
+/** A signup for an address that has a proven account already: 409 with code 40 in body and header (SPEC §8). */
+export function userAlreadyRegistered(): HttpError {
+  return new HttpError(
+    409,
+    'ConflictException',
+    'An account with this address exists already; please sign in',
+    { reason: 'userAlreadyRegistered', authorizationError: AUTHORIZATION_ERROR.USER_ALREADY_REGISTERED },
+    authorizationErrorHeader(AUTHORIZATION_ERROR.USER_ALREADY_REGISTERED),
+  );
+}
+
 /** `jane.doe@example.org` → `j***@example.org`: enough to recognise, not to harvest. */
 export function maskEmail(email: string): string {
   const at = email.lastIndexOf('@');

@@ -20,6 +20,7 @@ import type { RoomRole } from '@shared/contract/rooms';
 import type { FastifyInstance } from 'fastify';
 import { sql, type Selectable } from 'kysely';
 import { HttpError, notFound, rateLimitExceeded } from '../core/http-error';
+import { userAlreadyRegistered } from '../auth/login-flow';
 import type { RequestContext } from '../core/request-context';
 import { assertPasswordMeetsPolicy } from '../security/password-policy';
 import { linkTokenHash, newLinkToken } from '../security/link-tokens';
@@ -187,8 +188,7 @@ export async function checkInvitation(app: FastifyInstance, token: string, ip: s
   };
 }
 
-const userExists = () =>
-  new HttpError(409, 'ConflictException', 'An account with this address exists already; please sign in', { reason: 'userAlreadyRegistered', authorizationError: 40 });
+const userExists = userAlreadyRegistered;
 
 /**
  * Dataroom registration completion: the password policy, then in one transaction the claim of
