@@ -16,7 +16,7 @@ import { Outlet, useLoaderData, useLocation, useMatches, useNavigation } from 'r
 import { CONFIG_KEYS } from '@shared/contract/config';
 import { THEME_ASSET_PATHS, THEME_PROFILE_KEYS } from '@shared/contract/theme';
 import type { RootLoaderData } from './root-loader';
-import { InsufficientRightsPage } from './status-pages';
+import { InsufficientRightsPage, NotFoundPage } from './status-pages';
 import { UnlockProvider } from './unlock-provider';
 
 const useStyles = makeStyles({
@@ -47,7 +47,9 @@ export function RootLayout() {
   const location = useLocation();
   const navigation = useNavigation();
   const handle = mergeHandles(matches.map((match) => match.handle));
-  const insufficientRights = (useLoaderData() as RootLoaderData | null)?.insufficientRights === true;
+  const loaderData = useLoaderData() as RootLoaderData | null;
+  const insufficientRights = loaderData?.insufficientRights === true;
+  const notFound = loaderData?.notFound === true;
   // The embeddable public form: `plain=1` drops the header and banners (shared/contract/form-embed.ts).
   const plain = handle.plainAllowed === true && new URLSearchParams(location.search).get(FORM_URL_PARAMS.plain) === '1';
   const language = currentLanguage();
@@ -65,7 +67,7 @@ export function RootLayout() {
 
   // Title: configured web UI title followed by the page title (SPEC §2).
   const appTitle = configString(config, CONFIG_KEYS.webUiTitle) || DEFAULT_TITLE;
-  const titleKey = insufficientRights ? 'shell:insufficientRights.title' : (handle.titleKeyFor?.(new URLSearchParams(location.search)) ?? handle.titleKey);
+  const titleKey = notFound ? 'shell:notFound.title' : insufficientRights ? 'shell:insufficientRights.title' : (handle.titleKeyFor?.(new URLSearchParams(location.search)) ?? handle.titleKey);
   const pageTitle = titleKey ? t(titleKey) : '';
   useEffect(() => {
     document.title = pageTitle ? `${appTitle} - ${pageTitle}` : appTitle;
@@ -95,7 +97,7 @@ export function RootLayout() {
       {plain ? null : <AppHeader title={appTitle} logoUrl={logoUrl} user={handle.layout === 'auth' ? null : user} tools={(className) => <TransferCentre buttonClassName={className} />} />}
       <TransferWatcher />
       <main id="main-content" tabIndex={-1} className={styles.main}>
-        <UnlockProvider>{insufficientRights ? <InsufficientRightsPage /> : <Outlet />}</UnlockProvider>
+        <UnlockProvider>{notFound ? <NotFoundPage /> : insufficientRights ? <InsufficientRightsPage /> : <Outlet />}</UnlockProvider>
       </main>
     </>
   );

@@ -6,7 +6,8 @@ import { approvalTitleKeyOf } from '@web/features/secupass/secupass-context';
 import { REPORT_ROLES } from '@shared/contract/reports';
 import { FLOW_ROLES } from '@shared/contract/flow-roles';
 import { FORM_ROLES } from '@shared/contract/forms';
-import { createBrowserRouter, redirect, type RouteObject } from 'react-router';
+import { createBrowserRouter, redirect, type LoaderFunctionArgs, type RouteObject } from 'react-router';
+import { LANGUAGES } from '@shared/contract/constants';
 import { createRootLoader } from './root-loader';
 import { RootLayout } from './root-layout';
 import { RouteError } from './route-error';
@@ -152,6 +153,12 @@ const authRoutes: RouteObject[] = [
 /** Secure mail area (SPEC §2); the optional locale segment switches the language. */
 const secumailsRoutes: RouteObject[] = [
   { index: true, loader: toInbox, Component: Nothing },
+  // `/secumails/de` and the like: the locale with the empty path (SPEC §2); an unknown locale is not found (root loader).
+  {
+    path: ':locale',
+    loader: ({ params }: LoaderFunctionArgs) => ((LANGUAGES as readonly string[]).includes(params.locale ?? '') ? redirect(`/secumails/${params.locale}/inbox`) : null),
+    Component: Nothing,
+  },
   ...['inbox', ':locale/inbox'].map((path) => ({
     path,
     handle: handle({ auth: true, titleKey: 'shell:inbox.title' }),
