@@ -269,6 +269,11 @@ function buildRoutes(): RouteObject[] {
               handle: handle({ titleKey: 'admin:theme.title', roles: ['ROLE_ADMIN'] }),
               lazy: lazyPage(() => import(/* webpackChunkName: "admin-theme" */ '@web/features/admin/theme-page'), 'ThemePage'),
             },
+            {
+              path: 'audit-log',
+              handle: handle({ titleKey: 'admin:audit.title', roles: ['ROLE_ADMIN'] }),
+              lazy: lazyPage(() => import(/* webpackChunkName: "admin-audit" */ '@web/features/admin/audit-log-page'), 'AuditLogPage'),
+            },
             // Trust networks (issue 30, slice 1): connections and their test, ROLE_ADMIN only.
             { path: 'trust-networks', handle: handle({ titleKey: 'admin:trust.title', roles: ['ROLE_ADMIN'] }), lazy: lazyPage(trustPages, 'TrustNetworksPage') },
             { path: 'trust-networks/create', handle: handle({ titleKey: 'admin:trust.createTitle', roles: ['ROLE_ADMIN'] }), lazy: lazyPage(trustPages, 'TrustConnectionPage') },
