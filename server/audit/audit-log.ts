@@ -1,5 +1,5 @@
-import type { AuditEntry } from '@shared/contract/audit';
-import type { Kysely, Transaction } from 'kysely';
+import type { AuditEntry, AuditLogFilter } from '@shared/contract/audit';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database } from '../db/schema';
 
 export interface NewAuditEntry {
@@ -13,7 +13,7 @@ export interface AuditLog {
   /** Writes one entry; pass the transaction of the change it records so both commit together. */
   record(entry: NewAuditEntry, trx?: Transaction<Database>): Promise<void>;
   /** Newest first. */
-  list(options: { page: number; pageSize: number; action?: string | undefined }): Promise<{ entries: AuditEntry[]; total: number }>;
+  list(options: AuditLogFilter & { page: number; pageSize: number }): Promise<{ entries: AuditEntry[]; total: number }>;
 }
 
 export function createAuditLog(db: Kysely<Database>): AuditLog {
@@ -30,13 +30,23 @@ export function createAuditLog(db: Kysely<Database>): AuditLog {
         })
         .execute();
     },
-    async list({ page, pageSize, action }) {
-      let base = db.selectFrom('audit_log');
+    async list({ page, pageSize, action, user, from, to }) {
+      let base = db
+        .selectFrom('audit_log')
+        .leftJoin('users as actor', 'actor.id', 'audit_log.actor_user_id')
+        .leftJoin('users as subject', 'subject.id', 'audit_log.subject_user_id');
       if (action) base = base.where('audit_log.action', '=', action);
+      if (from !== undefined) base = base.where('audit_log.at', '>=', from);
+      if (to !== undefined) base = base.where('audit_log.at', '<=', to);
+      const needle = user?.trim().toLowerCase();
+      if (needle) {
+        // As the users list searches (users-repository.ts): wildcards of the input escaped, the same on SQLite and PostgreSQL.
+        const pattern = `%${needle.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+        const like = (column: string) => sql<boolean>`lower(${sql.ref(column)}) like ${pattern} escape '\\'`;
+        base = base.where((eb) => eb.or([like('actor.email'), like('subject.email')]));
+      }
       const { total } = await base.select((eb) => eb.fn.countAll<number | string>().as('total')).executeTakeFirstOrThrow();
       const rows = await base
-        .leftJoin('users as actor', 'actor.id', 'audit_log.actor_user_id')
-        .leftJoin('users as subject', 'subject.id', 'audit_log.subject_user_id')
         .select([
           'audit_log.id',
           'audit_log.at',

@@ -19,6 +19,20 @@ export interface AddFileInput {
   encryption?: { recordSize: number; headerSha256: string } | undefined;
 }
 
+/**
+ * SPEC §8: a public form's submission over the size limit is TransferQuotaExceededException (its
+ * page shows required and allowed sizes), a submit-box ticket's SubmitQuotaReachedException; an
+ * account's own delivery stays MaxUploadSizeExceededException (the caller throws that).
+ */
+async function refuseSubmissionOverLimit(app: RequestContext['app'], deliveryId: number, allowedSize: number, requiredSize: number): Promise<void> {
+  const [form, ticket] = await Promise.all([
+    app.db.selectFrom('form_submissions').select('form_id').where('delivery_id', '=', deliveryId).executeTakeFirst(),
+    app.db.selectFrom('submit_tickets').select('id').where('delivery_id', '=', deliveryId).executeTakeFirst(),
+  ]);
+  if (form) throw new HttpError(413, 'TransferQuotaExceededException', 'The files exceed the size this form accepts', { allowedSize, requiredSize });
+  if (ticket) throw new HttpError(413, 'SubmitQuotaReachedException', 'The files exceed the size this submit box accepts', { allowedSize, requiredSize });
+}
+
 export async function addFile({ app, user: sender }: RequestContext, deliveryUuid: string, input: AddFileInput) {
   const delivery = await ownDraft(app.db, sender, deliveryUuid);
   const e2e = isE2eLevel(delivery.security_level);
@@ -43,6 +57,7 @@ export async function addFile({ app, user: sender }: RequestContext, deliveryUui
   const maxUploadSize = Number(all[DELIVERY_SETTING_KEYS.maxUploadSize]);
   const currentSize = existing.reduce((sum, f) => sum + Number(f.size), 0);
   if (currentSize + input.size > maxUploadSize) {
+    await refuseSubmissionOverLimit(app, delivery.id, maxUploadSize, currentSize + input.size);
     throw new HttpError(413, 'MaxUploadSizeExceededException', 'The attachments exceed the size allowed for your account', {
       maxUploadSize,
       currentSize,

@@ -22,6 +22,7 @@ import {
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { sql, type Selectable } from 'kysely';
 import { badRequest, HttpError, notFound, rateLimitExceeded } from '../core/http-error';
+import { userAlreadyRegistered } from '../core/authorization-errors';
 import { downloadDisclaimerText } from '../settings/defaults';
 import { signupRow, upsertSignup } from '../deliveries/signups';
 import type { DeliveriesTable, DeliveryRecipientsTable, DeliverySignupsTable } from '../deliveries/tables';
@@ -174,7 +175,7 @@ async function assertSignupApplies(app: FastifyInstance, context: LinkContext): 
     throw refused('signupNotApplicable', 'This delivery needs no account');
   }
   if (await registeredUser(app, context.recipient.email)) {
-    throw new HttpError(409, 'ConflictException', 'An account with this address exists already; please sign in', { reason: 'userAlreadyRegistered', authorizationError: 40 });
+    throw userAlreadyRegistered();
   }
 }
 
@@ -292,7 +293,7 @@ export async function signUp(
     });
   } catch (error) {
     if (error instanceof UserExistsError) {
-      throw new HttpError(409, 'ConflictException', 'An account with this address exists already; please sign in', { reason: 'userAlreadyRegistered', authorizationError: 40 });
+      throw userAlreadyRegistered();
     }
     throw error;
   }

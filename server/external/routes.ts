@@ -1,4 +1,6 @@
 import { EXTERNAL_ENDPOINTS } from '@shared/contract/endpoints/external';
+import { AUTHORIZATION_ERROR } from '@shared/contract/errors';
+import { authorizationErrorHeader } from '../core/authorization-errors';
 import { registerEndpoint } from '../core/endpoint-route';
 import { routePlugin } from '../core/route-plugin';
 import { issueShareProof } from '../deliveries/share-proof';
@@ -20,6 +22,8 @@ export const externalRoutes = routePlugin('kuvert-external-routes', async (app) 
     void reply.header('cache-control', 'no-store');
     const { proofFor, ...answer } = await checkEmail(app, { ...request.body, language: request.body.language, shareUuid: request.params.shareUuid, ip: request.ip });
     if (proofFor) await issueShareProof(request, reply, proofFor);
+    // SPEC §8 code 5: the recipient needs an account before this delivery opens (the answer's `next`).
+    if (answer.next === 'signup') void reply.headers(authorizationErrorHeader(AUTHORIZATION_ERROR.DELIVERY_REGISTRATION_REQUIRED));
     return answer;
   });
 

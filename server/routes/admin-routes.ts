@@ -9,6 +9,9 @@ import { assertPasswordMeetsPolicy } from '../security/password-policy';
 import { hashPassword } from '../users/passwords';
 import { DEFAULT_USER_ROLES, roleNamesOf, toWireUser, UserExistsError } from '../users/users-repository';
 import { registerEndpoint } from '../core/endpoint-route';
+import { auditLogCsv } from '../audit/audit-csv';
+import { AUDIT_CSV_MAX_ROWS } from '@shared/contract/audit';
+import { contentDisposition } from '@shared/contract/content-disposition';
 import { assertLicenceAvailable, DATA_ROOM_CREATOR_ROLE } from '../licence/licence-counts';
 import { routePlugin } from '../core/route-plugin';
 import { adminSenderFields } from '../deliveries/sender-routes';
@@ -52,9 +55,18 @@ export const adminRoutes = routePlugin('kuvert-admin-routes', async (app) => {
   });
 
   registerEndpoint(app, ADMIN_ENDPOINTS.auditLog, async (request) => {
-    const { page, pageSize, action } = request.query;
-    const { entries, total } = await app.auditLog.list({ page, pageSize, action });
+    const { page, pageSize, ...filter } = request.query;
+    const { entries, total } = await app.auditLog.list({ ...filter, page, pageSize });
     return { entries, total, page, pageSize };
+  });
+
+  registerEndpoint(app, ADMIN_ENDPOINTS.auditLogCsv, async (request, reply) => {
+    const { entries } = await app.auditLog.list({ ...request.query, page: 1, pageSize: AUDIT_CSV_MAX_ROWS });
+    return reply
+      .type('text/csv; charset=utf-8')
+      .header('cache-control', 'no-store')
+      .header('content-disposition', contentDisposition(`kuvert-audit-log-${new Date().toISOString().slice(0, 10)}.csv`))
+      .send(auditLogCsv(entries));
   });
 
   registerEndpoint(app, ADMIN_ENDPOINTS.createUser, async (request, reply) => {

@@ -60,7 +60,8 @@ export const legacyRoutes = routePlugin('kuvert-legacy-routes', async (app) => {
   app.get('/webui/*', { config: { access: 'public' }, schema: { hide: true } }, async (request, reply) => {
     const [path, query] = request.url.split('?') as [string, string | undefined];
     const target = LEGACY_REDIRECTS[path.replace(/\/+$/, '') || '/'] ?? LEGACY_REDIRECTS[path] ?? '/';
-    return reply.redirect(query && target.startsWith('/webui') ? `${target}?${query}` : target, 302);
+    // The query goes along (e.g. `/webui/inbox?settings=true`, `?lang=`): the target page reads it.
+    return reply.redirect(query ? `${target}?${query}` : target, 302);
   });
   app.get('/webui', { config: { access: 'public' }, schema: { hide: true } }, async (_request, reply) => reply.redirect('/', 302));
 

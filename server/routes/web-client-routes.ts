@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import fastifyStatic from '@fastify/static';
-import { API_BASE } from '@shared/contract/constants';
+import { API_BASE, LANGUAGES } from '@shared/contract/constants';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { notFound } from '../core/http-error';
@@ -51,6 +51,16 @@ export function webClientRoutes(webRoot: string) {
     app.decorate('webClient', { root, built: () => existsSync(join(root, 'index.html')) });
     // serve:false: our own routes serve the files, so they carry access declarations.
     await app.register(fastifyStatic, { root, serve: false });
+
+    // The alias of the secure-mail routes (SPEC §2 `/webjars/secumails/:locale`): a redirect to
+    // the same page under /secumails, query kept; `:locale` is de, en or fr, anything else 404.
+    app.get('/webjars/secumails/*', { config: { access: 'public' }, schema: { hide: true } }, async (request, reply) => {
+      const [path, query] = request.url.split('?') as [string, string | undefined];
+      const rest = path.slice('/webjars/secumails/'.length);
+      const locale = rest.split('/')[0] ?? '';
+      if (!(LANGUAGES as readonly string[]).includes(locale)) throw notFound();
+      return reply.redirect(`/secumails/${rest}${query === undefined ? '' : `?${query}`}`, 302);
+    });
 
     app.get('/webjars/*', { config: { access: 'public' }, schema: { hide: true } }, async (request, reply) => {
       const file = (request.params as { '*': string })['*'];

@@ -1,6 +1,6 @@
-import { FALLBACK_LANGUAGE, LANGUAGES, reduceLanguage, type Language } from '@shared/contract/constants';
-import { createInstance, type i18n as I18n } from 'i18next';
-import { DEFAULT_NAMESPACE, I18N_NAMESPACES } from './namespaces';
+import { reduceLanguage, type Language } from '@shared/contract/constants';
+import type { i18n as I18n } from 'i18next';
+import { createI18nWith } from './create-i18n';
 import { I18N_RESOURCES } from './resources';
 
 export { reduceLanguage };
@@ -13,18 +13,5 @@ export const LANGUAGE_NAMES: Record<Language, string> = { de: 'Deutsch', en: 'En
  * Framework-free: the web client adds react-i18next on top (`instance.use(initReactI18next)` before init).
  */
 export function createI18n(language: string, plugins: Parameters<I18n['use']>[0][] = []): { i18n: I18n; ready: Promise<unknown> } {
-  const i18n = createInstance();
-  for (const plugin of plugins) i18n.use(plugin);
-  const ready = i18n.init({
-    lng: reduceLanguage(language),
-    fallbackLng: FALLBACK_LANGUAGE,
-    supportedLngs: [...LANGUAGES],
-    ns: [...I18N_NAMESPACES],
-    defaultNS: DEFAULT_NAMESPACE,
-    resources: I18N_RESOURCES,
-    interpolation: { escapeValue: false }, // React escapes already.
-    returnNull: false,
-    initAsync: false,
-  });
-  return { i18n, ready };
+  return createI18nWith(language, plugins, I18N_RESOURCES);
 }

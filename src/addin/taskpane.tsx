@@ -1,10 +1,11 @@
 // First: the browser runs under a CSP without eval (see the module).
 import '@shared/contract/zod-jitless';
 import { AddinApp } from '@addin/app/addin-app';
+import { ADDIN_I18N_RESOURCES } from '@addin/app/addin-resources';
 import { onOfficeReady } from '@addin/office/office-host';
 import { createAddinClient } from '@addin/session/addin-client';
 import { createBrowserStorageAdapter } from '@shared/api/storage-adapter';
-import { createI18n } from '@shared/i18n/i18n';
+import { createI18nWith } from '@shared/i18n/create-i18n';
 import { makeStaticStyles } from '@fluentui/react-components';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
@@ -23,7 +24,7 @@ void onOfficeReady().then((host) => {
   const container = document.getElementById('root');
   if (!container) throw new Error('taskpane.html lacks #root');
   // The pane speaks Outlook's display language (reduced to de/en/fr).
-  const { i18n } = createI18n(host.displayLanguage, [initReactI18next]);
+  const { i18n } = createI18nWith(host.displayLanguage, [initReactI18next], ADDIN_I18N_RESOURCES);
   document.documentElement.lang = i18n.language;
   const addin = createAddinClient(createBrowserStorageAdapter());
   createRoot(container).render(

@@ -1,7 +1,7 @@
 // Reports in Chromium against the real server (issue 17 §3): an administrator opens Reports from
 // the main menu, sees the charts and tables of seeded deliveries, downloads a CSV (header and rows
 // checked), sees the empty state for a quiet period and the range check; a user with
-// config.group.reporting sees the entry too, a plain user neither the entry nor the page. axe clean.
+// config.group.reporting sees the entry too, a plain user neither the entry nor the page (the insufficient-rights message instead). axe clean.
 import { readFile } from 'node:fs/promises';
 import { SECURITY_LEVELS } from '@shared/contract/constants';
 import { DAY_MS, reportDayOf } from '@shared/contract/reports';
@@ -95,7 +95,7 @@ test('a quiet period shows the empty states; a reversed range is refused before 
   await expectNoSeriousA11yViolations(page, 'reports (empty)');
 });
 
-test('config.group.reporting sees Reports; a plain user sees no entry and is sent to the inbox', async ({ page }) => {
+test('config.group.reporting sees Reports; a plain user sees no entry and reads the insufficient-rights message', async ({ page }) => {
   const { server } = holder;
   await signIn(page, server, { username: 'reporter@example.test', password: PASSWORD });
   await expect(page).toHaveURL(/\/secumails\/inbox/);
@@ -108,5 +108,6 @@ test('config.group.reporting sees Reports; a plain user sees no entry and is sen
   await expect(page).toHaveURL(/\/secumails\/inbox/);
   await expect(page.getByRole('link', { name: en.shell.menu.reports })).toHaveCount(0);
   await page.goto(`${server.url}/reports`);
-  await expect(page).toHaveURL(/\/secumails\/inbox/);
+  await expect(page.getByText(en.shell.insufficientRights.text)).toBeVisible();
+  await expect(page.getByRole('heading', { level: 1, name: reportsText.title })).toHaveCount(0);
 });

@@ -3,6 +3,8 @@ import { DELIVERY_PATHS, SHARE_PROOF_COOKIE } from '@shared/contract/deliveries'
 import { EMAIL_CHECK_LIMIT, EXTERNAL_PATHS, EXTERNAL_SETTING_KEYS, SMS_MAX_ATTEMPTS, type EmailCheckResponse } from '@shared/contract/external';
 import { addressedTo, extractLink, extractSmsCode, readMailbox, readMailboxSms, waitForMailboxMail } from '@tests/support/mailbox';
 import { startTestServer, type TestServer } from '@tests/support/server';
+import { AUTHORIZATION_ERROR } from '@shared/contract/errors';
+import { parseAuthorizationErrors } from '@shared/auth/authorization-errors';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { call, createUserAsAdmin, expectBackendError, forgetFailures, postAuth, signIn, signInAdmin, updateSettings, type Session } from './core-helpers';
 
@@ -79,6 +81,7 @@ describe('email prompt', () => {
     expect(wrong.metadata).toMatchObject({ reason: 'emailMismatch', field: 'email' });
     const right = await emailCheck(sent, `  ${to.toUpperCase()} `);
     expect(right.status).toBe(200);
+    expect(parseAuthorizationErrors(right.headers)).toBeNull(); // no account needed at level 1
     const body = (await right.json()) as EmailCheckResponse;
     expect(body).toMatchObject({ deliveryUuid: sent.deliveryUuid, shareUuid: sent.shareUuid, securityLevel: 0, next: 'download', disclaimer: null });
     // The check hands out the proof (HttpOnly cookie scoped to the delivery); token + proof open it.
@@ -142,7 +145,10 @@ describe('delivery signup (level 2)', () => {
   it('an unregistered recipient gets a signup link, signs up with the link and the address, then signs in and sees the delivery', async () => {
     const to = uniqueAddress('ida');
     const sent = await sendTo(to, 10);
-    const checked = (await (await emailCheck(sent, to)).json()) as EmailCheckResponse;
+    const checkResponse = await emailCheck(sent, to);
+    // SPEC §7/§8: code 5 (delivery registration required) in the authorization-errors header.
+    expect(parseAuthorizationErrors(checkResponse.headers)).toEqual([{ authorizationError: AUTHORIZATION_ERROR.DELIVERY_REGISTRATION_REQUIRED }]);
+    const checked = (await checkResponse.json()) as EmailCheckResponse;
     expect(checked).toMatchObject({ next: 'signup', securityLevel: 10, sms: { required: false, phoneHint: null } });
 
     // Password policy of the product (10 characters, upper, lower, digit).

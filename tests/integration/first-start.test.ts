@@ -131,6 +131,26 @@ describe('legacy pages and the web client', () => {
     }
   });
 
+  it('/webjars/secumails/:locale is an alias of /secumails/:locale (query kept), for de|en|fr only; /webui/inbox keeps its query', async () => {
+    server = await startTestServer();
+    for (const [path, target] of [
+      ['/webjars/secumails/de/download?x=1&y=2', '/secumails/de/download?x=1&y=2'],
+      ['/webjars/secumails/fr/email-prompt/0b3c9f4e-1d2a-4c5b-8e7f-123456789abc', '/secumails/fr/email-prompt/0b3c9f4e-1d2a-4c5b-8e7f-123456789abc'],
+      ['/webjars/secumails/en', '/secumails/en'],
+      ['/webui/inbox?settings=true', '/secumails/inbox?settings=true'],
+      ['/webui/inbox', '/secumails/inbox'],
+    ]) {
+      const response = await fetch(`${server.url}${path}`, { redirect: 'manual' });
+      expect(response.status, path).toBe(302);
+      expect(response.headers.get('location'), path).toBe(target);
+    }
+    for (const path of ['/webjars/secumails/xx/download', '/webjars/secumails/', '/webjars/secumails/english/inbox']) {
+      const response = await fetch(`${server.url}${path}`, { redirect: 'manual' });
+      expect(response.status, path).toBe(404);
+      expect(response.headers.get('content-type'), path).toMatch(/json/);
+    }
+  });
+
   it('serves the built client: /, SPA routes, /webjars assets; API paths stay JSON 404', async () => {
     const webRoot = join(process.env.TMPDIR ?? '/tmp', `kuvert-web-${Date.now()}`);
     await mkdir(join(webRoot, 'webjars'), { recursive: true });

@@ -1,13 +1,13 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { createApiClient, type ApiClient } from '@shared/api/client';
-import { DELIVERY_PATHS } from '@shared/contract/deliveries';
+import { DELIVERY_PATHS, DELIVERY_SETTING_KEYS } from '@shared/contract/deliveries';
 import { SECURITY_LEVELS } from '@shared/contract/constants';
 import { FORM_ERRORS, type Form, type FormInput, type FormList, type FormSubmitResponse, type PublicForm } from '@shared/contract/forms';
 import { blobUpload, sendDelivery } from '@shared/transfer';
 import { addressedTo, waitForMailboxMail } from '@tests/support/mailbox';
 import { startTestServer, type TestServer } from '@tests/support/server';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { call, createUserAsAdmin, expectBackendError, forgetFailures, signIn, signInAdmin, type Session } from './core-helpers';
+import { call, createUserAsAdmin, expectBackendError, forgetFailures, signIn, signInAdmin, updateSettings, type Session } from './core-helpers';
 import { captchaAnswer } from './escalation-helpers';
 
 // Web forms against the real server (SQLite, or PostgreSQL with KUVERT_TEST_DATABASE_URL):
@@ -270,6 +270,25 @@ describe('web forms', () => {
     await expectBackendError(await publicCall('POST', `/public-forms/${closed.formUuid}/submissions`, { values: goodValues }), 401, 'AuthenticationRequiredException');
     await expectBackendError(await call(server, plain, 'POST', closedPath, { values: goodValues }, { csrf: null }), 403, 'AccessDeniedException');
     expect((await call(server, plain, 'POST', closedPath, { values: goodValues })).status).toBe(201);
+  });
+
+  it('files over the size limit: TransferQuotaExceededException with required and allowed sizes (SPEC §8 form submit)', async () => {
+    const form = await createForm({ active: true });
+    const response = await publicCall('POST', `/public-forms/${form.url}/submissions`, { values: { ...goodValues, Documents: [{ name: 'scan.pdf', size: 3000, type: 'application/pdf' }] }, language: 'en' });
+    expect(response.status, await response.clone().text()).toBe(201);
+    const started = (await response.json()) as FormSubmitResponse;
+    await updateSettings(server, admin, { [DELIVERY_SETTING_KEYS.maxUploadSize]: 2000 });
+    try {
+      const announce = await fetch(`${server.url}${api(`/deliveries/${started.deliveryUuid}/files`)}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${started.sessionToken}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'scan.pdf', size: 3000, mimeType: 'application/pdf' }),
+      });
+      const over = await expectBackendError(announce, 413, 'TransferQuotaExceededException');
+      expect(over.metadata).toEqual({ allowedSize: 2000, requiredSize: 3000 });
+    } finally {
+      await updateSettings(server, admin, { [DELIVERY_SETTING_KEYS.maxUploadSize]: 10 * 1024 ** 3 });
+    }
   });
 
   it('a submission is a delivery to the recipients through the upload engine; the session reaches its draft only', async () => {

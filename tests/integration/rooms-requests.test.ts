@@ -2,6 +2,8 @@ import { createHash, randomBytes } from 'node:crypto';
 import { ANTI_CSRF_HEADER } from '@shared/contract/auth';
 import { SECURITY_LEVELS } from '@shared/contract/constants';
 import { DELIVERY_SETTING_KEYS, DELIVERY_WEB_LINKS, type DeliveryDetail, type DeliveryUploadFile } from '@shared/contract/deliveries';
+import { AUTHORIZATION_ERROR } from '@shared/contract/errors';
+import { parseAuthorizationErrors } from '@shared/auth/authorization-errors';
 import { ROOM_REQUEST_TOKEN_HEADER } from '@shared/contract/link-token';
 import { ROOM_REQUEST_IP_LIMIT, ROOM_REQUEST_PATHS, type RoomRequest, type RoomRequestInfo, type RoomRequestList } from '@shared/contract/room-requests';
 import { ROOM_PATHS, type Room, type RoomContents, type RoomFolder } from '@shared/contract/rooms';
@@ -127,7 +129,10 @@ describe('a registered sender answers', () => {
       // A registered address goes straight to the send page's dar variant.
       expect(extractLink(mail, '/secumails/send').pathname).toBe('/secumails/send');
       expect(mail.text).toContain('Please send the signed contract');
-      const info = await json<RoomRequestInfo>(await tokenReq(null, 'GET', ROOM_REQUEST_PATHS.info, token), 200);
+      const infoResponse = await tokenReq(null, 'GET', ROOM_REQUEST_PATHS.info, token);
+      // Registered: no signup code in the authorization-errors header.
+      expect(parseAuthorizationErrors(infoResponse.headers)).toBeNull();
+      const info = await json<RoomRequestInfo>(infoResponse, 200);
       expect(info).toMatchObject({ requesterName: 'Olga Owner', requesterEmail: email('owner'), roomName: 'Deals', folderName: 'Inbound', registered: true, email: email('sender') });
 
       const files = { 'contract.pdf': new Uint8Array(randomBytes(2500)), [`notes-${tag}.txt`]: new Uint8Array(randomBytes(700)) };
@@ -224,12 +229,18 @@ describe('an unregistered address', () => {
     const to = 'newcomer@outside.test';
     const { mail, token } = await request(s.owner, to, 'Your ID please', folder.uuid);
     expect(extractLink(mail, '/auth/delivery-signup-dar').hash).toBe(`#token=${token}`);
-    expect((await json<RoomRequestInfo>(await tokenReq(null, 'GET', ROOM_REQUEST_PATHS.info, token), 200)).registered).toBe(false);
+    const infoResponse = await tokenReq(null, 'GET', ROOM_REQUEST_PATHS.info, token);
+    // SPEC §7/§8: code 10 (delivery signup required, DAR) in the authorization-errors header.
+    expect(parseAuthorizationErrors(infoResponse.headers)).toEqual([{ authorizationError: AUTHORIZATION_ERROR.DELIVERY_SIGNUP_REQUIRED }]);
+    expect((await json<RoomRequestInfo>(infoResponse, 200)).registered).toBe(false);
     await expectBackendError(await tokenReq(null, 'POST', ROOM_REQUEST_PATHS.signup, token, { password: 'short' }), 400, 'ValidationException');
     expect(await json(await tokenReq(null, 'POST', ROOM_REQUEST_PATHS.signup, token, { password: 'Outside-Passw0rd-9', firstName: 'New', lastName: 'Comer' }), 201)).toEqual({ email: to });
     // Once: the account exists now.
-    const twice = await expectBackendError(await tokenReq(null, 'POST', ROOM_REQUEST_PATHS.signup, token, { password: 'Outside-Passw0rd-9' }), 409);
-    expect(twice.metadata).toMatchObject({ reason: 'userAlreadyRegistered' });
+    const twiceResponse = await tokenReq(null, 'POST', ROOM_REQUEST_PATHS.signup, token, { password: 'Outside-Passw0rd-9' });
+    // Code 40 (user already registered) travels in the authorization-errors header as well (SPEC §7).
+    expect(parseAuthorizationErrors(twiceResponse.headers)).toEqual([{ authorizationError: AUTHORIZATION_ERROR.USER_ALREADY_REGISTERED }]);
+    const twice = await expectBackendError(twiceResponse, 409);
+    expect(twice.metadata).toMatchObject({ reason: 'userAlreadyRegistered', authorizationError: 40 });
     const newcomer = await signIn(server, to, 'Outside-Passw0rd-9');
     const bytes = new Uint8Array(randomBytes(3000));
     // A reply-only outsider account may answer its requester (and nobody else).

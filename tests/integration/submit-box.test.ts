@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { createApiClient, type ApiClient } from '@shared/api/client';
-import { DELIVERY_PATHS } from '@shared/contract/deliveries';
+import { DELIVERY_PATHS, DELIVERY_SETTING_KEYS } from '@shared/contract/deliveries';
 import { SECURITY_LEVELS } from '@shared/contract/constants';
 import {
   SUBMIT_BOX_ERRORS,
@@ -269,6 +269,28 @@ describe('submit box', () => {
     // The submitter account cannot sign in.
     const login = await fetch(`${server.url}${api('/auth')}`, { method: 'POST', headers: { authorization: `Basic ${Buffer.from(`${email}:!submitter`).toString('base64')}`, 'content-type': 'application/json' }, body: '{}' });
     expect(login.status).not.toBe(200);
+  });
+
+  it('files over the size limit: SubmitQuotaReachedException with allowed and required sizes (SPEC §8), no file stored', async () => {
+    const { boxUuid } = await box({ active: true, allowedLevels: [SECURITY_LEVELS.LEVEL_1, SECURITY_LEVELS.LEVEL_2] });
+    const ticket = await requestTicket(boxUuid, partner());
+    const started = (await (await start(ticket)).json()) as SubmitStartResponse;
+    await updateSettings(server, admin, { [DELIVERY_SETTING_KEYS.maxUploadSize]: 3000 });
+    try {
+      const announce = (name: string, size: number) =>
+        fetch(`${server.url}${api(`/deliveries/${started.deliveryUuid}/files`)}`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${started.sessionToken}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ name, size, mimeType: 'application/pdf' }),
+        });
+      expect((await announce('one.pdf', 2000)).status).toBe(201);
+      const over = await expectBackendError(await announce('two.pdf', 2000), 413, 'SubmitQuotaReachedException');
+      expect(over.metadata).toEqual({ allowedSize: 3000, requiredSize: 4000 });
+      const files = await server.app.db.selectFrom('delivery_files as f').innerJoin('deliveries as d', 'd.id', 'f.delivery_id').select('f.name').where('d.uuid', '=', started.deliveryUuid).execute();
+      expect(files.map((f) => f.name)).toEqual(['one.pdf']);
+    } finally {
+      await updateSettings(server, admin, { [DELIVERY_SETTING_KEYS.maxUploadSize]: 10 * 1024 ** 3 });
+    }
   });
 
   it('the owner mails a ticket to an address', async () => {

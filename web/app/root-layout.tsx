@@ -12,9 +12,11 @@ import { changeLanguage, currentLanguage } from '@web/lib/i18n';
 import { mergeHandles } from '@web/lib/route-handle';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Outlet, useLocation, useMatches, useNavigation } from 'react-router';
+import { Outlet, useLoaderData, useLocation, useMatches, useNavigation } from 'react-router';
 import { CONFIG_KEYS } from '@shared/contract/config';
 import { THEME_ASSET_PATHS, THEME_PROFILE_KEYS } from '@shared/contract/theme';
+import type { RootLoaderData } from './root-loader';
+import { InsufficientRightsPage, NotFoundPage } from './status-pages';
 import { UnlockProvider } from './unlock-provider';
 
 const useStyles = makeStyles({
@@ -45,6 +47,9 @@ export function RootLayout() {
   const location = useLocation();
   const navigation = useNavigation();
   const handle = mergeHandles(matches.map((match) => match.handle));
+  const loaderData = useLoaderData() as RootLoaderData | null;
+  const insufficientRights = loaderData?.insufficientRights === true;
+  const notFound = loaderData?.notFound === true;
   // The embeddable public form: `plain=1` drops the header and banners (shared/contract/form-embed.ts).
   const plain = handle.plainAllowed === true && new URLSearchParams(location.search).get(FORM_URL_PARAMS.plain) === '1';
   const language = currentLanguage();
@@ -62,7 +67,7 @@ export function RootLayout() {
 
   // Title: configured web UI title followed by the page title (SPEC §2).
   const appTitle = configString(config, CONFIG_KEYS.webUiTitle) || DEFAULT_TITLE;
-  const titleKey = handle.titleKeyFor?.(new URLSearchParams(location.search)) ?? handle.titleKey;
+  const titleKey = notFound ? 'shell:notFound.title' : insufficientRights ? 'shell:insufficientRights.title' : (handle.titleKeyFor?.(new URLSearchParams(location.search)) ?? handle.titleKey);
   const pageTitle = titleKey ? t(titleKey) : '';
   useEffect(() => {
     document.title = pageTitle ? `${appTitle} - ${pageTitle}` : appTitle;
@@ -92,9 +97,7 @@ export function RootLayout() {
       {plain ? null : <AppHeader title={appTitle} logoUrl={logoUrl} user={handle.layout === 'auth' ? null : user} tools={(className) => <TransferCentre buttonClassName={className} />} />}
       <TransferWatcher />
       <main id="main-content" tabIndex={-1} className={styles.main}>
-        <UnlockProvider>
-          <Outlet />
-        </UnlockProvider>
+        <UnlockProvider>{notFound ? <NotFoundPage /> : insufficientRights ? <InsufficientRightsPage /> : <Outlet />}</UnlockProvider>
       </main>
     </>
   );

@@ -1,9 +1,18 @@
 import { authStore } from '@web/lib/auth';
 import { configFlag, loadConfig } from '@web/lib/config-store';
 import { CONFIG_KEYS } from '@shared/contract/config';
+import { LANGUAGES } from '@shared/contract/constants';
 import { mergeHandles } from '@web/lib/route-handle';
 import { LEGACY_PAGES, loginPathFor, ROUTES } from '@web/lib/routes';
 import { matchRoutes, redirect, type LoaderFunctionArgs, type RouteObject } from 'react-router';
+
+/** What the root loader tells the shell. */
+export interface RootLoaderData {
+  /** The matched route needs a role the user lacks: the shell renders the message instead of the page. */
+  insufficientRights: boolean;
+  /** The address matched a route only by an unknown locale: the shell renders the not-found page. */
+  notFound?: boolean;
+}
 
 /**
  * Runs before every navigation (root route, always revalidated): loads config and auth state
@@ -23,14 +32,19 @@ export function createRootLoader(getRoutes: () => RouteObject[]) {
       return null;
     }
     const url = new URL(request.url);
-    const handle = mergeHandles((matchRoutes(getRoutes(), url.pathname) ?? []).map((match) => match.route.handle));
+    const matches = matchRoutes(getRoutes(), url.pathname) ?? [];
+    const handle = mergeHandles(matches.map((match) => match.route.handle));
+    // `:locale` is de, en or fr only (SPEC §2 `/secumails/:locale(de|en|fr)?`): any other segment is an unknown address.
+    const locale = matches.at(-1)?.params.locale;
+    if (locale !== undefined && !(LANGUAGES as readonly string[]).includes(locale)) return { insufficientRights: false, notFound: true } satisfies RootLoaderData;
     const user = authStore.getState().user;
     // The router leaves the fragment out of the loader's request, but a mailed link's one-time
     // token lives there (`#dar=…`, issue 28): on the first load the address bar still has it.
     const hash = url.hash || (window.location.pathname === url.pathname ? window.location.hash : '');
     if (handle.auth && !user) throw redirect(loginPathFor(`${url.pathname}${url.search}${hash}`));
-    if (handle.roles && !handle.roles.some((role) => user?.roleNames.includes(role))) throw redirect(ROUTES.inbox);
     if (handle.releaseFlag && !configFlag(config.config, handle.releaseFlag)) throw redirect(ROUTES.inbox);
+    // SPEC §6: the shell shows the insufficient-rights message in place of the page.
+    if (handle.roles && !handle.roles.some((role) => user?.roleNames.includes(role))) return { insufficientRights: true } satisfies RootLoaderData;
     return null;
   };
 }

@@ -5,11 +5,14 @@ import { AUTH_BASE, ROUTES } from '@web/lib/routes';
 import { approvalTitleKeyOf } from '@web/features/secupass/secupass-context';
 import { REPORT_ROLES } from '@shared/contract/reports';
 import { FLOW_ROLES } from '@shared/contract/flow-roles';
-import { createBrowserRouter, redirect, type RouteObject } from 'react-router';
+import { FORM_ROLES } from '@shared/contract/forms';
+import { createBrowserRouter, redirect, type LoaderFunctionArgs, type RouteObject } from 'react-router';
+import { LANGUAGES } from '@shared/contract/constants';
 import { createRootLoader } from './root-loader';
 import { RootLayout } from './root-layout';
 import { RouteError } from './route-error';
 import { SecumailsLayout } from './secumails-layout';
+import { NotFoundPage } from './status-pages';
 
 const handle = (value: RouteHandle): RouteHandle => value;
 const toInbox = () => redirect(ROUTES.inbox);
@@ -150,6 +153,12 @@ const authRoutes: RouteObject[] = [
 /** Secure mail area (SPEC §2); the optional locale segment switches the language. */
 const secumailsRoutes: RouteObject[] = [
   { index: true, loader: toInbox, Component: Nothing },
+  // `/secumails/de` and the like: the locale with the empty path (SPEC §2); an unknown locale is not found (root loader).
+  {
+    path: ':locale',
+    loader: ({ params }: LoaderFunctionArgs) => ((LANGUAGES as readonly string[]).includes(params.locale ?? '') ? redirect(`/secumails/${params.locale}/inbox`) : null),
+    Component: Nothing,
+  },
   ...['inbox', ':locale/inbox'].map((path) => ({
     path,
     handle: handle({ auth: true, titleKey: 'shell:inbox.title' }),
@@ -260,6 +269,11 @@ function buildRoutes(): RouteObject[] {
               handle: handle({ titleKey: 'admin:theme.title', roles: ['ROLE_ADMIN'] }),
               lazy: lazyPage(() => import(/* webpackChunkName: "admin-theme" */ '@web/features/admin/theme-page'), 'ThemePage'),
             },
+            {
+              path: 'audit-log',
+              handle: handle({ titleKey: 'admin:audit.title', roles: ['ROLE_ADMIN'] }),
+              lazy: lazyPage(() => import(/* webpackChunkName: "admin-audit" */ '@web/features/admin/audit-log-page'), 'AuditLogPage'),
+            },
             // Trust networks (issue 30, slice 1): connections and their test, ROLE_ADMIN only.
             { path: 'trust-networks', handle: handle({ titleKey: 'admin:trust.title', roles: ['ROLE_ADMIN'] }), lazy: lazyPage(trustPages, 'TrustNetworksPage') },
             { path: 'trust-networks/create', handle: handle({ titleKey: 'admin:trust.createTitle', roles: ['ROLE_ADMIN'] }), lazy: lazyPage(trustPages, 'TrustConnectionPage') },
@@ -300,7 +314,8 @@ function buildRoutes(): RouteObject[] {
         },
         {
           path: 'forms',
-          handle: handle({ auth: true, titleKey: 'forms:title' }),
+          // The server's rule (shared/contract/forms.ts FORM_ROLES).
+          handle: handle({ auth: true, titleKey: 'forms:title', roles: FORM_ROLES }),
           children: [
             { index: true, lazy: lazyPage(() => import(/* webpackChunkName: "forms" */ '@web/features/forms/forms-list-page'), 'FormsListPage') },
             { path: ':formUuid', lazy: lazyPage(() => import(/* webpackChunkName: "form-edit" */ '@web/features/forms/form-edit-page'), 'FormEditPage') },
@@ -344,8 +359,8 @@ function buildRoutes(): RouteObject[] {
           lazy: lazyPage(() => import(/* webpackChunkName: "room-link-public" */ '@web/features/rooms/links/link-page'), 'RoomLinkPage'),
         })),
         { path: 'addin/*', loader: serverPage, Component: Nothing },
-        // Unmatched → inbox (SPEC §2).
-        { path: '*', loader: toInbox, Component: Nothing },
+        // Unmatched: the generic not-found page (SPEC §2 screen list) instead of a silent jump to the inbox.
+        { path: '*', handle: handle({ titleKey: 'shell:notFound.title' }), Component: NotFoundPage },
       ],
     },
   ];

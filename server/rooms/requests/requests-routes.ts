@@ -1,7 +1,9 @@
 import { ROOM_REQUEST_ENDPOINTS } from '@shared/contract/endpoints/room-requests';
+import { AUTHORIZATION_ERROR } from '@shared/contract/errors';
 import { ROOM_REQUEST_TOKEN_HEADER } from '@shared/contract/link-token';
 import { ROOM_REQUEST_IP_LIMIT } from '@shared/contract/room-requests';
 import type { FastifyInstance } from 'fastify';
+import { authorizationErrorHeader } from '../../core/authorization-errors';
 import { registerEndpoint } from '../../core/endpoint-route';
 import { rateLimitExceeded } from '../../core/http-error';
 import { requestContext } from '../../core/request-context';
@@ -38,7 +40,10 @@ export const roomRequestRoutes = routePlugin('kuvert-room-request-routes', async
   registerEndpoint(app, ROOM_REQUEST_ENDPOINTS.info, async (request, reply) => {
     void reply.header('cache-control', 'no-store');
     await tokenBudget(app, request.ip);
-    return requestInfo(app, tokenHeader(request, ROOM_REQUEST_TOKEN_HEADER));
+    const info = await requestInfo(app, tokenHeader(request, ROOM_REQUEST_TOKEN_HEADER));
+    // SPEC §8 code 10: an unregistered address signs up (the DAR variant) before answering.
+    if (!info.registered) void reply.headers(authorizationErrorHeader(AUTHORIZATION_ERROR.DELIVERY_SIGNUP_REQUIRED));
+    return info;
   });
 
   registerEndpoint(app, ROOM_REQUEST_ENDPOINTS.signup, async (request, reply) => {

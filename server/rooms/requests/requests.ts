@@ -15,7 +15,8 @@ import {
 import { isValidEmail } from '@shared/rules/send-rules';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
-import { badRequest, HttpError, notFound } from '../../core/http-error';
+import { userAlreadyRegistered } from '../../core/authorization-errors';
+import { badRequest, notFound } from '../../core/http-error';
 import type { RequestContext } from '../../core/request-context';
 import { claimUnprovenAccount, DELIVERY_SIGNUP_ROLES } from '../../external/external-service';
 import { assertPasswordMeetsPolicy } from '../../security/password-policy';
@@ -156,9 +157,7 @@ export async function requestSignup(app: FastifyInstance, token: string, input: 
   const row = await openRequestByToken(app.db, token);
   await requestPlace(app, row);
   const existing = await accountOf(app, row.email);
-  const alreadyRegistered = () =>
-    new HttpError(409, 'ConflictException', 'An account with this address exists already; please sign in', { reason: 'userAlreadyRegistered', authorizationError: 40 });
-  if (existing?.email_verified === 1) throw alreadyRegistered();
+  if (existing?.email_verified === 1) throw userAlreadyRegistered();
   await assertPasswordMeetsPolicy(app.settings, input.password);
   if (existing) {
     await claimUnprovenAccount(app, existing, input);
@@ -179,7 +178,7 @@ export async function requestSignup(app: FastifyInstance, token: string, input: 
     });
     await app.auditLog.record({ action: 'roomRequest.signup', actorUserId: created.id, subjectUserId: created.id, details: { requestUuid: row.uuid } });
   } catch (error) {
-    if (error instanceof UserExistsError) throw alreadyRegistered();
+    if (error instanceof UserExistsError) throw userAlreadyRegistered();
     throw error;
   }
   return { email: row.email };

@@ -19,6 +19,7 @@ import {
 import type { RoomRole } from '@shared/contract/rooms';
 import type { FastifyInstance } from 'fastify';
 import { sql, type Selectable } from 'kysely';
+import { userAlreadyRegistered } from '../../core/authorization-errors';
 import { HttpError, notFound, rateLimitExceeded } from '../../core/http-error';
 import type { RequestContext } from '../../core/request-context';
 import { assertPasswordMeetsPolicy } from '../../security/password-policy';
@@ -188,8 +189,7 @@ export async function checkInvitation(app: FastifyInstance, token: string, ip: s
   };
 }
 
-const userExists = () =>
-  new HttpError(409, 'ConflictException', 'An account with this address exists already; please sign in', { reason: 'userAlreadyRegistered', authorizationError: 40 });
+const userExists = userAlreadyRegistered;
 
 /**
  * Dataroom registration completion: the password policy, then in one transaction the claim of

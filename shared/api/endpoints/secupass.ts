@@ -54,9 +54,14 @@ export async function getOwnAccessDescriptor(client: ApiClient, id: string): Pro
   return call(client, E.accessDescriptor, { params: { id } });
 }
 
-/** GET /admin/audit-log (ROLE_ADMIN): newest first, paged. */
-export async function getAdminAuditLog(client: ApiClient, query: { action?: string; page?: number; pageSize?: number } = {}): Promise<AuditLogResponse> {
-  return call(client, ADMIN_ENDPOINTS.auditLog, { query: { action: query.action, page: query.page, pageSize: query.pageSize } });
+/** GET /admin/audit-log (ROLE_ADMIN): newest first, paged; filters action, user (part of an address), from/to (epoch ms). */
+export async function getAdminAuditLog(
+  client: ApiClient,
+  query: { action?: string; user?: string; from?: number | undefined; to?: number | undefined; page?: number; pageSize?: number } = {},
+): Promise<AuditLogResponse> {
+  return call(client, ADMIN_ENDPOINTS.auditLog, {
+    query: { action: query.action || undefined, user: query.user || undefined, from: query.from, to: query.to, page: query.page, pageSize: query.pageSize },
+  });
 }
 
 /** GET /user/contact-pins (signed in): the own sealed contact pin list. */

@@ -10,7 +10,7 @@ import {
   UpdateUserBodySchema,
   UserUuidParamsSchema,
 } from '../admin-users';
-import { AuditLogQuerySchema, AuditLogResponseSchema } from '../audit';
+import { AuditLogCsvQuerySchema, AuditLogQuerySchema, AuditLogResponseSchema } from '../audit';
 import { AdminSettingsResponseSchema, AdminSettingsUpdateSchema, AdminSystemStatusSchema } from '../settings';
 import { endpointArea, NoContentSchema } from '../endpoint';
 
@@ -30,8 +30,11 @@ export const ADMIN_ENDPOINTS = {
   users: admin.get('/admin/users', 'listUsers', 'Users ordered by email; q searches email, username, first and last name; paged', {
     query: ListUsersQuerySchema, response: { 200: ListUsersResponseSchema }, errors: [400, 401, 403],
   }),
-  auditLog: admin.get('/admin/audit-log', 'getAuditLog', 'The audit log, newest first, paged', {
+  auditLog: admin.get('/admin/audit-log', 'getAuditLog', 'The audit log, newest first, paged; filters action, user (part of an address), from/to (epoch ms)', {
     query: AuditLogQuerySchema, response: { 200: AuditLogResponseSchema }, errors: [400, 401, 403], access: { roles: ['ROLE_ADMIN'] },
+  }),
+  auditLogCsv: admin.get('/admin/audit-log/csv', 'getAuditLogCsv', 'The filtered audit log as CSV (UTF-8 with BOM), newest first, at most 10 000 rows', {
+    query: AuditLogCsvQuerySchema, response: {}, produces: ['text/csv'], errors: [400, 401, 403], access: { roles: ['ROLE_ADMIN'] },
   }),
   createUser: admin.post('/admin/users', 'createUser', 'Creates a user (the password must meet the policy)', {
     body: CreateUserBodySchema, response: { 201: CreateUserResponseSchema }, errors: [409, 400, 401, 403],

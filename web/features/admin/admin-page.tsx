@@ -25,6 +25,7 @@ export const ADMIN_MENU_GROUPS: readonly { id: string; labelKey: string; items: 
       { id: 'system', labelKey: 'shell:admin.items.system', to: `${ADMIN_BASE}/system`, roles: ['ROLE_ADMIN'] },
       { id: 'license', labelKey: 'shell:admin.items.license', to: `${ADMIN_BASE}/license`, roles: ['ROLE_ADMIN', 'ROLE_USER_ADMIN'] },
       { id: 'theme', labelKey: 'shell:admin.items.theme', to: `${ADMIN_BASE}/theme`, roles: ['ROLE_ADMIN'] },
+      { id: 'audit-log', labelKey: 'shell:admin.items.auditLog', to: `${ADMIN_BASE}/audit-log`, roles: ['ROLE_ADMIN'] },
     ],
   },
   {
