@@ -66,6 +66,7 @@ export function roomErrorText(error: unknown, language = 'en'): RoomErrorText {
   if (error.errorClass === 'InviteUserToShareException') return { key: 'errors.notRegistered', field: 'user' };
   if (error.status === 400 && (reason === 'moveToOtherRoom' || reason === 'moveIntoItself')) return { key: `errors.${reason}` };
   if (error.status === 409 && reason === 'lastOwner') return { key: 'errors.lastOwner' };
+  if (error.status === 409 && reason === 'parentInTrash') return { key: 'errors.parentInTrash' };
   if (error.status === 409 && reason === 'confirmOwnChange') return { key: 'errors.confirmOwnChange' };
   if (error.status === 409 && reason === 'versionConflict') return { key: 'errors.versionConflict' };
   if (error.errorClass === 'LicenseLimitExceededException') return { key: 'errors.licence' };

@@ -1,5 +1,5 @@
 import { Button, Field, makeStyles, MessageBar, MessageBarBody, SearchBox, Select, Spinner, Tab, TabList, Text } from '@fluentui/react-components';
-import { ArrowUploadRegular, FolderAddRegular, LockClosedRegular, ShareRegular } from '@fluentui/react-icons';
+import { ArrowUploadRegular, BinRecycleRegular, FolderAddRegular, LockClosedRegular, ShareRegular } from '@fluentui/react-icons';
 import type { RoomAccessEntry } from '@shared/contract/rooms';
 import type { E2eMember } from '@shared/contract/rooms-e2e';
 import { DataTable, type DataTableColumn } from '@web/components/data-table';
@@ -14,7 +14,7 @@ import { useTransfer } from '@web/lib/transfer-store';
 import { useUnlockedKeys } from '@web/lib/unlock-request';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useParams, useSearchParams } from 'react-router';
+import { useNavigate, useParams, useSearchParams } from 'react-router';
 import useSWR from 'swr';
 import { refreshRooms, ROOM_FILES_PAGE_SIZE } from '../api/rooms';
 import { HIGHLIGHT_PARAM } from '../api/rooms-search';
@@ -72,6 +72,7 @@ export function E2eRoomPage() {
   const styles = useStyles();
   const notify = useNotify();
   const { roomUuid = '', folderUuid } = useParams();
+  const navigate = useNavigate();
   const [searchParams] = useSearchParams();
   const { user } = useAuthState();
   const session = useSecuPassSession();
@@ -428,6 +429,11 @@ export function E2eRoomPage() {
             ) : null}
             {transfer && busy ? <RoomUploadProgress transfer={transfer} /> : null}
             {load && !load.done ? <Spinner size="tiny" role="status" label={t('rooms:e2e.decryptingNames', { loaded: load.loaded, total: load.total })} /> : null}
+            {role === 'OWNER' || role === 'EDITOR' ? (
+              <Button icon={<BinRecycleRegular />} onClick={() => void navigate(ROUTES.secureRoomTrash(roomUuid))}>
+                {t('rooms:trash.open')}
+              </Button>
+            ) : null}
             {(folderUuid ? canWrite : isOwner) ? <E2eDeleteButton roomUuid={roomUuid} target={folderUuid ? { kind: 'here-folder', uuid: folderUuid, name: view.path.at(-1)?.name ?? null, parentUuid: contents?.folder?.parentUuid ?? null } : { kind: 'room', name: view.roomName }} /> : null}
           </div>
           <E2eRoomSearch roomUuid={roomUuid} roomName={view.roomName ?? t('rooms:e2e.nameBroken')} />
