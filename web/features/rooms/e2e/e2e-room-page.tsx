@@ -1,3 +1,4 @@
+import { foldedIncludes, foldForSearch } from '@shared/contract/search-fold';
 import { Button, Field, makeStyles, MessageBar, MessageBarBody, SearchBox, Select, Spinner, Tab, TabList, Text } from '@fluentui/react-components';
 import { ArrowUploadRegular, BinRecycleRegular, FolderAddRegular, LockClosedRegular, ShareRegular } from '@fluentui/react-icons';
 import type { RoomAccessEntry } from '@shared/contract/rooms';
@@ -273,10 +274,10 @@ export function E2eRoomPage() {
   // Memoised: the same row objects from render to render let the memoised row menus skip.
   const rows = useMemo((): Row[] => {
     if (!view) return [];
-    const needle = search.trim().toLowerCase();
+    const needle = foldForSearch(search.trim());
     const fileRows = view.files.map((f): Row => ({ kind: 'file', uuid: f.uuid, name: f.name, file: f }));
     if (sort === 'name') fileRows.sort((a, b) => (a.name ?? '').localeCompare(b.name ?? '', i18n.language, { numeric: true }));
-    return [...view.folders.map((f): Row => ({ kind: 'folder', uuid: f.uuid, name: f.name })), ...fileRows].filter((r) => !needle || (r.name ?? '').toLowerCase().includes(needle));
+    return [...view.folders.map((f): Row => ({ kind: 'folder', uuid: f.uuid, name: f.name })), ...fileRows].filter((r) => !needle || foldedIncludes(r.name ?? '', needle));
   }, [view, search, sort, i18n.language]);
   const pages = Math.max(1, Math.ceil(rows.length / ROOM_FILES_PAGE_SIZE));
   const page = paging.folder === folderUuid ? Math.min(paging.page, pages) : 1;
