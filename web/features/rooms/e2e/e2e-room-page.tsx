@@ -1,6 +1,6 @@
 import { foldedIncludes, foldForSearch } from '@shared/contract/search-fold';
 import { Button, Field, makeStyles, MessageBar, MessageBarBody, SearchBox, Select, Spinner, Tab, TabList, Text } from '@fluentui/react-components';
-import { ArrowUploadRegular, BinRecycleRegular, FolderAddRegular, LockClosedRegular, ShareRegular } from '@fluentui/react-icons';
+import { ArrowUploadRegular, BinRecycleRegular, FolderAddRegular, ShareRegular } from '@fluentui/react-icons';
 import type { RoomAccessEntry } from '@shared/contract/rooms';
 import type { E2eMember } from '@shared/contract/rooms-e2e';
 import { DataTable, type DataTableColumn } from '@web/components/data-table';
@@ -33,7 +33,7 @@ import {
   listE2eMembers,
   type E2eListedFile,
 } from './e2e-room-client';
-import { EncryptionActivation } from './encryption-activation';
+import { EncryptionActivation, LockedKeysNotice } from './encryption-activation';
 import { ApproveMemberDialog, MemberListFlagBadge, useMemberListFlags } from './member-approval';
 import { RoomKeyTrustBar, useRoomKeyTrust } from './room-key-trust';
 import { MemberCopyCell, MemberCopyMenu, useMemberCopyStates, useRegrantDialog, useRoomChangedKeyDialog } from './e2e-member-copies';
@@ -375,7 +375,7 @@ export function E2eRoomPage() {
   return (
     <>
       <PageHeading focusOnMount>{view?.roomName ?? t('rooms:e2e.title')}</PageHeading>
-      <EncryptionActivation />
+      <EncryptionActivation where="room" />
       <nav aria-label={t('rooms:e2e.breadcrumb')} className={styles.crumbs}>
         <RouterLink to={ROUTES.secureRooms}>{t('rooms:e2e.title')}</RouterLink>
         {folderUuid ? <RouterLink to={ROUTES.secureRoom(roomUuid)}>{view?.roomName ?? '…'}</RouterLink> : null}
@@ -386,11 +386,7 @@ export function E2eRoomPage() {
         ))}
         {contents && view ? <E2eCrumbMenu room={contents.room} folder={contents.folder ?? null} hereName={(view.path.at(-1)?.name ?? view.roomName) || t('rooms:e2e.nameBroken')} canWrite={canWrite} isOwner={isOwner} onShare={() => setSharing(true)} onNewFolder={newFolder} onUpload={() => fileInput.current?.click()} {...(renameHere ? { onRename: renameHere } : {})} /> : null}
       </nav>
-      {!session ? (
-        <Button icon={<LockClosedRegular />} onClick={() => void unlock()} style={{ marginTop: 12 }}>
-          {t('rooms:e2e.unlock')}
-        </Button>
-      ) : null}
+      <LockedKeysNotice onUnlock={() => void unlock()} />
       <RoomKeyTrustBar trust={keyTrust} />
       {problem ? (
         <MessageBar intent={problem === 'notApproved' ? 'error' : 'info'} style={{ marginTop: 12 }}>

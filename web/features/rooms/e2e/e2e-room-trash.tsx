@@ -1,5 +1,3 @@
-import { Button } from '@fluentui/react-components';
-import { LockClosedRegular } from '@fluentui/react-icons';
 import { Alert } from '@web/components/alert';
 import { useSecuPassSession } from '@web/lib/crypto';
 import { ROUTES } from '@web/lib/routes';
@@ -9,6 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import { RoomTrash, type TrashNames } from '../room-trash';
 import { decryptNames, roomKeyOf } from './e2e-room-client';
+import { LockedKeysNotice } from './encryption-activation';
 
 /**
  * `/secure-rooms/:roomUuid/trash`: a Secure room's trash. The server keeps only sealed names; they
@@ -31,9 +30,7 @@ export function E2eRoomTrashPage() {
   const locked = keys ? undefined : (
     <>
       <Alert type="info">{t('rooms:trash.locked')}</Alert>
-      <Button icon={<LockClosedRegular />} style={{ alignSelf: 'start' }} onClick={() => void unlock()}>
-        {t('rooms:e2e.unlock')}
-      </Button>
+      <LockedKeysNotice onUnlock={() => void unlock()} />
     </>
   );
   return <RoomTrash key={keys ? 'open' : 'locked'} roomUuid={roomUuid} roomName={null} roomTo={ROUTES.secureRoom(roomUuid)} names={names} locked={locked} />;
