@@ -19,6 +19,13 @@ export interface ActivityItem {
   name: string;
 }
 
+/**
+ * The detail of a move (issue 32 §1: "Moved to Z"): `moved:` and the target's name (the room's at
+ * its top level). E2E rooms keep the bare `moved` — the target's name is sealed, the server has none.
+ */
+export const movedDetail = (room: { name: string; encrypted: number }, target: { name: string } | undefined): string =>
+  room.encrypted === 1 ? 'moved' : `moved:${target?.name ?? room.name}`;
+
 export async function recordActivity(db: Kysely<Database>, kind: RoomActivityKind, actor: { id: number | null; email: string }, item: ActivityItem, detail: string | null = null): Promise<void> {
   await db
     .insertInto('room_activity')

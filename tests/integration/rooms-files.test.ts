@@ -372,7 +372,7 @@ describe('role matrix (SPEC §6) over the file routes', () => {
     const list = await json<RoomActivityList>(await req('owner', 'GET', ROOM_PATHS.activity(room.uuid)), 200);
     expect(list.entries.map((e) => [e.kind, e.actor, e.item.type, e.item.name, e.detail])).toEqual([
       ['delete', email('editor'), 'file', 'b.txt', null],
-      ['edit', email('owner'), 'file', 'b.txt', 'moved'],
+      ['edit', email('owner'), 'file', 'b.txt', 'moved:Activity room'], // moved to the room's top level (issue 32 §1: the target named)
       ['edit', email('editor'), 'file', 'b.txt', 'a.txt'],
       ['download', email('viewer'), 'file', 'a.txt', null],
       ['upload', email('editor'), 'file', 'a.txt', null],
