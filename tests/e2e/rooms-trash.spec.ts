@@ -3,11 +3,12 @@
 // deletes the folder for good after a confirmation (Cancel keeps it) and sees the empty state; a
 // VIEWER has no way there. In a Secure room the owner sees the deleted folder's decrypted name in
 // the trash and restores it. Search ignores case and accents (plain: server; Secure: browser).
-// axe on the trash screens, at 1280 and 390 px.
+// axe on the trash screens, at 1280 and 390 px. A data-room-only account lands in Datarooms.
 import { expect, test, type Page } from '@playwright/test';
 import { ROOM_PATHS } from '@shared/contract/rooms';
 import { startTestServer, type TestServer } from '../support/server';
-import { apiCall, apiCreateAccount, apiSignIn, expectNoSeriousA11yViolations, locale, secuPassFromNode, signInToInbox } from './fixtures';
+import { createUser as createUserInRepository } from '@tests/integration/escalation-helpers';
+import { apiCall, apiCreateAccount, apiSignIn, expectNoSeriousA11yViolations, locale, secuPassFromNode, signIn, signInToInbox } from './fixtures';
 import { apiCreateFolder, apiCreateRoom, apiShareRoom, apiUploadRoomFile, newE2eFolder, unlockRoomKeys } from './rooms-fixtures';
 import { e2eRowAction, ROW_ITEMS } from './e2e-row-menu';
 
@@ -129,4 +130,15 @@ test('in a Secure room the trash shows the decrypted name and restores the folde
   // The browser's search over the decrypted names ignores case and accents too.
   await page.getByRole('searchbox', { name: rooms.e2e.search }).fill('projekt a');
   await expect(page.getByRole('table', { name: rooms.e2e.contentsLabel }).getByRole('link', { name: 'Projekt Ä', exact: true })).toBeVisible();
+});
+
+test('a data-room-only account (no sending role, a room shared with it) lands in Datarooms after sign-in', async ({ page }) => {
+  const roomOnly = await createUserInRepository(server, { username: 'room-only-trash', roles: ['ROLE_UI_USER', 'ROLE_RECEIVER'] });
+  const session = await apiSignIn(server, owner);
+  const room = await apiCreateRoom(server, session, 'Shared with a guest');
+  await apiShareRoom(server, session, room.uuid, roomOnly.email, 'VIEWER');
+  await signIn(page, server, roomOnly);
+  await expect(page).toHaveURL(/\/datarooms$/);
+  await expect(page.getByRole('heading', { level: 1, name: rooms.list.title })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Shared with a guest' })).toBeVisible();
 });
