@@ -9,7 +9,7 @@ import { ROOM_PATHS } from '@shared/contract/rooms';
 import { startTestServer, type TestServer } from '../support/server';
 import { createUser as createUserInRepository } from '@tests/integration/escalation-helpers';
 import { apiCall, apiCreateAccount, apiSignIn, expectNoSeriousA11yViolations, locale, secuPassFromNode, signIn, signInToInbox } from './fixtures';
-import { apiCreateFolder, apiCreateRoom, apiShareRoom, apiUploadRoomFile, newE2eFolder, unlockRoomKeys } from './rooms-fixtures';
+import { apiCreateFolder, apiCreateRoom, apiShareRoom, apiUploadRoomFile, newE2eFolder, newE2eRoom, unlockRoomKeys } from './rooms-fixtures';
 import { e2eRowAction, ROW_ITEMS } from './e2e-row-menu';
 
 const rooms = locale<typeof import('@locales/en/rooms.json')>('en', 'rooms');
@@ -106,11 +106,7 @@ test('in a Secure room the trash shows the decrypted name and restores the folde
   await signInToInbox(page, server, owner);
   await page.goto(`${server.url}/secure-rooms`);
   await unlockRoomKeys(page, PASSPHRASE);
-  await page.getByRole('button', { name: 'Create end-to-end encrypted room' }).click();
-  const create = page.getByRole('dialog', { name: 'Create end-to-end encrypted room' });
-  await create.getByLabel('Name of the data room').fill('Sealed harbour');
-  await create.getByRole('button', { name: 'Create' }).click();
-  await expect(page.getByRole('heading', { level: 1, name: 'Sealed harbour' })).toBeVisible({ timeout: 30_000 });
+  await newE2eRoom(page, 'Sealed harbour');
   await newE2eFolder(page, 'Projekt Ä');
   await e2eRowAction(page, 'Projekt Ä', ROW_ITEMS.delete, 'folder');
   await page.getByRole('alertdialog').getByRole('button', { name: rooms.delete.confirm }).click();
