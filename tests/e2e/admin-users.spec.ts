@@ -64,7 +64,7 @@ test('an administrator creates a user with ROLE_OUTLOOK; the invitation sets the
   // Every role of SPEC §6 is offered, grouped and explained.
   await expect(dialog.getByRole('group', { name: adminText.roles.groups.datarooms })).toBeVisible();
   await expect(dialog.getByText(adminText.roles.hints.ROLE_OUTLOOK)).toBeVisible();
-  await dialog.getByRole('checkbox', { name: `${adminText.roles.names.ROLE_OUTLOOK} (ROLE_OUTLOOK)` }).check();
+  await dialog.getByRole('checkbox', { name: adminText.roles.names.ROLE_OUTLOOK, exact: true }).check();
   await expectNoSeriousA11yViolations(page, 'create user dialog');
   await dialog.getByRole('button', { name: adminText.users.create.submit }).click();
   await expect(toast(page, adminText.users.create.done.replace('{{email}}', 'olga.outlook@example.test'))).toBeVisible();
@@ -92,7 +92,7 @@ test('roles are edited in the dialog (ROLE_OUTLOOK granted), with a toast', asyn
   await actionsFor(page, 'Eddie Test').click();
   await page.getByRole('menuitem', { name: adminText.users.edit.action }).click();
   const dialog = page.getByRole('dialog', { name: adminText.users.edit.title.replace('{{name}}', 'Eddie Test') });
-  await dialog.getByRole('checkbox', { name: `${adminText.roles.names.ROLE_OUTLOOK} (ROLE_OUTLOOK)` }).check();
+  await dialog.getByRole('checkbox', { name: adminText.roles.names.ROLE_OUTLOOK, exact: true }).check();
   await dialog.getByRole('button', { name: adminText.users.edit.submit }).click();
   await expect(toast(page, adminText.users.edit.done.replace('{{name}}', 'Eddie Test'))).toBeVisible();
   expect((await adminUser('eddie.edit@example.test'))?.roleNames).toContain('ROLE_OUTLOOK');

@@ -62,8 +62,8 @@ test('Load more pages the activity tab to its oldest entry; a failed page is ret
   // The newest 50: the share on top, the 57th rename at the bottom; nothing older yet.
   await expect(rows).toHaveCount(50);
   await expect(rows.first()).toContainText(rooms.activity.kinds.access_changed);
-  await expect(rows.nth(1)).toContainText('work-105.txt (work-104.txt)');
-  await expect(rows.last()).toContainText('work-57.txt (work-56.txt)');
+  await expect(rows.nth(1)).toContainText(fill(rooms.activity.renamed, { from: 'work-104.txt', to: 'work-105.txt' }));
+  await expect(rows.last()).toContainText(fill(rooms.activity.renamed, { from: 'work-56.txt', to: 'work-57.txt' }));
   await expect(table.getByRole('row', { name: /oldest\.txt/ })).toHaveCount(0);
   await expectNoSeriousA11yViolations(page, 'activity tab (first page, Load more)');
 
@@ -71,7 +71,7 @@ test('Load more pages the activity tab to its oldest entry; a failed page is ret
   await more.focus();
   await page.keyboard.press('Enter');
   await expect(rows).toHaveCount(100);
-  await expect(rows.last()).toContainText('work-7.txt (work-6.txt)');
+  await expect(rows.last()).toContainText(fill(rooms.activity.renamed, { from: 'work-6.txt', to: 'work-7.txt' }));
   await expect(status).toHaveText(fill(rooms.activity.shown_other, { count: 100 }));
   await expect(more).toBeFocused();
 

@@ -128,7 +128,7 @@ test('uploading a taken name offers the version conflict: a new version replaces
   const conflict = page.getByRole('alertdialog', { name: '“plan.bin” already exists' });
   await conflict.getByRole('button', { name: 'Replace (new version)' }).click();
   await expect(conflict).toBeHidden();
-  await expect(page.getByText('“plan.bin” was uploaded.').first()).toBeVisible({ timeout: 60_000 });
+  await expect(page.getByText('Upload finished: plan.bin').first()).toBeVisible({ timeout: 60_000 });
   expect(await downloadSha(page, 'plan.bin')).toBe(sha256(second));
   // Released: the held and every later call of the folder go through (the route stays for the test).
   releaseList();

@@ -75,7 +75,7 @@ test('an outside address invited to an E2E room signs up from the mail, activate
   const roomUuid = page.url().split('/').at(-1)!;
   await expect(page.getByRole('heading', { level: 1, name: ROOM })).toBeVisible({ timeout: 30_000 });
   await page.getByLabel('Upload files', { exact: true }).setInputFiles({ name: 'data-room-index.bin', mimeType: 'application/octet-stream', buffer: Buffer.from(bytes) });
-  await expect(toast(page, '“data-room-index.bin” was uploaded.')).toBeVisible({ timeout: 60_000 });
+  await expect(toast(page, 'Upload finished: data-room-index.bin')).toBeVisible({ timeout: 60_000 });
 
   // The share dialog: the outside address as EDITOR (an invitation by mail), the registered user as
   // VIEWER (no keys yet: told to wait).

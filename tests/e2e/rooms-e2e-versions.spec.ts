@@ -58,7 +58,7 @@ async function roomWithTwoVersions(page: Page, name: string, first: Uint8Array, 
   await input.setInputFiles({ name: 'offer.pdf', mimeType: 'application/pdf', buffer: Buffer.from(second) });
   const conflict = page.getByRole('alertdialog', { name: '“offer.pdf” already exists' });
   await conflict.getByRole('button', { name: 'Replace (new version)' }).click();
-  await expect(page.getByText('“offer.pdf” was uploaded.').first()).toBeVisible({ timeout: 60_000 });
+  await expect(page.getByText('Upload finished: offer.pdf').first()).toBeVisible({ timeout: 60_000 });
 }
 
 test('Versions lists both versions verified; version 1 downloads its own bytes; axe clean', async ({ page }) => {

@@ -86,7 +86,7 @@ test('owner creates an E2E room and uploads; a member activates later, is grante
   await expect(page.getByRole('heading', { level: 1, name: 'Merger documents' })).toBeVisible({ timeout: 30_000 });
 
   await page.getByLabel('Upload files', { exact: true }).setInputFiles({ name: 'term-sheet.bin', mimeType: 'application/octet-stream', buffer: Buffer.from(bytes) });
-  await expect(page.getByText('“term-sheet.bin” was uploaded.').first()).toBeVisible({ timeout: 60_000 });
+  await expect(page.getByText('Upload finished: term-sheet.bin').first()).toBeVisible({ timeout: 60_000 });
   await expect(page.getByRole('row').filter({ hasText: 'term-sheet.bin' }).filter({ hasText: owner.email })).toBeVisible({ timeout: 30_000 });
   await expectNoSeriousA11yViolations(page, 'E2E room');
 

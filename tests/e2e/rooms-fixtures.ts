@@ -65,3 +65,12 @@ export async function newE2eFolder(page: Page, name: string): Promise<void> {
   await expect(dialog).toBeHidden({ timeout: 30_000 });
   await expect(page.getByRole('link', { name, exact: true })).toBeVisible({ timeout: 30_000 });
 }
+
+/** Creates an E2E room from the secure-rooms list (keys unlocked) and waits for its page. */
+export async function newE2eRoom(page: Page, name: string): Promise<void> {
+  await page.getByRole('button', { name: rooms.e2e.create.action }).click();
+  const create = page.getByRole('dialog', { name: rooms.e2e.create.title });
+  await create.getByLabel(rooms.create.nameLabel).fill(name);
+  await create.getByRole('button', { name: rooms.create.submit, exact: true }).click();
+  await expect(page.getByRole('heading', { level: 1, name })).toBeVisible({ timeout: 30_000 });
+}

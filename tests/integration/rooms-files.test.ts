@@ -372,7 +372,7 @@ describe('role matrix (SPEC §6) over the file routes', () => {
     const list = await json<RoomActivityList>(await req('owner', 'GET', ROOM_PATHS.activity(room.uuid)), 200);
     expect(list.entries.map((e) => [e.kind, e.actor, e.item.type, e.item.name, e.detail])).toEqual([
       ['delete', email('editor'), 'file', 'b.txt', null],
-      ['edit', email('owner'), 'file', 'b.txt', 'moved'],
+      ['edit', email('owner'), 'file', 'b.txt', 'moved:Activity room'], // moved to the room's top level (issue 32 §1: the target named)
       ['edit', email('editor'), 'file', 'b.txt', 'a.txt'],
       ['download', email('viewer'), 'file', 'a.txt', null],
       ['upload', email('editor'), 'file', 'a.txt', null],
@@ -405,8 +405,8 @@ describe('role matrix (SPEC §6) over the file routes', () => {
   });
 });
 
-describe('trash (OWNER of the room)', () => {
-  const ROOM_OWNER: Actor[] = ['owner'];
+describe('trash (OWNER and EDITOR: who may delete may undo it, issue 32 §1)', () => {
+  const ROOM_WRITERS: Actor[] = ['owner', 'editor'];
 
   it('lists deleted folders and files, restores them bit-exact to where they were, purges for good with the bytes', async () => {
     const room = await newRoom('Trash room');
@@ -415,7 +415,7 @@ describe('trash (OWNER of the room)', () => {
     const loose = await upload('editor', room, 'loose.bin', 10);
     await json(await req('editor', 'DELETE', ROOM_PATHS.file(room.uuid, loose.file.uuid)), 204);
     await json(await req('editor', 'DELETE', ROOM_PATHS.folder(room.uuid, folder.uuid)), 204);
-    for (const [actor, status] of Object.entries(expected(ROOM_OWNER, 200)) as Array<[Actor, number]>) {
+    for (const [actor, status] of Object.entries(expected(ROOM_WRITERS, 200)) as Array<[Actor, number]>) {
       const response = await req(actor, 'GET', ROOM_PATHS.trash(room.uuid));
       if (status !== 200) {
         await expectDenied(response, status, 'loose.bin');

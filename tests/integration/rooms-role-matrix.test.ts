@@ -289,9 +289,9 @@ const MATRIX: Record<string, Row | Row[]> = {
   'rooms.removeFile': { allowed: WRITERS, ok: 204, call: async () => ({ params: { roomUuid: P.room.uuid, fileUuid: (await plainUpload('owner', P.room.uuid)).uuid } }) },
   'rooms.search': { allowed: MEMBERS, ok: 200, call: () => ({ params: { roomUuid: P.room.uuid }, query: { q: NAME_MARKER } }) },
   'rooms.activity': { allowed: OWNER, ok: 200, call: () => ({ params: { roomUuid: P.room.uuid } }) },
-  'rooms.trash': { allowed: OWNER, ok: 200, call: () => ({ params: { roomUuid: P.room.uuid } }) },
-  'rooms.restoreItem': { allowed: OWNER, ok: 204, call: async () => ({ params: { roomUuid: P.room.uuid, itemUuid: await trashedFile() } }) },
-  'rooms.purgeItem': { allowed: OWNER, ok: 204, call: async () => ({ params: { roomUuid: P.room.uuid, itemUuid: await trashedFile() } }) },
+  'rooms.trash': { allowed: WRITERS, ok: 200, call: () => ({ params: { roomUuid: P.room.uuid } }) },
+  'rooms.restoreItem': { allowed: WRITERS, ok: 204, call: async () => ({ params: { roomUuid: P.room.uuid, itemUuid: await trashedFile() } }) },
+  'rooms.purgeItem': { allowed: WRITERS, ok: 204, call: async () => ({ params: { roomUuid: P.room.uuid, itemUuid: await trashedFile() } }) },
   'rooms.searchAll': { allowed: SIGNED_IN, ok: 200, call: () => ({ query: { q: NAME_MARKER } }) },
 
   // File operations (room-ops.ts)

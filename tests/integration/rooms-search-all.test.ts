@@ -1,8 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { ANTI_CSRF_HEADER } from '@shared/contract/auth';
-import type { RoomUploadFile } from '@shared/contract/room-files';
+import type { RoomSearchResult, RoomUploadFile } from '@shared/contract/room-files';
 import type { RoomsSearchResult } from '@shared/contract/room-search';
-import { ROOM_PATHS, type Room, type RoomFolder } from '@shared/contract/rooms';
+import { ROOM_PATHS, type Room, type RoomFolder, type RoomList } from '@shared/contract/rooms';
 import { startTestServer, type TestServer } from '@tests/support/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createUserAsAdmin, expectBackendError, signIn, signInAdmin, type Session } from './core-helpers';
@@ -101,6 +101,28 @@ describe('GET /rooms/search', () => {
     expect(folderOnly.files.map((f) => [f.name, f.role])).toEqual([['contract-2026.pdf', 'EDITOR']]);
     const outsider = await json<RoomsSearchResult>(await search('outsider', 'contract'), 200);
     expect(outsider).toEqual({ rooms: [], folders: [], files: [], truncated: false });
+  });
+
+  it('ignores case and accents (issue 32 §1): Überblick is found by Überblick, überblick and uberblick — across rooms, in a room and in the room list', async () => {
+    const gamma = await newRoom('Überblick Räume');
+    await newFolder(gamma, 'Projekt Ä');
+    await upload(gamma, 'Überblick.pdf');
+    await upload(gamma, 'Zwischenstand.pdf');
+    for (const q of ['Überblick', 'überblick', 'uberblick', 'UBERBLICK']) {
+      const hits = await json<RoomsSearchResult>(await search('owner', q), 200);
+      expect(hits.rooms.map((r) => r.name), q).toEqual(['Überblick Räume']);
+      expect(hits.files.map((f) => f.name), q).toEqual(['Überblick.pdf']);
+      const inRoom = await json<RoomSearchResult>(await req('owner', 'GET', `${ROOM_PATHS.search(gamma.uuid)}?q=${encodeURIComponent(q)}`), 200);
+      expect(inRoom.files.map((f) => f.name), q).toEqual(['Überblick.pdf']);
+      const list = await json<RoomList>(await req('owner', 'GET', `${ROOM_PATHS.rooms}?q=${encodeURIComponent(q)}`), 200);
+      expect(list.rooms.map((r) => r.name), q).toEqual(['Überblick Räume']);
+    }
+    for (const q of ['Projekt Ä', 'projekt ä', 'projekt a']) {
+      expect((await json<RoomsSearchResult>(await search('owner', q), 200)).folders.map((f) => f.name), q).toEqual(['Projekt Ä']);
+    }
+    // A near miss stays a miss; the member of Alpha sees nothing of Gamma.
+    expect((await json<RoomsSearchResult>(await search('owner', 'oberblick'), 200)).files).toEqual([]);
+    expect(await json<RoomsSearchResult>(await search('member', 'uberblick'), 200)).toEqual({ rooms: [], folders: [], files: [], truncated: false });
   });
 
   it('leaves out the trash and a deleted room; cuts at pageSize and says so', async () => {

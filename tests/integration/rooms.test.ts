@@ -1,4 +1,5 @@
 import type { ListUsersResponse } from '@shared/contract/admin-users';
+import type { RoomTrashList } from '@shared/contract/room-files';
 import { ROOM_PATHS, type Room, type RoomAccessList, type RoomContents, type RoomFolder, type RoomList } from '@shared/contract/rooms';
 import { SENDER_GROUP_PATHS } from '@shared/contract/sender-groups';
 import { startTestServer, type TestServer } from '@tests/support/server';
@@ -196,6 +197,46 @@ describe('inheritance and per-folder overrides', () => {
     await json<RoomContents>(await req('outsider', 'GET', ROOM_PATHS.folder(room.uuid, other.uuid)), 200);
     await expectBackendError(await req('outsider', 'GET', ROOM_PATHS.folder(room.uuid, reports.uuid)), 404, 'NotFoundException');
     await expectBackendError(await req('outsider', 'GET', ROOM_PATHS.room(room.uuid)), 404, 'NotFoundException');
+  });
+});
+
+describe('the room trash (issue 32 §1: who may delete may undo it)', () => {
+  const trashNames = async (actor: Actor, room: Room) => (await json<RoomTrashList>(await req(actor, 'GET', ROOM_PATHS.trash(room.uuid)), 200)).entries.map((e) => e.name).sort();
+
+  it('an EDITOR lists, restores and purges what was deleted; VIEWER and PREVIEWER get 403, a non-member 404', async () => {
+    const room = await newRoom('Trash editor');
+    const drafts = await newFolder(room, 'Drafts');
+    const old = await newFolder(room, 'Old');
+    await json(await req('editor', 'DELETE', ROOM_PATHS.folder(room.uuid, drafts.uuid)), 204);
+    await json(await req('owner', 'DELETE', ROOM_PATHS.folder(room.uuid, old.uuid)), 204);
+    expect(await trashNames('editor', room)).toEqual(['Drafts', 'Old']);
+    for (const actor of ['viewer', 'previewer', 'outsider', 'anonymous'] as const) {
+      const status = expected(['owner', 'editor'], 0)[actor];
+      await expectDenied(await req(actor, 'GET', ROOM_PATHS.trash(room.uuid)), status, 'Drafts');
+      await expectDenied(await req(actor, 'POST', ROOM_PATHS.trashRestore(room.uuid, drafts.uuid)), status, 'Drafts');
+      await expectDenied(await req(actor, 'DELETE', ROOM_PATHS.trashItem(room.uuid, drafts.uuid)), status, 'Drafts');
+    }
+    await json(await req('editor', 'POST', ROOM_PATHS.trashRestore(room.uuid, drafts.uuid)), 204);
+    expect((await json<RoomContents>(await req('viewer', 'GET', ROOM_PATHS.room(room.uuid)), 200)).folders.map((f) => f.name)).toEqual(['Drafts']);
+    await json(await req('editor', 'DELETE', ROOM_PATHS.trashItem(room.uuid, old.uuid)), 204);
+    expect(await trashNames('owner', room)).toEqual([]);
+    await expectBackendError(await req('editor', 'POST', ROOM_PATHS.trashRestore(room.uuid, old.uuid)), 404, 'NotFoundException');
+  });
+
+  it('a member who is EDITOR on one folder only sees and restores what was deleted there', async () => {
+    const room = await newRoom('Trash override');
+    const reports = await newFolder(room, 'Reports');
+    await json(await req('owner', 'PUT', ROOM_PATHS.access(room.uuid), { user: email('viewer'), role: 'EDITOR', folderUuid: reports.uuid }), 200);
+    const q1 = await json<RoomFolder>(await req('viewer', 'POST', ROOM_PATHS.folders(room.uuid), { name: 'Q1', parentUuid: reports.uuid }), 201);
+    const top = await newFolder(room, 'Top secret');
+    await json(await req('viewer', 'DELETE', ROOM_PATHS.folder(room.uuid, q1.uuid)), 204);
+    await json(await req('owner', 'DELETE', ROOM_PATHS.folder(room.uuid, top.uuid)), 204);
+    expect(await trashNames('viewer', room)).toEqual(['Q1']);
+    expect(await trashNames('owner', room)).toEqual(['Q1', 'Top secret']);
+    await expectDenied(await req('viewer', 'POST', ROOM_PATHS.trashRestore(room.uuid, top.uuid)), 403, 'Top secret');
+    await expectDenied(await req('viewer', 'DELETE', ROOM_PATHS.trashItem(room.uuid, top.uuid)), 403, 'Top secret');
+    await json(await req('viewer', 'POST', ROOM_PATHS.trashRestore(room.uuid, q1.uuid)), 204);
+    expect((await json<RoomContents>(await req('viewer', 'GET', ROOM_PATHS.folder(room.uuid, reports.uuid)), 200)).folders.map((f) => f.name)).toEqual(['Q1']);
   });
 });
 

@@ -300,6 +300,7 @@ function buildRoutes(): RouteObject[] {
             { path: ':roomUuid', handle: handle({ titleKey: 'rooms:room.title' }), lazy: lazyPage(roomPage, 'RoomPage') },
             { path: ':roomUuid/folders/:folderUuid', handle: handle({ titleKey: 'rooms:room.title' }), lazy: lazyPage(roomPage, 'RoomPage') },
             { path: 'search', handle: handle({ titleKey: 'rooms:search.title' }), lazy: lazyPage(roomsSearchPage, 'RoomsSearchPage') },
+            { path: ':roomUuid/trash', handle: handle({ titleKey: 'rooms:trash.title' }), lazy: lazyPage(() => import(/* webpackChunkName: "rooms" */ '@web/features/rooms/room-trash'), 'RoomTrashPage') },
           ],
         },
         {
@@ -310,6 +311,11 @@ function buildRoutes(): RouteObject[] {
             { index: true, lazy: lazyPage(secureRoomPages, 'SecureRoomsPage') },
             { path: ':roomUuid', handle: handle({ titleKey: 'rooms:e2e.title' }), lazy: lazyPage(secureRoomPage, 'E2eRoomPage') },
             { path: ':roomUuid/folders/:folderUuid', handle: handle({ titleKey: 'rooms:e2e.title' }), lazy: lazyPage(secureRoomPage, 'E2eRoomPage') },
+            {
+              path: ':roomUuid/trash',
+              handle: handle({ titleKey: 'rooms:trash.title' }),
+              lazy: lazyPage(() => import(/* webpackChunkName: "secure-rooms" */ '@web/features/rooms/e2e/e2e-room-trash'), 'E2eRoomTrashPage'),
+            },
           ],
         },
         {

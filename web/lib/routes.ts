@@ -19,6 +19,9 @@ export const ROUTES = {
   room: (roomUuid: string, folderUuid?: string) => (folderUuid ? `/datarooms/${roomUuid}/folders/${folderUuid}` : `/datarooms/${roomUuid}`),
   /** Search results across all data rooms (`?q=`). */
   roomsSearch: '/datarooms/search',
+  /** A room's trash (OWNER, EDITOR): plain and end-to-end encrypted rooms. */
+  roomTrash: (roomUuid: string) => `/datarooms/${roomUuid}/trash`,
+  secureRoomTrash: (roomUuid: string) => `/secure-rooms/${roomUuid}/trash`,
   /** End-to-end encrypted rooms (issue 15): the list, a room's top level and its folders. */
   secureRooms: '/secure-rooms',
   secureRoom: (roomUuid: string, folderUuid?: string) => (folderUuid ? `/secure-rooms/${roomUuid}/folders/${folderUuid}` : `/secure-rooms/${roomUuid}`),

@@ -8,6 +8,7 @@ import type { Database } from '../../db/schema';
 import type { RequestContext } from '../../core/request-context';
 import { liveFile } from './file-rows';
 import { folderSubtree, liveFolder, liveRoom, requireRole, type RoomRow } from './roles';
+import { isSecureRoom, type RoomKindFlag } from './room-kind';
 
 export interface ActivityItem {
   room: RoomRow;
@@ -18,6 +19,13 @@ export interface ActivityItem {
   fileId?: number | null;
   name: string;
 }
+
+/**
+ * The detail of a move (issue 32 §1: "Moved to Z"): `moved:` and the target's name (the room's at
+ * its top level). E2E rooms keep the bare `moved` — the target's name is sealed, the server has none.
+ */
+export const movedDetail = (room: { name: string } & RoomKindFlag, target: { name: string } | undefined): string =>
+  isSecureRoom(room) ? 'moved' : `moved:${target?.name ?? room.name}`;
 
 export async function recordActivity(db: Kysely<Database>, kind: RoomActivityKind, actor: { id: number | null; email: string }, item: ActivityItem, detail: string | null = null): Promise<void> {
   await db

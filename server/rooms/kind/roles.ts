@@ -58,7 +58,7 @@ async function entriesOf(db: Kysely<Database>, roomId: number, userId: number): 
  * A resolver for many folders of one room at once (a listing): the room's folders and the user's
  * entries are read once, each folder's role is then found in memory.
  */
-export async function roleResolver(db: Kysely<Database>, room: RoomRow, userId: number): Promise<(folder?: FolderRow) => RoomRole | null> {
+export async function roleResolver(db: Kysely<Database>, room: RoomRow, userId: number): Promise<(folder?: Pick<FolderRow, 'id'>) => RoomRole | null> {
   const entries = await entriesOf(db, room.id, userId);
   const all = await db.selectFrom('room_folders').select(['id', 'parent_id']).where('room_id', '=', room.id).execute();
   const parentOf = new Map(all.map((f) => [f.id, f.parent_id]));

@@ -5,7 +5,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { badRequest } from '../../core/http-error';
 import type { RequestContext } from '../../core/request-context';
 import { sendStoredFile } from '../../uploads/send';
-import { recordActivity } from '../kind/activity';
+import { movedDetail, recordActivity } from '../kind/activity';
 import { filePartKey, layoutOf, liveFile, toUploadFile } from '../kind/file-rows';
 import { checkNameFree, validName } from '../kind/names';
 import { refuseUnlessScanned } from './scan';
@@ -67,7 +67,7 @@ export async function updateFile(
   const updated = { ...file, name, folder_id: targetId, updated_at: now };
   const item = { room, folderId: targetId, fileId: file.id, uuid: file.uuid, name };
   if (name !== file.name) await recordActivity(app.db, 'edit', user, item, file.name);
-  if (targetId !== file.folder_id) await recordActivity(app.db, 'edit', user, item, 'moved');
+  if (targetId !== file.folder_id) await recordActivity(app.db, 'edit', user, item, movedDetail(room, target));
   const role = await requireRole(app.db, room, user.id, 'see', target);
   return toUploadFile(updated, room, target?.uuid ?? null, role, await emailOf(ctx, file.uploaded_by));
 }

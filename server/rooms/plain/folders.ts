@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import type { RoomFolder } from '@shared/contract/rooms';
 import { badRequest } from '../../core/http-error';
 import type { RequestContext } from '../../core/request-context';
-import { recordActivity } from '../kind/activity';
+import { movedDetail, recordActivity } from '../kind/activity';
 import { checkFolderNameFree, validName } from '../kind/names';
-import { ancestorsOf, liveFolder, liveRoom, requireRole } from '../kind/roles';
+import { ancestorsOf, liveFolder, liveRoom, requireRole, type FolderRow } from '../kind/roles';
 import { emailOf, toFolder } from './rooms';
 import { isSecureRoom, requireRoomKind } from '../kind/room-kind';
 
@@ -45,8 +45,10 @@ export async function updateFolder(
     throw badRequest('Moving content into another data room is not supported', { field: 'roomUuid', reason: 'moveToOtherRoom' });
   }
   let parentId = folder.parent_id;
+  let moveTarget: FolderRow | undefined;
   if (input.parentUuid !== undefined) {
     const target = input.parentUuid === null ? undefined : await liveFolder(app.db, room, input.parentUuid);
+    moveTarget = target;
     if (target) {
       if (target.id === folder.id || (await ancestorsOf(app.db, target)).some((f) => f.id === folder.id)) {
         throw badRequest('A folder cannot be moved into itself', { field: 'parentUuid', reason: 'moveIntoItself' });
@@ -64,7 +66,7 @@ export async function updateFolder(
   await app.db.updateTable('room_folders').set({ name, parent_id: parentId, updated_at: now }).where('id', '=', folder.id).execute();
   const item = { room, folderId: folder.id, uuid: folder.uuid, name };
   if (name !== folder.name) await recordActivity(app.db, 'edit', user, item, folder.name);
-  if (parentId !== folder.parent_id) await recordActivity(app.db, 'edit', user, item, 'moved');
+  if (parentId !== folder.parent_id) await recordActivity(app.db, 'edit', user, item, movedDetail(room, moveTarget));
   const updated = { ...folder, name, parent_id: parentId, updated_at: now };
   const role = await requireRole(app.db, room, user.id, 'see', updated);
   const parent = parentId === null ? null : await app.db.selectFrom('room_folders').select('uuid').where('id', '=', parentId).executeTakeFirst();

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Room, RoomContents, RoomFolder, RoomList, RoomRole } from '@shared/contract/rooms';
+import { foldedIncludes, foldForSearch } from '@shared/contract/search-fold';
 import { sql } from 'kysely';
 import { accessDenied, badRequest } from '../../core/http-error';
 import type { RequestContext } from '../../core/request-context';
@@ -86,10 +87,13 @@ export async function listRooms(ctx: RequestContext, query: { pageSize: number; 
     if (!decoded) throw badRequest('The list cursor is not valid', { field: 'cursor' });
     base = base.where('data_rooms.id', '<', Number(decoded[1]));
   }
-  const needle = query.q?.trim().toLowerCase();
+  const needle = query.q?.trim() ? foldForSearch(query.q.trim()) : '';
   if (needle) {
-    const pattern = `%${needle.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    base = base.where(sql<boolean>`lower(data_rooms.name) like ${pattern} escape '\\'`);
+    // Case and accents do not count (search-fold.ts; SQL's lower() is ASCII-only on SQLite): the
+    // caller's room names are few, so they are matched here and the page is cut by id as before.
+    const mine = await base.clearSelect().select(['data_rooms.id', 'data_rooms.name']).execute();
+    const ids = mine.filter((r) => foldedIncludes(r.name, needle)).map((r) => r.id);
+    base = base.where('data_rooms.id', 'in', ids.length > 0 ? ids : [-1]);
   }
   const pageSize = query.pageSize;
   const rows = await base.orderBy('data_rooms.id', 'desc').limit(pageSize + 1).execute();

@@ -3,6 +3,7 @@
 // role and trash rules, paths included). E2E rooms are skipped: their names are ciphertext here.
 import type { RoomsSearchResult } from '@shared/contract/room-search';
 import type { RoomRole } from '@shared/contract/rooms';
+import { foldedIncludes, foldForSearch } from '@shared/contract/search-fold';
 import { sql } from 'kysely';
 import type { RequestContext } from '../../core/request-context';
 import { toRoom } from './rooms';
@@ -31,10 +32,10 @@ export async function searchAllRooms(ctx: RequestContext, query: { q: string; pa
     if (row.folder_id === null) seen.roomRole = row.role as RoomRole;
     rooms.set(row.id, seen);
   }
-  const needle = query.q.toLowerCase();
+  const needle = foldForSearch(query.q);
   const result: RoomsSearchResult = { rooms: [], folders: [], files: [], truncated: false };
   for (const { row, roomRole } of rooms.values()) {
-    if (roomRole && row.name.toLowerCase().includes(needle)) result.rooms.push(toRoom(row, roomRole, row.creator ?? ''));
+    if (roomRole && foldedIncludes(row.name, needle)) result.rooms.push(toRoom(row, roomRole, row.creator ?? ''));
     // Ask one more than fits, so a cut list says so.
     const hits = await searchRoom(ctx, row.uuid, { q: query.q, pageSize: pageSize + 1 });
     const ref = { uuid: row.uuid, name: row.name };

@@ -1,7 +1,7 @@
 // `q` search on names inside one plain room: folders and complete files the caller has a role on,
 // not in the trash (nor below a folder in the trash), each with its path from the room down.
 import type { RoomSearchResult } from '@shared/contract/room-files';
-import { sql } from 'kysely';
+import { foldedIncludes, foldForSearch } from '@shared/contract/search-fold';
 import type { RequestContext } from '../../core/request-context';
 import { toRoomFile } from '../kind/file-rows';
 import { liveRoom, requireRole, roleResolver, type FolderRow } from '../kind/roles';
@@ -33,18 +33,21 @@ export async function searchRoom(ctx: RequestContext, roomUuid: string, query: {
     }
     return chain;
   };
-  const pattern = `%${query.q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  // Case and accents do not count (shared/contract/search-fold.ts). SQL's lower()/LIKE fold ASCII
+  // only (SQLite) or by the database's locale (PostgreSQL), so the names are matched here: the
+  // folders are read above anyway, the files as (id, name) pairs of this one room.
+  const needle = foldForSearch(query.q);
+  const byName = (a: { name: string }, b: { name: string }) => foldForSearch(a.name).localeCompare(foldForSearch(b.name));
   const folders: RoomSearchResult['folders'] = [];
-  const folderRows = await app.db
+  const folderIds = all.filter((f) => foldedIncludes(f.name, needle)).sort(byName).slice(0, SCAN_LIMIT).map((f) => f.id);
+  const folderRows = folderIds.length === 0 ? [] : await app.db
     .selectFrom('room_folders')
     .leftJoin('users', 'users.id', 'room_folders.created_by')
     .selectAll('room_folders')
     .select('users.email as creator')
-    .where('room_folders.room_id', '=', room.id)
-    .where(sql<boolean>`lower(room_folders.name) like ${pattern} escape '\\'`)
-    .orderBy(sql`lower(room_folders.name)`)
-    .limit(SCAN_LIMIT)
+    .where('room_folders.id', 'in', folderIds)
     .execute();
+  folderRows.sort(byName);
   for (const row of folderRows) {
     const chain = chainOf(row);
     const role = chain && roleOf(row);
@@ -53,18 +56,22 @@ export async function searchRoom(ctx: RequestContext, roomUuid: string, query: {
     folders.push({ ...toFolder(row, room, path.at(-1)?.uuid ?? null, role, row.creator ?? ''), path });
   }
   const files: RoomSearchResult['files'] = [];
-  const fileRows = await app.db
+  const names = await app.db
+    .selectFrom('room_files')
+    .select(['id', 'name'])
+    .where('room_id', '=', room.id)
+    .where('deleted_at', 'is', null)
+    .where('state', '=', 'complete')
+    .execute();
+  const fileIds = names.filter((f) => foldedIncludes(f.name, needle)).sort(byName).slice(0, SCAN_LIMIT).map((f) => f.id);
+  const fileRows = fileIds.length === 0 ? [] : await app.db
     .selectFrom('room_files')
     .leftJoin('users', 'users.id', 'room_files.uploaded_by')
     .selectAll('room_files')
     .select('users.email as uploader')
-    .where('room_files.room_id', '=', room.id)
-    .where('room_files.deleted_at', 'is', null)
-    .where('room_files.state', '=', 'complete')
-    .where(sql<boolean>`lower(room_files.name) like ${pattern} escape '\\'`)
-    .orderBy(sql`lower(room_files.name)`)
-    .limit(SCAN_LIMIT)
+    .where('room_files.id', 'in', fileIds)
     .execute();
+  fileRows.sort(byName);
   for (const row of fileRows) {
     const folder = row.folder_id === null ? undefined : byId.get(row.folder_id);
     const chain = chainOf(folder);

@@ -1,31 +1,48 @@
-// A room's trash (OWNER of the room): what was deleted in it, restore to where it was, purge for
-// good with the bytes. Items inside a deleted folder are not listed: they come back with it.
+// A room's trash: what was deleted in it, restore to where it was, purge for good with the bytes.
+// Who may delete where an item was (OWNER, EDITOR; SPEC §6) sees, restores and purges it there: the
+// delete confirmation promises the trash, so the one who deleted can undo it (issue 32 §1).
 import type { RoomTrashEntry, RoomTrashList } from '@shared/contract/room-files';
+import { ROOM_PERMISSIONS } from '@shared/contract/rooms';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema';
-import { HttpError, notFound } from '../../core/http-error';
+import { accessDenied, HttpError, notFound } from '../../core/http-error';
 import type { RequestContext } from '../../core/request-context';
 import { removeStored } from '../../reports/storage-totals';
 import { recordActivity } from '../kind/activity';
 import { checkNameFree } from '../kind/names';
 import { storedContents } from './versions';
-import { folderSubtree, liveFolder, liveRoom, requireRole, type RoomRow } from '../kind/roles';
+import { folderSubtree, liveFolder, liveRoom, requireMember, roleResolver, type RoomRow } from '../kind/roles';
+
+/**
+ * Whether the user has the delete right where an item of the room lived: a folder's own role, a
+ * file's folder's (none: the room's). A member without it anywhere asked → 403.
+ */
+async function deleteRightWhere(db: Kysely<Database>, room: RoomRow, userId: number): Promise<(folderId: number | null) => boolean> {
+  await requireMember(db, room, userId);
+  const roleOf = await roleResolver(db, room, userId);
+  return (folderId) => {
+    const role = roleOf(folderId === null ? undefined : { id: folderId });
+    return role !== null && ROOM_PERMISSIONS[role].delete;
+  };
+}
 
 export async function listTrash(ctx: RequestContext, roomUuid: string): Promise<RoomTrashList> {
   const { app, user } = ctx;
   const room = await liveRoom(app.db, roomUuid);
-  await requireRole(app.db, room, user.id, 'manageAccess');
+  const mayDelete = await deleteRightWhere(app.db, room, user.id);
+  const anywhere = await app.db.selectFrom('room_folders').select('id').where('room_id', '=', room.id).execute();
+  if (!mayDelete(null) && !anywhere.some((f) => mayDelete(f.id))) throw accessDenied();
   const folders = await app.db
     .selectFrom('room_folders')
     .leftJoin('users', 'users.id', 'room_folders.deleted_by')
-    .select(['room_folders.uuid', 'room_folders.name', 'room_folders.deleted_at', 'users.email'])
+    .select(['room_folders.id as at', 'room_folders.uuid', 'room_folders.name', 'room_folders.deleted_at', 'users.email'])
     .where('room_folders.room_id', '=', room.id)
     .where('room_folders.deleted_at', 'is not', null)
     .execute();
   const files = await app.db
     .selectFrom('room_files')
     .leftJoin('users', 'users.id', 'room_files.deleted_by')
-    .select(['room_files.uuid', 'room_files.name', 'room_files.deleted_at', 'users.email'])
+    .select(['room_files.folder_id as at', 'room_files.uuid', 'room_files.name', 'room_files.deleted_at', 'users.email'])
     .where('room_files.room_id', '=', room.id)
     .where('room_files.deleted_at', 'is not', null)
     .execute();
@@ -36,7 +53,8 @@ export async function listTrash(ctx: RequestContext, roomUuid: string): Promise<
     deletedAt: Number(r.deleted_at),
     deletedBy: r.email ?? '',
   });
-  const entries = [...folders.map(entry('folder')), ...files.map(entry('file'))].sort((a, b) => b.deletedAt - a.deletedAt);
+  const mine = <T extends { at: number | null }>(rows: T[]) => rows.filter((r) => mayDelete(r.at));
+  const entries = [...mine(folders).map(entry('folder')), ...mine(files).map(entry('file'))].sort((a, b) => b.deletedAt - a.deletedAt);
   return { entries };
 }
 
@@ -51,6 +69,14 @@ export async function findTrashed(db: Kysely<Database>, room: RoomRow, itemUuid:
   throw notFound('Not in the trash');
 }
 
+/** The trashed item, for a user with the delete right where it was (a member without it: 403; no member: 404). */
+async function trashedFor(db: Kysely<Database>, room: RoomRow, userId: number, itemUuid: string): Promise<TrashedItem> {
+  const mayDelete = await deleteRightWhere(db, room, userId);
+  const item = await findTrashed(db, room, itemUuid);
+  if (!mayDelete(item.kind === 'folder' ? item.id : item.parentId)) throw accessDenied();
+  return item;
+}
+
 /**
  * Back to where it was (activity `item_restored`): refused with 409 when the folder that held it is
  * in the trash itself (`parentInTrash`) or its name is taken there meanwhile (`nameExists`).
@@ -58,8 +84,7 @@ export async function findTrashed(db: Kysely<Database>, room: RoomRow, itemUuid:
 export async function restoreItem(ctx: RequestContext, roomUuid: string, itemUuid: string): Promise<void> {
   const { app, user } = ctx;
   const room = await liveRoom(app.db, roomUuid);
-  await requireRole(app.db, room, user.id, 'manageAccess');
-  await restoreTrashed(app.db, user, room, await findTrashed(app.db, room, itemUuid));
+  await restoreTrashed(app.db, user, room, await trashedFor(app.db, room, user.id, itemUuid));
 }
 
 /** The restore itself, for the room's OWNER and for administrators (admin-trash.ts). */
@@ -89,8 +114,7 @@ export async function restoreTrashed(db: Kysely<Database>, user: { id: number; e
 export async function purgeItem(ctx: RequestContext, roomUuid: string, itemUuid: string): Promise<void> {
   const { app, user } = ctx;
   const room = await liveRoom(app.db, roomUuid);
-  await requireRole(app.db, room, user.id, 'manageAccess');
-  await purgeTrashed(app, room, await findTrashed(app.db, room, itemUuid));
+  await purgeTrashed(app, room, await trashedFor(app.db, room, user.id, itemUuid));
 }
 
 /** The purge itself, for the room's OWNER and for the retention job (admin-trash.ts). */

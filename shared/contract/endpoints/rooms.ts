@@ -107,13 +107,13 @@ export const ROOM_ENDPOINTS = {
   activity: area.get('/rooms/{roomUuid}/activity', 'roomActivity', 'The activity log of the room, a folder (with what is below it) or a file, newest first (OWNER only)', {
     params: RoomParamsSchema, query: RoomActivityQuerySchema, response: { 200: RoomActivityListSchema }, errors: [400, 401, 403, 404],
   }),
-  trash: area.get('/rooms/{roomUuid}/trash', 'listRoomTrash', 'Folders and files of the room in the trash, newest first (OWNER of the room)', {
+  trash: area.get('/rooms/{roomUuid}/trash', 'listRoomTrash', 'Folders and files of the room in the trash, newest first (OWNER, EDITOR: who may delete where the item was)', {
     params: RoomParamsSchema, response: { 200: RoomTrashListSchema }, errors: [401, 403, 404],
   }),
-  restoreItem: area.post('/rooms/{roomUuid}/trash/{itemUuid}/restore', 'restoreRoomItem', 'Restores a folder or file from the trash to where it was (OWNER of the room)', {
+  restoreItem: area.post('/rooms/{roomUuid}/trash/{itemUuid}/restore', 'restoreRoomItem', 'Restores a folder or file from the trash to where it was (OWNER, EDITOR: who may delete where the item was)', {
     params: RoomTrashItemParamsSchema, response: { 204: NoContentSchema }, errors: [401, 403, 404, 409],
   }),
-  purgeItem: area.delete('/rooms/{roomUuid}/trash/{itemUuid}', 'purgeRoomItem', 'Deletes a folder or file in the trash for good, with its bytes (OWNER of the room)', {
+  purgeItem: area.delete('/rooms/{roomUuid}/trash/{itemUuid}', 'purgeRoomItem', 'Deletes a folder or file in the trash for good, with its bytes (OWNER, EDITOR: who may delete where the item was)', {
     params: RoomTrashItemParamsSchema, response: { 204: NoContentSchema }, errors: [401, 403, 404],
   }),
   searchAll: area.get('/rooms/search', 'searchRooms', 'Rooms, folders and files of every plain room the caller can see whose name contains q, each with its room and path (E2E rooms are searched by the client over the decrypted names)', {

@@ -58,7 +58,9 @@ function RoleChoice({ value, onChange, canGrantAdmin }: { value: RoleName[]; onC
             return (
               <div key={role}>
                 <Checkbox
-                  label={`${t(`admin:roles.names.${roleKey(role)}`)} (${role})`}
+                  // The words only (issue 32 §1: no raw keys); the technical name stays at hand as a tooltip.
+                  label={t(`admin:roles.names.${roleKey(role)}`)}
+                  title={role}
                   aria-describedby={hintId}
                   checked={value.includes(role)}
                   disabled={!canGrantAdmin && ADMIN_ONLY_ROLES.includes(role)}

@@ -5,6 +5,7 @@ import { authStore, useAuthState } from '@web/lib/auth';
 import { ROUTES } from '@web/lib/routes';
 import { useCallback, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
+import { homeAfterSignIn } from './home-path';
 import { loginFlow, resolveLoginOutcome, type AuthMessage } from './login-flow';
 
 /**
@@ -25,13 +26,13 @@ export function useLoginAttempt() {
       }
       setPending(true);
       try {
-        await authStore.login(credentials, {
+        const user = await authStore.login(credentials, {
           ...(disclaimerAccepted ? { j_login_disclaimer_accepted: 'true' } : {}),
           ...(authAppCode ? { j_auth_app_code: authAppCode } : {}),
           ...(verificationCode ? { j_verification_code: verificationCode } : {}),
           ...query,
         });
-        const target = continueTo ?? ROUTES.inbox;
+        const target = continueTo ?? (await homeAfterSignIn(user.roleNames));
         loginFlow.complete(target);
         navigate(target, { replace: true });
         return null;

@@ -58,8 +58,13 @@ export function RoomActivity({
   const columns: DataTableColumn<RoomActivityEntry>[] = [
     { id: 'date', header: t('rooms:activity.columns.date'), cell: (entry) => dateFormat.format(entry.createdAt) },
     { id: 'actor', header: t('rooms:activity.columns.actor'), cell: (entry) => (entry.actor === ROOM_LINK_ACTOR ? t('roomLinks:activityActor') : entry.actor) },
-    { id: 'kind', header: t('rooms:activity.columns.kind'), cell: (entry) => t(`rooms:activity.kinds.${entry.kind}`) },
-    { id: 'item', header: t('rooms:activity.columns.item'), cell: (entry) => (itemCell ? itemCell(entry) : entry.detail ? `${entry.item.name} (${entry.detail})` : entry.item.name) },
+    { id: 'kind', header: t('rooms:activity.columns.kind'), cell: (entry) => kindText(t, entry) },
+    {
+      id: 'item',
+      header: t('rooms:activity.columns.item'),
+      // A rename's or move's detail is in the What column already.
+      cell: (entry) => (itemCell ? itemCell(entry) : entry.detail && entry.kind !== 'edit' ? `${entry.item.name} (${entry.detail})` : entry.item.name),
+    },
   ];
 
   return (
@@ -132,4 +137,16 @@ export function RoomActivity({
       )}
     </section>
   );
+}
+
+/**
+ * What happened, in words (issue 32 §1): an `edit` is a rename ("Renamed from X to Y": the detail
+ * is the old name) or a move ("Moved to Z": `moved:` and the target; a bare `moved` is an older
+ * entry or an E2E room's, whose target the server cannot name).
+ */
+function kindText(t: (key: string, values?: Record<string, unknown>) => string, entry: RoomActivityEntry): string {
+  if (entry.kind !== 'edit' || entry.detail === null) return t(`rooms:activity.kinds.${entry.kind}`);
+  if (entry.detail === 'moved') return t('rooms:activity.moved');
+  if (entry.detail.startsWith('moved:')) return t('rooms:activity.movedTo', { target: entry.detail.slice('moved:'.length) });
+  return t('rooms:activity.renamed', { from: entry.detail, to: entry.item.name });
 }

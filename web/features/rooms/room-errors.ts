@@ -68,6 +68,7 @@ export function roomErrorText(error: unknown, language = 'en'): RoomErrorText {
   // A plain call on a Secure room (server rooms/kind/room-kind.ts): where it opens instead.
   if (error.status === 409 && reason === 'encryptedRoom') return { key: 'errors.secureRoom' };
   if (error.status === 409 && reason === 'lastOwner') return { key: 'errors.lastOwner' };
+  if (error.status === 409 && reason === 'parentInTrash') return { key: 'errors.parentInTrash' };
   if (error.status === 409 && reason === 'confirmOwnChange') return { key: 'errors.confirmOwnChange' };
   if (error.status === 409 && reason === 'versionConflict') return { key: 'errors.versionConflict' };
   if (error.errorClass === 'LicenseLimitExceededException') return { key: 'errors.licence' };

@@ -1,5 +1,5 @@
 import { Button, makeStyles, Menu, MenuItem, MenuItemLink, MenuList, MenuPopover, MenuTrigger, Spinner, Text, tokens } from '@fluentui/react-components';
-import { DeleteRegular, FolderAddRegular, FolderRegular, MoreHorizontalRegular, PeopleRegular, RenameRegular } from '@fluentui/react-icons';
+import { BinRecycleRegular, DeleteRegular, FolderAddRegular, FolderRegular, MoreHorizontalRegular, PeopleRegular, RenameRegular } from '@fluentui/react-icons';
 import { isApiError } from '@shared/api/api-error';
 import { API_BASE } from '@shared/contract/constants';
 import { ROOM_OPS_PATHS } from '@shared/contract/room-ops';
@@ -321,6 +321,12 @@ function RoomView({ contents, paging }: { contents: RoomContents; paging: FilesP
         {mayChangeHere && may.delete ? (
           <Button icon={<DeleteRegular />} onClick={deleteHere}>
             {folder ? t('rooms:delete.folderAction') : t('rooms:delete.roomAction')}
+          </Button>
+        ) : null}
+        {/* Who may delete here may undo it (issue 32 §1): the room's trash. */}
+        {may.delete || ROOM_PERMISSIONS[room.role].delete ? (
+          <Button icon={<BinRecycleRegular />} onClick={() => void navigate(ROUTES.roomTrash(room.uuid))}>
+            {t('rooms:trash.open')}
           </Button>
         ) : null}
       </div>

@@ -19,6 +19,18 @@ export function SecuPassApprovalPendingPage() {
   const { t } = useTranslation();
   const styles = useStyles();
   const context = useSecuPassContext();
+  if (context.kind === 'room' && !context.roomPage) {
+    // From the secure-rooms list (a first own room): nobody has to grant anything.
+    return (
+      <SecuPassCard>
+        <PageHeading focusOnMount>{t('secupass:create.successTitle')}</PageHeading>
+        <Alert type="success">{t('secupass:room.readyText')}</Alert>
+        <div className={styles.links}>
+          <RouterLink to={ROUTES.secureRooms}>{t('secupass:room.toRooms')}</RouterLink>
+        </div>
+      </SecuPassCard>
+    );
+  }
   if (context.kind === 'room') {
     return (
       <SecuPassCard>

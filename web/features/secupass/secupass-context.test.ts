@@ -21,6 +21,8 @@ describe('secuPassContextOf', () => {
   });
   it('the approval page is titled for its context (the tab says what the heading says)', () => {
     expect(approvalTitleKeyOf(new URLSearchParams({ continue: '/secure-rooms/abc' }))).toBe('secupass:room.approvalTitle');
+    // The list (an owner before a first Secure room): nothing to wait for.
+    expect(approvalTitleKeyOf(new URLSearchParams({ continue: '/secure-rooms' }))).toBe('secupass:create.successTitle');
     expect(approvalTitleKeyOf(new URLSearchParams({ continue: '/secumails/inbox/1' }))).toBe('secupass:approval.title');
     expect(approvalTitleKeyOf(new URLSearchParams())).toBe('secupass:create.successTitle');
   });

@@ -30,6 +30,8 @@ export function useSecuPassContext(): SecuPassContext {
 
 /** The approval-pending page's title key for its context (the page's heading says the same). */
 export function approvalTitleKeyOf(search: URLSearchParams): string {
-  const kind = secuPassContextOf(search.get('continue')).kind;
-  return kind === 'room' ? 'secupass:room.approvalTitle' : kind === 'none' ? 'secupass:create.successTitle' : 'secupass:approval.title';
+  const context = secuPassContextOf(search.get('continue'));
+  // From the secure-rooms list (e.g. before a first own room) nobody has to grant anything.
+  if (context.kind === 'room') return context.roomPage ? 'secupass:room.approvalTitle' : 'secupass:create.successTitle';
+  return context.kind === 'none' ? 'secupass:create.successTitle' : 'secupass:approval.title';
 }

@@ -91,7 +91,7 @@ function NewSecuPassForm({ variant }: { variant: Variant }) {
   return (
     <>
       {own.data?.state === 'reset' ? <Alert type="warning" title={t('secupass:reset.title')}>{t('secupass:reset.text')}</Alert> : null}
-      <p>{t(introKey(variant, context.kind))}</p>
+      <p>{t(introKey(variant, context))}</p>
       <Alert type="warning" title={t('secupass:set.noRecoveryTitle')}>
         {t('secupass:set.noRecovery')}
       </Alert>
@@ -108,9 +108,10 @@ function NewSecuPassForm({ variant }: { variant: Variant }) {
 }
 
 /** The delivery text only when a delivery linked here; a room has its own; otherwise the neutral one. */
-function introKey(variant: Variant, context: ReturnType<typeof useSecuPassContext>['kind']) {
-  if (context === 'room') return 'secupass:room.createIntro' as const;
-  return variant === 'create' && context === 'delivery' ? ('secupass:create.intro' as const) : ('secupass:set.intro' as const);
+function introKey(variant: Variant, context: ReturnType<typeof useSecuPassContext>) {
+  // A room page: an invited member; the secure-rooms list: someone about to create a first room.
+  if (context.kind === 'room') return context.roomPage ? ('secupass:room.createIntro' as const) : ('secupass:room.createIntroFirst' as const);
+  return variant === 'create' && context.kind === 'delivery' ? ('secupass:create.intro' as const) : ('secupass:set.intro' as const);
 }
 
 export function SetSecuPassPage() {

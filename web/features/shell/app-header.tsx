@@ -43,7 +43,10 @@ const useStyles = makeStyles({
     color: 'inherit',
     textDecoration: 'none',
     marginRight: '4px',
-    minWidth: 0,
+    // The other bar items shrink first: "Kuvert" stays whole at 390 px (issue 32 §1); only a long
+    // organisation title is cut, at half the width.
+    flexShrink: 0,
+    maxWidth: '50vw',
     overflow: 'hidden',
     textOverflow: 'ellipsis',
     whiteSpace: 'nowrap',

@@ -1,3 +1,4 @@
+import { foldedIncludes } from '@shared/contract/search-fold';
 import { call } from '@shared/api/call';
 import { ROOM_E2E_ENDPOINTS } from '@shared/contract/endpoints/rooms-e2e';
 import type { Room } from '@shared/contract/rooms';
@@ -48,7 +49,7 @@ export async function listE2eRooms(): Promise<Room[]> {
 /**
  * Walks one E2E room as the whole-room search does (e2e-search.tsx: every folder from the top, each
  * page of names decrypted in one Worker call through `listE2eNames`) and keeps the items whose
- * decrypted name contains `needle` (lower case), up to `budget`. Stops at the first match beyond the
+ * decrypted name contains `needle` (folded: search-fold.ts), up to `budget`. Stops at the first match beyond the
  * budget (`more`) or when `signal` aborts (rejects with its reason).
  */
 export async function searchE2eRoom(room: Room, keys: UnlockedKeys, needle: string, budget: number, signal: AbortSignal): Promise<E2eRoomSearchOutcome> {
@@ -64,7 +65,7 @@ export async function searchE2eRoom(room: Room, keys: UnlockedKeys, needle: stri
   signal.throwIfAborted();
   const hits: E2eCrossHit[] = [];
   let unreadable = roomName === null ? 1 : 0;
-  const matches = (name: string) => name.toLowerCase().includes(needle);
+  const matches = (name: string) => foldedIncludes(name, needle);
   const add = (hit: E2eCrossHit): boolean => {
     if (hits.length >= budget) return false;
     hits.push(hit);

@@ -1,3 +1,4 @@
+import { foldForSearch } from '@shared/contract/search-fold';
 import { Button, makeStyles, Spinner, Text, tokens } from '@fluentui/react-components';
 import { DocumentRegular, FolderRegular, LockClosedRegular, ShieldLockRegular } from '@fluentui/react-icons';
 import { Alert } from '@web/components/alert';
@@ -58,7 +59,7 @@ export function E2eCrossSearch({ q }: { q: string }) {
 
   useEffect(() => {
     const list = rooms.data;
-    const needle = q.toLowerCase();
+    const needle = foldForSearch(q);
     if (!keys || !list || list.length === 0 || !needle) return;
     const controller = new AbortController();
     const { signal } = controller;

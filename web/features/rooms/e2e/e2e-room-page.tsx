@@ -1,5 +1,6 @@
+import { foldedIncludes, foldForSearch } from '@shared/contract/search-fold';
 import { Button, Field, makeStyles, MessageBar, MessageBarBody, SearchBox, Select, Spinner, Tab, TabList, Text } from '@fluentui/react-components';
-import { ArrowUploadRegular, FolderAddRegular, LockClosedRegular, ShareRegular } from '@fluentui/react-icons';
+import { ArrowUploadRegular, BinRecycleRegular, FolderAddRegular, ShareRegular } from '@fluentui/react-icons';
 import type { RoomAccessEntry } from '@shared/contract/rooms';
 import type { E2eMember } from '@shared/contract/rooms-e2e';
 import { DataTable, type DataTableColumn } from '@web/components/data-table';
@@ -13,7 +14,7 @@ import { useNotify } from '@web/lib/toasts';
 import { useUnlockedKeys } from '@web/lib/unlock-request';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useParams, useSearchParams } from 'react-router';
+import { useNavigate, useParams, useSearchParams } from 'react-router';
 import useSWR from 'swr';
 import { refreshRooms, ROOM_FILES_PAGE_SIZE } from '../api/rooms';
 import { HIGHLIGHT_PARAM } from '../api/rooms-search';
@@ -31,7 +32,7 @@ import {
   listE2eMembers,
   type E2eListedFile,
 } from './e2e-room-client';
-import { EncryptionActivation } from './encryption-activation';
+import { EncryptionActivation, LockedKeysNotice } from './encryption-activation';
 import { ApproveMemberDialog, FirstMemberListBar, FirstMemberListDialog, MemberListFlagBadge, useMemberListFlags, type FirstListRequest } from './member-approval';
 import { RoomKeyTrustBar, useRoomKeyTrust } from './room-key-trust';
 import { MemberCopyCell, MemberCopyMenu, useMemberCopyStates, useRegrantDialog, useRoomChangedKeyDialog } from './e2e-member-copies';
@@ -69,6 +70,7 @@ export function E2eRoomPage() {
   const styles = useStyles();
   const notify = useNotify();
   const { roomUuid = '', folderUuid } = useParams();
+  const navigate = useNavigate();
   const [searchParams] = useSearchParams();
   const { user } = useAuthState();
   const session = useSecuPassSession();
@@ -196,10 +198,10 @@ export function E2eRoomPage() {
   // Memoised: the same row objects from render to render let the memoised row menus skip.
   const rows = useMemo((): Row[] => {
     if (!view) return [];
-    const needle = search.trim().toLowerCase();
+    const needle = foldForSearch(search.trim());
     const fileRows = view.files.map((f): Row => ({ kind: 'file', uuid: f.uuid, name: f.name, file: f }));
     if (sort === 'name') fileRows.sort((a, b) => (a.name ?? '').localeCompare(b.name ?? '', i18n.language, { numeric: true }));
-    return [...view.folders.map((f): Row => ({ kind: 'folder', uuid: f.uuid, name: f.name })), ...fileRows].filter((r) => !needle || (r.name ?? '').toLowerCase().includes(needle));
+    return [...view.folders.map((f): Row => ({ kind: 'folder', uuid: f.uuid, name: f.name })), ...fileRows].filter((r) => !needle || foldedIncludes(r.name ?? '', needle));
   }, [view, search, sort, i18n.language]);
   const pages = Math.max(1, Math.ceil(rows.length / ROOM_FILES_PAGE_SIZE));
   const page = paging.folder === folderUuid ? Math.min(paging.page, pages) : 1;
@@ -297,7 +299,7 @@ export function E2eRoomPage() {
   return (
     <>
       <PageHeading focusOnMount>{view?.roomName ?? t('rooms:e2e.title')}</PageHeading>
-      <EncryptionActivation />
+      <EncryptionActivation where="room" />
       <nav aria-label={t('rooms:e2e.breadcrumb')} className={styles.crumbs}>
         <RouterLink to={ROUTES.secureRooms}>{t('rooms:e2e.title')}</RouterLink>
         {folderUuid ? <RouterLink to={ROUTES.secureRoom(roomUuid)}>{view?.roomName ?? '…'}</RouterLink> : null}
@@ -308,11 +310,7 @@ export function E2eRoomPage() {
         ))}
         {contents && view ? <E2eCrumbMenu room={contents.room} folder={contents.folder ?? null} hereName={(view.path.at(-1)?.name ?? view.roomName) || t('rooms:e2e.nameBroken')} canWrite={canWrite} isOwner={isOwner} onShare={() => setSharing(true)} onNewFolder={newFolder} onUpload={() => fileInput.current?.click()} {...(renameHere ? { onRename: renameHere } : {})} /> : null}
       </nav>
-      {!session ? (
-        <Button icon={<LockClosedRegular />} onClick={() => void unlock()} style={{ marginTop: 12 }}>
-          {t('rooms:e2e.unlock')}
-        </Button>
-      ) : null}
+      <LockedKeysNotice onUnlock={() => void unlock()} />
       <RoomKeyTrustBar trust={keyTrust} />
       <FirstMemberListBar request={firstList} onReview={() => setReviewingFirstList(true)} />
       {problem ? (
@@ -353,6 +351,11 @@ export function E2eRoomPage() {
             ) : null}
             {transfer && busy ? <RoomUploadProgress transfer={transfer} /> : null}
             {load && !load.done ? <Spinner size="tiny" role="status" label={t('rooms:e2e.decryptingNames', { loaded: load.loaded, total: load.total })} /> : null}
+            {role === 'OWNER' || role === 'EDITOR' ? (
+              <Button icon={<BinRecycleRegular />} onClick={() => void navigate(ROUTES.secureRoomTrash(roomUuid))}>
+                {t('rooms:trash.open')}
+              </Button>
+            ) : null}
             {(folderUuid ? canWrite : isOwner) ? <E2eDeleteButton roomUuid={roomUuid} target={folderUuid ? { kind: 'here-folder', uuid: folderUuid, name: view.path.at(-1)?.name ?? null, parentUuid: contents?.folder?.parentUuid ?? null } : { kind: 'room', name: view.roomName }} /> : null}
           </div>
           <E2eRoomSearch roomUuid={roomUuid} roomName={view.roomName ?? t('rooms:e2e.nameBroken')} />

@@ -1,3 +1,4 @@
+import { foldedIncludes, foldForSearch } from '@shared/contract/search-fold';
 import { Button, Field, makeStyles, SearchBox, Spinner, Text } from '@fluentui/react-components';
 import { SearchRegular } from '@fluentui/react-icons';
 import { DataTable, type DataTableColumn } from '@web/components/data-table';
@@ -78,8 +79,8 @@ export function E2eRoomSearch({ roomUuid, roomName }: { roomUuid: string; roomNa
     }
   }
 
-  const needle = query.trim().toLowerCase();
-  const matches = index && needle ? index.filter((e) => e.name.toLowerCase().includes(needle)) : [];
+  const needle = foldForSearch(query.trim());
+  const matches = index && needle ? index.filter((e) => foldedIncludes(e.name, needle)) : [];
   const columns: DataTableColumn<Entry>[] = [
     {
       id: 'name',

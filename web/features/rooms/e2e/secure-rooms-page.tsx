@@ -1,5 +1,5 @@
 import { Button, makeStyles, MessageBar, MessageBarBody, Text } from '@fluentui/react-components';
-import { AddRegular, LockClosedRegular } from '@fluentui/react-icons';
+import { AddRegular } from '@fluentui/react-icons';
 import type { Room } from '@shared/contract/rooms';
 import { DataTable, type DataTableColumn } from '@web/components/data-table';
 import { PageHeading } from '@web/components/page-heading';
@@ -14,7 +14,7 @@ import { refreshRooms, useSecureRooms } from '../api/rooms';
 import { NameDialog, type NameRequest } from '../room-dialogs';
 import { RoleBadge, useDateFormat } from '../room-format';
 import { createE2eRoom, decryptNames, roomKeyOf } from './e2e-room-client';
-import { EncryptionActivation } from './encryption-activation';
+import { EncryptionActivation, LockedKeysNotice } from './encryption-activation';
 
 const useStyles = makeStyles({
   toolbar: { display: 'flex', gap: '12px', alignItems: 'center', flexWrap: 'wrap', marginBottom: '16px' },
@@ -90,7 +90,8 @@ export function SecureRoomsPage() {
   return (
     <>
       <PageHeading focusOnMount>{t('rooms:e2e.title')}</PageHeading>
-      <EncryptionActivation />
+      <EncryptionActivation where="list" />
+      <LockedKeysNotice onUnlock={() => void unlock()} />
       <div className={styles.toolbar}>
         {/* Only for those the server lets create E2E rooms (licensed, E2E allowed, creation policy). */}
         {rooms.data?.mayCreate.e2e ? (
@@ -98,11 +99,6 @@ export function SecureRoomsPage() {
             {t('rooms:e2e.create.action')}
           </Button>
         ) : null}
-        {session ? null : (
-          <Button icon={<LockClosedRegular />} onClick={() => void unlock()}>
-            {t('rooms:e2e.unlock')}
-          </Button>
-        )}
       </div>
       <MessageBar intent="info">
         <MessageBarBody>{t('rooms:e2e.explain')}</MessageBarBody>
