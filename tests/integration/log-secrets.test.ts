@@ -1,4 +1,3 @@
-import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiClient } from '@shared/api/client';
 import type { TotpRegistrationResponse } from '@shared/contract/auth-escalation';
@@ -7,6 +6,7 @@ import { EXTERNAL_PATHS } from '@shared/contract/external';
 import { sendDelivery } from '@shared/transfer';
 import { addressedTo, extractLink, extractVerificationCode, linkToken as mailedLinkToken, waitForMailboxMail } from '@tests/support/mailbox';
 import { startTestServer, type TestServer } from '@tests/support/server';
+import { totpCodes } from '@tests/support/totp';
 import { call, postAuth, signIn, signInAdmin, type Session } from './core-helpers';
 
 // Issue 12 §1: no token, code, password or session value reaches any log line. A realistic run
@@ -28,7 +28,6 @@ const remembered = (session: Session) => {
   remember(session.cookie.split('=')[1], session.csrf);
   return session;
 };
-const appFor = (secret: string) => new TOTP({ secret: Secret.fromBase32(secret), algorithm: 'SHA1', digits: 6, period: 30 });
 
 beforeAll(async () => {
   server = await startTestServer({ logStream: { write: (line) => void lines.push(line) } });
@@ -69,15 +68,16 @@ describe('the server log', () => {
     const bobSession = remembered(await signIn(server, bob.email, newPassword));
     const registration = (await (await call(server, bobSession, 'POST', '/api/2/user/totp/registration', { password: newPassword })).json()) as TotpRegistrationResponse;
     remember(registration.secret, registration.otpauthUri);
-    const confirmCode = appFor(registration.secret).generate();
+    const codes = totpCodes(registration.secret);
+    const confirmCode = codes.next();
     remember(confirmCode);
     expect((await call(server, bobSession, 'POST', '/api/2/user/totp/confirm', { code: confirmCode })).status).toBe(204);
-    const signInCode = appFor(registration.secret).generate({ timestamp: Date.now() + 30_000 });
+    const signInCode = codes.next();
     remember(signInCode);
     const withCode = await postAuth(server, bob.email, newPassword, { j_auth_app_code: signInCode });
     expect(withCode.response.status).toBe(200);
     remembered(withCode.session!);
-    const removeCode = appFor(registration.secret).generate({ timestamp: Date.now() - 30_000 });
+    const removeCode = codes.next();
     remember(removeCode);
     expect((await call(server, withCode.session, 'POST', '/api/2/user/totp/reset', { password: newPassword, code: removeCode })).status).toBe(204);
 
