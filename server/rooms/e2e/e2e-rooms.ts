@@ -10,11 +10,12 @@ import type { RequestContext } from '../../core/request-context';
 import type { Database } from '../../db/schema';
 import { RecipientKeyNotLiveError } from '../../secupass/secupass-repository';
 import { mayCreateRoomsUnder, roomSettings } from '../kind/admin-settings';
+import { insertRoomWithOwner } from '../kind/new-room';
 import { refuseRoomCreationOverLicence } from '../kind/room-licence';
 import '../kind/e2e-tables';
 import { isRoomRole, requireRole, liveRoom, type RoomRow } from '../kind/roles';
 import { toRoom } from '../plain/rooms';
-import { isSecureRoom, requireRoomKind, roomKindFlag } from '../kind/room-kind';
+import { isSecureRoom, requireRoomKind } from '../kind/room-kind';
 
 export const ROOM_DESCRIPTOR_KIND = 'dataRoom';
 
@@ -105,18 +106,7 @@ export async function createE2eRoom(ctx: RequestContext, input: CreateE2eRoomBod
     throw new HttpError(409, 'ConflictException', 'This room id is taken; draw another', { reason: 'uuidTaken' });
   }
   const now = Date.now();
-  const room = await app.db.transaction().execute(async (trx) => {
-    const row = await trx
-      .insertInto('data_rooms')
-      .values({ uuid: input.uuid, name: input.name, encrypted: roomKindFlag('secure'), created_by: user.id, created_at: now, updated_at: now, deleted_at: null, deleted_by: null })
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    await trx
-      .insertInto('room_access')
-      .values({ room_id: row.id, folder_id: null, user_id: user.id, role: 'OWNER', wrapped_key: null, granted_by: user.id, created_at: now })
-      .execute();
-    return row;
-  });
+  const room = await insertRoomWithOwner(app.db, { uuid: input.uuid, name: input.name, kind: 'secure' }, user.id, now);
   try {
     await storeRoomKeyCopy(app, room, user, input, user);
   } catch (error) {

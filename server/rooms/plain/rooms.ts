@@ -8,9 +8,10 @@ import { recordActivity } from '../kind/activity';
 import { filePage, type FilePageQuery } from './file-pages';
 import { creationRightsOf, mayCreateRoomsUnder, roomSettings } from '../kind/admin-settings';
 import { checkRoomNameFree, validName } from '../kind/names';
+import { insertRoomWithOwner } from '../kind/new-room';
 import { refuseRoomCreationOverLicence } from '../kind/room-licence';
 import { ancestorsOf, liveFolder, liveRoom, requireRole, roleResolver, type FolderRow, type RoomRow } from '../kind/roles';
-import { isSecureRoom, requireRoomKind, roomIsOfKind, roomKindFlag, type RoomKind } from '../kind/room-kind';
+import { isSecureRoom, requireRoomKind, roomIsOfKind, type RoomKind } from '../kind/room-kind';
 
 export function toRoom(row: RoomRow, role: RoomRole, createdBy: string): Room {
   return {
@@ -48,18 +49,7 @@ export async function createRoom(ctx: RequestContext, input: { name: string; enc
   await refuseRoomCreationOverLicence(app.db, app.config, user, { policy, roomKind: 'plain' });
   await checkRoomNameFree(app.db, user.id, name);
   const now = Date.now();
-  const room = await app.db.transaction().execute(async (trx) => {
-    const row = await trx
-      .insertInto('data_rooms')
-      .values({ uuid: randomUUID(), name, encrypted: roomKindFlag('plain'), created_by: user.id, created_at: now, updated_at: now, deleted_at: null, deleted_by: null })
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    await trx
-      .insertInto('room_access')
-      .values({ room_id: row.id, folder_id: null, user_id: user.id, role: 'OWNER', wrapped_key: null, granted_by: user.id, created_at: now })
-      .execute();
-    return row;
-  });
+  const room = await insertRoomWithOwner(app.db, { uuid: randomUUID(), name: name, kind: 'plain' }, user.id, now);
   return toRoom(room, 'OWNER', user.email);
 }
 
