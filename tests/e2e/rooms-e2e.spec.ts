@@ -97,7 +97,7 @@ test('owner creates an E2E room and uploads; a member activates later, is grante
   await share.getByRole('combobox', { name: 'Role', exact: true }).selectOption('VIEWER');
   await share.getByRole('button', { name: 'Add' }).click();
   await expect(toast(page, `${member.email} is now Viewer of “Merger documents”.`)).toBeVisible({ timeout: 30_000 });
-  await expect(toast(page, `${member.email} has not activated end-to-end encryption yet. Grant access on this page once they have.`)).toBeVisible();
+  await expect(toast(page, `${member.email} has not activated end-to-end encryption yet. Grant access on this page once they have.`)).toBeVisible({ timeout: 30_000 });
   await expect(share.getByRole('row').filter({ hasText: member.email })).toContainText('Encryption not activated');
   // Listed by the OWNER with her role and no key ids yet (her approval adds the keys she checks then).
   await expect.poll(() => signedRoleOf(roomUuid, member.email), { timeout: 30_000 }).toBe('VIEWER');
@@ -111,7 +111,7 @@ test('owner creates an E2E room and uploads; a member activates later, is grante
   await expect(share).toBeHidden();
   await expectNoSeriousA11yViolations(page, 'E2E approve dialog after the share dialog');
   await approve.getByRole('button', { name: 'Cancel' }).click();
-  await expect(toast(page, `${colleague.email} has access to the room but not the room key yet: they are waiting for access in the members table until you grant it there.`)).toBeVisible();
+  await expect(toast(page, `${colleague.email} has access to the room but not the room key yet: they are waiting for access in the members table until you grant it there.`)).toBeVisible({ timeout: 30_000 }); // toasts show one at a time, 5 s each: two may still be queued before it
   const waiting = page.getByRole('table', { name: 'Members and access keys' }).getByRole('row').filter({ hasText: colleague.email });
   await expect(waiting).toContainText('Waiting for access (missing file key)');
   expect((await apiCall(server, await apiSignIn(server, colleague), 'GET', `/rooms/${roomUuid}/e2e`).then((r) => r.json())) as { roomKey: unknown }).toMatchObject({ state: 'pending', roomKey: null });
@@ -129,14 +129,14 @@ test('owner creates an E2E room and uploads; a member activates later, is grante
   const change = page.getByRole('alertdialog', { name: `Change the role of ${colleague.email}?` });
   await expect(change).toContainText(`${colleague.email} becomes Viewer of “Merger documents”.`);
   await change.getByRole('button', { name: 'Change role' }).click();
-  await expect(toast(page, `${colleague.email} is now Viewer of “Merger documents”.`)).toBeVisible();
+  await expect(toast(page, `${colleague.email} is now Viewer of “Merger documents”.`)).toBeVisible({ timeout: 30_000 });
   // The OWNER's change goes into the signed member list too (no "Role differs" flag for it).
   await expect.poll(() => signedRoleOf(roomUuid, colleague.email), { timeout: 30_000 }).toBe('VIEWER');
   await share.getByRole('button', { name: `Remove access of ${colleague.email}` }).click();
   const revoke = page.getByRole('alertdialog', { name: `Revoke the access of ${colleague.email}?` });
   await expectNoSeriousA11yViolations(page, 'E2E revoke confirmation');
   await revoke.getByRole('button', { name: 'Revoke access' }).click();
-  await expect(toast(page, `${colleague.email} no longer has access to “Merger documents” here.`)).toBeVisible();
+  await expect(toast(page, `${colleague.email} no longer has access to “Merger documents” here.`)).toBeVisible({ timeout: 30_000 });
   await expect(share.getByRole('row').filter({ hasText: colleague.email })).toHaveCount(0);
   await expect.poll(() => signedRoleOf(roomUuid, colleague.email), { timeout: 30_000 }).toBeNull();
   await share.getByRole('button', { name: 'Close' }).click();
