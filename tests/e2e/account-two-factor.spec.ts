@@ -2,7 +2,7 @@
 // it on (password, QR code and manual key, a code of the app), is asked for a code at the next
 // sign-in, and removes it again with re-authentication (password and a current code). Real
 // server, real Chromium; codes come from the manual key, computed like an app does.
-import { authenticatorFor, createUser, en, expect, expectInbox, expectNoSeriousA11yViolations, serverPerFile, signIn, test } from './fixtures';
+import { createUser, en, expect, expectInbox, expectNoSeriousA11yViolations, serverPerFile, signIn, test, totpCodes } from './fixtures';
 
 const ctx = serverPerFile();
 const twoFactor = en.settings.twoFactor;
@@ -37,20 +37,9 @@ test('a user sets up an authenticator app in the account settings, signs in with
   const secret = ((await setup.getByTestId('totp-secret').textContent()) ?? '').replace(/\s+/g, '');
   expect(secret).toMatch(/^[A-Z2-7]{16,}$/);
   await expectNoSeriousA11yViolations(page, 'two-factor setup dialog');
-  const app = authenticatorFor(secret);
-  // Each code is accepted once per 30 s step: the test remembers the steps it used.
-  const used = new Set<number>();
-  const codeAt = (timestamp: number) => {
-    used.add(Math.floor(timestamp / 30_000));
-    return app.generate({ timestamp });
-  };
-  /** A code of a step not used yet among those the server accepts now (one step either side). */
-  const unusedCode = () => {
-    const at = [0, 30_000, -30_000].map((offset) => Date.now() + offset).find((t) => !used.has(Math.floor(t / 30_000)));
-    if (at === undefined) throw new Error('no unused time step');
-    return codeAt(at);
-  };
-  const now = codeAt(Date.now());
+  // Each code is accepted once per 30 s step: each next() is of a step not handed out yet.
+  const codes = totpCodes(secret);
+  const now = codes.next();
   await setup.getByLabel(en.auth.totp.code).fill(String((Number(now) + 500_000) % 1_000_000).padStart(6, '0'));
   await setup.getByRole('button', { name: twoFactor.setupConfirm }).click();
   await expect(setup.getByText(en.auth.errors.invalidAuthCode)).toBeVisible();
@@ -65,7 +54,7 @@ test('a user sets up an authenticator app in the account settings, signs in with
   await page.context().clearCookies();
   await signIn(page, server, tara);
   await expect(page).toHaveURL(`${server.url}/auth/totp-authentication`);
-  await page.getByLabel(en.auth.totp.code).fill(unusedCode());
+  await page.getByLabel(en.auth.totp.code).fill(codes.next());
   await page.getByRole('button', { name: en.auth.totp.submit, exact: true }).click();
   await expectInbox(page, server);
 
@@ -83,11 +72,11 @@ test('a user sets up an authenticator app in the account settings, signs in with
   await reset.getByRole('button', { name: twoFactor.reset }).click();
   await expect(reset.getByText(en.common.validation.required).first()).toBeVisible();
   await reset.getByLabel(/^Current password/).fill(tara.password);
-  await reset.getByLabel(en.auth.totp.code).fill('000000' === app.generate() ? '111111' : '000000');
+  await reset.getByLabel(en.auth.totp.code).fill('000000' === now ? '111111' : '000000');
   await reset.getByRole('button', { name: twoFactor.reset }).click();
   await expect(reset.getByText(en.auth.errors.invalidAuthCode)).toBeVisible();
   // Keyboard only: Enter in the code field submits.
-  await reset.getByLabel(en.auth.totp.code).fill(unusedCode());
+  await reset.getByLabel(en.auth.totp.code).fill(codes.next());
   await reset.getByLabel(en.auth.totp.code).press('Enter');
   await expect(page.getByText(twoFactor.resetDone).first()).toBeVisible();
   await expect(section.getByText(twoFactor.disabled)).toBeVisible();

@@ -168,6 +168,8 @@ export async function expectInbox(page: Page, server: TestServer): Promise<void>
 }
 
 export const authenticatorFor = (secret: string) => new TOTP({ secret: Secret.fromBase32(secret), algorithm: 'SHA1', digits: 6, period: 30 });
+/** Several valid codes of one secret in a row, each of a distinct time step (tests/support/totp.ts). */
+export { totpCodes } from '@tests/support/totp';
 
 /**
  * Remembers the id of the last captcha the page loaded (GET /api/2/auth/captcha). `take()` waits for

@@ -1,6 +1,6 @@
 import { stat, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Secret, TOTP } from 'otpauth';
+import { Secret } from 'otpauth';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { TotpRegistrationResponse } from '@shared/contract/auth-escalation';
 import { DELIVERY_PATHS, type DeliveryPage } from '@shared/contract/deliveries';
@@ -10,6 +10,7 @@ import { ADMIN_SYSTEM_STATUS_PATH, SETTING_KEYS, type AdminSystemStatus } from '
 import { SECRET_KEY_FILE } from '@server/security/secret-box';
 import { addressedTo, extractLink, extractVerificationCode, readMailbox, waitForMailboxMail } from '@tests/support/mailbox';
 import { startTestServer, type TestServer } from '@tests/support/server';
+import { totpCodes } from '@tests/support/totp';
 import { call, createUserAsAdmin, expectBackendError, forgetFailures, postAuth, signIn, signInAdmin, updateSettings, type Session } from './core-helpers';
 
 // Issue 12 §1 "Account takeover and privilege", against the real server (SQLite, or PostgreSQL
@@ -19,9 +20,7 @@ import { call, createUserAsAdmin, expectBackendError, forgetFailures, postAuth, 
 // registration and removal with re-authentication; TOTP secrets sealed at rest.
 
 const api = (path: string) => `/api/2${path}`;
-const appFor = (secret: string) => new TOTP({ secret: Secret.fromBase32(secret), algorithm: 'SHA1', digits: 6, period: 30 });
 /** Another valid code than the one just used (each code is accepted once): the next time step's. */
-const nextCode = (secret: string, steps = 1) => appFor(secret).generate({ timestamp: Date.now() + steps * 30_000 });
 
 let server: TestServer;
 let admin: Session;
@@ -158,8 +157,10 @@ describe('two-factor authentication from the account settings', () => {
     expect(pending).not.toContain(registration.secret);
 
     const confirm = (body: unknown) => call(server, tessa, 'POST', api('/user/totp/confirm'), body);
-    expect((await expectBackendError(await confirm({ code: '000000' === nextCode(registration.secret, 0) ? '111111' : '000000' }), 400)).metadata).toMatchObject({ reason: 'code' });
-    expect((await confirm({ code: appFor(registration.secret).generate() })).status).toBe(204);
+    const codes = totpCodes(registration.secret);
+    const firstCode = codes.next();
+    expect((await expectBackendError(await confirm({ code: firstCode === '000000' ? '111111' : '000000' }), 400)).metadata).toMatchObject({ reason: 'code' });
+    expect((await confirm({ code: firstCode })).status).toBe(204);
     const stored = await row();
     expect(stored.totp_pending_secret).toBeNull();
     expect(stored.totp_secret).toMatch(/^enc1:/);
@@ -171,10 +172,11 @@ describe('two-factor authentication from the account settings', () => {
     // Removal: the session alone, the password alone, or a code alone is not enough.
     const reset = (body: unknown) => call(server, tessa, 'POST', api('/user/totp/reset'), body);
     await expectBackendError(await reset({ password: 'Good-Passw0rd' }), 400, 'ValidationException');
-    expect((await expectBackendError(await reset({ password: 'wrong', code: nextCode(registration.secret) }), 400)).metadata).toMatchObject({ reason: 'currentPassword' });
-    expect((await reset({ password: 'Good-Passw0rd', code: nextCode(registration.secret) })).status).toBe(204);
+    const removalCode = codes.next();
+    expect((await expectBackendError(await reset({ password: 'wrong', code: removalCode }), 400)).metadata).toMatchObject({ reason: 'currentPassword' });
+    expect((await reset({ password: 'Good-Passw0rd', code: removalCode })).status).toBe(204);
     expect((await row()).totp_secret).toBeNull();
-    await expectBackendError(await reset({ password: 'Good-Passw0rd', code: nextCode(registration.secret) }), 409);
+    await expectBackendError(await reset({ password: 'Good-Passw0rd', code: codes.next() }), 409);
     expect((await postAuth(server, 'tessa@example.test', 'Good-Passw0rd')).response.status).toBe(200);
   });
 
@@ -190,7 +192,7 @@ describe('two-factor authentication from the account settings', () => {
     await createUserAsAdmin(server, admin, { email: 'ua2@example.test', roleNames: ['ROLE_USER_ADMIN', 'ROLE_UI_USER'] });
     const user = await signIn(server, 'lost-phone@example.test', 'Good-Passw0rd');
     const registration = (await (await call(server, user, 'POST', api('/user/totp/registration'), { password: 'Good-Passw0rd' })).json()) as TotpRegistrationResponse;
-    expect((await call(server, user, 'POST', api('/user/totp/confirm'), { code: appFor(registration.secret).generate() })).status).toBe(204);
+    expect((await call(server, user, 'POST', api('/user/totp/confirm'), { code: totpCodes(registration.secret).next() })).status).toBe(204);
     const subject = (await server.app.users.findByLogin('lost-phone@example.test'))!;
     const adminRow = (await server.app.users.findByLogin(server.admin.email))!;
     const userAdmin = await signIn(server, 'ua2@example.test', 'Good-Passw0rd');
@@ -223,12 +225,13 @@ describe('TOTP secrets at rest', () => {
         const sealed = (await again.app.users.findById(firstAdmin.id))!.totp_secret!;
         expect(sealed).toMatch(/^enc1:/);
         expect(sealed).not.toContain(secret);
-        expect((await postAuth(again, again.admin.email, again.admin.password, { j_auth_app_code: appFor(secret).generate() })).response.status).toBe(200);
+        const codes = totpCodes(secret);
+        expect((await postAuth(again, again.admin.email, again.admin.password, { j_auth_app_code: codes.next() })).response.status).toBe(200);
         // A sealed value copied to another row does not open there (bound to its user): a refused
         // sign-in (code 4, "unavailable"), never a 500.
         const copy = await again.app.users.create({ username: 'copy', email: 'copy@example.test', passwordHash: firstAdmin.password_hash, roles: ['ROLE_UI_USER'], emailVerified: true });
         await again.app.users.update(copy.id, { totp_secret: sealed });
-        const refused = await postAuth(again, 'copy@example.test', again.admin.password, { j_auth_app_code: appFor(secret).generate({ timestamp: Date.now() + 30_000 }) });
+        const refused = await postAuth(again, 'copy@example.test', again.admin.password, { j_auth_app_code: codes.next() });
         expect(refused.response.status).toBe(401);
         expect(refused.errors[0]).toMatchObject({ authorizationError: CODE.TOTP_AUTHORIZATION_FAILED, message: 'unavailable' });
       } finally {

@@ -1,4 +1,3 @@
-import { Secret, TOTP } from 'otpauth';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AUTHORIZATION_ERROR as CODE } from '@shared/contract/errors';
 import { SETTING_KEYS } from '@shared/contract/settings';
@@ -6,6 +5,7 @@ import { cleanUpEscalations } from '@server/auth-escalation/cleanup';
 import type { CaptchaResponse, DisclaimerResponse, TotpRegistrationResponse } from '@shared/contract/auth-escalation';
 import { addressedTo, extractVerificationCode, readMailbox, waitForMailboxMail } from '@tests/support/mailbox';
 import { startTestServer, type TestServer } from '@tests/support/server';
+import { totpCodes } from '@tests/support/totp';
 import { api, basic, captchaAnswer, codeOf, createUser, login } from './escalation-helpers';
 
 /**
@@ -19,7 +19,6 @@ beforeEach(async () => {
 });
 afterEach(() => server?.close());
 
-const appFor = (secret: string) => new TOTP({ secret: Secret.fromBase32(secret), algorithm: 'SHA1', digits: 6, period: 30 });
 
 async function newCaptcha(): Promise<CaptchaResponse> {
   const response = await api(server, '/auth/captcha');
@@ -88,8 +87,8 @@ describe('authentication app (TOTP)', () => {
 
     // Still pending: without a code the user is asked to register.
     expect(codeOf(await login(server, dave))).toBe(CODE.TOTP_REGISTRATION_REQUIRED);
-    const app = appFor(registration.secret);
-    const confirmed = await login(server, dave, { j_auth_app_code: app.generate() });
+    const codes = totpCodes(registration.secret);
+    const confirmed = await login(server, dave, { j_auth_app_code: codes.next() });
     expect(confirmed.status).toBe(200);
     expect(confirmed.body).toMatchObject({ data: { user: { username: 'dave', totpEnabled: true } } });
     // Registered once: a second registration is refused.
@@ -99,24 +98,25 @@ describe('authentication app (TOTP)', () => {
     const missing = await login(server, dave);
     expect(codeOf(missing)).toBe(CODE.TOTP_AUTHORIZATION_FAILED);
     expect(missing.errors[0]?.message).toBe('required');
-    // The next time step's code (accepted for clock drift): a code is good for one sign-in only.
-    const code = app.generate({ timestamp: Date.now() + 30_000 });
+    // Another step's code (accepted for clock drift): a code is good for one sign-in only.
+    const code = codes.next();
     const wrongCode = String((Number(code) + 500_000) % 1_000_000).padStart(6, '0');
     expect(codeOf(await login(server, dave, { j_auth_app_code: wrongCode }))).toBe(CODE.TOTP_AUTHORIZATION_FAILED);
     const spaced = `${code.slice(0, 3)} ${code.slice(3)}`;
     expect((await login(server, dave, { j_auth_app_code: spaced })).status).toBe(200);
     // Replaying a used code fails (and counts as the third failure: a captcha comes next).
     expect(codeOf(await login(server, dave, { j_auth_app_code: code }))).toBe(CODE.TOTP_AUTHORIZATION_FAILED);
-    expect(codeOf(await login(server, dave, { j_auth_app_code: appFor(registration.secret).generate({ timestamp: Date.now() - 30_000 }) }))).toBe(CODE.CAPTCHA_REQUIRED);
+    expect(codeOf(await login(server, dave, { j_auth_app_code: codes.next() }))).toBe(CODE.CAPTCHA_REQUIRED);
 
   });
 
   it('the signed-in user can remove their own authentication app (anti-forgery header, password and a current code required)', async () => {
     const erin = await createUser(server, { username: 'erin' });
     const registration = (await (await api(server, '/auth/totp/registration', { method: 'POST', authorization: basic(erin.username, erin.password) })).json()) as TotpRegistrationResponse;
-    const session = await login(server, erin, { j_auth_app_code: appFor(registration.secret).generate() });
+    const erinCodes = totpCodes(registration.secret);
+    const session = await login(server, erin, { j_auth_app_code: erinCodes.next() });
     expect(session.status).toBe(200);
-    const proof = { password: erin.password, code: appFor(registration.secret).generate({ timestamp: Date.now() + 30_000 }) };
+    const proof = { password: erin.password, code: erinCodes.next() };
 
     expect((await api(server, '/user/totp/reset', { method: 'POST', cookie: session.cookie, body: proof })).status).toBe(403);
     expect((await api(server, '/user/totp/reset', { method: 'POST', body: proof })).status).toBe(401);

@@ -5,13 +5,13 @@ import { createApiClient } from '@shared/api/client';
 import { downloadE2eFile, openE2eDelivery, sendDelivery } from '@shared/transfer';
 import { clamdUnavailable } from '@tests/support/clamd';
 import type { TestServer } from '@tests/support/server';
-import { currentTotpCode } from '@server/security/totp';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUTHORIZATION_ERROR } from '@shared/contract/errors';
 import { basicAuth, call, createUserAsAdmin, postAuth, signInAdmin, type Session } from '../integration/core-helpers';
 import { e2eActor, e2eOf, giveSecuPass, type E2eActor } from '../integration/e2e-helpers';
 import { balancer, clusterUnavailable, provenUser, proveUser, SERVER_HEADER, SERVER_NAMES, startCluster, type Cluster } from './cluster';
+import { totpCodes } from '@tests/support/totp';
 
 /**
  * Issue 18 §2: PostgreSQL, the S3 server, THREE real Kuvert processes and HAProxy (deploy/haproxy.cfg:
@@ -161,12 +161,13 @@ describe.skipIf(skip !== null)('three Kuvert servers behind HAProxy (PostgreSQL,
     const registration = await fetch(`${direct(0).url}/api/2/auth/totp/registration`, { method: 'POST', headers: { authorization: basicAuth(email, 'Good-Passw0rd'), 'content-type': 'application/json' } });
     expect(registration.status, await registration.clone().text()).toBe(200);
     const { secret } = (await registration.json()) as { secret: string };
-    const code = currentTotpCode(secret);
+    const codes = totpCodes(secret);
+    const code = codes.next();
     const confirmed = await postAuth(direct(1), email, 'Good-Passw0rd', { j_auth_app_code: code });
     expect(confirmed.response.status, JSON.stringify(confirmed.errors)).toBe(200);
     const replayed = await postAuth(direct(2), email, 'Good-Passw0rd', { j_auth_app_code: code });
     expect(replayed.errors[0]?.authorizationError).toBe(AUTHORIZATION_ERROR.TOTP_AUTHORIZATION_FAILED);
-    const next = await postAuth(direct(2), email, 'Good-Passw0rd', { j_auth_app_code: currentTotpCode(secret, Date.now() + 30_000) });
+    const next = await postAuth(direct(2), email, 'Good-Passw0rd', { j_auth_app_code: codes.next() });
     expect(next.response.status, JSON.stringify(next.errors)).toBe(200);
   });
 
