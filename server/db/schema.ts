@@ -30,6 +30,10 @@ export interface UsersTable {
   licensed: Generated<number>;
   /** sender_groups.id; null: the global security levels only. */
   sender_group_id: number | null;
+  /** Terms of use agreed to (migration 0070, shared/contract/terms.ts); null: never. */
+  terms_accepted_version: number | null;
+  /** Epoch ms of that agreement. */
+  terms_accepted_at: number | null;
 }
 
 export interface SessionsTable {

@@ -1,10 +1,11 @@
 import { ANTI_CSRF_HEADER } from '@shared/contract/auth';
 import { ACCOUNT_ENDPOINTS } from '@shared/contract/endpoints/account';
 import { registerEndpoint } from '../core/endpoint-route';
+import { acceptTerms, termsConsentOf } from './terms-consent';
 import { toWireUser } from '../users/users-repository';
 import { routePlugin } from '../core/route-plugin';
 
-/** GET /user and POST /user/updateLoggedInUser (SPEC §7). */
+/** GET /user and POST /user/updateLoggedInUser (SPEC §7); GET/POST /user/terms (issue 34). */
 export const userRoutes = routePlugin('kuvert-user-routes', async (app) => {
   registerEndpoint(app, ACCOUNT_ENDPOINTS.currentUser, async (request, reply) => {
     // The session's anti-forgery value too: a sign-in that did not go through POST /auth
@@ -19,4 +20,11 @@ export const userRoutes = routePlugin('kuvert-user-routes', async (app) => {
     const updated = (await app.users.findById(user.id))!;
     return { user: toWireUser(updated) };
   });
+
+  registerEndpoint(app, ACCOUNT_ENDPOINTS.termsConsent, async (request, reply) => {
+    void reply.header('cache-control', 'no-store');
+    return termsConsentOf(app, request.user!);
+  });
+
+  registerEndpoint(app, ACCOUNT_ENDPOINTS.acceptTerms, async (request) => acceptTerms(app, request.user!, request.body.version));
 });

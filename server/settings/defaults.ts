@@ -8,6 +8,7 @@ import { OPERATOR_PROFILE_KEYS } from './operator-profile';
 import { SUBMIT_BOX_SETTING_KEY } from '@shared/contract/submit-box';
 import { ROOM_CREATION_POLICIES, ROOM_SETTING_KEYS, TRASH_RETENTION_DAYS_DEFAULT, TRASH_RETENTION_DAYS_RANGE } from '@shared/contract/room-admin';
 import { FORM_EMBED_SETTING_KEYS, originListProblem } from '@shared/contract/form-embed';
+import { TERMS_SETTING_KEYS, TERMS_VERSION_RANGE } from '@shared/contract/terms';
 import { ROOM_INVITATION_VALID_DAYS_DEFAULT, ROOM_INVITATION_VALID_DAYS_KEY, ROOM_INVITATION_VALID_DAYS_RANGE } from '@shared/contract/room-invitations';
 
 /** Default theme colours (SPEC §9). */
@@ -116,6 +117,9 @@ export const PRIVATE_DEFAULTS: Readonly<Record<string, ConfigValue>> = {
   [FORM_EMBED_SETTING_KEYS.corsOrigins]: '',
   // Days a data-room invitation link stays valid (issue 15, rooms/sharing/invitations.ts).
   [ROOM_INVITATION_VALID_DAYS_KEY]: ROOM_INVITATION_VALID_DAYS_DEFAULT,
+  // Terms of use (issue 34): nobody is asked until an administrator numbers a version.
+  [TERMS_SETTING_KEYS.version]: 0,
+  ...perLanguage(TERMS_SETTING_KEYS.text, ''),
 };
 
 /** Integer settings with a closed range. */
@@ -124,6 +128,7 @@ const INTEGER_RANGES: Readonly<Record<string, readonly [number, number]>> = {
   [SETTING_KEYS.secupassMinStrength]: SECUPASS_MIN_STRENGTH_RANGE,
   [ROOM_SETTING_KEYS.trashRetentionDays]: TRASH_RETENTION_DAYS_RANGE,
   [ROOM_INVITATION_VALID_DAYS_KEY]: ROOM_INVITATION_VALID_DAYS_RANGE,
+  [TERMS_SETTING_KEYS.version]: TERMS_VERSION_RANGE,
 };
 
 export const ALL_DEFAULTS: Readonly<Record<string, ConfigValue>> = { ...PROFILE_DEFAULTS, ...PRIVATE_DEFAULTS };
@@ -175,20 +180,25 @@ export function settingValueProblem(key: string, value: ConfigValue): string | n
   return null;
 }
 
-/** The download disclaimer's non-blank texts by language. */
-function disclaimerTexts(all: Readonly<Record<string, ConfigValue>>): Language[] {
-  return LANGUAGES.filter((language) => String(all[`${EXTERNAL_SETTING_KEYS.downloadDisclaimerText}.${language}`] ?? '').trim() !== '');
+/** The languages in which a per-language text setting (`key.de|.en|.fr`) is not blank. */
+function filledLanguages(all: Readonly<Record<string, ConfigValue>>, key: string): Language[] {
+  return LANGUAGES.filter((language) => String(all[`${key}.${language}`] ?? '').trim() !== '');
 }
+const disclaimerTexts = (all: Readonly<Record<string, ConfigValue>>) => filledLanguages(all, EXTERNAL_SETTING_KEYS.downloadDisclaimerText);
 
 /**
- * The download disclaimer in the recipient's language; a language left empty falls back to English,
- * then to the first language that has a text (the setting cannot be on with all texts empty).
+ * A per-language text setting in the reader's language; a language left empty falls back to
+ * English, then to the first language that has a text; '' when none has.
  */
-export function downloadDisclaimerText(all: Readonly<Record<string, ConfigValue>>, language: Language): string {
-  const filled = disclaimerTexts(all);
+export function textInLanguage(all: Readonly<Record<string, ConfigValue>>, key: string, language: Language): string {
+  const filled = filledLanguages(all, key);
   const chosen = filled.includes(language) ? language : filled.includes(FALLBACK_LANGUAGE) ? FALLBACK_LANGUAGE : filled[0];
-  return chosen === undefined ? '' : String(all[`${EXTERNAL_SETTING_KEYS.downloadDisclaimerText}.${chosen}`]);
+  return chosen === undefined ? '' : String(all[`${key}.${chosen}`]);
 }
+
+/** The download disclaimer in the recipient's language (the setting cannot be on with all texts empty). */
+export const downloadDisclaimerText = (all: Readonly<Record<string, ConfigValue>>, language: Language): string =>
+  textInLanguage(all, EXTERNAL_SETTING_KEYS.downloadDisclaimerText, language);
 
 /**
  * Problems of settings that only show together (after an update is merged into the current

@@ -5,9 +5,11 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { ESLint } from 'eslint';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LINT_FIXTURE_PREFIX } from './lint-fixtures';
 
 const root = process.cwd();
-const folder = `shared/zzhooks${process.pid}`;
+// Named like boundaries.test.ts's fixtures, so the other lint tests' walkers skip it (lint-fixtures.ts).
+const folder = `shared/${LINT_FIXTURE_PREFIX}hooks${process.pid}`;
 const files: Record<string, string> = {
   [`${folder}/use-store.ts`]: `import { useSyncExternalStore } from 'react';\nexport const useStore = (s: () => number) => useSyncExternalStore(() => () => undefined, s);\n`,
   [`${folder}/use-ui.ts`]: `import { Button } from '@fluentui/react-components';\nimport { createPortal } from 'react-dom';\nexport const u = [Button, createPortal];\n`,

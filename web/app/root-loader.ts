@@ -3,7 +3,8 @@ import { configFlag, loadConfig } from '@web/lib/config-store';
 import { CONFIG_KEYS } from '@shared/contract/config';
 import { LANGUAGES } from '@shared/contract/constants';
 import { mergeHandles } from '@web/lib/route-handle';
-import { LEGACY_PAGES, loginPathFor, ROUTES } from '@web/lib/routes';
+import { termsConsentFor } from '@web/lib/terms-consent';
+import { LEGACY_PAGES, loginPathFor, ROUTES, termsPathFor } from '@web/lib/routes';
 import { matchRoutes, redirect, type LoaderFunctionArgs, type RouteObject } from 'react-router';
 
 /** What the root loader tells the shell. */
@@ -42,6 +43,8 @@ export function createRootLoader(getRoutes: () => RouteObject[]) {
     // token lives there (`#dar=…`, issue 28): on the first load the address bar still has it.
     const hash = url.hash || (window.location.pathname === url.pathname ? window.location.hash : '');
     if (handle.auth && !user) throw redirect(loginPathFor(`${url.pathname}${url.search}${hash}`));
+    // Terms of use in force that this user has not agreed to yet (issue 34): asked before any page.
+    if (handle.auth && user && (await termsConsentFor(user.uuid))?.required) throw redirect(termsPathFor(`${url.pathname}${url.search}${hash}`));
     if (handle.releaseFlag && !configFlag(config.config, handle.releaseFlag)) throw redirect(ROUTES.inbox);
     // SPEC §6: the shell shows the insufficient-rights message in place of the page.
     if (handle.roles && !handle.roles.some((role) => user?.roleNames.includes(role))) return { insufficientRights: true } satisfies RootLoaderData;

@@ -69,6 +69,11 @@ export function loginPathFor(target: string): string {
   return `${ROUTES.login}?continue=${encodeURIComponent(target)}`;
 }
 
+/** The terms agreement, continuing to `target` once agreed (issue 34). */
+export function termsPathFor(target: string): string {
+  return `${ROUTES.terms}?continue=${encodeURIComponent(target)}`;
+}
+
 /** Only same-site paths are valid continue targets (no open redirect). */
 export function safeContinueTarget(value: string | null | undefined): string | null {
   if (!value || !value.startsWith('/') || value.startsWith('//') || value.startsWith('/\\')) return null;

@@ -3,6 +3,7 @@ import { ADDIN_SESSION_EXCHANGE_PATH, LoginQuerySchema, LoginResponseSchema } fr
 import { ConfigProfileResponseSchema, DeliverySendConfigSchema } from '../config';
 import { endpointArea } from '../endpoint';
 import { SignupBodySchema, SignupInfoSchema, SignupResponseSchema } from '../signup';
+import { AcceptTermsBodySchema, TermsConsentSchema } from '../terms';
 import { CurrentUserResponseSchema, UpdateLoggedInUserBodySchema } from '../user';
 
 const account = endpointArea({ tag: 'auth', access: 'public' });
@@ -20,6 +21,12 @@ export const ACCOUNT_ENDPOINTS = {
   }),
   updateLoggedInUser: account.post('/user/updateLoggedInUser', 'updateLoggedInUser', "Persists the signed-in user's interface language", {
     body: UpdateLoggedInUserBodySchema, response: { 200: CurrentUserResponseSchema }, errors: [400, 401, 403], access: 'authenticated', tag: 'user',
+  }),
+  termsConsent: account.get('/user/terms', 'getTermsConsent', 'The terms of use in force (0: none asked), the version the signed-in user agreed to and when, and whether to ask now', {
+    response: { 200: TermsConsentSchema }, errors: [401], access: 'authenticated', tag: 'user',
+  }),
+  acceptTerms: account.post('/user/terms', 'acceptTerms', 'Records that the signed-in user agreed to the terms of this version (stored with the time, audit-logged); 409 when another version is in force', {
+    body: AcceptTermsBodySchema, response: { 200: TermsConsentSchema }, errors: [400, 401, 403, 409], access: 'authenticated', tag: 'user',
   }),
   configProfile: account.get('/config/profile', 'getConfigProfile', 'The public configuration profile (every ftapi.* key)', {
     response: { 200: ConfigProfileResponseSchema }, errors: [], tag: 'config',

@@ -1,4 +1,5 @@
 import { SETTING_KEYS } from '@shared/contract/settings';
+import { TERMS_SETTING_KEYS, TERMS_VERSION_RANGE } from '@shared/contract/terms';
 import { SIGNUP_SETTING_KEY } from '@shared/contract/signup';
 import { SUBMIT_BOX_SETTING_KEY } from '@shared/contract/submit-box';
 import { FORM_EMBED_SETTING_KEYS } from '@shared/contract/form-embed';
@@ -40,6 +41,14 @@ export function SystemSettingsPage() {
             multiline: true,
             visibleWhen: (draft) => draft[SETTING_KEYS.loginDisclaimerEnabled] === true,
           }),
+        ],
+      },
+      {
+        id: 'terms',
+        title: t('admin:system.terms.title'),
+        fields: [
+          { kind: 'integer', key: TERMS_SETTING_KEYS.version, label: t('admin:system.terms.version'), hint: t('admin:system.terms.versionHint'), min: TERMS_VERSION_RANGE[0], max: TERMS_VERSION_RANGE[1] },
+          ...perLanguageFields(t, TERMS_SETTING_KEYS.text, t('admin:system.terms.text'), { multiline: true, hint: t('admin:system.terms.textHint') }),
         ],
       },
       {
