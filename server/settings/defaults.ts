@@ -9,6 +9,7 @@ import { SUBMIT_BOX_SETTING_KEY } from '@shared/contract/submit-box';
 import { ROOM_CREATION_POLICIES, ROOM_SETTING_KEYS, TRASH_RETENTION_DAYS_DEFAULT, TRASH_RETENTION_DAYS_RANGE } from '@shared/contract/room-admin';
 import { FORM_EMBED_SETTING_KEYS, originListProblem } from '@shared/contract/form-embed';
 import { ROOM_INVITATION_VALID_DAYS_DEFAULT, ROOM_INVITATION_VALID_DAYS_KEY, ROOM_INVITATION_VALID_DAYS_RANGE } from '@shared/contract/room-invitations';
+import { ROOM_RETENTION_MIN_DAYS_DEFAULT, ROOM_RETENTION_MIN_DAYS_KEY, ROOM_RETENTION_MIN_DAYS_RANGE } from '@shared/contract/room-retention';
 
 /** Default theme colours (SPEC §9). */
 export const DEFAULT_THEME_COLOR = '#19853F';
@@ -116,6 +117,8 @@ export const PRIVATE_DEFAULTS: Readonly<Record<string, ConfigValue>> = {
   [FORM_EMBED_SETTING_KEYS.corsOrigins]: '',
   // Days a data-room invitation link stays valid (issue 15, rooms/sharing/invitations.ts).
   [ROOM_INVITATION_VALID_DAYS_KEY]: ROOM_INVITATION_VALID_DAYS_DEFAULT,
+  // The smallest retention period an OWNER may set for a room (issue 31 §2, rooms/plain/retention.ts).
+  [ROOM_RETENTION_MIN_DAYS_KEY]: ROOM_RETENTION_MIN_DAYS_DEFAULT,
 };
 
 /** Integer settings with a closed range. */
@@ -124,6 +127,7 @@ const INTEGER_RANGES: Readonly<Record<string, readonly [number, number]>> = {
   [SETTING_KEYS.secupassMinStrength]: SECUPASS_MIN_STRENGTH_RANGE,
   [ROOM_SETTING_KEYS.trashRetentionDays]: TRASH_RETENTION_DAYS_RANGE,
   [ROOM_INVITATION_VALID_DAYS_KEY]: ROOM_INVITATION_VALID_DAYS_RANGE,
+  [ROOM_RETENTION_MIN_DAYS_KEY]: ROOM_RETENTION_MIN_DAYS_RANGE,
 };
 
 export const ALL_DEFAULTS: Readonly<Record<string, ConfigValue>> = { ...PROFILE_DEFAULTS, ...PRIVATE_DEFAULTS };
