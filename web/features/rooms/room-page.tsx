@@ -24,6 +24,7 @@ import { RoomFiles, type FilesPaging } from './room-files';
 import { RoleBadge, useDateFormat } from './room-format';
 import { ShareDialog } from './share-dialog';
 import { RequestFilesDialog } from './requests/request-dialog';
+import { RetentionButton } from './retention-dialog';
 import { RoomRequestsSection } from './requests/requests-section';
 
 const useStyles = makeStyles({
@@ -323,6 +324,8 @@ function RoomView({ contents, paging }: { contents: RoomContents; paging: FilesP
             {folder ? t('rooms:delete.folderAction') : t('rooms:delete.roomAction')}
           </Button>
         ) : null}
+        {/* The room's OWNER sets its retention policy (issue 31 §2), at the room's level. */}
+        {!folder && room.role === 'OWNER' ? <RetentionButton roomUuid={room.uuid} /> : null}
         {/* Who may delete here may undo it (issue 32 §1): the room's trash. */}
         {may.delete || ROOM_PERMISSIONS[room.role].delete ? (
           <Button icon={<BinRecycleRegular />} onClick={() => void navigate(ROUTES.roomTrash(room.uuid))}>
