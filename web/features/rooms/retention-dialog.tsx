@@ -1,6 +1,7 @@
 import { Button, Checkbox, Field, Input, makeStyles, Spinner, Switch, Text, tokens } from '@fluentui/react-components';
 import { HistoryRegular } from '@fluentui/react-icons';
-import { RETENTION_CONFIRMATIONS, ROOM_RETENTION_MAX_DAYS, type RetentionConfirmation, type RoomRetention, type RoomRetentionPreview } from '@shared/contract/room-retention';
+import { isApiError } from '@shared/api/api-error';
+import { RETENTION_BELOW_MINIMUM, RETENTION_CONFIRMATIONS, ROOM_RETENTION_MAX_DAYS, type RetentionConfirmation, type RoomRetention, type RoomRetentionPreview } from '@shared/contract/room-retention';
 import { FormDialog } from '@web/components/form-dialog';
 import { useNotify } from '@web/lib/toasts';
 import { useEffect, useMemo, useState, type FormEvent } from 'react';
@@ -111,6 +112,15 @@ export function RetentionDialog({ roomUuid, open, onClose, names }: { roomUuid: 
   const allTicked = RETENTION_CONFIRMATIONS.every((box) => ticked.has(box));
   const endOfDay = useMemo(() => dayFormat(i18n.language).format(new Date()), [i18n.language]);
 
+  /** The §5 refusals in the editor's words (the minimum may have changed since the dialog opened); the rest as every room call. */
+  function refusalText(error: unknown): string {
+    const metadata = (isApiError(error) ? error.error?.metadata : undefined) as { reason?: unknown; minimum?: unknown; field?: unknown } | undefined;
+    if (metadata?.reason === RETENTION_BELOW_MINIMUM && typeof metadata.minimum === 'number') return t('rooms:retention.belowMinimum', { count: metadata.minimum });
+    if (metadata?.field === 'confirmations') return t('rooms:retention.acceptAll');
+    const text = roomErrorText(error, i18n.language);
+    return t(`rooms:${text.key}`, text.values);
+  }
+
   function toggle(box: RetentionConfirmation, on: boolean) {
     setTicked((before) => {
       const next = new Set(before);
@@ -130,8 +140,7 @@ export function RetentionDialog({ roomUuid, open, onClose, names }: { roomUuid: 
       notify('success', t('rooms:retention.saved'), t('rooms:retention.savedBody', { period: period(enabled ? days : null) }));
       onClose();
     } catch (error) {
-      const text = roomErrorText(error, i18n.language);
-      notify('error', t('rooms:retention.saveFailed'), t(`rooms:${text.key}`, text.values));
+      notify('error', t('rooms:retention.saveFailed'), refusalText(error));
     } finally {
       setPending(false);
     }
