@@ -32,6 +32,8 @@ export type RetentionConfirmation = (typeof RETENTION_CONFIRMATIONS)[number];
 export const RETENTION_CONFIRMATIONS_MESSAGE = 'You must accept all information to be able to continue';
 /** A period below the administrator's minimum: 400 `ValidationException`, `metadata.reason` `belowMinimum`, `metadata.minimum`. */
 export const RETENTION_BELOW_MINIMUM = 'belowMinimum';
+/** `detail` of the `delete` activity the end-of-day job writes (its `actor` is empty: no user did it). */
+export const RETENTION_ACTIVITY_DETAIL = 'retention';
 /** Files listed by the preview at most (`count` tells all). */
 export const RETENTION_PREVIEW_LIMIT = 100;
 

@@ -2,14 +2,14 @@
 // it from the room page, a period below the administrator's minimum is refused in the field, the
 // preview names the file the period would move at the end of the day, Save stays disabled until
 // every confirmation box is ticked (by keyboard), the toast confirms and the room shows the waiting
-// change. After the end-of-day job the file is in the room's trash screen. A VIEWER has no editor.
-// axe on the dialog.
+// change. After the end-of-day job the file is in the room's trash screen and the activity names the
+// policy. A VIEWER has no editor. The administrator sets the minimum in Secure rooms › General. axe on the dialog.
 import { expect, test } from '@playwright/test';
 import { MS_PER_DAY } from '@shared/contract/constants';
 import { ROOM_RETENTION_MIN_DAYS_KEY, ROOM_RETENTION_PATHS, type RoomRetention } from '@shared/contract/room-retention';
 import { localDayStart, runRoomRetention } from '@server/rooms/plain/retention';
 import { startTestServer, type TestServer } from '../support/server';
-import { apiCall, apiCreateAccount, apiSignIn, expectNoSeriousA11yViolations, locale, setSettingsAsAdmin, signInToInbox } from './fixtures';
+import { apiCall, apiCreateAccount, apiSignIn, expectInbox, expectNoSeriousA11yViolations, locale, signIn, signInToInbox } from './fixtures';
 import { apiCreateRoom, apiShareRoom, apiUploadRoomFile } from './rooms-fixtures';
 
 const rooms = locale<typeof import('@locales/en/rooms.json')>('en', 'rooms');
@@ -25,10 +25,28 @@ test.beforeAll(async () => {
   server = await startTestServer();
   const admin = await apiSignIn(server, server.admin);
   for (const account of [owner, viewer]) await apiCreateAccount(server, admin, account);
-  await setSettingsAsAdmin(server, { [ROOM_RETENTION_MIN_DAYS_KEY]: 5 });
 });
 test.afterAll(async () => {
   await server?.close();
+});
+
+test('Secure rooms › General sets the smallest retention period a room may have', async ({ page }) => {
+  const admin = locale<typeof import('@locales/en/admin.json')>('en', 'admin');
+  await signIn(page, server, { username: server.admin.email, password: server.admin.password });
+  await expectInbox(page, server);
+  await page.goto(`${server.url}/admin/secure-rooms`);
+  await expect(page.getByRole('heading', { level: 1, name: admin.roomsAdmin.settings.title })).toBeVisible();
+  const minimum = page.locator(`[data-setting="${ROOM_RETENTION_MIN_DAYS_KEY}"]`);
+  await expect(minimum).toHaveValue('7');
+  await expect(page.getByText(admin.roomsAdmin.settings.retentionMinDays)).toBeVisible();
+  await minimum.fill('0');
+  await page.getByRole('button', { name: admin.settingsForm.save }).click();
+  await expect(page.getByText('Enter a whole number from 1 to 3650.')).toBeVisible();
+  await minimum.fill('5');
+  await page.getByRole('button', { name: admin.settingsForm.save }).click();
+  await expect(page.getByText(admin.settingsForm.saved).first()).toBeVisible();
+  const stored = await server.app.db.selectFrom('settings').select('value').where('key', '=', ROOM_RETENTION_MIN_DAYS_KEY).executeTakeFirstOrThrow();
+  expect(JSON.parse(stored.value)).toBe(5);
 });
 
 test('the OWNER sets a retention period: minimum, preview, every box ticked before Save; the moved file shows in the trash', async ({ page, browser }) => {
@@ -92,6 +110,10 @@ test('the OWNER sets a retention period: minimum, preview, every box ticked befo
   const trash = page.getByRole('table', { name: rooms.trash.tableLabel });
   await expect(trash.getByRole('row', { name: /Jahresbericht 2019\.pdf/ })).toBeVisible();
   await expect(trash.getByRole('row', { name: /current\.txt/ })).toHaveCount(0);
+  // The room's activity names the policy as who moved it.
+  await page.goto(`${server.url}/datarooms/${room.uuid}`);
+  await page.getByRole('button', { name: rooms.activity.show }).click();
+  await expect(page.getByRole('row', { name: /Jahresbericht 2019\.pdf/ }).filter({ hasText: rooms.retention.activityActor })).toBeVisible();
 
   // A VIEWER has no editor (and the server refuses the change: tests/integration/rooms-retention.test.ts).
   const context = await browser.newContext();

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { RoomActivityList, RoomTrashList } from '@shared/contract/room-files';
 import { ROOM_OPS_PATHS, type RoomFileVersionList } from '@shared/contract/room-ops';
 import {
+  RETENTION_ACTIVITY_DETAIL,
   RETENTION_CONFIRMATIONS,
   RETENTION_CONFIRMATIONS_MESSAGE,
   ROOM_RETENTION_MIN_DAYS_DEFAULT,
@@ -13,7 +14,7 @@ import {
 import { ROOM_PATHS, type Room, type RoomFolder } from '@shared/contract/rooms';
 import { ROOM_E2E_VERSION_PATHS, type E2eFileVersionList } from '@shared/contract/rooms-e2e-versions';
 import { MS_PER_DAY } from '@shared/contract/constants';
-import { localDayStart, RETENTION_ACTIVITY_DETAIL, ROOM_RETENTION_JOB, runRoomRetention } from '@server/rooms/plain/retention';
+import { localDayStart, ROOM_RETENTION_JOB, runRoomRetention } from '@server/rooms/plain/retention';
 import { sweepRoomFiles } from '@server/rooms/plain/sweep';
 import { VERSION_MAX_AGE_MS } from '@server/rooms/plain/versions';
 import { startTestServer, type TestServer } from '@tests/support/server';
@@ -104,6 +105,11 @@ describe('retention policy routes', () => {
 
   it('refuses a period below the administrator’s minimum and a change without every box ticked, in the SPEC error shape', async () => {
     const room = await sharedRoom('Refusals');
+    // The administrator's setting has its range (Secure rooms › General).
+    for (const wrong of [0, 3651, 'ten']) {
+      await expectBackendError(await ask(admin, 'PUT', '/admin/settings', { [ROOM_RETENTION_MIN_DAYS_KEY]: wrong }), 400, 'ValidationException');
+    }
+    await expectBackendError(await ask(s.owner, 'PUT', '/admin/settings', { [ROOM_RETENTION_MIN_DAYS_KEY]: 1 }), 403);
     await updateSettings(server, admin, { [ROOM_RETENTION_MIN_DAYS_KEY]: 10 });
     try {
       const below = await expectBackendError(await setPolicy(s.owner, room, 9), 400, 'ValidationException');

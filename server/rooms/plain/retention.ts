@@ -2,6 +2,7 @@
 // new period are deleted at end of day", §5; server/README "Room retention"). Plain and Secure rooms
 // alike: the end-of-day job moves rows to the room's trash and never needs a name in clear.
 import {
+  RETENTION_ACTIVITY_DETAIL,
   RETENTION_BELOW_MINIMUM,
   RETENTION_CONFIRMATIONS,
   RETENTION_CONFIRMATIONS_MESSAGE,
@@ -125,7 +126,6 @@ export async function previewRetention(ctx: RequestContext, roomUuid: string, pe
 
 /** Who the activity log names for a move by the retention job (no user did it). */
 const RETENTION_ACTOR = { id: null, email: '' };
-export const RETENTION_ACTIVITY_DETAIL = 'retention';
 
 /**
  * The end-of-day run: waiting changes whose day has come take over, then each room with a period

@@ -3,6 +3,8 @@ import { HistoryRegular } from '@fluentui/react-icons';
 import { isApiError } from '@shared/api/api-error';
 import { RETENTION_BELOW_MINIMUM, RETENTION_CONFIRMATIONS, ROOM_RETENTION_MAX_DAYS, type RetentionConfirmation, type RoomRetention, type RoomRetentionPreview } from '@shared/contract/room-retention';
 import { FormDialog } from '@web/components/form-dialog';
+import { ANALYTICS_ACTIONS } from '@web/lib/analytics/actions';
+import { track } from '@web/lib/analytics/analytics';
 import { useNotify } from '@web/lib/toasts';
 import { useEffect, useMemo, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -137,6 +139,7 @@ export function RetentionDialog({ roomUuid, open, onClose, names }: { roomUuid: 
     try {
       const saved = await setRoomRetention(roomUuid, enabled ? days : null, [...ticked]);
       await policy.mutate(saved, { revalidate: false });
+      track(ANALYTICS_ACTIONS.deletionPeriodChanged, { enabled, days: enabled ? days : 0 });
       notify('success', t('rooms:retention.saved'), t('rooms:retention.savedBody', { period: period(enabled ? days : null) }));
       onClose();
     } catch (error) {
