@@ -3,19 +3,20 @@
 // preview names the file the period would move at the end of the day, Save stays disabled until
 // every confirmation box is ticked (by keyboard), the toast confirms and the room shows the waiting
 // change. After the end-of-day job the file is in the room's trash screen and the activity names the
-// policy. A VIEWER has no editor. The administrator sets the minimum in Secure rooms › General. axe on the dialog.
+// policy. A VIEWER has no editor; in a Secure room the preview's names are decrypted in the browser. The administrator sets the minimum in Secure rooms › General. axe on the dialog.
 import { expect, test } from '@playwright/test';
 import { MS_PER_DAY } from '@shared/contract/constants';
 import { ROOM_RETENTION_MIN_DAYS_KEY, ROOM_RETENTION_PATHS, type RoomRetention } from '@shared/contract/room-retention';
 import { localDayStart, runRoomRetention } from '@server/rooms/plain/retention';
 import { startTestServer, type TestServer } from '../support/server';
-import { apiCall, apiCreateAccount, apiSignIn, expectInbox, expectNoSeriousA11yViolations, locale, signIn, signInToInbox } from './fixtures';
-import { apiCreateRoom, apiShareRoom, apiUploadRoomFile } from './rooms-fixtures';
+import { apiCall, apiCreateAccount, apiSignIn, expectInbox, expectNoSeriousA11yViolations, locale, secuPassFromNode, signIn, signInToInbox } from './fixtures';
+import { apiCreateRoom, apiShareRoom, apiUploadRoomFile, newE2eRoom, unlockRoomKeys } from './rooms-fixtures';
 
 const rooms = locale<typeof import('@locales/en/rooms.json')>('en', 'rooms');
 const PASSWORD = 'Good-Passw0rd-rooms-retention';
 const owner = { email: 'owner.rooms-retention@example.test', password: PASSWORD };
 const viewer = { email: 'viewer.rooms-retention@example.test', password: PASSWORD };
+const PASSPHRASE = 'Owner-Room-Retention-SecuPass-Granite-58';
 const fill = (text: string, values: Record<string, string | number>) => text.replace(/\{\{(\w+)\}\}/g, (_m, key: string) => String(values[key] ?? ''));
 
 let server: TestServer;
@@ -25,6 +26,7 @@ test.beforeAll(async () => {
   server = await startTestServer();
   const admin = await apiSignIn(server, server.admin);
   for (const account of [owner, viewer]) await apiCreateAccount(server, admin, account);
+  await secuPassFromNode(server, owner, PASSPHRASE);
 });
 test.afterAll(async () => {
   await server?.close();
@@ -123,4 +125,34 @@ test('the OWNER sets a retention period: minimum, preview, every box ticked befo
   await expect(other.getByRole('heading', { level: 1, name: 'Archive room' })).toBeVisible();
   await expect(other.getByRole('button', { name: rooms.retention.action })).toHaveCount(0);
   await context.close();
+});
+
+test('in a Secure room the editor lists the decrypted names of the files the period would move', async ({ page }) => {
+  test.setTimeout(240_000);
+  await signInToInbox(page, server, owner);
+  await page.goto(`${server.url}/secure-rooms`);
+  await unlockRoomKeys(page, PASSPHRASE);
+  await newE2eRoom(page, 'Sealed archive');
+  const roomUuid = /secure-rooms\/([0-9a-f-]{36})/.exec(page.url())?.[1] ?? '';
+  await page.getByLabel('Upload files', { exact: true }).setInputFiles({ name: 'Notizen 2020.txt', mimeType: 'text/plain', buffer: Buffer.from('alt') });
+  await expect(page.getByRole('row').filter({ hasText: 'Notizen 2020.txt' }).filter({ hasText: owner.email })).toBeVisible({ timeout: 60_000 });
+  const room = await server.app.db.selectFrom('data_rooms').select('id').where('uuid', '=', roomUuid).executeTakeFirstOrThrow();
+  await server.app.db.updateTable('room_files').set({ updated_at: Date.now() - 60 * MS_PER_DAY }).where('room_id', '=', room.id).execute();
+
+  await page.getByRole('button', { name: rooms.retention.action }).click();
+  const dialog = page.getByRole('dialog', { name: rooms.retention.title });
+  await dialog.getByRole('switch', { name: rooms.retention.enable }).check();
+  await dialog.getByRole('spinbutton', { name: rooms.retention.period }).fill('30');
+  const list = dialog.getByRole('list', { name: rooms.retention.previewListLabel });
+  await expect(list.getByRole('listitem')).toHaveText(['Notizen 2020.txt'], { timeout: 30_000 });
+  await expectNoSeriousA11yViolations(page, 'Secure room retention policy editor');
+  const save = dialog.getByRole('button', { name: rooms.retention.save });
+  for (const box of await dialog.getByRole('checkbox').all()) {
+    await expect(save).toBeDisabled();
+    await box.check();
+  }
+  await save.click();
+  await expect(page.getByText(rooms.retention.saved, { exact: true }).first()).toBeVisible({ timeout: 20_000 });
+  const stored = (await (await apiCall(server, await apiSignIn(server, owner), 'GET', ROOM_RETENTION_PATHS.policy(roomUuid))).json()) as RoomRetention;
+  expect(stored.pending?.periodDays).toBe(30);
 });
