@@ -100,7 +100,8 @@ test('the OWNER sets a retention period: minimum, preview, every box ticked befo
 
   const stored = (await (await apiCall(server, session, 'GET', ROOM_RETENTION_PATHS.policy(room.uuid))).json()) as RoomRetention;
   expect(stored).toMatchObject({ periodDays: null, pending: { periodDays: 30 } });
-  // Opened again, the room shows the period in force and the one waiting for the end of the day.
+  // The room page shows the period in force and the one waiting for the end of the day, and so does the editor opened again.
+  await expect(page.getByTestId('retention-summary')).toContainText(rooms.retention.days_other.replace('{{count}}', '30'));
   await page.getByRole('toolbar', { name: rooms.room.toolbar }).getByRole('button', { name: rooms.retention.action }).click();
   await expect(dialog.getByTestId('retention-summary')).toContainText(rooms.retention.days_other.replace('{{count}}', '30'));
   await expect(save).toBeDisabled();
@@ -124,6 +125,8 @@ test('the OWNER sets a retention period: minimum, preview, every box ticked befo
   await other.goto(`${server.url}/datarooms/${room.uuid}`);
   await expect(other.getByRole('heading', { level: 1, name: 'Archive room' })).toBeVisible();
   await expect(other.getByRole('button', { name: rooms.retention.action })).toHaveCount(0);
+  // …but sees the policy (every member may read it): in force since the end-of-day run.
+  await expect(other.getByTestId('retention-summary')).toHaveText(fill(rooms.retention.inForce, { period: rooms.retention.days_other.replace('{{count}}', '30') }));
   await context.close();
 });
 

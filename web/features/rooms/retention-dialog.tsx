@@ -205,3 +205,10 @@ export function RetentionButton({ roomUuid, names }: { roomUuid: string; names?:
     </>
   );
 }
+
+/** On the room page, for every member: the period in force and a waiting change; nothing while the room has neither. */
+export function RoomRetentionNote({ roomUuid }: { roomUuid: string }) {
+  const policy = useRoomRetention(roomUuid).data;
+  if (!policy || (policy.periodDays === null && policy.pending === null)) return null;
+  return <RetentionSummary policy={policy} />;
+}

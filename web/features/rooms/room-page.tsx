@@ -24,7 +24,7 @@ import { RoomFiles, type FilesPaging } from './room-files';
 import { RoleBadge, useDateFormat } from './room-format';
 import { ShareDialog } from './share-dialog';
 import { RequestFilesDialog } from './requests/request-dialog';
-import { RetentionButton } from './retention-dialog';
+import { RetentionButton, RoomRetentionNote } from './retention-dialog';
 import { RoomRequestsSection } from './requests/requests-section';
 
 const useStyles = makeStyles({
@@ -303,6 +303,7 @@ function RoomView({ contents, paging }: { contents: RoomContents; paging: FilesP
       <Text as="p">
         {t('rooms:room.yourRole')} <RoleBadge role={role} />
       </Text>
+      {folder ? null : <RoomRetentionNote roomUuid={room.uuid} />}
       <div className={styles.toolbar} role="toolbar" aria-label={t('rooms:room.toolbar')}>
         {may.edit ? (
           <Button appearance="primary" icon={<FolderAddRegular />} onClick={newFolder}>
