@@ -38,6 +38,7 @@ import { requestBeforeSend, requestOnSent } from './rooms/requests/requests-deli
 import { roomRequestJobs } from './rooms/requests/requests-copy';
 import { roomAdminRoutes } from './rooms/admin/admin-routes';
 import { roomTrashRetentionJobs } from './rooms/admin/admin-trash';
+import { roomRetentionJobs } from './rooms/plain/retention';
 import { senderAdminRoutes } from './deliveries/sender-routes';
 import { deliveryScanOperations } from './deliveries/scan-operations';
 import { virusScanJobs } from './virus-scan/scan-job';
@@ -315,7 +316,7 @@ async function assemble(app: FastifyInstance, options: BuildAppOptions, database
   });
 
   // House-keeping runs as periodic jobs: once per period across every server on this database.
-  const periodic = { ...deliverySweepJobs(app), ...escalationCleanupJobs(app), ...roomSweepJobs(app), ...roomTrashRetentionJobs(app), ...submissionSweepJobs(app), [SESSION_PURGE_JOB]: periodicJob(SESSION_PURGE_INTERVAL_MS, async () => void (await sessions.purgeExpired())) };
+  const periodic = { ...deliverySweepJobs(app), ...escalationCleanupJobs(app), ...roomSweepJobs(app), ...roomTrashRetentionJobs(app), ...roomRetentionJobs(app), ...submissionSweepJobs(app), [SESSION_PURGE_JOB]: periodicJob(SESSION_PURGE_INTERVAL_MS, async () => void (await sessions.purgeExpired())) };
   jobs.runner = startJobRunner(db, { ...virusScanJobs(app, deliveryScanOperations, roomScanJobs(app)), ...flowWebhookJobs(app), ...submissionCompletionJobs(app), ...roomRequestJobs(app), ...trustTransferJobs(app), ...trustReceiptJobs(app), ...periodic }, { pollIntervalMs: config.jobPollIntervalMs, log: app.log });
 
   app.setNotFoundHandler(async (request, reply) => {

@@ -10,6 +10,7 @@ import { ROOM_CREATION_POLICIES, ROOM_SETTING_KEYS, TRASH_RETENTION_DAYS_DEFAULT
 import { FORM_EMBED_SETTING_KEYS, originListProblem } from '@shared/contract/form-embed';
 import { TERMS_SETTING_KEYS, TERMS_VERSION_RANGE } from '@shared/contract/terms';
 import { ROOM_INVITATION_VALID_DAYS_DEFAULT, ROOM_INVITATION_VALID_DAYS_KEY, ROOM_INVITATION_VALID_DAYS_RANGE } from '@shared/contract/room-invitations';
+import { ROOM_RETENTION_MIN_DAYS_DEFAULT, ROOM_RETENTION_MIN_DAYS_KEY, ROOM_RETENTION_MIN_DAYS_RANGE } from '@shared/contract/room-retention';
 
 /** Default theme colours (SPEC §9). */
 export const DEFAULT_THEME_COLOR = '#19853F';
@@ -120,6 +121,8 @@ export const PRIVATE_DEFAULTS: Readonly<Record<string, ConfigValue>> = {
   // Terms of use (issue 34): nobody is asked until an administrator numbers a version.
   [TERMS_SETTING_KEYS.version]: 0,
   ...perLanguage(TERMS_SETTING_KEYS.text, ''),
+  // The smallest retention period an OWNER may set for a room (issue 31 §2, rooms/plain/retention.ts).
+  [ROOM_RETENTION_MIN_DAYS_KEY]: ROOM_RETENTION_MIN_DAYS_DEFAULT,
 };
 
 /** Integer settings with a closed range. */
@@ -129,6 +132,7 @@ const INTEGER_RANGES: Readonly<Record<string, readonly [number, number]>> = {
   [ROOM_SETTING_KEYS.trashRetentionDays]: TRASH_RETENTION_DAYS_RANGE,
   [ROOM_INVITATION_VALID_DAYS_KEY]: ROOM_INVITATION_VALID_DAYS_RANGE,
   [TERMS_SETTING_KEYS.version]: TERMS_VERSION_RANGE,
+  [ROOM_RETENTION_MIN_DAYS_KEY]: ROOM_RETENTION_MIN_DAYS_RANGE,
 };
 
 export const ALL_DEFAULTS: Readonly<Record<string, ConfigValue>> = { ...PROFILE_DEFAULTS, ...PRIVATE_DEFAULTS };

@@ -91,12 +91,13 @@ describe('the expiry sweep is a leased periodic job', () => {
     expect((await a.app.db.selectFrom('deliveries').select('status').where('uuid', '=', deliveryUuid).executeTakeFirstOrThrow()).status).toBe('deleted');
   });
 
-  it('the escalation clean-up, the form submission sweep, the room sweep, the room trash retention and the session purge are single periodic rows as well', async () => {
+  it('the escalation clean-up, the form submission sweep, the room sweep, the room retention, the room trash retention and the session purge are single periodic rows as well', async () => {
     const kinds = await a.app.db.selectFrom('jobs').select(['kind', 'unique_key']).where('unique_key', 'is not', null).orderBy('kind').execute();
     expect(kinds).toEqual([
       { kind: DELIVERY_SWEEP_JOB, unique_key: DELIVERY_SWEEP_JOB },
       { kind: 'escalation-cleanup', unique_key: 'escalation-cleanup' },
       { kind: 'form-submission-sweep', unique_key: 'form-submission-sweep' },
+      { kind: 'room-retention', unique_key: 'room-retention' },
       { kind: 'room-sweep', unique_key: 'room-sweep' },
       { kind: 'room-trash-retention', unique_key: 'room-trash-retention' },
       { kind: 'session-purge', unique_key: 'session-purge' },

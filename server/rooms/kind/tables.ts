@@ -16,6 +16,12 @@ export interface DataRoomsTable {
   /** Set: in the trash. */
   deleted_at: number | null;
   deleted_by: number | null;
+  /** Migration 0066: the retention period in force (days); null: none (plain/retention.ts). */
+  retention_days: Generated<number | null>;
+  /** Migration 0066: a change waiting for the end of the day: the period (null: none) from `retention_next_at`. */
+  retention_next_days: Generated<number | null>;
+  /** Migration 0066: when the waiting change takes over (start of the server's next local day); null: no change waits. */
+  retention_next_at: Generated<number | null>;
 }
 
 export interface RoomFoldersTable {

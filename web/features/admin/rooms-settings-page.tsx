@@ -1,10 +1,11 @@
 import { ROOM_CREATION_POLICIES, ROOM_SETTING_KEYS, TRASH_RETENTION_DAYS_RANGE } from '@shared/contract/room-admin';
 import { ROOM_INVITATION_VALID_DAYS_KEY, ROOM_INVITATION_VALID_DAYS_RANGE } from '@shared/contract/room-invitations';
+import { ROOM_RETENTION_MIN_DAYS_KEY, ROOM_RETENTION_MIN_DAYS_RANGE } from '@shared/contract/room-retention';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { SettingsForm, type SettingSection } from './settings-form';
 
-/** Administration › Secure rooms › General: who creates rooms, E2E rooms, trash retention (shared/contract/room-admin.ts), invitation validity (room-invitations.ts). */
+/** Administration › Secure rooms › General: who creates rooms, E2E rooms, trash retention (shared/contract/room-admin.ts), the rooms' smallest retention period (room-retention.ts), invitation validity (room-invitations.ts). */
 export function RoomsSettingsPage() {
   const { t } = useTranslation();
   const sections = useMemo<SettingSection[]>(
@@ -40,6 +41,16 @@ export function RoomsSettingsPage() {
             unit: t('admin:settingsForm.units.days'),
             min: TRASH_RETENTION_DAYS_RANGE[0],
             max: TRASH_RETENTION_DAYS_RANGE[1],
+          },
+          {
+            // The floor of each room's own retention period (issue 31 §2).
+            kind: 'integer',
+            key: ROOM_RETENTION_MIN_DAYS_KEY,
+            label: t('admin:roomsAdmin.settings.retentionMinDays'),
+            hint: t('admin:roomsAdmin.settings.retentionMinDaysHint'),
+            unit: t('admin:settingsForm.units.days'),
+            min: ROOM_RETENTION_MIN_DAYS_RANGE[0],
+            max: ROOM_RETENTION_MIN_DAYS_RANGE[1],
           },
         ],
       },

@@ -2,12 +2,16 @@ import { Button, makeStyles, MessageBarActions, Spinner, Text, tokens } from '@f
 import { HistoryRegular } from '@fluentui/react-icons';
 import type { RoomActivityEntry } from '@shared/contract/room-files';
 import { ROOM_LINK_ACTOR } from '@shared/contract/room-links';
+import { RETENTION_ACTIVITY_DETAIL } from '@shared/contract/room-retention';
 import { Alert } from '@web/components/alert';
 import { DataTable, type DataTableColumn } from '@web/components/data-table';
 import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useRoomActivityPages } from './api/room-activity-pages';
 import { useDateFormat } from './room-format';
+
+/** A file the end-of-day retention job moved to the trash (no user did it; server/README "Room retention"). */
+const isRetentionMove = (entry: RoomActivityEntry) => entry.kind === 'delete' && entry.detail === RETENTION_ACTIVITY_DETAIL && entry.actor === '';
 
 const useStyles = makeStyles({
   section: { marginTop: '24px' },
@@ -57,13 +61,13 @@ export function RoomActivity({
 
   const columns: DataTableColumn<RoomActivityEntry>[] = [
     { id: 'date', header: t('rooms:activity.columns.date'), cell: (entry) => dateFormat.format(entry.createdAt) },
-    { id: 'actor', header: t('rooms:activity.columns.actor'), cell: (entry) => (entry.actor === ROOM_LINK_ACTOR ? t('roomLinks:activityActor') : entry.actor) },
+    { id: 'actor', header: t('rooms:activity.columns.actor'), cell: (entry) => (entry.actor === ROOM_LINK_ACTOR ? t('roomLinks:activityActor') : isRetentionMove(entry) ? t('rooms:retention.activityActor') : entry.actor) },
     { id: 'kind', header: t('rooms:activity.columns.kind'), cell: (entry) => kindText(t, entry) },
     {
       id: 'item',
       header: t('rooms:activity.columns.item'),
       // A rename's or move's detail is in the What column already.
-      cell: (entry) => (itemCell ? itemCell(entry) : entry.detail && entry.kind !== 'edit' ? `${entry.item.name} (${entry.detail})` : entry.item.name),
+      cell: (entry) => (itemCell ? itemCell(entry) : entry.detail && entry.kind !== 'edit' && !isRetentionMove(entry) ? `${entry.item.name} (${entry.detail})` : entry.item.name),
     },
   ];
 

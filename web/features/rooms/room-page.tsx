@@ -24,6 +24,7 @@ import { RoomFiles, type FilesPaging } from './room-files';
 import { RoleBadge, useDateFormat } from './room-format';
 import { ShareDialog } from './share-dialog';
 import { RequestFilesDialog } from './requests/request-dialog';
+import { RetentionButton, RoomRetentionNote } from './retention-dialog';
 import { RoomRequestsSection } from './requests/requests-section';
 
 const useStyles = makeStyles({
@@ -302,6 +303,7 @@ function RoomView({ contents, paging }: { contents: RoomContents; paging: FilesP
       <Text as="p">
         {t('rooms:room.yourRole')} <RoleBadge role={role} />
       </Text>
+      {folder ? null : <RoomRetentionNote roomUuid={room.uuid} />}
       <div className={styles.toolbar} role="toolbar" aria-label={t('rooms:room.toolbar')}>
         {may.edit ? (
           <Button appearance="primary" icon={<FolderAddRegular />} onClick={newFolder}>
@@ -323,6 +325,8 @@ function RoomView({ contents, paging }: { contents: RoomContents; paging: FilesP
             {folder ? t('rooms:delete.folderAction') : t('rooms:delete.roomAction')}
           </Button>
         ) : null}
+        {/* The room's OWNER sets its retention policy (issue 31 §2), at the room's level. */}
+        {!folder && room.role === 'OWNER' ? <RetentionButton roomUuid={room.uuid} /> : null}
         {/* Who may delete here may undo it (issue 32 §1): the room's trash. */}
         {may.delete || ROOM_PERMISSIONS[room.role].delete ? (
           <Button icon={<BinRecycleRegular />} onClick={() => void navigate(ROUTES.roomTrash(room.uuid))}>

@@ -16,6 +16,8 @@ export const ANALYTICS_ACTIONS = {
   reportDownloaded: 'Report Downloaded',
   /** SPEC §9 "DAR button": the send of a data-room request's answer (dar send page); property `files`. */
   darButton: 'DAR Button',
+  /** SPEC §9 "deletion period changed": a room's retention policy saved; properties `enabled`, `days` (0: none). */
+  deletionPeriodChanged: 'Deletion Period Changed',
 } as const;
 
 export type AnalyticsAction = (typeof ANALYTICS_ACTIONS)[keyof typeof ANALYTICS_ACTIONS];

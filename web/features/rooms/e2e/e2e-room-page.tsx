@@ -44,6 +44,8 @@ import { E2eVersionsDialog } from './e2e-versions-dialog';
 import { E2eDeleteButton, useE2eDeleteDialog } from './e2e-delete';
 import { E2eCrumbMenu, useE2eRowDetails } from './e2e-details';
 import { E2eRowMenu, type E2eRow as Row, type E2eRowActions } from './e2e-row-menu';
+import { E2eRetentionButton } from './e2e-retention';
+import { RoomRetentionNote } from '../retention-dialog';
 import { E2eDropZone } from './e2e-drop';
 import { E2eRoomSearch } from './e2e-search';
 import { ScanStatus } from '../scan-state';
@@ -300,6 +302,7 @@ export function E2eRoomPage() {
     <>
       <PageHeading focusOnMount>{view?.roomName ?? t('rooms:e2e.title')}</PageHeading>
       <EncryptionActivation where="room" />
+      {folderUuid ? null : <RoomRetentionNote roomUuid={roomUuid} />}
       <nav aria-label={t('rooms:e2e.breadcrumb')} className={styles.crumbs}>
         <RouterLink to={ROUTES.secureRooms}>{t('rooms:e2e.title')}</RouterLink>
         {folderUuid ? <RouterLink to={ROUTES.secureRoom(roomUuid)}>{view?.roomName ?? '…'}</RouterLink> : null}
@@ -329,6 +332,7 @@ export function E2eRoomPage() {
                 {t('rooms:e2e.share')}
               </Button>
             ) : null}
+            {isOwner && !folderUuid ? <E2eRetentionButton roomUuid={roomUuid} keys={session?.keys} /> : null}
             <Field label={t('rooms:e2e.sort.label')}>
               <Select value={sort} onChange={(_e, data) => (setSort(data.value === 'name' ? 'name' : 'updatedAt'), toPage(1))}>
                 <option value="updatedAt">{t('rooms:e2e.sort.updatedAt')}</option>
