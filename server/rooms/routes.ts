@@ -8,6 +8,7 @@ import { listActivity } from './kind/activity';
 import { commitFile, createFile, listFileParts, putFilePart } from './plain/file-uploads';
 import { deleteFile, downloadFile, fileDetails, updateFile } from './plain/files';
 import { registerRoomOpsRoutes } from './plain/ops-routes';
+import { registerRoomCommentRoutes } from './plain/comment-routes';
 import { searchRoom } from './plain/search';
 import { searchAllRooms } from './plain/search-all';
 import { listTrash, purgeItem, restoreItem } from './plain/trash';
@@ -112,6 +113,7 @@ export const roomRoutes = routePlugin('kuvert-room-routes', async (app) => {
   });
 
   registerRoomOpsRoutes(app);
+  registerRoomCommentRoutes(app);
   registerEndpoint(app, ROOM_ENDPOINTS.searchAll, async (request) => searchAllRooms(requestContext(app, request), request.query));
   registerE2eRoomRoutes(app);
   registerRoomInvitationRoutes(app);

@@ -41,6 +41,7 @@ import * as trustNetworks from './0059-trust-networks';
 import * as trustDeliveries from './0061-trust-deliveries';
 import * as roomMemberListHistory from './0062-room-member-list-history';
 import * as formConfirmationValues from './0064-form-confirmation-values';
+import * as roomComments from './0065-room-comments';
 
 /**
  * Every migration, in order, for SQLite and PostgreSQL alike. A static list (not a
@@ -92,6 +93,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0061-trust-deliveries': trustDeliveries,
   '0062-room-member-list-history': roomMemberListHistory,
   '0064-form-confirmation-values': formConfirmationValues,
+  '0065-room-comments': roomComments,
 };
 
 export const staticMigrationProvider: MigrationProvider = {

@@ -22,6 +22,7 @@ import { ROOM_REQUEST_ENDPOINTS } from './room-requests';
 import { ROOM_INVITATION_ENDPOINTS } from './room-invitations';
 import { ROOM_LINK_ENDPOINTS } from './room-links';
 import { TRUST_NETWORK_ENDPOINTS } from './trust-networks';
+import { ROOM_COMMENT_ENDPOINTS } from './room-comments';
 
 /** Every area of the catalogue (one file each, README.md "Endpoint catalogue"). */
 export const ENDPOINT_AREAS = {
@@ -48,6 +49,7 @@ export const ENDPOINT_AREAS = {
   roomInvitations: ROOM_INVITATION_ENDPOINTS,
   roomLinks: ROOM_LINK_ENDPOINTS,
   trustNetworks: TRUST_NETWORK_ENDPOINTS,
+  roomComments: ROOM_COMMENT_ENDPOINTS,
 } as const;
 
 /** Every endpoint of `/api/2`, once. */
