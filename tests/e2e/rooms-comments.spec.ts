@@ -60,7 +60,7 @@ test('comments: an EDITOR adds, edits and deletes her own; a VIEWER reads them w
   await expectNoSeriousA11yViolations(page, 'details sidebar (comments tab)');
 
   await panel.getByRole('button', { name: /^Edit the comment of / }).click();
-  await panel.getByRole('textbox', { name: rc.comments.editLabel }).fill('Price checked twice.');
+  await panel.getByRole('textbox', { name: rc.comments.editLabel, exact: true }).fill('Price checked twice.');
   await panel.getByRole('button', { name: rc.comments.save }).click();
   await expect(list.first()).toContainText('Price checked twice.');
   await expect(list.first()).toContainText(rc.comments.editedMark);
