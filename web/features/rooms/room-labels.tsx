@@ -56,32 +56,32 @@ export const NO_LABEL_FILTER: LabelFilterValue = { classification: 'all', status
 export const matchesLabels = (filter: LabelFilterValue) => (item: LabelledItem) =>
   (filter.classification === 'all' || item.classification === filter.classification) && (filter.status === 'all' || item.status === filter.status);
 
+/** A labelled select of the classifications or the statuses (`withAll`: the filter's "All" first). */
+function LabelSelect({ label, area, value, onChange, withAll = false }: { label: string; area: 'classification' | 'status'; value: string; onChange: (value: string) => void; withAll?: boolean }) {
+  const { t } = useTranslation();
+  const values: readonly string[] = area === 'classification' ? ROOM_CLASSIFICATIONS : ROOM_FILE_STATUSES;
+  return (
+    <Field label={label}>
+      <Select value={value} onChange={(_e, data) => onChange(data.value)}>
+        {withAll ? <option value="all">{t('roomComments:filter.all')}</option> : null}
+        {values.map((v) => (
+          <option key={v} value={v}>
+            {t(`roomComments:${area}.values.${v}`)}
+          </option>
+        ))}
+      </Select>
+    </Field>
+  );
+}
+
 /** Two selects above the room's tables: keep only the folders and files of a classification and/or status. */
 export function LabelFilter({ value, onChange }: { value: LabelFilterValue; onChange: (value: LabelFilterValue) => void }) {
   const { t } = useTranslation();
   const styles = useStyles();
   return (
     <div className={styles.filter} role="group" aria-label={t('roomComments:filter.label')}>
-      <Field label={t('roomComments:filter.classification')}>
-        <Select value={value.classification} onChange={(_e, data) => onChange({ ...value, classification: data.value as LabelFilterValue['classification'] })}>
-          <option value="all">{t('roomComments:filter.all')}</option>
-          {ROOM_CLASSIFICATIONS.map((c) => (
-            <option key={c} value={c}>
-              {t(`roomComments:classification.values.${c}`)}
-            </option>
-          ))}
-        </Select>
-      </Field>
-      <Field label={t('roomComments:filter.status')}>
-        <Select value={value.status} onChange={(_e, data) => onChange({ ...value, status: data.value as LabelFilterValue['status'] })}>
-          <option value="all">{t('roomComments:filter.all')}</option>
-          {ROOM_FILE_STATUSES.map((s) => (
-            <option key={s} value={s}>
-              {t(`roomComments:status.values.${s}`)}
-            </option>
-          ))}
-        </Select>
-      </Field>
+      <LabelSelect label={t('roomComments:filter.classification')} area="classification" withAll value={value.classification} onChange={(v) => onChange({ ...value, classification: v as LabelFilterValue['classification'] })} />
+      <LabelSelect label={t('roomComments:filter.status')} area="status" withAll value={value.status} onChange={(v) => onChange({ ...value, status: v as LabelFilterValue['status'] })} />
     </div>
   );
 }
@@ -104,7 +104,6 @@ function LabelForm({ request, onClose }: { request: LabelRequest; onClose: () =>
   const { area, item } = request;
   const [value, setValue] = useState<string>(area === 'classification' ? item.classification : item.status);
   const [pending, setPending] = useState(false);
-  const values: readonly string[] = area === 'classification' ? ROOM_CLASSIFICATIONS : ROOM_FILE_STATUSES;
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -123,15 +122,7 @@ function LabelForm({ request, onClose }: { request: LabelRequest; onClose: () =>
 
   return (
     <FormDialog open onClose={onClose} title={t(`roomComments:${area}.title`, { name: item.name })} onSubmit={submit} submitLabel={t('roomComments:save')} submitDisabled={pending}>
-      <Field label={t(`roomComments:${area}.label`)}>
-        <Select value={value} onChange={(_e, data) => setValue(data.value)}>
-          {values.map((v) => (
-            <option key={v} value={v}>
-              {t(`roomComments:${area}.values.${v}`)}
-            </option>
-          ))}
-        </Select>
-      </Field>
+      <LabelSelect label={t(`roomComments:${area}.label`)} area={area} value={value} onChange={setValue} />
     </FormDialog>
   );
 }
