@@ -144,5 +144,10 @@ describe('classification and file status (plain rooms)', () => {
     expect((await search('classification=confidential')).files).toEqual([]);
     await expectBackendError(await send(viewer, 'GET', ROOM_PATHS.search(room.uuid)), 400, 'ValidationException');
     await expectBackendError(await send(viewer, 'GET', `${ROOM_PATHS.search(room.uuid)}?status=later`), 400, 'ValidationException');
+    // A rename with a status in the same call does both.
+    const both = await roomCall<RoomContents['files'][number]>(server, owner, 'PATCH', ROOM_PATHS.file(room.uuid, other.uuid), 200, { name: 'offer-final.txt', status: 'done' });
+    expect(both).toMatchObject({ name: 'offer-final.txt', classification: 'public', status: 'done' });
+    const folderBoth = await roomCall<RoomFolder>(server, owner, 'PATCH', ROOM_PATHS.folder(room.uuid, folder.uuid), 200, { name: 'Signed contracts' });
+    expect(folderBoth).toMatchObject({ name: 'Signed contracts', classification: 'private', status: 'rejected' });
   });
 });

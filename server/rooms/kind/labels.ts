@@ -33,11 +33,13 @@ export async function applyLabels(
   actor: { id: number | null; email: string },
   item: ActivityItem & { room: RoomRow },
 ): Promise<{ classification: string; file_status: string }> {
-  if (input.classification === undefined && input.status === undefined) return row;
+  // Only the two values: the caller merges the answer into its updated row.
+  const unchanged = { classification: row.classification, file_status: row.file_status };
+  if (input.classification === undefined && input.status === undefined) return unchanged;
   requireRoomKind(item.room, 'plain', 'Classification and status of a Secure room’s file are part of its signed metadata');
   const classification = input.classification ?? row.classification;
   const fileStatus = input.status ?? row.file_status;
-  if (classification === row.classification && fileStatus === row.file_status) return row;
+  if (classification === row.classification && fileStatus === row.file_status) return unchanged;
   await db.updateTable(table).set({ classification, file_status: fileStatus }).where('id', '=', row.id).execute();
   if (classification !== row.classification) {
     const kind = changeKind('classification', row.classification, classification);
