@@ -9,6 +9,7 @@ import { commitFile, createFile, listFileParts, putFilePart } from './plain/file
 import { deleteFile, downloadFile, fileDetails, updateFile } from './plain/files';
 import { registerRoomOpsRoutes } from './plain/ops-routes';
 import { registerRoomRetentionRoutes } from './plain/retention-routes';
+import { registerRoomCommentRoutes } from './plain/comment-routes';
 import { searchRoom } from './plain/search';
 import { searchAllRooms } from './plain/search-all';
 import { listTrash, purgeItem, restoreItem } from './plain/trash';
@@ -114,6 +115,7 @@ export const roomRoutes = routePlugin('kuvert-room-routes', async (app) => {
 
   registerRoomOpsRoutes(app);
   registerRoomRetentionRoutes(app);
+  registerRoomCommentRoutes(app);
   registerEndpoint(app, ROOM_ENDPOINTS.searchAll, async (request) => searchAllRooms(requestContext(app, request), request.query));
   registerE2eRoomRoutes(app);
   registerRoomInvitationRoutes(app);

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { PartSchema } from './deliveries';
-import { ROOM_NAME_WIRE_MAX, RoomFileSchema, RoomFolderSchema } from './rooms';
+import { ROOM_CLASSIFICATIONS, ROOM_FILE_STATUSES, ROOM_NAME_WIRE_MAX, RoomFileSchema, RoomFolderSchema } from './rooms';
 
 /**
  * Files in plain data rooms (issue 15; server/README "Data rooms"): announce a file, upload its
@@ -57,16 +57,29 @@ export const UpdateRoomFileBodySchema = z
     folderUuid: Uuid.nullable().optional(),
     /** Another room here answers 400 `ValidationException`, reason `moveToOtherRoom`. */
     roomUuid: Uuid.optional(),
+    /** SPEC §4, plain rooms only (`none` removes it); a Secure room answers 409 `encryptedRoom` (signed metadata there). */
+    classification: z.enum(ROOM_CLASSIFICATIONS).optional(),
+    status: z.enum(ROOM_FILE_STATUSES).optional(),
   })
   .strict()
   .meta({ id: 'UpdateRoomFileBody' });
 
+/**
+ * `q` on the names; `classification` and `status` (issue 31 §1) keep only items with that value.
+ * At least one of the three is needed.
+ */
 export const RoomSearchQuerySchema = z
-  .object({ q: z.string().trim().min(1).max(200), pageSize: z.coerce.number().int().min(1).max(200).default(50) })
+  .object({
+    q: z.string().trim().min(1).max(200).optional(),
+    classification: z.enum(ROOM_CLASSIFICATIONS).optional(),
+    status: z.enum(ROOM_FILE_STATUSES).optional(),
+    pageSize: z.coerce.number().int().min(1).max(200).default(50),
+  })
   .strict()
+  .refine((query) => query.q !== undefined || query.classification !== undefined || query.status !== undefined, { path: ['q'], message: 'Enter a search term or choose a classification or status' })
   .meta({ id: 'RoomSearchQuery' });
 
-/** Folders and complete files of the room whose name contains `q` (case-insensitive), up to `pageSize` each, with their path. */
+/** Folders and complete files of the room whose name contains `q` (case-insensitive) and with the asked classification and status, up to `pageSize` each, with their path. */
 export const RoomSearchResultSchema = z
   .object({
     folders: z.array(RoomFolderSchema.extend({ path: z.array(z.object({ uuid: z.string(), name: z.string() })) })),

@@ -58,6 +58,8 @@ export const ROOM_ERROR_REASONS = [
   ...ROOM_KIND_ERROR_REASONS,
   // names, moves, trash
   'invalidFileName', 'nameExists', 'moveIntoItself', 'moveToOtherRoom', 'parentInTrash', 'uuidTaken', 'useE2eCreate',
+  // comments (issue 31 §1)
+  'commentTooLong', 'commentEmpty', 'notCommentAuthor', 'signatureRequired',
   // uploads, versions, scan, preview
   'uploading', 'zeroByteFile', 'notReplaceable', 'versionConflict', 'scanInProgress', 'virusDetected', 'scanFailed', 'previewNotSupported',
   // access and invitations
@@ -91,6 +93,17 @@ export const RoomSchema = z
   .meta({ id: 'Room' });
 export type Room = z.infer<typeof RoomSchema>;
 
+/**
+ * SPEC §4 classification and file status of a file or folder (issue 31 §1). Plain rooms: set with
+ * PATCH on the file or folder (OWNER, EDITOR), each change logged (`classification_set` /
+ * `_changed` / `_deleted`, `status_set` / `_changed` / `_removed`). Secure rooms: part of the
+ * file's signed metadata (shared/crypto/README section 7); the server answers `none` there.
+ */
+export const ROOM_CLASSIFICATIONS = ['none', 'public', 'internal', 'private', 'confidential'] as const;
+export type RoomClassification = (typeof ROOM_CLASSIFICATIONS)[number];
+export const ROOM_FILE_STATUSES = ['none', 'toDo', 'inProgress', 'done', 'rejected'] as const;
+export type RoomFileStatus = (typeof ROOM_FILE_STATUSES)[number];
+
 export const RoomFolderSchema = z
   .object({
     uuid: z.string(),
@@ -102,6 +115,8 @@ export const RoomFolderSchema = z
     role: z.enum(ROOM_ROLES),
     createdBy: z.string(),
     createdAt: z.number(),
+    classification: z.enum(ROOM_CLASSIFICATIONS),
+    status: z.enum(ROOM_FILE_STATUSES),
   })
   .meta({ id: 'RoomFolder' });
 export type RoomFolder = z.infer<typeof RoomFolderSchema>;
@@ -158,6 +173,8 @@ export const RoomFileSchema = z
     createdAt: z.number(),
     updatedAt: z.number(),
     scanState: z.enum(ROOM_SCAN_STATES),
+    classification: z.enum(ROOM_CLASSIFICATIONS),
+    status: z.enum(ROOM_FILE_STATUSES),
   })
   .meta({ id: 'RoomFile' });
 export type RoomFile = z.infer<typeof RoomFileSchema>;
@@ -228,6 +245,9 @@ export const UpdateFolderBodySchema = z
     parentUuid: Uuid.nullable().optional(),
     /** Another room here answers 400 `ValidationException`, reason `moveToOtherRoom`. */
     roomUuid: Uuid.optional(),
+    /** Plain rooms only (`none` removes it); a Secure room answers 409 `encryptedRoom`. */
+    classification: z.enum(ROOM_CLASSIFICATIONS).optional(),
+    status: z.enum(ROOM_FILE_STATUSES).optional(),
   })
   .strict()
   .meta({ id: 'UpdateRoomFolderBody' });

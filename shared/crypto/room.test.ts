@@ -224,6 +224,27 @@ describe('data rooms: what a reader detects', () => {
       await expect(openRoomFileMetadata(keys, ref, sealed)).rejects.toMatchObject({ code: 'room-metadata-invalid' });
     }
   });
+
+  it('classification and file status (issue 31 §1) are signed with the rest: a member who changes or drops them breaks the signature; metadata without them still verifies', async () => {
+    const keys = await deriveRoomKeys(generateRoomKey());
+    const editor = await signer();
+    const ref = { roomId, fileId: 'file-1', version: 1 };
+    const labelled = { ...base, classification: 'confidential', status: 'inProgress' } as const;
+    const signed = await openRoomFileMetadata(keys, ref, await sealRoomFileMetadata(keys, labelled, editor.privateKey));
+    expect(await verifyRoomFileMetadata(signed, editor.publicKey, ref)).toEqual(labelled);
+    for (const changed of [{ classification: 'public' }, { status: 'done' }, { classification: undefined }, { status: undefined }]) {
+      await expect(verifyRoomFileMetadata({ ...signed, metadata: { ...signed.metadata, ...changed } as typeof signed.metadata }, editor.publicKey, ref)).rejects.toMatchObject({ code: 'room-metadata-signature-invalid' });
+    }
+    // Added by someone else to metadata signed without them: the signature breaks too.
+    const plain = await openRoomFileMetadata(keys, ref, await sealRoomFileMetadata(keys, base, editor.privateKey));
+    expect(await verifyRoomFileMetadata(plain, editor.publicKey, ref)).toEqual(base);
+    await expect(verifyRoomFileMetadata({ ...plain, metadata: { ...plain.metadata, classification: 'public' } }, editor.publicKey, ref)).rejects.toMatchObject({ code: 'room-metadata-signature-invalid' });
+    // Never a value outside SPEC §4.
+    for (const wrong of [{ classification: 'secret' }, { status: 'DONE' }, { classification: 1 }, { status: null }]) {
+      const sealed = await sealRoomFileMetadata(keys, { ...base, ...wrong } as unknown as typeof base, editor.privateKey);
+      await expect(openRoomFileMetadata(keys, ref, sealed)).rejects.toMatchObject({ code: 'room-metadata-invalid' });
+    }
+  });
 });
 
 for (const [name, make] of [['direct (Node)', () => new CryptoService()], ['through the Worker proxy', proxiedService]] as const) {

@@ -144,7 +144,19 @@ export interface RoomFileMetadata {
    * without a verified list) — checked against the latest list.
    */
   memberListVersion?: number;
+  /**
+   * SPEC §4 classification and file status (README section 7 "Classification and file status"),
+   * signed with the rest. Absent: `none` (files signed before issue 31 §1 verify unchanged).
+   */
+  classification?: RoomMetadataClassification;
+  status?: RoomMetadataStatus;
 }
+
+/** The SPEC §4 values (shared/contract ROOM_CLASSIFICATIONS and ROOM_FILE_STATUSES; crypto imports no contract). */
+export const ROOM_METADATA_CLASSIFICATIONS = ['none', 'public', 'internal', 'private', 'confidential'] as const;
+export type RoomMetadataClassification = (typeof ROOM_METADATA_CLASSIFICATIONS)[number];
+export const ROOM_METADATA_STATUSES = ['none', 'toDo', 'inProgress', 'done', 'rejected'] as const;
+export type RoomMetadataStatus = (typeof ROOM_METADATA_STATUSES)[number];
 
 export interface SignedRoomFileMetadata {
   metadata: RoomFileMetadata;
@@ -181,7 +193,9 @@ export async function openRoomFileMetadata(keys: RoomKeys, ref: RoomFileRef, sea
     // The chain fields are optional (legacy files have neither), but never of another shape.
     || (m.counter !== undefined && (!Number.isSafeInteger(m.counter) || m.counter < 1))
     || (m.previousSha256 !== undefined && (typeof m.previousSha256 !== 'string' || m.previousSha256.length !== 43))
-    || (m.memberListVersion !== undefined && (!Number.isSafeInteger(m.memberListVersion) || m.memberListVersion < 1))) {
+    || (m.memberListVersion !== undefined && (!Number.isSafeInteger(m.memberListVersion) || m.memberListVersion < 1))
+    || (m.classification !== undefined && !(ROOM_METADATA_CLASSIFICATIONS as readonly unknown[]).includes(m.classification))
+    || (m.status !== undefined && !(ROOM_METADATA_STATUSES as readonly unknown[]).includes(m.status))) {
     throw new RoomMetadataInvalidError('The file metadata lacks a field or has an unknown format');
   }
   return signed;

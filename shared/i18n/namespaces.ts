@@ -21,6 +21,7 @@ export const I18N_NAMESPACES = [
   'formsShare',
   'roomRequests',
   'roomLinks',
+  'roomComments',
 ] as const;
 export type I18nNamespace = (typeof I18N_NAMESPACES)[number];
 export const DEFAULT_NAMESPACE: I18nNamespace = 'common';

@@ -61,6 +61,9 @@ import frRoomRequests from '@locales/fr/roomRequests.json';
 import deRoomLinks from '@locales/de/roomLinks.json';
 import enRoomLinks from '@locales/en/roomLinks.json';
 import frRoomLinks from '@locales/fr/roomLinks.json';
+import deRoomComments from '@locales/de/roomComments.json';
+import enRoomComments from '@locales/en/roomComments.json';
+import frRoomComments from '@locales/fr/roomComments.json';
 import type { Language } from '@shared/contract/constants';
 import type { I18nNamespace } from './namespaces';
 
@@ -89,6 +92,7 @@ export const I18N_RESOURCES: Record<Language, Record<I18nNamespace, Record<strin
     formsShare: deFormsShare,
     roomRequests: deRoomRequests,
     roomLinks: deRoomLinks,
+    roomComments: deRoomComments,
   },
   en: {
     common: enCommon,
@@ -112,6 +116,7 @@ export const I18N_RESOURCES: Record<Language, Record<I18nNamespace, Record<strin
     formsShare: enFormsShare,
     roomRequests: enRoomRequests,
     roomLinks: enRoomLinks,
+    roomComments: enRoomComments,
   },
   fr: {
     common: frCommon,
@@ -135,5 +140,6 @@ export const I18N_RESOURCES: Record<Language, Record<I18nNamespace, Record<strin
     formsShare: frFormsShare,
     roomRequests: frRoomRequests,
     roomLinks: frRoomLinks,
+    roomComments: frRoomComments,
   },
 };

@@ -9,6 +9,7 @@ import type { RoomFileVersionList } from '@shared/contract/room-ops';
 import type { RoomRequest } from '@shared/contract/room-requests';
 import { ROOM_LINK_TOKEN_HEADER, ROOM_REQUEST_TOKEN_HEADER } from '@shared/contract/link-token';
 import { ROOM_LINK_PATHS, type CreatedRoomLink } from '@shared/contract/room-links';
+import { ROOM_COMMENT_PATHS } from '@shared/contract/room-comments';
 import type { RoomUploadFile } from '@shared/contract/room-files';
 import { ROOM_PATHS, type Room, type RoomFolder } from '@shared/contract/rooms';
 import { ROOM_E2E_PATHS, type E2eFileKeysList, type E2eMemberList } from '@shared/contract/rooms-e2e';
@@ -48,7 +49,7 @@ const SIGNED_IN: readonly Actor[] = USERS;
 const EVERYONE: readonly Actor[] = ACTORS;
 
 /** The catalogue areas of data rooms (shared/contract/endpoints/index.ts). */
-const ROOM_AREAS = ['rooms', 'roomOps', 'roomsE2e', 'roomInvitations', 'roomRequests', 'roomAdmin'] as const;
+const ROOM_AREAS = ['rooms', 'roomOps', 'roomsE2e', 'roomInvitations', 'roomRequests', 'roomAdmin', 'roomComments'] as const;
 
 const email = (name: string) => `${name}@role-matrix.test`;
 const PASSWORD = 'Good-Passw0rd';
@@ -234,6 +235,10 @@ async function e2eRoomBody(creator: User): Promise<Record<string, unknown>> {
   return { uuid, name, recipientKeyId: wrappedKey.recipientKeyId, wrappedKey };
 }
 
+/** A comment of `author` on the plain fixture file: its uuid. */
+const plainComment = async (author: User) =>
+  (await json<{ uuid: string }>(await request(author, 'POST', ROOM_COMMENT_PATHS.list(P.room.uuid), { body: { fileUuid: P.file.uuid, text: `Remark ${unique()}` } }), 201)).uuid;
+
 /** A caller who may upload works on her own upload; anyone else tries the owner's (an upload in progress is its uploader's only). */
 const uploader = (actor: Actor): User => (actor === 'owner' || actor === 'editor' ? actor : 'owner');
 const NOT_THE_UPLOADER = { viewer: 404, previewer: 404 } as const;
@@ -256,10 +261,13 @@ const MATRIX: Record<string, Row | Row[]> = {
     { allowed: MEMBERS, ok: 200, call: () => ({ params: { roomUuid: P.room.uuid, folderUuid: P.folder.uuid } }) },
     { what: 'the E2E folder', allowed: MEMBERS, ok: 200, call: () => ({ params: { roomUuid: E.room.uuid, folderUuid: E.folderUuid } }) },
   ],
-  'rooms.updateFolder': {
-    allowed: WRITERS, ok: 200,
-    call: async () => ({ params: { roomUuid: P.room.uuid, folderUuid: (await plainFolder(P.room.uuid)).uuid }, body: { name: `Renamed folder ${unique()}` } }),
-  },
+  'rooms.updateFolder': [
+    {
+      allowed: WRITERS, ok: 200,
+      call: async () => ({ params: { roomUuid: P.room.uuid, folderUuid: (await plainFolder(P.room.uuid)).uuid }, body: { name: `Renamed folder ${unique()}` } }),
+    },
+    { what: 'classification and status', allowed: WRITERS, ok: 200, call: () => ({ params: { roomUuid: P.room.uuid, folderUuid: P.folder.uuid }, body: { classification: 'confidential', status: 'done' } }) },
+  ],
   'rooms.removeFolder': { allowed: WRITERS, ok: 204, call: async () => ({ params: { roomUuid: P.room.uuid, folderUuid: (await plainFolder(P.room.uuid)).uuid } }) },
   'rooms.access': { allowed: OWNER, ok: 200, call: () => ({ params: { roomUuid: P.room.uuid } }) },
   'rooms.setAccess': { allowed: OWNER, ok: 200, call: () => ({ params: { roomUuid: P.room.uuid }, body: { user: `shared-${unique()}@outside.test`, role: 'VIEWER' } }) },
@@ -282,10 +290,14 @@ const MATRIX: Record<string, Row | Row[]> = {
     // The ciphertext of an E2E file: no bytes to a PREVIEWER either (the browser would decrypt them).
     { what: 'the E2E file', allowed: DOWNLOADERS, ok: 200, call: () => ({ params: { roomUuid: E.room.uuid, fileUuid: E.fileUuid } }) },
   ],
-  'rooms.updateFile': {
-    allowed: WRITERS, ok: 200,
-    call: async () => ({ params: { roomUuid: P.room.uuid, fileUuid: (await plainUpload('owner', P.room.uuid)).uuid }, body: { name: `renamed ${unique()}.txt` } }),
-  },
+  'rooms.updateFile': [
+    {
+      allowed: WRITERS, ok: 200,
+      call: async () => ({ params: { roomUuid: P.room.uuid, fileUuid: (await plainUpload('owner', P.room.uuid)).uuid }, body: { name: `renamed ${unique()}.txt` } }),
+    },
+    // Classification and status (issue 31 §1): the edit right.
+    { what: 'classification and status', allowed: WRITERS, ok: 200, call: () => ({ params: { roomUuid: P.room.uuid, fileUuid: P.file.uuid }, body: { classification: 'internal', status: 'toDo' } }) },
+  ],
   'rooms.removeFile': { allowed: WRITERS, ok: 204, call: async () => ({ params: { roomUuid: P.room.uuid, fileUuid: (await plainUpload('owner', P.room.uuid)).uuid } }) },
   'rooms.search': { allowed: MEMBERS, ok: 200, call: () => ({ params: { roomUuid: P.room.uuid }, query: { q: NAME_MARKER } }) },
   'rooms.activity': { allowed: OWNER, ok: 200, call: () => ({ params: { roomUuid: P.room.uuid } }) },
@@ -413,6 +425,22 @@ const MATRIX: Record<string, Row | Row[]> = {
   'roomLinks.info': { allowed: EVERYONE, ok: 200, token: true, call: async () => ({ headers: { [ROOM_LINK_TOKEN_HEADER]: (await fileLink()).token } }) },
   'roomLinks.content': { allowed: EVERYONE, ok: 200, token: true, call: async () => ({ headers: { [ROOM_LINK_TOKEN_HEADER]: (await fileLink()).token } }) },
 
+  // Comments on files and folders (room-comments.ts, issue 31 §1): every role reads, the edit right writes;
+  // the author edits and deletes her own (a VIEWER or PREVIEWER tries the owner's), an OWNER deletes any.
+  'roomComments.list': [
+    { allowed: MEMBERS, ok: 200, call: () => ({ params: { roomUuid: P.room.uuid }, query: { fileUuid: P.file.uuid } }) },
+    { what: 'a folder', allowed: MEMBERS, ok: 200, call: () => ({ params: { roomUuid: P.room.uuid }, query: { folderUuid: P.folder.uuid } }) },
+  ],
+  'roomComments.create': [
+    { allowed: WRITERS, ok: 201, call: () => ({ params: { roomUuid: P.room.uuid }, body: { fileUuid: P.file.uuid, text: `Comment ${unique()}` } }) },
+    { what: 'a folder', allowed: WRITERS, ok: 201, call: () => ({ params: { roomUuid: P.room.uuid }, body: { folderUuid: P.folder.uuid, text: `Comment ${unique()}` } }) },
+  ],
+  'roomComments.update': {
+    allowed: WRITERS, ok: 200,
+    call: async (actor) => ({ params: { roomUuid: P.room.uuid, commentUuid: await plainComment(uploader(actor)) }, body: { text: `Edited ${unique()}` } }),
+  },
+  'roomComments.remove': { allowed: WRITERS, ok: 204, call: async (actor) => ({ params: { roomUuid: P.room.uuid, commentUuid: await plainComment(uploader(actor)) } }) },
+
   // Administration of rooms (room-admin.ts): no room role reaches it
   'roomAdmin.trashBin': { allowed: [], ok: 200, denied: ADMIN_ONLY, call: () => ({ query: { q: NAME_MARKER } }) },
   'roomAdmin.restoreTrashBinItem': { allowed: [], ok: 204, denied: ADMIN_ONLY, call: async () => ({ params: { itemUuid: await trashedFile() } }) },
@@ -430,6 +458,9 @@ const KIND_ROWS: Record<string, Row[]> = {
   'roomsE2e.versions': [{ what: 'a plain room’s file', allowed: [], ok: 200, denied: wrongKind(WRITERS), call: () => ({ params: { roomUuid: P.room.uuid, fileUuid: P.versioned.uuid } }) }],
   // An E2E room's file gets no public link: the server cannot decrypt it (409 encryptedRoom for those with the edit right).
   'roomLinks.create': [{ what: 'an E2E room’s file', allowed: [], ok: 201, denied: { owner: 409, editor: 409, viewer: 403, previewer: 403 }, call: () => ({ params: { roomUuid: E.room.uuid, fileUuid: E.fileUuid }, body: {} }) }],
+  // A Secure file's classification and status live in its signed metadata: the PATCH refuses them.
+  'rooms.updateFile': [{ what: 'classification of an E2E file', allowed: [], ok: 200, denied: wrongKind(WRITERS), call: () => ({ params: { roomUuid: E.room.uuid, fileUuid: E.fileUuid }, body: { classification: 'internal' } }) }],
+  'rooms.updateFolder': [{ what: 'status of an E2E folder', allowed: [], ok: 200, denied: wrongKind(WRITERS), call: () => ({ params: { roomUuid: E.room.uuid, folderUuid: E.folderUuid }, body: { status: 'done' } }) }],
   'rooms.search': [{ what: 'the E2E room', allowed: [], ok: 200, denied: wrongKind(MEMBERS), call: () => ({ params: { roomUuid: E.room.uuid }, query: { q: 'x' } }) }],
   'rooms.createFolder': [{ what: 'the E2E room', allowed: [], ok: 201, denied: wrongKind(WRITERS), call: () => ({ params: { roomUuid: E.room.uuid }, body: { name: `Plain name ${unique()}` } }) }],
   'roomsE2e.state': [{ what: 'the plain room', allowed: [], ok: 200, denied: wrongKind(MEMBERS), call: () => ({ params: { roomUuid: P.room.uuid } }) }],

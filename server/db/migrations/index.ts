@@ -41,6 +41,7 @@ import * as trustNetworks from './0059-trust-networks';
 import * as trustDeliveries from './0061-trust-deliveries';
 import * as roomMemberListHistory from './0062-room-member-list-history';
 import * as formConfirmationValues from './0064-form-confirmation-values';
+import * as roomComments from './0065-room-comments';
 import * as roomRetention from './0066-room-retention';
 import * as termsConsent from './0070-terms-consent';
 
@@ -94,6 +95,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0061-trust-deliveries': trustDeliveries,
   '0062-room-member-list-history': roomMemberListHistory,
   '0064-form-confirmation-values': formConfirmationValues,
+  '0065-room-comments': roomComments,
   '0066-room-retention': roomRetention,
   '0070-terms-consent': termsConsent,
 };

@@ -5,6 +5,7 @@ import type { Kysely, Selectable } from 'kysely';
 import type { Database } from '../../db/schema';
 import { notFound } from '../../core/http-error';
 import type { PartLayout } from '../../uploads/parts';
+import { classificationOf, fileStatusOf } from './label-values';
 import { liveFolder, type FolderRow, type RoomRow } from './roles';
 import type { RoomFilesTable } from './tables';
 
@@ -60,6 +61,8 @@ export function toRoomFile(row: FileRow, room: RoomRow, folderUuid: string | nul
     createdAt: Number(row.created_at),
     updatedAt: Number(row.updated_at),
     scanState: scanStateOf(row.scan_state),
+    classification: classificationOf(row.classification),
+    status: fileStatusOf(row.file_status),
   };
 }
 

@@ -36,6 +36,9 @@ export interface RoomFoldersTable {
   updated_at: number;
   deleted_at: number | null;
   deleted_by: number | null;
+  /** Migration 0065: SPEC §4 classification and file status (shared/contract/rooms.ts); 'none' in Secure rooms (signed metadata there). */
+  classification: Generated<string>;
+  file_status: Generated<string>;
 }
 
 export interface RoomAccessTable {
@@ -80,6 +83,23 @@ export interface RoomFilesTable {
   replaces_id: number | null;
   /** Migration 0032: the replace upload whose content the file holds now (a repeated commit answers the file). */
   last_upload_uuid: string | null;
+  /** Migration 0065: SPEC §4 classification and file status (shared/contract/rooms.ts); 'none' in Secure rooms (signed metadata there). */
+  classification: Generated<string>;
+  file_status: Generated<string>;
+}
+
+/** Migration 0065: a comment on a file or a folder (one of the two ids set); Secure rooms: `text` sealed, `signature` set. */
+export interface RoomCommentsTable {
+  id: Generated<number>;
+  uuid: string;
+  room_id: number;
+  folder_id: number | null;
+  file_id: number | null;
+  author_id: number | null;
+  text: string;
+  signature: string | null;
+  created_at: number;
+  updated_at: number;
 }
 
 /** Migration 0032: an earlier content of a file (versions.ts), bytes under its own `blob_prefix`. */
@@ -133,6 +153,7 @@ export interface RoomTables {
   room_file_parts: RoomFilePartsTable;
   room_activity: RoomActivityTable;
   room_file_versions: RoomFileVersionsTable;
+  room_comments: RoomCommentsTable;
 }
 
 declare module '../../db/schema' {

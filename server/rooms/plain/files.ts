@@ -7,6 +7,7 @@ import type { RequestContext } from '../../core/request-context';
 import { sendStoredFile } from '../../uploads/send';
 import { movedDetail, recordActivity } from '../kind/activity';
 import { filePartKey, layoutOf, liveFile, toUploadFile } from '../kind/file-rows';
+import { applyLabels, type LabelInput } from '../kind/labels';
 import { checkNameFree, validName } from '../kind/names';
 import { refuseUnlessScanned } from './scan';
 import { liveFolder, liveRoom, requireRole } from '../kind/roles';
@@ -37,13 +38,13 @@ export async function downloadFile(ctx: RequestContext, request: FastifyRequest,
 /**
  * Rename and/or move within the room: edit right where the file is, upload right on the target
  * folder; moving into another room is refused (SPEC §2). Logged as `edit` (detail: the old name
- * on a rename, `moved` on a move).
+ * on a rename, `moved` on a move). Classification and status (plain rooms) in the same call.
  */
 export async function updateFile(
   ctx: RequestContext,
   roomUuid: string,
   fileUuid: string,
-  input: { name?: string | undefined; folderUuid?: string | null | undefined; roomUuid?: string | undefined },
+  input: { name?: string | undefined; folderUuid?: string | null | undefined; roomUuid?: string | undefined } & LabelInput,
 ): Promise<RoomUploadFile> {
   const { app, user } = ctx;
   const room = await liveRoom(app.db, roomUuid);
@@ -57,7 +58,7 @@ export async function updateFile(
     target = input.folderUuid === null ? undefined : await liveFolder(app.db, room, input.folderUuid);
     await requireRole(app.db, room, user.id, 'upload', target);
   }
-  if (input.name !== undefined) requireRoomKind(room, 'plain');
+  if (input.name !== undefined || input.classification !== undefined || input.status !== undefined) requireRoomKind(room, 'plain');
   const name = input.name === undefined ? file.name : validName(input.name);
   const targetId = target?.id ?? null;
   // E2E: sealed names never compare equal; the browser checks the target's decrypted names first.
@@ -68,6 +69,7 @@ export async function updateFile(
   const item = { room, folderId: targetId, fileId: file.id, uuid: file.uuid, name };
   if (name !== file.name) await recordActivity(app.db, 'edit', user, item, file.name);
   if (targetId !== file.folder_id) await recordActivity(app.db, 'edit', user, item, movedDetail(room, target));
+  Object.assign(updated, await applyLabels(app.db, 'room_files', file, input, user, item));
   const role = await requireRole(app.db, room, user.id, 'see', target);
   return toUploadFile(updated, room, target?.uuid ?? null, role, await emailOf(ctx, file.uploaded_by));
 }

@@ -3,6 +3,7 @@ import type { RoomFolder } from '@shared/contract/rooms';
 import { badRequest } from '../../core/http-error';
 import type { RequestContext } from '../../core/request-context';
 import { movedDetail, recordActivity } from '../kind/activity';
+import { applyLabels, type LabelInput } from '../kind/labels';
 import { checkFolderNameFree, validName } from '../kind/names';
 import { ancestorsOf, liveFolder, liveRoom, requireRole, type FolderRow } from '../kind/roles';
 import { emailOf, toFolder } from './rooms';
@@ -30,12 +31,13 @@ export async function createFolder(ctx: RequestContext, roomUuid: string, input:
 /**
  * Rename and/or move within the room: edit right on the folder, upload right on the target
  * parent; a folder cannot go into itself or below itself; moving into another room is refused.
+ * Classification and status (plain rooms) in the same call.
  */
 export async function updateFolder(
   ctx: RequestContext,
   roomUuid: string,
   folderUuid: string,
-  input: { name?: string | undefined; parentUuid?: string | null | undefined; roomUuid?: string | undefined },
+  input: { name?: string | undefined; parentUuid?: string | null | undefined; roomUuid?: string | undefined } & LabelInput,
 ): Promise<RoomFolder> {
   const { app, user } = ctx;
   const room = await liveRoom(app.db, roomUuid);
@@ -57,7 +59,7 @@ export async function updateFolder(
     await requireRole(app.db, room, user.id, 'upload', target);
     parentId = target?.id ?? null;
   }
-  if (input.name !== undefined) requireRoomKind(room, 'plain');
+  if (input.name !== undefined || input.classification !== undefined || input.status !== undefined) requireRoomKind(room, 'plain');
   const name = input.name === undefined ? folder.name : validName(input.name);
   // E2E: the name is sealed with a fresh IV, so no two compare equal here; the browser checks the
   // target's decrypted names before it moves (server/README "End-to-end encrypted rooms").
@@ -67,7 +69,7 @@ export async function updateFolder(
   const item = { room, folderId: folder.id, uuid: folder.uuid, name };
   if (name !== folder.name) await recordActivity(app.db, 'edit', user, item, folder.name);
   if (parentId !== folder.parent_id) await recordActivity(app.db, 'edit', user, item, movedDetail(room, moveTarget));
-  const updated = { ...folder, name, parent_id: parentId, updated_at: now };
+  const updated = { ...folder, name, parent_id: parentId, updated_at: now, ...(await applyLabels(app.db, 'room_folders', folder, input, user, item)) };
   const role = await requireRole(app.db, room, user.id, 'see', updated);
   const parent = parentId === null ? null : await app.db.selectFrom('room_folders').select('uuid').where('id', '=', parentId).executeTakeFirst();
   return toFolder(updated, room, parent?.uuid ?? null, role, await emailOf(ctx, folder.created_by));

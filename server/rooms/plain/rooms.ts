@@ -8,6 +8,7 @@ import { recordActivity } from '../kind/activity';
 import { filePage, type FilePageQuery } from './file-pages';
 import { creationRightsOf, mayCreateRoomsUnder, roomSettings } from '../kind/admin-settings';
 import { checkRoomNameFree, validName } from '../kind/names';
+import { classificationOf, fileStatusOf } from '../kind/label-values';
 import { insertRoomWithOwner } from '../kind/new-room';
 import { refuseRoomCreationOverLicence } from '../kind/room-licence';
 import { ancestorsOf, liveFolder, liveRoom, requireRole, roleResolver, type FolderRow, type RoomRow } from '../kind/roles';
@@ -26,7 +27,17 @@ export function toRoom(row: RoomRow, role: RoomRole, createdBy: string): Room {
 }
 
 export function toFolder(row: FolderRow, room: RoomRow, parentUuid: string | null, role: RoomRole, createdBy: string): RoomFolder {
-  return { uuid: row.uuid, roomUuid: room.uuid, parentUuid, name: row.name, role, createdBy, createdAt: Number(row.created_at) };
+  return {
+    uuid: row.uuid,
+    roomUuid: room.uuid,
+    parentUuid,
+    name: row.name,
+    role,
+    createdBy,
+    createdAt: Number(row.created_at),
+    classification: classificationOf(row.classification),
+    status: fileStatusOf(row.file_status),
+  };
 }
 
 /** Email of a creator (empty when the account is gone). */

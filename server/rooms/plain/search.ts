@@ -1,6 +1,7 @@
-// `q` search on names inside one plain room: folders and complete files the caller has a role on,
+// `q` search on names inside one plain room (and/or its classification and status, issue 31 §1): folders and complete files the caller has a role on,
 // not in the trash (nor below a folder in the trash), each with its path from the room down.
 import type { RoomSearchResult } from '@shared/contract/room-files';
+import type { RoomClassification, RoomFileStatus } from '@shared/contract/rooms';
 import { foldedIncludes, foldForSearch } from '@shared/contract/search-fold';
 import type { RequestContext } from '../../core/request-context';
 import { toRoomFile } from '../kind/file-rows';
@@ -11,7 +12,11 @@ import { requireRoomKind } from '../kind/room-kind';
 /** Candidates read per kind before the role and trash filters (then cut to pageSize). */
 const SCAN_LIMIT = 2000;
 
-export async function searchRoom(ctx: RequestContext, roomUuid: string, query: { q: string; pageSize: number }): Promise<RoomSearchResult> {
+export async function searchRoom(
+  ctx: RequestContext,
+  roomUuid: string,
+  query: { q?: string | undefined; classification?: RoomClassification | undefined; status?: RoomFileStatus | undefined; pageSize: number },
+): Promise<RoomSearchResult> {
   const { app, user } = ctx;
   const room = await liveRoom(app.db, roomUuid);
   await requireRole(app.db, room, user.id, 'see').catch(async (error: unknown) => {
@@ -36,10 +41,15 @@ export async function searchRoom(ctx: RequestContext, roomUuid: string, query: {
   // Case and accents do not count (shared/contract/search-fold.ts). SQL's lower()/LIKE fold ASCII
   // only (SQLite) or by the database's locale (PostgreSQL), so the names are matched here: the
   // folders are read above anyway, the files as (id, name) pairs of this one room.
-  const needle = foldForSearch(query.q);
+  const needle = query.q === undefined ? null : foldForSearch(query.q);
+  // Issue 31 §1: classification and status narrow the match (alone, or with the name).
+  const matches = (row: { name: string; classification: string; file_status: string }) =>
+    (needle === null || foldedIncludes(row.name, needle)) &&
+    (query.classification === undefined || row.classification === query.classification) &&
+    (query.status === undefined || row.file_status === query.status);
   const byName = (a: { name: string }, b: { name: string }) => foldForSearch(a.name).localeCompare(foldForSearch(b.name));
   const folders: RoomSearchResult['folders'] = [];
-  const folderIds = all.filter((f) => foldedIncludes(f.name, needle)).sort(byName).slice(0, SCAN_LIMIT).map((f) => f.id);
+  const folderIds = all.filter(matches).sort(byName).slice(0, SCAN_LIMIT).map((f) => f.id);
   const folderRows = folderIds.length === 0 ? [] : await app.db
     .selectFrom('room_folders')
     .leftJoin('users', 'users.id', 'room_folders.created_by')
@@ -58,12 +68,12 @@ export async function searchRoom(ctx: RequestContext, roomUuid: string, query: {
   const files: RoomSearchResult['files'] = [];
   const names = await app.db
     .selectFrom('room_files')
-    .select(['id', 'name'])
+    .select(['id', 'name', 'classification', 'file_status'])
     .where('room_id', '=', room.id)
     .where('deleted_at', 'is', null)
     .where('state', '=', 'complete')
     .execute();
-  const fileIds = names.filter((f) => foldedIncludes(f.name, needle)).sort(byName).slice(0, SCAN_LIMIT).map((f) => f.id);
+  const fileIds = names.filter(matches).sort(byName).slice(0, SCAN_LIMIT).map((f) => f.id);
   const fileRows = fileIds.length === 0 ? [] : await app.db
     .selectFrom('room_files')
     .leftJoin('users', 'users.id', 'room_files.uploaded_by')

@@ -23,6 +23,7 @@ import { ROOM_INVITATION_ENDPOINTS } from './room-invitations';
 import { ROOM_LINK_ENDPOINTS } from './room-links';
 import { TRUST_NETWORK_ENDPOINTS } from './trust-networks';
 import { ROOM_RETENTION_ENDPOINTS } from './room-retention';
+import { ROOM_COMMENT_ENDPOINTS } from './room-comments';
 
 /** Every area of the catalogue (one file each, README.md "Endpoint catalogue"). */
 export const ENDPOINT_AREAS = {
@@ -50,6 +51,7 @@ export const ENDPOINT_AREAS = {
   roomLinks: ROOM_LINK_ENDPOINTS,
   trustNetworks: TRUST_NETWORK_ENDPOINTS,
   roomRetention: ROOM_RETENTION_ENDPOINTS,
+  roomComments: ROOM_COMMENT_ENDPOINTS,
 } as const;
 
 /** Every endpoint of `/api/2`, once. */

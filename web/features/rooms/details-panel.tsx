@@ -24,12 +24,13 @@ import { AccessFlags } from './access-flags';
 import { refreshRooms, setRoomAccess, useRoomAccess } from './api/rooms';
 import { ConfirmDialog, type ConfirmRequest } from './room-dialogs';
 import { RoomActivity } from './room-activity';
+import { CommentsTab } from './room-comments';
 import { RoleBadge, useDateFormat } from './room-format';
 
 /** The item whose details show: the room itself, a folder or a file. */
 export type DetailsItem = { kind: 'room'; room: Room } | { kind: 'folder'; room: Room; folder: RoomFolder } | { kind: 'file'; room: Room; file: RoomFile };
 
-type TabValue = 'access' | 'activity' | 'details';
+type TabValue = 'access' | 'comments' | 'activity' | 'details';
 
 /**
  * What the sidebar shows instead of the server's strings (an E2E room: the decrypted name, the
@@ -60,9 +61,9 @@ const accessFolderOf = (item: DetailsItem): string | undefined =>
 const personName = (entry: RoomAccessEntry) => entry.user.name || entry.user.username || entry.user.email;
 
 /**
- * The details sidebar of a room, folder or file (SPEC §2; the Comments tab arrives with a later
- * issue): Access — who has which role, OWNERs change or revoke after a confirmation naming item,
- * role and person; Activity (OWNERs) — the existing activity list of the item; Details — size,
+ * The details sidebar of a room, folder or file (SPEC §2): Access — who has which role, OWNERs
+ * change or revoke after a confirmation naming item, role and person; Comments (files and folders of
+ * plain rooms, room-comments.tsx); Activity (OWNERs) — the existing activity list of the item; Details — size,
  * type, dates, creator/uploader, owners, encryption.
  */
 export function DetailsPanel({ item, onClose, names }: { item: DetailsItem | null; onClose: () => void; names?: DetailsNames }) {
@@ -80,6 +81,8 @@ function DetailsContent({ item, onClose, names }: { item: DetailsItem; onClose: 
   const [tab, setTab] = useState<TabValue>('details');
   const owner = ROOM_PERMISSIONS[roleOf(item)].manageAccess;
   const access = useRoomAccess(item.room.uuid, accessFolderOf(item), owner);
+  // Comments are on files and folders; a Secure room's would be sealed in the browser, not built yet.
+  const commentTarget = item.room.encrypted ? null : item.kind === 'file' ? { fileUuid: item.file.uuid } : item.kind === 'folder' ? { folderUuid: item.folder.uuid } : null;
   return (
     <>
       <DrawerHeader>
@@ -90,11 +93,13 @@ function DetailsContent({ item, onClose, names }: { item: DetailsItem; onClose: 
       <DrawerBody className={styles.body}>
         <TabList selectedValue={tab} onTabSelect={(_e, data) => setTab(data.value as TabValue)} aria-label={t('rooms:details.tabs')}>
           <Tab value="access">{t('rooms:details.access')}</Tab>
+          {commentTarget ? <Tab value="comments">{t('roomComments:comments.tab')}</Tab> : null}
           {ROOM_PERMISSIONS[roleOf(item)].activity ? <Tab value="activity">{t('rooms:details.activity')}</Tab> : null}
           <Tab value="details">{t('rooms:details.details')}</Tab>
         </TabList>
-        <div role="tabpanel" aria-label={t(`rooms:details.${tab}`)}>
+        <div role="tabpanel" aria-label={tab === 'comments' ? t('roomComments:comments.tab') : t(`rooms:details.${tab}`)}>
           {tab === 'access' ? <AccessTab item={item} itemName={names?.name ?? nameOf(item)} entries={access.data?.entries} loading={access.isLoading} failed={access.error !== undefined} owner={owner} /> : null}
+          {tab === 'comments' && commentTarget ? <CommentsTab roomUuid={item.room.uuid} target={commentTarget} role={roleOf(item)} itemName={names?.name ?? nameOf(item)} /> : null}
           {tab === 'activity' ? (
             <RoomActivity
               roomUuid={item.room.uuid}

@@ -16,6 +16,7 @@ import { useNotify } from '@web/lib/toasts';
 import type { MoveItem } from './move-dialog';
 import type { ConfirmRequest, NameRequest } from './room-dialogs';
 import { useDateFormat } from './room-format';
+import { LabelBadges, matchesLabels, type LabelFilterValue, type LabelRequest } from './room-labels';
 import { VersionConflictDialog, VersionsDialog, type ConflictRequest } from './version-dialogs';
 import { formatSize } from '@web/lib/format-size';
 import { ShareLinkDialog } from './links/share-link-dialog';
@@ -46,6 +47,10 @@ interface Props {
   /** A search hit's file uuid, marked in the table. */
   highlight?: string | null;
   paging: FilesPaging;
+  /** Classification and status filter (issue 31 §1): only the matching files of this page show. */
+  filter: LabelFilterValue;
+  /** Opens the classification or file-status dialog of a file. */
+  onLabel: (area: LabelRequest['area'], file: RoomFile) => void;
 }
 
 /** The page of files shown and how to get another (the server pages and sorts; RoomPage keeps the cursors). */
@@ -66,7 +71,7 @@ export interface FilesPaging {
  * upload (through the transfer engine, resumable, shown in the transfer centre too), rename and
  * delete (after a confirmation); everyone but a PREVIEWER downloads (SPEC §6).
  */
-export function RoomFiles({ contents, onName, onConfirm, onMove, onDetails, onPreview, picker: input, highlight, paging }: Props) {
+export function RoomFiles({ contents, onName, onConfirm, onMove, onDetails, onPreview, picker: input, highlight, paging, filter, onLabel }: Props) {
   const { t, i18n } = useTranslation();
   const styles = useStyles();
   const dateFormat = useDateFormat();
@@ -194,6 +199,7 @@ export function RoomFiles({ contents, onName, onConfirm, onMove, onDetails, onPr
           <DocumentRegular aria-hidden="true" />
           {file.name}
           <ScanStatus state={file.scanState} encrypted={room.encrypted} />
+          <LabelBadges item={file} />
         </span>
       ),
     },
@@ -233,6 +239,8 @@ export function RoomFiles({ contents, onName, onConfirm, onMove, onDetails, onPr
                   {allowed.edit ? <MenuItem onClick={() => setLinkOf(file)}>{t('roomLinks:action')}</MenuItem> : null}
                   {allowed.preview ? <MenuItem onClick={() => onPreview(file)}>{t('rooms:preview.action')}</MenuItem> : null}
                   <MenuItem onClick={() => onDetails(file)}>{t('rooms:details.action')}</MenuItem>
+                  {allowed.edit ? <MenuItem onClick={() => onLabel('classification', file)}>{t('roomComments:classification.action')}</MenuItem> : null}
+                  {allowed.edit ? <MenuItem onClick={() => onLabel('status', file)}>{t('roomComments:status.action')}</MenuItem> : null}
                   {allowed.edit ? <MenuItem onClick={() => setVersionsOf(file)}>{t('rooms:versions.action')}</MenuItem> : null}
                   {allowed.edit ? <MenuItem onClick={() => onName(rename(file))}>{t('rooms:rename.action')}</MenuItem> : null}
                   {allowed.edit ? (
@@ -289,10 +297,10 @@ export function RoomFiles({ contents, onName, onConfirm, onMove, onDetails, onPr
       <DataTable
         labelledBy="room-files-heading"
         columns={columns}
-        rows={contents.files}
+        rows={contents.files.filter(matchesLabels(filter))}
         rowKey={(file) => file.uuid}
         highlighted={(file) => file.uuid === highlight}
-        empty={<Text as="p">{may.upload ? t('rooms:files.emptyEditor') : t('rooms:files.empty')}</Text>}
+        empty={<Text as="p">{contents.files.length > 0 ? t('roomComments:filter.noMatch') : may.upload ? t('rooms:files.emptyEditor') : t('rooms:files.empty')}</Text>}
       />
       {contents.totalFiles > paging.pageSize || paging.page > 1 ? (
         <nav className={styles.pager} aria-label={t('rooms:files.paging.label')}>

@@ -1,6 +1,6 @@
 import { ROOM_ROLES } from '@shared/contract/rooms';
 import { describe, expect, it } from 'vitest';
-import { roomMay } from './room-may';
+import { commentMay, roomMay } from './room-may';
 
 describe('roomMay (the SPEC §6 table, not role names)', () => {
   it('answers the table: OWNER manages access, EDITOR writes, VIEWER downloads, PREVIEWER only previews', () => {
@@ -12,5 +12,17 @@ describe('roomMay (the SPEC §6 table, not role names)', () => {
 
   it('no role (still loading, or none): nothing', () => {
     expect(roomMay(undefined, 'preview')).toBe(false);
+  });
+});
+
+describe('commentMay (issue 31 §1)', () => {
+  it('the writing roles edit and delete their own; an OWNER deletes anyone’s; VIEWER and PREVIEWER only read', () => {
+    expect(ROOM_ROLES.map((r) => [r, commentMay(r, true), commentMay(r, false)])).toEqual([
+      ['OWNER', { edit: true, delete: true }, { edit: false, delete: true }],
+      ['EDITOR', { edit: true, delete: true }, { edit: false, delete: false }],
+      ['VIEWER', { edit: false, delete: false }, { edit: false, delete: false }],
+      ['PREVIEWER', { edit: false, delete: false }, { edit: false, delete: false }],
+    ]);
+    expect(commentMay(undefined, true)).toEqual({ edit: false, delete: false });
   });
 });

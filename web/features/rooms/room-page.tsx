@@ -21,6 +21,7 @@ import { PreviewDialog } from './preview-dialog';
 import { ConfirmDialog, NameDialog, type ConfirmRequest, type NameRequest } from './room-dialogs';
 import { RoomActivity } from './room-activity';
 import { RoomFiles, type FilesPaging } from './room-files';
+import { LabelBadges, LabelDialog, LabelFilter, matchesLabels, NO_LABEL_FILTER, type LabelFilterValue, type LabelRequest } from './room-labels';
 import { RoleBadge, useDateFormat } from './room-format';
 import { ShareDialog } from './share-dialog';
 import { RequestFilesDialog } from './requests/request-dialog';
@@ -145,6 +146,8 @@ function RoomView({ contents, paging }: { contents: RoomContents; paging: FilesP
   const [details, setDetails] = useState<DetailsItem | null>(null);
   const [previewing, setPreviewing] = useState<RoomFile | null>(null);
   const [requesting, setRequesting] = useState(false);
+  const [labelFilter, setLabelFilter] = useState<LabelFilterValue>(NO_LABEL_FILTER);
+  const [labeling, setLabeling] = useState<LabelRequest | null>(null);
   const picker = useRef<HTMLInputElement>(null);
   const { room, folder } = contents;
   const here = folder ?? room;
@@ -241,6 +244,7 @@ function RoomView({ contents, paging }: { contents: RoomContents; paging: FilesP
         <span className={styles.folderName}>
           <FolderRegular aria-hidden="true" />
           <RouterLink to={ROUTES.room(room.uuid, item.uuid)}>{item.name}</RouterLink>
+          <LabelBadges item={item} />
         </span>
       ),
     },
@@ -257,6 +261,12 @@ function RoomView({ contents, paging }: { contents: RoomContents; paging: FilesP
           <MenuPopover>
             <MenuList>
               <MenuItem onClick={() => setDetails({ kind: 'folder', room, folder: item })}>{t('rooms:details.action')}</MenuItem>
+              {ROOM_PERMISSIONS[item.role].edit ? (
+                <MenuItem onClick={() => setLabeling({ area: 'classification', roomUuid: room.uuid, item: { kind: 'folder', ...item } })}>{t('roomComments:classification.action')}</MenuItem>
+              ) : null}
+              {ROOM_PERMISSIONS[item.role].edit ? (
+                <MenuItem onClick={() => setLabeling({ area: 'status', roomUuid: room.uuid, item: { kind: 'folder', ...item } })}>{t('roomComments:status.action')}</MenuItem>
+              ) : null}
               {ROOM_PERMISSIONS[item.role].edit ? <MenuItem onClick={() => setNaming(renameFolderRequest(item))}>{t('rooms:rename.action')}</MenuItem> : null}
               {ROOM_PERMISSIONS[item.role].edit ? (
                 <MenuItem onClick={() => setMoving({ kind: 'folder', uuid: item.uuid, name: item.name, parentUuid: item.parentUuid })}>{t('rooms:move.action')}</MenuItem>
@@ -334,6 +344,7 @@ function RoomView({ contents, paging }: { contents: RoomContents; paging: FilesP
           </Button>
         ) : null}
       </div>
+      <LabelFilter value={labelFilter} onChange={setLabelFilter} />
       {/* The server sends the sub-folders with the first page of files only. */}
       {paging.page === 1 ? (
       <section className={styles.section} aria-labelledby="room-folders-heading">
@@ -343,10 +354,10 @@ function RoomView({ contents, paging }: { contents: RoomContents; paging: FilesP
         <DataTable
           labelledBy="room-folders-heading"
           columns={columns}
-          rows={contents.folders}
+          rows={contents.folders.filter(matchesLabels(labelFilter))}
           rowKey={(item) => item.uuid}
           highlighted={(item) => item.uuid === highlight}
-          empty={<Text as="p">{may.edit ? t('rooms:room.noFoldersEditor') : t('rooms:room.noFolders')}</Text>}
+          empty={<Text as="p">{contents.folders.length > 0 ? t('roomComments:filter.noMatch') : may.edit ? t('rooms:room.noFoldersEditor') : t('rooms:room.noFolders')}</Text>}
         />
       </section>
       ) : null}
@@ -356,12 +367,15 @@ function RoomView({ contents, paging }: { contents: RoomContents; paging: FilesP
         picker={picker}
         highlight={highlight}
         paging={paging}
+        filter={labelFilter}
+        onLabel={(area, file) => setLabeling({ area, roomUuid: room.uuid, item: { kind: 'file', ...file } })}
       />
       {may.activity ? <RoomActivity key={here.uuid} roomUuid={room.uuid} folderUuid={folder?.uuid ?? null} /> : null}
       {may.manageAccess && !room.encrypted ? <RoomRequestsSection roomUuid={room.uuid} roomName={room.name} /> : null}
       <NameDialog request={naming} onClose={() => setNaming(null)} />
       <ConfirmDialog request={confirming} onClose={() => setConfirming(null)} />
       <MoveDialog room={room} item={moving} onClose={() => setMoving(null)} />
+      <LabelDialog request={labeling} onClose={() => setLabeling(null)} />
       <DetailsPanel item={details} onClose={() => setDetails(null)} />
       <PreviewDialog file={previewing} onClose={() => setPreviewing(null)} />
       {may.upload && !room.encrypted ? (
