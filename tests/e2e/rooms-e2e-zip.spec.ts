@@ -2,8 +2,9 @@
 // download as a ZIP built in the browser (names decrypted, every file decrypted and checked in the
 // crypto Worker, the ZIP streamed to disk through the download service worker) — entries compared
 // by SHA-256 with the originals, folder structure kept, a taken name numbered, an unsafe name made
-// safe. A file whose ciphertext was corrupted on the server's disk is left out and named by the
-// SPEC §8 partial-failure message while every other entry is intact. Then search inside one room:
+// safe. A file whose ciphertext was corrupted on the server's disk, and a sub-folder whose listing
+// fails on the network, are named by the SPEC §8 partial-failure message while every other entry is
+// intact; the downloaded folder itself not listing is the parent-download failure. Then search inside one room:
 // the plain room's search box (the server's route) and the Secure room's (decrypted names in the
 // browser), both accent-insensitive, each hit leading to its folder. axe on the states.
 // The files are sealed and uploaded from Node with the real CryptoService (rooms-e2e-helpers).
@@ -36,6 +37,7 @@ let actor: E2eActor;
 let roomUuid: string;
 let reportsUuid: string;
 let brokenUuid: string;
+let quarterUuid: string;
 /** The file the second test corrupts, by its path inside the room's ZIP. */
 const BROKEN = 'Reports/2026/broken.bin';
 /** Path inside the room's ZIP → SHA-256 of the plaintext uploaded. */
@@ -62,6 +64,7 @@ test.beforeAll(async () => {
   reportsUuid = await folder('Reports');
   const year = await folder('2026', reportsUuid);
   const quarter = await folder('Q1', year);
+  quarterUuid = quarter;
   await folder('Empty');
   await put('Reports/summary.txt', 'summary.txt', new TextEncoder().encode('Quarterly summary: all figures inside.\n'), reportsUuid);
   await put('Reports/large.bin', 'large.bin', new Uint8Array(randomBytes(LARGE_MIB * 1024 * 1024 + 321)), reportsUuid);
@@ -130,7 +133,7 @@ test('a Secure folder and the whole room download as a ZIP: decrypted names and 
   await expectNoSeriousA11yViolations(page, 'transfer centre after a Secure room ZIP');
 });
 
-test('a file corrupted on the server is left out of the ZIP and named by the partial-failure message; the rest is intact', async ({ page }) => {
+test('a corrupted file and a folder that cannot be listed are named by the partial-failure message, the rest is intact; the folder itself not listing fails the download', async ({ page }) => {
   test.setTimeout(240_000);
   // One byte of the stored ciphertext flipped, as a failing disk or a tampering server would.
   const { blob_prefix: prefix } = await server.app.db.selectFrom('room_files').select('blob_prefix').where('uuid', '=', brokenUuid).executeTakeFirstOrThrow();
@@ -141,16 +144,28 @@ test('a file corrupted on the server is left out of the ZIP and named by the par
   await writeFile(blob, bytes);
 
   await openSecureRoom(page, reportsUuid);
+  // The ZIP's own listings (oldest first) of one folder fail on the network; the page's listing is not touched.
+  const zipListingOf = (folderUuid: string) => (url: URL) => url.pathname.endsWith(`/folders/${folderUuid}`) && url.searchParams.get('sort') === 'updatedAt';
+  await page.route(zipListingOf(quarterUuid), (route) => route.abort('connectionfailed'));
   await page.getByRole('button', { name: fill(rooms.crumbMenu.label, { name: 'Reports' }) }).click();
   const [download] = await Promise.all([page.waitForEvent('download', { timeout: 120_000 }), page.getByRole('menuitem', { name: rooms.files.zip }).click()]);
-  const message = fill(rooms.e2eZip.partialFailed_one, { count: 1, names: '2026/broken.bin' });
+  const message = fill(rooms.e2eZip.partialFailed_other, { count: 2, names: '2026/Q1/, 2026/broken.bin' });
   await expect(page.locator('.fui-Toast', { hasText: fill(rooms.e2eZip.toastFailed, { title: 'Reports.zip' }) })).toContainText(message, { timeout: 120_000 });
   const saved = await zipEntries((await download.path())!);
-  expect(saved.files).toEqual(new Map([...expected].filter(([p]) => p.startsWith('Reports/') && p !== BROKEN).map(([p, hash]) => [p.slice('Reports/'.length), hash])));
+  const intact = (p: string) => p.startsWith('Reports/') && p !== BROKEN && !p.startsWith('Reports/2026/Q1/');
+  expect(saved.files).toEqual(new Map([...expected].filter(([p]) => intact(p)).map(([p, hash]) => [p.slice('Reports/'.length), hash])));
   await page.getByRole('button', { name: /^File transfers/ }).click();
   const centre = page.getByRole('dialog', { name: 'File transfers' });
   await expect(centre.getByText(message)).toBeVisible();
   await expectNoSeriousA11yViolations(page, 'transfer centre with a partial Secure room ZIP');
+  await centre.getByRole('button', { name: 'Close' }).click();
+
+  // The folder downloaded cannot be listed at all: nothing is saved, the parent-download failure says so.
+  await page.unroute(zipListingOf(quarterUuid));
+  await page.route(zipListingOf(reportsUuid), (route) => route.abort('connectionfailed'));
+  await page.getByRole('button', { name: fill(rooms.crumbMenu.label, { name: 'Reports' }) }).click();
+  await page.getByRole('menuitem', { name: rooms.files.zip }).click();
+  await expect(page.locator('.fui-Toast', { hasText: fill(rooms.e2eZip.toastFailed, { title: 'Reports.zip' }) })).toContainText(fill(rooms.e2eZip.parentFailed, { name: 'Reports' }), { timeout: 60_000 });
 });
 
 test('search inside one room: the plain room asks the server, the Secure room searches its decrypted names; accents do not count', async ({ page }) => {

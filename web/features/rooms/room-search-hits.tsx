@@ -1,7 +1,50 @@
-import { Text } from '@fluentui/react-components';
+import { Button, Field, makeStyles, SearchBox, Spinner, Text } from '@fluentui/react-components';
+import { SearchRegular } from '@fluentui/react-icons';
 import { DataTable, type DataTableColumn } from '@web/components/data-table';
 import { RouterLink } from '@web/components/router-link';
+import type { FormEvent, ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+
+const useStyles = makeStyles({
+  form: { display: 'flex', gap: '12px', alignItems: 'end', flexWrap: 'wrap', margin: '0 0 12px' },
+  results: { margin: '12px 0 16px' },
+});
+
+/**
+ * The search box of one room ("Search the whole room") with its button, a spinner while it runs
+ * (`busy`: its label), the failure line, and below them `children` (the hits).
+ */
+export function RoomSearchBox({ query, onQuery, onSearch, busy, failed, children }: {
+  query: string;
+  onQuery: (query: string) => void;
+  onSearch: () => void;
+  /** The spinner's label while a search runs; undefined: none runs. */
+  busy: string | undefined;
+  failed: boolean;
+  children: ReactNode;
+}) {
+  const { t } = useTranslation();
+  const styles = useStyles();
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    onSearch();
+  };
+  return (
+    <div className={styles.results}>
+      <form role="search" className={styles.form} onSubmit={submit} aria-label={t('rooms:e2ePage.search.label')}>
+        <Field label={t('rooms:e2ePage.search.label')}>
+          <SearchBox value={query} onChange={(_e, data) => onQuery(data.value)} />
+        </Field>
+        <Button type="submit" icon={<SearchRegular />} disabled={busy !== undefined}>
+          {t('rooms:e2ePage.search.submit')}
+        </Button>
+        {busy !== undefined ? <Spinner size="tiny" role="status" label={busy} /> : null}
+      </form>
+      {failed ? <Text role="alert">{t('rooms:e2ePage.search.failed')}</Text> : null}
+      {children}
+    </div>
+  );
+}
 
 /** A folder or file of one room matching a search, with the folders above it (top first). */
 export interface RoomSearchEntry {

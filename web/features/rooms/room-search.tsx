@@ -1,18 +1,11 @@
-import { Button, Field, makeStyles, SearchBox, Spinner, Text } from '@fluentui/react-components';
-import { SearchRegular } from '@fluentui/react-icons';
 import { call } from '@shared/api/call';
 import { ROOM_ENDPOINTS as E } from '@shared/contract/endpoints/rooms';
 import { apiClient } from '@web/lib/api-client';
 import { ROUTES } from '@web/lib/routes';
-import { useRef, useState, type FormEvent } from 'react';
+import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { hitLocation } from './api/rooms-search';
-import { ROOM_SEARCH_SHOWN, RoomSearchHits, type RoomSearchEntry } from './room-search-hits';
-
-const useStyles = makeStyles({
-  form: { display: 'flex', gap: '12px', alignItems: 'end', flexWrap: 'wrap', margin: '0 0 12px' },
-  results: { margin: '12px 0 16px' },
-});
+import { ROOM_SEARCH_SHOWN, RoomSearchBox, RoomSearchHits, type RoomSearchEntry } from './room-search-hits';
 
 /**
  * Search inside one plain room (issue 31 §4): "Search" asks the server (GET /rooms/{room}/search,
@@ -22,15 +15,13 @@ const useStyles = makeStyles({
  */
 export function RoomSearch({ roomUuid, roomName }: { roomUuid: string; roomName: string }) {
   const { t } = useTranslation();
-  const styles = useStyles();
   const [query, setQuery] = useState('');
   const [found, setFound] = useState<{ q: string; matches: RoomSearchEntry[] } | null>(null);
   const [busy, setBusy] = useState(false);
   const [failed, setFailed] = useState(false);
   const run = useRef(0);
 
-  async function search(event: FormEvent) {
-    event.preventDefault();
+  async function search() {
     const q = query.trim();
     const mine = ++run.current;
     setFailed(false);
@@ -55,20 +46,10 @@ export function RoomSearch({ roomUuid, roomName }: { roomUuid: string; roomName:
   }
 
   return (
-    <div className={styles.results}>
-      <form role="search" className={styles.form} onSubmit={(event) => void search(event)} aria-label={t('rooms:e2ePage.search.label')}>
-        <Field label={t('rooms:e2ePage.search.label')}>
-          <SearchBox value={query} onChange={(_e, data) => setQuery(data.value)} />
-        </Field>
-        <Button type="submit" icon={<SearchRegular />} disabled={busy}>
-          {t('rooms:e2ePage.search.submit')}
-        </Button>
-        {busy ? <Spinner size="tiny" role="status" label={t('rooms:search.submit')} /> : null}
-      </form>
-      {failed ? <Text role="alert">{t('rooms:e2ePage.search.failed')}</Text> : null}
+    <RoomSearchBox query={query} onQuery={setQuery} onSearch={() => void search()} busy={busy ? t('rooms:e2ePage.search.submit') : undefined} failed={failed}>
       {found && !busy ? (
         <RoomSearchHits matches={found.matches} q={found.q} roomName={roomName} folderLink={(folderUuid) => ROUTES.room(roomUuid, folderUuid ?? undefined)} hitLink={(e) => hitLocation(roomUuid, e.folderUuid, e.uuid)} />
       ) : null}
-    </div>
+    </RoomSearchBox>
   );
 }

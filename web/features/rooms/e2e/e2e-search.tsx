@@ -1,19 +1,12 @@
 import { foldedIncludes, foldForSearch } from '@shared/contract/search-fold';
-import { Button, Field, makeStyles, SearchBox, Spinner, Text } from '@fluentui/react-components';
-import { SearchRegular } from '@fluentui/react-icons';
 import { ROUTES } from '@web/lib/routes';
 import { useUnlockedKeys } from '@web/lib/unlock-request';
-import { useRef, useState, type FormEvent } from 'react';
+import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { secureHitLocation } from '../api/rooms-search';
-import { RoomSearchHits, type RoomSearchEntry } from '../room-search-hits';
+import { RoomSearchBox, RoomSearchHits, type RoomSearchEntry } from '../room-search-hits';
 import { listE2eNames } from './e2e-names';
 import { roomKeyOf } from './e2e-room-client';
-
-const useStyles = makeStyles({
-  form: { display: 'flex', gap: '12px', alignItems: 'end', flexWrap: 'wrap', margin: '0 0 12px' },
-  results: { margin: '0 0 16px' },
-});
 
 /**
  * Search over the decrypted names of the whole E2E room (the server sees only sealed names): on
@@ -24,7 +17,6 @@ const useStyles = makeStyles({
  */
 export function E2eRoomSearch({ roomUuid, roomName }: { roomUuid: string; roomName: string }) {
   const { t } = useTranslation();
-  const styles = useStyles();
   const unlock = useUnlockedKeys('decrypt');
   const [query, setQuery] = useState('');
   const [index, setIndex] = useState<RoomSearchEntry[] | null>(null);
@@ -32,8 +24,7 @@ export function E2eRoomSearch({ roomUuid, roomName }: { roomUuid: string; roomNa
   const [failed, setFailed] = useState(false);
   const run = useRef(0);
 
-  async function walk(event: FormEvent) {
-    event.preventDefault();
+  async function walk() {
     const keys = await unlock();
     if (!keys) return;
     const mine = ++run.current;
@@ -68,17 +59,7 @@ export function E2eRoomSearch({ roomUuid, roomName }: { roomUuid: string; roomNa
   const needle = foldForSearch(query.trim());
   const matches = index && needle ? index.filter((e) => foldedIncludes(e.name, needle)) : [];
   return (
-    <div className={styles.results}>
-      <form role="search" className={styles.form} onSubmit={(event) => void walk(event)} aria-label={t('rooms:e2ePage.search.label')}>
-        <Field label={t('rooms:e2ePage.search.label')}>
-          <SearchBox value={query} onChange={(_e, data) => setQuery(data.value)} />
-        </Field>
-        <Button type="submit" icon={<SearchRegular />} disabled={progress !== null}>
-          {t('rooms:e2ePage.search.submit')}
-        </Button>
-        {progress !== null ? <Spinner size="tiny" role="status" label={t('rooms:e2ePage.search.progress', { count: progress })} /> : null}
-      </form>
-      {failed ? <Text role="alert">{t('rooms:e2ePage.search.failed')}</Text> : null}
+    <RoomSearchBox query={query} onQuery={setQuery} onSearch={() => void walk()} busy={progress === null ? undefined : t('rooms:e2ePage.search.progress', { count: progress })} failed={failed}>
       {index && needle && progress === null ? (
         <RoomSearchHits
           matches={matches}
@@ -88,6 +69,6 @@ export function E2eRoomSearch({ roomUuid, roomName }: { roomUuid: string; roomNa
           hitLink={(e) => secureHitLocation(roomUuid, e.folderUuid, e.uuid)}
         />
       ) : null}
-    </div>
+    </RoomSearchBox>
   );
 }
