@@ -2,9 +2,9 @@
 // download as a ZIP built in the browser (names decrypted, every file decrypted and checked in the
 // crypto Worker, the ZIP streamed to disk through the download service worker) — entries compared
 // by SHA-256 with the originals, folder structure kept, a taken name numbered, an unsafe name made
-// safe. A file whose ciphertext was corrupted on the server's disk, and a sub-folder whose listing
-// fails on the network, are named by the SPEC §8 partial-failure message while every other entry is
-// intact; the downloaded folder itself not listing is the parent-download failure. Then search inside one room:
+// safe. A small file whose ciphertext was corrupted on the server's disk (no entry), a large one
+// corrupted in a later part (its entry ends short) and a sub-folder whose listing fails on the
+// network are named by the SPEC §8 partial-failure message while every other entry is intact; the downloaded folder itself not listing is the parent-download failure. Then search inside one room:
 // the plain room's search box (the server's route) and the Secure room's (decrypted names in the
 // browser), both accent-insensitive, each hit leading to its folder. axe on the states.
 // The files are sealed and uploaded from Node with the real CryptoService (rooms-e2e-helpers).
@@ -38,8 +38,10 @@ let roomUuid: string;
 let reportsUuid: string;
 let brokenUuid: string;
 let quarterUuid: string;
+let largeUuid: string;
 /** The file the second test corrupts, by its path inside the room's ZIP. */
 const BROKEN = 'Reports/2026/broken.bin';
+const LARGE = 'Reports/large.bin';
 /** Path inside the room's ZIP → SHA-256 of the plaintext uploaded. */
 const expected = new Map<string, string>();
 
@@ -67,7 +69,7 @@ test.beforeAll(async () => {
   quarterUuid = quarter;
   await folder('Empty');
   await put('Reports/summary.txt', 'summary.txt', new TextEncoder().encode('Quarterly summary: all figures inside.\n'), reportsUuid);
-  await put('Reports/large.bin', 'large.bin', new Uint8Array(randomBytes(LARGE_MIB * 1024 * 1024 + 321)), reportsUuid);
+  largeUuid = await put(LARGE, 'large.bin', new Uint8Array(randomBytes(LARGE_MIB * 1024 * 1024 + 321)), reportsUuid);
   await put('Reports/2026/figures.csv', 'figures.csv', new TextEncoder().encode('month,total\njan,12\nfeb,15\n'), year);
   // The server cannot keep two sealed names apart: the ZIP numbers the second.
   await put('Reports/2026/figures (1).csv', 'figures.csv', new TextEncoder().encode('month,total\nmar,17\n'), year);
@@ -135,13 +137,18 @@ test('a Secure folder and the whole room download as a ZIP: decrypted names and 
 
 test('a corrupted file and a folder that cannot be listed are named by the partial-failure message, the rest is intact; the folder itself not listing fails the download', async ({ page }) => {
   test.setTimeout(240_000);
-  // One byte of the stored ciphertext flipped, as a failing disk or a tampering server would.
-  const { blob_prefix: prefix } = await server.app.db.selectFrom('room_files').select('blob_prefix').where('uuid', '=', brokenUuid).executeTakeFirstOrThrow();
-  const blob = join(server.dataDir, 'blobs', ...`${prefix}/0`.split('/'));
-  const bytes = await readFile(blob);
-  const at = bytes.length >> 1;
-  bytes[at] = bytes[at]! ^ 0xff;
-  await writeFile(blob, bytes);
+  // One byte of the stored ciphertext flipped, as a failing disk or a tampering server would: in
+  // the small file (it leaves no entry) and in the fourth part of the large one (its entry ends short).
+  const flip = async (fileUuid: string, part: number) => {
+    const { blob_prefix: prefix } = await server.app.db.selectFrom('room_files').select('blob_prefix').where('uuid', '=', fileUuid).executeTakeFirstOrThrow();
+    const blob = join(server.dataDir, 'blobs', ...`${prefix}/${part}`.split('/'));
+    const bytes = await readFile(blob);
+    const at = bytes.length >> 1;
+    bytes[at] = bytes[at]! ^ 0xff;
+    await writeFile(blob, bytes);
+  };
+  await flip(brokenUuid, 0);
+  await flip(largeUuid, 3);
 
   await openSecureRoom(page, reportsUuid);
   // The ZIP's own listings (oldest first) of one folder fail on the network; the page's listing is not touched.
@@ -149,10 +156,14 @@ test('a corrupted file and a folder that cannot be listed are named by the parti
   await page.route(zipListingOf(quarterUuid), (route) => route.abort('connectionfailed'));
   await page.getByRole('button', { name: fill(rooms.crumbMenu.label, { name: 'Reports' }) }).click();
   const [download] = await Promise.all([page.waitForEvent('download', { timeout: 120_000 }), page.getByRole('menuitem', { name: rooms.files.zip }).click()]);
-  const message = fill(rooms.e2eZip.partialFailed_other, { count: 2, names: '2026/Q1/, 2026/broken.bin' });
+  const message = fill(rooms.e2eZip.partialFailed_other, { count: 3, names: '2026/Q1/, large.bin, 2026/broken.bin' });
   await expect(page.locator('.fui-Toast', { hasText: fill(rooms.e2eZip.toastFailed, { title: 'Reports.zip' }) })).toContainText(message, { timeout: 120_000 });
   const saved = await zipEntries((await download.path())!);
-  const intact = (p: string) => p.startsWith('Reports/') && p !== BROKEN && !p.startsWith('Reports/2026/Q1/');
+  const intact = (p: string) => p.startsWith('Reports/') && p !== BROKEN && p !== LARGE && !p.startsWith('Reports/2026/Q1/');
+  const short = new AdmZip(await readFile((await download.path())!)).getEntry('large.bin')!.getData();
+  expect(short.length).toBeGreaterThan(0);
+  expect(short.length).toBeLessThan(LARGE_MIB * 1024 * 1024);
+  saved.files.delete('large.bin');
   expect(saved.files).toEqual(new Map([...expected].filter(([p]) => intact(p)).map(([p, hash]) => [p.slice('Reports/'.length), hash])));
   await page.getByRole('button', { name: /^File transfers/ }).click();
   const centre = page.getByRole('dialog', { name: 'File transfers' });

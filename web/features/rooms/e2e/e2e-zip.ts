@@ -10,24 +10,15 @@ import { apiClient } from '@web/lib/api-client';
 import { cryptoApi } from '@web/lib/crypto';
 import { DownloadFailure, startStreamDownload } from '@web/lib/plain-download';
 import { useUnlockedKeys } from '@web/lib/unlock-request';
-import type { TransferMessage, TransferOutcome } from '@web/lib/transfer-store';
+import type { TransferOutcome } from '@web/lib/transfer-store';
 import { makeZip } from 'client-zip';
 import { roomFileContentUrl } from '../api/room-files';
 import { fetchRoomContents } from '../api/rooms';
 import { fileKeyOf, openE2eFolder, type E2eListedFile } from './e2e-room-client';
-import { safeZipSegment, ZipFolderNames, zipPath } from './zip-names';
+import { missingMessage, safeZipSegment, ZipFolderNames, zipPath, type Missing } from './zip-names';
 
 /** A file's or an empty folder's entry as client-zip takes it. */
 type ZipEntry = { name: string; lastModified: Date; input: AsyncIterable<Uint8Array> } | { name: string };
-
-/** What did not make it into the ZIP, by its path below the downloaded folder (decrypted names). */
-interface Missing {
-  files: string[];
-  folders: string[];
-}
-
-/** Names listed in the failure message at most (the count says how many in all). */
-const NAMES_SHOWN = 10;
 
 /**
  * The plaintext chunks of one file, each handed on only once the read after it succeeded: the
@@ -159,14 +150,6 @@ async function* roomEntries(options: {
   }
 
   yield* folder(options.top.uuid, [], '', true);
-}
-
-/** The failure text of a ZIP saved without some of its files and folders (SPEC §8 partial download failure). */
-export function missingMessage(missing: Missing): TransferMessage | undefined {
-  const all = [...missing.folders.map((f) => `${f}/`), ...missing.files];
-  if (all.length === 0) return undefined;
-  const names = all.slice(0, NAMES_SHOWN).join(', ') + (all.length > NAMES_SHOWN ? ', …' : '');
-  return { key: 'rooms:e2eZip.partialFailed', values: { count: all.length, names } };
 }
 
 /**

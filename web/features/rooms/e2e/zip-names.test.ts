@@ -1,6 +1,6 @@
 import { MAX_NAME_LENGTH, nameProblem } from '@shared/contract/names';
 import { describe, expect, it } from 'vitest';
-import { safeZipSegment, UNNAMED, ZipFolderNames, zipPath } from './zip-names';
+import { missingMessage, MISSING_NAMES_SHOWN, safeZipSegment, UNNAMED, ZipFolderNames, zipPath } from './zip-names';
 
 describe('safeZipSegment (names inside a Secure room ZIP)', () => {
   it('keeps an ordinary name as it is', () => {
@@ -66,5 +66,18 @@ describe('ZipFolderNames (one folder of the ZIP)', () => {
     expect([one.take('x.bin'), two.take('x.bin')]).toEqual(['x.bin', 'x.bin']);
     expect(zipPath(['Top', 'Inner'], 'x.bin')).toBe('Top/Inner/x.bin');
     expect(zipPath([], 'x.bin')).toBe('x.bin');
+  });
+});
+
+describe('missingMessage (SPEC §8 partial download failure)', () => {
+  it('is nothing when every file and folder made it', () => {
+    expect(missingMessage({ files: [], folders: [] })).toBeUndefined();
+  });
+
+  it('counts folders (with a trailing slash) and files, and names at most MISSING_NAMES_SHOWN', () => {
+    expect(missingMessage({ files: ['2026/broken.bin'], folders: ['2026/Q1'] })).toEqual({ key: 'rooms:e2eZip.partialFailed', values: { count: 2, names: '2026/Q1/, 2026/broken.bin' } });
+    const many = Array.from({ length: MISSING_NAMES_SHOWN + 2 }, (_, i) => `f${i}.bin`);
+    const message = missingMessage({ files: many, folders: [] })!;
+    expect(message.values).toEqual({ count: MISSING_NAMES_SHOWN + 2, names: `${many.slice(0, MISSING_NAMES_SHOWN).join(', ')}, …` });
   });
 });

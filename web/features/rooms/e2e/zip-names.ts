@@ -4,6 +4,7 @@
 // bidi characters, nothing a common file system refuses; and two names that would land on the same
 // file when unpacked (case, Unicode form, or made equal by the cleaning) are numbered as "keep both"
 // numbers an upload.
+import type { TransferMessage } from '@web/lib/transfer-store';
 import { BIDI_CONTROL_CHARACTERS, INVALID_NAME_CHARACTERS, keepBothNames, MAX_NAME_LENGTH, nameKey, normaliseName, WINDOWS_RESERVED_NAME, ZERO_WIDTH_CHARACTERS } from '@shared/contract/names';
 
 const global = (pattern: RegExp) => new RegExp(pattern.source, 'gu');
@@ -50,3 +51,20 @@ export class ZipFolderNames {
 
 /** A path inside the ZIP from its folder path's segments (already safe) and the entry's name. */
 export const zipPath = (folders: readonly string[], name: string): string => [...folders, name].join('/');
+
+/** What did not make it into the ZIP, by its path below the downloaded folder (decrypted names). */
+export interface Missing {
+  files: string[];
+  folders: string[];
+}
+
+/** Names listed in the failure message at most (the count says how many in all). */
+export const MISSING_NAMES_SHOWN = 10;
+
+/** The failure text of a ZIP saved without some of its files and folders (SPEC §8 partial download failure); none when all is in. */
+export function missingMessage(missing: Missing): TransferMessage | undefined {
+  const all = [...missing.folders.map((f) => `${f}/`), ...missing.files];
+  if (all.length === 0) return undefined;
+  const names = all.slice(0, MISSING_NAMES_SHOWN).join(', ') + (all.length > MISSING_NAMES_SHOWN ? ', …' : '');
+  return { key: 'rooms:e2eZip.partialFailed', values: { count: all.length, names } };
+}
