@@ -11,13 +11,13 @@
 //     single download's growth is the baseline.
 // Size: KUVERT_BENCH_E2E_ZIP_MIB, else 300 (the issue's figure), 16 with --quick.
 import { randomBytes } from 'node:crypto';
-import { stat } from 'node:fs/promises';
-import { chromium, type Download, type Page } from '@playwright/test';
+import { chromium } from '@playwright/test';
 import { chromiumLaunch } from '../../playwright.config';
 import { createUserAsAdmin, signIn } from '../integration/core-helpers';
 import { e2eActor, giveSecuPass } from '../integration/e2e-helpers';
 import { createE2eRoom, openRoomKey, uploadE2eFile } from '../integration/rooms-e2e-helpers';
 import { startTestServer } from '../support/server';
+import { timedDownload } from './download';
 import { withRssPeak } from './proc';
 import { figure, type Figure } from './report';
 
@@ -27,18 +27,6 @@ const USER = { email: 'owner.e2e-zip@example.test', password: 'Good-Passw0rd', p
 const ROOM = 'Bench vault';
 const NAME = 'bench.bin';
 const round2 = (n: number) => Math.round(n * 100) / 100;
-
-/** Times a click until its download is complete on disk; checks the size (at least `size`: a ZIP adds headers) and removes the file. */
-async function timedDownload(page: Page, click: () => Promise<void>, size: number): Promise<number> {
-  const started = performance.now();
-  const [download]: [Download, void] = await Promise.all([page.waitForEvent('download', { timeout: 0 }), click()]);
-  const path = await download.path();
-  const seconds = (performance.now() - started) / 1000;
-  const written = (await stat(path)).size;
-  await download.delete();
-  if (written < size) throw new Error(`downloaded ${written} bytes, expected at least ${size}`);
-  return seconds;
-}
 
 export async function benchE2eZip(options: { quick: boolean }): Promise<Figure[]> {
   const sizeMiB = Number(process.env.KUVERT_BENCH_E2E_ZIP_MIB) || (options.quick ? 16 : 300);
@@ -82,7 +70,7 @@ export async function benchE2eZip(options: { quick: boolean }): Promise<Figure[]
       timedDownload(page, async () => {
         await page.getByRole('button', { name: `Actions for “${ROOM}”` }).click();
         await page.getByRole('menuitem', { name: 'Download as ZIP' }).click();
-      }, size),
+      }, size, true),
     );
     await context.close();
     const note = `${sizeMiB} MiB; single ${round2(single.result)} s, ZIP ${round2(zip.result)} s`;
