@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { benchAddin } from './addin';
 import { runCryptoBench } from './crypto';
 import { benchDownload } from './download';
+import { benchE2eZip } from './e2e-zip';
 import { benchInbox } from './inbox';
 import type { Figure } from './report';
 import { benchReports } from './reports';
@@ -40,6 +41,8 @@ const GROUPS: Record<string, (options: BenchOptions) => Promise<Figure[]>> = {
     if (only !== undefined && only !== 'listing' && only !== 'e2e') throw new Error(`KUVERT_BENCH_ROOMS_ONLY: listing or e2e, not ${only}`);
     return [...(only !== 'e2e' ? await benchRooms(options) : []), ...(only !== 'listing' ? await benchRoomsE2e(options) : [])];
   },
+  // Issue 31 §4: a Secure room's ZIP built in the browser against the file's own download (time, memory).
+  'e2e-zip': (options) => benchE2eZip(options),
   // The blob stores alone (issue 18's S3 / local figure, iterated in seconds instead of the scale group's minutes).
   's3-store': (options) => benchS3Store(options),
 };

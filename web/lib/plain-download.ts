@@ -1,16 +1,17 @@
 import { PlaintextPortWriter } from '@shared/crypto/plaintext-port';
 import { MAX_IN_MEMORY_DOWNLOAD_BYTES } from '@shared/transfer/e2e';
 import { chooseDownloadSink, isMemorySink } from '@web/lib/e2e-download';
-import { transferStore, type TransferItem, type TransferItemState, type TransferMessage, type TransferOutcome } from '@web/lib/transfer-store';
+import { transferStore, type TransferItem, type TransferItemState, type TransferMessage, type TransferOutcome, type TransferToasts } from '@web/lib/transfer-store';
 
 /**
- * Downloads of unencrypted bytes (a data room's file, version or ZIP) as transfers of kind
- * `download` in the transfer centre (web/README.md "Data rooms"), written out by the same sinks as
- * the E2E downloads (`chooseDownloadSink`: save picker, download service worker, memory). The page
- * fetches the bytes itself and writes them into a plaintext port (shared/crypto/plaintext-port.ts)
- * whose reading end the sink gets, so the bytes stream to disk with the port's backpressure and the
- * transfer counts them as they pass. A ZIP has no known size: its item is `unknownTotal` and the
- * centre shows the bytes so far under an indeterminate bar.
+ * Downloads of unencrypted bytes (a data room's file, version or ZIP, and a Secure room's ZIP built
+ * in the page) as transfers of kind `download` in the transfer centre (web/README.md "Data rooms"),
+ * written out by the same sinks as the E2E downloads (`chooseDownloadSink`: save picker, download
+ * service worker, memory). The page reads the bytes itself (a fetch, or a stream it builds) and
+ * writes them into a plaintext port (shared/crypto/plaintext-port.ts) whose reading end the sink
+ * gets, so the bytes stream to disk with the port's backpressure and the transfer counts them as
+ * they pass. A ZIP has no known size: its item is `unknownTotal` and the centre shows the bytes so
+ * far under an indeterminate bar.
  */
 
 class PlainDownloadError extends Error {
@@ -20,25 +21,25 @@ class PlainDownloadError extends Error {
   }
 }
 
+/** A failure of a streamed download that names its own text (the transfer's failure message). */
+export class DownloadFailure extends Error {
+  constructor(readonly failure: TransferMessage) {
+    super(failure.key);
+    this.name = 'DownloadFailure';
+  }
+}
+
 function failureOf(error: unknown): TransferMessage {
+  if (error instanceof DownloadFailure) return error.failure;
   if (error instanceof PlainDownloadError && error.kind === 'tooLarge') return { key: 'deliveries:e2e.tooLarge' };
   return { key: 'deliveries:messages.downloadError' };
 }
 
 const FLUSH_BYTES = 1024 * 1024;
 
-/** Reads the response into the port: every chunk queued and flushed (the port's window is the backpressure). */
-async function pump(
-  url: string,
-  headers: Record<string, string>,
-  writer: PlaintextPortWriter,
-  signal: AbortSignal,
-  limit: number,
-  onBytes: (bytes: number) => void,
-): Promise<void> {
-  const response = await fetch(url, { signal, credentials: 'same-origin', headers });
-  if (!response.ok || !response.body) throw new PlainDownloadError('http', `HTTP ${response.status}`);
-  const reader = response.body.getReader();
+/** Reads the bytes into the port: every chunk queued and flushed (the port's window is the backpressure). */
+async function pump(body: ReadableStream<Uint8Array>, writer: PlaintextPortWriter, limit: number, onBytes: (bytes: number) => void): Promise<void> {
+  const reader = body.getReader();
   let bytes = 0;
   let queued = 0;
   try {
@@ -57,10 +58,16 @@ async function pump(
       onBytes(bytes);
     }
   } catch (error) {
-    await reader.cancel().catch(() => undefined);
+    await reader.cancel(error).catch(() => undefined);
     throw error;
   }
   await writer.end();
+}
+
+async function fetched(url: string, headers: Record<string, string>, signal: AbortSignal): Promise<ReadableStream<Uint8Array>> {
+  const response = await fetch(url, { signal, credentials: 'same-origin', headers });
+  if (!response.ok || !response.body) throw new PlainDownloadError('http', `HTTP ${response.status}`);
+  return response.body;
 }
 
 /**
@@ -68,14 +75,31 @@ async function pump(
  * the user's gesture). `size` is the file's size in bytes, or undefined when unknown (a ZIP). A save
  * picker closed without a file falls back to the browser's own download, as the E2E room downloads do.
  */
-export async function startPlainDownload(options: {
+export function startPlainDownload(options: {
   url: string;
   name: string;
   size?: number;
   /** Request headers of the fetch (a public link's one-time token, which must not go into the URL). */
   headers?: Record<string, string>;
 }): Promise<{ id: string; done: Promise<TransferOutcome> }> {
-  const { url, name, size, headers = {} } = options;
+  const { url, headers = {}, ...rest } = options;
+  return startStreamDownload({ ...rest, open: (signal) => fetched(url, headers, signal) });
+}
+
+/**
+ * The same for bytes from any stream: `open` answers them (aborted with `signal` on a cancel); a
+ * DownloadFailure it or the stream throws is the transfer's failure text. `afterwards`, once every
+ * byte is written, may still answer a failure text (a ZIP saved without some of its files: SPEC §8
+ * partial download failure), and `toasts` replace the default toast texts.
+ */
+export async function startStreamDownload(options: {
+  name: string;
+  size?: number;
+  open: (signal: AbortSignal) => Promise<ReadableStream<Uint8Array>>;
+  afterwards?: () => TransferMessage | undefined;
+  toasts?: TransferToasts;
+}): Promise<{ id: string; done: Promise<TransferOutcome> }> {
+  const { name, size } = options;
   let sink = await chooseDownloadSink(name);
   if (sink === 'noFileChosen') sink = (await chooseDownloadSink(name, true)) as Exclude<typeof sink, 'noFileChosen'>;
   const chosen = sink;
@@ -87,6 +111,7 @@ export async function startPlainDownload(options: {
     kind: 'download',
     title: name,
     items: item('pending', 0),
+    ...(options.toasts ? { toasts: options.toasts } : {}),
     async run({ signal, report }) {
       let lastPercent = -1;
       let lastBytes = 0;
@@ -101,7 +126,7 @@ export async function startPlainDownload(options: {
         const writer = new PlaintextPortWriter(channel.port1, stop);
         report({ percent: 0, items: item('downloading', 0) });
         const limit = isMemorySink(chosen) ? MAX_IN_MEMORY_DOWNLOAD_BYTES : Number.POSITIVE_INFINITY;
-        const pumping = pump(url, headers, writer, controller.signal, limit, (bytes) => {
+        const onBytes = (bytes: number) => {
           received = bytes;
           const percent = known && size > 0 ? Math.min(99, Math.floor((bytes / size) * 100)) : 0;
           // Once per percent (or per MiB without a size): the store publishes at most every 250 ms anyway.
@@ -109,7 +134,8 @@ export async function startPlainDownload(options: {
           lastPercent = percent;
           lastBytes = bytes;
           report({ percent, items: item('downloading', bytes) });
-        }).catch((error: unknown) => {
+        };
+        const pumping = (async () => pump(await options.open(controller.signal), writer, limit, onBytes))().catch((error: unknown) => {
           // The reader's stream errors, so no partial file is kept.
           writer.fail(error instanceof Error ? error.message : 'The download failed');
           throw error;
@@ -120,6 +146,12 @@ export async function startPlainDownload(options: {
         if (pumped.status === 'rejected') throw pumped.reason;
         if (written.status === 'rejected') throw written.reason;
         const total = known ? size : received;
+        // Saved, yet not whole (a ZIP without some of its files): the transfer says which.
+        const incomplete = options.afterwards?.();
+        if (incomplete) {
+          report({ percent: 100, items: [{ ...item('failed', total)[0]!, totalBytes: total }] });
+          return { ok: false, cancelled: false, failure: incomplete };
+        }
         report({ percent: 100, items: [{ ...item('success', total)[0]!, totalBytes: total }] });
         return { ok: true };
       } catch (error) {

@@ -14,6 +14,7 @@ import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { HIGHLIGHT_PARAM } from './api/rooms-search';
+import { RoomSearch } from './room-search';
 import { createFolder, deleteFolder, deleteRoom, refreshRooms, renameFolder, renameRoom, ROOM_FILES_PAGE_SIZE, useRoomContents } from './api/rooms';
 import { DetailsPanel, type DetailsItem } from './details-panel';
 import { MoveDialog, type MoveItem } from './move-dialog';
@@ -345,6 +346,7 @@ function RoomView({ contents, paging }: { contents: RoomContents; paging: FilesP
         ) : null}
       </div>
       <LabelFilter value={labelFilter} onChange={setLabelFilter} />
+      <RoomSearch roomUuid={room.uuid} roomName={room.name} />
       {/* The server sends the sub-folders with the first page of files only. */}
       {paging.page === 1 ? (
       <section className={styles.section} aria-labelledby="room-folders-heading">

@@ -37,7 +37,7 @@ function useE2eDetails(roomUuid: string) {
 /**
  * The plain breadcrumb's context menu for an E2E room or folder (the `…` after the last step,
  * "Actions for “<here>”", names decrypted): Share (OWNER), New folder and Upload files (OWNER,
- * EDITOR — the page's own dialogs and picker), Details (everyone: the plain sidebar with the E2E
+ * EDITOR — the page's own dialogs and picker), Download as ZIP (not a PREVIEWER: e2e-zip.ts), Details (everyone: the plain sidebar with the E2E
  * names), Rename and Delete (the room: OWNER; a folder: OWNER, EDITOR).
  */
 export function E2eCrumbMenu(props: {
@@ -51,6 +51,8 @@ export function E2eCrumbMenu(props: {
   onUpload: () => void;
   /** Rename of the open folder (OWNER, EDITOR: the page's rename of a row) or of the room (OWNER). */
   onRename?: () => void;
+  /** The open folder's or the room's ZIP (everyone who may download: not a PREVIEWER). */
+  onZip?: () => void;
 }) {
   const { room, folder, hereName, canWrite, isOwner } = props;
   const { t } = useTranslation();
@@ -68,6 +70,7 @@ export function E2eCrumbMenu(props: {
             {isOwner ? <MenuItem onClick={props.onShare}>{t('rooms:share.action')}</MenuItem> : null}
             {canWrite ? <MenuItem onClick={props.onNewFolder}>{t('rooms:folder.createAction')}</MenuItem> : null}
             {canWrite ? <MenuItem onClick={props.onUpload}>{t('rooms:files.upload')}</MenuItem> : null}
+            {props.onZip ? <MenuItem onClick={props.onZip}>{t('rooms:files.zip')}</MenuItem> : null}
             <MenuItem onClick={() => details.show(folder ? { kind: 'folder', room, folder } : { kind: 'room', room }, hereName)}>{t('rooms:details.action')}</MenuItem>
             {props.onRename ? <MenuItem onClick={props.onRename}>{t('rooms:rename.action')}</MenuItem> : null}
             {mayDelete ? (

@@ -46,6 +46,7 @@ import { E2eCrumbMenu, useE2eRowDetails } from './e2e-details';
 import { E2eRowMenu, type E2eRow as Row, type E2eRowActions } from './e2e-row-menu';
 import { E2eRetentionButton } from './e2e-retention';
 import { RoomRetentionNote } from '../retention-dialog';
+import { useE2eZipDownload } from './e2e-zip';
 import { E2eDropZone } from './e2e-drop';
 import { E2eRoomSearch } from './e2e-search';
 import { ScanStatus } from '../scan-state';
@@ -123,6 +124,7 @@ export function E2eRoomPage() {
   };
 
   const { upload, download, downloadVersion, newFolder, rename, transfer, busy, conflict, closeConflict } = useE2eRoomFileActions({ roomUuid, folderUuid, view, refresh, setNaming });
+  const zip = useE2eZipDownload(roomUuid);
 
   const decide = async (member: E2eMember, approve: boolean) => {
     const keys = await unlock();
@@ -147,6 +149,7 @@ export function E2eRoomPage() {
   const rowActions = useRef<E2eRowActions | null>(null);
   rowActions.current = {
     download: (file) => void download(file),
+    zip: (folder) => void zip(folder),
     details: (row) => void (contents && details.open(contents.room, contents.folders, row)),
     versions: setVersionsOf,
     rename: (row) => rename(row),
@@ -311,7 +314,7 @@ export function E2eRoomPage() {
             {p.name ?? t('rooms:e2e.nameBroken')}
           </RouterLink>
         ))}
-        {contents && view ? <E2eCrumbMenu room={contents.room} folder={contents.folder ?? null} hereName={(view.path.at(-1)?.name ?? view.roomName) || t('rooms:e2e.nameBroken')} canWrite={canWrite} isOwner={isOwner} onShare={() => setSharing(true)} onNewFolder={newFolder} onUpload={() => fileInput.current?.click()} {...(renameHere ? { onRename: renameHere } : {})} /> : null}
+        {contents && view ? <E2eCrumbMenu room={contents.room} folder={contents.folder ?? null} hereName={(view.path.at(-1)?.name ?? view.roomName) || t('rooms:e2e.nameBroken')} canWrite={canWrite} isOwner={isOwner} onShare={() => setSharing(true)} onNewFolder={newFolder} onUpload={() => fileInput.current?.click()} {...(renameHere ? { onRename: renameHere } : {})} {...(roomMay(role, 'download') ? { onZip: () => void zip({ uuid: folderUuid ?? null, name: (view.path.at(-1)?.name ?? view.roomName) || t('rooms:e2e.nameBroken') }) } : {})} /> : null}
       </nav>
       <LockedKeysNotice onUnlock={() => void unlock()} />
       <RoomKeyTrustBar trust={keyTrust} />

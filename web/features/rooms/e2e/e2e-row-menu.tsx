@@ -12,6 +12,8 @@ export type E2eRow = { kind: 'folder'; uuid: string; name: string | null } | { k
 /** What the row menu's items do; the page's own dialogs and calls. */
 export interface E2eRowActions {
   download: (file: E2eListedFile) => void;
+  /** A folder's ZIP (e2e-zip.ts). */
+  zip: (folder: { uuid: string; name: string }) => void;
   details: (row: E2eRow) => void;
   versions: (file: E2eListedFile) => void;
   rename: (row: E2eRow) => void;
@@ -21,7 +23,8 @@ export interface E2eRowActions {
 
 /**
  * One actions menu per row of the E2E room's table, as the plain room's file menu ("Actions for
- * file …" / "Actions for folder …"): Download (a verified file; not a PREVIEWER), Details
+ * file …" / "Actions for folder …"): Download (a verified file; not a PREVIEWER), Download as ZIP
+ * (a folder whose name decrypts; not a PREVIEWER), Details
  * (everyone), Versions (a verified file), Rename, Move, Delete (those four: OWNER, EDITOR). Fluent
  * mounts the list only while it is open, so a row costs one button: six buttons a row cost the
  * folder-open figure (issue 15). Memoised: `actions` is a ref and `t` stable, so a row renders
@@ -40,6 +43,7 @@ export const E2eRowMenu = memo(function E2eRowMenu({ row, role, actions, t }: { 
       <MenuPopover>
         <MenuList>
           {row.kind === 'file' && verified && roomMay(role, 'download') ? <MenuItem onClick={run((a) => a.download(row.file))}>{t('rooms:e2e.download')}</MenuItem> : null}
+          {row.kind === 'folder' && row.name !== null && roomMay(role, 'download') ? <MenuItem onClick={run((a) => a.zip({ uuid: row.uuid, name }))}>{t('rooms:files.zip')}</MenuItem> : null}
           <MenuItem onClick={run((a) => a.details(row))}>{t('rooms:details.action')}</MenuItem>
           {canWrite && row.kind === 'file' && verified ? <MenuItem onClick={run((a) => a.versions(row.file))}>{t('rooms:versions.action')}</MenuItem> : null}
           {canWrite && row.name !== null && (row.kind === 'folder' || verified) ? <MenuItem onClick={run((a) => a.rename(row))}>{t('rooms:rename.action')}</MenuItem> : null}

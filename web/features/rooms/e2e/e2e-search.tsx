@@ -1,33 +1,12 @@
 import { foldedIncludes, foldForSearch } from '@shared/contract/search-fold';
-import { Button, Field, makeStyles, SearchBox, Spinner, Text } from '@fluentui/react-components';
-import { SearchRegular } from '@fluentui/react-icons';
-import { DataTable, type DataTableColumn } from '@web/components/data-table';
-import { RouterLink } from '@web/components/router-link';
 import { ROUTES } from '@web/lib/routes';
 import { useUnlockedKeys } from '@web/lib/unlock-request';
-import { useRef, useState, type FormEvent } from 'react';
+import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { secureHitLocation } from '../api/rooms-search';
+import { RoomSearchBox, RoomSearchHits, type RoomSearchEntry } from '../room-search-hits';
 import { listE2eNames } from './e2e-names';
 import { roomKeyOf } from './e2e-room-client';
-
-const useStyles = makeStyles({
-  form: { display: 'flex', gap: '12px', alignItems: 'end', flexWrap: 'wrap', margin: '0 0 12px' },
-  results: { margin: '0 0 16px' },
-});
-
-/** A folder or file of the room with its decrypted name and the folders above it (top first). */
-interface Entry {
-  kind: 'folder' | 'file';
-  uuid: string;
-  name: string;
-  /** The folder it lies in (null: the top level) and that folder's path of names. */
-  folderUuid: string | null;
-  path: string[];
-}
-
-/** Shown matches at most (a longer part of the name narrows them). */
-const MAX_SHOWN = 200;
 
 /**
  * Search over the decrypted names of the whole E2E room (the server sees only sealed names): on
@@ -38,16 +17,14 @@ const MAX_SHOWN = 200;
  */
 export function E2eRoomSearch({ roomUuid, roomName }: { roomUuid: string; roomName: string }) {
   const { t } = useTranslation();
-  const styles = useStyles();
   const unlock = useUnlockedKeys('decrypt');
   const [query, setQuery] = useState('');
-  const [index, setIndex] = useState<Entry[] | null>(null);
+  const [index, setIndex] = useState<RoomSearchEntry[] | null>(null);
   const [progress, setProgress] = useState<number | null>(null);
   const [failed, setFailed] = useState(false);
   const run = useRef(0);
 
-  async function walk(event: FormEvent) {
-    event.preventDefault();
+  async function walk() {
     const keys = await unlock();
     if (!keys) return;
     const mine = ++run.current;
@@ -55,7 +32,7 @@ export function E2eRoomSearch({ roomUuid, roomName }: { roomUuid: string; roomNa
     setProgress(0);
     try {
       const roomKey = await roomKeyOf(roomUuid, keys);
-      const entries: Entry[] = [];
+      const entries: RoomSearchEntry[] = [];
       let names = 0;
       const queue: { uuid: string | null; path: string[] }[] = [{ uuid: null, path: [] }];
       for (let next = queue.shift(); next; next = queue.shift()) {
@@ -81,44 +58,17 @@ export function E2eRoomSearch({ roomUuid, roomName }: { roomUuid: string; roomNa
 
   const needle = foldForSearch(query.trim());
   const matches = index && needle ? index.filter((e) => foldedIncludes(e.name, needle)) : [];
-  const columns: DataTableColumn<Entry>[] = [
-    {
-      id: 'name',
-      header: t('rooms:e2ePage.search.columns.name'),
-      // A folder opens itself, a file its folder with the file highlighted.
-      cell: (e) => <RouterLink to={e.kind === 'folder' ? ROUTES.secureRoom(roomUuid, e.uuid) : secureHitLocation(roomUuid, e.folderUuid, e.uuid)}>{e.name}</RouterLink>,
-    },
-    { id: 'kind', header: t('rooms:e2ePage.search.columns.kind'), cell: (e) => t(`rooms:e2ePage.search.kinds.${e.kind}`) },
-    {
-      id: 'where',
-      header: t('rooms:e2ePage.search.columns.where'),
-      cell: (e) => <RouterLink to={ROUTES.secureRoom(roomUuid, e.folderUuid ?? undefined)}>{[roomName, ...e.path].join(' › ')}</RouterLink>,
-    },
-  ];
-
   return (
-    <div className={styles.results}>
-      <form role="search" className={styles.form} onSubmit={(event) => void walk(event)} aria-label={t('rooms:e2ePage.search.label')}>
-        <Field label={t('rooms:e2ePage.search.label')}>
-          <SearchBox value={query} onChange={(_e, data) => setQuery(data.value)} />
-        </Field>
-        <Button type="submit" icon={<SearchRegular />} disabled={progress !== null}>
-          {t('rooms:e2ePage.search.submit')}
-        </Button>
-        {progress !== null ? <Spinner size="tiny" role="status" label={t('rooms:e2ePage.search.progress', { count: progress })} /> : null}
-      </form>
-      {failed ? <Text role="alert">{t('rooms:e2ePage.search.failed')}</Text> : null}
+    <RoomSearchBox query={query} onQuery={setQuery} onSearch={() => void walk()} busy={progress === null ? undefined : t('rooms:e2ePage.search.progress', { count: progress })} failed={failed}>
       {index && needle && progress === null ? (
-        <>
-          <Text as="p" aria-live="polite">
-            {matches.length === 0 ? t('rooms:e2ePage.search.none', { q: query.trim() }) : t('rooms:e2ePage.search.count', { count: matches.length, q: query.trim() })}
-          </Text>
-          {matches.length > 0 ? (
-            <DataTable label={t('rooms:e2ePage.search.results')} columns={columns} rows={matches.slice(0, MAX_SHOWN)} rowKey={(e) => e.uuid} empty={null} />
-          ) : null}
-          {matches.length > MAX_SHOWN ? <Text as="p">{t('rooms:e2ePage.search.truncated', { shown: MAX_SHOWN })}</Text> : null}
-        </>
+        <RoomSearchHits
+          matches={matches}
+          q={query.trim()}
+          roomName={roomName}
+          folderLink={(folderUuid) => ROUTES.secureRoom(roomUuid, folderUuid ?? undefined)}
+          hitLink={(e) => secureHitLocation(roomUuid, e.folderUuid, e.uuid)}
+        />
       ) : null}
-    </div>
+    </RoomSearchBox>
   );
 }
