@@ -72,12 +72,14 @@ export function installAccessControl(app: FastifyInstance, deps: AccessDependenc
     await loadSession(request, deps);
     // The 404 handler has no declaration: unknown paths answer 404 to everyone.
     if (request.is404) return;
-    const rule = request.routeOptions.config.access;
+    // Read once: Fastify builds a new routeOptions object on every access.
+    const { config } = request.routeOptions;
+    const rule = config.access;
     if (rule === undefined) throw accessDenied(); // unreachable: onRoute refuses such routes
-    if (request.session?.kind === 'submit') await enforceSubmitScope(rule, request, deps);
+    if (request.session?.kind === 'submit') await enforceSubmitScope(rule, config.endpoint, request, deps);
     enforce(rule, request);
     // An add-in token does not mint more tokens: such calls take the web session only.
-    if (request.routeOptions.config.endpoint?.webSessionOnly && request.session?.kind !== 'cookie') {
+    if (config.endpoint?.webSessionOnly && request.session?.kind !== 'cookie') {
       throw new HttpError(403, 'AccessDeniedException', 'Only a web session can make this call');
     }
   });
@@ -116,8 +118,7 @@ async function loadSession(request: FastifyRequest, deps: AccessDependencies): P
  * calls of SUBMIT_SESSION_ENDPOINTS, on its own draft; the role rule is replaced by that scope.
  * Elsewhere it counts as no session (public calls still work).
  */
-async function enforceSubmitScope(rule: AccessRule, request: FastifyRequest, deps: AccessDependencies): Promise<void> {
-  const endpoint = (request.routeOptions.config as { endpoint?: Endpoint } | undefined)?.endpoint;
+async function enforceSubmitScope(rule: AccessRule, endpoint: Endpoint | undefined, request: FastifyRequest, deps: AccessDependencies): Promise<void> {
   const allowed = endpoint !== undefined && SUBMIT_SESSION_ENDPOINTS.has(endpoint);
   const deliveryUuid = (request.params as { deliveryUuid?: string } | undefined)?.deliveryUuid;
   if (allowed && deliveryUuid !== undefined && deliveryUuid === (await deps.submitSessionDelivery?.(request.session!.id))) return;

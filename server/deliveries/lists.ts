@@ -87,12 +87,16 @@ export async function inbox({ app, user }: RequestContext, query: ListQuery): Pr
   const searching = Boolean(query.q?.trim());
   if (searching) {
     const pattern = containsPattern(query.q!);
+    // Wrapped in CASE so PostgreSQL estimates it as half the rows: for three LIKEs it guessed a handful
+    // of matches in the whole inbox, read every delivery and sorted them (a page took 170 ms at
+    // 20 000, 600 ms at 100 000; issue 35). With the estimate it walks the inbox index newest first and
+    // stops at the page, as SQLite does anyway.
     joined = joined.where((eb) =>
-      eb.or([
+      sql<boolean>`case when ${eb.or([
         eb(sql`lower(d.subject)`, 'like', sql`${pattern} escape '\\'`),
         eb(sql`lower(u.email)`, 'like', sql`${pattern} escape '\\'`),
         eb(sql`lower(u.first_name || ' ' || u.last_name)`, 'like', sql`${pattern} escape '\\'`),
-      ]),
+      ])} then true else false end`,
     );
   }
   const rows = joined.selectAll('d').select(['r.downloaded_at as r_downloaded_at', 'u.email as u_email', 'u.first_name as u_first_name', 'u.last_name as u_last_name']);

@@ -10,7 +10,8 @@ export const userRoutes = routePlugin('kuvert-user-routes', async (app) => {
   registerEndpoint(app, ACCOUNT_ENDPOINTS.currentUser, async (request, reply) => {
     // The session's anti-forgery value too: a sign-in that did not go through POST /auth
     // (single sign-on) has no other way to hand it over. Same-origin only: no CORS here.
-    void reply.header('cache-control', 'no-store').header(ANTI_CSRF_HEADER, request.session!.csrf_token);
+    // `no-store` comes from the security-headers hook (every signed-in JSON answer).
+    void reply.header(ANTI_CSRF_HEADER, request.session!.csrf_token);
     return { user: toWireUser(request.user!) };
   });
 

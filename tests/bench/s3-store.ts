@@ -18,6 +18,7 @@ import { request, Agent } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
+import { DeleteObjectsCommand, GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { DEFAULT_UPLOAD_PART_SIZE } from '@server/config';
 import type { BlobStore } from '@server/storage/blob-store';
 import { createLocalBlobStore } from '@server/storage/local-blob-store';
@@ -186,6 +187,61 @@ export async function rawCeiling(s3: { endpoint: string; bucket: string }, sizeM
   } finally {
     agent.destroy();
     await rm(folder, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Kuvert's S3 path against raw S3 client calls to the same server (issue 35 §5, the scale group's
+ * figure): the blob store every server runs (createS3BlobStore: each part streamed in 64 KiB chunks
+ * with its size and SHA-256 checked, read back through partsRangeReader) against the same AWS SDK
+ * client with the same transport settings (keep-alive, no 100-continue, no CRC trailers) doing bare
+ * PutObject (the part as one buffer) and GetObject (body counted and dropped), same parts, same
+ * parallelism. Both talk to one s3rver, so its cost per byte is in both and the ratio is our code's.
+ * Rounds alternate which goes first; the best of each way counts.
+ */
+export async function s3PathAgainstRawClient(s3: { endpoint: string; bucket: string }, sizeMiB: number, rounds: number): Promise<{ kuvert: { up: number; down: number }; raw: { up: number; down: number } }> {
+  const parts = makeParts(sizeMiB);
+  const access = { endpoint: s3.endpoint, region: 'us-east-1', forcePathStyle: true, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } };
+  const store = createS3BlobStore({ endpoint: s3.endpoint, bucket: s3.bucket, region: access.region, accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER', forcePathStyle: true });
+  const client = new S3Client({
+    ...access,
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
+    requestHandler: { httpAgent: new Agent({ keepAlive: true }) },
+    expectContinueHeader: false,
+  });
+  const rate = async (work: () => Promise<void>) => {
+    const started = performance.now();
+    await work();
+    return sizeMiB / ((performance.now() - started) / 1000);
+  };
+  const rawUp = (prefix: string) =>
+    eachPart(parts.count, PARTS_IN_FLIGHT, async (i) => void (await client.send(new PutObjectCommand({ Bucket: s3.bucket, Key: `${prefix}/${i}`, Body: parts.bytesOf(i), ContentLength: parts.sizeOf(i) }))));
+  const rawDown = (prefix: string) =>
+    eachPart(parts.count, 2, async (i) => {
+      const body = (await client.send(new GetObjectCommand({ Bucket: s3.bucket, Key: `${prefix}/${i}` }))).Body as Readable;
+      let bytes = 0;
+      for await (const chunk of body) bytes += (chunk as Buffer).byteLength;
+      if (bytes !== parts.sizeOf(i)) throw new Error(`raw GetObject: ${bytes} of ${parts.sizeOf(i)} bytes`);
+    });
+  const best = { kuvert: { up: 0, down: 0 }, raw: { up: 0, down: 0 } };
+  try {
+    for (let round = 0; round < rounds; round++) {
+      const prefix = `path-vs-raw/r${round}-${randomBytes(4).toString('hex')}`;
+      const ways = [
+        { name: 'kuvert' as const, up: () => putAll(store, `${prefix}/kuvert`, parts), down: () => readAll(store, `${prefix}/kuvert`, parts) },
+        { name: 'raw' as const, up: () => rawUp(`${prefix}/raw`), down: () => rawDown(`${prefix}/raw`) },
+      ];
+      if (round % 2 === 1) ways.reverse();
+      for (const way of ways) best[way.name].up = Math.max(best[way.name].up, await rate(way.up));
+      for (const way of ways) best[way.name].down = Math.max(best[way.name].down, await rate(way.down));
+      await store.deletePrefix(`${prefix}/kuvert`);
+      await client.send(new DeleteObjectsCommand({ Bucket: s3.bucket, Delete: { Objects: Array.from({ length: parts.count }, (_, i) => ({ Key: `${prefix}/raw/${i}` })), Quiet: true } }));
+    }
+    return best;
+  } finally {
+    store.close();
+    client.destroy();
   }
 }
 

@@ -87,6 +87,8 @@ export interface ClusterOptions {
   givenDatabase?: boolean;
   /** Start every server at once on the (empty) database, as `systemctl enable --now kuvert@…` does; default: the first alone, then the others. */
   together?: boolean;
+  /** How long each server may take to start (default: startChildServer's, 90 s with `together`). */
+  startTimeoutMs?: number;
 }
 
 export interface Cluster {
@@ -238,10 +240,11 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     };
     const servers: ChildServer[] = [];
     cleanups.push(() => Promise.all(servers.map((s) => s.kill())));
+    const startTimeoutMs = options.startTimeoutMs ?? (options.together ? 90_000 : undefined);
     const start = async (port: number) => {
       const dataDir = await mkdtemp(join(tmpdir(), 'kuvert-multi-'));
       cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
-      return startChildServer({ dataDir, port, admin: { ...TEST_ADMIN }, env, ...(options.together ? { startTimeoutMs: 90_000 } : {}) });
+      return startChildServer({ dataDir, port, admin: { ...TEST_ADMIN }, env, ...(startTimeoutMs === undefined ? {} : { startTimeoutMs }) });
     };
     // The first runs the migrations and creates the administrator; the others start on them together.
     // Or all at once: the start lock lets one do the first-run work while the others wait.
