@@ -1,3 +1,4 @@
+import { RETENTION_CONFIRMATIONS } from '@shared/contract/room-retention';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { ANTI_CSRF_HEADER } from '@shared/contract/auth';
 import { SECURITY_LEVELS } from '@shared/contract/constants';
@@ -49,7 +50,7 @@ const SIGNED_IN: readonly Actor[] = USERS;
 const EVERYONE: readonly Actor[] = ACTORS;
 
 /** The catalogue areas of data rooms (shared/contract/endpoints/index.ts). */
-const ROOM_AREAS = ['rooms', 'roomOps', 'roomsE2e', 'roomInvitations', 'roomRequests', 'roomAdmin', 'roomComments'] as const;
+const ROOM_AREAS = ['rooms', 'roomOps', 'roomsE2e', 'roomInvitations', 'roomRequests', 'roomAdmin', 'roomComments', 'roomRetention'] as const;
 
 const email = (name: string) => `${name}@role-matrix.test`;
 const PASSWORD = 'Good-Passw0rd';
@@ -440,6 +441,14 @@ const MATRIX: Record<string, Row | Row[]> = {
     call: async (actor) => ({ params: { roomUuid: P.room.uuid, commentUuid: await plainComment(uploader(actor)) }, body: { text: `Edited ${unique()}` } }),
   },
   'roomComments.remove': { allowed: WRITERS, ok: 204, call: async (actor) => ({ params: { roomUuid: P.room.uuid, commentUuid: await plainComment(uploader(actor)) } }) },
+
+  // A room's retention policy (room-retention.ts, issue 31 §2): every member reads it, the OWNER sets and previews it
+  'roomRetention.policy': [
+    { allowed: MEMBERS, ok: 200, call: () => ({ params: { roomUuid: P.room.uuid } }) },
+    { what: 'the E2E room', allowed: MEMBERS, ok: 200, call: () => ({ params: { roomUuid: E.room.uuid } }) },
+  ],
+  'roomRetention.setPolicy': { allowed: OWNER, ok: 200, call: () => ({ params: { roomUuid: P.room.uuid }, body: { periodDays: 30, confirmations: [...RETENTION_CONFIRMATIONS] } }) },
+  'roomRetention.preview': { allowed: OWNER, ok: 200, call: () => ({ params: { roomUuid: P.room.uuid }, query: { periodDays: '30' } }) },
 
   // Administration of rooms (room-admin.ts): no room role reaches it
   'roomAdmin.trashBin': { allowed: [], ok: 200, denied: ADMIN_ONLY, call: () => ({ query: { q: NAME_MARKER } }) },
