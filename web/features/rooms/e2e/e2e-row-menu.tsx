@@ -12,6 +12,8 @@ export type E2eRow = { kind: 'folder'; uuid: string; name: string | null } | { k
 /** What the row menu's items do; the page's own dialogs and calls. */
 export interface E2eRowActions {
   download: (file: E2eListedFile) => void;
+  /** Preview (and, for OWNERs and EDITORs, edit): every role, a verified file. */
+  preview: (file: E2eListedFile) => void;
   details: (row: E2eRow) => void;
   versions: (file: E2eListedFile) => void;
   rename: (row: E2eRow) => void;
@@ -40,6 +42,7 @@ export const E2eRowMenu = memo(function E2eRowMenu({ row, role, actions, t }: { 
       <MenuPopover>
         <MenuList>
           {row.kind === 'file' && verified && roomMay(role, 'download') ? <MenuItem onClick={run((a) => a.download(row.file))}>{t('rooms:e2e.download')}</MenuItem> : null}
+          {row.kind === 'file' && verified && roomMay(role, 'preview') ? <MenuItem onClick={run((a) => a.preview(row.file))}>{t('rooms:preview.action')}</MenuItem> : null}
           <MenuItem onClick={run((a) => a.details(row))}>{t('rooms:details.action')}</MenuItem>
           {canWrite && row.kind === 'file' && verified ? <MenuItem onClick={run((a) => a.versions(row.file))}>{t('rooms:versions.action')}</MenuItem> : null}
           {canWrite && row.name !== null && (row.kind === 'folder' || verified) ? <MenuItem onClick={run((a) => a.rename(row))}>{t('rooms:rename.action')}</MenuItem> : null}

@@ -20,6 +20,7 @@ export function PdfView({ blob, name }: { blob: Blob; name: string }) {
 
   useEffect(() => {
     let cancelled = false;
+    const target = holder.current;
     let destroy: (() => Promise<void>) | undefined;
     void (async () => {
       const pdfjs = await import(/* webpackChunkName: "pdfjs" */ 'pdfjs-dist');
@@ -38,7 +39,7 @@ export function PdfView({ blob, name }: { blob: Blob; name: string }) {
         canvas.setAttribute('role', 'img');
         canvas.setAttribute('aria-label', t('rooms:preview.pdfPage', { page: n, total: doc.numPages, name }));
         await page.render({ canvas, viewport }).promise;
-        if (!cancelled) holder.current?.append(canvas);
+        if (!cancelled) target?.append(canvas);
       }
       if (!cancelled) setState({ kind: 'shown', pages, total: doc.numPages });
     })().catch(() => {
@@ -46,7 +47,7 @@ export function PdfView({ blob, name }: { blob: Blob; name: string }) {
     });
     return () => {
       cancelled = true;
-      holder.current?.replaceChildren();
+      target?.replaceChildren();
       void destroy?.().catch(() => undefined);
     };
   }, [blob, name, styles.page, t]);
