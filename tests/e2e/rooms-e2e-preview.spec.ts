@@ -8,36 +8,15 @@ import { startTestServer, type TestServer } from '../support/server';
 import { proveAddress } from '@tests/support/prove-address';
 import { apiCall, apiSignIn, expectNoSeriousA11yViolations, locale, secuPassFromNode, signInToInbox } from './fixtures';
 import { e2eRowAction, ROW_ITEMS } from './e2e-row-menu';
+import { fill, mp4Head, PNG_DOT, smallPdf } from './preview-fixtures';
 import { newE2eRoom, unlockRoomKeys } from './rooms-fixtures';
 
 const PASSWORD = 'Good-Passw0rd-rooms-e2e-preview';
 const PASSPHRASE = 'Owner-Room-Preview-SecuPass-Cobalt-47';
 const owner = { email: 'owner.rooms-e2e-preview@example.test', password: PASSWORD };
 const rooms = locale<typeof import('@locales/en/rooms.json')>('en', 'rooms');
-const fill = (text: string, values: Record<string, string>) => text.replace(/\{\{(\w+)\}\}/g, (_m, key: string) => values[key] ?? '');
-const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==', 'base64');
-const MP4 = Buffer.concat([Buffer.from('000000186674797069736f6d0000020069736f6d69736f32', 'hex'), Buffer.alloc(2000, 7)]);
+const MP4 = mp4Head(2000);
 
-function smallPdf(text: string): Buffer {
-  const content = `BT /F1 12 Tf 20 50 Td (${text}) Tj ET`;
-  const objects = [
-    '<< /Type /Catalog /Pages 2 0 R >>',
-    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
-    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 100] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>',
-    `<< /Length ${content.length} >>\nstream\n${content}\nendstream`,
-    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
-  ];
-  let body = '%PDF-1.4\n';
-  const offsets: number[] = [];
-  objects.forEach((object, i) => {
-    offsets.push(body.length);
-    body += `${i + 1} 0 obj\n${object}\nendobj\n`;
-  });
-  const xref = body.length;
-  body += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('')}`;
-  body += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
-  return Buffer.from(body, 'latin1');
-}
 
 let server: TestServer;
 test.beforeAll(async () => {
@@ -59,7 +38,7 @@ test('a Secure room previews decrypted files of each kind and saves an edited Ma
   await unlockRoomKeys(page, PASSPHRASE);
   await newE2eRoom(page, 'Sealed previews');
   const files = [
-    { name: 'dot.png', mimeType: 'image/png', buffer: PNG },
+    { name: 'dot.png', mimeType: 'image/png', buffer: PNG_DOT },
     { name: 'brief.pdf', mimeType: 'application/pdf', buffer: smallPdf('Sealed preview') },
     { name: 'people.csv', mimeType: 'text/csv', buffer: Buffer.from('name,city\nAda,London\n') },
     { name: 'notes.md', mimeType: '', buffer: Buffer.from('# Sealed notes\n\n<img src=x alt="broken" onerror="window.__md=1">\n') },
