@@ -66,6 +66,8 @@ function baseDirectives(https: boolean, origins: ThirdPartyOrigins = NO_THIRD_PA
     'font-src': ["'self'", ...help],
     'connect-src': ["'self'", ...help, ...analytics],
     'worker-src': ["'self'"],
+    // A Secure room's audio/video preview plays the bytes decrypted in the browser (a blob: URL).
+    'media-src': ["'self'", 'blob:'],
     'frame-src': ["'self'", ...help],
     'object-src': ["'none'"],
     'base-uri': ["'none'"],

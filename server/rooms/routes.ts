@@ -80,7 +80,9 @@ export const roomRoutes = routePlugin('kuvert-room-routes', async (app) => {
 
   registerEndpoint(app, ROOM_ENDPOINTS.fileParts, async (request) => listFileParts(requestContext(app, request), request.params.roomUuid, request.params.fileUuid));
 
-  registerEndpoint(app, ROOM_ENDPOINTS.commitFile, async (request) => commitFile(requestContext(app, request), request.params.roomUuid, request.params.fileUuid, secureCommitHooks));
+  registerEndpoint(app, ROOM_ENDPOINTS.commitFile, async (request) =>
+    commitFile(requestContext(app, request), request.params.roomUuid, request.params.fileUuid, secureCommitHooks, request.headers['if-match']),
+  );
 
   registerEndpoint(app, ROOM_ENDPOINTS.file, async (request) => fileDetails(requestContext(app, request), request.params.roomUuid, request.params.fileUuid));
 

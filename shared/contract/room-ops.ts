@@ -52,8 +52,42 @@ export const StorageQuotaSchema = z
   .meta({ id: 'StorageQuota' });
 export type StorageQuota = z.infer<typeof StorageQuotaSchema>;
 
-/** Types the preview serves inline (browsers render them themselves); others answer 415 `previewNotSupported`. */
-export const ROOM_PREVIEW_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'image/bmp', 'application/pdf', 'text/plain', 'text/csv', 'text/markdown'] as const;
+/**
+ * Types the preview serves inline (the web client renders each itself: web/features/rooms/preview/);
+ * others answer 415 `previewNotSupported`. Media types are those file-type names from the bytes.
+ */
+export const ROOM_PREVIEW_TYPES = [
+  'image/png',
+  'image/jpeg',
+  'image/gif',
+  'image/webp',
+  'image/bmp',
+  'application/pdf',
+  'audio/mpeg',
+  'audio/ogg',
+  'audio/wav',
+  'audio/flac',
+  'audio/x-m4a',
+  'audio/aac',
+  'video/mp4',
+  'video/webm',
+  'video/ogg',
+  'video/quicktime',
+  'text/plain',
+  'text/csv',
+  'text/markdown',
+  'application/json',
+] as const;
+
+/** The text kinds by file name, for files uploaded without a declared type (browsers often send none for .md). */
+export const PREVIEW_TEXT_EXTENSIONS: Record<string, 'text/plain' | 'text/csv' | 'text/markdown' | 'application/json'> = {
+  txt: 'text/plain',
+  log: 'text/plain',
+  csv: 'text/csv',
+  md: 'text/markdown',
+  markdown: 'text/markdown',
+  json: 'application/json',
+};
 
 export const ROOM_OPS_PATHS = {
   versions: (roomUuid: string, fileUuid: string) => `/rooms/${roomUuid}/files/${fileUuid}/versions`,

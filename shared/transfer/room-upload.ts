@@ -41,6 +41,8 @@ export interface RoomFileSend {
   retry?: RetryPolicy;
   /** Time for the retry's back-off (tests). */
   clock?: RetryClock;
+  /** An editor's save: the ETag of the version it loaded; the commit answers 412 saveConflict when another came in between (shared/contract/room-preview.ts). */
+  ifMatch?: string;
 }
 
 /** PUTs the parts (PARTS_IN_FLIGHT at once, each retried), then commits (retried too: idempotent, and it reads every part from the store). */
@@ -73,8 +75,9 @@ export async function sendRoomFile(options: RoomFileSend): Promise<RoomUploadFil
   const metadata = await options.commitMetadata?.();
   const commitSignal = signal ?? new AbortController().signal;
   const params = { roomUuid, fileUuid };
+  const commitOptions = { signal: commitSignal, ...(options.ifMatch === undefined ? {} : { headers: { 'if-match': options.ifMatch } }) };
   return retrying(
-    () => (metadata === undefined ? call(client, E.commitFile, { params }, { signal: commitSignal }) : call(client, X.commitFile, { params, body: { metadata } }, { signal: commitSignal })),
+    () => (metadata === undefined ? call(client, E.commitFile, { params }, commitOptions) : call(client, X.commitFile, { params, body: { metadata } }, commitOptions)),
     commitSignal,
   );
 }

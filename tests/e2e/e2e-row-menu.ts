@@ -21,6 +21,7 @@ export async function e2eRowAction(scope: Page | Locator, name: string, item: st
 /** The menu's texts the specs click. */
 export const ROW_ITEMS = {
   download: rooms.e2e.download,
+  preview: rooms.preview.action,
   details: rooms.details.action,
   versions: rooms.versions.action,
   rename: rooms.rename.action,

@@ -1,49 +1,42 @@
-// The file menu's "Open preview" in a plain data room against the real server (issue 15): a
-// PREVIEWER (no download) opens a PNG (shown as an image from a blob URL, really decoded) and a
-// text file (its text in the dialog); a file the server cannot preview (415) says so; a small real
-// PDF shows in the dialog's PDF object from a blob URL holding exactly its bytes. axe on the dialog.
-import { expect, test } from '@playwright/test';
+// The preview and edit dialog in a plain data room against the real server (issue 15, issue 31 §3): a
+// PREVIEWER (no download, no edit) opens a PNG (a blob URL, really decoded), a text file, a PDF
+// (drawn by pdf.js onto a canvas, not the browser's viewer), a CSV (a table with "showing N of M"),
+// Markdown (rendered, its script removed) and a video (the player streams the preview URL: 206);
+// a type the server cannot preview (415) says so. Two editors edit one Markdown file in two
+// browser contexts: the second save is a conflict, resolved once by saving a copy and once by
+// loading the new version. axe on the dialogs.
+import { expect, test, type Page } from '@playwright/test';
 import { createUser as createUserInRepository, type TestUser } from '@tests/integration/escalation-helpers';
 import { apiSignIn, expectNoSeriousA11yViolations, locale, serverPerFile, signInToInbox } from './fixtures';
+import { fill, mp4Head, PNG_DOT, smallPdf } from './preview-fixtures';
 import { apiCreateRoom, apiShareRoom, apiUploadRoomFile } from './rooms-fixtures';
 
 const rooms = locale<typeof import('@locales/en/rooms.json')>('en', 'rooms');
 const ctx = serverPerFile();
 let owner: TestUser;
 let previewer: TestUser;
+let editor: TestUser;
 
 test.beforeAll(async () => {
   owner = await createUserInRepository(ctx.server, { username: 'olga', roles: ['ROLE_UI_USER', 'ROLE_SENDER', 'ROLE_RECEIVER', 'ROLE_SECUROOMS_CREATOR'] });
   previewer = await createUserInRepository(ctx.server, { username: 'pia' });
+  editor = await createUserInRepository(ctx.server, { username: 'eddie' });
 });
 
-const fill = (text: string, values: Record<string, string>) => text.replace(/\{\{(\w+)\}\}/g, (_m, key: string) => values[key] ?? '');
-// A 1×1 red PNG.
-const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==', 'base64');
+const PNG = PNG_DOT;
 
-/** A one-page PDF (a few hundred bytes) with a correct cross-reference table. */
-function smallPdf(text: string): Buffer {
-  const objects = [
-    '<< /Type /Catalog /Pages 2 0 R >>',
-    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
-    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 100] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>',
-    `<< /Length ${`BT /F1 12 Tf 20 50 Td (${text}) Tj ET`.length} >>\nstream\nBT /F1 12 Tf 20 50 Td (${text}) Tj ET\nendstream`,
-    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
-  ];
-  let body = '%PDF-1.4\n';
-  const offsets: number[] = [];
-  objects.forEach((object, i) => {
-    offsets.push(body.length);
-    body += `${i + 1} 0 obj\n${object}\nendobj\n`;
-  });
-  const xref = body.length;
-  body += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('')}`;
-  body += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
-  return Buffer.from(body, 'latin1');
-}
+const CSV = 'name,city\nAda,London\n"Grace, Rear Admiral",Arlington\n';
+const MARKDOWN = '# Quarterly notes\n\nSome **bold** text.\n\n<script>window.__md = 1</script>\n';
+const MP4 = mp4Head(4000);
 
-test('a PREVIEWER previews an image and a text file; another type cannot be previewed', async ({ page }) => {
-  test.setTimeout(120_000);
+const openPreview = async (page: Page, name: string) => {
+  await page.getByRole('button', { name: `Actions for file ${name}` }).click();
+  await page.getByRole('menuitem', { name: rooms.preview.action }).click();
+  return page.getByRole('dialog', { name: fill(rooms.preview.title, { name }) });
+};
+
+test('a PREVIEWER previews an image, text, PDF, CSV, Markdown and a video, with no download and no edit; another type cannot be previewed', async ({ page }) => {
+  test.setTimeout(180_000);
   const { server } = ctx;
   const session = await apiSignIn(server, owner);
   const room = await apiCreateRoom(server, session, 'Preview Room');
@@ -52,6 +45,9 @@ test('a PREVIEWER previews an image and a text file; another type cannot be prev
   await apiUploadRoomFile(server, session, room.uuid, null, 'data.bin', new Uint8Array([1, 2, 3]));
   const pdf = smallPdf('Kuvert preview');
   await apiUploadRoomFile(server, session, room.uuid, null, 'brief.pdf', new Uint8Array(pdf), 'application/pdf');
+  await apiUploadRoomFile(server, session, room.uuid, null, 'people.csv', new TextEncoder().encode(CSV));
+  await apiUploadRoomFile(server, session, room.uuid, null, 'notes.md', new TextEncoder().encode(MARKDOWN));
+  await apiUploadRoomFile(server, session, room.uuid, null, 'clip.mp4', new Uint8Array(MP4), 'video/mp4');
   await apiShareRoom(server, session, room.uuid, previewer.email, 'PREVIEWER');
 
   await signInToInbox(page, server, previewer);
@@ -59,47 +55,135 @@ test('a PREVIEWER previews an image and a text file; another type cannot be prev
   await expect(page.getByRole('heading', { level: 1, name: 'Preview Room' })).toBeVisible();
   await expect(page.getByRole('link', { name: 'Download dot.png' })).toHaveCount(0);
 
-  await page.getByRole('button', { name: 'Actions for file dot.png' }).click();
-  await page.getByRole('menuitem', { name: rooms.preview.action }).click();
-  const imageDialog = page.getByRole('dialog', { name: fill(rooms.preview.title, { name: 'dot.png' }) });
+  const imageDialog = await openPreview(page, 'dot.png');
   const image = imageDialog.getByRole('img', { name: 'dot.png' });
   await expect(image).toHaveAttribute('src', /^blob:/);
   await expect.poll(() => image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(1);
+  await expect(imageDialog.getByRole('button', { name: rooms.preview.edit })).toHaveCount(0);
   await expectNoSeriousA11yViolations(page, 'preview dialog with an image');
   await imageDialog.getByRole('button', { name: rooms.preview.close }).click();
   await expect(imageDialog).toHaveCount(0);
 
-  await page.getByRole('button', { name: 'Actions for file notes.txt' }).click();
-  await page.getByRole('menuitem', { name: rooms.preview.action }).click();
-  const textDialog = page.getByRole('dialog', { name: fill(rooms.preview.title, { name: 'notes.txt' }) });
+  const textDialog = await openPreview(page, 'notes.txt');
   await expect(textDialog.getByLabel(fill(rooms.preview.textLabel, { name: 'notes.txt' }))).toHaveText('Line one\nZeile zwei – ü');
+  // A PREVIEWER may not edit.
+  await expect(textDialog.getByRole('button', { name: rooms.preview.edit })).toHaveCount(0);
   await expectNoSeriousA11yViolations(page, 'preview dialog with a text');
   await page.keyboard.press('Escape');
   await expect(textDialog).toHaveCount(0);
 
-  await page.getByRole('button', { name: 'Actions for file data.bin' }).click();
-  await page.getByRole('menuitem', { name: rooms.preview.action }).click();
-  const binDialog = page.getByRole('dialog', { name: fill(rooms.preview.title, { name: 'data.bin' }) });
+  const binDialog = await openPreview(page, 'data.bin');
   await expect(binDialog).toContainText(fill(rooms.preview.unsupported, { name: 'data.bin' }));
   await page.keyboard.press('Escape');
   await expect(binDialog).toHaveCount(0);
 
-  // A real PDF: the dialog's PDF object points at a blob URL holding exactly the file's bytes, no error.
-  await page.getByRole('button', { name: 'Actions for file brief.pdf' }).click();
-  // (The page's CSP lets no script read the blob back, and the answer's body is gone once the page
-  // read it: its length and type are checked; integration tests check preview bytes.)
-  const [answer] = await Promise.all([
-    page.waitForResponse((response) => response.url().includes('/preview') && response.request().method() === 'GET'),
-    page.getByRole('menuitem', { name: rooms.preview.action }).click(),
-  ]);
-  expect(answer.status()).toBe(200);
-  expect(answer.headers()['content-type']).toContain('application/pdf');
-  expect(Number(await answer.headerValue('content-length'))).toBe(pdf.length);
-  const pdfDialog = page.getByRole('dialog', { name: fill(rooms.preview.title, { name: 'brief.pdf' }) });
-  const shown = pdfDialog.locator('object[type="application/pdf"]');
-  await expect(shown).toHaveAttribute('data', /^blob:/);
-  await expect(shown).toHaveAttribute('aria-label', 'brief.pdf');
+  // The PDF is drawn by pdf.js (its worker under our CSP) onto a canvas with something on it.
+  const pdfDialog = await openPreview(page, 'brief.pdf');
+  const canvas = pdfDialog.getByRole('img', { name: fill(rooms.preview.pdfPage, { page: '1', total: '1', name: 'brief.pdf' }) });
+  await expect(canvas).toBeVisible({ timeout: 30_000 });
+  const inked = await canvas.evaluate((c: HTMLCanvasElement) => {
+    const data = c.getContext('2d')!.getImageData(0, 0, c.width, c.height).data;
+    let dark = 0;
+    for (let i = 0; i < data.length; i += 4) if (data[i]! < 128 && data[i + 3]! > 0) dark++;
+    return dark;
+  });
+  expect(inked).toBeGreaterThan(20);
   await expect(pdfDialog).not.toContainText(fill(rooms.preview.failed, { name: 'brief.pdf' }));
-  await expect(pdfDialog).not.toContainText(fill(rooms.preview.unsupported, { name: 'brief.pdf' }));
   await expectNoSeriousA11yViolations(page, 'preview dialog with a PDF');
+  await page.keyboard.press('Escape');
+  await expect(pdfDialog).toHaveCount(0);
+
+  const csvDialog = await openPreview(page, 'people.csv');
+  await expect(csvDialog.getByRole('columnheader')).toHaveText(['name', 'city']);
+  await expect(csvDialog.getByRole('row').nth(2)).toContainText('Grace, Rear Admiral');
+  await expect(csvDialog).toContainText(fill(rooms.preview.csvShowing, { shown: '2', total: '2' }));
+  await expectNoSeriousA11yViolations(page, 'preview dialog with a CSV');
+  await page.keyboard.press('Escape');
+
+  const mdDialog = await openPreview(page, 'notes.md');
+  await expect(mdDialog.getByRole('heading', { name: 'Quarterly notes' })).toBeVisible();
+  await expect(mdDialog.locator('strong')).toHaveText('bold');
+  await expect(mdDialog.locator('script')).toHaveCount(0);
+  expect(await page.evaluate(() => (window as unknown as { __md?: number }).__md)).toBeUndefined();
+  await expectNoSeriousA11yViolations(page, 'preview dialog with Markdown');
+  await page.keyboard.press('Escape');
+
+  // The player streams the preview URL itself: a Range request, answered 206.
+  const [media] = await Promise.all([
+    page.waitForResponse((response) => response.url().includes('/preview') && response.status() === 206 && !(response.request().headers()['range'] ?? '').startsWith('bytes=0-0')),
+    openPreview(page, 'clip.mp4'),
+  ]);
+  expect(media.headers()['content-type']).toBe('video/mp4');
+  const videoDialog = page.getByRole('dialog', { name: fill(rooms.preview.title, { name: 'clip.mp4' }) });
+  await expect(videoDialog.locator('video')).toHaveAttribute('src', /\/preview$/);
+  await page.keyboard.press('Escape');
+});
+
+test('two editors change one Markdown file at once: the later save is a conflict, resolved by a copy and by loading the new version', async ({ browser }) => {
+  test.setTimeout(180_000);
+  const { server } = ctx;
+  const session = await apiSignIn(server, owner);
+  const room = await apiCreateRoom(server, session, 'Editing Room');
+  await apiUploadRoomFile(server, session, room.uuid, null, 'plan.md', new TextEncoder().encode('# Plan\n'));
+  await apiShareRoom(server, session, room.uuid, editor.email, 'EDITOR');
+  const [mine, theirs] = [await browser.newContext(), await browser.newContext()];
+  const ownerPage = await mine.newPage();
+  const editorPage = await theirs.newPage();
+  await signInToInbox(ownerPage, server, owner);
+  await signInToInbox(editorPage, server, editor);
+
+  const editTo = async (page: Page, text: string) => {
+    const dialog = page.getByRole('dialog', { name: fill(rooms.preview.title, { name: 'plan.md' }) });
+    await dialog.getByRole('button', { name: rooms.preview.edit }).click();
+    await dialog.getByLabel(fill(rooms.preview.editorLabel, { name: 'plan.md' })).fill(text);
+    return dialog;
+  };
+  for (const page of [ownerPage, editorPage]) {
+    await page.goto(`${server.url}/datarooms/${room.uuid}`);
+    await openPreview(page, 'plan.md');
+  }
+  const ownerDialog = await editTo(ownerPage, '# Plan\nowner one');
+  const editorDialog = await editTo(editorPage, '# Plan\neditor one');
+  await ownerDialog.getByRole('button', { name: rooms.preview.save, exact: true }).click();
+  await expect(ownerDialog.getByRole('heading', { name: 'Plan' })).toBeVisible();
+  await expect(ownerDialog).toContainText('owner one');
+
+  // The editor loaded the first version: the server refuses her save (412), the conflict dialog asks.
+  await editorDialog.getByRole('button', { name: rooms.preview.save, exact: true }).click();
+  const conflict = editorPage.getByRole('alertdialog', { name: rooms.preview.conflictTitle });
+  await expect(conflict).toBeVisible();
+  await expectNoSeriousA11yViolations(editorPage, 'save conflict dialog');
+  await conflict.getByRole('button', { name: rooms.preview.saveCopy }).click();
+  await expect(editorPage.locator('.fui-ToastTitle', { hasText: fill(rooms.preview.copySaved, { name: 'plan (1).md' }) })).toBeVisible();
+  // Her dialog now shows the owner's version; her text is in the copy.
+  await expect(editorDialog).toContainText('owner one');
+  await editorDialog.getByRole('button', { name: rooms.preview.close }).click();
+  await expect(editorPage.getByRole('link', { name: 'plan (1).md' }).or(editorPage.getByRole('cell', { name: 'plan (1).md' })).first()).toBeVisible();
+  const copy = await openPreview(editorPage, 'plan (1).md');
+  await expect(copy).toContainText('editor one');
+  await editorPage.keyboard.press('Escape');
+
+  // Again, resolved the other way: she loads the new version and her changes are gone.
+  await openPreview(editorPage, 'plan.md');
+  const editorAgain = await editTo(editorPage, '# Plan\neditor two');
+  await editTo(ownerPage, '# Plan\nowner two');
+  await ownerDialog.getByRole('button', { name: rooms.preview.save, exact: true }).click();
+  await expect(ownerDialog).toContainText('owner two');
+  await editorAgain.getByRole('button', { name: rooms.preview.save, exact: true }).click();
+  await editorPage.getByRole('alertdialog', { name: rooms.preview.conflictTitle }).getByRole('button', { name: rooms.preview.loadNew }).click();
+  await expect(editorAgain).toContainText('owner two');
+  await expect(editorAgain).not.toContainText('editor two');
+
+  // Unsaved changes: closing asks (save / discard / keep editing).
+  await editTo(editorPage, '# Plan\nnot kept');
+  await editorPage.keyboard.press('Escape');
+  const unsaved = editorPage.getByRole('alertdialog', { name: rooms.preview.unsavedTitle });
+  await expect(unsaved).toBeVisible();
+  await unsaved.getByRole('button', { name: rooms.preview.keepEditing }).click();
+  await expect(editorAgain.getByLabel(fill(rooms.preview.editorLabel, { name: 'plan.md' }))).toHaveValue('# Plan\nnot kept');
+  await editorAgain.getByRole('button', { name: rooms.preview.close }).click();
+  await unsaved.getByRole('button', { name: rooms.preview.discard }).click();
+  await expect(editorAgain).toHaveCount(0);
+  await mine.close();
+  await theirs.close();
 });

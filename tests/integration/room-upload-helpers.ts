@@ -29,9 +29,23 @@ export async function uploadRoomFile(
   server: TestServer,
   session: Session,
   roomUuid: string,
-  input: { name: string; bytes: Uint8Array; partSize: number; folderUuid?: string; replace?: boolean },
+  input: { name: string; bytes: Uint8Array; partSize: number; folderUuid?: string; replace?: boolean; mimeType?: string },
 ): Promise<RoomUploadFile> {
-  const body = { name: input.name, size: input.bytes.length, mimeType: 'application/octet-stream', ...(input.folderUuid ? { folderUuid: input.folderUuid } : {}), ...(input.replace ? { replace: true } : {}) };
+  const commit = await announceRoomFile(server, session, roomUuid, input);
+  return expectJson<RoomUploadFile>(await commit(), 200);
+}
+
+/**
+ * Announces and sends every part; answers the commit to call (with If-Match: an editor's save,
+ * shared/contract/room-preview.ts), so tests can race two commits or look at a refusal.
+ */
+export async function announceRoomFile(
+  server: TestServer,
+  session: Session,
+  roomUuid: string,
+  input: { name: string; bytes: Uint8Array; partSize: number; folderUuid?: string; replace?: boolean; mimeType?: string },
+): Promise<(ifMatch?: string) => Promise<Response>> {
+  const body = { name: input.name, size: input.bytes.length, mimeType: input.mimeType ?? 'application/octet-stream', ...(input.folderUuid ? { folderUuid: input.folderUuid } : {}), ...(input.replace ? { replace: true } : {}) };
   const file = await roomCall<RoomUploadFile>(server, session, 'POST', ROOM_PATHS.files(roomUuid), 201, body);
   for (let i = 0; i < file.partCount; i++) {
     const part = input.bytes.subarray(i * input.partSize, (i + 1) * input.partSize);
@@ -42,7 +56,7 @@ export async function uploadRoomFile(
     });
     await expectJson(put, 200);
   }
-  return roomCall<RoomUploadFile>(server, session, 'POST', ROOM_PATHS.fileCommit(roomUuid, file.uuid), 200);
+  return (ifMatch) => call(server, session, 'POST', api(ROOM_PATHS.fileCommit(roomUuid, file.uuid)), undefined, ifMatch === undefined ? {} : { headers: { 'if-match': ifMatch } });
 }
 
 /** GET of an API path with the session's cookie (and a Range header): the raw response. */

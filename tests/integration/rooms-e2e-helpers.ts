@@ -106,7 +106,7 @@ export async function uploadE2eFile(
     deferCommit?: boolean;
     engine?: Pick<RoomFileSend, 'retry' | 'onWaiting' | 'onBytes'> & { beforeCommit?: () => Promise<void> };
   },
-): Promise<{ file?: RoomUploadFile; announce: Response; uuid: string; commit?: () => Promise<Response> }> {
+): Promise<{ file?: RoomUploadFile; announce: Response; uuid: string; commit?: (ifMatch?: string) => Promise<Response> }> {
   const uuid = randomUUID();
   const keys = keysOf(actor);
   // A new version: key and metadata bound to the replaced file and its next version.
@@ -166,8 +166,13 @@ export async function uploadE2eFile(
     await json(put, 200);
   }
   // The browser's single read signs the plaintext hash after the last part: metadata with the E2E commit.
-  const commit = () =>
-    input.metadataAtCommit ? req(server, actor, 'POST', ROOM_E2E_PATHS.commit(roomUuid, uuid), { metadata: sealed }) : req(server, actor, 'POST', ROOM_PATHS.fileCommit(roomUuid, uuid));
+  // With If-Match: an editor's save (shared/contract/room-preview.ts).
+  const commit = (ifMatch?: string) => {
+    const options = ifMatch === undefined ? {} : { headers: { 'if-match': ifMatch } };
+    return input.metadataAtCommit
+      ? call(server, actor.session, 'POST', api(ROOM_E2E_PATHS.commit(roomUuid, uuid)), { metadata: sealed }, options)
+      : call(server, actor.session, 'POST', api(ROOM_PATHS.fileCommit(roomUuid, uuid)), undefined, options);
+  };
   if (input.deferCommit) return { announce, uuid, commit };
   return { file: await json<RoomUploadFile>(await commit(), 200), announce, uuid };
 }

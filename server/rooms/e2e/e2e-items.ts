@@ -152,7 +152,7 @@ export async function renameE2eItem(ctx: RequestContext, roomUuid: string, itemU
  * The E2E commit: the caller's own upload gets its signed metadata (sealed; the reader verifies it),
  * then the plain commit runs. A repeated call after the commit answers the committed file.
  */
-export async function commitE2eFile(ctx: RequestContext, roomUuid: string, fileUuid: string, body: CommitE2eFileBody): Promise<RoomUploadFile> {
+export async function commitE2eFile(ctx: RequestContext, roomUuid: string, fileUuid: string, body: CommitE2eFileBody, ifMatch?: string): Promise<RoomUploadFile> {
   const { app, user } = ctx;
   const room = await liveRoom(app.db, roomUuid);
   // A non-member learns nothing of a plain room, not even that it is one: 404 before the kind.
@@ -168,5 +168,5 @@ export async function commitE2eFile(ctx: RequestContext, roomUuid: string, fileU
     .where('deleted_at', 'is', null)
     .executeTakeFirst();
   if (upload) await app.db.updateTable('room_e2e_files').set({ metadata: body.metadata }).where('file_id', '=', upload.id).execute();
-  return commitFile(ctx, roomUuid, fileUuid, secureCommitHooks);
+  return commitFile(ctx, roomUuid, fileUuid, secureCommitHooks, ifMatch);
 }

@@ -6,6 +6,7 @@ import { commitE2eFile, createE2eFile, createE2eFolder, e2eFileKeys, renameE2eIt
 import { getE2eMemberList, putE2eMemberList } from './e2e-member-list';
 import { grantE2eKey, listE2eMembers } from './e2e-members';
 import { createE2eRoom, e2eRoomState } from './e2e-rooms';
+import { previewE2eFile } from './e2e-preview';
 import { listE2eVersions } from './e2e-versions';
 import { listRooms } from '../plain/rooms';
 
@@ -40,7 +41,10 @@ export function registerE2eRoomRoutes(app: FastifyInstance): void {
     return reply.code(204).send(null);
   });
   registerEndpoint(app, ROOM_E2E_ENDPOINTS.commitFile, async (request) =>
-    commitE2eFile(requestContext(app, request), request.params.roomUuid, request.params.fileUuid, request.body),
+    commitE2eFile(requestContext(app, request), request.params.roomUuid, request.params.fileUuid, request.body, request.headers['if-match']),
+  );
+  registerEndpoint(app, ROOM_E2E_ENDPOINTS.preview, async (request, reply) =>
+    previewE2eFile(requestContext(app, request), request, reply, request.params.roomUuid, request.params.fileUuid),
   );
   registerEndpoint(app, ROOM_E2E_ENDPOINTS.versions, async (request) => listE2eVersions(requestContext(app, request), request.params.roomUuid, request.params.fileUuid));
 }

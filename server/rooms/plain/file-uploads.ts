@@ -15,7 +15,7 @@ import { fileBlobPrefix, filePartKey, layoutOf, liveFile, toUploadFile } from '.
 import { checkNameFree, validName, withRoomNameLock } from '../kind/names';
 import { detectStoredType, refuseBlockedContent } from '../../uploads/content-type';
 import { blockPolicy, checkFileType, initialScanState, queueRoomScan } from './scan';
-import { committedReplacement, promoteUpload, sameNamedFile, versionConflict, type SecureCommitHooks } from './versions';
+import { committedReplacement, promoteUpload, requireContentMatch, sameNamedFile, versionConflict, type SecureCommitHooks } from './versions';
 import { liveFolder, liveRoom, requireRole } from '../kind/roles';
 import { isSecureRoom, requireRoomKind } from '../kind/room-kind';
 
@@ -123,8 +123,11 @@ export async function putFilePart(
   return { index: input.index, size, sha256 };
 }
 
-/** Completes the upload: every part in, the whole file hashed, listed from now on (activity `upload`). */
-export async function commitFile(ctx: RequestContext, roomUuid: string, fileUuid: string, secureHooks: SecureCommitHooks): Promise<RoomUploadFile> {
+/**
+ * Completes the upload: every part in, the whole file hashed, listed from now on (activity `upload`).
+ * `ifMatch` (an editor's save, room-preview.ts): the replaced file must still hold that content, else 412.
+ */
+export async function commitFile(ctx: RequestContext, roomUuid: string, fileUuid: string, secureHooks: SecureCommitHooks, ifMatch?: string): Promise<RoomUploadFile> {
   const { app, user } = ctx;
   const replaced = await committedReplacement(ctx, roomUuid, fileUuid);
   if (replaced) return replaced;
@@ -151,6 +154,7 @@ export async function commitFile(ctx: RequestContext, roomUuid: string, fileUuid
       .where('state', '=', 'uploading')
       .executeTakeFirst();
     if (Number(updated.numUpdatedRows) !== 1) return undefined;
+    if (ifMatch !== undefined) await requireContentMatch(trx, file.replaces_id, ifMatch);
     await addStored(trx, 'dataRooms', 1, layout.size, now);
     const committed = { ...file, state: 'complete', sha256, scan_state: scanState, updated_at: now };
     const replaced = file.replaces_id === null ? undefined : await promoteUpload(trx, committed, now, secure);

@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { RoomUploadFile } from '@shared/contract/room-files';
 import { nameKey } from '@shared/contract/names';
 import type { RoomFileVersion, RoomFileVersionList } from '@shared/contract/room-ops';
+import { contentEtag, ifMatchValues, SAVE_CONFLICT_REASON } from '@shared/contract/room-preview';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { sql, type Kysely } from 'kysely';
 import { HttpError, notFound } from '../../core/http-error';
@@ -48,6 +49,34 @@ export async function sameNamedFile(db: Kysely<Database>, roomId: number, folder
 /** 409 `nameExists` for a file, with its uuid: the web offers replace (as a new version), keep both, cancel. */
 export const versionConflict = (file: FileRow) =>
   new HttpError(409, 'ConflictException', 'A file with this name already exists here', { reason: 'nameExists', kind: 'file', name: file.name, fileUuid: file.uuid });
+
+/**
+ * Inside the commit transaction of an editor's save (If-Match, room-preview.ts): the replaced file
+ * still holds the content the editor loaded, else 412 `saveConflict` with the current ETag. The
+ * update of the row with its own value takes its row lock on PostgreSQL (a save racing this one
+ * waits here and then sees the new content); SQLite runs one write transaction at a time.
+ */
+export async function requireContentMatch(trx: Kysely<Database>, replacesId: number | null, ifMatch: string): Promise<void> {
+  const wanted = ifMatchValues(ifMatch);
+  if (wanted.includes('*') && replacesId !== null) return;
+  const held =
+    replacesId === null || wanted.length === 0
+      ? undefined
+      : await trx
+          .updateTable('room_files')
+          .set({ sha256: sql`sha256` })
+          .where('id', '=', replacesId)
+          .where('deleted_at', 'is', null)
+          .where('state', '=', 'complete')
+          .where('sha256', 'in', wanted)
+          .executeTakeFirst();
+  if (held && Number(held.numUpdatedRows) === 1) return;
+  const current = replacesId === null ? undefined : await trx.selectFrom('room_files').select(['sha256', 'deleted_at']).where('id', '=', replacesId).executeTakeFirst();
+  throw new HttpError(412, 'ConflictException', 'Someone saved a newer version of this file in the meantime', {
+    reason: SAVE_CONFLICT_REASON,
+    etag: current?.sha256 && current.deleted_at === null ? contentEtag(current.sha256) : null,
+  });
+}
 
 /**
  * Inside the commit transaction of an upload that replaces a file: the file's current content

@@ -1,3 +1,4 @@
+import { IfMatchHeadersSchema } from '../room-preview';
 import { endpointArea, NoContentSchema } from '../endpoint';
 import { E2eRoomListQuerySchema, RoomFolderSchema, RoomListSchema, RoomParamsSchema, RoomSchema } from '../rooms';
 import { RoomFileParamsSchema, RoomUploadFileSchema } from '../room-files';
@@ -61,8 +62,11 @@ export const ROOM_E2E_ENDPOINTS = {
   rename: area.patch('/rooms/{roomUuid}/e2e/items/{itemUuid}', 'renameE2eRoomItem', 'Replaces the sealed name of the room (OWNER) or a folder (OWNER, EDITOR)', {
     params: E2eItemParamsSchema, body: E2eRenameBodySchema, response: { 204: NoContentSchema }, errors: [400, 401, 403, 404],
   }),
-  commitFile: area.post('/rooms/{roomUuid}/e2e/files/{fileUuid}/commit', 'commitE2eRoomFile', 'Stores the signed metadata of the caller’s own upload (it signs the plaintext hash, known once every part is sent) and commits it as the plain commit does', {
-    params: RoomFileParamsSchema, body: CommitE2eFileBodySchema, response: { 200: RoomUploadFileSchema }, errors: [400, 401, 403, 404, 409, 503],
+  commitFile: area.post('/rooms/{roomUuid}/e2e/files/{fileUuid}/commit', 'commitE2eRoomFile', 'Stores the signed metadata of the caller’s own upload (it signs the plaintext hash, known once every part is sent) and commits it as the plain commit does (If-Match too: 412 saveConflict)', {
+    params: RoomFileParamsSchema, headers: IfMatchHeadersSchema, body: CommitE2eFileBodySchema, response: { 200: RoomUploadFileSchema }, errors: [400, 401, 403, 404, 409, 412, 503],
+  }),
+  preview: area.get('/rooms/{roomUuid}/e2e/files/{fileUuid}/preview', 'previewE2eRoomFile', 'A Secure room file’s ciphertext for the browser to decrypt and show (every role, PREVIEWER too, unlike the download; Range answers 206; ETag for an editor’s If-Match)', {
+    params: RoomFileParamsSchema, response: {}, errors: [401, 403, 404, 409, 416, 503], produces: ['application/octet-stream'],
   }),
   versions: area.get('/rooms/{roomUuid}/e2e/files/{fileUuid}/versions', 'listE2eRoomFileVersions', 'The earlier versions of an E2E file with their sealed file keys and signed metadata, newest first (OWNER, EDITOR); a plain room’s file answers 400', {
     params: RoomFileParamsSchema, response: { 200: E2eFileVersionListSchema }, errors: [400, 401, 403, 404],

@@ -1,3 +1,4 @@
+import { IfMatchHeadersSchema } from '../room-preview';
 import { endpointArea, NoContentSchema } from '../endpoint';
 import {
   CreateFolderBodySchema,
@@ -86,8 +87,8 @@ export const ROOM_ENDPOINTS = {
   fileParts: area.get('/rooms/{roomUuid}/files/{fileUuid}/parts', 'listRoomFileParts', 'Parts received so far, to resume an upload (the uploader)', {
     params: RoomFileParamsSchema, response: { 200: RoomFilePartsSchema }, errors: [401, 403, 404],
   }),
-  commitFile: area.post('/rooms/{roomUuid}/files/{fileUuid}/commit', 'commitRoomFile', 'Completes an upload once every part is in; only then the file is listed and downloadable (the uploader)', {
-    params: RoomFileParamsSchema, response: { 200: RoomUploadFileSchema }, errors: [400, 401, 403, 404, 409, 503, 507],
+  commitFile: area.post('/rooms/{roomUuid}/files/{fileUuid}/commit', 'commitRoomFile', 'Completes an upload once every part is in; only then the file is listed and downloadable (the uploader). A new version with If-Match (an editor’s save) answers 412 saveConflict when the file changed since', {
+    params: RoomFileParamsSchema, headers: IfMatchHeadersSchema, response: { 200: RoomUploadFileSchema }, errors: [400, 401, 403, 404, 409, 412, 503, 507],
   }),
   file: area.get('/rooms/{roomUuid}/files/{fileUuid}', 'getRoomFile', 'A complete file’s details (any role there)', {
     params: RoomFileParamsSchema, response: { 200: RoomUploadFileSchema }, errors: [401, 404],

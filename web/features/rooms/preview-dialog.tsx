@@ -1,106 +1,180 @@
-import { Button, Dialog, DialogActions, DialogBody, DialogContent, DialogSurface, DialogTitle, DialogTrigger, makeStyles, Spinner, Text, tokens } from '@fluentui/react-components';
-import { API_BASE } from '@shared/contract/constants';
-import { ROOM_OPS_PATHS } from '@shared/contract/room-ops';
-import type { RoomFile } from '@shared/contract/rooms';
+import { Button, Dialog, DialogActions, DialogBody, DialogContent, DialogSurface, DialogTitle, makeStyles, Spinner, Textarea } from '@fluentui/react-components';
+import { EDITABLE_MAX_BYTES } from '@shared/contract/room-preview';
 import { Alert } from '@web/components/alert';
+import { useNotify } from '@web/lib/toasts';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { SaveConflictDialog, UnsavedChangesDialog } from './preview/edit-dialogs';
+import { EDITABLE_KINDS } from './preview/preview-kind';
+import { KindView } from './preview/kind-view';
+import { SaveConflictError, type Loaded, type PreviewSource } from './preview/preview-source';
 
 const useStyles = makeStyles({
   surface: { maxWidth: 'min(960px, 95vw)', width: '100%' },
-  image: { maxWidth: '100%', maxHeight: '70vh', display: 'block', margin: '0 auto' },
-  text: {
-    maxHeight: '70vh',
-    overflow: 'auto',
-    margin: 0,
-    padding: '8px',
-    whiteSpace: 'pre-wrap',
-    overflowWrap: 'anywhere',
-    backgroundColor: tokens.colorNeutralBackground3,
-    fontFamily: tokens.fontFamilyMonospace,
-  },
-  pdf: { width: '100%', height: '70vh', border: 'none' },
+  editor: { width: '100%', '& textarea': { minHeight: '50vh', maxHeight: '70vh', fontFamily: 'monospace' } },
 });
 
-type Shown =
-  | { kind: 'loading' }
-  | { kind: 'image' | 'pdf'; url: string }
-  | { kind: 'text'; text: string }
-  | { kind: 'unsupported' }
-  | { kind: 'failed' };
+type Shown = { state: 'loading' } | { state: 'loaded'; loaded: Loaded } | { state: 'failed'; reload: boolean };
+type Asking = 'none' | 'unsaved' | 'conflict';
 
 /**
- * Fetches GET …/preview (every role, PREVIEWER too; the session cookie authorises it) and shows
- * the bytes in the page: an image, a text file, a PDF in the browser's viewer. The server answers
- * 415 for every other type; the bytes stay in a blob URL that is revoked on close.
+ * Preview and edit of a room file (SPEC §2 "preview and edit dialogs", §4 save conflict; issue 31 §3),
+ * in plain and Secure rooms alike: the source loads (plain: the server's preview; Secure: decrypted
+ * in the crypto Worker) and each kind has its viewer (preview/). Text, Markdown, CSV and JSON can be
+ * edited by OWNERs and EDITORs; a save is the file's next version with If-Match; a newer version
+ * saved meanwhile opens the conflict dialog; closing with unsaved changes asks first.
  */
-async function loadPreview(file: RoomFile, signal: AbortSignal): Promise<Shown> {
-  const response = await fetch(`${API_BASE}${ROOM_OPS_PATHS.preview(file.roomUuid, file.uuid)}`, { credentials: 'include', signal });
-  if (response.status === 415) return { kind: 'unsupported' };
-  if (!response.ok) return { kind: 'failed' };
-  const type = (response.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
-  if (type.startsWith('text/')) return { kind: 'text', text: await response.text() };
-  const blob = await response.blob();
-  if (type.startsWith('image/')) return { kind: 'image', url: URL.createObjectURL(blob) };
-  if (type === 'application/pdf') return { kind: 'pdf', url: URL.createObjectURL(new Blob([blob], { type: 'application/pdf' })) };
-  return { kind: 'unsupported' };
+export function PreviewDialog({ source, onClose }: { source: PreviewSource | null; onClose: () => void }) {
+  return source ? <PreviewSurface key={source.id} source={source} onClose={onClose} /> : null;
 }
 
-export function PreviewDialog({ file, onClose }: { file: RoomFile | null; onClose: () => void }) {
-  return file ? <PreviewSurface key={file.uuid} file={file} onClose={onClose} /> : null;
-}
-
-function PreviewSurface({ file, onClose }: { file: RoomFile; onClose: () => void }) {
+function PreviewSurface({ source, onClose }: { source: PreviewSource; onClose: () => void }) {
   const { t } = useTranslation();
   const styles = useStyles();
-  const [shown, setShown] = useState<Shown>({ kind: 'loading' });
+  const notify = useNotify();
+  const [shown, setShown] = useState<Shown>({ state: 'loading' });
+  const [loads, setLoads] = useState(0);
+  const [editing, setEditing] = useState(false);
+  const [draft, setDraft] = useState('');
+  const [asking, setAsking] = useState<Asking>('none');
+  const [closeAfterSave, setCloseAfterSave] = useState(false);
+  // What the unsaved-changes question is about: closing the dialog, or only leaving edit mode.
+  const [unsavedThen, setUnsavedThen] = useState<'close' | 'stop'>('close');
+  const [busy, setBusy] = useState(false);
+  const [saveFailed, setSaveFailed] = useState(false);
+  const name = source.name;
 
   useEffect(() => {
     const controller = new AbortController();
-    let url: string | undefined;
-    loadPreview(file, controller.signal).then(
-      (result) => {
-        if ('url' in result) url = result.url;
-        setShown(result);
+    let revoke: string | undefined;
+    setShown({ state: 'loading' });
+    source.load(controller.signal).then(
+      (loaded) => {
+        if ('revoke' in loaded && loaded.revoke) revoke = loaded.src;
+        if (controller.signal.aborted) return;
+        setShown({ state: 'loaded', loaded });
+        if ('text' in loaded) setDraft(loaded.text);
       },
       () => {
-        if (!controller.signal.aborted) setShown({ kind: 'failed' });
+        if (!controller.signal.aborted) setShown({ state: 'failed', reload: loads > 0 });
       },
     );
     return () => {
       controller.abort();
-      if (url) URL.revokeObjectURL(url);
+      if (revoke) URL.revokeObjectURL(revoke);
     };
-  }, [file]);
+  }, [source, loads]);
+
+  const loaded = shown.state === 'loaded' ? shown.loaded : null;
+  const text = loaded && 'text' in loaded ? loaded : null;
+  const dirty = editing && text !== null && draft !== text.text;
+  const canEdit = source.editable && text !== null && EDITABLE_KINDS.includes(text.kind) && new Blob([text.text]).size <= EDITABLE_MAX_BYTES;
+
+  const stopEditing = () => {
+    setEditing(false);
+    setSaveFailed(false);
+    if (text) setDraft(text.text);
+  };
+
+  const save = async (thenClose: boolean) => {
+    if (!text) return;
+    setBusy(true);
+    setSaveFailed(false);
+    try {
+      const etag = await source.save(draft, text.type, text.etag);
+      setShown({ state: 'loaded', loaded: { ...text, text: draft, etag } });
+      setEditing(false);
+      setAsking('none');
+      notify('success', t('rooms:preview.saved', { name }));
+      if (thenClose) onClose();
+    } catch (error) {
+      if (error instanceof SaveConflictError) {
+        setCloseAfterSave(thenClose);
+        setAsking('conflict');
+      } else {
+        setAsking('none');
+        setSaveFailed(true);
+      }
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const saveCopy = async () => {
+    if (!text) return;
+    setBusy(true);
+    try {
+      const copy = await source.saveCopy(draft, text.type);
+      notify('success', t('rooms:preview.copySaved', { name: copy }));
+      setAsking('none');
+      setEditing(false);
+      if (closeAfterSave) onClose();
+      else setLoads((n) => n + 1);
+    } catch {
+      setAsking('none');
+      setSaveFailed(true);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const loadNew = () => {
+    setAsking('none');
+    setEditing(false);
+    setLoads((n) => n + 1);
+  };
+
+  const ask = (then: 'close' | 'stop') => {
+    setUnsavedThen(then);
+    setAsking('unsaved');
+  };
+  const close = () => (dirty ? ask('close') : onClose());
 
   return (
-    <Dialog open onOpenChange={(_e, data) => (data.open ? undefined : onClose())}>
+    <Dialog open onOpenChange={(_e, data) => (data.open ? undefined : close())}>
       <DialogSurface className={styles.surface}>
         <DialogBody>
-          <DialogTitle>{t('rooms:preview.title', { name: file.name })}</DialogTitle>
+          <DialogTitle>{t('rooms:preview.title', { name })}</DialogTitle>
           <DialogContent>
-            {shown.kind === 'loading' ? <Spinner label={t('common:loading')} /> : null}
-            {shown.kind === 'image' ? <img className={styles.image} src={shown.url} alt={file.name} /> : null}
-            {shown.kind === 'text' ? (
-              <pre className={styles.text} tabIndex={0} aria-label={t('rooms:preview.textLabel', { name: file.name })}>
-                {shown.text}
-              </pre>
+            {shown.state === 'loading' ? <Spinner label={t('common:loading')} /> : null}
+            {shown.state === 'failed' ? <Alert type="error">{t(shown.reload ? 'rooms:preview.newVersionFailed' : 'rooms:preview.failed', { name })}</Alert> : null}
+            {saveFailed ? <Alert type="error">{t('rooms:preview.saveFailed', { name })}</Alert> : null}
+            {loaded && !editing ? <KindView loaded={loaded} name={name} /> : null}
+            {text && editing ? (
+              <Textarea className={styles.editor} value={draft} onChange={(_e, data) => setDraft(data.value)} aria-label={t('rooms:preview.editorLabel', { name })} resize="vertical" />
             ) : null}
-            {shown.kind === 'pdf' ? (
-              // The browser's PDF viewer; where it has none (e.g. headless Chromium) the fallback text shows.
-              <object className={styles.pdf} data={shown.url} type="application/pdf" aria-label={file.name}>
-                <Text as="p">{t('rooms:preview.pdfUnavailable')}</Text>
-              </object>
-            ) : null}
-            {shown.kind === 'unsupported' ? <Alert type="info">{t('rooms:preview.unsupported', { name: file.name })}</Alert> : null}
-            {shown.kind === 'failed' ? <Alert type="error">{t('rooms:preview.failed', { name: file.name })}</Alert> : null}
           </DialogContent>
           <DialogActions>
-            <DialogTrigger disableButtonEnhancement>
-              <Button appearance="primary">{t('rooms:preview.close')}</Button>
-            </DialogTrigger>
+            {canEdit && !editing ? <Button onClick={() => setEditing(true)}>{t('rooms:preview.edit')}</Button> : null}
+            {editing ? (
+              <>
+                <Button appearance="primary" disabled={busy || !dirty} onClick={() => void save(false)}>
+                  {busy ? t('rooms:preview.saving') : t('rooms:preview.save')}
+                </Button>
+                <Button disabled={busy} onClick={() => (dirty ? ask('stop') : stopEditing())}>
+                  {t('rooms:preview.stopEditing')}
+                </Button>
+              </>
+            ) : null}
+            <Button appearance={editing ? 'secondary' : 'primary'} onClick={close}>
+              {t('rooms:preview.close')}
+            </Button>
           </DialogActions>
         </DialogBody>
+        {asking === 'unsaved' ? (
+          <UnsavedChangesDialog
+            name={name}
+            busy={busy}
+            onSave={() => void save(unsavedThen === 'close')}
+            onDiscard={() => {
+              setAsking('none');
+              if (unsavedThen === 'close') onClose();
+              else stopEditing();
+            }}
+            onKeepEditing={() => setAsking('none')}
+          />
+        ) : null}
+        {asking === 'conflict' ? <SaveConflictDialog name={name} busy={busy} onSaveCopy={() => void saveCopy()} onLoadNew={loadNew} onKeepEditing={() => setAsking('none')} /> : null}
       </DialogSurface>
     </Dialog>
   );

@@ -10,7 +10,7 @@ import { PageHeading } from '@web/components/page-heading';
 import { RouterLink } from '@web/components/router-link';
 import { plainDownloadClick } from '@web/lib/plain-download';
 import { ROUTES } from '@web/lib/routes';
-import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { HIGHLIGHT_PARAM } from './api/rooms-search';
@@ -19,6 +19,7 @@ import { createFolder, deleteFolder, deleteRoom, refreshRooms, renameFolder, ren
 import { DetailsPanel, type DetailsItem } from './details-panel';
 import { MoveDialog, type MoveItem } from './move-dialog';
 import { PreviewDialog } from './preview-dialog';
+import { plainPreviewSource } from './preview/plain-source';
 import { ConfirmDialog, NameDialog, type ConfirmRequest, type NameRequest } from './room-dialogs';
 import { RoomActivity } from './room-activity';
 import { RoomFiles, type FilesPaging } from './room-files';
@@ -146,6 +147,7 @@ function RoomView({ contents, paging }: { contents: RoomContents; paging: FilesP
   const [moving, setMoving] = useState<MoveItem | null>(null);
   const [details, setDetails] = useState<DetailsItem | null>(null);
   const [previewing, setPreviewing] = useState<RoomFile | null>(null);
+  const previewSource = useMemo(() => (previewing ? plainPreviewSource(previewing, () => void refreshRooms()) : null), [previewing]);
   const [requesting, setRequesting] = useState(false);
   const [labelFilter, setLabelFilter] = useState<LabelFilterValue>(NO_LABEL_FILTER);
   const [labeling, setLabeling] = useState<LabelRequest | null>(null);
@@ -379,7 +381,7 @@ function RoomView({ contents, paging }: { contents: RoomContents; paging: FilesP
       <MoveDialog room={room} item={moving} onClose={() => setMoving(null)} />
       <LabelDialog request={labeling} onClose={() => setLabeling(null)} />
       <DetailsPanel item={details} onClose={() => setDetails(null)} />
-      <PreviewDialog file={previewing} onClose={() => setPreviewing(null)} />
+      <PreviewDialog source={previewSource} onClose={() => setPreviewing(null)} />
       {may.upload && !room.encrypted ? (
         <RequestFilesDialog open={requesting} onClose={() => setRequesting(false)} roomUuid={room.uuid} folderUuid={folder?.uuid ?? null} placeName={folder ? `${room.name} / ${folder.name}` : room.name} />
       ) : null}

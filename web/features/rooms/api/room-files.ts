@@ -35,6 +35,8 @@ export interface RoomUploadTarget {
   onWaiting?: (waiting: boolean) => void;
   /** A file of that name is already there (409 `nameExists`, `kind: file`): what to do. Without it the 409 stands. */
   onConflict?: (name: string) => Promise<VersionConflictChoice>;
+  /** An editor's save: the ETag it loaded; the commit answers 412 when a newer version came in between (shared/contract/room-preview.ts). */
+  ifMatch?: string;
 }
 
 /** The version-conflict dialog's answer: a new version of the file there, the upload under a free name, or not at all. */
@@ -125,6 +127,7 @@ export async function uploadRoomFile(file: File, target: RoomUploadTarget): Prom
       return { body: part.body, size: part.bytes.length, sha256: await sha256Hex(part.bytes) };
     },
     ...(target.onBytes ? { onBytes: target.onBytes } : {}),
+    ...(target.ifMatch ? { ifMatch: target.ifMatch } : {}),
   });
 }
 

@@ -463,6 +463,8 @@ export interface E2eUploadTarget {
   /** Keep it across attempts to resume; without one the file key is released at the end. */
   session?: E2eUploadSession;
   placement?: E2eUploadPlacement;
+  /** An editor's save: the ETag of the ciphertext it loaded; the commit answers 412 when a newer version came in between. */
+  ifMatch?: string;
 }
 
 /**
@@ -553,6 +555,7 @@ export async function uploadE2eFile(file: File, target: E2eUploadTarget): Promis
           return sealed;
         },
         ...(target.onBytes ? { onBytes: target.onBytes } : {}),
+        ...(target.ifMatch ? { ifMatch: target.ifMatch } : {}),
       });
     } finally {
       closeUpload();

@@ -41,6 +41,8 @@ import { VersionConflictDialog } from '../version-dialogs';
 import { MoveDialog, type MoveItem } from '../move-dialog';
 import { e2eMoveNames } from './e2e-move';
 import { E2eVersionsDialog } from './e2e-versions-dialog';
+import { e2ePreviewSource, type E2ePreviewTarget } from './e2e-preview-source';
+import { PreviewDialog } from '../preview-dialog';
 import { E2eDeleteButton, useE2eDeleteDialog } from './e2e-delete';
 import { E2eCrumbMenu, useE2eRowDetails } from './e2e-details';
 import { E2eRowMenu, type E2eRow as Row, type E2eRowActions } from './e2e-row-menu';
@@ -92,6 +94,7 @@ export function E2eRoomPage() {
   const [naming, setNaming] = useState<NameRequest | null>(null);
   const [moving, setMoving] = useState<MoveItem | null>(null);
   const [versionsOf, setVersionsOf] = useState<E2eListedFile | null>(null);
+  const [previewing, setPreviewing] = useState<E2eListedFile | null>(null);
   const [sharing, setSharing] = useState(false);
   const [ownerTab, setOwnerTab] = useState<'members' | 'activity'>('members');
   const fileInput = useRef<HTMLInputElement>(null);
@@ -123,6 +126,14 @@ export function E2eRoomPage() {
     await members.mutate();
   };
 
+  // One source per opened file (the dialog starts over when it changes); the page's later renders keep it.
+  const previewTarget = useRef<E2ePreviewTarget | null>(null);
+  previewTarget.current = { roomUuid, folderUuid: folderUuid ?? null, role, unlock, me: user ? { uuid: user.uuid, email: user.email } : null, view, onSaved: () => void refresh() };
+  const previewSource = useMemo(
+    () => (previewing && previewTarget.current ? e2ePreviewSource(previewing, { ...previewTarget.current, unlock: () => previewTarget.current!.unlock(), onSaved: () => previewTarget.current!.onSaved() }) : null),
+    [previewing],
+  );
+
   const { upload, download, downloadVersion, newFolder, rename, transfer, busy, conflict, closeConflict } = useE2eRoomFileActions({ roomUuid, folderUuid, view, refresh, setNaming });
   const zip = useE2eZipDownload(roomUuid);
 
@@ -152,6 +163,7 @@ export function E2eRoomPage() {
     zip: (folder) => void zip(folder),
     details: (row) => void (contents && details.open(contents.room, contents.folders, row)),
     versions: setVersionsOf,
+    preview: setPreviewing,
     rename: (row) => rename(row),
     move: (row) => setMoving({ kind: row.kind, uuid: row.uuid, name: row.name ?? '', parentUuid: folderUuid ?? null }),
     remove: (row) => remove.ask({ kind: row.kind, uuid: row.uuid, name: row.name }),
@@ -423,6 +435,7 @@ export function E2eRoomPage() {
       {contents && view ? (
         <MoveDialog room={contents.room} item={moving} onClose={() => setMoving(null)} names={e2eMoveNames(roomUuid, view.roomName ?? t('rooms:e2e.nameBroken'), unlock)} />
       ) : null}
+      <PreviewDialog source={previewSource} onClose={() => setPreviewing(null)} />
       <E2eVersionsDialog roomUuid={roomUuid} keys={session?.keys} file={versionsOf} onClose={() => setVersionsOf(null)} onDownload={(v) => void downloadVersion(v)} />
       {isOwner && view ? (
         <ShareDialog

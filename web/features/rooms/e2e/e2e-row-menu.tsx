@@ -14,6 +14,8 @@ export interface E2eRowActions {
   download: (file: E2eListedFile) => void;
   /** A folder's ZIP (e2e-zip.ts). */
   zip: (folder: { uuid: string; name: string }) => void;
+  /** Preview (and, for OWNERs and EDITORs, edit): every role, a verified file. */
+  preview: (file: E2eListedFile) => void;
   details: (row: E2eRow) => void;
   versions: (file: E2eListedFile) => void;
   rename: (row: E2eRow) => void;
@@ -44,6 +46,7 @@ export const E2eRowMenu = memo(function E2eRowMenu({ row, role, actions, t }: { 
         <MenuList>
           {row.kind === 'file' && verified && roomMay(role, 'download') ? <MenuItem onClick={run((a) => a.download(row.file))}>{t('rooms:e2e.download')}</MenuItem> : null}
           {row.kind === 'folder' && row.name !== null && roomMay(role, 'download') ? <MenuItem onClick={run((a) => a.zip({ uuid: row.uuid, name }))}>{t('rooms:files.zip')}</MenuItem> : null}
+          {row.kind === 'file' && verified && roomMay(role, 'preview') ? <MenuItem onClick={run((a) => a.preview(row.file))}>{t('rooms:preview.action')}</MenuItem> : null}
           <MenuItem onClick={run((a) => a.details(row))}>{t('rooms:details.action')}</MenuItem>
           {canWrite && row.kind === 'file' && verified ? <MenuItem onClick={run((a) => a.versions(row.file))}>{t('rooms:versions.action')}</MenuItem> : null}
           {canWrite && row.name !== null && (row.kind === 'folder' || verified) ? <MenuItem onClick={run((a) => a.rename(row))}>{t('rooms:rename.action')}</MenuItem> : null}

@@ -1,0 +1,83 @@
+// The preview and edit dialog in an end-to-end encrypted room in the browser against the real server
+// (issue 31 §3): the server serves only ciphertext (its E2E preview route), the crypto Worker decrypts
+// it and the dialog picks the viewer from the decrypted bytes — an image, a PDF drawn by pdf.js, a CSV
+// table, rendered Markdown and a video (a blob URL of the decrypted bytes); a Markdown file edited and
+// saved is the file's next version, encrypted, and shows the new text when opened again. axe.
+import { expect, test } from '@playwright/test';
+import { startTestServer, type TestServer } from '../support/server';
+import { proveAddress } from '@tests/support/prove-address';
+import { apiCall, apiSignIn, expectNoSeriousA11yViolations, locale, secuPassFromNode, signInToInbox } from './fixtures';
+import { e2eRowAction, ROW_ITEMS } from './e2e-row-menu';
+import { fill, mp4Head, PNG_DOT, smallPdf } from './preview-fixtures';
+import { newE2eRoom, unlockRoomKeys } from './rooms-fixtures';
+
+const PASSWORD = 'Good-Passw0rd-rooms-e2e-preview';
+const PASSPHRASE = 'Owner-Room-Preview-SecuPass-Cobalt-47';
+const owner = { email: 'owner.rooms-e2e-preview@example.test', password: PASSWORD };
+const rooms = locale<typeof import('@locales/en/rooms.json')>('en', 'rooms');
+const MP4 = mp4Head(2000);
+
+
+let server: TestServer;
+test.beforeAll(async () => {
+  server = await startTestServer();
+  const admin = await apiSignIn(server, server.admin);
+  const response = await apiCall(server, admin, 'POST', '/admin/users', { email: owner.email, password: owner.password, language: 'en' });
+  expect(response.status, await response.clone().text()).toBe(201);
+  await proveAddress(server, owner.email, owner.password);
+  await secuPassFromNode(server, owner, PASSPHRASE);
+});
+test.afterAll(async () => {
+  await server?.close();
+});
+
+test('a Secure room previews decrypted files of each kind and saves an edited Markdown file as its next version', async ({ page }) => {
+  test.setTimeout(240_000);
+  await signInToInbox(page, server, owner);
+  await page.goto(`${server.url}/secure-rooms`);
+  await unlockRoomKeys(page, PASSPHRASE);
+  await newE2eRoom(page, 'Sealed previews');
+  const files = [
+    { name: 'dot.png', mimeType: 'image/png', buffer: PNG_DOT },
+    { name: 'brief.pdf', mimeType: 'application/pdf', buffer: smallPdf('Sealed preview') },
+    { name: 'people.csv', mimeType: 'text/csv', buffer: Buffer.from('name,city\nAda,London\n') },
+    { name: 'notes.md', mimeType: '', buffer: Buffer.from('# Sealed notes\n\n<img src=x alt="broken" onerror="window.__md=1">\n') },
+    { name: 'clip.mp4', mimeType: 'video/mp4', buffer: MP4 },
+  ];
+  await page.getByLabel('Upload files', { exact: true }).setInputFiles(files);
+  for (const file of files) await expect(page.getByRole('row').filter({ hasText: file.name }).filter({ hasText: owner.email })).toBeVisible({ timeout: 60_000 });
+  const open = async (name: string) => {
+    await e2eRowAction(page, name, ROW_ITEMS.preview);
+    return page.getByRole('dialog', { name: fill(rooms.preview.title, { name }) });
+  };
+
+  const image = (await open('dot.png')).getByRole('img', { name: 'dot.png' });
+  await expect.poll(() => image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth), { timeout: 30_000 }).toBe(1);
+  await expectNoSeriousA11yViolations(page, 'Secure room preview of an image');
+  await page.keyboard.press('Escape');
+
+  const pdf = await open('brief.pdf');
+  await expect(pdf.getByRole('img', { name: fill(rooms.preview.pdfPage, { page: '1', total: '1', name: 'brief.pdf' }) })).toBeVisible({ timeout: 30_000 });
+  await page.keyboard.press('Escape');
+
+  const csv = await open('people.csv');
+  await expect(csv.getByRole('columnheader')).toHaveText(['name', 'city'], { timeout: 30_000 });
+  await expect(csv).toContainText(fill(rooms.preview.csvShowing, { shown: '1', total: '1' }));
+  await page.keyboard.press('Escape');
+
+  const video = await open('clip.mp4');
+  await expect(video.locator('video')).toHaveAttribute('src', /^blob:/, { timeout: 30_000 });
+  await page.keyboard.press('Escape');
+
+  const md = await open('notes.md');
+  await expect(md.getByRole('heading', { name: 'Sealed notes' })).toBeVisible({ timeout: 30_000 });
+  expect(await page.evaluate(() => (window as unknown as { __md?: number }).__md)).toBeUndefined();
+  await expectNoSeriousA11yViolations(page, 'Secure room preview of Markdown');
+  await md.getByRole('button', { name: rooms.preview.edit }).click();
+  await md.getByLabel(fill(rooms.preview.editorLabel, { name: 'notes.md' })).fill('# Sealed notes, second version\n');
+  await md.getByRole('button', { name: rooms.preview.save, exact: true }).click();
+  await expect(page.locator('.fui-ToastTitle', { hasText: fill(rooms.preview.saved, { name: 'notes.md' }) })).toBeVisible({ timeout: 60_000 });
+  await md.getByRole('button', { name: rooms.preview.close }).click();
+  const again = await open('notes.md');
+  await expect(again.getByRole('heading', { name: 'Sealed notes, second version' })).toBeVisible({ timeout: 30_000 });
+});
