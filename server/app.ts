@@ -90,6 +90,7 @@ import { installMetrics } from './operations/metrics';
 import { operationsRoutes } from './operations/operations-routes';
 import { reportRoutes } from './reports/routes';
 import { receiptToPartner, trustReceiptJobs } from './trust-networks/inbound';
+import { keepPartnerDescriptors, partnerRecipientKeys, partnerSenderKeys, partnerSenderOf } from './trust-networks/e2e';
 import { partnerServedRecipients, partnerServerStates, transferOnSent, trustTransferJobs } from './trust-networks/transfers';
 import { trustNetworkRoutes } from './trust-networks/routes';
 import { createUsersRepository } from './users/users-repository';
@@ -233,6 +234,10 @@ async function assemble(app: FastifyInstance, options: BuildAppOptions, database
       servedRecipients: (deliveryId) => partnerServedRecipients(db, deliveryId),
       serverStates: (deliveryId) => partnerServerStates(db, deliveryId),
       reportDownload: (delivery, recipient, fileName, at) => receiptToPartner(app, delivery, recipient, fileName, at),
+      recipientKeys: (delivery, emails) => partnerRecipientKeys(app, delivery, emails),
+      keepDescriptors: (delivery, descriptors) => keepPartnerDescriptors(app, delivery, descriptors),
+      sender: (deliveryId) => partnerSenderOf(app, deliveryId),
+      senderKeys: (caller, userUuid) => partnerSenderKeys(app, caller, userUuid),
     },
   });
   // Shutting down (SIGTERM): the running job goes back to the queue at once, so another server

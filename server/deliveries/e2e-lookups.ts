@@ -94,7 +94,9 @@ export async function recipientKeys({ app, user: sender }: RequestContext, deliv
   await spendLookups(app, sender, rows.map((r) => r.email));
   const users = await usersByEmail(app.db, rows.map((r) => r.email));
   const states = await app.secupass.statesOf([sender.id, ...[...users.values()].map((u) => u.id)]);
+  // Addresses a trust-network partner serves: their keys come from the partner's signed look-up.
+  const partners = await app.deliveryHooks.partners.recipientKeys(delivery, rows.map((r) => r.email));
   const recipients = [];
-  for (const r of rows) recipients.push({ email: r.email, ...(await keysOf(app, users.get(r.email), states)) });
+  for (const r of rows) recipients.push(partners.get(r.email) ?? { email: r.email, ...(await keysOf(app, users.get(r.email), states)) });
   return { sender: { userUuid: sender.uuid, email: sender.email, keys: await app.secupass.publicKeysOf(sender.id) }, recipients };
 }

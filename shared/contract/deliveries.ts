@@ -550,6 +550,8 @@ export const RecipientKeysResponseSchema = z
         secupassState: SecuPassStateSchema,
         /** Live public keys (empty without an active SecuPass). Clients recompute fingerprints and check pins. */
         keys: z.array(PublicKeySchema.extend({ fingerprint: z.string() })),
+        /** A trust-network partner serves this address: the keys are its signed look-up's answer ("verified by partner server"), `userUuid` is the user's id there. */
+        partnerServer: z.string().optional(),
       }),
     ),
   })

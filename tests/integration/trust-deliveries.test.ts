@@ -12,7 +12,7 @@ import { signRequest } from '../../server/trust-networks/signatures';
 import { TRUST_TRANSFER_JOB } from '../../server/trust-networks/transfers';
 import { call, createUserAsAdmin, expectBackendError, signIn, signInAdmin, type Session } from './core-helpers';
 import { sessionClient } from './e2e-helpers';
-import { establishPair, trustOne, type TrustSide } from './trust-helpers';
+import { establishPair, runTrustJobs, signedPost, transferOf, trustOne, type TrustSide } from './trust-helpers';
 
 // Trust networks, slice 2 (issue 30 §2): deliveries across a connection between two real servers —
 // A on SQLite, B on PostgreSQL when KUVERT_TEST_DATABASE_URL is set — connected through their admin
@@ -96,25 +96,7 @@ async function send(server: TestServer, session: Session, recipients: string[], 
   return result.ok ? result.delivery.deliveryUuid : '';
 }
 
-/** Runs every due job of both servers (and the ones retried later, as if their time had come). */
-async function runJobs(): Promise<void> {
-  for (let round = 0; round < 3; round += 1) {
-    for (const server of [a, b]) {
-      await server.app.db.updateTable('jobs').set({ run_at: 0 }).where('state', '=', 'pending').where('unique_key', 'is', null).execute();
-      server.app.jobs.kick();
-      await server.app.jobs.whenIdle();
-    }
-  }
-}
-
-async function transferOf(server: TestServer, deliveryUuid: string) {
-  return server.app.db
-    .selectFrom('trust_transfers')
-    .innerJoin('deliveries', 'deliveries.id', 'trust_transfers.delivery_id')
-    .selectAll('trust_transfers')
-    .where('deliveries.uuid', '=', deliveryUuid)
-    .executeTakeFirstOrThrow();
-}
+const runJobs = () => runTrustJobs([a, b]);
 
 async function detail(server: TestServer, session: Session, deliveryUuid: string): Promise<DeliveryDetail> {
   const response = await call(server, session, 'GET', `/api/2${DELIVERY_PATHS.one(deliveryUuid)}`);
@@ -137,13 +119,7 @@ async function download(server: TestServer, session: Session, deliveryUuid: stri
 const mailsTo = async (server: TestServer, address: string) => (await readMailbox(server.mailboxDir)).filter((mail) => mail.to.includes(address));
 
 /** A call to B signed as A's side of the connection would sign it. */
-async function signedToB(path: string, body: unknown) {
-  const row = await a.app.db.selectFrom('trust_connections').selectAll().where('uuid', '=', onA.connectionId).executeTakeFirstOrThrow();
-  const text = JSON.stringify(body);
-  const url = `${proxyUrl}${path}`;
-  const { headers } = await signRequest(url, text, { privateKey: privateKeyOf(a.app, row), keyId: row.own_key_fingerprint });
-  return fetch(url, { method: 'POST', headers, body: text });
-}
+const signedToB = (path: string, body: unknown) => signedPost(a, onA.connectionId, `${proxyUrl}${path}`, body);
 
 const announce = (overrides: Record<string, unknown> = {}) => ({
   type: 'delivery',

@@ -41,6 +41,7 @@ import * as trustNetworks from './0059-trust-networks';
 import * as trustDeliveries from './0061-trust-deliveries';
 import * as roomMemberListHistory from './0062-room-member-list-history';
 import * as formConfirmationValues from './0064-form-confirmation-values';
+import * as trustE2e from './0068-trust-e2e';
 
 /**
  * Every migration, in order, for SQLite and PostgreSQL alike. A static list (not a
@@ -92,6 +93,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0061-trust-deliveries': trustDeliveries,
   '0062-room-member-list-history': roomMemberListHistory,
   '0064-form-confirmation-values': formConfirmationValues,
+  '0068-trust-e2e': trustE2e,
 };
 
 export const staticMigrationProvider: MigrationProvider = {
