@@ -4,7 +4,7 @@ import type { KuvertConfig } from './config';
 import type { RequestContext } from './core/request-context';
 import type { DatabaseKind } from './db/database';
 import type { Database } from './db/schema';
-import type { DeliveryRecipient, NewDescriptor, RecipientKeysResponse } from '@shared/contract/deliveries';
+import type { DeliveryRecipient, NewDescriptor, RecipientKeysResponse, ReleaseList } from '@shared/contract/deliveries';
 import type { UserPublicKeysResponse } from '@shared/contract/secupass';
 import type { DeliveryRow, RecipientRow } from './deliveries/records';
 import type { Mailer } from './mail/mailer';
@@ -73,6 +73,12 @@ export interface KuvertServices {
       sender(deliveryId: number): Promise<{ userUuid: string } | undefined>;
       /** Levels 3/4, the recipient's side: a partner sender's public keys, for a recipient of its deliveries. */
       senderKeys(caller: UserRow, userUuid: string): Promise<UserPublicKeysResponse | undefined>;
+      /** Levels 3/4, the sender's side: partner recipients who set a passphrase since and wait for a release. */
+      releaseItems(sender: UserRow): Promise<ReleaseList['items']>;
+      /** Levels 3/4, the sender's side: a release to a partner recipient, sent to the partner (false: not one). */
+      release(sender: UserRow, delivery: DeliveryRow, descriptors: readonly NewDescriptor[]): Promise<boolean>;
+      /** Levels 3/4, the recipient's side: a recipient set a passphrase; the partner that sent is told (true: came through a connection). */
+      releaseNeeded(delivery: Pick<DeliveryRow, 'id'>, email: string): Promise<boolean>;
     };
   };
 }

@@ -24,6 +24,8 @@ import { PublicKeySchema, WrappedFileKeySchema } from './secupass';
  * | POST /trust/deliveries/{transferId}/complete | a partner server (signature) | into the recipients' inboxes; they are mailed by this server |
  * | POST /trust/receipts | a partner server (signature) | a recipient's first download of a delivery pushed to the partner |
  * | POST /trust/keys | a partner server (signature) | levels 3/4: the public keys of this server's users at addresses the partner asks about (signed answer) |
+ * | POST /trust/deliveries/{transferId}/release | a partner server (signature) | levels 3/4: the sender released the delivery to a recipient here who set a passphrase since |
+ * | POST /trust/release-needed | a partner server (signature) | levels 3/4: a recipient there set a passphrase and waits for the sender here to release |
  */
 
 /**
@@ -185,6 +187,8 @@ export const TRUST_DELIVERY_PATHS = {
   complete: (transferId: string) => `/api/2/trust/deliveries/${transferId}/complete`,
   receipts: '/api/2/trust/receipts',
   keys: '/api/2/trust/keys',
+  release: (transferId: string) => `/api/2/trust/deliveries/${transferId}/release`,
+  releaseNeeded: '/api/2/trust/release-needed',
 } as const;
 
 /** Levels that cross a connection, as numbers 1–4 (not the SPEC §4 wire values, which a partner need not know). */
@@ -303,3 +307,15 @@ export const TrustKeysSchema = z
   })
   .meta({ id: 'TrustKeys' });
 export type TrustKeys = z.infer<typeof TrustKeysSchema>;
+
+/** `POST /api/2/trust/deliveries/{transferId}/release`: the sender's copies for one recipient's new key (every file and the manifest). */
+export const TrustReleaseSchema = z
+  .object({ type: z.literal('release'), transferId: z.string().uuid(), recipient: z.string().email().max(254), descriptors: z.array(TrustDescriptorSchema).min(1).max(2_000) })
+  .meta({ id: 'TrustRelease' });
+export type TrustRelease = z.infer<typeof TrustReleaseSchema>;
+
+/** `POST /api/2/trust/release-needed`: a recipient of a transfer set a passphrase on the partner and waits for the sender's release. */
+export const TrustReleaseNeededSchema = z
+  .object({ type: z.literal('releaseNeeded'), transferId: z.string().uuid(), recipient: z.string().email().max(254) })
+  .meta({ id: 'TrustReleaseNeeded' });
+export type TrustReleaseNeeded = z.infer<typeof TrustReleaseNeededSchema>;

@@ -3,7 +3,8 @@ import { deliveryContentUrl } from '@shared/api/endpoints/delivery-read';
 import { DELIVERY_PATHS, type DeliveryDetail } from '@shared/contract/deliveries';
 import { TRUST_DELIVERY_ERROR, TRUST_DELIVERY_PATHS, TRUST_SIGNATURE_ERROR, type TrustConnection } from '@shared/contract/trust-networks';
 import { utf8Encode } from '@shared/crypto/bytes';
-import { downloadE2eFile, openE2eDelivery, sendDelivery } from '@shared/transfer';
+import { getReleaseList } from '@shared/api/endpoints/delivery-e2e';
+import { downloadE2eFile, openE2eDelivery, releaseToRecipient, sendDelivery } from '@shared/transfer';
 import { readMailbox } from '@tests/support/mailbox';
 import { startTestServer, type TestServer } from '@tests/support/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -138,6 +139,31 @@ describe('levels 3 and 4 across a connection', () => {
     const refused = await expectBackendError(await signedPost(a, onA.connectionId, url, { type: 'keyLookup', emails: ['bob@b.example', 'nobody@b.example', 'alice@a.example'] }), 403, TRUST_DELIVERY_ERROR);
     expect(refused.metadata).toMatchObject({ reason: 'recipientNotServed', recipients: ['nobody@b.example', 'alice@a.example'] });
     await expectBackendError(await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ type: 'keyLookup', emails: ['bob@b.example'] }) }), 401, TRUST_SIGNATURE_ERROR);
+  });
+
+  it('carl on B has no passphrase: invited by B, sets one, A is told through the connection, alice releases on A, the copies go to B and carl decrypts there', async () => {
+    const carl = await actor(b, adminB, 'carl@b.example');
+    const bytes = markedFile(3 * RECORD_SIZE);
+    const subject = `Release ${randomUUID()}`;
+    const deliveryUuid = await sendE2e(alice, 'carl@b.example', 20, bytes, { subject, body: '' });
+    await runJobs();
+    expect(await transferOf(a, deliveryUuid)).toMatchObject({ state: 'delivered' });
+    expect((await readMailbox(b.mailboxDir)).some((m) => m.to.includes('carl@b.example') && m.subject.includes(subject))).toBe(true);
+    await expect(openE2eDelivery({ client: carl.client, deliveryUuid, e2e: { crypto: carl.crypto, keys: await giveSecuPass(carl, 'Carl-SecuPass-trust-Orchard-46'), pins: carl.pins } })).rejects.toMatchObject({
+      errorClass: 'AccessDescriptorNotFoundException',
+    });
+    // B tells A (not alice directly): the release-needed mail comes from A with A's release page.
+    await runJobs();
+    expect((await readMailbox(b.mailboxDir)).filter((m) => m.to.includes('alice@a.example'))).toEqual([]);
+    expect((await readMailbox(a.mailboxDir)).some((m) => m.to.includes('alice@a.example') && m.text.includes('carl@b.example') && m.text.includes(a.url))).toBe(true);
+
+    const items = (await getReleaseList(alice.client)).items.filter((item) => item.deliveryUuid === deliveryUuid);
+    expect(items).toHaveLength(1);
+    expect(items[0]!.recipient).toMatchObject({ email: 'carl@b.example', userUuid: carl.userUuid });
+    await releaseToRecipient({ client: alice.client, item: items[0]!, e2e: e2eOf(alice) });
+    expect((await getReleaseList(alice.client)).items.filter((item) => item.deliveryUuid === deliveryUuid)).toEqual([]);
+    const { bytes: readBack } = await readOn(b, carl, deliveryUuid);
+    expect(sha256(readBack)).toBe(sha256(bytes));
   });
 
   // Last: it changes bob's key on B.

@@ -11,7 +11,7 @@ import {
   TrustPartParamsSchema,
   TrustPingSchema,
   TrustPongSchema,
-  TrustReceiptSchema, TrustKeyLookupSchema, TrustKeysSchema,
+  TrustReceiptSchema, TrustKeyLookupSchema, TrustKeysSchema, TrustReleaseSchema, TrustReleaseNeededSchema,
   TrustTransferParamsSchema,
 } from '../trust-networks';
 
@@ -61,5 +61,11 @@ export const TRUST_NETWORK_ENDPOINTS = {
   // Levels 3/4 (issue 30 §2): the sender's server relays its browser's key look-ups, signed.
   keyLookup: area.post('/trust/keys', 'trustKeyLookup', "Partner servers only: the public keys of this server's users at the addresses asked (levels 3/4); an address it does not serve is refused", {
     access: 'public', body: TrustKeyLookupSchema, response: { 200: TrustKeysSchema }, errors: [400, 401, 403, 429],
+  }),
+  release: area.post('/trust/deliveries/{transferId}/release', 'trustRelease', "Partner servers only: the sender's copies for a recipient here who set a passphrase after the delivery came (levels 3/4)", {
+    access: 'public', params: TrustTransferParamsSchema, body: TrustReleaseSchema, response: { 200: TrustAckSchema }, errors: [400, 401, 403, 429],
+  }),
+  releaseNeeded: area.post('/trust/release-needed', 'trustReleaseNeeded', "Partner servers only: a recipient there set a passphrase and waits for the release by the sender here (levels 3/4)", {
+    access: 'public', body: TrustReleaseNeededSchema, response: { 200: TrustAckSchema }, errors: [400, 401, 403, 429],
   }),
 };
