@@ -8,7 +8,7 @@ import { PublicKeySchema, WrappedFileKeySchema } from './secupass';
  * exchange public keys, each enters the other's, and "test connection" makes a signed round trip
  * (RFC 9421 HTTP Message Signatures) to the partner's `POST /api/2/trust/ping`. docs/trust-networks.md
  * is the protocol a partner implements. Slice 2 (issue 30 §2): level 1/2 deliveries across a
- * connection, pushed by the sender's server, and receipts back (levels 3/4 do not cross yet).
+ * connection, pushed by the sender's server, and receipts back; levels 3/4 add signed key look-ups, wrapped keys with the announce and the release across.
  *
  * | Call | Who | What |
  * |---|---|---|
@@ -176,7 +176,7 @@ export const TRUST_PATHS = {
 } as const;
 
 /**
- * Slice 2 (issue 30 §2): deliveries across a connection, levels 1 and 2. The sender's server pushes
+ * Slice 2 (issue 30 §2): deliveries across a connection, levels 1 to 4. The sender's server pushes
  * (docs/trust-networks.md, "Deliveries"): it announces the delivery, uploads the parts the partner
  * is missing, and completes it; the partner stores it as one of its own deliveries and mails its
  * recipients itself. Receipts flow back the same way, signed by the partner.
