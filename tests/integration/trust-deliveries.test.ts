@@ -11,7 +11,9 @@ import { privateKeyOf } from '../../server/trust-networks/connections';
 import { signRequest } from '../../server/trust-networks/signatures';
 import { TRUST_TRANSFER_JOB } from '../../server/trust-networks/transfers';
 import { call, createUserAsAdmin, expectBackendError, signIn, signInAdmin, type Session } from './core-helpers';
-import { sessionClient } from './e2e-helpers';
+import { e2eActor, e2eOf, giveSecuPass, sessionClient } from './e2e-helpers';
+import { deliveryContentUrl } from '@shared/api/endpoints/delivery-read';
+import { downloadE2eFile, openE2eDelivery } from '@shared/transfer';
 import { establishPair, runTrustJobs, signedPost, transferOf, trustOne, type TrustSide } from './trust-helpers';
 
 // Trust networks, slice 2 (issue 30 §2): deliveries across a connection between two real servers —
@@ -208,6 +210,40 @@ describe('deliveries across a connection', () => {
       .executeTakeFirstOrThrow();
     const onBob = await detail(b, bob, row.uuid);
     expect(sha256(await download(b, bob, row.uuid, onBob.files[0]!.fileId))).toBe(sha256(bytes));
+  });
+
+  it('level 3: B down during the transfer (the line cut after 3 of 8 parts): it resumes with the missing ciphertext parts, bob decrypts identical bytes on B', async () => {
+    // 64 KiB in records of 1 KiB: 8 parts of 8 records (part 0 also the 49-byte header).
+    const RECORD = 1024;
+    const sender = await e2eActor(a, alice);
+    await giveSecuPass(sender, 'Alice-SecuPass-resume-Quartz-47');
+    const reader = await e2eActor(b, bob);
+    await giveSecuPass(reader, 'Bob-SecuPass-resume-Lantern-48');
+    const bytes = new Uint8Array(randomBytes(64 * RECORD));
+    proxy.partPuts = 0;
+    proxy.cutAfterParts = 3;
+    const result = await sendDelivery({
+      client: sender.client,
+      draft: { recipients: ['bob@b.example'], subject: `Level 3 resumed ${randomUUID()}`, body: '', securityLevel: 20 },
+      files: [{ name: 'big.bin', blob: new Blob([bytes]) }],
+      e2e: e2eOf(sender, { recordSize: RECORD }),
+    });
+    expect(result.ok, JSON.stringify(!result.ok && result.error)).toBe(true);
+    const deliveryUuid = result.ok ? result.delivery.deliveryUuid : '';
+    await a.app.jobs.whenIdle();
+    expect(await transferOf(a, deliveryUuid)).toMatchObject({ state: 'pending' });
+    expect(proxy.partPuts).toBe(3);
+
+    proxy.cutAfterParts = Infinity;
+    proxy.partPuts = 0;
+    await runJobs();
+    expect(proxy.partPuts).toBe(5); // the five missing parts only
+    expect(await transferOf(a, deliveryUuid)).toMatchObject({ state: 'delivered' });
+    const opened = await openE2eDelivery({ client: reader.client, deliveryUuid, e2e: e2eOf(reader) });
+    const file = opened.files[0]!;
+    const blob = await downloadE2eFile({ delivery: opened, fileId: file.fileId, crypto: reader.crypto, url: deliveryContentUrl(deliveryUuid, file.fileId, null, b.url), fetch: reader.fetch });
+    await opened.close();
+    expect(sha256(new Uint8Array(await blob.arrayBuffer()))).toBe(sha256(bytes));
   });
 
   it('the sender withdraws a delivery still waiting for the partner: it never reaches B', async () => {
