@@ -66,7 +66,7 @@ export interface KuvertServices {
       serverStates(deliveryId: number): Promise<Map<string, NonNullable<DeliveryRecipient['partnerServer']>>>;
       reportDownload(delivery: Pick<DeliveryRow, 'id'>, recipient: Pick<RecipientRow, 'email'>, fileName: string, at: number): Promise<boolean>;
       /** Levels 3/4, the sender's side: keys of partner-served addresses from the partner's signed look-up. */
-      recipientKeys(delivery: Pick<DeliveryRow, 'id'>, emails: readonly string[]): Promise<Map<string, RecipientKeysResponse['recipients'][number]>>;
+      recipientKeys(delivery: Pick<DeliveryRow, 'id'> | null, emails: readonly string[]): Promise<Map<string, RecipientKeysResponse['recipients'][number]>>;
       /** Levels 3/4, the sender's side: keeps the copies wrapped to partner recipients; returns the others. */
       keepDescriptors(delivery: Pick<DeliveryRow, 'id'>, descriptors: readonly NewDescriptor[]): Promise<NewDescriptor[]>;
       /** Levels 3/4, the recipient's side: the signer of a delivery that came through a connection (its id on the sender's server). */

@@ -39,8 +39,23 @@ export async function recipientStatus({ app, user: sender }: RequestContext, ema
   await spendLookups(app, sender, wanted);
   const users = await usersByEmail(app.db, wanted);
   const states = await app.secupass.statesOf([...users.values()].map((u) => u.id));
+  // Addresses a trust-network partner serves: its signed look-up answers (the chips are hints; a partner away leaves them as here).
+  const partners = await app.deliveryHooks.partners.recipientKeys(null, wanted).catch(() => new Map<string, RecipientKeysResponse['recipients'][number]>());
   const recipients = [];
   for (const email of emails) {
+    const partner = partners.get(email.trim().toLowerCase());
+    if (partner) {
+      const key = partner.keys.find((k) => k.usage === 'encryption');
+      const active = partner.secupassState === 'active' && key !== undefined;
+      recipients.push({
+        email,
+        registered: true,
+        hasPassphrase: active,
+        ...(withKeys && active && partner.userUuid ? { userUuid: partner.userUuid, encryptionKey: { keyId: key.keyId, usage: key.usage, publicKey: key.publicKey } } : {}),
+        partnerServer: partner.partnerServer!,
+      });
+      continue;
+    }
     const user = users.get(email.trim().toLowerCase());
     const hasPassphrase = user !== undefined && states.get(user.id) === 'active';
     const encryptionKey = withKeys && hasPassphrase ? (await app.secupass.publicKeysOf(user.id)).find((k) => k.usage === 'encryption') : undefined;

@@ -52,9 +52,10 @@ type PartnerRecipientKeys = RecipientKeysResponse['recipients'][number];
 /**
  * On the sender's server, for a level 3/4 draft: the keys of the addresses a partner serves, from
  * the partner's signed answer (one look-up per connection), remembered per draft and address (the
- * wrapped copies are checked against them). A partner that does not answer: 503, the send waits.
+ * wrapped copies are checked against them; `null`: the chips' look-up, nothing remembered). A
+ * partner that does not answer: 503, the send waits.
  */
-export async function partnerRecipientKeys(app: FastifyInstance, delivery: Pick<DeliveryRow, 'id'>, emails: readonly string[]): Promise<Map<string, PartnerRecipientKeys>> {
+export async function partnerRecipientKeys(app: FastifyInstance, delivery: Pick<DeliveryRow, 'id'> | null, emails: readonly string[]): Promise<Map<string, PartnerRecipientKeys>> {
   const routes = await partnerRoutes(app.db, [...emails]);
   const byConnection = new Map<number, { connection: TrustConnectionRow; emails: string[] }>();
   for (const [email, connection] of routes) {
@@ -77,7 +78,7 @@ export async function partnerRecipientKeys(app: FastifyInstance, delivery: Pick<
       if (!asked.includes(email)) continue;
       const key = r.keys.find((k) => k.usage === 'encryption');
       const now = Date.now();
-      await app.db
+      if (delivery) await app.db
         .insertInto('trust_partner_readers')
         .values({ delivery_id: delivery.id, email, user_uuid: r.userUuid, key_id: key?.keyId ?? null, descriptors: null, partner_url: connection.partner_url, created_at: now })
         .onConflict((oc) => oc.columns(['delivery_id', 'email']).doUpdateSet({ user_uuid: r.userUuid, key_id: key?.keyId ?? null, descriptors: null, partner_url: connection.partner_url, created_at: now }))

@@ -646,6 +646,8 @@ export const RecipientStatusSchema = z
     hasPassphrase: z.boolean(),
     userUuid: z.string().optional(),
     encryptionKey: PublicKeySchema.optional(),
+    /** A trust-network partner serves the address: its URL; the answer is the partner's signed key look-up (`userUuid` is the id there). */
+    partnerServer: z.string().optional(),
   })
   .meta({ id: 'DeliveryRecipientStatus' });
 export type RecipientStatus = z.infer<typeof RecipientStatusSchema>;

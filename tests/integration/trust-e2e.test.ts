@@ -97,6 +97,9 @@ async function detail(server: TestServer, session: Session, deliveryUuid: string
 
 describe('levels 3 and 4 across a connection', () => {
   it('level 3 A→B: the key comes from B through A, B holds only ciphertext, bob decrypts identical bytes on B, alice sees downloaded', async () => {
+    // The chips: bob is registered with a passphrase, answered by B's signed look-up through A.
+    const status = await call(a, alice.session, 'POST', `/api/2${DELIVERY_PATHS.recipientStatus}`, { emails: ['bob@b.example'], withKeys: true });
+    expect(await status.json()).toMatchObject({ recipients: [{ email: 'bob@b.example', registered: true, hasPassphrase: true, userUuid: bob.userUuid, encryptionKey: { usage: 'encryption' }, partnerServer: b.url }] });
     const bytes = markedFile(20 * RECORD_SIZE + 123);
     const deliveryUuid = await sendE2e(alice, 'bob@b.example', 20, bytes, { subject: `Level 3 ${randomUUID()}`, body: 'Across, encrypted.' });
     // Bob's key was pinned from B's signed answer, relayed by A.
