@@ -146,19 +146,23 @@ export async function notifyReleaseNeeded(app: FastifyInstance, user: UserRow, l
     // Came through a trust connection: the sender's server is told, and mails its sender.
     if (await app.deliveryHooks.partners.releaseNeeded(delivery, user.email)) continue;
     const sender = await app.users.findById(delivery.sender_id);
-    if (!sender) continue;
-    const language = reduceLanguage(sender.language);
-    await app.mailer
-      .send({
-        to: sender.email,
-        template: 'releaseNeeded',
-        language,
-        data: {
-          recipient: user.email,
-          subject: delivery.subject || ENCRYPTED_SUBJECT_PLACEHOLDER[language],
-          link: `${app.config.publicUrl}${DELIVERY_WEB_LINKS.release(language)}`,
-        },
-      })
-      .catch((err: unknown) => log.error({ err, deliveryUuid: delivery.uuid }, 'release-needed mail failed'));
+    if (sender) await mailReleaseNeeded(app, sender, delivery, user.email, log);
   }
+}
+
+/** The sender is told a recipient waits for a release (also for a trust partner's recipient, trust-networks/release.ts). */
+export async function mailReleaseNeeded(app: FastifyInstance, sender: UserRow, delivery: DeliveryRow, recipientEmail: string, log: FastifyBaseLogger): Promise<void> {
+  const language = reduceLanguage(sender.language);
+  await app.mailer
+    .send({
+      to: sender.email,
+      template: 'releaseNeeded',
+      language,
+      data: {
+        recipient: recipientEmail,
+        subject: delivery.subject || ENCRYPTED_SUBJECT_PLACEHOLDER[language],
+        link: `${app.config.publicUrl}${DELIVERY_WEB_LINKS.release(language)}`,
+      },
+    })
+    .catch((err: unknown) => log.error({ err, deliveryUuid: delivery.uuid }, 'release-needed mail failed'));
 }

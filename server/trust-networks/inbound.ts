@@ -255,6 +255,18 @@ export async function receiptToPartner(app: FastifyInstance, delivery: Pick<Deli
   return true;
 }
 
+/** The live connection a delivery came through, with its transfer id; undefined once the connection is deleted (nothing goes back then). */
+export async function inboundConnectionOf(app: FastifyInstance, deliveryId: number) {
+  const inbound = await app.db
+    .selectFrom('trust_inbound')
+    .innerJoin('trust_connections', 'trust_connections.id', 'trust_inbound.connection_id')
+    .selectAll('trust_connections')
+    .select('trust_inbound.transfer_uuid')
+    .where('trust_inbound.delivery_id', '=', deliveryId)
+    .executeTakeFirst();
+  return inbound && inbound.deleted_at === null ? inbound : undefined;
+}
+
 /** The receipt job: a signed call to the partner, retried while it is away; dropped once the connection is deleted. */
 export function trustReceiptJobs(app: FastifyInstance): Record<string, JobKind<TrustReceiptPayload>> {
   return {
@@ -262,14 +274,8 @@ export function trustReceiptJobs(app: FastifyInstance): Record<string, JobKind<T
       maxAttempts: 10,
       retryDelayMs: 30_000,
       async run({ deliveryId, recipient, fileName, at }, { signal }) {
-        const inbound = await app.db
-          .selectFrom('trust_inbound')
-          .innerJoin('trust_connections', 'trust_connections.id', 'trust_inbound.connection_id')
-          .selectAll('trust_connections')
-          .select('trust_inbound.transfer_uuid')
-          .where('trust_inbound.delivery_id', '=', deliveryId)
-          .executeTakeFirst();
-        if (!inbound || inbound.deleted_at !== null) return;
+        const inbound = await inboundConnectionOf(app, deliveryId);
+        if (!inbound) return;
         const receipt: TrustReceipt = { type: 'receipt', transferId: inbound.transfer_uuid, recipient, event: 'downloaded', fileName, at };
         await callPartner(app, inbound, TRUST_DELIVERY_PATHS.receipts, receipt, { signal });
       },

@@ -10,10 +10,12 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
 import { badRequest, HttpError } from '../core/http-error';
 import { requiredFileIds } from '../deliveries/e2e-keys';
+import { mailReleaseNeeded } from '../deliveries/e2e-release';
 import { activity, displayName, type DeliveryRow } from '../deliveries/records';
 import { enqueueJob, type JobKind } from '../jobs/job-queue';
 import { ENCRYPTED_SUBJECT_PLACEHOLDER } from '../mail/delivery-templates';
 import type { UserRow } from '../users/users-repository';
+import { inboundConnectionOf } from './inbound';
 import { callPartner, PartnerCallError, sendSigned, verifyPartnerCall } from './partner-calls';
 
 const refuse = async (app: FastifyInstance, connectionUuid: string, reason: string, message: string): Promise<never> => {
@@ -170,14 +172,8 @@ export function trustReleaseJobs(app: FastifyInstance): Record<string, JobKind<R
       maxAttempts: 10,
       retryDelayMs: 30_000,
       async run({ deliveryId, recipient }, { signal }) {
-        const inbound = await app.db
-          .selectFrom('trust_inbound')
-          .innerJoin('trust_connections', 'trust_connections.id', 'trust_inbound.connection_id')
-          .selectAll('trust_connections')
-          .select('trust_inbound.transfer_uuid')
-          .where('trust_inbound.delivery_id', '=', deliveryId)
-          .executeTakeFirst();
-        if (!inbound || inbound.deleted_at !== null) return;
+        const inbound = await inboundConnectionOf(app, deliveryId);
+        if (!inbound) return;
         await callPartner(app, inbound, TRUST_DELIVERY_PATHS.releaseNeeded, { type: 'releaseNeeded', transferId: inbound.transfer_uuid, recipient } satisfies TrustReleaseNeeded, { signal });
       },
       giveUp: async () => undefined,
@@ -193,16 +189,6 @@ export async function receiveReleaseNeeded(app: FastifyInstance, request: Fastif
   if (!transfer || !(JSON.parse(transfer.recipients) as string[]).includes(email)) return refuse(app, connection.uuid, 'unknownTransfer', 'No such transfer to this recipient over this connection');
   const delivery = await app.db.selectFrom('deliveries').selectAll().where('id', '=', transfer.delivery_id).executeTakeFirstOrThrow();
   const sender = await app.users.findById(delivery.sender_id);
-  if (sender && delivery.status === 'sent') {
-    const language = reduceLanguage(sender.language);
-    await app.mailer
-      .send({
-        to: sender.email,
-        template: 'releaseNeeded',
-        language,
-        data: { recipient: email, subject: delivery.subject || ENCRYPTED_SUBJECT_PLACEHOLDER[language], link: `${app.config.publicUrl}${DELIVERY_WEB_LINKS.release(language)}` },
-      })
-      .catch((err: unknown) => request.log.error({ err, deliveryUuid: delivery.uuid }, 'release-needed mail failed'));
-  }
+  if (sender && delivery.status === 'sent') await mailReleaseNeeded(app, sender, delivery, email, request.log);
   return sendSigned(app, reply, connection, 200, { type: 'ok' });
 }
