@@ -91,6 +91,8 @@ import { installMetrics } from './operations/metrics';
 import { operationsRoutes } from './operations/operations-routes';
 import { reportRoutes } from './reports/routes';
 import { receiptToPartner, trustReceiptJobs } from './trust-networks/inbound';
+import { partnerRelease, partnerReleaseItems, releaseNeededToPartner, trustReleaseJobs } from './trust-networks/release';
+import { keepPartnerDescriptors, partnerRecipientKeys, partnerSenderKeys, partnerSenderOf } from './trust-networks/e2e';
 import { partnerServedRecipients, partnerServerStates, transferOnSent, trustTransferJobs } from './trust-networks/transfers';
 import { trustNetworkRoutes } from './trust-networks/routes';
 import { createUsersRepository } from './users/users-repository';
@@ -234,6 +236,13 @@ async function assemble(app: FastifyInstance, options: BuildAppOptions, database
       servedRecipients: (deliveryId) => partnerServedRecipients(db, deliveryId),
       serverStates: (deliveryId) => partnerServerStates(db, deliveryId),
       reportDownload: (delivery, recipient, fileName, at) => receiptToPartner(app, delivery, recipient, fileName, at),
+      recipientKeys: (delivery, emails) => partnerRecipientKeys(app, delivery, emails),
+      keepDescriptors: (delivery, descriptors) => keepPartnerDescriptors(app, delivery, descriptors),
+      sender: (deliveryId) => partnerSenderOf(app, deliveryId),
+      senderKeys: (caller, userUuid) => partnerSenderKeys(app, caller, userUuid),
+      releaseItems: (sender) => partnerReleaseItems(app, sender),
+      release: (sender, delivery, descriptors) => partnerRelease(app, sender, delivery, descriptors),
+      releaseNeeded: (delivery, email) => releaseNeededToPartner(app, delivery, email),
     },
   });
   // Shutting down (SIGTERM): the running job goes back to the queue at once, so another server
@@ -317,7 +326,7 @@ async function assemble(app: FastifyInstance, options: BuildAppOptions, database
 
   // House-keeping runs as periodic jobs: once per period across every server on this database.
   const periodic = { ...deliverySweepJobs(app), ...escalationCleanupJobs(app), ...roomSweepJobs(app), ...roomTrashRetentionJobs(app), ...roomRetentionJobs(app), ...submissionSweepJobs(app), [SESSION_PURGE_JOB]: periodicJob(SESSION_PURGE_INTERVAL_MS, async () => void (await sessions.purgeExpired())) };
-  jobs.runner = startJobRunner(db, { ...virusScanJobs(app, deliveryScanOperations, roomScanJobs(app)), ...flowWebhookJobs(app), ...submissionCompletionJobs(app), ...roomRequestJobs(app), ...trustTransferJobs(app), ...trustReceiptJobs(app), ...periodic }, { pollIntervalMs: config.jobPollIntervalMs, log: app.log });
+  jobs.runner = startJobRunner(db, { ...virusScanJobs(app, deliveryScanOperations, roomScanJobs(app)), ...flowWebhookJobs(app), ...submissionCompletionJobs(app), ...roomRequestJobs(app), ...trustTransferJobs(app), ...trustReceiptJobs(app), ...trustReleaseJobs(app), ...periodic }, { pollIntervalMs: config.jobPollIntervalMs, log: app.log });
 
   app.setNotFoundHandler(async (request, reply) => {
     if (await sendSpaFallback(app, request, reply)) return reply;

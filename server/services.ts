@@ -4,7 +4,8 @@ import type { KuvertConfig } from './config';
 import type { RequestContext } from './core/request-context';
 import type { DatabaseKind } from './db/database';
 import type { Database } from './db/schema';
-import type { DeliveryRecipient } from '@shared/contract/deliveries';
+import type { DeliveryRecipient, NewDescriptor, RecipientKeysResponse, ReleaseList } from '@shared/contract/deliveries';
+import type { UserPublicKeysResponse } from '@shared/contract/secupass';
 import type { DeliveryRow, RecipientRow } from './deliveries/records';
 import type { Mailer } from './mail/mailer';
 import type { CaptchaStore } from './security/captcha';
@@ -17,7 +18,7 @@ import type { SessionsStore } from './sessions/sessions-store';
 import type { SmsGateway } from './sms/sms-gateway';
 import type { SettingsStore } from './settings/settings-store';
 import type { BlobStore } from './storage/blob-store';
-import type { UsersRepository } from './users/users-repository';
+import type { UserRow, UsersRepository } from './users/users-repository';
 
 /**
  * What route plugins find on the app instance (fastify/demo style: repositories and
@@ -64,6 +65,20 @@ export interface KuvertServices {
       servedRecipients(deliveryId: number): Promise<Set<string>>;
       serverStates(deliveryId: number): Promise<Map<string, NonNullable<DeliveryRecipient['partnerServer']>>>;
       reportDownload(delivery: Pick<DeliveryRow, 'id'>, recipient: Pick<RecipientRow, 'email'>, fileName: string, at: number): Promise<boolean>;
+      /** Levels 3/4, the sender's side: keys of partner-served addresses from the partner's signed look-up. */
+      recipientKeys(delivery: Pick<DeliveryRow, 'id'> | null, emails: readonly string[]): Promise<Map<string, RecipientKeysResponse['recipients'][number]>>;
+      /** Levels 3/4, the sender's side: keeps the copies wrapped to partner recipients; returns the others. */
+      keepDescriptors(delivery: Pick<DeliveryRow, 'id'>, descriptors: readonly NewDescriptor[]): Promise<NewDescriptor[]>;
+      /** Levels 3/4, the recipient's side: the signer of a delivery that came through a connection (its id on the sender's server). */
+      sender(deliveryId: number): Promise<{ userUuid: string } | undefined>;
+      /** Levels 3/4, the recipient's side: a partner sender's public keys, for a recipient of its deliveries. */
+      senderKeys(caller: UserRow, userUuid: string): Promise<UserPublicKeysResponse | undefined>;
+      /** Levels 3/4, the sender's side: partner recipients who set a passphrase since and wait for a release. */
+      releaseItems(sender: UserRow): Promise<ReleaseList['items']>;
+      /** Levels 3/4, the sender's side: a release to a partner recipient, sent to the partner (false: not one). */
+      release(sender: UserRow, delivery: DeliveryRow, descriptors: readonly NewDescriptor[]): Promise<boolean>;
+      /** Levels 3/4, the recipient's side: a recipient set a passphrase; the partner that sent is told (true: came through a connection). */
+      releaseNeeded(delivery: Pick<DeliveryRow, 'id'>, email: string): Promise<boolean>;
     };
   };
 }

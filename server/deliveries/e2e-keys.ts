@@ -116,7 +116,8 @@ export async function putE2e({ app, user: sender }: RequestContext, deliveryUuid
   await spendLookupBudgetOrRefuse(app.db, sender.id, (await app.db.selectFrom('delivery_recipients').select('email').where('delivery_id', '=', delivery.id).execute()).map((r) => r.email));
   // Drafts are read by nobody, so replacing in two steps leaves nothing half-visible.
   await dropDescriptors(app, delivery.uuid);
-  await storeDescriptors(app, delivery, sender, body.descriptors);
+  // Copies for a trust-network partner's recipients travel with the transfer (they have no account here).
+  await storeDescriptors(app, delivery, sender, await app.deliveryHooks.partners.keepDescriptors(delivery, body.descriptors));
   await app.db.updateTable('deliveries').set({ manifest: body.manifest }).where('id', '=', delivery.id).where('status', '=', 'draft').execute();
 }
 
@@ -199,11 +200,13 @@ export async function getE2e({ app, user }: RequestContext, deliveryUuid: string
   }
   const sender = await app.users.findById(delivery.sender_id);
   if (!sender) throw notFound('Delivery not found');
+  // Through a trust connection: signed by the sender's user on the partner server (its keys: GET /users/{id}/public-keys).
+  const partnerSender = await app.deliveryHooks.partners.sender(delivery.id);
   if (viewer.kind === 'recipient' && encryptsMessage(delivery.security_level)) {
     // The server cannot see the decryption itself; handing out the keys is the closest it gets.
     await app.db.updateTable('delivery_recipients').set({ decrypted_at: Date.now() }).where('id', '=', viewer.recipient.id).where('decrypted_at', 'is', null).execute();
   }
-  return { senderUserUuid: sender.uuid, manifest: delivery.manifest, descriptors: rows.map(toWireDescriptor) };
+  return { senderUserUuid: partnerSender?.userUuid ?? sender.uuid, manifest: delivery.manifest, descriptors: rows.map(toWireDescriptor) };
 }
 
 /** A recipient's own access (SPEC §2 inbox alerts "create a passphrase" / "waiting for release"). */

@@ -39,8 +39,23 @@ export async function recipientStatus({ app, user: sender }: RequestContext, ema
   await spendLookups(app, sender, wanted);
   const users = await usersByEmail(app.db, wanted);
   const states = await app.secupass.statesOf([...users.values()].map((u) => u.id));
+  // Addresses a trust-network partner serves: its signed look-up answers (the chips are hints; a partner away leaves them as here).
+  const partners = await app.deliveryHooks.partners.recipientKeys(null, wanted).catch(() => new Map<string, RecipientKeysResponse['recipients'][number]>());
   const recipients = [];
   for (const email of emails) {
+    const partner = partners.get(email.trim().toLowerCase());
+    if (partner) {
+      const key = partner.keys.find((k) => k.usage === 'encryption');
+      const active = partner.secupassState === 'active' && key !== undefined;
+      recipients.push({
+        email,
+        registered: true,
+        hasPassphrase: active,
+        ...(withKeys && active && partner.userUuid ? { userUuid: partner.userUuid, encryptionKey: { keyId: key.keyId, usage: key.usage, publicKey: key.publicKey } } : {}),
+        partnerServer: partner.partnerServer!,
+      });
+      continue;
+    }
     const user = users.get(email.trim().toLowerCase());
     const hasPassphrase = user !== undefined && states.get(user.id) === 'active';
     const encryptionKey = withKeys && hasPassphrase ? (await app.secupass.publicKeysOf(user.id)).find((k) => k.usage === 'encryption') : undefined;
@@ -94,7 +109,9 @@ export async function recipientKeys({ app, user: sender }: RequestContext, deliv
   await spendLookups(app, sender, rows.map((r) => r.email));
   const users = await usersByEmail(app.db, rows.map((r) => r.email));
   const states = await app.secupass.statesOf([sender.id, ...[...users.values()].map((u) => u.id)]);
+  // Addresses a trust-network partner serves: their keys come from the partner's signed look-up.
+  const partners = await app.deliveryHooks.partners.recipientKeys(delivery, rows.map((r) => r.email));
   const recipients = [];
-  for (const r of rows) recipients.push({ email: r.email, ...(await keysOf(app, users.get(r.email), states)) });
+  for (const r of rows) recipients.push(partners.get(r.email) ?? { email: r.email, ...(await keysOf(app, users.get(r.email), states)) });
   return { sender: { userUuid: sender.uuid, email: sender.email, keys: await app.secupass.publicKeysOf(sender.id) }, recipients };
 }

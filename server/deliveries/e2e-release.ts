@@ -82,12 +82,16 @@ export async function releaseList({ app, user: sender }: RequestContext): Promis
       });
     }
   }
+  // A trust-network partner's recipients who set a passphrase there since (asked through the connection).
+  items.push(...(await app.deliveryHooks.partners.releaseItems(sender)));
   return { items };
 }
 
 /** POST …/release: the sender re-wrapped every key of the delivery to one waiting recipient's key. */
 export async function releaseDelivery({ app, user: sender, log }: RequestContext, deliveryUuid: string, descriptors: readonly NewDescriptor[]): Promise<void> {
   const delivery = await releasableDelivery(app, sender, deliveryUuid);
+  // A recipient a trust-network partner serves: the copies go to the partner, which mails them.
+  if (await app.deliveryHooks.partners.release(sender, delivery, descriptors)) return;
   const recipients = (await app.db.selectFrom('delivery_recipients').selectAll().where('delivery_id', '=', delivery.id).execute()) as RecipientRow[];
   const pending = await releasePendingOf(app, delivery, recipients);
   const users = await usersByEmail(app.db, recipients.filter((r) => pending.has(r.id)).map((r) => r.email));
@@ -139,20 +143,26 @@ export async function notifyReleaseNeeded(app: FastifyInstance, user: UserRow, l
   for (const row of rows) {
     const delivery = row as unknown as DeliveryRow;
     if (timeStateOf(delivery) === 'expired') continue;
+    // Came through a trust connection: the sender's server is told, and mails its sender.
+    if (await app.deliveryHooks.partners.releaseNeeded(delivery, user.email)) continue;
     const sender = await app.users.findById(delivery.sender_id);
-    if (!sender) continue;
-    const language = reduceLanguage(sender.language);
-    await app.mailer
-      .send({
-        to: sender.email,
-        template: 'releaseNeeded',
-        language,
-        data: {
-          recipient: user.email,
-          subject: delivery.subject || ENCRYPTED_SUBJECT_PLACEHOLDER[language],
-          link: `${app.config.publicUrl}${DELIVERY_WEB_LINKS.release(language)}`,
-        },
-      })
-      .catch((err: unknown) => log.error({ err, deliveryUuid: delivery.uuid }, 'release-needed mail failed'));
+    if (sender) await mailReleaseNeeded(app, sender, delivery, user.email, log);
   }
+}
+
+/** The sender is told a recipient waits for a release (also for a trust partner's recipient, trust-networks/release.ts). */
+export async function mailReleaseNeeded(app: FastifyInstance, sender: UserRow, delivery: DeliveryRow, recipientEmail: string, log: FastifyBaseLogger): Promise<void> {
+  const language = reduceLanguage(sender.language);
+  await app.mailer
+    .send({
+      to: sender.email,
+      template: 'releaseNeeded',
+      language,
+      data: {
+        recipient: recipientEmail,
+        subject: delivery.subject || ENCRYPTED_SUBJECT_PLACEHOLDER[language],
+        link: `${app.config.publicUrl}${DELIVERY_WEB_LINKS.release(language)}`,
+      },
+    })
+    .catch((err: unknown) => log.error({ err, deliveryUuid: delivery.uuid }, 'release-needed mail failed'));
 }

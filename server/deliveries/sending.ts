@@ -94,7 +94,8 @@ export async function sendDelivery({ app, user: sender, log }: RequestContext, d
   if (sent.quiet === 1) return sent;
   await notifyRecipients(app, sender, sent, withAccess, tokens, files.length, log);
   // Levels 3/4: recipients without a key are invited (passphrase first, then the sender's release).
-  await e2eNotify(app, sender, sent, recipients.filter((r) => pendingRelease.has(r.id)), log);
+  const partnerServed = await app.deliveryHooks.partners.servedRecipients(sent.id);
+  await e2eNotify(app, sender, sent, recipients.filter((r) => pendingRelease.has(r.id) && !partnerServed.has(r.email)), log);
   return sent;
 }
 

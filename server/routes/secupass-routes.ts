@@ -67,6 +67,9 @@ export const secuPassRoutes = routePlugin('kuvert-secupass-routes', async (app) 
     const hit = await app.rateLimiter.hit(RATE_LIMIT_BUCKETS.publicKeysUser, String(caller.id), PUBLIC_KEYS_LOOKUP_LIMIT);
     if (!hit.allowed) throw rateLimitExceeded(hit.retryAfterMs);
     const user = await app.users.findByUuid(request.params.userUuid);
+    // A trust-network partner's sender, for a recipient of its deliveries here.
+    const partnerSender = user ? undefined : await app.deliveryHooks.partners.senderKeys(caller, request.params.userUuid);
+    if (partnerSender) return partnerSender;
     // A stranger is answered like an unknown id: user ids are not a directory of addresses.
     if (!user || !(await mayLookUpKeysOf(app, caller, user))) throw notFound('No such user');
     return { userUuid: user.uuid, email: user.email, keys: await app.secupass.publicKeysWithRetiredOf(user.id) };

@@ -12,7 +12,10 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
 import { HttpError } from '../core/http-error';
 import { activity, hashToken, newToken, partKey, type DeliveryRow, type RecipientRow } from '../deliveries/records';
+import { releasePendingOf } from '../deliveries/e2e-keys';
+import { e2eNotify } from '../deliveries/e2e-release';
 import { notifyRecipients } from '../deliveries/sending';
+import { E2E_MANIFEST_FILE_ID } from '@shared/contract/deliveries';
 import { commitStoredFile } from '../deliveries/stored-files';
 import { enqueueJob, type JobKind } from '../jobs/job-queue';
 import { checkComplete, partSizeOf, writePart } from '../uploads/parts';
@@ -76,10 +79,11 @@ export async function receiveAnnounce(app: FastifyInstance, request: FastifyRequ
     await refuseDelivery(app, connection, 'recipientNotServed', 'This server does not serve every recipient', { transferId: announce.transferId, recipients: unknown });
   }
   for (const file of announce.files) {
-    if (file.parts.length !== file.partCount || file.partCount !== partCountOf(file.size, file.partSize, 0)) {
+    if (file.parts.length !== file.partCount || file.partCount !== partCountOf(file.size, file.partSize, file.encryption?.leadingBytes ?? 0)) {
       throw new HttpError(400, 'ValidationException', 'The parts do not fit the file size', { fileId: file.fileId });
     }
   }
+  const e2e = await checkE2eAnnounce(app, connection, announce, recipients);
   await checkSpace(app, announce.files.reduce((sum, f) => sum + f.size, 0));
   const sender = await submitterAccount(app, senderEmail, reduceLanguage(announce.language));
   const now = Date.now();
@@ -87,7 +91,8 @@ export async function receiveAnnounce(app: FastifyInstance, request: FastifyRequ
     const inserted = await trx
       .insertInto('deliveries')
       .values({
-        uuid: randomUUID(),
+        // Levels 3/4: the sender server's id, which every wrapped key and the signed manifest are bound to.
+        uuid: e2e?.deliveryId ?? randomUUID(),
         sender_id: sender.id,
         status: 'draft',
         subject: announce.subject,
@@ -97,7 +102,7 @@ export async function receiveAnnounce(app: FastifyInstance, request: FastifyRequ
         validity_days: null,
         expires_at: announce.expiresAt,
         review_state: 'notReviewed',
-        manifest: null,
+        manifest: e2e?.manifest ?? null,
         created_at: now,
         sent_at: null,
         deleted_at: null,
@@ -122,18 +127,34 @@ export async function receiveAnnounce(app: FastifyInstance, request: FastifyRequ
           part_size: file.partSize,
           part_count: file.partCount,
           status: 'uploading',
-          encrypted: 0,
-          header_hash: null,
-          leading_bytes: 0,
+          encrypted: file.encryption ? 1 : 0,
+          header_hash: file.encryption?.headerSha256 ?? null,
+          leading_bytes: file.encryption?.leadingBytes ?? 0,
           created_at: now,
           committed_at: null,
         })
         .execute();
     }
-    await trx.insertInto('trust_inbound').values({ connection_id: connection.id, transfer_uuid: announce.transferId, delivery_id: inserted.id, created_at: now }).execute();
+    await trx
+      .insertInto('trust_inbound')
+      .values({
+        connection_id: connection.id,
+        transfer_uuid: announce.transferId,
+        delivery_id: inserted.id,
+        created_at: now,
+        sender_user_uuid: e2e?.senderUserUuid ?? null,
+        sender_keys: e2e ? JSON.stringify(e2e.senderKeys) : null,
+      })
+      .execute();
     await activity(trx, inserted.id, 'created', { actor: senderEmail, detail: connection.partner_url });
     return trx.selectFrom('deliveries').selectAll().where('id', '=', inserted.id).executeTakeFirstOrThrow();
   });
+  for (const reader of e2e?.readers ?? []) {
+    const user = (await app.db.selectFrom('users').select('id').where(sql`lower(email)`, '=', reader.email.toLowerCase()).executeTakeFirstOrThrow());
+    for (const d of reader.descriptors) {
+      await app.secupass.addAccessDescriptor({ recipientUserId: user.id, recipientKeyId: d.recipientKeyId, resourceKind: 'delivery', resourceId: delivery.uuid, fileId: d.fileId, wrappedKey: d.wrappedKey });
+    }
+  }
   return sendSigned(app, reply, connection, 200, await stateOf(app, announce.transferId, delivery));
 }
 
@@ -154,7 +175,7 @@ export async function receivePart(app: FastifyInstance, request: FastifyRequest<
   const { connection, verified } = await verifyPartnerCall(app, request, TRUST_DELIVERY_PATHS.part(transferId, fileId, index), null);
   const { delivery, file } = await receivingFile(app, connection, transferId, fileId);
   if (delivery.status !== 'draft' || file.status !== 'uploading') return sendSigned(app, reply, connection, 200, { type: 'ok' });
-  const layout = { size: Number(file.size), partSize: file.part_size, partCount: file.part_count, leadingBytes: 0 };
+  const layout = { size: Number(file.size), partSize: file.part_size, partCount: file.part_count, leadingBytes: file.leading_bytes };
   if (index >= file.part_count) throw new HttpError(400, 'ValidationException', 'No such part', { reason: 'partIndexOutOfRange' });
   const sha256 = sha256OfDigest(verified.digest)!;
   const size = partSizeOf(layout, index);
@@ -182,7 +203,7 @@ export async function receiveComplete(app: FastifyInstance, request: FastifyRequ
   const files = await app.db.selectFrom('delivery_files').selectAll().where('delivery_id', '=', delivery.id).execute();
   for (const file of files) {
     const parts = await app.db.selectFrom('delivery_file_parts').select(['part_index', 'size']).where('file_id', '=', file.id).execute();
-    await checkComplete(app.blobs, { size: Number(file.size), partSize: file.part_size, partCount: file.part_count, leadingBytes: 0 }, parts, (i) => partKey(delivery.uuid, file.uuid, i));
+    await checkComplete(app.blobs, { size: Number(file.size), partSize: file.part_size, partCount: file.part_count, leadingBytes: file.leading_bytes }, parts, (i) => partKey(delivery.uuid, file.uuid, i));
   }
   const now = Date.now();
   for (const file of files) await commitStoredFile(app.db, file, now);
@@ -205,7 +226,10 @@ export async function receiveComplete(app: FastifyInstance, request: FastifyRequ
   const row = (await app.db.selectFrom('deliveries').selectAll().where('id', '=', delivery.id).executeTakeFirstOrThrow());
   if (sent) {
     const sender = (await app.users.findById(row.sender_id))!;
-    await notifyRecipients(app, sender, row, recipients, tokens, files.length, request.log);
+    // Levels 3/4: recipients without wrapped copies (no passphrase yet) are invited; their release comes from the sender's server.
+    const pending = row.manifest === null ? new Set<number>() : await releasePendingOf(app, row, recipients);
+    await notifyRecipients(app, sender, row, recipients.filter((r) => !pending.has(r.id)), tokens, files.length, request.log);
+    await e2eNotify(app, sender, row, recipients.filter((r) => pending.has(r.id)), request.log);
   }
   return sendSigned(app, reply, connection, 200, await stateOf(app, transferId, row));
 }
@@ -231,6 +255,18 @@ export async function receiptToPartner(app: FastifyInstance, delivery: Pick<Deli
   return true;
 }
 
+/** The live connection a delivery came through, with its transfer id; undefined once the connection is deleted (nothing goes back then). */
+export async function inboundConnectionOf(app: FastifyInstance, deliveryId: number) {
+  const inbound = await app.db
+    .selectFrom('trust_inbound')
+    .innerJoin('trust_connections', 'trust_connections.id', 'trust_inbound.connection_id')
+    .selectAll('trust_connections')
+    .select('trust_inbound.transfer_uuid')
+    .where('trust_inbound.delivery_id', '=', deliveryId)
+    .executeTakeFirst();
+  return inbound && inbound.deleted_at === null ? inbound : undefined;
+}
+
 /** The receipt job: a signed call to the partner, retried while it is away; dropped once the connection is deleted. */
 export function trustReceiptJobs(app: FastifyInstance): Record<string, JobKind<TrustReceiptPayload>> {
   return {
@@ -238,18 +274,46 @@ export function trustReceiptJobs(app: FastifyInstance): Record<string, JobKind<T
       maxAttempts: 10,
       retryDelayMs: 30_000,
       async run({ deliveryId, recipient, fileName, at }, { signal }) {
-        const inbound = await app.db
-          .selectFrom('trust_inbound')
-          .innerJoin('trust_connections', 'trust_connections.id', 'trust_inbound.connection_id')
-          .selectAll('trust_connections')
-          .select('trust_inbound.transfer_uuid')
-          .where('trust_inbound.delivery_id', '=', deliveryId)
-          .executeTakeFirst();
-        if (!inbound || inbound.deleted_at !== null) return;
+        const inbound = await inboundConnectionOf(app, deliveryId);
+        if (!inbound) return;
         const receipt: TrustReceipt = { type: 'receipt', transferId: inbound.transfer_uuid, recipient, event: 'downloaded', fileName, at };
         await callPartner(app, inbound, TRUST_DELIVERY_PATHS.receipts, receipt, { signal });
       },
       giveUp: async () => undefined,
     },
   };
+}
+
+/**
+ * Levels 3/4 of an announce: the E2E part present (and absent at levels 1/2), every file ciphertext,
+ * the delivery id free here, and every wrapped copy for a recipient of it, a file of it (or the
+ * manifest) and that recipient's live encryption key here — a key changed since the sender's
+ * look-up is refused (`recipientKeyNotLive`), the sender's browser must look again.
+ */
+async function checkE2eAnnounce(app: FastifyInstance, connection: TrustConnectionRow, announce: TrustDeliveryAnnounce, recipients: readonly string[]): Promise<TrustDeliveryAnnounce['e2e']> {
+  const e2eLevel = announce.securityLevel >= 3;
+  const e2e = announce.e2e;
+  if (e2eLevel !== (e2e !== undefined) || announce.files.some((f) => (f.encryption !== undefined) !== e2eLevel)) {
+    throw new HttpError(400, 'ValidationException', 'Levels 3 and 4 carry the encrypted manifest and ciphertext files; levels 1 and 2 neither', { reason: 'e2eMismatch' });
+  }
+  if (!e2e) return undefined;
+  if (await app.db.selectFrom('deliveries').select('id').where('uuid', '=', e2e.deliveryId).executeTakeFirst()) {
+    throw new HttpError(400, 'ValidationException', 'A delivery with this id exists on this server', { reason: 'deliveryIdTaken' });
+  }
+  const fileIds = new Set([...announce.files.map((f) => f.fileId), E2E_MANIFEST_FILE_ID]);
+  for (const reader of e2e.readers) {
+    const email = reader.email.toLowerCase();
+    const user = recipients.includes(email) ? await app.db.selectFrom('users').select('id').where(sql`lower(email)`, '=', email).executeTakeFirst() : undefined;
+    if (!user) throw new HttpError(400, 'ValidationException', 'Wrapped keys for someone who is not a recipient', { reason: 'unknownRecipient' });
+    const live = new Set(
+      (await app.db.selectFrom('public_keys').select('key_id').where('user_id', '=', user.id).where('usage', '=', 'encryption').where('revoked_at', 'is', null).execute()).map((k) => k.key_id),
+    );
+    for (const d of reader.descriptors) {
+      if (!fileIds.has(d.fileId) || d.wrappedKey.recipientKeyId !== d.recipientKeyId) throw new HttpError(400, 'ValidationException', 'A wrapped key names an unknown file or another key', { reason: 'badDescriptor' });
+      if (!live.has(d.recipientKeyId)) {
+        await refuseDelivery(app, connection, 'recipientKeyNotLive', "A wrapped key is for a key that is not the recipient's live key here", { transferId: announce.transferId, recipients: [email] });
+      }
+    }
+  }
+  return e2e;
 }

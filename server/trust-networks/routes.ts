@@ -9,6 +9,8 @@ import { closingOnRefusal, PART_BODY_SLACK_BYTES } from '../uploads/part-request
 import { receiveAnnounce, receiveComplete, receivePart } from './inbound';
 import { answerPing } from './ping';
 import { receiveReceipt } from './receipts';
+import { answerKeyLookup } from './e2e';
+import { receiveRelease, receiveReleaseNeeded } from './release';
 import { testConnection } from './test-connection';
 
 /** Largest part a partner may push: the parts of a level 1/2 delivery are at most 64 MiB (KUVERT_UPLOAD_PART_SIZE's bound). */
@@ -58,5 +60,8 @@ export const trustNetworkRoutes = routePlugin('kuvert-trust-network-routes', asy
   registerEndpoint(app, TRUST_NETWORK_ENDPOINTS.deliveryAnnounce, async (request, reply) => receiveAnnounce(app, request, reply, request.body, rawBodies.get(request) ?? ''));
   registerEndpoint(app, TRUST_NETWORK_ENDPOINTS.deliveryPart, async (request, reply) => closingOnRefusal(reply, () => receivePart(app, request, reply)), { bodyLimit: TRUST_PART_MAX_BYTES + PART_BODY_SLACK_BYTES });
   registerEndpoint(app, TRUST_NETWORK_ENDPOINTS.deliveryComplete, async (request, reply) => receiveComplete(app, request, reply, rawBodies.get(request) ?? ''));
+  registerEndpoint(app, TRUST_NETWORK_ENDPOINTS.keyLookup, async (request, reply) => answerKeyLookup(app, request, reply, request.body, rawBodies.get(request) ?? ''));
+  registerEndpoint(app, TRUST_NETWORK_ENDPOINTS.release, async (request, reply) => receiveRelease(app, request, reply, request.body, rawBodies.get(request) ?? ''));
+  registerEndpoint(app, TRUST_NETWORK_ENDPOINTS.releaseNeeded, async (request, reply) => receiveReleaseNeeded(app, request, reply, request.body, rawBodies.get(request) ?? ''));
   registerEndpoint(app, TRUST_NETWORK_ENDPOINTS.receipt, async (request, reply) => receiveReceipt(app, request, reply, request.body, rawBodies.get(request) ?? ''));
 });

@@ -55,9 +55,27 @@ export interface TrustInboundTable {
   transfer_uuid: string;
   delivery_id: number;
   created_at: number;
+  /** Migration 0068, levels 3/4: the sender's user id on the sender's server (null for levels 1/2). */
+  sender_user_uuid: Generated<string | null>;
+  /** JSON list of the sender's public keys as its server announced them (levels 3/4). */
+  sender_keys: Generated<string | null>;
+}
+
+/** Migration 0068, on the sender's server: a partner recipient of a level 3/4 draft, its key from the partner's signed look-up (e2e.ts). */
+export interface TrustPartnerReadersTable {
+  id: Generated<number>;
+  delivery_id: number;
+  email: string;
+  user_uuid: string;
+  key_id: string | null;
+  /** JSON list of { recipientKeyId, fileId, wrappedKey }; null until the sender's browser wrapped them. */
+  descriptors: string | null;
+  partner_url: string;
+  created_at: number;
 }
 
 export interface TrustTables {
+  trust_partner_readers: TrustPartnerReadersTable;
   trust_connections: TrustConnectionsTable;
   trust_nonces: TrustNoncesTable;
   trust_transfers: TrustTransfersTable;

@@ -13,6 +13,7 @@ import { outboundErrorText, OutboundRefusedError } from '../outbound/outbound-gu
 import { reviewAllowsAccess } from '../virus-scan/review-policy';
 import type { TrustConnectionRow } from './connections';
 import { callPartner, PartnerCallError, type PartUpload } from './partner-calls';
+import { e2eAnnounceOf } from './e2e';
 
 export const TRUST_TRANSFER_JOB = 'trust-transfer';
 export interface TrustTransferPayload {
@@ -42,12 +43,11 @@ export async function partnerRoutes(db: Kysely<Database>, emails: string[]): Pro
 }
 
 /**
- * The deliveries hook at the send (`deliveryHooks.sent`, in its transaction): levels 1 and 2 to
- * addresses a partner serves become one pending transfer per connection, with its job. Levels 3/4
- * are not carried across yet: their recipients are served by this server as before.
+ * The deliveries hook at the send (`deliveryHooks.sent`, in its transaction): a delivery to
+ * addresses a partner serves becomes one pending transfer per connection, with its job (levels 3/4
+ * carry the ciphertext and the copies wrapped to the partner's keys, e2e.ts).
  */
 export async function transferOnSent(trx: Transaction<Database>, delivery: DeliveryRow): Promise<void> {
-  if (isE2eLevel(delivery.security_level)) return;
   const recipients = await trx.selectFrom('delivery_recipients').select('email').where('delivery_id', '=', delivery.id).execute();
   const routes = await partnerRoutes(trx, recipients.map((r) => r.email));
   const byConnection = new Map<number, string[]>();
@@ -148,7 +148,7 @@ async function pushOnce(app: FastifyInstance, transferId: string, signal: AbortS
     recipients: JSON.parse(transfer.recipients) as string[],
     subject: delivery.subject,
     body: delivery.body,
-    securityLevel: securityLevelNumber(delivery.security_level) as 1 | 2,
+    securityLevel: securityLevelNumber(delivery.security_level) as 1 | 2 | 3 | 4,
     language: delivery.language,
     expiresAt: delivery.expires_at === null ? null : Number(delivery.expires_at),
     files: files.map((f) => ({
@@ -159,7 +159,10 @@ async function pushOnce(app: FastifyInstance, transferId: string, signal: AbortS
       partSize: f.part_size,
       partCount: f.part_count,
       parts: parts.filter((p) => p.file_id === f.id).map((p) => p.sha256),
+      ...(f.encrypted ? { encryption: { headerSha256: f.header_hash ?? '', leadingBytes: f.leading_bytes } } : {}),
     })),
+    // Levels 3/4: the encrypted manifest, the sender's keys, and the copies its browser wrapped to the partner's keys.
+    ...(isE2eLevel(delivery.security_level) ? { e2e: await e2eAnnounceOf(app, delivery, JSON.parse(transfer.recipients) as string[]) } : {}),
   };
   const call = async (path: string, body: unknown, part?: PartUpload) => {
     try {

@@ -550,6 +550,8 @@ export const RecipientKeysResponseSchema = z
         secupassState: SecuPassStateSchema,
         /** Live public keys (empty without an active SecuPass). Clients recompute fingerprints and check pins. */
         keys: z.array(PublicKeySchema.extend({ fingerprint: z.string() })),
+        /** A trust-network partner serves this address: the keys are its signed look-up's answer ("verified by partner server"), `userUuid` is the user's id there. */
+        partnerServer: z.string().optional(),
       }),
     ),
   })
@@ -644,6 +646,8 @@ export const RecipientStatusSchema = z
     hasPassphrase: z.boolean(),
     userUuid: z.string().optional(),
     encryptionKey: PublicKeySchema.optional(),
+    /** A trust-network partner serves the address: its URL; the answer is the partner's signed key look-up (`userUuid` is the id there). */
+    partnerServer: z.string().optional(),
   })
   .meta({ id: 'DeliveryRecipientStatus' });
 export type RecipientStatus = z.infer<typeof RecipientStatusSchema>;

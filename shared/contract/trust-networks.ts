@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PublicKeySchema, WrappedFileKeySchema } from './secupass';
 
 /**
  * Trust networks, slice 1 (issue 30; SPEC §1, §2 `trust-networks`, §3 trust connection, §4 states,
@@ -7,7 +8,7 @@ import { z } from 'zod';
  * exchange public keys, each enters the other's, and "test connection" makes a signed round trip
  * (RFC 9421 HTTP Message Signatures) to the partner's `POST /api/2/trust/ping`. docs/trust-networks.md
  * is the protocol a partner implements. Slice 2 (issue 30 §2): level 1/2 deliveries across a
- * connection, pushed by the sender's server, and receipts back (levels 3/4 do not cross yet).
+ * connection, pushed by the sender's server, and receipts back; levels 3/4 add signed key look-ups, wrapped keys with the announce and the release across.
  *
  * | Call | Who | What |
  * |---|---|---|
@@ -22,6 +23,9 @@ import { z } from 'zod';
  * | PUT /trust/deliveries/{transferId}/files/{fileId}/parts/{index} | a partner server (signature) | one part, checked against its signed digest |
  * | POST /trust/deliveries/{transferId}/complete | a partner server (signature) | into the recipients' inboxes; they are mailed by this server |
  * | POST /trust/receipts | a partner server (signature) | a recipient's first download of a delivery pushed to the partner |
+ * | POST /trust/keys | a partner server (signature) | levels 3/4: the public keys of this server's users at addresses the partner asks about (signed answer) |
+ * | POST /trust/deliveries/{transferId}/release | a partner server (signature) | levels 3/4: the sender released the delivery to a recipient here who set a passphrase since |
+ * | POST /trust/release-needed | a partner server (signature) | levels 3/4: a recipient there set a passphrase and waits for the sender here to release |
  */
 
 /**
@@ -172,7 +176,7 @@ export const TRUST_PATHS = {
 } as const;
 
 /**
- * Slice 2 (issue 30 §2): deliveries across a connection, levels 1 and 2. The sender's server pushes
+ * Slice 2 (issue 30 §2): deliveries across a connection, levels 1 to 4. The sender's server pushes
  * (docs/trust-networks.md, "Deliveries"): it announces the delivery, uploads the parts the partner
  * is missing, and completes it; the partner stores it as one of its own deliveries and mails its
  * recipients itself. Receipts flow back the same way, signed by the partner.
@@ -182,10 +186,13 @@ export const TRUST_DELIVERY_PATHS = {
   part: (transferId: string, fileId: string, index: number) => `/api/2/trust/deliveries/${transferId}/files/${fileId}/parts/${index}`,
   complete: (transferId: string) => `/api/2/trust/deliveries/${transferId}/complete`,
   receipts: '/api/2/trust/receipts',
+  keys: '/api/2/trust/keys',
+  release: (transferId: string) => `/api/2/trust/deliveries/${transferId}/release`,
+  releaseNeeded: '/api/2/trust/release-needed',
 } as const;
 
-/** Levels that cross a connection in this slice, as numbers 1 and 2 (not the SPEC §4 wire values, which a partner need not know). */
-export const TRUST_DELIVERY_LEVELS = [1, 2] as const;
+/** Levels that cross a connection, as numbers 1–4 (not the SPEC §4 wire values, which a partner need not know). */
+export const TRUST_DELIVERY_LEVELS = [1, 2, 3, 4] as const;
 
 const TrustFileSchema = z.object({
   fileId: z.string().uuid(),
@@ -197,6 +204,27 @@ const TrustFileSchema = z.object({
   partCount: z.number().int().min(0).max(1_000_000),
   /** SHA-256 (hex) of each part, in order: the partner checks every part it receives against it. */
   parts: z.array(z.string().regex(/^[0-9a-f]{64}$/)),
+  /** Levels 3/4: the file is E2E stream ciphertext (`size` is its size); the header's hash and the bytes before part 1's records. */
+  encryption: z.object({ headerSha256: z.string().min(1).max(128), leadingBytes: z.number().int().min(0).max(1_048_576) }).optional(),
+});
+
+/** One wrapped key of a partner recipient: a file of the delivery (or `manifest`) for one of its keys. */
+const TrustDescriptorSchema = z.object({ recipientKeyId: z.string().min(1).max(128), fileId: z.string().max(64), wrappedKey: WrappedFileKeySchema });
+export type TrustDescriptor = z.infer<typeof TrustDescriptorSchema>;
+
+/**
+ * Levels 3/4 (issue 30 §2): what the recipient's server needs to serve the ciphertext as one of its
+ * own E2E deliveries. The delivery keeps the sender server's id (every wrapped key and the signed
+ * manifest are bound to it); the sender is named by its user id and public keys there (the reader's
+ * browser checks the manifest signature against them and pins them); `readers` are the recipients
+ * whose keys the sender's browser wrapped to (the others wait for a release).
+ */
+const TrustE2eSchema = z.object({
+  deliveryId: z.string().uuid(),
+  manifest: z.string().min(1).max(2_000_000).regex(/^[A-Za-z0-9_-]+$/),
+  senderUserUuid: z.string().min(1).max(64),
+  senderKeys: z.array(PublicKeySchema.extend({ fingerprint: z.string(), retired: z.boolean().optional() })).min(1).max(20),
+  readers: z.array(z.object({ email: z.string().email().max(254), descriptors: z.array(TrustDescriptorSchema).min(1).max(2_000) })).max(500),
 });
 
 export const TrustDeliveryAnnounceSchema = z
@@ -208,11 +236,13 @@ export const TrustDeliveryAnnounceSchema = z
     recipients: z.array(z.string().email().max(254)).min(1).max(500),
     subject: z.string().max(1000),
     body: z.string().max(100_000),
-    securityLevel: z.union([z.literal(1), z.literal(2)]),
+    securityLevel: z.union([z.literal(1), z.literal(2), z.literal(3), z.literal(4)]),
     language: z.string().max(10),
     /** Epoch ms; null: permanently available. */
     expiresAt: z.number().int().nullable(),
     files: z.array(TrustFileSchema).max(1000),
+    /** Levels 3/4 only (and required there). */
+    e2e: TrustE2eSchema.optional(),
   })
   .meta({ id: 'TrustDeliveryAnnounce' });
 export type TrustDeliveryAnnounce = z.infer<typeof TrustDeliveryAnnounceSchema>;
@@ -250,5 +280,42 @@ export const TrustTransferParamsSchema = z.object({ transferId: z.string().uuid(
 export const TrustPartParamsSchema = TrustTransferParamsSchema.extend({ fileId: z.string().uuid(), index: z.coerce.number().int().min(0).max(1_000_000) });
 
 /** Why the partner refused a delivery (`metadata.reason` of its 403 `TrustDeliveryRefusedException`). */
-export const TRUST_DELIVERY_REFUSALS = ['senderOutsideDomains', 'recipientNotServed', 'levelNotCarried', 'unknownTransfer', 'incomplete'] as const;
+export const TRUST_DELIVERY_REFUSALS = ['senderOutsideDomains', 'recipientNotServed', 'recipientKeyNotLive', 'levelNotCarried', 'unknownTransfer', 'incomplete'] as const;
 export const TRUST_DELIVERY_ERROR = 'TrustDeliveryRefusedException';
+
+/** Most addresses one signed key look-up asks about. */
+export const TRUST_KEY_LOOKUP_MAX = 50;
+
+/** `POST /api/2/trust/keys`: a partner asks for the public keys of this server's users (levels 3/4, the sender's browser wraps file keys to them). */
+export const TrustKeyLookupSchema = z
+  .object({ type: z.literal('keyLookup'), emails: z.array(z.string().email().max(254)).min(1).max(TRUST_KEY_LOOKUP_MAX) })
+  .meta({ id: 'TrustKeyLookup' });
+export type TrustKeyLookup = z.infer<typeof TrustKeyLookupSchema>;
+
+/** The signed answer: per address its user id, SecuPass state and live public keys (none without an active SecuPass: release later). */
+export const TrustKeysSchema = z
+  .object({
+    type: z.literal('keys'),
+    recipients: z.array(
+      z.object({
+        email: z.string(),
+        userUuid: z.string(),
+        secupassState: z.enum(['none', 'active', 'reset']),
+        keys: z.array(PublicKeySchema.extend({ fingerprint: z.string() })),
+      }),
+    ),
+  })
+  .meta({ id: 'TrustKeys' });
+export type TrustKeys = z.infer<typeof TrustKeysSchema>;
+
+/** `POST /api/2/trust/deliveries/{transferId}/release`: the sender's copies for one recipient's new key (every file and the manifest). */
+export const TrustReleaseSchema = z
+  .object({ type: z.literal('release'), transferId: z.string().uuid(), recipient: z.string().email().max(254), descriptors: z.array(TrustDescriptorSchema).min(1).max(2_000) })
+  .meta({ id: 'TrustRelease' });
+export type TrustRelease = z.infer<typeof TrustReleaseSchema>;
+
+/** `POST /api/2/trust/release-needed`: a recipient of a transfer set a passphrase on the partner and waits for the sender's release. */
+export const TrustReleaseNeededSchema = z
+  .object({ type: z.literal('releaseNeeded'), transferId: z.string().uuid(), recipient: z.string().email().max(254) })
+  .meta({ id: 'TrustReleaseNeeded' });
+export type TrustReleaseNeeded = z.infer<typeof TrustReleaseNeededSchema>;

@@ -11,8 +11,10 @@ import { privateKeyOf } from '../../server/trust-networks/connections';
 import { signRequest } from '../../server/trust-networks/signatures';
 import { TRUST_TRANSFER_JOB } from '../../server/trust-networks/transfers';
 import { call, createUserAsAdmin, expectBackendError, signIn, signInAdmin, type Session } from './core-helpers';
-import { sessionClient } from './e2e-helpers';
-import { establishPair, trustOne, type TrustSide } from './trust-helpers';
+import { e2eActor, e2eOf, giveSecuPass, sessionClient } from './e2e-helpers';
+import { deliveryContentUrl } from '@shared/api/endpoints/delivery-read';
+import { downloadE2eFile, openE2eDelivery } from '@shared/transfer';
+import { establishPair, runTrustJobs, signedPost, transferOf, trustOne, type TrustSide } from './trust-helpers';
 
 // Trust networks, slice 2 (issue 30 §2): deliveries across a connection between two real servers —
 // A on SQLite, B on PostgreSQL when KUVERT_TEST_DATABASE_URL is set — connected through their admin
@@ -96,25 +98,7 @@ async function send(server: TestServer, session: Session, recipients: string[], 
   return result.ok ? result.delivery.deliveryUuid : '';
 }
 
-/** Runs every due job of both servers (and the ones retried later, as if their time had come). */
-async function runJobs(): Promise<void> {
-  for (let round = 0; round < 3; round += 1) {
-    for (const server of [a, b]) {
-      await server.app.db.updateTable('jobs').set({ run_at: 0 }).where('state', '=', 'pending').where('unique_key', 'is', null).execute();
-      server.app.jobs.kick();
-      await server.app.jobs.whenIdle();
-    }
-  }
-}
-
-async function transferOf(server: TestServer, deliveryUuid: string) {
-  return server.app.db
-    .selectFrom('trust_transfers')
-    .innerJoin('deliveries', 'deliveries.id', 'trust_transfers.delivery_id')
-    .selectAll('trust_transfers')
-    .where('deliveries.uuid', '=', deliveryUuid)
-    .executeTakeFirstOrThrow();
-}
+const runJobs = () => runTrustJobs([a, b]);
 
 async function detail(server: TestServer, session: Session, deliveryUuid: string): Promise<DeliveryDetail> {
   const response = await call(server, session, 'GET', `/api/2${DELIVERY_PATHS.one(deliveryUuid)}`);
@@ -137,13 +121,7 @@ async function download(server: TestServer, session: Session, deliveryUuid: stri
 const mailsTo = async (server: TestServer, address: string) => (await readMailbox(server.mailboxDir)).filter((mail) => mail.to.includes(address));
 
 /** A call to B signed as A's side of the connection would sign it. */
-async function signedToB(path: string, body: unknown) {
-  const row = await a.app.db.selectFrom('trust_connections').selectAll().where('uuid', '=', onA.connectionId).executeTakeFirstOrThrow();
-  const text = JSON.stringify(body);
-  const url = `${proxyUrl}${path}`;
-  const { headers } = await signRequest(url, text, { privateKey: privateKeyOf(a.app, row), keyId: row.own_key_fingerprint });
-  return fetch(url, { method: 'POST', headers, body: text });
-}
+const signedToB = (path: string, body: unknown) => signedPost(a, onA.connectionId, `${proxyUrl}${path}`, body);
 
 const announce = (overrides: Record<string, unknown> = {}) => ({
   type: 'delivery',
@@ -232,6 +210,40 @@ describe('deliveries across a connection', () => {
       .executeTakeFirstOrThrow();
     const onBob = await detail(b, bob, row.uuid);
     expect(sha256(await download(b, bob, row.uuid, onBob.files[0]!.fileId))).toBe(sha256(bytes));
+  });
+
+  it('level 3: B down during the transfer (the line cut after 3 of 8 parts): it resumes with the missing ciphertext parts, bob decrypts identical bytes on B', async () => {
+    // 64 KiB in records of 1 KiB: 8 parts of 8 records (part 0 also the 49-byte header).
+    const RECORD = 1024;
+    const sender = await e2eActor(a, alice);
+    await giveSecuPass(sender, 'Alice-SecuPass-resume-Quartz-47');
+    const reader = await e2eActor(b, bob);
+    await giveSecuPass(reader, 'Bob-SecuPass-resume-Lantern-48');
+    const bytes = new Uint8Array(randomBytes(64 * RECORD));
+    proxy.partPuts = 0;
+    proxy.cutAfterParts = 3;
+    const result = await sendDelivery({
+      client: sender.client,
+      draft: { recipients: ['bob@b.example'], subject: `Level 3 resumed ${randomUUID()}`, body: '', securityLevel: 20 },
+      files: [{ name: 'big.bin', blob: new Blob([bytes]) }],
+      e2e: e2eOf(sender, { recordSize: RECORD }),
+    });
+    expect(result.ok, JSON.stringify(!result.ok && result.error)).toBe(true);
+    const deliveryUuid = result.ok ? result.delivery.deliveryUuid : '';
+    await a.app.jobs.whenIdle();
+    expect(await transferOf(a, deliveryUuid)).toMatchObject({ state: 'pending' });
+    expect(proxy.partPuts).toBe(3);
+
+    proxy.cutAfterParts = Infinity;
+    proxy.partPuts = 0;
+    await runJobs();
+    expect(proxy.partPuts).toBe(5); // the five missing parts only
+    expect(await transferOf(a, deliveryUuid)).toMatchObject({ state: 'delivered' });
+    const opened = await openE2eDelivery({ client: reader.client, deliveryUuid, e2e: e2eOf(reader) });
+    const file = opened.files[0]!;
+    const blob = await downloadE2eFile({ delivery: opened, fileId: file.fileId, crypto: reader.crypto, url: deliveryContentUrl(deliveryUuid, file.fileId, null, b.url), fetch: reader.fetch });
+    await opened.close();
+    expect(sha256(new Uint8Array(await blob.arrayBuffer()))).toBe(sha256(bytes));
   });
 
   it('the sender withdraws a delivery still waiting for the partner: it never reaches B', async () => {

@@ -43,6 +43,7 @@ import * as roomMemberListHistory from './0062-room-member-list-history';
 import * as formConfirmationValues from './0064-form-confirmation-values';
 import * as roomComments from './0065-room-comments';
 import * as roomRetention from './0066-room-retention';
+import * as trustE2e from './0068-trust-e2e';
 import * as termsConsent from './0070-terms-consent';
 
 /**
@@ -97,6 +98,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0064-form-confirmation-values': formConfirmationValues,
   '0065-room-comments': roomComments,
   '0066-room-retention': roomRetention,
+  '0068-trust-e2e': trustE2e,
   '0070-terms-consent': termsConsent,
 };
 

@@ -11,7 +11,7 @@ import {
   TrustPartParamsSchema,
   TrustPingSchema,
   TrustPongSchema,
-  TrustReceiptSchema,
+  TrustReceiptSchema, TrustKeyLookupSchema, TrustKeysSchema, TrustReleaseSchema, TrustReleaseNeededSchema,
   TrustTransferParamsSchema,
 } from '../trust-networks';
 
@@ -46,7 +46,7 @@ export const TRUST_NETWORK_ENDPOINTS = {
     access: 'public', body: TrustPingSchema, response: { 200: TrustPongSchema }, errors: [400, 401],
   }),
   // Deliveries across a connection (slice 2): partner servers only, each call signed like the ping.
-  deliveryAnnounce: area.post('/trust/deliveries', 'trustDeliveryAnnounce', 'Partner servers only: announces a level 1/2 delivery to recipients this server serves; answers the parts still missing (docs/trust-networks.md, "Deliveries")', {
+  deliveryAnnounce: area.post('/trust/deliveries', 'trustDeliveryAnnounce', 'Partner servers only: announces a delivery (levels 1–4) to recipients this server serves; answers the parts still missing (docs/trust-networks.md, "Deliveries")', {
     access: 'public', body: TrustDeliveryAnnounceSchema, response: { 200: TrustDeliveryStateSchema }, errors: [400, 401, 403, 429, 507],
   }),
   deliveryPart: area.put('/trust/deliveries/{transferId}/files/{fileId}/parts/{index}', 'trustDeliveryPart', 'Partner servers only: one part (application/octet-stream), checked against its signed content digest; idempotent', {
@@ -57,5 +57,15 @@ export const TRUST_NETWORK_ENDPOINTS = {
   }),
   receipt: area.post('/trust/receipts', 'trustReceipt', "Partner servers only: a recipient's first download of a delivery this server pushed to the partner", {
     access: 'public', body: TrustReceiptSchema, response: { 200: TrustAckSchema }, errors: [400, 401, 403, 429],
+  }),
+  // Levels 3/4 (issue 30 §2): the sender's server relays its browser's key look-ups, signed.
+  keyLookup: area.post('/trust/keys', 'trustKeyLookup', "Partner servers only: the public keys of this server's users at the addresses asked (levels 3/4); an address it does not serve is refused", {
+    access: 'public', body: TrustKeyLookupSchema, response: { 200: TrustKeysSchema }, errors: [400, 401, 403, 429],
+  }),
+  release: area.post('/trust/deliveries/{transferId}/release', 'trustRelease', "Partner servers only: the sender's copies for a recipient here who set a passphrase after the delivery came (levels 3/4)", {
+    access: 'public', params: TrustTransferParamsSchema, body: TrustReleaseSchema, response: { 200: TrustAckSchema }, errors: [400, 401, 403, 429],
+  }),
+  releaseNeeded: area.post('/trust/release-needed', 'trustReleaseNeeded', "Partner servers only: a recipient there set a passphrase and waits for the release by the sender here (levels 3/4)", {
+    access: 'public', body: TrustReleaseNeededSchema, response: { 200: TrustAckSchema }, errors: [400, 401, 403, 429],
   }),
 };

@@ -6,6 +6,15 @@ import { ContactKeyBadge } from '@web/components/contact-key-badge';
 import { useId, useRef, useState, type ClipboardEvent, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 
+/** The partner's host, as administrators know it (the full URL is in the connection). */
+const hostOf = (url: string) => {
+  try {
+    return new URL(url).host;
+  } catch {
+    return url;
+  }
+};
+
 const useStyles = makeStyles({
   box: {
     display: 'flex',
@@ -218,6 +227,10 @@ export function RecipientChips({
                             {' '}
                             <ContactKeyBadge userUuid={statuses.get(address.toLowerCase())!.userUuid!} encryptionKey={statuses.get(address.toLowerCase())!.encryptionKey} />
                           </>
+                        ) : null}
+                        {endToEnd && statuses?.get(address.toLowerCase())?.partnerServer ? (
+                          // The key came from the partner's signed look-up; the pin and personal verification work as for any contact.
+                          <span data-testid="partner-server-key"> {t('send:recipients.partnerServer', { server: hostOf(statuses.get(address.toLowerCase())!.partnerServer!) })}</span>
                         ) : null}
                       </InteractionTagPrimary>
                       {disabled ? null : (
