@@ -12,7 +12,7 @@ import type { DeliveryRow } from '../deliveries/records';
 import type { UserRow } from '../users/users-repository';
 import type { TrustConnectionRow } from './connections';
 import { callPartner, PartnerCallError, sendSigned, verifyPartnerCall } from './partner-calls';
-import { partnerRoutes } from './transfers';
+import { partnerRoutes } from './partner-routes';
 
 const domainOf = (email: string) => email.slice(email.lastIndexOf('@') + 1).toLowerCase();
 

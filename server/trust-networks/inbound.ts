@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { reduceLanguage } from '@shared/contract/constants';
-import { opensByLink, securityLevelOfNumber } from '@shared/contract/security-levels';
+import { isE2eLevel, opensByLink, securityLevelOfNumber } from '@shared/contract/security-levels';
 import { partCountOf } from '@shared/contract/deliveries';
 import { TRUST_DELIVERY_ERROR, TRUST_DELIVERY_PATHS, type TrustDeliveryAnnounce, type TrustDeliveryState, type TrustReceipt } from '@shared/contract/trust-networks';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -291,7 +291,7 @@ export function trustReceiptJobs(app: FastifyInstance): Record<string, JobKind<T
  * look-up is refused (`recipientKeyNotLive`), the sender's browser must look again.
  */
 async function checkE2eAnnounce(app: FastifyInstance, connection: TrustConnectionRow, announce: TrustDeliveryAnnounce, recipients: readonly string[]): Promise<TrustDeliveryAnnounce['e2e']> {
-  const e2eLevel = announce.securityLevel >= 3;
+  const e2eLevel = isE2eLevel(securityLevelOfNumber(announce.securityLevel));
   const e2e = announce.e2e;
   if (e2eLevel !== (e2e !== undefined) || announce.files.some((f) => (f.encryption !== undefined) !== e2eLevel)) {
     throw new HttpError(400, 'ValidationException', 'Levels 3 and 4 carry the encrypted manifest and ciphertext files; levels 1 and 2 neither', { reason: 'e2eMismatch' });

@@ -11,9 +11,9 @@ import { activity, partKey, type DeliveryRow } from '../deliveries/records';
 import { enqueueJob, type JobKind } from '../jobs/job-queue';
 import { outboundErrorText, OutboundRefusedError } from '../outbound/outbound-guard';
 import { reviewAllowsAccess } from '../virus-scan/review-policy';
-import type { TrustConnectionRow } from './connections';
 import { callPartner, PartnerCallError, type PartUpload } from './partner-calls';
 import { e2eAnnounceOf } from './e2e';
+import { partnerRoutes } from './partner-routes';
 
 export const TRUST_TRANSFER_JOB = 'trust-transfer';
 export interface TrustTransferPayload {
@@ -24,23 +24,6 @@ export interface TrustTransferPayload {
 const TRANSFER_ATTEMPTS = 10;
 const TRANSFER_RETRY_DELAY_MS = 30_000;
 const MAX_ERROR_LENGTH = 500;
-
-const domainOf = (email: string) => email.slice(email.lastIndexOf('@') + 1).toLowerCase();
-
-/**
- * The established connection whose partner serves each address (its domain is one of the
- * connection's partner domains), read now: an edited or deleted connection counts at once.
- */
-export async function partnerRoutes(db: Kysely<Database>, emails: string[]): Promise<Map<string, TrustConnectionRow>> {
-  const routes = new Map<string, TrustConnectionRow>();
-  if (emails.length === 0) return routes;
-  const connections = await db.selectFrom('trust_connections').selectAll().where('deleted_at', 'is', null).where('status', '=', 'established').orderBy('id').execute();
-  for (const email of emails) {
-    const connection = connections.find((c) => (JSON.parse(c.partner_domains) as string[]).includes(domainOf(email)));
-    if (connection) routes.set(email.toLowerCase(), connection);
-  }
-  return routes;
-}
 
 /**
  * The deliveries hook at the send (`deliveryHooks.sent`, in its transaction): a delivery to
