@@ -45,7 +45,12 @@ describe('types from the bytes (file-type)', () => {
     expect(previewType('image/png', null)).toBeNull();
     expect(previewType('image/png', { ext: 'exe', mime: 'application/x-msdownload' })).toBeNull();
     expect(previewType('text/plain', null)).toBe('text/plain; charset=utf-8');
-    expect(previewType('text/csv', null)).toBe('text/plain; charset=utf-8');
+    // Text kinds keep their own type (the browser picks the viewer by it), always UTF-8; an
+    // undeclared type goes by the name's extension (browsers send none for .md).
+    expect(previewType('text/csv', null)).toBe('text/csv; charset=utf-8');
+    expect(previewType('application/octet-stream', null, 'notes.md')).toBe('text/markdown; charset=utf-8');
+    expect(previewType('application/octet-stream', null, 'tool.exe')).toBeNull();
+    expect(previewType('text/html', null, 'page.md')).toBeNull();
     expect(previewType('text/html', null)).toBeNull();
     expect(previewType('image/svg+xml', null)).toBeNull();
     expect(previewType('text/plain', { ext: 'pdf', mime: 'application/pdf' })).toBe('application/pdf');
