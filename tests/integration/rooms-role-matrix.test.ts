@@ -418,6 +418,8 @@ const MATRIX: Record<string, Row | Row[]> = {
 
   // Earlier versions of an E2E file (rooms-e2e.ts `versions`): the plain versions route's roles
   'roomsE2e.versions': { allowed: WRITERS, ok: 200, call: () => ({ params: { roomUuid: E.room.uuid, fileUuid: E.fileUuid } }) },
+  // The ciphertext for the browser's preview (issue 31 §3): every role, PREVIEWER too (unlike the download).
+  'roomsE2e.preview': { allowed: MEMBERS, ok: 200, call: () => ({ params: { roomUuid: E.room.uuid, fileUuid: E.fileUuid } }) },
 
   // Public links to a plain room's file (room-links.ts): the edit right makes, lists and revokes; the token alone downloads
   'roomLinks.create': { allowed: WRITERS, ok: 201, call: () => ({ params: { roomUuid: P.room.uuid, fileUuid: P.file.uuid }, body: { expiresInDays: 3 } }) },
@@ -465,6 +467,7 @@ function wrongKind(holders: readonly Actor[]): Partial<Record<Actor, number>> {
 }
 const KIND_ROWS: Record<string, Row[]> = {
   'roomsE2e.versions': [{ what: 'a plain room’s file', allowed: [], ok: 200, denied: wrongKind(WRITERS), call: () => ({ params: { roomUuid: P.room.uuid, fileUuid: P.versioned.uuid } }) }],
+  'roomsE2e.preview': [{ what: 'a plain room’s file', allowed: [], ok: 200, denied: wrongKind(MEMBERS), call: () => ({ params: { roomUuid: P.room.uuid, fileUuid: P.file.uuid } }) }],
   // An E2E room's file gets no public link: the server cannot decrypt it (409 encryptedRoom for those with the edit right).
   'roomLinks.create': [{ what: 'an E2E room’s file', allowed: [], ok: 201, denied: { owner: 409, editor: 409, viewer: 403, previewer: 403 }, call: () => ({ params: { roomUuid: E.room.uuid, fileUuid: E.fileUuid }, body: {} }) }],
   // A Secure file's classification and status live in its signed metadata: the PATCH refuses them.
