@@ -52,7 +52,7 @@ test('comments: an EDITOR adds, edits and deletes her own; a VIEWER reads them w
   await expect(panel.getByText('Field is required')).toBeVisible();
   await panel.getByRole('textbox', { name: rc.comments.newLabel }).fill('Please check the price.');
   await panel.getByRole('button', { name: rc.comments.add }).click();
-  await expect(toast(page, rc.comments.added)).toBeVisible();
+  await expect(toast(page, rc.comments.added)).toBeVisible({ timeout: 30_000 });
   const list = panel.getByRole('listitem');
   await expect(list).toHaveCount(1);
   await expect(list.first()).toContainText('Please check the price.');
@@ -71,7 +71,7 @@ test('comments: an EDITOR adds, edits and deletes her own; a VIEWER reads them w
   const confirm = page.getByRole('alertdialog', { name: rc.comments.deleteTitle });
   await expectNoSeriousA11yViolations(page, 'delete comment confirmation');
   await confirm.getByRole('button', { name: rc.comments.delete }).click();
-  await expect(toast(page, rc.comments.deleted)).toBeVisible();
+  await expect(toast(page, rc.comments.deleted)).toBeVisible({ timeout: 30_000 }); // toasts queue, one at a time, 5 s each
   await expect(list).toHaveCount(1);
 
   // The VIEWER reads, without add, edit or delete.
@@ -105,7 +105,7 @@ test('classification and status: set through their dialogs, shown as badges, the
   await dialog.getByRole('combobox', { name: rc.classification.label }).selectOption('confidential');
   await expectNoSeriousA11yViolations(page, 'classification dialog');
   await dialog.getByRole('button', { name: rc.save }).click();
-  await expect(toast(page, fill(rc.classification.saved, { name: 'secret.txt' }))).toBeVisible();
+  await expect(toast(page, fill(rc.classification.saved, { name: 'secret.txt' }))).toBeVisible({ timeout: 30_000 });
 
   await page.getByRole('button', { name: 'Actions for file secret.txt' }).click();
   await page.getByRole('menuitem', { name: rc.status.action }).click();

@@ -154,7 +154,7 @@ test('two editors change one Markdown file at once: the later save is a conflict
   await expect(conflict).toBeVisible();
   await expectNoSeriousA11yViolations(editorPage, 'save conflict dialog');
   await conflict.getByRole('button', { name: rooms.preview.saveCopy }).click();
-  await expect(editorPage.locator('.fui-ToastTitle', { hasText: fill(rooms.preview.copySaved, { name: 'plan (1).md' }) })).toBeVisible();
+  await expect(editorPage.locator('.fui-ToastTitle', { hasText: fill(rooms.preview.copySaved, { name: 'plan (1).md' }) })).toBeVisible({ timeout: 30_000 });
   // Her dialog now shows the owner's version; her text is in the copy.
   await expect(editorDialog).toContainText('owner one');
   await editorDialog.getByRole('button', { name: rooms.preview.close }).click();

@@ -46,7 +46,7 @@ test('Secure rooms › General sets the smallest retention period a room may hav
   await expect(page.getByText('Enter a whole number from 1 to 3650.')).toBeVisible();
   await minimum.fill('5');
   await page.getByRole('button', { name: admin.settingsForm.save }).click();
-  await expect(page.getByText(admin.settingsForm.saved).first()).toBeVisible();
+  await expect(page.getByText(admin.settingsForm.saved).first()).toBeVisible({ timeout: 30_000 });
   const stored = await server.app.db.selectFrom('settings').select('value').where('key', '=', ROOM_RETENTION_MIN_DAYS_KEY).executeTakeFirstOrThrow();
   expect(JSON.parse(stored.value)).toBe(5);
 });
@@ -95,7 +95,7 @@ test('the OWNER sets a retention period: minimum, preview, every box ticked befo
   await expect(dialog.getByTestId('retention-accept-all')).toHaveCount(0);
   await expect(save).toBeEnabled();
   await save.click();
-  await expect(page.getByText(rooms.retention.saved, { exact: true }).first()).toBeVisible();
+  await expect(page.getByText(rooms.retention.saved, { exact: true }).first()).toBeVisible({ timeout: 30_000 });
   await expect(dialog).toHaveCount(0);
 
   const stored = (await (await apiCall(server, session, 'GET', ROOM_RETENTION_PATHS.policy(room.uuid))).json()) as RoomRetention;
@@ -155,7 +155,7 @@ test('in a Secure room the editor lists the decrypted names of the files the per
     await box.check();
   }
   await save.click();
-  await expect(page.getByText(rooms.retention.saved, { exact: true }).first()).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByText(rooms.retention.saved, { exact: true }).first()).toBeVisible({ timeout: 30_000 });
   const stored = (await (await apiCall(server, await apiSignIn(server, owner), 'GET', ROOM_RETENTION_PATHS.policy(roomUuid))).json()) as RoomRetention;
   expect(stored.pending?.periodDays).toBe(30);
 });
