@@ -1,10 +1,12 @@
 import { spawnSync } from 'node:child_process';
-import { mkdir, mkdtemp, readdir, rm, utimes, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
+import { Readable } from 'node:stream';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { BlobStore } from './blob-store';
 import { createLocalBlobStore, TEMP_MAX_IDLE_MS } from './local-blob-store';
+import { StorageUnavailableError } from '../core/storage-unavailable';
 
 // What every store guarantees is in blob-store-contract.ts (run by blob-store.test.ts);
 // this file checks what only the local folder does: telling its writers apart by host and pid.
@@ -41,5 +43,19 @@ describe('local blob store', () => {
     await expect(store.checkReady()).resolves.toBeUndefined();
     await rm(root, { recursive: true, force: true });
     await expect(store.checkReady()).rejects.toThrow();
+  });
+
+  it('a write while its folder is away is an outage and never recreates the folder (nor any folder above a key)', async () => {
+    await store.put('rooms/r/parts/0', Readable.from([Buffer.from('before')]));
+    await rename(root, `${root}.away`);
+    try {
+      await expect(store.put('rooms/r/parts/1', Readable.from([Buffer.from('during')]))).rejects.toBeInstanceOf(StorageUnavailableError);
+      await expect(store.put('deliveries/new/f/0', Readable.from([Buffer.from('during')]))).rejects.toBeInstanceOf(StorageUnavailableError);
+      await expect(stat(root)).rejects.toMatchObject({ code: 'ENOENT' });
+    } finally {
+      await rename(`${root}.away`, root);
+    }
+    await store.put('deliveries/new/f/0', Readable.from([Buffer.from('after')]));
+    expect((await stat(join(root, 'deliveries', 'new', 'f'))).mode & 0o777).toBe(0o700);
   });
 });

@@ -1,13 +1,13 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { access, constants, open, readdir, rename, rm, stat, statfs, type FileHandle } from 'node:fs/promises';
+import { access, chmod, constants, mkdir, open, readdir, rename, rm, stat, statfs, type FileHandle } from 'node:fs/promises';
 import { hostname } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import type { Readable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import { assertValidKey, BlobIntegrityError, BlobNotFoundError, type BlobRangeReader, type BlobStore, type ByteRange, type PutOptions, type PutResult } from './blob-store';
-import { ensurePrivateDir, ensurePrivateDirSync, PRIVATE_FILE_MODE } from '../db/private-files';
+import { ensurePrivateDirSync, PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../db/private-files';
 import { StorageUnavailableError } from '../core/storage-unavailable';
 
 /** Temp files carry this suffix; a crash can leave some behind, never under a real key. */
@@ -43,7 +43,9 @@ function isAbandoned(name: string, modifiedAt: number, now: number): boolean {
   return !processAlive(pid);
 }
 
-export function createLocalBlobStore(root: string): BlobStore {
+export function createLocalBlobStore(folder: string): BlobStore {
+  // Absolute and normalised: the folder walk below stops by comparing with it.
+  const root = resolve(folder);
   // 0700 from the start (and tightened if an older start left it open): attachments of levels 1/2 are in clear.
   ensurePrivateDirSync(root);
   const pathOf = (key: string) => {
@@ -62,6 +64,24 @@ export function createLocalBlobStore(root: string): BlobStore {
       throw new StorageUnavailableError((error as NodeJS.ErrnoException).code ?? 'missing', { cause: error });
     }
   };
+  /**
+   * Makes a key's folder below the root, one level at a time, never the root itself: a `mkdir -p`
+   * running just after the volume went away would recreate the root on the disk under the mount
+   * point, and every later write would land there (and vanish when the volume comes back).
+   */
+  const makeFolderBelowRoot = async (dir: string): Promise<void> => {
+    if (dir.length <= root.length) return assertRoot();
+    try {
+      await mkdir(dir, { mode: PRIVATE_DIR_MODE });
+      await chmod(dir, PRIVATE_DIR_MODE); // whatever the umask
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'EEXIST') return;
+      if (code !== 'ENOENT') throw error;
+      await makeFolderBelowRoot(dirname(dir)); // throws the outage if the root is gone
+      await makeFolderBelowRoot(dir);
+    }
+  };
   /** A file that cannot be opened: missing (while the folder is there), or the folder's outage. */
   const openFailure = async (key: string, error: unknown): Promise<never> => {
     const code = (error as NodeJS.ErrnoException).code;
@@ -73,8 +93,7 @@ export function createLocalBlobStore(root: string): BlobStore {
   return {
     async put(key: string, body: Readable | AsyncIterable<Uint8Array>, options: PutOptions = {}): Promise<PutResult> {
       const target = pathOf(key);
-      await assertRoot();
-      await ensurePrivateDir(dirname(target));
+      await makeFolderBelowRoot(dirname(target));
       const temp = `${target}.${HOST}~${process.pid}~${randomBytes(6).toString('hex')}${TEMP_SUFFIX}`;
       const hash = createHash('sha256');
       const out = createWriteStream(temp, { flags: 'wx', mode: PRIVATE_FILE_MODE });
@@ -113,6 +132,9 @@ export function createLocalBlobStore(root: string): BlobStore {
           await closed.catch(() => undefined);
         }
         await rm(temp, { force: true });
+        // The folder went away mid-write (the temp file's folder or the target's is gone): an outage.
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code === 'ENOENT' || code === 'ENOTDIR') await assertRoot();
         throw error;
       }
     },
