@@ -112,7 +112,8 @@ export async function unwrapRoomFileKey(keys: RoomKeys, ref: RoomFileRef, wrappe
 
 /** What the uploader signs about one file version. */
 export interface RoomFileMetadata {
-  format: 1;
+  /** 2: `contentCommitment` (written since issue 35); 1: `contentSha256` (older files, still read). */
+  format: 1 | 2;
   roomId: string;
   fileId: string;
   version: number;
@@ -122,8 +123,10 @@ export interface RoomFileMetadata {
   mimeType?: string;
   /** base64url SHA-256 of the stream header (49 bytes): the decoder checks it. */
   headerSha256: string;
-  /** base64url SHA-256 of the whole plaintext. */
-  contentSha256: string;
+  /** Format 1 only: base64url SHA-256 of the whole plaintext. */
+  contentSha256?: string;
+  /** Format 2 only: base64url content commitment over the per-record hashes (content-commitment.ts). */
+  contentCommitment?: string;
   uploaderUserId: string;
   /** Lower case. */
   uploaderEmail: string;
@@ -184,10 +187,10 @@ export async function openRoomFileMetadata(keys: RoomKeys, ref: RoomFileRef, sea
     throw new RoomMetadataInvalidError('The file metadata is not JSON');
   }
   const m = signed?.metadata as Partial<RoomFileMetadata> | undefined;
-  const strings = ['roomId', 'fileId', 'name', 'headerSha256', 'contentSha256', 'uploaderUserId', 'uploaderEmail', 'signerKeyId', 'createdAt'] as const;
+  const strings = ['roomId', 'fileId', 'name', 'headerSha256', 'uploaderUserId', 'uploaderEmail', 'signerKeyId', 'createdAt'] as const;
   // Who signed and for whom are never empty (an empty signer is refused here, not read as "unsigned").
   const named = ['uploaderUserId', 'signerKeyId'] as const;
-  if (typeof m !== 'object' || m === null || m.format !== 1 || typeof signed.signature !== 'string' || !strings.every((key) => typeof m[key] === 'string')
+  if (typeof m !== 'object' || m === null || !hasContentOfItsFormat(m) || typeof signed.signature !== 'string' || !strings.every((key) => typeof m[key] === 'string')
     || !named.every((key) => (m[key] as string).length > 0)
     || !Number.isSafeInteger(m.size) || !Number.isSafeInteger(m.version)
     // The chain fields are optional (legacy files have neither), but never of another shape.
@@ -199,6 +202,20 @@ export async function openRoomFileMetadata(keys: RoomKeys, ref: RoomFileRef, sea
     throw new RoomMetadataInvalidError('The file metadata lacks a field or has an unknown format');
   }
   return signed;
+}
+
+/** Format 1 carries exactly `contentSha256`, format 2 exactly `contentCommitment` (43 base64url characters: 32 bytes). */
+function hasContentOfItsFormat(m: Partial<RoomFileMetadata>): boolean {
+  if (m.format === 1) return typeof m.contentSha256 === 'string' && m.contentCommitment === undefined;
+  if (m.format === 2) return typeof m.contentCommitment === 'string' && /^[A-Za-z0-9_-]{43}$/.test(m.contentCommitment) && m.contentSha256 === undefined;
+  return false;
+}
+
+/** What a whole-file read checks the plaintext against (service `decryptStream`/`decryptDownload`), by the metadata's format. */
+export function signedContentOf(m: RoomFileMetadata): { expectedContentSha256: string } | { expectedContentCommitment: string } {
+  if (m.format === 2 && m.contentCommitment !== undefined) return { expectedContentCommitment: m.contentCommitment };
+  if (m.format === 1 && m.contentSha256 !== undefined) return { expectedContentSha256: m.contentSha256 };
+  throw new RoomMetadataInvalidError('The file metadata lacks its content hash');
 }
 
 /** Room roles that may write (SPEC §6: upload, new version, rename); VIEWER and PREVIEWER may not. */

@@ -88,6 +88,14 @@ export interface DecryptRangeArgs {
   expectedHeaderSha256?: string;
 }
 
+/** What a whole-file read of a data room file checks the plaintext against (README section 7, step 9; one of the two). */
+export interface SignedContent {
+  /** base64url SHA-256 of the whole plaintext (room metadata format 1). */
+  expectedContentSha256?: string;
+  /** base64url content commitment (format 2). */
+  expectedContentCommitment?: string;
+}
+
 /** A level-3/4 download decrypted in the Worker (`CryptoApi.decryptDownload`): where to fetch, where the plaintext goes. */
 export interface DecryptDownloadArgs {
   fileKey: KeyHandle;
@@ -95,8 +103,10 @@ export interface DecryptDownloadArgs {
   headers?: Record<string, string>;
   plaintextLength: number;
   expectedHeaderSha256?: string;
-  /** base64url SHA-256 of the whole plaintext as signed; required for a data room file's key (unwrapRoomFileKey). */
+  /** base64url SHA-256 of the whole plaintext as signed (room metadata format 1). */
   expectedContentSha256?: string;
+  /** base64url content commitment as signed (format 2); a data room file's key (unwrapRoomFileKey) needs one of the two. */
+  expectedContentCommitment?: string;
   sink: MessagePort;
   control?: MessagePort;
 }
@@ -124,8 +134,10 @@ export interface CryptoApi {
     ciphertext: ReadableStream<Uint8Array>;
     plaintextLength?: number;
     expectedHeaderSha256?: string;
-    /** base64url SHA-256 of the whole plaintext as signed; required for a data room file's key (unwrapRoomFileKey). */
+    /** base64url SHA-256 of the whole plaintext as signed (room metadata format 1). */
     expectedContentSha256?: string;
+    /** base64url content commitment as signed (format 2); a data room file's key (unwrapRoomFileKey) needs one of the two. */
+    expectedContentCommitment?: string;
   }): Promise<{ plaintext: ReadableStream<Uint8Array> }>;
   decryptRange(args: DecryptRangeArgs): Promise<{ plaintext: Uint8Array }>;
   /** base64url SHA-256 of a stream header, for the manifest. */
@@ -141,16 +153,16 @@ export interface CryptoApi {
    * Uploads sealed where the key lives (README "Sealing an upload in the Worker"): `source` (a
    * File; a Blob crosses the Worker boundary as a reference) under the file key's derived header.
    * Returns an upload handle (released with `releaseHandle`, or with its file key) and the
-   * ciphertext size. `hashPlaintext`: also SHA-256 the whole plaintext (`uploadContentSha256`).
+   * ciphertext size. `commitContent`: also hash each record for the content commitment (`uploadContentCommitment`).
    */
-  openUpload(args: { fileKey: KeyHandle; recordSize: number; source: Blob; hashPlaintext?: boolean }): Promise<{ upload: KeyHandle; size: number; headerSha256: string }>;
+  openUpload(args: { fileKey: KeyHandle; recordSize: number; source: Blob; commitContent?: boolean }): Promise<{ upload: KeyHandle; size: number; headerSha256: string }>;
   /**
    * Ciphertext bytes `[start, end)` of an open upload (a part), read from the source and sealed in
    * here; the buffer is transferred, not copied. Parts may be asked for at once and in any order.
    */
   sealUploadPart(args: { upload: KeyHandle; start: number; end: number }): Promise<{ ciphertext: Uint8Array }>;
-  /** base64url SHA-256 of the whole plaintext of an upload opened with `hashPlaintext`, once every part was sealed. */
-  uploadContentSha256(args: { upload: KeyHandle }): Promise<{ contentSha256: string }>;
+  /** base64url content commitment (README section 7) of an upload opened with `commitContent`, once every part was sealed. */
+  uploadContentCommitment(args: { upload: KeyHandle }): Promise<{ contentCommitment: string }>;
   /**
    * Fetches a ciphertext (GET `url` with the browser's credentials and `headers`) and decrypts it
    * while it arrives, writing the plaintext into `sink` (plaintext-port.ts: transferred buffers,
@@ -251,14 +263,19 @@ export class CryptoService implements CryptoApi {
 
   /**
    * A file key as the stream decoder takes it. A room file's comes with its derived header and, read
-   * whole, with the signed content hash — required then (README section 7, reader steps 8 and 9).
+   * whole, with the signed content hash or commitment — required then (README section 7, reader steps 8 and 9).
    */
-  private decoderKey(handle: KeyHandle, contentSha256: string | undefined, whole: boolean): { fileKey: Uint8Array; headerDerivedFromKey?: boolean; expectedPlaintextSha256?: Uint8Array } {
+  private decoderKey(handle: KeyHandle, signed: SignedContent, whole: boolean): { fileKey: Uint8Array; headerDerivedFromKey?: boolean; expectedPlaintextSha256?: Uint8Array; expectedContentCommitment?: Uint8Array } {
     const fileKey = this.fileKey(handle);
     const entry = this.handles.get(handle);
-    const content = contentSha256 === undefined ? {} : { expectedPlaintextSha256: fromBase64Url(contentSha256) };
+    const content = {
+      ...(signed.expectedContentSha256 === undefined ? {} : { expectedPlaintextSha256: fromBase64Url(signed.expectedContentSha256) }),
+      ...(signed.expectedContentCommitment === undefined ? {} : { expectedContentCommitment: fromBase64Url(signed.expectedContentCommitment) }),
+    };
     if (!(entry?.kind === 'file-key' && entry.roomFile)) return { fileKey, ...content };
-    if (whole && contentSha256 === undefined) throw new KeyHandleKindError('A data room file decrypts only against its signed content hash (expectedContentSha256)');
+    if (whole && signed.expectedContentSha256 === undefined && signed.expectedContentCommitment === undefined) {
+      throw new KeyHandleKindError('A data room file decrypts only against its signed content commitment (expectedContentCommitment, or expectedContentSha256 for format 1)');
+    }
     return { fileKey, headerDerivedFromKey: true, ...content };
   }
 
@@ -378,9 +395,9 @@ export class CryptoService implements CryptoApi {
     return { ciphertext: args.plaintext.pipeThrough(createEncryptStream(options)) };
   }
 
-  async decryptStream(args: { fileKey: KeyHandle; ciphertext: ReadableStream<Uint8Array>; plaintextLength?: number; expectedHeaderSha256?: string; expectedContentSha256?: string }) {
+  async decryptStream(args: { fileKey: KeyHandle; ciphertext: ReadableStream<Uint8Array>; plaintextLength?: number; expectedHeaderSha256?: string } & SignedContent) {
     const stream = createDecryptStream({
-      ...this.decoderKey(args.fileKey, args.expectedContentSha256, true),
+      ...this.decoderKey(args.fileKey, args, true),
       ...(args.plaintextLength === undefined ? {} : { plaintextLength: args.plaintextLength }),
       ...(args.expectedHeaderSha256 === undefined ? {} : { expectedHeaderHash: fromBase64Url(args.expectedHeaderSha256) }),
     });
@@ -388,7 +405,7 @@ export class CryptoService implements CryptoApi {
   }
 
   async decryptRange(args: DecryptRangeArgs) {
-    const { fileKey, headerDerivedFromKey } = this.decoderKey(args.fileKey, undefined, false);
+    const { fileKey, headerDerivedFromKey } = this.decoderKey(args.fileKey, {}, false);
     if (headerDerivedFromKey) await assertDerivedHeader(fileKey, args.header);
     const plaintext = await decryptPlaintextRange({
       fileKey,
@@ -429,9 +446,9 @@ export class CryptoService implements CryptoApi {
     return { ciphertext: await sealRecordRun(context, { firstRecord: args.firstRecord, plaintext: args.plaintext, final: args.final }) };
   }
 
-  async openUpload(args: { fileKey: KeyHandle; recordSize: number; source: Blob; hashPlaintext?: boolean }) {
+  async openUpload(args: { fileKey: KeyHandle; recordSize: number; source: Blob; commitContent?: boolean }) {
     const context = await this.uploadContext(args.fileKey, args.recordSize);
-    const sealer = new UploadSealer(context, args.source, { hashPlaintext: args.hashPlaintext === true });
+    const sealer = new UploadSealer(context, args.source, { commitContent: args.commitContent === true });
     const upload = `u${this.nextHandle++}-${toHex(randomBytes(8))}`;
     this.uploads.set(upload, { sealer, fileKey: args.fileKey });
     return { upload, size: sealer.size, headerSha256: toBase64Url(context.headerHash) };
@@ -447,8 +464,8 @@ export class CryptoService implements CryptoApi {
     return { ciphertext: await this.upload(args.upload).sealPart(args.start, args.end) };
   }
 
-  async uploadContentSha256(args: { upload: KeyHandle }) {
-    return { contentSha256: await this.upload(args.upload).contentSha256() };
+  async uploadContentCommitment(args: { upload: KeyHandle }) {
+    return { contentCommitment: await this.upload(args.upload).contentCommitment() };
   }
 
   async generateRoomKey() {
@@ -499,7 +516,8 @@ export class CryptoService implements CryptoApi {
 
   async sealRoomFileMetadata(args: { roomKey: KeyHandle; signingKey: KeyHandle; metadata: Omit<RoomFileMetadata, 'signerKeyId' | 'format'> }) {
     const signing = this.userKey(args.signingKey, 'signing');
-    const metadata: RoomFileMetadata = { ...args.metadata, format: 1, signerKeyId: signing.keyId };
+    // The content field names the format: new uploads commit (2); a re-signing of an older file keeps its hash (1).
+    const metadata = { ...args.metadata, format: args.metadata.contentCommitment === undefined ? 1 : 2, signerKeyId: signing.keyId } as RoomFileMetadata;
     return { sealed: await sealRoomFileMetadata(await this.roomKeys(args.roomKey).derived, metadata, signing.privateKey) };
   }
 
@@ -548,7 +566,7 @@ export class CryptoService implements CryptoApi {
 
   async decryptDownload(args: DecryptDownloadArgs): Promise<{ bytes: number }> {
     const decoder = new StreamDecoder({
-      ...this.decoderKey(args.fileKey, args.expectedContentSha256, true),
+      ...this.decoderKey(args.fileKey, args, true),
       plaintextLength: args.plaintextLength,
       ...(args.expectedHeaderSha256 === undefined ? {} : { expectedHeaderHash: fromBase64Url(args.expectedHeaderSha256) }),
     });

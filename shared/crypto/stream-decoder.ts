@@ -2,6 +2,7 @@
 // rearrangement of records, each with its own error (errors.ts); README "What the decoder rejects".
 import { createSHA256, type IHasher } from 'hash-wasm';
 import { bytesEqual, concatBytes, toHex } from './bytes';
+import { ContentCommitmentCheck } from './content-commitment';
 import {
   StreamEmptyFinalRecordError,
   StreamContentMismatchError,
@@ -41,6 +42,12 @@ export interface DecryptStreamOptions {
    * download writes no file whose bytes the uploader did not sign (the sink is interrupted instead).
    */
   expectedPlaintextSha256?: Uint8Array;
+  /**
+   * The signed content commitment (a data room file of metadata format 2, content-commitment.ts):
+   * each record's plaintext is hashed as it opens and the commitment is checked when the final record
+   * is in, before its plaintext is emitted — StreamContentMismatchError, and no file is completed.
+   */
+  expectedContentCommitment?: Uint8Array;
 }
 
 /** How far ahead a misplaced record is looked for when diagnosing (each look is one trial decryption). */
@@ -76,6 +83,8 @@ export class StreamDecoder {
   private readonly seenTags = new Map<string, number>();
   /** SHA-256 of the plaintext emitted so far (with `expectedPlaintextSha256`; hash-wasm: WebCrypto cannot stream). */
   private hasher: IHasher | null = null;
+  /** Per-record hashes against the signed commitment (with `expectedContentCommitment`). */
+  private commitment: ContentCommitmentCheck | null = null;
 
   constructor(private readonly options: DecryptStreamOptions) {}
 
@@ -151,6 +160,11 @@ export class StreamDecoder {
     this.rememberTag(entry.bytes);
     // Hashed before it is emitted: emit may transfer the buffer away.
     this.hasher?.update(plaintext);
+    if (this.commitment) {
+      this.commitment.add(plaintext);
+      // The final record's bytes wait for the check: a mismatch never completes the output.
+      if (entry.isFinal) await this.commitment.verify();
+    }
     emit(plaintext);
   }
 
@@ -165,6 +179,7 @@ export class StreamDecoder {
     }
     if (this.options.headerDerivedFromKey) await assertDerivedHeader(this.options.fileKey, this.header);
     if (this.options.expectedPlaintextSha256) this.hasher = await createSHA256();
+    if (this.options.expectedContentCommitment) this.commitment = new ContentCommitmentCheck(this.options.expectedContentCommitment, context.headerHash);
     this.context = context;
     this.fullRecordBytes = context.header.recordSize + STREAM_TAG_BYTES;
     this.accumulator = new Uint8Array(2 * this.fullRecordBytes);

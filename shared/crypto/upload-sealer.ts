@@ -1,8 +1,8 @@
 // An upload read, hashed and sealed where the key lives (README "Upload parts"): the caller names a
 // ciphertext byte range (a part on the server's layout) and gets that part's bytes; the plaintext
 // never crosses the Worker boundary.
-import { createSHA256, type IHasher } from 'hash-wasm';
 import { toBase64Url } from './bytes';
+import { contentCommitment, recordPlaintextHash } from './content-commitment';
 import { StreamRangeError } from './errors';
 import { STREAM_TAG_BYTES, ciphertextLength, recordCiphertextOffset, recordCount } from './stream-format';
 import { sealRecord, type StreamContext } from './stream-records';
@@ -18,9 +18,9 @@ interface RecordSlot {
  * several parts at once: each part reads only the records it needs that no neighbour read yet (a
  * record that straddles two parts is read, hashed and sealed once and kept until both took their
  * bytes), so every record is sealed exactly once — never two plaintexts under one nonce, even when
- * the file changes meanwhile. With `hashPlaintext` the whole plaintext is also hashed (SHA-256,
- * hash-wasm: WebCrypto cannot stream), record after record in file order whatever order the parts
- * come in; then every byte must be asked for exactly once before `contentSha256`.
+ * the file changes meanwhile. With `commitContent` each record's plaintext is also hashed (one
+ * WebCrypto SHA-256 per record, in any order) for the content commitment (content-commitment.ts);
+ * then every byte must be asked for exactly once before `contentCommitment`.
  */
 export class UploadSealer {
   readonly size: number;
@@ -30,23 +30,20 @@ export class UploadSealer {
   private readonly slots = new Map<number, RecordSlot>();
   /** Records whose read started: one of them without a slot was handed out whole already. */
   private readonly created = new Set<number>();
-  private readonly hasher: Promise<IHasher> | null;
-  /** Records hashed so far (in order) and the runs waiting for their turn. */
-  private hashed = 0;
-  private readonly turns = new Map<number, () => void>();
+  /** Each record's plaintext hash, at its index (with `commitContent`). */
+  private readonly recordHashes: Promise<Uint8Array>[] | null;
   private failure: { error: unknown } | null = null;
 
   constructor(
     private readonly context: StreamContext,
     private readonly source: Blob,
-    options: { hashPlaintext?: boolean } = {},
+    options: { commitContent?: boolean } = {},
   ) {
     this.plaintextSize = source.size;
     this.recordSize = context.header.recordSize;
     this.records = recordCount(this.plaintextSize, this.recordSize);
     this.size = ciphertextLength(this.plaintextSize, this.recordSize);
-    this.hasher = options.hashPlaintext ? createSHA256() : null;
-    this.hasher?.catch(() => undefined); // awaited by every read; a failure there fails the upload
+    this.recordHashes = options.commitContent ? [] : null;
   }
 
   /** Ciphertext bytes `[start, end)` sealed, in a buffer of their own (transferable). */
@@ -84,55 +81,43 @@ export class UploadSealer {
     return out;
   }
 
-  /** base64url SHA-256 of the whole plaintext, once every record was hashed (`hashPlaintext`). */
-  async contentSha256(): Promise<string> {
-    if (!this.hasher) throw new StreamRangeError('This upload does not hash its plaintext');
+  /** base64url content commitment (README section 7), once every record was read and hashed (`commitContent`). */
+  async contentCommitment(): Promise<string> {
+    if (!this.recordHashes) throw new StreamRangeError('This upload does not commit to its content');
     if (this.failure) throw this.failure.error;
-    if (this.hashed < this.records) throw new StreamRangeError(`Only ${this.hashed} of ${this.records} records were hashed`);
-    return toBase64Url((await this.hasher).digest('binary'));
+    const hashed = this.recordHashes.filter(Boolean).length;
+    if (hashed < this.records) throw new StreamRangeError(`Only ${hashed} of ${this.records} records were hashed`);
+    return toBase64Url(await contentCommitment(this.context.headerHash, await Promise.all(this.recordHashes)));
   }
 
-  /** Reads records `from…to` in one read, hashes them in file order and starts sealing each (WebCrypto's threads). */
+  /** Reads records `from…to` in one read and starts hashing (`commitContent`) and sealing each (WebCrypto's threads). */
   private readRun(from: number, to: number): void {
     const plaintextStart = from * this.recordSize;
     const plaintextEnd = Math.min(this.plaintextSize, (to + 1) * this.recordSize);
     const bytes = (async () => {
       const read = new Uint8Array(await this.source.slice(plaintextStart, plaintextEnd).arrayBuffer());
       if (read.length !== plaintextEnd - plaintextStart) throw new StreamRangeError('The file is shorter than when it was chosen');
-      if (this.hasher) {
-        const hasher = await this.hasher;
-        await this.turn(from);
-        hasher.update(read);
-        this.hashed = to + 1;
-        this.turns.get(this.hashed)?.();
-      }
       return read;
     })();
     bytes.catch((error: unknown) => this.fail(error));
     for (let record = from; record <= to; record++) {
       this.created.add(record);
-      const sealed = bytes.then((read) => {
+      const plaintext = bytes.then((read) => {
         const offset = (record - from) * this.recordSize;
-        return sealRecord(this.context, record, read.subarray(offset, Math.min(read.length, offset + this.recordSize)), record === this.records - 1);
+        return read.subarray(offset, Math.min(read.length, offset + this.recordSize));
       });
+      if (this.recordHashes) {
+        const hash = plaintext.then(recordPlaintextHash);
+        hash.catch(() => undefined); // a failed read fails the upload (fail above)
+        this.recordHashes[record] = hash;
+      }
+      const sealed = plaintext.then((bytesOfRecord) => sealRecord(this.context, record, bytesOfRecord, record === this.records - 1));
       sealed.catch(() => undefined); // awaited by the parts that need it
       this.slots.set(record, { sealed, handed: 0 });
     }
   }
 
-  /** Resolves when every record before `record` is hashed; rejects once any read failed (nothing would come). */
-  private turn(record: number): Promise<void> {
-    if (this.failure) return Promise.reject(this.failure.error);
-    if (this.hashed === record) return Promise.resolve();
-    return new Promise<void>((resolve) => this.turns.set(record, resolve)).then(() => {
-      this.turns.delete(record);
-      if (this.failure) throw this.failure.error;
-    });
-  }
-
   private fail(error: unknown): void {
-    if (this.failure) return;
-    this.failure = { error };
-    for (const wake of this.turns.values()) wake();
+    if (!this.failure) this.failure = { error };
   }
 }

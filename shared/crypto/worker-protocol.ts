@@ -25,7 +25,7 @@ export const CRYPTO_METHODS: readonly CryptoMethod[] = [
   'encryptRecordRun',
   'openUpload',
   'sealUploadPart',
-  'uploadContentSha256',
+  'uploadContentCommitment',
   'decryptDownload',
   'generateRoomKey',
   'wrapRoomKey',

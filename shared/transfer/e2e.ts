@@ -304,8 +304,18 @@ export class E2eSendSession {
 
 export interface OpenedE2eFile extends ManifestFile {
   fileKey: KeyHandle;
-  /** base64url SHA-256 of the whole plaintext as signed (a data room file's `contentSha256`): checked while decrypting. */
+  /** base64url SHA-256 of the whole plaintext as signed (a data room file of metadata format 1): checked while decrypting. */
   contentSha256?: string;
+  /** base64url content commitment as signed (format 2, shared/crypto/README section 7): checked record by record while decrypting. */
+  contentCommitment?: string;
+}
+
+/** The decrypt call's arguments for what a room file's metadata signed about its content (none for a delivery file). */
+function signedContentArgs(file: OpenedE2eFile): { expectedContentSha256?: string; expectedContentCommitment?: string } {
+  return {
+    ...(file.contentSha256 === undefined ? {} : { expectedContentSha256: file.contentSha256 }),
+    ...(file.contentCommitment === undefined ? {} : { expectedContentCommitment: file.contentCommitment }),
+  };
 }
 
 /** Who signed a delivery, as verified (not as the server says). */
@@ -539,7 +549,7 @@ export async function openE2eFileStream(options: E2eFileStreamOptions): Promise<
       ciphertext: response.body.pipeThrough(counter),
       plaintextLength: file.size,
       expectedHeaderSha256: file.headerSha256,
-      ...(file.contentSha256 === undefined ? {} : { expectedContentSha256: file.contentSha256 }),
+      ...signedContentArgs(file),
     });
     return { plaintext, size: file.size, name: file.name };
   } catch (cause) {
@@ -590,7 +600,7 @@ export async function decryptE2eFileToPort(options: {
       ...(options.headers ? { headers: options.headers } : {}),
       plaintextLength: file.size,
       expectedHeaderSha256: file.headerSha256,
-      ...(file.contentSha256 === undefined ? {} : { expectedContentSha256: file.contentSha256 }),
+      ...signedContentArgs(file),
       sink: options.sink,
       control: control.port2,
     });

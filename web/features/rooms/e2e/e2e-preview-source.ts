@@ -7,6 +7,7 @@ import { API_BASE } from '@shared/contract/constants';
 import { contentEtag, ROOM_PREVIEW_PATHS } from '@shared/contract/room-preview';
 import type { RoomRole } from '@shared/contract/rooms';
 import { collectStream } from '@shared/crypto/stream-encoder';
+import { signedContentOf } from '@shared/crypto/room';
 import type { UnlockedKeys } from '@shared/crypto/service';
 import { cryptoApi } from '@web/lib/crypto';
 import { numberedName } from '../api/room-files';
@@ -58,7 +59,7 @@ export function e2ePreviewSource(row: E2eListedFile, target: E2ePreviewTarget): 
         ciphertext: response.body,
         plaintextLength: metadata.size,
         expectedHeaderSha256: metadata.headerSha256,
-        expectedContentSha256: metadata.contentSha256,
+        ...signedContentOf(metadata),
       });
       return loadedFromBytes(await collectStream(plaintext), metadata.name, metadata.mimeType ?? '', response.headers.get('etag'));
     },

@@ -471,9 +471,9 @@ export interface E2eUploadTarget {
  * Encrypts and uploads one file (DESIGN §4, shared/crypto/README.md "7. Data rooms"): sealed name
  * and file key, announce, then the shared room transfer (`sendRoomFile`: PARTS_IN_FLIGHT parts PUT
  * at once, retried with back-off, paused while the server is away, the commit likewise) fed by the
- * crypto Worker's `sealUploadPart`: the Worker reads each part's records from the File, hashes the plaintext in file order (SHA-256 for the signed metadata),
+ * crypto Worker's `sealUploadPart`: the Worker reads each part's records from the File, hashes each record's plaintext (the signed content commitment),
  * seals them and hands back the part as a Blob with its SHA-256, so no file byte passes through
- * the page. The signed metadata (it names the whole-plaintext hash) goes with the E2E commit.
+ * the page. The signed metadata (it names the content commitment) goes with the E2E commit.
  */
 export async function uploadE2eFile(file: File, target: E2eUploadTarget): Promise<RoomUploadFile> {
   const { roomUuid, keys, signal } = target;
@@ -510,7 +510,7 @@ export async function uploadE2eFile(file: File, target: E2eUploadTarget): Promis
     const { fileUuid, partSize, partCount } = layout;
     // Each part is read, hashed and sealed in the crypto Worker from the File itself; the page
     // only PUTs the Blob it gets back (no plaintext or ciphertext bytes pass through the page).
-    const opened = await cryptoApi.openUpload({ fileKey, recordSize, source: file, hashPlaintext: true });
+    const opened = await cryptoApi.openUpload({ fileKey, recordSize, source: file, commitContent: true });
     const { upload, headerSha256 } = opened;
     let uploadOpen = true;
     const closeUpload = () => {
@@ -539,9 +539,9 @@ export async function uploadE2eFile(file: File, target: E2eUploadTarget): Promis
           if (there && (there.size !== part.size || there.sha256 !== part.sha256)) throw new LocalFileChangedError(`Part ${index} on the server differs from the local file`);
           return there !== undefined;
         },
-        // Signed once every part is in: the metadata names the whole-plaintext hash.
+        // Signed once every part is in: the metadata names the content commitment over every record's hash.
         commitMetadata: async () => {
-          const { contentSha256 } = await cryptoApi.uploadContentSha256({ upload });
+          const { contentCommitment } = await cryptoApi.uploadContentCommitment({ upload });
           closeUpload();
           // The version chain (README section 7): a new file starts at 1, a new version links to the current state.
           const link = await versionLinkOf(keys, target.placement?.replace);
@@ -550,7 +550,7 @@ export async function uploadE2eFile(file: File, target: E2eUploadTarget): Promis
           const { sealed } = await cryptoApi.sealRoomFileMetadata({
             roomKey,
             signingKey: keys.signing.handle,
-            metadata: { ...bound(fileUuid), name, size: file.size, mimeType: file.type || 'application/octet-stream', headerSha256, contentSha256, uploaderUserId: target.me.uuid, uploaderEmail: target.me.email.toLowerCase(), createdAt: new Date().toISOString(), ...link, ...boundList },
+            metadata: { ...bound(fileUuid), name, size: file.size, mimeType: file.type || 'application/octet-stream', headerSha256, contentCommitment, uploaderUserId: target.me.uuid, uploaderEmail: target.me.email.toLowerCase(), createdAt: new Date().toISOString(), ...link, ...boundList },
           });
           return sealed;
         },

@@ -87,7 +87,7 @@ export async function downloadE2eFile(roomUuid: string, keys: UnlockedKeys, file
   const delivery = {
     deliveryUuid: roomUuid,
     // Header and content hash as the uploader signed them (shared/crypto/README section 7, reader step 8).
-    files: [{ fileId: file.uuid, fileKey, name: metadata.name, size: metadata.size, headerSha256: metadata.headerSha256, contentSha256: metadata.contentSha256 }],
+    files: [{ fileId: file.uuid, fileKey, name: metadata.name, size: metadata.size, headerSha256: metadata.headerSha256, contentSha256: metadata.contentSha256, contentCommitment: metadata.contentCommitment }],
   } as unknown as Parameters<typeof startE2eDownload>[0]['delivery'];
   const url = versionUuid ? `${API_BASE}${ROOM_OPS_PATHS.versionContent(roomUuid, file.uuid, versionUuid)}` : roomFileContentUrl(roomUuid, file.uuid);
   const started = await startE2eDownload({ delivery, fileId: file.uuid, url });

@@ -65,7 +65,7 @@ async function* roomEntries(options: {
       const fileKey = await fileKeyOf(roomUuid, keys, file);
       const delivery = {
         deliveryUuid: roomUuid,
-        files: [{ fileId: file.uuid, fileKey, name: metadata.name, size: metadata.size, headerSha256: metadata.headerSha256, contentSha256: metadata.contentSha256 }],
+        files: [{ fileId: file.uuid, fileKey, name: metadata.name, size: metadata.size, headerSha256: metadata.headerSha256, contentSha256: metadata.contentSha256, contentCommitment: metadata.contentCommitment }],
       } as unknown as Parameters<typeof decryptE2eFileToPort>[0]['delivery'];
       // Its failure shows as the reader's stream erroring; the promise itself is not needed.
       decryptE2eFileToPort({ delivery, fileId: file.uuid, crypto: cryptoApi, url: roomFileContentUrl(roomUuid, file.uuid), sink: channel.port1, signal }).catch(() => undefined);
