@@ -72,6 +72,27 @@ describe('the E2E commit (metadata after the single read)', () => {
 });
 
 describe('renaming an E2E file', () => {
+  it('content formats side by side: an old file (metadata format 1, whole-plaintext SHA-256) and a new one (format 2, content commitment) both verify and decrypt; a rename keeps the old format', async () => {
+    const room = await sharedRoom('Formats room');
+    const { handle } = await openRoomKey(server, a.owner, room.uuid);
+    const oldBytes = new Uint8Array(randomBytes(2 * PART_SIZE + 7));
+    const newBytes = new Uint8Array(randomBytes(3 * PART_SIZE + 1));
+    const old = await uploadE2eFile(server, a.owner, room.uuid, handle, { name: 'old.bin', bytes: oldBytes, partSize: PART_SIZE, legacyContentSha256: true });
+    await uploadE2eFile(server, a.owner, room.uuid, handle, { name: 'new.bin', bytes: newBytes, partSize: PART_SIZE });
+    const read = await readE2eFolder(server, a.viewer, room.uuid);
+    expect(read.files.get('old.bin')!.metadata).toMatchObject({ format: 1, contentSha256: expect.any(String) });
+    expect(read.files.get('old.bin')!.metadata.contentCommitment).toBeUndefined();
+    expect(sha256Hex(read.files.get('old.bin')!.bytes)).toBe(sha256Hex(oldBytes));
+    expect(read.files.get('new.bin')!.metadata).toMatchObject({ format: 2, contentCommitment: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/) });
+    expect(read.files.get('new.bin')!.metadata.contentSha256).toBeUndefined();
+    expect(sha256Hex(read.files.get('new.bin')!.bytes)).toBe(sha256Hex(newBytes));
+    const editorKey = (await openRoomKey(server, a.editor, room.uuid)).handle;
+    expect((await req(server, a.editor, 'PATCH', ROOM_E2E_PATHS.item(room.uuid, old.uuid), await renameE2eFileBody(server, a.editor, room.uuid, editorKey, old.uuid, 'old renamed.bin'))).status).toBe(204);
+    const renamed = (await readE2eFolder(server, a.owner, room.uuid)).files.get('old renamed.bin')!;
+    expect(renamed.metadata.format).toBe(1);
+    expect(sha256Hex(renamed.bytes)).toBe(sha256Hex(oldBytes));
+  });
+
   it('an EDITOR re-seals the name and re-signs the metadata; every reader verifies it against the renamer’s key', async () => {
     const room = await sharedRoom('Rename room');
     const { handle } = await openRoomKey(server, a.owner, room.uuid);

@@ -5,7 +5,7 @@ import { ROOM_PATHS, type Room, type RoomContents, type RoomFolder } from '@shar
 import { ROOM_E2E_PATHS, type E2eFileKeysList, type E2eMemberList, type E2eRoomState } from '@shared/contract/rooms-e2e';
 import { toBase64Url } from '@shared/crypto/bytes';
 import type { WrappedFileKey } from '@shared/crypto/file-key';
-import type { RoomFileMetadata } from '@shared/crypto/room';
+import { signedContentOf, type RoomFileMetadata } from '@shared/crypto/room';
 import { ROOM_KEY_EPOCH } from '@shared/crypto/room-grant';
 import { bytesToStream, collectStream } from '@shared/crypto/stream-encoder';
 import { verifiedContactKey, type E2eOptions } from '@shared/transfer/e2e';
@@ -104,6 +104,8 @@ export async function uploadE2eFile(
     /** The member list version the metadata is bound to (README section 7 "Roles at signing time"); none: unbound. */
     memberListVersion?: number;
     deferCommit?: boolean;
+    /** An old-format file (metadata format 1: the whole plaintext's SHA-256) instead of the content commitment the web client signs. */
+    legacyContentSha256?: boolean;
     engine?: Pick<RoomFileSend, 'retry' | 'onWaiting' | 'onBytes'> & { beforeCommit?: () => Promise<void> };
   },
 ): Promise<{ file?: RoomUploadFile; announce: Response; uuid: string; commit?: (ifMatch?: string) => Promise<Response> }> {
@@ -112,8 +114,14 @@ export async function uploadE2eFile(
   // A new version: key and metadata bound to the replaced file and its next version.
   const file = { roomId: roomUuid, fileId: input.replace?.uuid ?? uuid, version: input.replace?.version ?? 1 };
   const fileKey = await actor.crypto.generateFileKey();
-  const { headerSha256 } = await actor.crypto.uploadStreamHeader({ fileKey: fileKey.handle, recordSize: E2E_RECORD_SIZE });
-  const { ciphertext } = await actor.crypto.encryptRecordRun({ fileKey: fileKey.handle, recordSize: E2E_RECORD_SIZE, firstRecord: 0, plaintext: input.bytes, final: true });
+  // Sealed as the web client seals it (README section 7 "Sealing an upload in the Worker"), with the content commitment.
+  const opened = await actor.crypto.openUpload({ fileKey: fileKey.handle, recordSize: E2E_RECORD_SIZE, source: new Blob([input.bytes as Uint8Array<ArrayBuffer>]), commitContent: true });
+  const { headerSha256 } = opened;
+  const { ciphertext } = await actor.crypto.sealUploadPart({ upload: opened.upload, start: 0, end: opened.size });
+  const content = input.legacyContentSha256
+    ? { contentSha256: toBase64Url(createHash('sha256').update(input.bytes).digest()) }
+    : { contentCommitment: (await actor.crypto.uploadContentCommitment({ upload: opened.upload })).contentCommitment };
+  await actor.crypto.releaseHandle({ handle: opened.upload });
   const [sealedName] = (await actor.crypto.encryptRoomNames({ roomKey, roomId: roomUuid, items: [{ kind: 'file', itemId: uuid, name: input.name }] })).sealed;
   const { wrapped } = await actor.crypto.wrapRoomFileKey({ roomKey, fileKey: fileKey.handle, file });
   const me = (await (await req(server, actor, 'GET', '/user')).json()) as { user: { uuid: string; email: string } };
@@ -123,7 +131,7 @@ export async function uploadE2eFile(
     size: input.bytes.length,
     mimeType: 'application/octet-stream',
     headerSha256,
-    contentSha256: toBase64Url(createHash('sha256').update(input.bytes).digest()),
+    ...content,
     uploaderUserId: me.user.uuid,
     uploaderEmail: me.user.email.toLowerCase(),
     createdAt: new Date().toISOString(),
@@ -245,7 +253,7 @@ export async function readE2eFolder(server: TestServer, actor: E2eActor, roomUui
       const response = await fetch(`${server.url}${api(ROOM_PATHS.fileContent(roomUuid, listed.uuid))}`, { headers: { cookie: actor.session.cookie } });
       const ciphertext = new Uint8Array(await response.arrayBuffer());
       if (response.status !== 200) throw Object.assign(new Error(`download ${response.status}`), { status: response.status });
-      const { plaintext } = await actor.crypto.decryptStream({ fileKey: fileKey.handle, ciphertext: bytesToStream(ciphertext), plaintextLength: metadata.size, expectedHeaderSha256: metadata.headerSha256, expectedContentSha256: metadata.contentSha256 });
+      const { plaintext } = await actor.crypto.decryptStream({ fileKey: fileKey.handle, ciphertext: bytesToStream(ciphertext), plaintextLength: metadata.size, expectedHeaderSha256: metadata.headerSha256, ...signedContentOf(metadata) });
       bytes = await collectStream(plaintext);
     }
     out.files.set(name, { bytes, metadata });

@@ -4,6 +4,7 @@ import { ROOM_OPS_PATHS } from '@shared/contract/room-ops';
 import type { RoomUploadFile } from '@shared/contract/room-files';
 import { ROOM_PATHS, type Room } from '@shared/contract/rooms';
 import { ROOM_E2E_VERSION_PATHS, type E2eFileVersion, type E2eFileVersionList } from '@shared/contract/rooms-e2e-versions';
+import { signedContentOf } from '@shared/crypto/room';
 import { bytesToStream, collectStream } from '@shared/crypto/stream-encoder';
 import { verifiedContactKey } from '@shared/transfer/e2e';
 import { startTestServer, type TestServer } from '@tests/support/server';
@@ -67,7 +68,7 @@ async function openVersion(actor: E2eActor, roomUuid: string, fileUuid: string, 
   expect(response.status).toBe(200);
   const ciphertext = new Uint8Array(await response.arrayBuffer());
   expect(ciphertext.length).toBe(row.size);
-  const { plaintext } = await actor.crypto.decryptStream({ fileKey: fileKey.handle, ciphertext: bytesToStream(ciphertext), plaintextLength: metadata.size, expectedHeaderSha256: metadata.headerSha256, expectedContentSha256: metadata.contentSha256 });
+  const { plaintext } = await actor.crypto.decryptStream({ fileKey: fileKey.handle, ciphertext: bytesToStream(ciphertext), plaintextLength: metadata.size, expectedHeaderSha256: metadata.headerSha256, ...signedContentOf(metadata) });
   return { metadata, bytes: await collectStream(plaintext) };
 }
 
