@@ -6,6 +6,14 @@ import { bytesEqual, concatByteList, utf8Encode } from './bytes';
 import { StreamContentMismatchError } from './errors';
 import { sha256 } from './subtle';
 
+/** What a whole-file read of a data room file checks the plaintext against (README section 7, step 9; one of the two). */
+export interface SignedContent {
+  /** base64url SHA-256 of the whole plaintext (room metadata format 1). */
+  expectedContentSha256?: string;
+  /** base64url content commitment (format 2). */
+  expectedContentCommitment?: string;
+}
+
 /** Domain label in front of the list (so no other SHA-256 of this scheme can be mistaken for it). */
 export const CONTENT_COMMITMENT_LABEL = 'Kuvert room v2 content commitment';
 const LABEL_BYTES = utf8Encode(CONTENT_COMMITMENT_LABEL);

@@ -18,6 +18,7 @@ import { assertDerivedHeader, derivedEncryptionContext, sealRecordRun } from './
 import { decryptPlaintextRange } from './stream-random-access';
 import type { StreamContext } from './stream-records';
 import { randomBytes, sha256 } from './subtle';
+import type { SignedContent } from './content-commitment';
 import { UploadSealer } from './upload-sealer';
 import {
   ROOM_KEY_FILE_ID,
@@ -86,14 +87,6 @@ export interface DecryptRangeArgs {
   end: number;
   ciphertext: Uint8Array;
   expectedHeaderSha256?: string;
-}
-
-/** What a whole-file read of a data room file checks the plaintext against (README section 7, step 9; one of the two). */
-export interface SignedContent {
-  /** base64url SHA-256 of the whole plaintext (room metadata format 1). */
-  expectedContentSha256?: string;
-  /** base64url content commitment (format 2). */
-  expectedContentCommitment?: string;
 }
 
 /** A level-3/4 download decrypted in the Worker (`CryptoApi.decryptDownload`): where to fetch, where the plaintext goes. */
