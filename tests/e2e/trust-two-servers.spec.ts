@@ -1,24 +1,30 @@
 // Trust networks on two real servers in the browser (issue 30 §4): the two administrators create
 // their connections and exchange keys through the UI (copy the own key on one, paste it on the
 // other), test → established; a wrong partner key → error with the failing step; then a level-3
-// delivery from a user of A to a user of B crosses and is opened and downloaded in the browser on B.
+// delivery from a user of A to a user of B crosses and is opened and downloaded in the browser on B;
+// a recipient on B without a passphrase sets one, and the sender releases on A's release page,
+// where the recipient shows "via partner server <B>".
 // A runs on SQLite, B on PostgreSQL when KUVERT_TEST_DATABASE_URL is set. axe on the trust pages.
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { MemoryKeyPinStore } from '@shared/crypto/key-pinning';
 import { sendDelivery } from '@shared/transfer';
 import { startTestServer, type TestServer } from '../support/server';
-import { decryptAndDownload, sha256, useDownloadPath } from './e2e-download';
+import { decryptAndDownload, sha256, unlock, useDownloadPath } from './e2e-download';
 import { apiCreateAccount, apiSignIn, expectInbox, expectNoSeriousA11yViolations, locale, secuPassFromNode, signIn, signInToInbox } from './fixtures';
 
 const admin = locale<typeof import('@locales/en/admin.json')>('en', 'admin');
 const shell = locale<typeof import('@locales/en/shell.json')>('en', 'shell');
 const trust = admin.trust;
+const release = locale<typeof import('@locales/en/release.json')>('en', 'release');
 const PASSWORD = 'Good-Passw0rd-trust2';
 const alice = { email: 'alice@a.example', password: PASSWORD };
 const bob = { email: 'bob@b.example', password: PASSWORD };
+const carl = { email: 'carl@b.example', password: PASSWORD };
+const ALICE_PASSPHRASE = 'Alice-Browser-SecuPass-Partner-92';
 const BOB_PASSPHRASE = 'Bob-Browser-SecuPass-Partner-93';
-const ctx = {} as { a: TestServer; b: TestServer };
+const CARL_PASSPHRASE = 'Carl-Browser-SecuPass-Partner-94';
+const ctx = {} as { a: TestServer; b: TestServer; alice: Awaited<ReturnType<typeof secuPassFromNode>> };
 
 test.describe.configure({ mode: 'serial' });
 
@@ -28,8 +34,11 @@ test.beforeAll(async () => {
   ctx.a = await startTestServer({ config, sqlite: true });
   ctx.b = await startTestServer({ config });
   await apiCreateAccount(ctx.a, await apiSignIn(ctx.a, ctx.a.admin), alice);
-  await apiCreateAccount(ctx.b, await apiSignIn(ctx.b, ctx.b.admin), bob);
+  const adminB = await apiSignIn(ctx.b, ctx.b.admin);
+  await apiCreateAccount(ctx.b, adminB, bob);
+  await apiCreateAccount(ctx.b, adminB, carl);
   await secuPassFromNode(ctx.b, bob, BOB_PASSPHRASE);
+  ctx.alice = await secuPassFromNode(ctx.a, alice, ALICE_PASSPHRASE);
 });
 
 test.afterAll(async () => {
@@ -72,6 +81,20 @@ async function enterPartnerKey(page: Page, key: string): Promise<void> {
   await expect(page.getByTestId('trust-status')).toContainText(trust.states.testable);
 }
 
+/** Alice on A sends at level 3 (her browser's engine, from Node; the recipient's key comes from B through A); the transfer job pushes it to B. */
+async function sendAcross(to: string, subject: string, name: string, bytes: Uint8Array): Promise<string> {
+  const result = await sendDelivery({
+    client: ctx.alice.client,
+    draft: { recipients: [to], subject, body: 'Encrypted, from A.', securityLevel: 20 },
+    files: [{ name, blob: new Blob([bytes as Uint8Array<ArrayBuffer>]), mimeType: 'application/octet-stream' }],
+    e2e: { crypto: ctx.alice.crypto, keys: ctx.alice.keys, pins: new MemoryKeyPinStore(), recordSize: 1024 },
+  });
+  if (!result.ok) throw new Error(JSON.stringify(result.error));
+  ctx.a.app.jobs.kick();
+  await ctx.a.app.jobs.whenIdle();
+  return result.delivery.deliveryUuid;
+}
+
 async function testConnection(page: Page, state: 'established' | 'error'): Promise<void> {
   await page.getByRole('button', { name: trust.test }).click();
   await expect(page.getByTestId('trust-status')).toContainText(trust.states[state]);
@@ -108,20 +131,8 @@ test('two administrators connect through the UI; a wrong partner key shows the f
   await enterPartnerKey(onA, keyOfB);
   await testConnection(onA, 'established');
 
-  // Alice on A sends at level 3 (her browser's engine, from Node): bob's key comes from B through A.
-  const aliceNode = await secuPassFromNode(a, alice, 'Alice-Browser-SecuPass-Partner-92');
   const bytes = new Uint8Array(randomBytes(5000));
-  const result = await sendDelivery({
-    client: aliceNode.client,
-    draft: { recipients: [bob.email], subject: 'Across the partner', body: 'Encrypted, from A.', securityLevel: 20 },
-    files: [{ name: 'across.bin', blob: new Blob([bytes]), mimeType: 'application/octet-stream' }],
-    e2e: { crypto: aliceNode.crypto, keys: aliceNode.keys, pins: new MemoryKeyPinStore(), recordSize: 1024 },
-  });
-  if (!result.ok) throw new Error(JSON.stringify(result.error));
-  const { deliveryUuid } = result.delivery;
-  // The transfer job pushes it to B.
-  a.app.jobs.kick();
-  await a.app.jobs.whenIdle();
+  const deliveryUuid = await sendAcross(bob.email, 'Across the partner', 'across.bin', bytes);
 
   // Bob opens it in the browser on B, decrypts and downloads the identical bytes.
   await signInToInbox(page, b, bob);
@@ -132,4 +143,33 @@ test('two administrators connect through the UI; a wrong partner key shows the f
   await expect(page.getByTestId('e2e-signer')).toContainText(alice.email);
   await onA.context().close();
   await onB.context().close();
+});
+
+test('a recipient on B without a passphrase: sets one, the sender releases on A (listed via partner server B), the recipient downloads on B', async ({ browser, page }) => {
+  // Argon2id in two browsers (the release unlock on A, the decrypt on B) on a shared 2-core machine.
+  test.setTimeout(240_000);
+  const { a, b } = ctx;
+  const bytes = new Uint8Array(randomBytes(3000));
+  const deliveryUuid = await sendAcross(carl.email, 'Released across', 'released.bin', bytes);
+  // Carl sets his passphrase on B; B tells A through the connection (job trust-release-needed).
+  await secuPassFromNode(b, carl, CARL_PASSPHRASE);
+  b.app.jobs.kick();
+  await b.app.jobs.whenIdle();
+
+  const sender = await (await browser.newContext()).newPage();
+  await signInToInbox(sender, a, alice);
+  await sender.goto(`${a.url}/secumails/release`);
+  await expect(sender.getByRole('heading', { level: 1, name: release.title })).toBeVisible();
+  const row = sender.getByRole('row').filter({ hasText: carl.email });
+  await expect(row.getByTestId('release-partner-server')).toHaveText(release.viaPartner.replace('{{server}}', new URL(b.url).host));
+  await expectNoSeriousA11yViolations(sender, 'release deliveries (partner recipient)');
+  await sender.getByRole('button', { name: release.submit }).click();
+  await unlock(sender, ALICE_PASSPHRASE, 'release');
+  await expect(sender.getByRole('heading', { level: 1, name: release.successTitle })).toBeVisible({ timeout: 30_000 });
+  await sender.context().close();
+
+  await signInToInbox(page, b, carl);
+  await page.goto(`${b.url}/secumails/inbox/${deliveryUuid}`);
+  await useDownloadPath(page, 'memory');
+  expect(await decryptAndDownload(page, CARL_PASSPHRASE, 'released.bin')).toBe(sha256(bytes));
 });
