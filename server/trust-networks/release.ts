@@ -66,7 +66,7 @@ export async function partnerReleaseItems(app: FastifyInstance, sender: UserRow)
       const key = found?.keys.find((k) => k.usage === 'encryption');
       if (!found || found.secupassState !== 'active' || !key) continue;
       await app.db.updateTable('trust_partner_readers').set({ user_uuid: found.userUuid, key_id: key.keyId }).where('id', '=', row.reader_id).execute();
-      items.push({ deliveryUuid: row.d_uuid, subject: row.d_subject, securityLevel: row.d_level as ReleaseList['items'][number]['securityLevel'], sentAt: row.d_sent_at === null ? null : Number(row.d_sent_at), recipient: { email: row.reader_email, userUuid: found.userUuid, keys: found.keys } });
+      items.push({ deliveryUuid: row.d_uuid, subject: row.d_subject, securityLevel: row.d_level as ReleaseList['items'][number]['securityLevel'], sentAt: row.d_sent_at === null ? null : Number(row.d_sent_at), recipient: { email: row.reader_email, userUuid: found.userUuid, keys: found.keys, partnerServer: row.partner_url } });
     }
   }
   return items;

@@ -611,7 +611,13 @@ export const ReleaseListSchema = z
         subject: z.string(),
         securityLevel: SecurityLevelSchema,
         sentAt: z.number().nullable(),
-        recipient: z.object({ email: z.string(), userUuid: z.string(), keys: z.array(PublicKeySchema.extend({ fingerprint: z.string() })) }),
+        recipient: z.object({
+          email: z.string(),
+          userUuid: z.string(),
+          keys: z.array(PublicKeySchema.extend({ fingerprint: z.string() })),
+          /** A trust-network partner serves the recipient: its URL (the keys are its signed look-up's answer, `userUuid` the id there). */
+          partnerServer: z.string().optional(),
+        }),
       }),
     ),
   })

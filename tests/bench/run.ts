@@ -17,6 +17,7 @@ import { benchScale } from './scale';
 import { benchS3Store } from './s3-store';
 import { benchServer } from './server';
 import { benchTransfer } from './transfer';
+import { benchTrust } from './trust';
 import { benchUploadBrowser } from './upload-browser';
 
 /** `--quick`: smaller sizes and fewer samples, to check that a group runs (figures are rough then). */
@@ -45,6 +46,8 @@ const GROUPS: Record<string, (options: BenchOptions) => Promise<Figure[]>> = {
   'e2e-zip': (options) => benchE2eZip(options),
   // The blob stores alone (issue 18's S3 / local figure, iterated in seconds instead of the scale group's minutes).
   's3-store': (options) => benchS3Store(options),
+  // Issue 30 §4: a level-3 delivery to a trust-network partner against the same to a local recipient; partner down mid-transfer.
+  trust: (options) => benchTrust(options),
 };
 
 const REPORT_PATH = fileURLToPath(new URL('./report.json', import.meta.url));

@@ -5,7 +5,7 @@
 // the sender releases on the release page; the recipient downloads. Downloads run as transfers in
 // the transfer centre (progress, cancel, retry) on each path that runs headless: the service worker
 // and the in-memory fallback (web/lib/e2e-download.ts; the save picker needs a real dialog).
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { expect, test, type Browser, type Download, type Page } from '@playwright/test';
 import type { ApiClient } from '@shared/api/client';
@@ -14,8 +14,9 @@ import { createCryptoService, type UnlockedKeys } from '@shared/crypto/service';
 import { sendDelivery } from '@shared/transfer';
 import { addressedTo, waitForMailboxMail } from '../support/mailbox';
 import { startTestServer, type TestServer } from '../support/server';
-import { apiCall, apiSignIn, en, expectNoSeriousA11yViolations, secuPassFromNode, signInToInbox } from './fixtures';
+import { apiCall, apiSignIn, expectNoSeriousA11yViolations, secuPassFromNode, signInToInbox } from './fixtures';
 import { proveAddress } from '@tests/support/prove-address';
+import { decryptAndDownload, openDecrypted, sha256, unlock, useDownloadPath } from './e2e-download';
 
 const PASSWORD = 'Good-Passw0rd-e2e';
 const ALICE_PASSPHRASE = 'Alice-Browser-SecuPass-Quartz-77';
@@ -30,7 +31,6 @@ let aliceClient: ApiClient;
 let aliceKeys: UnlockedKeys;
 const aliceCrypto = createCryptoService();
 
-const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 
 test.describe.configure({ mode: 'serial' });
 
@@ -58,38 +58,6 @@ async function sendLevel3(to: string, name: string, bytes: Uint8Array, subject: 
   });
   if (!result.ok) throw new Error(JSON.stringify(result.error));
   return result.delivery;
-}
-
-/** The unlock dialog, worded for the action waiting for the keys (decrypt, release). */
-async function unlock(page: Page, passphrase: string, purpose: 'decrypt' | 'release' = 'decrypt') {
-  const dialog = page.getByRole('dialog', { name: en.secupass.unlock.title[purpose] });
-  await dialog.getByLabel(/^Passphrase/).fill(passphrase);
-  await dialog.getByRole('button', { name: en.secupass.unlock.submit[purpose] }).click();
-  await expect(dialog).toBeHidden({ timeout: 30_000 });
-}
-
-/** Test hook of web/lib/e2e-download.ts: which way the decrypted bytes go to disk. */
-async function useDownloadPath(page: Page, path: 'serviceWorker' | 'memory') {
-  await page.evaluate((value) => window.localStorage.setItem('kuvert.downloadPath', value), path);
-}
-
-async function openDecrypted(page: Page, passphrase: string, name: string) {
-  await page.getByRole('button', { name: 'Enter passphrase and decrypt' }).click();
-  const button = page.getByRole('button', { name: `Download ${name}` });
-  // Keys still unlocked in this page (e.g. right after setting the passphrase) need no dialog.
-  const dialog = page.getByRole('dialog', { name: 'Enter your passphrase to decrypt' });
-  await Promise.race([dialog.waitFor(), button.waitFor()]);
-  if (await dialog.isVisible()) await unlock(page, passphrase);
-  await expect(button).toBeVisible({ timeout: 30_000 });
-  return button;
-}
-
-async function decryptAndDownload(page: Page, passphrase: string, name: string): Promise<string> {
-  const button = await openDecrypted(page, passphrase, name);
-  const [download]: [Download, void] = await Promise.all([page.waitForEvent('download'), button.click()]);
-  expect(download.suggestedFilename()).toBe(name);
-  await expect(page.getByRole('status').filter({ hasText: 'Downloaded' })).toBeVisible();
-  return sha256(await readFile((await download.path())!));
 }
 
 async function newPage(browser: Browser): Promise<Page> {

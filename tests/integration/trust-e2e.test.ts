@@ -162,7 +162,8 @@ describe('levels 3 and 4 across a connection', () => {
 
     const items = (await getReleaseList(alice.client)).items.filter((item) => item.deliveryUuid === deliveryUuid);
     expect(items).toHaveLength(1);
-    expect(items[0]!.recipient).toMatchObject({ email: 'carl@b.example', userUuid: carl.userUuid });
+    // Shown "via partner server <B>" in the release page.
+    expect(items[0]!.recipient).toMatchObject({ email: 'carl@b.example', userUuid: carl.userUuid, partnerServer: b.url });
     await releaseToRecipient({ client: alice.client, item: items[0]!, e2e: e2eOf(alice) });
     expect((await getReleaseList(alice.client)).items.filter((item) => item.deliveryUuid === deliveryUuid)).toEqual([]);
     const { bytes: readBack } = await readOn(b, carl, deliveryUuid);

@@ -24,6 +24,7 @@ import { mediaQueryBelow } from '@shared/theme/constants';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
+import { partnerHost } from '@web/lib/partner-host';
 import { formatSize, isExpired, TIME_STATE_COLOR, timeStateKey } from './delivery-format';
 import { SubjectText } from './e2e-subjects';
 import { isE2eDelivery } from './e2e-panel';
@@ -224,15 +225,6 @@ export function ActivityLog({ entries }: { entries: readonly ActivityEntry[] }) 
   );
 }
 
-/** A partner server as people know it: its host name (and port when it has one). */
-const hostOf = (url: string): string => {
-  try {
-    return new URL(url).host;
-  } catch {
-    return url;
-  }
-};
-
 /** Per-recipient state for the sender: downloaded (with date) or not yet; a partner server's part. */
 export function RecipientStates({ delivery }: { delivery: DeliveryDetail }) {
   const { t } = useTranslation();
@@ -252,7 +244,7 @@ export function RecipientStates({ delivery }: { delivery: DeliveryDetail }) {
     columns.push({
       id: 'partnerServer',
       header: t('deliveries:recipients.partnerServer'),
-      cell: (r) => (r.partnerServer ? t(`deliveries:recipients.partner.${r.partnerServer.state}`, { server: hostOf(r.partnerServer.url) }) : '—'),
+      cell: (r) => (r.partnerServer ? t(`deliveries:recipients.partner.${r.partnerServer.state}`, { server: partnerHost(r.partnerServer.url) }) : '—'),
     });
   }
   // Levels 3/4: whether the key this browser's user pinned for each registered recipient is verified (issue 12 §4).

@@ -8,6 +8,7 @@ import { DataTable, type DataTableColumn } from '@web/components/data-table';
 import { PageHeading } from '@web/components/page-heading';
 import { apiClient } from '@web/lib/api-client';
 import { cryptoApi } from '@web/lib/crypto';
+import { partnerHost } from '@web/lib/partner-host';
 import { displayFingerprint } from '@web/lib/fingerprint';
 import { ROUTES } from '@web/lib/routes';
 import { useUnlockedKeys } from '@web/lib/unlock-request';
@@ -67,7 +68,18 @@ export function ReleasePage() {
         </>
       ),
     },
-    { id: 'recipient', header: t('release:recipient'), cell: (item) => item.recipient.email },
+    {
+      id: 'recipient',
+      header: t('release:recipient'),
+      cell: (item) =>
+        item.recipient.partnerServer ? (
+          <>
+            {item.recipient.email} <span data-testid="release-partner-server">{t('release:viaPartner', { server: partnerHost(item.recipient.partnerServer) })}</span>
+          </>
+        ) : (
+          item.recipient.email
+        ),
+    },
     { id: 'fingerprint', header: t('release:fingerprint'), cell: (item) => <code>{displayFingerprint(encryptionFingerprint(item))}</code> },
   ];
   return (

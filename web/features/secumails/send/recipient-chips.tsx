@@ -3,17 +3,9 @@ import { WarningFilled } from '@fluentui/react-icons';
 import type { RecipientStatus } from '@shared/contract/deliveries';
 import { isValidEmail, normaliseAddresses } from '@shared/deliveries';
 import { ContactKeyBadge } from '@web/components/contact-key-badge';
+import { partnerHost } from '@web/lib/partner-host';
 import { useId, useRef, useState, type ClipboardEvent, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-
-/** The partner's host, as administrators know it (the full URL is in the connection). */
-const hostOf = (url: string) => {
-  try {
-    return new URL(url).host;
-  } catch {
-    return url;
-  }
-};
 
 const useStyles = makeStyles({
   box: {
@@ -230,7 +222,7 @@ export function RecipientChips({
                         ) : null}
                         {endToEnd && statuses?.get(address.toLowerCase())?.partnerServer ? (
                           // The key came from the partner's signed look-up; the pin and personal verification work as for any contact.
-                          <span data-testid="partner-server-key"> {t('send:recipients.partnerServer', { server: hostOf(statuses.get(address.toLowerCase())!.partnerServer!) })}</span>
+                          <span data-testid="partner-server-key"> {t('send:recipients.partnerServer', { server: partnerHost(statuses.get(address.toLowerCase())!.partnerServer!) })}</span>
                         ) : null}
                       </InteractionTagPrimary>
                       {disabled ? null : (
