@@ -19,6 +19,7 @@ import { startHandOff } from './flow-handoff';
 import { pagesOf } from './pages';
 import { limitSubmissions, recordDeclaredFiles } from './hardening';
 import { publicLayoutImages } from './layout-images';
+import { exportValues } from './submission-list';
 
 type SubmitBody = z.infer<typeof FormSubmitBodySchema>;
 
@@ -182,6 +183,9 @@ export async function startFormSubmission(app: FastifyInstance, request: Fastify
       confirmation_sent_at: null,
       submitter_user_id: encrypted ? from.id : null,
       account_closed_at: null,
+      // Levels 1/2: kept for the submissions list and export (./submission-list.ts); never for 3/4.
+      submission_values: encrypted ? null : exportValues(fields, values),
+      submitter_email: submitter?.email ?? null,
     })
     .execute();
   await recordDeclaredFiles(app, session.session.id, fields, values);

@@ -53,6 +53,10 @@ export interface FormSubmissionsTable {
   account_closed_at: number | null;
   /** Migration 0064: the values the confirmation text's placeholders need (JSON), while its mail is due. */
   confirmation_values: string | null;
+  /** Migration 0073: levels 1/2, the values as the export shows them (JSON name → text); null otherwise. */
+  submission_values: string | null;
+  /** Migration 0073: the signed-in submitter of an only-authenticated form. */
+  submitter_email: string | null;
 }
 
 export interface FormTables {

@@ -37,6 +37,8 @@ export interface MailTemplateData {
   deliveryBlocked: { subject: string; reason: 'virus' | 'mimeType' | 'scanFailed'; link: string };
   /** Submit box: the partner's single-use ticket link (server/submit-box). */
   submitTicket: { ownerName: string; link: string; validDays: number };
+  /** Submit box: a guest ticket the owner created for a named person (issue 33 §3): their subject and message, `expiresOn` UTC YYYY-MM-DD. */
+  submitGuestTicket: { ownerName: string; subject: string; message: string; link: string; expiresOn: string };
   /** Web forms: the submitter's confirmation (`text` from the form's Layout tab, `date` YYYY-MM-DD). */
   formConfirmation: { formName: string; text: string; date: string };
   /** Data-room request (server/rooms/requests/requests.ts): `link` the send page's dar variant, or the signup first (`signup`). */

@@ -25,6 +25,7 @@ const SAMPLE: MailTemplateData = {
   downloadReceipt: { recipient: 'bob@example.test', subject: 'Q3 <b>figures</b>', fileName: 'a.pdf', link: 'https://kuvert.example/secumails/outbox/d1' },
   deliveryBlocked: { subject: 'Q3 <b>figures</b>', reason: 'virus', link: 'https://kuvert.example/secumails/outbox' },
   submitTicket: { ownerName: 'Ada <Lovelace>', link: 'https://kuvert.example/submit/ticket/abc?x=<b>', validDays: 7 },
+  submitGuestTicket: { ownerName: 'Ada <Lovelace>', subject: 'Your <b>claim</b> documents', message: 'Please send the <b>invoice</b>.', link: 'https://kuvert.example/submit/ticket#ticket=abc&x=<b>', expiresOn: '2026-12-10' },
   formConfirmation: { formName: 'Contact <b>request</b>', text: 'Thank you.\n\nWe answer <soon>.', date: '2026-11-25' },
   roomRequest: { requesterName: 'Ada <Lovelace>', requesterEmail: 'ada@example.test', roomName: 'Deals <b>2026</b>', folderName: 'Inbound', message: 'Please send <b>it</b>', link: 'https://kuvert.example/secumails/send?dar=abc', expiresOn: '2026-12-10', signup: true },
   roomRequestAnswered: { senderEmail: 'bob@example.test', roomName: 'Deals <b>2026</b>', folderName: null, fileCount: 2, link: 'https://kuvert.example/datarooms/r1' },

@@ -5,6 +5,7 @@ import { routePlugin } from '../core/route-plugin';
 import { requestContext } from '../core/request-context';
 import { tokenHeader } from '../core/token-header';
 import { boxByUuid, openBox, ownBox, ownerName, toWireBox, updateBox } from './boxes';
+import { createGuestTicket, listGuestTickets, revokeGuestTicket } from './guest-tickets';
 import { putSubmitterKeys } from './submitter-keys';
 import { issueTicket, startSubmission, ticketState } from './tickets';
 
@@ -32,6 +33,20 @@ export const submitBoxRoutes = routePlugin('kuvert-submit-box-routes', async (ap
     const sent = await issueTicket(app, open, { ...request.body, ip: request.ip }, log);
     void reply.code(202);
     return sent;
+  });
+
+  registerEndpoint(app, SUBMIT_BOX_ENDPOINTS.createGuestTicket, async (request, reply) => {
+    const { user, log } = requestContext(app, request);
+    const created = await createGuestTicket(app, user, request.body, log);
+    void reply.code(201);
+    return created;
+  });
+
+  registerEndpoint(app, SUBMIT_BOX_ENDPOINTS.guestTickets, async (request) => listGuestTickets(app, requestContext(app, request).user));
+
+  registerEndpoint(app, SUBMIT_BOX_ENDPOINTS.revokeGuestTicket, async (request, reply) => {
+    await revokeGuestTicket(app, requestContext(app, request).user, request.params.ticketUuid);
+    return reply.code(204).send(null);
   });
 
   registerEndpoint(app, SUBMIT_BOX_ENDPOINTS.publicBox, async (request, reply) => {

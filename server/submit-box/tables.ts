@@ -26,6 +26,12 @@ export interface SubmitTicketsTable {
   delivery_id: number | null;
   /** The limited session the use created (sessions.id). */
   session_id: string | null;
+  /** Migration 0073: guest tickets the owner created (owner_created 1) are listed and revoked by uuid. */
+  uuid: string | null;
+  owner_created: Generated<number>;
+  subject: string | null;
+  message: string | null;
+  revoked_at: number | null;
 }
 
 export interface SubmitBoxTables {

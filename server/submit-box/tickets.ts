@@ -22,6 +22,7 @@ import { hashToken } from '../deliveries/records';
 import { RATE_LIMIT_BUCKETS } from '../security/rate-limiter';
 import { isSubmitterOnly, submitterAccount } from '../users/submitter-accounts';
 import { boxOfOwner, openBox, ownerName, submitBoxError, type OpenBox } from './boxes';
+import { assertNotRevoked } from './guest-tickets';
 
 const DAY_MS = 86_400_000;
 
@@ -85,6 +86,7 @@ async function ticketRow(app: FastifyInstance, token: string) {
 /** The ticket page: the §8 class of a used ticket or a closed box, else owner and level. */
 export async function ticketState(app: FastifyInstance, token: string): Promise<SubmitTicketState> {
   const row = await ticketRow(app, token);
+  assertNotRevoked(row);
   if (row.used_at !== null) throw submitBoxError(409, SUBMIT_BOX_ERRORS.ticketUsed, 'This ticket was used already; please ask for a new one');
   const open = await openBox(app, await boxOfOwner(app, row.box_user_id));
   return { ownerName: ownerName(open.owner), ownerEmail: open.owner.email, securityLevel: open.level, submitterEmail: row.email };
@@ -97,10 +99,11 @@ export async function ticketState(app: FastifyInstance, token: string): Promise<
  */
 export async function startSubmission(app: FastifyInstance, token: string, input: SubmitStartBody, log: FastifyBaseLogger): Promise<SubmitStartResponse> {
   const row = await ticketRow(app, token);
+  assertNotRevoked(row);
   if (row.used_at !== null) throw submitBoxError(409, SUBMIT_BOX_ERRORS.ticketUsed, 'This ticket was used already; please ask for a new one');
   const open = await openBox(app, await boxOfOwner(app, row.box_user_id));
   const now = Date.now();
-  const claimed = await app.db.updateTable('submit_tickets').set({ used_at: now }).where('id', '=', row.id).where('used_at', 'is', null).executeTakeFirst();
+  const claimed = await app.db.updateTable('submit_tickets').set({ used_at: now }).where('id', '=', row.id).where('used_at', 'is', null).where('revoked_at', 'is', null).executeTakeFirst();
   if (Number(claimed.numUpdatedRows) !== 1) throw submitBoxError(409, SUBMIT_BOX_ERRORS.ticketUsed, 'This ticket was used already; please ask for a new one');
   const language = input.language ?? reduceLanguage(row.language);
   try {
@@ -118,7 +121,8 @@ export async function startSubmission(app: FastifyInstance, token: string, input
         recipients: [open.owner.email.toLowerCase()],
         additionalRecipients: [],
         // Level 4: subject and message travel only inside the encrypted manifest.
-        subject: encryptsMessage(open.level) ? '' : SUBJECTS[language](row.email),
+        // A guest ticket's subject (issue 33 §3) names the delivery; else the standard one.
+        subject: encryptsMessage(open.level) ? '' : row.subject || SUBJECTS[language](row.email),
         body: input.message,
         securityLevel: open.level,
         validityDays: open.box.validity_days ?? undefined,

@@ -48,6 +48,8 @@ export const ERROR_CLASSES = [
   'SubmitBoxNotEnabledException',
   'SubmitBoxGloballyDisabledException',
   'SubmitTicketUsedException',
+  // Issue 33 §3: a guest ticket the submit-box owner revoked (shared/contract/submit-box-guests.ts).
+  'SubmitTicketRevokedException',
   'SubmitBoxNoAllowedSecurityLevelException',
   'SubmitBoxRecipientWithoutPassphraseException',
   'SubmitBoxEncryptedSubmitUnavailableException',

@@ -44,6 +44,8 @@ export const SUBMIT_BOX_ERRORS = {
   recipientWithoutPassphrase: 'SubmitBoxRecipientWithoutPassphraseException',
   encryptedUnavailable: 'SubmitBoxEncryptedSubmitUnavailableException',
   ticketCreation: 'SubmitTicketCreationException',
+  /** Issue 33 §3: the owner revoked this guest ticket (server/submit-box/guest-tickets.ts). */
+  ticketRevoked: 'SubmitTicketRevokedException',
 } as const;
 export type SubmitBoxError = (typeof SUBMIT_BOX_ERRORS)[keyof typeof SUBMIT_BOX_ERRORS];
 

@@ -1,3 +1,4 @@
+import type { GuestTicket, GuestTicketCreate, GuestTicketList } from '@shared/contract/submit-box-guests';
 import { SUBMIT_BOX_ENDPOINTS as E } from '@shared/contract/endpoints/submit-box';
 import { SUBMIT_TICKET_HEADER } from '@shared/contract/link-token';
 import type {
@@ -42,3 +43,8 @@ export function submitSessionClient(sessionToken: string, options: Omit<ApiClien
     fetch: (input, init = {}) => globalThis.fetch(input, { ...init, headers: { ...(init.headers as Record<string, string> | undefined), Authorization: `Bearer ${sessionToken}` } }),
   });
 }
+
+/** Guest tickets (issue 33 §3, shared/contract/submit-box-guests.ts). */
+export const createGuestTicket = (client: ApiClient, body: GuestTicketCreate): Promise<GuestTicket> => call(client, E.createGuestTicket, { body });
+export const listGuestTickets = (client: ApiClient): Promise<GuestTicketList> => call(client, E.guestTickets, {});
+export const revokeGuestTicket = (client: ApiClient, ticketUuid: string): Promise<void> => call(client, E.revokeGuestTicket, { params: { ticketUuid } }).then(() => undefined);

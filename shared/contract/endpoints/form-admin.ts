@@ -1,6 +1,7 @@
 import { endpointArea } from '../endpoint';
 import { FormHistoryQuerySchema, FormHistorySchema } from '../form-admin';
 import { FormTemplateListSchema, FromTemplateBodySchema } from '../form-templates';
+import { FormSubmissionListQuerySchema, FormSubmissionListSchema } from '../form-submissions';
 import { FORM_ROLES, FormParamsSchema, FormSchema } from '../forms';
 
 const area = endpointArea({ tag: 'forms', access: { roles: FORM_ROLES } });
@@ -15,5 +16,11 @@ export const FORM_ADMIN_ENDPOINTS = {
   }),
   fromTemplate: area.post('/forms/from-template', 'createFormFromTemplate', 'A new inactive form from a built-in template or a saved form, with its own name and URL', {
     body: FromTemplateBodySchema, response: { 201: FormSchema }, errors: [400, 404, 409],
+  }),
+  submissions: area.get('/forms/{formUuid}/submissions', 'listFormSubmissions', "The form's submissions, newest first, with the values of levels 1/2 (its creator, editors and administrators)", {
+    params: FormParamsSchema, query: FormSubmissionListQuerySchema, response: { 200: FormSubmissionListSchema }, errors: [404],
+  }),
+  submissionsCsv: area.get('/forms/{formUuid}/submissions/csv', 'getFormSubmissionsCsv', "Every submission of the form as CSV (UTF-8 with BOM, the caller's locale separator)", {
+    params: FormParamsSchema, response: {}, produces: ['text/csv'], errors: [404],
   }),
 };

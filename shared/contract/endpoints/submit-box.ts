@@ -14,6 +14,7 @@ import {
   SubmitTicketStateSchema,
 } from '../submit-box';
 import { DeliveryParamsSchema } from '../deliveries';
+import { GuestTicketCreateSchema, GuestTicketListSchema, GuestTicketParamsSchema, GuestTicketSchema } from '../submit-box-guests';
 import { SetSecuPassBodySchema } from '../secupass';
 
 const OWNER = { roles: ['ROLE_SUBMITBOX_OWNER'] } as const;
@@ -30,6 +31,15 @@ export const SUBMIT_BOX_ENDPOINTS = {
   }),
   sendTicket: area.post('/submit-box/tickets', 'sendSubmitTicket', 'The owner mails a single-use ticket to an address', {
     body: SubmitTicketRequestSchema, response: { 202: SubmitTicketSentSchema }, errors: [400, 409, 429, 503], access: OWNER,
+  }),
+  createGuestTicket: area.post('/submit-box/guest-tickets', 'createGuestTicket', 'The owner creates a guest ticket for a named person (subject, message, expiry) and mails it', {
+    body: GuestTicketCreateSchema, response: { 201: GuestTicketSchema }, errors: [400, 409, 503], access: OWNER,
+  }),
+  guestTickets: area.get('/submit-box/guest-tickets', 'listGuestTickets', "The owner's guest tickets with their state (unused, used, expired, revoked), newest first", {
+    response: { 200: GuestTicketListSchema }, errors: [], access: OWNER,
+  }),
+  revokeGuestTicket: area.delete('/submit-box/guest-tickets/{ticketUuid}', 'revokeGuestTicket', "Revokes one of the owner's guest tickets: its link says so from now on", {
+    params: GuestTicketParamsSchema, response: { 204: NoContentSchema }, errors: [404, 409], access: OWNER,
   }),
   publicBox: area.get('/submit-boxes/{boxUuid}', 'getPublicSubmitBox', 'The public page: the owner and level, or why the box takes nothing (SPEC §8)', {
     params: SubmitBoxParamsSchema, response: { 200: SubmitBoxPublicSchema }, errors: [404, 409],

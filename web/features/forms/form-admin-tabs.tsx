@@ -4,12 +4,15 @@ import type { Form, FormInputParsed, PublicForm } from '@shared/contract/forms';
 import type { FormProblem } from '@shared/rules/form-rules';
 import { useTranslation } from 'react-i18next';
 import { HistoryTab } from './history-tab';
+import { SubmissionsTab } from './submissions-tab';
 import { FormFill } from './public-form-page';
 import { BackgroundImageField, useFormBackground } from './layout-images';
 import { THEME_ASSET_PATHS } from '@shared/contract/theme';
 
 /** Tabs of the form administration besides those of form-edit-page.tsx (after them, in this order). */
-export const ADMIN_TABS = ['users', 'history'] as const;
+export const ADMIN_TABS = ['users', 'history', 'submissions'] as const;
+/** Tabs that need a saved form. */
+export const SAVED_FORM_TABS: readonly AdminTab[] = ['history', 'submissions'];
 export type AdminTab = (typeof ADMIN_TABS)[number];
 
 const useStyles = makeStyles({
@@ -120,6 +123,13 @@ export function AdminTabPanel({ tab, form, state, set, problems, savedAt }: Prop
     return (
       <div className={styles.panel} role="tabpanel" aria-label={t('formAdmin:tabs.history')}>
         <HistoryTab formUuid={form.formUuid} savedAt={savedAt} />
+      </div>
+    );
+  }
+  if (tab === 'submissions' && form) {
+    return (
+      <div className={styles.panel} role="tabpanel" aria-label={t('formAdmin:tabs.submissions')}>
+        <SubmissionsTab form={form} />
       </div>
     );
   }

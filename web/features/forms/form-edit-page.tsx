@@ -21,7 +21,7 @@ import { formErrorMessage, serverProblems } from './form-errors';
 import { ProcessServiceTab } from './process-service-tab';
 import { ProcessPagesEditor } from './process-pages-editor';
 import { FooterEditor } from './form-footer';
-import { ADMIN_TABS, AdminTabPanel, LayoutPreview, type AdminTab } from './form-admin-tabs';
+import { ADMIN_TABS, AdminTabPanel, LayoutPreview, SAVED_FORM_TABS, type AdminTab } from './form-admin-tabs';
 import { ShareBar } from './share-dialog';
 import { TranslationsEditor } from './translations-editor';
 
@@ -129,7 +129,7 @@ function FormEditor({ form }: { form: Form | undefined }) {
               {t(TAB_LABELS[name] ?? `forms:edit.tabs.${name}`)}
             </Tab>
           ))}
-          {ADMIN_TABS.filter((name) => form || name !== 'history').map((name) => (
+          {ADMIN_TABS.filter((name) => form || !SAVED_FORM_TABS.includes(name)).map((name) => (
             <Tab key={name} value={name}>
               {t(`formAdmin:tabs.${name}`)}
             </Tab>

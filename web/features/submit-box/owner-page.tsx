@@ -12,6 +12,7 @@ import { emailMessage } from '@web/lib/validation';
 import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import useSWR from 'swr';
+import { GuestTickets } from './guest-tickets';
 import { submitBoxErrorKey } from './submit-box-errors';
 
 const useStyles = makeStyles({
@@ -34,6 +35,7 @@ export function SubmitBoxPage() {
       {!data && !error ? <Spinner label={t('common:loading')} /> : null}
       {data ? <BoxSettings box={data} onSaved={(box) => void mutate(box, { revalidate: false })} /> : null}
       {data?.active && !data.globallyDisabled ? <SendTicket /> : null}
+      {data?.active && !data.globallyDisabled ? <GuestTickets /> : null}
     </>
   );
 }

@@ -7,6 +7,7 @@ const KEYS: Record<string, string> = {
   [SUBMIT_BOX_ERRORS.notEnabled]: 'submitBox:errors.notEnabled',
   [SUBMIT_BOX_ERRORS.globallyDisabled]: 'submitBox:errors.globallyDisabled',
   [SUBMIT_BOX_ERRORS.ticketUsed]: 'submitBox:errors.ticketUsed',
+  [SUBMIT_BOX_ERRORS.ticketRevoked]: 'submitBox:errors.ticketRevoked',
   [SUBMIT_BOX_ERRORS.noAllowedLevel]: 'submitBox:errors.noAllowedLevel',
   [SUBMIT_BOX_ERRORS.recipientWithoutPassphrase]: 'submitBox:errors.recipientWithoutPassphrase',
   [SUBMIT_BOX_ERRORS.encryptedUnavailable]: 'submitBox:errors.encryptedUnavailable',
