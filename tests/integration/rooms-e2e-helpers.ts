@@ -1,4 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import { ANTI_CSRF_HEADER } from '@shared/contract/auth';
 import type { RoomUploadFile } from '@shared/contract/room-files';
 import { ROOM_PATHS, type Room, type RoomContents, type RoomFolder } from '@shared/contract/rooms';
@@ -11,6 +12,7 @@ import { bytesToStream, collectStream } from '@shared/crypto/stream-encoder';
 import { verifiedContactKey, type E2eOptions } from '@shared/transfer/e2e';
 import { roomMemberListTrust, signerRoleChecks } from '@shared/transfer/room-member-list';
 import { sendRoomFile, type RoomFileSend } from '@shared/transfer/room-upload';
+import { filesUnder } from '@tests/support/files';
 import type { TestServer } from '@tests/support/server';
 import { call } from './core-helpers';
 import type { E2eActor } from './e2e-helpers';
@@ -251,4 +253,21 @@ export async function readE2eFolder(server: TestServer, actor: E2eActor, roomUui
     out.files.set(name, { bytes, metadata });
   }
   return out;
+}
+
+/**
+ * Where any of `needles` (plaintext markers) is at rest on the server: every file below its data
+ * folder (blobs, the SQLite file) and every row of every table. Empty: nowhere.
+ */
+export async function markersAtRest(server: TestServer, needles: readonly string[]): Promise<string[]> {
+  const hits: string[] = [];
+  for (const path of await filesUnder(server.dataDir)) {
+    const content = await readFile(path);
+    for (const needle of needles) if (content.includes(Buffer.from(needle, 'utf8'))) hits.push(`${path}: ${needle}`);
+  }
+  for (const table of await server.app.db.introspection.getTables()) {
+    const text = JSON.stringify(await server.app.db.selectFrom(table.name as never).selectAll().execute());
+    for (const needle of needles) if (text.includes(needle)) hits.push(`table ${table.name}: ${needle}`);
+  }
+  return hits;
 }
