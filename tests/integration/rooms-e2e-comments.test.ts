@@ -1,6 +1,7 @@
 import { ROOM_COMMENT_PATHS, ROOM_COMMENT_WIRE_MAX, type RoomComment, type RoomCommentList } from '@shared/contract/room-comments';
+import type { RoomActivityList } from '@shared/contract/room-files';
 import { ROOM_PATHS, type Room } from '@shared/contract/rooms';
-import type { E2eRoomState } from '@shared/contract/rooms-e2e';
+import { ROOM_E2E_PATHS, type E2eFileKeysList, type E2eRoomState } from '@shared/contract/rooms-e2e';
 import type { RoomCommentRef } from '@shared/crypto/room-comments';
 import { roomCommentSignerKeyId } from '@shared/crypto/room-comments';
 import { verifiedContactKey } from '@shared/transfer/e2e';
@@ -8,7 +9,7 @@ import { startTestServer, type TestServer } from '@tests/support/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectBackendError, signInAdmin } from './core-helpers';
 import { e2eActorsWithSecuPass, e2eOf, type E2eActor } from './e2e-helpers';
-import { createE2eFolder, createE2eRoom, grant, json, markersAtRest, openRoomKey, req, uploadE2eFile } from './rooms-e2e-helpers';
+import { createE2eFolder, createE2eRoom, grant, json, markersAtRest, openRoomKey, renameE2eFileBody, req, uploadE2eFile } from './rooms-e2e-helpers';
 
 /**
  * Comments in Secure (E2E) rooms (issue 31 §1; shared/crypto/README.md section 7 "Comments"): the
@@ -144,6 +145,43 @@ describe('comments in a Secure room', () => {
     await expectBackendError(await post({ ...(await sealed('owner', { fileUuid }, 'no item')) }), 400, 'ValidationException');
     const patched = await add('owner', { fileUuid }, 'to be patched');
     await expectBackendError(await req(server, a.owner, 'PATCH', ROOM_COMMENT_PATHS.one(room.uuid, patched.uuid), { text: 'unsigned edit' }), 400, 'ValidationException');
+  });
+});
+
+describe('classification and file status of a Secure room file (signed metadata)', () => {
+  const FILE_NAME = `Offer ${NAME_MARKER}.pdf`;
+  const relabel = async (name: Exclude<Who, 'outsider'>, labels: { classification?: 'confidential' | 'public'; status?: 'toDo' | 'none' }, labelChanges: string[]) =>
+    req(server, a[name], 'PATCH', ROOM_E2E_PATHS.item(room.uuid, fileUuid), { ...(await renameE2eFileBody(server, a[name], room.uuid, roomKeys.get(name)!, fileUuid, FILE_NAME, undefined, undefined, labels)), labelChanges });
+  const labelActivity = async () =>
+    (await json<RoomActivityList>(await req(server, a.owner, 'GET', `${ROOM_PATHS.activity(room.uuid)}?fileUuid=${fileUuid}`), 200)).entries
+      .filter((e) => e.kind.startsWith('classification') || e.kind.startsWith('status') || e.kind === 'edit')
+      .map((e) => [e.kind, e.detail])
+      .reverse();
+
+  it('an EDITOR signs them into the metadata; the activity names the SPEC §4 types without the values; readers open them', async () => {
+    expect((await relabel('editor', { classification: 'confidential', status: 'toDo' }, ['classification_set', 'status_set'])).status).toBe(204);
+    expect((await relabel('owner', { classification: 'public', status: 'none' }, ['classification_changed', 'status_removed'])).status).toBe(204);
+    expect(await labelActivity()).toEqual([
+      ['classification_set', null],
+      ['status_set', null],
+      ['classification_changed', null],
+      ['status_removed', null],
+    ]);
+    // What a VIEWER reads: the values as the OWNER signed them last.
+    const keys = await json<E2eFileKeysList>(await req(server, a.viewer, 'GET', ROOM_E2E_PATHS.files(room.uuid)), 200);
+    const extra = keys.files.find((f) => f.uuid === fileUuid)!;
+    const opened = await a.viewer.crypto.openRoomFileMetadata({ roomKey: roomKeys.get('viewer')!, file: { roomId: room.uuid, fileId: fileUuid, version: extra.version }, sealed: extra.metadata });
+    expect(opened.metadata).toMatchObject({ classification: 'public', status: 'none', name: FILE_NAME });
+  });
+
+  it('VIEWER and PREVIEWER cannot; a folder or the room carries none; bad changes answer 400', async () => {
+    for (const name of ['viewer', 'previewer'] as const) await expectBackendError(await relabel(name, { classification: 'public' }, ['classification_set']), 403, 'AccessDeniedException');
+    const sealedFolderName = (await a.owner.crypto.encryptRoomNames({ roomKey: roomKeys.get('owner')!, roomId: room.uuid, items: [{ kind: 'folder', itemId: folderUuid, name: 'Contracts' }] })).sealed[0];
+    await expectBackendError(await req(server, a.owner, 'PATCH', ROOM_E2E_PATHS.item(room.uuid, folderUuid), { name: sealedFolderName, labelChanges: ['status_set'] }), 400, 'ValidationException');
+    await expectBackendError(await req(server, a.owner, 'PATCH', ROOM_E2E_PATHS.item(room.uuid, room.uuid), { name: sealedFolderName, labelChanges: ['status_set'] }), 400, 'ValidationException');
+    await expectBackendError(await relabel('owner', { status: 'toDo' }, ['status_set', 'status_changed']), 400, 'ValidationException');
+    await expectBackendError(await relabel('owner', { status: 'toDo' }, ['secret_set']), 400, 'ValidationException');
+    await expectBackendError(await relabel('owner', { status: 'toDo' }, []), 400, 'ValidationException');
   });
 });
 

@@ -179,8 +179,18 @@ export async function uploadE2eFile(
   return { file: await json<RoomUploadFile>(await commit(), 200), announce, uuid };
 }
 
-/** What the browser's rename of a file sends: the new sealed name and the metadata re-signed with it by `actor`. */
-export async function renameE2eFileBody(server: TestServer, actor: E2eActor, roomUuid: string, roomKey: string, fileUuid: string, name: string, folderUuid?: string, memberListVersion?: number): Promise<{ name: string; metadata: string }> {
+/** What the browser's rename of a file sends: the new sealed name and the metadata re-signed with it by `actor` (`labels`: also a classification or status). */
+export async function renameE2eFileBody(
+  server: TestServer,
+  actor: E2eActor,
+  roomUuid: string,
+  roomKey: string,
+  fileUuid: string,
+  name: string,
+  folderUuid?: string,
+  memberListVersion?: number,
+  labels: Pick<RoomFileMetadata, 'classification' | 'status'> = {},
+): Promise<{ name: string; metadata: string }> {
   const keys = await json<E2eFileKeysList>(await req(server, actor, 'GET', `${ROOM_E2E_PATHS.files(roomUuid)}${folderUuid ? `?folderUuid=${folderUuid}` : ''}`), 200);
   const extra = keys.files.find((k) => k.uuid === fileUuid);
   if (!extra) throw new Error('no such file');
@@ -189,7 +199,7 @@ export async function renameE2eFileBody(server: TestServer, actor: E2eActor, roo
   // Re-signed by `actor`: bound to the list version she names (as the web client binds to her verified
   // list), else to none (the latest list decides) — never to the uploader's.
   const { signerKeyId: _signer, format: _format, memberListVersion: _list, ...rest } = current;
-  const { sealed } = await actor.crypto.sealRoomFileMetadata({ roomKey, signingKey: keysOf(actor).signing.handle, metadata: { ...rest, name, ...(memberListVersion === undefined ? {} : { memberListVersion }) } });
+  const { sealed } = await actor.crypto.sealRoomFileMetadata({ roomKey, signingKey: keysOf(actor).signing.handle, metadata: { ...rest, name, ...labels, ...(memberListVersion === undefined ? {} : { memberListVersion }) } });
   const [sealedName] = (await actor.crypto.encryptRoomNames({ roomKey, roomId: roomUuid, items: [{ kind: 'file', itemId: fileUuid, name }] })).sealed;
   return { name: sealedName!, metadata: sealed };
 }
