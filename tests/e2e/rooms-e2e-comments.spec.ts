@@ -3,7 +3,8 @@
 // details sidebar's Comments tab — sealed and signed in the crypto Worker, the server sees ciphertext
 // only; a VIEWER (another member, granted the room key) reads it, verified, without any button; a
 // comment whose sealed text was changed on the way says it cannot be verified and shows no text.
-// axe on the tab.
+// The OWNER sets a file's classification and status (signed into its metadata): badges, the filter.
+// axe on the tab and the filtered table.
 import { randomBytes } from 'node:crypto';
 import { expect, test, type Page } from '@playwright/test';
 import { ROOM_PATHS } from '@shared/contract/rooms';
@@ -47,6 +48,7 @@ test.beforeAll(async () => {
   await json(await grant(server, o, roomUuid, v.userUuid), 200);
   const { handle } = await openRoomKey(server, o, roomUuid);
   await uploadE2eFile(server, o, roomUuid, handle, { name: 'offer.pdf', bytes: new Uint8Array(randomBytes(2000)), partSize: 1024 });
+  await uploadE2eFile(server, o, roomUuid, handle, { name: 'notes.txt', bytes: new Uint8Array(randomBytes(500)), partSize: 1024 });
 });
 test.afterAll(async () => {
   await server?.close();
@@ -126,4 +128,41 @@ test('a VIEWER reads the verified comment without buttons; a changed sealed text
   await again.getByRole('tab', { name: rc.comments.tab }).click();
   await expect(again.getByText(rc.comments.unverified)).toBeVisible({ timeout: 30_000 });
   await expect(again.getByText(COMMENT)).toHaveCount(0);
+});
+
+test('the OWNER sets a classification and a status (signed metadata): badges in the table, the filter keeps the file', async ({ page }) => {
+  test.setTimeout(180_000);
+  await signInToInbox(page, server, owner);
+  await page.goto(`${server.url}/secure-rooms/${roomUuid}`);
+  await unlockRoomKeys(page, OWNER_PASSPHRASE);
+  const offerRow = page.getByRole('row', { name: /offer\.pdf/ });
+  await expect(offerRow).toContainText(owner.email, { timeout: 60_000 });
+  await e2eRowAction(page, 'offer.pdf', rc.classification.action);
+  const dialog = page.getByRole('dialog', { name: fill(rc.classification.title, { name: 'offer.pdf' }) });
+  await dialog.getByRole('combobox', { name: rc.classification.label }).selectOption('confidential');
+  await dialog.getByRole('button', { name: rc.save }).click();
+  await expect(toast(page, fill(rc.classification.saved, { name: 'offer.pdf' }))).toBeVisible({ timeout: 30_000 });
+  await expect(offerRow).toContainText(rc.classification.values.confidential, { timeout: 30_000 });
+  await e2eRowAction(page, 'offer.pdf', rc.status.action);
+  const statusDialog = page.getByRole('dialog', { name: fill(rc.status.title, { name: 'offer.pdf' }) });
+  await statusDialog.getByRole('combobox', { name: rc.status.label }).selectOption('inProgress');
+  await statusDialog.getByRole('button', { name: rc.save }).click();
+  await expect(offerRow).toContainText(rc.status.values.inProgress, { timeout: 30_000 });
+  // Still verified after the re-signing: the OWNER signed it.
+  await expect(offerRow).toContainText(owner.email);
+
+  const filter = page.getByRole('group', { name: rc.filter.label });
+  await filter.getByRole('combobox', { name: rc.filter.classification }).selectOption('confidential');
+  await expect(page.getByRole('row', { name: /notes\.txt/ })).toHaveCount(0);
+  await expect(offerRow).toBeVisible();
+  await expectNoSeriousA11yViolations(page, 'Secure room with classification filter');
+  await filter.getByRole('combobox', { name: rc.filter.status }).selectOption('done');
+  await expect(offerRow).toHaveCount(0);
+  await filter.getByRole('combobox', { name: rc.filter.status }).selectOption('all');
+  await filter.getByRole('combobox', { name: rc.filter.classification }).selectOption('all');
+  await expect(page.getByRole('row', { name: /notes\.txt/ })).toBeVisible();
+
+  // The log has the SPEC §4 types and no value: the values are sealed in the metadata.
+  const entries = await server.app.db.selectFrom('room_activity').select(['kind', 'detail']).where('kind', 'like', '%_set').orderBy('id').execute();
+  expect(entries).toEqual([{ kind: 'classification_set', detail: null }, { kind: 'status_set', detail: null }]);
 });
