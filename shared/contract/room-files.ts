@@ -147,7 +147,16 @@ export const RoomTrashItemParamsSchema = z.object({ roomUuid: Uuid, itemUuid: Uu
 
 /** A folder or file of the room moved to the trash (items inside a deleted folder come back with it). */
 export const RoomTrashEntrySchema = z
-  .object({ uuid: z.string(), type: z.enum(['folder', 'file']), name: z.string(), deletedAt: z.number(), deletedBy: z.string() })
+  .object({
+    uuid: z.string(),
+    type: z.enum(['folder', 'file']),
+    name: z.string(),
+    deletedAt: z.number(),
+    /** The deleter's e-mail address; empty when the retention job moved it or the account is gone. */
+    deletedBy: z.string(),
+    /** true: moved here by the room's retention policy (the trash says "Deleted by retention"). */
+    deletedByRetention: z.boolean(),
+  })
   .meta({ id: 'RoomTrashEntry' });
 export type RoomTrashEntry = z.infer<typeof RoomTrashEntrySchema>;
 export const RoomTrashListSchema = z.object({ entries: z.array(RoomTrashEntrySchema) }).meta({ id: 'RoomTrashList' });

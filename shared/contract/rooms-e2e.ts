@@ -103,7 +103,27 @@ export const E2eItemParamsSchema = z.object({ roomUuid: Uuid, itemUuid: Uuid }).
  * A new sealed name. For a file also `metadata`: its signed metadata re-signed by the renamer with
  * the new name (same version, file key and bytes); readers then verify against the renamer's key.
  */
-export const E2eRenameBodySchema = z.object({ name: SealedNameSchema, metadata: sealed(20_000).optional() }).strict().meta({ id: 'E2eRenameBody' });
+/** The SPEC §4 activity types of a Secure room file's re-signing that changed its classification and/or status (the values stay sealed). */
+export const E2E_LABEL_CHANGES = ['classification_set', 'classification_changed', 'classification_deleted', 'status_set', 'status_changed', 'status_removed'] as const;
+export type E2eLabelChange = (typeof E2E_LABEL_CHANGES)[number];
+
+export const E2eRenameBodySchema = z
+  .object({
+    name: SealedNameSchema,
+    metadata: sealed(20_000).optional(),
+    /**
+     * A file only: the re-signed metadata changes its classification and/or status (shared/crypto/
+     * README.md section 7 "Classification and file status"), logged as these types instead of `edit`,
+     * without the values (at most one classification and one status change).
+     */
+    labelChanges: z.array(z.enum(E2E_LABEL_CHANGES)).min(1).max(2).optional(),
+  })
+  .strict()
+  .refine((b) => !b.labelChanges || b.labelChanges.filter((c) => c.startsWith('classification')).length <= 1 && b.labelChanges.filter((c) => c.startsWith('status')).length <= 1, {
+    path: ['labelChanges'],
+    message: 'At most one classification and one status change',
+  })
+  .meta({ id: 'E2eRenameBody' });
 export type E2eRenameBody = z.infer<typeof E2eRenameBodySchema>;
 
 /**

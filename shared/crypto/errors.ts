@@ -129,6 +129,10 @@ export class ContactPinsRolledBackError extends CryptoError {
 export class RoomNameInvalidError extends CryptoError {
   readonly code = 'room-name-invalid';
 }
+/** A Secure room comment does not open or its signature does not verify for this item and author: changed, moved or forged. */
+export class RoomCommentInvalidError extends CryptoError {
+  readonly code = 'room-comment-invalid';
+}
 /** A file key sealed under the room key does not open for this file and version: changed or swapped. */
 export class RoomFileKeyUnwrapError extends CryptoError {
   readonly code = 'room-file-key-unwrap-failed';
@@ -237,6 +241,7 @@ const ERROR_CLASSES: CryptoErrorClass[] = [
   DownloadFailedError,
   DownloadCancelledError,
   RoomNameInvalidError,
+  RoomCommentInvalidError,
   RoomFileKeyUnwrapError,
   RoomMetadataInvalidError,
   RoomMetadataSignatureError,

@@ -50,17 +50,19 @@ export async function deriveRoomKeys(roomKey: Uint8Array): Promise<RoomKeys> {
 }
 
 /** Associated data: the label and the ids joined by "|" (ids are UUIDs / decimal versions, which never hold "|"). */
-export function roomAad(label: 'name' | 'file key' | 'metadata', ...ids: (string | number)[]): Uint8Array {
+export function roomAad(label: 'name' | 'file key' | 'metadata' | 'comment', ...ids: (string | number)[]): Uint8Array {
   for (const id of ids) if (String(id).includes('|')) throw new TypeError('Room ids cannot contain "|"');
   return utf8Encode([`Kuvert room v1 ${label}`, ...ids.map(String)].join('|'));
 }
 
-async function seal(key: CryptoKey, plaintext: Uint8Array, additionalData: Uint8Array, iv: Uint8Array = randomBytes(IV_BYTES)): Promise<string> {
+/** Seals under one of the room's keys (exported for room-comments.ts; the label in `additionalData` keeps uses apart). */
+export async function sealRoomBytes(key: CryptoKey, plaintext: Uint8Array, additionalData: Uint8Array, iv: Uint8Array = randomBytes(IV_BYTES)): Promise<string> {
   const ciphertext = await aesGcmEncrypt({ key, iv, plaintext, additionalData });
   return ROOM_SEALED_PREFIX + toBase64Url(concatBytes(iv, ciphertext));
 }
 
-async function open(key: CryptoKey, sealed: string, additionalData: Uint8Array): Promise<Uint8Array | null> {
+/** null when it does not open (changed, moved, or not a sealed string). */
+export async function openRoomBytes(key: CryptoKey, sealed: string, additionalData: Uint8Array): Promise<Uint8Array | null> {
   if (typeof sealed !== 'string' || !sealed.startsWith(ROOM_SEALED_PREFIX)) return null;
   let bytes: Uint8Array;
   try {
@@ -81,12 +83,12 @@ export interface RoomItemRef {
 
 /** A room, folder or file name, NFC-normalised, sealed to its item. `iv` only for known-answer vectors. */
 export async function encryptRoomName(keys: RoomKeys, ref: RoomItemRef, name: string, iv?: Uint8Array): Promise<string> {
-  return seal(keys.names, utf8Encode(name.normalize('NFC')), roomAad('name', ref.roomId, ref.kind, ref.itemId), iv);
+  return sealRoomBytes(keys.names, utf8Encode(name.normalize('NFC')), roomAad('name', ref.roomId, ref.kind, ref.itemId), iv);
 }
 
 /** RoomNameInvalidError when the name was changed, or moved from another item. */
 export async function decryptRoomName(keys: RoomKeys, ref: RoomItemRef, sealed: string): Promise<string> {
-  const plaintext = await open(keys.names, sealed, roomAad('name', ref.roomId, ref.kind, ref.itemId));
+  const plaintext = await openRoomBytes(keys.names, sealed, roomAad('name', ref.roomId, ref.kind, ref.itemId));
   if (!plaintext) throw new RoomNameInvalidError(`The ${ref.kind} name does not decrypt for this item (changed or moved)`);
   return utf8Decode(plaintext);
 }
@@ -100,12 +102,12 @@ export interface RoomFileRef {
 
 export async function wrapRoomFileKey(keys: RoomKeys, ref: RoomFileRef, fileKey: Uint8Array, iv?: Uint8Array): Promise<string> {
   if (fileKey.length !== FILE_KEY_BYTES) throw new TypeError(`A file key is ${FILE_KEY_BYTES} bytes`);
-  return seal(keys.fileKeys, fileKey, roomAad('file key', ref.roomId, ref.fileId, ref.version), iv);
+  return sealRoomBytes(keys.fileKeys, fileKey, roomAad('file key', ref.roomId, ref.fileId, ref.version), iv);
 }
 
 /** RoomFileKeyUnwrapError for a changed copy, or one of another file or version (a swapped key). */
 export async function unwrapRoomFileKey(keys: RoomKeys, ref: RoomFileRef, wrapped: string): Promise<Uint8Array> {
-  const fileKey = await open(keys.fileKeys, wrapped, roomAad('file key', ref.roomId, ref.fileId, ref.version));
+  const fileKey = await openRoomBytes(keys.fileKeys, wrapped, roomAad('file key', ref.roomId, ref.fileId, ref.version));
   if (!fileKey || fileKey.length !== FILE_KEY_BYTES) throw new RoomFileKeyUnwrapError('The file key does not open for this file and version (changed or swapped)');
   return fileKey;
 }
@@ -173,12 +175,12 @@ const ECDSA_SHA256 = { name: 'ECDSA', hash: 'SHA-256' } as const;
 export async function sealRoomFileMetadata(keys: RoomKeys, metadata: RoomFileMetadata, signingKey: CryptoKey, iv?: Uint8Array): Promise<string> {
   const signature = new Uint8Array(await subtle().sign(ECDSA_SHA256, signingKey, utf8Encode(canonicalJson(metadata)) as Uint8Array<ArrayBuffer>));
   const signed: SignedRoomFileMetadata = { metadata, signature: toBase64Url(signature) };
-  return seal(keys.metadata, utf8Encode(JSON.stringify(signed)), roomAad('metadata', metadata.roomId, metadata.fileId, metadata.version), iv);
+  return sealRoomBytes(keys.metadata, utf8Encode(JSON.stringify(signed)), roomAad('metadata', metadata.roomId, metadata.fileId, metadata.version), iv);
 }
 
 /** Decrypts and shape-checks (NOT yet verified: the reader fetches and pin-checks the key `signerKeyId` names first). */
 export async function openRoomFileMetadata(keys: RoomKeys, ref: RoomFileRef, sealed: string): Promise<SignedRoomFileMetadata> {
-  const plaintext = await open(keys.metadata, sealed, roomAad('metadata', ref.roomId, ref.fileId, ref.version));
+  const plaintext = await openRoomBytes(keys.metadata, sealed, roomAad('metadata', ref.roomId, ref.fileId, ref.version));
   if (!plaintext) throw new RoomMetadataInvalidError('The file metadata does not decrypt for this file and version');
   let signed: SignedRoomFileMetadata;
   try {

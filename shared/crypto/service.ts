@@ -7,6 +7,7 @@ import { generateFileKey, unwrapFileKey, wrapFileKey, type FileKeyBinding, type 
 import { fingerprintOf, formatFingerprint, importPublicKey, keyIdOf, type UserKeyPair, type UserKeyUsage } from './keys';
 import { signManifest, verifyManifest, type Manifest, type SignedManifest } from './manifest';
 import { signRoomMemberList, verifyRoomMemberList, type RoomMemberEntry, type RoomMemberList, type RoomMemberListExpectation, type SignedRoomMemberList } from './room-members';
+import { openRoomComment, sealRoomComment, type RoomCommentOpened, type RoomCommentRef } from './room-comments';
 import { signRoomKeyGrant, verifyRoomKeyGrant, type RoomKeyGrant, type RoomKeyGrantExpectation, type SignedRoomKeyGrant } from './room-grant';
 import { openContactPins, sealContactPins, type ContactPinList, type SealedContactPins } from './contact-pins';
 import { changeSecuPass, setupSecuPass, unlockSecuPass, type Argon2idParameters, type SecuPassBlobV3 } from './secupass';
@@ -191,6 +192,10 @@ export interface CryptoApi {
   openRoomFilesMetadata(args: { roomKey: KeyHandle; items: { file: RoomFileRef; sealed: string }[] }): Promise<{ results: RoomBatchResult<SignedRoomFileMetadata>[] }>;
   /** verifyRoomFileMetadata for a whole folder in ONE Worker call (each signer key imported once); results as openRoomFilesMetadata's. */
   verifyRoomFilesMetadata(args: { items: { signed: SignedRoomFileMetadata; signerPublicKey: string; expected: RoomMetadataExpectation }[] }): Promise<{ results: RoomBatchResult<RoomFileMetadata>[] }>;
+  /** Seals and signs a Secure room comment (room-comments.ts): the `text` and `signature` the comment routes take. */
+  sealRoomComment(args: { roomKey: KeyHandle; signingKey: KeyHandle; ref: RoomCommentRef; text: string; writtenAt: string }): Promise<{ text: string; signature: string }>;
+  /** Verifies (each author's pinned key) and opens a list of comments in ONE Worker call; a failed one is `room-comment-invalid`. */
+  openRoomComments(args: { roomKey: KeyHandle; items: { ref: RoomCommentRef; text: string; signature: string; signerPublicKey: string }[] }): Promise<{ results: RoomBatchResult<RoomCommentOpened>[] }>;
   /** The granter signs a room-key copy (room, epoch, recipient, the copy's hash; `signerKeyId` from the key): README section 7. */
   signRoomKeyGrant(args: { signingKey: KeyHandle; roomId: string; epoch: number; recipientUserId: string; wrapped: WrappedFileKey; granterUserId: string; createdAt: string }): Promise<SignedRoomKeyGrant>;
   /** RoomKeyGrantInvalidError unless it verifies with the granter's (pinned) key and names exactly this copy. */
@@ -535,6 +540,15 @@ export class CryptoService implements CryptoApi {
       return key;
     };
     return { results: await eachSettled(args.items, async (item) => verifyRoomFileMetadata(item.signed, await keyOf(item.signerPublicKey), item.expected)) };
+  }
+
+  async sealRoomComment({ roomKey, signingKey, ref, ...comment }: { roomKey: KeyHandle; signingKey: KeyHandle; ref: RoomCommentRef; text: string; writtenAt: string }) {
+    return sealRoomComment(await this.roomKeys(roomKey).derived, ref, comment, this.userKey(signingKey, 'signing'));
+  }
+
+  async openRoomComments(args: { roomKey: KeyHandle; items: { ref: RoomCommentRef; text: string; signature: string; signerPublicKey: string }[] }) {
+    const keys = await this.roomKeys(args.roomKey).derived;
+    return { results: await eachSettled(args.items, async (item) => openRoomComment(keys, item.ref, item, await importPublicKey(fromBase64Url(item.signerPublicKey), 'signing'))) };
   }
 
   async signRoomKeyGrant(args: { signingKey: KeyHandle; roomId: string; epoch: number; recipientUserId: string; wrapped: WrappedFileKey; granterUserId: string; createdAt: string }) {

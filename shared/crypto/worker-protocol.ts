@@ -39,6 +39,8 @@ export const CRYPTO_METHODS: readonly CryptoMethod[] = [
   'verifyRoomFileMetadata',
   'openRoomFilesMetadata',
   'verifyRoomFilesMetadata',
+  'sealRoomComment',
+  'openRoomComments',
   'signRoomKeyGrant',
   'verifyRoomKeyGrant',
   'signRoomMemberList',

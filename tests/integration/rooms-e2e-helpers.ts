@@ -1,4 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import { ANTI_CSRF_HEADER } from '@shared/contract/auth';
 import type { RoomUploadFile } from '@shared/contract/room-files';
 import { ROOM_PATHS, type Room, type RoomContents, type RoomFolder } from '@shared/contract/rooms';
@@ -11,6 +12,7 @@ import { bytesToStream, collectStream } from '@shared/crypto/stream-encoder';
 import { verifiedContactKey, type E2eOptions } from '@shared/transfer/e2e';
 import { roomMemberListTrust, signerRoleChecks } from '@shared/transfer/room-member-list';
 import { sendRoomFile, type RoomFileSend } from '@shared/transfer/room-upload';
+import { filesUnder } from '@tests/support/files';
 import type { TestServer } from '@tests/support/server';
 import { call } from './core-helpers';
 import type { E2eActor } from './e2e-helpers';
@@ -185,8 +187,18 @@ export async function uploadE2eFile(
   return { file: await json<RoomUploadFile>(await commit(), 200), announce, uuid };
 }
 
-/** What the browser's rename of a file sends: the new sealed name and the metadata re-signed with it by `actor`. */
-export async function renameE2eFileBody(server: TestServer, actor: E2eActor, roomUuid: string, roomKey: string, fileUuid: string, name: string, folderUuid?: string, memberListVersion?: number): Promise<{ name: string; metadata: string }> {
+/** What the browser's rename of a file sends: the new sealed name and the metadata re-signed with it by `actor` (`labels`: also a classification or status). */
+export async function renameE2eFileBody(
+  server: TestServer,
+  actor: E2eActor,
+  roomUuid: string,
+  roomKey: string,
+  fileUuid: string,
+  name: string,
+  folderUuid?: string,
+  memberListVersion?: number,
+  labels: Pick<RoomFileMetadata, 'classification' | 'status'> = {},
+): Promise<{ name: string; metadata: string }> {
   const keys = await json<E2eFileKeysList>(await req(server, actor, 'GET', `${ROOM_E2E_PATHS.files(roomUuid)}${folderUuid ? `?folderUuid=${folderUuid}` : ''}`), 200);
   const extra = keys.files.find((k) => k.uuid === fileUuid);
   if (!extra) throw new Error('no such file');
@@ -195,7 +207,7 @@ export async function renameE2eFileBody(server: TestServer, actor: E2eActor, roo
   // Re-signed by `actor`: bound to the list version she names (as the web client binds to her verified
   // list), else to none (the latest list decides) — never to the uploader's.
   const { signerKeyId: _signer, format: _format, memberListVersion: _list, ...rest } = current;
-  const { sealed } = await actor.crypto.sealRoomFileMetadata({ roomKey, signingKey: keysOf(actor).signing.handle, metadata: { ...rest, name, ...(memberListVersion === undefined ? {} : { memberListVersion }) } });
+  const { sealed } = await actor.crypto.sealRoomFileMetadata({ roomKey, signingKey: keysOf(actor).signing.handle, metadata: { ...rest, name, ...labels, ...(memberListVersion === undefined ? {} : { memberListVersion }) } });
   const [sealedName] = (await actor.crypto.encryptRoomNames({ roomKey, roomId: roomUuid, items: [{ kind: 'file', itemId: fileUuid, name }] })).sealed;
   return { name: sealedName!, metadata: sealed };
 }
@@ -259,4 +271,21 @@ export async function readE2eFolder(server: TestServer, actor: E2eActor, roomUui
     out.files.set(name, { bytes, metadata });
   }
   return out;
+}
+
+/**
+ * Where any of `needles` (plaintext markers) is at rest on the server: every file below its data
+ * folder (blobs, the SQLite file) and every row of every table. Empty: nowhere.
+ */
+export async function markersAtRest(server: TestServer, needles: readonly string[]): Promise<string[]> {
+  const hits: string[] = [];
+  for (const path of await filesUnder(server.dataDir)) {
+    const content = await readFile(path);
+    for (const needle of needles) if (content.includes(Buffer.from(needle, 'utf8'))) hits.push(`${path}: ${needle}`);
+  }
+  for (const table of await server.app.db.introspection.getTables()) {
+    const text = JSON.stringify(await server.app.db.selectFrom(table.name as never).selectAll().execute());
+    for (const needle of needles) if (text.includes(needle)) hits.push(`table ${table.name}: ${needle}`);
+  }
+  return hits;
 }

@@ -1,18 +1,16 @@
 import { randomBytes } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
 import type { ListUsersResponse } from '@shared/contract/admin-users';
 import { ROOM_SETTING_KEYS } from '@shared/contract/room-admin';
 import { ROOM_PATHS, type Room, type RoomList } from '@shared/contract/rooms';
 import { ROOM_E2E_PATHS, type E2eMember, type E2eMemberList, type E2eRoomState } from '@shared/contract/rooms-e2e';
 import { SENDER_GROUP_PATHS } from '@shared/contract/sender-groups';
 import { utf8Encode } from '@shared/crypto/bytes';
-import { filesUnder } from '@tests/support/files';
 import { readMailbox } from '@tests/support/mailbox';
 import { startTestServer, type TestServer } from '@tests/support/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createUserAsAdmin, expectBackendError, signIn, signInAdmin, updateSettings, type Session } from './core-helpers';
 import { e2eActor, giveSecuPass, type E2eActor } from './e2e-helpers';
-import { createE2eFolder, createE2eRoom, grant, json, openRoomKey, readE2eFolder, req, sha256Hex, uploadE2eFile } from './rooms-e2e-helpers';
+import { createE2eFolder, createE2eRoom, grant, json, markersAtRest, openRoomKey, readE2eFolder, req, sha256Hex, uploadE2eFile } from './rooms-e2e-helpers';
 
 /**
  * End-to-end encrypted data rooms on the real server (SQLite, or PostgreSQL with
@@ -308,17 +306,9 @@ describe('at rest', () => {
   it('no plaintext name or byte in the blob folder, any table or any mail', async () => {
     await populatedRoom('At rest');
     const needles = [NAME_MARKER, FILE_MARKER];
-    const hits: string[] = [];
-    for (const path of await filesUnder(server.dataDir)) {
-      const content = await readFile(path);
-      for (const needle of needles) if (content.includes(Buffer.from(needle, 'utf8'))) hits.push(`${path}: ${needle}`);
-    }
     const tables = await server.app.db.introspection.getTables();
     expect(tables.map((t) => t.name)).toEqual(expect.arrayContaining(['room_files', 'room_e2e_files', 'access_descriptors', 'room_activity']));
-    for (const table of tables) {
-      const text = JSON.stringify(await server.app.db.selectFrom(table.name as never).selectAll().execute());
-      for (const needle of needles) if (text.includes(needle)) hits.push(`table ${table.name}: ${needle}`);
-    }
+    const hits = await markersAtRest(server, needles);
     for (const mail of await readMailbox(server.mailboxDir)) {
       for (const needle of needles) if (`${mail.subject}\n${mail.text}\n${mail.html}`.includes(needle)) hits.push(`mail ${mail.id}: ${needle}`);
     }

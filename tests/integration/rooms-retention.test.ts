@@ -172,6 +172,11 @@ describe('end-of-day retention', () => {
     const result = await runRoomRetention(server.app, endOfDay + 60_000);
     expect(result.moved).toBe(1);
     expect(await trashOf(room)).toEqual([folder.uuid, old.uuid].sort());
+    // The trash says the retention job moved it (no user); the folder an OWNER deleted names her.
+    const listed = (await roomCall<RoomTrashList>(server, s.owner, 'GET', ROOM_PATHS.trash(room.uuid), 200)).entries;
+    expect(listed.find((e) => e.uuid === old.uuid)).toMatchObject({ deletedBy: '', deletedByRetention: true });
+    expect(listed.find((e) => e.uuid === folder.uuid)).toMatchObject({ deletedByRetention: false });
+    expect(listed.find((e) => e.uuid === folder.uuid)?.deletedBy).not.toBe('');
     expect(await roomCall<RoomRetention>(server, s.owner, 'GET', ROOM_RETENTION_PATHS.policy(room.uuid), 200)).toMatchObject({ periodDays: 10, pending: null });
     await roomCall(server, s.owner, 'GET', ROOM_PATHS.file(room.uuid, fresh.uuid), 200);
     await roomCall(server, s.owner, 'GET', ROOM_PATHS.file(room.uuid, edge.uuid), 200);
@@ -209,7 +214,7 @@ describe('end-of-day retention', () => {
     expect((await runRoomRetention(server.app, localDayStart(Date.now(), 1) + 60_000)).moved).toBe(1);
 
     const trash = await json<RoomTrashList>(await e2eReq(server, secureOwner, 'GET', ROOM_PATHS.trash(room.uuid)), 200);
-    expect(trash.entries.map((e) => [e.uuid, e.name])).toEqual([[old.uuid, sealedName]]);
+    expect(trash.entries.map((e) => [e.uuid, e.name, e.deletedByRetention])).toEqual([[old.uuid, sealedName, true]]);
     // The sealed key and signed metadata stay with the row, so a restore brings back a readable file.
     expect(await server.app.db.selectFrom('room_e2e_files').select('file_id').where('file_id', '=', (await server.app.db.selectFrom('room_files').select('id').where('uuid', '=', old.uuid).executeTakeFirstOrThrow()).id).executeTakeFirst()).toBeDefined();
     const activity = await json<RoomActivityList>(await e2eReq(server, secureOwner, 'GET', ROOM_PATHS.activity(room.uuid)), 200);

@@ -20,7 +20,7 @@ export async function requireSigningKey(ctx: RequestContext): Promise<void> {
   }
 }
 
-/** PATCH …/e2e/items/{file}: the new sealed name and the metadata re-signed with it (edit right: OWNER, EDITOR). */
+/** PATCH …/e2e/items/{file}: the new sealed name and the metadata re-signed with it (edit right: OWNER, EDITOR); also a classification or status change. */
 export async function renameE2eFile(ctx: RequestContext, room: RoomRow, fileUuid: string, body: E2eRenameBody): Promise<void> {
   const { app, user } = ctx;
   const { file, folder } = await liveFile(app.db, room, fileUuid);
@@ -35,7 +35,10 @@ export async function renameE2eFile(ctx: RequestContext, room: RoomRow, fileUuid
     // The uploader re-signing her own file stays "the uploader" (null); anyone else is named.
     await trx.updateTable('room_e2e_files').set({ metadata: body.metadata!, signed_by: file.uploaded_by === user.id ? null : user.id }).where('file_id', '=', file.id).execute();
   });
-  await recordActivity(app.db, 'edit', user, { room, folderId: folder?.id ?? null, fileId: file.id, uuid: file.uuid, name: body.name });
+  const item = { room, folderId: folder?.id ?? null, fileId: file.id, uuid: file.uuid, name: body.name };
+  // A classification or status change (the browser says which; the values are sealed in the metadata) logs its SPEC §4 types, no detail.
+  if (body.labelChanges) for (const change of body.labelChanges) await recordActivity(app.db, change, user, item);
+  else await recordActivity(app.db, 'edit', user, item);
 }
 
 /**

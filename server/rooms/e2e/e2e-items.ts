@@ -5,7 +5,7 @@ import { partCountOf } from '@shared/contract/deliveries';
 import type { RoomFolder } from '@shared/contract/rooms';
 import type { RoomUploadFile } from '@shared/contract/room-files';
 import type { CommitE2eFileBody, CreateE2eFileBody, E2eFileKeysList, E2eRenameBody } from '@shared/contract/rooms-e2e';
-import { HttpError } from '../../core/http-error';
+import { badRequest, HttpError } from '../../core/http-error';
 import type { RequestContext } from '../../core/request-context';
 import { checkSpace } from '../../uploads/space';
 import { commitFile } from '../plain/file-uploads';
@@ -134,6 +134,7 @@ export async function renameE2eItem(ctx: RequestContext, roomUuid: string, itemU
   const room = await liveRoom(app.db, roomUuid);
   const now = Date.now();
   if (itemUuid === room.uuid) {
+    if (body.labelChanges) throw badRequest('Only a file of a Secure room has a signed classification and status', { field: 'labelChanges' });
     await requireRole(app.db, room, user.id, 'manageAccess');
     requireEncrypted(room);
     await app.db.updateTable('data_rooms').set({ name, updated_at: now }).where('id', '=', room.id).execute();
@@ -142,6 +143,8 @@ export async function renameE2eItem(ctx: RequestContext, roomUuid: string, itemU
   }
   const folder = await liveFolder(app.db, room, itemUuid).catch(() => undefined);
   if (!folder) return renameE2eFile(ctx, room, itemUuid, body);
+  // A folder has no signed metadata to carry a classification or status in a Secure room.
+  if (body.labelChanges) throw badRequest('Only a file of a Secure room has a signed classification and status', { field: 'labelChanges' });
   await requireRole(app.db, room, user.id, 'edit', folder);
   requireEncrypted(room);
   await app.db.updateTable('room_folders').set({ name, updated_at: now }).where('id', '=', folder.id).execute();

@@ -173,7 +173,7 @@ export async function memberStates(app: FastifyInstance, room: RoomRow, userIds:
 
 /**
  * Everyone whose key signed metadata here: uploaders of files and versions, and members who
- * re-signed a file's metadata when renaming it (migration 0042 `signed_by`).
+ * re-signed a file's metadata when renaming it (migration 0042 `signed_by`), and authors of comments.
  */
 async function signersOf(db: Kysely<Database>, roomId: number): Promise<{ id: number; uuid: string; email: string }[]> {
   const ids = new Set<number>();
@@ -186,6 +186,9 @@ async function signersOf(db: Kysely<Database>, roomId: number): Promise<{ id: nu
     .where('room_files.room_id', '=', roomId)
     .execute();
   for (const row of [...files, ...versions]) for (const id of [row.uploaded_by, row.signed_by]) if (id !== null) ids.add(id);
+  // Comment authors signed their comments (README section 7 "Comments"): readers need their keys too.
+  const authors = await db.selectFrom('room_comments').select('author_id').distinct().where('room_id', '=', roomId).where('signature', 'is not', null).execute();
+  for (const row of authors) if (row.author_id !== null) ids.add(row.author_id);
   if (ids.size === 0) return [];
   return db.selectFrom('users').select(['id', 'uuid', 'email']).where('id', 'in', [...ids]).orderBy('id').execute();
 }

@@ -2,6 +2,7 @@
 // Who may delete where an item was (OWNER, EDITOR; SPEC §6) sees, restores and purges it there: the
 // delete confirmation promises the trash, so the one who deleted can undo it (issue 32 §1).
 import type { RoomTrashEntry, RoomTrashList } from '@shared/contract/room-files';
+import { RETENTION_ACTIVITY_DETAIL } from '@shared/contract/room-retention';
 import { ROOM_PERMISSIONS } from '@shared/contract/rooms';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema';
@@ -26,6 +27,26 @@ async function deleteRightWhere(db: Kysely<Database>, room: RoomRow, userId: num
   };
 }
 
+/**
+ * The trashed files the retention job moved (retention.ts: no user, and the file's latest `delete`
+ * activity is the job's, with the retention detail), as uuids. A file whose deleter's account is
+ * gone has no user either, but its latest deletion was logged as that user's.
+ */
+async function retentionMoves(db: Kysely<Database>, room: RoomRow, files: { id: number; uuid: string; deleted_by: number | null }[]): Promise<Set<string>> {
+  const candidates = files.filter((f) => f.deleted_by === null);
+  if (candidates.length === 0) return new Set();
+  const deletions = await db
+    .selectFrom('room_activity')
+    .select(['id', 'file_id', 'detail', 'actor_id'])
+    .where('room_id', '=', room.id)
+    .where('kind', '=', 'delete')
+    .where('file_id', 'in', candidates.map((f) => f.id))
+    .orderBy('id', 'asc')
+    .execute();
+  const latest = new Map(deletions.map((d) => [d.file_id, d]));
+  return new Set(candidates.filter((f) => { const d = latest.get(f.id); return d?.actor_id === null && d.detail === RETENTION_ACTIVITY_DETAIL; }).map((f) => f.uuid));
+}
+
 export async function listTrash(ctx: RequestContext, roomUuid: string): Promise<RoomTrashList> {
   const { app, user } = ctx;
   const room = await liveRoom(app.db, roomUuid);
@@ -42,16 +63,18 @@ export async function listTrash(ctx: RequestContext, roomUuid: string): Promise<
   const files = await app.db
     .selectFrom('room_files')
     .leftJoin('users', 'users.id', 'room_files.deleted_by')
-    .select(['room_files.folder_id as at', 'room_files.uuid', 'room_files.name', 'room_files.deleted_at', 'users.email'])
+    .select(['room_files.id', 'room_files.folder_id as at', 'room_files.uuid', 'room_files.name', 'room_files.deleted_at', 'room_files.deleted_by', 'users.email'])
     .where('room_files.room_id', '=', room.id)
     .where('room_files.deleted_at', 'is not', null)
     .execute();
+  const byRetention = await retentionMoves(app.db, room, files);
   const entry = (type: RoomTrashEntry['type']) => (r: { uuid: string; name: string; deleted_at: number | null; email: string | null }): RoomTrashEntry => ({
     uuid: r.uuid,
     type,
     name: r.name,
     deletedAt: Number(r.deleted_at),
     deletedBy: r.email ?? '',
+    deletedByRetention: byRetention.has(r.uuid),
   });
   const mine = <T extends { at: number | null }>(rows: T[]) => rows.filter((r) => mayDelete(r.at));
   const entries = [...mine(folders).map(entry('folder')), ...mine(files).map(entry('file'))].sort((a, b) => b.deletedAt - a.deletedAt);

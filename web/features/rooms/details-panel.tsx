@@ -24,7 +24,7 @@ import { AccessFlags } from './access-flags';
 import { refreshRooms, setRoomAccess, useRoomAccess } from './api/rooms';
 import { ConfirmDialog, type ConfirmRequest } from './room-dialogs';
 import { RoomActivity } from './room-activity';
-import { CommentsTab } from './room-comments';
+import { CommentsTab, type CommentCodec } from './room-comments';
 import { RoleBadge, useDateFormat } from './room-format';
 
 /** The item whose details show: the room itself, a folder or a file. */
@@ -44,6 +44,8 @@ export interface DetailsNames {
   /** An E2E file's version number and date (ISO 8601) from its signed metadata, shown instead of the server's. */
   signed?: { version: number; createdAt: string };
   itemCell?: (entry: RoomActivityEntry) => ReactNode;
+  /** A Secure room's comments: sealed and signed in the browser (e2e/e2e-comments.ts). */
+  comments?: CommentCodec;
 }
 
 const useStyles = makeStyles({
@@ -62,8 +64,8 @@ const personName = (entry: RoomAccessEntry) => entry.user.name || entry.user.use
 
 /**
  * The details sidebar of a room, folder or file (SPEC §2): Access — who has which role, OWNERs
- * change or revoke after a confirmation naming item, role and person; Comments (files and folders of
- * plain rooms, room-comments.tsx); Activity (OWNERs) — the existing activity list of the item; Details — size,
+ * change or revoke after a confirmation naming item, role and person; Comments (files and folders;
+ * Secure rooms' sealed in the browser, room-comments.tsx); Activity (OWNERs) — the existing activity list of the item; Details — size,
  * type, dates, creator/uploader, owners, encryption.
  */
 export function DetailsPanel({ item, onClose, names }: { item: DetailsItem | null; onClose: () => void; names?: DetailsNames }) {
@@ -81,8 +83,8 @@ function DetailsContent({ item, onClose, names }: { item: DetailsItem; onClose: 
   const [tab, setTab] = useState<TabValue>('details');
   const owner = ROOM_PERMISSIONS[roleOf(item)].manageAccess;
   const access = useRoomAccess(item.room.uuid, accessFolderOf(item), owner);
-  // Comments are on files and folders; a Secure room's would be sealed in the browser, not built yet.
-  const commentTarget = item.room.encrypted ? null : item.kind === 'file' ? { fileUuid: item.file.uuid } : item.kind === 'folder' ? { folderUuid: item.folder.uuid } : null;
+  // Comments are on files and folders; a Secure room's only with the codec that seals them in the browser.
+  const commentTarget = item.room.encrypted && !names?.comments ? null : item.kind === 'file' ? { fileUuid: item.file.uuid } : item.kind === 'folder' ? { folderUuid: item.folder.uuid } : null;
   return (
     <>
       <DrawerHeader>
@@ -99,7 +101,7 @@ function DetailsContent({ item, onClose, names }: { item: DetailsItem; onClose: 
         </TabList>
         <div role="tabpanel" aria-label={tab === 'comments' ? t('roomComments:comments.tab') : t(`rooms:details.${tab}`)}>
           {tab === 'access' ? <AccessTab item={item} itemName={names?.name ?? nameOf(item)} entries={access.data?.entries} loading={access.isLoading} failed={access.error !== undefined} owner={owner} /> : null}
-          {tab === 'comments' && commentTarget ? <CommentsTab roomUuid={item.room.uuid} target={commentTarget} role={roleOf(item)} itemName={names?.name ?? nameOf(item)} /> : null}
+          {tab === 'comments' && commentTarget ? <CommentsTab roomUuid={item.room.uuid} target={commentTarget} role={roleOf(item)} itemName={names?.name ?? nameOf(item)} {...(names?.comments ? { codec: names.comments } : {})} /> : null}
           {tab === 'activity' ? (
             <RoomActivity
               roomUuid={item.room.uuid}

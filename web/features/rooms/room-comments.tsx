@@ -3,7 +3,7 @@ import { ROOM_COMMENT_MAX, type RoomComment } from '@shared/contract/room-commen
 import type { RoomRole } from '@shared/contract/rooms';
 import { Alert } from '@web/components/alert';
 import { useNotify } from '@web/lib/toasts';
-import { useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { addComment, deleteComment, editComment, useRoomComments, type CommentTarget } from './api/room-comments';
 import { ConfirmDialog, type ConfirmRequest } from './room-dialogs';
@@ -31,17 +31,57 @@ function useCommentProblem(): (text: string) => string | undefined {
   };
 }
 
+/** What a comment shows: its text, or why it cannot be shown (a crypto error code, Secure rooms). */
+export type ShownComment = { text: string } | { problem: string };
+
+/**
+ * How a Secure room's comments are written and read (e2e/e2e-comments.ts): sealed and signed in the
+ * browser, opened and verified there. Absent: a plain room (the text travels as typed).
+ */
+export interface CommentCodec {
+  seal(target: CommentTarget, text: string): Promise<{ text: string; signature: string }>;
+  open(target: CommentTarget, comments: RoomComment[]): Promise<Map<string, ShownComment>>;
+}
+
+/** Each comment's shown text: as listed, or opened through the codec (null while it works). */
+function useShownComments(target: CommentTarget, comments: RoomComment[] | undefined, codec: CommentCodec | undefined): Map<string, ShownComment> | null {
+  const [opened, setOpened] = useState<{ of: RoomComment[]; shown: Map<string, ShownComment> } | null>(null);
+  // The target by value: the sidebar builds a new object on every render.
+  const [kind, uuid] = 'fileUuid' in target ? (['file', target.fileUuid] as const) : (['folder', target.folderUuid] as const);
+  useEffect(() => {
+    if (!codec || !comments) return;
+    let live = true;
+    codec.open(kind === 'file' ? { fileUuid: uuid } : { folderUuid: uuid }, comments).then(
+      (shown) => live && setOpened({ of: comments, shown }),
+      // The room key or the signers did not load: every comment says so, none is shown unverified.
+      () => live && setOpened({ of: comments, shown: new Map(comments.map((c) => [c.uuid, { problem: 'room-comment-invalid' }])) }),
+    );
+    return () => {
+      live = false;
+    };
+  }, [codec, comments, kind, uuid]);
+  if (!comments) return null;
+  if (!codec) return new Map(comments.map((c) => [c.uuid, { text: c.text }]));
+  return opened?.of === comments ? opened.shown : null;
+}
+
+/** `signature` and the sealed text of a Secure room's comment, or the typed text of a plain one. */
+async function wireOf(codec: CommentCodec | undefined, target: CommentTarget, text: string): Promise<{ text: string; signature?: string }> {
+  return codec ? codec.seal(target, text.trim()) : { text };
+}
+
 /**
  * The details sidebar's Comments tab (SPEC §2; issue 31 §1): the comments on a file or folder,
  * oldest first with author and time; OWNERs and EDITORs add and edit or delete their own, an OWNER
  * deletes anyone's (after a confirmation); VIEWERs and PREVIEWERs read.
  */
-export function CommentsTab({ roomUuid, target, role, itemName }: { roomUuid: string; target: CommentTarget; role: RoomRole; itemName: string }) {
+export function CommentsTab({ roomUuid, target, role, itemName, codec }: { roomUuid: string; target: CommentTarget; role: RoomRole; itemName: string; codec?: CommentCodec }) {
   const { t } = useTranslation();
   const styles = useStyles();
   const notify = useNotify();
   const problemOf = useCommentProblem();
   const comments = useRoomComments(roomUuid, target);
+  const shown = useShownComments(target, comments.data?.comments, codec);
   const [draft, setDraft] = useState('');
   const [problem, setProblem] = useState<string | undefined>();
   const [pending, setPending] = useState(false);
@@ -54,7 +94,8 @@ export function CommentsTab({ roomUuid, target, role, itemName }: { roomUuid: st
     if (found) return;
     setPending(true);
     try {
-      await addComment(roomUuid, target, draft);
+      const wire = await wireOf(codec, target, draft);
+      await addComment(roomUuid, target, wire.text, wire.signature);
       setDraft('');
       notify('success', t('roomComments:comments.added'));
     } catch {
@@ -77,12 +118,22 @@ export function CommentsTab({ roomUuid, target, role, itemName }: { roomUuid: st
   return (
     <section aria-label={t('roomComments:comments.listLabel', { name: itemName })}>
       {comments.error ? <Alert type="error">{t('roomComments:comments.loadError')}</Alert> : null}
-      {!comments.data && !comments.error ? <Spinner size="tiny" label={t('common:loading')} /> : null}
+      {(!comments.data || !shown) && !comments.error ? <Spinner size="tiny" label={t('common:loading')} /> : null}
       {comments.data && comments.data.comments.length === 0 ? <Text as="p">{t('roomComments:comments.empty')}</Text> : null}
-      {comments.data && comments.data.comments.length > 0 ? (
+      {comments.data && shown && comments.data.comments.length > 0 ? (
         <ul className={styles.list}>
           {comments.data.comments.map((comment) => (
-            <CommentItem key={comment.uuid} roomUuid={roomUuid} comment={comment} role={role} onDelete={() => askDelete(comment)} />
+            <CommentItem
+              key={comment.uuid}
+              comment={comment}
+              shown={shown.get(comment.uuid) ?? { problem: 'room-comment-invalid' }}
+              role={role}
+              onDelete={() => askDelete(comment)}
+              save={async (text) => {
+                const wire = await wireOf(codec, target, text);
+                await editComment(roomUuid, comment.uuid, wire.text, wire.signature);
+              }}
+            />
           ))}
         </ul>
       ) : null}
@@ -103,7 +154,8 @@ export function CommentsTab({ roomUuid, target, role, itemName }: { roomUuid: st
   );
 }
 
-function CommentItem({ roomUuid, comment, role, onDelete }: { roomUuid: string; comment: RoomComment; role: RoomRole; onDelete: () => void }) {
+function CommentItem(props: { comment: RoomComment; shown: ShownComment; role: RoomRole; onDelete: () => void; save: (text: string) => Promise<void> }) {
+  const { comment, shown, role, onDelete } = props;
   const { t } = useTranslation();
   const styles = useStyles();
   const notify = useNotify();
@@ -121,7 +173,7 @@ function CommentItem({ roomUuid, comment, role, onDelete }: { roomUuid: string; 
     setProblem(found);
     if (found) return;
     try {
-      await editComment(roomUuid, comment.uuid, editing);
+      await props.save(editing);
       setEditing(null);
       notify('success', t('roomComments:comments.edited'));
     } catch {
@@ -137,7 +189,14 @@ function CommentItem({ roomUuid, comment, role, onDelete }: { roomUuid: string; 
         {comment.updatedAt !== comment.createdAt ? <span>{t('roomComments:comments.editedMark')}</span> : null}
       </div>
       {editing === null ? (
-        <p className={styles.text}>{comment.text}</p>
+        'text' in shown ? (
+          <p className={styles.text}>{shown.text}</p>
+        ) : (
+          // A Secure room's comment that does not open or verify: said, never shown as if it did.
+          <Alert type="warning">
+            {t('roomComments:comments.unverified')} {t(`rooms:e2e.problems.${shown.problem}`, { defaultValue: t('rooms:e2e.problems.unknown') })}
+          </Alert>
+        )
       ) : (
         <form onSubmit={(event) => void save(event)} noValidate>
           <Field label={t('roomComments:comments.editLabel')} validationMessage={problem}>
@@ -155,8 +214,8 @@ function CommentItem({ roomUuid, comment, role, onDelete }: { roomUuid: string; 
       )}
       {editing === null && (may.edit || may.delete) ? (
         <div className={styles.actions}>
-          {may.edit ? (
-            <Button size="small" onClick={() => setEditing(comment.text)} aria-label={t('roomComments:comments.editOf', { name: author })}>
+          {may.edit && 'text' in shown ? (
+            <Button size="small" onClick={() => setEditing(shown.text)} aria-label={t('roomComments:comments.editOf', { name: author })}>
               {t('roomComments:comments.edit')}
             </Button>
           ) : null}

@@ -4,7 +4,7 @@ import { FormDialog } from '@web/components/form-dialog';
 import { useNotify } from '@web/lib/toasts';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { setLabels } from './api/room-comments';
+import { setLabels, type Labels } from './api/room-comments';
 import { refreshRooms } from './api/rooms';
 
 /**
@@ -91,6 +91,8 @@ export interface LabelRequest {
   area: 'classification' | 'status';
   roomUuid: string;
   item: { kind: 'file' | 'folder'; uuid: string; name: string } & LabelledItem;
+  /** How the value is saved (a Secure room: its file's metadata signed again, e2e-file-ops.ts); absent: the plain PATCH. */
+  save?: (labels: Labels) => Promise<void>;
 }
 
 /** The classification dialog and the file-status dialog (SPEC §2): choose a value, `none` removes it. */
@@ -109,7 +111,8 @@ function LabelForm({ request, onClose }: { request: LabelRequest; onClose: () =>
     event.preventDefault();
     setPending(true);
     try {
-      await setLabels(request.roomUuid, item, area === 'classification' ? { classification: value as RoomClassification } : { status: value as RoomFileStatus });
+      const labels = area === 'classification' ? { classification: value as RoomClassification } : { status: value as RoomFileStatus };
+      await (request.save ? request.save(labels) : setLabels(request.roomUuid, item, labels));
       await refreshRooms();
       notify('success', t(`roomComments:${area}.saved`, { name: item.name }));
       onClose();

@@ -107,7 +107,7 @@ export function RoomTrash({ roomUuid, roomName, roomTo, names, locked }: { roomU
     },
     { id: 'type', header: t('rooms:trash.columns.type'), cell: (e) => t(`rooms:trash.types.${e.type}`) },
     { id: 'deletedAt', header: t('rooms:trash.columns.deletedAt'), cell: (e) => dates.format(e.deletedAt) },
-    { id: 'deletedBy', header: t('rooms:trash.columns.deletedBy'), cell: (e) => e.deletedBy },
+    { id: 'deletedBy', header: t('rooms:trash.columns.deletedBy'), cell: (e) => (e.deletedByRetention ? t('rooms:trash.byRetention') : e.deletedBy) },
     {
       id: 'actions',
       header: t('rooms:trash.columns.actions'),

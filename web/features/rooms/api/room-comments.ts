@@ -21,14 +21,15 @@ export const useRoomComments = (roomUuid: string, target: CommentTarget) => {
 
 const refreshComments = () => mutate((key) => Array.isArray(key) && key[0] === COMMENTS_KEY);
 
-export async function addComment(roomUuid: string, target: CommentTarget, text: string): Promise<RoomComment> {
-  const comment = await call(apiClient, C.create, { params: { roomUuid }, body: { ...target, text } });
+/** `signature`: a Secure room's comment, sealed and signed in the browser (then `text` is the sealed text). */
+export async function addComment(roomUuid: string, target: CommentTarget, text: string, signature?: string): Promise<RoomComment> {
+  const comment = await call(apiClient, C.create, { params: { roomUuid }, body: { ...target, text, ...(signature === undefined ? {} : { signature }) } });
   await refreshComments();
   return comment;
 }
 
-export async function editComment(roomUuid: string, commentUuid: string, text: string): Promise<RoomComment> {
-  const comment = await call(apiClient, C.update, { params: { roomUuid, commentUuid }, body: { text } });
+export async function editComment(roomUuid: string, commentUuid: string, text: string, signature?: string): Promise<RoomComment> {
+  const comment = await call(apiClient, C.update, { params: { roomUuid, commentUuid }, body: { text, ...(signature === undefined ? {} : { signature }) } });
   await refreshComments();
   return comment;
 }

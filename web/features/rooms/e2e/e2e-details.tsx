@@ -4,19 +4,24 @@ import { call } from '@shared/api/call';
 import { ROOM_ENDPOINTS as E } from '@shared/contract/endpoints/rooms';
 import type { Room, RoomFolder } from '@shared/contract/rooms';
 import { apiClient } from '@web/lib/api-client';
+import { useSecuPassSession } from '@web/lib/crypto';
 import { useNotify } from '@web/lib/toasts';
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DetailsPanel, type DetailsItem, type DetailsNames } from '../details-panel';
 import { roomErrorText } from '../room-errors';
+import { e2eCommentCodec } from './e2e-comments';
 import { useE2eDeleteDialog } from './e2e-delete';
 import type { E2eListedFile } from './e2e-room-client';
 import { SealedActivityName } from './sealed-name';
 
-/** The plain details sidebar with the E2E names source: decrypted name, signed size, type, version and date, activity names opened. */
+/** The plain details sidebar with the E2E names source: decrypted name, signed size, type, version and date, activity names opened, comments sealed. */
 function useE2eDetails(roomUuid: string) {
   const [open, setOpen] = useState<{ item: DetailsItem; names: DetailsNames } | null>(null);
   const itemCell: DetailsNames['itemCell'] = (entry) => <SealedActivityName roomUuid={roomUuid} entry={entry} />;
+  const keys = useSecuPassSession()?.keys;
+  // Comments sealed and signed in the browser (e2e-comments.ts); without unlocked keys no Comments tab.
+  const comments = useMemo(() => (keys ? e2eCommentCodec(roomUuid, keys) : undefined), [roomUuid, keys]);
   return {
     show: (item: DetailsItem, name: string, file?: E2eListedFile) =>
       setOpen({
@@ -24,6 +29,7 @@ function useE2eDetails(roomUuid: string) {
         names: {
           name,
           itemCell,
+          ...(comments ? { comments } : {}),
           // Size, type, version and date as signed (README section 7), not the server's row.
           ...(file?.metadata
             ? { size: file.metadata.size, signed: { version: file.metadata.version, createdAt: file.metadata.createdAt }, ...(file.metadata.mimeType ? { mimeType: file.metadata.mimeType } : {}) }

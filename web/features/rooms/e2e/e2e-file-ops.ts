@@ -1,6 +1,8 @@
 import { call } from '@shared/api/call';
 import { ROOM_E2E_ENDPOINTS as X } from '@shared/contract/endpoints/rooms-e2e';
-import { renameLink } from '@shared/crypto/room';
+import type { E2eLabelChange } from '@shared/contract/rooms-e2e';
+import type { RoomClassification, RoomFileStatus } from '@shared/contract/rooms';
+import { renameLink, type RoomFileMetadata } from '@shared/crypto/room';
 import type { UnlockedKeys } from '@shared/crypto/service';
 import { apiClient } from '@web/lib/api-client';
 import { cryptoApi } from '@web/lib/crypto';
@@ -38,6 +40,38 @@ export async function renameE2eEntry(
     metadata = (await cryptoApi.sealRoomFileMetadata({ roomKey, signingKey: keys.signing.handle, metadata: { ...rest, name, ...renameLink(item.file.metadata), ...(await memberListVersionOf(roomUuid, keys)) } })).sealed;
   }
   await call(apiClient, X.rename, { params: { roomUuid, itemUuid: itemId }, body: { name: sealedName ?? '', ...(metadata ? { metadata } : {}) } });
+}
+
+/** The SPEC §4 activity type of a change from `before` to `after` (`none` is no value), or null for none. */
+function labelChange(area: 'classification' | 'status', before: string, after: string): E2eLabelChange | null {
+  if (before === after) return null;
+  if (before === 'none') return `${area}_set`;
+  if (after === 'none') return area === 'classification' ? 'classification_deleted' : 'status_removed';
+  return `${area}_changed`;
+}
+
+/** A Secure room file's classification and status as signed (absent: `none`). */
+export const signedLabelsOf = (metadata: Pick<RoomFileMetadata, 'classification' | 'status'> | null) => ({ classification: metadata?.classification ?? 'none', status: metadata?.status ?? 'none' });
+
+/**
+ * Sets, changes or removes a Secure room file's classification and/or status (issue 31 §1;
+ * shared/crypto/README.md section 7 "Classification and file status"): its verified metadata signed
+ * again with the values by the caller (a new signed state of the same version, like a rename, the
+ * same name sealed anew); the server logs the SPEC §4 types without the values.
+ */
+export async function relabelE2eFile(roomUuid: string, keys: UnlockedKeys, file: E2eListedFile, labels: { classification?: RoomClassification; status?: RoomFileStatus }): Promise<void> {
+  if (!file.metadata) throw new Error('The file’s metadata did not verify');
+  const before = signedLabelsOf(file.metadata);
+  const after = { ...before, ...labels };
+  const labelChanges = [labelChange('classification', before.classification, after.classification), labelChange('status', before.status, after.status)].filter((c): c is E2eLabelChange => c !== null);
+  if (labelChanges.length === 0) return;
+  const roomKey = await writableRoomKeyOf(roomUuid, keys);
+  const [sealedName] = (await cryptoApi.encryptRoomNames({ roomKey, roomId: roomUuid, items: [{ kind: 'file', itemId: file.uuid, name: file.metadata.name }] })).sealed;
+  const { signerKeyId: _signer, format: _format, memberListVersion: _list, classification: _c, status: _s, ...rest } = file.metadata;
+  // `none` is written as absent: the form every file signed before issue 31 has.
+  const values = { ...(after.classification === 'none' ? {} : { classification: after.classification }), ...(after.status === 'none' ? {} : { status: after.status }) };
+  const metadata = (await cryptoApi.sealRoomFileMetadata({ roomKey, signingKey: keys.signing.handle, metadata: { ...rest, ...values, ...renameLink(file.metadata), ...(await memberListVersionOf(roomUuid, keys)) } })).sealed;
+  await call(apiClient, X.rename, { params: { roomUuid, itemUuid: file.uuid }, body: { name: sealedName ?? '', metadata, labelChanges } });
 }
 
 /** A name already in the open folder (decrypted, case-insensitive), as the server compares plain names. */

@@ -36,7 +36,8 @@ import { EncryptionActivation, LockedKeysNotice } from './encryption-activation'
 import { ApproveMemberDialog, FirstMemberListBar, FirstMemberListDialog, MemberListFlagBadge, useMemberListFlags, type FirstListRequest } from './member-approval';
 import { RoomKeyTrustBar, useRoomKeyTrust } from './room-key-trust';
 import { MemberCopyCell, MemberCopyMenu, useMemberCopyStates, useRegrantDialog, useRoomChangedKeyDialog } from './e2e-member-copies';
-import { renameE2eEntry } from './e2e-file-ops';
+import { relabelE2eFile, renameE2eEntry, signedLabelsOf } from './e2e-file-ops';
+import { LabelBadges, LabelDialog, LabelFilter, matchesLabels, NO_LABEL_FILTER, type LabelFilterValue, type LabelRequest } from '../room-labels';
 import { VersionConflictDialog } from '../version-dialogs';
 import { MoveDialog, type MoveItem } from '../move-dialog';
 import { e2eMoveNames } from './e2e-move';
@@ -86,6 +87,9 @@ export function E2eRoomPage() {
   const { contents, load, problem } = useE2eFolder(roomUuid, folderUuid, session?.keys);
   const view = load?.view ?? null;
   const [search, setSearch] = useState('');
+  // Classification and status as signed in each file's metadata (issue 31 §1): the dialog and the filter.
+  const [labelling, setLabelling] = useState<LabelRequest | null>(null);
+  const [labelFilter, setLabelFilter] = useState<LabelFilterValue>(NO_LABEL_FILTER);
   // 'updatedAt': the server's order (newest first); 'name': the decrypted names, sorted here.
   const [sort, setSort] = useState<'updatedAt' | 'name'>('updatedAt');
   // The page of the decrypted, filtered rows shown (as many rows a page as the plain room's table:
@@ -167,6 +171,18 @@ export function E2eRoomPage() {
     rename: (row) => rename(row),
     move: (row) => setMoving({ kind: row.kind, uuid: row.uuid, name: row.name ?? '', parentUuid: folderUuid ?? null }),
     remove: (row) => remove.ask({ kind: row.kind, uuid: row.uuid, name: row.name }),
+    label: (area, file, name) =>
+      setLabelling({
+        area,
+        roomUuid,
+        item: { kind: 'file', uuid: file.uuid, name, ...signedLabelsOf(file.metadata) },
+        save: async (labels) => {
+          const keys = await unlock();
+          if (!keys) throw new Error('locked');
+          await relabelE2eFile(roomUuid, keys, file, labels);
+          await refresh();
+        },
+      }),
   };
   /**
    * After an invitation or role change in the share dialog: a member who already has keys is
@@ -218,8 +234,12 @@ export function E2eRoomPage() {
     const needle = foldForSearch(search.trim());
     const fileRows = view.files.map((f): Row => ({ kind: 'file', uuid: f.uuid, name: f.name, file: f }));
     if (sort === 'name') fileRows.sort((a, b) => (a.name ?? '').localeCompare(b.name ?? '', i18n.language, { numeric: true }));
-    return [...view.folders.map((f): Row => ({ kind: 'folder', uuid: f.uuid, name: f.name })), ...fileRows].filter((r) => !needle || foldedIncludes(r.name ?? '', needle));
-  }, [view, search, sort, i18n.language]);
+    // A folder of a Secure room has no signed metadata: no classification or status (`none`).
+    const labelled = matchesLabels(labelFilter);
+    return [...view.folders.map((f): Row => ({ kind: 'folder', uuid: f.uuid, name: f.name })), ...fileRows]
+      .filter((r) => !needle || foldedIncludes(r.name ?? '', needle))
+      .filter((r) => labelled(r.kind === 'file' ? signedLabelsOf(r.file.metadata) : signedLabelsOf(null)));
+  }, [view, search, sort, i18n.language, labelFilter]);
   const pages = Math.max(1, Math.ceil(rows.length / ROOM_FILES_PAGE_SIZE));
   const page = paging.folder === folderUuid ? Math.min(paging.page, pages) : 1;
   const start = (page - 1) * ROOM_FILES_PAGE_SIZE;
@@ -252,7 +272,7 @@ export function E2eRoomPage() {
       cell: (row) =>
         row.kind === 'folder' ? <RouterLink to={ROUTES.secureRoom(roomUuid, row.uuid)}>{row.name ?? t('rooms:e2e.nameBroken')}</RouterLink> : (
           <>
-            <Text>{row.name || t('rooms:e2e.nameBroken')}</Text> <ScanStatus state="notScanned" encrypted />
+            <Text>{row.name || t('rooms:e2e.nameBroken')}</Text> <ScanStatus state="notScanned" encrypted /> <LabelBadges item={signedLabelsOf(row.file.metadata)} />
           </>
         ),
     },
@@ -378,6 +398,7 @@ export function E2eRoomPage() {
             {(folderUuid ? canWrite : isOwner) ? <E2eDeleteButton roomUuid={roomUuid} target={folderUuid ? { kind: 'here-folder', uuid: folderUuid, name: view.path.at(-1)?.name ?? null, parentUuid: contents?.folder?.parentUuid ?? null } : { kind: 'room', name: view.roomName }} /> : null}
           </div>
           <E2eRoomSearch roomUuid={roomUuid} roomName={view.roomName ?? t('rooms:e2e.nameBroken')} />
+          <LabelFilter value={labelFilter} onChange={setLabelFilter} />
           {canWrite ? <E2eDropZone roomUuid={roomUuid} folderUuid={folderUuid ?? null} view={view} /> : null}
           <DataTable label={t('rooms:e2e.contentsLabel')} columns={columns} rows={pageRows} rowKey={(row) => row.uuid} highlighted={(row) => row.uuid === highlight} empty={<Text as="p">{t('rooms:e2e.folderEmpty')}</Text>} />
           {rows.length > ROOM_FILES_PAGE_SIZE ? (
@@ -436,6 +457,7 @@ export function E2eRoomPage() {
         <MoveDialog room={contents.room} item={moving} onClose={() => setMoving(null)} names={e2eMoveNames(roomUuid, view.roomName ?? t('rooms:e2e.nameBroken'), unlock)} />
       ) : null}
       <PreviewDialog source={previewSource} onClose={() => setPreviewing(null)} />
+      <LabelDialog request={labelling} onClose={() => setLabelling(null)} />
       <E2eVersionsDialog roomUuid={roomUuid} keys={session?.keys} file={versionsOf} onClose={() => setVersionsOf(null)} onDownload={(v) => void downloadVersion(v)} />
       {isOwner && view ? (
         <ShareDialog

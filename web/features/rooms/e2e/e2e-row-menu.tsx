@@ -21,13 +21,15 @@ export interface E2eRowActions {
   rename: (row: E2eRow) => void;
   move: (row: E2eRow) => void;
   remove: (row: E2eRow) => void;
+  /** The classification or file-status dialog of a verified file (OWNER, EDITOR). */
+  label: (area: 'classification' | 'status', file: E2eListedFile, name: string) => void;
 }
 
 /**
  * One actions menu per row of the E2E room's table, as the plain room's file menu ("Actions for
  * file …" / "Actions for folder …"): Download (a verified file; not a PREVIEWER), Download as ZIP
  * (a folder whose name decrypts; not a PREVIEWER), Details
- * (everyone), Versions (a verified file), Rename, Move, Delete (those four: OWNER, EDITOR). Fluent
+ * (everyone), Versions, Classification and File status (a verified file), Rename, Move, Delete (those four: OWNER, EDITOR). Fluent
  * mounts the list only while it is open, so a row costs one button: six buttons a row cost the
  * folder-open figure (issue 15). Memoised: `actions` is a ref and `t` stable, so a row renders
  * again only when its row, role or language change (the background load re-renders the page).
@@ -49,6 +51,8 @@ export const E2eRowMenu = memo(function E2eRowMenu({ row, role, actions, t }: { 
           {row.kind === 'file' && verified && roomMay(role, 'preview') ? <MenuItem onClick={run((a) => a.preview(row.file))}>{t('rooms:preview.action')}</MenuItem> : null}
           <MenuItem onClick={run((a) => a.details(row))}>{t('rooms:details.action')}</MenuItem>
           {canWrite && row.kind === 'file' && verified ? <MenuItem onClick={run((a) => a.versions(row.file))}>{t('rooms:versions.action')}</MenuItem> : null}
+          {canWrite && row.kind === 'file' && verified ? <MenuItem onClick={run((a) => a.label('classification', row.file, name))}>{t('roomComments:classification.action')}</MenuItem> : null}
+          {canWrite && row.kind === 'file' && verified ? <MenuItem onClick={run((a) => a.label('status', row.file, name))}>{t('roomComments:status.action')}</MenuItem> : null}
           {canWrite && row.name !== null && (row.kind === 'folder' || verified) ? <MenuItem onClick={run((a) => a.rename(row))}>{t('rooms:rename.action')}</MenuItem> : null}
           {canWrite && row.name ? <MenuItem onClick={run((a) => a.move(row))}>{t('rooms:move.action')}</MenuItem> : null}
           {canWrite ? <MenuItem onClick={run((a) => a.remove(row))}>{t('rooms:delete.action')}</MenuItem> : null}
