@@ -153,5 +153,5 @@ describe('content commitment (README section 7, metadata format 2)', () => {
     await expect(whole({})).rejects.toMatchObject({ code: 'key-handle-kind' });
     const otherCommitment = toBase64Url(fromBase64Url(signedCommitment).map((byte, i) => (i === 0 ? byte ^ 1 : byte)));
     await expect(collectStream((await whole({ expectedContentCommitment: otherCommitment })).plaintext)).rejects.toMatchObject({ code: 'stream-content-mismatch' });
-  });
+  }, 30_000); // two SecuPass set-ups (Argon2id): seconds on a busy machine
 });
