@@ -5,6 +5,7 @@ import { pathToFileURL } from 'node:url';
 import { chromiumLaunch } from '../../playwright.config';
 import { startCryptoHarness } from '../browser/crypto-harness/serve';
 import type { CryptoHarness } from '../browser/crypto-harness/page-entry';
+import { cpuSecondsByRole } from './proc';
 import { figure, type Figure } from './report';
 
 const MiB = 1024 * 1024;
@@ -55,6 +56,40 @@ export async function runCryptoBench(options: CryptoBenchOptions = {}): Promise<
         baseline: round(speed.rawMiBps),
         target: 0.9,
         note: `${throughputMiB} MiB through createDecryptStream (with plaintextLength) vs the same raw baseline (best of 5, interleaved)`,
+      }),
+    );
+
+    // Issue 35 §1: what checking a data room file's content costs the browser while decrypting — the
+    // format-1 whole-plaintext SHA-256 (hash-wasm, streaming) against the format-2 commitment (one
+    // WebCrypto SHA-256 per record): browser CPU-seconds per GiB above an unchecked decrypt.
+    await call(page, 'prepareContentCheck', throughputMiB);
+    const browserCpu = () => [...cpuSecondsByRole()].filter(([role]) => role !== 'server').reduce((sum, [, seconds]) => sum + seconds, 0);
+    // Each round decrypts unchecked, then with each check; a round's cost is its difference to its own
+    // unchecked run (load from other processes hits neighbours alike), the figure the median over rounds.
+    const extra = { sha256: [] as number[], commitment: [] as number[] };
+    let unchecked = 0;
+    for (let r = 0; r < 5; r++) {
+      const spent: Record<'none' | 'sha256' | 'commitment', number> = { none: 0, sha256: 0, commitment: 0 };
+      for (const check of ['none', 'sha256', 'commitment'] as const) {
+        const before = browserCpu();
+        await call(page, 'decryptChecked', check);
+        spent[check] = browserCpu() - before;
+      }
+      unchecked = spent.none;
+      extra.sha256.push(spent.sha256 - spent.none);
+      extra.commitment.push(spent.commitment - spent.none);
+    }
+    const medianOf = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
+    const perGiB = (values: number[]) => medianOf(values) * (1024 / throughputMiB);
+    figures.push(
+      figure({
+        name: 'crypto.room.content-check.cpu-per-GiB',
+        value: round(perGiB(extra.commitment)),
+        unit: 'CPU-s/GiB',
+        baseline: round(perGiB(extra.sha256)),
+        ratio: perGiB(extra.sha256) / Math.max(perGiB(extra.commitment), 0.01),
+        target: 1,
+        note: `browser CPU (all Chromium processes, /proc) of decrypting ${throughputMiB} MiB with the content commitment (format 2) minus an unchecked decrypt, per GiB; baseline: the same with the whole-plaintext SHA-256 (format 1, hash-wasm); unchecked decrypt ${round(unchecked)} CPU-s (last round); median of 5 rounds, each check minus its round's unchecked run; ratio = format 1 / format 2 cost`,
       }),
     );
 

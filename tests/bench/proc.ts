@@ -57,7 +57,7 @@ export function cpuSecondsOf(pid: number): number {
 export type CpuRole = 'server' | 'browser' | 'renderer' | 'network' | 'other';
 
 /** CPU seconds used so far per role (user + system time from /proc), this process and the browser's. */
-function cpuSecondsByRole(): Map<CpuRole, number> {
+export function cpuSecondsByRole(): Map<CpuRole, number> {
   const seconds = new Map<CpuRole, number>();
   for (const { pid, fields } of processes()) {
     // Chromium rewrites its children's command lines, so match the whole of it.

@@ -11,6 +11,8 @@ import { DEFAULT_RECORD_SIZE, STREAM_HEADER_BYTES, ciphertextLength, recordCount
 import { createDecryptStream } from '@shared/crypto/stream-decoder';
 import { bytesToStream, collectStream, createEncryptStream, encryptBytes } from '@shared/crypto/stream-encoder';
 import { sha256 } from '@shared/crypto/subtle';
+import { contentCommitment } from '@shared/crypto/content-commitment';
+import { createSHA256 } from 'hash-wasm';
 import { checkKnownAnswers, type KnownAnswers } from '@shared/crypto/test-helpers/known-answers';
 import { checkPublishedVectors } from '@shared/crypto/test-helpers/published-vectors';
 import { MUTATIONS, boundarySizes, expectedErrorCode, mutate } from '@shared/crypto/test-helpers/stream-mutations';
@@ -243,7 +245,45 @@ async function roomKnownAnswers() {
   return checkRoomKnownAnswers(roomKat as unknown as RoomKnownAnswers);
 }
 
-const harness = { publishedVectors, knownAnswers, roomKnownAnswers, mutations, workerScenario, nonExtractable, throughput, unlockTime, streamGiB };
+/** Ciphertext records (and both signed content values) for `decryptChecked`, made once, untimed. */
+let contentCheckInput: { records: Uint8Array[]; total: number; sha256: Uint8Array; commitment: Uint8Array } | null = null;
+
+/** Encrypts `totalMiB` (whole 512 KiB records) and computes the format-1 hash and the format-2 commitment of it. */
+async function prepareContentCheck(totalMiB: number) {
+  const total = totalMiB * MiB;
+  const fill = pattern(DEFAULT_RECORD_SIZE);
+  const records: Uint8Array[] = [];
+  await drain(chunkSource(total, DEFAULT_RECORD_SIZE, fill).pipeThrough(createEncryptStream({ fileKey })), (chunk) => records.push(chunk.slice()));
+  const first = records[0]!;
+  if (first.length < STREAM_HEADER_BYTES) throw new Error('the first chunk holds the header');
+  const hasher = await createSHA256();
+  for (let done = 0; done < total; done += fill.length) hasher.update(fill);
+  const recordHash = await sha256(fill);
+  const commitment = await contentCommitment(await sha256(first.subarray(0, STREAM_HEADER_BYTES)), Array.from({ length: total / fill.length }, () => recordHash));
+  contentCheckInput = { records, total, sha256: hasher.digest('binary'), commitment };
+  return { records: records.length };
+}
+
+/** Decrypts the prepared records with no content check, the format-1 whole-plaintext hash, or the format-2 commitment; wall ms. */
+async function decryptChecked(check: 'none' | 'sha256' | 'commitment') {
+  const input = contentCheckInput;
+  if (!input) throw new Error('prepareContentCheck first');
+  let index = 0;
+  const replay = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      const next = input.records[index++];
+      if (next) controller.enqueue(next);
+      else controller.close();
+    },
+  });
+  const expected = check === 'sha256' ? { expectedPlaintextSha256: input.sha256 } : check === 'commitment' ? { expectedContentCommitment: input.commitment } : {};
+  const start = performance.now();
+  const bytes = await drain(replay.pipeThrough(createDecryptStream({ fileKey, plaintextLength: input.total, ...expected })));
+  if (bytes !== input.total) throw new Error('decrypt lost bytes');
+  return { ms: performance.now() - start };
+}
+
+const harness = { publishedVectors, knownAnswers, roomKnownAnswers, mutations, workerScenario, nonExtractable, throughput, unlockTime, streamGiB, prepareContentCheck, decryptChecked };
 (window as unknown as { kuvertCryptoHarness: typeof harness }).kuvertCryptoHarness = harness;
 export type CryptoHarness = typeof harness;
 
