@@ -3,13 +3,13 @@
 // downloads the CSV and compares it column by column with the list, and downloads the Excel file
 // built in the browser. axe on the tab.
 import { readFile } from 'node:fs/promises';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { SECURITY_LEVELS } from '@shared/contract/constants';
 import type { Form } from '@shared/contract/forms';
 import { proveAddress } from '@tests/support/prove-address';
 import { unzipSync, strFromU8 } from 'fflate';
 import { startTestServer, type TestServer } from '../support/server';
-import { apiCall, apiSignIn, expectNoSeriousA11yViolations } from './fixtures';
+import { apiCall, apiSignIn, expectNoSeriousA11yViolations, signInToInbox } from './fixtures';
 
 const PASSWORD = 'Good-Passw0rd-e2e';
 const builder = { email: 'fiona.forms@example.test', password: PASSWORD };
@@ -53,14 +53,6 @@ test.afterAll(async () => {
   await server?.close();
 });
 
-async function signIn(page: Page) {
-  await page.goto(`${server.url}/auth/login`);
-  await page.getByLabel('Username or email').fill(builder.email);
-  await page.getByLabel(/^Password/).fill(builder.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page).toHaveURL(/\/secumails\/inbox/);
-}
-
 /** RFC 4180 with the given separator (quoted fields may hold it, quotes and line breaks). */
 function parseCsv(text: string, separator: string): string[][] {
   const rows: string[][] = [];
@@ -92,7 +84,7 @@ function parseCsv(text: string, separator: string): string[][] {
 }
 
 test('the Submissions tab lists the values; the CSV matches it column by column; the Excel file holds them', async ({ page }) => {
-  await signIn(page);
+  await signInToInbox(page, server, builder);
   await page.goto(`${server.url}/forms/${form.formUuid}`);
   await page.getByRole('tab', { name: 'Submissions' }).click();
   const table = page.getByRole('table', { name: 'Submissions' });

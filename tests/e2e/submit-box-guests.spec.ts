@@ -6,7 +6,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { proveAddress } from '@tests/support/prove-address';
 import { addressedTo, extractLink, waitForMailboxMail } from '../support/mailbox';
 import { startTestServer, type TestServer } from '../support/server';
-import { apiCall, apiSignIn, expectNoSeriousA11yViolations } from './fixtures';
+import { apiCall, apiSignIn, expectNoSeriousA11yViolations, signInToInbox } from './fixtures';
 
 const PASSWORD = 'Good-Passw0rd-e2e';
 const owner = { email: 'gina.guests@example.test', password: PASSWORD };
@@ -33,14 +33,6 @@ test.afterAll(async () => {
   await server?.close();
 });
 
-async function signIn(page: Page) {
-  await page.goto(`${server.url}/auth/login`);
-  await page.getByLabel('Username or email').fill(owner.email);
-  await page.getByLabel(/^Password/).fill(owner.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page).toHaveURL(/\/secumails\/inbox/);
-}
-
 async function createTicket(page: Page, email: string, subject: string) {
   const form = page.getByRole('form', { name: 'New guest ticket' });
   await form.getByRole('textbox', { name: 'Email address' }).fill(email);
@@ -55,7 +47,7 @@ async function createTicket(page: Page, email: string, subject: string) {
 test('a guest ticket is mailed, used once and listed as used; another is revoked and its link says so', async ({ page, browser }) => {
   const used = 'gus.guest@outside.test';
   const revoked = 'rita.revoked@outside.test';
-  await signIn(page);
+  await signInToInbox(page, server, owner);
   await page.goto(`${server.url}/secumails/submit-box`);
   await expect(page.getByRole('heading', { name: 'Guest tickets' })).toBeVisible();
   await createTicket(page, used, 'Offer 2026');
