@@ -1,16 +1,16 @@
-import { Button, makeStyles, Text } from '@fluentui/react-components';
+import { makeStyles, Text } from '@fluentui/react-components';
 import { getFormHistory } from '@shared/api/endpoints/form-admin';
 import type { FormHistoryChange, FormHistoryEntry } from '@shared/contract/form-admin';
 import { DataTable, type DataTableColumn } from '@web/components/data-table';
 import { apiClient } from '@web/lib/api-client';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Pager } from './pager';
 import useSWR from 'swr';
 
 const PAGE_SIZE = 20;
 
 const useStyles = makeStyles({
-  pager: { display: 'flex', gap: '8px', alignItems: 'center', marginTop: '8px' },
   changes: { margin: 0, paddingLeft: '16px' },
 });
 
@@ -21,7 +21,6 @@ export function HistoryTab({ formUuid, savedAt }: { formUuid: string; /** Reload
   const [page, setPage] = useState(1);
   const { data, error } = useSWR(['forms/history', formUuid, page, savedAt], () => getFormHistory(apiClient, formUuid, page, PAGE_SIZE), { revalidateOnFocus: false });
   const dateFormat = useMemo(() => new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' }), [i18n.language]);
-  const pages = data ? Math.max(1, Math.ceil(data.total / PAGE_SIZE)) : 1;
   const fieldName = (field: string) => t(`formAdmin:history.fields.${field}`, { defaultValue: field });
   const change = (c: FormHistoryChange) =>
     c.before === null && c.after === null
@@ -54,17 +53,7 @@ export function HistoryTab({ formUuid, savedAt }: { formUuid: string; /** Reload
         error={error ? t('formAdmin:history.loadError') : undefined}
         empty={<Text>{t('formAdmin:history.empty')}</Text>}
       />
-      {data && data.total > PAGE_SIZE ? (
-        <div className={styles.pager}>
-          <Button disabled={page <= 1} onClick={() => setPage((p) => p - 1)}>
-            {t('formAdmin:history.previous')}
-          </Button>
-          <Text>{t('formAdmin:history.pageOf', { page, pages })}</Text>
-          <Button disabled={page >= pages} onClick={() => setPage((p) => p + 1)}>
-            {t('formAdmin:history.next')}
-          </Button>
-        </div>
-      ) : null}
+      {data ? <Pager page={page} total={data.total} pageSize={PAGE_SIZE} onPage={setPage} /> : null}
     </>
   );
 }

@@ -11,6 +11,7 @@ import { DataTable, type DataTableColumn } from '@web/components/data-table';
 import { apiClient } from '@web/lib/api-client';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Pager } from './pager';
 import useSWR from 'swr';
 
 const PAGE_SIZE = 20;
@@ -19,7 +20,6 @@ const EXPORT_PAGE_SIZE = 200;
 
 const useStyles = makeStyles({
   bar: { display: 'flex', gap: '12px', alignItems: 'center', flexWrap: 'wrap' },
-  pager: { display: 'flex', gap: '8px', alignItems: 'center', marginTop: '8px' },
   download: { display: 'inline-flex', alignItems: 'center', gap: '4px' },
 });
 
@@ -44,7 +44,6 @@ export function SubmissionsTab({ form }: { form: Form }) {
   const [exportFailed, setExportFailed] = useState(false);
   const { data, error } = useSWR(['forms/submissions', form.formUuid, page], () => getFormSubmissions(apiClient, form.formUuid, page, PAGE_SIZE), { revalidateOnFocus: false });
   const dateFormat = useMemo(() => new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' }), [i18n.language]);
-  const pages = data ? Math.max(1, Math.ceil(data.total / PAGE_SIZE)) : 1;
   const encrypted = isE2eLevel(form.securityLevel);
 
   const columns: DataTableColumn<FormSubmission>[] = [
@@ -90,17 +89,7 @@ export function SubmissionsTab({ form }: { form: Form }) {
         error={error ? t('formAdmin:submissions.loadError') : undefined}
         empty={<Text>{t('formAdmin:submissions.empty')}</Text>}
       />
-      {data && data.total > PAGE_SIZE ? (
-        <div className={styles.pager}>
-          <Button disabled={page <= 1} onClick={() => setPage((p) => p - 1)}>
-            {t('formAdmin:history.previous')}
-          </Button>
-          <Text>{t('formAdmin:history.pageOf', { page, pages })}</Text>
-          <Button disabled={page >= pages} onClick={() => setPage((p) => p + 1)}>
-            {t('formAdmin:history.next')}
-          </Button>
-        </div>
-      ) : null}
+      {data ? <Pager page={page} total={data.total} pageSize={PAGE_SIZE} onPage={setPage} /> : null}
     </>
   );
 }
