@@ -1,15 +1,16 @@
 import { DELIVERY_TOKEN_HEADER } from '@shared/contract/deliveries';
 import { ONE_TIME_TOKEN_HEADERS } from '@shared/contract/link-token';
+import { ROOM_LINK_PASSWORD_HEADER } from '@shared/contract/room-links';
 import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { logSafePath, TOKEN_HEADER_LOG_PATHS } from './log-redaction';
 
 describe('log redaction', () => {
-  it('a log line carrying the request headers holds no delivery token and no one-time token', async () => {
+  it('a log line carrying the request headers holds no delivery token, no one-time token and no room link password', async () => {
     const lines: string[] = [];
     // The app's request serializer drops headers; this is the net should a line ever carry them (raw req here).
     const app = Fastify({ logger: { level: 'info', stream: { write: (line: string) => void lines.push(line) }, redact: TOKEN_HEADER_LOG_PATHS, serializers: { req: (req) => ({ ...req }) } } });
-    const tokens = [DELIVERY_TOKEN_HEADER, ...ONE_TIME_TOKEN_HEADERS].map((name, i) => [name, `secret-token-${i}-${'x'.repeat(30)}`] as const);
+    const tokens = [DELIVERY_TOKEN_HEADER, ...ONE_TIME_TOKEN_HEADERS, ROOM_LINK_PASSWORD_HEADER].map((name, i) => [name, `secret-token-${i}-${'x'.repeat(30)}`] as const);
     app.log.info({ req: { headers: { ...Object.fromEntries(tokens), accept: 'application/json' } } }, 'a request');
     await app.close();
     const log = lines.join('');

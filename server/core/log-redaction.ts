@@ -1,12 +1,13 @@
 import { DELIVERY_TOKEN_HEADER } from '@shared/contract/deliveries';
 import { ONE_TIME_TOKEN_HEADERS } from '@shared/contract/link-token';
+import { ROOM_LINK_PASSWORD_HEADER } from '@shared/contract/room-links';
 
 /**
  * Request headers that carry tokens — the one-time link tokens (shared/contract/link-token.ts) and a
  * level 1 delivery's access token (`x-delivery-token`) — as pino redact paths. The request
  * serializer logs no header at all; this holds should a log line ever carry them.
  */
-export const TOKEN_HEADER_LOG_PATHS = [...ONE_TIME_TOKEN_HEADERS, DELIVERY_TOKEN_HEADER].map((name) => `req.headers["${name}"]`);
+export const TOKEN_HEADER_LOG_PATHS = [...ONE_TIME_TOKEN_HEADERS, DELIVERY_TOKEN_HEADER, ROOM_LINK_PASSWORD_HEADER].map((name) => `req.headers["${name}"]`);
 
 /**
  * What of a request URL may reach the log: the path only (the query carries one-time codes,

@@ -40,6 +40,8 @@ export const RATE_LIMIT_BUCKETS = {
   roomRequestIp: 'room-request:ip',
   /** Public room file link calls (info, download) per client address, wrong tokens too (server/rooms/sharing/link-routes.ts). */
   roomLinkIp: 'room-link:ip',
+  /** Wrong passwords of a protected room link, per link (server/rooms/sharing/links.ts). */
+  roomLinkPassword: 'room-link:password',
   /** Refused partner-server calls per client address (server/trust-networks/ping.ts): keeps the audit log from being flooded. */
   trustRefusalIp: 'trust-refusal:ip',
 } as const;

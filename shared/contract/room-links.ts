@@ -5,7 +5,9 @@ import { ROOM_LINK_TOKEN_HEADER, tokenHeadersSchema } from './link-token';
  * Public links to one file of a plain data room (issue 15: "public (link) sharing of a plain room's
  * file is possible while an E2E room's is refused with its reason"; server/README "Public links to
  * room files"). An OWNER or EDITOR makes a link with an expiry; whoever holds the URL downloads the
- * file's current content without an account. SPEC names no password for such links: none is built.
+ * file's current content without an account. Issue 32 §2: a link may also carry a password (asked by
+ * the landing page, sent in the `x-room-link-password` header), an expiry date chosen on a calendar
+ * (`expiresAt`) instead of a number of days, and a download limit (`maxDownloads`).
  */
 
 /** Expiry when none is asked for, and the longest allowed (days). */
@@ -20,19 +22,41 @@ export const ROOM_LINK_IP_LIMIT = { limit: 120, windowMs: 15 * 60_000 } as const
 /** The actor the room activity log names for a download through a link (the web shows its own text). */
 export const ROOM_LINK_ACTOR = 'public link';
 
-export const ROOM_LINK_STATES = ['active', 'expired', 'revoked'] as const;
+/**
+ * The password of a protected link, sent by the landing page with each public call: URI-encoded
+ * (`encodeURIComponent`), as a header value carries Latin-1 only. Never in the URL; the log redacts it.
+ */
+export const ROOM_LINK_PASSWORD_HEADER = 'x-room-link-password';
+/** Wrong passwords per link in 15 minutes (then 429 for that link, whoever asks): guessing stays slow. */
+export const ROOM_LINK_PASSWORD_LIMIT = { limit: 10, windowMs: 15 * 60_000 } as const;
+export const ROOM_LINK_PASSWORD_MIN = 6;
+export const ROOM_LINK_PASSWORD_MAX = 200;
+/** The highest download limit a link may have. */
+export const ROOM_LINK_MAX_DOWNLOADS = 10_000;
+
+/** `usedUp`: its download limit is reached. */
+export const ROOM_LINK_STATES = ['active', 'expired', 'revoked', 'usedUp'] as const;
 export type RoomLinkState = (typeof ROOM_LINK_STATES)[number];
 
 const Uuid = z.string().uuid();
 
 /** The public calls' credential: the link's token in the `x-room-link-token` header (shared/contract/link-token.ts). */
-export const RoomLinkTokenHeadersSchema = tokenHeadersSchema(ROOM_LINK_TOKEN_HEADER);
+export const RoomLinkTokenHeadersSchema = tokenHeadersSchema(ROOM_LINK_TOKEN_HEADER).extend({
+  /** The link's password, URI-encoded (only for a protected link). */
+  [ROOM_LINK_PASSWORD_HEADER]: z.string().min(1).max(3 * 4 * ROOM_LINK_PASSWORD_MAX).optional(),
+});
 export const RoomLinkParamsSchema = z.object({ roomUuid: Uuid, fileUuid: Uuid, linkUuid: Uuid }).strict();
 
 export const CreateRoomLinkBodySchema = z
   .object({
-    /** Days until the link stops working (1 to ROOM_LINK_MAX_DAYS). */
+    /** Days until the link stops working (1 to ROOM_LINK_MAX_DAYS); ignored when `expiresAt` is given. */
     expiresInDays: z.number().int().min(1).max(ROOM_LINK_MAX_DAYS).default(ROOM_LINK_DEFAULT_DAYS),
+    /** The moment the link stops working (epoch ms; the calendar's day, end of day in the maker's zone): in the future, at most ROOM_LINK_MAX_DAYS ahead (else 400). */
+    expiresAt: z.number().int().positive().optional(),
+    /** A password the visitor must enter (stored as its Argon2id hash only). */
+    password: z.string().min(ROOM_LINK_PASSWORD_MIN).max(ROOM_LINK_PASSWORD_MAX).optional(),
+    /** Complete downloads allowed through the link; then it is used up (410). None: no limit. */
+    maxDownloads: z.number().int().min(1).max(ROOM_LINK_MAX_DOWNLOADS).optional(),
   })
   .strict()
   .meta({ id: 'CreateRoomLinkBody' });
@@ -50,6 +74,10 @@ export const RoomLinkSchema = z
     state: z.enum(ROOM_LINK_STATES),
     /** Complete downloads through the link. */
     downloads: z.number(),
+    /** The download limit, null: none. */
+    maxDownloads: z.number().nullable(),
+    /** Whether the visitor must enter a password. */
+    passwordProtected: z.boolean(),
   })
   .meta({ id: 'RoomLink' });
 export type RoomLink = z.infer<typeof RoomLinkSchema>;
@@ -63,7 +91,14 @@ export type RoomLinkList = z.infer<typeof RoomLinkListSchema>;
 
 /** What the link holder may know before downloading. */
 export const RoomLinkInfoSchema = z
-  .object({ name: z.string(), size: z.number(), mimeType: z.string(), expiresAt: z.number() })
+  .object({
+    name: z.string(),
+    size: z.number(),
+    mimeType: z.string(),
+    expiresAt: z.number(),
+    /** Downloads left before the link is used up; null: no limit. */
+    downloadsLeft: z.number().nullable(),
+  })
   .meta({ id: 'RoomLinkInfo' });
 export type RoomLinkInfo = z.infer<typeof RoomLinkInfoSchema>;
 

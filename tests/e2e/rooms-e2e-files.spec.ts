@@ -177,3 +177,11 @@ test('an E2E upload whose part keeps failing waits for the server and resumes by
   await expect(page.getByRole('row').filter({ hasText: 'resume.bin' }).filter({ hasText: owner.email })).toBeVisible({ timeout: 30_000 });
   expect(await downloadSha(page, 'resume.bin')).toBe(sha256(bytes));
 });
+
+test('the Secure room’s share dialog says why its files get no public link (issue 32 §2)', async ({ page }) => {
+  test.setTimeout(120_000);
+  await createRoom(page, 'No public links');
+  await page.getByRole('button', { name: 'Share', exact: true }).click();
+  const share = page.getByRole('dialog', { name: 'Share “No public links”' });
+  await expect(share.getByText(/^Public links: files of a Secure room cannot be shared by public link/)).toBeVisible();
+});

@@ -1,11 +1,13 @@
 // Public links to a plain room's file through the web client against the real server (issue 15):
-// the file menu's "Share link" makes a link (expiry chosen), "Copy link" copies it (toast), an
+// the file menu's "Share link" makes a link, "Copy link" copies it (toast), an
 // anonymous browser opens it: the landing page shows the name and size, its Download saves the file
 // bit-exact (SHA-256); revoking it (after a confirmation) makes the same page say the link was
 // revoked. axe on the dialog, the landing page and its message page. An unknown token's page says
 // so; a link revoked while its page is open shows the message at Download instead of a raw answer.
 // Issue 28: the URL holds the token in its fragment, the page's calls send it in a header; a link
 // of the older form (`/room-link/{token}`) still opens, its address rewritten to the fragment form.
+// Issue 32 §2: a link with a password, a date from the calendar and a download limit: the visitor
+// enters the password, downloads until the limit, then the page says the link is used up.
 import { createHash, randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { expect, test, type Page } from '@playwright/test';
@@ -42,7 +44,6 @@ test('the owner shares a file by link, an anonymous browser downloads it, the re
   await page.getByRole('menuitem', { name: links.action }).click();
   const dialog = page.getByRole('dialog', { name: fill(links.title, { name: 'handout.bin' }) });
   await expect(dialog.getByText(links.empty)).toBeVisible();
-  await dialog.getByRole('combobox', { name: links.expiry }).selectOption({ label: fill(links.expiryDays_other, { count: 14 }) });
   await dialog.getByRole('button', { name: links.create }).click();
   const urlField = dialog.getByRole('textbox', { name: links.url });
   // The token is in the fragment (issue 28): no request the browser makes carries it in a URL.
@@ -123,5 +124,71 @@ test('the landing page of an unknown link says so; a link revoked while its page
   await expect(visitor.getByText(links.page.errors.linkRevoked)).toBeVisible();
   expect(visitor.url()).toBe(link.url);
   expect(downloads).toBe(0);
+  await anonymous.close();
+});
+
+test('a link with a password, a calendar date and a download limit: the visitor enters the password, downloads, and the used-up link says so', async ({ page, browser }) => {
+  test.setTimeout(90_000);
+  const { server } = ctx;
+  const session = await apiSignIn(server, owner);
+  const room = await apiCreateRoom(server, session, 'Guarded Room');
+  const bytes = new Uint8Array(randomBytes(50_000));
+  const file = await apiUploadRoomFile(server, session, room.uuid, null, 'guarded.bin', bytes, 'application/octet-stream');
+
+  await signInToInbox(page, server, owner);
+  await page.goto(`${server.url}/datarooms/${room.uuid}`);
+  await page.getByRole('button', { name: 'Actions for file guarded.bin' }).click();
+  await page.getByRole('menuitem', { name: links.action }).click();
+  const dialog = page.getByRole('dialog', { name: fill(links.title, { name: 'guarded.bin' }) });
+  await expect(dialog.getByText(links.empty)).toBeVisible();
+  // The calendar opens on the default day (in 7 days); three days on with the keyboard, chosen with Enter.
+  await dialog.getByRole('combobox', { name: links.expiryDate }).click();
+  const calendar = page.getByRole('dialog').filter({ has: page.getByRole('grid') });
+  await expect(calendar).toBeVisible();
+  await expectNoSeriousA11yViolations(page, 'link expiry calendar');
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('Enter');
+  await expect(calendar).toHaveCount(0);
+  await dialog.getByLabel(links.password).fill('Sesam-öffne-dich');
+  await dialog.getByLabel(links.limit).fill('1');
+  await dialog.getByRole('button', { name: links.create }).click();
+  const urlField = dialog.getByRole('textbox', { name: links.url });
+  await expect(urlField).toHaveValue(/\/room-link#token=/);
+  const url = await urlField.inputValue();
+  await expect(dialog.getByRole('table').getByRole('row').nth(1)).toContainText(fill(links.downloadsOfLimit, { done: 0, limit: 1 }));
+  await expectNoSeriousA11yViolations(page, 'share link dialog with password and limit');
+  const listed = (await (await apiCall(server, session, 'GET', ROOM_LINK_PATHS.links(room.uuid, file.uuid))).json()) as { links: CreatedRoomLink[] };
+  const today = new Date();
+  expect(listed.links[0]).toMatchObject({ passwordProtected: true, maxDownloads: 1 });
+  expect(listed.links[0]!.expiresAt).toBe(new Date(today.getFullYear(), today.getMonth(), today.getDate() + 10, 23, 59, 59, 999).getTime());
+
+  const anonymous = await browser.newContext({ acceptDownloads: true });
+  const visitor = await anonymous.newPage();
+  await visitor.goto(url);
+  await expect(visitor.getByRole('heading', { level: 1, name: links.page.passwordTitle })).toBeVisible();
+  await expect(visitor.getByTestId('room-link-name')).toHaveCount(0);
+  await expectNoSeriousA11yViolations(visitor, 'room link password page');
+  await visitor.getByLabel(links.page.password).fill('wrong-password');
+  await visitor.getByRole('button', { name: links.page.unlock }).click();
+  await expect(visitor.getByText(links.page.errors.passwordWrong)).toBeVisible();
+  await visitor.getByLabel(links.page.password).fill('Sesam-öffne-dich');
+  await visitor.getByRole('button', { name: links.page.unlock }).click();
+  await expect(visitor.getByTestId('room-link-name')).toHaveText('guarded.bin');
+  await expect(visitor.getByTestId('room-link-downloads-left')).toHaveText('1');
+  const download = visitor.waitForEvent('download');
+  await visitor.getByRole('button', { name: links.page.download }).click();
+  const saved = await download;
+  expect(sha256(new Uint8Array(await readFile((await saved.path())!)))).toBe(sha256(bytes));
+  // The one download allowed is spent: the next try shows the used-up page.
+  // Counted once the server has sent the last byte (just after the browser has it).
+  await expect
+    .poll(async () => ((await (await apiCall(server, session, 'GET', ROOM_LINK_PATHS.links(room.uuid, file.uuid))).json()) as { links: CreatedRoomLink[] }).links[0]!.downloads)
+    .toBe(1);
+  await visitor.getByRole('button', { name: links.page.download }).click();
+  await expect(visitor.getByRole('heading', { level: 1, name: links.page.unavailableTitle })).toBeVisible();
+  await expect(visitor.getByText(links.page.errors.linkUsedUp)).toBeVisible();
+  await expectNoSeriousA11yViolations(visitor, 'room link used-up page');
   await anonymous.close();
 });

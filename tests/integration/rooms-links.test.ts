@@ -6,11 +6,20 @@ import { join } from 'node:path';
 import { ANTI_CSRF_HEADER } from '@shared/contract/auth';
 import type { RoomActivityList, RoomUploadFile } from '@shared/contract/room-files';
 import { ROOM_LINK_TOKEN_HEADER } from '@shared/contract/link-token';
-import { ROOM_LINK_ACTOR, ROOM_LINK_IP_LIMIT, ROOM_LINK_PATHS, type CreatedRoomLink, type RoomLinkInfo, type RoomLinkList } from '@shared/contract/room-links';
+import {
+  ROOM_LINK_ACTOR,
+  ROOM_LINK_IP_LIMIT,
+  ROOM_LINK_PASSWORD_HEADER,
+  ROOM_LINK_PASSWORD_LIMIT,
+  ROOM_LINK_PATHS,
+  type CreatedRoomLink,
+  type RoomLinkInfo,
+  type RoomLinkList,
+} from '@shared/contract/room-links';
 import { ROOM_PATHS, type Room, type RoomFolder } from '@shared/contract/rooms';
 import { clamdUnavailable, EICAR, startTestClamd, type TestClamd } from '@tests/support/clamd';
 import { startTestServer, type TestServer } from '@tests/support/server';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { call, createUserAsAdmin, expectBackendError, signIn, signInAdmin, type Session } from './core-helpers';
 import { e2eActor, giveSecuPass } from './e2e-helpers';
 import { createE2eRoom, openRoomKey, uploadE2eFile } from './rooms-e2e-helpers';
@@ -183,7 +192,7 @@ describe('the public download', () => {
     expect(logLines.join('\n')).not.toContain(token);
 
     const info = await json<RoomLinkInfo>(await linkCall(ROOM_LINK_PATHS.info, token), 200);
-    expect(info).toEqual({ name: 'Quarterly report.pdf', size: bytes.length, mimeType: 'application/octet-stream', expiresAt: link.expiresAt });
+    expect(info).toEqual({ name: 'Quarterly report.pdf', size: bytes.length, mimeType: 'application/octet-stream', expiresAt: link.expiresAt, downloadsLeft: null });
 
     const whole = await download(link.url);
     expect(whole.status).toBe(200);
@@ -347,6 +356,114 @@ describe('the token travels in the x-room-link-token header, never in the URL (i
       expect(operation?.parameters, path).toContainEqual(expect.objectContaining({ in: 'header', name: ROOM_LINK_TOKEN_HEADER, required: true }));
     }
     expect(Object.keys(document.paths).filter((path) => path.includes('{token}'))).toEqual([]);
+  });
+});
+
+describe('password, expiry date and download limit (issue 32 §2)', () => {
+  // Their own client address: the address budget of the other tests stays untouched.
+  const from = (n: number) => ({ 'x-forwarded-for': `198.51.100.${n}` });
+  const withPassword = (password: string, n: number) => ({ ...from(n), [ROOM_LINK_PASSWORD_HEADER]: encodeURIComponent(password) });
+  /** The link's count once it reaches `n`: a download counts after its last byte is sent, just after the response ends. */
+  async function counted(linkUuid: string, n: number): Promise<number> {
+    const deadline = Date.now() + 5000;
+    for (;;) {
+      const row = await server.app.db.selectFrom('room_links').select('downloads').where('uuid', '=', linkUuid).executeTakeFirstOrThrow();
+      if (Number(row.downloads) >= n || Date.now() > deadline) return Number(row.downloads);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+
+  it('a protected link asks for its password (403 passwordRequired), refuses a wrong one (403 passwordWrong) and serves the file with the right one', async () => {
+    const bytes = new Uint8Array(randomBytes(2 * PART_SIZE + 5));
+    const file = await upload('protected.bin', bytes);
+    const password = 'Sesam-öffne-dich 7';
+    const { link, token } = await newLink(file.uuid, { password, maxDownloads: 5 });
+    expect(link).toMatchObject({ passwordProtected: true, maxDownloads: 5, state: 'active' });
+    for (const path of [ROOM_LINK_PATHS.info, ROOM_LINK_PATHS.content]) {
+      const asked = await expectBackendError(await linkCall(path, token, from(1)), 403, 'AccessDeniedException');
+      expect(asked).toMatchObject({ message: 'This link is protected by a password', metadata: { reason: 'passwordRequired' } });
+      expect(JSON.stringify(asked)).not.toContain('protected.bin');
+      const wrong = await expectBackendError(await linkCall(path, token, withPassword('Sesam-oeffne-dich 7', 1)), 403, 'AccessDeniedException');
+      expect(wrong).toMatchObject({ message: 'The password is wrong', metadata: { reason: 'passwordWrong' } });
+    }
+    const info = await json<RoomLinkInfo>(await linkCall(ROOM_LINK_PATHS.info, token, withPassword(password, 1)), 200);
+    expect(info).toMatchObject({ name: 'protected.bin', size: bytes.length, downloadsLeft: 5 });
+    const got = await linkCall(ROOM_LINK_PATHS.content, token, withPassword(password, 1));
+    expect(got.status).toBe(200);
+    expect(sha256(new Uint8Array(await got.arrayBuffer()))).toBe(sha256(bytes));
+    // Kept as its Argon2id hash only; an unprotected link has none.
+    const row = await server.app.db.selectFrom('room_links').selectAll().where('uuid', '=', link.uuid).executeTakeFirstOrThrow();
+    expect(row.password_hash).toMatch(/^\$argon2id\$/);
+    expect(JSON.stringify(row)).not.toContain(password);
+    expect(await counted(link.uuid, 1)).toBe(1);
+    const plain = await newLink(file.uuid);
+    expect(plain.link).toMatchObject({ passwordProtected: false, maxDownloads: null });
+    // Too short a password is bad input (the §8 shape).
+    await expectBackendError(await createLink('owner', file.uuid, { password: 'abc' }), 400, 'ValidationException');
+  });
+
+  it('wrong passwords are counted per link: beyond the limit the link answers 429, even to the right password, from any address', async () => {
+    const file = await upload('guessed.bin', new Uint8Array(randomBytes(20)));
+    const { token } = await newLink(file.uuid, { password: 'Right-Passw0rd' });
+    for (let i = 0; i < ROOM_LINK_PASSWORD_LIMIT.limit; i++) {
+      await expectBackendError(await linkCall(ROOM_LINK_PATHS.info, token, withPassword(`guess-${i}-xyz`, 2)), 403, 'AccessDeniedException');
+    }
+    const blocked = await linkCall(ROOM_LINK_PATHS.content, token, withPassword('Right-Passw0rd', 3));
+    await expectBackendError(blocked.clone(), 429, 'RateLimitExceededException');
+    expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThan(0);
+    // Another link is not affected.
+    const other = await newLink(file.uuid, { password: 'Right-Passw0rd' });
+    expect((await linkCall(ROOM_LINK_PATHS.info, other.token, withPassword('Right-Passw0rd', 3))).status).toBe(200);
+  });
+
+  it('a download limit: complete downloads count (a Range that stops short does not); reached, the link is used up (410 linkUsedUp)', async () => {
+    const bytes = new Uint8Array(randomBytes(PART_SIZE + 100));
+    const file = await upload('limited-downloads.bin', bytes);
+    const { link, token } = await newLink(file.uuid, { maxDownloads: 2 });
+    expect((await linkCall(ROOM_LINK_PATHS.content, token, { ...from(4), range: 'bytes=0-9' })).status).toBe(206);
+    for (let i = 0; i < 2; i++) {
+      expect((await json<RoomLinkInfo>(await linkCall(ROOM_LINK_PATHS.info, token, from(4)), 200)).downloadsLeft).toBe(2 - i);
+      const whole = await linkCall(ROOM_LINK_PATHS.content, token, from(4));
+      expect(sha256(new Uint8Array(await whole.arrayBuffer()))).toBe(sha256(bytes));
+      expect(await counted(link.uuid, i + 1)).toBe(i + 1);
+    }
+    for (const path of [ROOM_LINK_PATHS.info, ROOM_LINK_PATHS.content]) {
+      const used = await expectBackendError(await linkCall(path, token, from(4)), 410, 'NotFoundException');
+      expect(used).toMatchObject({ message: 'This link is used up: its download limit is reached', metadata: { reason: 'linkUsedUp' } });
+    }
+    const listed = (await json<RoomLinkList>(await req('owner', 'GET', ROOM_LINK_PATHS.links(room.uuid, file.uuid)), 200)).links.find((l) => l.uuid === link.uuid);
+    expect(listed).toMatchObject({ state: 'usedUp', downloads: 2, maxDownloads: 2 });
+    for (const maxDownloads of [0, -1, 1.5, 10_001, '3']) {
+      await expectBackendError(await createLink('owner', file.uuid, { maxDownloads }), 400, 'ValidationException');
+    }
+  });
+
+  it('an expiry date from the calendar: the link works until then and answers 410 linkExpired once the server clock passes it', async () => {
+    const bytes = new Uint8Array(randomBytes(64));
+    const file = await upload('dated.bin', bytes);
+    const expiresAt = Date.now() + 3 * 86_400_000;
+    const { link, token } = await newLink(file.uuid, { expiresAt, password: 'Dated-Passw0rd' });
+    expect(link.expiresAt).toBe(expiresAt);
+    expect((await json<RoomLinkInfo>(await linkCall(ROOM_LINK_PATHS.info, token, withPassword('Dated-Passw0rd', 5)), 200)).expiresAt).toBe(expiresAt);
+    // The server runs in this process: its clock is moved past the date (Date only; timers keep running).
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      vi.setSystemTime(expiresAt - 60_000);
+      expect((await linkCall(ROOM_LINK_PATHS.content, token, withPassword('Dated-Passw0rd', 5))).status).toBe(200);
+      vi.setSystemTime(expiresAt + 1);
+      for (const path of [ROOM_LINK_PATHS.info, ROOM_LINK_PATHS.content]) {
+        const late = await expectBackendError(await linkCall(path, token, withPassword('Dated-Passw0rd', 5)), 410, 'NotFoundException');
+        expect(late).toMatchObject({ message: 'This link has expired', metadata: { reason: 'linkExpired' } });
+      }
+    } finally {
+      vi.useRealTimers();
+    }
+    // A date in the past or beyond the longest expiry is bad input, named in the §8 shape.
+    for (const [at, code] of [[Date.now() - 1000, 'too_small'], [Date.now() + 100 * 86_400_000, 'too_big']] as const) {
+      const refused = await expectBackendError(await createLink('owner', file.uuid, { expiresAt: at }), 400, 'ValidationException');
+      expect(refused.metadata).toMatchObject({ issues: [expect.objectContaining({ path: '/expiresAt', code })] });
+    }
+    await expectBackendError(await createLink('owner', file.uuid, { expiresAt: 'tomorrow' }), 400, 'ValidationException');
   });
 });
 

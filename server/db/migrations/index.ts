@@ -45,6 +45,7 @@ import * as roomComments from './0065-room-comments';
 import * as roomRetention from './0066-room-retention';
 import * as trustE2e from './0068-trust-e2e';
 import * as termsConsent from './0070-terms-consent';
+import * as roomLinkLimits from './0072-room-link-limits';
 import * as formSubmissionValues from './0073-form-submission-values';
 
 /**
@@ -101,6 +102,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0066-room-retention': roomRetention,
   '0068-trust-e2e': trustE2e,
   '0070-terms-consent': termsConsent,
+  '0072-room-link-limits': roomLinkLimits,
   '0073-form-submission-values': formSubmissionValues,
 };
 

@@ -1,7 +1,7 @@
 import { ROOM_LINK_ENDPOINTS } from '@shared/contract/endpoints/room-links';
 import { ROOM_LINK_TOKEN_HEADER } from '@shared/contract/link-token';
-import { ROOM_LINK_IP_LIMIT } from '@shared/contract/room-links';
-import type { FastifyInstance } from 'fastify';
+import { ROOM_LINK_IP_LIMIT, ROOM_LINK_PASSWORD_HEADER } from '@shared/contract/room-links';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { registerEndpoint } from '../../core/endpoint-route';
 import { rateLimitExceeded } from '../../core/http-error';
 import { requestContext } from '../../core/request-context';
@@ -13,6 +13,12 @@ import { createLink, linkDownload, linkInfo, listLinks, revokeLink } from './lin
 async function linkBudget(app: FastifyInstance, ip: string): Promise<void> {
   const byIp = await app.rateLimiter.hit(RATE_LIMIT_BUCKETS.roomLinkIp, ip, ROOM_LINK_IP_LIMIT);
   if (!byIp.allowed) throw rateLimitExceeded(byIp.retryAfterMs);
+}
+
+/** A protected link's password header (the headers schema has checked it: a string when present). */
+function passwordOf(request: FastifyRequest): string | undefined {
+  const value = request.headers[ROOM_LINK_PASSWORD_HEADER];
+  return typeof value === 'string' ? value : undefined;
 }
 
 /** Public links to room files (rooms/sharing/links.ts), registered inside the room routes' plugin. */
@@ -33,11 +39,11 @@ export function registerRoomLinkRoutes(app: FastifyInstance): void {
   registerEndpoint(app, ROOM_LINK_ENDPOINTS.info, async (request, reply) => {
     void reply.header('cache-control', 'no-store');
     await linkBudget(app, request.ip);
-    return linkInfo(app, tokenHeader(request, ROOM_LINK_TOKEN_HEADER));
+    return linkInfo(app, tokenHeader(request, ROOM_LINK_TOKEN_HEADER), passwordOf(request));
   });
 
   registerEndpoint(app, ROOM_LINK_ENDPOINTS.content, async (request, reply) => {
     await linkBudget(app, request.ip);
-    return linkDownload(app, request, reply, tokenHeader(request, ROOM_LINK_TOKEN_HEADER));
+    return linkDownload(app, request, reply, tokenHeader(request, ROOM_LINK_TOKEN_HEADER), passwordOf(request));
   });
 }

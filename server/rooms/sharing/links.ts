@@ -12,12 +12,16 @@ import {
   type RoomLinkState,
   ROOM_LINK_ACTOR,
   ROOM_LINK_DEFAULT_DAYS,
+  ROOM_LINK_MAX_DAYS,
+  ROOM_LINK_PASSWORD_LIMIT,
 } from '@shared/contract/room-links';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Generated, Selectable } from 'kysely';
-import { HttpError, notFound } from '../../core/http-error';
+import { badRequest, HttpError, notFound, rateLimitExceeded } from '../../core/http-error';
 import type { RequestContext } from '../../core/request-context';
 import { linkTokenHash, newLinkToken } from '../../security/link-tokens';
+import { RATE_LIMIT_BUCKETS } from '../../security/rate-limiter';
+import { hashPassword, verifyPassword } from '../../users/passwords';
 import { sendStoredFile } from '../../uploads/send';
 import { recordActivity } from '../kind/activity';
 import { filePartKey, layoutOf, liveFile } from '../kind/file-rows';
@@ -38,6 +42,10 @@ export interface RoomLinksTable {
   revoked_at: number | null;
   downloads: Generated<number>;
   created_at: number;
+  /** Migration 0072: the password's Argon2id hash; null: no password. */
+  password_hash: string | null;
+  /** Migration 0072: complete downloads allowed; null: no limit. */
+  max_downloads: number | null;
 }
 
 declare module '../../db/schema' {
@@ -49,9 +57,10 @@ declare module '../../db/schema' {
 type LinkRow = Selectable<RoomLinksTable>;
 const DAY_MS = 86_400_000;
 
-export function linkStateOf(row: Pick<LinkRow, 'revoked_at' | 'expires_at'>, now = Date.now()): RoomLinkState {
+export function linkStateOf(row: Pick<LinkRow, 'revoked_at' | 'expires_at' | 'downloads' | 'max_downloads'>, now = Date.now()): RoomLinkState {
   if (row.revoked_at !== null) return 'revoked';
-  return Number(row.expires_at) <= now ? 'expired' : 'active';
+  if (Number(row.expires_at) <= now) return 'expired';
+  return row.max_downloads !== null && Number(row.downloads) >= Number(row.max_downloads) ? 'usedUp' : 'active';
 }
 
 const toWire = (row: LinkRow, fileUuid: string, createdBy: string): RoomLink => ({
@@ -63,7 +72,19 @@ const toWire = (row: LinkRow, fileUuid: string, createdBy: string): RoomLink => 
   revokedAt: row.revoked_at === null ? null : Number(row.revoked_at),
   state: linkStateOf(row),
   downloads: Number(row.downloads),
+  maxDownloads: row.max_downloads === null ? null : Number(row.max_downloads),
+  passwordProtected: row.password_hash !== null,
 });
+
+/** The chosen expiry: a calendar date (in the future, at most ROOM_LINK_MAX_DAYS ahead, else 400) or a number of days. */
+function expiryOf(input: CreateRoomLinkBody, now: number): number {
+  if (input.expiresAt === undefined) return now + (input.expiresInDays ?? ROOM_LINK_DEFAULT_DAYS) * DAY_MS;
+  const issue = (code: string, message: string) => badRequest(message, { issues: [{ path: '/expiresAt', code, message }] });
+  if (input.expiresAt <= now) throw issue('too_small', 'The expiry date must be in the future');
+  // One day more than the limit: the end of the last day that may be picked, in any time zone.
+  if (input.expiresAt > now + (ROOM_LINK_MAX_DAYS + 1) * DAY_MS) throw issue('too_big', `The expiry date may be at most ${ROOM_LINK_MAX_DAYS} days ahead`);
+  return input.expiresAt;
+}
 
 /** 409: the server cannot hand out the bytes of an end-to-end encrypted room (it cannot decrypt them). */
 const refuseEncryptedRoom = (room: RoomRow): void =>
@@ -83,6 +104,8 @@ export async function createLink(ctx: RequestContext, roomUuid: string, fileUuid
   refuseEncryptedRoom(room);
   const token = newLinkToken();
   const now = Date.now();
+  const expiresAt = expiryOf(input, now);
+  const passwordHash = input.password === undefined ? null : await hashPassword(input.password);
   const row = await app.db
     .insertInto('room_links')
     .values({
@@ -91,9 +114,11 @@ export async function createLink(ctx: RequestContext, roomUuid: string, fileUuid
       file_id: file.id,
       created_by: user.id,
       token_hash: linkTokenHash(token),
-      expires_at: now + (input.expiresInDays ?? ROOM_LINK_DEFAULT_DAYS) * DAY_MS,
+      expires_at: expiresAt,
       revoked_at: null,
       created_at: now,
+      password_hash: passwordHash,
+      max_downloads: input.maxDownloads ?? null,
     })
     .returningAll()
     .executeTakeFirstOrThrow();
@@ -122,19 +147,45 @@ export async function revokeLink(ctx: RequestContext, roomUuid: string, fileUuid
   await ctx.app.db.updateTable('room_links').set({ revoked_at: Date.now() }).where('id', '=', row.id).where('revoked_at', 'is', null).execute();
 }
 
-const gone = (reason: 'linkExpired' | 'linkRevoked' | 'fileDeleted' | 'creatorLostAccess', message: string) => new HttpError(410, 'NotFoundException', message, { reason });
+const gone = (reason: 'linkExpired' | 'linkRevoked' | 'linkUsedUp' | 'fileDeleted' | 'creatorLostAccess', message: string) => new HttpError(410, 'NotFoundException', message, { reason });
+
+const passwordRefused = (reason: 'passwordRequired' | 'passwordWrong', message: string) => new HttpError(403, 'AccessDeniedException', message, { reason });
 
 /**
- * The link of a token with its live room and file: unknown 404; revoked, expired, its file (or
- * folder, or room) in the trash or purged, or its maker without the edit right there now: 410,
- * each with its reason.
+ * A protected link's password (URI-encoded in the header): none 403 passwordRequired; wrong 403
+ * passwordWrong and counted per link; ROOM_LINK_PASSWORD_LIMIT wrong ones in the window and the
+ * link answers 429 to every password (the right one too) until the window frees a slot.
  */
-async function linkTarget(app: FastifyInstance, token: string) {
+async function checkPassword(app: FastifyInstance, link: LinkRow, encoded: string | undefined): Promise<void> {
+  if (link.password_hash === null) return;
+  if (encoded === undefined) throw passwordRefused('passwordRequired', 'This link is protected by a password');
+  const subject = String(link.id);
+  const wrong = await app.rateLimiter.count(RATE_LIMIT_BUCKETS.roomLinkPassword, subject, ROOM_LINK_PASSWORD_LIMIT.windowMs);
+  if (wrong >= ROOM_LINK_PASSWORD_LIMIT.limit) throw rateLimitExceeded(ROOM_LINK_PASSWORD_LIMIT.windowMs);
+  let password: string;
+  try {
+    password = decodeURIComponent(encoded);
+  } catch {
+    password = encoded; // not URI-encoded: compared as sent (and wrong unless it is the password)
+  }
+  if (await verifyPassword(link.password_hash, password)) return;
+  await app.rateLimiter.record(RATE_LIMIT_BUCKETS.roomLinkPassword, subject);
+  throw passwordRefused('passwordWrong', 'The password is wrong');
+}
+
+/**
+ * The link of a token with its live room and file: unknown 404; revoked, expired, used up, its
+ * file (or folder, or room) in the trash or purged, or its maker without the edit right there now:
+ * 410, each with its reason; a protected link without its right password 403 (checkPassword).
+ */
+async function linkTarget(app: FastifyInstance, token: string, password: string | undefined) {
   const link = await app.db.selectFrom('room_links').selectAll().where('token_hash', '=', linkTokenHash(token)).executeTakeFirst();
   if (!link) throw notFound('Link not found', { reason: 'linkInvalid' });
   const state = linkStateOf(link);
   if (state === 'revoked') throw gone('linkRevoked', 'This link was revoked');
   if (state === 'expired') throw gone('linkExpired', 'This link has expired');
+  if (state === 'usedUp') throw gone('linkUsedUp', 'This link is used up: its download limit is reached');
+  await checkPassword(app, link, password);
   const fileGone = () => gone('fileDeleted', 'The shared file was deleted');
   const room = await app.db.selectFrom('data_rooms').selectAll().where('id', '=', link.room_id).where('deleted_at', 'is', null).executeTakeFirst();
   if (!room) throw fileGone();
@@ -149,15 +200,16 @@ async function linkTarget(app: FastifyInstance, token: string) {
   return { link, room, ...live };
 }
 
-export async function linkInfo(app: FastifyInstance, token: string): Promise<RoomLinkInfo> {
-  const { link, file } = await linkTarget(app, token);
+export async function linkInfo(app: FastifyInstance, token: string, password: string | undefined): Promise<RoomLinkInfo> {
+  const { link, file } = await linkTarget(app, token, password);
   refuseUnlessScanned(file);
-  return { name: file.name, size: Number(file.size), mimeType: file.mime_type, expiresAt: Number(link.expires_at) };
+  const downloadsLeft = link.max_downloads === null ? null : Math.max(0, Number(link.max_downloads) - Number(link.downloads));
+  return { name: file.name, size: Number(file.size), mimeType: file.mime_type, expiresAt: Number(link.expires_at), downloadsLeft };
 }
 
 /** The file's current content (Range as every download); a complete GET counts and is logged as `download` by "public link". */
-export async function linkDownload(app: FastifyInstance, request: FastifyRequest, reply: FastifyReply, token: string): Promise<unknown> {
-  const { link, room, file, folder } = await linkTarget(app, token);
+export async function linkDownload(app: FastifyInstance, request: FastifyRequest, reply: FastifyReply, token: string, password: string | undefined): Promise<unknown> {
+  const { link, room, file, folder } = await linkTarget(app, token, password);
   refuseUnlessScanned(file);
   const stored = { name: file.name, mimeType: file.mime_type, layout: layoutOf(file), keyOf: (i: number) => filePartKey(file, i) };
   return sendStoredFile(request, reply, app.blobs, stored, async () => {

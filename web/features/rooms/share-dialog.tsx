@@ -50,6 +50,8 @@ export interface ShareDialogExtension {
   columns?: DataTableColumn<RoomAccessEntry>[];
   /** Runs after the change was stored, with the answer's entries; it toasts its own outcome. */
   afterChange?: (change: AccessChange, entries: RoomAccessEntry[]) => Promise<void>;
+  /** A line below the intro (a Secure room: why it has no public links). */
+  note?: string;
 }
 
 /**
@@ -235,6 +237,11 @@ export function ShareDialog({
             <Text as="p" style={{ margin: 0 }}>
               {folder ? t('rooms:share.introFolder') : t('rooms:share.introRoom')}
             </Text>
+            {extension?.note ? (
+              <Text as="p" style={{ margin: 0 }}>
+                {extension.note}
+              </Text>
+            ) : null}
             <form onSubmit={(event) => void add(event)} noValidate className={styles.add} aria-label={t('rooms:share.addLabel')}>
               <Field label={t('rooms:share.user')} hint={t('rooms:invitations.hint')} required validationMessage={userProblem} className={styles.user}>
                 <Input value={user} autoComplete="off" onChange={(_e, data) => setUser(data.value)} />

@@ -225,6 +225,7 @@ export function E2eRoomPage() {
   const shareExtension: ShareDialogExtension = {
     columns: [{ id: 'key', header: t('rooms:e2e.members.key'), cell: keyState }],
     afterChange: afterShare,
+    note: t('roomLinks:secureRoomNote'),
   };
 
   // Sort and search use the names opened so far; the progress line says when more are coming.

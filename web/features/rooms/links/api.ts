@@ -1,7 +1,7 @@
 import { call } from '@shared/api/call';
 import { ROOM_LINK_ENDPOINTS as E } from '@shared/contract/endpoints/room-links';
 import { ROOM_LINK_TOKEN_HEADER } from '@shared/contract/link-token';
-import type { CreatedRoomLink, RoomLinkInfo, RoomLinkList } from '@shared/contract/room-links';
+import { ROOM_LINK_PASSWORD_HEADER, type CreatedRoomLink, type CreateRoomLinkBody, type RoomLinkInfo, type RoomLinkList } from '@shared/contract/room-links';
 import { apiClient } from '@web/lib/api-client';
 import { useAuthState } from '@web/lib/auth';
 import useSWR, { mutate } from 'swr';
@@ -20,8 +20,8 @@ export const useRoomFileLinks = (file: { roomUuid: string; uuid: string } | null
 
 const refreshLinks = () => mutate((key) => Array.isArray(key) && key[0] === LINKS_KEY);
 
-export async function createRoomFileLink(roomUuid: string, fileUuid: string, expiresInDays: number): Promise<CreatedRoomLink> {
-  const created = await call(apiClient, E.create, { params: { roomUuid, fileUuid }, body: { expiresInDays } });
+export async function createRoomFileLink(roomUuid: string, fileUuid: string, body: CreateRoomLinkBody): Promise<CreatedRoomLink> {
+  const created = await call(apiClient, E.create, { params: { roomUuid, fileUuid }, body });
   await refreshLinks();
   return created;
 }
@@ -31,8 +31,11 @@ export async function revokeRoomFileLink(roomUuid: string, fileUuid: string, lin
   await refreshLinks();
 }
 
-/** The header that carries a link's token (never the URL: issue 28). */
-export const roomLinkTokenHeaders = (token: string) => ({ [ROOM_LINK_TOKEN_HEADER]: token });
+/** The headers that carry a link's token (never the URL: issue 28) and a protected link's password (URI-encoded: headers carry Latin-1 only). */
+export const roomLinkTokenHeaders = (token: string, password?: string): Record<string, string> => ({
+  [ROOM_LINK_TOKEN_HEADER]: token,
+  ...(password ? { [ROOM_LINK_PASSWORD_HEADER]: encodeURIComponent(password) } : {}),
+});
 
 /** GET /room-links/by-token (public): what the landing page shows before the download. */
-export const getRoomLinkInfo = (token: string): Promise<RoomLinkInfo> => call(apiClient, E.info, {}, { headers: roomLinkTokenHeaders(token) });
+export const getRoomLinkInfo = (token: string, password?: string): Promise<RoomLinkInfo> => call(apiClient, E.info, {}, { headers: roomLinkTokenHeaders(token, password) });

@@ -1,7 +1,7 @@
 import { isApiError } from '@shared/api/api-error';
 
 /** The server's refusals of a link (server/README "Public links to room files"), as `roomLinks:page.errors.*` keys. */
-const REASONS = ['linkInvalid', 'linkExpired', 'linkRevoked', 'fileDeleted', 'creatorLostAccess', 'scanInProgress', 'virusDetected', 'scanFailed'] as const;
+const REASONS = ['linkInvalid', 'linkExpired', 'linkRevoked', 'linkUsedUp', 'passwordRequired', 'passwordWrong', 'fileDeleted', 'creatorLostAccess', 'scanInProgress', 'virusDetected', 'scanFailed'] as const;
 
 export function linkErrorKey(error: unknown): string {
   if (!isApiError(error)) return 'general';
@@ -11,3 +11,6 @@ export function linkErrorKey(error: unknown): string {
   const reason = (error.error?.metadata as { reason?: unknown } | undefined)?.reason;
   return REASONS.includes(reason as (typeof REASONS)[number]) ? (reason as string) : 'general';
 }
+
+/** A protected link's refusal until the right password is entered: the page asks for it instead of a message page. */
+export const isPasswordRefusal = (error: unknown): boolean => ['passwordRequired', 'passwordWrong'].includes(linkErrorKey(error));

@@ -1,5 +1,5 @@
-import { Body1, Button, Card, makeStyles, Spinner } from '@fluentui/react-components';
-import { ArrowDownloadRegular } from '@fluentui/react-icons';
+import { Body1, Button, Card, Field, Input, makeStyles, Spinner } from '@fluentui/react-components';
+import { ArrowDownloadRegular, LockClosedRegular } from '@fluentui/react-icons';
 import { API_BASE } from '@shared/contract/constants';
 import { ROOM_LINK_PAGE, ROOM_LINK_PATHS } from '@shared/contract/room-links';
 import { Alert } from '@web/components/alert';
@@ -13,7 +13,7 @@ import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import useSWR from 'swr';
 import { getRoomLinkInfo, roomLinkTokenHeaders } from './api';
-import { linkErrorKey } from './link-errors';
+import { isPasswordRefusal, linkErrorKey } from './link-errors';
 
 const useStyles = makeStyles({
   card: { maxWidth: '560px', margin: '0 auto', padding: '24px', display: 'grid', gap: '16px' },
@@ -21,6 +21,7 @@ const useStyles = makeStyles({
   term: { fontWeight: 600 },
   value: { margin: 0, overflowWrap: 'anywhere' },
   download: { justifySelf: 'start' },
+  passwordForm: { display: 'grid', gap: '12px', maxWidth: '360px' },
 });
 
 /**
@@ -29,29 +30,60 @@ const useStyles = makeStyles({
  * page saying why the link does not work. The token stays in the fragment and goes to the API only
  * in the x-room-link-token header (issue 28); a link handed out before (`/room-link/{token}`) opens
  * too, its address rewritten to the fragment form. The download is a transfer (lib/plain-download.ts):
- * a browser navigation could not carry the header.
+ * a browser navigation could not carry the header. A protected link first asks for its password
+ * (sent in the x-room-link-password header with each call, kept in this page's memory only); a link
+ * with a download limit shows the downloads left, and once used up says so (410 linkUsedUp).
  */
 export function RoomLinkPage() {
   const { t } = useTranslation();
   const styles = useStyles();
   const { token: pathToken } = useParams();
   const token = useFragmentToken('token', { legacy: pathToken, pathname: ROOM_LINK_PAGE }) ?? '';
-  const info = useSWR(['room-link/public', token], () => getRoomLinkInfo(token), { revalidateOnFocus: false, shouldRetryOnError: false });
+  const [password, setPassword] = useState('');
+  const [typed, setTyped] = useState('');
+  const info = useSWR(['room-link/public', token, password], () => getRoomLinkInfo(token, password), { revalidateOnFocus: false, shouldRetryOnError: false });
   const language = currentLanguage();
   const [lateError, setLateError] = useState<unknown>(null);
   const error: unknown = info.error ?? lateError;
 
-  // Asks again before the download: a link revoked (or expired) since the page opened shows its message, not the server's raw answer.
+  // Asks again before the download: a link revoked, expired or used up since the page opened shows its message, not the server's raw answer.
   async function download(file: { name: string; size: number }) {
     try {
-      await getRoomLinkInfo(token);
+      await getRoomLinkInfo(token, password);
     } catch (refusal) {
       setLateError(refusal);
       return;
     }
-    await startPlainDownload({ url: `${API_BASE}${ROOM_LINK_PATHS.content}`, name: file.name, size: file.size, headers: roomLinkTokenHeaders(token) });
+    await startPlainDownload({ url: `${API_BASE}${ROOM_LINK_PATHS.content}`, name: file.name, size: file.size, headers: roomLinkTokenHeaders(token, password) });
+    await info.mutate(); // the downloads left
   }
 
+  if (error && isPasswordRefusal(error)) {
+    const wrong = linkErrorKey(error) === 'passwordWrong';
+    return (
+      <Card className={styles.card}>
+        <PageHeading focusOnMount>{t('roomLinks:page.passwordTitle')}</PageHeading>
+        <Body1 as="p" style={{ margin: 0 }}>
+          {t('roomLinks:page.passwordIntro')}
+        </Body1>
+        <form
+          className={styles.passwordForm}
+          onSubmit={(event) => {
+            event.preventDefault();
+            setLateError(null);
+            setPassword(typed);
+          }}
+        >
+          <Field label={t('roomLinks:page.password')} required validationState={wrong ? 'error' : 'none'} validationMessage={wrong ? t('roomLinks:page.errors.passwordWrong') : undefined}>
+            <Input type="password" autoComplete="off" value={typed} data-testid="room-link-page-password" onChange={(_e, data) => setTyped(data.value)} />
+          </Field>
+          <Button appearance="primary" type="submit" icon={<LockClosedRegular />} disabled={typed === '' || info.isLoading} className={styles.download}>
+            {t('roomLinks:page.unlock')}
+          </Button>
+        </form>
+      </Card>
+    );
+  }
   if (error) {
     return (
       <Card className={styles.card}>
@@ -61,7 +93,7 @@ export function RoomLinkPage() {
     );
   }
   if (!info.data) return <Spinner label={t('common:loading')} />;
-  const { name, size, expiresAt } = info.data;
+  const { name, size, expiresAt, downloadsLeft } = info.data;
   return (
     <Card className={styles.card}>
       <PageHeading focusOnMount>{t('roomLinks:page.title')}</PageHeading>
@@ -77,6 +109,14 @@ export function RoomLinkPage() {
         <dd className={styles.value}>{formatSize(size, language)}</dd>
         <dt className={styles.term}>{t('roomLinks:page.expires')}</dt>
         <dd className={styles.value}>{new Intl.DateTimeFormat(language, { dateStyle: 'long', timeStyle: 'short' }).format(expiresAt)}</dd>
+        {downloadsLeft === null ? null : (
+          <>
+            <dt className={styles.term}>{t('roomLinks:page.downloadsLeft')}</dt>
+            <dd className={styles.value} data-testid="room-link-downloads-left">
+              {downloadsLeft}
+            </dd>
+          </>
+        )}
       </dl>
       <Button appearance="primary" icon={<ArrowDownloadRegular />} className={styles.download} onClick={() => void download({ name, size })}>
         {t('roomLinks:page.download')}

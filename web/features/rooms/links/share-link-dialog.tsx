@@ -1,11 +1,19 @@
-import { Button, Dialog, DialogActions, DialogBody, DialogContent, DialogSurface, DialogTitle, DialogTrigger, Field, Input, makeStyles, Select, Spinner, Text } from '@fluentui/react-components';
+import { Button, Dialog, DialogActions, DialogBody, DialogContent, DialogSurface, DialogTitle, DialogTrigger, Field, Input, makeStyles, Spinner, Text } from '@fluentui/react-components';
 import { CopyRegular, LinkRegular, OpenRegular } from '@fluentui/react-icons';
-import { ROOM_LINK_DEFAULT_DAYS, ROOM_LINK_MAX_DAYS, type CreatedRoomLink, type RoomLink } from '@shared/contract/room-links';
+import {
+  ROOM_LINK_DEFAULT_DAYS,
+  ROOM_LINK_MAX_DAYS,
+  ROOM_LINK_MAX_DOWNLOADS,
+  ROOM_LINK_PASSWORD_MAX,
+  ROOM_LINK_PASSWORD_MIN,
+  type CreatedRoomLink,
+  type RoomLink,
+} from '@shared/contract/room-links';
 import type { RoomFile } from '@shared/contract/rooms';
 import { Alert } from '@web/components/alert';
 import { DataTable, type DataTableColumn } from '@web/components/data-table';
 import { useNotify } from '@web/lib/toasts';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { roomErrorText } from '../room-errors';
 import { useDateFormat } from '../room-format';
@@ -19,8 +27,13 @@ const useStyles = makeStyles({
   heading: { margin: 0, fontSize: '1em', fontWeight: 600 },
 });
 
-/** The expiries offered (days); the server accepts 1 to ROOM_LINK_MAX_DAYS. */
-const EXPIRY_CHOICES = [1, ROOM_LINK_DEFAULT_DAYS, 14, 30, ROOM_LINK_MAX_DAYS] as const;
+// The calendar is a chunk of its own: only makers of links load it.
+const ExpiryDatePicker = lazy(() => import(/* webpackChunkName: "link-expiry-date" */ './expiry-date-picker').then((m) => ({ default: m.ExpiryDatePicker })));
+
+/** Today plus `days`, at the end of that day in the maker's zone (the link works through the chosen day). */
+function endOfDayIn(days: number, from = new Date()): Date {
+  return new Date(from.getFullYear(), from.getMonth(), from.getDate() + days, 23, 59, 59, 999);
+}
 
 /**
  * "Share link" of a plain room's file (OWNER, EDITOR): make a public link with an expiry (its URL is
@@ -33,22 +46,31 @@ export function ShareLinkDialog({ file, onClose }: { file: RoomFile | null; onCl
   const notify = useNotify();
   const dateFormat = useDateFormat();
   const links = useRoomFileLinks(file);
-  const [days, setDays] = useState<number>(ROOM_LINK_DEFAULT_DAYS);
+  const [expiry, setExpiry] = useState<Date>(() => endOfDayIn(ROOM_LINK_DEFAULT_DAYS));
+  const [password, setPassword] = useState('');
+  const [limit, setLimit] = useState('');
   const [busy, setBusy] = useState(false);
   const [created, setCreated] = useState<CreatedRoomLink | null>(null);
   const [revoking, setRevoking] = useState<RoomLink | null>(null);
 
   const close = () => {
     setCreated(null);
-    setDays(ROOM_LINK_DEFAULT_DAYS);
+    setExpiry(endOfDayIn(ROOM_LINK_DEFAULT_DAYS));
+    setPassword('');
+    setLimit('');
     onClose();
   };
 
+  const passwordTooShort = password !== '' && password.length < ROOM_LINK_PASSWORD_MIN;
+  const limitNumber = limit === '' ? undefined : Number(limit);
+  const limitInvalid = limitNumber !== undefined && !(Number.isInteger(limitNumber) && limitNumber >= 1 && limitNumber <= ROOM_LINK_MAX_DOWNLOADS);
+
   async function create() {
-    if (!file) return;
+    if (!file || passwordTooShort || limitInvalid) return;
     setBusy(true);
     try {
-      setCreated(await createRoomFileLink(file.roomUuid, file.uuid, days));
+      setCreated(await createRoomFileLink(file.roomUuid, file.uuid, { expiresAt: expiry.getTime(), password: password || undefined, maxDownloads: limitNumber }));
+      setPassword('');
     } catch (error) {
       const text = roomErrorText(error);
       notify('error', t('roomLinks:createFailed', { name: file.name }), t(`rooms:${text.key}`, text.values));
@@ -84,7 +106,12 @@ export function ShareLinkDialog({ file, onClose }: { file: RoomFile | null; onCl
     { id: 'by', header: t('roomLinks:columns.by'), cell: (l) => l.createdBy },
     { id: 'expires', header: t('roomLinks:columns.expires'), cell: (l) => dateFormat.format(l.expiresAt) },
     { id: 'state', header: t('roomLinks:columns.state'), cell: (l) => t(`roomLinks:states.${l.state}`) },
-    { id: 'downloads', header: t('roomLinks:columns.downloads'), cell: (l) => String(l.downloads) },
+    {
+      id: 'downloads',
+      header: t('roomLinks:columns.downloads'),
+      cell: (l) => (l.maxDownloads === null ? String(l.downloads) : t('roomLinks:downloadsOfLimit', { done: l.downloads, limit: l.maxDownloads })),
+    },
+    { id: 'password', header: t('roomLinks:columns.password'), cell: (l) => (l.passwordProtected ? t('roomLinks:passwordYes') : t('roomLinks:passwordNo')) },
     {
       id: 'actions',
       header: t('roomLinks:columns.actions'),
@@ -108,16 +135,28 @@ export function ShareLinkDialog({ file, onClose }: { file: RoomFile | null; onCl
                 {t('roomLinks:intro')}
               </Text>
               <div className={styles.row}>
-                <Field label={t('roomLinks:expiry')}>
-                  <Select value={String(days)} onChange={(_e, data) => setDays(Number(data.value))}>
-                    {EXPIRY_CHOICES.map((d) => (
-                      <option key={d} value={d}>
-                        {t('roomLinks:expiryDays', { count: d })}
-                      </option>
-                    ))}
-                  </Select>
+                <Field label={t('roomLinks:expiryDate')} hint={t('roomLinks:expiryHint', { max: ROOM_LINK_MAX_DAYS })}>
+                  <Suspense fallback={<Spinner size="tiny" label={t('common:loading')} />}>
+                    <ExpiryDatePicker label={t('roomLinks:expiryDate')} value={expiry} min={endOfDayIn(0)} max={endOfDayIn(ROOM_LINK_MAX_DAYS)} onChange={(date) => setExpiry(endOfDayIn(0, date))} />
+                  </Suspense>
                 </Field>
-                <Button appearance="primary" icon={<LinkRegular />} disabled={busy} onClick={() => void create()}>
+                <Field
+                  label={t('roomLinks:password')}
+                  hint={t('roomLinks:passwordHint', { min: ROOM_LINK_PASSWORD_MIN })}
+                  validationState={passwordTooShort ? 'error' : 'none'}
+                  validationMessage={passwordTooShort ? t('roomLinks:passwordTooShort', { min: ROOM_LINK_PASSWORD_MIN }) : undefined}
+                >
+                  <Input type="password" autoComplete="new-password" value={password} maxLength={ROOM_LINK_PASSWORD_MAX} data-testid="room-link-password" onChange={(_e, data) => setPassword(data.value)} />
+                </Field>
+                <Field
+                  label={t('roomLinks:limit')}
+                  hint={t('roomLinks:limitHint')}
+                  validationState={limitInvalid ? 'error' : 'none'}
+                  validationMessage={limitInvalid ? t('roomLinks:limitInvalid', { max: ROOM_LINK_MAX_DOWNLOADS }) : undefined}
+                >
+                  <Input type="number" min={1} max={ROOM_LINK_MAX_DOWNLOADS} value={limit} data-testid="room-link-limit" onChange={(_e, data) => setLimit(data.value)} />
+                </Field>
+                <Button appearance="primary" icon={<LinkRegular />} disabled={busy || passwordTooShort || limitInvalid} onClick={() => void create()}>
                   {t('roomLinks:create')}
                 </Button>
               </div>
