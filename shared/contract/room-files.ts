@@ -131,6 +131,8 @@ export const RoomActivityEntrySchema = z
     kind: z.enum(ROOM_ACTIVITY_KINDS),
     /** Who (email address at the time). */
     actor: z.string(),
+    /** Issue 32: the actor's display name now (first and last name), shown instead of the address; null: none known (no account, or no name). */
+    actorName: z.string().nullable().optional(),
     item: z.object({ type: z.enum(['room', 'folder', 'file']), uuid: z.string(), name: z.string() }),
     /** E.g. the old name of a rename, the target of a move. */
     detail: z.string().nullable(),
@@ -147,7 +149,15 @@ export const RoomTrashItemParamsSchema = z.object({ roomUuid: Uuid, itemUuid: Uu
 
 /** A folder or file of the room moved to the trash (items inside a deleted folder come back with it). */
 export const RoomTrashEntrySchema = z
-  .object({ uuid: z.string(), type: z.enum(['folder', 'file']), name: z.string(), deletedAt: z.number(), deletedBy: z.string() })
+  .object({
+    uuid: z.string(),
+    type: z.enum(['folder', 'file']),
+    name: z.string(),
+    deletedAt: z.number(),
+    deletedBy: z.string(),
+    /** Issue 32: the display name of who deleted it, shown instead of the address; null: none known. */
+    deletedByName: z.string().nullable().optional(),
+  })
   .meta({ id: 'RoomTrashEntry' });
 export type RoomTrashEntry = z.infer<typeof RoomTrashEntrySchema>;
 export const RoomTrashListSchema = z.object({ entries: z.array(RoomTrashEntrySchema) }).meta({ id: 'RoomTrashList' });

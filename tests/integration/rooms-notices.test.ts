@@ -1,4 +1,5 @@
-import { ROOM_PATHS, type Room } from '@shared/contract/rooms';
+import type { RoomActivityList, RoomTrashList } from '@shared/contract/room-files';
+import { ROOM_PATHS, type Room, type RoomFolder } from '@shared/contract/rooms';
 import { ROOM_E2E_PATHS } from '@shared/contract/rooms-e2e';
 import { addressedTo, readMailbox, waitForMailboxMail, type MailboxMail } from '@tests/support/mailbox';
 import { startTestServer, type TestServer } from '@tests/support/server';
@@ -108,5 +109,21 @@ describe('room notices', () => {
     // carol (EDITOR) may not grant dora the key: refused, dora gets no "granted" mail.
     await expectBackendError(await req(server, a.carol, 'PUT', ROOM_E2E_PATHS.grant(room.uuid, a.dora.userUuid), { approve: true }), 403);
     expect(await unseenTo('dora')).toEqual([]);
+  });
+});
+
+describe('names instead of addresses (issue 32)', () => {
+  it("the activity's actor and the trash's deleted-by carry the display name besides the address", async () => {
+    const room = await json<Room>(await req(server, a.owner, 'POST', ROOM_PATHS.rooms, { name: 'Named room' }), 201);
+    await json(await share(a.owner, room, 'bob', 'EDITOR'), 200);
+    const folder = await json<RoomFolder>(await req(server, a.bob, 'POST', ROOM_PATHS.folders(room.uuid), { name: 'Bob folder', parentUuid: null }), 201);
+    expect((await req(server, a.bob, 'DELETE', ROOM_PATHS.folder(room.uuid, folder.uuid))).status).toBe(204);
+
+    const trash = await json<RoomTrashList>(await req(server, a.owner, 'GET', ROOM_PATHS.trash(room.uuid)), 200);
+    expect(trash.entries).toEqual([expect.objectContaining({ name: 'Bob folder', deletedBy: email('bob'), deletedByName: 'Bob Notice' })]);
+
+    const activity = await json<RoomActivityList>(await req(server, a.owner, 'GET', ROOM_PATHS.activity(room.uuid)), 200);
+    const people = new Set(activity.entries.map((e) => `${e.actorName} <${e.actor}>`));
+    expect(people).toEqual(new Set([`Owner Notice <${email('owner')}>`, `Bob Notice <${email('bob')}>`]));
   });
 });
