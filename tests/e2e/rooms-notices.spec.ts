@@ -5,8 +5,9 @@
 import { expect, test, type Page } from '@playwright/test';
 import { createUser as createUserInRepository, type TestUser } from '@tests/integration/escalation-helpers';
 import { addressedTo, extractLink, readMailbox, waitForMailboxMail } from '../support/mailbox';
-import { apiSignIn, expectNoSeriousA11yViolations, locale, serverPerFile, signInToInbox } from './fixtures';
-import { apiCreateRoom } from './rooms-fixtures';
+import { ROOM_PATHS } from '@shared/contract/rooms';
+import { apiCall, apiSignIn, expectNoSeriousA11yViolations, locale, serverPerFile, signInToInbox } from './fixtures';
+import { apiCreateFolder, apiCreateRoom, apiUploadRoomFile } from './rooms-fixtures';
 
 const rooms = locale<typeof import('@locales/en/rooms.json')>('en', 'rooms');
 const ctx = serverPerFile();
@@ -64,4 +65,31 @@ test('a person added from the share dialog is mailed in their language and opens
   await expect(share.getByRole('textbox', { name: rooms.share.user })).toHaveValue('half-typed');
   // A role change is no new access: still exactly one mail to the member.
   expect((await readMailbox(server.mailboxDir)).filter((m) => addressedTo(member.email)(m) && m.subject.includes('Datenraum'))).toHaveLength(1);
+});
+
+test('"Uploaded by", "Created by", activity and the trash show the name, the address beneath it', async ({ page }) => {
+  test.setTimeout(120_000);
+  const { server } = ctx;
+  await server.app.db.updateTable('users').set({ first_name: 'Nora', last_name: 'Neumann' }).where('id', '=', owner.id).execute();
+  const session = await apiSignIn(server, owner);
+  const room = await apiCreateRoom(server, session, 'Names Room');
+  await apiUploadRoomFile(server, session, room.uuid, null, 'named.bin', new Uint8Array(2048).fill(7));
+  const folder = await apiCreateFolder(server, session, room.uuid, 'Gone folder');
+  expect((await apiCall(server, session, 'DELETE', ROOM_PATHS.folder(room.uuid, folder.uuid))).status).toBe(204);
+
+  await signInToInbox(page, server, owner);
+  await page.goto(`${server.url}/datarooms/${room.uuid}`);
+  const fileRow = page.getByRole('row', { name: /named\.bin/ });
+  await expect(fileRow).toContainText(`Nora Neumann${owner.email}`);
+  await fileRow.getByRole('button', { name: rooms.files.actionsFor.replace('{{name}}', 'named.bin') }).click();
+  await page.getByRole('menuitem', { name: rooms.details.action }).click();
+  const panel = page.getByRole('dialog', { name: rooms.details.title.replace('{{name}}', 'named.bin') });
+  await expect(panel.getByRole('tabpanel')).toContainText(`${rooms.details.uploadedBy}Nora Neumann${owner.email}`);
+  await panel.getByRole('tab', { name: rooms.details.activity }).click();
+  await expect(panel.getByRole('table', { name: rooms.activity.title }).getByRole('row', { name: /named\.bin/ }).first()).toContainText(`Nora Neumann${owner.email}`);
+
+  await page.goto(`${server.url}/datarooms/${room.uuid}/trash`);
+  const trashRow = page.getByRole('table', { name: rooms.trash.tableLabel }).getByRole('row', { name: /Gone folder/ });
+  await expect(trashRow).toContainText(`Nora Neumann${owner.email}`);
+  await expectNoSeriousA11yViolations(page, 'room trash with names');
 });

@@ -1,5 +1,5 @@
 import type { RoomActivityList, RoomTrashList } from '@shared/contract/room-files';
-import { ROOM_PATHS, type Room, type RoomFolder } from '@shared/contract/rooms';
+import { ROOM_PATHS, type Room, type RoomContents, type RoomFolder } from '@shared/contract/rooms';
 import { ROOM_E2E_PATHS } from '@shared/contract/rooms-e2e';
 import { addressedTo, readMailbox, waitForMailboxMail, type MailboxMail } from '@tests/support/mailbox';
 import { startTestServer, type TestServer } from '@tests/support/server';
@@ -117,6 +117,10 @@ describe('names instead of addresses (issue 32)', () => {
     const room = await json<Room>(await req(server, a.owner, 'POST', ROOM_PATHS.rooms, { name: 'Named room' }), 201);
     await json(await share(a.owner, room, 'bob', 'EDITOR'), 200);
     const folder = await json<RoomFolder>(await req(server, a.bob, 'POST', ROOM_PATHS.folders(room.uuid), { name: 'Bob folder', parentUuid: null }), 201);
+    // "Created by": the room's and the folder's creators by name in the contents.
+    const contents = await json<RoomContents>(await req(server, a.owner, 'GET', ROOM_PATHS.room(room.uuid)), 200);
+    expect(contents.room).toMatchObject({ createdBy: email('owner'), createdByName: 'Owner Notice' });
+    expect(contents.folders).toEqual([expect.objectContaining({ createdBy: email('bob'), createdByName: 'Bob Notice' })]);
     expect((await req(server, a.bob, 'DELETE', ROOM_PATHS.folder(room.uuid, folder.uuid))).status).toBe(204);
 
     const trash = await json<RoomTrashList>(await req(server, a.owner, 'GET', ROOM_PATHS.trash(room.uuid)), 200);

@@ -21,6 +21,7 @@ import { VersionConflictDialog, VersionsDialog, type ConflictRequest } from './v
 import { formatSize } from '@web/lib/format-size';
 import { ShareLinkDialog } from './links/share-link-dialog';
 import { RoomUploadProgress } from './upload-progress';
+import { PersonName } from './person-name';
 
 const useStyles = makeStyles({
   section: { marginTop: '24px' },
@@ -204,7 +205,7 @@ export function RoomFiles({ contents, onName, onConfirm, onMove, onDetails, onPr
       ),
     },
     { id: 'size', ...sortable('size', t('rooms:files.columns.size')), cell: (file) => formatSize(file.size, i18n.language) },
-    { id: 'uploadedBy', header: t('rooms:files.columns.uploadedBy'), cell: (file) => file.uploadedBy },
+    { id: 'uploadedBy', header: t('rooms:files.columns.uploadedBy'), cell: (file) => <PersonName email={file.uploadedBy} name={file.uploadedByName} /> },
     { id: 'date', ...sortable('updatedAt', t('rooms:files.columns.modified')), cell: (file) => dateFormat.format(file.updatedAt) },
     {
       id: 'actions',
