@@ -6,8 +6,8 @@ import { expect, test, type Page } from '@playwright/test';
 import { createUser as createUserInRepository, type TestUser } from '@tests/integration/escalation-helpers';
 import { addressedTo, extractLink, readMailbox, waitForMailboxMail } from '../support/mailbox';
 import { ROOM_PATHS } from '@shared/contract/rooms';
-import { apiCall, apiSignIn, expectNoSeriousA11yViolations, locale, serverPerFile, signInToInbox } from './fixtures';
-import { apiCreateFolder, apiCreateRoom, apiUploadRoomFile } from './rooms-fixtures';
+import { apiCall, apiSignIn, dropFiles, expectNoSeriousA11yViolations, locale, serverPerFile, signInToInbox } from './fixtures';
+import { apiCreateFolder, apiCreateRoom, apiShareRoom, apiUploadRoomFile } from './rooms-fixtures';
 
 const rooms = locale<typeof import('@locales/en/rooms.json')>('en', 'rooms');
 const ctx = serverPerFile();
@@ -92,4 +92,19 @@ test('"Uploaded by", "Created by", activity and the trash show the name, the add
   const trashRow = page.getByRole('table', { name: rooms.trash.tableLabel }).getByRole('row', { name: /Gone folder/ });
   await expect(trashRow).toContainText(`Nora Neumann${owner.email}`);
   await expectNoSeriousA11yViolations(page, 'room trash with names');
+});
+
+test("a VIEWER's drop of files says why nothing is uploaded", async ({ page }) => {
+  const { server } = ctx;
+  const session = await apiSignIn(server, owner);
+  const room = await apiCreateRoom(server, session, 'Viewer Drop Room');
+  await apiShareRoom(server, session, room.uuid, member.email, 'VIEWER');
+  await signInToInbox(page, server, member);
+  await page.goto(`${server.url}/datarooms/${room.uuid}`);
+  await expect(page.getByRole('heading', { level: 1, name: 'Viewer Drop Room' })).toBeVisible();
+  await dropFiles(page, [{ name: 'refused.txt', bytes: new Uint8Array([1, 2, 3]) }], 'room-drop-zone');
+  await expect(page.getByText(rooms.drop.refusedNoUpload).first()).toBeVisible({ timeout: 30_000 });
+  // Nothing was uploaded.
+  const files = await server.app.db.selectFrom('room_files').innerJoin('data_rooms', 'data_rooms.id', 'room_files.room_id').select('room_files.name').where('data_rooms.uuid', '=', room.uuid).execute();
+  expect(files).toEqual([]);
 });
