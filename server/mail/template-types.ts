@@ -47,6 +47,12 @@ export interface MailTemplateData {
   roomRequestAnswered: { senderEmail: string; roomName: string; folderName: string | null; fileCount: number; link: string };
   /** Data rooms: an address without an account was invited (`roomName` null: an E2E room, its name is sealed). */
   roomInvitation: { inviterName: string; roomName: string | null; role: string; link: string; validDays: number };
+  /** To a registered person given access to a room (`roomName` null: a Secure room, its name is sealed). */
+  roomAdded: { actorName: string; roomName: string | null; role: string; link: string };
+  /** To a Secure room's OWNERs: a member activated end-to-end encryption and waits for the room key. */
+  roomKeyWaiting: { memberName: string; memberEmail: string; link: string };
+  /** To the member: an OWNER granted the Secure room's key. */
+  roomKeyGranted: { actorName: string; link: string };
   /**
    * To the requester: the copy into the folder gave up (room or folder deleted, no space); `placed`
    * of `fileCount` files made it. The delivery itself reached them: `link` opens it in the inbox.

@@ -30,6 +30,9 @@ const SAMPLE: MailTemplateData = {
   roomRequest: { requesterName: 'Ada <Lovelace>', requesterEmail: 'ada@example.test', roomName: 'Deals <b>2026</b>', folderName: 'Inbound', message: 'Please send <b>it</b>', link: 'https://kuvert.example/secumails/send?dar=abc', expiresOn: '2026-12-10', signup: true },
   roomRequestAnswered: { senderEmail: 'bob@example.test', roomName: 'Deals <b>2026</b>', folderName: null, fileCount: 2, link: 'https://kuvert.example/datarooms/r1' },
   roomInvitation: { inviterName: 'Ada <Lovelace>', roomName: 'Deals <b>2027</b>', role: 'EDITOR', link: 'https://kuvert.example/auth/dataroom-signup?token=abc&x=<b>', validDays: 14 },
+  roomAdded: { actorName: 'Ada <Lovelace>', roomName: 'Deals <b>2028</b>', role: 'VIEWER', link: 'https://kuvert.example/datarooms/r1' },
+  roomKeyWaiting: { memberName: 'Bob <b>', memberEmail: 'bob@example.test', link: 'https://kuvert.example/secure-rooms/r1' },
+  roomKeyGranted: { actorName: 'Ada <Lovelace>', link: 'https://kuvert.example/secure-rooms/r1' },
   roomRequestNotPlaced: { senderEmail: 'bob@example.test', roomName: 'Deals <b>2026</b>', folderName: 'In<b>bound</b>', fileCount: 3, placed: 1, link: 'https://kuvert.example/secumails/inbox/d1' },
 };
 

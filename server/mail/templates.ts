@@ -7,6 +7,7 @@ import { SUBMIT_BOX_TEMPLATES } from './submit-box-templates';
 import { FORM_TEMPLATES } from './form-templates';
 import { ROOM_REQUEST_TEMPLATES } from './room-request-templates';
 import { ROOM_TEMPLATES } from './room-templates';
+import { ROOM_NOTICE_TEMPLATES } from './room-notice-templates';
 import type { LocalizedTemplate, MailTemplateData, MailTemplateName, TemplateTable } from './template-types';
 
 export type { MailContext, MailTemplateData, MailTemplateName } from './template-types';
@@ -17,7 +18,7 @@ export type { MailContext, MailTemplateData, MailTemplateName } from './template
  * an HTML body in de/en/fr. Data values are escaped for the HTML part by `renderMail`,
  * so templates here only ever interpolate through the `v` helper they are given.
  */
-export const MAIL_TEMPLATES: TemplateTable = { ...ACCOUNT_TEMPLATES, ...DELIVERY_TEMPLATES, ...SUBMIT_BOX_TEMPLATES, ...FORM_TEMPLATES, ...ROOM_REQUEST_TEMPLATES, ...ROOM_TEMPLATES };
+export const MAIL_TEMPLATES: TemplateTable = { ...ACCOUNT_TEMPLATES, ...DELIVERY_TEMPLATES, ...SUBMIT_BOX_TEMPLATES, ...FORM_TEMPLATES, ...ROOM_REQUEST_TEMPLATES, ...ROOM_TEMPLATES, ...ROOM_NOTICE_TEMPLATES };
 
 export interface RenderedMail {
   subject: string;

@@ -12,6 +12,7 @@ import { manageableUser } from '../core/manageable-user';
 import { routePlugin } from '../core/route-plugin';
 import { mayLookUpKeysOf } from '../deliveries/e2e-lookups';
 import { notifyReleaseNeeded } from '../deliveries/e2e-release';
+import { noticeKeyWaiting } from '../rooms/kind/room-notices';
 import { RATE_LIMIT_BUCKETS } from '../security/rate-limiter';
 import { secuPassBodyProblems } from '../secupass/blob-checks';
 
@@ -48,6 +49,8 @@ export const secuPassRoutes = routePlugin('kuvert-secupass-routes', async (app) 
     if ((await app.secupass.set(userId, request.body)) === 'active') throw conflict('A SecuPass is already active; change it instead');
     // Senders of E2E deliveries waiting for this user learn that a release is needed now.
     await notifyReleaseNeeded(app, request.user!, request.log);
+    // Owners of Secure rooms this user belongs to learn that a key grant is awaited.
+    await noticeKeyWaiting(app, request.log, request.user!);
     void reply.code(201).header('cache-control', 'no-store');
     return app.secupass.getOwn(userId);
   });

@@ -131,6 +131,8 @@ export const RoomActivityEntrySchema = z
     kind: z.enum(ROOM_ACTIVITY_KINDS),
     /** Who (email address at the time). */
     actor: z.string(),
+    /** Issue 32: the actor's display name now (first and last name), shown instead of the address; null: none known (no account, or no name). */
+    actorName: z.string().nullable().optional(),
     item: z.object({ type: z.enum(['room', 'folder', 'file']), uuid: z.string(), name: z.string() }),
     /** E.g. the old name of a rename, the target of a move. */
     detail: z.string().nullable(),
@@ -156,6 +158,8 @@ export const RoomTrashEntrySchema = z
     deletedBy: z.string(),
     /** true: moved here by the room's retention policy (the trash says "Deleted by retention"). */
     deletedByRetention: z.boolean(),
+    /** Issue 32: the display name of who deleted it, shown instead of the address; null: none known. */
+    deletedByName: z.string().nullable().optional(),
   })
   .meta({ id: 'RoomTrashEntry' });
 export type RoomTrashEntry = z.infer<typeof RoomTrashEntrySchema>;

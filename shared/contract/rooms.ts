@@ -87,6 +87,8 @@ export const RoomSchema = z
     /** The caller's effective role in the room itself. */
     role: z.enum(ROOM_ROLES),
     createdBy: z.string(),
+    /** Issue 32: the creator's display name, shown instead of the address (absent or null: none known). */
+    createdByName: z.string().nullable().optional(),
     createdAt: z.number(),
     updatedAt: z.number(),
   })
@@ -114,6 +116,8 @@ export const RoomFolderSchema = z
     /** The caller's effective role here (inherited unless set on this folder or above it). */
     role: z.enum(ROOM_ROLES),
     createdBy: z.string(),
+    /** Issue 32: the creator's display name (absent or null: none known). */
+    createdByName: z.string().nullable().optional(),
     createdAt: z.number(),
     classification: z.enum(ROOM_CLASSIFICATIONS),
     status: z.enum(ROOM_FILE_STATUSES),
@@ -170,6 +174,8 @@ export const RoomFileSchema = z
     /** The caller's effective role on the file (the one of its folder). */
     role: z.enum(ROOM_ROLES),
     uploadedBy: z.string(),
+    /** Issue 32: the uploader's display name (absent or null: none known). */
+    uploadedByName: z.string().nullable().optional(),
     createdAt: z.number(),
     updatedAt: z.number(),
     scanState: z.enum(ROOM_SCAN_STATES),

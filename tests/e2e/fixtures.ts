@@ -136,8 +136,8 @@ export async function pickFiles(page: Page, files: TestFile[]): Promise<void> {
   await page.locator('input[type=file]').setInputFiles(files.map((f) => ({ name: f.name, mimeType: 'application/octet-stream', buffer: Buffer.from(f.bytes) })));
 }
 
-/** Drops files onto the send page's attachment zone with a real DataTransfer (as a drag from the desktop does). */
-export async function dropFiles(page: Page, files: TestFile[]): Promise<void> {
+/** Drops files onto a drop zone (default: the send page's attachments) with a real DataTransfer (as a drag from the desktop does). */
+export async function dropFiles(page: Page, files: TestFile[], zoneTestId = 'send-drop-zone'): Promise<void> {
   const dataTransfer = await page.evaluateHandle((list) => {
     const data = new DataTransfer();
     for (const { name, base64 } of list) {
@@ -146,7 +146,7 @@ export async function dropFiles(page: Page, files: TestFile[]): Promise<void> {
     }
     return data;
   }, files.map((f) => ({ name: f.name, base64: Buffer.from(f.bytes).toString('base64') })));
-  const zone = page.getByTestId('send-drop-zone');
+  const zone = page.getByTestId(zoneTestId);
   await zone.dispatchEvent('dragover', { dataTransfer });
   await zone.dispatchEvent('drop', { dataTransfer });
 }

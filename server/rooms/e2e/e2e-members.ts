@@ -8,6 +8,7 @@ import type { RequestContext } from '../../core/request-context';
 import { recordActivity } from '../kind/activity';
 import { e2eAccessFlagsOfState } from './e2e-flags';
 import { grantOfCopy, memberStates, requireEncrypted, roomKeyCopies, storeRoomKeyCopy } from './e2e-rooms';
+import { noticeKeyGranted } from '../kind/room-notices';
 import { isRoomRole, liveRoom, requireRole, type RoomRow } from '../kind/roles';
 import type { FastifyInstance } from 'fastify';
 
@@ -64,7 +65,7 @@ export async function grantE2eKey(ctx: RequestContext, roomUuid: string, userUui
   const room = await liveRoom(app.db, roomUuid);
   await requireRole(app.db, room, user.id, 'manageAccess');
   requireEncrypted(room);
-  const target = await app.db.selectFrom('users').select(['id', 'uuid']).where('uuid', '=', userUuid).executeTakeFirst();
+  const target = await app.db.selectFrom('users').select(['id', 'uuid', 'email', 'first_name', 'last_name', 'language']).where('uuid', '=', userUuid).executeTakeFirst();
   const [member] = target ? await membersOf(app, room, target.id) : [];
   if (!target || !member) throw notFound('This user is not a member of the data room');
   if (member.encryptionNotActivated) throw badRequest('The member has not activated end-to-end encryption yet', { reason: 'encryptionNotActivated' });
@@ -78,7 +79,10 @@ export async function grantE2eKey(ctx: RequestContext, roomUuid: string, userUui
     await app.db.insertInto('room_e2e_declines').values({ room_id: room.id, user_id: target.id, key_id: keyId, declined_by: user.id, declined_at: Date.now() }).execute();
   }
   // An OWNER's grant to herself (re-signing her own copy, README section 7) shares nothing: not logged.
-  if (target.id !== user.id) await recordActivity(app.db, body.approve ? 'keys_shared' : 'keys_declined', user, { room, folderId: null, name: room.name }, member.user.email);
+  if (target.id !== user.id) {
+    await recordActivity(app.db, body.approve ? 'keys_shared' : 'keys_declined', user, { room, folderId: null, name: room.name }, member.user.email);
+    if (body.approve) await noticeKeyGranted(app, ctx.log, room, user, target);
+  }
   const [after] = await membersOf(app, room, target.id);
   return after ?? member;
 }

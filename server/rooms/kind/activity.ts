@@ -27,6 +27,9 @@ export interface ActivityItem {
 export const movedDetail = (room: { name: string } & RoomKindFlag, target: { name: string } | undefined): string =>
   isSecureRoom(room) ? 'moved' : `moved:${target?.name ?? room.name}`;
 
+/** A person's display name (first and last name) for the lists that show people (issue 32); null: no account or no name, the address stands. */
+export const personName = (u: { first_name: string | null; last_name: string | null }): string | null => `${u.first_name ?? ''} ${u.last_name ?? ''}`.trim() || null;
+
 export async function recordActivity(db: Kysely<Database>, kind: RoomActivityKind, actor: { id: number | null; email: string }, item: ActivityItem, detail: string | null = null): Promise<void> {
   await db
     .insertInto('room_activity')
@@ -67,6 +70,8 @@ export async function listActivity(
   const room = await liveRoom(app.db, roomUuid);
   let base = app.db
     .selectFrom('room_activity')
+    .leftJoin('users', 'users.id', 'room_activity.actor_id')
+    .select(['users.first_name', 'users.last_name'])
     .select(['room_activity.id', 'room_activity.kind', 'room_activity.actor', 'room_activity.item_type', 'room_activity.item_uuid', 'room_activity.item_name'])
     .select(['room_activity.detail', 'room_activity.created_at'])
     .where('room_activity.room_id', '=', room.id);
@@ -90,7 +95,7 @@ export async function listActivity(
     const type = r.item_type === 'file' || r.item_type === 'folder' ? r.item_type : 'room';
     const item: RoomActivityEntry['item'] = { type, uuid: r.item_uuid, name: r.item_name };
     const kind = (ROOM_ACTIVITY_KINDS as readonly string[]).includes(r.kind) ? (r.kind as RoomActivityKind) : 'edit';
-    return { kind, actor: r.actor, item, detail: r.detail, createdAt: Number(r.created_at) };
+    return { kind, actor: r.actor, actorName: personName(r), item, detail: r.detail, createdAt: Number(r.created_at) };
   });
   const last = page.at(-1);
   return { entries, nextCursor: rows.length > query.pageSize && last ? encodeCursor(last.id) : null };

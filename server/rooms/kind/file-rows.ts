@@ -47,7 +47,8 @@ export async function liveFile(
   return { file, folder };
 }
 
-export function toRoomFile(row: FileRow, room: RoomRow, folderUuid: string | null, role: RoomRole, uploadedBy: string): RoomFile {
+/** `uploadedByName`: the uploader's display name where the list looked it up (issue 32). */
+export function toRoomFile(row: FileRow, room: RoomRow, folderUuid: string | null, role: RoomRole, uploadedBy: string, uploadedByName?: string | null): RoomFile {
   return {
     uuid: row.uuid,
     roomUuid: room.uuid,
@@ -58,6 +59,7 @@ export function toRoomFile(row: FileRow, room: RoomRow, folderUuid: string | nul
     sha256: row.sha256,
     role,
     uploadedBy,
+    ...(uploadedByName === undefined ? {} : { uploadedByName }),
     createdAt: Number(row.created_at),
     updatedAt: Number(row.updated_at),
     scanState: scanStateOf(row.scan_state),

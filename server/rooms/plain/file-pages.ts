@@ -8,6 +8,7 @@ import { ROOM_FILE_SORTS, ROOM_FILES_PAGE_DEFAULT } from '@shared/contract/rooms
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Database } from '../../db/schema';
 import { badRequest } from '../../core/http-error';
+import { personName } from '../kind/activity';
 import { toRoomFile } from '../kind/file-rows';
 import type { FolderRow, RoomRow } from '../kind/roles';
 
@@ -100,10 +101,13 @@ export async function filePage(
   const last = shown.at(-1);
   const uploaderIds = [...new Set(shown.map((r) => r.uploaded_by).filter((id): id is number => id !== null))];
   const uploaders = new Map(
-    uploaderIds.length === 0 ? [] : (await db.selectFrom('users').select(['id', 'email']).where('id', 'in', uploaderIds).execute()).map((u) => [u.id, u.email]),
+    uploaderIds.length === 0 ? [] : (await db.selectFrom('users').select(['id', 'email', 'first_name', 'last_name']).where('id', 'in', uploaderIds).execute()).map((u) => [u.id, u]),
   );
   return {
-    files: shown.map((r) => toRoomFile(r, room, folder?.uuid ?? null, role, (r.uploaded_by !== null && uploaders.get(r.uploaded_by)) || '')),
+    files: shown.map((r) => {
+      const uploader = r.uploaded_by === null ? undefined : uploaders.get(r.uploaded_by);
+      return toRoomFile(r, room, folder?.uuid ?? null, role, uploader?.email ?? '', uploader ? personName(uploader) : null);
+    }),
     totalFiles: Number(total.n),
     nextCursor:
       page.length > pageSize && last

@@ -4,7 +4,7 @@ import { foldedIncludes, foldForSearch } from '@shared/contract/search-fold';
 import { sql } from 'kysely';
 import { accessDenied, badRequest } from '../../core/http-error';
 import type { RequestContext } from '../../core/request-context';
-import { recordActivity } from '../kind/activity';
+import { personName, recordActivity } from '../kind/activity';
 import { filePage, type FilePageQuery } from './file-pages';
 import { creationRightsOf, mayCreateRoomsUnder, roomSettings } from '../kind/admin-settings';
 import { checkRoomNameFree, validName } from '../kind/names';
@@ -14,19 +14,20 @@ import { refuseRoomCreationOverLicence } from '../kind/room-licence';
 import { ancestorsOf, liveFolder, liveRoom, requireRole, roleResolver, type FolderRow, type RoomRow } from '../kind/roles';
 import { isSecureRoom, requireRoomKind, roomIsOfKind, type RoomKind } from '../kind/room-kind';
 
-export function toRoom(row: RoomRow, role: RoomRole, createdBy: string): Room {
+export function toRoom(row: RoomRow, role: RoomRole, createdBy: string, createdByName?: string | null): Room {
   return {
     uuid: row.uuid,
     name: row.name,
     encrypted: isSecureRoom(row),
     role,
     createdBy,
+    ...(createdByName === undefined ? {} : { createdByName }),
     createdAt: Number(row.created_at),
     updatedAt: Number(row.updated_at),
   };
 }
 
-export function toFolder(row: FolderRow, room: RoomRow, parentUuid: string | null, role: RoomRole, createdBy: string): RoomFolder {
+export function toFolder(row: FolderRow, room: RoomRow, parentUuid: string | null, role: RoomRole, createdBy: string, createdByName?: string | null): RoomFolder {
   return {
     uuid: row.uuid,
     roomUuid: room.uuid,
@@ -34,6 +35,7 @@ export function toFolder(row: FolderRow, room: RoomRow, parentUuid: string | nul
     name: row.name,
     role,
     createdBy,
+    ...(createdByName === undefined ? {} : { createdByName }),
     createdAt: Number(row.created_at),
     classification: classificationOf(row.classification),
     status: fileStatusOf(row.file_status),
@@ -41,6 +43,12 @@ export function toFolder(row: FolderRow, room: RoomRow, parentUuid: string | nul
 }
 
 /** Email of a creator (empty when the account is gone). */
+/** The address and display name of a creator (issue 32: lists show the name); nobody: empty. */
+async function personOf({ app }: RequestContext, userId: number | null): Promise<[string, string | null]> {
+  const found = userId === null ? undefined : await app.users.findById(userId);
+  return found ? [found.email, personName(found)] : ['', null];
+}
+
 export async function emailOf({ app }: RequestContext, userId: number | null): Promise<string> {
   if (userId === null) return '';
   return (await app.users.findById(userId))?.email ?? '';
@@ -125,11 +133,11 @@ export async function contents(ctx: RequestContext, roomUuid: string, folderUuid
   for (const row of rows) {
     const childRole = roleOf(row);
     // A folder overridden to no role for the caller cannot happen (entries only grant), but stay safe.
-    if (childRole) folders.push(toFolder(row, room, folder?.uuid ?? null, childRole, await emailOf(ctx, row.created_by)));
+    if (childRole) folders.push(toFolder(row, room, folder?.uuid ?? null, childRole, ...(await personOf(ctx, row.created_by))));
   }
   return {
-    room: toRoom(room, roomRole, await emailOf(ctx, room.created_by)),
-    folder: folder ? toFolder(folder, room, ancestors[0]?.uuid ?? null, role, await emailOf(ctx, folder.created_by)) : null,
+    room: toRoom(room, roomRole, ...(await personOf(ctx, room.created_by))),
+    folder: folder ? toFolder(folder, room, ancestors[0]?.uuid ?? null, role, ...(await personOf(ctx, folder.created_by))) : null,
     path: ancestors.reverse().map((f) => ({ uuid: f.uuid, name: f.name })),
     folders,
     ...files,

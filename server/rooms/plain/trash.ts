@@ -9,7 +9,7 @@ import type { Database } from '../../db/schema';
 import { accessDenied, HttpError, notFound } from '../../core/http-error';
 import type { RequestContext } from '../../core/request-context';
 import { removeStored } from '../../reports/storage-totals';
-import { recordActivity } from '../kind/activity';
+import { personName, recordActivity } from '../kind/activity';
 import { checkNameFree } from '../kind/names';
 import { storedContents } from './versions';
 import { folderSubtree, liveFolder, liveRoom, requireMember, roleResolver, type RoomRow } from '../kind/roles';
@@ -56,25 +56,26 @@ export async function listTrash(ctx: RequestContext, roomUuid: string): Promise<
   const folders = await app.db
     .selectFrom('room_folders')
     .leftJoin('users', 'users.id', 'room_folders.deleted_by')
-    .select(['room_folders.id as at', 'room_folders.uuid', 'room_folders.name', 'room_folders.deleted_at', 'users.email'])
+    .select(['room_folders.id as at', 'room_folders.uuid', 'room_folders.name', 'room_folders.deleted_at', 'users.email', 'users.first_name', 'users.last_name'])
     .where('room_folders.room_id', '=', room.id)
     .where('room_folders.deleted_at', 'is not', null)
     .execute();
   const files = await app.db
     .selectFrom('room_files')
     .leftJoin('users', 'users.id', 'room_files.deleted_by')
-    .select(['room_files.id', 'room_files.folder_id as at', 'room_files.uuid', 'room_files.name', 'room_files.deleted_at', 'room_files.deleted_by', 'users.email'])
+    .select(['room_files.id', 'room_files.folder_id as at', 'room_files.uuid', 'room_files.name', 'room_files.deleted_at', 'room_files.deleted_by', 'users.email', 'users.first_name', 'users.last_name'])
     .where('room_files.room_id', '=', room.id)
     .where('room_files.deleted_at', 'is not', null)
     .execute();
   const byRetention = await retentionMoves(app.db, room, files);
-  const entry = (type: RoomTrashEntry['type']) => (r: { uuid: string; name: string; deleted_at: number | null; email: string | null }): RoomTrashEntry => ({
+  const entry = (type: RoomTrashEntry['type']) => (r: { uuid: string; name: string; deleted_at: number | null; email: string | null; first_name: string | null; last_name: string | null }): RoomTrashEntry => ({
     uuid: r.uuid,
     type,
     name: r.name,
     deletedAt: Number(r.deleted_at),
     deletedBy: r.email ?? '',
     deletedByRetention: byRetention.has(r.uuid),
+    deletedByName: personName(r),
   });
   const mine = <T extends { at: number | null }>(rows: T[]) => rows.filter((r) => mayDelete(r.at));
   const entries = [...mine(folders).map(entry('folder')), ...mine(files).map(entry('file'))].sort((a, b) => b.deletedAt - a.deletedAt);

@@ -9,6 +9,7 @@ import { dropRoomKeyCopyOfFormerMember, ROOM_DESCRIPTOR_KIND } from '../e2e/e2e-
 import type { RequestContext } from '../../core/request-context';
 import { mayInvite } from '../../users/invite-rights';
 import { inviteAddress } from './invitations';
+import { noticeAddedToRoom } from '../kind/room-notices';
 import { ancestorsOf, isRoomRole, liveFolder, liveRoom, requireRole, type FolderRow, type RoomRow } from '../kind/roles';
 import { isSecureRoom } from '../kind/room-kind';
 
@@ -109,6 +110,8 @@ export async function setAccess(
     throw refuse(409, 'ConflictException', 'Changing your own access cannot be undone; confirm it to continue', { reason: 'confirmOwnChange' });
   }
   const folderId = folder?.id ?? null;
+  // Someone who could not see the room before is told they can now (room-notices.ts).
+  const hadAccess = await app.db.selectFrom('room_access').select('id').where('room_id', '=', room.id).where('user_id', '=', target.id).executeTakeFirst();
   await app.db.transaction().execute(async (trx) => {
     let existing = trx.deleteFrom('room_access').where('room_id', '=', room.id).where('user_id', '=', target.id);
     existing = folderId === null ? existing.where('folder_id', 'is', null) : existing.where('folder_id', '=', folderId);
@@ -132,6 +135,7 @@ export async function setAccess(
     }
   });
   if (input.role === null) await dropRoomKeyCopyOfFormerMember(app, room, target.id);
+  else if (!hadAccess && target.id !== user.id) await noticeAddedToRoom(app, ctx.log, room, user, target, input.role);
   // In the log of the room or folder: who, and the role given (none: revoked).
   const item = folder ? { room, folderId: folder.id, uuid: folder.uuid, name: folder.name } : { room, folderId: null, name: room.name };
   await recordActivity(app.db, input.role === null ? 'access_revoked' : 'access_changed', user, item, input.role === null ? target.email : `${target.email}: ${input.role}`);

@@ -19,6 +19,7 @@ import { DataTable, type DataTableColumn } from '@web/components/data-table';
 import { useAuthState } from '@web/lib/auth';
 import { formatSize } from '@web/lib/format-size';
 import { useState, type ReactNode } from 'react';
+import { PersonName } from './person-name';
 import { useTranslation } from 'react-i18next';
 import { AccessFlags } from './access-flags';
 import { refreshRooms, setRoomAccess, useRoomAccess } from './api/rooms';
@@ -205,23 +206,25 @@ function FactsTab({ item, size, mimeType, signed, owners }: { item: DetailsItem;
   const styles = useStyles();
   const dateFormat = useDateFormat();
   const none = t('rooms:details.none');
-  const facts: [string, string][] = [];
+  const facts: [string, ReactNode][] = [];
+  // Issue 32: the person's name, the address on a second line; nobody known: "none".
+  const person = (email: string, name?: string | null) => (email ? <PersonName email={email} name={name} /> : none);
   if (item.kind === 'file') {
     facts.push([t('rooms:details.size'), formatSize(size ?? item.file.size, i18n.language)]);
     facts.push([t('rooms:details.type'), (mimeType ?? item.file.mimeType) || none]);
     facts.push([t('rooms:details.created'), dateFormat.format(item.file.createdAt)]);
     if (signed) facts.push([t('rooms:versions.columns.version'), String(signed.version)]);
     facts.push([t('rooms:details.modified'), dateFormat.format(signed ? new Date(signed.createdAt) : item.file.updatedAt)]);
-    facts.push([t('rooms:details.uploadedBy'), item.file.uploadedBy || none]);
+    facts.push([t('rooms:details.uploadedBy'), person(item.file.uploadedBy, item.file.uploadedByName)]);
   } else if (item.kind === 'folder') {
     facts.push([t('rooms:details.type'), t('rooms:details.typeFolder')]);
     facts.push([t('rooms:details.created'), dateFormat.format(item.folder.createdAt)]);
-    facts.push([t('rooms:details.createdBy'), item.folder.createdBy || none]);
+    facts.push([t('rooms:details.createdBy'), person(item.folder.createdBy, item.folder.createdByName)]);
   } else {
     facts.push([t('rooms:details.type'), t('rooms:details.typeRoom')]);
     facts.push([t('rooms:details.created'), dateFormat.format(item.room.createdAt)]);
     facts.push([t('rooms:details.modified'), dateFormat.format(item.room.updatedAt)]);
-    facts.push([t('rooms:details.createdBy'), item.room.createdBy || none]);
+    facts.push([t('rooms:details.createdBy'), person(item.room.createdBy, item.room.createdByName)]);
   }
   facts.push([t('rooms:details.owners'), owners === undefined ? t('rooms:details.ownersHidden') : owners.length > 0 ? owners.join(', ') : none]);
   facts.push([t('rooms:details.encryption'), item.room.encrypted ? t('rooms:details.encrypted') : t('rooms:details.notEncrypted')]);

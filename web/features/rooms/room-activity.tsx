@@ -9,6 +9,7 @@ import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useRoomActivityPages } from './api/room-activity-pages';
 import { useDateFormat } from './room-format';
+import { PersonName } from './person-name';
 
 /** A file the end-of-day retention job moved to the trash (no user did it; server/README "Room retention"). */
 const isRetentionMove = (entry: RoomActivityEntry) => entry.kind === 'delete' && entry.detail === RETENTION_ACTIVITY_DETAIL && entry.actor === '';
@@ -61,7 +62,7 @@ export function RoomActivity({
 
   const columns: DataTableColumn<RoomActivityEntry>[] = [
     { id: 'date', header: t('rooms:activity.columns.date'), cell: (entry) => dateFormat.format(entry.createdAt) },
-    { id: 'actor', header: t('rooms:activity.columns.actor'), cell: (entry) => (entry.actor === ROOM_LINK_ACTOR ? t('roomLinks:activityActor') : isRetentionMove(entry) ? t('rooms:retention.activityActor') : entry.actor) },
+    { id: 'actor', header: t('rooms:activity.columns.actor'), cell: (entry) => (entry.actor === ROOM_LINK_ACTOR ? t('roomLinks:activityActor') : isRetentionMove(entry) ? t('rooms:retention.activityActor') : <PersonName name={entry.actorName} email={entry.actor} />) },
     { id: 'kind', header: t('rooms:activity.columns.kind'), cell: (entry) => kindText(t, entry) },
     {
       id: 'item',

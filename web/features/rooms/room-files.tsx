@@ -21,6 +21,7 @@ import { VersionConflictDialog, VersionsDialog, type ConflictRequest } from './v
 import { formatSize } from '@web/lib/format-size';
 import { ShareLinkDialog } from './links/share-link-dialog';
 import { RoomUploadProgress } from './upload-progress';
+import { PersonName } from './person-name';
 
 const useStyles = makeStyles({
   section: { marginTop: '24px' },
@@ -148,6 +149,21 @@ export function RoomFiles({ contents, onName, onConfirm, onMove, onDetails, onPr
     },
   };
 
+  // Issue 32: a member who may not upload (VIEWER, PREVIEWER) is told why a drop does nothing,
+  // and the browser does not open the dropped file in place of the page.
+  const refusedDrop = {
+    onDragOver: (event: DragEvent) => {
+      if (!event.dataTransfer.types.includes('Files')) return;
+      event.preventDefault();
+      event.dataTransfer.dropEffect = 'none';
+    },
+    onDrop: (event: DragEvent) => {
+      if (!event.dataTransfer.types.includes('Files')) return;
+      event.preventDefault();
+      notify('warning', t('rooms:drop.refusedNoUpload'));
+    },
+  };
+
   const rename = (file: RoomFile): NameRequest => ({
     title: t('rooms:files.renameTitle', { name: file.name }),
     label: t('rooms:files.nameLabel'),
@@ -204,7 +220,7 @@ export function RoomFiles({ contents, onName, onConfirm, onMove, onDetails, onPr
       ),
     },
     { id: 'size', ...sortable('size', t('rooms:files.columns.size')), cell: (file) => formatSize(file.size, i18n.language) },
-    { id: 'uploadedBy', header: t('rooms:files.columns.uploadedBy'), cell: (file) => file.uploadedBy },
+    { id: 'uploadedBy', header: t('rooms:files.columns.uploadedBy'), cell: (file) => <PersonName email={file.uploadedBy} name={file.uploadedByName} /> },
     { id: 'date', ...sortable('updatedAt', t('rooms:files.columns.modified')), cell: (file) => dateFormat.format(file.updatedAt) },
     {
       id: 'actions',
@@ -261,7 +277,7 @@ export function RoomFiles({ contents, onName, onConfirm, onMove, onDetails, onPr
       className={mergeClasses(styles.section, may.upload && styles.dropZone, dragging && styles.dragging)}
       aria-labelledby="room-files-heading"
       data-testid="room-drop-zone"
-      {...(may.upload ? drop : {})}
+      {...(may.upload ? drop : refusedDrop)}
     >
       <div className={styles.head}>
         <h2 id="room-files-heading" className={styles.heading}>

@@ -16,6 +16,7 @@ import { refreshRooms, useRoomContents } from './api/rooms';
 import { ConfirmDialog, type ConfirmRequest } from './room-dialogs';
 import { roomErrorText } from './room-errors';
 import { useDateFormat } from './room-format';
+import { PersonName } from './person-name';
 
 const useStyles = makeStyles({
   page: { display: 'flex', flexDirection: 'column', gap: '12px' },
@@ -107,7 +108,11 @@ export function RoomTrash({ roomUuid, roomName, roomTo, names, locked }: { roomU
     },
     { id: 'type', header: t('rooms:trash.columns.type'), cell: (e) => t(`rooms:trash.types.${e.type}`) },
     { id: 'deletedAt', header: t('rooms:trash.columns.deletedAt'), cell: (e) => dates.format(e.deletedAt) },
-    { id: 'deletedBy', header: t('rooms:trash.columns.deletedBy'), cell: (e) => (e.deletedByRetention ? t('rooms:trash.byRetention') : e.deletedBy) },
+    {
+      id: 'deletedBy',
+      header: t('rooms:trash.columns.deletedBy'),
+      cell: (e) => (e.deletedByRetention ? t('rooms:trash.byRetention') : <PersonName name={e.deletedByName} email={e.deletedBy} />),
+    },
     {
       id: 'actions',
       header: t('rooms:trash.columns.actions'),

@@ -17,7 +17,7 @@ import { ROOM_ROLES, type RoomAccessEntry, type RoomFolder, type RoomRole } from
 import { DataTable, type DataTableColumn } from '@web/components/data-table';
 import { useAuthState } from '@web/lib/auth';
 import { useNotify } from '@web/lib/toasts';
-import { useState, type FormEvent } from 'react';
+import { useState, type FormEvent, type ReactElement } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AccessFlags } from './access-flags';
 import { refreshRoomInvitations } from './api/room-invitations';
@@ -194,6 +194,9 @@ export function ShareDialog({
     },
   ];
 
+  // The confirmation is a dialog nested in this one (Fluent's nested dialogs): the share dialog, its
+  // list and a half-typed name stay open beneath it, and come back focused after it (issue 32).
+  let confirmation: ReactElement | null = null;
   if (confirming) {
     // The same texts as the details sidebar's Access tab (a revoke names the role given up).
     const values = { item: itemName, role: roleName(confirming.role ?? confirming.current), user: confirming.label };
@@ -204,8 +207,8 @@ export function ShareDialog({
       : confirming.role
         ? t('rooms:details.changeText', values)
         : t('rooms:details.revokeText', values);
-    return (
-      <Dialog open={open} modalType="alert" onOpenChange={(_e, data) => (data.open ? undefined : setConfirming(null))}>
+    confirmation = (
+      <Dialog open modalType="alert" onOpenChange={(_e, data) => (data.open ? undefined : setConfirming(null))}>
         <DialogSurface>
           <DialogBody>
             <DialogTitle>{confirming.own ? t('rooms:share.ownTitle') : confirming.role ? t('rooms:details.changeTitle', values) : t('rooms:details.revokeTitle', values)}</DialogTitle>
@@ -269,6 +272,7 @@ export function ShareDialog({
               empty={<Text as="p">{t('rooms:share.empty')}</Text>}
             />
             <PendingInvitations roomUuid={roomUuid} folderUuid={folderUuid} itemName={itemName} open={open} />
+            {confirmation}
           </DialogContent>
           <DialogActions>
             <DialogTrigger disableButtonEnhancement>
