@@ -191,7 +191,8 @@ export function startRoomUpload(
           percent: total === 0 ? 100 : Math.floor((sent.reduce((a, b) => a + b, 0) / total) * 100),
           items: files.map((f, i) => ({
             name: f.name,
-            state: done.has(i) ? 'success' : skipped.has(i) ? 'cancelled' : i === current ? (waiting ? 'paused' : 'uploading') : 'pending',
+            // SPEC §4 "scanning for viruses": committed, the server's scan has not decided yet (the room list shows the outcome).
+            state: done.has(i) ? (done.get(i)!.scanState === 'scanning' ? 'scanning' : 'success') : skipped.has(i) ? 'cancelled' : i === current ? (waiting ? 'paused' : 'uploading') : 'pending',
             bytesDone: sent[i]!,
             totalBytes: f.size,
           })),
