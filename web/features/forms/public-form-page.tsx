@@ -28,6 +28,8 @@ import { readPublicFormUrl, urlDefaults, useEmbedHeight } from './public-form-ur
 import { SignatureField } from './signature-field';
 import { focusFirstProblem, StepButtons, StepHeading } from './process-pages-fill';
 import { FormFooterLinks } from './form-footer';
+import { ANALYTICS_ACTIONS } from '@web/lib/analytics/actions';
+import { track } from '@web/lib/analytics/analytics';
 
 const useStyles = makeStyles({
   card: { maxWidth: '640px', margin: '0 auto', padding: '24px', display: 'grid', gap: '16px' },
@@ -240,6 +242,7 @@ export function FormFill({ form, formId, preview = false, urlValues = {} }: { fo
         setFailure({ key: 'forms:public.failed', values: {} });
         return;
       }
+      track(ANALYTICS_ACTIONS.formSubmitted);
       if (form.layout.redirectUrl) window.location.assign(form.layout.redirectUrl);
       setDone(true);
     } catch (err) {

@@ -21,6 +21,8 @@ import { VersionConflictDialog, VersionsDialog, type ConflictRequest } from './v
 import { formatSize } from '@web/lib/format-size';
 import { ShareLinkDialog } from './links/share-link-dialog';
 import { RoomUploadProgress } from './upload-progress';
+import { ANALYTICS_ACTIONS } from '@web/lib/analytics/actions';
+import { track } from '@web/lib/analytics/analytics';
 
 const useStyles = makeStyles({
   section: { marginTop: '24px' },
@@ -223,7 +225,10 @@ export function RoomFiles({ contents, onName, onConfirm, onMove, onDetails, onPr
                 href={roomFileContentUrl(room.uuid, file.uuid)}
                 download={file.name}
                 // Through the transfer centre (progress, cancel, retry); the link stays for "save link as".
-                onClick={plainDownloadClick({ url: roomFileContentUrl(room.uuid, file.uuid), name: file.name, size: file.size })}
+                onClick={(event) => {
+                  track(ANALYTICS_ACTIONS.fileDownloaded);
+                  plainDownloadClick({ url: roomFileContentUrl(room.uuid, file.uuid), name: file.name, size: file.size })(event);
+                }}
                 aria-label={t('rooms:files.downloadFile', { name: file.name })}
               >
                 {t('rooms:files.download')}

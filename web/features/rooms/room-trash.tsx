@@ -16,6 +16,8 @@ import { refreshRooms, useRoomContents } from './api/rooms';
 import { ConfirmDialog, type ConfirmRequest } from './room-dialogs';
 import { roomErrorText } from './room-errors';
 import { useDateFormat } from './room-format';
+import { ANALYTICS_ACTIONS } from '@web/lib/analytics/actions';
+import { track } from '@web/lib/analytics/analytics';
 
 const useStyles = makeStyles({
   page: { display: 'flex', flexDirection: 'column', gap: '12px' },
@@ -69,6 +71,7 @@ export function RoomTrash({ roomUuid, roomName, roomTo, names, locked }: { roomU
     setBusy(entry.uuid);
     try {
       await restoreTrashItem(roomUuid, entry.uuid);
+      track(ANALYTICS_ACTIONS.fileRestored);
       notify('success', t('rooms:trash.restored', { name }));
       await Promise.all([trash.mutate(), refreshRooms()]);
     } catch (error) {
