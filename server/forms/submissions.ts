@@ -4,6 +4,7 @@ import { FORM_ERRORS, DISPLAY_ONLY_FIELD_TYPES, type CustomField, type FieldValu
 import { z } from 'zod';
 import type { FormE2eRecipient } from '@shared/contract/form-e2e';
 import { encryptsMessage, isE2eLevel } from '@shared/contract/security-levels';
+import { DELIVERY_SETTING_KEYS } from '@shared/contract/deliveries';
 import { FormSubmitBodySchema } from '@shared/contract/forms';
 import { fillTemplate, submissionProblems } from '@shared/rules/form-rules';
 import { isValidEmail } from '@shared/rules/send-rules';
@@ -71,6 +72,7 @@ export async function publicForm(app: FastifyInstance, formId: string): Promise<
     layout: layoutOf(row),
     translations: parseTranslations(row.translations),
     customFields: fields,
+    maxUploadSize: Number((await app.settings.getAll())[DELIVERY_SETTING_KEYS.maxUploadSize]),
     processPages: pagesOf(row),
     appearance: (await adminOf(app.db, row)).appearance,
     ...(await publicLayoutImages(app, row)),

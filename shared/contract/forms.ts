@@ -191,6 +191,8 @@ export const PublicFormSchema = z
     layout: FormLayoutSchema,
     translations: FormTranslationsSchema,
     customFields: z.array(CustomFieldSchema),
+    /** The most bytes one submission's files may hold together (the server's upload limit; above it TransferQuotaExceededException). */
+    maxUploadSize: z.number().int(),
     ...PUBLIC_FORM_E2E_SHAPE,
     /** Colours, transparency, dark theme (./form-admin.ts). */
     appearance: FormAppearanceSchema,

@@ -199,7 +199,7 @@ test.describe('configured by the operator', () => {
     await expect(page.getByTestId('bundled-help')).toHaveCount(0);
     await expectNoSeriousA11yViolations(page, 'help with the widget');
 
-    await expect.poll(() => standIn.events().map((e) => e.event_type)).toEqual(expect.arrayContaining(['Page Viewed', 'Help Opened']));
+    await expect.poll(() => standIn.events().map((e) => e.event_type)).toEqual(expect.arrayContaining(['Page Viewed', 'Help Opened', 'Login Button']));
     const upload = standIn.uploads[0]!;
     expect(upload.api_key).toBe('stand-in-key');
     expect(typeof upload.client_upload_time).toBe('string');
@@ -211,7 +211,10 @@ test.describe('configured by the operator', () => {
     const summary = JSON.stringify(standIn.events().map((e) => [e.event_type, e.groups, e.user_id]));
     expect(standIn.events().some((e) => e.event_type === '$identify' && e.groups?.customer_id === 'customer-42'), summary).toBe(true);
     expect(new Set(tracked.map((e) => e.user_id ?? null))).toEqual(new Set(tracked.some((e) => !e.user_id) ? [null, hashed] : [hashed]));
-    for (const event of tracked.filter((e) => e.event_type === 'Help Opened' || e.event_properties?.page !== '/auth/login')) expect(event.user_id).toBe(hashed);
+    // The login page's own actions (its page view, the Login Button of SPEC §9) come before the user is known.
+    expect(tracked.find((e) => e.event_type === 'Login Button')?.user_id ?? null).toBeNull();
+    const beforeSignIn = (e: (typeof tracked)[number]) => e.event_type === 'Login Button' || (e.event_type === 'Page Viewed' && e.event_properties?.page === '/auth/login');
+    for (const event of tracked.filter((e) => !beforeSignIn(e))) expect(event.user_id).toBe(hashed);
     expect(standIn.events().find((e) => e.event_type === 'Help Opened')?.event_properties).toEqual({ kind: 'widget' });
     // Nothing names the user: no email, no uuid in any upload.
     expect(JSON.stringify(standIn.uploads)).not.toContain(user.email);

@@ -279,6 +279,8 @@ describe('web forms', () => {
     const started = (await response.json()) as FormSubmitResponse;
     await updateSettings(server, admin, { [DELIVERY_SETTING_KEYS.maxUploadSize]: 2000 });
     try {
+      // The public page learns the total it may upload (it shows it beside each file field).
+      expect(((await (await publicCall('GET', `/public-forms/${form.formUuid}`)).json()) as PublicForm).maxUploadSize).toBe(2000);
       const announce = await fetch(`${server.url}${api(`/deliveries/${started.deliveryUuid}/files`)}`, {
         method: 'POST',
         headers: { authorization: `Bearer ${started.sessionToken}`, 'content-type': 'application/json' },

@@ -9,10 +9,10 @@ import {
   ProgressBar,
   tokens,
 } from '@fluentui/react-components';
-import { ArrowClockwiseRegular, ArrowSyncCircleRegular, DeleteRegular, DismissRegular } from '@fluentui/react-icons';
+import { ArrowClockwiseRegular, ArrowSyncCircleRegular, DeleteRegular, DismissRegular, PauseRegular, PlayRegular } from '@fluentui/react-icons';
 import { useNotify } from '@web/lib/toasts';
 import { formatSize } from '@web/lib/format-size';
-import { isActive, isWaitingForServer, overallProgress, transferStore, useTransfers, type Transfer, type TransferItem, type TransferKind } from '@web/lib/transfer-store';
+import { canPause, isActive, isWaitingForServer, overallProgress, transferStore, useTransfers, type Transfer, type TransferItem, type TransferKind } from '@web/lib/transfer-store';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
@@ -59,8 +59,8 @@ const PANELS: readonly TransferKind[] = ['upload', 'download'];
 
 /**
  * File transfer centre (SPEC §2): a header button opening a drawer with a panel per transfer kind
- * (uploads now, downloads later), an overall bar, a bar per file, the SPEC §4 states, cancel and
- * retry. State lives in web/lib/transfer-store, so it survives leaving the page that started it.
+ * (uploads now, downloads later), an overall bar, a bar per file, the SPEC §4 states, pause and
+ * resume (uploads), cancel and retry. State lives in web/lib/transfer-store, so it survives leaving the page that started it.
  */
 export function TransferCentre({ buttonClassName }: { buttonClassName?: string }) {
   const { t } = useTranslation();
@@ -179,6 +179,16 @@ function TransferRow({ transfer }: { transfer: Transfer }) {
         ))}
       </ul>
       <div className={styles.actions}>
+        {canPause(transfer) ? (
+          <Button size="small" icon={<PauseRegular />} onClick={() => transferStore.pause(transfer.id)} aria-label={t('send:transfers.pause', { title })}>
+            {t('send:progress.pause')}
+          </Button>
+        ) : null}
+        {transfer.state === 'paused' ? (
+          <Button size="small" icon={<PlayRegular />} onClick={() => void transferStore.resume(transfer.id)} aria-label={t('send:transfers.resume', { title })}>
+            {t('send:progress.resume')}
+          </Button>
+        ) : null}
         {isActive(transfer) ? (
           <Button size="small" icon={<DismissRegular />} onClick={() => transferStore.cancel(transfer.id)} aria-label={t('send:transfers.cancel', { title })}>
             {t('send:progress.cancel')}

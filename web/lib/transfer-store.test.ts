@@ -92,6 +92,49 @@ describe('transferStore', () => {
     expect(transferStore.hasActive()).toBe(false);
   });
 
+  it('pause aborts the upload as paused (kept, still active); resume runs the next attempt; done waits for a real end', async () => {
+    const { job, runs } = controllableJob('paused');
+    const { id, done } = transferStore.start(job);
+    let settled = false;
+    void done.then(() => (settled = true));
+    transferStore.pause(id);
+    await vi.waitFor(() => expect(transferStore.get(id)?.state).toBe('paused'));
+    expect(transferStore.hasActive()).toBe(true);
+    transferStore.clearFinished();
+    expect(transferStore.get(id)?.state).toBe('paused');
+    // Paused is not an end: the first run's promise does not settle, and retry is not the way back.
+    await Promise.resolve();
+    expect(settled).toBe(false);
+    expect(transferStore.retry(id)).toBeUndefined();
+    const resumed = transferStore.resume(id);
+    expect(runs[1]!.context.attempt).toBe(1);
+    expect(transferStore.get(id)?.state).toBe('running');
+    runs[1]!.finish({ ok: true, result: 'sent' });
+    await resumed;
+    expect(await done).toEqual({ ok: true, result: 'sent' });
+    expect(transferStore.get(id)).toMatchObject({ state: 'success', runs: 2 });
+    transferStore.dismiss(id);
+  });
+
+  it('a paused transfer can be cancelled; a download is never paused', async () => {
+    const { job } = controllableJob('paused then cancelled');
+    const { id, done } = transferStore.start(job);
+    transferStore.pause(id);
+    await vi.waitFor(() => expect(transferStore.get(id)?.state).toBe('paused'));
+    transferStore.cancel(id);
+    expect(await done).toEqual({ ok: false, cancelled: true });
+    expect(transferStore.get(id)?.state).toBe('cancelled');
+    transferStore.dismiss(id);
+
+    const download = controllableJob('download');
+    const started = transferStore.start({ ...download.job, kind: 'download' });
+    transferStore.pause(started.id);
+    expect(transferStore.get(started.id)?.state).toBe('running');
+    download.runs[0]!.finish({ ok: true });
+    await started.done;
+    transferStore.dismiss(started.id);
+  });
+
   it('a job that throws ends as failed, not stuck running', async () => {
     const { id, done } = transferStore.start({ kind: 'upload', title: 'x', items: [], run: () => Promise.reject(new Error('bug')) });
     expect(await done).toEqual({ ok: false, cancelled: false });

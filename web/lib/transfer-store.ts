@@ -8,9 +8,14 @@ import { useSyncExternalStore } from 'react';
  */
 
 export type TransferKind = 'upload' | 'download';
-export type TransferState = 'pending' | 'running' | 'success' | 'failed' | 'cancelled';
-/** Per item (file): SPEC §4 upload states, and the download ones the download panel will need; `paused`: waiting for the server (it goes on by itself). */
-export type TransferItemState = 'pending' | 'encrypting' | 'uploading' | 'paused' | 'downloading' | 'decrypting' | 'success' | 'failed' | 'cancelled';
+/** SPEC §4 file transfer states; `paused`: the user paused it (an upload), Resume continues from the parts already sent. */
+export type TransferState = 'pending' | 'running' | 'paused' | 'success' | 'failed' | 'cancelled';
+/**
+ * Per item (file): SPEC §4 upload states, and the download ones. `paused`: waiting for the server
+ * (it goes on by itself); `scanning`: uploaded, the server's virus scan has not decided yet;
+ * `encrypted`: uploaded encrypted (levels 3/4, Secure rooms) — SPEC's "encrypted success".
+ */
+export type TransferItemState = 'pending' | 'encrypting' | 'uploading' | 'paused' | 'scanning' | 'downloading' | 'decrypting' | 'success' | 'encrypted' | 'failed' | 'cancelled';
 
 export interface TransferItem {
   name: string;
@@ -77,6 +82,10 @@ interface Entry {
   /** When progress was last published, and the newer progress waiting for its turn. */
   progressAt?: number;
   pendingProgress?: { patch: Partial<Transfer>; timer: ReturnType<typeof setTimeout> };
+  /** The user asked to pause: the running attempt is aborted and ends as `paused`, not `cancelled`. */
+  pausing?: boolean;
+  /** Settles `start().done` once a run ends other than paused. */
+  settle?: (outcome: TransferOutcome) => void;
 }
 
 /**
@@ -161,8 +170,15 @@ async function execute(entry: Entry): Promise<TransferOutcome> {
   }
   if (entry.controller !== controller) return outcome;
   entry.controller = undefined;
+  const paused = entry.pausing === true && !outcome.ok;
+  entry.pausing = false;
   if (outcome.ok) update(id, { state: 'success', percent: 100, result: outcome.result });
+  else if (paused) update(id, { state: 'paused', failure: undefined });
   else update(id, { state: outcome.cancelled ? 'cancelled' : 'failed', failure: outcome.failure });
+  if (!paused) {
+    entry.settle?.(outcome);
+    entry.settle = undefined;
+  }
   return outcome;
 }
 
@@ -180,12 +196,41 @@ export const transferStore = {
     const entry: Entry = { job, transfer: { id, kind: job.kind, title: job.title, state: 'pending', percent: 0, items: job.items, runs: 0, ...(job.toasts ? { toasts: job.toasts } : {}) } };
     entries = [entry, ...entries];
     publish();
-    return { id, done: execute(entry) };
+    const done = new Promise<TransferOutcome>((resolve) => (entry.settle = resolve));
+    void execute(entry);
+    return { id, done };
   },
 
-  /** Aborts a running transfer; the job reports it as cancelled. */
+  /** Aborts a running transfer; the job reports it as cancelled. A paused one is cancelled at once. */
   cancel(id: string): void {
-    entries.find((e) => e.transfer.id === id)?.controller?.abort();
+    const entry = entries.find((e) => e.transfer.id === id);
+    if (!entry) return;
+    if (entry.transfer.state === 'paused') {
+      update(id, { state: 'cancelled' });
+      entry.settle?.({ ok: false, cancelled: true });
+      entry.settle = undefined;
+      return;
+    }
+    entry.controller?.abort();
+  },
+
+  /**
+   * Pauses a running upload (SPEC §4 `paused`): its attempt is aborted, what reached the server
+   * stays there, and `resume` runs the job again, which continues from the parts already sent
+   * (every upload job resumes on a later attempt). Downloads start over, so they are not paused.
+   */
+  pause(id: string): void {
+    const entry = entries.find((e) => e.transfer.id === id);
+    if (!entry || !canPause(entry.transfer) || !entry.controller) return;
+    entry.pausing = true;
+    entry.controller.abort();
+  },
+
+  /** Continues a paused transfer. */
+  resume(id: string): Promise<TransferOutcome> | undefined {
+    const entry = entries.find((e) => e.transfer.id === id);
+    if (!entry || entry.transfer.state !== 'paused') return undefined;
+    return execute(entry);
   },
 
   /** Runs a failed or cancelled transfer again (the job resumes where it stopped). */
@@ -212,7 +257,10 @@ export const transferStore = {
   hasActive: (): boolean => snapshot.some(isActive),
 };
 
-export const isActive = (transfer: Transfer): boolean => transfer.state === 'pending' || transfer.state === 'running';
+/** Not finished: pending, running or paused (a paused one is kept, and the tab asks before closing). */
+export const isActive = (transfer: Transfer): boolean => transfer.state === 'pending' || transfer.state === 'running' || transfer.state === 'paused';
+/** Uploads resume from the parts the server holds; a download would start over. */
+export const canPause = (transfer: Transfer): boolean => transfer.kind === 'upload' && transfer.state === 'running';
 /** A running transfer one of whose files waits for the server (SPEC §4 `paused`): it goes on by itself. */
 export const isWaitingForServer = (transfer: Transfer): boolean => transfer.state === 'running' && transfer.items.some((item) => item.state === 'paused');
 

@@ -1,13 +1,17 @@
 import { ROOM_CREATION_POLICIES, ROOM_SETTING_KEYS, TRASH_RETENTION_DAYS_RANGE } from '@shared/contract/room-admin';
 import { ROOM_INVITATION_VALID_DAYS_KEY, ROOM_INVITATION_VALID_DAYS_RANGE } from '@shared/contract/room-invitations';
 import { ROOM_RETENTION_MIN_DAYS_KEY, ROOM_RETENTION_MIN_DAYS_RANGE } from '@shared/contract/room-retention';
-import { useMemo } from 'react';
+import { useEffect, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { SettingsForm, type SettingSection } from './settings-form';
+import { ANALYTICS_ACTIONS } from '@web/lib/analytics/actions';
+import { track } from '@web/lib/analytics/analytics';
 
 /** Administration › Secure rooms › General: who creates rooms, E2E rooms, trash retention (shared/contract/room-admin.ts), the rooms' smallest retention period (room-retention.ts), invitation validity (room-invitations.ts). */
 export function RoomsSettingsPage() {
   const { t } = useTranslation();
+  // SPEC's "data room administered": the administrator's data-room administration (Secure rooms › General).
+  useEffect(() => track(ANALYTICS_ACTIONS.dataRoomAdministered), []);
   const sections = useMemo<SettingSection[]>(
     () => [
       {

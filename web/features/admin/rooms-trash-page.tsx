@@ -21,6 +21,8 @@ import { useNotify } from '@web/lib/toasts';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { loadTrashBin, restoreTrashBinItem } from './api/rooms-trash';
+import { ANALYTICS_ACTIONS } from '@web/lib/analytics/actions';
+import { track } from '@web/lib/analytics/analytics';
 
 const useStyles = makeStyles({
   page: { display: 'flex', flexDirection: 'column', gap: '16px' },
@@ -40,6 +42,7 @@ function reasonOf(error: unknown): 'parentInTrash' | 'nameExists' | 'other' {
 /** Administration › Secure rooms › Trash bin (SPEC §2): search, table, restore with confirmation, empty and no-result states. */
 export function RoomsTrashPage() {
   const { t, i18n } = useTranslation();
+  useEffect(() => track(ANALYTICS_ACTIONS.trashBinAccessed), []);
   const styles = useStyles();
   const notify = useNotify();
   const [typed, setTyped] = useState('');

@@ -15,6 +15,8 @@ import { deleteUser, resendInvitation, resetUserTotp, setUserDisabled } from './
 import { BannedRecipientsSection } from './banned-recipients';
 import { mayManage } from './role-groups';
 import { ConfirmDialog, displayName, UserFormDialog, type ConfirmRequest } from './user-dialogs';
+import { ANALYTICS_ACTIONS } from '@web/lib/analytics/actions';
+import { track } from '@web/lib/analytics/analytics';
 
 const PAGE_SIZE = 25;
 
@@ -134,7 +136,10 @@ function UserActions({
           <MenuItem disabled={!manageable || user.secupassState !== 'active'} onClick={() => onConfirm(resetSecuPass())}>
             {t('admin:users.reset.action')}
           </MenuItem>
-          <MenuItem disabled={!manageable || !user.totpEnabled} onClick={() => onConfirm(resetTotp())}>
+          <MenuItem disabled={!manageable || !user.totpEnabled} onClick={() => {
+            track(ANALYTICS_ACTIONS.tfaResetButton);
+            onConfirm(resetTotp());
+          }}>
             {t('admin:users.totpReset.action')}
           </MenuItem>
           {user.disabled ? (

@@ -7,6 +7,8 @@ import { useCallback, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { homeAfterSignIn } from './home-path';
 import { loginFlow, resolveLoginOutcome, type AuthMessage } from './login-flow';
+import { ANALYTICS_ACTIONS } from '@web/lib/analytics/actions';
+import { track } from '@web/lib/analytics/analytics';
 
 /**
  * Runs POST /auth with the remembered credentials plus this step's answer, then goes to the
@@ -38,6 +40,8 @@ export function useLoginAttempt() {
         return null;
       } catch (error) {
         const outcome = resolveLoginOutcome(error, { sentCaptcha: Boolean(query.j_captcha), sentAuthCode: Boolean(query.j_auth_app_code) });
+        // Every refusal of POST /auth, a further step (captcha, code) included; the step names which.
+        track(ANALYTICS_ACTIONS.loginFailed, { step: outcome.step });
         const codeRefused = outcome.step === ROUTES.totpAuthentication || outcome.step === ROUTES.totpRegistration;
         // A code that got past the two-factor step is remembered for the later steps.
         const nextCode = codeRefused ? null : (query.j_auth_app_code ?? authAppCode);

@@ -36,6 +36,8 @@ function previewOf(state: FormInputParsed, form: Form | undefined, backgroundIma
     layout: state.layout,
     translations: {},
     customFields: state.customFields,
+    // Not known here: the preview shows the per-file limits only.
+    maxUploadSize: 0,
     processPages: state.processPages,
     appearance: state.admin.appearance,
     // The preview never submits: no recipients' keys needed.

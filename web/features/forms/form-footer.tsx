@@ -2,6 +2,8 @@ import { Checkbox, Field, Input, Link, makeStyles, Subtitle2, tokens } from '@fl
 import { FORM_FOOTER_LINKS, type FormFooter } from '@shared/contract/form-footer';
 import { footerLinks } from '@shared/rules/form-footer-rules';
 import { useTranslation } from 'react-i18next';
+import { ANALYTICS_ACTIONS } from '@web/lib/analytics/actions';
+import { track } from '@web/lib/analytics/analytics';
 
 /**
  * The form footer (shared/contract/form-footer.ts): its fields in the Layout tab, and the links
@@ -44,7 +46,7 @@ export function FormFooterLinks({ footer }: { footer: FormFooter | undefined }) 
         <ul className={styles.list}>
           {links.map((link) => (
             <li key={link.key}>
-              <Link href={link.href} target="_blank" rel="noopener noreferrer" title={t('forms:public.footer.newTab')}>
+              <Link href={link.href} target="_blank" rel="noopener noreferrer" title={t('forms:public.footer.newTab')} onClick={() => track(ANALYTICS_ACTIONS.externalLinkClicked, { link: link.key })}>
                 {t(`forms:public.footer.${link.key}`)}
               </Link>
             </li>

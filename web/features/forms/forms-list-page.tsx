@@ -10,6 +10,9 @@ import { apiClient } from '@web/lib/api-client';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import useSWR from 'swr';
+import { ANALYTICS_ACTIONS } from '@web/lib/analytics/actions';
+import { useEffect } from 'react';
+import { track } from '@web/lib/analytics/analytics';
 
 const useStyles = makeStyles({ bar: { display: 'flex', justifyContent: 'flex-end', gap: '8px', margin: '12px 0' } });
 
@@ -20,6 +23,7 @@ export function FormsListPage() {
   const navigate = useNavigate();
   const { data, error } = useSWR('forms/list', () => listForms(apiClient), { revalidateOnFocus: false, shouldRetryOnError: false });
   const denied = error instanceof ApiError && error.status === 403;
+  useEffect(() => track(ANALYTICS_ACTIONS.formsNavigatedTo), []);
   return (
     <>
       <PageHeading focusOnMount>{t('forms:title')}</PageHeading>
@@ -29,7 +33,10 @@ export function FormsListPage() {
       {data ? (
         <>
           <div className={styles.bar}>
-            <Button appearance="primary" onClick={() => void navigate(FORM_WEB_LINKS.edit('new'))}>
+            <Button appearance="primary" onClick={() => {
+              track(ANALYTICS_ACTIONS.formsCtaClicked);
+              void navigate(FORM_WEB_LINKS.edit('new'));
+            }}>
               {t('forms:list.new')}
             </Button>
             <Button onClick={() => void navigate(FORM_TEMPLATES_LINK)}>{t('formAdmin:templates.open')}</Button>

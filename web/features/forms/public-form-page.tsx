@@ -15,6 +15,8 @@ import { PageHeading } from '@web/components/page-heading';
 import { apiClient } from '@web/lib/api-client';
 import { cryptoApi } from '@web/lib/crypto';
 import { currentLanguage } from '@web/lib/i18n';
+import { formatSize } from '@web/lib/format-size';
+import { FileLimits } from './file-limits';
 import { useEffect, useMemo, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useParams } from 'react-router';
@@ -26,6 +28,8 @@ import { readPublicFormUrl, urlDefaults, useEmbedHeight } from './public-form-ur
 import { SignatureField } from './signature-field';
 import { focusFirstProblem, StepButtons, StepHeading } from './process-pages-fill';
 import { FormFooterLinks } from './form-footer';
+import { ANALYTICS_ACTIONS } from '@web/lib/analytics/actions';
+import { track } from '@web/lib/analytics/analytics';
 
 const useStyles = makeStyles({
   card: { maxWidth: '640px', margin: '0 auto', padding: '24px', display: 'grid', gap: '16px' },
@@ -173,7 +177,11 @@ export function FormFill({ form, formId, preview = false, urlValues = {} }: { fo
   };
   const problemOf = (name: string) => {
     const found = problems.find((p) => p.field === name);
-    return found ? t(`forms:problems.${found.reason}`) : undefined;
+    if (!found) return undefined;
+    // "The file is too large" names the field's limit.
+    const limit = found.reason === 'fileTooLarge' ? form.customFields.find((f) => f.name === name)?.maxFileSizeKb : null;
+    if (limit) return t('forms:public.fileTooLargeLimit', { max: formatSize(limit * 1024, currentLanguage()) });
+    return t(`forms:problems.${found.reason}`);
   };
   const setValue = (name: string, value: FieldValue) => setValues((v) => ({ ...v, [name]: value }));
   /** Shows problems: on the earliest step that has one, its first field focused. */
@@ -234,6 +242,7 @@ export function FormFill({ form, formId, preview = false, urlValues = {} }: { fo
         setFailure({ key: 'forms:public.failed', values: {} });
         return;
       }
+      track(ANALYTICS_ACTIONS.formSubmitted);
       if (form.layout.redirectUrl) window.location.assign(form.layout.redirectUrl);
       setDone(true);
     } catch (err) {
@@ -258,7 +267,7 @@ export function FormFill({ form, formId, preview = false, urlValues = {} }: { fo
         {steps.map((step, stepNumber) =>
           step.fields.map(({ field, index }) => (
             <div key={field.name} data-form-field={field.name} hidden={stepNumber !== current}>
-              <FieldInput field={field} fields={form.customFields} label={form.fieldLabels?.[field.name] || field.name} optionLabels={form.optionLabels?.[field.name]} index={index} value={values[field.name]} allValues={values} files={files[field.name] ?? []} problem={problemOf(field.name)} onValue={(v) => setValue(field.name, v)} onFiles={(list) => setFiles((f) => ({ ...f, [field.name]: list }))} />
+              <FieldInput field={field} fields={form.customFields} label={form.fieldLabels?.[field.name] || field.name} optionLabels={form.optionLabels?.[field.name]} index={index} value={values[field.name]} allValues={values} files={files[field.name] ?? []} problem={problemOf(field.name)} onValue={(v) => setValue(field.name, v)} onFiles={(list) => setFiles((f) => ({ ...f, [field.name]: list }))} maxUploadSize={form.maxUploadSize} />
             </div>
           )),
         )}
@@ -310,9 +319,11 @@ interface FieldInputProps {
   problem: string | undefined;
   onValue: (value: FieldValue) => void;
   onFiles: (files: File[]) => void;
+  /** The submission's total limit in bytes (0: not known, not shown). */
+  maxUploadSize: number;
 }
 
-function FieldInput({ field, fields, label, optionLabels, index, value, allValues, files, problem, onValue, onFiles }: FieldInputProps) {
+function FieldInput({ field, fields, label, optionLabels, index, value, allValues, files, problem, onValue, onFiles, maxUploadSize }: FieldInputProps) {
   const styles = useStyles();
   // The translated text of an option; the value submitted stays the option itself.
   const shown = (option: string) => optionLabels?.[option] || option;
@@ -340,11 +351,12 @@ function FieldInput({ field, fields, label, optionLabels, index, value, allValue
             type="file"
             multiple
             accept={field.allowedFileTypes || undefined}
-            aria-describedby={`${fieldId(index)}-hint`}
+            aria-describedby={`${fieldId(index)}-hint ${fieldId(index)}-limits`}
             aria-invalid={problem ? true : undefined}
             onChange={(event) => onFiles([...(event.target.files ?? [])])}
           />
           <Caption1 id={`${fieldId(index)}-hint`}>{field.hint || files.map((f) => f.name).join(', ')}</Caption1>
+          <FileLimits id={`${fieldId(index)}-limits`} maxFileSizeKb={field.maxFileSizeKb} maxUploadSize={maxUploadSize} />
           {problem ? (
             <Caption1 role="alert" className={styles.error}>
               {problem}

@@ -27,6 +27,8 @@ import { ConfirmDialog, type ConfirmRequest } from './room-dialogs';
 import { RoomActivity } from './room-activity';
 import { CommentsTab, type CommentCodec } from './room-comments';
 import { RoleBadge, useDateFormat } from './room-format';
+import { ANALYTICS_ACTIONS } from '@web/lib/analytics/actions';
+import { track } from '@web/lib/analytics/analytics';
 
 /** The item whose details show: the room itself, a folder or a file. */
 export type DetailsItem = { kind: 'room'; room: Room } | { kind: 'folder'; room: Room; folder: RoomFolder } | { kind: 'file'; room: Room; file: RoomFile };
@@ -94,7 +96,10 @@ function DetailsContent({ item, onClose, names }: { item: DetailsItem; onClose: 
         </DrawerHeaderTitle>
       </DrawerHeader>
       <DrawerBody className={styles.body}>
-        <TabList selectedValue={tab} onTabSelect={(_e, data) => setTab(data.value as TabValue)} aria-label={t('rooms:details.tabs')}>
+        <TabList selectedValue={tab} onTabSelect={(_e, data) => {
+            if (data.value === 'activity') track(ANALYTICS_ACTIONS.activityTabViewed);
+            setTab(data.value as TabValue);
+          }} aria-label={t('rooms:details.tabs')}>
           <Tab value="access">{t('rooms:details.access')}</Tab>
           {commentTarget ? <Tab value="comments">{t('roomComments:comments.tab')}</Tab> : null}
           {ROOM_PERMISSIONS[roleOf(item)].activity ? <Tab value="activity">{t('rooms:details.activity')}</Tab> : null}

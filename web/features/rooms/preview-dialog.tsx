@@ -8,6 +8,8 @@ import { SaveConflictDialog, UnsavedChangesDialog } from './preview/edit-dialogs
 import { EDITABLE_KINDS } from './preview/preview-kind';
 import { KindView } from './preview/kind-view';
 import { SaveConflictError, type Loaded, type PreviewSource } from './preview/preview-source';
+import { ANALYTICS_ACTIONS } from '@web/lib/analytics/actions';
+import { track } from '@web/lib/analytics/analytics';
 
 const useStyles = makeStyles({
   surface: { maxWidth: 'min(960px, 95vw)', width: '100%' },
@@ -38,6 +40,7 @@ function PreviewSurface({ source, onClose }: { source: PreviewSource; onClose: (
   const [draft, setDraft] = useState('');
   const [asking, setAsking] = useState<Asking>('none');
   const [closeAfterSave, setCloseAfterSave] = useState(false);
+  useEffect(() => track(ANALYTICS_ACTIONS.fileViewed), []);
   // What the unsaved-changes question is about: closing the dialog, or only leaving edit mode.
   const [unsavedThen, setUnsavedThen] = useState<'close' | 'stop'>('close');
   const [busy, setBusy] = useState(false);
@@ -82,6 +85,7 @@ function PreviewSurface({ source, onClose }: { source: PreviewSource; onClose: (
     setSaveFailed(false);
     try {
       const etag = await source.save(draft, text.type, text.etag);
+      track(ANALYTICS_ACTIONS.fileSaved);
       setShown({ state: 'loaded', loaded: { ...text, text: draft, etag } });
       setEditing(false);
       setAsking('none');
@@ -145,7 +149,12 @@ function PreviewSurface({ source, onClose }: { source: PreviewSource; onClose: (
             ) : null}
           </DialogContent>
           <DialogActions>
-            {canEdit && !editing ? <Button onClick={() => setEditing(true)}>{t('rooms:preview.edit')}</Button> : null}
+            {canEdit && !editing ? <Button
+                onClick={() => {
+                  track(ANALYTICS_ACTIONS.fileEdited);
+                  setEditing(true);
+                }}
+              >{t('rooms:preview.edit')}</Button> : null}
             {editing ? (
               <>
                 <Button appearance="primary" disabled={busy || !dirty} onClick={() => void save(false)}>

@@ -22,6 +22,8 @@ import { formatSize } from '@web/lib/format-size';
 import { ShareLinkDialog } from './links/share-link-dialog';
 import { RoomUploadProgress } from './upload-progress';
 import { PersonName } from './person-name';
+import { ANALYTICS_ACTIONS } from '@web/lib/analytics/actions';
+import { track } from '@web/lib/analytics/analytics';
 
 const useStyles = makeStyles({
   section: { marginTop: '24px' },
@@ -239,7 +241,10 @@ export function RoomFiles({ contents, onName, onConfirm, onMove, onDetails, onPr
                 href={roomFileContentUrl(room.uuid, file.uuid)}
                 download={file.name}
                 // Through the transfer centre (progress, cancel, retry); the link stays for "save link as".
-                onClick={plainDownloadClick({ url: roomFileContentUrl(room.uuid, file.uuid), name: file.name, size: file.size })}
+                onClick={(event) => {
+                  track(ANALYTICS_ACTIONS.fileDownloaded);
+                  plainDownloadClick({ url: roomFileContentUrl(room.uuid, file.uuid), name: file.name, size: file.size })(event);
+                }}
                 aria-label={t('rooms:files.downloadFile', { name: file.name })}
               >
                 {t('rooms:files.download')}

@@ -6,6 +6,8 @@ import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { setLabels, type Labels } from './api/room-comments';
 import { refreshRooms } from './api/rooms';
+import { ANALYTICS_ACTIONS } from '@web/lib/analytics/actions';
+import { track } from '@web/lib/analytics/analytics';
 
 /**
  * SPEC §4 classification and file status of a file or folder (issue 31 §1): the badges in the
@@ -113,6 +115,7 @@ function LabelForm({ request, onClose }: { request: LabelRequest; onClose: () =>
     try {
       const labels = area === 'classification' ? { classification: value as RoomClassification } : { status: value as RoomFileStatus };
       await (request.save ? request.save(labels) : setLabels(request.roomUuid, item, labels));
+      track(area === 'status' ? ANALYTICS_ACTIONS.fileStatusEdit : item.kind === 'folder' ? ANALYTICS_ACTIONS.folderClassificationEdit : ANALYTICS_ACTIONS.fileClassificationEdit);
       await refreshRooms();
       notify('success', t(`roomComments:${area}.saved`, { name: item.name }));
       onClose();

@@ -29,6 +29,8 @@ import { ShareDialog } from './share-dialog';
 import { RequestFilesDialog } from './requests/request-dialog';
 import { RetentionButton, RoomRetentionNote } from './retention-dialog';
 import { RoomRequestsSection } from './requests/requests-section';
+import { ANALYTICS_ACTIONS } from '@web/lib/analytics/actions';
+import { track } from '@web/lib/analytics/analytics';
 
 const useStyles = makeStyles({
   // The context menu of "here" stands right after the last step (outside the list of steps).
@@ -80,6 +82,10 @@ function Breadcrumb({ contents, menu }: { contents: RoomContents; menu: ReactNod
  */
 export function RoomPage() {
   const { roomUuid = '', folderUuid } = useParams();
+  // A room opened (not each of its folders).
+  useEffect(() => {
+    if (roomUuid) track(ANALYTICS_ACTIONS.dataRoomSelected);
+  }, [roomUuid]);
   // Another room or folder starts on its first page again.
   return <RoomLoader key={`${roomUuid}/${folderUuid ?? ''}`} roomUuid={roomUuid} folderUuid={folderUuid} />;
 }

@@ -17,6 +17,8 @@ import { ConfirmDialog, type ConfirmRequest } from './room-dialogs';
 import { roomErrorText } from './room-errors';
 import { useDateFormat } from './room-format';
 import { PersonName } from './person-name';
+import { ANALYTICS_ACTIONS } from '@web/lib/analytics/actions';
+import { track } from '@web/lib/analytics/analytics';
 
 const useStyles = makeStyles({
   page: { display: 'flex', flexDirection: 'column', gap: '12px' },
@@ -70,6 +72,7 @@ export function RoomTrash({ roomUuid, roomName, roomTo, names, locked }: { roomU
     setBusy(entry.uuid);
     try {
       await restoreTrashItem(roomUuid, entry.uuid);
+      track(ANALYTICS_ACTIONS.fileRestored);
       notify('success', t('rooms:trash.restored', { name }));
       await Promise.all([trash.mutate(), refreshRooms()]);
     } catch (error) {

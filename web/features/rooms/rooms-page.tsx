@@ -14,6 +14,8 @@ import { ConfirmDialog, NameDialog, type ConfirmRequest, type NameRequest } from
 import { RoleBadge, useDateFormat } from './room-format';
 import { RoomsSearchForm } from './rooms-search-page';
 import { StorageQuotaView } from './storage-quota';
+import { ANALYTICS_ACTIONS } from '@web/lib/analytics/actions';
+import { track } from '@web/lib/analytics/analytics';
 
 const useStyles = makeStyles({
   toolbar: { display: 'flex', gap: '12px', alignItems: 'end', flexWrap: 'wrap', marginBottom: '16px' },
@@ -102,6 +104,7 @@ export function RoomsPage() {
       initial: '',
       run: async (name) => {
         const room = await createRoom(name);
+        track(ANALYTICS_ACTIONS.dataRoomCreated);
         await refreshRooms();
         void navigate(ROUTES.room(room.uuid));
       },

@@ -24,6 +24,8 @@ import { refreshRoomInvitations } from './api/room-invitations';
 import { refreshRooms, setRoomAccess, useRoomAccess } from './api/rooms';
 import { PendingInvitations } from './pending-invitations';
 import { roomErrorText } from './room-errors';
+import { ANALYTICS_ACTIONS } from '@web/lib/analytics/actions';
+import { track } from '@web/lib/analytics/analytics';
 
 const useStyles = makeStyles({
   surface: { maxWidth: '820px', width: '100%' },
@@ -96,6 +98,8 @@ export function ShareDialog({
     const values = { item: itemName, role: roleName(input.role), user: input.label };
     try {
       const answer = await setRoomAccess(roomUuid, { user: input.user, role: input.role, ...(folderUuid ? { folderUuid } : {}), ...(input.confirmOwnChange ? { confirmOwnChange: true } : {}) });
+      // The add form (`field`) invites a person; a row's change or removal changes or revokes access.
+      track(field ? ANALYTICS_ACTIONS.usersInvited : input.role ? ANALYTICS_ACTIONS.accessChanged : ANALYTICS_ACTIONS.accessRevoked, { folder: folderUuid !== undefined && folderUuid !== null });
       // An address without an account was invited by mail (rooms invitations): listed as pending.
       if (answer.invitation) notify('success', t('rooms:invitations.invited', values));
       else notify('success', input.role ? t('rooms:share.changed', values) : t('rooms:share.revoked', values));

@@ -16,6 +16,8 @@ import useSWR from 'swr';
 import { roomFileContentUrl, type VersionConflictChoice } from './api/room-files';
 import { useDateFormat } from './room-format';
 import { scanAllowsContent, ScanStatus } from './scan-state';
+import { ANALYTICS_ACTIONS } from '@web/lib/analytics/actions';
+import { track } from '@web/lib/analytics/analytics';
 
 const useStyles = makeStyles({
   surface: { maxWidth: 'min(820px, 95vw)', width: '100%' },
@@ -91,7 +93,10 @@ export function VersionsDialog({ file, onClose }: { file: RoomFile | null; onClo
       // A version still scanning or blocked is refused by the server: its state instead of the link.
       cell: (v) =>
         scanAllowsContent(v.scanState) ? (
-          <Button as="a" size="small" icon={<ArrowDownloadRegular />} href={href(v)} download={file!.name} onClick={plainDownloadClick({ url: href(v), name: file!.name, size: v.size })} aria-label={t('rooms:versions.download', { version: v.version })}>
+          <Button as="a" size="small" icon={<ArrowDownloadRegular />} href={href(v)} download={file!.name} onClick={(event) => {
+              track(ANALYTICS_ACTIONS.fileVersionDownloaded);
+              plainDownloadClick({ url: href(v), name: file!.name, size: v.size })(event);
+            }} aria-label={t('rooms:versions.download', { version: v.version })}>
             {t('rooms:files.download')}
           </Button>
         ) : (

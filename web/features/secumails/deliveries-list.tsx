@@ -10,6 +10,8 @@ import { useTranslation } from 'react-i18next';
 import type { SWRResponse } from 'swr';
 import { pageRange, reviewStateKey, TIME_STATE_COLOR, timeStateKey } from './delivery-format';
 import { RevealSubjectButton, SubjectText } from './e2e-subjects';
+import { ANALYTICS_ACTIONS } from '@web/lib/analytics/actions';
+import { track } from '@web/lib/analytics/analytics';
 
 const PAGE_SIZE = 25;
 
@@ -107,7 +109,10 @@ export function DeliveriesList({
         <TabList
           aria-label={t('deliveries:list.filter')}
           selectedValue={filter}
-          onTabSelect={(_, value) => setFilter(value.value as 'all' | 'notDownloaded')}
+          onTabSelect={(_, value) => {
+            track(ANALYTICS_ACTIONS.deliveryFilterClicked, { filter: String(value.value) });
+            setFilter(value.value as 'all' | 'notDownloaded');
+          }}
         >
           <Tab value="all">{t('deliveries:list.filterAll')}</Tab>
           <Tab value="notDownloaded">{t('deliveries:list.filterNotDownloaded')}</Tab>

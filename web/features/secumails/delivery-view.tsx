@@ -29,6 +29,8 @@ import { formatSize, isExpired, TIME_STATE_COLOR, timeStateKey } from './deliver
 import { SubjectText } from './e2e-subjects';
 import { isE2eDelivery } from './e2e-panel';
 import { ScanStateBadge } from './scan-outcome';
+import { ANALYTICS_ACTIONS } from '@web/lib/analytics/actions';
+import { track } from '@web/lib/analytics/analytics';
 
 /** Print view: only the delivery, no chrome and no buttons. */
 const usePrintStyles = makeStaticStyles('@media print { header, nav, [data-no-print] { display: none !important; } }');
@@ -201,6 +203,7 @@ export function activityDetail(entry: ActivityEntry, t: TFunction): string {
 
 /** Activity log (oldest first). */
 export function ActivityLog({ entries }: { entries: readonly ActivityEntry[] }) {
+  useEffect(() => track(ANALYTICS_ACTIONS.activityLogOpened), []);
   const { t } = useTranslation();
   const dateFormat = useDateFormat();
   const columns: DataTableColumn<ActivityEntry>[] = [

@@ -302,5 +302,7 @@ function SignerDetails({ opened, serverSenderEmail, onVerified }: { opened: Open
 /** The SPEC §4 download state shown beside a file, from its transfer. */
 function panelState(transfer: Transfer): 'pending' | 'decryptingFile' | 'success' | 'failed' | 'cancelled' {
   if (transfer.state === 'running') return transfer.items[0]?.state === 'pending' ? 'pending' : 'decryptingFile';
+  // Downloads are never paused (transfer-store `canPause`); the type allows it.
+  if (transfer.state === 'paused') return 'pending';
   return transfer.state;
 }

@@ -15,6 +15,9 @@ import { deliveryLoadMessageKey } from './delivery-errors';
 import { replyLink } from './delivery-format';
 import { ActivityLog, DeleteDeliveryButton, DeliveryView } from './delivery-view';
 import { E2eAccessAlerts, E2eDeliveryPanel, isE2eDelivery } from './e2e-panel';
+import { ANALYTICS_ACTIONS } from '@web/lib/analytics/actions';
+import { useEffect } from 'react';
+import { track } from '@web/lib/analytics/analytics';
 
 export const inboxDetailPath = (deliveryUuid: string) => `${ROUTES.inbox}/${encodeURIComponent(deliveryUuid)}`;
 
@@ -37,7 +40,15 @@ export function InboxDetailPage() {
   const { deliveryUuid } = useParams();
   const navigate = useNavigate();
   const { data: delivery, error } = useDelivery(deliveryUuid);
-  const { data: activity, downloadStarted } = useActivity(deliveryUuid);
+  const { data: activity, downloadStarted: activityAfterDownload } = useActivity(deliveryUuid);
+  const downloadStarted = () => {
+    track(ANALYTICS_ACTIONS.deliveryAttachmentsDownloaded);
+    activityAfterDownload();
+  };
+  const opened = delivery?.deliveryUuid;
+  useEffect(() => {
+    if (opened) track(ANALYTICS_ACTIONS.deliveryOpened);
+  }, [opened]);
   return (
     <>
       <PageHeading focusOnMount>{t('deliveries:inbox.detailTitle')}</PageHeading>
@@ -58,17 +69,27 @@ export function InboxDetailPage() {
                 href={replyLink(ROUTES.send, delivery.sender.email, delivery.subject)}
                 onClick={(event) => {
                   event.preventDefault();
+                  track(ANALYTICS_ACTIONS.deliveryReplyButton);
                   void navigate(replyLink(ROUTES.send, delivery.sender.email, delivery.subject));
                 }}
               >
                 {t('deliveries:actions.reply')}
               </Button>
-              <Button icon={<PrintRegular />} onClick={() => window.print()}>
+              <Button
+                icon={<PrintRegular />}
+                onClick={() => {
+                  track(ANALYTICS_ACTIONS.printDeliveryButton);
+                  window.print();
+                }}
+              >
                 {t('deliveries:actions.print')}
               </Button>
               <DeleteDeliveryButton
                 forEveryone={false}
-                onConfirm={() => removeDelivery(delivery.deliveryUuid)}
+                onConfirm={() => {
+                  track(ANALYTICS_ACTIONS.deleteDeliveryButton);
+                  return removeDelivery(delivery.deliveryUuid);
+                }}
                 onDeleted={() => void forgetDeliveries().then(() => navigate(ROUTES.inbox))}
               />
             </>

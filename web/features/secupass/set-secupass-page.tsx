@@ -18,6 +18,8 @@ import { evaluatePassphrase, passphraseStrength } from './passphrase-rules';
 import { apiErrorClass } from './secupass-errors';
 import { SecuPassCard, secuPassFormStyle } from './secupass-card';
 import { useSecuPassContext } from './secupass-context';
+import { ANALYTICS_ACTIONS } from '@web/lib/analytics/actions';
+import { track } from '@web/lib/analytics/analytics';
 
 type Variant = 'set' | 'create';
 
@@ -60,6 +62,7 @@ function NewSecuPassForm({ variant }: { variant: Variant }) {
     try {
       const { blob, keys } = await cryptoApi.setupSecuPass({ userId: user.uuid, passphrase: value.passphrase });
       await createOwnSecuPass({ blob, publicKeys: publicKeysOf(keys) });
+      track(ANALYTICS_ACTIONS.passphraseCreated);
       secuPassKeys.unlocked(user.uuid, keys);
       setValue({ passphrase: '', confirmation: '' });
       void revalidateOwnSecuPass();

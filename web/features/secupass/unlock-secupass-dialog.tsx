@@ -12,6 +12,8 @@ import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router';
 import type { TFunction } from 'i18next';
 import { replaceOwnSecuPass, revalidateOwnSecuPass, useOwnSecuPass } from './api/own-secupass';
+import { ANALYTICS_ACTIONS } from '@web/lib/analytics/actions';
+import { track } from '@web/lib/analytics/analytics';
 
 /** Title and submit button per purpose: the dialog says what happens after the unlock. */
 function purposeTexts(t: TFunction, purpose: UnlockPurpose): { title: string; submit: string } {
@@ -70,6 +72,9 @@ function UnlockSecuPassContent({ purpose, onClose, onUnlocked }: { purpose: Unlo
     // Unlock, v2 → v3 upgrade upload, wrong passphrase: the shared keys session (shared/secupass).
     const outcome = await form.submit({ userUuid: user.uuid, blob: own.data.blob });
     if (!outcome?.ok) return;
+    track(ANALYTICS_ACTIONS.passphraseEntered);
+    // A v2 SecuPass was re-sealed as v3 and stored: SPEC's "passphrase upgraded".
+    if (outcome.upgrade === 'stored') track(ANALYTICS_ACTIONS.passphraseUpgraded);
     if (outcome.upgrade === 'stored') void revalidateOwnSecuPass();
     if (outcome.upgrade === 'failed') console.debug('[secupass] upgrade upload failed; the next unlock retries');
     onUnlocked?.(outcome.keys);

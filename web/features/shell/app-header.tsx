@@ -22,6 +22,8 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { currentItemId, MAIN_MENU, visibleItems } from './menu-items';
+import { ANALYTICS_ACTIONS } from '@web/lib/analytics/actions';
+import { track } from '@web/lib/analytics/analytics';
 
 const useStyles = makeStyles({
   header: {
@@ -159,6 +161,7 @@ export function AppHeader({ title, logoUrl, user, tools }: { title: string; logo
                 icon={<SignOutRegular />}
                 onClick={() => {
                   // Forget the unlocked SecuPass keys first (the auth-store subscription in lib/crypto does it too).
+                  track(ANALYTICS_ACTIONS.loggedOut);
                   void secuPassKeys.lock();
                   void authStore.logout().then(() => navigate(ROUTES.login, { replace: true }));
                 }}

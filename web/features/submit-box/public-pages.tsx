@@ -18,6 +18,8 @@ import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import useSWR from 'swr';
 import { submitBoxErrorKey } from './submit-box-errors';
+import { ANALYTICS_ACTIONS } from '@web/lib/analytics/actions';
+import { track } from '@web/lib/analytics/analytics';
 
 const useStyles = makeStyles({
   card: { maxWidth: '520px', margin: '0 auto', padding: '24px', display: 'grid', gap: '16px' },
@@ -170,6 +172,7 @@ export function SubmitTicketPage() {
         ...(e2e && encryptsMessage(session.securityLevel) ? { encryptedMessage: { subject: t('submitBox:ticket.encryptedSubject', { email: submitterEmail }), body: message } } : {}),
       });
       if (result.ok && e2e) await cryptoApi.lock().catch(() => undefined);
+      if (result.ok) track(ANALYTICS_ACTIONS.submitBoxSubmitted);
       if (result.ok) setDone(true);
       else setFailure('submitBox:ticket.failed');
     } catch (err) {

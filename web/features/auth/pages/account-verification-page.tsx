@@ -12,6 +12,8 @@ import { AuthMessageBar } from '../auth-message';
 import { refusedForCaptcha } from '../captcha-refusal';
 import { loginFlow, type AuthMessage } from '../login-flow';
 import { useLoginAttempt, useLoginFlowRedirect } from '../use-login-attempt';
+import { ANALYTICS_ACTIONS } from '@web/lib/analytics/actions';
+import { track } from '@web/lib/analytics/analytics';
 
 /** Email verification: the server mailed a code; enter it, or have it sent again (SPEC §2). */
 export function AccountVerificationPage() {
@@ -40,6 +42,7 @@ export function AccountVerificationPage() {
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
+    track(ANALYTICS_ACTIONS.accountVerificationButton);
     const invalid = requiredMessage(t, code);
     setError(invalid);
     if (invalid) {

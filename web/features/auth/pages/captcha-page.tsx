@@ -11,6 +11,8 @@ import { AuthCard, authFormStyle } from '../auth-layout';
 import { AuthMessageBar } from '../auth-message';
 import { loginFlow, type AuthMessage } from '../login-flow';
 import { useLoginAttempt, useLoginFlowRedirect } from '../use-login-attempt';
+import { ANALYTICS_ACTIONS } from '@web/lib/analytics/actions';
+import { track } from '@web/lib/analytics/analytics';
 
 /** After repeated failures: solve the self-hosted captcha, then the login is retried (SPEC §2, DESIGN §9). */
 export function CaptchaPage() {
@@ -28,6 +30,7 @@ export function CaptchaPage() {
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
+    track(ANALYTICS_ACTIONS.captchaButton);
     const invalid = requiredMessage(t, answer);
     setError(invalid);
     if (invalid || !captcha.data) {

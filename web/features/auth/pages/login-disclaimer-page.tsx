@@ -11,6 +11,8 @@ import { AuthCard, authFormStyle } from '../auth-layout';
 import { AuthMessageBar } from '../auth-message';
 import { loginFlow, type AuthMessage } from '../login-flow';
 import { useLoginAttempt, useLoginFlowRedirect } from '../use-login-attempt';
+import { ANALYTICS_ACTIONS } from '@web/lib/analytics/actions';
+import { track } from '@web/lib/analytics/analytics';
 
 /** The configured login disclaimer; accepting it retries the login (SPEC §2, §7). */
 export function LoginDisclaimerPage() {
@@ -25,6 +27,7 @@ export function LoginDisclaimerPage() {
 
   async function accept() {
     const { stepAfterDisclaimer } = loginFlow.get();
+    track(ANALYTICS_ACTIONS.loginDisclaimerAccepted);
     loginFlow.update({ disclaimerAccepted: true, stepAfterDisclaimer: null });
     if (stepAfterDisclaimer) {
       // Shown ahead of the two-factor step: the acceptance travels with the code.

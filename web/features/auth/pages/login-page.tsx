@@ -13,6 +13,8 @@ import { AuthCard, authFormStyle } from '../auth-layout';
 import { AuthMessageBar } from '../auth-message';
 import { loginFlow, type AuthMessage } from '../login-flow';
 import { useLoginAttempt } from '../use-login-attempt';
+import { ANALYTICS_ACTIONS } from '@web/lib/analytics/actions';
+import { track } from '@web/lib/analytics/analytics';
 
 /** Sign in with username or email and password (SPEC §2); escalations follow from the answer. */
 export function LoginPage() {
@@ -34,6 +36,7 @@ export function LoginPage() {
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
+    track(ANALYTICS_ACTIONS.loginButton);
     const next = { username: requiredMessage(t, username), password: requiredMessage(t, password) };
     setErrors(next);
     if (next.username || next.password) {
@@ -62,7 +65,7 @@ export function LoginPage() {
           <Input name="password" type="password" autoComplete="current-password" value={password} onChange={(_e, data) => setPassword(data.value)} />
         </Field>
         <Body1>
-          <RouterLink to={ROUTES.requestResetPassword}>{t('auth:login.forgotPassword')}</RouterLink>
+          <RouterLink to={ROUTES.requestResetPassword} onClick={() => track(ANALYTICS_ACTIONS.passwordForgottenButton)}>{t('auth:login.forgotPassword')}</RouterLink>
         </Body1>
         <Button type="submit" appearance="primary" disabled={pending}>
           {pending ? t('auth:login.submitting') : t('auth:login.submit')}
@@ -71,14 +74,17 @@ export function LoginPage() {
       {sso.data?.enabled && sso.data.url ? (
         <>
           <Divider style={{ margin: '16px 0' }}>{t('auth:login.or')}</Divider>
-          <Button appearance="secondary" style={{ width: '100%' }} onClick={() => window.location.assign(ssoStartUrl(sso.data?.url ?? '', continueTo))}>
+          <Button appearance="secondary" style={{ width: '100%' }} onClick={() => {
+            track(ANALYTICS_ACTIONS.ssoButton);
+            window.location.assign(ssoStartUrl(sso.data?.url ?? '', continueTo));
+          }}>
             {t('auth:login.sso')}
           </Button>
         </>
       ) : null}
       {signup.data?.enabled ? (
         <Body1 as="p" style={{ marginTop: 16 }}>
-          {t('auth:login.noAccount')} <RouterLink to={ROUTES.signup}>{t('auth:login.signup')}</RouterLink>
+          {t('auth:login.noAccount')} <RouterLink to={ROUTES.signup} onClick={() => track(ANALYTICS_ACTIONS.signupButton)}>{t('auth:login.signup')}</RouterLink>
         </Body1>
       ) : null}
       <Body1 as="p" style={{ marginTop: 16 }}>

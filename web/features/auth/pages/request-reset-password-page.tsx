@@ -12,6 +12,8 @@ import { requestPasswordReset } from '../api/password-reset';
 import { AuthCard, authFormStyle } from '../auth-layout';
 import { AuthMessageBar } from '../auth-message';
 import type { AuthMessage } from '../login-flow';
+import { ANALYTICS_ACTIONS } from '@web/lib/analytics/actions';
+import { track } from '@web/lib/analytics/analytics';
 
 /** Asks for a reset link by email; the answer never reveals whether the address exists. */
 export function RequestResetPasswordPage() {
@@ -25,6 +27,7 @@ export function RequestResetPasswordPage() {
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
+    track(ANALYTICS_ACTIONS.passwordRequestResetButton);
     const invalid = emailMessage(t, email);
     setError(invalid);
     if (invalid) {

@@ -15,6 +15,8 @@ import { confirmPasswordReset, usePasswordResetToken } from '../api/password-res
 import { AuthCard, authFormStyle } from '../auth-layout';
 import { AuthMessageBar } from '../auth-message';
 import type { AuthMessage } from '../login-flow';
+import { ANALYTICS_ACTIONS } from '@web/lib/analytics/actions';
+import { track } from '@web/lib/analytics/analytics';
 
 /**
  * New password from the mailed link `#token=` (SPEC §2 password reset). The token stays in the
@@ -36,6 +38,7 @@ export function ResetPasswordPage() {
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
+    track(ANALYTICS_ACTIONS.passwordResetButton);
     const next = newPasswordMessages(t, value.password, value.confirmation, policy.data);
     setErrors(next);
     if (next.password || next.confirmation || !token) {

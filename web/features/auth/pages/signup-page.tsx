@@ -12,6 +12,8 @@ import { useTranslation } from 'react-i18next';
 import { usePasswordPolicy } from '../api/password-policy';
 import { signUp, useSignupInfo } from '../api/signup';
 import { AuthCard, authFormStyle } from '../auth-layout';
+import { ANALYTICS_ACTIONS } from '@web/lib/analytics/actions';
+import { track } from '@web/lib/analytics/analytics';
 
 type Failure = 'notEnabled' | 'rateLimited' | 'policy' | 'general';
 
@@ -54,6 +56,7 @@ export function SignupPage() {
       setSentTo(email.trim());
     } catch (error) {
       const status = isApiError(error) ? error.status : 0;
+      track(ANALYTICS_ACTIONS.signupFailed, { status });
       setFailure(status === 403 ? 'notEnabled' : status === 429 ? 'rateLimited' : status === 400 ? 'policy' : 'general');
     } finally {
       setPending(false);

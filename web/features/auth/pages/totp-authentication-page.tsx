@@ -14,7 +14,7 @@ import { useLoginFlowRedirect } from '../use-login-attempt';
 export function TotpAuthenticationPage() {
   const { t } = useTranslation();
   const flowRedirect = useLoginFlowRedirect();
-  const { formRef, code, setCode, error, message, pending, submit } = useAuthAppCodeStep();
+  const { formRef, code, setCode, error, message, pending, submit } = useAuthAppCodeStep('authentication');
 
   if (flowRedirect) return <Navigate to={flowRedirect} replace />;
 

@@ -20,7 +20,7 @@ export function TotpRegistrationPage() {
   const flowRedirect = useLoginFlowRedirect();
   const [captchaAnswer] = useState(() => loginFlow.get().captchaAnswer);
   const registration = useTotpRegistration(loginFlow.get().credentials, captchaAnswer);
-  const { formRef, code, setCode, error, message, pending, submit } = useAuthAppCodeStep();
+  const { formRef, code, setCode, error, message, pending, submit } = useAuthAppCodeStep('registration');
   const navigate = useNavigate();
 
   // After repeated failed sign-ins the registration call needs a captcha too: the captcha

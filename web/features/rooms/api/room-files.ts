@@ -15,6 +15,8 @@ import { keepBothNames } from '../keep-both-names';
 import { roomUploadFailure } from '../room-errors';
 import { useAuthState } from '@web/lib/auth';
 import useSWR from 'swr';
+import { ANALYTICS_ACTIONS } from '@web/lib/analytics/actions';
+import { track } from '@web/lib/analytics/analytics';
 
 /** Room files (shared/contract/endpoints/rooms.ts, issue 15); the server checks the role on the file's folder. */
 
@@ -191,7 +193,8 @@ export function startRoomUpload(
           percent: total === 0 ? 100 : Math.floor((sent.reduce((a, b) => a + b, 0) / total) * 100),
           items: files.map((f, i) => ({
             name: f.name,
-            state: done.has(i) ? 'success' : skipped.has(i) ? 'cancelled' : i === current ? (waiting ? 'paused' : 'uploading') : 'pending',
+            // SPEC §4 "scanning for viruses": committed, the server's scan has not decided yet (the room list shows the outcome).
+            state: done.has(i) ? (done.get(i)!.scanState === 'scanning' ? 'scanning' : 'success') : skipped.has(i) ? 'cancelled' : i === current ? (waiting ? 'paused' : 'uploading') : 'pending',
             bytesDone: sent[i]!,
             totalBytes: f.size,
           })),
@@ -234,6 +237,7 @@ export function startRoomUpload(
       }
       // Every file skipped in the conflict dialog: nothing was uploaded, so no "uploaded" toast.
       if (done.size === 0 && skipped.size > 0) return { ok: false, cancelled: true };
+      track(ANALYTICS_ACTIONS.filesUploaded, { files: done.size });
       return { ok: true, result: [...done.values()] };
     },
   });

@@ -7,6 +7,8 @@ import { useEffect, useLayoutEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ConfirmDialog, type ConfirmRequest } from '../room-dialogs';
 import { grantRoomKey, memberCopyState, setRoomChangedKeyQuestion, type MemberCopyState } from './e2e-room-client';
+import { ANALYTICS_ACTIONS } from '@web/lib/analytics/actions';
+import { track } from '@web/lib/analytics/analytics';
 
 /**
  * The room page's changed-key dialog (the deliveries' one, web/components/changed-key-dialog.tsx):
@@ -89,6 +91,7 @@ export function useRegrantDialog(roomUuid: string, unlock: () => Promise<Unlocke
         if (!keys) throw new Error('locked');
         try {
           await grantRoomKey(roomUuid, keys, member);
+          track(ANALYTICS_ACTIONS.dataRoomKeysShared);
         } finally {
           await onDone();
         }

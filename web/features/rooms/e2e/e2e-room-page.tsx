@@ -57,6 +57,8 @@ import { SignedBy } from './signed-by';
 import { RoomUploadProgress } from '../upload-progress';
 import { roomMay } from '../room-may';
 import { useE2eRoomFileActions } from './e2e-room-file-actions';
+import { ANALYTICS_ACTIONS } from '@web/lib/analytics/actions';
+import { track } from '@web/lib/analytics/analytics';
 
 const useStyles = makeStyles({
   toolbar: { display: 'flex', gap: '12px', alignItems: 'end', flexWrap: 'wrap', margin: '12px 0 16px' },
@@ -146,6 +148,7 @@ export function E2eRoomPage() {
     if (!keys) return;
     try {
       if (approve) await grantRoomKey(roomUuid, keys, member);
+      if (approve) track(ANALYTICS_ACTIONS.dataRoomKeysShared);
       else await declineRoomKey(roomUuid, member);
       notify('success', t(approve ? 'rooms:e2e.members.approved' : 'rooms:e2e.members.notApproved', { user: member.user.email }));
     } catch (error) {

@@ -50,7 +50,8 @@ export function startE2eRoomUpload(
           percent: total === 0 ? 100 : Math.min(100, Math.floor((sent.reduce((a, b) => a + b, 0) / total) * 100)),
           items: files.map((f, i) => ({
             name: f.name,
-            state: done.has(i) ? 'success' : skipped.has(i) ? 'cancelled' : i === current ? (waiting ? 'paused' : 'encrypting') : 'pending',
+            // SPEC §4 "encrypted success": the file left the browser encrypted.
+            state: done.has(i) ? 'encrypted' : skipped.has(i) ? 'cancelled' : i === current ? (waiting ? 'paused' : 'encrypting') : 'pending',
             bytesDone: Math.min(sent[i]!, f.size),
             totalBytes: f.size,
           })),

@@ -1,5 +1,5 @@
 import { Button, Field, Input, makeStyles, mergeClasses, Radio, RadioGroup, Spinner, Textarea, tokens } from '@fluentui/react-components';
-import { ArrowClockwiseRegular, DismissRegular, PhoneRegular, SendRegular } from '@fluentui/react-icons';
+import { ArrowClockwiseRegular, DismissRegular, PauseRegular, PhoneRegular, PlayRegular, SendRegular } from '@fluentui/react-icons';
 import type { DeliverySendConfig } from '@shared/contract/config';
 import { MAX_BODY_LENGTH, MAX_SUBJECT_LENGTH, type DeliveryDetail, type RecipientStatus, type SecurityLevel } from '@shared/contract/deliveries';
 import { isE2eLevel, securityLevelInfo } from '@shared/contract/security-levels';
@@ -12,7 +12,7 @@ import { PageHeading } from '@web/components/page-heading';
 import { CaptionedProgress } from '@web/components/transfer-centre';
 import { currentLanguage } from '@web/lib/i18n';
 import { ROUTES } from '@web/lib/routes';
-import { isActive, transferStore, useTransfer, type TransferMessage } from '@web/lib/transfer-store';
+import { canPause, isActive, transferStore, useTransfer, type TransferMessage } from '@web/lib/transfer-store';
 import { useUnlockedKeys } from '@web/lib/unlock-request';
 import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -325,6 +325,16 @@ function SendForm({ config }: { config: DeliverySendConfig }) {
             ))}
           </ul>
           <div className={styles.actions}>
+            {canPause(transfer) ? (
+              <Button icon={<PauseRegular />} onClick={() => transferStore.pause(transfer.id)}>
+                {t('send:progress.pause')}
+              </Button>
+            ) : null}
+            {transfer.state === 'paused' ? (
+              <Button appearance="primary" icon={<PlayRegular />} onClick={() => void transferStore.resume(transfer.id)}>
+                {t('send:progress.resume')}
+              </Button>
+            ) : null}
             {running ? (
               <Button icon={<DismissRegular />} onClick={() => transferStore.cancel(transfer.id)}>
                 {t('send:progress.cancel')}

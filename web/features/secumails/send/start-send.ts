@@ -5,7 +5,8 @@ import { setDeliveryPhoneNumbers } from '@shared/api/endpoints/external';
 import { sendDelivery, type FileProgress, type SendDeliveryOptions, type SendDraft } from '@shared/transfer';
 import { apiClient } from '@web/lib/api-client';
 import { cryptoApi } from '@web/lib/crypto';
-import { transferStore, type TransferItem, type TransferItemState, type TransferOutcome } from '@web/lib/transfer-store';
+import { transferStore, type TransferOutcome } from '@web/lib/transfer-store';
+import { sentItems, toItems } from './send-items';
 import { currentLanguage } from '@web/lib/i18n';
 import { formatSize } from '../delivery-format';
 import { sendErrorMessage } from './send-messages';
@@ -34,18 +35,6 @@ export interface StartSendInput {
   existingDraft?: string;
 }
 
-const ITEM_STATE: Record<FileProgress['state'], TransferItemState> = {
-  pending: 'pending',
-  uploading: 'uploading',
-  paused: 'paused',
-  success: 'success',
-  failed: 'failed',
-  cancelled: 'cancelled',
-};
-
-const toItems = (files: readonly FileProgress[]): TransferItem[] =>
-  files.map((f) => ({ name: f.name, state: ITEM_STATE[f.state], bytesDone: f.bytesSent, totalBytes: f.totalBytes }));
-
 /** The draft of each transfer this module started, once the server created it. */
 const drafts = new Map<string, string>();
 
@@ -72,6 +61,7 @@ export function startSend(input: StartSendInput): { id: string; done: Promise<Tr
     title: input.draft.subject,
     items: input.files.map((f) => ({ name: f.name, state: 'pending', bytesDone: 0, totalBytes: f.size })),
     run: async ({ signal, report }) => {
+      let lastFiles: readonly FileProgress[] = [];
       const draft: SendDraft = deliveryUuid ? { deliveryUuid, ...(update ? { update } : {}) } : input.draft;
       const options: SendDeliveryOptions = {
         client: apiClient,
@@ -91,13 +81,17 @@ export function startSend(input: StartSendInput): { id: string; done: Promise<Tr
               },
             }
           : {}),
-        onProgress: (progress) => report({ percent: progress.percent, items: toItems(progress.files) }),
+        onProgress: (progress) => {
+          lastFiles = progress.files;
+          report({ percent: progress.percent, items: toItems(progress.files) });
+        },
         // Levels 3/4: files are encrypted in the crypto Worker and the keys wrapped to every reader (shared/transfer/e2e.ts).
         ...(input.keys ? { e2e: { crypto: cryptoApi, keys: input.keys, ...(input.confirmChangedKey ? { confirmChangedKey: input.confirmChangedKey } : {}) } } : {}),
       };
       const result = await sendDelivery(options);
       if (result.ok) {
         drafts.delete(transferId);
+        report({ percent: 100, items: sentItems(lastFiles, result.delivery, input.keys !== undefined) });
         track(ANALYTICS_ACTIONS.deliverySent, { files: input.files.length, encrypted: input.keys !== undefined });
         return { ok: true, result: result.delivery satisfies DeliveryDetail };
       }

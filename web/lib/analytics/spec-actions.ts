@@ -1,0 +1,73 @@
+import type { ANALYTICS_ACTIONS } from './actions';
+
+/**
+ * SPEC §9 "Tracked actions", item by item in SPEC's order, and what Kuvert does with each
+ * (issue 34). `spec` is the item as SPEC writes it (SPEC shortens runs: "data room administered,
+ * created, keys shared" — `action` is the whole name); `tracked` is the ANALYTICS_ACTIONS key
+ * some screen sends, `noScreen` says why nothing is sent. spec-actions.test.ts compares the list
+ * with SPEC and finds each tracked key's call in web/.
+ */
+export type SpecAction = { spec: string; action: string } & ({ tracked: keyof typeof ANALYTICS_ACTIONS } | { noScreen: string });
+
+export const SPEC_ACTIONS: readonly SpecAction[] = [
+  { spec: 'access changed', action: 'access changed', tracked: 'accessChanged' },
+  { spec: 'access revoked', action: 'access revoked', tracked: 'accessRevoked' },
+  { spec: 'account verification button', action: 'account verification button', tracked: 'accountVerificationButton' },
+  { spec: 'activity log opened', action: 'activity log opened', tracked: 'activityLogOpened' },
+  { spec: 'activity tab viewed', action: 'activity tab viewed', tracked: 'activityTabViewed' },
+  { spec: 'captcha button', action: 'captcha button', tracked: 'captchaButton' },
+  { spec: 'DAR button', action: 'DAR button', tracked: 'darButton' },
+  { spec: 'data room administered', action: 'data room administered', tracked: 'dataRoomAdministered' },
+  { spec: 'created', action: 'data room created', tracked: 'dataRoomCreated' },
+  { spec: 'keys shared', action: 'data room keys shared', tracked: 'dataRoomKeysShared' },
+  { spec: 'selected', action: 'data room selected', tracked: 'dataRoomSelected' },
+  { spec: 'delete delivery button', action: 'delete delivery button', tracked: 'deleteDeliveryButton' },
+  { spec: 'deletion period changed', action: 'deletion period changed', tracked: 'deletionPeriodChanged' },
+  { spec: 'delivery attachments downloaded', action: 'delivery attachments downloaded', tracked: 'deliveryAttachmentsDownloaded' },
+  { spec: 'delivery filter clicked', action: 'delivery filter clicked', tracked: 'deliveryFilterClicked' },
+  { spec: 'delivery opened', action: 'delivery opened', tracked: 'deliveryOpened' },
+  { spec: 'delivery reply button', action: 'delivery reply button', tracked: 'deliveryReplyButton' },
+  { spec: 'delivery sent', action: 'delivery sent', tracked: 'deliverySent' },
+  { spec: 'external link clicked', action: 'external link clicked', tracked: 'externalLinkClicked' },
+  { spec: 'file classification edit', action: 'file classification edit', tracked: 'fileClassificationEdit' },
+  { spec: 'file downloaded', action: 'file downloaded', tracked: 'fileDownloaded' },
+  { spec: 'edited', action: 'file edited', tracked: 'fileEdited' },
+  { spec: 'restored', action: 'file restored', tracked: 'fileRestored' },
+  { spec: 'saved', action: 'file saved', tracked: 'fileSaved' },
+  { spec: 'status edit', action: 'file status edit', tracked: 'fileStatusEdit' },
+  { spec: 'viewed', action: 'file viewed', tracked: 'fileViewed' },
+  { spec: 'files uploaded', action: 'files uploaded', tracked: 'filesUploaded' },
+  { spec: 'file version downloaded', action: 'file version downloaded', tracked: 'fileVersionDownloaded' },
+  { spec: 'folder classification edit', action: 'folder classification edit', tracked: 'folderClassificationEdit' },
+  { spec: 'forms CTA clicked', action: 'forms CTA clicked', tracked: 'formsCtaClicked' },
+  { spec: 'forms navigated to', action: 'forms navigated to', tracked: 'formsNavigatedTo' },
+  { spec: 'logged out', action: 'logged out', tracked: 'loggedOut' },
+  { spec: 'login button', action: 'login button', tracked: 'loginButton' },
+  { spec: 'login disclaimer accepted', action: 'login disclaimer accepted', tracked: 'loginDisclaimerAccepted' },
+  { spec: 'login failed', action: 'login failed', tracked: 'loginFailed' },
+  { spec: 'password forgotten', action: 'password forgotten button', tracked: 'passwordForgottenButton' },
+  { spec: 'password request reset', action: 'password request reset button', tracked: 'passwordRequestResetButton' },
+  { spec: 'password reset buttons', action: 'password reset button', tracked: 'passwordResetButton' },
+  { spec: 'print delivery button', action: 'print delivery button', tracked: 'printDeliveryButton' },
+  { spec: 'report downloaded', action: 'report downloaded', tracked: 'reportDownloaded' },
+  { spec: 'report requested', action: 'report requested', tracked: 'reportRequested' },
+  { spec: 'form submitted', action: 'form submitted', tracked: 'formSubmitted' },
+  { spec: 'passphrase created', action: 'passphrase created', tracked: 'passphraseCreated' },
+  { spec: 'entered', action: 'passphrase entered', tracked: 'passphraseEntered' },
+  { spec: 'upgraded', action: 'passphrase upgraded', tracked: 'passphraseUpgraded' },
+  { spec: 'signup button', action: 'signup button', tracked: 'signupButton' },
+  { spec: 'signup failed', action: 'signup failed', tracked: 'signupFailed' },
+  { spec: 'SSO button', action: 'SSO button', tracked: 'ssoButton' },
+  { spec: 'submit box submitted', action: 'submit box submitted', tracked: 'submitBoxSubmitted' },
+  { spec: 'TFA authentication', action: 'TFA authentication button', tracked: 'tfaAuthenticationButton' },
+  { spec: 'registration', action: 'TFA registration button', tracked: 'tfaRegistrationButton' },
+  { spec: 'reset buttons', action: 'TFA reset button', tracked: 'tfaResetButton' },
+  { spec: 'TFA user registered', action: 'TFA user registered', tracked: 'tfaUserRegistered' },
+  { spec: 'trash bin accessed', action: 'trash bin accessed', tracked: 'trashBinAccessed' },
+  {
+    spec: 'updates CTA clicked',
+    action: 'updates CTA clicked',
+    noScreen: 'Kuvert shows no product-update notice or "what is new" call to action: the operator updates the server, users are not asked to',
+  },
+  { spec: 'users invited', action: 'users invited', tracked: 'usersInvited' },
+];
