@@ -23,6 +23,8 @@ export interface TrustTransferPayload {
 /** Tries before a transfer is given up (failed): doubling from 30 s, about 4 h 15 min in all. */
 const TRANSFER_ATTEMPTS = 10;
 const TRANSFER_RETRY_DELAY_MS = 30_000;
+/** Parts pushed to the partner at once. */
+const PARTS_IN_FLIGHT = 3;
 const MAX_ERROR_LENGTH = 500;
 
 /**
@@ -99,7 +101,7 @@ export function trustTransferJobs(app: FastifyInstance): Record<string, JobKind<
 
 /**
  * One attempt: announce (the partner answers which parts it misses: all at first, fewer after an
- * interrupted attempt), upload those parts one by one streamed from the blob store, complete.
+ * interrupted attempt), upload those parts (a few at once) streamed from the blob store, complete.
  * Idempotent: the partner knows the transfer by its id; a transfer no longer pending is left alone.
  */
 async function pushOnce(app: FastifyInstance, transferId: string, signal: AbortSignal): Promise<void> {
@@ -162,16 +164,24 @@ async function pushOnce(app: FastifyInstance, transferId: string, signal: AbortS
     }
   };
   const state = TrustDeliveryStateSchema.parse(await call(TRUST_DELIVERY_PATHS.announce, announce));
-  for (const missing of state.missing) {
-    const file = files.find((f) => f.uuid === missing.fileId);
-    const part = parts.find((p) => p.file_id === file?.id && p.part_index === missing.index);
-    if (!file || !part) throw new PermanentFailure('The partner asked for a part this delivery does not have');
-    await call(TRUST_DELIVERY_PATHS.part(transferId, file.uuid, part.part_index), null, {
-      sha256: part.sha256,
-      size: part.size,
-      stream: () => app.blobs.getStream(partKey(delivery.uuid, file.uuid, part.part_index)),
-    });
-  }
+  // A few parts in flight (as the browser uploads): this server reads and sends one while the partner
+  // checks and stores another. The first failure stops taking new parts; the parts that arrived stay.
+  const queue = [...state.missing];
+  let failure: { error: unknown } | undefined;
+  const sendParts = async () => {
+    for (let missing = queue.shift(); missing && !failure; missing = queue.shift()) {
+      const file = files.find((f) => f.uuid === missing.fileId);
+      const part = parts.find((p) => p.file_id === file?.id && p.part_index === missing.index);
+      if (!file || !part) throw new PermanentFailure('The partner asked for a part this delivery does not have');
+      await call(TRUST_DELIVERY_PATHS.part(transferId, file.uuid, part.part_index), null, {
+        sha256: part.sha256,
+        size: part.size,
+        stream: () => app.blobs.getStream(partKey(delivery.uuid, file.uuid, part.part_index)),
+      });
+    }
+  };
+  await Promise.all(Array.from({ length: PARTS_IN_FLIGHT }, () => sendParts().catch((error: unknown) => void (failure ??= { error }))));
+  if (failure) throw failure.error;
   TrustDeliveryStateSchema.parse(await call(TRUST_DELIVERY_PATHS.complete(transferId), { type: 'complete', transferId }));
   const now = Date.now();
   const updated = await app.db.updateTable('trust_transfers').set({ state: 'delivered', delivered_at: now, last_error: null, updated_at: now }).where('id', '=', transfer.id).where('state', '=', 'pending').executeTakeFirst();

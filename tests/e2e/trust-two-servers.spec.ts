@@ -16,6 +16,7 @@ import { apiCreateAccount, apiSignIn, expectInbox, expectNoSeriousA11yViolations
 const admin = locale<typeof import('@locales/en/admin.json')>('en', 'admin');
 const shell = locale<typeof import('@locales/en/shell.json')>('en', 'shell');
 const trust = admin.trust;
+const deliveries = locale<typeof import('@locales/en/deliveries.json')>('en', 'deliveries');
 const release = locale<typeof import('@locales/en/release.json')>('en', 'release');
 const PASSWORD = 'Good-Passw0rd-trust2';
 const alice = { email: 'alice@a.example', password: PASSWORD };
@@ -158,6 +159,10 @@ test('a recipient on B without a passphrase: sets one, the sender releases on A 
 
   const sender = await (await browser.newContext()).newPage();
   await signInToInbox(sender, a, alice);
+  // The sent detail names the partner server per cross-server recipient.
+  await sender.goto(`${a.url}/secumails/outbox/${deliveryUuid}`);
+  const delivered = deliveries.recipients.partner.delivered.replace('{{server}}', new URL(b.url).host);
+  await expect(sender.getByRole('row').filter({ hasText: carl.email }).filter({ hasText: delivered })).toBeVisible();
   await sender.goto(`${a.url}/secumails/release`);
   await expect(sender.getByRole('heading', { level: 1, name: release.title })).toBeVisible();
   const row = sender.getByRole('row').filter({ hasText: carl.email });
