@@ -44,6 +44,7 @@ import * as formConfirmationValues from './0064-form-confirmation-values';
 import * as roomComments from './0065-room-comments';
 import * as roomRetention from './0066-room-retention';
 import * as trustE2e from './0068-trust-e2e';
+import * as storageQuotas from './0078-storage-quotas';
 import * as termsConsent from './0070-terms-consent';
 
 /**
@@ -100,6 +101,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0066-room-retention': roomRetention,
   '0068-trust-e2e': trustE2e,
   '0070-terms-consent': termsConsent,
+  '0078-storage-quotas': storageQuotas,
 };
 
 export const staticMigrationProvider: MigrationProvider = {
