@@ -2,10 +2,10 @@
 // Administration › Secure rooms › Storage quotas; a member then sees the room's figures with the
 // warning bar (past 90 %), and an upload past the quota shows the SPEC §8 message with available and
 // required space. axe on the admin page and the room page with the warning.
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import type { RoleName } from '@shared/contract/constants';
 import { createUser as createUserInRepository, type TestUser } from '@tests/integration/escalation-helpers';
-import { apiSignIn, en as enBase, expectNoSeriousA11yViolations, locale, serverPerFile, signIn, signInToInbox, expectInbox } from './fixtures';
+import { apiSignIn, en as enBase, expectInbox, expectNoSeriousA11yViolations, locale, openAdminItem, serverPerFile, signIn, signInToInbox } from './fixtures';
 import { apiCreateRoom, apiShareRoom, apiUploadRoomFile } from './rooms-fixtures';
 
 const admin = locale<typeof import('@locales/en/admin.json')>('en', 'admin');
@@ -24,11 +24,6 @@ test.beforeAll(async () => {
   member = await createUserInRepository(ctx.server, { username: 'quirin', roles: ROLES });
 });
 
-async function openAdminItem(page: Page, name: string) {
-  await page.goto(`${ctx.server.url}/admin`);
-  await page.getByRole('navigation', { name: en.shell.admin.menuLabel }).getByRole('link', { name, exact: true }).click();
-}
-
 test('an admin sets a room quota; the member sees the warning and an upload past it gets the §8 message', async ({ page, browser }) => {
   test.setTimeout(180_000);
   const { server } = ctx;
@@ -39,7 +34,7 @@ test('an admin sets a room quota; the member sees the warning and an upload past
 
   await signIn(page, server, { username: server.admin.email, password: server.admin.password });
   await expectInbox(page, server);
-  await openAdminItem(page, en.shell.admin.items.storageQuotas);
+  await openAdminItem(page, ctx.server, en.shell.admin.items.storageQuotas);
   await expect(page.getByRole('heading', { level: 1, name: admin.quotas.title })).toBeVisible();
   const table = page.getByRole('table', { name: admin.quotas.tableLabel });
   const row = table.getByRole('row', { name: /Harbour Quota/ });

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createUserAsAdmin, expectBackendError, signIn, signInAdmin, updateSettings, type Session } from './core-helpers';
 import { e2eActor, giveSecuPass, type E2eActor } from './e2e-helpers';
 import { createPlainRoom, roomCall, uploadRoomFile } from './room-upload-helpers';
-import { createE2eRoom, openRoomKey, uploadE2eFile } from './rooms-e2e-helpers';
+import { createE2eRoom, json, openRoomKey, uploadE2eFile } from './rooms-e2e-helpers';
 
 /**
  * Storage quotas per room and per user (issue 32; shared/contract/storage-quotas.ts, server/README
@@ -26,12 +26,6 @@ let member: Session;
 let outsider: Session;
 const email = (name: string) => `${name}@storage-quotas.test`;
 const api = (path: string) => `/api/2${path}`;
-
-async function json<T>(response: Response, status: number): Promise<T> {
-  const text = await response.text();
-  expect(response.status, text).toBe(status);
-  return JSON.parse(text) as T;
-}
 
 const uuidOf = async (session: Session) => (await json<{ user: { uuid: string } }>(await call(server, session, 'GET', api('/user')), 200)).user.uuid;
 const setRoomQuota = (session: Session | null, roomUuid: string, quota: unknown) => call(server, session, 'PUT', api(`/admin/rooms/${roomUuid}/storage-quota`), { quota });
