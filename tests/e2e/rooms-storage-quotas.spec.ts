@@ -5,7 +5,7 @@
 import { expect, test } from '@playwright/test';
 import type { RoleName } from '@shared/contract/constants';
 import { createUser as createUserInRepository, type TestUser } from '@tests/integration/escalation-helpers';
-import { apiSignIn, en as enBase, expectInbox, expectNoSeriousA11yViolations, locale, openAdminItem, serverPerFile, signIn, signInToInbox } from './fixtures';
+import { apiCall, apiSignIn, en as enBase, expectInbox, expectNoSeriousA11yViolations, locale, openAdminItem, openSendPage, serverPerFile, signIn, signInToInbox } from './fixtures';
 import { apiCreateRoom, apiShareRoom, apiUploadRoomFile } from './rooms-fixtures';
 
 const admin = locale<typeof import('@locales/en/admin.json')>('en', 'admin');
@@ -67,4 +67,24 @@ test('an admin sets a room quota; the member sees the warning and an upload past
   await expect(memberPage.getByText(before(rooms.errors.storageFullFigures)).first()).toBeVisible({ timeout: 30_000 });
   await expect(memberPage.getByText(/200\u00a0KB required/).first()).toBeVisible({ timeout: 30_000 });
   await context.close();
+});
+
+test("a user past 90 % of their own quota sees the warning on the send page and in the quota view", async ({ page }) => {
+  test.setTimeout(120_000);
+  const { server } = ctx;
+  // The owner created the room above: its 1 MiB counts against the owner's quota (server/README "Storage quotas").
+  const adminSession = await apiSignIn(server, { email: server.admin.email, password: server.admin.password });
+  const ownerUuid = (await (await apiCall(server, await apiSignIn(server, owner), 'GET', '/user')).json()) as { user: { uuid: string } };
+  const set = await apiCall(server, adminSession, 'PUT', `/admin/users/${ownerUuid.user.uuid}/storage-quota`, { quota: Math.round(1.1 * 1024 * 1024) });
+  expect(set.status, await set.clone().text()).toBe(200);
+
+  await signInToInbox(page, server, owner);
+  await openSendPage(page, server);
+  await expect(page.getByText(before(common.storage.userNearlyFull))).toBeVisible();
+  await expectNoSeriousA11yViolations(page, 'send page with the storage warning');
+  await page.getByRole('navigation', { name: en.shell.menu.label }).getByRole('link', { name: en.shell.menu.datarooms }).click();
+  const section = page.getByRole('region', { name: rooms.quota.title });
+  await expect(section.getByTestId('quota-mine')).toContainText('1\u00a0MB of 1.1\u00a0MB');
+  await expect(section.getByText(before(common.storage.userNearlyFull))).toBeVisible();
+  await expectNoSeriousA11yViolations(page, 'data rooms home with the storage warning');
 });
