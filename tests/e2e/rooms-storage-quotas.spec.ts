@@ -1,7 +1,8 @@
 // Storage quotas per room (issue 32) against the real server: an administrator sets a room's quota in
 // Administration › Secure rooms › Storage quotas; a member then sees the room's figures with the
 // warning bar (past 90 %), and an upload past the quota shows the SPEC §8 message with available and
-// required space. axe on the admin page and the room page with the warning.
+// required space; a user past 90 % of their own quota sees the warning on the send page and in the
+// quota view. axe on each page.
 import { expect, test } from '@playwright/test';
 import type { RoleName } from '@shared/contract/constants';
 import { createUser as createUserInRepository, type TestUser } from '@tests/integration/escalation-helpers';
