@@ -34,6 +34,8 @@ export interface UsersTable {
   terms_accepted_version: number | null;
   /** Epoch ms of that agreement. */
   terms_accepted_at: number | null;
+  /** Storage quota in bytes (migration 0078, uploads/quotas.ts); null: the default `kuvert.storage.userQuota`. */
+  storage_quota: Generated<number | null>;
 }
 
 export interface SessionsTable {

@@ -33,6 +33,15 @@ async function refuseSubmissionOverLimit(app: RequestContext['app'], deliveryId:
   if (ticket) throw new HttpError(413, 'SubmitQuotaReachedException', 'The files exceed the size this submit box accepts', { allowedSize, requiredSize });
 }
 
+/** A delivery a public form or a submit-box ticket created (not an account's own sending). */
+async function isSubmission(app: RequestContext['app'], deliveryId: number): Promise<boolean> {
+  const [form, ticket] = await Promise.all([
+    app.db.selectFrom('form_submissions').select('form_id').where('delivery_id', '=', deliveryId).executeTakeFirst(),
+    app.db.selectFrom('submit_tickets').select('id').where('delivery_id', '=', deliveryId).executeTakeFirst(),
+  ]);
+  return form !== undefined || ticket !== undefined;
+}
+
 export async function addFile({ app, user: sender }: RequestContext, deliveryUuid: string, input: AddFileInput) {
   const delivery = await ownDraft(app.db, sender, deliveryUuid);
   const e2e = isE2eLevel(delivery.security_level);
@@ -64,7 +73,8 @@ export async function addFile({ app, user: sender }: RequestContext, deliveryUui
       requestedSize: currentSize + input.size,
     });
   }
-  await checkSpace(app, input.size);
+  // The sender's storage quota (issue 32); form and submit-box submissions have their own limits above.
+  await checkSpace(app, input.size, { userId: (await isSubmission(app, delivery.id)) ? null : delivery.sender_id });
   const { partSize, leadingBytes } = input.encryption ? e2ePartLayout(input.encryption.recordSize) : { partSize: app.config.uploadPartSize, leadingBytes: 0 };
   const row = await app.db
     .insertInto('delivery_files')

@@ -3,6 +3,7 @@ import { FALLBACK_LANGUAGE, LANGUAGES, MS_PER_DAY, type Language } from '@shared
 import { DELIVERY_SETTING_KEYS, isValidMimeType } from '@shared/contract/deliveries';
 import { EXTERNAL_SETTING_KEYS } from '@shared/contract/external';
 import { SETTING_KEYS } from '@shared/contract/settings';
+import { USER_QUOTA_SETTING_KEY } from '@shared/contract/storage-quotas';
 import { SIGNUP_SETTING_KEY } from '@shared/contract/signup';
 import { OPERATOR_PROFILE_KEYS } from './operator-profile';
 import { SUBMIT_BOX_SETTING_KEY } from '@shared/contract/submit-box';
@@ -100,6 +101,8 @@ export const PRIVATE_DEFAULTS: Readonly<Record<string, ConfigValue>> = {
   [DELIVERY_SETTING_KEYS.maxUploadSize]: MAX_UPLOAD_SIZE_BYTES,
   // 0: limited by the blob store's free space only.
   [DELIVERY_SETTING_KEYS.globalQuota]: 0,
+  // Issue 32: each user's storage quota unless their own is set (uploads/quotas.ts); 0: none.
+  [USER_QUOTA_SETTING_KEY]: 0,
   [DELIVERY_SETTING_KEYS.bannedRecipients]: '',
   [DELIVERY_SETTING_KEYS.inviteRequiresRole]: false,
   [EXTERNAL_SETTING_KEYS.downloadDisclaimerEnabled]: false,

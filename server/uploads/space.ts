@@ -1,9 +1,11 @@
 // Storage space (SPEC §3 storage quota): one global quota (`kuvert.storage.globalQuota`, 0 = none)
-// over everything stored — deliveries and data-room files alike — and the disk's free space.
+// over everything stored — deliveries and data-room files alike — and the disk's free space; the
+// quotas per room and per user are in quotas.ts.
 import { DELIVERY_SETTING_KEYS } from '@shared/contract/deliveries';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { HttpError } from '../core/http-error';
+import { quotaHeadroom, type QuotaCharge } from './quotas';
 
 const total = sql<number>`0`;
 
@@ -60,10 +62,19 @@ export async function spaceAvailable(app: FastifyInstance): Promise<number> {
   return Math.max(0, available);
 }
 
-/** 507 `GlobalQuotaReachedException` with the figures (SPEC §8) when `required` bytes do not fit. */
-export async function checkSpace(app: FastifyInstance, required: number): Promise<void> {
+/**
+ * 507 `GlobalQuotaReachedException` with the figures (SPEC §8) when `required` bytes do not fit: the
+ * global quota and the disk, then the room's and the user's quota of `charge` (uploads/quotas.ts;
+ * `metadata.quota` names which of those two refused).
+ */
+export async function checkSpace(app: FastifyInstance, required: number, charge: QuotaCharge = {}): Promise<void> {
   const available = await spaceAvailable(app);
   if (required > available) {
     throw new HttpError(507, 'GlobalQuotaReachedException', 'The server has no space left for this file', { spaceAvailable: available, spaceRequired: required });
+  }
+  const headroom = await quotaHeadroom(app, charge);
+  if (headroom && required > headroom.available) {
+    const message = headroom.scope === 'room' ? "The room's storage quota has no space left for this file" : 'Your storage quota has no space left for this file';
+    throw new HttpError(507, 'GlobalQuotaReachedException', message, { spaceAvailable: headroom.available, spaceRequired: required, quota: headroom.scope });
   }
 }

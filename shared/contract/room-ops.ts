@@ -48,8 +48,14 @@ export const StorageQuotaSchema = z
     other: z.number().int(),
     secureRooms: z.number().int(),
     free: z.number().int().nullable(),
+    /** Issue 32: the caller's own deliveries and rooms against their quota (null: none). */
+    user: z.object({ used: z.number().int(), total: z.number().int().nullable() }).optional(),
+    /** Issue 32, asked with `roomUuid`: that room's files, trash and versions against its quota. */
+    room: z.object({ used: z.number().int(), total: z.number().int().nullable() }).optional(),
   })
   .meta({ id: 'StorageQuota' });
+
+export const StorageQuotaQuerySchema = z.object({ roomUuid: Uuid.optional() }).strict();
 export type StorageQuota = z.infer<typeof StorageQuotaSchema>;
 
 /**

@@ -1,7 +1,7 @@
 // The administrators' trash bin against the real server (issue 15): an owner's deleted folder (set up
 // through the API) is found by search, restored after a confirmation, and its file downloads again
 // with the very bytes; empty and no-result states; Secure rooms › General saves a setting. axe on each.
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { ROOM_SETTING_KEYS } from '@shared/contract/room-admin';
 import { ROOM_PATHS, type Room, type RoomFolder } from '@shared/contract/rooms';
 import type { RoomUploadFile } from '@shared/contract/room-files';
@@ -12,7 +12,7 @@ import { createE2eRoom, req } from '@tests/integration/rooms-e2e-helpers';
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { startTestServer, type TestServer } from '../support/server';
-import { apiCall, apiSignIn, en as enBase, expectInbox, expectNoSeriousA11yViolations, locale, signIn, signInToInbox, type ApiSession } from './fixtures';
+import { apiCall, apiSignIn, en as enBase, expectInbox, expectNoSeriousA11yViolations, locale, openAdminItem, signIn, signInToInbox, type ApiSession } from './fixtures';
 
 const admin = locale<typeof import('@locales/en/admin.json')>('en', 'admin');
 const rooms = locale<typeof import('@locales/en/rooms.json')>('en', 'rooms');
@@ -57,11 +57,6 @@ async function seedDeletedFolder(session: ApiSession, bytes: Buffer): Promise<Ro
   return room;
 }
 
-async function openAdminItem(page: Page, name: string) {
-  await page.goto(`${ctx.server.url}/admin`);
-  await page.getByRole('navigation', { name: en.shell.admin.menuLabel }).getByRole('link', { name, exact: true }).click();
-}
-
 test('an admin finds the deleted folder, restores it after confirming, and its file downloads again', async ({ page, browser }) => {
   test.setTimeout(180_000);
   const { server } = ctx;
@@ -69,7 +64,7 @@ test('an admin finds the deleted folder, restores it after confirming, and its f
   await expectInbox(page, server);
 
   // Nothing deleted yet: the empty state.
-  await openAdminItem(page, en.shell.admin.items.trashBin);
+  await openAdminItem(page, ctx.server, en.shell.admin.items.trashBin);
   await expect(page.getByRole('heading', { level: 1, name: trash.title })).toBeVisible();
   await expect(page.getByText(trash.empty)).toBeVisible();
   await expectNoSeriousA11yViolations(page, 'trash bin (empty)');
@@ -128,7 +123,7 @@ test('a deleted E2E room shows as an encrypted item (no sealed name) and comes b
 
   await signIn(page, server, { username: server.admin.email, password: server.admin.password });
   await expectInbox(page, server);
-  await openAdminItem(page, en.shell.admin.items.trashBin);
+  await openAdminItem(page, ctx.server, en.shell.admin.items.trashBin);
   const table = page.getByRole('table', { name: trash.tableLabel });
   const row = table.getByRole('row', { name: new RegExp(trash.encryptedItem) });
   await expect(row).toContainText(trash.types.dataroom);

@@ -416,3 +416,9 @@ export async function expectNoRawKeyTexts(page: Page, screen: string): Promise<v
   expect(texts.length, `texts on ${screen}`).toBeGreaterThan(3);
   expect(texts.filter(looksLikeRawKey), `raw i18n keys on ${screen}`).toEqual([]);
 }
+
+/** Opens an item of the administration menu (web/features/admin/admin-page.tsx) by its label. */
+export async function openAdminItem(page: Page, server: TestServer, name: string): Promise<void> {
+  await page.goto(`${server.url}/admin`);
+  await page.getByRole('navigation', { name: en.shell.admin.menuLabel }).getByRole('link', { name, exact: true }).click();
+}

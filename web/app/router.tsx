@@ -289,6 +289,12 @@ function buildRoutes(): RouteObject[] {
               handle: handle({ titleKey: 'admin:roomsAdmin.trash.title', roles: ['ROLE_ADMIN'] }),
               lazy: lazyPage(() => import(/* webpackChunkName: "admin-trash" */ '@web/features/admin/rooms-trash-page'), 'RoomsTrashPage'),
             },
+            // Storage quotas per room (issue 32), ROLE_ADMIN only.
+            {
+              path: 'storage-quotas',
+              handle: handle({ titleKey: 'admin:quotas.title', roles: ['ROLE_ADMIN'] }),
+              lazy: lazyPage(() => import(/* webpackChunkName: "admin-quotas" */ '@web/features/admin/storage-quotas-page'), 'StorageQuotasPage'),
+            },
           ],
         },
         {

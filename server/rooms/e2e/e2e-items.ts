@@ -54,7 +54,7 @@ export async function createE2eFile(ctx: RequestContext, roomUuid: string, input
   requireEncrypted(room);
   await uuidFree(ctx, input.uuid);
   const replaced = input.replaceUuid ? await replacedE2eFile(ctx, room, folder?.id ?? null, input.replaceUuid) : undefined;
-  await checkSpace(app, input.size);
+  await checkSpace(app, input.size, { roomId: room.id });
   const partSize = app.config.uploadPartSize;
   const now = Date.now();
   const row = await app.db.transaction().execute(async (trx) => {

@@ -22,6 +22,8 @@ export interface DataRoomsTable {
   retention_next_days: Generated<number | null>;
   /** Migration 0066: when the waiting change takes over (start of the server's next local day); null: no change waits. */
   retention_next_at: Generated<number | null>;
+  /** Migration 0078: the room's storage quota in bytes (uploads/quotas.ts); null: none. */
+  storage_quota: Generated<number | null>;
 }
 
 export interface RoomFoldersTable {

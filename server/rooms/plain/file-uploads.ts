@@ -34,7 +34,7 @@ export async function createFile(ctx: RequestContext, roomUuid: string, input: C
   if (existing && !input.replace) throw versionConflict(existing);
   if (existing) name = existing.name;
   else await checkNameFree(app.db, room.id, folder?.id ?? null, name);
-  await checkSpace(app, input.size);
+  await checkSpace(app, input.size, { roomId: room.id });
   const partSize = app.config.uploadPartSize;
   const uuid = randomUUID();
   const now = Date.now();

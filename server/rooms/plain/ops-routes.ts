@@ -25,5 +25,5 @@ export function registerRoomOpsRoutes(app: FastifyInstance): void {
     zipDownload(requestContext(app, request), request, reply, request.params.roomUuid, request.params.folderUuid),
   );
 
-  registerEndpoint(app, ROOM_OPS_ENDPOINTS.quota, async (request) => storageQuota(requestContext(app, request)));
+  registerEndpoint(app, ROOM_OPS_ENDPOINTS.quota, async (request) => storageQuota(requestContext(app, request), request.query));
 }

@@ -61,7 +61,7 @@ async function copyFiles(app: FastifyInstance, request: RequestRow): Promise<voi
   for (const source of files) {
     if (done.has(source.uuid)) continue;
     // The room's quota as for an upload (507 before any byte): the job retries, then gives up (logged).
-    await checkSpace(app, Number(source.size));
+    await checkSpace(app, Number(source.size), { roomId: room.id });
     const uuid = randomUUID();
     const blobPrefix = fileBlobPrefix(room.uuid, uuid);
     const hash = createHash('sha256');

@@ -24,6 +24,7 @@ import { ROOM_LINK_ENDPOINTS } from './room-links';
 import { TRUST_NETWORK_ENDPOINTS } from './trust-networks';
 import { ROOM_RETENTION_ENDPOINTS } from './room-retention';
 import { ROOM_COMMENT_ENDPOINTS } from './room-comments';
+import { STORAGE_QUOTA_ENDPOINTS } from './storage-quotas';
 
 /** Every area of the catalogue (one file each, README.md "Endpoint catalogue"). */
 export const ENDPOINT_AREAS = {
@@ -52,6 +53,7 @@ export const ENDPOINT_AREAS = {
   trustNetworks: TRUST_NETWORK_ENDPOINTS,
   roomRetention: ROOM_RETENTION_ENDPOINTS,
   roomComments: ROOM_COMMENT_ENDPOINTS,
+  storageQuotas: STORAGE_QUOTA_ENDPOINTS,
 } as const;
 
 /** Every endpoint of `/api/2`, once. */

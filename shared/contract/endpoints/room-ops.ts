@@ -1,7 +1,7 @@
 import { endpointArea } from '../endpoint';
 import { FolderParamsSchema, RoomParamsSchema } from '../rooms';
 import { RoomFileParamsSchema } from '../room-files';
-import { RoomFileVersionListSchema, RoomVersionParamsSchema, StorageQuotaSchema } from '../room-ops';
+import { RoomFileVersionListSchema, RoomVersionParamsSchema, StorageQuotaQuerySchema, StorageQuotaSchema } from '../room-ops';
 
 const area = endpointArea({ tag: 'rooms', access: 'authenticated' });
 
@@ -26,7 +26,7 @@ export const ROOM_OPS_ENDPOINTS = {
   folderZip: area.get('/rooms/{roomUuid}/folders/{folderUuid}/zip', 'downloadRoomFolderZip', 'A folder with everything below it as a streamed ZIP (OWNER, EDITOR, VIEWER)', {
     params: FolderParamsSchema, response: {}, errors: [401, 403, 404], produces: ['application/zip'],
   }),
-  quota: area.get('/rooms/quota', 'getStorageQuota', 'Storage quota: used, total, other, secure rooms, free (SPEC §3)', {
-    response: { 200: StorageQuotaSchema }, errors: [401],
+  quota: area.get('/rooms/quota', 'getStorageQuota', 'Storage quota: used, total, other, secure rooms, free (SPEC §3); the caller’s own and, with roomUuid, that room’s used/total (a member’s room; else 404)', {
+    query: StorageQuotaQuerySchema, response: { 200: StorageQuotaSchema }, errors: [400, 401, 404],
   }),
 };

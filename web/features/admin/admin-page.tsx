@@ -42,6 +42,7 @@ export const ADMIN_MENU_GROUPS: readonly { id: string; labelKey: string; items: 
     items: [
       { id: 'secure-rooms-general', labelKey: 'shell:admin.items.general', to: `${ADMIN_BASE}/secure-rooms`, roles: ['ROLE_ADMIN'] },
       { id: 'trash-bin', labelKey: 'shell:admin.items.trashBin', to: `${ADMIN_BASE}/trash-bin`, roles: ['ROLE_ADMIN'] },
+      { id: 'storage-quotas', labelKey: 'shell:admin.items.storageQuotas', to: `${ADMIN_BASE}/storage-quotas`, roles: ['ROLE_ADMIN'] },
     ],
   },
 ];

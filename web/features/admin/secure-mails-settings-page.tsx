@@ -1,4 +1,5 @@
 import { LANGUAGES, MS_PER_DAY } from '@shared/contract/constants';
+import { USER_QUOTA_SETTING_KEY } from '@shared/contract/storage-quotas';
 import { DELIVERY_SETTING_KEYS } from '@shared/contract/deliveries';
 import { EXTERNAL_SETTING_KEYS } from '@shared/contract/external';
 import { SETTING_KEYS } from '@shared/contract/settings';
@@ -87,6 +88,16 @@ export function SecureMailsSettingsPage() {
             key: DELIVERY_SETTING_KEYS.globalQuota,
             label: t('admin:secureMails.limits.globalQuota'),
             hint: t('admin:secureMails.limits.globalQuotaHint'),
+            unit: t('admin:settingsForm.units.mib'),
+            scale: MIB,
+            min: 0,
+            max: MAX_MIB,
+          },
+          {
+            kind: 'integer',
+            key: USER_QUOTA_SETTING_KEY,
+            label: t('admin:secureMails.limits.userQuota'),
+            hint: t('admin:secureMails.limits.userQuotaHint'),
             unit: t('admin:settingsForm.units.mib'),
             scale: MIB,
             min: 0,

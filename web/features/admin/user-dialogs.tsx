@@ -27,6 +27,7 @@ import { useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { licenceLimitText } from './api/licence';
 import { createUser, updateUser } from './api/user-admin';
+import { UserQuotaField } from './user-quota-field';
 import { ADMIN_ONLY_ROLES, DEFAULT_NEW_USER_ROLES, ROLE_GROUPS, roleKey } from './role-groups';
 
 const useStyles = makeStyles({
@@ -183,6 +184,8 @@ export function UserFormDialog({ open, user, onClose, onDone }: { open: boolean;
         {canGrantAdmin ? t('admin:users.form.rolesIntro') : t('admin:users.form.rolesIntroUserAdmin')}
       </Text>
       <RoleChoice value={roles} onChange={setRoles} canGrantAdmin={canGrantAdmin} />
+      {/* Storage quota (issue 32): its own save; the routes are ROLE_ADMIN's. */}
+      {user && canGrantAdmin ? <UserQuotaField userUuid={user.uuid} /> : null}
     </FormDialog>
   );
 }

@@ -23,6 +23,7 @@ import { plainPreviewSource } from './preview/plain-source';
 import { ConfirmDialog, NameDialog, type ConfirmRequest, type NameRequest } from './room-dialogs';
 import { RoomActivity } from './room-activity';
 import { RoomFiles, type FilesPaging } from './room-files';
+import { RoomStorage } from './storage-quota';
 import { LabelBadges, LabelDialog, LabelFilter, matchesLabels, NO_LABEL_FILTER, type LabelFilterValue, type LabelRequest } from './room-labels';
 import { RoleBadge, useDateFormat } from './room-format';
 import { ShareDialog } from './share-dialog';
@@ -323,6 +324,7 @@ function RoomView({ contents, paging }: { contents: RoomContents; paging: FilesP
         {t('rooms:room.yourRole')} <RoleBadge role={role} />
       </Text>
       {folder ? null : <RoomRetentionNote roomUuid={room.uuid} />}
+      <RoomStorage roomUuid={room.uuid} />
       <div className={styles.toolbar} role="toolbar" aria-label={t('rooms:room.toolbar')}>
         {may.edit ? (
           <Button appearance="primary" icon={<FolderAddRegular />} onClick={newFolder}>

@@ -5,6 +5,7 @@ import type { RoomAccessEntry } from '@shared/contract/rooms';
 import type { E2eMember } from '@shared/contract/rooms-e2e';
 import { DataTable, type DataTableColumn } from '@web/components/data-table';
 import { PageHeading } from '@web/components/page-heading';
+import { RoomStorage } from '../storage-quota';
 import { RouterLink } from '@web/components/router-link';
 import { useAuthState } from '@web/lib/auth';
 import { useSecuPassSession } from '@web/lib/crypto';
@@ -340,6 +341,7 @@ export function E2eRoomPage() {
   return (
     <>
       <PageHeading focusOnMount>{view?.roomName ?? t('rooms:e2e.title')}</PageHeading>
+      <RoomStorage roomUuid={roomUuid} />
       <EncryptionActivation where="room" />
       {folderUuid ? null : <RoomRetentionNote roomUuid={roomUuid} />}
       <nav aria-label={t('rooms:e2e.breadcrumb')} className={styles.crumbs}>

@@ -9,6 +9,7 @@ import { useSendController } from '@shared/send/use-send-controller';
 import { Alert } from '@web/components/alert';
 import { useChangedKeyConfirm } from '@web/components/changed-key-dialog';
 import { PageHeading } from '@web/components/page-heading';
+import { StorageWarning } from '@web/components/storage-warning';
 import { CaptionedProgress } from '@web/components/transfer-centre';
 import { currentLanguage } from '@web/lib/i18n';
 import { ROUTES } from '@web/lib/routes';
@@ -62,6 +63,7 @@ export function SendPage() {
     <>
       <PageHeading>{t('send:title')}</PageHeading>
       {error ? <Alert type="error">{t('send:configError')}</Alert> : null}
+      <StorageWarning />
       {!config && !error ? <Spinner label={t('common:loading')} /> : null}
       {config ? <SenderNotes config={config} /> : null}
       {config && !(config.sender?.replyOnly && !hasReplyTarget) ? <SendForm config={config} /> : null}
