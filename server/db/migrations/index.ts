@@ -44,10 +44,10 @@ import * as formConfirmationValues from './0064-form-confirmation-values';
 import * as roomComments from './0065-room-comments';
 import * as roomRetention from './0066-room-retention';
 import * as trustE2e from './0068-trust-e2e';
-import * as storageQuotas from './0078-storage-quotas';
 import * as termsConsent from './0070-terms-consent';
 import * as roomLinkLimits from './0072-room-link-limits';
 import * as formSubmissionValues from './0073-form-submission-values';
+import * as storageQuotas from './0078-storage-quotas';
 
 /**
  * Every migration, in order, for SQLite and PostgreSQL alike. A static list (not a
