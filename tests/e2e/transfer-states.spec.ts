@@ -2,8 +2,8 @@
 // is paused from the transfer centre while its parts are held on the wire, shows "Paused", sends
 // nothing more, and on Resume continues from the parts the server holds — the file downloads with
 // its very bytes. With a real clamd the committed file shows "scanning for viruses" in the transfer
-// centre. The public form page shows each file field's allowed sizes and names the limit when a
-// file is too large. axe on the transfer centre and the form page.
+// centre, and "done" once the scan decided. The public form page shows each file field's allowed
+// sizes and names the limit when a file is too large. axe on the transfer centre and the form page.
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { expect, test, type Page, type Route } from '@playwright/test';
@@ -96,7 +96,7 @@ test.describe('with a virus scanner', () => {
   const skipReason = clamdUnavailable();
   test.skip(skipReason !== null, skipReason ?? '');
 
-  test('a file the server is still scanning says so in the transfer centre', async ({ page }) => {
+  test('a file the server is still scanning says so in the transfer centre, and "done" once the scan decided', async ({ page }) => {
     test.setTimeout(120_000);
     const clamd = await startTestClamd();
     const scanning = await startTestServer({ config: { clamdAddress: clamd.socket, jobPollIntervalMs: 60_000, clamdTimeoutMs: 30_000 } });
@@ -105,12 +105,18 @@ test.describe('with a virus scanner', () => {
       const room = await apiCreateRoom(scanning, await apiSignIn(scanning, user), 'Scanned Room');
       await signInToInbox(page, scanning, user);
       await page.goto(`${scanning.url}/datarooms/${room.uuid}`);
+      // A scanner that does not answer yet: the scan stays undecided while the test looks.
+      clamd.freeze();
       await chooseFile(page, { name: 'report.txt', mimeType: 'text/plain', buffer: Buffer.from('figures\n') });
       await page.getByRole('button', { name: /^File transfers/ }).click();
       const drawer = page.getByRole('dialog', { name: send.transfers.title });
       await expect(drawer.getByText(fill(send.transfers.item, { name: 'report.txt', state: send.itemState.scanning }))).toBeVisible({ timeout: 30_000 });
       await expectNoSeriousA11yViolations(page, 'transfer centre with a file being scanned');
+      // The scanner answers: the finished transfer follows the scan and no longer says "scanning".
+      clamd.thaw();
+      await expect(drawer.getByText(fill(send.transfers.item, { name: 'report.txt', state: send.itemState.success }))).toBeVisible({ timeout: 60_000 });
     } finally {
+      clamd.thaw();
       await scanning.close();
       await clamd.dispose();
     }

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { PROGRESS_PUBLISH_MS, overallProgress, transferStore, type TransferOutcome, type TransferRunContext } from './transfer-store';
+import { FOLLOW_FIRST_MS, PROGRESS_PUBLISH_MS, followScanningItems, overallProgress, transferStore, type TransferOutcome, type TransferRunContext } from './transfer-store';
 
 /** A job whose runs the test finishes by hand; each run sees its own signal and attempt. */
 function controllableJob(title: string) {
@@ -140,6 +140,52 @@ describe('transferStore', () => {
     expect(await done).toEqual({ ok: false, cancelled: false });
     expect(transferStore.get(id)?.state).toBe('failed');
     transferStore.dismiss(id);
+  });
+
+  it('a finished upload follows the scan: its items change once the server decided, and the asking stops then', async () => {
+    vi.useFakeTimers();
+    try {
+      const { job, runs } = controllableJob('scanned');
+      const { id, done } = transferStore.start(job);
+      runs[0]!.context.report({ percent: 100, items: [{ name: 'a.bin', state: 'scanning', bytesDone: 10, totalBytes: 10 }] });
+      runs[0]!.finish({ ok: true });
+      await done;
+      const answers: ('scanning' | 'success')[] = ['scanning', 'success'];
+      const look = vi.fn(async () => {
+        const state = answers.shift();
+        if (!state) throw new Error('asked after the scan decided');
+        return [{ name: 'a.bin', state, bytesDone: 10, totalBytes: 10 }];
+      });
+      followScanningItems(id, look);
+      await vi.advanceTimersByTimeAsync(FOLLOW_FIRST_MS);
+      expect(look).toHaveBeenCalledTimes(1);
+      expect(transferStore.get(id)?.items[0]?.state).toBe('scanning');
+      await vi.advanceTimersByTimeAsync(FOLLOW_FIRST_MS * 2);
+      expect(look).toHaveBeenCalledTimes(2);
+      expect(transferStore.get(id)).toMatchObject({ state: 'success', items: [{ state: 'success' }] });
+      await vi.advanceTimersByTimeAsync(10 * 60_000);
+      expect(look).toHaveBeenCalledTimes(2);
+      transferStore.dismiss(id);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('a dismissed transfer is not followed any more', async () => {
+    vi.useFakeTimers();
+    try {
+      const { job, runs } = controllableJob('dismissed');
+      const { id, done } = transferStore.start(job);
+      runs[0]!.finish({ ok: true });
+      await done;
+      const look = vi.fn(async () => [{ name: 'a.bin', state: 'scanning' as const, bytesDone: 10, totalBytes: 10 }]);
+      followScanningItems(id, look);
+      transferStore.dismiss(id);
+      await vi.advanceTimersByTimeAsync(10 * 60_000);
+      expect(look).not.toHaveBeenCalled();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('overall progress weighs each transfer by its size', () => {

@@ -182,6 +182,33 @@ async function execute(entry: Entry): Promise<TransferOutcome> {
   return outcome;
 }
 
+/** A finished upload asks again whether the server's scan decided: after 2 s, doubling to at most 15 s, for at most 10 min. */
+export const FOLLOW_FIRST_MS = 2_000;
+const FOLLOW_MAX_MS = 15_000;
+const FOLLOW_FOR_MS = 10 * 60_000;
+
+/**
+ * After a successful upload whose files the server still scans (SPEC §4 "scanning for viruses"):
+ * `look` is asked again with a growing pause and its items replace the finished transfer's, until no
+ * item is `scanning` — so the transfer centre does not say "scanning" after the scan decided. Stops
+ * when the transfer is dismissed or after 10 minutes (the lists show the outcome anyway); a failed
+ * look is tried again at the next turn.
+ */
+export function followScanningItems(id: string, look: () => Promise<TransferItem[]>): void {
+  const started = Date.now();
+  let pause = FOLLOW_FIRST_MS;
+  const step = async (): Promise<void> => {
+    if (transferStore.get(id)?.state !== 'success') return;
+    const items = await look().catch(() => undefined);
+    if (items && transferStore.get(id)?.state === 'success') update(id, { items });
+    if (items && !items.some((item) => item.state === 'scanning')) return;
+    if (Date.now() - started >= FOLLOW_FOR_MS) return;
+    pause = Math.min(pause * 2, FOLLOW_MAX_MS);
+    setTimeout(() => void step(), pause);
+  };
+  setTimeout(() => void step(), pause);
+}
+
 export const transferStore = {
   getSnapshot: (): readonly Transfer[] => snapshot,
   subscribe(listener: () => void): () => void {

@@ -10,7 +10,7 @@ import { listRoomFileParts, sendRoomFile } from '@shared/transfer/room-upload';
 import { blobUpload } from '@shared/transfer/upload';
 import { apiClient } from '@web/lib/api-client';
 import { currentLanguage } from '@web/lib/i18n';
-import { transferStore } from '@web/lib/transfer-store';
+import { followScanningItems, transferStore, type TransferItem } from '@web/lib/transfer-store';
 import { keepBothNames } from '../keep-both-names';
 import { roomUploadFailure } from '../room-errors';
 import { useAuthState } from '@web/lib/auth';
@@ -179,7 +179,10 @@ export function startRoomUpload(
   // Files the person chose not to upload (version conflict › Cancel).
   const skipped = new Set<number>();
   const total = files.reduce((sum, f) => sum + f.size, 0);
-  return transferStore.start({
+  // SPEC §4 "scanning for viruses": committed, the server's scan has not decided yet.
+  const doneState = (i: number): TransferItem['state'] => (done.get(i)!.scanState === 'scanning' ? 'scanning' : 'success');
+  let transferId = '';
+  const started = transferStore.start({
     kind: 'upload',
     title: target.title,
     toasts: { success: 'rooms:files.toast.uploaded', failed: 'rooms:files.toast.uploadFailed' },
@@ -193,8 +196,7 @@ export function startRoomUpload(
           percent: total === 0 ? 100 : Math.floor((sent.reduce((a, b) => a + b, 0) / total) * 100),
           items: files.map((f, i) => ({
             name: f.name,
-            // SPEC §4 "scanning for viruses": committed, the server's scan has not decided yet (the room list shows the outcome).
-            state: done.has(i) ? (done.get(i)!.scanState === 'scanning' ? 'scanning' : 'success') : skipped.has(i) ? 'cancelled' : i === current ? (waiting ? 'paused' : 'uploading') : 'pending',
+            state: done.has(i) ? doneState(i) : skipped.has(i) ? 'cancelled' : i === current ? (waiting ? 'paused' : 'uploading') : 'pending',
             bytesDone: sent[i]!,
             totalBytes: f.size,
           })),
@@ -238,7 +240,18 @@ export function startRoomUpload(
       // Every file skipped in the conflict dialog: nothing was uploaded, so no "uploaded" toast.
       if (done.size === 0 && skipped.size > 0) return { ok: false, cancelled: true };
       track(ANALYTICS_ACTIONS.filesUploaded, { files: done.size });
+      if ([...done.keys()].some((i) => doneState(i) === 'scanning')) {
+        // The transfer centre follows the scan until it decided (the room list shows it too).
+        followScanningItems(transferId, async () => {
+          for (const [i, file] of done) {
+            if (file.scanState === 'scanning') done.set(i, await call(apiClient, E.file, { params: { roomUuid: target.roomUuid, fileUuid: file.uuid } }));
+          }
+          return files.map((f, i) => ({ name: f.name, state: done.has(i) ? doneState(i) : 'cancelled', bytesDone: done.has(i) ? f.size : 0, totalBytes: f.size }));
+        });
+      }
       return { ok: true, result: [...done.values()] };
     },
   });
+  transferId = started.id;
+  return started;
 }

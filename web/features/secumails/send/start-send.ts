@@ -5,7 +5,8 @@ import { setDeliveryPhoneNumbers } from '@shared/api/endpoints/external';
 import { sendDelivery, type FileProgress, type SendDeliveryOptions, type SendDraft } from '@shared/transfer';
 import { apiClient } from '@web/lib/api-client';
 import { cryptoApi } from '@web/lib/crypto';
-import { transferStore, type TransferOutcome } from '@web/lib/transfer-store';
+import { followScanningItems, transferStore, type TransferOutcome } from '@web/lib/transfer-store';
+import { fetchDelivery } from '../api/delivery';
 import { sentItems, toItems } from './send-items';
 import { currentLanguage } from '@web/lib/i18n';
 import { formatSize } from '../delivery-format';
@@ -91,7 +92,12 @@ export function startSend(input: StartSendInput): { id: string; done: Promise<Tr
       const result = await sendDelivery(options);
       if (result.ok) {
         drafts.delete(transferId);
-        report({ percent: 100, items: sentItems(lastFiles, result.delivery, input.keys !== undefined) });
+        const items = sentItems(lastFiles, result.delivery, input.keys !== undefined);
+        report({ percent: 100, items });
+        // The transfer centre follows the server's scan until it decided (the send page's ScanOutcome shows it too).
+        const sentFiles = lastFiles;
+        const sentUuid = result.delivery.deliveryUuid;
+        if (items.some((item) => item.state === 'scanning')) followScanningItems(transferId, async () => sentItems(sentFiles, await fetchDelivery(sentUuid), input.keys !== undefined));
         track(ANALYTICS_ACTIONS.deliverySent, { files: input.files.length, encrypted: input.keys !== undefined });
         return { ok: true, result: result.delivery satisfies DeliveryDetail };
       }
