@@ -93,7 +93,7 @@ test('roles are edited in the dialog (ROLE_OUTLOOK granted), with a toast', asyn
   await page.getByRole('menuitem', { name: adminText.users.edit.action }).click();
   const dialog = page.getByRole('dialog', { name: adminText.users.edit.title.replace('{{name}}', 'Eddie Test') });
   await dialog.getByRole('checkbox', { name: adminText.roles.names.ROLE_OUTLOOK, exact: true }).check();
-  await dialog.getByRole('button', { name: adminText.users.edit.submit }).click();
+  await dialog.getByRole('button', { name: adminText.users.edit.submit, exact: true }).click();
   await expect(toast(page, adminText.users.edit.done.replace('{{name}}', 'Eddie Test'))).toBeVisible();
   expect((await adminUser('eddie.edit@example.test'))?.roleNames).toContain('ROLE_OUTLOOK');
   expect((await signInStatus('eddie.edit@example.test', PASSWORD, true)).status).toBe(200);
