@@ -77,10 +77,14 @@ test('an administrator creates a user with ROLE_OUTLOOK; the invitation sets the
   const link = extractLink(mail, '/auth/reset-password');
   await page.context().clearCookies();
   await page.goto(link.toString());
+  // An invitation sets the first password (issue 33 §2): not "Set a new password" / "Password changed".
+  await expect(page.getByRole('heading', { level: 1, name: en.auth.resetPassword.firstTitle })).toBeVisible();
+  await expect(page).toHaveTitle(new RegExp(en.auth.resetPassword.firstTitle));
   await page.getByRole('textbox', { name: en.common.password.new, exact: true }).fill('Olga-Passw0rd-1');
   await page.getByRole('textbox', { name: en.common.password.confirm }).fill('Olga-Passw0rd-1');
   await page.getByRole('button', { name: en.auth.resetPassword.submit }).click();
-  await expect(page.getByRole('heading', { name: en.auth.resetPassword.successTitle })).toBeVisible();
+  await expect(page.getByRole('heading', { name: en.auth.resetPassword.firstSuccessTitle })).toBeVisible();
+  await expect(page.getByText(en.auth.resetPassword.firstSuccessText)).toBeVisible();
   expect((await signInStatus('olga.outlook@example.test', 'Olga-Passw0rd-1')).status).toBe(200);
   expect((await signInStatus('olga.outlook@example.test', 'Olga-Passw0rd-1', true)).status).toBe(200);
 });
