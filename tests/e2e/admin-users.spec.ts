@@ -89,6 +89,24 @@ test('an administrator creates a user with ROLE_OUTLOOK; the invitation sets the
   expect((await signInStatus('olga.outlook@example.test', 'Olga-Passw0rd-1', true)).status).toBe(200);
 });
 
+test('two users created one after the other: the toast names the one just created (issue 33 §2)', async ({ page }) => {
+  await openUsersPage(page);
+  const create = async (email: string) => {
+    await page.getByRole('button', { name: adminText.users.create.action }).click();
+    const dialog = page.getByRole('dialog', { name: adminText.users.create.title });
+    await dialog.getByRole('textbox', { name: adminText.users.create.email }).fill(email);
+    await dialog.getByRole('button', { name: adminText.users.create.submit }).click();
+    await expect(dialog).toBeHidden();
+  };
+  const done = (email: string) => page.locator('.fui-ToastTitle').filter({ hasText: adminText.users.create.done.replace('{{email}}', email) });
+  await create('tom.first@example.test');
+  await expect(done('tom.first@example.test')).toBeVisible();
+  await create('tina.second@example.test');
+  // At once, not after the first toast's 5 s: the newer text replaced the older one.
+  await expect(done('tina.second@example.test')).toBeVisible({ timeout: 2_000 });
+  await expect(done('tom.first@example.test')).toHaveCount(0);
+});
+
 test('roles are edited in the dialog (ROLE_OUTLOOK granted), with a toast', async ({ page }) => {
   await member('eddie.edit@example.test', 'Eddie');
   expect((await signInStatus('eddie.edit@example.test', PASSWORD, true)).status).toBe(403);

@@ -42,7 +42,7 @@ const CLAIM = {
   active: true,
   securityLevel: SECURITY_LEVELS.LEVEL_1,
   mandatoryRecipients: [] as string[],
-  customFields: [{ name: 'Receipt', type: 'file', required: true }],
+  customFields: [{ name: 'Receipt', type: 'file', required: true, maxFileSizeKb: 1024 }],
 };
 let form: Form;
 

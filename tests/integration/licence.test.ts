@@ -86,8 +86,9 @@ describe('licence counts and caps', () => {
     await json(await call(server, admin, 'PATCH', api(`/admin/users/${fourth.uuid}`), { roleNames: [...fourth.roleNames, 'ROLE_SECUROOMS_CREATOR'] }), 200);
     const creators = await licence('dataRoomCreators');
     expect(creators).toMatchObject({ used: 1 });
-    // The holder's status reads as on the users page: the address is proven, so active.
-    expect(creators.holders).toEqual([expect.objectContaining({ email: 'fourth@example.test', disabled: false, emailVerified: true })]);
+    // The holder's status reads as on the users page: made by an administrator, the address not yet proven ("Invited").
+    expect(creators.holders).toEqual([expect.objectContaining({ email: 'fourth@example.test', disabled: false, emailVerified: false })]);
+    expect((await userByEmail('fourth@example.test')).emailVerified).toBe(false);
     const third = await userByEmail('third@example.test');
     await expectLimit(await call(server, admin, 'PATCH', api(`/admin/users/${third.uuid}`), { roleNames: ['ROLE_UI_USER', 'ROLE_SECUROOMS_CREATOR'] }), 'dataRoomCreators', 1, 1);
     await expectLimit(
