@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { PASSWORD_RESET_TTL_MS, PASSWORD_RESET_WEB_PATH } from '@shared/contract/auth-escalation';
+import { PASSWORD_LINK_INVITATION_FLAG, PASSWORD_RESET_TTL_MS, PASSWORD_RESET_WEB_PATH } from '@shared/contract/auth-escalation';
 import { reduceLanguage, type Language } from '@shared/contract/constants';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
@@ -29,7 +29,7 @@ export const hashResetToken = (token: string) => createHash('sha256').update(tok
  * valid for `ttlMs`; only its SHA-256 is stored. Only the newest link works: an older mail lying
  * around is worthless.
  */
-export async function issuePasswordLink(app: FastifyInstance, userId: number, ttlMs: number): Promise<string> {
+export async function issuePasswordLink(app: FastifyInstance, userId: number, ttlMs: number, options: { invitation?: boolean } = {}): Promise<string> {
   const token = randomBytes(RESET_TOKEN_BYTES).toString('base64url');
   const now = Date.now();
   await app.db.transaction().execute(async (trx) => {
@@ -40,7 +40,9 @@ export async function issuePasswordLink(app: FastifyInstance, userId: number, tt
       .execute();
   });
   // In the fragment (issue 28 §1): never sent to a server, so no proxy log or Referer keeps it.
-  return `${app.config.publicUrl}${PASSWORD_RESET_WEB_PATH}#token=${encodeURIComponent(token)}`;
+  // An invitation's link says so in the query (not secret, it only picks the first-password wording).
+  const query = options.invitation ? `?${PASSWORD_LINK_INVITATION_FLAG}=1` : '';
+  return `${app.config.publicUrl}${PASSWORD_RESET_WEB_PATH}${query}#token=${encodeURIComponent(token)}`;
 }
 
 export type ResetTokenState = 'valid' | 'unknown' | 'used' | 'expired';

@@ -92,9 +92,12 @@ export async function toWireForm(app: FastifyInstance, row: FormRow): Promise<Fo
     createdBy: (await emailOf(app, row.created_by)) ?? '',
     createdAt: Number(row.created_at),
     updatedAt: Number(row.updated_at),
-    link: `${app.config.publicUrl}${FORM_WEB_LINKS.public(row.uuid)}`,
+    link: publicLink(app, row),
   };
 }
+
+/** The public address by the form's slug (what people read and type); a form without one keeps its uuid. */
+const publicLink = (app: FastifyInstance, row: { uuid: string; url: string }) => `${app.config.publicUrl}${FORM_WEB_LINKS.public(row.url || row.uuid)}`;
 
 export async function listForms(app: FastifyInstance, user: UserRow): Promise<FormSummary[]> {
   const editable = await editableFormIds(app.db, user);
@@ -106,7 +109,7 @@ export async function listForms(app: FastifyInstance, user: UserRow): Promise<Fo
     active: row.active === 1,
     securityLevel: levelOf(row),
     updatedAt: Number(row.updated_at),
-    link: `${app.config.publicUrl}${FORM_WEB_LINKS.public(row.uuid)}`,
+    link: publicLink(app, row),
   }));
 }
 

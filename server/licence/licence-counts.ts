@@ -18,9 +18,13 @@ export function licenceCaps(config: Pick<KuvertConfig, 'licenceSenders' | 'licen
   };
 }
 
-/** The accounts holding a licence (senders: the `licensed` flag; creators: the role in the JSON role list). */
+/**
+ * The accounts holding a licence (senders: the `licensed` flag; creators: the role in the JSON
+ * role list). A disabled account holds none (issue 33 §2): it cannot use it, and enabling it again
+ * needs a free seat (admin-users-routes.ts).
+ */
 function holdersQuery(db: Db, kind: 'senders' | 'dataRoomCreators'): SelectQueryBuilder<Database, 'users', object> {
-  const users = db.selectFrom('users');
+  const users = db.selectFrom('users').where('disabled', '=', 0);
   return kind === 'senders' ? users.where('licensed', '=', 1) : users.where('roles', 'like', `%"${DATA_ROOM_CREATOR_ROLE}"%`);
 }
 
@@ -40,12 +44,20 @@ export async function licenceCount(db: Db, config: KuvertConfig, kind: LicenceKi
   const used = await licenceUsed(db, kind);
   if (kind === 'activeForms') return { kind, cap, used, available: true, holders: [] };
   const rows = await holdersQuery(db, kind)
-    .select(['uuid', 'email', 'first_name', 'last_name', 'disabled'])
+    .select(['uuid', 'email', 'first_name', 'last_name', 'disabled', 'email_verified'])
     .orderBy('email')
     .limit(LICENCE_HOLDERS_SHOWN)
     .execute();
-  const holders = rows.map((r) => ({ uuid: r.uuid, email: r.email, firstName: r.first_name, lastName: r.last_name, disabled: r.disabled === 1 }));
+  const holders = rows.map((r) => ({ uuid: r.uuid, email: r.email, firstName: r.first_name, lastName: r.last_name, disabled: r.disabled === 1, emailVerified: r.email_verified === 1 }));
   return { kind, cap, used, available: true, holders };
+}
+
+/** The licences an account takes when it is enabled again (it held none while disabled). */
+export function licencesHeldBy(user: { licensed: number; roles: string }): LicenceKind[] {
+  const kinds: LicenceKind[] = [];
+  if (user.licensed === 1) kinds.push('senders');
+  if (user.roles.includes(`"${DATA_ROOM_CREATOR_ROLE}"`)) kinds.push('dataRoomCreators');
+  return kinds;
 }
 
 export async function licenceOverview(db: Db, config: KuvertConfig): Promise<LicenceCount[]> {

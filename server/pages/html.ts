@@ -16,6 +16,8 @@ button{margin-top:1.5rem;background:#19853F;color:#fff;border:0;padding:.6rem 1.
 .error{background:#FDE7E9;border-left:4px solid #C50F1F;padding:.5rem 1rem}
 fieldset{border:1px solid #d1d1d1;margin-top:1.5rem;padding:0 1rem 1rem}
 .inline{width:auto}
+.field-error{color:#C50F1F;margin:.25rem 0 0}
+a.button{display:inline-block;background:#19853F;color:#fff;padding:.6rem 1.2rem;border-radius:4px;text-decoration:none}
 `;
 
 export function htmlPage(options: { lang: string; title: string; body: string }): string {

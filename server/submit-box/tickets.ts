@@ -87,7 +87,11 @@ async function ticketRow(app: FastifyInstance, token: string) {
 export async function ticketState(app: FastifyInstance, token: string): Promise<SubmitTicketState> {
   const row = await ticketRow(app, token);
   assertNotRevoked(row);
-  if (row.used_at !== null) throw submitBoxError(409, SUBMIT_BOX_ERRORS.ticketUsed, 'This ticket was used already; please ask for a new one');
+  if (row.used_at !== null) {
+    // The page links back to the box's public page (public anyway), where a new link is asked for.
+    const box = await boxOfOwner(app, row.box_user_id);
+    throw submitBoxError(409, SUBMIT_BOX_ERRORS.ticketUsed, 'This ticket was used already; please ask for a new one', box ? { boxUuid: box.uuid } : {});
+  }
   const open = await openBox(app, await boxOfOwner(app, row.box_user_id));
   return { ownerName: ownerName(open.owner), ownerEmail: open.owner.email, securityLevel: open.level, submitterEmail: row.email };
 }

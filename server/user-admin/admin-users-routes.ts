@@ -7,7 +7,7 @@ import { accessDenied, notFound } from '../core/http-error';
 import { routePlugin } from '../core/route-plugin';
 import { parseList } from '../deliveries/rules';
 import { adminSenderFields } from '../deliveries/sender-routes';
-import { assertLicenceAvailable, DATA_ROOM_CREATOR_ROLE } from '../licence/licence-counts';
+import { assertLicenceAvailable, DATA_ROOM_CREATOR_ROLE, licencesHeldBy } from '../licence/licence-counts';
 import { anotherAdminExists, assertMayHandOutRoles, deleteUserAccount, sendInvitation, setUserDisabled, userConflict } from './user-admin';
 import { mayManageAccountOf, roleNamesOf, toWireUser, type UserRow } from '../users/users-repository';
 
@@ -85,6 +85,8 @@ export const adminUsersRoutes = routePlugin('kuvert-admin-users-routes', async (
   const setDisabled = async (actor: UserRow, userUuid: string, disabled: boolean): Promise<AdminUser> => {
     const subject = await manageableUser(app, actor, userUuid);
     if (disabled) await assertAdminStays(app, actor, subject, 'disable');
+    // A disabled account holds no licence: enabling it takes its seats again, so each needs room under its cap.
+    else if (subject.disabled === 1) for (const kind of licencesHeldBy(subject)) await assertLicenceAvailable(app.db, app.config, kind);
     if ((subject.disabled === 1) !== disabled) await setUserDisabled(app, actor, subject, disabled);
     return adminUserOf(app, subject.uuid);
   };

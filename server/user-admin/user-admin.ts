@@ -34,7 +34,7 @@ export const displayNameOf = (user: Pick<UserRow, 'first_name' | 'last_name' | '
  * `confirmPasswordReset`). An older unused link stops working.
  */
 export async function sendInvitation(app: FastifyInstance, user: UserRow, inviter: UserRow): Promise<void> {
-  const link = await issuePasswordLink(app, user.id, INVITATION_TTL_MS);
+  const link = await issuePasswordLink(app, user.id, INVITATION_TTL_MS, { invitation: true });
   await app.mailer.send({
     to: user.email,
     template: 'userInvitation',

@@ -59,6 +59,8 @@ export const AUTH_ESCALATION_PATHS = {
 
 /** Web client route the password reset mail links to: `{publicUrl}/auth/reset-password?token=...`. */
 export const PASSWORD_RESET_WEB_PATH = '/auth/reset-password';
+/** Query flag of an invitation's set-password link (`?invitation=1#token=…`): the page speaks of a first password. Wording only; the token decides. */
+export const PASSWORD_LINK_INVITATION_FLAG = 'invitation';
 
 /** A captcha lives 10 minutes and is answered once (DESIGN §9). */
 export const CAPTCHA_TTL_MS = 10 * 60_000;

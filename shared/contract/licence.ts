@@ -29,7 +29,10 @@ export const LicenceHolderSchema = z
     email: z.string(),
     firstName: z.string(),
     lastName: z.string(),
+    /** Always false now: a disabled account holds no licence (kept for older clients). */
     disabled: z.boolean(),
+    /** false: invited, the address not yet proven (the users page's "Invited"). */
+    emailVerified: z.boolean(),
   })
   .meta({ id: 'LicenceHolder' });
 export type LicenceHolder = z.infer<typeof LicenceHolderSchema>;

@@ -77,12 +77,34 @@ test('an administrator creates a user with ROLE_OUTLOOK; the invitation sets the
   const link = extractLink(mail, '/auth/reset-password');
   await page.context().clearCookies();
   await page.goto(link.toString());
+  // An invitation sets the first password (issue 33 §2): not "Set a new password" / "Password changed".
+  await expect(page.getByRole('heading', { level: 1, name: en.auth.resetPassword.firstTitle })).toBeVisible();
+  await expect(page).toHaveTitle(new RegExp(en.auth.resetPassword.firstTitle));
   await page.getByRole('textbox', { name: en.common.password.new, exact: true }).fill('Olga-Passw0rd-1');
   await page.getByRole('textbox', { name: en.common.password.confirm }).fill('Olga-Passw0rd-1');
   await page.getByRole('button', { name: en.auth.resetPassword.submit }).click();
-  await expect(page.getByRole('heading', { name: en.auth.resetPassword.successTitle })).toBeVisible();
+  await expect(page.getByRole('heading', { name: en.auth.resetPassword.firstSuccessTitle })).toBeVisible();
+  await expect(page.getByText(en.auth.resetPassword.firstSuccessText)).toBeVisible();
   expect((await signInStatus('olga.outlook@example.test', 'Olga-Passw0rd-1')).status).toBe(200);
   expect((await signInStatus('olga.outlook@example.test', 'Olga-Passw0rd-1', true)).status).toBe(200);
+});
+
+test('two users created one after the other: the toast names the one just created (issue 33 §2)', async ({ page }) => {
+  await openUsersPage(page);
+  const create = async (email: string) => {
+    await page.getByRole('button', { name: adminText.users.create.action }).click();
+    const dialog = page.getByRole('dialog', { name: adminText.users.create.title });
+    await dialog.getByRole('textbox', { name: adminText.users.create.email }).fill(email);
+    await dialog.getByRole('button', { name: adminText.users.create.submit }).click();
+    await expect(dialog).toBeHidden();
+  };
+  const done = (email: string) => page.locator('.fui-ToastTitle').filter({ hasText: adminText.users.create.done.replace('{{email}}', email) });
+  await create('tom.first@example.test');
+  await expect(done('tom.first@example.test')).toBeVisible();
+  await create('tina.second@example.test');
+  // At once, not after the first toast's 5 s: the newer text replaced the older one.
+  await expect(done('tina.second@example.test')).toBeVisible({ timeout: 2_000 });
+  await expect(done('tom.first@example.test')).toHaveCount(0);
 });
 
 test('roles are edited in the dialog (ROLE_OUTLOOK granted), with a toast', async ({ page }) => {

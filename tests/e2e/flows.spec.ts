@@ -79,6 +79,8 @@ test('a form hands its submission to a webhook; the Flows page shows it delivere
   await expect(page.getByRole('navigation').getByRole('link', { name: 'Flows' })).toHaveCount(0);
   await page.goto(`${server.url}/forms/${form.formUuid}`);
   await page.getByRole('tab', { name: 'Process service' }).click();
+  // One Save on this tab, its own (issue 33 §2): the form's Save would save nothing here.
+  await expect(page.getByRole('button', { name: /Save/ })).toHaveCount(1);
   await page.getByRole('switch', { name: 'Hand submissions to a process service' }).check();
   await page.getByRole('textbox', { name: /^Webhook URL/ }).fill(receiverUrl);
   await page.getByRole('button', { name: 'Save process service' }).click();

@@ -224,6 +224,17 @@ test.describe('configured by the operator', () => {
     expect(errors).toEqual([]);
   });
 
+  test('the administration page says that analytics and the help widget are switched on (issue 33 §2)', async ({ page }) => {
+    await signInToInbox(page, server, server.admin);
+    await page.goto(`${server.url}/admin`);
+    await expect(page.getByText(en.shell.admin.analyticsOn.replace('{{url}}', `${standIn.url}/2/httpapi`))).toBeVisible();
+    await expect(page.getByText(en.shell.admin.helpWidgetOn.replace('{{url}}', `${standIn.url}/widget.js`))).toBeVisible();
+    for (const width of [1280, 390]) {
+      await page.setViewportSize({ width, height: 900 });
+      await expectNoSeriousA11yViolations(page, `administration with third parties on, ${width} px`);
+    }
+  });
+
   test('a 429 and a 413 from the collector do not break the app', async ({ page }) => {
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));

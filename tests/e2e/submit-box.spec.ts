@@ -73,6 +73,8 @@ test('a partner asks for a ticket, follows the mailed link and submits two files
   const partnerPage = await partner.newPage();
   await partnerPage.goto(link);
   await expect(partnerPage.getByRole('heading', { name: 'Send files to Olga Owner' })).toBeVisible();
+  // Told before giving the address: it is kept as a submitter account without sign-in (issue 33 §2).
+  await expect(partnerPage.getByText(/as a submitter account of this service.*cannot sign in/)).toBeVisible();
   await expectNoSeriousA11yViolations(partnerPage, 'submit box public page');
   await partnerPage.getByRole('button', { name: 'Send me the link' }).click();
   // Empty address: the field says so, nothing is sent.
@@ -108,6 +110,8 @@ test('a partner asks for a ticket, follows the mailed link and submits two files
   await partnerPage.goto(`${server.url}/submit/ticket/${ticket}`);
   await expect(partnerPage.getByText('This link was used already. Ask for a new one on the submit box\'s page.')).toBeVisible();
   expect(partnerPage.url()).toBe(ticketLink.href);
+  // …and the way back to the box, where a new link is asked for (issue 33 §2).
+  await expect(partnerPage.getByRole('link', { name: "Ask for a new link on the submit box's page" })).toHaveAttribute('href', new URL(link).pathname);
   await expectNoSeriousA11yViolations(partnerPage, 'submit ticket used');
   await partner.close();
 

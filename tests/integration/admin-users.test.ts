@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { ANTI_CSRF_HEADER } from '@shared/contract/auth';
+import { PASSWORD_LINK_INVITATION_FLAG } from '@shared/contract/auth-escalation';
 import type { AdminUser, BannedRecipients, CreateUserResponse } from '@shared/contract/admin-users';
 import type { AuditLogResponse } from '@shared/contract/audit';
 import type { DeliveryDetail, DeliveryUploadFile } from '@shared/contract/deliveries';
@@ -61,6 +62,8 @@ describe('create: invitation mail', () => {
     const mail = await waitForMailboxMail(server.mailboxDir, addressedTo('invited@example.test'));
     expect(mail.subject).toContain('Einladung');
     const link = extractLink(mail, '/auth/reset-password');
+    // The page speaks of a first password ("Set your password"), not a changed one (issue 33 §2).
+    expect(link.searchParams.get(PASSWORD_LINK_INVITATION_FLAG)).toBe('1');
     const token = linkToken(link);
     const confirm = await fetch(`${server.url}/api/2/auth/password-reset/confirm`, {
       method: 'POST',

@@ -2,6 +2,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CONFIG_KEYS } from '@shared/contract/config';
 import { SETTING_KEYS } from '@shared/contract/settings';
+import { WIZARD_TEXTS } from '@server/pages/wizard-texts';
 import { ensureFirstAdmin } from '@server/setup/first-admin';
 import { startTestServer, type TestServer } from '@tests/support/server';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -48,7 +49,37 @@ describe('installation wizard', () => {
     expect((await profile(server))[CONFIG_KEYS.wizardFinished]).toBe(false);
   });
 
-  it('creates the first admin, stores organisation and mail, finishes, redirects to /auth/login', async () => {
+  it('lists every problem at once and keeps what was typed, a wrong code and mismatching passwords excepted', async () => {
+    server = await startTestServer({ admin: false });
+    const setupCode = await setupCodeOf(server);
+    // Empty organisation, bad address, bad SMTP URL, and a right code and password: all named, the right ones kept.
+    const several = await fetch(`${server.url}/webui/wizard`, {
+      method: 'POST',
+      body: wizardForm(setupCode, { organisation: '', email: 'nope', mailTransport: 'smtp', smtpUrl: 'not a url' }),
+      redirect: 'manual',
+    });
+    expect(several.status).toBe(400);
+    expect(several.headers.get('cache-control')).toBe('no-store');
+    const page = await several.text();
+    for (const text of [WIZARD_TEXTS.en.errFieldRequired!, WIZARD_TEXTS.en.errEmail!, WIZARD_TEXTS.en.errSmtp!]) expect(page).toContain(text);
+    expect(page).not.toContain(WIZARD_TEXTS.en.errSetupCode!);
+    expect(page).toMatch(new RegExp(`id="setupCode"[^>]*value="${setupCode}"`));
+    expect(page).toMatch(/id="password"[^>]*value="Wizard-Passw0rd"/);
+    expect(page).toMatch(/id="email"[^>]*value="nope"[^>]*aria-invalid="true"/);
+    expect(page).toMatch(/id="organisation"[^>]*aria-describedby="organisation-error"/);
+    // A wrong code and mismatching passwords: both named; those fields are typed anew, the others kept.
+    const wrong = await fetch(`${server.url}/webui/wizard`, { method: 'POST', body: wizardForm('AAAA-BBBB-CCCC', { passwordRepeat: 'Other-Passw0rd' }), redirect: 'manual' });
+    expect(wrong.status).toBe(403);
+    const again = await wrong.text();
+    expect(again).toContain(WIZARD_TEXTS.en.errSetupCode!);
+    expect(again).toContain(WIZARD_TEXTS.en.errMismatch!);
+    expect(again).toMatch(/id="setupCode"[^>]*value=""/);
+    expect(again).toMatch(/id="password"[^>]*value=""/);
+    expect(again).toMatch(/id="organisation"[^>]*value="Acme"/);
+    expect(await server.app.users.countAdmins()).toBe(0);
+  });
+
+  it('creates the first admin, stores organisation and mail, finishes with a next-steps page', async () => {
     server = await startTestServer({ admin: false });
     const setupCode = await setupCodeOf(server);
     const response = await fetch(`${server.url}/webui/wizard`, {
@@ -56,8 +87,13 @@ describe('installation wizard', () => {
       body: wizardForm(setupCode.toLowerCase().replaceAll('-', ' '), { mailTransport: 'smtp', smtpUrl: 'smtp://relay.acme.test:587' }),
       redirect: 'manual',
     });
-    expect(response.status).toBe(303);
-    expect(response.headers.get('location')).toBe('/auth/login');
+    expect(response.status).toBe(200);
+    // The success step says what to do next and links to the sign-in.
+    const done = await response.text();
+    expect(done).toContain(WIZARD_TEXTS.en.doneTitle!);
+    expect(done).toContain(WIZARD_TEXTS.en.doneIntro!.replace('{email}', 'boss@acme.test'));
+    expect(done).toContain(WIZARD_TEXTS.en.doneSmtp!);
+    expect(done).toContain('href="/auth/login"');
     expect((await profile(server))[CONFIG_KEYS.wizardFinished]).toBe(true);
     expect(await server.app.settings.get(SETTING_KEYS.organisationName)).toBe('Acme');
     expect(await server.app.settings.get(SETTING_KEYS.mailTransport)).toBe('smtp');
@@ -87,7 +123,7 @@ describe('installation wizard', () => {
     expect(await server.app.users.countAdmins()).toBe(0);
     expect((await profile(server))[CONFIG_KEYS.wizardFinished]).toBe(false);
     const ok = await fetch(`${server.url}/webui/wizard`, { method: 'POST', body: wizardForm(current, {}), redirect: 'manual' });
-    expect(ok.status).toBe(303);
+    expect(ok.status).toBe(200);
     expect(await server.app.users.countAdmins()).toBe(1);
   });
 

@@ -103,7 +103,9 @@ describe('web forms', () => {
   it('create, read, update, delete with custom fields, disclaimer and translations', async () => {
     const form = await createForm({ disclaimerEnabled: true, disclaimerText: 'We keep your data for 30 days.', translations: '{"de":{"name":"Antrag"}}', layout: { successTitle: 'Thanks', description: '', successMessage: '', redirectUrl: '' } });
     expect(form).toMatchObject({ active: false, securityLevel: SECURITY_LEVELS.LEVEL_1, mandatoryRecipients: ['recipient@example.test'], senderEmail: null, createdBy: 'forms@example.test', disclaimerEnabled: true });
-    expect(form.link).toBe(`${server.url}/form/${form.formUuid}`);
+    // The public link shows the form's slug (issue 33 §2), and the page answers there.
+    expect(form.link).toBe(`${server.url}/form/${form.url}`);
+    expect(form.url).not.toBe('');
     expect(form.customFields.map((f) => [f.name, f.type, f.required])).toEqual([
       ['Full name', 'text', true],
       ['Reference', 'text', false],

@@ -81,13 +81,14 @@ describe('licence counts and caps', () => {
     expect(senders.holders.map((h) => h.email)).toEqual([server.admin.email, 'fourth@example.test', 'ua@example.test']);
   });
 
-  it('caps data-room creators (ROLE_SECUROOMS_CREATOR) on role changes and on create; disabled holders still count', async () => {
+  it('caps data-room creators (ROLE_SECUROOMS_CREATOR) on role changes and on create', async () => {
     const fourth = await userByEmail('fourth@example.test');
     await json(await call(server, admin, 'PATCH', api(`/admin/users/${fourth.uuid}`), { roleNames: [...fourth.roleNames, 'ROLE_SECUROOMS_CREATOR'] }), 200);
-    await json(await call(server, admin, 'POST', api(`/admin/users/${fourth.uuid}/disable`)), 200);
     const creators = await licence('dataRoomCreators');
     expect(creators).toMatchObject({ used: 1 });
-    expect(creators.holders).toEqual([expect.objectContaining({ email: 'fourth@example.test', disabled: true })]);
+    // The holder's status reads as on the users page: made by an administrator, the address not yet proven ("Invited").
+    expect(creators.holders).toEqual([expect.objectContaining({ email: 'fourth@example.test', disabled: false, emailVerified: false })]);
+    expect((await userByEmail('fourth@example.test')).emailVerified).toBe(false);
     const third = await userByEmail('third@example.test');
     await expectLimit(await call(server, admin, 'PATCH', api(`/admin/users/${third.uuid}`), { roleNames: ['ROLE_UI_USER', 'ROLE_SECUROOMS_CREATOR'] }), 'dataRoomCreators', 1, 1);
     await expectLimit(
@@ -99,6 +100,28 @@ describe('licence counts and caps', () => {
     // Other role changes of a holder stay possible at the cap.
     await json(await call(server, admin, 'PATCH', api(`/admin/users/${fourth.uuid}`), { roleNames: ['ROLE_UI_USER', 'ROLE_SECUROOMS_CREATOR'] }), 200);
     expect((await licence('dataRoomCreators')).used).toBe(1);
+  });
+
+  it('a disabled user holds no licence; enabling takes the seat again, refused at the cap (issue 33 §2)', async () => {
+    const fourth = await userByEmail('fourth@example.test');
+    const third = await userByEmail('third@example.test');
+    // Fourth is a licensed sender and the only creator: disabled, both seats free up.
+    await json(await call(server, admin, 'POST', api(`/admin/users/${fourth.uuid}/disable`)), 200);
+    expect((await licence('dataRoomCreators')).used).toBe(0);
+    expect((await licence('dataRoomCreators')).holders).toEqual([]);
+    expect((await licence('senders')).used).toBe(2);
+    expect((await licence('senders')).holders.map((h) => h.email)).not.toContain('fourth@example.test');
+    // The free creator seat goes to third; enabling fourth would now go beyond the cap.
+    await json(await call(server, admin, 'PATCH', api(`/admin/users/${third.uuid}`), { roleNames: ['ROLE_UI_USER', 'ROLE_SECUROOMS_CREATOR'] }), 200);
+    await expectLimit(await call(server, admin, 'POST', api(`/admin/users/${fourth.uuid}/enable`)), 'dataRoomCreators', 1, 1);
+    expect((await userByEmail('fourth@example.test')).disabled).toBe(true);
+    // Once third gives the seat back, fourth is enabled and holds both licences again.
+    await json(await call(server, admin, 'PATCH', api(`/admin/users/${third.uuid}`), { roleNames: ['ROLE_UI_USER'] }), 200);
+    await json(await call(server, admin, 'POST', api(`/admin/users/${fourth.uuid}/enable`)), 200);
+    expect((await licence('dataRoomCreators')).used).toBe(1);
+    expect((await licence('senders')).used).toBe(3);
+    // Only an administrator or user administrator may enable (the denial).
+    await expectBackendError(await call(server, null, 'POST', api(`/admin/users/${fourth.uuid}/enable`)), 401);
   });
 });
 

@@ -40,6 +40,8 @@ describe('password reset', () => {
     // Issue 28 §1: the token in the fragment, never in the query (no proxy log or Referer keeps it).
     expect(mail.html).toContain('/auth/reset-password#token=');
     expect(`${mail.text}${mail.html}`).not.toMatch(/[?&]token=/);
+    // A reset is no invitation: the page keeps the "new password" wording.
+    expect(extractLink(mail, '/auth/reset-password').search).toBe('');
     const token = linkToken(extractLink(mail, '/auth/reset-password'));
     // ≥128 bits, and only its hash is stored.
     expect(Buffer.from(token, 'base64url').length).toBeGreaterThanOrEqual(16);

@@ -143,7 +143,9 @@ describe('submit box', () => {
     const state = (await (await ticketState(ticket)).json()) as SubmitTicketState;
     expect(state).toMatchObject({ ownerName: 'Olga Owner', ownerEmail: 'owner@example.test', securityLevel: SECURITY_LEVELS.LEVEL_1 });
     expect((await start(ticket)).status).toBe(201);
-    await expectBackendError(await ticketState(ticket), 409, SUBMIT_BOX_ERRORS.ticketUsed);
+    // The used link's page links back to the box (issue 33 §2): the answer names it.
+    const used = await expectBackendError(await ticketState(ticket), 409, SUBMIT_BOX_ERRORS.ticketUsed);
+    expect(used.metadata).toEqual({ boxUuid });
   });
 
   it('bad input: §8 errors, no 5xx, no ticket stored', async () => {

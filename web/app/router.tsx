@@ -4,6 +4,7 @@ import type { RouteHandle } from '@web/lib/route-handle';
 import { AUTH_BASE, ROUTES } from '@web/lib/routes';
 import { approvalTitleKeyOf } from '@web/features/secupass/secupass-context';
 import { REPORT_ROLES } from '@shared/contract/reports';
+import { PASSWORD_LINK_INVITATION_FLAG } from '@shared/contract/auth-escalation';
 import { FLOW_ROLES } from '@shared/contract/flow-roles';
 import { FORM_ROLES } from '@shared/contract/forms';
 import { createBrowserRouter, redirect, type LoaderFunctionArgs, type RouteObject } from 'react-router';
@@ -111,12 +112,12 @@ const authRoutes: RouteObject[] = [
   },
   {
     path: 'reset-password',
-    handle: handle({ titleKey: 'auth:resetPassword.title' }),
+    handle: handle({ titleKey: 'auth:resetPassword.title', titleKeyFor: (query) => (query.get(PASSWORD_LINK_INVITATION_FLAG) === '1' ? 'auth:resetPassword.firstTitle' : 'auth:resetPassword.title') }),
     lazy: lazyPage(() => import(/* webpackChunkName: "auth-reset-password" */ '@web/features/auth/pages/reset-password-page'), 'ResetPasswordPage'),
   },
   {
     path: 'reset-password-success',
-    handle: handle({ titleKey: 'auth:resetPassword.successTitle' }),
+    handle: handle({ titleKey: 'auth:resetPassword.successTitle', titleKeyFor: (query) => (query.get(PASSWORD_LINK_INVITATION_FLAG) === '1' ? 'auth:resetPassword.firstSuccessTitle' : 'auth:resetPassword.successTitle') }),
     lazy: lazyPage(() => import(/* webpackChunkName: "auth-reset-password" */ '@web/features/auth/pages/reset-password-page'), 'ResetPasswordSuccessPage'),
   },
   ...secuPassRoutes(),

@@ -1,6 +1,6 @@
 import { makeStyles, mergeClasses, Spinner, Table, TableBody, TableCell, TableHeader, TableHeaderCell, TableRow, tokens } from '@fluentui/react-components';
 import { mediaQueryBelow } from '@shared/theme/constants';
-import type { ReactNode } from 'react';
+import type { MouseEvent, ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Alert } from './alert';
 
@@ -25,6 +25,8 @@ const useStyles = makeStyles({
     },
   },
   // A row the caller points at (e.g. the hit of a search): marked for the eye and for assistive technology.
+  // A row that opens on a click anywhere in it (the keyboard path stays the link inside it).
+  opens: { cursor: 'pointer' },
   highlighted: { backgroundColor: tokens.colorBrandBackground2, ':hover': { backgroundColor: tokens.colorBrandBackground2Hover } },
   cell: {
     overflowWrap: 'anywhere',
@@ -42,6 +44,13 @@ const useStyles = makeStyles({
     },
   },
 });
+
+/** A click on the row itself opens it; one on a control inside, or one that selected text, does not. */
+function openFromClick(event: MouseEvent<HTMLElement>, open: () => void): void {
+  if (event.target instanceof Element && event.target.closest('a, button, input, select, textarea, label, [role="menuitem"], [role="checkbox"]')) return;
+  if (window.getSelection()?.toString()) return;
+  open();
+}
 
 export interface DataTableColumn<T> {
   /** Stable id of the column (React key). */
@@ -68,6 +77,7 @@ export function DataTable<T>({
   error,
   empty = null,
   highlighted,
+  onRowOpen,
 }: {
   /** The table's accessible name (or `labelledBy`: the id of a heading naming it). */
   label?: string;
@@ -84,6 +94,11 @@ export function DataTable<T>({
   empty?: ReactNode;
   /** The row to mark (`aria-current`, a brand background), e.g. the item a link pointed at. */
   highlighted?: (row: T) => boolean;
+  /**
+   * Opens the row on a click anywhere in it, except on its own controls (links, buttons, inputs,
+   * menus) and when the click ended a text selection. Keyboard users use the row's link.
+   */
+  onRowOpen?: (row: T) => void;
 }) {
   const { t } = useTranslation();
   const styles = useStyles();
@@ -116,7 +131,8 @@ export function DataTable<T>({
                 <TableRow
                   key={rowKey(row, index)}
                   role="row"
-                  className={highlighted?.(row) ? mergeClasses(styles.row, styles.highlighted) : styles.row}
+                  className={mergeClasses(styles.row, onRowOpen && styles.opens, highlighted?.(row) && styles.highlighted)}
+                  {...(onRowOpen ? { onClick: (event: MouseEvent<HTMLElement>) => openFromClick(event, () => onRowOpen(row)) } : {})}
                   {...(highlighted?.(row) ? { 'aria-current': 'true' as const, 'data-highlighted': 'true' } : {})}
                 >
                   {columns.map((column) => (

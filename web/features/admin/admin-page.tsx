@@ -3,6 +3,9 @@ import { Card, CardHeader, Link, makeStyles, Subtitle2 } from '@fluentui/react-c
 import { PageHeading } from '@web/components/page-heading';
 import type { RoleName } from '@shared/contract/constants';
 import { useAuthState } from '@web/lib/auth';
+import { Alert } from '@web/components/alert';
+import { analyticsSettings, productHelpSettings } from '@web/lib/analytics/settings';
+import { useConfigState } from '@web/lib/config-store';
 import { ADMIN_BASE } from '@web/lib/routes';
 import { useTranslation } from 'react-i18next';
 
@@ -62,9 +65,15 @@ export function AdminPage() {
   const { t } = useTranslation();
   const styles = useStyles();
   const held = useAuthState().user?.roleNames ?? [];
+  // Third parties the operator switched on (server settings): said where administrators look.
+  const { config } = useConfigState();
+  const analytics = analyticsSettings(config);
+  const help = productHelpSettings(config);
   return (
     <>
       <PageHeading focusOnMount>{t('shell:admin.title')}</PageHeading>
+      {analytics ? <Alert type="info">{t('shell:admin.analyticsOn', { url: analytics.serverUrl })}</Alert> : null}
+      {help ? <Alert type="info">{t('shell:admin.helpWidgetOn', { url: help.endpoint })}</Alert> : null}
       <nav aria-label={t('shell:admin.menuLabel')} className={styles.grid}>
         {ADMIN_MENU_GROUPS.map((group) => (
           <Card key={group.id}>

@@ -107,7 +107,17 @@ function HolderTable({ licence, labelledBy }: { licence: LicenceCount; labelledB
           {
             id: 'status',
             header: t('admin:licence.columns.status'),
-            cell: (h) => (h.disabled ? <Badge appearance="outline" color="subtle">{t('admin:licence.disabled')}</Badge> : t('admin:licence.active')),
+            // The same status and words as the users page (a disabled account holds no licence, so is not listed).
+            cell: (h) =>
+              h.emailVerified ? (
+                <Badge appearance="tint" color="success">
+                  {t('admin:users.enabled')}
+                </Badge>
+              ) : (
+                <Badge appearance="tint" color="warning">
+                  {t('admin:users.unverified')}
+                </Badge>
+              ),
           },
         ]}
         empty={<Text className={styles.muted}>{t('admin:licence.noHolders')}</Text>}

@@ -30,6 +30,9 @@ import { createUser, updateUser } from './api/user-admin';
 import { UserQuotaField } from './user-quota-field';
 import { ADMIN_ONLY_ROLES, DEFAULT_NEW_USER_ROLES, ROLE_GROUPS, roleKey } from './role-groups';
 
+/** The users page's success toasts replace each other: the newest names the user just handled. */
+const USER_TOAST = 'admin-users-done';
+
 const useStyles = makeStyles({
   surface: { maxWidth: '760px', width: '100%' },
   form: { display: 'grid', gap: '12px' },
@@ -127,10 +130,10 @@ export function UserFormDialog({ open, user, onClose, onDone }: { open: boolean;
       const names = { firstName: firstName.trim(), lastName: lastName.trim(), language, roleNames: roles };
       if (user) {
         await updateUser(user.uuid, names);
-        notify('success', t('admin:users.edit.done', { name: displayName({ ...user, ...names }) }));
+        notify('success', t('admin:users.edit.done', { name: displayName({ ...user, ...names }) }), undefined, { replaces: USER_TOAST });
       } else {
         await createUser({ email: email.trim(), ...names, licensed });
-        notify('success', t('admin:users.create.done', { email: email.trim() }));
+        notify('success', t('admin:users.create.done', { email: email.trim() }), undefined, { replaces: USER_TOAST });
       }
       onDone();
       onClose();
@@ -213,7 +216,7 @@ export function ConfirmDialog({ request, onClose, onDone }: { request: ConfirmRe
     setPending(true);
     try {
       await request.run();
-      notify('success', request.done);
+      notify('success', request.done, undefined, { replaces: USER_TOAST });
       onDone();
       onClose();
     } catch (error) {

@@ -38,6 +38,8 @@ function SecuPassBadge({ state }: { state: AdminUser['secupassState'] }) {
 function StatusBadge({ user }: { user: AdminUser }) {
   const { t } = useTranslation();
   if (user.disabled) return <Badge appearance="tint" color="danger">{t('admin:users.disabled')}</Badge>;
+  // Submit-box partners and level 3/4 form senders (ROLE_SUBMITTER only): accounts without sign-in, not "Active" users.
+  if (user.roleNames.length === 1 && user.roleNames[0] === 'ROLE_SUBMITTER') return <Badge appearance="tint" color="informative">{t('admin:users.submitter')}</Badge>;
   if (!user.emailVerified) return <Badge appearance="tint" color="warning">{t('admin:users.unverified')}</Badge>;
   return <Badge appearance="tint" color="success">{t('admin:users.enabled')}</Badge>;
 }

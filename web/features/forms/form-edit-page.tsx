@@ -203,9 +203,12 @@ function FormEditor({ form }: { form: Form | undefined }) {
         ) : null}
         <AdminTabPanel tab={tab} form={form} state={state} set={set} problems={problems} savedAt={savedAt} />
         <div className={styles.bar}>
-          <Button type="submit" appearance="primary" disabled={pending}>
-            {t('forms:edit.save')}
-          </Button>
+          {/* The process service tab saves with its own button (its settings are not part of the form): one Save there. */}
+          {tab === 'processService' ? null : (
+            <Button type="submit" appearance="primary" disabled={pending}>
+              {t('forms:edit.save')}
+            </Button>
+          )}
           {form ? <Button onClick={() => void remove()}>{t('forms:edit.delete')}</Button> : null}
         </div>
       </form>

@@ -26,6 +26,8 @@ export function formErrorMessage(error: unknown, fallback = 'forms:errors.genera
   const metadata = error.error?.metadata ?? {};
   // Level 3/4 save: the recipients without E2E, as one list.
   const values = Array.isArray(metadata.recipients) ? { ...metadata, recipients: metadata.recipients.join(', ') } : metadata;
+  // A wait is said in whole minutes ("in 10 minutes", never "in 598 seconds"); `count` picks the plural.
+  if (error.errorClass === 'RateLimitExceededException') return { key: KEYS.RateLimitExceededException!, values: { count: Math.max(1, Math.ceil(Number(metadata.retryAfterSeconds ?? 60) / 60)) } };
   return { key: KEYS[error.errorClass ?? ''] ?? fallback, values };
 }
 

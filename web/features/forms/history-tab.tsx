@@ -22,10 +22,13 @@ export function HistoryTab({ formUuid, savedAt }: { formUuid: string; /** Reload
   const { data, error } = useSWR(['forms/history', formUuid, page, savedAt], () => getFormHistory(apiClient, formUuid, page, PAGE_SIZE), { revalidateOnFocus: false });
   const dateFormat = useMemo(() => new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' }), [i18n.language]);
   const fieldName = (field: string) => t(`formAdmin:history.fields.${field}`, { defaultValue: field });
+  // A security level reads by its name ("Level 4: encrypted attachments and message"), not as a bare number.
+  const shown = (field: string, value: string | null) =>
+    value === null ? '—' : field === 'securityLevel' && /^[1-4]$/.test(value) ? t(`send:level.level${value}.title`) : value;
   const change = (c: FormHistoryChange) =>
     c.before === null && c.after === null
       ? fieldName(c.field)
-      : t('formAdmin:history.changed', { field: fieldName(c.field), before: c.before ?? '—', after: c.after ?? '—' });
+      : t('formAdmin:history.changed', { field: fieldName(c.field), before: shown(c.field, c.before), after: shown(c.field, c.after) });
   const columns: DataTableColumn<FormHistoryEntry>[] = [
     { id: 'at', header: t('formAdmin:history.at'), cell: (e) => dateFormat.format(e.at) },
     { id: 'actor', header: t('formAdmin:history.actor'), cell: (e) => e.actor },

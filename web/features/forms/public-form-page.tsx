@@ -183,7 +183,12 @@ export function FormFill({ form, formId, preview = false, urlValues = {} }: { fo
     if (limit) return t('forms:public.fileTooLargeLimit', { max: formatSize(limit * 1024, currentLanguage()) });
     return t(`forms:problems.${found.reason}`);
   };
-  const setValue = (name: string, value: FieldValue) => setValues((v) => ({ ...v, [name]: value }));
+  // A field's message goes once the visitor changes it (chosen files clear "Field is required"); the next check runs on Next or Submit.
+  const clearProblem = (name: string) => setProblems((list) => (list.some((p) => p.field === name) ? list.filter((p) => p.field !== name) : list));
+  const setValue = (name: string, value: FieldValue) => {
+    setValues((v) => ({ ...v, [name]: value }));
+    clearProblem(name);
+  };
   /** Shows problems: on the earliest step that has one, its first field focused. */
   const showProblems = (list: FormProblem[]) => {
     setProblems(list);
@@ -267,7 +272,10 @@ export function FormFill({ form, formId, preview = false, urlValues = {} }: { fo
         {steps.map((step, stepNumber) =>
           step.fields.map(({ field, index }) => (
             <div key={field.name} data-form-field={field.name} hidden={stepNumber !== current}>
-              <FieldInput field={field} fields={form.customFields} label={form.fieldLabels?.[field.name] || field.name} optionLabels={form.optionLabels?.[field.name]} index={index} value={values[field.name]} allValues={values} files={files[field.name] ?? []} problem={problemOf(field.name)} onValue={(v) => setValue(field.name, v)} onFiles={(list) => setFiles((f) => ({ ...f, [field.name]: list }))} maxUploadSize={form.maxUploadSize} />
+              <FieldInput field={field} fields={form.customFields} label={form.fieldLabels?.[field.name] || field.name} optionLabels={form.optionLabels?.[field.name]} index={index} value={values[field.name]} allValues={values} files={files[field.name] ?? []} problem={problemOf(field.name)} onValue={(v) => setValue(field.name, v)} onFiles={(list) => {
+                  setFiles((f) => ({ ...f, [field.name]: list }));
+                  clearProblem(field.name);
+                }} maxUploadSize={form.maxUploadSize} />
             </div>
           )),
         )}

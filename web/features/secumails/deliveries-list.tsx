@@ -6,6 +6,7 @@ import { DataTable, type DataTableColumn } from '@web/components/data-table';
 import { RouterLink } from '@web/components/router-link';
 import { SEARCH_DEBOUNCE_MS, useDebouncedValue } from '@web/lib/use-debounced-value';
 import { useState } from 'react';
+import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import type { SWRResponse } from 'swr';
 import { pageRange, reviewStateKey, TIME_STATE_COLOR, timeStateKey } from './delivery-format';
@@ -36,6 +37,7 @@ export function DeliveriesList({
 }) {
   const { t, i18n } = useTranslation();
   const styles = useStyles();
+  const navigate = useNavigate();
   const [q, setQ] = useState('');
   const [filter, setFilter] = useState<'all' | 'notDownloaded'>('all');
   // One request per typing pause, not per keystroke; clearing the box shows everything at once.
@@ -124,6 +126,7 @@ export function DeliveriesList({
         columns={columns}
         rows={data?.items}
         rowKey={(item) => item.deliveryUuid}
+        onRowOpen={(item) => void navigate(detailPath(item.deliveryUuid))}
         loading={isLoading}
         {...(error ? { error: t('deliveries:messages.unableToLoad') } : {})}
         empty={

@@ -1,13 +1,14 @@
 import { Body1, Button, Caption1, Card, Field, Input, Label, makeStyles, ProgressBar, Spinner, Textarea } from '@fluentui/react-components';
 import { isApiError } from '@shared/api/api-error';
 import { getPublicSubmitBox, getSubmitTicket, requestSubmitTicket, startSubmission, submitSessionClient } from '@shared/api/endpoints/submit-box';
-import { SUBMIT_MESSAGE_MAX_LENGTH, SUBMIT_TICKET_MAIL_MINUTES, SUBMIT_TICKET_PAGE, type SubmitStartResponse } from '@shared/contract/submit-box';
+import { SUBMIT_BOX_WEB_LINKS, SUBMIT_MESSAGE_MAX_LENGTH, SUBMIT_TICKET_MAIL_MINUTES, SUBMIT_TICKET_PAGE, type SubmitStartResponse } from '@shared/contract/submit-box';
 import { encryptsMessage, isE2eLevel, securityLevelInfo } from '@shared/contract/security-levels';
 import { MemoryKeyPinStore } from '@shared/crypto/key-pinning';
 import type { UnlockedKeys } from '@shared/crypto/service';
 import { sendDelivery, throwawaySubmitterKeys, type E2eOptions, type SendProgress } from '@shared/transfer';
 import { Alert } from '@web/components/alert';
 import { PageHeading } from '@web/components/page-heading';
+import { RouterLink } from '@web/components/router-link';
 import { useFragmentToken } from '@web/lib/fragment-token';
 import { currentLanguage } from '@web/lib/i18n';
 import { apiClient } from '@web/lib/api-client';
@@ -38,10 +39,13 @@ function StatusPage({ error, malformedIsUnknown = false }: { error: unknown; mal
   const { t } = useTranslation();
   // A malformed ticket (400) is as unknown as a wrong one: the link is broken, not the input.
   const key = malformedIsUnknown && isApiError(error) && error.status === 400 ? 'submitBox:errors.notFound' : submitBoxErrorKey(error);
+  // A used ticket names its box: the way back to ask for a new link.
+  const boxUuid = isApiError(error) ? error.error?.metadata.boxUuid : undefined;
   return (
     <PublicCard>
       <PageHeading focusOnMount>{t('submitBox:status.title')}</PageHeading>
       <Alert type="error" title={t(key)} />
+      {typeof boxUuid === 'string' ? <RouterLink to={SUBMIT_BOX_WEB_LINKS.box(boxUuid)}>{t('submitBox:ticket.toBox')}</RouterLink> : null}
     </PublicCard>
   );
 }
@@ -90,6 +94,8 @@ export function SubmitBoxPublicPage() {
     <PublicCard>
       <PageHeading focusOnMount>{t('submitBox:request.title', { name: box.data.ownerName })}</PageHeading>
       <Body1 as="p">{t('submitBox:request.intro', { name: box.data.ownerName })}</Body1>
+      {/* Partners become (sign-in-less) accounts: said before they give their address. */}
+      <Caption1 as="p">{t('submitBox:request.accountNote')}</Caption1>
       {failure ? <Alert type="error" title={t(failure)} /> : null}
       <form className={styles.form} onSubmit={(event) => void submit(event)} noValidate>
         <Field label={t('submitBox:request.email')} required validationMessage={problem}>

@@ -9,7 +9,8 @@ import { focusFirstInvalid, newPasswordMessages } from '@web/lib/validation';
 import { useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useFragmentToken } from '@web/lib/fragment-token';
-import { useNavigate } from 'react-router';
+import { useNavigate, useSearchParams } from 'react-router';
+import { PASSWORD_LINK_INVITATION_FLAG } from '@shared/contract/auth-escalation';
 import { usePasswordPolicy } from '../api/password-policy';
 import { confirmPasswordReset, usePasswordResetToken } from '../api/password-reset';
 import { AuthCard, authFormStyle } from '../auth-layout';
@@ -21,12 +22,14 @@ import { track } from '@web/lib/analytics/analytics';
 /**
  * New password from the mailed link `#token=` (SPEC §2 password reset). The token stays in the
  * fragment and goes to the API only in request bodies; a link mailed before (`?token=`) is moved
- * into the fragment at once (useFragmentToken).
+ * into the fragment at once (useFragmentToken). An invitation's link (`?invitation=1`) sets the
+ * first password: the page and its success say so, not "new password" / "changed".
  */
 export function ResetPasswordPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const token = useFragmentToken('token');
+  const invitation = isInvitation(useSearchParams()[0]);
   const tokenCheck = usePasswordResetToken(token);
   const policy = usePasswordPolicy();
   const formRef = useRef<HTMLFormElement>(null);
@@ -49,7 +52,7 @@ export function ResetPasswordPage() {
     setMessage(null);
     try {
       await confirmPasswordReset({ token, password: value.password });
-      navigate(ROUTES.resetPasswordSuccess, { replace: true });
+      navigate(invitation ? `${ROUTES.resetPasswordSuccess}?${PASSWORD_LINK_INVITATION_FLAG}=1` : ROUTES.resetPasswordSuccess, { replace: true });
     } catch (failure) {
       const reason = isApiError(failure) ? (failure.error?.metadata as { reason?: string } | undefined)?.reason : undefined;
       if (reason === 'token') setLinkInvalid(true);
@@ -62,7 +65,7 @@ export function ResetPasswordPage() {
   const invalid = !token || linkInvalid || Boolean(tokenCheck.error);
   return (
     <AuthCard>
-      <PageHeading>{t('auth:resetPassword.title')}</PageHeading>
+      <PageHeading>{t(invitation ? 'auth:resetPassword.firstTitle' : 'auth:resetPassword.title')}</PageHeading>
       <AuthMessageBar message={message} />
       {tokenCheck.isLoading ? <Spinner size="small" label={t('common:loading')} /> : null}
       {invalid ? (
@@ -82,12 +85,16 @@ export function ResetPasswordPage() {
   );
 }
 
+/** Whether the set-password link came from an invitation (the first password, not a changed one). */
+export const isInvitation = (query: URLSearchParams) => query.get(PASSWORD_LINK_INVITATION_FLAG) === '1';
+
 export function ResetPasswordSuccessPage() {
   const { t } = useTranslation();
+  const invitation = isInvitation(useSearchParams()[0]);
   return (
     <AuthCard>
-      <PageHeading focusOnMount>{t('auth:resetPassword.successTitle')}</PageHeading>
-      <p>{t('auth:resetPassword.successText')}</p>
+      <PageHeading focusOnMount>{t(invitation ? 'auth:resetPassword.firstSuccessTitle' : 'auth:resetPassword.successTitle')}</PageHeading>
+      <p>{t(invitation ? 'auth:resetPassword.firstSuccessText' : 'auth:resetPassword.successText')}</p>
       <RouterLink to={ROUTES.login}>{t('auth:common.toLogin')}</RouterLink>
     </AuthCard>
   );
