@@ -110,6 +110,12 @@ export interface CryptoApi {
    * here; the buffer is transferred, not copied. Parts may be asked for at once and in any order.
    */
   sealUploadPart(args: { upload: KeyHandle; start: number; end: number }): Promise<{ ciphertext: Uint8Array }>;
+  /**
+   * The same part ready to PUT (what the uploads use): built in a part buffer the Worker reuses,
+   * hashed there (`sha256`, hex, for `x-content-sha256`) and copied once into `body`, a Blob that
+   * crosses to the page as a reference — no part bytes pass through the page.
+   */
+  sealUploadPartBody(args: { upload: KeyHandle; start: number; end: number }): Promise<{ body: Blob; size: number; sha256: string }>;
   /** base64url content commitment (README section 7) of an upload opened with `commitContent`, once every part was sealed. */
   uploadContentCommitment(args: { upload: KeyHandle }): Promise<{ contentCommitment: string }>;
   /**

@@ -313,6 +313,10 @@ export class CryptoService implements CryptoApi {
     return { ciphertext: await this.upload(args.upload).sealPart(args.start, args.end) };
   }
 
+  async sealUploadPartBody(args: { upload: KeyHandle; start: number; end: number }) {
+    return this.upload(args.upload).sealPartBody(args.start, args.end);
+  }
+
   async uploadContentCommitment(args: { upload: KeyHandle }) {
     return { contentCommitment: await this.upload(args.upload).contentCommitment() };
   }

@@ -6,6 +6,17 @@ import { contentCommitment, recordPlaintextHash } from './content-commitment';
 import { StreamRangeError } from './errors';
 import { STREAM_TAG_BYTES, ciphertextLength, recordCiphertextOffset, recordCount } from './stream-format';
 import { sealRecord, type StreamContext } from './stream-records';
+import { sha256Hex } from './subtle';
+
+/** One part ready to PUT: the body (its bytes copied once into the Blob), its size and SHA-256 (hex, `x-content-sha256`). */
+export interface SealedPartBody {
+  body: Blob;
+  size: number;
+  sha256: string;
+}
+
+/** Part buffers kept for the next parts (the pipeline prepares two at once; a third covers part 0's header). */
+const SPARE_BUFFERS = 3;
 
 interface RecordSlot {
   sealed: Promise<Uint8Array>;
@@ -33,6 +44,8 @@ export class UploadSealer {
   /** Each record's plaintext hash, at its index (with `commitContent`). */
   private readonly recordHashes: Promise<Uint8Array>[] | null;
   private failure: { error: unknown } | null = null;
+  /** Assembly buffers of finished parts, reused by `sealPartBody` (no fresh 4 MiB buffer per part). */
+  private readonly spare: Uint8Array<ArrayBuffer>[] = [];
 
   constructor(
     private readonly context: StreamContext,
@@ -48,9 +61,42 @@ export class UploadSealer {
 
   /** Ciphertext bytes `[start, end)` sealed, in a buffer of their own (transferable). */
   async sealPart(start: number, end: number): Promise<Uint8Array<ArrayBuffer>> {
+    this.checkRange(start, end);
+    const out = new Uint8Array(end - start);
+    await this.sealInto(start, end, out);
+    return out;
+  }
+
+  /**
+   * The part as a PUT body: its records copied from WebCrypto's output straight into a reused part
+   * buffer, hashed there for `x-content-sha256` and copied once into the Blob (shared/transfer
+   * README "Copies on an E2E upload"). Same bytes as `sealPart`.
+   */
+  async sealPartBody(start: number, end: number): Promise<SealedPartBody> {
+    this.checkRange(start, end);
+    const size = end - start;
+    const at = this.spare.findIndex((spare) => spare.length >= size);
+    const buffer = at >= 0 ? this.spare.splice(at, 1)[0]! : new Uint8Array(size);
+    try {
+      const part = buffer.subarray(0, size);
+      await this.sealInto(start, end, part);
+      // Both copy the bytes when called (WebCrypto's digest, the Blob constructor), so the buffer is free right after.
+      const hashing = sha256Hex(part);
+      const body = new Blob([part]);
+      return { body, size, sha256: await hashing };
+    } finally {
+      if (this.spare.length < SPARE_BUFFERS) this.spare.push(buffer);
+    }
+  }
+
+  private checkRange(start: number, end: number): void {
     if (!Number.isInteger(start) || !Number.isInteger(end) || start < 0 || end <= start || end > this.size) {
       throw new StreamRangeError(`Part [${start}, ${end}) is not in a stream of ${this.size} bytes`);
     }
+  }
+
+  /** Seals `[start, end)` into `out` (exactly `end − start` bytes): each record's ciphertext copied once, where it belongs. */
+  private async sealInto(start: number, end: number, out: Uint8Array): Promise<void> {
     const stride = this.recordSize + STREAM_TAG_BYTES;
     const headerBytes = this.context.headerBytes;
     const first = Math.max(0, Math.floor((start - headerBytes.length) / stride));
@@ -66,7 +112,6 @@ export class UploadSealer {
         missingFrom = -1;
       }
     }
-    const out = new Uint8Array(end - start);
     if (start < headerBytes.length) out.set(headerBytes.subarray(start, Math.min(end, headerBytes.length)));
     for (let record = first; record <= last; record++) {
       const slot = this.slots.get(record)!;
@@ -78,7 +123,6 @@ export class UploadSealer {
       slot.handed += to - from;
       if (slot.handed >= sealed.length) this.slots.delete(record);
     }
-    return out;
   }
 
   /** base64url content commitment (README section 7), once every record was read and hashed (`commitContent`). */

@@ -25,6 +25,7 @@ export const CRYPTO_METHODS: readonly CryptoMethod[] = [
   'encryptRecordRun',
   'openUpload',
   'sealUploadPart',
+  'sealUploadPartBody',
   'uploadContentCommitment',
   'decryptDownload',
   'generateRoomKey',

@@ -5,6 +5,7 @@ import { bytesEqual, concatBytes } from '@shared/crypto/bytes';
 import { CryptoService, type CryptoApi, type UnlockedKeys } from '@shared/crypto/service';
 import { bytesToStream, collectStream } from '@shared/crypto/stream-encoder';
 import { ciphertextLength } from '@shared/crypto/stream-format';
+import { sha256Hex } from '@shared/crypto/subtle';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
   downloadE2eFile,
@@ -163,7 +164,9 @@ describe('E2E send session: files encrypted part by part', () => {
     // The server's layout of an E2E delivery file (part 0 also the header), as the engine asks for it.
     const layout = { size: upload.size, ...e2ePartLayout(RECORD_SIZE) };
     for (let index = 0, read = 0; read < upload.size; index++) {
-      const { bytes } = await upload.readPart({ index, ...partBounds(layout, index) }, new AbortController().signal);
+      const { body, size, sha256 } = await upload.readPart({ index, ...partBounds(layout, index) }, new AbortController().signal);
+      const bytes = new Uint8Array(await body.arrayBuffer());
+      expect([bytes.length, await sha256Hex(bytes)]).toEqual([size, sha256]);
       parts.push(bytes);
       read += bytes.length;
     }

@@ -22,10 +22,11 @@ export interface UploadSource {
   mimeType?: string;
 }
 
-/** One part of the wire bytes: the PUT body and the bytes it holds (hashed, then dropped). */
+/** One part of the wire bytes: the PUT body, its size and SHA-256 (hex), hashed where the bytes are (E2E: in the crypto Worker). */
 export interface PartBytes {
   body: Blob;
-  bytes: Uint8Array;
+  size: number;
+  sha256: string;
 }
 
 /** What goes over the wire for one file: its size, how each part is produced, and whether it is E2E ciphertext. */
@@ -54,8 +55,10 @@ export function blobUpload(blob: Blob): PreparedUpload {
     size: blob.size,
     encrypted: false,
     async readPart({ start, end }) {
+      // The slice is the body (no copy); its bytes are read once, only for the hash.
       const body = blob.slice(start, end);
-      return { body, bytes: new Uint8Array(await body.arrayBuffer()) };
+      const bytes = new Uint8Array(await body.arrayBuffer());
+      return { body, size: bytes.length, sha256: await sha256Hex(bytes) };
     },
   };
 }
@@ -164,9 +167,9 @@ export async function uploadFile(options: UploadFileOptions): Promise<DeliveryUp
 
     const prepare = async (index: number, partSignal: AbortSignal): Promise<ReadyPart> => {
       const { start, end } = partBounds({ size: upload.size, partSize, leadingBytes }, index);
-      const { body, bytes } = await upload.readPart({ index, start, end }, partSignal);
-      if (bytes.length !== end - start) throw new Error(`Part ${index} has ${bytes.length} bytes, the server expects ${end - start}`);
-      return { body, size: bytes.length, sha256: await sha256Hex(bytes) };
+      const { body, size, sha256 } = await upload.readPart({ index, start, end }, partSignal);
+      if (size !== end - start || body.size !== size) throw new Error(`Part ${index} has ${body.size} bytes, the server expects ${end - start}`);
+      return { body, size, sha256 };
     };
     const pipeline = { prepare, inFlight, ahead, prepareConcurrency: PREPARE_CONCURRENCY, signal };
 

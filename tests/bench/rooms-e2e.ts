@@ -12,10 +12,12 @@
 //     unlocked first, outside the clock, since a load forgets the keys). Median of the samples,
 //     plain and E2E in turns. Target ≤ 1.5.
 //   - uploading one file of M MiB: into an E2E room from its page (uploadE2eFile: each part read
-//     from the File, its plaintext hashed and sealed in the crypto Worker, the page hashing and
-//     PUTting the bytes it gets back) / into a plain room from its page (the transfer centre); plaintext MiB/s from
+//     from the File, its plaintext hashed and sealed into a part buffer the crypto Worker reuses,
+//     hashed and made a Blob there; the page only PUTs the Blob) / into a plain room from its page (the transfer centre); plaintext MiB/s from
 //     handing the file to the page's input until its row is listed; median of three rounds in turns,
 //     each into fresh rooms. Target ≥ 0.9.
+//   - browser CPU-seconds per GiB, E2E minus plain (browser-cpu.ts), ≤ 3.0: of those uploads, and
+//     of downloading the uploaded file again from each room's row menu (issue 35 §5).
 // The folders are seeded in Node (tests/support/seed-e2e-room-files.ts: real names sealed and
 // metadata signed with shared/crypto; rows written straight into the schema, no bytes).
 // Sizes: N = 10 000, M = KUVERT_BENCH_ROOMS_UPLOAD_MIB else 1024 (the issue's 1 GiB);
@@ -33,10 +35,13 @@ import { createE2eRoom, json } from '../integration/rooms-e2e-helpers';
 import { seedE2eRoomFiles } from '../support/seed-e2e-room-files';
 import { seedRoomFiles } from '../support/seed-room-files';
 import { startTestServer, type TestServer } from '../support/server';
+import { cpuPerGiBFigure, measureBrowserCpu, type BrowserCpu } from './browser-cpu';
+import { timedDownload } from './download';
 import { cpuSpentBy } from './proc';
 import { figure, type Figure } from './report';
 import { sourceFile } from './upload-browser';
 
+const MiB = 1024 * 1024;
 const OWNER = { email: 'owner@rooms-e2e-bench.test', password: 'Good-Passw0rd' };
 const PASSPHRASE = 'Rooms-Bench-SecuPass-Basalt-44';
 const FOLDER = 'Large';
@@ -157,6 +162,23 @@ async function timedUpload(page: Page, file: string, e2e: boolean): Promise<numb
   return (performance.now() - started) / 1000;
 }
 
+/**
+ * The uploaded file downloaded until complete on disk, the way each room page offers it: E2E from the
+ * row menu (crypto Worker, download service worker), plain by the row's download link (transfer
+ * centre, the browser's own download); seconds.
+ */
+async function timedRoomDownload(page: Page, size: number, e2e: boolean): Promise<number> {
+  await page.evaluate(`window.localStorage.setItem('kuvert.downloadPath', 'serviceWorker')`);
+  return timedDownload(page, async () => {
+    if (e2e) {
+      await page.getByRole('button', { name: 'Actions for file bench-upload.bin' }).first().click();
+      await page.getByRole('menuitem', { name: 'Download', exact: true }).click();
+    } else {
+      await page.getByRole('link', { name: 'Download bench-upload.bin' }).first().click({ timeout: 120_000 });
+    }
+  }, size);
+}
+
 export async function benchRoomsE2e(options: RoomsE2eBenchOptions = {}): Promise<Figure[]> {
   const files = options.quick ? 500 : 10_000;
   const samples = options.quick ? 2 : 5;
@@ -211,22 +233,34 @@ export async function benchRoomsE2e(options: RoomsE2eBenchOptions = {}): Promise
     console.log(`   the whole E2E folder of ${files} listed ${wholeSeconds.toFixed(1)} s after the last sample's first row`);
 
     const file = await sourceFile(dir, uploadMiB);
-    // Rounds in turns, each into fresh rooms (the same name again would ask about a new version):
-    // one 1 GiB upload swings by ±20 % with what else the two cores do, the median of three less.
+    // Rounds in turns (E2E, plain, E2E, …), each into fresh rooms (the same name again would ask
+    // about a new version): one 1 GiB upload swings by ±20 % with what else the two cores do, the
+    // median of three less. Each round then downloads the file it uploaded from both rooms (issue 35
+    // §5: the browser's CPU per GiB, E2E minus plain, of the room download too).
     const uploadRounds = options.quick ? 1 : 3;
     const uploads = { plain: [] as number[], e2e: [] as number[] };
     let uploadCpu = { plain: '', e2e: '' };
+    const uploadBrowserCpu: { e2e: BrowserCpu; plain: BrowserCpu }[] = [];
+    const downloadBrowserCpu: { e2e: BrowserCpu; plain: BrowserCpu }[] = [];
+    const downloads = { plain: [] as number[], e2e: [] as number[] };
     for (let round = 1; round <= uploadRounds; round++) {
       const plainUploadRoom = await plainRoom(server, owner, `Upload plain ${round}`);
       const e2eUploadRoom = await e2eRoomWithFolder(server, owner, `Upload E2E ${round}`, null);
-      await openUploadPage(page, server.url, plainUploadRoom.uuid, false);
-      const plainUpload = await cpuSpentBy(() => timedUpload(page, file, false));
       await openUploadPage(page, server.url, e2eUploadRoom.room.uuid, true);
-      const e2eUpload = await cpuSpentBy(() => timedUpload(page, file, true));
-      console.log(`   upload ${uploadMiB} MiB, round ${round}: plain ${plainUpload.result.toFixed(1)} s, E2E ${e2eUpload.result.toFixed(1)} s`);
-      uploads.plain.push(plainUpload.result);
-      uploads.e2e.push(e2eUpload.result);
+      const e2eUpload = await cpuSpentBy(() => measureBrowserCpu(() => timedUpload(page, file, true)));
+      // Downloaded from the page it was uploaded on (still unlocked; a page load would forget the keys).
+      const e2eDownload = await measureBrowserCpu(() => timedRoomDownload(page, uploadMiB * MiB, true));
+      await openUploadPage(page, server.url, plainUploadRoom.uuid, false);
+      const plainUpload = await cpuSpentBy(() => measureBrowserCpu(() => timedUpload(page, file, false)));
+      const plainDownload = await measureBrowserCpu(() => timedRoomDownload(page, uploadMiB * MiB, false));
+      console.log(`   upload ${uploadMiB} MiB, round ${round}: E2E ${e2eUpload.result.result.toFixed(1)} s, plain ${plainUpload.result.result.toFixed(1)} s; download E2E ${e2eDownload.result.toFixed(1)} s, plain ${plainDownload.result.toFixed(1)} s`);
+      uploads.plain.push(plainUpload.result.result);
+      uploads.e2e.push(e2eUpload.result.result);
+      downloads.plain.push(plainDownload.result);
+      downloads.e2e.push(e2eDownload.result);
       uploadCpu = { plain: plainUpload.cpu, e2e: e2eUpload.cpu };
+      uploadBrowserCpu.push({ e2e: e2eUpload.result.cpu, plain: plainUpload.result.cpu });
+      downloadBrowserCpu.push({ e2e: e2eDownload.cpu, plain: plainDownload.cpu });
     }
 
     const kind = server.app.databaseKind;
@@ -246,7 +280,14 @@ export async function benchRoomsE2e(options: RoomsE2eBenchOptions = {}): Promise
         unit: 'MiB/s (plaintext)',
         baseline: round2(uploadMiB / median(uploads.plain)),
         target: 0.9,
-        note: `Chromium headless, one ${uploadMiB} MiB file from the room page until its row is listed: E2E room (uploadE2eFile: parts read, hashed and sealed in the crypto Worker) / plain room (transfer centre); median of ${uploadRounds} rounds in turns (seconds plain ${uploads.plain.map((x) => x.toFixed(1)).join(', ')}; E2E ${uploads.e2e.map((x) => x.toFixed(1)).join(', ')}); CPU of the last round, plain: ${uploadCpu.plain}; E2E: ${uploadCpu.e2e}; loopback, in-process server (${kind})`,
+        note: `Chromium headless, one ${uploadMiB} MiB file from the room page until its row is listed: E2E room (uploadE2eFile: parts read, hashed, sealed into a part buffer and made a Blob in the crypto Worker) / plain room (transfer centre); median of ${uploadRounds} rounds in turns (seconds plain ${uploads.plain.map((x) => x.toFixed(1)).join(', ')}; E2E ${uploads.e2e.map((x) => x.toFixed(1)).join(', ')}); CPU of the last round, plain: ${uploadCpu.plain}; E2E: ${uploadCpu.e2e}; loopback, in-process server (${kind})`,
+      }),
+      cpuPerGiBFigure({ name: 'rooms.e2e.upload.browser_cpu', bytes: uploadMiB * MiB, rounds: uploadBrowserCpu, note: `the uploads of rooms.e2e.upload (${uploadMiB} MiB)` }),
+      cpuPerGiBFigure({
+        name: 'rooms.e2e.download.browser_cpu',
+        bytes: uploadMiB * MiB,
+        rounds: downloadBrowserCpu,
+        note: `the file each round uploaded, downloaded until complete on disk: E2E room from its row menu (the product's path today: crypto Worker fetches and decrypts, download service worker) / plain room by its row's download link (transfer centre); seconds E2E ${downloads.e2e.map((x) => x.toFixed(1)).join(', ')}, plain ${downloads.plain.map((x) => x.toFixed(1)).join(', ')}`,
       }),
     ];
   } finally {

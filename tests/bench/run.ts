@@ -27,7 +27,7 @@ export interface BenchOptions {
 
 const GROUPS: Record<string, (options: BenchOptions) => Promise<Figure[]>> = {
   server: () => benchServer(),
-  crypto: () => runCryptoBench(),
+  crypto: (options) => runCryptoBench(options.quick ? { throughputMiB: 32, heapMiB: 128 } : {}),
   inbox: (options) => benchInbox(options),
   transfer: (options) => benchTransfer(options),
   addin: () => benchAddin(),

@@ -5,7 +5,6 @@ import { partBounds } from '@shared/contract/deliveries';
 import { ROOM_ENDPOINTS as E } from '@shared/contract/endpoints/rooms';
 import type { RoomActivityList, RoomUploadFile } from '@shared/contract/room-files';
 import type { RoomFile } from '@shared/contract/rooms';
-import { sha256Hex } from '@shared/crypto/subtle';
 import { listRoomFileParts, sendRoomFile } from '@shared/transfer/room-upload';
 import { blobUpload } from '@shared/transfer/upload';
 import { apiClient } from '@web/lib/api-client';
@@ -124,10 +123,7 @@ export async function uploadRoomFile(file: File, target: RoomUploadTarget): Prom
     fileUuid,
     indices,
     ...retryHooks,
-    prepare: async (index, partSignal) => {
-      const part = await upload.readPart({ index, ...partBounds({ size: file.size, partSize }, index) }, partSignal);
-      return { body: part.body, size: part.bytes.length, sha256: await sha256Hex(part.bytes) };
-    },
+    prepare: (index, partSignal) => upload.readPart({ index, ...partBounds({ size: file.size, partSize }, index) }, partSignal),
     ...(target.onBytes ? { onBytes: target.onBytes } : {}),
     ...(target.ifMatch ? { ifMatch: target.ifMatch } : {}),
   });

@@ -8,7 +8,6 @@ import { nextVersionLink, type RoomFileMetadata, type RoomMetadataExpectation, t
 import { ROOM_KEY_EPOCH, type SignedRoomKeyGrant } from '@shared/crypto/room-grant';
 import type { KeyHandle, UnlockedKeys } from '@shared/crypto/service';
 import { ciphertextLength, DEFAULT_RECORD_SIZE } from '@shared/crypto/stream-format';
-import { sha256Hex } from '@shared/crypto/subtle';
 import { contactPinsFor } from '@shared/transfer/contact-pins';
 import { verifiedContactKey } from '@shared/transfer/e2e';
 import { checkRoomFileRollback } from '@shared/transfer/room-rollback';
@@ -472,7 +471,7 @@ export interface E2eUploadTarget {
  * and file key, announce, then the shared room transfer (`sendRoomFile`: PARTS_IN_FLIGHT parts PUT
  * at once, retried with back-off, paused while the server is away, the commit likewise) fed by the
  * crypto Worker's `sealUploadPart`: the Worker reads each part's records from the File, hashes each record's plaintext (the signed content commitment),
- * seals them and hands back the part as a Blob with its SHA-256, so no file byte passes through
+ * seals them into a reused part buffer, hashes it and hands back the part as a Blob with its SHA-256, so no file byte passes through
  * the page. The signed metadata (it names the content commitment) goes with the E2E commit.
  */
 export async function uploadE2eFile(file: File, target: E2eUploadTarget): Promise<RoomUploadFile> {
@@ -526,14 +525,9 @@ export async function uploadE2eFile(file: File, target: E2eUploadTarget): Promis
         fileUuid,
         indices: Array.from({ length: partCount }, (_, i) => i),
         ...retryHooks,
-        prepare: async (index) => {
-          const { ciphertext } = await cryptoApi.sealUploadPart({ upload, start: index * partSize, end: Math.min(opened.size, (index + 1) * partSize) });
-          // A Blob, not the bytes themselves. Bytes would spare a copy (a Blob costs ~1.5 CPU-s per GiB),
-          // but Chromium copies a bytes body into every DevTools client that enabled the Network domain
-          // without a post-data limit — Playwright and Puppeteer do — and there 1 GiB took ~70 s instead
-          // of ~15 s (traced: the DevTools pipe and the driving Node process busy base64-ing the parts).
-          return { body: new Blob([ciphertext as Uint8Array<ArrayBuffer>]), size: ciphertext.length, sha256: await sha256Hex(ciphertext) };
-        },
+        // Built, hashed and made a Blob in the Worker: the page only PUTs it (shared/transfer README
+        // "Copies on an E2E upload", also why a Blob and not the bytes is the body).
+        prepare: (index) => cryptoApi.sealUploadPartBody({ upload, start: index * partSize, end: Math.min(opened.size, (index + 1) * partSize) }),
         alreadySent: (index, part) => {
           const there = have.get(index);
           if (there && (there.size !== part.size || there.sha256 !== part.sha256)) throw new LocalFileChangedError(`Part ${index} on the server differs from the local file`);

@@ -1,0 +1,110 @@
+// Issue 35 §5: browser CPU-seconds per GiB, E2E minus plain. The CPU time (user + system, /proc/<pid>/stat)
+// each Chromium process this bench launched spent on a transfer, by process kind. The figure counts the
+// renderers (page, crypto Worker and service worker run there), the GPU process and the utility processes
+// (network service, storage); the browser process is reported beside it (it holds the Blobs a PUT body
+// is read from and drives DevTools for Playwright). Independent of the in-process server's share of
+// the cores: only Chromium's processes are counted. A process that ends during the transfer loses its
+// time (so no page load inside a measured transfer).
+import { readFileSync, readdirSync } from 'node:fs';
+import { figure, type Figure } from './report';
+
+export type ChromiumKind = 'browser' | 'renderer' | 'gpu' | 'network' | 'utility' | 'other';
+const KINDS: readonly ChromiumKind[] = ['renderer', 'gpu', 'network', 'utility', 'other', 'browser'];
+/** The kinds the figure sums (issue 35 §5: "renderer + service worker + GPU/utility processes"). */
+const COUNTED: ReadonlySet<ChromiumKind> = new Set(['renderer', 'gpu', 'network', 'utility', 'other']);
+const GiB = 1024 ** 3;
+
+/** CPU seconds of one run: what the figure counts (`counted`) and each kind. */
+export interface BrowserCpu {
+  counted: number;
+  byKind: Record<ChromiumKind, number>;
+}
+
+const read = (path: string): string | null => {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return null;
+  }
+};
+
+function kindOf(command: string): ChromiumKind {
+  if (!command.includes('--type=')) return 'browser';
+  if (command.includes('--type=renderer')) return 'renderer';
+  if (command.includes('--type=gpu-process')) return 'gpu';
+  if (command.includes('network.mojom')) return 'network';
+  if (command.includes('--type=utility')) return 'utility';
+  return 'other';
+}
+
+/** Cumulative CPU seconds per Chromium process descended from this one (pid → kind, seconds). */
+function snapshot(): Map<number, { kind: ChromiumKind; seconds: number }> {
+  const stats = new Map<number, { parent: number; seconds: number }>();
+  for (const entry of readdirSync('/proc')) {
+    const pid = Number(entry);
+    const stat = Number.isInteger(pid) ? read(`/proc/${pid}/stat`) : null;
+    if (!stat) continue;
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    stats.set(pid, { parent: Number(fields[1]), seconds: (Number(fields[11]) + Number(fields[12])) / 100 });
+  }
+  const out = new Map<number, { kind: ChromiumKind; seconds: number }>();
+  for (const [pid, { seconds }] of stats) {
+    let descends = false;
+    for (let at = stats.get(pid)?.parent, hops = 0; at !== undefined && hops < 64; at = stats.get(at)?.parent, hops++) {
+      if (at === process.pid) {
+        descends = true;
+        break;
+      }
+    }
+    const command = descends ? (read(`/proc/${pid}/cmdline`)?.replaceAll('\0', ' ') ?? '') : '';
+    if (descends && /chrom/.test(command)) out.set(pid, { kind: kindOf(command), seconds });
+  }
+  return out;
+}
+
+/** The CPU Chromium's processes spent while `work` ran. */
+export async function measureBrowserCpu<T>(work: () => Promise<T>): Promise<{ result: T; cpu: BrowserCpu }> {
+  const before = snapshot();
+  const result = await work();
+  const after = snapshot();
+  const byKind = Object.fromEntries(KINDS.map((kind) => [kind, 0])) as Record<ChromiumKind, number>;
+  for (const [pid, { kind, seconds }] of after) byKind[kind] += seconds - (before.get(pid)?.seconds ?? 0);
+  const counted = KINDS.filter((kind) => COUNTED.has(kind)).reduce((sum, kind) => sum + byKind[kind], 0);
+  return { result, cpu: { counted, byKind } };
+}
+
+/** "renderer 1.23, network 0.40, … (browser 0.80)" in CPU seconds. */
+export function describeBrowserCpu(cpu: BrowserCpu): string {
+  const parts = KINDS.filter((kind) => COUNTED.has(kind) && cpu.byKind[kind] >= 0.01).map((kind) => `${kind} ${cpu.byKind[kind].toFixed(2)}`);
+  return `${cpu.counted.toFixed(2)} s (${parts.join(', ')}; browser process ${cpu.byKind.browser.toFixed(2)} s besides)`;
+}
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+};
+
+/**
+ * The figure: CPU seconds per GiB of plaintext the E2E transfer spends beyond the plain one, median
+ * over rounds taken in turns (each round's pair subtracted), target ≤ 3.0 on the value; the
+ * baseline is the plain transfer's own CPU-s per GiB.
+ */
+export function cpuPerGiBFigure(options: { name: string; bytes: number; rounds: { e2e: BrowserCpu; plain: BrowserCpu }[]; note: string }): Figure {
+  const perGiB = (seconds: number) => (seconds * GiB) / options.bytes;
+  const round2 = (n: number) => Math.round(n * 100) / 100;
+  const extra = median(options.rounds.map(({ e2e, plain }) => perGiB(e2e.counted - plain.counted)));
+  const browserExtra = median(options.rounds.map(({ e2e, plain }) => perGiB(e2e.byKind.browser - plain.byKind.browser)));
+  const rounds = options.rounds.map(({ e2e, plain }, i) => `round ${i + 1}: E2E ${describeBrowserCpu(e2e)}, plain ${describeBrowserCpu(plain)}`).join('; ');
+  return figure({
+    name: options.name,
+    value: round2(extra),
+    unit: 'browser CPU-s per GiB, E2E minus plain',
+    baseline: round2(median(options.rounds.map(({ plain }) => perGiB(plain.counted)))),
+    ratio: extra <= 0 ? 100 : 3 / extra,
+    target: 3,
+    targetOn: 'value',
+    direction: 'max',
+    note: `Chromium's renderers (page, crypto Worker, service worker), GPU and utility (network) processes from /proc, median of ${options.rounds.length} round(s) in turns; baseline: the plain transfer's CPU-s per GiB; the browser process adds ${round2(browserExtra)} CPU-s per GiB E2E minus plain (not in the value); ${rounds}; ${options.note}`,
+  });
+}
