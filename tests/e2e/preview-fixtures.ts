@@ -30,3 +30,29 @@ export function smallPdf(text: string): Buffer {
   body += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
   return Buffer.from(body, 'latin1');
 }
+
+/**
+ * A WAV file (PCM, 8 kHz, mono, 8-bit) of `seconds` of a quiet tone: a format every Chromium build
+ * plays, made here because the test machine has no encoder. Its length lets a seek land records
+ * past the first (shared/crypto/stream-format.ts record size).
+ */
+export function toneWav(seconds: number): Buffer {
+  const rate = 8000;
+  const samples = rate * seconds;
+  const header = Buffer.alloc(44);
+  header.write('RIFF', 0, 'ascii');
+  header.writeUInt32LE(36 + samples, 4);
+  header.write('WAVEfmt ', 8, 'ascii');
+  header.writeUInt32LE(16, 16);
+  header.writeUInt16LE(1, 20); // PCM
+  header.writeUInt16LE(1, 22); // mono
+  header.writeUInt32LE(rate, 24);
+  header.writeUInt32LE(rate, 28); // bytes per second
+  header.writeUInt16LE(1, 32); // block align
+  header.writeUInt16LE(8, 34); // bits per sample
+  header.write('data', 36, 'ascii');
+  header.writeUInt32LE(samples, 40);
+  const data = Buffer.alloc(samples);
+  for (let i = 0; i < samples; i++) data[i] = 128 + Math.round(20 * Math.sin((2 * Math.PI * 440 * i) / rate));
+  return Buffer.concat([header, data]);
+}
