@@ -1,5 +1,6 @@
 import { ROOM_COMMENT_MAX, ROOM_COMMENT_PATHS, type RoomComment, type RoomCommentList } from '@shared/contract/room-comments';
 import type { RoomActivityList, RoomSearchResult } from '@shared/contract/room-files';
+import type { RoomsSearchResult } from '@shared/contract/room-search';
 import { ROOM_PATHS, type Room, type RoomContents, type RoomFolder } from '@shared/contract/rooms';
 import { startTestServer, type TestServer } from '@tests/support/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -111,6 +112,8 @@ describe('the room search finds by comments', () => {
     // Found by its name only: no comment is sent with it.
     expect((await search('q=minutes')).files).toEqual([expect.not.objectContaining({ matchedComment: expect.anything() })]);
     expect((await search('q=minutes')).files.map((f) => f.name)).toEqual(['minutes.txt']);
+    // The search across rooms promises name matches only: a comment does not find the file there.
+    expect((await roomCall<RoomsSearchResult>(server, viewer, 'GET', '/rooms/search?q=notary', 200)).files).toEqual([]);
     // With a classification the comment match is narrowed too.
     expect((await search('q=zurich&classification=confidential')).files).toEqual([]);
     await roomCall(server, owner, 'DELETE', ROOM_PATHS.file(room.uuid, noted.uuid), 204);

@@ -16,6 +16,8 @@ export async function searchRoom(
   ctx: RequestContext,
   roomUuid: string,
   query: { q?: string | undefined; classification?: RoomClassification | undefined; status?: RoomFileStatus | undefined; pageSize: number },
+  /** false: names only (the search across rooms, whose answer promises name matches). */
+  withComments = true,
 ): Promise<RoomSearchResult> {
   const { app, user } = ctx;
   const room = await liveRoom(app.db, roomUuid);
@@ -44,7 +46,7 @@ export async function searchRoom(
   const needle = query.q === undefined ? null : foldForSearch(query.q);
   // The term also finds an item by one of its comments (issue 31 §1); the first such comment is sent with the hit.
   const commentHits = { folder: new Map<number, string>(), file: new Map<number, string>() };
-  if (needle !== null) {
+  if (needle !== null && withComments) {
     const comments = await app.db.selectFrom('room_comments').select(['folder_id', 'file_id', 'text']).where('room_id', '=', room.id).orderBy('id', 'asc').execute();
     for (const c of comments) {
       if (!foldedIncludes(c.text, needle)) continue;
