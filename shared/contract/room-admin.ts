@@ -65,6 +65,8 @@ export const TrashBinEntrySchema = z
     deletedAt: z.number(),
     /** Email of who deleted it; empty when the account is gone. */
     deletedBy: z.string(),
+    /** true: a file the room's retention policy moved here (no person deleted it; the web says "Deleted by retention"). */
+    deletedByRetention: z.boolean(),
   })
   .meta({ id: 'TrashBinEntry' });
 export type TrashBinEntry = z.infer<typeof TrashBinEntrySchema>;

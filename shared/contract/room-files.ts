@@ -79,11 +79,15 @@ export const RoomSearchQuerySchema = z
   .refine((query) => query.q !== undefined || query.classification !== undefined || query.status !== undefined, { path: ['q'], message: 'Enter a search term or choose a classification or status' })
   .meta({ id: 'RoomSearchQuery' });
 
-/** Folders and complete files of the room whose name contains `q` (case-insensitive) and with the asked classification and status, up to `pageSize` each, with their path. */
+const SearchPath = z.array(z.object({ uuid: z.string(), name: z.string() }));
+/** Set when `q` matched a comment on the item (its first such comment's text), whether or not the name matched too. */
+const MatchedComment = z.string().optional();
+
+/** Folders and complete files of the room whose name or a comment on it contains `q` (case-insensitive) and with the asked classification and status, up to `pageSize` each, with their path. */
 export const RoomSearchResultSchema = z
   .object({
-    folders: z.array(RoomFolderSchema.extend({ path: z.array(z.object({ uuid: z.string(), name: z.string() })) })),
-    files: z.array(RoomFileSchema.extend({ path: z.array(z.object({ uuid: z.string(), name: z.string() })) })),
+    folders: z.array(RoomFolderSchema.extend({ path: SearchPath, matchedComment: MatchedComment })),
+    files: z.array(RoomFileSchema.extend({ path: SearchPath, matchedComment: MatchedComment })),
   })
   .meta({ id: 'RoomSearchResult' });
 export type RoomSearchResult = z.infer<typeof RoomSearchResultSchema>;

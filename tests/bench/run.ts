@@ -8,6 +8,7 @@ import { benchAddin } from './addin';
 import { runCryptoBench } from './crypto';
 import { benchDownload } from './download';
 import { benchE2eZip } from './e2e-zip';
+import { benchPreview } from './preview';
 import { benchInbox } from './inbox';
 import type { Figure } from './report';
 import { benchReports } from './reports';
@@ -44,6 +45,7 @@ const GROUPS: Record<string, (options: BenchOptions) => Promise<Figure[]>> = {
   },
   // Issue 31 §4: a Secure room's ZIP built in the browser against the file's own download (time, memory).
   'e2e-zip': (options) => benchE2eZip(options),
+  preview: (options) => benchPreview(options),
   // The blob stores alone (issue 18's S3 / local figure, iterated in seconds instead of the scale group's minutes).
   's3-store': (options) => benchS3Store(options),
   // Issue 30 §4: a level-3 delivery to a trust-network partner against the same to a local recipient; partner down mid-transfer.

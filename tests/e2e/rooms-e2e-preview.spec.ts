@@ -1,14 +1,16 @@
 // The preview and edit dialog in an end-to-end encrypted room in the browser against the real server
 // (issue 31 §3): the server serves only ciphertext (its E2E preview route), the crypto Worker decrypts
 // it and the dialog picks the viewer from the decrypted bytes — an image, a PDF drawn by pdf.js, a CSV
-// table, rendered Markdown and a video (a blob URL of the decrypted bytes); a Markdown file edited and
-// saved is the file's next version, encrypted, and shows the new text when opened again. axe.
+// table, rendered Markdown and audio/video played by range (the download service worker's frame asks
+// for byte ranges, the crypto Worker decrypts only the records covering them: a seek jumps and plays
+// without the whole file fetched); a Markdown file edited and saved is the file's next version,
+// encrypted, and shows the new text when opened again. axe.
 import { expect, test } from '@playwright/test';
 import { startTestServer, type TestServer } from '../support/server';
 import { proveAddress } from '@tests/support/prove-address';
 import { apiCall, apiSignIn, expectNoSeriousA11yViolations, locale, secuPassFromNode, signInToInbox } from './fixtures';
 import { e2eRowAction, ROW_ITEMS } from './e2e-row-menu';
-import { fill, mp4Head, PNG_DOT, smallPdf } from './preview-fixtures';
+import { fill, mp4Head, PNG_DOT, smallPdf, toneWav } from './preview-fixtures';
 import { newE2eRoom, unlockRoomKeys } from './rooms-fixtures';
 
 const PASSWORD = 'Good-Passw0rd-rooms-e2e-preview';
@@ -16,6 +18,8 @@ const PASSPHRASE = 'Owner-Room-Preview-SecuPass-Cobalt-47';
 const owner = { email: 'owner.rooms-e2e-preview@example.test', password: PASSWORD };
 const rooms = locale<typeof import('@locales/en/rooms.json')>('en', 'rooms');
 const MP4 = mp4Head(2000);
+/** 60 s: about 480 kB, several records (a seek to 45 s lands past the first ones). */
+const WAV = toneWav(60);
 
 
 let server: TestServer;
@@ -43,6 +47,7 @@ test('a Secure room previews decrypted files of each kind and saves an edited Ma
     { name: 'people.csv', mimeType: 'text/csv', buffer: Buffer.from('name,city\nAda,London\n') },
     { name: 'notes.md', mimeType: '', buffer: Buffer.from('# Sealed notes\n\n<img src=x alt="broken" onerror="window.__md=1">\n') },
     { name: 'clip.mp4', mimeType: 'video/mp4', buffer: MP4 },
+    { name: 'tone.wav', mimeType: 'audio/wav', buffer: WAV },
   ];
   await page.getByLabel('Upload files', { exact: true }).setInputFiles(files);
   for (const file of files) await expect(page.getByRole('row').filter({ hasText: file.name }).filter({ hasText: owner.email })).toBeVisible({ timeout: 60_000 });
@@ -65,8 +70,32 @@ test('a Secure room previews decrypted files of each kind and saves an edited Ma
   await expect(csv).toContainText(fill(rooms.preview.csvShowing, { shown: '1', total: '1' }));
   await page.keyboard.press('Escape');
 
+  // Media plays in the download service worker's frame, by range (not a blob of the whole file).
   const video = await open('clip.mp4');
-  await expect(video.locator('video')).toHaveAttribute('src', /^blob:/, { timeout: 30_000 });
+  await expect(video.getByTestId('media-frame')).toHaveAttribute('src', /^\/webjars\/download\/media-frame\//, { timeout: 30_000 });
+  await expect(video.locator('video')).toHaveCount(0);
+  await page.keyboard.press('Escape');
+
+  // A seek: currentTime jumps and the sound plays on; the ciphertext came in ranges, never whole.
+  const ranges: string[] = [];
+  page.on('request', (request) => {
+    if (request.url().includes('/preview')) ranges.push(request.headers()['range'] ?? 'whole');
+  });
+  const audio = await open('tone.wav');
+  const frame = audio.frameLocator('[data-testid="media-frame"]');
+  const player = frame.locator('audio');
+  await expect(player).toHaveAttribute('aria-label', 'tone.wav', { timeout: 30_000 });
+  await expect.poll(() => player.evaluate((a: HTMLAudioElement) => a.duration), { timeout: 30_000 }).toBeGreaterThan(59);
+  await player.evaluate((a: HTMLAudioElement) => {
+    a.muted = true;
+    a.currentTime = 45;
+    void a.play();
+  });
+  await expect.poll(() => player.evaluate((a: HTMLAudioElement) => a.currentTime), { timeout: 30_000 }).toBeGreaterThan(45.2);
+  expect(await player.evaluate((a: HTMLAudioElement) => a.error)).toBeNull();
+  expect(ranges.length).toBeGreaterThan(1);
+  expect(ranges).not.toContain('whole');
+  await expectNoSeriousA11yViolations(page, 'Secure room audio played by range');
   await page.keyboard.press('Escape');
 
   const md = await open('notes.md');

@@ -196,7 +196,7 @@ test('search inside one room: the plain room asks the server, the Secure room se
   await search.getByRole('button', { name: rooms.e2ePage.search.submit }).click();
   await expect(page.getByText(fill(rooms.e2ePage.search.count_one, { count: 1, q: 'resume' }))).toBeVisible();
   const hits = page.getByRole('table', { name: rooms.e2ePage.search.results });
-  await expect(hits.getByRole('row').nth(1).getByRole('cell')).toHaveText(['Résumé board.pdf', rooms.e2ePage.search.kinds.file, 'Plain papers › Minutes › Board']);
+  await expect(hits.getByRole('row').nth(1).getByRole('cell')).toHaveText(['Résumé board.pdf', rooms.e2ePage.search.kinds.file, 'Plain papers › Minutes › Board', rooms.e2ePage.search.found.name]);
   await expectNoSeriousA11yViolations(page, 'plain room search results');
   await search.getByRole('searchbox').fill('nothing-like-this');
   await search.getByRole('button', { name: rooms.e2ePage.search.submit }).click();
@@ -214,7 +214,7 @@ test('search inside one room: the plain room asks the server, the Secure room se
   const secure = page.getByRole('search', { name: rooms.e2ePage.search.label });
   await secure.getByRole('searchbox').fill('ubersicht');
   await secure.getByRole('button', { name: rooms.e2ePage.search.submit }).click();
-  await expect(hits.getByRole('row').nth(1).getByRole('cell')).toHaveText(['Übersicht.md', rooms.e2ePage.search.kinds.file, 'Project vault › Reports › 2026 › Q1'], { timeout: 60_000 });
+  await expect(hits.getByRole('row').nth(1).getByRole('cell')).toHaveText(['Übersicht.md', rooms.e2ePage.search.kinds.file, 'Project vault › Reports › 2026 › Q1', rooms.e2ePage.search.found.name], { timeout: 60_000 });
   await hits.getByRole('link', { name: 'Übersicht.md' }).click();
   await expect(page.getByRole('button', { name: fill(rooms.crumbMenu.label, { name: 'Q1' }) })).toBeVisible({ timeout: 30_000 });
   await expect(page.getByRole('row').filter({ hasText: 'Übersicht.md' })).toBeVisible();

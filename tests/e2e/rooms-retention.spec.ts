@@ -128,6 +128,18 @@ test('the OWNER sets a retention period: minimum, preview, every box ticked befo
   // …but sees the policy (every member may read it): in force since the end-of-day run.
   await expect(other.getByTestId('retention-summary')).toHaveText(fill(rooms.retention.inForce, { period: rooms.retention.days_other.replace('{{count}}', '30') }));
   await context.close();
+
+  // The administrators' trash bin says who moved it: the policy, not a person (issue 31).
+  const adminContext = await browser.newContext();
+  const adminPage = await adminContext.newPage();
+  await signIn(adminPage, server, { username: server.admin.email, password: server.admin.password });
+  await expectInbox(adminPage, server);
+  await adminPage.goto(`${server.url}/admin/trash-bin`);
+  const adminTexts = locale<typeof import('@locales/en/admin.json')>('en', 'admin');
+  const bin = adminPage.getByRole('table', { name: adminTexts.roomsAdmin.trash.tableLabel });
+  await expect(bin.getByRole('row', { name: /Jahresbericht 2019\.pdf/ })).toContainText(rooms.trash.byRetention);
+  await expectNoSeriousA11yViolations(adminPage, 'admin trash bin with a retention move');
+  await adminContext.close();
 });
 
 test('in a Secure room the editor lists the decrypted names of the files the period would move', async ({ page }) => {

@@ -1,5 +1,6 @@
 import { ROOM_COMMENT_MAX, ROOM_COMMENT_PATHS, type RoomComment, type RoomCommentList } from '@shared/contract/room-comments';
 import type { RoomActivityList, RoomSearchResult } from '@shared/contract/room-files';
+import type { RoomsSearchResult } from '@shared/contract/room-search';
 import { ROOM_PATHS, type Room, type RoomContents, type RoomFolder } from '@shared/contract/rooms';
 import { startTestServer, type TestServer } from '@tests/support/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -95,6 +96,28 @@ describe('comments on files and folders', () => {
     await expectBackendError(await send(owner, 'GET', `${ROOM_COMMENT_PATHS.list(room.uuid)}?fileUuid=not-a-uuid`), 400, 'ValidationException');
     await expectBackendError(await send(owner, 'GET', ROOM_COMMENT_PATHS.list(room.uuid)), 400, 'ValidationException');
     await expectBackendError(await send(owner, 'PATCH', ROOM_COMMENT_PATHS.one(room.uuid, crypto.randomUUID()), { text: 'x' }), 404, 'NotFoundException');
+  });
+});
+
+describe('the room search finds by comments', () => {
+  it('a term in a comment finds its file or folder (with that comment); a name match has none; a trashed file’s comment finds nothing; labels still narrow', async () => {
+    const search = async (query: string) => roomCall<RoomSearchResult>(server, viewer, 'GET', `${ROOM_PATHS.search(room.uuid)}?${query}`, 200);
+    const noted = await uploadRoomFile(server, owner, room.uuid, { name: 'minutes.txt', bytes: new TextEncoder().encode('m'), partSize: 1024 });
+    await comment(editor, { fileUuid: noted.uuid, text: 'Ask the Zürich notary first' });
+    await comment(owner, { folderUuid: folder.uuid, text: 'Keep the zurich originals here' });
+    // Case and accents do not count, as for names.
+    const hits = await search('q=ZURICH');
+    expect(hits.files.map((f) => [f.name, f.matchedComment])).toEqual([['minutes.txt', 'Ask the Zürich notary first']]);
+    expect(hits.folders.map((f) => [f.uuid, f.matchedComment])).toEqual([[folder.uuid, 'Keep the zurich originals here']]);
+    // Found by its name only: no comment is sent with it.
+    expect((await search('q=minutes')).files).toEqual([expect.not.objectContaining({ matchedComment: expect.anything() })]);
+    expect((await search('q=minutes')).files.map((f) => f.name)).toEqual(['minutes.txt']);
+    // The search across rooms promises name matches only: a comment does not find the file there.
+    expect((await roomCall<RoomsSearchResult>(server, viewer, 'GET', '/rooms/search?q=notary', 200)).files).toEqual([]);
+    // With a classification the comment match is narrowed too.
+    expect((await search('q=zurich&classification=confidential')).files).toEqual([]);
+    await roomCall(server, owner, 'DELETE', ROOM_PATHS.file(room.uuid, noted.uuid), 204);
+    expect((await search('q=notary')).files).toEqual([]);
   });
 });
 

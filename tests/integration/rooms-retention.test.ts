@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { TRASH_BIN_PATHS, type TrashBinList } from '@shared/contract/room-admin';
 import type { RoomActivityList, RoomTrashList } from '@shared/contract/room-files';
 import { ROOM_OPS_PATHS, type RoomFileVersionList } from '@shared/contract/room-ops';
 import {
@@ -177,6 +178,11 @@ describe('end-of-day retention', () => {
     expect(listed.find((e) => e.uuid === old.uuid)).toMatchObject({ deletedBy: '', deletedByRetention: true });
     expect(listed.find((e) => e.uuid === folder.uuid)).toMatchObject({ deletedByRetention: false });
     expect(listed.find((e) => e.uuid === folder.uuid)?.deletedBy).not.toBe('');
+    // The administrators' trash bin says so too (and names the OWNER for the folder).
+    const bin = (await roomCall<TrashBinList>(server, admin, 'GET', `${TRASH_BIN_PATHS.list}?q=old.txt`, 200)).entries;
+    expect(bin.find((e) => e.uuid === old.uuid)).toMatchObject({ deletedBy: '', deletedByRetention: true });
+    const binFolder = (await roomCall<TrashBinList>(server, admin, 'GET', TRASH_BIN_PATHS.list, 200)).entries.find((e) => e.uuid === folder.uuid);
+    expect(binFolder).toMatchObject({ deletedBy: email('owner'), deletedByRetention: false });
     expect(await roomCall<RoomRetention>(server, s.owner, 'GET', ROOM_RETENTION_PATHS.policy(room.uuid), 200)).toMatchObject({ periodDays: 10, pending: null });
     await roomCall(server, s.owner, 'GET', ROOM_PATHS.file(room.uuid, fresh.uuid), 200);
     await roomCall(server, s.owner, 'GET', ROOM_PATHS.file(room.uuid, edge.uuid), 200);

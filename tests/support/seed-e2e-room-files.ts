@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import type { Database } from '@server/db/schema';
 import type {} from '@server/rooms/kind/e2e-tables'; // room_e2e_files' part of Database
 import { toBase64Url } from '@shared/crypto/bytes';
+import type { RoomMetadataClassification, RoomMetadataStatus } from '@shared/crypto/room';
 import type { CryptoApi, KeyHandle, UnlockedKeys } from '@shared/crypto/service';
 import { ciphertextLength, DEFAULT_RECORD_SIZE } from '@shared/crypto/stream-format';
 import type { Kysely } from 'kysely';
@@ -27,6 +28,8 @@ export interface SeedE2eRoomFiles {
   size?: (i: number) => number;
   uploader: { uuid: string; email: string; keys: UnlockedKeys };
   crypto: CryptoApi;
+  /** Classification and file status signed into the metadata (default: none). */
+  labels?: (i: number) => { classification?: RoomMetadataClassification; status?: RoomMetadataStatus };
 }
 
 /** Seeds the files; answers their UUIDs in the order of `name(i)`. */
@@ -61,6 +64,7 @@ export async function seedE2eRoomFiles(db: Kysely<Database>, spec: SeedE2eRoomFi
               uploaderUserId: spec.uploader.uuid,
               uploaderEmail: spec.uploader.email.toLowerCase(),
               createdAt,
+              ...spec.labels?.(start + k),
             },
           });
           return { wrapped, sealed };

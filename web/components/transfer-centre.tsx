@@ -10,6 +10,7 @@ import {
   tokens,
 } from '@fluentui/react-components';
 import { ArrowClockwiseRegular, ArrowSyncCircleRegular, DeleteRegular, DismissRegular, PauseRegular, PlayRegular } from '@fluentui/react-icons';
+import { RouterLink } from '@web/components/router-link';
 import { useNotify } from '@web/lib/toasts';
 import { formatSize } from '@web/lib/format-size';
 import { canPause, isActive, isWaitingForServer, overallProgress, transferStore, useTransfers, type Transfer, type TransferItem, type TransferKind } from '@web/lib/transfer-store';
@@ -166,7 +167,17 @@ function TransferRow({ transfer }: { transfer: Transfer }) {
         max={100}
         color={transfer.state === 'failed' ? 'error' : transfer.state === 'success' ? 'success' : 'brand'}
       />
-      {transfer.state === 'failed' && transfer.failure ? <p className={styles.failure}>{t(transfer.failure.key, transfer.failure.values)}</p> : null}
+      {transfer.state === 'failed' && transfer.failure ? (
+        <p className={styles.failure}>
+          {t(transfer.failure.key, transfer.failure.values)}
+          {transfer.failure.help ? (
+            <>
+              {' '}
+              <RouterLink to={transfer.failure.help}>{t('rooms:errors.diskSpaceHelp')}</RouterLink>
+            </>
+          ) : null}
+        </p>
+      ) : null}
       <ul className={styles.items}>
         {transfer.items.map((item) => (
           <li key={item.name}>

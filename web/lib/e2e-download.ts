@@ -2,6 +2,7 @@ import { deliveryContentUrl } from '@shared/api/endpoints/delivery-read';
 import { plaintextPortStream } from '@shared/crypto/plaintext-port';
 import { E2eDownloadError, MAX_IN_MEMORY_DOWNLOAD_BYTES, decryptE2eFileToPort, type OpenedE2eDelivery } from '@shared/transfer/e2e';
 import { cryptoApi } from '@web/lib/crypto';
+import { DISK_SPACE_FAILURE, isDiskSpaceError } from '@web/lib/disk-space';
 import type { DownloadReadyMessage, DownloadRequestMessage } from '@web/lib/download-sw-logic';
 import { transferStore, type TransferItemState, type TransferMessage, type TransferOutcome } from '@web/lib/transfer-store';
 
@@ -28,7 +29,7 @@ interface SaveFileHandle {
 type SaveFilePicker = (options: { suggestedName: string }) => Promise<SaveFileHandle>;
 
 const savePicker = (): SaveFilePicker | undefined => (window as unknown as { showSaveFilePicker?: SaveFilePicker }).showSaveFilePicker;
-const serviceWorkerUsable = () => 'serviceWorker' in navigator && window.isSecureContext;
+export const serviceWorkerUsable = () => 'serviceWorker' in navigator && window.isSecureContext;
 
 export function downloadPath(): DownloadPath {
   let forced: string | null = null;
@@ -73,7 +74,7 @@ const memorySink: Sink = async (port, file) => {
 let worker: Promise<ServiceWorker> | undefined;
 
 /** The active download worker (registered once; skipWaiting in the worker makes it active at once). */
-function downloadWorker(): Promise<ServiceWorker> {
+export function downloadWorker(): Promise<ServiceWorker> {
   worker ??= (async () => {
     const registration = await navigator.serviceWorker.register(DOWNLOAD_SW_URL, { scope: DOWNLOAD_SW_SCOPE });
     const candidate = registration.active ?? registration.waiting ?? registration.installing;
@@ -117,6 +118,7 @@ const serviceWorkerSink: Sink = async (port, file, _signal, decrypted) => {
 };
 
 function failureOf(error: unknown): TransferMessage {
+  if (isDiskSpaceError(error)) return DISK_SPACE_FAILURE;
   const kind = (error as { kind?: string }).kind;
   if (kind === 'fileDecryption') return { key: 'deliveries:e2e.fileDecryptionFailed' };
   if (kind === 'tooLarge') return { key: 'deliveries:e2e.tooLarge' };
@@ -206,6 +208,8 @@ export async function startE2eDownload(options: {
         const writing = sink(channel.port2, file, signal, decrypting);
         const [decrypted, written] = await Promise.allSettled([decrypting, writing]);
         // The decryption's error names the cause (the sink then only saw its stream fail).
+        // …except a full disk: the write's failure says it (SPEC §8), whatever the decryption saw after.
+        if (written.status === 'rejected' && isDiskSpaceError(written.reason)) throw written.reason;
         if (decrypted.status === 'rejected') throw decrypted.reason;
         if (written.status === 'rejected') throw written.reason;
         report({ percent: 100, items: item('success', file.size) });

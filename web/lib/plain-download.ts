@@ -1,5 +1,6 @@
 import { PlaintextPortWriter } from '@shared/crypto/plaintext-port';
 import { MAX_IN_MEMORY_DOWNLOAD_BYTES } from '@shared/transfer/e2e';
+import { DISK_SPACE_FAILURE, isDiskSpaceError } from '@web/lib/disk-space';
 import { chooseDownloadSink, isMemorySink } from '@web/lib/e2e-download';
 import { transferStore, type TransferItem, type TransferItemState, type TransferMessage, type TransferOutcome, type TransferToasts } from '@web/lib/transfer-store';
 
@@ -31,6 +32,7 @@ export class DownloadFailure extends Error {
 
 function failureOf(error: unknown): TransferMessage {
   if (error instanceof DownloadFailure) return error.failure;
+  if (isDiskSpaceError(error)) return DISK_SPACE_FAILURE;
   if (error instanceof PlainDownloadError && error.kind === 'tooLarge') return { key: 'deliveries:e2e.tooLarge' };
   return { key: 'deliveries:messages.downloadError' };
 }
@@ -143,6 +145,8 @@ export async function startStreamDownload(options: {
         const writing = chosen(channel.port2, { name, size: known ? size : -1 }, signal, pumping);
         const [pumped, written] = await Promise.allSettled([pumping, writing]);
         signal.removeEventListener('abort', stop);
+        // A full disk stops the reading too; the write's failure names the cause (SPEC §8).
+        if (written.status === 'rejected' && isDiskSpaceError(written.reason)) throw written.reason;
         if (pumped.status === 'rejected') throw pumped.reason;
         if (written.status === 'rejected') throw written.reason;
         const total = known ? size : received;

@@ -30,6 +30,8 @@ export interface TransferItem {
 export interface TransferMessage {
   key: string;
   values?: Record<string, unknown>;
+  /** A page of the app that helps (shown as a link after the text; SPEC §8 disk space). */
+  help?: string;
 }
 
 export interface Transfer {

@@ -12,13 +12,15 @@ import { removeStored } from '../../reports/storage-totals';
 import { recordActivity } from '../kind/activity';
 import { roomSettings } from '../kind/admin-settings';
 import { checkRoomNameFree } from '../kind/names';
-import { findTrashed, purgeTrashed, restoreTrashed } from '../plain/trash';
+import { findTrashed, purgeTrashed, restoreTrashed, retentionMoves } from '../plain/trash';
 import { storedContents } from '../plain/versions';
 import type { RoomRow } from '../kind/roles';
 import { isSecureRoom, roomIsOfKind, roomKindColumn } from '../kind/room-kind';
 
 interface Row {
+  id: number;
   uuid: string;
+  deleted_by: number | null;
   name: string;
   deleted_at: number | null;
   room_name: string;
@@ -55,16 +57,25 @@ export async function listTrashBin(ctx: RequestContext, query: { q?: string | un
   if (pattern) conditions.push(sql<boolean>`lower(t.name) like ${pattern} escape '\\'`);
   if (after) conditions.push(sql<boolean>`(t.deleted_at < ${after.at} or (t.deleted_at = ${after.at} and t.uuid < ${after.uuid}))`);
   const where = sql<boolean>`${sql.join(conditions, sql` and `)}`;
-  const toEntries = (type: TrashEntryType, rows: Row[]): TrashBinEntry[] =>
+  const toEntries = (type: TrashEntryType, rows: Row[], byRetention: Set<string> = new Set()): TrashBinEntry[] =>
     rows.map((r) => {
       const encrypted = isSecureRoom(r);
-      return { uuid: r.uuid, type, name: encrypted ? '' : r.name, roomName: encrypted ? '' : r.room_name, encrypted, deletedAt: Number(r.deleted_at), deletedBy: r.email ?? '' };
+      return {
+        uuid: r.uuid,
+        type,
+        name: encrypted ? '' : r.name,
+        roomName: encrypted ? '' : r.room_name,
+        encrypted,
+        deletedAt: Number(r.deleted_at),
+        deletedBy: r.email ?? '',
+        deletedByRetention: byRetention.has(r.uuid),
+      };
     });
 
   const rooms = await db
     .selectFrom('data_rooms as t')
     .leftJoin('users as u', 'u.id', 't.deleted_by')
-    .select(['t.uuid', 't.name', 't.deleted_at', 't.name as room_name', 'u.email', roomKindColumn('t')])
+    .select(['t.id', 't.uuid', 't.deleted_by', 't.name', 't.deleted_at', 't.name as room_name', 'u.email', roomKindColumn('t')])
     .where(where)
     .$if(pattern !== undefined, (qb) => qb.where(roomIsOfKind('t', 'plain')))
     .orderBy('t.deleted_at', 'desc')
@@ -78,7 +89,7 @@ export async function listTrashBin(ctx: RequestContext, query: { q?: string | un
       .selectFrom(`${table} as t` as 'room_folders as t')
       .innerJoin('data_rooms as r', 'r.id', 't.room_id')
       .leftJoin('users as u', 'u.id', 't.deleted_by')
-      .select(['t.uuid', 't.name', 't.deleted_at', 'r.name as room_name', 'u.email', roomKindColumn('r')])
+      .select(['t.id', 't.uuid', 't.deleted_by', 't.name', 't.deleted_at', 'r.name as room_name', 'u.email', roomKindColumn('r')])
       .where(where)
       .$if(pattern !== undefined, (qb) => qb.where(roomIsOfKind('r', 'plain')))
       .orderBy('t.deleted_at', 'desc')
@@ -87,7 +98,9 @@ export async function listTrashBin(ctx: RequestContext, query: { q?: string | un
       .execute();
   const folders = await itemRows('room_folders');
   const files = await itemRows('room_files');
-  const merged = [...toEntries('dataroom', rooms), ...toEntries('folder', folders), ...toEntries('file', files)].sort(
+  // Only files move by retention (plain/retention.ts); the job leaves no user on them.
+  const byRetention = await retentionMoves(db, files);
+  const merged = [...toEntries('dataroom', rooms), ...toEntries('folder', folders), ...toEntries('file', files, byRetention)].sort(
     (a, b) => b.deletedAt - a.deletedAt || (a.uuid < b.uuid ? 1 : a.uuid > b.uuid ? -1 : 0),
   );
   const entries = merged.slice(0, pageSize);

@@ -1,4 +1,4 @@
-// `q` search across every plain data room the caller has a role in (on the room or on a folder of
+// `q` search (names only) across every plain data room the caller has a role in (on the room or on a folder of
 // it): matching room names, then each room's folders and files through the per-room search (same
 // role and trash rules, paths included). E2E rooms are skipped: their names are ciphertext here.
 import type { RoomsSearchResult } from '@shared/contract/room-search';
@@ -37,7 +37,7 @@ export async function searchAllRooms(ctx: RequestContext, query: { q: string; pa
   for (const { row, roomRole } of rooms.values()) {
     if (roomRole && foldedIncludes(row.name, needle)) result.rooms.push(toRoom(row, roomRole, row.creator ?? ''));
     // Ask one more than fits, so a cut list says so.
-    const hits = await searchRoom(ctx, row.uuid, { q: query.q, pageSize: pageSize + 1 });
+    const hits = await searchRoom(ctx, row.uuid, { q: query.q, pageSize: pageSize + 1 }, false);
     const ref = { uuid: row.uuid, name: row.name };
     result.folders.push(...hits.folders.map((f) => ({ ...f, room: ref })));
     result.files.push(...hits.files.map((f) => ({ ...f, room: ref })));

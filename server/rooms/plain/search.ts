@@ -1,4 +1,4 @@
-// `q` search on names inside one plain room (and/or its classification and status, issue 31 §1): folders and complete files the caller has a role on,
+// `q` search on names and comments inside one plain room (and/or its classification and status, issue 31 §1): folders and complete files the caller has a role on,
 // not in the trash (nor below a folder in the trash), each with its path from the room down.
 import type { RoomSearchResult } from '@shared/contract/room-files';
 import type { RoomClassification, RoomFileStatus } from '@shared/contract/rooms';
@@ -16,6 +16,8 @@ export async function searchRoom(
   ctx: RequestContext,
   roomUuid: string,
   query: { q?: string | undefined; classification?: RoomClassification | undefined; status?: RoomFileStatus | undefined; pageSize: number },
+  /** false: names only (the search across rooms, whose answer promises name matches). */
+  withComments = true,
 ): Promise<RoomSearchResult> {
   const { app, user } = ctx;
   const room = await liveRoom(app.db, roomUuid);
@@ -42,14 +44,24 @@ export async function searchRoom(
   // only (SQLite) or by the database's locale (PostgreSQL), so the names are matched here: the
   // folders are read above anyway, the files as (id, name) pairs of this one room.
   const needle = query.q === undefined ? null : foldForSearch(query.q);
-  // Issue 31 §1: classification and status narrow the match (alone, or with the name).
-  const matches = (row: { name: string; classification: string; file_status: string }) =>
-    (needle === null || foldedIncludes(row.name, needle)) &&
+  // The term also finds an item by one of its comments (issue 31 §1); the first such comment is sent with the hit.
+  const commentHits = { folder: new Map<number, string>(), file: new Map<number, string>() };
+  if (needle !== null && withComments) {
+    const comments = await app.db.selectFrom('room_comments').select(['folder_id', 'file_id', 'text']).where('room_id', '=', room.id).orderBy('id', 'asc').execute();
+    for (const c of comments) {
+      if (!foldedIncludes(c.text, needle)) continue;
+      const [map, id] = c.file_id !== null ? [commentHits.file, c.file_id] : [commentHits.folder, c.folder_id];
+      if (id !== null && !map.has(id)) map.set(id, c.text);
+    }
+  }
+  // Issue 31 §1: classification and status narrow the match (alone, or with the name or a comment).
+  const matches = (kind: 'folder' | 'file') => (row: { id: number; name: string; classification: string; file_status: string }) =>
+    (needle === null || foldedIncludes(row.name, needle) || commentHits[kind].has(row.id)) &&
     (query.classification === undefined || row.classification === query.classification) &&
     (query.status === undefined || row.file_status === query.status);
   const byName = (a: { name: string }, b: { name: string }) => foldForSearch(a.name).localeCompare(foldForSearch(b.name));
   const folders: RoomSearchResult['folders'] = [];
-  const folderIds = all.filter(matches).sort(byName).slice(0, SCAN_LIMIT).map((f) => f.id);
+  const folderIds = all.filter(matches('folder')).sort(byName).slice(0, SCAN_LIMIT).map((f) => f.id);
   const folderRows = folderIds.length === 0 ? [] : await app.db
     .selectFrom('room_folders')
     .leftJoin('users', 'users.id', 'room_folders.created_by')
@@ -63,7 +75,8 @@ export async function searchRoom(
     const role = chain && roleOf(row);
     if (!chain || !role || folders.length >= query.pageSize) continue;
     const path = chain.slice(0, -1).map((f) => ({ uuid: f.uuid, name: f.name }));
-    folders.push({ ...toFolder(row, room, path.at(-1)?.uuid ?? null, role, row.creator ?? ''), path });
+    const comment = commentHits.folder.get(row.id);
+    folders.push({ ...toFolder(row, room, path.at(-1)?.uuid ?? null, role, row.creator ?? ''), path, ...(comment === undefined ? {} : { matchedComment: comment }) });
   }
   const files: RoomSearchResult['files'] = [];
   const names = await app.db
@@ -73,7 +86,7 @@ export async function searchRoom(
     .where('deleted_at', 'is', null)
     .where('state', '=', 'complete')
     .execute();
-  const fileIds = names.filter(matches).sort(byName).slice(0, SCAN_LIMIT).map((f) => f.id);
+  const fileIds = names.filter(matches('file')).sort(byName).slice(0, SCAN_LIMIT).map((f) => f.id);
   const fileRows = fileIds.length === 0 ? [] : await app.db
     .selectFrom('room_files')
     .leftJoin('users', 'users.id', 'room_files.uploaded_by')
@@ -87,7 +100,8 @@ export async function searchRoom(
     const chain = chainOf(folder);
     const role = chain && roleOf(folder);
     if (!chain || !role || files.length >= query.pageSize) continue;
-    files.push({ ...toRoomFile(row, room, folder?.uuid ?? null, role, row.uploader ?? ''), path: chain.map((f) => ({ uuid: f.uuid, name: f.name })) });
+    const comment = commentHits.file.get(row.id);
+    files.push({ ...toRoomFile(row, room, folder?.uuid ?? null, role, row.uploader ?? ''), path: chain.map((f) => ({ uuid: f.uuid, name: f.name })), ...(comment === undefined ? {} : { matchedComment: comment }) });
   }
   return { folders, files };
 }

@@ -30,15 +30,15 @@ async function deleteRightWhere(db: Kysely<Database>, room: RoomRow, userId: num
 /**
  * The trashed files the retention job moved (retention.ts: no user, and the file's latest `delete`
  * activity is the job's, with the retention detail), as uuids. A file whose deleter's account is
- * gone has no user either, but its latest deletion was logged as that user's.
+ * gone has no user either, but its latest deletion was logged as that user's. A file id belongs to
+ * one room, so the administrators' trash bin asks with files of many rooms.
  */
-async function retentionMoves(db: Kysely<Database>, room: RoomRow, files: { id: number; uuid: string; deleted_by: number | null }[]): Promise<Set<string>> {
+export async function retentionMoves(db: Kysely<Database>, files: { id: number; uuid: string; deleted_by: number | null }[]): Promise<Set<string>> {
   const candidates = files.filter((f) => f.deleted_by === null);
   if (candidates.length === 0) return new Set();
   const deletions = await db
     .selectFrom('room_activity')
     .select(['id', 'file_id', 'detail', 'actor_id'])
-    .where('room_id', '=', room.id)
     .where('kind', '=', 'delete')
     .where('file_id', 'in', candidates.map((f) => f.id))
     .orderBy('id', 'asc')
@@ -67,7 +67,7 @@ export async function listTrash(ctx: RequestContext, roomUuid: string): Promise<
     .where('room_files.room_id', '=', room.id)
     .where('room_files.deleted_at', 'is not', null)
     .execute();
-  const byRetention = await retentionMoves(app.db, room, files);
+  const byRetention = await retentionMoves(app.db, files);
   const entry = (type: RoomTrashEntry['type']) => (r: { uuid: string; name: string; deleted_at: number | null; email: string | null; first_name: string | null; last_name: string | null }): RoomTrashEntry => ({
     uuid: r.uuid,
     type,

@@ -99,7 +99,7 @@ export function RoomsTrashPage() {
     { id: 'type', header: t('admin:roomsAdmin.trash.columns.type'), cell: (e) => t(`admin:roomsAdmin.trash.types.${e.type}`) },
     { id: 'room', header: t('admin:roomsAdmin.trash.columns.room'), cell: (e) => (e.encrypted ? t('admin:roomsAdmin.trash.encryptedRoom') : e.roomName) },
     { id: 'deletedAt', header: t('admin:roomsAdmin.trash.columns.deletedAt'), cell: (e) => dates.format(e.deletedAt) },
-    { id: 'deletedBy', header: t('admin:roomsAdmin.trash.columns.deletedBy'), cell: (e) => e.deletedBy },
+    { id: 'deletedBy', header: t('admin:roomsAdmin.trash.columns.deletedBy'), cell: (e) => (e.deletedByRetention ? t('rooms:trash.byRetention') : e.deletedBy) },
     {
       id: 'actions',
       header: t('admin:roomsAdmin.trash.columns.actions'),

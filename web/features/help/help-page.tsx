@@ -12,7 +12,7 @@ import { useTranslation } from 'react-i18next';
 import { openProductHelp } from './widget';
 
 /** Sections of the bundled help (locales/<lang>/help.json `sections.<id>`), by audience. */
-const USER_SECTIONS = ['sending', 'levels', 'receiving', 'passphrase', 'addin'] as const;
+const USER_SECTIONS = ['sending', 'levels', 'receiving', 'passphrase', 'addin', 'downloads'] as const;
 const IT_SECTIONS = ['addinInstall', 'accounts', 'privacy'] as const;
 type SectionId = (typeof USER_SECTIONS)[number] | (typeof IT_SECTIONS)[number];
 

@@ -27,9 +27,34 @@ export const placedFromPicker = (files: readonly File[]): PlacedFile[] =>
 const readEntries = (reader: FileSystemDirectoryReader) => new Promise<FileSystemEntry[]>((resolve, reject) => reader.readEntries(resolve, reject));
 const fileOf = (entry: FileSystemFileEntry) => new Promise<File>((resolve, reject) => entry.file(resolve, reject));
 
+/**
+ * A dropped folder the browser could not read (SPEC §8 "local folder unreadable"): moved or
+ * deleted since, no permission, a file in it gone. `folderName` is the folder that failed (the
+ * file's folder when a file in it did); nothing of the drop is uploaded.
+ */
+export class FolderUnreadableError extends Error {
+  constructor(readonly folderName: string, cause: unknown) {
+    super(`The local folder “${folderName}” could not be read`, { cause });
+    this.name = 'FolderUnreadableError';
+  }
+}
+
+/** What to tell when reading a drop failed: the folder that could not be read, else the general message. */
+export const dropReadFailure = (error: unknown): { key: string; values?: { name: string } } =>
+  error instanceof FolderUnreadableError ? { key: 'rooms:errors.folderUnreadable', values: { name: error.folderName } } : { key: 'rooms:errors.general' };
+
+async function readOrSay<T>(folderName: string, read: () => Promise<T>): Promise<T> {
+  try {
+    return await read();
+  } catch (error) {
+    throw error instanceof FolderUnreadableError ? error : new FolderUnreadableError(folderName, error);
+  }
+}
+
 async function walk(entry: FileSystemEntry, dirs: string[], out: PlacedFile[]): Promise<void> {
   if (entry.isFile) {
-    out.push({ file: await fileOf(entry as FileSystemFileEntry), dirs });
+    // A file dropped alone that cannot be read is named as such (its "folder" is itself).
+    out.push({ file: await readOrSay(dirs.at(-1) ?? entry.name, () => fileOf(entry as FileSystemFileEntry)), dirs });
     return;
   }
   if (!entry.isDirectory) return;
@@ -37,8 +62,9 @@ async function walk(entry: FileSystemEntry, dirs: string[], out: PlacedFile[]): 
   // An empty folder is still created.
   out.push({ file: null, dirs: here });
   const reader = (entry as FileSystemDirectoryEntry).createReader();
+  const next = () => readOrSay(entry.name, () => readEntries(reader));
   // readEntries answers in batches (about 100 in Chromium) until an empty one.
-  for (let batch = await readEntries(reader); batch.length > 0; batch = await readEntries(reader)) {
+  for (let batch = await next(); batch.length > 0; batch = await next()) {
     for (const child of batch) await walk(child, here, out);
   }
 }

@@ -50,11 +50,13 @@ function PreviewSurface({ source, onClose }: { source: PreviewSource; onClose: (
   useEffect(() => {
     const controller = new AbortController();
     let revoke: string | undefined;
+    let close: (() => void) | undefined;
     setShown({ state: 'loading' });
     source.load(controller.signal).then(
       (loaded) => {
         if ('revoke' in loaded && loaded.revoke) revoke = loaded.src;
-        if (controller.signal.aborted) return;
+        if ('close' in loaded) close = loaded.close;
+        if (controller.signal.aborted) return close?.();
         setShown({ state: 'loaded', loaded });
         if ('text' in loaded) setDraft(loaded.text);
       },
@@ -65,6 +67,7 @@ function PreviewSurface({ source, onClose }: { source: PreviewSource; onClose: (
     return () => {
       controller.abort();
       if (revoke) URL.revokeObjectURL(revoke);
+      close?.();
     };
   }, [source, loads]);
 

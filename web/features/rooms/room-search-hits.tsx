@@ -2,6 +2,7 @@ import { Button, Field, makeStyles, SearchBox, Spinner, Text } from '@fluentui/r
 import { SearchRegular } from '@fluentui/react-icons';
 import { DataTable, type DataTableColumn } from '@web/components/data-table';
 import { RouterLink } from '@web/components/router-link';
+import type { RoomClassification, RoomFileStatus } from '@shared/contract/rooms';
 import type { FormEvent, ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 
@@ -46,11 +47,20 @@ export function RoomSearchBox({ query, onQuery, onSearch, busy, failed, children
   );
 }
 
+/** What of an item matched: its name, one of its comments, its classification or its file status. */
+export type RoomSearchFound =
+  | { kind: 'name' }
+  | { kind: 'comment'; text: string }
+  | { kind: 'classification'; value: RoomClassification }
+  | { kind: 'status'; value: RoomFileStatus };
+
 /** A folder or file of one room matching a search, with the folders above it (top first). */
 export interface RoomSearchEntry {
   kind: 'folder' | 'file';
   uuid: string;
   name: string;
+  /** What matched (absent: the name). */
+  found?: RoomSearchFound[];
   /** The folder it lies in (null: the top level) and that folder's path of names. */
   folderUuid: string | null;
   path: string[];
@@ -76,6 +86,7 @@ export function RoomSearchHits({ matches, q, roomName, folderLink, hitLink }: {
     { id: 'name', header: t('rooms:e2ePage.search.columns.name'), cell: (e) => <RouterLink to={e.kind === 'folder' ? folderLink(e.uuid) : hitLink(e)}>{e.name}</RouterLink> },
     { id: 'kind', header: t('rooms:e2ePage.search.columns.kind'), cell: (e) => t(`rooms:e2ePage.search.kinds.${e.kind}`) },
     { id: 'where', header: t('rooms:e2ePage.search.columns.where'), cell: (e) => <RouterLink to={folderLink(e.folderUuid)}>{[roomName, ...e.path].join(' › ')}</RouterLink> },
+    { id: 'found', header: t('rooms:e2ePage.search.columns.found'), cell: (e) => <FoundLines found={e.found ?? [{ kind: 'name' }]} /> },
   ];
   return (
     <>
@@ -84,6 +95,32 @@ export function RoomSearchHits({ matches, q, roomName, folderLink, hitLink }: {
       </Text>
       {matches.length > 0 ? <DataTable label={t('rooms:e2ePage.search.results')} columns={columns} rows={matches.slice(0, ROOM_SEARCH_SHOWN)} rowKey={(e) => e.uuid} empty={null} /> : null}
       {matches.length > ROOM_SEARCH_SHOWN ? <Text as="p">{t('rooms:e2ePage.search.truncated', { shown: ROOM_SEARCH_SHOWN })}</Text> : null}
+    </>
+  );
+}
+
+/** A long comment is cut in the table (the details sidebar shows it whole). */
+const FOUND_COMMENT_CHARS = 80;
+
+function FoundLines({ found }: { found: RoomSearchFound[] }) {
+  const { t } = useTranslation();
+  const line = (f: RoomSearchFound): string => {
+    switch (f.kind) {
+      case 'name':
+        return t('rooms:e2ePage.search.found.name');
+      case 'comment':
+        return t('rooms:e2ePage.search.found.comment', { text: f.text.length > FOUND_COMMENT_CHARS ? `${f.text.slice(0, FOUND_COMMENT_CHARS)}…` : f.text });
+      case 'classification':
+        return t('rooms:e2ePage.search.found.classification', { value: t(`roomComments:classification.values.${f.value}`) });
+      case 'status':
+        return t('rooms:e2ePage.search.found.status', { value: t(`roomComments:status.values.${f.value}`) });
+    }
+  };
+  return (
+    <>
+      {found.map((f, i) => (
+        <div key={i}>{line(f)}</div>
+      ))}
     </>
   );
 }

@@ -5,12 +5,13 @@ import { ROUTES } from '@web/lib/routes';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { hitLocation } from './api/rooms-search';
-import { ROOM_SEARCH_SHOWN, RoomSearchBox, RoomSearchHits, type RoomSearchEntry } from './room-search-hits';
+import { foldedIncludes, foldForSearch } from '@shared/contract/search-fold';
+import { ROOM_SEARCH_SHOWN, RoomSearchBox, RoomSearchHits, type RoomSearchEntry, type RoomSearchFound } from './room-search-hits';
 
 /**
  * Search inside one plain room (issue 31 §4): "Search" asks the server (GET /rooms/{room}/search,
- * names folded for case and accents there: shared/contract/search-fold.ts) for the folders and
- * files whose name contains the term, where the caller has a role; the matches are listed with
+ * names and comments folded for case and accents there: shared/contract/search-fold.ts) for the folders and
+ * files whose name or a comment on them contains the term, where the caller has a role; the matches are listed with
  * their folder path, a folder opening itself and a file its folder with the file highlighted.
  */
 export function RoomSearch({ roomUuid, roomName }: { roomUuid: string; roomName: string }) {
@@ -31,11 +32,16 @@ export function RoomSearch({ roomUuid, roomName }: { roomUuid: string; roomName:
       const result = await call(apiClient, E.search, { params: { roomUuid }, query: { q, pageSize: ROOM_SEARCH_SHOWN } });
       if (run.current !== mine) return;
       const at = (path: { uuid: string; name: string }[]) => ({ folderUuid: path.at(-1)?.uuid ?? null, path: path.map((p) => p.name) });
+      // The server found it by its name, a comment on it, or both (issue 31 §1).
+      const found = (hit: { name: string; matchedComment?: string | undefined }): RoomSearchFound[] => [
+        ...(foldedIncludes(hit.name, foldForSearch(q)) ? [{ kind: 'name' as const }] : []),
+        ...(hit.matchedComment === undefined ? [] : [{ kind: 'comment' as const, text: hit.matchedComment }]),
+      ];
       setFound({
         q,
         matches: [
-          ...result.folders.map((f) => ({ kind: 'folder' as const, uuid: f.uuid, name: f.name, ...at(f.path) })),
-          ...result.files.map((f) => ({ kind: 'file' as const, uuid: f.uuid, name: f.name, ...at(f.path) })),
+          ...result.folders.map((f) => ({ kind: 'folder' as const, uuid: f.uuid, name: f.name, ...at(f.path), found: found(f) })),
+          ...result.files.map((f) => ({ kind: 'file' as const, uuid: f.uuid, name: f.name, ...at(f.path), found: found(f) })),
         ],
       });
     } catch {

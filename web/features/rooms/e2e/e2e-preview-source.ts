@@ -10,11 +10,14 @@ import { collectStream } from '@shared/crypto/stream-encoder';
 import { signedContentOf } from '@shared/crypto/room';
 import type { UnlockedKeys } from '@shared/crypto/service';
 import { cryptoApi } from '@web/lib/crypto';
+import { currentLanguage } from '@web/lib/i18n';
+import { mediaByRangeUsable } from '@web/lib/media-stream';
 import { numberedName } from '../api/room-files';
 import { asSaveConflict, loadedFromBytes, type PreviewSource } from '../preview/preview-source';
 import { roomMay } from '../room-may';
 import { fileKeyOf, uploadE2eFile, type E2eFolderView, type E2eListedFile } from './e2e-room-client';
 import { takenIn } from './e2e-file-ops';
+import { e2eMediaPreview } from './e2e-media';
 import { currentE2eFile } from './e2e-versions';
 
 export interface E2ePreviewTarget {
@@ -51,9 +54,14 @@ export function e2ePreviewSource(row: E2eListedFile, target: E2ePreviewTarget): 
       shown = (await currentE2eFile(roomUuid, folderUuid, keys, shown)).file;
       const metadata = shown.metadata;
       if (!metadata) throw new Error('The file’s metadata did not verify');
+      const fileKey = await fileKeyOf(roomUuid, keys, shown);
+      // Audio and video play by range, record by record, where the download service worker runs (e2e-media.ts).
+      if (mediaByRangeUsable()) {
+        const media = await e2eMediaPreview({ roomUuid, fileUuid: shown.uuid, fileKey, metadata, lang: currentLanguage() });
+        if (media) return media;
+      }
       const response = await fetch(`${API_BASE}${ROOM_PREVIEW_PATHS.e2e(roomUuid, shown.uuid)}`, { credentials: 'include', signal });
       if (!response.ok || !response.body) throw new Error(`preview ${response.status}`);
-      const fileKey = await fileKeyOf(roomUuid, keys, shown);
       const { plaintext } = await cryptoApi.decryptStream({
         fileKey,
         ciphertext: response.body,

@@ -26,7 +26,7 @@ export function KindView({ loaded, name }: { loaded: Loaded; name: string }) {
       );
     case 'audio':
     case 'video':
-      return <MediaView kind={loaded.kind} src={loaded.src} name={name} />;
+      return <MediaView kind={loaded.kind} src={loaded.src} name={name} framed={loaded.framed ?? false} />;
     case 'markdown':
       return <MarkdownView text={loaded.text} name={name} />;
     case 'csv':

@@ -11,7 +11,16 @@ export type TextKind = 'text' | 'markdown' | 'csv' | 'json';
 export type Loaded =
   | { kind: 'image' | 'pdf'; blob: Blob; etag: string | null }
   /** `src`: the preview URL (streamed, Range) or a blob URL the dialog revokes (`revoke`). */
-  | { kind: 'audio' | 'video'; src: string; revoke: boolean; etag: string | null }
+  | {
+      kind: 'audio' | 'video';
+      src: string;
+      revoke: boolean;
+      etag: string | null;
+      /** `src` is a page (the download service worker's frame playing a Secure-room file by range). */
+      framed?: boolean;
+      /** Called when the preview goes (ends the ranged stream). */
+      close?: () => void;
+    }
   | { kind: TextKind; text: string; type: string; etag: string | null }
   | { kind: 'unsupported'; office: boolean };
 

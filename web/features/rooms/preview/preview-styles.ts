@@ -5,6 +5,8 @@ export const usePreviewStyles = makeStyles({
   frame: { maxHeight: '70vh', overflow: 'auto' },
   image: { maxWidth: '100%', maxHeight: '70vh', display: 'block', margin: '0 auto' },
   media: { width: '100%', maxHeight: '70vh', display: 'block' },
+  mediaFrame: { width: '100%', height: '60vh', border: 'none', display: 'block' },
+  audioFrame: { width: '100%', height: '64px', border: 'none', display: 'block' },
   text: {
     maxHeight: '70vh',
     overflow: 'auto',
