@@ -7,7 +7,7 @@ import { SECURITY_LEVELS } from '@shared/contract/constants';
 import type { Form } from '@shared/contract/forms';
 import { expect, test, type Page } from '@playwright/test';
 import { startTestServer, type TestServer } from '../support/server';
-import { apiCall, apiSendDelivery, apiSignIn, createUser, en, expectNoSeriousA11yViolations, locale, openAdminItem, signIn, signInToInbox, type ApiSession, type TestUser } from './fixtures';
+import { apiCall, apiSendDelivery, apiSignIn, createUser, en, expectNoSeriousA11yViolations, locale, openAdminItem, signInToInbox, type ApiSession, type TestUser } from './fixtures';
 
 const forms = locale<typeof import('@locales/en/forms.json')>('en', 'forms');
 const admin = locale<typeof import('@locales/en/admin.json')>('en', 'admin');
@@ -61,7 +61,7 @@ test('a required file field: "Field is required" goes once a file is chosen', as
 test("the form's History names security levels, not numbers", async ({ page }) => {
   const saved = await apiCall(server, adminSession, 'PUT', `/forms/${form.formUuid}`, { ...CLAIM, mandatoryRecipients: [server.admin.email], securityLevel: SECURITY_LEVELS.LEVEL_2 });
   expect(saved.status, await saved.clone().text()).toBe(200);
-  await signIn(page, server, { username: server.admin.email, password: server.admin.password });
+  await signInToInbox(page, server, server.admin);
   await page.goto(`${server.url}/forms/${form.formUuid}`);
   await page.getByRole('tab', { name: formAdmin.tabs.history }).click();
   const level = (n: 1 | 2) => en.send.level[`level${n}`].title;
@@ -81,18 +81,18 @@ test('licence: the menu item and the page read the same; a holder has the status
   // An invited licensed user (no password yet): "Invited" on both pages.
   const invited = await apiCall(server, adminSession, 'POST', '/admin/users', { email: 'ivy.invited@example.test', firstName: 'Ivy', language: 'en' });
   expect(invited.status, await invited.clone().text()).toBe(201);
-  await signIn(page, server, { username: server.admin.email, password: server.admin.password });
+  await signInToInbox(page, server, server.admin);
   await openAdminItem(page, server, en.shell.admin.items.license);
   await expect(page.getByRole('heading', { level: 1, name: admin.licence.title })).toBeVisible();
   expect(en.shell.admin.items.license).toBe(admin.licence.title);
   const senders = page.getByTestId('licence-senders');
-  await expect(senders.getByRole('row').filter({ hasText: 'ivy.invited@example.test' }).getByText(admin.users.unverified)).toBeVisible();
-  await expect(senders.getByRole('row').filter({ hasText: server.admin.email }).getByText(admin.users.enabled)).toBeVisible();
+  await expect(senders.getByRole('row').filter({ hasText: 'ivy.invited@example.test' }).getByText(admin.users.unverified, { exact: true })).toBeVisible();
+  await expect(senders.getByRole('row').filter({ hasText: server.admin.email }).getByText(admin.users.enabled, { exact: true })).toBeVisible();
   await axeAtBothWidths(page, 'licence page');
   await page.setViewportSize({ width: 1280, height: 900 });
   await page.goto(`${server.url}/admin/users`);
   await page.getByLabel(admin.users.search).fill('ivy.invited');
-  await expect(page.getByRole('row').filter({ hasText: 'ivy.invited@example.test' }).getByText(admin.users.unverified)).toBeVisible();
+  await expect(page.getByRole('row').filter({ hasText: 'ivy.invited@example.test' }).getByText(admin.users.unverified, { exact: true })).toBeVisible();
 });
 
 test.describe('installation wizard', () => {

@@ -5,6 +5,7 @@ import { DataTable, type DataTableColumn } from '@web/components/data-table';
 import { apiClient } from '@web/lib/api-client';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { isSecurityLevel, securityLevelNumber } from '@shared/contract/security-levels';
 import { Pager } from './pager';
 import useSWR from 'swr';
 
@@ -23,8 +24,12 @@ export function HistoryTab({ formUuid, savedAt }: { formUuid: string; /** Reload
   const dateFormat = useMemo(() => new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' }), [i18n.language]);
   const fieldName = (field: string) => t(`formAdmin:history.fields.${field}`, { defaultValue: field });
   // A security level reads by its name ("Level 4: encrypted attachments and message"), not as a bare number.
-  const shown = (field: string, value: string | null) =>
-    value === null ? '—' : field === 'securityLevel' && /^[1-4]$/.test(value) ? t(`send:level.level${value}.title`) : value;
+  // The history keeps the wire value (0, 10, 20, 30).
+  const shown = (field: string, value: string | null) => {
+    if (value === null) return '—';
+    const wire = Number(value);
+    return field === 'securityLevel' && value !== '' && isSecurityLevel(wire) ? t(`send:level.level${securityLevelNumber(wire)}.title`) : value;
+  };
   const change = (c: FormHistoryChange) =>
     c.before === null && c.after === null
       ? fieldName(c.field)
