@@ -53,9 +53,11 @@ authStore.subscribe(() => {
   if (session && (!user || user.uuid !== session.userUuid)) void secuPassKeys.lock();
   // Only a tab that has a tag can have kept anything: other anonymous pages never start the Worker.
   else if (!user && initialized && !loadError && sessionStorage.getItem(SESSION_TAG_KEY)) void cryptoApi.forgetKeptKeys({}).catch(() => undefined);
-  if (user && !session && restoreTriedFor !== user.uuid) {
+  // A tab without a tag never ticked the box: no Worker is started for nothing.
+  const tag = sessionStorage.getItem(SESSION_TAG_KEY);
+  if (user && !session && tag && restoreTriedFor !== user.uuid) {
     restoreTriedFor = user.uuid;
-    void secuPassKeys.restore({ userUuid: user.uuid, sessionTag: keptUnlockSessionTag() });
+    void secuPassKeys.restore({ userUuid: user.uuid, sessionTag: tag });
   }
   if (!user) restoreTriedFor = null;
 });
