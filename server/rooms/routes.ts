@@ -19,6 +19,7 @@ import { registerE2eRoomRoutes } from './e2e/e2e-routes';
 import { registerRoomInvitationRoutes } from './sharing/invitation-routes';
 import { registerRoomLinkRoutes } from './sharing/link-routes';
 import { secureCommitHooks } from './e2e/secure-commit';
+import { registerNoticeRoutes } from './kind/notice-inbox';
 
 
 /** Data rooms (plain rooms): rooms, folders, files, access roles, activity (server/README "Data rooms"). */
@@ -122,4 +123,6 @@ export const roomRoutes = routePlugin('kuvert-room-routes', async (app) => {
   registerE2eRoomRoutes(app);
   registerRoomInvitationRoutes(app);
   registerRoomLinkRoutes(app);
+  // The bell's notices come from the rooms (room-notices.ts), so they register with them.
+  registerNoticeRoutes(app);
 });

@@ -68,6 +68,8 @@ export const RoomLinkSchema = z
     fileUuid: z.string(),
     /** Email of whoever made it (empty when the account is gone). */
     createdBy: z.string(),
+    /** Their display name (issue 32 "names instead of addresses"); null when none is known. */
+    createdByName: z.string().nullable().optional(),
     createdAt: z.number(),
     expiresAt: z.number(),
     revokedAt: z.number().nullable(),

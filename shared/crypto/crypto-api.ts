@@ -62,7 +62,12 @@ export interface DecryptDownloadArgs {
 
 export interface CryptoApi {
   setupSecuPass(args: { userId: string; passphrase: string; parameters?: Argon2idParameters }): Promise<{ blob: SecuPassBlobV3; keys: UnlockedKeys }>;
-  unlockSecuPass(args: { userId: string; blob: unknown; passphrase: string }): Promise<{ keys: UnlockedKeys; upgradedBlob?: SecuPassBlobV3 }>;
+  /** `keepForSession`: also keep the keys for a reload of this tab (session-keep.ts); `kept` says whether a store took them. */
+  unlockSecuPass(args: { userId: string; blob: unknown; passphrase: string; keepForSession?: { sessionTag: string } }): Promise<{ keys: UnlockedKeys; upgradedBlob?: SecuPassBlobV3; kept?: boolean }>;
+  /** The keys kept for `userId` in this tab session (no passphrase), or null. */
+  restoreKeptKeys(args: { userId: string; sessionTag: string }): Promise<{ keys: UnlockedKeys | null }>;
+  /** Deletes the kept keys of `userId`, or of everyone (sign-out, expired session). */
+  forgetKeptKeys(args: { userId?: string }): Promise<void>;
   changeSecuPass(args: { userId: string; blob: unknown; currentPassphrase: string; newPassphrase: string }): Promise<{ blob: SecuPassBlobV3; keys: UnlockedKeys }>;
   /** Forgets every handle (logout). */
   lock(): Promise<void>;

@@ -54,7 +54,7 @@ export interface SecuPassBlobV2 {
 export type SecuPassBlob = SecuPassBlobV2 | SecuPassBlobV3;
 
 /** Private key material while it is being (re-)wrapped. IMPORTANT: secret; zeroed after use. */
-interface PlainPrivateKey {
+export interface PlainPrivateKey {
   keyId: string;
   usage: UserKeyUsage;
   pkcs8: Uint8Array;
@@ -207,10 +207,14 @@ export async function setupSecuPass(options: {
   }
 }
 
-/** Unlocks the private keys (non-extractable); upgrades a v2 blob to v3 (returned for upload). */
-export async function unlockSecuPass(options: { userId: string; blob: unknown; passphrase: string }): Promise<UnlockResult> {
+/**
+ * Unlocks the private keys (non-extractable); upgrades a v2 blob to v3 (returned for upload).
+ * `keep` sees the transient PKCS8 before it is zeroed (session-keep.ts wraps it for a reload).
+ */
+export async function unlockSecuPass(options: { userId: string; blob: unknown; passphrase: string; keep?: (keys: readonly PlainPrivateKey[]) => Promise<void> }): Promise<UnlockResult> {
   const opened = await openBlob(options.userId, options.blob, options.passphrase);
   try {
+    if (options.keep) await options.keep(opened.keys);
     const upgradedBlob = opened.version === 3 ? undefined : await buildV3Blob(options.userId, options.passphrase, opened.keys, SECUPASS_V3_PARAMETERS);
     const keys = await importAll(opened.keys);
     return upgradedBlob ? { keys, upgradedBlob } : { keys };

@@ -21,6 +21,7 @@ import type { StreamContext } from './stream-records';
 import { randomBytes, sha256 } from './subtle';
 import type { SignedContent } from './content-commitment';
 import { UploadSealer } from './upload-sealer';
+import { keepUnlockedKeys, restoreKeptKeys, type KeptKeysStore } from './session-keep';
 import type { CryptoApi, DecryptDownloadArgs, DecryptRangeArgs, DownloadControlMessage, KeyHandle, PublicKeyInfo, RoomBatchResult, RoomNameResult, UnlockedKeys } from './crypto-api';
 
 export type { CryptoApi, DecryptDownloadArgs, DecryptRangeArgs, DownloadControlMessage, KeyHandle, PublicKeyInfo, RoomBatchResult, RoomNameResult, UnlockedKeys } from './crypto-api';
@@ -88,6 +89,9 @@ export class CryptoService implements CryptoApi {
   /** Open uploads (openUpload) by upload handle, with the file-key handle they seal under. */
   private readonly uploads = new Map<KeyHandle, { sealer: UploadSealer; fileKey: KeyHandle }>();
   private nextHandle = 1;
+
+  /** `keptKeys`: where "Keep unlocked in this browser session" keeps its record (IndexedDB in the Worker); none in Node by default. */
+  constructor(private readonly options: { keptKeys?: KeptKeysStore } = {}) {}
 
   private issue(entry: HandleEntry): KeyHandle {
     // Random part so a handle from an earlier session never names a key of a later one.
@@ -165,10 +169,28 @@ export class CryptoService implements CryptoApi {
     return { blob, keys: await this.describeAll(keys) };
   }
 
-  async unlockSecuPass(args: { userId: string; blob: unknown; passphrase: string }) {
-    const { keys, upgradedBlob } = await unlockSecuPass(args);
+  async unlockSecuPass(args: { userId: string; blob: unknown; passphrase: string; keepForSession?: { sessionTag: string } }) {
+    const store = this.options.keptKeys;
+    const keepFor = args.keepForSession;
+    const keep = store && keepFor ? (plain: Parameters<typeof keepUnlockedKeys>[1]['keys']) => keepUnlockedKeys(store, { userId: args.userId, sessionTag: keepFor.sessionTag, keys: plain }) : undefined;
+    const { keys, upgradedBlob } = await unlockSecuPass({ userId: args.userId, blob: args.blob, passphrase: args.passphrase, ...(keep ? { keep } : {}) });
+    // Unticked: an earlier record of this user goes, so the next reload locks.
+    if (store && !keepFor) await store.delete(args.userId);
     const described = await this.describeAll(keys);
-    return upgradedBlob ? { keys: described, upgradedBlob } : { keys: described };
+    const kept = keep !== undefined;
+    return upgradedBlob ? { keys: described, upgradedBlob, kept } : { keys: described, kept };
+  }
+
+  async restoreKeptKeys(args: { userId: string; sessionTag: string }) {
+    const store = this.options.keptKeys;
+    const pairs = store ? await restoreKeptKeys(store, args) : null;
+    return { keys: pairs ? await this.describeAll(pairs) : null };
+  }
+
+  async forgetKeptKeys(args: { userId?: string }) {
+    const store = this.options.keptKeys;
+    if (!store) return;
+    await (args.userId === undefined ? store.clear() : store.delete(args.userId));
   }
 
   async changeSecuPass(args: { userId: string; blob: unknown; currentPassphrase: string; newPassphrase: string }) {

@@ -7,6 +7,8 @@ export const CRYPTO_METHODS: readonly CryptoMethod[] = [
   'setupSecuPass',
   'unlockSecuPass',
   'changeSecuPass',
+  'restoreKeptKeys',
+  'forgetKeptKeys',
   'lock',
   'releaseHandle',
   'fingerprint',

@@ -52,13 +52,21 @@ export interface KeysSession {
    * stored back as v3 through `storeUpgradedBlob` (PUT /user/secupass: shared/api `putSecuPass` with
    * the client's ApiClient). An empty passphrase is the caller's to refuse (it says so at the field).
    */
-  unlock(args: { userUuid: string; blob: unknown; passphrase: string; storeUpgradedBlob(body: SetSecuPassBody): Promise<unknown> }): Promise<UnlockOutcome>;
-  /** Forgets the session, the loaded contact pins and every key handle in the Worker (sign-out, "Lock"). */
+  unlock(args: { userUuid: string; blob: unknown; passphrase: string; storeUpgradedBlob(body: SetSecuPassBody): Promise<unknown>; keepForSession?: { sessionTag: string } }): Promise<UnlockOutcome>;
+  /**
+   * Unlocks without the passphrase from what "Keep unlocked in this browser session" kept for this
+   * tab (shared/crypto/session-keep.ts); false when nothing was kept or it does not open.
+   */
+  restore(args: { userUuid: string; sessionTag: string }): Promise<boolean>;
+  /** Whether the current unlock is kept for a reload (the dialog shows the choice). */
+  kept(): boolean;
+  /** Forgets the session, the loaded contact pins, every key handle in the Worker and the kept keys (sign-out, "Lock"). */
   lock(): Promise<void>;
 }
 
 export function createKeysSession({ crypto }: KeysSessionOptions): KeysSession {
   let session: SecuPassSession | null = null;
+  let kept = false;
   const listeners = new Set<() => void>();
   const set = (next: SecuPassSession | null) => {
     session = next;
@@ -71,11 +79,27 @@ export function createKeysSession({ crypto }: KeysSessionOptions): KeysSession {
       listeners.add(listener);
       return () => void listeners.delete(listener);
     },
-    unlocked: (userUuid, keys) => set({ userUuid, keys }),
-    async unlock({ userUuid, blob, passphrase, storeUpgradedBlob }) {
+    unlocked: (userUuid, keys) => {
+      kept = false;
+      set({ userUuid, keys });
+    },
+    kept: () => kept,
+    async restore({ userUuid, sessionTag }) {
+      let restored: UnlockedKeys | null = null;
+      try {
+        restored = (await crypto.restoreKeptKeys({ userId: userUuid, sessionTag })).keys;
+      } catch {
+        // No IndexedDB (private mode, add-in host): simply locked, as without the choice.
+      }
+      if (!restored) return false;
+      kept = true;
+      set({ userUuid, keys: restored });
+      return true;
+    },
+    async unlock({ userUuid, blob, passphrase, storeUpgradedBlob, keepForSession }) {
       let result: Awaited<ReturnType<CryptoApi['unlockSecuPass']>>;
       try {
-        result = await crypto.unlockSecuPass({ userId: userUuid, blob, passphrase });
+        result = await crypto.unlockSecuPass({ userId: userUuid, blob, passphrase, ...(keepForSession ? { keepForSession } : {}) });
       } catch (error) {
         return isWrongPassphrase(error) ? { ok: false, reason: 'wrongPassphrase' } : { ok: false, reason: 'failed', error };
       }
@@ -87,13 +111,16 @@ export function createKeysSession({ crypto }: KeysSessionOptions): KeysSession {
           () => 'failed' as const,
         );
       }
+      kept = result.kept === true;
       set({ userUuid, keys: result.keys });
       return { ok: true, keys: result.keys, upgrade };
     },
     async lock() {
+      kept = false;
       set(null);
       forgetContactPins();
       await crypto.lock();
+      await crypto.forgetKeptKeys({}).catch(() => undefined);
     },
   };
 }

@@ -25,8 +25,11 @@ export function useUnlockForm(session: KeysSession, storeUpgradedBlob: (body: Se
     setPending(false);
   }, []);
 
-  /** Unlocks `blob` for `userUuid`; null when the field refused it before anything ran. */
-  async function submit({ userUuid, blob }: { userUuid: string; blob: unknown }): Promise<UnlockOutcome | null> {
+  /**
+   * Unlocks `blob` for `userUuid`; null when the field refused it before anything ran. `keepForSession`:
+   * the user ticked "Keep unlocked in this browser session" (absent: an earlier kept unlock is dropped).
+   */
+  async function submit({ userUuid, blob, keepForSession }: { userUuid: string; blob: unknown; keepForSession?: { sessionTag: string } }): Promise<UnlockOutcome | null> {
     if (!passphrase) {
       setFieldError('required');
       return null;
@@ -34,7 +37,7 @@ export function useUnlockForm(session: KeysSession, storeUpgradedBlob: (body: Se
     setPending(true);
     setFieldError(undefined);
     setFailure(false);
-    const outcome = await session.unlock({ userUuid, blob, passphrase, storeUpgradedBlob });
+    const outcome = await session.unlock({ userUuid, blob, passphrase, storeUpgradedBlob, ...(keepForSession ? { keepForSession } : {}) });
     setPending(false);
     if (!outcome.ok && outcome.reason === 'wrongPassphrase') setFieldError('wrongPassphrase');
     else if (!outcome.ok) setFailure(true);

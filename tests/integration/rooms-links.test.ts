@@ -110,7 +110,7 @@ beforeAll(async () => {
   });
   const admin = await signInAdmin(server);
   for (const name of ['owner', 'editor', 'viewer', 'previewer', 'outsider'] as const) {
-    await createUserAsAdmin(server, admin, { email: email(name) });
+    await createUserAsAdmin(server, admin, { email: email(name), firstName: name, lastName: 'Linker' });
     s[name] = await signIn(server, email(name), 'Good-Passw0rd');
   }
   room = await json<Room>(await req('owner', 'POST', ROOM_PATHS.rooms, { name: 'Linked room' }), 201);
@@ -158,7 +158,8 @@ describe('who may make, list and revoke links', () => {
     expect(list.links).toHaveLength(6);
     expect(list.links.filter((l) => l.state === 'revoked').map((l) => l.createdBy).sort()).toEqual([email('editor'), email('owner')]);
     const editorLink = list.links.find((l) => l.createdBy === email('editor'));
-    expect(editorLink).toMatchObject({ fileUuid: file.uuid, state: 'revoked', downloads: 0 });
+    // "Created by" carries the display name besides the address (issue 32).
+    expect(editorLink).toMatchObject({ fileUuid: file.uuid, state: 'revoked', downloads: 0, createdByName: 'editor Linker' });
     expect(editorLink!.expiresAt - editorLink!.createdAt).toBe(3 * 86_400_000);
   });
 

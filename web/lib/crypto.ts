@@ -26,9 +26,38 @@ export function useSecuPassSession(): SecuPassSession | null {
   return useSyncExternalStore(secuPassKeys.subscribe, secuPassKeys.get);
 }
 
-// Logout (and any other loss of the signed-in user, e.g. an expired session) locks the keys.
+const SESSION_TAG_KEY = 'kuvert.keptUnlockTab';
+
+/**
+ * A random tag of this tab's session (sessionStorage: gone with the tab, kept over a reload). The
+ * Worker binds kept keys to it, so another tab or a restarted browser does not restore them. Not a
+ * secret and no key material.
+ */
+export function keptUnlockSessionTag(): string {
+  let tag = sessionStorage.getItem(SESSION_TAG_KEY);
+  if (!tag) {
+    tag = crypto.randomUUID();
+    sessionStorage.setItem(SESSION_TAG_KEY, tag);
+  }
+  return tag;
+}
+
+let restoreTriedFor: string | null = null;
+
+// Logout (and any other loss of the signed-in user, e.g. an expired session: the server answered
+// "not signed in") locks the keys and forgets the kept ones; a signed-in user whose keys are locked
+// gets them back from "Keep unlocked in this browser session" once per page load.
 authStore.subscribe(() => {
-  const user = authStore.getState().user;
+  const { user, initialized, loadError } = authStore.getState();
   const session = secuPassKeys.get();
   if (session && (!user || user.uuid !== session.userUuid)) void secuPassKeys.lock();
+  // Only a tab that has a tag can have kept anything: other anonymous pages never start the Worker.
+  else if (!user && initialized && !loadError && sessionStorage.getItem(SESSION_TAG_KEY)) void cryptoApi.forgetKeptKeys({}).catch(() => undefined);
+  // A tab without a tag never ticked the box: no Worker is started for nothing.
+  const tag = sessionStorage.getItem(SESSION_TAG_KEY);
+  if (user && !session && tag && restoreTriedFor !== user.uuid) {
+    restoreTriedFor = user.uuid;
+    void secuPassKeys.restore({ userUuid: user.uuid, sessionTag: tag });
+  }
+  if (!user) restoreTriedFor = null;
 });

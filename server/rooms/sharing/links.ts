@@ -23,7 +23,7 @@ import { linkTokenHash, newLinkToken } from '../../security/link-tokens';
 import { RATE_LIMIT_BUCKETS } from '../../security/rate-limiter';
 import { hashPassword, verifyPassword } from '../../users/passwords';
 import { sendStoredFile } from '../../uploads/send';
-import { recordActivity } from '../kind/activity';
+import { personName, recordActivity } from '../kind/activity';
 import { filePartKey, layoutOf, liveFile } from '../kind/file-rows';
 import { ROOM_PERMISSIONS } from '@shared/contract/rooms';
 import { effectiveRole, liveRoom, requireRole, type RoomRow } from '../kind/roles';
@@ -63,10 +63,11 @@ export function linkStateOf(row: Pick<LinkRow, 'revoked_at' | 'expires_at' | 'do
   return row.max_downloads !== null && Number(row.downloads) >= Number(row.max_downloads) ? 'usedUp' : 'active';
 }
 
-const toWire = (row: LinkRow, fileUuid: string, createdBy: string): RoomLink => ({
+const toWire = (row: LinkRow, fileUuid: string, createdBy: string, createdByName: string | null): RoomLink => ({
   uuid: row.uuid,
   fileUuid,
   createdBy,
+  createdByName,
   createdAt: Number(row.created_at),
   expiresAt: Number(row.expires_at),
   revokedAt: row.revoked_at === null ? null : Number(row.revoked_at),
@@ -122,7 +123,7 @@ export async function createLink(ctx: RequestContext, roomUuid: string, fileUuid
     })
     .returningAll()
     .executeTakeFirstOrThrow();
-  return { ...toWire(row, file.uuid, user.email), url: roomLinkUrl(app.config.publicUrl, token) };
+  return { ...toWire(row, file.uuid, user.email, personName(user)), url: roomLinkUrl(app.config.publicUrl, token) };
 }
 
 /** Every link of the file, newest first (revoked and expired ones too, with their state). */
@@ -132,12 +133,12 @@ export async function listLinks(ctx: RequestContext, roomUuid: string, fileUuid:
     .selectFrom('room_links as l')
     .leftJoin('users as u', 'u.id', 'l.created_by')
     .selectAll('l')
-    .select('u.email as creator_email')
+    .select(['u.email as creator_email', 'u.first_name as creator_first_name', 'u.last_name as creator_last_name'])
     .where('l.file_id', '=', file.id)
     .orderBy('l.created_at', 'desc')
     .orderBy('l.id', 'desc')
     .execute();
-  return { links: rows.map((r) => toWire(r, file.uuid, r.creator_email ?? '')) };
+  return { links: rows.map((r) => toWire(r, file.uuid, r.creator_email ?? '', personName({ first_name: r.creator_first_name, last_name: r.creator_last_name }))) };
 }
 
 export async function revokeLink(ctx: RequestContext, roomUuid: string, fileUuid: string, linkUuid: string): Promise<void> {

@@ -25,6 +25,7 @@ import { TRUST_NETWORK_ENDPOINTS } from './trust-networks';
 import { ROOM_RETENTION_ENDPOINTS } from './room-retention';
 import { ROOM_COMMENT_ENDPOINTS } from './room-comments';
 import { STORAGE_QUOTA_ENDPOINTS } from './storage-quotas';
+import { NOTICE_ENDPOINTS } from './notices';
 
 /** Every area of the catalogue (one file each, README.md "Endpoint catalogue"). */
 export const ENDPOINT_AREAS = {
@@ -54,6 +55,7 @@ export const ENDPOINT_AREAS = {
   roomRetention: ROOM_RETENTION_ENDPOINTS,
   roomComments: ROOM_COMMENT_ENDPOINTS,
   storageQuotas: STORAGE_QUOTA_ENDPOINTS,
+  notices: NOTICE_ENDPOINTS,
 } as const;
 
 /** Every endpoint of `/api/2`, once. */

@@ -1,13 +1,13 @@
-import { Button, Dialog, DialogActions, DialogBody, DialogContent, DialogSurface, DialogTitle, DialogTrigger, Field, Input, Spinner } from '@fluentui/react-components';
+import { Button, Checkbox, Dialog, DialogActions, DialogBody, DialogContent, DialogSurface, DialogTitle, DialogTrigger, Field, Input, Spinner } from '@fluentui/react-components';
 import type { UnlockedKeys } from '@shared/crypto/service';
 import { useUnlockForm } from '@shared/secupass/use-unlock-form';
 import { Alert } from '@web/components/alert';
 import { RouterLink } from '@web/components/router-link';
 import { useAuthState } from '@web/lib/auth';
-import { secuPassKeys } from '@web/lib/crypto';
+import { keptUnlockSessionTag, secuPassKeys } from '@web/lib/crypto';
 import { ROUTES } from '@web/lib/routes';
 import type { UnlockPurpose } from '@web/lib/unlock-request';
-import { useId, type FormEvent } from 'react';
+import { useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router';
 import type { TFunction } from 'i18next';
@@ -65,12 +65,15 @@ function UnlockSecuPassContent({ purpose, onClose, onUnlocked }: { purpose: Unlo
   const own = useOwnSecuPass();
   const formId = useId();
   const form = useUnlockForm(secuPassKeys, replaceOwnSecuPass);
+  // Off by default (opt-in: shared/crypto/README "Unlock kept for a reload"); shows the current choice.
+  const [keep, setKeep] = useState(() => secuPassKeys.kept());
+  const keepHintId = useId();
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     if (!user || !own.data?.blob) return;
     // Unlock, v2 → v3 upgrade upload, wrong passphrase: the shared keys session (shared/secupass).
-    const outcome = await form.submit({ userUuid: user.uuid, blob: own.data.blob });
+    const outcome = await form.submit({ userUuid: user.uuid, blob: own.data.blob, ...(keep ? { keepForSession: { sessionTag: keptUnlockSessionTag() } } : {}) });
     if (!outcome?.ok) return;
     track(ANALYTICS_ACTIONS.passphraseEntered);
     // A v2 SecuPass was re-sealed as v3 and stored: SPEC's "passphrase upgraded".
@@ -113,6 +116,12 @@ function UnlockSecuPassContent({ purpose, onClose, onUnlocked }: { purpose: Unlo
             <Field label={t('secupass:form.passphrase')} required validationMessage={form.fieldError && t(form.fieldError === 'required' ? 'common:validation.required' : 'secupass:errors.wrongPassphrase')}>
               <Input type="password" name="passphrase" autoComplete="current-password" autoFocus value={form.passphrase} onChange={(_e, data) => form.setPassphrase(data.value)} />
             </Field>
+            <div>
+              <Checkbox name="keepUnlocked" checked={keep} onChange={(_e, data) => setKeep(data.checked === true)} label={t('secupass:unlock.keep')} aria-describedby={keepHintId} />
+              <p id={keepHintId} style={{ margin: '0 0 0 32px', fontSize: 12 }}>
+                {t('secupass:unlock.keepHint')}
+              </p>
+            </div>
           </form>
         ) : null}
       </DialogContent>

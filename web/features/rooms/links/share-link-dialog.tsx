@@ -15,6 +15,7 @@ import { DataTable, type DataTableColumn } from '@web/components/data-table';
 import { useNotify } from '@web/lib/toasts';
 import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { PersonName } from '../person-name';
 import { roomErrorText } from '../room-errors';
 import { useDateFormat } from '../room-format';
 import { createRoomFileLink, revokeRoomFileLink, useRoomFileLinks } from './api';
@@ -103,7 +104,7 @@ export function ShareLinkDialog({ file, onClose }: { file: RoomFile | null; onCl
 
   const columns: DataTableColumn<RoomLink>[] = [
     { id: 'created', header: t('roomLinks:columns.created'), cell: (l) => dateFormat.format(l.createdAt) },
-    { id: 'by', header: t('roomLinks:columns.by'), cell: (l) => l.createdBy },
+    { id: 'by', header: t('roomLinks:columns.by'), cell: (l) => <PersonName name={l.createdByName} email={l.createdBy} /> },
     { id: 'expires', header: t('roomLinks:columns.expires'), cell: (l) => dateFormat.format(l.expiresAt) },
     { id: 'state', header: t('roomLinks:columns.state'), cell: (l) => t(`roomLinks:states.${l.state}`) },
     {
