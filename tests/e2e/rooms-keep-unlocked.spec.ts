@@ -46,7 +46,7 @@ async function unlock(page: Page, keep: boolean): Promise<void> {
   await expect(box).not.toBeChecked();
   if (keep) {
     await box.check();
-    await expectNoSeriousA11yViolations(page);
+    await expectNoSeriousA11yViolations(page, 'unlock dialog with the keep box ticked');
   }
   await dialog.getByRole('button', { name: en.secupass.unlock.submit.decrypt }).click();
   await expect(dialog).toBeHidden({ timeout: 60_000 });

@@ -1,6 +1,7 @@
 import { makeStyles, ProgressBar, tokens } from '@fluentui/react-components';
 import { LANGUAGES, type Language } from '@shared/contract/constants';
 import { TransferCentre, TransferWatcher } from '@web/components/transfer-centre';
+import { NoticesBell } from '@web/features/notices/notices-bell';
 import { AppHeader } from '@web/features/shell/app-header';
 import { AuthErrorBanner } from '@web/features/shell/auth-error-banner';
 import { MaintenanceBanner } from '@web/features/shell/maintenance-banner';
@@ -94,7 +95,12 @@ export function RootLayout() {
       {navigation.state === 'loading' ? <ProgressBar className={styles.progress} aria-label={t('common:loading')} /> : null}
       {plain ? null : <MaintenanceBanner config={config} language={language} />}
       {loadError && !plain ? <AuthErrorBanner /> : null}
-      {plain ? null : <AppHeader title={appTitle} logoUrl={logoUrl} user={handle.layout === 'auth' ? null : user} tools={(className) => <TransferCentre buttonClassName={className} />} />}
+      {plain ? null : <AppHeader title={appTitle} logoUrl={logoUrl} user={handle.layout === 'auth' ? null : user} tools={(className) => (
+            <>
+              <NoticesBell buttonClassName={className} />
+              <TransferCentre buttonClassName={className} />
+            </>
+          )} />}
       <TransferWatcher />
       <main id="main-content" tabIndex={-1} className={styles.main}>
         <UnlockProvider>{notFound ? <NotFoundPage /> : insufficientRights ? <InsufficientRightsPage /> : <Outlet />}</UnlockProvider>
