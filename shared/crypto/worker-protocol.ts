@@ -27,6 +27,7 @@ export const CRYPTO_METHODS: readonly CryptoMethod[] = [
   'sealUploadPart',
   'uploadContentCommitment',
   'decryptDownload',
+  'serviceWorkerDownloadKey',
   'generateRoomKey',
   'wrapRoomKey',
   'unwrapRoomKey',
