@@ -12,7 +12,7 @@ import { signRoomKeyGrant, verifyRoomKeyGrant, type RoomKeyGrantExpectation, typ
 import { openContactPins, sealContactPins, type ContactPinList, type SealedContactPins } from './contact-pins';
 import { changeSecuPass, setupSecuPass, unlockSecuPass, type Argon2idParameters } from './secupass';
 import { PlaintextPortWriter, PortCancelledError, type PortLike } from './plaintext-port';
-import { StreamDecoder, createDecryptStream } from './stream-decoder';
+import { createDecryptStream } from './stream-decoder';
 import { fetchAndDecrypt, serviceWorkerDownloadKey, type ServiceWorkerDownloadKey } from './download-decrypt';
 import { createEncryptStream } from './stream-encoder';
 import { assertDerivedHeader, derivedEncryptionContext, sealRecordRun } from './stream-parts';
