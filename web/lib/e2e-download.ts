@@ -154,6 +154,7 @@ async function decryptInServiceWorker(options: {
           // The worker knows the id: navigating the frame makes the browser save its answer.
           frame.src = `${DOWNLOAD_SW_SCOPE}${id}`;
           document.body.append(frame);
+          options.onProgress(0, 0);
         } else if (message?.type === 'progress') options.onProgress(message.bytes, message.totalBytes);
         else if (message?.type === 'done') resolve();
         else if (message?.type === 'failed') reject(new E2eDownloadError(message.kind === 'fileDecryption' ? 'fileDecryption' : 'download', message.message));
