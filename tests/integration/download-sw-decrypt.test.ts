@@ -2,8 +2,7 @@
 // (download-sw-logic.ts `decrypt`, shared/crypto/download-decrypt.ts), in Node against a real HTTP
 // server: the key the crypto service hands out crosses a real MessagePort, the response body is the
 // plaintext, and every failure errors that body (so the browser's download fails) and is reported.
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { startCiphertextServer, type CiphertextServer } from '@tests/support/ciphertext-server';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { fromBase64Url, toBase64Url } from '@shared/crypto/bytes';
 import { CryptoService } from '@shared/crypto/service';
@@ -14,29 +13,13 @@ const RECORD = 65_536;
 
 /** A real HTTP server: /file answers `body` in pieces; /cut sends half of it and drops the connection. */
 let body: Uint8Array = new Uint8Array(0);
-let requests = 0;
-let server: Server;
+let server: CiphertextServer;
 let base = '';
 beforeAll(async () => {
-  server = createServer((request, response) => {
-    requests++;
-    if (request.headers.cookie !== 'session=ok') return void response.writeHead(403).end();
-    response.writeHead(200, { 'content-length': String(body.length) });
-    const end = request.url === '/cut' ? body.length >> 1 : body.length;
-    let offset = 0;
-    const next = () => {
-      if (offset >= end) return void (end < body.length ? response.destroy() : response.end());
-      const piece = body.subarray(offset, Math.min(end, offset + 70_001));
-      offset += piece.length;
-      if (response.write(piece)) setImmediate(next);
-      else response.once('drain', next);
-    };
-    next();
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  server = await startCiphertextServer(() => body);
+  base = server.base;
 });
-afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+afterAll(() => server.close());
 
 const opened: MessagePort[] = [];
 afterEach(() => {
@@ -226,12 +209,12 @@ describe('download service worker: decrypting downloads itself', { timeout: 60_0
     const registry = createDownloadRegistry({ schedule: (d) => void (drop = d) });
     const { request } = await deliveryFile(pattern(10));
     const reply = replyPort();
-    const before = requests;
+    const before = server.requests();
     expect(registry.announce(request, reply.port)).toBe(true);
     drop!();
     expect(await reply.outcome).toMatchObject({ type: 'failed', kind: 'download' });
     expect(registry.respond(`${SCOPE}${request.id}`, SCOPE)).toBeUndefined();
-    expect(requests).toBe(before);
+    expect(server.requests()).toBe(before);
     expect(registry.announce({ ...request, url: 7 }, reply.port)).toBe(false);
   });
 });
