@@ -9,6 +9,7 @@ import type { RoomCommentOpened, RoomCommentRef } from './room-comments';
 import type { RoomKeyGrant, RoomKeyGrantExpectation, SignedRoomKeyGrant } from './room-grant';
 import type { RoomMemberEntry, RoomMemberList, RoomMemberListExpectation, SignedRoomMemberList } from './room-members';
 import type { Argon2idParameters, SecuPassBlobV3 } from './secupass';
+import type { ServiceWorkerDownloadKey } from './download-decrypt';
 
 /** An opaque id naming a key inside the service. Worthless outside it. */
 export type KeyHandle = string;
@@ -133,6 +134,12 @@ export interface CryptoApi {
    * error, DownloadFailedError or DownloadCancelledError (and the port's reader sees an error).
    */
   decryptDownload(args: DecryptDownloadArgs): Promise<{ bytes: number }>;
+  /**
+   * The download service worker decrypts a download itself (web/README "Downloads"): this file's
+   * key as a non-extractable HKDF CryptoKey (it derives this file's content key and nothing else),
+   * with the checks its reader must make. Never a private key, never another file's key.
+   */
+  serviceWorkerDownloadKey(args: { fileKey: KeyHandle; expectedContentSha256?: string; expectedContentCommitment?: string }): Promise<ServiceWorkerDownloadKey>;
 
   // ---- data rooms (room.ts, README "7. Data rooms"); room keys are handles like file keys ----
   generateRoomKey(): Promise<{ handle: KeyHandle }>;

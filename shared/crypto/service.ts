@@ -2,7 +2,7 @@
 // runs inside ONE dedicated Worker (worker.ts) and the page talks to it through createCryptoProxy.
 // Either way callers hold opaque key handles, never key bytes.
 import { fromBase64Url, toBase64Url, toHex } from './bytes';
-import { CryptoError, DownloadCancelledError, DownloadFailedError, KeyHandleKindError, KeyHandleUnknownError } from './errors';
+import { CryptoError, DownloadCancelledError, KeyHandleKindError, KeyHandleUnknownError } from './errors';
 import { generateFileKey, unwrapFileKey, wrapFileKey, type FileKeyBinding, type WrappedFileKey } from './file-key';
 import { fingerprintOf, formatFingerprint, importPublicKey, keyIdOf, type UserKeyPair, type UserKeyUsage } from './keys';
 import { signManifest, verifyManifest, type Manifest, type SignedManifest } from './manifest';
@@ -12,8 +12,8 @@ import { signRoomKeyGrant, verifyRoomKeyGrant, type RoomKeyGrantExpectation, typ
 import { openContactPins, sealContactPins, type ContactPinList, type SealedContactPins } from './contact-pins';
 import { changeSecuPass, setupSecuPass, unlockSecuPass, type Argon2idParameters } from './secupass';
 import { PlaintextPortWriter, PortCancelledError, type PortLike } from './plaintext-port';
-import { StreamDecoder, createDecryptStream } from './stream-decoder';
-import { STREAM_HEADER_BYTES, STREAM_TAG_BYTES, decodeStreamHeader } from './stream-format';
+import { createDecryptStream } from './stream-decoder';
+import { fetchAndDecrypt, serviceWorkerDownloadKey, type ServiceWorkerDownloadKey } from './download-decrypt';
 import { createEncryptStream } from './stream-encoder';
 import { assertDerivedHeader, derivedEncryptionContext, sealRecordRun } from './stream-parts';
 import { decryptPlaintextRange } from './stream-random-access';
@@ -45,18 +45,6 @@ import {
 } from './room';
 
 
-/** Whole records per batch the decoder gets at once (4 × 512 KiB: one port message per batch). */
-const RECORDS_PER_BATCH = 4;
-/**
- * Batch buffers reused in turn. A batch is handed to the decoder, which opens records straight
- * from it and keeps views of the last few (RECORDS_IN_FLIGHT < RECORDS_PER_BATCH) until they
- * settle, and of a failed one until it is diagnosed, at the latest one batch later. So the decoder
- * refers to at most the current and the previous batch, and READ_AHEAD_BATCHES more are being
- * read from the network meanwhile: 2 + 2 = 4.
- */
-const BATCH_POOL = 4;
-/** Batches read while the decoder works: the network never waits for WebCrypto, nor WebCrypto for the network. */
-const READ_AHEAD_BATCHES = 2;
 /** Progress goes out at most this often: the page redraws a bar, not once per network chunk. */
 const PROGRESS_INTERVAL_MS = 250;
 
@@ -449,17 +437,11 @@ export class CryptoService implements CryptoApi {
   }
 
   async decryptDownload(args: DecryptDownloadArgs): Promise<{ bytes: number }> {
-    const decoder = new StreamDecoder({
-      ...this.decoderKey(args.fileKey, args, true),
-      plaintextLength: args.plaintextLength,
-      ...(args.expectedHeaderSha256 === undefined ? {} : { expectedHeaderHash: fromBase64Url(args.expectedHeaderSha256) }),
-    });
     const abort = new AbortController();
     const writer = new PlaintextPortWriter(args.sink as unknown as PortLike, () => abort.abort());
     abort.signal.addEventListener('abort', () => writer.interrupt());
     const control = args.control;
     if (control) control.onmessage = (event: MessageEvent<DownloadControlMessage>) => event.data?.type === 'cancel' && abort.abort();
-    const cancelledOr = (failure: CryptoError) => (abort.signal.aborted ? new DownloadCancelledError('The download was cancelled') : failure);
     let fetched = 0;
     let totalBytes = 0;
     let reportedAt = 0;
@@ -468,48 +450,26 @@ export class CryptoService implements CryptoApi {
       reportedAt = Date.now();
       control.postMessage({ type: 'progress', bytes: fetched, totalBytes } satisfies DownloadControlMessage);
     };
-    const emit = (plaintext: Uint8Array) => writer.queue(plaintext);
     try {
-      let response: Response;
-      try {
-        response = await fetch(args.url, { credentials: 'include', ...(args.headers ? { headers: args.headers } : {}), signal: abort.signal });
-      } catch {
-        throw cancelledOr(new DownloadFailedError('The download failed'));
-      }
-      if (!response.ok || !response.body) throw new DownloadFailedError(`The download failed (${response.status})`);
-      totalBytes = Number(response.headers.get('content-length') ?? 0);
-      report(true);
-      // Fresh buffers are what costs most here (Chromium zeroes and maps each one): the body is
-      // read straight into a few reused record-aligned batches (BYOB where the body is a byte
-      // stream, else copied), and the decoder opens whole records from them without copying.
-      const fill = bodyFiller(response.body, (bytes) => {
-        fetched += bytes;
-        report(false);
-      }, () => cancelledOr(new DownloadFailedError('The download was interrupted')));
-      const header = await fill(new Uint8Array(STREAM_HEADER_BYTES).buffer);
-      await decoder.push(header.view, emit);
-      if (header.view.byteLength === STREAM_HEADER_BYTES) {
-        const batchBytes = RECORDS_PER_BATCH * (decodeStreamHeader(header.view).recordSize + STREAM_TAG_BYTES);
-        const pool: ArrayBuffer[] = [];
-        // Reads run one after another (one body reader), each into the next pool slot.
-        let reading: Promise<unknown> = Promise.resolve();
-        const readTurn = (turn: number) => {
-          const read = reading.then(() => fill(pool[turn] ?? new ArrayBuffer(batchBytes)));
-          read.catch(() => undefined); // awaited in order below; a failure while decrypting is reported from there
-          reading = read.catch(() => undefined);
-          return read;
-        };
-        const ahead = [readTurn(0)];
-        for (let turn = 0; ; turn = (turn + 1) % BATCH_POOL) {
-          while (ahead.length <= READ_AHEAD_BATCHES) ahead.push(readTurn((turn + ahead.length) % BATCH_POOL));
-          const batch = await (ahead.shift() as ReturnType<typeof readTurn>);
-          pool[turn] = batch.buffer;
-          if (batch.view.byteLength > 0) await decoder.push(batch.view, emit);
-          await writer.flush();
-          if (batch.view.byteLength < batchBytes) break;
-        }
-      }
-      await decoder.finish(emit);
+      await fetchAndDecrypt({
+        decoder: {
+          ...this.decoderKey(args.fileKey, args, true),
+          plaintextLength: args.plaintextLength,
+          ...(args.expectedHeaderSha256 === undefined ? {} : { expectedHeaderHash: fromBase64Url(args.expectedHeaderSha256) }),
+        },
+        url: args.url,
+        ...(args.headers ? { headers: args.headers } : {}),
+        signal: abort.signal,
+        writer,
+        onResponse: (total) => {
+          totalBytes = total;
+          report(true);
+        },
+        onBytes: (bytes) => {
+          fetched += bytes;
+          report(false);
+        },
+      });
       await writer.end();
       report(true);
       return { bytes: args.plaintextLength };
@@ -523,66 +483,18 @@ export class CryptoService implements CryptoApi {
       if (control) control.onmessage = null;
     }
   }
+
+  /** One file's key for the download service worker (download-decrypt.ts): non-extractable, this file only. */
+  async serviceWorkerDownloadKey(args: { fileKey: KeyHandle; expectedContentSha256?: string; expectedContentCommitment?: string }): Promise<ServiceWorkerDownloadKey> {
+    const { fileKey, headerDerivedFromKey } = this.decoderKey(args.fileKey, args, true);
+    return serviceWorkerDownloadKey(fileKey, {
+      headerDerivedFromKey: headerDerivedFromKey === true,
+      ...(args.expectedContentSha256 === undefined ? {} : { expectedContentSha256: args.expectedContentSha256 }),
+      ...(args.expectedContentCommitment === undefined ? {} : { expectedContentCommitment: args.expectedContentCommitment }),
+    });
+  }
 }
 
 export function createCryptoService(): CryptoApi {
   return new CryptoService();
-}
-
-/**
- * Reads a response body into caller-owned buffers: `fill(buffer)` fills it completely, except at the
- * end of the body, and returns the view of what it wrote and the buffer (a BYOB read transfers the
- * buffer, so the returned one replaces the one passed in).
- */
-function bodyFiller(
-  body: ReadableStream<Uint8Array>,
-  onBytes: (bytes: number) => void,
-  readFailure: () => Error,
-): (buffer: ArrayBuffer) => Promise<{ view: Uint8Array; buffer: ArrayBuffer }> {
-  let byob: ReadableStreamBYOBReader | null = null;
-  try {
-    byob = body.getReader({ mode: 'byob' });
-  } catch {
-    // Not a byte stream in this runtime: chunks are copied in.
-  }
-  const reader = byob ? null : body.getReader();
-  let leftover: Uint8Array = new Uint8Array(0);
-  let ended = false;
-  const read = async <T>(next: () => Promise<T>): Promise<T> => {
-    try {
-      return await next();
-    } catch {
-      throw readFailure();
-    }
-  };
-  return async (buffer) => {
-    let filled = 0;
-    while (filled < buffer.byteLength && !ended) {
-      if (byob) {
-        const target = new Uint8Array(buffer, filled, buffer.byteLength - filled);
-        const { done, value } = await read(() => (byob as ReadableStreamBYOBReader).read(target));
-        if (value) buffer = value.buffer as ArrayBuffer;
-        if (done) ended = true;
-        if (value && value.byteLength > 0) {
-          filled += value.byteLength;
-          onBytes(value.byteLength);
-        }
-        continue;
-      }
-      if (leftover.byteLength === 0) {
-        const { done, value } = await read(() => (reader as ReadableStreamDefaultReader<Uint8Array>).read());
-        if (done) {
-          ended = true;
-          break;
-        }
-        leftover = value;
-        onBytes(value.byteLength);
-      }
-      const take = Math.min(leftover.byteLength, buffer.byteLength - filled);
-      new Uint8Array(buffer, filled, take).set(leftover.subarray(0, take));
-      leftover = leftover.subarray(take);
-      filled += take;
-    }
-    return { view: new Uint8Array(buffer, 0, filled), buffer };
-  };
 }

@@ -18,11 +18,11 @@ import {
 } from './errors';
 import { STREAM_HEADER_BYTES, STREAM_TAG_BYTES, recordCount, recordPlaintextLength } from './stream-format';
 import { assertDerivedHeader } from './stream-parts';
-import { RECORDS_IN_FLIGHT, contextFromHeader, openRecord, type StreamContext } from './stream-records';
+import { RECORDS_IN_FLIGHT, contextFromHeader, openRecord, type FileKeyMaterial, type StreamContext } from './stream-records';
 
 export interface DecryptStreamOptions {
-  /** The 256-bit file key. IMPORTANT: secret; never log it or put it in an error. */
-  fileKey: Uint8Array;
+  /** The 256-bit file key (or it as a non-extractable HKDF key). IMPORTANT: secret; never log it or put it in an error. */
+  fileKey: FileKeyMaterial;
   /**
    * Plaintext size from the signed manifest. Optional, but with it every mutation gets its exact error
    * class (without it, bytes glued onto a short final record can only be reported as corruption).

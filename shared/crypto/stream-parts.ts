@@ -14,7 +14,7 @@ import {
   decodeStreamHeader,
   encodeStreamHeader,
 } from './stream-format';
-import { contextFromHeader, sealRecord, type StreamContext } from './stream-records';
+import { contextFromHeader, sealRecord, type FileKeyMaterial, type StreamContext } from './stream-records';
 import { hkdfSha256 } from './subtle';
 
 /** HKDF `info` of the derived header (salt ‖ nonce prefix); versioned like the content key's. */
@@ -25,7 +25,7 @@ export const DERIVED_HEADER_INFO = utf8Encode('Kuvert stream v1 derived header')
  * random. Each file key is fresh and random and encrypts exactly one stream, so this is as unique
  * as random values, and whoever holds the key can rebuild the exact header (and so every record).
  */
-export async function derivedStreamHeader(fileKey: Uint8Array, recordSize: number): Promise<Uint8Array<ArrayBuffer>> {
+export async function derivedStreamHeader(fileKey: FileKeyMaterial, recordSize: number): Promise<Uint8Array<ArrayBuffer>> {
   assertRecordSize(recordSize);
   const bytes = await hkdfSha256({ ikm: fileKey, salt: new Uint8Array(0), info: DERIVED_HEADER_INFO, length: STREAM_SALT_BYTES + STREAM_NONCE_PREFIX_BYTES });
   const header = encodeStreamHeader({
@@ -40,7 +40,7 @@ export async function derivedStreamHeader(fileKey: Uint8Array, recordSize: numbe
 }
 
 /** A data room file's stream (README section 7, reader step 8): its header must be the one its file key derives. */
-export async function assertDerivedHeader(fileKey: Uint8Array, header: Uint8Array): Promise<void> {
+export async function assertDerivedHeader(fileKey: FileKeyMaterial, header: Uint8Array): Promise<void> {
   if (!bytesEqual(await derivedStreamHeader(fileKey, decodeStreamHeader(header).recordSize), header)) {
     throw new StreamHeaderMismatchError('The stream header is not the one its file key derives: the file key was replaced');
   }

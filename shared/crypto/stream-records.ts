@@ -21,6 +21,12 @@ export const CONTENT_KEY_INFO = utf8Encode('Kuvert stream v1 content key');
  * main thread, so overlapping a few records hides the per-call latency; 3 × 512 KiB keeps memory small.
  */
 export const RECORDS_IN_FLIGHT = 3;
+/**
+ * A file key as the stream code takes it: its 32 bytes, or (the download service worker, web/README
+ * "Downloads") the same bytes imported as a non-extractable HKDF key (`importHkdfKey`).
+ */
+export type FileKeyMaterial = Uint8Array | CryptoKey;
+
 /** File keys are 256-bit (DESIGN §3). */
 export const FILE_KEY_BYTES = 32;
 
@@ -55,8 +61,8 @@ export async function createEncryptionContext(fileKey: Uint8Array, options: NewS
 }
 
 /** The context of an existing stream from its header bytes (validates the header). */
-export async function contextFromHeader(fileKey: Uint8Array, headerBytes: Uint8Array): Promise<StreamContext> {
-  if (fileKey.length !== FILE_KEY_BYTES) throw new TypeError(`A file key is ${FILE_KEY_BYTES} bytes`);
+export async function contextFromHeader(fileKey: FileKeyMaterial, headerBytes: Uint8Array): Promise<StreamContext> {
+  if (fileKey instanceof Uint8Array && fileKey.length !== FILE_KEY_BYTES) throw new TypeError(`A file key is ${FILE_KEY_BYTES} bytes`);
   const header = decodeStreamHeader(headerBytes);
   const exactHeader = encodeStreamHeader(header);
   const contentKeyBytes = await hkdfSha256({ ikm: fileKey, salt: header.salt, info: CONTENT_KEY_INFO, length: 32 });

@@ -30,18 +30,27 @@ export async function sha256Hex(bytes: Uint8Array): Promise<string> {
 
 /** HKDF-SHA256 (RFC 5869) to `length` bytes, through WebCrypto. */
 export async function hkdfSha256(options: {
-  ikm: Uint8Array;
+  /** The input key: bytes, or a key already imported as HKDF (`importHkdfKey`). */
+  ikm: Uint8Array | CryptoKey;
   salt: Uint8Array;
   info: Uint8Array;
   length: number;
 }): Promise<Uint8Array<ArrayBuffer>> {
-  const key = await subtle().importKey('raw', options.ikm as Uint8Array<ArrayBuffer>, 'HKDF', false, ['deriveBits']);
+  const key = options.ikm instanceof Uint8Array ? await importHkdfKey(options.ikm) : options.ikm;
   const bits = await subtle().deriveBits(
     { name: 'HKDF', hash: 'SHA-256', salt: options.salt as Uint8Array<ArrayBuffer>, info: options.info as Uint8Array<ArrayBuffer> },
     key,
     options.length * 8,
   );
   return new Uint8Array(bits);
+}
+
+/**
+ * Key bytes as a non-extractable HKDF key (deriveBits only): whoever holds it can derive what the
+ * bytes derive, never read them. A CryptoKey survives postMessage with that restriction intact.
+ */
+export async function importHkdfKey(ikm: Uint8Array): Promise<CryptoKey> {
+  return subtle().importKey('raw', ikm as Uint8Array<ArrayBuffer>, 'HKDF', false, ['deriveBits']);
 }
 
 /** Imports 32 bytes as a non-extractable AES-256-GCM key. */

@@ -30,6 +30,7 @@ export const CRYPTO_METHODS: readonly CryptoMethod[] = [
   'sealUploadPartBody',
   'uploadContentCommitment',
   'decryptDownload',
+  'serviceWorkerDownloadKey',
   'generateRoomKey',
   'wrapRoomKey',
   'unwrapRoomKey',

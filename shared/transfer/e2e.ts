@@ -309,7 +309,7 @@ export interface OpenedE2eFile extends ManifestFile {
 }
 
 /** The decrypt call's arguments for what a room file's metadata signed about its content (none for a delivery file). */
-function signedContentArgs(file: OpenedE2eFile): { expectedContentSha256?: string; expectedContentCommitment?: string } {
+export function signedContentArgs(file: OpenedE2eFile): { expectedContentSha256?: string; expectedContentCommitment?: string } {
   return {
     ...(file.contentSha256 === undefined ? {} : { expectedContentSha256: file.contentSha256 }),
     ...(file.contentCommitment === undefined ? {} : { expectedContentCommitment: file.contentCommitment }),

@@ -1,7 +1,8 @@
 // `npm run bench -- download`: the E2E download in Chromium (Debian's, the flags of
 // playwright.config.ts) against the real server on loopback (issue 5 "Proof", DESIGN §4).
 //   - E2E / plain: a level-3 file of N MiB downloaded through the web client (transfer centre,
-//     crypto Worker, download service worker, written to disk by the browser) / the product's plain
+//     the download service worker fetching and decrypting with the one file key the crypto Worker
+//     hands it, written to disk by the browser) / the product's plain
 //     download (an <a download> to the content route) of the same ciphertext bytes. Both timed from
 //     the click to the file being complete on disk.
 //   - heap growth: the page's JS heap (CDP Runtime.getHeapUsage, sampled every 250 ms) above its
@@ -197,7 +198,7 @@ export async function benchDownload(options: DownloadBenchOptions = {}): Promise
         unit: 'MiB/s (plaintext)',
         baseline: round2(file.size / MiB / plainSeconds),
         target: 0.9,
-        note: `E2E download through the transfer centre (crypto Worker fetches and decrypts → MessagePort → download service worker → disk) / plain <a download> of the same ciphertext from the content route (the browser alone, no page involved); CPU of the last round, plain: ${plainCpu}; E2E: ${e2eCpu}; ${common}`,
+        note: `E2E download through the transfer centre (the download service worker fetches and decrypts with the one file key the crypto Worker handed it → the browser's download → disk) / plain <a download> of the same ciphertext from the content route (the browser alone, no page involved); CPU of the last round, plain: ${plainCpu}; E2E: ${e2eCpu}; ${common}`,
       }),
       figure({
         name: 'download.e2e_vs_page_fetch',

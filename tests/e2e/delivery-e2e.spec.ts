@@ -6,7 +6,8 @@
 // the transfer centre (progress, cancel, retry) on each path that runs headless: the service worker
 // and the in-memory fallback (web/lib/e2e-download.ts; the save picker needs a real dialog).
 import { randomBytes } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { expect, test, type Browser, type Download, type Page } from '@playwright/test';
 import type { ApiClient } from '@shared/api/client';
 import { MemoryKeyPinStore } from '@shared/crypto/key-pinning';
@@ -14,7 +15,7 @@ import { createCryptoService, type UnlockedKeys } from '@shared/crypto/service';
 import { sendDelivery } from '@shared/transfer';
 import { addressedTo, waitForMailboxMail } from '../support/mailbox';
 import { startTestServer, type TestServer } from '../support/server';
-import { apiCall, apiSignIn, expectNoSeriousA11yViolations, secuPassFromNode, signInToInbox } from './fixtures';
+import { apiCall, apiSignIn, en, expectNoSeriousA11yViolations, secuPassFromNode, signInToInbox } from './fixtures';
 import { proveAddress } from '@tests/support/prove-address';
 import { decryptAndDownload, openDecrypted, sha256, unlock, useDownloadPath } from './e2e-download';
 
@@ -76,6 +77,30 @@ test('level 3: the recipient unlocks in the browser and downloads the decrypted 
   await useDownloadPath(page, 'memory');
   expect(await decryptAndDownload(page, BOB_PASSPHRASE, 'figures.bin')).toBe(sha256(bytes));
   await expectNoSeriousA11yViolations(page, 'E2E delivery detail');
+});
+
+test('level 3 through the service worker: a tampered ciphertext fails visibly and the browser\'s download is errored', async ({ page }) => {
+  const bytes = new Uint8Array(randomBytes(300 * 1024 + 17));
+  const delivery = await sendLevel3(bob.email, 'tampered.bin', bytes, 'E2E tampered');
+  // One byte of the stored ciphertext flipped, as a failing disk or a tampering server would.
+  const folder = join(server.dataDir, 'blobs', 'deliveries', delivery.deliveryUuid);
+  const stored = await Promise.all((await readdir(folder, { recursive: true, withFileTypes: true })).filter((e) => e.isFile()).map(async (e) => ({ path: join(e.parentPath, e.name), size: (await stat(join(e.parentPath, e.name))).size })));
+  const part = stored.sort((a, b) => b.size - a.size)[0]!;
+  const ciphertext = await readFile(part.path);
+  const at = ciphertext.length >> 1;
+  ciphertext[at] = ciphertext[at]! ^ 0xff;
+  await writeFile(part.path, ciphertext);
+
+  await signInToInbox(page, server, bob);
+  await page.goto(`${server.url}/secumails/inbox/${delivery.deliveryUuid}`);
+  await useDownloadPath(page, 'serviceWorker');
+  const button = await openDecrypted(page, BOB_PASSPHRASE, 'tampered.bin');
+  const started = page.waitForEvent('download');
+  await button.click();
+  await expect(page.getByText(en.deliveries.e2e.fileDecryptionFailed).first()).toBeVisible({ timeout: 30_000 });
+  // The browser's download ends as failed: no complete-looking file lands.
+  const download = await started;
+  expect(await download.failure()).not.toBeNull();
 });
 
 test('release: invited without a passphrase → sets one → waits → the sender releases → the recipient downloads', async ({ page, browser }) => {
@@ -145,23 +170,28 @@ test('transfer centre: a multi-part E2E download through the service worker show
   await useDownloadPath(page, 'serviceWorker');
   const button = await openDecrypted(page, BOB_PASSPHRASE, 'large figures.bin');
 
-  // Slow the ciphertext down (Chromium's network emulation) so the download is seen mid-way.
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send('Network.enable');
-  await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: 1024 * 1024, uploadThroughput: -1 });
+  // The service worker fetches the ciphertext (page network emulation does not reach it): the
+  // context's route holds that request while `holding`, so the download is seen mid-way.
+  let holding = true;
+  const released: (() => void)[] = [];
+  await page.context().route(/\/deliveries\/[0-9a-f-]+\/files\/[^/]+\/content/, async (route) => {
+    if (holding) await new Promise<void>((resolve) => released.push(resolve));
+    await route.continue().catch(() => undefined);
+  });
   await button.click();
   await page.getByRole('button', { name: /^File transfers: 1 running/ }).click();
   const drawer = page.getByRole('dialog', { name: 'File transfers' });
   const downloads = drawer.getByRole('region', { name: 'Downloads' });
   const row = downloads.getByRole('listitem', { name: 'large figures.bin' }).first();
-  await expect(row.getByText(/^Running: [1-9]\d? %$/)).toBeVisible({ timeout: 30_000 });
+  await expect(row.getByText(/^Running: \d+ %$/)).toBeVisible({ timeout: 30_000 });
   await expect(row.getByText('large figures.bin: downloading')).toBeVisible();
   await row.getByRole('button', { name: 'Cancel large figures.bin' }).click();
   await expect(row.getByText(/^Cancelled/)).toBeVisible();
   await expect(row.getByText('large figures.bin: cancelled')).toBeVisible();
   await expectNoSeriousA11yViolations(page, 'transfer centre with a cancelled download');
 
-  await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+  holding = false;
+  for (const release of released.splice(0)) release();
   const [download]: [Download, void] = await Promise.all([page.waitForEvent('download'), row.getByRole('button', { name: 'Retry large figures.bin' }).click()]);
   expect(download.suggestedFilename()).toBe('large figures.bin');
   expect(sha256(await readFile((await download.path())!))).toBe(sha256(bytes));
@@ -169,7 +199,7 @@ test('transfer centre: a multi-part E2E download through the service worker show
   await expect(page.locator('.fui-ToastTitle', { hasText: '“large figures.bin” was downloaded.' })).toBeVisible();
 
   // Closing the tab while a download runs asks first (SPEC §4).
-  await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: 512 * 1024, uploadThroughput: -1 });
+  holding = true;
   await drawer.getByRole('button', { name: 'Close' }).click();
   await expect(drawer).toBeHidden();
   await button.click();
@@ -179,4 +209,6 @@ test('transfer centre: a multi-part E2E download through the service worker show
   const shown = await dialog;
   expect(shown.type()).toBe('beforeunload');
   await shown.dismiss();
+  holding = false;
+  for (const release of released.splice(0)) release();
 });

@@ -1,39 +1,21 @@
 // The crypto Worker's download pipeline (CryptoApi.decryptDownload, shared/crypto/plaintext-port.ts) in Node, direct and
 // through the Worker proxy, against a real HTTP server; the browser path is in tests/e2e/delivery-e2e.spec.ts.
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { startCiphertextServer, type CiphertextServer } from '@tests/support/ciphertext-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { plaintextPortStream, PORT_WINDOW_BYTES, type PlaintextPortMessage } from '@shared/crypto/plaintext-port';
 import { CryptoService, type CryptoApi, type DownloadControlMessage } from '@shared/crypto/service';
 import { bytesToStream, collectStream } from '@shared/crypto/stream-encoder';
 import { proxiedService } from '@shared/crypto/test-helpers/proxied-service';
 
-/** A real HTTP server answering /file with `body` when the cookie is right, else 403. */
+/** The ciphertext the real HTTP server answers (when the cookie is right, else 403). */
 let body: Uint8Array = new Uint8Array(0);
-let server: Server;
+let server: CiphertextServer;
 let base = '';
 beforeAll(async () => {
-  server = createServer((request, response) => {
-    if (request.headers.cookie !== 'session=ok') {
-      response.writeHead(403).end();
-      return;
-    }
-    response.writeHead(200, { 'content-length': String(body.length) });
-    // In pieces that do not line up with records, as the network delivers them.
-    let offset = 0;
-    const next = () => {
-      if (offset >= body.length) return void response.end();
-      const piece = body.subarray(offset, offset + 70_001);
-      offset += piece.length;
-      if (response.write(piece)) setImmediate(next);
-      else response.once('drain', next);
-    };
-    next();
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  server = await startCiphertextServer(() => body);
+  base = server.base;
 });
-afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+afterAll(() => server.close());
 
 const headers = { cookie: 'session=ok' };
 

@@ -3,18 +3,19 @@ import { plaintextPortStream } from '@shared/crypto/plaintext-port';
 import { E2eDownloadError, MAX_IN_MEMORY_DOWNLOAD_BYTES, decryptE2eFileToPort, type OpenedE2eDelivery } from '@shared/transfer/e2e';
 import { cryptoApi } from '@web/lib/crypto';
 import { DISK_SPACE_FAILURE, isDiskSpaceError } from '@web/lib/disk-space';
-import type { DownloadReadyMessage, DownloadRequestMessage } from '@web/lib/download-sw-logic';
+import { serviceWorkerDecodeArgs } from '@shared/transfer/e2e-sw-download';
+import type { DecryptReplyMessage, DecryptRequestMessage, DownloadReadyMessage, DownloadRequestMessage } from '@web/lib/download-sw-logic';
 import { transferStore, type TransferItemState, type TransferMessage, type TransferOutcome } from '@web/lib/transfer-store';
 
 /**
- * E2E downloads as transfers of kind `download` (DESIGN §4, web/README.md "Downloads"). One
- * pipeline for every path: the crypto Worker fetches the ciphertext and decrypts it while it
- * arrives (CryptoApi.decryptDownload), writing the plaintext into a MessagePort; the page only
- * wires that port to the first sink that works here:
- * - `picker`: showSaveFilePicker (Chromium) — the port's stream is piped into the chosen file;
- * - `serviceWorker`: /webjars/download-sw.js reads the port itself and answers a hidden iframe's
- *   navigation with the bytes (Content-Disposition: attachment); it never sees a key;
- * - `memory`: a Blob, capped at MAX_IN_MEMORY_DOWNLOAD_BYTES.
+ * E2E downloads as transfers of kind `download` (DESIGN §4, web/README.md "Downloads"), by the
+ * first path that works here:
+ * - `serviceWorker`: /webjars/download-sw.js fetches the ciphertext and decrypts it itself with
+ *   the one file key the crypto Worker hands out for this download (a non-extractable CryptoKey),
+ *   and answers a hidden iframe's navigation with the plaintext (Content-Disposition: attachment);
+ * - `picker` and `memory`: the crypto Worker fetches and decrypts (CryptoApi.decryptDownload) into
+ *   a MessagePort, piped into the file showSaveFilePicker chose, or collected in a Blob (capped at
+ *   MAX_IN_MEMORY_DOWNLOAD_BYTES).
  */
 export type DownloadPath = 'picker' | 'serviceWorker' | 'memory';
 
@@ -117,6 +118,60 @@ const serviceWorkerSink: Sink = async (port, file, _signal, decrypted) => {
   setTimeout(() => frame.remove(), 10_000);
 };
 
+/**
+ * The service worker fetches and decrypts the file itself (web/README "Downloads"): the crypto
+ * Worker hands out only this file's key, as a non-extractable CryptoKey; the worker reports
+ * progress and the outcome on the reply port. Resolves when the last byte went to the browser's
+ * download; rejects with E2eDownloadError, or the abort reason once `signal` aborted (the worker
+ * stops; the browser's download fails).
+ */
+async function decryptInServiceWorker(options: {
+  delivery: OpenedE2eDelivery;
+  fileId: string;
+  file: { name: string; size: number };
+  url: string;
+  signal: AbortSignal;
+  onProgress: (bytes: number, totalBytes: number) => void;
+}): Promise<void> {
+  const { signal } = options;
+  const [sw, decode] = await Promise.all([downloadWorker(), serviceWorkerDecodeArgs({ delivery: options.delivery, fileId: options.fileId, crypto: cryptoApi })]);
+  signal.throwIfAborted();
+  const id = crypto.randomUUID();
+  const reply = new MessageChannel();
+  const frame = document.createElement('iframe');
+  frame.hidden = true;
+  let onAbort = () => undefined as void;
+  try {
+    await new Promise<void>((resolve, reject) => {
+      onAbort = () => {
+        // Tells the worker to stop fetching; the browser's download then fails.
+        reply.port1.postMessage({ type: 'cancel' });
+        reject(signal.reason);
+      };
+      signal.addEventListener('abort', onAbort, { once: true });
+      reply.port1.onmessage = (event: MessageEvent<DownloadReadyMessage | DecryptReplyMessage>) => {
+        const message = event.data;
+        if (message?.type === 'ready') {
+          // The worker knows the id: navigating the frame makes the browser save its answer.
+          frame.src = `${DOWNLOAD_SW_SCOPE}${id}`;
+          document.body.append(frame);
+          options.onProgress(0, 0);
+        } else if (message?.type === 'progress') options.onProgress(message.bytes, message.totalBytes);
+        else if (message?.type === 'done') resolve();
+        else if (message?.type === 'failed') reject(new E2eDownloadError(message.kind === 'fileDecryption' ? 'fileDecryption' : 'download', message.message));
+      };
+      const request: DecryptRequestMessage = { type: 'decrypt', id, name: options.file.name, url: options.url, ...decode };
+      sw.postMessage(request, [reply.port2]);
+    });
+  } finally {
+    signal.removeEventListener('abort', onAbort);
+    reply.port1.onmessage = null;
+    reply.port1.close();
+    // The frame's navigation ends with the download; leave it a moment after the last byte, then remove it.
+    setTimeout(() => frame.remove(), 10_000);
+  }
+}
+
 function failureOf(error: unknown): TransferMessage {
   if (isDiskSpaceError(error)) return DISK_SPACE_FAILURE;
   const kind = (error as { kind?: string }).kind;
@@ -183,27 +238,35 @@ export async function startE2eDownload(options: {
       let lastState: TransferItemState = 'pending';
       try {
         if (isMemorySink(sink) && file.size > MAX_IN_MEMORY_DOWNLOAD_BYTES) throw new E2eDownloadError('tooLarge', 'Too large for memory');
-        // One pipeline for every path: the crypto Worker fetches and decrypts, and writes into
-        // `channel.port1`; the sink reads `channel.port2` (in the service worker or here).
+        const url = options.url ?? deliveryContentUrl(delivery.deliveryUuid, fileId);
+        const onProgress = (bytes: number, totalBytes: number) => {
+          // Ciphertext bytes, scaled to the file's size; the last percent waits for the sink.
+          const done = totalBytes > 0 ? Math.min(1, bytes / totalBytes) : 0;
+          const percent = Math.min(99, Math.floor(done * 100));
+          const state = done < 1 ? 'downloading' : 'decrypting';
+          // Once per percent: a report per progress message would re-render the page needlessly.
+          if (percent === lastPercent && state === lastState) return;
+          lastPercent = percent;
+          lastState = state;
+          report({ percent, items: item(state, Math.floor(done * file.size)) });
+        };
+        if (sink === serviceWorkerSink) {
+          await decryptInServiceWorker({ delivery, fileId, file, url, signal, onProgress });
+          report({ percent: 100, items: item('success', file.size) });
+          options.onSuccess?.();
+          return { ok: true };
+        }
+        // Picker and memory: the crypto Worker fetches and decrypts, and writes into
+        // `channel.port1`; the sink reads `channel.port2` here.
         const channel = new MessageChannel();
         const decrypting = decryptE2eFileToPort({
           delivery,
           fileId,
           crypto: cryptoApi,
-          url: options.url ?? deliveryContentUrl(delivery.deliveryUuid, fileId),
+          url,
           sink: channel.port1,
           signal,
-          onProgress: ({ bytes, totalBytes }) => {
-            // Ciphertext bytes, scaled to the file's size; the last percent waits for the sink.
-            const done = totalBytes > 0 ? Math.min(1, bytes / totalBytes) : 0;
-            const percent = Math.min(99, Math.floor(done * 100));
-            const state = done < 1 ? 'downloading' : 'decrypting';
-            // Once per percent: a report per progress message would re-render the page needlessly.
-            if (percent === lastPercent && state === lastState) return;
-            lastPercent = percent;
-            lastState = state;
-            report({ percent, items: item(state, Math.floor(done * file.size)) });
-          },
+          onProgress: ({ bytes, totalBytes }) => onProgress(bytes, totalBytes),
         });
         const writing = sink(channel.port2, file, signal, decrypting);
         const [decrypted, written] = await Promise.allSettled([decrypting, writing]);
