@@ -3,13 +3,19 @@
 // Download as ZIP saves an archive whose entries are SHA-256 equal to the uploads; two files move
 // to one target; a file and a folder are deleted after one confirmation naming the count and come
 // back from the room's trash. A member sees the room under "Shared with me" and the file another
-// member uploaded among the recent files, and opens it. axe on each screen.
+// member uploaded among the recent files, and opens it. In a Secure room three chosen items download
+// as one ZIP built in the browser, SHA-256 equal. axe on each screen.
 import { expect, test, type Download, type Page } from '@playwright/test';
 import AdmZip from 'adm-zip';
 import { createHash, randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { apiCreateAccount, apiSignIn, expectNoSeriousA11yViolations, locale, serverPerFile, signInToInbox } from './fixtures';
-import { apiCreateFolder, apiCreateRoom, apiShareRoom, apiUploadRoomFile } from './rooms-fixtures';
+import { apiCreateFolder, apiCreateRoom, apiShareRoom, apiUploadRoomFile, unlockRoomKeys } from './rooms-fixtures';
+import type { RoomFolder } from '@shared/contract/rooms';
+import { signIn as apiSessionOf } from '@tests/integration/core-helpers';
+import { e2eActor, giveSecuPass } from '@tests/integration/e2e-helpers';
+import { createUser as createUserInRepository } from '@tests/integration/escalation-helpers';
+import { createE2eFolder, createE2eRoom, json, openRoomKey, uploadE2eFile } from '@tests/integration/rooms-e2e-helpers';
 
 const rooms = locale<typeof import('@locales/en/rooms.json')>('en', 'rooms');
 const select = locale<typeof import('@locales/en/roomSelect.json')>('en', 'roomSelect');
@@ -124,4 +130,43 @@ test('a member finds the room under "Shared with me" and the file another member
   await row.getByRole('link', { name: 'from-editor.txt' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Minutes' })).toBeVisible();
   await expect(page.getByRole('table', { name: rooms.files.title }).locator('[data-highlighted="true"]')).toContainText(upload.name);
+});
+
+test('in a Secure room three chosen items download as one ZIP built in the browser, SHA-256 equal', async ({ page }) => {
+  test.setTimeout(240_000);
+  const { server } = ctx;
+  const passphrase = 'Select-Vault-SecuPass-Basalt-58';
+  const user = await createUserInRepository(server, { username: 'vera-select', roles: ['ROLE_UI_USER', 'ROLE_SENDER', 'ROLE_RECEIVER', 'ROLE_SECUROOMS_CREATOR'] });
+  const actor = await e2eActor(server, await apiSessionOf(server, user.email, user.password));
+  await giveSecuPass(actor, passphrase);
+  const { room } = await createE2eRoom(server, actor, 'Select vault');
+  const { handle: roomKey } = await openRoomKey(server, actor, room.uuid);
+  const folderUuid = (await json<RoomFolder>(await createE2eFolder(server, actor, room.uuid, roomKey, 'Drafts'), 201)).uuid;
+  const contents: Record<string, Uint8Array> = {
+    'alpha.txt': new Uint8Array(randomBytes(1500)),
+    'beta.txt': new Uint8Array(randomBytes(700)),
+    'gamma.txt': new Uint8Array(randomBytes(300)),
+    'Drafts/inner.txt': new Uint8Array(randomBytes(900)),
+  };
+  for (const [path, data] of Object.entries(contents)) {
+    const [folder, name] = path.includes('/') ? [folderUuid, path.split('/')[1]!] : [undefined, path];
+    await uploadE2eFile(server, actor, room.uuid, roomKey, { name, bytes: data, partSize: 1_048_576, ...(folder ? { folderUuid: folder } : {}) });
+  }
+
+  await signInToInbox(page, server, user);
+  await page.evaluate(() => window.localStorage.setItem('kuvert.downloadPath', 'serviceWorker'));
+  await page.goto(`${server.url}/secure-rooms/${room.uuid}`);
+  await unlockRoomKeys(page, passphrase);
+  await checkbox(page, 'alpha.txt').check({ timeout: 60_000 });
+  await checkbox(page, 'beta.txt').focus();
+  await page.keyboard.press('Space');
+  await checkbox(page, 'Drafts').check();
+  const bar = page.getByRole('toolbar', { name: select.toolbar });
+  await expect(bar.getByText(fill(select.count_other, { count: 3 }))).toBeVisible();
+  await expectNoSeriousA11yViolations(page, 'Secure room with a selection');
+  const [download] = await Promise.all([page.waitForEvent('download', { timeout: 120_000 }), bar.getByRole('button', { name: rooms.files.zip }).click()]);
+  expect(download.suggestedFilename()).toBe('Select vault.zip');
+  const zip = new AdmZip(await readFile((await download.path())!));
+  const entries = new Map(zip.getEntries().filter((e) => !e.isDirectory).map((e) => [e.entryName, sha256(e.getData())]));
+  expect(entries).toEqual(new Map(['alpha.txt', 'beta.txt', 'Drafts/inner.txt'].map((name) => [name, sha256(contents[name]!)])));
 });

@@ -12,7 +12,7 @@ import type { MoveItem } from './move-dialog';
 import type { ConfirmRequest } from './room-dialogs';
 import { roomErrorText } from './room-errors';
 
-const useStyles = makeStyles({
+export const useSelectionBarStyles = makeStyles({
   bar: {
     display: 'flex',
     gap: '8px',
@@ -61,7 +61,7 @@ export function SelectionBar({ room, items, onClear, onMove, onConfirm }: {
   onConfirm: (request: ConfirmRequest) => void;
 }) {
   const { t } = useTranslation();
-  const styles = useStyles();
+  const styles = useSelectionBarStyles();
   if (items.length === 0) return null;
   const every = (right: 'download' | 'edit' | 'delete') => items.every((item) => ROOM_PERMISSIONS[item.role][right]);
   const count = items.length;
