@@ -4,7 +4,7 @@ import { API_BASE } from '@shared/contract/constants';
 import { ROOM_OPS_PATHS, ROOM_ZIP_ITEMS_MAX } from '@shared/contract/room-ops';
 import { ROOM_PERMISSIONS, type Room, type RoomRole } from '@shared/contract/rooms';
 import { plainDownloadClick } from '@web/lib/plain-download';
-import { useCallback, useState } from 'react';
+import { useCallback, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { deleteFolder, refreshRooms } from './api/rooms';
 import { deleteRoomFile } from './api/room-files';
@@ -12,7 +12,7 @@ import type { MoveItem } from './move-dialog';
 import type { ConfirmRequest } from './room-dialogs';
 import { roomErrorText } from './room-errors';
 
-export const useSelectionBarStyles = makeStyles({
+const useStyles = makeStyles({
   bar: {
     display: 'flex',
     gap: '8px',
@@ -61,7 +61,6 @@ export function SelectionBar({ room, items, onClear, onMove, onConfirm }: {
   onConfirm: (request: ConfirmRequest) => void;
 }) {
   const { t } = useTranslation();
-  const styles = useSelectionBarStyles();
   if (items.length === 0) return null;
   const every = (right: 'download' | 'edit' | 'delete') => items.every((item) => ROOM_PERMISSIONS[item.role][right]);
   const count = items.length;
@@ -92,10 +91,7 @@ export function SelectionBar({ room, items, onClear, onMove, onConfirm }: {
   });
 
   return (
-    <div className={styles.bar} role="toolbar" aria-label={t('roomSelect:toolbar')}>
-      <Text weight="semibold" aria-live="polite">
-        {t('roomSelect:count', { count })}
-      </Text>
+    <SelectionFrame count={count} onClear={onClear}>
       {every('download') && count <= ROOM_ZIP_ITEMS_MAX ? (
         <Button as="a" icon={<ArrowDownloadRegular />} href={zipUrl} download={zipName} onClick={plainDownloadClick({ url: zipUrl, name: zipName })}>
           {t('rooms:files.zip')}
@@ -112,6 +108,20 @@ export function SelectionBar({ room, items, onClear, onMove, onConfirm }: {
           {t('rooms:delete.action')}
         </Button>
       ) : null}
+    </SelectionFrame>
+  );
+}
+
+/** The toolbar around a selection's actions: how many are picked, the actions, Clear selection (plain and Secure rooms). */
+export function SelectionFrame({ count, onClear, children }: { count: number; onClear: () => void; children: ReactNode }) {
+  const { t } = useTranslation();
+  const styles = useStyles();
+  return (
+    <div className={styles.bar} role="toolbar" aria-label={t('roomSelect:toolbar')}>
+      <Text weight="semibold" aria-live="polite">
+        {t('roomSelect:count', { count })}
+      </Text>
+      {children}
       <Button appearance="subtle" icon={<DismissRegular />} onClick={onClear}>
         {t('roomSelect:clear')}
       </Button>

@@ -1,7 +1,7 @@
-import { Button, Text } from '@fluentui/react-components';
-import { ArrowDownloadRegular, DismissRegular } from '@fluentui/react-icons';
+import { Button } from '@fluentui/react-components';
+import { ArrowDownloadRegular } from '@fluentui/react-icons';
 import { useTranslation } from 'react-i18next';
-import { useSelectionBarStyles } from '../room-selection';
+import { SelectionFrame } from '../room-selection';
 
 /**
  * A Secure room's selection toolbar (issue 32 §2): the count and Download as ZIP of the chosen
@@ -10,21 +10,14 @@ import { useSelectionBarStyles } from '../room-selection';
  */
 export function E2eSelectionBar({ count, mayDownload, onZip, onClear }: { count: number; mayDownload: boolean; onZip: () => void; onClear: () => void }) {
   const { t } = useTranslation();
-  const styles = useSelectionBarStyles();
   if (count === 0) return null;
   return (
-    <div className={styles.bar} role="toolbar" aria-label={t('roomSelect:toolbar')}>
-      <Text weight="semibold" aria-live="polite">
-        {t('roomSelect:count', { count })}
-      </Text>
+    <SelectionFrame count={count} onClear={onClear}>
       {mayDownload ? (
         <Button icon={<ArrowDownloadRegular />} onClick={onZip}>
           {t('rooms:files.zip')}
         </Button>
       ) : null}
-      <Button appearance="subtle" icon={<DismissRegular />} onClick={onClear}>
-        {t('roomSelect:clear')}
-      </Button>
-    </div>
+    </SelectionFrame>
   );
 }
