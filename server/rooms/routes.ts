@@ -12,6 +12,7 @@ import { registerRoomRetentionRoutes } from './plain/retention-routes';
 import { registerRoomCommentRoutes } from './plain/comment-routes';
 import { searchRoom } from './plain/search';
 import { searchAllRooms } from './plain/search-all';
+import { recentRoomFiles } from './plain/recent';
 import { listTrash, purgeItem, restoreItem } from './plain/trash';
 import { createFolder, deleteFolder, updateFolder } from './plain/folders';
 import { contents, createRoom, deleteRoom, listRooms, renameRoom } from './plain/rooms';
@@ -120,6 +121,8 @@ export const roomRoutes = routePlugin('kuvert-room-routes', async (app) => {
   registerRoomRetentionRoutes(app);
   registerRoomCommentRoutes(app);
   registerEndpoint(app, ROOM_ENDPOINTS.searchAll, async (request) => searchAllRooms(requestContext(app, request), request.query));
+
+  registerEndpoint(app, ROOM_ENDPOINTS.recent, async (request) => recentRoomFiles(requestContext(app, request), request.query));
   registerE2eRoomRoutes(app);
   registerRoomInvitationRoutes(app);
   registerRoomLinkRoutes(app);

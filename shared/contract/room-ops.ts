@@ -55,6 +55,24 @@ export const StorageQuotaSchema = z
   })
   .meta({ id: 'StorageQuota' });
 
+/**
+ * Issue 32 §2: the ZIP of a selection — files and folders of one room picked in its table, as
+ * comma-separated UUIDs (up to ROOM_ZIP_ITEMS_MAX: the URL stays inside common header limits, see
+ * ROOM_E2E_FILES_UUIDS_MAX). Each item is checked for the caller's role: one they cannot see is a
+ * 404, one they may not download a 403; below a chosen folder the usual ZIP rules hold.
+ */
+export const ROOM_ZIP_ITEMS_MAX = 100;
+export const RoomZipQuerySchema = z
+  .object({
+    items: z
+      .string()
+      .max(ROOM_ZIP_ITEMS_MAX * 37)
+      .transform((v) => v.split(','))
+      .pipe(z.array(Uuid).min(1).max(ROOM_ZIP_ITEMS_MAX))
+      .optional(),
+  })
+  .strict();
+
 export const StorageQuotaQuerySchema = z.object({ roomUuid: Uuid.optional() }).strict();
 export type StorageQuota = z.infer<typeof StorageQuotaSchema>;
 

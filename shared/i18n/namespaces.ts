@@ -22,6 +22,7 @@ export const I18N_NAMESPACES = [
   'roomRequests',
   'roomLinks',
   'roomComments',
+  'roomSelect',
 ] as const;
 export type I18nNamespace = (typeof I18N_NAMESPACES)[number];
 export const DEFAULT_NAMESPACE: I18nNamespace = 'common';

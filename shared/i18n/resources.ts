@@ -62,8 +62,11 @@ import deRoomLinks from '@locales/de/roomLinks.json';
 import enRoomLinks from '@locales/en/roomLinks.json';
 import frRoomLinks from '@locales/fr/roomLinks.json';
 import deRoomComments from '@locales/de/roomComments.json';
+import deRoomSelect from '@locales/de/roomSelect.json';
 import enRoomComments from '@locales/en/roomComments.json';
+import enRoomSelect from '@locales/en/roomSelect.json';
 import frRoomComments from '@locales/fr/roomComments.json';
+import frRoomSelect from '@locales/fr/roomSelect.json';
 import type { Language } from '@shared/contract/constants';
 import type { I18nNamespace } from './namespaces';
 
@@ -93,6 +96,7 @@ export const I18N_RESOURCES: Record<Language, Record<I18nNamespace, Record<strin
     roomRequests: deRoomRequests,
     roomLinks: deRoomLinks,
     roomComments: deRoomComments,
+    roomSelect: deRoomSelect,
   },
   en: {
     common: enCommon,
@@ -117,6 +121,7 @@ export const I18N_RESOURCES: Record<Language, Record<I18nNamespace, Record<strin
     roomRequests: enRoomRequests,
     roomLinks: enRoomLinks,
     roomComments: enRoomComments,
+    roomSelect: enRoomSelect,
   },
   fr: {
     common: frCommon,
@@ -141,5 +146,6 @@ export const I18N_RESOURCES: Record<Language, Record<I18nNamespace, Record<strin
     roomRequests: frRoomRequests,
     roomLinks: frRoomLinks,
     roomComments: frRoomComments,
+    roomSelect: frRoomSelect,
   },
 };

@@ -306,12 +306,16 @@ const MATRIX: Record<string, Row | Row[]> = {
   'rooms.restoreItem': { allowed: WRITERS, ok: 204, call: async () => ({ params: { roomUuid: P.room.uuid, itemUuid: await trashedFile() } }) },
   'rooms.purgeItem': { allowed: WRITERS, ok: 204, call: async () => ({ params: { roomUuid: P.room.uuid, itemUuid: await trashedFile() } }) },
   'rooms.searchAll': { allowed: SIGNED_IN, ok: 200, call: () => ({ query: { q: NAME_MARKER } }) },
+  'rooms.recent': { allowed: SIGNED_IN, ok: 200, call: () => ({ query: { pageSize: '5' } }) },
 
   // File operations (room-ops.ts)
   'roomOps.versions': { allowed: WRITERS, ok: 200, call: () => ({ params: { roomUuid: P.room.uuid, fileUuid: P.versioned.uuid } }) },
   'roomOps.versionContent': { allowed: WRITERS, ok: 200, call: () => ({ params: { roomUuid: P.room.uuid, fileUuid: P.versioned.uuid, versionUuid: P.versionUuid } }) },
   'roomOps.preview': { allowed: MEMBERS, ok: 200, call: () => ({ params: { roomUuid: P.room.uuid, fileUuid: P.file.uuid } }) },
-  'roomOps.roomZip': { allowed: DOWNLOADERS, ok: 200, call: () => ({ params: { roomUuid: P.room.uuid } }) },
+  'roomOps.roomZip': [
+    { allowed: DOWNLOADERS, ok: 200, call: () => ({ params: { roomUuid: P.room.uuid } }) },
+    { what: 'a selection (issue 32 §2)', allowed: DOWNLOADERS, ok: 200, call: () => ({ params: { roomUuid: P.room.uuid }, query: { items: `${P.file.uuid},${P.folder.uuid}` } }) },
+  ],
   'roomOps.folderZip': { allowed: DOWNLOADERS, ok: 200, call: () => ({ params: { roomUuid: P.room.uuid, folderUuid: P.folder.uuid } }) },
   'roomOps.quota': { allowed: SIGNED_IN, ok: 200, call: () => ({}) },
 

@@ -307,6 +307,11 @@ function buildRoutes(): RouteObject[] {
             { path: ':roomUuid', handle: handle({ titleKey: 'rooms:room.title' }), lazy: lazyPage(roomPage, 'RoomPage') },
             { path: ':roomUuid/folders/:folderUuid', handle: handle({ titleKey: 'rooms:room.title' }), lazy: lazyPage(roomPage, 'RoomPage') },
             { path: 'search', handle: handle({ titleKey: 'rooms:search.title' }), lazy: lazyPage(roomsSearchPage, 'RoomsSearchPage') },
+            {
+              path: 'recent',
+              handle: handle({ titleKey: 'roomSelect:recent.title' }),
+              lazy: lazyPage(() => import(/* webpackChunkName: "rooms" */ '@web/features/rooms/rooms-recent-page'), 'RoomsRecentPage'),
+            },
             { path: ':roomUuid/trash', handle: handle({ titleKey: 'rooms:trash.title' }), lazy: lazyPage(() => import(/* webpackChunkName: "rooms" */ '@web/features/rooms/room-trash'), 'RoomTrashPage') },
           ],
         },

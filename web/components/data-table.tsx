@@ -1,4 +1,4 @@
-import { makeStyles, mergeClasses, Spinner, Table, TableBody, TableCell, TableHeader, TableHeaderCell, TableRow, tokens } from '@fluentui/react-components';
+import { makeStyles, mergeClasses, Spinner, Table, TableBody, TableCell, TableHeader, TableHeaderCell, TableRow, TableSelectionCell, tokens } from '@fluentui/react-components';
 import { mediaQueryBelow } from '@shared/theme/constants';
 import type { MouseEvent, ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -62,6 +62,20 @@ export interface DataTableColumn<T> {
 }
 
 /**
+ * Rows picked with a checkbox each (issue 32 §2 multi-select): the header's checkbox picks or drops
+ * every row shown; Space on a focused checkbox toggles it. The caller keeps the picked keys.
+ */
+export interface DataTableSelection<T> {
+  selected: ReadonlySet<string>;
+  /** The rows' keys to pick (`true`) or drop. */
+  onChange: (keys: string[], selected: boolean) => void;
+  /** The accessible name of a row's checkbox, e.g. "Select “report.pdf”". */
+  rowLabel: (row: T) => string;
+  /** The header checkbox's accessible name. */
+  allLabel: string;
+}
+
+/**
  * A Fluent table with the states every list of the app has: an error alert, a spinner until the
  * first rows arrive, the caller's empty state for no rows, else a header row and one row per item.
  * `rows` undefined means "not loaded yet"; paging, search and toolbars stay with the caller.
@@ -78,6 +92,7 @@ export function DataTable<T>({
   empty = null,
   highlighted,
   onRowOpen,
+  selection,
 }: {
   /** The table's accessible name (or `labelledBy`: the id of a heading naming it). */
   label?: string;
@@ -99,6 +114,8 @@ export function DataTable<T>({
    * menus) and when the click ended a text selection. Keyboard users use the row's link.
    */
   onRowOpen?: (row: T) => void;
+  /** A checkbox column in front (multi-select). */
+  selection?: DataTableSelection<T>;
 }) {
   const { t } = useTranslation();
   const styles = useStyles();
@@ -119,6 +136,7 @@ export function DataTable<T>({
           >
             <TableHeader role="rowgroup" className={styles.head}>
               <TableRow role="row">
+                {selection && rows ? <SelectAllCell selection={selection} keys={rows.map(rowKey)} /> : null}
                 {columns.map((column) => (
                   <TableHeaderCell key={column.id} role="columnheader" {...(column.sort ? { 'aria-sort': column.sort } : {})}>
                     {column.header}
@@ -135,6 +153,14 @@ export function DataTable<T>({
                   {...(onRowOpen ? { onClick: (event: MouseEvent<HTMLElement>) => openFromClick(event, () => onRowOpen(row)) } : {})}
                   {...(highlighted?.(row) ? { 'aria-current': 'true' as const, 'data-highlighted': 'true' } : {})}
                 >
+                  {selection ? (
+                    <TableSelectionCell
+                      role="cell"
+                      checked={selection.selected.has(rowKey(row, index))}
+                      onClick={() => selection.onChange([rowKey(row, index)], !selection.selected.has(rowKey(row, index)))}
+                      checkboxIndicator={{ 'aria-label': selection.rowLabel(row) }}
+                    />
+                  ) : null}
                   {columns.map((column) => (
                     <TableCell key={column.id} role="cell" className={styles.cell} {...(typeof column.header === 'string' ? { 'data-label': column.header } : {})}>
                       {column.cell(row)}
@@ -147,5 +173,18 @@ export function DataTable<T>({
         </div>
       ) : null}
     </>
+  );
+}
+
+function SelectAllCell<T>({ selection, keys }: { selection: DataTableSelection<T>; keys: string[] }) {
+  const picked = keys.filter((key) => selection.selected.has(key)).length;
+  const all = picked === keys.length && keys.length > 0;
+  return (
+    <TableSelectionCell
+      role="columnheader"
+      checked={all ? true : picked > 0 ? 'mixed' : false}
+      onClick={() => selection.onChange(keys, !all)}
+      checkboxIndicator={{ 'aria-label': selection.allLabel }}
+    />
   );
 }

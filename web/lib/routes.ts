@@ -19,6 +19,8 @@ export const ROUTES = {
   room: (roomUuid: string, folderUuid?: string) => (folderUuid ? `/datarooms/${roomUuid}/folders/${folderUuid}` : `/datarooms/${roomUuid}`),
   /** Search results across all data rooms (`?q=`). */
   roomsSearch: '/datarooms/search',
+  /** Shared with me and recent files (issue 32 §2). */
+  roomsRecent: '/datarooms/recent',
   /** A room's trash (OWNER, EDITOR): plain and end-to-end encrypted rooms. */
   roomTrash: (roomUuid: string) => `/datarooms/${roomUuid}/trash`,
   secureRoomTrash: (roomUuid: string) => `/secure-rooms/${roomUuid}/trash`,

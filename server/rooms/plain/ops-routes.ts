@@ -19,7 +19,9 @@ export function registerRoomOpsRoutes(app: FastifyInstance): void {
     previewFile(requestContext(app, request), request, reply, request.params.roomUuid, request.params.fileUuid),
   );
 
-  registerEndpoint(app, ROOM_OPS_ENDPOINTS.roomZip, async (request, reply) => zipDownload(requestContext(app, request), request, reply, request.params.roomUuid));
+  registerEndpoint(app, ROOM_OPS_ENDPOINTS.roomZip, async (request, reply) =>
+    zipDownload(requestContext(app, request), request, reply, request.params.roomUuid, undefined, request.query.items),
+  );
 
   registerEndpoint(app, ROOM_OPS_ENDPOINTS.folderZip, async (request, reply) =>
     zipDownload(requestContext(app, request), request, reply, request.params.roomUuid, request.params.folderUuid),

@@ -1,7 +1,7 @@
 import { endpointArea } from '../endpoint';
 import { FolderParamsSchema, RoomParamsSchema } from '../rooms';
 import { RoomFileParamsSchema } from '../room-files';
-import { RoomFileVersionListSchema, RoomVersionParamsSchema, StorageQuotaQuerySchema, StorageQuotaSchema } from '../room-ops';
+import { RoomFileVersionListSchema, RoomVersionParamsSchema, RoomZipQuerySchema, StorageQuotaQuerySchema, StorageQuotaSchema } from '../room-ops';
 
 const area = endpointArea({ tag: 'rooms', access: 'authenticated' });
 
@@ -20,8 +20,8 @@ export const ROOM_OPS_ENDPOINTS = {
   preview: area.get('/rooms/{roomUuid}/files/{fileUuid}/preview', 'previewRoomFile', 'An image, PDF or text file inline for the browser’s viewer (every role, PREVIEWER too; sandboxed, never stored); other types 415', {
     params: RoomFileParamsSchema, response: {}, errors: [401, 403, 404, 415, 416], produces: ['application/octet-stream'],
   }),
-  roomZip: area.get('/rooms/{roomUuid}/zip', 'downloadRoomZip', 'The room’s files as a streamed ZIP (the ones the caller may download; OWNER, EDITOR, VIEWER)', {
-    params: RoomParamsSchema, response: {}, errors: [401, 403, 404], produces: ['application/zip'],
+  roomZip: area.get('/rooms/{roomUuid}/zip', 'downloadRoomZip', 'The room’s files as a streamed ZIP (the ones the caller may download; OWNER, EDITOR, VIEWER); with `items`, only those files and folders of the room (issue 32 §2 multi-select)', {
+    params: RoomParamsSchema, query: RoomZipQuerySchema, response: {}, errors: [400, 401, 403, 404], produces: ['application/zip'],
   }),
   folderZip: area.get('/rooms/{roomUuid}/folders/{folderUuid}/zip', 'downloadRoomFolderZip', 'A folder with everything below it as a streamed ZIP (OWNER, EDITOR, VIEWER)', {
     params: FolderParamsSchema, response: {}, errors: [401, 403, 404], produces: ['application/zip'],

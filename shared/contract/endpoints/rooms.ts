@@ -34,6 +34,7 @@ import {
 import { PartSchema } from '../deliveries';
 import { RoomsSearchQuerySchema, RoomsSearchResultSchema } from '../room-search';
 import { RoomAccessSetResultSchema } from '../room-invitations';
+import { RoomRecentQuerySchema, RoomRecentSchema } from '../room-recent';
 
 const SIGNED_IN = 'authenticated' as const;
 
@@ -119,5 +120,8 @@ export const ROOM_ENDPOINTS = {
   }),
   searchAll: area.get('/rooms/search', 'searchRooms', 'Rooms, folders and files of every plain room the caller can see whose name contains q, each with its room and path (E2E rooms are searched by the client over the decrypted names)', {
     query: RoomsSearchQuerySchema, response: { 200: RoomsSearchResultSchema }, errors: [400, 401],
+  }),
+  recent: area.get('/rooms/recent', 'recentRoomFiles', 'Shared with me (issue 32 §2): rooms others shared with the caller (first page) and the files changed most recently in the plain rooms the caller can see, newest first, paged', {
+    query: RoomRecentQuerySchema, response: { 200: RoomRecentSchema }, errors: [400, 401],
   }),
 };

@@ -42,7 +42,8 @@ const useStyles = makeStyles({
 
 interface Branch {
   roomUuid: string;
-  excluded: string | null;
+  /** The folders being moved: not offered (not into themselves). */
+  excluded: ReadonlySet<string>;
   openItems: ReadonlySet<TreeItemValue>;
   /** Folder names by uuid, for the toast and the hint once a folder is picked. */
   names: Map<string, string>;
@@ -53,7 +54,7 @@ interface Branch {
 function FolderChildren({ branch, folderUuid }: { branch: Branch; folderUuid: string | undefined }) {
   const { t } = useTranslation();
   const contents = useRoomContents(branch.roomUuid, folderUuid, FOLDERS_ONLY);
-  const folders = (contents.data?.folders ?? []).filter((f) => f.uuid !== branch.excluded);
+  const folders = (contents.data?.folders ?? []).filter((f) => !branch.excluded.has(f.uuid));
   const { source } = branch;
   const opened = useSWR(source && folders.length > 0 ? ['rooms/move-names', branch.roomUuid, folders.map((f) => `${f.uuid}:${f.name}`).join('|')] : null, () =>
     source!.folderNames(folders),
@@ -84,11 +85,36 @@ function FolderChildren({ branch, folderUuid }: { branch: Branch; folderUuid: st
  * another room) is the toast's text; success names the item and the target. `names` (E2E rooms):
  * decrypted names in the tree and the name check made here before the call.
  */
-export function MoveDialog({ room, item, onClose, names }: { room: Room; item: MoveItem | null; onClose: () => void; names?: MoveNames }) {
-  return item ? <MoveForm key={item.uuid} room={room} item={item} onClose={onClose} source={names} /> : null;
+export function MoveDialog({ room, item, onClose, names }: { room: Room; item: MoveItem | readonly MoveItem[] | null; onClose: () => void; names?: MoveNames }) {
+  if (item === null) return null;
+  // Several items (issue 32 §2 multi-select): one target for all, moved one after the other.
+  const items = Array.isArray(item) ? (item as readonly MoveItem[]) : [item as MoveItem];
+  if (items.length === 0) return null;
+  return <MoveForm key={items.map((i) => i.uuid).join()} room={room} items={items} onClose={onClose} source={names} />;
 }
 
-function MoveForm({ room, item, onClose, source }: { room: Room; item: MoveItem; onClose: () => void; source: MoveNames | undefined }) {
+/** Moves each item; answers the ones that failed with the reason's text. */
+async function moveEach(room: Room, items: readonly MoveItem[], target: string | null, source: MoveNames | undefined) {
+  const failed: { item: MoveItem; text: RoomErrorText }[] = [];
+  for (const item of items) {
+    try {
+      const clash = source ? await source.clash(target, item) : null;
+      if (clash) {
+        failed.push({ item, text: clash });
+        continue;
+      }
+      if (item.kind === 'file') await moveRoomFile(room.uuid, item.uuid, target);
+      else await moveFolder(room.uuid, item.uuid, target);
+    } catch (error) {
+      failed.push({ item, text: roomErrorText(error) });
+    }
+  }
+  return failed;
+}
+
+function MoveForm({ room, items, onClose, source }: { room: Room; items: readonly MoveItem[]; onClose: () => void; source: MoveNames | undefined }) {
+  const item = items[0]!;
+  const many = items.length > 1;
   const { t } = useTranslation();
   const styles = useStyles();
   const notify = useNotify();
@@ -96,15 +122,30 @@ function MoveForm({ room, item, onClose, source }: { room: Room; item: MoveItem;
   const [pending, setPending] = useState(false);
   const [openItems, setOpenItems] = useState<Set<TreeItemValue>>(new Set([ROOT]));
   const [names] = useState(() => new Map<string, string>());
-  const branch: Branch = { roomUuid: room.uuid, excluded: item.kind === 'folder' ? item.uuid : null, openItems, names, source };
+  const branch: Branch = { roomUuid: room.uuid, excluded: new Set(items.filter((i) => i.kind === 'folder').map((i) => i.uuid)), openItems, names, source };
   const roomName = source?.roomName ?? room.name;
-  const unchanged = target !== null && target.uuid === item.parentUuid;
+  const unchanged = target !== null && items.every((i) => i.parentUuid === target.uuid);
 
   async function submit(event: FormEvent) {
     event.preventDefault();
     if (!target || unchanged) return;
     setPending(true);
     const values = { name: item.name, target: target.name };
+    if (many) {
+      try {
+        const failed = await moveEach(room, items.filter((i) => i.parentUuid !== target.uuid), target.uuid, source);
+        if (failed.length === 0) notify('success', t('roomSelect:move.done', { count: items.length, target: target.name }));
+        else {
+          const list = failed.map(({ item: f, text }) => t('roomSelect:failedItem', { name: f.name, reason: t(`rooms:${text.key}`, text.values) })).join(' ');
+          notify('error', t('roomSelect:move.failed', { count: failed.length, total: items.length, target: target.name }), list);
+        }
+        await refreshRooms();
+        onClose();
+      } finally {
+        setPending(false);
+      }
+      return;
+    }
     try {
       const clash = source ? await source.clash(target.uuid, item) : null;
       if (clash) {
@@ -129,13 +170,19 @@ function MoveForm({ room, item, onClose, source }: { room: Room; item: MoveItem;
     <FormDialog
       open
       onClose={onClose}
-      title={item.kind === 'file' ? t('rooms:move.fileTitle', { name: item.name }) : t('rooms:move.folderTitle', { name: item.name })}
+      title={many ? t('roomSelect:move.title', { count: items.length }) : item.kind === 'file' ? t('rooms:move.fileTitle', { name: item.name }) : t('rooms:move.folderTitle', { name: item.name })}
       onSubmit={submit}
       submitLabel={t('rooms:move.submit')}
       submitDisabled={pending || !target || unchanged}
     >
       <Text as="p" id="move-target-hint" style={{ margin: 0 }}>
-        {target ? (unchanged ? t('rooms:move.alreadyThere', { name: item.name, target: target.name }) : t('rooms:move.target', { target: target.name })) : t('rooms:move.hint')}
+        {target
+          ? unchanged
+            ? many
+              ? t('roomSelect:move.alreadyThere', { target: target.name })
+              : t('rooms:move.alreadyThere', { name: item.name, target: target.name })
+            : t('rooms:move.target', { target: target.name })
+          : t('rooms:move.hint')}
       </Text>
       <Tree
         className={styles.tree}

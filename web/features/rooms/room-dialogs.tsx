@@ -86,9 +86,16 @@ export interface ConfirmRequest {
   title: string;
   text: string;
   confirmLabel: string;
-  run: () => Promise<void>;
+  /** An outcome: some items of a selection failed (issue 32 §2); the toast names them. */
+  run: () => Promise<void | PartialFailure>;
   done: string;
   failed: string;
+}
+
+/** A change over several items of which some failed: the toast's title and the failed items with their reasons. */
+export interface PartialFailure {
+  title: string;
+  detail: string;
 }
 
 /** Asks before a change that cannot simply be taken back (delete, own access); the outcome is a toast. */
@@ -101,8 +108,9 @@ export function ConfirmDialog({ request, onClose }: { request: ConfirmRequest | 
     if (!request) return;
     setPending(true);
     try {
-      await request.run();
-      notify('success', request.done);
+      const partial = await request.run();
+      if (partial) notify('error', partial.title, partial.detail);
+      else notify('success', request.done);
     } catch (error) {
       const text = roomErrorText(error);
       notify('error', request.failed, t(`rooms:${text.key}`, text.values));

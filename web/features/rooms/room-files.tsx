@@ -1,7 +1,7 @@
 import { Button, makeStyles, mergeClasses, Menu, MenuItem, MenuList, MenuPopover, MenuTrigger, Text, tokens } from '@fluentui/react-components';
 import { ArrowDownloadRegular, ArrowSortDownRegular, ArrowSortRegular, ArrowSortUpRegular, ArrowUploadRegular, DocumentRegular, MoreHorizontalRegular } from '@fluentui/react-icons';
 import { ROOM_PERMISSIONS, type RoomContents, type RoomFile, type RoomFileSort } from '@shared/contract/rooms';
-import { DataTable, type DataTableColumn } from '@web/components/data-table';
+import { DataTable, type DataTableColumn, type DataTableSelection } from '@web/components/data-table';
 import { plainDownloadClick } from '@web/lib/plain-download';
 import { useTransfer } from '@web/lib/transfer-store';
 import { useState, type DragEvent, type RefObject } from 'react';
@@ -54,6 +54,8 @@ interface Props {
   filter: LabelFilterValue;
   /** Opens the classification or file-status dialog of a file. */
   onLabel: (area: LabelRequest['area'], file: RoomFile) => void;
+  /** The rows picked for the selection toolbar (issue 32 §2). */
+  selection: Pick<DataTableSelection<RoomFile>, 'selected' | 'onChange'>;
 }
 
 /** The page of files shown and how to get another (the server pages and sorts; RoomPage keeps the cursors). */
@@ -74,7 +76,7 @@ export interface FilesPaging {
  * upload (through the transfer engine, resumable, shown in the transfer centre too), rename and
  * delete (after a confirmation); everyone but a PREVIEWER downloads (SPEC §6).
  */
-export function RoomFiles({ contents, onName, onConfirm, onMove, onDetails, onPreview, picker: input, highlight, paging, filter, onLabel }: Props) {
+export function RoomFiles({ contents, onName, onConfirm, onMove, onDetails, onPreview, picker: input, highlight, paging, filter, onLabel, selection }: Props) {
   const { t, i18n } = useTranslation();
   const styles = useStyles();
   const dateFormat = useDateFormat();
@@ -324,6 +326,7 @@ export function RoomFiles({ contents, onName, onConfirm, onMove, onDetails, onPr
         rows={contents.files.filter(matchesLabels(filter))}
         rowKey={(file) => file.uuid}
         highlighted={(file) => file.uuid === highlight}
+        selection={{ ...selection, rowLabel: (file) => t('roomSelect:selectRow', { name: file.name }), allLabel: t('roomSelect:selectAllFiles') }}
         empty={<Text as="p">{contents.files.length > 0 ? t('roomComments:filter.noMatch') : may.upload ? t('rooms:files.emptyEditor') : t('rooms:files.empty')}</Text>}
       />
       {contents.totalFiles > paging.pageSize || paging.page > 1 ? (

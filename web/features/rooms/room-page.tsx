@@ -23,6 +23,7 @@ import { plainPreviewSource } from './preview/plain-source';
 import { ConfirmDialog, NameDialog, type ConfirmRequest, type NameRequest } from './room-dialogs';
 import { RoomActivity } from './room-activity';
 import { RoomFiles, type FilesPaging } from './room-files';
+import { SelectionBar, useRoomSelection, type SelectedItem } from './room-selection';
 import { RoomStorage } from './storage-quota';
 import { LabelBadges, LabelDialog, LabelFilter, matchesLabels, NO_LABEL_FILTER, type LabelFilterValue, type LabelRequest } from './room-labels';
 import { RoleBadge, useDateFormat } from './room-format';
@@ -151,7 +152,7 @@ function RoomView({ contents, paging }: { contents: RoomContents; paging: FilesP
   const [naming, setNaming] = useState<NameRequest | null>(null);
   const [confirming, setConfirming] = useState<ConfirmRequest | null>(null);
   const [sharing, setSharing] = useState(false);
-  const [moving, setMoving] = useState<MoveItem | null>(null);
+  const [moving, setMoving] = useState<MoveItem | MoveItem[] | null>(null);
   const [details, setDetails] = useState<DetailsItem | null>(null);
   const [previewing, setPreviewing] = useState<RoomFile | null>(null);
   const previewSource = useMemo(() => (previewing ? plainPreviewSource(previewing, () => void refreshRooms()) : null), [previewing]);
@@ -160,6 +161,14 @@ function RoomView({ contents, paging }: { contents: RoomContents; paging: FilesP
   const [labeling, setLabeling] = useState<LabelRequest | null>(null);
   const picker = useRef<HTMLInputElement>(null);
   const { room, folder } = contents;
+  // Issue 32 §2: rows picked in the folder and file tables (of the page shown; another page starts empty).
+  const selection = useRoomSelection();
+  const { clear: clearSelection } = selection;
+  useEffect(() => clearSelection(), [clearSelection, paging.page]);
+  const selectedItems: SelectedItem[] = [
+    ...contents.folders.filter((f) => selection.selected.has(f.uuid)).map((f) => ({ kind: 'folder' as const, uuid: f.uuid, name: f.name, parentUuid: f.parentUuid, role: f.role })),
+    ...contents.files.filter((f) => selection.selected.has(f.uuid)).map((f) => ({ kind: 'file' as const, uuid: f.uuid, name: f.name, parentUuid: f.folderUuid, role: f.role })),
+  ];
   const here = folder ?? room;
   const zipUrl = `${API_BASE}${folder ? ROOM_OPS_PATHS.folderZip(room.uuid, folder.uuid) : ROOM_OPS_PATHS.roomZip(room.uuid)}`;
   const role = here.role;
@@ -357,6 +366,7 @@ function RoomView({ contents, paging }: { contents: RoomContents; paging: FilesP
       </div>
       <LabelFilter value={labelFilter} onChange={setLabelFilter} />
       <RoomSearch roomUuid={room.uuid} roomName={room.name} />
+      <SelectionBar room={room} items={selectedItems} onClear={selection.clear} onMove={setMoving} onConfirm={setConfirming} />
       {/* The server sends the sub-folders with the first page of files only. */}
       {paging.page === 1 ? (
       <section className={styles.section} aria-labelledby="room-folders-heading">
@@ -369,11 +379,12 @@ function RoomView({ contents, paging }: { contents: RoomContents; paging: FilesP
           rows={contents.folders.filter(matchesLabels(labelFilter))}
           rowKey={(item) => item.uuid}
           highlighted={(item) => item.uuid === highlight}
+          selection={{ ...selection, rowLabel: (item) => t('roomSelect:selectRow', { name: item.name }), allLabel: t('roomSelect:selectAllFolders') }}
           empty={<Text as="p">{contents.folders.length > 0 ? t('roomComments:filter.noMatch') : may.edit ? t('rooms:room.noFoldersEditor') : t('rooms:room.noFolders')}</Text>}
         />
       </section>
       ) : null}
-      <RoomFiles contents={contents} onName={setNaming} onConfirm={setConfirming} onMove={setMoving}
+      <RoomFiles contents={contents} selection={selection} onName={setNaming} onConfirm={setConfirming} onMove={setMoving}
         onDetails={(file) => setDetails({ kind: 'file', room, file })}
         onPreview={setPreviewing}
         picker={picker}

@@ -135,6 +135,8 @@ export function RoomsPage() {
             {t('rooms:create.action')}
           </Button>
         ) : null}
+        {/* Issue 32 §2: the rooms others shared and the newest files across the rooms. */}
+        <RouterLink to={ROUTES.roomsRecent}>{t('roomSelect:recent.nav')}</RouterLink>
         {rooms.isValidating ? <Spinner size="tiny" label={t('common:loading')} /> : null}
       </div>
       <DataTable

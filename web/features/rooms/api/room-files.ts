@@ -136,7 +136,7 @@ export const renameRoomFile = (file: RoomFile, name: string): Promise<RoomUpload
 export const moveRoomFile = (roomUuid: string, fileUuid: string, folderUuid: string | null): Promise<RoomUploadFile> =>
   call(apiClient, E.updateFile, { params: { roomUuid, fileUuid }, body: { folderUuid } });
 
-export const deleteRoomFile = async (file: RoomFile): Promise<void> => {
+export const deleteRoomFile = async (file: Pick<RoomFile, 'roomUuid' | 'uuid'>): Promise<void> => {
   await call(apiClient, E.removeFile, { params: { roomUuid: file.roomUuid, fileUuid: file.uuid } });
 };
 

@@ -51,6 +51,8 @@ import { E2eRowMenu, type E2eRow as Row, type E2eRowActions } from './e2e-row-me
 import { E2eRetentionButton } from './e2e-retention';
 import { RoomRetentionNote } from '../retention-dialog';
 import { useE2eZipDownload } from './e2e-zip';
+import { E2eSelectionBar } from './e2e-selection';
+import { useRoomSelection } from '../room-selection';
 import { E2eDropZone } from './e2e-drop';
 import { E2eRoomSearch } from './e2e-search';
 import { ScanStatus } from '../scan-state';
@@ -249,6 +251,11 @@ export function E2eRoomPage() {
   const page = paging.folder === folderUuid ? Math.min(paging.page, pages) : 1;
   const start = (page - 1) * ROOM_FILES_PAGE_SIZE;
   const pageRows = rows.slice(start, start + ROOM_FILES_PAGE_SIZE);
+  // Issue 32 §2: rows picked on this page of this folder (another page or folder starts empty).
+  const selection = useRoomSelection();
+  const { clear: clearSelection } = selection;
+  useEffect(() => clearSelection(), [clearSelection, folderUuid, page]);
+  const chosen = pageRows.filter((row) => selection.selected.has(row.uuid));
   const toPage = (next: number) => setPaging({ folder: folderUuid, page: next });
   // A search hit's file (?highlight=): marked in the table, its page shown and the row scrolled to
   // once its name is decrypted (it may come with a later page of the progressive open) — once per
@@ -406,7 +413,21 @@ export function E2eRoomPage() {
           <E2eRoomSearch roomUuid={roomUuid} roomName={view.roomName ?? t('rooms:e2e.nameBroken')} />
           <LabelFilter value={labelFilter} onChange={setLabelFilter} />
           {canWrite ? <E2eDropZone roomUuid={roomUuid} folderUuid={folderUuid ?? null} view={view} /> : null}
-          <DataTable label={t('rooms:e2e.contentsLabel')} columns={columns} rows={pageRows} rowKey={(row) => row.uuid} highlighted={(row) => row.uuid === highlight} empty={<Text as="p">{t('rooms:e2e.folderEmpty')}</Text>} />
+          <E2eSelectionBar
+            count={chosen.length}
+            mayDownload={roomMay(role, 'download')}
+            onZip={() => void zip({ uuid: folderUuid ?? null, name: (view.path.at(-1)?.name ?? view.roomName) || t('rooms:e2e.nameBroken'), only: new Set(chosen.map((row) => row.uuid)) })}
+            onClear={clearSelection}
+          />
+          <DataTable
+            label={t('rooms:e2e.contentsLabel')}
+            columns={columns}
+            rows={pageRows}
+            rowKey={(row) => row.uuid}
+            highlighted={(row) => row.uuid === highlight}
+            selection={{ ...selection, rowLabel: (row) => t('roomSelect:selectRow', { name: row.name ?? t('rooms:e2e.nameBroken') }), allLabel: t('roomSelect:selectAllRows') }}
+            empty={<Text as="p">{t('rooms:e2e.folderEmpty')}</Text>}
+          />
           {rows.length > ROOM_FILES_PAGE_SIZE ? (
             <nav className={styles.pager} aria-label={t('rooms:files.paging.label')}>
               <Button disabled={page <= 1} onClick={() => toPage(page - 1)}>

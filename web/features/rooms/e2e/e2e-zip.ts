@@ -48,7 +48,7 @@ async function* heldBack(reader: ReadableStreamDefaultReader<Uint8Array>): Async
 async function* roomEntries(options: {
   roomUuid: string;
   keys: UnlockedKeys;
-  top: { uuid: string | null; name: string };
+  top: { uuid: string | null; name: string; only?: ReadonlySet<string> };
   missing: Missing;
   signal: AbortSignal;
 }): AsyncGenerator<ZipEntry> {
@@ -121,9 +121,11 @@ async function* roomEntries(options: {
         missing.folders.push(shown || options.top.name);
         return;
       }
+      // Issue 32 §2: a selection keeps, at the top, only the chosen files and folders.
+      const chosen = (item: { uuid: string }) => !isTop || !options.top.only || options.top.only.has(item.uuid);
       // The sub-folders come with the first page only.
-      subfolders.push(...view.folders);
-      for (const file of view.files) {
+      subfolders.push(...view.folders.filter(chosen));
+      for (const file of view.files.filter(chosen)) {
         const label = shown ? `${shown}/${file.name}` : file.name;
         // The name the uploader signed (a rename re-signs it).
         const entry = file.metadata ? await entryOf(file, zipPath(path, names.take(file.metadata.name)), label) : null;
@@ -157,7 +159,7 @@ async function* roomEntries(options: {
  * transfer centre: progress as bytes of the ZIP so far, cancel, and the SPEC §8 messages. Call it
  * from the click handler (the save picker needs the user's gesture).
  */
-export function startE2eZipDownload(options: { roomUuid: string; keys: UnlockedKeys; top: { uuid: string | null; name: string } }): Promise<{ id: string; done: Promise<TransferOutcome> }> {
+export function startE2eZipDownload(options: { roomUuid: string; keys: UnlockedKeys; top: { uuid: string | null; name: string; only?: ReadonlySet<string> } }): Promise<{ id: string; done: Promise<TransferOutcome> }> {
   const missing: Missing = { files: [], folders: [] };
   return startStreamDownload({
     name: `${safeZipSegment(options.top.name)}.zip`,
@@ -174,7 +176,7 @@ export function startE2eZipDownload(options: { roomUuid: string; keys: UnlockedK
 }
 
 /** The menus' "Download as ZIP" in a Secure room: the keys unlocked (asked for if locked), then the ZIP's transfer. */
-export function useE2eZipDownload(roomUuid: string): (top: { uuid: string | null; name: string }) => Promise<void> {
+export function useE2eZipDownload(roomUuid: string): (top: { uuid: string | null; name: string; only?: ReadonlySet<string> }) => Promise<void> {
   const unlock = useUnlockedKeys('decrypt');
   return async (top) => {
     const keys = await unlock();
