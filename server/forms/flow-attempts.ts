@@ -6,7 +6,7 @@ import { conflict, notFound } from '../core/http-error';
 import { enqueueJob } from '../jobs/job-queue';
 import type { UserRow } from '../users/users-repository';
 import { assertMayEditForm } from './admin-settings';
-import { FLOW_WEBHOOK_JOB, handOffByUuid, listHandOffWire, type FlowWebhookPayload } from './flow-handoff';
+import { FLOW_WEBHOOK_JOB, handOffByUuid, levelNumberOf, listHandOffWire, type FlowWebhookPayload } from './flow-handoff';
 import { formFlowOf, secretOf } from './flow-settings';
 import { postToWebhook } from './flow-webhook';
 import { recordAttempt } from './flow-attempt-log';
@@ -68,7 +68,7 @@ export async function sendTest(app: FastifyInstance, user: UserRow, formUuid: st
   if (!flow || flow.enabled !== 1 || flow.webhook_url === '' || secret === null) throw conflict('Turn the process service on with a webhook and its secret first');
   const id = `test-${randomUUID()}`;
   const now = new Date().toISOString();
-  const body = { event: FLOW_WEBHOOK_TEST_EVENT, version: SUBMISSION_JSON_VERSION, handOffId: id, formUuid: form.uuid, formName: form.name, deliveryUuid: '', securityLevel: 1, sentAt: now, test: true, submission: null, encrypted: false, submittedAt: now, attachment: null } as const;
+  const body = { event: FLOW_WEBHOOK_TEST_EVENT, version: SUBMISSION_JSON_VERSION, handOffId: id, formUuid: form.uuid, formName: form.name, deliveryUuid: '', securityLevel: levelNumberOf(form.security_level), sentAt: now, test: true, submission: null, encrypted: false, submittedAt: now, attachment: null } as const;
   const posted = await postToWebhook(app, { url: flow.webhook_url, secret, body, handOffUuid: id, signal: new AbortController().signal });
   await recordAttempt(app.db, { formId: form.id, handOffId: null, test: true, ...posted });
   return { at: posted.at, handOffId: null, test: true, statusCode: posted.statusCode, durationMs: posted.durationMs, error: posted.error, handOffState: null, nextAttemptAt: null };
