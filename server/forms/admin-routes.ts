@@ -5,7 +5,7 @@ import { registerEndpoint } from '../core/endpoint-route';
 import { requestContext } from '../core/request-context';
 import { toWireForm } from './forms';
 import { formHistory } from './history';
-import { formSubmissionsCsv, listFormSubmissions } from './submission-list';
+import { formResponseSummary, formSubmissionsCsv, listFormSubmissions } from './submission-list';
 import { createFromTemplate, listTemplates } from './templates';
 
 /** Form administration beyond the form itself (shared/contract/form-admin.ts); registered by ./routes.ts. */
@@ -25,6 +25,8 @@ export function registerFormAdminRoutes(app: FastifyInstance): void {
   registerEndpoint(app, FORM_ADMIN_ENDPOINTS.submissions, async (request) =>
     listFormSubmissions(app, requestContext(app, request).user, request.params.formUuid, request.query.page, request.query.pageSize),
   );
+
+  registerEndpoint(app, FORM_ADMIN_ENDPOINTS.summary, async (request) => formResponseSummary(app, requestContext(app, request).user, request.params.formUuid));
 
   registerEndpoint(app, FORM_ADMIN_ENDPOINTS.submissionsCsv, async (request, reply) => {
     const { text, fileName } = await formSubmissionsCsv(app, requestContext(app, request).user, request.params.formUuid);

@@ -174,6 +174,11 @@ export async function retryHandOff(app: FastifyInstance, uuid: string): Promise<
     await enqueueJob(trx, FLOW_WEBHOOK_JOB, { handOffId: row.uuid } satisfies FlowWebhookPayload);
   });
   app.jobs.kick();
+  return listHandOffWire(app, uuid);
+}
+
+/** One hand-off as the Flows page shows it. */
+export async function listHandOffWire(app: FastifyInstance, uuid: string): Promise<HandOff> {
   const [wire] = await toWire(app, [(await handOffByUuid(app.db, uuid))!]);
   return wire!;
 }

@@ -4,6 +4,7 @@ import { requestContext } from '../core/request-context';
 import { routePlugin } from '../core/route-plugin';
 import { listHandOffs, retryHandOff } from './flow-handoff';
 import { getProcessService, rotateSecret, saveProcessService } from './flow-settings';
+import { listAttempts, sendAgain, sendTest } from './flow-attempts';
 
 /**
  * Flows (shared/contract/flows.ts): a form's process-service option (those who may edit the form)
@@ -19,6 +20,12 @@ export const flowRoutes = routePlugin('kuvert-flow-routes', async (app) => {
     void reply.code(201).header('cache-control', 'no-store');
     return answer;
   });
+
+  registerEndpoint(app, FLOW_ENDPOINTS.attempts, async (request) => listAttempts(app, requestContext(app, request).user, request.params.formUuid));
+
+  registerEndpoint(app, FLOW_ENDPOINTS.testWebhook, async (request) => sendTest(app, requestContext(app, request).user, request.params.formUuid));
+
+  registerEndpoint(app, FLOW_ENDPOINTS.sendAgain, async (request) => sendAgain(app, requestContext(app, request).user, request.params.formUuid, request.params.handOffId));
 
   registerEndpoint(app, FLOW_ENDPOINTS.list, async (request) => listHandOffs(app, request.query));
 

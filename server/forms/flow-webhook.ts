@@ -5,6 +5,7 @@ import type { JobKind } from '../jobs/job-queue';
 import { outboundErrorText, outboundPolicy, outboundRequest, OutboundRefusedError } from '../outbound/outbound-guard';
 import { FLOW_WEBHOOK_JOB, attachmentsOf, handOffByUuid, isEncryptedHandOff, levelNumberOf, type FlowWebhookPayload } from './flow-handoff';
 import { formFlowOf, secretOf } from './flow-settings';
+import { recordAttempt, type PostedAttempt } from './flow-attempt-log';
 
 /** One POST's deadline (connect, send, answer). */
 const WEBHOOK_TIMEOUT_MS = 15_000;
@@ -71,40 +72,24 @@ async function deliverOnce(app: FastifyInstance, handOffId: string, signal: Abor
     deliveryUuid: handOff.delivery_uuid,
     securityLevel: levelNumberOf(handOff.security_level),
     sentAt: new Date(Number(handOff.sent_at ?? handOff.created_at)).toISOString(),
+    test: false,
     submission: handOff.submission === null ? null : SubmissionJsonSchema.parse(JSON.parse(handOff.submission)),
     // Levels 3/4: only what the server knows (no values); the JSON is the delivery's encrypted file.
     encrypted: isEncryptedHandOff(handOff.security_level),
     submittedAt: new Date(Number(handOff.created_at)).toISOString(),
     attachment: handOff.file_uuid === null ? null : ((await attachmentsOf(app.db, [handOff.file_uuid])).get(handOff.file_uuid) ?? null),
   };
-  const text = JSON.stringify(body);
-  const timestamp = Date.now();
-  const attempted = { attempts: handOff.attempts + 1, last_attempt_at: timestamp };
-  let status: number;
-  try {
-    // Through the guard: checked again now and sent to the checked address only; no redirects.
-    const answer = await outboundRequest(flow.webhook_url, outboundPolicy(app.config), {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        'user-agent': 'Kuvert-Flows/1',
-        [FLOW_WEBHOOK_HEADERS.signature]: webhookSignature(secret, timestamp, text),
-        [FLOW_WEBHOOK_HEADERS.handOff]: handOff.uuid,
-        [FLOW_WEBHOOK_HEADERS.event]: FLOW_WEBHOOK_EVENT,
-      },
-      body: text,
-      signal: AbortSignal.any([signal, AbortSignal.timeout(WEBHOOK_TIMEOUT_MS)]),
-    });
-    status = answer.status;
-  } catch (error) {
-    if (signal.aborted) throw error; // shutting down: handed back, not counted
-    // The Flows page shows the last error: words of our own, never the target's address or answer.
-    const message = `The webhook could not be reached: ${outboundErrorText(error)}`;
-    app.log.warn({ handOffId, err: error }, 'flow webhook: no answer');
-    await app.db.updateTable('flow_hand_offs').set({ ...attempted, last_error: message }).where('id', '=', handOff.id).execute();
-    if (error instanceof OutboundRefusedError) throw new PermanentFailure(message);
-    throw new Error(message);
+  const attempted = { attempts: handOff.attempts + 1, last_attempt_at: Date.now() };
+  const posted = await postToWebhook(app, { url: flow.webhook_url, secret, body, handOffUuid: handOff.uuid, signal });
+  if (posted.statusCode === null && signal.aborted) throw posted.cause; // shutting down: handed back, not counted
+  await recordAttempt(app.db, { formId: handOff.form_id!, handOffId: handOff.id, test: false, ...posted });
+  if (posted.statusCode === null) {
+    app.log.warn({ handOffId, err: posted.cause }, 'flow webhook: no answer');
+    await app.db.updateTable('flow_hand_offs').set({ ...attempted, last_error: posted.error }).where('id', '=', handOff.id).execute();
+    if (posted.cause instanceof OutboundRefusedError) throw new PermanentFailure(posted.error ?? undefined);
+    throw new Error(posted.error ?? undefined);
   }
+  const status = posted.statusCode;
   if (status >= 200 && status < 300) {
     await app.db.updateTable('flow_hand_offs').set({ ...attempted, state: 'delivered', delivered_at: Date.now(), last_error: null }).where('id', '=', handOff.id).where('state', '=', 'pending').execute();
     return;
@@ -113,4 +98,33 @@ async function deliverOnce(app: FastifyInstance, handOffId: string, signal: Abor
   await app.db.updateTable('flow_hand_offs').set({ ...attempted, last_error: message }).where('id', '=', handOff.id).execute();
   if (isPermanent(status)) throw new PermanentFailure(message);
   throw new Error(message);
+}
+
+/**
+ * One signed POST of a webhook body (a hand-off's or a test's), through the outbound guard: checked
+ * again now and sent to the checked address only; no redirects. Never throws for the receiver's
+ * failure: the caller records the attempt and decides about retries.
+ */
+export async function postToWebhook(app: FastifyInstance, post: { url: string; secret: string; body: FlowWebhookBody; handOffUuid: string; signal: AbortSignal }): Promise<PostedAttempt> {
+  const text = JSON.stringify(post.body);
+  const at = Date.now();
+  try {
+    const answer = await outboundRequest(post.url, outboundPolicy(app.config), {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'user-agent': 'Kuvert-Flows/1',
+        [FLOW_WEBHOOK_HEADERS.signature]: webhookSignature(post.secret, at, text),
+        [FLOW_WEBHOOK_HEADERS.handOff]: post.handOffUuid,
+        [FLOW_WEBHOOK_HEADERS.event]: post.body.event,
+      },
+      body: text,
+      signal: AbortSignal.any([post.signal, AbortSignal.timeout(WEBHOOK_TIMEOUT_MS)]),
+    });
+    const ok = answer.status >= 200 && answer.status < 300;
+    return { at, durationMs: Date.now() - at, statusCode: answer.status, error: ok ? null : `The webhook answered HTTP ${answer.status}` };
+  } catch (error) {
+    // The Flows page and the log show the error: words of our own, never the target's address or answer.
+    return { at, durationMs: Date.now() - at, statusCode: null, error: `The webhook could not be reached: ${outboundErrorText(error)}`.slice(0, MAX_ERROR_LENGTH), cause: error };
+  }
 }

@@ -12,6 +12,7 @@ import {
 } from '@shared/contract/forms';
 import { isSecurityLevel } from '@shared/contract/security-levels';
 import { processPageProblems } from '@shared/rules/form-pages-rules';
+import { conditionProblems } from '@shared/rules/form-conditions';
 import { formFooterProblems } from '@shared/rules/form-footer-rules';
 import { formConfigProblems } from '@shared/rules/form-rules';
 import { nameKey, normaliseName } from '@shared/contract/names';
@@ -162,7 +163,7 @@ async function writeFields(trx: Transaction<Database>, formId: number, fields: C
 }
 
 function checkConfig(input: FormInputParsed): void {
-  const problems = [...formConfigProblems(input), ...processPageProblems(input.processPages, input.customFields), ...formFooterProblems(input.layout.footer)];
+  const problems = [...formConfigProblems(input), ...processPageProblems(input.processPages, input.customFields), ...conditionProblems(input.processPages, input.customFields), ...formFooterProblems(input.layout.footer)];
   if (problems.length > 0) throw badRequest('The form has invalid settings', { problems });
 }
 

@@ -1,3 +1,4 @@
+import { FieldConditionSchema } from '@shared/contract/form-conditions';
 import { FORM_PAGE_ICONS, ProcessPageSchema, type ProcessPage } from '@shared/contract/form-pages';
 import type { Generated } from 'kysely';
 import { z } from 'zod';
@@ -15,8 +16,8 @@ declare module './tables' {
   }
 }
 
-// Pages stored before the icon (issue 16) have none; an icon no longer in the list reads as none.
-const StoredPagesSchema = z.array(ProcessPageSchema.extend({ icon: z.enum(FORM_PAGE_ICONS).nullable().catch(null) }));
+// Pages stored before the icon (issue 16) or the condition (issue 33) have none; an icon no longer in the list reads as none.
+const StoredPagesSchema = z.array(ProcessPageSchema.extend({ icon: z.enum(FORM_PAGE_ICONS).nullable().catch(null), condition: FieldConditionSchema.nullable().catch(null) }));
 
 /** The stored pages; a column that does not parse reads as no pages (one page), never a 500. */
 export function pagesOf(row: { process_pages: string }): ProcessPage[] {
@@ -28,4 +29,4 @@ export function pagesOf(row: { process_pages: string }): ProcessPage[] {
   }
 }
 
-export const pagesColumn = (pages: readonly ProcessPage[]) => JSON.stringify(pages.map(({ id, title, description, icon }) => ({ id, title: title.trim(), description, icon })));
+export const pagesColumn = (pages: readonly ProcessPage[]) => JSON.stringify(pages.map(({ id, title, description, icon, condition }) => ({ id, title: title.trim(), description, icon, condition })));

@@ -2,6 +2,8 @@ import { reduceLanguage } from '@shared/contract/constants';
 import type { CustomField, FieldValue } from '@shared/contract/forms';
 import { formSubmissionsFileName, type FormSubmission, type FormSubmissionList } from '@shared/contract/form-submissions';
 import { isSecurityLevel } from '@shared/contract/security-levels';
+import type { FormResponseSummary } from '@shared/contract/form-response-summary';
+import { responseSummary } from '@shared/rules/form-summary';
 import { csvText } from '@shared/rules/csv';
 import { exportValueTexts, submissionExportRows, valueColumns } from '@shared/rules/form-export';
 import type { FastifyInstance } from 'fastify';
@@ -73,4 +75,11 @@ export async function formSubmissionsCsv(app: FastifyInstance, user: UserRow, fo
   const language = reduceLanguage(user.language);
   const rows = submissionExportRows(valueColumns(await fieldsOf(app, row.id)), await submissionsOf(app, row), language);
   return { text: csvText(rows, language), fileName: formSubmissionsFileName(row.url, new Date().toISOString().slice(0, 10), 'csv') };
+}
+
+/** The response summary from the kept values (levels 1/2; submissions without kept values are not counted). */
+export async function formResponseSummary(app: FastifyInstance, user: UserRow, formUuid: string): Promise<FormResponseSummary> {
+  const row = await readableForm(app, user, formUuid);
+  const kept = (await submissionsOf(app, row)).flatMap((s) => (s.values === null ? [] : [s.values]));
+  return responseSummary(await fieldsOf(app, row.id), kept);
 }

@@ -8,6 +8,7 @@ import { DELIVERY_SETTING_KEYS } from '@shared/contract/deliveries';
 import { FormSubmitBodySchema } from '@shared/contract/forms';
 import { fillTemplate, submissionProblems } from '@shared/rules/form-rules';
 import { isValidEmail } from '@shared/rules/send-rules';
+import { visibleValues } from '@shared/rules/form-conditions';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { accessDenied, authenticationRequired, badRequest } from '../core/http-error';
 import { createDraft } from '../deliveries/drafts';
@@ -141,8 +142,10 @@ export async function startFormSubmission(app: FastifyInstance, request: Fastify
   const encrypted = isE2eLevel(level);
   // Levels 3/4: the values are the browser's to check and encrypt (form-values.json); none in clear here.
   if (encrypted && Object.keys(body.values).length > 0) throw badRequest('This form encrypts its values in the browser', { problems: [{ field: 'values', reason: 'encryptedValuesOnly' }] });
-  const values = Object.fromEntries(Object.entries(body.values).filter(([name]) => !DISPLAY_ONLY_FIELD_TYPES.includes(fields.find((f) => f.name === name)?.type ?? 'text')));
-  const problems = encrypted ? [] : submissionProblems(fields, body.values);
+  // Conditional questions: a hidden field is not required and its value is dropped (kept nowhere).
+  const shown = visibleValues(pagesOf(row), fields, body.values);
+  const values = Object.fromEntries(Object.entries(shown.values).filter(([name]) => !DISPLAY_ONLY_FIELD_TYPES.includes(fields.find((f) => f.name === name)?.type ?? 'text')));
+  const problems = encrypted ? [] : submissionProblems(fields, shown.values, shown.hidden);
   if (problems.length > 0) throw formError(400, FORM_ERRORS.fieldInvalid, 'Some fields are not filled in correctly', { problems });
   // Last, so a refused submission does not spend the captcha the submitter answered.
   if (row.captcha === 1 && !(await app.captchas.verify(body.captchaId ?? '', body.captchaAnswer ?? ''))) {

@@ -31,6 +31,8 @@ export const FLOW_WEBHOOK_HEADERS = {
   event: 'kuvert-event',
 } as const;
 export const FLOW_WEBHOOK_EVENT = 'form.submission';
+/** The event (header and body) of the process-service tab's "Send test" (./flow-attempts.ts). */
+export const FLOW_WEBHOOK_TEST_EVENT = 'form.test';
 
 export const FLOW_WEBHOOK_URL_MAX = 2000;
 export const FLOW_LIST_LIMIT_MAX = 100;
@@ -97,7 +99,9 @@ export type FlowAttachment = z.infer<typeof FlowAttachmentSchema>;
  */
 export const FlowWebhookBodySchema = z
   .object({
-    event: z.literal(FLOW_WEBHOOK_EVENT),
+    event: z.enum([FLOW_WEBHOOK_EVENT, FLOW_WEBHOOK_TEST_EVENT]),
+    /** A test from the process-service tab: nothing was submitted (`form.test`, no submission). */
+    test: z.boolean(),
     version: z.literal(SUBMISSION_JSON_VERSION),
     handOffId: z.string(),
     formUuid: z.string(),

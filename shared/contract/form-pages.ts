@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CONDITION_SHAPE, FieldConditionSchema } from './form-conditions';
 
 /**
  * Process pages of a web form (SPEC §3 "process page", §5; issue 16 §2): the public page shows
@@ -30,9 +31,11 @@ const PAGE_SHAPE = {
   description: z.string().max(FORM_PAGE_DESCRIPTION_MAX).default(''),
   /** Optional; a page needs a title or an icon (§5). */
   icon: z.enum(FORM_PAGE_ICONS).nullable().default(null),
+  /** Shown only when an answer on an earlier page matches (./form-conditions.ts). */
+  ...CONDITION_SHAPE,
 };
 export const ProcessPageInputSchema = z.object(PAGE_SHAPE).strict().meta({ id: 'SaveFormProcessPage' });
-export const ProcessPageSchema = z.object({ ...PAGE_SHAPE, description: z.string(), icon: z.enum(FORM_PAGE_ICONS).nullable() }).meta({ id: 'FormProcessPage' });
+export const ProcessPageSchema = z.object({ ...PAGE_SHAPE, description: z.string(), icon: z.enum(FORM_PAGE_ICONS).nullable(), condition: FieldConditionSchema.nullable().default(null) }).meta({ id: 'FormProcessPage' });
 export type ProcessPage = z.infer<typeof ProcessPageSchema>;
 
 /** Spread into the saved form's shape (shared/contract/forms.ts FORM_SHAPE). */

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { SecurityLevelSchema } from './deliveries';
 import { FORM_SUBMIT_E2E_SHAPE, PUBLIC_FORM_E2E_SHAPE } from './form-e2e';
 import { DEFAULT_FORM_ADMIN, FormAdminSchema, FormAppearanceSchema } from './form-admin';
+import { CONDITION_SHAPE, NUMBER_RATING_SHAPE } from './form-conditions';
 import { FIELD_PAGE_SHAPE, FORM_PAGES_ANSWER_SHAPE, FORM_PAGES_SHAPE } from './form-pages';
 import { LanguageSchema } from './user';
 import { PUBLIC_FORM_LAYOUT_SHAPE } from './form-layout';
@@ -59,7 +60,7 @@ export const FORM_SIGNATURE_MAX = 200_000;
 export const FORM_FILE_KB_MAX = 10 * 1024 * 1024;
 
 /** SPEC §3 custom-field types. */
-export const CUSTOM_FIELD_TYPES = ['text', 'checkbox', 'radio', 'dropdown', 'file', 'link', 'date', 'signature', 'email', 'userAttribute', 'textTemplate'] as const;
+export const CUSTOM_FIELD_TYPES = ['text', 'checkbox', 'radio', 'dropdown', 'file', 'link', 'date', 'signature', 'email', 'userAttribute', 'textTemplate', 'number', 'rating'] as const;
 export type CustomFieldType = (typeof CUSTOM_FIELD_TYPES)[number];
 /** Types that show something but take no value from the submitter. */
 export const DISPLAY_ONLY_FIELD_TYPES: readonly CustomFieldType[] = ['link', 'textTemplate'];
@@ -91,6 +92,9 @@ const CUSTOM_FIELD_SHAPE = {
     linkAsButton: z.boolean().default(false),
     /** The process page the field is on (./form-pages.ts). */
     ...FIELD_PAGE_SHAPE,
+    /** Conditional questions, number and rating settings (./form-conditions.ts). */
+    ...CONDITION_SHAPE,
+    ...NUMBER_RATING_SHAPE,
 };
 
 /** The same shape with every default removed: what the server answers (every key present). */

@@ -48,10 +48,10 @@ export function formSteps(pages: readonly ProcessPage[], fields: readonly Custom
 export const stepOfField = (steps: readonly FormStep[], name: string): number => steps.findIndex((s) => s.fields.some((f) => f.field.name === name));
 
 /** §5 problems of one step's values only (Next): the other steps' values are neither checked nor "unknown". */
-export function stepProblems(step: FormStep, values: Record<string, FieldValue>): FormProblem[] {
+export function stepProblems(step: FormStep, values: Record<string, FieldValue>, hidden: ReadonlySet<string> = new Set()): FormProblem[] {
   const fields = step.fields.map((f) => f.field);
   const names = new Set(fields.map((f) => f.name));
-  return submissionProblems(fields, Object.fromEntries(Object.entries(values).filter(([name]) => names.has(name))));
+  return submissionProblems(fields, Object.fromEntries(Object.entries(values).filter(([name]) => names.has(name))), hidden);
 }
 
 /**

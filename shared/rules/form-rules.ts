@@ -79,6 +79,10 @@ function fieldConfigProblems(field: CustomField, index: number): FormProblem[] {
   if (field.type === 'link' && !isValidHttpUrl(field.defaultValue)) problems.push(at('invalidUrl', 'defaultValue'));
   if (field.type === 'userAttribute' && field.userAttribute === null) problems.push(at('required', 'userAttribute'));
   if (field.regex !== '' && !isValidRegex(field.regex)) problems.push(at('invalidRegex', 'regex'));
+  if (field.type === 'number') {
+    if (field.min !== null && field.max !== null && field.min > field.max) problems.push(at('invalidRange', 'max'));
+    if (field.step !== null && !(field.step > 0)) problems.push(at('invalidStep', 'step'));
+  }
   for (const key of ['startDate', 'endDate'] as const) {
     const value = field[key];
     if (value !== null && !isValidDate(value)) problems.push(at('invalidDate', key));
@@ -161,16 +165,47 @@ function valueProblem(field: CustomField, value: FieldValue | undefined): string
     if ((field.startDate !== null && text < field.startDate) || (field.endDate !== null && text > field.endDate)) return 'dateOutOfRange';
   }
   if (field.type === 'signature' && !isPngDataUrl(text)) return 'invalidValue';
+  if (field.type === 'number') return numberProblem(field, text);
+  if (field.type === 'rating') return ratingValue(field, text) === undefined ? 'invalidRating' : undefined;
   if (field.regex !== '' && isValidRegex(field.regex) && !new RegExp(`^(?:${field.regex})$`, 'u').test(text)) return 'regexMismatch';
   return undefined;
 }
 
-/** The submitter's values against the fields (SPEC §5); unknown field names are problems too. */
-export function submissionProblems(fields: readonly CustomField[], values: Record<string, FieldValue>): FormProblem[] {
+const NUMBER = /^-?\d+(?:\.\d+)?$/;
+
+/** A number field's value as a number, or undefined when it is no plain decimal (`.`, no exponent). */
+export const numberValue = (text: string): number | undefined => (NUMBER.test(text.trim()) ? Number(text.trim()) : undefined);
+
+/** A rating's stars (1 … ratingMax), or undefined. */
+export function ratingValue(field: Pick<CustomField, 'ratingMax'>, text: string): number | undefined {
+  const stars = /^\d{1,2}$/.test(text.trim()) ? Number(text.trim()) : NaN;
+  return stars >= 1 && stars <= field.ratingMax ? stars : undefined;
+}
+
+function numberProblem(field: CustomField, text: string): string | undefined {
+  const value = numberValue(text);
+  if (value === undefined) return 'invalidNumber';
+  if (field.integer && !Number.isInteger(value)) return 'notInteger';
+  if ((field.min !== null && value < field.min) || (field.max !== null && value > field.max)) return 'numberOutOfRange';
+  if (field.step !== null && field.step > 0) {
+    const steps = (value - (field.min ?? 0)) / field.step;
+    // Decimal steps (0.1) are not exact in binary: a millionth of a step is still on it.
+    if (Math.abs(steps - Math.round(steps)) > 1e-6) return 'numberStep';
+  }
+  return undefined;
+}
+
+/**
+ * The submitter's values against the fields (SPEC §5); unknown field names are problems too.
+ * `hidden`: fields a condition hides (./form-conditions.ts) — neither required nor checked; their
+ * values are dropped before (visibleValues), so one sent anyway is no problem here.
+ */
+export function submissionProblems(fields: readonly CustomField[], values: Record<string, FieldValue>, hidden: ReadonlySet<string> = new Set()): FormProblem[] {
   const problems: FormProblem[] = [];
   const known = new Set(fields.map((f) => f.name));
   for (const name of Object.keys(values)) if (!known.has(name)) problems.push({ field: name, reason: 'unknownField' });
   for (const field of fields) {
+    if (hidden.has(field.name)) continue;
     if (DISPLAY_ONLY_FIELD_TYPES.includes(field.type)) {
       if (values[field.name] !== undefined) problems.push({ field: field.name, reason: 'invalidValue' });
       continue;

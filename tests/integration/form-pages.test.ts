@@ -75,7 +75,7 @@ describe('form process pages', () => {
 
   it('saves and reads pages in order with each field on its page; the public page gets them; a form without pages has none', async () => {
     const form = await createForm();
-    expect(form.processPages).toEqual([{ id: 'person', title: 'About you', description: 'Who is asking', icon: null }, { id: 'request', title: 'Your request', description: '', icon: null }]);
+    expect(form.processPages).toEqual([{ id: 'person', title: 'About you', description: 'Who is asking', icon: null, condition: null }, { id: 'request', title: 'Your request', description: '', icon: null, condition: null }]);
     expect(form.customFields.map((f) => f.page)).toEqual(['person', 'person', 'request', null]);
     const read = (await (await call(server, owner, 'GET', api(`/forms/${form.formUuid}`))).json()) as Form;
     expect(read.processPages).toEqual(form.processPages);
@@ -84,7 +84,7 @@ describe('form process pages', () => {
     expect(publicForm.customFields.map((f) => [f.name, f.page])).toEqual([['Full name', 'person'], ['Contact', 'person'], ['Topic', 'request'], ['Note', null]]);
 
     // Reorder and rename: the ids stay, so the fields keep their pages.
-    const reordered = [{ id: 'request', title: 'What you need', description: '', icon: null }, { id: 'person', title: 'About you', description: 'Who is asking', icon: null }];
+    const reordered = [{ id: 'request', title: 'What you need', description: '', icon: null, condition: null }, { id: 'person', title: 'About you', description: 'Who is asking', icon: null, condition: null }];
     const response = await put(form, { processPages: reordered });
     expect(response.status, await response.clone().text()).toBe(200);
     const saved = (await response.json()) as Form;

@@ -49,6 +49,7 @@ import * as roomLinkLimits from './0072-room-link-limits';
 import * as formSubmissionValues from './0073-form-submission-values';
 import * as storageQuotas from './0078-storage-quotas';
 import * as notices from './0080-notices';
+import * as flowWebhookAttempts from './0081-flow-webhook-attempts';
 
 /**
  * Every migration, in order, for SQLite and PostgreSQL alike. A static list (not a
@@ -108,6 +109,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0073-form-submission-values': formSubmissionValues,
   '0078-storage-quotas': storageQuotas,
   '0080-notices': notices,
+  '0081-flow-webhook-attempts': flowWebhookAttempts,
 };
 
 export const staticMigrationProvider: MigrationProvider = {

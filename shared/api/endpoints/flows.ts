@@ -1,5 +1,6 @@
 import { FLOW_ENDPOINTS as E } from '@shared/contract/endpoints/flows';
 import type { FlowList, HandOff, ProcessService, ProcessServiceInput, ProcessServiceSecret } from '@shared/contract/flows';
+import type { FlowAttempt, FlowAttemptList } from '@shared/contract/flow-attempts';
 import { call } from '../call';
 import type { ApiClient } from '../client';
 
@@ -11,3 +12,6 @@ export const saveProcessService = (client: ApiClient, formUuid: string, body: Pr
 export const rotateProcessServiceSecret = (client: ApiClient, formUuid: string): Promise<ProcessServiceSecret> => call(client, E.rotateSecret, { params: { formUuid } });
 export const listHandOffs = (client: ApiClient, query: { cursor?: string; q?: string; limit?: number }): Promise<FlowList> => call(client, E.list, { query });
 export const retryHandOff = (client: ApiClient, handOffId: string): Promise<HandOff> => call(client, E.retry, { params: { handOffId } });
+export const listWebhookAttempts = (client: ApiClient, formUuid: string): Promise<FlowAttemptList> => call(client, E.attempts, { params: { formUuid } });
+export const testWebhook = (client: ApiClient, formUuid: string): Promise<FlowAttempt> => call(client, E.testWebhook, { params: { formUuid } });
+export const sendHandOffAgain = (client: ApiClient, formUuid: string, handOffId: string): Promise<HandOff> => call(client, E.sendAgain, { params: { formUuid, handOffId } });

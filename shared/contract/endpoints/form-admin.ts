@@ -2,6 +2,7 @@ import { endpointArea } from '../endpoint';
 import { FormHistoryQuerySchema, FormHistorySchema } from '../form-admin';
 import { FormTemplateListSchema, FromTemplateBodySchema } from '../form-templates';
 import { FormSubmissionListQuerySchema, FormSubmissionListSchema } from '../form-submissions';
+import { FormResponseSummarySchema } from '../form-response-summary';
 import { FORM_ROLES, FormParamsSchema, FormSchema } from '../forms';
 
 const area = endpointArea({ tag: 'forms', access: { roles: FORM_ROLES } });
@@ -19,6 +20,9 @@ export const FORM_ADMIN_ENDPOINTS = {
   }),
   submissions: area.get('/forms/{formUuid}/submissions', 'listFormSubmissions', "The form's submissions, newest first, with the values of levels 1/2 (its creator, editors and administrators)", {
     params: FormParamsSchema, query: FormSubmissionListQuerySchema, response: { 200: FormSubmissionListSchema }, errors: [404],
+  }),
+  summary: area.get('/forms/{formUuid}/summary', 'getFormResponseSummary', 'Counts per option of the choice fields, the rating and number figures, from the values of levels 1/2 (its creator, editors and administrators)', {
+    params: FormParamsSchema, response: { 200: FormResponseSummarySchema }, errors: [404],
   }),
   submissionsCsv: area.get('/forms/{formUuid}/submissions/csv', 'getFormSubmissionsCsv', "Every submission of the form as CSV (UTF-8 with BOM, the caller's locale separator)", {
     params: FormParamsSchema, response: {}, produces: ['text/csv'], errors: [404],

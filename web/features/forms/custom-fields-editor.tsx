@@ -3,6 +3,7 @@ import { CUSTOM_FIELD_TYPES, USER_ATTRIBUTES, type CustomField, type CustomField
 import type { ProcessPage } from '@shared/contract/form-pages';
 import type { FormProblem } from '@shared/rules/form-rules';
 import { FieldPageSelect } from './process-pages-editor';
+import { ConditionSettings, NumberRatingSettings } from './field-rules-editor';
 import { useTranslation } from 'react-i18next';
 
 const useStyles = makeStyles({
@@ -65,6 +66,8 @@ export function CustomFieldsEditor({ fields, problems, onChange, newField, pages
                 <Textarea value={field.options.join('\n')} onChange={(_e, d) => update(index, { options: lines(d.value) })} rows={3} />
               </Field>
             ) : null}
+            <NumberRatingSettings field={field} problemAt={(key) => problemAt(index, key)} update={(changes) => update(index, changes)} />
+            <ConditionSettings condition={field.condition} earlier={fields.slice(0, index)} problem={problemAt(index, 'condition')} onChange={(condition) => update(index, { condition })} />
             {field.type === 'file' ? (
               <div className={styles.row}>
                 <Field label={t('forms:fields.maxFileSizeKb')} validationMessage={problemAt(index, 'maxFileSizeKb')}>
@@ -97,7 +100,7 @@ export function CustomFieldsEditor({ fields, problems, onChange, newField, pages
                 </Select>
               </Field>
             ) : null}
-            {field.type !== 'file' && field.type !== 'signature' ? (
+            {field.type !== 'file' && field.type !== 'signature' && field.type !== 'rating' ? (
               <Field label={t('forms:fields.defaultValue')} validationMessage={problemAt(index, 'defaultValue')}>
                 <Input value={field.defaultValue} onChange={(_e, d) => update(index, { defaultValue: d.value })} />
               </Field>

@@ -5,6 +5,7 @@ import { CustomFieldInputSchema, FORM_WEB_LINKS, FormInputSchema, type Form, typ
 import { isE2eLevel, SECURITY_LEVEL_ORDER, SERVER_READABLE_LEVELS, securityLevelInfo } from '@shared/contract/security-levels';
 import { formAdminProblems } from '@shared/rules/form-admin-rules';
 import { processPageProblems } from '@shared/rules/form-pages-rules';
+import { conditionProblems } from '@shared/rules/form-conditions';
 import { formFooterProblems } from '@shared/rules/form-footer-rules';
 import { formConfigProblems, type FormProblem } from '@shared/rules/form-rules';
 import { Alert } from '@web/components/alert';
@@ -81,7 +82,7 @@ function FormEditor({ form }: { form: Form | undefined }) {
 
   async function save(event: FormEvent) {
     event.preventDefault();
-    const local = [...formConfigProblems(state), ...processPageProblems(state.processPages, state.customFields), ...formAdminProblems(state.admin, state.customFields, state.translations, state.processPages, state.securityLevel), ...formFooterProblems(state.layout.footer)];
+    const local = [...formConfigProblems(state), ...processPageProblems(state.processPages, state.customFields), ...conditionProblems(state.processPages, state.customFields), ...formAdminProblems(state.admin, state.customFields, state.translations, state.processPages, state.securityLevel), ...formFooterProblems(state.layout.footer)];
     setProblems(local);
     setFailure(null);
     if (local.length > 0) {

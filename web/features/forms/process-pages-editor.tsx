@@ -111,7 +111,7 @@ export function ProcessPagesEditor({ pages, fields, problems, onChange }: Props)
         </Card>
       ))}
       <div>
-        <Button disabled={pages.length >= FORM_PAGES_MAX} onClick={() => onChange([...pages, { id: newPageId(pages), title: '', description: '', icon: null }], fields)}>
+        <Button disabled={pages.length >= FORM_PAGES_MAX} onClick={() => onChange([...pages, { id: newPageId(pages), title: '', description: '', icon: null, condition: null }], fields)}>
           {t('forms:pages.add')}
         </Button>
       </div>

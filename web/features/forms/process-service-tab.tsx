@@ -8,6 +8,7 @@ import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import useSWR from 'swr';
 import { serverProblems } from './form-errors';
+import { WebhookLog } from './webhook-log';
 
 const useStyles = makeStyles({
   panel: { display: 'grid', gap: '12px' },
@@ -103,6 +104,7 @@ function ProcessServiceEditor({ formUuid }: { formUuid: string }) {
           {t('flows:processService.save')}
         </Button>
       </div>
+      {data.secretSet ? <WebhookLog formUuid={formUuid} /> : null}
     </div>
   );
 }

@@ -8,6 +8,8 @@ import { DISPLAY_ONLY_FIELD_TYPES, type CustomField, type FieldValue, type Publi
 import { localisedForm } from '@shared/rules/form-admin-rules';
 import { fillTemplate, signatureFile, submissionProblems, type FormProblem } from '@shared/rules/form-rules';
 import { formSteps, stepOfField, stepProblems } from '@shared/rules/form-pages-rules';
+import { visibleValues } from '@shared/rules/form-conditions';
+import { RatingInput } from './rating-input';
 import { isE2eLevel } from '@shared/contract/security-levels';
 import { submitFormDelivery, type SendProgress } from '@shared/transfer';
 import { Alert } from '@web/components/alert';
@@ -175,6 +177,8 @@ export function FormFill({ form, formId, preview = false, urlValues = {} }: { fo
     const filled = Object.fromEntries(Object.entries(values).filter(([, v]) => (typeof v === 'string' ? v.trim() !== '' : v.length > 0)));
     return { ...filled, ...declared };
   };
+  /** Conditional questions: what is shown for the values so far (hidden fields drop their values). */
+  const shownNow = visibleValues(form.processPages, form.customFields, allValues());
   const problemOf = (name: string) => {
     const found = problems.find((p) => p.field === name);
     if (!found) return undefined;
@@ -197,12 +201,16 @@ export function FormFill({ form, formId, preview = false, urlValues = {} }: { fo
     setFocusAfter((f) => ({ kind: 'problem', n: (f?.n ?? 0) + 1 }));
   };
   const goToStep = (index: number) => {
-    setStepIndex(index);
+    // A page a condition hides is passed over, forwards and back.
+    const by = index < current ? -1 : 1;
+    let target = index;
+    while (target > 0 && target < steps.length - 1 && steps[target]!.page && shownNow.hiddenPages.has(steps[target]!.page!.id)) target += by;
+    setStepIndex(target);
     setFocusAfter((f) => ({ kind: 'step', n: (f?.n ?? 0) + 1 }));
   };
   /** Next: only this step's fields are checked (the same rules the server runs on submit). */
   const next = () => {
-    const local = stepProblems(steps[current]!, allValues());
+    const local = stepProblems(steps[current]!, shownNow.values, shownNow.hidden);
     setFailure(local.length > 0 ? { key: 'forms:public.fixFields', values: {} } : null);
     if (local.length > 0) return showProblems(local);
     setProblems([]);
@@ -214,8 +222,8 @@ export function FormFill({ form, formId, preview = false, urlValues = {} }: { fo
     // Enter in a field of an earlier step goes on to the next step, it never submits.
     if (!last) return next();
     if (preview) return;
-    const submitted = allValues();
-    const local = submissionProblems(form.customFields, submitted);
+    const submitted = shownNow.values;
+    const local = submissionProblems(form.customFields, submitted, shownNow.hidden);
     if (form.disclaimerEnabled && !accepted) local.push({ field: 'disclaimerAccepted', reason: 'disclaimerNotAccepted' });
     if (form.recipientChoiceRequired && chosen.length === 0) local.push({ field: 'chosenRecipients', reason: 'noRecipients' });
     setProblems(local);
@@ -239,7 +247,7 @@ export function FormFill({ form, formId, preview = false, urlValues = {} }: { fo
           ...(captcha ? { captchaId: captcha.captchaId, captchaAnswer } : {}),
           language: currentLanguage(),
         },
-        files: [...Object.values(files).flat().map((file) => ({ name: file.name, blob: file })), ...signatureUploads(form, submitted)],
+        files: [...Object.entries(files).flatMap(([name, list]) => (shownNow.hidden.has(name) ? [] : list.map((file) => ({ name: file.name, blob: file })))), ...signatureUploads(form, submitted)],
         onProgress: setProgress,
         ...(encrypted ? { crypto: cryptoApi } : {}),
       });
@@ -271,7 +279,7 @@ export function FormFill({ form, formId, preview = false, urlValues = {} }: { fo
         {/* Every step stays mounted (hidden but the current one): file choices and drawn signatures survive Back and Next. */}
         {steps.map((step, stepNumber) =>
           step.fields.map(({ field, index }) => (
-            <div key={field.name} data-form-field={field.name} hidden={stepNumber !== current}>
+            <div key={field.name} data-form-field={field.name} hidden={stepNumber !== current || shownNow.hidden.has(field.name)}>
               <FieldInput field={field} fields={form.customFields} label={form.fieldLabels?.[field.name] || field.name} optionLabels={form.optionLabels?.[field.name]} index={index} value={values[field.name]} allValues={values} files={files[field.name] ?? []} problem={problemOf(field.name)} onValue={(v) => setValue(field.name, v)} onFiles={(list) => {
                   setFiles((f) => ({ ...f, [field.name]: list }));
                   clearProblem(field.name);
@@ -410,6 +418,14 @@ function FieldInput({ field, fields, label, optionLabels, index, value, allValue
           <Input type="date" value={text} min={field.startDate ?? undefined} max={field.endDate ?? undefined} onChange={(_e, d) => onValue(d.value)} />
         </Field>
       );
+    case 'number':
+      return (
+        <Field {...common}>
+          <Input type="number" inputMode={field.integer ? 'numeric' : 'decimal'} value={text} min={field.min ?? undefined} max={field.max ?? undefined} step={field.step ?? (field.integer ? 1 : 'any')} onChange={(_e, d) => onValue(d.value)} />
+        </Field>
+      );
+    case 'rating':
+      return <RatingInput field={field} common={common} value={text} onValue={onValue} />;
     case 'email':
       return (
         <Field {...common}>

@@ -12,6 +12,8 @@ import { apiClient } from '@web/lib/api-client';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Pager } from './pager';
+import { ResponseSummary } from './response-summary';
+import { numberValue } from '@shared/rules/form-rules';
 import useSWR from 'swr';
 
 const PAGE_SIZE = 20;
@@ -60,7 +62,10 @@ export function SubmissionsTab({ form }: { form: Form }) {
     try {
       const [{ default: writeExcelFile }, all] = await Promise.all([import('write-excel-file/browser'), allSubmissions(form.formUuid)]);
       const rows = submissionExportRows(all.columns, all.submissions, reduceLanguage(i18n.language));
-      await writeExcelFile(rows).toFile(formSubmissionsFileName(form.url, new Date().toISOString().slice(0, 10), 'xlsx'));
+      // Number and rating columns go in as numbers, so the spreadsheet sums and sorts them.
+      const numeric = new Set(all.columns.flatMap((name, i) => (form.customFields.some((f) => f.name === name && (f.type === 'number' || f.type === 'rating')) ? [rows[0]!.length - all.columns.length + i] : [])));
+      const cells = rows.map((row, r) => row.map((cell, c) => (r > 0 && numeric.has(c) ? (numberValue(cell) ?? cell) : cell)));
+      await writeExcelFile(cells).toFile(formSubmissionsFileName(form.url, new Date().toISOString().slice(0, 10), 'xlsx'));
     } catch {
       setExportFailed(true);
     } finally {
@@ -80,6 +85,7 @@ export function SubmissionsTab({ form }: { form: Form }) {
       </div>
       <Text>{encrypted ? t('formAdmin:submissions.encryptedNote') : t('formAdmin:submissions.olderNote')}</Text>
       {exportFailed ? <Alert type="error" title={t('formAdmin:submissions.exportError')} /> : null}
+      {encrypted ? null : <ResponseSummary form={form} />}
       <DataTable
         label={t('formAdmin:submissions.title')}
         columns={columns}
