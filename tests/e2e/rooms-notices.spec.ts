@@ -108,3 +108,28 @@ test("a VIEWER's drop of files says why nothing is uploaded", async ({ page }) =
   const files = await server.app.db.selectFrom('room_files').innerJoin('data_rooms', 'data_rooms.id', 'room_files.room_id').select('room_files.name').where('data_rooms.uuid', '=', room.uuid).execute();
   expect(files).toEqual([]);
 });
+
+test('the bell counts an unread notice; opening it marks it read and opens the room', async ({ browser }) => {
+  test.setTimeout(120_000);
+  const { server } = ctx;
+  const reader = await createUserInRepository(server, { username: 'bella' });
+  const room = await apiCreateRoom(server, await apiSignIn(server, owner), 'Bell Room');
+  await apiShareRoom(server, await apiSignIn(server, owner), room.uuid, reader.email, 'EDITOR');
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await signInToInbox(page, server, reader);
+  const bell = page.getByRole('button', { name: 'Notices, 1 unread' });
+  await expect(bell).toBeVisible({ timeout: 30_000 });
+  await bell.click();
+  const drawer = page.getByRole('dialog', { name: 'Notices' });
+  const notice = drawer.getByRole('link', { name: /gave you access to the data room “Bell Room” \(Editor\)\./ });
+  await expect(notice).toBeVisible();
+  await expectNoSeriousA11yViolations(page, 'notices drawer');
+  await notice.click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Bell Room' })).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByRole('button', { name: 'Notices', exact: true })).toBeVisible({ timeout: 30_000 });
+  await page.getByRole('button', { name: 'Notices', exact: true }).click();
+  await expect(page.getByRole('dialog', { name: 'Notices' }).getByText('Bell Room', { exact: false })).toBeVisible();
+  await expect(page.getByRole('dialog', { name: 'Notices' }).getByText(/· unread/)).toHaveCount(0);
+  await context.close();
+});
