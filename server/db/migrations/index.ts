@@ -48,6 +48,7 @@ import * as termsConsent from './0070-terms-consent';
 import * as roomLinkLimits from './0072-room-link-limits';
 import * as formSubmissionValues from './0073-form-submission-values';
 import * as storageQuotas from './0078-storage-quotas';
+import * as roomFolderLinks from './0079-room-folder-links';
 
 /**
  * Every migration, in order, for SQLite and PostgreSQL alike. A static list (not a
@@ -106,6 +107,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0072-room-link-limits': roomLinkLimits,
   '0073-form-submission-values': formSubmissionValues,
   '0078-storage-quotas': storageQuotas,
+  '0079-room-folder-links': roomFolderLinks,
 };
 
 export const staticMigrationProvider: MigrationProvider = {

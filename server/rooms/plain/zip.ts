@@ -5,14 +5,14 @@
 // in a text entry `_not-included.txt`. Plain rooms only (an E2E room's files decrypt in the browser).
 import { constants as zlib } from 'node:zlib';
 import archiver from 'archiver';
-import { ROOM_PERMISSIONS } from '@shared/contract/rooms';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ROOM_PERMISSIONS, type RoomRole } from '@shared/contract/rooms';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { contentDisposition } from '@shared/contract/content-disposition';
 import type { RequestContext } from '../../core/request-context';
 import { partsStream } from '../../uploads/bytes';
 import { recordActivity } from '../kind/activity';
 import { filePartKey, layoutOf } from '../kind/file-rows';
-import { liveFolder, liveRoom, requireRole, roleResolver, type FolderRow } from '../kind/roles';
+import { liveFolder, liveRoom, requireRole, roleResolver, type FolderRow, type RoomRow } from '../kind/roles';
 import { requireRoomKind } from '../kind/room-kind';
 
 export const NOT_INCLUDED_ENTRY = '_not-included.txt';
@@ -29,9 +29,23 @@ export async function zipDownload(ctx: RequestContext, request: FastifyRequest, 
   const root = folderUuid === undefined ? undefined : await liveFolder(app.db, room, folderUuid);
   await requireRole(app.db, room, user.id, 'download', root);
   requireRoomKind(room, 'plain', 'This is a Secure room (end-to-end encrypted): its files are downloaded file by file in the browser, under Secure rooms');
+  return streamRoomZip(app, request, reply, { room, root, roleOf: await roleResolver(app.db, room, user.id), actor: user });
+}
 
+/**
+ * The ZIP of `root` (or the whole room) as `roleOf` lets see and download it: a member's roles, or
+ * a folder link's maker's (sharing/folder-links.ts). The finished archive is logged as `download`
+ * by `actor`; `onFinish` runs then too (a link counts it).
+ */
+export async function streamRoomZip(
+  app: FastifyInstance,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  at: { room: RoomRow; root: FolderRow | undefined; roleOf: (folder?: Pick<FolderRow, 'id'>) => RoomRole | null; actor: { id: number | null; email: string }; onFinish?: () => Promise<void> },
+): Promise<unknown> {
+  const { room, root, roleOf, actor } = at;
+  const roomUuid = room.uuid;
   // The live folders below the root with their paths; a folder without any role is left out unnamed.
-  const roleOf = await roleResolver(app.db, room, user.id);
   const folders = await app.db.selectFrom('room_folders').selectAll().where('room_id', '=', room.id).where('deleted_at', 'is', null).execute();
   const paths = new Map<number | null, { path: string; folder: FolderRow | undefined }>([[root?.id ?? null, { path: '', folder: root }]]);
   for (let grew = true; grew; ) {
@@ -71,7 +85,7 @@ export async function zipDownload(ctx: RequestContext, request: FastifyRequest, 
   });
   const item = root ? { room, folderId: root.id, uuid: root.uuid, name: root.name } : { room, folderId: null, name: room.name };
   reply.raw.once('finish', () => {
-    recordActivity(app.db, 'download', user, item, `zip: ${included} files`).catch((err: unknown) => request.log.error({ err }, 'recording a download failed'));
+    Promise.all([recordActivity(app.db, 'download', actor, item, `zip: ${included} files`), at.onFinish?.()]).catch((err: unknown) => request.log.error({ err }, 'recording a download failed'));
   });
   // The client went away: stop reading blobs for it.
   reply.raw.once('close', () => {
