@@ -8,7 +8,7 @@ import { useState, type DragEvent, type RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
 import { deleteRoomFile, renameRoomFile, roomFileContentUrl, startRoomUpload, type VersionConflictChoice } from './api/room-files';
 import { fetchRoomContents, refreshRooms } from './api/rooms';
-import { createFolderTree, foldersToCreate, placedFromDrop, type PlacedFile } from './folder-drop';
+import { createFolderTree, foldersToCreate, placedFromDrop, UnreadableDropError, type PlacedFile } from './folder-drop';
 import { UploadFolderButton } from './upload-folder-button';
 import { roomErrorText } from './room-errors';
 import { scanAllowsContent, ScanStatus } from './scan-state';
@@ -147,7 +147,11 @@ export function RoomFiles({ contents, onName, onConfirm, onMove, onDetails, onPr
       if (!may.upload || uploading) return;
       event.preventDefault();
       setDragging(false);
-      void placedFromDrop(event.dataTransfer).then(uploadPlaced);
+      void placedFromDrop(event.dataTransfer).then(uploadPlaced, (error: unknown) => {
+        // A folder handed over without its contents: refused with its name, never flattened (issue 32 §1).
+        if (!(error instanceof UnreadableDropError)) throw error;
+        notify('warning', t('rooms:drop.unreadable', { names: error.names.join(', ') }));
+      });
     },
   };
 
