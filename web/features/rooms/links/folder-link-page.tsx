@@ -1,5 +1,5 @@
-import { Body1, Button, Card, Field, Input, makeStyles, Spinner } from '@fluentui/react-components';
-import { ArrowDownloadRegular, FolderRegular, LockClosedRegular } from '@fluentui/react-icons';
+import { Body1, Button, Card, Field, makeStyles, Spinner } from '@fluentui/react-components';
+import { ArrowDownloadRegular, FolderRegular } from '@fluentui/react-icons';
 import { API_BASE } from '@shared/contract/constants';
 import { ROOM_FOLDER_LINK_PAGE, ROOM_FOLDER_LINK_PATHS } from '@shared/contract/room-folder-links';
 import { Alert } from '@web/components/alert';
@@ -14,13 +14,13 @@ import useSWR from 'swr';
 import { roomLinkTokenHeaders } from './api';
 import { dropFile, getFolderLinkInfo } from './folder-link-api';
 import { isPasswordRefusal, linkErrorKey } from './link-errors';
+import { LinkPasswordCard } from './link-password-card';
 
 const useStyles = makeStyles({
   card: { maxWidth: '720px', margin: '0 auto', padding: '24px', display: 'grid', gap: '16px' },
   list: { listStyle: 'none', margin: 0, padding: 0, display: 'grid', gap: '8px' },
   row: { display: 'flex', gap: '12px', alignItems: 'center', flexWrap: 'wrap' },
   name: { flexGrow: 1, overflowWrap: 'anywhere' },
-  form: { display: 'grid', gap: '12px', maxWidth: '360px' },
 });
 
 /**
@@ -35,7 +35,6 @@ export function RoomFolderLinkPage() {
   const styles = useStyles();
   const token = useFragmentToken('token', { pathname: ROOM_FOLDER_LINK_PAGE }) ?? '';
   const [password, setPassword] = useState('');
-  const [typed, setTyped] = useState('');
   const [folderUuid, setFolderUuid] = useState<string | undefined>(undefined);
   const [sent, setSent] = useState<string[]>([]);
   const [busy, setBusy] = useState(false);
@@ -65,29 +64,16 @@ export function RoomFolderLinkPage() {
   }
 
   if (error && isPasswordRefusal(error)) {
-    const wrong = linkErrorKey(error) === 'passwordWrong';
     return (
-      <Card className={styles.card}>
-        <PageHeading focusOnMount>{t('roomLinks:page.passwordTitle')}</PageHeading>
-        <Body1 as="p" style={{ margin: 0 }}>
-          {t('roomLinks:page.passwordIntro')}
-        </Body1>
-        <form
-          className={styles.form}
-          onSubmit={(event) => {
-            event.preventDefault();
-            setLateError(null);
-            setPassword(typed);
-          }}
-        >
-          <Field label={t('roomLinks:page.password')} required validationState={wrong ? 'error' : 'none'} validationMessage={wrong ? t('roomLinks:page.errors.passwordWrong') : undefined}>
-            <Input type="password" autoComplete="off" value={typed} data-testid="folder-link-password" onChange={(_e, data) => setTyped(data.value)} />
-          </Field>
-          <Button appearance="primary" type="submit" icon={<LockClosedRegular />} disabled={typed === '' || info.isLoading}>
-            {t('roomLinks:page.unlock')}
-          </Button>
-        </form>
-      </Card>
+      <LinkPasswordCard
+        error={error}
+        busy={info.isLoading}
+        testId="folder-link-password"
+        onPassword={(typed) => {
+          setLateError(null);
+          setPassword(typed);
+        }}
+      />
     );
   }
   if (error) {
