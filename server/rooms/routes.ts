@@ -19,6 +19,7 @@ import { contents, createRoom, deleteRoom, listRooms, renameRoom } from './plain
 import { registerE2eRoomRoutes } from './e2e/e2e-routes';
 import { registerRoomInvitationRoutes } from './sharing/invitation-routes';
 import { registerRoomLinkRoutes } from './sharing/link-routes';
+import { registerRoomFolderLinkRoutes } from './sharing/folder-link-routes';
 import { secureCommitHooks } from './e2e/secure-commit';
 import { registerNoticeRoutes } from './kind/notice-inbox';
 
@@ -126,6 +127,7 @@ export const roomRoutes = routePlugin('kuvert-room-routes', async (app) => {
   registerE2eRoomRoutes(app);
   registerRoomInvitationRoutes(app);
   registerRoomLinkRoutes(app);
+  registerRoomFolderLinkRoutes(app);
   // The bell's notices come from the rooms (room-notices.ts), so they register with them.
   registerNoticeRoutes(app);
 });

@@ -68,7 +68,7 @@ export const ROOM_ERROR_REASONS = [
   'e2eRoomsNotAllowed', 'e2eRoomsNeedLicence', 'recipientKeyNotLive', 'keyIdMismatch', 'grantMismatch', 'wrappedKeyMissing', 'encryptionNotActivated',
   'noSigningKey', 'e2eMetadataRequired', 'e2eMetadataMissing', 'memberListMismatch',
   // public links, requests
-  'linkExpired', 'linkRevoked', 'linkUsedUp', 'passwordRequired', 'passwordWrong', 'fileDeleted', 'creatorLostAccess', 'invalidEmail', 'ownAddress', 'requestRecipientFixed', 'encryptedLevel',
+  'linkExpired', 'linkRevoked', 'linkUsedUp', 'passwordRequired', 'passwordWrong', 'fileDeleted', 'folderDeleted', 'wrongLinkKind', 'creatorLostAccess', 'invalidEmail', 'ownAddress', 'requestRecipientFixed', 'encryptedLevel',
 ] as const;
 export type RoomErrorReason = (typeof ROOM_ERROR_REASONS)[number];
 

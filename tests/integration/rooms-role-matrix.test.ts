@@ -10,6 +10,7 @@ import type { RoomFileVersionList } from '@shared/contract/room-ops';
 import type { RoomRequest } from '@shared/contract/room-requests';
 import { ROOM_LINK_TOKEN_HEADER, ROOM_REQUEST_TOKEN_HEADER } from '@shared/contract/link-token';
 import { ROOM_LINK_PATHS, type CreatedRoomLink } from '@shared/contract/room-links';
+import { ROOM_FOLDER_LINK_PATHS, type CreatedRoomFolderLink, type RoomDropFile } from '@shared/contract/room-folder-links';
 import { ROOM_COMMENT_PATHS } from '@shared/contract/room-comments';
 import type { RoomUploadFile } from '@shared/contract/room-files';
 import { ROOM_PATHS, type Room, type RoomFolder } from '@shared/contract/rooms';
@@ -50,7 +51,7 @@ const SIGNED_IN: readonly Actor[] = USERS;
 const EVERYONE: readonly Actor[] = ACTORS;
 
 /** The catalogue areas of data rooms (shared/contract/endpoints/index.ts). */
-const ROOM_AREAS = ['rooms', 'roomOps', 'roomsE2e', 'roomInvitations', 'roomRequests', 'roomAdmin', 'roomComments', 'roomRetention'] as const;
+const ROOM_AREAS = ['rooms', 'roomOps', 'roomsE2e', 'roomInvitations', 'roomRequests', 'roomAdmin', 'roomComments', 'roomRetention', 'roomFolderLinks'] as const;
 
 const email = (name: string) => `${name}@role-matrix.test`;
 const PASSWORD = 'Good-Passw0rd';
@@ -138,11 +139,11 @@ async function plainRoom(title: string): Promise<Room> {
 const plainFolder = async (roomUuid: string) => json<RoomFolder>(await owner('POST', ROOM_PATHS.folders(roomUuid), { name: `Folder ${NAME_MARKER} ${unique()}` }), 201);
 
 /** Announces a plain file as `actor` and sends every part; commits unless told not to. */
-async function plainUpload(actor: User, roomUuid: string, options: { name?: string; commit?: boolean; replace?: boolean; parts?: boolean } = {}): Promise<RoomUploadFile> {
+async function plainUpload(actor: User, roomUuid: string, options: { name?: string; commit?: boolean; replace?: boolean; parts?: boolean; folderUuid?: string } = {}): Promise<RoomUploadFile> {
   const bytes = markedBytes(PART_SIZE + 50);
   const name = options.name ?? `file ${NAME_MARKER} ${unique()}.txt`;
   const announced = await json<RoomUploadFile>(
-    await request(actor, 'POST', ROOM_PATHS.files(roomUuid), { body: { name, size: bytes.length, mimeType: 'text/plain', ...(options.replace ? { replace: true } : {}) } }),
+    await request(actor, 'POST', ROOM_PATHS.files(roomUuid), { body: { name, size: bytes.length, mimeType: 'text/plain', ...(options.replace ? { replace: true } : {}), ...(options.folderUuid ? { folderUuid: options.folderUuid } : {}) } }),
     201,
   );
   if (options.parts === false) return announced;
@@ -191,6 +192,25 @@ async function fileLink(): Promise<{ uuid: string; token: string }> {
   const link = await json<CreatedRoomLink>(await owner('POST', ROOM_LINK_PATHS.links(P.room.uuid, P.file.uuid), {}), 201);
   return { uuid: link.uuid, token: new URLSearchParams(new URL(link.url).hash.slice(1)).get('token')! };
 }
+
+/** A fresh folder (`folder`) or upload-only (`drop`) link to the plain fixture folder, made by the owner. */
+async function folderLink(kind: 'folder' | 'drop'): Promise<{ uuid: string; token: string }> {
+  const link = await json<CreatedRoomFolderLink>(await owner('POST', ROOM_FOLDER_LINK_PATHS.links(P.room.uuid, P.folder.uuid), { kind }), 201);
+  return { uuid: link.uuid, token: new URLSearchParams(new URL(link.url).hash.slice(1)).get('token')! };
+}
+/** A drop upload announced through a fresh drop link (its parts sent when asked): the token, the upload and its bytes. */
+async function dropUpload(sendParts: boolean): Promise<{ token: string; file: RoomDropFile; bytes: Uint8Array }> {
+  const { token } = await folderLink('drop');
+  const bytes = markedBytes(PART_SIZE + 10);
+  const file = await json<RoomDropFile>(await request('anonymous', 'POST', ROOM_FOLDER_LINK_PATHS.dropFiles, { headers: { [ROOM_LINK_TOKEN_HEADER]: token }, body: { name: `dropped ${unique()}.bin`, size: bytes.length } }), 201);
+  for (let i = 0; sendParts && i < file.partCount; i++) {
+    await json(await request('anonymous', 'PUT', ROOM_FOLDER_LINK_PATHS.dropPart(file.uuid, i), { headers: { [ROOM_LINK_TOKEN_HEADER]: token }, bytes: bytes.subarray(i * PART_SIZE, (i + 1) * PART_SIZE) }), 200);
+  }
+  return { token, file, bytes };
+}
+let inFolder: Promise<RoomUploadFile> | undefined;
+/** A file in the plain fixture folder (made once): what a folder link downloads. */
+const fileInFolder = () => (inFolder ??= plainUpload('owner', P.room.uuid, { folderUuid: P.folder.uuid }));
 
 const sealName = async (kind: 'room' | 'folder' | 'file', itemId: string, name: string) =>
   (await a.owner.crypto.encryptRoomNames({ roomKey: E.roomKey, roomId: E.room.uuid, items: [{ kind, itemId, name }] })).sealed[0]!;
@@ -432,6 +452,38 @@ const MATRIX: Record<string, Row | Row[]> = {
   'roomLinks.info': { allowed: EVERYONE, ok: 200, token: true, call: async () => ({ headers: { [ROOM_LINK_TOKEN_HEADER]: (await fileLink()).token } }) },
   'roomLinks.content': { allowed: EVERYONE, ok: 200, token: true, call: async () => ({ headers: { [ROOM_LINK_TOKEN_HEADER]: (await fileLink()).token } }) },
 
+  // Folder and upload-only links (room-folder-links.ts, issue 32 §2): the edit right on the folder makes, lists and revokes; the token alone lists, downloads or uploads
+  'roomFolderLinks.create': [
+    { allowed: WRITERS, ok: 201, call: () => ({ params: { roomUuid: P.room.uuid, folderUuid: P.folder.uuid }, body: { kind: 'folder', expiresInDays: 3 } }) },
+    { what: 'a drop link', allowed: WRITERS, ok: 201, call: () => ({ params: { roomUuid: P.room.uuid, folderUuid: P.folder.uuid }, body: { kind: 'drop' } }) },
+  ],
+  'roomFolderLinks.list': { allowed: WRITERS, ok: 200, call: () => ({ params: { roomUuid: P.room.uuid, folderUuid: P.folder.uuid } }) },
+  'roomFolderLinks.revoke': { allowed: WRITERS, ok: 204, call: async () => ({ params: { roomUuid: P.room.uuid, folderUuid: P.folder.uuid, linkUuid: (await folderLink('drop')).uuid } }) },
+  'roomFolderLinks.info': { allowed: EVERYONE, ok: 200, token: true, call: async () => ({ headers: { [ROOM_LINK_TOKEN_HEADER]: (await folderLink('folder')).token } }) },
+  'roomFolderLinks.fileContent': {
+    allowed: EVERYONE, ok: 200, token: true,
+    call: async () => ({ params: { fileUuid: (await fileInFolder()).uuid }, headers: { [ROOM_LINK_TOKEN_HEADER]: (await folderLink('folder')).token } }),
+  },
+  'roomFolderLinks.zip': { allowed: EVERYONE, ok: 200, token: true, call: async () => ({ headers: { [ROOM_LINK_TOKEN_HEADER]: (await folderLink('folder')).token } }) },
+  'roomFolderLinks.dropFile': {
+    allowed: EVERYONE, ok: 201, token: true,
+    call: async () => ({ headers: { [ROOM_LINK_TOKEN_HEADER]: (await folderLink('drop')).token }, body: { name: `dropped ${unique()}.txt`, size: 20 } }),
+  },
+  'roomFolderLinks.dropPart': {
+    allowed: EVERYONE, ok: 200, token: true,
+    call: async () => {
+      const { token, file, bytes } = await dropUpload(false);
+      return { params: { fileUuid: file.uuid, index: 0 }, headers: { [ROOM_LINK_TOKEN_HEADER]: token }, bytes: bytes.subarray(0, PART_SIZE) };
+    },
+  },
+  'roomFolderLinks.dropCommit': {
+    allowed: EVERYONE, ok: 200, token: true,
+    call: async () => {
+      const { token, file } = await dropUpload(true);
+      return { params: { fileUuid: file.uuid }, headers: { [ROOM_LINK_TOKEN_HEADER]: token } };
+    },
+  },
+
   // Comments on files and folders (room-comments.ts, issue 31 §1): every role reads, the edit right writes;
   // the author edits and deletes her own (a VIEWER or PREVIEWER tries the owner's), an OWNER deletes any.
   'roomComments.list': [
@@ -474,6 +526,10 @@ const KIND_ROWS: Record<string, Row[]> = {
   'roomsE2e.preview': [{ what: 'a plain room’s file', allowed: [], ok: 200, denied: wrongKind(MEMBERS), call: () => ({ params: { roomUuid: P.room.uuid, fileUuid: P.file.uuid } }) }],
   // An E2E room's file gets no public link: the server cannot decrypt it (409 encryptedRoom for those with the edit right).
   'roomLinks.create': [{ what: 'an E2E room’s file', allowed: [], ok: 201, denied: { owner: 409, editor: 409, viewer: 403, previewer: 403 }, call: () => ({ params: { roomUuid: E.room.uuid, fileUuid: E.fileUuid }, body: {} }) }],
+  // A Secure room's folder gets neither kind of folder link: the server holds no key to read or seal its files.
+  'roomFolderLinks.create': [
+    { what: 'an E2E room’s folder', allowed: [], ok: 201, denied: { owner: 409, editor: 409, viewer: 403, previewer: 403 }, call: () => ({ params: { roomUuid: E.room.uuid, folderUuid: E.folderUuid }, body: { kind: 'drop' } }) },
+  ],
   // A Secure file's classification and status live in its signed metadata: the PATCH refuses them.
   'rooms.updateFile': [{ what: 'classification of an E2E file', allowed: [], ok: 200, denied: wrongKind(WRITERS), call: () => ({ params: { roomUuid: E.room.uuid, fileUuid: E.fileUuid }, body: { classification: 'internal' } }) }],
   'rooms.updateFolder': [{ what: 'status of an E2E folder', allowed: [], ok: 200, denied: wrongKind(WRITERS), call: () => ({ params: { roomUuid: E.room.uuid, folderUuid: E.folderUuid }, body: { status: 'done' } }) }],

@@ -376,6 +376,12 @@ function buildRoutes(): RouteObject[] {
           handle: handle({ layout: 'auth', titleKey: 'roomLinks:page.title' }),
           lazy: lazyPage(() => import(/* webpackChunkName: "room-link-public" */ '@web/features/rooms/links/link-page'), 'RoomLinkPage'),
         })),
+        // The landing page of a folder or upload-only drop link (issue 32 §2): `#token=…`.
+        {
+          path: 'room-folder-link',
+          handle: handle({ layout: 'auth', titleKey: 'roomLinks:page.title' }),
+          lazy: lazyPage(() => import(/* webpackChunkName: "room-folder-link-public" */ '@web/features/rooms/links/folder-link-page'), 'RoomFolderLinkPage'),
+        },
         { path: 'addin/*', loader: serverPage, Component: Nothing },
         // Unmatched: the generic not-found page (SPEC §2 screen list) instead of a silent jump to the inbox.
         { path: '*', handle: handle({ titleKey: 'shell:notFound.title' }), Component: NotFoundPage },

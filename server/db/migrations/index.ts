@@ -48,6 +48,7 @@ import * as termsConsent from './0070-terms-consent';
 import * as roomLinkLimits from './0072-room-link-limits';
 import * as formSubmissionValues from './0073-form-submission-values';
 import * as storageQuotas from './0078-storage-quotas';
+import * as roomFolderLinks from './0079-room-folder-links';
 import * as notices from './0080-notices';
 import * as flowWebhookAttempts from './0081-flow-webhook-attempts';
 
@@ -108,6 +109,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0072-room-link-limits': roomLinkLimits,
   '0073-form-submission-values': formSubmissionValues,
   '0078-storage-quotas': storageQuotas,
+  '0079-room-folder-links': roomFolderLinks,
   '0080-notices': notices,
   '0081-flow-webhook-attempts': flowWebhookAttempts,
 };

@@ -88,6 +88,8 @@ export interface RoomFilesTable {
   /** Migration 0065: SPEC §4 classification and file status (shared/contract/rooms.ts); 'none' in Secure rooms (signed metadata there). */
   classification: Generated<string>;
   file_status: Generated<string>;
+  /** Migration 0079: the drop link (sharing/drop-links.ts) the file was uploaded through; null: a member's upload. */
+  drop_link_id: Generated<number | null>;
 }
 
 /** Migration 0065: a comment on a file or a folder (one of the two ids set); Secure rooms: `text` sealed, `signature` set. */

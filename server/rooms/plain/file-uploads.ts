@@ -2,6 +2,7 @@
 // → commit. Until the commit the file is seen by its uploader's part calls only.
 import { createHash, randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
+import type { FastifyInstance } from 'fastify';
 import { isValidMimeType, partCountOf, type Part } from '@shared/contract/deliveries';
 import type { CreateRoomFileBody, RoomFileParts, RoomUploadFile } from '@shared/contract/room-files';
 import { badRequest, conflict, notFound } from '../../core/http-error';
@@ -11,12 +12,12 @@ import { addStored } from '../../reports/storage-totals';
 import { checkComplete, checkPartRequest, writePart } from '../../uploads/parts';
 import { checkSpace } from '../../uploads/space';
 import { recordActivity } from '../kind/activity';
-import { fileBlobPrefix, filePartKey, layoutOf, liveFile, toUploadFile } from '../kind/file-rows';
+import { fileBlobPrefix, filePartKey, layoutOf, liveFile, toUploadFile, type FileRow } from '../kind/file-rows';
 import { checkNameFree, validName, withRoomNameLock } from '../kind/names';
 import { detectStoredType, refuseBlockedContent } from '../../uploads/content-type';
 import { blockPolicy, checkFileType, initialScanState, queueRoomScan } from './scan';
 import { committedReplacement, promoteUpload, requireContentMatch, sameNamedFile, versionConflict, type SecureCommitHooks } from './versions';
-import { liveFolder, liveRoom, requireRole } from '../kind/roles';
+import { liveFolder, liveRoom, requireRole, type FolderRow, type RoomRow } from '../kind/roles';
 import { isSecureRoom, requireRoomKind } from '../kind/room-kind';
 
 export async function createFile(ctx: RequestContext, roomUuid: string, input: CreateRoomFileBody): Promise<RoomUploadFile> {
@@ -25,6 +26,21 @@ export async function createFile(ctx: RequestContext, roomUuid: string, input: C
   const folder = input.folderUuid ? await liveFolder(app.db, room, input.folderUuid) : undefined;
   const role = await requireRole(app.db, room, user.id, 'upload', folder);
   requireRoomKind(room, 'plain');
+  const row = await announceUpload(app, room, folder, input, { uploadedBy: user.id, dropLinkId: null });
+  return toUploadFile(row, room, folder?.uuid ?? null, role, user.email);
+}
+
+/**
+ * An announced upload checked (name, size, file type, same name, quota) and claimed as an
+ * `uploading` row: a member's (`uploadedBy`) or a drop link's (`dropLinkId`, sharing/drop-links.ts).
+ */
+export async function announceUpload(
+  app: FastifyInstance,
+  room: RoomRow,
+  folder: FolderRow | undefined,
+  input: Pick<CreateRoomFileBody, 'name' | 'size' | 'mimeType' | 'replace'>,
+  by: { uploadedBy: number | null; dropLinkId: number | null },
+): Promise<FileRow> {
   let name = validName(input.name);
   if (input.size === 0) throw badRequest('Empty files cannot be uploaded', { field: 'size', reason: 'zeroByteFile' });
   const mimeType = input.mimeType?.trim().toLowerCase() ?? '';
@@ -38,7 +54,7 @@ export async function createFile(ctx: RequestContext, roomUuid: string, input: C
   const partSize = app.config.uploadPartSize;
   const uuid = randomUUID();
   const now = Date.now();
-  const row = await withRoomNameLock(app.db, room.id, async (trx) => {
+  return withRoomNameLock(app.db, room.id, async (trx) => {
     // Again under the lock: an announce of the same name may have taken it since the check above.
     if (!existing) await checkNameFree(trx, room.id, folder?.id ?? null, name);
     return trx
@@ -55,7 +71,8 @@ export async function createFile(ctx: RequestContext, roomUuid: string, input: C
         sha256: null,
         blob_prefix: fileBlobPrefix(room.uuid, uuid),
         state: 'uploading',
-        uploaded_by: user.id,
+        uploaded_by: by.uploadedBy,
+        drop_link_id: by.dropLinkId,
         created_at: now,
         updated_at: now,
         deleted_at: null,
@@ -67,7 +84,6 @@ export async function createFile(ctx: RequestContext, roomUuid: string, input: C
       .returningAll()
       .executeTakeFirstOrThrow();
   });
-  return toUploadFile(row, room, folder?.uuid ?? null, role, user.email);
 }
 
 /** The caller's own file of the room (any state), with the upload right still held where it lies. */
@@ -102,8 +118,16 @@ export async function putFilePart(
   ctx: RequestContext,
   input: { roomUuid: string; fileUuid: string; index: number; sha256: string | undefined; contentLength: number | undefined; body: Readable },
 ): Promise<Part> {
-  const { app } = ctx;
   const { file } = await ownUpload(ctx, input.roomUuid, input.fileUuid);
+  return storeUploadPart(ctx.app, file, input);
+}
+
+/** One part of an `uploading` file stored (idempotent: the same index and hash again is a no-op, the body unread). */
+export async function storeUploadPart(
+  app: FastifyInstance,
+  file: FileRow,
+  input: { index: number; sha256: string | undefined; contentLength: number | undefined; body: Readable },
+): Promise<Part> {
   if (file.state !== 'uploading') throw conflict('The file is complete; its parts cannot change');
   const { sha256, size } = checkPartRequest(layoutOf(file), input.index, input.sha256);
   const stored = await app.db
@@ -133,7 +157,23 @@ export async function commitFile(ctx: RequestContext, roomUuid: string, fileUuid
   if (replaced) return replaced;
   const { room, role, file, folder } = await ownUpload(ctx, roomUuid, fileUuid);
   if (file.state === 'complete') return toUploadFile(file, room, folder?.uuid ?? null, role, user.email);
-  const secure = isSecureRoom(room) ? secureHooks : undefined;
+  const row = await finishUpload(app, { room, folder, file }, user, isSecureRoom(room) ? secureHooks : undefined, ifMatch);
+  return toUploadFile(row, room, folder?.uuid ?? null, role, user.email);
+}
+
+/**
+ * Every part in, the whole file hashed and checked, committed with the storage total, the scan job
+ * and a new version's swap; activity `upload` (or `new_version`) by `actor`. Answers the stored row
+ * (a parallel commit's too).
+ */
+export async function finishUpload(
+  app: FastifyInstance,
+  at: { room: RoomRow; folder: FolderRow | undefined; file: FileRow },
+  actor: { id: number | null; email: string },
+  secure: SecureCommitHooks | undefined,
+  ifMatch?: string,
+): Promise<FileRow> {
+  const { room, folder, file } = at;
   await secure?.requireMetadata(app.db, file.id);
   const parts = await app.db.selectFrom('room_file_parts').select(['part_index', 'size']).where('file_id', '=', file.id).execute();
   const layout = layoutOf(file);
@@ -161,13 +201,10 @@ export async function commitFile(ctx: RequestContext, roomUuid: string, fileUuid
     await queueRoomScan(trx, scanState, { fileId: replaced?.id ?? file.id, blobPrefix: file.blob_prefix });
     return replaced ? { row: replaced, kind: 'new_version' as const } : { row: { ...committed, replaces_id: null }, kind: 'upload' as const };
   });
-  if (!done) {
-    // Committed meanwhile by a parallel call: answer what is stored now.
-    const again = await liveFile(app.db, room, file.uuid);
-    return toUploadFile(again.file, room, folder?.uuid ?? null, role, user.email);
-  }
+  // Committed meanwhile by a parallel call: answer what is stored now.
+  if (!done) return (await liveFile(app.db, room, file.uuid)).file;
   await app.db.deleteFrom('room_file_parts').where('file_id', '=', file.id).execute();
   if (scanState === 'scanning') app.jobs.kick();
-  await recordActivity(app.db, done.kind, user, { room, folderId: folder?.id ?? null, fileId: done.row.id, uuid: done.row.uuid, name: done.row.name });
-  return toUploadFile(done.row, room, folder?.uuid ?? null, role, user.email);
+  await recordActivity(app.db, done.kind, actor, { room, folderId: folder?.id ?? null, fileId: done.row.id, uuid: done.row.uuid, name: done.row.name });
+  return done.row;
 }

@@ -9,7 +9,7 @@ import archiver from 'archiver';
 import { ROOM_PERMISSIONS, type RoomRole } from '@shared/contract/rooms';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { contentDisposition } from '@shared/contract/content-disposition';
 import type { RequestContext } from '../../core/request-context';
 import { partsStream } from '../../uploads/bytes';
@@ -95,7 +95,25 @@ export async function zipDownload(ctx: RequestContext, request: FastifyRequest, 
   else await requireRole(app.db, room, user.id, 'download', root);
   requireRoomKind(room, 'plain', 'This is a Secure room (end-to-end encrypted): its files are downloaded file by file in the browser, under Secure rooms');
   const roleOf = await roleResolver(app.db, room, user.id);
-  const files = items ? await selectionEntries(ctx, room, roleOf, items) : await entriesBelow(app.db, room, roleOf, root, '');
+  const files = items ? await selectionEntries(ctx, room, roleOf, items) : undefined;
+  return streamRoomZip(app, request, reply, { room, root, roleOf, actor: user, files, note: items ? ` of ${items.length} chosen items` : '' });
+}
+
+/**
+ * The ZIP of `root` (or the whole room) as `roleOf` lets see and download it: a member's roles, or
+ * a folder link's maker's (sharing/folder-links.ts); `files` when the entries were chosen already
+ * (a selection). The finished archive is logged as `download` by `actor`; `onFinish` runs then too
+ * (a link counts it).
+ */
+export async function streamRoomZip(
+  app: FastifyInstance,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  at: { room: RoomRow; root: FolderRow | undefined; roleOf: RoleOf; actor: { id: number | null; email: string }; onFinish?: () => Promise<void>; files?: Entry[]; note?: string },
+): Promise<unknown> {
+  const { room, root, roleOf, actor } = at;
+  const roomUuid = room.uuid;
+  const files = at.files ?? (await entriesBelow(app.db, room, roleOf, root, ''));
 
   // Fast deflate: most shared files (PDF, office, images) are compressed already.
   const archive = archiver('zip', { zlib: { level: zlib.Z_BEST_SPEED } });
@@ -117,7 +135,7 @@ export async function zipDownload(ctx: RequestContext, request: FastifyRequest, 
   });
   const item = root ? { room, folderId: root.id, uuid: root.uuid, name: root.name } : { room, folderId: null, name: room.name };
   reply.raw.once('finish', () => {
-    recordActivity(app.db, 'download', user, item, `zip: ${included} files${items ? ` of ${items.length} chosen items` : ''}`).catch((err: unknown) => request.log.error({ err }, 'recording a download failed'));
+    Promise.all([recordActivity(app.db, 'download', actor, item, `zip: ${included} files${at.note ?? ''}`), at.onFinish?.()]).catch((err: unknown) => request.log.error({ err }, 'recording a download failed'));
   });
   // The client went away: stop reading blobs for it.
   reply.raw.once('close', () => {

@@ -10,13 +10,13 @@ import { RATE_LIMIT_BUCKETS } from '../../security/rate-limiter';
 import { createLink, linkDownload, linkInfo, listLinks, revokeLink } from './links';
 
 /** Counted before the token is looked up: a wrong token costs as much as a right one (database-backed, across servers). */
-async function linkBudget(app: FastifyInstance, ip: string): Promise<void> {
+export async function linkBudget(app: FastifyInstance, ip: string): Promise<void> {
   const byIp = await app.rateLimiter.hit(RATE_LIMIT_BUCKETS.roomLinkIp, ip, ROOM_LINK_IP_LIMIT);
   if (!byIp.allowed) throw rateLimitExceeded(byIp.retryAfterMs);
 }
 
 /** A protected link's password header (the headers schema has checked it: a string when present). */
-function passwordOf(request: FastifyRequest): string | undefined {
+export function passwordOf(request: FastifyRequest): string | undefined {
   const value = request.headers[ROOM_LINK_PASSWORD_HEADER];
   return typeof value === 'string' ? value : undefined;
 }

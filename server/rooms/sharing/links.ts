@@ -78,7 +78,7 @@ const toWire = (row: LinkRow, fileUuid: string, createdBy: string, createdByName
 });
 
 /** The chosen expiry: a calendar date (in the future, at most ROOM_LINK_MAX_DAYS ahead, else 400) or a number of days. */
-function expiryOf(input: CreateRoomLinkBody, now: number): number {
+export function expiryOf(input: Pick<CreateRoomLinkBody, 'expiresAt' | 'expiresInDays'>, now: number): number {
   if (input.expiresAt === undefined) return now + (input.expiresInDays ?? ROOM_LINK_DEFAULT_DAYS) * DAY_MS;
   const issue = (code: string, message: string) => badRequest(message, { issues: [{ path: '/expiresAt', code, message }] });
   if (input.expiresAt <= now) throw issue('too_small', 'The expiry date must be in the future');
@@ -148,7 +148,7 @@ export async function revokeLink(ctx: RequestContext, roomUuid: string, fileUuid
   await ctx.app.db.updateTable('room_links').set({ revoked_at: Date.now() }).where('id', '=', row.id).where('revoked_at', 'is', null).execute();
 }
 
-const gone = (reason: 'linkExpired' | 'linkRevoked' | 'linkUsedUp' | 'fileDeleted' | 'creatorLostAccess', message: string) => new HttpError(410, 'NotFoundException', message, { reason });
+export const gone = (reason: 'linkExpired' | 'linkRevoked' | 'linkUsedUp' | 'fileDeleted' | 'folderDeleted' | 'creatorLostAccess', message: string) => new HttpError(410, 'NotFoundException', message, { reason });
 
 const passwordRefused = (reason: 'passwordRequired' | 'passwordWrong', message: string) => new HttpError(403, 'AccessDeniedException', message, { reason });
 
@@ -157,10 +157,11 @@ const passwordRefused = (reason: 'passwordRequired' | 'passwordWrong', message: 
  * passwordWrong and counted per link; ROOM_LINK_PASSWORD_LIMIT wrong ones in the window and the
  * link answers 429 to every password (the right one too) until the window frees a slot.
  */
-async function checkPassword(app: FastifyInstance, link: LinkRow, encoded: string | undefined): Promise<void> {
+export async function checkPassword(app: FastifyInstance, link: Pick<LinkRow, 'id' | 'password_hash'>, encoded: string | undefined, table = ''): Promise<void> {
   if (link.password_hash === null) return;
   if (encoded === undefined) throw passwordRefused('passwordRequired', 'This link is protected by a password');
-  const subject = String(link.id);
+  // Folder links count under their own prefix (their ids are another table's).
+  const subject = `${table}${link.id}`;
   const wrong = await app.rateLimiter.count(RATE_LIMIT_BUCKETS.roomLinkPassword, subject, ROOM_LINK_PASSWORD_LIMIT.windowMs);
   if (wrong >= ROOM_LINK_PASSWORD_LIMIT.limit) throw rateLimitExceeded(ROOM_LINK_PASSWORD_LIMIT.windowMs);
   let password: string;
@@ -174,6 +175,13 @@ async function checkPassword(app: FastifyInstance, link: LinkRow, encoded: strin
   throw passwordRefused('passwordWrong', 'The password is wrong');
 }
 
+/** 410 with its reason for a link that no longer works (revoked, expired, used up). */
+export function refuseUnlessActive(state: RoomLinkState): void {
+  if (state === 'revoked') throw gone('linkRevoked', 'This link was revoked');
+  if (state === 'expired') throw gone('linkExpired', 'This link has expired');
+  if (state === 'usedUp') throw gone('linkUsedUp', 'This link is used up: its download limit is reached');
+}
+
 /**
  * The link of a token with its live room and file: unknown 404; revoked, expired, used up, its
  * file (or folder, or room) in the trash or purged, or its maker without the edit right there now:
@@ -183,9 +191,7 @@ async function linkTarget(app: FastifyInstance, token: string, password: string 
   const link = await app.db.selectFrom('room_links').selectAll().where('token_hash', '=', linkTokenHash(token)).executeTakeFirst();
   if (!link) throw notFound('Link not found', { reason: 'linkInvalid' });
   const state = linkStateOf(link);
-  if (state === 'revoked') throw gone('linkRevoked', 'This link was revoked');
-  if (state === 'expired') throw gone('linkExpired', 'This link has expired');
-  if (state === 'usedUp') throw gone('linkUsedUp', 'This link is used up: its download limit is reached');
+  refuseUnlessActive(state);
   await checkPassword(app, link, password);
   const fileGone = () => gone('fileDeleted', 'The shared file was deleted');
   const room = await app.db.selectFrom('data_rooms').selectAll().where('id', '=', link.room_id).where('deleted_at', 'is', null).executeTakeFirst();

@@ -21,6 +21,7 @@ import { FORM_LAYOUT_ENDPOINTS } from './form-layout';
 import { ROOM_REQUEST_ENDPOINTS } from './room-requests';
 import { ROOM_INVITATION_ENDPOINTS } from './room-invitations';
 import { ROOM_LINK_ENDPOINTS } from './room-links';
+import { ROOM_FOLDER_LINK_ENDPOINTS } from './room-folder-links';
 import { TRUST_NETWORK_ENDPOINTS } from './trust-networks';
 import { ROOM_RETENTION_ENDPOINTS } from './room-retention';
 import { ROOM_COMMENT_ENDPOINTS } from './room-comments';
@@ -51,6 +52,7 @@ export const ENDPOINT_AREAS = {
   roomRequests: ROOM_REQUEST_ENDPOINTS,
   roomInvitations: ROOM_INVITATION_ENDPOINTS,
   roomLinks: ROOM_LINK_ENDPOINTS,
+  roomFolderLinks: ROOM_FOLDER_LINK_ENDPOINTS,
   trustNetworks: TRUST_NETWORK_ENDPOINTS,
   roomRetention: ROOM_RETENTION_ENDPOINTS,
   roomComments: ROOM_COMMENT_ENDPOINTS,

@@ -70,16 +70,43 @@ async function walk(entry: FileSystemEntry, dirs: string[], out: PlacedFile[]): 
 }
 
 /**
- * What a drop holds: files, and folders walked through `webkitGetAsEntry` (their tree kept).
+ * Items of a drop that came without a file-system entry (`webkitGetAsEntry()` null, as some file
+ * managers hand them over) and cannot be read as files: folders whose tree the browser did not give.
+ * The drop is refused with their names rather than flattened or left out silently (issue 32 §1).
+ */
+export class UnreadableDropError extends Error {
+  constructor(readonly names: string[]) {
+    super(`Unreadable drop items: ${names.join(', ')}`);
+  }
+}
+
+/** A dropped File without an entry may be a folder: reading its first byte fails then. */
+async function readable(file: File): Promise<boolean> {
+  try {
+    await file.slice(0, 1).arrayBuffer();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * What a drop holds: files, and folders walked through `webkitGetAsEntry` (their tree kept). An item
+ * without an entry keeps its folders from `webkitRelativePath` when the browser knows it; a folder it
+ * cannot read throws UnreadableDropError (nothing of that drop is uploaded).
  * Entries must be taken from the DataTransfer synchronously, before the first await.
  */
 export async function placedFromDrop(data: DataTransfer): Promise<PlacedFile[]> {
   const entries = [...data.items].filter((item) => item.kind === 'file').map((item) => ({ entry: item.webkitGetAsEntry?.() ?? null, file: item.getAsFile() }));
   const out: PlacedFile[] = [];
+  const unreadable: string[] = [];
   for (const { entry, file } of entries) {
     if (entry) await walk(entry, [], out);
-    else if (file) out.push({ file, dirs: [] });
+    else if (file?.webkitRelativePath) out.push(...placedFromPicker([file]));
+    else if (file && (await readable(file))) out.push({ file, dirs: [] });
+    else unreadable.push(file?.name ?? '?');
   }
+  if (unreadable.length > 0) throw new UnreadableDropError(unreadable);
   return out;
 }
 

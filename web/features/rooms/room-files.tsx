@@ -8,7 +8,7 @@ import { useState, type DragEvent, type RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
 import { deleteRoomFile, renameRoomFile, roomFileContentUrl, startRoomUpload, type VersionConflictChoice } from './api/room-files';
 import { fetchRoomContents, refreshRooms } from './api/rooms';
-import { createFolderTree, dropReadFailure, foldersToCreate, placedFromDrop, type PlacedFile } from './folder-drop';
+import { createFolderTree, dropReadFailure, foldersToCreate, placedFromDrop, UnreadableDropError, type PlacedFile } from './folder-drop';
 import { UploadFolderButton } from './upload-folder-button';
 import { roomErrorText } from './room-errors';
 import { scanAllowsContent, ScanStatus } from './scan-state';
@@ -150,6 +150,11 @@ export function RoomFiles({ contents, onName, onConfirm, onMove, onDetails, onPr
       event.preventDefault();
       setDragging(false);
       void placedFromDrop(event.dataTransfer).then(uploadPlaced, (error: unknown) => {
+        // A folder handed over without its contents: refused with its name, never flattened (issue 32 §1).
+        if (error instanceof UnreadableDropError) {
+          notify('warning', t('rooms:drop.unreadable', { names: error.names.join(', ') }));
+          return;
+        }
         const failure = dropReadFailure(error);
         notify('error', t(failure.key, failure.values));
       });

@@ -12,7 +12,7 @@ import { useState, type DragEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { numberedName, type VersionConflictChoice } from '../api/room-files';
 import { refreshRooms } from '../api/rooms';
-import { dropReadFailure, foldersToCreate, placedFromDrop, type PlacedFile } from '../folder-drop';
+import { dropReadFailure, foldersToCreate, placedFromDrop, UnreadableDropError, type PlacedFile } from '../folder-drop';
 import { UploadFolderButton } from '../upload-folder-button';
 import { checkedRoomName, roomErrorText } from '../room-errors';
 import { VersionConflictDialog, type ConflictRequest } from '../version-dialogs';
@@ -164,6 +164,11 @@ export function E2eDropZone({ roomUuid, folderUuid, view }: { roomUuid: string; 
       event.preventDefault();
       setDragging(false);
       void placedFromDrop(event.dataTransfer).then(uploadPlaced, (error: unknown) => {
+        // A folder handed over without its contents: refused with its name, never flattened (issue 32 §1).
+        if (error instanceof UnreadableDropError) {
+          notify('warning', t('rooms:drop.unreadable', { names: error.names.join(', ') }));
+          return;
+        }
         const failure = dropReadFailure(error);
         notify('error', t(failure.key, failure.values));
       });

@@ -1,7 +1,7 @@
 import { isApiError } from '@shared/api/api-error';
 
 /** The server's refusals of a link (server/README "Public links to room files"), as `roomLinks:page.errors.*` keys. */
-const REASONS = ['linkInvalid', 'linkExpired', 'linkRevoked', 'linkUsedUp', 'passwordRequired', 'passwordWrong', 'fileDeleted', 'creatorLostAccess', 'scanInProgress', 'virusDetected', 'scanFailed'] as const;
+const REASONS = ['linkInvalid', 'linkExpired', 'linkRevoked', 'linkUsedUp', 'passwordRequired', 'passwordWrong', 'fileDeleted', 'folderDeleted', 'wrongLinkKind', 'creatorLostAccess', 'scanInProgress', 'virusDetected', 'scanFailed'] as const;
 
 export function linkErrorKey(error: unknown): string {
   if (!isApiError(error)) return 'general';

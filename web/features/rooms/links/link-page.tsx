@@ -1,5 +1,5 @@
-import { Body1, Button, Card, Field, Input, makeStyles, Spinner } from '@fluentui/react-components';
-import { ArrowDownloadRegular, LockClosedRegular } from '@fluentui/react-icons';
+import { Body1, Button, Card, makeStyles, Spinner } from '@fluentui/react-components';
+import { ArrowDownloadRegular } from '@fluentui/react-icons';
 import { API_BASE } from '@shared/contract/constants';
 import { ROOM_LINK_PAGE, ROOM_LINK_PATHS } from '@shared/contract/room-links';
 import { Alert } from '@web/components/alert';
@@ -14,6 +14,7 @@ import { useParams } from 'react-router';
 import useSWR from 'swr';
 import { getRoomLinkInfo, roomLinkTokenHeaders } from './api';
 import { isPasswordRefusal, linkErrorKey } from './link-errors';
+import { LinkPasswordCard } from './link-password-card';
 
 const useStyles = makeStyles({
   card: { maxWidth: '560px', margin: '0 auto', padding: '24px', display: 'grid', gap: '16px' },
@@ -21,7 +22,6 @@ const useStyles = makeStyles({
   term: { fontWeight: 600 },
   value: { margin: 0, overflowWrap: 'anywhere' },
   download: { justifySelf: 'start' },
-  passwordForm: { display: 'grid', gap: '12px', maxWidth: '360px' },
 });
 
 /**
@@ -40,7 +40,6 @@ export function RoomLinkPage() {
   const { token: pathToken } = useParams();
   const token = useFragmentToken('token', { legacy: pathToken, pathname: ROOM_LINK_PAGE }) ?? '';
   const [password, setPassword] = useState('');
-  const [typed, setTyped] = useState('');
   const info = useSWR(['room-link/public', token, password], () => getRoomLinkInfo(token, password), { revalidateOnFocus: false, shouldRetryOnError: false });
   const language = currentLanguage();
   const [lateError, setLateError] = useState<unknown>(null);
@@ -59,29 +58,16 @@ export function RoomLinkPage() {
   }
 
   if (error && isPasswordRefusal(error)) {
-    const wrong = linkErrorKey(error) === 'passwordWrong';
     return (
-      <Card className={styles.card}>
-        <PageHeading focusOnMount>{t('roomLinks:page.passwordTitle')}</PageHeading>
-        <Body1 as="p" style={{ margin: 0 }}>
-          {t('roomLinks:page.passwordIntro')}
-        </Body1>
-        <form
-          className={styles.passwordForm}
-          onSubmit={(event) => {
-            event.preventDefault();
-            setLateError(null);
-            setPassword(typed);
-          }}
-        >
-          <Field label={t('roomLinks:page.password')} required validationState={wrong ? 'error' : 'none'} validationMessage={wrong ? t('roomLinks:page.errors.passwordWrong') : undefined}>
-            <Input type="password" autoComplete="off" value={typed} data-testid="room-link-page-password" onChange={(_e, data) => setTyped(data.value)} />
-          </Field>
-          <Button appearance="primary" type="submit" icon={<LockClosedRegular />} disabled={typed === '' || info.isLoading} className={styles.download}>
-            {t('roomLinks:page.unlock')}
-          </Button>
-        </form>
-      </Card>
+      <LinkPasswordCard
+        error={error}
+        busy={info.isLoading}
+        testId="room-link-page-password"
+        onPassword={(typed) => {
+          setLateError(null);
+          setPassword(typed);
+        }}
+      />
     );
   }
   if (error) {
