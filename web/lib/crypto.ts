@@ -42,6 +42,15 @@ export function keptUnlockSessionTag(): string {
   return tag;
 }
 
+/** This tab's tag, if it has one; storage can be missing (tests, Node) or disabled (sandboxed frames): then none. */
+function storedTag(): string | null {
+  try {
+    return typeof sessionStorage === 'undefined' ? null : sessionStorage.getItem(SESSION_TAG_KEY);
+  } catch {
+    return null;
+  }
+}
+
 let restoreTriedFor: string | null = null;
 
 // Logout (and any other loss of the signed-in user, e.g. an expired session: the server answered
@@ -52,9 +61,9 @@ authStore.subscribe(() => {
   const session = secuPassKeys.get();
   if (session && (!user || user.uuid !== session.userUuid)) void secuPassKeys.lock();
   // Only a tab that has a tag can have kept anything: other anonymous pages never start the Worker.
-  else if (!user && initialized && !loadError && sessionStorage.getItem(SESSION_TAG_KEY)) void cryptoApi.forgetKeptKeys({}).catch(() => undefined);
+  else if (!user && initialized && !loadError && storedTag()) void cryptoApi.forgetKeptKeys({}).catch(() => undefined);
   // A tab without a tag never ticked the box: no Worker is started for nothing.
-  const tag = sessionStorage.getItem(SESSION_TAG_KEY);
+  const tag = storedTag();
   if (user && !session && tag && restoreTriedFor !== user.uuid) {
     restoreTriedFor = user.uuid;
     void secuPassKeys.restore({ userUuid: user.uuid, sessionTag: tag });
