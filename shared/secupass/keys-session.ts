@@ -116,11 +116,14 @@ export function createKeysSession({ crypto }: KeysSessionOptions): KeysSession {
       return { ok: true, keys: result.keys, upgrade };
     },
     async lock() {
+      // Only an unlock that was kept has a record to forget: a plain lock never starts the Worker
+      // for it (a signed-out tab that kept keys before a reload is cleared by web/lib/crypto.ts).
+      const wasKept = kept;
       kept = false;
       set(null);
       forgetContactPins();
       await crypto.lock();
-      await crypto.forgetKeptKeys({}).catch(() => undefined);
+      if (wasKept) await crypto.forgetKeptKeys({}).catch(() => undefined);
     },
   };
 }
