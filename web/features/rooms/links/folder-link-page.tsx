@@ -13,8 +13,7 @@ import { useTranslation } from 'react-i18next';
 import useSWR from 'swr';
 import { roomLinkTokenHeaders } from './api';
 import { dropFile, getFolderLinkInfo } from './folder-link-api';
-import { isPasswordRefusal, linkErrorKey } from './link-errors';
-import { LinkPasswordCard } from './link-password-card';
+import { LinkRefusal } from './link-password-card';
 
 const useStyles = makeStyles({
   card: { maxWidth: '720px', margin: '0 auto', padding: '24px', display: 'grid', gap: '16px' },
@@ -45,8 +44,10 @@ export function RoomFolderLinkPage() {
   const headers = roomLinkTokenHeaders(token, password);
 
   async function download(url: string, name: string, size?: number) {
-    await startPlainDownload({ url: `${API_BASE}${url}`, name, size, headers });
-    await info.mutate(); // the downloads left
+    const { done } = await startPlainDownload({ url: `${API_BASE}${url}`, name, size, headers });
+    // The server counts a download once its last byte went out: ask for the downloads left then.
+    await done.catch(() => undefined);
+    await info.mutate();
   }
 
   async function upload(files: File[]) {
@@ -63,9 +64,9 @@ export function RoomFolderLinkPage() {
     }
   }
 
-  if (error && isPasswordRefusal(error)) {
+  if (error) {
     return (
-      <LinkPasswordCard
+      <LinkRefusal
         error={error}
         busy={info.isLoading}
         testId="folder-link-password"
@@ -74,14 +75,6 @@ export function RoomFolderLinkPage() {
           setPassword(typed);
         }}
       />
-    );
-  }
-  if (error) {
-    return (
-      <Card className={styles.card}>
-        <PageHeading focusOnMount>{t('roomLinks:page.unavailableTitle')}</PageHeading>
-        <Alert type="error">{t(`roomLinks:page.errors.${linkErrorKey(error)}`)}</Alert>
-      </Card>
     );
   }
   if (!info.data) return <Spinner label={t('common:loading')} />;
@@ -96,7 +89,7 @@ export function RoomFolderLinkPage() {
           {t('roomLinks:folderPage.dropIntro', { date: expires })}
         </Body1>
         <Field label={t('roomLinks:folderPage.chooseFiles')}>
-          <input type="file" multiple disabled={busy} data-testid="folder-link-drop-input" onChange={(event) => void upload([...(event.target.files ?? [])])} />
+          <input type="file" multiple disabled={busy} aria-label={t('roomLinks:folderPage.chooseFiles')} data-testid="folder-link-drop-input" onChange={(event) => void upload([...(event.target.files ?? [])])} />
         </Field>
         {busy ? <Spinner size="tiny" label={t('roomLinks:folderPage.uploading')} /> : null}
         {sent.length > 0 ? (

@@ -2,7 +2,6 @@ import { Body1, Button, Card, makeStyles, Spinner } from '@fluentui/react-compon
 import { ArrowDownloadRegular } from '@fluentui/react-icons';
 import { API_BASE } from '@shared/contract/constants';
 import { ROOM_LINK_PAGE, ROOM_LINK_PATHS } from '@shared/contract/room-links';
-import { Alert } from '@web/components/alert';
 import { PageHeading } from '@web/components/page-heading';
 import { formatSize } from '@web/lib/format-size';
 import { useFragmentToken } from '@web/lib/fragment-token';
@@ -13,8 +12,7 @@ import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import useSWR from 'swr';
 import { getRoomLinkInfo, roomLinkTokenHeaders } from './api';
-import { isPasswordRefusal, linkErrorKey } from './link-errors';
-import { LinkPasswordCard } from './link-password-card';
+import { LinkRefusal } from './link-password-card';
 
 const useStyles = makeStyles({
   card: { maxWidth: '560px', margin: '0 auto', padding: '24px', display: 'grid', gap: '16px' },
@@ -53,13 +51,15 @@ export function RoomLinkPage() {
       setLateError(refusal);
       return;
     }
-    await startPlainDownload({ url: `${API_BASE}${ROOM_LINK_PATHS.content}`, name: file.name, size: file.size, headers: roomLinkTokenHeaders(token, password) });
-    await info.mutate(); // the downloads left
+    const { done } = await startPlainDownload({ url: `${API_BASE}${ROOM_LINK_PATHS.content}`, name: file.name, size: file.size, headers: roomLinkTokenHeaders(token, password) });
+    // The server counts a download once its last byte went out: ask for the downloads left then.
+    await done.catch(() => undefined);
+    await info.mutate();
   }
 
-  if (error && isPasswordRefusal(error)) {
+  if (error) {
     return (
-      <LinkPasswordCard
+      <LinkRefusal
         error={error}
         busy={info.isLoading}
         testId="room-link-page-password"
@@ -68,14 +68,6 @@ export function RoomLinkPage() {
           setPassword(typed);
         }}
       />
-    );
-  }
-  if (error) {
-    return (
-      <Card className={styles.card}>
-        <PageHeading focusOnMount>{t('roomLinks:page.unavailableTitle')}</PageHeading>
-        <Alert type="error">{t(`roomLinks:page.errors.${linkErrorKey(error)}`)}</Alert>
-      </Card>
     );
   }
   if (!info.data) return <Spinner label={t('common:loading')} />;

@@ -1,9 +1,10 @@
 import { Body1, Button, Card, Field, Input, makeStyles } from '@fluentui/react-components';
 import { LockClosedRegular } from '@fluentui/react-icons';
+import { Alert } from '@web/components/alert';
 import { PageHeading } from '@web/components/page-heading';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { linkErrorKey } from './link-errors';
+import { isPasswordRefusal, linkErrorKey } from './link-errors';
 
 const useStyles = makeStyles({
   card: { maxWidth: '560px', margin: '0 auto', padding: '24px', display: 'grid', gap: '16px' },
@@ -40,6 +41,22 @@ export function LinkPasswordCard({ error, busy, testId, onPassword }: { error: u
           {t('roomLinks:page.unlock')}
         </Button>
       </form>
+    </Card>
+  );
+}
+
+/**
+ * What a link's landing page shows instead of its content when the server refused: the password
+ * request (passwordRequired, passwordWrong) or the reason the link is unavailable.
+ */
+export function LinkRefusal({ error, busy, testId, onPassword }: { error: unknown; busy: boolean; testId: string; onPassword: (password: string) => void }) {
+  const { t } = useTranslation();
+  const styles = useStyles();
+  if (isPasswordRefusal(error)) return <LinkPasswordCard error={error} busy={busy} testId={testId} onPassword={onPassword} />;
+  return (
+    <Card className={styles.card}>
+      <PageHeading focusOnMount>{t('roomLinks:page.unavailableTitle')}</PageHeading>
+      <Alert type="error">{t(`roomLinks:page.errors.${linkErrorKey(error)}`)}</Alert>
     </Card>
   );
 }
