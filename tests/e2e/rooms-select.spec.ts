@@ -72,7 +72,7 @@ test('select three items → one ZIP, SHA-256 equal; move two to one folder; del
   for (const [name, data] of entries) expect(sha256(data), name).toBe(sha256(bytes[name]!));
 
   // Move two files to "Target": one dialog for both.
-  await bar.getByRole('button', { name: select.clear }).click();
+  await bar.getByRole('button', { name: select.clearSelection }).click();
   await expect(bar).toHaveCount(0);
   await checkbox(page, 'three.bin').check();
   await checkbox(page, 'four.bin').check();

@@ -125,7 +125,8 @@ test('keep both inside one batch: distinct numbers for files that meet the same 
     ['a (2).txt', 'second of the batch'],
     ['a (3).txt', 'third of the batch'],
   ] as const) {
-    await expect(files.getByRole('row', { name: new RegExp(`^${name.replace(/[().]/g, '\\$&')}`) })).toHaveCount(1);
+    // The row's name starts with its selection box ("Select “name”"): the quoted name is unique.
+    await expect(files.getByRole('row', { name: new RegExp(`“${name.replace(/[().]/g, '\\$&')}”`) })).toHaveCount(1);
     const download = page.waitForEvent('download');
     await files.getByRole('link', { name: fill(rooms.files.downloadFile, { name }) }).click();
     expect(await readFile((await (await download).path())!, 'utf8')).toBe(content);

@@ -1,13 +1,23 @@
-import { Button, Menu, MenuItemRadio, MenuList, MenuPopover, MenuTrigger } from '@fluentui/react-components';
+import { Button, makeStyles, mergeClasses, Menu, MenuItemRadio, MenuList, MenuPopover, MenuTrigger } from '@fluentui/react-components';
 import { LocalLanguageRegular } from '@fluentui/react-icons';
 import { LANGUAGES } from '@shared/contract/constants';
 import { LANGUAGE_NAMES } from '@shared/i18n/i18n';
+import { mediaQueryBelow, mediaQueryMinWidth } from '@shared/theme/constants';
 import { useTranslation } from 'react-i18next';
 import { changeLanguage, currentLanguage } from '../lib/i18n';
+
+// On a phone the button shows the globe only (its accessible name still names the language): the
+// header's tools (notices, transfers, language, user) then fit 390 px beside the brand.
+const useStyles = makeStyles({
+  name: { display: 'none', [mediaQueryMinWidth('sm')]: { display: 'inline' } },
+  // Fluent keeps a text button's 96 px minimum width even when its text is hidden.
+  button: { [mediaQueryBelow('sm')]: { minWidth: 0 } },
+});
 
 /** Deutsch / English / Français; persisted in localStorage and on the signed-in user (SPEC §2, §7). */
 export function LanguageSwitcher({ className }: { className?: string }) {
   const { t, i18n } = useTranslation();
+  const styles = useStyles();
   const language = currentLanguage();
   void i18n.language; // re-render on change
   return (
@@ -19,8 +29,8 @@ export function LanguageSwitcher({ className }: { className?: string }) {
       }}
     >
       <MenuTrigger disableButtonEnhancement>
-        <Button appearance="transparent" className={className} icon={<LocalLanguageRegular />} aria-label={t('common:language.switcherLabel', { language: LANGUAGE_NAMES[language] })}>
-          {LANGUAGE_NAMES[language]}
+        <Button appearance="transparent" className={mergeClasses(styles.button, className)} icon={<LocalLanguageRegular />} aria-label={t('common:language.switcherLabel', { language: LANGUAGE_NAMES[language] })}>
+          <span className={styles.name}>{LANGUAGE_NAMES[language]}</span>
         </Button>
       </MenuTrigger>
       <MenuPopover>

@@ -123,7 +123,7 @@ export function SelectionFrame({ count, onClear, children }: { count: number; on
       </Text>
       {children}
       <Button appearance="subtle" icon={<DismissRegular />} onClick={onClear}>
-        {t('roomSelect:clear')}
+        {t('roomSelect:clearSelection')}
       </Button>
     </div>
   );
