@@ -51,7 +51,8 @@ test('a person added from the share dialog is mailed in their language and opens
   await roleOf.selectOption('EDITOR');
   const confirm = page.getByRole('alertdialog', { name: `Change the role of ${member.email}?` });
   await expect(confirm).toBeVisible();
-  await expect(share).toBeVisible();
+  // Under the modal question the share dialog is hidden from assistive technology (aria-hidden), not closed.
+  await expect(page.getByRole('dialog', { name: 'Share “Notice Room Ü”', includeHidden: true })).toBeVisible();
   await expectNoSeriousA11yViolations(page, 'role change over the share dialog');
   await confirm.getByRole('button', { name: 'Cancel' }).click();
   await expect(confirm).toBeHidden();
