@@ -13,6 +13,7 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import { ConfigError, type KuvertConfig } from './config';
+import { setPasswordHashing } from './users/passwords';
 import { createAuditLog } from './audit/audit-log';
 import { installAccessControl } from './core/access';
 import { registerEndpoint } from './core/endpoint-route';
@@ -206,6 +207,7 @@ async function assemble(app: FastifyInstance, options: BuildAppOptions, database
   const mailer = options.mailer ?? createMailer({ dataDir: config.dataDir, smtpUrl: config.smtpUrl, settings: mailSettingsFrom(createSettingsStore(db), () => loadThemeAsset(db, 'logo')) });
   const sessions = createSessionsStore(db);
   app.decorate('config', config);
+  setPasswordHashing(config.passwordHashing);
   app.decorate('db', db);
   app.decorate('databaseKind', database.kind);
   app.decorate('users', createUsersRepository(db));

@@ -57,6 +57,12 @@ describe('configuration', () => {
     expect(() => loadConfig({ KUVERT_LOGIN_DELAY: '-1' })).toThrow(/KUVERT_LOGIN_DELAY/);
   });
 
+  it('KUVERT_PASSWORD_HASHING is standard or minimum; anything else is refused', () => {
+    expect(loadConfig({}).passwordHashing).toBe('standard');
+    expect(loadConfig({ KUVERT_PASSWORD_HASHING: 'minimum' }).passwordHashing).toBe('minimum');
+    expect(() => loadConfig({ KUVERT_PASSWORD_HASHING: 'fast' })).toThrow(/KUVERT_PASSWORD_HASHING/);
+  });
+
   it('refuses invalid values naming the variable, never echoing a secret', () => {
     expect(() => loadConfig({ PORT: 'eighty' })).toThrow(/PORT/);
     expect(() => loadConfig({ DATABASE_URL: 'mysql://root:hunter2@db/x' })).toThrow(ConfigError);

@@ -257,6 +257,13 @@ export const SETTINGS = {
     default: '–',
     doc: "off; behind a reverse proxy: its addresses or CIDR ranges, comma-separated (`10.0.0.5, 10.1.0.0/16`). The client address is then taken from `X-Forwarded-For`, only on requests from those proxies; unset, `X-Forwarded-For` is ignored. `true` is refused (it would let any client pick its address and escape the per-address limits)",
   }),
+  passwordHashing: setting({
+    env: 'KUVERT_PASSWORD_HASHING',
+    secret: false,
+    schema: z.enum(['standard', 'minimum']).default('standard'),
+    default: 'standard',
+    doc: "Argon2id cost of new password hashes: `standard` (64 MiB, 3 passes) or `minimum` (OWASP's minimum, 19 MiB, 2 passes, ~6× less CPU per sign-in: for small machines). Stored hashes carry their own cost and verify under either",
+  }),
   loginDelayMs: setting({
     env: 'KUVERT_LOGIN_DELAY',
     secret: false,

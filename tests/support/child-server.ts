@@ -58,6 +58,7 @@ export async function startChildServer(options: ChildServerOptions): Promise<Chi
       KUVERT_ADMIN_EMAIL: options.admin.email,
       KUVERT_ADMIN_PASSWORD: options.admin.password,
       KUVERT_LOG_LEVEL: 'warn',
+      KUVERT_PASSWORD_HASHING: 'minimum',
       ...options.env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

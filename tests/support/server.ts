@@ -53,6 +53,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     // The built web client when there is one (Playwright runs after `npm run build`).
     webRoot: join(process.cwd(), 'dist', 'web'),
     logLevel: options.logStream ? 'debug' : 'silent',
+    // OWASP's minimum Argon2 cost: thousands of sign-ins per suite at a sixth of the CPU.
+    passwordHashing: 'minimum',
     ...options.config,
   });
   // Small pools: many test servers share one PostgreSQL (max_connections 100 by default).
