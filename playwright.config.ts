@@ -19,11 +19,15 @@ export default defineConfig({
   testDir: 'tests',
   testMatch: ['e2e/**/*.spec.ts', 'browser/**/*.spec.ts', 'addin/**/*.spec.ts'],
   fullyParallel: false,
-  workers: process.env.CI ? 2 : 2,
-  retries: 0,
+  workers: 2,
+  // CI's shared 2-core machine sometimes stalls a page for longer than an expect's 10 s (seen there:
+  // a first heading not drawn in 10 s, in specs that take 2 s on a quiet machine). One retry there
+  // keeps such a stall from failing the run; a real defect fails both tries, and the list reporter
+  // names every test that needed its retry ("flaky"), so none goes unseen.
+  retries: process.env.CI ? 1 : 0,
   timeout: 60_000,
   expect: { timeout: 10_000 },
-  reporter: process.env.CI ? [['list']] : [['list']],
+  reporter: [['list']],
   outputDir: 'test-results',
   use: {
     browserName: 'chromium',

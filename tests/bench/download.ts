@@ -15,7 +15,7 @@
 // Rounds (2 up to 1 GiB, else 1) alternate plain and E2E so load on the machine hits both alike;
 // the best time of each and the largest growth count.
 // Size: KUVERT_BENCH_DOWNLOAD_MIB, else 4000 (the 4 GiB, less the record tags: Node's
-// sendDelivery collects the ciphertext in one Blob, and Node caps a buffer at 4 GiB), 16 with --quick.
+// sendDelivery collects the ciphertext in one Blob, and Node caps a buffer at 4 GiB), 4 with --quick.
 import { randomBytes } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 import { chromium, type Download, type Page } from '@playwright/test';
@@ -76,7 +76,7 @@ export async function timedDownload(page: Page, click: () => Promise<void>, size
 }
 
 export async function benchDownload(options: DownloadBenchOptions = {}): Promise<Figure[]> {
-  const sizeMiB = Number(process.env.KUVERT_BENCH_DOWNLOAD_MIB) || (options.quick ? 16 : 4000);
+  const sizeMiB = Number(process.env.KUVERT_BENCH_DOWNLOAD_MIB) || (options.quick ? 4 : 4000);
   const server = await startTestServer();
   const browser = await chromium.launch({ ...chromiumLaunch, args: [...chromiumLaunch.args, '--enable-precise-memory-info'] });
   try {

@@ -9,7 +9,7 @@
 //   - browser memory growth of the ZIP: the summed RSS of every Chromium process (proc.ts), peak
 //     above the level before the click, target < 100 MiB whatever N (nothing whole is held); the
 //     single download's growth is the baseline.
-// Size: KUVERT_BENCH_E2E_ZIP_MIB, else 300 (the figure), 16 with --quick.
+// Size: KUVERT_BENCH_E2E_ZIP_MIB, else 300 (the figure), 4 with --quick.
 import { randomBytes } from 'node:crypto';
 import { chromium } from '@playwright/test';
 import { chromiumLaunch } from '../../playwright.config';
@@ -29,7 +29,7 @@ const NAME = 'bench.bin';
 const round2 = (n: number) => Math.round(n * 100) / 100;
 
 export async function benchE2eZip(options: { quick: boolean }): Promise<Figure[]> {
-  const sizeMiB = Number(process.env.KUVERT_BENCH_E2E_ZIP_MIB) || (options.quick ? 16 : 300);
+  const sizeMiB = Number(process.env.KUVERT_BENCH_E2E_ZIP_MIB) || (options.quick ? 4 : 300);
   const size = sizeMiB * MiB;
   const server = await startTestServer({ config: { uploadPartSize: PART_SIZE } });
   const browser = await chromium.launch(chromiumLaunch);

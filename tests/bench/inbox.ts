@@ -153,7 +153,7 @@ async function scenario(name: string, sizes: Sizes, toReader: (total: number) =>
 }
 
 export async function benchInbox(options: InboxBenchOptions = {}): Promise<Figure[]> {
-  const sizes: Sizes = options.quick ? { large: 10_000, small: 1_000, samples: 40 } : { large: 100_000, small: 1_000, samples: 100 };
+  const sizes: Sizes = options.quick ? { large: 3_000, small: 300, samples: 20 } : { large: 100_000, small: 1_000, samples: 100 };
   return [
     ...(await scenario('database', sizes, (total) => Math.min(OWN_INBOX, total), ['first', 'search'])),
     ...(await scenario('oneInbox', sizes, (total) => total, ['first', 'deep', 'search'])),

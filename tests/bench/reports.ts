@@ -7,7 +7,7 @@
 // the small one (ratio = value / baseline; the note also gives value / 1 000 ms).
 //
 // Seeding is one INSERT … SELECT over a recursive row generator per table (SQLite and PostgreSQL
-// alike), so a million rows take seconds, not minutes. Sizes: `--quick` 50 000 / 5 000;
+// alike), so a million rows take seconds, not minutes. Sizes: `--quick` 5 000 / 1 000;
 // KUVERT_BENCH_REPORTS_SIZE=<n> sets the large size (try it small first on a shared machine).
 import { REPORT_ENDPOINTS } from '@shared/contract/endpoints/reports';
 import { DAY_MS, reportDayOf } from '@shared/contract/reports';
@@ -97,9 +97,9 @@ const round = (n: number) => Math.round(n * 100) / 100;
 
 export async function benchReports(options: ReportsBenchOptions = {}): Promise<Figure[]> {
   const fromEnv = Number(process.env.KUVERT_BENCH_REPORTS_SIZE);
-  const large = Number.isSafeInteger(fromEnv) && fromEnv > 0 ? fromEnv : options.quick ? 50_000 : 1_000_000;
-  const small = Math.min(options.quick ? 5_000 : 10_000, large);
-  const samples = options.quick ? 10 : 20;
+  const large = Number.isSafeInteger(fromEnv) && fromEnv > 0 ? fromEnv : options.quick ? 5_000 : 1_000_000;
+  const small = Math.min(options.quick ? 1_000 : 10_000, large);
+  const samples = options.quick ? 5 : 20;
   // A whole leap-year-long range ending yesterday.
   const start = Math.floor(Date.now() / DAY_MS) * DAY_MS - YEAR_DAYS * DAY_MS;
   const query = `from=${reportDayOf(start)}&to=${reportDayOf(start + (YEAR_DAYS - 1) * DAY_MS)}`;

@@ -21,7 +21,7 @@
 // The folders are seeded in Node (tests/support/seed-e2e-room-files.ts: real names sealed and
 // metadata signed with shared/crypto; rows written straight into the schema, no bytes).
 // Sizes: N = 10 000, M = KUVERT_BENCH_ROOMS_UPLOAD_MIB else 1024 (the 1 GiB);
-// --quick: N = 500, M = 32, fewer samples.
+// --quick: N = 100, M = 8, fewer samples.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -180,9 +180,9 @@ async function timedRoomDownload(page: Page, size: number, e2e: boolean): Promis
 }
 
 export async function benchRoomsE2e(options: RoomsE2eBenchOptions = {}): Promise<Figure[]> {
-  const files = options.quick ? 500 : 10_000;
+  const files = options.quick ? 100 : 10_000;
   const samples = options.quick ? 2 : 5;
-  const uploadMiB = Number(process.env.KUVERT_BENCH_ROOMS_UPLOAD_MIB) || (options.quick ? 32 : 1024);
+  const uploadMiB = Number(process.env.KUVERT_BENCH_ROOMS_UPLOAD_MIB) || (options.quick ? 8 : 1024);
   const dir = await mkdtemp(join(tmpdir(), 'kuvert-bench-rooms-e2e-'));
   const server = await startTestServer();
   const browser = await chromium.launch(chromiumLaunch);

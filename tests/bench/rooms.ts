@@ -37,7 +37,7 @@ interface Folder {
 }
 
 export async function benchRooms(options: RoomsBenchOptions = {}): Promise<Figure[]> {
-  const sizes = { large: 10_000, small: 100, samples: options.quick ? 40 : 200 };
+  const sizes = { large: options.quick ? 2_000 : 10_000, small: 100, samples: options.quick ? 20 : 200 };
   const server = await startTestServer();
   try {
     const admin = await signInAdmin(server);

@@ -28,7 +28,7 @@ export interface BenchOptions {
 
 const GROUPS: Record<string, (options: BenchOptions) => Promise<Figure[]>> = {
   server: () => benchServer(),
-  crypto: (options) => runCryptoBench(options.quick ? { throughputMiB: 32, heapMiB: 128 } : {}),
+  crypto: (options) => runCryptoBench(options.quick ? { throughputMiB: 8, heapMiB: 32 } : {}),
   inbox: (options) => benchInbox(options),
   transfer: (options) => benchTransfer(options),
   addin: () => benchAddin(),

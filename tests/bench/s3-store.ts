@@ -250,7 +250,7 @@ export async function s3PathAgainstRawClient(s3: { endpoint: string; bucket: str
 export const harmonic = (t: { up: number; down: number }) => 2 / (1 / t.up + 1 / t.down);
 
 export async function benchS3Store(options: { quick?: boolean } = {}): Promise<Figure[]> {
-  const sizeMiB = Number(process.env.KUVERT_BENCH_S3_STORE_MIB) || (options.quick ? 32 : 256);
+  const sizeMiB = Number(process.env.KUVERT_BENCH_S3_STORE_MIB) || (options.quick ? 8 : 256);
   const rounds = options.quick ? 1 : Number(process.env.KUVERT_BENCH_S3_STORE_ROUNDS) || 3;
   const parts = makeParts(sizeMiB);
   const s3 = await startS3Process();

@@ -14,7 +14,7 @@
 //     Each round prints the CPU seconds of every process (client, HAProxy, s3rver, Kuvert).
 //   - the multi-server test at 512 MiB (level 3, one server SIGKILLed in the middle): passes or not.
 // Rounds alternate the measurements where they can; the best round counts. Sizes:
-// KUVERT_BENCH_SCALE_MIB (default 256, 32 with --quick); --quick: 20 × 8 MiB downloads, no 512 MiB run.
+// KUVERT_BENCH_SCALE_MIB (default 256, 8 with --quick); --quick: 5 × 2 MiB downloads, no 512 MiB run.
 // KUVERT_BENCH_SCALE_ONLY=store: only the S3 path figure (about a minute).
 // Needs PostgreSQL (KUVERT_TEST_DATABASE_URL / KUVERT_TEST_PG_URL, else .ci/postgres.sh) and HAProxy.
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -200,9 +200,9 @@ export async function benchScale(options: ScaleBenchOptions = {}): Promise<Figur
     console.log(`   scale: skipped (${skip})`);
     return [];
   }
-  const sizeMiB = Number(process.env.KUVERT_BENCH_SCALE_MIB) || (options.quick ? 32 : 256);
+  const sizeMiB = Number(process.env.KUVERT_BENCH_SCALE_MIB) || (options.quick ? 8 : 256);
   const rounds = options.quick ? 1 : 2;
-  const downloads = options.quick ? { count: 20, sizeMiB: 8 } : { count: 200, sizeMiB: 64 };
+  const downloads = options.quick ? { count: 5, sizeMiB: 2 } : { count: 200, sizeMiB: 64 };
   const figures: Figure[] = [];
 
   // KUVERT_BENCH_SCALE_ONLY=store: only the S3 path figure (one server's cluster), about a minute.

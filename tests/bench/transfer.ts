@@ -116,7 +116,7 @@ export function withStaleSocketRetry(session: Session): typeof fetch {
 }
 
 export async function benchTransfer(options: TransferBenchOptions = {}): Promise<Figure[]> {
-  const sizeMiB = options.quick ? 16 : 256;
+  const sizeMiB = options.quick ? 4 : 256;
   const rounds = options.quick ? 1 : 3;
   const dataDir = await mkdtemp(join(tmpdir(), 'kuvert-bench-transfer-'));
   const server = await startChildServer({ dataDir, port: await freePort(), admin: ADMIN });

@@ -6,7 +6,7 @@
 //     delivery to ann on A (ready when the send returns). Target ≤ 1.5.
 //   - CPU-seconds per GiB: both servers' CPU (from /proc) during the A→B delivery, against A's alone
 //     during the A→A one (the sender's encryption in this process is the same both ways, not counted).
-//   - Partner down during a large level-3 transfer (200 MiB; --quick 8 MiB): B is killed (SIGKILL)
+//   - Partner down during a large level-3 transfer (200 MiB; --quick 4 MiB): B is killed (SIGKILL)
 //     once it holds 40 % of the parts (read from its SQLite file; --quick: as the push begins) and started again on its data; A's retry
 //     resumes (its back-off skipped by moving the job's run_at, as the integration tests do). Bob
 //     decrypts on B: SHA-256 equal, else the figure misses. The time from B's restart to ready, as a
@@ -33,7 +33,7 @@ const MiB = 1024 * 1024;
 const ADMIN = { email: 'admin@example.test', password: 'Admin-Passw0rd-1' };
 const TRANSFER_JOB = 'trust-transfer';
 
-/** `--quick`: 8 MiB and one round, to check that the group runs. */
+/** `--quick`: 4 MiB and one round, to check that the group runs. */
 export interface TrustBenchOptions {
   quick: boolean;
 }
@@ -140,8 +140,8 @@ async function untilTransferWaits(a: Node, deliveryUuid: string): Promise<{ stat
 }
 
 export async function benchTrust(options: TrustBenchOptions): Promise<Figure[]> {
-  const sizeMiB = options.quick ? 8 : 256;
-  const resumeMiB = options.quick ? 8 : 200;
+  const sizeMiB = options.quick ? 4 : 256;
+  const resumeMiB = options.quick ? 4 : 200;
   const rounds = options.quick ? 1 : 2;
   // Both start at once (each compiles the server through tsx: seconds on a busy machine).
   const [a, firstB] = await Promise.all([makeNode('a'), makeNode('b')]);

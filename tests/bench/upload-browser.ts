@@ -6,7 +6,7 @@
 //     plaintext bytes as they are). Timed until the success page; for level 3 the clock starts
 //     once the passphrase dialog has closed (Argon2id is the unlock, not the upload). Plaintext MiB/s.
 //   - browser CPU-seconds per GiB, level 3 minus level 1 (browser-cpu.ts; issue 35 §5), ≤ 3.0.
-// Size: KUVERT_BENCH_UPLOAD_MIB, else 1024 (the issue's 1 GiB), 32 with --quick. Three rounds in
+// Size: KUVERT_BENCH_UPLOAD_MIB, else 1024 (the issue's 1 GiB), 8 with --quick. Three rounds in
 // turns (level 3, level 1, …) so load on the machine hits both alike; the median of each counts.
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, open, rm } from 'node:fs/promises';
@@ -77,7 +77,7 @@ async function timedSend(page: Page, baseUrl: string, file: string, level: 1 | 3
 }
 
 export async function benchUploadBrowser(options: UploadBrowserBenchOptions = {}): Promise<Figure[]> {
-  const sizeMiB = Number(process.env.KUVERT_BENCH_UPLOAD_MIB) || (options.quick ? 32 : 1024);
+  const sizeMiB = Number(process.env.KUVERT_BENCH_UPLOAD_MIB) || (options.quick ? 8 : 1024);
   const rounds = options.quick || sizeMiB > 1024 ? 1 : 3;
   const dir = await mkdtemp(join(tmpdir(), 'kuvert-bench-upload-'));
   const server = await startTestServer();
