@@ -119,7 +119,7 @@ export async function benchTransfer(options: TransferBenchOptions = {}): Promise
   const sizeMiB = options.quick ? 4 : 256;
   const rounds = options.quick ? 1 : 3;
   const dataDir = await mkdtemp(join(tmpdir(), 'kuvert-bench-transfer-'));
-  const server = await startChildServer({ dataDir, port: await freePort(), admin: ADMIN });
+  const server = await startChildServer({ dataDir, port: await freePort(), admin: ADMIN, startTimeoutMs: 120_000 });
   try {
     const target = { url: server.url, mailboxDir: join(dataDir, 'mailbox') } as TestServer; // the helpers need the address and the mailbox (address proof)
     const admin = await signIn(target, ADMIN.email, ADMIN.password);

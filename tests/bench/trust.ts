@@ -52,7 +52,7 @@ async function startNode(dataDir: string, port: number): Promise<ChildServer> {
   const url = `http://127.0.0.1:${port}`;
   // The partner is the other server on loopback; a short poll so a retry made due is taken at once.
   const env = { KUVERT_PUBLIC_URL: url, KUVERT_OUTBOUND_ALLOW: '127.0.0.1', KUVERT_OUTBOUND_ALLOW_HTTP: 'true', KUVERT_JOB_POLL_INTERVAL: '200' };
-  return startChildServer({ dataDir, port, admin: ADMIN, env, startTimeoutMs: 60_000 });
+  return startChildServer({ dataDir, port, admin: ADMIN, env, startTimeoutMs: 120_000 });
 }
 
 async function makeNode(name: 'a' | 'b'): Promise<Node> {
