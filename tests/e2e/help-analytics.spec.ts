@@ -1,6 +1,7 @@
 // Product help and opt-in analytics (issue 17 §4). Help opens the product-help widget from a
 // stand-in endpoint when the operator configured one and the bundled help page when not; the
-// analytics SDK sends page views and actions to a stand-in collector only when enabled, shrugs off
+// analytics SDK sends page views and actions to a stand-in collector only when enabled and the visitor
+// allowed it on the consent banner (declined: nothing loads; the settings page changes it), shrugs off
 // its 429 and 413 answers (SPEC §8), and without the setting no request leaves the server's origin.
 import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -95,6 +96,19 @@ function recordRequests(page: Page): Request[] {
   return requests;
 }
 
+/** Requests for the analytics SDK's chunk or to the collector: none may happen before consent. */
+const analyticsRequests = (requests: Request[], collector: string) => requests.filter((r) => r.url().startsWith(collector) || /\/analytics\.[0-9a-f]+\.chunk\.js$/.test(new URL(r.url()).pathname));
+
+/** The consent banner on the login page: nothing of analytics has loaded yet; the answer is given. */
+async function answerConsent(page: Page, server: TestServer, requests: Request[], collector: string, answer: 'allow' | 'decline'): Promise<void> {
+  await page.goto(`${server.url}/auth/login`);
+  const banner = page.getByRole('region', { name: en.shell.analyticsConsent.label });
+  await expect(banner).toContainText(new URL(collector).host);
+  expect(analyticsRequests(requests, collector)).toEqual([]);
+  await banner.getByRole('button', { name: answer === 'allow' ? en.shell.analyticsConsent.allow : en.shell.analyticsConsent.decline }).click();
+  await expect(banner).toBeHidden();
+}
+
 const origins = (requests: Request[]) => [...new Set(requests.map((r) => new URL(r.url()).origin).filter((o) => o.startsWith('http')))];
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
@@ -187,6 +201,9 @@ test.describe('configured by the operator', () => {
     const row = await server.app.users.findByLogin(user.email);
     const hashed = sha256(row!.uuid);
 
+    // Analytics asks first (issue 33 §2): the banner on the login page, nothing loaded before "Allow".
+    await answerConsent(page, server, requests, `${standIn.url}/2/httpapi`, 'allow');
+    await expectNoSeriousA11yViolations(page, 'login page after the analytics answer');
     await signInToInbox(page, server, user);
     await openHelpFromMenu(page);
     await expect(page.getByRole('dialog', { name: 'Stand-in help centre' })).toHaveText('Workspace WS-4711');
@@ -224,6 +241,29 @@ test.describe('configured by the operator', () => {
     expect(errors).toEqual([]);
   });
 
+  test('declined, analytics never loads nor sends; the settings page allows it later and withdraws it again (issue 33 §2)', async ({ page }) => {
+    const requests = recordRequests(page);
+    const collector = `${standIn.url}/2/httpapi`;
+    const user = await createUser(server, { username: 'helpdeclined' });
+    await answerConsent(page, server, requests, collector, 'decline');
+    await signInToInbox(page, server, user);
+    await page.reload();
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+    await expect(page.getByRole('region', { name: en.shell.analyticsConsent.label })).toHaveCount(0);
+    await page.goto(`${server.url}/settings`);
+    const allow = page.getByRole('switch', { name: en.settings.analytics.allow });
+    await expect(allow).not.toBeChecked();
+    expect(analyticsRequests(requests, collector)).toEqual([]);
+    await expectNoSeriousA11yViolations(page, 'settings with the analytics switch');
+
+    await allow.click();
+    await expect(allow).toBeChecked();
+    await expect.poll(() => requests.filter((r) => r.url().startsWith(collector)).length, { timeout: 30_000 }).toBeGreaterThan(0);
+    await allow.click();
+    await expect(allow).not.toBeChecked();
+    expect(await page.evaluate(() => window.localStorage.getItem('kuvert.analyticsConsent'))).toBe('denied');
+  });
+
   test('the administration page says that analytics and the help widget are switched on (issue 33 §2)', async ({ page }) => {
     await signInToInbox(page, server, server.admin);
     await page.goto(`${server.url}/admin`);
@@ -243,6 +283,7 @@ test.describe('configured by the operator', () => {
     standIn.statuses.push(413, 429);
     const answeredBefore = standIn.answered.length;
 
+    await answerConsent(page, server, recordRequests(page), `${standIn.url}/2/httpapi`, 'allow');
     await signInToInbox(page, server, user);
     await openHelpFromMenu(page);
     await expect(page.getByRole('dialog', { name: 'Stand-in help centre' })).toBeVisible();

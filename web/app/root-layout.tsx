@@ -2,6 +2,7 @@ import { makeStyles, ProgressBar, tokens } from '@fluentui/react-components';
 import { LANGUAGES, type Language } from '@shared/contract/constants';
 import { TransferCentre, TransferWatcher } from '@web/components/transfer-centre';
 import { NoticesBell } from '@web/features/notices/notices-bell';
+import { AnalyticsConsentBanner } from '@web/features/shell/analytics-consent-banner';
 import { AppHeader } from '@web/features/shell/app-header';
 import { AuthErrorBanner } from '@web/features/shell/auth-error-banner';
 import { MaintenanceBanner } from '@web/features/shell/maintenance-banner';
@@ -55,7 +56,7 @@ export function RootLayout() {
   const plain = handle.plainAllowed === true && new URLSearchParams(location.search).get(FORM_URL_PARAMS.plain) === '1';
   const language = currentLanguage();
   void i18n.language;
-  // Opt-in analytics (web/lib/analytics): nothing at all unless the profile enables it.
+  // Opt-in analytics (web/lib/analytics): nothing at all unless the profile enables it and the visitor allowed it.
   useAnalytics();
 
   // Locale route parameter switches the language (SPEC §2).
@@ -93,6 +94,7 @@ export function RootLayout() {
         {t('shell:skipToContent')}
       </a>
       {navigation.state === 'loading' ? <ProgressBar className={styles.progress} aria-label={t('common:loading')} /> : null}
+      {plain ? null : <AnalyticsConsentBanner config={config} />}
       {plain ? null : <MaintenanceBanner config={config} language={language} />}
       {loadError && !plain ? <AuthErrorBanner /> : null}
       {plain ? null : <AppHeader title={appTitle} logoUrl={logoUrl} user={handle.layout === 'auth' ? null : user} tools={(className) => (

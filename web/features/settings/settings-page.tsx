@@ -1,4 +1,4 @@
-import { Button, Card, Field, Input, Subtitle1 } from '@fluentui/react-components';
+import { Button, Card, Field, Input, Subtitle1, Switch } from '@fluentui/react-components';
 import { isApiError } from '@shared/api/api-error';
 import { postChangePassword, postOwnTotpConfirm, postOwnTotpRegistration, postTotpReset } from '@shared/api/endpoints/account';
 import { getPasswordPolicy } from '@shared/api/endpoints/pre-login';
@@ -10,8 +10,11 @@ import { LanguageSelect } from '@web/components/language-select';
 import { NewPasswordFields, type NewPasswordValue } from '@web/components/new-password-fields';
 import { PageHeading } from '@web/components/page-heading';
 import { TotpSecret } from '@web/components/totp-secret';
+import { setAnalyticsConsent, useAnalyticsConsent } from '@web/lib/analytics/consent';
+import { analyticsSettings } from '@web/lib/analytics/settings';
 import { apiClient } from '@web/lib/api-client';
 import { authStore, useAuthState } from '@web/lib/auth';
+import { useConfigState } from '@web/lib/config-store';
 import { changeLanguage, currentLanguage } from '@web/lib/i18n';
 import { useNotify } from '@web/lib/toasts';
 import { focusFirstInvalid, newPasswordMessages, requiredMessage, sixDigitCodeMessage } from '@web/lib/validation';
@@ -298,6 +301,28 @@ function TwoFactorSection() {
   );
 }
 
+/** Usage analytics, when the operator configured it: this browser's answer to the consent banner, changeable. */
+function AnalyticsSection() {
+  const { t } = useTranslation();
+  const id = useId();
+  const { status, config } = useConfigState();
+  const consent = useAnalyticsConsent();
+  if (status !== 'loaded' || !analyticsSettings(config)) return null;
+  return (
+    <Card style={sectionStyle} role="region" aria-labelledby={id}>
+      <Subtitle1 as="h2" id={id}>
+        {t('settings:analytics.title')}
+      </Subtitle1>
+      <p style={{ margin: 0 }}>{t('settings:analytics.explanation')}</p>
+      <Switch
+        label={t('settings:analytics.allow')}
+        checked={consent === 'granted'}
+        onChange={(_event, data) => setAnalyticsConsent(data.checked ? 'granted' : 'denied')}
+      />
+    </Card>
+  );
+}
+
 /**
  * Account settings: language, password change, two-factor registration and removal (both with
  * re-authentication); `sections` are
@@ -311,6 +336,7 @@ export function SettingsPage({ sections }: { sections?: ReactNode }) {
       <LanguageSection />
       <PasswordSection />
       <TwoFactorSection />
+      <AnalyticsSection />
       {sections}
     </>
   );

@@ -12,6 +12,7 @@ type Sdk = typeof import('@amplitude/analytics-browser');
 const PRE_INIT_QUEUE_CAP = 512;
 
 let enabled = false;
+let paused = false;
 let failed = false;
 let sdk: Sdk | null = null;
 let starting: Promise<void> | null = null;
@@ -30,6 +31,8 @@ async function start(settings: AnalyticsSettings, userUuid: string | null): Prom
     await loaded.init(settings.apiKey, currentUser, amplitudeOptions(settings, window.location.hostname)).promise;
     if (settings.customerId) loaded.setGroup('customer_id', settings.customerId);
     sdk = loaded;
+    // Withdrawn while the SDK was loading.
+    if (paused) loaded.setOptOut(true);
     for (const event of pending) send(event.action, event.properties);
   } catch (error) {
     failed = true;
@@ -45,6 +48,12 @@ async function start(settings: AnalyticsSettings, userUuid: string | null): Prom
  */
 export async function syncAnalytics(settings: AnalyticsSettings | null, userUuid: string | null): Promise<void> {
   if (!settings) return;
+  if (paused) {
+    // Allowed again after a withdrawal on this page: the loaded SDK sends again.
+    paused = false;
+    enabled = true;
+    sdk?.setOptOut(false);
+  }
   if (!starting) {
     enabled = true;
     starting = start(settings, userUuid);
@@ -58,6 +67,18 @@ export async function syncAnalytics(settings: AnalyticsSettings | null, userUuid
   // Signed out: a fresh device id, so the next user on this browser is not linked to the last.
   if (next === undefined) sdk.reset();
   else sdk.setUserId(next);
+}
+
+/**
+ * The visitor withdrew consent: nothing more is queued or sent (the SDK, if loaded, is opted out,
+ * which also drops what it had not sent yet).
+ */
+export function pauseAnalytics(): void {
+  if (!enabled) return;
+  paused = true;
+  enabled = false;
+  pending = [];
+  sdk?.setOptOut(true);
 }
 
 /** Reports an action (ANALYTICS_ACTIONS); does nothing while analytics is off. */
