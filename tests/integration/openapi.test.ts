@@ -132,10 +132,17 @@ describe('the OpenAPI document', () => {
     }
     for (const { path, method, operation } of secured) {
       expect(Object.keys(operation.responses), `${method} ${path}`).toContain('401');
-      const response = await fetch(`${server.url}${path.replace(/\{[^}]+\}/g, 'x1')}`, {
-        method,
-        headers: method === 'GET' ? {} : { 'content-type': 'application/json' },
-        body: method === 'GET' ? undefined : '{}',
+      const probe = () =>
+        fetch(`${server.url}${path.replace(/\{[^}]+\}/g, 'x1')}`, {
+          method,
+          headers: method === 'GET' ? {} : { 'content-type': 'application/json' },
+          body: method === 'GET' ? undefined : '{}',
+        });
+      // A refused call changes nothing, so one retry is safe: on a very busy machine a reused
+      // keep-alive socket was once reset under the probe (ECONNRESET, seen at load 15).
+      const response = await probe().catch((error: unknown) => {
+        if ((error as { cause?: { code?: string } }).cause?.code !== 'ECONNRESET') throw error;
+        return probe();
       });
       await expectBackendError(response, 401, 'AuthenticationRequiredException');
     }
