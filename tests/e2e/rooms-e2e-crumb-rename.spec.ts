@@ -12,6 +12,7 @@ import { apiCreateAccount, apiSignIn, en, expectNoSeriousA11yViolations, locale,
 import { newE2eFolder, unlockRoomKeys } from './rooms-fixtures';
 
 const rooms = locale<typeof import('@locales/en/rooms.json')>('en', 'rooms');
+const links = locale<typeof import('@locales/en/roomLinks.json')>('en', 'roomLinks');
 const PASSWORD = 'Good-Passw0rd-rooms-crumb';
 const PASSPHRASE = 'Owner-Room-Crumb-SecuPass-Flint-27';
 const owner = { email: 'owner.rooms-e2e-crumb@example.test', password: PASSWORD };
@@ -57,6 +58,18 @@ test('the breadcrumb menu renames the open E2E folder: a sibling name refused, t
   await newE2eFolder(page, 'Drafts');
   await newE2eFolder(page, 'Signed');
   const sealedBefore = await server.app.db.selectFrom('room_folders').select(['uuid', 'name']).execute();
+  // No public folder or upload links in a Secure room (issue 32 §2): not in a folder's row menu; the
+  // share dialog says why (the server cannot read or seal the room's files).
+  await page.getByRole('button', { name: fill(rooms.room.actionsFor, { name: 'Drafts' }) }).click();
+  await expect(page.getByRole('menuitem', { name: rooms.rename.action, exact: true })).toBeVisible();
+  await expect(page.getByRole('menuitem', { name: links.folderAction })).toHaveCount(0);
+  await expect(page.getByRole('menuitem', { name: links.dropAction })).toHaveCount(0);
+  await page.keyboard.press('Escape');
+  await page.getByRole('button', { name: rooms.share.action, exact: true }).click();
+  const share = page.getByRole('dialog', { name: fill(rooms.share.title, { name: 'Board papers' }) });
+  await expect(share.getByText(links.secureRoomNote)).toBeVisible({ timeout: 30_000 });
+  await share.getByRole('button', { name: rooms.share.close }).click();
+  await expect(share).toBeHidden();
 
   await page.getByRole('link', { name: 'Drafts', exact: true }).click();
   await expect(page.getByText(rooms.e2e.folderEmpty)).toBeVisible({ timeout: 30_000 });

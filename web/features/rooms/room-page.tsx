@@ -1,5 +1,5 @@
 import { Button, makeStyles, Menu, MenuItem, MenuItemLink, MenuList, MenuPopover, MenuTrigger, Spinner, Text, tokens } from '@fluentui/react-components';
-import { BinRecycleRegular, DeleteRegular, FolderAddRegular, FolderRegular, MoreHorizontalRegular, PeopleRegular, RenameRegular } from '@fluentui/react-icons';
+import { BinRecycleRegular, DeleteRegular, FolderAddRegular, FolderArrowUpRegular, FolderLinkRegular, FolderRegular, MoreHorizontalRegular, PeopleRegular, RenameRegular } from '@fluentui/react-icons';
 import { isApiError } from '@shared/api/api-error';
 import { API_BASE } from '@shared/contract/constants';
 import { ROOM_OPS_PATHS } from '@shared/contract/room-ops';
@@ -31,6 +31,7 @@ import { ShareDialog } from './share-dialog';
 import { RequestFilesDialog } from './requests/request-dialog';
 import { RetentionButton, RoomRetentionNote } from './retention-dialog';
 import { RoomRequestsSection } from './requests/requests-section';
+import { FolderLinkDialog, type FolderLinkRequest } from './links/folder-link-dialog';
 import { ANALYTICS_ACTIONS } from '@web/lib/analytics/actions';
 import { track } from '@web/lib/analytics/analytics';
 
@@ -159,6 +160,7 @@ function RoomView({ contents, paging }: { contents: RoomContents; paging: FilesP
   const [requesting, setRequesting] = useState(false);
   const [labelFilter, setLabelFilter] = useState<LabelFilterValue>(NO_LABEL_FILTER);
   const [labeling, setLabeling] = useState<LabelRequest | null>(null);
+  const [folderLink, setFolderLink] = useState<FolderLinkRequest | null>(null);
   const picker = useRef<HTMLInputElement>(null);
   const { room, folder } = contents;
   // Issue 32 §2: rows picked in the folder and file tables (of the page shown; another page starts empty).
@@ -286,6 +288,13 @@ function RoomView({ contents, paging }: { contents: RoomContents; paging: FilesP
               {ROOM_PERMISSIONS[item.role].edit ? (
                 <MenuItem onClick={() => setLabeling({ area: 'status', roomUuid: room.uuid, item: { kind: 'folder', ...item } })}>{t('roomComments:status.action')}</MenuItem>
               ) : null}
+              {/* Public folder and drop links: the edit right, plain rooms only (the server cannot read or seal a Secure room's files). */}
+              {ROOM_PERMISSIONS[item.role].edit && !room.encrypted ? (
+                <MenuItem onClick={() => setFolderLink({ roomUuid: room.uuid, folder: item, kind: 'folder' })}>{t('roomLinks:folderAction')}</MenuItem>
+              ) : null}
+              {ROOM_PERMISSIONS[item.role].edit && !room.encrypted ? (
+                <MenuItem onClick={() => setFolderLink({ roomUuid: room.uuid, folder: item, kind: 'drop' })}>{t('roomLinks:dropAction')}</MenuItem>
+              ) : null}
               {ROOM_PERMISSIONS[item.role].edit ? <MenuItem onClick={() => setNaming(renameFolderRequest(item))}>{t('rooms:rename.action')}</MenuItem> : null}
               {ROOM_PERMISSIONS[item.role].edit ? (
                 <MenuItem onClick={() => setMoving({ kind: 'folder', uuid: item.uuid, name: item.name, parentUuid: item.parentUuid })}>{t('rooms:move.action')}</MenuItem>
@@ -345,6 +354,16 @@ function RoomView({ contents, paging }: { contents: RoomContents; paging: FilesP
             {t('rooms:share.action')}
           </Button>
         ) : null}
+        {folder && may.edit && !room.encrypted ? (
+          <>
+            <Button icon={<FolderLinkRegular />} onClick={() => setFolderLink({ roomUuid: room.uuid, folder, kind: 'folder' })}>
+              {t('roomLinks:folderAction')}
+            </Button>
+            <Button icon={<FolderArrowUpRegular />} onClick={() => setFolderLink({ roomUuid: room.uuid, folder, kind: 'drop' })}>
+              {t('roomLinks:dropAction')}
+            </Button>
+          </>
+        ) : null}
         {mayChangeHere ? (
           <Button icon={<RenameRegular />} onClick={renameHere}>
             {folder ? t('rooms:rename.folderAction') : t('rooms:rename.roomAction')}
@@ -401,6 +420,7 @@ function RoomView({ contents, paging }: { contents: RoomContents; paging: FilesP
       <LabelDialog request={labeling} onClose={() => setLabeling(null)} />
       <DetailsPanel item={details} onClose={() => setDetails(null)} />
       <PreviewDialog source={previewSource} onClose={() => setPreviewing(null)} />
+      <FolderLinkDialog request={folderLink} onClose={() => setFolderLink(null)} />
       {may.upload && !room.encrypted ? (
         <RequestFilesDialog open={requesting} onClose={() => setRequesting(false)} roomUuid={room.uuid} folderUuid={folder?.uuid ?? null} placeName={folder ? `${room.name} / ${folder.name}` : room.name} />
       ) : null}
