@@ -7,7 +7,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { FLOW_WEBHOOK_HEADERS, FlowWebhookBodySchema } from '@shared/contract/flows';
 import { SECURITY_LEVELS } from '@shared/contract/constants';
 import { proveAddress } from '@tests/support/prove-address';
-import { startWebhookReceiver, type ReceivedHook } from '@tests/support/webhook-receiver';
+import { startWebhookReceiver, type ReceivedHook, type WebhookReceiver } from '@tests/support/webhook-receiver';
 import { startTestServer, type TestServer } from '../support/server';
 import { apiCall, apiSignIn, expectNoSeriousA11yViolations } from './fixtures';
 
@@ -17,7 +17,7 @@ const viewer = { email: 'vera.flows@example.test', password: PASSWORD };
 const recipient = { email: 'rita.flows@example.test', password: PASSWORD };
 
 let server: TestServer;
-let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
+let receiver: WebhookReceiver;
 let receiverUrl: string;
 let received: ReceivedHook[];
 

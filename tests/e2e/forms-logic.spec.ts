@@ -4,17 +4,17 @@
 // and submits; the owner's Submissions tab sums it up. On the Process service tab "Send test" and a
 // failing hand-off's "Send again" go to a real local receiver. One server for the file.
 import { expect, test, type Page } from '@playwright/test';
-import { proveAddress } from '@tests/support/prove-address';
-import { startWebhookReceiver } from '@tests/support/webhook-receiver';
+import type { FlowAttemptList } from '@shared/contract/flow-attempts';
+import { startWebhookReceiver, type WebhookReceiver } from '@tests/support/webhook-receiver';
 import { startTestServer, type TestServer } from '../support/server';
-import { apiCall, apiSignIn, expectNoSeriousA11yViolations } from './fixtures';
+import { apiCall, apiCreateAccount, apiSignIn, expectNoSeriousA11yViolations, signInToInbox } from './fixtures';
 
 const PASSWORD = 'Good-Passw0rd-e2e';
-const builder = { email: 'fiona.logic@example.test', password: PASSWORD };
-const recipient = { email: 'rita.logic@example.test', password: PASSWORD };
+const builder = { email: 'fiona.logic@example.test', password: PASSWORD, licensed: true, roleNames: ['ROLE_UI_USER', 'ROLE_SENDER', 'ROLE_RECEIVER', 'ROLE_SECUFORMS'] };
+const recipient = { email: 'rita.logic@example.test', password: PASSWORD, licensed: true, roleNames: ['ROLE_UI_USER', 'ROLE_RECEIVER'] };
 
 let server: TestServer;
-let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
+let receiver: WebhookReceiver;
 let formUuid = '';
 let link = '';
 
@@ -25,27 +25,14 @@ test.beforeAll(async () => {
   // One attempt per hand-off, so a failing receiver fails it at once; the loopback receiver is allow-listed.
   server = await startTestServer({ config: { webhookAttempts: 1, outboundAllow: ['127.0.0.1'], outboundAllowHttp: true } });
   const admin = await apiSignIn(server, server.admin);
-  for (const [user, roleNames] of [
-    [builder, ['ROLE_UI_USER', 'ROLE_SENDER', 'ROLE_RECEIVER', 'ROLE_SECUFORMS']],
-    [recipient, ['ROLE_UI_USER', 'ROLE_RECEIVER']],
-  ] as const) {
-    const response = await apiCall(server, admin, 'POST', '/admin/users', { ...user, firstName: 'E2e', lastName: 'User', language: 'en', licensed: true, roleNames });
-    expect(response.status, await response.clone().text()).toBe(201);
-    await proveAddress(server, user.email, user.password);
-  }
+  for (const account of [builder, recipient]) await apiCreateAccount(server, admin, account);
 });
 test.afterAll(async () => {
   await server?.close();
   await receiver?.close();
 });
 
-async function signIn(page: Page) {
-  await page.goto(`${server.url}/auth/login`);
-  await page.getByLabel('Username or email').fill(builder.email);
-  await page.getByLabel(/^Password/).fill(builder.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page).toHaveURL(/\/secumails\/inbox/);
-}
+const signIn = (page: Page) => signInToInbox(page, server, builder);
 
 /** Adds a field at the end of the custom-fields tab and returns its card (named by the field). */
 async function addField(page: Page, name: string, type: string) {
@@ -162,12 +149,14 @@ test('the webhook delivery log: "Send test" lists the attempt, a failing hand-of
   await form.getByRole('button', { name: 'Submit' }).click();
   await expect(form.getByRole('heading', { name: 'Thank you' })).toBeVisible();
   await visitor.close();
+  // The hand-off goes out from the job queue once the delivery is sent: asked through the API, then the page reloaded once.
+  const session = await apiSignIn(server, builder);
+  await expect
+    .poll(async () => ((await (await apiCall(server, session, 'GET', `/forms/${formUuid}/process-service/attempts`)).json()) as FlowAttemptList).items.some((a) => a.handOffState === 'failed'), { timeout: 20_000 })
+    .toBe(true);
+  await page.reload();
+  await page.getByRole('tab', { name: 'Process service' }).click();
   const failedRow = log.getByRole('row').filter({ hasText: 'Submission' }).filter({ hasText: '503' });
-  await expect(async () => {
-    await page.reload();
-    await page.getByRole('tab', { name: 'Process service' }).click();
-    await expect(failedRow).toHaveCount(1, { timeout: 1000 });
-  }).toPass({ timeout: 20_000 });
   await expect(failedRow).toContainText('Failed');
   await expectNoSeriousA11yViolations(page, 'process service tab with the delivery log');
   await failedRow.getByRole('button', { name: 'Send again' }).click();

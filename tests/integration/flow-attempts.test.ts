@@ -6,7 +6,7 @@ import { FLOW_WEBHOOK_HEADERS, FlowWebhookBodySchema, type HandOff, type Process
 import type { Form } from '@shared/contract/forms';
 import { sendDelivery } from '@shared/transfer';
 import { startTestServer, type TestServer } from '@tests/support/server';
-import { startWebhookReceiver } from '@tests/support/webhook-receiver';
+import { startWebhookReceiver, type WebhookReceiver } from '@tests/support/webhook-receiver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FLOW_WEBHOOK_JOB } from '../../server/forms/flow-handoff';
 import { call, createUserAsAdmin, expectBackendError, signIn, signInAdmin, type Session } from './core-helpers';
@@ -19,10 +19,10 @@ let server: TestServer;
 let owner: Session; // ROLE_SECUFORMS, creates the form
 let colleague: Session; // ROLE_SECUFORMS, not an editor
 let flowsUser: Session; // ROLE_SECUFLOWS_ACCESS only
-let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
+let receiver: WebhookReceiver;
 let receiverUrl: string;
 /** What the receiver got; the statuses it answers, in order (200 once they are used up). */
-let received: Awaited<ReturnType<typeof startWebhookReceiver>>['received'];
+let received: WebhookReceiver['received'];
 let script: number[];
 
 beforeAll(async () => {

@@ -7,13 +7,22 @@ export interface ReceivedHook {
   body: string;
 }
 
+export interface WebhookReceiver {
+  /** http://127.0.0.1:<port>/hook */
+  url: string;
+  received: ReceivedHook[];
+  /** Statuses still to answer, in order; 200 once they are used up. */
+  script: number[];
+  close: () => Promise<void>;
+}
+
 /**
  * A real local HTTP receiver for Flows webhooks (a form's process service) in tests: it keeps every
  * request and answers the statuses in `script` in order (200 once they are used up), so a test can
  * make a webhook fail and then succeed. The test server must allow 127.0.0.1 over http
  * (`outboundAllow: ['127.0.0.1'], outboundAllowHttp: true`).
  */
-export async function startWebhookReceiver(): Promise<{ url: string; received: ReceivedHook[]; script: number[]; close: () => Promise<void> }> {
+export async function startWebhookReceiver(): Promise<WebhookReceiver> {
   const received: ReceivedHook[] = [];
   const script: number[] = [];
   const server = createServer((request, response) => {
