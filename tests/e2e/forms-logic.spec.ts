@@ -72,8 +72,8 @@ test('the owner builds conditions, a number and a rating; the visitor meets them
   formUuid = /\/forms\/([^/?#]+)/.exec(page.url())![1]!;
   link = (await page.getByRole('link', { name: /^Public link: / }).textContent())!.replace(/^Public link: /, '');
 
-  // The visitor, without an account.
-  const visitor = await browser.newContext();
+  // The visitor, without an account, on a phone's width (the editor and the summary run at 1280 px).
+  const visitor = await browser.newContext({ viewport: { width: 390, height: 844 } });
   const form = await visitor.newPage();
   await form.goto(link);
   await expect(form.getByRole('heading', { name: 'Service survey' })).toBeVisible();
@@ -95,6 +95,8 @@ test('the owner builds conditions, a number and a rating; the visitor meets them
   await form.keyboard.press('Space');
   for (let i = 0; i < 3; i++) await form.keyboard.press('ArrowRight');
   await expect(form.getByRole('radio', { name: '4 of 5 stars' })).toBeChecked();
+  // The stars fit the width: nothing scrolls sideways.
+  expect(await form.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   await expectNoSeriousA11yViolations(form, 'public form with condition, number and rating');
   await form.getByRole('button', { name: 'Submit' }).click();
   await expect(form.getByText('Please enter a number from 18 to 99')).toBeVisible();
