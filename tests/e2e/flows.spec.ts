@@ -3,12 +3,11 @@
 // submits the form, the receiver gets the signed hand-off, and a Flows user (ROLE_SECUFLOWS_ACCESS)
 // sees it "Delivered" with its JSON. The forms administrator has no Flows entry. axe on each screen.
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { expect, test, type Page } from '@playwright/test';
 import { FLOW_WEBHOOK_HEADERS, FlowWebhookBodySchema } from '@shared/contract/flows';
 import { SECURITY_LEVELS } from '@shared/contract/constants';
 import { proveAddress } from '@tests/support/prove-address';
+import { startWebhookReceiver, type ReceivedHook, type WebhookReceiver } from '@tests/support/webhook-receiver';
 import { startTestServer, type TestServer } from '../support/server';
 import { apiCall, apiSignIn, expectNoSeriousA11yViolations } from './fixtures';
 
@@ -18,23 +17,15 @@ const viewer = { email: 'vera.flows@example.test', password: PASSWORD };
 const recipient = { email: 'rita.flows@example.test', password: PASSWORD };
 
 let server: TestServer;
-let receiver: Server;
+let receiver: WebhookReceiver;
 let receiverUrl: string;
-const received: Array<{ headers: Record<string, string | string[] | undefined>; body: string }> = [];
+let received: ReceivedHook[];
 
 test.describe.configure({ mode: 'serial' });
 
 test.beforeAll(async () => {
-  receiver = createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (c: Buffer) => chunks.push(c));
-    request.on('end', () => {
-      received.push({ headers: request.headers, body: Buffer.concat(chunks).toString('utf8') });
-      response.end('ok');
-    });
-  });
-  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-  receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+  receiver = await startWebhookReceiver();
+  ({ url: receiverUrl, received } = receiver);
   // The loopback receiver through the operator's allow-list (KUVERT_OUTBOUND_ALLOW, KUVERT_OUTBOUND_ALLOW_HTTP).
   server = await startTestServer({ config: { uploadPartSize: 1024, outboundAllow: ['127.0.0.1'], outboundAllowHttp: true } });
   const admin = await apiSignIn(server, server.admin);
@@ -50,7 +41,7 @@ test.beforeAll(async () => {
 });
 test.afterAll(async () => {
   await server?.close();
-  await new Promise((resolve) => receiver?.close(resolve));
+  await receiver?.close();
 });
 
 async function signIn(page: Page, user: { email: string; password: string }) {

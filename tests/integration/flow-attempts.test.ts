@@ -1,6 +1,4 @@
 import { createHmac } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { createApiClient } from '@shared/api/client';
 import { SECURITY_LEVELS } from '@shared/contract/constants';
 import type { FlowAttempt, FlowAttemptList } from '@shared/contract/flow-attempts';
@@ -8,6 +6,7 @@ import { FLOW_WEBHOOK_HEADERS, FlowWebhookBodySchema, type HandOff, type Process
 import type { Form } from '@shared/contract/forms';
 import { sendDelivery } from '@shared/transfer';
 import { startTestServer, type TestServer } from '@tests/support/server';
+import { startWebhookReceiver, type WebhookReceiver } from '@tests/support/webhook-receiver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FLOW_WEBHOOK_JOB } from '../../server/forms/flow-handoff';
 import { call, createUserAsAdmin, expectBackendError, signIn, signInAdmin, type Session } from './core-helpers';
@@ -20,24 +19,15 @@ let server: TestServer;
 let owner: Session; // ROLE_SECUFORMS, creates the form
 let colleague: Session; // ROLE_SECUFORMS, not an editor
 let flowsUser: Session; // ROLE_SECUFLOWS_ACCESS only
-let receiver: Server;
+let receiver: WebhookReceiver;
 let receiverUrl: string;
-const received: { headers: Record<string, string | string[] | undefined>; body: string }[] = [];
-/** Statuses the receiver answers, in order; 200 once they are used up. */
-let script: number[] = [];
+/** What the receiver got; the statuses it answers, in order (200 once they are used up). */
+let received: WebhookReceiver['received'];
+let script: number[];
 
 beforeAll(async () => {
-  receiver = createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (c: Buffer) => chunks.push(c));
-    request.on('end', () => {
-      received.push({ headers: request.headers, body: Buffer.concat(chunks).toString('utf8') });
-      response.statusCode = script.shift() ?? 200;
-      response.end('receiver-internal-answer');
-    });
-  });
-  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-  receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+  receiver = await startWebhookReceiver();
+  ({ url: receiverUrl, received, script } = receiver);
   // The queue never polls by itself (a kick runs it); the loopback receiver is allow-listed.
   server = await startTestServer({ config: { jobPollIntervalMs: 600_000, webhookAttempts: 2, webhookRetryDelayMs: 60_000, outboundAllow: ['127.0.0.1'], outboundAllowHttp: true } });
   const admin = await signInAdmin(server);
@@ -51,7 +41,7 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(async () => {
   await server?.close();
-  await new Promise((resolve) => receiver?.close(resolve));
+  await receiver?.close();
 });
 
 async function formWithWebhook(): Promise<{ form: Form; secret: string }> {
@@ -80,7 +70,7 @@ describe('webhook delivery log', () => {
     expect((await attempts(form)).items).toEqual([]);
 
     // A submission whose webhook answers 500 twice: the first attempt leaves it pending, the log says when the next is due.
-    script = [500, 500];
+    script.push(500, 500);
     const started = await submitValues(server, form.url, { Name: 'Paula' });
     const client = createApiClient({ backendUrl: server.url, fetch: (input, init = {}) => fetch(String(input), { ...init, headers: { ...(init.headers as Record<string, string>), authorization: `Bearer ${started.sessionToken}` } }) });
     expect((await sendDelivery({ client, draft: { deliveryUuid: started.deliveryUuid }, files: [] })).ok).toBe(true);

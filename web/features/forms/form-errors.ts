@@ -37,3 +37,15 @@ export function serverProblems(error: unknown): FormProblem[] {
   const problems = error.error?.metadata.problems;
   return Array.isArray(problems) ? (problems as FormProblem[]) : [];
 }
+
+/**
+ * "The number is outside the allowed range" names the range (issue 33 §3): the visitor sees which
+ * numbers the field takes, written the way their language writes numbers. Null without a bound.
+ */
+export function numberRangeMessage(field: { min: number | null; max: number | null } | undefined, language: string): { key: string; values: Record<string, string> } | null {
+  if (!field || (field.min === null && field.max === null)) return null;
+  const format = new Intl.NumberFormat(language, { maximumFractionDigits: 20 });
+  if (field.min !== null && field.max !== null) return { key: 'forms:public.numberRange', values: { min: format.format(field.min), max: format.format(field.max) } };
+  if (field.min !== null) return { key: 'forms:public.numberAtLeast', values: { min: format.format(field.min) } };
+  return { key: 'forms:public.numberAtMost', values: { max: format.format(field.max!) } };
+}

@@ -23,7 +23,7 @@ import { useEffect, useMemo, useRef, useState, type FormEvent, type ReactNode } 
 import { useTranslation } from 'react-i18next';
 import { useLocation, useParams } from 'react-router';
 import useSWR from 'swr';
-import { formErrorMessage, serverProblems } from './form-errors';
+import { formErrorMessage, numberRangeMessage, serverProblems } from './form-errors';
 import { AppearanceFrame } from './form-appearance';
 import { LayoutBackdrop, panelOverImage } from './layout-images';
 import { readPublicFormUrl, urlDefaults, useEmbedHeight } from './public-form-url';
@@ -185,6 +185,8 @@ export function FormFill({ form, formId, preview = false, urlValues = {} }: { fo
     // "The file is too large" names the field's limit.
     const limit = found.reason === 'fileTooLarge' ? form.customFields.find((f) => f.name === name)?.maxFileSizeKb : null;
     if (limit) return t('forms:public.fileTooLargeLimit', { max: formatSize(limit * 1024, currentLanguage()) });
+    const range = found.reason === 'numberOutOfRange' ? numberRangeMessage(form.customFields.find((f) => f.name === name), currentLanguage()) : null;
+    if (range) return t(range.key, range.values);
     return t(`forms:problems.${found.reason}`);
   };
   // A field's message goes once the visitor changes it (chosen files clear "Field is required"); the next check runs on Next or Submit.
