@@ -57,7 +57,7 @@ import { createMailer, type Mailer } from './mail/mailer';
 import { createSmsGateway, type SmsGateway } from './sms/sms-gateway';
 import { externalRoutes } from './external/routes';
 import { submitBoxRoutes } from './submit-box/routes';
-import { submitSessionDelivery } from './submit-box/tickets';
+import { submissionMailSubject, submitSessionDelivery } from './submit-box/tickets';
 import { formRoutes } from './forms/routes';
 import { formEmbedRoutes } from './forms/embed';
 import { formUploadChecks } from './forms/hardening';
@@ -234,6 +234,7 @@ async function assemble(app: FastifyInstance, options: BuildAppOptions, database
   const jobs: { runner?: JobRunner } = {};
   app.decorate('jobs', { kick: () => jobs.runner?.kick(), whenIdle: async () => jobs.runner?.whenIdle() });
   app.decorate('deliveryHooks', { beforeSend: [attachBeforeSend, requestBeforeSend], sent: [handOffOnSent, submissionOnSent, requestOnSent, transferOnSent],
+    mailSubject: (delivery, language) => submissionMailSubject(app, delivery.id, language),
     partners: {
       servedRecipients: (deliveryId) => partnerServedRecipients(db, deliveryId),
       serverStates: (deliveryId) => partnerServerStates(db, deliveryId),

@@ -6,6 +6,7 @@ import type { DatabaseKind } from './db/database';
 import type { Database } from './db/schema';
 import type { DeliveryRecipient, NewDescriptor, RecipientKeysResponse, ReleaseList } from '@shared/contract/deliveries';
 import type { UserPublicKeysResponse } from '@shared/contract/secupass';
+import type { Language } from '@shared/contract/constants';
 import type { DeliveryRow, RecipientRow } from './deliveries/records';
 import type { Mailer } from './mail/mailer';
 import type { CaptchaStore } from './security/captcha';
@@ -55,6 +56,8 @@ export interface KuvertServices {
   deliveryHooks: {
     beforeSend: ReadonlyArray<(ctx: RequestContext, delivery: DeliveryRow) => Promise<void>>;
     sent: ReadonlyArray<(trx: Transaction<Database>, delivery: DeliveryRow) => Promise<void>>;
+    /** The subject a recipient's notification mail names, where a feature above knows it better (a submit-box submission); undefined: the delivery's own. */
+    mailSubject(delivery: Pick<DeliveryRow, 'id'>, language: Language): Promise<string | undefined>;
     /**
      * Recipients a trust-network partner serves (`trust-networks/`, which builds on deliveries and so
      * is asked through here): the addresses of a delivery it carries, their state on the sender's

@@ -123,6 +123,7 @@ export async function notifyRecipients(
       // An account whose address never proved itself is no owner yet: the mail carries the signup link.
       const external = await externalLinkFor(app, delivery, r, { registered: isRegisteredRecipient(user), language, downloadToken: token });
       const link = `${base}${external ?? DELIVERY_WEB_LINKS.inbox(delivery.uuid)}`;
+      const subject = (await app.deliveryHooks.mailSubject(delivery, language)) ?? (delivery.subject || ENCRYPTED_SUBJECT_PLACEHOLDER[language]);
       await app.mailer.send({
         to: r.email,
         template: 'newDelivery',
@@ -130,7 +131,7 @@ export async function notifyRecipients(
         data: {
           senderName: displayName(sender),
           senderEmail: sender.email,
-          subject: delivery.subject || ENCRYPTED_SUBJECT_PLACEHOLDER[language],
+          subject,
           link,
           level: delivery.security_level,
           signup: !opensByLink(delivery.security_level) && external !== null,

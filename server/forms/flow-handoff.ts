@@ -119,11 +119,23 @@ export async function attachmentsOf(db: Kysely<Database>, fileUuids: readonly (s
   return new Map(rows.map((r) => [r.uuid, { name: r.name, size: Number(r.size) }]));
 }
 
+/**
+ * When the queue runs each pending hand-off's webhook job (after a failed attempt: the retry's
+ * time, issue 33 §2), by hand-off id. The job's payload is exactly what `enqueueJob` stored.
+ */
+async function nextAttemptsOf(db: Kysely<Database>, rows: readonly HandOffRow[]): Promise<Map<string, number>> {
+  const payloads = new Map(rows.filter((r) => r.state === 'pending').map((r) => [JSON.stringify({ handOffId: r.uuid } satisfies FlowWebhookPayload), r.uuid]));
+  if (payloads.size === 0) return new Map();
+  const jobs = await db.selectFrom('jobs').select(['payload', 'run_at']).where('kind', '=', FLOW_WEBHOOK_JOB).where('state', '=', 'pending').where('payload', 'in', [...payloads.keys()]).execute();
+  return new Map(jobs.map((job) => [payloads.get(job.payload)!, Number(job.run_at)]));
+}
+
 async function toWire(app: FastifyInstance, rows: HandOffRow[]): Promise<HandOff[]> {
   const formIds = [...new Set(rows.map((r) => r.form_id).filter((id): id is number => id !== null))];
   const forms = formIds.length === 0 ? [] : await app.db.selectFrom('forms').select(['id', 'uuid']).where('id', 'in', formIds).execute();
   const uuidOf = new Map(forms.map((f) => [f.id, f.uuid]));
   const attachments = await attachmentsOf(app.db, rows.map((r) => r.file_uuid));
+  const nextAttempts = await nextAttemptsOf(app.db, rows);
   return rows.map((row) => {
     const parsed = row.submission === null ? null : SubmissionJsonSchema.safeParse(JSON.parse(row.submission));
     return {
@@ -138,6 +150,7 @@ async function toWire(app: FastifyInstance, rows: HandOffRow[]): Promise<HandOff
       createdAt: Number(row.created_at),
       sentAt: row.sent_at === null ? null : Number(row.sent_at),
       lastAttemptAt: row.last_attempt_at === null ? null : Number(row.last_attempt_at),
+      nextAttemptAt: nextAttempts.get(row.uuid) ?? null,
       deliveredAt: row.delivered_at === null ? null : Number(row.delivered_at),
       submission: parsed?.success ? parsed.data : null,
       encrypted: isEncryptedHandOff(row.security_level),

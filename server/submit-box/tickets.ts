@@ -32,6 +32,17 @@ const SUBJECTS: Record<Language, (email: string) => string> = {
   fr: (email) => `Boîte de dépôt : envoi de ${email}`,
 };
 
+/**
+ * What the owner's notification mail names for a submission (issue 33 §2), in the owner's
+ * language: the guest ticket's subject, else the submitter's address. Also at level 4, whose
+ * stored subject is empty: the address is on the ticket and in the mail's sender line anyway.
+ * Undefined for a delivery that no ticket started.
+ */
+export async function submissionMailSubject(app: FastifyInstance, deliveryId: number, language: Language): Promise<string | undefined> {
+  const row = await app.db.selectFrom('submit_tickets').select(['email', 'subject']).where('delivery_id', '=', deliveryId).executeTakeFirst();
+  return row ? row.subject || SUBJECTS[language](row.email) : undefined;
+}
+
 function normalisedEmail(raw: string): string {
   const email = raw.trim().toLowerCase();
   if (!isValidEmail(email)) throw badRequest('Please enter a valid email address', { field: 'email', reason: 'invalidEmail' });

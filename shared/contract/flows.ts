@@ -134,6 +134,8 @@ export const HandOffSchema = z
     createdAt: z.number(),
     sentAt: z.number().nullable(),
     lastAttemptAt: z.number().nullable(),
+    /** A pending hand-off: when the queue tries (again); null when none is waiting (delivered, failed, running now). */
+    nextAttemptAt: z.number().nullable(),
     deliveredAt: z.number().nullable(),
     /** The JSON (levels 1–2); null at levels 3/4. */
     submission: SubmissionJsonSchema.nullable(),

@@ -29,6 +29,12 @@ export function unknownSubjectPlaceholders(template: string, fields: readonly Pi
 /** A subject template or confirmation text: only known placeholders, no stray brace. */
 const placeholdersOk = (template: string, fields: readonly Pick<CustomField, 'name'>[]) => unknownSubjectPlaceholders(template, fields).length === 0 && !/[{}]/.test(template.replace(PLACEHOLDER, ''));
 
+/** The problem of a template with a placeholder it cannot fill, naming the first one (a stray brace names none). */
+function placeholderProblem(field: string, template: string, fields: readonly Pick<CustomField, 'name'>[]): FormProblem {
+  const [first] = unknownSubjectPlaceholders(template, fields);
+  return { field, reason: 'unknownPlaceholder', ...(first !== undefined ? { placeholder: `{${first}}` } : {}) };
+}
+
 /**
  * `securityLevel` (when given): at levels 3/4 the server never sees the values, so the confirmation
  * mail (which the server writes) refuses `{field:…}` placeholders instead of mailing them empty.
@@ -37,9 +43,9 @@ export function formAdminProblems(admin: FormAdmin, fields: readonly Pick<Custom
   const problems: FormProblem[] = [];
   const translation = translationKeysProblem(translations, fields, pages);
   if (translation) problems.push({ field: 'translations', reason: translation });
-  if (!placeholdersOk(admin.subjectTemplate, fields)) problems.push({ field: 'admin.subjectTemplate', reason: 'unknownPlaceholder' });
+  if (!placeholdersOk(admin.subjectTemplate, fields)) problems.push(placeholderProblem('admin.subjectTemplate', admin.subjectTemplate, fields));
   const confirmation = admin.confirmationMailText;
-  if (!placeholdersOk(confirmation, fields)) problems.push({ field: 'admin.confirmationMailText', reason: 'unknownPlaceholder' });
+  if (!placeholdersOk(confirmation, fields)) problems.push(placeholderProblem('admin.confirmationMailText', confirmation, fields));
   else if (securityLevel !== undefined && isE2eLevel(securityLevel) && [...confirmation.matchAll(PLACEHOLDER)].some(([, inner]) => inner!.trim().startsWith('field:'))) {
     problems.push({ field: 'admin.confirmationMailText', reason: 'encryptedFieldPlaceholder' });
   }

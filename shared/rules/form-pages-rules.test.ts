@@ -32,7 +32,10 @@ describe('process page rules', () => {
 
   it('§5: a title or an icon, ids valid and unique, fields name existing pages', () => {
     expect(processPageProblems(pages, fields)).toEqual([]);
-    expect(processPageProblems([{ id: 'i', title: '', icon: 'mail' }], [])).toEqual([]);
+    expect(processPageProblems([{ id: 'i', title: '', icon: 'mail' }], [{ page: null }])).toEqual([]);
+    // No field on a page (issue 33 §2); a field without a page is on the first.
+    expect(processPageProblems([{ id: 'i', title: 'Empty' }], [])).toEqual([{ field: 'processPages.0.fields', reason: 'emptyPage' }]);
+    expect(processPageProblems(pages, [{ page: null }])).toEqual([{ field: 'processPages.1.fields', reason: 'emptyPage' }]);
     expect(processPageProblems([{ id: 'a', title: ' ' }, { id: 'a', title: 'x' }, { id: 'ü', title: 'y' }], [{ page: 'c' }, { page: null }])).toEqual([
       { field: 'processPages.0.title', reason: 'pageTitleOrIcon' },
       { field: 'processPages.1.id', reason: 'invalidPageOrder' },

@@ -11,7 +11,11 @@ import { submissionProblems } from './form-rules';
 
 type PageRef = Pick<ProcessPage, 'id' | 'title'> & { icon?: ProcessPage['icon'] };
 
-/** Pages: ids valid and unique ("invalid process page order"), a title or an icon (§5); fields name existing pages only. */
+/**
+ * Pages: ids valid and unique ("invalid process page order"), a title or an icon (§5); fields name
+ * existing pages only; no page without a field (issue 33 §2: the visitor would meet an empty step)
+ * — a field without a page counts on the first, as `formSteps` shows it.
+ */
 export function processPageProblems(pages: readonly PageRef[], fields: readonly Pick<CustomField, 'page'>[]): FormProblem[] {
   const problems: FormProblem[] = [];
   const ids = new Set<string>();
@@ -22,6 +26,12 @@ export function processPageProblems(pages: readonly PageRef[], fields: readonly 
   });
   fields.forEach((field, index) => {
     if (field.page !== null && !ids.has(field.page)) problems.push({ field: `customFields.${index}.page`, reason: 'unknownPage' });
+  });
+  // A field naming an unknown page is reported first: choosing its page may fill an empty one.
+  if (problems.some((p) => p.reason === 'unknownPage')) return problems;
+  const used = new Set(fields.map((field) => field.page ?? pages[0]?.id));
+  pages.forEach((page, index) => {
+    if (!used.has(page.id)) problems.push({ field: `processPages.${index}.fields`, reason: 'emptyPage' });
   });
   return problems;
 }

@@ -20,6 +20,8 @@ import { isValidEmail } from './send-rules';
 export interface FormProblem {
   field: string;
   reason: string;
+  /** `unknownPlaceholder`: the first placeholder the form cannot fill, braces included (issue 33 §2). */
+  placeholder?: string;
 }
 
 const HTML_TAG = /<\/?[a-z][^>]*>/i;

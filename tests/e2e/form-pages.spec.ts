@@ -88,6 +88,10 @@ test('the administrator adds, renames, reorders and deletes process pages and pu
   await expect(about.locator('[data-page-icon="person"]')).toBeVisible();
   await expectNoSeriousA11yViolations(page, 'process page icon picker');
 
+  // "About you" is now second and no field is on it (Full name has no page: the first): refused before saving.
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(about.getByText('This process page has no field: put a field on it or delete the page')).toBeVisible();
+  await page.getByRole('combobox', { name: 'Process page' }).nth(0).selectOption({ label: 'About you' });
   await page.getByRole('button', { name: 'Save' }).click();
   await expect(page.getByText('Form saved').first()).toBeVisible();
   const list = (await (await apiCall(server, builderApi, 'GET', '/forms')).json()) as { items: Array<{ formUuid: string; name: string }> };
@@ -98,7 +102,7 @@ test('the administrator adds, renames, reorders and deletes process pages and pu
   ]);
   const [request, aboutPage] = saved.processPages;
   expect(saved.customFields.map((f) => [f.name, f.page])).toEqual([
-    ['Full name', null],
+    ['Full name', aboutPage!.id],
     ['Comment', request!.id],
   ]);
   expect(aboutPage).toBeDefined();

@@ -267,12 +267,18 @@ describe('Flows', () => {
     const deliveryUuid = await submit(form);
     await a.app.jobs.whenIdle();
     expect(received).toHaveLength(1);
-    expect(await handOffOf(deliveryUuid)).toMatchObject({ state: 'pending', attempts: 1, lastError: 'The webhook answered HTTP 500' });
+    const waiting = await handOffOf(deliveryUuid);
+    expect(waiting).toMatchObject({ state: 'pending', attempts: 1, lastError: 'The webhook answered HTTP 500' });
+    // The list says when the retry is due (issue 33 §2): the queued job's time, one retry delay (60 s) on.
+    const job = await a.app.db.selectFrom('jobs').select('run_at').where('kind', '=', FLOW_WEBHOOK_JOB).where('payload', '=', JSON.stringify({ handOffId: waiting.handOffId })).executeTakeFirstOrThrow();
+    expect(waiting.nextAttemptAt).toBe(Number(job.run_at));
+    expect(waiting.nextAttemptAt! - waiting.lastAttemptAt!).toBeGreaterThanOrEqual(60_000);
+    expect(waiting.nextAttemptAt! - Date.now()).toBeLessThanOrEqual(60_000);
 
     await nextRetry();
     expect(received).toHaveLength(2);
     const handOff = await handOffOf(deliveryUuid);
-    expect(handOff).toMatchObject({ state: 'delivered', attempts: 2, lastError: null });
+    expect(handOff).toMatchObject({ state: 'delivered', attempts: 2, lastError: null, nextAttemptAt: null });
     expect(handOff.deliveredAt).toBeGreaterThan(0);
 
     for (const request of received) {

@@ -245,10 +245,21 @@ describe('form administration', () => {
   });
 
   it('subject template: unknown placeholders refused on save; the delivery takes the rendered subject; notifications off → quiet send', async () => {
-    for (const subjectTemplate of ['{nope}', '{field:Missing}', 'Half {formName', '{field:}']) {
+    // Each refusal names the placeholder the form cannot fill (issue 33 §2); a stray brace names none.
+    const refused = { '{nope}': '{nope}', 'Re: {field:Missing} from {field:Full name}': '{field:Missing}', 'Half {formName': undefined, '{field:}': '{field:}' };
+    for (const [subjectTemplate, placeholder] of Object.entries(refused)) {
       const error = await expectBackendError(await call(server, owner, 'POST', api('/forms'), formInput({ admin: { subjectTemplate } })), 400, 'ValidationException');
-      expect(error.metadata.problems).toContainEqual({ field: 'admin.subjectTemplate', reason: 'unknownPlaceholder' });
+      expect(error.metadata.problems).toContainEqual({ field: 'admin.subjectTemplate', reason: 'unknownPlaceholder', ...(placeholder ? { placeholder } : {}) });
+      if (placeholder) expect(error.message).toBe(`The subject template names ${placeholder}, which this form cannot fill`);
     }
+    // A field the template names, removed later: that save is refused and the form keeps both.
+    const named = await createForm({ admin: { subjectTemplate: 'From {field:Contact}' } });
+    const removed = await expectBackendError(await put(named, { customFields: named.customFields.filter((f) => f.name !== 'Contact') }), 400, 'ValidationException');
+    expect(removed.message).toBe('The subject template names {field:Contact}, which this form cannot fill');
+    const kept = (await (await call(server, owner, 'GET', api(`/forms/${named.formUuid}`))).json()) as Form;
+    expect(kept.customFields.map((f) => f.name)).toContain('Contact');
+    // Removed together with the template's mention: accepted.
+    expect((await put(named, { customFields: named.customFields.filter((f) => f.name !== 'Contact'), admin: { ...named.admin, subjectTemplate: '{formName}' } })).status).toBe(200);
     const form = await createForm({ active: true, admin: { subjectTemplate: '{formName}: {field:Full name} on {date}', notifyRecipients: false } });
     const response = await publicCall('POST', `/public-forms/${form.formUuid}/submissions`, { values: { 'Full name': 'Paula\nPartner' } });
     expect(response.status, await response.clone().text()).toBe(201);

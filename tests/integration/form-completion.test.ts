@@ -198,9 +198,9 @@ describe('form submission completion', () => {
 
     const n = ++counter;
     const input = { name: `Completion ${n}`, url: `completion-${n}`, active: true, securityLevel: SECURITY_LEVELS.LEVEL_1, mandatoryRecipients: ['alice@example.test'], customFields: [{ name: 'Full name', type: 'text', required: true, textAreaSize: 1 }] };
-    for (const confirmationMailText of ['Hello {field:Nope}', 'Hello {oops}', 'Half {formName']) {
+    for (const [confirmationMailText, placeholder] of [['Hello {field:Nope}', '{field:Nope}'], ['Hello {oops}', '{oops}'], ['Half {formName', undefined]] as const) {
       const unknown = await expectBackendError(await call(server, formsAdmin, 'POST', api('/forms'), { ...input, admin: { confirmationMailText } }), 400, 'ValidationException');
-      expect(unknown.metadata.problems, confirmationMailText).toContainEqual({ field: 'admin.confirmationMailText', reason: 'unknownPlaceholder' });
+      expect(unknown.metadata.problems, confirmationMailText).toContainEqual({ field: 'admin.confirmationMailText', reason: 'unknownPlaceholder', ...(placeholder ? { placeholder } : {}) });
     }
     const level3 = { ...input, securityLevel: SECURITY_LEVELS.LEVEL_3 };
     const encrypted = await expectBackendError(await call(server, formsAdmin, 'POST', api('/forms'), { ...level3, admin: { confirmationMailText: 'Thanks, {field:Full name}' } }), 400, 'ValidationException');

@@ -126,11 +126,20 @@ describe('form process pages', () => {
     ]);
     expect(await refused(formInput({ processPages: [PAGES[0]!, { ...PAGES[1]!, title: '  ' }] }))).toEqual([{ field: 'processPages.1.title', reason: 'pageTitleOrIcon' }]);
     expect(await refused(formInput({ processPages: [PAGES[0]!, PAGES[1]!, { id: 'person', title: 'Again' }] }))).toEqual([{ field: 'processPages.2.id', reason: 'invalidPageOrder' }]);
-    expect(await refused(formInput({ processPages: [PAGES[0]!, PAGES[1]!, { id: 'a b', title: 'Space' }] }))).toEqual([{ field: 'processPages.2.id', reason: 'invalidPageOrder' }]);
+    expect(await refused(formInput({ processPages: [PAGES[0]!, PAGES[1]!, { id: 'a b', title: 'Space' }] }))).toEqual([
+      { field: 'processPages.2.id', reason: 'invalidPageOrder' },
+      { field: 'processPages.2.fields', reason: 'emptyPage' },
+    ]);
+    // A page no field is on (issue 33 §2): the visitor would meet an empty step.
+    expect(await refused(formInput({ processPages: [PAGES[0]!, { id: 'empty', title: 'Nothing here' }, PAGES[1]!] }))).toEqual([{ field: 'processPages.1.fields', reason: 'emptyPage' }]);
     const many = Array.from({ length: FORM_PAGES_MAX + 1 }, (_, i) => ({ id: `p${i}`, title: `Page ${i}` }));
     await expectBackendError(await call(server, owner, 'POST', api('/forms'), formInput({ processPages: [...PAGES, ...many] })), 400, 'ValidationException');
     const after = await server.app.db.selectFrom('forms').select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow();
     expect(Number(after.n)).toBe(Number(before.n));
+    // A field without a page counts on the first page: a first page holding only those is not empty.
+    const firstByDefault = formInput({ processPages: [{ id: 'start', title: 'Start' }, PAGES[1]!] });
+    firstByDefault.customFields = firstByDefault.customFields!.map((f) => ({ ...f, page: f.page === 'request' ? 'request' : null }));
+    expect((await call(server, owner, 'POST', api('/forms'), firstByDefault)).status).toBe(201);
   });
 
   it('page icons: saved and read, a page with an icon needs no title, an unknown icon → 400; pages stored before icons read as none', async () => {

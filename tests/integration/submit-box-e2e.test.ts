@@ -143,6 +143,26 @@ describe('submit box at levels 3 and 4', () => {
     await waitForMailboxMail(server.mailboxDir, (m) => addressedTo(OWNER)(m) && m.subject.includes(email));
   }, 60_000);
 
+  it("the owner's mail names the submission in the owner's language, not the partner's", async () => {
+    const { boxUuid } = await box({ active: true, allowedLevels: [SECURITY_LEVELS.LEVEL_3] });
+    const admin = await signInAdmin(server);
+    const { uuid } = await server.app.db.selectFrom('users').select('uuid').where('email', '=', OWNER).executeTakeFirstOrThrow();
+    const language = async (value: string) => expect((await call(server, admin, 'PATCH', api(`/admin/users/${uuid}`), { language: value })).status).toBe(200);
+    await language('de');
+    try {
+      const email = partner();
+      const session = await started(boxUuid, email);
+      expect((await submitEncrypted(session, [{ name: 'vertrag.pdf', bytes: randomBytes(900) }])).ok).toBe(true);
+      const mail = await waitForMailboxMail(server.mailboxDir, (m) => addressedTo(OWNER)(m) && m.text.includes(session.deliveryUuid));
+      expect(mail.subject).toBe(`${email} hat Ihnen eine sichere Zustellung gesendet: Submit-Box: Einsendung von ${email}`);
+      // The delivery itself keeps the subject in the partner's language (the inbox row).
+      const row = await server.app.db.selectFrom('deliveries').select('subject').where('uuid', '=', session.deliveryUuid).executeTakeFirstOrThrow();
+      expect(row.subject).toBe(`Submit box: submission from ${email}`);
+    } finally {
+      await language('en');
+    }
+  }, 60_000);
+
   it('the same partner again: a fresh throwaway SecuPass; the owner still opens the first submission', async () => {
     const { boxUuid } = await box({ active: true, allowedLevels: [SECURITY_LEVELS.LEVEL_3] });
     const email = partner();
@@ -165,12 +185,16 @@ describe('submit box at levels 3 and 4', () => {
     const email = partner();
     // The message goes into the manifest; the plain start refuses it.
     await expectBackendError(await startWithTicket(boxUuid, email, 'visible?'), 400, 'ValidationException');
-    const session = await started(boxUuid, partner());
+    const sender = partner();
+    const session = await started(boxUuid, sender);
     expect(session.securityLevel).toBe(SECURITY_LEVELS.LEVEL_4);
     const bytes = randomBytes(2000);
-    const message = { subject: `Submit box: submission from ${email}`, body: 'Only the owner reads this.' };
+    const message = { subject: `Submit box: submission from ${sender}`, body: 'Only the owner reads this.' };
     const result = await submitEncrypted(session, [{ name: 'secret.bin', bytes }], message);
     expect(result.ok, JSON.stringify(!result.ok && result.error)).toBe(true);
+    // The owner's mail names the submission although its stored subject is empty (issue 33 §2).
+    const mail = await waitForMailboxMail(server.mailboxDir, (m) => addressedTo(OWNER)(m) && m.text.includes(session.deliveryUuid));
+    expect(mail.subject).toBe(`${sender} sent you a secure delivery: Submit box: submission from ${sender}`);
     const row = await server.app.db.selectFrom('deliveries').select(['subject', 'body']).where('uuid', '=', session.deliveryUuid).executeTakeFirstOrThrow();
     expect(row).toEqual({ subject: '', body: '' });
     const { opened, contents } = await openAsOwner(session.deliveryUuid);

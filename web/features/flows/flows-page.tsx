@@ -118,7 +118,11 @@ export function FlowsPage() {
                         ) : null}
                       </div>
                     </TableCell>
-                    <TableCell>{handOff.attempts}</TableCell>
+                    <TableCell>
+                      {handOff.attempts}
+                      {/* After a failed attempt: when the queue tries again (issue 33 §2). */}
+                      {handOff.attempts > 0 && handOff.nextAttemptAt !== null ? <div>{t('flows:nextAttempt', { time: dates.format(handOff.nextAttemptAt) })}</div> : null}
+                    </TableCell>
                     <TableCell>{handOff.lastError ?? ''}</TableCell>
                     <TableCell>
                       <div className={styles.actions}>

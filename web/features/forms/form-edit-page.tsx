@@ -77,6 +77,7 @@ function FormEditor({ form }: { form: Form | undefined }) {
   const set = (changes: Partial<FormInputParsed>) => setState((s) => ({ ...s, ...changes }));
   const problemAt = (field: string) => {
     const found = problems.find((p) => p.field === field || p.field.startsWith(`${field}.`));
+    if (found?.placeholder) return t('formAdmin:problems.unknownPlaceholderNamed', { placeholder: found.placeholder });
     return found ? t([`forms:problems.${found.reason}`, `formAdmin:problems.${found.reason}`]) : undefined;
   };
 

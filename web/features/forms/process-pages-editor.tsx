@@ -96,6 +96,7 @@ export function ProcessPagesEditor({ pages, fields, problems, onChange }: Props)
             <Caption1>{t('forms:pages.id', { id: page.id, count: fieldsOn(index).length })}</Caption1>
           </div>
           {problemAt(index, 'id') ? <Caption1 role="alert">{problemAt(index, 'id')}</Caption1> : null}
+          {problemAt(index, 'fields') ? <Caption1 role="alert">{problemAt(index, 'fields')}</Caption1> : null}
           <Field label={t('forms:pages.description')}>
             <Textarea value={page.description} onChange={(_e, d) => update(index, { description: d.value })} rows={2} />
           </Field>
