@@ -133,7 +133,7 @@ test('a member finds the room under "Shared with me" and the file another member
   await expect(page.getByRole('table', { name: rooms.files.title }).locator('[data-highlighted="true"]')).toContainText(upload.name);
 });
 
-test('in a Secure room three chosen items download as one ZIP built in the browser, SHA-256 equal', async ({ page }) => {
+test('in a Secure room three chosen items download as one ZIP built in the browser, SHA-256 equal; two move into a folder, one is deleted to the trash', async ({ page }) => {
   test.setTimeout(240_000);
   const { server } = ctx;
   const passphrase = 'Select-Vault-SecuPass-Basalt-58';
