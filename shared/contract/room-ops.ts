@@ -22,6 +22,8 @@ export const RoomFileVersionSchema = z
     sha256: z.string().nullable(),
     scanState: z.enum(ROOM_SCAN_STATES),
     uploadedBy: z.string(),
+    /** Issue 32: the uploader's display name (absent or null: none known; plain rooms' list sends it). */
+    uploadedByName: z.string().nullable().optional(),
     /** When this content was uploaded. */
     createdAt: z.number(),
     /** When a newer version replaced it; null: the current content. */

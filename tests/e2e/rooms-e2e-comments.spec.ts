@@ -1,7 +1,8 @@
 // Comments in an end-to-end encrypted room in the browser against the real server (issue 31 §1;
 // shared/crypto/README.md section 7 "Comments"): the OWNER adds, edits and deletes a comment in the
 // details sidebar's Comments tab — sealed and signed in the crypto Worker, the server sees ciphertext
-// only; a VIEWER (another member, granted the room key) reads it, verified, without any button; a
+// only; a VIEWER (another member, granted the room key) reads it, verified, without any button (and
+// her selection offers no Move or Delete); a
 // comment whose sealed text was changed on the way says it cannot be verified and shows no text.
 // The OWNER sets a file's classification and status (signed into its metadata): badges, the filter.
 // axe on the tab and the filtered table.
@@ -19,6 +20,7 @@ import { unlockRoomKeys } from './rooms-fixtures';
 
 const rooms = locale<typeof import('@locales/en/rooms.json')>('en', 'rooms');
 const rc = locale<typeof import('@locales/en/roomComments.json')>('en', 'roomComments');
+const select = locale<typeof import('@locales/en/roomSelect.json')>('en', 'roomSelect');
 const OWNER_PASSPHRASE = 'Owner-E2e-Comments-SecuPass-Cedar-41';
 const VIEWER_PASSPHRASE = 'Viewer-E2e-Comments-SecuPass-Maple-42';
 const ROOM = 'Sealed tender';
@@ -112,6 +114,12 @@ test('a VIEWER reads the verified comment without buttons; a changed sealed text
   await expect(panel.getByRole('textbox', { name: rc.comments.newLabel })).toHaveCount(0);
   await expect(panel.getByRole('button', { name: /^(Edit|Delete) the comment of / })).toHaveCount(0);
   await expectNoSeriousA11yViolations(page, 'Secure room comments of a VIEWER');
+  // Issue 32 §2: a VIEWER's selection offers the ZIP only, no Move or Delete (SPEC §6 table).
+  await panel.getByRole('button', { name: rooms.details.close }).click();
+  await page.getByRole('checkbox', { name: fill(select.selectRow, { name: 'notes.txt' }) }).check();
+  const bar = page.getByRole('toolbar', { name: select.toolbar });
+  await expect(bar.getByRole('button', { name: rooms.files.zip })).toBeVisible();
+  for (const action of [rooms.move.action, rooms.delete.action]) await expect(bar.getByRole('button', { name: action, exact: true })).toHaveCount(0);
 
   // The server's answer changed on the way: one character of the sealed text.
   await page.route(/\/api\/2\/rooms\/[0-9a-f-]{36}\/comments\?/, async (route) => {

@@ -4,7 +4,8 @@
 // to one target; a file and a folder are deleted after one confirmation naming the count and come
 // back from the room's trash. A member sees the room under "Shared with me" and the file another
 // member uploaded among the recent files, and opens it. In a Secure room three chosen items download
-// as one ZIP built in the browser, SHA-256 equal. axe on each screen.
+// as one ZIP built in the browser, SHA-256 equal; two chosen files move into a folder (verified
+// there) and a chosen file is deleted to the room's trash. axe on each screen.
 import { expect, test, type Download, type Page } from '@playwright/test';
 import AdmZip from 'adm-zip';
 import { createHash, randomBytes } from 'node:crypto';
@@ -132,7 +133,7 @@ test('a member finds the room under "Shared with me" and the file another member
   await expect(page.getByRole('table', { name: rooms.files.title }).locator('[data-highlighted="true"]')).toContainText(upload.name);
 });
 
-test('in a Secure room three chosen items download as one ZIP built in the browser, SHA-256 equal', async ({ page }) => {
+test('in a Secure room three chosen items download as one ZIP built in the browser, SHA-256 equal; two move into a folder, one is deleted to the trash', async ({ page }) => {
   test.setTimeout(240_000);
   const { server } = ctx;
   const passphrase = 'Select-Vault-SecuPass-Basalt-58';
@@ -169,4 +170,29 @@ test('in a Secure room three chosen items download as one ZIP built in the brows
   const zip = new AdmZip(await readFile((await download.path())!));
   const entries = new Map(zip.getEntries().filter((e) => !e.isDirectory).map((e) => [e.entryName, sha256(e.getData())]));
   expect(entries).toEqual(new Map(['alpha.txt', 'beta.txt', 'Drafts/inner.txt'].map((name) => [name, sha256(contents[name]!)])));
+
+  // Move the two files into "Drafts": one dialog with the decrypted folder names; the selection is cleared after.
+  const table = page.getByRole('table', { name: rooms.e2e.contentsLabel });
+  await checkbox(page, 'Drafts').uncheck();
+  await bar.getByRole('button', { name: rooms.move.action }).click();
+  const dialog = page.getByRole('dialog', { name: fill(select.move.title_other, { count: 2 }) });
+  await dialog.getByRole('tree').getByRole('treeitem', { name: 'Drafts' }).getByRole('radio').check({ timeout: 30_000 });
+  await dialog.getByRole('button', { name: rooms.move.submit }).click();
+  await expect(toast(page, fill(select.move.done_other, { count: 2, target: 'Drafts' }))).toBeVisible({ timeout: 30_000 });
+  await expect(bar).toHaveCount(0);
+  await expect(table.getByRole('row', { name: /alpha\.txt|beta\.txt/ })).toHaveCount(0, { timeout: 30_000 });
+  await table.getByRole('link', { name: 'Drafts', exact: true }).click();
+  // Listed with their signer: the names decrypt and the signatures verify where they went.
+  for (const name of ['alpha.txt', 'beta.txt', 'inner.txt']) await expect(table.getByRole('row').filter({ hasText: name }).filter({ hasText: user.email })).toBeVisible({ timeout: 60_000 });
+
+  // Delete one chosen file: one confirmation, gone from the folder, in the room's trash under its decrypted name.
+  await checkbox(page, 'inner.txt').check();
+  await bar.getByRole('button', { name: rooms.delete.action }).click();
+  const confirm = page.getByRole('alertdialog', { name: fill(select.delete.title_one, { count: 1 }) });
+  await confirm.getByRole('button', { name: rooms.delete.confirm }).click();
+  await expect(toast(page, fill(select.delete.done_one, { count: 1 }))).toBeVisible({ timeout: 30_000 });
+  await expect(table.getByRole('row').filter({ hasText: 'inner.txt' })).toHaveCount(0, { timeout: 30_000 });
+  await expect(bar).toHaveCount(0);
+  await page.getByRole('button', { name: rooms.trash.open, exact: true }).click();
+  await expect(page.getByRole('table', { name: rooms.trash.tableLabel }).getByRole('row', { name: /inner\.txt/ })).toBeVisible({ timeout: 30_000 });
 });

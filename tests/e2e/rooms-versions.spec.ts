@@ -1,6 +1,7 @@
 // File versions in a plain data room through the web client against the real server (issue 15):
 // uploading a name that is taken opens the version-conflict dialog. "Replace" makes the upload the
-// file's next version (the file menu's "Versions" lists both; version 1 downloads its own bytes),
+// file's next version (the file menu's "Versions" lists both with the uploader's display name;
+// version 1 downloads its own bytes),
 // "Keep both" uploads it as "report (1).txt", "Cancel" uploads nothing. axe on both dialogs. In a
 // batch, Keep both gives every file a name of its own ("a (1).txt", "a (2).txt", "a (3).txt") and
 // "Apply to all remaining conflicts" answers the batch's later conflicts without asking again.
@@ -16,6 +17,8 @@ let owner: TestUser;
 
 test.beforeAll(async () => {
   owner = await createUserInRepository(ctx.server, { username: 'vera', roles: ['ROLE_UI_USER', 'ROLE_SENDER', 'ROLE_RECEIVER', 'ROLE_SECUROOMS_CREATOR'] });
+  // A display name, so the versions list shows it with the address (issue 32).
+  await ctx.server.app.db.updateTable('users').set({ first_name: 'Vera', last_name: 'Lindqvist' }).where('id', '=', owner.id).execute();
 });
 
 const fill = (text: string, values: Record<string, string | number>) => text.replace(/\{\{(\w+)\}\}/g, (_m, key: string) => String(values[key] ?? ''));
@@ -58,6 +61,9 @@ test('a taken name asks: replace makes a version, keep both numbers the upload, 
   await expect(list.getByRole('row')).toHaveCount(3);
   await expect(list.getByRole('row').nth(1)).toContainText(fill(rooms.versions.current, { version: 2 }));
   await expect(list.getByRole('row').nth(2)).toContainText('11\u00a0B');
+  // The uploader by display name, the address below it (issue 32: names where addresses showed).
+  await expect(list.getByRole('row').nth(2)).toContainText('Vera Lindqvist');
+  await expect(list.getByRole('row').nth(2)).toContainText(owner.email);
   await expectNoSeriousA11yViolations(page, 'versions dialog');
   const download = page.waitForEvent('download');
   await versions.getByRole('link', { name: fill(rooms.versions.download, { version: 1 }) }).click();

@@ -232,10 +232,12 @@ describe.skipIf(skipReason !== null)('file versions', () => {
     const current = await get('viewer', ROOM_PATHS.fileContent(room.uuid, first.uuid));
     expect(sha256(new Uint8Array(await current.arrayBuffer()))).toBe(sha256(v2));
 
+    // Issue 32: each version names its uploader's display name where one is known (the owner has none).
+    await server.app.db.updateTable('users').set({ first_name: 'Erika', last_name: 'Editor' }).where('email', '=', email('editor')).execute();
     const { versions } = await json<RoomFileVersionList>(await req('editor', 'GET', ROOM_OPS_PATHS.versions(room.uuid, first.uuid)), 200);
-    expect(versions.map((v) => [v.version, v.current, v.size, v.sha256, v.uploadedBy])).toEqual([
-      [2, true, v2.length, sha256(v2), email('editor')],
-      [1, false, v1.length, sha256(v1), email('owner')],
+    expect(versions.map((v) => [v.version, v.current, v.size, v.sha256, v.uploadedBy, v.uploadedByName])).toEqual([
+      [2, true, v2.length, sha256(v2), email('editor'), 'Erika Editor'],
+      [1, false, v1.length, sha256(v1), email('owner'), null],
     ]);
     const earlier = versions[1]!;
     expect(earlier.replacedAt).toBeGreaterThan(0);

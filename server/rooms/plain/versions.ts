@@ -14,7 +14,7 @@ import { HttpError, notFound } from '../../core/http-error';
 import type { RequestContext } from '../../core/request-context';
 import type { Database } from '../../db/schema';
 import { sendStoredFile } from '../../uploads/send';
-import { recordActivity } from '../kind/activity';
+import { personName, recordActivity } from '../kind/activity';
 import { layoutOf, liveFile, scanStateOf, toUploadFile, type FileRow } from '../kind/file-rows';
 import { liveRoom, requireRole } from '../kind/roles';
 import { refuseUnlessScanned } from './scan';
@@ -164,11 +164,11 @@ export async function listVersions(ctx: RequestContext, roomUuid: string, fileUu
     .selectFrom('room_file_versions')
     .leftJoin('users', 'users.id', 'room_file_versions.uploaded_by')
     .selectAll('room_file_versions')
-    .select('users.email as uploader')
+    .select(['users.email as uploader', 'users.first_name', 'users.last_name'])
     .where('room_file_versions.file_id', '=', file.id)
     .orderBy('room_file_versions.version', 'desc')
     .execute();
-  const uploader = await ctx.app.db.selectFrom('users').select('email').where('id', '=', file.uploaded_by ?? -1).executeTakeFirst();
+  const uploader = await ctx.app.db.selectFrom('users').select(['email', 'first_name', 'last_name']).where('id', '=', file.uploaded_by ?? -1).executeTakeFirst();
   const current: RoomFileVersion = {
     uuid: file.uuid,
     version: Number(rows[0]?.version ?? 0) + 1,
@@ -177,6 +177,7 @@ export async function listVersions(ctx: RequestContext, roomUuid: string, fileUu
     sha256: file.sha256,
     scanState: scanStateOf(file.scan_state),
     uploadedBy: uploader?.email ?? '',
+    uploadedByName: uploader ? personName(uploader) : null,
     createdAt: Number(file.updated_at),
     replacedAt: null,
     current: true,
@@ -190,6 +191,7 @@ export async function listVersions(ctx: RequestContext, roomUuid: string, fileUu
       sha256: r.sha256,
       scanState: scanStateOf(r.scan_state),
       uploadedBy: r.uploader ?? '',
+      uploadedByName: r.uploader ? personName(r) : null,
       createdAt: Number(r.created_at),
       replacedAt: Number(r.replaced_at),
       current: false,

@@ -85,12 +85,12 @@ function FolderChildren({ branch, folderUuid }: { branch: Branch; folderUuid: st
  * another room) is the toast's text; success names the item and the target. `names` (E2E rooms):
  * decrypted names in the tree and the name check made here before the call.
  */
-export function MoveDialog({ room, item, onClose, names }: { room: Room; item: MoveItem | readonly MoveItem[] | null; onClose: () => void; names?: MoveNames }) {
+export function MoveDialog({ room, item, onClose, names, onMoved }: { room: Room; item: MoveItem | readonly MoveItem[] | null; onClose: () => void; names?: MoveNames; onMoved?: () => void }) {
   if (item === null) return null;
   // Several items (issue 32 §2 multi-select): one target for all, moved one after the other.
   const items = Array.isArray(item) ? (item as readonly MoveItem[]) : [item as MoveItem];
   if (items.length === 0) return null;
-  return <MoveForm key={items.map((i) => i.uuid).join()} room={room} items={items} onClose={onClose} source={names} />;
+  return <MoveForm key={items.map((i) => i.uuid).join()} room={room} items={items} onClose={onClose} source={names} onMoved={onMoved} />;
 }
 
 /** Moves each item; answers the ones that failed with the reason's text. */
@@ -112,7 +112,7 @@ async function moveEach(room: Room, items: readonly MoveItem[], target: string |
   return failed;
 }
 
-function MoveForm({ room, items, onClose, source }: { room: Room; items: readonly MoveItem[]; onClose: () => void; source: MoveNames | undefined }) {
+function MoveForm({ room, items, onClose, source, onMoved }: { room: Room; items: readonly MoveItem[]; onClose: () => void; source: MoveNames | undefined; onMoved: (() => void) | undefined }) {
   const item = items[0]!;
   const many = items.length > 1;
   const { t } = useTranslation();
@@ -139,6 +139,8 @@ function MoveForm({ room, items, onClose, source }: { room: Room; items: readonl
           const list = failed.map(({ item: f, text }) => t('roomSelect:failedItem', { name: f.name, reason: t(`rooms:${text.key}`, text.values) })).join(' ');
           notify('error', t('roomSelect:move.failed', { count: failed.length, total: items.length, target: target.name }), list);
         }
+        // A selection's move ran (the failed ones named): the caller clears its selection.
+        onMoved?.();
         await refreshRooms();
         onClose();
       } finally {

@@ -11,3 +11,21 @@ export const commentMay = (role: RoomRole | undefined, own: boolean): { edit: bo
   edit: own && roomMay(role, 'edit'),
   delete: (own && roomMay(role, 'edit')) || roomMay(role, 'manageAccess'),
 });
+
+/** A chosen row of a Secure room's table: its decrypted name (null: it did not open). */
+export interface E2eChosenRow {
+  kind: 'file' | 'folder';
+  uuid: string;
+  name: string | null;
+}
+
+/**
+ * What a Secure room's selection toolbar offers the caller's role in the open folder (issue 32 §2,
+ * as a row's menu): Download as ZIP (not a PREVIEWER); Move and Delete (OWNER, EDITOR). Move needs
+ * every chosen name opened: the name check against the target is made on decrypted names (e2e-move.ts).
+ */
+export const e2eSelectionMay = (role: RoomRole | undefined, rows: readonly Pick<E2eChosenRow, 'name'>[]): { zip: boolean; move: boolean; delete: boolean } => ({
+  zip: roomMay(role, 'download'),
+  move: roomMay(role, 'edit') && rows.every((row) => !!row.name),
+  delete: roomMay(role, 'delete'),
+});

@@ -4,6 +4,7 @@ import { API_BASE } from '@shared/contract/constants';
 import { ROOM_OPS_PATHS, ROOM_ZIP_ITEMS_MAX } from '@shared/contract/room-ops';
 import { ROOM_PERMISSIONS, type Room, type RoomRole } from '@shared/contract/rooms';
 import { plainDownloadClick } from '@web/lib/plain-download';
+import type { TFunction } from 'i18next';
 import { useCallback, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { deleteFolder, refreshRooms } from './api/rooms';
@@ -67,29 +68,6 @@ export function SelectionBar({ room, items, onClear, onMove, onConfirm }: {
   const zipUrl = `${API_BASE}${ROOM_OPS_PATHS.roomZip(room.uuid)}?items=${items.map((i) => i.uuid).join(',')}`;
   const zipName = `${room.name}.zip`;
 
-  const remove = (): ConfirmRequest => ({
-    title: t('roomSelect:delete.title', { count }),
-    text: t('roomSelect:delete.text', { count }),
-    confirmLabel: t('rooms:delete.confirm'),
-    run: async () => {
-      const failed: string[] = [];
-      for (const item of items) {
-        try {
-          if (item.kind === 'file') await deleteRoomFile({ roomUuid: room.uuid, uuid: item.uuid });
-          else await deleteFolder(room.uuid, item.uuid);
-        } catch (error) {
-          const text = roomErrorText(error);
-          failed.push(t('roomSelect:failedItem', { name: item.name, reason: t(`rooms:${text.key}`, text.values) }));
-        }
-      }
-      onClear();
-      await refreshRooms();
-      return failed.length > 0 ? { title: t('roomSelect:delete.failed', { count: failed.length, total: count }), detail: failed.join(' ') } : undefined;
-    },
-    done: t('roomSelect:delete.done', { count }),
-    failed: t('roomSelect:delete.failed', { count, total: count }),
-  });
-
   return (
     <SelectionFrame count={count} onClear={onClear}>
       {every('download') && count <= ROOM_ZIP_ITEMS_MAX ? (
@@ -104,12 +82,43 @@ export function SelectionBar({ room, items, onClear, onMove, onConfirm }: {
         </Button>
       ) : null}
       {every('delete') ? (
-        <Button icon={<DeleteRegular />} onClick={() => onConfirm(remove())}>
+        <Button icon={<DeleteRegular />} onClick={() => onConfirm(selectionDeleteRequest(t, room.uuid, items, onClear))}>
           {t('rooms:delete.action')}
         </Button>
       ) : null}
     </SelectionFrame>
   );
+}
+
+/**
+ * The one confirmation of deleting a selection (plain and Secure rooms: the same calls, the server
+ * needs no name): each item in turn to the room's trash, the ones that fail named with their reason,
+ * the selection cleared after. `name` is the shown one (a Secure room's decrypted name).
+ */
+export function selectionDeleteRequest(t: TFunction, roomUuid: string, items: readonly Pick<MoveItem, 'kind' | 'uuid' | 'name'>[], onClear: () => void): ConfirmRequest {
+  const count = items.length;
+  return {
+    title: t('roomSelect:delete.title', { count }),
+    text: t('roomSelect:delete.text', { count }),
+    confirmLabel: t('rooms:delete.confirm'),
+    run: async () => {
+      const failed: string[] = [];
+      for (const item of items) {
+        try {
+          if (item.kind === 'file') await deleteRoomFile({ roomUuid, uuid: item.uuid });
+          else await deleteFolder(roomUuid, item.uuid);
+        } catch (error) {
+          const text = roomErrorText(error);
+          failed.push(t('roomSelect:failedItem', { name: item.name, reason: t(`rooms:${text.key}`, text.values) }));
+        }
+      }
+      onClear();
+      await refreshRooms();
+      return failed.length > 0 ? { title: t('roomSelect:delete.failed', { count: failed.length, total: count }), detail: failed.join(' ') } : undefined;
+    },
+    done: t('roomSelect:delete.done', { count }),
+    failed: t('roomSelect:delete.failed', { count, total: count }),
+  };
 }
 
 /** The toolbar around a selection's actions: how many are picked, the actions, Clear selection (plain and Secure rooms). */

@@ -14,6 +14,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import useSWR from 'swr';
 import { roomFileContentUrl, type VersionConflictChoice } from './api/room-files';
+import { PersonName } from './person-name';
 import { useDateFormat } from './room-format';
 import { scanAllowsContent, ScanStatus } from './scan-state';
 import { ANALYTICS_ACTIONS } from '@web/lib/analytics/actions';
@@ -85,7 +86,7 @@ export function VersionsDialog({ file, onClose }: { file: RoomFile | null; onClo
   const columns: DataTableColumn<RoomFileVersion>[] = [
     { id: 'version', header: t('rooms:versions.columns.version'), cell: (v) => (v.current ? t('rooms:versions.current', { version: v.version }) : String(v.version)) },
     { id: 'size', header: t('rooms:files.columns.size'), cell: (v) => formatSize(v.size, i18n.language) },
-    { id: 'uploadedBy', header: t('rooms:files.columns.uploadedBy'), cell: (v) => v.uploadedBy },
+    { id: 'uploadedBy', header: t('rooms:files.columns.uploadedBy'), cell: (v) => <PersonName email={v.uploadedBy} name={v.uploadedByName} /> },
     { id: 'date', header: t('rooms:versions.columns.uploaded'), cell: (v) => dateFormat.format(v.createdAt) },
     {
       id: 'download',

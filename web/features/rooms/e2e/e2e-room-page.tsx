@@ -101,7 +101,7 @@ export function E2eRoomPage() {
   // rendering thousands of rows costs more than decrypting them); back to 1 in another folder.
   const [paging, setPaging] = useState({ folder: folderUuid, page: 1 });
   const [naming, setNaming] = useState<NameRequest | null>(null);
-  const [moving, setMoving] = useState<MoveItem | null>(null);
+  const [moving, setMoving] = useState<MoveItem | readonly MoveItem[] | null>(null);
   const [versionsOf, setVersionsOf] = useState<E2eListedFile | null>(null);
   const [previewing, setPreviewing] = useState<E2eListedFile | null>(null);
   const [sharing, setSharing] = useState(false);
@@ -414,9 +414,12 @@ export function E2eRoomPage() {
           <LabelFilter value={labelFilter} onChange={setLabelFilter} />
           {canWrite ? <E2eDropZone roomUuid={roomUuid} folderUuid={folderUuid ?? null} view={view} /> : null}
           <E2eSelectionBar
-            count={chosen.length}
-            mayDownload={roomMay(role, 'download')}
+            roomUuid={roomUuid}
+            folderUuid={folderUuid ?? null}
+            role={role}
+            rows={chosen}
             onZip={() => void zip({ uuid: folderUuid ?? null, name: (view.path.at(-1)?.name ?? view.roomName) || t('rooms:e2e.nameBroken'), only: new Set(chosen.map((row) => row.uuid)) })}
+            onMove={setMoving}
             onClear={clearSelection}
           />
           <DataTable
@@ -481,7 +484,7 @@ export function E2eRoomPage() {
       {changedKeyDialog}
       <VersionConflictDialog request={conflict} onClose={closeConflict} />
       {contents && view ? (
-        <MoveDialog room={contents.room} item={moving} onClose={() => setMoving(null)} names={e2eMoveNames(roomUuid, view.roomName ?? t('rooms:e2e.nameBroken'), unlock)} />
+        <MoveDialog room={contents.room} item={moving} onClose={() => setMoving(null)} onMoved={clearSelection} names={e2eMoveNames(roomUuid, view.roomName ?? t('rooms:e2e.nameBroken'), unlock)} />
       ) : null}
       <PreviewDialog source={previewSource} onClose={() => setPreviewing(null)} />
       <LabelDialog request={labelling} onClose={() => setLabelling(null)} />
