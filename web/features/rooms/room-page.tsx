@@ -416,7 +416,8 @@ function RoomView({ contents, paging }: { contents: RoomContents; paging: FilesP
       {may.manageAccess && !room.encrypted ? <RoomRequestsSection roomUuid={room.uuid} roomName={room.name} /> : null}
       <NameDialog request={naming} onClose={() => setNaming(null)} />
       <ConfirmDialog request={confirming} onClose={() => setConfirming(null)} />
-      <MoveDialog room={room} item={moving} onClose={() => setMoving(null)} />
+      {/* A moved selection leaves the view: its ids leave the selection too. */}
+      <MoveDialog room={room} item={moving} onClose={() => setMoving(null)} onMoved={Array.isArray(moving) ? clearSelection : undefined} />
       <LabelDialog request={labeling} onClose={() => setLabeling(null)} />
       <DetailsPanel item={details} onClose={() => setDetails(null)} />
       <PreviewDialog source={previewSource} onClose={() => setPreviewing(null)} />
