@@ -1,4 +1,19 @@
 import { defineConfig } from '@playwright/test';
+import { statfsSync } from 'node:fs';
+
+/**
+ * Chromium keeps its shared memory (tiles, IPC, Blobs) in /dev/shm; a container's default 64 MiB
+ * there makes renderers crash or stall under the specs' transfers. Where /dev/shm is small (or
+ * missing), it uses /tmp instead.
+ */
+function smallDevShm(): boolean {
+  try {
+    const shm = statfsSync('/dev/shm');
+    return shm.bsize * shm.blocks < 1024 ** 3;
+  } catch {
+    return true;
+  }
+}
 
 /** Debian's chromium with the flags this workplace needs (no downloads, no background traffic). */
 export const chromiumLaunch = {
@@ -12,6 +27,7 @@ export const chromiumLaunch = {
     '--disable-component-update',
     '--disable-sync',
     '--no-first-run',
+    ...(smallDevShm() ? ['--disable-dev-shm-usage'] : []),
   ],
 };
 

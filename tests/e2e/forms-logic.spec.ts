@@ -122,10 +122,17 @@ test('the owner builds conditions, a number and a rating; the visitor meets them
 });
 
 test('the webhook delivery log: "Send test" lists the attempt, a failing hand-off is sent again', async ({ page, browser }) => {
+  // Sign-in, editor, a visitor's submission and two trips through the job queue: more than the default minute on a busy machine.
+  test.setTimeout(120_000);
   await signIn(page);
   await page.goto(`${server.url}/forms/${formUuid}`);
-  await page.getByRole('tab', { name: 'Process service' }).click();
-  await page.getByRole('switch', { name: 'Hand submissions to a process service' }).check();
+  // A click while the page was still settling once left the tab unopened (CI): click until its content is there.
+  const handOff = page.getByRole('switch', { name: 'Hand submissions to a process service' });
+  await expect(async () => {
+    await page.getByRole('tab', { name: 'Process service' }).click();
+    await expect(handOff).toBeVisible({ timeout: 5_000 });
+  }).toPass({ timeout: 60_000 });
+  await handOff.check();
   await page.getByRole('textbox', { name: /^Webhook URL/ }).fill(receiver.url);
   await page.getByRole('button', { name: 'Create new secret' }).click();
   await expect(page.getByRole('textbox', { name: /Copy this secret now/ })).toHaveValue(/^whsec_/);

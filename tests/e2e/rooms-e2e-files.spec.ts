@@ -183,5 +183,5 @@ test('the Secure room’s share dialog says why its files get no public link (is
   await createRoom(page, 'No public links');
   await page.getByRole('button', { name: 'Share', exact: true }).click();
   const share = page.getByRole('dialog', { name: 'Share “No public links”' });
-  await expect(share.getByText(/^Public links: files of a Secure room cannot be shared by public link/)).toBeVisible();
+  await expect(share.getByText(/^Public links: a Secure room’s files and folders cannot be shared by public link/)).toBeVisible();
 });

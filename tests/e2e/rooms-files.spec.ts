@@ -49,7 +49,7 @@ test('the owner uploads into a folder; a viewer downloads the same bytes and may
   await expect(page.getByRole('heading', { level: 1, name: 'Deal Room' })).toBeVisible();
   await page.getByRole('button', { name: rooms.folder.createAction }).click();
   await page.getByRole('textbox', { name: rooms.folder.nameLabel }).fill('Contracts');
-  await page.getByRole('button', { name: rooms.folder.create }).click();
+  await page.getByRole('button', { name: rooms.folder.create, exact: true }).click();
   await expect(toast(page, 'Folder “Contracts” created.')).toBeVisible();
   await page.getByRole('button', { name: rooms.share.action }).click();
   const share = page.getByRole('dialog', { name: 'Share “Deal Room”' });

@@ -100,11 +100,11 @@ test('an owner creates a room and nested folders and shares it; a viewer sees it
   await expect(crumbs.getByRole('listitem')).toHaveText([rooms.list.title, '› Project Alpha', '› Contracts']);
   await page.getByRole('button', { name: rooms.folder.createAction }).click();
   await page.getByRole('textbox', { name: rooms.folder.nameLabel }).fill('2026');
-  await page.getByRole('button', { name: rooms.folder.create }).click();
+  await page.getByRole('button', { name: rooms.folder.create, exact: true }).click();
   await expect(toast(page, 'Folder “2026” created.')).toBeVisible();
   await page.getByRole('button', { name: rooms.folder.createAction }).click();
   await page.getByRole('textbox', { name: rooms.folder.nameLabel }).fill('2026');
-  await page.getByRole('button', { name: rooms.folder.create }).click();
+  await page.getByRole('button', { name: rooms.folder.create, exact: true }).click();
   await expect(page.getByRole('dialog').getByText(rooms.errors.folderExists)).toBeVisible();
   await page.getByRole('button', { name: en.common.actions.cancel }).click();
   await page.getByRole('link', { name: '2026' }).click();
