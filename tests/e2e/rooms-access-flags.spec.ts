@@ -53,7 +53,7 @@ test('share dialog and Access tab: badges for encryption not activated and missi
   await unlock(page);
   await expect(page.getByRole('heading', { level: 1, name: 'Flag room' })).toBeVisible({ timeout: 30_000 });
 
-  await page.getByRole('button', { name: rooms.share.action }).click();
+  await page.getByRole('button', { name: rooms.share.action, exact: true }).click();
   const share = page.getByRole('dialog', { name: fill(rooms.share.title, { name: 'Flag room' }) });
   const flagsOf = (scope: ReturnType<Page['getByRole']>, email: string) => scope.getByRole('row').filter({ hasText: email }).getByTestId('access-flags');
   await expect(flagsOf(share, late.email)).toHaveText(rooms.e2e.members.states.noSecuPass, { timeout: 30_000 });

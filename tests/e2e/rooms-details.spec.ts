@@ -44,7 +44,7 @@ test('breadcrumb menu entries, details sidebar with Access (change and revoke co
   await crumbMenu(page, 'Audit Room').click();
   await expect(page.getByRole('menuitem')).toHaveText(entries);
   await expectNoSeriousA11yViolations(page, 'breadcrumb context menu');
-  await page.getByRole('menuitem', { name: rooms.share.action }).click();
+  await page.getByRole('menuitem', { name: rooms.share.action, exact: true }).click();
   await expect(page.getByRole('dialog', { name: 'Share “Audit Room”' })).toBeVisible();
   await page.getByRole('dialog').getByRole('button', { name: rooms.share.close }).click();
   await crumbMenu(page, 'Audit Room').click();

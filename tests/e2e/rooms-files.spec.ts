@@ -51,7 +51,7 @@ test('the owner uploads into a folder; a viewer downloads the same bytes and may
   await page.getByRole('textbox', { name: rooms.folder.nameLabel }).fill('Contracts');
   await page.getByRole('button', { name: rooms.folder.create, exact: true }).click();
   await expect(toast(page, 'Folder “Contracts” created.')).toBeVisible();
-  await page.getByRole('button', { name: rooms.share.action }).click();
+  await page.getByRole('button', { name: rooms.share.action, exact: true }).click();
   const share = page.getByRole('dialog', { name: 'Share “Deal Room”' });
   await share.getByRole('textbox', { name: rooms.share.user }).fill(viewer.email);
   await share.getByRole('combobox', { name: rooms.share.role, exact: true }).selectOption('VIEWER');

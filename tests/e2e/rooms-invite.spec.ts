@@ -44,7 +44,7 @@ test('an owner invites an outside address as EDITOR; the invitee signs up from t
   await signInToInbox(page, server, owner);
   await page.goto(`${server.url}/datarooms/${room.uuid}`);
   await expect(page.getByRole('heading', { level: 1, name: 'Partner Room' })).toBeVisible();
-  await page.getByRole('button', { name: rooms.share.action }).click();
+  await page.getByRole('button', { name: rooms.share.action, exact: true }).click();
   const share = page.getByRole('dialog', { name: 'Share “Partner Room”' });
   await expect(share.getByText(rooms.invitations.hint)).toBeVisible();
   await share.getByRole('textbox', { name: rooms.share.user }).fill(INVITEE);
@@ -102,7 +102,7 @@ test('an owner invites an outside address as EDITOR; the invitee signs up from t
 
   // The owner's share dialog: the invitee is a member now, nothing pending.
   await page.reload();
-  await page.getByRole('button', { name: rooms.share.action }).click();
+  await page.getByRole('button', { name: rooms.share.action, exact: true }).click();
   await expect(share.getByRole('table', { name: 'Who has access to “Partner Room”' })).toContainText(INVITEE);
   await expect(share.getByRole('table', { name: 'Pending invitations to “Partner Room”' })).toHaveCount(0);
 

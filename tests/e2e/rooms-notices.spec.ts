@@ -27,7 +27,7 @@ test('a person added from the share dialog is mailed in their language and opens
   const room = await apiCreateRoom(server, await apiSignIn(server, owner), 'Notice Room Ü');
   await signInToInbox(page, server, owner);
   await page.goto(`${server.url}/datarooms/${room.uuid}`);
-  await page.getByRole('button', { name: rooms.share.action }).click();
+  await page.getByRole('button', { name: rooms.share.action, exact: true }).click();
   const share = page.getByRole('dialog', { name: 'Share “Notice Room Ü”' });
   await share.getByRole('textbox', { name: rooms.share.user }).fill(member.email);
   await share.getByRole('combobox', { name: rooms.share.role, exact: true }).selectOption('VIEWER');

@@ -130,7 +130,7 @@ test('owner drops a folder tree, invites an EDITOR who downloads the same bytes;
 
   // Invite the editor in the share dialog; the others through the API.
   await page.getByRole('link', { name: 'Scenario Room' }).click();
-  await page.getByRole('button', { name: rooms.share.action }).click();
+  await page.getByRole('button', { name: rooms.share.action, exact: true }).click();
   const share = page.getByRole('dialog', { name: 'Share “Scenario Room”' });
   await share.getByRole('textbox', { name: rooms.share.user }).fill(editor.email);
   await share.getByRole('combobox', { name: rooms.share.role, exact: true }).selectOption('EDITOR');

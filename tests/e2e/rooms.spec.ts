@@ -118,7 +118,7 @@ test('an owner creates a room and nested folders and shares it; a viewer sees it
 
   // Share: a name that is neither an account nor an address is refused at the field (an address
   // without an account is invited: rooms-invite.spec.ts); the viewer is added.
-  await page.getByRole('button', { name: rooms.share.action }).click();
+  await page.getByRole('button', { name: rooms.share.action, exact: true }).click();
   const share = page.getByRole('dialog', { name: 'Share “Project Alpha”' });
   await expect(share.getByRole('table', { name: 'Who has access to “Project Alpha”' })).toContainText(owner.email);
   await share.getByRole('textbox', { name: rooms.share.user }).fill('nobody-at-all');
@@ -173,7 +173,7 @@ test('an owner creates a room and nested folders and shares it; a viewer sees it
   // A role set on a folder: the owner makes the viewer EDITOR of Contracts only.
   await page.goto(roomUrl);
   await page.getByRole('link', { name: 'Contracts' }).click();
-  await page.getByRole('button', { name: rooms.share.action }).click();
+  await page.getByRole('button', { name: rooms.share.action, exact: true }).click();
   const folderShare = page.getByRole('dialog', { name: 'Share “Contracts”' });
   const victorRow = folderShare.getByRole('row', { name: new RegExp(viewer.email) });
   await expect(victorRow).toContainText(rooms.share.inheritedRoom);
@@ -190,7 +190,7 @@ test('an owner creates a room and nested folders and shares it; a viewer sees it
   await viewerPage.reload();
   await expect(viewerPage.getByRole('heading', { level: 1, name: 'Contracts' })).toBeVisible();
   await expect(viewerPage.getByRole('button', { name: rooms.folder.createAction })).toBeVisible();
-  await expect(viewerPage.getByRole('button', { name: rooms.share.action })).toHaveCount(0);
+  await expect(viewerPage.getByRole('button', { name: rooms.share.action, exact: true })).toHaveCount(0);
   await viewerPage.getByRole('navigation', { name: rooms.room.breadcrumb }).getByRole('link', { name: 'Project Alpha' }).click();
   await expect(viewerPage.getByRole('heading', { level: 1, name: 'Project Alpha' })).toBeVisible();
   await expect(viewerPage.getByRole('button', { name: rooms.folder.createAction })).toHaveCount(0);
