@@ -11,6 +11,8 @@ export type AnalyticsConsent = 'granted' | 'denied';
 export const ANALYTICS_CONSENT_KEY = 'kuvert.analyticsConsent';
 
 const listeners = new Set<() => void>();
+/** The answer when localStorage is blocked: it holds for this page only. */
+let memoryAnswer: AnalyticsConsent | null = null;
 
 export function readAnalyticsConsent(): AnalyticsConsent | null {
   try {
@@ -25,13 +27,11 @@ export function setAnalyticsConsent(value: AnalyticsConsent): void {
   try {
     window.localStorage.setItem(ANALYTICS_CONSENT_KEY, value);
   } catch {
-    // storage blocked: the answer holds for this page only
     memoryAnswer = value;
   }
   for (const listener of listeners) listener();
 }
 
-let memoryAnswer: AnalyticsConsent | null = null;
 const currentConsent = (): AnalyticsConsent | null => readAnalyticsConsent() ?? memoryAnswer;
 
 function subscribe(listener: () => void): () => void {
