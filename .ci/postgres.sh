@@ -20,4 +20,11 @@ as_pg psql -p "$port" -qtAc "select 1 from pg_roles where rolname='kuvert'" | gr
   || as_pg psql -p "$port" -qc "create role kuvert login superuser password 'kuvert'" >&2
 as_pg psql -p "$port" -qtAc "select 1 from pg_database where datname='kuvert_test'" | grep -q 1 \
   || as_pg psql -p "$port" -qc "create database kuvert_test owner kuvert" >&2
+# On CI the cluster is thrown away with the machine: no waiting for the disk on each commit
+# (every test server creates and drops a schema; the suite commits thousands of small
+# transactions). A developer's own cluster is left as it is.
+if [ -n "${CI:-}" ]; then
+  as_pg psql -p "$port" -qc "alter system set fsync = off" -c "alter system set synchronous_commit = off" \
+    -c "alter system set full_page_writes = off" -c "select pg_reload_conf()" >/dev/null
+fi
 echo "postgres://kuvert:kuvert@127.0.0.1:${port}/kuvert_test"

@@ -9,6 +9,7 @@ import { buildApp, type KuvertApp } from '../../server/app';
 import { parseConfig, type KuvertConfigInput } from '../../server/config';
 import { dropPostgresSchema } from '../../server/db/database';
 import { ensureFirstAdmin } from '../../server/setup/first-admin';
+import { copyMigratedSqlite, createMigratedSchema } from './migrated-template';
 
 export interface TestServerOptions {
   /** Configuration overrides (e.g. smtpUrl, webRoot, publicUrl). webRoot defaults to ./dist/web. */
@@ -45,6 +46,11 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const dataDir = options.reuse?.dataDir ?? (await mkdtemp(join(tmpdir(), 'kuvert-test-')));
   const databaseUrl = options.sqlite ? undefined : (options.databaseUrl ?? (process.env.KUVERT_TEST_DATABASE_URL || undefined));
   const databaseSchema = options.reuse || options.databaseUrl ? options.reuse?.databaseSchema : databaseUrl ? `test_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}` : undefined;
+  // A new database starts as a copy of one migrated once per process (see migrated-template.ts).
+  if (!options.reuse && !options.databaseUrl) {
+    if (databaseUrl && databaseSchema) await createMigratedSchema(databaseUrl, databaseSchema);
+    else if (!databaseUrl) await copyMigratedSqlite(dataDir);
+  }
   const config = parseConfig({
     port: 0,
     host: '127.0.0.1',
