@@ -155,6 +155,7 @@ export async function benchDownload(options: DownloadBenchOptions = {}): Promise
     let e2eSeconds = Infinity;
     let heapGrowth = 0;
     let rssGrowth = 0;
+    const rssGrowths: number[] = [];
     let fetchRssGrowth = 0;
     let plainCpu = '';
     let e2eCpu = '';
@@ -183,6 +184,7 @@ export async function benchDownload(options: DownloadBenchOptions = {}): Promise
       await page.getByRole('status').filter({ hasText: 'Downloaded' }).first().waitFor();
       heapGrowth = Math.max(heapGrowth, peak - before);
       rssGrowth = Math.max(rssGrowth, e2e.result.growth);
+      rssGrowths.push(e2e.result.growth);
     }
     const growthMiB = round2(heapGrowth / MiB);
     const rssGrowthMiB = round2(rssGrowth / MiB);
@@ -228,7 +230,7 @@ export async function benchDownload(options: DownloadBenchOptions = {}): Promise
         target: 100,
         targetOn: 'value',
         direction: 'max',
-        note: `summed RSS of every Chromium process (browser, renderers incl. crypto Worker and service worker, network, GPU; /proc every 250 ms), peak above the level before the click; baseline: the same figure while the page reads the ciphertext with a plain fetch() (every chunk a fresh buffer the renderer collects late); target on the value (< 100 MiB); ${common}`,
+        note: `summed RSS of every Chromium process (browser, renderers incl. crypto Worker and service worker, network, GPU; /proc every 250 ms), peak above the level before the click; per round ${rssGrowths.map((g) => `${round2(g / MiB)}`).join(', ')} MiB (the first includes starting the service worker: Chromium runs it in its spare renderer process and launches a new spare one — process start-up, not bytes held; web/README "Downloads"); baseline: the same figure while the page reads the ciphertext with a plain fetch() (every chunk a fresh buffer the renderer collects late); target on the value (< 100 MiB); ${common}`,
       }),
     ];
   } finally {

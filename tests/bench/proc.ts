@@ -56,10 +56,18 @@ export function cpuSecondsOf(pid: number): number {
 /** Who used the CPU: this process (the in-process server and the bench), and Chromium's processes by type. */
 export type CpuRole = 'server' | 'browser' | 'renderer' | 'network' | 'other';
 
-/** CPU seconds used so far per role (user + system time from /proc), this process and the browser's. */
+/** CPU seconds used so far per role (user + system time from /proc), this process and the browser it launched. */
 export function cpuSecondsByRole(): Map<CpuRole, number> {
   const seconds = new Map<CpuRole, number>();
-  for (const { pid, fields } of processes()) {
+  const all = [...processes()];
+  const parents = new Map(all.map(({ pid, fields }) => [pid, Number(fields[1])]));
+  // Only the browser this bench launched: other Chromiums on the machine (tests running beside it) are not ours.
+  const descends = (pid: number): boolean => {
+    for (let at = parents.get(pid), hops = 0; at !== undefined && hops < 64; at = parents.get(at), hops++) if (at === process.pid) return true;
+    return false;
+  };
+  for (const { pid, fields } of all) {
+    if (pid !== process.pid && !descends(pid)) continue;
     // Chromium rewrites its children's command lines, so match the whole of it.
     const command = procFile(pid, 'cmdline')?.replaceAll('\0', ' ') ?? '';
     let role: CpuRole;

@@ -99,6 +99,24 @@ describe('download service worker: decrypting downloads itself', { timeout: 60_0
     await expect(crypto.subtle.exportKey('raw', request.key.key)).rejects.toThrow();
   });
 
+  it('hands out file keys only: a private key or a room key is refused, and one file\'s key does not open another file', async () => {
+    const service = new CryptoService();
+    const { keys } = await service.setupSecuPass({ userId: 'sw-key-owner', passphrase: 'sw key owner passphrase' });
+    const room = await service.generateRoomKey();
+    for (const handle of [keys.encryption.handle, keys.signing.handle, room.handle]) {
+      await expect(service.serviceWorkerDownloadKey({ fileKey: handle })).rejects.toMatchObject({ code: 'key-handle-kind' });
+    }
+    await expect(service.serviceWorkerDownloadKey({ fileKey: 'no-such-handle' })).rejects.toMatchObject({ code: 'key-handle-unknown' });
+
+    const first = await deliveryFile(pattern(3 * RECORD));
+    const second = await deliveryFile(pattern(2 * RECORD + 9));
+    body = first.ciphertext;
+    // The second file's key (and its own signed size) against the first file's ciphertext.
+    const crossed = await download({ ...second.request, expectedHeaderSha256: first.request.expectedHeaderSha256, plaintextLength: 3 * RECORD });
+    await expect(crossed.response.arrayBuffer()).rejects.toMatchObject({ code: 'stream-record-corrupted' });
+    expect(await crossed.reply.outcome).toMatchObject({ type: 'failed', kind: 'fileDecryption' });
+  });
+
   it('fetches, decrypts and answers the exact plaintext, reporting progress and done', async () => {
     const plaintext = pattern(20 * RECORD + 123);
     const { ciphertext, request } = await deliveryFile(plaintext);
