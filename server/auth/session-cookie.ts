@@ -1,3 +1,4 @@
+import { SIGNED_IN_HINT_COOKIE } from '@shared/contract/auth';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { cookiesNeedSecure } from '../config';
 import { bearerTokenOf, SESSION_COOKIE } from '../core/access';
@@ -11,6 +12,14 @@ export function setSessionCookie(request: FastifyRequest, reply: FastifyReply, t
     secure: cookiesNeedSecure(request.server.config.publicUrl),
     maxAge: Math.floor(SESSION_ABSOLUTE_TIMEOUT_MS / 1000),
   });
+  // No secret: tells the web client a session may exist (shared/contract/auth.ts), so a signed-out first load asks nothing.
+  void reply.setCookie(SIGNED_IN_HINT_COOKIE, '1', {
+    path: '/',
+    httpOnly: false,
+    sameSite: 'lax',
+    secure: cookiesNeedSecure(request.server.config.publicUrl),
+    maxAge: Math.floor(SESSION_ABSOLUTE_TIMEOUT_MS / 1000),
+  });
 }
 
 export function clearSessionCookie(request: FastifyRequest, reply: FastifyReply): void {
@@ -20,6 +29,7 @@ export function clearSessionCookie(request: FastifyRequest, reply: FastifyReply)
     sameSite: 'lax',
     secure: cookiesNeedSecure(request.server.config.publicUrl),
   });
+  void reply.clearCookie(SIGNED_IN_HINT_COOKIE, { path: '/', sameSite: 'lax', secure: cookiesNeedSecure(request.server.config.publicUrl) });
 }
 
 /** Signs the request's session out everywhere it is stored (database and cookie; an add-in's bearer token). */

@@ -99,6 +99,20 @@ describe('auth store (SPEC §4)', () => {
     expect(store.getState().loadError).toBe(false);
   });
 
+  it('asks nothing when the client knows nobody is signed in (issue 32: no 401 in the console), and asks again once that changes', async () => {
+    const backend = createBackend();
+    let signedOut = true;
+    const store = createAuthStore({ client: createApiClient({ fetch: backend.fetch as unknown as typeof fetch, storage: createMemoryStorage() }), log: () => {}, knownSignedOut: () => signedOut });
+    await store.initialize();
+    expect(store.getState()).toMatchObject({ initialized: true, user: null, loadError: false });
+    expect(backend.calls.filter((c) => c.url.pathname === '/api/2/user')).toHaveLength(0);
+    signedOut = false;
+    backend.setSignedIn(true);
+    expect(await store.reloadUser()).toEqual(alice);
+    expect(backend.calls.filter((c) => c.url.pathname === '/api/2/user')).toHaveLength(1);
+    store.dispose();
+  });
+
   it('initialize marks initialized even when loading fails, and flags the error', async () => {
     const { backend, store } = setup();
     backend.forceUserStatus(500);

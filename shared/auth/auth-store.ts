@@ -36,6 +36,11 @@ export interface AuthStoreOptions {
   keepAliveIntervalMs?: number;
   /** Sends the browser elsewhere (adapter over window.location); used when GET /user ends on the two-factor page. */
   redirect?: (url: string) => void;
+  /**
+   * True when the client knows nobody is signed in (the web: no signed-in hint cookie and no stored
+   * anti-forgery value, shared/contract/auth.ts SIGNED_IN_HINT_COOKIE): GET /user is then not asked.
+   */
+  knownSignedOut?: () => boolean;
   /** Logs swallowed failures (keep-alive, logout); defaults to console.warn. */
   log?: (message: string, error: unknown) => void;
 }
@@ -83,6 +88,11 @@ export function createAuthStore(options: AuthStoreOptions): AuthStore {
   }
 
   async function loadUser(): Promise<User | null> {
+    if (options.knownSignedOut?.()) {
+      clearUser();
+      setState({ loadError: false });
+      return null;
+    }
     try {
       const { user, finalUrl } = await getCurrentUser(client);
       if (finalUrl && endedOnTwoFactorPage(finalUrl)) options.redirect?.(finalUrl);

@@ -4,6 +4,15 @@ import { UserSchema } from './user';
 /** Response header carrying the fresh anti-forgery value on login (SPEC §7). */
 export const ANTI_CSRF_HEADER = 'anticsrfattr';
 
+/**
+ * A cookie the browser's scripts may read, set and cleared with the (HttpOnly) session cookie: it
+ * holds no secret ("1"), only tells the web client that a session may exist. Without it (and without
+ * a stored anti-forgery value) the client knows nobody is signed in and does not ask GET /user, whose
+ * 401 Chromium would print as a red console error on every first load of the sign-in page (issue 32;
+ * web/README "Expected answers in the console").
+ */
+export const SIGNED_IN_HINT_COOKIE = 'KUVERT_SIGNED_IN';
+
 /** Query of POST /auth (SPEC §7). The code has its whitespace removed before checking. */
 export const LoginQuerySchema = z
   .object({

@@ -107,6 +107,8 @@ export type RoomLinkInfo = z.infer<typeof RoomLinkInfoSchema>;
 export const ROOM_LINK_PATHS = {
   links: (roomUuid: string, fileUuid: string) => `/rooms/${roomUuid}/files/${fileUuid}/links`,
   link: (roomUuid: string, fileUuid: string, linkUuid: string) => `/rooms/${roomUuid}/files/${fileUuid}/links/${linkUuid}`,
+  /** The room-wide overview (OWNER). */
+  overview: (roomUuid: string) => `/rooms/${roomUuid}/links`,
   /** The public calls: the token in the `x-room-link-token` header, never in the path. */
   info: '/room-links/by-token',
   content: '/room-links/by-token/content',
@@ -124,3 +126,30 @@ export const roomLinkPagePath = (token: string) => `${ROOM_LINK_PAGE}#token=${en
 
 /** The URL handed out: the landing page (the content call stays public: the page's Download button). */
 export const roomLinkUrl = (publicUrl: string, token: string) => `${publicUrl}${roomLinkPagePath(token)}`;
+
+/**
+ * The room-wide overview of a plain room's public links (issue 32: "a room-wide overview of all
+ * links"): file links, folder links and upload ("drop") links of every live item, newest first, for
+ * the room's OWNER (server/README "The room's links"). Each row names its target (its name and the
+ * folders above it) and how to revoke it (the file's or the folder's own revoke call).
+ */
+export const ROOM_LINK_OVERVIEW_KINDS = ['file', 'folder', 'drop'] as const;
+export type RoomLinkOverviewKind = (typeof ROOM_LINK_OVERVIEW_KINDS)[number];
+
+export const RoomLinkOverviewEntrySchema = RoomLinkSchema.omit({ fileUuid: true })
+  .extend({
+    /** `file`: a file's download link; `folder`: a folder's listing link; `drop`: a folder's upload-only link. */
+    kind: z.enum(ROOM_LINK_OVERVIEW_KINDS),
+    /** The linked file (kind `file`) or folder (`folder`, `drop`). */
+    targetUuid: z.string(),
+    targetName: z.string(),
+    /** The folders from the room's top level down to the target's parent (top first). */
+    path: z.array(z.object({ uuid: z.string(), name: z.string() })),
+    /** Files committed through an upload link (0 for the other kinds). */
+    uploads: z.number(),
+  })
+  .meta({ id: 'RoomLinkOverviewEntry' });
+export type RoomLinkOverviewEntry = z.infer<typeof RoomLinkOverviewEntrySchema>;
+
+export const RoomLinkOverviewSchema = z.object({ links: z.array(RoomLinkOverviewEntrySchema) }).meta({ id: 'RoomLinkOverview' });
+export type RoomLinkOverview = z.infer<typeof RoomLinkOverviewSchema>;

@@ -4,10 +4,13 @@
 // (SHA-256) and counts the download; a drop link takes a visitor's file into the folder without
 // showing anything of it, the owner finds the file there and revokes the link from the links table
 // (Kind column), after which the visitor's page says so. axe on both landing pages and the dialog.
+// The room's links overview (issue 32): every link of the room with its target and maker's name,
+// one revoked from there after its confirmation.
 import { createHash, randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { expect, test, type Page } from '@playwright/test';
 import { ROOM_FOLDER_LINK_PATHS, type RoomFolderLinkList } from '@shared/contract/room-folder-links';
+import { ROOM_LINK_PATHS } from '@shared/contract/room-links';
 import { createUser as createUserInRepository, type TestUser } from '@tests/integration/escalation-helpers';
 import { apiCall, apiSignIn, expectNoSeriousA11yViolations, locale, serverPerFile, signInToInbox } from './fixtures';
 import { apiCreateFolder, apiCreateRoom, apiUploadRoomFile } from './rooms-fixtures';
@@ -20,6 +23,8 @@ const fill = (text: string, values: Record<string, string | number>) => text.rep
 
 test.beforeAll(async () => {
   owner = await createUserInRepository(ctx.server, { username: 'folka', roles: ['ROLE_UI_USER', 'ROLE_SENDER', 'ROLE_RECEIVER', 'ROLE_SECUROOMS_CREATOR'] });
+  // A display name: the links tables show it instead of the address ("names instead of addresses").
+  await ctx.server.app.db.updateTable('users').set({ first_name: 'Folka', last_name: 'Linden' }).where('id', '=', owner.id).execute();
 });
 
 async function roomWithFolder(kind: 'folder' | 'drop') {
@@ -126,4 +131,38 @@ test('a drop link made from the folder’s row menu takes a visitor’s file and
   await visitorPage.reload();
   await expect(visitorPage.getByText(links.page.errors.linkRevoked)).toBeVisible();
   await visitor.close();
+});
+
+test('the room’s links overview lists its file and upload links with target and maker’s name; one is revoked from there', async ({ page }) => {
+  test.setTimeout(90_000);
+  const { server } = ctx;
+  const session = await apiSignIn(server, owner);
+  const room = await apiCreateRoom(server, session, 'Links overview room');
+  const folder = await apiCreateFolder(server, session, room.uuid, 'Reports');
+  const file = await apiUploadRoomFile(server, session, room.uuid, folder.uuid, 'q3-report.bin', new Uint8Array(randomBytes(2000)));
+  expect((await apiCall(server, session, 'POST', ROOM_LINK_PATHS.links(room.uuid, file.uuid), { password: 'Overview-Pass-1', maxDownloads: 3 })).status).toBe(201);
+  expect((await apiCall(server, session, 'POST', ROOM_FOLDER_LINK_PATHS.links(room.uuid, folder.uuid), { kind: 'drop' })).status).toBe(201);
+
+  await signInToInbox(page, server, owner);
+  await page.goto(`${server.url}/datarooms/${room.uuid}`);
+  await page.getByRole('button', { name: links.overview.show, exact: true }).click();
+  const table = page.getByRole('table', { name: links.overview.title });
+  const fileRow = table.getByRole('row').filter({ hasText: 'q3-report.bin' });
+  await expect(fileRow).toContainText(`Links overview room › Reports`);
+  await expect(fileRow).toContainText(links.kinds.file);
+  await expect(fileRow).toContainText('Folka Linden');
+  await expect(fileRow).toContainText(fill(links.downloadsOfLimit, { done: 0, limit: 3 }));
+  await expect(fileRow.getByRole('cell', { name: links.passwordYes, exact: true })).toBeVisible();
+  const dropRow = table.getByRole('row').filter({ hasText: links.kinds.drop });
+  await expect(dropRow).toContainText('Reports');
+  await expect(dropRow).toContainText(fill(links.uploadsCount_other, { count: 0 }));
+  await expectNoSeriousA11yViolations(page, 'room links overview');
+
+  await fileRow.getByRole('button', { name: links.revoke }).click();
+  const confirm = page.getByRole('alertdialog', { name: links.confirmTitle });
+  await expect(confirm).toContainText(fill(links.confirmText, { name: 'q3-report.bin' }));
+  await confirm.getByRole('button', { name: links.revoke, exact: true }).click();
+  await expect(fileRow).toContainText(links.states.revoked);
+  await expect(fileRow.getByRole('button', { name: links.revoke })).toHaveCount(0);
+  await expect(dropRow).toContainText(links.states.active);
 });

@@ -9,7 +9,8 @@ import {
   type RoomFolderLinkInfo,
   type RoomFolderLinkList,
 } from '@shared/contract/room-folder-links';
-import { ROOM_LINK_ACTOR, ROOM_LINK_PASSWORD_HEADER } from '@shared/contract/room-links';
+import { ROOM_LINK_ACTOR, ROOM_LINK_PASSWORD_HEADER, ROOM_LINK_PATHS, type CreatedRoomLink, type RoomLinkOverview } from '@shared/contract/room-links';
+import type { RoomUploadFile } from '@shared/contract/room-files';
 import { ROOM_PATHS, type Room, type RoomContents, type RoomFolder } from '@shared/contract/rooms';
 import { startTestServer, type TestServer } from '@tests/support/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -35,6 +36,7 @@ const api = (path: string) => `/api/2${path}`;
 let room: Room;
 let folder: RoomFolder;
 let sub: RoomFolder;
+let fileA: RoomUploadFile;
 const bytesA = new Uint8Array(randomBytes(3 * PART_SIZE + 5));
 const bytesB = new Uint8Array(randomBytes(700));
 
@@ -73,14 +75,14 @@ beforeAll(async () => {
   server = await startTestServer({ config: { uploadPartSize: PART_SIZE } });
   const admin = await signInAdmin(server);
   for (const name of ['owner', 'editor', 'viewer'] as const) {
-    await createUserAsAdmin(server, admin, { email: email(name) });
+    await createUserAsAdmin(server, admin, { email: email(name), firstName: name === 'editor' ? 'Eda' : undefined, lastName: name === 'editor' ? 'Editorin' : undefined });
     s[name] = await signIn(server, email(name), 'Good-Passw0rd');
   }
   room = await createPlainRoom(server, s.owner, 'Folder link room');
   for (const [who, role] of [['editor', 'EDITOR'], ['viewer', 'VIEWER']] as const) await roomCall(server, s.owner, 'PUT', ROOM_PATHS.access(room.uuid), 200, { user: email(who), role });
   folder = await roomCall<RoomFolder>(server, s.owner, 'POST', ROOM_PATHS.folders(room.uuid), 201, { name: 'Shared' });
   sub = await roomCall<RoomFolder>(server, s.owner, 'POST', ROOM_PATHS.folders(room.uuid), 201, { name: 'Inner', parentUuid: folder.uuid });
-  await uploadRoomFile(server, s.editor, room.uuid, { name: 'a.bin', bytes: bytesA, partSize: PART_SIZE, folderUuid: folder.uuid });
+  fileA = await uploadRoomFile(server, s.editor, room.uuid, { name: 'a.bin', bytes: bytesA, partSize: PART_SIZE, folderUuid: folder.uuid });
   await uploadRoomFile(server, s.editor, room.uuid, { name: 'b.bin', bytes: bytesB, partSize: PART_SIZE, folderUuid: sub.uuid });
   // Outside the linked folder: never reachable through the link.
   await uploadRoomFile(server, s.editor, room.uuid, { name: 'outside.bin', bytes: bytesB, partSize: PART_SIZE });
@@ -209,6 +211,39 @@ describe('an upload-only drop link', () => {
   });
 });
 
+describe('the room’s links overview (GET /rooms/{room}/links)', () => {
+  it('lists file, folder and upload links of the room with target, path, maker’s name, password and limit; a revoke shows, a trashed item’s link leaves', async () => {
+    const fileLink = await roomCall<CreatedRoomLink>(server, s.editor, 'POST', ROOM_LINK_PATHS.links(room.uuid, fileA.uuid), 201, { password: 'overview-pw', maxDownloads: 2 });
+    const { link: dropLink } = await newLink({ kind: 'drop' }, sub.uuid);
+    const gone = await uploadRoomFile(server, s.owner, room.uuid, { name: 'gone.bin', bytes: bytesB, partSize: PART_SIZE });
+    await roomCall(server, s.owner, 'POST', ROOM_LINK_PATHS.links(room.uuid, gone.uuid), 201, {});
+    await roomCall(server, s.owner, 'DELETE', ROOM_PATHS.file(room.uuid, gone.uuid), 204);
+
+    const overview = await roomCall<RoomLinkOverview>(server, s.owner, 'GET', ROOM_LINK_PATHS.overview(room.uuid), 200);
+    expect(overview.links.some((l) => l.targetName === 'gone.bin')).toBe(false);
+    expect(overview.links.find((l) => l.uuid === fileLink.uuid)).toMatchObject({
+      kind: 'file', targetUuid: fileA.uuid, targetName: 'a.bin', path: [{ uuid: folder.uuid, name: 'Shared' }],
+      createdBy: email('editor'), createdByName: 'Eda Editorin', passwordProtected: true, maxDownloads: 2, downloads: 0, state: 'active',
+    });
+    expect(overview.links.find((l) => l.uuid === dropLink.uuid)).toMatchObject({
+      kind: 'drop', targetUuid: sub.uuid, targetName: 'Inner', path: [{ uuid: folder.uuid, name: 'Shared' }], createdBy: email('owner'), passwordProtected: false, maxDownloads: null, uploads: 0,
+    });
+    // Newest first, every kind of the room's links (the folder links of the tests above too).
+    expect(new Set(overview.links.map((l) => l.kind))).toEqual(new Set(['file', 'folder', 'drop']));
+    expect(overview.links.map((l) => l.createdAt)).toEqual([...overview.links.map((l) => l.createdAt)].sort((x, y) => y - x));
+
+    await roomCall(server, s.owner, 'DELETE', ROOM_LINK_PATHS.link(room.uuid, fileA.uuid, fileLink.uuid), 204);
+    const after = await roomCall<RoomLinkOverview>(server, s.owner, 'GET', ROOM_LINK_PATHS.overview(room.uuid), 200);
+    expect(after.links.find((l) => l.uuid === fileLink.uuid)?.state).toBe('revoked');
+    // The folder link list names its maker too (issue 32 "names instead of addresses").
+    const folderList = await roomCall<RoomFolderLinkList>(server, s.owner, 'GET', L.links(room.uuid, sub.uuid), 200);
+    expect(folderList.links.find((l) => l.uuid === dropLink.uuid)).toMatchObject({ createdBy: email('owner') });
+    expect(folderList.links[0]).toHaveProperty('createdByName');
+    // An EDITOR manages one item's links, not the room's list (SPEC §6: managing access is the OWNER's).
+    await expectBackendError(await call(server, s.editor, 'GET', api(ROOM_LINK_PATHS.overview(room.uuid))), 403, 'AccessDeniedException');
+  });
+});
+
 describe('a Secure room', () => {
   it('gets no folder or drop link: 409 encryptedRoom with the reason', async () => {
     const owner = await e2eActor(server, s.owner);
@@ -219,5 +254,8 @@ describe('a Secure room', () => {
     const refused = await expectBackendError(await createRaw({ kind: 'drop' }, created.room.uuid, e2eFolder.uuid), 409, 'ConflictException');
     expect(refused.message).toContain('the server cannot read its files nor encrypt files for it');
     expect(refused.metadata).toMatchObject({ reason: 'encryptedRoom' });
+    // Its links overview says why it has none.
+    const overview = await expectBackendError(await call(server, s.owner, 'GET', api(ROOM_LINK_PATHS.overview(created.room.uuid))), 409, 'ConflictException');
+    expect(overview.metadata).toMatchObject({ reason: 'encryptedRoom' });
   });
 });

@@ -448,6 +448,8 @@ const MATRIX: Record<string, Row | Row[]> = {
   // Public links to a plain room's file (room-links.ts): the edit right makes, lists and revokes; the token alone downloads
   'roomLinks.create': { allowed: WRITERS, ok: 201, call: () => ({ params: { roomUuid: P.room.uuid, fileUuid: P.file.uuid }, body: { expiresInDays: 3 } }) },
   'roomLinks.list': { allowed: WRITERS, ok: 200, call: () => ({ params: { roomUuid: P.room.uuid, fileUuid: P.file.uuid } }) },
+  // The room-wide overview (issue 32): the room's OWNER only — an EDITOR manages one item's links in its dialog, not the room's sharing (SPEC §6 "manage access")
+  'roomLinks.overview': { allowed: OWNER, ok: 200, call: () => ({ params: { roomUuid: P.room.uuid } }) },
   'roomLinks.revoke': { allowed: WRITERS, ok: 204, call: async () => ({ params: { roomUuid: P.room.uuid, fileUuid: P.file.uuid, linkUuid: (await fileLink()).uuid } }) },
   'roomLinks.info': { allowed: EVERYONE, ok: 200, token: true, call: async () => ({ headers: { [ROOM_LINK_TOKEN_HEADER]: (await fileLink()).token } }) },
   'roomLinks.content': { allowed: EVERYONE, ok: 200, token: true, call: async () => ({ headers: { [ROOM_LINK_TOKEN_HEADER]: (await fileLink()).token } }) },
@@ -526,6 +528,8 @@ const KIND_ROWS: Record<string, Row[]> = {
   'roomsE2e.preview': [{ what: 'a plain room’s file', allowed: [], ok: 200, denied: wrongKind(MEMBERS), call: () => ({ params: { roomUuid: P.room.uuid, fileUuid: P.file.uuid } }) }],
   // An E2E room's file gets no public link: the server cannot decrypt it (409 encryptedRoom for those with the edit right).
   'roomLinks.create': [{ what: 'an E2E room’s file', allowed: [], ok: 201, denied: { owner: 409, editor: 409, viewer: 403, previewer: 403 }, call: () => ({ params: { roomUuid: E.room.uuid, fileUuid: E.fileUuid }, body: {} }) }],
+  // A Secure room has no public links: its overview says so to its OWNER (409), a member without the right learns nothing (403).
+  'roomLinks.overview': [{ what: 'the E2E room', allowed: [], ok: 200, denied: wrongKind(OWNER), call: () => ({ params: { roomUuid: E.room.uuid } }) }],
   // A Secure room's folder gets neither kind of folder link: the server holds no key to read or seal its files.
   'roomFolderLinks.create': [
     { what: 'an E2E room’s folder', allowed: [], ok: 201, denied: { owner: 409, editor: 409, viewer: 403, previewer: 403 }, call: () => ({ params: { roomUuid: E.room.uuid, folderUuid: E.folderUuid }, body: { kind: 'drop' } }) },

@@ -55,7 +55,7 @@ beforeAll(async () => {
   server = await startTestServer();
   const admin = await signInAdmin(server);
   for (const name of ['owner', 'member', 'folderOnly', 'outsider'] as const) {
-    await createUserAsAdmin(server, admin, { email: email(name) });
+    await createUserAsAdmin(server, admin, { email: email(name), ...(name === 'owner' ? { firstName: 'Olga', lastName: 'Owner' } : {}) });
     s[name] = await signIn(server, email(name), 'Good-Passw0rd');
   }
   // Alpha: member on the room; folderOnly on Contracts only. Beta: owner alone.
@@ -87,6 +87,10 @@ describe('GET /rooms/search', () => {
       ['old contract.pdf', 'Alpha Contract Room', ['Secret contract drafts']],
     ]);
     expect(hits.files.find((f) => f.name === 'contract-2026.pdf')).toMatchObject({ folderUuid: signed.uuid, roomUuid: alpha.uuid, role: 'OWNER' });
+    // Names instead of addresses (issue 32): who uploaded or created each hit, with the address beside it.
+    expect(hits.files.find((f) => f.name === 'contract-2026.pdf')).toMatchObject({ uploadedBy: email('owner'), uploadedByName: 'Olga Owner' });
+    expect(hits.folders.find((f) => f.name === 'Contracts')).toMatchObject({ createdBy: email('owner'), createdByName: 'Olga Owner' });
+    expect(hits.rooms[0]).toMatchObject({ createdBy: email('owner'), createdByName: 'Olga Owner' });
     expect(hits.truncated).toBe(false);
   });
 

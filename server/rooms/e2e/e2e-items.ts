@@ -9,7 +9,7 @@ import { badRequest, HttpError } from '../../core/http-error';
 import type { RequestContext } from '../../core/request-context';
 import { checkSpace } from '../../uploads/space';
 import { commitFile } from '../plain/file-uploads';
-import { recordActivity } from '../kind/activity';
+import { personName, recordActivity } from '../kind/activity';
 import { renameE2eFile, replacedE2eFile } from './e2e-file-ops';
 import { requireEncrypted } from './e2e-rooms';
 import { fileBlobPrefix, toUploadFile } from '../kind/file-rows';
@@ -42,7 +42,7 @@ export async function createE2eFolder(ctx: RequestContext, roomUuid: string, inp
     .returningAll()
     .executeTakeFirstOrThrow();
   const role = await requireRole(app.db, room, user.id, 'see', row);
-  return toFolder(row, room, parent?.uuid ?? null, role, user.email);
+  return toFolder(row, room, parent?.uuid ?? null, role, user.email, personName(user));
 }
 
 /** Announces a ciphertext file (upload right: a VIEWER or PREVIEWER gets 403 as in plain rooms). */
@@ -89,7 +89,7 @@ export async function createE2eFile(ctx: RequestContext, roomUuid: string, input
       .execute();
     return file;
   });
-  return toUploadFile(row, room, folder?.uuid ?? null, role, user.email);
+  return toUploadFile(row, room, folder?.uuid ?? null, role, user.email, personName(user));
 }
 
 /** The sealed extras of the complete files of the top level or a folder (any role there). */

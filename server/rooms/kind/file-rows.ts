@@ -70,8 +70,8 @@ export function toRoomFile(row: FileRow, room: RoomRow, folderUuid: string | nul
 
 export const scanStateOf = (value: string): RoomScanState => ((ROOM_SCAN_STATES as readonly string[]).includes(value) ? (value as RoomScanState) : 'error');
 
-export const toUploadFile = (row: FileRow, room: RoomRow, folderUuid: string | null, role: RoomRole, uploadedBy: string): RoomUploadFile => ({
-  ...toRoomFile(row, room, folderUuid, role, uploadedBy),
+export const toUploadFile = (row: FileRow, room: RoomRow, folderUuid: string | null, role: RoomRole, uploadedBy: string, uploadedByName?: string | null): RoomUploadFile => ({
+  ...toRoomFile(row, room, folderUuid, role, uploadedBy, uploadedByName),
   state: row.state === 'complete' ? 'complete' : 'uploading',
   partSize: row.part_size,
   partCount: row.part_count,

@@ -5,6 +5,7 @@ import type { RoomsSearchResult } from '@shared/contract/room-search';
 import type { RoomRole } from '@shared/contract/rooms';
 import { foldedIncludes, foldForSearch } from '@shared/contract/search-fold';
 import { sql } from 'kysely';
+import { personName } from '../kind/activity';
 import type { RequestContext } from '../../core/request-context';
 import { toRoom } from './rooms';
 import { searchRoom } from './search';
@@ -18,7 +19,7 @@ export async function searchAllRooms(ctx: RequestContext, query: { q: string; pa
     .innerJoin('room_access', 'room_access.room_id', 'data_rooms.id')
     .leftJoin('users', 'users.id', 'data_rooms.created_by')
     .selectAll('data_rooms')
-    .select(['room_access.role', 'room_access.folder_id', 'users.email as creator'])
+    .select(['room_access.role', 'room_access.folder_id', 'users.email as creator', 'users.first_name', 'users.last_name'])
     .where('room_access.user_id', '=', user.id)
     .where('data_rooms.deleted_at', 'is', null)
     .where(roomIsOfKind('data_rooms', 'plain'))
@@ -35,7 +36,7 @@ export async function searchAllRooms(ctx: RequestContext, query: { q: string; pa
   const needle = foldForSearch(query.q);
   const result: RoomsSearchResult = { rooms: [], folders: [], files: [], truncated: false };
   for (const { row, roomRole } of rooms.values()) {
-    if (roomRole && foldedIncludes(row.name, needle)) result.rooms.push(toRoom(row, roomRole, row.creator ?? ''));
+    if (roomRole && foldedIncludes(row.name, needle)) result.rooms.push(toRoom(row, roomRole, row.creator ?? '', row.creator ? personName(row) : null));
     // Ask one more than fits, so a cut list says so.
     const hits = await searchRoom(ctx, row.uuid, { q: query.q, pageSize: pageSize + 1 }, false);
     const ref = { uuid: row.uuid, name: row.name };

@@ -4,6 +4,7 @@ import type { RoomSearchResult } from '@shared/contract/room-files';
 import type { RoomClassification, RoomFileStatus } from '@shared/contract/rooms';
 import { foldedIncludes, foldForSearch } from '@shared/contract/search-fold';
 import type { RequestContext } from '../../core/request-context';
+import { personName } from '../kind/activity';
 import { toRoomFile } from '../kind/file-rows';
 import { liveRoom, requireRole, roleResolver, type FolderRow } from '../kind/roles';
 import { toFolder } from './rooms';
@@ -66,7 +67,7 @@ export async function searchRoom(
     .selectFrom('room_folders')
     .leftJoin('users', 'users.id', 'room_folders.created_by')
     .selectAll('room_folders')
-    .select('users.email as creator')
+    .select(['users.email as creator', 'users.first_name', 'users.last_name'])
     .where('room_folders.id', 'in', folderIds)
     .execute();
   folderRows.sort(byName);
@@ -76,7 +77,7 @@ export async function searchRoom(
     if (!chain || !role || folders.length >= query.pageSize) continue;
     const path = chain.slice(0, -1).map((f) => ({ uuid: f.uuid, name: f.name }));
     const comment = commentHits.folder.get(row.id);
-    folders.push({ ...toFolder(row, room, path.at(-1)?.uuid ?? null, role, row.creator ?? ''), path, ...(comment === undefined ? {} : { matchedComment: comment }) });
+    folders.push({ ...toFolder(row, room, path.at(-1)?.uuid ?? null, role, row.creator ?? '', row.creator ? personName(row) : null), path, ...(comment === undefined ? {} : { matchedComment: comment }) });
   }
   const files: RoomSearchResult['files'] = [];
   const names = await app.db
@@ -91,7 +92,7 @@ export async function searchRoom(
     .selectFrom('room_files')
     .leftJoin('users', 'users.id', 'room_files.uploaded_by')
     .selectAll('room_files')
-    .select('users.email as uploader')
+    .select(['users.email as uploader', 'users.first_name', 'users.last_name'])
     .where('room_files.id', 'in', fileIds)
     .execute();
   fileRows.sort(byName);
@@ -101,7 +102,7 @@ export async function searchRoom(
     const role = chain && roleOf(folder);
     if (!chain || !role || files.length >= query.pageSize) continue;
     const comment = commentHits.file.get(row.id);
-    files.push({ ...toRoomFile(row, room, folder?.uuid ?? null, role, row.uploader ?? ''), path: chain.map((f) => ({ uuid: f.uuid, name: f.name })), ...(comment === undefined ? {} : { matchedComment: comment }) });
+    files.push({ ...toRoomFile(row, room, folder?.uuid ?? null, role, row.uploader ?? '', row.uploader ? personName(row) : null), path: chain.map((f) => ({ uuid: f.uuid, name: f.name })), ...(comment === undefined ? {} : { matchedComment: comment }) });
   }
   return { folders, files };
 }

@@ -21,7 +21,7 @@ import type { RequestContext } from '../../core/request-context';
 import { linkTokenHash, newLinkToken } from '../../security/link-tokens';
 import { sendStoredFile } from '../../uploads/send';
 import { hashPassword } from '../../users/passwords';
-import { recordActivity } from '../kind/activity';
+import { personName, recordActivity } from '../kind/activity';
 import { filePartKey, layoutOf, liveFile } from '../kind/file-rows';
 import { ancestorsOf, liveFolder, liveRoom, requireRole, roleResolver, type FolderRow, type RoomRow } from '../kind/roles';
 import { requireRoomKind } from '../kind/room-kind';
@@ -58,11 +58,12 @@ declare module '../../db/schema' {
 export type FolderLinkRow = Selectable<RoomFolderLinksTable>;
 const kindOf = (value: string): RoomFolderLinkKind => (value === 'drop' ? 'drop' : 'folder');
 
-const toWire = (row: FolderLinkRow, folderUuid: string, createdBy: string): RoomFolderLink => ({
+const toWire = (row: FolderLinkRow, folderUuid: string, createdBy: string, createdByName: string | null): RoomFolderLink => ({
   uuid: row.uuid,
   folderUuid,
   kind: kindOf(row.kind),
   createdBy,
+  createdByName,
   createdAt: Number(row.created_at),
   expiresAt: Number(row.expires_at),
   revokedAt: row.revoked_at === null ? null : Number(row.revoked_at),
@@ -109,7 +110,7 @@ export async function createFolderLink(ctx: RequestContext, roomUuid: string, fo
     })
     .returningAll()
     .executeTakeFirstOrThrow();
-  return { ...toWire(row, folder.uuid, user.email), url: roomFolderLinkUrl(app.config.publicUrl, token) };
+  return { ...toWire(row, folder.uuid, user.email, personName(user)), url: roomFolderLinkUrl(app.config.publicUrl, token) };
 }
 
 /** Every link of the folder, newest first, with kind and state. */
@@ -119,12 +120,12 @@ export async function listFolderLinks(ctx: RequestContext, roomUuid: string, fol
     .selectFrom('room_folder_links as l')
     .leftJoin('users as u', 'u.id', 'l.created_by')
     .selectAll('l')
-    .select('u.email as creator_email')
+    .select(['u.email as creator_email', 'u.first_name as creator_first_name', 'u.last_name as creator_last_name'])
     .where('l.folder_id', '=', folder.id)
     .orderBy('l.created_at', 'desc')
     .orderBy('l.id', 'desc')
     .execute();
-  return { links: rows.map((r) => toWire(r, folder.uuid, r.creator_email ?? '')) };
+  return { links: rows.map((r) => toWire(r, folder.uuid, r.creator_email ?? '', personName({ first_name: r.creator_first_name, last_name: r.creator_last_name }))) };
 }
 
 export async function revokeFolderLink(ctx: RequestContext, roomUuid: string, folderUuid: string, linkUuid: string): Promise<void> {

@@ -7,6 +7,7 @@ import { rateLimitExceeded } from '../../core/http-error';
 import { requestContext } from '../../core/request-context';
 import { tokenHeader } from '../../core/token-header';
 import { RATE_LIMIT_BUCKETS } from '../../security/rate-limiter';
+import { listRoomLinks } from './link-overview';
 import { createLink, linkDownload, linkInfo, listLinks, revokeLink } from './links';
 
 /** Counted before the token is looked up: a wrong token costs as much as a right one (database-backed, across servers). */
@@ -30,6 +31,8 @@ export function registerRoomLinkRoutes(app: FastifyInstance): void {
   });
 
   registerEndpoint(app, ROOM_LINK_ENDPOINTS.list, async (request) => listLinks(requestContext(app, request), request.params.roomUuid, request.params.fileUuid));
+
+  registerEndpoint(app, ROOM_LINK_ENDPOINTS.overview, async (request) => listRoomLinks(requestContext(app, request), request.params.roomUuid));
 
   registerEndpoint(app, ROOM_LINK_ENDPOINTS.revoke, async (request, reply) => {
     await revokeLink(requestContext(app, request), request.params.roomUuid, request.params.fileUuid, request.params.linkUuid);

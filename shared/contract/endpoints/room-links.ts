@@ -1,10 +1,12 @@
 import { endpointArea, NoContentSchema } from '../endpoint';
 import { RoomFileParamsSchema } from '../room-files';
+import { RoomParamsSchema } from '../rooms';
 import {
   CreatedRoomLinkSchema,
   CreateRoomLinkBodySchema,
   RoomLinkInfoSchema,
   RoomLinkListSchema,
+  RoomLinkOverviewSchema,
   RoomLinkParamsSchema,
   RoomLinkTokenHeadersSchema,
 } from '../room-links';
@@ -28,6 +30,9 @@ export const ROOM_LINK_ENDPOINTS = {
   }),
   list: area.get('/rooms/{roomUuid}/files/{fileUuid}/links', 'listRoomFileLinks', 'The file’s links with their state: active, expired, revoked, usedUp (OWNER, EDITOR)', {
     params: RoomFileParamsSchema, response: { 200: RoomLinkListSchema }, errors: [401, 403, 404],
+  }),
+  overview: area.get('/rooms/{roomUuid}/links', 'listRoomLinks', 'Every public link of a plain room — file links, folder links and upload links of its live files and folders — with kind, target and path, maker, expiry, password yes/no, downloads, limit and state, newest first (the room’s OWNER; an EDITOR 403: managing the room’s sharing is the OWNER’s, SPEC §6). A Secure room answers 409 `encryptedRoom`: it has no public links', {
+    params: RoomParamsSchema, response: { 200: RoomLinkOverviewSchema }, errors: [401, 403, 404, 409],
   }),
   revoke: area.delete('/rooms/{roomUuid}/files/{fileUuid}/links/{linkUuid}', 'revokeRoomFileLink', 'Revokes a link: its URL answers 410 from now on (OWNER, EDITOR)', {
     params: RoomLinkParamsSchema, response: { 204: NoContentSchema }, errors: [401, 403, 404],

@@ -32,6 +32,7 @@ import { RequestFilesDialog } from './requests/request-dialog';
 import { RetentionButton, RoomRetentionNote } from './retention-dialog';
 import { RoomRequestsSection } from './requests/requests-section';
 import { FolderLinkDialog, type FolderLinkRequest } from './links/folder-link-dialog';
+import { RoomLinksSection } from './links/room-links-section';
 import { ANALYTICS_ACTIONS } from '@web/lib/analytics/actions';
 import { track } from '@web/lib/analytics/analytics';
 
@@ -414,6 +415,8 @@ function RoomView({ contents, paging }: { contents: RoomContents; paging: FilesP
       />
       {may.activity ? <RoomActivity key={here.uuid} roomUuid={room.uuid} folderUuid={folder?.uuid ?? null} /> : null}
       {may.manageAccess && !room.encrypted ? <RoomRequestsSection roomUuid={room.uuid} roomName={room.name} /> : null}
+      {/* Every public link of the room (issue 32): its OWNER's, at the room's level (the list is room-wide). */}
+      {!folder && room.role === 'OWNER' ? <RoomLinksSection roomUuid={room.uuid} roomName={room.name} /> : null}
       <NameDialog request={naming} onClose={() => setNaming(null)} />
       <ConfirmDialog request={confirming} onClose={() => setConfirming(null)} />
       {/* A moved selection leaves the view: its ids leave the selection too. */}

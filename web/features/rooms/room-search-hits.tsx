@@ -2,6 +2,7 @@ import { Button, Field, makeStyles, SearchBox, Spinner, Text } from '@fluentui/r
 import { SearchRegular } from '@fluentui/react-icons';
 import { DataTable, type DataTableColumn } from '@web/components/data-table';
 import { RouterLink } from '@web/components/router-link';
+import { PersonName } from './person-name';
 import type { RoomClassification, RoomFileStatus } from '@shared/contract/rooms';
 import type { FormEvent, ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -64,6 +65,8 @@ export interface RoomSearchEntry {
   /** The folder it lies in (null: the top level) and that folder's path of names. */
   folderUuid: string | null;
   path: string[];
+  /** Who created the folder or uploaded the file (plain rooms: the server's answer; issue 32 "names instead of addresses"). */
+  by?: { email: string; name?: string | null | undefined };
 }
 
 /** Shown matches at most (a longer part of the name narrows them). */
@@ -87,6 +90,9 @@ export function RoomSearchHits({ matches, q, roomName, folderLink, hitLink }: {
     { id: 'kind', header: t('rooms:e2ePage.search.columns.kind'), cell: (e) => t(`rooms:e2ePage.search.kinds.${e.kind}`) },
     { id: 'where', header: t('rooms:e2ePage.search.columns.where'), cell: (e) => <RouterLink to={folderLink(e.folderUuid)}>{[roomName, ...e.path].join(' › ')}</RouterLink> },
     { id: 'found', header: t('rooms:e2ePage.search.columns.found'), cell: (e) => <FoundLines found={e.found ?? [{ kind: 'name' }]} /> },
+    ...(matches.some((e) => e.by)
+      ? [{ id: 'by', header: t('rooms:e2ePage.search.columns.by'), cell: (e: RoomSearchEntry) => (e.by?.email ? <PersonName name={e.by.name} email={e.by.email} /> : null) }]
+      : []),
   ];
   return (
     <>

@@ -40,8 +40,8 @@ export function RoomSearch({ roomUuid, roomName }: { roomUuid: string; roomName:
       setFound({
         q,
         matches: [
-          ...result.folders.map((f) => ({ kind: 'folder' as const, uuid: f.uuid, name: f.name, ...at(f.path), found: found(f) })),
-          ...result.files.map((f) => ({ kind: 'file' as const, uuid: f.uuid, name: f.name, ...at(f.path), found: found(f) })),
+          ...result.folders.map((f) => ({ kind: 'folder' as const, uuid: f.uuid, name: f.name, ...at(f.path), found: found(f), by: { email: f.createdBy, name: f.createdByName } })),
+          ...result.files.map((f) => ({ kind: 'file' as const, uuid: f.uuid, name: f.name, ...at(f.path), found: found(f), by: { email: f.uploadedBy, name: f.uploadedByName } })),
         ],
       });
     } catch {

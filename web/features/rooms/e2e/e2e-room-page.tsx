@@ -62,6 +62,7 @@ import { roomMay } from '../room-may';
 import { useE2eRoomFileActions } from './e2e-room-file-actions';
 import { ANALYTICS_ACTIONS } from '@web/lib/analytics/actions';
 import { track } from '@web/lib/analytics/analytics';
+import { SecureRoomLinksNote } from '../links/room-links-section';
 
 const useStyles = makeStyles({
   toolbar: { display: 'flex', gap: '12px', alignItems: 'end', flexWrap: 'wrap', margin: '12px 0 16px' },
@@ -475,6 +476,8 @@ export function E2eRoomPage() {
           )}
         </div>
       ) : null}
+      {/* Where a plain room's OWNER finds its public links: a Secure room says why it has none. */}
+      {isOwner && !folderUuid ? <SecureRoomLinksNote /> : null}
       <ApproveMemberDialog member={approving} onConfirm={(m) => decide(m, true)} onCancel={(m) => notify('info', t('rooms:e2e.approve.notGranted', { user: m.user.email }))} onClose={() => setApproving(null)} />
       <FirstMemberListDialog request={firstList} open={reviewingFirstList} onClose={() => setReviewingFirstList(false)} />
       <NameDialog request={naming} onClose={() => setNaming(null)} />

@@ -1,7 +1,7 @@
 import { call } from '@shared/api/call';
 import { ROOM_LINK_ENDPOINTS as E } from '@shared/contract/endpoints/room-links';
 import { ROOM_LINK_TOKEN_HEADER } from '@shared/contract/link-token';
-import { ROOM_LINK_PASSWORD_HEADER, type CreatedRoomLink, type CreateRoomLinkBody, type RoomLinkInfo, type RoomLinkList } from '@shared/contract/room-links';
+import { ROOM_LINK_PASSWORD_HEADER, type CreatedRoomLink, type CreateRoomLinkBody, type RoomLinkInfo, type RoomLinkList, type RoomLinkOverview } from '@shared/contract/room-links';
 import { apiClient } from '@web/lib/api-client';
 import { useAuthState } from '@web/lib/auth';
 import useSWR, { mutate } from 'swr';
@@ -18,7 +18,13 @@ export const useRoomFileLinks = (file: { roomUuid: string; uuid: string } | null
   );
 };
 
-const refreshLinks = () => mutate((key) => Array.isArray(key) && key[0] === LINKS_KEY);
+/** GET /rooms/{room}/links (the room's OWNER): every link of the room; loaded while `enabled`. Its key shares the prefix, so a file link's change refreshes it. */
+export const useRoomLinkOverview = (roomUuid: string, enabled: boolean) => {
+  const { user } = useAuthState();
+  return useSWR(user && enabled ? [LINKS_KEY, user.uuid, roomUuid, 'overview'] : null, ([, , room]): Promise<RoomLinkOverview> => call(apiClient, E.overview, { params: { roomUuid: room } }));
+};
+
+export const refreshLinks = () => mutate((key) => Array.isArray(key) && key[0] === LINKS_KEY);
 
 export async function createRoomFileLink(roomUuid: string, fileUuid: string, body: CreateRoomLinkBody): Promise<CreatedRoomLink> {
   const created = await call(apiClient, E.create, { params: { roomUuid, fileUuid }, body });
