@@ -1,7 +1,8 @@
 // Issue 31, in the browser against the real server (one server for the file): "Search the whole
 // room" finds a Secure room's files by a decrypted comment and by a signed classification or status
-// (opened and verified in the crypto Worker), and a plain room's items by a comment (the server's
-// search), each hit saying what matched; SPEC §8 "local folder unreadable" when a dropped folder's
+// (opened and verified in the crypto Worker; the classification/status selects narrow it as the
+// route's filters do), and a plain room's items by a comment (the server's search, the selects sent
+// as its filters), each hit saying what matched; SPEC §8 "local folder unreadable" when a dropped folder's
 // reader fails, and "insufficient disk space" with its help link when the save picker's file cannot
 // be written (QuotaExceededError). A desktop drag and a full disk cannot be made by Playwright: the
 // drop carries the FileSystemEntry interface built in the page with a reader that fails, and the
@@ -96,6 +97,20 @@ test('a Secure room is searched over decrypted comments and signed classificatio
   // A name match says so.
   table = await searchRoom(page, 'minutes');
   await expect(hit(table, 'minutes.txt')).toContainText(search.found.name);
+
+  // The classification and status selects narrow it as the plain route's filters do (with the term: both
+  // must hold; alone: every item so labelled), over what is indexed already.
+  const narrow = page.getByRole('group', { name: search.labels });
+  await narrow.getByRole('combobox', { name: comments.filter.classification }).selectOption('confidential');
+  await expect(page.getByText(fill(search.none, { q: `minutes, ${comments.classification.values.confidential}` }))).toBeVisible();
+  table = await searchRoom(page, '');
+  await expect(hit(table, 'offer.pdf')).toContainText(fill(search.found.classification, { value: comments.classification.values.confidential }));
+  await expect(table.getByRole('row')).toHaveCount(2);
+  await narrow.getByRole('combobox', { name: comments.filter.classification }).selectOption('all');
+  await narrow.getByRole('combobox', { name: comments.filter.status }).selectOption('done');
+  await expect(hit(table, 'plan.pdf')).toContainText(fill(search.found.status, { value: comments.status.values.done }));
+  await expect(table.getByRole('row')).toHaveCount(2);
+  await expectNoSeriousA11yViolations(page, 'Secure room search narrowed by a status');
 });
 
 test('a plain room’s search finds an item by a comment and says so; a name hit says “Name”', async ({ page }) => {
@@ -108,6 +123,10 @@ test('a plain room’s search finds an item by a comment and says so; a name hit
   await expect(hit(table, 'agenda.txt')).toContainText(fill(search.found.comment, { text: 'Book the Zurich hotel' }));
   await expect(hit(table, 'zurich-trip.txt')).toContainText(search.found.name);
   await expectNoSeriousA11yViolations(page, 'plain room search, comment and name hits');
+  // A classification goes to the server with the term (the route's filter): nothing here is confidential.
+  await page.getByRole('group', { name: search.labels }).getByRole('combobox', { name: comments.filter.classification }).selectOption('confidential');
+  await searchRoom(page, 'ZURICH');
+  await expect(page.getByText(fill(search.none, { q: `ZURICH, ${comments.classification.values.confidential}` }))).toBeVisible();
 });
 
 test('SPEC §8: a dropped folder that cannot be read is named and nothing is uploaded', async ({ page }) => {

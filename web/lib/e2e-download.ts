@@ -172,7 +172,8 @@ async function decryptInServiceWorker(options: {
   }
 }
 
-function failureOf(error: unknown): TransferMessage {
+/** A failed E2E download's message (exported for its unit test, web/lib/disk-space.test.ts). */
+export function e2eDownloadFailureOf(error: unknown): TransferMessage {
   if (isDiskSpaceError(error)) return DISK_SPACE_FAILURE;
   const kind = (error as { kind?: string }).kind;
   if (kind === 'fileDecryption') return { key: 'deliveries:e2e.fileDecryptionFailed' };
@@ -285,7 +286,7 @@ export async function startE2eDownload(options: {
         }
         console.debug('[download] failed', error);
         report({ percent: 0, items: item('failed', 0) });
-        return { ok: false, cancelled: false, failure: failureOf(error) };
+        return { ok: false, cancelled: false, failure: e2eDownloadFailureOf(error) };
       }
     },
   });

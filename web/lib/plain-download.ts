@@ -30,7 +30,8 @@ export class DownloadFailure extends Error {
   }
 }
 
-function failureOf(error: unknown): TransferMessage {
+/** A failed plain download's message (exported for its unit test, web/lib/disk-space.test.ts). */
+export function plainDownloadFailureOf(error: unknown): TransferMessage {
   if (error instanceof DownloadFailure) return error.failure;
   if (isDiskSpaceError(error)) return DISK_SPACE_FAILURE;
   if (error instanceof PlainDownloadError && error.kind === 'tooLarge') return { key: 'deliveries:e2e.tooLarge' };
@@ -165,7 +166,7 @@ export async function startStreamDownload(options: {
         }
         console.debug('[download] failed', error);
         report({ percent: 0, items: item('failed', 0) });
-        return { ok: false, cancelled: false, failure: failureOf(error) };
+        return { ok: false, cancelled: false, failure: plainDownloadFailureOf(error) };
       }
     },
   });

@@ -76,12 +76,12 @@ function LabelSelect({ label, area, value, onChange, withAll = false }: { label:
   );
 }
 
-/** Two selects above the room's tables: keep only the folders and files of a classification and/or status. */
-export function LabelFilter({ value, onChange }: { value: LabelFilterValue; onChange: (value: LabelFilterValue) => void }) {
+/** Two selects above the room's tables: keep only the folders and files of a classification and/or status (`label`: the group's name, the table filter's by default). */
+export function LabelFilter({ value, onChange, label }: { value: LabelFilterValue; onChange: (value: LabelFilterValue) => void; label?: string }) {
   const { t } = useTranslation();
   const styles = useStyles();
   return (
-    <div className={styles.filter} role="group" aria-label={t('roomComments:filter.label')}>
+    <div className={styles.filter} role="group" aria-label={label ?? t('roomComments:filter.label')}>
       <LabelSelect label={t('roomComments:filter.classification')} area="classification" withAll value={value.classification} onChange={(v) => onChange({ ...value, classification: v as LabelFilterValue['classification'] })} />
       <LabelSelect label={t('roomComments:filter.status')} area="status" withAll value={value.status} onChange={(v) => onChange({ ...value, status: v as LabelFilterValue['status'] })} />
     </div>

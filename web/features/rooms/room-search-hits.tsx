@@ -6,6 +6,7 @@ import { PersonName } from './person-name';
 import type { RoomClassification, RoomFileStatus } from '@shared/contract/rooms';
 import type { FormEvent, ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { LabelFilter, type LabelFilterValue } from './room-labels';
 
 const useStyles = makeStyles({
   form: { display: 'flex', gap: '12px', alignItems: 'end', flexWrap: 'wrap', margin: '0 0 12px' },
@@ -13,12 +14,15 @@ const useStyles = makeStyles({
 });
 
 /**
- * The search box of one room ("Search the whole room") with its button, a spinner while it runs
- * (`busy`: its label), the failure line, and below them `children` (the hits).
+ * The search box of one room ("Search the whole room") with the classification and status selects
+ * that narrow it (the search route's `classification` and `status`), its button, a spinner while it
+ * runs (`busy`: its label), the failure line, and below them `children` (the hits).
  */
-export function RoomSearchBox({ query, onQuery, onSearch, busy, failed, children }: {
+export function RoomSearchBox({ query, onQuery, labels, onLabels, onSearch, busy, failed, children }: {
   query: string;
   onQuery: (query: string) => void;
+  labels: LabelFilterValue;
+  onLabels: (labels: LabelFilterValue) => void;
   onSearch: () => void;
   /** The spinner's label while a search runs; undefined: none runs. */
   busy: string | undefined;
@@ -37,6 +41,7 @@ export function RoomSearchBox({ query, onQuery, onSearch, busy, failed, children
         <Field label={t('rooms:e2ePage.search.label')}>
           <SearchBox value={query} onChange={(_e, data) => onQuery(data.value)} />
         </Field>
+        <LabelFilter value={labels} onChange={onLabels} label={t('rooms:e2ePage.search.labels')} />
         <Button type="submit" icon={<SearchRegular />} disabled={busy !== undefined}>
           {t('rooms:e2ePage.search.submit')}
         </Button>
