@@ -38,6 +38,10 @@ export default defineConfig({
           include: ['tests/integration/**/*.test.ts', 'tests/multi-server/**/*.test.ts'],
           environment: 'node',
           maxWorkers: WORKERS,
+          // Each file starts its own servers (own temp folder, port, schema) and restores what it
+          // changes, so the files of a worker can share loaded modules: the server's ~1,000 modules
+          // are then imported once per worker instead of once per file (about a fifth of the suite).
+          isolate: false,
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },
