@@ -66,7 +66,7 @@ import { flowRoutes } from './forms/flow-routes';
 import { attachBeforeSend, handOffOnSent } from './forms/flow-handoff';
 import { flowWebhookJobs } from './forms/flow-webhook';
 import { formLayoutRoutes } from './forms/layout-images';
-import { submissionCompletionJobs, submissionOnSent, submissionSweepJobs } from './forms/submission-completion';
+import { submissionCompletionJobs, submissionFormOf, submissionOnSent, submissionSweepJobs } from './forms/submission-completion';
 import { adminRoutes } from './routes/admin-routes';
 import { authRoutes } from './routes/auth-routes';
 import { configRoutes } from './routes/config-routes';
@@ -235,6 +235,7 @@ async function assemble(app: FastifyInstance, options: BuildAppOptions, database
   app.decorate('jobs', { kick: () => jobs.runner?.kick(), whenIdle: async () => jobs.runner?.whenIdle() });
   app.decorate('deliveryHooks', { beforeSend: [attachBeforeSend, requestBeforeSend], sent: [handOffOnSent, submissionOnSent, requestOnSent, transferOnSent],
     mailSubject: (delivery, language) => submissionMailSubject(app, delivery.id, language),
+    fromForm: (delivery) => submissionFormOf(app, delivery.id),
     partners: {
       servedRecipients: (deliveryId) => partnerServedRecipients(db, deliveryId),
       serverStates: (deliveryId) => partnerServerStates(db, deliveryId),

@@ -58,6 +58,8 @@ export interface KuvertServices {
     sent: ReadonlyArray<(trx: Transaction<Database>, delivery: DeliveryRow) => Promise<void>>;
     /** The subject a recipient's notification mail names, where a feature above knows it better (a submit-box submission); undefined: the delivery's own. */
     mailSubject(delivery: Pick<DeliveryRow, 'id'>, language: Language): Promise<string | undefined>;
+    /** The web form a level 3/4 delivery is the submission of (its sender is that submission's own account); undefined: none. */
+    fromForm(delivery: Pick<DeliveryRow, 'id'>): Promise<{ name: string } | undefined>;
     /**
      * Recipients a trust-network partner serves (`trust-networks/`, which builds on deliveries and so
      * is asked through here): the addresses of a delivery it carries, their state on the sender's

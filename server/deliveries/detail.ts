@@ -60,6 +60,12 @@ async function phoneNumbersMissing(app: FastifyInstance, unregistered: readonly 
   return new Set(ids.filter((id) => !have.has(id)));
 }
 
+/** A level 3/4 form submission names its form (issue 33 §2; the forms feature answers through `deliveryHooks`). */
+async function fromFormOf(app: FastifyInstance, delivery: DeliveryRow): Promise<{ fromForm?: { name: string } }> {
+  const form = await app.deliveryHooks.fromForm(delivery);
+  return form ? { fromForm: form } : {};
+}
+
 export async function deliveryDetail(app: FastifyInstance, viewer: Viewer): Promise<DeliveryDetail> {
   const { delivery } = viewer;
   const db = app.db;
@@ -107,6 +113,7 @@ export async function deliveryDetail(app: FastifyInstance, viewer: Viewer): Prom
     recipients,
     viewer: viewer.kind,
     ...(e2e && viewer.kind === 'recipient' ? { e2eAccess: await e2eAccessOf(app, delivery, viewer.recipient) } : {}),
+    ...(e2e ? await fromFormOf(app, delivery) : {}),
   };
 }
 

@@ -78,7 +78,8 @@ async function usersByEmail(db: Db, emails: string[], field: string, role?: 'ROL
 
 /** §5 checks of the admin settings that need no database (subject placeholders, colours). */
 export function checkAdminSettings(input: FormInputParsed): void {
-  const problems = formAdminProblems(input.admin, input.customFields, input.translations, input.processPages, input.securityLevel);
+  // A draft may name a field created later; the form is refused once saved active (issue 33 §2).
+  const problems = formAdminProblems(input.admin, input.customFields, input.translations, input.processPages, input.securityLevel, input.active);
   // A field named in a template but missing (never made, or removed since) is named in the message.
   const named = problems.find((p) => p.placeholder !== undefined);
   if (named) throw badRequest(`The ${named.field === 'admin.subjectTemplate' ? 'subject template' : 'confirmation text'} names ${named.placeholder}, which this form cannot fill`, { problems });

@@ -123,3 +123,21 @@ export const submissionCompletionJobs = (app: FastifyInstance): Record<string, J
 export const submissionSweepJobs = (app: FastifyInstance): Record<string, JobKind<never>> => ({
   [FORM_SUBMISSION_SWEEP_JOB]: periodicJob(FORM_SUBMISSION_SWEEP_INTERVAL_MS, async () => void (await sweepAbandonedSubmissions(app))),
 });
+
+/**
+ * The form a delivery is the submission of, when its sender is that submission's own account
+ * (levels 3/4, forms/e2e.ts): the delivery's detail names the form (`fromForm`), so the reader sees
+ * the form as the sender rather than the account's made-up address (issue 33 §2). At levels 1/2 the
+ * sender is the form's own account, a person, and shown as such: undefined.
+ */
+export async function submissionFormOf(app: FastifyInstance, deliveryId: number): Promise<{ name: string } | undefined> {
+  const row = await app.db
+    .selectFrom('form_submissions as s')
+    .innerJoin('forms as f', 'f.id', 's.form_id')
+    .innerJoin('deliveries as d', 'd.id', 's.delivery_id')
+    .select('f.name')
+    .where('s.delivery_id', '=', deliveryId)
+    .whereRef('s.submitter_user_id', '=', 'd.sender_id')
+    .executeTakeFirst();
+  return row ? { name: row.name } : undefined;
+}

@@ -5,7 +5,7 @@ import { isSecurityLevel } from '@shared/contract/security-levels';
 import type { FormResponseSummary } from '@shared/contract/form-response-summary';
 import { responseSummary } from '@shared/rules/form-summary';
 import { csvText } from '@shared/rules/csv';
-import { exportValueTexts, submissionExportRows, valueColumns } from '@shared/rules/form-export';
+import { keptValues, parseKeptValues, submissionExportRows, textsOf, valueColumns, type KeptValues } from '@shared/rules/form-export';
 import type { FastifyInstance } from 'fastify';
 import { accessDenied } from '../core/http-error';
 import type { UserRow } from '../users/users-repository';
@@ -18,19 +18,11 @@ import { fieldsOf, formByUuid, levelOf, type FormRow } from './forms';
  * text from migration 0073 on; levels 3/4 list without values (the browser decrypts and exports).
  */
 
-/** What the submission keeps of its values (levels 1/2), as JSON text. */
-export const exportValues = (fields: readonly CustomField[], values: Readonly<Record<string, FieldValue>>): string => JSON.stringify(exportValueTexts(fields, values));
-
-function storedValues(text: string | null): Record<string, string> | null {
-  if (text === null) return null;
-  try {
-    const parsed: unknown = JSON.parse(text);
-    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return null;
-    return Object.fromEntries(Object.entries(parsed).filter((e): e is [string, string] => typeof e[1] === 'string'));
-  } catch {
-    return null;
-  }
-}
+/**
+ * What the submission keeps of its values (levels 1/2), as JSON text: per field a text, or a list
+ * (chosen options, file names) since issue 33 §4 — so an option holding ", " counts as one option.
+ */
+export const exportValues = (fields: readonly CustomField[], values: Readonly<Record<string, FieldValue>>): string => JSON.stringify(keptValues(fields, values));
 
 async function readableForm(app: FastifyInstance, user: UserRow, formUuid: string): Promise<FormRow> {
   const row = await formByUuid(app, formUuid);
@@ -38,7 +30,10 @@ async function readableForm(app: FastifyInstance, user: UserRow, formUuid: strin
   return row;
 }
 
-async function submissionsOf(app: FastifyInstance, row: FormRow, page?: { page: number; pageSize: number }): Promise<FormSubmission[]> {
+/** A submission with its kept values as read (lists as lists: the summary counts them). */
+type KeptSubmission = FormSubmission & { kept: KeptValues | null };
+
+async function submissionsOf(app: FastifyInstance, row: FormRow, page?: { page: number; pageSize: number }): Promise<KeptSubmission[]> {
   let query = app.db
     .selectFrom('form_submissions as s')
     .leftJoin('deliveries as d', 'd.id', 's.delivery_id')
@@ -47,16 +42,20 @@ async function submissionsOf(app: FastifyInstance, row: FormRow, page?: { page: 
     .orderBy('s.id', 'desc');
   if (page) query = query.limit(page.pageSize).offset((page.page - 1) * page.pageSize);
   const rows = await query.execute();
-  return rows.map((r) => ({
-    id: r.id,
-    at: Number(r.created_at),
-    submitter: r.submitter_email,
-    // The delivery's level is the one it was sent at (the form's may have changed since).
-    securityLevel: r.security_level !== null && isSecurityLevel(r.security_level) ? r.security_level : levelOf(row),
-    state: r.completed_at !== null || r.status === 'sent' ? 'sent' : 'open',
-    deliveryUuid: r.uuid,
-    values: storedValues(r.submission_values),
-  }));
+  return rows.map((r) => {
+    const kept = parseKeptValues(r.submission_values);
+    return {
+      id: r.id,
+      at: Number(r.created_at),
+      submitter: r.submitter_email,
+      // The delivery's level is the one it was sent at (the form's may have changed since).
+      securityLevel: r.security_level !== null && isSecurityLevel(r.security_level) ? r.security_level : levelOf(row),
+      state: r.completed_at !== null || r.status === 'sent' ? 'sent' : 'open',
+      deliveryUuid: r.uuid,
+      values: kept === null ? null : textsOf(kept),
+      kept,
+    };
+  });
 }
 
 export async function listFormSubmissions(app: FastifyInstance, user: UserRow, formUuid: string, page: number, pageSize: number): Promise<FormSubmissionList> {
@@ -66,7 +65,7 @@ export async function listFormSubmissions(app: FastifyInstance, user: UserRow, f
     .where('form_id', '=', row.id)
     .select((eb) => eb.fn.countAll<number | string>().as('total'))
     .executeTakeFirstOrThrow();
-  return { columns: valueColumns(await fieldsOf(app, row.id)), submissions: await submissionsOf(app, row, { page, pageSize }), total: Number(total), page, pageSize };
+  return { columns: valueColumns(await fieldsOf(app, row.id)), submissions: (await submissionsOf(app, row, { page, pageSize })).map(({ kept: _kept, ...s }) => s), total: Number(total), page, pageSize };
 }
 
 /** Every submission as CSV in the caller's language and separator, with its file name. */
@@ -80,6 +79,6 @@ export async function formSubmissionsCsv(app: FastifyInstance, user: UserRow, fo
 /** The response summary from the kept values (levels 1/2; submissions without kept values are not counted). */
 export async function formResponseSummary(app: FastifyInstance, user: UserRow, formUuid: string): Promise<FormResponseSummary> {
   const row = await readableForm(app, user, formUuid);
-  const kept = (await submissionsOf(app, row)).flatMap((s) => (s.values === null ? [] : [s.values]));
+  const kept = (await submissionsOf(app, row)).flatMap((s) => (s.kept === null ? [] : [s.kept]));
   return responseSummary(await fieldsOf(app, row.id), kept);
 }

@@ -86,7 +86,10 @@ export async function updateBox(app: FastifyInstance, owner: UserRow, input: Sub
 export interface OpenBox {
   box: SubmitBoxRow;
   owner: UserRow;
+  /** The default: the highest usable level. */
   level: SecurityLevel;
+  /** Every level a submission may take now, lowest first (the partner may choose one, issue 33 §2). */
+  levels: SecurityLevel[];
 }
 
 /**
@@ -106,7 +109,7 @@ export async function openBox(app: FastifyInstance, box: SubmitBoxRow | undefine
   const allowed = levelsOf(box).filter((level) => SECURITY_LEVEL_TABLE.some((info) => info.wire === level && config[info.allowFlag]));
   if (allowed.length === 0) throw submitBoxError(409, SUBMIT_BOX_ERRORS.noAllowedLevel, 'This submit box has no security level it may use');
   const usable = allowed.some(isE2eLevel) && (await ownerHasPassphrase(app, owner.id)) ? allowed : allowed.filter((level) => !isE2eLevel(level));
-  if (usable.length > 0) return { box, owner, level: usable[usable.length - 1]! };
+  if (usable.length > 0) return { box, owner, level: usable[usable.length - 1]!, levels: usable };
   throw submitBoxError(409, SUBMIT_BOX_ERRORS.recipientWithoutPassphrase, 'This submit box takes encrypted submissions only, and its owner has no passphrase yet');
 }
 

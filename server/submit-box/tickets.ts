@@ -104,7 +104,7 @@ export async function ticketState(app: FastifyInstance, token: string): Promise<
     throw submitBoxError(409, SUBMIT_BOX_ERRORS.ticketUsed, 'This ticket was used already; please ask for a new one', box ? { boxUuid: box.uuid } : {});
   }
   const open = await openBox(app, await boxOfOwner(app, row.box_user_id));
-  return { ownerName: ownerName(open.owner), ownerEmail: open.owner.email, securityLevel: open.level, submitterEmail: row.email };
+  return { ownerName: ownerName(open.owner), ownerEmail: open.owner.email, securityLevel: open.level, submitterEmail: row.email, allowedLevels: open.levels };
 }
 
 /**
@@ -116,7 +116,12 @@ export async function startSubmission(app: FastifyInstance, token: string, input
   const row = await ticketRow(app, token);
   assertNotRevoked(row);
   if (row.used_at !== null) throw submitBoxError(409, SUBMIT_BOX_ERRORS.ticketUsed, 'This ticket was used already; please ask for a new one');
-  const open = await openBox(app, await boxOfOwner(app, row.box_user_id));
+  const box = await openBox(app, await boxOfOwner(app, row.box_user_id));
+  // The partner may choose among the levels the box allows now (issue 33 §2); else the highest.
+  if (input.securityLevel !== undefined && !box.levels.includes(input.securityLevel)) {
+    throw badRequest('This submit box does not take submissions at that security level', { field: 'securityLevel', reason: 'levelNotAllowed' });
+  }
+  const open = { ...box, level: input.securityLevel ?? box.level };
   const now = Date.now();
   const claimed = await app.db.updateTable('submit_tickets').set({ used_at: now }).where('id', '=', row.id).where('used_at', 'is', null).where('revoked_at', 'is', null).executeTakeFirst();
   if (Number(claimed.numUpdatedRows) !== 1) throw submitBoxError(409, SUBMIT_BOX_ERRORS.ticketUsed, 'This ticket was used already; please ask for a new one');

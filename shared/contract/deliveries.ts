@@ -479,6 +479,12 @@ export const DeliveryDetailSchema = DeliverySummarySchema.extend({
    * the sender has not released yet).
    */
   e2eAccess: z.enum(['ok', 'passphraseNeeded', 'releasePending']).optional(),
+  /**
+   * Levels 3/4: the delivery is a web form's submission, sent by an account made for that one
+   * submission (its address made up, its keys made and dropped in the visitor's browser): the
+   * form's name, which the reader is shown as the sender (issue 33 §2). Absent otherwise.
+   */
+  fromForm: z.object({ name: z.string() }).optional(),
 }).meta({ id: 'DeliveryDetail' });
 export type DeliveryDetail = z.infer<typeof DeliveryDetailSchema>;
 

@@ -113,11 +113,21 @@ export const SubmitBoxPublicSchema = z
   .meta({ id: 'SubmitBoxPublic' });
 export type SubmitBoxPublic = z.infer<typeof SubmitBoxPublicSchema>;
 
-export const SubmitTicketStateSchema = SubmitBoxPublicSchema.extend({ ownerEmail: z.string(), submitterEmail: z.string() }).meta({ id: 'SubmitTicketState' });
+export const SubmitTicketStateSchema = SubmitBoxPublicSchema.extend({
+  ownerEmail: z.string(),
+  submitterEmail: z.string(),
+  /** The levels the partner may choose (lowest first; `securityLevel` is the default, the highest). */
+  allowedLevels: z.array(SecurityLevelSchema),
+}).meta({ id: 'SubmitTicketState' });
 export type SubmitTicketState = z.infer<typeof SubmitTicketStateSchema>;
 
 export const SubmitStartBodySchema = z
-  .object({ message: z.string().max(SUBMIT_MESSAGE_MAX_LENGTH), language: LanguageSchema.optional() })
+  .object({
+    message: z.string().max(SUBMIT_MESSAGE_MAX_LENGTH),
+    language: LanguageSchema.optional(),
+    /** One of the ticket's `allowedLevels` (issue 33 §2); absent: the default, the highest. */
+    securityLevel: SecurityLevelSchema.optional(),
+  })
   .strict()
   .meta({ id: 'SubmitStartBody' });
 export type SubmitStartBody = z.input<typeof SubmitStartBodySchema>;

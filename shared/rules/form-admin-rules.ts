@@ -26,26 +26,46 @@ export function unknownSubjectPlaceholders(template: string, fields: readonly Pi
   return unknown;
 }
 
-/** A subject template or confirmation text: only known placeholders, no stray brace. */
-const placeholdersOk = (template: string, fields: readonly Pick<CustomField, 'name'>[]) => unknownSubjectPlaceholders(template, fields).length === 0 && !/[{}]/.test(template.replace(PLACEHOLDER, ''));
+/**
+ * The placeholders a template may not hold: on a published (active) form every one it cannot fill;
+ * on a draft only the unknown kinds — a draft may name a field it does not have yet (issue 33 §2:
+ * the subject is often written before the field is added), refused once the form is published.
+ */
+function refusedPlaceholders(template: string, fields: readonly Pick<CustomField, 'name'>[], published: boolean): string[] {
+  const unknown = unknownSubjectPlaceholders(template, fields);
+  return published ? unknown : unknown.filter((token) => !(token.startsWith('field:') && token.slice('field:'.length).trim() !== ''));
+}
+
+/** A subject template or confirmation text: only placeholders it may hold, no stray brace. */
+const placeholdersOk = (template: string, fields: readonly Pick<CustomField, 'name'>[], published: boolean) =>
+  refusedPlaceholders(template, fields, published).length === 0 && !/[{}]/.test(template.replace(PLACEHOLDER, ''));
 
 /** The problem of a template with a placeholder it cannot fill, naming the first one (a stray brace names none). */
-function placeholderProblem(field: string, template: string, fields: readonly Pick<CustomField, 'name'>[]): FormProblem {
-  const [first] = unknownSubjectPlaceholders(template, fields);
+function placeholderProblem(field: string, template: string, fields: readonly Pick<CustomField, 'name'>[], published: boolean): FormProblem {
+  const [first] = refusedPlaceholders(template, fields, published);
   return { field, reason: 'unknownPlaceholder', ...(first !== undefined ? { placeholder: `{${first}}` } : {}) };
 }
 
 /**
  * `securityLevel` (when given): at levels 3/4 the server never sees the values, so the confirmation
  * mail (which the server writes) refuses `{field:…}` placeholders instead of mailing them empty.
+ * `published` (the form is saved active): only then is a `{field:…}` naming no field of the form
+ * refused; a draft may name a field created later.
  */
-export function formAdminProblems(admin: FormAdmin, fields: readonly Pick<CustomField, 'name'>[], translations = '{}', pages: readonly Pick<ProcessPage, 'id'>[] = [], securityLevel?: SecurityLevel): FormProblem[] {
+export function formAdminProblems(
+  admin: FormAdmin,
+  fields: readonly Pick<CustomField, 'name'>[],
+  translations = '{}',
+  pages: readonly Pick<ProcessPage, 'id'>[] = [],
+  securityLevel?: SecurityLevel,
+  published = true,
+): FormProblem[] {
   const problems: FormProblem[] = [];
   const translation = translationKeysProblem(translations, fields, pages);
   if (translation) problems.push({ field: 'translations', reason: translation });
-  if (!placeholdersOk(admin.subjectTemplate, fields)) problems.push(placeholderProblem('admin.subjectTemplate', admin.subjectTemplate, fields));
+  if (!placeholdersOk(admin.subjectTemplate, fields, published)) problems.push(placeholderProblem('admin.subjectTemplate', admin.subjectTemplate, fields, published));
   const confirmation = admin.confirmationMailText;
-  if (!placeholdersOk(confirmation, fields)) problems.push(placeholderProblem('admin.confirmationMailText', confirmation, fields));
+  if (!placeholdersOk(confirmation, fields, published)) problems.push(placeholderProblem('admin.confirmationMailText', confirmation, fields, published));
   else if (securityLevel !== undefined && isE2eLevel(securityLevel) && [...confirmation.matchAll(PLACEHOLDER)].some(([, inner]) => inner!.trim().startsWith('field:'))) {
     problems.push({ field: 'admin.confirmationMailText', reason: 'encryptedFieldPlaceholder' });
   }

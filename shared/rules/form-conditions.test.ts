@@ -1,7 +1,8 @@
 import { CustomFieldInputSchema, type CustomFieldInput } from '@shared/contract/forms';
 import { ProcessPageInputSchema } from '@shared/contract/form-pages';
 import { describe, expect, it } from 'vitest';
-import { conditionMet, conditionProblems, visibleValues } from './form-conditions';
+import { conditionMet, conditionProblems, lastShownStep, visibleValues } from './form-conditions';
+import { formSteps } from './form-pages-rules';
 import { formConfigProblems, submissionProblems } from './form-rules';
 import { FormInputSchema } from '@shared/contract/forms';
 import { SECURITY_LEVEL_ORDER } from '@shared/contract/security-levels';
@@ -48,6 +49,21 @@ describe('visibleValues', () => {
     expect(shown.values).toEqual({ Topic: 'b', Stray: 'y' });
     expect([...shown.hiddenPages]).toEqual(['two']);
     expect(visibleValues(pages, paged, { Topic: 'a', Detail: 'x' }).values).toEqual({ Topic: 'a', Detail: 'x' });
+  });
+
+  it('the visitor submits from the last page a condition does not hide (issue 33 §5)', () => {
+    const paged = [
+      field({ name: 'Topic', type: 'radio', options: ['a', 'b'], page: 'one' }),
+      field({ name: 'Middle', type: 'text', textAreaSize: 1, page: 'two' }),
+      field({ name: 'Detail', type: 'text', textAreaSize: 1, required: true, page: 'three' }),
+    ];
+    const pages = [page('one'), page('two', { field: 'Topic', operator: 'equals', values: ['b'] }), page('three', { field: 'Topic', operator: 'equals', values: ['a'] })];
+    const steps = formSteps(pages, paged);
+    expect(lastShownStep(steps, visibleValues(pages, paged, { Topic: 'a' }).hiddenPages)).toBe(2);
+    expect(lastShownStep(steps, visibleValues(pages, paged, { Topic: 'b' }).hiddenPages)).toBe(1);
+    // Nothing chosen yet: both later pages are hidden, so the first page is the last one.
+    expect(lastShownStep(steps, visibleValues(pages, paged, {}).hiddenPages)).toBe(0);
+    expect(lastShownStep(formSteps([], paged), new Set())).toBe(0);
   });
 
   it('conditions name an earlier value field and a value to compare with', () => {

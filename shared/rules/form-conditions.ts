@@ -1,7 +1,7 @@
 import type { FieldCondition } from '@shared/contract/form-conditions';
 import type { ProcessPage } from '@shared/contract/form-pages';
 import { DISPLAY_ONLY_FIELD_TYPES, type CustomField, type FieldValue } from '@shared/contract/forms';
-import { formSteps } from './form-pages-rules';
+import { formSteps, type FormStep } from './form-pages-rules';
 import type { FormProblem } from './form-rules';
 
 /**
@@ -56,6 +56,16 @@ export function visibleValues(pages: readonly ProcessPage[], fields: readonly Cu
   // Names of no field stay, so the server still answers them "unknown field".
   for (const [name, value] of Object.entries(values)) if (!known.has(name)) kept[name] = value;
   return { values: kept, hidden, hiddenPages };
+}
+
+/**
+ * The step the visitor submits from: the last one a condition does not hide (issue 33 §5 — a
+ * hidden last page would otherwise be where Submit waits). The first step is always shown (its
+ * condition could only name a field before it, and there is none).
+ */
+export function lastShownStep(steps: readonly FormStep[], hiddenPages: ReadonlySet<string>): number {
+  for (let i = steps.length - 1; i > 0; i--) if (!(steps[i]!.page && hiddenPages.has(steps[i]!.page!.id))) return i;
+  return 0;
 }
 
 /**

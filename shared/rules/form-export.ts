@@ -44,14 +44,72 @@ export const valueColumns = (fields: readonly CustomField[]): string[] => fields
 /** A signature is an image: the export names it rather than carrying the data URL. */
 const SIGNATURE = '[signature]';
 
-/** One value as the export shows it: choices joined with ", ", files by name, a signature by a marker. */
-export function fieldValueText(value: FieldValue | undefined): string {
+/**
+ * A value as kept for the list, export and summary (levels 1/2 on the server, levels 3/4 in the
+ * browser after decrypting): text, or the chosen options / file names one by one. Rows kept before
+ * issue 33 §4 hold checkbox answers as one text joined with ", " (read by `chosenOptions`).
+ */
+export type KeptValue = string | readonly string[];
+export type KeptValues = Readonly<Record<string, KeptValue>>;
+
+/** The separator of a list in the export's text (and of checkbox answers in rows kept before lists). */
+export const LIST_SEPARATOR = ', ';
+
+/** One value as kept: a list stays a list (an option holding ", " stays one option), a signature a marker. */
+export function keptValue(value: FieldValue | undefined): KeptValue {
   if (value === undefined) return '';
   if (typeof value === 'string') return value.startsWith('data:image/') ? SIGNATURE : value;
-  return value.map((v) => (typeof v === 'string' ? v : v.name)).join(', ');
+  return value.map((v) => (typeof v === 'string' ? v : v.name));
 }
 
-/** The values of the value fields as text, by field name (what the server keeps for levels 1/2). */
+/** A kept value as the export and the list show it: lists joined with ", ". */
+export const keptValueText = (value: KeptValue | undefined): string => (value === undefined ? '' : typeof value === 'string' ? value : value.join(LIST_SEPARATOR));
+
+/** One value as the export shows it: choices joined with ", ", files by name, a signature by a marker. */
+export const fieldValueText = (value: FieldValue | undefined): string => keptValueText(keptValue(value));
+
+/** The values of the value fields as kept, by field name (what the server keeps for levels 1/2). */
+export function keptValues(fields: readonly CustomField[], values: Readonly<Record<string, FieldValue>>): Record<string, KeptValue> {
+  return Object.fromEntries(valueColumns(fields).map((name) => [name, keptValue(values[name])]));
+}
+
+/** The values of the value fields as text, by field name (the list's and the export's cells). */
 export function exportValueTexts(fields: readonly CustomField[], values: Readonly<Record<string, FieldValue>>): Record<string, string> {
-  return Object.fromEntries(valueColumns(fields).map((name) => [name, fieldValueText(values[name])]));
+  return textsOf(keptValues(fields, values));
+}
+
+/** Kept values as the list's and export's text. */
+export const textsOf = (kept: KeptValues): Record<string, string> => Object.fromEntries(Object.entries(kept).map(([name, value]) => [name, keptValueText(value)]));
+
+/**
+ * Kept values read back from their JSON text: a text or a list of texts per name; anything else
+ * (not an object, broken JSON) is no values at all (null). Lists are kept from issue 33 §4 on;
+ * older rows hold texts only and read as before.
+ */
+export function parseKeptValues(text: string | null): Record<string, KeptValue> | null {
+  if (text === null) return null;
+  try {
+    const parsed: unknown = JSON.parse(text);
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return null;
+    return Object.fromEntries(
+      Object.entries(parsed).filter((e): e is [string, KeptValue] => typeof e[1] === 'string' || (Array.isArray(e[1]) && e[1].every((v) => typeof v === 'string'))),
+    );
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Kept values from a decrypted level 3/4 values document (shared/contract/form-e2e.ts, whose values
+ * the submitter's browser wrote and the reader verified by signature, but typed `unknown`): texts
+ * and lists as the server keeps them for levels 1/2, so list, export and summary read both alike.
+ */
+export function keptValuesOfDocument(fields: readonly CustomField[], values: Readonly<Record<string, unknown>>): Record<string, KeptValue> {
+  const one = (value: unknown): KeptValue => {
+    if (value === undefined || value === null) return '';
+    if (typeof value === 'string') return keptValue(value);
+    if (Array.isArray(value)) return value.map((v) => (typeof v === 'string' ? v : typeof v === 'object' && v !== null && 'name' in v ? String((v as { name: unknown }).name) : JSON.stringify(v)));
+    return typeof value === 'object' ? JSON.stringify(value) : String(value as number | boolean);
+  };
+  return Object.fromEntries(valueColumns(fields).map((name) => [name, one(values[name])]));
 }

@@ -1,30 +1,35 @@
 import { SUMMARY_FIELD_TYPES, type FormResponseSummary, type SummaryField } from '@shared/contract/form-response-summary';
 import type { CustomField } from '@shared/contract/forms';
+import { keptValueText, type KeptValue, type KeptValues } from './form-export';
 import { numberValue, ratingValue } from './form-rules';
 
 /**
- * The response summary (shared/contract/form-response-summary.ts) from submissions' values as the
- * export shows them (name → text; shared/rules/form-export.ts): the server's kept values at levels
- * 1/2 and the browser's decrypted ones at levels 3/4 give the same figures.
+ * The response summary (shared/contract/form-response-summary.ts) from submissions' kept values
+ * (name → text or list; shared/rules/form-export.ts): the server's kept values at levels 1/2 and the
+ * browser's decrypted ones at levels 3/4 give the same figures.
  */
 
 const isSummaryType = (type: string): type is SummaryField['type'] => (SUMMARY_FIELD_TYPES as readonly string[]).includes(type);
 
 /**
- * The options a checkbox's text holds: the export joins them with ", ", so an option counts when it
- * is the whole text or one of its ", "-separated parts (options holding ", " themselves can blur).
+ * The options a checkbox's answer holds. Kept as a list (issue 33 §4), an option counts when it is
+ * one of the list's entries, whatever it contains. Rows kept before that hold one text joined with
+ * ", ": there an option counts when it is the whole text or one of its ", "-separated parts (an
+ * option holding ", " itself can blur — those rows are read as well as they can be).
  */
-export function chosenOptions(options: readonly string[], text: string): string[] {
+export function chosenOptions(options: readonly string[], answer: KeptValue): string[] {
+  if (typeof answer !== 'string') return options.filter((o) => answer.includes(o));
+  const text = answer;
   if (text === '') return [];
   return options.filter((o) => text === o || text.startsWith(`${o}, `) || text.endsWith(`, ${o}`) || text.includes(`, ${o}, `));
 }
 
 const round = (n: number) => Math.round(n * 100) / 100;
 
-function fieldSummary(field: CustomField & { type: SummaryField['type'] }, texts: readonly string[]): SummaryField {
-  const answered = texts.filter((t) => t.trim() !== '');
+function fieldSummary(field: CustomField & { type: SummaryField['type'] }, kept: readonly KeptValue[]): SummaryField {
+  const answered = kept.filter((k) => keptValueText(k).trim() !== '');
   if (field.type === 'number' || field.type === 'rating') {
-    const numbers = answered.map((t) => (field.type === 'rating' ? ratingValue(field, t) : numberValue(t))).filter((n): n is number => n !== undefined);
+    const numbers = answered.map(keptValueText).map((t) => (field.type === 'rating' ? ratingValue(field, t) : numberValue(t))).filter((n): n is number => n !== undefined);
     const stars = Array.from({ length: field.type === 'rating' ? field.ratingMax : 0 }, (_v, i) => i + 1);
     return {
       name: field.name,
@@ -36,7 +41,7 @@ function fieldSummary(field: CustomField & { type: SummaryField['type'] }, texts
       max: numbers.length === 0 ? null : Math.max(...numbers),
     };
   }
-  const chosen = answered.map((t) => (field.type === 'checkbox' ? chosenOptions(field.options, t) : field.options.filter((o) => o === t.trim())));
+  const chosen = answered.map((k) => (field.type === 'checkbox' ? chosenOptions(field.options, k) : field.options.filter((o) => o === keptValueText(k).trim())));
   return {
     name: field.name,
     type: field.type,
@@ -48,7 +53,7 @@ function fieldSummary(field: CustomField & { type: SummaryField['type'] }, texts
   };
 }
 
-export function responseSummary(fields: readonly CustomField[], submissions: readonly Readonly<Record<string, string>>[]): FormResponseSummary {
+export function responseSummary(fields: readonly CustomField[], submissions: readonly KeptValues[]): FormResponseSummary {
   return {
     total: submissions.length,
     fields: fields.filter((f): f is CustomField & { type: SummaryField['type'] } => isSummaryType(f.type)).map((f) => fieldSummary(f, submissions.map((s) => s[f.name] ?? ''))),

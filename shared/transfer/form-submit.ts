@@ -1,15 +1,16 @@
 import type { ApiClient } from '@shared/api/client';
 import { submitForm } from '@shared/api/endpoints/forms';
 import { putSubmitterKeys, submitSessionClient } from '@shared/api/endpoints/submit-box';
-import { FORM_VALUES_FILE_NAME, type FormE2eRecipient, type FormValuesDocument } from '@shared/contract/form-e2e';
+import { FORM_VALUES_FILE_NAME, FormValuesDocumentSchema, type FormE2eRecipient, type FormValuesDocument } from '@shared/contract/form-e2e';
 import { SUBMISSION_JSON_FILE, type SubmissionJsonHead } from '@shared/contract/flows';
 import { buildSubmissionJson } from '@shared/rules/submission-json';
 import { fillTemplate } from '@shared/rules/form-rules';
 import type { CustomField, FieldValue, FormSubmitBody, FormSubmitResponse, PublicForm } from '@shared/contract/forms';
 import { encryptsMessage, isE2eLevel } from '@shared/contract/security-levels';
-import { toBase64Url } from '@shared/crypto/bytes';
+import { toBase64Url, utf8Decode } from '@shared/crypto/bytes';
 import { MemoryKeyPinStore } from '@shared/crypto/key-pinning';
 import type { CryptoApi, UnlockedKeys } from '@shared/crypto/service';
+import { downloadE2eFile, type OpenedE2eDelivery } from './e2e';
 import { sendDelivery, type SendProgress, type SendResult } from './send-delivery';
 import type { UploadSource } from './upload';
 
@@ -125,3 +126,28 @@ export async function submitFormDelivery(input: FormSubmission): Promise<{ start
     await Promise.all([keys.encryption.handle, keys.signing.handle].map((handle) => crypto.releaseHandle({ handle }).catch(() => undefined)));
   }
 }
+
+/** The values document is small; a file of that name above this is not one (it stays a file to download). */
+export const MAX_FORM_VALUES_BYTES = 1024 * 1024;
+
+/**
+ * The reading side of a level 3/4 form submission: the opened delivery's `form-values.json`,
+ * decrypted in memory and parsed (the recipient's delivery view and the form owner's Submissions
+ * tab). Undefined when the delivery carries no such file; throws when it does not decrypt or parse.
+ */
+export async function readFormValues(input: { delivery: OpenedE2eDelivery; crypto: CryptoApi; url: (fileId: string) => string; fetch?: typeof fetch; signal?: AbortSignal }): Promise<FormValuesDocument | undefined> {
+  const file = formValuesFileOf(input.delivery);
+  if (!file) return undefined;
+  const blob = await downloadE2eFile({
+    delivery: input.delivery,
+    fileId: file.fileId,
+    crypto: input.crypto,
+    url: input.url(file.fileId),
+    ...(input.fetch ? { fetch: input.fetch } : {}),
+    ...(input.signal ? { signal: input.signal } : {}),
+  });
+  return FormValuesDocumentSchema.parse(JSON.parse(utf8Decode(new Uint8Array(await blob.arrayBuffer()))));
+}
+
+/** The opened delivery's values document, if it has one of a plausible size. */
+export const formValuesFileOf = (delivery: OpenedE2eDelivery) => delivery.files.find((f) => f.name === FORM_VALUES_FILE_NAME && f.size <= MAX_FORM_VALUES_BYTES);

@@ -56,10 +56,12 @@ test('a form from a template; subject template and layout changed; the History t
   await dialog.getByRole('button', { name: 'Create form' }).click();
   await expect(page.getByRole('heading', { name: 'Form: Customer contact', level: 1 })).toBeVisible();
 
-  // Options: the template's subject template, changed; an unknown placeholder is refused first.
+  // Options: the template's subject template, changed; an unknown placeholder is refused first
+  // (a draft may name a field created later — refused only when published, issue 33 §2 — but not
+  // a placeholder of an unknown kind).
   const subject = page.getByRole('textbox', { name: 'Subject template' });
   await expect(subject).toHaveValue('Contact request: {field:Topic} from {field:Name}');
-  await subject.fill('{formName}: {field:Nope}');
+  await subject.fill('{formName}: {nope}');
   await page.getByRole('button', { name: 'Save' }).click();
   await expect(page.getByText('The template contains an unknown placeholder')).toBeVisible();
   await subject.fill('{formName} from {field:Name} on {date}');

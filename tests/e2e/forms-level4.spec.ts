@@ -118,6 +118,16 @@ test('level 4 with a process service: captcha, disclaimer and file from a visito
   await dialog.getByLabel(/^Passphrase/).fill(PASSPHRASE);
   await dialog.getByRole('button', { name: en.secupass.unlock.submit.decrypt }).click();
   await expect(dialog).toBeHidden({ timeout: 30_000 });
+  // The sender is the form, not the submission account's made-up address, and its key is not
+  // offered for verification: a sentence says why (issue 33 §2).
+  await expect(readerPage.getByTestId('e2e-signer')).toContainText('Form “Sealed claim”');
+  await expect(readerPage.getByTestId('signer-verification')).toHaveText('Web form submission');
+  await expect(readerPage.getByText(/No person holds that key, so it cannot be verified by comparing fingerprints/)).toBeVisible();
+  await expect(readerPage.getByRole('button', { name: 'Verify', exact: true })).toHaveCount(0);
+  // The header names the form too, and offers no reply to the submission's throwaway account.
+  await expect(readerPage.getByRole('definition').filter({ hasText: 'Form “Sealed claim”' })).toHaveCount(2);
+  await expect(readerPage.getByRole('definition').filter({ hasText: /\+form-[0-9a-f]{12}@/ })).toHaveCount(0);
+  await expect(readerPage.getByRole('link', { name: 'Reply', exact: true })).toHaveCount(0);
   expect(sha256(await download(readerPage, 'claim.bin'))).toBe(sha256(bytes));
   const values = readerPage.getByTestId('form-values');
   await expect(values).toContainText('Full name');

@@ -59,6 +59,8 @@ test('the owner builds conditions, a number and a rating; the visitor meets them
   await age.getByRole('checkbox', { name: 'Whole numbers only' }).check();
   const stars = await addField(page, 'Service', 'rating');
   await expect(stars.getByRole('combobox', { name: 'Number of stars' })).toHaveValue('5');
+  // Ten stars: the widest rating, checked at 390 px below (issue 33 §6).
+  await stars.getByRole('combobox', { name: 'Number of stars' }).selectOption('10');
   const contact = await addField(page, 'Contact', 'radio');
   await contact.getByRole('textbox', { name: 'Selection values (one per line)' }).fill('Phone\nMail');
   const phone = await addField(page, 'Phone number', 'text');
@@ -91,11 +93,11 @@ test('the owner builds conditions, a number and a rating; the visitor meets them
   const ageBox = form.getByRole('spinbutton', { name: 'Age' });
   await ageBox.fill('150');
   // The rating by keyboard: Tab reaches the group, the arrows move the choice.
-  await form.getByRole('radio', { name: '1 of 5 stars' }).focus();
+  await form.getByRole('radio', { name: '1 of 10 stars' }).focus();
   await form.keyboard.press('Space');
   for (let i = 0; i < 3; i++) await form.keyboard.press('ArrowRight');
-  await expect(form.getByRole('radio', { name: '4 of 5 stars' })).toBeChecked();
-  // The stars fit the width: nothing scrolls sideways.
+  await expect(form.getByRole('radio', { name: '4 of 10 stars' })).toBeChecked();
+  // All ten stars fit the width: nothing scrolls sideways.
   expect(await form.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   await expectNoSeriousA11yViolations(form, 'public form with condition, number and rating');
   await form.getByRole('button', { name: 'Submit' }).click();

@@ -94,6 +94,10 @@ test('a partner asks for a ticket, follows the mailed link and submits two files
   await partnerPage.goto(ticketLink.href);
   await expect(partnerPage.getByRole('heading', { name: 'Send files to Olga Owner' })).toBeVisible();
   await expectNoSeriousA11yViolations(partnerPage, 'submit ticket page');
+  // The box allows levels 1 and 2: the partner may choose, the highest is preselected (issue 33 §2).
+  const levels = partnerPage.getByRole('radiogroup', { name: 'Security level of your submission' });
+  await expect(levels.getByRole('radio', { name: 'Level 2: sign-in required' })).toBeChecked();
+  await levels.getByRole('radio', { name: 'Level 1: secure link' }).check();
   await partnerPage.getByRole('textbox', { name: 'Message' }).fill('The signed contract and a photo.');
   await partnerPage.locator('input[type=file]').setInputFiles([
     { name: 'contract.pdf', mimeType: 'application/pdf', buffer: first },
@@ -120,6 +124,8 @@ test('a partner asks for a ticket, follows the mailed link and submits two files
   const inbox = (await (await apiCall(server, session, 'GET', '/deliveries/inbox')).json()) as { items: Array<{ deliveryUuid: string; subject: string }> };
   const entry = inbox.items.find((item) => item.subject === `Submit box: submission from ${partnerEmail}`);
   expect(entry).toBeDefined();
+  const sent = await server.app.db.selectFrom('deliveries').select('security_level').where('uuid', '=', entry!.deliveryUuid).executeTakeFirstOrThrow();
+  expect(sent.security_level).toBe(0);
   await page.goto(`${server.url}/secumails/inbox/${entry!.deliveryUuid}`);
   await expect(page.getByText('The signed contract and a photo.')).toBeVisible();
   expect(await downloadedSha256(page, 'contract.pdf')).toBe(sha256(first));

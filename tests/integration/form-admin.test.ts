@@ -248,12 +248,19 @@ describe('form administration', () => {
     // Each refusal names the placeholder the form cannot fill (issue 33 §2); a stray brace names none.
     const refused = { '{nope}': '{nope}', 'Re: {field:Missing} from {field:Full name}': '{field:Missing}', 'Half {formName': undefined, '{field:}': '{field:}' };
     for (const [subjectTemplate, placeholder] of Object.entries(refused)) {
-      const error = await expectBackendError(await call(server, owner, 'POST', api('/forms'), formInput({ admin: { subjectTemplate } })), 400, 'ValidationException');
+      const error = await expectBackendError(await call(server, owner, 'POST', api('/forms'), formInput({ active: true, admin: { subjectTemplate } })), 400, 'ValidationException');
       expect(error.metadata.problems).toContainEqual({ field: 'admin.subjectTemplate', reason: 'unknownPlaceholder', ...(placeholder ? { placeholder } : {}) });
       if (placeholder) expect(error.message).toBe(`The subject template names ${placeholder}, which this form cannot fill`);
     }
-    // A field the template names, removed later: that save is refused and the form keeps both.
-    const named = await createForm({ admin: { subjectTemplate: 'From {field:Contact}' } });
+    // A draft may name a field created later (refused at publish, not at every draft save);
+    // other unknown placeholders are refused in drafts too.
+    const draft = await createForm({ admin: { subjectTemplate: 'Re: {field:Policy number}' } });
+    await expectBackendError(await call(server, owner, 'POST', api('/forms'), formInput({ admin: { subjectTemplate: '{nope}' } })), 400, 'ValidationException');
+    const publish = await expectBackendError(await put(draft, { active: true }), 400, 'ValidationException');
+    expect(publish.message).toBe('The subject template names {field:Policy number}, which this form cannot fill');
+    expect((await put(draft, { active: true, customFields: [...draft.customFields, { name: 'Policy number', type: 'text', textAreaSize: 1 }] })).status).toBe(200);
+    // A field the template names, removed later from a published form: that save is refused and the form keeps both.
+    const named = await createForm({ active: true, admin: { subjectTemplate: 'From {field:Contact}' } });
     const removed = await expectBackendError(await put(named, { customFields: named.customFields.filter((f) => f.name !== 'Contact') }), 400, 'ValidationException');
     expect(removed.message).toBe('The subject template names {field:Contact}, which this form cannot fill');
     const kept = (await (await call(server, owner, 'GET', api(`/forms/${named.formUuid}`))).json()) as Form;

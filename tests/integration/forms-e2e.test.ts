@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { createApiClient } from '@shared/api/client';
-import { deliveryContentUrl } from '@shared/api/endpoints/delivery-read';
+import { deliveryContentUrl, getDelivery } from '@shared/api/endpoints/delivery-read';
 import { getPublicForm } from '@shared/api/endpoints/forms';
 import { SECURITY_LEVELS } from '@shared/contract/constants';
 import { FORM_E2E_ERRORS, FORM_VALUES_FILE_NAME, FormValuesDocumentSchema } from '@shared/contract/form-e2e';
@@ -146,6 +146,8 @@ describe('web forms at levels 3 and 4', () => {
       // The signer is the submission's own submitter account, named after the form.
       expect(opened.signer.email).toMatch(/^forms\+form-[0-9a-f]{12}@example\.test$/);
       await opened.close();
+      // The delivery's detail names the form (issue 33 §2): the reader shows it as the sender.
+      expect((await getDelivery(actor.client, started.deliveryUuid)).fromForm).toEqual({ name: form.name });
     }
     const row = await server.app.db.selectFrom('deliveries').select(['subject', 'body', 'status']).where('uuid', '=', started.deliveryUuid).executeTakeFirstOrThrow();
     expect(row).toEqual({ subject: `Form "${form.name}": new submission`, body: 'The values are in the encrypted file form-values.json.', status: 'sent' });

@@ -222,6 +222,22 @@ describe('submit box', () => {
     expect(drafts).toHaveLength(1);
   });
 
+  it('the partner chooses among the allowed levels (issue 33 §2): the default is the highest; another level is refused', async () => {
+    const { boxUuid } = await box({ active: true, allowedLevels: [SECURITY_LEVELS.LEVEL_1, SECURITY_LEVELS.LEVEL_2] });
+    const ticket = await requestTicket(boxUuid, partner());
+    const state = (await (await ticketState(ticket)).json()) as SubmitTicketState;
+    expect(state).toMatchObject({ securityLevel: SECURITY_LEVELS.LEVEL_2, allowedLevels: [SECURITY_LEVELS.LEVEL_1, SECURITY_LEVELS.LEVEL_2] });
+    // A level the box does not allow: 400, and the ticket stays unused.
+    const refused = await expectBackendError(await ticketCall('POST', SUBMIT_TICKET_PATHS.start, ticket, { message: 'x', securityLevel: SECURITY_LEVELS.LEVEL_4 }), 400, 'ValidationException');
+    expect(refused.metadata).toMatchObject({ field: 'securityLevel', reason: 'levelNotAllowed' });
+    const chosen = await ticketCall('POST', SUBMIT_TICKET_PATHS.start, ticket, { message: 'At level 1, please.', securityLevel: SECURITY_LEVELS.LEVEL_1 });
+    expect(chosen.status, await chosen.clone().text()).toBe(201);
+    const started = (await chosen.json()) as SubmitStartResponse;
+    expect(started.securityLevel).toBe(SECURITY_LEVELS.LEVEL_1);
+    const draft = await server.app.db.selectFrom('deliveries').select('security_level').where('uuid', '=', started.deliveryUuid).executeTakeFirstOrThrow();
+    expect(draft.security_level).toBe(SECURITY_LEVELS.LEVEL_1);
+  });
+
   it('a submission is a delivery to the owner through the upload engine; the session reaches its draft only', async () => {
     const { boxUuid } = await box({ active: true, allowedLevels: [SECURITY_LEVELS.LEVEL_1, SECURITY_LEVELS.LEVEL_2] });
     const email = partner();

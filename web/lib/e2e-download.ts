@@ -6,6 +6,7 @@ import { DISK_SPACE_FAILURE, isDiskSpaceError } from '@web/lib/disk-space';
 import { serviceWorkerDecodeArgs } from '@shared/transfer/e2e-sw-download';
 import type { DecryptReplyMessage, DecryptRequestMessage, DownloadReadyMessage, DownloadRequestMessage } from '@web/lib/download-sw-logic';
 import { transferStore, type TransferItemState, type TransferMessage, type TransferOutcome } from '@web/lib/transfer-store';
+import { saveBlob } from './save-blob';
 
 /**
  * E2E downloads as transfers of kind `download` (DESIGN §4, web/README.md "Downloads"), by the
@@ -60,16 +61,7 @@ function pickerSink(handle: SaveFileHandle): Sink {
 }
 
 const memorySink: Sink = async (port, file) => {
-  const blob = await new Response(plaintextPortStream(port)).blob();
-  const url = URL.createObjectURL(blob);
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = file.name;
-  a.rel = 'noopener';
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 60_000);
+  saveBlob(await new Response(plaintextPortStream(port)).blob(), file.name);
 };
 
 let worker: Promise<ServiceWorker> | undefined;

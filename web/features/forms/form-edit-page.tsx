@@ -83,7 +83,7 @@ function FormEditor({ form }: { form: Form | undefined }) {
 
   async function save(event: FormEvent) {
     event.preventDefault();
-    const local = [...formConfigProblems(state), ...processPageProblems(state.processPages, state.customFields), ...conditionProblems(state.processPages, state.customFields), ...formAdminProblems(state.admin, state.customFields, state.translations, state.processPages, state.securityLevel), ...formFooterProblems(state.layout.footer)];
+    const local = [...formConfigProblems(state), ...processPageProblems(state.processPages, state.customFields), ...conditionProblems(state.processPages, state.customFields), ...formAdminProblems(state.admin, state.customFields, state.translations, state.processPages, state.securityLevel, state.active), ...formFooterProblems(state.layout.footer)];
     setProblems(local);
     setFailure(null);
     if (local.length > 0) {

@@ -8,7 +8,7 @@ import { DISPLAY_ONLY_FIELD_TYPES, type CustomField, type FieldValue, type Publi
 import { localisedForm } from '@shared/rules/form-admin-rules';
 import { fillTemplate, signatureFile, submissionProblems, type FormProblem } from '@shared/rules/form-rules';
 import { formSteps, stepOfField, stepProblems } from '@shared/rules/form-pages-rules';
-import { visibleValues } from '@shared/rules/form-conditions';
+import { lastShownStep, visibleValues } from '@shared/rules/form-conditions';
 import { RatingInput } from './rating-input';
 import { isE2eLevel } from '@shared/contract/security-levels';
 import { submitFormDelivery, type SendProgress } from '@shared/transfer';
@@ -145,7 +145,6 @@ export function FormFill({ form, formId, preview = false, urlValues = {} }: { fo
   const steps = useMemo(() => formSteps(form.processPages, form.customFields), [form.processPages, form.customFields]);
   const [stepIndex, setStepIndex] = useState(0);
   const current = Math.min(stepIndex, steps.length - 1);
-  const last = current === steps.length - 1;
   const formRef = useRef<HTMLFormElement>(null);
   const headingRef = useRef<HTMLHeadingElement>(null);
   // After a render: focus the first field with a problem, or the new step's heading.
@@ -179,6 +178,8 @@ export function FormFill({ form, formId, preview = false, urlValues = {} }: { fo
   };
   /** Conditional questions: what is shown for the values so far (hidden fields drop their values). */
   const shownNow = visibleValues(form.processPages, form.customFields, allValues());
+  // Submit waits on the last page a condition does not hide (later hidden pages are never reached).
+  const last = current >= lastShownStep(steps, shownNow.hiddenPages);
   const problemOf = (name: string) => {
     const found = problems.find((p) => p.field === name);
     if (!found) return undefined;

@@ -1,6 +1,6 @@
 import { Caption1, makeStyles, Subtitle2, Text, tokens } from '@fluentui/react-components';
 import { getFormResponseSummary } from '@shared/api/endpoints/form-admin';
-import type { SummaryField } from '@shared/contract/form-response-summary';
+import type { FormResponseSummary, SummaryField } from '@shared/contract/form-response-summary';
 import type { Form } from '@shared/contract/forms';
 import { Alert } from '@web/components/alert';
 import { apiClient } from '@web/lib/api-client';
@@ -66,12 +66,19 @@ function FieldFigures({ field }: { field: SummaryField }) {
   );
 }
 
+/** A level 1/2 form's summary, from the server's kept values. */
 export function ResponseSummary({ form }: { form: Form }) {
   const { t } = useTranslation();
-  const styles = useStyles();
   const { data, error } = useSWR(['forms/summary', form.formUuid], () => getFormResponseSummary(apiClient, form.formUuid), { revalidateOnFocus: false });
   if (error) return <Alert type="error" title={t('formAdmin:summary.loadError')} />;
-  if (!data || data.fields.length === 0) return null;
+  return data ? <ResponseSummaryView summary={data} /> : null;
+}
+
+/** The summary's figures, from the server (levels 1/2) or computed in the browser from decrypted values (levels 3/4). */
+export function ResponseSummaryView({ summary: data }: { summary: FormResponseSummary }) {
+  const { t } = useTranslation();
+  const styles = useStyles();
+  if (data.fields.length === 0) return null;
   return (
     <section aria-labelledby="form-summary-title">
       <Subtitle2 as="h2" id="form-summary-title">

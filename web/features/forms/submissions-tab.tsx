@@ -1,42 +1,54 @@
-import { Button, Link, makeStyles, Text } from '@fluentui/react-components';
-import { ArrowDownloadRegular } from '@fluentui/react-icons';
+import { Button, Link, makeStyles, Spinner, Text } from '@fluentui/react-components';
+import { ArrowDownloadRegular, LockOpenRegular } from '@fluentui/react-icons';
 import { formSubmissionsCsvUrl, getFormSubmissions } from '@shared/api/endpoints/form-admin';
 import { reduceLanguage } from '@shared/contract/constants';
 import { formSubmissionsFileName, type FormSubmission } from '@shared/contract/form-submissions';
 import type { Form } from '@shared/contract/forms';
 import { isE2eLevel, securityLevelInfo } from '@shared/contract/security-levels';
-import { submissionExportRows } from '@shared/rules/form-export';
+import { csvText } from '@shared/rules/csv';
+import { submissionExportRows, textsOf, type KeptValues } from '@shared/rules/form-export';
+import { numberValue } from '@shared/rules/form-rules';
+import { responseSummary } from '@shared/rules/form-summary';
 import { Alert } from '@web/components/alert';
 import { DataTable, type DataTableColumn } from '@web/components/data-table';
 import { apiClient } from '@web/lib/api-client';
+import { saveBlob } from '@web/lib/save-blob';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Pager } from './pager';
-import { ResponseSummary } from './response-summary';
-import { numberValue } from '@shared/rules/form-rules';
 import useSWR from 'swr';
+import { allSubmissions, useEncryptedSubmissions, type DecryptedSubmission } from './encrypted-submissions';
+import { Pager } from './pager';
+import { ResponseSummary, ResponseSummaryView } from './response-summary';
 
 const PAGE_SIZE = 20;
-/** The largest page the server gives: the Excel export reads every submission in pages of it. */
-const EXPORT_PAGE_SIZE = 200;
 
 const useStyles = makeStyles({
   bar: { display: 'flex', gap: '12px', alignItems: 'center', flexWrap: 'wrap' },
   download: { display: 'inline-flex', alignItems: 'center', gap: '4px' },
 });
 
-/** Every submission, page after page (the export holds them all). */
-async function allSubmissions(formUuid: string): Promise<{ columns: string[]; submissions: FormSubmission[] }> {
-  const first = await getFormSubmissions(apiClient, formUuid, 1, EXPORT_PAGE_SIZE);
-  const submissions = [...first.submissions];
-  for (let page = 2; (page - 1) * EXPORT_PAGE_SIZE < first.total; page++) submissions.push(...(await getFormSubmissions(apiClient, formUuid, page, EXPORT_PAGE_SIZE)).submissions);
-  return { columns: first.columns, submissions };
+type EntryState = DecryptedSubmission['state'] | 'locked' | 'notSent';
+
+/** What a level 3/4 row says about its values for this viewer. */
+function entryState(submission: FormSubmission, results: ReadonlyMap<string, DecryptedSubmission>): EntryState {
+  if (submission.state !== 'sent' || submission.deliveryUuid === null) return 'notSent';
+  return results.get(submission.deliveryUuid)?.state ?? 'locked';
+}
+
+/** A level 3/4 submission's values as the list and export show them, when this viewer decrypted it. */
+function decryptedValues(submission: FormSubmission, results: ReadonlyMap<string, DecryptedSubmission>): KeptValues | null {
+  const result = submission.deliveryUuid === null ? undefined : results.get(submission.deliveryUuid);
+  return result?.state === 'decrypted' ? result.kept : null;
 }
 
 /**
- * The Submissions tab (issue 33 §1): the form's submissions, newest first and paged, with the
- * values of levels 1/2, a CSV download from the server and an Excel file built here
- * (write-excel-file, loaded only when asked for) from the same rows (shared/rules/form-export.ts).
+ * The Submissions tab (issue 33 §1): the form's submissions, newest first and paged, with a CSV and
+ * an Excel export (write-excel-file, loaded only when asked for) from the same rows
+ * (shared/rules/form-export.ts). Levels 1/2: the server's kept values, its CSV and summary. Levels
+ * 3/4: the server has no values; once the owner's keys are unlocked each submission is decrypted
+ * here (./encrypted-submissions.ts), and the values, the summary and both exports are built in this
+ * browser from them. A submission the viewer cannot decrypt says so in its row and is left out of
+ * the summary and the exports, with a count.
  */
 export function SubmissionsTab({ form }: { form: Form }) {
   const { t, i18n } = useTranslation();
@@ -47,45 +59,99 @@ export function SubmissionsTab({ form }: { form: Form }) {
   const { data, error } = useSWR(['forms/submissions', form.formUuid, page], () => getFormSubmissions(apiClient, form.formUuid, page, PAGE_SIZE), { revalidateOnFocus: false });
   const dateFormat = useMemo(() => new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' }), [i18n.language]);
   const encrypted = isE2eLevel(form.securityLevel);
+  const sealed = useEncryptedSubmissions(form, encrypted);
+  const language = reduceLanguage(i18n.language);
 
+  // Levels 3/4: what this viewer decrypted, and how many sent submissions it could not.
+  const readable = useMemo(() => (sealed.all ? sealed.all.submissions.filter((s) => entryState(s, sealed.results) !== 'notRecipient' && entryState(s, sealed.results) !== 'failed') : []), [sealed.all, sealed.results]);
+  const undecryptable = (sealed.all?.submissions.length ?? 0) - readable.length;
+  const summary = useMemo(
+    () => (encrypted && sealed.phase === 'done' ? responseSummary(form.customFields, readable.flatMap((s) => {
+      const kept = decryptedValues(s, sealed.results);
+      return kept ? [kept] : [];
+    })) : null),
+    [encrypted, sealed.phase, sealed.results, readable, form.customFields],
+  );
+
+  const valueOf = (s: FormSubmission, name: string): string => {
+    if (!encrypted) return s.values?.[name] ?? '';
+    const kept = decryptedValues(s, sealed.results);
+    return kept ? (textsOf(kept)[name] ?? '') : '';
+  };
   const columns: DataTableColumn<FormSubmission>[] = [
     { id: 'at', header: t('formAdmin:submissions.at'), cell: (s) => dateFormat.format(s.at) },
     { id: 'submitter', header: t('formAdmin:submissions.submitter'), cell: (s) => s.submitter ?? t('formAdmin:submissions.anonymous') },
     { id: 'level', header: t('formAdmin:submissions.level'), cell: (s) => t(`forms:levels.${securityLevelInfo(s.securityLevel).textKey}`) },
     { id: 'state', header: t('formAdmin:submissions.state'), cell: (s) => t(`formAdmin:submissions.states.${s.state}`) },
-    ...(data?.columns ?? []).map((name, index) => ({ id: `value-${index}`, header: name, cell: (s: FormSubmission) => s.values?.[name] ?? '' })),
+    ...(encrypted ? [{ id: 'entries', header: t('formAdmin:submissions.entries'), cell: (s: FormSubmission) => t(`formAdmin:submissions.entry.${entryState(s, sealed.results)}`) }] : []),
+    ...(data?.columns ?? []).map((name, index) => ({ id: `value-${index}`, header: name, cell: (s: FormSubmission) => valueOf(s, name) })),
   ];
 
-  const exportExcel = async () => {
+  /** The export's rows: the server's values (levels 1/2), or those decrypted here (levels 3/4, the undecryptable left out). */
+  const exportRows = async (): Promise<{ rows: string[][]; valueColumns: string[] }> => {
+    if (!encrypted) {
+      const all = await allSubmissions(form.formUuid);
+      return { rows: submissionExportRows(all.columns, all.submissions, language), valueColumns: all.columns };
+    }
+    const columnsOfForm = sealed.all?.columns ?? [];
+    const withValues = readable.map((s) => {
+      const kept = decryptedValues(s, sealed.results);
+      return { ...s, values: kept ? textsOf(kept) : null };
+    });
+    return { rows: submissionExportRows(columnsOfForm, withValues, language), valueColumns: columnsOfForm };
+  };
+
+  const day = () => new Date().toISOString().slice(0, 10);
+  const exportAs = async (kind: 'csv' | 'xlsx') => {
     setExporting(true);
     setExportFailed(false);
     try {
-      const [{ default: writeExcelFile }, all] = await Promise.all([import('write-excel-file/browser'), allSubmissions(form.formUuid)]);
-      const rows = submissionExportRows(all.columns, all.submissions, reduceLanguage(i18n.language));
+      const { rows, valueColumns } = await exportRows();
+      if (kind === 'csv') {
+        saveBlob(new Blob([csvText(rows, language)], { type: 'text/csv;charset=utf-8' }), formSubmissionsFileName(form.url, day(), 'csv'));
+        return;
+      }
+      const { default: writeExcelFile } = await import('write-excel-file/browser');
       // Number and rating columns go in as numbers, so the spreadsheet sums and sorts them.
-      const numeric = new Set(all.columns.flatMap((name, i) => (form.customFields.some((f) => f.name === name && (f.type === 'number' || f.type === 'rating')) ? [rows[0]!.length - all.columns.length + i] : [])));
+      const first = rows[0]!.length - valueColumns.length;
+      const numeric = new Set(valueColumns.flatMap((name, i) => (form.customFields.some((f) => f.name === name && (f.type === 'number' || f.type === 'rating')) ? [first + i] : [])));
       const cells = rows.map((row, r) => row.map((cell, c) => (r > 0 && numeric.has(c) ? (numberValue(cell) ?? cell) : cell)));
-      await writeExcelFile(cells).toFile(formSubmissionsFileName(form.url, new Date().toISOString().slice(0, 10), 'xlsx'));
+      await writeExcelFile(cells).toFile(formSubmissionsFileName(form.url, day(), 'xlsx'));
     } catch {
       setExportFailed(true);
     } finally {
       setExporting(false);
     }
   };
+  const exportReady = !encrypted || sealed.phase === 'done';
 
   return (
     <>
       <div className={styles.bar}>
-        <Link className={styles.download} href={formSubmissionsCsvUrl(form.formUuid)} download>
-          <ArrowDownloadRegular aria-hidden /> {t('formAdmin:submissions.downloadCsv')}
-        </Link>
-        <Button icon={<ArrowDownloadRegular />} disabled={exporting} onClick={() => void exportExcel()}>
+        {encrypted ? (
+          <Button icon={<ArrowDownloadRegular />} disabled={exporting || !exportReady} onClick={() => void exportAs('csv')}>
+            {t('formAdmin:submissions.downloadCsv')}
+          </Button>
+        ) : (
+          <Link className={styles.download} href={formSubmissionsCsvUrl(form.formUuid)} download>
+            <ArrowDownloadRegular aria-hidden /> {t('formAdmin:submissions.downloadCsv')}
+          </Link>
+        )}
+        <Button icon={<ArrowDownloadRegular />} disabled={exporting || !exportReady} onClick={() => void exportAs('xlsx')}>
           {t('formAdmin:submissions.downloadExcel')}
         </Button>
+        {encrypted && (sealed.phase === 'locked' || sealed.phase === 'error') ? (
+          <Button appearance="primary" icon={<LockOpenRegular />} onClick={() => void sealed.decrypt()}>
+            {t('formAdmin:submissions.decrypt')}
+          </Button>
+        ) : null}
+        {encrypted && sealed.phase === 'decrypting' ? <Spinner size="tiny" label={t('formAdmin:submissions.decrypting')} /> : null}
       </div>
       <Text>{encrypted ? t('formAdmin:submissions.encryptedNote') : t('formAdmin:submissions.olderNote')}</Text>
       {exportFailed ? <Alert type="error" title={t('formAdmin:submissions.exportError')} /> : null}
-      {encrypted ? null : <ResponseSummary form={form} />}
+      {sealed.phase === 'error' ? <Alert type="error" title={t('formAdmin:submissions.decryptError')} /> : null}
+      {encrypted && sealed.phase === 'done' && undecryptable > 0 ? <Alert type="warning" title={t('formAdmin:submissions.undecryptable', { count: undecryptable })} /> : null}
+      {encrypted ? summary ? <ResponseSummaryView summary={summary} /> : null : <ResponseSummary form={form} />}
       <DataTable
         label={t('formAdmin:submissions.title')}
         columns={columns}

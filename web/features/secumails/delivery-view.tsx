@@ -112,7 +112,9 @@ export function DeliveryView({
       ) : null}
       <dl className={styles.meta}>
         <dt className={styles.term}>{t('deliveries:fields.sender')}</dt>
-        <dd className={styles.dd}>{delivery.sender.name ? `${delivery.sender.name} <${delivery.sender.email}>` : delivery.sender.email}</dd>
+        <dd className={styles.dd}>
+          {delivery.fromForm ? t('deliveries:e2e.formSigner', { name: delivery.fromForm.name }) : delivery.sender.name ? `${delivery.sender.name} <${delivery.sender.email}>` : delivery.sender.email}
+        </dd>
         <dt className={styles.term}>{t('deliveries:fields.recipients')}</dt>
         <dd className={styles.dd}>{mainRecipients.join(', ') || '—'}</dd>
         {additional.length > 0 ? (

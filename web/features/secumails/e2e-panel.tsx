@@ -179,6 +179,7 @@ export function E2eDeliveryPanel({ delivery, onDownloaded }: { delivery: Deliver
           <SignerDetails
             opened={opened}
             serverSenderEmail={delivery.sender.email}
+            fromForm={delivery.fromForm}
             onVerified={() => {
               const next = { ...opened, signer: { ...opened.signer, verified: true } };
               openedRef.current = next;
@@ -238,16 +239,44 @@ export function E2eDeliveryPanel({ delivery, onDownloaded }: { delivery: Deliver
 }
 
 /**
- * Who signed the delivery, as verified: the signed address (manifest v2), the key's fingerprint,
- * whether the key is retired; a warning when the server names the sender differently.
+ * The address of a level 3/4 form submission's own account (server forms/e2e.ts:
+ * `<local>+form-<12 hex>@<domain>`). The server's `fromForm` alone does not turn the "Not yet
+ * verified" mark off: the signed address must have that shape too, so a server cannot pass a
+ * person's delivery off as a form's.
  */
-function SignerDetails({ opened, serverSenderEmail, onVerified }: { opened: OpenedE2eDelivery; serverSenderEmail: string; onVerified: () => void }) {
+const FORM_SUBMITTER_ADDRESS = /\+form-[0-9a-f]{12}@[^@]+$/i;
+
+/**
+ * Who signed the delivery, as verified: the signed address (manifest v2), the key's fingerprint,
+ * whether the key is retired; a warning when the server names the sender differently. A web
+ * form's submission (issue 33 §2) is signed by a key made in the visitor's browser for that one
+ * submission: it names the form and says why that key cannot be verified like a person's.
+ */
+function SignerDetails({ opened, serverSenderEmail, fromForm, onVerified }: { opened: OpenedE2eDelivery; serverSenderEmail: string; fromForm: { name: string } | undefined; onVerified: () => void }) {
   const { t } = useTranslation();
   const styles = useStyles();
   const notify = useNotify();
   const session = useSecuPassSession();
   const { signer } = opened;
   const serverEmail = opened.identityMismatch?.serverEmail ?? (serverSenderEmail.toLowerCase() !== signer.email.toLowerCase() ? serverSenderEmail : undefined);
+  if (fromForm && !signer.own && FORM_SUBMITTER_ADDRESS.test(signer.email) && serverEmail === undefined) {
+    return (
+      <dl className={styles.signer} aria-label={t('deliveries:e2e.signerTitle')}>
+        <dt>{t('deliveries:e2e.signedBy')}</dt>
+        <dd data-testid="e2e-signer">
+          {t('deliveries:e2e.formSigner', { name: fromForm.name })}{' '}
+          <Badge appearance="outline" color="informative" data-testid="signer-verification">
+            {t('deliveries:e2e.formSignerBadge')}
+          </Badge>
+          <Caption1 as="p" className={styles.alertText}>
+            {t('deliveries:e2e.formSignerNote')}
+          </Caption1>
+        </dd>
+        <dt>{t('deliveries:e2e.signerFingerprint')}</dt>
+        <dd className={styles.fingerprint}>{displayFingerprint(signer.fingerprint)}</dd>
+      </dl>
+    );
+  }
   return (
     <>
       {serverEmail !== undefined && signer.signedIdentity ? (

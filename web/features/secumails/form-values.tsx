@@ -1,8 +1,8 @@
 import { Caption1, makeStyles, Spinner, Subtitle2, tokens } from '@fluentui/react-components';
 import { deliveryContentUrl } from '@shared/api/endpoints/delivery-read';
-import { FORM_VALUES_FILE_NAME, FormValuesDocumentSchema, type FormValuesDocument } from '@shared/contract/form-e2e';
-import { utf8Decode } from '@shared/crypto/bytes';
-import { downloadE2eFile, type OpenedE2eDelivery } from '@shared/transfer/e2e';
+import type { FormValuesDocument } from '@shared/contract/form-e2e';
+import type { OpenedE2eDelivery } from '@shared/transfer/e2e';
+import { formValuesFileOf, readFormValues } from '@shared/transfer/form-submit';
 import { Alert } from '@web/components/alert';
 import { cryptoApi } from '@web/lib/crypto';
 import { useEffect, useState } from 'react';
@@ -13,9 +13,6 @@ const useStyles = makeStyles({
   name: { fontWeight: tokens.fontWeightSemibold },
   value: { margin: 0, whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' },
 });
-
-/** The values document is small; anything bigger is not one (it stays a file to download). */
-const MAX_VALUES_BYTES = 1024 * 1024;
 
 function show(value: unknown): string {
   if (typeof value === 'string') return value.startsWith('data:image/') ? '✍' : value;
@@ -31,7 +28,7 @@ function show(value: unknown): string {
 export function FormValuesSection({ opened, deliveryUuid }: { opened: OpenedE2eDelivery; deliveryUuid: string }) {
   const { t } = useTranslation();
   const styles = useStyles();
-  const file = opened.files.find((f) => f.name === FORM_VALUES_FILE_NAME && f.size <= MAX_VALUES_BYTES);
+  const file = formValuesFileOf(opened);
   const [document, setDocument] = useState<FormValuesDocument | 'loading' | 'failed'>('loading');
 
   useEffect(() => {
@@ -39,9 +36,8 @@ export function FormValuesSection({ opened, deliveryUuid }: { opened: OpenedE2eD
     let cancelled = false;
     void (async () => {
       try {
-        const blob = await downloadE2eFile({ delivery: opened, fileId: file.fileId, crypto: cryptoApi, url: deliveryContentUrl(deliveryUuid, file.fileId), fetch: globalThis.fetch.bind(globalThis) });
-        const parsed = FormValuesDocumentSchema.parse(JSON.parse(utf8Decode(new Uint8Array(await blob.arrayBuffer()))));
-        if (!cancelled) setDocument(parsed);
+        const parsed = await readFormValues({ delivery: opened, crypto: cryptoApi, url: (fileId) => deliveryContentUrl(deliveryUuid, fileId), fetch: globalThis.fetch.bind(globalThis) });
+        if (!cancelled && parsed) setDocument(parsed);
       } catch (error) {
         console.debug('[e2e] form values', error);
         if (!cancelled) setDocument('failed');

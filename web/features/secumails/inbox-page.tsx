@@ -63,18 +63,21 @@ export function InboxDetailPage() {
           onDownload={downloadStarted}
           actions={
             <>
-              <Button
-                as="a"
-                icon={<ArrowReplyRegular />}
-                href={replyLink(ROUTES.send, delivery.sender.email, delivery.subject)}
-                onClick={(event) => {
-                  event.preventDefault();
-                  track(ANALYTICS_ACTIONS.deliveryReplyButton);
-                  void navigate(replyLink(ROUTES.send, delivery.sender.email, delivery.subject));
-                }}
-              >
-                {t('deliveries:actions.reply')}
-              </Button>
+              {/* A level 3/4 form submission's sender is an account made for it alone (issue 33 §2): nobody to reply to. */}
+              {delivery.fromForm ? null : (
+                <Button
+                  as="a"
+                  icon={<ArrowReplyRegular />}
+                  href={replyLink(ROUTES.send, delivery.sender.email, delivery.subject)}
+                  onClick={(event) => {
+                    event.preventDefault();
+                    track(ANALYTICS_ACTIONS.deliveryReplyButton);
+                    void navigate(replyLink(ROUTES.send, delivery.sender.email, delivery.subject));
+                  }}
+                >
+                  {t('deliveries:actions.reply')}
+                </Button>
+              )}
               <Button
                 icon={<PrintRegular />}
                 onClick={() => {

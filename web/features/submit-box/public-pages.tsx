@@ -1,7 +1,8 @@
-import { Body1, Button, Caption1, Card, Field, Input, Label, makeStyles, ProgressBar, Spinner, Textarea } from '@fluentui/react-components';
+import { Body1, Button, Caption1, Card, Field, Input, Label, makeStyles, ProgressBar, Radio, RadioGroup, Spinner, Textarea } from '@fluentui/react-components';
 import { isApiError } from '@shared/api/api-error';
 import { getPublicSubmitBox, getSubmitTicket, requestSubmitTicket, startSubmission, submitSessionClient } from '@shared/api/endpoints/submit-box';
 import { SUBMIT_BOX_WEB_LINKS, SUBMIT_MESSAGE_MAX_LENGTH, SUBMIT_TICKET_MAIL_MINUTES, SUBMIT_TICKET_PAGE, type SubmitStartResponse } from '@shared/contract/submit-box';
+import type { SecurityLevel } from '@shared/contract/deliveries';
 import { encryptsMessage, isE2eLevel, securityLevelInfo } from '@shared/contract/security-levels';
 import { MemoryKeyPinStore } from '@shared/crypto/key-pinning';
 import type { UnlockedKeys } from '@shared/crypto/service';
@@ -127,6 +128,8 @@ export function SubmitTicketPage() {
   const [message, setMessage] = useState('');
   const [files, setFiles] = useState<File[]>([]);
   const [started, setStarted] = useState<SubmitStartResponse | null>(null);
+  // The level the partner chose where the owner allows several (issue 33 §2); null: the default.
+  const [chosenLevel, setChosenLevel] = useState<SecurityLevel | null>(null);
   const [progress, setProgress] = useState<SendProgress | null>(null);
   const [pending, setPending] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
@@ -145,7 +148,8 @@ export function SubmitTicketPage() {
   }
   if (state.error && !started) return <StatusPage error={state.error} malformedIsUnknown />;
   if (!state.data) return <Spinner label={t('common:loading')} />;
-  const { ownerName, securityLevel, submitterEmail } = state.data;
+  const { ownerName, submitterEmail, allowedLevels } = state.data;
+  const securityLevel = started?.securityLevel ?? chosenLevel ?? state.data.securityLevel;
   const encrypted = isE2eLevel(securityLevel);
   const empty = files.length === 0 && message.trim() === '';
 
@@ -161,7 +165,7 @@ export function SubmitTicketPage() {
       // The ticket is used here, once; a failed upload continues on the same draft.
       // Level 4: the message goes only into the encrypted manifest, never to the server in clear.
       const level4 = encryptsMessage(securityLevel);
-      const session = started ?? (await startSubmission(apiClient, ticket, { message: level4 ? '' : message, language: currentLanguage() }));
+      const session = started ?? (await startSubmission(apiClient, ticket, { message: level4 ? '' : message, language: currentLanguage(), securityLevel }));
       setStarted(session);
       let e2e: E2eOptions | undefined;
       if (isE2eLevel(session.securityLevel)) {
@@ -197,6 +201,15 @@ export function SubmitTicketPage() {
       ) : null}
       {failure ? <Alert type="error" title={t(failure)} /> : null}
       <form className={styles.form} onSubmit={(event) => void submit(event)} noValidate>
+        {allowedLevels.length > 1 ? (
+          <Field label={t('submitBox:ticket.level')}>
+            <RadioGroup value={String(securityLevel)} disabled={started !== null} onChange={(_e, d) => setChosenLevel(allowedLevels.find((l) => String(l) === d.value) ?? null)}>
+              {allowedLevels.map((level) => (
+                <Radio key={level} value={String(level)} label={t(`submitBox:levels.${securityLevelInfo(level).textKey}`)} />
+              ))}
+            </RadioGroup>
+          </Field>
+        ) : null}
         <Field label={t('submitBox:ticket.message')}>
           <Textarea value={message} maxLength={SUBMIT_MESSAGE_MAX_LENGTH} disabled={started !== null} onChange={(_e, d) => setMessage(d.value)} resize="vertical" rows={5} />
         </Field>
