@@ -33,6 +33,9 @@ describe('a download written to disk that fails for want of space (SPEC §8 "ins
     const denied = new DOMException('x', 'NotAllowedError');
     expect(plainDownloadFailureOf(denied)).toEqual({ key: 'deliveries:messages.downloadError' });
     expect(e2eDownloadFailureOf(denied)).toEqual({ key: 'deliveries:messages.downloadError' });
+    // Whatever else is thrown (null, a string) is the plain download error, not a crash of the mapper.
+    expect(e2eDownloadFailureOf(null)).toEqual({ key: 'deliveries:messages.downloadError' });
+    expect(e2eDownloadFailureOf('failed')).toEqual({ key: 'deliveries:messages.downloadError' });
     // A failure the ZIP path names itself keeps its own message.
     expect(plainDownloadFailureOf(new DownloadFailure({ key: 'rooms:errors.zipPartial' }))).toEqual({ key: 'rooms:errors.zipPartial' });
   });

@@ -167,7 +167,8 @@ async function decryptInServiceWorker(options: {
 /** A failed E2E download's message (exported for its unit test, web/lib/disk-space.test.ts). */
 export function e2eDownloadFailureOf(error: unknown): TransferMessage {
   if (isDiskSpaceError(error)) return DISK_SPACE_FAILURE;
-  const kind = (error as { kind?: string }).kind;
+  // Anything may be thrown (a `null` or a string from a third party's code): read `kind` only from an object.
+  const kind = typeof error === 'object' && error !== null ? (error as { kind?: unknown }).kind : undefined;
   if (kind === 'fileDecryption') return { key: 'deliveries:e2e.fileDecryptionFailed' };
   if (kind === 'tooLarge') return { key: 'deliveries:e2e.tooLarge' };
   return { key: 'deliveries:messages.downloadError' };
