@@ -5,9 +5,10 @@
 // dialog — Cancel leaves her waiting, then granted from the members table —, then role changed and
 // revoked, confirmed),
 // grants the member's key on the room page; the member then downloads and decrypts in the browser
-// — SHA-256 equal to the original. Issue 32: the notice mails, read from the mailbox — the owner told
-// the member waits for a grant, the member and the German colleague told they were granted —, each
-// in its recipient's language and none naming the Secure room; the member opens the room from hers.
+// — SHA-256 equal to the original. Issue 32: the notice mails, read from the mailbox — the member
+// told she was added, the owner told she waits for a grant, she and the German colleague told they
+// were granted —, each in its recipient's language and none naming the Secure room; the member opens
+// the room from her mail's link.
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { expect, test, type Page } from '@playwright/test';
@@ -108,6 +109,10 @@ test('owner creates an E2E room and uploads; a member activates later, is grante
   await expect(toast(page, `${member.email} is now Viewer of “Merger documents”.`)).toBeVisible({ timeout: 30_000 });
   await expect(toast(page, `${member.email} has not activated end-to-end encryption yet. Grant access on this page once they have.`)).toBeVisible({ timeout: 30_000 });
   await expect(share.getByRole('row').filter({ hasText: member.email })).toContainText('Encryption not activated');
+  // Her mail says she was added to a Secure room, without its name.
+  const added = await waitForMailboxMail(server.mailboxDir, (m) => addressedTo(member.email)(m) && m.subject.includes('shared a data room with you'));
+  expect(added.text).toContain('gave you access to a Secure room');
+  expectNoRoomName(added, 'Merger documents');
   // Listed by the OWNER with her role and no key ids yet (her approval adds the keys she checks then).
   await expect.poll(() => signedRoleOf(roomUuid, member.email), { timeout: 30_000 }).toBe('VIEWER');
   // The colleague has keys: the share dialog hands over to the approve dialog with the fingerprint of
