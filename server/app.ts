@@ -80,6 +80,7 @@ import { adminUsersRoutes } from './user-admin/admin-users-routes';
 import { signupRoutes } from './user-admin/signup-routes';
 import { createCaptchaStore } from './security/captcha';
 import { createLoginThrottle } from './security/login-throttle';
+import { systemClock, type Clock } from './security/clock';
 import { createRateLimiter } from './security/rate-limiter';
 import { createSecretBox, isInstallationSecretKey, loadServerSecretKey, sealPlaintextTotpSecrets, SECRET_KEY_MISMATCH } from './security/secret-box';
 import { mailboxExposed } from './mail/mailbox-exposure';
@@ -116,6 +117,8 @@ export interface BuildAppOptions {
   mailer?: Mailer;
   /** Replaces the SMS gateway built from the configuration. */
   sms?: SmsGateway;
+  /** The public links' clock (`app.clock`; default `Date.now`): tests move it past a link's date. */
+  clock?: Clock;
 }
 
 export type KuvertApp = FastifyInstance;
@@ -227,6 +230,7 @@ async function assemble(app: FastifyInstance, options: BuildAppOptions, database
   app.decorate('loginThrottle', createLoginThrottle(db, { delayMs: config.loginDelayMs, maxDelayMs: config.loginDelayMaxMs }));
   app.decorate('verificationCodes', createVerificationCodes(db));
   app.decorate('secupass', createSecuPassRepository(db));
+  app.decorate('clock', options.clock ?? systemClock);
   app.decorate('auditLog', createAuditLog(db));
   const blobs = await openBlobStore(config);
   app.decorate('blobs', blobs.store);

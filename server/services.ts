@@ -11,6 +11,7 @@ import type { DeliveryRow, RecipientRow } from './deliveries/records';
 import type { Mailer } from './mail/mailer';
 import type { CaptchaStore } from './security/captcha';
 import type { LoginThrottle } from './security/login-throttle';
+import type { Clock } from './security/clock';
 import type { RateLimiter } from './security/rate-limiter';
 import type { SecretBox } from './security/secret-box';
 import type { SecuPassRepository } from './secupass/secupass-repository';
@@ -44,6 +45,12 @@ export interface KuvertServices {
   verificationCodes: VerificationCodes;
   secupass: SecuPassRepository;
   auditLog: AuditLog;
+  /**
+   * The time the public links (file, folder and upload links of data rooms) are checked against:
+   * `Date.now` unless `buildApp({ clock })` passes another (tests move it past a link's date;
+   * server/README "The links' clock"). Elsewhere the server reads `Date.now()` itself.
+   */
+  clock: Clock;
   /** File bytes (local folder `<dataDir>/blobs` by default). */
   blobs: BlobStore;
   /** The database job queue (`jobs/job-queue.ts`): `kick()` after enqueueing so this server starts at once. */

@@ -51,7 +51,10 @@ export const RoomRequestSchema = z
     folderName: z.string().nullable(),
     email: z.string(),
     message: z.string(),
+    /** The address of the member who asked. */
     requestedBy: z.string(),
+    /** Issue 32: that member's display name (absent or null: none known; the list shows the address then). */
+    requestedByName: z.string().nullable().optional(),
     state: z.enum(ROOM_REQUEST_STATES),
     createdAt: z.number(),
     expiresAt: z.number(),

@@ -24,6 +24,11 @@ export const E2eFileVersionSchema = z
     /** As in the current-file answer (E2eFileKeys): the server's uploader and whose key signed. */
     uploaderUuid: z.string().nullable(),
     signerUuid: z.string().nullable(),
+    /**
+     * Issue 32: the uploader's display name, as the plain versions list answers it (absent or null:
+     * none known). The server's word: the browser shows it beside the signed address, never instead.
+     */
+    uploadedByName: z.string().nullable().optional(),
   })
   .meta({ id: 'E2eFileVersion' });
 export type E2eFileVersion = z.infer<typeof E2eFileVersionSchema>;

@@ -18,7 +18,7 @@ import { CONTENT_SHA256_HEADER, DELIVERY_PATHS, type DeliveryDetail, type Delive
 import { EXTERNAL_PATHS } from '@shared/contract/external';
 import { api, basic, captchaAnswer, createUser as createUserInRepository, login, type TestUser } from '@tests/integration/escalation-helpers';
 import { proveAddress } from '@tests/support/prove-address';
-import { startTestServer, type TestServer } from '@tests/support/server';
+import { startTestServer, type TestServer, type TestServerOptions } from '@tests/support/server';
 
 export { expect, captchaAnswer, type TestServer, type TestUser };
 
@@ -55,10 +55,10 @@ export const createUser = (
  * Starts one server for the file (beforeAll) or for each test (beforeEach) and returns a
  * holder whose `server` is set while the tests run.
  */
-export function serverPerFile(scope: 'file' | 'test' = 'file'): { server: TestServer } {
+export function serverPerFile(scope: 'file' | 'test' = 'file', options: Pick<TestServerOptions, 'clock'> = {}): { server: TestServer } {
   const holder = {} as { server: TestServer };
   const start = async () => {
-    const server = await startTestServer();
+    const server = await startTestServer(options);
     // The first administrator keeps email and password, with a light hash (see createUser).
     const admin = await server.app.users.findByLogin(server.admin.email);
     if (!admin) throw new Error('the test server has no administrator');

@@ -2,7 +2,8 @@
 // delivery to a recipient without a SecuPass showed the server's code `releaseNeeded` in every
 // language. A person walks the main screens in English, German and French (language switcher) —
 // sign-in, inbox, send, sent list and the detail with that activity, release, settings, the
-// administration pages and the areas still to come — and no visible text, label, placeholder or
+// administration pages, the data rooms (a room with a file, its trash, Secure rooms; issue 32 §3) and the
+// areas still to come — and no visible text, label, placeholder or
 // title equals a key path of the locale files or looks like a missing key.
 import { randomBytes } from 'node:crypto';
 import type { Page } from '@playwright/test';
@@ -21,6 +22,7 @@ import {
   serverPerFile,
   signIn,
   test, apiCreateAccount, screenshotsAtWidths } from './fixtures';
+import { apiCreateRoom, apiUploadRoomFile } from './rooms-fixtures';
 
 const carol = { email: 'carol.nokey@example.test', password: 'Good-Passw0rd-e2e' };
 const ctx = serverPerFile();
@@ -93,7 +95,7 @@ test('the activity detail of the invitation is a text in de, en and fr, never th
 });
 
 test('no raw key on the main screens, in every language', async ({ page, browser }) => {
-  test.setTimeout(420_000); // 20 screens in English, 6 in German and French, on a shared 2-core machine
+  test.setTimeout(480_000); // 19 screens in English, 11 in German and French, on a shared 2-core machine
   const { server } = ctx;
   // Signed out: the sign-in page.
   await page.goto(`${server.url}/auth/login`);
@@ -102,6 +104,10 @@ test('no raw key on the main screens, in every language', async ({ page, browser
 
   await signIn(page, server, { username: server.admin.email, password: server.admin.password });
   await expectInbox(page, server);
+  // A data room with a file (issue 32 §3 "de/en/fr complete": the room page, its trash, the Secure rooms list).
+  const adminApi = await apiSignIn(server, server.admin);
+  const room = await apiCreateRoom(server, adminApi, 'Räume Übersicht');
+  await apiUploadRoomFile(server, adminApi, room.uuid, null, 'agenda.txt', new TextEncoder().encode('agenda'));
   const screens: [string, string][] = [
     ['/secumails/inbox', 'inbox'],
     ['/secumails/send', 'send'],
@@ -115,13 +121,16 @@ test('no raw key on the main screens, in every language', async ({ page, browser
     ['/admin/secure-mails', 'secure mails settings'],
     ['/admin/users', 'users'],
     ['/datarooms', 'data rooms'],
+    [`/datarooms/${room.uuid}`, 'data room'],
+    [`/datarooms/${room.uuid}/trash`, 'room trash'],
+    ['/secure-rooms', 'secure rooms'],
     ['/forms', 'forms'],
     ['/help', 'help'],
     ['/admin/secure-rooms', 'secure rooms settings'],
     ['/admin/trash-bin', 'trash bin'],
   ];
   // Every screen in English; in German and French the screens with run-time keys (lists, states, levels, activity).
-  const translated = new Set(['inbox', 'send', 'sent', 'sent detail', 'secure mails settings', 'data rooms', 'secure rooms settings', 'trash bin']);
+  const translated = new Set(['inbox', 'send', 'sent', 'sent detail', 'secure mails settings', 'data rooms', 'data room', 'room trash', 'secure rooms', 'secure rooms settings', 'trash bin']);
   let current: keyof typeof LANGUAGE_NAMES = 'en';
   for (const language of ['en', 'de', 'fr'] as const) {
     await switchLanguage(page, current, language);

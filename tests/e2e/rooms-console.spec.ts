@@ -1,10 +1,11 @@
 // Expected answers are no red console errors (issue 32 §1): the sign-in page's first load (no GET
 // /user without a session: shared/contract/auth.ts SIGNED_IN_HINT_COOKIE) and a walk through the
-// rooms pages of a signed-in owner (rooms list, a room, a folder, trash, a search for "überblick"
-// finding "Überblick quiet", recent, Secure rooms) and a
+// rooms pages of a signed-in owner (rooms list, a room, a folder, trash, searches for "Überblick" and
+// "überblick" finding "Überblick quiet", recent, Secure rooms) and a
 // visitor's link landing page leave Chromium's console without an error and without a 4xx answer.
 // The same walk runs axe on every plain rooms page at 1280 and 390 px (issue 32 §1 aria-hidden-focus;
-// tabster's dummies excluded, fixtures.ts). The Secure room pages' axe runs are in the rooms-e2e-* specs.
+// tabster's dummies excluded, fixtures.ts). The Secure room pages' axe runs are in the rooms-e2e-* specs;
+// at 390 px too: a Secure room and its trash (rooms-trash.spec), its search results (rooms-search-found.spec).
 import { randomBytes } from 'node:crypto';
 import { expect, test, type Page } from '@playwright/test';
 import { ROOM_LINK_PATHS, type CreatedRoomLink } from '@shared/contract/room-links';
@@ -70,7 +71,9 @@ test('the sign-in page and a rooms walk leave the console without errors', async
   await page.goto(`${server.url}/datarooms/${room.uuid}/trash`);
   await page.waitForLoadState('networkidle');
   await axeAtBothWidths(page, 'room trash');
-  // Issue 32 §1: the lower-case term finds the name with an upper-case umlaut.
+  // Issue 32 §1: the name with an upper-case umlaut is found as typed and by the lower-case term.
+  await page.goto(`${server.url}/datarooms/search?q=${encodeURIComponent('Überblick')}`);
+  await expect(page.getByRole('link', { name: 'Überblick quiet' }).first()).toBeVisible();
   await page.goto(`${server.url}/datarooms/search?q=${encodeURIComponent('überblick')}`);
   await expect(page.getByRole('link', { name: 'Überblick quiet' }).first()).toBeVisible();
   await axeAtBothWidths(page, 'search across rooms');

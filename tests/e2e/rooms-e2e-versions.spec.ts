@@ -1,6 +1,6 @@
 // The versions of a file in an end-to-end encrypted room in the browser against the real server:
 // version 1, then version 2 of the same name ("Replace (new version)"); "Versions" lists both, each
-// verified in the crypto Worker (signed name, size, signer), version 1 decrypts to its own SHA-256;
+// verified in the crypto Worker (signed name, size, signer with the uploader's name), version 1 decrypts to its own SHA-256;
 // a row whose sealed metadata was changed on the way shows "not trusted" and offers no download;
 // a download of a file deleted meanwhile says so; the browser's versions chain (counter, previous
 // hash: shared/crypto/README.md section 7 "Version chain"), and a list whose version 1 the server
@@ -29,7 +29,7 @@ test.describe.configure({ mode: 'serial' });
 test.beforeAll(async () => {
   server = await startTestServer();
   const admin = await apiSignIn(server, server.admin);
-  const response = await apiCall(server, admin, 'POST', '/admin/users', { email: owner.email, password: owner.password, language: 'en' });
+  const response = await apiCall(server, admin, 'POST', '/admin/users', { email: owner.email, password: owner.password, language: 'en', firstName: 'Olga', lastName: 'Owner' });
   expect(response.status, await response.clone().text()).toBe(201);
   await proveAddress(server, owner.email, owner.password);
   ownerDevice = await secuPassFromNode(server, owner, PASSPHRASE);
@@ -73,6 +73,9 @@ test('Versions lists both versions verified; version 1 downloads its own bytes; 
   await expect(v1).toContainText('offer.pdf', { timeout: 30_000 });
   await expect(v1).toContainText(owner.email);
   await expect(dialog.getByRole('row').filter({ hasText: '2 (current)' })).toContainText(owner.email);
+  // Issue 32: the uploader's name (the server's answer) above the signed address, in both rows.
+  await expect(v1.getByTitle(owner.email)).toContainText('Olga Owner');
+  await expect(dialog.getByRole('row').filter({ hasText: '2 (current)' }).getByTitle(owner.email)).toContainText('Olga Owner');
   // The browser signed version 2 as the successor of version 1: the chain holds.
   await expect(dialog.getByText(rooms.e2e.versionChainBroken)).toHaveCount(0);
   await expectNoSeriousA11yViolations(page, 'E2E versions dialog');

@@ -5,12 +5,16 @@
 // dialog — Cancel leaves her waiting, then granted from the members table —, then role changed and
 // revoked, confirmed),
 // grants the member's key on the room page; the member then downloads and decrypts in the browser
-// — SHA-256 equal to the original.
+// — SHA-256 equal to the original. Issue 32: the notice mails, read from the mailbox — the member
+// told she was added, the owner told she waits for a grant, she and the German colleague told they
+// were granted —, each in its recipient's language and none naming the Secure room; the member opens
+// the room from her mail's link.
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { expect, test, type Page } from '@playwright/test';
 import { startTestServer, type TestServer } from '../support/server';
 import { proveAddress } from '@tests/support/prove-address';
+import { addressedTo, extractLink, waitForMailboxMail, type MailboxMail } from '../support/mailbox';
 import { apiCall, apiSignIn, en, expectNoSeriousA11yViolations, secuPassFromNode, signInToInbox } from './fixtures';
 import { e2eRowAction, ROW_ITEMS } from './e2e-row-menu';
 
@@ -33,7 +37,8 @@ test.beforeAll(async () => {
   server = await startTestServer();
   const admin = await apiSignIn(server, server.admin);
   for (const account of [owner, member, colleague, unlicensed]) {
-    const response = await apiCall(server, admin, 'POST', '/admin/users', { email: account.email, password: account.password, language: 'en' });
+    // The colleague reads German (only her mails show it; she never opens a page here).
+    const response = await apiCall(server, admin, 'POST', '/admin/users', { email: account.email, password: account.password, language: account === colleague ? 'de' : 'en' });
     expect(response.status, await response.clone().text()).toBe(201);
     await proveAddress(server, account.email, account.password);
     if (account === unlicensed) {
@@ -55,6 +60,11 @@ async function signedRoleOf(roomUuid: string, email: string): Promise<string | n
   const row = await server.app.db.selectFrom('room_e2e_member_lists').select('signed_list').where('room_id', '=', room.id).executeTakeFirst();
   const list = row ? (JSON.parse(row.signed_list) as { list: { members: { email: string; role: string }[] } }).list : null;
   return list?.members.find((m) => m.email === email)?.role ?? null;
+}
+
+/** A notice mail of a Secure room: it never carries the room's (sealed) name. */
+function expectNoRoomName(mail: MailboxMail, roomName: string) {
+  for (const part of [mail.subject, mail.text, mail.html]) expect(part).not.toContain(roomName);
 }
 
 async function unlock(page: Page, passphrase: string) {
@@ -99,6 +109,10 @@ test('owner creates an E2E room and uploads; a member activates later, is grante
   await expect(toast(page, `${member.email} is now Viewer of “Merger documents”.`)).toBeVisible({ timeout: 30_000 });
   await expect(toast(page, `${member.email} has not activated end-to-end encryption yet. Grant access on this page once they have.`)).toBeVisible({ timeout: 30_000 });
   await expect(share.getByRole('row').filter({ hasText: member.email })).toContainText('Encryption not activated');
+  // Her mail says she was added to a Secure room, without its name.
+  const added = await waitForMailboxMail(server.mailboxDir, (m) => addressedTo(member.email)(m) && m.subject.includes('shared a data room with you'));
+  expect(added.text).toContain('gave you access to a Secure room');
+  expectNoRoomName(added, 'Merger documents');
   // Listed by the OWNER with her role and no key ids yet (her approval adds the keys she checks then).
   await expect.poll(() => signedRoleOf(roomUuid, member.email), { timeout: 30_000 }).toBe('VIEWER');
   // The colleague has keys: the share dialog hands over to the approve dialog with the fingerprint of
@@ -120,6 +134,10 @@ test('owner creates an E2E room and uploads; a member activates later, is grante
   await expect(approve.getByTestId('approve-fingerprint')).toHaveText(colleagueKeys.encryption.fingerprintDisplay, { timeout: 30_000 });
   await approve.getByRole('button', { name: 'Grant access' }).click();
   await expect(toast(page, `Access approved for ${colleague.email}.`)).toBeVisible({ timeout: 30_000 });
+  // Her mail says so in German, naming no room.
+  const colleagueGranted = await waitForMailboxMail(server.mailboxDir, (m) => addressedTo(colleague.email)(m) && m.subject.includes('sicheren Raum wurde freigegeben'));
+  expect(colleagueGranted.text).toContain('Entsperren Sie ihn mit Ihrer Passphrase.');
+  expectNoRoomName(colleagueGranted, 'Merger documents');
   await page.getByRole('button', { name: 'Share' }).click();
   const colleagueRow = share.getByRole('row').filter({ hasText: colleague.email });
   await expect(colleagueRow).toContainText('Access approved');
@@ -150,6 +168,11 @@ test('owner creates an E2E room and uploads; a member activates later, is grante
   await expect(memberPage.getByText('Activate encryption')).toBeVisible({ timeout: 30_000 });
   await expectNoSeriousA11yViolations(memberPage, 'E2E room, encryption not activated');
   await secuPassFromNode(server, member, MEMBER_PASSPHRASE);
+  // The owner is told by mail (English, her language) that the member waits; the room is not named.
+  const waitingMail = await waitForMailboxMail(server.mailboxDir, (m) => addressedTo(owner.email)(m) && m.subject.includes('is waiting for access to a Secure room'));
+  expect(waitingMail.text).toContain(`(${member.email}) activated end-to-end encryption and is waiting for an owner to grant access`);
+  expect(extractLink(waitingMail, `/secure-rooms/${roomUuid}`).pathname).toBe(`/secure-rooms/${roomUuid}`);
+  expectNoRoomName(waitingMail, 'Merger documents');
   await memberPage.reload();
   await unlock(memberPage, MEMBER_PASSPHRASE);
   await expect(memberPage.getByText('Access is being granted')).toBeVisible({ timeout: 30_000 });
@@ -171,9 +194,13 @@ test('owner creates an E2E room and uploads; a member activates later, is grante
   await expectNoSeriousA11yViolations(page, 'E2E room activity');
   await page.getByRole('tab', { name: 'Members and access keys' }).click();
 
-  // The member opens the room, the names decrypt and the signature checks; the download decrypts in the Worker.
+  // The member's mail (English) tells her, naming no room; she opens the room from its link.
+  const granted = await waitForMailboxMail(server.mailboxDir, (m) => addressedTo(member.email)(m) && m.subject.includes('your access to a Secure room was granted'));
+  expect(granted.text).toContain('granted you access to the files of a Secure room. Unlock it with your passphrase.');
+  expectNoRoomName(granted, 'Merger documents');
+  // The names decrypt and the signature checks; the download decrypts in the Worker.
   await memberPage.evaluate(() => window.localStorage.setItem('kuvert.downloadPath', 'memory'));
-  await memberPage.reload();
+  await memberPage.goto(extractLink(granted, `/secure-rooms/${roomUuid}`).toString());
   await unlock(memberPage, MEMBER_PASSPHRASE);
   await expect(memberPage.getByRole('heading', { level: 1, name: 'Merger documents' })).toBeVisible({ timeout: 30_000 });
   const [download] = await Promise.all([memberPage.waitForEvent('download'), e2eRowAction(memberPage, 'term-sheet.bin', ROW_ITEMS.download)]);

@@ -7,7 +7,9 @@
 // Issue 28: the URL holds the token in its fragment, the page's calls send it in a header; a link
 // of the older form (`/room-link/{token}`) still opens, its address rewritten to the fragment form.
 // Issue 32 §2: a link with a password, a date from the calendar and a download limit: the visitor
-// enters the password, downloads until the limit, then the page says the link is used up.
+// enters the password, downloads until the limit, then the page says the link is used up; a link
+// whose date the server's links' clock has passed (`startTestServer({ clock })`) says it expired,
+// at Download on the open page and when opened again.
 import { createHash, randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { expect, test, type Page } from '@playwright/test';
@@ -17,7 +19,9 @@ import { apiCall, apiSignIn, expectNoSeriousA11yViolations, locale, serverPerFil
 import { apiCreateRoom, apiUploadRoomFile } from './rooms-fixtures';
 
 const links = locale<typeof import('@locales/en/roomLinks.json')>('en', 'roomLinks');
-const ctx = serverPerFile();
+/** How far the server's links' clock runs ahead of real time (no sleeps: the date passes when the test says). */
+let clockShift = 0;
+const ctx = serverPerFile('file', { clock: () => Date.now() + clockShift });
 let owner: TestUser;
 
 test.beforeAll(async () => {
@@ -101,7 +105,7 @@ test('the owner shares a file by link, an anonymous browser downloads it, the re
   await anonymous.close();
 });
 
-test('the landing page of an unknown link says so; a link revoked while its page is open says so at Download, and saves nothing', async ({ browser }) => {
+test('the landing page of an unknown link says so; a link revoked, or whose date passed, while its page is open says so at Download, and saves nothing', async ({ browser }) => {
   const { server } = ctx;
   const anonymous = await browser.newContext({ acceptDownloads: true });
   const visitor = await anonymous.newPage();
@@ -124,6 +128,28 @@ test('the landing page of an unknown link says so; a link revoked while its page
   await expect(visitor.getByText(links.page.errors.linkRevoked)).toBeVisible();
   expect(visitor.url()).toBe(link.url);
   expect(downloads).toBe(0);
+
+  // Issue 32 §3: a link valid for a day, opened; then the server's clock passes its date.
+  const dated = (await (await apiCall(server, session, 'POST', ROOM_LINK_PATHS.links(room.uuid, file.uuid), { expiresInDays: 1 })).json()) as CreatedRoomLink;
+  // A page of its own (the same page would take the new token as a mere change of the fragment).
+  const late = await anonymous.newPage();
+  late.on('download', () => void downloads++);
+  await late.goto(dated.url);
+  await expect(late.getByTestId('room-link-name')).toHaveText('late.txt');
+  try {
+    clockShift = dated.expiresAt + 1 - Date.now();
+    await late.getByRole('button', { name: links.page.download }).click();
+    await expect(late.getByText(links.page.errors.linkExpired)).toBeVisible();
+    // Opened again: the page says it at once, with nothing of the file.
+    await late.reload();
+    await expect(late.getByRole('heading', { level: 1, name: links.page.unavailableTitle })).toBeVisible();
+    await expect(late.getByText(links.page.errors.linkExpired)).toBeVisible();
+    await expect(late.getByTestId('room-link-name')).toHaveCount(0);
+    expect(downloads).toBe(0);
+    await expectNoSeriousA11yViolations(late, 'room link expired page');
+  } finally {
+    clockShift = 0;
+  }
   await anonymous.close();
 });
 

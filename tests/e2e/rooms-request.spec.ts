@@ -30,6 +30,8 @@ test.describe.configure({ mode: 'serial' });
 test.beforeAll(async () => {
   ctx.server = await startTestServer({ config: { uploadPartSize: 16 * 1024 } });
   owner = await createUserInRepository(ctx.server, { username: 'rita', roles: ['ROLE_UI_USER', 'ROLE_SENDER', 'ROLE_RECEIVER', 'ROLE_SECUROOMS_CREATOR'] });
+  // A display name: the requests list shows it, the address below it (issue 32).
+  await ctx.server.app.db.updateTable('users').set({ first_name: 'Rita', last_name: 'Requester' }).where('id', '=', owner.id).execute();
 });
 
 test.afterAll(async () => {
@@ -83,7 +85,7 @@ test('an unregistered address is asked for files, signs up, sends two; they land
   await expect(vendor).toHaveURL(/\/secumails\/send\?back=%2Fsecumails%2Foutbox#dar=[A-Za-z0-9_-]+$/);
   await expect(vendor.getByRole('heading', { level: 1, name: requests.send.title })).toBeVisible();
   await expect(vendor.getByText(/asks you for files for the data room “Supplier Room \/ Certificates”/)).toBeVisible();
-  await expect(vendor.getByText(owner.email, { exact: true })).toBeVisible();
+  await expect(vendor.getByText(`Rita Requester <${owner.email}>`, { exact: true })).toBeVisible();
   await expectNoSeriousA11yViolations(vendor, 'dar send page');
   const first = Buffer.from(Array.from({ length: 40_000 }, (_, i) => (i * 13 + 5) % 256));
   const second = Buffer.from('ISO 9001 certificate, valid until 2028\n');
@@ -109,6 +111,8 @@ test('an unregistered address is asked for files, signs up, sends two; they land
   await page.getByRole('button', { name: requests.list.show }).click();
   const list = page.getByRole('table', { name: requests.list.title });
   await expect(list.getByRole('row', { name: new RegExp(outsider.replace('.', '\\.')) })).toContainText('Answered (2 files)');
+  // "Requested by": the owner's name, her address on the line below (and as its title).
+  await expect(list.getByRole('row', { name: new RegExp(outsider.replace('.', '\\.')) }).getByTitle(owner.email)).toHaveText(`Rita Requester${owner.email}`);
   await expectNoSeriousA11yViolations(page, 'room requests list');
 
   // The link is spent: opening it again says so.

@@ -1,7 +1,8 @@
 // Issue 31, in the browser against the real server (one server for the file): "Search the whole
 // room" finds a Secure room's files by a decrypted comment and by a signed classification or status
 // (opened and verified in the crypto Worker; the classification/status selects narrow it as the
-// route's filters do), and a plain room's items by a comment (the server's search, the selects sent
+// route's filters do) and by a decrypted name with an upper-case umlaut ("Überblick" and
+// "überblick", issue 32 §3), and a plain room's items by a comment (the server's search, the selects sent
 // as its filters), each hit saying what matched; SPEC §8 "local folder unreadable" when a dropped folder's
 // reader fails, and "insufficient disk space" with its help link when the save picker's file cannot
 // be written (QuotaExceededError). A desktop drag and a full disk cannot be made by Playwright: the
@@ -39,8 +40,8 @@ test.beforeAll(async () => {
   const { room } = await createE2eRoom(server, actor, 'Found vault');
   secureUuid = room.uuid;
   const { handle: roomKey } = await openRoomKey(server, actor, room.uuid);
-  const names = ['minutes.txt', 'offer.pdf', 'plan.pdf'];
-  const labels = [{}, { classification: 'confidential' as const }, { status: 'done' as const }];
+  const names = ['minutes.txt', 'offer.pdf', 'plan.pdf', 'Überblick Q3.pdf'];
+  const labels = [{}, { classification: 'confidential' as const }, { status: 'done' as const }, {}];
   const [minutes] = await seedE2eRoomFiles(server.app.db, {
     roomUuid: room.uuid,
     roomKey,
@@ -94,6 +95,15 @@ test('a Secure room is searched over decrypted comments and signed classificatio
   await expect(table.getByRole('row')).toHaveCount(2);
   table = await searchRoom(page, comments.status.values.done);
   await expect(hit(table, 'plan.pdf')).toContainText(fill(search.found.status, { value: comments.status.values.done }));
+  // Issue 32 §3: a decrypted name with an upper-case umlaut, found whichever case is typed.
+  for (const q of ['Überblick', 'überblick']) {
+    table = await searchRoom(page, q);
+    await expect(page.getByText(fill(search.count_one, { count: 1, q }))).toBeVisible({ timeout: 30_000 });
+    await expect(hit(table, 'Überblick Q3.pdf')).toContainText(search.found.name);
+  }
+  await page.setViewportSize({ width: 390, height: 800 });
+  await expectNoSeriousA11yViolations(page, 'Secure room search results at 390 px');
+  await page.setViewportSize({ width: 1280, height: 800 });
   // A name match says so.
   table = await searchRoom(page, 'minutes');
   await expect(hit(table, 'minutes.txt')).toContainText(search.found.name);

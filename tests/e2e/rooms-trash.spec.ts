@@ -117,6 +117,9 @@ test('in a Secure room the trash shows the decrypted name and restores the folde
   const row = page.getByRole('table', { name: rooms.trash.tableLabel }).getByRole('row', { name: /Projekt Ä/ });
   await expect(row).toBeVisible({ timeout: 30_000 });
   await expectNoSeriousA11yViolations(page, 'Secure room trash');
+  await page.setViewportSize({ width: 390, height: 800 });
+  await expectNoSeriousA11yViolations(page, 'Secure room trash at 390 px');
+  await page.setViewportSize({ width: 1280, height: 800 });
   await page.getByRole('button', { name: fill(rooms.trash.restoreLabel, { name: 'Projekt Ä' }) }).click();
   // One toast at a time (5 s each): this one follows the delete's.
   await expect(toast(page, fill(rooms.trash.restored, { name: 'Projekt Ä' }))).toBeVisible({ timeout: 20_000 });
@@ -126,6 +129,9 @@ test('in a Secure room the trash shows the decrypted name and restores the folde
   // The browser's search over the decrypted names ignores case and accents too.
   await page.getByRole('searchbox', { name: rooms.e2e.search }).fill('projekt a');
   await expect(page.getByRole('table', { name: rooms.e2e.contentsLabel }).getByRole('link', { name: 'Projekt Ä', exact: true })).toBeVisible();
+  // The Secure room page (decrypted, filtered) at phone width.
+  await page.setViewportSize({ width: 390, height: 800 });
+  await expectNoSeriousA11yViolations(page, 'Secure room at 390 px');
 });
 
 test('a data-room-only account (no sending role, a room shared with it) lands in Datarooms after sign-in', async ({ page }) => {

@@ -32,7 +32,7 @@ beforeAll(async () => {
   server = await startTestServer({ config: { uploadPartSize: PART_SIZE } });
   admin = await signInAdmin(server);
   for (const name of who) {
-    await createUserAsAdmin(server, admin, { email: email(name) });
+    await createUserAsAdmin(server, admin, { email: email(name), firstName: name === 'editor' ? 'Edda' : 'Otto', lastName: name });
     a[name] = await e2eActor(server, await signIn(server, email(name), 'Good-Passw0rd'));
   }
   for (const name of ['owner', 'editor', 'viewer', 'previewer'] as const) await giveSecuPass(a[name], `${name}-SecuPass-rooms-e2e-versions-Amber-7`);
@@ -90,6 +90,8 @@ describe('the versions of an E2E file', () => {
         [2, v2.length, a.editor.userUuid, a.editor.userUuid],
         [1, v1.length, a.owner.userUuid, a.owner.userUuid],
       ]);
+      // Issue 32: the uploader's display name, as the plain versions list answers it.
+      expect(list.versions.map((v) => v.uploadedByName)).toEqual(['Edda editor', 'Otto owner']);
       for (const v of list.versions) expect(v.replacedAt).toBeGreaterThanOrEqual(v.createdAt);
       // Only sealed strings: no name, no plaintext.
       expect(JSON.stringify(list)).not.toContain('plan.pdf');

@@ -19,7 +19,7 @@ import {
 import { ROOM_PATHS, type Room, type RoomFolder } from '@shared/contract/rooms';
 import { clamdUnavailable, EICAR, startTestClamd, type TestClamd } from '@tests/support/clamd';
 import { startTestServer, type TestServer } from '@tests/support/server';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createUserAsAdmin, expectBackendError, signIn, signInAdmin, type Session } from './core-helpers';
 import { e2eActor, giveSecuPass } from './e2e-helpers';
 import { createE2eRoom, openRoomKey, uploadE2eFile } from './rooms-e2e-helpers';
@@ -35,6 +35,8 @@ import { createE2eRoom, openRoomKey, uploadE2eFile } from './rooms-e2e-helpers';
 const clamdSkip = clamdUnavailable();
 const PART_SIZE = 1024;
 let server: TestServer;
+/** How far the server's links' clock (`startTestServer({ clock })`) runs ahead of real time. */
+let clockShift = 0;
 let clamd: TestClamd | undefined;
 let webRoot: string;
 const logLines: string[] = [];
@@ -105,6 +107,7 @@ beforeAll(async () => {
   writeFileSync(join(webRoot, 'index.html'), '<!doctype html><html><head><title>Kuvert</title></head><body><div id="root"></div></body></html>');
   // trustProxy: the rate-limit test calls "from" another client address (X-Forwarded-For).
   server = await startTestServer({
+    clock: () => Date.now() + clockShift,
     logStream: { write: (line) => void logLines.push(line) },
     config: { webRoot, uploadPartSize: PART_SIZE, trustProxy: '127.0.0.1', jobPollIntervalMs: 100, ...(clamd ? { clamdAddress: clamd.socket, scanAttempts: 2, scanRetryDelayMs: 500, clamdTimeoutMs: 1500 } : {}) },
   });
@@ -446,18 +449,19 @@ describe('password, expiry date and download limit (issue 32 §2)', () => {
     const { link, token } = await newLink(file.uuid, { expiresAt, password: 'Dated-Passw0rd' });
     expect(link.expiresAt).toBe(expiresAt);
     expect((await json<RoomLinkInfo>(await linkCall(ROOM_LINK_PATHS.info, token, withPassword('Dated-Passw0rd', 5)), 200)).expiresAt).toBe(expiresAt);
-    // The server runs in this process: its clock is moved past the date (Date only; timers keep running).
-    vi.useFakeTimers({ toFake: ['Date'] });
+    // The server's links' clock is moved to just before the date, then past it (the process's own time is left alone).
     try {
-      vi.setSystemTime(expiresAt - 60_000);
+      clockShift = expiresAt - 60_000 - Date.now();
       expect((await linkCall(ROOM_LINK_PATHS.content, token, withPassword('Dated-Passw0rd', 5))).status).toBe(200);
-      vi.setSystemTime(expiresAt + 1);
+      clockShift = expiresAt + 1 - Date.now();
       for (const path of [ROOM_LINK_PATHS.info, ROOM_LINK_PATHS.content]) {
         const late = await expectBackendError(await linkCall(path, token, withPassword('Dated-Passw0rd', 5)), 410, 'NotFoundException');
         expect(late).toMatchObject({ message: 'This link has expired', metadata: { reason: 'linkExpired' } });
       }
+      // The owner's list says so too.
+      expect((await json<RoomLinkList>(await req('owner', 'GET', ROOM_LINK_PATHS.links(room.uuid, file.uuid)), 200)).links.find((l) => l.uuid === link.uuid)).toMatchObject({ state: 'expired' });
     } finally {
-      vi.useRealTimers();
+      clockShift = 0;
     }
     // A date in the past or beyond the longest expiry is bad input, named in the §8 shape.
     for (const [at, code] of [[Date.now() - 1000, 'too_small'], [Date.now() + 100 * 86_400_000, 'too_big']] as const) {

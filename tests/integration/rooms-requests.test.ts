@@ -125,7 +125,7 @@ describe('a registered sender answers', () => {
     await json(await req(s.owner, 'POST', ROOM_PATHS.files(room.uuid), { folderUuid: folder.uuid, name: 'contract.pdf', size: 3, mimeType: 'application/pdf' }), 201);
     for (const [level, tag] of [[SECURITY_LEVELS.LEVEL_1, 'one'], [SECURITY_LEVELS.LEVEL_2, 'two']] as const) {
       const { created, mail, token } = await request(s.owner, email('sender'));
-      expect(created).toMatchObject({ state: 'open', email: email('sender'), folderUuid: folder.uuid, folderName: 'Inbound', requestedBy: email('owner'), filesCopied: 0 });
+      expect(created).toMatchObject({ state: 'open', email: email('sender'), folderUuid: folder.uuid, folderName: 'Inbound', requestedBy: email('owner'), requestedByName: 'Olga Owner', filesCopied: 0 });
       // A registered address goes straight to the send page's dar variant.
       expect(extractLink(mail, '/secumails/send').pathname).toBe('/secumails/send');
       expect(mail.text).toContain('Please send the signed contract');
@@ -152,7 +152,7 @@ describe('a registered sender answers', () => {
       expect(notice.some((m) => m.subject.includes('sent the files you requested') && m.text.includes('Deals / Inbound'))).toBe(true);
 
       const list = await json<RoomRequestList>(await req(s.owner, 'GET', ROOM_REQUEST_PATHS.requests(room.uuid)), 200);
-      expect(list.requests.find((r) => r.uuid === created.uuid)).toMatchObject({ state: 'used', filesCopied: 2 });
+      expect(list.requests.find((r) => r.uuid === created.uuid)).toMatchObject({ state: 'used', filesCopied: 2, requestedBy: email('owner'), requestedByName: 'Olga Owner' });
       // Single use: the link answers 410, a second answer too.
       await expectBackendError(await tokenReq(null, 'GET', ROOM_REQUEST_PATHS.info, token), 410);
       const again = await expectBackendError(await tokenReq(s.sender, 'POST', ROOM_REQUEST_PATHS.delivery, token, {}), 410);

@@ -22,6 +22,11 @@ export interface TestServerOptions {
   databaseUrl?: string;
   /** SQLite even when KUVERT_TEST_DATABASE_URL is set (two servers of a test on both kinds of database). */
   sqlite?: true;
+  /**
+   * The public links' clock (`app.clock`, server/README "The links' clock"), e.g. `() => Date.now() + shift`:
+   * a test moves it past a link's date instead of waiting or faking the process's own time.
+   */
+  clock?: () => number;
   /** Receives the server's real log (the production logger with its redaction, at `config.logLevel`, default debug). */
   logStream?: { write(line: string): void };
 }
@@ -68,6 +73,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     config,
     databaseSchema,
     databasePoolSize: 3,
+    ...(options.clock ? { clock: options.clock } : {}),
     ...(options.logStream ? { logStream: options.logStream } : { logger: false }),
   });
   const admin = options.admin === false ? { email: '', password: '' } : (options.admin ?? { ...TEST_ADMIN });

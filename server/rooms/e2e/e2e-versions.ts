@@ -5,6 +5,7 @@
 import type { E2eFileVersionList } from '@shared/contract/rooms-e2e-versions';
 import type { RequestContext } from '../../core/request-context';
 import { requireEncrypted } from './e2e-rooms';
+import { personName } from '../kind/activity';
 import { liveFile } from '../kind/file-rows';
 import { liveRoom, requireRole } from '../kind/roles';
 
@@ -30,6 +31,8 @@ export async function listE2eVersions(ctx: RequestContext, roomUuid: string, fil
       'room_e2e_versions.wrapped_file_key',
       'room_e2e_versions.metadata',
       'users.uuid as uploader',
+      'users.first_name',
+      'users.last_name',
       'signer.uuid as signer',
     ])
     .where('room_file_versions.file_id', '=', file.id)
@@ -46,6 +49,8 @@ export async function listE2eVersions(ctx: RequestContext, roomUuid: string, fil
       wrappedFileKey: r.wrapped_file_key,
       metadata: r.metadata,
       uploaderUuid: r.uploader ?? null,
+      // Issue 32: a name to show beside the signed address (as the plain versions list answers it).
+      uploadedByName: r.uploader ? personName(r) : null,
       // Null `signed_by`: the uploader signed (as for the current file).
       signerUuid: r.signer ?? r.uploader ?? null,
     })),

@@ -57,7 +57,7 @@ export async function openRequestByToken(db: Kysely<Database>, token: string): P
   return row;
 }
 
-export function toWire(row: RequestRow, extra: { roomUuid: string; folderUuid: string | null; folderName: string | null; requestedBy: string }): RoomRequest {
+export function toWire(row: RequestRow, extra: { roomUuid: string; folderUuid: string | null; folderName: string | null; requestedBy: string; requestedByName: string | null }): RoomRequest {
   return {
     uuid: row.uuid,
     roomUuid: extra.roomUuid,
@@ -66,6 +66,7 @@ export function toWire(row: RequestRow, extra: { roomUuid: string; folderUuid: s
     email: row.email,
     message: row.message,
     requestedBy: extra.requestedBy,
+    requestedByName: extra.requestedByName,
     state: stateOf(row),
     createdAt: Number(row.created_at),
     expiresAt: Number(row.expires_at),

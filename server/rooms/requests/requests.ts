@@ -23,6 +23,7 @@ import { assertPasswordMeetsPolicy } from '../../security/password-policy';
 import { hashPassword } from '../../users/passwords';
 import { UserExistsError, type UserRow } from '../../users/users-repository';
 import { newRequestToken, openRequestByToken, requestTokenHash, toWire, type RequestRow } from './request-rows';
+import { personName } from '../kind/activity';
 import { liveFolder, liveRoom, requireRole, type RoomRow } from '../kind/roles';
 import { requireRoomKind } from '../kind/room-kind';
 
@@ -86,7 +87,7 @@ export async function createRequest(ctx: RequestContext, roomUuid: string, input
       signup: !registered,
     },
   });
-  return toWire(row, { roomUuid: room.uuid, folderUuid: folder?.uuid ?? null, folderName: folder?.name ?? null, requestedBy: user.email });
+  return toWire(row, { roomUuid: room.uuid, folderUuid: folder?.uuid ?? null, folderName: folder?.name ?? null, requestedBy: user.email, requestedByName: personName(user) });
 }
 
 /** Every request of the room, newest first (OWNER: like the access list). */
@@ -99,13 +100,13 @@ export async function listRequests(ctx: RequestContext, roomUuid: string): Promi
     .leftJoin('room_folders as f', 'f.id', 'r.folder_id')
     .innerJoin('users as u', 'u.id', 'r.requester_id')
     .selectAll('r')
-    .select(['f.uuid as folder_uuid', 'f.name as folder_name', 'u.email as requester_email'])
+    .select(['f.uuid as folder_uuid', 'f.name as folder_name', 'u.email as requester_email', 'u.first_name', 'u.last_name'])
     .where('r.room_id', '=', room.id)
     .orderBy('r.created_at', 'desc')
     .orderBy('r.id', 'desc')
     .execute();
   return {
-    requests: rows.map((r) => toWire(r, { roomUuid: room.uuid, folderUuid: r.folder_uuid, folderName: r.folder_name, requestedBy: r.requester_email })),
+    requests: rows.map((r) => toWire(r, { roomUuid: room.uuid, folderUuid: r.folder_uuid, folderName: r.folder_name, requestedBy: r.requester_email, requestedByName: personName(r) })),
   };
 }
 

@@ -58,7 +58,7 @@ declare module '../../db/schema' {
 export type FolderLinkRow = Selectable<RoomFolderLinksTable>;
 const kindOf = (value: string): RoomFolderLinkKind => (value === 'drop' ? 'drop' : 'folder');
 
-const toWire = (row: FolderLinkRow, folderUuid: string, createdBy: string, createdByName: string | null): RoomFolderLink => ({
+const toWire = (row: FolderLinkRow, folderUuid: string, createdBy: string, createdByName: string | null, now: number): RoomFolderLink => ({
   uuid: row.uuid,
   folderUuid,
   kind: kindOf(row.kind),
@@ -67,7 +67,7 @@ const toWire = (row: FolderLinkRow, folderUuid: string, createdBy: string, creat
   createdAt: Number(row.created_at),
   expiresAt: Number(row.expires_at),
   revokedAt: row.revoked_at === null ? null : Number(row.revoked_at),
-  state: linkStateOf(row),
+  state: linkStateOf(row, now),
   downloads: Number(row.downloads),
   uploads: Number(row.uploads),
   maxDownloads: row.max_downloads === null ? null : Number(row.max_downloads),
@@ -92,7 +92,7 @@ export async function createFolderLink(ctx: RequestContext, roomUuid: string, fo
     throw badRequest(message, { issues: [{ path: '/maxDownloads', code: 'invalid', message }] });
   }
   const token = newLinkToken();
-  const now = Date.now();
+  const now = app.clock();
   const row = await app.db
     .insertInto('room_folder_links')
     .values({
@@ -110,7 +110,7 @@ export async function createFolderLink(ctx: RequestContext, roomUuid: string, fo
     })
     .returningAll()
     .executeTakeFirstOrThrow();
-  return { ...toWire(row, folder.uuid, user.email, personName(user)), url: roomFolderLinkUrl(app.config.publicUrl, token) };
+  return { ...toWire(row, folder.uuid, user.email, personName(user), now), url: roomFolderLinkUrl(app.config.publicUrl, token) };
 }
 
 /** Every link of the folder, newest first, with kind and state. */
@@ -125,7 +125,7 @@ export async function listFolderLinks(ctx: RequestContext, roomUuid: string, fol
     .orderBy('l.created_at', 'desc')
     .orderBy('l.id', 'desc')
     .execute();
-  return { links: rows.map((r) => toWire(r, folder.uuid, r.creator_email ?? '', personName({ first_name: r.creator_first_name, last_name: r.creator_last_name }))) };
+  return { links: rows.map((r) => toWire(r, folder.uuid, r.creator_email ?? '', personName({ first_name: r.creator_first_name, last_name: r.creator_last_name }), ctx.app.clock())) };
 }
 
 export async function revokeFolderLink(ctx: RequestContext, roomUuid: string, folderUuid: string, linkUuid: string): Promise<void> {
@@ -153,7 +153,7 @@ export async function folderLinkTarget(app: FastifyInstance, token: string, pass
   const link = await app.db.selectFrom('room_folder_links').selectAll().where('token_hash', '=', linkTokenHash(token)).executeTakeFirst();
   if (!link) throw notFound('Link not found', { reason: 'linkInvalid' });
   if (kind !== 'any' && kindOf(link.kind) !== kind) throw notFound(kind === 'drop' ? 'This link is not an upload link' : 'This link is an upload link: it lists nothing', { reason: 'wrongLinkKind' });
-  refuseUnlessActive(linkStateOf(link));
+  refuseUnlessActive(linkStateOf(link, app.clock()));
   if (password !== false) await checkPassword(app, link, password, 'folder:');
   const folderGone = () => gone('folderDeleted', 'The shared folder was deleted');
   const room = await app.db.selectFrom('data_rooms').selectAll().where('id', '=', link.room_id).where('deleted_at', 'is', null).executeTakeFirst();

@@ -16,6 +16,7 @@ import { linkStateOf } from './links';
  */
 export async function listRoomLinks(ctx: RequestContext, roomUuid: string): Promise<RoomLinkOverview> {
   const { db } = ctx.app;
+  const now = ctx.app.clock();
   const room = await liveRoom(db, roomUuid);
   await requireRole(db, room, ctx.user.id, 'manageAccess');
   requireRoomKind(room, 'plain', 'This is a Secure room (end-to-end encrypted): it has no public links — the server cannot read its files');
@@ -50,7 +51,7 @@ export async function listRoomLinks(ctx: RequestContext, roomUuid: string): Prom
     createdAt: Number(r.created_at),
     expiresAt: Number(r.expires_at),
     revokedAt: r.revoked_at === null ? null : Number(r.revoked_at),
-    state: linkStateOf(r),
+    state: linkStateOf(r, now),
     downloads: Number(r.downloads),
     maxDownloads: r.max_downloads === null ? null : Number(r.max_downloads),
     passwordProtected: r.password_hash !== null,

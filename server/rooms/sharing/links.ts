@@ -57,13 +57,13 @@ declare module '../../db/schema' {
 type LinkRow = Selectable<RoomLinksTable>;
 const DAY_MS = 86_400_000;
 
-export function linkStateOf(row: Pick<LinkRow, 'revoked_at' | 'expires_at' | 'downloads' | 'max_downloads'>, now = Date.now()): RoomLinkState {
+export function linkStateOf(row: Pick<LinkRow, 'revoked_at' | 'expires_at' | 'downloads' | 'max_downloads'>, now: number): RoomLinkState {
   if (row.revoked_at !== null) return 'revoked';
   if (Number(row.expires_at) <= now) return 'expired';
   return row.max_downloads !== null && Number(row.downloads) >= Number(row.max_downloads) ? 'usedUp' : 'active';
 }
 
-const toWire = (row: LinkRow, fileUuid: string, createdBy: string, createdByName: string | null): RoomLink => ({
+const toWire = (row: LinkRow, fileUuid: string, createdBy: string, createdByName: string | null, now: number): RoomLink => ({
   uuid: row.uuid,
   fileUuid,
   createdBy,
@@ -71,7 +71,7 @@ const toWire = (row: LinkRow, fileUuid: string, createdBy: string, createdByName
   createdAt: Number(row.created_at),
   expiresAt: Number(row.expires_at),
   revokedAt: row.revoked_at === null ? null : Number(row.revoked_at),
-  state: linkStateOf(row),
+  state: linkStateOf(row, now),
   downloads: Number(row.downloads),
   maxDownloads: row.max_downloads === null ? null : Number(row.max_downloads),
   passwordProtected: row.password_hash !== null,
@@ -104,7 +104,7 @@ export async function createLink(ctx: RequestContext, roomUuid: string, fileUuid
   const { room, file } = await sharedFile(ctx, roomUuid, fileUuid);
   refuseEncryptedRoom(room);
   const token = newLinkToken();
-  const now = Date.now();
+  const now = app.clock();
   const expiresAt = expiryOf(input, now);
   const passwordHash = input.password === undefined ? null : await hashPassword(input.password);
   const row = await app.db
@@ -123,7 +123,7 @@ export async function createLink(ctx: RequestContext, roomUuid: string, fileUuid
     })
     .returningAll()
     .executeTakeFirstOrThrow();
-  return { ...toWire(row, file.uuid, user.email, personName(user)), url: roomLinkUrl(app.config.publicUrl, token) };
+  return { ...toWire(row, file.uuid, user.email, personName(user), now), url: roomLinkUrl(app.config.publicUrl, token) };
 }
 
 /** Every link of the file, newest first (revoked and expired ones too, with their state). */
@@ -138,7 +138,7 @@ export async function listLinks(ctx: RequestContext, roomUuid: string, fileUuid:
     .orderBy('l.created_at', 'desc')
     .orderBy('l.id', 'desc')
     .execute();
-  return { links: rows.map((r) => toWire(r, file.uuid, r.creator_email ?? '', personName({ first_name: r.creator_first_name, last_name: r.creator_last_name }))) };
+  return { links: rows.map((r) => toWire(r, file.uuid, r.creator_email ?? '', personName({ first_name: r.creator_first_name, last_name: r.creator_last_name }), ctx.app.clock())) };
 }
 
 export async function revokeLink(ctx: RequestContext, roomUuid: string, fileUuid: string, linkUuid: string): Promise<void> {
@@ -190,7 +190,7 @@ export function refuseUnlessActive(state: RoomLinkState): void {
 async function linkTarget(app: FastifyInstance, token: string, password: string | undefined) {
   const link = await app.db.selectFrom('room_links').selectAll().where('token_hash', '=', linkTokenHash(token)).executeTakeFirst();
   if (!link) throw notFound('Link not found', { reason: 'linkInvalid' });
-  const state = linkStateOf(link);
+  const state = linkStateOf(link, app.clock());
   refuseUnlessActive(state);
   await checkPassword(app, link, password);
   const fileGone = () => gone('fileDeleted', 'The shared file was deleted');

@@ -257,6 +257,11 @@ export interface E2eListedFile {
   name: string;
   size: number;
   uploadedBy: string;
+  /**
+   * Issue 32: the uploader's display name as the server answers it (absent or null: none known).
+   * Shown beside the signed address when the signer is the uploader, never instead of it.
+   */
+  uploadedByName?: string | null;
   /** The verified metadata, or the error code that stopped it (shown on the row). */
   metadata: RoomFileMetadata | null;
   /**
@@ -316,7 +321,7 @@ export async function openE2eFolder(contents: RoomContents, keys: UnlockedKeys, 
   const fail = (row: E2eListedFile, code: string) => (row.problem = code);
   const files: E2eListedFile[] = contents.files.map((listed, i) => {
     const extra = extraOf.get(listed.uuid);
-    return { uuid: listed.uuid, name: fileNames[i] ?? '', size: extra?.plaintextSize ?? 0, uploadedBy: listed.uploadedBy, metadata: null, problem: null, version: extra?.version ?? 1, wrappedFileKey: extra?.wrappedFileKey ?? '' };
+    return { uuid: listed.uuid, name: fileNames[i] ?? '', size: extra?.plaintextSize ?? 0, uploadedBy: listed.uploadedBy, uploadedByName: listed.uploadedByName ?? null, metadata: null, problem: null, version: extra?.version ?? 1, wrappedFileKey: extra?.wrappedFileKey ?? '' };
   });
   const toOpen: E2eFileToVerify[] = [];
   for (const [i, row] of files.entries()) {

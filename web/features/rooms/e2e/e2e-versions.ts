@@ -42,7 +42,7 @@ export async function openE2eVersions(roomUuid: string, keys: UnlockedKeys, curr
     uuid: v.uuid,
     version: v.version,
     current: false,
-    file: { uuid: current.uuid, name: '', size: v.plaintextSize, uploadedBy: '', metadata: null, problem: null, version: v.version, wrappedFileKey: v.wrappedFileKey } as E2eListedFile,
+    file: { uuid: current.uuid, name: '', size: v.plaintextSize, uploadedBy: '', uploadedByName: v.uploadedByName ?? null, metadata: null, problem: null, version: v.version, wrappedFileKey: v.wrappedFileKey } as E2eListedFile,
   }));
   // No sealed name of its own: a version shows the name it was signed with (a later rename re-signs only the current one).
   await verifyE2eFiles(roomUuid, roomKey, keys, state, earlier.map((row, i) => ({ row: row.file, name: null, extra: list.versions[i]! })));
@@ -61,7 +61,7 @@ export async function currentE2eFile(roomUuid: string, folderUuid: string | null
   const extra = files.find((f) => f.uuid === row.uuid);
   if (!extra) throw new E2eFileGoneError();
   if (extra.version === row.version && extra.wrappedFileKey === row.wrappedFileKey) return { file: row, changed: false };
-  const fresh: E2eListedFile = { ...row, size: extra.plaintextSize, metadata: null, problem: null, version: extra.version, wrappedFileKey: extra.wrappedFileKey };
+  const fresh: E2eListedFile = { ...row, uploadedByName: null, size: extra.plaintextSize, metadata: null, problem: null, version: extra.version, wrappedFileKey: extra.wrappedFileKey };
   const state = await call(apiClient, X.state, { params: { roomUuid } });
   await verifyE2eFiles(roomUuid, await roomKeyOf(roomUuid, keys), keys, state, [{ row: fresh, name: row.name, extra }]);
   await refuseRolledBack(keys, [fresh]);

@@ -6,6 +6,7 @@ import { DataTable, type DataTableColumn } from '@web/components/data-table';
 import { useNotify } from '@web/lib/toasts';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { PersonName } from '../person-name';
 import { useDateFormat } from '../room-format';
 import { revokeRoomRequest, useRoomRequests } from './api';
 
@@ -36,7 +37,7 @@ export function RoomRequestsSection({ roomUuid, roomName }: { roomUuid: string; 
   const columns: DataTableColumn<RoomRequest>[] = [
     { id: 'email', header: t('roomRequests:list.columns.email'), cell: (r) => r.email },
     { id: 'folder', header: t('roomRequests:list.columns.folder'), cell: (r) => r.folderName ?? roomName },
-    { id: 'by', header: t('roomRequests:list.columns.by'), cell: (r) => r.requestedBy },
+    { id: 'by', header: t('roomRequests:list.columns.by'), cell: (r) => <PersonName email={r.requestedBy} name={r.requestedByName} /> },
     { id: 'state', header: t('roomRequests:list.columns.state'), cell: (r) => (r.state === 'used' ? t('roomRequests:list.usedFiles', { count: r.filesCopied }) : t(`roomRequests:list.states.${r.state}`)) },
     { id: 'expires', header: t('roomRequests:list.columns.expires'), cell: (r) => dateFormat.format(r.expiresAt) },
     {
