@@ -81,10 +81,13 @@ const embedScript = (message: string) => `/* Kuvert form embed: <script src="...
 /** Not encapsulated: the CORS hook must see the public form routes (formRoutes) and the 404 handler (preflight). */
 export const formEmbedRoutes = fp(
   async (app: FastifyInstance) => {
-    app.addHook('onRequest', async (request, reply) => {
-      if (!request.url.startsWith(PUBLIC_FORMS_API)) return;
-      if (await publicFormsCors(app, request, reply)) return reply;
-      return undefined;
+    // Callback style: every other request passes without a promise and a microtask turn (issue 35 §4).
+    // A preflight it answers does not go on (no done()).
+    app.addHook('onRequest', (request, reply, done) => {
+      if (!request.url.startsWith(PUBLIC_FORMS_API)) return done();
+      publicFormsCors(app, request, reply).then((answered) => {
+        if (!answered) done();
+      }, done);
     });
 
     app.get('/form/:formId', { config: { access: 'public' }, schema: { hide: true } }, async (_request, reply) => {

@@ -133,16 +133,24 @@ async function checkCommit(app: FastifyInstance, request: FastifyRequest, submis
   if (reason) return refuse(app, request, deliveryUuid, declared.field_name, reason);
 }
 
+/** A form submission's file calls (add, commit) checked against what the submission declared. */
+async function checkSubmissionUpload(app: FastifyInstance, request: FastifyRequest): Promise<void> {
+  const endpoint = request.routeOptions.config.endpoint;
+  if (request.session?.kind !== 'submit' || (endpoint !== DELIVERY_ENDPOINTS.addFile && endpoint !== DELIVERY_ENDPOINTS.commitFile)) return;
+  const submission = await submissionOf(app, request.session.id);
+  if (!submission) return; // a submit-box ticket's session
+  if (endpoint === DELIVERY_ENDPOINTS.addFile) await checkCreate(app, request, submission);
+  else await checkCommit(app, request, submission);
+}
+
 /** Not encapsulated: the hook must see the delivery routes the submission's session calls. */
 export const formUploadChecks = fp(
   async (app: FastifyInstance) => {
-    app.addHook('preHandler', async (request) => {
-      const endpoint = request.routeOptions.config.endpoint;
-      if (request.session?.kind !== 'submit' || (endpoint !== DELIVERY_ENDPOINTS.addFile && endpoint !== DELIVERY_ENDPOINTS.commitFile)) return;
-      const submission = await submissionOf(app, request.session.id);
-      if (!submission) return; // a submit-box ticket's session
-      if (endpoint === DELIVERY_ENDPOINTS.addFile) await checkCreate(app, request, submission);
-      else await checkCommit(app, request, submission);
+    // Callback style: a request without a submit session (nearly all) passes without a promise and a
+    // microtask turn, and without building routeOptions (issue 35 §4).
+    app.addHook('preHandler', (request, _reply, done) => {
+      if (request.session?.kind !== 'submit') return done();
+      checkSubmissionUpload(app, request).then(() => done(), done);
     });
   },
   { name: 'kuvert-form-upload-checks', dependencies: [ACCESS_PLUGIN], fastify: '5.x' },

@@ -1,7 +1,7 @@
 // Decryption as a WHATWG TransformStream: header + records in, plaintext out. Rejects every
 // rearrangement of records, each with its own error (errors.ts); README "What the decoder rejects".
 import { createSHA256, type IHasher } from 'hash-wasm';
-import { bytesEqual, concatBytes, toHex } from './bytes';
+import { bytesEqual, concatBytes } from './bytes';
 import { ContentCommitmentCheck } from './content-commitment';
 import {
   StreamEmptyFinalRecordError,
@@ -54,6 +54,11 @@ export interface DecryptStreamOptions {
 const LOOKAHEAD_RECORDS = 64;
 /** Tags of this many recent records are kept to recognise duplicates and appended copies (16 B each). */
 const REMEMBERED_TAGS = 4096;
+
+/** A record's tag as a Map key: one char per byte (hex with padStart cost 32 string steps per record). */
+function tagKey(tag: Uint8Array): string {
+  return String.fromCharCode(...tag);
+}
 
 interface Failure {
   index: number;
@@ -258,7 +263,7 @@ export class StreamDecoder {
   }
 
   private rememberTag(record: Uint8Array): void {
-    this.seenTags.set(toHex(record.subarray(record.length - STREAM_TAG_BYTES)), record.length);
+    this.seenTags.set(tagKey(record.subarray(record.length - STREAM_TAG_BYTES)), record.length);
     if (this.seenTags.size > REMEMBERED_TAGS) {
       const oldest = this.seenTags.keys().next().value;
       if (oldest !== undefined) this.seenTags.delete(oldest);
@@ -269,7 +274,7 @@ export class StreamDecoder {
   private startsWithSeenRecord(bytes: Uint8Array): boolean {
     for (const length of new Set(this.seenTags.values())) {
       if (bytes.length < length) continue;
-      if (this.seenTags.get(toHex(bytes.subarray(length - STREAM_TAG_BYTES, length))) === length) return true;
+      if (this.seenTags.get(tagKey(bytes.subarray(length - STREAM_TAG_BYTES, length))) === length) return true;
     }
     return false;
   }

@@ -73,7 +73,11 @@ export function recordNonce(noncePrefix: Uint8Array, index: number, isFinal: boo
   if (!Number.isInteger(index) || index < 0 || index >= MAX_RECORD_COUNT) throw new RangeError(`Record index ${index} out of range`);
   const nonce = new Uint8Array(12);
   nonce.set(noncePrefix, 0);
-  new DataView(nonce.buffer).setUint32(7, index, false);
+  // Big-endian by hand: a DataView per record was the largest allocation of the coders' own work.
+  nonce[7] = index >>> 24;
+  nonce[8] = (index >>> 16) & 0xff;
+  nonce[9] = (index >>> 8) & 0xff;
+  nonce[10] = index & 0xff;
   nonce[11] = isFinal ? 1 : 0;
   return nonce;
 }
