@@ -195,8 +195,8 @@ test('a 300 MiB Secure folder downloads as a ZIP through the download service wo
   for (const [path, name, mib, folderUuid] of [['video.bin', 'video.bin', 150, big], ['Inner/archive.bin', 'archive.bin', 100, inner], ['data.bin', 'data.bin', 50, big]] as const) {
     // One byte over a whole MiB: the last record is a short one.
     const bytes = new Uint8Array(randomBytes(mib * MiB + 1));
-    // Sealed in records of the web client's size (512 KiB), as its own uploads are.
-    const { file } = await uploadE2eFile(server, actor, room.uuid, roomKey, { name, bytes, partSize: PART_SIZE, folderUuid, recordSize: DEFAULT_RECORD_SIZE });
+    // Sealed in records of the web client's size (512 KiB), as its own uploads are; parts sent several at once (the shared transfer engine).
+    const { file } = await uploadE2eFile(server, actor, room.uuid, roomKey, { name, bytes, partSize: PART_SIZE, folderUuid, recordSize: DEFAULT_RECORD_SIZE, engine: {} });
     expect(file, `upload of ${name}`).toBeDefined();
     want.set(path, sha256(bytes));
   }
