@@ -6,6 +6,7 @@ import type { UserKeyUsage } from './keys';
 import type { Manifest, SignedManifest } from './manifest';
 import type { RoomFileMetadata, RoomFileRef, RoomItemKind, RoomMetadataExpectation, SignedRoomFileMetadata } from './room';
 import type { RoomCommentOpened, RoomCommentRef } from './room-comments';
+import type { RoomFolderLabels, RoomFolderLabelsOpened, RoomFolderLabelsRef, RoomFolderLabelsWire } from './room-folder-labels';
 import type { RoomKeyGrant, RoomKeyGrantExpectation, SignedRoomKeyGrant } from './room-grant';
 import type { RoomMemberEntry, RoomMemberList, RoomMemberListExpectation, SignedRoomMemberList } from './room-members';
 import type { Argon2idParameters, SecuPassBlobV3 } from './secupass';
@@ -169,6 +170,10 @@ export interface CryptoApi {
   sealRoomComment(args: { roomKey: KeyHandle; signingKey: KeyHandle; ref: RoomCommentRef; text: string; writtenAt: string }): Promise<{ text: string; signature: string }>;
   /** Verifies (each author's pinned key) and opens a list of comments in ONE Worker call; a failed one is `room-comment-invalid`. */
   openRoomComments(args: { roomKey: KeyHandle; items: { ref: RoomCommentRef; text: string; signature: string; signerPublicKey: string }[] }): Promise<{ results: RoomBatchResult<RoomCommentOpened>[] }>;
+  /** Seals and signs a Secure room folder's classification and status (room-folder-labels.ts): the `labels` and `signature` the server stores. */
+  sealRoomFolderLabels(args: { roomKey: KeyHandle; signingKey: KeyHandle; ref: RoomFolderLabelsRef; labels: RoomFolderLabels }): Promise<RoomFolderLabelsWire>;
+  /** Verifies (each signer's pinned key) and opens folders' labels in ONE Worker call; one result per item, a failed one with its code. */
+  openRoomFolderLabels(args: { roomKey: KeyHandle; items: { ref: RoomFolderLabelsRef; labels: string; signature: string; signerPublicKey: string }[] }): Promise<{ results: RoomBatchResult<RoomFolderLabelsOpened>[] }>;
   /** The granter signs a room-key copy (room, epoch, recipient, the copy's hash; `signerKeyId` from the key): README section 7. */
   signRoomKeyGrant(args: { signingKey: KeyHandle; roomId: string; epoch: number; recipientUserId: string; wrapped: WrappedFileKey; granterUserId: string; createdAt: string }): Promise<SignedRoomKeyGrant>;
   /** RoomKeyGrantInvalidError unless it verifies with the granter's (pinned) key and names exactly this copy. */

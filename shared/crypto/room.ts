@@ -50,7 +50,7 @@ export async function deriveRoomKeys(roomKey: Uint8Array): Promise<RoomKeys> {
 }
 
 /** Associated data: the label and the ids joined by "|" (ids are UUIDs / decimal versions, which never hold "|"). */
-export function roomAad(label: 'name' | 'file key' | 'metadata' | 'comment', ...ids: (string | number)[]): Uint8Array {
+export function roomAad(label: 'name' | 'file key' | 'metadata' | 'comment' | 'folder labels', ...ids: (string | number)[]): Uint8Array {
   for (const id of ids) if (String(id).includes('|')) throw new TypeError('Room ids cannot contain "|"');
   return utf8Encode([`Kuvert room v1 ${label}`, ...ids.map(String)].join('|'));
 }

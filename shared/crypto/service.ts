@@ -8,6 +8,7 @@ import { fingerprintOf, formatFingerprint, importPublicKey, keyIdOf, type UserKe
 import { signManifest, verifyManifest, type Manifest, type SignedManifest } from './manifest';
 import { signRoomMemberList, verifyRoomMemberList, type RoomMemberEntry, type RoomMemberListExpectation, type SignedRoomMemberList } from './room-members';
 import { openRoomComment, sealRoomComment, type RoomCommentRef } from './room-comments';
+import { openRoomFolderLabels, sealRoomFolderLabels, type RoomFolderLabels, type RoomFolderLabelsRef } from './room-folder-labels';
 import { signRoomKeyGrant, verifyRoomKeyGrant, type RoomKeyGrantExpectation, type SignedRoomKeyGrant } from './room-grant';
 import { openContactPins, sealContactPins, type ContactPinList, type SealedContactPins } from './contact-pins';
 import { changeSecuPass, setupSecuPass, unlockSecuPass, type Argon2idParameters } from './secupass';
@@ -414,6 +415,15 @@ export class CryptoService implements CryptoApi {
   async openRoomComments(args: { roomKey: KeyHandle; items: { ref: RoomCommentRef; text: string; signature: string; signerPublicKey: string }[] }) {
     const keys = await this.roomKeys(args.roomKey).derived;
     return { results: await eachSettled(args.items, async (item) => openRoomComment(keys, item.ref, item, await importPublicKey(fromBase64Url(item.signerPublicKey), 'signing'))) };
+  }
+
+  async sealRoomFolderLabels(args: { roomKey: KeyHandle; signingKey: KeyHandle; ref: RoomFolderLabelsRef; labels: RoomFolderLabels }) {
+    return sealRoomFolderLabels(await this.roomKeys(args.roomKey).derived, args.ref, args.labels, this.userKey(args.signingKey, 'signing'));
+  }
+
+  async openRoomFolderLabels(args: { roomKey: KeyHandle; items: { ref: RoomFolderLabelsRef; labels: string; signature: string; signerPublicKey: string }[] }) {
+    const keys = await this.roomKeys(args.roomKey).derived;
+    return { results: await eachSettled(args.items, async (item) => openRoomFolderLabels(keys, item.ref, item, await importPublicKey(fromBase64Url(item.signerPublicKey), 'signing'))) };
   }
 
   async signRoomKeyGrant(args: { signingKey: KeyHandle; roomId: string; epoch: number; recipientUserId: string; wrapped: WrappedFileKey; granterUserId: string; createdAt: string }) {

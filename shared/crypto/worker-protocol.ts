@@ -45,6 +45,8 @@ export const CRYPTO_METHODS: readonly CryptoMethod[] = [
   'verifyRoomFilesMetadata',
   'sealRoomComment',
   'openRoomComments',
+  'sealRoomFolderLabels',
+  'openRoomFolderLabels',
   'signRoomKeyGrant',
   'verifyRoomKeyGrant',
   'signRoomMemberList',

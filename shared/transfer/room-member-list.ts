@@ -2,6 +2,7 @@ import { call } from '@shared/api/call';
 import type { ApiClient } from '@shared/api/client';
 import { ROOM_E2E_ENDPOINTS } from '@shared/contract/endpoints/rooms-e2e';
 import type { RoomMemberListState } from '@shared/contract/rooms-e2e-member-list';
+import { ROOM_WRITER_ROLES } from '@shared/crypto/room';
 import { listedMember, type RoomMemberEntry, type RoomMemberList } from '@shared/crypto/room-members';
 import { verifiedContactKey, type E2eOptions } from './e2e';
 
@@ -205,4 +206,16 @@ export function signerRoleOf(list: RoomMemberList | null, signer: { userUuid: st
   const entry = listedMember(list, signer.userUuid);
   if (entry) return entry.role;
   return signer.role === null ? null : 'UNLISTED';
+}
+
+/**
+ * Whether a Secure room comment's author may have written it (README section 7 "Comments"): a
+ * comment binds no list version, so her role in the latest verified list counts, as for unbound
+ * file metadata (`signerRoleOf`): a VIEWER, PREVIEWER or a member the list does not hold while the
+ * server still calls her one is refused (`room-signer-not-writer`); a former member's comments stay
+ * readable. Without a verified list: the server's role.
+ */
+export function commentAuthorRefusal(list: RoomMemberList | null, author: { userUuid: string; role: string | null }): 'room-signer-not-writer' | null {
+  const role = signerRoleOf(list, author);
+  return role === null || ROOM_WRITER_ROLES.includes(role) ? null : 'room-signer-not-writer';
 }

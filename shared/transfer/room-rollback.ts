@@ -19,7 +19,7 @@ export interface FileCounterMemory {
  * against the memory and raises it for the newer ones (one save). Answers the files rolled back
  * (uuid → RoomVersionRolledBackError, code `room-version-rolled-back`): the caller refuses them as current.
  */
-export async function checkRoomFileRollback(memory: FileCounterMemory, files: { fileId: string; metadata: RoomFileMetadata }[]): Promise<Map<string, RoomVersionRolledBackError>> {
+export async function checkRoomFileRollback(memory: FileCounterMemory, files: { fileId: string; metadata: Pick<RoomFileMetadata, 'counter'> }[]): Promise<Map<string, RoomVersionRolledBackError>> {
   const rolledBack = new Map<string, RoomVersionRolledBackError>();
   const raise: { fileId: string; counter: number }[] = [];
   for (const { fileId, metadata } of files) {

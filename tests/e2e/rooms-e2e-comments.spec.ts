@@ -4,7 +4,9 @@
 // only; a VIEWER (another member, granted the room key) reads it, verified, without any button (and
 // her selection offers no Move or Delete); a
 // comment whose sealed text was changed on the way says it cannot be verified and shows no text.
-// The OWNER sets a file's classification and status (signed into its metadata): badges, the filter.
+// The OWNER sets a file's classification and status (signed into its metadata): badges, the filter;
+// and a folder's classification (a sealed, signed record of its own, README section 7 "Folder
+// labels"): badge, the table filter, the room search's label filter, still there after a reload.
 // axe on the tab and the filtered table.
 import { randomBytes } from 'node:crypto';
 import { expect, test, type Page } from '@playwright/test';
@@ -12,7 +14,7 @@ import { ROOM_PATHS } from '@shared/contract/rooms';
 import { signIn as apiSessionOf } from '@tests/integration/core-helpers';
 import { e2eActor, giveSecuPass, type E2eActor } from '@tests/integration/e2e-helpers';
 import { createUser as createUserInRepository, type TestUser } from '@tests/integration/escalation-helpers';
-import { createE2eRoom, grant, json, openRoomKey, req, uploadE2eFile } from '@tests/integration/rooms-e2e-helpers';
+import { createE2eFolder, createE2eRoom, grant, json, openRoomKey, req, uploadE2eFile } from '@tests/integration/rooms-e2e-helpers';
 import { startTestServer, type TestServer } from '../support/server';
 import { expectNoSeriousA11yViolations, locale, signInToInbox } from './fixtures';
 import { e2eRowAction, ROW_ITEMS } from './e2e-row-menu';
@@ -51,6 +53,7 @@ test.beforeAll(async () => {
   const { handle } = await openRoomKey(server, o, roomUuid);
   await uploadE2eFile(server, o, roomUuid, handle, { name: 'offer.pdf', bytes: new Uint8Array(randomBytes(2000)), partSize: 1024 });
   await uploadE2eFile(server, o, roomUuid, handle, { name: 'notes.txt', bytes: new Uint8Array(randomBytes(500)), partSize: 1024 });
+  await json(await createE2eFolder(server, o, roomUuid, handle, 'Board papers'), 201);
 });
 test.afterAll(async () => {
   await server?.close();
@@ -173,4 +176,44 @@ test('the OWNER sets a classification and a status (signed metadata): badges in 
   // The log has the SPEC §4 types and no value: the values are sealed in the metadata.
   const entries = await server.app.db.selectFrom('room_activity').select(['kind', 'detail']).where('kind', 'like', '%_set').orderBy('id').execute();
   expect(entries).toEqual([{ kind: 'classification_set', detail: null }, { kind: 'status_set', detail: null }]);
+});
+
+test('the OWNER classifies a folder (a signed record): badge, table filter, the room search finds it, a reload keeps it', async ({ page }) => {
+  test.setTimeout(180_000);
+  await signInToInbox(page, server, owner);
+  await page.goto(`${server.url}/secure-rooms/${roomUuid}`);
+  await unlockRoomKeys(page, OWNER_PASSPHRASE);
+  const folderRow = page.getByRole('row', { name: /Board papers/ });
+  await expect(folderRow).toBeVisible({ timeout: 60_000 });
+  await e2eRowAction(page, 'Board papers', rc.classification.action, 'folder');
+  const dialog = page.getByRole('dialog', { name: fill(rc.classification.title, { name: 'Board papers' }) });
+  await dialog.getByRole('combobox', { name: rc.classification.label }).selectOption('private');
+  await dialog.getByRole('button', { name: rc.save }).click();
+  await expect(toast(page, fill(rc.classification.saved, { name: 'Board papers' }))).toBeVisible({ timeout: 30_000 });
+  await expect(folderRow).toContainText(rc.classification.values.private, { timeout: 30_000 });
+
+  // The table filter keeps the folder and nothing else.
+  const filter = page.getByRole('group', { name: rc.filter.label });
+  await filter.getByRole('combobox', { name: rc.filter.classification }).selectOption('private');
+  await expect(folderRow).toBeVisible();
+  await expect(page.getByRole('row', { name: /notes\.txt|offer\.pdf/ })).toHaveCount(0);
+  await filter.getByRole('combobox', { name: rc.filter.classification }).selectOption('all');
+
+  // The room search's classification select alone lists the folder (its record verified in the walk).
+  const search = rooms.e2ePage.search;
+  await page.getByRole('group', { name: search.labels }).getByRole('combobox', { name: rc.filter.classification }).selectOption('private');
+  await page.getByRole('searchbox', { name: search.label }).press('Enter');
+  const hits = page.getByRole('table', { name: search.results });
+  await expect(hits.getByRole('row').filter({ has: page.getByRole('link', { name: 'Board papers', exact: true }) })).toContainText(fill(search.found.classification, { value: rc.classification.values.private }), { timeout: 60_000 });
+  await expect(hits.getByRole('row')).toHaveCount(2);
+
+  // After a reload the record is read and verified again; the server holds it sealed, the log has the type only.
+  await page.reload();
+  await unlockRoomKeys(page, OWNER_PASSPHRASE);
+  await expect(page.getByRole('row', { name: /Board papers/ })).toContainText(rc.classification.values.private, { timeout: 60_000 });
+  const stored = JSON.stringify(await server.app.db.selectFrom('room_e2e_folder_labels').selectAll().execute());
+  expect(stored).toContain('r1.');
+  expect(stored).not.toContain('private');
+  const logged = await server.app.db.selectFrom('room_activity').select(['kind', 'detail', 'item_type']).where('item_type', '=', 'folder').where('kind', 'like', 'classification%').execute();
+  expect(logged).toEqual([{ kind: 'classification_set', detail: null, item_type: 'folder' }]);
 });

@@ -7,12 +7,15 @@
 // network are named by the SPEC §8 partial-failure message while every other entry is intact; the downloaded folder itself not listing is the parent-download failure. Then search inside one room:
 // the plain room's search box (the server's route) and the Secure room's (decrypted names in the
 // browser), both accent-insensitive, each hit leading to its folder. axe on the states.
+// A 300 MiB Secure folder (three files, one in a sub-folder) downloads as a ZIP through the download
+// service worker, every entry SHA-256 equal (issue 31 §5's proof; the figures: `npm run bench -- e2e-zip`).
 // The files are sealed and uploaded from Node with the real CryptoService (rooms-e2e-helpers).
 import { createHash, randomBytes } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import type { RoomFolder } from '@shared/contract/rooms';
+import { DEFAULT_RECORD_SIZE } from '@shared/crypto/stream-format';
 import { signIn as apiSessionOf } from '@tests/integration/core-helpers';
 import { e2eActor, giveSecuPass, type E2eActor } from '@tests/integration/e2e-helpers';
 import { createUser as createUserInRepository, type TestUser } from '@tests/integration/escalation-helpers';
@@ -177,6 +180,46 @@ test('a corrupted file and a folder that cannot be listed are named by the parti
   await page.getByRole('button', { name: fill(rooms.crumbMenu.label, { name: 'Reports' }) }).click();
   await page.getByRole('menuitem', { name: rooms.files.zip }).click();
   await expect(page.locator('.fui-Toast', { hasText: fill(rooms.e2eZip.toastFailed, { title: 'Reports.zip' }) })).toContainText(fill(rooms.e2eZip.parentFailed, { name: 'Reports' }), { timeout: 60_000 });
+});
+
+test('a 300 MiB Secure folder downloads as a ZIP through the download service worker; every entry SHA-256 equal (issue 31 §5)', async ({ page }) => {
+  test.setTimeout(600_000);
+  const MiB = 1024 * 1024;
+  const started = Date.now();
+  // A room of its own (the first test compares the whole "Project vault"): Big › files of 300 MiB in all, one in a sub-folder.
+  const { room } = await createE2eRoom(server, actor, 'Large vault');
+  const { handle: roomKey } = await openRoomKey(server, actor, room.uuid);
+  const big = (await json<RoomFolder>(await createE2eFolder(server, actor, room.uuid, roomKey, 'Big'), 201)).uuid;
+  const inner = (await json<RoomFolder>(await createE2eFolder(server, actor, room.uuid, roomKey, 'Inner', big), 201)).uuid;
+  const want = new Map<string, string>();
+  for (const [path, name, mib, folderUuid] of [['video.bin', 'video.bin', 150, big], ['Inner/archive.bin', 'archive.bin', 100, inner], ['data.bin', 'data.bin', 50, big]] as const) {
+    // One byte over a whole MiB: the last record is a short one.
+    const bytes = new Uint8Array(randomBytes(mib * MiB + 1));
+    // Sealed in records of the web client's size (512 KiB), as its own uploads are; parts sent several at once (the shared transfer engine).
+    const { file } = await uploadE2eFile(server, actor, room.uuid, roomKey, { name, bytes, partSize: PART_SIZE, folderUuid, recordSize: DEFAULT_RECORD_SIZE, engine: {} });
+    expect(file, `upload of ${name}`).toBeDefined();
+    want.set(path, sha256(bytes));
+  }
+  const seeded = Date.now();
+
+  await signInToInbox(page, server, owner);
+  await page.evaluate(() => window.localStorage.setItem('kuvert.downloadPath', 'serviceWorker'));
+  await page.goto(`${server.url}/secure-rooms/${room.uuid}`);
+  await unlockRoomKeys(page, PASSPHRASE);
+  await e2eRowMenu(page, 'Big', 'folder').click();
+  const clicked = Date.now();
+  const [download] = await Promise.all([page.waitForEvent('download', { timeout: 120_000 }), page.getByRole('menuitem', { name: rooms.files.zip }).click()]);
+  expect(download.suggestedFilename()).toBe('Big.zip');
+  const path = (await download.path())!;
+  const downloaded = Date.now();
+  const saved = await zipEntries(path);
+  expect(saved.files).toEqual(want);
+  expect(saved.folders).toEqual(['Inner/']);
+  const checked = Date.now();
+  // CI time matters (a fixed cost of every run): the phases go to the report and the console.
+  const timing = `set-up ${((seeded - started) / 1000).toFixed(1)} s, sign-in and open ${((clicked - seeded) / 1000).toFixed(1)} s, ZIP to disk ${((downloaded - clicked) / 1000).toFixed(1)} s, SHA-256 check ${((checked - downloaded) / 1000).toFixed(1)} s`;
+  test.info().annotations.push({ type: 'timing', description: timing });
+  console.log(`[300 MiB Secure ZIP] ${timing}`);
 });
 
 test('search inside one room: the plain room asks the server, the Secure room searches its decrypted names; accents do not count', async ({ page }) => {

@@ -4,6 +4,8 @@
 // owner's file with her own key — the row says "Signed by a member who may not change files", and
 // never names the owner as signer; an EDITOR's re-signature (what a rename leaves) shows as hers,
 // "editor (uploaded by owner)"; an untouched file shows its uploader. axe on the room with them.
+// A comment the server stores for a member the signed list holds as VIEWER is not shown (its reason
+// instead); the EDITOR's comment is.
 // Case 4, a member's listed key changes: the reader gets the deliveries' changed-key dialog (Cancel
 // keeps the copy refused, Accept re-pins), and the OWNER's members table shows each copy's grant
 // state and grants a copy the server made anew from the row menu.
@@ -22,8 +24,10 @@ import { seedE2eRoomFiles } from '../support/seed-e2e-room-files';
 import { startTestServer, type TestServer } from '../support/server';
 import { apiCall, apiCreateAccount, apiSignIn, expectNoSeriousA11yViolations, locale, nodeClient, secuPassFromNode, signInToInbox } from './fixtures';
 import { apiShareRoom, unlockRoomKeys } from './rooms-fixtures';
+import { e2eRowAction, ROW_ITEMS } from './e2e-row-menu';
 
 const rooms = locale<typeof import('@locales/en/rooms.json')>('en', 'rooms');
+const rc = locale<typeof import('@locales/en/roomComments.json')>('en', 'roomComments');
 const PASSPHRASE = 'Malicious-Room-SecuPass-Alder-28';
 const PASSWORD = 'Good-Passw0rd-rooms-malicious';
 const owner = { email: 'owner.rooms-malicious@example.test', password: PASSWORD };
@@ -100,6 +104,19 @@ test.beforeAll(async () => {
   people = members;
   await reSign(members.viewer, uuids[0]!);
   await reSign(members.editor, uuids[1]!);
+  // Comments on Offer 3, sealed and signed by their authors: the EDITOR's through the route; the
+  // VIEWER's stored by the server (the route refuses her), her role in the signed list a VIEWER's.
+  const comment = async (member: Member, account: typeof viewer, text: string) => {
+    const state = (await (await apiCall(server, await apiSignIn(server, account), 'GET', ROOM_E2E_PATHS.state(roomUuid))).json()) as { roomKey: { wrappedKey: Parameters<CryptoApi['unwrapRoomKey']>[0]['wrapped'] } };
+    const roomKey = (await member.crypto.unwrapRoomKey({ privateKey: member.keys.encryption.handle, roomId: roomUuid, wrapped: state.roomKey.wrappedKey })).handle;
+    const sealedComment = await member.crypto.sealRoomComment({ roomKey, signingKey: member.keys.signing.handle, ref: { roomId: roomUuid, kind: 'file', itemId: uuids[2]!, authorUserId: member.uuid }, text, writtenAt: new Date().toISOString() });
+    const room = await db.selectFrom('data_rooms').select('id').where('uuid', '=', roomUuid).executeTakeFirstOrThrow();
+    const file = await db.selectFrom('room_files').select('id').where('uuid', '=', uuids[2]!).executeTakeFirstOrThrow();
+    const now = Date.now();
+    await db.insertInto('room_comments').values({ uuid: randomUUID(), room_id: room.id, folder_id: null, file_id: file.id, author_id: member.id, text: sealedComment.text, signature: sealedComment.signature, created_at: now, updated_at: now }).execute();
+  };
+  await comment(members.editor, editor, 'Checked by the editor.');
+  await comment(members.viewer, viewer, 'Approved (by a viewer).');
   // Case 2: another device of the VIEWER saw Offer 4 at state 2 (the highest counter in her signed,
   // synced contact pin list); the server hands out the older state it holds now (legacy: counter 0).
   const viewerPins = await ServerKeyPinStore.load({ client: (await nodeClient(server, viewer)).client, crypto: members.viewer.crypto, keys: members.viewer.keys, ownerUserId: members.viewer.uuid, storage: createMemoryStorage() });
@@ -138,6 +155,14 @@ test('case 3: a VIEWER’s re-signature is refused with its reason; an EDITOR’
   await expect(untouched.getByRole('cell', { name: owner.email, exact: true })).toBeVisible();
   await expect(page.getByText(rooms.e2e.problems.unknown, { exact: true })).toHaveCount(0);
   await expectNoSeriousA11yViolations(page, 'E2E room with a file re-signed by a viewer');
+
+  // A comment whose author is a VIEWER in the signed member list is not shown (README section 7 "Comments"); the EDITOR's is.
+  await e2eRowAction(page, 'Offer 3.pdf', ROW_ITEMS.details);
+  const panel = page.getByRole('dialog', { name: rooms.details.title.replace('{{name}}', 'Offer 3.pdf') });
+  await panel.getByRole('tab', { name: rc.comments.tab }).click();
+  await expect(panel.getByText('Checked by the editor.')).toBeVisible({ timeout: 30_000 });
+  await expect(panel).toContainText(`${rc.comments.unverified} ${rooms.e2e.problems['room-signer-not-writer']}`);
+  await expect(panel.getByText('Approved (by a viewer).')).toHaveCount(0);
 });
 
 test('case 2: a file older than a state the VIEWER’s devices saw is not offered as current, with its reason', async ({ page }) => {

@@ -4,6 +4,8 @@ import { ROOM_PATHS, type Room } from '@shared/contract/rooms';
 import { ROOM_E2E_PATHS, type E2eFileKeysList, type E2eRoomState } from '@shared/contract/rooms-e2e';
 import type { RoomCommentRef } from '@shared/crypto/room-comments';
 import { roomCommentSignerKeyId } from '@shared/crypto/room-comments';
+import { roomFolderLabelsSignerKeyId, type RoomFolderLabels } from '@shared/crypto/room-folder-labels';
+import type { E2eFolderLabelsList } from '@shared/contract/rooms-e2e-folder-labels';
 import { verifiedContactKey } from '@shared/transfer/e2e';
 import { startTestServer, type TestServer } from '@tests/support/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -182,6 +184,82 @@ describe('classification and file status of a Secure room file (signed metadata)
     await expectBackendError(await relabel('owner', { status: 'toDo' }, ['status_set', 'status_changed']), 400, 'ValidationException');
     await expectBackendError(await relabel('owner', { status: 'toDo' }, ['secret_set']), 400, 'ValidationException');
     await expectBackendError(await relabel('owner', { status: 'toDo' }, []), 400, 'ValidationException');
+  });
+});
+
+describe('classification and status of a Secure room folder (README section 7 "Folder labels")', () => {
+  const put = async (name: Exclude<Who, 'outsider'>, labels: RoomFolderLabels, labelChanges: string[], target = folderUuid) => {
+    const actor = a[name];
+    const wire = await actor.crypto.sealRoomFolderLabels({ roomKey: roomKeys.get(name)!, signingKey: actor.keys!.signing.handle, ref: { roomId: room.uuid, folderId: target, signerUserId: actor.userUuid }, labels });
+    return req(server, actor, 'PUT', `/rooms/${room.uuid}/e2e/folders/${target}/labels`, { ...wire, labelChanges });
+  };
+  /** What a reader sees of the top level's folders: each record verified with its signer's pinned key and opened (or the code why not). */
+  async function readFolders(name: Exclude<Who, 'outsider'>): Promise<Record<string, unknown>> {
+    const actor = a[name];
+    const list = await json<E2eFolderLabelsList>(await req(server, actor, 'GET', `/rooms/${room.uuid}/e2e/folder-labels`), 200);
+    const state = await json<E2eRoomState>(await req(server, actor, 'GET', `/rooms/${room.uuid}/e2e`), 200);
+    const items = [];
+    for (const record of list.folders) {
+      const signer = state.signers.find((s) => s.userUuid === record.signerUuid)!;
+      const key = signer.keys.find((k) => k.usage === 'signing' && k.keyId === roomFolderLabelsSignerKeyId(record.signature))!;
+      const pinned = await verifiedContactKey(actor.client, e2eOf(actor), { email: signer.email, userUuid: signer.userUuid, usage: 'signing', keyId: key.keyId, publicKey: key.publicKey });
+      items.push({ ref: { roomId: room.uuid, folderId: record.uuid, signerUserId: signer.userUuid }, labels: record.labels, signature: record.signature, signerPublicKey: pinned.publicKey });
+    }
+    const { results } = await actor.crypto.openRoomFolderLabels({ roomKey: roomKeys.get(name)!, items });
+    return Object.fromEntries(list.folders.map((f, i) => {
+      const r = results[i]!;
+      return [f.uuid, r.ok ? { classification: r.value.classification, status: r.value.status, counter: r.value.counter } : { problem: r.code }];
+    }));
+  }
+  const folderActivity = async () =>
+    (await json<RoomActivityList>(await req(server, a.owner, 'GET', ROOM_PATHS.activity(room.uuid)), 200)).entries
+      .filter((e) => e.item.uuid === folderUuid && (e.kind.startsWith('classification') || e.kind.startsWith('status')))
+      .map((e) => [e.kind, e.detail])
+      .reverse();
+
+  it('an EDITOR seals and signs them, the OWNER changes them; every member verifies the last record; the activity has the types without values; the row is ciphertext', async () => {
+    const signedAt = new Date().toISOString();
+    expect((await put('editor', { classification: 'confidential', status: 'toDo', counter: 1, signedAt }, ['classification_set', 'status_set'])).status).toBe(204);
+    expect((await put('owner', { classification: 'internal', counter: 2, signedAt }, ['classification_changed', 'status_removed'])).status).toBe(204);
+    for (const name of ['owner', 'editor', 'viewer', 'previewer'] as const) expect(await readFolders(name)).toEqual({ [folderUuid]: { classification: 'internal', status: undefined, counter: 2 } });
+    expect(await folderActivity()).toEqual([['classification_set', null], ['status_set', null], ['classification_changed', null], ['status_removed', null]]);
+    const row = JSON.stringify(await server.app.db.selectFrom('room_e2e_folder_labels').selectAll().execute());
+    expect(row).not.toMatch(/internal|confidential|toDo/);
+  });
+
+  it('roles: VIEWER and PREVIEWER cannot set them, an outsider cannot list them; a plain room answers 409; bad bodies 400', async () => {
+    const signedAt = new Date().toISOString();
+    for (const name of ['viewer', 'previewer'] as const) await expectBackendError(await put(name, { status: 'done', counter: 3, signedAt }, ['status_set']), 403, 'AccessDeniedException');
+    await expectBackendError(await req(server, a.outsider, 'GET', `/rooms/${room.uuid}/e2e/folder-labels`), 404, 'NotFoundException');
+    const good = await a.owner.crypto.sealRoomFolderLabels({ roomKey: roomKeys.get('owner')!, signingKey: a.owner.keys!.signing.handle, ref: { roomId: room.uuid, folderId: folderUuid, signerUserId: a.owner.userUuid }, labels: { status: 'done', counter: 3, signedAt } });
+    const path = `/rooms/${room.uuid}/e2e/folders/${folderUuid}/labels`;
+    for (const body of [{ ...good }, { ...good, labelChanges: [] }, { ...good, labelChanges: ['status_set', 'status_changed'] }, { ...good, labels: 'plain', labelChanges: ['status_set'] }, { ...good, signature: 'no separator', labelChanges: ['status_set'] }]) {
+      await expectBackendError(await req(server, a.owner, 'PUT', path, body), 400, 'ValidationException');
+    }
+    await expectBackendError(await req(server, a.owner, 'PUT', `/rooms/${room.uuid}/e2e/folders/${crypto.randomUUID()}/labels`, { ...good, labelChanges: ['status_set'] }), 404, 'NotFoundException');
+    const plain = await json<{ uuid: string }>(await req(server, a.owner, 'POST', ROOM_PATHS.rooms, { name: 'Plain labels room' }), 201);
+    await expectBackendError(await req(server, a.owner, 'GET', `/rooms/${plain.uuid}/e2e/folder-labels`), 409, 'ConflictException');
+  });
+
+  it('a record the server moves to another folder, hands to another signer or rolls back is refused or detected by the reader', async () => {
+    const db = server.app.db;
+    const other = (await json<{ uuid: string }>(await createE2eFolder(server, a.owner, room.uuid, roomKeys.get('owner')!, 'Drafts'), 201)).uuid;
+    const signedAt = new Date().toISOString();
+    expect((await put('editor', { classification: 'public', counter: 1, signedAt }, ['classification_set'], other)).status).toBe(204);
+    const ids = Object.fromEntries((await db.selectFrom('room_folders').select(['id', 'uuid']).where('uuid', 'in', [folderUuid, other]).execute()).map((r) => [r.uuid, r.id]));
+    const before = await db.selectFrom('room_e2e_folder_labels').selectAll().where('folder_id', '=', ids[folderUuid]!).executeTakeFirstOrThrow();
+    const drafts = await db.selectFrom('room_e2e_folder_labels').selectAll().where('folder_id', '=', ids[other]!).executeTakeFirstOrThrow();
+    // The "public" record of Drafts shown on the confidential folder: its signature binds the folder.
+    await db.updateTable('room_e2e_folder_labels').set({ labels: drafts.labels, signature: drafts.signature, signed_by: drafts.signed_by }).where('folder_id', '=', ids[folderUuid]!).execute();
+    expect((await readFolders('viewer'))[folderUuid]).toEqual({ problem: 'room-metadata-signature-invalid' });
+    // The EDITOR's record shown as the OWNER's: her key does not verify it (the key id is not hers either).
+    const ownerId = (await db.selectFrom('users').select('id').where('uuid', '=', a.owner.userUuid).executeTakeFirstOrThrow()).id;
+    await db.updateTable('room_e2e_folder_labels').set({ signed_by: ownerId }).where('folder_id', '=', ids[other]!).execute();
+    await expect(readFolders('viewer')).rejects.toThrow();
+    await db.updateTable('room_e2e_folder_labels').set({ ...before }).where('folder_id', '=', ids[folderUuid]!).execute();
+    await db.updateTable('room_e2e_folder_labels').set({ ...drafts }).where('folder_id', '=', ids[other]!).execute();
+    // An older genuine record served again opens, with its lower counter: the reader compares it with the highest she saw.
+    expect((await readFolders('viewer'))[folderUuid]).toMatchObject({ counter: 2 });
   });
 });
 

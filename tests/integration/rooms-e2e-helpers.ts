@@ -109,6 +109,8 @@ export async function uploadE2eFile(
     /** An old-format file (metadata format 1: the whole plaintext's SHA-256) instead of the content commitment the web client signs. */
     legacyContentSha256?: boolean;
     engine?: Pick<RoomFileSend, 'retry' | 'onWaiting' | 'onBytes'> & { beforeCommit?: () => Promise<void> };
+    /** Plaintext bytes per record (default E2E_RECORD_SIZE: many records in small files; the web client's uploads use DEFAULT_RECORD_SIZE). */
+    recordSize?: number;
   },
 ): Promise<{ file?: RoomUploadFile; announce: Response; uuid: string; commit?: (ifMatch?: string) => Promise<Response> }> {
   const uuid = randomUUID();
@@ -117,7 +119,7 @@ export async function uploadE2eFile(
   const file = { roomId: roomUuid, fileId: input.replace?.uuid ?? uuid, version: input.replace?.version ?? 1 };
   const fileKey = await actor.crypto.generateFileKey();
   // Sealed as the web client seals it (README section 7 "Sealing an upload in the Worker"), with the content commitment.
-  const opened = await actor.crypto.openUpload({ fileKey: fileKey.handle, recordSize: E2E_RECORD_SIZE, source: new Blob([input.bytes as Uint8Array<ArrayBuffer>]), commitContent: true });
+  const opened = await actor.crypto.openUpload({ fileKey: fileKey.handle, recordSize: input.recordSize ?? E2E_RECORD_SIZE, source: new Blob([input.bytes as Uint8Array<ArrayBuffer>]), commitContent: true });
   const { headerSha256 } = opened;
   const { ciphertext } = await actor.crypto.sealUploadPart({ upload: opened.upload, start: 0, end: opened.size });
   const content = input.legacyContentSha256

@@ -401,6 +401,17 @@ const MATRIX: Record<string, Row | Row[]> = {
       },
     },
   ],
+  // A Secure folder's sealed, signed classification and status (issue 31 §1, README section 7 "Folder labels"): every role reads, the edit right writes.
+  'roomsE2e.folderLabels': { allowed: MEMBERS, ok: 200, call: () => ({ params: { roomUuid: E.room.uuid } }) },
+  'roomsE2e.putFolderLabels': {
+    allowed: WRITERS, ok: 204,
+    // Sealed and signed by the owner whoever calls: the server checks the role and that the caller holds a signing key.
+    call: async () => {
+      const ref = { roomId: E.room.uuid, folderId: E.folderUuid, signerUserId: a.owner.userUuid };
+      const wire = await a.owner.crypto.sealRoomFolderLabels({ roomKey: E.roomKey, signingKey: a.owner.keys!.signing.handle, ref, labels: { classification: 'confidential', counter: 1, signedAt: new Date().toISOString() } });
+      return { params: { roomUuid: E.room.uuid, folderUuid: E.folderUuid }, body: { ...wire, labelChanges: ['classification_set'] } };
+    },
+  },
   'roomsE2e.commitFile': [
     {
       allowed: WRITERS, ok: 200, denied: NOT_THE_UPLOADER,
@@ -551,6 +562,15 @@ const KIND_ROWS: Record<string, Row[]> = {
   }],
   'roomsE2e.createFile': [{ what: 'the plain room', allowed: [], ok: 201, denied: wrongKind(WRITERS), call: async () => ({ params: { roomUuid: P.room.uuid }, body: (await e2eAnnounceBody(markedBytes(100))).body }) }],
   'roomsE2e.files': [{ what: 'the plain room', allowed: [], ok: 200, denied: wrongKind(MEMBERS), call: () => ({ params: { roomUuid: P.room.uuid }, query: { folderUuid: P.folder.uuid } }) }],
+  'roomsE2e.folderLabels': [{ what: 'the plain room', allowed: [], ok: 200, denied: wrongKind(MEMBERS), call: () => ({ params: { roomUuid: P.room.uuid } }) }],
+  'roomsE2e.putFolderLabels': [{
+    what: 'a plain folder', allowed: [], ok: 204, denied: wrongKind(WRITERS),
+    call: async () => {
+      const ref = { roomId: P.room.uuid, folderId: P.folder.uuid, signerUserId: a.owner.userUuid };
+      const wire = await a.owner.crypto.sealRoomFolderLabels({ roomKey: E.roomKey, signingKey: a.owner.keys!.signing.handle, ref, labels: { status: 'done', counter: 1, signedAt: new Date().toISOString() } });
+      return { params: { roomUuid: P.room.uuid, folderUuid: P.folder.uuid }, body: { ...wire, labelChanges: ['status_set'] } };
+    },
+  }],
   'roomsE2e.rename': [{ what: 'a plain folder', allowed: [], ok: 204, denied: wrongKind(WRITERS), call: () => ({ params: { roomUuid: P.room.uuid, itemUuid: P.folder.uuid }, body: { name: E.sealed.folder } }) }],
 };
 

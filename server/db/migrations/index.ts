@@ -51,6 +51,7 @@ import * as storageQuotas from './0078-storage-quotas';
 import * as roomFolderLinks from './0079-room-folder-links';
 import * as notices from './0080-notices';
 import * as flowWebhookAttempts from './0081-flow-webhook-attempts';
+import * as roomE2eFolderLabels from './0083-room-e2e-folder-labels';
 
 /**
  * Every migration, in order, for SQLite and PostgreSQL alike. A static list (not a
@@ -112,6 +113,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0079-room-folder-links': roomFolderLinks,
   '0080-notices': notices,
   '0081-flow-webhook-attempts': flowWebhookAttempts,
+  '0083-room-e2e-folder-labels': roomE2eFolderLabels,
 };
 
 export const staticMigrationProvider: MigrationProvider = {

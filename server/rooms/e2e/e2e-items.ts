@@ -143,8 +143,8 @@ export async function renameE2eItem(ctx: RequestContext, roomUuid: string, itemU
   }
   const folder = await liveFolder(app.db, room, itemUuid).catch(() => undefined);
   if (!folder) return renameE2eFile(ctx, room, itemUuid, body);
-  // A folder has no signed metadata to carry a classification or status in a Secure room.
-  if (body.labelChanges) throw badRequest('Only a file of a Secure room has a signed classification and status', { field: 'labelChanges' });
+  // A folder's classification and status are a signed record of their own (PUT …/e2e/folders/{folder}/labels).
+  if (body.labelChanges) throw badRequest('A folder’s classification and status are set through its labels call', { field: 'labelChanges' });
   await requireRole(app.db, room, user.id, 'edit', folder);
   requireEncrypted(room);
   await app.db.updateTable('room_folders').set({ name, updated_at: now }).where('id', '=', folder.id).execute();

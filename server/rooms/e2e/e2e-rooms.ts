@@ -173,7 +173,8 @@ export async function memberStates(app: FastifyInstance, room: RoomRow, userIds:
 
 /**
  * Everyone whose key signed metadata here: uploaders of files and versions, and members who
- * re-signed a file's metadata when renaming it (migration 0042 `signed_by`), and authors of comments.
+ * re-signed a file's metadata when renaming it (migration 0042 `signed_by`), authors of comments and
+ * signers of folder labels.
  */
 async function signersOf(db: Kysely<Database>, roomId: number): Promise<{ id: number; uuid: string; email: string }[]> {
   const ids = new Set<number>();
@@ -189,6 +190,15 @@ async function signersOf(db: Kysely<Database>, roomId: number): Promise<{ id: nu
   // Comment authors signed their comments (README section 7 "Comments"): readers need their keys too.
   const authors = await db.selectFrom('room_comments').select('author_id').distinct().where('room_id', '=', roomId).where('signature', 'is not', null).execute();
   for (const row of authors) if (row.author_id !== null) ids.add(row.author_id);
+  // Signers of folders' classification and status (README section 7 "Folder labels").
+  const folderSigners = await db
+    .selectFrom('room_e2e_folder_labels')
+    .innerJoin('room_folders', 'room_folders.id', 'room_e2e_folder_labels.folder_id')
+    .select('room_e2e_folder_labels.signed_by')
+    .distinct()
+    .where('room_folders.room_id', '=', roomId)
+    .execute();
+  for (const row of folderSigners) if (row.signed_by !== null) ids.add(row.signed_by);
   if (ids.size === 0) return [];
   return db.selectFrom('users').select(['id', 'uuid', 'email']).where('id', 'in', [...ids]).orderBy('id').execute();
 }

@@ -8,6 +8,7 @@ import { grantE2eKey, listE2eMembers } from './e2e-members';
 import { createE2eRoom, e2eRoomState } from './e2e-rooms';
 import { previewE2eFile } from './e2e-preview';
 import { listE2eVersions } from './e2e-versions';
+import { listE2eFolderLabels, putE2eFolderLabels } from './e2e-folder-labels';
 import { listRooms } from '../plain/rooms';
 
 /** End-to-end encrypted rooms (server/README "End-to-end encrypted rooms"), registered inside the room routes plugin. */
@@ -38,6 +39,11 @@ export function registerE2eRoomRoutes(app: FastifyInstance): void {
   registerEndpoint(app, ROOM_E2E_ENDPOINTS.files, async (request) => e2eFileKeys(requestContext(app, request), request.params.roomUuid, request.query.folderUuid, request.query.uuids));
   registerEndpoint(app, ROOM_E2E_ENDPOINTS.rename, async (request, reply) => {
     await renameE2eItem(requestContext(app, request), request.params.roomUuid, request.params.itemUuid, request.body);
+    return reply.code(204).send(null);
+  });
+  registerEndpoint(app, ROOM_E2E_ENDPOINTS.folderLabels, async (request) => listE2eFolderLabels(requestContext(app, request), request.params.roomUuid, request.query.parentUuid));
+  registerEndpoint(app, ROOM_E2E_ENDPOINTS.putFolderLabels, async (request, reply) => {
+    await putE2eFolderLabels(requestContext(app, request), request.params.roomUuid, request.params.folderUuid, request.body);
     return reply.code(204).send(null);
   });
   registerEndpoint(app, ROOM_E2E_ENDPOINTS.commitFile, async (request) =>

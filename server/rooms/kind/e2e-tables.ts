@@ -56,7 +56,19 @@ export interface RoomE2eMemberListsTable {
 /** Migration 0062: every signed member list of an E2E room, by version (README section 7 "Roles at signing time"). */
 export type RoomE2eMemberListVersionsTable = RoomE2eMemberListsTable;
 
+/** Migration 0083: a Secure room folder's sealed, signed classification and status (README section 7 "Folder labels"). */
+export interface RoomE2eFolderLabelsTable {
+  folder_id: number;
+  /** The values sealed under the room key ("r1.…"). */
+  labels: string;
+  /** "<signerKeyId>.<signature>" over the sealed string and its binding. */
+  signature: string;
+  signed_by: number | null;
+  updated_at: number;
+}
+
 export interface RoomE2eTables {
+  room_e2e_folder_labels: RoomE2eFolderLabelsTable;
   room_e2e_files: RoomE2eFilesTable;
   room_e2e_declines: RoomE2eDeclinesTable;
   room_e2e_versions: RoomE2eVersionsTable;

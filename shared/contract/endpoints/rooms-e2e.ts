@@ -19,6 +19,7 @@ import {
 } from '../rooms-e2e';
 import { PutRoomMemberListBodySchema, RoomMemberListQuerySchema, RoomMemberListStateSchema } from '../rooms-e2e-member-list';
 import { E2eFileVersionListSchema } from '../rooms-e2e-versions';
+import { E2eFolderLabelsListSchema, E2eFolderLabelsQuerySchema, E2eFolderParamsSchema, PutE2eFolderLabelsBodySchema } from '../rooms-e2e-folder-labels';
 
 const area = endpointArea({ tag: 'rooms', access: 'authenticated' });
 
@@ -58,6 +59,12 @@ export const ROOM_E2E_ENDPOINTS = {
   }),
   files: area.get('/rooms/{roomUuid}/e2e/files', 'listE2eRoomFileKeys', 'Sealed file keys and signed metadata of the complete files of the room’s top level or a folder (any role there)', {
     params: RoomParamsSchema, query: E2eFilesQuerySchema, response: { 200: E2eFileKeysListSchema }, errors: [400, 401, 404],
+  }),
+  folderLabels: area.get('/rooms/{roomUuid}/e2e/folder-labels', 'listE2eRoomFolderLabels', 'The sealed, signed classification and status records of the folders in the room’s top level or a folder (any role there)', {
+    params: RoomParamsSchema, query: E2eFolderLabelsQuerySchema, response: { 200: E2eFolderLabelsListSchema }, errors: [400, 401, 404],
+  }),
+  putFolderLabels: area.put('/rooms/{roomUuid}/e2e/folders/{folderUuid}/labels', 'putE2eRoomFolderLabels', 'Stores a folder’s sealed classification and status signed by the caller, logged as the SPEC §4 types without the values (OWNER, EDITOR there)', {
+    params: E2eFolderParamsSchema, body: PutE2eFolderLabelsBodySchema, response: { 204: NoContentSchema }, errors: [400, 401, 403, 404, 409],
   }),
   rename: area.patch('/rooms/{roomUuid}/e2e/items/{itemUuid}', 'renameE2eRoomItem', 'Replaces the sealed name of the room (OWNER) or a folder (OWNER, EDITOR)', {
     params: E2eItemParamsSchema, body: E2eRenameBodySchema, response: { 204: NoContentSchema }, errors: [400, 401, 403, 404],

@@ -6,7 +6,7 @@ import { isSearchQuery, matchSearchEntry, searchQueryOf, searchQueryText, type S
 const WORDS: Record<string, string> = { confidential: 'Confidential', internal: 'Internal', none: 'None', done: 'Done', toDo: 'To do', inProgress: 'In progress' };
 const labelText = (_area: 'classification' | 'status', value: string) => WORDS[value] ?? value;
 
-// Decrypted rows of a Secure room's index: a folder (no signed labels), and files with and without labels.
+// Decrypted rows of a Secure room's index: a folder without a labels record, and files with and without labels.
 const folder: SearchableEntry = { kind: 'folder', uuid: 'f0', folderUuid: null, path: [], comments: ['Zürich originals'] };
 const offer: SearchableEntry = { kind: 'file', uuid: 'f1', folderUuid: 'f0', path: ['Deals'], comments: [], classification: 'confidential', status: 'inProgress' };
 const plan: SearchableEntry = { kind: 'file', uuid: 'f2', folderUuid: null, path: [], comments: ['Ask the Zürich notary'], classification: 'internal', status: 'done' };
@@ -51,6 +51,16 @@ describe('matchSearchEntry (a Secure room’s search over decrypted rows, the pl
     expect(search('offer', { status: 'done' })).toEqual([]);
     // The term matching the chosen label's word names it once.
     expect(search('confidential', { classification: 'confidential' })).toEqual([['offer.pdf', [{ kind: 'classification', value: 'confidential' }]]]);
+  });
+
+  it('a Secure folder with a signed record is found by its labels and their words like a file (README section 7 "Folder labels")', () => {
+    const labelled: SearchableEntry = { ...folder, uuid: 'f4', comments: [], classification: 'confidential', status: 'toDo' };
+    const hit = (q: string, labels: Partial<typeof NO_LABEL_FILTER> = {}) => matchSearchEntry(labelled, searchQueryOf(q, { ...NO_LABEL_FILTER, ...labels }), 'Board', labelText);
+    expect(hit('', { classification: 'confidential' })).toMatchObject({ kind: 'folder', uuid: 'f4', found: [{ kind: 'classification', value: 'confidential' }] });
+    expect(hit('', { classification: 'confidential', status: 'toDo' })?.found).toEqual([{ kind: 'classification', value: 'confidential' }, { kind: 'status', value: 'toDo' }]);
+    expect(hit('confid')?.found).toEqual([{ kind: 'classification', value: 'confidential' }]);
+    expect(hit('', { classification: 'internal' })).toBeNull();
+    expect(hit('', { classification: 'none' })).toBeNull();
   });
 
   it('neither a term nor a label: no search, no hits; the count line names what was asked', () => {

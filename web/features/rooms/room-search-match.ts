@@ -38,7 +38,8 @@ export interface SearchableEntry extends Omit<RoomSearchEntry, 'name' | 'found'>
  * The entry as a hit of `query` in a Secure room's browser search, or null, by the plain route's rule
  * (server/rooms/plain/search.ts): the term is in the name or a comment — here also in the
  * classification's or status's word in the user's language (`labelText`) — and the chosen
- * classification and status are the entry's (a Secure folder carries none: it is `none`). Each hit
+ * classification and status are the entry's (a file's signed metadata, a folder's signed record;
+ * absent: `none`). Each hit
  * says what matched; a chosen label is named as found.
  */
 export function matchSearchEntry(

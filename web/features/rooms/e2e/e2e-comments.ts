@@ -5,13 +5,14 @@ import type { E2eRoomState } from '@shared/contract/rooms-e2e';
 import { roomCommentSignerKeyId, type RoomCommentRef } from '@shared/crypto/room-comments';
 import type { UnlockedKeys } from '@shared/crypto/service';
 import { verifiedContactKey } from '@shared/transfer/e2e';
+import { commentAuthorRefusal } from '@shared/transfer/room-member-list';
 import { apiClient } from '@web/lib/api-client';
 import { authStore } from '@web/lib/auth';
 import { cryptoApi } from '@web/lib/crypto';
 import type { CommentTarget } from '../api/room-comments';
 import type { CommentCodec, ShownComment } from '../room-comments';
 import { e2eOf } from './changed-key-question';
-import { roomKeyOf, writableRoomKeyOf } from './e2e-room-client';
+import { memberListOf, roomKeyOf, writableRoomKeyOf } from './e2e-room-client';
 
 /** What a comment is bound to (shared/crypto/README.md section 7 "Comments"): room, item, author. */
 const refOf = (roomUuid: string, target: CommentTarget, authorUserId: string): RoomCommentRef =>
@@ -49,7 +50,9 @@ export function e2eCommentCodec(roomUuid: string, keys: UnlockedKeys): CommentCo
     async open(target, comments: RoomComment[]) {
       const shown = new Map<string, ShownComment>();
       if (comments.length === 0) return shown;
-      const [roomKey, state] = await Promise.all([roomKeyOf(roomUuid, keys), call(apiClient, X.state, { params: { roomUuid } })]);
+      const [roomKey, state, listTrust] = await Promise.all([roomKeyOf(roomUuid, keys), call(apiClient, X.state, { params: { roomUuid } }), memberListOf(roomUuid, keys).catch(() => null)]);
+      // The author must be able to write in the signed member list (README section 7 "Comments"); none verified: the server's role.
+      const memberList = listTrust?.ok ? listTrust.list : null;
       const pins = new Map<string, ReturnType<typeof pinnedKeyOf>>();
       const items: { uuid: string; ref: RoomCommentRef; text: string; signature: string; signerPublicKey: string }[] = [];
       for (const comment of comments) {
@@ -65,7 +68,9 @@ export function e2eCommentCodec(roomUuid: string, keys: UnlockedKeys): CommentCo
         const pinKey = `${authorUuid}|${keyId}`;
         if (!pins.has(pinKey)) pins.set(pinKey, pinnedKeyOf(keys, state, authorUuid, keyId));
         const key = await pins.get(pinKey)!;
+        const refused = commentAuthorRefusal(memberList, { userUuid: authorUuid, role: state.signers.find((s) => s.userUuid === authorUuid)?.role ?? null });
         if ('problem' in key) shown.set(comment.uuid, key);
+        else if (refused) shown.set(comment.uuid, { problem: refused });
         else items.push({ uuid: comment.uuid, ref: refOf(roomUuid, target, authorUuid), text: comment.text, signature: comment.signature!, signerPublicKey: key.publicKey });
       }
       const { results } = items.length ? await cryptoApi.openRoomComments({ roomKey, items: items.map(({ uuid: _uuid, ...item }) => item) }) : { results: [] };

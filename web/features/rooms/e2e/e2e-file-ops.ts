@@ -8,6 +8,7 @@ import { apiClient } from '@web/lib/api-client';
 import { cryptoApi } from '@web/lib/crypto';
 import { checkedRoomName } from '../room-errors';
 import { numberedName, type VersionConflictChoice } from '../api/room-files';
+import { labelChange, relabelE2eFolder, type E2eFolderLabelsView } from './e2e-folder-labels';
 import { memberListVersionOf, writableRoomKeyOf, type E2eFolderView, type E2eListedFile, type E2eUploadPlacement } from './e2e-room-client';
 
 /**
@@ -42,14 +43,6 @@ export async function renameE2eEntry(
   await call(apiClient, X.rename, { params: { roomUuid, itemUuid: itemId }, body: { name: sealedName ?? '', ...(metadata ? { metadata } : {}) } });
 }
 
-/** The SPEC §4 activity type of a change from `before` to `after` (`none` is no value), or null for none. */
-function labelChange(area: 'classification' | 'status', before: string, after: string): E2eLabelChange | null {
-  if (before === after) return null;
-  if (before === 'none') return `${area}_set`;
-  if (after === 'none') return area === 'classification' ? 'classification_deleted' : 'status_removed';
-  return `${area}_changed`;
-}
-
 /** A Secure room file's classification and status as signed (absent: `none`). */
 export const signedLabelsOf = (metadata: Pick<RoomFileMetadata, 'classification' | 'status'> | null) => ({ classification: metadata?.classification ?? 'none', status: metadata?.status ?? 'none' });
 
@@ -72,6 +65,12 @@ export async function relabelE2eFile(roomUuid: string, keys: UnlockedKeys, file:
   const values = { ...(after.classification === 'none' ? {} : { classification: after.classification }), ...(after.status === 'none' ? {} : { status: after.status }) };
   const metadata = (await cryptoApi.sealRoomFileMetadata({ roomKey, signingKey: keys.signing.handle, metadata: { ...rest, ...values, ...renameLink(file.metadata), ...(await memberListVersionOf(roomUuid, keys)) } })).sealed;
   await call(apiClient, X.rename, { params: { roomUuid, itemUuid: file.uuid }, body: { name: sealedName ?? '', metadata, labelChanges } });
+}
+
+/** The same for a folder: a new record of its classification and status, sealed and signed by the caller (e2e-folder-labels.ts). */
+export async function relabelE2eFolderIn(roomUuid: string, keys: UnlockedKeys, folder: { uuid: string; labels: E2eFolderLabelsView }, labels: { classification?: RoomClassification; status?: RoomFileStatus }): Promise<void> {
+  const roomKey = await writableRoomKeyOf(roomUuid, keys);
+  await relabelE2eFolder({ roomUuid, roomKey, keys, memberListVersion: await memberListVersionOf(roomUuid, keys) }, folder, labels);
 }
 
 /** A name already in the open folder (decrypted, case-insensitive), as the server compares plain names. */

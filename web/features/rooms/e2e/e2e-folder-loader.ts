@@ -43,6 +43,8 @@ export function useE2eFolder(roomUuid: string, folderUuid: string | undefined, k
   );
   const [load, setLoad] = useState<E2eFolderLoad | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
+  // Bumped by `reopen`: a change the listing does not show (a folder's labels record) opens the folder again.
+  const [generation, setGeneration] = useState(0);
   const contents = first.data;
   const userUuid = user?.uuid;
 
@@ -91,9 +93,9 @@ export function useE2eFolder(roomUuid: string, folderUuid: string | undefined, k
     return () => {
       cancelled = true;
     };
-  }, [keys, contents, roomUuid, folderUuid]);
+  }, [keys, contents, roomUuid, folderUuid, generation]);
 
   // Another folder: nothing of the last one shows while this one opens (a reload keeps it until reopened).
   const current = load?.of === `${roomUuid}|${folderUuid ?? ''}` ? load : null;
-  return { contents, load: current, problem };
+  return { contents, load: current, problem, reopen: () => setGeneration((n) => n + 1) };
 }

@@ -21,6 +21,7 @@ import { authStore } from '@web/lib/auth';
 import { cryptoApi } from '@web/lib/crypto';
 import { checkedRoomName, readableRoomName } from '../room-errors';
 import { e2eOf, setChangedKeyQuestion, type ConfirmChangedKey } from './changed-key-question';
+import { fetchFolderLabels, NO_FOLDER_LABELS, openFolderLabels, type E2eFolderLabelsView } from './e2e-folder-labels';
 
 /**
  * The browser side of an end-to-end encrypted room (shared/crypto/README.md "7. Data rooms"):
@@ -277,7 +278,8 @@ export interface E2eListedFile {
 export interface E2eFolderView {
   roomName: string | null;
   path: { uuid: string; name: string | null }[];
-  folders: { uuid: string; name: string | null }[];
+  /** Sub-folders with their verified classification and status (README section 7 "Folder labels"; `none` without a record). */
+  folders: { uuid: string; name: string | null; labels: E2eFolderLabelsView }[];
   files: E2eListedFile[];
 }
 
@@ -291,8 +293,12 @@ async function fileExtras(roomUuid: string, folderUuid: string | null, uuids: st
   return { files: (await Promise.all(calls)).flatMap((answer) => answer.files) };
 }
 
-/** Opens a room or folder listing: names decrypted, each file's metadata verified against its uploader's key. */
-export async function openE2eFolder(contents: RoomContents, keys: UnlockedKeys, prefetched: { state?: Promise<E2eRoomState> } = {}): Promise<E2eFolderView> {
+/**
+ * Opens a room or folder listing: names decrypted, each file's metadata verified against its
+ * uploader's key, each sub-folder's labels against their signer's (`folderLabels: false`: not
+ * fetched, e.g. for a ZIP, which does not show them).
+ */
+export async function openE2eFolder(contents: RoomContents, keys: UnlockedKeys, prefetched: { state?: Promise<E2eRoomState>; folderLabels?: boolean } = {}): Promise<E2eFolderView> {
   const roomUuid = contents.room.uuid;
   const roomKey = await roomKeyOf(roomUuid, keys);
   const items = [
@@ -307,15 +313,18 @@ export async function openE2eFolder(contents: RoomContents, keys: UnlockedKeys, 
     prefetched.state ?? call(apiClient, X.state, { params: { roomUuid } }),
     // Only this page's files' extras (a folder's first page must not wait for all its files').
     fileExtras(roomUuid, contents.folder?.uuid ?? null, contents.files.map((f) => f.uuid)),
+    contents.folders.length && prefetched.folderLabels !== false ? fetchFolderLabels(roomUuid, contents.folder?.uuid ?? null) : { folders: [] },
   ]);
   lists.catch(() => undefined); // awaited below; a failure there must not count as unhandled while the names decrypt
   const names = await decryptNames(roomUuid, roomKey, items);
   let at = 1;
   const path = contents.path.map((p) => ({ uuid: p.uuid, name: names[at++] ?? null }));
   if (contents.folder) path.push({ uuid: contents.folder.uuid, name: names[at++] ?? null });
-  const folders = contents.folders.map((f) => ({ uuid: f.uuid, name: names[at++] ?? null }));
+  const folderNames = contents.folders.map(() => names[at++] ?? null);
   const fileNames = contents.files.map(() => names[at++] ?? null);
-  const [state, extras] = await lists;
+  const [state, extras, labelRecords] = await lists;
+  const folderLabels = labelRecords.folders.length ? await openFolderLabels({ roomUuid, roomKey, keys, state, memberList: await verifiedMemberList(roomUuid, keys) }, labelRecords.folders) : new Map<string, E2eFolderLabelsView>();
+  const folders = contents.folders.map((f, i) => ({ uuid: f.uuid, name: folderNames[i] ?? null, labels: folderLabels.get(f.uuid) ?? NO_FOLDER_LABELS }));
   // A folder may hold thousands of files: verified together (not three round trips per file).
   const extraOf = new Map(extras.files.map((f) => [f.uuid, f]));
   const fail = (row: E2eListedFile, code: string) => (row.problem = code);

@@ -37,7 +37,8 @@ import { EncryptionActivation, LockedKeysNotice } from './encryption-activation'
 import { ApproveMemberDialog, FirstMemberListBar, FirstMemberListDialog, MemberListFlagBadge, useMemberListFlags, type FirstListRequest } from './member-approval';
 import { RoomKeyTrustBar, useRoomKeyTrust } from './room-key-trust';
 import { MemberCopyCell, MemberCopyMenu, useMemberCopyStates, useRegrantDialog, useRoomChangedKeyDialog } from './e2e-member-copies';
-import { relabelE2eFile, renameE2eEntry, signedLabelsOf } from './e2e-file-ops';
+import { relabelE2eFile, relabelE2eFolderIn, renameE2eEntry, signedLabelsOf } from './e2e-file-ops';
+import { NO_FOLDER_LABELS, shownLabelsOf } from './e2e-folder-labels';
 import { LabelBadges, LabelDialog, LabelFilter, matchesLabels, NO_LABEL_FILTER, type LabelFilterValue, type LabelRequest } from '../room-labels';
 import { VersionConflictDialog } from '../version-dialogs';
 import { MoveDialog, type MoveItem } from '../move-dialog';
@@ -90,7 +91,7 @@ export function E2eRoomPage() {
   // A member's changed key is asked about (the deliveries' dialog) before the loaders below check it.
   const changedKeyDialog = useRoomChangedKeyDialog();
   // The first page shows at once, the rest of the folder loads behind it (e2e-folder-loader.ts).
-  const { contents, load, problem } = useE2eFolder(roomUuid, folderUuid, session?.keys);
+  const { contents, load, problem, reopen } = useE2eFolder(roomUuid, folderUuid, session?.keys);
   const view = load?.view ?? null;
   const [search, setSearch] = useState('');
   // Classification and status as signed in each file's metadata (issue 31 §1): the dialog and the filter.
@@ -178,16 +179,19 @@ export function E2eRoomPage() {
     rename: (row) => rename(row),
     move: (row) => setMoving({ kind: row.kind, uuid: row.uuid, name: row.name ?? '', parentUuid: folderUuid ?? null }),
     remove: (row) => remove.ask({ kind: row.kind, uuid: row.uuid, name: row.name }),
-    label: (area, file, name) =>
+    label: (area, row, name) =>
       setLabelling({
         area,
         roomUuid,
-        item: { kind: 'file', uuid: file.uuid, name, ...signedLabelsOf(file.metadata) },
+        item: { kind: row.kind, uuid: row.uuid, name, ...(row.kind === 'file' ? signedLabelsOf(row.file.metadata) : shownLabelsOf(row.labels)) },
         save: async (labels) => {
           const keys = await unlock();
           if (!keys) throw new Error('locked');
-          await relabelE2eFile(roomUuid, keys, file, labels);
+          if (row.kind === 'file') await relabelE2eFile(roomUuid, keys, row.file, labels);
+          else await relabelE2eFolderIn(roomUuid, keys, row, labels);
           await refresh();
+          // The listing does not carry a Secure folder's labels: open the folder again to read the new record.
+          if (row.kind === 'folder') reopen();
         },
       }),
   };
@@ -242,11 +246,11 @@ export function E2eRoomPage() {
     const needle = foldForSearch(search.trim());
     const fileRows = view.files.map((f): Row => ({ kind: 'file', uuid: f.uuid, name: f.name, file: f }));
     if (sort === 'name') fileRows.sort((a, b) => (a.name ?? '').localeCompare(b.name ?? '', i18n.language, { numeric: true }));
-    // A folder of a Secure room has no signed metadata: no classification or status (`none`).
+    // A folder's labels are its verified record's (README section 7 "Folder labels"; `none` without one, or when it did not verify).
     const labelled = matchesLabels(labelFilter);
-    return [...view.folders.map((f): Row => ({ kind: 'folder', uuid: f.uuid, name: f.name })), ...fileRows]
+    return [...view.folders.map((f): Row => ({ kind: 'folder', uuid: f.uuid, name: f.name, labels: f.labels })), ...fileRows]
       .filter((r) => !needle || foldedIncludes(r.name ?? '', needle))
-      .filter((r) => labelled(r.kind === 'file' ? signedLabelsOf(r.file.metadata) : signedLabelsOf(null)));
+      .filter((r) => labelled(r.kind === 'file' ? signedLabelsOf(r.file.metadata) : shownLabelsOf(r.labels)));
   }, [view, search, sort, i18n.language, labelFilter]);
   const pages = Math.max(1, Math.ceil(rows.length / ROOM_FILES_PAGE_SIZE));
   const page = paging.folder === folderUuid ? Math.min(paging.page, pages) : 1;
@@ -283,7 +287,11 @@ export function E2eRoomPage() {
       id: 'name',
       header: t('rooms:list.columns.name'),
       cell: (row) =>
-        row.kind === 'folder' ? <RouterLink to={ROUTES.secureRoom(roomUuid, row.uuid)}>{row.name ?? t('rooms:e2e.nameBroken')}</RouterLink> : (
+        row.kind === 'folder' ? (
+          <>
+            <RouterLink to={ROUTES.secureRoom(roomUuid, row.uuid)}>{row.name ?? t('rooms:e2e.nameBroken')}</RouterLink> <LabelBadges item={shownLabelsOf(row.labels)} />
+          </>
+        ) : (
           <>
             <Text>{row.name || t('rooms:e2e.nameBroken')}</Text> <ScanStatus state="notScanned" encrypted /> <LabelBadges item={signedLabelsOf(row.file.metadata)} />
           </>
@@ -293,7 +301,8 @@ export function E2eRoomPage() {
     {
       id: 'signed',
       header: t('rooms:e2e.columns.signedBy'),
-      cell: (row) => (row.kind !== 'file' ? '' : <SignedBy file={row.file} />),
+      // A folder: why its labels did not verify (its badges then show none), else nothing.
+      cell: (row) => (row.kind === 'file' ? <SignedBy file={row.file} /> : row.labels.problem ? t('rooms:e2e.folderLabelsProblem', { problem: t(`rooms:e2e.problems.${row.labels.problem}`, { defaultValue: t('rooms:e2e.problems.unknown') }) }) : ''),
     },
     { id: 'actions', header: t('rooms:list.columns.actions'), cell: (row) => <E2eRowMenu row={row} role={role} actions={rowActions} t={t} /> },
   ];
@@ -317,7 +326,7 @@ export function E2eRoomPage() {
       failed: () => t('rooms:rename.roomFailed', { name: old }),
     });
   const renameHere = folderUuid
-    ? canWrite && hereFolder?.name != null ? () => rename({ kind: 'folder', uuid: folderUuid, name: hereFolder.name }, { parentUuid: contents?.folder?.parentUuid ?? null }) : undefined
+    ? canWrite && hereFolder?.name != null ? () => rename({ kind: 'folder', uuid: folderUuid, name: hereFolder.name, labels: NO_FOLDER_LABELS }, { parentUuid: contents?.folder?.parentUuid ?? null }) : undefined
     : isOwner && roomName != null ? () => renameRoom(roomName) : undefined;
   const memberColumns: DataTableColumn<E2eMember>[] = [
     { id: 'user', header: t('rooms:e2e.members.user'), cell: (m) => m.user.email },

@@ -7,6 +7,7 @@ import { fetchRoomContents } from '../api/rooms';
 import type { CommentTarget } from '../api/room-comments';
 import type { RoomSearchEntry } from '../room-search-hits';
 import { e2eCommentCodec } from './e2e-comments';
+import { shownLabelsOf } from './e2e-folder-labels';
 import { openE2eFolder } from './e2e-room-client';
 
 /** One item of the whole-room index: where it is, its decrypted name, its opened comments and its signed labels. */
@@ -14,7 +15,7 @@ export interface E2eIndexEntry extends Omit<RoomSearchEntry, 'name' | 'found'> {
   name: string | null;
   /** The comments that opened and verified (one that does not is left out: it cannot be searched). */
   comments: string[];
-  /** From the file's signed metadata (folders carry none in a Secure room: shared/crypto/README.md section 7). */
+  /** From the file's signed metadata or the folder's signed record (shared/crypto/README.md section 7 "Folder labels"). */
   classification?: RoomClassification;
   status?: RoomFileStatus;
 }
@@ -24,8 +25,8 @@ const COMMENT_CALLS = 4;
 
 /**
  * Walks the whole Secure room from the top: each folder's pages opened as the table opens them
- * (names decrypted, each file's metadata verified against its uploader's pinned key, so the labels
- * found are the signed ones), then every item's comments fetched and opened in the crypto Worker
+ * (names decrypted, each file's metadata and each folder's labels verified against their signer's
+ * pinned key, so the labels found are the signed ones), then every item's comments fetched and opened in the crypto Worker
  * (`openRoomComments`, each author's signature checked). `onProgress` counts the items indexed.
  */
 export async function indexE2eRoom(roomUuid: string, keys: UnlockedKeys, onProgress: (items: number) => void, stillWanted: () => boolean): Promise<E2eIndexEntry[] | null> {
@@ -40,7 +41,8 @@ export async function indexE2eRoom(roomUuid: string, keys: UnlockedKeys, onProgr
       const view = await openE2eFolder(first ? page : { ...page, path: [], folders: [] }, keys);
       if (!stillWanted()) return null;
       for (const folder of first ? view.folders : []) {
-        entries.push({ kind: 'folder', uuid: folder.uuid, name: folder.name, folderUuid: here.uuid, path: here.path, comments: [] });
+        const labels = shownLabelsOf(folder.labels);
+        entries.push({ kind: 'folder', uuid: folder.uuid, name: folder.name, folderUuid: here.uuid, path: here.path, comments: [], ...(labels.classification === 'none' ? {} : { classification: labels.classification }), ...(labels.status === 'none' ? {} : { status: labels.status }) });
         queue.push({ uuid: folder.uuid, path: [...here.path, folder.name ?? '…'] });
       }
       for (const file of view.files) {

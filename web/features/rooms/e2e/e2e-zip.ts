@@ -113,7 +113,7 @@ async function* roomEntries(options: {
       try {
         // Oldest first (sealed names sort at random): of two alike names the older keeps its own.
         const contents = await fetchRoomContents(roomUuid, uuid, { pageSize: ROOM_FILES_PAGE_MAX, sort: 'updatedAt', order: 'asc', ...(cursor ? { cursor } : {}) });
-        view = await openE2eFolder(contents, keys, { state });
+        view = await openE2eFolder(contents, keys, { state, folderLabels: false });
         cursor = contents.nextCursor ?? undefined;
       } catch (error) {
         if (signal.aborted) throw error;
