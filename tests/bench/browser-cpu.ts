@@ -18,6 +18,8 @@ const GiB = 1024 ** 3;
 export interface BrowserCpu {
   counted: number;
   byKind: Record<ChromiumKind, number>;
+  /** The renderers' CPU by thread name (`CrRendererMain` the page, `DedicatedWorker` the crypto Worker, `ThreadPoolForeg` WebCrypto's jobs, `V8 DefaultWorke` garbage collection…); threads that ended are missing. */
+  rendererThreads?: Record<string, number>;
 }
 
 const read = (path: string): string | null => {
@@ -37,15 +39,33 @@ function kindOf(command: string): ChromiumKind {
   return 'other';
 }
 
+const secondsOfStat = (stat: string): { parent: number; seconds: number } => {
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return { parent: Number(fields[1]), seconds: (Number(fields[11]) + Number(fields[12])) / 100 };
+};
+
+/** Cumulative CPU seconds of each thread of a renderer (`pid/tid` → name, seconds). */
+function threadsOf(pid: number, into: Map<string, { name: string; seconds: number }>): void {
+  let tids: string[] = [];
+  try {
+    tids = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return;
+  }
+  for (const tid of tids) {
+    const stat = read(`/proc/${pid}/task/${tid}/stat`);
+    if (stat) into.set(`${pid}/${tid}`, { name: stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')), seconds: secondsOfStat(stat).seconds });
+  }
+}
+
 /** Cumulative CPU seconds per Chromium process descended from this one (pid → kind, seconds). */
-function snapshot(): Map<number, { kind: ChromiumKind; seconds: number }> {
+function snapshot(threads?: Map<string, { name: string; seconds: number }>): Map<number, { kind: ChromiumKind; seconds: number }> {
   const stats = new Map<number, { parent: number; seconds: number }>();
   for (const entry of readdirSync('/proc')) {
     const pid = Number(entry);
     const stat = Number.isInteger(pid) ? read(`/proc/${pid}/stat`) : null;
     if (!stat) continue;
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    stats.set(pid, { parent: Number(fields[1]), seconds: (Number(fields[11]) + Number(fields[12])) / 100 });
+    stats.set(pid, secondsOfStat(stat));
   }
   const out = new Map<number, { kind: ChromiumKind; seconds: number }>();
   for (const [pid, { seconds }] of stats) {
@@ -57,26 +77,38 @@ function snapshot(): Map<number, { kind: ChromiumKind; seconds: number }> {
       }
     }
     const command = descends ? (read(`/proc/${pid}/cmdline`)?.replaceAll('\0', ' ') ?? '') : '';
-    if (descends && /chrom/.test(command)) out.set(pid, { kind: kindOf(command), seconds });
+    if (descends && /chrom/.test(command)) {
+      out.set(pid, { kind: kindOf(command), seconds });
+      if (threads && kindOf(command) === 'renderer') threadsOf(pid, threads);
+    }
   }
   return out;
 }
 
 /** The CPU Chromium's processes spent while `work` ran. */
 export async function measureBrowserCpu<T>(work: () => Promise<T>): Promise<{ result: T; cpu: BrowserCpu }> {
-  const before = snapshot();
+  const threadsBefore = new Map<string, { name: string; seconds: number }>();
+  const threadsAfter = new Map<string, { name: string; seconds: number }>();
+  const before = snapshot(threadsBefore);
   const result = await work();
-  const after = snapshot();
+  const after = snapshot(threadsAfter);
+  const rendererThreads: Record<string, number> = {};
+  for (const [key, { name, seconds }] of threadsAfter) rendererThreads[name] = (rendererThreads[name] ?? 0) + seconds - (threadsBefore.get(key)?.seconds ?? 0);
   const byKind = Object.fromEntries(KINDS.map((kind) => [kind, 0])) as Record<ChromiumKind, number>;
   for (const [pid, { kind, seconds }] of after) byKind[kind] += seconds - (before.get(pid)?.seconds ?? 0);
   const counted = KINDS.filter((kind) => COUNTED.has(kind)).reduce((sum, kind) => sum + byKind[kind], 0);
-  return { result, cpu: { counted, byKind } };
+  return { result, cpu: { counted, byKind, rendererThreads } };
 }
 
 /** "renderer 1.23, network 0.40, … (browser 0.80)" in CPU seconds. */
 export function describeBrowserCpu(cpu: BrowserCpu): string {
   const parts = KINDS.filter((kind) => COUNTED.has(kind) && cpu.byKind[kind] >= 0.01).map((kind) => `${kind} ${cpu.byKind[kind].toFixed(2)}`);
-  return `${cpu.counted.toFixed(2)} s (${parts.join(', ')}; browser process ${cpu.byKind.browser.toFixed(2)} s besides)`;
+  const threads = Object.entries(cpu.rendererThreads ?? {})
+    .filter(([, seconds]) => seconds >= 0.05)
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 5)
+    .map(([name, seconds]) => `${name.trim()} ${seconds.toFixed(2)}`);
+  return `${cpu.counted.toFixed(2)} s (${parts.join(', ')}; browser process ${cpu.byKind.browser.toFixed(2)} s besides${threads.length > 0 ? `; renderer threads: ${threads.join(', ')}` : ''})`;
 }
 
 const median = (values: number[]) => {

@@ -9,6 +9,7 @@
 // Size: KUVERT_BENCH_UPLOAD_MIB, else 1024 (the issue's 1 GiB), 8 with --quick. Three rounds in
 // turns (level 3, level 1, …) so load on the machine hits both alike; the median of each counts.
 import { randomBytes } from 'node:crypto';
+import { statSync } from 'node:fs';
 import { mkdtemp, open, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -58,7 +59,18 @@ async function timedSend(page: Page, baseUrl: string, file: string, level: 1 | 3
   await page.locator('input[type=file]').setInputFiles(file);
   await page.getByRole('radio', { name: level === 3 ? 'Level 3: encrypted attachments' : 'Level 1: secure link' }).check();
   const send = page.getByRole('button', { name: 'Send', exact: true });
-  const sent = () => page.getByRole('heading', { level: 1, name: 'Delivery sent' }).waitFor({ timeout: 0 });
+  // A send that never ends fails the bench with a picture of the page instead of hanging it (twice
+  // on 2026-11-29 under load: a broken bench measures nothing). 60 s + 0.25 s per MiB: 1 GiB took ≤ 45 s.
+  const limit = 60_000 + (statSync(file).size / MiB) * 250;
+  const sent = async () => {
+    try {
+      await page.getByRole('heading', { level: 1, name: 'Delivery sent' }).waitFor({ timeout: limit });
+    } catch (error) {
+      const shot = join(tmpdir(), `kuvert-bench-send-level-${level}-stalled.png`);
+      await page.screenshot({ path: shot, fullPage: true }).catch(() => undefined);
+      throw new Error(`Level ${level} send not done after ${Math.round(limit / 1000)} s (screenshot: ${shot})`, { cause: error });
+    }
+  };
   if (level === 3) {
     // A page load forgets unlocked keys, so every level-3 send asks for the passphrase first:
     // clock and CPU start once the dialog has closed (Argon2id is the unlock, not the upload).
