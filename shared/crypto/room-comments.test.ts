@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import kat from '../../tests/fixtures/crypto/room-kat.json';
 import { fromBase64Url, fromHex, utf8Encode } from './bytes';
-import { generateWrappableKeyPair, importPublicKey, importUserKeyPair } from './keys';
 import { deriveRoomKeys, encryptRoomName, generateRoomKey } from './room';
 import { openRoomComment, roomCommentSignerKeyId, sealRoomComment, type RoomCommentRef } from './room-comments';
 import { subtle } from './subtle';
+import { flipChar, signingPair } from './test-helpers/signing';
 
 const ref: RoomCommentRef = { roomId: kat.roomId, kind: 'file', itemId: kat.file.fileId, authorUserId: '7c1e0a2b-3d4f-4a5b-8c6d-9e0f1a2b3c4d' };
 const KEY_ID = 'kid-AAAAAAAAAAAAAAAAAAAA';
@@ -17,16 +17,7 @@ const comment = { text: 'Bitte den Preis prüfen.', writtenAt: '2026-11-29T05:00
 const SEALED_KAT =
   'r1.MDEyMzQ1Njc4OTo7yTEsMgRE4JBjJ6W86wmuUPo6rM9mWTfk-3F_r8aNP2fTQi4rIaApkA2h1Y3dANrWozZxVx7lVufghbCvg9RSEWjtEv0paZJ3YeaDKqua7xWSV4qhs4rfj92h_WhbqCHhcqBUlmM';
 
-async function author(keyId = KEY_ID) {
-  const generated = await generateWrappableKeyPair('signing');
-  const pair = await importUserKeyPair({ usage: 'signing', ...generated });
-  return { signer: { privateKey: pair.privateKey, keyId }, verifying: await importPublicKey(generated.publicKeySpki, 'signing') };
-}
-
-function flipChar(value: string, at: number): string {
-  const c = value[at] === 'A' ? 'B' : 'A';
-  return value.slice(0, at) + c + value.slice(at + 1);
-}
+const author = (keyId = KEY_ID) => signingPair(keyId);
 
 describe('Secure room comments (README section 7 "Comments")', () => {
   it('known answer: the sealed text byte for byte; the signature covers exactly the documented canonical JSON', async () => {

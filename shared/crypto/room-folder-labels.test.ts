@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import kat from '../../tests/fixtures/crypto/room-kat.json';
 import { fromBase64Url, fromHex, toBase64Url, utf8Encode } from './bytes';
-import { generateWrappableKeyPair, importPublicKey, importUserKeyPair } from './keys';
 import { deriveRoomKeys, encryptRoomName, generateRoomKey, sealRoomBytes, roomAad } from './room';
 import { sealRoomComment } from './room-comments';
 import { openRoomFolderLabels, roomFolderLabelsSignerKeyId, sealRoomFolderLabels, type RoomFolderLabels, type RoomFolderLabelsRef } from './room-folder-labels';
 import { subtle } from './subtle';
+import { flipChar, signingPair } from './test-helpers/signing';
 
 const ref: RoomFolderLabelsRef = { roomId: kat.roomId, folderId: '5f0c1d2e-3a4b-4c5d-8e6f-7a8b9c0d1e2f', signerUserId: '7c1e0a2b-3d4f-4a5b-8c6d-9e0f1a2b3c4d' };
 const KEY_ID = 'kid-AAAAAAAAAAAAAAAAAAAA';
@@ -19,16 +19,7 @@ const labels: RoomFolderLabels = { classification: 'confidential', status: 'inPr
 const SEALED_KAT =
   'r1.MDEyMzQ1Njc4OTo7yTEsMgRE4JBjJ6W86x6nSf1r_4tNUyLk9z516JKPDHrYTTRvNLyeRQqomY_dX4zApSp2AUGpfv2Szf36wYMXT3vwHax_SMw2PqSRKqmG41bLAL7mqvS7pEaONDw6dmxeXLtNGqCLWn7Vbnj7YuY8xKIP2Lt4gxS3LXuyxIxEULR38dY5cTwbk8op-RfeU4QDYtxo6KXR0MaTzw';
 
-async function signer(keyId = KEY_ID) {
-  const generated = await generateWrappableKeyPair('signing');
-  const pair = await importUserKeyPair({ usage: 'signing', ...generated });
-  return { signer: { privateKey: pair.privateKey, keyId }, verifying: await importPublicKey(generated.publicKeySpki, 'signing') };
-}
-
-function flipChar(value: string, at: number): string {
-  const c = value[at] === 'A' ? 'B' : 'A';
-  return value.slice(0, at) + c + value.slice(at + 1);
-}
+const signer = (keyId = KEY_ID) => signingPair(keyId);
 
 describe('Secure room folder labels (README section 7 "Folder labels")', () => {
   it('known answer: the sealed record byte for byte; the signature covers exactly the documented canonical JSON', async () => {
