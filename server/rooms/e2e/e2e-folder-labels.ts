@@ -18,10 +18,12 @@ export async function putE2eFolderLabels(ctx: RequestContext, roomUuid: string, 
   await requireSigningKey(ctx);
   const now = Date.now();
   const row = { labels: body.labels, signature: body.signature, signed_by: user.id, updated_at: now };
-  await app.db.transaction().execute(async (trx) => {
-    const updated = await trx.updateTable('room_e2e_folder_labels').set(row).where('folder_id', '=', folder.id).executeTakeFirst();
-    if (Number(updated.numUpdatedRows) === 0) await trx.insertInto('room_e2e_folder_labels').values({ folder_id: folder.id, ...row }).execute();
-  });
+  // One statement (as deliveries/parts.ts): two first saves at once cannot both insert.
+  await app.db
+    .insertInto('room_e2e_folder_labels')
+    .values({ folder_id: folder.id, ...row })
+    .onConflict((oc) => oc.column('folder_id').doUpdateSet(row))
+    .execute();
   const item = { room, folderId: folder.id, uuid: folder.uuid, name: folder.name };
   for (const change of body.labelChanges) await recordActivity(app.db, change, user, item);
 }
