@@ -152,6 +152,8 @@ test('release: invited without a passphrase → sets one → waits → the sende
   await expect(sender.getByRole('heading', { level: 1, name: 'Deliveries released' })).toBeVisible({ timeout: 30_000 });
   await sender.getByRole('button', { name: 'Continue' }).click();
   await expect(sender).toHaveURL(/\/secumails\/inbox$/);
+  // The browser fixture lives for the worker: a context left open would live on through later spec files.
+  await sender.context().close();
 
   // Carol: mailed, then decrypts and downloads the identical bytes.
   await waitForMailboxMail(server.mailboxDir, (m) => addressedTo(carol.email)(m) && m.subject.includes('released'));

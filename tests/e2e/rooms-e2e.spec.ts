@@ -207,6 +207,7 @@ test('owner creates an E2E room and uploads; a member activates later, is grante
   expect(download.suggestedFilename()).toBe('term-sheet.bin');
   expect(sha256(await readFile((await download.path())!))).toBe(sha256(bytes));
   await expectNoSeriousA11yViolations(memberPage, 'E2E room, member');
+  await memberPage.context().close();
 });
 
 test('a user without a licence sees no button to create an E2E room (the room list’s mayCreate)', async ({ page }) => {
