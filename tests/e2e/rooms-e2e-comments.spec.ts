@@ -216,4 +216,12 @@ test('the OWNER classifies a folder (a signed record): badge, table filter, the 
   expect(stored).not.toContain('private');
   const logged = await server.app.db.selectFrom('room_activity').select(['kind', 'detail', 'item_type']).where('item_type', '=', 'folder').where('kind', 'like', 'classification%').execute();
   expect(logged).toEqual([{ kind: 'classification_set', detail: null, item_type: 'folder' }]);
+
+  // A server that drops the record cannot pass the folder off as unlabelled: her devices saw a record (its counter).
+  await server.app.db.deleteFrom('room_e2e_folder_labels').execute();
+  await page.reload();
+  await unlockRoomKeys(page, OWNER_PASSPHRASE);
+  const withheld = page.getByRole('row', { name: /Board papers/ });
+  await expect(withheld).toContainText(fill(rooms.e2e.folderLabelsProblem, { problem: rooms.e2e.problems['room-folder-labels-withheld'] }), { timeout: 60_000 });
+  await expect(withheld).not.toContainText(rc.classification.values.private);
 });

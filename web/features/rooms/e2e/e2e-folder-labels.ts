@@ -106,6 +106,22 @@ export async function openFolderLabels(
   return out;
 }
 
+/**
+ * Folders the server answered no record for although one of the caller's devices verified one
+ * (their synced counter is above 0): the record was withheld or deleted, so the folder cannot be
+ * shown as unlabelled on the server's word (`room-folder-labels-withheld`).
+ */
+export async function withheldFolderLabels(keys: UnlockedKeys, folderUuids: string[], records: { uuid: string }[]): Promise<Map<string, E2eFolderLabelsView>> {
+  const out = new Map<string, E2eFolderLabelsView>();
+  const me = authStore.getState().user?.uuid;
+  const answered = new Set(records.map((r) => r.uuid));
+  const missing = folderUuids.filter((uuid) => !answered.has(uuid));
+  if (!me || !missing.length) return out;
+  const memory = await counterMemory(keys, me);
+  for (const uuid of missing) if (memory.fileCounter(uuid) > 0) out.set(uuid, { ...NO_FOLDER_LABELS, problem: 'room-folder-labels-withheld' });
+  return out;
+}
+
 /** The rule verifyRoomFileMetadata applies to a file's signer (shared/crypto/room.ts), for a folder record's. */
 function roleProblem(role: { signer: { role: string | null } } | { signerAtSigning: { memberListVersion: number; role: string | null } }, opened: RoomFolderLabelsOpened): string | null {
   if ('signerAtSigning' in role) {

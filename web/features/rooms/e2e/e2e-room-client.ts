@@ -21,7 +21,7 @@ import { authStore } from '@web/lib/auth';
 import { cryptoApi } from '@web/lib/crypto';
 import { checkedRoomName, readableRoomName } from '../room-errors';
 import { e2eOf, setChangedKeyQuestion, type ConfirmChangedKey } from './changed-key-question';
-import { fetchFolderLabels, NO_FOLDER_LABELS, openFolderLabels, type E2eFolderLabelsView } from './e2e-folder-labels';
+import { fetchFolderLabels, NO_FOLDER_LABELS, openFolderLabels, withheldFolderLabels, type E2eFolderLabelsView } from './e2e-folder-labels';
 
 /**
  * The browser side of an end-to-end encrypted room (shared/crypto/README.md "7. Data rooms"):
@@ -324,6 +324,7 @@ export async function openE2eFolder(contents: RoomContents, keys: UnlockedKeys, 
   const fileNames = contents.files.map(() => names[at++] ?? null);
   const [state, extras, labelRecords] = await lists;
   const folderLabels = labelRecords.folders.length ? await openFolderLabels({ roomUuid, roomKey, keys, state, memberList: await verifiedMemberList(roomUuid, keys) }, labelRecords.folders) : new Map<string, E2eFolderLabelsView>();
+  if (contents.folders.length && prefetched.folderLabels !== false) for (const [uuid, view] of await withheldFolderLabels(keys, contents.folders.map((f) => f.uuid), labelRecords.folders)) folderLabels.set(uuid, view);
   const folders = contents.folders.map((f, i) => ({ uuid: f.uuid, name: folderNames[i] ?? null, labels: folderLabels.get(f.uuid) ?? NO_FOLDER_LABELS }));
   // A folder may hold thousands of files: verified together (not three round trips per file).
   const extraOf = new Map(extras.files.map((f) => [f.uuid, f]));
