@@ -221,6 +221,13 @@ test('an OWNER and an EDITOR edit one Markdown file of a Secure room at once: th
   await expect(editorAgain).not.toContainText('editor two');
   await expect(editorAgain).not.toContainText(fill(rooms.preview.newVersionFailed, { name: 'plan.md' }));
   await theirs.close();
+  // The owner's two saves are versions 2 and 3, each verified and chained to the one before.
+  await ownerDialog.getByRole('button', { name: rooms.preview.close }).click();
+  await e2eRowAction(page, 'plan.md', ROW_ITEMS.versions);
+  const versions = page.getByRole('dialog', { name: fill(rooms.versions.title, { name: 'plan.md' }) });
+  await expect(versions.getByRole('row').filter({ hasText: fill(rooms.versions.current, { version: '3' }) })).toContainText(owner.email, { timeout: 30_000 });
+  await expect(versions.getByRole('button', { name: /^Download version \d+$/ })).toHaveCount(3);
+  await expect(versions.getByText(rooms.e2e.versionChainBroken)).toHaveCount(0);
 });
 
 test('a Secure-room PREVIEWER previews decrypted files, is offered no download anywhere, and the download route refuses her', async ({ page }) => {
