@@ -165,8 +165,9 @@ test('uploading a taken name offers the version conflict: a new version replaces
   expect(before.versions).toBe(1);
   await input.setInputFiles({ name: 'plan.bin', mimeType: 'application/octet-stream', buffer: Buffer.from(randomBytes(10_000)) });
   await expect(conflict).toBeVisible();
-  const uploadButton = page.getByRole('button', { name: rooms.e2e.upload, exact: true });
-  // The upload waits for the answer (the button comes back when it has ended).
+  // The upload waits for the answer (the button comes back when it has ended). Hidden from the
+  // accessibility tree while the modal dialog is open, hence includeHidden.
+  const uploadButton = page.getByRole('button', { name: rooms.e2e.upload, exact: true, includeHidden: true });
   await expect(uploadButton).toBeDisabled();
   await expectNoSeriousA11yViolations(page, 'Secure room version conflict dialog');
   await conflict.getByRole('button', { name: en.common.actions.cancel, exact: true }).click();

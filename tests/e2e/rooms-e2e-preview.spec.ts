@@ -174,7 +174,7 @@ test('an OWNER and an EDITOR edit one Markdown file of a Secure room at once: th
   const openPlan = async (where: Page) => {
     await e2eRowAction(where, 'plan.md', ROW_ITEMS.preview);
     const dialog = previewOf(where, 'plan.md');
-    await expect(dialog.getByRole('heading', { name: 'Plan' })).toBeVisible({ timeout: 30_000 });
+    await expect(dialog.getByRole('heading', { name: 'Plan', exact: true })).toBeVisible({ timeout: 30_000 });
     return dialog;
   };
   const editTo = async (dialog: ReturnType<typeof previewOf>, text: string) => {
@@ -262,7 +262,7 @@ test('a Secure-room PREVIEWER previews decrypted files, is offered no download a
   await expect(image).toHaveCount(0);
   await e2eRowAction(page, 'agenda.md', ROW_ITEMS.preview);
   const agenda = previewOf(page, 'agenda.md');
-  await expect(agenda.getByRole('heading', { name: 'Agenda' })).toBeVisible({ timeout: 30_000 });
+  await expect(agenda.getByRole('heading', { name: 'Agenda', exact: true })).toBeVisible({ timeout: 30_000 });
   await expect(agenda.locator('strong')).toHaveText('Budget');
   await expect(agenda.getByRole('button')).toHaveText([rooms.preview.close]);
   await expectNoSeriousA11yViolations(page, 'Secure room preview of a PREVIEWER');
