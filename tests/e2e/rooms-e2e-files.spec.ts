@@ -166,8 +166,9 @@ test('uploading a taken name offers the version conflict: a new version replaces
   await input.setInputFiles({ name: 'plan.bin', mimeType: 'application/octet-stream', buffer: Buffer.from(randomBytes(10_000)) });
   await expect(conflict).toBeVisible();
   // The upload waits for the answer (the button comes back when it has ended). Hidden from the
-  // accessibility tree while the modal dialog is open, hence includeHidden.
-  const uploadButton = page.getByRole('button', { name: rooms.e2e.upload, exact: true, includeHidden: true });
+  // accessibility tree while the modal dialog is open, hence includeHidden (and the <button>, not the
+  // hidden file input of the same name).
+  const uploadButton = page.getByRole('button', { name: rooms.e2e.upload, exact: true, includeHidden: true }).and(page.locator('button'));
   await expect(uploadButton).toBeDisabled();
   await expectNoSeriousA11yViolations(page, 'Secure room version conflict dialog');
   await conflict.getByRole('button', { name: en.common.actions.cancel, exact: true }).click();
