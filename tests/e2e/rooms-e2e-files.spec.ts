@@ -1,13 +1,16 @@
 // File operations of an end-to-end encrypted room in the browser against the real server: a
 // multi-part upload through the transfer centre (the file read once, parts encrypted in the crypto
 // Worker, several PUTs in flight, progress shown while a part is held back), then the download
-// decrypts to the same SHA-256.
+// decrypts to the same SHA-256. A taken name asks (issue 31 §3): replace, keep both, and cancel
+// (no announce, the list, the file rows and the versions on the server unchanged; axe on the dialog).
 import { createHash, randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { expect, test, type Page } from '@playwright/test';
+import { API_BASE } from '@shared/contract/constants';
+import { ROOM_E2E_PATHS } from '@shared/contract/rooms-e2e';
 import { startTestServer, type TestServer } from '../support/server';
 import { installPageClock } from './blob-outage';
-import { apiCreateAccount, apiSignIn, secuPassFromNode, signInToInbox } from './fixtures';
+import { apiCreateAccount, apiSignIn, en, expectNoSeriousA11yViolations, locale, secuPassFromNode, signInToInbox } from './fixtures';
 import { unlockRoomKeys } from './rooms-fixtures';
 import { e2eRowAction, ROW_ITEMS } from './e2e-row-menu';
 
@@ -17,6 +20,7 @@ const owner = { email: 'owner.rooms-e2e-files@example.test', password: PASSWORD 
 /** The server's part size here: the file below is cut into three parts of ciphertext. */
 const PART_SIZE = 1_048_576;
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
+const rooms = locale<typeof import('@locales/en/rooms.json')>('en', 'rooms');
 
 let server: TestServer;
 test.describe.configure({ mode: 'serial' });
@@ -45,6 +49,14 @@ async function createRoom(page: Page, name: string): Promise<string> {
   await expect(page).toHaveURL(/\/secure-rooms\/[0-9a-f-]{36}$/, { timeout: 30_000 });
   await expect(page.getByRole('heading', { level: 1, name })).toBeVisible({ timeout: 30_000 });
   return page.url().split('/').at(-1)!;
+}
+
+/** The room's file rows on the server (every state, uploads announced but not committed too) and their earlier versions. */
+async function storedIn(roomUuid: string): Promise<{ files: string[]; versions: number }> {
+  const { db } = server.app;
+  const files = await db.selectFrom('room_files').innerJoin('data_rooms', 'data_rooms.id', 'room_files.room_id').select(['room_files.id', 'room_files.uuid', 'room_files.state']).where('data_rooms.uuid', '=', roomUuid).orderBy('room_files.id').execute();
+  const versions = files.length === 0 ? [] : await db.selectFrom('room_file_versions').select('id').where('file_id', 'in', files.map((f) => f.id)).execute();
+  return { files: files.map((f) => `${f.uuid} ${f.state}`), versions: versions.length };
 }
 
 async function downloadSha(page: Page, name: string): Promise<string> {
@@ -105,12 +117,12 @@ test('renaming an E2E file re-signs it: the new name shows verified and download
   expect(await downloadSha(page, 'minutes.txt')).toBe(sha256(bytes));
 });
 
-test('uploading a taken name offers the version conflict: a new version replaces the content, keep both numbers the upload', async ({ page }) => {
+test('uploading a taken name offers the version conflict: a new version replaces the content, keep both numbers the upload, cancel sends nothing', async ({ page }) => {
   test.setTimeout(180_000);
   const first = new Uint8Array(randomBytes(30_000));
   const second = new Uint8Array(randomBytes(50_000));
   const third = new Uint8Array(randomBytes(20_000));
-  await createRoom(page, 'Version papers');
+  const roomUuid = await createRoom(page, 'Version papers');
   const input = page.getByLabel('Upload files', { exact: true });
   await input.setInputFiles({ name: 'plan.bin', mimeType: 'application/octet-stream', buffer: Buffer.from(first) });
   await expect(page.getByRole('row').filter({ hasText: 'plan.bin' }).filter({ hasText: owner.email })).toBeVisible({ timeout: 60_000 });
@@ -136,11 +148,41 @@ test('uploading a taken name offers the version conflict: a new version replaces
   await expect(page.getByRole('row').filter({ hasText: 'plan.bin' })).toHaveCount(1);
   expect(await downloadSha(page, 'plan.bin')).toBe(sha256(second));
 
+  // Every announce of an upload in this room (the first thing an E2E upload sends, before any part).
+  const announces: string[] = [];
+  page.on('request', (request) => {
+    if (request.method() === 'POST' && new URL(request.url()).pathname === `${API_BASE}${ROOM_E2E_PATHS.files(roomUuid)}`) announces.push(request.url());
+  });
   await input.setInputFiles({ name: 'plan.bin', mimeType: 'application/octet-stream', buffer: Buffer.from(third) });
   await conflict.getByRole('button', { name: 'Keep both' }).click();
   await expect(page.getByRole('row').filter({ hasText: 'plan (1).bin' }).filter({ hasText: owner.email })).toBeVisible({ timeout: 60_000 });
+  expect(announces).toHaveLength(1);
   expect(await downloadSha(page, 'plan (1).bin')).toBe(sha256(third));
   expect(await downloadSha(page, 'plan.bin')).toBe(sha256(second));
+
+  // Cancel: nothing is sealed or sent; the list and plan.bin's two versions stay as they were.
+  const before = await storedIn(roomUuid);
+  expect(before.versions).toBe(1);
+  await input.setInputFiles({ name: 'plan.bin', mimeType: 'application/octet-stream', buffer: Buffer.from(randomBytes(10_000)) });
+  await expect(conflict).toBeVisible();
+  // The upload waits for the answer (the button comes back when it has ended). Hidden from the
+  // accessibility tree while the modal dialog is open, hence includeHidden (and the <button>, not the
+  // hidden file input of the same name).
+  const uploadButton = page.getByRole('button', { name: rooms.e2e.upload, exact: true, includeHidden: true }).and(page.locator('button'));
+  await expect(uploadButton).toBeDisabled();
+  await expectNoSeriousA11yViolations(page, 'Secure room version conflict dialog');
+  await conflict.getByRole('button', { name: en.common.actions.cancel, exact: true }).click();
+  await expect(conflict).toBeHidden();
+  await expect(uploadButton).toBeEnabled({ timeout: 30_000 });
+  expect(announces).toHaveLength(1);
+  await expect(page.getByRole('row').filter({ hasText: /plan/ })).toHaveCount(2);
+  await expect(page.getByRole('row').filter({ hasText: 'plan (2).bin' })).toHaveCount(0);
+  await e2eRowAction(page, 'plan.bin', ROW_ITEMS.versions);
+  const versions = page.getByRole('dialog', { name: 'Versions of “plan.bin”' });
+  await expect(versions.getByRole('row').filter({ hasText: '2 (current)' })).toContainText(owner.email, { timeout: 30_000 });
+  await expect(versions.getByRole('button', { name: /^Download version \d+$/ })).toHaveText(['Download', 'Download']);
+  // On the server too: the same file rows (none announced) and earlier versions as before the answer.
+  expect(await storedIn(roomUuid)).toEqual(before);
 });
 
 test('an E2E upload whose part keeps failing waits for the server and resumes by itself: the parts on the server are kept, the rest sent, the bytes equal', async ({ page }) => {

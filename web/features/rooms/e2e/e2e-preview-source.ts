@@ -2,7 +2,8 @@
 // server serves the ciphertext (every role, PREVIEWER too: server/rooms/e2e/e2e-preview.ts), the
 // crypto Worker decrypts it against the signed header and content hash, the browser picks the viewer
 // from the decrypted bytes. A save encrypts the text as the file's next version (new file key,
-// metadata signed with the version chain) and commits with If-Match on the ciphertext's ETag.
+// metadata signed with the version chain, bound to the version the server holds at the save) and
+// commits with If-Match on the ciphertext's ETag.
 import { API_BASE } from '@shared/contract/constants';
 import { contentEtag, ROOM_PREVIEW_PATHS } from '@shared/contract/room-preview';
 import type { RoomRole } from '@shared/contract/rooms';
@@ -73,6 +74,11 @@ export function e2ePreviewSource(row: E2eListedFile, target: E2ePreviewTarget): 
     },
     async save(text, type, etag) {
       try {
+        // Bound to the version on the server now: after a first save from this dialog that is the
+        // saved one, not the one loaded (its number and chain link name the next version; a version
+        // saved by someone else meanwhile is refused by If-Match on `etag` all the same).
+        const { keys } = await keysOrThrow();
+        shown = (await currentE2eFile(roomUuid, folderUuid, keys, shown)).file;
         const saved = await encrypted(text, type, shown.name, { name: shown.name, replace: { uuid: shown.uuid, version: shown.version + 1, current: shown.metadata } }, etag ?? undefined);
         target.onSaved();
         return saved.sha256 ? contentEtag(saved.sha256) : null;
