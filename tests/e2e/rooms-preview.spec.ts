@@ -145,7 +145,7 @@ test('two editors change one Markdown file at once: the later save is a conflict
   const ownerDialog = await editTo(ownerPage, '# Plan\nowner one');
   const editorDialog = await editTo(editorPage, '# Plan\neditor one');
   await ownerDialog.getByRole('button', { name: rooms.preview.save, exact: true }).click();
-  await expect(ownerDialog.getByRole('heading', { name: 'Plan' })).toBeVisible();
+  await expect(ownerDialog.getByRole('heading', { name: 'Plan', exact: true })).toBeVisible();
   await expect(ownerDialog).toContainText('owner one');
 
   // The editor loaded the first version: the server refuses her save (412), the conflict dialog asks.
