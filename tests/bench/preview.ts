@@ -4,7 +4,8 @@
 // from Node with the real CryptoService, in records of the web client's own size, DEFAULT_RECORD_SIZE).
 // Timed from the row menu's Preview to:
 //   - the first rendered page of a PDF of KUVERT_BENCH_PREVIEW_PDF_MIB MiB (50; 2 with --quick):
-//     pdf.js drawing page 1 (both rooms load the file whole: the Secure room decrypts it first);
+//     pdf.js drawing page 1 (both rooms hand pdf.js the file by range: the plain room from the
+//     preview route's 206, the Secure room decrypting the records it asks for, preview/pdf-view.tsx);
 //   - the first playable data of a media file of KUVERT_BENCH_PREVIEW_MEDIA_MIB MiB (200; 8 with
 //     --quick): the player's readyState ≥ HAVE_CURRENT_DATA (the plain room streams the preview URL,
 //     the Secure room plays by range through the download service worker, e2e/e2e-media.ts).
