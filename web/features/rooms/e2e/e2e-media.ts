@@ -19,17 +19,33 @@ import { fetchRange } from '../preview/ranged-bytes';
 /** Bytes the preview's type is sniffed from (preview-source.ts reads as many). */
 const SNIFF_BYTES = 64;
 
-/** Plaintext bytes [start, end) of the file: its header once, then the records covering the range. */
-export function e2eMediaReader(url: string, fileKey: KeyHandle, metadata: Pick<RoomFileMetadata, 'size' | 'headerSha256'>): MediaReader {
+/** A file's plaintext read by range; `heldUntil(start)`: where the bytes already in memory from `start` end (null: none held). */
+export type E2eRangeReader = MediaReader & { heldUntil: (start: number) => number | null };
+
+/**
+ * Plaintext bytes [start, end) of the file: its header once, then the whole records covering the
+ * range. The last run of records decrypted stays in memory (at most one media piece, 2 MiB): a read
+ * inside it is answered from there, so the record the type was sniffed from is not fetched and
+ * decrypted again for pdf.js's first chunk or the player's first piece. Answers are copies (their
+ * buffers are transferred to pdf.js's worker or the service worker).
+ */
+export function e2eMediaReader(url: string, fileKey: KeyHandle, metadata: Pick<RoomFileMetadata, 'size' | 'headerSha256'>): E2eRangeReader {
   let head: Promise<{ header: Uint8Array; recordSize: number }> | undefined;
-  return async (start, end) => {
+  let held: { start: number; bytes: Uint8Array } | undefined;
+  const heldUntil = (start: number) => (held && start >= held.start && start < held.start + held.bytes.byteLength ? held.start + held.bytes.byteLength : null);
+  const read = async (start: number, end: number) => {
+    const until = heldUntil(start);
+    if (held && until !== null && end <= until) return held.bytes.slice(start - held.start, end - held.start);
     head ??= fetchRange(url, 0, STREAM_HEADER_BYTES).then((header) => ({ header, recordSize: decodeStreamHeader(header).recordSize }));
     const { header, recordSize } = await head;
     const range = ciphertextRangeForPlaintext({ start, end, plaintextLength: metadata.size, recordSize });
+    const [from, to] = [range.firstRecord * recordSize, Math.min(metadata.size, (range.lastRecord + 1) * recordSize)];
     const ciphertext = await fetchRange(url, range.ciphertextStart, range.ciphertextEnd);
-    const { plaintext } = await cryptoApi.decryptRange({ fileKey, header, plaintextLength: metadata.size, start, end, ciphertext, expectedHeaderSha256: metadata.headerSha256 });
-    return plaintext;
+    const { plaintext } = await cryptoApi.decryptRange({ fileKey, header, plaintextLength: metadata.size, start: from, end: to, ciphertext, expectedHeaderSha256: metadata.headerSha256 });
+    held = { start: from, bytes: plaintext };
+    return plaintext.slice(start - from, end - from);
   };
+  return Object.assign(read, { heldUntil });
 }
 
 /**
@@ -46,6 +62,9 @@ export async function e2eRangedPreview(options: { roomUuid: string; fileUuid: st
   const sniffed = sniffPreview(await read(0, Math.min(SNIFF_BYTES, metadata.size)), metadata.name, metadata.mimeType ?? '');
   if (sniffed?.kind === 'pdf') return { kind: 'pdf', bytes: { size: metadata.size, read, chunkBytes: DEFAULT_RECORD_SIZE }, etag: null };
   if (!sniffed || (sniffed.kind !== 'audio' && sniffed.kind !== 'video') || !mediaByRangeUsable()) return null;
-  const stream = await openMediaStream({ size: metadata.size, mimeType: sniffed.type, label: metadata.name, kind: sniffed.kind, lang: options.lang, read });
+  // The player's first piece is answered with what the sniff left in memory (a 206 may be shorter than
+  // asked: the player asks again for the rest), so its first data comes without another fetch.
+  const readHeld: MediaReader = (start, end) => read(start, Math.min(end, read.heldUntil(start) ?? end));
+  const stream = await openMediaStream({ size: metadata.size, mimeType: sniffed.type, label: metadata.name, kind: sniffed.kind, lang: options.lang, read: readHeld });
   return { kind: sniffed.kind, src: stream.src, revoke: false, etag: null, framed: true, close: stream.close };
 }
