@@ -11,7 +11,7 @@ import type { RoomFileMetadata } from '@shared/crypto/room';
 import type { KeyHandle } from '@shared/crypto/service';
 import { ciphertextRangeForPlaintext, decodeStreamHeader, DEFAULT_RECORD_SIZE, STREAM_HEADER_BYTES } from '@shared/crypto/stream-format';
 import { cryptoApi } from '@web/lib/crypto';
-import { mediaByRangeUsable, openMediaStream, type MediaReader } from '@web/lib/media-stream';
+import { mediaByRangeUsable, openMediaStream, warmMediaStream, type MediaReader } from '@web/lib/media-stream';
 import { sniffPreview } from '../preview/preview-kind';
 import type { Loaded } from '../preview/preview-source';
 import { fetchRange } from '../preview/ranged-bytes';
@@ -59,6 +59,8 @@ export async function e2eRangedPreview(options: { roomUuid: string; fileUuid: st
   if (metadata.size === 0) return null;
   const url = `${API_BASE}${ROOM_PREVIEW_PATHS.e2e(options.roomUuid, options.fileUuid)}`;
   const read = e2eMediaReader(url, options.fileKey, metadata);
+  // The service worker's registration (the first media preview of a page) runs beside the sniff.
+  warmMediaStream();
   const sniffed = sniffPreview(await read(0, Math.min(SNIFF_BYTES, metadata.size)), metadata.name, metadata.mimeType ?? '');
   if (sniffed?.kind === 'pdf') return { kind: 'pdf', bytes: { size: metadata.size, read, chunkBytes: DEFAULT_RECORD_SIZE }, etag: null };
   if (!sniffed || (sniffed.kind !== 'audio' && sniffed.kind !== 'video') || !mediaByRangeUsable()) return null;
