@@ -1,9 +1,11 @@
 // `npm run bench -- preview` (issue 31 §3): the preview dialog in Chromium (Debian's, the flags of
 // playwright.config.ts; the built web client: `npm run build` first) against the real server on
 // loopback, a plain room and a Secure room holding the same files (the Secure one sealed and uploaded
-// from Node with the real CryptoService). Timed from the row menu's Preview to:
+// from Node with the real CryptoService, in records of the web client's own size, DEFAULT_RECORD_SIZE).
+// Timed from the row menu's Preview to:
 //   - the first rendered page of a PDF of KUVERT_BENCH_PREVIEW_PDF_MIB MiB (50; 2 with --quick):
-//     pdf.js drawing page 1 (both rooms load the file whole: the Secure room decrypts it first);
+//     pdf.js drawing page 1 (both rooms hand pdf.js the file by range: the plain room from the
+//     preview route's 206, the Secure room decrypting the records it asks for, preview/pdf-view.tsx);
 //   - the first playable data of a media file of KUVERT_BENCH_PREVIEW_MEDIA_MIB MiB (200; 8 with
 //     --quick): the player's readyState ≥ HAVE_CURRENT_DATA (the plain room streams the preview URL,
 //     the Secure room plays by range through the download service worker, e2e/e2e-media.ts).
@@ -12,6 +14,7 @@
 // Each as Secure / plain, target ≤ 1.3; and the browser's memory growth (summed Chromium RSS, proc.ts)
 // while the Secure room's media opens and plays a few seconds, target < 150 MiB whatever the size.
 import { chromium, type Locator, type Page } from '@playwright/test';
+import { DEFAULT_RECORD_SIZE } from '@shared/crypto/stream-format';
 import { chromiumLaunch } from '../../playwright.config';
 import { createUserAsAdmin, signIn } from '../integration/core-helpers';
 import { e2eActor, giveSecuPass } from '../integration/e2e-helpers';
@@ -89,7 +92,7 @@ export async function benchPreview(options: { quick: boolean }): Promise<Figure[
     const { room } = await createE2eRoom(server, actor, 'Preview vault');
     const { handle: roomKey } = await openRoomKey(server, actor, room.uuid);
     for (const [name, bytes] of [[PDF, pdf], [MEDIA, media]] as const) {
-      const uploaded = await uploadE2eFile(server, actor, room.uuid, roomKey, { name, bytes, partSize: PART_SIZE });
+      const uploaded = await uploadE2eFile(server, actor, room.uuid, roomKey, { name, bytes, partSize: PART_SIZE, recordSize: DEFAULT_RECORD_SIZE });
       if (!uploaded.file) throw new Error(`upload refused: ${uploaded.announce.status}`);
     }
 
@@ -100,10 +103,8 @@ export async function benchPreview(options: { quick: boolean }): Promise<Figure[
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.waitForURL(/\/secumails\/inbox/);
 
-    await page.goto(`${server.url}/datarooms/${plain.uuid}`);
-    const plainPdf = await firstPage(page);
-    const plainMedia = await withRssPeak(() => firstData(page, false));
-
+    // The Secure room first: its first PDF loads pdf.js's chunks and worker from the server, the
+    // plain room's come from the browser's cache then (an order that favours the plain room).
     await page.goto(`${server.url}/secure-rooms/${room.uuid}`);
     await page.getByRole('button', { name: 'Enter passphrase' }).first().click();
     const dialog = page.getByRole('dialog', { name: 'Enter your passphrase to decrypt' });
@@ -112,6 +113,10 @@ export async function benchPreview(options: { quick: boolean }): Promise<Figure[
     await page.getByRole('button', { name: `Actions for file ${MEDIA}`, exact: true }).waitFor({ timeout: 120_000 });
     const securePdf = await firstPage(page);
     const secureMedia = await withRssPeak(() => firstData(page, true));
+
+    await page.goto(`${server.url}/datarooms/${plain.uuid}`);
+    const plainPdf = await firstPage(page);
+    const plainMedia = await withRssPeak(() => firstData(page, false));
     await page.context().close();
 
     return [

@@ -1,6 +1,7 @@
 // The preview and edit dialog in an end-to-end encrypted room in the browser against the real server
 // (issue 31 §3): the server serves only ciphertext (its E2E preview route), the crypto Worker decrypts
-// it and the dialog picks the viewer from the decrypted bytes — an image, a PDF drawn by pdf.js, a CSV
+// it and the dialog picks the viewer from the decrypted bytes — an image, a PDF drawn by pdf.js (read
+// by range; a record the server changed makes the preview fail), a CSV
 // table, rendered Markdown and audio/video played by range (the download service worker's frame asks
 // for byte ranges, the crypto Worker decrypts only the records covering them: a seek jumps and plays
 // without the whole file fetched); a Markdown file edited and saved is the file's next version,
@@ -97,7 +98,8 @@ test('a Secure room previews decrypted files of each kind and saves an edited Ma
   await newE2eRoom(page, 'Sealed previews');
   const files = [
     { name: 'dot.png', mimeType: 'image/png', buffer: PNG_DOT },
-    { name: 'brief.pdf', mimeType: 'application/pdf', buffer: smallPdf('Sealed preview') },
+    // Two records (the web client's are 512 KiB): its trailer is in the second, which only pdf.js reads.
+    { name: 'long.pdf', mimeType: 'application/pdf', buffer: smallPdf('Sealed preview', 600 * 1024) },
     { name: 'people.csv', mimeType: 'text/csv', buffer: Buffer.from('name,city\nAda,London\n') },
     { name: 'notes.md', mimeType: '', buffer: Buffer.from('# Sealed notes\n\n<img src=x alt="broken" onerror="window.__md=1">\n') },
     { name: 'clip.mp4', mimeType: 'video/mp4', buffer: MP4 },
@@ -115,8 +117,37 @@ test('a Secure room previews decrypted files of each kind and saves an edited Ma
   await expectNoSeriousA11yViolations(page, 'Secure room preview of an image');
   await page.keyboard.press('Escape');
 
-  const pdf = await open('brief.pdf');
-  await expect(pdf.getByRole('img', { name: fill(rooms.preview.pdfPage, { page: '1', total: '1', name: 'brief.pdf' }) })).toBeVisible({ timeout: 30_000 });
+  // The PDF: pdf.js reads it by range, each record decrypted and authenticated as it comes.
+  const pdfRanges: string[] = [];
+  const onPdfRequest = (request: import('@playwright/test').Request) => {
+    if (request.url().includes('/preview')) pdfRanges.push(request.headers()['range'] ?? 'whole');
+  };
+  page.on('request', onPdfRequest);
+  const pdfPage = fill(rooms.preview.pdfPage, { page: '1', total: '1', name: 'long.pdf' });
+  const pdf = await open('long.pdf');
+  await expect(pdf.getByRole('img', { name: pdfPage })).toBeVisible({ timeout: 30_000 });
+  page.off('request', onPdfRequest);
+  expect(pdfRanges.length).toBeGreaterThan(2);
+  expect(pdfRanges).not.toContain('whole');
+  await page.keyboard.press('Escape');
+  // A server that changes the record pdf.js asks for past the first (the header and the first record,
+  // the type's sniff, go through untouched): it does not authenticate and the preview says it failed.
+  let forgedReads = 0;
+  await page.route(/\/preview$/, async (route) => {
+    const response = await route.fetch();
+    const body = await response.body();
+    const start = Number(/^bytes=(\d+)-/.exec(route.request().headers()['range'] ?? '')?.[1] ?? 0);
+    if (start > 49) {
+      forgedReads++;
+      body[20]! ^= 1;
+    }
+    await route.fulfill({ response, body });
+  });
+  const forged = await open('long.pdf');
+  await expect(forged).toContainText(fill(rooms.preview.failed, { name: 'long.pdf' }), { timeout: 30_000 });
+  await expect(forged.getByRole('img', { name: pdfPage })).toHaveCount(0);
+  expect(forgedReads).toBeGreaterThan(0);
+  await page.unrouteAll({ behavior: 'wait' });
   await page.keyboard.press('Escape');
 
   const csv = await open('people.csv');

@@ -1,6 +1,6 @@
 // The preview and edit dialog in a plain data room against the real server (issue 15, issue 31 §3): a
 // PREVIEWER (no download, no edit) opens a PNG (a blob URL, really decoded), a text file, a PDF
-// (drawn by pdf.js onto a canvas, not the browser's viewer), a CSV (a table with "showing N of M"),
+// (drawn by pdf.js onto a canvas, not the browser's viewer, read by range), a CSV (a table with "showing N of M"),
 // Markdown (rendered, its script removed) and a video (the player streams the preview URL: 206);
 // a type the server cannot preview (415) says so. Two editors edit one Markdown file in two
 // browser contexts: the second save is a conflict, resolved once by saving a copy and once by
@@ -77,10 +77,19 @@ test('a PREVIEWER previews an image, text, PDF, CSV, Markdown and a video, with 
   await page.keyboard.press('Escape');
   await expect(binDialog).toHaveCount(0);
 
-  // The PDF is drawn by pdf.js (its worker under our CSP) onto a canvas with something on it.
+  // The PDF is drawn by pdf.js (its worker under our CSP) onto a canvas with something on it; it
+  // reads the file by range (206), never whole.
+  const pdfRanges: string[] = [];
+  const onPdfRequest = (request: import('@playwright/test').Request) => {
+    if (request.url().includes('/preview')) pdfRanges.push(request.headers()['range'] ?? 'whole');
+  };
+  page.on('request', onPdfRequest);
   const pdfDialog = await openPreview(page, 'brief.pdf');
   const canvas = pdfDialog.getByRole('img', { name: fill(rooms.preview.pdfPage, { page: '1', total: '1', name: 'brief.pdf' }) });
   await expect(canvas).toBeVisible({ timeout: 30_000 });
+  page.off('request', onPdfRequest);
+  expect(pdfRanges.length).toBeGreaterThan(1);
+  expect(pdfRanges).not.toContain('whole');
   const inked = await canvas.evaluate((c: HTMLCanvasElement) => {
     const data = c.getContext('2d')!.getImageData(0, 0, c.width, c.height).data;
     let dark = 0;

@@ -7,6 +7,11 @@ export type MediaReader = (start: number, end: number) => Promise<Uint8Array>;
 /** Whether media can play by range here (the download service worker is usable; else the caller decrypts whole). */
 export const mediaByRangeUsable = serviceWorkerUsable;
 
+/** Registers (or finds) the download service worker ahead of `openMediaStream`, while the caller still reads the file's first bytes. */
+export function warmMediaStream(): void {
+  if (mediaByRangeUsable()) downloadWorker().catch(() => undefined);
+}
+
 /**
  * Announces a media stream to the download service worker (web/lib/media-sw-logic.ts) and answers
  * its range asks with `read`. Answers the frame URL that plays it and `close`, which ends the stream.

@@ -12,13 +12,12 @@ import { signedContentOf } from '@shared/crypto/room';
 import type { UnlockedKeys } from '@shared/crypto/service';
 import { cryptoApi } from '@web/lib/crypto';
 import { currentLanguage } from '@web/lib/i18n';
-import { mediaByRangeUsable } from '@web/lib/media-stream';
 import { numberedName } from '../api/room-files';
 import { asSaveConflict, loadedFromBytes, type PreviewSource } from '../preview/preview-source';
 import { roomMay } from '../room-may';
 import { fileKeyOf, uploadE2eFile, type E2eFolderView, type E2eListedFile } from './e2e-room-client';
 import { takenIn } from './e2e-file-ops';
-import { e2eMediaPreview } from './e2e-media';
+import { e2eRangedPreview } from './e2e-media';
 import { currentE2eFile } from './e2e-versions';
 
 export interface E2ePreviewTarget {
@@ -56,11 +55,10 @@ export function e2ePreviewSource(row: E2eListedFile, target: E2ePreviewTarget): 
       const metadata = shown.metadata;
       if (!metadata) throw new Error('The file’s metadata did not verify');
       const fileKey = await fileKeyOf(roomUuid, keys, shown);
-      // Audio and video play by range, record by record, where the download service worker runs (e2e-media.ts).
-      if (mediaByRangeUsable()) {
-        const media = await e2eMediaPreview({ roomUuid, fileUuid: shown.uuid, fileKey, metadata, lang: currentLanguage() });
-        if (media) return media;
-      }
+      // A PDF is read by pdf.js, and audio and video play where the download service worker runs,
+      // by range, record by record (e2e-media.ts); the other kinds are decrypted whole.
+      const ranged = await e2eRangedPreview({ roomUuid, fileUuid: shown.uuid, fileKey, metadata, lang: currentLanguage() });
+      if (ranged) return ranged;
       const response = await fetch(`${API_BASE}${ROOM_PREVIEW_PATHS.e2e(roomUuid, shown.uuid)}`, { credentials: 'include', signal });
       if (!response.ok || !response.body) throw new Error(`preview ${response.status}`);
       const { plaintext } = await cryptoApi.decryptStream({

@@ -21,7 +21,7 @@ export function KindView({ loaded, name }: { loaded: Loaded; name: string }) {
     case 'pdf':
       return (
         <Suspense fallback={null}>
-          <PdfView blob={loaded.blob} name={name} />
+          <PdfView bytes={loaded.bytes} name={name} />
         </Suspense>
       );
     case 'audio':

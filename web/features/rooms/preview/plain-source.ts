@@ -6,6 +6,7 @@ import { uploadRoomFile } from '../api/room-files';
 import { roomMay } from '../room-may';
 import { isOfficeName, kindOfType } from './preview-kind';
 import { asSaveConflict, type Loaded, type PreviewSource } from './preview-source';
+import { blobRanges, fetchRange, sizeOfContentRange } from './ranged-bytes';
 
 /** GET …/preview with the session cookie; a failed answer throws (the dialog says the preview could not be loaded). */
 async function fetchPreview(url: string, signal: AbortSignal, range?: string): Promise<Response> {
@@ -16,8 +17,9 @@ async function fetchPreview(url: string, signal: AbortSignal, range?: string): P
 
 /**
  * A plain room's file: the server sniffs the type; a first request of one byte asks it (and the
- * ETag), so audio and video are not fetched here but streamed by the player from the same URL
- * (Range, 206). Saving is a replace upload of the text with If-Match.
+ * ETag and size), so audio and video are not fetched here but streamed by the player from the same
+ * URL (Range, 206), and a PDF is read by pdf.js range by range (each answer must carry the probe's
+ * ETag). Saving is a replace upload of the text with If-Match.
  */
 export function plainPreviewSource(file: RoomFile, onSaved: () => void): PreviewSource {
   const url = `${API_BASE}${ROOM_OPS_PATHS.preview(file.roomUuid, file.uuid)}`;
@@ -40,9 +42,15 @@ export function plainPreviewSource(file: RoomFile, onSaved: () => void): Preview
       const kind = kindOfType(type);
       if (!kind) return { kind: 'unsupported', office: isOfficeName(file.name) };
       if (kind === 'audio' || kind === 'video') return { kind, src: url, revoke: false, etag: probe.headers.get('etag') };
+      const size = sizeOfContentRange(probe.headers.get('content-range'));
+      if (kind === 'pdf' && size !== null) {
+        const etag = probe.headers.get('etag');
+        return { kind, bytes: { size, read: (start, end) => fetchRange(url, start, end, { etag }) }, etag };
+      }
       const whole = await fetchPreview(url, signal);
       const etag = whole.headers.get('etag');
-      if (kind === 'image' || kind === 'pdf') return { kind, blob: await whole.blob(), etag };
+      if (kind === 'image') return { kind, blob: await whole.blob(), etag };
+      if (kind === 'pdf') return { kind, bytes: blobRanges(await whole.blob()), etag };
       return { kind, text: await whole.text(), type: type.split(';')[0]!.trim(), etag };
     },
     async save(text, type, etag) {

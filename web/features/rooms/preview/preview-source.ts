@@ -5,11 +5,14 @@
 import { isApiError } from '@shared/api/api-error';
 import { SAVE_CONFLICT_REASON } from '@shared/contract/room-preview';
 import { sniffPreview, type PreviewKind } from './preview-kind';
+import { blobRanges, type RangedBytes } from './ranged-bytes';
 
 export type TextKind = 'text' | 'markdown' | 'csv' | 'json';
 
 export type Loaded =
-  | { kind: 'image' | 'pdf'; blob: Blob; etag: string | null }
+  | { kind: 'image'; blob: Blob; etag: string | null }
+  /** Read by range: pdf.js asks for the pieces it needs (ranged-bytes.ts), never the whole file first. */
+  | { kind: 'pdf'; bytes: RangedBytes; etag: string | null }
   /** `src`: the preview URL (streamed, Range) or a blob URL the dialog revokes (`revoke`). */
   | {
       kind: 'audio' | 'video';
@@ -59,7 +62,8 @@ export function loadedFromBytes(bytes: Uint8Array, name: string, declared: strin
 }
 
 function fromKind(kind: PreviewKind, type: string, blob: Blob, etag: string | null, text: () => string): Loaded {
-  if (kind === 'image' || kind === 'pdf') return { kind, blob, etag };
+  if (kind === 'image') return { kind, blob, etag };
+  if (kind === 'pdf') return { kind, bytes: blobRanges(blob), etag };
   if (kind === 'audio' || kind === 'video') return { kind, src: URL.createObjectURL(blob), revoke: true, etag };
   return { kind, text: text(), type, etag };
 }
