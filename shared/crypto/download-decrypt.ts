@@ -98,11 +98,6 @@ export async function fetchAndDecrypt(options: FetchDecryptOptions): Promise<voi
  * end of the body, and returns the view of what it wrote and the buffer (a BYOB read transfers the
  * buffer, so the returned one replaces the one passed in).
  */
-/**
- * Reads a response body into caller-owned buffers: `fill(buffer)` fills it completely, except at the
- * end of the body, and returns the view of what it wrote and the buffer (a BYOB read transfers the
- * buffer, so the returned one replaces the one passed in).
- */
 function bodyFiller(
   body: ReadableStream<Uint8Array>,
   onBytes: (bytes: number) => void,
