@@ -287,7 +287,7 @@ export async function benchRoomsE2e(options: RoomsE2eBenchOptions = {}): Promise
         name: 'rooms.e2e.download.browser_cpu',
         bytes: uploadMiB * MiB,
         rounds: downloadBrowserCpu,
-        note: `the file each round uploaded, downloaded until complete on disk: E2E room from its row menu (the product's path today: crypto Worker fetches and decrypts, download service worker) / plain room by its row's download link (transfer centre); seconds E2E ${downloads.e2e.map((x) => x.toFixed(1)).join(', ')}, plain ${downloads.plain.map((x) => x.toFixed(1)).join(', ')}`,
+        note: `the file each round uploaded, downloaded until complete on disk: E2E room from its row menu (the product's path today: the download service worker fetches and decrypts) / plain room by its row's download link (transfer centre); seconds E2E ${downloads.e2e.map((x) => x.toFixed(1)).join(', ')}, plain ${downloads.plain.map((x) => x.toFixed(1)).join(', ')}`,
       }),
     ];
   } finally {
