@@ -80,6 +80,8 @@ describe.each([
   it('reads every user column, and a change to the user or the session at the next request (nothing cached)', async () => {
     const store = storeOf(() => clock);
     const { token, session } = await store.create(userId);
+    // Distinct values in the nullable columns too, so a column read into the wrong key shows.
+    await handle.db.updateTable('users').set({ totp_pending_secret: 'p', terms_accepted_version: 3, terms_accepted_at: 4, storage_quota: 5, first_name: 'F', last_name: 'L' }).execute();
     const user = await handle.db.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirstOrThrow();
     expect(await store.resolveWithUser(token)).toEqual({ session, user });
     await handle.db.updateTable('users').set({ roles: '["ROLE_ADMIN"]', disabled: 1, totp_secret: 's' }).where('id', '=', userId).execute();

@@ -55,7 +55,8 @@ const randomToken = () => randomBytes(TOKEN_BYTES).toString('base64url');
  * every user column (handlers take the whole user row into their services: `licensed`,
  * `sender_group_id`, `storage_quota`, the terms, the TOTP state, …), then the session's own.
  * `JoinedRow` is that row's type; `resolvedOf` names every key of UserRow, which has no optional
- * column, so the type check fails when a column is added to the table and not read here.
+ * column, so the type check fails when a column is added to the table and not read here. The three
+ * lists keep one order: `sessions-store.test` compares the look-up with `selectAll()` on both paths.
  */
 const USER_COLUMNS = [
   'id', 'uuid', 'username', 'email', 'first_name', 'last_name', 'password_hash', 'roles', 'language', 'disabled', 'email_verified',
