@@ -208,7 +208,7 @@ async function assemble(app: FastifyInstance, options: BuildAppOptions, database
 
   // Services (fastify/demo style: on the instance, created once).
   const mailer = options.mailer ?? createMailer({ dataDir: config.dataDir, smtpUrl: config.smtpUrl, settings: mailSettingsFrom(createSettingsStore(db), () => loadThemeAsset(db, 'logo')) });
-  const sessions = createSessionsStore(db);
+  const sessions = createSessionsStore(db, Date.now, database.hotRead);
   app.decorate('config', config);
   setPasswordHashing(config.passwordHashing);
   app.decorate('db', db);

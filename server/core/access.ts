@@ -35,6 +35,8 @@ export interface RouteTableEntry {
   endpoint: Endpoint | undefined;
 }
 
+type ResolvedSession = { session: SessionRow; user: UserRow } | undefined;
+
 export const SESSION_COOKIE = 'KUVERT_SESSION';
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
@@ -47,8 +49,11 @@ export function accessRuleOf(route: Pick<RouteOptions, 'config'>): AccessRule | 
 }
 
 export interface AccessDependencies {
-  /** The live session of a cookie token with its user (one query: every signed-in request needs both). */
-  resolveSession(token: string): Promise<{ session: SessionRow; user: UserRow } | undefined>;
+  /**
+   * The live session of a cookie token with its user (one query: every signed-in request needs both);
+   * a promise only when it has to wait (PostgreSQL, a write, a transaction in flight).
+   */
+  resolveSession(token: string): ResolvedSession | Promise<ResolvedSession>;
   /** The one delivery a submit-box session (kind `submit`) may touch, by session id. */
   submitSessionDelivery?(sessionId: string): Promise<string | undefined>;
 }
@@ -68,21 +73,48 @@ export function installAccessControl(app: FastifyInstance, deps: AccessDependenc
     }
   });
 
-  app.addHook('onRequest', async (request) => {
-    await loadSession(request, deps);
-    // The 404 handler has no declaration: unknown paths answer 404 to everyone.
-    if (request.is404) return;
-    // Read once: Fastify builds a new routeOptions object on every access.
-    const { config } = request.routeOptions;
-    const rule = config.access;
-    if (rule === undefined) throw accessDenied(); // unreachable: onRoute refuses such routes
-    if (request.session?.kind === 'submit') await enforceSubmitScope(rule, config.endpoint, request, deps);
-    enforce(rule, request);
-    // An add-in token does not mint more tokens: such calls take the web session only.
-    if (config.endpoint?.webSessionOnly && request.session?.kind !== 'cookie') {
-      throw new HttpError(403, 'AccessDeniedException', 'Only a web session can make this call');
-    }
+  // Callback style, a promise only where something waits: a signed-in request on SQLite with
+  // nothing to write (nearly all) passes without one (issue 35 §4). A refusal thrown here is
+  // caught by Fastify's hook runner and answered like an error passed to done.
+  app.addHook('onRequest', (request, _reply, done) => {
+    const pending = loadSession(request, deps);
+    if (pending) pending.then(() => settle(() => checkAccess(request, deps), done), done);
+    else settle(() => checkAccess(request, deps), done);
   });
+}
+
+/** Runs `work`; done once, with its error if it throws or rejects. */
+function settle(work: () => Promise<void> | undefined, done: (error?: Error) => void): void {
+  let pending: Promise<void> | undefined;
+  try {
+    pending = work();
+  } catch (error) {
+    done(error as Error);
+    return;
+  }
+  if (pending) pending.then(() => done(), done);
+  else done();
+}
+
+/** The route's declaration enforced for the request's session (a promise only for a submit-box session). */
+function checkAccess(request: FastifyRequest, deps: AccessDependencies): Promise<void> | undefined {
+  // The 404 handler has no declaration: unknown paths answer 404 to everyone.
+  if (request.is404) return undefined;
+  // Read once: Fastify builds a new routeOptions object on every access.
+  const { config } = request.routeOptions;
+  const rule = config.access;
+  if (rule === undefined) throw accessDenied(); // unreachable: onRoute refuses such routes
+  if (request.session?.kind === 'submit') return enforceSubmitScope(rule, config.endpoint, request, deps).then(() => enforceAll(rule, config.endpoint, request));
+  enforceAll(rule, config.endpoint, request);
+  return undefined;
+}
+
+function enforceAll(rule: AccessRule, endpoint: Endpoint | undefined, request: FastifyRequest): void {
+  enforce(rule, request);
+  // An add-in token does not mint more tokens: such calls take the web session only.
+  if (endpoint?.webSessionOnly && request.session?.kind !== 'cookie') {
+    throw new HttpError(403, 'AccessDeniedException', 'Only a web session can make this call');
+  }
 }
 
 /** The token of `Authorization: Bearer <token>` (the add-in's session), else null. */
@@ -93,17 +125,24 @@ export function bearerTokenOf(request: FastifyRequest): string | null {
   return match ? match[1]! : null;
 }
 
-async function loadSession(request: FastifyRequest, deps: AccessDependencies): Promise<void> {
+/** Sets request.session and request.user from the request's token; a promise only when the look-up waits. */
+function loadSession(request: FastifyRequest, deps: AccessDependencies): Promise<void> | undefined {
   // A request carrying a bearer token is judged by it alone (no fallback to a cookie).
   const bearer = bearerTokenOf(request);
   const token = bearer ?? request.cookies?.[SESSION_COOKIE];
-  if (!token) return;
-  const resolved = await deps.resolveSession(token);
+  if (!token) return undefined;
+  const resolved = deps.resolveSession(token);
+  if (resolved instanceof Promise) return resolved.then((r) => adopt(request, r, bearer !== null));
+  adopt(request, resolved, bearer !== null);
+  return undefined;
+}
+
+function adopt(request: FastifyRequest, resolved: ResolvedSession, byBearer: boolean): void {
   if (!resolved || resolved.user.disabled) return;
   const { session, user } = resolved;
   // A token works only the way it was issued; an add-in session also needs ROLE_OUTLOOK
   // at every request, so taking the role away ends the add-in's access at once.
-  if (bearer) {
+  if (byBearer) {
     // A submit-box session (server/submit-box) is limited to its draft by enforceSubmitScope.
     if (session.kind !== 'submit' && (session.kind !== 'addin' || !roleNamesOf(user).includes('ROLE_OUTLOOK'))) return;
   } else if (session.kind !== 'cookie') {

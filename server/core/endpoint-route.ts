@@ -25,6 +25,8 @@ export type EndpointHandler<E extends Endpoint> = (
 /** Route options that are not part of the contract (a body limit set from the configuration). */
 export interface EndpointRouteExtras {
   bodyLimit?: number;
+  /** A hot route's compiled answer (core/compiled-reply.ts); default: zod's check of the answer. */
+  serializerCompiler?: RouteOptions['serializerCompiler'];
 }
 
 /**

@@ -28,8 +28,24 @@ export interface DatabaseOptions {
 export interface DatabaseHandle {
   db: Kysely<Database>;
   kind: DatabaseKind;
+  /** SQLite only: a read run straight on the connection (see HotRead). */
+  hotRead?: (sqlText: string) => HotRead;
   close(): Promise<void>;
 }
+
+/** A hot read could not run now: the connection is inside a transaction (use the Kysely path, which waits for it). */
+export const IN_TRANSACTION = Symbol('in transaction');
+
+/**
+ * One read statement, prepared once and run synchronously on the SQLite connection, its row as an
+ * array of the selected columns (better-sqlite3's raw mode; building an object of 27 keys in C++ cost
+ * more than the indexed join itself) — for the session look-up every signed-in request makes (issue 35
+ * §4). It skips Kysely's per-query promise and connection lock, and is safe only where nothing can
+ * come between: JavaScript runs one thing at a time, and while the one connection is inside a
+ * transaction (a write in flight, not yet committed) it answers IN_TRANSACTION instead of reading
+ * what another request has not committed.
+ */
+export type HotRead = (params: readonly unknown[]) => unknown[] | undefined | typeof IN_TRANSACTION;
 
 const PG_INT8_OID = 20;
 const SAFE_SCHEMA = /^[a-z_][a-z0-9_]{0,62}$/;
@@ -46,7 +62,11 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
   file.pragma('busy_timeout = 5000');
   file.pragma('foreign_keys = ON');
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(file) }) });
-  return { db, kind: 'sqlite', close: () => db.destroy() };
+  const hotRead = (sqlText: string): HotRead => {
+    const statement = file.prepare(sqlText).raw(true);
+    return (params) => (file.inTransaction ? IN_TRANSACTION : (statement.get(...params) as unknown[] | undefined));
+  };
+  return { db, kind: 'sqlite', hotRead, close: () => db.destroy() };
 }
 
 /** Distinct SQL texts kept prepared; queries with variable-length IN lists make new texts. */

@@ -1,5 +1,6 @@
 import { ANTI_CSRF_HEADER } from '@shared/contract/auth';
 import { ACCOUNT_ENDPOINTS } from '@shared/contract/endpoints/account';
+import { compiledReplySerializer } from '../core/compiled-reply';
 import { registerEndpoint } from '../core/endpoint-route';
 import { acceptTerms, termsConsentOf } from './terms-consent';
 import { toWireUser } from '../users/users-repository';
@@ -13,7 +14,8 @@ export const userRoutes = routePlugin('kuvert-user-routes', async (app) => {
     // `no-store` comes from the security-headers hook (every signed-in JSON answer).
     void reply.header(ANTI_CSRF_HEADER, request.session!.csrf_token);
     return { user: toWireUser(request.user!) };
-  });
+    // The app's most frequent call: its answer by a serializer compiled from the contract (issue 35 §4).
+  }, { serializerCompiler: compiledReplySerializer });
 
   registerEndpoint(app, ACCOUNT_ENDPOINTS.updateLoggedInUser, async (request) => {
     const user = request.user!;

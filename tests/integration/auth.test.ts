@@ -1,5 +1,6 @@
 import { AUTHORIZATION_ERROR } from '@shared/contract/errors';
 import { SETTING_KEYS } from '@shared/contract/settings';
+import { CurrentUserResponseSchema, UserSchema } from '@shared/contract/user';
 import { currentTotpCode, generateTotpSecret } from '@server/security/totp';
 import { addressedTo, extractVerificationCode, readMailbox, waitForMailboxMail } from '@tests/support/mailbox';
 import { startTestServer, type TestServer } from '@tests/support/server';
@@ -160,9 +161,15 @@ describe('session calls', () => {
   it('GET /user answers the signed-in user', async () => {
     const response = await call(server, admin, 'GET', '/api/2/user');
     expect(response.status).toBe(200);
-    expect(await response.json()).toMatchObject({ user: { email: server.admin.email, id: expect.any(Number), uuid: expect.any(String) } });
+    const body: unknown = await response.json();
+    expect(body).toMatchObject({ user: { email: server.admin.email, id: expect.any(Number), uuid: expect.any(String) } });
     // The session's own anti-forgery value (what a single sign-on session learns it from).
     expect(response.headers.get('anticsrfattr')).toBe(admin.csrf);
+    // The answer is written by a serializer compiled from the contract (core/compiled-reply.ts), not
+    // checked by zod: the contract's schema proves its shape here — exactly its keys, each value valid.
+    expect(CurrentUserResponseSchema.parse(body)).toEqual(body);
+    expect(Object.keys(body as object)).toEqual(['user']);
+    expect(Object.keys((body as { user: object }).user).sort()).toEqual(Object.keys(UserSchema.shape).sort());
   });
 
   it('logout deletes the session and expires the cookie', async () => {
