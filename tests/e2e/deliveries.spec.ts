@@ -214,6 +214,8 @@ test('delete with confirmation removes the delivery from the inbox', async ({ pa
   await page.getByRole('button', { name: 'Delete' }).click();
   const dialog = page.getByRole('dialog', { name: 'Delete delivery?' });
   await dialog.getByRole('button', { name: 'Cancel' }).click();
+  // Until the closing dialog has left, its own Delete button is a second button of that name.
+  await expect(dialog).toBeHidden();
   await expect(page.getByRole('heading', { name: 'To be deleted' })).toBeVisible();
   await page.getByRole('button', { name: 'Delete' }).click();
   await dialog.getByRole('button', { name: 'Delete' }).click();
