@@ -2,11 +2,11 @@
 // sealed under the room's metadata key, bound to room, item, author and signing key, and the author
 // signs the sealed string with the same binding. The server stores both and learns neither the text
 // nor anything a guess could be checked against (the signature covers the ciphertext, not the text).
-import { fromBase64Url, toBase64Url, utf8Decode, utf8Encode } from './bytes';
+import { utf8Decode, utf8Encode } from './bytes';
 import { RoomCommentInvalidError } from './errors';
 import { canonicalJson } from './manifest';
 import { openRoomBytes, roomAad, sealRoomBytes, type RoomKeys } from './room';
-import { subtle } from './subtle';
+import { KEY_ID_SEPARATOR, keyIdOfSignature, signWithKeyId, verifyWithKeyId } from './key-id-signature';
 
 /** The item a comment is about and who wrote it (the server's author of the comment row). */
 export interface RoomCommentRef {
@@ -24,9 +24,6 @@ export interface RoomCommentOpened {
   signerKeyId: string;
 }
 
-const ECDSA_SHA256 = { name: 'ECDSA', hash: 'SHA-256' } as const;
-/** The wire signature: "<signerKeyId>.<base64url P1363 signature>" (key ids are base64url: never a "."). */
-const SEPARATOR = '.';
 
 const aadOf = (ref: RoomCommentRef, signerKeyId: string) => roomAad('comment', ref.roomId, ref.kind, ref.itemId, ref.authorUserId, signerKeyId);
 const signedBytes = (ref: RoomCommentRef, signerKeyId: string, sealed: string) =>
@@ -40,18 +37,17 @@ export async function sealRoomComment(
   signer: { privateKey: CryptoKey; keyId: string },
   iv?: Uint8Array,
 ): Promise<{ text: string; signature: string }> {
-  if (signer.keyId.includes(SEPARATOR)) throw new TypeError('A signing key id never holds "."');
+  if (signer.keyId.includes(KEY_ID_SEPARATOR)) throw new TypeError('A signing key id never holds "."');
   const plaintext = utf8Encode(JSON.stringify({ format: 1, text: comment.text.normalize('NFC'), writtenAt: comment.writtenAt }));
   const sealed = await sealRoomBytes(keys.metadata, plaintext, aadOf(ref, signer.keyId), iv);
-  const signature = new Uint8Array(await subtle().sign(ECDSA_SHA256, signer.privateKey, signedBytes(ref, signer.keyId, sealed)));
-  return { text: sealed, signature: signer.keyId + SEPARATOR + toBase64Url(signature) };
+  return { text: sealed, signature: await signWithKeyId(signer, signedBytes(ref, signer.keyId, sealed)) };
 }
 
 /** The key id a comment's signature names: the reader pin-checks that key of the author before openRoomComment. */
 export function roomCommentSignerKeyId(signature: string): string {
-  const at = signature.indexOf(SEPARATOR);
-  if (at <= 0) throw new RoomCommentInvalidError('The comment signature names no key');
-  return signature.slice(0, at);
+  const keyId = keyIdOfSignature(signature);
+  if (keyId === null) throw new RoomCommentInvalidError('The comment signature names no key');
+  return keyId;
 }
 
 /**
@@ -60,13 +56,7 @@ export function roomCommentSignerKeyId(signature: string): string {
  */
 export async function openRoomComment(keys: RoomKeys, ref: RoomCommentRef, wire: { text: string; signature: string }, verifyingKey: CryptoKey): Promise<RoomCommentOpened> {
   const signerKeyId = roomCommentSignerKeyId(wire.signature);
-  let valid = false;
-  try {
-    valid = await subtle().verify(ECDSA_SHA256, verifyingKey, fromBase64Url(wire.signature.slice(signerKeyId.length + 1)) as Uint8Array<ArrayBuffer>, signedBytes(ref, signerKeyId, wire.text));
-  } catch {
-    valid = false;
-  }
-  if (!valid) throw new RoomCommentInvalidError('The comment signature does not verify with the author\'s key');
+  if (!(await verifyWithKeyId(verifyingKey, wire.signature, signerKeyId, signedBytes(ref, signerKeyId, wire.text)))) throw new RoomCommentInvalidError('The comment signature does not verify with the author\'s key');
   const plaintext = await openRoomBytes(keys.metadata, wire.text, aadOf(ref, signerKeyId));
   if (!plaintext) throw new RoomCommentInvalidError('The comment does not decrypt for this item and author');
   let body: { format?: unknown; text?: unknown; writtenAt?: unknown };

@@ -2,11 +2,11 @@
 // sealed under the room's metadata key, bound to room, folder, signer and signing key, and signed by
 // the member who set them, with a counter so an older record cannot pass for a newer one. The server
 // stores the sealed string and the signature; it learns neither value.
-import { fromBase64Url, toBase64Url, utf8Decode, utf8Encode } from './bytes';
+import { utf8Decode, utf8Encode } from './bytes';
 import { RoomMetadataInvalidError, RoomMetadataSignatureError } from './errors';
 import { canonicalJson } from './manifest';
 import { openRoomBytes, roomAad, ROOM_METADATA_CLASSIFICATIONS, ROOM_METADATA_STATUSES, sealRoomBytes, type RoomKeys, type RoomMetadataClassification, type RoomMetadataStatus } from './room';
-import { subtle } from './subtle';
+import { KEY_ID_SEPARATOR, keyIdOfSignature, signWithKeyId, verifyWithKeyId } from './key-id-signature';
 
 /** The folder the labels belong to and who signed them (the server's signer of the record). */
 export interface RoomFolderLabelsRef {
@@ -41,8 +41,6 @@ export interface RoomFolderLabelsWire {
 }
 
 export const ROOM_FOLDER_LABELS_FORMAT = 1;
-const ECDSA_SHA256 = { name: 'ECDSA', hash: 'SHA-256' } as const;
-const SEPARATOR = '.';
 
 const aadOf = (ref: RoomFolderLabelsRef, signerKeyId: string) => roomAad('folder labels', ref.roomId, ref.folderId, ref.signerUserId, signerKeyId);
 const signedBytes = (ref: RoomFolderLabelsRef, signerKeyId: string, sealed: string) =>
@@ -63,18 +61,17 @@ function plaintextOf(labels: RoomFolderLabels): Uint8Array {
 
 /** Seals and signs a folder's labels; `iv` only for known-answer vectors. */
 export async function sealRoomFolderLabels(keys: RoomKeys, ref: RoomFolderLabelsRef, labels: RoomFolderLabels, signer: { privateKey: CryptoKey; keyId: string }, iv?: Uint8Array): Promise<RoomFolderLabelsWire> {
-  if (signer.keyId.length === 0 || signer.keyId.includes(SEPARATOR)) throw new TypeError('A signing key id is never empty and never holds "."');
+  if (signer.keyId.length === 0 || signer.keyId.includes(KEY_ID_SEPARATOR)) throw new TypeError('A signing key id is never empty and never holds "."');
   if (!Number.isSafeInteger(labels.counter) || labels.counter < 1) throw new TypeError('The counter is a whole number from 1');
   const sealed = await sealRoomBytes(keys.metadata, plaintextOf(labels), aadOf(ref, signer.keyId), iv);
-  const signature = new Uint8Array(await subtle().sign(ECDSA_SHA256, signer.privateKey, signedBytes(ref, signer.keyId, sealed)));
-  return { labels: sealed, signature: signer.keyId + SEPARATOR + toBase64Url(signature) };
+  return { labels: sealed, signature: await signWithKeyId(signer, signedBytes(ref, signer.keyId, sealed)) };
 }
 
 /** The key id a record's signature names: the reader pin-checks that key of the signer first. */
 export function roomFolderLabelsSignerKeyId(signature: string): string {
-  const at = typeof signature === 'string' ? signature.indexOf(SEPARATOR) : -1;
-  if (at <= 0) throw new RoomMetadataInvalidError('The folder labels signature names no key');
-  return signature.slice(0, at);
+  const keyId = keyIdOfSignature(signature);
+  if (keyId === null) throw new RoomMetadataInvalidError('The folder labels signature names no key');
+  return keyId;
 }
 
 /**
@@ -85,13 +82,7 @@ export function roomFolderLabelsSignerKeyId(signature: string): string {
  */
 export async function openRoomFolderLabels(keys: RoomKeys, ref: RoomFolderLabelsRef, wire: RoomFolderLabelsWire, verifyingKey: CryptoKey): Promise<RoomFolderLabelsOpened> {
   const signerKeyId = roomFolderLabelsSignerKeyId(wire.signature);
-  let valid = false;
-  try {
-    valid = await subtle().verify(ECDSA_SHA256, verifyingKey, fromBase64Url(wire.signature.slice(signerKeyId.length + 1)) as Uint8Array<ArrayBuffer>, signedBytes(ref, signerKeyId, wire.labels));
-  } catch {
-    valid = false;
-  }
-  if (!valid) throw new RoomMetadataSignatureError('The folder labels signature does not verify with the signer\'s key for this folder');
+  if (!(await verifyWithKeyId(verifyingKey, wire.signature, signerKeyId, signedBytes(ref, signerKeyId, wire.labels)))) throw new RoomMetadataSignatureError('The folder labels signature does not verify with the signer\'s key for this folder');
   const plaintext = await openRoomBytes(keys.metadata, wire.labels, aadOf(ref, signerKeyId));
   if (!plaintext) throw new RoomMetadataInvalidError('The folder labels do not decrypt for this folder and signer');
   let body: Record<string, unknown>;

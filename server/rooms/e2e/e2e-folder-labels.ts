@@ -6,7 +6,7 @@ import type { RequestContext } from '../../core/request-context';
 import { recordActivity } from '../kind/activity';
 import { liveFolder, liveRoom, requireRole } from '../kind/roles';
 import { requireSigningKey } from './e2e-file-ops';
-import { requireEncrypted } from './e2e-rooms';
+import { requireEncrypted, seenE2eFolder } from './e2e-rooms';
 
 /** PUT …/e2e/folders/{folder}/labels (edit right there: OWNER, EDITOR): replaces the folder's record. */
 export async function putE2eFolderLabels(ctx: RequestContext, roomUuid: string, folderUuid: string, body: PutE2eFolderLabelsBody): Promise<void> {
@@ -30,12 +30,8 @@ export async function putE2eFolderLabels(ctx: RequestContext, roomUuid: string, 
 
 /** GET …/e2e/folder-labels (any role where the folders lie): the records of the live folders directly in the top level or `parentUuid`. */
 export async function listE2eFolderLabels(ctx: RequestContext, roomUuid: string, parentUuid: string | undefined): Promise<E2eFolderLabelsList> {
-  const { app, user } = ctx;
-  const room = await liveRoom(app.db, roomUuid);
-  const parent = parentUuid ? await liveFolder(app.db, room, parentUuid) : undefined;
-  await requireRole(app.db, room, user.id, 'see', parent);
-  requireEncrypted(room);
-  let query = app.db
+  const { room, folder: parent } = await seenE2eFolder(ctx, roomUuid, parentUuid);
+  let query = ctx.app.db
     .selectFrom('room_folders')
     .innerJoin('room_e2e_folder_labels', 'room_e2e_folder_labels.folder_id', 'room_folders.id')
     .leftJoin('users', 'users.id', 'room_e2e_folder_labels.signed_by')

@@ -11,7 +11,7 @@ import { checkSpace } from '../../uploads/space';
 import { commitFile } from '../plain/file-uploads';
 import { personName, recordActivity } from '../kind/activity';
 import { renameE2eFile, replacedE2eFile } from './e2e-file-ops';
-import { requireEncrypted } from './e2e-rooms';
+import { requireEncrypted, seenE2eFolder } from './e2e-rooms';
 import { fileBlobPrefix, toUploadFile } from '../kind/file-rows';
 import { liveFolder, liveRoom, requireMember, requireRole } from '../kind/roles';
 import { toFolder } from '../plain/rooms';
@@ -94,12 +94,8 @@ export async function createE2eFile(ctx: RequestContext, roomUuid: string, input
 
 /** The sealed extras of the complete files of the top level or a folder (any role there). */
 export async function e2eFileKeys(ctx: RequestContext, roomUuid: string, folderUuid: string | undefined, uuids?: string[]): Promise<E2eFileKeysList> {
-  const { app, user } = ctx;
-  const room = await liveRoom(app.db, roomUuid);
-  const folder = folderUuid ? await liveFolder(app.db, room, folderUuid) : undefined;
-  await requireRole(app.db, room, user.id, 'see', folder);
-  requireEncrypted(room);
-  let query = app.db
+  const { room, folder } = await seenE2eFolder(ctx, roomUuid, folderUuid);
+  let query = ctx.app.db
     .selectFrom('room_files')
     .innerJoin('room_e2e_files', 'room_e2e_files.file_id', 'room_files.id')
     .leftJoin('users', 'users.id', 'room_files.uploaded_by')

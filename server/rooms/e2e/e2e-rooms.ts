@@ -13,7 +13,7 @@ import { mayCreateRoomsUnder, roomSettings } from '../kind/admin-settings';
 import { insertRoomWithOwner } from '../kind/new-room';
 import { refuseRoomCreationOverLicence } from '../kind/room-licence';
 import '../kind/e2e-tables';
-import { isRoomRole, requireRole, liveRoom, type RoomRow } from '../kind/roles';
+import { isRoomRole, liveFolder, requireRole, liveRoom, type FolderRow, type RoomRow } from '../kind/roles';
 import { toRoom } from '../plain/rooms';
 import { isSecureRoom, requireRoomKind } from '../kind/room-kind';
 
@@ -21,6 +21,15 @@ export const ROOM_DESCRIPTOR_KIND = 'dataRoom';
 
 /** A Secure-room call on a plain room: 409 `notEncrypted` (the one guard, kind/room-kind.ts). */
 export const requireEncrypted = (room: RoomRow): void => requireRoomKind(room, 'secure');
+
+/** A Secure room and one of its folders (none: the top level) that the caller may see (any role there). */
+export async function seenE2eFolder(ctx: RequestContext, roomUuid: string, folderUuid: string | undefined): Promise<{ room: RoomRow; folder: FolderRow | undefined }> {
+  const room = await liveRoom(ctx.app.db, roomUuid);
+  const folder = folderUuid ? await liveFolder(ctx.app.db, room, folderUuid) : undefined;
+  await requireRole(ctx.app.db, room, ctx.user.id, 'see', folder);
+  requireEncrypted(room);
+  return { room, folder };
+}
 
 /** An E2E upload commits only with its signed metadata (sent with the announce or the E2E commit). */
 export async function requireE2eMetadata(db: Kysely<Database>, fileId: number): Promise<void> {
