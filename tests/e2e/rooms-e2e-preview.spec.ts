@@ -218,7 +218,9 @@ test('an OWNER and an EDITOR edit one Markdown file of a Secure room at once: th
   await editTo(ownerDialog, '# Plan\nowner one');
   await editTo(editorDialog, '# Plan\neditor one');
   await save(ownerDialog);
-  await expect(ownerDialog).toContainText('owner one', { timeout: 60_000 });
+  // Saved once the dialog shows the rendered file again (the editor's text area holds the words before).
+  await expect(ownerDialog.getByRole('heading', { name: 'Plan', exact: true })).toBeVisible({ timeout: 60_000 });
+  await expect(ownerDialog).toContainText('owner one');
 
   // The editor loaded version 1: the server refuses her commit (If-Match, 412), the conflict dialog asks.
   await save(editorDialog);
@@ -245,7 +247,9 @@ test('an OWNER and an EDITOR edit one Markdown file of a Secure room at once: th
   await editTo(editorAgain, '# Plan\neditor two');
   await editTo(ownerDialog, '# Plan\nowner two');
   await save(ownerDialog);
-  await expect(ownerDialog).toContainText('owner two', { timeout: 60_000 });
+  // Saved once the dialog shows the rendered file again (the editor's text area holds the words before).
+  await expect(ownerDialog.getByRole('heading', { name: 'Plan', exact: true })).toBeVisible({ timeout: 60_000 });
+  await expect(ownerDialog).toContainText('owner two');
   await save(editorAgain);
   await conflict.getByRole('button', { name: rooms.preview.loadNew }).click();
   await expect(editorAgain).toContainText('owner two', { timeout: 30_000 });

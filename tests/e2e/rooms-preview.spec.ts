@@ -177,6 +177,8 @@ test('two editors change one Markdown file at once: the later save is a conflict
   const editorAgain = await editTo(editorPage, '# Plan\neditor two');
   await editTo(ownerPage, '# Plan\nowner two');
   await ownerDialog.getByRole('button', { name: rooms.preview.save, exact: true }).click();
+  // Saved once the dialog shows the rendered file again (the editor's text area holds the words before).
+  await expect(ownerDialog.getByRole('heading', { name: 'Plan', exact: true })).toBeVisible();
   await expect(ownerDialog).toContainText('owner two');
   await editorAgain.getByRole('button', { name: rooms.preview.save, exact: true }).click();
   await editorPage.getByRole('alertdialog', { name: rooms.preview.conflictTitle }).getByRole('button', { name: rooms.preview.loadNew }).click();
