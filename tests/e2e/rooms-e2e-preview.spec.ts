@@ -7,8 +7,8 @@
 // without the whole file fetched); a Markdown file edited and saved is the file's next version,
 // encrypted, and shows the new text when opened again. In a room made from Node (sealed with the real
 // CryptoService, members granted the room key): an OWNER and an EDITOR edit one Markdown file in two
-// browser contexts — the later save is the server's conflict, resolved once by a copy (which decrypts
-// to her text) and once by loading the new version; a PREVIEWER previews decrypted files, is offered
+// browser contexts — the later save is the server's conflict, resolved once by a copy (named after
+// the folder as the server holds it at the save, not the list she loaded; it decrypts to her text) and once by loading the new version; a PREVIEWER previews decrypted files, is offered
 // no download anywhere (row menus, selection toolbar, breadcrumb menu, preview dialog) and the
 // download route refuses her own request (issue 31 §5). axe.
 import { expect, test, type Page } from '@playwright/test';
@@ -43,6 +43,8 @@ let editor: TestUser;
 let previewer: TestUser;
 let sharedUuid: string;
 let dotUuid: string;
+/** Puts a file into the shared room's top level from Node, as its OWNER. */
+let putShared: (name: string, bytes: Uint8Array) => Promise<string>;
 test.beforeAll(async () => {
   server = await startTestServer();
   const admin = await apiSignIn(server, server.admin);
@@ -70,6 +72,7 @@ test.beforeAll(async () => {
   const { handle } = await openRoomKey(server, ownerActor, sharedUuid);
   // Each file one part (the server's part size is far larger); a new file's version chain starts at 1, as the web client signs it.
   const put = async (name: string, bytes: Uint8Array) => (await uploadE2eFile(server, ownerActor, sharedUuid, handle, { name, bytes, partSize: 1_048_576, link: { counter: 1 } })).uuid;
+  putShared = put;
   await put('plan.md', new TextEncoder().encode('# Plan\n'));
   await put('agenda.md', new TextEncoder().encode('# Agenda\n\n1. **Budget**\n'));
   dotUuid = await put('dot.png', new Uint8Array(PNG_DOT));
@@ -222,23 +225,28 @@ test('an OWNER and an EDITOR edit one Markdown file of a Secure room at once: th
   await expect(ownerDialog.getByRole('heading', { name: 'Plan', exact: true })).toBeVisible({ timeout: 60_000 });
   await expect(ownerDialog).toContainText('owner one');
 
+  // Meanwhile someone saved a "plan (1).md", which the editor's list does not show yet: her copy
+  // must take the next free name, checked against the folder as the server holds it now.
+  await putShared('plan (1).md', new TextEncoder().encode('# Someone else’s copy\n'));
+  await expect(editorPage.getByRole('row').filter({ hasText: 'plan (1).md' })).toHaveCount(0);
+
   // The editor loaded version 1: the server refuses her commit (If-Match, 412), the conflict dialog asks.
   await save(editorDialog);
   const conflict = editorPage.getByRole('alertdialog', { name: rooms.preview.conflictTitle });
   await expect(conflict).toBeVisible({ timeout: 60_000 });
   await expectNoSeriousA11yViolations(editorPage, 'Secure room save conflict dialog');
   await conflict.getByRole('button', { name: rooms.preview.saveCopy }).click();
-  await expect(editorPage.locator('.fui-ToastTitle', { hasText: fill(rooms.preview.copySaved, { name: 'plan (1).md' }) })).toBeVisible({ timeout: 60_000 });
+  await expect(editorPage.locator('.fui-ToastTitle', { hasText: fill(rooms.preview.copySaved, { name: 'plan (2).md' }) })).toBeVisible({ timeout: 60_000 });
   // Her dialog now shows the owner's version, decrypted; her text is in the copy.
   await expect(editorDialog).toContainText('owner one', { timeout: 30_000 });
   await editorDialog.getByRole('button', { name: rooms.preview.close }).click();
   await expect(editorDialog).toHaveCount(0);
   // The copy is listed verified (signed by the editor) and decrypts to her text.
-  await expect(editorPage.getByRole('row').filter({ hasText: 'plan (1).md' }).filter({ hasText: editor.email })).toBeVisible({ timeout: 60_000 });
-  await e2eRowAction(editorPage, 'plan (1).md', ROW_ITEMS.preview);
-  await expect(previewOf(editorPage, 'plan (1).md')).toContainText('editor one', { timeout: 30_000 });
+  await expect(editorPage.getByRole('row').filter({ hasText: 'plan (2).md' }).filter({ hasText: editor.email })).toBeVisible({ timeout: 60_000 });
+  await e2eRowAction(editorPage, 'plan (2).md', ROW_ITEMS.preview);
+  await expect(previewOf(editorPage, 'plan (2).md')).toContainText('editor one', { timeout: 30_000 });
   await editorPage.keyboard.press('Escape');
-  await expect(previewOf(editorPage, 'plan (1).md')).toHaveCount(0);
+  await expect(previewOf(editorPage, 'plan (2).md')).toHaveCount(0);
 
   // Again, resolved the other way: she loads the new version and her changes are gone. The owner saves
   // a second time from the dialog still open (her first save is what she saves over now).

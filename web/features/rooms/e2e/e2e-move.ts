@@ -1,8 +1,7 @@
-import { ROOM_FILES_PAGE_MAX } from '@shared/contract/rooms';
-import type { UnlockedKeys } from '@shared/crypto/service';
-import { fetchRoomContents } from '../api/rooms';
+import type { KeyHandle, UnlockedKeys } from '@shared/crypto/service';
 import type { MoveItem, MoveNames } from '../move-dialog';
 import { decryptNames, roomKeyOf } from './e2e-room-client';
+import { visitSiblingNames } from './e2e-sibling-names';
 
 /**
  * The move-to dialog of an E2E room (move-dialog.tsx with a names source): folder names decrypted
@@ -28,20 +27,13 @@ export function e2eMoveNames(roomUuid: string, roomName: string, keysOf: () => P
 }
 
 /** The kind of the target's item whose decrypted name equals the moved item's, or null. */
-async function takenInTarget(roomUuid: string, roomKey: string, targetUuid: string | null, item: MoveItem): Promise<'folder' | 'file' | null> {
+async function takenInTarget(roomUuid: string, roomKey: KeyHandle, targetUuid: string | null, item: MoveItem): Promise<'folder' | 'file' | null> {
   const lower = item.name.trim().toLowerCase();
-  let cursor: string | undefined;
-  do {
-    // The sub-folders come with the first page; a page asked for with a cursor has none.
-    const page = await fetchRoomContents(roomUuid, targetUuid, { pageSize: ROOM_FILES_PAGE_MAX, ...(cursor ? { cursor } : {}) });
-    const items = [
-      ...page.folders.map((f) => ({ kind: 'folder' as const, itemId: f.uuid, sealed: f.name })),
-      ...page.files.map((f) => ({ kind: 'file' as const, itemId: f.uuid, sealed: f.name })),
-    ].filter((i) => i.itemId !== item.uuid);
-    const names = await decryptNames(roomUuid, roomKey, items);
-    const hit = names.findIndex((n) => n?.toLowerCase() === lower);
-    if (hit >= 0) return items[hit]!.kind;
-    cursor = page.nextCursor ?? undefined;
-  } while (cursor);
-  return null;
+  let hit: 'folder' | 'file' | null = null;
+  await visitSiblingNames(roomUuid, roomKey, targetUuid, (name, sibling) => {
+    if (sibling.uuid === item.uuid || name.toLowerCase() !== lower) return false;
+    hit = sibling.kind;
+    return true;
+  });
+  return hit;
 }

@@ -15,8 +15,8 @@ import { currentLanguage } from '@web/lib/i18n';
 import { numberedName } from '../api/room-files';
 import { asSaveConflict, loadedFromBytes, type PreviewSource } from '../preview/preview-source';
 import { roomMay } from '../room-may';
-import { fileKeyOf, uploadE2eFile, type E2eFolderView, type E2eListedFile } from './e2e-room-client';
-import { takenIn } from './e2e-file-ops';
+import { fileKeyOf, roomKeyOf, uploadE2eFile, type E2eListedFile } from './e2e-room-client';
+import { takenNamesNow } from './e2e-sibling-names';
 import { e2eRangedPreview } from './e2e-media';
 import { currentE2eFile } from './e2e-versions';
 
@@ -27,8 +27,6 @@ export interface E2ePreviewTarget {
   /** Asks for the SecuPass when locked; null: not unlocked. */
   unlock: () => Promise<UnlockedKeys | null>;
   me: { uuid: string; email: string } | null;
-  /** The open folder (for a free copy name). */
-  view: E2eFolderView | null;
   onSaved: () => void;
 }
 
@@ -85,8 +83,12 @@ export function e2ePreviewSource(row: E2eListedFile, target: E2ePreviewTarget): 
       }
     },
     async saveCopy(text, type) {
+      // The first free "name (n)" among the folder's names as the server holds them now: the list
+      // shown may be older than a copy someone else saved meanwhile.
+      const { keys } = await keysOrThrow();
+      const taken = await takenNamesNow(roomUuid, await roomKeyOf(roomUuid, keys), folderUuid);
       let name = numberedName(shown.name, 1);
-      for (let n = 2; target.view && takenIn(target.view, name); n++) name = numberedName(shown.name, n);
+      for (let n = 2; taken.has(name.toLowerCase()); n++) name = numberedName(shown.name, n);
       await encrypted(text, type, name, { name });
       target.onSaved();
       return name;

@@ -139,7 +139,7 @@ export function E2eRoomPage() {
 
   // One source per opened file (the dialog starts over when it changes); the page's later renders keep it.
   const previewTarget = useRef<E2ePreviewTarget | null>(null);
-  previewTarget.current = { roomUuid, folderUuid: folderUuid ?? null, role, unlock, me: user ? { uuid: user.uuid, email: user.email } : null, view, onSaved: () => void refresh() };
+  previewTarget.current = { roomUuid, folderUuid: folderUuid ?? null, role, unlock, me: user ? { uuid: user.uuid, email: user.email } : null, onSaved: () => void refresh() };
   const previewSource = useMemo(
     () => (previewing && previewTarget.current ? e2ePreviewSource(previewing, { ...previewTarget.current, unlock: () => previewTarget.current!.unlock(), onSaved: () => previewTarget.current!.onSaved() }) : null),
     [previewing],
