@@ -7,10 +7,11 @@
 import { expect, test, type Download } from '@playwright/test';
 import { createUser as createUserInRepository, type TestUser } from '@tests/integration/escalation-helpers';
 import AdmZip from 'adm-zip';
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { apiSignIn, expectNoSeriousA11yViolations, locale, serverPerFile, signInToInbox } from './fixtures';
 import { apiCreateFolder, apiCreateRoom, apiUploadRoomFile } from './rooms-fixtures';
+import { testFileBytes } from '@tests/support/files';
 
 const rooms = locale<typeof import('@locales/en/rooms.json')>('en', 'rooms');
 const ctx = serverPerFile();
@@ -29,8 +30,8 @@ test('a room file and a folder ZIP download through the transfer centre, bit-exa
   const room = await apiCreateRoom(server, session, 'Download Room');
   const folder = await apiCreateFolder(server, session, room.uuid, 'Reports');
   const inner = await apiCreateFolder(server, session, room.uuid, 'Inner', folder.uuid);
-  const figures = randomBytes(3 * 1024 * 1024 + 123);
-  const notes = randomBytes(1000);
+  const figures = testFileBytes(3 * 1024 * 1024 + 123);
+  const notes = testFileBytes(1000);
   const uploaded = await apiUploadRoomFile(server, session, room.uuid, folder.uuid, 'figures.bin', figures);
   await apiUploadRoomFile(server, session, room.uuid, inner.uuid, 'notes.bin', notes);
 
