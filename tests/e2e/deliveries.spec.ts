@@ -7,12 +7,12 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Download, type Page } from '@playwright/test';
+import { expect, type Download, type Page } from '@playwright/test';
 import { SECURITY_LEVELS } from '@shared/contract/constants';
 import type { DeliveryDetail } from '@shared/contract/deliveries';
 import { addressedTo, extractLink, waitForMailboxMail } from '../support/mailbox';
 import { startTestServer, type TestServer } from '../support/server';
-import { apiCall, apiSendDelivery, apiSignIn as signInByApi, type ApiSession } from './fixtures';
+import { apiCall, apiSendDelivery, apiSignIn as signInByApi, type ApiSession, test } from './fixtures';
 import { proveAddress } from '@tests/support/prove-address';
 import { testFileBytes } from '@tests/support/files';
 

@@ -8,7 +8,7 @@
 // Screenshots of the screens at phone and desktop width go to $KUVERT_SCREENSHOTS when set.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { expect, test, type Browser, type Locator, type Page } from '@playwright/test';
+import { expect, type Browser, type Locator, type Page } from '@playwright/test';
 import type { ApiClient } from '@shared/api/client';
 import { SECURITY_LEVELS } from '@shared/contract/constants';
 import { DELIVERY_PATHS, type DeliveryDetail } from '@shared/contract/deliveries';
@@ -28,6 +28,7 @@ import {
   serverPerFile,
   signInToInbox,
   apiCreateAccount,
+  test,
 } from './fixtures';
 import { testFileBytes } from '@tests/support/files';
 

@@ -2,7 +2,7 @@
 // dialog unmounted while open would): the unlock dialog (cancelled, and unlocked before a level 3
 // send), the phone-numbers dialog (cancelled twice, saved; send-extras covers "save and send"), the delete confirmation
 // (cancelled, and confirmed, which leaves the page).
-import { expect, test, type Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
 import { SECURITY_LEVELS } from '@shared/contract/constants';
 import { EXTERNAL_SETTING_KEYS } from '@shared/contract/external';
 import { startTestServer, type TestServer } from '../support/server';
@@ -18,6 +18,7 @@ import {
   secuPassFromNode,
   setSettingsAsAdmin,
   signInToInbox,
+  test,
 } from './fixtures';
 import { proveAddress } from '@tests/support/prove-address';
 import { testFileBytes } from '@tests/support/files';

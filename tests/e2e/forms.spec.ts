@@ -4,11 +4,11 @@
 // attaches a file and submits; the recipient has the delivery with the value and the exact bytes.
 // axe on every new screen; the inactive form shows its status page.
 import { createHash } from 'node:crypto';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
 import { proveAddress } from '@tests/support/prove-address';
 import { addressedTo, waitForMailboxMail } from '../support/mailbox';
 import { startTestServer, type TestServer } from '../support/server';
-import { apiCall, apiSignIn, expectNoSeriousA11yViolations } from './fixtures';
+import { apiCall, apiSignIn, expectNoSeriousA11yViolations, test } from './fixtures';
 import { testFileBytes } from '@tests/support/files';
 
 const PASSWORD = 'Good-Passw0rd-e2e';

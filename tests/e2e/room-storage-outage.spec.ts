@@ -2,11 +2,11 @@
 // during an upload into a plain room. The room upload retries for the engine's whole window, then the
 // transfer centre shows the file as waiting for the server with its bar where it was and no retry
 // button, and the file lands by itself once the folder is back; nobody presses retry.
-import { expect, test } from '@playwright/test';
+import { expect } from '@playwright/test';
 import { RETRY_WINDOW_MS } from '@shared/transfer/constants';
 import { createUser as createUserInRepository, type TestUser } from '@tests/integration/escalation-helpers';
 import { startTestServer, type TestServer } from '../support/server';
-import { apiSignIn, locale, signInToInbox } from './fixtures';
+import { apiSignIn, locale, signInToInbox, test } from './fixtures';
 import { apiCreateRoom } from './rooms-fixtures';
 import { blobsAwayDuringParts, installPageClock } from './blob-outage';
 import { testFileBytes } from '@tests/support/files';

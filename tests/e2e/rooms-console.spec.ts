@@ -6,10 +6,10 @@
 // The same walk runs axe on every plain rooms page at 1280 and 390 px (issue 32 §1 aria-hidden-focus;
 // tabster's dummies excluded, fixtures.ts). The Secure room pages' axe runs are in the rooms-e2e-* specs;
 // at 390 px too: a Secure room and its trash (rooms-trash.spec), its search results (rooms-search-found.spec).
-import { expect, test, type Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
 import { ROOM_LINK_PATHS, type CreatedRoomLink } from '@shared/contract/room-links';
 import { createUser as createUserInRepository, type TestUser } from '@tests/integration/escalation-helpers';
-import { apiCall, apiSignIn, en, expectNoSeriousA11yViolations, serverPerFile, signInToInbox } from './fixtures';
+import { apiCall, apiSignIn, en, expectNoSeriousA11yViolations, serverPerFile, signInToInbox, test } from './fixtures';
 import { apiCreateFolder, apiCreateRoom, apiUploadRoomFile } from './rooms-fixtures';
 import { testFileBytes } from '@tests/support/files';
 

@@ -4,12 +4,12 @@
 // toast, the saved bytes equal to the upload. The folder's ZIP (breadcrumb menu) the same, through
 // the in-memory path: while it runs, slowed down, the centre shows the bytes so far under an
 // indeterminate bar (a streamed ZIP has no size); the saved ZIP holds the folder's files bit-exact.
-import { expect, test, type Download } from '@playwright/test';
+import { expect, type Download } from '@playwright/test';
 import { createUser as createUserInRepository, type TestUser } from '@tests/integration/escalation-helpers';
 import AdmZip from 'adm-zip';
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { apiSignIn, expectNoSeriousA11yViolations, locale, serverPerFile, signInToInbox } from './fixtures';
+import { apiSignIn, expectNoSeriousA11yViolations, locale, serverPerFile, signInToInbox, test } from './fixtures';
 import { apiCreateFolder, apiCreateRoom, apiUploadRoomFile } from './rooms-fixtures';
 import { testFileBytes } from '@tests/support/files';
 

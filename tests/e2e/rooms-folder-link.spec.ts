@@ -8,11 +8,11 @@
 // one revoked from there after its confirmation.
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
 import { ROOM_FOLDER_LINK_PATHS, type RoomFolderLinkList } from '@shared/contract/room-folder-links';
 import { ROOM_LINK_PATHS } from '@shared/contract/room-links';
 import { createUser as createUserInRepository, type TestUser } from '@tests/integration/escalation-helpers';
-import { apiCall, apiSignIn, expectNoSeriousA11yViolations, locale, serverPerFile, signInToInbox } from './fixtures';
+import { apiCall, apiSignIn, expectNoSeriousA11yViolations, locale, serverPerFile, signInToInbox, test } from './fixtures';
 import { apiCreateFolder, apiCreateRoom, apiUploadRoomFile } from './rooms-fixtures';
 import { testFileBytes } from '@tests/support/files';
 

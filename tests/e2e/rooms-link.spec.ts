@@ -12,10 +12,10 @@
 // at Download on the open page and when opened again.
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
 import { createUser as createUserInRepository, type TestUser } from '@tests/integration/escalation-helpers';
 import { ROOM_LINK_PATHS, type CreatedRoomLink } from '@shared/contract/room-links';
-import { apiCall, apiSignIn, expectNoSeriousA11yViolations, locale, serverPerFile, signInToInbox } from './fixtures';
+import { apiCall, apiSignIn, expectNoSeriousA11yViolations, locale, serverPerFile, signInToInbox, test } from './fixtures';
 import { apiCreateRoom, apiUploadRoomFile } from './rooms-fixtures';
 import { testFileBytes } from '@tests/support/files';
 

@@ -6,11 +6,11 @@
 // member uploaded among the recent files, and opens it. In a Secure room three chosen items download
 // as one ZIP built in the browser, SHA-256 equal; two chosen files move into a folder (verified
 // there) and a chosen file is deleted to the room's trash. axe on each screen.
-import { expect, test, type Download, type Page } from '@playwright/test';
+import { expect, type Download, type Page } from '@playwright/test';
 import AdmZip from 'adm-zip';
 import { createHash, randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { apiCreateAccount, apiSignIn, expectNoSeriousA11yViolations, locale, serverPerFile, signInToInbox } from './fixtures';
+import { apiCreateAccount, apiSignIn, expectNoSeriousA11yViolations, locale, serverPerFile, signInToInbox, test } from './fixtures';
 import { apiCreateFolder, apiCreateRoom, apiShareRoom, apiUploadRoomFile, unlockRoomKeys } from './rooms-fixtures';
 import type { RoomFolder } from '@shared/contract/rooms';
 import { signIn as apiSessionOf } from '@tests/integration/core-helpers';

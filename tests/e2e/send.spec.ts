@@ -6,7 +6,7 @@
 // retry resuming the same draft, the transfer centre keeping a transfer across navigation, axe.
 import { createHash, randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { expect, test, type Download, type Page } from '@playwright/test';
+import { expect, type Download, type Page } from '@playwright/test';
 import { DELIVERY_SETTING_KEYS } from '@shared/contract/deliveries';
 import { SETTING_KEYS } from '@shared/contract/settings';
 import { addressedTo, extractLink, waitForMailboxMail } from '../support/mailbox';
@@ -24,6 +24,7 @@ import {
   recipientsInput,
   setSettingsAsAdmin,
   signInToInbox,
+  test,
 } from './fixtures';
 import { proveAddress } from '@tests/support/prove-address';
 import { testFileBytes } from '@tests/support/files';

@@ -2,10 +2,10 @@
 // upload from the send page. The web client's engine retries for its whole window, then shows the
 // file as waiting for the server with its progress bar where it was, and finishes by itself once
 // the folder is back; nobody presses retry.
-import { expect, test } from '@playwright/test';
+import { expect } from '@playwright/test';
 import { RETRY_WINDOW_MS } from '@shared/transfer/constants';
 import { startTestServer, type TestServer } from '../support/server';
-import { apiCall, apiSignIn, locale, openSendPage, pickFiles, recipientsInput, signInToInbox } from './fixtures';
+import { apiCall, apiSignIn, locale, openSendPage, pickFiles, recipientsInput, signInToInbox, test } from './fixtures';
 import { proveAddress } from '@tests/support/prove-address';
 import { blobsAwayDuringParts, installPageClock } from './blob-outage';
 import { testFileBytes } from '@tests/support/files';

@@ -4,11 +4,11 @@
 // with the exact bytes (SHA-256). The used link then shows its status page. axe on every new screen.
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { expect, test, type Download, type Page } from '@playwright/test';
+import { expect, type Download, type Page } from '@playwright/test';
 import { addressedTo, extractLink, waitForMailboxMail } from '../support/mailbox';
 import { proveAddress } from '@tests/support/prove-address';
 import { startTestServer, type TestServer } from '../support/server';
-import { apiCall, apiSignIn, expectNoSeriousA11yViolations } from './fixtures';
+import { apiCall, apiSignIn, expectNoSeriousA11yViolations, test } from './fixtures';
 import { testFileBytes } from '@tests/support/files';
 
 const PASSWORD = 'Good-Passw0rd-e2e';

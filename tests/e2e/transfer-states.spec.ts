@@ -5,14 +5,14 @@
 // centre, and "done" once the scan decided. The public form page shows each file field's allowed
 // sizes and names the limit when a file is too large. axe on the transfer centre and the form page.
 import { readFile } from 'node:fs/promises';
-import { expect, test, type Page, type Route } from '@playwright/test';
+import { expect, type Page, type Route } from '@playwright/test';
 import { DELIVERY_SETTING_KEYS } from '@shared/contract/deliveries';
 import type { Form } from '@shared/contract/forms';
 import { SECURITY_LEVELS } from '@shared/contract/constants';
 import { createUser as createUserInRepository, type TestUser } from '@tests/integration/escalation-helpers';
 import { clamdUnavailable, startTestClamd } from '../support/clamd';
 import { startTestServer, type TestServer } from '../support/server';
-import { apiCall, apiSignIn, expectNoSeriousA11yViolations, locale, setSettingsAsAdmin, signInToInbox } from './fixtures';
+import { apiCall, apiSignIn, expectNoSeriousA11yViolations, locale, setSettingsAsAdmin, signInToInbox, test } from './fixtures';
 import { apiCreateRoom } from './rooms-fixtures';
 import { testFileBytes } from '@tests/support/files';
 

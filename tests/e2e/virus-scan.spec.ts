@@ -5,12 +5,12 @@
 // says "scanning for viruses" after the upload and then the outcome; the sent detail shows it too.
 import { createHash, randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { expect, test, type Download } from '@playwright/test';
+import { expect, type Download } from '@playwright/test';
 import { SECURITY_LEVELS } from '@shared/contract/constants';
 import { CONTENT_SHA256_HEADER, DELIVERY_PATHS, type DeliveryDetail, type DeliveryUploadFile, type ReviewState } from '@shared/contract/deliveries';
 import { clamdUnavailable, EICAR, startTestClamd, type TestClamd } from '../support/clamd';
 import { startTestServer, type TestServer } from '../support/server';
-import { apiCall, apiSignIn, en, openSendPage, pickFiles, recipientsInput, signInToInbox, type ApiSession } from './fixtures';
+import { apiCall, apiSignIn, en, openSendPage, pickFiles, recipientsInput, signInToInbox, type ApiSession, test } from './fixtures';
 import { proveAddress } from '@tests/support/prove-address';
 import { testFileBytes } from '@tests/support/files';
 
