@@ -165,4 +165,16 @@ export default tseslint.config(
       ],
     },
   },
+  // Playwright specs take `test` from tests/e2e/fixtures.ts (or base-test.ts): its automatic fixture
+  // closes the browser contexts a test left open and names the spec (tests/e2e/base-test.ts).
+  {
+    files: ['tests/e2e/**/*.ts', 'tests/addin/**/*.ts', 'tests/browser/**/*.ts'],
+    ignores: ['tests/e2e/base-test.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { paths: [{ name: '@playwright/test', importNames: ['test'], message: "Import test from tests/e2e/fixtures (or base-test): it closes the browser contexts a test leaves open." }] },
+      ],
+    },
+  },
 );

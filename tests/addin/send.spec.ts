@@ -1,7 +1,7 @@
 // The add-in harness: the built task pane in Chromium, office.js replaced by a recording
 // stand-in at its CDN address, against the real server (SPEC §2 add-in send screen, §8 add-in
 // errors). The recipient's delivery is checked in the mailbox folder and downloaded byte for byte.
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { access, rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
@@ -18,6 +18,7 @@ import { addressedTo, extractLink, waitForMailboxMail } from '@tests/support/mai
 import { apiCall, apiSignIn, authenticatorFor, expect, expectNoSeriousA11yViolations, locale, serverPerFile, setSettingsAsAdmin, test, type TestServer } from '../e2e/fixtures';
 import { installPageClock } from '../e2e/blob-outage';
 import { OFFICE_JS_STAND_IN, OFFICE_JS_URL, type OfficeCall, type StandInMailbox } from './office-stand-in';
+import { testFileBytes } from '@tests/support/files';
 
 const exists = (path: string) => access(path).then(() => true, () => false);
 const addin = locale<typeof import('@locales/en/addin.json')>('en', 'addin');
@@ -103,7 +104,7 @@ const lastSent = (server: TestServer, senderId: number) =>
     .executeTakeFirstOrThrow();
 
 const twoAttachments = (): Attachment[] => [
-  { name: 'figures.bin', bytes: randomBytes(300_000) },
+  { name: 'figures.bin', bytes: testFileBytes(300_000) },
   { name: 'notes.txt', bytes: Buffer.from('Zahlen für Q3 — confidential\n'.repeat(50)) },
 ];
 
@@ -166,7 +167,7 @@ test.describe('Outlook add-in task pane', () => {
 
     await page.getByRole('radio', { name: addin.send.level2 }).check();
     // A file picked in the pane itself travels with the Outlook attachments (DESIGN §6).
-    const extra = { name: 'large-scan.pdf', bytes: randomBytes(5 * 1024 * 1024 + 17) };
+    const extra = { name: 'large-scan.pdf', bytes: testFileBytes(5 * 1024 * 1024 + 17) };
     await page.getByTestId('addin-file-input').setInputFiles({ name: extra.name, mimeType: 'application/pdf', buffer: extra.bytes });
     await expect(page.getByTestId('addin-attachments')).toContainText(extra.name);
     files.push(extra);

@@ -18,7 +18,6 @@
 // KUVERT_BENCH_SCALE_ONLY=store: only the S3 path figure (about a minute).
 // Needs PostgreSQL (KUVERT_TEST_DATABASE_URL / KUVERT_TEST_PG_URL, else .ci/postgres.sh) and HAProxy.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createApiClient } from '@shared/api/client';
 import { deliveryContentUrl } from '@shared/api/endpoints/delivery-read';
@@ -30,6 +29,7 @@ import { balancer, clusterUnavailable, provenUser, startCluster, type Cluster, t
 import { cpuSecondsOf } from './proc';
 import { harmonic, s3PathAgainstRawClient } from './s3-store';
 import { figure, type Figure } from './report';
+import { testFileBytes } from '@tests/support/files';
 
 const MiB = 1024 * 1024;
 const round2 = (n: number) => Math.round(n * 100) / 100;
@@ -50,7 +50,7 @@ function postgresUrl(): string | undefined {
 
 /** N MiB from one random block repeated (level 1: the bytes go as they are). */
 function sourceBlob(sizeMiB: number): Blob {
-  const block = new Uint8Array(randomBytes(Math.min(sizeMiB, 64) * MiB));
+  const block = new Uint8Array(testFileBytes(Math.min(sizeMiB, 64) * MiB));
   const parts: Uint8Array<ArrayBuffer>[] = [];
   for (let left = sizeMiB * MiB; left > 0; left -= block.length) parts.push(left >= block.length ? block : block.subarray(0, left));
   return new Blob(parts);

@@ -9,7 +9,7 @@
 //     the plain bytes at level 1. Counted in plaintext MiB/s. Node's WebCrypto in process, not
 //     Chromium with its Worker.
 // Rounds interleave the three ways so load on the machine hits each alike; the best round counts.
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -24,6 +24,7 @@ import { createUserAsAdmin, signIn, type Session } from '../integration/core-hel
 import { freePort, startChildServer, type ChildServer } from '../support/child-server';
 import type { TestServer } from '../support/server';
 import { figure, type Figure } from './report';
+import { testFileBytes } from '@tests/support/files';
 
 const MiB = 1024 * 1024;
 const ADMIN = { email: 'admin@example.test', password: 'Admin-Passw0rd-1' };
@@ -135,7 +136,7 @@ export async function benchTransfer(options: TransferBenchOptions = {}): Promise
     await postSecuPass(client, { blob, publicKeys: blob.keys.map(({ keyId, usage, publicKey }) => ({ keyId, usage, publicKey })) });
     const ctx: Context = { server, session, client, e2e: { crypto, keys, pins: new MemoryKeyPinStore() } };
 
-    const bytes = new Uint8Array(randomBytes(sizeMiB * MiB));
+    const bytes = new Uint8Array(testFileBytes(sizeMiB * MiB));
     // The part size the server hands out (announce a throw-away file to learn it).
     const probe = await api<DeliveryDetail>(ctx, 'POST', DELIVERY_PATHS.create, draft('probe'));
     const { partSize } = await api<DeliveryUploadFile>(ctx, 'POST', DELIVERY_PATHS.files(probe.deliveryUuid), { name: 'p.bin', size: bytes.length, mimeType: 'application/octet-stream' });

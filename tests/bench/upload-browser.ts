@@ -8,7 +8,6 @@
 //   - browser CPU-seconds per GiB, level 3 minus level 1 (browser-cpu.ts; issue 35 §5), ≤ 3.0.
 // Size: KUVERT_BENCH_UPLOAD_MIB, else 1024 (the issue's 1 GiB), 8 with --quick. Three rounds in
 // turns (level 3, level 1, …) so load on the machine hits both alike; the median of each counts.
-import { randomBytes } from 'node:crypto';
 import { statSync } from 'node:fs';
 import { mkdtemp, open, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -24,6 +23,7 @@ import { startTestServer } from '../support/server';
 import { cpuPerGiBFigure, measureBrowserCpu, type BrowserCpu } from './browser-cpu';
 import { figure, type Figure } from './report';
 import { withStaleSocketRetry } from './transfer';
+import { testFileBytes } from '@tests/support/files';
 
 const MiB = 1024 * 1024;
 const PASSWORD = 'Good-Passw0rd';
@@ -42,7 +42,7 @@ export async function sourceFile(dir: string, sizeMiB: number): Promise<string> 
   const path = join(dir, 'bench-upload.bin');
   const handle = await open(path, 'w');
   try {
-    const block = randomBytes(Math.min(sizeMiB, 64) * MiB);
+    const block = testFileBytes(Math.min(sizeMiB, 64) * MiB);
     for (let left = sizeMiB * MiB; left > 0; left -= block.length) await handle.write(block, 0, Math.min(left, block.length));
   } finally {
     await handle.close();

@@ -1,6 +1,7 @@
 // Chromium (Playwright): the same shared/crypto code, bundled with esbuild, checked against the same
 // fixture files as the Node tests, plus the Worker proxy as the web client will use it.
-import { expect, test, type Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
+import { test } from '../e2e/base-test';
 import { startCryptoHarness, type CryptoHarnessServer } from './crypto-harness/serve';
 import type { CryptoHarness } from './crypto-harness/page-entry';
 

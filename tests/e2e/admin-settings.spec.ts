@@ -4,7 +4,6 @@
 // Also: only changed keys travel, the form's own checks send nothing, the server's refusal (minimum
 // above maximum validity) shows at its field, leaving with unsaved changes asks first, the keyboard
 // alone saves, and a non-administrator gets neither the page nor the API.
-import { randomBytes } from 'node:crypto';
 import type { Browser, Page, Request } from '@playwright/test';
 import { API_BASE, MS_PER_DAY, SECURITY_LEVELS } from '@shared/contract/constants';
 import { DELIVERY_SETTING_KEYS } from '@shared/contract/deliveries';
@@ -13,6 +12,7 @@ import { ADMIN_SETTINGS_PATH, SECRET_MASK, SETTING_KEYS } from '@shared/contract
 import { addressedTo, extractLink, waitForMailboxMail } from '../support/mailbox';
 import { apiCall, apiSendDelivery, apiSignIn, en, expect, expectInbox, locale, openSendPage, serverPerFile, setSettingsAsAdmin, signIn, test } from './fixtures';
 import { proveAddress } from '@tests/support/prove-address';
+import { testFileBytes } from '@tests/support/files';
 
 const admin = locale<typeof import('@locales/en/admin.json')>('en', 'admin');
 const send = locale<typeof import('@locales/en/send.json')>('en', 'send');
@@ -189,7 +189,7 @@ test('the download disclaimer switched on with the keyboard alone is what an ext
       to,
       subject: 'Disclaimer check',
       level: SECURITY_LEVELS.LEVEL_1,
-      files: [{ name: 'note.bin', bytes: randomBytes(64) }],
+      files: [{ name: 'note.bin', bytes: testFileBytes(64) }],
     });
     const mail = await waitForMailboxMail(server.mailboxDir, (m) => addressedTo(to)(m) && m.subject.includes('Disclaimer check'));
     await page.context().clearCookies();

@@ -1,7 +1,7 @@
 // The administrators' trash bin against the real server (issue 15): an owner's deleted folder (set up
 // through the API) is found by search, restored after a confirmation, and its file downloads again
 // with the very bytes; empty and no-result states; Secure rooms › General saves a setting. axe on each.
-import { expect, test } from '@playwright/test';
+import { expect } from '@playwright/test';
 import { ROOM_SETTING_KEYS } from '@shared/contract/room-admin';
 import { ROOM_PATHS, type Room, type RoomFolder } from '@shared/contract/rooms';
 import type { RoomUploadFile } from '@shared/contract/room-files';
@@ -12,7 +12,7 @@ import { createE2eRoom, req } from '@tests/integration/rooms-e2e-helpers';
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { startTestServer, type TestServer } from '../support/server';
-import { apiCall, apiSignIn, en as enBase, expectInbox, expectNoSeriousA11yViolations, locale, openAdminItem, signIn, signInToInbox, type ApiSession } from './fixtures';
+import { apiCall, apiSignIn, en as enBase, expectInbox, expectNoSeriousA11yViolations, locale, openAdminItem, signIn, signInToInbox, type ApiSession, test } from './fixtures';
 
 const admin = locale<typeof import('@locales/en/admin.json')>('en', 'admin');
 const rooms = locale<typeof import('@locales/en/rooms.json')>('en', 'rooms');

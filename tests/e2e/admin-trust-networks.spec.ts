@@ -2,11 +2,11 @@
 // creates a connection, copies the own key (the administrator of B enters it through B's API), enters
 // B's key, tests the connection and sees it connected; a partner that cannot be reached shows the
 // step that failed; leaving with unsaved changes warns; delete after confirming. axe on each page.
-import { expect, test, type Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
 import type { TrustConnection } from '@shared/contract/trust-networks';
 import { call, signInAdmin } from '@tests/integration/core-helpers';
 import { startTestServer, type TestServer } from '../support/server';
-import { en as enBase, expectInbox, expectNoSeriousA11yViolations, locale, signIn } from './fixtures';
+import { en as enBase, expectInbox, expectNoSeriousA11yViolations, locale, signIn, test } from './fixtures';
 
 const admin = locale<typeof import('@locales/en/admin.json')>('en', 'admin');
 const en = { ...enBase, admin };

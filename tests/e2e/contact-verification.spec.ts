@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
 import type { ApiClient } from '@shared/api/client';
 import { createMemoryStorage } from '@shared/api/storage-adapter';
 import { createCryptoService, type UnlockedKeys } from '@shared/crypto/service';
@@ -16,7 +16,7 @@ import QRCode from 'qrcode';
 import { chromiumLaunch } from '../../playwright.config';
 import { verificationQrText } from '../../web/lib/contact-verification';
 import { startTestServer, type TestServer } from '../support/server';
-import { apiCreateAccount, apiSignIn, en, expectNoSeriousA11yViolations, nodeClient, secuPassFromNode, signInToInbox } from './fixtures';
+import { apiCreateAccount, apiSignIn, en, expectNoSeriousA11yViolations, nodeClient, secuPassFromNode, signInToInbox, test } from './fixtures';
 
 const verify = en.deliveries.verify;
 const PASSWORD = 'Good-Passw0rd-verify';

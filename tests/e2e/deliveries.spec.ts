@@ -4,16 +4,17 @@
 // (SHA-256), the sender's Sent page showing the download, the external level-1 link from the mail
 // (anonymous, token in the fragment), level 2 signed out → sign-in → back, delete with confirmation,
 // and axe on inbox, detail, sent and download pages.
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Download, type Page } from '@playwright/test';
+import { expect, type Download, type Page } from '@playwright/test';
 import { SECURITY_LEVELS } from '@shared/contract/constants';
 import type { DeliveryDetail } from '@shared/contract/deliveries';
 import { addressedTo, extractLink, waitForMailboxMail } from '../support/mailbox';
 import { startTestServer, type TestServer } from '../support/server';
-import { apiCall, apiSendDelivery, apiSignIn as signInByApi, type ApiSession } from './fixtures';
+import { apiCall, apiSendDelivery, apiSignIn as signInByApi, type ApiSession, test } from './fixtures';
 import { proveAddress } from '@tests/support/prove-address';
+import { testFileBytes } from '@tests/support/files';
 
 /** Small parts so a few KiB make several (the config minimum). */
 const PART_SIZE = 1024;
@@ -89,9 +90,9 @@ const rowsOf = (page: Page) => page.getByRole('table', { name: 'Received deliver
 
 test('inbox: search, filter, detail and download with the exact bytes; the sender sees the download', async ({ page, browser }) => {
   test.setTimeout(120_000);
-  const figures = randomBytes(3 * PART_SIZE + 17);
+  const figures = testFileBytes(3 * PART_SIZE + 17);
   await sendDelivery(alice, { to: bob.email, subject: 'Quarterly figures', level: SECURITY_LEVELS.LEVEL_2, files: [{ name: 'figures.bin', bytes: figures }] });
-  await sendDelivery(alice, { to: bob.email, subject: 'Holiday photos', level: SECURITY_LEVELS.LEVEL_2, files: [{ name: 'photos.bin', bytes: randomBytes(900) }] });
+  await sendDelivery(alice, { to: bob.email, subject: 'Holiday photos', level: SECURITY_LEVELS.LEVEL_2, files: [{ name: 'photos.bin', bytes: testFileBytes(900) }] });
 
   await signIn(page, bob);
   await expect(rowsOf(page)).toHaveCount(3); // header + 2
@@ -155,7 +156,7 @@ test('inbox: search, filter, detail and download with the exact bytes; the sende
 });
 
 test('an external level-1 recipient downloads anonymously from the mailed link', async ({ page }) => {
-  const bytes = randomBytes(2 * PART_SIZE + 5);
+  const bytes = testFileBytes(2 * PART_SIZE + 5);
   const external = 'erin.external@example.test';
   const sent = await sendDelivery(alice, { to: external, subject: 'Contract draft', level: SECURITY_LEVELS.LEVEL_1, files: [{ name: 'contract.bin', bytes }] });
   const mail = await waitForMailboxMail(server.mailboxDir, addressedTo(external));
@@ -188,7 +189,7 @@ test('an external level-1 recipient downloads anonymously from the mailed link',
 });
 
 test('a level-2 link while signed out goes to the sign-in and back', async ({ page }) => {
-  const sent = await sendDelivery(alice, { to: bob.email, subject: 'Level two memo', level: SECURITY_LEVELS.LEVEL_2, files: [{ name: 'memo.bin', bytes: randomBytes(300) }] });
+  const sent = await sendDelivery(alice, { to: bob.email, subject: 'Level two memo', level: SECURITY_LEVELS.LEVEL_2, files: [{ name: 'memo.bin', bytes: testFileBytes(300) }] });
   const mail = await waitForMailboxMail(server.mailboxDir, (m) => addressedTo(bob.email)(m) && m.text.includes(sent.deliveryUuid));
   const link = extractLink(mail, '/secumails/inbox/');
   await page.goto(link.toString());
@@ -208,7 +209,7 @@ test('a level-2 link while signed out goes to the sign-in and back', async ({ pa
 });
 
 test('delete with confirmation removes the delivery from the inbox', async ({ page }) => {
-  await sendDelivery(alice, { to: bob.email, subject: 'To be deleted', level: SECURITY_LEVELS.LEVEL_2, files: [{ name: 'gone.bin', bytes: randomBytes(100) }] });
+  await sendDelivery(alice, { to: bob.email, subject: 'To be deleted', level: SECURITY_LEVELS.LEVEL_2, files: [{ name: 'gone.bin', bytes: testFileBytes(100) }] });
   await signIn(page, bob);
   await page.getByRole('link', { name: 'To be deleted' }).click();
   await page.getByRole('button', { name: 'Delete' }).click();

@@ -8,14 +8,14 @@
 import { randomBytes } from 'node:crypto';
 import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { expect, test, type Browser, type Download, type Page } from '@playwright/test';
+import { expect, type Browser, type Download, type Page } from '@playwright/test';
 import type { ApiClient } from '@shared/api/client';
 import { MemoryKeyPinStore } from '@shared/crypto/key-pinning';
 import { createCryptoService, type UnlockedKeys } from '@shared/crypto/service';
 import { sendDelivery } from '@shared/transfer';
 import { addressedTo, waitForMailboxMail } from '../support/mailbox';
 import { startTestServer, type TestServer } from '../support/server';
-import { apiCall, apiSignIn, en, expectNoSeriousA11yViolations, secuPassFromNode, signInToInbox } from './fixtures';
+import { apiCall, apiSignIn, en, expectNoSeriousA11yViolations, secuPassFromNode, signInToInbox, test } from './fixtures';
 import { proveAddress } from '@tests/support/prove-address';
 import { decryptAndDownload, openDecrypted, sha256, unlock, useDownloadPath } from './e2e-download';
 

@@ -6,10 +6,9 @@
 // action; no sideways scrolling at 400 px on every delivery screen; the open delivery refreshing
 // its activity log and the lists' "Downloaded" column after a download.
 // Screenshots of the screens at phone and desktop width go to $KUVERT_SCREENSHOTS when set.
-import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { expect, test, type Browser, type Locator, type Page } from '@playwright/test';
+import { expect, type Browser, type Locator, type Page } from '@playwright/test';
 import type { ApiClient } from '@shared/api/client';
 import { SECURITY_LEVELS } from '@shared/contract/constants';
 import { DELIVERY_PATHS, type DeliveryDetail } from '@shared/contract/deliveries';
@@ -29,7 +28,9 @@ import {
   serverPerFile,
   signInToInbox,
   apiCreateAccount,
+  test,
 } from './fixtures';
+import { testFileBytes } from '@tests/support/files';
 
 const PASSWORD = 'Good-Passw0rd-ux';
 const ALICE_PASSPHRASE = 'Alice-UX-SecuPass-Harbour-31';
@@ -344,7 +345,7 @@ test('level 4: the sender reveals the subjects after unlocking (list, detail, re
     const result = await sendDelivery({
       client: aliceClient,
       draft: { recipients: [to], subject, body, securityLevel: SECURITY_LEVELS.LEVEL_4 },
-      files: [{ name: 'note.txt', blob: new Blob([randomBytes(64)]), mimeType: 'text/plain' }],
+      files: [{ name: 'note.txt', blob: new Blob([testFileBytes(64)]), mimeType: 'text/plain' }],
       e2e: { crypto: aliceCrypto, keys: aliceKeys, pins, recordSize: 64 * 1024 },
     });
     if (!result.ok) throw new Error(JSON.stringify(result.error));
@@ -434,7 +435,7 @@ test('level 4: the sender reveals the subjects after unlocking (list, detail, re
 test('a download refreshes the open delivery’s activity log and the inbox’s “Downloaded” column', async ({ page }) => {
   test.setTimeout(120_000);
   const s = holder.server;
-  const sent = await apiSendDelivery(s, await apiSignIn(s, alice), { to: bob.email, subject: 'Report to download', level: SECURITY_LEVELS.LEVEL_2, files: [{ name: 'report.bin', bytes: randomBytes(2048) }] });
+  const sent = await apiSendDelivery(s, await apiSignIn(s, alice), { to: bob.email, subject: 'Report to download', level: SECURITY_LEVELS.LEVEL_2, files: [{ name: 'report.bin', bytes: testFileBytes(2048) }] });
   await signInToInbox(page, s, bob);
   const inbox = page.getByRole('table', { name: en.deliveries.list.inboxTable });
   const row = inbox.getByRole('row', { name: /Report to download/ });
@@ -517,7 +518,7 @@ async function signInAs(page: Page, account: { email: string; password: string }
 test('the open Sent detail follows the recipients: a download elsewhere shows on coming back to the tab', async ({ page }) => {
   test.setTimeout(120_000);
   const s = holder.server;
-  const sent = await apiSendDelivery(s, await apiSignIn(s, alice), { to: bob.email, subject: 'Watched by the sender', level: SECURITY_LEVELS.LEVEL_2, files: [{ name: 'watched.bin', bytes: randomBytes(1024) }] });
+  const sent = await apiSendDelivery(s, await apiSignIn(s, alice), { to: bob.email, subject: 'Watched by the sender', level: SECURITY_LEVELS.LEVEL_2, files: [{ name: 'watched.bin', bytes: testFileBytes(1024) }] });
   await signInToInbox(page, s, alice);
   await page.goto(`${s.url}/secumails/outbox/${sent.deliveryUuid}`);
   const states = page.getByRole('table', { name: en.deliveries.recipients.title });
@@ -530,13 +531,14 @@ test('the open Sent detail follows the recipients: a download elsewhere shows on
   expect(downloaded.status).toBe(200);
   await downloaded.arrayBuffer();
   // Coming back to the tab looks again (SWR throttles focus looks to one per 5 s: keep focusing until it shows).
+  // The first focus looks at once; a short interval reads its answer without waiting a whole second.
   await expect
     .poll(
       async () => {
         await page.evaluate(() => window.dispatchEvent(new Event('focus')));
         return (await bobRow.textContent()) ?? '';
       },
-      { timeout: 30_000, intervals: [1000] },
+      { timeout: 30_000, intervals: [250] },
     )
     .not.toContain(en.deliveries.recipients.notYet);
   await expect(bobRow).toContainText(en.deliveries.recipients.downloadedAt.split('{{')[0]!);

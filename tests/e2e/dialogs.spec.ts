@@ -2,8 +2,7 @@
 // dialog unmounted while open would): the unlock dialog (cancelled, and unlocked before a level 3
 // send), the phone-numbers dialog (cancelled twice, saved; send-extras covers "save and send"), the delete confirmation
 // (cancelled, and confirmed, which leaves the page).
-import { randomBytes } from 'node:crypto';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
 import { SECURITY_LEVELS } from '@shared/contract/constants';
 import { EXTERNAL_SETTING_KEYS } from '@shared/contract/external';
 import { startTestServer, type TestServer } from '../support/server';
@@ -19,8 +18,10 @@ import {
   secuPassFromNode,
   setSettingsAsAdmin,
   signInToInbox,
+  test,
 } from './fixtures';
 import { proveAddress } from '@tests/support/prove-address';
+import { testFileBytes } from '@tests/support/files';
 
 const PASSWORD = 'Good-Passw0rd-e2e';
 const PASSPHRASE = 'Alice-Dialogs-SecuPass-Harbour-52';
@@ -112,7 +113,7 @@ test('phone-numbers dialog: cancelled from its button and before sending, saved'
 });
 
 test('delete confirmation: cancelled, then confirmed (the page goes back to the list)', async ({ page }) => {
-  await apiSendDelivery(server, await apiSignIn(server, bob), { to: alice.email, subject: 'Dialogs delete', level: SECURITY_LEVELS.LEVEL_2, files: [{ name: 'x.bin', bytes: randomBytes(50) }] });
+  await apiSendDelivery(server, await apiSignIn(server, bob), { to: alice.email, subject: 'Dialogs delete', level: SECURITY_LEVELS.LEVEL_2, files: [{ name: 'x.bin', bytes: testFileBytes(50) }] });
   await signInToInbox(page, server, alice);
   await page.getByRole('link', { name: 'Dialogs delete' }).click();
   const dialog = page.getByRole('dialog', { name: deliveries.delete.title });

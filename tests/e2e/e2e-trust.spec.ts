@@ -2,14 +2,14 @@
 // the verified signer, and — when the sender's signing key differs from the pinned one — the
 // "key changed" dialog with both fingerprints, against the real server and the real crypto Worker.
 import { randomBytes } from 'node:crypto';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
 import type { ApiClient } from '@shared/api/client';
 import { MemoryKeyPinStore } from '@shared/crypto/key-pinning';
 import { createCryptoService, type UnlockedKeys } from '@shared/crypto/service';
 import { createMemoryStorage } from '@shared/api/storage-adapter';
 import { sendDelivery, ServerKeyPinStore } from '@shared/transfer';
 import { startTestServer, type TestServer } from '../support/server';
-import { apiCall, apiSignIn, en as locales, expectNoSeriousA11yViolations, secuPassFromNode, signInToInbox, apiCreateAccount } from './fixtures';
+import { apiCall, apiSignIn, en as locales, expectNoSeriousA11yViolations, secuPassFromNode, signInToInbox, apiCreateAccount, test } from './fixtures';
 
 const en = locales.deliveries;
 

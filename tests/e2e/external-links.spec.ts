@@ -8,6 +8,7 @@ import { DELIVERY_PATHS } from '@shared/contract/deliveries';
 import type { Page } from '@playwright/test';
 import { addressedTo, extractLink, waitForMailboxMail } from '../support/mailbox';
 import { apiCall, apiSendDelivery, apiSignIn, en, expect, expectNoSeriousA11yViolations, serverPerFile, test, apiCreateAccount, screenshotsAtWidths } from './fixtures';
+import { testFileBytes } from '@tests/support/files';
 
 const alice = { email: 'alice.links@example.test', password: 'Good-Passw0rd-e2e' };
 const t = en.external;
@@ -20,7 +21,7 @@ test.beforeAll(async () => {
 
 async function sendWithLink(to: string, subject: string) {
   const { server } = holder;
-  const sent = await apiSendDelivery(server, await apiSignIn(server, alice), { to, subject, level: SECURITY_LEVELS.LEVEL_1, files: [{ name: 'note.bin', bytes: randomBytes(64) }] });
+  const sent = await apiSendDelivery(server, await apiSignIn(server, alice), { to, subject, level: SECURITY_LEVELS.LEVEL_1, files: [{ name: 'note.bin', bytes: testFileBytes(64) }] });
   const mail = await waitForMailboxMail(server.mailboxDir, (m) => addressedTo(to)(m) && m.subject.includes(subject));
   return { sent, link: extractLink(mail, '/secumails/') };
 }

@@ -3,7 +3,7 @@
 // from the mail file → email prompt (a wrong address first) → download disclaimer → (level 2)
 // signup with the SMS code read from the mailbox folder → delivery view → download with the exact
 // bytes (SHA-256) → success with Reply. axe on every screen. Declining the disclaimer leaves.
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { SECURITY_LEVELS } from '@shared/contract/constants';
 import { EXTERNAL_SETTING_KEYS } from '@shared/contract/external';
@@ -12,6 +12,7 @@ import { addressedTo, extractLink, extractSmsCode, readMailboxSms, waitForMailbo
 import { startTestServer, type TestServer } from '../support/server';
 import { apiCall, apiSendDelivery, apiSignIn, en, expect, expectNoSeriousA11yViolations, setSettingsAsAdmin, test } from './fixtures';
 import { proveAddress } from '@tests/support/prove-address';
+import { testFileBytes } from '@tests/support/files';
 
 /** Small parts so a few KiB make several (the config minimum). */
 const PART_SIZE = 1024;
@@ -83,7 +84,7 @@ async function downloadAndFinish(page: Page, subject: string, levelTitle: string
 
 test('level 1: email prompt → disclaimer → delivery → bit-exact download → success', async ({ page }) => {
   const to = 'uma.level1@outside.test';
-  const bytes = randomBytes(2 * PART_SIZE + 17);
+  const bytes = testFileBytes(2 * PART_SIZE + 17);
   const { sent, link } = await send(to, 'Offer level one', SECURITY_LEVELS.LEVEL_1, bytes);
   expect(link.pathname).toMatch(/^\/secumails\/en\/email-prompt\/[0-9a-f-]{36}$/);
   // The token travels in the fragment only: no request URL ever carries it.
@@ -100,7 +101,7 @@ test('level 1: email prompt → disclaimer → delivery → bit-exact download �
 
 test('declining the disclaimer leaves without opening the delivery', async ({ page }) => {
   const to = 'walt.decline@outside.test';
-  const { sent, link } = await send(to, 'Declined offer', SECURITY_LEVELS.LEVEL_1, randomBytes(100));
+  const { sent, link } = await send(to, 'Declined offer', SECURITY_LEVELS.LEVEL_1, testFileBytes(100));
   await passEmailPrompt(page, link, to);
   await expect(page).toHaveURL(new RegExp(`/download-disclaimer/${sent.deliveryUuid}$`));
   await page.getByRole('button', { name: t.disclaimer.decline }).click();
@@ -112,7 +113,7 @@ test('declining the disclaimer leaves without opening the delivery', async ({ pa
 test('level 2 with a phone number: signup with the SMS code from the mailbox folder → delivery → download → success', async ({ page }) => {
   const to = 'vera.level2@outside.test';
   const phone = '+491705550123';
-  const bytes = randomBytes(3 * PART_SIZE + 1);
+  const bytes = testFileBytes(3 * PART_SIZE + 1);
   const { sent, link } = await send(to, 'Offer level two', SECURITY_LEVELS.LEVEL_2, bytes, { [to]: '+49 170 5550123' });
 
   await passEmailPrompt(page, link, to);

@@ -1,7 +1,7 @@
 // Shared set-up of the browser end-to-end specs: one real Kuvert server per spec file (or per
 // test where the per-address failure counting would leak between tests), users created through
 // the server's repository, settings changed through the admin API, English locale texts.
-import { test as base, expect, type Page, type Response as PageResponse } from '@playwright/test';
+import { expect, type Page, type Response as PageResponse } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
 import { Secret, TOTP } from 'otpauth';
 import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
@@ -19,6 +19,7 @@ import { EXTERNAL_PATHS } from '@shared/contract/external';
 import { api, basic, captchaAnswer, createUser as createUserInRepository, login, type TestUser } from '@tests/integration/escalation-helpers';
 import { proveAddress } from '@tests/support/prove-address';
 import { startTestServer, type TestServer, type TestServerOptions } from '@tests/support/server';
+import { test } from './base-test';
 
 export { expect, captchaAnswer, type TestServer, type TestUser };
 
@@ -36,7 +37,8 @@ export const en = {
 };
 export { locale };
 
-export const test = base;
+/** Playwright's `test` with the fixture that closes leftover browser contexts (base-test.ts). */
+export { test };
 
 /** Argon2id with light parameters (they travel inside the hash: the server verifies it as usual, only faster). */
 const lightHash = (password: string) => argon2.hash(password, { type: argon2.argon2id, memoryCost: 4096, timeCost: 1, parallelism: 1 });

@@ -3,13 +3,13 @@
 // submits the form, the receiver gets the signed hand-off, and a Flows user (ROLE_SECUFLOWS_ACCESS)
 // sees it "Delivered" with its JSON. The forms administrator has no Flows entry. axe on each screen.
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
 import { FLOW_WEBHOOK_HEADERS, FlowWebhookBodySchema } from '@shared/contract/flows';
 import { SECURITY_LEVELS } from '@shared/contract/constants';
 import { proveAddress } from '@tests/support/prove-address';
 import { startWebhookReceiver, type ReceivedHook, type WebhookReceiver } from '@tests/support/webhook-receiver';
 import { startTestServer, type TestServer } from '../support/server';
-import { apiCall, apiSignIn, expectNoSeriousA11yViolations } from './fixtures';
+import { apiCall, apiSignIn, expectNoSeriousA11yViolations, test } from './fixtures';
 
 const PASSWORD = 'Good-Passw0rd-e2e';
 const builder = { email: 'fiona.flows@example.test', password: PASSWORD };

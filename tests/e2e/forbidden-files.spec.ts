@@ -5,6 +5,7 @@
 // An extension the administrator adds in the browser is marked on the sender's next visit.
 import { randomBytes } from 'node:crypto';
 import { apiCall, apiSignIn, en, expect, expectNoSeriousA11yViolations, locale, openSendPage, pickFiles, recipientsInput, serverPerFile, signInToInbox, test, apiCreateAccount, screenshotsAtWidths } from './fixtures';
+import { testFileBytes } from '@tests/support/files';
 
 const send = en.send;
 const admin = locale<typeof import('@locales/en/admin.json')>('en', 'admin');
@@ -35,7 +36,7 @@ test('forbidden files are marked in their row at once, Send names them and uploa
   await pickFiles(page, [
     { name: 'setup.exe', bytes: randomBytes(40) },
     { name: 'Report.PDF.EXE', bytes: randomBytes(40) },
-    { name: 'notes.txt', bytes: randomBytes(40) },
+    { name: 'notes.txt', bytes: testFileBytes(40) },
     { name: 'tool.bat', bytes: randomBytes(40) },
   ]);
 
@@ -85,7 +86,7 @@ test('an extension the administrator forbids in the browser is marked on the sen
 
   await signInToInbox(page, server, alice);
   await openSendPage(page, server);
-  await pickFiles(page, [{ name: 'Quarterly.Pdf', bytes: randomBytes(10) }]);
+  await pickFiles(page, [{ name: 'Quarterly.Pdf', bytes: testFileBytes(10) }]);
   await expect(page.getByRole('list', { name: send.files.listLabel }).getByRole('listitem')).toContainText(blockedText('pdf'));
   await expect(page.getByText(send.problems.blockedFiles_one.replace('{{names}}', 'Quarterly.Pdf'), { exact: true })).toBeVisible();
 

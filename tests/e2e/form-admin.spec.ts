@@ -2,10 +2,10 @@
 // (ROLE_SECUFORMS) creates a form from a built-in template, changes its subject template and its
 // layout (seen in the live preview), and reads both changes on the History tab. axe on every new
 // screen.
-import { expect, test, type Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
 import { proveAddress } from '@tests/support/prove-address';
 import { startTestServer, type TestServer } from '../support/server';
-import { apiCall, apiSignIn, expectNoSeriousA11yViolations } from './fixtures';
+import { apiCall, apiSignIn, expectNoSeriousA11yViolations, test } from './fixtures';
 
 const PASSWORD = 'Good-Passw0rd-e2e';
 const builder = { email: 'tom.templates@example.test', password: PASSWORD };

@@ -3,10 +3,10 @@
 // accessible name, so a click on a label ticks exactly that option and the submission stores it;
 // a text template fills `{field:<name>}` live as the visitor types, and the recipient's record
 // (the delivery's message, written by the server from the submitted values) holds it filled.
-import { expect, test } from '@playwright/test';
+import { expect } from '@playwright/test';
 import { SECURITY_LEVELS } from '@shared/contract/constants';
 import { startTestServer, type TestServer } from '../support/server';
-import { apiCall, apiCreateAccount, apiSignIn, expectNoSeriousA11yViolations } from './fixtures';
+import { apiCall, apiCreateAccount, apiSignIn, expectNoSeriousA11yViolations, test } from './fixtures';
 
 const PASSWORD = 'Good-Passw0rd-e2e';
 const builder = { email: 'fiona.choices@example.test', password: PASSWORD, licensed: true, roleNames: ['ROLE_UI_USER', 'ROLE_SENDER', 'ROLE_RECEIVER', 'ROLE_SECUFORMS'] };

@@ -8,10 +8,10 @@ import type { AddressInfo } from 'node:net';
 import { SECURITY_LEVELS } from '@shared/contract/constants';
 import { FORM_EMBED_SETTING_KEYS } from '@shared/contract/form-embed';
 import type { Form } from '@shared/contract/forms';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
 import { addressedTo, waitForMailboxMail } from '../support/mailbox';
 import { startTestServer, type TestServer } from '../support/server';
-import { apiCall, apiSignIn, type ApiSession } from './fixtures';
+import { apiCall, apiSignIn, type ApiSession, test } from './fixtures';
 
 let server: TestServer;
 let admin: ApiSession;

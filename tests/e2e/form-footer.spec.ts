@@ -2,11 +2,11 @@
 // Layout tab (a javascript: link is refused before saving) and saves; a visitor sees the imprint
 // and privacy links at the bottom of the public page and of its success page, each opening in a
 // new tab without opener or referrer. axe on the Layout tab and the public page.
-import { expect, test, type Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
 import type { Form } from '@shared/contract/forms';
 import { proveAddress } from '@tests/support/prove-address';
 import { startTestServer, type TestServer } from '../support/server';
-import { apiCall, apiSignIn, expectNoSeriousA11yViolations, type ApiSession } from './fixtures';
+import { apiCall, apiSignIn, expectNoSeriousA11yViolations, type ApiSession, test } from './fixtures';
 
 const PASSWORD = 'Good-Passw0rd-e2e';
 const builder = { email: 'fiona.footer@example.test', password: PASSWORD };

@@ -2,13 +2,13 @@
 // background image (a PNG made here) on the Layout tab, sees it in the live preview, turns on the
 // company logo, saves; an anonymous visitor's public page shows the image behind the form (its
 // URL answers 200 image/png) and the logo above it; the image is removed again. axe on both screens.
-import { expect, test, type Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
 import { SECURITY_LEVELS } from '@shared/contract/constants';
 import type { Form } from '@shared/contract/forms';
 import { makePng } from '@tests/support/png';
 import { proveAddress } from '@tests/support/prove-address';
 import { startTestServer, type TestServer } from '../support/server';
-import { apiCall, apiSignIn, expectNoSeriousA11yViolations, screenshotsAtWidths } from './fixtures';
+import { apiCall, apiSignIn, expectNoSeriousA11yViolations, screenshotsAtWidths, test } from './fixtures';
 
 const PASSWORD = 'Good-Passw0rd-e2e';
 const builder = { email: 'lena.layout@example.test', password: PASSWORD };

@@ -4,12 +4,12 @@
 // required field shows the error and stays, Enter goes on instead of submitting, Back keeps the
 // values and the chosen file, the last step has disclaimer and Submit); a German browser sees the translated step
 // titles and field labels. axe on each new screen.
-import { expect, test, type Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
 import { SECURITY_LEVELS } from '@shared/contract/constants';
 import type { Form } from '@shared/contract/forms';
 import { proveAddress } from '@tests/support/prove-address';
 import { startTestServer, type TestServer } from '../support/server';
-import { apiCall, apiSignIn, expectNoSeriousA11yViolations, locale, type ApiSession } from './fixtures';
+import { apiCall, apiSignIn, expectNoSeriousA11yViolations, locale, type ApiSession, test } from './fixtures';
 
 const PASSWORD = 'Good-Passw0rd-e2e';
 const builder = { email: 'paula.pages@example.test', password: PASSWORD };

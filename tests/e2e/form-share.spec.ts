@@ -3,9 +3,9 @@
 // them), the iframe and script snippets; share and open are off while there are unsaved changes.
 import { SECURITY_LEVELS } from '@shared/contract/constants';
 import type { Form } from '@shared/contract/forms';
-import { expect, test } from '@playwright/test';
+import { expect } from '@playwright/test';
 import { startTestServer, type TestServer } from '../support/server';
-import { apiCall, apiSignIn, expectNoSeriousA11yViolations } from './fixtures';
+import { apiCall, apiSignIn, expectNoSeriousA11yViolations, test } from './fixtures';
 
 let server: TestServer;
 let form: Form;

@@ -3,9 +3,9 @@
 // recipient's delivery carries the signature as a PNG file.
 import { SECURITY_LEVELS } from '@shared/contract/constants';
 import type { Form } from '@shared/contract/forms';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
 import { startTestServer, type TestServer } from '../support/server';
-import { apiCall, apiSignIn, expectNoSeriousA11yViolations, type ApiSession } from './fixtures';
+import { apiCall, apiSignIn, expectNoSeriousA11yViolations, type ApiSession, test } from './fixtures';
 
 let server: TestServer;
 let admin: ApiSession;

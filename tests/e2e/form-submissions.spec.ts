@@ -5,7 +5,7 @@
 // the browser decrypts each submission, shows values and summary, and builds the CSV itself; a
 // submission sent to another recipient only is named as not decryptable and left out.
 import { readFile } from 'node:fs/promises';
-import { expect, test } from '@playwright/test';
+import { expect } from '@playwright/test';
 import { SECURITY_LEVELS } from '@shared/contract/constants';
 import type { Form } from '@shared/contract/forms';
 import { proveAddress } from '@tests/support/prove-address';
@@ -15,7 +15,7 @@ import { createApiClient } from '@shared/api/client';
 import { getPublicForm } from '@shared/api/endpoints/forms';
 import { createCryptoService } from '@shared/crypto/service';
 import { submitFormDelivery } from '@shared/transfer/form-submit';
-import { apiCall, apiSignIn, en, expectNoSeriousA11yViolations, secuPassFromNode, signInToInbox } from './fixtures';
+import { apiCall, apiSignIn, en, expectNoSeriousA11yViolations, secuPassFromNode, signInToInbox, test } from './fixtures';
 
 const PASSWORD = 'Good-Passw0rd-e2e';
 const builder = { email: 'fiona.forms@example.test', password: PASSWORD };

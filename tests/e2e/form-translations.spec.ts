@@ -2,10 +2,10 @@
 // every text of the form (name, texts, field labels, hints and options, page titles), what is
 // still untranslated per language, and the JSON kept below as import and export — the table writes
 // it, and a JSON pasted there fills the table. Saved, the server holds what the table wrote.
-import { expect, test } from '@playwright/test';
+import { expect } from '@playwright/test';
 import { SECURITY_LEVELS } from '@shared/contract/constants';
 import { startTestServer, type TestServer } from '../support/server';
-import { apiCall, apiCreateAccount, apiSignIn, expectNoSeriousA11yViolations, signInToInbox } from './fixtures';
+import { apiCall, apiCreateAccount, apiSignIn, expectNoSeriousA11yViolations, signInToInbox, test } from './fixtures';
 
 const PASSWORD = 'Good-Passw0rd-e2e';
 const builder = { email: 'fiona.translations@example.test', password: PASSWORD, licensed: true, roleNames: ['ROLE_UI_USER', 'ROLE_SENDER', 'ROLE_RECEIVER', 'ROLE_SECUFORMS'] };

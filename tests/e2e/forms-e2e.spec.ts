@@ -7,10 +7,10 @@
 // After a reset of the recipient's SecuPass the public page shows "passphrase not set".
 import { createHash, randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { expect, test, type Download, type Page } from '@playwright/test';
+import { expect, type Download, type Page } from '@playwright/test';
 import { proveAddress } from '@tests/support/prove-address';
 import { startTestServer, type TestServer } from '../support/server';
-import { apiCall, apiSignIn, en, expectNoSeriousA11yViolations, secuPassFromNode, signInToInbox } from './fixtures';
+import { apiCall, apiSignIn, en, expectNoSeriousA11yViolations, secuPassFromNode, signInToInbox, test } from './fixtures';
 
 const PASSWORD = 'Good-Passw0rd-e2e';
 const PASSPHRASE = 'Rita-Forms-SecuPass-Willow-38';

@@ -10,10 +10,10 @@ import { readFile } from 'node:fs/promises';
 import { SECURITY_LEVELS } from '@shared/contract/constants';
 import { SUBMISSION_JSON_FILE, SubmissionJsonSchema } from '@shared/contract/flows';
 import type { Form, FormInput } from '@shared/contract/forms';
-import { expect, test, type Download, type Page } from '@playwright/test';
+import { expect, type Download, type Page } from '@playwright/test';
 import { proveAddress } from '@tests/support/prove-address';
 import { startTestServer, type TestServer } from '../support/server';
-import { apiCall, apiSignIn, captchaAnswer, en, expectNoSeriousA11yViolations, locale, secuPassFromNode, signInToInbox, trackCaptchas } from './fixtures';
+import { apiCall, apiSignIn, captchaAnswer, en, expectNoSeriousA11yViolations, locale, secuPassFromNode, signInToInbox, trackCaptchas, test } from './fixtures';
 
 const flowsText = locale<typeof import('@locales/en/flows.json')>('en', 'flows');
 

@@ -3,11 +3,11 @@
 // sees the conditional field come and go, meets the number's range on the page, rates by keyboard
 // and submits; the owner's Submissions tab sums it up. On the Process service tab "Send test" and a
 // failing hand-off's "Send again" go to a real local receiver. One server for the file.
-import { expect, test, type Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
 import type { FlowAttemptList } from '@shared/contract/flow-attempts';
 import { startWebhookReceiver, type WebhookReceiver } from '@tests/support/webhook-receiver';
 import { startTestServer, type TestServer } from '../support/server';
-import { apiCall, apiCreateAccount, apiSignIn, expectNoSeriousA11yViolations, signInToInbox } from './fixtures';
+import { apiCall, apiCreateAccount, apiSignIn, expectNoSeriousA11yViolations, signInToInbox, test } from './fixtures';
 
 const PASSWORD = 'Good-Passw0rd-e2e';
 const builder = { email: 'fiona.logic@example.test', password: PASSWORD, licensed: true, roleNames: ['ROLE_UI_USER', 'ROLE_SENDER', 'ROLE_RECEIVER', 'ROLE_SECUFORMS'] };

@@ -3,12 +3,13 @@
 // public link; a visitor without an account is told the required field is missing, fills it in,
 // attaches a file and submits; the recipient has the delivery with the value and the exact bytes.
 // axe on every new screen; the inactive form shows its status page.
-import { createHash, randomBytes } from 'node:crypto';
-import { expect, test, type Page } from '@playwright/test';
+import { createHash } from 'node:crypto';
+import { expect, type Page } from '@playwright/test';
 import { proveAddress } from '@tests/support/prove-address';
 import { addressedTo, waitForMailboxMail } from '../support/mailbox';
 import { startTestServer, type TestServer } from '../support/server';
-import { apiCall, apiSignIn, expectNoSeriousA11yViolations } from './fixtures';
+import { apiCall, apiSignIn, expectNoSeriousA11yViolations, test } from './fixtures';
+import { testFileBytes } from '@tests/support/files';
 
 const PASSWORD = 'Good-Passw0rd-e2e';
 const builder = { email: 'fiona.forms@example.test', password: PASSWORD };
@@ -44,7 +45,7 @@ async function signIn(page: Page) {
 }
 
 test('an administrator builds a form, a visitor fills it in, the recipient gets the delivery', async ({ page, browser }) => {
-  const bytes = randomBytes(4000);
+  const bytes = testFileBytes(4000);
 
   await signIn(page);
   await page.getByRole('navigation').getByRole('link', { name: 'Forms' }).first().click();

@@ -8,7 +8,6 @@
 // 18 — unselected but allowed security levels read in the text colour (not greyed like a disabled
 //      control); a wrong phone number is an error message (alert, error colour, field invalid); in
 //      French sizes are in Mo and the data rooms are "Salles de données".
-import { randomBytes } from 'node:crypto';
 import { API_BASE } from '@shared/contract/constants';
 import { EXTERNAL_SETTING_KEYS } from '@shared/contract/external';
 import { ADMIN_SETTINGS_PATH } from '@shared/contract/settings';
@@ -28,6 +27,7 @@ import {
   signIn,
   signInToInbox,
   test, apiCreateAccount, screenshotsAtWidths } from './fixtures';
+import { testFileBytes } from '@tests/support/files';
 
 const admin = locale<typeof import('@locales/en/admin.json')>('en', 'admin');
 const send = en.send;
@@ -188,7 +188,7 @@ test('18: enabled levels look enabled, a wrong phone number is an error, French 
     await page.getByRole('button', { name: /English$/ }).click();
     await page.getByRole('menuitemradio', { name: 'Français' }).click();
     await expect(page.getByRole('heading', { level: 1, name: fr.send.title })).toBeVisible();
-    await pickFiles(page, [{ name: 'rapport.bin', bytes: randomBytes(Math.round(1.5 * 1024 * 1024)) }]);
+    await pickFiles(page, [{ name: 'rapport.bin', bytes: testFileBytes(Math.round(1.5 * 1024 * 1024)) }]);
     const list = page.getByRole('list', { name: fr.send.files.listLabel });
     await expect(list).toContainText('1,5 Mo');
     await expect(list).not.toContainText('MB');

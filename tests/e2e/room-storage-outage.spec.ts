@@ -2,14 +2,14 @@
 // during an upload into a plain room. The room upload retries for the engine's whole window, then the
 // transfer centre shows the file as waiting for the server with its bar where it was and no retry
 // button, and the file lands by itself once the folder is back; nobody presses retry.
-import { randomBytes } from 'node:crypto';
-import { expect, test } from '@playwright/test';
+import { expect } from '@playwright/test';
 import { RETRY_WINDOW_MS } from '@shared/transfer/constants';
 import { createUser as createUserInRepository, type TestUser } from '@tests/integration/escalation-helpers';
 import { startTestServer, type TestServer } from '../support/server';
-import { apiSignIn, locale, signInToInbox } from './fixtures';
+import { apiSignIn, locale, signInToInbox, test } from './fixtures';
 import { apiCreateRoom } from './rooms-fixtures';
 import { blobsAwayDuringParts, installPageClock } from './blob-outage';
+import { testFileBytes } from '@tests/support/files';
 
 const PART_SIZE = 1024;
 const send = locale<typeof import('@locales/en/send.json')>('en', 'send');
@@ -33,7 +33,7 @@ test('the blob store away during a room upload: the file waits for the server, k
   const clock = await installPageClock(page);
   // Slow parts so the upload is still running when the folder goes (after 8 parts).
   const outage = await blobsAwayDuringParts(page, server, '**/api/2/rooms/*/files/*/parts/*');
-  const file = { name: 'outage.bin', mimeType: 'application/octet-stream', buffer: randomBytes(40 * PART_SIZE + 5) };
+  const file = { name: 'outage.bin', mimeType: 'application/octet-stream', buffer: testFileBytes(40 * PART_SIZE + 5) };
   await signInToInbox(page, server, owner);
   await page.goto(`${server.url}/datarooms/${room.uuid}`);
   await expect(page.getByRole('heading', { level: 1, name: 'Outage Room' })).toBeVisible();

@@ -6,11 +6,11 @@
 // An EDITOR has no Activity tab. An E2E room's Activity tab pages the same way, the sealed names of
 // the older pages decrypted too. axe on the opened tab.
 import { randomUUID } from 'node:crypto';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
 import { proveAddress } from '@tests/support/prove-address';
 import { ROOM_PATHS } from '@shared/contract/rooms';
 import { createUser as createUserInRepository, type TestUser } from '@tests/integration/escalation-helpers';
-import { apiCall, apiSignIn, en, expectNoSeriousA11yViolations, locale, secuPassFromNode, serverPerFile, signInToInbox } from './fixtures';
+import { apiCall, apiSignIn, en, expectNoSeriousA11yViolations, locale, secuPassFromNode, serverPerFile, signInToInbox, test } from './fixtures';
 import { apiCreateRoom, apiShareRoom, apiUploadRoomFile } from './rooms-fixtures';
 
 const rooms = locale<typeof import('@locales/en/rooms.json')>('en', 'rooms');

@@ -6,12 +6,12 @@
 // The same walk runs axe on every plain rooms page at 1280 and 390 px (issue 32 §1 aria-hidden-focus;
 // tabster's dummies excluded, fixtures.ts). The Secure room pages' axe runs are in the rooms-e2e-* specs;
 // at 390 px too: a Secure room and its trash (rooms-trash.spec), its search results (rooms-search-found.spec).
-import { randomBytes } from 'node:crypto';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
 import { ROOM_LINK_PATHS, type CreatedRoomLink } from '@shared/contract/room-links';
 import { createUser as createUserInRepository, type TestUser } from '@tests/integration/escalation-helpers';
-import { apiCall, apiSignIn, en, expectNoSeriousA11yViolations, serverPerFile, signInToInbox } from './fixtures';
+import { apiCall, apiSignIn, en, expectNoSeriousA11yViolations, serverPerFile, signInToInbox, test } from './fixtures';
 import { apiCreateFolder, apiCreateRoom, apiUploadRoomFile } from './rooms-fixtures';
+import { testFileBytes } from '@tests/support/files';
 
 const ctx = serverPerFile();
 let owner: TestUser;
@@ -53,7 +53,7 @@ test('the sign-in page and a rooms walk leave the console without errors', async
   const session = await apiSignIn(server, owner);
   const room = await apiCreateRoom(server, session, 'Quiet room');
   const folder = await apiCreateFolder(server, session, room.uuid, 'Überblick quiet');
-  const file = await apiUploadRoomFile(server, session, room.uuid, folder.uuid, 'quiet.bin', new Uint8Array(randomBytes(500)));
+  const file = await apiUploadRoomFile(server, session, room.uuid, folder.uuid, 'quiet.bin', new Uint8Array(testFileBytes(500)));
   const link = (await (await apiCall(server, session, 'POST', ROOM_LINK_PATHS.links(room.uuid, file.uuid), { maxDownloads: 1 })).json()) as CreatedRoomLink;
 
   await signInToInbox(page, server, owner);

@@ -4,13 +4,14 @@
 // toast, the saved bytes equal to the upload. The folder's ZIP (breadcrumb menu) the same, through
 // the in-memory path: while it runs, slowed down, the centre shows the bytes so far under an
 // indeterminate bar (a streamed ZIP has no size); the saved ZIP holds the folder's files bit-exact.
-import { expect, test, type Download } from '@playwright/test';
+import { expect, type Download } from '@playwright/test';
 import { createUser as createUserInRepository, type TestUser } from '@tests/integration/escalation-helpers';
 import AdmZip from 'adm-zip';
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { apiSignIn, expectNoSeriousA11yViolations, locale, serverPerFile, signInToInbox } from './fixtures';
+import { apiSignIn, expectNoSeriousA11yViolations, locale, serverPerFile, signInToInbox, test } from './fixtures';
 import { apiCreateFolder, apiCreateRoom, apiUploadRoomFile } from './rooms-fixtures';
+import { testFileBytes } from '@tests/support/files';
 
 const rooms = locale<typeof import('@locales/en/rooms.json')>('en', 'rooms');
 const ctx = serverPerFile();
@@ -29,8 +30,8 @@ test('a room file and a folder ZIP download through the transfer centre, bit-exa
   const room = await apiCreateRoom(server, session, 'Download Room');
   const folder = await apiCreateFolder(server, session, room.uuid, 'Reports');
   const inner = await apiCreateFolder(server, session, room.uuid, 'Inner', folder.uuid);
-  const figures = randomBytes(3 * 1024 * 1024 + 123);
-  const notes = randomBytes(1000);
+  const figures = testFileBytes(3 * 1024 * 1024 + 123);
+  const notes = testFileBytes(1000);
   const uploaded = await apiUploadRoomFile(server, session, room.uuid, folder.uuid, 'figures.bin', figures);
   await apiUploadRoomFile(server, session, room.uuid, inner.uuid, 'notes.bin', notes);
 

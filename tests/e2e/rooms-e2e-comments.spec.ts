@@ -9,14 +9,14 @@
 // labels"): badge, the table filter, the room search's label filter, still there after a reload.
 // axe on the tab and the filtered table.
 import { randomBytes } from 'node:crypto';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
 import { ROOM_PATHS } from '@shared/contract/rooms';
 import { signIn as apiSessionOf } from '@tests/integration/core-helpers';
 import { e2eActor, giveSecuPass, type E2eActor } from '@tests/integration/e2e-helpers';
 import { createUser as createUserInRepository, type TestUser } from '@tests/integration/escalation-helpers';
 import { createE2eFolder, createE2eRoom, grant, json, openRoomKey, req, uploadE2eFile } from '@tests/integration/rooms-e2e-helpers';
 import { startTestServer, type TestServer } from '../support/server';
-import { expectNoSeriousA11yViolations, locale, signInToInbox } from './fixtures';
+import { expectNoSeriousA11yViolations, locale, signInToInbox, test } from './fixtures';
 import { e2eRowAction, ROW_ITEMS } from './e2e-row-menu';
 import { unlockRoomKeys } from './rooms-fixtures';
 

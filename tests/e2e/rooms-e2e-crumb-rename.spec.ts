@@ -6,9 +6,9 @@
 // The room itself renamed from its root crumb's menu (OWNER) the same way: sealed in the browser,
 // heading, breadcrumb and the Secure rooms list decrypt the new name, before and after a reload.
 // (An EDITOR's root menu without Rename: the server's 403 in tests/integration/rooms-e2e.test.ts.)
-import { expect, test, type Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
 import { startTestServer, type TestServer } from '../support/server';
-import { apiCreateAccount, apiSignIn, en, expectNoSeriousA11yViolations, locale, secuPassFromNode, signInToInbox } from './fixtures';
+import { apiCreateAccount, apiSignIn, en, expectNoSeriousA11yViolations, locale, secuPassFromNode, signInToInbox, test } from './fixtures';
 import { newE2eFolder, unlockRoomKeys } from './rooms-fixtures';
 
 const rooms = locale<typeof import('@locales/en/rooms.json')>('en', 'rooms');

@@ -5,12 +5,12 @@
 // (no announce, the list, the file rows and the versions on the server unchanged; axe on the dialog).
 import { createHash, randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
 import { API_BASE } from '@shared/contract/constants';
 import { ROOM_E2E_PATHS } from '@shared/contract/rooms-e2e';
 import { startTestServer, type TestServer } from '../support/server';
 import { installPageClock } from './blob-outage';
-import { apiCreateAccount, apiSignIn, en, expectNoSeriousA11yViolations, locale, secuPassFromNode, signInToInbox } from './fixtures';
+import { apiCreateAccount, apiSignIn, en, expectNoSeriousA11yViolations, locale, secuPassFromNode, signInToInbox, test } from './fixtures';
 import { unlockRoomKeys } from './rooms-fixtures';
 import { e2eRowAction, ROW_ITEMS } from './e2e-row-menu';
 

@@ -4,10 +4,10 @@
 // another file and says so with its own text ("The file key does not belong to this file"), not
 // "Cannot be verified". Every row of an E2E room reads "Not scanned".
 import { randomUUID } from 'node:crypto';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
 import { seedE2eRoomFiles } from '../support/seed-e2e-room-files';
 import { startTestServer, type TestServer } from '../support/server';
-import { apiCall, apiCreateAccount, apiSignIn, locale, secuPassFromNode, signInToInbox } from './fixtures';
+import { apiCall, apiCreateAccount, apiSignIn, locale, secuPassFromNode, signInToInbox, test } from './fixtures';
 import { unlockRoomKeys } from './rooms-fixtures';
 import { e2eRowAction, ROW_ITEMS } from './e2e-row-menu';
 

@@ -5,9 +5,9 @@
 // then a folder moves, and the activity shows both moves.
 import { createHash, randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
 import { startTestServer, type TestServer } from '../support/server';
-import { apiCreateAccount, apiSignIn, expectNoSeriousA11yViolations, locale, secuPassFromNode, signInToInbox } from './fixtures';
+import { apiCreateAccount, apiSignIn, expectNoSeriousA11yViolations, locale, secuPassFromNode, signInToInbox, test } from './fixtures';
 import { newE2eFolder, unlockRoomKeys } from './rooms-fixtures';
 import { e2eRowAction, e2eRowMenu, ROW_ITEMS } from './e2e-row-menu';
 

@@ -4,10 +4,10 @@
 // "not trusted", every other row shows its verified signer; sorting by name orders the decrypted
 // names across pages; search runs over the decrypted names on every page.
 import { randomUUID } from 'node:crypto';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
 import { seedE2eRoomFiles } from '../support/seed-e2e-room-files';
 import { startTestServer, type TestServer } from '../support/server';
-import { apiCall, apiCreateAccount, apiSignIn, secuPassFromNode, signInToInbox } from './fixtures';
+import { apiCall, apiCreateAccount, apiSignIn, secuPassFromNode, signInToInbox, test } from './fixtures';
 import { unlockRoomKeys } from './rooms-fixtures';
 import { e2eRowMenu, ROW_ITEMS } from './e2e-row-menu';
 

@@ -11,7 +11,7 @@
 // the folder as the server holds it at the save, not the list she loaded; it decrypts to her text) and once by loading the new version; a PREVIEWER previews decrypted files, is offered
 // no download anywhere (row menus, selection toolbar, breadcrumb menu, preview dialog) and the
 // download route refuses her own request (issue 31 §5). axe.
-import { expect, test, type Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
 import { API_BASE } from '@shared/contract/constants';
 import { BackendErrorSchema } from '@shared/contract/errors';
 import { ROOM_PATHS } from '@shared/contract/rooms';
@@ -20,7 +20,7 @@ import { e2eActor, giveSecuPass, type E2eActor } from '@tests/integration/e2e-he
 import { createE2eFolder, createE2eRoom, grant, json, openRoomKey, req, uploadE2eFile } from '@tests/integration/rooms-e2e-helpers';
 import { startTestServer, type TestServer } from '../support/server';
 import { proveAddress } from '@tests/support/prove-address';
-import { apiCall, apiSignIn, createUser, expectNoSeriousA11yViolations, locale, signInToInbox, type TestUser } from './fixtures';
+import { apiCall, apiSignIn, createUser, expectNoSeriousA11yViolations, locale, signInToInbox, type TestUser, test } from './fixtures';
 import { e2eRowAction, e2eRowMenu, ROW_ITEMS } from './e2e-row-menu';
 import { fill, mp4Head, PNG_DOT, smallPdf, toneWav } from './preview-fixtures';
 import { newE2eRoom, unlockRoomKeys } from './rooms-fixtures';

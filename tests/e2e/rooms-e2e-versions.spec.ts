@@ -7,12 +7,12 @@
 // swapped for another state the owner signed says the chain is broken. axe on the dialog.
 import { createHash, randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
 import { ROOM_E2E_PATHS } from '@shared/contract/rooms-e2e';
 import type { CryptoApi, UnlockedKeys } from '@shared/crypto/service';
 import { startTestServer, type TestServer } from '../support/server';
 import { proveAddress } from '@tests/support/prove-address';
-import { apiCall, apiSignIn, en, expectNoSeriousA11yViolations, locale, secuPassFromNode, signInToInbox } from './fixtures';
+import { apiCall, apiSignIn, en, expectNoSeriousA11yViolations, locale, secuPassFromNode, signInToInbox, test } from './fixtures';
 import { e2eRowAction, ROW_ITEMS } from './e2e-row-menu';
 
 const PASSWORD = 'Good-Passw0rd-rooms-versions';

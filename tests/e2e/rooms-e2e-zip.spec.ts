@@ -13,7 +13,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
 import type { RoomFolder } from '@shared/contract/rooms';
 import { DEFAULT_RECORD_SIZE } from '@shared/crypto/stream-format';
 import { signIn as apiSessionOf } from '@tests/integration/core-helpers';
@@ -22,7 +22,7 @@ import { createUser as createUserInRepository, type TestUser } from '@tests/inte
 import { createE2eFolder, createE2eRoom, json, openRoomKey, uploadE2eFile } from '@tests/integration/rooms-e2e-helpers';
 import AdmZip from 'adm-zip';
 import { startTestServer, type TestServer } from '../support/server';
-import { apiSignIn, expectNoSeriousA11yViolations, locale, signInToInbox } from './fixtures';
+import { apiSignIn, expectNoSeriousA11yViolations, locale, signInToInbox, test } from './fixtures';
 import { e2eRowMenu } from './e2e-row-menu';
 import { apiCreateFolder, apiCreateRoom, apiUploadRoomFile, unlockRoomKeys } from './rooms-fixtures';
 

@@ -11,11 +11,11 @@
 // the room from her mail's link.
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
 import { startTestServer, type TestServer } from '../support/server';
 import { proveAddress } from '@tests/support/prove-address';
 import { addressedTo, extractLink, waitForMailboxMail, type MailboxMail } from '../support/mailbox';
-import { apiCall, apiSignIn, en, expectNoSeriousA11yViolations, secuPassFromNode, signInToInbox } from './fixtures';
+import { apiCall, apiSignIn, en, expectNoSeriousA11yViolations, secuPassFromNode, signInToInbox, test } from './fixtures';
 import { e2eRowAction, ROW_ITEMS } from './e2e-row-menu';
 
 const PASSWORD = 'Good-Passw0rd-rooms';

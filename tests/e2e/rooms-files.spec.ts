@@ -2,11 +2,11 @@
 // uploads a file into a folder (progress, toast, the row with size and uploader), the same name again opens the version-conflict dialog (Cancel), renames it; a
 // VIEWER downloads it (the bytes equal those uploaded) and has no upload, rename or delete; the
 // owner's delete asks first (Cancel keeps the file). The viewer's file menu holds Open preview and Details only. axe on the file screens and dialogs.
-import { expect, test, type Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
 import { createUser as createUserInRepository, type TestUser } from '@tests/integration/escalation-helpers';
 import { readFile } from 'node:fs/promises';
 import { startTestServer, type TestServer } from '../support/server';
-import { en as enBase, expectNoSeriousA11yViolations, locale, signInToInbox } from './fixtures';
+import { en as enBase, expectNoSeriousA11yViolations, locale, signInToInbox, test } from './fixtures';
 
 const rooms = locale<typeof import('@locales/en/rooms.json')>('en', 'rooms');
 const en = { ...enBase, rooms };

@@ -6,14 +6,15 @@
 // (Kind column), after which the visitor's page says so. axe on both landing pages and the dialog.
 // The room's links overview (issue 32): every link of the room with its target and maker's name,
 // one revoked from there after its confirmation.
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
 import { ROOM_FOLDER_LINK_PATHS, type RoomFolderLinkList } from '@shared/contract/room-folder-links';
 import { ROOM_LINK_PATHS } from '@shared/contract/room-links';
 import { createUser as createUserInRepository, type TestUser } from '@tests/integration/escalation-helpers';
-import { apiCall, apiSignIn, expectNoSeriousA11yViolations, locale, serverPerFile, signInToInbox } from './fixtures';
+import { apiCall, apiSignIn, expectNoSeriousA11yViolations, locale, serverPerFile, signInToInbox, test } from './fixtures';
 import { apiCreateFolder, apiCreateRoom, apiUploadRoomFile } from './rooms-fixtures';
+import { testFileBytes } from '@tests/support/files';
 
 const links = locale<typeof import('@locales/en/roomLinks.json')>('en', 'roomLinks');
 const ctx = serverPerFile();
@@ -49,7 +50,7 @@ test('a folder link made in the folder’s dialog with a password lists the fold
   test.setTimeout(90_000);
   const { server } = ctx;
   const { session, room, folder } = await roomWithFolder('folder');
-  const bytes = new Uint8Array(randomBytes(150_000));
+  const bytes = new Uint8Array(testFileBytes(150_000));
   await apiUploadRoomFile(server, session, room.uuid, folder.uuid, 'agenda.bin', bytes);
 
   // The folder's toolbar: "Share folder by link" with a password and a download limit.
@@ -90,7 +91,7 @@ test('a drop link made from the folder’s row menu takes a visitor’s file and
   test.setTimeout(90_000);
   const { server } = ctx;
   const { session, room, folder } = await roomWithFolder('drop');
-  await apiUploadRoomFile(server, session, room.uuid, folder.uuid, 'secret-plan.bin', new Uint8Array(randomBytes(1000)));
+  await apiUploadRoomFile(server, session, room.uuid, folder.uuid, 'secret-plan.bin', new Uint8Array(testFileBytes(1000)));
 
   // The room's folder table: the row menu's "Create upload link" (no download limit for a drop link).
   await signInToInbox(page, server, owner);
@@ -110,7 +111,7 @@ test('a drop link made from the folder’s row menu takes a visitor’s file and
   await expect(visitorPage.getByRole('heading', { name: fill(links.folderPage.dropTitle, { name: 'Handouts' }) })).toBeVisible();
   await expect(visitorPage.getByText('secret-plan.bin')).toHaveCount(0);
   await expectNoSeriousA11yViolations(visitorPage, 'drop link page');
-  await visitorPage.getByTestId('folder-link-drop-input').setInputFiles({ name: 'invoice-42.pdf', mimeType: 'application/pdf', buffer: Buffer.from(randomBytes(70_000)) });
+  await visitorPage.getByTestId('folder-link-drop-input').setInputFiles({ name: 'invoice-42.pdf', mimeType: 'application/pdf', buffer: Buffer.from(testFileBytes(70_000)) });
   await expect(visitorPage.getByRole('status').filter({ hasText: fill(links.folderPage.dropped_one, { count: 1, names: 'invoice-42.pdf' }) })).toBeVisible({ timeout: 30_000 });
   await expect(visitorPage.getByText('secret-plan.bin')).toHaveCount(0);
 
@@ -139,7 +140,7 @@ test('the room’s links overview lists its file and upload links with target an
   const session = await apiSignIn(server, owner);
   const room = await apiCreateRoom(server, session, 'Links overview room');
   const folder = await apiCreateFolder(server, session, room.uuid, 'Reports');
-  const file = await apiUploadRoomFile(server, session, room.uuid, folder.uuid, 'q3-report.bin', new Uint8Array(randomBytes(2000)));
+  const file = await apiUploadRoomFile(server, session, room.uuid, folder.uuid, 'q3-report.bin', new Uint8Array(testFileBytes(2000)));
   expect((await apiCall(server, session, 'POST', ROOM_LINK_PATHS.links(room.uuid, file.uuid), { password: 'Overview-Pass-1', maxDownloads: 3 })).status).toBe(201);
   expect((await apiCall(server, session, 'POST', ROOM_FOLDER_LINK_PATHS.links(room.uuid, folder.uuid), { kind: 'drop' })).status).toBe(201);
 

@@ -6,14 +6,14 @@
 // link of an invitation the owner revoked (after the confirmation). axe on the share dialog with
 // the invitation, the revoke confirmation, the signup page and the warning. Secure rooms › General
 // sets the links' validity; the -dar variant goes to its `back` path.
-import { expect, test, type Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
 import { createUser as createUserInRepository, type TestUser } from '@tests/integration/escalation-helpers';
 import { ROOM_INVITATION_VALID_DAYS_KEY } from '@shared/contract/room-invitations';
 import { ROOM_PATHS } from '@shared/contract/rooms';
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { addressedTo, extractLink, linkToken, waitForMailboxMail } from '../support/mailbox';
-import { apiCall, apiSignIn, en as enBase, expectInbox, expectNoSeriousA11yViolations, locale, serverPerFile, signIn, signInToInbox } from './fixtures';
+import { apiCall, apiSignIn, en as enBase, expectInbox, expectNoSeriousA11yViolations, locale, serverPerFile, signIn, signInToInbox, test } from './fixtures';
 import { apiCreateRoom, apiUploadRoomFile } from './rooms-fixtures';
 
 const rooms = locale<typeof import('@locales/en/rooms.json')>('en', 'rooms');

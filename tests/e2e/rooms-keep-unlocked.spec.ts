@@ -3,13 +3,13 @@
 // without the passphrase, and the page's IndexedDB holds neither the passphrase nor key bytes in
 // the clear; a sign-out locks again; unticked, a reload locks.
 import { randomBytes } from 'node:crypto';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
 import { signIn as apiSessionOf } from '@tests/integration/core-helpers';
 import { e2eActor, giveSecuPass } from '@tests/integration/e2e-helpers';
 import { createUser as createUserInRepository, type TestUser } from '@tests/integration/escalation-helpers';
 import { createE2eRoom, openRoomKey, uploadE2eFile } from '@tests/integration/rooms-e2e-helpers';
 import { startTestServer, type TestServer } from '../support/server';
-import { expectNoSeriousA11yViolations, locale, signInToInbox } from './fixtures';
+import { expectNoSeriousA11yViolations, locale, signInToInbox, test } from './fixtures';
 
 const en = { secupass: locale<typeof import('@locales/en/secupass.json')>('en', 'secupass') };
 const PASSPHRASE = 'Keep-Unlocked-SecuPass-Birch-77';

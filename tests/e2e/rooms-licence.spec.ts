@@ -3,10 +3,10 @@
 // creator made before): "Create data room" offers the name dialog, the server's 409
 // LicenseLimitExceededException replaces it with the dialog naming the licence and its figures;
 // nothing is created. axe on the dialog.
-import { expect, test } from '@playwright/test';
+import { expect } from '@playwright/test';
 import { createUser as createUserInRepository, type TestUser } from '@tests/integration/escalation-helpers';
 import { startTestServer, type TestServer } from '@tests/support/server';
-import { en as enBase, expectNoSeriousA11yViolations, locale, signInToInbox } from './fixtures';
+import { en as enBase, expectNoSeriousA11yViolations, locale, signInToInbox, test } from './fixtures';
 
 const rooms = locale<typeof import('@locales/en/rooms.json')>('en', 'rooms');
 const en = { ...enBase, rooms };

@@ -10,13 +10,14 @@
 // enters the password, downloads until the limit, then the page says the link is used up; a link
 // whose date the server's links' clock has passed (`startTestServer({ clock })`) says it expired,
 // at Download on the open page and when opened again.
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
 import { createUser as createUserInRepository, type TestUser } from '@tests/integration/escalation-helpers';
 import { ROOM_LINK_PATHS, type CreatedRoomLink } from '@shared/contract/room-links';
-import { apiCall, apiSignIn, expectNoSeriousA11yViolations, locale, serverPerFile, signInToInbox } from './fixtures';
+import { apiCall, apiSignIn, expectNoSeriousA11yViolations, locale, serverPerFile, signInToInbox, test } from './fixtures';
 import { apiCreateRoom, apiUploadRoomFile } from './rooms-fixtures';
+import { testFileBytes } from '@tests/support/files';
 
 const links = locale<typeof import('@locales/en/roomLinks.json')>('en', 'roomLinks');
 /** How far the server's links' clock runs ahead of real time (no sleeps: the date passes when the test says). */
@@ -37,7 +38,7 @@ test('the owner shares a file by link, an anonymous browser downloads it, the re
   const { server } = ctx;
   const session = await apiSignIn(server, owner);
   const room = await apiCreateRoom(server, session, 'Link Room');
-  const bytes = new Uint8Array(randomBytes(200_000));
+  const bytes = new Uint8Array(testFileBytes(200_000));
   await apiUploadRoomFile(server, session, room.uuid, null, 'handout.bin', bytes, 'application/octet-stream');
 
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
@@ -158,7 +159,7 @@ test('a link with a password, a calendar date and a download limit: the visitor 
   const { server } = ctx;
   const session = await apiSignIn(server, owner);
   const room = await apiCreateRoom(server, session, 'Guarded Room');
-  const bytes = new Uint8Array(randomBytes(50_000));
+  const bytes = new Uint8Array(testFileBytes(50_000));
   const file = await apiUploadRoomFile(server, session, room.uuid, null, 'guarded.bin', bytes, 'application/octet-stream');
 
   await signInToInbox(page, server, owner);

@@ -14,7 +14,7 @@
 // Case 4, an invented member: a membership row the server adds is flagged "Not in the signed member
 // list", and Grant access first shows her key's fingerprint and that it is not verified yet.
 import { randomUUID } from 'node:crypto';
-import { expect, test } from '@playwright/test';
+import { expect } from '@playwright/test';
 import { createMemoryStorage } from '@shared/api/storage-adapter';
 import { ROOM_E2E_PATHS } from '@shared/contract/rooms-e2e';
 import { ROOM_MEMBER_LIST_PATH } from '@shared/contract/rooms-e2e-member-list';
@@ -22,7 +22,7 @@ import type { CryptoApi, UnlockedKeys } from '@shared/crypto/service';
 import { ServerKeyPinStore } from '@shared/transfer';
 import { seedE2eRoomFiles } from '../support/seed-e2e-room-files';
 import { startTestServer, type TestServer } from '../support/server';
-import { apiCall, apiCreateAccount, apiSignIn, expectNoSeriousA11yViolations, locale, nodeClient, secuPassFromNode, signInToInbox } from './fixtures';
+import { apiCall, apiCreateAccount, apiSignIn, expectNoSeriousA11yViolations, locale, nodeClient, secuPassFromNode, signInToInbox, test } from './fixtures';
 import { apiShareRoom, unlockRoomKeys } from './rooms-fixtures';
 import { e2eRowAction, ROW_ITEMS } from './e2e-row-menu';
 

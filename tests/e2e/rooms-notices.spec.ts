@@ -2,11 +2,11 @@
 // dialog; the person's mail, in their language and naming the plain room, is read from the mailbox
 // and its link opens the room for them. Changing that member's role asks first in a dialog on top
 // of the share dialog, which stays open (with a half-typed name kept) through Cancel and Confirm.
-import { expect, test, type Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
 import { createUser as createUserInRepository, type TestUser } from '@tests/integration/escalation-helpers';
 import { addressedTo, extractLink, readMailbox, waitForMailboxMail } from '../support/mailbox';
 import { ROOM_PATHS } from '@shared/contract/rooms';
-import { apiCall, apiSignIn, dropFiles, expectNoSeriousA11yViolations, locale, serverPerFile, signInToInbox } from './fixtures';
+import { apiCall, apiSignIn, dropFiles, expectNoSeriousA11yViolations, locale, serverPerFile, signInToInbox, test } from './fixtures';
 import { apiCreateFolder, apiCreateRoom, apiShareRoom, apiUploadRoomFile } from './rooms-fixtures';
 
 const rooms = locale<typeof import('@locales/en/rooms.json')>('en', 'rooms');

@@ -3,9 +3,9 @@
 // by name with "1 to 25 of 27, page 1 of 2", "Next page" the last 2 (no folders), "Previous page"
 // page 1 again; the Size header sorts by size (descending on a second click, aria-sort tells);
 // the breadcrumb menu's ZIP link points at the folder's ZIP, and a PREVIEWER's menu has none. axe.
-import { expect, test } from '@playwright/test';
+import { expect } from '@playwright/test';
 import { createUser as createUserInRepository, type TestUser } from '@tests/integration/escalation-helpers';
-import { apiSignIn, expectNoSeriousA11yViolations, locale, serverPerFile, signInToInbox } from './fixtures';
+import { apiSignIn, expectNoSeriousA11yViolations, locale, serverPerFile, signInToInbox, test } from './fixtures';
 import { apiCreateFolder, apiCreateRoom, apiShareRoom, apiUploadRoomFile } from './rooms-fixtures';
 
 const rooms = locale<typeof import('@locales/en/rooms.json')>('en', 'rooms');

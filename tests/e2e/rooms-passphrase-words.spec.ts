@@ -2,9 +2,9 @@
 // the secure-rooms list asks to create a passphrase (no "Enter passphrase" before one exists, no
 // "you were given access"), the create page and its success speak of creating rooms (nobody has to
 // grant anything), and after a reload the list says the keys are locked because of the reload.
-import { expect, test } from '@playwright/test';
+import { expect } from '@playwright/test';
 import { startTestServer, type TestServer } from '../support/server';
-import { apiCreateAccount, apiSignIn, expectNoSeriousA11yViolations, locale, signInToInbox } from './fixtures';
+import { apiCreateAccount, apiSignIn, expectNoSeriousA11yViolations, locale, signInToInbox, test } from './fixtures';
 
 const rooms = locale<typeof import('@locales/en/rooms.json')>('en', 'rooms');
 const secupass = locale<typeof import('@locales/en/secupass.json')>('en', 'secupass');

@@ -5,9 +5,9 @@
 // a type the server cannot preview (415) says so. Two editors edit one Markdown file in two
 // browser contexts: the second save is a conflict, resolved once by saving a copy and once by
 // loading the new version. axe on the dialogs.
-import { expect, test, type Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
 import { createUser as createUserInRepository, type TestUser } from '@tests/integration/escalation-helpers';
-import { apiSignIn, expectNoSeriousA11yViolations, locale, serverPerFile, signInToInbox } from './fixtures';
+import { apiSignIn, expectNoSeriousA11yViolations, locale, serverPerFile, signInToInbox, test } from './fixtures';
 import { fill, mp4Head, PNG_DOT, smallPdf } from './preview-fixtures';
 import { apiCreateRoom, apiShareRoom, apiUploadRoomFile } from './rooms-fixtures';
 

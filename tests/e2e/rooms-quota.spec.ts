@@ -1,9 +1,9 @@
 // The storage quota view on the data rooms home (issue 15, SPEC §3 storage quota) against the real
 // GET /rooms/quota: after the owner's 3 MiB file the donut and the figures show it under data
 // rooms; no global quota is set, so "Total" reads "No limit set". axe on the home with the view.
-import { expect, test } from '@playwright/test';
+import { expect } from '@playwright/test';
 import { createUser as createUserInRepository, type TestUser } from '@tests/integration/escalation-helpers';
-import { apiSignIn, en as enBase, expectNoSeriousA11yViolations, locale, serverPerFile, signInToInbox } from './fixtures';
+import { apiSignIn, en as enBase, expectNoSeriousA11yViolations, locale, serverPerFile, signInToInbox, test } from './fixtures';
 import { apiCreateRoom, apiUploadRoomFile } from './rooms-fixtures';
 
 const rooms = locale<typeof import('@locales/en/rooms.json')>('en', 'rooms');

@@ -5,7 +5,7 @@
 // downloads one (SHA-256 equal), and the requests list says "Answered". A registered address
 // signs in from the mail link, sees a forbidden file flagged before sending (the normal send page's
 // checks), and sends at level 2; a foreign `back` is ignored. axe on every new screen.
-import { expect, test, type Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { createUser as createUserInRepository, type TestUser } from '@tests/integration/escalation-helpers';
@@ -14,7 +14,7 @@ import { startTestServer, type TestServer } from '../support/server';
 import { SECURITY_LEVELS } from '@shared/contract/constants';
 import { ROOM_REQUEST_TOKEN_HEADER } from '@shared/contract/link-token';
 import { ROOM_REQUEST_PATHS } from '@shared/contract/room-requests';
-import { apiCall, apiSignIn, en as enBase, expectNoSeriousA11yViolations, locale, signInToInbox, submitLogin } from './fixtures';
+import { apiCall, apiSignIn, en as enBase, expectNoSeriousA11yViolations, locale, signInToInbox, submitLogin, test } from './fixtures';
 import { apiCreateFolder, apiCreateRoom } from './rooms-fixtures';
 
 const rooms = locale<typeof import('@locales/en/rooms.json')>('en', 'rooms');

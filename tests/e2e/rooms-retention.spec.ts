@@ -4,12 +4,12 @@
 // every confirmation box is ticked (by keyboard), the toast confirms and the room shows the waiting
 // change. After the end-of-day job the file is in the room's trash screen and the activity names the
 // policy. A VIEWER has no editor; in a Secure room the preview's names are decrypted in the browser. The administrator sets the minimum in Secure rooms › General. axe on the dialog.
-import { expect, test } from '@playwright/test';
+import { expect } from '@playwright/test';
 import { MS_PER_DAY } from '@shared/contract/constants';
 import { ROOM_RETENTION_MIN_DAYS_KEY, ROOM_RETENTION_PATHS, type RoomRetention } from '@shared/contract/room-retention';
 import { localDayStart, runRoomRetention } from '@server/rooms/plain/retention';
 import { startTestServer, type TestServer } from '../support/server';
-import { apiCall, apiCreateAccount, apiSignIn, expectInbox, expectNoSeriousA11yViolations, locale, secuPassFromNode, signIn, signInToInbox } from './fixtures';
+import { apiCall, apiCreateAccount, apiSignIn, expectInbox, expectNoSeriousA11yViolations, locale, secuPassFromNode, signIn, signInToInbox, test } from './fixtures';
 import { apiCreateRoom, apiShareRoom, apiUploadRoomFile, newE2eRoom, unlockRoomKeys } from './rooms-fixtures';
 
 const rooms = locale<typeof import('@locales/en/rooms.json')>('en', 'rooms');

@@ -3,11 +3,11 @@
 // EICAR file turns "Blocked: virus found" by itself (the list polls while a file is scanning) and
 // offers neither download nor preview; the clean one downloads with its very bytes. axe on the list.
 import { readFile } from 'node:fs/promises';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
 import { createUser as createUserInRepository, type TestUser } from '@tests/integration/escalation-helpers';
 import { clamdUnavailable, EICAR, startTestClamd, type TestClamd } from '../support/clamd';
 import { startTestServer, type TestServer } from '../support/server';
-import { apiSignIn, en as enBase, expectNoSeriousA11yViolations, locale, signInToInbox } from './fixtures';
+import { apiSignIn, en as enBase, expectNoSeriousA11yViolations, locale, signInToInbox, test } from './fixtures';
 import { apiCreateRoom } from './rooms-fixtures';
 
 const rooms = locale<typeof import('@locales/en/rooms.json')>('en', 'rooms');

@@ -6,7 +6,7 @@
 // refuses it too. axe on the screens. A drag from the desktop cannot be made by Playwright: the drop
 // carries the same FileSystemEntry interface (directory readers in batches, file entries) built in
 // the page around real File objects.
-import { expect, test, type Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
 import { createUser as createUserInRepository, type TestUser } from '@tests/integration/escalation-helpers';
 import { ROOM_PATHS } from '@shared/contract/rooms';
 import { createHash } from 'node:crypto';
@@ -14,7 +14,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { apiCall, apiSignIn, en as enBase, expectNoSeriousA11yViolations, locale, signInToInbox } from './fixtures';
+import { apiCall, apiSignIn, en as enBase, expectNoSeriousA11yViolations, locale, signInToInbox, test } from './fixtures';
 import { apiShareRoom } from './rooms-fixtures';
 import { startTestServer, type TestServer } from '../support/server';
 

@@ -7,11 +7,11 @@
 // a term matching nothing shows both empty states; past 500 hits the walk stops and asks to refine.
 // axe on each state.
 import { randomUUID } from 'node:crypto';
-import { expect, test, type Locator } from '@playwright/test';
+import { expect, type Locator } from '@playwright/test';
 import type { CryptoApi, KeyHandle } from '@shared/crypto/service';
 import { createUser as createUserInRepository, type TestUser } from '@tests/integration/escalation-helpers';
 import { seedE2eRoomFiles } from '../support/seed-e2e-room-files';
-import { apiCall, apiSignIn, en as enBase, expectNoSeriousA11yViolations, locale, secuPassFromNode, serverPerFile, signInToInbox, type ApiSession } from './fixtures';
+import { apiCall, apiSignIn, en as enBase, expectNoSeriousA11yViolations, locale, secuPassFromNode, serverPerFile, signInToInbox, type ApiSession, test } from './fixtures';
 import { apiCreateRoom, apiShareRoom, apiUploadRoomFile } from './rooms-fixtures';
 
 const rooms = locale<typeof import('@locales/en/rooms.json')>('en', 'rooms');

@@ -8,13 +8,13 @@
 // be written (QuotaExceededError). A desktop drag and a full disk cannot be made by Playwright: the
 // drop carries the FileSystemEntry interface built in the page with a reader that fails, and the
 // save picker is replaced by page script whose writable rejects as Chromium's does on a full disk.
-import { expect, test, type Locator, type Page } from '@playwright/test';
+import { expect, type Locator, type Page } from '@playwright/test';
 import { ROOM_COMMENT_PATHS } from '@shared/contract/room-comments';
 import { signIn as apiSessionOf } from '@tests/integration/core-helpers';
 import { e2eActor, giveSecuPass } from '@tests/integration/e2e-helpers';
 import { createE2eRoom, openRoomKey, req } from '@tests/integration/rooms-e2e-helpers';
 import { seedE2eRoomFiles } from '../support/seed-e2e-room-files';
-import { apiCall, apiCreateAccount, apiSignIn, expectNoSeriousA11yViolations, locale, serverPerFile, signInToInbox } from './fixtures';
+import { apiCall, apiCreateAccount, apiSignIn, expectNoSeriousA11yViolations, locale, serverPerFile, signInToInbox, test } from './fixtures';
 import { apiCreateRoom, apiUploadRoomFile, unlockRoomKeys } from './rooms-fixtures';
 
 const rooms = locale<typeof import('@locales/en/rooms.json')>('en', 'rooms');

@@ -2,9 +2,9 @@
 // search box on the data rooms home opens the results page (/datarooms/search?q=), which lists
 // rooms, folders and files with where they lie; a hit opens its folder with the item marked
 // (aria-current). A room the user is not in is never found. Empty and no-result states; axe.
-import { expect, test } from '@playwright/test';
+import { expect } from '@playwright/test';
 import { createUser as createUserInRepository, type TestUser } from '@tests/integration/escalation-helpers';
-import { apiSignIn, en as enBase, expectNoSeriousA11yViolations, locale, serverPerFile, signInToInbox } from './fixtures';
+import { apiSignIn, en as enBase, expectNoSeriousA11yViolations, locale, serverPerFile, signInToInbox, test } from './fixtures';
 import { apiCreateFolder, apiCreateRoom, apiShareRoom, apiUploadRoomFile } from './rooms-fixtures';
 
 const rooms = locale<typeof import('@locales/en/rooms.json')>('en', 'rooms');

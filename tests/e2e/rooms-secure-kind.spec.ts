@@ -1,14 +1,14 @@
 // Issue 32 in the browser against one real server: a Secure (end-to-end encrypted) room is not in
 // the plain "Datarooms" list (the plain room beside it is), and the plain room page opened by address
 // with the Secure room's id says it is a Secure room and links to the Secure room page. axe on it.
-import { expect, test } from '@playwright/test';
+import { expect } from '@playwright/test';
 import { ROOM_PATHS, type Room } from '@shared/contract/rooms';
 import { signIn as apiSessionOf } from '@tests/integration/core-helpers';
 import { e2eActor, giveSecuPass } from '@tests/integration/e2e-helpers';
 import { createUser as createUserInRepository, type TestUser } from '@tests/integration/escalation-helpers';
 import { createE2eRoom, json, req } from '@tests/integration/rooms-e2e-helpers';
 import { startTestServer, type TestServer } from '../support/server';
-import { expectInbox, expectNoSeriousA11yViolations, locale, signIn } from './fixtures';
+import { expectInbox, expectNoSeriousA11yViolations, locale, signIn, test } from './fixtures';
 
 const rooms = locale<typeof import('@locales/en/rooms.json')>('en', 'rooms');
 let server: TestServer;

@@ -6,17 +6,18 @@
 // member uploaded among the recent files, and opens it. In a Secure room three chosen items download
 // as one ZIP built in the browser, SHA-256 equal; two chosen files move into a folder (verified
 // there) and a chosen file is deleted to the room's trash. axe on each screen.
-import { expect, test, type Download, type Page } from '@playwright/test';
+import { expect, type Download, type Page } from '@playwright/test';
 import AdmZip from 'adm-zip';
 import { createHash, randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { apiCreateAccount, apiSignIn, expectNoSeriousA11yViolations, locale, serverPerFile, signInToInbox } from './fixtures';
+import { apiCreateAccount, apiSignIn, expectNoSeriousA11yViolations, locale, serverPerFile, signInToInbox, test } from './fixtures';
 import { apiCreateFolder, apiCreateRoom, apiShareRoom, apiUploadRoomFile, unlockRoomKeys } from './rooms-fixtures';
 import type { RoomFolder } from '@shared/contract/rooms';
 import { signIn as apiSessionOf } from '@tests/integration/core-helpers';
 import { e2eActor, giveSecuPass } from '@tests/integration/e2e-helpers';
 import { createUser as createUserInRepository } from '@tests/integration/escalation-helpers';
 import { createE2eFolder, createE2eRoom, json, openRoomKey, uploadE2eFile } from '@tests/integration/rooms-e2e-helpers';
+import { testFileBytes } from '@tests/support/files';
 
 const rooms = locale<typeof import('@locales/en/rooms.json')>('en', 'rooms');
 const select = locale<typeof import('@locales/en/roomSelect.json')>('en', 'roomSelect');
@@ -45,10 +46,10 @@ test('select three items → one ZIP, SHA-256 equal; move two to one folder; del
   await apiCreateFolder(server, session, room.uuid, 'Old folder');
   const bytes: Record<string, Uint8Array> = {};
   for (const name of ['one.bin', 'two.bin', 'three.bin', 'four.bin', 'five.bin', 'left.bin']) {
-    bytes[name] = new Uint8Array(randomBytes(2000));
+    bytes[name] = new Uint8Array(testFileBytes(2000));
     await apiUploadRoomFile(server, session, room.uuid, null, name, bytes[name]);
   }
-  bytes['Alpha/inner.bin'] = new Uint8Array(randomBytes(3000));
+  bytes['Alpha/inner.bin'] = new Uint8Array(testFileBytes(3000));
   await apiUploadRoomFile(server, session, room.uuid, alpha.uuid, 'inner.bin', bytes['Alpha/inner.bin']);
 
   await signInToInbox(page, server, owner);
@@ -115,7 +116,7 @@ test('a member finds the room under "Shared with me" and the file another member
   await apiShareRoom(server, session, room.uuid, editor.email, 'EDITOR');
   await apiShareRoom(server, session, room.uuid, viewer.email, 'VIEWER');
   const folder = await apiCreateFolder(server, session, room.uuid, 'Minutes');
-  const upload = await apiUploadRoomFile(server, await apiSignIn(server, editor), room.uuid, folder.uuid, 'from-editor.txt', new Uint8Array(randomBytes(100)));
+  const upload = await apiUploadRoomFile(server, await apiSignIn(server, editor), room.uuid, folder.uuid, 'from-editor.txt', new Uint8Array(testFileBytes(100)));
 
   await signInToInbox(page, server, viewer);
   await page.goto(`${server.url}/datarooms`);

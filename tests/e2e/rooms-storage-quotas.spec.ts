@@ -3,10 +3,10 @@
 // warning bar (past 90 %), and an upload past the quota shows the SPEC §8 message with available and
 // required space; a user past 90 % of their own quota sees the warning on the send page and in the
 // quota view. axe on each page.
-import { expect, test } from '@playwright/test';
+import { expect } from '@playwright/test';
 import type { RoleName } from '@shared/contract/constants';
 import { createUser as createUserInRepository, type TestUser } from '@tests/integration/escalation-helpers';
-import { apiCall, apiSignIn, en as enBase, expectInbox, expectNoSeriousA11yViolations, locale, openAdminItem, openSendPage, serverPerFile, signIn, signInToInbox } from './fixtures';
+import { apiCall, apiSignIn, en as enBase, expectInbox, expectNoSeriousA11yViolations, locale, openAdminItem, openSendPage, serverPerFile, signIn, signInToInbox, test } from './fixtures';
 import { apiCreateRoom, apiShareRoom, apiUploadRoomFile } from './rooms-fixtures';
 
 const admin = locale<typeof import('@locales/en/admin.json')>('en', 'admin');

@@ -4,11 +4,11 @@
 // VIEWER has no way there. In a Secure room the owner sees the deleted folder's decrypted name in
 // the trash and restores it. Search ignores case and accents (plain: server; Secure: browser).
 // axe on the trash screens, at 1280 and 390 px. A data-room-only account lands in Datarooms.
-import { expect, test, type Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
 import { ROOM_PATHS } from '@shared/contract/rooms';
 import { startTestServer, type TestServer } from '../support/server';
 import { createUser as createUserInRepository } from '@tests/integration/escalation-helpers';
-import { apiCall, apiCreateAccount, apiSignIn, expectNoSeriousA11yViolations, locale, secuPassFromNode, signIn, signInToInbox } from './fixtures';
+import { apiCall, apiCreateAccount, apiSignIn, expectNoSeriousA11yViolations, locale, secuPassFromNode, signIn, signInToInbox, test } from './fixtures';
 import { apiCreateFolder, apiCreateRoom, apiShareRoom, apiUploadRoomFile, newE2eFolder, newE2eRoom, unlockRoomKeys } from './rooms-fixtures';
 import { e2eRowAction, ROW_ITEMS } from './e2e-row-menu';
 

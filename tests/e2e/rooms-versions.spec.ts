@@ -5,10 +5,10 @@
 // "Keep both" uploads it as "report (1).txt", "Cancel" uploads nothing. axe on both dialogs. In a
 // batch, Keep both gives every file a name of its own ("a (1).txt", "a (2).txt", "a (3).txt") and
 // "Apply to all remaining conflicts" answers the batch's later conflicts without asking again.
-import { expect, test, type Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
 import { createUser as createUserInRepository, type TestUser } from '@tests/integration/escalation-helpers';
 import { readFile } from 'node:fs/promises';
-import { apiSignIn, expectNoSeriousA11yViolations, locale, serverPerFile, signInToInbox } from './fixtures';
+import { apiSignIn, expectNoSeriousA11yViolations, locale, serverPerFile, signInToInbox, test } from './fixtures';
 import { apiCreateRoom, apiUploadRoomFile } from './rooms-fixtures';
 
 const rooms = locale<typeof import('@locales/en/rooms.json')>('en', 'rooms');

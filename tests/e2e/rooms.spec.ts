@@ -5,9 +5,9 @@
 // button and an empty state that does not invite to create; rename and delete behind
 // their confirmation, from the room page and from the list. axe on every screen and dialog; the
 // main actions are reached with Tab and used with the keyboard.
-import { expect, test, type Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
 import { createUser as createUserInRepository, type TestUser } from '@tests/integration/escalation-helpers';
-import { en as enBase, expectNoSeriousA11yViolations, locale, screenshotsAtWidths, serverPerFile, signInToInbox } from './fixtures';
+import { en as enBase, expectNoSeriousA11yViolations, locale, screenshotsAtWidths, serverPerFile, signInToInbox, test } from './fixtures';
 
 const rooms = locale<typeof import('@locales/en/rooms.json')>('en', 'rooms');
 const en = { ...enBase, rooms };

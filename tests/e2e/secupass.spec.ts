@@ -9,7 +9,7 @@
 // in the server's mailbox folder. The only page.route left injects a network failure (no fake answers).
 import { readFileSync } from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page, type Request } from '@playwright/test';
+import { expect, type Page, type Request } from '@playwright/test';
 import { CreateUserResponseSchema } from '@shared/contract/admin-users';
 import { API_BASE } from '@shared/contract/constants';
 import {
@@ -24,7 +24,7 @@ import { createCryptoService } from '@shared/crypto/service';
 import { fingerprintOf } from '../../server/secupass/blob-checks';
 import { addressedTo, readMailbox, waitForMailboxMail } from '../support/mailbox';
 import { startTestServer, type TestServer } from '../support/server';
-import { apiCall, apiSignIn as signInByApi, type ApiSession } from './fixtures';
+import { apiCall, apiSignIn as signInByApi, type ApiSession, test } from './fixtures';
 import { proveAddress } from '@tests/support/prove-address';
 
 const FIRST = 'violet-Harbor-71-quietly-jump';

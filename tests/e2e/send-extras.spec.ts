@@ -2,7 +2,7 @@
 // registered; no passphrase at level 3) from POST /deliveries/recipient-status, the changed-key
 // confirmation at level 3 (an admin SecuPass reset + a new passphrase of the recipient: Cancel
 // sends nothing, Confirm sends), and the phone-number dialog for the SMS signup with the Sent alert.
-import { expect, test, type Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
 import { EXTERNAL_PATHS, EXTERNAL_SETTING_KEYS } from '@shared/contract/external';
 import { SECUPASS_PATHS } from '@shared/contract/secupass';
 import { addressedTo, extractLink, waitForMailboxMail, waitForSms } from '../support/mailbox';
@@ -20,6 +20,7 @@ import {
   setSettingsAsAdmin,
   signInToInbox,
   type ApiSession,
+  test,
 } from './fixtures';
 import { proveAddress } from '@tests/support/prove-address';
 

@@ -6,7 +6,7 @@
 // retry resuming the same draft, the transfer centre keeping a transfer across navigation, axe.
 import { createHash, randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { expect, test, type Download, type Page } from '@playwright/test';
+import { expect, type Download, type Page } from '@playwright/test';
 import { DELIVERY_SETTING_KEYS } from '@shared/contract/deliveries';
 import { SETTING_KEYS } from '@shared/contract/settings';
 import { addressedTo, extractLink, waitForMailboxMail } from '../support/mailbox';
@@ -24,8 +24,10 @@ import {
   recipientsInput,
   setSettingsAsAdmin,
   signInToInbox,
+  test,
 } from './fixtures';
 import { proveAddress } from '@tests/support/prove-address';
+import { testFileBytes } from '@tests/support/files';
 
 /** Small parts so a few KiB make several (the config minimum). */
 const PART_SIZE = 1024;
@@ -71,8 +73,8 @@ for (const level of [
     test.setTimeout(120_000);
     const external = `erin.level${level.value}@example.test`;
     const subject = `Level ${level.value} reports`;
-    const picked = { name: `picked-${level.value}.bin`, bytes: randomBytes(3 * PART_SIZE + 11) };
-    const dropped = { name: `dropped-${level.value}.bin`, bytes: randomBytes(2 * PART_SIZE + 7) };
+    const picked = { name: `picked-${level.value}.bin`, bytes: testFileBytes(3 * PART_SIZE + 11) };
+    const dropped = { name: `dropped-${level.value}.bin`, bytes: testFileBytes(2 * PART_SIZE + 7) };
 
     await signInToInbox(page, server, alice);
     await openSendPage(page, server);
@@ -189,10 +191,10 @@ test('every §5 rule shows its message at its field before anything is sent', as
   // Files: 0 bytes, duplicate names, invalid characters (the file rules show as soon as files are added).
   await pickFiles(page, [
     { name: 'empty.txt', bytes: new Uint8Array(0) },
-    { name: 'twice.txt', bytes: randomBytes(10) },
-    { name: 'bad:name.txt', bytes: randomBytes(10) },
+    { name: 'twice.txt', bytes: testFileBytes(10) },
+    { name: 'bad:name.txt', bytes: testFileBytes(10) },
   ]);
-  await dropFiles(page, [{ name: 'TWICE.txt', bytes: randomBytes(12) }]);
+  await dropFiles(page, [{ name: 'TWICE.txt', bytes: testFileBytes(12) }]);
   await expect(page.getByText('empty.txt is empty (0 bytes) and cannot be sent.', { exact: false })).toBeVisible();
   await expect(page.getByText('TWICE.txt is attached twice. File names must be unique.', { exact: false })).toBeVisible();
   await expect(page.getByText(/bad:name\.txt contains characters that are not allowed in file names/)).toBeVisible();
@@ -224,7 +226,7 @@ test('server refusals show their §8 message: blocked extension, banned recipien
     await expect(page.getByRole('alert').filter({ hasText: 'tool.exe is blocked by company policy.' })).toBeVisible();
     // The transfer centre shows the failure too; the page stays editable.
     await page.getByRole('button', { name: 'Remove tool.exe' }).click();
-    await pickFiles(page, [{ name: 'fine.txt', bytes: randomBytes(50) }]);
+    await pickFiles(page, [{ name: 'fine.txt', bytes: testFileBytes(50) }]);
 
     await recipientsInput(page).fill('someone@banned.example,');
     await page.getByRole('button', { name: send.submit, exact: true }).click();
@@ -268,7 +270,7 @@ test('only the levels the send config allows are offered; none allowed is a mess
 
 test('progress reaches 100; cancel keeps the parts and retry resumes the same draft; the transfer centre keeps it across pages', async ({ page, browser }) => {
   test.setTimeout(120_000);
-  const big = { name: 'big.bin', bytes: randomBytes(24 * PART_SIZE + 3) };
+  const big = { name: 'big.bin', bytes: testFileBytes(24 * PART_SIZE + 3) };
   const subject = 'Resumed upload';
   // The first parts go through; later ones are held until the test has cancelled (the real
   // server answers every part that is let through).
@@ -341,7 +343,7 @@ test('closing the tab while a transfer runs asks first', async ({ page }) => {
   await openSendPage(page, server);
   await recipientsInput(page).fill(`${bob.email},`);
   await page.getByRole('textbox', { name: send.subject.label }).fill('Still running');
-  await pickFiles(page, [{ name: 'slow.bin', bytes: randomBytes(20 * PART_SIZE) }]);
+  await pickFiles(page, [{ name: 'slow.bin', bytes: testFileBytes(20 * PART_SIZE) }]);
   await page.getByRole('button', { name: send.submit, exact: true }).click();
   await expect(page.getByRole('progressbar', { name: send.progress.label })).toBeVisible();
   const dialog = page.waitForEvent('dialog');

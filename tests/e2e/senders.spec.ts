@@ -2,11 +2,11 @@
 // after sending to an unregistered address, the SenderNotLicensedException message naming it; a
 // member of a sender group is offered only the group's levels, the first one chosen; the
 // administrator manages groups and licences on the users page with the keyboard.
-import { expect, test } from '@playwright/test';
+import { expect } from '@playwright/test';
 import { SENDER_GROUP_PATHS } from '@shared/contract/sender-groups';
 import { startTestServer, type TestServer } from '../support/server';
 import { addressedTo, extractLink, waitForMailboxMail } from '../support/mailbox';
-import { apiCall, apiSendDelivery, apiSignIn, expectNoSeriousA11yViolations, locale, openSendPage, signIn, signInToInbox, type ApiSession } from './fixtures';
+import { apiCall, apiSendDelivery, apiSignIn, expectNoSeriousA11yViolations, locale, openSendPage, signIn, signInToInbox, type ApiSession, test } from './fixtures';
 import { proveAddress } from '@tests/support/prove-address';
 
 const PASSWORD = 'Good-Passw0rd-e2e';

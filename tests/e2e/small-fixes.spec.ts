@@ -5,9 +5,9 @@
 // administrator) lists every problem at once and keeps what was typed. axe at 1280 and 390 px.
 import { SECURITY_LEVELS } from '@shared/contract/constants';
 import type { Form } from '@shared/contract/forms';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
 import { startTestServer, type TestServer } from '../support/server';
-import { apiCall, apiSendDelivery, apiSignIn, createUser, en, expectNoSeriousA11yViolations, locale, openAdminItem, signInToInbox, type ApiSession, type TestUser } from './fixtures';
+import { apiCall, apiSendDelivery, apiSignIn, createUser, en, expectNoSeriousA11yViolations, locale, openAdminItem, signInToInbox, type ApiSession, type TestUser, test } from './fixtures';
 
 const forms = locale<typeof import('@locales/en/forms.json')>('en', 'forms');
 const admin = locale<typeof import('@locales/en/admin.json')>('en', 'admin');

@@ -1,7 +1,8 @@
 // Single sign-on by OpenID Connect against a real provider in-process (DESIGN §9): the SSO
 // button shows only when configured, a known address signs in and lands on the deep-link
 // target, an unknown one comes back to the login page with "single sign-on failed".
-import { expect, test } from '@playwright/test';
+import { expect } from '@playwright/test';
+import { test } from './fixtures';
 import en from '../../locales/en/auth.json' with { type: 'json' };
 import { startTestOidcProvider, type TestOidcProvider } from '../support/oidc-provider';
 import { startTestServer, type TestServer } from '../support/server';

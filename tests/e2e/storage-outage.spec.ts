@@ -2,13 +2,13 @@
 // upload from the send page. The web client's engine retries for its whole window, then shows the
 // file as waiting for the server with its progress bar where it was, and finishes by itself once
 // the folder is back; nobody presses retry.
-import { randomBytes } from 'node:crypto';
-import { expect, test } from '@playwright/test';
+import { expect } from '@playwright/test';
 import { RETRY_WINDOW_MS } from '@shared/transfer/constants';
 import { startTestServer, type TestServer } from '../support/server';
-import { apiCall, apiSignIn, locale, openSendPage, pickFiles, recipientsInput, signInToInbox } from './fixtures';
+import { apiCall, apiSignIn, locale, openSendPage, pickFiles, recipientsInput, signInToInbox, test } from './fixtures';
 import { proveAddress } from '@tests/support/prove-address';
 import { blobsAwayDuringParts, installPageClock } from './blob-outage';
+import { testFileBytes } from '@tests/support/files';
 
 const PART_SIZE = 1024;
 const PASSWORD = 'Good-Passw0rd-e2e';
@@ -36,7 +36,7 @@ test('the blob store away during an upload: the file waits for the server, keeps
   const clock = await installPageClock(page);
   // Slow parts so the upload is still running when the folder goes (after 8 parts).
   const outage = await blobsAwayDuringParts(page, server, '**/api/2/deliveries/*/files/*/parts/*');
-  const file = { name: 'outage.bin', bytes: randomBytes(40 * PART_SIZE + 5) };
+  const file = { name: 'outage.bin', bytes: testFileBytes(40 * PART_SIZE + 5) };
   await signInToInbox(page, server, alice);
   await openSendPage(page, server);
   await recipientsInput(page).fill(`${bob.email},`);

@@ -6,11 +6,11 @@
 // message only in the encrypted manifest, shown to the owner after decrypting. axe on the new states.
 import { createHash, randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { expect, test, type Download, type Page } from '@playwright/test';
+import { expect, type Download, type Page } from '@playwright/test';
 import { addressedTo, extractLink, readMailbox, waitForMailboxMail } from '../support/mailbox';
 import { proveAddress } from '@tests/support/prove-address';
 import { startTestServer, type TestServer } from '../support/server';
-import { apiCall, apiSignIn, en, expectNoSeriousA11yViolations, secuPassFromNode, signInToInbox } from './fixtures';
+import { apiCall, apiSignIn, en, expectNoSeriousA11yViolations, secuPassFromNode, signInToInbox, test } from './fixtures';
 
 const PASSWORD = 'Good-Passw0rd-e2e';
 const PASSPHRASE = 'Olga-Submit-SecuPass-Quartz-91';

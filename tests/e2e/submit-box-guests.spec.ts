@@ -2,11 +2,11 @@
 // creates a ticket for a named person; its mailed link (the server's mailbox folder) is used once
 // and the owner's list says "Used"; a second ticket is revoked and its link says so. axe on the
 // owner's page and the revoked link's page.
-import { expect, test, type Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
 import { proveAddress } from '@tests/support/prove-address';
 import { addressedTo, extractLink, waitForMailboxMail } from '../support/mailbox';
 import { startTestServer, type TestServer } from '../support/server';
-import { apiCall, apiSignIn, expectNoSeriousA11yViolations, signInToInbox } from './fixtures';
+import { apiCall, apiSignIn, expectNoSeriousA11yViolations, signInToInbox, test } from './fixtures';
 
 const PASSWORD = 'Good-Passw0rd-e2e';
 const owner = { email: 'gina.guests@example.test', password: PASSWORD };

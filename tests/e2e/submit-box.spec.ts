@@ -2,13 +2,14 @@
 // its link; a partner without an account asks for a ticket on the public page, follows the mailed
 // link (the server's mailbox folder), uploads two files with a message; the owner downloads both
 // with the exact bytes (SHA-256). The used link then shows its status page. axe on every new screen.
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { expect, test, type Download, type Page } from '@playwright/test';
+import { expect, type Download, type Page } from '@playwright/test';
 import { addressedTo, extractLink, waitForMailboxMail } from '../support/mailbox';
 import { proveAddress } from '@tests/support/prove-address';
 import { startTestServer, type TestServer } from '../support/server';
-import { apiCall, apiSignIn, expectNoSeriousA11yViolations } from './fixtures';
+import { apiCall, apiSignIn, expectNoSeriousA11yViolations, test } from './fixtures';
+import { testFileBytes } from '@tests/support/files';
 
 const PASSWORD = 'Good-Passw0rd-e2e';
 const owner = { email: 'olga.owner@example.test', password: PASSWORD };
@@ -51,8 +52,8 @@ async function downloadedSha256(page: Page, fileName: string): Promise<string> {
 }
 
 test('a partner asks for a ticket, follows the mailed link and submits two files; the owner downloads them', async ({ page, browser }) => {
-  const first = randomBytes(5000);
-  const second = randomBytes(1500);
+  const first = testFileBytes(5000);
+  const second = testFileBytes(1500);
 
   // The owner: the menu entry opens the page; activate and read the link.
   await signIn(page);

@@ -4,17 +4,17 @@
 // its very bytes. With a real clamd the committed file shows "scanning for viruses" in the transfer
 // centre, and "done" once the scan decided. The public form page shows each file field's allowed
 // sizes and names the limit when a file is too large. axe on the transfer centre and the form page.
-import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { expect, test, type Page, type Route } from '@playwright/test';
+import { expect, type Page, type Route } from '@playwright/test';
 import { DELIVERY_SETTING_KEYS } from '@shared/contract/deliveries';
 import type { Form } from '@shared/contract/forms';
 import { SECURITY_LEVELS } from '@shared/contract/constants';
 import { createUser as createUserInRepository, type TestUser } from '@tests/integration/escalation-helpers';
 import { clamdUnavailable, startTestClamd } from '../support/clamd';
 import { startTestServer, type TestServer } from '../support/server';
-import { apiCall, apiSignIn, expectNoSeriousA11yViolations, locale, setSettingsAsAdmin, signInToInbox } from './fixtures';
+import { apiCall, apiSignIn, expectNoSeriousA11yViolations, locale, setSettingsAsAdmin, signInToInbox, test } from './fixtures';
 import { apiCreateRoom } from './rooms-fixtures';
+import { testFileBytes } from '@tests/support/files';
 
 const PART_SIZE = 1024;
 const send = locale<typeof import('@locales/en/send.json')>('en', 'send');
@@ -43,7 +43,7 @@ async function chooseFile(page: Page, file: { name: string; mimeType: string; bu
 test('a room upload paused in the transfer centre sends nothing more and, resumed, continues from the parts sent', async ({ page }) => {
   test.setTimeout(120_000);
   const room = await apiCreateRoom(server, await apiSignIn(server, owner), 'Pause Room');
-  const file = { name: 'paused.bin', mimeType: 'application/octet-stream', buffer: randomBytes(30 * PART_SIZE + 7) };
+  const file = { name: 'paused.bin', mimeType: 'application/octet-stream', buffer: testFileBytes(30 * PART_SIZE + 7) };
   // The first parts go through; the rest wait on the wire until the test lets them, so the upload is surely running when paused.
   let passed = 0;
   let holding = true;

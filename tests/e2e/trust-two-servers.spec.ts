@@ -6,12 +6,12 @@
 // where the recipient shows "via partner server <B>".
 // A runs on SQLite, B on PostgreSQL when KUVERT_TEST_DATABASE_URL is set. axe on the trust pages.
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
-import { expect, test, type Browser, type Page } from '@playwright/test';
+import { expect, type Browser, type Page } from '@playwright/test';
 import { MemoryKeyPinStore } from '@shared/crypto/key-pinning';
 import { sendDelivery } from '@shared/transfer';
 import { startTestServer, type TestServer } from '../support/server';
 import { decryptAndDownload, sha256, unlock, useDownloadPath } from './e2e-download';
-import { apiCreateAccount, apiSignIn, expectInbox, expectNoSeriousA11yViolations, locale, secuPassFromNode, signIn, signInToInbox } from './fixtures';
+import { apiCreateAccount, apiSignIn, expectInbox, expectNoSeriousA11yViolations, locale, secuPassFromNode, signIn, signInToInbox, test } from './fixtures';
 
 const admin = locale<typeof import('@locales/en/admin.json')>('en', 'admin');
 const shell = locale<typeof import('@locales/en/shell.json')>('en', 'shell');

@@ -5,13 +5,14 @@
 // says "scanning for viruses" after the upload and then the outcome; the sent detail shows it too.
 import { createHash, randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { expect, test, type Download } from '@playwright/test';
+import { expect, type Download } from '@playwright/test';
 import { SECURITY_LEVELS } from '@shared/contract/constants';
 import { CONTENT_SHA256_HEADER, DELIVERY_PATHS, type DeliveryDetail, type DeliveryUploadFile, type ReviewState } from '@shared/contract/deliveries';
 import { clamdUnavailable, EICAR, startTestClamd, type TestClamd } from '../support/clamd';
 import { startTestServer, type TestServer } from '../support/server';
-import { apiCall, apiSignIn, en, openSendPage, pickFiles, recipientsInput, signInToInbox, type ApiSession } from './fixtures';
+import { apiCall, apiSignIn, en, openSendPage, pickFiles, recipientsInput, signInToInbox, type ApiSession, test } from './fixtures';
 import { proveAddress } from '@tests/support/prove-address';
+import { testFileBytes } from '@tests/support/files';
 
 const PART_SIZE = 1024;
 const PASSWORD = 'Good-Passw0rd-e2e';
@@ -76,10 +77,10 @@ async function waitForReview(session: ApiSession, deliveryUuid: string, state: R
 test('blocked and in-progress deliveries: review alerts, list badges, disabled downloads; the button unlocks after a clean scan', async ({ page }) => {
   test.setTimeout(120_000);
   const session = await apiSignIn(server, alice);
-  const infected = await send(session, 'Virus inside', 'invoice.pdf', Buffer.concat([randomBytes(300), EICAR, randomBytes(300)]));
+  const infected = await send(session, 'Virus inside', 'invoice.pdf', Buffer.concat([testFileBytes(300), EICAR, randomBytes(300)]));
   await waitForReview(session, infected.deliveryUuid, 'blockedVirus');
   clamd.freeze(); // the next scan hangs until thawed
-  const clean = randomBytes(2 * PART_SIZE + 5);
+  const clean = testFileBytes(2 * PART_SIZE + 5);
   const pending = await send(session, 'Being checked', 'report.pdf', clean);
   expect(pending.reviewState).toBe('inProgress');
 
@@ -119,8 +120,8 @@ test('the sender sees "scanning for viruses" after the upload, then the block, o
     await page.getByRole('textbox', { name: en.send.body.label }).fill('See attached.');
     await page.getByRole('radio', { name: en.send.level.level2.title }).check();
     await pickFiles(page, [
-      { name: 'payload.txt', bytes: Buffer.concat([randomBytes(200), EICAR, randomBytes(200)]) },
-      { name: 'notes.txt', bytes: randomBytes(3 * PART_SIZE) },
+      { name: 'payload.txt', bytes: Buffer.concat([testFileBytes(200), EICAR, randomBytes(200)]) },
+      { name: 'notes.txt', bytes: testFileBytes(3 * PART_SIZE) },
     ]);
     await page.getByRole('button', { name: en.send.submit }).click();
     await expect(page.getByRole('heading', { name: en.send.success.title })).toBeVisible({ timeout: 30_000 });

@@ -16,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signInAdmin, type Session } from '../integration/core-helpers';
 import { balancer, clusterUnavailable, provenUser, SERVER_HEADER, SERVER_NAMES, startCluster, type Cluster } from '../multi-server/cluster';
 import { postgresUnavailable, startTestPostgres, type TestPostgres } from './postgres';
+import { testFileBytes } from '@tests/support/files';
 
 /**
  * Issue 29 §1, §2, §4: three real server processes (src/server/main.ts) and HAProxy
@@ -133,7 +134,7 @@ function startLoad(cluster: Cluster, api: { client: ApiClient; fetch: typeof fet
   let downloads = 0;
   let running = true;
   const upload = async (n: number) => {
-    const bytes = new Uint8Array(randomBytes(FILE_SIZE));
+    const bytes = new Uint8Array(testFileBytes(FILE_SIZE));
     const subject = `Fault load ${n} ${randomBytes(3).toString('hex')}`;
     const result = await sendDelivery({
       client: api.client,

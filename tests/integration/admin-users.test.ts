@@ -1,11 +1,11 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { ANTI_CSRF_HEADER } from '@shared/contract/auth';
 import { PASSWORD_LINK_INVITATION_FLAG } from '@shared/contract/auth-escalation';
 import type { AdminUser, BannedRecipients, CreateUserResponse } from '@shared/contract/admin-users';
 import type { AuditLogResponse } from '@shared/contract/audit';
 import type { DeliveryDetail, DeliveryUploadFile } from '@shared/contract/deliveries';
-import { filesUnder } from '@tests/support/files';
+import { filesUnder, testFileBytes } from '@tests/support/files';
 import { addressedTo, extractLink, linkToken, waitForMailboxMail } from '@tests/support/mailbox';
 import { startTestServer, type TestServer } from '@tests/support/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -191,7 +191,7 @@ describe('delete', () => {
 
   async function sentDelivery(session: Session, to: string): Promise<string> {
     const draft = await json<DeliveryDetail>(await call(server, session, 'POST', api('/deliveries'), { recipients: [to], subject: `For ${to}`, body: 'Hello', securityLevel: 0 }), 201);
-    const bytes = randomBytes(2000);
+    const bytes = testFileBytes(2000);
     const file = await json<DeliveryUploadFile>(await call(server, session, 'POST', api(`/deliveries/${draft.deliveryUuid}/files`), { name: 'a.pdf', size: bytes.length, mimeType: 'application/pdf' }), 201);
     const put = await fetch(`${server.url}${api(`/deliveries/${draft.deliveryUuid}/files/${file.fileId}/parts/0`)}`, {
       method: 'PUT',

@@ -14,6 +14,7 @@ import { backupCommand, resumeRoomUpload, sha256, startRoomUpload } from './back
 import { createUserAsAdmin, signIn, signInAdmin } from './core-helpers';
 import { e2eActor, type E2eActor } from './e2e-helpers';
 import { createPlainRoom, roomBytes, roomCall, uploadRoomFile } from './room-upload-helpers';
+import { testFileBytes } from '@tests/support/files';
 
 /**
  * The two edges of `npm run backup` (README "Backup and restore") that backup.test.ts leaves out,
@@ -55,7 +56,7 @@ describe.skipIf(Boolean(process.env.KUVERT_TEST_DATABASE_URL))('backup edges (SQ
     const resumed = await startRoomUpload(source, alice.session, room.uuid, { name: 'resumed.bin', partSize: PART_SIZE, partCount: 4, stored: [0, 2] });
     const abandoned = await startRoomUpload(source, alice.session, room.uuid, { name: 'abandoned.bin', partSize: PART_SIZE, partCount: 2, stored: [0] });
     // And the next version of a committed file, half uploaded.
-    const firstBytes = new Uint8Array(randomBytes(PART_SIZE + 9));
+    const firstBytes = new Uint8Array(testFileBytes(PART_SIZE + 9));
     const first = await uploadRoomFile(source, alice.session, room.uuid, { name: 'contract.bin', bytes: firstBytes, partSize: PART_SIZE });
     const nextVersion = await startRoomUpload(source, alice.session, room.uuid, { name: 'contract.bin', partSize: PART_SIZE, partCount: 3, stored: [1], replace: true });
 
@@ -95,7 +96,7 @@ describe.skipIf(Boolean(process.env.KUVERT_TEST_DATABASE_URL))('backup edges (SQ
   });
 
   it('a blob missing from the blob store at backup time: create exits 1 naming the blob and its item, check names it, restore refuses and writes nothing', { timeout: 60_000 }, async () => {
-    const bytes = new Uint8Array(randomBytes(2 * PART_SIZE + 5));
+    const bytes = new Uint8Array(testFileBytes(2 * PART_SIZE + 5));
     const sent = await sendDelivery({
       client: alice.client,
       draft: { recipients: ['bob@example.test'], subject: 'Lost part', body: '', securityLevel: SECURITY_LEVELS.LEVEL_1 },
@@ -105,7 +106,7 @@ describe.skipIf(Boolean(process.env.KUVERT_TEST_DATABASE_URL))('backup edges (SQ
     const { deliveryUuid } = sent.delivery;
     const fileId = sent.delivery.files[0]!.fileId;
     const room = await createPlainRoom(source, alice.session, 'Lost file');
-    const file = await uploadRoomFile(source, alice.session, room.uuid, { name: 'lost-room.bin', bytes: new Uint8Array(randomBytes(PART_SIZE + 1)), partSize: PART_SIZE });
+    const file = await uploadRoomFile(source, alice.session, room.uuid, { name: 'lost-room.bin', bytes: new Uint8Array(testFileBytes(PART_SIZE + 1)), partSize: PART_SIZE });
     // Deleted by hand from the live blob folder; the database still points to both.
     const lostPart = `deliveries/${deliveryUuid}/${fileId}/1`;
     const lostRoomPart = `rooms/${room.uuid}/${file.uuid}/1`;

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { ANTI_CSRF_HEADER } from '@shared/contract/auth';
@@ -9,6 +9,7 @@ import type { TestServer } from '@tests/support/server';
 import { expect } from 'vitest';
 import type { Session } from './core-helpers';
 import { roomBytes, roomCall } from './room-upload-helpers';
+import { testFileBytes } from '@tests/support/files';
 
 /** The backup command (src/server/backup.ts) as a child process, and a room upload left half done, for backup*.test.ts. */
 
@@ -60,7 +61,7 @@ export async function startRoomUpload(
   roomUuid: string,
   input: { name: string; partSize: number; partCount: number; stored: number[]; replace?: boolean },
 ): Promise<UploadInProgress> {
-  const bytes = new Uint8Array(randomBytes((input.partCount - 1) * input.partSize + 13));
+  const bytes = new Uint8Array(testFileBytes((input.partCount - 1) * input.partSize + 13));
   const body = { name: input.name, size: bytes.length, mimeType: 'application/octet-stream', ...(input.replace ? { replace: true } : {}) };
   const file = await roomCall<RoomUploadFile>(server, session, 'POST', ROOM_PATHS.files(roomUuid), 201, body);
   expect(file.partCount).toBe(input.partCount);

@@ -20,6 +20,7 @@ import { call, createUserAsAdmin, signIn, signInAdmin, type Session } from './co
 import { e2eActor, e2eOf, giveSecuPass, type E2eActor } from './e2e-helpers';
 import { createPlainRoom, roomBytes, roomCall, uploadRoomFile } from './room-upload-helpers';
 import { createE2eRoom, openRoomKey, readE2eFolder, uploadE2eFile } from './rooms-e2e-helpers';
+import { testFileBytes } from '@tests/support/files';
 
 /**
  * `npm run backup` (src/server/backup.ts) run as the real command: a running server with
@@ -50,12 +51,12 @@ interface SeededRooms {
 /** A plain room with a file of two versions, a file in the trash and an upload in progress; an E2E room with one file. */
 async function seedRooms(server: TestServer, owner: E2eActor): Promise<SeededRooms> {
   const plain = await createPlainRoom(server, owner.session, 'Backed-up room');
-  const earlier = new Uint8Array(randomBytes(3 * PART_SIZE + 11));
-  const later = new Uint8Array(randomBytes(2 * PART_SIZE + 5));
+  const earlier = new Uint8Array(testFileBytes(3 * PART_SIZE + 11));
+  const later = new Uint8Array(testFileBytes(2 * PART_SIZE + 5));
   const first = await uploadRoomFile(server, owner.session, plain.uuid, { name: 'contract.bin', bytes: earlier, partSize: PART_SIZE });
   const current = await uploadRoomFile(server, owner.session, plain.uuid, { name: 'contract.bin', bytes: later, partSize: PART_SIZE, replace: true });
   expect(current.uuid).toBe(first.uuid);
-  const trashedBytes = new Uint8Array(randomBytes(PART_SIZE + 3));
+  const trashedBytes = new Uint8Array(testFileBytes(PART_SIZE + 3));
   const trashed = await uploadRoomFile(server, owner.session, plain.uuid, { name: 'trashed.bin', bytes: trashedBytes, partSize: PART_SIZE });
   await roomCall(server, owner.session, 'DELETE', ROOM_PATHS.file(plain.uuid, trashed.uuid), 204);
   const versionRow = await server.app.db.selectFrom('room_file_versions').select('blob_prefix').executeTakeFirstOrThrow();
@@ -148,7 +149,7 @@ describe.skipIf(sqliteOnly)('backup and restore (SQLite, local blob folder)', ()
     await giveSecuPass(alice, 'Alice-SecuPass-backup-Quartz-41');
     await giveSecuPass(bob, 'Bob-SecuPass-backup-Lantern-42');
     for (const level of [SECURITY_LEVELS.LEVEL_1, SECURITY_LEVELS.LEVEL_2, SECURITY_LEVELS.LEVEL_3, SECURITY_LEVELS.LEVEL_4]) {
-      const bytes = new Uint8Array(randomBytes(3 * PART_SIZE + 100 + level));
+      const bytes = new Uint8Array(testFileBytes(3 * PART_SIZE + 100 + level));
       const e2e = level >= SECURITY_LEVELS.LEVEL_3;
       const result = await sendDelivery({
         client: alice.client,
@@ -253,7 +254,7 @@ describe.skipIf(sqliteOnly)('backup and restore with the S3 blob store (one buck
     const admin = await signInAdmin(source);
     await createUserAsAdmin(source, admin, { email: 'carol@example.test' });
     const carol = await e2eActor(source, await signIn(source, 'carol@example.test', 'Good-Passw0rd'));
-    const bytes = new Uint8Array(randomBytes(4 * PART_SIZE + 7));
+    const bytes = new Uint8Array(testFileBytes(4 * PART_SIZE + 7));
     const result = await sendDelivery({
       client: carol.client,
       draft: { recipients: ['dave@example.test'], subject: 'From bucket to bucket', body: '', securityLevel: SECURITY_LEVELS.LEVEL_1 },
@@ -352,7 +353,7 @@ describe.skipIf(!pgUrl)('backup and restore on PostgreSQL (pg_dump / pg_restore 
     await createUserAsAdmin(source, admin, { email: 'forms@example.test', roleNames: ['ROLE_UI_USER', 'ROLE_SENDER', 'ROLE_RECEIVER', 'ROLE_SECUFORMS'], licensed: true });
     alice = await e2eActor(source, await signIn(source, 'alice@example.test', 'Good-Passw0rd'));
     await giveSecuPass(alice, 'Alice-SecuPass-backup-pg-Quartz-43');
-    const bytes = new Uint8Array(randomBytes(3 * PART_SIZE + 9));
+    const bytes = new Uint8Array(testFileBytes(3 * PART_SIZE + 9));
     const result = await sendDelivery({
       client: alice.client,
       draft: { recipients: ['bob@example.test'], subject: 'Backed up on PostgreSQL', body: 'Keep this.', securityLevel: SECURITY_LEVELS.LEVEL_1 },

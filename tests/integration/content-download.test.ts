@@ -3,7 +3,7 @@
 // client that reads slowly (a buffer is reused only once the socket has taken it); ranges; HEAD;
 // a client that leaves mid-way is not counted as a download; a missing part cuts the connection
 // (a short body, never wrong bytes) and the server carries on.
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { request } from 'node:http';
 import { readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -14,6 +14,7 @@ import { startTestServer, type TestServer } from '@tests/support/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { POOLED_BODY_BUFFERS, POOLED_BODY_CHUNK_BYTES } from '../../server/storage/pooled-body';
 import { createUserAsAdmin, signIn, signInAdmin, type Session } from './core-helpers';
+import { testFileBytes } from '@tests/support/files';
 
 /** Parts that do not line up with the response buffers. */
 const PART_SIZE = 700_000;
@@ -65,7 +66,7 @@ beforeAll(async () => {
   alice = await signIn(server, 'alice@example.test', 'Good-Passw0rd');
   bob = await signIn(server, 'bob@example.test', 'Good-Passw0rd');
   // 16 MiB: more than loopback socket buffers hold, so a paused reader makes the server wait.
-  bytes = randomBytes(16 * POOLED_BODY_BUFFERS * POOLED_BODY_CHUNK_BYTES + 12_345);
+  bytes = testFileBytes(16 * POOLED_BODY_BUFFERS * POOLED_BODY_CHUNK_BYTES + 12_345);
   const client = createApiClient({ backendUrl: server.url, fetch: (input, init = {}) => fetch(input, { ...init, headers: { ...(init.headers as Record<string, string>), cookie: alice.cookie } }) });
   client.setAntiCsrfToken(alice.csrf);
   const sent = await sendDelivery({

@@ -9,6 +9,7 @@ import { startTestServer, type TestServer } from '@tests/support/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXE_HEADER, LNK_HEADER } from '@server/uploads/content-type.test-helper';
 import { call, createUserAsAdmin, expectBackendError, signIn, signInAdmin, updateSettings, type Session } from './core-helpers';
+import { testFileBytes } from '@tests/support/files';
 
 /** Small parts so a few KiB make several (the config minimum). */
 const PART_SIZE = 1024;
@@ -83,7 +84,7 @@ async function send(session: Session, deliveryUuid: string): Promise<DeliveryDet
 }
 
 /** A sent level-1 delivery with one file, and the token from its mail to `to`. */
-async function sentLevel1(subject: string, to: string, bytes = randomBytes(1500)) {
+async function sentLevel1(subject: string, to: string, bytes = testFileBytes(1500)) {
   const draft = await createDraft(alice, { subject, recipients: [to] });
   const file = await uploadFile(alice, draft.deliveryUuid, 'data.bin', bytes);
   await send(alice, draft.deliveryUuid);
@@ -119,7 +120,7 @@ describe('level 1: secure link', () => {
     expect(draft.securityLevel).toBe(0);
     expect(draft.validityDays).toBe(90);
 
-    const bytes = randomBytes(2500); // 1024 + 1024 + 452
+    const bytes = testFileBytes(2500); // 1024 + 1024 + 452
     const file = await json<DeliveryUploadFile>(await addFile(alice, draft.deliveryUuid, 'Bericht März.pdf', bytes.length), 201);
     expect(file).toMatchObject({ partSize: PART_SIZE, partCount: 3, status: 'uploading' });
     const part = (i: number) => bytes.subarray(i * PART_SIZE, (i + 1) * PART_SIZE);
@@ -264,7 +265,7 @@ describe('time states', () => {
     // The sweep frees the bytes of expired deliveries and drops abandoned drafts; the expired row stays listed.
     const abandoned = await createDraft(alice, { subject: 'Abandoned draft' });
     const abandonedFile = await json<DeliveryUploadFile>(await addFile(alice, abandoned.deliveryUuid, 'a.bin', 100), 201);
-    expect((await putPart(alice, abandoned.deliveryUuid, abandonedFile.fileId, 0, randomBytes(100))).status).toBe(200);
+    expect((await putPart(alice, abandoned.deliveryUuid, abandonedFile.fileId, 0, testFileBytes(100))).status).toBe(200);
     expect(await server.app.blobs.exists(`deliveries/${sent.deliveryUuid}/${sent.fileId}/0`)).toBe(true);
     await sweepDeliveries(server.app, Date.now() + DRAFT_MAX_AGE_MS + 1000);
     expect(await server.app.blobs.exists(`deliveries/${sent.deliveryUuid}/${sent.fileId}/0`)).toBe(false);
@@ -307,7 +308,7 @@ describe('level 2: login', () => {
   it('anonymous → 401, another user → 404, the signed-in recipient → the bytes; the mail points at the inbox', async () => {
     const subject = 'L2 login only';
     const draft = await createDraft(alice, { subject, securityLevel: 10 });
-    const bytes = randomBytes(3000);
+    const bytes = testFileBytes(3000);
     const file = await uploadFile(alice, draft.deliveryUuid, 'contract.pdf', bytes);
     await send(alice, draft.deliveryUuid);
     const mail = await waitForMailboxMail(server.mailboxDir, (m) => addressedTo('bob@example.test')(m) && m.subject.includes(subject));
@@ -490,14 +491,14 @@ describe('§5 rules answered with their §8 classes', () => {
   it('parts: exact sizes, hashes, indexes; send refuses unfinished files', async () => {
     const draft = await createDraft(alice, { subject: 'Part rules' });
     const file = await json<DeliveryUploadFile>(await addFile(alice, draft.deliveryUuid, 'p.bin', 1500), 201);
-    const short = randomBytes(1000);
+    const short = testFileBytes(1000);
     expect((await expectBackendError(await putPart(alice, draft.deliveryUuid, file.fileId, 0, short), 400)).metadata.reason).toBe('partSizeMismatch');
-    expect((await expectBackendError(await putPart(alice, draft.deliveryUuid, file.fileId, 2, randomBytes(10)), 400)).metadata.reason).toBe('partIndexOutOfRange');
-    expect((await expectBackendError(await putPart(alice, draft.deliveryUuid, file.fileId, 0, randomBytes(PART_SIZE), 'zz'), 400)).metadata.reason).toBe('missingSha256');
+    expect((await expectBackendError(await putPart(alice, draft.deliveryUuid, file.fileId, 2, testFileBytes(10)), 400)).metadata.reason).toBe('partIndexOutOfRange');
+    expect((await expectBackendError(await putPart(alice, draft.deliveryUuid, file.fileId, 0, testFileBytes(PART_SIZE), 'zz'), 400)).metadata.reason).toBe('missingSha256');
     // Other body types are not accepted for parts.
     const asJson = await call(server, alice, 'PUT', api(`/deliveries/${draft.deliveryUuid}/files/${file.fileId}/parts/0`), { x: 1 });
     expect([400, 415]).toContain(asJson.status);
-    expect((await putPart(alice, draft.deliveryUuid, file.fileId, 0, randomBytes(PART_SIZE))).status).toBe(200);
+    expect((await putPart(alice, draft.deliveryUuid, file.fileId, 0, testFileBytes(PART_SIZE))).status).toBe(200);
     const unfinished = await expectBackendError(await call(server, alice, 'POST', api(`/deliveries/${draft.deliveryUuid}/send`)), 400);
     expect(unfinished.metadata).toMatchObject({ reason: 'uploadIncomplete', files: ['p.bin'] });
     // Dropping the file makes the draft sendable (it has a message).
@@ -508,7 +509,7 @@ describe('§5 rules answered with their §8 classes', () => {
 
 describe('authorisation matrix', () => {
   it('every delivery route as anonymous, as another user and with another delivery’s token: 401/403/404, never the data', async () => {
-    const target = await sentLevel1('Matrix target SECRET-SUBJECT', 'matrix@partner.test', randomBytes(1200));
+    const target = await sentLevel1('Matrix target SECRET-SUBJECT', 'matrix@partner.test', testFileBytes(1200));
     const foreign = await sentLevel1('Matrix foreign', 'matrix2@partner.test');
     const draft = await createDraft(alice, { subject: 'Matrix draft SECRET-SUBJECT' });
     const draftFile = await json<DeliveryUploadFile>(await addFile(alice, draft.deliveryUuid, 'x.bin', 100), 201);
@@ -581,7 +582,7 @@ describe('inbox, sent, delete', () => {
     const first = await createDraft(alice, { subject: 'List alpha', securityLevel: 10 });
     await send(alice, first.deliveryUuid);
     const second = await createDraft(alice, { subject: 'List beta', securityLevel: 10 });
-    const file = await uploadFile(alice, second.deliveryUuid, 'beta.txt', randomBytes(50));
+    const file = await uploadFile(alice, second.deliveryUuid, 'beta.txt', testFileBytes(50));
     await send(alice, second.deliveryUuid);
 
     const inboxPage = await json<DeliveryPage>(await call(server, bob, 'GET', api('/deliveries/inbox?q=list%20&pageSize=10')), 200);

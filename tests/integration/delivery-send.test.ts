@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { createApiClient, type ApiClient } from '@shared/api/client';
 import { listDeliveryFileParts } from '@shared/api/endpoints/delivery-send';
 import { DELIVERY_PATHS, DELIVERY_SETTING_KEYS } from '@shared/contract/deliveries';
@@ -6,6 +6,7 @@ import { blobUpload, PARTS_IN_FLIGHT, sendDelivery, type SendProgress } from '@s
 import { startTestServer, type TestServer } from '@tests/support/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUserAsAdmin, signIn, signInAdmin, updateSettings, type Session } from './core-helpers';
+import { testFileBytes } from '@tests/support/files';
 
 /** Small parts so a few KiB make many (the config minimum). */
 const PART_SIZE = 1024;
@@ -84,8 +85,8 @@ describe('sendDelivery against the real server', () => {
   });
 
   it('uploads a multi-part file with at most 3 parts in flight; progress is monotonic to 100 %; the recipient gets identical bytes', async () => {
-    const bytes = randomBytes(12 * PART_SIZE - 300); // 12 parts, the last one short
-    const second = randomBytes(PART_SIZE + 1);
+    const bytes = testFileBytes(12 * PART_SIZE - 300); // 12 parts, the last one short
+    const second = testFileBytes(PART_SIZE + 1);
     const probe = newProbe();
     const events: SendProgress[] = [];
     const result = await sendDelivery({
@@ -127,7 +128,7 @@ describe('sendDelivery against the real server', () => {
   });
 
   it('retries a part that fails once and completes', async () => {
-    const bytes = randomBytes(5 * PART_SIZE);
+    const bytes = testFileBytes(5 * PART_SIZE);
     const probe = newProbe();
     probe.failOnce.add(2);
     const result = await sendDelivery({
@@ -148,7 +149,7 @@ describe('sendDelivery against the real server', () => {
     const client = clientFor(alice, probe);
     // Fail index 1 on every attempt.
     probe.failOnce = { delete: (i: number) => i === 1, size: 1 } as unknown as Set<number>;
-    const result = await sendDelivery({ client, draft: draft('Engine: give up'), files: [{ name: 'x.bin', blob: new Blob([randomBytes(3 * PART_SIZE)]) }], retry: FAST_RETRY });
+    const result = await sendDelivery({ client, draft: draft('Engine: give up'), files: [{ name: 'x.bin', blob: new Blob([testFileBytes(3 * PART_SIZE)]) }], retry: FAST_RETRY });
     expect(result.ok).toBe(false);
     if (result.ok) return;
     expect(result.error).toMatchObject({ code: 'network', fileName: 'x.bin' });
@@ -156,7 +157,7 @@ describe('sendDelivery against the real server', () => {
   });
 
   it('resumes after an abort: parts already on the server are not PUT again', async () => {
-    const bytes = randomBytes(16 * PART_SIZE);
+    const bytes = testFileBytes(16 * PART_SIZE);
     const files = [{ name: 'resume.bin', blob: new Blob([bytes]) }];
     const controller = new AbortController();
     const first = newProbe();
@@ -198,7 +199,7 @@ describe('sendDelivery against the real server', () => {
   });
 
   it('uploads what the transform seam returns (where level 3/4 encryption will plug in)', async () => {
-    const bytes = randomBytes(3 * PART_SIZE + 7);
+    const bytes = testFileBytes(3 * PART_SIZE + 7);
     const transformed = Uint8Array.from(bytes, (b) => b ^ 0x5a);
     const seen: string[] = [];
     const result = await sendDelivery({
@@ -218,14 +219,14 @@ describe('sendDelivery against the real server', () => {
 
   it('surfaces server refusals as typed errors with their metadata', async () => {
     const client = clientFor(alice);
-    const blocked = await sendDelivery({ client, draft: draft('Engine: blocked'), files: [{ name: 'setup.exe', blob: new Blob([randomBytes(10)]) }] });
+    const blocked = await sendDelivery({ client, draft: draft('Engine: blocked'), files: [{ name: 'setup.exe', blob: new Blob([testFileBytes(10)]) }] });
     expect(blocked.ok).toBe(false);
     if (blocked.ok) return;
     expect(blocked.error).toMatchObject({ code: 'fileNotAllowed', errorClass: 'FileNotAllowedException', status: 400, fileName: 'setup.exe', metadata: { extension: 'exe' } });
 
     await updateSettings(server, admin, { [DELIVERY_SETTING_KEYS.globalQuota]: 1 });
     try {
-      const full = await sendDelivery({ client, draft: draft('Engine: quota'), files: [{ name: 'big.bin', blob: new Blob([randomBytes(2000)]) }] });
+      const full = await sendDelivery({ client, draft: draft('Engine: quota'), files: [{ name: 'big.bin', blob: new Blob([testFileBytes(2000)]) }] });
       expect(full.ok).toBe(false);
       if (full.ok) return;
       expect(full.error).toMatchObject({ code: 'globalQuotaReached', status: 507, metadata: { spaceAvailable: 0, spaceRequired: 2000 } });

@@ -3,7 +3,7 @@
 // (thousands of submits from one address → 429 in the §8 shape, exactly the allowed ones stored),
 // a value failing its regex, oversized and forbidden files — declared, at file create and at
 // commit — each with its §8 answer and nothing half-stored (no draft, no bytes, no mail).
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { SECURITY_LEVELS } from '@shared/contract/constants';
@@ -15,6 +15,7 @@ import { partKey } from '@server/deliveries/records';
 import { startTestServer, type TestServer } from '@tests/support/server';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { call, expectBackendError, forgetFailures, signInAdmin, type Session } from './core-helpers';
+import { testFileBytes } from '@tests/support/files';
 
 const api = (path: string) => `/api/2${path}`;
 let server: TestServer;
@@ -159,7 +160,7 @@ describe('public form submissions, hardened', () => {
     const created = await addFile(started, { name: 'scan.pdf', size: 3000, mimeType: 'application/pdf' });
     expect(created.status, await created.clone().text()).toBe(201);
     const file = (await created.json()) as DeliveryUploadFile;
-    const bytes = randomBytes(3000);
+    const bytes = testFileBytes(3000);
     const part = await fetch(`${server.url}${api(`/deliveries/${started.deliveryUuid}/files/${file.fileId}/parts/0`)}`, {
       method: 'PUT',
       headers: bearer(started.sessionToken, { 'content-type': 'application/octet-stream', 'x-content-sha256': createHash('sha256').update(bytes).digest('hex') }),
@@ -188,7 +189,7 @@ describe('public form submissions, hardened', () => {
     const created = await addFile(started, { name: 'scan.pdf', size: 3000, mimeType: 'application/pdf' });
     expect(created.status, await created.clone().text()).toBe(201);
     const file = (await created.json()) as DeliveryUploadFile;
-    const bytes = randomBytes(3000);
+    const bytes = testFileBytes(3000);
     const part = await fetch(`${server.url}${api(`/deliveries/${started.deliveryUuid}/files/${file.fileId}/parts/0`)}`, {
       method: 'PUT',
       headers: bearer(started.sessionToken, { 'content-type': 'application/octet-stream', 'x-content-sha256': createHash('sha256').update(bytes).digest('hex') }),

@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { createApiClient, type ApiClient } from '@shared/api/client';
 import { DELIVERY_PATHS, DELIVERY_SETTING_KEYS } from '@shared/contract/deliveries';
 import { SECURITY_LEVELS } from '@shared/contract/constants';
@@ -9,6 +9,7 @@ import { startTestServer, type TestServer } from '@tests/support/server';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { call, createUserAsAdmin, expectBackendError, forgetFailures, signIn, signInAdmin, updateSettings, type Session } from './core-helpers';
 import { captchaAnswer } from './escalation-helpers';
+import { testFileBytes } from '@tests/support/files';
 
 // Web forms against the real server (SQLite, or PostgreSQL with KUVERT_TEST_DATABASE_URL):
 // administration and its denials, the §5 save rules and §8 answers, the licence cap on active
@@ -309,7 +310,7 @@ describe('web forms', () => {
     const otherUuid = ((await other.json()) as { deliveryUuid: string }).deliveryUuid;
     await expectBackendError(await fetch(`${server.url}${api(DELIVERY_PATHS.send(otherUuid))}`, { method: 'POST', headers: bearer }), 403, 'AccessDeniedException');
 
-    const bytes = randomBytes(3000);
+    const bytes = testFileBytes(3000);
     const result = await sendDelivery({
       client: bearerClient(started.sessionToken),
       draft: { deliveryUuid: started.deliveryUuid },

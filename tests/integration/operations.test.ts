@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { deliveryContentUrl } from '@shared/api/endpoints/delivery-read';
 import { SECURITY_LEVELS } from '@shared/contract/constants';
 import { sendDelivery } from '@shared/transfer';
@@ -9,6 +8,7 @@ import { startTestServer, type TestServer } from '@tests/support/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUserAsAdmin, expectBackendError, signIn, signInAdmin } from './core-helpers';
 import { e2eActor } from './e2e-helpers';
+import { testFileBytes } from '@tests/support/files';
 
 /** /healthz, /readyz and /metrics on real servers (README, "Health, readiness and metrics"). */
 
@@ -149,7 +149,7 @@ describe('metrics', () => {
     const admin = await signInAdmin(server);
     await createUserAsAdmin(server, admin, { email: 'metrics-sender@example.test' });
     const alice = await e2eActor(server, await signIn(server, 'metrics-sender@example.test', 'Good-Passw0rd'));
-    const bytes = new Uint8Array(randomBytes(3 * 1024 + 5));
+    const bytes = new Uint8Array(testFileBytes(3 * 1024 + 5));
     const result = await sendDelivery({
       client: alice.client,
       draft: { recipients: ['someone@example.test'], subject: 'Counted', body: '', securityLevel: SECURITY_LEVELS.LEVEL_1 },

@@ -4,7 +4,7 @@
 // to completion without re-sending what the server held, a download never returned anything
 // but the whole exact file, and no temp or orphan blob is left in the blob folder.
 // SQLite only (the child is the real start command; the PostgreSQL run skips it).
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative, sep } from 'node:path';
@@ -16,6 +16,7 @@ import { freePort, startChildServer, type ChildServer } from '@tests/support/chi
 import type { TestServer } from '@tests/support/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUserAsAdmin, signIn, type Session } from './core-helpers';
+import { testFileBytes } from '@tests/support/files';
 
 const UPLOADS = 20;
 /** Small parts so each file (1–2.2 MiB) has 17–36 of them. */
@@ -132,7 +133,7 @@ describe.skipIf(Boolean(process.env.KUVERT_TEST_DATABASE_URL))('reliability: SIG
 
     // Sizes from 1 MiB to ~2.2 MiB, none a multiple of the part size (the last part is short).
     const uploads: Upload[] = Array.from({ length: UPLOADS }, (_, index) => {
-      const bytes = new Uint8Array(randomBytes(1_048_576 + index * 64 * 1024 + 1 + index * 37));
+      const bytes = new Uint8Array(testFileBytes(1_048_576 + index * 64 * 1024 + 1 + index * 37));
       return { index, bytes, sha256: sha256(bytes), source: { name: `file-${index}.bin`, blob: new Blob([bytes]) }, committed: false };
     });
     const totalParts = uploads.reduce((n, u) => n + Math.ceil(u.bytes.length / PART_SIZE), 0);

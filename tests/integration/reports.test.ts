@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { ANTI_CSRF_HEADER } from '@shared/contract/auth';
 import { SECURITY_LEVELS } from '@shared/contract/constants';
 import { DELIVERY_PATHS } from '@shared/contract/deliveries';
@@ -10,6 +10,7 @@ import { seedSentDeliveries } from '@tests/support/seed-deliveries';
 import { startTestServer, type TestServer } from '@tests/support/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createUserAsAdmin, expectBackendError, signIn, signInAdmin, type Session } from './core-helpers';
+import { testFileBytes } from '@tests/support/files';
 
 /**
  * Administration › Reports (server/reports): the figures of seeded deliveries, downloads and
@@ -128,7 +129,7 @@ async function sentWithFile(
     201,
   );
   const file = await json<DeliveryUploadFile>(await call(server, sender, 'POST', '/api/2' + DELIVERY_PATHS.files(deliveryUuid), { name: 'figures.bin', size, mimeType: 'application/octet-stream' }), 201);
-  const bytes = randomBytes(size);
+  const bytes = testFileBytes(size);
   for (let i = 0; i < file.partCount; i++) {
     const part = bytes.subarray(i * file.partSize, (i + 1) * file.partSize);
     const response = await fetch(`${server.url}/api/2${DELIVERY_PATHS.part(deliveryUuid, file.fileId, i)}`, {

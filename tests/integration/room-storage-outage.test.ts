@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import { call as apiCall } from '@shared/api/call';
@@ -13,6 +12,7 @@ import { createUserAsAdmin, expectBackendError, signIn, signInAdmin } from './co
 import { e2eActor, giveSecuPass, type E2eActor } from './e2e-helpers';
 import { createPlainRoom, roomBytes } from './room-upload-helpers';
 import { createE2eRoom, openRoomKey, readE2eFolder, sha256Hex, uploadE2eFile } from './rooms-e2e-helpers';
+import { testFileBytes } from '@tests/support/files';
 
 /**
  * Issue 29 §3 for data rooms: the local blob folder goes away during a room upload (plain and E2E)
@@ -57,7 +57,7 @@ function outage() {
 describe('room uploads during a blob-store outage', () => {
   it('plain room: the parts and then the commit wait for the server and finish by themselves, bit-exact', async () => {
     const room = await createPlainRoom(server, owner.session, 'Outage room');
-    const bytes = new Uint8Array(randomBytes(30 * PART_SIZE + 7));
+    const bytes = new Uint8Array(testFileBytes(30 * PART_SIZE + 7));
     const announced = await apiCall(owner.client, ROOM_ENDPOINTS.createFile, { params: { roomUuid: room.uuid }, body: { name: 'outage.bin', size: bytes.length, mimeType: 'application/octet-stream', folderUuid: null } });
     const waiting: boolean[] = [];
     const outages: Array<ReturnType<typeof outage>> = [];
@@ -90,7 +90,7 @@ describe('room uploads during a blob-store outage', () => {
   it('E2E room: the ciphertext parts and the E2E commit with its signed metadata wait for the server and finish by themselves', async () => {
     const { room } = await createE2eRoom(server, owner, 'Outage E2E room');
     const { handle } = await openRoomKey(server, owner, room.uuid);
-    const bytes = new Uint8Array(randomBytes(20 * PART_SIZE));
+    const bytes = new Uint8Array(testFileBytes(20 * PART_SIZE));
     const waiting: boolean[] = [];
     const outages: Array<ReturnType<typeof outage>> = [];
     let parts = 0;
@@ -128,7 +128,7 @@ describe('room uploads during a blob-store outage', () => {
 
   it('a raw part PUT during the outage answers 503 ServiceUnavailableException (part storage) with Retry-After', async () => {
     const room = await createPlainRoom(server, owner.session, 'Raw outage room');
-    const bytes = new Uint8Array(randomBytes(PART_SIZE));
+    const bytes = new Uint8Array(testFileBytes(PART_SIZE));
     const announced = await apiCall(owner.client, ROOM_ENDPOINTS.createFile, { params: { roomUuid: room.uuid }, body: { name: 'raw.bin', size: bytes.length, mimeType: 'application/octet-stream', folderUuid: null } });
     await rename(blobs, `${blobs}.away`);
     try {

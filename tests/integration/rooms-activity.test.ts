@@ -1,10 +1,11 @@
-import { randomBytes, createHash } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { ANTI_CSRF_HEADER } from '@shared/contract/auth';
 import type { RoomActivityList, RoomUploadFile } from '@shared/contract/room-files';
 import { ROOM_PATHS, type Room, type RoomFolder } from '@shared/contract/rooms';
 import { startTestServer, type TestServer } from '@tests/support/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createUserAsAdmin, expectBackendError, signIn, signInAdmin, type Session } from './core-helpers';
+import { testFileBytes } from '@tests/support/files';
 
 /**
  * The room activity log's paging and scope (server/rooms/kind/activity.ts, issue 15), beyond what
@@ -29,7 +30,7 @@ const activity = async (room: Room, query = '') => json<RoomActivityList>(await 
 
 /** A one-part file: announce, the part, commit (logged as one upload). */
 async function upload(room: Room, name: string, folderUuid?: string): Promise<RoomUploadFile> {
-  const bytes = new Uint8Array(randomBytes(3));
+  const bytes = new Uint8Array(testFileBytes(3));
   const file = await json<RoomUploadFile>(await req('POST', ROOM_PATHS.files(room.uuid), { name, size: bytes.length, mimeType: 'text/plain', ...(folderUuid ? { folderUuid } : {}) }), 201);
   const part = await fetch(`${server.url}${api(ROOM_PATHS.filePart(room.uuid, file.uuid, 0))}`, {
     method: 'PUT',

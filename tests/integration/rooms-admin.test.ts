@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import type { ListUsersResponse } from '@shared/contract/admin-users';
 import { ANTI_CSRF_HEADER } from '@shared/contract/auth';
 import { MS_PER_DAY } from '@shared/contract/constants';
@@ -11,6 +11,7 @@ import { startTestServer, type TestServer } from '@tests/support/server';
 import { roomSettings } from '@server/rooms/kind/admin-settings';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createUserAsAdmin, expectBackendError, signIn, signInAdmin, updateSettings, type Session } from './core-helpers';
+import { testFileBytes } from '@tests/support/files';
 
 /**
  * Administration of data rooms (issue 15; shared/contract/room-admin.ts): Secure rooms › General
@@ -37,7 +38,7 @@ const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest(
 const ownerCall = (method: string, path: string, body?: unknown) => call(server, s.owner, method, api(path), body);
 
 async function upload(room: Room, name: string, size: number, folderUuid?: string): Promise<{ file: RoomUploadFile; bytes: Uint8Array }> {
-  const bytes = new Uint8Array(randomBytes(size));
+  const bytes = new Uint8Array(testFileBytes(size));
   const file = await json<RoomUploadFile>(await ownerCall('POST', ROOM_PATHS.files(room.uuid), { name, size, mimeType: 'application/pdf', ...(folderUuid ? { folderUuid } : {}) }), 201);
   for (let i = 0; i < file.partCount; i++) {
     const part = bytes.subarray(i * PART_SIZE, Math.min(size, (i + 1) * PART_SIZE));

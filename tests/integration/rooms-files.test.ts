@@ -7,6 +7,7 @@ import { EXE_HEADER } from '@server/uploads/content-type.test-helper';
 import { startTestServer, type TestServer } from '@tests/support/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createUserAsAdmin, expectBackendError, signIn, signInAdmin, updateSettings, type Session } from './core-helpers';
+import { testFileBytes } from '@tests/support/files';
 
 /**
  * Files in plain data rooms (server/rooms files, issue 15): upload through the shared resumable
@@ -62,7 +63,7 @@ const newFolder = async (room: Room, name: string, parentUuid?: string) =>
 
 /** Announces, uploads every part and commits; answers the committed file and its bytes. */
 async function upload(actor: Actor, room: Room, name: string, size: number, folderUuid?: string): Promise<{ file: RoomUploadFile; bytes: Uint8Array }> {
-  const bytes = new Uint8Array(randomBytes(size));
+  const bytes = new Uint8Array(testFileBytes(size));
   const file = await json<RoomUploadFile>(await req(actor, 'POST', ROOM_PATHS.files(room.uuid), { name, size, mimeType: 'application/pdf', ...(folderUuid ? { folderUuid } : {}) }), 201);
   for (let i = 0; i < file.partCount; i++) {
     await json(await putPart(actor, room.uuid, file.uuid, i, bytes.subarray(i * PART_SIZE, Math.min(size, (i + 1) * PART_SIZE))), 200);
@@ -119,7 +120,7 @@ describe('upload and download', () => {
 
   it('resumes: parts listed, a repeated part is a no-op, a wrong hash or size refused, commit refused until complete', async () => {
     const room = await newRoom('Resume room');
-    const bytes = new Uint8Array(randomBytes(2 * PART_SIZE + 5));
+    const bytes = new Uint8Array(testFileBytes(2 * PART_SIZE + 5));
     const file = await json<RoomUploadFile>(await req('owner', 'POST', ROOM_PATHS.files(room.uuid), { name: 'big.bin', size: bytes.length }), 201);
     expect(file.state).toBe('uploading');
     // Not listed, not downloadable, invisible to others while uploading.

@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import AdmZip from 'adm-zip';
 import type { RoomActivityList } from '@shared/contract/room-files';
 import { ROOM_LINK_TOKEN_HEADER } from '@shared/contract/link-token';
@@ -18,6 +18,7 @@ import { call, createUserAsAdmin, expectBackendError, forgetFailures, signIn, si
 import { createE2eFolder, createE2eRoom, openRoomKey } from './rooms-e2e-helpers';
 import { e2eActor, giveSecuPass } from './e2e-helpers';
 import { createPlainRoom, roomCall, uploadRoomFile } from './room-upload-helpers';
+import { testFileBytes } from '@tests/support/files';
 
 /**
  * Folder links and upload-only drop links of a plain room (server/rooms/sharing/folder-links.ts,
@@ -37,8 +38,8 @@ let room: Room;
 let folder: RoomFolder;
 let sub: RoomFolder;
 let fileA: RoomUploadFile;
-const bytesA = new Uint8Array(randomBytes(3 * PART_SIZE + 5));
-const bytesB = new Uint8Array(randomBytes(700));
+const bytesA = new Uint8Array(testFileBytes(3 * PART_SIZE + 5));
+const bytesB = new Uint8Array(testFileBytes(700));
 
 const tokenOf = (url: string) => new URLSearchParams(new URL(url).hash.slice(1)).get('token')!;
 async function newLink(body: Record<string, unknown>, folderUuid = folder.uuid): Promise<{ link: CreatedRoomFolderLink; token: string }> {
@@ -179,7 +180,7 @@ describe('an upload-only drop link', () => {
     expect(info).toEqual({ kind: 'drop', name: 'Shared', expiresAt: link.expiresAt, downloadsLeft: null, path: [], folders: [], files: [], partSize: PART_SIZE });
     await expectBackendError(await pub('POST', L.dropFiles, token, { json: { name: 'x.bin', size: 3 } }), 403, 'AccessDeniedException');
 
-    const bytes = new Uint8Array(randomBytes(2 * PART_SIZE + 100));
+    const bytes = new Uint8Array(testFileBytes(2 * PART_SIZE + 100));
     // A taken name ("a.bin" is there): the upload gets another name, which the visitor is not told.
     const dropped = await drop(token, 'a.bin', bytes, 'Drop-pass-22');
     expect(dropped).toEqual({ uuid: dropped.uuid, state: 'complete', size: bytes.length, partSize: PART_SIZE, partCount: 3 });

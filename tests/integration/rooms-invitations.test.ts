@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { ANTI_CSRF_HEADER } from '@shared/contract/auth';
 import { DELIVERY_SETTING_KEYS } from '@shared/contract/deliveries';
 import { ROOM_INVITATION_ENDPOINTS } from '@shared/contract/endpoints/room-invitations';
@@ -19,6 +19,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { call, createUserAsAdmin, expectBackendError, forgetFailures, signIn, signInAdmin, updateSettings, type Session } from './core-helpers';
 import { e2eActor, giveSecuPass, type E2eActor } from './e2e-helpers';
 import { createE2eRoom } from './rooms-e2e-helpers';
+import { testFileBytes } from '@tests/support/files';
 
 /**
  * Data-room invitations of addresses without an account (server/rooms/sharing/invitations.ts): the
@@ -70,7 +71,7 @@ async function invite(room: Room, address: string, role = 'EDITOR', folderUuid?:
 }
 
 async function upload(session: Session, room: Room, name: string, size: number): Promise<{ file: RoomUploadFile; bytes: Uint8Array }> {
-  const bytes = new Uint8Array(randomBytes(size));
+  const bytes = new Uint8Array(testFileBytes(size));
   const file = await json<RoomUploadFile>(await as(session, 'POST', ROOM_PATHS.files(room.uuid), { name, size, mimeType: 'application/pdf' }), 201);
   for (let i = 0; i < file.partCount; i++) {
     const part = bytes.subarray(i * PART_SIZE, Math.min(size, (i + 1) * PART_SIZE));

@@ -23,6 +23,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createUserAsAdmin, expectBackendError, signIn, signInAdmin, type Session } from './core-helpers';
 import { e2eActor, giveSecuPass } from './e2e-helpers';
 import { createE2eRoom, openRoomKey, uploadE2eFile } from './rooms-e2e-helpers';
+import { testFileBytes } from '@tests/support/files';
 
 /**
  * Public links to a plain room's file (server/rooms/sharing/links.ts, issue 15): OWNER and EDITOR make,
@@ -134,7 +135,7 @@ it('runs on the database the environment asks for', () => {
 
 describe('who may make, list and revoke links', () => {
   it('OWNER and EDITOR may; VIEWER and PREVIEWER 403; a non-member 404; anonymous 401', async () => {
-    const file = await upload('roles.bin', new Uint8Array(randomBytes(100)));
+    const file = await upload('roles.bin', new Uint8Array(testFileBytes(100)));
     const statuses: Record<string, number[]> = {};
     for (const actor of ACTORS) {
       const created = await createLink(actor, file.uuid, { expiresInDays: 3 });
@@ -167,7 +168,7 @@ describe('who may make, list and revoke links', () => {
   });
 
   it('the expiry defaults to 7 days and may not exceed 90 (400 in the §8 shape)', async () => {
-    const file = await upload('expiry.bin', new Uint8Array(randomBytes(10)));
+    const file = await upload('expiry.bin', new Uint8Array(testFileBytes(10)));
     const { link } = await newLink(file.uuid);
     expect(link.expiresAt - link.createdAt).toBe(7 * 86_400_000);
     expect(link.state).toBe('active');
@@ -178,7 +179,7 @@ describe('who may make, list and revoke links', () => {
 
 describe('the public download', () => {
   it('anyone with the URL gets the current content bit-exact, by Range too; a complete download is logged as "public link"', async () => {
-    const bytes = new Uint8Array(randomBytes(3 * PART_SIZE + 17));
+    const bytes = new Uint8Array(testFileBytes(3 * PART_SIZE + 17));
     const file = await upload('Quarterly report.pdf', bytes);
     const { link, token } = await newLink(file.uuid);
     expect(link.url).toBe(`${server.app.config.publicUrl}/room-link#token=${token}`);
@@ -212,7 +213,7 @@ describe('the public download', () => {
     }
 
     // A new version: the link serves the file's current content.
-    const next = new Uint8Array(randomBytes(PART_SIZE + 3));
+    const next = new Uint8Array(testFileBytes(PART_SIZE + 3));
     const announced = await json<RoomUploadFile>(
       await req('editor', 'POST', ROOM_PATHS.files(room.uuid), { name: 'Quarterly report.pdf', size: next.length, mimeType: 'application/octet-stream', folderUuid: folder.uuid, replace: true }),
       201,
@@ -247,7 +248,7 @@ describe('the public download', () => {
   });
 
   it('a revoked link answers 410 linkRevoked, an expired one 410 linkExpired, an unknown token 404', async () => {
-    const file = await upload('gone.bin', new Uint8Array(randomBytes(50)));
+    const file = await upload('gone.bin', new Uint8Array(testFileBytes(50)));
     const revoked = await newLink(file.uuid);
     expect((await download(revoked.link.url)).status).toBe(200);
     await json(await req('owner', 'DELETE', ROOM_LINK_PATHS.link(room.uuid, file.uuid, revoked.link.uuid)), 204);
@@ -270,7 +271,7 @@ describe('the public download', () => {
 
   it('a file in the trash (or below a trashed folder) answers 410 fileDeleted; restored, the link works again', async () => {
     const inner = await json<RoomFolder>(await req('owner', 'POST', ROOM_PATHS.folders(room.uuid), { name: 'Inner', parentUuid: folder.uuid }), 201);
-    const bytes = new Uint8Array(randomBytes(70));
+    const bytes = new Uint8Array(testFileBytes(70));
     const file = await upload('trashed.bin', bytes, inner.uuid);
     const { link } = await newLink(file.uuid);
     await json(await req('editor', 'DELETE', ROOM_PATHS.file(room.uuid, file.uuid)), 204);
@@ -282,7 +283,7 @@ describe('the public download', () => {
   });
 
   it('a link stops working once its maker may no longer share the file (410 creatorLostAccess), and works again with the role back', async () => {
-    const bytes = new Uint8Array(randomBytes(30));
+    const bytes = new Uint8Array(testFileBytes(30));
     const file = await upload('maker.bin', bytes);
     const made = await json<CreatedRoomLink>(await createLink('editor', file.uuid), 201);
     expect((await download(made.url)).status).toBe(200);
@@ -294,7 +295,7 @@ describe('the public download', () => {
   });
 
   it.skipIf(clamdSkip !== null)('a file the scan blocked is refused (403 virusDetected), for info and download', async () => {
-    const infected = Buffer.concat([randomBytes(PART_SIZE - 20), EICAR, randomBytes(30)]);
+    const infected = Buffer.concat([testFileBytes(PART_SIZE - 20), EICAR, randomBytes(30)]);
     const file = await upload('invoice.txt', new Uint8Array(infected));
     expect(file.scanState).toBe('virusDetected');
     const { link, token } = await newLink(file.uuid);
@@ -304,7 +305,7 @@ describe('the public download', () => {
   });
 
   it('the token is stored only as its SHA-256: no column of the table holds it', async () => {
-    const file = await upload('hashed.bin', new Uint8Array(randomBytes(10)));
+    const file = await upload('hashed.bin', new Uint8Array(testFileBytes(10)));
     const { link, token } = await newLink(file.uuid);
     const rows = await server.app.db.selectFrom('room_links').selectAll().execute();
     const row = rows.find((r) => r.uuid === link.uuid)!;
@@ -317,7 +318,7 @@ describe('the public download', () => {
 
 describe('the token travels in the x-room-link-token header, never in the URL (issue 28)', () => {
   it('a missing or malformed header is refused (400 ValidationException naming the header), a wrong token 404, an expired one 410', async () => {
-    const file = await upload('header.bin', new Uint8Array(randomBytes(20)));
+    const file = await upload('header.bin', new Uint8Array(testFileBytes(20)));
     const { link, token } = await newLink(file.uuid);
     for (const path of [ROOM_LINK_PATHS.info, ROOM_LINK_PATHS.content]) {
       const missing = await expectBackendError(await publicGet(`${server.url}${api(path)}`), 400, 'ValidationException');
@@ -333,7 +334,7 @@ describe('the token travels in the x-room-link-token header, never in the URL (i
   });
 
   it('the path form of before is retired: 404, and neither it nor the header calls put the token in a log line', async () => {
-    const bytes = new Uint8Array(randomBytes(40));
+    const bytes = new Uint8Array(testFileBytes(40));
     const file = await upload('retired.bin', bytes);
     const { link, token } = await newLink(file.uuid);
     const before = logLines.length;
@@ -378,7 +379,7 @@ describe('password, expiry date and download limit (issue 32 §2)', () => {
   }
 
   it('a protected link asks for its password (403 passwordRequired), refuses a wrong one (403 passwordWrong) and serves the file with the right one', async () => {
-    const bytes = new Uint8Array(randomBytes(2 * PART_SIZE + 5));
+    const bytes = new Uint8Array(testFileBytes(2 * PART_SIZE + 5));
     const file = await upload('protected.bin', bytes);
     const password = 'Sesam-öffne-dich 7';
     const { link, token } = await newLink(file.uuid, { password, maxDownloads: 5 });
@@ -407,7 +408,7 @@ describe('password, expiry date and download limit (issue 32 §2)', () => {
   });
 
   it('wrong passwords are counted per link: beyond the limit the link answers 429, even to the right password, from any address', async () => {
-    const file = await upload('guessed.bin', new Uint8Array(randomBytes(20)));
+    const file = await upload('guessed.bin', new Uint8Array(testFileBytes(20)));
     const { token } = await newLink(file.uuid, { password: 'Right-Passw0rd' });
     for (let i = 0; i < ROOM_LINK_PASSWORD_LIMIT.limit; i++) {
       await expectBackendError(await linkCall(ROOM_LINK_PATHS.info, token, withPassword(`guess-${i}-xyz`, 2)), 403, 'AccessDeniedException');
@@ -421,7 +422,7 @@ describe('password, expiry date and download limit (issue 32 §2)', () => {
   });
 
   it('a download limit: complete downloads count (a Range that stops short does not); reached, the link is used up (410 linkUsedUp)', async () => {
-    const bytes = new Uint8Array(randomBytes(PART_SIZE + 100));
+    const bytes = new Uint8Array(testFileBytes(PART_SIZE + 100));
     const file = await upload('limited-downloads.bin', bytes);
     const { link, token } = await newLink(file.uuid, { maxDownloads: 2 });
     expect((await linkCall(ROOM_LINK_PATHS.content, token, { ...from(4), range: 'bytes=0-9' })).status).toBe(206);
@@ -443,7 +444,7 @@ describe('password, expiry date and download limit (issue 32 §2)', () => {
   });
 
   it('an expiry date from the calendar: the link works until then and answers 410 linkExpired once the server clock passes it', async () => {
-    const bytes = new Uint8Array(randomBytes(64));
+    const bytes = new Uint8Array(testFileBytes(64));
     const file = await upload('dated.bin', bytes);
     const expiresAt = Date.now() + 3 * 86_400_000;
     const { link, token } = await newLink(file.uuid, { expiresAt, password: 'Dated-Passw0rd' });
@@ -491,7 +492,7 @@ describe('end-to-end encrypted rooms', () => {
 
 describe('rate limit of the public calls', () => {
   it('counts every call per client address, wrong tokens too; beyond the limit 429 with Retry-After', async () => {
-    const file = await upload('limited.bin', new Uint8Array(randomBytes(10)));
+    const file = await upload('limited.bin', new Uint8Array(testFileBytes(10)));
     const { link } = await newLink(file.uuid);
     const from = { 'x-forwarded-for': '203.0.113.77' };
     for (let i = 0; i < ROOM_LINK_IP_LIMIT.limit; i++) {

@@ -13,6 +13,7 @@ import { startTestServer, type TestServer } from '@tests/support/server';
 import { PNG_1X1 } from '@server/uploads/content-type.test-helper';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createUserAsAdmin, expectBackendError, signIn, signInAdmin, updateSettings, type Session } from './core-helpers';
+import { testFileBytes } from '@tests/support/files';
 
 /**
  * File operations of plain data rooms (server/rooms scan, versions, preview, quota, sweep, zip;
@@ -160,7 +161,7 @@ afterAll(async () => {
 describe.skipIf(skipReason !== null)('virus scan and blocked types', () => {
   it('scans each committed file with clamd: clean → downloadable; a virus → blocked for download and preview, shown in the list', async () => {
     const room = await newRoom('Scan room');
-    const bytes = new Uint8Array(randomBytes(2 * PART_SIZE + 5));
+    const bytes = new Uint8Array(testFileBytes(2 * PART_SIZE + 5));
     const clean = await upload(room, 'clean.bin', bytes);
     expect(clean.scanState).toBe('scanning');
     expect((await scanned(room, clean.uuid)).scanState).toBe('clean');
@@ -169,7 +170,7 @@ describe.skipIf(skipReason !== null)('virus scan and blocked types', () => {
     expect(sha256(new Uint8Array(await ok.arrayBuffer()))).toBe(sha256(bytes));
 
     // The EICAR string straddles two parts: the scan sees the whole file.
-    const infectedBytes = Buffer.concat([randomBytes(PART_SIZE - 20), EICAR, randomBytes(30)]);
+    const infectedBytes = Buffer.concat([testFileBytes(PART_SIZE - 20), EICAR, randomBytes(30)]);
     const infected = await upload(room, 'invoice.txt', infectedBytes, { mimeType: 'text/plain' });
     expect((await scanned(room, infected.uuid)).scanState).toBe('virusDetected');
     const refused = await expectBackendError(await get('owner', ROOM_PATHS.fileContent(room.uuid, infected.uuid)), 403, 'FileNotAllowedException');
@@ -183,7 +184,7 @@ describe.skipIf(skipReason !== null)('virus scan and blocked types', () => {
     const room = await newRoom('Scanner down room');
     await clamd.stop();
     try {
-      const file = await upload(room, 'waiting.bin', new Uint8Array(randomBytes(100)));
+      const file = await upload(room, 'waiting.bin', new Uint8Array(testFileBytes(100)));
       const waiting = await expectBackendError(await get('owner', ROOM_PATHS.fileContent(room.uuid, file.uuid)), 403, 'FileNotAllowedException');
       expect(waiting.metadata).toMatchObject({ reason: 'scanInProgress', scanState: 'scanning' });
       expect((await scanned(room, file.uuid)).scanState).toBe('error');
@@ -214,8 +215,8 @@ describe.skipIf(skipReason !== null)('file versions', () => {
   it('a same-named upload is a version conflict without `replace`, the next version with it; versions listed and downloadable (Range); totals right', async () => {
     const room = await newRoom('Versions room');
     const folder = await newFolder(room, 'Contracts');
-    const v1 = new Uint8Array(randomBytes(PART_SIZE + 300));
-    const v2 = new Uint8Array(randomBytes(2 * PART_SIZE + 1));
+    const v1 = new Uint8Array(testFileBytes(PART_SIZE + 300));
+    const v2 = new Uint8Array(testFileBytes(2 * PART_SIZE + 1));
     const first = await cleanUpload(room, 'Contract.pdf', v1, { folderUuid: folder.uuid, mimeType: 'application/pdf' });
     const conflict = await expectBackendError(await req('editor', 'POST', ROOM_PATHS.files(room.uuid), { name: 'contract.PDF', size: 5, folderUuid: folder.uuid }), 409, 'ConflictException');
     expect(conflict.metadata).toMatchObject({ reason: 'nameExists', kind: 'file', fileUuid: first.uuid });
@@ -256,7 +257,7 @@ describe.skipIf(skipReason !== null)('file versions', () => {
     await matrix(ROOM_OPS_PATHS.versionContent(room.uuid, first.uuid, earlier.uuid), ['owner', 'editor'], 200, 'Contract');
 
     // A replace for a name that is free is an ordinary upload.
-    const fresh = await cleanUpload(room, 'new.txt', new Uint8Array(randomBytes(10)), { replace: true });
+    const fresh = await cleanUpload(room, 'new.txt', new Uint8Array(testFileBytes(10)), { replace: true });
     expect((await json<RoomFileVersionList>(await req('owner', 'GET', ROOM_OPS_PATHS.versions(room.uuid, fresh.uuid)), 200)).versions).toHaveLength(1);
 
     // Purging the file takes every version's bytes with it.
@@ -293,7 +294,7 @@ describe.skipIf(skipReason !== null)('preview', () => {
     expect(await plain.text()).toContain('Grüße');
 
     for (const [name, mimeType] of [['page.html', 'text/html'], ['drawing.svg', 'image/svg+xml'], ['archive.zip', 'application/zip']] as const) {
-      const file = await cleanUpload(room, name, new Uint8Array(randomBytes(20)), { mimeType });
+      const file = await cleanUpload(room, name, new Uint8Array(testFileBytes(20)), { mimeType });
       const refused = await expectBackendError(await get('owner', ROOM_OPS_PATHS.preview(room.uuid, file.uuid)), 415, 'UnsupportedMediaTypeException');
       expect(refused.metadata).toMatchObject({ reason: 'previewNotSupported', mimeType });
     }
@@ -309,7 +310,7 @@ describe.skipIf(skipReason !== null)('preview', () => {
 describe.skipIf(skipReason !== null)('storage quota', () => {
   it('answers used, total, other, secure rooms and free from the totals; refuses an upload over quota before any part is stored', async () => {
     const room = await newRoom('Quota room');
-    await cleanUpload(room, 'some.bin', new Uint8Array(randomBytes(3000)));
+    await cleanUpload(room, 'some.bin', new Uint8Array(testFileBytes(3000)));
     const before = await json<StorageQuota>(await req('viewer', 'GET', ROOM_OPS_PATHS.quota), 200);
     const totals = await server.app.db.selectFrom('storage_totals').select(['area', 'bytes']).execute();
     const rooms = Number(totals.find((t) => t.area === 'dataRooms')!.bytes);
@@ -341,10 +342,10 @@ describe.skipIf(skipReason !== null)('abandoned-upload sweep', () => {
   it('removes uploads left in `uploading` past the period with their parts, keeps recent ones and complete files; purges versions after 30 days', async () => {
     const room = await newRoom('Sweep room');
     const stuck = await json<RoomUploadFile>(await req('owner', 'POST', ROOM_PATHS.files(room.uuid), { name: 'stuck.bin', size: 3 * PART_SIZE }), 201);
-    await json(await putPart('owner', room.uuid, stuck.uuid, 0, new Uint8Array(randomBytes(PART_SIZE))), 200);
+    await json(await putPart('owner', room.uuid, stuck.uuid, 0, new Uint8Array(testFileBytes(PART_SIZE))), 200);
     const stuckRow = await server.app.db.selectFrom('room_files').select('id').where('uuid', '=', stuck.uuid).executeTakeFirstOrThrow();
-    const kept = await cleanUpload(room, 'kept.bin', new Uint8Array(randomBytes(100)));
-    await cleanUpload(room, 'kept.bin', new Uint8Array(randomBytes(200)), { replace: true });
+    const kept = await cleanUpload(room, 'kept.bin', new Uint8Array(testFileBytes(100)));
+    await cleanUpload(room, 'kept.bin', new Uint8Array(testFileBytes(200)), { replace: true });
 
     // Within the period nothing goes.
     expect(await sweepRoomFiles(server.app, Date.now() + ROOM_UPLOAD_MAX_AGE_MS - 60_000)).toMatchObject({ uploads: 0 });
@@ -375,10 +376,10 @@ describe.skipIf(skipReason !== null)('folder ZIP', () => {
     // The viewer is only a PREVIEWER below "Preview only".
     await json(await req('owner', 'PUT', ROOM_PATHS.access(room.uuid), { user: email('viewer'), role: 'PREVIEWER', folderUuid: hidden.uuid }), 200);
     const files: Record<string, Uint8Array> = {
-      'top.txt': new Uint8Array(randomBytes(500)),
-      'Alpha/one.bin': new Uint8Array(randomBytes(3 * PART_SIZE + 7)),
-      'Alpha/Beta/Grüße.txt': new Uint8Array(randomBytes(PART_SIZE)),
-      'Preview only/secret.bin': new Uint8Array(randomBytes(50)),
+      'top.txt': new Uint8Array(testFileBytes(500)),
+      'Alpha/one.bin': new Uint8Array(testFileBytes(3 * PART_SIZE + 7)),
+      'Alpha/Beta/Grüße.txt': new Uint8Array(testFileBytes(PART_SIZE)),
+      'Preview only/secret.bin': new Uint8Array(testFileBytes(50)),
     };
     await cleanUpload(room, 'top.txt', files['top.txt']!);
     await cleanUpload(room, 'one.bin', files['Alpha/one.bin']!, { folderUuid: a.uuid });

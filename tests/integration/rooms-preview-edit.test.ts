@@ -9,6 +9,7 @@ import { expectBackendError, signInAdmin } from './core-helpers';
 import { e2eActorsWithSecuPass, type E2eActor } from './e2e-helpers';
 import { announceRoomFile, roomGet, uploadRoomFile } from './room-upload-helpers';
 import { createE2eRoom, grant, json, openRoomKey, readE2eFolder, req, sha256Hex, uploadE2eFile } from './rooms-e2e-helpers';
+import { testFileBytes } from '@tests/support/files';
 
 /**
  * Preview kinds and editing with save conflicts (issue 31 §3; shared/contract/room-preview.ts) on the
@@ -79,7 +80,7 @@ describe('preview kinds (plain rooms)', () => {
     // A declared text type on binary bytes is not shown as text, nor a .md name on them.
     const binary = await upload(a.owner, room, 'fake.md', new Uint8Array(Buffer.concat([Buffer.from('%PDF-1.4\n'), randomBytes(200)])));
     expect((await roomGet(server, a.owner.session, ROOM_OPS_PATHS.preview(room.uuid, binary.uuid))).headers.get('content-type')).toBe('application/pdf');
-    const office = await upload(a.owner, room, 'report.docx', new Uint8Array(randomBytes(300)), 'application/vnd.openxmlformats-officedocument.wordprocessingml.document');
+    const office = await upload(a.owner, room, 'report.docx', new Uint8Array(testFileBytes(300)), 'application/vnd.openxmlformats-officedocument.wordprocessingml.document');
     const refused = await expectBackendError(await roomGet(server, a.owner.session, ROOM_OPS_PATHS.preview(room.uuid, office.uuid)), 415, 'UnsupportedMediaTypeException');
     expect(refused.metadata).toMatchObject({ reason: 'previewNotSupported' });
   });

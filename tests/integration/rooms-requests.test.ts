@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { ANTI_CSRF_HEADER } from '@shared/contract/auth';
 import { SECURITY_LEVELS } from '@shared/contract/constants';
 import { DELIVERY_SETTING_KEYS, DELIVERY_WEB_LINKS, type DeliveryDetail, type DeliveryUploadFile } from '@shared/contract/deliveries';
@@ -14,6 +14,7 @@ import { ROOM_REQUEST_COPY_JOB } from '@server/rooms/requests/requests-delivery'
 import { call, createUserAsAdmin, expectBackendError, signIn, signInAdmin, updateSettings, type Session } from './core-helpers';
 import { e2eActor, giveSecuPass } from './e2e-helpers';
 import { createE2eRoom } from './rooms-e2e-helpers';
+import { testFileBytes } from '@tests/support/files';
 
 /**
  * Data-room requests (server/rooms/requests/requests*.ts, issue 15 §2): an OWNER or EDITOR asks an address
@@ -135,7 +136,7 @@ describe('a registered sender answers', () => {
       const info = await json<RoomRequestInfo>(infoResponse, 200);
       expect(info).toMatchObject({ requesterName: 'Olga Owner', requesterEmail: email('owner'), roomName: 'Deals', folderName: 'Inbound', registered: true, email: email('sender') });
 
-      const files = { 'contract.pdf': new Uint8Array(randomBytes(2500)), [`notes-${tag}.txt`]: new Uint8Array(randomBytes(700)) };
+      const files = { 'contract.pdf': new Uint8Array(testFileBytes(2500)), [`notes-${tag}.txt`]: new Uint8Array(testFileBytes(700)) };
       const ownerMails = await mailCount(email('owner'));
       const sent = await answer(s.sender, token, level, files);
       expect(sent.recipients.map((r) => r.email)).toEqual([email('owner')]);
@@ -173,7 +174,7 @@ describe('a registered sender answers', () => {
     // The same link again continues that draft.
     expect((await json<DeliveryDetail>(await tokenReq(s.sender, 'POST', ROOM_REQUEST_PATHS.delivery, token, {}), 201)).deliveryUuid).toBe(draft.deliveryUuid);
     await json(await req(s.sender, 'PATCH', `/deliveries/${draft.deliveryUuid}`, { recipients: [email('owner'), email('outsider')] }), 200);
-    await uploadFile(s.sender, draft.deliveryUuid, 'x.bin', new Uint8Array(randomBytes(10)));
+    await uploadFile(s.sender, draft.deliveryUuid, 'x.bin', new Uint8Array(testFileBytes(10)));
     const fixed = await expectBackendError(await req(s.sender, 'POST', `/deliveries/${draft.deliveryUuid}/send`), 400);
     expect(fixed.metadata).toMatchObject({ reason: 'requestRecipientFixed' });
   });
@@ -183,7 +184,7 @@ describe('single use under concurrency', () => {
   it('two sends of the answering draft at once: one goes, the files are copied once', async () => {
     const { created, token } = await request(s.owner, email('sender'), 'race', null);
     const draft = await json<DeliveryDetail>(await tokenReq(s.sender, 'POST', ROOM_REQUEST_PATHS.delivery, token, { securityLevel: SECURITY_LEVELS.LEVEL_2 }), 201);
-    const bytes = new Uint8Array(randomBytes(1800));
+    const bytes = new Uint8Array(testFileBytes(1800));
     await uploadFile(s.sender, draft.deliveryUuid, 'race.bin', bytes);
     const answers = await Promise.all([0, 1, 2].map(() => req(s.sender, 'POST', `/deliveries/${draft.deliveryUuid}/send`)));
     expect(answers.map((r) => r.status).filter((status) => status === 200)).toHaveLength(1);
@@ -200,7 +201,7 @@ describe('storage quota', () => {
   it('a copy that does not fit waits (the job retries) and lands once there is room', async () => {
     const { created, token } = await request(s.owner, email('sender'), 'quota', null);
     const draft = await json<DeliveryDetail>(await tokenReq(s.sender, 'POST', ROOM_REQUEST_PATHS.delivery, token, { securityLevel: SECURITY_LEVELS.LEVEL_2 }), 201);
-    const bytes = new Uint8Array(randomBytes(4000));
+    const bytes = new Uint8Array(testFileBytes(4000));
     await uploadFile(s.sender, draft.deliveryUuid, 'big-one.bin', bytes);
     const totals = await server.app.db.selectFrom('storage_totals').select('bytes').execute();
     await updateSettings(server, admin, { [DELIVERY_SETTING_KEYS.globalQuota]: totals.reduce((sum, t) => sum + Number(t.bytes), 0) + 100 });
@@ -242,7 +243,7 @@ describe('an unregistered address', () => {
     const twice = await expectBackendError(twiceResponse, 409);
     expect(twice.metadata).toMatchObject({ reason: 'userAlreadyRegistered', authorizationError: 40 });
     const newcomer = await signIn(server, to, 'Outside-Passw0rd-9');
-    const bytes = new Uint8Array(randomBytes(3000));
+    const bytes = new Uint8Array(testFileBytes(3000));
     // A reply-only outsider account may answer its requester (and nobody else).
     await answer(newcomer, token, SECURITY_LEVELS.LEVEL_2, { 'passport.jpg': bytes });
     const listed = await folderFiles();
@@ -271,7 +272,7 @@ describe('refusals', () => {
   it('a revoked request answers 410, also for a draft started before', async () => {
     const { created, token } = await request(s.owner, email('sender'));
     const draft = await json<DeliveryDetail>(await tokenReq(s.sender, 'POST', ROOM_REQUEST_PATHS.delivery, token, { securityLevel: SECURITY_LEVELS.LEVEL_1 }), 201);
-    await uploadFile(s.sender, draft.deliveryUuid, 'late.bin', new Uint8Array(randomBytes(10)));
+    await uploadFile(s.sender, draft.deliveryUuid, 'late.bin', new Uint8Array(testFileBytes(10)));
     await expectBackendError(await req(s.editor, 'DELETE', ROOM_REQUEST_PATHS.request(room.uuid, created.uuid)), 403, 'AccessDeniedException');
     expect((await req(s.owner, 'DELETE', ROOM_REQUEST_PATHS.request(room.uuid, created.uuid))).status).toBe(204);
     const gone = await expectBackendError(await req(s.sender, 'POST', `/deliveries/${draft.deliveryUuid}/send`), 410);
@@ -399,8 +400,8 @@ describe('the copy gives up', () => {
     const doomed = await json<RoomFolder>(await req(s.owner, 'POST', ROOM_PATHS.folders(room.uuid), { name: 'Doomed' }), 201);
     const { created, token } = await request(s.owner, email('sender'), 'gone soon', doomed.uuid);
     const draft = await json<DeliveryDetail>(await tokenReq(s.sender, 'POST', ROOM_REQUEST_PATHS.delivery, token, { securityLevel: SECURITY_LEVELS.LEVEL_2 }), 201);
-    await uploadFile(s.sender, draft.deliveryUuid, 'orphan.bin', new Uint8Array(randomBytes(500)));
-    await uploadFile(s.sender, draft.deliveryUuid, 'orphan-2.bin', new Uint8Array(randomBytes(300)));
+    await uploadFile(s.sender, draft.deliveryUuid, 'orphan.bin', new Uint8Array(testFileBytes(500)));
+    await uploadFile(s.sender, draft.deliveryUuid, 'orphan-2.bin', new Uint8Array(testFileBytes(300)));
     expect((await req(s.owner, 'DELETE', ROOM_PATHS.folder(room.uuid, doomed.uuid))).status).toBe(204);
     const isNotice = (m: MailboxMail) => addressedTo(email('owner'))(m) && m.subject.includes('could not be placed');
     const notices = async () => (await readMailbox(server.mailboxDir)).filter(isNotice);

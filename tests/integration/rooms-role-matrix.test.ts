@@ -24,6 +24,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createUserAsAdmin, forgetFailures, signIn, signInAdmin, type Session } from './core-helpers';
 import { e2eActor, giveSecuPass, type E2eActor } from './e2e-helpers';
 import { createE2eFolder, createE2eRoom, E2E_RECORD_SIZE, json, openRoomKey, uploadE2eFile } from './rooms-e2e-helpers';
+import { testFileBytes } from '@tests/support/files';
 
 /**
  * The SPEC §6 role table as one matrix (issue 15): every endpoint of the data-room areas of the
@@ -122,7 +123,7 @@ async function request(actor: Actor, method: string, path: string, c: Call = {})
 const owner = (method: string, path: string, body?: unknown) => call(server, a.owner.session, method, `/api/2${path}`, body);
 
 function markedBytes(size: number): Uint8Array {
-  const bytes = new Uint8Array(randomBytes(size));
+  const bytes = new Uint8Array(testFileBytes(size));
   bytes.set(utf8Encode(BYTES_MARKER), 10);
   return bytes;
 }

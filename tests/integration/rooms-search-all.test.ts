@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { ANTI_CSRF_HEADER } from '@shared/contract/auth';
 import type { RoomSearchResult, RoomUploadFile } from '@shared/contract/room-files';
 import type { RoomsSearchResult } from '@shared/contract/room-search';
@@ -6,6 +6,7 @@ import { ROOM_PATHS, type Room, type RoomFolder, type RoomList } from '@shared/c
 import { startTestServer, type TestServer } from '@tests/support/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createUserAsAdmin, expectBackendError, signIn, signInAdmin, type Session } from './core-helpers';
+import { testFileBytes } from '@tests/support/files';
 
 /**
  * GET /rooms/search (server/rooms/plain/search-all.ts, issue 15): names across every plain room the caller
@@ -34,7 +35,7 @@ const newFolder = async (room: Room, name: string, parentUuid?: string) =>
   json<RoomFolder>(await req('owner', 'POST', ROOM_PATHS.folders(room.uuid), { name, ...(parentUuid ? { parentUuid } : {}) }), 201);
 
 async function upload(room: Room, name: string, folderUuid?: string): Promise<RoomUploadFile> {
-  const bytes = new Uint8Array(randomBytes(20));
+  const bytes = new Uint8Array(testFileBytes(20));
   const file = await json<RoomUploadFile>(await req('owner', 'POST', ROOM_PATHS.files(room.uuid), { name, size: bytes.length, ...(folderUuid ? { folderUuid } : {}) }), 201);
   const part = await fetch(`${server.url}${api(ROOM_PATHS.filePart(room.uuid, file.uuid, 0))}`, {
     method: 'PUT',

@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import AdmZip from 'adm-zip';
 import { ROOM_OPS_PATHS, ROOM_ZIP_ITEMS_MAX } from '@shared/contract/room-ops';
 import { ROOM_RECENT_PATH, type RoomRecent } from '@shared/contract/room-recent';
@@ -7,6 +7,7 @@ import { startTestServer, type TestServer } from '@tests/support/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createUserAsAdmin, expectBackendError, signIn, signInAdmin, type Session } from './core-helpers';
 import { createPlainRoom, roomCall, uploadRoomFile } from './room-upload-helpers';
+import { testFileBytes } from '@tests/support/files';
 
 /**
  * Issue 32 §2: the ZIP of a selection (GET /rooms/{room}/zip?items=…, every item checked for the
@@ -64,7 +65,7 @@ describe('ZIP of a selection', () => {
     const room = await sharedRoom('Select room');
     const alpha = await newFolder(room, 'Alpha');
     const beta = await newFolder(room, 'Beta', alpha.uuid);
-    const bytes = { one: randomBytes(3 * PART_SIZE + 3), two: randomBytes(10), left: randomBytes(20), a1: randomBytes(PART_SIZE), b1: randomBytes(7) };
+    const bytes = { one: testFileBytes(3 * PART_SIZE + 3), two: testFileBytes(10), left: testFileBytes(20), a1: testFileBytes(PART_SIZE), b1: testFileBytes(7) };
     const one = await put(room, 'one.bin', bytes.one);
     const two = await put(room, 'Grüße.txt', bytes.two);
     await put(room, 'left-out.bin', bytes.left);
@@ -90,16 +91,16 @@ describe('ZIP of a selection', () => {
   it('checks every item: one in another room or the trash is a 404, one without the download right a 403; bad lists are a 400 in the SPEC shape', async () => {
     const room = await sharedRoom('Select checks');
     const other = await sharedRoom('Other room');
-    const kept = await put(room, 'kept.bin', randomBytes(5));
-    const elsewhere = await put(other, 'elsewhere.bin', randomBytes(5));
-    const trashed = await put(room, 'trashed.bin', randomBytes(5));
+    const kept = await put(room, 'kept.bin', testFileBytes(5));
+    const elsewhere = await put(other, 'elsewhere.bin', testFileBytes(5));
+    const trashed = await put(room, 'trashed.bin', testFileBytes(5));
     await roomCall(server, s.owner, 'DELETE', ROOM_PATHS.file(room.uuid, trashed.uuid), 204);
     await expectBackendError(await get('owner', zipOf(room.uuid, [kept.uuid, elsewhere.uuid])), 404, 'NotFoundException');
     await expectBackendError(await get('owner', zipOf(room.uuid, [kept.uuid, trashed.uuid])), 404, 'NotFoundException');
 
     // The viewer is only a PREVIEWER in "Look only": that folder (or a file in it) chosen is a 403.
     const lookOnly = await newFolder(room, 'Look only');
-    const inside = await put(room, 'inside.bin', randomBytes(5), lookOnly.uuid);
+    const inside = await put(room, 'inside.bin', testFileBytes(5), lookOnly.uuid);
     await roomCall(server, s.owner, 'PUT', ROOM_PATHS.access(room.uuid), 200, { user: email('viewer'), role: 'PREVIEWER', folderUuid: lookOnly.uuid });
     await expectBackendError(await get('viewer', zipOf(room.uuid, [kept.uuid, lookOnly.uuid])), 403);
     await expectBackendError(await get('viewer', zipOf(room.uuid, [inside.uuid])), 403);
@@ -116,13 +117,13 @@ describe('Shared with me / recent files', () => {
   it('lists the rooms others shared with the caller and the newest files they can see, with room and path; trash and foreign rooms stay out', async () => {
     const room = await sharedRoom('Recent room');
     const own = await createPlainRoom(server, s.outsider, 'Outsider own room');
-    await put(own, 'not-for-viewer.bin', randomBytes(5), undefined, 'outsider');
+    await put(own, 'not-for-viewer.bin', testFileBytes(5), undefined, 'outsider');
     const folder = await newFolder(room, 'Reports');
     const gone = await newFolder(room, 'Gone');
-    await put(room, 'old.bin', randomBytes(5));
-    await put(room, 'in-trash.bin', randomBytes(5), gone.uuid);
+    await put(room, 'old.bin', testFileBytes(5));
+    await put(room, 'in-trash.bin', testFileBytes(5), gone.uuid);
     await roomCall(server, s.owner, 'DELETE', ROOM_PATHS.folder(room.uuid, gone.uuid), 204);
-    const newest = await put(room, 'by-editor.bin', randomBytes(5), folder.uuid, 'editor');
+    const newest = await put(room, 'by-editor.bin', testFileBytes(5), folder.uuid, 'editor');
 
     const recent = await roomCall<RoomRecent>(server, s.viewer, 'GET', `${ROOM_RECENT_PATH}?pageSize=100`, 200);
     expect(recent.sharedRooms.map((r) => r.uuid)).toContain(room.uuid);
@@ -142,7 +143,7 @@ describe('Shared with me / recent files', () => {
 
   it('pages newest first without gaps or repeats; a bad cursor or page size is a 400', async () => {
     const room = await sharedRoom('Paging room');
-    for (let i = 0; i < 5; i++) await put(room, `page-${i}.bin`, randomBytes(3));
+    for (let i = 0; i < 5; i++) await put(room, `page-${i}.bin`, testFileBytes(3));
     const all = (await roomCall<RoomRecent>(server, s.previewer, 'GET', `${ROOM_RECENT_PATH}?pageSize=100`, 200)).files.map((f) => f.uuid);
     const walked: string[] = [];
     let cursor: string | null = null;

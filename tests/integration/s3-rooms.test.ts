@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import AdmZip from 'adm-zip';
@@ -9,6 +9,7 @@ import { startTestServer, type TestServer } from '@tests/support/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUserAsAdmin, signIn, signInAdmin, type Session } from './core-helpers';
 import { createPlainRoom, roomBytes, roomCall, uploadRoomFile } from './room-upload-helpers';
+import { testFileBytes } from '@tests/support/files';
 
 /**
  * Data rooms on the S3 blob store (s3rver, the S3 HTTP API, on a random loopback port): a plain
@@ -42,7 +43,7 @@ describe('plain data rooms on the S3 blob store', () => {
   it('upload into a folder: parts are objects in the bucket; download whole, a Range across parts and the folder ZIP are bit-exact; purge from the trash removes the objects', async () => {
     const room = await createPlainRoom(server, owner, 'Room on S3');
     const folder = await roomCall<RoomFolder>(server, owner, 'POST', ROOM_PATHS.folders(room.uuid), 201, { name: 'Reports' });
-    const bytes = new Uint8Array(randomBytes(3 * PART_SIZE + 321));
+    const bytes = new Uint8Array(testFileBytes(3 * PART_SIZE + 321));
     const file = await uploadRoomFile(server, owner, room.uuid, { name: 'figures.bin', bytes, partSize: PART_SIZE, folderUuid: folder.uuid });
     const prefix = `rooms/${room.uuid}/${file.uuid}/`;
     expect((await s3.objectKeys()).filter((key) => key.startsWith(prefix)).sort()).toEqual([0, 1, 2, 3].map((i) => `${prefix}${i}`));

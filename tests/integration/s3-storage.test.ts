@@ -11,6 +11,7 @@ import { startTestServer, TEST_ADMIN, type TestServer } from '@tests/support/ser
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUserAsAdmin, signIn, signInAdmin } from './core-helpers';
 import { e2eActor, e2eOf, giveSecuPass, type E2eActor } from './e2e-helpers';
+import { testFileBytes } from '@tests/support/files';
 
 /**
  * A real server on the S3 blob store (s3rver, the S3 HTTP API, on a random loopback port):
@@ -60,7 +61,7 @@ async function send(level: number, bytes: Uint8Array, e2e: boolean) {
 
 describe('S3 blob store under a real server', () => {
   it('level 1: the parts are objects in the bucket, downloads (whole and a range across parts) are bit-exact, the local blob folder stays empty', async () => {
-    const bytes = new Uint8Array(randomBytes(3 * PART_SIZE + 321));
+    const bytes = new Uint8Array(testFileBytes(3 * PART_SIZE + 321));
     const delivery = await send(SECURITY_LEVELS.LEVEL_1, bytes, false);
     const file = delivery.files[0]!;
 

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { deliveryContentUrl } from '@shared/api/endpoints/delivery-read';
 import { getSendConfig } from '@shared/api/endpoints/send-config';
 import { SECURITY_LEVELS } from '@shared/contract/constants';
@@ -9,6 +8,7 @@ import { startTestServer, type TestServer } from '@tests/support/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createUserAsAdmin, signIn, signInAdmin, type Session } from './core-helpers';
 import { e2eActor, e2eOf, giveSecuPass, type E2eActor } from './e2e-helpers';
+import { testFileBytes } from '@tests/support/files';
 
 /**
  * The headless send controller (shared/send) with its engine deliver step against the real server
@@ -22,7 +22,7 @@ let alice: E2eActor; // sender
 let bob: E2eActor; // recipient
 
 type PickedFile = SendControllerFile & { bytes: Uint8Array };
-const picked = (name: string, size: number): PickedFile => ({ name, size, type: 'application/octet-stream', bytes: new Uint8Array(randomBytes(size)) });
+const picked = (name: string, size: number): PickedFile => ({ name, size, type: 'application/octet-stream', bytes: new Uint8Array(testFileBytes(size)) });
 
 async function controllerFor(sender: E2eActor, initial: Parameters<typeof createSendController<PickedFile>>[0]['initial']) {
   return createSendController<PickedFile>({ config: await getSendConfig(sender.client), initial, language: () => 'de' });

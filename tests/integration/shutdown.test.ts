@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { once } from 'node:events';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
@@ -11,6 +11,7 @@ import { freePort, startChildServer, type ChildServer } from '@tests/support/chi
 import { TEST_ADMIN, type TestServer } from '@tests/support/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, signIn } from './core-helpers';
+import { testFileBytes } from '@tests/support/files';
 
 /**
  * SIGTERM to the real start command (src/server/main.ts): it stops listening at once, hands
@@ -59,7 +60,7 @@ describe.skipIf(skipReason !== null)('graceful shutdown of a real server process
     // 1. A sent delivery whose scan hangs: clamd accepts and never answers, so the job is running.
     clamd.freeze();
     const scanned = await draft('Scanned at shutdown');
-    const small = randomBytes(2000);
+    const small = testFileBytes(2000);
     const smallFile = await json(await call(server, admin, 'POST', `/api/2/deliveries/${scanned.deliveryUuid}/files`, { name: 'a.bin', size: small.length, mimeType: 'application/octet-stream' }), 201);
     const put = await fetch(`${child.url}/api/2/deliveries/${scanned.deliveryUuid}/files/${smallFile.fileId}/parts/0`, {
       method: 'PUT',
@@ -75,7 +76,7 @@ describe.skipIf(skipReason !== null)('graceful shutdown of a real server process
 
       // 2. A part upload, half sent.
       const uploading = await draft('Uploading at shutdown');
-      const big = randomBytes(1_048_576);
+      const big = testFileBytes(1_048_576);
       const bigFile = await json(await call(server, admin, 'POST', `/api/2/deliveries/${uploading.deliveryUuid}/files`, { name: 'b.bin', size: big.length, mimeType: 'application/octet-stream' }), 201);
       const part = httpRequest(`${child.url}/api/2/deliveries/${uploading.deliveryUuid}/files/${bigFile.fileId}/parts/0`, {
         method: 'PUT',

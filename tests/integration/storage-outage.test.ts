@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import { announceDeliveryFile, createDeliveryDraft } from '@shared/api/endpoints/delivery-send';
@@ -12,6 +12,7 @@ import { startTestServer, type TestServer } from '@tests/support/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUserAsAdmin, expectBackendError, signIn, signInAdmin, type Session } from './core-helpers';
 import { sessionClient } from './e2e-helpers';
+import { testFileBytes } from '@tests/support/files';
 
 /**
  * Issue 29 §3: the blob store goes away during uploads (the S3 test server stopped, the local blob
@@ -67,14 +68,14 @@ function outageSuite(name: string, setUp: () => Promise<Fixture>, tearDown: () =
     it('uploads in flight ride over the outage and finish by themselves; meanwhile a part answers 503 + Retry-After and a download answers 503 before any byte', async () => {
       const { server, alice } = fixture;
       const { client, fetch: aliceFetch } = sessionClient(server, alice);
-      const before = randomBytes(3 * PART_SIZE + 17);
+      const before = testFileBytes(3 * PART_SIZE + 17);
       const sent = await sentDelivery(fixture, before);
       // A file announced before the outage, for raw part PUTs during it.
       const probeDraft = await createDeliveryDraft(client, draft('Probe'));
       const probeFile = await announceDeliveryFile(client, probeDraft.deliveryUuid, { name: 'probe.bin', size: PART_SIZE, mimeType: 'application/octet-stream' });
 
-      const bytes = randomBytes(300 * PART_SIZE + 123);
-      const waitingBytes = randomBytes(40 * PART_SIZE);
+      const bytes = testFileBytes(300 * PART_SIZE + 123);
+      const waitingBytes = testFileBytes(40 * PART_SIZE);
       let broken: Promise<void> | undefined;
       const states: SendProgress['files'][number]['state'][] = [];
       const uploads: Array<Promise<SendResult>> = [

@@ -9,6 +9,7 @@ import { call, createUserAsAdmin, expectBackendError, signIn, signInAdmin, updat
 import { e2eActor, giveSecuPass, type E2eActor } from './e2e-helpers';
 import { createPlainRoom, roomCall, uploadRoomFile } from './room-upload-helpers';
 import { createE2eRoom, json, openRoomKey, uploadE2eFile } from './rooms-e2e-helpers';
+import { testFileBytes } from '@tests/support/files';
 
 /**
  * Storage quotas per room and per user (issue 32; shared/contract/storage-quotas.ts, server/README
@@ -91,14 +92,14 @@ describe('uploads against the quotas', () => {
     const room = await createPlainRoom(server, owner, 'Plain quota room');
     await roomCall(server, owner, 'PUT', ROOM_PATHS.access(room.uuid), 200, { user: email('member'), role: 'EDITOR' });
     await json(await setRoomQuota(admin, room.uuid, 5000), 200);
-    await uploadRoomFile(server, member, room.uuid, { name: 'a.bin', bytes: randomBytes(2000), partSize: PART_SIZE });
+    await uploadRoomFile(server, member, room.uuid, { name: 'a.bin', bytes: testFileBytes(2000), partSize: PART_SIZE });
     // The next version keeps the first one's bytes: 2000 + 1500 stored.
-    const second = await uploadRoomFile(server, member, room.uuid, { name: 'a.bin', bytes: randomBytes(1500), partSize: PART_SIZE, replace: true });
+    const second = await uploadRoomFile(server, member, room.uuid, { name: 'a.bin', bytes: testFileBytes(1500), partSize: PART_SIZE, replace: true });
     // In the trash the bytes still count.
     await roomCall(server, member, 'DELETE', ROOM_PATHS.file(room.uuid, second.uuid), 204);
     const refused = await expectBackendError(await call(server, member, 'POST', api(ROOM_PATHS.files(room.uuid)), { name: 'b.bin', size: 1501 }), 507, 'GlobalQuotaReachedException');
     expect(refused.metadata).toEqual({ spaceAvailable: 1500, spaceRequired: 1501, quota: 'room' });
-    await uploadRoomFile(server, member, room.uuid, { name: 'c.bin', bytes: randomBytes(1500), partSize: PART_SIZE });
+    await uploadRoomFile(server, member, room.uuid, { name: 'c.bin', bytes: testFileBytes(1500), partSize: PART_SIZE });
 
     const view = await quotaView(member, room.uuid);
     expect(view.room).toEqual({ used: 5000, total: 5000 });
@@ -113,7 +114,7 @@ describe('uploads against the quotas', () => {
     const outsiderUuid = await uuidOf(outsider);
     await json(await setUserQuota(admin, outsiderUuid, 3000), 200);
     try {
-      await uploadRoomFile(server, outsider, room.uuid, { name: 'ok.bin', bytes: randomBytes(2500), partSize: PART_SIZE });
+      await uploadRoomFile(server, outsider, room.uuid, { name: 'ok.bin', bytes: testFileBytes(2500), partSize: PART_SIZE });
       const refused = await expectBackendError(await call(server, outsider, 'POST', api(ROOM_PATHS.files(room.uuid)), { name: 'big.bin', size: 501 }), 507, 'GlobalQuotaReachedException');
       expect(refused.metadata).toEqual({ spaceAvailable: 500, spaceRequired: 501, quota: 'user' });
       expect((await quotaView(outsider)).user).toEqual({ used: 2500, total: 3000 });

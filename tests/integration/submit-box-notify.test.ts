@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { createApiClient, type ApiClient } from '@shared/api/client';
 import { SECURITY_LEVELS } from '@shared/contract/constants';
 import { SUBMIT_TICKET_PAGE, SUBMIT_TICKET_PATHS, type SubmitBox, type SubmitStartResponse } from '@shared/contract/submit-box';
@@ -11,6 +10,7 @@ import { startTestSmtpServer, type TestSmtpServer } from '@tests/support/smtp';
 import type { ParsedMail } from 'mailparser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createUserAsAdmin, expectBackendError, signIn, signInAdmin, type Session } from './core-helpers';
+import { testFileBytes } from '@tests/support/files';
 
 // The submit box's notification setting (issue 16 §1) with a real SMTP server in-process: the
 // owner is mailed about a submission when the setting is on, and not when it is off (the
@@ -66,7 +66,7 @@ async function submitOnce(boxUuid: string): Promise<string> {
   const result = await sendDelivery({
     client: bearerClient(session.sessionToken),
     draft: { deliveryUuid: session.deliveryUuid },
-    files: [{ name: 'a.bin', blob: new Blob([randomBytes(500)]) }],
+    files: [{ name: 'a.bin', blob: new Blob([testFileBytes(500)]) }],
     transform: async (source) => blobUpload(source.blob),
   });
   expect(result.ok, JSON.stringify(!result.ok && result.error)).toBe(true);

@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { createApiClient, type ApiClient } from '@shared/api/client';
 import { DELIVERY_PATHS, DELIVERY_SETTING_KEYS } from '@shared/contract/deliveries';
 import { SECURITY_LEVELS } from '@shared/contract/constants';
@@ -19,6 +19,7 @@ import { addressedTo, extractLink, readMailbox, waitForMailboxMail } from '@test
 import { startTestServer, type TestServer } from '@tests/support/server';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { call, createUserAsAdmin, expectBackendError, forgetFailures, signIn, signInAdmin, updateSettings, type Session } from './core-helpers';
+import { testFileBytes } from '@tests/support/files';
 
 // The submit box against the real server (SQLite, or PostgreSQL with KUVERT_TEST_DATABASE_URL):
 // owner settings and denials, ticket mails and their rate limits, every §8 state, the single use
@@ -257,8 +258,8 @@ describe('submit box', () => {
     await expectBackendError(await fetch(`${server.url}${api(DELIVERY_PATHS.send(otherUuid))}`, { method: 'POST', headers: bearer }), 403, 'AccessDeniedException');
     expect((await fetch(`${server.url}${api('/user')}`, { headers: { cookie: `KUVERT_SESSION=${started.sessionToken}` } })).status).not.toBe(200);
 
-    const first = randomBytes(3000);
-    const second = randomBytes(700);
+    const first = testFileBytes(3000);
+    const second = testFileBytes(700);
     const result = await sendDelivery({
       client: bearerClient(started.sessionToken),
       draft: { deliveryUuid: started.deliveryUuid },

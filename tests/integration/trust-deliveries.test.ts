@@ -15,6 +15,7 @@ import { e2eActor, e2eOf, giveSecuPass, sessionClient } from './e2e-helpers';
 import { deliveryContentUrl } from '@shared/api/endpoints/delivery-read';
 import { downloadE2eFile, openE2eDelivery } from '@shared/transfer';
 import { establishPair, runTrustJobs, signedPost, transferOf, trustOne, type TrustSide } from './trust-helpers';
+import { testFileBytes } from '@tests/support/files';
 
 // Trust networks, slice 2 (issue 30 §2): deliveries across a connection between two real servers —
 // A on SQLite, B on PostgreSQL when KUVERT_TEST_DATABASE_URL is set — connected through their admin
@@ -139,7 +140,7 @@ const announce = (overrides: Record<string, unknown> = {}) => ({
 
 describe('deliveries across a connection', () => {
   it('level 1 A→B: pushed to B, in bob’s inbox on B with B’s own mail; no link mail leaves A for him; his download is a receipt on A', async () => {
-    const bytes = randomBytes(3 * PART_SIZE + 17);
+    const bytes = testFileBytes(3 * PART_SIZE + 17);
     const subject = `Level 1 ${randomUUID()}`;
     const deliveryUuid = await send(a, alice, ['bob@b.example'], 0, [{ name: 'report.pdf', bytes }], subject);
     // Before the job ran: waiting for the partner server.
@@ -166,7 +167,7 @@ describe('deliveries across a connection', () => {
   });
 
   it('level 2 B→A: anna finds it in her inbox on A, downloads identical bytes; bert sees downloaded', async () => {
-    const bytes = randomBytes(2 * PART_SIZE);
+    const bytes = testFileBytes(2 * PART_SIZE);
     const subject = `Level 2 ${randomUUID()}`;
     const deliveryUuid = await send(b, bert, ['anna@a.example'], 10, [{ name: 'contract.bin', bytes }], subject);
     await runJobs();
@@ -179,7 +180,7 @@ describe('deliveries across a connection', () => {
   });
 
   it('partner down: pending and waiting, nothing lost; an interrupted transfer resumes with the missing parts only', async () => {
-    const bytes = randomBytes(5 * PART_SIZE);
+    const bytes = testFileBytes(5 * PART_SIZE);
     proxy.down = true;
     const deliveryUuid = await send(a, alice, ['bob@b.example'], 0, [{ name: 'big.bin', bytes }]);
     await a.app.jobs.whenIdle();
@@ -248,7 +249,7 @@ describe('deliveries across a connection', () => {
 
   it('the sender withdraws a delivery still waiting for the partner: it never reaches B', async () => {
     proxy.down = true;
-    const deliveryUuid = await send(a, alice, ['bob@b.example'], 0, [{ name: 'oops.bin', bytes: randomBytes(100) }]);
+    const deliveryUuid = await send(a, alice, ['bob@b.example'], 0, [{ name: 'oops.bin', bytes: testFileBytes(100) }]);
     await a.app.jobs.whenIdle();
     proxy.down = false;
     expect((await call(a, alice, 'DELETE', `/api/2${DELIVERY_PATHS.one(deliveryUuid)}`)).status).toBe(204);
@@ -281,7 +282,7 @@ describe('deliveries across a connection', () => {
   });
 
   it('a refusal by B ends the transfer as failed at once; the sender sees it', async () => {
-    const deliveryUuid = await send(a, alice, ['nobody@b.example'], 0, [{ name: 'x.bin', bytes: randomBytes(10) }]);
+    const deliveryUuid = await send(a, alice, ['nobody@b.example'], 0, [{ name: 'x.bin', bytes: testFileBytes(10) }]);
     await a.app.jobs.whenIdle();
     expect(await transferOf(a, deliveryUuid)).toMatchObject({ state: 'failed', attempts: 1 });
     expect((await detail(a, alice, deliveryUuid)).recipients[0]).toMatchObject({ partnerServer: { state: 'failed' } });
@@ -289,7 +290,7 @@ describe('deliveries across a connection', () => {
   });
 
   it('B takes a part only with the bytes its signed digest names, and completes only with every part', async () => {
-    const bytes = randomBytes(10);
+    const bytes = testFileBytes(10);
     const transferId = randomUUID();
     const fileId = randomUUID();
     const file = { fileId, name: 'f.bin', size: 10, mimeType: 'application/octet-stream', partSize: PART_SIZE, partCount: 1, parts: [sha256(bytes)] };
@@ -305,7 +306,7 @@ describe('deliveries across a connection', () => {
   // Last: it deletes the connection.
   it('a deleted connection: B refuses its calls as revoked, A sends to B’s domain by mail again; what B has stays readable', async () => {
     const subject = `Before delete ${randomUUID()}`;
-    await send(a, alice, ['bob@b.example'], 0, [{ name: 'kept.bin', bytes: randomBytes(50) }], subject);
+    await send(a, alice, ['bob@b.example'], 0, [{ name: 'kept.bin', bytes: testFileBytes(50) }], subject);
     await runJobs();
     expect((await call(b, adminB, 'DELETE', trustOne(onB.connectionId))).status).toBe(204);
     const revoked = await expectBackendError(await signedToB(TRUST_DELIVERY_PATHS.announce, announce()), 401, TRUST_SIGNATURE_ERROR);
@@ -316,13 +317,13 @@ describe('deliveries across a connection', () => {
 
     // Waiting when A's administrator deletes the connection: it fails at its next attempt.
     proxy.down = true;
-    const waiting = await send(a, alice, ['bob@b.example'], 0, [{ name: 'late.bin', bytes: randomBytes(10) }]);
+    const waiting = await send(a, alice, ['bob@b.example'], 0, [{ name: 'late.bin', bytes: testFileBytes(10) }]);
     await a.app.jobs.whenIdle();
     proxy.down = false;
     expect((await call(a, adminA, 'DELETE', trustOne(onA.connectionId))).status).toBe(204);
     await runJobs();
     expect(await transferOf(a, waiting)).toMatchObject({ state: 'failed', last_error: 'The trust connection was deleted' });
-    const deliveryUuid = await send(a, alice, ['bob@b.example'], 0, [{ name: 'mail.bin', bytes: randomBytes(10) }]);
+    const deliveryUuid = await send(a, alice, ['bob@b.example'], 0, [{ name: 'mail.bin', bytes: testFileBytes(10) }]);
     await expect(transferOf(a, deliveryUuid)).rejects.toThrow();
     expect((await detail(a, alice, deliveryUuid)).recipients[0]!.partnerServer).toBeUndefined();
     expect((await mailsTo(a, 'bob@b.example')).length).toBeGreaterThan(0);

@@ -1,10 +1,11 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { createApiClient } from '@shared/api/client';
 import { sendDelivery } from '@shared/transfer';
 import { DELIVERY_PATHS } from '@shared/contract/deliveries';
 import { startTestServer, type TestServer } from '@tests/support/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUserAsAdmin, signIn, signInAdmin, type Session } from './core-helpers';
+import { testFileBytes } from '@tests/support/files';
 
 /** The product's part size: a part arrives as many socket chunks, so the blob write waits for 'drain' many times. */
 const PART_SIZE = 5 * 1_048_576;
@@ -26,7 +27,7 @@ describe('part uploads', () => {
     const onWarning = (warning: Error) => warnings.push(warning);
     process.on('warning', onWarning);
     try {
-      const bytes = randomBytes(3 * PART_SIZE + 1234);
+      const bytes = testFileBytes(3 * PART_SIZE + 1234);
       const fetchWithCookie = (input: RequestInfo | URL, init: RequestInit = {}) =>
         fetch(String(input), { ...init, headers: { ...(init.headers as Record<string, string>), cookie: alice.cookie } });
       const client = createApiClient({ backendUrl: server.url, fetch: fetchWithCookie });

@@ -14,6 +14,7 @@ import type { KuvertConfigInput } from '@server/config';
 import { openDatabase } from '@server/db/database';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createUserAsAdmin, expectBackendError, signIn, signInAdmin, type Session } from './core-helpers';
+import { testFileBytes } from '@tests/support/files';
 
 const skipReason = clamdUnavailable();
 if (skipReason) console.warn(skipReason);
@@ -140,7 +141,7 @@ describe.skipIf(skipReason !== null)('virus scan with a real clamd', () => {
   });
 
   it('a clean file: in progress at send, nobody mailed before the verdict, then clean, mailed and downloadable bit-exact', async () => {
-    const bytes = randomBytes(5 * PART_SIZE + 77);
+    const bytes = testFileBytes(5 * PART_SIZE + 77);
     const subject = 'Scan clean L1';
     const { sent, deliveryUuid, fileId } = await sendWithFile(server, actors.alice, { subject, level: 0, name: 'figures.pdf', bytes });
     expect(sent.reviewState).toBe('inProgress');
@@ -164,7 +165,7 @@ describe.skipIf(skipReason !== null)('virus scan with a real clamd', () => {
 
   it('EICAR across a part boundary: blocked by the virus scanner, never downloadable, the recipient never mailed, the sender told', async () => {
     // The signature starts 30 bytes before the end of part 0: only a whole-file scan sees it.
-    const bytes = Buffer.concat([randomBytes(PART_SIZE - 30), EICAR, randomBytes(2 * PART_SIZE)]);
+    const bytes = Buffer.concat([testFileBytes(PART_SIZE - 30), EICAR, randomBytes(2 * PART_SIZE)]);
     const subject = 'Scan virus L2';
     const { deliveryUuid, fileId } = await sendWithFile(server, actors.alice, { subject, level: 10, name: 'invoice.pdf', bytes });
     const outcome = await reviewOutcome(server, actors.alice, deliveryUuid);
@@ -211,7 +212,7 @@ describe.skipIf(skipReason !== null)('virus scan with a real clamd', () => {
     await clamd.stop();
     try {
       const subject = 'Scan down';
-      const { sent, deliveryUuid, fileId } = await sendWithFile(server, actors.alice, { subject, level: 10, name: 'a.pdf', bytes: randomBytes(3000) });
+      const { sent, deliveryUuid, fileId } = await sendWithFile(server, actors.alice, { subject, level: 10, name: 'a.pdf', bytes: testFileBytes(3000) });
       expect(sent.reviewState).toBe('inProgress');
       // While retrying: listed, in progress, not downloadable.
       await expectRefused(await content(server, actors.bob, deliveryUuid, fileId), 'inProgress', 'scanInProgress');
@@ -233,7 +234,7 @@ describe.skipIf(skipReason !== null)('virus scan with a real clamd', () => {
   it('clamd hung (accepts, never answers): each scan times out, then "scan failed"', async () => {
     clamd.freeze();
     try {
-      const { deliveryUuid } = await sendWithFile(server, actors.alice, { subject: 'Scan hung', level: 0, name: 'b.pdf', bytes: randomBytes(2000) });
+      const { deliveryUuid } = await sendWithFile(server, actors.alice, { subject: 'Scan hung', level: 0, name: 'b.pdf', bytes: testFileBytes(2000) });
       const outcome = await reviewOutcome(server, actors.alice, deliveryUuid);
       expect(outcome.reviewState).toBe('blockedReviewerFailed');
       const job = await failedJob(server);
@@ -263,7 +264,7 @@ describe.skipIf(skipReason !== null)('virus scan with a real clamd', () => {
     let second: TestServer | null = null;
     try {
       const firstActors = await setUp(first);
-      const bytes = randomBytes(4000);
+      const bytes = testFileBytes(4000);
       const subject = 'Scan resumed';
       const { deliveryUuid, fileId } = await sendWithFile(first, firstActors.alice, { subject, level: 0, name: 'd.pdf', bytes });
       // Wait for the first (failed) attempt, then stop this server with the job still queued.
@@ -304,7 +305,7 @@ describe.skipIf(skipReason !== null)('virus scan with a real clamd', () => {
     try {
       const firstActors = await setUp(first);
       const subject = 'Scan handed back';
-      const { deliveryUuid } = await sendWithFile(first, firstActors.alice, { subject, level: 10, name: 'f.pdf', bytes: randomBytes(3000) });
+      const { deliveryUuid } = await sendWithFile(first, firstActors.alice, { subject, level: 10, name: 'f.pdf', bytes: testFileBytes(3000) });
       const deadline = Date.now() + 10_000;
       while ((await first.app.db.selectFrom('jobs').select('state').where('unique_key', 'is', null).executeTakeFirst())?.state !== 'running') {
         if (Date.now() > deadline) throw new Error('the scan did not start');
@@ -346,7 +347,7 @@ describe('scanning off (no KUVERT_CLAMD)', () => {
   afterAll(() => server?.close());
 
   it('attachments are "not scanned", downloadable and mailed at once', async () => {
-    const bytes = randomBytes(2500);
+    const bytes = testFileBytes(2500);
     const subject = 'No scan';
     const { sent, deliveryUuid, fileId } = await sendWithFile(server, actors.alice, { subject, level: 10, name: 'e.pdf', bytes });
     expect(sent.reviewState).toBe('notReviewed');

@@ -12,6 +12,7 @@ import { basicAuth, call, createUserAsAdmin, postAuth, signInAdmin, type Session
 import { e2eActor, e2eOf, giveSecuPass, type E2eActor } from '../integration/e2e-helpers';
 import { balancer, clusterUnavailable, provenUser, proveUser, SERVER_HEADER, SERVER_NAMES, startCluster, type Cluster } from './cluster';
 import { totpCodes } from '@tests/support/totp';
+import { testFileBytes } from '@tests/support/files';
 
 /**
  * Issue 18 §2: PostgreSQL, the S3 server, THREE real Kuvert processes and HAProxy (deploy/haproxy.cfg:
@@ -177,7 +178,7 @@ describe.skipIf(skip !== null)('three Kuvert servers behind HAProxy (PostgreSQL,
     const result = await sendDelivery({
       client: alice.client,
       draft: { recipients: ['bob@example.test'], subject, body: 'Scanned once.', securityLevel: SECURITY_LEVELS.LEVEL_1 as 0 },
-      files: [{ name: 'a.bin', blob: blobOf(new Uint8Array(randomBytes(300 * 1024))), mimeType: 'application/octet-stream' }],
+      files: [{ name: 'a.bin', blob: blobOf(new Uint8Array(testFileBytes(300 * 1024))), mimeType: 'application/octet-stream' }],
     });
     expect(result.ok, JSON.stringify(!result.ok && result.error)).toBe(true);
     await cluster.smtp.waitForMail((m) => (m.subject ?? '').includes(subject) || (m.text ?? '').includes(subject), 60_000);
