@@ -20,6 +20,8 @@ export interface BrowserCpu {
   byKind: Record<ChromiumKind, number>;
   /** The renderers' CPU by thread name (`CrRendererMain` the page, `DedicatedWorker` the crypto Worker, `ThreadPoolForeg` WebCrypto's jobs, `V8 DefaultWorke` garbage collection…); threads that ended are missing. */
   rendererThreads?: Record<string, number>;
+  /** The renderers' minor page faults by thread name (fresh memory: shared/transfer/README "Where the rest of the room upload's figure goes"). */
+  rendererFaults?: Record<string, number>;
 }
 
 const read = (path: string): string | null => {
@@ -44,8 +46,11 @@ const secondsOfStat = (stat: string): { parent: number; seconds: number } => {
   return { parent: Number(fields[1]), seconds: (Number(fields[11]) + Number(fields[12])) / 100 };
 };
 
+/** Minor page faults (field 10 of /proc/…/stat). */
+const minorFaultsOfStat = (stat: string): number => Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[7]);
+
 /** Cumulative CPU seconds of each thread of a renderer (`pid/tid` → name, seconds). */
-function threadsOf(pid: number, into: Map<string, { name: string; seconds: number }>): void {
+function threadsOf(pid: number, into: Map<string, { name: string; seconds: number; faults: number }>): void {
   let tids: string[] = [];
   try {
     tids = readdirSync(`/proc/${pid}/task`);
@@ -54,12 +59,12 @@ function threadsOf(pid: number, into: Map<string, { name: string; seconds: numbe
   }
   for (const tid of tids) {
     const stat = read(`/proc/${pid}/task/${tid}/stat`);
-    if (stat) into.set(`${pid}/${tid}`, { name: stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')), seconds: secondsOfStat(stat).seconds });
+    if (stat) into.set(`${pid}/${tid}`, { name: stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')), seconds: secondsOfStat(stat).seconds, faults: minorFaultsOfStat(stat) });
   }
 }
 
 /** Cumulative CPU seconds per Chromium process descended from this one (pid → kind, seconds). */
-function snapshot(threads?: Map<string, { name: string; seconds: number }>): Map<number, { kind: ChromiumKind; seconds: number }> {
+function snapshot(threads?: Map<string, { name: string; seconds: number; faults: number }>): Map<number, { kind: ChromiumKind; seconds: number }> {
   const stats = new Map<number, { parent: number; seconds: number }>();
   for (const entry of readdirSync('/proc')) {
     const pid = Number(entry);
@@ -87,17 +92,21 @@ function snapshot(threads?: Map<string, { name: string; seconds: number }>): Map
 
 /** The CPU Chromium's processes spent while `work` ran. */
 export async function measureBrowserCpu<T>(work: () => Promise<T>): Promise<{ result: T; cpu: BrowserCpu }> {
-  const threadsBefore = new Map<string, { name: string; seconds: number }>();
-  const threadsAfter = new Map<string, { name: string; seconds: number }>();
+  const threadsBefore = new Map<string, { name: string; seconds: number; faults: number }>();
+  const threadsAfter = new Map<string, { name: string; seconds: number; faults: number }>();
   const before = snapshot(threadsBefore);
   const result = await work();
   const after = snapshot(threadsAfter);
   const rendererThreads: Record<string, number> = {};
-  for (const [key, { name, seconds }] of threadsAfter) rendererThreads[name] = (rendererThreads[name] ?? 0) + seconds - (threadsBefore.get(key)?.seconds ?? 0);
+  const rendererFaults: Record<string, number> = {};
+  for (const [key, { name, seconds, faults }] of threadsAfter) {
+    rendererThreads[name] = (rendererThreads[name] ?? 0) + seconds - (threadsBefore.get(key)?.seconds ?? 0);
+    rendererFaults[name] = (rendererFaults[name] ?? 0) + faults - (threadsBefore.get(key)?.faults ?? 0);
+  }
   const byKind = Object.fromEntries(KINDS.map((kind) => [kind, 0])) as Record<ChromiumKind, number>;
   for (const [pid, { kind, seconds }] of after) byKind[kind] += seconds - (before.get(pid)?.seconds ?? 0);
   const counted = KINDS.filter((kind) => COUNTED.has(kind)).reduce((sum, kind) => sum + byKind[kind], 0);
-  return { result, cpu: { counted, byKind, rendererThreads } };
+  return { result, cpu: { counted, byKind, rendererThreads, rendererFaults } };
 }
 
 /** "renderer 1.23, network 0.40, … (browser 0.80)" in CPU seconds. */
@@ -108,7 +117,12 @@ export function describeBrowserCpu(cpu: BrowserCpu): string {
     .sort((a, b) => b[1] - a[1])
     .slice(0, 5)
     .map(([name, seconds]) => `${name.trim()} ${seconds.toFixed(2)}`);
-  return `${cpu.counted.toFixed(2)} s (${parts.join(', ')}; browser process ${cpu.byKind.browser.toFixed(2)} s besides${threads.length > 0 ? `; renderer threads: ${threads.join(', ')}` : ''})`;
+  const faults = Object.entries(cpu.rendererFaults ?? {})
+    .filter(([, count]) => count >= 1000)
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 3)
+    .map(([name, count]) => `${name.trim()} ${(count / 1000).toFixed(0)}k`);
+  return `${cpu.counted.toFixed(2)} s (${parts.join(', ')}; browser process ${cpu.byKind.browser.toFixed(2)} s besides${threads.length > 0 ? `; renderer threads: ${threads.join(', ')}` : ''}${faults.length > 0 ? `; renderer page faults: ${faults.join(', ')}` : ''})`;
 }
 
 const median = (values: number[]) => {
