@@ -351,12 +351,13 @@ export class StreamDecoder {
 /** ciphertext → plaintext; errors as described on StreamDecoder. */
 export function createDecryptStream(options: DecryptStreamOptions): TransformStream<Uint8Array, Uint8Array> {
   const decoder = new StreamDecoder(options);
+  // One controller for the stream's life, so one `emit` too (not a closure per chunk).
+  let emit: (plaintext: Uint8Array) => void = () => undefined;
   return new TransformStream<Uint8Array, Uint8Array>({
-    async transform(chunk, controller) {
-      await decoder.push(chunk, (plaintext) => controller.enqueue(plaintext));
+    start(controller) {
+      emit = (plaintext) => controller.enqueue(plaintext);
     },
-    async flush(controller) {
-      await decoder.finish((plaintext) => controller.enqueue(plaintext));
-    },
+    transform: (chunk) => decoder.push(chunk, emit),
+    flush: () => decoder.finish(emit),
   });
 }

@@ -160,9 +160,11 @@ interface Run {
 
 /**
  * Stream encrypt / decrypt against raw WebCrypto (issue 35 §5), in rounds taken in turns: each
- * round runs raw encrypt, stream encrypt, raw decrypt and stream decrypt over the same bytes (the
- * pairs swap places every other round, so neither side always runs first), each run after a forced
- * garbage collection so none pays for the previous one's buffers. Per run: wall time, and the CPU
+ * round runs raw, coder and stream encrypt, then the same for decrypt, over the same bytes (the
+ * order reversed every other round, so no side always runs first), each run after a forced
+ * garbage collection so none pays for the previous one's buffers. Each round also runs the coder
+ * alone (StreamEncoder / StreamDecoder pushed the same chunks, no streams), which splits the stream's
+ * extra cost into the coder's and the WHATWG streams' around it. Per run: wall time, and the CPU
  * time the renderer (page thread, WebCrypto, the garbage collector's threads) spent, from /proc — it
  * moves far less with the load of other processes on the machine than the wall time does. Both
  * sides keep the same number of records in flight (RECORDS_IN_FLIGHT). The figures: medians over
@@ -176,18 +178,27 @@ async function streamThroughput(page: Page, totalMiB: number, rounds: number): P
     const { result, cpu } = await measureBrowserCpu(() => call(page, 'throughputRun', run));
     return { mibPerSecond: totalMiB / (result.ms / 1000), cpuMsPerMiB: (cpu.byKind.renderer * 1000) / totalMiB };
   };
-  const runs: Record<ThroughputRun, Run[]> = { 'raw-encrypt': [], 'stream-encrypt': [], 'raw-decrypt': [], 'stream-decrypt': [] };
+  const runs: Record<ThroughputRun, Run[]> = { 'raw-encrypt': [], 'coder-encrypt': [], 'stream-encrypt': [], 'raw-decrypt': [], 'coder-decrypt': [], 'stream-decrypt': [] };
   for (let r = 0; r < rounds; r++) {
-    const order: ThroughputRun[] = r % 2 === 0 ? ['raw-encrypt', 'stream-encrypt', 'raw-decrypt', 'stream-decrypt'] : ['stream-encrypt', 'raw-encrypt', 'stream-decrypt', 'raw-decrypt'];
-    for (const run of order) runs[run].push(await measure(run));
+    for (const kind of ['encrypt', 'decrypt'] as const) {
+      const order: ThroughputRun[] = [`raw-${kind}`, `coder-${kind}`, `stream-${kind}`];
+      for (const run of r % 2 === 0 ? order : order.reverse()) runs[run].push(await measure(run));
+    }
   }
   await cdp.detach();
   const figuresOf = (kind: 'encrypt' | 'decrypt', what: string): Figure[] => {
     const streamed = runs[`stream-${kind}`];
     const raw = runs[`raw-${kind}`];
     const wallRatios = streamed.map((run, i) => run.mibPerSecond / (raw[i] as Run).mibPerSecond);
-    const cpuRatios = streamed.map((run, i) => (raw[i] as Run).cpuMsPerMiB / Math.max(run.cpuMsPerMiB, 0.001));
+    // /proc counts whole ticks of 10 ms: no ratio divides by less than one tick (quick runs spend a few).
+    const tick = 10 / totalMiB;
+    const cpuRatio = (of: Run, to: Run) => Math.max(to.cpuMsPerMiB, tick) / Math.max(of.cpuMsPerMiB, tick);
+    const cpuRatios = streamed.map((run, i) => cpuRatio(run, raw[i] as Run));
     const list = (values: number[]) => values.map((value) => round(value)).join(' / ');
+    const coder = runs[`coder-${kind}`];
+    const medianCpu = (of: Run[]) => round(median(of.map((run) => run.cpuMsPerMiB)));
+    // Where the stream's extra CPU goes: the coder itself (StreamEncoder/StreamDecoder fed the same chunks directly, as the download service worker does), and the streams around it.
+    const split = `the coder alone (Stream${kind === 'encrypt' ? 'En' : 'De'}coder pushed directly, no streams): ${round(median(coder.map((run) => run.mibPerSecond)))} MiB/s, ${medianCpu(coder)} CPU-ms/MiB, ratio ${round(median(coder.map((run, i) => run.mibPerSecond / (raw[i] as Run).mibPerSecond)))}`;
     const common = `${totalMiB} MiB per run, median of ${rounds} rounds in turns, ${inFlight} records in flight on both sides`;
     return [
       figure({
@@ -206,7 +217,7 @@ async function streamThroughput(page: Page, totalMiB: number, rounds: number): P
         baseline: round(median(raw.map((run) => run.cpuMsPerMiB))),
         ratio: median(cpuRatios),
         target: 0.9,
-        note: `CPU time of the renderer (all its threads, /proc) per MiB of the runs of crypto.stream.${kind}.throughput; ratio = raw / stream, the median of the rounds' ratios ${list(cpuRatios)}`,
+        note: `CPU time of the renderer (all its threads, /proc) per MiB of the runs of crypto.stream.${kind}.throughput; ratio = raw / stream, the median of the rounds' ratios ${list(cpuRatios)}; ${split}, CPU ratio ${round(median(coder.map((run, i) => cpuRatio(run, raw[i] as Run))))}`,
       }),
     ];
   };

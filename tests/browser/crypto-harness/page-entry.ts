@@ -9,8 +9,8 @@ import { CryptoError } from '@shared/crypto/errors';
 import { SECUPASS_V3_PARAMETERS, deriveV3KeyEncryptionKey } from '@shared/crypto/secupass';
 import { DEFAULT_RECORD_SIZE, STREAM_HEADER_BYTES, ciphertextLength, recordCount, recordNonce } from '@shared/crypto/stream-format';
 import { RECORDS_IN_FLIGHT, contextFromHeader } from '@shared/crypto/stream-records';
-import { createDecryptStream } from '@shared/crypto/stream-decoder';
-import { bytesToStream, collectStream, createEncryptStream, encryptBytes } from '@shared/crypto/stream-encoder';
+import { StreamDecoder, createDecryptStream } from '@shared/crypto/stream-decoder';
+import { StreamEncoder, bytesToStream, collectStream, createEncryptStream, encryptBytes } from '@shared/crypto/stream-encoder';
 import { sha256 } from '@shared/crypto/subtle';
 import { contentCommitment } from '@shared/crypto/content-commitment';
 import { createSHA256 } from 'hash-wasm';
@@ -167,7 +167,7 @@ async function drain(stream: ReadableStream<Uint8Array>, onChunk?: (chunk: Uint8
 }
 
 /** What one throughput run measures: raw WebCrypto or the stream coder, encrypting or decrypting. */
-export type ThroughputRun = 'raw-encrypt' | 'stream-encrypt' | 'raw-decrypt' | 'stream-decrypt';
+export type ThroughputRun = 'raw-encrypt' | 'stream-encrypt' | 'coder-encrypt' | 'raw-decrypt' | 'stream-decrypt' | 'coder-decrypt';
 
 /** The bytes of the throughput runs, made once per size, untimed: one plaintext record and the stream's records. */
 let throughputInput: { total: number; fill: Uint8Array<ArrayBuffer>; records: Uint8Array[] } | null = null;
@@ -233,7 +233,27 @@ async function throughputRun(run: ThroughputRun, inFlight = RECORDS_IN_FLIGHT) {
   const start = performance.now();
   if (run === 'raw-encrypt') await rawEncrypt(total, fill, inFlight);
   else if (run === 'raw-decrypt') await rawDecrypt(records, inFlight);
-  else if (run === 'stream-encrypt') {
+  else if (run === 'coder-encrypt') {
+    // StreamEncoder fed the same chunks directly: the coder's own work without the streams around it.
+    const encoder = new StreamEncoder({ fileKey });
+    let bytes = 0;
+    const emit = (chunk: Uint8Array) => {
+      bytes += chunk.length;
+    };
+    await encoder.start(emit);
+    for (let done = 0; done < total; done += fill.length) await encoder.push(fill, emit);
+    await encoder.finish(emit);
+    if (bytes !== ciphertextLength(total, DEFAULT_RECORD_SIZE)) throw new Error('encrypt lost bytes');
+  } else if (run === 'coder-decrypt') {
+    const decoder = new StreamDecoder({ fileKey, plaintextLength: total });
+    let bytes = 0;
+    const emit = (chunk: Uint8Array) => {
+      bytes += chunk.length;
+    };
+    for (const record of records) await decoder.push(record, emit);
+    await decoder.finish(emit);
+    if (bytes !== total) throw new Error('decrypt lost bytes');
+  } else if (run === 'stream-encrypt') {
     const bytes = await drain(chunkSource(total, DEFAULT_RECORD_SIZE, fill).pipeThrough(createEncryptStream({ fileKey })));
     if (bytes !== ciphertextLength(total, DEFAULT_RECORD_SIZE)) throw new Error('encrypt lost bytes');
   } else {
