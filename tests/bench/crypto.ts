@@ -150,6 +150,9 @@ export async function runCryptoBench(options: CryptoBenchOptions = {}): Promise<
   }
 }
 
+/** MiB per slice of the stream-vs-raw runs: ~60 ms of AES-GCM, so the sides alternate several times a second. */
+const SLICE_MiB = 64;
+
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
 
 /** One run of the throughput group: wall MiB/s and the renderer's CPU milliseconds per MiB. */
@@ -160,29 +163,44 @@ interface Run {
 
 /**
  * Stream encrypt / decrypt against raw WebCrypto (issue 35 §5), in rounds taken in turns: each
- * round runs raw, coder and stream encrypt, then the same for decrypt, over the same bytes (the
- * order reversed every other round, so no side always runs first), each run after a forced
- * garbage collection so none pays for the previous one's buffers. Each round also runs the coder
- * alone (StreamEncoder / StreamDecoder pushed the same chunks, no streams), which splits the stream's
- * extra cost into the coder's and the WHATWG streams' around it. Per run: wall time, and the CPU
- * time the renderer (page thread, WebCrypto, the garbage collector's threads) spent, from /proc — it
- * moves far less with the load of other processes on the machine than the wall time does. Both
- * sides keep the same number of records in flight (RECORDS_IN_FLIGHT). The figures: medians over
- * the rounds; the ratio is the median of each round's own ratio (stream / raw of the same round).
+ * round puts `totalMiB` through raw WebCrypto, the coder alone (StreamEncoder / StreamDecoder pushed
+ * the same chunks, no streams) and the stream (createEncryptStream / createDecryptStream), in slices
+ * that take turns (the order reversed every other slice, so no side always runs first), each slice
+ * after a forced garbage collection so none pays for the previous one's buffers. The coder runs
+ * split the stream's extra cost into the coder's own and the WHATWG streams' around it. Per slice:
+ * wall time, and the CPU time the renderer (page thread, WebCrypto, the garbage collector's threads)
+ * spent, from /proc — it moves far less with the load of other processes than the wall time does.
+ * Both sides keep the same number of records in flight (RECORDS_IN_FLIGHT). The figures: medians
+ * over the rounds; the ratio is the median of each round's own ratio (stream / raw of that round).
  */
 async function streamThroughput(page: Page, totalMiB: number, rounds: number): Promise<Figure[]> {
-  const { inFlight } = await call(page, 'prepareThroughput', totalMiB);
+  // Each round's bytes go through in slices of SLICE_MiB, the sides taking turns slice by slice: a
+  // burst of load from other processes (they come and go within seconds here) lands on all sides
+  // of the slice alike instead of on whichever side had the whole second it hit.
+  const sliceMiB = Math.min(SLICE_MiB, totalMiB);
+  const slices = Math.max(1, Math.round(totalMiB / sliceMiB));
+  const { inFlight } = await call(page, 'prepareThroughput', sliceMiB);
   const cdp = await page.context().newCDPSession(page);
-  const measure = async (run: ThroughputRun): Promise<Run> => {
-    await cdp.send('HeapProfiler.collectGarbage');
-    const { result, cpu } = await measureBrowserCpu(() => call(page, 'throughputRun', run));
-    return { mibPerSecond: totalMiB / (result.ms / 1000), cpuMsPerMiB: (cpu.byKind.renderer * 1000) / totalMiB };
-  };
   const runs: Record<ThroughputRun, Run[]> = { 'raw-encrypt': [], 'coder-encrypt': [], 'stream-encrypt': [], 'raw-decrypt': [], 'coder-decrypt': [], 'stream-decrypt': [] };
+  /** Each slice's wall ratio stream / raw (a cross-check in the note: many more pairs than rounds). */
+  const sliceRatios = { encrypt: [] as number[], decrypt: [] as number[] };
   for (let r = 0; r < rounds; r++) {
     for (const kind of ['encrypt', 'decrypt'] as const) {
-      const order: ThroughputRun[] = [`raw-${kind}`, `coder-${kind}`, `stream-${kind}`];
-      for (const run of r % 2 === 0 ? order : order.reverse()) runs[run].push(await measure(run));
+      const spent = new Map<ThroughputRun, { ms: number; cpu: number }>();
+      for (let slice = 0; slice < slices; slice++) {
+        const sliceMs = new Map<ThroughputRun, number>();
+        const order: ThroughputRun[] = [`raw-${kind}`, `coder-${kind}`, `stream-${kind}`];
+        for (const run of (r + slice) % 2 === 0 ? order : order.reverse()) {
+          await cdp.send('HeapProfiler.collectGarbage');
+          const { result, cpu } = await measureBrowserCpu(() => call(page, 'throughputRun', run));
+          const sum = spent.get(run) ?? { ms: 0, cpu: 0 };
+          spent.set(run, { ms: sum.ms + result.ms, cpu: sum.cpu + cpu.byKind.renderer });
+          sliceMs.set(run, result.ms);
+        }
+        sliceRatios[kind].push((sliceMs.get(`raw-${kind}`) ?? 0) / (sliceMs.get(`stream-${kind}`) ?? 1));
+      }
+      const mib = slices * sliceMiB;
+      for (const [run, { ms, cpu }] of spent) runs[run].push({ mibPerSecond: mib / (ms / 1000), cpuMsPerMiB: (cpu * 1000) / mib });
     }
   }
   await cdp.detach();
@@ -191,7 +209,7 @@ async function streamThroughput(page: Page, totalMiB: number, rounds: number): P
     const raw = runs[`raw-${kind}`];
     const wallRatios = streamed.map((run, i) => run.mibPerSecond / (raw[i] as Run).mibPerSecond);
     // /proc counts whole ticks of 10 ms: no ratio divides by less than one tick (quick runs spend a few).
-    const tick = 10 / totalMiB;
+    const tick = 10 / (slices * sliceMiB);
     const cpuRatio = (of: Run, to: Run) => Math.max(to.cpuMsPerMiB, tick) / Math.max(of.cpuMsPerMiB, tick);
     const cpuRatios = streamed.map((run, i) => cpuRatio(run, raw[i] as Run));
     const list = (values: number[]) => values.map((value) => round(value)).join(' / ');
@@ -199,7 +217,7 @@ async function streamThroughput(page: Page, totalMiB: number, rounds: number): P
     const medianCpu = (of: Run[]) => round(median(of.map((run) => run.cpuMsPerMiB)));
     // Where the stream's extra CPU goes: the coder itself (StreamEncoder/StreamDecoder fed the same chunks directly, as the download service worker does), and the streams around it.
     const split = `the coder alone (Stream${kind === 'encrypt' ? 'En' : 'De'}coder pushed directly, no streams): ${round(median(coder.map((run) => run.mibPerSecond)))} MiB/s, ${medianCpu(coder)} CPU-ms/MiB, ratio ${round(median(coder.map((run, i) => run.mibPerSecond / (raw[i] as Run).mibPerSecond)))}`;
-    const common = `${totalMiB} MiB per run, median of ${rounds} rounds in turns, ${inFlight} records in flight on both sides`;
+    const common = `${slices * sliceMiB} MiB per side and round in slices of ${sliceMiB} MiB taken in turns, median of ${rounds} rounds, ${inFlight} records in flight on both sides`;
     return [
       figure({
         name: `crypto.stream.${kind}.throughput`,
@@ -208,7 +226,7 @@ async function streamThroughput(page: Page, totalMiB: number, rounds: number): P
         baseline: round(median(raw.map((run) => run.mibPerSecond))),
         ratio: median(wallRatios),
         target: 0.9,
-        note: `${what}; ${common}; the rounds' ratios ${list(wallRatios)}; renderer CPU ${round(median(streamed.map((run) => run.cpuMsPerMiB)))} vs ${round(median(raw.map((run) => run.cpuMsPerMiB)))} ms per MiB (figure crypto.stream.${kind}.cpu)`,
+        note: `${what}; ${common}; the rounds' ratios ${list(wallRatios)} (median of all ${sliceRatios[kind].length} slice pairs: ${round(median(sliceRatios[kind]))}); renderer CPU ${round(median(streamed.map((run) => run.cpuMsPerMiB)))} vs ${round(median(raw.map((run) => run.cpuMsPerMiB)))} ms per MiB (figure crypto.stream.${kind}.cpu)`,
       }),
       figure({
         name: `crypto.stream.${kind}.cpu`,
