@@ -76,7 +76,15 @@ export class StreamDecoder {
   private fullRecordBytes = 0;
   private expectedRecords: number | null = null;
   private expectedFinalBytes: number | null = null;
+  /** Bytes of the records being framed, when a chunk does not hold a whole record. */
   private accumulator = new Uint8Array(0);
+  /**
+   * Accumulators in rotation (the first made with the header, the others when first needed): a record
+   * cut from one is opened from it in place, no copy, and the bytes after it move to the next. One is
+   * refilled only RECORDS_IN_FLIGHT records later, when `submit` has settled the record cut from it.
+   */
+  private readonly accumulators: Uint8Array<ArrayBuffer>[] = [];
+  private accumulatorTurn = 0;
   private accumulated = 0;
   private index = 0;
   private finished = false;
@@ -188,6 +196,7 @@ export class StreamDecoder {
     this.context = context;
     this.fullRecordBytes = context.header.recordSize + STREAM_TAG_BYTES;
     this.accumulator = new Uint8Array(2 * this.fullRecordBytes);
+    this.accumulators.push(this.accumulator);
     const length = this.options.plaintextLength;
     if (length !== undefined) {
       this.expectedRecords = recordCount(length, context.header.recordSize);
@@ -227,11 +236,23 @@ export class StreamDecoder {
         if (this.failure) return;
         throw new StreamTruncatedError('The stream ends before its final record');
       }
-      const bytes = this.accumulator.slice(0, size);
-      this.accumulator.copyWithin(0, size, this.accumulated);
+      const bytes = this.accumulator.subarray(0, size);
+      this.nextAccumulator().set(this.accumulator.subarray(size, this.accumulated));
+      this.accumulator = this.accumulators[this.accumulatorTurn] as Uint8Array<ArrayBuffer>;
       this.accumulated -= size;
       await this.submit(bytes, isFinal, emit);
     }
+  }
+
+  /** Turns to the next accumulator in rotation (see `accumulators`) and returns it. */
+  private nextAccumulator(): Uint8Array<ArrayBuffer> {
+    this.accumulatorTurn = (this.accumulatorTurn + 1) % (RECORDS_IN_FLIGHT + 1);
+    let next = this.accumulators[this.accumulatorTurn];
+    if (!next) {
+      next = new Uint8Array(2 * this.fullRecordBytes);
+      this.accumulators[this.accumulatorTurn] = next;
+    }
+    return next;
   }
 
   /** Starts opening the next record (bytes must stay unchanged until settled). */
@@ -351,12 +372,13 @@ export class StreamDecoder {
 /** ciphertext → plaintext; errors as described on StreamDecoder. */
 export function createDecryptStream(options: DecryptStreamOptions): TransformStream<Uint8Array, Uint8Array> {
   const decoder = new StreamDecoder(options);
+  // One controller for the stream's life, so one `emit` too (not a closure per chunk).
+  let emit: (plaintext: Uint8Array) => void = () => undefined;
   return new TransformStream<Uint8Array, Uint8Array>({
-    async transform(chunk, controller) {
-      await decoder.push(chunk, (plaintext) => controller.enqueue(plaintext));
+    start(controller) {
+      emit = (plaintext) => controller.enqueue(plaintext);
     },
-    async flush(controller) {
-      await decoder.finish((plaintext) => controller.enqueue(plaintext));
-    },
+    transform: (chunk) => decoder.push(chunk, emit),
+    flush: () => decoder.finish(emit),
   });
 }

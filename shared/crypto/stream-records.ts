@@ -71,26 +71,28 @@ export async function contextFromHeader(fileKey: FileKeyMaterial, headerBytes: U
   return { header, headerBytes: exactHeader, headerHash: await sha256(exactHeader), contentKey };
 }
 
-export async function sealRecord(context: StreamContext, index: number, plaintext: Uint8Array, isFinal: boolean): Promise<Uint8Array<ArrayBuffer>> {
-  return aesGcmEncrypt({
-    key: context.contentKey,
-    iv: recordNonce(context.header.noncePrefix, index, isFinal),
-    plaintext,
-    additionalData: context.headerHash,
-  });
+/**
+ * Not `async` on purpose (like openRecord): WebCrypto's promise is handed on as it is, not wrapped in a
+ * second one that resolves a few microtask turns later — per record, on every stream. A bad index still
+ * rejects rather than throws.
+ */
+export function sealRecord(context: StreamContext, index: number, plaintext: Uint8Array, isFinal: boolean): Promise<Uint8Array<ArrayBuffer>> {
+  let iv: Uint8Array;
+  try {
+    iv = recordNonce(context.header.noncePrefix, index, isFinal);
+  } catch (error) {
+    return Promise.reject(error as Error);
+  }
+  return aesGcmEncrypt({ key: context.contentKey, iv, plaintext, additionalData: context.headerHash });
 }
 
 /** The plaintext, or null when the record does not authenticate as (index, isFinal). */
-export async function openRecord(
-  context: StreamContext,
-  index: number,
-  ciphertext: Uint8Array,
-  isFinal: boolean,
-): Promise<Uint8Array<ArrayBuffer> | null> {
-  return aesGcmDecrypt({
-    key: context.contentKey,
-    iv: recordNonce(context.header.noncePrefix, index, isFinal),
-    ciphertext,
-    additionalData: context.headerHash,
-  });
+export function openRecord(context: StreamContext, index: number, ciphertext: Uint8Array, isFinal: boolean): Promise<Uint8Array<ArrayBuffer> | null> {
+  let iv: Uint8Array;
+  try {
+    iv = recordNonce(context.header.noncePrefix, index, isFinal);
+  } catch (error) {
+    return Promise.reject(error as Error);
+  }
+  return aesGcmDecrypt({ key: context.contentKey, iv, ciphertext, additionalData: context.headerHash });
 }

@@ -58,35 +58,44 @@ export async function importAesGcmKey(raw: Uint8Array, usages: KeyUsage[] = ['en
   return subtle().importKey('raw', raw as Uint8Array<ArrayBuffer>, { name: 'AES-GCM', length: 256 }, false, usages);
 }
 
-export async function aesGcmEncrypt(options: {
+/** Not `async` (nor aesGcmDecrypt): one promise per call, WebCrypto's mapped, not a second wrapping it; throws still reject. */
+export function aesGcmEncrypt(options: {
   key: CryptoKey;
   iv: Uint8Array;
   plaintext: Uint8Array;
   additionalData: Uint8Array;
 }): Promise<Uint8Array<ArrayBuffer>> {
-  const out = await subtle().encrypt(
-    { name: 'AES-GCM', iv: options.iv as Uint8Array<ArrayBuffer>, additionalData: options.additionalData as Uint8Array<ArrayBuffer>, tagLength: 128 },
-    options.key,
-    options.plaintext as Uint8Array<ArrayBuffer>,
-  );
-  return new Uint8Array(out);
+  let sealing: Promise<ArrayBuffer>;
+  try {
+    sealing = subtle().encrypt(
+      { name: 'AES-GCM', iv: options.iv as Uint8Array<ArrayBuffer>, additionalData: options.additionalData as Uint8Array<ArrayBuffer>, tagLength: 128 },
+      options.key,
+      options.plaintext as Uint8Array<ArrayBuffer>,
+    );
+  } catch (error) {
+    return Promise.reject(error as Error);
+  }
+  return sealing.then(toBytes);
 }
 
-/** Returns null when the tag does not verify (callers turn that into their own error class). */
-export async function aesGcmDecrypt(options: {
+/** Resolves to null when the tag does not verify (callers turn that into their own error class). */
+export function aesGcmDecrypt(options: {
   key: CryptoKey;
   iv: Uint8Array;
   ciphertext: Uint8Array;
   additionalData: Uint8Array;
 }): Promise<Uint8Array<ArrayBuffer> | null> {
+  let opening: Promise<ArrayBuffer>;
   try {
-    const out = await subtle().decrypt(
+    opening = subtle().decrypt(
       { name: 'AES-GCM', iv: options.iv as Uint8Array<ArrayBuffer>, additionalData: options.additionalData as Uint8Array<ArrayBuffer>, tagLength: 128 },
       options.key,
       options.ciphertext as Uint8Array<ArrayBuffer>,
     );
-    return new Uint8Array(out);
   } catch (_error) {
-    return null;
+    return Promise.resolve(null);
   }
+  return opening.then(toBytes, () => null);
 }
+
+const toBytes = (buffer: ArrayBuffer): Uint8Array<ArrayBuffer> => new Uint8Array(buffer);

@@ -5,7 +5,7 @@
 import { writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { benchAddin } from './addin';
-import { runCryptoBench } from './crypto';
+import { QUICK, runCryptoBench } from './crypto';
 import { benchDownload } from './download';
 import { benchE2eZip } from './e2e-zip';
 import { benchPreview } from './preview';
@@ -28,7 +28,7 @@ export interface BenchOptions {
 
 const GROUPS: Record<string, (options: BenchOptions) => Promise<Figure[]>> = {
   server: () => benchServer(),
-  crypto: (options) => runCryptoBench(options.quick ? { throughputMiB: 8, heapMiB: 32 } : {}),
+  crypto: (options) => runCryptoBench(options.quick ? QUICK : {}),
   inbox: (options) => benchInbox(options),
   transfer: (options) => benchTransfer(options),
   addin: () => benchAddin(),

@@ -8,9 +8,9 @@ import { createCryptoProxy } from '@shared/crypto/proxy';
 import { CryptoError } from '@shared/crypto/errors';
 import { SECUPASS_V3_PARAMETERS, deriveV3KeyEncryptionKey } from '@shared/crypto/secupass';
 import { DEFAULT_RECORD_SIZE, STREAM_HEADER_BYTES, ciphertextLength, recordCount, recordNonce } from '@shared/crypto/stream-format';
-import { contextFromHeader } from '@shared/crypto/stream-records';
-import { createDecryptStream } from '@shared/crypto/stream-decoder';
-import { bytesToStream, collectStream, createEncryptStream, encryptBytes } from '@shared/crypto/stream-encoder';
+import { RECORDS_IN_FLIGHT, contextFromHeader } from '@shared/crypto/stream-records';
+import { StreamDecoder, createDecryptStream } from '@shared/crypto/stream-decoder';
+import { StreamEncoder, bytesToStream, collectStream, createEncryptStream, encryptBytes } from '@shared/crypto/stream-encoder';
 import { sha256 } from '@shared/crypto/subtle';
 import { contentCommitment } from '@shared/crypto/content-commitment';
 import { createSHA256 } from 'hash-wasm';
@@ -166,49 +166,97 @@ async function drain(stream: ReadableStream<Uint8Array>, onChunk?: (chunk: Uint8
   }
 }
 
-/** Raw WebCrypto baseline: AES-256-GCM over the same bytes in 512 KiB calls, one after another. */
-async function rawBaseline(totalBytes: number, fill: Uint8Array<ArrayBuffer>): Promise<number> {
-  const key = await crypto.subtle.importKey('raw', fileKey, { name: 'AES-GCM' }, false, ['encrypt']);
-  const iv = new Uint8Array(12);
-  const start = performance.now();
-  for (let done = 0, i = 0; done < totalBytes; done += DEFAULT_RECORD_SIZE, i++) {
-    new DataView(iv.buffer).setUint32(8, i);
-    await crypto.subtle.encrypt({ name: 'AES-GCM', iv, additionalData: new Uint8Array(32) }, key, fill);
-  }
-  return performance.now() - start;
+/** What one throughput run measures: raw WebCrypto or the stream coder, encrypting or decrypting. */
+export type ThroughputRun = 'raw-encrypt' | 'stream-encrypt' | 'coder-encrypt' | 'raw-decrypt' | 'stream-decrypt' | 'coder-decrypt';
+
+/** The bytes of the throughput runs, made once per size, untimed: one plaintext record and the stream's records. */
+let throughputInput: { total: number; fill: Uint8Array<ArrayBuffer>; records: Uint8Array[] } | null = null;
+
+async function prepareThroughput(totalMiB: number) {
+  const total = totalMiB * MiB;
+  const fill = pattern(DEFAULT_RECORD_SIZE);
+  // Chunk 0 is the header, then one chunk per record: what the decrypt runs read, raw and streamed.
+  const records: Uint8Array[] = [];
+  await drain(chunkSource(total, DEFAULT_RECORD_SIZE, fill).pipeThrough(createEncryptStream({ fileKey })), (chunk) => records.push(chunk));
+  throughputInput = { total, fill, records };
+  return { records: records.length, inFlight: RECORDS_IN_FLIGHT };
 }
 
 /**
- * Raw WebCrypto decrypt baseline: the stream's own records (chunk 0 is the header) opened one after
- * another with plain crypto.subtle.decrypt — the calls the decoder makes, without the decoder: its
- * key, nonces and associated data, the same distinct ciphertext bytes read from memory.
+ * Runs `calls` (one per record, in order) with up to `inFlight` of them pending at once — the raw
+ * baselines' loop, with the stream coders' concurrency (RECORDS_IN_FLIGHT) so both sides overlap
+ * alike; each output is dropped once it resolves, as the timed stream runs drop theirs.
  */
-async function rawDecryptBaseline(records: Uint8Array[]): Promise<number> {
-  const context = await contextFromHeader(fileKey, records[0] as Uint8Array);
-  const last = records.length - 1;
-  const start = performance.now();
-  for (let i = 1; i <= last; i++) {
-    const iv = recordNonce(context.header.noncePrefix, i - 1, i === last);
-    await crypto.subtle.decrypt({ name: 'AES-GCM', iv, additionalData: context.headerHash }, context.contentKey, records[i] as Uint8Array<ArrayBuffer>);
+async function overlapped(count: number, inFlight: number, call: (i: number) => Promise<ArrayBuffer>): Promise<void> {
+  const pending: Promise<ArrayBuffer>[] = [];
+  for (let i = 0; i < count; i++) {
+    pending.push(call(i));
+    if (pending.length >= inFlight) await pending.shift();
   }
-  return performance.now() - start;
+  await Promise.all(pending);
 }
 
-async function throughput(totalMiB: number, repetitions = 3) {
-  const total = totalMiB * MiB;
-  const fill = pattern(DEFAULT_RECORD_SIZE);
-  const best = { raw: Infinity, rawDecrypt: Infinity, encrypt: Infinity, decrypt: Infinity };
-  // The ciphertext for the decrypt runs is made once, untimed, and kept as its records.
-  const records: Uint8Array[] = [];
-  await drain(chunkSource(total, DEFAULT_RECORD_SIZE, fill).pipeThrough(createEncryptStream({ fileKey })), (chunk) => records.push(chunk));
-  // Raw and streamed runs alternate and the best of each counts, so load from other processes on
-  // this machine hits both alike. Like the raw loop, the timed encrypt run drops its output.
-  for (let r = 0; r < repetitions; r++) {
-    best.raw = Math.min(best.raw, await rawBaseline(total, fill));
-    let start = performance.now();
-    const cipherBytes = await drain(chunkSource(total, DEFAULT_RECORD_SIZE, fill).pipeThrough(createEncryptStream({ fileKey })));
-    best.encrypt = Math.min(best.encrypt, performance.now() - start);
-    if (cipherBytes !== ciphertextLengthOf(total)) throw new Error('encrypt lost bytes');
+/**
+ * Raw WebCrypto encrypt baseline: AES-256-GCM over the same 512 KiB of plaintext per record, with
+ * the stream's nonces and associated data (a 32-byte header hash), nothing else.
+ */
+async function rawEncrypt(total: number, fill: Uint8Array<ArrayBuffer>, inFlight: number): Promise<void> {
+  const context = await contextFromHeader(fileKey, throughputInput?.records[0] as Uint8Array);
+  const count = total / DEFAULT_RECORD_SIZE;
+  await overlapped(count, inFlight, (i) =>
+    crypto.subtle.encrypt({ name: 'AES-GCM', iv: recordNonce(context.header.noncePrefix, i, i === count - 1), additionalData: context.headerHash }, context.contentKey, fill),
+  );
+}
+
+/**
+ * Raw WebCrypto decrypt baseline: the stream's own records (chunk 0 is the header) opened with plain
+ * crypto.subtle.decrypt — the calls the decoder makes, without the decoder: its key, nonces and
+ * associated data, the same distinct ciphertext bytes read from memory.
+ */
+async function rawDecrypt(records: Uint8Array[], inFlight: number): Promise<void> {
+  const context = await contextFromHeader(fileKey, records[0] as Uint8Array);
+  const last = records.length - 1;
+  await overlapped(last, inFlight, (i) =>
+    crypto.subtle.decrypt(
+      { name: 'AES-GCM', iv: recordNonce(context.header.noncePrefix, i, i + 1 === last), additionalData: context.headerHash },
+      context.contentKey,
+      records[i + 1] as Uint8Array<ArrayBuffer>,
+    ),
+  );
+}
+
+/** One timed run over the prepared bytes (prepareThroughput first); wall ms. The bench reads the CPU around it. */
+async function throughputRun(run: ThroughputRun, inFlight = RECORDS_IN_FLIGHT) {
+  const input = throughputInput;
+  if (!input) throw new Error('prepareThroughput first');
+  const { total, fill, records } = input;
+  const start = performance.now();
+  if (run === 'raw-encrypt') await rawEncrypt(total, fill, inFlight);
+  else if (run === 'raw-decrypt') await rawDecrypt(records, inFlight);
+  else if (run === 'coder-encrypt') {
+    // StreamEncoder fed the same chunks directly: the coder's own work without the streams around it.
+    const encoder = new StreamEncoder({ fileKey });
+    let bytes = 0;
+    const emit = (chunk: Uint8Array) => {
+      bytes += chunk.length;
+    };
+    await encoder.start(emit);
+    for (let done = 0; done < total; done += fill.length) await encoder.push(fill, emit);
+    await encoder.finish(emit);
+    if (bytes !== ciphertextLength(total, DEFAULT_RECORD_SIZE)) throw new Error('encrypt lost bytes');
+  } else if (run === 'coder-decrypt') {
+    const decoder = new StreamDecoder({ fileKey, plaintextLength: total });
+    let bytes = 0;
+    const emit = (chunk: Uint8Array) => {
+      bytes += chunk.length;
+    };
+    for (const record of records) await decoder.push(record, emit);
+    await decoder.finish(emit);
+    if (bytes !== total) throw new Error('decrypt lost bytes');
+  } else if (run === 'stream-encrypt') {
+    const bytes = await drain(chunkSource(total, DEFAULT_RECORD_SIZE, fill).pipeThrough(createEncryptStream({ fileKey })));
+    if (bytes !== ciphertextLength(total, DEFAULT_RECORD_SIZE)) throw new Error('encrypt lost bytes');
+  } else {
     let index = 0;
     const replay = new ReadableStream<Uint8Array>({
       pull(controller) {
@@ -217,18 +265,10 @@ async function throughput(totalMiB: number, repetitions = 3) {
         else controller.close();
       },
     });
-    best.rawDecrypt = Math.min(best.rawDecrypt, await rawDecryptBaseline(records));
-    start = performance.now();
-    const plainBytes = await drain(replay.pipeThrough(createDecryptStream({ fileKey, plaintextLength: total })));
-    best.decrypt = Math.min(best.decrypt, performance.now() - start);
-    if (plainBytes !== total) throw new Error('decrypt lost bytes');
+    const bytes = await drain(replay.pipeThrough(createDecryptStream({ fileKey, plaintextLength: total })));
+    if (bytes !== total) throw new Error('decrypt lost bytes');
   }
-  const mibPerSecond = (ms: number) => totalMiB / (ms / 1000);
-  return { rawMiBps: mibPerSecond(best.raw), rawDecryptMiBps: mibPerSecond(best.rawDecrypt), encryptMiBps: mibPerSecond(best.encrypt), decryptMiBps: mibPerSecond(best.decrypt) };
-}
-
-function ciphertextLengthOf(total: number): number {
-  return ciphertextLength(total, DEFAULT_RECORD_SIZE);
+  return { ms: performance.now() - start };
 }
 
 async function unlockTime(repetitions = 3) {
@@ -301,7 +341,7 @@ async function decryptChecked(check: 'none' | 'sha256' | 'commitment') {
   return { ms: performance.now() - start };
 }
 
-const harness = { publishedVectors, knownAnswers, roomKnownAnswers, mutations, workerScenario, nonExtractable, throughput, unlockTime, streamGiB, prepareContentCheck, decryptChecked };
+const harness = { publishedVectors, knownAnswers, roomKnownAnswers, mutations, workerScenario, nonExtractable, prepareThroughput, throughputRun, unlockTime, streamGiB, prepareContentCheck, decryptChecked };
 (window as unknown as { kuvertCryptoHarness: typeof harness }).kuvertCryptoHarness = harness;
 export type CryptoHarness = typeof harness;
 
