@@ -156,7 +156,12 @@ export async function installSecurityHeaders(app: FastifyInstance, publicUrl: st
   const lists = securityHeaderLists(publicUrl, origins);
   app.addHook('onRequest', (request, reply, done) => {
     const list = request.routeOptions.config?.securityHeaders === 'addin' ? lists.addin : lists.web;
-    for (const [name, value] of list) reply.raw.setHeader(name, value);
+    // Into Fastify's own header object, not Node's (`reply.raw.setHeader`): with Node's set empty,
+    // writeHead takes Fastify's object as it is instead of merging it header by header into Node's,
+    // 1–2 µs less server CPU per answer (issue 35 §4). Every answer still carries them: Fastify
+    // writes this object for JSON, files, streams and errors, and the hijacked download
+    // (storage/pooled-body.ts) writes `reply.getHeaders()`, which includes it.
+    for (const [name, value] of list) void reply.header(name, value);
     done();
   });
   // Callback style: an async hook costs a promise and a turn of the microtask queue per answer.
