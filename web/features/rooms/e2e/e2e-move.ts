@@ -1,7 +1,7 @@
 import type { KeyHandle, UnlockedKeys } from '@shared/crypto/service';
 import type { MoveItem, MoveNames } from '../move-dialog';
 import { decryptNames, roomKeyOf } from './e2e-room-client';
-import { visitSiblingNames } from './e2e-sibling-names';
+import { listE2eNames } from './e2e-names';
 
 /**
  * The move-to dialog of an E2E room (move-dialog.tsx with a names source): folder names decrypted
@@ -26,14 +26,9 @@ export function e2eMoveNames(roomUuid: string, roomName: string, keysOf: () => P
   };
 }
 
-/** The kind of the target's item whose decrypted name equals the moved item's, or null. */
+/** The kind of the target's item whose decrypted name equals the moved item's, or null (every page of the target, as the server holds it now). */
 async function takenInTarget(roomUuid: string, roomKey: KeyHandle, targetUuid: string | null, item: MoveItem): Promise<'folder' | 'file' | null> {
   const lower = item.name.trim().toLowerCase();
-  let hit: 'folder' | 'file' | null = null;
-  await visitSiblingNames(roomUuid, roomKey, targetUuid, (name, sibling) => {
-    if (sibling.uuid === item.uuid || name.toLowerCase() !== lower) return false;
-    hit = sibling.kind;
-    return true;
-  });
-  return hit;
+  const hit = (await listE2eNames(roomUuid, roomKey, targetUuid)).find((sibling) => sibling.uuid !== item.uuid && sibling.name?.toLowerCase() === lower);
+  return hit?.kind ?? null;
 }
