@@ -12,7 +12,6 @@
 //   body1100             no look-up, 1 100 bytes more JSON body (the cost of answer bytes)
 //   real                 the Kuvert server's GET /api/2/user
 // Method and figures: server/README "Per-request cost of a signed-in call".
-import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import fastifyCookie from '@fastify/cookie';
 import SQLite from 'better-sqlite3';
@@ -21,6 +20,7 @@ import { SESSION_COOKIE } from '../../server/core/access';
 import { securityHeaderLists } from '../../server/core/security-headers';
 import { hashSessionToken } from '../../server/sessions/sessions-store';
 import { startTestServer } from '../support/server';
+import { autocannonChild } from './autocannon-child';
 
 const CONNECTIONS = 20;
 const VARIANTS = ['bare', 'sql', 'sql+twice', 'sql+cookie', 'sql+cookie+headers', 'body1100', 'real'];
@@ -31,21 +31,7 @@ const LOOKUP_SQL = `select u.id, u.uuid, u.username, u.email, u.first_name, u.la
   s.created_at as s_created_at, s.last_seen_at as s_last_seen_at, s.expires_at as s_expires_at, s.kind as s_kind
   from sessions s join users u on u.id = s.user_id where s.id = ?`;
 
-function autocannon(url: string, requests: number, cookie: string): Promise<void> {
-  const args = ['autocannon', '-c', String(CONNECTIONS), '-a', String(requests), '--json', '-H', `cookie=${cookie}`, url];
-  return new Promise((resolve, reject) => {
-    const child = spawn('npx', args, { stdio: ['ignore', 'pipe', 'inherit'] });
-    let out = '';
-    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-    child.on('error', reject);
-    child.on('exit', (code) => {
-      if (code !== 0) return reject(new Error(`autocannon exited ${code}`));
-      const result = JSON.parse(out) as { non2xx: number; errors: number };
-      if (result.non2xx > 0 || result.errors > 0) return reject(new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`));
-      resolve();
-    });
-  });
-}
+const autocannon = (url: string, requests: number, cookie: string) => autocannonChild(url, requests, { connections: CONNECTIONS, headers: { cookie } });
 
 /** Server CPU (user + system) per request in µs. */
 async function cpuPerRequest(url: string, requests: number, cookie: string): Promise<number> {

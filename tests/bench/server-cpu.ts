@@ -3,31 +3,15 @@
 // this process is the server's own CPU (plus an idle event loop). Not a bench group: the judged figure
 // is `npm run bench -- server`'s ratio; this is the figure to compare between two commits on a shared
 // machine (method in server/README "Per-request cost of a signed-in call").
-import { spawn } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import { Session } from 'node:inspector/promises';
 import Fastify from 'fastify';
 import { startTestServer } from '../support/server';
+import { autocannonChild } from './autocannon-child';
 
 const CONNECTIONS = 20;
 
-function autocannon(url: string, requests: number, headers: Record<string, string>): Promise<void> {
-  const args = ['autocannon', '-c', String(CONNECTIONS), '-a', String(requests), '--json'];
-  for (const [name, value] of Object.entries(headers)) args.push('-H', `${name}=${value}`);
-  args.push(url);
-  return new Promise((resolve, reject) => {
-    const child = spawn('npx', args, { stdio: ['ignore', 'pipe', 'inherit'] });
-    let out = '';
-    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-    child.on('error', reject);
-    child.on('exit', (code) => {
-      if (code !== 0) return reject(new Error(`autocannon exited ${code}`));
-      const result = JSON.parse(out) as { non2xx: number; errors: number };
-      if (result.non2xx > 0 || result.errors > 0) return reject(new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`));
-      resolve();
-    });
-  });
-}
+const autocannon = (url: string, requests: number, headers: Record<string, string>) => autocannonChild(url, requests, { connections: CONNECTIONS, headers });
 
 /** Server CPU per request in µs: user + system, and the system (kernel) part alone. */
 async function cpuPerRequest(url: string, requests: number, headers: Record<string, string> = {}): Promise<{ total: number; system: number }> {
