@@ -19,6 +19,7 @@ import Fastify from 'fastify';
 import { SESSION_COOKIE } from '../../server/core/access';
 import { securityHeaderLists } from '../../server/core/security-headers';
 import { hashSessionToken } from '../../server/sessions/sessions-store';
+import { signInAdmin } from '../integration/core-helpers';
 import { startTestServer } from '../support/server';
 import { autocannonChild } from './autocannon-child';
 
@@ -92,12 +93,7 @@ async function main(): Promise<void> {
   const server = await startTestServer();
   const targets: Array<{ variant: string; url: string; close?: () => Promise<void> }> = [];
   try {
-    const login = await fetch(`${server.url}/api/2/auth`, {
-      method: 'POST',
-      headers: { authorization: `Basic ${Buffer.from(`${server.admin.email}:${server.admin.password}`).toString('base64')}` },
-    });
-    const cookie = login.headers.get('set-cookie')?.split(';')[0];
-    if (login.status !== 200 || !cookie) throw new Error(`sign-in failed: ${login.status}`);
+    const { cookie } = await signInAdmin(server);
     const token = decodeURIComponent(cookie.slice(cookie.indexOf('=') + 1));
     for (const variant of variants) {
       if (variant === 'real') targets.push({ variant, url: `${server.url}/api/2/user` });

@@ -6,6 +6,7 @@
 import { writeFile } from 'node:fs/promises';
 import { Session } from 'node:inspector/promises';
 import Fastify from 'fastify';
+import { signInAdmin } from '../integration/core-helpers';
 import { startTestServer } from '../support/server';
 import { autocannonChild } from './autocannon-child';
 
@@ -51,12 +52,7 @@ async function main(): Promise<void> {
   }
   const server = await startTestServer();
   try {
-    const login = await fetch(`${server.url}/api/2/auth`, {
-      method: 'POST',
-      headers: { authorization: `Basic ${Buffer.from(`${server.admin.email}:${server.admin.password}`).toString('base64')}` },
-    });
-    const cookie = login.headers.get('set-cookie')?.split(';')[0];
-    if (login.status !== 200 || !cookie) throw new Error(`sign-in failed: ${login.status}`);
+    const { cookie } = await signInAdmin(server);
     const { total, system } = await cpuPerRequest(`${server.url}/api/2/user`, requests, { cookie });
     console.log(`GET /user (${server.app.databaseKind}): ${total.toFixed(1)} µs CPU per request (system ${system.toFixed(1)})`);
   } finally {
