@@ -26,7 +26,7 @@ export default defineConfig({
         resolve: { alias },
         test: {
           name: 'unit',
-          include: ['shared/**/*.test.ts', 'web/**/*.test.{ts,tsx}', 'addin/**/*.test.{ts,tsx}', 'server/**/*.test.ts', 'tests/lint/**/*.test.ts', 'tests/fixtures/**/*.test.ts', 'tests/support/**/*.test.ts'],
+          include: ['shared/**/*.test.ts', 'web/**/*.test.{ts,tsx}', 'addin/**/*.test.{ts,tsx}', 'server/**/*.test.ts', 'tests/lint/**/*.test.ts', 'tests/fixtures/**/*.test.ts', 'tests/support/**/*.test.ts', 'tests/bench/**/*.test.ts'],
           environment: 'node',
           maxWorkers: WORKERS,
         },

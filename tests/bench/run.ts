@@ -17,6 +17,7 @@ import { benchRoomsE2e } from './rooms-e2e';
 import { benchScale } from './scale';
 import { benchS3Store } from './s3-store';
 import { benchServer } from './server';
+import { withStillCosts } from './still-costs';
 import { benchTransfer } from './transfer';
 import { benchTrust } from './trust';
 import { benchUploadBrowser } from './upload-browser';
@@ -67,9 +68,10 @@ async function main(): Promise<void> {
   for (const name of names) {
     const started = Date.now();
     console.log(`== bench ${name}`);
-    const groupFigures = await GROUPS[name]!(options);
+    const groupFigures = (await GROUPS[name]!(options)).map(withStillCosts);
     for (const f of groupFigures) {
       console.log(`${f.pass ? 'PASS' : 'MISS'} ${f.name}: ${f.value} ${f.unit} (baseline ${f.baseline}, ratio ${f.ratio}, target ${f.targetOn === 'value' ? 'value' : 'ratio'} ${f.direction === 'max' ? '≤' : '≥'} ${f.target})`);
+      if (f.stillCosts) console.log(`     still costs: ${f.stillCosts}`);
     }
     console.log(`   ${name}: ${((Date.now() - started) / 1000).toFixed(1)} s`);
     figures.push(...groupFigures);
