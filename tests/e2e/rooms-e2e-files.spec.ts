@@ -2,7 +2,8 @@
 // multi-part upload through the transfer centre (the file read once, parts encrypted in the crypto
 // Worker, several PUTs in flight, progress shown while a part is held back), then the download
 // decrypts to the same SHA-256. A taken name asks (issue 31 §3): replace, keep both, and cancel
-// (no announce, the list, the file rows and the versions on the server unchanged; axe on the dialog).
+// (no announce, the list, the file rows and the versions on the server unchanged; axe on the dialog);
+// a name added since the page listed the folder keeps both, as the server holds the names now.
 import { createHash, randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { expect, type Page } from '@playwright/test';
@@ -128,16 +129,20 @@ test('uploading a taken name offers the version conflict: a new version replaces
   await expect(page.getByRole('row').filter({ hasText: 'plan.bin' }).filter({ hasText: owner.email })).toBeVisible({ timeout: 60_000 });
 
   // The folder's reload is held: the row still shows version 1 when its download is clicked. The
-  // page fetches the file's current key and metadata first and downloads version 2.
+  // page fetches the file's current key and metadata first and downloads version 2. Held from the
+  // question on: before asking, the upload reads the folder's names as the server holds them.
   let releaseList!: () => void;
   const listHeld = new Promise<void>((resolve) => (releaseList = resolve));
+  let holding = false;
   const folderCall = /\/api\/2\/rooms\/[0-9a-f-]{36}(\?[^/]*)?$/;
   await page.route(folderCall, async (route) => {
-    if (route.request().method() === 'GET') await listHeld;
+    if (holding && route.request().method() === 'GET') await listHeld;
     await route.continue();
   });
   await input.setInputFiles({ name: 'plan.bin', mimeType: 'application/octet-stream', buffer: Buffer.from(second) });
   const conflict = page.getByRole('alertdialog', { name: '“plan.bin” already exists' });
+  await expect(conflict).toBeVisible({ timeout: 30_000 });
+  holding = true;
   await conflict.getByRole('button', { name: 'Replace (new version)' }).click();
   await expect(conflict).toBeHidden();
   await expect(page.getByText('Upload finished: plan.bin').first()).toBeVisible({ timeout: 60_000 });
@@ -183,6 +188,26 @@ test('uploading a taken name offers the version conflict: a new version replaces
   await expect(versions.getByRole('button', { name: /^Download version \d+$/ })).toHaveText(['Download', 'Download']);
   // On the server too: the same file rows (none announced) and earlier versions as before the answer.
   expect(await storedIn(roomUuid)).toEqual(before);
+
+  // A name added since this page listed the folder (here by the same owner in a second tab) is not
+  // in its list, but the server holds it: the upload reads the folder's names as they are now and
+  // keeps both ("notes (1).bin") instead of making a twin the server cannot tell apart.
+  await versions.getByRole('button', { name: 'Close', exact: true }).click();
+  await expect(versions).toBeHidden();
+  const fourth = new Uint8Array(randomBytes(12_000));
+  const fifth = new Uint8Array(randomBytes(14_000));
+  const other = await page.context().newPage();
+  await other.goto(page.url());
+  await unlock(other);
+  await other.getByLabel('Upload files', { exact: true }).setInputFiles({ name: 'notes.bin', mimeType: 'application/octet-stream', buffer: Buffer.from(fourth) });
+  await expect(other.getByRole('row').filter({ hasText: 'notes.bin' }).filter({ hasText: owner.email })).toBeVisible({ timeout: 60_000 });
+  await other.close();
+  await expect(page.getByRole('row').filter({ hasText: 'notes.bin' })).toHaveCount(0);
+  await input.setInputFiles({ name: 'notes.bin', mimeType: 'application/octet-stream', buffer: Buffer.from(fifth) });
+  await expect(page.getByRole('row').filter({ hasText: 'notes (1).bin' }).filter({ hasText: owner.email })).toBeVisible({ timeout: 60_000 });
+  await expect(conflict).toBeHidden();
+  expect(await downloadSha(page, 'notes (1).bin')).toBe(sha256(fifth));
+  expect(await downloadSha(page, 'notes.bin')).toBe(sha256(fourth));
 });
 
 test('an E2E upload whose part keeps failing waits for the server and resumes by itself: the parts on the server are kept, the rest sent, the bytes equal', async ({ page }) => {

@@ -16,7 +16,7 @@ import { dropReadFailure, foldersToCreate, placedFromDrop, UnreadableDropError, 
 import { UploadFolderButton } from '../upload-folder-button';
 import { checkedRoomName, roomErrorText } from '../room-errors';
 import { VersionConflictDialog, type ConflictRequest } from '../version-dialogs';
-import { placementFor } from './e2e-file-ops';
+import { currentNamesOnce, placementFor } from './e2e-file-ops';
 import { listE2eNames } from './e2e-names';
 import { writableRoomKeyOf, type E2eFolderView } from './e2e-room-client';
 import { startE2eRoomUpload } from './e2e-upload';
@@ -134,8 +134,9 @@ export function E2eDropZone({ roomUuid, folderUuid, view }: { roomUuid: string; 
       return;
     }
     const folderOf = files.map((p) => tree.uuidOf.get(p.dirs.join('/')) ?? null);
+    const current = currentNamesOnce(roomUuid, keys, folderUuid);
     const placementOf = async (file: File, index: number) => {
-      if (files[index]!.dirs.length === 0) return placementFor(view, file, (name) => new Promise<VersionConflictChoice>((answer) => setConflict({ name, answer })));
+      if (files[index]!.dirs.length === 0) return placementFor(view, file, (name) => new Promise<VersionConflictChoice>((answer) => setConflict({ name, answer })), current);
       const taken = tree.filesIn(folderOf[index] ?? null);
       if (!taken.has(file.name.toLowerCase())) return {};
       for (let n = 1; ; n++) if (!taken.has(numberedName(file.name, n).toLowerCase())) return { name: numberedName(file.name, n) };

@@ -9,7 +9,8 @@ import { cryptoApi } from '@web/lib/crypto';
 import { checkedRoomName } from '../room-errors';
 import { numberedName, type VersionConflictChoice } from '../api/room-files';
 import { labelChange, relabelE2eFolder, type E2eFolderLabelsView } from './e2e-folder-labels';
-import { memberListVersionOf, writableRoomKeyOf, type E2eFolderView, type E2eListedFile, type E2eUploadPlacement } from './e2e-room-client';
+import { listE2eNames, type E2eNamedItem } from './e2e-names';
+import { memberListVersionOf, roomKeyOf, writableRoomKeyOf, type E2eFolderView, type E2eListedFile, type E2eUploadPlacement } from './e2e-room-client';
 
 /**
  * Renames and version conflicts of an E2E room (shared/crypto/README.md "7. Data rooms"): the
@@ -88,12 +89,29 @@ export function takenBy(view: E2eFolderView, name: string): 'folder' | 'file' | 
 /**
  * Where an upload goes when its name is taken: the version-conflict dialog of plain rooms decides
  * (a new version of that file, both kept as "name (1).ext", or skip). A folder of that name keeps both.
+ * `current` gives the folder's names as the server holds them now (`listE2eNames`, read once per
+ * upload by `currentNamesOnce`): the open list may be older than a file someone else added since,
+ * and the server cannot compare sealed names, so without it the upload would make a twin. A name
+ * taken only there keeps both (replacing it needs its verified row, which only the open list has).
  */
-export async function placementFor(view: E2eFolderView, file: File, ask: (name: string) => Promise<VersionConflictChoice>): Promise<E2eUploadPlacement | 'skip'> {
-  if (!takenIn(view, file.name)) return {};
+export async function placementFor(
+  view: E2eFolderView,
+  file: File,
+  ask: (name: string) => Promise<VersionConflictChoice>,
+  current?: () => Promise<readonly E2eNamedItem[]>,
+): Promise<E2eUploadPlacement | 'skip'> {
+  const now = new Set((current ? await current() : []).map((item) => item.name?.trim().toLowerCase()));
+  const taken = (name: string) => takenIn(view, name) || now.has(name.trim().toLowerCase());
+  if (!taken(file.name)) return {};
   const existing = view.files.find((f) => f.name.toLowerCase() === file.name.toLowerCase());
   const choice = existing ? await ask(file.name) : 'keepBoth';
   if (choice === 'cancel') return 'skip';
   if (choice === 'replace' && existing) return { name: existing.name, replace: { uuid: existing.uuid, version: existing.version + 1, current: existing.metadata } };
-  for (let n = 1; ; n++) if (!takenIn(view, numberedName(file.name, n))) return { name: numberedName(file.name, n) };
+  for (let n = 1; ; n++) if (!taken(numberedName(file.name, n))) return { name: numberedName(file.name, n) };
+}
+
+/** The folder's names as the server holds them, read at the first call of an upload and shared by its files. */
+export function currentNamesOnce(roomUuid: string, keys: UnlockedKeys, folderUuid: string | null): () => Promise<readonly E2eNamedItem[]> {
+  let names: Promise<readonly E2eNamedItem[]> | undefined;
+  return () => (names ??= roomKeyOf(roomUuid, keys).then((roomKey) => listE2eNames(roomUuid, roomKey, folderUuid)));
 }

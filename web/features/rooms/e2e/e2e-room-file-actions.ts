@@ -12,7 +12,7 @@ import { refreshRooms } from '../api/rooms';
 import type { NameRequest } from '../room-dialogs';
 import { NameTakenError } from '../room-errors';
 import type { ConflictRequest } from '../version-dialogs';
-import { placementFor, renameE2eEntry, takenBy } from './e2e-file-ops';
+import { currentNamesOnce, placementFor, renameE2eEntry, takenBy } from './e2e-file-ops';
 import { e2eMoveNames } from './e2e-move';
 import { createE2eFolder, type E2eFolderView, type E2eListedFile } from './e2e-room-client';
 import type { E2eRow as Row } from './e2e-row-menu';
@@ -49,8 +49,9 @@ export function useE2eRoomFileActions({
     if (files.length === 0 || !keys || !user) return;
     const title = files.length === 1 ? files[0]!.name : t('rooms:files.uploadTitle', { count: files.length, name: view?.path.at(-1)?.name ?? view?.roomName ?? '' });
     const opened = view;
-    // A taken name (decrypted) asks as in plain rooms: new version, keep both, or skip.
-    const placementOf = opened ? (file: File) => placementFor(opened, file, (name) => new Promise<VersionConflictChoice>((answer) => setConflict({ name, answer }))) : undefined;
+    // A taken name (decrypted; in the open list or among the names the server holds now) asks as in plain rooms: new version, keep both, or skip.
+    const current = currentNamesOnce(roomUuid, keys, folderUuid ?? null);
+    const placementOf = opened ? (file: File) => placementFor(opened, file, (name) => new Promise<VersionConflictChoice>((answer) => setConflict({ name, answer })), current) : undefined;
     const started = startE2eRoomUpload(files, { roomUuid, folderUuid: folderUuid ?? null, title, keys, me: { uuid: user.uuid, email: user.email }, ...(placementOf ? { placementOf } : {}) });
     setTransferId(started.id);
   };
