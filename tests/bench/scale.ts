@@ -8,12 +8,13 @@
 //     divided by 200; target < 8 MiB (value), the baseline is the RSS before.
 //   - Kuvert's S3 path / raw S3 client calls to the same server: the blob store the servers run
 //     against bare SDK PutObject/GetObject of the same parts, both against this cluster's s3rver
-//     (tests/bench/s3-store.ts `s3PathAgainstRawClient`); target ≥ 0.9. It replaced "S3 store /
+//     (tests/bench/s3-store.ts `s3PathAgainstRawClient`: a warm-up part each way, then 5 rounds
+//     (2 with --quick) taking turns; the figure is the median of the rounds' ratios); target ≥ 0.9. It replaced "S3 store /
 //     local store ≥ 0.7", which s3rver itself cannot reach on 2 cores (plain HTTP to it does
 //     0.04–0.28 of plain file calls) whatever our code does.
 //     Each round prints the CPU seconds of every process (client, HAProxy, s3rver, Kuvert).
 //   - the multi-server test at 512 MiB (level 3, one server SIGKILLed in the middle): passes or not.
-// Rounds alternate the measurements where they can; the best round counts. Sizes:
+// Rounds alternate the measurements where they can; the best round counts (the S3 path: medians). Sizes:
 // KUVERT_BENCH_SCALE_MIB (default 256, 8 with --quick); --quick: 5 × 2 MiB downloads, no 512 MiB run.
 // KUVERT_BENCH_SCALE_ONLY=store: only the S3 path figure (about a minute).
 // Needs PostgreSQL (KUVERT_TEST_DATABASE_URL / KUVERT_TEST_PG_URL, else .ci/postgres.sh) and HAProxy.
