@@ -7,8 +7,13 @@ import { createHash } from 'node:crypto';
 import { Readable, Transform } from 'node:stream';
 import { BlobIntegrityError, type BlobRangeReader, type PutOptions } from './blob-store';
 
-/** Response bytes one range reader queues before it pauses the response. */
-const RANGE_QUEUE_BYTES = 128 * 1024;
+/**
+ * Response bytes one range reader queues before it pauses the response: a client that stops
+ * reading holds at most this (plus the stream's and the socket's buffers) per open part, never a
+ * whole part. A bigger queue (1 MiB, or the whole 4 MiB part for the part read ahead, so two GETs
+ * stream at once like a bare SDK client) measured no faster: server/README "Storage".
+ */
+export const RANGE_QUEUE_BYTES = 128 * 1024;
 
 /**
  * `body` piped through a Transform that counts and hashes it. A size or hash mismatch, or a failing
@@ -79,10 +84,11 @@ export function checkedBody(body: Readable | AsyncIterable<Uint8Array>, put: Put
 
 /**
  * Reads a response into the caller's buffers: its chunks queue as 'data' events (the response is
- * paused at RANGE_QUEUE_BYTES, resumed below it) and each read fills the buffer from as many queued
+ * paused at `queueBytes`, resumed below it) and each read fills the buffer from as many queued
  * chunks as fit, so the pooled download body needs one read per buffer, not one per 64 KiB chunk.
+ * `queueBytes` is there for tests/bench/s3-download-ab.ts, which compares queue sizes.
  */
-export function queuedRangeReader(stream: Readable, key: string): BlobRangeReader {
+export function queuedRangeReader(stream: Readable, key: string, queueBytes = RANGE_QUEUE_BYTES): BlobRangeReader {
   const queue: Buffer[] = [];
   let queued = 0;
   let ended = false;
@@ -96,7 +102,7 @@ export function queuedRangeReader(stream: Readable, key: string): BlobRangeReade
   stream.on('data', (chunk: Buffer) => {
     queue.push(chunk);
     queued += chunk.byteLength;
-    if (queued >= RANGE_QUEUE_BYTES) stream.pause();
+    if (queued >= queueBytes) stream.pause();
     signal();
   });
   stream.on('end', () => {
@@ -128,7 +134,7 @@ export function queuedRangeReader(stream: Readable, key: string): BlobRangeReade
         else queue[0] = chunk.subarray(take);
       }
       queued -= count;
-      if (queued < RANGE_QUEUE_BYTES && stream.isPaused() && !ended) stream.resume();
+      if (queued < queueBytes && stream.isPaused() && !ended) stream.resume();
       return count;
     },
     async close() {
