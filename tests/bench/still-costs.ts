@@ -84,6 +84,21 @@ const ENTRIES: StillCosts[] = [
       'client\'s own uploads use 512 KiB records); the ZIP adds ~47 MiB to that (README "e2e-zip").',
   },
   {
+    name: 's3-store: S3 store / raw s3rver',
+    text:
+      'The baseline is plain node:http PUTs and GETs (no SDK, no signing, no hash). Downloads are level; our part PUT ' +
+      'costs 0.48–0.56 CPU-s per 256 MiB against 0.09 for the plain PUT: the AWS SDK\'s signed request and stream ' +
+      'handling and our SHA-256 check of each part (server/README "Storage", 2026-11-30).',
+  },
+  {
+    name: "scale: Kuvert's S3 path",
+    text:
+      'Downloads wait for s3rver\'s 64 KiB file reads (the reader waits for nearly every chunk); our CPU is 0.08 s per ' +
+      '64 MiB like the bare SDK\'s, plus one copy into the pooled response buffers (~0.02 s). Streaming the next whole ' +
+      'part ahead (two GETs, as the raw client does) gained 0.89–1.24 in paired rounds but would let a stalled download ' +
+      'hold up to 8 MiB instead of 128 KiB per open part (server/README "Storage").',
+  },
+  {
     name: 'inbox.',
     text:
       'At full size (100 000 / 1 000) every variant met on SQLite and PostgreSQL (0.72–1.32, server/README "Lists"); ' +
