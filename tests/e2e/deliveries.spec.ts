@@ -6,13 +6,12 @@
 // and axe on inbox, detail, sent and download pages.
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import AxeBuilder from '@axe-core/playwright';
 import { expect, type Download, type Page } from '@playwright/test';
 import { SECURITY_LEVELS } from '@shared/contract/constants';
 import type { DeliveryDetail } from '@shared/contract/deliveries';
 import { addressedTo, extractLink, waitForMailboxMail } from '../support/mailbox';
 import { startTestServer, type TestServer } from '../support/server';
-import { apiCall, apiSendDelivery, apiSignIn as signInByApi, type ApiSession, test } from './fixtures';
+import { apiCall, axeBuilder, apiSendDelivery, apiSignIn as signInByApi, type ApiSession, test } from './fixtures';
 import { proveAddress } from '@tests/support/prove-address';
 import { testFileBytes } from '@tests/support/files';
 
@@ -82,7 +81,7 @@ async function downloadedSha256(page: Page, fileName: string): Promise<string> {
 
 /** tabster's focus sentinels are a documented Fluent false positive (web/README); serious and critical only. */
 async function expectNoSeriousAxeViolations(page: Page) {
-  const { violations } = await new AxeBuilder({ page }).disableRules(['aria-hidden-focus']).analyze();
+  const { violations } = await axeBuilder(page).disableRules(['aria-hidden-focus']).analyze();
   expect(violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help}`)).toEqual([]);
 }
 

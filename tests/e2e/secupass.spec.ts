@@ -8,7 +8,6 @@
 // SecuPass blobs are made with shared/crypto, resets go through the real reset call and its mail lands
 // in the server's mailbox folder. The only page.route left injects a network failure (no fake answers).
 import { readFileSync } from 'node:fs';
-import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, type Request } from '@playwright/test';
 import { CreateUserResponseSchema } from '@shared/contract/admin-users';
 import { API_BASE } from '@shared/contract/constants';
@@ -24,7 +23,7 @@ import { createCryptoService } from '@shared/crypto/service';
 import { fingerprintOf } from '../../server/secupass/blob-checks';
 import { addressedTo, readMailbox, waitForMailboxMail } from '../support/mailbox';
 import { startTestServer, type TestServer } from '../support/server';
-import { apiCall, apiSignIn as signInByApi, type ApiSession, test } from './fixtures';
+import { apiCall, axeBuilder, apiSignIn as signInByApi, type ApiSession, test } from './fixtures';
 import { proveAddress } from '@tests/support/prove-address';
 
 const FIRST = 'violet-Harbor-71-quietly-jump';
@@ -356,7 +355,7 @@ test('the passphrase screens, the settings section and the user administration p
   test.setTimeout(120_000);
   const user = await createUser({ firstName: 'Axel', lastName: 'Access' });
   // tabster's focus sentinels are a documented Fluent false positive (web/README).
-  const axe = (on: Page) => new AxeBuilder({ page: on }).disableRules(['aria-hidden-focus']).analyze();
+  const axe = (on: Page) => axeBuilder(on).disableRules(['aria-hidden-focus']).analyze();
 
   // The user's own screens, against their real (empty, then set) SecuPass.
   await signIn(page, { account: user });
