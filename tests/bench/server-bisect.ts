@@ -8,7 +8,7 @@
 //   sql                  the session look-up (the server's SQL, raw row, same pragmas, same database file)
 //   sql+twice            the same look-up twice (the second one runs with warm caches)
 //   sql+cookie           + @fastify/cookie, the token read from the cookie
-//   sql+cookie+headers   + the security headers, set as the server sets them
+//   sql+cookie+headers   + the security headers, set as the server sets them (the API policy on the JSON answer)
 //   body1100             no look-up, 1 100 bytes more JSON body (the cost of answer bytes)
 //   real                 the Kuvert server's GET /api/2/user
 // Method and figures: server/README "Per-request cost of a signed-in call".
@@ -17,7 +17,7 @@ import fastifyCookie from '@fastify/cookie';
 import SQLite from 'better-sqlite3';
 import Fastify from 'fastify';
 import { SESSION_COOKIE } from '../../server/core/access';
-import { securityHeaderLists } from '../../server/core/security-headers';
+import { API_POLICY, securityHeaderLists } from '../../server/core/security-headers';
 import { hashSessionToken } from '../../server/sessions/sessions-store';
 import { signInAdmin } from '../integration/core-helpers';
 import { startTestServer } from '../support/server';
@@ -62,6 +62,11 @@ async function syntheticServer(variant: string, dataDir: string, token: string, 
     app.addHook('onRequest', (_request, reply, done) => {
       for (const [name, value] of web) void reply.header(name, value);
       done();
+    });
+    // A JSON answer's policy is the API policy (server/README "Security headers").
+    app.addHook('onSend', (_request, reply, payload, done) => {
+      void reply.header('content-security-policy', API_POLICY);
+      done(null, payload);
     });
   }
   const padding = steps.has('body1100') ? 'x'.repeat(1100) : undefined;

@@ -1,5 +1,5 @@
 // Issue 12 §3, browser and transport hardening, against a real server: the security headers on
-// every kind of answer (JSON, HTML, static files, downloads, the add-in pane), HSTS only for an
+// every kind of answer (JSON and errors with the API policy, HTML, static files, downloads, the add-in pane), HSTS only for an
 // https public URL, Cache-Control on authenticated JSON and downloads, MIME types and file names
 // checked on the way in, and the data folder readable by the server's account only.
 import { createHash } from 'node:crypto';
@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ANTI_CSRF_HEADER } from '@shared/contract/auth';
 import { DELIVERY_SETTING_KEYS, type DeliveryDetail, type DeliveryUploadFile } from '@shared/contract/deliveries';
-import { OFFICE_JS_ORIGIN } from '@server/core/security-headers';
+import { API_POLICY, OFFICE_JS_ORIGIN } from '@server/core/security-headers';
 import { startTestServer, type TestServer } from '@tests/support/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createUserAsAdmin, expectBackendError, signIn, signInAdmin, type Session } from './core-helpers';
@@ -93,8 +93,8 @@ function expectBaseHeaders(response: Response): void {
   expect(response.headers.get('strict-transport-security'), 'no HSTS over http').toBeNull();
 }
 
-/** The policy of the web client, the legacy pages and the API. */
-function expectStrictPolicy(response: Response): void {
+/** The policy of the web client, the legacy pages, the wizard and every answer that is not an API answer. */
+function expectWebPolicy(response: Response): void {
   expectBaseHeaders(response);
   const csp = cspOf(response);
   expect(csp.get('default-src')).toEqual(["'self'"]);
@@ -109,15 +109,27 @@ function expectStrictPolicy(response: Response): void {
   expect(response.headers.get('x-frame-options')).toBe('DENY');
 }
 
+/** helmet's headers besides the policy, the same on API answers and on the web client's pages. */
+const HELMET_HEADERS = ['referrer-policy', 'x-content-type-options', 'x-frame-options', 'cross-origin-opener-policy', 'cross-origin-resource-policy', 'origin-agent-cluster', 'x-dns-prefetch-control', 'x-download-options', 'x-permitted-cross-domain-policies', 'x-xss-protection'];
+
+/** An API answer (JSON under /api/2, errors included): OWASP's minimal policy, every other header as on the web client's pages. */
+function expectApiPolicy(response: Response): void {
+  expectBaseHeaders(response);
+  expect(response.headers.get('content-security-policy'), response.url).toBe("default-src 'none'; frame-ancestors 'none'");
+  expect(response.headers.get('x-frame-options'), response.url).toBe('DENY');
+  expect(response.headers.get('cross-origin-opener-policy'), response.url).toBe('same-origin');
+  expect(response.headers.get('cross-origin-resource-policy'), response.url).toBe('same-origin');
+}
+
 describe('security headers', () => {
-  it('JSON answers: the strict policy; authenticated ones are never stored', async () => {
+  it('JSON answers: the API policy; authenticated ones are never stored', async () => {
     const config = await fetch(`${server.url}${api('/config/profile')}`);
     expect(config.status).toBe(200);
-    expectStrictPolicy(config);
+    expectApiPolicy(config);
 
     const user = await call(server, alice, 'GET', api('/user'));
     expect(user.status).toBe(200);
-    expectStrictPolicy(user);
+    expectApiPolicy(user);
     expect(user.headers.get('cache-control')).toBe('no-store');
     // An authenticated answer of a route that sets no cache policy itself, and an error answer.
     const inbox = await call(server, alice, 'GET', api('/deliveries/inbox'));
@@ -126,11 +138,52 @@ describe('security headers', () => {
     const missing = await call(server, alice, 'GET', api('/deliveries/00000000-0000-4000-8000-000000000000'));
     await expectBackendError(missing.clone(), 404);
     expect(missing.headers.get('cache-control')).toBe('no-store');
-    expectStrictPolicy(missing);
+    expectApiPolicy(missing);
     // Refusals of the access control carry the headers too.
     const refused = await fetch(`${server.url}${api('/deliveries/inbox')}`);
     await expectBackendError(refused.clone(), 401, 'AuthenticationRequiredException');
-    expectStrictPolicy(refused);
+    expectApiPolicy(refused);
+  });
+
+  it('each kind of answer carries the policy server/README promises: JSON, errors and 204 the API policy, file bodies and HTML theirs', async () => {
+    const page = await fetch(`${server.url}/secumails/inbox`, { headers: { accept: 'text/html' } });
+    expect(page.status).toBe(200);
+    expectWebPolicy(page);
+    const user = await call(server, alice, 'GET', api('/user'));
+    expect(user.status).toBe(200);
+    expectApiPolicy(user);
+    // Only the policy differs: every other header helmet sets is the web page's, value for value.
+    for (const name of HELMET_HEADERS) expect(user.headers.get(name), name).toBe(page.headers.get(name));
+
+    // Errors: a validation failure, an unknown API path, a refused role.
+    const draft = await createDraft('Headers per kind');
+    const invalid = await addFile(draft.deliveryUuid, 'bad.txt', 'text');
+    await expectBackendError(invalid.clone(), 400, 'ValidationException');
+    expectApiPolicy(invalid);
+    const unknown = await call(server, alice, 'GET', api('/no-such-route'));
+    expect(unknown.status).toBe(404);
+    expect(unknown.headers.get('content-type')).toMatch(/json/);
+    expectApiPolicy(unknown);
+    const forbidden = await call(server, alice, 'GET', api('/admin/audit-log'));
+    await expectBackendError(forbidden.clone(), 403);
+    expectApiPolicy(forbidden);
+    // An empty answer.
+    const file = await json<DeliveryUploadFile>(await addFile(draft.deliveryUuid, 'gone.txt', 'text/plain'), 201);
+    const removed = await call(server, alice, 'DELETE', api(`/deliveries/${draft.deliveryUuid}/files/${file.fileId}`));
+    expect(removed.status, await removed.clone().text()).toBe(204);
+    expectApiPolicy(removed);
+
+    // File bodies under /api/2 are not API answers: a download keeps its sandbox, a CSV export the web policy.
+    const stored = await uploadFile(draft.deliveryUuid, 'kept.txt', new TextEncoder().encode('kept bytes'));
+    const download = await call(server, alice, 'GET', api(`/deliveries/${draft.deliveryUuid}/files/${stored.fileId}/content`));
+    expect(download.status, await download.clone().text()).toBe(200);
+    expect(download.headers.get('content-security-policy')).toBe("sandbox; default-src 'none'");
+    expect(download.headers.get('x-frame-options')).toBe('DENY');
+    const csv = await call(server, admin, 'GET', api('/admin/audit-log/csv'));
+    expect(csv.status, await csv.clone().text()).toBe(200);
+    expect(csv.headers.get('content-type')).toMatch(/^text\/csv/);
+    expectWebPolicy(csv);
+    expect(csv.headers.get('content-security-policy')).toBe(page.headers.get('content-security-policy'));
   });
 
   it('HTML: the web client, the SPA fallback, the wizard and legacy pages, without inline script or style', async () => {
@@ -141,12 +194,12 @@ describe('security headers', () => {
       const html = await response.text();
       expect(html, path).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/i);
       expect(html, path).not.toMatch(/<style|\sstyle=|\son[a-z]+=/i);
-      if (!path.startsWith('/addin/')) expectStrictPolicy(response);
+      if (!path.startsWith('/addin/')) expectWebPolicy(response);
     }
     const css = await fetch(`${server.url}/webui/page.css`);
     expect(css.status).toBe(200);
     expect(css.headers.get('content-type')).toMatch(/^text\/css/);
-    expectStrictPolicy(css);
+    expectWebPolicy(css);
   });
 
   it('the installation wizard sends its page without inline style (an empty database)', async () => {
@@ -154,7 +207,7 @@ describe('security headers', () => {
     try {
       const response = await fetch(`${fresh.url}/webui/wizard?lang=de`);
       expect(response.status).toBe(200);
-      expectStrictPolicy(response);
+      expectWebPolicy(response);
       const html = await response.text();
       expect(html).toContain('/webui/page.css');
       expect(html).not.toMatch(/<style|\sstyle=|<script/i);
@@ -166,7 +219,7 @@ describe('security headers', () => {
   it('static assets: the same headers, cached as before', async () => {
     const bundle = await fetch(`${server.url}/webjars/main.0123456789.js`);
     expect(bundle.status).toBe(200);
-    expectStrictPolicy(bundle);
+    expectWebPolicy(bundle);
     expect(bundle.headers.get('cache-control')).toMatch(/max-age=\d+/);
     expect(bundle.headers.get('cross-origin-resource-policy')).toBe('same-origin');
     // An SVG logo is a document of its own: served with a policy stricter still (nothing loads, sandboxed).
@@ -220,7 +273,9 @@ describe('HSTS', () => {
       for (const path of ['/api/2/config/profile', '/webui/keepAlive.html', '/addin/manifest.xml']) {
         const response = await fetch(`${https.url}${path}`);
         expect(response.headers.get('strict-transport-security'), path).toBe('max-age=31536000');
-        expect(cspOf(response).has('upgrade-insecure-requests'), path).toBe(true);
+        // An API answer loads nothing, so it has nothing to upgrade: the minimal policy as over http.
+        if (path.startsWith('/api/')) expect(response.headers.get('content-security-policy'), path).toBe(API_POLICY);
+        else expect(cspOf(response).has('upgrade-insecure-requests'), path).toBe(true);
       }
     } finally {
       await https.close();
