@@ -43,11 +43,12 @@ const ENTRIES: StillCosts[] = [
   {
     name: 'server: GET /user',
     text:
-      'Server CPU per request (tests/bench/server-cpu.ts, server-bisect.ts; server/README "Per-request cost of a ' +
-      'signed-in call"): bare hello 24–26 µs, GET /user ~60 µs — the session look-up\'s first SQLite read ~15 µs (cold ' +
-      'CPU caches; 5 µs in a tight loop), the security headers by their size, the access check 4–7, the socket idle ' +
-      'timer ~3.5, the number of routes 3–5, the rest spread thin. autocannon shares the 2 cores with the server, so ' +
-      'the ratio moves with the load as well.',
+      'Server CPU per request (tests/bench/server-cpu.ts, server-bisect.ts, a V8 profile; server/README "Per-request ' +
+      'cost of a signed-in call", 2026-11-30): bare hello 18–27 µs, GET /user 52–57 µs — the session look-up ~12–16 ' +
+      '(its first SQLite read runs on cold CPU caches; 5 µs in a tight loop; nothing may be cached across requests), ' +
+      'cookie and security headers ~5–8, the socket idle timer ~3.5 (it ends stalled downloads), roles ~1.5, garbage ' +
+      'collection 1–2, ~7 unexplained. The server\'s own CPU ratio is ~0.35–0.46; autocannon runs in the same process ' +
+      'on the same 2 cores, so the req/s ratio moves with the load more than with the code.',
   },
   { name: 'crypto.stream.', text: CRYPTO_STREAM },
   {
