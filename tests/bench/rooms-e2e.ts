@@ -1,7 +1,7 @@
 // The E2E half of `npm run bench -- rooms` (issue 15 "Proof"), in Chromium (Debian's, the flags of
 // playwright.config.ts) against the real in-process server (SQLite, or PostgreSQL with
 // KUVERT_TEST_DATABASE_URL) serving the built web client (`npm run build` first), as
-// upload-browser.ts does. Two figures, each a ratio to its plain twin measured in the same run:
+// upload-browser.ts does. Figures, each a ratio to its plain twin measured in the same run:
 //   - opening a folder of N files: an E2E folder (the room page's own code, web/features/rooms/e2e/
 //     e2e-folder-loader.ts: the first page of 25, newest first, its names decrypted and its signed
 //     metadata opened and verified against the pinned uploader key in the crypto Worker; the rest
@@ -16,8 +16,11 @@
 //     hashed and made a Blob there; the page only PUTs the Blob) / into a plain room from its page (the transfer centre); plaintext MiB/s from
 //     handing the file to the page's input until its row is listed; median of three rounds in turns,
 //     each into fresh rooms. Target ≥ 0.9.
+//   - downloading that file again, until complete on disk: from the E2E room's row menu (the download
+//     service worker fetches and decrypts) / by the plain room's row link (transfer centre); median
+//     of the same rounds. Target ≥ 0.8 (issue 35 §5).
 //   - browser CPU-seconds per GiB, E2E minus plain (browser-cpu.ts), ≤ 3.0: of those uploads, and
-//     of downloading the uploaded file again from each room's row menu (issue 35 §5).
+//     of those downloads (issue 35 §5).
 // The folders are seeded in Node (tests/support/seed-e2e-room-files.ts: real names sealed and
 // metadata signed with shared/crypto; rows written straight into the schema, no bytes).
 // Sizes: N = 10 000, M = KUVERT_BENCH_ROOMS_UPLOAD_MIB else 1024 (the issue's 1 GiB);
@@ -283,6 +286,14 @@ export async function benchRoomsE2e(options: RoomsE2eBenchOptions = {}): Promise
         note: `Chromium headless, one ${uploadMiB} MiB file from the room page until its row is listed: E2E room (uploadE2eFile: parts read, hashed, sealed into a part buffer and made a Blob in the crypto Worker) / plain room (transfer centre); median of ${uploadRounds} rounds in turns (seconds plain ${uploads.plain.map((x) => x.toFixed(1)).join(', ')}; E2E ${uploads.e2e.map((x) => x.toFixed(1)).join(', ')}); CPU of the last round, plain: ${uploadCpu.plain}; E2E: ${uploadCpu.e2e}; loopback, in-process server (${kind})`,
       }),
       cpuPerGiBFigure({ name: 'rooms.e2e.upload.browser_cpu', bytes: uploadMiB * MiB, rounds: uploadBrowserCpu, note: `the uploads of rooms.e2e.upload (${uploadMiB} MiB)` }),
+      figure({
+        name: 'rooms.e2e.download',
+        value: round2(uploadMiB / median(downloads.e2e)),
+        unit: 'MiB/s (plaintext)',
+        baseline: round2(uploadMiB / median(downloads.plain)),
+        target: 0.8,
+        note: `Chromium headless, the file each round uploaded, downloaded until complete on disk: E2E room from its row menu (the download service worker fetches and decrypts) / plain room by its row's download link (transfer centre); median of ${uploadRounds} rounds in turns (seconds E2E ${downloads.e2e.map((x) => x.toFixed(1)).join(', ')}, plain ${downloads.plain.map((x) => x.toFixed(1)).join(', ')})`,
+      }),
       cpuPerGiBFigure({
         name: 'rooms.e2e.download.browser_cpu',
         bytes: uploadMiB * MiB,
