@@ -199,7 +199,8 @@ export async function benchDownload(options: DownloadBenchOptions = {}): Promise
         value: round2(sizeMiB / e2eSeconds),
         unit: 'MiB/s (plaintext)',
         baseline: round2(file.size / MiB / plainSeconds),
-        target: 0.9,
+        // Issue 35 §5 sets ≥ 0.8 for this figure (the group started with 0.9, issue of 2026-11-22).
+        target: 0.8,
         note: `E2E download through the transfer centre (the download service worker fetches and decrypts with the one file key the crypto Worker handed it → the browser's download → disk) / plain <a download> of the same ciphertext from the content route (the browser alone, no page involved); CPU of the last round, plain: ${plainCpu}; E2E: ${e2eCpu}; ${common}`,
       }),
       figure({
