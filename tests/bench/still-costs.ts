@@ -66,6 +66,15 @@ const ENTRIES: StillCosts[] = [
       '+1.0–1.6 CPU-s per 256 MiB in the bench process (2026-11-30, load ~9), on the 2 cores the server shares.',
   },
   { name: 'rooms.e2e.upload', text: ROOM_UPLOAD },
+  {
+    name: 'rooms.e2e.download',
+    text:
+      'Not CPU: the browser\'s CPU for the E2E room download is level with the plain one (E2E minus plain −1.3 to ' +
+      '+1.4 CPU-s per GiB, 2026-11-30, 1 GiB, load 1–3; the plain room\'s download through the transfer centre\'s ' +
+      'port path costs ~6.8 per GiB itself), yet it took 8.1–9.9 s against 6.8–7.1 s (ratios 0.87 and 0.69). ' +
+      'Where the wall time goes (the service worker\'s start and key hand-over, its fetch-decrypt-respond chain ' +
+      'waiting on one another) is not measured step by step yet.',
+  },
   { name: 'upload_browser.', text: DELIVERY_UPLOAD },
   { name: 'download.browser_cpu', text: DELIVERY_DOWNLOAD },
   { name: 'download.e2e_vs_', text: DELIVERY_DOWNLOAD },
