@@ -21,7 +21,7 @@ import { partsRangeReader } from '@server/uploads/bytes';
 import { partCountOf } from '@shared/contract/deliveries';
 import { startS3Process } from '../multi-server/cluster';
 import { cpuSecondsOf } from './proc';
-import { median } from './s3-store';
+import { drainRangeReader, median } from './s3-store';
 
 const MiB = 1024 * 1024;
 const sizeMiB = Number(process.env.KUVERT_BENCH_AB_MIB) || 64;
@@ -74,20 +74,7 @@ async function observedRange(key: string, range: ByteRange, queueBytes: number):
   };
 }
 
-async function drain(reader: BlobRangeReader) {
-  const buffers = Array.from({ length: 4 }, () => Buffer.allocUnsafeSlow(256 * 1024));
-  let total = 0;
-  try {
-    for (let turn = 0; ; turn = (turn + 1) % buffers.length) {
-      const read = await reader.read(buffers[turn]!);
-      if (read === 0) break;
-      total += read;
-    }
-  } finally {
-    await reader.close();
-  }
-  if (total !== size) throw new Error(`read ${total} of ${size} bytes`);
-}
+const drain = (reader: BlobRangeReader) => drainRangeReader(reader, size);
 
 const withQueue = (queueBytes: number) => () =>
   drain(partsRangeReader({ openRange: (key: string, range: ByteRange) => observedRange(key, range, queueBytes) } as Pick<BlobStore, 'openRange'> as BlobStore, layout, keyOf, 0, size - 1)!);

@@ -26,7 +26,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { DeleteObjectsCommand, GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { DEFAULT_UPLOAD_PART_SIZE } from '@server/config';
-import type { BlobStore } from '@server/storage/blob-store';
+import type { BlobRangeReader, BlobStore } from '@server/storage/blob-store';
 import { createLocalBlobStore } from '@server/storage/local-blob-store';
 import { createS3BlobStore } from '@server/storage/s3-blob-store';
 import { partsRangeReader } from '@server/uploads/bytes';
@@ -103,7 +103,11 @@ async function putAll(store: BlobStore, prefix: string, parts: Parts): Promise<v
 }
 
 async function readAll(store: BlobStore, prefix: string, parts: Parts & { size: number; partSize: number }): Promise<void> {
-  const reader = partsRangeReader(store, { size: parts.size, partSize: parts.partSize, partCount: parts.count, leadingBytes: 0 }, (i) => `${prefix}/${i}`, 0, parts.size - 1)!;
+  await drainRangeReader(partsRangeReader(store, { size: parts.size, partSize: parts.partSize, partCount: parts.count, leadingBytes: 0 }, (i) => `${prefix}/${i}`, 0, parts.size - 1)!, parts.size);
+}
+
+/** Reads `reader` to its end into four reused 256 KiB buffers (as the pooled download body does), then closes it; it must give `size` bytes. */
+export async function drainRangeReader(reader: BlobRangeReader, size: number): Promise<void> {
   const buffers = Array.from({ length: 4 }, () => Buffer.allocUnsafeSlow(256 * 1024));
   let total = 0;
   try {
@@ -115,7 +119,7 @@ async function readAll(store: BlobStore, prefix: string, parts: Parts & { size: 
   } finally {
     await reader.close();
   }
-  if (total !== parts.size) throw new Error(`read ${total} of ${parts.size} bytes`);
+  if (total !== size) throw new Error(`read ${total} of ${size} bytes`);
 }
 
 /** `work(i)` for every part, `inFlight` parts at a time. */
