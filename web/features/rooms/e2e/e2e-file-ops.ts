@@ -9,7 +9,7 @@ import { cryptoApi } from '@web/lib/crypto';
 import { checkedRoomName } from '../room-errors';
 import { numberedName, type VersionConflictChoice } from '../api/room-files';
 import { labelChange, relabelE2eFolder, type E2eFolderLabelsView } from './e2e-folder-labels';
-import { listE2eNames, type E2eNamedItem } from './e2e-names';
+import { takenNamesNow } from './e2e-names';
 import { memberListVersionOf, roomKeyOf, writableRoomKeyOf, type E2eFolderView, type E2eListedFile, type E2eUploadPlacement } from './e2e-room-client';
 
 /**
@@ -89,7 +89,7 @@ export function takenBy(view: E2eFolderView, name: string): 'folder' | 'file' | 
 /**
  * Where an upload goes when its name is taken: the version-conflict dialog of plain rooms decides
  * (a new version of that file, both kept as "name (1).ext", or skip). A folder of that name keeps both.
- * `current` gives the folder's names as the server holds them now (`listE2eNames`, read once per
+ * `current` gives the folder's names as the server holds them now (`takenNamesNow`, read once per
  * upload by `currentNamesOnce`): the open list may be older than a file someone else added since,
  * and the server cannot compare sealed names, so without it the upload would make a twin. A name
  * taken only there keeps both (replacing it needs its verified row, which only the open list has).
@@ -98,9 +98,9 @@ export async function placementFor(
   view: E2eFolderView,
   file: File,
   ask: (name: string) => Promise<VersionConflictChoice>,
-  current?: () => Promise<readonly E2eNamedItem[]>,
+  current?: () => Promise<ReadonlySet<string>>,
 ): Promise<E2eUploadPlacement | 'skip'> {
-  const now = new Set((current ? await current() : []).map((item) => item.name?.trim().toLowerCase()));
+  const now = current ? await current() : new Set<string>();
   const taken = (name: string) => takenIn(view, name) || now.has(name.trim().toLowerCase());
   if (!taken(file.name)) return {};
   const existing = view.files.find((f) => f.name.toLowerCase() === file.name.toLowerCase());
@@ -111,7 +111,7 @@ export async function placementFor(
 }
 
 /** The folder's names as the server holds them, read at the first call of an upload and shared by its files. */
-export function currentNamesOnce(roomUuid: string, keys: UnlockedKeys, folderUuid: string | null): () => Promise<readonly E2eNamedItem[]> {
-  let names: Promise<readonly E2eNamedItem[]> | undefined;
-  return () => (names ??= roomKeyOf(roomUuid, keys).then((roomKey) => listE2eNames(roomUuid, roomKey, folderUuid)));
+export function currentNamesOnce(roomUuid: string, keys: UnlockedKeys, folderUuid: string | null): () => Promise<ReadonlySet<string>> {
+  let names: Promise<ReadonlySet<string>> | undefined;
+  return () => (names ??= roomKeyOf(roomUuid, keys).then((roomKey) => takenNamesNow(roomUuid, roomKey, folderUuid)));
 }

@@ -33,3 +33,15 @@ export async function listE2eNames(roomUuid: string, roomKey: KeyHandle, folderU
   } while (cursor);
   return out;
 }
+
+/**
+ * The folder's names as the server holds them now (every page, decrypted), trimmed and lower-case,
+ * as the server compares plain names: the list a page shows may be older than a name someone
+ * added since, and the server cannot compare sealed names (a save-as-copy and an upload pick a
+ * free "name (n)" from these).
+ */
+export async function takenNamesNow(roomUuid: string, roomKey: KeyHandle, folderUuid: string | null): Promise<Set<string>> {
+  const names = new Set<string>();
+  for (const item of await listE2eNames(roomUuid, roomKey, folderUuid)) if (item.name !== null) names.add(item.name.trim().toLowerCase());
+  return names;
+}

@@ -16,7 +16,7 @@ import { numberedName } from '../api/room-files';
 import { asSaveConflict, loadedFromBytes, type PreviewSource } from '../preview/preview-source';
 import { roomMay } from '../room-may';
 import { fileKeyOf, roomKeyOf, uploadE2eFile, type E2eListedFile } from './e2e-room-client';
-import { listE2eNames } from './e2e-names';
+import { takenNamesNow } from './e2e-names';
 import { e2eRangedPreview } from './e2e-media';
 import { currentE2eFile } from './e2e-versions';
 
@@ -86,7 +86,7 @@ export function e2ePreviewSource(row: E2eListedFile, target: E2ePreviewTarget): 
       // The first free "name (n)" among the folder's names as the server holds them now: the list
       // shown may be older than a copy someone else saved meanwhile.
       const { keys } = await keysOrThrow();
-      const taken = new Set((await listE2eNames(roomUuid, await roomKeyOf(roomUuid, keys), folderUuid)).map((item) => item.name?.trim().toLowerCase()));
+      const taken = await takenNamesNow(roomUuid, await roomKeyOf(roomUuid, keys), folderUuid);
       let name = numberedName(shown.name, 1);
       for (let n = 2; taken.has(name.toLowerCase()); n++) name = numberedName(shown.name, n);
       await encrypted(text, type, name, { name });
